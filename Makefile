@@ -1,0 +1,101 @@
+# praca: `make` builds build/praca; `make run` serves; `make check` runs every test.
+PKGS      := libuv jansson sqlite3 libcrypto
+WARN      := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
+CPPFLAGS  := -Isrc -Ibuild/gen -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L
+CFLAGS    ?= -O2 -g
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS))
+PKG_LIBS   = $(shell pkg-config --libs $(PKGS)) -lhttp_parser -lpthread -lm
+
+SRC       := $(sort $(wildcard src/*/*.c))
+LIB_SRC   := $(filter-out src/main.c,$(SRC))
+MIGRATIONS:= $(sort $(wildcard src/store/migrations/*.sql))
+GEN       := build/gen/migrations_data.c
+UNIT_SRC  := $(sort $(wildcard tests/unit/*.c))
+E2E       := $(sort $(wildcard tests/e2e/*.test.js))
+
+OBJ       := $(patsubst src/%.c,build/obj/%.o,$(LIB_SRC) $(GEN:build/gen/%=src/%))
+ASAN_OBJ  := $(patsubst src/%.c,build/asan/obj/%.o,$(LIB_SRC) $(GEN:build/gen/%=src/%))
+SANITIZE  := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+
+.PHONY: all run check unit e2e lint fuzz fuzz-quick bench clean deps
+all: build/praca
+
+deps:
+	@scripts/install-deps.sh build
+
+run: deps build/praca
+	build/praca serve --host 127.0.0.1 --port 8080 --data ./praca.db --allow-private-endpoints
+
+$(GEN): $(MIGRATIONS) scripts/embed.sh
+	@mkdir -p $(dir $@)
+	scripts/embed.sh praca_migrations $(MIGRATIONS) > $@
+
+build/obj/%.o: src/%.c | $(GEN)
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 $(WARN) $(CPPFLAGS) $(CFLAGS) $(PKG_CFLAGS) -MMD -MP -c $< -o $@
+build/obj/%.o: build/gen/%.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 $(WARN) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+
+build/praca: $(OBJ) build/obj/main.o
+	$(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS)
+
+# Sanitizer build used by every test.
+build/asan/obj/%.o: src/%.c | $(GEN)
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 $(WARN) $(CPPFLAGS) -O1 -g $(SANITIZE) $(PKG_CFLAGS) -MMD -MP -c $< -o $@
+build/asan/obj/%.o: build/gen/%.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 $(WARN) $(CPPFLAGS) -O1 -g -c $< -o $@
+
+build/asan/praca: $(ASAN_OBJ) build/asan/obj/main.o
+	$(CC) $(SANITIZE) -o $@ $^ $(PKG_LIBS)
+
+build/asan/unit: $(ASAN_OBJ) $(UNIT_SRC)
+	$(CC) -std=c11 $(WARN) $(CPPFLAGS) -O1 -g $(SANITIZE) $(PKG_CFLAGS) -o $@ $(UNIT_SRC) $(ASAN_OBJ) \
+	  $(PKG_LIBS) -lcriterion
+
+lint:
+	scripts/check-banned.sh
+	scripts/check-format.sh
+
+unit: build/asan/unit
+	ASAN_OPTIONS=detect_leaks=1 build/asan/unit --jobs 2
+
+node_modules/.package-lock.json: package-lock.json
+	npm ci --no-audit --no-fund
+
+e2e: build/asan/praca node_modules/.package-lock.json
+	PRACA_BIN=build/asan/praca node --test --test-concurrency=2 $(E2E)
+
+check:
+	@scripts/install-deps.sh test
+	$(MAKE) lint
+	$(MAKE) build/praca
+	$(MAKE) unit
+	$(MAKE) fuzz-quick
+	$(MAKE) e2e
+
+# libFuzzer drivers (clang): `make fuzz` runs each for FUZZ_SECONDS (default 60).
+FUZZ_SECONDS ?= 60
+FUZZERS := $(patsubst tests/fuzz/%.c,build/fuzz/%,$(sort $(wildcard tests/fuzz/fuzz_*.c)))
+build/fuzz/%: tests/fuzz/%.c $(LIB_SRC) $(GEN)
+	@mkdir -p $(dir $@)
+	clang -std=c11 $(WARN) $(CPPFLAGS) -O1 -g -fsanitize=fuzzer,address,undefined $(PKG_CFLAGS) \
+	  -o $@ $< $(LIB_SRC) $(GEN) $(PKG_LIBS)
+fuzz: $(FUZZERS)
+	@for f in $(FUZZERS); do n=$${f##*/fuzz_}; mkdir -p build/fuzz/corpus-$$n; \
+	  echo "fuzzing $$n for $(FUZZ_SECONDS)s"; \
+	  $$f -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 build/fuzz/corpus-$$n tests/fuzz/corpus/$$n \
+	    2>build/fuzz/$$n.log || { tail -40 build/fuzz/$$n.log; exit 1; }; \
+	  grep -E 'stat::number_of_executed_runs' build/fuzz/$$n.log; done
+fuzz-quick:
+	$(MAKE) fuzz FUZZ_SECONDS=$${FUZZ_SECONDS_QUICK:-15}
+
+bench: build/praca
+	bench/run.sh
+
+clean:
+	rm -rf build
+
+-include $(OBJ:.o=.d) $(ASAN_OBJ:.o=.d) build/obj/main.d build/asan/obj/main.d

@@ -1,0 +1,173 @@
+/* Permission checks: see access.h. */
+#include "api/access.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "core/clock.h"
+#include "domain/permissions.h"
+#include "store/servers.h"
+
+static void compute(struct access *a)
+{
+    struct perm_member m = {
+        .is_owner = a->is_owner,
+        .timed_out = a->timed_out,
+        .everyone = a->s.everyone,
+        .roles = a->s.role_perms,
+        .nroles = a->s.nroles,
+    };
+    a->base = perm_base(&m);
+}
+
+static int load(struct api_call *c, const char *sid, const char *uid, struct access *a,
+                const char *not_found)
+{
+    memset(a, 0, sizeof *a);
+    if (store_access_load(c->db, sid, uid, &a->s) != STORE_DONE) {
+        api_internal(c);
+        return -1;
+    }
+    if (!a->s.server_found || !a->s.is_member) {
+        api_error(c, 404, not_found);
+        return -1;
+    }
+    a->server_id = sid;
+    a->user_id = uid;
+    a->is_owner = strcmp(a->s.owner_id, uid) == 0;
+    a->timed_out = a->s.timeout_until > clock_now_ms();
+    compute(a);
+    return 0;
+}
+
+int api_access(struct api_call *c, const char *sid, struct access *a)
+{
+    return load(c, sid, c->me.user_id, a, "Servidor não encontrado");
+}
+
+int api_access_of(struct api_call *c, const char *sid, const char *uid, struct access *a,
+                  const char *not_found)
+{
+    return load(c, sid, uid, a, not_found);
+}
+
+static void missing(struct api_call *c, uint64_t bits)
+{
+    char msg[128];
+    const char *name = NULL;
+    for (int i = 0; i < 17 && !name; i++)
+        if (bits & (UINT64_C(1) << i))
+            name = perm_name(UINT64_C(1) << i);
+    snprintf(msg, sizeof msg, "Sem permissão: é preciso %s", name ? name : "permissão");
+    api_error(c, 403, msg);
+}
+
+int api_require_in(struct api_call *c, uint64_t perms, uint64_t bits)
+{
+    uint64_t lacking = bits & ~perms;
+    if (!lacking)
+        return 0;
+    missing(c, lacking);
+    return -1;
+}
+
+int api_require(struct api_call *c, const struct access *a, uint64_t bits)
+{
+    return api_require_in(c, a->base, bits);
+}
+
+uint64_t api_channel_perms(const struct access *a, json_t *channel)
+{
+    struct perm_overwrite list[64];
+    size_t n = 0, i;
+    json_t *o;
+    json_array_foreach(json_object_get(channel, "overwrites"), i, o) {
+        if (n == sizeof list / sizeof list[0])
+            break;
+        list[n].target_id = json_string_value(json_object_get(o, "targetId"));
+        list[n].is_member = strcmp(json_string_value(json_object_get(o, "type")), "member") == 0;
+        list[n].allow = (uint64_t)json_integer_value(json_object_get(o, "allow"));
+        list[n].deny = (uint64_t)json_integer_value(json_object_get(o, "deny"));
+        n++;
+    }
+    const char *role_ids[ACCESS_MAX_ROLES];
+    for (size_t r = 0; r < a->s.nroles; r++)
+        role_ids[r] = a->s.role_ids[r];
+    struct perm_overwrites folded;
+    perm_overwrites_fold(list, n, a->server_id, role_ids, a->s.nroles, a->user_id, &folded);
+    struct perm_member m = {
+        .is_owner = a->is_owner,
+        .timed_out = a->timed_out,
+        .everyone = a->s.everyone,
+        .roles = a->s.role_perms,
+        .nroles = a->s.nroles,
+    };
+    return perm_channel(&m, &folded);
+}
+
+int api_channel(struct api_call *c, const struct access *a, const char *cid, json_t **channel,
+                uint64_t *perms)
+{
+    int rc;
+    json_t *ch = store_channel_json(c->db, cid, &rc);
+    if (!ch && rc < 0) {
+        api_internal(c);
+        return -1;
+    }
+    const char *sid = ch ? json_string_value(json_object_get(ch, "serverId")) : NULL;
+    if (!ch || !sid || strcmp(sid, a->server_id) != 0) {
+        json_decref(ch);
+        api_error(c, 404, "Canal não encontrado");
+        return -1;
+    }
+    *perms = api_channel_perms(a, ch);
+    if (!(*perms & PERM_VER_CANAL)) {
+        json_decref(ch);
+        api_error(c, 404, "Canal não encontrado");
+        return -1;
+    }
+    *channel = ch;
+    return 0;
+}
+
+int api_moderation_allowed(struct api_call *c, const struct access *a)
+{
+    if (!a->s.requires_2fa)
+        return 0;
+    if (c->me.is_bot) {
+        api_error_flag(c, 403, "Este servidor exige verificação em duas etapas para moderar; bots não podem",
+                       "requires2FA");
+        return -1;
+    }
+    if (!a->s.mfa_enabled) {
+        api_error_flag(c, 403, "Este servidor exige verificação em duas etapas para moderar",
+                       "requires2FA");
+        return -1;
+    }
+    return 0;
+}
+
+int api_outranks(struct api_call *c, const struct access *actor, const struct access *target)
+{
+    if (target->is_owner) {
+        api_error(c, 403, "Não é possível agir sobre o dono do servidor");
+        return -1;
+    }
+    if (strcmp(actor->user_id, target->user_id) == 0) {
+        api_error(c, 403, "Não é possível agir sobre si mesmo");
+        return -1;
+    }
+    if (!actor->is_owner && actor->s.top_position <= target->s.top_position) {
+        api_error(c, 403, "Sem permissão: o membro tem um cargo igual ou acima do seu");
+        return -1;
+    }
+    return 0;
+}
+
+int api_role_below(struct api_call *c, const struct access *actor, int64_t position)
+{
+    if (actor->is_owner || position < actor->s.top_position)
+        return 0;
+    api_error(c, 403, "Sem permissão: o cargo está igual ou acima do seu cargo mais alto");
+    return -1;
+}

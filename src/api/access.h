@@ -1,0 +1,43 @@
+/*
+ * Permission checks for handlers: load who the caller is in a server, compute their effective
+ * permissions (domain/permissions.h), and answer 404/403 in the one wording used everywhere.
+ * Each function returns 0 when the caller may go on, -1 when it has already answered.
+ */
+#ifndef PRACA_API_ACCESS_H
+#define PRACA_API_ACCESS_H
+#include <jansson.h>
+#include <stdint.h>
+
+#include "api/api.h"
+#include "store/access.h"
+
+struct access {
+    struct store_access s;
+    const char *server_id;
+    const char *user_id;
+    int is_owner;
+    int timed_out;
+    uint64_t base; /* server-level effective permissions */
+};
+
+/* Loads the caller's access; a non-member gets 404 (a server they cannot see). */
+int api_access(struct api_call *c, const char *sid, struct access *a);
+/* Loads another member's standing (for hierarchy checks): 404 when not a member. */
+int api_access_of(struct api_call *c, const char *sid, const char *uid, struct access *a,
+                  const char *not_found);
+int api_require(struct api_call *c, const struct access *a, uint64_t bits);
+/* Effective permissions in a channel object that carries its `overwrites`. */
+uint64_t api_channel_perms(const struct access *a, json_t *channel);
+/* Loads a channel of this server that the caller can see (VER_CANAL): 404 otherwise.
+ * *channel is a new reference. */
+int api_channel(struct api_call *c, const struct access *a, const char *cid, json_t **channel,
+                uint64_t *perms);
+int api_require_in(struct api_call *c, uint64_t perms, uint64_t bits);
+/* In a server that requires 2FA, moderation is refused to bots and to people without it. */
+int api_moderation_allowed(struct api_call *c, const struct access *a);
+/* The actor may act on the target: not the owner, not themselves, and ranked above them. */
+int api_outranks(struct api_call *c, const struct access *actor, const struct access *target);
+/* The actor may manage a role at that position (owner always; others only below their top). */
+int api_role_below(struct api_call *c, const struct access *actor, int64_t position);
+
+#endif

@@ -1,0 +1,128 @@
+/*
+ * The JSON API: the context every handler gets, and the helpers they share.
+ *
+ * A handler is straight-line code on a worker thread: it reads with c->db (its own connection),
+ * writes through the writer (store_write), and answers exactly once with one of the api_reply
+ * helpers. Errors follow one format: status + {"error": "<mensagem>"} plus marker fields;
+ * 400 messages are "<path>: <motivo>".
+ */
+#ifndef PRACA_API_API_H
+#define PRACA_API_API_H
+#include <jansson.h>
+#include <stdint.h>
+
+#include "core/config.h"
+#include "core/uuid.h"
+#include "http/request.h"
+#include "http/router.h"
+#include "http/server.h"
+#include "store/db.h"
+#include "store/writer.h"
+
+struct ratelimit;
+struct bus;
+
+/* Shared by every thread; immutable after start except through its own locks. */
+struct app {
+    const struct config *cfg;
+    struct store_writer *writer;
+    struct ratelimit *limits;
+    struct bus *bus;
+    struct http_router router;
+    char site_url[512]; /* origin used for the CSRF check and links */
+};
+
+enum api_auth {
+    API_PUBLIC,  /* no token needed */
+    API_PERSON,  /* a person's session; bot tokens get 403 */
+    API_BOT,     /* a bot token; sessions get 403 */
+    API_ANY,     /* a person or a bot */
+};
+
+struct api_caller {
+    char user_id[UUID_LEN + 1];
+    char token_hash[65];
+    int is_bot;
+    int via_cookie;
+};
+
+struct api_call {
+    struct app *app;
+    struct store *db;
+    const struct http_request *req;
+    struct http_response *res;
+    const struct http_route *route;
+    struct api_caller me;
+    char params[HTTP_MAX_PARAMS][128]; /* route parameters, NUL-terminated */
+    json_t *body;                      /* parsed by api_body */
+    int answered;
+};
+
+typedef void (*api_handler)(struct api_call *c);
+
+struct api_route {
+    int method;
+    const char *pattern;
+    api_handler fn;
+    enum api_auth auth;
+};
+
+/* Route tables, one per resource file; each ends with {0, NULL, NULL, 0}. */
+extern const struct api_route api_auth_routes[];
+extern const struct api_route api_server_routes[];
+extern const struct api_route api_channel_routes[];
+extern const struct api_route api_role_routes[];
+extern const struct api_route api_member_routes[];
+extern const struct api_route api_invite_routes[];
+extern const struct api_route api_dm_routes[];
+extern const struct api_route api_health_routes[];
+
+/* Builds the router and shared state. Returns 0 or -1. */
+int api_app_init(struct app *a, const struct config *cfg, struct store_writer *writer,
+                 struct bus *bus, const char *site_url);
+void api_app_cleanup(struct app *a);
+/* Worker-thread entry points (see core/workers.h). */
+void *api_worker_init(void *app, int index);
+void api_worker_cleanup(void *thread_ctx);
+void api_worker_run(struct workers_job *job, void *thread_ctx);
+
+/* ---- replies (reply.c) ---- */
+void api_reply(struct api_call *c, int status, json_t *body); /* steals body */
+void api_error(struct api_call *c, int status, const char *msg);
+/* Adds `flag: true` to the error object (automod, requires2FA …). */
+void api_error_flag(struct api_call *c, int status, const char *msg, const char *flag);
+void api_bad(struct api_call *c, const char *path, const char *reason);
+void api_ok(struct api_call *c);
+void api_internal(struct api_call *c);
+void api_rate_limited(struct api_call *c, int64_t retry_after_ms);
+
+/* ---- route parameters (api.c) ---- */
+const char *api_param(struct api_call *c, const char *name);
+/* The parameter as a UUID; when it is not one, answers 404 with not_found and returns NULL. */
+const char *api_param_id(struct api_call *c, const char *name, const char *not_found);
+
+/* ---- input (input.c) ---- */
+enum { IN_REQUIRED = 1, IN_NULLABLE = 2, IN_TRIM = 4 };
+/* Parses the body as a JSON object; answers 400 and returns NULL otherwise. */
+json_t *api_body(struct api_call *c);
+/* Field readers: 1 = present and valid, 0 = absent (or null when IN_NULLABLE: *out NULL),
+ * -1 = invalid (already answered 400 with path: motivo). Lengths are in characters. */
+int in_str(struct api_call *c, json_t *obj, const char *key, size_t min, size_t max, int flags,
+           const char **out);
+int in_int(struct api_call *c, json_t *obj, const char *key, int64_t min, int64_t max, int flags,
+           int64_t *out);
+int in_bool(struct api_call *c, json_t *obj, const char *key, int flags, int *out);
+int in_id(struct api_call *c, json_t *obj, const char *key, int flags, const char **out);
+int in_perms(struct api_call *c, json_t *obj, const char *key, int flags, uint64_t *out);
+/* A nullable timestamp (ISO 8601 or "YYYY-MM-DD HH:MM:SS"); null sets *present and *out = 0. */
+int in_time(struct api_call *c, json_t *obj, const char *key, int64_t *out);
+
+/* {server, channels (those the caller can see), roles}, 200 (servers.c). */
+void api_reply_server_view(struct api_call *c, const char *sid);
+
+/* ---- output helpers (reply.c) ---- */
+json_t *json_time(int64_t ms);          /* ISO text */
+json_t *json_time_or_null(int64_t ms, int is_null);
+json_t *json_str_or_null(const char *s);
+
+#endif

@@ -1,0 +1,279 @@
+/*
+ * People and sessions: register, login (with the failed-login limit and TOTP), logout, @me,
+ * and two-factor enrolment. Passwords are scrypt hashes; session tokens are random and stored
+ * as SHA-256 hashes; the browser gets the same token as an HttpOnly cookie.
+ */
+#include <http_parser.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "api/api.h"
+#include "api/ratelimit.h"
+#include "core/clock.h"
+#include "core/crypto.h"
+#include "domain/text.h"
+#include "store/people.h"
+
+#define LOGIN_FAILURES  10
+#define LOGIN_WINDOW_MS (10 * 60 * 1000)
+#define TOTP_STEP_MS    30000
+
+static void set_session_cookie(struct api_call *c, const char *token)
+{
+    char cookie[128];
+    snprintf(cookie, sizeof cookie, "session=%s; HttpOnly; SameSite=Lax; Path=/", token);
+    http_response_add_header(c->res, "Set-Cookie", cookie);
+}
+
+/* Answers {user, token} with the cookie set. */
+static void reply_session(struct api_call *c, int status, const char *user_id, const char *token)
+{
+    int rc;
+    json_t *user = store_user_json(c->db, user_id, &rc);
+    if (!user) {
+        api_internal(c);
+        return;
+    }
+    set_session_cookie(c, token);
+    api_reply(c, status, json_pack("{soss}", "user", user, "token", token));
+}
+
+/* Reads and folds the username; answers 400 when it breaks the rule. */
+static int read_username(struct api_call *c, json_t *body, char out[33])
+{
+    const char *raw;
+    if (in_str(c, body, "username", 0, 64, IN_REQUIRED, &raw) < 0)
+        return -1;
+    size_t len = strlen(raw);
+    if (len > 32 || slice_copy(slice_from(raw), out, 33) || !text_username_fold(out, len)) {
+        api_bad(c, "username", "deve ter de 2 a 32 caracteres entre a-z, 0-9, _ e .");
+        return -1;
+    }
+    return 0;
+}
+
+static void auth_register(struct api_call *c)
+{
+    json_t *body = api_body(c);
+    char username[33];
+    const char *password, *display;
+    if (!body || read_username(c, body, username) ||
+        in_str(c, body, "password", 8, 128, IN_REQUIRED, &password) < 0 ||
+        in_str(c, body, "displayName", 1, 32, IN_NULLABLE | IN_TRIM, &display) < 0)
+        return;
+    if (display && text_has_control(display, strlen(display), 0)) {
+        api_bad(c, "displayName", "não pode ter caracteres de controle");
+        return;
+    }
+    char hash[CRYPTO_PASSWORD_MAX], token[CRYPTO_TOKEN_LEN + 1], token_hash[65], id[UUID_LEN + 1];
+    if (crypto_password_hash(password, strlen(password), hash)) {
+        api_internal(c);
+        return;
+    }
+    crypto_token(token);
+    crypto_sha256_hex(token, strlen(token), token_hash);
+    uuid_v7(id);
+    struct store_new_user u = {id, username, display ? display : username, hash, token_hash,
+                               clock_now_ms()};
+    int rc = store_write(c->app->writer, store_user_create, &u);
+    if (rc == STORE_CONSTRAINT) {
+        api_error(c, 409, "username: já está em uso");
+        return;
+    }
+    if (rc < 0) {
+        api_internal(c);
+        return;
+    }
+    reply_session(c, 201, id, token);
+}
+
+/* 1 when code is the TOTP of this or a neighbouring step and newer than the last one used. */
+static int totp_accept(struct api_call *c, const char *user_id, const char *secret,
+                       int64_t last_step, const char *code)
+{
+    if (strlen(code) != 6)
+        return 0;
+    long long want;
+    if (slice_to_i64(slice_from(code), 0, 999999, &want))
+        return 0;
+    int64_t now_step = clock_now_ms() / TOTP_STEP_MS;
+    for (int64_t step = now_step - 1; step <= now_step + 1; step++) {
+        if (step <= last_step || crypto_totp_code(secret, step) != want)
+            continue;
+        return store_mfa_use_step(c->app->writer, user_id, step) == 1;
+    }
+    return 0;
+}
+
+static void login_failed(struct api_call *c, const char *username, const char *msg,
+                         const char *flag)
+{
+    ratelimit_hit(c->app->limits, "login-failure", username, LOGIN_FAILURES, LOGIN_WINDOW_MS);
+    if (flag)
+        api_error_flag(c, 401, msg, flag);
+    else
+        api_error(c, 401, msg);
+}
+
+static void auth_login(struct api_call *c)
+{
+    json_t *body = api_body(c);
+    char username[33];
+    const char *password, *code;
+    if (!body)
+        return;
+    /* A malformed name can never log in: answer like a wrong password, not with a 400 that
+     * would tell which names are well-formed. */
+    const char *raw;
+    if (in_str(c, body, "username", 0, 256, IN_REQUIRED, &raw) < 0 ||
+        in_str(c, body, "password", 0, 1024, IN_REQUIRED, &password) < 0 ||
+        in_str(c, body, "code", 0, 16, IN_NULLABLE, &code) < 0)
+        return;
+    size_t len = strlen(raw);
+    int well_formed = len <= 32 && slice_copy(slice_from(raw), username, sizeof username) == 0 &&
+                      text_username_fold(username, len);
+    if (!well_formed)
+        snprintf(username, sizeof username, "%.32s", raw);
+    int64_t wait = ratelimit_check(c->app->limits, "login-failure", username, LOGIN_FAILURES,
+                                   LOGIN_WINDOW_MS);
+    if (wait > 0) {
+        api_rate_limited(c, wait);
+        return;
+    }
+    struct store_login who;
+    int found = well_formed ? store_login_find(c->db, username, &who) : 0;
+    if (found < 0) {
+        api_internal(c);
+        return;
+    }
+    if (!found) {
+        /* Spend the same time as a real check so timing does not reveal who exists. */
+        static const char *dummy = "scrypt$32768$8$3$AAAAAAAAAAAAAAAAAAAAAA$"
+                                   "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA";
+        crypto_password_verify(password, strlen(password), dummy);
+        login_failed(c, username, "Usuário ou senha incorretos", NULL);
+        return;
+    }
+    if (crypto_password_verify(password, strlen(password), who.password_hash) != 1) {
+        login_failed(c, username, "Usuário ou senha incorretos", NULL);
+        return;
+    }
+    if (who.mfa_enabled) {
+        if (!code || !*code) {
+            api_error_flag(c, 401, "Código de dois fatores obrigatório", "mfaRequired");
+            return;
+        }
+        if (!totp_accept(c, who.id, who.mfa_secret, who.mfa_last_step, code)) {
+            login_failed(c, username, "Código de dois fatores inválido", "mfaRequired");
+            return;
+        }
+    }
+    char token[CRYPTO_TOKEN_LEN + 1], token_hash[65];
+    crypto_token(token);
+    crypto_sha256_hex(token, strlen(token), token_hash);
+    if (store_session_create(c->app->writer, token_hash, who.id) < 0) {
+        api_internal(c);
+        return;
+    }
+    reply_session(c, 200, who.id, token);
+}
+
+static void auth_logout(struct api_call *c)
+{
+    if (store_token_delete(c->app->writer, c->me.token_hash) < 0) {
+        api_internal(c);
+        return;
+    }
+    http_response_add_header(c->res, "Set-Cookie",
+                             "session=; HttpOnly; SameSite=Lax; Path=/; Max-Age=0");
+    api_ok(c);
+}
+
+static void users_me(struct api_call *c)
+{
+    int rc;
+    json_t *user = store_user_json(c->db, c->me.user_id, &rc);
+    if (!user) {
+        api_internal(c);
+        return;
+    }
+    api_reply(c, 200, json_pack("{so}", "user", user));
+}
+
+static void mfa_totp_start(struct api_call *c)
+{
+    int rc;
+    json_t *user = store_user_json(c->db, c->me.user_id, &rc);
+    if (!user) {
+        api_internal(c);
+        return;
+    }
+    if (json_is_true(json_object_get(user, "mfaEnabled"))) {
+        json_decref(user);
+        api_error(c, 409, "A verificação em duas etapas já está ativa");
+        return;
+    }
+    char secret[CRYPTO_TOTP_SECRET + 1], url[256];
+    crypto_totp_secret(secret);
+    snprintf(url, sizeof url,
+             "otpauth://totp/Pra%%C3%%A7a:%s?secret=%s&issuer=Pra%%C3%%A7a&algorithm=SHA1&digits=6"
+             "&period=30",
+             json_string_value(json_object_get(user, "username")), secret);
+    json_decref(user);
+    if (store_mfa_set_secret(c->app->writer, c->me.user_id, secret) < 0) {
+        api_internal(c);
+        return;
+    }
+    api_reply(c, 200, json_pack("{ssss}", "secret", secret, "otpauthUrl", url));
+}
+
+static void mfa_totp_verify(struct api_call *c)
+{
+    json_t *body = api_body(c);
+    const char *code;
+    if (!body || in_str(c, body, "code", 0, 16, IN_REQUIRED, &code) < 0)
+        return;
+    int rc;
+    json_t *user = store_user_json(c->db, c->me.user_id, &rc);
+    if (!user) {
+        api_internal(c);
+        return;
+    }
+    char username[33];
+    slice_copy(slice_from(json_string_value(json_object_get(user, "username"))), username,
+               sizeof username);
+    int enabled = json_is_true(json_object_get(user, "mfaEnabled"));
+    json_decref(user);
+    if (enabled) {
+        api_error(c, 409, "A verificação em duas etapas já está ativa");
+        return;
+    }
+    struct store_login who;
+    if (store_login_find(c->db, username, &who) != 1) {
+        api_internal(c);
+        return;
+    }
+    if (!who.mfa_secret[0]) {
+        api_bad(c, "code", "comece a ativação em POST /api/users/@me/mfa/totp");
+        return;
+    }
+    if (!totp_accept(c, who.id, who.mfa_secret, who.mfa_last_step, code)) {
+        api_bad(c, "code", "código inválido ou expirado");
+        return;
+    }
+    if (store_mfa_enable(c->app->writer, c->me.user_id) < 0) {
+        api_internal(c);
+        return;
+    }
+    users_me(c);
+}
+
+const struct api_route api_auth_routes[] = {
+    {HTTP_POST, "/api/auth/register", auth_register, API_PUBLIC},
+    {HTTP_POST, "/api/auth/login", auth_login, API_PUBLIC},
+    {HTTP_POST, "/api/auth/logout", auth_logout, API_ANY},
+    {HTTP_GET, "/api/users/@me", users_me, API_PERSON},
+    {HTTP_POST, "/api/users/@me/mfa/totp", mfa_totp_start, API_PERSON},
+    {HTTP_POST, "/api/users/@me/mfa/totp/verify", mfa_totp_verify, API_PERSON},
+    {0, NULL, NULL, 0},
+};

@@ -1,0 +1,188 @@
+/* Channels of a server: create, edit, delete, and permission overwrites. */
+#include <http_parser.h>
+#include <string.h>
+
+#include "api/access.h"
+#include "api/api.h"
+#include "core/clock.h"
+#include "domain/permissions.h"
+#include "store/servers.h"
+
+#define CHANNELS_MAX 500
+#define TOPIC_MAX    1024
+
+static void reply_channel(struct api_call *c, int status, const char *cid)
+{
+    int rc;
+    json_t *ch = store_channel_json(c->db, cid, &rc);
+    if (!ch) {
+        api_internal(c);
+        return;
+    }
+    api_reply(c, status, json_pack("{so}", "channel", ch));
+}
+
+static void channel_create(struct api_call *c)
+{
+    const char *sid = api_param_id(c, "sid", "Servidor não encontrado");
+    struct access a;
+    if (!sid || api_access(c, sid, &a) || api_require(c, &a, PERM_GERENCIAR_CANAIS))
+        return;
+    json_t *body = api_body(c);
+    const char *name, *type, *topic;
+    if (!body || in_str(c, body, "name", 1, 100, IN_REQUIRED | IN_TRIM, &name) < 0 ||
+        in_str(c, body, "type", 0, 16, IN_NULLABLE, &type) < 0 ||
+        in_str(c, body, "topic", 0, TOPIC_MAX, IN_NULLABLE, &topic) < 0)
+        return;
+    if (!type)
+        type = "text";
+    if (strcmp(type, "text") && strcmp(type, "forum") && strcmp(type, "voice")) {
+        api_bad(c, "type", "deve ser text, forum ou voice");
+        return;
+    }
+    int64_t count;
+    if (store_count(c->db, STORE_SQL_COUNT_CHANNELS, sid, &count) != STORE_DONE) {
+        api_internal(c);
+        return;
+    }
+    if (count >= CHANNELS_MAX) {
+        api_bad(c, "name", "o servidor já tem o máximo de 500 canais");
+        return;
+    }
+    char id[UUID_LEN + 1];
+    uuid_v7(id);
+    struct store_new_channel ch = {id, sid, type, name, topic, clock_now_ms()};
+    if (store_write(c->app->writer, store_channel_create, &ch) < 0) {
+        api_internal(c);
+        return;
+    }
+    reply_channel(c, 201, id);
+}
+
+/* Loads the server and the channel, and checks bits in that channel. */
+static int channel_gate(struct api_call *c, struct access *a, const char **sid, const char **cid,
+                        uint64_t bits)
+{
+    *sid = api_param_id(c, "sid", "Servidor não encontrado");
+    if (!*sid || api_access(c, *sid, a))
+        return -1;
+    *cid = api_param_id(c, "cid", "Canal não encontrado");
+    json_t *ch;
+    uint64_t perms;
+    if (!*cid || api_channel(c, a, *cid, &ch, &perms))
+        return -1;
+    json_decref(ch);
+    return api_require_in(c, perms, bits);
+}
+
+static void channel_patch(struct api_call *c)
+{
+    struct access a;
+    const char *sid, *cid;
+    if (channel_gate(c, &a, &sid, &cid, PERM_GERENCIAR_CANAIS))
+        return;
+    json_t *body = api_body(c);
+    const char *name, *topic;
+    int64_t position = -1;
+    if (!body || in_str(c, body, "name", 1, 100, IN_TRIM, &name) < 0 ||
+        in_str(c, body, "topic", 0, TOPIC_MAX, IN_NULLABLE, &topic) < 0 ||
+        in_int(c, body, "position", 0, 10000, 0, &position) < 0)
+        return;
+    int set_topic = json_object_get(body, "topic") != NULL;
+    if (store_channel_update(c->app->writer, cid, name, set_topic, topic, position) < 0) {
+        api_internal(c);
+        return;
+    }
+    reply_channel(c, 200, cid);
+}
+
+static void channel_delete(struct api_call *c)
+{
+    struct access a;
+    const char *sid, *cid;
+    if (channel_gate(c, &a, &sid, &cid, PERM_GERENCIAR_CANAIS))
+        return;
+    if (store_channel_delete(c->app->writer, cid) < 0) {
+        api_internal(c);
+        return;
+    }
+    api_ok(c);
+}
+
+static void overwrite_put(struct api_call *c)
+{
+    struct access a;
+    const char *sid, *cid;
+    if (channel_gate(c, &a, &sid, &cid, PERM_GERENCIAR_CARGOS))
+        return;
+    const char *target = api_param_id(c, "targetId", "Cargo ou membro não encontrado");
+    json_t *body = api_body(c);
+    const char *type;
+    uint64_t allow = 0, deny = 0;
+    if (!target || !body || in_str(c, body, "type", 0, 16, IN_REQUIRED, &type) < 0 ||
+        in_perms(c, body, "allow", 0, &allow) < 0 || in_perms(c, body, "deny", 0, &deny) < 0)
+        return;
+    int is_member = strcmp(type, "member") == 0;
+    if (!is_member && strcmp(type, "role") != 0) {
+        api_bad(c, "type", "deve ser role ou member");
+        return;
+    }
+    int rc;
+    json_t *found = NULL;
+    if (is_member) {
+        found = store_member_json(c->db, sid, target, &rc);
+    } else {
+        found = store_role_json(c->db, target, &rc);
+        if (found && strcmp(json_string_value(json_object_get(found, "serverId")), sid) != 0) {
+            json_decref(found);
+            found = NULL;
+        }
+    }
+    if (!found) {
+        if (rc < 0)
+            api_internal(c);
+        else
+            api_error(c, 404, is_member ? "Membro não encontrado" : "Cargo não encontrado");
+        return;
+    }
+    json_decref(found);
+    /* Nobody grants or takes away, in a channel, bits they do not hold themselves. */
+    if (!a.is_owner && !(a.base & PERM_ADMINISTRADOR) &&
+        api_require(c, &a, (allow | deny) & ~PERM_ADMINISTRADOR))
+        return;
+    if (store_overwrite_put(c->app->writer, cid, target, type, (int64_t)allow, (int64_t)deny) < 0) {
+        api_internal(c);
+        return;
+    }
+    reply_channel(c, 200, cid);
+}
+
+static void overwrite_delete(struct api_call *c)
+{
+    struct access a;
+    const char *sid, *cid;
+    if (channel_gate(c, &a, &sid, &cid, PERM_GERENCIAR_CARGOS))
+        return;
+    const char *target = api_param_id(c, "targetId", "Sobrescrita não encontrada");
+    int64_t changes = 0;
+    if (!target)
+        return;
+    if (store_overwrite_delete(c->app->writer, cid, target, &changes) < 0) {
+        api_internal(c);
+        return;
+    }
+    if (!changes) {
+        api_error(c, 404, "Sobrescrita não encontrada");
+        return;
+    }
+    api_ok(c);
+}
+
+const struct api_route api_channel_routes[] = {
+    {HTTP_POST, "/api/servers/:sid/channels", channel_create, API_ANY},
+    {HTTP_PATCH, "/api/servers/:sid/channels/:cid", channel_patch, API_ANY},
+    {HTTP_DELETE, "/api/servers/:sid/channels/:cid", channel_delete, API_ANY},
+    {HTTP_PUT, "/api/servers/:sid/channels/:cid/overwrites/:targetId", overwrite_put, API_ANY},
+    {HTTP_DELETE, "/api/servers/:sid/channels/:cid/overwrites/:targetId", overwrite_delete, API_ANY},
+    {0, NULL, NULL, 0},
+};

@@ -1,0 +1,16 @@
+/*
+ * Events that handlers publish to the bus. The publisher resolves who receives each event
+ * (bots in that server), so delivery needs no database.
+ */
+#ifndef PRACA_API_EVENTS_H
+#define PRACA_API_EVENTS_H
+
+#include "api/api.h"
+
+/* GUILD_MEMBER_ADD with the member object of the new member. */
+void api_event_member_add(struct api_call *c, const char *sid, const char *uid);
+/* GUILD_MEMBER_REMOVE {serverId, userId, reason}; reason NULL when the member left. */
+void api_event_member_remove(struct api_call *c, const char *sid, const char *uid,
+                             const char *reason);
+
+#endif

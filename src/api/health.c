@@ -1,0 +1,35 @@
+/* GET /api/health, and the test clock (only with --test-clock). */
+#include <http_parser.h>
+
+#include "api/api.h"
+#include "core/clock.h"
+
+#ifndef PRACA_VERSION
+#define PRACA_VERSION "0.1.0"
+#endif
+
+static void health(struct api_call *c)
+{
+    api_reply(c, 200, json_pack("{sbss}", "ok", 1, "version", PRACA_VERSION));
+}
+
+/* Moves the service's clock forward so expiry rules can be tested without waiting. */
+static void test_clock(struct api_call *c)
+{
+    if (!c->app->cfg->test_clock) {
+        api_error(c, 404, "Rota não encontrada");
+        return;
+    }
+    json_t *body = api_body(c);
+    int64_t advance;
+    if (!body || in_int(c, body, "advanceMs", 0, INT64_C(1) << 40, IN_REQUIRED, &advance) < 0)
+        return;
+    clock_advance_ms(advance);
+    api_reply(c, 200, json_pack("{sI}", "nowMs", (json_int_t)clock_now_ms()));
+}
+
+const struct api_route api_health_routes[] = {
+    {HTTP_GET, "/api/health", health, API_PUBLIC},
+    {HTTP_POST, "/api/test/clock", test_clock, API_PUBLIC},
+    {0, NULL, NULL, 0},
+};

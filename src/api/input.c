@@ -1,0 +1,181 @@
+/* Input readers: see api.h. Each failure answers 400 with "<path>: <motivo>". */
+#include <stdio.h>
+#include <string.h>
+
+#include "api/api.h"
+#include "core/clock.h"
+#include "domain/permissions.h"
+#include "domain/text.h"
+
+json_t *api_body(struct api_call *c)
+{
+    if (c->body)
+        return c->body;
+    json_error_t err;
+    const struct buf *b = &c->req->body;
+    c->body = json_loadb(b->data ? b->data : "", b->len, 0, &err);
+    if (!c->body) {
+        api_bad(c, "body", "JSON inválido");
+        return NULL;
+    }
+    if (!json_is_object(c->body)) {
+        api_bad(c, "body", "deve ser um objeto JSON");
+        return NULL;
+    }
+    return c->body;
+}
+
+/* Common presence logic: 1 = go on with *v, 0 = absent/null accepted, -1 = answered. */
+static int field(struct api_call *c, json_t *obj, const char *key, int flags, json_t **v)
+{
+    *v = json_object_get(obj, key);
+    if (!*v || (json_is_null(*v) && (flags & IN_NULLABLE))) {
+        if (!*v && (flags & IN_REQUIRED)) {
+            api_bad(c, key, "obrigatório");
+            return -1;
+        }
+        *v = NULL;
+        return 0;
+    }
+    if (json_is_null(*v)) {
+        api_bad(c, key, (flags & IN_REQUIRED) ? "obrigatório" : "não pode ser nulo");
+        return -1;
+    }
+    return 1;
+}
+
+int in_str(struct api_call *c, json_t *obj, const char *key, size_t min, size_t max, int flags,
+           const char **out)
+{
+    json_t *v;
+    int rc = field(c, obj, key, flags, &v);
+    *out = NULL;
+    if (rc <= 0)
+        return rc;
+    if (!json_is_string(v)) {
+        api_bad(c, key, "deve ser um texto");
+        return -1;
+    }
+    const char *s = json_string_value(v);
+    size_t len = json_string_length(v);
+    if (memchr(s, '\0', len)) {
+        api_bad(c, key, "não pode conter o caractere nulo");
+        return -1;
+    }
+    if (flags & IN_TRIM) {
+        size_t tl = len;
+        const char *t = text_trim(s, &tl);
+        if (t != s || tl != len) {
+            json_t *trimmed = json_stringn(t, tl);
+            json_object_set_new(obj, key, trimmed);
+            v = trimmed;
+            s = json_string_value(v);
+            len = tl;
+        }
+    }
+    size_t chars = text_chars(s, len);
+    if (chars < min || chars > max) {
+        char msg[96];
+        if (min == 0)
+            snprintf(msg, sizeof msg, "deve ter no máximo %zu caracteres", max);
+        else if (min == max)
+            snprintf(msg, sizeof msg, "deve ter %zu caracteres", min);
+        else
+            snprintf(msg, sizeof msg, "deve ter entre %zu e %zu caracteres", min, max);
+        api_bad(c, key, msg);
+        return -1;
+    }
+    *out = s;
+    return 1;
+}
+
+int in_int(struct api_call *c, json_t *obj, const char *key, int64_t min, int64_t max, int flags,
+           int64_t *out)
+{
+    json_t *v;
+    int rc = field(c, obj, key, flags, &v);
+    if (rc <= 0)
+        return rc;
+    if (!json_is_integer(v)) {
+        api_bad(c, key, "deve ser um número inteiro");
+        return -1;
+    }
+    json_int_t i = json_integer_value(v);
+    if (i < min || i > max) {
+        char msg[96];
+        snprintf(msg, sizeof msg, "deve estar entre %lld e %lld", (long long)min, (long long)max);
+        api_bad(c, key, msg);
+        return -1;
+    }
+    *out = i;
+    return 1;
+}
+
+int in_bool(struct api_call *c, json_t *obj, const char *key, int flags, int *out)
+{
+    json_t *v;
+    int rc = field(c, obj, key, flags, &v);
+    if (rc <= 0)
+        return rc;
+    if (!json_is_boolean(v)) {
+        api_bad(c, key, "deve ser verdadeiro ou falso");
+        return -1;
+    }
+    *out = json_is_true(v);
+    return 1;
+}
+
+int in_id(struct api_call *c, json_t *obj, const char *key, int flags, const char **out)
+{
+    json_t *v;
+    int rc = field(c, obj, key, flags, &v);
+    *out = NULL;
+    if (rc <= 0)
+        return rc;
+    if (!json_is_string(v) || !uuid_valid(json_string_value(v), json_string_length(v))) {
+        api_bad(c, key, "deve ser um UUID");
+        return -1;
+    }
+    *out = json_string_value(v);
+    return 1;
+}
+
+int in_perms(struct api_call *c, json_t *obj, const char *key, int flags, uint64_t *out)
+{
+    json_t *v;
+    int rc = field(c, obj, key, flags, &v);
+    if (rc <= 0)
+        return rc;
+    /* Discord sends permission bitfields as strings; accept both forms. */
+    long long bits = -1;
+    if (json_is_integer(v)) {
+        bits = json_integer_value(v);
+    } else if (json_is_string(v)) {
+        struct slice text = {json_string_value(v), json_string_length(v)};
+        if (slice_to_i64(text, 0, (long long)PERM_ALL, &bits))
+            bits = -1;
+    } else {
+        api_bad(c, key, "deve ser um número inteiro");
+        return -1;
+    }
+    if (!perm_valid(bits)) {
+        api_bad(c, key, "bits de permissão desconhecidos (válidos: 0 a 131071)");
+        return -1;
+    }
+    *out = (uint64_t)bits;
+    return 1;
+}
+
+int in_time(struct api_call *c, json_t *obj, const char *key, int64_t *out)
+{
+    json_t *v;
+    int rc = field(c, obj, key, IN_NULLABLE, &v);
+    *out = 0;
+    if (rc <= 0)
+        return rc == 0 && json_object_get(obj, key) ? 2 : rc; /* 2 = explicitly null */
+    if (!json_is_string(v) || clock_parse(json_string_value(v), json_string_length(v), out)) {
+        api_bad(c, key, "deve ser uma data ISO 8601 ou YYYY-MM-DD HH:MM:SS");
+        return -1;
+    }
+    return 1;
+}

@@ -1,0 +1,109 @@
+/* Invites: create (CRIAR_CONVITE), look one up, and join through one. */
+#include <http_parser.h>
+#include <string.h>
+
+#include "api/access.h"
+#include "api/api.h"
+#include "api/events.h"
+#include "core/clock.h"
+#include "core/crypto.h"
+#include "domain/permissions.h"
+#include "store/servers.h"
+
+#define INVITE_CODE_LEN 10
+#define INVITE_AGE_MAX  (7LL * 24 * 3600) /* seconds */
+
+static void invite_code(char out[INVITE_CODE_LEN + 1])
+{
+    static const char alphabet[] = "abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789";
+    unsigned char raw[INVITE_CODE_LEN];
+    crypto_random(raw, sizeof raw);
+    for (int i = 0; i < INVITE_CODE_LEN; i++)
+        out[i] = alphabet[raw[i] % (sizeof alphabet - 1)];
+    out[INVITE_CODE_LEN] = '\0';
+}
+
+static void invite_create(struct api_call *c)
+{
+    const char *sid = api_param_id(c, "sid", "Servidor não encontrado");
+    struct access a;
+    if (!sid || api_access(c, sid, &a) || api_require(c, &a, PERM_CRIAR_CONVITE))
+        return;
+    int64_t max_uses = 0, max_age = 0;
+    json_t *body = c->req->body.len ? api_body(c) : NULL;
+    if (c->req->body.len &&
+        (!body || in_int(c, body, "maxUses", 0, 100, IN_NULLABLE, &max_uses) < 0 ||
+         in_int(c, body, "maxAgeSeconds", 0, INVITE_AGE_MAX, IN_NULLABLE, &max_age) < 0))
+        return;
+    char code[INVITE_CODE_LEN + 1];
+    invite_code(code);
+    int64_t expires = max_age ? clock_now_ms() + max_age * 1000 : 0;
+    if (store_invite_create(c->app->writer, code, sid, c->me.user_id, max_uses, expires) < 0) {
+        api_internal(c);
+        return;
+    }
+    api_reply(c, 200,
+              json_pack("{sssIso}", "code", code, "maxUses", (json_int_t)max_uses, "expiresAt",
+                        expires ? json_time(expires) : json_null()));
+}
+
+static int code_ok(const char *code)
+{
+    size_t n = strlen(code);
+    if (n == 0 || n > 32)
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        char ch = code[i];
+        if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9')))
+            return 0;
+    }
+    return 1;
+}
+
+static void invite_get(struct api_call *c)
+{
+    const char *code = api_param(c, "code");
+    int rc = STORE_DONE;
+    json_t *inv = code_ok(code) ? store_invite_json(c->db, code, clock_now_ms(), &rc) : NULL;
+    if (!inv) {
+        if (rc < 0)
+            api_internal(c);
+        else
+            api_error(c, 404, "Convite inválido ou expirado");
+        return;
+    }
+    api_reply(c, 200, json_pack("{so}", "invite", inv));
+}
+
+static void invite_join(struct api_call *c)
+{
+    const char *code = api_param(c, "code");
+    if (!code_ok(code)) {
+        api_error(c, 404, "Convite inválido ou expirado");
+        return;
+    }
+    struct store_invite_join j = {.code = code, .user_id = c->me.user_id, .now = clock_now_ms()};
+    int rc = store_write(c->app->writer, store_invite_join, &j);
+    if (rc == -404) {
+        api_error(c, 404, "Convite inválido ou expirado");
+        return;
+    }
+    if (rc == -403) {
+        api_error(c, 403, "Você foi banido deste servidor");
+        return;
+    }
+    if (rc < 0) {
+        api_internal(c);
+        return;
+    }
+    if (rc == 1)
+        api_event_member_add(c, j.server_id, c->me.user_id);
+    api_reply_server_view(c, j.server_id);
+}
+
+const struct api_route api_invite_routes[] = {
+    {HTTP_POST, "/api/servers/:sid/invites", invite_create, API_ANY},
+    {HTTP_GET, "/api/invites/:code", invite_get, API_PUBLIC},
+    {HTTP_POST, "/api/invites/:code/join", invite_join, API_PERSON},
+    {0, NULL, NULL, 0},
+};

@@ -1,0 +1,222 @@
+/*
+ * Members: list, leave, kick, ban / unban, and the moderation edit (timeout, nickname).
+ * Moderation in a server that requires 2FA is refused to bots and to people without it, and
+ * nobody acts on the owner, on themselves, or on someone ranked at or above them.
+ */
+#include <http_parser.h>
+#include <string.h>
+
+#include "api/access.h"
+#include "api/api.h"
+#include "api/events.h"
+#include "core/clock.h"
+#include "domain/permissions.h"
+#include "store/people.h"
+#include "store/servers.h"
+
+#define TIMEOUT_MAX_MS (28LL * 24 * 3600 * 1000) /* as Discord: at most 28 days */
+#define REASON_MAX     512
+
+static void member_list(struct api_call *c)
+{
+    const char *sid = api_param_id(c, "sid", "Servidor não encontrado");
+    struct access a;
+    if (!sid || api_access(c, sid, &a))
+        return;
+    struct slice v;
+    long long limit = 1000;
+    char after[UUID_LEN + 1] = "";
+    if (http_query_param(c->req->query, "limit", &v) && slice_to_i64(v, 1, 1000, &limit)) {
+        api_bad(c, "limit", "deve ser um número inteiro de 1 a 1000");
+        return;
+    }
+    if (http_query_param(c->req->query, "after", &v) &&
+        (!uuid_valid(v.ptr, v.len) || slice_copy(v, after, sizeof after))) {
+        api_bad(c, "after", "deve ser um UUID");
+        return;
+    }
+    json_t *list = store_members_json(c->db, sid, after, limit);
+    if (!list) {
+        api_internal(c);
+        return;
+    }
+    api_reply(c, 200, json_pack("{so}", "members", list));
+}
+
+static void member_leave(struct api_call *c)
+{
+    const char *sid = api_param_id(c, "sid", "Servidor não encontrado");
+    struct access a;
+    if (!sid || api_access(c, sid, &a))
+        return;
+    if (a.is_owner) {
+        api_error(c, 403, "O dono não pode sair do servidor; apague-o");
+        return;
+    }
+    int64_t changes = 0;
+    if (store_member_remove(c->app->writer, sid, c->me.user_id, &changes) < 0) {
+        api_internal(c);
+        return;
+    }
+    if (changes)
+        api_event_member_remove(c, sid, c->me.user_id, NULL);
+    api_ok(c);
+}
+
+/* The checks shared by kick, ban and the moderation edit, for a target who is a member. */
+static int moderate_gate(struct api_call *c, uint64_t bits, const char **sid, const char **uid,
+                         struct access *actor, struct access *target)
+{
+    *sid = api_param_id(c, "sid", "Servidor não encontrado");
+    if (!*sid || api_access(c, *sid, actor) || api_require(c, actor, bits) ||
+        api_moderation_allowed(c, actor))
+        return -1;
+    *uid = api_param_id(c, "uid", "Membro não encontrado");
+    if (!*uid || api_access_of(c, *sid, *uid, target, "Membro não encontrado"))
+        return -1;
+    return api_outranks(c, actor, target);
+}
+
+static void member_kick(struct api_call *c)
+{
+    const char *sid, *uid;
+    struct access actor, target;
+    if (moderate_gate(c, PERM_EXPULSAR_MEMBROS, &sid, &uid, &actor, &target))
+        return;
+    int64_t changes = 0;
+    if (store_member_remove(c->app->writer, sid, uid, &changes) < 0) {
+        api_internal(c);
+        return;
+    }
+    if (changes)
+        api_event_member_remove(c, sid, uid, "kicked");
+    api_ok(c);
+}
+
+static void ban_put(struct api_call *c)
+{
+    const char *sid = api_param_id(c, "sid", "Servidor não encontrado");
+    struct access actor, target;
+    if (!sid || api_access(c, sid, &actor) || api_require(c, &actor, PERM_BANIR_MEMBROS) ||
+        api_moderation_allowed(c, &actor))
+        return;
+    const char *uid = api_param_id(c, "uid", "Usuário não encontrado");
+    if (!uid)
+        return;
+    /* A ban may also target someone who is not (or no longer) a member. */
+    int is_bot;
+    int exists = store_user_kind(c->db, uid, &is_bot);
+    if (exists <= 0) {
+        if (exists < 0)
+            api_internal(c);
+        else
+            api_error(c, 404, "Usuário não encontrado");
+        return;
+    }
+    if (store_access_load(c->db, sid, uid, &target.s) != STORE_DONE) {
+        api_internal(c);
+        return;
+    }
+    if (target.s.is_member && (api_access_of(c, sid, uid, &target, "Membro não encontrado") ||
+                               api_outranks(c, &actor, &target)))
+        return;
+    json_t *body = c->req->body.len ? api_body(c) : NULL;
+    const char *reason = NULL;
+    if (c->req->body.len && (!body || in_str(c, body, "reason", 0, REASON_MAX, IN_NULLABLE, &reason) < 0))
+        return;
+    if (store_ban(c->app->writer, sid, uid, reason, c->me.user_id) < 0) {
+        api_internal(c);
+        return;
+    }
+    if (target.s.is_member)
+        api_event_member_remove(c, sid, uid, "banned");
+    json_t *ban = json_pack("{sssssossso}", "serverId", sid, "userId", uid, "reason",
+                            json_str_or_null(reason), "bannedBy", c->me.user_id, "createdAt",
+                            json_time(clock_now_ms()));
+    api_reply(c, 200, json_pack("{so}", "ban", ban));
+}
+
+static void ban_delete(struct api_call *c)
+{
+    const char *sid = api_param_id(c, "sid", "Servidor não encontrado");
+    struct access a;
+    if (!sid || api_access(c, sid, &a) || api_require(c, &a, PERM_BANIR_MEMBROS) ||
+        api_moderation_allowed(c, &a))
+        return;
+    const char *uid = api_param_id(c, "uid", "Banimento não encontrado");
+    int64_t changes = 0;
+    if (!uid)
+        return;
+    if (store_unban(c->app->writer, sid, uid, &changes) < 0) {
+        api_internal(c);
+        return;
+    }
+    if (!changes) {
+        api_error(c, 404, "Banimento não encontrado");
+        return;
+    }
+    api_ok(c);
+}
+
+static void ban_list(struct api_call *c)
+{
+    const char *sid = api_param_id(c, "sid", "Servidor não encontrado");
+    struct access a;
+    if (!sid || api_access(c, sid, &a) || api_require(c, &a, PERM_BANIR_MEMBROS))
+        return;
+    json_t *list = store_bans_json(c->db, sid);
+    if (!list) {
+        api_internal(c);
+        return;
+    }
+    api_reply(c, 200, json_pack("{so}", "bans", list));
+}
+
+static void member_patch(struct api_call *c)
+{
+    const char *sid, *uid;
+    struct access actor, target;
+    if (moderate_gate(c, PERM_MODERAR_MEMBROS, &sid, &uid, &actor, &target))
+        return;
+    json_t *body = api_body(c);
+    const char *reason = NULL, *nick = NULL;
+    int64_t until = 0;
+    if (!body)
+        return;
+    int t = in_time(c, body, "timeoutUntil", &until);
+    if (t < 0 || in_str(c, body, "timeoutReason", 0, REASON_MAX, IN_NULLABLE, &reason) < 0 ||
+        in_str(c, body, "nickname", 1, 32, IN_NULLABLE | IN_TRIM, &nick) < 0)
+        return;
+    int64_t now = clock_now_ms();
+    if (t == 1 && until > now + TIMEOUT_MAX_MS) {
+        api_bad(c, "timeoutUntil", "deve estar no máximo 28 dias no futuro");
+        return;
+    }
+    if (t == 1 && until <= now)
+        until = 0; /* a time in the past lifts the timeout */
+    int set_timeout = t >= 1;
+    int set_nick = json_object_get(body, "nickname") != NULL;
+    if (store_member_update(c->app->writer, sid, uid, set_timeout, until, until ? reason : NULL,
+                            set_nick, nick) < 0) {
+        api_internal(c);
+        return;
+    }
+    int rc;
+    json_t *member = store_member_json(c->db, sid, uid, &rc);
+    if (!member) {
+        api_internal(c);
+        return;
+    }
+    api_reply(c, 200, json_pack("{so}", "member", member));
+}
+
+const struct api_route api_member_routes[] = {
+    {HTTP_GET, "/api/servers/:sid/members", member_list, API_ANY},
+    {HTTP_DELETE, "/api/servers/:sid/members/@me", member_leave, API_ANY},
+    {HTTP_DELETE, "/api/servers/:sid/members/:uid", member_kick, API_ANY},
+    {HTTP_PATCH, "/api/servers/:sid/members/:uid", member_patch, API_ANY},
+    {HTTP_GET, "/api/servers/:sid/bans", ban_list, API_ANY},
+    {HTTP_PUT, "/api/servers/:sid/bans/:uid", ban_put, API_ANY},
+    {HTTP_DELETE, "/api/servers/:sid/bans/:uid", ban_delete, API_ANY},
+    {0, NULL, NULL, 0},
+};

@@ -1,0 +1,21 @@
+/*
+ * Request limits per account and kind of action, shared by all workers (one mutex).
+ * Each (action, account) pair has its own exact sliding window (domain/ratewindow.h);
+ * the operator's scale multiplies every count.
+ */
+#ifndef PRACA_API_RATELIMIT_H
+#define PRACA_API_RATELIMIT_H
+#include <stdint.h>
+
+struct ratelimit;
+
+struct ratelimit *ratelimit_new(double scale);
+void ratelimit_free(struct ratelimit *rl);
+/* Records one action when allowed and returns 0; otherwise the milliseconds to wait. */
+int64_t ratelimit_hit(struct ratelimit *rl, const char *action, const char *account,
+                      uint32_t limit, int64_t window_ms);
+/* The wait without recording anything (0 = allowed). */
+int64_t ratelimit_check(struct ratelimit *rl, const char *action, const char *account,
+                        uint32_t limit, int64_t window_ms);
+
+#endif

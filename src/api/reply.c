@@ -1,0 +1,76 @@
+/* Answers: see api.h. Every /api answer is JSON, uncached. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api/api.h"
+#include "core/clock.h"
+#include "core/log.h"
+
+void api_reply(struct api_call *c, int status, json_t *body)
+{
+    if (c->answered) {
+        json_decref(body);
+        return;
+    }
+    c->answered = 1;
+    char *text = body ? json_dumps(body, JSON_COMPACT) : NULL;
+    json_decref(body);
+    if (!text) {
+        status = 500;
+        text = strdup("{\"error\":\"Erro interno\"}");
+    }
+    http_response_set(c->res, status, "application/json; charset=utf-8", text,
+                      text ? strlen(text) : 0);
+}
+
+void api_error(struct api_call *c, int status, const char *msg)
+{
+    api_reply(c, status, json_pack("{ss}", "error", msg));
+}
+
+void api_error_flag(struct api_call *c, int status, const char *msg, const char *flag)
+{
+    api_reply(c, status, json_pack("{sssb}", "error", msg, flag, 1));
+}
+
+void api_bad(struct api_call *c, const char *path, const char *reason)
+{
+    char msg[512];
+    snprintf(msg, sizeof msg, "%s: %s", path, reason);
+    api_error(c, 400, msg);
+}
+
+void api_ok(struct api_call *c)
+{
+    api_reply(c, 200, json_pack("{sb}", "ok", 1));
+}
+
+void api_internal(struct api_call *c)
+{
+    api_error(c, 500, "Erro interno; tente novamente em instantes");
+}
+
+void api_rate_limited(struct api_call *c, int64_t retry_after_ms)
+{
+    api_reply(c, 429,
+              json_pack("{sssI}", "error", "Muitas requisições; aguarde antes de tentar de novo",
+                        "retryAfterMs", (json_int_t)retry_after_ms));
+}
+
+json_t *json_time(int64_t ms)
+{
+    char iso[CLOCK_ISO_LEN + 1];
+    clock_format_iso(ms, iso);
+    return json_string(iso);
+}
+
+json_t *json_time_or_null(int64_t ms, int is_null)
+{
+    return is_null ? json_null() : json_time(ms);
+}
+
+json_t *json_str_or_null(const char *s)
+{
+    return s ? json_string(s) : json_null();
+}

@@ -1,0 +1,216 @@
+/*
+ * Roles: create, edit, delete, and giving or taking them from members. Managed roles (a bot's
+ * role) are untouchable here. Hierarchy: only roles below one's highest role can be managed,
+ * and a role never gets bits its editor does not hold.
+ */
+#include <http_parser.h>
+#include <string.h>
+
+#include "api/access.h"
+#include "api/api.h"
+#include "core/clock.h"
+#include "domain/permissions.h"
+#include "store/servers.h"
+
+#define ROLES_MAX 250
+
+static void reply_role(struct api_call *c, int status, const char *rid)
+{
+    int rc;
+    json_t *role = store_role_json(c->db, rid, &rc);
+    if (!role) {
+        api_internal(c);
+        return;
+    }
+    api_reply(c, status, json_pack("{so}", "role", role));
+}
+
+/* Bits a non-admin editor may put in a role: only those they hold. */
+static int grantable(struct api_call *c, const struct access *a, uint64_t bits)
+{
+    if (a->is_owner || (a->base & PERM_ADMINISTRADOR))
+        return 0;
+    return api_require(c, a, bits);
+}
+
+static void role_create(struct api_call *c)
+{
+    const char *sid = api_param_id(c, "sid", "Servidor não encontrado");
+    struct access a;
+    if (!sid || api_access(c, sid, &a) || api_require(c, &a, PERM_GERENCIAR_CARGOS))
+        return;
+    json_t *body = api_body(c);
+    const char *name;
+    uint64_t perms = 0;
+    int64_t color = 0;
+    int mentionable = 0;
+    if (!body || in_str(c, body, "name", 1, 100, IN_REQUIRED | IN_TRIM, &name) < 0 ||
+        in_perms(c, body, "permissions", 0, &perms) < 0 ||
+        in_int(c, body, "color", 0, 0xFFFFFF, 0, &color) < 0 ||
+        in_bool(c, body, "mentionable", 0, &mentionable) < 0 || grantable(c, &a, perms))
+        return;
+    int64_t count;
+    if (store_count(c->db, STORE_SQL_COUNT_ROLES, sid, &count) != STORE_DONE) {
+        api_internal(c);
+        return;
+    }
+    if (count >= ROLES_MAX) {
+        api_bad(c, "name", "o servidor já tem o máximo de 250 cargos");
+        return;
+    }
+    char id[UUID_LEN + 1];
+    uuid_v7(id);
+    struct store_new_role r = {id, sid, name, (int64_t)perms, color, clock_now_ms(), mentionable};
+    if (store_write(c->app->writer, store_role_create, &r) < 0) {
+        api_internal(c);
+        return;
+    }
+    reply_role(c, 201, id);
+}
+
+/* Loads :rid of this server; refuses managed roles and those at or above the caller. */
+static json_t *role_gate(struct api_call *c, struct access *a, const char **sid, const char **rid)
+{
+    *sid = api_param_id(c, "sid", "Servidor não encontrado");
+    if (!*sid || api_access(c, *sid, a) || api_require(c, a, PERM_GERENCIAR_CARGOS))
+        return NULL;
+    *rid = api_param_id(c, "rid", "Cargo não encontrado");
+    if (!*rid)
+        return NULL;
+    int rc;
+    json_t *role = store_role_json(c->db, *rid, &rc);
+    if (!role || strcmp(json_string_value(json_object_get(role, "serverId")), *sid) != 0) {
+        json_decref(role);
+        if (rc < 0)
+            api_internal(c);
+        else
+            api_error(c, 404, "Cargo não encontrado");
+        return NULL;
+    }
+    if (json_is_true(json_object_get(role, "managed"))) {
+        json_decref(role);
+        api_error(c, 403, "Cargo gerenciado por uma aplicação: não pode ser alterado");
+        return NULL;
+    }
+    int64_t position = json_integer_value(json_object_get(role, "position"));
+    if (position > 0 && api_role_below(c, a, position)) {
+        json_decref(role);
+        return NULL;
+    }
+    return role;
+}
+
+static void role_patch(struct api_call *c)
+{
+    struct access a;
+    const char *sid, *rid;
+    json_t *role = role_gate(c, &a, &sid, &rid);
+    if (!role)
+        return;
+    int is_everyone = strcmp(rid, sid) == 0;
+    json_decref(role);
+    json_t *body = api_body(c);
+    const char *name;
+    uint64_t perms = 0;
+    int64_t color = -1;
+    int mentionable = -1;
+    int has_perms;
+    if (!body || in_str(c, body, "name", 1, 100, IN_TRIM, &name) < 0 ||
+        (has_perms = in_perms(c, body, "permissions", 0, &perms)) < 0 ||
+        in_int(c, body, "color", 0, 0xFFFFFF, 0, &color) < 0 ||
+        in_bool(c, body, "mentionable", 0, &mentionable) < 0 || grantable(c, &a, perms))
+        return;
+    if (is_everyone && name) {
+        api_bad(c, "name", "o cargo @everyone não pode ser renomeado");
+        return;
+    }
+    if (store_role_update(c->app->writer, rid, name, has_perms ? (int64_t)perms : -1, color,
+                          mentionable) < 0) {
+        api_internal(c);
+        return;
+    }
+    reply_role(c, 200, rid);
+}
+
+static void role_delete(struct api_call *c)
+{
+    struct access a;
+    const char *sid, *rid;
+    json_t *role = role_gate(c, &a, &sid, &rid);
+    if (!role)
+        return;
+    json_decref(role);
+    if (strcmp(rid, sid) == 0) {
+        api_error(c, 403, "O cargo @everyone não pode ser apagado");
+        return;
+    }
+    if (store_write(c->app->writer, store_role_delete, (void *)rid) < 0) {
+        api_internal(c);
+        return;
+    }
+    api_ok(c);
+}
+
+/* Shared by PUT and DELETE of members/:uid/roles/:rid. */
+static int member_role_gate(struct api_call *c, const char **sid, const char **uid,
+                            const char **rid)
+{
+    struct access a;
+    json_t *role = role_gate(c, &a, sid, rid);
+    if (!role)
+        return -1;
+    json_decref(role);
+    if (strcmp(*rid, *sid) == 0) {
+        api_bad(c, "roleId", "todo membro já tem o cargo @everyone");
+        return -1;
+    }
+    *uid = api_param_id(c, "uid", "Membro não encontrado");
+    struct access target;
+    if (!*uid || api_access_of(c, *sid, *uid, &target, "Membro não encontrado"))
+        return -1;
+    return 0;
+}
+
+static void member_role_put(struct api_call *c)
+{
+    const char *sid, *uid, *rid;
+    if (member_role_gate(c, &sid, &uid, &rid))
+        return;
+    if (store_member_role_add(c->app->writer, sid, uid, rid) < 0) {
+        api_internal(c);
+        return;
+    }
+    int rc;
+    json_t *member = store_member_json(c->db, sid, uid, &rc);
+    if (!member) {
+        api_internal(c);
+        return;
+    }
+    api_reply(c, 200, json_pack("{so}", "member", member));
+}
+
+static void member_role_delete(struct api_call *c)
+{
+    const char *sid, *uid, *rid;
+    if (member_role_gate(c, &sid, &uid, &rid))
+        return;
+    int64_t changes = 0;
+    if (store_member_role_remove(c->app->writer, sid, uid, rid, &changes) < 0) {
+        api_internal(c);
+        return;
+    }
+    if (!changes) {
+        api_error(c, 404, "O membro não tem este cargo");
+        return;
+    }
+    api_ok(c);
+}
+
+const struct api_route api_role_routes[] = {
+    {HTTP_POST, "/api/servers/:sid/roles", role_create, API_ANY},
+    {HTTP_PATCH, "/api/servers/:sid/roles/:rid", role_patch, API_ANY},
+    {HTTP_DELETE, "/api/servers/:sid/roles/:rid", role_delete, API_ANY},
+    {HTTP_PUT, "/api/servers/:sid/members/:uid/roles/:rid", member_role_put, API_ANY},
+    {HTTP_DELETE, "/api/servers/:sid/members/:uid/roles/:rid", member_role_delete, API_ANY},
+    {0, NULL, NULL, 0},
+};

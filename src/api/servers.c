@@ -1,0 +1,296 @@
+/*
+ * Servers: create (with @everyone and #geral), list mine, read (channels I can see), settings,
+ * delete, automod, rules acceptance, and joining a discoverable server.
+ */
+#include <http_parser.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "api/access.h"
+#include "api/api.h"
+#include "api/events.h"
+#include "core/clock.h"
+#include "domain/permissions.h"
+#include "domain/text.h"
+#include "store/servers.h"
+
+#define RULES_MAX        4000
+#define AUTOMOD_WORDS    1000
+#define AUTOMOD_WORD_MAX 60
+
+/* {server, channels (those a can see), roles} */
+static json_t *server_view(struct api_call *c, const struct access *a, const char *sid)
+{
+    int rc;
+    json_t *server = store_server_json(c->db, sid, &rc);
+    json_t *channels = store_channels_json(c->db, sid);
+    json_t *roles = store_roles_json(c->db, sid);
+    if (!server || !channels || !roles) {
+        json_decref(server);
+        json_decref(channels);
+        json_decref(roles);
+        return NULL;
+    }
+    json_t *visible = json_array();
+    size_t i;
+    json_t *ch;
+    json_array_foreach(channels, i, ch) {
+        if (api_channel_perms(a, ch) & PERM_VER_CANAL)
+            json_array_append(visible, ch);
+    }
+    json_decref(channels);
+    return json_pack("{soso so}", "server", server, "channels", visible, "roles", roles);
+}
+
+static void reply_server_view(struct api_call *c, int status, const char *sid)
+{
+    struct access a;
+    if (api_access(c, sid, &a))
+        return;
+    json_t *view = server_view(c, &a, sid);
+    if (!view) {
+        api_internal(c);
+        return;
+    }
+    api_reply(c, status, view);
+}
+
+static void server_create(struct api_call *c)
+{
+    json_t *body = api_body(c);
+    const char *name;
+    if (!body || in_str(c, body, "name", 1, 100, IN_REQUIRED | IN_TRIM, &name) < 0)
+        return;
+    char id[UUID_LEN + 1], channel_id[UUID_LEN + 1];
+    uuid_v7(id);
+    uuid_v7(channel_id);
+    struct store_new_server s = {id, name, c->me.user_id, channel_id,
+                                 (int64_t)PERM_EVERYONE_DEFAULT, clock_now_ms()};
+    if (store_write(c->app->writer, store_server_create, &s) < 0) {
+        api_internal(c);
+        return;
+    }
+    reply_server_view(c, 201, id);
+}
+
+static void server_list(struct api_call *c)
+{
+    json_t *list = store_servers_of_user(c->db, c->me.user_id);
+    if (!list) {
+        api_internal(c);
+        return;
+    }
+    api_reply(c, 200, json_pack("{so}", "servers", list));
+}
+
+static void server_get(struct api_call *c)
+{
+    const char *sid = api_param_id(c, "sid", "Servidor não encontrado");
+    if (sid)
+        reply_server_view(c, 200, sid);
+}
+
+static void reply_server(struct api_call *c, const char *sid)
+{
+    int rc;
+    json_t *server = store_server_json(c->db, sid, &rc);
+    if (!server) {
+        api_internal(c);
+        return;
+    }
+    api_reply(c, 200, json_pack("{so}", "server", server));
+}
+
+static int in_icon(struct api_call *c, json_t *body, int *set, const char **icon)
+{
+    /* Icons are data:image/ URLs up to 2 MB (the same rule as application icons). */
+    int rc = in_str(c, body, "iconUrl", 0, SIZE_MAX, IN_NULLABLE, icon);
+    *set = json_object_get(body, "iconUrl") != NULL;
+    if (rc <= 0)
+        return rc;
+    if (strncmp(*icon, "data:image/", 11) != 0) {
+        api_bad(c, "iconUrl", "deve ser uma URL data:image/");
+        return -1;
+    }
+    if (strlen(*icon) > 2 * 1024 * 1024) {
+        api_error(c, 413, "iconUrl: a imagem passa de 2 MB");
+        return -1;
+    }
+    return 1;
+}
+
+static void server_patch(struct api_call *c)
+{
+    const char *sid = api_param_id(c, "sid", "Servidor não encontrado");
+    struct access a;
+    if (!sid || api_access(c, sid, &a) || api_require(c, &a, PERM_GERENCIAR_SERVIDOR))
+        return;
+    json_t *body = api_body(c);
+    if (!body)
+        return;
+    struct store_server_patch p = {.id = sid,
+                                   .verification_level = -1,
+                                   .requires_rules = -1,
+                                   .requires_2fa = -1,
+                                   .discoverable = -1};
+    int rr = -1, r2 = -1, disc = -1;
+    if (in_str(c, body, "name", 1, 100, IN_TRIM, &p.name) < 0 ||
+        in_int(c, body, "verificationLevel", 0, 3, 0, &p.verification_level) < 0 ||
+        in_bool(c, body, "requiresRulesAcceptance", 0, &rr) < 0 ||
+        in_str(c, body, "rules", 0, RULES_MAX, 0, &p.rules) < 0 ||
+        in_bool(c, body, "requires2FA", 0, &r2) < 0 ||
+        in_bool(c, body, "discoverable", 0, &disc) < 0 || in_icon(c, body, &p.set_icon, &p.icon_url) < 0)
+        return;
+    p.requires_rules = rr;
+    p.requires_2fa = r2;
+    p.discoverable = disc;
+    if (store_server_update(c->app->writer, &p) < 0) {
+        api_internal(c);
+        return;
+    }
+    reply_server(c, sid);
+}
+
+static void server_delete(struct api_call *c)
+{
+    const char *sid = api_param_id(c, "sid", "Servidor não encontrado");
+    struct access a;
+    if (!sid || api_access(c, sid, &a))
+        return;
+    if (!a.is_owner) {
+        api_error(c, 403, "Só o dono pode apagar o servidor");
+        return;
+    }
+    if (store_server_delete(c->app->writer, sid) < 0) {
+        api_internal(c);
+        return;
+    }
+    api_ok(c);
+}
+
+static void automod_put(struct api_call *c)
+{
+    const char *sid = api_param_id(c, "sid", "Servidor não encontrado");
+    struct access a;
+    if (!sid || api_access(c, sid, &a) || api_require(c, &a, PERM_GERENCIAR_SERVIDOR))
+        return;
+    json_t *body = api_body(c);
+    if (!body)
+        return;
+    json_t *words = json_object_get(body, "blockedWords");
+    json_t *clean = json_array();
+    if (words && !json_is_null(words)) {
+        if (!json_is_array(words)) {
+            json_decref(clean);
+            api_bad(c, "blockedWords", "deve ser uma lista de textos");
+            return;
+        }
+        if (json_array_size(words) > AUTOMOD_WORDS) {
+            json_decref(clean);
+            api_bad(c, "blockedWords", "deve ter no máximo 1000 palavras");
+            return;
+        }
+        size_t i;
+        json_t *w;
+        json_array_foreach(words, i, w) {
+            char path[48];
+            snprintf(path, sizeof path, "blockedWords.%zu", i);
+            size_t len = json_is_string(w) ? json_string_length(w) : 0;
+            const char *s = json_is_string(w) ? text_trim(json_string_value(w), &len) : NULL;
+            size_t chars = s ? text_chars(s, len) : 0;
+            if (!s || chars < 1 || chars > AUTOMOD_WORD_MAX) {
+                json_decref(clean);
+                api_bad(c, path, !s ? "deve ser um texto" : "deve ter entre 1 e 60 caracteres");
+                return;
+            }
+            json_array_append_new(clean, json_stringn(s, len));
+        }
+    }
+    int64_t max_mentions = 0;
+    int has_max = in_int(c, body, "maxMentions", 1, 100, IN_NULLABLE, &max_mentions);
+    if (has_max < 0) {
+        json_decref(clean);
+        return;
+    }
+    char *words_json = json_dumps(clean, JSON_COMPACT);
+    int rc = words_json ? store_automod_set(c->app->writer, sid, words_json, has_max == 1, max_mentions)
+                        : STORE_ERR;
+    free(words_json);
+    if (rc < 0) {
+        json_decref(clean);
+        api_internal(c);
+        return;
+    }
+    api_reply(c, 200,
+              json_pack("{s{soso}}", "automod", "blockedWords", clean, "maxMentions",
+                        has_max == 1 ? json_integer(max_mentions) : json_null()));
+}
+
+static void rules_accept(struct api_call *c)
+{
+    const char *sid = api_param_id(c, "sid", "Servidor não encontrado");
+    struct access a;
+    if (!sid || api_access(c, sid, &a))
+        return;
+    if (store_rules_accept(c->app->writer, sid, c->me.user_id) < 0) {
+        api_internal(c);
+        return;
+    }
+    api_ok(c);
+}
+
+/* Joining through discovery; invites go through invites.c. Both end in api_member_joined. */
+static void server_join(struct api_call *c)
+{
+    const char *sid = api_param_id(c, "sid", "Servidor não encontrado");
+    if (!sid)
+        return;
+    int rc;
+    json_t *server = store_server_json(c->db, sid, &rc);
+    if (!server) {
+        if (rc < 0)
+            api_internal(c);
+        else
+            api_error(c, 404, "Servidor não encontrado");
+        return;
+    }
+    int discoverable = json_is_true(json_object_get(server, "discoverable"));
+    json_decref(server);
+    if (!discoverable) {
+        api_error(c, 404, "Servidor não encontrado");
+        return;
+    }
+    int banned = store_is_banned(c->db, sid, c->me.user_id);
+    if (banned) {
+        if (banned < 0)
+            api_internal(c);
+        else
+            api_error(c, 403, "Você foi banido deste servidor");
+        return;
+    }
+    int added = store_member_add(c->app->writer, sid, c->me.user_id);
+    if (added < 0) {
+        api_internal(c);
+        return;
+    }
+    if (added)
+        api_event_member_add(c, sid, c->me.user_id);
+    reply_server_view(c, 200, sid);
+}
+
+void api_reply_server_view(struct api_call *c, const char *sid)
+{
+    reply_server_view(c, 200, sid);
+}
+
+const struct api_route api_server_routes[] = {
+    {HTTP_POST, "/api/servers", server_create, API_PERSON},
+    {HTTP_GET, "/api/servers", server_list, API_PERSON},
+    {HTTP_GET, "/api/servers/:sid", server_get, API_ANY},
+    {HTTP_PATCH, "/api/servers/:sid", server_patch, API_ANY},
+    {HTTP_DELETE, "/api/servers/:sid", server_delete, API_PERSON},
+    {HTTP_PUT, "/api/servers/:sid/automod", automod_put, API_ANY},
+    {HTTP_POST, "/api/servers/:sid/rules/accept", rules_accept, API_PERSON},
+    {HTTP_POST, "/api/servers/:sid/join", server_join, API_PERSON},
+    {0, NULL, NULL, 0},
+};

@@ -1,0 +1,121 @@
+/* In-process bus: see bus.h. */
+#include "bus/bus.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/buf.h"
+
+struct bus {
+    uv_async_t async;
+    pthread_mutex_t lock;
+    struct bus_event *head, *tail;
+    bus_deliver_fn fn;
+    void *user;
+    unsigned long published;
+    int closing;
+};
+
+static void event_free(struct bus_event *ev)
+{
+    free(ev->payload);
+    free(ev->recipients);
+    free(ev);
+}
+
+static void drain(uv_async_t *a)
+{
+    struct bus *b = a->data;
+    pthread_mutex_lock(&b->lock);
+    struct bus_event *ev = b->head;
+    b->head = b->tail = NULL;
+    pthread_mutex_unlock(&b->lock);
+    while (ev) {
+        struct bus_event *next = ev->next;
+        if (b->fn && !b->closing)
+            b->fn(b->user, ev);
+        event_free(ev);
+        ev = next;
+    }
+}
+
+struct bus *bus_new(uv_loop_t *loop)
+{
+    struct bus *b = calloc(1, sizeof *b);
+    if (!b)
+        return NULL;
+    pthread_mutex_init(&b->lock, NULL);
+    if (uv_async_init(loop, &b->async, drain)) {
+        pthread_mutex_destroy(&b->lock);
+        free(b);
+        return NULL;
+    }
+    b->async.data = b;
+    return b;
+}
+
+void bus_subscribe(struct bus *b, bus_deliver_fn fn, void *user)
+{
+    b->fn = fn;
+    b->user = user;
+}
+
+int bus_publish(struct bus *b, const char *name, char *payload, size_t len,
+                const char (*recipients)[UUID_LEN + 1], size_t n)
+{
+    struct bus_event *ev = calloc(1, sizeof *ev);
+    if (!ev) {
+        free(payload);
+        return -1;
+    }
+    ev->payload = payload;
+    ev->payload_len = len;
+    slice_copy(slice_from(name), ev->name, sizeof ev->name);
+    if (n) {
+        ev->recipients = malloc(n * sizeof *ev->recipients);
+        if (!ev->recipients) {
+            event_free(ev);
+            return -1;
+        }
+        memcpy(ev->recipients, recipients, n * sizeof *ev->recipients);
+        ev->nrecipients = n;
+    }
+    pthread_mutex_lock(&b->lock);
+    if (b->tail)
+        b->tail->next = ev;
+    else
+        b->head = ev;
+    b->tail = ev;
+    b->published++;
+    pthread_mutex_unlock(&b->lock);
+    uv_async_send(&b->async);
+    return 0;
+}
+
+unsigned long bus_published(struct bus *b)
+{
+    pthread_mutex_lock(&b->lock);
+    unsigned long n = b->published;
+    pthread_mutex_unlock(&b->lock);
+    return n;
+}
+
+static void on_closed(uv_handle_t *h)
+{
+    struct bus *b = h->data;
+    for (struct bus_event *ev = b->head, *next; ev; ev = next) {
+        next = ev->next;
+        event_free(ev);
+    }
+    pthread_mutex_destroy(&b->lock);
+    free(b);
+}
+
+void bus_close(struct bus *b)
+{
+    if (!b)
+        return;
+    b->closing = 1;
+    uv_close((uv_handle_t *)&b->async, on_closed);
+}

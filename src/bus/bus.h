@@ -1,0 +1,38 @@
+/*
+ * The event bus. Handlers (any thread) publish an already-serialized event together with the
+ * user IDs that should receive it; the bus hands it to the subscriber on the I/O thread, where
+ * delivery is a lookup plus writes. In-process it is a mutex-guarded queue drained through
+ * uv_async_t; in shared mode the same interface is backed by Redis pub/sub.
+ */
+#ifndef PRACA_BUS_BUS_H
+#define PRACA_BUS_BUS_H
+#include <stddef.h>
+#include <uv.h>
+
+#include "core/uuid.h"
+
+struct bus_event {
+    char name[48];           /* MESSAGE_CREATE, GUILD_MEMBER_ADD … */
+    char *payload;           /* JSON text (owned) */
+    size_t payload_len;
+    char (*recipients)[UUID_LEN + 1]; /* user IDs (owned) */
+    size_t nrecipients;
+    struct bus_event *next;
+};
+
+/* Called on the I/O thread for each event; the event is freed after it returns. */
+typedef void (*bus_deliver_fn)(void *user, const struct bus_event *ev);
+
+struct bus;
+
+struct bus *bus_new(uv_loop_t *loop);
+void bus_subscribe(struct bus *b, bus_deliver_fn fn, void *user);
+/* Thread-safe. Takes ownership of payload (malloc'd) and copies the recipients. Returns 0 or -1. */
+int bus_publish(struct bus *b, const char *name, char *payload, size_t len,
+                const char (*recipients)[UUID_LEN + 1], size_t n);
+/* Closes the loop handle; the bus is freed in its close callback. */
+void bus_close(struct bus *b);
+/* Events published so far (for the health of the pipeline and tests of it). */
+unsigned long bus_published(struct bus *b);
+
+#endif

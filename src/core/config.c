@@ -1,0 +1,181 @@
+/* Configuration: see config.h. One table drives flags, env names and the value parsers. */
+#include "core/config.h"
+
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/buf.h"
+
+enum kind { K_STR, K_INT, K_BOOL, K_DOUBLE };
+
+struct option {
+    const char *flag;
+    const char *env;
+    enum kind kind;
+    size_t offset;
+    size_t size; /* of a string field */
+    long long min, max;
+};
+
+#define STR(f, e, field)          {f, e, K_STR, offsetof(struct config, field), sizeof(((struct config *)0)->field), 0, 0}
+#define INT(f, e, field, lo, hi)  {f, e, K_INT, offsetof(struct config, field), 0, lo, hi}
+#define BOOL(f, e, field)         {f, e, K_BOOL, offsetof(struct config, field), 0, 0, 1}
+
+static const struct option options[] = {
+    STR("--host", "PRACA_HOST", host),
+    INT("--port", "PRACA_PORT", port, 0, 65535),
+    STR("--data", "PRACA_DATA", data),
+    STR("--site-url", "PRACA_SITE_URL", site_url),
+    STR("--database-url", "PRACA_DATABASE_URL", database_url),
+    STR("--redis-url", "PRACA_REDIS_URL", redis_url),
+    INT("--workers", "PRACA_WORKERS", workers, 1, 256),
+    {"--rate-limit-scale", "PRACA_RATE_LIMIT_SCALE", K_DOUBLE, offsetof(struct config, rate_limit_scale), 0, 0, 0},
+    BOOL("--conformance", "PRACA_CONFORMANCE", conformance),
+    BOOL("--allow-private-endpoints", "PRACA_ALLOW_PRIVATE_ENDPOINTS", allow_private_endpoints),
+    INT("--header-timeout-ms", "PRACA_HEADER_TIMEOUT_MS", header_timeout_ms, 100, 600000),
+    INT("--idle-timeout-ms", "PRACA_IDLE_TIMEOUT_MS", idle_timeout_ms, 100, 3600000),
+    INT("--body-timeout-ms", "PRACA_BODY_TIMEOUT_MS", body_timeout_ms, 100, 600000),
+    BOOL("--test-clock", "PRACA_TEST_CLOCK", test_clock),
+    INT("--log-level", "PRACA_LOG_LEVEL", log_level, 0, 3),
+};
+
+void config_defaults(struct config *c)
+{
+    memset(c, 0, sizeof *c);
+    snprintf(c->host, sizeof c->host, "127.0.0.1");
+    c->port = 8080;
+    snprintf(c->data, sizeof c->data, "./praca.db");
+    c->workers = 16;
+    c->rate_limit_scale = 1.0;
+    c->header_timeout_ms = 10000;
+    c->idle_timeout_ms = 60000;
+    c->body_timeout_ms = 30000;
+    c->log_level = 1;
+}
+
+static int set(struct config *c, const struct option *o, const char *value, char *err, int errlen)
+{
+    char *field = (char *)c + o->offset;
+    long long v;
+    switch (o->kind) {
+    case K_STR:
+        if (slice_copy(slice_from(value), field, o->size)) {
+            snprintf(err, (size_t)errlen, "%s: valor longo demais", o->flag);
+            return CONFIG_ERROR;
+        }
+        return CONFIG_OK;
+    case K_BOOL:
+        if (!strcmp(value, "1") || !strcmp(value, "true")) {
+            *(int *)field = 1;
+            return CONFIG_OK;
+        }
+        if (!strcmp(value, "0") || !strcmp(value, "false") || !*value) {
+            *(int *)field = 0;
+            return CONFIG_OK;
+        }
+        break;
+    case K_INT:
+        if (slice_to_i64(slice_from(value), o->min, o->max, &v) == 0) {
+            *(int *)field = (int)v;
+            return CONFIG_OK;
+        }
+        break;
+    case K_DOUBLE: {
+        char *end;
+        double d = strtod(value, &end);
+        if (*value && !*end && d > 0 && d <= 1e6) {
+            *(double *)field = d;
+            return CONFIG_OK;
+        }
+        break;
+    }
+    }
+    snprintf(err, (size_t)errlen, "%s: valor inválido '%s'", o->flag, value);
+    return CONFIG_ERROR;
+}
+
+int config_from_env(struct config *c, char *err, int errlen)
+{
+    for (size_t i = 0; i < sizeof options / sizeof options[0]; i++) {
+        const char *v = getenv(options[i].env);
+        if (v && set(c, &options[i], v, err, errlen))
+            return CONFIG_ERROR;
+    }
+    return CONFIG_OK;
+}
+
+int config_from_args(struct config *c, int argc, char **argv, int from, char **positional,
+                     int *npositional, char *err, int errlen)
+{
+    *npositional = 0;
+    for (int i = from; i < argc; i++) {
+        const char *arg = argv[i];
+        if (strncmp(arg, "--", 2) != 0) {
+            if (*npositional == 8) {
+                snprintf(err, (size_t)errlen, "argumentos demais");
+                return CONFIG_ERROR;
+            }
+            positional[(*npositional)++] = argv[i];
+            continue;
+        }
+        const char *eq = strchr(arg, '=');
+        size_t namelen = eq ? (size_t)(eq - arg) : strlen(arg);
+        const struct option *o = NULL;
+        for (size_t k = 0; k < sizeof options / sizeof options[0]; k++)
+            if (strlen(options[k].flag) == namelen && !strncmp(options[k].flag, arg, namelen))
+                o = &options[k];
+        if (!o) {
+            /* Flags of subcommands (e.g. admin --reason) are positional words for the caller. */
+            if (*npositional == 8) {
+                snprintf(err, (size_t)errlen, "argumentos demais");
+                return CONFIG_ERROR;
+            }
+            positional[(*npositional)++] = argv[i];
+            continue;
+        }
+        const char *value;
+        if (eq)
+            value = eq + 1;
+        else if (o->kind == K_BOOL)
+            value = "1";
+        else if (i + 1 < argc)
+            value = argv[++i];
+        else {
+            snprintf(err, (size_t)errlen, "%s: falta o valor", o->flag);
+            return CONFIG_ERROR;
+        }
+        if (set(c, o, value, err, errlen))
+            return CONFIG_ERROR;
+    }
+    return CONFIG_OK;
+}
+
+const char *config_usage(void)
+{
+    return "usage: praca <command> [flags]\n"
+           "\n"
+           "commands:\n"
+           "  serve                         start the service (applies migrations first)\n"
+           "  migrate                       apply database migrations and exit\n"
+           "  --help                        this text\n"
+           "\n"
+           "flags (environment variable in brackets; a flag wins):\n"
+           "  --host HOST                   [PRACA_HOST] listen address (127.0.0.1)\n"
+           "  --port PORT                   [PRACA_PORT] listen port (8080; 0 = any free port)\n"
+           "  --data FILE                   [PRACA_DATA] SQLite file (./praca.db)\n"
+           "  --site-url URL                [PRACA_SITE_URL] public origin (the listening origin)\n"
+           "  --database-url URL            [PRACA_DATABASE_URL] postgres://… (shared mode)\n"
+           "  --redis-url URL               [PRACA_REDIS_URL] redis://… (shared mode)\n"
+           "  --workers N                   [PRACA_WORKERS] request worker threads (16)\n"
+           "  --rate-limit-scale X          [PRACA_RATE_LIMIT_SCALE] factor on every limit (1)\n"
+           "  --conformance                 [PRACA_CONFORMANCE] Socket.IO conformance mode\n"
+           "  --allow-private-endpoints     [PRACA_ALLOW_PRIVATE_ENDPOINTS] allow loopback and\n"
+           "                                private interaction endpoint URLs\n"
+           "  --header-timeout-ms MS        [PRACA_HEADER_TIMEOUT_MS] request head deadline (10000)\n"
+           "  --body-timeout-ms MS          [PRACA_BODY_TIMEOUT_MS] longest pause in a body (30000)\n"
+           "  --idle-timeout-ms MS          [PRACA_IDLE_TIMEOUT_MS] keep-alive idle limit (60000)\n"
+           "  --log-level N                 [PRACA_LOG_LEVEL] 0 debug, 1 info, 2 warn, 3 error (1)\n"
+           "  --test-clock                  [PRACA_TEST_CLOCK] test only: POST /api/test/clock\n";
+}

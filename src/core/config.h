@@ -1,0 +1,38 @@
+/*
+ * Runtime configuration: defaults, then PRACA_* environment variables, then command-line flags
+ * (a flag wins over the environment). See `praca --help` and README.md.
+ */
+#ifndef PRACA_CORE_CONFIG_H
+#define PRACA_CORE_CONFIG_H
+
+struct config {
+    char host[256];
+    int port; /* 0 = any free port */
+    char data[1024];
+    char site_url[512]; /* empty = the listening origin */
+    char database_url[1024];
+    char redis_url[1024];
+    int workers;
+    double rate_limit_scale;
+    int conformance;
+    int allow_private_endpoints;
+    int header_timeout_ms; /* a request's headers must arrive within this */
+    int idle_timeout_ms;   /* a keep-alive connection with nothing to do closes after this */
+    int body_timeout_ms;   /* longest silence while a body is arriving */
+    int test_clock;        /* enables POST /api/test/clock (tests only) */
+    int log_level;
+};
+
+enum config_result { CONFIG_OK = 0, CONFIG_ERROR = -1 };
+
+void config_defaults(struct config *c);
+/* Reads PRACA_* variables. Returns CONFIG_ERROR with a message in err on a bad value. */
+int config_from_env(struct config *c, char *err, int errlen);
+/* Reads flags from argv[from..argc); unknown flags are errors. Positional words are left for
+ * the caller: they are collected in positional[] (at most 8). */
+int config_from_args(struct config *c, int argc, char **argv, int from, char **positional,
+                     int *npositional, char *err, int errlen);
+/* The text printed by `praca --help`. */
+const char *config_usage(void);
+
+#endif

@@ -1,0 +1,261 @@
+/* Crypto helpers: see crypto.h. */
+#include "core/crypto.h"
+
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
+#include <openssl/rand.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/buf.h"
+
+/* OWASP's scrypt setting of equal cost to N=2^17,p=1 with a quarter of the memory (32 MiB). */
+#define SCRYPT_N    32768
+#define SCRYPT_R    8
+#define SCRYPT_P    3
+#define SCRYPT_MEM  (64u * 1024 * 1024)
+#define SALT_LEN    16
+#define HASH_LEN    32
+
+void crypto_random(void *out, size_t n)
+{
+    if (RAND_bytes(out, (int)n) != 1)
+        abort(); /* no entropy: nothing we produce would be safe */
+}
+
+void crypto_token(char out[CRYPTO_TOKEN_LEN + 1])
+{
+    unsigned char raw[32];
+    crypto_random(raw, sizeof raw);
+    crypto_base64url(raw, sizeof raw, out);
+}
+
+void crypto_random_hex(char *out, size_t n)
+{
+    static const char hex[] = "0123456789abcdef";
+    unsigned char raw[64];
+    while (n) {
+        size_t k = n < sizeof raw ? n : sizeof raw;
+        crypto_random(raw, k);
+        for (size_t i = 0; i < k; i++) {
+            *out++ = hex[raw[i] >> 4];
+            *out++ = hex[raw[i] & 15];
+        }
+        n -= k;
+    }
+    *out = '\0';
+}
+
+void crypto_sha256_hex(const void *data, size_t len, char out[CRYPTO_SHA256_HEX + 1])
+{
+    static const char hex[] = "0123456789abcdef";
+    unsigned char md[32];
+    unsigned int mdlen = 0;
+    EVP_Digest(data, len, md, &mdlen, EVP_sha256(), NULL);
+    for (int i = 0; i < 32; i++) {
+        out[2 * i] = hex[md[i] >> 4];
+        out[2 * i + 1] = hex[md[i] & 15];
+    }
+    out[64] = '\0';
+}
+
+int crypto_equal(const void *a, const void *b, size_t n)
+{
+    return CRYPTO_memcmp(a, b, n) == 0;
+}
+
+int crypto_hmac(const char *md, const void *key, size_t klen, const void *msg, size_t mlen,
+                unsigned char out[32])
+{
+    const EVP_MD *alg = strcmp(md, "SHA1") == 0 ? EVP_sha1() : EVP_sha256();
+    unsigned int outlen = 0;
+    if (!HMAC(alg, key, (int)klen, msg, mlen, out, &outlen))
+        return -1;
+    return (int)outlen;
+}
+
+size_t crypto_base64url(const unsigned char *in, size_t n, char *out)
+{
+    static const char tab[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    size_t o = 0;
+    for (size_t i = 0; i < n; i += 3) {
+        unsigned v = (unsigned)in[i] << 16;
+        if (i + 1 < n)
+            v |= (unsigned)in[i + 1] << 8;
+        if (i + 2 < n)
+            v |= in[i + 2];
+        out[o++] = tab[(v >> 18) & 63];
+        out[o++] = tab[(v >> 12) & 63];
+        if (i + 1 < n)
+            out[o++] = tab[(v >> 6) & 63];
+        if (i + 2 < n)
+            out[o++] = tab[v & 63];
+    }
+    out[o] = '\0';
+    return o;
+}
+
+static int b64url_value(char c)
+{
+    if (c >= 'A' && c <= 'Z')
+        return c - 'A';
+    if (c >= 'a' && c <= 'z')
+        return c - 'a' + 26;
+    if (c >= '0' && c <= '9')
+        return c - '0' + 52;
+    if (c == '-')
+        return 62;
+    if (c == '_')
+        return 63;
+    return -1;
+}
+
+static int base64url_decode(const char *in, size_t len, unsigned char *out, size_t cap)
+{
+    size_t o = 0;
+    unsigned acc = 0;
+    int bits = 0;
+    for (size_t i = 0; i < len; i++) {
+        int v = b64url_value(in[i]);
+        if (v < 0)
+            return -1;
+        acc = (acc << 6) | (unsigned)v;
+        bits += 6;
+        if (bits >= 8) {
+            bits -= 8;
+            if (o == cap)
+                return -1;
+            out[o++] = (unsigned char)(acc >> bits);
+        }
+    }
+    return (int)o;
+}
+
+size_t crypto_base32(const unsigned char *in, size_t n, char *out)
+{
+    static const char tab[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+    size_t o = 0;
+    unsigned acc = 0;
+    int bits = 0;
+    for (size_t i = 0; i < n; i++) {
+        acc = (acc << 8) | in[i];
+        bits += 8;
+        while (bits >= 5) {
+            bits -= 5;
+            out[o++] = tab[(acc >> bits) & 31];
+        }
+    }
+    if (bits > 0)
+        out[o++] = tab[(acc << (5 - bits)) & 31];
+    out[o] = '\0';
+    return o;
+}
+
+int crypto_base32_decode(const char *in, size_t len, unsigned char *out, size_t cap)
+{
+    size_t o = 0;
+    unsigned acc = 0;
+    int bits = 0;
+    for (size_t i = 0; i < len; i++) {
+        char c = in[i];
+        int v;
+        if (c >= 'A' && c <= 'Z')
+            v = c - 'A';
+        else if (c >= 'a' && c <= 'z')
+            v = c - 'a';
+        else if (c >= '2' && c <= '7')
+            v = c - '2' + 26;
+        else
+            return -1;
+        acc = (acc << 5) | (unsigned)v;
+        bits += 5;
+        if (bits >= 8) {
+            bits -= 8;
+            if (o == cap)
+                return -1;
+            out[o++] = (unsigned char)(acc >> bits);
+        }
+    }
+    return (int)o;
+}
+
+static int scrypt(const char *pw, size_t len, const unsigned char *salt, size_t slen, uint64_t n,
+                  uint64_t r, uint64_t p, unsigned char out[HASH_LEN])
+{
+    return EVP_PBE_scrypt(pw, len, salt, slen, n, r, p, SCRYPT_MEM, out, HASH_LEN) == 1 ? 0 : -1;
+}
+
+int crypto_password_hash(const char *pw, size_t len, char out[CRYPTO_PASSWORD_MAX])
+{
+    unsigned char salt[SALT_LEN], hash[HASH_LEN];
+    crypto_random(salt, sizeof salt);
+    if (scrypt(pw, len, salt, sizeof salt, SCRYPT_N, SCRYPT_R, SCRYPT_P, hash))
+        return -1;
+    char s64[32], h64[48];
+    crypto_base64url(salt, sizeof salt, s64);
+    crypto_base64url(hash, sizeof hash, h64);
+    snprintf(out, CRYPTO_PASSWORD_MAX, "scrypt$%d$%d$%d$%s$%s", SCRYPT_N, SCRYPT_R, SCRYPT_P, s64,
+             h64);
+    return 0;
+}
+
+/* Reads "<digits>$" at *p into v. */
+static int take_num(const char **p, long long max, long long *v)
+{
+    const char *end = strchr(*p, '$');
+    if (!end)
+        return -1;
+    struct slice s = {*p, (size_t)(end - *p)};
+    if (slice_to_i64(s, 1, max, v))
+        return -1;
+    *p = end + 1;
+    return 0;
+}
+
+int crypto_password_verify(const char *pw, size_t len, const char *stored)
+{
+    if (strncmp(stored, "scrypt$", 7) != 0)
+        return -1;
+    const char *p = stored + 7;
+    long long n, r, par;
+    if (take_num(&p, 1 << 20, &n) || take_num(&p, 64, &r) || take_num(&p, 64, &par))
+        return -1;
+    const char *dollar = strchr(p, '$');
+    if (!dollar)
+        return -1;
+    unsigned char salt[64], want[HASH_LEN], got[HASH_LEN];
+    int slen = base64url_decode(p, (size_t)(dollar - p), salt, sizeof salt);
+    int hlen = base64url_decode(dollar + 1, strlen(dollar + 1), want, sizeof want);
+    if (slen <= 0 || hlen != HASH_LEN)
+        return -1;
+    if (scrypt(pw, len, salt, (size_t)slen, (uint64_t)n, (uint64_t)r, (uint64_t)par, got))
+        return -1;
+    return crypto_equal(got, want, HASH_LEN);
+}
+
+void crypto_totp_secret(char out[CRYPTO_TOTP_SECRET + 1])
+{
+    unsigned char raw[20];
+    crypto_random(raw, sizeof raw);
+    crypto_base32(raw, sizeof raw, out);
+}
+
+int crypto_totp_code(const char *secret_b32, int64_t step)
+{
+    unsigned char key[64], msg[8], mac[32];
+    int klen = crypto_base32_decode(secret_b32, strlen(secret_b32), key, sizeof key);
+    if (klen <= 0)
+        return -1;
+    for (int i = 7; i >= 0; i--) {
+        msg[i] = (unsigned char)(step & 0xff);
+        step >>= 8;
+    }
+    if (crypto_hmac("SHA1", key, (size_t)klen, msg, sizeof msg, mac) != 20)
+        return -1;
+    int off = mac[19] & 0x0f;
+    uint32_t bin = ((uint32_t)(mac[off] & 0x7f) << 24) | ((uint32_t)mac[off + 1] << 16) |
+                   ((uint32_t)mac[off + 2] << 8) | mac[off + 3];
+    return (int)(bin % 1000000);
+}

@@ -1,0 +1,45 @@
+/*
+ * Cryptographic helpers over OpenSSL libcrypto: random bytes and tokens, SHA-256, HMAC,
+ * constant-time comparison, password hashing (scrypt) and TOTP (RFC 6238).
+ * All functions return 0 on success and -1 on failure unless said otherwise.
+ */
+#ifndef PRACA_CORE_CRYPTO_H
+#define PRACA_CORE_CRYPTO_H
+#include <stddef.h>
+#include <stdint.h>
+
+#define CRYPTO_TOKEN_LEN    43  /* base64url of 32 random bytes */
+#define CRYPTO_SHA256_HEX   64
+#define CRYPTO_PASSWORD_MAX 160 /* length of a stored password hash string */
+#define CRYPTO_TOTP_SECRET  32  /* base32 of 20 random bytes */
+
+void crypto_random(void *out, size_t n);
+/* A new random token, NUL-terminated. */
+void crypto_token(char out[CRYPTO_TOKEN_LEN + 1]);
+/* Lowercase hex of n random bytes: out must hold 2n+1. */
+void crypto_random_hex(char *out, size_t n);
+void crypto_sha256_hex(const void *data, size_t len, char out[CRYPTO_SHA256_HEX + 1]);
+/* 1 when equal; time depends only on n. */
+int crypto_equal(const void *a, const void *b, size_t n);
+/* HMAC; md is "SHA1" or "SHA256"; out must hold 32 bytes; returns the MAC length or -1. */
+int crypto_hmac(const char *md, const void *key, size_t klen, const void *msg, size_t mlen,
+                unsigned char out[32]);
+
+/* Base64url without padding: out must hold 4*ceil(n/3)+1. Returns the length written. */
+size_t crypto_base64url(const unsigned char *in, size_t n, char *out);
+/* RFC 4648 base32 without padding; out must hold 8*ceil(n/5)+1. */
+size_t crypto_base32(const unsigned char *in, size_t n, char *out);
+/* Decodes base32 (case-insensitive, no padding); returns bytes written or -1. */
+int crypto_base32_decode(const char *in, size_t len, unsigned char *out, size_t cap);
+
+/* scrypt hash of a password as "scrypt$N$r$p$salt$hash" (base64url parts). */
+int crypto_password_hash(const char *pw, size_t len, char out[CRYPTO_PASSWORD_MAX]);
+/* 1 when pw matches the stored hash, 0 when not, -1 when the stored text is malformed. */
+int crypto_password_verify(const char *pw, size_t len, const char *stored);
+
+/* A new TOTP secret in base32. */
+void crypto_totp_secret(char out[CRYPTO_TOTP_SECRET + 1]);
+/* The 6-digit code of the 30-second step `step` (unix_seconds / 30). -1 on a bad secret. */
+int crypto_totp_code(const char *secret_b32, int64_t step);
+
+#endif

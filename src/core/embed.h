@@ -1,0 +1,12 @@
+/* Files compiled into the binary (migrations, web pages) by scripts/embed.sh. */
+#ifndef PRACA_CORE_EMBED_H
+#define PRACA_CORE_EMBED_H
+#include <stddef.h>
+
+struct embedded_file {
+    const char *name;          /* base name, e.g. "001_init.sql"; NULL ends the table */
+    const unsigned char *data; /* NUL-terminated */
+    size_t len;                /* without the NUL */
+};
+
+#endif

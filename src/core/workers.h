@@ -1,0 +1,25 @@
+/*
+ * A fixed pool of worker threads of our own, each with a context made once on its thread
+ * (the request handlers' database connection). Jobs are intrusive: embed struct workers_job.
+ */
+#ifndef PRACA_CORE_WORKERS_H
+#define PRACA_CORE_WORKERS_H
+
+struct workers_job {
+    struct workers_job *next;
+};
+
+typedef void *(*workers_init_fn)(void *arg, int index); /* NULL = the thread could not start */
+typedef void (*workers_cleanup_fn)(void *thread_ctx);
+typedef void (*workers_run_fn)(struct workers_job *job, void *thread_ctx);
+
+struct workers;
+
+/* Starts n threads; returns NULL when any thread's init failed. */
+struct workers *workers_new(int n, workers_init_fn init, workers_cleanup_fn cleanup,
+                            workers_run_fn run, void *arg);
+void workers_submit(struct workers *w, struct workers_job *job);
+/* Runs every queued job, then stops and joins the threads. workers_free(NULL) does nothing. */
+void workers_free(struct workers *w);
+
+#endif

@@ -1,0 +1,29 @@
+/*
+ * A sliding-window limit: at most `limit` events in any `window_ms`, exactly (a log of the
+ * last `limit` event times in a ring), with the wait until the next event is allowed.
+ * Pure: the caller passes the time, so tests drive it with a fake clock.
+ */
+#ifndef PRACA_DOMAIN_RATEWINDOW_H
+#define PRACA_DOMAIN_RATEWINDOW_H
+#include <stdint.h>
+
+struct ratewindow {
+    int64_t *times; /* ring of the last `limit` accepted event times (owned) */
+    uint32_t limit;
+    uint32_t count; /* events in the ring */
+    uint32_t head;  /* index of the oldest */
+    int64_t window_ms;
+};
+
+/* Returns 0, or -1 when out of memory. */
+int ratewindow_init(struct ratewindow *w, uint32_t limit, int64_t window_ms);
+void ratewindow_cleanup(struct ratewindow *w);
+/* Records an event at now when allowed and returns 0; otherwise returns the milliseconds to
+ * wait (> 0) and records nothing. */
+int64_t ratewindow_hit(struct ratewindow *w, int64_t now);
+/* Like hit, but records nothing either way. */
+int64_t ratewindow_check(struct ratewindow *w, int64_t now);
+/* 1 when every recorded event has left the window (the entry can be dropped). */
+int ratewindow_idle(const struct ratewindow *w, int64_t now);
+
+#endif

@@ -1,0 +1,15 @@
+/* Rules for text input with no I/O: UTF-8 character counts, usernames, trimming. */
+#ifndef PRACA_DOMAIN_TEXT_H
+#define PRACA_DOMAIN_TEXT_H
+#include <stddef.h>
+
+/* Number of Unicode code points in valid UTF-8 (jansson has already validated it). */
+size_t text_chars(const char *s, size_t len);
+/* 1 when s is 2 to 32 of a-z 0-9 _ . (after folding to lowercase, which is done in place). */
+int text_username_fold(char *s, size_t len);
+/* Trims ASCII whitespace from both ends: returns the new start and sets *len. */
+const char *text_trim(const char *s, size_t *len);
+/* 1 when the text has a control character (other than tab/newline when allow_newlines). */
+int text_has_control(const char *s, size_t len, int allow_newlines);
+
+#endif

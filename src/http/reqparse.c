@@ -1,0 +1,223 @@
+/*
+ * Request parsing glue: see reqparse.h.
+ *
+ * The request line and header bytes are appended to one bounded buffer and remembered as
+ * offsets (the buffer may move as it grows); slices are made once the headers are complete.
+ */
+#include "http/reqparse.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+static struct http_reqparse *self(http_parser *hp)
+{
+    return hp->data;
+}
+
+static int ensure_req(struct http_reqparse *p)
+{
+    if (p->req)
+        return 0;
+    p->req = malloc(sizeof *p->req);
+    if (!p->req)
+        return -1;
+    http_request_init(p->req);
+    p->req->body.max = p->body_limit;
+    return 0;
+}
+
+static int fail(struct http_reqparse *p, int status)
+{
+    p->error_status = status;
+    return -1;
+}
+
+static int count_head(struct http_reqparse *p, size_t n)
+{
+    p->head_bytes += n;
+    return p->head_bytes > HTTP_HEAD_LIMIT ? fail(p, 431) : 0;
+}
+
+static int on_message_begin(http_parser *hp)
+{
+    struct http_reqparse *p = self(hp);
+    if (ensure_req(p))
+        return fail(p, 500);
+    p->phase = HTTP_PHASE_HEAD;
+    return 0;
+}
+
+static int on_url(http_parser *hp, const char *at, size_t len)
+{
+    struct http_reqparse *p = self(hp);
+    if (count_head(p, len))
+        return -1;
+    if (buf_append(&p->req->head, at, len))
+        return fail(p, 431);
+    p->url_len += len;
+    return 0;
+}
+
+static int end_header(struct http_reqparse *p)
+{
+    if (!p->in_value)
+        return 0;
+    struct http_request *r = p->req;
+    if (r->nheaders == HTTP_MAX_HEADERS)
+        return fail(p, 431);
+    p->spans[r->nheaders].name_off = p->name_off;
+    p->spans[r->nheaders].name_len = p->name_len;
+    p->spans[r->nheaders].value_off = p->value_off;
+    p->spans[r->nheaders].value_len = p->value_len;
+    r->nheaders++;
+    p->in_value = 0;
+    p->name_len = p->value_len = 0;
+    return 0;
+}
+
+static int on_header_field(http_parser *hp, const char *at, size_t len)
+{
+    struct http_reqparse *p = self(hp);
+    if (count_head(p, len))
+        return -1;
+    if (p->phase != HTTP_PHASE_HEAD)
+        return 0; /* trailers of a chunked body: counted, not kept */
+    if (end_header(p))
+        return -1;
+    if (p->name_len == 0)
+        p->name_off = p->req->head.len;
+    p->name_len += len;
+    return buf_append(&p->req->head, at, len) ? fail(p, 431) : 0;
+}
+
+static int on_header_value(http_parser *hp, const char *at, size_t len)
+{
+    struct http_reqparse *p = self(hp);
+    if (count_head(p, len))
+        return -1;
+    if (p->phase != HTTP_PHASE_HEAD)
+        return 0;
+    if (!p->in_value) {
+        p->in_value = 1;
+        p->value_off = p->req->head.len;
+        p->value_len = 0;
+    }
+    p->value_len += len;
+    return buf_append(&p->req->head, at, len) ? fail(p, 431) : 0;
+}
+
+static int on_headers_complete(http_parser *hp)
+{
+    struct http_reqparse *p = self(hp);
+    struct http_request *r = p->req;
+    if (end_header(p))
+        return -1;
+    const char *base = r->head.data ? r->head.data : "";
+    for (size_t i = 0; i < r->nheaders; i++) {
+        r->headers[i].name = (struct slice){base + p->spans[i].name_off, p->spans[i].name_len};
+        r->headers[i].value = (struct slice){base + p->spans[i].value_off, p->spans[i].value_len};
+    }
+    r->target = (struct slice){base, p->url_len};
+    const char *q = memchr(base, '?', p->url_len);
+    r->path = (struct slice){base, q ? (size_t)(q - base) : p->url_len};
+    r->query = q ? (struct slice){q + 1, p->url_len - (size_t)(q - base) - 1}
+                 : (struct slice){base + p->url_len, 0};
+    r->method = hp->method;
+    r->keep_alive = http_should_keep_alive(hp);
+    r->upgrade = hp->upgrade;
+    p->phase = HTTP_PHASE_BODY;
+    int chunked = (hp->flags & F_CHUNKED) != 0;
+    if (!chunked && hp->content_length != ULLONG_MAX && hp->content_length > p->body_limit)
+        return fail(p, 413);
+    p->expect_continue = slice_eq_nocase(http_request_header(r, "expect"), "100-continue");
+    return 0;
+}
+
+static int on_body(http_parser *hp, const char *at, size_t len)
+{
+    struct http_reqparse *p = self(hp);
+    int rc = buf_append(&p->req->body, at, len);
+    if (rc == BUF_ETOOBIG)
+        return fail(p, 413);
+    return rc ? fail(p, 500) : 0;
+}
+
+static int on_message_complete(http_parser *hp)
+{
+    struct http_reqparse *p = self(hp);
+    p->complete = 1;
+    http_parser_pause(hp, 1);
+    return 0;
+}
+
+static const http_parser_settings settings = {
+    .on_message_begin = on_message_begin,
+    .on_url = on_url,
+    .on_header_field = on_header_field,
+    .on_header_value = on_header_value,
+    .on_headers_complete = on_headers_complete,
+    .on_body = on_body,
+    .on_message_complete = on_message_complete,
+};
+
+static void reset(struct http_reqparse *p)
+{
+    p->head_bytes = 0;
+    p->complete = 0;
+    p->expect_continue = 0;
+    p->phase = HTTP_PHASE_IDLE;
+    p->in_value = 0;
+    p->name_len = p->value_len = 0;
+    p->url_len = 0;
+}
+
+void http_reqparse_init(struct http_reqparse *p, size_t body_limit)
+{
+    memset(p, 0, sizeof *p);
+    http_parser_init(&p->parser, HTTP_REQUEST);
+    p->parser.data = p;
+    p->body_limit = body_limit;
+    reset(p);
+}
+
+void http_reqparse_cleanup(struct http_reqparse *p)
+{
+    if (p->req) {
+        http_request_cleanup(p->req);
+        free(p->req);
+        p->req = NULL;
+    }
+}
+
+enum http_reqparse_result http_reqparse_feed(struct http_reqparse *p, const char *data, size_t len,
+                                             size_t *consumed)
+{
+    *consumed = 0;
+    if (p->error_status)
+        return HTTP_REQPARSE_ERROR;
+    if (p->complete)
+        return HTTP_REQPARSE_REQUEST;
+    size_t n = http_parser_execute(&p->parser, &settings, data, len);
+    *consumed = n;
+    enum http_errno err = HTTP_PARSER_ERRNO(&p->parser);
+    if (p->complete)
+        return HTTP_REQPARSE_REQUEST;
+    if (err != HPE_OK || p->parser.upgrade) {
+        if (!p->error_status)
+            p->error_status = err == HPE_HEADER_OVERFLOW ? 431 : 400;
+        return HTTP_REQPARSE_ERROR;
+    }
+    return HTTP_REQPARSE_MORE;
+}
+
+struct http_request *http_reqparse_take(struct http_reqparse *p)
+{
+    if (!p->complete)
+        return NULL;
+    struct http_request *r = p->req;
+    p->req = NULL;
+    reset(p);
+    http_parser_pause(&p->parser, 0);
+    return r;
+}

@@ -1,0 +1,56 @@
+/*
+ * HTTP/1.1 request parsing on top of http-parser, with our limits, and no I/O.
+ *
+ * Bytes go in with http_reqparse_feed; it stops after each complete request (pipelined bytes
+ * after it are left unconsumed) so requests are answered strictly in order. Limits: the request
+ * line and headers together at most HTTP_HEAD_LIMIT bytes (431), a body at most body_limit bytes
+ * (413, decided from Content-Length before any body byte is read, or as a chunked body grows).
+ */
+#ifndef PRACA_HTTP_REQPARSE_H
+#define PRACA_HTTP_REQPARSE_H
+#include <http_parser.h>
+#include <stddef.h>
+
+#include "http/request.h"
+
+#define HTTP_HEAD_LIMIT (16 * 1024)
+
+enum http_reqparse_result {
+    HTTP_REQPARSE_MORE = 0,     /* everything consumed; no request complete yet */
+    HTTP_REQPARSE_REQUEST = 1,  /* a request is complete: take it */
+    HTTP_REQPARSE_ERROR = -1,   /* answer error_status and close */
+};
+
+enum http_reqparse_phase {
+    HTTP_PHASE_IDLE,    /* between requests */
+    HTTP_PHASE_HEAD,    /* some of the request line or headers received */
+    HTTP_PHASE_BODY,    /* headers complete, body arriving */
+};
+
+struct http_reqparse {
+    http_parser parser;
+    struct http_request *req; /* the request being built (owned) */
+    size_t body_limit;
+    size_t head_bytes;
+    int error_status;
+    int complete;
+    int expect_continue; /* set when the headers asked for 100-continue */
+    enum http_reqparse_phase phase;
+    int in_value;        /* the last header callback was a value */
+    size_t name_off, name_len, value_off, value_len;
+    size_t url_len;
+    struct {
+        size_t name_off, name_len, value_off, value_len;
+    } spans[HTTP_MAX_HEADERS]; /* header positions in req->head until the headers are complete */
+};
+
+void http_reqparse_init(struct http_reqparse *p, size_t body_limit);
+void http_reqparse_cleanup(struct http_reqparse *p);
+/* Parses up to len bytes; *consumed says how many were used. */
+enum http_reqparse_result http_reqparse_feed(struct http_reqparse *p, const char *data, size_t len,
+                                             size_t *consumed);
+/* Hands over the completed request (caller frees with http_request_cleanup + free) and gets
+ * ready for the next one. */
+struct http_request *http_reqparse_take(struct http_reqparse *p);
+
+#endif

@@ -1,0 +1,158 @@
+/* Requests and responses: see request.h. */
+#include "http/request.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define HEAD_MAX          (16 * 1024 + 1024)
+#define RESPONSE_HDRS_MAX 8192
+
+void http_request_init(struct http_request *r)
+{
+    memset(r, 0, sizeof *r);
+    buf_init(&r->head, HEAD_MAX);
+    buf_init(&r->body, 0);
+}
+
+void http_request_cleanup(struct http_request *r)
+{
+    buf_cleanup(&r->head);
+    buf_cleanup(&r->body);
+}
+
+struct slice http_request_header(const struct http_request *r, const char *name)
+{
+    for (size_t i = 0; i < r->nheaders; i++)
+        if (slice_eq_nocase(r->headers[i].name, name))
+            return r->headers[i].value;
+    return (struct slice){NULL, 0};
+}
+
+int http_query_param(struct slice query, const char *name, struct slice *value)
+{
+    size_t nlen = strlen(name);
+    size_t i = 0;
+    while (i < query.len) {
+        size_t end = i;
+        while (end < query.len && query.ptr[end] != '&')
+            end++;
+        const char *p = query.ptr + i;
+        size_t len = end - i;
+        if (len >= nlen && memcmp(p, name, nlen) == 0 && (len == nlen || p[nlen] == '=')) {
+            value->ptr = len == nlen ? p + len : p + nlen + 1;
+            value->len = len == nlen ? 0 : len - nlen - 1;
+            return 1;
+        }
+        i = end + 1;
+    }
+    return 0;
+}
+
+static int hexval(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+int http_url_decode(struct slice in, char *out, size_t cap, size_t *outlen)
+{
+    size_t o = 0;
+    for (size_t i = 0; i < in.len; i++) {
+        char c = in.ptr[i];
+        if (c == '%') {
+            if (i + 2 >= in.len)
+                return -1;
+            int hi = hexval(in.ptr[i + 1]), lo = hexval(in.ptr[i + 2]);
+            if (hi < 0 || lo < 0)
+                return -1;
+            c = (char)(hi * 16 + lo);
+            i += 2;
+        } else if (c == '+') {
+            c = ' ';
+        }
+        if (o + 1 >= cap)
+            return -1;
+        out[o++] = c;
+    }
+    out[o] = '\0';
+    if (outlen)
+        *outlen = o;
+    return 0;
+}
+
+void http_response_init(struct http_response *r)
+{
+    memset(r, 0, sizeof *r);
+    buf_init(&r->headers, RESPONSE_HDRS_MAX);
+}
+
+void http_response_cleanup(struct http_response *r)
+{
+    buf_cleanup(&r->headers);
+    free(r->body);
+    r->body = NULL;
+}
+
+void http_response_set(struct http_response *r, int status, const char *content_type, char *body,
+                       size_t len)
+{
+    free(r->body);
+    r->status = status;
+    r->content_type = content_type;
+    r->body = body;
+    r->body_len = len;
+}
+
+int http_response_add_header(struct http_response *r, const char *name, const char *value)
+{
+    return buf_appendf(&r->headers, "%s: %s\r\n", name, value);
+}
+
+const char *http_status_text(int status)
+{
+    switch (status) {
+    case 100: return "Continue";
+    case 101: return "Switching Protocols";
+    case 200: return "OK";
+    case 201: return "Created";
+    case 202: return "Accepted";
+    case 204: return "No Content";
+    case 302: return "Found";
+    case 304: return "Not Modified";
+    case 400: return "Bad Request";
+    case 401: return "Unauthorized";
+    case 403: return "Forbidden";
+    case 404: return "Not Found";
+    case 405: return "Method Not Allowed";
+    case 408: return "Request Timeout";
+    case 409: return "Conflict";
+    case 413: return "Payload Too Large";
+    case 422: return "Unprocessable Entity";
+    case 429: return "Too Many Requests";
+    case 431: return "Request Header Fields Too Large";
+    case 500: return "Internal Server Error";
+    case 503: return "Service Unavailable";
+    default: return "Unknown";
+    }
+}
+
+int http_response_head(const struct http_response *r, struct buf *out)
+{
+    int rc = buf_appendf(out, "HTTP/1.1 %d %s\r\n", r->status, http_status_text(r->status));
+    if (!rc && r->content_type)
+        rc = buf_appendf(out, "Content-Type: %s\r\n", r->content_type);
+    if (!rc && r->status != 101 && r->status != 204 && r->status != 304)
+        rc = buf_appendf(out, "Content-Length: %zu\r\n", r->body_len);
+    if (!rc && r->headers.len)
+        rc = buf_append(out, r->headers.data, r->headers.len);
+    if (!rc && r->close)
+        rc = buf_append_str(out, "Connection: close\r\n");
+    if (!rc)
+        rc = buf_append_str(out, "\r\n");
+    return rc;
+}

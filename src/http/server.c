@@ -1,0 +1,536 @@
+/*
+ * HTTP server: see server.h.
+ *
+ * Life of a connection: reading → (request complete) reading stops and the exchange goes to the
+ * handler → response written → parsing resumes on any pipelined bytes kept in `pending`, then
+ * reading resumes. One timer per connection enforces the idle, header and body deadlines.
+ * A connection is freed only when both its handles are closed and no exchange refers to it
+ * (mark, then reap).
+ */
+#include "http/server.h"
+
+#include <jansson.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/log.h"
+#include "http/reqparse.h"
+
+#define READ_CHUNK      65536
+#define PENDING_MAX     (READ_CHUNK * 2)
+#define LINGER_MS       2000
+
+enum timer_kind { T_NONE, T_IDLE, T_HEAD, T_BODY, T_LINGER };
+
+struct http_conn {
+    uv_tcp_t tcp;
+    uv_timer_t timer;
+    struct http_server *srv;
+    struct http_reqparse parser;
+    struct buf pending;
+    struct http_exchange *busy; /* in the handler or being written */
+    enum timer_kind timer_kind;
+    int open_handles;
+    int closing;
+    int reading;
+    int writing;
+    int lingering;
+    int continue_sent;
+    struct http_conn *prev, *next;
+};
+
+struct http_server {
+    uv_loop_t *loop;
+    uv_tcp_t listener;
+    uv_async_t done_async;
+    pthread_mutex_t done_lock;
+    struct http_exchange *done_head, *done_tail;
+    struct http_server_config cfg;
+    http_handler_fn handler;
+    void *user;
+    struct http_conn *conns;
+    size_t nconns;
+    int draining;
+    void (*drained)(void *);
+    void *drained_arg;
+    char read_buf[READ_CHUNK];
+    int read_buf_busy;
+};
+
+struct write_ctx {
+    uv_write_t req;
+    struct http_conn *conn;
+    struct buf head;
+    struct http_exchange *ex; /* NULL for responses made by this layer */
+    char *body;               /* for those */
+    int close;
+};
+
+static void conn_close(struct http_conn *c);
+static void send_error(struct http_conn *c, int status);
+static void conn_feed(struct http_conn *c, const char *data, size_t len);
+static void start_reading(struct http_conn *c);
+
+static void exchange_free(struct http_exchange *ex)
+{
+    if (!ex)
+        return;
+    if (ex->req) {
+        http_request_cleanup(ex->req);
+        free(ex->req);
+    }
+    http_response_cleanup(&ex->res);
+    free(ex);
+}
+
+static const char *error_message(int status)
+{
+    switch (status) {
+    case 400: return "Requisição HTTP inválida";
+    case 408: return "Tempo esgotado esperando a requisição";
+    case 413: return "Corpo da requisição grande demais (máximo 20 MB)";
+    case 431: return "Cabeçalhos grandes demais (máximo 16 KiB)";
+    case 503: return "Servidor encerrando";
+    default: return "Erro interno";
+    }
+}
+
+char *http_error_json(int status, size_t *len)
+{
+    json_t *o = json_pack("{ss}", "error", error_message(status));
+    char *s = json_dumps(o, JSON_COMPACT);
+    json_decref(o);
+    *len = s ? strlen(s) : 0;
+    return s;
+}
+
+/* ---- freeing: mark, then reap ---- */
+
+static void on_async_closed(uv_handle_t *h)
+{
+    (void)h;
+}
+
+static void finish_drain(struct http_server *s)
+{
+    if (!s->drained)
+        return;
+    void (*cb)(void *) = s->drained;
+    s->drained = NULL;
+    uv_close((uv_handle_t *)&s->done_async, on_async_closed);
+    cb(s->drained_arg);
+}
+
+static void maybe_free(struct http_conn *c)
+{
+    if (c->open_handles || c->busy || c->writing)
+        return;
+    struct http_server *s = c->srv;
+    if (c->prev)
+        c->prev->next = c->next;
+    else
+        s->conns = c->next;
+    if (c->next)
+        c->next->prev = c->prev;
+    http_reqparse_cleanup(&c->parser);
+    buf_cleanup(&c->pending);
+    free(c);
+    s->nconns--;
+    if (s->draining && s->nconns == 0)
+        finish_drain(s);
+}
+
+static void on_handle_closed(uv_handle_t *h)
+{
+    struct http_conn *c = h->data;
+    c->open_handles--;
+    maybe_free(c);
+}
+
+static void conn_close(struct http_conn *c)
+{
+    if (c->closing)
+        return;
+    c->closing = 1;
+    uv_close((uv_handle_t *)&c->tcp, on_handle_closed);
+    uv_close((uv_handle_t *)&c->timer, on_handle_closed);
+}
+
+/* ---- timers ---- */
+
+static void on_timer(uv_timer_t *t)
+{
+    struct http_conn *c = t->data;
+    enum timer_kind kind = c->timer_kind;
+    c->timer_kind = T_NONE;
+    if (kind == T_HEAD || kind == T_BODY) {
+        send_error(c, 408);
+    } else {
+        conn_close(c);
+    }
+}
+
+static void set_timer(struct http_conn *c, enum timer_kind kind)
+{
+    const struct http_server_config *cfg = &c->srv->cfg;
+    int ms = kind == T_IDLE   ? cfg->idle_timeout_ms
+             : kind == T_HEAD ? cfg->header_timeout_ms
+             : kind == T_BODY ? cfg->body_timeout_ms
+                              : LINGER_MS;
+    c->timer_kind = kind;
+    uv_timer_start(&c->timer, on_timer, (uint64_t)ms, 0);
+}
+
+static void stop_timer(struct http_conn *c)
+{
+    c->timer_kind = T_NONE;
+    uv_timer_stop(&c->timer);
+}
+
+/* ---- writing ---- */
+
+static void on_shutdown(uv_shutdown_t *req, int status)
+{
+    (void)status;
+    free(req);
+}
+
+static void on_written(uv_write_t *req, int status)
+{
+    struct write_ctx *w = (struct write_ctx *)req;
+    struct http_conn *c = w->conn;
+    c->writing = 0;
+    buf_cleanup(&w->head);
+    free(w->body);
+    if (w->ex) {
+        exchange_free(w->ex);
+        c->busy = NULL;
+    }
+    int close = w->close;
+    free(w);
+    if (c->closing) {
+        maybe_free(c);
+        return;
+    }
+    if (status < 0) {
+        conn_close(c);
+        return;
+    }
+    if (close && c->srv->draining) {
+        conn_close(c);
+        return;
+    }
+    if (close) {
+        /* Lingering close: stop sending, keep reading for a moment so the peer sees our
+         * answer before any reset caused by the bytes it is still sending. */
+        uv_shutdown_t *sd = malloc(sizeof *sd);
+        if (!sd || uv_shutdown(sd, (uv_stream_t *)&c->tcp, on_shutdown)) {
+            free(sd);
+            conn_close(c);
+            return;
+        }
+        c->lingering = 1;
+        set_timer(c, T_LINGER);
+        start_reading(c);
+        return;
+    }
+    if (c->srv->draining) {
+        conn_close(c);
+        return;
+    }
+    /* Pipelined bytes first, then the socket. */
+    if (c->pending.len) {
+        struct buf held = c->pending;
+        buf_init(&c->pending, PENDING_MAX);
+        conn_feed(c, held.data, held.len);
+        buf_cleanup(&held);
+    }
+    if (!c->busy && !c->closing && !c->writing) {
+        if (c->parser.phase == HTTP_PHASE_IDLE)
+            set_timer(c, T_IDLE);
+        start_reading(c);
+    }
+}
+
+static void write_response(struct http_conn *c, struct http_response *res, struct http_exchange *ex,
+                           char *own_body)
+{
+    struct write_ctx *w = calloc(1, sizeof *w);
+    if (!w) {
+        exchange_free(ex);
+        free(own_body);
+        if (ex)
+            c->busy = NULL;
+        conn_close(c);
+        return;
+    }
+    w->conn = c;
+    w->ex = ex;
+    w->body = own_body;
+    w->close = res->close;
+    buf_init(&w->head, 64 * 1024);
+    if (http_response_head(res, &w->head)) {
+        on_written(&w->req, UV_ENOBUFS);
+        return;
+    }
+    uv_buf_t bufs[2] = {uv_buf_init(w->head.data, (unsigned)w->head.len),
+                        uv_buf_init(res->body ? res->body : "", (unsigned)res->body_len)};
+    c->writing = 1;
+    if (uv_write(&w->req, (uv_stream_t *)&c->tcp, bufs, res->body_len ? 2 : 1, on_written))
+        on_written(&w->req, UV_EPIPE);
+}
+
+static void send_error(struct http_conn *c, int status)
+{
+    if (c->closing || c->writing || c->busy) {
+        conn_close(c);
+        return;
+    }
+    uv_read_stop((uv_stream_t *)&c->tcp);
+    c->reading = 0;
+    stop_timer(c);
+    struct http_response res;
+    http_response_init(&res);
+    size_t len;
+    char *body = http_error_json(status, &len);
+    res.status = status;
+    res.content_type = "application/json; charset=utf-8";
+    res.body = body;
+    res.body_len = len;
+    res.close = 1;
+    http_response_add_header(&res, "Cache-Control", "no-store");
+    write_response(c, &res, NULL, body);
+    res.body = NULL; /* owned by the write now */
+    http_response_cleanup(&res);
+}
+
+/* ---- reading and parsing ---- */
+
+static void dispatch(struct http_conn *c, struct http_request *req)
+{
+    struct http_exchange *ex = calloc(1, sizeof *ex);
+    if (!ex) {
+        http_request_cleanup(req);
+        free(req);
+        conn_close(c);
+        return;
+    }
+    ex->req = req;
+    ex->conn = c;
+    http_response_init(&ex->res);
+    c->busy = ex;
+    c->continue_sent = 0;
+    stop_timer(c);
+    c->srv->handler(c->srv->user, ex);
+}
+
+static void send_continue(struct http_conn *c)
+{
+    static char line[] = "HTTP/1.1 100 Continue\r\n\r\n";
+    uv_buf_t b = uv_buf_init(line, sizeof line - 1);
+    uv_try_write((uv_stream_t *)&c->tcp, &b, 1);
+    c->continue_sent = 1;
+}
+
+static void conn_feed(struct http_conn *c, const char *data, size_t len)
+{
+    if (c->lingering)
+        return;
+    for (;;) {
+        size_t used = 0;
+        enum http_reqparse_phase before = c->parser.phase;
+        enum http_reqparse_result rc = http_reqparse_feed(&c->parser, data, len, &used);
+        data += used;
+        len -= used;
+        if (rc == HTTP_REQPARSE_ERROR) {
+            send_error(c, c->parser.error_status);
+            return;
+        }
+        if (rc == HTTP_REQPARSE_REQUEST) {
+            if (len && buf_append(&c->pending, data, len)) {
+                send_error(c, 431);
+                return;
+            }
+            if (c->reading) {
+                uv_read_stop((uv_stream_t *)&c->tcp);
+                c->reading = 0;
+            }
+            dispatch(c, http_reqparse_take(&c->parser));
+            return;
+        }
+        enum http_reqparse_phase now = c->parser.phase;
+        if (now == HTTP_PHASE_HEAD && before != HTTP_PHASE_HEAD)
+            set_timer(c, T_HEAD);
+        else if (now == HTTP_PHASE_BODY) {
+            set_timer(c, T_BODY);
+            if (c->parser.expect_continue && !c->continue_sent)
+                send_continue(c);
+        }
+        if (!len)
+            return;
+    }
+}
+
+static void on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *b)
+{
+    struct http_conn *c = h->data;
+    (void)suggested;
+    /* One shared read buffer: data is consumed (parsed or copied) before the next read. */
+    b->base = c->srv->read_buf;
+    b->len = READ_CHUNK;
+}
+
+static void on_read(uv_stream_t *stream, ssize_t nread, const uv_buf_t *b)
+{
+    struct http_conn *c = stream->data;
+    if (nread < 0) {
+        conn_close(c);
+        return;
+    }
+    if (nread == 0 || c->closing)
+        return;
+    conn_feed(c, b->base, (size_t)nread);
+}
+
+static void start_reading(struct http_conn *c)
+{
+    if (c->reading || c->closing)
+        return;
+    if (uv_read_start((uv_stream_t *)&c->tcp, on_alloc, on_read) == 0)
+        c->reading = 1;
+    else
+        conn_close(c);
+}
+
+static void on_connection(uv_stream_t *listener, int status)
+{
+    struct http_server *s = listener->data;
+    if (status < 0)
+        return;
+    struct http_conn *c = calloc(1, sizeof *c);
+    if (!c)
+        return;
+    c->srv = s;
+    uv_tcp_init(s->loop, &c->tcp);
+    uv_timer_init(s->loop, &c->timer);
+    c->tcp.data = c;
+    c->timer.data = c;
+    c->open_handles = 2;
+    http_reqparse_init(&c->parser, s->cfg.body_limit);
+    buf_init(&c->pending, PENDING_MAX);
+    c->next = s->conns;
+    if (s->conns)
+        s->conns->prev = c;
+    s->conns = c;
+    s->nconns++;
+    if (uv_accept(listener, (uv_stream_t *)&c->tcp)) {
+        conn_close(c);
+        return;
+    }
+    uv_tcp_nodelay(&c->tcp, 1);
+    set_timer(c, T_IDLE);
+    start_reading(c);
+}
+
+/* ---- responses coming back from handlers ---- */
+
+static void on_done(uv_async_t *a)
+{
+    struct http_server *s = a->data;
+    pthread_mutex_lock(&s->done_lock);
+    struct http_exchange *ex = s->done_head;
+    s->done_head = s->done_tail = NULL;
+    pthread_mutex_unlock(&s->done_lock);
+    while (ex) {
+        struct http_exchange *next = ex->next;
+        struct http_conn *c = ex->conn;
+        if (c->closing) {
+            c->busy = NULL;
+            exchange_free(ex);
+            maybe_free(c);
+        } else {
+            if (!ex->req->keep_alive || ex->req->upgrade || s->draining)
+                ex->res.close = 1;
+            write_response(c, &ex->res, ex, NULL);
+        }
+        ex = next;
+    }
+}
+
+void http_exchange_done(struct http_exchange *ex)
+{
+    struct http_server *s = ex->conn->srv;
+    ex->next = NULL;
+    pthread_mutex_lock(&s->done_lock);
+    if (s->done_tail)
+        s->done_tail->next = ex;
+    else
+        s->done_head = ex;
+    s->done_tail = ex;
+    pthread_mutex_unlock(&s->done_lock);
+    uv_async_send(&s->done_async);
+}
+
+struct http_server *http_server_new(uv_loop_t *loop, const struct http_server_config *cfg,
+                                    http_handler_fn handler, void *user)
+{
+    struct http_server *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    s->loop = loop;
+    s->cfg = *cfg;
+    s->handler = handler;
+    s->user = user;
+    pthread_mutex_init(&s->done_lock, NULL);
+    uv_tcp_init(loop, &s->listener);
+    s->listener.data = s;
+    uv_async_init(loop, &s->done_async, on_done);
+    s->done_async.data = s;
+    return s;
+}
+
+int http_server_listen(struct http_server *s, int *port)
+{
+    struct sockaddr_storage addr;
+    int rc = uv_ip4_addr(s->cfg.host, s->cfg.port, (struct sockaddr_in *)&addr);
+    if (rc)
+        rc = uv_ip6_addr(s->cfg.host, s->cfg.port, (struct sockaddr_in6 *)&addr);
+    if (rc)
+        return rc;
+    if ((rc = uv_tcp_bind(&s->listener, (struct sockaddr *)&addr, 0)) ||
+        (rc = uv_listen((uv_stream_t *)&s->listener, 1024, on_connection)))
+        return rc;
+    struct sockaddr_storage bound;
+    int len = sizeof bound;
+    uv_tcp_getsockname(&s->listener, (struct sockaddr *)&bound, &len);
+    *port = bound.ss_family == AF_INET6 ? ntohs(((struct sockaddr_in6 *)&bound)->sin6_port)
+                                        : ntohs(((struct sockaddr_in *)&bound)->sin_port);
+    return 0;
+}
+
+
+void http_server_drain(struct http_server *s, void (*done)(void *arg), void *arg)
+{
+    if (s->draining)
+        return;
+    s->draining = 1;
+    s->drained = done;
+    s->drained_arg = arg;
+    uv_close((uv_handle_t *)&s->listener, on_async_closed);
+    for (struct http_conn *c = s->conns, *next; c; c = next) {
+        next = c->next;
+        if (!c->busy && !c->writing)
+            conn_close(c); /* idle, or mid-way through an unanswered request */
+    }
+    if (s->nconns == 0)
+        finish_drain(s);
+}
+
+void http_server_free(struct http_server *s)
+{
+    if (!s)
+        return;
+    pthread_mutex_destroy(&s->done_lock);
+    free(s);
+}

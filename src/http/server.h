@@ -1,0 +1,53 @@
+/*
+ * The HTTP/1.1 server on the I/O thread (libuv).
+ *
+ * It accepts connections, parses requests with their limits and timeouts, and hands each
+ * complete request to the handler as an exchange. The handler may run anywhere (worker
+ * threads); it finishes by calling http_exchange_done, from any thread, and the response is
+ * written on the I/O thread. One request per connection is in the handler at a time, so
+ * pipelined requests are answered in order.
+ */
+#ifndef PRACA_HTTP_SERVER_H
+#define PRACA_HTTP_SERVER_H
+#include <uv.h>
+
+#include "core/workers.h"
+#include "http/request.h"
+
+struct http_conn;
+struct http_server;
+
+struct http_exchange {
+    struct http_request *req; /* owned by the exchange */
+    struct http_response res;
+    struct workers_job job;   /* free for the handler to queue the exchange with */
+    const void *route;        /* free for the handler */
+    struct http_conn *conn;   /* private */
+    struct http_exchange *next;
+};
+
+typedef void (*http_handler_fn)(void *user, struct http_exchange *ex);
+
+struct http_server_config {
+    const char *host;
+    int port;
+    size_t body_limit;
+    int header_timeout_ms;
+    int body_timeout_ms;
+    int idle_timeout_ms;
+};
+
+struct http_server *http_server_new(uv_loop_t *loop, const struct http_server_config *cfg,
+                                    http_handler_fn handler, void *user);
+/* Binds and listens; *port gets the bound port. Returns 0 or a negative libuv error. */
+int http_server_listen(struct http_server *s, int *port);
+/* Thread-safe: the response in ex->res is complete; write it. */
+void http_exchange_done(struct http_exchange *ex);
+/* Stops accepting, lets requests in flight finish, closes every connection, then calls done. */
+void http_server_drain(struct http_server *s, void (*done)(void *arg), void *arg);
+/* After the loop has stopped. http_server_free(NULL) does nothing. */
+void http_server_free(struct http_server *s);
+/* The JSON error body the HTTP layer itself answers with, e.g. for 413: malloc'd. */
+char *http_error_json(int status, size_t *len);
+
+#endif

@@ -1,0 +1,176 @@
+/*
+ * praca: the command line. `serve` runs the service (I/O thread + worker pool + writer),
+ * `migrate` only applies migrations. Configuration comes from PRACA_* variables and flags.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <uv.h>
+
+#include "api/api.h"
+#include "bus/bus.h"
+#include "core/config.h"
+#include "core/log.h"
+#include "core/workers.h"
+#include "http/server.h"
+#include "store/migrate.h"
+#include "store/writer.h"
+
+#define BODY_LIMIT (20u * 1000 * 1000) /* 20 MB */
+
+struct serve {
+    struct config cfg;
+    uv_loop_t *loop;
+    uv_signal_t sigterm, sigint;
+    struct http_server *http;
+    struct workers *workers;
+    struct bus *bus;
+    int stopping;
+};
+
+static int migrate_only(const struct config *cfg)
+{
+    struct store *db;
+    if (store_open(cfg->data, &db) != STORE_DONE)
+        return 1;
+    int ran = store_migrate(db);
+    store_close(db);
+    if (ran < 0)
+        return 1;
+    printf("migrations applied: %d\n", ran);
+    return 0;
+}
+
+static void on_request(void *user, struct http_exchange *ex)
+{
+    struct serve *s = user;
+    workers_submit(s->workers, &ex->job);
+}
+
+static void on_signal_closed(uv_handle_t *h)
+{
+    (void)h;
+}
+
+static void on_drained(void *arg)
+{
+    struct serve *s = arg;
+    uv_close((uv_handle_t *)&s->sigterm, on_signal_closed);
+    uv_close((uv_handle_t *)&s->sigint, on_signal_closed);
+    bus_close(s->bus);
+    log_info("drained; stopping");
+}
+
+static void on_signal(uv_signal_t *sig, int signum)
+{
+    struct serve *s = sig->data;
+    if (s->stopping)
+        return;
+    s->stopping = 1;
+    log_info("signal %d: draining connections", signum);
+    http_server_drain(s->http, on_drained, s);
+}
+
+static int serve(struct serve *s)
+{
+    int status = 1;
+    struct store *db = NULL;
+    struct store_writer *writer = NULL;
+    struct app app;
+    int app_ready = 0;
+    if (s->cfg.database_url[0] || s->cfg.redis_url[0]) {
+        log_error("shared mode (PostgreSQL + Redis) is not available in this build");
+        return 1;
+    }
+    if (store_open(s->cfg.data, &db) != STORE_DONE || store_migrate(db) < 0)
+        goto out;
+    store_close(db);
+    db = NULL;
+    if (!(writer = store_writer_new(s->cfg.data)))
+        goto out;
+    s->loop = uv_default_loop();
+    s->bus = bus_new(s->loop);
+    struct http_server_config hc = {
+        .host = s->cfg.host,
+        .port = s->cfg.port,
+        .body_limit = BODY_LIMIT,
+        .header_timeout_ms = s->cfg.header_timeout_ms,
+        .body_timeout_ms = s->cfg.body_timeout_ms,
+        .idle_timeout_ms = s->cfg.idle_timeout_ms,
+    };
+    s->http = http_server_new(s->loop, &hc, on_request, s);
+    int port = 0;
+    int rc = s->http ? http_server_listen(s->http, &port) : UV_ENOMEM;
+    if (rc) {
+        log_error("cannot listen on %s:%d: %s", s->cfg.host, s->cfg.port, uv_strerror(rc));
+        goto out;
+    }
+    char origin[512];
+    snprintf(origin, sizeof origin, strchr(s->cfg.host, ':') ? "http://[%s]:%d" : "http://%s:%d",
+             s->cfg.host, port);
+    if (api_app_init(&app, &s->cfg, writer, s->bus, s->cfg.site_url[0] ? s->cfg.site_url : origin))
+        goto out;
+    app_ready = 1;
+    s->workers = workers_new(s->cfg.workers, api_worker_init, api_worker_cleanup, api_worker_run,
+                             &app);
+    if (!s->workers) {
+        log_error("cannot start %d workers", s->cfg.workers);
+        goto out;
+    }
+    uv_signal_init(s->loop, &s->sigterm);
+    uv_signal_init(s->loop, &s->sigint);
+    s->sigterm.data = s->sigint.data = s;
+    uv_signal_start(&s->sigterm, on_signal, SIGTERM);
+    uv_signal_start(&s->sigint, on_signal, SIGINT);
+    printf("listening on %s\n", origin);
+    fflush(stdout);
+    uv_run(s->loop, UV_RUN_DEFAULT);
+    status = 0;
+out:
+    workers_free(s->workers);
+    store_writer_free(writer);
+    store_close(db);
+    if (app_ready)
+        api_app_cleanup(&app);
+    if (s->loop) {
+        if (status) {
+            /* Failed start: close what was opened so the loop can be closed. */
+            if (s->http)
+                http_server_drain(s->http, NULL, NULL);
+            if (s->bus)
+                bus_close(s->bus);
+            uv_run(s->loop, UV_RUN_DEFAULT);
+        }
+        uv_loop_close(s->loop);
+    }
+    http_server_free(s->http);
+    return status;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
+        !strcmp(argv[1], "help")) {
+        fputs(config_usage(), argc < 2 ? stderr : stdout);
+        return argc < 2 ? 2 : 0;
+    }
+    signal(SIGPIPE, SIG_IGN);
+    static struct serve s;
+    config_defaults(&s.cfg);
+    char err[256];
+    char *positional[8];
+    int npos = 0;
+    if (config_from_env(&s.cfg, err, sizeof err) ||
+        config_from_args(&s.cfg, argc, argv, 2, positional, &npos, err, sizeof err)) {
+        fprintf(stderr, "praca: %s\n", err);
+        return 2;
+    }
+    log_set_level((enum log_level)s.cfg.log_level);
+    const char *cmd = argv[1];
+    if (!strcmp(cmd, "migrate") && npos == 0)
+        return migrate_only(&s.cfg);
+    if (!strcmp(cmd, "serve") && npos == 0)
+        return serve(&s);
+    fprintf(stderr, "praca: unknown command or argument (see praca --help)\n");
+    return 2;
+}

@@ -1,0 +1,161 @@
+/* Channels, their permission overwrites, and direct-message channels. */
+#include <string.h>
+
+#include "core/buf.h"
+#include "store/rows.h"
+#include "store/servers.h"
+
+static const struct store_col CHANNEL_COLS[] = {
+    {"id", COL_TEXT},   {"serverId", COL_TEXT}, {"parentId", COL_TEXT}, {"type", COL_TEXT},
+    {"name", COL_TEXT}, {"topic", COL_TEXT},    {"position", COL_INT},  {"createdAt", COL_TIME},
+};
+static const struct store_col OVERWRITE_COLS[] = {
+    {"targetId", COL_TEXT}, {"type", COL_TEXT}, {"allow", COL_INT}, {"deny", COL_INT}};
+#define CHANNEL_SELECT                                                                        \
+    "SELECT id, server_id, parent_id, type, name, topic, position, created_at FROM channels"
+
+static const char *SQL_OVERWRITES_OF = "SELECT target_id, type, allow, deny FROM overwrites"
+                                       " WHERE channel_id = $1 ORDER BY target_id";
+
+static int attach_overwrites(struct store *db, json_t *channel)
+{
+    const char *cid = json_string_value(json_object_get(channel, "id"));
+    json_t *ow = store_list_json(db, SQL_OVERWRITES_OF, SV_ARGS(SV_STR(cid)),
+                                 STORE_COLS(OVERWRITE_COLS));
+    if (!ow)
+        return STORE_ERR;
+    json_object_set_new(channel, "overwrites", ow);
+    return STORE_DONE;
+}
+
+json_t *store_channels_json(struct store *db, const char *sid)
+{
+    static const char *SQL = CHANNEL_SELECT " WHERE server_id = $1 AND parent_id IS NULL"
+                                            " ORDER BY position, id";
+    json_t *list = store_list_json(db, SQL, SV_ARGS(SV_STR(sid)), STORE_COLS(CHANNEL_COLS));
+    size_t i;
+    json_t *ch;
+    json_array_foreach(list, i, ch) {
+        if (attach_overwrites(db, ch) != STORE_DONE) {
+            json_decref(list);
+            return NULL;
+        }
+    }
+    return list;
+}
+
+json_t *store_channel_json(struct store *db, const char *cid, int *rc)
+{
+    static const char *SQL = CHANNEL_SELECT " WHERE id = $1";
+    json_t *ch = store_get_json(db, SQL, SV_ARGS(SV_STR(cid)), STORE_COLS(CHANNEL_COLS), rc);
+    if (ch && attach_overwrites(db, ch) != STORE_DONE) {
+        json_decref(ch);
+        *rc = STORE_ERR;
+        return NULL;
+    }
+    return ch;
+}
+
+int store_channel_create(struct store *db, void *arg)
+{
+    static const char *SQL =
+        "INSERT INTO channels (id, server_id, type, name, topic, position, created_at)"
+        " VALUES ($1, $2, $3, $4, $5,"
+        " (SELECT COALESCE(MAX(position), -1) + 1 FROM channels WHERE server_id = $2), $6)";
+    struct store_new_channel *c = arg;
+    return store_exec(db, SQL,
+                      SV_ARGS(SV_STR(c->id), SV_STR(c->server_id), SV_STR(c->type), SV_STR(c->name),
+                              SV_STR(c->topic), SV_INT(c->now)));
+}
+
+int store_channel_update(struct store_writer *w, const char *cid, const char *name, int set_topic,
+                         const char *topic, int64_t position)
+{
+    static const char *SQL = "UPDATE channels SET name = COALESCE($2, name),"
+                             " topic = CASE WHEN $3 = 1 THEN $4 ELSE topic END,"
+                             " position = CASE WHEN $5 >= 0 THEN $5 ELSE position END"
+                             " WHERE id = $1";
+    return store_write_exec(w, SQL,
+                            SV_ARGS(SV_STR(cid), SV_STR(name), SV_INT(set_topic), SV_STR(topic),
+                                    SV_INT(position)),
+                            NULL);
+}
+
+int store_channel_delete(struct store_writer *w, const char *cid)
+{
+    static const char *SQL = "DELETE FROM channels WHERE id = $1";
+    return store_write_exec(w, SQL, SV_ARGS(SV_STR(cid)), NULL);
+}
+
+int store_overwrite_put(struct store_writer *w, const char *cid, const char *target,
+                        const char *type, int64_t allow, int64_t deny)
+{
+    static const char *SQL =
+        "INSERT INTO overwrites (channel_id, target_id, type, allow, deny) VALUES ($1, $2, $3, $4, $5)"
+        " ON CONFLICT (channel_id, target_id) DO UPDATE SET type = excluded.type,"
+        " allow = excluded.allow, deny = excluded.deny";
+    return store_write_exec(
+        w, SQL, SV_ARGS(SV_STR(cid), SV_STR(target), SV_STR(type), SV_INT(allow), SV_INT(deny)),
+        NULL);
+}
+
+int store_overwrite_delete(struct store_writer *w, const char *cid, const char *target,
+                           int64_t *changes)
+{
+    static const char *SQL = "DELETE FROM overwrites WHERE channel_id = $1 AND target_id = $2";
+    return store_write_exec(w, SQL, SV_ARGS(SV_STR(cid), SV_STR(target)), changes);
+}
+
+json_t *store_dm_json(struct store *db, const char *cid, int *rc)
+{
+    static const char *SQL_RECIPIENTS =
+        "SELECT user_id FROM dm_members WHERE channel_id = $1 ORDER BY user_id";
+    static const struct store_col ID_COL[] = {{"id", COL_TEXT}};
+    json_t *ch = store_channel_json(db, cid, rc);
+    if (!ch)
+        return NULL;
+    json_t *rows = store_list_json(db, SQL_RECIPIENTS, SV_ARGS(SV_STR(cid)), STORE_COLS(ID_COL));
+    json_t *ids = json_array();
+    size_t i;
+    json_t *row;
+    json_array_foreach(rows, i, row) json_array_append(ids, json_object_get(row, "id"));
+    json_decref(rows);
+    json_object_del(ch, "overwrites");
+    json_object_set_new(ch, "recipientIds", ids);
+    return ch;
+}
+
+int store_dm_open(struct store *db, void *arg)
+{
+    static const char *SQL_FIND = "SELECT id FROM channels WHERE dm_key = $1";
+    static const char *SQL_CHANNEL =
+        "INSERT INTO channels (id, type, name, dm_key, created_at) VALUES ($1, 'dm', '', $2, $3)";
+    static const char *SQL_MEMBER = "INSERT INTO dm_members (channel_id, user_id) VALUES ($1, $2)";
+    struct store_dm_open *dm = arg;
+    const char *lo = strcmp(dm->a, dm->b) < 0 ? dm->a : dm->b;
+    const char *hi = lo == dm->a ? dm->b : dm->a;
+    char key[96];
+    size_t ll = strlen(lo), hl = strlen(hi);
+    if (ll + hl + 2 > sizeof key)
+        return STORE_ERR;
+    memcpy(key, lo, ll);
+    key[ll] = ':';
+    memcpy(key + ll + 1, hi, hl + 1);
+    struct store_stmt *st = store_query(db, SQL_FIND, SV_ARGS(SV_STR(key)));
+    if (!st)
+        return STORE_ERR;
+    int rc = store_step(st);
+    if (rc == STORE_ROW)
+        slice_copy(slice_from(store_text(st, 0)), dm->channel_id, sizeof dm->channel_id);
+    store_finish(st);
+    if (rc != STORE_DONE)
+        return rc == STORE_ROW ? STORE_DONE : rc;
+    rc = store_exec(db, SQL_CHANNEL, SV_ARGS(SV_STR(dm->id), SV_STR(key), SV_INT(dm->now)));
+    if (rc == STORE_DONE)
+        rc = store_exec(db, SQL_MEMBER, SV_ARGS(SV_STR(dm->id), SV_STR(dm->a)));
+    if (rc == STORE_DONE && strcmp(dm->a, dm->b) != 0)
+        rc = store_exec(db, SQL_MEMBER, SV_ARGS(SV_STR(dm->id), SV_STR(dm->b)));
+    if (rc == STORE_DONE)
+        slice_copy(slice_from(dm->id), dm->channel_id, sizeof dm->channel_id);
+    return rc;
+}

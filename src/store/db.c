@@ -1,0 +1,190 @@
+/* SQLite connection: see db.h. */
+#include "store/db.h"
+
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/log.h"
+
+#define CACHE_SLOTS 512 /* power of two, well above the number of distinct queries */
+
+struct store_stmt {
+    sqlite3_stmt *stmt;
+    const char *sql;
+    struct store *db;
+    int cached;
+};
+
+struct store {
+    sqlite3 *db;
+    struct store_stmt cache[CACHE_SLOTS];
+};
+
+static int result_of(int rc)
+{
+    switch (rc & 0xff) {
+    case SQLITE_DONE:
+    case SQLITE_OK: return STORE_DONE;
+    case SQLITE_ROW: return STORE_ROW;
+    case SQLITE_CONSTRAINT: return STORE_CONSTRAINT;
+    case SQLITE_BUSY:
+    case SQLITE_LOCKED: return STORE_BUSY;
+    default: return STORE_ERR;
+    }
+}
+
+int store_open(const char *path, struct store **out)
+{
+    struct store *s = calloc(1, sizeof *s);
+    if (!s)
+        return STORE_ERR;
+    int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX;
+    if (sqlite3_open_v2(path, &s->db, flags, NULL) != SQLITE_OK) {
+        log_error("store: cannot open %s: %s", path, s->db ? sqlite3_errmsg(s->db) : "no memory");
+        store_close(s);
+        return STORE_ERR;
+    }
+    sqlite3_busy_timeout(s->db, 5000);
+    sqlite3_extended_result_codes(s->db, 1);
+    /* WAL with synchronous=NORMAL: a commit is in the OS page cache before we answer, so
+     * killing the process loses nothing acknowledged; only a power cut may lose the last few. */
+    if (store_exec_script(s, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"
+                                            "PRAGMA foreign_keys=ON;") != STORE_DONE) {
+        store_close(s);
+        return STORE_ERR;
+    }
+    *out = s;
+    return STORE_DONE;
+}
+
+void store_close(struct store *s)
+{
+    if (!s)
+        return;
+    for (size_t i = 0; i < CACHE_SLOTS; i++)
+        sqlite3_finalize(s->cache[i].stmt);
+    sqlite3_close_v2(s->db);
+    free(s);
+}
+
+static struct store_stmt *prepare(struct store *s, const char *sql)
+{
+    size_t h = ((uintptr_t)sql >> 3) & (CACHE_SLOTS - 1);
+    for (size_t i = 0; i < CACHE_SLOTS; i++) {
+        struct store_stmt *slot = &s->cache[(h + i) & (CACHE_SLOTS - 1)];
+        if (slot->sql == sql)
+            return slot;
+        if (!slot->sql) {
+            if (sqlite3_prepare_v3(s->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &slot->stmt, NULL) !=
+                SQLITE_OK) {
+                log_error("store: prepare failed: %s in: %s", sqlite3_errmsg(s->db), sql);
+                slot->stmt = NULL;
+                return NULL;
+            }
+            slot->sql = sql;
+            slot->db = s;
+            slot->cached = 1;
+            return slot;
+        }
+    }
+    log_error("store: statement cache full");
+    return NULL;
+}
+
+struct store_stmt *store_query(struct store *s, const char *sql, const struct store_val *args,
+                               size_t nargs)
+{
+    struct store_stmt *st = prepare(s, sql);
+    if (!st)
+        return NULL;
+    for (size_t i = 0; i < nargs; i++) {
+        char name[24];
+        snprintf(name, sizeof name, "$%zu", i + 1);
+        int idx = sqlite3_bind_parameter_index(st->stmt, name);
+        if (idx == 0)
+            continue; /* not used by this query */
+        int rc;
+        switch (args[i].type) {
+        case SV_TEXT:
+            rc = sqlite3_bind_text(st->stmt, idx, args[i].text, (int)args[i].len, SQLITE_STATIC);
+            break;
+        case SV_INT: rc = sqlite3_bind_int64(st->stmt, idx, args[i].i); break;
+        default: rc = sqlite3_bind_null(st->stmt, idx); break;
+        }
+        if (rc != SQLITE_OK) {
+            log_error("store: bind failed: %s", sqlite3_errmsg(s->db));
+            store_finish(st);
+            return NULL;
+        }
+    }
+    return st;
+}
+
+int store_step(struct store_stmt *st)
+{
+    int rc = sqlite3_step(st->stmt);
+    int r = result_of(rc);
+    if (r == STORE_ERR)
+        log_error("store: step failed: %s in: %s", sqlite3_errmsg(st->db->db), st->sql);
+    return r;
+}
+
+const char *store_text(struct store_stmt *st, int col)
+{
+    const unsigned char *t = sqlite3_column_text(st->stmt, col);
+    return t ? (const char *)t : NULL;
+}
+
+size_t store_text_len(struct store_stmt *st, int col)
+{
+    return (size_t)sqlite3_column_bytes(st->stmt, col);
+}
+
+int64_t store_int(struct store_stmt *st, int col)
+{
+    return sqlite3_column_int64(st->stmt, col);
+}
+
+int store_is_null(struct store_stmt *st, int col)
+{
+    return sqlite3_column_type(st->stmt, col) == SQLITE_NULL;
+}
+
+void store_finish(struct store_stmt *st)
+{
+    if (!st)
+        return;
+    sqlite3_reset(st->stmt);
+    sqlite3_clear_bindings(st->stmt);
+}
+
+int store_exec(struct store *s, const char *sql, const struct store_val *args, size_t nargs)
+{
+    struct store_stmt *st = store_query(s, sql, args, nargs);
+    if (!st)
+        return STORE_ERR;
+    int rc;
+    while ((rc = store_step(st)) == STORE_ROW)
+        ;
+    store_finish(st);
+    return rc;
+}
+
+int64_t store_changes(struct store *s)
+{
+    return sqlite3_changes64(s->db);
+}
+
+int store_exec_script(struct store *s, const char *sql)
+{
+    char *err = NULL;
+    int rc = sqlite3_exec(s->db, sql, NULL, NULL, &err);
+    if (rc != SQLITE_OK) {
+        log_error("store: %s", err ? err : sqlite3_errstr(rc));
+        sqlite3_free(err);
+        return result_of(rc) == STORE_DONE ? STORE_ERR : result_of(rc);
+    }
+    return STORE_DONE;
+}

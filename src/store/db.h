@@ -1,0 +1,72 @@
+/*
+ * One database connection and the query interface every store file speaks.
+ *
+ * SQL is written once with $1, $2 … placeholders, which SQLite binds as named parameters and
+ * PostgreSQL takes as they are. IDs and JSON are TEXT, booleans 0/1, times integer milliseconds.
+ * Statements are prepared once per connection and cached by their SQL text's address, so SQL
+ * must be a string literal (or otherwise live for the whole run).
+ *
+ * A connection belongs to one thread. Reads run on the worker's own connection; writes go
+ * through the writer (writer.h), which runs them in group-committed transactions.
+ */
+#ifndef PRACA_STORE_DB_H
+#define PRACA_STORE_DB_H
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+enum store_result {
+    STORE_DONE = 0,        /* statement finished */
+    STORE_ROW = 1,         /* a row is available */
+    STORE_ERR = -1,        /* any other failure (logged) */
+    STORE_CONSTRAINT = -2, /* a UNIQUE / FOREIGN KEY / CHECK constraint failed */
+    STORE_BUSY = -3,       /* the database stayed locked past the busy timeout */
+};
+
+enum store_val_type { SV_NULL, SV_TEXT, SV_INT };
+
+struct store_val {
+    enum store_val_type type;
+    const char *text;
+    size_t len;
+    int64_t i;
+};
+
+static inline struct store_val store_val_str(const char *s)
+{
+    return (struct store_val){.type = s ? SV_TEXT : SV_NULL, .text = s, .len = s ? strlen(s) : 0};
+}
+
+#define SV_STR(s)    store_val_str(s)
+#define SV_STRN(s, n) ((struct store_val){.type = SV_TEXT, .text = (s), .len = (n)})
+#define SV_INT(v)    ((struct store_val){.type = SV_INT, .i = (int64_t)(v)})
+#define SV_NULLV     ((struct store_val){.type = SV_NULL})
+#define SV_ARGS(...) (const struct store_val[]){__VA_ARGS__}, sizeof((const struct store_val[]){__VA_ARGS__}) / sizeof(struct store_val)
+
+struct store;
+struct store_stmt;
+
+/* Opens (creating) the SQLite file with WAL, foreign keys and a busy timeout. */
+int store_open(const char *path, struct store **out);
+/* store_close(NULL) does nothing. */
+void store_close(struct store *db);
+
+/* Prepares (or takes from the cache) and binds; NULL on error. Finish with store_finish. */
+struct store_stmt *store_query(struct store *db, const char *sql, const struct store_val *args,
+                               size_t nargs);
+int store_step(struct store_stmt *st);
+/* Column accessors for the current row; text is NUL-terminated and valid until the next step. */
+const char *store_text(struct store_stmt *st, int col);
+size_t store_text_len(struct store_stmt *st, int col);
+int64_t store_int(struct store_stmt *st, int col);
+int store_is_null(struct store_stmt *st, int col);
+void store_finish(struct store_stmt *st);
+
+/* Runs a statement to its end; returns STORE_DONE or an error. */
+int store_exec(struct store *db, const char *sql, const struct store_val *args, size_t nargs);
+/* Rows changed by the last statement. */
+int64_t store_changes(struct store *db);
+/* Runs several ;-separated statements with no parameters (migrations). */
+int store_exec_script(struct store *db, const char *sql);
+
+#endif

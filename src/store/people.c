@@ -1,0 +1,119 @@
+/* People and tokens: see people.h. */
+#include "store/people.h"
+
+#include "core/clock.h"
+#include "core/buf.h"
+#include "store/rows.h"
+
+static const struct store_col USER_COLS[] = {
+    {"id", COL_TEXT},        {"username", COL_TEXT},   {"displayName", COL_TEXT},
+    {"isBot", COL_BOOL},     {"mfaEnabled", COL_BOOL}, {"createdAt", COL_TIME},
+};
+
+int store_token_find(struct store *db, const char *hash, struct store_token_owner *out)
+{
+    static const char *SQL = "SELECT t.user_id, u.is_bot FROM tokens t JOIN users u ON u.id = t.user_id"
+                              " WHERE t.hash = $1";
+    struct store_stmt *st = store_query(db, SQL, SV_ARGS(SV_STR(hash)));
+    if (!st)
+        return STORE_ERR;
+    int rc = store_step(st);
+    if (rc == STORE_ROW) {
+        slice_copy(slice_from(store_text(st, 0)), out->user_id, sizeof out->user_id);
+        out->is_bot = (int)store_int(st, 1);
+    }
+    store_finish(st);
+    return rc == STORE_ROW ? 1 : rc == STORE_DONE ? 0 : rc;
+}
+
+int store_login_find(struct store *db, const char *username, struct store_login *out)
+{
+    static const char *SQL = "SELECT id, password_hash, mfa_secret, mfa_enabled, mfa_last_step"
+                             " FROM users WHERE username = $1 AND is_bot = 0";
+    struct store_stmt *st = store_query(db, SQL, SV_ARGS(SV_STR(username)));
+    if (!st)
+        return STORE_ERR;
+    int rc = store_step(st);
+    if (rc == STORE_ROW) {
+        const char *secret = store_text(st, 2);
+        slice_copy(slice_from(store_text(st, 0)), out->id, sizeof out->id);
+        slice_copy(slice_from(store_text(st, 1)), out->password_hash, sizeof out->password_hash);
+        if (slice_copy(slice_from(secret ? secret : ""), out->mfa_secret, sizeof out->mfa_secret))
+            out->mfa_secret[0] = '\0';
+        out->mfa_enabled = (int)store_int(st, 3);
+        out->mfa_last_step = store_int(st, 4);
+    }
+    store_finish(st);
+    return rc == STORE_ROW ? 1 : rc == STORE_DONE ? 0 : rc;
+}
+
+json_t *store_user_json(struct store *db, const char *id, int *rc)
+{
+    static const char *SQL = "SELECT id, username, display_name, is_bot, mfa_enabled, created_at"
+                             " FROM users WHERE id = $1";
+    return store_get_json(db, SQL, SV_ARGS(SV_STR(id)), STORE_COLS(USER_COLS), rc);
+}
+
+int store_user_kind(struct store *db, const char *id, int *is_bot)
+{
+    static const char *SQL = "SELECT is_bot FROM users WHERE id = $1";
+    struct store_stmt *st = store_query(db, SQL, SV_ARGS(SV_STR(id)));
+    if (!st)
+        return STORE_ERR;
+    int rc = store_step(st);
+    if (rc == STORE_ROW)
+        *is_bot = (int)store_int(st, 0);
+    store_finish(st);
+    return rc == STORE_ROW ? 1 : rc == STORE_DONE ? 0 : rc;
+}
+
+int store_user_create(struct store *db, void *arg)
+{
+    static const char *SQL_USER =
+        "INSERT INTO users (id, username, display_name, password_hash, created_at)"
+        " VALUES ($1, $2, $3, $4, $5)";
+    static const char *SQL_TOKEN =
+        "INSERT INTO tokens (hash, user_id, kind, created_at) VALUES ($1, $2, 'session', $3)";
+    struct store_new_user *u = arg;
+    int rc = store_exec(db, SQL_USER,
+                        SV_ARGS(SV_STR(u->id), SV_STR(u->username), SV_STR(u->display_name),
+                                SV_STR(u->password_hash), SV_INT(u->now)));
+    if (rc == STORE_DONE)
+        rc = store_exec(db, SQL_TOKEN, SV_ARGS(SV_STR(u->token_hash), SV_STR(u->id), SV_INT(u->now)));
+    return rc;
+}
+
+int store_session_create(struct store_writer *w, const char *hash, const char *user_id)
+{
+    static const char *SQL =
+        "INSERT INTO tokens (hash, user_id, kind, created_at) VALUES ($1, $2, 'session', $3)";
+    return store_write_exec(w, SQL, SV_ARGS(SV_STR(hash), SV_STR(user_id), SV_INT(clock_now_ms())),
+                            NULL);
+}
+
+int store_token_delete(struct store_writer *w, const char *hash)
+{
+    static const char *SQL = "DELETE FROM tokens WHERE hash = $1";
+    return store_write_exec(w, SQL, SV_ARGS(SV_STR(hash)), NULL);
+}
+
+int store_mfa_set_secret(struct store_writer *w, const char *user_id, const char *secret)
+{
+    static const char *SQL = "UPDATE users SET mfa_secret = $2 WHERE id = $1 AND mfa_enabled = 0";
+    return store_write_exec(w, SQL, SV_ARGS(SV_STR(user_id), SV_STR(secret)), NULL);
+}
+
+int store_mfa_enable(struct store_writer *w, const char *user_id)
+{
+    static const char *SQL = "UPDATE users SET mfa_enabled = 1 WHERE id = $1";
+    return store_write_exec(w, SQL, SV_ARGS(SV_STR(user_id)), NULL);
+}
+
+int store_mfa_use_step(struct store_writer *w, const char *user_id, int64_t step)
+{
+    static const char *SQL =
+        "UPDATE users SET mfa_last_step = $2 WHERE id = $1 AND mfa_last_step < $2";
+    int64_t changes = 0;
+    int rc = store_write_exec(w, SQL, SV_ARGS(SV_STR(user_id), SV_INT(step)), &changes);
+    return rc < 0 ? rc : changes == 1;
+}

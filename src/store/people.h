@@ -1,0 +1,48 @@
+/* People and their tokens in the database. IDs are UUID text; hashes are SHA-256 hex. */
+#ifndef PRACA_STORE_PEOPLE_H
+#define PRACA_STORE_PEOPLE_H
+#include <jansson.h>
+
+#include "core/crypto.h"
+#include "core/uuid.h"
+#include "store/db.h"
+#include "store/writer.h"
+
+struct store_token_owner {
+    char user_id[UUID_LEN + 1];
+    int is_bot;
+};
+
+struct store_login {
+    char id[UUID_LEN + 1];
+    char password_hash[CRYPTO_PASSWORD_MAX];
+    char mfa_secret[CRYPTO_TOTP_SECRET + 1];
+    int mfa_enabled;
+    int64_t mfa_last_step;
+};
+
+struct store_new_user {
+    const char *id, *username, *display_name, *password_hash;
+    const char *token_hash; /* the first session */
+    int64_t now;
+};
+
+/* 1 found, 0 unknown, < 0 error. */
+int store_token_find(struct store *db, const char *hash, struct store_token_owner *out);
+int store_login_find(struct store *db, const char *username, struct store_login *out);
+/* The user object {id, username, displayName, isBot, mfaEnabled, createdAt}; NULL when unknown
+ * (*rc STORE_DONE) or on error. */
+json_t *store_user_json(struct store *db, const char *id, int *rc);
+/* 1 when the user exists and is a person (not a bot); 0 unknown or bot; < 0 error. */
+int store_user_kind(struct store *db, const char *id, int *is_bot);
+
+/* Writes (run them with store_write). */
+int store_user_create(struct store *db, void *new_user); /* STORE_CONSTRAINT: name taken */
+int store_session_create(struct store_writer *w, const char *hash, const char *user_id);
+int store_token_delete(struct store_writer *w, const char *hash);
+int store_mfa_set_secret(struct store_writer *w, const char *user_id, const char *secret);
+int store_mfa_enable(struct store_writer *w, const char *user_id);
+/* Accepts a TOTP step only once: 1 when it was newer than the last one used, else 0. */
+int store_mfa_use_step(struct store_writer *w, const char *user_id, int64_t step);
+
+#endif

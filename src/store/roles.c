@@ -1,0 +1,101 @@
+/* Roles and the roles members hold. New roles go just above @everyone (position 1), as in
+ * Discord, so whoever made one stays above it. */
+#include "core/buf.h"
+#include "store/rows.h"
+#include "store/servers.h"
+
+static const struct store_col ROLE_COLS[] = {
+    {"id", COL_TEXT},        {"serverId", COL_TEXT},   {"name", COL_TEXT},
+    {"permissions", COL_INT}, {"color", COL_INT},      {"mentionable", COL_BOOL},
+    {"position", COL_INT},   {"managed", COL_BOOL},    {"createdAt", COL_TIME},
+};
+#define ROLE_SELECT                                                                           \
+    "SELECT id, server_id, name, permissions, color, mentionable, position, managed,"        \
+    " created_at FROM roles"
+
+json_t *store_roles_json(struct store *db, const char *sid)
+{
+    static const char *SQL = ROLE_SELECT " WHERE server_id = $1 ORDER BY position, id";
+    return store_list_json(db, SQL, SV_ARGS(SV_STR(sid)), STORE_COLS(ROLE_COLS));
+}
+
+json_t *store_role_json(struct store *db, const char *rid, int *rc)
+{
+    static const char *SQL = ROLE_SELECT " WHERE id = $1";
+    return store_get_json(db, SQL, SV_ARGS(SV_STR(rid)), STORE_COLS(ROLE_COLS), rc);
+}
+
+int store_role_create(struct store *db, void *arg)
+{
+    static const char *SQL_SHIFT =
+        "UPDATE roles SET position = position + 1 WHERE server_id = $1 AND position >= 1";
+    static const char *SQL_INSERT =
+        "INSERT INTO roles (id, server_id, name, permissions, color, mentionable, position, created_at)"
+        " VALUES ($1, $2, $3, $4, $5, $6, 1, $7)";
+    struct store_new_role *r = arg;
+    int rc = store_exec(db, SQL_SHIFT, SV_ARGS(SV_STR(r->server_id)));
+    if (rc == STORE_DONE)
+        rc = store_exec(db, SQL_INSERT,
+                        SV_ARGS(SV_STR(r->id), SV_STR(r->server_id), SV_STR(r->name),
+                                SV_INT(r->permissions), SV_INT(r->color), SV_INT(r->mentionable),
+                                SV_INT(r->now)));
+    return rc;
+}
+
+int store_role_update(struct store_writer *w, const char *rid, const char *name,
+                      int64_t permissions, int64_t color, int mentionable)
+{
+    static const char *SQL = "UPDATE roles SET name = COALESCE($2, name),"
+                             " permissions = CASE WHEN $3 >= 0 THEN $3 ELSE permissions END,"
+                             " color = CASE WHEN $4 >= 0 THEN $4 ELSE color END,"
+                             " mentionable = CASE WHEN $5 >= 0 THEN $5 ELSE mentionable END"
+                             " WHERE id = $1";
+    return store_write_exec(w, SQL,
+                            SV_ARGS(SV_STR(rid), SV_STR(name), SV_INT(permissions), SV_INT(color),
+                                    SV_INT(mentionable)),
+                            NULL);
+}
+
+int store_role_delete(struct store *db, void *role_id)
+{
+    static const char *SQL_POS = "SELECT server_id, position FROM roles WHERE id = $1";
+    static const char *SQL_DELETE = "DELETE FROM roles WHERE id = $1";
+    static const char *SQL_OVERWRITES = "DELETE FROM overwrites WHERE target_id = $1";
+    static const char *SQL_SHIFT =
+        "UPDATE roles SET position = position - 1 WHERE server_id = $1 AND position > $2";
+    const char *rid = role_id;
+    struct store_stmt *st = store_query(db, SQL_POS, SV_ARGS(SV_STR(rid)));
+    if (!st)
+        return STORE_ERR;
+    int rc = store_step(st);
+    char sid[40] = "";
+    int64_t pos = 0;
+    if (rc == STORE_ROW) {
+        slice_copy(slice_from(store_text(st, 0)), sid, sizeof sid);
+        pos = store_int(st, 1);
+    }
+    store_finish(st);
+    if (rc != STORE_ROW)
+        return rc;
+    rc = store_exec(db, SQL_DELETE, SV_ARGS(SV_STR(rid)));
+    if (rc == STORE_DONE)
+        rc = store_exec(db, SQL_OVERWRITES, SV_ARGS(SV_STR(rid)));
+    if (rc == STORE_DONE)
+        rc = store_exec(db, SQL_SHIFT, SV_ARGS(SV_STR(sid), SV_INT(pos)));
+    return rc;
+}
+
+int store_member_role_add(struct store_writer *w, const char *sid, const char *uid, const char *rid)
+{
+    static const char *SQL = "INSERT INTO member_roles (server_id, user_id, role_id)"
+                             " VALUES ($1, $2, $3) ON CONFLICT DO NOTHING";
+    return store_write_exec(w, SQL, SV_ARGS(SV_STR(sid), SV_STR(uid), SV_STR(rid)), NULL);
+}
+
+int store_member_role_remove(struct store_writer *w, const char *sid, const char *uid,
+                             const char *rid, int64_t *changes)
+{
+    static const char *SQL =
+        "DELETE FROM member_roles WHERE server_id = $1 AND user_id = $2 AND role_id = $3";
+    return store_write_exec(w, SQL, SV_ARGS(SV_STR(sid), SV_STR(uid), SV_STR(rid)), changes);
+}

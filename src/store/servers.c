@@ -1,0 +1,149 @@
+/* Servers: creation with their @everyone role and first channel, settings, automod, rules. */
+#include <stdio.h>
+
+#include "core/clock.h"
+#include "store/rows.h"
+#include "store/servers.h"
+
+static const struct store_col SERVER_COLS[] = {
+    {"id", COL_TEXT},
+    {"name", COL_TEXT},
+    {"iconUrl", COL_TEXT},
+    {"ownerId", COL_TEXT},
+    {"verificationLevel", COL_INT},
+    {"requiresRulesAcceptance", COL_BOOL},
+    {"rules", COL_TEXT},
+    {"requires2FA", COL_BOOL},
+    {"discoverable", COL_BOOL},
+    {"createdAt", COL_TIME},
+};
+#define SERVER_SELECT                                                                         \
+    "SELECT s.id, s.name, s.icon_url, s.owner_id, s.verification_level,"                     \
+    " s.requires_rules_acceptance, s.rules, s.requires_2fa, s.discoverable, s.created_at,"  \
+    " s.automod_blocked_words, s.automod_max_mentions FROM servers s"
+
+static json_t *server_row(struct store_stmt *st)
+{
+    static const struct store_col AUTOMOD_COLS[] = {{"blockedWords", COL_JSON},
+                                                    {"maxMentions", COL_INT}};
+    json_t *o = store_row_json(st, 0, STORE_COLS(SERVER_COLS));
+    json_object_set_new(o, "automod", store_row_json(st, 10, STORE_COLS(AUTOMOD_COLS)));
+    return o;
+}
+
+json_t *store_server_json(struct store *db, const char *sid, int *rc)
+{
+    static const char *SQL = SERVER_SELECT " WHERE s.id = $1";
+    struct store_stmt *st = store_query(db, SQL, SV_ARGS(SV_STR(sid)));
+    if (!st) {
+        *rc = STORE_ERR;
+        return NULL;
+    }
+    json_t *o = NULL;
+    if ((*rc = store_step(st)) == STORE_ROW)
+        o = server_row(st);
+    store_finish(st);
+    return o;
+}
+
+json_t *store_servers_of_user(struct store *db, const char *uid)
+{
+    static const char *SQL = SERVER_SELECT " JOIN members m ON m.server_id = s.id"
+                                           " WHERE m.user_id = $1 ORDER BY m.joined_at, s.id";
+    struct store_stmt *st = store_query(db, SQL, SV_ARGS(SV_STR(uid)));
+    if (!st)
+        return NULL;
+    json_t *list = json_array();
+    int rc;
+    while ((rc = store_step(st)) == STORE_ROW)
+        json_array_append_new(list, server_row(st));
+    store_finish(st);
+    if (rc != STORE_DONE) {
+        json_decref(list);
+        return NULL;
+    }
+    return list;
+}
+
+int store_count(struct store *db, const char *sql, const char *id, int64_t *out)
+{
+    struct store_stmt *st = store_query(db, sql, SV_ARGS(SV_STR(id)));
+    if (!st)
+        return STORE_ERR;
+    int rc = store_step(st);
+    *out = rc == STORE_ROW ? store_int(st, 0) : 0;
+    store_finish(st);
+    return rc == STORE_ROW ? STORE_DONE : rc;
+}
+
+const char *const STORE_SQL_COUNT_ROLES = "SELECT count(*) FROM roles WHERE server_id = $1";
+const char *const STORE_SQL_COUNT_CHANNELS =
+    "SELECT count(*) FROM channels WHERE server_id = $1 AND parent_id IS NULL";
+
+int store_server_create(struct store *db, void *arg)
+{
+    static const char *SQL_SERVER =
+        "INSERT INTO servers (id, name, owner_id, created_at) VALUES ($1, $2, $3, $4)";
+    static const char *SQL_EVERYONE =
+        "INSERT INTO roles (id, server_id, name, permissions, position, created_at)"
+        " VALUES ($1, $1, '@everyone', $2, 0, $3)";
+    static const char *SQL_CHANNEL =
+        "INSERT INTO channels (id, server_id, type, name, position, created_at)"
+        " VALUES ($1, $2, 'text', 'geral', 0, $3)";
+    static const char *SQL_MEMBER =
+        "INSERT INTO members (server_id, user_id, joined_at) VALUES ($1, $2, $3)";
+    struct store_new_server *s = arg;
+    int rc = store_exec(db, SQL_SERVER,
+                        SV_ARGS(SV_STR(s->id), SV_STR(s->name), SV_STR(s->owner_id), SV_INT(s->now)));
+    if (rc == STORE_DONE)
+        rc = store_exec(db, SQL_EVERYONE,
+                        SV_ARGS(SV_STR(s->id), SV_INT(s->everyone_perms), SV_INT(s->now)));
+    if (rc == STORE_DONE)
+        rc = store_exec(db, SQL_CHANNEL, SV_ARGS(SV_STR(s->channel_id), SV_STR(s->id), SV_INT(s->now)));
+    if (rc == STORE_DONE)
+        rc = store_exec(db, SQL_MEMBER, SV_ARGS(SV_STR(s->id), SV_STR(s->owner_id), SV_INT(s->now)));
+    return rc;
+}
+
+int store_server_update(struct store_writer *w, const struct store_server_patch *p)
+{
+    static const char *SQL =
+        "UPDATE servers SET name = COALESCE($2, name),"
+        " verification_level = CASE WHEN $3 >= 0 THEN $3 ELSE verification_level END,"
+        " requires_rules_acceptance = CASE WHEN $4 >= 0 THEN $4 ELSE requires_rules_acceptance END,"
+        " rules = COALESCE($5, rules),"
+        " requires_2fa = CASE WHEN $6 >= 0 THEN $6 ELSE requires_2fa END,"
+        " discoverable = CASE WHEN $7 >= 0 THEN $7 ELSE discoverable END,"
+        " icon_url = CASE WHEN $8 = 1 THEN $9 ELSE icon_url END"
+        " WHERE id = $1";
+    return store_write_exec(w, SQL,
+                            SV_ARGS(SV_STR(p->id), SV_STR(p->name), SV_INT(p->verification_level),
+                                    SV_INT(p->requires_rules), SV_STR(p->rules),
+                                    SV_INT(p->requires_2fa), SV_INT(p->discoverable),
+                                    SV_INT(p->set_icon), SV_STR(p->icon_url)),
+                            NULL);
+}
+
+int store_server_delete(struct store_writer *w, const char *sid)
+{
+    static const char *SQL = "DELETE FROM servers WHERE id = $1";
+    return store_write_exec(w, SQL, SV_ARGS(SV_STR(sid)), NULL);
+}
+
+int store_automod_set(struct store_writer *w, const char *sid, const char *words_json, int has_max,
+                      int64_t max_mentions)
+{
+    static const char *SQL = "UPDATE servers SET automod_blocked_words = $2,"
+                             " automod_max_mentions = CASE WHEN $3 = 1 THEN $4 ELSE NULL END"
+                             " WHERE id = $1";
+    return store_write_exec(
+        w, SQL, SV_ARGS(SV_STR(sid), SV_STR(words_json), SV_INT(has_max), SV_INT(max_mentions)),
+        NULL);
+}
+
+int store_rules_accept(struct store_writer *w, const char *sid, const char *uid)
+{
+    static const char *SQL = "UPDATE members SET rules_accepted_at = $3"
+                             " WHERE server_id = $1 AND user_id = $2";
+    return store_write_exec(w, SQL, SV_ARGS(SV_STR(sid), SV_STR(uid), SV_INT(clock_now_ms())), NULL);
+}

@@ -1,0 +1,148 @@
+/* Group-commit writer: see writer.h. */
+#include "store/writer.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+
+#include "core/log.h"
+
+struct write_req {
+    store_write_fn fn;
+    void *arg;
+    int result;
+    int done;
+    struct write_req *next;
+};
+
+struct store_writer {
+    struct store *db;
+    pthread_t thread;
+    pthread_mutex_t lock;
+    pthread_cond_t wake;      /* writer: work arrived */
+    pthread_cond_t committed; /* waiters: a batch finished */
+    struct write_req *head, *tail;
+    int stopping;
+};
+
+static void run_batch(struct store_writer *w, struct write_req *batch)
+{
+    int began = store_exec_script(w->db, "BEGIN IMMEDIATE") == STORE_DONE;
+    for (struct write_req *r = batch; r; r = r->next) {
+        if (!began) {
+            r->result = STORE_ERR;
+            continue;
+        }
+        store_exec_script(w->db, "SAVEPOINT w");
+        r->result = r->fn(w->db, r->arg);
+        if (r->result < 0)
+            store_exec_script(w->db, "ROLLBACK TO w");
+        store_exec_script(w->db, "RELEASE w");
+    }
+    if (began && store_exec_script(w->db, "COMMIT") != STORE_DONE) {
+        log_error("writer: commit failed; batch rolled back");
+        store_exec_script(w->db, "ROLLBACK");
+        for (struct write_req *r = batch; r; r = r->next)
+            r->result = STORE_ERR;
+    }
+}
+
+static void *writer_main(void *p)
+{
+    struct store_writer *w = p;
+    for (;;) {
+        pthread_mutex_lock(&w->lock);
+        while (!w->head && !w->stopping)
+            pthread_cond_wait(&w->wake, &w->lock);
+        struct write_req *batch = w->head;
+        w->head = w->tail = NULL;
+        pthread_mutex_unlock(&w->lock);
+        if (!batch)
+            break;
+        run_batch(w, batch);
+        pthread_mutex_lock(&w->lock);
+        for (struct write_req *r = batch, *next; r; r = next) {
+            next = r->next;
+            r->done = 1; /* r lives on the waiter's stack: touch nothing after this */
+        }
+        pthread_cond_broadcast(&w->committed);
+        pthread_mutex_unlock(&w->lock);
+    }
+    return NULL;
+}
+
+struct store_writer *store_writer_new(const char *path)
+{
+    struct store_writer *w = calloc(1, sizeof *w);
+    if (!w)
+        return NULL;
+    if (store_open(path, &w->db) != STORE_DONE) {
+        free(w);
+        return NULL;
+    }
+    pthread_mutex_init(&w->lock, NULL);
+    pthread_cond_init(&w->wake, NULL);
+    pthread_cond_init(&w->committed, NULL);
+    if (pthread_create(&w->thread, NULL, writer_main, w)) {
+        store_close(w->db);
+        free(w);
+        return NULL;
+    }
+    return w;
+}
+
+int store_write(struct store_writer *w, store_write_fn fn, void *arg)
+{
+    struct write_req r = {.fn = fn, .arg = arg};
+    pthread_mutex_lock(&w->lock);
+    if (w->tail)
+        w->tail->next = &r;
+    else
+        w->head = &r;
+    w->tail = &r;
+    pthread_cond_signal(&w->wake);
+    while (!r.done)
+        pthread_cond_wait(&w->committed, &w->lock);
+    pthread_mutex_unlock(&w->lock);
+    return r.result;
+}
+
+void store_writer_free(struct store_writer *w)
+{
+    if (!w)
+        return;
+    pthread_mutex_lock(&w->lock);
+    w->stopping = 1;
+    pthread_cond_signal(&w->wake);
+    pthread_mutex_unlock(&w->lock);
+    pthread_join(w->thread, NULL);
+    store_close(w->db);
+    pthread_mutex_destroy(&w->lock);
+    pthread_cond_destroy(&w->wake);
+    pthread_cond_destroy(&w->committed);
+    free(w);
+}
+
+struct exec_arg {
+    const char *sql;
+    const struct store_val *args;
+    size_t nargs;
+    int64_t changes;
+};
+
+static int exec_fn(struct store *db, void *p)
+{
+    struct exec_arg *a = p;
+    int rc = store_exec(db, a->sql, a->args, a->nargs);
+    a->changes = store_changes(db);
+    return rc;
+}
+
+int store_write_exec(struct store_writer *w, const char *sql, const struct store_val *args,
+                     size_t nargs, int64_t *changes)
+{
+    struct exec_arg a = {sql, args, nargs, 0};
+    int rc = store_write(w, exec_fn, &a);
+    if (changes)
+        *changes = a.changes;
+    return rc;
+}

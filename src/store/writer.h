@@ -1,0 +1,30 @@
+/*
+ * The one writer: a thread with its own connection that runs every write.
+ *
+ * store_write hands a function to the writer and blocks until the transaction holding it has
+ * committed. The writer takes all writes waiting at that moment, runs each in its own savepoint
+ * (one failing write is rolled back alone), commits once, then wakes every waiter with its own
+ * result: one fsync-free WAL commit serves many requests (group commit).
+ */
+#ifndef PRACA_STORE_WRITER_H
+#define PRACA_STORE_WRITER_H
+
+#include "store/db.h"
+
+/* Runs on the writer thread inside a savepoint. Return >= 0 to keep the changes, < 0 to roll
+ * them back; the value is handed back to the caller of store_write. */
+typedef int (*store_write_fn)(struct store *db, void *arg);
+
+struct store_writer;
+
+struct store_writer *store_writer_new(const char *path);
+/* Blocks until committed. Returns fn's result, or STORE_ERR when the commit itself failed. */
+int store_write(struct store_writer *w, store_write_fn fn, void *arg);
+/* One statement as a write; *changes (may be NULL) gets the rows it changed. Returns
+ * STORE_DONE or an error. */
+int store_write_exec(struct store_writer *w, const char *sql, const struct store_val *args,
+                     size_t nargs, int64_t *changes);
+/* Finishes queued writes, then stops. store_writer_free(NULL) does nothing. */
+void store_writer_free(struct store_writer *w);
+
+#endif

@@ -1,0 +1,157 @@
+/* The SQL layer: $N binding, the statement cache, migrations, constraints, group commit. */
+#include <criterion/criterion.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "store/db.h"
+#include "store/migrate.h"
+#include "store/rows.h"
+#include "store/writer.h"
+
+static char path[64];
+static struct store *db;
+
+static void setup(void)
+{
+    snprintf(path, sizeof path, "/tmp/praca-unit-%d.db", getpid());
+    unlink(path);
+    cr_assert_eq(store_open(path, &db), STORE_DONE);
+    cr_assert_eq(store_migrate(db), 1);
+}
+
+static void teardown(void)
+{
+    store_close(db);
+    char p2[80];
+    unlink(path);
+    snprintf(p2, sizeof p2, "%s-wal", path);
+    unlink(p2);
+    snprintf(p2, sizeof p2, "%s-shm", path);
+    unlink(p2);
+}
+
+TestSuite(store, .init = setup, .fini = teardown);
+
+static const char *SQL_INSERT =
+    "INSERT INTO users (id, username, display_name, created_at) VALUES ($1, $2, $3, $4)";
+static const char *SQL_BY_NAME = "SELECT id, display_name, created_at FROM users WHERE username = $1";
+
+Test(store, migrations_run_once)
+{
+    cr_assert_eq(store_migrate(db), 0);
+}
+
+Test(store, binds_by_number_whatever_the_order)
+{
+    static const char *SQL = "SELECT $2 || '-' || $1, $3 + 1, $4 IS NULL";
+    struct store_stmt *st = store_query(db, SQL, SV_ARGS(SV_STR("a"), SV_STR("b"), SV_INT(41), SV_NULLV));
+    cr_assert_not_null(st);
+    cr_assert_eq(store_step(st), STORE_ROW);
+    cr_assert_str_eq(store_text(st, 0), "b-a");
+    cr_assert_eq(store_int(st, 1), 42);
+    cr_assert_eq(store_int(st, 2), 1);
+    store_finish(st);
+}
+
+Test(store, insert_read_and_unique_constraint)
+{
+    cr_assert_eq(store_exec(db, SQL_INSERT, SV_ARGS(SV_STR("u1"), SV_STR("ana"), SV_STR("Ana"), SV_INT(5))),
+                 STORE_DONE);
+    cr_assert_eq(store_exec(db, SQL_INSERT, SV_ARGS(SV_STR("u2"), SV_STR("ana"), SV_STR("X"), SV_INT(6))),
+                 STORE_CONSTRAINT);
+    static const struct store_col cols[] = {{"id", COL_TEXT}, {"displayName", COL_TEXT}, {"createdAt", COL_TIME}};
+    int rc;
+    json_t *o = store_get_json(db, SQL_BY_NAME, SV_ARGS(SV_STR("ana")), STORE_COLS(cols), &rc);
+    cr_assert_eq(rc, STORE_ROW);
+    cr_assert_str_eq(json_string_value(json_object_get(o, "displayName")), "Ana");
+    cr_assert_str_eq(json_string_value(json_object_get(o, "createdAt")), "1970-01-01T00:00:00.005Z");
+    json_decref(o);
+    o = store_get_json(db, SQL_BY_NAME, SV_ARGS(SV_STR("nobody")), STORE_COLS(cols), &rc);
+    cr_assert_null(o);
+    cr_assert_eq(rc, STORE_DONE);
+}
+
+Test(store, hostile_text_is_only_data)
+{
+    const char *evil = "x'); DROP TABLE users; --";
+    cr_assert_eq(store_exec(db, SQL_INSERT, SV_ARGS(SV_STR("u3"), SV_STR(evil), SV_STR(evil), SV_INT(1))),
+                 STORE_DONE);
+    struct store_stmt *st = store_query(db, SQL_BY_NAME, SV_ARGS(SV_STR(evil)));
+    cr_assert_eq(store_step(st), STORE_ROW);
+    cr_assert_str_eq(store_text(st, 1), evil);
+    store_finish(st);
+}
+
+Test(store, foreign_keys_are_on)
+{
+    static const char *SQL = "INSERT INTO tokens (hash, user_id, kind, created_at) VALUES ('h', 'ghost', 'session', 1)";
+    cr_assert_eq(store_exec(db, SQL, NULL, 0), STORE_CONSTRAINT);
+}
+
+static int insert_fn(struct store *w, void *arg)
+{
+    const char *name = arg;
+    return store_exec(w, SQL_INSERT, SV_ARGS(SV_STR(name), SV_STR(name), SV_STR(name), SV_INT(1)));
+}
+
+static int failing_fn(struct store *w, void *arg)
+{
+    (void)arg;
+    store_exec(w, SQL_INSERT, SV_ARGS(SV_STR("half"), SV_STR("half"), SV_STR("h"), SV_INT(1)));
+    return -7; /* rolled back alone */
+}
+
+struct thread_arg {
+    struct store_writer *w;
+    int index;
+    int rc;
+};
+
+static void *writer_thread(void *p)
+{
+    struct thread_arg *a = p;
+    char name[32];
+    snprintf(name, sizeof name, "user%d", a->index);
+    a->rc = store_write(a->w, a->index == 3 ? failing_fn : insert_fn, a->index == 3 ? NULL : name);
+    return NULL;
+}
+
+Test(store, writer_commits_groups_and_isolates_failures)
+{
+    struct store_writer *w = store_writer_new(path);
+    cr_assert_not_null(w);
+    pthread_t t[16];
+    struct thread_arg args[16];
+    for (int i = 0; i < 16; i++) {
+        args[i] = (struct thread_arg){w, i, 99};
+        pthread_create(&t[i], NULL, writer_thread, &args[i]);
+    }
+    for (int i = 0; i < 16; i++)
+        pthread_join(t[i], NULL);
+    for (int i = 0; i < 16; i++)
+        cr_assert_eq(args[i].rc, i == 3 ? -7 : STORE_DONE, "writer %d got %d", i, args[i].rc);
+    store_writer_free(w);
+    /* Committed and visible to another connection; the failed write left nothing. */
+    int64_t n = 0;
+    struct store_stmt *st = store_query(db, "SELECT count(*), sum(username = 'half') FROM users", NULL, 0);
+    cr_assert_eq(store_step(st), STORE_ROW);
+    n = store_int(st, 0);
+    cr_assert_eq(store_int(st, 1), 0);
+    store_finish(st);
+    cr_assert_eq(n, 15);
+}
+
+Test(store, write_exec_reports_changes)
+{
+    struct store_writer *w = store_writer_new(path);
+    int64_t changes = -1;
+    cr_assert_eq(store_write_exec(w, SQL_INSERT, SV_ARGS(SV_STR("a"), SV_STR("a"), SV_STR("a"), SV_INT(1)), &changes),
+                 STORE_DONE);
+    cr_assert_eq(changes, 1);
+    static const char *SQL_DEL = "DELETE FROM users WHERE username = $1";
+    cr_assert_eq(store_write_exec(w, SQL_DEL, SV_ARGS(SV_STR("zzz")), &changes), STORE_DONE);
+    cr_assert_eq(changes, 0);
+    store_writer_free(w);
+}

@@ -1,0 +1,36 @@
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "domain/text.h"
+
+Test(text, counts_code_points_not_bytes)
+{
+    cr_assert_eq(text_chars("abc", 3), 3);
+    cr_assert_eq(text_chars("Praça", strlen("Praça")), 5);
+    cr_assert_eq(text_chars("😀", strlen("😀")), 1);
+}
+
+Test(text, username_rule_and_folding)
+{
+    char ok[] = "Ana.Silva_9";
+    cr_assert(text_username_fold(ok, strlen(ok)));
+    cr_assert_str_eq(ok, "ana.silva_9");
+    char short_one[] = "a", bad[] = "ana silva", dash[] = "ana-x";
+    cr_assert(!text_username_fold(short_one, 1));
+    cr_assert(!text_username_fold(bad, strlen(bad)));
+    cr_assert(!text_username_fold(dash, strlen(dash)));
+    char max[] = "abcdefghijabcdefghijabcdefghij12", over[] = "abcdefghijabcdefghijabcdefghij123";
+    cr_assert(text_username_fold(max, 32));
+    cr_assert(!text_username_fold(over, 33));
+}
+
+Test(text, trim_and_control)
+{
+    size_t len = 7;
+    const char *t = text_trim("  ola  ", &len);
+    cr_assert_eq(len, 3);
+    cr_assert_eq(strncmp(t, "ola", 3), 0);
+    cr_assert(text_has_control("a\x01", 2, 0));
+    cr_assert(!text_has_control("a\nb", 3, 1));
+    cr_assert(text_has_control("a\nb", 3, 0));
+}

@@ -1,0 +1,27 @@
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "core/uuid.h"
+
+Test(uuid, v7_shape_and_order)
+{
+    char prev[UUID_LEN + 1] = "";
+    for (int i = 0; i < 5000; i++) {
+        char id[UUID_LEN + 1];
+        uuid_v7(id);
+        cr_assert(uuid_valid(id, strlen(id)));
+        cr_assert_eq(id[14], '7');
+        cr_assert(strchr("89ab", id[19]) != NULL);
+        cr_assert_gt(strcmp(id, prev), 0, "%s !> %s", id, prev);
+        memcpy(prev, id, sizeof id);
+    }
+}
+
+Test(uuid, validation)
+{
+    cr_assert(uuid_valid("01a1fe3b-ac1e-7001-a3e9-762bc1b126a2", 36));
+    cr_assert(!uuid_valid("01a1fe3b-ac1e-7001-a3e9-762bc1b126a", 35));
+    cr_assert(!uuid_valid("01a1fe3b_ac1e-7001-a3e9-762bc1b126a2", 36));
+    cr_assert(!uuid_valid("01a1fe3b-ac1e-7001-a3e9-762bc1b126g2", 36));
+    cr_assert(!uuid_valid("' OR 1=1 --", 11));
+}
