@@ -1,0 +1,192 @@
+// People and sessions: register, login, logout, @me, cookies with the CSRF guard, the failed
+// login limit, and two-factor with TOTP.
+'use strict';
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const { startServer, api, register, uniqueName, totp } = require('./helpers');
+
+let srv;
+test.before(async () => { srv = await startServer(); });
+test.after(async () => { const r = await srv.stop(); assert.equal(r.code, 0, srv.stderr); });
+
+test('register folds the name, returns {user, token} with 201 and sets the session cookie', async () => {
+  const name = uniqueName('Maria');
+  const r = await api(srv.url, 'POST', '/api/auth/register', { body: { username: name, password: 'senha-secreta', displayName: '  Maria S.  ' } });
+  assert.equal(r.status, 201);
+  assert.equal(r.body.user.username, name.toLowerCase());
+  assert.equal(r.body.user.displayName, 'Maria S.');
+  assert.equal(r.body.user.isBot, false);
+  assert.equal(r.body.user.mfaEnabled, false);
+  assert.match(r.body.user.id, /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  assert.match(r.body.user.createdAt, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+  assert.deepEqual(Object.keys(r.body.user), ['id', 'username', 'displayName', 'isBot', 'mfaEnabled', 'createdAt']);
+  assert.ok(r.body.token.length >= 43);
+  const cookie = r.headers.get('set-cookie');
+  assert.match(cookie, new RegExp(`^session=${r.body.token}; HttpOnly; SameSite=Lax; Path=/`));
+  const plain = await api(srv.url, 'POST', '/api/auth/register', { body: { username: uniqueName('p'), password: 'senha-secreta' } });
+  assert.equal(plain.body.user.displayName, plain.body.user.username);
+});
+
+test('register validates every field with path: motivo', async () => {
+  const cases = [
+    [{ password: 'senha-secreta' }, 'username: obrigatório'],
+    [{ username: 'a', password: 'senha-secreta' }, /^username: /],
+    [{ username: 'ana silva', password: 'senha-secreta' }, /^username: /],
+    [{ username: 'a'.repeat(33), password: 'senha-secreta' }, /^username: /],
+    [{ username: 'ok_name', password: 'curta12' }, 'password: deve ter entre 8 e 128 caracteres'],
+    [{ username: 'ok_name', password: 'x'.repeat(129) }, 'password: deve ter entre 8 e 128 caracteres'],
+    [{ username: 'ok_name', password: 12345678 }, 'password: deve ser um texto'],
+    [{ username: 'ok_name', password: 'senha-secreta', displayName: 'x'.repeat(33) }, 'displayName: deve ter entre 1 e 32 caracteres'],
+    [{ username: 'ok_name', password: 'senha-secreta', displayName: '   ' }, 'displayName: deve ter entre 1 e 32 caracteres'],
+    [{ username: 'ok_name', password: 'senha-secreta', displayName: 5 }, 'displayName: deve ser um texto'],
+  ];
+  for (const [body, msg] of cases) {
+    const r = await api(srv.url, 'POST', '/api/auth/register', { body });
+    assert.equal(r.status, 400, JSON.stringify(body));
+    if (msg instanceof RegExp) assert.match(r.body.error, msg);
+    else assert.equal(r.body.error, msg);
+  }
+  const edge = await api(srv.url, 'POST', '/api/auth/register', { body: { username: uniqueName('e'), password: 'x'.repeat(128), displayName: 'ç'.repeat(32) } });
+  assert.equal(edge.status, 201);
+  const eight = await api(srv.url, 'POST', '/api/auth/register', { body: { username: uniqueName('e'), password: '12345678' } });
+  assert.equal(eight.status, 201);
+});
+
+test('a taken username (in any case) is 409', async () => {
+  const name = uniqueName('dup');
+  await register(srv.url, name);
+  const r = await api(srv.url, 'POST', '/api/auth/register', { body: { username: name.toUpperCase(), password: 'senha-secreta' } });
+  assert.equal(r.status, 409);
+  assert.match(r.body.error, /^username: /);
+});
+
+test('login, @me by Bearer, logout revokes the token at once', async () => {
+  const u = await register(srv.url);
+  const r = await api(srv.url, 'POST', '/api/auth/login', { body: { username: u.user.username.toUpperCase(), password: u.password } });
+  assert.equal(r.status, 200);
+  assert.equal(r.body.user.id, u.user.id);
+  assert.notEqual(r.body.token, u.token);
+  const me = await api(srv.url, 'GET', '/api/users/@me', { token: r.body.token });
+  assert.equal(me.status, 200);
+  assert.deepEqual(me.body.user, u.user);
+  const out = await api(srv.url, 'POST', '/api/auth/logout', { token: r.body.token });
+  assert.equal(out.status, 200);
+  assert.deepEqual(out.body, { ok: true });
+  const after = await api(srv.url, 'GET', '/api/users/@me', { token: r.body.token });
+  assert.equal(after.status, 401);
+  const other = await api(srv.url, 'GET', '/api/users/@me', { token: u.token });
+  assert.equal(other.status, 200, 'the other session is untouched');
+});
+
+test('missing and invalid tokens are 401', async () => {
+  assert.equal((await api(srv.url, 'GET', '/api/users/@me')).status, 401);
+  assert.equal((await api(srv.url, 'GET', '/api/users/@me', { token: 'nope' })).status, 401);
+  assert.equal((await api(srv.url, 'GET', '/api/users/@me', { token: 'x'.repeat(5000) })).status, 401);
+  assert.equal((await api(srv.url, 'GET', '/api/users/@me', { headers: { authorization: 'Basic abc' } })).status, 401);
+});
+
+test('wrong password and unknown user are both 401 with the same message', async () => {
+  const u = await register(srv.url);
+  const a = await api(srv.url, 'POST', '/api/auth/login', { body: { username: u.user.username, password: 'errada-123' } });
+  const b = await api(srv.url, 'POST', '/api/auth/login', { body: { username: 'ninguem_aqui', password: 'errada-123' } });
+  const c = await api(srv.url, 'POST', '/api/auth/login', { body: { username: 'não válido!', password: 'errada-123' } });
+  assert.equal(a.status, 401);
+  assert.equal(b.status, 401);
+  assert.equal(c.status, 401);
+  assert.equal(a.body.error, b.body.error);
+  const missing = await api(srv.url, 'POST', '/api/auth/login', { body: { username: u.user.username } });
+  assert.equal(missing.status, 400);
+  assert.equal(missing.body.error, 'password: obrigatório');
+});
+
+test('the cookie session works, and state changes with it need a same-origin Origin', async () => {
+  const u = await register(srv.url);
+  const cookie = { cookie: `session=${u.token}` };
+  const me = await api(srv.url, 'GET', '/api/users/@me', { headers: cookie });
+  assert.equal(me.status, 200);
+  const noOrigin = await api(srv.url, 'POST', '/api/servers', { headers: cookie, body: { name: 'x' } });
+  assert.equal(noOrigin.status, 403);
+  const evil = await api(srv.url, 'POST', '/api/servers', { headers: { ...cookie, origin: 'http://evil.example' }, body: { name: 'x' } });
+  assert.equal(evil.status, 403);
+  const same = await api(srv.url, 'POST', '/api/servers', { headers: { ...cookie, origin: srv.url }, body: { name: 'x' } });
+  assert.equal(same.status, 201);
+  const bearer = await api(srv.url, 'POST', '/api/servers', { token: u.token, body: { name: 'y' } });
+  assert.equal(bearer.status, 201, 'Bearer requests need no Origin');
+  const out = await api(srv.url, 'POST', '/api/auth/logout', { headers: { ...cookie, origin: srv.url } });
+  assert.equal(out.status, 200);
+  assert.match(out.headers.get('set-cookie'), /Max-Age=0/);
+});
+
+test('10 failed logins per username in 10 minutes, then 429 with retryAfterMs and no headers', async () => {
+  const u = await register(srv.url);
+  for (let i = 0; i < 10; i++) {
+    const r = await api(srv.url, 'POST', '/api/auth/login', { body: { username: u.user.username, password: 'errada-' + i } });
+    assert.equal(r.status, 401, `attempt ${i + 1}`);
+  }
+  const r = await api(srv.url, 'POST', '/api/auth/login', { body: { username: u.user.username, password: u.password } });
+  assert.equal(r.status, 429);
+  assert.equal(typeof r.body.error, 'string');
+  assert.ok(r.body.retryAfterMs > 0 && r.body.retryAfterMs <= 600000, String(r.body.retryAfterMs));
+  assert.equal(r.headers.get('retry-after'), null);
+  for (const [k] of r.headers) assert.ok(!k.startsWith('x-ratelimit'), k);
+  const other = await register(srv.url);
+  const ok = await api(srv.url, 'POST', '/api/auth/login', { body: { username: other.user.username, password: other.password } });
+  assert.equal(ok.status, 200, 'other usernames are not affected');
+});
+
+test('two-factor: enrol, verify, then login needs the code, and a code works once', async () => {
+  const u = await register(srv.url);
+  const start = await api(srv.url, 'POST', '/api/users/@me/mfa/totp', { token: u.token });
+  assert.equal(start.status, 200);
+  assert.match(start.body.secret, /^[A-Z2-7]{32}$/);
+  assert.ok(start.body.otpauthUrl.startsWith('otpauth://totp/'));
+  assert.ok(start.body.otpauthUrl.includes(`secret=${start.body.secret}`));
+  const wrong = await api(srv.url, 'POST', '/api/users/@me/mfa/totp/verify', { token: u.token, body: { code: '000000' === totp(start.body.secret) ? '111111' : '000000' } });
+  assert.equal(wrong.status, 400);
+  assert.match(wrong.body.error, /^code: /);
+  const noCode = await api(srv.url, 'POST', '/api/users/@me/mfa/totp/verify', { token: u.token, body: {} });
+  assert.equal(noCode.body.error, 'code: obrigatório');
+  const ok = await api(srv.url, 'POST', '/api/users/@me/mfa/totp/verify', { token: u.token, body: { code: totp(start.body.secret) } });
+  assert.equal(ok.status, 200);
+  assert.equal(ok.body.user.mfaEnabled, true);
+  const again = await api(srv.url, 'POST', '/api/users/@me/mfa/totp', { token: u.token });
+  assert.equal(again.status, 409);
+
+  const without = await api(srv.url, 'POST', '/api/auth/login', { body: { username: u.user.username, password: u.password } });
+  assert.equal(without.status, 401);
+  assert.equal(without.body.mfaRequired, true);
+  // The enrolment consumed this step's code; the next step's code is accepted once.
+  const next = totp(start.body.secret, Date.now() + 30000);
+  const withCode = await api(srv.url, 'POST', '/api/auth/login', { body: { username: u.user.username, password: u.password, code: next } });
+  assert.equal(withCode.status, 200, withCode.text);
+  assert.equal(withCode.body.user.mfaEnabled, true);
+  const replay = await api(srv.url, 'POST', '/api/auth/login', { body: { username: u.user.username, password: u.password, code: next } });
+  assert.equal(replay.status, 401);
+  const badPw = await api(srv.url, 'POST', '/api/auth/login', { body: { username: u.user.username, password: 'errada-xx', code: next } });
+  assert.equal(badPw.status, 401);
+});
+
+test('verify without enrolling first is 400', async () => {
+  const u = await register(srv.url);
+  const r = await api(srv.url, 'POST', '/api/users/@me/mfa/totp/verify', { token: u.token, body: { code: '123456' } });
+  assert.equal(r.status, 400);
+  assert.match(r.body.error, /^code: /);
+});
+
+test('the failed-login window slides: after 10 minutes the name may try again', async () => {
+  const s = await startServer({ args: ['--test-clock'] });
+  try {
+    const u = await register(s.url);
+    for (let i = 0; i < 10; i++) await api(s.url, 'POST', '/api/auth/login', { body: { username: u.user.username, password: 'errada-' + i } });
+    assert.equal((await api(s.url, 'POST', '/api/auth/login', { body: { username: u.user.username, password: u.password } })).status, 429);
+    await api(s.url, 'POST', '/api/test/clock', { body: { advanceMs: 10 * 60 * 1000 + 1 } });
+    assert.equal((await api(s.url, 'POST', '/api/auth/login', { body: { username: u.user.username, password: u.password } })).status, 200);
+  } finally {
+    await s.stop();
+  }
+});
+
+test('the test clock route does not exist unless the server was started with --test-clock', async () => {
+  const r = await api(srv.url, 'POST', '/api/test/clock', { body: { advanceMs: 1 } });
+  assert.equal(r.status, 404);
+});

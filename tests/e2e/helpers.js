@@ -1,0 +1,131 @@
+// Starts a real praca on a free port with a fresh database, and talks to it as clients do.
+'use strict';
+const { spawn } = require('node:child_process');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const net = require('node:net');
+const crypto = require('node:crypto');
+
+const BIN = path.resolve(process.env.PRACA_BIN || 'build/praca');
+
+async function startServer({ args = [], env = {}, dir } = {}) {
+  dir = dir || fs.mkdtempSync(path.join(os.tmpdir(), 'praca-e2e-'));
+  const db = path.join(dir, 'praca.db');
+  const proc = spawn(BIN, ['serve', '--port', '0', '--data', db, '--workers', '4', ...args], {
+    env: { ...process.env, ASAN_OPTIONS: 'detect_leaks=1:abort_on_error=0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  proc.stderr.on('data', (d) => { stderr += d; });
+  const url = await new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error('praca did not start: ' + stderr)), 15000);
+    proc.stdout.on('data', (d) => {
+      out += d;
+      const m = out.match(/listening on (http:\/\/\S+)/);
+      if (m) { clearTimeout(timer); resolve(m[1]); }
+    });
+    proc.on('exit', (code) => { clearTimeout(timer); reject(new Error(`praca exited ${code}: ${stderr}`)); });
+  });
+  const exited = new Promise((resolve) => proc.on('exit', (code, signal) => resolve({ code, signal })));
+  const server = {
+    url, dir, db, proc, exited,
+    get stderr() { return stderr; },
+    port: Number(new URL(url).port),
+    async stop() {
+      if (proc.exitCode !== null || proc.signalCode !== null) return exited;
+      proc.kill('SIGTERM');
+      const r = await exited;
+      if (/ERROR: (AddressSanitizer|LeakSanitizer)|runtime error:/.test(stderr)) {
+        throw new Error('sanitizer report:\n' + stderr);
+      }
+      return r;
+    },
+  };
+  return server;
+}
+
+// One HTTP call; returns {status, headers, body (parsed JSON or null), text}.
+async function api(base, method, p, { token, body, headers = {}, raw } = {}) {
+  const h = { ...headers };
+  if (token) h.authorization = `Bearer ${token}`;
+  let payload;
+  if (raw !== undefined) payload = raw;
+  else if (body !== undefined) { payload = JSON.stringify(body); h['content-type'] = 'application/json'; }
+  const res = await fetch(base + p, { method, headers: h, body: payload });
+  const text = await res.text();
+  let json = null;
+  try { json = JSON.parse(text); } catch { /* not JSON */ }
+  return { status: res.status, headers: res.headers, body: json, text };
+}
+
+let counter = 0;
+function uniqueName(prefix = 'u') {
+  counter += 1;
+  return `${prefix}${process.pid % 10000}_${counter}`.slice(0, 32);
+}
+
+async function register(base, username = uniqueName(), password = 'senha-secreta-1') {
+  const r = await api(base, 'POST', '/api/auth/register', { body: { username, password } });
+  if (r.status !== 201) throw new Error(`register ${username}: ${r.status} ${r.text}`);
+  return { token: r.body.token, user: r.body.user, password };
+}
+
+// Writes raw bytes on a socket and collects everything until the peer closes or `until` matches.
+function rawExchange(port, chunks, { until, timeoutMs = 5000, delayMs = 0 } = {}) {
+  return new Promise((resolve) => {
+    const sock = net.connect(port, '127.0.0.1');
+    let data = '';
+    let closed = false;
+    const finish = () => { if (!closed) { closed = true; sock.destroy(); resolve({ data, closed: true }); } };
+    const timer = setTimeout(() => { closed = true; sock.destroy(); resolve({ data, closed: false }); }, timeoutMs);
+    sock.on('data', (d) => {
+      data += d.toString('latin1');
+      if (until && until(data)) { clearTimeout(timer); finish(); }
+    });
+    sock.on('close', () => { clearTimeout(timer); finish(); });
+    sock.on('error', () => {});
+    sock.on('connect', async () => {
+      for (const c of chunks) {
+        if (sock.destroyed) break;
+        sock.write(c);
+        if (delayMs) await new Promise((r) => setTimeout(r, delayMs));
+      }
+    });
+  });
+}
+
+function totp(secretB32, atMs = Date.now()) {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+  let bits = '';
+  for (const ch of secretB32.replace(/=+$/, '')) bits += alphabet.indexOf(ch).toString(2).padStart(5, '0');
+  const bytes = [];
+  for (let i = 0; i + 8 <= bits.length; i += 8) bytes.push(parseInt(bits.slice(i, i + 8), 2));
+  const step = Math.floor(atMs / 30000);
+  const msg = Buffer.alloc(8);
+  msg.writeBigUInt64BE(BigInt(step));
+  const mac = crypto.createHmac('sha1', Buffer.from(bytes)).update(msg).digest();
+  const off = mac[19] & 0xf;
+  const code = ((mac.readUInt32BE(off) & 0x7fffffff) % 1000000).toString().padStart(6, '0');
+  return code;
+}
+
+// Setting up a server with an owner and members is what most tests start with.
+async function serverWithMembers(base, memberCount = 1) {
+  const owner = await register(base);
+  const created = await api(base, 'POST', '/api/servers', { token: owner.token, body: { name: 'Servidor de teste' } });
+  if (created.status !== 201) throw new Error('create server: ' + created.text);
+  const sid = created.body.server.id;
+  const invite = await api(base, 'POST', `/api/servers/${sid}/invites`, { token: owner.token, body: {} });
+  const members = [];
+  for (let i = 0; i < memberCount; i++) {
+    const m = await register(base);
+    const j = await api(base, 'POST', `/api/invites/${invite.body.code}/join`, { token: m.token });
+    if (j.status !== 200) throw new Error('join: ' + j.text);
+    members.push(m);
+  }
+  return { owner, sid, server: created.body, members, code: invite.body.code };
+}
+
+module.exports = { startServer, api, register, uniqueName, rawExchange, totp, serverWithMembers, BIN };

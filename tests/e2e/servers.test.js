@@ -1,0 +1,252 @@
+// Servers, channels, overwrites and roles, with the permission rules behind each route.
+'use strict';
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const { startServer, api, register, serverWithMembers } = require('./helpers');
+
+const P = {
+  ADMINISTRADOR: 1 << 0, GERENCIAR_SERVIDOR: 1 << 1, GERENCIAR_CANAIS: 1 << 2, GERENCIAR_CARGOS: 1 << 3,
+  EXPULSAR_MEMBROS: 1 << 4, BANIR_MEMBROS: 1 << 5, MODERAR_MEMBROS: 1 << 6, CRIAR_CONVITE: 1 << 7,
+  VER_CANAL: 1 << 8, ENVIAR_MENSAGENS: 1 << 9, GERENCIAR_MENSAGENS: 1 << 10, ADICIONAR_REACOES: 1 << 11,
+  FIXAR_MENSAGENS: 1 << 12, MENCIONAR_TODOS: 1 << 13, CONECTAR_VOZ: 1 << 14, FALAR: 1 << 15, USAR_COMANDOS: 1 << 16,
+};
+const EVERYONE_DEFAULT = P.VER_CANAL | P.ENVIAR_MENSAGENS | P.ADICIONAR_REACOES | P.CRIAR_CONVITE | P.CONECTAR_VOZ | P.FALAR | P.USAR_COMANDOS;
+const BOGUS_ID = '01a1fe3b-0000-7000-8000-000000000000';
+
+let srv;
+test.before(async () => { srv = await startServer(); });
+test.after(async () => { const r = await srv.stop(); assert.equal(r.code, 0, srv.stderr); });
+
+async function giveRole(owner, sid, userId, permissions, name = 'Cargo') {
+  const role = await api(srv.url, 'POST', `/api/servers/${sid}/roles`, { token: owner.token, body: { name, permissions } });
+  assert.equal(role.status, 201, role.text);
+  const put = await api(srv.url, 'PUT', `/api/servers/${sid}/members/${userId}/roles/${role.body.role.id}`, { token: owner.token });
+  assert.equal(put.status, 200, put.text);
+  return role.body.role;
+}
+
+test('creating a server makes @everyone with the default bits and a text channel geral', async () => {
+  const owner = await register(srv.url);
+  const r = await api(srv.url, 'POST', '/api/servers', { token: owner.token, body: { name: '  Praça Central  ' } });
+  assert.equal(r.status, 201);
+  const { server, channels, roles } = r.body;
+  assert.equal(server.name, 'Praça Central');
+  assert.equal(server.ownerId, owner.user.id);
+  assert.equal(server.verificationLevel, 0);
+  assert.equal(server.requiresRulesAcceptance, false);
+  assert.equal(server.requires2FA, false);
+  assert.equal(server.discoverable, false);
+  assert.deepEqual(server.automod, { blockedWords: [], maxMentions: null });
+  assert.equal(channels.length, 1);
+  assert.equal(channels[0].name, 'geral');
+  assert.equal(channels[0].type, 'text');
+  assert.equal(roles.length, 1);
+  assert.equal(roles[0].name, '@everyone');
+  assert.equal(roles[0].id, server.id);
+  assert.equal(roles[0].permissions, EVERYONE_DEFAULT);
+  const list = await api(srv.url, 'GET', '/api/servers', { token: owner.token });
+  assert.deepEqual(list.body.servers.map((s) => s.id), [server.id]);
+});
+
+test('server name is validated', async () => {
+  const owner = await register(srv.url);
+  for (const body of [{}, { name: '' }, { name: '   ' }, { name: 'x'.repeat(101) }, { name: 7 }]) {
+    const r = await api(srv.url, 'POST', '/api/servers', { token: owner.token, body });
+    assert.equal(r.status, 400, JSON.stringify(body));
+    assert.match(r.body.error, /^name: /);
+  }
+  assert.equal((await api(srv.url, 'POST', '/api/servers', { token: owner.token, body: { name: 'x'.repeat(100) } })).status, 201);
+});
+
+test('non-members, unknown IDs and malformed IDs all get 404, never 500', async () => {
+  const { sid } = await serverWithMembers(srv.url, 0);
+  const stranger = await register(srv.url);
+  for (const path of [`/api/servers/${sid}`, `/api/servers/${BOGUS_ID}`, '/api/servers/not-a-uuid', "/api/servers/'%20OR%201=1", '/api/servers/%00']) {
+    const r = await api(srv.url, 'GET', path, { token: stranger.token });
+    assert.equal(r.status, 404, path);
+  }
+  assert.equal((await api(srv.url, 'PATCH', `/api/servers/${sid}`, { token: stranger.token, body: { name: 'x' } })).status, 404);
+});
+
+test('PATCH server needs GERENCIAR_SERVIDOR and validates each setting', async () => {
+  const { owner, sid, members: [m] } = await serverWithMembers(srv.url, 1);
+  const denied = await api(srv.url, 'PATCH', `/api/servers/${sid}`, { token: m.token, body: { name: 'meu' } });
+  assert.equal(denied.status, 403);
+  assert.match(denied.body.error, /GERENCIAR_SERVIDOR/);
+  const r = await api(srv.url, 'PATCH', `/api/servers/${sid}`, { token: owner.token, body: { name: 'Novo', verificationLevel: 3, requiresRulesAcceptance: true, rules: 'Seja gentil', requires2FA: true, discoverable: true } });
+  assert.equal(r.status, 200);
+  assert.equal(r.body.server.name, 'Novo');
+  assert.equal(r.body.server.verificationLevel, 3);
+  assert.equal(r.body.server.requiresRulesAcceptance, true);
+  assert.equal(r.body.server.rules, 'Seja gentil');
+  assert.equal(r.body.server.requires2FA, true);
+  assert.equal(r.body.server.discoverable, true);
+  const keep = await api(srv.url, 'PATCH', `/api/servers/${sid}`, { token: owner.token, body: {} });
+  assert.equal(keep.body.server.name, 'Novo', 'absent fields keep their value');
+  for (const [body, path] of [[{ verificationLevel: 4 }, 'verificationLevel'], [{ verificationLevel: -1 }, 'verificationLevel'], [{ verificationLevel: '1' }, 'verificationLevel'], [{ requires2FA: 'yes' }, 'requires2FA'], [{ rules: 'x'.repeat(4001) }, 'rules'], [{ iconUrl: 'http://x/y.png' }, 'iconUrl']]) {
+    const bad = await api(srv.url, 'PATCH', `/api/servers/${sid}`, { token: owner.token, body });
+    assert.equal(bad.status, 400, JSON.stringify(body));
+    assert.ok(bad.body.error.startsWith(path + ': '), bad.body.error);
+  }
+  const icon = await api(srv.url, 'PATCH', `/api/servers/${sid}`, { token: owner.token, body: { iconUrl: 'data:image/png;base64,AAAA' } });
+  assert.equal(icon.body.server.iconUrl, 'data:image/png;base64,AAAA');
+  const bigIcon = await api(srv.url, 'PATCH', `/api/servers/${sid}`, { token: owner.token, body: { iconUrl: 'data:image/png;base64,' + 'A'.repeat(2 * 1024 * 1024) } });
+  assert.equal(bigIcon.status, 413);
+});
+
+test('only the owner deletes a server', async () => {
+  const { owner, sid, members: [m] } = await serverWithMembers(srv.url, 1);
+  await giveRole(owner, sid, m.user.id, P.ADMINISTRADOR, 'Admin');
+  assert.equal((await api(srv.url, 'DELETE', `/api/servers/${sid}`, { token: m.token })).status, 403);
+  const del = await api(srv.url, 'DELETE', `/api/servers/${sid}`, { token: owner.token });
+  assert.deepEqual(del.body, { ok: true });
+  assert.equal((await api(srv.url, 'GET', `/api/servers/${sid}`, { token: owner.token })).status, 404);
+});
+
+test('channels: create text, forum and voice with GERENCIAR_CANAIS; others get 403', async () => {
+  const { owner, sid, members: [m] } = await serverWithMembers(srv.url, 1);
+  const denied = await api(srv.url, 'POST', `/api/servers/${sid}/channels`, { token: m.token, body: { name: 'x' } });
+  assert.equal(denied.status, 403);
+  for (const type of ['text', 'forum', 'voice']) {
+    const r = await api(srv.url, 'POST', `/api/servers/${sid}/channels`, { token: owner.token, body: { name: `canal-${type}`, type } });
+    assert.equal(r.status, 201);
+    assert.equal(r.body.channel.type, type);
+    assert.equal(r.body.channel.serverId, sid);
+    assert.equal(r.body.channel.parentId, null);
+    assert.deepEqual(r.body.channel.overwrites, []);
+  }
+  const bad = await api(srv.url, 'POST', `/api/servers/${sid}/channels`, { token: owner.token, body: { name: 'x', type: 'thread' } });
+  assert.equal(bad.status, 400);
+  assert.equal(bad.body.error, 'type: deve ser text, forum ou voice');
+  assert.equal((await api(srv.url, 'POST', `/api/servers/${sid}/channels`, { token: owner.token, body: { name: '' } })).body.error, 'name: deve ter entre 1 e 100 caracteres');
+  await giveRole(owner, sid, m.user.id, P.GERENCIAR_CANAIS);
+  const ok = await api(srv.url, 'POST', `/api/servers/${sid}/channels`, { token: m.token, body: { name: 'do-membro' } });
+  assert.equal(ok.status, 201);
+  const view = await api(srv.url, 'GET', `/api/servers/${sid}`, { token: m.token });
+  assert.deepEqual(view.body.channels.map((c) => c.name), ['geral', 'canal-text', 'canal-forum', 'canal-voice', 'do-membro']);
+});
+
+test('channels: patch and delete, 404 for channels of other servers', async () => {
+  const a = await serverWithMembers(srv.url, 0);
+  const b = await serverWithMembers(srv.url, 0);
+  const cid = a.server.channels[0].id;
+  const patched = await api(srv.url, 'PATCH', `/api/servers/${a.sid}/channels/${cid}`, { token: a.owner.token, body: { name: 'principal', topic: 'Assuntos gerais', position: 3 } });
+  assert.equal(patched.status, 200);
+  assert.equal(patched.body.channel.name, 'principal');
+  assert.equal(patched.body.channel.topic, 'Assuntos gerais');
+  assert.equal(patched.body.channel.position, 3);
+  const cleared = await api(srv.url, 'PATCH', `/api/servers/${a.sid}/channels/${cid}`, { token: a.owner.token, body: { topic: null } });
+  assert.equal(cleared.body.channel.topic, null);
+  assert.equal((await api(srv.url, 'PATCH', `/api/servers/${b.sid}/channels/${cid}`, { token: b.owner.token, body: { name: 'x' } })).status, 404);
+  assert.equal((await api(srv.url, 'PATCH', `/api/servers/${a.sid}/channels/not-an-id`, { token: a.owner.token, body: { name: 'x' } })).status, 404);
+  const del = await api(srv.url, 'DELETE', `/api/servers/${a.sid}/channels/${cid}`, { token: a.owner.token });
+  assert.deepEqual(del.body, { ok: true });
+  assert.equal((await api(srv.url, 'DELETE', `/api/servers/${a.sid}/channels/${cid}`, { token: a.owner.token })).status, 404);
+});
+
+test('overwrites: deny VER_CANAL to @everyone hides the channel; a role or member allow brings it back', async () => {
+  const { owner, sid, members: [m1, m2] } = await serverWithMembers(srv.url, 2);
+  const ch = await api(srv.url, 'POST', `/api/servers/${sid}/channels`, { token: owner.token, body: { name: 'secreto' } });
+  const cid = ch.body.channel.id;
+  const put = await api(srv.url, 'PUT', `/api/servers/${sid}/channels/${cid}/overwrites/${sid}`, { token: owner.token, body: { type: 'role', allow: 0, deny: P.VER_CANAL } });
+  assert.equal(put.status, 200);
+  assert.deepEqual(put.body.channel.overwrites, [{ targetId: sid, type: 'role', allow: 0, deny: P.VER_CANAL }]);
+  const names = async (u) => (await api(srv.url, 'GET', `/api/servers/${sid}`, { token: u.token })).body.channels.map((c) => c.name);
+  assert.deepEqual(await names(m1), ['geral']);
+  assert.deepEqual(await names(owner), ['geral', 'secreto'], 'the owner sees everything');
+  assert.equal((await api(srv.url, 'PATCH', `/api/servers/${sid}/channels/${cid}`, { token: m1.token, body: { name: 'x' } })).status, 404, 'an invisible channel does not exist for them');
+
+  const role = await api(srv.url, 'POST', `/api/servers/${sid}/roles`, { token: owner.token, body: { name: 'Confiança' } });
+  await api(srv.url, 'PUT', `/api/servers/${sid}/members/${m1.user.id}/roles/${role.body.role.id}`, { token: owner.token });
+  await api(srv.url, 'PUT', `/api/servers/${sid}/channels/${cid}/overwrites/${role.body.role.id}`, { token: owner.token, body: { type: 'role', allow: P.VER_CANAL } });
+  assert.deepEqual(await names(m1), ['geral', 'secreto']);
+  assert.deepEqual(await names(m2), ['geral']);
+  await api(srv.url, 'PUT', `/api/servers/${sid}/channels/${cid}/overwrites/${m2.user.id}`, { token: owner.token, body: { type: 'member', allow: P.VER_CANAL } });
+  assert.deepEqual(await names(m2), ['geral', 'secreto']);
+  // The member overwrite wins over the role: deny m1 personally.
+  await api(srv.url, 'PUT', `/api/servers/${sid}/channels/${cid}/overwrites/${m1.user.id}`, { token: owner.token, body: { type: 'member', deny: P.VER_CANAL } });
+  assert.deepEqual(await names(m1), ['geral']);
+  const removed = await api(srv.url, 'DELETE', `/api/servers/${sid}/channels/${cid}/overwrites/${m1.user.id}`, { token: owner.token });
+  assert.deepEqual(removed.body, { ok: true });
+  assert.deepEqual(await names(m1), ['geral', 'secreto']);
+});
+
+test('overwrites: validation, unknown targets, and no granting bits one lacks', async () => {
+  const { owner, sid, members: [m] } = await serverWithMembers(srv.url, 1);
+  const cid = (await api(srv.url, 'GET', `/api/servers/${sid}`, { token: owner.token })).body.channels[0].id;
+  const url = (t) => `/api/servers/${sid}/channels/${cid}/overwrites/${t}`;
+  assert.equal((await api(srv.url, 'PUT', url(sid), { token: owner.token, body: { type: 'team' } })).body.error, 'type: deve ser role ou member');
+  assert.match((await api(srv.url, 'PUT', url(sid), { token: owner.token, body: { type: 'role', allow: 1 << 17 } })).body.error, /^allow: /);
+  assert.match((await api(srv.url, 'PUT', url(sid), { token: owner.token, body: { type: 'role', deny: -1 } })).body.error, /^deny: /);
+  assert.match((await api(srv.url, 'PUT', url(sid), { token: owner.token, body: { type: 'role', allow: 1.5 } })).body.error, /^allow: /);
+  assert.equal((await api(srv.url, 'PUT', url(BOGUS_ID), { token: owner.token, body: { type: 'role' } })).status, 404);
+  assert.equal((await api(srv.url, 'PUT', url(BOGUS_ID), { token: owner.token, body: { type: 'member' } })).status, 404);
+  assert.equal((await api(srv.url, 'PUT', url(sid), { token: m.token, body: { type: 'role', allow: P.VER_CANAL } })).status, 403);
+  await giveRole(owner, sid, m.user.id, P.GERENCIAR_CARGOS);
+  assert.equal((await api(srv.url, 'PUT', url(sid), { token: m.token, body: { type: 'role', allow: P.BANIR_MEMBROS } })).status, 403, 'cannot grant a bit one lacks');
+  assert.equal((await api(srv.url, 'PUT', url(sid), { token: m.token, body: { type: 'role', deny: P.ENVIAR_MENSAGENS } })).status, 200);
+  assert.equal((await api(srv.url, 'DELETE', url(BOGUS_ID), { token: owner.token })).status, 404);
+});
+
+test('roles: create, edit, delete, with validation and managed/@everyone rules', async () => {
+  const { owner, sid, members: [m] } = await serverWithMembers(srv.url, 1);
+  const r = await api(srv.url, 'POST', `/api/servers/${sid}/roles`, { token: owner.token, body: { name: 'Moderação', permissions: P.EXPULSAR_MEMBROS | P.BANIR_MEMBROS, mentionable: true, color: 0xff8800 } });
+  assert.equal(r.status, 201);
+  assert.deepEqual(Object.keys(r.body.role), ['id', 'serverId', 'name', 'permissions', 'color', 'mentionable', 'position', 'managed', 'createdAt']);
+  assert.equal(r.body.role.permissions, P.EXPULSAR_MEMBROS | P.BANIR_MEMBROS);
+  assert.equal(r.body.role.mentionable, true);
+  assert.equal(r.body.role.color, 0xff8800);
+  assert.equal(r.body.role.position, 1);
+  assert.equal(r.body.role.managed, false);
+  const asString = await api(srv.url, 'POST', `/api/servers/${sid}/roles`, { token: owner.token, body: { name: 'Texto', permissions: String(P.VER_CANAL) } });
+  assert.equal(asString.body.role.permissions, P.VER_CANAL);
+  for (const [body, path] of [[{ permissions: 1 }, 'name'], [{ name: 'x', permissions: 1 << 17 }, 'permissions'], [{ name: 'x', permissions: -1 }, 'permissions'], [{ name: 'x', permissions: '12abc' }, 'permissions'], [{ name: 'x', color: 0x1000000 }, 'color'], [{ name: 'x', mentionable: 1 }, 'mentionable']]) {
+    const bad = await api(srv.url, 'POST', `/api/servers/${sid}/roles`, { token: owner.token, body });
+    assert.equal(bad.status, 400, JSON.stringify(body));
+    assert.ok(bad.body.error.startsWith(path + ': '), bad.body.error);
+  }
+  assert.equal((await api(srv.url, 'POST', `/api/servers/${sid}/roles`, { token: m.token, body: { name: 'x' } })).status, 403);
+  const patched = await api(srv.url, 'PATCH', `/api/servers/${sid}/roles/${r.body.role.id}`, { token: owner.token, body: { name: 'Mods', permissions: P.EXPULSAR_MEMBROS } });
+  assert.equal(patched.body.role.name, 'Mods');
+  assert.equal(patched.body.role.permissions, P.EXPULSAR_MEMBROS);
+  assert.equal(patched.body.role.color, 0xff8800);
+  const everyone = await api(srv.url, 'PATCH', `/api/servers/${sid}/roles/${sid}`, { token: owner.token, body: { permissions: P.VER_CANAL } });
+  assert.equal(everyone.body.role.permissions, P.VER_CANAL);
+  assert.equal((await api(srv.url, 'PATCH', `/api/servers/${sid}/roles/${sid}`, { token: owner.token, body: { name: 'todos' } })).status, 400);
+  assert.equal((await api(srv.url, 'DELETE', `/api/servers/${sid}/roles/${sid}`, { token: owner.token })).status, 403);
+  assert.deepEqual((await api(srv.url, 'DELETE', `/api/servers/${sid}/roles/${r.body.role.id}`, { token: owner.token })).body, { ok: true });
+  assert.equal((await api(srv.url, 'DELETE', `/api/servers/${sid}/roles/${r.body.role.id}`, { token: owner.token })).status, 404);
+  assert.equal((await api(srv.url, 'PATCH', `/api/servers/${sid}/roles/${BOGUS_ID}`, { token: owner.token, body: {} })).status, 404);
+});
+
+test('roles: effective permissions follow the roles a member holds', async () => {
+  const { owner, sid, members: [m] } = await serverWithMembers(srv.url, 1);
+  const mk = () => api(srv.url, 'POST', `/api/servers/${sid}/channels`, { token: m.token, body: { name: 'x' } });
+  assert.equal((await mk()).status, 403);
+  const role = await giveRole(owner, sid, m.user.id, P.ADMINISTRADOR, 'Admin');
+  assert.equal((await mk()).status, 201, 'ADMINISTRADOR means every bit');
+  const del = await api(srv.url, 'DELETE', `/api/servers/${sid}/members/${m.user.id}/roles/${role.id}`, { token: owner.token });
+  assert.deepEqual(del.body, { ok: true });
+  assert.equal((await mk()).status, 403);
+  assert.equal((await api(srv.url, 'DELETE', `/api/servers/${sid}/members/${m.user.id}/roles/${role.id}`, { token: owner.token })).status, 404);
+});
+
+test('role hierarchy: no managing roles at or above one\'s own, no granting bits one lacks', async () => {
+  const { owner, sid, members: [mod, other] } = await serverWithMembers(srv.url, 2);
+  const admin = await api(srv.url, 'POST', `/api/servers/${sid}/roles`, { token: owner.token, body: { name: 'Admin', permissions: P.ADMINISTRADOR } });
+  const modRole = await giveRole(owner, sid, mod.user.id, P.GERENCIAR_CARGOS, 'Mod');
+  // Mod was created after Admin, so it sits at position 1 and Admin above it.
+  const giveAdmin = await api(srv.url, 'PUT', `/api/servers/${sid}/members/${mod.user.id}/roles/${admin.body.role.id}`, { token: mod.token });
+  assert.equal(giveAdmin.status, 403, 'a moderator cannot hand out a role above theirs');
+  const sameLevel = await api(srv.url, 'PATCH', `/api/servers/${sid}/roles/${modRole.id}`, { token: mod.token, body: { permissions: P.GERENCIAR_CARGOS | P.BANIR_MEMBROS } });
+  assert.equal(sameLevel.status, 403);
+  const grant = await api(srv.url, 'POST', `/api/servers/${sid}/roles`, { token: mod.token, body: { name: 'Ban', permissions: P.BANIR_MEMBROS } });
+  assert.equal(grant.status, 403, 'a role never gets bits its maker lacks');
+  const low = await api(srv.url, 'POST', `/api/servers/${sid}/roles`, { token: mod.token, body: { name: 'Leitor', permissions: P.VER_CANAL } });
+  assert.equal(low.status, 201);
+  const given = await api(srv.url, 'PUT', `/api/servers/${sid}/members/${other.user.id}/roles/${low.body.role.id}`, { token: mod.token });
+  assert.equal(given.status, 200);
+  assert.deepEqual(given.body.member.roleIds, [low.body.role.id]);
+  assert.equal((await api(srv.url, 'PUT', `/api/servers/${sid}/members/${other.user.id}/roles/${sid}`, { token: owner.token })).status, 400, '@everyone is held by all');
+  assert.equal((await api(srv.url, 'PUT', `/api/servers/${sid}/members/${BOGUS_ID}/roles/${low.body.role.id}`, { token: owner.token })).status, 404);
+});
