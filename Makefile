@@ -88,12 +88,12 @@ fuzz: $(FUZZERS)
 	  echo "fuzzing $$n for $(FUZZ_SECONDS)s"; \
 	  $$f -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 build/fuzz/corpus-$$n tests/fuzz/corpus/$$n \
 	    2>build/fuzz/$$n.log || { tail -40 build/fuzz/$$n.log; exit 1; }; \
-	  grep -E 'stat::number_of_executed_runs' build/fuzz/$$n.log; done
+	  grep -E 'stat::number_of_executed_units|Done ' build/fuzz/$$n.log; done
 fuzz-quick:
 	$(MAKE) fuzz FUZZ_SECONDS=$${FUZZ_SECONDS_QUICK:-15}
 
 bench: build/praca
-	bench/run.sh
+	bench/http_get.sh
 
 clean:
 	rm -rf build

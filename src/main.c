@@ -111,8 +111,8 @@ static int serve(struct serve *s)
     if (api_app_init(&app, &s->cfg, writer, s->bus, s->cfg.site_url[0] ? s->cfg.site_url : origin))
         goto out;
     app_ready = 1;
-    s->workers = workers_new(s->cfg.workers, api_worker_init, api_worker_cleanup, api_worker_run,
-                             &app);
+    s->workers =
+        workers_new(s->cfg.workers, api_worker_init, api_worker_cleanup, api_worker_run, &app);
     if (!s->workers) {
         log_error("cannot start %d workers", s->cfg.workers);
         goto out;

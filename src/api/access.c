@@ -81,7 +81,8 @@ uint64_t api_channel_perms(const struct access *a, json_t *channel)
     struct perm_overwrite list[64];
     size_t n = 0, i;
     json_t *o;
-    json_array_foreach(json_object_get(channel, "overwrites"), i, o) {
+    json_array_foreach(json_object_get(channel, "overwrites"), i, o)
+    {
         if (n == sizeof list / sizeof list[0])
             break;
         list[n].target_id = json_string_value(json_object_get(o, "targetId"));
@@ -135,8 +136,9 @@ int api_moderation_allowed(struct api_call *c, const struct access *a)
     if (!a->s.requires_2fa)
         return 0;
     if (c->me.is_bot) {
-        api_error_flag(c, 403, "Este servidor exige verificação em duas etapas para moderar; bots não podem",
-                       "requires2FA");
+        api_error_flag(
+            c, 403, "Este servidor exige verificação em duas etapas para moderar; bots não podem",
+            "requires2FA");
         return -1;
     }
     if (!a->s.mfa_enabled) {
@@ -170,4 +172,23 @@ int api_role_below(struct api_call *c, const struct access *actor, int64_t posit
         return 0;
     api_error(c, 403, "Sem permissão: o cargo está igual ou acima do seu cargo mais alto");
     return -1;
+}
+
+const char *api_server(struct api_call *c, struct access *a, uint64_t bits)
+{
+    const char *sid = api_param_id(c, "sid", "Servidor não encontrado");
+    if (!sid || api_access(c, sid, a) || (bits && api_require(c, a, bits)))
+        return NULL;
+    return sid;
+}
+
+void api_reply_member(struct api_call *c, const char *sid, const char *uid)
+{
+    int rc;
+    json_t *member = store_member_json(c->db, sid, uid, &rc);
+    if (!member) {
+        api_internal(c);
+        return;
+    }
+    api_reply(c, 200, json_pack("{so}", "member", member));
 }

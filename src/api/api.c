@@ -170,7 +170,8 @@ static int authenticate(struct api_call *c, enum api_auth need)
     c->me.is_bot = owner.is_bot;
     int safe = c->req->method == HTTP_GET || c->req->method == HTTP_HEAD;
     if (c->me.via_cookie && !safe && !same_origin(c)) {
-        api_error(c, 403, "Origem não permitida: requisições com cookie precisam de Origin do site");
+        api_error(c, 403,
+                  "Origem não permitida: requisições com cookie precisam de Origin do site");
         return -1;
     }
     if (need == API_PERSON && c->me.is_bot) {
@@ -199,9 +200,14 @@ static void handle(struct api_call *c)
     const struct http_route *route;
     int method = req->method == HTTP_HEAD ? HTTP_GET : req->method;
     switch (http_router_match(&c->app->router, method, req->path, &route, params, &nparams)) {
-    case HTTP_ROUTE_NOT_FOUND: api_error(c, 404, "Rota não encontrada"); return;
-    case HTTP_ROUTE_BAD_METHOD: api_error(c, 405, "Método não permitido nesta rota"); return;
-    default: break;
+    case HTTP_ROUTE_NOT_FOUND:
+        api_error(c, 404, "Rota não encontrada");
+        return;
+    case HTTP_ROUTE_BAD_METHOD:
+        api_error(c, 405, "Método não permitido nesta rota");
+        return;
+    default:
+        break;
     }
     for (size_t i = 0; i < nparams; i++) {
         if (http_url_decode(params[i], c->params[i], sizeof c->params[i], NULL) ||

@@ -33,10 +33,10 @@ struct app {
 };
 
 enum api_auth {
-    API_PUBLIC,  /* no token needed */
-    API_PERSON,  /* a person's session; bot tokens get 403 */
-    API_BOT,     /* a bot token; sessions get 403 */
-    API_ANY,     /* a person or a bot */
+    API_PUBLIC, /* no token needed */
+    API_PERSON, /* a person's session; bot tokens get 403 */
+    API_BOT,    /* a bot token; sessions get 403 */
+    API_ANY,    /* a person or a bot */
 };
 
 struct api_caller {
@@ -121,7 +121,7 @@ int in_time(struct api_call *c, json_t *obj, const char *key, int64_t *out);
 void api_reply_server_view(struct api_call *c, const char *sid);
 
 /* ---- output helpers (reply.c) ---- */
-json_t *json_time(int64_t ms);          /* ISO text */
+json_t *json_time(int64_t ms); /* ISO text */
 json_t *json_time_or_null(int64_t ms, int is_null);
 json_t *json_str_or_null(const char *s);
 

@@ -73,8 +73,8 @@ static void auth_register(struct api_call *c)
     crypto_token(token);
     crypto_sha256_hex(token, strlen(token), token_hash);
     uuid_v7(id);
-    struct store_new_user u = {id, username, display ? display : username, hash, token_hash,
-                               clock_now_ms()};
+    struct store_new_user u = {id,   username,   display ? display : username,
+                               hash, token_hash, clock_now_ms()};
     int rc = store_write(c->app->writer, store_user_create, &u);
     if (rc == STORE_CONSTRAINT) {
         api_error(c, 409, "username: já está em uso");
@@ -134,8 +134,8 @@ static void auth_login(struct api_call *c)
                       text_username_fold(username, len);
     if (!well_formed)
         snprintf(username, sizeof username, "%.32s", raw);
-    int64_t wait = ratelimit_check(c->app->limits, "login-failure", username, LOGIN_FAILURES,
-                                   LOGIN_WINDOW_MS);
+    int64_t wait =
+        ratelimit_check(c->app->limits, "login-failure", username, LOGIN_FAILURES, LOGIN_WINDOW_MS);
     if (wait > 0) {
         api_rate_limited(c, wait);
         return;

@@ -24,9 +24,9 @@ static void reply_channel(struct api_call *c, int status, const char *cid)
 
 static void channel_create(struct api_call *c)
 {
-    const char *sid = api_param_id(c, "sid", "Servidor não encontrado");
     struct access a;
-    if (!sid || api_access(c, sid, &a) || api_require(c, &a, PERM_GERENCIAR_CANAIS))
+    const char *sid = api_server(c, &a, PERM_GERENCIAR_CANAIS);
+    if (!sid)
         return;
     json_t *body = api_body(c);
     const char *name, *type, *topic;
@@ -63,8 +63,7 @@ static void channel_create(struct api_call *c)
 static int channel_gate(struct api_call *c, struct access *a, const char **sid, const char **cid,
                         uint64_t bits)
 {
-    *sid = api_param_id(c, "sid", "Servidor não encontrado");
-    if (!*sid || api_access(c, *sid, a))
+    if (!(*sid = api_server(c, a, 0)))
         return -1;
     *cid = api_param_id(c, "cid", "Canal não encontrado");
     json_t *ch;
@@ -183,6 +182,7 @@ const struct api_route api_channel_routes[] = {
     {HTTP_PATCH, "/api/servers/:sid/channels/:cid", channel_patch, API_ANY},
     {HTTP_DELETE, "/api/servers/:sid/channels/:cid", channel_delete, API_ANY},
     {HTTP_PUT, "/api/servers/:sid/channels/:cid/overwrites/:targetId", overwrite_put, API_ANY},
-    {HTTP_DELETE, "/api/servers/:sid/channels/:cid/overwrites/:targetId", overwrite_delete, API_ANY},
+    {HTTP_DELETE, "/api/servers/:sid/channels/:cid/overwrites/:targetId", overwrite_delete,
+     API_ANY},
     {0, NULL, NULL, 0},
 };

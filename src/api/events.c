@@ -21,7 +21,7 @@ static void publish(struct api_call *c, const char *name, const char *sid, json_
     char *text = json_dumps(payload, JSON_COMPACT);
     json_decref(payload);
     if (text)
-        bus_publish(c->app->bus, name, text, strlen(text), (const char(*)[UUID_LEN + 1])to, n);
+        bus_publish(c->app->bus, name, text, strlen(text), (const char(*)[UUID_LEN + 1]) to, n);
     free(to);
 }
 

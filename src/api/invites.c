@@ -25,9 +25,9 @@ static void invite_code(char out[INVITE_CODE_LEN + 1])
 
 static void invite_create(struct api_call *c)
 {
-    const char *sid = api_param_id(c, "sid", "Servidor não encontrado");
     struct access a;
-    if (!sid || api_access(c, sid, &a) || api_require(c, &a, PERM_CRIAR_CONVITE))
+    const char *sid = api_server(c, &a, PERM_CRIAR_CONVITE);
+    if (!sid)
         return;
     int64_t max_uses = 0, max_age = 0;
     json_t *body = c->req->body.len ? api_body(c) : NULL;

@@ -19,9 +19,9 @@
 
 static void member_list(struct api_call *c)
 {
-    const char *sid = api_param_id(c, "sid", "Servidor não encontrado");
     struct access a;
-    if (!sid || api_access(c, sid, &a))
+    const char *sid = api_server(c, &a, 0);
+    if (!sid)
         return;
     struct slice v;
     long long limit = 1000;
@@ -45,9 +45,9 @@ static void member_list(struct api_call *c)
 
 static void member_leave(struct api_call *c)
 {
-    const char *sid = api_param_id(c, "sid", "Servidor não encontrado");
     struct access a;
-    if (!sid || api_access(c, sid, &a))
+    const char *sid = api_server(c, &a, 0);
+    if (!sid)
         return;
     if (a.is_owner) {
         api_error(c, 403, "O dono não pode sair do servidor; apague-o");
@@ -67,9 +67,7 @@ static void member_leave(struct api_call *c)
 static int moderate_gate(struct api_call *c, uint64_t bits, const char **sid, const char **uid,
                          struct access *actor, struct access *target)
 {
-    *sid = api_param_id(c, "sid", "Servidor não encontrado");
-    if (!*sid || api_access(c, *sid, actor) || api_require(c, actor, bits) ||
-        api_moderation_allowed(c, actor))
+    if (!(*sid = api_server(c, actor, bits)) || api_moderation_allowed(c, actor))
         return -1;
     *uid = api_param_id(c, "uid", "Membro não encontrado");
     if (!*uid || api_access_of(c, *sid, *uid, target, "Membro não encontrado"))
@@ -95,10 +93,9 @@ static void member_kick(struct api_call *c)
 
 static void ban_put(struct api_call *c)
 {
-    const char *sid = api_param_id(c, "sid", "Servidor não encontrado");
     struct access actor, target;
-    if (!sid || api_access(c, sid, &actor) || api_require(c, &actor, PERM_BANIR_MEMBROS) ||
-        api_moderation_allowed(c, &actor))
+    const char *sid = api_server(c, &actor, PERM_BANIR_MEMBROS);
+    if (!sid || api_moderation_allowed(c, &actor))
         return;
     const char *uid = api_param_id(c, "uid", "Usuário não encontrado");
     if (!uid)
@@ -122,7 +119,8 @@ static void ban_put(struct api_call *c)
         return;
     json_t *body = c->req->body.len ? api_body(c) : NULL;
     const char *reason = NULL;
-    if (c->req->body.len && (!body || in_str(c, body, "reason", 0, REASON_MAX, IN_NULLABLE, &reason) < 0))
+    if (c->req->body.len &&
+        (!body || in_str(c, body, "reason", 0, REASON_MAX, IN_NULLABLE, &reason) < 0))
         return;
     if (store_ban(c->app->writer, sid, uid, reason, c->me.user_id) < 0) {
         api_internal(c);
@@ -138,10 +136,9 @@ static void ban_put(struct api_call *c)
 
 static void ban_delete(struct api_call *c)
 {
-    const char *sid = api_param_id(c, "sid", "Servidor não encontrado");
     struct access a;
-    if (!sid || api_access(c, sid, &a) || api_require(c, &a, PERM_BANIR_MEMBROS) ||
-        api_moderation_allowed(c, &a))
+    const char *sid = api_server(c, &a, PERM_BANIR_MEMBROS);
+    if (!sid || api_moderation_allowed(c, &a))
         return;
     const char *uid = api_param_id(c, "uid", "Banimento não encontrado");
     int64_t changes = 0;
@@ -160,9 +157,9 @@ static void ban_delete(struct api_call *c)
 
 static void ban_list(struct api_call *c)
 {
-    const char *sid = api_param_id(c, "sid", "Servidor não encontrado");
     struct access a;
-    if (!sid || api_access(c, sid, &a) || api_require(c, &a, PERM_BANIR_MEMBROS))
+    const char *sid = api_server(c, &a, PERM_BANIR_MEMBROS);
+    if (!sid)
         return;
     json_t *list = store_bans_json(c->db, sid);
     if (!list) {
@@ -201,13 +198,7 @@ static void member_patch(struct api_call *c)
         api_internal(c);
         return;
     }
-    int rc;
-    json_t *member = store_member_json(c->db, sid, uid, &rc);
-    if (!member) {
-        api_internal(c);
-        return;
-    }
-    api_reply(c, 200, json_pack("{so}", "member", member));
+    api_reply_member(c, sid, uid);
 }
 
 const struct api_route api_member_routes[] = {

@@ -76,8 +76,8 @@ static void sweep(struct ratelimit *rl, int64_t now)
     }
 }
 
-static int64_t apply(struct ratelimit *rl, const char *action, const char *account,
-                     uint32_t limit, int64_t window_ms, int record)
+static int64_t apply(struct ratelimit *rl, const char *action, const char *account, uint32_t limit,
+                     int64_t window_ms, int record)
 {
     char key[KEY_MAX];
     snprintf(key, sizeof key, "%s|%s", action, account);
@@ -109,8 +109,8 @@ static int64_t apply(struct ratelimit *rl, const char *action, const char *accou
     return wait;
 }
 
-int64_t ratelimit_hit(struct ratelimit *rl, const char *action, const char *account,
-                      uint32_t limit, int64_t window_ms)
+int64_t ratelimit_hit(struct ratelimit *rl, const char *action, const char *account, uint32_t limit,
+                      int64_t window_ms)
 {
     return apply(rl, action, account, limit, window_ms, 1);
 }

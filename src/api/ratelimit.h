@@ -12,8 +12,8 @@ struct ratelimit;
 struct ratelimit *ratelimit_new(double scale);
 void ratelimit_free(struct ratelimit *rl);
 /* Records one action when allowed and returns 0; otherwise the milliseconds to wait. */
-int64_t ratelimit_hit(struct ratelimit *rl, const char *action, const char *account,
-                      uint32_t limit, int64_t window_ms);
+int64_t ratelimit_hit(struct ratelimit *rl, const char *action, const char *account, uint32_t limit,
+                      int64_t window_ms);
 /* The wait without recording anything (0 = allowed). */
 int64_t ratelimit_check(struct ratelimit *rl, const char *action, const char *account,
                         uint32_t limit, int64_t window_ms);

@@ -35,9 +35,9 @@ static int grantable(struct api_call *c, const struct access *a, uint64_t bits)
 
 static void role_create(struct api_call *c)
 {
-    const char *sid = api_param_id(c, "sid", "Servidor não encontrado");
     struct access a;
-    if (!sid || api_access(c, sid, &a) || api_require(c, &a, PERM_GERENCIAR_CARGOS))
+    const char *sid = api_server(c, &a, PERM_GERENCIAR_CARGOS);
+    if (!sid)
         return;
     json_t *body = api_body(c);
     const char *name;
@@ -71,8 +71,7 @@ static void role_create(struct api_call *c)
 /* Loads :rid of this server; refuses managed roles and those at or above the caller. */
 static json_t *role_gate(struct api_call *c, struct access *a, const char **sid, const char **rid)
 {
-    *sid = api_param_id(c, "sid", "Servidor não encontrado");
-    if (!*sid || api_access(c, *sid, a) || api_require(c, a, PERM_GERENCIAR_CARGOS))
+    if (!(*sid = api_server(c, a, PERM_GERENCIAR_CARGOS)))
         return NULL;
     *rid = api_param_id(c, "rid", "Cargo não encontrado");
     if (!*rid)
@@ -180,13 +179,7 @@ static void member_role_put(struct api_call *c)
         api_internal(c);
         return;
     }
-    int rc;
-    json_t *member = store_member_json(c->db, sid, uid, &rc);
-    if (!member) {
-        api_internal(c);
-        return;
-    }
-    api_reply(c, 200, json_pack("{so}", "member", member));
+    api_reply_member(c, sid, uid);
 }
 
 static void member_role_delete(struct api_call *c)

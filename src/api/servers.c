@@ -34,7 +34,8 @@ static json_t *server_view(struct api_call *c, const struct access *a, const cha
     json_t *visible = json_array();
     size_t i;
     json_t *ch;
-    json_array_foreach(channels, i, ch) {
+    json_array_foreach(channels, i, ch)
+    {
         if (api_channel_perms(a, ch) & PERM_VER_CANAL)
             json_array_append(visible, ch);
     }
@@ -64,8 +65,8 @@ static void server_create(struct api_call *c)
     char id[UUID_LEN + 1], channel_id[UUID_LEN + 1];
     uuid_v7(id);
     uuid_v7(channel_id);
-    struct store_new_server s = {id, name, c->me.user_id, channel_id,
-                                 (int64_t)PERM_EVERYONE_DEFAULT, clock_now_ms()};
+    struct store_new_server s = {
+        id, name, c->me.user_id, channel_id, (int64_t)PERM_EVERYONE_DEFAULT, clock_now_ms()};
     if (store_write(c->app->writer, store_server_create, &s) < 0) {
         api_internal(c);
         return;
@@ -121,9 +122,9 @@ static int in_icon(struct api_call *c, json_t *body, int *set, const char **icon
 
 static void server_patch(struct api_call *c)
 {
-    const char *sid = api_param_id(c, "sid", "Servidor não encontrado");
     struct access a;
-    if (!sid || api_access(c, sid, &a) || api_require(c, &a, PERM_GERENCIAR_SERVIDOR))
+    const char *sid = api_server(c, &a, PERM_GERENCIAR_SERVIDOR);
+    if (!sid)
         return;
     json_t *body = api_body(c);
     if (!body)
@@ -139,7 +140,8 @@ static void server_patch(struct api_call *c)
         in_bool(c, body, "requiresRulesAcceptance", 0, &rr) < 0 ||
         in_str(c, body, "rules", 0, RULES_MAX, 0, &p.rules) < 0 ||
         in_bool(c, body, "requires2FA", 0, &r2) < 0 ||
-        in_bool(c, body, "discoverable", 0, &disc) < 0 || in_icon(c, body, &p.set_icon, &p.icon_url) < 0)
+        in_bool(c, body, "discoverable", 0, &disc) < 0 ||
+        in_icon(c, body, &p.set_icon, &p.icon_url) < 0)
         return;
     p.requires_rules = rr;
     p.requires_2fa = r2;
@@ -153,9 +155,9 @@ static void server_patch(struct api_call *c)
 
 static void server_delete(struct api_call *c)
 {
-    const char *sid = api_param_id(c, "sid", "Servidor não encontrado");
     struct access a;
-    if (!sid || api_access(c, sid, &a))
+    const char *sid = api_server(c, &a, 0);
+    if (!sid)
         return;
     if (!a.is_owner) {
         api_error(c, 403, "Só o dono pode apagar o servidor");
@@ -170,9 +172,9 @@ static void server_delete(struct api_call *c)
 
 static void automod_put(struct api_call *c)
 {
-    const char *sid = api_param_id(c, "sid", "Servidor não encontrado");
     struct access a;
-    if (!sid || api_access(c, sid, &a) || api_require(c, &a, PERM_GERENCIAR_SERVIDOR))
+    const char *sid = api_server(c, &a, PERM_GERENCIAR_SERVIDOR);
+    if (!sid)
         return;
     json_t *body = api_body(c);
     if (!body)
@@ -192,7 +194,8 @@ static void automod_put(struct api_call *c)
         }
         size_t i;
         json_t *w;
-        json_array_foreach(words, i, w) {
+        json_array_foreach(words, i, w)
+        {
             char path[48];
             snprintf(path, sizeof path, "blockedWords.%zu", i);
             size_t len = json_is_string(w) ? json_string_length(w) : 0;
@@ -213,8 +216,9 @@ static void automod_put(struct api_call *c)
         return;
     }
     char *words_json = json_dumps(clean, JSON_COMPACT);
-    int rc = words_json ? store_automod_set(c->app->writer, sid, words_json, has_max == 1, max_mentions)
-                        : STORE_ERR;
+    int rc = words_json
+                 ? store_automod_set(c->app->writer, sid, words_json, has_max == 1, max_mentions)
+                 : STORE_ERR;
     free(words_json);
     if (rc < 0) {
         json_decref(clean);
@@ -228,9 +232,9 @@ static void automod_put(struct api_call *c)
 
 static void rules_accept(struct api_call *c)
 {
-    const char *sid = api_param_id(c, "sid", "Servidor não encontrado");
     struct access a;
-    if (!sid || api_access(c, sid, &a))
+    const char *sid = api_server(c, &a, 0);
+    if (!sid)
         return;
     if (store_rules_accept(c->app->writer, sid, c->me.user_id) < 0) {
         api_internal(c);

@@ -12,8 +12,8 @@
 #include "core/uuid.h"
 
 struct bus_event {
-    char name[48];           /* MESSAGE_CREATE, GUILD_MEMBER_ADD … */
-    char *payload;           /* JSON text (owned) */
+    char name[48]; /* MESSAGE_CREATE, GUILD_MEMBER_ADD … */
+    char *payload; /* JSON text (owned) */
     size_t payload_len;
     char (*recipients)[UUID_LEN + 1]; /* user IDs (owned) */
     size_t nrecipients;

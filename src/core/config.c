@@ -19,9 +19,18 @@ struct option {
     long long min, max;
 };
 
-#define STR(f, e, field)          {f, e, K_STR, offsetof(struct config, field), sizeof(((struct config *)0)->field), 0, 0}
-#define INT(f, e, field, lo, hi)  {f, e, K_INT, offsetof(struct config, field), 0, lo, hi}
-#define BOOL(f, e, field)         {f, e, K_BOOL, offsetof(struct config, field), 0, 0, 1}
+#define STR(f, e, field)                                                                           \
+    {                                                                                              \
+        f, e, K_STR, offsetof(struct config, field), sizeof(((struct config *)0)->field), 0, 0     \
+    }
+#define INT(f, e, field, lo, hi)                                                                   \
+    {                                                                                              \
+        f, e, K_INT, offsetof(struct config, field), 0, lo, hi                                     \
+    }
+#define BOOL(f, e, field)                                                                          \
+    {                                                                                              \
+        f, e, K_BOOL, offsetof(struct config, field), 0, 0, 1                                      \
+    }
 
 static const struct option options[] = {
     STR("--host", "PRACA_HOST", host),
@@ -31,7 +40,8 @@ static const struct option options[] = {
     STR("--database-url", "PRACA_DATABASE_URL", database_url),
     STR("--redis-url", "PRACA_REDIS_URL", redis_url),
     INT("--workers", "PRACA_WORKERS", workers, 1, 256),
-    {"--rate-limit-scale", "PRACA_RATE_LIMIT_SCALE", K_DOUBLE, offsetof(struct config, rate_limit_scale), 0, 0, 0},
+    {"--rate-limit-scale", "PRACA_RATE_LIMIT_SCALE", K_DOUBLE,
+     offsetof(struct config, rate_limit_scale), 0, 0, 0},
     BOOL("--conformance", "PRACA_CONFORMANCE", conformance),
     BOOL("--allow-private-endpoints", "PRACA_ALLOW_PRIVATE_ENDPOINTS", allow_private_endpoints),
     INT("--header-timeout-ms", "PRACA_HEADER_TIMEOUT_MS", header_timeout_ms, 100, 600000),
@@ -173,9 +183,12 @@ const char *config_usage(void)
            "  --conformance                 [PRACA_CONFORMANCE] Socket.IO conformance mode\n"
            "  --allow-private-endpoints     [PRACA_ALLOW_PRIVATE_ENDPOINTS] allow loopback and\n"
            "                                private interaction endpoint URLs\n"
-           "  --header-timeout-ms MS        [PRACA_HEADER_TIMEOUT_MS] request head deadline (10000)\n"
-           "  --body-timeout-ms MS          [PRACA_BODY_TIMEOUT_MS] longest pause in a body (30000)\n"
+           "  --header-timeout-ms MS        [PRACA_HEADER_TIMEOUT_MS] request head deadline "
+           "(10000)\n"
+           "  --body-timeout-ms MS          [PRACA_BODY_TIMEOUT_MS] longest pause in a body "
+           "(30000)\n"
            "  --idle-timeout-ms MS          [PRACA_IDLE_TIMEOUT_MS] keep-alive idle limit (60000)\n"
-           "  --log-level N                 [PRACA_LOG_LEVEL] 0 debug, 1 info, 2 warn, 3 error (1)\n"
+           "  --log-level N                 [PRACA_LOG_LEVEL] 0 debug, 1 info, 2 warn, 3 error "
+           "(1)\n"
            "  --test-clock                  [PRACA_TEST_CLOCK] test only: POST /api/test/clock\n";
 }

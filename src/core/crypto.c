@@ -12,12 +12,12 @@
 #include "core/buf.h"
 
 /* OWASP's scrypt setting of equal cost to N=2^17,p=1 with a quarter of the memory (32 MiB). */
-#define SCRYPT_N    32768
-#define SCRYPT_R    8
-#define SCRYPT_P    3
-#define SCRYPT_MEM  (64u * 1024 * 1024)
-#define SALT_LEN    16
-#define HASH_LEN    32
+#define SCRYPT_N   32768
+#define SCRYPT_R   8
+#define SCRYPT_P   3
+#define SCRYPT_MEM (64u * 1024 * 1024)
+#define SALT_LEN   16
+#define HASH_LEN   32
 
 void crypto_random(void *out, size_t n)
 {
@@ -112,17 +112,19 @@ static int b64url_value(char c)
     return -1;
 }
 
-static int base64url_decode(const char *in, size_t len, unsigned char *out, size_t cap)
+/* Decodes text whose characters each carry `width` bits (6: base64url, 5: base32). */
+static int decode_bits(const char *in, size_t len, int (*value)(char), int width,
+                       unsigned char *out, size_t cap)
 {
     size_t o = 0;
     unsigned acc = 0;
     int bits = 0;
     for (size_t i = 0; i < len; i++) {
-        int v = b64url_value(in[i]);
+        int v = value(in[i]);
         if (v < 0)
             return -1;
-        acc = (acc << 6) | (unsigned)v;
-        bits += 6;
+        acc = (acc << width) | (unsigned)v;
+        bits += width;
         if (bits >= 8) {
             bits -= 8;
             if (o == cap)
@@ -131,6 +133,11 @@ static int base64url_decode(const char *in, size_t len, unsigned char *out, size
         }
     }
     return (int)o;
+}
+
+static int base64url_decode(const char *in, size_t len, unsigned char *out, size_t cap)
+{
+    return decode_bits(in, len, b64url_value, 6, out, cap);
 }
 
 size_t crypto_base32(const unsigned char *in, size_t n, char *out)
@@ -153,32 +160,20 @@ size_t crypto_base32(const unsigned char *in, size_t n, char *out)
     return o;
 }
 
+static int b32_value(char c)
+{
+    if (c >= 'A' && c <= 'Z')
+        return c - 'A';
+    if (c >= 'a' && c <= 'z')
+        return c - 'a';
+    if (c >= '2' && c <= '7')
+        return c - '2' + 26;
+    return -1;
+}
+
 int crypto_base32_decode(const char *in, size_t len, unsigned char *out, size_t cap)
 {
-    size_t o = 0;
-    unsigned acc = 0;
-    int bits = 0;
-    for (size_t i = 0; i < len; i++) {
-        char c = in[i];
-        int v;
-        if (c >= 'A' && c <= 'Z')
-            v = c - 'A';
-        else if (c >= 'a' && c <= 'z')
-            v = c - 'a';
-        else if (c >= '2' && c <= '7')
-            v = c - '2' + 26;
-        else
-            return -1;
-        acc = (acc << 5) | (unsigned)v;
-        bits += 5;
-        if (bits >= 8) {
-            bits -= 8;
-            if (o == cap)
-                return -1;
-            out[o++] = (unsigned char)(acc >> bits);
-        }
-    }
-    return (int)o;
+    return decode_bits(in, len, b32_value, 5, out, cap);
 }
 
 static int scrypt(const char *pw, size_t len, const unsigned char *salt, size_t slen, uint64_t n,

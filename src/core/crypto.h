@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define CRYPTO_TOKEN_LEN    43  /* base64url of 32 random bytes */
+#define CRYPTO_TOKEN_LEN    43 /* base64url of 32 random bytes */
 #define CRYPTO_SHA256_HEX   64
 #define CRYPTO_PASSWORD_MAX 160 /* length of a stored password hash string */
 #define CRYPTO_TOTP_SECRET  32  /* base32 of 20 random bytes */

@@ -74,10 +74,10 @@ void perm_overwrites_fold(const struct perm_overwrite *list, size_t n, const cha
 const char *perm_name(uint64_t bit)
 {
     static const char *names[] = {
-        "ADMINISTRADOR",     "GERENCIAR_SERVIDOR", "GERENCIAR_CANAIS",    "GERENCIAR_CARGOS",
-        "EXPULSAR_MEMBROS",  "BANIR_MEMBROS",      "MODERAR_MEMBROS",     "CRIAR_CONVITE",
-        "VER_CANAL",         "ENVIAR_MENSAGENS",   "GERENCIAR_MENSAGENS", "ADICIONAR_REACOES",
-        "FIXAR_MENSAGENS",   "MENCIONAR_TODOS",    "CONECTAR_VOZ",        "FALAR",
+        "ADMINISTRADOR",    "GERENCIAR_SERVIDOR", "GERENCIAR_CANAIS",    "GERENCIAR_CARGOS",
+        "EXPULSAR_MEMBROS", "BANIR_MEMBROS",      "MODERAR_MEMBROS",     "CRIAR_CONVITE",
+        "VER_CANAL",        "ENVIAR_MENSAGENS",   "GERENCIAR_MENSAGENS", "ADICIONAR_REACOES",
+        "FIXAR_MENSAGENS",  "MENCIONAR_TODOS",    "CONECTAR_VOZ",        "FALAR",
         "USAR_COMANDOS",
     };
     for (unsigned i = 0; i < sizeof names / sizeof names[0]; i++)

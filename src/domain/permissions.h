@@ -31,8 +31,8 @@
 #define PERM_USAR_COMANDOS       (UINT64_C(1) << 16)
 #define PERM_ALL                 ((UINT64_C(1) << 17) - 1)
 
-#define PERM_EVERYONE_DEFAULT                                                                 \
-    (PERM_VER_CANAL | PERM_ENVIAR_MENSAGENS | PERM_ADICIONAR_REACOES | PERM_CRIAR_CONVITE |    \
+#define PERM_EVERYONE_DEFAULT                                                                      \
+    (PERM_VER_CANAL | PERM_ENVIAR_MENSAGENS | PERM_ADICIONAR_REACOES | PERM_CRIAR_CONVITE |        \
      PERM_CONECTAR_VOZ | PERM_FALAR | PERM_USAR_COMANDOS)
 
 struct perm_member {

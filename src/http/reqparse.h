@@ -16,15 +16,15 @@
 #define HTTP_HEAD_LIMIT (16 * 1024)
 
 enum http_reqparse_result {
-    HTTP_REQPARSE_MORE = 0,     /* everything consumed; no request complete yet */
-    HTTP_REQPARSE_REQUEST = 1,  /* a request is complete: take it */
-    HTTP_REQPARSE_ERROR = -1,   /* answer error_status and close */
+    HTTP_REQPARSE_MORE = 0,    /* everything consumed; no request complete yet */
+    HTTP_REQPARSE_REQUEST = 1, /* a request is complete: take it */
+    HTTP_REQPARSE_ERROR = -1,  /* answer error_status and close */
 };
 
 enum http_reqparse_phase {
-    HTTP_PHASE_IDLE,    /* between requests */
-    HTTP_PHASE_HEAD,    /* some of the request line or headers received */
-    HTTP_PHASE_BODY,    /* headers complete, body arriving */
+    HTTP_PHASE_IDLE, /* between requests */
+    HTTP_PHASE_HEAD, /* some of the request line or headers received */
+    HTTP_PHASE_BODY, /* headers complete, body arriving */
 };
 
 struct http_reqparse {
@@ -36,7 +36,7 @@ struct http_reqparse {
     int complete;
     int expect_continue; /* set when the headers asked for 100-continue */
     enum http_reqparse_phase phase;
-    int in_value;        /* the last header callback was a value */
+    int in_value; /* the last header callback was a value */
     size_t name_off, name_len, value_off, value_len;
     size_t url_len;
     struct {

@@ -19,13 +19,13 @@ struct http_header {
 };
 
 struct http_request {
-    int method;             /* enum http_method of http_parser */
-    struct slice target;    /* as sent: path?query */
-    struct slice path;      /* raw path, not decoded */
-    struct slice query;     /* after '?', without it */
+    int method;          /* enum http_method of http_parser */
+    struct slice target; /* as sent: path?query */
+    struct slice path;   /* raw path, not decoded */
+    struct slice query;  /* after '?', without it */
     struct http_header headers[HTTP_MAX_HEADERS];
     size_t nheaders;
-    struct buf head;        /* url and header bytes */
+    struct buf head; /* url and header bytes */
     struct buf body;
     int keep_alive;
     int upgrade;
@@ -40,7 +40,7 @@ struct http_response {
     struct buf headers;       /* extra header lines, each ending in \r\n */
     char *body;               /* owned (malloc) */
     size_t body_len;
-    int close;                /* close the connection after writing */
+    int close; /* close the connection after writing */
 };
 
 void http_request_init(struct http_request *r);

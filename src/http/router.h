@@ -27,8 +27,8 @@ struct http_router {
 
 enum http_route_result {
     HTTP_ROUTE_FOUND = 0,
-    HTTP_ROUTE_NOT_FOUND = -1,   /* 404 */
-    HTTP_ROUTE_BAD_METHOD = -2,  /* the path exists with other methods: 405 */
+    HTTP_ROUTE_NOT_FOUND = -1,  /* 404 */
+    HTTP_ROUTE_BAD_METHOD = -2, /* the path exists with other methods: 405 */
 };
 
 void http_router_init(struct http_router *r);

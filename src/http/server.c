@@ -17,9 +17,9 @@
 #include "core/log.h"
 #include "http/reqparse.h"
 
-#define READ_CHUNK      65536
-#define PENDING_MAX     (READ_CHUNK * 2)
-#define LINGER_MS       2000
+#define READ_CHUNK  65536
+#define PENDING_MAX (READ_CHUNK * 2)
+#define LINGER_MS   2000
 
 enum timer_kind { T_NONE, T_IDLE, T_HEAD, T_BODY, T_LINGER };
 
@@ -87,12 +87,18 @@ static void exchange_free(struct http_exchange *ex)
 static const char *error_message(int status)
 {
     switch (status) {
-    case 400: return "Requisição HTTP inválida";
-    case 408: return "Tempo esgotado esperando a requisição";
-    case 413: return "Corpo da requisição grande demais (máximo 20 MB)";
-    case 431: return "Cabeçalhos grandes demais (máximo 16 KiB)";
-    case 503: return "Servidor encerrando";
-    default: return "Erro interno";
+    case 400:
+        return "Requisição HTTP inválida";
+    case 408:
+        return "Tempo esgotado esperando a requisição";
+    case 413:
+        return "Corpo da requisição grande demais (máximo 20 MB)";
+    case 431:
+        return "Cabeçalhos grandes demais (máximo 16 KiB)";
+    case 503:
+        return "Servidor encerrando";
+    default:
+        return "Erro interno";
     }
 }
 
@@ -508,7 +514,6 @@ int http_server_listen(struct http_server *s, int *port)
                                         : ntohs(((struct sockaddr_in *)&bound)->sin_port);
     return 0;
 }
-
 
 void http_server_drain(struct http_server *s, void (*done)(void *arg), void *arg)
 {

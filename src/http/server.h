@@ -20,9 +20,9 @@ struct http_server;
 struct http_exchange {
     struct http_request *req; /* owned by the exchange */
     struct http_response res;
-    struct workers_job job;   /* free for the handler to queue the exchange with */
-    const void *route;        /* free for the handler */
-    struct http_conn *conn;   /* private */
+    struct workers_job job; /* free for the handler to queue the exchange with */
+    const void *route;      /* free for the handler */
+    struct http_conn *conn; /* private */
     struct http_exchange *next;
 };
 

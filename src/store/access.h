@@ -22,9 +22,9 @@ struct store_access {
     int is_bot;
     int64_t account_created_at;
     int64_t joined_at;
-    int64_t timeout_until; /* 0 = none */
+    int64_t timeout_until;     /* 0 = none */
     int64_t rules_accepted_at; /* 0 = never */
-    uint64_t everyone;     /* @everyone's bits */
+    uint64_t everyone;         /* @everyone's bits */
     size_t nroles;
     char role_ids[ACCESS_MAX_ROLES][UUID_LEN + 1];
     uint64_t role_perms[ACCESS_MAX_ROLES];

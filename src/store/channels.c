@@ -11,7 +11,7 @@ static const struct store_col CHANNEL_COLS[] = {
 };
 static const struct store_col OVERWRITE_COLS[] = {
     {"targetId", COL_TEXT}, {"type", COL_TEXT}, {"allow", COL_INT}, {"deny", COL_INT}};
-#define CHANNEL_SELECT                                                                        \
+#define CHANNEL_SELECT                                                                             \
     "SELECT id, server_id, parent_id, type, name, topic, position, created_at FROM channels"
 
 static const char *SQL_OVERWRITES_OF = "SELECT target_id, type, allow, deny FROM overwrites"
@@ -20,8 +20,8 @@ static const char *SQL_OVERWRITES_OF = "SELECT target_id, type, allow, deny FROM
 static int attach_overwrites(struct store *db, json_t *channel)
 {
     const char *cid = json_string_value(json_object_get(channel, "id"));
-    json_t *ow = store_list_json(db, SQL_OVERWRITES_OF, SV_ARGS(SV_STR(cid)),
-                                 STORE_COLS(OVERWRITE_COLS));
+    json_t *ow =
+        store_list_json(db, SQL_OVERWRITES_OF, SV_ARGS(SV_STR(cid)), STORE_COLS(OVERWRITE_COLS));
     if (!ow)
         return STORE_ERR;
     json_object_set_new(channel, "overwrites", ow);
@@ -35,7 +35,8 @@ json_t *store_channels_json(struct store *db, const char *sid)
     json_t *list = store_list_json(db, SQL, SV_ARGS(SV_STR(sid)), STORE_COLS(CHANNEL_COLS));
     size_t i;
     json_t *ch;
-    json_array_foreach(list, i, ch) {
+    json_array_foreach(list, i, ch)
+    {
         if (attach_overwrites(db, ch) != STORE_DONE) {
             json_decref(list);
             return NULL;
@@ -75,10 +76,10 @@ int store_channel_update(struct store_writer *w, const char *cid, const char *na
                              " topic = CASE WHEN $3 = 1 THEN $4 ELSE topic END,"
                              " position = CASE WHEN $5 >= 0 THEN $5 ELSE position END"
                              " WHERE id = $1";
-    return store_write_exec(w, SQL,
-                            SV_ARGS(SV_STR(cid), SV_STR(name), SV_INT(set_topic), SV_STR(topic),
-                                    SV_INT(position)),
-                            NULL);
+    return store_write_exec(
+        w, SQL,
+        SV_ARGS(SV_STR(cid), SV_STR(name), SV_INT(set_topic), SV_STR(topic), SV_INT(position)),
+        NULL);
 }
 
 int store_channel_delete(struct store_writer *w, const char *cid)
@@ -91,7 +92,8 @@ int store_overwrite_put(struct store_writer *w, const char *cid, const char *tar
                         const char *type, int64_t allow, int64_t deny)
 {
     static const char *SQL =
-        "INSERT INTO overwrites (channel_id, target_id, type, allow, deny) VALUES ($1, $2, $3, $4, $5)"
+        "INSERT INTO overwrites (channel_id, target_id, type, allow, deny) VALUES ($1, $2, $3, $4, "
+        "$5)"
         " ON CONFLICT (channel_id, target_id) DO UPDATE SET type = excluded.type,"
         " allow = excluded.allow, deny = excluded.deny";
     return store_write_exec(

@@ -26,12 +26,17 @@ static int result_of(int rc)
 {
     switch (rc & 0xff) {
     case SQLITE_DONE:
-    case SQLITE_OK: return STORE_DONE;
-    case SQLITE_ROW: return STORE_ROW;
-    case SQLITE_CONSTRAINT: return STORE_CONSTRAINT;
+    case SQLITE_OK:
+        return STORE_DONE;
+    case SQLITE_ROW:
+        return STORE_ROW;
+    case SQLITE_CONSTRAINT:
+        return STORE_CONSTRAINT;
     case SQLITE_BUSY:
-    case SQLITE_LOCKED: return STORE_BUSY;
-    default: return STORE_ERR;
+    case SQLITE_LOCKED:
+        return STORE_BUSY;
+    default:
+        return STORE_ERR;
     }
 }
 
@@ -51,7 +56,7 @@ int store_open(const char *path, struct store **out)
     /* WAL with synchronous=NORMAL: a commit is in the OS page cache before we answer, so
      * killing the process loses nothing acknowledged; only a power cut may lose the last few. */
     if (store_exec_script(s, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"
-                                            "PRAGMA foreign_keys=ON;") != STORE_DONE) {
+                             "PRAGMA foreign_keys=ON;") != STORE_DONE) {
         store_close(s);
         return STORE_ERR;
     }
@@ -110,8 +115,12 @@ struct store_stmt *store_query(struct store *s, const char *sql, const struct st
         case SV_TEXT:
             rc = sqlite3_bind_text(st->stmt, idx, args[i].text, (int)args[i].len, SQLITE_STATIC);
             break;
-        case SV_INT: rc = sqlite3_bind_int64(st->stmt, idx, args[i].i); break;
-        default: rc = sqlite3_bind_null(st->stmt, idx); break;
+        case SV_INT:
+            rc = sqlite3_bind_int64(st->stmt, idx, args[i].i);
+            break;
+        default:
+            rc = sqlite3_bind_null(st->stmt, idx);
+            break;
         }
         if (rc != SQLITE_OK) {
             log_error("store: bind failed: %s", sqlite3_errmsg(s->db));

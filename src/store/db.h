@@ -37,11 +37,13 @@ static inline struct store_val store_val_str(const char *s)
     return (struct store_val){.type = s ? SV_TEXT : SV_NULL, .text = s, .len = s ? strlen(s) : 0};
 }
 
-#define SV_STR(s)    store_val_str(s)
+#define SV_STR(s)     store_val_str(s)
 #define SV_STRN(s, n) ((struct store_val){.type = SV_TEXT, .text = (s), .len = (n)})
-#define SV_INT(v)    ((struct store_val){.type = SV_INT, .i = (int64_t)(v)})
-#define SV_NULLV     ((struct store_val){.type = SV_NULL})
-#define SV_ARGS(...) (const struct store_val[]){__VA_ARGS__}, sizeof((const struct store_val[]){__VA_ARGS__}) / sizeof(struct store_val)
+#define SV_INT(v)     ((struct store_val){.type = SV_INT, .i = (int64_t)(v)})
+#define SV_NULLV      ((struct store_val){.type = SV_NULL})
+#define SV_ARGS(...)                                                                               \
+    (const struct store_val[]){__VA_ARGS__},                                                       \
+        sizeof((const struct store_val[]){__VA_ARGS__}) / sizeof(struct store_val)
 
 struct store;
 struct store_stmt;

@@ -7,19 +7,19 @@
 #include "store/servers.h"
 
 static const struct store_col MEMBER_COLS[] = {
-    {"userId", COL_TEXT},      {"nickname", COL_TEXT},        {"joinedAt", COL_TIME},
+    {"userId", COL_TEXT},       {"nickname", COL_TEXT},      {"joinedAt", COL_TIME},
     {"timeoutUntil", COL_TIME}, {"timeoutReason", COL_TEXT},
 };
 static const struct store_col MEMBER_USER_COLS[] = {
     {"id", COL_TEXT}, {"username", COL_TEXT}, {"displayName", COL_TEXT}, {"isBot", COL_BOOL}};
-#define MEMBER_SELECT                                                                         \
-    "SELECT m.user_id, m.nickname, m.joined_at,"                                             \
-    " CASE WHEN m.timeout_until > $3 THEN m.timeout_until END,"                             \
-    " CASE WHEN m.timeout_until > $3 THEN m.timeout_reason END,"                            \
-    " u.id, u.username, u.display_name, u.is_bot,"                                          \
-    " (SELECT json_group_array(role_id) FROM (SELECT mr.role_id FROM member_roles mr"       \
-    "   JOIN roles r ON r.id = mr.role_id WHERE mr.server_id = m.server_id"                  \
-    "   AND mr.user_id = m.user_id ORDER BY r.position))"                                    \
+#define MEMBER_SELECT                                                                              \
+    "SELECT m.user_id, m.nickname, m.joined_at,"                                                   \
+    " CASE WHEN m.timeout_until > $3 THEN m.timeout_until END,"                                    \
+    " CASE WHEN m.timeout_until > $3 THEN m.timeout_reason END,"                                   \
+    " u.id, u.username, u.display_name, u.is_bot,"                                                 \
+    " (SELECT json_group_array(role_id) FROM (SELECT mr.role_id FROM member_roles mr"              \
+    "   JOIN roles r ON r.id = mr.role_id WHERE mr.server_id = m.server_id"                        \
+    "   AND mr.user_id = m.user_id ORDER BY r.position))"                                          \
     " FROM members m JOIN users u ON u.id = m.user_id"
 
 static json_t *member_row(struct store_stmt *st)
@@ -44,9 +44,8 @@ static json_t *member_row(struct store_stmt *st)
 json_t *store_member_json(struct store *db, const char *sid, const char *uid, int *rc)
 {
     static const char *SQL = MEMBER_SELECT " WHERE m.server_id = $1 AND m.user_id = $2";
-    struct store_stmt *st = store_query(
-        db, SQL,
-        SV_ARGS(SV_STR(sid), SV_STR(uid), SV_INT(clock_now_ms())));
+    struct store_stmt *st =
+        store_query(db, SQL, SV_ARGS(SV_STR(sid), SV_STR(uid), SV_INT(clock_now_ms())));
     if (!st) {
         *rc = STORE_ERR;
         return NULL;
@@ -110,12 +109,11 @@ int store_member_update(struct store_writer *w, const char *sid, const char *uid
                         int64_t timeout_until, const char *timeout_reason, int set_nick,
                         const char *nickname)
 {
-    static const char *SQL =
-        "UPDATE members SET"
-        " timeout_until = CASE WHEN $3 = 1 THEN $4 ELSE timeout_until END,"
-        " timeout_reason = CASE WHEN $3 = 1 THEN $5 ELSE timeout_reason END,"
-        " nickname = CASE WHEN $6 = 1 THEN $7 ELSE nickname END"
-        " WHERE server_id = $1 AND user_id = $2";
+    static const char *SQL = "UPDATE members SET"
+                             " timeout_until = CASE WHEN $3 = 1 THEN $4 ELSE timeout_until END,"
+                             " timeout_reason = CASE WHEN $3 = 1 THEN $5 ELSE timeout_reason END,"
+                             " nickname = CASE WHEN $6 = 1 THEN $7 ELSE nickname END"
+                             " WHERE server_id = $1 AND user_id = $2";
     return store_write_exec(w, SQL,
                             SV_ARGS(SV_STR(sid), SV_STR(uid), SV_INT(set_timeout),
                                     timeout_until ? SV_INT(timeout_until) : SV_NULLV,
@@ -191,7 +189,8 @@ int store_invite_join(struct store *db, void *arg)
     static const char *SQL_JOIN = "INSERT INTO members (server_id, user_id, joined_at)"
                                   " VALUES ($1, $2, $3) ON CONFLICT DO NOTHING";
     struct store_invite_join *j = arg;
-    struct store_stmt *st = store_query(db, SQL_INVITE_VALID, SV_ARGS(SV_STR(j->code), SV_INT(j->now)));
+    struct store_stmt *st =
+        store_query(db, SQL_INVITE_VALID, SV_ARGS(SV_STR(j->code), SV_INT(j->now)));
     if (!st)
         return STORE_ERR;
     int rc = store_step(st);
@@ -207,7 +206,8 @@ int store_invite_join(struct store *db, void *arg)
     store_finish(st);
     if (rc != STORE_DONE)
         return rc == STORE_ROW ? -403 : rc;
-    rc = store_exec(db, SQL_JOIN, SV_ARGS(SV_STR(j->server_id), SV_STR(j->user_id), SV_INT(j->now)));
+    rc =
+        store_exec(db, SQL_JOIN, SV_ARGS(SV_STR(j->server_id), SV_STR(j->user_id), SV_INT(j->now)));
     if (rc != STORE_DONE)
         return rc;
     if (store_changes(db) == 0)
@@ -222,7 +222,8 @@ json_t *store_invite_json(struct store *db, const char *code, int64_t now, int *
         "SELECT i.code, i.max_uses, i.uses, i.expires_at, i.created_at, s.id, s.name, s.icon_url,"
         " (SELECT count(*) FROM members m WHERE m.server_id = s.id)"
         " FROM invites i JOIN servers s ON s.id = i.server_id WHERE i.code = $1"
-        " AND (i.expires_at IS NULL OR i.expires_at > $2) AND (i.max_uses = 0 OR i.uses < i.max_uses)";
+        " AND (i.expires_at IS NULL OR i.expires_at > $2) AND (i.max_uses = 0 OR i.uses < "
+        "i.max_uses)";
     static const struct store_col INVITE_COLS[] = {{"code", COL_TEXT},
                                                    {"maxUses", COL_INT},
                                                    {"uses", COL_INT},

@@ -47,8 +47,8 @@ int store_migrate(struct store *db)
         if (store_exec_script(db, "BEGIN IMMEDIATE") != STORE_DONE)
             return -1;
         if (store_exec_script(db, (const char *)f->data) != STORE_DONE ||
-            store_exec(db, SQL_RECORD, SV_ARGS(SV_INT(v), SV_STR(f->name), SV_INT(clock_now_ms()))) !=
-                STORE_DONE ||
+            store_exec(db, SQL_RECORD,
+                       SV_ARGS(SV_INT(v), SV_STR(f->name), SV_INT(clock_now_ms()))) != STORE_DONE ||
             store_exec_script(db, "COMMIT") != STORE_DONE) {
             store_exec_script(db, "ROLLBACK");
             log_error("migrate: %s failed", f->name);

@@ -6,14 +6,15 @@
 #include "store/rows.h"
 
 static const struct store_col USER_COLS[] = {
-    {"id", COL_TEXT},        {"username", COL_TEXT},   {"displayName", COL_TEXT},
-    {"isBot", COL_BOOL},     {"mfaEnabled", COL_BOOL}, {"createdAt", COL_TIME},
+    {"id", COL_TEXT},    {"username", COL_TEXT},   {"displayName", COL_TEXT},
+    {"isBot", COL_BOOL}, {"mfaEnabled", COL_BOOL}, {"createdAt", COL_TIME},
 };
 
 int store_token_find(struct store *db, const char *hash, struct store_token_owner *out)
 {
-    static const char *SQL = "SELECT t.user_id, u.is_bot FROM tokens t JOIN users u ON u.id = t.user_id"
-                              " WHERE t.hash = $1";
+    static const char *SQL =
+        "SELECT t.user_id, u.is_bot FROM tokens t JOIN users u ON u.id = t.user_id"
+        " WHERE t.hash = $1";
     struct store_stmt *st = store_query(db, SQL, SV_ARGS(SV_STR(hash)));
     if (!st)
         return STORE_ERR;
@@ -79,7 +80,8 @@ int store_user_create(struct store *db, void *arg)
                         SV_ARGS(SV_STR(u->id), SV_STR(u->username), SV_STR(u->display_name),
                                 SV_STR(u->password_hash), SV_INT(u->now)));
     if (rc == STORE_DONE)
-        rc = store_exec(db, SQL_TOKEN, SV_ARGS(SV_STR(u->token_hash), SV_STR(u->id), SV_INT(u->now)));
+        rc = store_exec(db, SQL_TOKEN,
+                        SV_ARGS(SV_STR(u->token_hash), SV_STR(u->id), SV_INT(u->now)));
     return rc;
 }
 

@@ -5,12 +5,12 @@
 #include "store/servers.h"
 
 static const struct store_col ROLE_COLS[] = {
-    {"id", COL_TEXT},        {"serverId", COL_TEXT},   {"name", COL_TEXT},
-    {"permissions", COL_INT}, {"color", COL_INT},      {"mentionable", COL_BOOL},
-    {"position", COL_INT},   {"managed", COL_BOOL},    {"createdAt", COL_TIME},
+    {"id", COL_TEXT},         {"serverId", COL_TEXT}, {"name", COL_TEXT},
+    {"permissions", COL_INT}, {"color", COL_INT},     {"mentionable", COL_BOOL},
+    {"position", COL_INT},    {"managed", COL_BOOL},  {"createdAt", COL_TIME},
 };
-#define ROLE_SELECT                                                                           \
-    "SELECT id, server_id, name, permissions, color, mentionable, position, managed,"        \
+#define ROLE_SELECT                                                                                \
+    "SELECT id, server_id, name, permissions, color, mentionable, position, managed,"              \
     " created_at FROM roles"
 
 json_t *store_roles_json(struct store *db, const char *sid)
@@ -29,9 +29,9 @@ int store_role_create(struct store *db, void *arg)
 {
     static const char *SQL_SHIFT =
         "UPDATE roles SET position = position + 1 WHERE server_id = $1 AND position >= 1";
-    static const char *SQL_INSERT =
-        "INSERT INTO roles (id, server_id, name, permissions, color, mentionable, position, created_at)"
-        " VALUES ($1, $2, $3, $4, $5, $6, 1, $7)";
+    static const char *SQL_INSERT = "INSERT INTO roles (id, server_id, name, permissions, color, "
+                                    "mentionable, position, created_at)"
+                                    " VALUES ($1, $2, $3, $4, $5, $6, 1, $7)";
     struct store_new_role *r = arg;
     int rc = store_exec(db, SQL_SHIFT, SV_ARGS(SV_STR(r->server_id)));
     if (rc == STORE_DONE)
@@ -50,10 +50,10 @@ int store_role_update(struct store_writer *w, const char *rid, const char *name,
                              " color = CASE WHEN $4 >= 0 THEN $4 ELSE color END,"
                              " mentionable = CASE WHEN $5 >= 0 THEN $5 ELSE mentionable END"
                              " WHERE id = $1";
-    return store_write_exec(w, SQL,
-                            SV_ARGS(SV_STR(rid), SV_STR(name), SV_INT(permissions), SV_INT(color),
-                                    SV_INT(mentionable)),
-                            NULL);
+    return store_write_exec(
+        w, SQL,
+        SV_ARGS(SV_STR(rid), SV_STR(name), SV_INT(permissions), SV_INT(color), SV_INT(mentionable)),
+        NULL);
 }
 
 int store_role_delete(struct store *db, void *role_id)

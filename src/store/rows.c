@@ -13,8 +13,12 @@ json_t *store_row_json(struct store_stmt *st, int first, const struct store_col 
             v = json_null();
         } else {
             switch (cols[i].type) {
-            case COL_INT: v = json_integer(store_int(st, col)); break;
-            case COL_BOOL: v = json_boolean(store_int(st, col) != 0); break;
+            case COL_INT:
+                v = json_integer(store_int(st, col));
+                break;
+            case COL_BOOL:
+                v = json_boolean(store_int(st, col) != 0);
+                break;
             case COL_TIME: {
                 char iso[CLOCK_ISO_LEN + 1];
                 clock_format_iso(store_int(st, col), iso);
@@ -26,7 +30,9 @@ json_t *store_row_json(struct store_stmt *st, int first, const struct store_col 
                 if (!v)
                     v = json_null();
                 break;
-            default: v = json_stringn(store_text(st, col), store_text_len(st, col)); break;
+            default:
+                v = json_stringn(store_text(st, col), store_text_len(st, col));
+                break;
             }
         }
         json_object_set_new(o, cols[i].key, v);

@@ -17,9 +17,9 @@ static const struct store_col SERVER_COLS[] = {
     {"discoverable", COL_BOOL},
     {"createdAt", COL_TIME},
 };
-#define SERVER_SELECT                                                                         \
-    "SELECT s.id, s.name, s.icon_url, s.owner_id, s.verification_level,"                     \
-    " s.requires_rules_acceptance, s.rules, s.requires_2fa, s.discoverable, s.created_at,"  \
+#define SERVER_SELECT                                                                              \
+    "SELECT s.id, s.name, s.icon_url, s.owner_id, s.verification_level,"                           \
+    " s.requires_rules_acceptance, s.rules, s.requires_2fa, s.discoverable, s.created_at,"         \
     " s.automod_blocked_words, s.automod_max_mentions FROM servers s"
 
 static json_t *server_row(struct store_stmt *st)
@@ -93,15 +93,18 @@ int store_server_create(struct store *db, void *arg)
     static const char *SQL_MEMBER =
         "INSERT INTO members (server_id, user_id, joined_at) VALUES ($1, $2, $3)";
     struct store_new_server *s = arg;
-    int rc = store_exec(db, SQL_SERVER,
-                        SV_ARGS(SV_STR(s->id), SV_STR(s->name), SV_STR(s->owner_id), SV_INT(s->now)));
+    int rc =
+        store_exec(db, SQL_SERVER,
+                   SV_ARGS(SV_STR(s->id), SV_STR(s->name), SV_STR(s->owner_id), SV_INT(s->now)));
     if (rc == STORE_DONE)
         rc = store_exec(db, SQL_EVERYONE,
                         SV_ARGS(SV_STR(s->id), SV_INT(s->everyone_perms), SV_INT(s->now)));
     if (rc == STORE_DONE)
-        rc = store_exec(db, SQL_CHANNEL, SV_ARGS(SV_STR(s->channel_id), SV_STR(s->id), SV_INT(s->now)));
+        rc = store_exec(db, SQL_CHANNEL,
+                        SV_ARGS(SV_STR(s->channel_id), SV_STR(s->id), SV_INT(s->now)));
     if (rc == STORE_DONE)
-        rc = store_exec(db, SQL_MEMBER, SV_ARGS(SV_STR(s->id), SV_STR(s->owner_id), SV_INT(s->now)));
+        rc =
+            store_exec(db, SQL_MEMBER, SV_ARGS(SV_STR(s->id), SV_STR(s->owner_id), SV_INT(s->now)));
     return rc;
 }
 
@@ -145,5 +148,6 @@ int store_rules_accept(struct store_writer *w, const char *sid, const char *uid)
 {
     static const char *SQL = "UPDATE members SET rules_accepted_at = $3"
                              " WHERE server_id = $1 AND user_id = $2";
-    return store_write_exec(w, SQL, SV_ARGS(SV_STR(sid), SV_STR(uid), SV_INT(clock_now_ms())), NULL);
+    return store_write_exec(w, SQL, SV_ARGS(SV_STR(sid), SV_STR(uid), SV_INT(clock_now_ms())),
+                            NULL);
 }

@@ -38,15 +38,15 @@ struct store_server_patch {
     int64_t verification_level; /* -1 = keep */
     int requires_rules;         /* -1 = keep */
     const char *rules;
-    int requires_2fa;           /* -1 = keep */
-    int discoverable;           /* -1 = keep */
+    int requires_2fa; /* -1 = keep */
+    int discoverable; /* -1 = keep */
     int set_icon;
-    const char *icon_url;       /* with set_icon: NULL clears */
+    const char *icon_url; /* with set_icon: NULL clears */
 };
 int store_server_update(struct store_writer *w, const struct store_server_patch *p);
 int store_server_delete(struct store_writer *w, const char *sid);
-int store_automod_set(struct store_writer *w, const char *sid, const char *words_json,
-                      int has_max, int64_t max_mentions);
+int store_automod_set(struct store_writer *w, const char *sid, const char *words_json, int has_max,
+                      int64_t max_mentions);
 int store_rules_accept(struct store_writer *w, const char *sid, const char *uid);
 
 struct store_new_channel {
@@ -54,8 +54,8 @@ struct store_new_channel {
     int64_t now;
 };
 int store_channel_create(struct store *db, void *new_channel);
-int store_channel_update(struct store_writer *w, const char *cid, const char *name,
-                         int set_topic, const char *topic, int64_t position);
+int store_channel_update(struct store_writer *w, const char *cid, const char *name, int set_topic,
+                         const char *topic, int64_t position);
 int store_channel_delete(struct store_writer *w, const char *cid);
 int store_overwrite_put(struct store_writer *w, const char *cid, const char *target,
                         const char *type, int64_t allow, int64_t deny);
@@ -78,8 +78,7 @@ int store_member_role_remove(struct store_writer *w, const char *sid, const char
 
 /* Adds a member; 1 when added, 0 when already a member (and nothing changed). */
 int store_member_add(struct store_writer *w, const char *sid, const char *uid);
-int store_member_remove(struct store_writer *w, const char *sid, const char *uid,
-                        int64_t *changes);
+int store_member_remove(struct store_writer *w, const char *sid, const char *uid, int64_t *changes);
 int store_member_update(struct store_writer *w, const char *sid, const char *uid, int set_timeout,
                         int64_t timeout_until, const char *timeout_reason, int set_nick,
                         const char *nickname);
@@ -88,8 +87,8 @@ int store_ban(struct store_writer *w, const char *sid, const char *uid, const ch
 int store_unban(struct store_writer *w, const char *sid, const char *uid, int64_t *changes);
 json_t *store_bans_json(struct store *db, const char *sid);
 
-int store_invite_create(struct store_writer *w, const char *code, const char *sid,
-                        const char *by, int64_t max_uses, int64_t expires_at);
+int store_invite_create(struct store_writer *w, const char *code, const char *sid, const char *by,
+                        int64_t max_uses, int64_t expires_at);
 /* Uses an invite and adds the member in one transaction: returns 1 joined, 0 already a member,
  * -404 unknown / expired / used up, -403 banned, or a store error. *sid gets the server. */
 struct store_invite_join {

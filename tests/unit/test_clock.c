@@ -28,8 +28,9 @@ Test(clock, parses_both_forms)
 Test(clock, refuses_bad_dates)
 {
     int64_t ms;
-    const char *bad[] = {"2026-02-30T00:00:00Z", "2025-02-29 00:00:00", "2026-13-01 00:00:00",
-                         "2026-11-21T12:00:00", "2026-11-21T24:00:00Z", "yesterday",
+    const char *bad[] = {"2026-02-30T00:00:00Z",     "2025-02-29 00:00:00",
+                         "2026-13-01 00:00:00",      "2026-11-21T12:00:00",
+                         "2026-11-21T24:00:00Z",     "yesterday",
                          "2026-11-21T12:00:00Zjunk", ""};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
         cr_assert_neq(clock_parse(bad[i], strlen(bad[i]), &ms), 0, "%s", bad[i]);

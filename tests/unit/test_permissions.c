@@ -62,7 +62,8 @@ Test(permissions, role_allow_beats_role_deny_across_roles)
     const char *role_ids[] = {"a", "b"};
     uint64_t roles[] = {0, 0};
     struct perm_member m = {.everyone = PERM_EVERYONE_DEFAULT, .roles = roles, .nroles = 2};
-    struct perm_overwrite ow[] = {{"a", 0, 0, PERM_FIXAR_MENSAGENS}, {"b", 0, PERM_FIXAR_MENSAGENS, 0}};
+    struct perm_overwrite ow[] = {{"a", 0, 0, PERM_FIXAR_MENSAGENS},
+                                  {"b", 0, PERM_FIXAR_MENSAGENS, 0}};
     cr_assert(channel(&m, ow, 2, role_ids, 2) & PERM_FIXAR_MENSAGENS);
 }
 
@@ -71,7 +72,8 @@ Test(permissions, member_deny_beats_role_allow)
     const char *role_ids[] = {"a"};
     uint64_t roles[] = {0};
     struct perm_member m = {.everyone = PERM_EVERYONE_DEFAULT, .roles = roles, .nroles = 1};
-    struct perm_overwrite ow[] = {{"a", 0, PERM_FIXAR_MENSAGENS, 0}, {ME, 1, 0, PERM_FIXAR_MENSAGENS}};
+    struct perm_overwrite ow[] = {{"a", 0, PERM_FIXAR_MENSAGENS, 0},
+                                  {ME, 1, 0, PERM_FIXAR_MENSAGENS}};
     cr_assert(!(channel(&m, ow, 2, role_ids, 1) & PERM_FIXAR_MENSAGENS));
 }
 
@@ -88,7 +90,8 @@ Test(permissions, no_view_channel_means_nothing_in_it)
 Test(permissions, timeout_keeps_only_view)
 {
     uint64_t roles[] = {PERM_GERENCIAR_MENSAGENS};
-    struct perm_member m = {.timed_out = 1, .everyone = PERM_EVERYONE_DEFAULT, .roles = roles, .nroles = 1};
+    struct perm_member m = {
+        .timed_out = 1, .everyone = PERM_EVERYONE_DEFAULT, .roles = roles, .nroles = 1};
     cr_assert_eq(perm_base(&m), PERM_VER_CANAL);
     cr_assert_eq(channel(&m, NULL, 0, NULL, 0), PERM_VER_CANAL);
 }

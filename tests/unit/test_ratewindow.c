@@ -12,7 +12,7 @@ Test(ratewindow, allows_limit_then_waits_for_the_oldest)
     /* 11th at t=2000: the oldest (t=1000) leaves at 11000 → wait 9000. */
     cr_assert_eq(ratewindow_hit(&w, 2000), 9000);
     cr_assert_eq(ratewindow_hit(&w, 10999), 1);
-    cr_assert_eq(ratewindow_hit(&w, 11000), 0); /* slides: one slot freed */
+    cr_assert_eq(ratewindow_hit(&w, 11000), 0);   /* slides: one slot freed */
     cr_assert_eq(ratewindow_hit(&w, 11000), 100); /* next oldest was 1100 */
     ratewindow_cleanup(&w);
 }

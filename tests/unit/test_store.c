@@ -36,7 +36,8 @@ TestSuite(store, .init = setup, .fini = teardown);
 
 static const char *SQL_INSERT =
     "INSERT INTO users (id, username, display_name, created_at) VALUES ($1, $2, $3, $4)";
-static const char *SQL_BY_NAME = "SELECT id, display_name, created_at FROM users WHERE username = $1";
+static const char *SQL_BY_NAME =
+    "SELECT id, display_name, created_at FROM users WHERE username = $1";
 
 Test(store, migrations_run_once)
 {
@@ -46,7 +47,8 @@ Test(store, migrations_run_once)
 Test(store, binds_by_number_whatever_the_order)
 {
     static const char *SQL = "SELECT $2 || '-' || $1, $3 + 1, $4 IS NULL";
-    struct store_stmt *st = store_query(db, SQL, SV_ARGS(SV_STR("a"), SV_STR("b"), SV_INT(41), SV_NULLV));
+    struct store_stmt *st =
+        store_query(db, SQL, SV_ARGS(SV_STR("a"), SV_STR("b"), SV_INT(41), SV_NULLV));
     cr_assert_not_null(st);
     cr_assert_eq(store_step(st), STORE_ROW);
     cr_assert_str_eq(store_text(st, 0), "b-a");
@@ -57,16 +59,20 @@ Test(store, binds_by_number_whatever_the_order)
 
 Test(store, insert_read_and_unique_constraint)
 {
-    cr_assert_eq(store_exec(db, SQL_INSERT, SV_ARGS(SV_STR("u1"), SV_STR("ana"), SV_STR("Ana"), SV_INT(5))),
-                 STORE_DONE);
-    cr_assert_eq(store_exec(db, SQL_INSERT, SV_ARGS(SV_STR("u2"), SV_STR("ana"), SV_STR("X"), SV_INT(6))),
-                 STORE_CONSTRAINT);
-    static const struct store_col cols[] = {{"id", COL_TEXT}, {"displayName", COL_TEXT}, {"createdAt", COL_TIME}};
+    cr_assert_eq(
+        store_exec(db, SQL_INSERT, SV_ARGS(SV_STR("u1"), SV_STR("ana"), SV_STR("Ana"), SV_INT(5))),
+        STORE_DONE);
+    cr_assert_eq(
+        store_exec(db, SQL_INSERT, SV_ARGS(SV_STR("u2"), SV_STR("ana"), SV_STR("X"), SV_INT(6))),
+        STORE_CONSTRAINT);
+    static const struct store_col cols[] = {
+        {"id", COL_TEXT}, {"displayName", COL_TEXT}, {"createdAt", COL_TIME}};
     int rc;
     json_t *o = store_get_json(db, SQL_BY_NAME, SV_ARGS(SV_STR("ana")), STORE_COLS(cols), &rc);
     cr_assert_eq(rc, STORE_ROW);
     cr_assert_str_eq(json_string_value(json_object_get(o, "displayName")), "Ana");
-    cr_assert_str_eq(json_string_value(json_object_get(o, "createdAt")), "1970-01-01T00:00:00.005Z");
+    cr_assert_str_eq(json_string_value(json_object_get(o, "createdAt")),
+                     "1970-01-01T00:00:00.005Z");
     json_decref(o);
     o = store_get_json(db, SQL_BY_NAME, SV_ARGS(SV_STR("nobody")), STORE_COLS(cols), &rc);
     cr_assert_null(o);
@@ -76,8 +82,9 @@ Test(store, insert_read_and_unique_constraint)
 Test(store, hostile_text_is_only_data)
 {
     const char *evil = "x'); DROP TABLE users; --";
-    cr_assert_eq(store_exec(db, SQL_INSERT, SV_ARGS(SV_STR("u3"), SV_STR(evil), SV_STR(evil), SV_INT(1))),
-                 STORE_DONE);
+    cr_assert_eq(
+        store_exec(db, SQL_INSERT, SV_ARGS(SV_STR("u3"), SV_STR(evil), SV_STR(evil), SV_INT(1))),
+        STORE_DONE);
     struct store_stmt *st = store_query(db, SQL_BY_NAME, SV_ARGS(SV_STR(evil)));
     cr_assert_eq(store_step(st), STORE_ROW);
     cr_assert_str_eq(store_text(st, 1), evil);
@@ -86,7 +93,8 @@ Test(store, hostile_text_is_only_data)
 
 Test(store, foreign_keys_are_on)
 {
-    static const char *SQL = "INSERT INTO tokens (hash, user_id, kind, created_at) VALUES ('h', 'ghost', 'session', 1)";
+    static const char *SQL =
+        "INSERT INTO tokens (hash, user_id, kind, created_at) VALUES ('h', 'ghost', 'session', 1)";
     cr_assert_eq(store_exec(db, SQL, NULL, 0), STORE_CONSTRAINT);
 }
 
@@ -135,7 +143,8 @@ Test(store, writer_commits_groups_and_isolates_failures)
     store_writer_free(w);
     /* Committed and visible to another connection; the failed write left nothing. */
     int64_t n = 0;
-    struct store_stmt *st = store_query(db, "SELECT count(*), sum(username = 'half') FROM users", NULL, 0);
+    struct store_stmt *st =
+        store_query(db, "SELECT count(*), sum(username = 'half') FROM users", NULL, 0);
     cr_assert_eq(store_step(st), STORE_ROW);
     n = store_int(st, 0);
     cr_assert_eq(store_int(st, 1), 0);
@@ -147,7 +156,9 @@ Test(store, write_exec_reports_changes)
 {
     struct store_writer *w = store_writer_new(path);
     int64_t changes = -1;
-    cr_assert_eq(store_write_exec(w, SQL_INSERT, SV_ARGS(SV_STR("a"), SV_STR("a"), SV_STR("a"), SV_INT(1)), &changes),
+    cr_assert_eq(store_write_exec(w, SQL_INSERT,
+                                  SV_ARGS(SV_STR("a"), SV_STR("a"), SV_STR("a"), SV_INT(1)),
+                                  &changes),
                  STORE_DONE);
     cr_assert_eq(changes, 1);
     static const char *SQL_DEL = "DELETE FROM users WHERE username = $1";
