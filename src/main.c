@@ -13,6 +13,7 @@
 #include "core/log.h"
 #include "core/workers.h"
 #include "http/server.h"
+#include "store/apps.h"
 #include "store/migrate.h"
 #include "store/writer.h"
 
@@ -38,6 +39,45 @@ static int migrate_only(const struct config *cfg)
     if (ran < 0)
         return 1;
     printf("migrations applied: %d\n", ran);
+    return 0;
+}
+
+/* praca admin suspend <appId> --reason <text> | praca admin unsuspend <appId> */
+static int admin(const struct config *cfg, char **pos, int npos)
+{
+    const char *reason = NULL;
+    for (int i = 2; i < npos; i++) {
+        if (!strcmp(pos[i], "--reason") && i + 1 < npos)
+            reason = pos[++i];
+        else if (!strncmp(pos[i], "--reason=", 9))
+            reason = pos[i] + 9;
+        else {
+            fprintf(stderr, "praca admin: unexpected argument '%s'\n", pos[i]);
+            return 2;
+        }
+    }
+    int suspend = npos >= 2 && !strcmp(pos[0], "suspend");
+    int unsuspend = npos >= 2 && !strcmp(pos[0], "unsuspend");
+    if ((!suspend && !unsuspend) || (suspend && (!reason || !*reason)) || (unsuspend && reason)) {
+        fprintf(stderr, "usage: praca admin suspend <appId> --reason <text>\n"
+                        "       praca admin unsuspend <appId>\n");
+        return 2;
+    }
+    struct store *db;
+    if (store_open(cfg->data, &db) != STORE_DONE || store_migrate(db) < 0) {
+        store_close(db);
+        return 1;
+    }
+    int64_t changes = 0;
+    int rc = store_app_suspend(db, pos[1], suspend, reason, &changes);
+    store_close(db);
+    if (rc != STORE_DONE)
+        return 1;
+    if (changes != 1) {
+        fprintf(stderr, "praca admin: no application %s\n", pos[1]);
+        return 1;
+    }
+    printf("application %s %s\n", pos[1], suspend ? "suspended" : "unsuspended");
     return 0;
 }
 
@@ -171,6 +211,8 @@ int main(int argc, char **argv)
         return migrate_only(&s.cfg);
     if (!strcmp(cmd, "serve") && npos == 0)
         return serve(&s);
+    if (!strcmp(cmd, "admin"))
+        return admin(&s.cfg, positional, npos);
     fprintf(stderr, "praca: unknown command or argument (see praca --help)\n");
     return 2;
 }

@@ -20,24 +20,30 @@ static void compute(struct access *a)
     a->base = perm_base(&m);
 }
 
-static int load(struct api_call *c, const char *sid, const char *uid, struct access *a,
-                const char *not_found)
+int api_access_quiet(struct api_call *c, const char *sid, const char *uid, struct access *a)
 {
     memset(a, 0, sizeof *a);
-    if (store_access_load(c->db, sid, uid, &a->s) != STORE_DONE) {
-        api_internal(c);
+    if (store_access_load(c->db, sid, uid, &a->s) != STORE_DONE)
         return -1;
-    }
-    if (!a->s.server_found || !a->s.is_member) {
-        api_error(c, 404, not_found);
-        return -1;
-    }
+    if (!a->s.server_found || !a->s.is_member)
+        return 1;
     a->server_id = sid;
     a->user_id = uid;
     a->is_owner = strcmp(a->s.owner_id, uid) == 0;
     a->timed_out = a->s.timeout_until > clock_now_ms();
     compute(a);
     return 0;
+}
+
+static int load(struct api_call *c, const char *sid, const char *uid, struct access *a,
+                const char *not_found)
+{
+    int rc = api_access_quiet(c, sid, uid, a);
+    if (rc < 0)
+        api_internal(c);
+    else if (rc > 0)
+        api_error(c, 404, not_found);
+    return rc ? -1 : 0;
 }
 
 int api_access(struct api_call *c, const char *sid, struct access *a)

@@ -20,6 +20,9 @@ struct access {
     uint64_t base; /* server-level effective permissions */
 };
 
+/* Loads uid's access without answering: 0 a member (a computed), 1 not a member or no such
+ * server, -1 storage error. */
+int api_access_quiet(struct api_call *c, const char *sid, const char *uid, struct access *a);
 /* Loads the caller's access; a non-member gets 404 (a server they cannot see). */
 int api_access(struct api_call *c, const char *sid, struct access *a);
 /* The opening of most server routes: reads :sid, loads the caller's access and requires bits

@@ -22,8 +22,9 @@ struct worker {
 };
 
 static const struct api_route *const tables[] = {
-    api_health_routes, api_auth_routes,   api_server_routes, api_channel_routes,
-    api_role_routes,   api_member_routes, api_invite_routes, api_dm_routes,
+    api_health_routes,      api_auth_routes,   api_server_routes, api_channel_routes,
+    api_role_routes,        api_member_routes, api_invite_routes, api_dm_routes,
+    api_application_routes, api_oauth_routes,  api_bot_routes,    api_install_routes,
 };
 
 int api_app_init(struct app *a, const struct config *cfg, struct store_writer *writer,
@@ -166,7 +167,12 @@ static int authenticate(struct api_call *c, enum api_auth need)
         api_error(c, 401, "Token inválido");
         return -1;
     }
+    if (owner.is_bot && (owner.suspended || !owner.app_id[0])) {
+        api_error(c, 401, "Token inválido: a aplicação está suspensa");
+        return -1;
+    }
     memcpy(c->me.user_id, owner.user_id, sizeof c->me.user_id);
+    memcpy(c->me.app_id, owner.app_id, sizeof c->me.app_id);
     c->me.is_bot = owner.is_bot;
     int safe = c->req->method == HTTP_GET || c->req->method == HTTP_HEAD;
     if (c->me.via_cookie && !safe && !same_origin(c)) {

@@ -44,6 +44,7 @@ struct api_caller {
     char token_hash[65];
     int is_bot;
     int via_cookie;
+    char app_id[UUID_LEN + 1]; /* for a bot: its application */
 };
 
 struct api_call {
@@ -76,6 +77,10 @@ extern const struct api_route api_member_routes[];
 extern const struct api_route api_invite_routes[];
 extern const struct api_route api_dm_routes[];
 extern const struct api_route api_health_routes[];
+extern const struct api_route api_application_routes[];
+extern const struct api_route api_oauth_routes[];
+extern const struct api_route api_bot_routes[];
+extern const struct api_route api_install_routes[];
 
 /* Builds the router and shared state. Returns 0 or -1. */
 int api_app_init(struct app *a, const struct config *cfg, struct store_writer *writer,
@@ -114,6 +119,10 @@ int in_int(struct api_call *c, json_t *obj, const char *key, int64_t min, int64_
 int in_bool(struct api_call *c, json_t *obj, const char *key, int flags, int *out);
 int in_id(struct api_call *c, json_t *obj, const char *key, int flags, const char **out);
 int in_perms(struct api_call *c, json_t *obj, const char *key, int flags, uint64_t *out);
+/* iconUrl: a data:image/ URL up to API_ICON_MAX (413 above) or null; *set tells whether the
+ * field was present at all. */
+#define API_ICON_MAX (2 * 1000 * 1000) /* 2 MB */
+int in_icon(struct api_call *c, json_t *obj, int *set, const char **icon);
 /* A nullable timestamp (ISO 8601 or "YYYY-MM-DD HH:MM:SS"); null sets *present and *out = 0. */
 int in_time(struct api_call *c, json_t *obj, const char *key, int64_t *out);
 

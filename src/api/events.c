@@ -6,6 +6,7 @@
 
 #include "bus/bus.h"
 #include "core/log.h"
+#include "domain/intents.h"
 #include "store/events.h"
 #include "store/servers.h"
 
@@ -13,7 +14,7 @@ static void publish(struct api_call *c, const char *name, const char *sid, json_
 {
     char(*to)[UUID_LEN + 1] = NULL;
     size_t n = 0;
-    if (store_member_event_recipients(c->db, sid, &to, &n) < 0) {
+    if (store_event_recipients(c->db, sid, INTENT_MEMBERS_READ, &to, &n) < 0) {
         log_error("events: cannot resolve recipients of %s in %s", name, sid);
         json_decref(payload);
         return;

@@ -179,3 +179,22 @@ int in_time(struct api_call *c, json_t *obj, const char *key, int64_t *out)
     }
     return 1;
 }
+
+int in_icon(struct api_call *c, json_t *obj, int *set, const char **icon)
+{
+    *set = json_object_get(obj, "iconUrl") != NULL;
+    json_t *v = json_object_get(obj, "iconUrl");
+    /* Size first: a huge icon is a 413 whatever else is wrong with it. */
+    if (v && json_is_string(v) && json_string_length(v) > API_ICON_MAX) {
+        api_error(c, 413, "iconUrl: a imagem passa de 2 MB");
+        return -1;
+    }
+    int rc = in_str(c, obj, "iconUrl", 0, API_ICON_MAX, IN_NULLABLE, icon);
+    if (rc <= 0)
+        return rc;
+    if (strncmp(*icon, "data:image/", 11) != 0) {
+        api_bad(c, "iconUrl", "deve ser uma URL data:image/");
+        return -1;
+    }
+    return 1;
+}

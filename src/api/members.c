@@ -9,6 +9,7 @@
 #include "api/access.h"
 #include "api/api.h"
 #include "api/events.h"
+#include "api/installs.h"
 #include "core/clock.h"
 #include "domain/permissions.h"
 #include "store/people.h"
@@ -81,6 +82,17 @@ static void member_kick(struct api_call *c)
     struct access actor, target;
     if (moderate_gate(c, PERM_EXPULSAR_MEMBROS, &sid, &uid, &actor, &target))
         return;
+    char app_id[UUID_LEN + 1];
+    int bot_app = target.s.is_bot ? api_app_of_bot(c, uid, app_id) : 0;
+    if (bot_app < 0) {
+        api_internal(c);
+        return;
+    }
+    if (bot_app) { /* kicking a bot uninstalls its application */
+        if (api_uninstall(c, app_id, uid, sid, "kicked") >= 0)
+            api_ok(c);
+        return;
+    }
     int64_t changes = 0;
     if (store_member_remove(c->app->writer, sid, uid, &changes) < 0) {
         api_internal(c);
@@ -121,6 +133,10 @@ static void ban_put(struct api_call *c)
     const char *reason = NULL;
     if (c->req->body.len &&
         (!body || in_str(c, body, "reason", 0, REASON_MAX, IN_NULLABLE, &reason) < 0))
+        return;
+    char app_id[UUID_LEN + 1];
+    if (is_bot && target.s.is_member && api_app_of_bot(c, uid, app_id) == 1 &&
+        api_uninstall(c, app_id, uid, sid, NULL) < 0)
         return;
     if (store_ban(c->app->writer, sid, uid, reason, c->me.user_id) < 0) {
         api_internal(c);

@@ -102,24 +102,6 @@ static void reply_server(struct api_call *c, const char *sid)
     api_reply(c, 200, json_pack("{so}", "server", server));
 }
 
-static int in_icon(struct api_call *c, json_t *body, int *set, const char **icon)
-{
-    /* Icons are data:image/ URLs up to 2 MB (the same rule as application icons). */
-    int rc = in_str(c, body, "iconUrl", 0, SIZE_MAX, IN_NULLABLE, icon);
-    *set = json_object_get(body, "iconUrl") != NULL;
-    if (rc <= 0)
-        return rc;
-    if (strncmp(*icon, "data:image/", 11) != 0) {
-        api_bad(c, "iconUrl", "deve ser uma URL data:image/");
-        return -1;
-    }
-    if (strlen(*icon) > 2 * 1024 * 1024) {
-        api_error(c, 413, "iconUrl: a imagem passa de 2 MB");
-        return -1;
-    }
-    return 1;
-}
-
 static void server_patch(struct api_call *c)
 {
     struct access a;

@@ -1,6 +1,8 @@
 /* Text rules: see text.h. */
 #include "domain/text.h"
 
+#include <stdio.h>
+
 size_t text_chars(const char *s, size_t len)
 {
     size_t n = 0;
@@ -52,4 +54,28 @@ int text_has_control(const char *s, size_t len, int allow_newlines)
         }
     }
     return 0;
+}
+
+void text_bot_username(const char *name, int attempt, char out[33])
+{
+    char slug[25];
+    size_t n = 0;
+    for (const char *p = name; *p && n < sizeof slug - 1; p++) {
+        char c = *p;
+        if (c >= 'A' && c <= 'Z')
+            c = (char)(c - 'A' + 'a');
+        if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'))
+            slug[n++] = c;
+        else if (n && slug[n - 1] != '_')
+            slug[n++] = '_';
+    }
+    while (n && slug[n - 1] == '_')
+        n--;
+    slug[n] = '\0';
+    if (n == 0)
+        snprintf(slug, sizeof slug, "app");
+    if (attempt == 0)
+        snprintf(out, 33, "%s_bot", slug);
+    else
+        snprintf(out, 33, "%s_%d", slug, attempt);
 }

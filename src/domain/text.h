@@ -12,4 +12,9 @@ const char *text_trim(const char *s, size_t *len);
 /* 1 when the text has a control character (other than tab/newline when allow_newlines). */
 int text_has_control(const char *s, size_t len, int allow_newlines);
 
+/* A bot username made from an application name: lowercase ASCII letters and digits, other
+ * characters folded into '_', then "_bot" (attempt 0) or "_<attempt>" — always 2 to 32 valid
+ * username characters. out must hold 33 bytes. */
+void text_bot_username(const char *name, int attempt, char out[33]);
+
 #endif

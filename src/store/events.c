@@ -5,14 +5,15 @@
 
 #include "core/buf.h"
 
-int store_member_event_recipients(struct store *db, const char *sid, char (**out)[UUID_LEN + 1],
-                                  size_t *n)
+int store_event_recipients(struct store *db, const char *sid, int64_t intent,
+                           char (**out)[UUID_LEN + 1], size_t *n)
 {
-    static const char *SQL = "SELECT m.user_id FROM members m JOIN users u ON u.id = m.user_id"
-                             " WHERE m.server_id = $1 AND u.is_bot = 1";
+    static const char *SQL =
+        "SELECT a.bot_user_id FROM installs i JOIN applications a ON a.id = i.application_id"
+        " WHERE i.server_id = $1 AND a.suspended = 0 AND (a.intents & $2) != 0";
     *out = NULL;
     *n = 0;
-    struct store_stmt *st = store_query(db, SQL, SV_ARGS(SV_STR(sid)));
+    struct store_stmt *st = store_query(db, SQL, SV_ARGS(SV_STR(sid), SV_INT(intent)));
     if (!st)
         return STORE_ERR;
     size_t cap = 0;

@@ -13,7 +13,8 @@ static const struct store_col USER_COLS[] = {
 int store_token_find(struct store *db, const char *hash, struct store_token_owner *out)
 {
     static const char *SQL =
-        "SELECT t.user_id, u.is_bot FROM tokens t JOIN users u ON u.id = t.user_id"
+        "SELECT t.user_id, u.is_bot, a.id, COALESCE(a.suspended, 0) FROM tokens t"
+        " JOIN users u ON u.id = t.user_id LEFT JOIN applications a ON a.bot_user_id = u.id"
         " WHERE t.hash = $1";
     struct store_stmt *st = store_query(db, SQL, SV_ARGS(SV_STR(hash)));
     if (!st)
@@ -22,6 +23,9 @@ int store_token_find(struct store *db, const char *hash, struct store_token_owne
     if (rc == STORE_ROW) {
         slice_copy(slice_from(store_text(st, 0)), out->user_id, sizeof out->user_id);
         out->is_bot = (int)store_int(st, 1);
+        const char *app = store_text(st, 2);
+        slice_copy(slice_from(app ? app : ""), out->app_id, sizeof out->app_id);
+        out->suspended = (int)store_int(st, 3);
     }
     store_finish(st);
     return rc == STORE_ROW ? 1 : rc == STORE_DONE ? 0 : rc;

@@ -11,6 +11,8 @@
 struct store_token_owner {
     char user_id[UUID_LEN + 1];
     int is_bot;
+    char app_id[UUID_LEN + 1]; /* a bot's application; "" for people */
+    int suspended;             /* the bot's application is suspended */
 };
 
 struct store_login {

@@ -129,3 +129,30 @@ async function serverWithMembers(base, memberCount = 1) {
 }
 
 module.exports = { startServer, api, register, uniqueName, rawExchange, totp, serverWithMembers, BIN };
+
+// An application with a bot and a registered redirect URI, owned by `owner`.
+async function appWithBot(base, owner, { name = 'Robô de Teste', intents = [], redirect = 'https://bot.example/callback' } = {}) {
+  const created = await api(base, 'POST', '/api/applications', { token: owner.token, body: { name } });
+  if (created.status !== 201) throw new Error('create app: ' + created.text);
+  const app = created.body.application;
+  const bot = await api(base, 'POST', `/api/applications/${app.id}/bot`, { token: owner.token });
+  if (bot.status !== 201) throw new Error('bot: ' + bot.text);
+  await api(base, 'PUT', `/api/applications/${app.id}/oauth/redirect-uris`, { token: owner.token, body: { redirectUris: [redirect] } });
+  if (intents.length) await api(base, 'PUT', `/api/applications/${app.id}/intents`, { token: owner.token, body: { intents } });
+  return { app: bot.body.application, botToken: bot.body.token, botUsername: bot.body.botUsername, redirect };
+}
+
+// Runs the install flow: start as installer, complete in server sid.
+async function install(base, installer, appInfo, sid, { permissions = 0, checked, state } = {}) {
+  const q = new URLSearchParams({ client_id: appInfo.app.clientId, redirect_uri: appInfo.redirect, permissions: String(permissions) });
+  if (state !== undefined) q.set('state', state);
+  const start = await api(base, 'GET', `/api/oauth2/authorize/start?${q}`, { token: installer.token });
+  if (start.status !== 200) return { start };
+  const body = { serverId: sid };
+  if (checked !== undefined) body.permissions = checked;
+  const complete = await api(base, 'POST', `/api/oauth2/authorize/${start.body.authorizeSessionId}/complete`, { token: installer.token, body });
+  return { start, complete };
+}
+
+module.exports.appWithBot = appWithBot;
+module.exports.install = install;

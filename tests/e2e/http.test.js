@@ -202,7 +202,7 @@ test('praca --help lists commands and flags; migrate works alone', () => {
   const dir = require('node:fs').mkdtempSync(require('node:path').join(require('node:os').tmpdir(), 'praca-mig-'));
   const mig = spawnSync(BIN, ['migrate', '--data', dir + '/m.db'], { encoding: 'utf8' });
   assert.equal(mig.status, 0, mig.stderr);
-  assert.match(mig.stdout, /migrations applied: 1/);
+  assert.match(mig.stdout, /migrations applied: [1-9]/);
   const again = spawnSync(BIN, ['migrate'], { encoding: 'utf8', env: { ...process.env, PRACA_DATA: dir + '/m.db' } });
   assert.match(again.stdout, /migrations applied: 0/);
 });

@@ -34,3 +34,25 @@ Test(text, trim_and_control)
     cr_assert(!text_has_control("a\nb", 3, 1));
     cr_assert(text_has_control("a\nb", 3, 0));
 }
+
+Test(text, bot_usernames_are_valid_usernames)
+{
+    char out[33], copy[33];
+    text_bot_username("Meu Bot Legal!", 0, out);
+    cr_assert_str_eq(out, "meu_bot_legal_bot");
+    text_bot_username("Meu Bot Legal!", 4242, out);
+    cr_assert_str_eq(out, "meu_bot_legal_4242");
+    text_bot_username("😀😀", 0, out);
+    cr_assert_str_eq(out, "app_bot");
+    text_bot_username("abcdefghijklmnopqrstuvwxyzabcdefghij", 0, out);
+    cr_assert_eq(strlen(out), 28);
+    const char *names[] = {"x",   "  ",    "Ação",
+                           "a.b", "__x__", "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        for (int attempt = 0; attempt < 2; attempt++) {
+            text_bot_username(names[i], attempt * 9999, out);
+            memcpy(copy, out, sizeof out);
+            cr_assert(text_username_fold(copy, strlen(copy)), "%s", out);
+        }
+    }
+}

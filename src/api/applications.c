@@ -1,0 +1,402 @@
+/*
+ * Application management, for the human owner only: someone else's application answers 404
+ * on every route. Secrets and tokens are shown once, in the answer that makes them.
+ */
+#include <http_parser.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api/api.h"
+#include "api/events.h"
+#include "api/installs.h"
+#include "api/limits.h"
+#include "core/clock.h"
+#include "core/crypto.h"
+#include "domain/intents.h"
+#include "domain/text.h"
+#include "domain/urls.h"
+#include "store/apps.h"
+
+#define DESCRIPTION_MAX   400
+#define REDIRECT_URIS_MAX 10
+#define NOT_FOUND         "Aplicação não encontrada"
+
+static json_t *app_json(struct api_call *c, const char *id)
+{
+    int rc;
+    json_t *app = store_app_json(c->db, id, c->me.user_id, &rc);
+    return app ? api_app_view(app) : NULL;
+}
+
+static void reply_app(struct api_call *c, int status, const char *id)
+{
+    json_t *app = app_json(c, id);
+    if (!app) {
+        api_internal(c);
+        return;
+    }
+    api_reply(c, status, json_pack("{so}", "application", app));
+}
+
+/* Loads :id when it is the caller's application; otherwise answers 404. */
+static int owned(struct api_call *c, struct store_app *app)
+{
+    memset(app, 0, sizeof *app);
+    const char *id = api_param_id(c, "id", NOT_FOUND);
+    if (!id)
+        return -1;
+    int found = store_app_find(c->db, id, app);
+    if (found < 0) {
+        api_internal(c);
+        return -1;
+    }
+    if (!found || strcmp(app->owner_id, c->me.user_id) != 0) {
+        store_app_cleanup(app);
+        api_error(c, 404, NOT_FOUND);
+        return -1;
+    }
+    return 0;
+}
+
+typedef void (*owned_handler)(struct api_call *c, struct store_app *app);
+
+/* Runs fn with the caller's application :id loaded, and releases it afterwards. */
+static void with_owned(struct api_call *c, owned_handler fn)
+{
+    struct store_app app;
+    if (owned(c, &app))
+        return;
+    fn(c, &app);
+    store_app_cleanup(&app);
+}
+
+#define OWNED_ROUTE(fn)                                                                            \
+    static void fn##_route(struct api_call *c)                                                     \
+    {                                                                                              \
+        with_owned(c, fn);                                                                         \
+    }
+
+static void app_list(struct api_call *c)
+{
+    json_t *list = store_apps_of_owner(c->db, c->me.user_id);
+    if (!list) {
+        api_internal(c);
+        return;
+    }
+    size_t i;
+    json_t *app;
+    json_array_foreach(list, i, app) api_app_view(app);
+    api_reply(c, 200, json_pack("{so}", "applications", list));
+}
+
+static void app_create(struct api_call *c)
+{
+    json_t *body = api_body(c);
+    const char *name, *description, *icon;
+    int set_icon;
+    if (!body || in_icon(c, body, &set_icon, &icon) < 0 ||
+        in_str(c, body, "name", 1, 32, IN_REQUIRED | IN_TRIM, &name) < 0 ||
+        in_str(c, body, "description", 0, DESCRIPTION_MAX, IN_NULLABLE, &description) < 0 ||
+        api_limit_hit(c, &LIMIT_CREATE_APPLICATION))
+        return;
+    char id[UUID_LEN + 1], client_id[33];
+    uuid_v7(id);
+    crypto_random_hex(client_id, 16);
+    struct store_new_app a = {id,   c->me.user_id, name,          description,
+                              icon, client_id,     clock_now_ms()};
+    if (store_write(c->app->writer, store_app_create, &a) < 0) {
+        api_internal(c);
+        return;
+    }
+    reply_app(c, 201, id);
+}
+
+static void app_get(struct api_call *c, struct store_app *app)
+{
+    reply_app(c, 200, app->id);
+}
+
+static void app_update(struct api_call *c, struct store_app *app)
+{
+    json_t *body = api_body(c);
+    const char *name, *description, *icon;
+    int set_icon;
+    if (body && in_icon(c, body, &set_icon, &icon) >= 0 &&
+        in_str(c, body, "name", 1, 32, IN_TRIM, &name) >= 0 &&
+        in_str(c, body, "description", 0, DESCRIPTION_MAX, IN_NULLABLE, &description) >= 0) {
+        if (store_app_update(c->app->writer, app->id, name, description, set_icon, icon) < 0)
+            api_internal(c);
+        else
+            reply_app(c, 200, app->id);
+    }
+}
+
+static void app_delete(struct api_call *c, struct store_app *app)
+{
+    json_t *servers = store_app_install_servers(c->db, app->id);
+    if (!servers || store_write(c->app->writer, store_app_delete, app->id) < 0) {
+        json_decref(servers);
+        api_internal(c);
+        return;
+    }
+    size_t i;
+    json_t *sid;
+    json_array_foreach(servers, i, sid)
+    {
+        api_event_member_remove(c, json_string_value(sid), app->bot_user_id, "app_uninstalled");
+    }
+    json_decref(servers);
+    api_ok(c);
+}
+
+static void new_token(char token[CRYPTO_TOKEN_LEN + 1], char hash[65])
+{
+    crypto_token(token);
+    crypto_sha256_hex(token, strlen(token), hash);
+}
+
+static void bot_create(struct api_call *c, struct store_app *app)
+{
+    if (app->bot_user_id[0]) {
+        api_error(c, 409, "Esta aplicação já tem um bot");
+        return;
+    }
+    if (api_limit_hit(c, &LIMIT_GENERATE_BOT))
+        return;
+    char token[CRYPTO_TOKEN_LEN + 1], hash[65], user_id[UUID_LEN + 1], username[33];
+    new_token(token, hash);
+    uuid_v7(user_id);
+    int rc = STORE_CONSTRAINT;
+    for (int attempt = 0; rc == STORE_CONSTRAINT && attempt < 8; attempt++) {
+        /* The plain name first; then a random suffix while the name is taken. */
+        text_bot_username(app->name, attempt ? 1000 + (int)(clock_now_ms() % 9000) + attempt : 0,
+                          username);
+        struct store_new_bot b = {app->id, user_id, username, app->name, hash, clock_now_ms()};
+        rc = store_write(c->app->writer, store_bot_create, &b);
+    }
+    if (rc == -409) {
+        api_error(c, 409, "Esta aplicação já tem um bot");
+        return;
+    }
+    json_t *view = rc < 0 ? NULL : app_json(c, app->id);
+    if (!view) {
+        api_internal(c);
+        return;
+    }
+    api_reply(c, 201,
+              json_pack("{sossss}", "application", view, "botUsername", username, "token", token));
+}
+
+static void bot_token_rotate(struct api_call *c, struct store_app *app)
+{
+    if (!app->bot_user_id[0])
+        api_error(c, 404, "Esta aplicação ainda não tem bot");
+    else if (!api_limit_hit(c, &LIMIT_ROTATE_TOKEN)) {
+        char token[CRYPTO_TOKEN_LEN + 1], hash[65];
+        new_token(token, hash);
+        struct store_bot_token t = {app->bot_user_id, hash, clock_now_ms()};
+        if (store_write(c->app->writer, store_bot_token_replace, &t) < 0)
+            api_internal(c);
+        else
+            api_reply(c, 200, json_pack("{ss}", "token", token));
+    }
+}
+
+static void intents_put(struct api_call *c, struct store_app *app)
+{
+    json_t *body = api_body(c);
+    json_t *list = body ? json_object_get(body, "intents") : NULL;
+    uint32_t bits = 0;
+    if (body && !list)
+        api_bad(c, "intents", "obrigatório");
+    else if (body && !json_is_array(list))
+        api_bad(c, "intents", "deve ser uma lista de textos");
+    else if (body) {
+        size_t i;
+        json_t *v;
+        json_array_foreach(list, i, v)
+        {
+            uint32_t bit =
+                json_is_string(v) ? intent_bit(json_string_value(v), json_string_length(v)) : 0;
+            if (!bit) {
+                char path[48];
+                snprintf(path, sizeof path, "intents.%zu", i);
+                api_bad(c, path,
+                        "valor desconhecido (válidos: messages.read, messages.write, members.read,"
+                        " interactions.receive, voice.connect)");
+                break;
+            }
+            bits |= bit;
+        }
+        if (!c->answered) {
+            if (store_app_set_int(c->app->writer, app->id, "intents", bits) < 0)
+                api_internal(c);
+            else
+                reply_app(c, 200, app->id);
+        }
+    }
+}
+
+static void interactions_config_put(struct api_call *c, struct store_app *app)
+{
+    json_t *body = api_body(c);
+    const char *url = NULL;
+    if (body && in_str(c, body, "interactionsEndpointUrl", 0, URL_MAX, IN_NULLABLE | IN_REQUIRED,
+                       &url) >= 0) {
+        const char *why =
+            url ? url_check_endpoint(url, strlen(url), c->app->cfg->allow_private_endpoints) : NULL;
+        if (why)
+            api_bad(c, "interactionsEndpointUrl", why);
+        else if (store_app_set_text(c->app->writer, app->id, "interactions_endpoint_url", url) < 0)
+            api_internal(c);
+        else
+            reply_app(c, 200, app->id);
+    }
+}
+
+static void signing_secret_rotate(struct api_call *c, struct store_app *app)
+{
+    if (!api_limit_hit(c, &LIMIT_ROTATE_SIGNING)) {
+        char secret[65];
+        crypto_random_hex(secret, 32);
+        if (store_app_set_text(c->app->writer, app->id, "signing_secret", secret) < 0)
+            api_internal(c);
+        else
+            api_reply(c, 200, json_pack("{ss}", "signingSecret", secret));
+    }
+}
+
+static void client_secret_rotate(struct api_call *c, struct store_app *app)
+{
+    if (!api_limit_hit(c, &LIMIT_ROTATE_CLIENT)) {
+        char secret[CRYPTO_TOKEN_LEN + 1], hash[65];
+        new_token(secret, hash);
+        if (store_app_set_text(c->app->writer, app->id, "client_secret_hash", hash) < 0)
+            api_internal(c);
+        else
+            api_reply(c, 200, json_pack("{ss}", "clientSecret", secret));
+    }
+}
+
+static void redirect_uris_put(struct api_call *c, struct store_app *app)
+{
+    json_t *body = api_body(c);
+    json_t *list = body ? json_object_get(body, "redirectUris") : NULL;
+    if (body && !list)
+        api_bad(c, "redirectUris", "obrigatório");
+    else if (body && !json_is_array(list))
+        api_bad(c, "redirectUris", "deve ser uma lista de URLs");
+    else if (body && json_array_size(list) > REDIRECT_URIS_MAX)
+        api_bad(c, "redirectUris", "deve ter no máximo 10 URLs");
+    else if (body) {
+        json_t *clean = json_array();
+        size_t i;
+        json_t *v;
+        json_array_foreach(list, i, v)
+        {
+            char path[48];
+            snprintf(path, sizeof path, "redirectUris.%zu", i);
+            const char *why = !json_is_string(v)
+                                  ? "deve ser um texto"
+                                  : url_check_redirect(json_string_value(v), json_string_length(v));
+            if (why) {
+                api_bad(c, path, why);
+                break;
+            }
+            int dup = 0;
+            size_t k;
+            json_t *seen;
+            json_array_foreach(clean, k, seen) dup |= json_equal(seen, v);
+            if (!dup)
+                json_array_append(clean, v);
+        }
+        char *text = c->answered ? NULL : json_dumps(clean, JSON_COMPACT);
+        json_decref(clean);
+        if (!c->answered) {
+            if (!text || store_app_set_text(c->app->writer, app->id, "redirect_uris", text) < 0)
+                api_internal(c);
+            else
+                reply_app(c, 200, app->id);
+        }
+        free(text);
+    }
+}
+
+static void visibility_put(struct api_call *c, struct store_app *app)
+{
+    json_t *body = api_body(c);
+    int is_public = 0;
+    if (body && in_bool(c, body, "isPublic", IN_REQUIRED, &is_public) >= 0) {
+        if (store_app_set_int(c->app->writer, app->id, "is_public", is_public) < 0)
+            api_internal(c);
+        else
+            reply_app(c, 200, app->id);
+    }
+}
+
+static void installs_list(struct api_call *c, struct store_app *app)
+{
+    json_t *list = store_app_installs_json(c->db, app->id);
+    if (!list)
+        api_internal(c);
+    else
+        api_reply(c, 200, json_pack("{so}", "installs", list));
+}
+
+static void install_delete(struct api_call *c, struct store_app *app)
+{
+    const char *sid = api_param_id(c, "serverId", "Instalação não encontrada");
+    int removed = sid ? api_uninstall(c, app->id, app->bot_user_id, sid, "app_uninstalled") : -1;
+    if (removed == 0)
+        api_error(c, 404, "Instalação não encontrada");
+    else if (removed > 0)
+        api_ok(c);
+}
+
+static void commands_list(struct api_call *c, struct store_app *app)
+{
+    json_t *list = store_app_commands_json(c->db, app->id);
+    if (!list)
+        api_internal(c);
+    else
+        api_reply(c, 200, json_pack("{so}", "commands", list));
+}
+
+OWNED_ROUTE(app_get)
+OWNED_ROUTE(app_update)
+OWNED_ROUTE(app_delete)
+OWNED_ROUTE(bot_create)
+OWNED_ROUTE(bot_token_rotate)
+OWNED_ROUTE(intents_put)
+OWNED_ROUTE(interactions_config_put)
+OWNED_ROUTE(signing_secret_rotate)
+OWNED_ROUTE(client_secret_rotate)
+OWNED_ROUTE(redirect_uris_put)
+OWNED_ROUTE(visibility_put)
+OWNED_ROUTE(installs_list)
+OWNED_ROUTE(install_delete)
+OWNED_ROUTE(commands_list)
+
+const struct api_route api_application_routes[] = {
+    {HTTP_GET, "/api/applications", app_list, API_PERSON},
+    {HTTP_POST, "/api/applications", app_create, API_PERSON},
+    {HTTP_GET, "/api/applications/:id", app_get_route, API_PERSON},
+    {HTTP_PUT, "/api/applications/:id", app_update_route, API_PERSON},
+    {HTTP_DELETE, "/api/applications/:id", app_delete_route, API_PERSON},
+    {HTTP_POST, "/api/applications/:id/bot", bot_create_route, API_PERSON},
+    {HTTP_POST, "/api/applications/:id/bot/token/rotate", bot_token_rotate_route, API_PERSON},
+    {HTTP_PUT, "/api/applications/:id/intents", intents_put_route, API_PERSON},
+    {HTTP_PUT, "/api/applications/:id/interactions-config", interactions_config_put_route,
+     API_PERSON},
+    {HTTP_POST, "/api/applications/:id/interactions/signing-secret/rotate",
+     signing_secret_rotate_route, API_PERSON},
+    {HTTP_PUT, "/api/applications/:id/oauth/redirect-uris", redirect_uris_put_route, API_PERSON},
+    {HTTP_PUT, "/api/applications/:id/visibility", visibility_put_route, API_PERSON},
+    {HTTP_GET, "/api/applications/:id/installs", installs_list_route, API_PERSON},
+    {HTTP_DELETE, "/api/applications/:id/installs/:serverId", install_delete_route, API_PERSON},
+    {HTTP_POST, "/api/applications/:id/oauth/client-secret/rotate", client_secret_rotate_route,
+     API_PERSON},
+    {HTTP_GET, "/api/applications/:id/commands", commands_list_route, API_PERSON},
+    {0, NULL, NULL, 0},
+};

@@ -1,0 +1,77 @@
+/* The bot's own read routes: who am I, where am I installed, a server as I see it, members. */
+#include <http_parser.h>
+#include <string.h>
+
+#include "api/access.h"
+#include "api/api.h"
+#include "api/installs.h"
+#include "domain/intents.h"
+#include "store/apps.h"
+#include "store/people.h"
+#include "store/servers.h"
+
+static void bot_me(struct api_call *c)
+{
+    int rc;
+    json_t *user = store_user_json(c->db, c->me.user_id, &rc);
+    json_t *app = store_app_json(c->db, c->me.app_id, NULL, &rc);
+    if (!user || !app) {
+        json_decref(user);
+        json_decref(app);
+        api_internal(c);
+        return;
+    }
+    api_reply(c, 200, json_pack("{soso}", "user", user, "application", api_app_view(app)));
+}
+
+static void bot_servers(struct api_call *c)
+{
+    json_t *list = store_bot_servers_json(c->db, c->me.user_id);
+    if (!list) {
+        api_internal(c);
+        return;
+    }
+    api_reply(c, 200, json_pack("{so}", "servers", list));
+}
+
+static void bot_server(struct api_call *c)
+{
+    struct access a;
+    const char *sid = api_server(c, &a, 0);
+    if (sid)
+        api_reply_server_view(c, sid);
+}
+
+static void bot_members(struct api_call *c)
+{
+    struct access a;
+    const char *sid = api_server(c, &a, 0);
+    if (!sid)
+        return;
+    struct store_app app;
+    int found = store_app_find(c->db, c->me.app_id, &app);
+    uint32_t intents = app.intents;
+    store_app_cleanup(&app);
+    if (found <= 0) {
+        api_internal(c);
+        return;
+    }
+    if (!(intents & INTENT_MEMBERS_READ)) {
+        api_error(c, 403, "Intent members.read desligada para esta aplicação");
+        return;
+    }
+    json_t *list = store_members_json(c->db, sid, NULL, 1000);
+    if (!list) {
+        api_internal(c);
+        return;
+    }
+    api_reply(c, 200, json_pack("{so}", "members", list));
+}
+
+const struct api_route api_bot_routes[] = {
+    {HTTP_GET, "/api/bot/@me", bot_me, API_BOT},
+    {HTTP_GET, "/api/bot/servers", bot_servers, API_BOT},
+    {HTTP_GET, "/api/bot/servers/:sid", bot_server, API_BOT},
+    {HTTP_GET, "/api/bot/servers/:sid/members", bot_members, API_BOT},
+    {0, NULL, NULL, 0},
+};

@@ -1,0 +1,94 @@
+/*
+ * Installs seen from a server: list the installed applications, let a server admin uninstall
+ * one; and the uninstall shared with kicks, bans and application deletion.
+ */
+#include "api/installs.h"
+
+#include <http_parser.h>
+#include <string.h>
+
+#include "api/access.h"
+#include "api/events.h"
+#include "domain/intents.h"
+#include "domain/permissions.h"
+#include "store/apps.h"
+
+int api_uninstall(struct api_call *c, const char *app_id, const char *bot_user_id, const char *sid,
+                  const char *reason)
+{
+    struct store_uninstall u = {app_id, sid, 0};
+    if (store_write(c->app->writer, store_uninstall, &u) < 0) {
+        api_internal(c);
+        return -1;
+    }
+    if (u.removed && reason && bot_user_id && *bot_user_id)
+        api_event_member_remove(c, sid, bot_user_id, reason);
+    return u.removed;
+}
+
+int api_app_of_bot(struct api_call *c, const char *bot_user_id, char app_id[UUID_LEN + 1])
+{
+    struct store_app app;
+    int found = store_app_find_by_bot(c->db, bot_user_id, &app);
+    if (found == 1)
+        memcpy(app_id, app.id, UUID_LEN + 1);
+    store_app_cleanup(&app);
+    return found;
+}
+
+json_t *api_app_view(json_t *app)
+{
+    json_int_t bits = json_integer_value(json_object_get(app, "intents"));
+    json_t *names = json_array();
+    for (int i = 0; i < INTENT_COUNT; i++)
+        if (bits & (1 << i))
+            json_array_append_new(names, json_string(intent_name(i)));
+    json_object_set_new(app, "intents", names);
+    return app;
+}
+
+static void server_apps(struct api_call *c)
+{
+    struct access a;
+    const char *sid = api_server(c, &a, 0);
+    if (!sid)
+        return;
+    json_t *list = store_server_apps_json(c->db, sid);
+    if (!list) {
+        api_internal(c);
+        return;
+    }
+    api_reply(c, 200, json_pack("{so}", "applications", list));
+}
+
+static void server_app_uninstall(struct api_call *c)
+{
+    struct access a;
+    const char *sid = api_server(c, &a, PERM_GERENCIAR_SERVIDOR);
+    if (!sid)
+        return;
+    const char *app_id = api_param_id(c, "appId", "Aplicação não instalada neste servidor");
+    if (!app_id)
+        return;
+    struct store_app app;
+    int found = store_app_find(c->db, app_id, &app);
+    if (found < 0) {
+        api_internal(c);
+        return;
+    }
+    int removed = found ? api_uninstall(c, app_id, app.bot_user_id, sid, "app_uninstalled") : 0;
+    store_app_cleanup(&app);
+    if (removed < 0)
+        return;
+    if (!removed) {
+        api_error(c, 404, "Aplicação não instalada neste servidor");
+        return;
+    }
+    api_ok(c);
+}
+
+const struct api_route api_install_routes[] = {
+    {HTTP_GET, "/api/servers/:sid/applications", server_apps, API_ANY},
+    {HTTP_DELETE, "/api/servers/:sid/applications/:appId", server_app_uninstall, API_ANY},
+    {0, NULL, NULL, 0},
+};

@@ -1,0 +1,16 @@
+/* Removing an install, shared by every way it happens (owner, server admin, kick, ban,
+ * application deletion), with its GUILD_MEMBER_REMOVE event. */
+#ifndef PRACA_API_INSTALLS_H
+#define PRACA_API_INSTALLS_H
+
+#include "api/api.h"
+
+/* 1 removed, 0 was not installed, -1 error (already answered 500). reason NULL: no event. */
+int api_uninstall(struct api_call *c, const char *app_id, const char *bot_user_id, const char *sid,
+                  const char *reason);
+/* The application installed as this bot user, if any: 1 found (app_id filled), 0 none. */
+int api_app_of_bot(struct api_call *c, const char *bot_user_id, char app_id[UUID_LEN + 1]);
+/* The Application object with intents named. */
+json_t *api_app_view(json_t *app);
+
+#endif

@@ -1,0 +1,24 @@
+/* The interface's table of request limits (per account, sliding windows). */
+#include "api/limits.h"
+
+#include "api/ratelimit.h"
+
+#define HOUR_MS   (3600 * 1000)
+#define MINUTE_MS (60 * 1000)
+
+const struct api_limit LIMIT_CREATE_APPLICATION = {"create-application", 10, HOUR_MS};
+const struct api_limit LIMIT_GENERATE_BOT = {"generate-bot", 10, HOUR_MS};
+const struct api_limit LIMIT_ROTATE_TOKEN = {"rotate-bot-token", 20, HOUR_MS};
+const struct api_limit LIMIT_ROTATE_SIGNING = {"rotate-signing-secret", 20, HOUR_MS};
+const struct api_limit LIMIT_ROTATE_CLIENT = {"rotate-client-secret", 20, HOUR_MS};
+const struct api_limit LIMIT_COMPLETE_INSTALL = {"complete-install", 30, HOUR_MS};
+
+int api_limit_hit(struct api_call *c, const struct api_limit *limit)
+{
+    int64_t wait =
+        ratelimit_hit(c->app->limits, limit->action, c->me.user_id, limit->count, limit->window_ms);
+    if (!wait)
+        return 0;
+    api_rate_limited(c, wait);
+    return -1;
+}

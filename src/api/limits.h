@@ -1,0 +1,24 @@
+/* The request limits of the interface, one per account and kind of action. */
+#ifndef PRACA_API_LIMITS_H
+#define PRACA_API_LIMITS_H
+#include <stdint.h>
+
+#include "api/api.h"
+
+struct api_limit {
+    const char *action;
+    uint32_t count;
+    int64_t window_ms;
+};
+
+extern const struct api_limit LIMIT_CREATE_APPLICATION;
+extern const struct api_limit LIMIT_GENERATE_BOT;
+extern const struct api_limit LIMIT_ROTATE_TOKEN;
+extern const struct api_limit LIMIT_ROTATE_SIGNING;
+extern const struct api_limit LIMIT_ROTATE_CLIENT;
+extern const struct api_limit LIMIT_COMPLETE_INSTALL;
+
+/* Counts one action of the caller; when over the limit answers 429 and returns -1. */
+int api_limit_hit(struct api_call *c, const struct api_limit *limit);
+
+#endif

@@ -1,0 +1,260 @@
+/*
+ * Installing a bot: the consent page calls start (who, what, where to), then complete (which
+ * server, which bits were left checked). Granted = requested ∩ the installer's permissions in
+ * that server ∩ what was left checked; computed here, never trusted from the client.
+ * An authorize session belongs to the person who started it, lasts 10 minutes, works once.
+ */
+#include <http_parser.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api/access.h"
+#include "api/api.h"
+#include "api/events.h"
+#include "api/limits.h"
+#include "core/clock.h"
+#include "domain/permissions.h"
+#include "domain/text.h"
+#include "store/apps.h"
+#include "store/servers.h"
+
+#define SESSION_LIFETIME_MS (10 * 60 * 1000)
+#define STATE_MAX           500
+
+/* Reads a query parameter, URL-decoded, into out; 0 absent, 1 present, -1 answered 400. */
+static int query(struct api_call *c, const char *name, char *out, size_t cap)
+{
+    struct slice raw;
+    if (!http_query_param(c->req->query, name, &raw))
+        return 0;
+    if (http_url_decode(raw, out, cap, NULL) || strlen(out) != strnlen(out, cap)) {
+        api_bad(c, name, "valor inválido ou longo demais");
+        return -1;
+    }
+    return 1;
+}
+
+/* Servers where this person may install: owner, or GERENCIAR_SERVIDOR. */
+static json_t *installable_servers(struct api_call *c)
+{
+    json_t *mine = store_servers_of_user(c->db, c->me.user_id);
+    if (!mine)
+        return NULL;
+    json_t *out = json_array();
+    size_t i;
+    json_t *s;
+    json_array_foreach(mine, i, s)
+    {
+        const char *sid = json_string_value(json_object_get(s, "id"));
+        struct access a;
+        int rc = api_access_quiet(c, sid, c->me.user_id, &a);
+        if (rc < 0) {
+            json_decref(mine);
+            json_decref(out);
+            return NULL;
+        }
+        if (rc == 0 && (a.base & PERM_GERENCIAR_SERVIDOR))
+            json_array_append_new(out, json_pack("{sOsOsO}", "id", json_object_get(s, "id"), "name",
+                                                 json_object_get(s, "name"), "iconUrl",
+                                                 json_object_get(s, "iconUrl")));
+    }
+    json_decref(mine);
+    return out;
+}
+
+static int redirect_registered(const struct store_app *app, const char *uri)
+{
+    size_t i;
+    json_t *v;
+    json_array_foreach(app->redirect_uris, i, v) if (!strcmp(json_string_value(v), uri)) return 1;
+    return 0;
+}
+
+static void authorize_start(struct api_call *c)
+{
+    char client_id[64], redirect_uri[2049], perms_text[32], state[2048];
+    int has_client, has_redirect, has_perms, has_state;
+    if ((has_client = query(c, "client_id", client_id, sizeof client_id)) < 0 ||
+        (has_redirect = query(c, "redirect_uri", redirect_uri, sizeof redirect_uri)) < 0 ||
+        (has_perms = query(c, "permissions", perms_text, sizeof perms_text)) < 0 ||
+        (has_state = query(c, "state", state, sizeof state)) < 0)
+        return;
+    if (!has_client || !*client_id) {
+        api_bad(c, "client_id", "obrigatório");
+        return;
+    }
+    if (!has_redirect || !*redirect_uri) {
+        api_bad(c, "redirect_uri", "obrigatório");
+        return;
+    }
+    long long requested = 0;
+    if (has_perms && *perms_text &&
+        (slice_to_i64(slice_from(perms_text), 0, (long long)PERM_ALL, &requested))) {
+        api_bad(c, "permissions", "deve ser um número inteiro de 0 a 131071");
+        return;
+    }
+    if (has_state && text_chars(state, strlen(state)) > STATE_MAX) {
+        api_bad(c, "state", "deve ter no máximo 500 caracteres");
+        return;
+    }
+    struct store_app app;
+    int found = store_app_find_by_client(c->db, client_id, &app);
+    if (found < 0) {
+        api_internal(c);
+        return;
+    }
+    int owner = found && !strcmp(app.owner_id, c->me.user_id);
+    if (!found)
+        api_error(c, 404, "Aplicação não encontrada");
+    else if (app.suspended)
+        api_error(c, 403, "Esta aplicação está suspensa");
+    else if (!app.is_public && !owner)
+        api_error(c, 403, "Esta aplicação é privada: só o dono pode instalá-la");
+    else if (!app.bot_user_id[0])
+        api_bad(c, "client_id", "a aplicação não tem bot");
+    else if (!redirect_registered(&app, redirect_uri))
+        api_bad(c, "redirect_uri", "não é idêntica a uma URL registrada na aplicação");
+    if (c->answered) {
+        store_app_cleanup(&app);
+        return;
+    }
+    json_t *servers = installable_servers(c);
+    char id[UUID_LEN + 1];
+    uuid_v7(id);
+    int64_t now = clock_now_ms(), expires = now + SESSION_LIFETIME_MS;
+    if (!servers || store_authorize_create(c->app->writer, id, app.id, c->me.user_id, redirect_uri,
+                                           has_state ? state : NULL, requested, now, expires) < 0) {
+        json_decref(servers);
+        store_app_cleanup(&app);
+        api_internal(c);
+        return;
+    }
+    int rc;
+    json_t *full = store_app_json(c->db, app.id, NULL, &rc);
+    json_t *summary = json_pack("{sssOsO}", "id", app.id, "name", json_object_get(full, "name"),
+                                "iconUrl", json_object_get(full, "iconUrl"));
+    json_decref(full);
+    api_reply(c, 200,
+              json_pack("{sssosIsoso}", "authorizeSessionId", id, "expiresAt", json_time(expires),
+                        "requestedPermissions", (json_int_t)requested, "application", summary,
+                        "servers", servers));
+    store_app_cleanup(&app);
+}
+
+/* redirect_uri with only the state added (when there is one). */
+static char *redirect_url(const struct store_authorize *s)
+{
+    struct buf b;
+    buf_init(&b, 16384);
+    buf_append_str(&b, s->redirect_uri);
+    if (s->has_state) {
+        buf_append_str(&b, strchr(s->redirect_uri, '?') ? "&state=" : "?state=");
+        static const char hex[] = "0123456789ABCDEF";
+        for (const unsigned char *p = (const unsigned char *)s->state; *p; p++) {
+            if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+                *p == '-' || *p == '_' || *p == '.' || *p == '~') {
+                buf_append(&b, p, 1);
+            } else {
+                char esc[3] = {'%', hex[*p >> 4], hex[*p & 15]};
+                buf_append(&b, esc, 3);
+            }
+        }
+    }
+    return buf_detach(&b, NULL);
+}
+
+static void authorize_complete(struct api_call *c)
+{
+    const char *session_id =
+        api_param_id(c, "authorizeSessionId", "Sessão de autorização inválida");
+    if (!session_id)
+        return;
+    struct store_authorize s;
+    int found = store_authorize_find(c->db, session_id, &s);
+    if (found < 0) {
+        api_internal(c);
+        return;
+    }
+    if (!found || s.used || s.expires_at <= clock_now_ms() || strcmp(s.user_id, c->me.user_id)) {
+        api_error(c, 404, "Sessão de autorização inválida, expirada ou já usada");
+        return;
+    }
+    json_t *body = api_body(c);
+    const char *sid;
+    uint64_t checked = 0;
+    int has_checked;
+    if (!body || in_id(c, body, "serverId", IN_REQUIRED, &sid) < 0 ||
+        (has_checked = in_perms(c, body, "permissions", IN_NULLABLE, &checked)) < 0)
+        return;
+    struct access a;
+    int rc = api_access_quiet(c, sid, c->me.user_id, &a);
+    if (rc < 0) {
+        api_internal(c);
+        return;
+    }
+    if (rc > 0) { /* not a member (or no such server): the session stays pending */
+        api_error(c, 403, "Sem permissão: é preciso GERENCIAR_SERVIDOR neste servidor");
+        return;
+    }
+    if (api_require(c, &a, PERM_GERENCIAR_SERVIDOR))
+        return;
+    struct store_app app;
+    found = store_app_find(c->db, s.app_id, &app);
+    if (found <= 0 || !app.bot_user_id[0]) {
+        store_app_cleanup(&app);
+        if (found < 0)
+            api_internal(c);
+        else
+            api_error(c, 404, "Sessão de autorização inválida, expirada ou já usada");
+        return;
+    }
+    if (app.suspended) {
+        store_app_cleanup(&app);
+        api_error(c, 403, "Esta aplicação está suspensa");
+        return;
+    }
+    if (api_limit_hit(c, &LIMIT_COMPLETE_INSTALL)) {
+        store_app_cleanup(&app);
+        return;
+    }
+    uint64_t granted = (uint64_t)s.requested & a.base & (has_checked == 1 ? checked : PERM_ALL);
+    char role_name[200], role_id[UUID_LEN + 1];
+    snprintf(role_name, sizeof role_name, "Bot: %s", app.name);
+    uuid_v7(role_id);
+    struct store_install in = {.app_id = app.id,
+                               .server_id = sid,
+                               .bot_user_id = app.bot_user_id,
+                               .role_name = role_name,
+                               .installer_id = c->me.user_id,
+                               .new_role_id = role_id,
+                               .session_id = s.id,
+                               .granted = (int64_t)granted,
+                               .now = clock_now_ms()};
+    rc = store_write(c->app->writer, store_install, &in);
+    if (rc == -404)
+        api_error(c, 404, "Sessão de autorização inválida, expirada ou já usada");
+    else if (rc == -403)
+        api_error(c, 403, "O bot desta aplicação foi banido deste servidor");
+    else if (rc < 0)
+        api_internal(c);
+    if (c->answered) {
+        store_app_cleanup(&app);
+        return;
+    }
+    if (in.created)
+        api_event_member_add(c, sid, app.bot_user_id);
+    char *url = redirect_url(&s);
+    api_reply(c, 200,
+              json_pack("{s:s, s:{s:s, s:I}}", "redirectUrl", url ? url : s.redirect_uri, "install",
+                        "serverId", sid, "grantedPermissions", (json_int_t)granted));
+    free(url);
+    store_app_cleanup(&app);
+}
+
+const struct api_route api_oauth_routes[] = {
+    {HTTP_GET, "/api/oauth2/authorize/start", authorize_start, API_PERSON},
+    {HTTP_POST, "/api/oauth2/authorize/:authorizeSessionId/complete", authorize_complete,
+     API_PERSON},
+    {0, NULL, NULL, 0},
+};

@@ -1,0 +1,152 @@
+/* URL rules: see urls.h. Parsing is deliberately strict: scheme://host[:port][/path][?query]. */
+#include "domain/urls.h"
+
+#include <string.h>
+#include <strings.h>
+
+struct url_parts {
+    const char *host;
+    size_t host_len;
+    int has_fragment;
+};
+
+static int is_ctl_or_space(unsigned char c)
+{
+    return c <= 0x20 || c == 0x7f;
+}
+
+/* Splits an absolute http(s) URL; returns a reason on failure. */
+static const char *split(const char *url, size_t len, struct url_parts *out)
+{
+    if (len == 0 || len > URL_MAX)
+        return "deve ser uma URL de até 2048 caracteres";
+    for (size_t i = 0; i < len; i++)
+        if (is_ctl_or_space((unsigned char)url[i]))
+            return "não pode ter espaços nem caracteres de controle";
+    size_t skip;
+    if (len > 7 && strncasecmp(url, "http://", 7) == 0)
+        skip = 7;
+    else if (len > 8 && strncasecmp(url, "https://", 8) == 0)
+        skip = 8;
+    else
+        return "deve ser uma URL absoluta http ou https";
+    const char *p = url + skip, *end = url + len;
+    const char *auth_end = p;
+    while (auth_end < end && *auth_end != '/' && *auth_end != '?' && *auth_end != '#')
+        auth_end++;
+    if (memchr(p, '@', (size_t)(auth_end - p)))
+        return "não pode ter usuário ou senha";
+    const char *host = p, *host_end;
+    if (p < auth_end && *p == '[') {
+        const char *close = memchr(p, ']', (size_t)(auth_end - p));
+        if (!close)
+            return "host inválido";
+        host = p + 1;
+        host_end = close;
+        p = close + 1;
+    } else {
+        host_end = memchr(p, ':', (size_t)(auth_end - p));
+        if (!host_end)
+            host_end = auth_end;
+        p = host_end;
+    }
+    if (host_end == host)
+        return "falta o host";
+    if (p < auth_end) {
+        if (*p != ':' || p + 1 == auth_end || auth_end - p > 6)
+            return "porta inválida";
+        for (const char *q = p + 1; q < auth_end; q++)
+            if (*q < '0' || *q > '9')
+                return "porta inválida";
+    }
+    out->host = host;
+    out->host_len = (size_t)(host_end - host);
+    out->has_fragment = memchr(url, '#', len) != NULL;
+    return NULL;
+}
+
+const char *url_check_redirect(const char *url, size_t len)
+{
+    struct url_parts u;
+    const char *why = split(url, len, &u);
+    if (why)
+        return why;
+    if (u.has_fragment)
+        return "não pode ter fragmento (#)";
+    return NULL;
+}
+
+const char *url_check_endpoint(const char *url, size_t len, int allow_private)
+{
+    struct url_parts u;
+    const char *why = split(url, len, &u);
+    if (why)
+        return why;
+    if (!allow_private && url_host_is_private(u.host, u.host_len))
+        return "endereços locais ou privados não são permitidos";
+    return NULL;
+}
+
+static int parse_ipv4(const char *s, size_t len, unsigned char out[4])
+{
+    size_t i = 0;
+    for (int part = 0; part < 4; part++) {
+        if (i >= len || s[i] < '0' || s[i] > '9')
+            return 0;
+        unsigned v = 0;
+        size_t digits = 0;
+        while (i < len && s[i] >= '0' && s[i] <= '9' && digits < 4) {
+            v = v * 10 + (unsigned)(s[i] - '0');
+            i++;
+            digits++;
+        }
+        if (v > 255)
+            return 0;
+        out[part] = (unsigned char)v;
+        if (part < 3) {
+            if (i >= len || s[i] != '.')
+                return 0;
+            i++;
+        }
+    }
+    return i == len;
+}
+
+static int ipv4_private(const unsigned char a[4])
+{
+    return a[0] == 0 || a[0] == 10 || a[0] == 127 || (a[0] == 169 && a[1] == 254) ||
+           (a[0] == 172 && (a[1] & 0xf0) == 16) || (a[0] == 192 && a[1] == 168) ||
+           (a[0] == 100 && (a[1] & 0xc0) == 64) || a[0] >= 224;
+}
+
+static int ends_with_nocase(const char *s, size_t len, const char *suffix)
+{
+    size_t n = strlen(suffix);
+    return len >= n && strncasecmp(s + len - n, suffix, n) == 0;
+}
+
+int url_host_is_private(const char *host, size_t len)
+{
+    unsigned char v4[4];
+    if (parse_ipv4(host, len, v4))
+        return ipv4_private(v4);
+    if (memchr(host, ':', len)) {
+        /* IPv6 literal: loopback, unspecified, unique-local (fc00::/7), link-local (fe80::/10),
+         * and IPv4-mapped forms are all treated as private; a numeric check of the rest. */
+        if (len >= 2 && (strncasecmp(host, "fc", 2) == 0 || strncasecmp(host, "fd", 2) == 0 ||
+                         strncasecmp(host, "fe8", 3) == 0 || strncasecmp(host, "fe9", 3) == 0 ||
+                         strncasecmp(host, "fea", 3) == 0 || strncasecmp(host, "feb", 3) == 0))
+            return 1;
+        if (memchr(host, '.', len))
+            return 1; /* ::ffff:a.b.c.d and friends */
+        for (size_t i = 0; i < len; i++)
+            if (host[i] != ':' && host[i] != '0' && !(i == len - 1 && host[i] == '1'))
+                return 0;
+        return 1; /* ::, ::1 and zero-padded spellings */
+    }
+    if (ends_with_nocase(host, len, ".") && len > 1)
+        len--;
+    return (len == 9 && strncasecmp(host, "localhost", 9) == 0) ||
+           ends_with_nocase(host, len, ".localhost") || ends_with_nocase(host, len, ".local") ||
+           ends_with_nocase(host, len, ".internal");
+}

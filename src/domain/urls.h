@@ -1,0 +1,18 @@
+/*
+ * URL rules with no I/O: redirect URIs (absolute http(s), no fragment) and interaction
+ * endpoint URLs (http(s); loopback, private and link-local hosts refused unless allowed).
+ */
+#ifndef PRACA_DOMAIN_URLS_H
+#define PRACA_DOMAIN_URLS_H
+#include <stddef.h>
+
+#define URL_MAX 2048
+
+/* NULL when valid, else the reason (Portuguese). */
+const char *url_check_redirect(const char *url, size_t len);
+const char *url_check_endpoint(const char *url, size_t len, int allow_private);
+/* 1 when the host text names a loopback, private, link-local or unspecified address
+ * (literal IPv4/IPv6, or localhost names). */
+int url_host_is_private(const char *host, size_t len);
+
+#endif

@@ -1,0 +1,66 @@
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "domain/intents.h"
+#include "domain/urls.h"
+
+#define REDIRECT(u)        url_check_redirect((u), strlen(u))
+#define ENDPOINT(u, allow) url_check_endpoint((u), strlen(u), (allow))
+
+Test(urls, redirect_uris)
+{
+    cr_assert_null(REDIRECT("https://bot.example/callback"));
+    cr_assert_null(REDIRECT("http://localhost:3000/cb?x=1"));
+    cr_assert_null(REDIRECT("https://[2001:db8::1]:8443/cb"));
+    cr_assert_not_null(REDIRECT("https://bot.example/cb#frag"));
+    cr_assert_not_null(REDIRECT("/relative"));
+    cr_assert_not_null(REDIRECT("ftp://x/y"));
+    cr_assert_not_null(REDIRECT("javascript:alert(1)"));
+    cr_assert_not_null(REDIRECT("https://"));
+    cr_assert_not_null(REDIRECT("https://a b/c"));
+    cr_assert_not_null(REDIRECT("https://user:pw@host/"));
+    cr_assert_not_null(REDIRECT("https://host:abc/"));
+    cr_assert_not_null(REDIRECT("https://host:/"));
+}
+
+Test(urls, endpoints_refuse_private_hosts_unless_allowed)
+{
+    const char *private_ones[] = {
+        "http://127.0.0.1/x",
+        "http://localhost:8080/i",
+        "http://10.1.2.3/",
+        "http://192.168.0.10/",
+        "http://172.16.0.1/",
+        "http://172.31.255.255/",
+        "http://169.254.169.254/latest",
+        "http://0.0.0.0/",
+        "http://[::1]/",
+        "http://[::]/",
+        "http://[fd00::1]/",
+        "http://[fe80::1]/",
+        "http://[::ffff:127.0.0.1]/",
+        "http://api.localhost/",
+        "http://printer.local/",
+        "http://LOCALHOST./",
+        "http://100.64.0.1/",
+    };
+    for (size_t i = 0; i < sizeof private_ones / sizeof private_ones[0]; i++) {
+        cr_assert_not_null(ENDPOINT(private_ones[i], 0), "%s", private_ones[i]);
+        cr_assert_null(ENDPOINT(private_ones[i], 1), "%s", private_ones[i]);
+    }
+    cr_assert_null(ENDPOINT("https://bot.example/interactions", 0));
+    cr_assert_null(ENDPOINT("http://8.8.8.8/", 0));
+    cr_assert_null(ENDPOINT("http://172.32.0.1/", 0));
+    cr_assert_null(ENDPOINT("http://[2001:db8::1]/", 0));
+    cr_assert_not_null(ENDPOINT("gopher://bot.example/", 1));
+}
+
+Test(intents, names_and_bits)
+{
+    cr_assert_eq(intent_bit("messages.read", 13), INTENT_MESSAGES_READ);
+    cr_assert_eq(intent_bit("voice.connect", 13), INTENT_VOICE_CONNECT);
+    cr_assert_eq(intent_bit("messages.rea", 12), 0);
+    cr_assert_eq(intent_bit("MESSAGES.READ", 13), 0);
+    cr_assert_str_eq(intent_name(3), "interactions.receive");
+    cr_assert_null(intent_name(5));
+}
