@@ -292,3 +292,19 @@ test('praca admin suspend / unsuspend: 401 for the bot, 403 at install start, wh
   assert.equal(after.body.application.suspendedReason, null);
   assert.equal(run('suspend', BOGUS_ID, '--reason', 'x').status, 1);
 });
+
+test('PRACA_RATE_LIMIT_SCALE multiplies every count', async () => {
+  const s = await startServer({ env: { PRACA_RATE_LIMIT_SCALE: '0.2' } });
+  try {
+    const owner = await register(s.url);
+    assert.equal((await api(s.url, 'POST', '/api/applications', { token: owner.token, body: { name: 'a' } })).status, 201);
+    assert.equal((await api(s.url, 'POST', '/api/applications', { token: owner.token, body: { name: 'b' } })).status, 201);
+    assert.equal((await api(s.url, 'POST', '/api/applications', { token: owner.token, body: { name: 'c' } })).status, 429, '10 × 0.2 = 2');
+  } finally { await s.stop(); }
+  const big = await startServer({ args: ['--rate-limit-scale', '3'] });
+  try {
+    const owner = await register(big.url);
+    for (let i = 0; i < 30; i++) assert.equal((await api(big.url, 'POST', '/api/applications', { token: owner.token, body: { name: `a${i}` } })).status, 201);
+    assert.equal((await api(big.url, 'POST', '/api/applications', { token: owner.token, body: { name: 'x' } })).status, 429);
+  } finally { await big.stop(); }
+});
