@@ -76,6 +76,12 @@ const char *url_check_redirect(const char *url, size_t len)
     return NULL;
 }
 
+const char *url_check_http(const char *url, size_t len)
+{
+    struct url_parts u;
+    return split(url, len, &u);
+}
+
 const char *url_check_endpoint(const char *url, size_t len, int allow_private)
 {
     struct url_parts u;

@@ -11,6 +11,8 @@
 /* NULL when valid, else the reason (Portuguese). */
 const char *url_check_redirect(const char *url, size_t len);
 const char *url_check_endpoint(const char *url, size_t len, int allow_private);
+/* An absolute http(s) URL (fragments allowed), for links shown in messages. */
+const char *url_check_http(const char *url, size_t len);
 /* 1 when the host text names a loopback, private, link-local or unspecified address
  * (literal IPv4/IPv6, or localhost names). */
 int url_host_is_private(const char *host, size_t len);
