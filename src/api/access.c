@@ -82,21 +82,27 @@ int api_require(struct api_call *c, const struct access *a, uint64_t bits)
     return api_require_in(c, a->base, bits);
 }
 
-uint64_t api_channel_perms(const struct access *a, json_t *channel)
+size_t api_channel_overwrites(json_t *channel, struct perm_overwrite *out, size_t max)
 {
-    struct perm_overwrite list[64];
     size_t n = 0, i;
     json_t *o;
     json_array_foreach(json_object_get(channel, "overwrites"), i, o)
     {
-        if (n == sizeof list / sizeof list[0])
+        if (n == max)
             break;
-        list[n].target_id = json_string_value(json_object_get(o, "targetId"));
-        list[n].is_member = strcmp(json_string_value(json_object_get(o, "type")), "member") == 0;
-        list[n].allow = (uint64_t)json_integer_value(json_object_get(o, "allow"));
-        list[n].deny = (uint64_t)json_integer_value(json_object_get(o, "deny"));
+        out[n].target_id = json_string_value(json_object_get(o, "targetId"));
+        out[n].is_member = strcmp(json_string_value(json_object_get(o, "type")), "member") == 0;
+        out[n].allow = (uint64_t)json_integer_value(json_object_get(o, "allow"));
+        out[n].deny = (uint64_t)json_integer_value(json_object_get(o, "deny"));
         n++;
     }
+    return n;
+}
+
+uint64_t api_channel_perms(const struct access *a, json_t *channel)
+{
+    struct perm_overwrite list[CHANNEL_OVERWRITES_MAX];
+    size_t n = api_channel_overwrites(channel, list, sizeof list / sizeof list[0]);
     const char *role_ids[ACCESS_MAX_ROLES];
     for (size_t r = 0; r < a->s.nroles; r++)
         role_ids[r] = a->s.role_ids[r];

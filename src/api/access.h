@@ -9,7 +9,11 @@
 #include <stdint.h>
 
 #include "api/api.h"
+#include "domain/permissions.h"
 #include "store/access.h"
+
+/* A channel holds at most this many overwrites (enforced when they are written). */
+#define CHANNEL_OVERWRITES_MAX 100
 
 struct access {
     struct store_access s;
@@ -34,6 +38,9 @@ void api_reply_member(struct api_call *c, const char *sid, const char *uid);
 int api_access_of(struct api_call *c, const char *sid, const char *uid, struct access *a,
                   const char *not_found);
 int api_require(struct api_call *c, const struct access *a, uint64_t bits);
+/* The overwrites of a channel object as the permission code takes them (at most max; the
+ * strings point into channel). Returns how many. */
+size_t api_channel_overwrites(json_t *channel, struct perm_overwrite *out, size_t max);
 /* Effective permissions in a channel object that carries its `overwrites`. */
 uint64_t api_channel_perms(const struct access *a, json_t *channel);
 /* Loads a channel of this server that the caller can see (VER_CANAL): 404 otherwise.

@@ -21,10 +21,12 @@ struct worker {
     struct store *db;
 };
 
-static const struct api_route *const tables[] = {
-    api_health_routes,      api_auth_routes,   api_server_routes, api_channel_routes,
-    api_role_routes,        api_member_routes, api_invite_routes, api_dm_routes,
-    api_application_routes, api_oauth_routes,  api_bot_routes,    api_install_routes,
+const struct api_route *const api_route_tables[] = {
+    api_health_routes,  api_auth_routes,   api_server_routes,
+    api_channel_routes, api_role_routes,   api_member_routes,
+    api_invite_routes,  api_dm_routes,     api_application_routes,
+    api_oauth_routes,   api_bot_routes,    api_install_routes,
+    api_message_routes, api_thread_routes, NULL,
 };
 
 int api_app_init(struct app *a, const struct config *cfg, struct store_writer *writer,
@@ -40,8 +42,8 @@ int api_app_init(struct app *a, const struct config *cfg, struct store_writer *w
     if (!a->limits)
         return -1;
     http_router_init(&a->router);
-    for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++)
-        for (const struct api_route *r = tables[t]; r->pattern; r++)
+    for (size_t t = 0; api_route_tables[t]; t++)
+        for (const struct api_route *r = api_route_tables[t]; r->pattern; r++)
             if (http_router_add(&a->router, r->method, r->pattern, r)) {
                 log_error("api: bad route pattern %s", r->pattern);
                 return -1;

@@ -81,6 +81,11 @@ extern const struct api_route api_application_routes[];
 extern const struct api_route api_oauth_routes[];
 extern const struct api_route api_bot_routes[];
 extern const struct api_route api_install_routes[];
+extern const struct api_route api_message_routes[];
+extern const struct api_route api_thread_routes[];
+
+/* Every route table above, NULL-terminated. */
+extern const struct api_route *const api_route_tables[];
 
 /* Builds the router and shared state. Returns 0 or -1. */
 int api_app_init(struct app *a, const struct config *cfg, struct store_writer *writer,
@@ -126,6 +131,8 @@ int in_icon(struct api_call *c, json_t *obj, int *set, const char **icon);
 /* A nullable timestamp (ISO 8601 or "YYYY-MM-DD HH:MM:SS"); null sets *present and *out = 0. */
 int in_time(struct api_call *c, json_t *obj, const char *key, int64_t *out);
 
+/* {messages, hasMore} of a channel, from the limit/before/beforeId/around query (messages.c). */
+void api_reply_history(struct api_call *c, const char *channel_id);
 /* {server, channels (those the caller can see), roles}, 200 (servers.c). */
 void api_reply_server_view(struct api_call *c, const char *sid);
 

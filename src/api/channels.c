@@ -145,6 +145,18 @@ static void overwrite_put(struct api_call *c)
         return;
     }
     json_decref(found);
+    json_t *ch = store_channel_json(c->db, cid, &rc);
+    json_t *existing = ch ? json_object_get(ch, "overwrites") : NULL;
+    size_t count = json_array_size(existing), i;
+    json_t *o;
+    int replaces = 0;
+    json_array_foreach(existing, i, o) replaces |=
+        !strcmp(json_string_value(json_object_get(o, "targetId")), target);
+    json_decref(ch);
+    if (!replaces && count >= CHANNEL_OVERWRITES_MAX) {
+        api_bad(c, "targetId", "o canal já tem o máximo de 100 sobrescritas");
+        return;
+    }
     /* Nobody grants or takes away, in a channel, bits they do not hold themselves. */
     if (!a.is_owner && !(a.base & PERM_ADMINISTRADOR) &&
         api_require(c, &a, (allow | deny) & ~PERM_ADMINISTRADOR))

@@ -4,6 +4,9 @@
 
 #include "api/api.h"
 #include "core/clock.h"
+#include "api/compose.h"
+#include "api/limits.h"
+#include "store/messages.h"
 #include "store/people.h"
 #include "store/servers.h"
 
@@ -47,7 +50,65 @@ static void dm_open(struct api_call *c)
     api_reply(c, 200, json_pack("{so}", "channel", ch));
 }
 
+/* Loads :cid when it is a DM the caller is in; 404 otherwise. */
+static const char *dm_of_caller(struct api_call *c)
+{
+    const char *cid = api_param_id(c, "cid", "Conversa não encontrada");
+    if (!cid)
+        return NULL;
+    int in = store_dm_member(c->db, cid, c->me.user_id);
+    if (in < 0)
+        api_internal(c);
+    else if (!in)
+        api_error(c, 404, "Conversa não encontrada");
+    return in == 1 ? cid : NULL;
+}
+
+static void dm_send(struct api_call *c)
+{
+    const char *cid = dm_of_caller(c);
+    json_t *body;
+    struct draft d;
+    if (!cid || !(body = api_body(c)) || api_draft_read(c, body, 0, 0, &d))
+        return;
+    if (!api_draft_check(c, d.content, NULL, NULL, 0) && !api_limit_hit(c, &LIMIT_HUMAN_SEND)) {
+        char id[UUID_LEN + 1];
+        uuid_v7(id);
+        const char *reply = d.reply_to_id && uuid_valid(d.reply_to_id, strlen(d.reply_to_id)) &&
+                                    store_message_in_channel(c->db, d.reply_to_id, cid) == 1
+                                ? d.reply_to_id
+                                : NULL;
+        struct store_new_message m = {.id = id,
+                                      .channel_id = cid,
+                                      .author_id = c->me.user_id,
+                                      .type = "text",
+                                      .content = d.content,
+                                      .reply_to_id = reply,
+                                      .mentions_json = "[]",
+                                      .role_ids_json = "[]",
+                                      .now = clock_now_ms()};
+        int rc;
+        json_t *msg = store_write(c->app->writer, store_message_insert, &m) < 0
+                          ? NULL
+                          : store_message_json(c->db, id, &rc);
+        if (!msg)
+            api_internal(c);
+        else
+            api_reply(c, 200, json_pack("{so}", "message", msg));
+    }
+    draft_cleanup(&d);
+}
+
+static void dm_history(struct api_call *c)
+{
+    const char *cid = dm_of_caller(c);
+    if (cid)
+        api_reply_history(c, cid);
+}
+
 const struct api_route api_dm_routes[] = {
     {HTTP_POST, "/api/users/@me/dms", dm_open, API_PERSON},
+    {HTTP_POST, "/api/dms/:cid/messages", dm_send, API_PERSON},
+    {HTTP_GET, "/api/dms/:cid/messages", dm_history, API_PERSON},
     {0, NULL, NULL, 0},
 };

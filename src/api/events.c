@@ -1,14 +1,27 @@
 /* Member events: see events.h. */
 #include "api/events.h"
 
+#include "api/access.h"
+
 #include <stdlib.h>
 #include <string.h>
 
 #include "bus/bus.h"
 #include "core/log.h"
+#include "core/clock.h"
 #include "domain/intents.h"
+#include "domain/permissions.h"
 #include "store/events.h"
 #include "store/servers.h"
+
+static void send_to(struct api_call *c, const char *name, json_t *payload,
+                    const char (*to)[UUID_LEN + 1], size_t n)
+{
+    char *text = json_dumps(payload, JSON_COMPACT);
+    json_decref(payload);
+    if (text)
+        bus_publish(c->app->bus, name, text, strlen(text), to, n);
+}
 
 static void publish(struct api_call *c, const char *name, const char *sid, json_t *payload)
 {
@@ -46,4 +59,38 @@ void api_event_member_remove(struct api_call *c, const char *sid, const char *ui
     if (reason)
         json_object_set_new(ev, "reason", json_string(reason));
     publish(c, "GUILD_MEMBER_REMOVE", sid, ev);
+}
+
+void api_event_message(struct api_call *c, const char *name, const struct access *a,
+                       json_t *channel, json_t *payload)
+{
+    struct store_bot_standing *bots;
+    size_t n;
+    if (store_bot_standings(c->db, a->server_id, INTENT_MESSAGES_READ, &bots, &n) < 0) {
+        log_error("events: cannot resolve recipients of %s", name);
+        json_decref(payload);
+        return;
+    }
+    char(*to)[UUID_LEN + 1] = n ? malloc(n * sizeof *to) : NULL;
+    size_t k = 0;
+    struct perm_overwrite ow[CHANNEL_OVERWRITES_MAX];
+    size_t n_overwrites = api_channel_overwrites(channel, ow, sizeof ow / sizeof ow[0]);
+    int64_t now = clock_now_ms();
+    for (size_t i = 0; i < n && to; i++) {
+        const char *role_ids[250];
+        for (size_t r = 0; r < bots[i].nroles; r++)
+            role_ids[r] = bots[i].role_ids[r];
+        struct perm_overwrites folded;
+        perm_overwrites_fold(ow, n_overwrites, a->server_id, role_ids, bots[i].nroles,
+                             bots[i].bot_user_id, &folded);
+        struct perm_member m = {.timed_out = bots[i].timeout_until > now,
+                                .everyone = a->s.everyone,
+                                .roles = bots[i].role_perms,
+                                .nroles = bots[i].nroles};
+        if (perm_channel(&m, &folded) & PERM_VER_CANAL)
+            memcpy(to[k++], bots[i].bot_user_id, UUID_LEN + 1);
+    }
+    store_bot_standings_free(bots, n);
+    send_to(c, name, payload, (const char(*)[UUID_LEN + 1]) to, k);
+    free(to);
 }

@@ -13,4 +13,11 @@ void api_event_member_add(struct api_call *c, const char *sid, const char *uid);
 void api_event_member_remove(struct api_call *c, const char *sid, const char *uid,
                              const char *reason);
 
+struct access;
+/* A message event (MESSAGE_CREATE / UPDATE / DELETE) in a server channel: to the bots with
+ * messages.read that can see that channel (computed with its overwrites). The caller's access
+ * provides the server's @everyone bits. Takes payload. */
+void api_event_message(struct api_call *c, const char *name, const struct access *a,
+                       json_t *channel, json_t *payload);
+
 #endif

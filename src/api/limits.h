@@ -17,6 +17,9 @@ extern const struct api_limit LIMIT_ROTATE_TOKEN;
 extern const struct api_limit LIMIT_ROTATE_SIGNING;
 extern const struct api_limit LIMIT_ROTATE_CLIENT;
 extern const struct api_limit LIMIT_COMPLETE_INSTALL;
+extern const struct api_limit LIMIT_BOT_SEND;
+extern const struct api_limit LIMIT_BOT_EDIT;
+extern const struct api_limit LIMIT_HUMAN_SEND;
 
 /* Counts one action of the caller; when over the limit answers 429 and returns -1. */
 int api_limit_hit(struct api_call *c, const struct api_limit *limit);

@@ -3,6 +3,7 @@
 
 #include <pthread.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "core/clock.h"
 #include "core/crypto.h"
@@ -43,6 +44,18 @@ void uuid_v7(char out[UUID_LEN + 1])
         out[o++] = hex[b[i] & 15];
     }
     out[o] = '\0';
+}
+
+void uuid_v7_floor(int64_t ms, char out[UUID_LEN + 1])
+{
+    static const char hex[] = "0123456789abcdef";
+    if (ms < 0)
+        ms = 0;
+    static const char tail[] = "-0000-0000-000000000000";
+    for (int i = 0; i < 12; i++)
+        out[i + (i >= 8)] = hex[(ms >> (44 - 4 * i)) & 15];
+    out[8] = '-';
+    memcpy(out + 13, tail, sizeof tail); /* includes the NUL */
 }
 
 int uuid_valid(const char *s, size_t len)

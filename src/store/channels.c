@@ -161,3 +161,14 @@ int store_dm_open(struct store *db, void *arg)
         slice_copy(slice_from(dm->id), dm->channel_id, sizeof dm->channel_id);
     return rc;
 }
+
+int store_dm_member(struct store *db, const char *cid, const char *uid)
+{
+    static const char *SQL = "SELECT 1 FROM dm_members WHERE channel_id = $1 AND user_id = $2";
+    struct store_stmt *st = store_query(db, SQL, SV_ARGS(SV_STR(cid), SV_STR(uid)));
+    if (!st)
+        return STORE_ERR;
+    int rc = store_step(st);
+    store_finish(st);
+    return rc == STORE_ROW ? 1 : rc == STORE_DONE ? 0 : rc;
+}

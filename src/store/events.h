@@ -13,4 +13,18 @@
 int store_event_recipients(struct store *db, const char *sid, int64_t intent,
                            char (**out)[UUID_LEN + 1], size_t *n);
 
+/* What channel visibility needs for each candidate bot: one row per (bot, role) of the bots
+ * installed in sid with the intent, not suspended. */
+struct store_bot_standing {
+    char bot_user_id[UUID_LEN + 1];
+    int64_t timeout_until;
+    size_t nroles;
+    char (*role_ids)[UUID_LEN + 1]; /* owned */
+    uint64_t *role_perms;           /* owned */
+};
+/* A malloc'd array of standings (*out, *n), free with store_bot_standings_free. */
+int store_bot_standings(struct store *db, const char *sid, int64_t intent,
+                        struct store_bot_standing **out, size_t *n);
+void store_bot_standings_free(struct store_bot_standing *list, size_t n);
+
 #endif

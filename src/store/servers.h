@@ -99,6 +99,8 @@ struct store_invite_join {
 int store_invite_join(struct store *db, void *join);
 json_t *store_invite_json(struct store *db, const char *code, int64_t now, int *rc);
 
+/* 1 when uid is in the DM channel cid. */
+int store_dm_member(struct store *db, const char *cid, const char *uid);
 /* Finds or makes the DM channel between two people; id is used when it is new. */
 struct store_dm_open {
     const char *id, *a, *b;

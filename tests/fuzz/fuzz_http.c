@@ -18,13 +18,9 @@ static int ready;
 
 static void setup(void)
 {
-    const struct api_route *const tables[] = {
-        api_health_routes, api_auth_routes,   api_server_routes, api_channel_routes,
-        api_role_routes,   api_member_routes, api_invite_routes, api_dm_routes,
-    };
     http_router_init(&router);
-    for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++)
-        for (const struct api_route *r = tables[t]; r->pattern; r++)
+    for (size_t t = 0; api_route_tables[t]; t++)
+        for (const struct api_route *r = api_route_tables[t]; r->pattern; r++)
             http_router_add(&router, r->method, r->pattern, r);
     ready = 1;
 }

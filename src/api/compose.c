@@ -1,0 +1,203 @@
+/* Message composition: see compose.h. */
+#include "api/compose.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/buf.h"
+#include "domain/automod.h"
+#include "domain/mentions.h"
+#include "domain/message_rules.h"
+#include "store/messages.h"
+#include "store/servers.h"
+
+void draft_cleanup(struct draft *d)
+{
+    json_decref(d->embeds);
+    json_decref(d->components);
+    d->embeds = d->components = NULL;
+}
+
+static int rule_error(struct api_call *c, const struct msg_error *err)
+{
+    api_bad(c, err->path, err->reason);
+    return -1;
+}
+
+int api_draft_read(struct api_call *c, json_t *body, int rich, int64_t base_flags, struct draft *d)
+{
+    memset(d, 0, sizeof *d);
+    int rc = in_str(c, body, "content", 0, MSG_CONTENT_MAX, IN_NULLABLE, &d->content);
+    if (rc < 0)
+        return -1;
+    d->content_set = rc == 1;
+    json_t *reply = json_object_get(body, "replyToId");
+    if (reply && !json_is_null(reply)) {
+        if (!json_is_string(reply)) {
+            api_bad(c, "replyToId", "deve ser um texto");
+            return -1;
+        }
+        d->reply_to_id = json_string_value(reply);
+    }
+    if (!rich)
+        return 0;
+    d->flags = base_flags;
+    rc = in_int(c, body, "flags", 0, MSG_FLAG_COMPONENTS_V2, IN_NULLABLE, &d->flags);
+    if (rc < 0)
+        return -1;
+    d->flags_set = rc == 1;
+    if (d->flags != 0 && d->flags != MSG_FLAG_COMPONENTS_V2) {
+        api_bad(c, "flags", "só 0 ou 32768 (IS_COMPONENTS_V2) são aceitos");
+        return -1;
+    }
+    struct msg_error err;
+    json_t *embeds = json_object_get(body, "embeds");
+    if (embeds && !json_is_null(embeds)) {
+        d->embeds_set = 1;
+        if (!(d->embeds = msg_clean_embeds(embeds, &err)))
+            return rule_error(c, &err);
+    }
+    json_t *components = json_object_get(body, "components");
+    if (components && !json_is_null(components)) {
+        d->components_set = 1;
+        d->components = msg_clean_components(components, d->flags == MSG_FLAG_COMPONENTS_V2, &err);
+        if (!d->components)
+            return rule_error(c, &err);
+    }
+    return 0;
+}
+
+int api_draft_check(struct api_call *c, const char *content, json_t *embeds, json_t *components,
+                    int64_t flags)
+{
+    int has_content = content && *content;
+    int has_embeds = json_array_size(embeds) > 0;
+    int has_components = json_array_size(components) > 0;
+    if (flags == MSG_FLAG_COMPONENTS_V2) {
+        if (has_content) {
+            api_bad(c, "content", "deve estar ausente com a flag IS_COMPONENTS_V2");
+            return -1;
+        }
+        if (has_embeds) {
+            api_bad(c, "embeds", "deve estar ausente com a flag IS_COMPONENTS_V2");
+            return -1;
+        }
+        if (!has_components) {
+            api_bad(c, "components", "obrigatório com a flag IS_COMPONENTS_V2");
+            return -1;
+        }
+    }
+    if (!has_content && !has_embeds && !has_components) {
+        api_bad(c, "content", "obrigatório (envie content, embeds ou components)");
+        return -1;
+    }
+    return 0;
+}
+
+void mentions_out_cleanup(struct mentions_out *m)
+{
+    json_decref(m->users);
+    json_decref(m->roles);
+    m->users = m->roles = NULL;
+}
+
+int api_mentions(struct api_call *c, const char *sid, const char *content, int allow_everyone,
+                 struct mentions_out *out)
+{
+    memset(out, 0, sizeof *out);
+    size_t len = content ? strlen(content) : 0;
+    char names[MENTIONS_MAX][33];
+    char ids[MENTIONS_MAX][UUID_LEN + 1];
+    struct mention_user users[MENTIONS_MAX];
+    size_t ncand = len ? mentions_candidates(content, len, names, MENTIONS_MAX) : 0, nusers = 0;
+    for (size_t i = 0; i < ncand; i++) {
+        int found = store_member_by_username(c->db, sid, names[i], ids[nusers]);
+        if (found < 0) {
+            api_internal(c);
+            return -1;
+        }
+        if (found) {
+            users[nusers].id = ids[nusers];
+            users[nusers].username = names[i];
+            nusers++;
+        }
+    }
+    json_t *role_rows =
+        len && memchr(content, '@', len) ? store_mentionable_roles(c->db, sid) : json_array();
+    if (!role_rows) {
+        api_internal(c);
+        return -1;
+    }
+    size_t nroles = json_array_size(role_rows) < 250 ? json_array_size(role_rows) : 250;
+    struct mention_role roles[250];
+    for (size_t i = 0; i < nroles; i++) {
+        json_t *r = json_array_get(role_rows, i);
+        roles[i].id = json_string_value(json_object_get(r, "id"));
+        roles[i].name = json_string_value(json_object_get(r, "name"));
+    }
+    struct mention_result res;
+    mentions_resolve(content ? content : "", len, users, nusers, roles, nroles, allow_everyone,
+                     &res);
+    out->users = json_array();
+    out->roles = json_array();
+    for (size_t i = 0; i < res.nusers; i++)
+        json_array_append_new(out->users, json_string(res.user_ids[i]));
+    for (size_t i = 0; i < res.nroles; i++)
+        json_array_append_new(out->roles, json_string(res.role_ids[i]));
+    out->everyone = res.everyone;
+    out->total = res.total;
+    json_decref(role_rows);
+    return 0;
+}
+
+/* The text auto-moderation reads: the content and the words shown in embeds. */
+static char *moderated_text(const char *content, json_t *embeds)
+{
+    struct buf b;
+    buf_init(&b, 64 * 1024);
+    buf_append_str(&b, content ? content : "");
+    static const char *keys[] = {"title", "description"};
+    size_t i, k;
+    json_t *e, *f;
+    json_array_foreach(embeds, i, e)
+    {
+        for (size_t j = 0; j < 2; j++)
+            if (json_is_string(json_object_get(e, keys[j]))) {
+                buf_append_str(&b, "\n");
+                buf_append_str(&b, json_string_value(json_object_get(e, keys[j])));
+            }
+        json_array_foreach(json_object_get(e, "fields"), k, f)
+        {
+            buf_append_str(&b, "\n");
+            buf_append_str(&b, json_string_value(json_object_get(f, "name")));
+            buf_append_str(&b, "\n");
+            buf_append_str(&b, json_string_value(json_object_get(f, "value")));
+        }
+    }
+    return buf_detach(&b, NULL);
+}
+
+int api_automod(struct api_call *c, const char *sid, const char *content, json_t *embeds,
+                size_t mentions)
+{
+    int rc;
+    json_t *server = store_server_json(c->db, sid, &rc);
+    if (!server) {
+        api_internal(c);
+        return -1;
+    }
+    json_t *automod = json_object_get(server, "automod");
+    json_t *max = json_object_get(automod, "maxMentions");
+    char *text = moderated_text(content, embeds);
+    int blocked =
+        text && automod_blocks(text, strlen(text), json_object_get(automod, "blockedWords"),
+                               json_is_integer(max) ? json_integer_value(max) : -1, mentions);
+    free(text);
+    json_decref(server);
+    if (blocked) {
+        api_error_flag(c, 422, "Mensagem bloqueada pela moderação automática do servidor",
+                       "automod");
+        return -1;
+    }
+    return 0;
+}

@@ -1,0 +1,47 @@
+/*
+ * Composing a message from a send or edit body: reading the fields, the final shape rules
+ * (at least one of content/embeds/components; Components V2 excludes content and embeds),
+ * mentions, and auto-moderation. Every failure answers (400 / 422) and returns -1.
+ */
+#ifndef PRACA_API_COMPOSE_H
+#define PRACA_API_COMPOSE_H
+#include <jansson.h>
+#include <stdint.h>
+
+#include "api/api.h"
+
+struct draft {
+    int content_set; /* present and not null */
+    const char *content;
+    int embeds_set; /* present and not null: embeds is the cleaned array */
+    json_t *embeds; /* owned */
+    int components_set;
+    json_t *components; /* owned */
+    int flags_set;
+    int64_t flags;
+    const char *reply_to_id; /* as sent; checked by the caller */
+};
+
+void draft_cleanup(struct draft *d);
+/* rich: embeds, components and flags are read (else ignored). base_flags: the flags in force
+ * when the body does not set them (0 on send, the message's own on edit). */
+int api_draft_read(struct api_call *c, json_t *body, int rich, int64_t base_flags, struct draft *d);
+/* The final message must have something in it and respect the V2 flag. */
+int api_draft_check(struct api_call *c, const char *content, json_t *embeds, json_t *components,
+                    int64_t flags);
+
+struct mentions_out {
+    json_t *users; /* array of user IDs (owned) */
+    json_t *roles; /* array of role IDs (owned) */
+    int everyone;
+    size_t total;
+};
+void mentions_out_cleanup(struct mentions_out *m);
+/* Resolves the mentions of content in server sid. -1 on a storage error (answered 500). */
+int api_mentions(struct api_call *c, const char *sid, const char *content, int allow_everyone,
+                 struct mentions_out *out);
+/* 422 {automod: true} when the server's rules block this text. */
+int api_automod(struct api_call *c, const char *sid, const char *content, json_t *embeds,
+                size_t mentions);
+
+#endif

@@ -1,0 +1,435 @@
+/*
+ * Messages in server channels: the bot send and edit routes, the human send route, history,
+ * delete, reactions and pins. Sends and edits publish MESSAGE_CREATE / MESSAGE_UPDATE /
+ * MESSAGE_DELETE to the bots that may see the channel (never for threads).
+ */
+#include <http_parser.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api/compose.h"
+#include "api/events.h"
+#include "api/limits.h"
+#include "api/place.h"
+#include "core/clock.h"
+#include "domain/message_rules.h"
+#include "domain/permissions.h"
+#include "store/messages.h"
+
+#define VERIFY_ACCOUNT_AGE_MS (5 * 60 * 1000)
+#define VERIFY_MEMBER_AGE_MS  (10 * 60 * 1000)
+
+/* A JSON array as stored: NULL for an absent or empty one. */
+static char *stored_array(json_t *a)
+{
+    return json_array_size(a) ? json_dumps(a, JSON_COMPACT) : NULL;
+}
+
+static void publish(struct api_call *c, const struct place *p, const char *name, json_t *payload)
+{
+    if (strcmp(p->type, "thread") == 0) { /* bots never get thread events */
+        json_decref(payload);
+        return;
+    }
+    api_event_message(c, name, &p->a, p->perm_channel, payload);
+}
+
+static void reply_message(struct api_call *c, const struct place *p, const char *id,
+                          const char *event)
+{
+    int rc;
+    json_t *m = store_message_json(c->db, id, &rc);
+    if (!m) {
+        api_internal(c);
+        return;
+    }
+    publish(c, p, event, json_incref(m));
+    api_reply(c, 200, json_pack("{so}", "message", m));
+}
+
+/* Mentions, automod, reply target, limit, insert, answer, event: the end of every send. */
+static void send_message(struct api_call *c, const struct place *p, struct draft *d,
+                         const struct api_limit *limit, const char *application_id)
+{
+    const char *content = d->content ? d->content : "";
+    struct mentions_out men;
+    if (api_mentions(c, p->sid, content, (p->perms & PERM_MENCIONAR_TODOS) != 0, &men))
+        return;
+    char *users = NULL, *roles = NULL, *embeds = NULL, *components = NULL;
+    if (api_automod(c, p->sid, content, d->embeds, men.total) || api_limit_hit(c, limit))
+        goto out;
+    const char *reply = d->reply_to_id && uuid_valid(d->reply_to_id, strlen(d->reply_to_id)) &&
+                                store_message_in_channel(c->db, d->reply_to_id, p->cid) == 1
+                            ? d->reply_to_id
+                            : NULL;
+    char id[UUID_LEN + 1];
+    uuid_v7(id);
+    users = json_dumps(men.users, JSON_COMPACT);
+    roles = json_dumps(men.roles, JSON_COMPACT);
+    embeds = stored_array(d->embeds);
+    components = stored_array(d->components);
+    struct store_new_message m = {
+        .id = id,
+        .channel_id = p->cid,
+        .thread_parent_id = p->parent_id,
+        .server_id = p->sid,
+        .author_id = c->me.user_id,
+        .application_id = application_id,
+        .type = "text",
+        .content = content,
+        .embeds_json = embeds,
+        .components_json = components,
+        .reply_to_id = reply,
+        .mentions_json = users,
+        .role_ids_json = roles,
+        .flags = d->flags,
+        .now = clock_now_ms(),
+        .everyone = men.everyone,
+    };
+    if (!users || !roles || store_write(c->app->writer, store_message_insert, &m) < 0)
+        api_internal(c);
+    else
+        reply_message(c, p, id, "MESSAGE_CREATE");
+out:
+    free(users);
+    free(roles);
+    free(embeds);
+    free(components);
+    mentions_out_cleanup(&men);
+}
+
+/* The bot routes write only in the server's text channels. */
+static int text_channel_only(struct api_call *c, const struct place *p)
+{
+    if (!strcmp(p->type, "text"))
+        return 0;
+    api_bad(c, "channelId",
+            !strcmp(p->type, "forum")
+                ? "canais de fórum não aceitam mensagens diretas; crie uma thread"
+                : "esta rota só envia em canais de texto do servidor (não em threads, voz ou DMs)");
+    return -1;
+}
+
+static void bot_send(struct api_call *c)
+{
+    struct place p;
+    if (api_place(c, &p))
+        return;
+    json_t *body;
+    struct draft d;
+    if (!text_channel_only(c, &p) &&
+        !api_require_in(c, p.perms, PERM_VER_CANAL | PERM_ENVIAR_MENSAGENS) &&
+        (body = api_body(c)) && !api_draft_read(c, body, 1, 0, &d)) {
+        if (!api_draft_check(c, d.content, d.embeds, d.components, d.flags))
+            send_message(c, &p, &d, &LIMIT_BOT_SEND, c->me.app_id);
+        draft_cleanup(&d);
+    }
+    api_place_cleanup(&p);
+}
+
+/* Rules, verification level and timeouts on the human route (the owner is exempt from the
+ * first two, as the one who sets them). */
+static int human_gates(struct api_call *c, const struct place *p)
+{
+    const struct store_access *s = &p->a.s;
+    int64_t now = clock_now_ms();
+    if (p->a.timed_out) {
+        api_error(c, 403, "Você está em timeout neste servidor e não pode enviar mensagens");
+        return -1;
+    }
+    if (api_require_in(c, p->perms, PERM_ENVIAR_MENSAGENS))
+        return -1;
+    if (p->a.is_owner)
+        return 0;
+    if (s->requires_rules && (c->me.is_bot || !s->rules_accepted_at)) {
+        api_error_flag(c, 403,
+                       c->me.is_bot ? "Este servidor exige aceitar as regras; bots não podem"
+                                    : "Aceite as regras do servidor antes de enviar mensagens",
+                       "requiresRulesAcceptance");
+        return -1;
+    }
+    int level = s->verification_level;
+    int blocked = (level >= 1 && now - s->account_created_at < VERIFY_ACCOUNT_AGE_MS) ||
+                  (level >= 2 && now - s->joined_at < VERIFY_MEMBER_AGE_MS) ||
+                  (level >= 3 && !s->mfa_enabled);
+    if (blocked) {
+        api_error_flag(c, 403, "O nível de verificação do servidor impede o envio por enquanto",
+                       "verificationLevelBlocked");
+        return -1;
+    }
+    return 0;
+}
+
+static void human_send(struct api_call *c)
+{
+    struct place p;
+    if (api_place(c, &p))
+        return;
+    int thread = !strcmp(p.type, "thread");
+    json_t *body;
+    struct draft d;
+    if (!(thread && !c->me.is_bot) && text_channel_only(c, &p)) {
+        /* answered */
+    } else if (!human_gates(c, &p) && (body = api_body(c)) && !api_draft_read(c, body, 0, 0, &d)) {
+        /* Text only: embeds, components and flags are not read on this route. */
+        if (!api_draft_check(c, d.content, NULL, NULL, 0))
+            send_message(c, &p, &d, &LIMIT_HUMAN_SEND, NULL);
+        draft_cleanup(&d);
+    }
+    api_place_cleanup(&p);
+}
+
+/* The edit: absent or null keeps a field, [] removes embeds or components, "" clears text. */
+static void bot_edit(struct api_call *c)
+{
+    struct place p;
+    if (api_place(c, &p))
+        return;
+    const char *mid;
+    struct store_message_ref ref;
+    json_t *old = NULL, *body, *embeds = NULL, *components = NULL;
+    struct draft d = {0};
+    struct mentions_out men = {0};
+    char *users = NULL, *roles = NULL, *e = NULL, *k = NULL;
+    int rc;
+    if (text_channel_only(c, &p) || api_place_message(c, &p, &mid, &ref))
+        goto out;
+    if (strcmp(ref.application_id, c->me.app_id) != 0) {
+        api_error(c, 403, "Só a aplicação que enviou a mensagem pode editá-la");
+        goto out;
+    }
+    if (api_require_in(c, p.perms, PERM_VER_CANAL | PERM_ENVIAR_MENSAGENS) ||
+        !(old = store_message_json(c->db, mid, &rc)) || !(body = api_body(c)))
+        goto out;
+    int64_t old_flags = json_integer_value(json_object_get(old, "flags"));
+    if (api_draft_read(c, body, 1, old_flags, &d))
+        goto out;
+    const char *content =
+        d.content_set ? d.content : json_string_value(json_object_get(old, "content"));
+    embeds = d.embeds_set ? json_incref(d.embeds) : json_incref(json_object_get(old, "embeds"));
+    components = d.components_set ? json_incref(d.components)
+                                  : json_incref(json_object_get(old, "components"));
+    if (!d.components_set && d.flags != old_flags && json_array_size(components)) {
+        /* The flag changed under the kept components: they must fit the new rules. */
+        struct msg_error err;
+        json_t *again = msg_clean_components(components, d.flags == MSG_FLAG_COMPONENTS_V2, &err);
+        if (!again) {
+            api_bad(c, err.path, err.reason);
+            goto out;
+        }
+        json_decref(again);
+    }
+    if (api_draft_check(c, content, embeds, components, d.flags))
+        goto out;
+    if (d.content_set) {
+        if (api_mentions(c, p.sid, content, (p.perms & PERM_MENCIONAR_TODOS) != 0, &men))
+            goto out;
+    } else {
+        men.users = json_incref(json_object_get(old, "mentions"));
+        men.roles = json_incref(json_object_get(old, "mentionedRoleIds"));
+        men.everyone = json_is_true(json_object_get(old, "mentionsEveryone"));
+        men.total = json_array_size(men.users) + json_array_size(men.roles) + (size_t)men.everyone;
+    }
+    if (api_automod(c, p.sid, content, embeds, men.total) || api_limit_hit(c, &LIMIT_BOT_EDIT))
+        goto out;
+    users = json_dumps(men.users, JSON_COMPACT);
+    roles = json_dumps(men.roles, JSON_COMPACT);
+    e = stored_array(embeds);
+    k = stored_array(components);
+    struct store_message_edit edit = {mid,     content,        e,           k, users, roles,
+                                      d.flags, clock_now_ms(), men.everyone};
+    if (!users || !roles || store_message_edit(c->app->writer, &edit) < 0)
+        api_internal(c);
+    else
+        reply_message(c, &p, mid, "MESSAGE_UPDATE");
+out:
+    if (!c->answered && !old)
+        api_internal(c);
+    free(users);
+    free(roles);
+    free(e);
+    free(k);
+    json_decref(old);
+    json_decref(embeds);
+    json_decref(components);
+    mentions_out_cleanup(&men);
+    draft_cleanup(&d);
+    api_place_cleanup(&p);
+}
+
+/* Reads limit and at most one of before / beforeId / around. */
+static int page_query(struct api_call *c, int64_t *limit, enum store_page_mode *mode,
+                      char bound[UUID_LEN + 1])
+{
+    struct slice v, b, bi, ar;
+    long long n = 50;
+    if (http_query_param(c->req->query, "limit", &v) && slice_to_i64(v, 1, 100, &n)) {
+        api_bad(c, "limit", "deve ser um número inteiro de 1 a 100");
+        return -1;
+    }
+    *limit = n;
+    int has_b = http_query_param(c->req->query, "before", &b);
+    int has_bi = http_query_param(c->req->query, "beforeId", &bi);
+    int has_ar = http_query_param(c->req->query, "around", &ar);
+    if (has_b + has_bi + has_ar > 1) {
+        api_bad(c, "before", "use no máximo um entre before, beforeId e around");
+        return -1;
+    }
+    *mode = PAGE_LATEST;
+    if (has_b) {
+        char text[64];
+        int64_t ms;
+        if (http_url_decode(b, text, sizeof text, NULL) || clock_parse(text, strlen(text), &ms)) {
+            api_bad(c, "before", "deve ser uma data ISO 8601 ou YYYY-MM-DD HH:MM:SS");
+            return -1;
+        }
+        uuid_v7_floor(ms, bound);
+        *mode = PAGE_BEFORE;
+    } else if (has_bi || has_ar) {
+        struct slice id = has_bi ? bi : ar;
+        if (!uuid_valid(id.ptr, id.len)) {
+            api_bad(c, has_bi ? "beforeId" : "around", "deve ser um UUID");
+            return -1;
+        }
+        slice_copy(id, bound, UUID_LEN + 1);
+        *mode = has_bi ? PAGE_BEFORE : PAGE_AROUND;
+    }
+    return 0;
+}
+
+void api_reply_history(struct api_call *c, const char *channel_id)
+{
+    int64_t limit;
+    enum store_page_mode mode;
+    char bound[UUID_LEN + 1] = "";
+    if (page_query(c, &limit, &mode, bound))
+        return;
+    int more = 0;
+    json_t *page = store_messages_page(c->db, channel_id, mode, bound, limit, &more);
+    if (!page) {
+        api_internal(c);
+        return;
+    }
+    api_reply(c, 200, json_pack("{sosb}", "messages", page, "hasMore", more));
+}
+
+static void history(struct api_call *c)
+{
+    struct place p;
+    if (api_place(c, &p))
+        return;
+    api_reply_history(c, p.cid);
+    api_place_cleanup(&p);
+}
+
+static void message_delete(struct api_call *c)
+{
+    struct place p;
+    if (api_place(c, &p))
+        return;
+    const char *mid;
+    struct store_message_ref ref;
+    int64_t changes = 0;
+    if (!api_place_message(c, &p, &mid, &ref)) {
+        int own = !strcmp(ref.author_id, c->me.user_id);
+        if (!own && (api_require_in(c, p.perms, PERM_GERENCIAR_MENSAGENS) ||
+                     api_moderation_allowed(c, &p.a))) {
+            /* answered */
+        } else if (store_message_delete(c->app->writer, mid, &changes) < 0) {
+            api_internal(c);
+        } else {
+            if (changes)
+                publish(c, &p, "MESSAGE_DELETE", json_pack("{ss}", "id", mid));
+            api_ok(c);
+        }
+    }
+    api_place_cleanup(&p);
+}
+
+/* Timeouts stop reactions and pins with a message that says why. */
+static int not_timed_out(struct api_call *c, const struct place *p)
+{
+    if (!p->a.timed_out)
+        return 0;
+    api_error(c, 403, "Você está em timeout neste servidor");
+    return -1;
+}
+
+static int read_reaction(struct api_call *c, json_t *body, const char **emoji, const char **custom)
+{
+    if (in_str(c, body, "emoji", 1, 32, IN_NULLABLE, emoji) < 0 ||
+        in_str(c, body, "customEmojiId", 1, 64, IN_NULLABLE, custom) < 0)
+        return -1;
+    if (!*emoji == !*custom) {
+        api_bad(c, "emoji",
+                *emoji ? "envie emoji ou customEmojiId, não os dois"
+                       : "obrigatório (ou customEmojiId)");
+        return -1;
+    }
+    const char *s = *emoji ? *emoji : *custom;
+    for (const char *q = s; *q; q++) {
+        if ((unsigned char)*q <= ' ' || *q == 0x7f) {
+            api_bad(c, *emoji ? "emoji" : "customEmojiId", "não pode ter espaços");
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static void react(struct api_call *c)
+{
+    struct place p;
+    if (api_place(c, &p))
+        return;
+    const char *mid, *emoji, *custom;
+    struct store_message_ref ref;
+    json_t *body;
+    if (!api_place_message(c, &p, &mid, &ref) && !not_timed_out(c, &p) &&
+        !api_require_in(c, p.perms, PERM_ADICIONAR_REACOES) && (body = api_body(c)) &&
+        !read_reaction(c, body, &emoji, &custom)) {
+        struct store_reaction_toggle t = {mid, p.cid, emoji, custom, c->me.user_id, clock_now_ms()};
+        json_t *list = store_write(c->app->writer, store_reaction_toggle, &t) < 0
+                           ? NULL
+                           : store_reactions_json(c->db, mid);
+        if (!list)
+            api_internal(c);
+        else
+            api_reply(c, 200, json_pack("{so}", "reactions", list));
+    }
+    api_place_cleanup(&p);
+}
+
+static void pin(struct api_call *c)
+{
+    struct place p;
+    if (api_place(c, &p))
+        return;
+    const char *mid;
+    struct store_message_ref ref;
+    if (!api_place_message(c, &p, &mid, &ref) && !not_timed_out(c, &p) &&
+        !api_require_in(c, p.perms, PERM_FIXAR_MENSAGENS)) {
+        struct store_pin_toggle t = {mid, p.cid, 0};
+        int rc = store_write(c->app->writer, store_pin_toggle, &t);
+        if (rc == -409)
+            api_bad(c, "messageId", "o canal já tem o máximo de 50 mensagens fixadas");
+        else if (rc == -404)
+            api_error(c, 404, "Mensagem não encontrada");
+        else if (rc < 0)
+            api_internal(c);
+        else
+            api_reply(c, 200, json_pack("{sb}", "pinned", t.pinned));
+    }
+    api_place_cleanup(&p);
+}
+
+const struct api_route api_message_routes[] = {
+    {HTTP_POST, "/api/bot/servers/:sid/channels/:cid/messages", bot_send, API_BOT},
+    {HTTP_PATCH, "/api/bot/servers/:sid/channels/:cid/messages/:mid", bot_edit, API_BOT},
+    {HTTP_GET, "/api/servers/:sid/channels/:cid/messages", history, API_ANY},
+    {HTTP_POST, "/api/servers/:sid/channels/:cid/messages", human_send, API_ANY},
+    {HTTP_DELETE, "/api/servers/:sid/channels/:cid/messages/:mid", message_delete, API_ANY},
+    {HTTP_POST, "/api/servers/:sid/channels/:cid/messages/:mid/react", react, API_ANY},
+    {HTTP_POST, "/api/servers/:sid/channels/:cid/messages/:mid/pin", pin, API_ANY},
+    {0, NULL, NULL, 0},
+};

@@ -1,0 +1,30 @@
+/*
+ * Where a message route acts: a channel (or thread) of a server that the caller can see, with
+ * the caller's permissions there. A thread takes its parent channel's permissions.
+ */
+#ifndef PRACA_API_PLACE_H
+#define PRACA_API_PLACE_H
+#include <jansson.h>
+
+#include "api/access.h"
+#include "store/messages.h"
+
+struct place {
+    struct access a;
+    const char *sid;
+    const char *cid;
+    json_t *channel;       /* the channel or thread at :cid (owned) */
+    json_t *perm_channel;  /* the channel whose overwrites apply (owned) */
+    const char *type;      /* text, forum, voice or thread */
+    const char *parent_id; /* for a thread */
+    uint64_t perms;
+};
+
+/* Loads :sid and :cid; answers 404 when the caller cannot see them. */
+int api_place(struct api_call *c, struct place *p);
+void api_place_cleanup(struct place *p);
+/* Loads :mid and checks it lives at this place: 404 otherwise. */
+int api_place_message(struct api_call *c, const struct place *p, const char **mid,
+                      struct store_message_ref *ref);
+
+#endif

@@ -1,0 +1,119 @@
+/*
+ * Threads: a channel with a parent, started from a message of a text channel, or in a forum
+ * as a new post with its first message. People talk in a thread through the human send route
+ * with the thread's ID; bots receive no thread events.
+ */
+#include <http_parser.h>
+#include <string.h>
+
+#include "api/place.h"
+#include "core/clock.h"
+#include "domain/permissions.h"
+#include "store/messages.h"
+#include "store/servers.h"
+
+static void reply_thread(struct api_call *c, const char *id, json_t *extra)
+{
+    int rc;
+    json_t *ch = store_channel_json(c->db, id, &rc);
+    if (!ch) {
+        json_decref(extra);
+        api_internal(c);
+        return;
+    }
+    json_object_del(ch, "overwrites"); /* a thread takes its parent's */
+    json_t *out = json_pack("{so}", "channel", ch);
+    if (extra)
+        json_object_update(out, extra);
+    json_decref(extra);
+    api_reply(c, 201, out);
+}
+
+static void thread_from_message(struct api_call *c)
+{
+    struct place p;
+    if (api_place(c, &p))
+        return;
+    const char *mid, *name;
+    struct store_message_ref ref;
+    json_t *body;
+    if (strcmp(p.type, "text") != 0)
+        api_bad(c, "channelId", "threads começam de mensagens de canais de texto");
+    else if (!api_place_message(c, &p, &mid, &ref) &&
+             !api_require_in(c, p.perms, PERM_ENVIAR_MENSAGENS) && (body = api_body(c)) &&
+             in_str(c, body, "name", 1, 100, IN_REQUIRED | IN_TRIM, &name) >= 0) {
+        char id[UUID_LEN + 1];
+        uuid_v7(id);
+        struct store_new_thread t = {id, p.sid, p.cid, name, mid, clock_now_ms()};
+        int rc = store_write(c->app->writer, store_thread_create, &t);
+        if (rc == -409)
+            api_error(c, 409, "Esta mensagem já tem uma thread");
+        else if (rc < 0)
+            api_internal(c);
+        else
+            reply_thread(c, id, NULL);
+    }
+    api_place_cleanup(&p);
+}
+
+struct forum_post {
+    struct store_new_thread thread;
+    struct store_new_message first;
+};
+
+static int forum_post_write(struct store *db, void *arg)
+{
+    struct forum_post *f = arg;
+    int rc = store_thread_create(db, &f->thread);
+    return rc == STORE_DONE ? store_message_insert(db, &f->first) : rc;
+}
+
+static void forum_thread(struct api_call *c)
+{
+    struct place p;
+    if (api_place(c, &p))
+        return;
+    const char *name, *content;
+    json_t *body;
+    if (strcmp(p.type, "forum") != 0)
+        api_bad(c, "channelId", "só canais de fórum recebem publicações novas");
+    else if (!api_require_in(c, p.perms, PERM_ENVIAR_MENSAGENS) && (body = api_body(c)) &&
+             in_str(c, body, "name", 1, 100, IN_REQUIRED | IN_TRIM, &name) >= 0 &&
+             in_str(c, body, "content", 1, 4000, IN_REQUIRED, &content) >= 0) {
+        char tid[UUID_LEN + 1], mid[UUID_LEN + 1];
+        uuid_v7(tid);
+        uuid_v7(mid);
+        int64_t now = clock_now_ms();
+        struct forum_post f = {
+            .thread = {tid, p.sid, p.cid, name, NULL, now},
+            .first = {.id = mid,
+                      .channel_id = tid,
+                      .thread_parent_id = p.cid,
+                      .server_id = p.sid,
+                      .author_id = c->me.user_id,
+                      .type = "text",
+                      .content = content,
+                      .mentions_json = "[]",
+                      .role_ids_json = "[]",
+                      .now = now},
+        };
+        int rc;
+        if (store_write(c->app->writer, forum_post_write, &f) < 0) {
+            api_internal(c);
+        } else {
+            json_t *m = store_message_json(c->db, mid, &rc);
+            if (!m)
+                api_internal(c);
+            else
+                reply_thread(c, tid, json_pack("{so}", "message", m));
+        }
+    }
+    api_place_cleanup(&p);
+}
+
+const struct api_route api_thread_routes[] = {
+    {HTTP_POST, "/api/servers/:sid/channels/:cid/messages/:mid/threads", thread_from_message,
+     API_ANY},
+    {HTTP_POST, "/api/servers/:sid/channels/:cid/threads", forum_thread, API_ANY},
+    {0, NULL, NULL, 0},
+};

@@ -1,0 +1,384 @@
+/* Messages: see messages.h. */
+#include "store/messages.h"
+
+#include <string.h>
+
+#include "core/buf.h"
+#include "store/rows.h"
+
+static const struct store_col MESSAGE_COLS[] = {
+    {"id", COL_TEXT},
+    {"serverId", COL_TEXT},
+    {"channelId", COL_TEXT},
+    {"threadId", COL_TEXT},
+    {"fromId", COL_TEXT},
+    {"content", COL_TEXT},
+    {"type", COL_TEXT},
+    {"createdAt", COL_TIME},
+    {"editedAt", COL_TIME},
+    {"embeds", COL_JSON},
+    {"components", COL_JSON},
+    {"flags", COL_INT},
+    {"applicationId", COL_TEXT},
+    {"commandName", COL_TEXT},
+    {"commandInvokerId", COL_TEXT},
+    {"replyToId", COL_TEXT},
+};
+static const struct store_col REPLY_COLS[] = {
+    {"id", COL_TEXT}, {"fromId", COL_TEXT}, {"kind", COL_TEXT}, {"preview", COL_TEXT}};
+static const struct store_col MENTION_COLS[] = {
+    {"mentions", COL_JSON}, {"mentionsEveryone", COL_BOOL}, {"mentionedRoleIds", COL_JSON}};
+#define MESSAGE_SELECT                                                                             \
+    "SELECT m.id, m.server_id, COALESCE(m.thread_parent_id, m.channel_id),"                        \
+    " CASE WHEN m.thread_parent_id IS NOT NULL THEN m.channel_id END, m.author_id, m.content,"     \
+    " m.type, m.created_at, m.edited_at, m.embeds, m.components, m.flags, m.application_id,"       \
+    " m.command_name, m.command_invoker_id, m.reply_to_id,"                                        \
+    " r.id, r.author_id, r.type, substr(r.content, 1, 100),"                                       \
+    " m.mentions, m.mentions_everyone, m.mentioned_role_ids, m.pinned"                             \
+    " FROM messages m LEFT JOIN messages r ON r.id = m.reply_to_id"
+
+/* Builds the Message object from a MESSAGE_SELECT row (reactions filled in later). */
+static json_t *message_row(struct store_stmt *st)
+{
+    json_t *m = store_row_json(st, 0, STORE_COLS(MESSAGE_COLS));
+    json_object_set_new(m, "replyTo",
+                        store_is_null(st, 16) ? json_null()
+                                              : store_row_json(st, 16, STORE_COLS(REPLY_COLS)));
+    json_t *mentions = store_row_json(st, 20, STORE_COLS(MENTION_COLS));
+    json_object_update(m, mentions);
+    json_decref(mentions);
+    json_object_set_new(m, "reactions", json_array());
+    json_object_set_new(m, "pinned", json_boolean(store_int(st, 23)));
+    return m;
+}
+
+/* Reaction rows (message_id, emoji, custom_emoji_id, user_id) grouped into elements, by
+ * message ID, in the order of first appearance. */
+static int fold_reactions(struct store_stmt *st, json_t *by_message)
+{
+    int rc;
+    while ((rc = store_step(st)) == STORE_ROW) {
+        const char *mid = store_text(st, 0), *emoji = store_text(st, 1),
+                   *custom = store_text(st, 2), *user = store_text(st, 3);
+        json_t *list = json_object_get(by_message, mid);
+        if (!list) {
+            list = json_array();
+            json_object_set_new(by_message, mid, list);
+        }
+        json_t *el = NULL, *e;
+        size_t i;
+        json_array_foreach(list, i, e)
+        {
+            json_t *em = json_object_get(e, "emoji"), *cu = json_object_get(e, "customEmojiId");
+            if (!strcmp(json_is_string(em) ? json_string_value(em) : "", emoji) &&
+                !strcmp(json_is_string(cu) ? json_string_value(cu) : "", custom))
+                el = e;
+        }
+        if (!el) {
+            el = json_pack("{s:o, s:o, s:i, s:[]}", "emoji",
+                           *emoji ? json_string(emoji) : json_null(), "customEmojiId",
+                           *custom ? json_string(custom) : json_null(), "count", 0, "userIds");
+            json_array_append_new(list, el);
+        }
+        json_array_append_new(json_object_get(el, "userIds"), json_string(user));
+        json_object_set_new(
+            el, "count", json_integer((json_int_t)json_array_size(json_object_get(el, "userIds"))));
+    }
+    store_finish(st);
+    return rc;
+}
+
+json_t *store_reactions_json(struct store *db, const char *message_id)
+{
+    static const char *SQL = "SELECT message_id, emoji, custom_emoji_id, user_id FROM reactions"
+                             " WHERE message_id = $1 ORDER BY created_at, user_id";
+    struct store_stmt *st = store_query(db, SQL, SV_ARGS(SV_STR(message_id)));
+    if (!st)
+        return NULL;
+    json_t *by = json_object();
+    if (fold_reactions(st, by) != STORE_DONE) {
+        json_decref(by);
+        return NULL;
+    }
+    json_t *list = json_object_get(by, message_id);
+    json_t *out = list ? json_incref(list) : json_array();
+    json_decref(by);
+    return out;
+}
+
+json_t *store_message_json(struct store *db, const char *id, int *rc)
+{
+    static const char *SQL = MESSAGE_SELECT " WHERE m.id = $1";
+    struct store_stmt *st = store_query(db, SQL, SV_ARGS(SV_STR(id)));
+    if (!st) {
+        *rc = STORE_ERR;
+        return NULL;
+    }
+    json_t *m = NULL;
+    if ((*rc = store_step(st)) == STORE_ROW)
+        m = message_row(st);
+    store_finish(st);
+    if (m) {
+        json_t *reactions = store_reactions_json(db, id);
+        if (!reactions) {
+            json_decref(m);
+            *rc = STORE_ERR;
+            return NULL;
+        }
+        json_object_set_new(m, "reactions", reactions);
+    }
+    return m;
+}
+
+int store_message_ref(struct store *db, const char *id, struct store_message_ref *out)
+{
+    static const char *SQL =
+        "SELECT channel_id, author_id, COALESCE(application_id, '') FROM messages WHERE id = $1";
+    memset(out, 0, sizeof *out);
+    struct store_stmt *st = store_query(db, SQL, SV_ARGS(SV_STR(id)));
+    if (!st)
+        return STORE_ERR;
+    int rc = store_step(st);
+    if (rc == STORE_ROW) {
+        slice_copy(slice_from(store_text(st, 0)), out->channel_id, sizeof out->channel_id);
+        slice_copy(slice_from(store_text(st, 1)), out->author_id, sizeof out->author_id);
+        slice_copy(slice_from(store_text(st, 2)), out->application_id, sizeof out->application_id);
+    }
+    store_finish(st);
+    return rc == STORE_ROW ? 1 : rc == STORE_DONE ? 0 : rc;
+}
+
+int store_message_in_channel(struct store *db, const char *id, const char *channel_id)
+{
+    static const char *SQL = "SELECT 1 FROM messages WHERE id = $1 AND channel_id = $2";
+    struct store_stmt *st = store_query(db, SQL, SV_ARGS(SV_STR(id), SV_STR(channel_id)));
+    if (!st)
+        return STORE_ERR;
+    int rc = store_step(st);
+    store_finish(st);
+    return rc == STORE_ROW ? 1 : rc == STORE_DONE ? 0 : rc;
+}
+
+int store_message_insert(struct store *db, void *arg)
+{
+    static const char *SQL =
+        "INSERT INTO messages (id, channel_id, thread_parent_id, server_id, author_id,"
+        " application_id, type, content, embeds, components, flags, command_name,"
+        " command_invoker_id, reply_to_id, mentions, mentioned_role_ids, mentions_everyone,"
+        " created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15,"
+        " $16, $17, $18)";
+    struct store_new_message *m = arg;
+    return store_exec(db, SQL,
+                      SV_ARGS(SV_STR(m->id), SV_STR(m->channel_id), SV_STR(m->thread_parent_id),
+                              SV_STR(m->server_id), SV_STR(m->author_id), SV_STR(m->application_id),
+                              SV_STR(m->type), SV_STR(m->content), SV_STR(m->embeds_json),
+                              SV_STR(m->components_json), SV_INT(m->flags), SV_STR(m->command_name),
+                              SV_STR(m->command_invoker_id), SV_STR(m->reply_to_id),
+                              SV_STR(m->mentions_json), SV_STR(m->role_ids_json),
+                              SV_INT(m->everyone), SV_INT(m->now)));
+}
+
+int store_message_edit(struct store_writer *w, const struct store_message_edit *e)
+{
+    static const char *SQL =
+        "UPDATE messages SET content = $2, embeds = $3, components = $4, flags = $5,"
+        " mentions = $6, mentioned_role_ids = $7, mentions_everyone = $8, edited_at = $9"
+        " WHERE id = $1";
+    return store_write_exec(w, SQL,
+                            SV_ARGS(SV_STR(e->id), SV_STR(e->content), SV_STR(e->embeds_json),
+                                    SV_STR(e->components_json), SV_INT(e->flags),
+                                    SV_STR(e->mentions_json), SV_STR(e->role_ids_json),
+                                    SV_INT(e->everyone), SV_INT(e->now)),
+                            NULL);
+}
+
+int store_message_delete(struct store_writer *w, const char *id, int64_t *changes)
+{
+    static const char *SQL = "DELETE FROM messages WHERE id = $1";
+    return store_write_exec(w, SQL, SV_ARGS(SV_STR(id)), changes);
+}
+
+/* Runs a page query (newest first) appending rows to out; returns the row count or < 0. */
+static int page_rows(struct store *db, const char *sql, const char *channel_id, const char *bound,
+                     int64_t limit, json_t *out)
+{
+    struct store_stmt *st =
+        store_query(db, sql, SV_ARGS(SV_STR(channel_id), SV_STR(bound), SV_INT(limit)));
+    if (!st)
+        return STORE_ERR;
+    int rc, n = 0;
+    while ((rc = store_step(st)) == STORE_ROW) {
+        json_array_append_new(out, message_row(st));
+        n++;
+    }
+    store_finish(st);
+    return rc == STORE_DONE ? n : rc;
+}
+
+static int attach_reactions(struct store *db, const char *channel_id, json_t *page)
+{
+    static const char *SQL = "SELECT message_id, emoji, custom_emoji_id, user_id FROM reactions"
+                             " WHERE channel_id = $1 AND message_id >= $2 AND message_id <= $3"
+                             " ORDER BY message_id, created_at, user_id";
+    size_t n = json_array_size(page);
+    if (!n)
+        return STORE_DONE;
+    const char *lo = json_string_value(json_object_get(json_array_get(page, 0), "id"));
+    const char *hi = json_string_value(json_object_get(json_array_get(page, n - 1), "id"));
+    struct store_stmt *st =
+        store_query(db, SQL, SV_ARGS(SV_STR(channel_id), SV_STR(lo), SV_STR(hi)));
+    if (!st)
+        return STORE_ERR;
+    json_t *by = json_object();
+    int rc = fold_reactions(st, by);
+    size_t i;
+    json_t *m;
+    json_array_foreach(page, i, m)
+    {
+        json_t *list = json_object_get(by, json_string_value(json_object_get(m, "id")));
+        if (list)
+            json_object_set(m, "reactions", list);
+    }
+    json_decref(by);
+    return rc;
+}
+
+static void reverse(json_t *a)
+{
+    size_t n = json_array_size(a);
+    for (size_t i = 0; i < n / 2; i++) {
+        json_t *x = json_incref(json_array_get(a, i));
+        json_array_set(a, i, json_array_get(a, n - 1 - i));
+        json_array_set_new(a, n - 1 - i, x);
+    }
+}
+
+json_t *store_messages_page(struct store *db, const char *channel_id, enum store_page_mode mode,
+                            const char *bound, int64_t limit, int *has_more)
+{
+    static const char *SQL_OLDER = MESSAGE_SELECT " WHERE m.channel_id = $1 AND m.id < $2"
+                                                  " ORDER BY m.id DESC LIMIT $3";
+    static const char *SQL_NEWER = MESSAGE_SELECT " WHERE m.channel_id = $1 AND m.id >= $2"
+                                                  " ORDER BY m.id LIMIT $3";
+    /* "Latest" is "older than anything": every UUID sorts below "g". */
+    const char *top = mode == PAGE_LATEST ? "g" : bound;
+    json_t *older = json_array();
+    int64_t want_older = mode == PAGE_AROUND ? limit / 2 : limit;
+    int n = page_rows(db, SQL_OLDER, channel_id, top, want_older + 1, older);
+    if (n < 0) {
+        json_decref(older);
+        return NULL;
+    }
+    *has_more = n > want_older;
+    if (*has_more)
+        json_array_remove(older, json_array_size(older) - 1);
+    reverse(older);
+    if (mode == PAGE_AROUND) {
+        json_t *newer = json_array();
+        int64_t want_newer = limit - want_older;
+        int k = page_rows(db, SQL_NEWER, channel_id, bound, want_newer + 1, newer);
+        if (k < 0) {
+            json_decref(older);
+            json_decref(newer);
+            return NULL;
+        }
+        if (k > want_newer) {
+            *has_more = 1;
+            json_array_remove(newer, json_array_size(newer) - 1);
+        }
+        json_array_extend(older, newer);
+        json_decref(newer);
+    }
+    if (attach_reactions(db, channel_id, older) != STORE_DONE) {
+        json_decref(older);
+        return NULL;
+    }
+    return older;
+}
+
+int store_reaction_toggle(struct store *db, void *arg)
+{
+    static const char *SQL_DELETE =
+        "DELETE FROM reactions WHERE message_id = $1 AND emoji = $2 AND custom_emoji_id = $3"
+        " AND user_id = $4";
+    static const char *SQL_INSERT =
+        "INSERT INTO reactions (message_id, channel_id, emoji, custom_emoji_id, user_id,"
+        " created_at) VALUES ($1, $5, $2, $3, $4, $6)";
+    struct store_reaction_toggle *t = arg;
+    const char *emoji = t->emoji ? t->emoji : "",
+               *custom = t->custom_emoji_id ? t->custom_emoji_id : "";
+    int rc = store_exec(
+        db, SQL_DELETE,
+        SV_ARGS(SV_STR(t->message_id), SV_STR(emoji), SV_STR(custom), SV_STR(t->user_id)));
+    if (rc != STORE_DONE || store_changes(db) == 1)
+        return rc;
+    return store_exec(db, SQL_INSERT,
+                      SV_ARGS(SV_STR(t->message_id), SV_STR(emoji), SV_STR(custom),
+                              SV_STR(t->user_id), SV_STR(t->channel_id), SV_INT(t->now)));
+}
+
+int store_pin_toggle(struct store *db, void *arg)
+{
+    static const char *SQL_STATE = "SELECT pinned FROM messages WHERE id = $1";
+    static const char *SQL_COUNT =
+        "SELECT count(*) FROM messages WHERE channel_id = $1 AND pinned = 1";
+    static const char *SQL_SET = "UPDATE messages SET pinned = $2 WHERE id = $1";
+    struct store_pin_toggle *t = arg;
+    struct store_stmt *st = store_query(db, SQL_STATE, SV_ARGS(SV_STR(t->message_id)));
+    if (!st)
+        return STORE_ERR;
+    int rc = store_step(st);
+    int pinned = rc == STORE_ROW && store_int(st, 0);
+    store_finish(st);
+    if (rc != STORE_ROW)
+        return rc == STORE_DONE ? -404 : rc;
+    if (!pinned) {
+        st = store_query(db, SQL_COUNT, SV_ARGS(SV_STR(t->channel_id)));
+        if (!st)
+            return STORE_ERR;
+        rc = store_step(st);
+        int64_t count = store_int(st, 0);
+        store_finish(st);
+        if (rc != STORE_ROW)
+            return rc;
+        if (count >= PINS_MAX)
+            return -409;
+    }
+    t->pinned = !pinned;
+    return store_exec(db, SQL_SET, SV_ARGS(SV_STR(t->message_id), SV_INT(t->pinned)));
+}
+
+int store_member_by_username(struct store *db, const char *sid, const char *username,
+                             char id[UUID_LEN + 1])
+{
+    static const char *SQL = "SELECT u.id FROM users u JOIN members m ON m.user_id = u.id"
+                             " WHERE u.username = $2 AND m.server_id = $1";
+    struct store_stmt *st = store_query(db, SQL, SV_ARGS(SV_STR(sid), SV_STR(username)));
+    if (!st)
+        return STORE_ERR;
+    int rc = store_step(st);
+    if (rc == STORE_ROW)
+        slice_copy(slice_from(store_text(st, 0)), id, UUID_LEN + 1);
+    store_finish(st);
+    return rc == STORE_ROW ? 1 : rc == STORE_DONE ? 0 : rc;
+}
+
+json_t *store_mentionable_roles(struct store *db, const char *sid)
+{
+    static const char *SQL = "SELECT id, name FROM roles WHERE server_id = $1 AND mentionable = 1"
+                             " AND position > 0 ORDER BY position DESC";
+    static const struct store_col COLS[] = {{"id", COL_TEXT}, {"name", COL_TEXT}};
+    return store_list_json(db, SQL, SV_ARGS(SV_STR(sid)), STORE_COLS(COLS));
+}
+
+int store_thread_create(struct store *db, void *arg)
+{
+    static const char *SQL =
+        "INSERT INTO channels (id, server_id, parent_id, type, name, origin_message_id, created_at)"
+        " VALUES ($1, $2, $3, 'thread', $4, $5, $6)";
+    struct store_new_thread *t = arg;
+    int rc = store_exec(db, SQL,
+                        SV_ARGS(SV_STR(t->id), SV_STR(t->server_id), SV_STR(t->parent_id),
+                                SV_STR(t->name), SV_STR(t->origin_message_id), SV_INT(t->now)));
+    return rc == STORE_CONSTRAINT ? -409 : rc;
+}

@@ -1,0 +1,82 @@
+/*
+ * Messages, reactions and pins in the database, and threads started from a message.
+ * A message lives in channel_id (a channel, a thread or a DM); for a thread message the API's
+ * channelId is the thread's parent and threadId the thread.
+ */
+#ifndef PRACA_STORE_MESSAGES_H
+#define PRACA_STORE_MESSAGES_H
+#include <jansson.h>
+#include <stdint.h>
+
+#include "core/uuid.h"
+#include "store/db.h"
+#include "store/writer.h"
+
+#define PINS_MAX 50
+
+struct store_new_message {
+    const char *id, *channel_id, *thread_parent_id, *server_id, *author_id, *application_id;
+    const char *type, *content, *embeds_json, *components_json;
+    const char *command_name, *command_invoker_id, *reply_to_id;
+    const char *mentions_json, *role_ids_json;
+    int64_t flags, now;
+    int everyone;
+};
+int store_message_insert(struct store *db, void *new_message);
+
+struct store_message_edit {
+    const char *id, *content, *embeds_json, *components_json, *mentions_json, *role_ids_json;
+    int64_t flags, now;
+    int everyone;
+};
+int store_message_edit(struct store_writer *w, const struct store_message_edit *e);
+int store_message_delete(struct store_writer *w, const char *id, int64_t *changes);
+
+/* The Message object with replyTo and reactions; NULL when unknown (*rc STORE_DONE). */
+json_t *store_message_json(struct store *db, const char *id, int *rc);
+/* The raw row bits the routes need: where it lives and who wrote it. 1 found, 0 not. */
+struct store_message_ref {
+    char channel_id[UUID_LEN + 1];
+    char author_id[UUID_LEN + 1];
+    char application_id[UUID_LEN + 1];
+};
+int store_message_ref(struct store *db, const char *id, struct store_message_ref *out);
+/* The message's reply target if it is in channel_id: 1, else 0. */
+int store_message_in_channel(struct store *db, const char *id, const char *channel_id);
+
+enum store_page_mode { PAGE_LATEST, PAGE_BEFORE, PAGE_AROUND };
+/* A page of history, oldest first; *has_more tells whether older messages exist (for
+ * PAGE_AROUND: messages beyond the page on either side). bound is a message ID or a UUIDv7
+ * floor. NULL on error. */
+json_t *store_messages_page(struct store *db, const char *channel_id, enum store_page_mode mode,
+                            const char *bound, int64_t limit, int *has_more);
+
+/* Toggles one person's reaction; answers with the message's reactions after it. */
+struct store_reaction_toggle {
+    const char *message_id, *channel_id, *emoji, *custom_emoji_id, *user_id;
+    int64_t now;
+};
+int store_reaction_toggle(struct store *db, void *toggle);
+json_t *store_reactions_json(struct store *db, const char *message_id);
+
+/* Toggles the pin; out: pinned. -409 when pinning would pass PINS_MAX. */
+struct store_pin_toggle {
+    const char *message_id, *channel_id;
+    int pinned;
+};
+int store_pin_toggle(struct store *db, void *toggle);
+
+/* Users of a server by username (lowercase), for mentions: 1 found (id set), 0 not. */
+int store_member_by_username(struct store *db, const char *sid, const char *username,
+                             char id[UUID_LEN + 1]);
+/* Mentionable roles of a server: [{id, name}]. */
+json_t *store_mentionable_roles(struct store *db, const char *sid);
+
+/* A thread started from a message (or, in a forum, from nothing): -409 when the message has one. */
+struct store_new_thread {
+    const char *id, *server_id, *parent_id, *name, *origin_message_id;
+    int64_t now;
+};
+int store_thread_create(struct store *db, void *new_thread);
+
+#endif
