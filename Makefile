@@ -2,7 +2,7 @@
 PKGS      := libuv jansson sqlite3 libcrypto
 WARN      := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 CPPFLAGS  := -Isrc -Ibuild/gen -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L
-CFLAGS    ?= -O2 -g
+CFLAGS    ?= -O2 -g -fno-omit-frame-pointer
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS))
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS)) -lhttp_parser -lpthread -lm
 
@@ -94,6 +94,7 @@ fuzz-quick:
 
 bench: build/praca
 	bench/http_get.sh
+	bench/bot_send.sh
 
 clean:
 	rm -rf build

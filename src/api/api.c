@@ -70,6 +70,7 @@ void *api_worker_init(void *app, int index)
         free(w);
         return NULL;
     }
+    store_read_batching(w->db, 1);
     return w;
 }
 
@@ -242,6 +243,7 @@ void api_worker_run(struct workers_job *job, void *thread_ctx)
         log_error("api: handler for %s left no answer", c.route ? c.route->pattern : "?");
         api_internal(&c);
     }
+    store_read_release(w->db);
     json_decref(c.body);
     http_response_add_header(&ex->res, "Cache-Control", "no-store");
     if (ex->req->method == HTTP_HEAD) {

@@ -59,10 +59,15 @@ static void send_message(struct api_call *c, const struct place *p, struct draft
     char *users = NULL, *roles = NULL, *embeds = NULL, *components = NULL;
     if (api_automod(c, p->sid, content, d->embeds, men.total) || api_limit_hit(c, limit))
         goto out;
-    const char *reply = d->reply_to_id && uuid_valid(d->reply_to_id, strlen(d->reply_to_id)) &&
-                                store_message_in_channel(c->db, d->reply_to_id, p->cid) == 1
-                            ? d->reply_to_id
-                            : NULL;
+    int rc = STORE_DONE;
+    json_t *reply_to = d->reply_to_id && uuid_valid(d->reply_to_id, strlen(d->reply_to_id))
+                           ? store_reply_target(c->db, d->reply_to_id, p->cid, &rc)
+                           : NULL;
+    if (rc < 0) {
+        api_internal(c);
+        goto out;
+    }
+    const char *reply = reply_to ? d->reply_to_id : NULL;
     char id[UUID_LEN + 1];
     uuid_v7(id);
     users = json_dumps(men.users, JSON_COMPACT);
@@ -87,10 +92,14 @@ static void send_message(struct api_call *c, const struct place *p, struct draft
         .now = clock_now_ms(),
         .everyone = men.everyone,
     };
-    if (!users || !roles || store_write(c->app->writer, store_message_insert, &m) < 0)
+    if (!users || !roles || store_write(c->app->writer, store_message_insert, &m) < 0) {
+        json_decref(reply_to);
         api_internal(c);
-    else
-        reply_message(c, p, id, "MESSAGE_CREATE");
+    } else {
+        json_t *view = store_message_view(&m, reply_to);
+        publish(c, p, "MESSAGE_CREATE", json_incref(view));
+        api_reply(c, 200, json_pack("{so}", "message", view));
+    }
 out:
     free(users);
     free(roles);

@@ -6,21 +6,87 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/buf.h"
 #include "core/log.h"
 
 #define CACHE_SLOTS 512 /* power of two, well above the number of distinct queries */
+
+#define MAX_PARAMS 32
 
 struct store_stmt {
     sqlite3_stmt *stmt;
     const char *sql;
     struct store *db;
     int cached;
+    int nparams;
+    int index_of[MAX_PARAMS]; /* $N → SQLite's parameter index (0 = unused) */
 };
+
+/* Maps $1..$N to SQLite's indexes once, when the statement is prepared. */
+static int map_params(struct store_stmt *st)
+{
+    int n = sqlite3_bind_parameter_count(st->stmt);
+    memset(st->index_of, 0, sizeof st->index_of);
+    st->nparams = 0;
+    for (int i = 1; i <= n; i++) {
+        const char *name = sqlite3_bind_parameter_name(st->stmt, i);
+        long long k;
+        if (!name || name[0] != '$' || slice_to_i64(slice_from(name + 1), 1, MAX_PARAMS, &k)) {
+            log_error("store: parameter %s is not $1..$%d in: %s", name ? name : "?", MAX_PARAMS,
+                      st->sql);
+            return -1;
+        }
+        st->index_of[k - 1] = i;
+        if (k > st->nparams)
+            st->nparams = (int)k;
+    }
+    return 0;
+}
 
 struct store {
     sqlite3 *db;
+    int batching;
+    int in_read;
     struct store_stmt cache[CACHE_SLOTS];
 };
+
+/* The batched connection of this thread (a worker's), released before its writes. */
+static _Thread_local struct store *current;
+
+void store_read_batching(struct store *s, int on)
+{
+    store_read_release(s);
+    s->batching = on;
+    current = on ? s : NULL;
+}
+
+static const char *SQL_READ_BEGIN = "BEGIN";
+static const char *SQL_READ_END = "COMMIT";
+static struct store_stmt *prepare(struct store *s, const char *sql);
+
+/* Runs a cached parameterless statement, bypassing the lazy read transaction. */
+static int exec_raw(struct store *s, const char *sql)
+{
+    struct store_stmt *st = prepare(s, sql);
+    if (!st)
+        return STORE_ERR;
+    int rc = sqlite3_step(st->stmt);
+    sqlite3_reset(st->stmt);
+    return rc == SQLITE_DONE ? STORE_DONE : STORE_ERR;
+}
+
+void store_read_release(struct store *s)
+{
+    if (s && s->in_read) {
+        s->in_read = 0;
+        exec_raw(s, SQL_READ_END);
+    }
+}
+
+void store_read_release_current(void)
+{
+    store_read_release(current);
+}
 
 static int result_of(int rc)
 {
@@ -91,6 +157,12 @@ static struct store_stmt *prepare(struct store *s, const char *sql)
             slot->sql = sql;
             slot->db = s;
             slot->cached = 1;
+            if (map_params(slot)) {
+                sqlite3_finalize(slot->stmt);
+                slot->stmt = NULL;
+                slot->sql = NULL;
+                return NULL;
+            }
             return slot;
         }
     }
@@ -101,13 +173,13 @@ static struct store_stmt *prepare(struct store *s, const char *sql)
 struct store_stmt *store_query(struct store *s, const char *sql, const struct store_val *args,
                                size_t nargs)
 {
+    if (s->batching && !s->in_read && exec_raw(s, SQL_READ_BEGIN) == STORE_DONE)
+        s->in_read = 1;
     struct store_stmt *st = prepare(s, sql);
     if (!st)
         return NULL;
-    for (size_t i = 0; i < nargs; i++) {
-        char name[24];
-        snprintf(name, sizeof name, "$%zu", i + 1);
-        int idx = sqlite3_bind_parameter_index(st->stmt, name);
+    for (size_t i = 0; i < nargs && i < MAX_PARAMS; i++) {
+        int idx = st->index_of[i];
         if (idx == 0)
             continue; /* not used by this query */
         int rc;

@@ -53,6 +53,16 @@ int store_open(const char *path, struct store **out);
 /* store_close(NULL) does nothing. */
 void store_close(struct store *db);
 
+/* Read transactions. A connection marked for it with store_read_batching starts one read
+ * transaction at its first query and keeps it until store_read_release, so the statements of
+ * one request share one snapshot and one lock (one fcntl pair instead of one per statement).
+ * store_write releases the calling thread's batched connection first, so reads after a write
+ * see it. */
+void store_read_batching(struct store *db, int on);
+void store_read_release(struct store *db);
+/* Releases the read transaction of the calling thread's batched connection, if any. */
+void store_read_release_current(void);
+
 /* Prepares (or takes from the cache) and binds; NULL on error. Finish with store_finish. */
 struct store_stmt *store_query(struct store *db, const char *sql, const struct store_val *args,
                                size_t nargs);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "core/buf.h"
+#include "core/clock.h"
 #include "store/rows.h"
 
 static const struct store_col MESSAGE_COLS[] = {
@@ -381,4 +382,52 @@ int store_thread_create(struct store *db, void *arg)
                         SV_ARGS(SV_STR(t->id), SV_STR(t->server_id), SV_STR(t->parent_id),
                                 SV_STR(t->name), SV_STR(t->origin_message_id), SV_INT(t->now)));
     return rc == STORE_CONSTRAINT ? -409 : rc;
+}
+
+json_t *store_reply_target(struct store *db, const char *id, const char *channel_id, int *rc)
+{
+    static const char *SQL = "SELECT id, author_id, type, substr(content, 1, 100) FROM messages"
+                             " WHERE id = $1 AND channel_id = $2";
+    return store_get_json(db, SQL, SV_ARGS(SV_STR(id), SV_STR(channel_id)), STORE_COLS(REPLY_COLS),
+                          rc);
+}
+
+static json_t *parsed_or_null(const char *text)
+{
+    json_t *v = text ? json_loads(text, 0, NULL) : NULL;
+    return v ? v : json_null();
+}
+
+json_t *store_message_view(const struct store_new_message *m, json_t *reply_to)
+{
+    const char *thread = m->thread_parent_id;
+    json_t *o = json_object();
+    json_object_set_new(o, "id", json_string(m->id));
+    json_object_set_new(o, "serverId", m->server_id ? json_string(m->server_id) : json_null());
+    json_object_set_new(o, "channelId", json_string(thread ? thread : m->channel_id));
+    json_object_set_new(o, "threadId", thread ? json_string(m->channel_id) : json_null());
+    json_object_set_new(o, "fromId", json_string(m->author_id));
+    json_object_set_new(o, "content", json_string(m->content ? m->content : ""));
+    json_object_set_new(o, "type", json_string(m->type));
+    char iso[CLOCK_ISO_LEN + 1];
+    clock_format_iso(m->now, iso);
+    json_object_set_new(o, "createdAt", json_string(iso));
+    json_object_set_new(o, "editedAt", json_null());
+    json_object_set_new(o, "embeds", parsed_or_null(m->embeds_json));
+    json_object_set_new(o, "components", parsed_or_null(m->components_json));
+    json_object_set_new(o, "flags", json_integer(m->flags));
+    json_object_set_new(o, "applicationId",
+                        m->application_id ? json_string(m->application_id) : json_null());
+    json_object_set_new(o, "commandName",
+                        m->command_name ? json_string(m->command_name) : json_null());
+    json_object_set_new(o, "commandInvokerId",
+                        m->command_invoker_id ? json_string(m->command_invoker_id) : json_null());
+    json_object_set_new(o, "replyToId", m->reply_to_id ? json_string(m->reply_to_id) : json_null());
+    json_object_set_new(o, "replyTo", reply_to ? reply_to : json_null());
+    json_object_set_new(o, "mentions", parsed_or_null(m->mentions_json));
+    json_object_set_new(o, "mentionsEveryone", json_boolean(m->everyone));
+    json_object_set_new(o, "mentionedRoleIds", parsed_or_null(m->role_ids_json));
+    json_object_set_new(o, "reactions", json_array());
+    json_object_set_new(o, "pinned", json_false());
+    return o;
 }

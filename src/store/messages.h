@@ -43,6 +43,12 @@ struct store_message_ref {
 int store_message_ref(struct store *db, const char *id, struct store_message_ref *out);
 /* The message's reply target if it is in channel_id: 1, else 0. */
 int store_message_in_channel(struct store *db, const char *id, const char *channel_id);
+/* The replyTo object {id, fromId, kind, preview} of message id when it is in channel_id;
+ * NULL when it is not there (*rc STORE_DONE) or on error. */
+json_t *store_reply_target(struct store *db, const char *id, const char *channel_id, int *rc);
+/* The Message object of a message just inserted, built from what was written (no read).
+ * Takes reply_to (may be NULL). */
+json_t *store_message_view(const struct store_new_message *m, json_t *reply_to);
 
 enum store_page_mode { PAGE_LATEST, PAGE_BEFORE, PAGE_AROUND };
 /* A page of history, oldest first; *has_more tells whether older messages exist (for

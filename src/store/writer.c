@@ -11,36 +11,44 @@ struct write_req {
     void *arg;
     int result;
     int done;
+    pthread_cond_t done_cond; /* each waiter is woken alone, not the whole pool */
     struct write_req *next;
 };
+
+/* Prepared once on the writer's connection (store_exec caches by SQL address). */
+static const char *SQL_BEGIN = "BEGIN IMMEDIATE";
+static const char *SQL_COMMIT = "COMMIT";
+static const char *SQL_ROLLBACK = "ROLLBACK";
+static const char *SQL_SAVEPOINT = "SAVEPOINT w";
+static const char *SQL_ROLLBACK_TO = "ROLLBACK TO w";
+static const char *SQL_RELEASE = "RELEASE w";
 
 struct store_writer {
     struct store *db;
     pthread_t thread;
     pthread_mutex_t lock;
-    pthread_cond_t wake;      /* writer: work arrived */
-    pthread_cond_t committed; /* waiters: a batch finished */
+    pthread_cond_t wake; /* writer: work arrived */
     struct write_req *head, *tail;
     int stopping;
 };
 
 static void run_batch(struct store_writer *w, struct write_req *batch)
 {
-    int began = store_exec_script(w->db, "BEGIN IMMEDIATE") == STORE_DONE;
+    int began = store_exec(w->db, SQL_BEGIN, NULL, 0) == STORE_DONE;
     for (struct write_req *r = batch; r; r = r->next) {
         if (!began) {
             r->result = STORE_ERR;
             continue;
         }
-        store_exec_script(w->db, "SAVEPOINT w");
+        store_exec(w->db, SQL_SAVEPOINT, NULL, 0);
         r->result = r->fn(w->db, r->arg);
         if (r->result < 0)
-            store_exec_script(w->db, "ROLLBACK TO w");
-        store_exec_script(w->db, "RELEASE w");
+            store_exec(w->db, SQL_ROLLBACK_TO, NULL, 0);
+        store_exec(w->db, SQL_RELEASE, NULL, 0);
     }
-    if (began && store_exec_script(w->db, "COMMIT") != STORE_DONE) {
+    if (began && store_exec(w->db, SQL_COMMIT, NULL, 0) != STORE_DONE) {
         log_error("writer: commit failed; batch rolled back");
-        store_exec_script(w->db, "ROLLBACK");
+        store_exec(w->db, SQL_ROLLBACK, NULL, 0);
         for (struct write_req *r = batch; r; r = r->next)
             r->result = STORE_ERR;
     }
@@ -62,9 +70,9 @@ static void *writer_main(void *p)
         pthread_mutex_lock(&w->lock);
         for (struct write_req *r = batch, *next; r; r = next) {
             next = r->next;
-            r->done = 1; /* r lives on the waiter's stack: touch nothing after this */
+            r->done = 1;
+            pthread_cond_signal(&r->done_cond); /* r lives on the waiter's stack: last touch */
         }
-        pthread_cond_broadcast(&w->committed);
         pthread_mutex_unlock(&w->lock);
     }
     return NULL;
@@ -81,7 +89,6 @@ struct store_writer *store_writer_new(const char *path)
     }
     pthread_mutex_init(&w->lock, NULL);
     pthread_cond_init(&w->wake, NULL);
-    pthread_cond_init(&w->committed, NULL);
     if (pthread_create(&w->thread, NULL, writer_main, w)) {
         store_close(w->db);
         free(w);
@@ -92,7 +99,10 @@ struct store_writer *store_writer_new(const char *path)
 
 int store_write(struct store_writer *w, store_write_fn fn, void *arg)
 {
+    /* Reads after this write must see it: end the caller's read snapshot first. */
+    store_read_release_current();
     struct write_req r = {.fn = fn, .arg = arg};
+    pthread_cond_init(&r.done_cond, NULL);
     pthread_mutex_lock(&w->lock);
     if (w->tail)
         w->tail->next = &r;
@@ -101,8 +111,9 @@ int store_write(struct store_writer *w, store_write_fn fn, void *arg)
     w->tail = &r;
     pthread_cond_signal(&w->wake);
     while (!r.done)
-        pthread_cond_wait(&w->committed, &w->lock);
+        pthread_cond_wait(&r.done_cond, &w->lock);
     pthread_mutex_unlock(&w->lock);
+    pthread_cond_destroy(&r.done_cond);
     return r.result;
 }
 
@@ -118,7 +129,6 @@ void store_writer_free(struct store_writer *w)
     store_close(w->db);
     pthread_mutex_destroy(&w->lock);
     pthread_cond_destroy(&w->wake);
-    pthread_cond_destroy(&w->committed);
     free(w);
 }
 

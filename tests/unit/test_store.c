@@ -166,3 +166,36 @@ Test(store, write_exec_reports_changes)
     cr_assert_eq(changes, 0);
     store_writer_free(w);
 }
+
+static int64_t count_users(struct store *s)
+{
+    struct store_stmt *st = store_query(s, "SELECT count(*) FROM users", NULL, 0);
+    cr_assert_eq(store_step(st), STORE_ROW);
+    int64_t n = store_int(st, 0);
+    store_finish(st);
+    return n;
+}
+
+Test(store, batched_reads_share_a_snapshot_until_released_or_written)
+{
+    struct store *other;
+    cr_assert_eq(store_open(path, &other), STORE_DONE);
+    store_read_batching(db, 1);
+    cr_assert_eq(count_users(db), 0);
+    cr_assert_eq(
+        store_exec(other, SQL_INSERT, SV_ARGS(SV_STR("o1"), SV_STR("o1"), SV_STR("o"), SV_INT(1))),
+        STORE_DONE);
+    cr_assert_eq(count_users(db), 0, "one snapshot for the whole request");
+    store_read_release(db);
+    cr_assert_eq(count_users(db), 1);
+    /* A write through the writer ends this thread's snapshot: the next read sees it. */
+    struct store_writer *w = store_writer_new(path);
+    cr_assert_eq(store_write_exec(w, SQL_INSERT,
+                                  SV_ARGS(SV_STR("o2"), SV_STR("o2"), SV_STR("o"), SV_INT(1)),
+                                  NULL),
+                 STORE_DONE);
+    cr_assert_eq(count_users(db), 2);
+    store_writer_free(w);
+    store_read_batching(db, 0);
+    store_close(other);
+}

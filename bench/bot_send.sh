@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Bot message sends per second: many bots POST to one channel through the bot route (auth,
+# permission check, validation, mentions, automod, durable insert, recipients resolved).
+# Request limits are scaled out of the way with PRACA_RATE_LIMIT_SCALE. Prints sends/s,
+# latency and praca's CPU time per send (from /proc/PID/stat).
+#   bench/bot_send.sh [seconds] [connections] [bots]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+secs=${1:-10}
+conns=${2:-64}
+bots=${3:-50}
+command -v wrk >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk; }
+make -s build/praca
+
+dir=$(mktemp -d)
+trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$dir"' EXIT
+PRACA_RATE_LIMIT_SCALE=1000000 build/praca serve --port 0 --data "$dir/bench.db" --log-level 2 \
+    > "$dir/out" &
+pid=$!
+for _ in $(seq 50); do grep -q listening "$dir/out" && break; sleep 0.1; done
+base=$(sed -n 's/^listening on //p' "$dir/out")
+node bench/setup_bots.js "$base" "$bots" > "$dir/tokens"
+
+ticks() { awk '{print $14 + $15}' "/proc/$pid/stat"; }
+before=$(ticks)
+BENCH_TOKENS="$dir/tokens" wrk -t2 -c"$conns" -d"${secs}s" --latency -s bench/bot_send.lua "$base" \
+    > "$dir/wrk.txt"
+after=$(ticks)
+non2xx=$(awk '/Non-2xx/ {print $NF}' "$dir/wrk.txt")
+reqs=$(awk '/requests in/ {print $1}' "$dir/wrk.txt")
+rps=$(awk '/Requests\/sec/ {print $2}' "$dir/wrk.txt")
+p50=$(awk '$1 == "50%" {print $2}' "$dir/wrk.txt")
+p99=$(awk '$1 == "99%" {print $2}' "$dir/wrk.txt")
+cpu=$(awk -v d=$((after - before)) -v t="$(getconf CLK_TCK)" -v n="$reqs" 'BEGIN { printf "%.1f", d / t * 1e6 / n }')
+echo "# $(date -u +%Y-%m-%dT%H:%MZ) $(nproc) cores, $bots bots, wrk -t2 -c$conns -d${secs}s"
+printf 'bot sends: %s/s  p50 %s  p99 %s  praca CPU/send %s µs  non-2xx %s\n' "$rps" "$p50" "$p99" "$cpu" "${non2xx:-0}"
