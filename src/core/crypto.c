@@ -140,6 +140,43 @@ static int base64url_decode(const char *in, size_t len, unsigned char *out, size
     return decode_bits(in, len, b64url_value, 6, out, cap);
 }
 
+size_t crypto_base64(const unsigned char *in, size_t n, char *out)
+{
+    static const char tab[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    size_t o = 0;
+    for (size_t i = 0; i < n; i += 3) {
+        unsigned v = (unsigned)in[i] << 16;
+        if (i + 1 < n)
+            v |= (unsigned)in[i + 1] << 8;
+        if (i + 2 < n)
+            v |= in[i + 2];
+        out[o++] = tab[(v >> 18) & 63];
+        out[o++] = tab[(v >> 12) & 63];
+        out[o++] = i + 1 < n ? tab[(v >> 6) & 63] : '=';
+        out[o++] = i + 2 < n ? tab[v & 63] : '=';
+    }
+    out[o] = '\0';
+    return o;
+}
+
+static int b64_value(char c)
+{
+    if (c == '+')
+        return 62;
+    if (c == '/')
+        return 63;
+    return c == '-' || c == '_' ? -1 : b64url_value(c);
+}
+
+int crypto_base64_decode(const char *in, size_t len, unsigned char *out, size_t cap)
+{
+    while (len && in[len - 1] == '=')
+        len--;
+    if (len % 4 == 1)
+        return -1;
+    return decode_bits(in, len, b64_value, 6, out, cap);
+}
+
 size_t crypto_base32(const unsigned char *in, size_t n, char *out)
 {
     static const char tab[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";

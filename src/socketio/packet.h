@@ -1,0 +1,42 @@
+/*
+ * Socket.IO protocol 5 packets (the payload of an Engine.IO message), with no I/O.
+ *   <type>[<attachments>-][<namespace>,][<ack id>][<json>]
+ * Decoding checks each type's JSON shape as the reference server does; any failure means the
+ * whole connection is closed.
+ */
+#ifndef PRACA_SOCKETIO_PACKET_H
+#define PRACA_SOCKETIO_PACKET_H
+#include <jansson.h>
+#include <stdint.h>
+
+#include "core/buf.h"
+
+enum sio_type {
+    SIO_CONNECT = 0,
+    SIO_DISCONNECT = 1,
+    SIO_EVENT = 2,
+    SIO_ACK = 3,
+    SIO_CONNECT_ERROR = 4,
+    SIO_BINARY_EVENT = 5,
+    SIO_BINARY_ACK = 6,
+};
+
+#define SIO_MAX_ATTACHMENTS 10
+
+struct sio_packet {
+    enum sio_type type;
+    int attachments;
+    struct slice nsp; /* "/" when absent */
+    int64_t id;       /* -1 when absent */
+    json_t *data;     /* parsed JSON, or NULL when absent (owned: sio_packet_cleanup) */
+};
+
+enum sio_error { SIO_OK = 0, SIO_EDECODE = -1 };
+
+int sio_decode(const char *s, size_t len, struct sio_packet *out);
+void sio_packet_cleanup(struct sio_packet *p);
+/* Appends "<type>[<n>-][<nsp>,][<id>]<json>" (nsp "/" is left out; id < 0 is left out). */
+int sio_encode(struct buf *out, enum sio_type type, const char *nsp, int64_t id, int attachments,
+               const char *json, size_t json_len);
+
+#endif
