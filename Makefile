@@ -4,7 +4,7 @@ WARN      := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-protot
 CPPFLAGS  := -Isrc -Ibuild/gen -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L
 CFLAGS    ?= -O2 -g -fno-omit-frame-pointer
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS))
-PKG_LIBS   = $(shell pkg-config --libs $(PKGS)) -lhttp_parser -lpthread -lm
+PKG_LIBS   = $(shell pkg-config --libs $(PKGS)) -lhttp_parser -lwslay -lpthread -lm
 
 SRC       := $(sort $(wildcard src/*/*.c))
 LIB_SRC   := $(filter-out src/main.c,$(SRC))

@@ -12,6 +12,8 @@
 #include "core/config.h"
 #include "core/log.h"
 #include "core/workers.h"
+#include "gateway/gateway.h"
+#include "gateway/presence.h"
 #include "http/server.h"
 #include "store/apps.h"
 #include "store/migrate.h"
@@ -26,6 +28,8 @@ struct serve {
     struct http_server *http;
     struct workers *workers;
     struct bus *bus;
+    struct gateway *gateway;
+    struct presence *presence;
     int stopping;
 };
 
@@ -84,7 +88,11 @@ static int admin(const struct config *cfg, char **pos, int npos)
 static void on_request(void *user, struct http_exchange *ex)
 {
     struct serve *s = user;
-    workers_submit(s->workers, &ex->job);
+    /* Socket.IO sessions live on this thread; everything else is a worker's. */
+    if (s->gateway && gateway_owns(ex->req))
+        gateway_handle(s->gateway, ex);
+    else
+        workers_submit(s->workers, &ex->job);
 }
 
 static void on_signal_closed(uv_handle_t *h)
@@ -108,6 +116,8 @@ static void on_signal(uv_signal_t *sig, int signum)
         return;
     s->stopping = 1;
     log_info("signal %d: draining connections", signum);
+    if (s->gateway)
+        gateway_drain(s->gateway); /* a Socket.IO disconnect first, or clients reconnect */
     http_server_drain(s->http, on_drained, s);
 }
 
@@ -148,7 +158,9 @@ static int serve(struct serve *s)
     char origin[512];
     snprintf(origin, sizeof origin, strchr(s->cfg.host, ':') ? "http://[%s]:%d" : "http://%s:%d",
              s->cfg.host, port);
-    if (api_app_init(&app, &s->cfg, writer, s->bus, s->cfg.site_url[0] ? s->cfg.site_url : origin))
+    s->presence = presence_new();
+    if (!s->presence || api_app_init(&app, &s->cfg, writer, s->bus, s->presence,
+                                     s->cfg.site_url[0] ? s->cfg.site_url : origin))
         goto out;
     app_ready = 1;
     s->workers =
@@ -157,6 +169,10 @@ static int serve(struct serve *s)
         log_error("cannot start %d workers", s->cfg.workers);
         goto out;
     }
+    struct gateway_config gc = {25000, 20000, 1000000, 1024 * 1024};
+    s->gateway = gateway_new(s->loop, &gc, s->workers, s->bus, s->presence);
+    if (!s->gateway)
+        goto out;
     uv_signal_init(s->loop, &s->sigterm);
     uv_signal_init(s->loop, &s->sigint);
     s->sigterm.data = s->sigint.data = s;
@@ -175,6 +191,8 @@ out:
     if (s->loop) {
         if (status) {
             /* Failed start: close what was opened so the loop can be closed. */
+            if (s->gateway)
+                gateway_drain(s->gateway);
             if (s->http)
                 http_server_drain(s->http, NULL, NULL);
             if (s->bus)
@@ -184,6 +202,8 @@ out:
         uv_loop_close(s->loop);
     }
     http_server_free(s->http);
+    gateway_free(s->gateway);
+    presence_free(s->presence);
     return status;
 }
 

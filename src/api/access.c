@@ -6,6 +6,7 @@
 
 #include "core/clock.h"
 #include "domain/permissions.h"
+#include "gateway/presence.h"
 #include "store/servers.h"
 
 static void compute(struct access *a)
@@ -194,6 +195,24 @@ const char *api_server(struct api_call *c, struct access *a, uint64_t bits)
     return sid;
 }
 
+static void status_of(struct api_call *c, json_t *m)
+{
+    const char *uid = json_string_value(json_object_get(m, "userId"));
+    if (uid)
+        json_object_set_new(m, "status", json_string(presence_status(c->app->presence, uid)));
+}
+
+void api_member_status(struct api_call *c, json_t *members)
+{
+    if (!json_is_array(members)) {
+        status_of(c, members);
+        return;
+    }
+    size_t i;
+    json_t *m;
+    json_array_foreach(members, i, m) status_of(c, m);
+}
+
 void api_reply_member(struct api_call *c, const char *sid, const char *uid)
 {
     int rc;
@@ -202,5 +221,6 @@ void api_reply_member(struct api_call *c, const char *sid, const char *uid)
         api_internal(c);
         return;
     }
+    api_member_status(c, member);
     api_reply(c, 200, json_pack("{so}", "member", member));
 }

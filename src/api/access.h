@@ -32,6 +32,8 @@ int api_access(struct api_call *c, const char *sid, struct access *a);
 /* The opening of most server routes: reads :sid, loads the caller's access and requires bits
  * (0 = membership only). Returns the server ID, or NULL when it has answered. */
 const char *api_server(struct api_call *c, struct access *a, uint64_t bits);
+/* Fills the `status` of member objects (one, or an array) from presence. */
+void api_member_status(struct api_call *c, json_t *members);
 /* Answers 200 {member} for that member. */
 void api_reply_member(struct api_call *c, const char *sid, const char *uid);
 /* Loads another member's standing (for hierarchy checks): 404 when not a member. */

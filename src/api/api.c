@@ -30,12 +30,13 @@ const struct api_route *const api_route_tables[] = {
 };
 
 int api_app_init(struct app *a, const struct config *cfg, struct store_writer *writer,
-                 struct bus *bus, const char *site_url)
+                 struct bus *bus, struct presence *presence, const char *site_url)
 {
     memset(a, 0, sizeof *a);
     a->cfg = cfg;
     a->writer = writer;
     a->bus = bus;
+    a->presence = presence;
     if (slice_copy(slice_from(site_url), a->site_url, sizeof a->site_url))
         return -1;
     a->limits = ratelimit_new(cfg->rate_limit_scale);
@@ -79,6 +80,11 @@ void api_worker_cleanup(void *thread_ctx)
     struct worker *w = thread_ctx;
     store_close(w->db);
     free(w);
+}
+
+struct store *api_thread_store(void *thread_ctx)
+{
+    return ((struct worker *)thread_ctx)->db;
 }
 
 const char *api_param(struct api_call *c, const char *name)

@@ -21,6 +21,7 @@
 
 struct ratelimit;
 struct bus;
+struct presence;
 
 /* Shared by every thread; immutable after start except through its own locks. */
 struct app {
@@ -28,6 +29,7 @@ struct app {
     struct store_writer *writer;
     struct ratelimit *limits;
     struct bus *bus;
+    struct presence *presence;
     struct http_router router;
     char site_url[512]; /* origin used for the CSRF check and links */
 };
@@ -89,12 +91,14 @@ extern const struct api_route *const api_route_tables[];
 
 /* Builds the router and shared state. Returns 0 or -1. */
 int api_app_init(struct app *a, const struct config *cfg, struct store_writer *writer,
-                 struct bus *bus, const char *site_url);
+                 struct bus *bus, struct presence *presence, const char *site_url);
 void api_app_cleanup(struct app *a);
 /* Worker-thread entry points (see core/workers.h). */
 void *api_worker_init(void *app, int index);
 void api_worker_cleanup(void *thread_ctx);
 void api_worker_run(struct workers_job *job, void *thread_ctx);
+/* A worker thread's own database connection (for jobs other than HTTP requests). */
+struct store *api_thread_store(void *thread_ctx);
 
 /* ---- replies (reply.c) ---- */
 void api_reply(struct api_call *c, int status, json_t *body); /* steals body */

@@ -147,6 +147,8 @@ static void app_delete(struct api_call *c, struct store_app *app)
         api_event_member_remove(c, json_string_value(sid), app->bot_user_id, "app_uninstalled");
     }
     json_decref(servers);
+    if (app->bot_user_id[0])
+        api_event_disconnect(c, app->bot_user_id, NULL);
     api_ok(c);
 }
 
@@ -196,10 +198,12 @@ static void bot_token_rotate(struct api_call *c, struct store_app *app)
         char token[CRYPTO_TOKEN_LEN + 1], hash[65];
         new_token(token, hash);
         struct store_bot_token t = {app->bot_user_id, hash, clock_now_ms()};
-        if (store_write(c->app->writer, store_bot_token_replace, &t) < 0)
+        if (store_write(c->app->writer, store_bot_token_replace, &t) < 0) {
             api_internal(c);
-        else
+        } else {
+            api_event_disconnect(c, app->bot_user_id, NULL); /* the old token's connections */
             api_reply(c, 200, json_pack("{ss}", "token", token));
+        }
     }
 }
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "api/api.h"
+#include "api/events.h"
 #include "api/ratelimit.h"
 #include "core/clock.h"
 #include "core/crypto.h"
@@ -184,6 +185,7 @@ static void auth_logout(struct api_call *c)
         api_internal(c);
         return;
     }
+    api_event_disconnect(c, c->me.user_id, c->me.token_hash);
     http_response_add_header(c->res, "Set-Cookie",
                              "session=; HttpOnly; SameSite=Lax; Path=/; Max-Age=0");
     api_ok(c);

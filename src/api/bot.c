@@ -5,6 +5,8 @@
 #include "api/access.h"
 #include "api/api.h"
 #include "api/installs.h"
+#include "api/limits.h"
+#include "gateway/presence.h"
 #include "domain/intents.h"
 #include "store/apps.h"
 #include "store/people.h"
@@ -65,7 +67,48 @@ static void bot_members(struct api_call *c)
         api_internal(c);
         return;
     }
+    api_member_status(c, list);
     api_reply(c, 200, json_pack("{so}", "members", list));
+}
+
+/* PUT /api/bot/presence: the status shown while the bot is connected. */
+static void bot_presence(struct api_call *c)
+{
+    json_t *body = api_body(c);
+    const char *status;
+    if (!body || in_str(c, body, "status", 0, 16, IN_REQUIRED, &status) < 0)
+        return;
+    if (strcmp(status, "online") && strcmp(status, "idle") && strcmp(status, "dnd") &&
+        strcmp(status, "invisible")) {
+        api_bad(c, "status", "deve ser online, idle, dnd ou invisible");
+        return;
+    }
+    json_t *activity = json_object_get(body, "activity");
+    json_t *clean = NULL;
+    if (activity && !json_is_null(activity)) {
+        const char *type, *name;
+        if (!json_is_object(activity)) {
+            api_bad(c, "activity", "deve ser um objeto");
+            return;
+        }
+        if (in_str(c, activity, "type", 0, 16, IN_REQUIRED, &type) < 0 ||
+            in_str(c, activity, "name", 1, 128, IN_REQUIRED, &name) < 0)
+            return;
+        if (strcmp(type, "playing") && strcmp(type, "listening") && strcmp(type, "watching") &&
+            strcmp(type, "custom")) {
+            api_bad(c, "activity.type", "deve ser playing, listening, watching ou custom");
+            return;
+        }
+        clean = json_pack("{ssss}", "type", type, "name", name);
+    }
+    if (api_limit_hit(c, &LIMIT_PRESENCE)) {
+        json_decref(clean);
+        return;
+    }
+    presence_set(c->app->presence, c->me.user_id, status, clean);
+    json_decref(clean);
+    api_reply(c, 200,
+              json_pack("{so}", "presence", presence_json(c->app->presence, c->me.user_id)));
 }
 
 const struct api_route api_bot_routes[] = {
@@ -73,5 +116,6 @@ const struct api_route api_bot_routes[] = {
     {HTTP_GET, "/api/bot/servers", bot_servers, API_BOT},
     {HTTP_GET, "/api/bot/servers/:sid", bot_server, API_BOT},
     {HTTP_GET, "/api/bot/servers/:sid/members", bot_members, API_BOT},
+    {HTTP_PUT, "/api/bot/presence", bot_presence, API_BOT},
     {0, NULL, NULL, 0},
 };

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "bus/bus.h"
+#include "gateway/gateway.h"
 #include "core/log.h"
 #include "core/clock.h"
 #include "domain/intents.h"
@@ -93,4 +94,13 @@ void api_event_message(struct api_call *c, const char *name, const struct access
     store_bot_standings_free(bots, n);
     send_to(c, name, payload, (const char(*)[UUID_LEN + 1]) to, k);
     free(to);
+}
+
+void api_event_disconnect(struct api_call *c, const char *user_id, const char *token_hash)
+{
+    char to[1][UUID_LEN + 1];
+    if (slice_copy(slice_from(user_id), to[0], sizeof to[0]))
+        return;
+    json_t *payload = token_hash ? json_pack("{ss}", "tokenHash", token_hash) : json_object();
+    send_to(c, GATEWAY_DISCONNECT, payload, (const char(*)[UUID_LEN + 1]) to, 1);
 }

@@ -13,6 +13,9 @@ void api_event_member_add(struct api_call *c, const char *sid, const char *uid);
 void api_event_member_remove(struct api_call *c, const char *sid, const char *uid,
                              const char *reason);
 
+/* Closes the gateway connections of a user (only those made with token_hash when given). */
+void api_event_disconnect(struct api_call *c, const char *user_id, const char *token_hash);
+
 struct access;
 /* A message event (MESSAGE_CREATE / UPDATE / DELETE) in a server channel: to the bots with
  * messages.read that can see that channel (computed with its overwrites). The caller's access

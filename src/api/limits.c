@@ -15,6 +15,7 @@ const struct api_limit LIMIT_COMPLETE_INSTALL = {"complete-install", 30, HOUR_MS
 const struct api_limit LIMIT_BOT_SEND = {"bot-send", 10, 10 * 1000};
 const struct api_limit LIMIT_BOT_EDIT = {"bot-edit", 10, 10 * 1000};
 const struct api_limit LIMIT_HUMAN_SEND = {"send", 10, 10 * 1000};
+const struct api_limit LIMIT_PRESENCE = {"presence", 30, MINUTE_MS};
 
 int api_limit_hit(struct api_call *c, const struct api_limit *limit)
 {

@@ -41,6 +41,7 @@ static void member_list(struct api_call *c)
         api_internal(c);
         return;
     }
+    api_member_status(c, list);
     api_reply(c, 200, json_pack("{so}", "members", list));
 }
 

@@ -48,6 +48,12 @@ void crypto_random_hex(char *out, size_t n)
     *out = '\0';
 }
 
+void crypto_sha1(const void *data, size_t len, unsigned char out[20])
+{
+    unsigned int n = 0;
+    EVP_Digest(data, len, out, &n, EVP_sha1(), NULL);
+}
+
 void crypto_sha256_hex(const void *data, size_t len, char out[CRYPTO_SHA256_HEX + 1])
 {
     static const char hex[] = "0123456789abcdef";

@@ -18,6 +18,8 @@ void crypto_random(void *out, size_t n);
 void crypto_token(char out[CRYPTO_TOKEN_LEN + 1]);
 /* Lowercase hex of n random bytes: out must hold 2n+1. */
 void crypto_random_hex(char *out, size_t n);
+/* SHA-1 (only for the WebSocket accept key, as RFC 6455 requires). */
+void crypto_sha1(const void *data, size_t len, unsigned char out[20]);
 void crypto_sha256_hex(const void *data, size_t len, char out[CRYPTO_SHA256_HEX + 1]);
 /* 1 when equal; time depends only on n. */
 int crypto_equal(const void *a, const void *b, size_t n);

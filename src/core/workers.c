@@ -52,7 +52,10 @@ static void *thread_main(void *p)
         if (!job)
             break;
         job->next = NULL;
-        w->run(job, ctx);
+        if (job->fn)
+            job->fn(job, ctx);
+        else
+            w->run(job, ctx);
     }
     w->cleanup(ctx);
     return NULL;

@@ -7,6 +7,8 @@
 
 struct workers_job {
     struct workers_job *next;
+    /* When set, runs this job instead of the pool's run function. */
+    void (*fn)(struct workers_job *job, void *thread_ctx);
 };
 
 typedef void *(*workers_init_fn)(void *arg, int index); /* NULL = the thread could not start */

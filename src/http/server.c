@@ -37,6 +37,12 @@ struct http_conn {
     int writing;
     int lingering;
     int continue_sent;
+    /* After an upgrade: */
+    const struct http_stream_callbacks *stream_cb;
+    void *stream_user;
+    size_t stream_queued;
+    int stream_writes;
+    int close_when_flushed;
     struct http_conn *prev, *next;
 };
 
@@ -130,7 +136,7 @@ static void finish_drain(struct http_server *s)
 
 static void maybe_free(struct http_conn *c)
 {
-    if (c->open_handles || c->busy || c->writing)
+    if (c->open_handles || c->busy || c->writing || c->stream_writes)
         return;
     struct http_server *s = c->srv;
     if (c->prev)
@@ -159,6 +165,16 @@ static void conn_close(struct http_conn *c)
     if (c->closing)
         return;
     c->closing = 1;
+    if (c->stream_cb) {
+        const struct http_stream_callbacks *cb = c->stream_cb;
+        c->stream_cb = NULL;
+        cb->on_close(c->stream_user);
+    }
+    if (c->busy && !c->writing && c->busy->on_abort) {
+        void (*abort_fn)(struct http_exchange *) = c->busy->on_abort;
+        c->busy->on_abort = NULL;
+        abort_fn(c->busy);
+    }
     uv_close((uv_handle_t *)&c->tcp, on_handle_closed);
     uv_close((uv_handle_t *)&c->timer, on_handle_closed);
 }
@@ -396,6 +412,10 @@ static void on_read(uv_stream_t *stream, ssize_t nread, const uv_buf_t *b)
     }
     if (nread == 0 || c->closing)
         return;
+    if (c->stream_cb) {
+        c->stream_cb->on_data(c->stream_user, b->base, (size_t)nread);
+        return;
+    }
     conn_feed(c, b->base, (size_t)nread);
 }
 
@@ -476,6 +496,108 @@ void http_exchange_done(struct http_exchange *ex)
     s->done_tail = ex;
     pthread_mutex_unlock(&s->done_lock);
     uv_async_send(&s->done_async);
+}
+
+/* ---- upgraded connections ---- */
+
+struct stream_write {
+    uv_write_t req;
+    struct http_conn *conn;
+    size_t len;
+    char data[];
+};
+
+static void on_stream_written(uv_write_t *req, int status)
+{
+    struct stream_write *w = (struct stream_write *)req;
+    struct http_conn *c = w->conn;
+    c->stream_writes--;
+    c->stream_queued -= w->len;
+    free(w);
+    if (c->closing) {
+        maybe_free(c);
+        return;
+    }
+    if (status < 0 || (c->close_when_flushed && c->stream_writes == 0))
+        conn_close(c);
+}
+
+struct http_stream *http_exchange_upgrade(struct http_exchange *ex,
+                                          const struct http_stream_callbacks *cb, void *user,
+                                          const char *head, size_t head_len)
+{
+    struct http_conn *c = ex->conn;
+    c->busy = NULL;
+    exchange_free(ex);
+    stop_timer(c);
+    c->stream_cb = cb;
+    c->stream_user = user;
+    struct http_stream *s = (struct http_stream *)c;
+    http_stream_write(s, head, head_len);
+    return s;
+}
+
+void http_stream_start(struct http_stream *s)
+{
+    struct http_conn *c = (struct http_conn *)s;
+    if (c->closing)
+        return;
+    if (c->pending.len && c->stream_cb) {
+        struct buf held = c->pending;
+        buf_init(&c->pending, PENDING_MAX);
+        c->stream_cb->on_data(c->stream_user, held.data, held.len);
+        buf_cleanup(&held);
+    }
+    start_reading(c);
+}
+
+int http_stream_write(struct http_stream *s, const void *data, size_t len)
+{
+    struct http_conn *c = (struct http_conn *)s;
+    if (c->closing || c->close_when_flushed)
+        return -1;
+    /* Try the socket first; queue only what it does not take now. */
+    uv_buf_t b = uv_buf_init((char *)data, (unsigned)len);
+    int sent = c->stream_writes ? 0 : uv_try_write((uv_stream_t *)&c->tcp, &b, 1);
+    if (sent < 0 && sent != UV_EAGAIN) {
+        conn_close(c);
+        return -1;
+    }
+    size_t done = sent > 0 ? (size_t)sent : 0;
+    if (done == len)
+        return 0;
+    struct stream_write *w = malloc(sizeof *w + len - done);
+    if (!w) {
+        conn_close(c);
+        return -1;
+    }
+    w->conn = c;
+    w->len = len - done;
+    memcpy(w->data, (const char *)data + done, w->len);
+    uv_buf_t rest = uv_buf_init(w->data, (unsigned)w->len);
+    if (uv_write(&w->req, (uv_stream_t *)&c->tcp, &rest, 1, on_stream_written)) {
+        free(w);
+        conn_close(c);
+        return -1;
+    }
+    c->stream_writes++;
+    c->stream_queued += w->len;
+    return 0;
+}
+
+size_t http_stream_queued(const struct http_stream *s)
+{
+    return ((const struct http_conn *)s)->stream_queued;
+}
+
+void http_stream_close(struct http_stream *s)
+{
+    struct http_conn *c = (struct http_conn *)s;
+    c->stream_cb = NULL; /* the owner is done with it: no on_close */
+    if (c->stream_writes)
+        c->close_when_flushed = 1;
+    else
+        conn_close(c);
 }
 
 struct http_server *http_server_new(uv_loop_t *loop, const struct http_server_config *cfg,

@@ -22,8 +22,21 @@ struct http_exchange {
     struct http_response res;
     struct workers_job job; /* free for the handler to queue the exchange with */
     const void *route;      /* free for the handler */
+    /* Called on the I/O thread when the connection closes while the handler still holds the
+     * exchange (a held long-poll); the handler must still call http_exchange_done. */
+    void (*on_abort)(struct http_exchange *ex);
+    void *user;             /* free for the handler */
     struct http_conn *conn; /* private */
     struct http_exchange *next;
+};
+
+/* A connection taken over from HTTP (a WebSocket): raw bytes both ways, on the I/O thread. */
+struct http_stream;
+
+struct http_stream_callbacks {
+    void (*on_data)(void *user, const char *data, size_t len);
+    /* The connection is gone: the stream must not be used after this returns. */
+    void (*on_close)(void *user);
 };
 
 typedef void (*http_handler_fn)(void *user, struct http_exchange *ex);
@@ -43,6 +56,19 @@ struct http_server *http_server_new(uv_loop_t *loop, const struct http_server_co
 int http_server_listen(struct http_server *s, int *port);
 /* Thread-safe: the response in ex->res is complete; write it. */
 void http_exchange_done(struct http_exchange *ex);
+/* I/O thread only: ends HTTP on this connection (the exchange is freed), writes head (the 101
+ * answer) and hands the socket to cb. Nothing is read until http_stream_start. */
+struct http_stream *http_exchange_upgrade(struct http_exchange *ex,
+                                          const struct http_stream_callbacks *cb, void *user,
+                                          const char *head, size_t head_len);
+/* Delivers the bytes that followed the request, then reads on. */
+void http_stream_start(struct http_stream *s);
+/* Queues bytes (copied). Returns 0, or -1 when the stream is closing. */
+int http_stream_write(struct http_stream *s, const void *data, size_t len);
+/* Bytes queued and not yet taken by the kernel (a slow reader shows here). */
+size_t http_stream_queued(const struct http_stream *s);
+/* Closes once queued bytes are written; on_close is not called for a close asked this way. */
+void http_stream_close(struct http_stream *s);
 /* Stops accepting, lets requests in flight finish, closes every connection, then calls done. */
 void http_server_drain(struct http_server *s, void (*done)(void *arg), void *arg);
 /* After the loop has stopped. http_server_free(NULL) does nothing. */

@@ -50,6 +50,8 @@ int store_app_set_text(struct store_writer *w, const char *id, const char *colum
 int store_app_suspend(struct store *db, const char *id, int suspended, const char *reason,
                       int64_t *changes);
 
+/* Bot user IDs of suspended applications (a JSON array; NULL on error). */
+json_t *store_suspended_bots(struct store *db);
 /* Deletes the application, its installs and their managed roles, and its bot user (with its
  * tokens and memberships). */
 int store_app_delete(struct store *db, void *app_id);

@@ -1,0 +1,369 @@
+/*
+ * Gateway: see gateway.h.
+ *
+ * A CONNECT's token is checked on a worker thread (the loop never touches the database); the
+ * answer comes back through the inbox and finds the socket by its id, which may be gone.
+ * Delivery serializes an event once and writes the same bytes to each recipient's sockets.
+ * Every second a worker lists suspended applications, so a suspension made by another process
+ * (praca admin) closes their connections.
+ */
+#include "gateway/gateway.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "api/api.h"
+#include "bus/bus.h"
+#include "core/buf.h"
+#include "core/crypto.h"
+#include "core/inbox.h"
+#include "core/log.h"
+#include "core/map.h"
+#include "gateway/presence.h"
+#include "socketio/server.h"
+#include "store/apps.h"
+#include "store/people.h"
+
+#define TOKEN_MAX 256
+#define SWEEP_MS  1000
+
+struct conn {
+    struct sio_socket *sock;
+    char user_id[UUID_LEN + 1];
+    char token_hash[65];
+    int is_bot;
+    struct conn *next; /* the user's other connections */
+};
+
+struct gateway {
+    uv_loop_t *loop;
+    struct sio_server *sio;
+    struct workers *workers;
+    struct bus *bus;
+    struct presence *presence;
+    struct inbox *inbox;
+    struct map users; /* user id → first struct conn */
+    size_t conns;     /* connected sockets */
+    size_t bots;      /* of which bots */
+    int inflight;     /* worker jobs whose answer has not come back */
+    uv_timer_t sweep;
+    int sweeping;
+    int draining;
+};
+
+/* ---- who is connected ---- */
+
+static void attach(struct gateway *gw, struct conn *c)
+{
+    c->next = map_get(&gw->users, c->user_id);
+    map_set(&gw->users, c->user_id, c);
+    presence_connected(gw->presence, c->user_id);
+    gw->bots += c->is_bot;
+    gw->conns++;
+}
+
+static void detach(struct gateway *gw, struct conn *c)
+{
+    struct conn *first = map_get(&gw->users, c->user_id), **pp = &first;
+    while (*pp && *pp != c)
+        pp = &(*pp)->next;
+    if (*pp)
+        *pp = c->next;
+    if (first)
+        map_set(&gw->users, c->user_id, first);
+    else
+        map_remove(&gw->users, c->user_id);
+    presence_disconnected(gw->presence, c->user_id);
+    gw->bots -= c->is_bot;
+    gw->conns--;
+}
+
+/* The inbox closes once the last worker answer is in (after a drain). */
+static void job_answered(struct gateway *gw)
+{
+    if (--gw->inflight == 0 && gw->draining && gw->inbox) {
+        inbox_close(gw->inbox);
+        gw->inbox = NULL;
+    }
+}
+
+static void submit(struct gateway *gw, struct workers_job *job)
+{
+    gw->inflight++;
+    workers_submit(gw->workers, job);
+}
+
+/* ---- CONNECT: the token is checked on a worker ---- */
+
+struct auth_job {
+    struct workers_job job;
+    struct inbox_item item;
+    struct gateway *gw;
+    char socket_id[32];
+    char token_hash[65];
+    int found;
+    struct store_token_owner owner;
+};
+
+static void auth_on_worker(struct workers_job *job, void *thread_ctx)
+{
+    struct auth_job *a = (struct auth_job *)((char *)job - offsetof(struct auth_job, job));
+    struct store *db = api_thread_store(thread_ctx);
+    a->found = store_token_find(db, a->token_hash, &a->owner);
+    store_read_release(db);
+    inbox_post(a->gw->inbox, &a->item);
+}
+
+static void auth_answered(struct inbox_item *item)
+{
+    struct auth_job *a = (struct auth_job *)((char *)item - offsetof(struct auth_job, item));
+    struct gateway *gw = a->gw;
+    struct sio_socket *sock = sio_server_find(gw->sio, a->socket_id);
+    int valid = a->found == 1 && !(a->owner.is_bot && (a->owner.suspended || !a->owner.app_id[0]));
+    if (sock && !gw->draining) {
+        if (!valid) {
+            sio_connect_result(sock, 0, "Token inválido");
+        } else {
+            struct conn *c = calloc(1, sizeof *c);
+            if (!c) {
+                sio_connect_result(sock, 0, "Token inválido");
+            } else {
+                c->sock = sock;
+                memcpy(c->user_id, a->owner.user_id, sizeof c->user_id);
+                memcpy(c->token_hash, a->token_hash, sizeof c->token_hash);
+                c->is_bot = a->owner.is_bot;
+                sio_socket_set_data(sock, c);
+                attach(gw, c);
+                sio_connect_result(sock, 1, NULL);
+            }
+        }
+    }
+    free(a);
+    job_answered(gw);
+}
+
+static enum sio_connect_decision on_connect(void *user, struct sio_socket *sock, json_t *auth,
+                                            const char **message)
+{
+    struct gateway *gw = user;
+    if (gw->draining) {
+        *message = "Servidor encerrando";
+        return SIO_REFUSE;
+    }
+    json_t *token = json_object_get(auth, "token");
+    if (!json_is_string(token) || json_string_length(token) == 0) {
+        *message = "Sem token";
+        return SIO_REFUSE;
+    }
+    if (json_string_length(token) > TOKEN_MAX) {
+        *message = "Token inválido";
+        return SIO_REFUSE;
+    }
+    struct auth_job *a = calloc(1, sizeof *a);
+    if (!a) {
+        *message = "Token inválido";
+        return SIO_REFUSE;
+    }
+    a->gw = gw;
+    a->job.fn = auth_on_worker;
+    a->item.run = auth_answered;
+    memcpy(a->socket_id, sio_socket_id(sock), sizeof a->socket_id);
+    crypto_sha256_hex(json_string_value(token), json_string_length(token), a->token_hash);
+    submit(gw, &a->job);
+    return SIO_LATER;
+}
+
+static void on_event(void *user, struct sio_socket *sock, json_t *args, int64_t ack_id,
+                     const struct sio_attachment *att, int natt)
+{
+    (void)user;
+    (void)args;
+    (void)att;
+    (void)natt;
+    /* No client events are defined for bots yet; acknowledge so a waiting client moves on. */
+    if (ack_id >= 0) {
+        json_t *empty = json_array();
+        sio_socket_ack(sock, ack_id, empty, NULL, 0);
+        json_decref(empty);
+    }
+}
+
+static void on_disconnect(void *user, struct sio_socket *sock, const char *reason)
+{
+    struct gateway *gw = user;
+    struct conn *c = sio_socket_data(sock);
+    (void)reason;
+    if (!c)
+        return;
+    detach(gw, c);
+    free(c);
+}
+
+static const struct sio_handlers handlers = {on_connect, on_event, on_disconnect};
+
+/* ---- delivery ---- */
+
+/* Disconnects the user's connections (only those made with token_hash when it is given). */
+static void kick(struct gateway *gw, const char *user_id, const char *token_hash)
+{
+    struct conn *c = map_get(&gw->users, user_id);
+    while (c) {
+        struct conn *next = c->next;
+        if (!token_hash || !strcmp(token_hash, c->token_hash))
+            sio_socket_disconnect(c->sock); /* detaches and frees c */
+        c = next;
+    }
+}
+
+static void deliver(void *user, const struct bus_event *ev)
+{
+    struct gateway *gw = user;
+    if (!strcmp(ev->name, GATEWAY_DISCONNECT)) {
+        json_t *p = json_loadb(ev->payload, ev->payload_len, 0, NULL);
+        const char *hash = json_string_value(json_object_get(p, "tokenHash"));
+        for (size_t i = 0; i < ev->nrecipients; i++)
+            kick(gw, ev->recipients[i], hash);
+        json_decref(p);
+        return;
+    }
+    /* 2["NAME",payload]: built once, the same bytes for everyone. */
+    struct buf packet;
+    buf_init(&packet, ev->payload_len + 64);
+    if (buf_appendf(&packet, "2[\"%s\",", ev->name) ||
+        buf_append(&packet, ev->payload, ev->payload_len) || buf_append(&packet, "]", 1)) {
+        buf_cleanup(&packet);
+        return;
+    }
+    for (size_t i = 0; i < ev->nrecipients; i++)
+        for (struct conn *c = map_get(&gw->users, ev->recipients[i]), *next; c; c = next) {
+            next = c->next; /* a slow reader may be dropped while we write */
+            sio_socket_send_packet(c->sock, packet.data, packet.len);
+        }
+    buf_cleanup(&packet);
+}
+
+/* ---- suspensions made elsewhere ---- */
+
+struct sweep_job {
+    struct workers_job job;
+    struct inbox_item item;
+    struct gateway *gw;
+    json_t *suspended; /* bot user IDs */
+};
+
+static void sweep_on_worker(struct workers_job *job, void *thread_ctx)
+{
+    struct sweep_job *s = (struct sweep_job *)((char *)job - offsetof(struct sweep_job, job));
+    struct store *db = api_thread_store(thread_ctx);
+    s->suspended = store_suspended_bots(db);
+    store_read_release(db);
+    inbox_post(s->gw->inbox, &s->item);
+}
+
+static void sweep_answered(struct inbox_item *item)
+{
+    struct sweep_job *s = (struct sweep_job *)((char *)item - offsetof(struct sweep_job, item));
+    struct gateway *gw = s->gw;
+    size_t i;
+    json_t *id;
+    json_array_foreach(s->suspended, i, id) kick(gw, json_string_value(id), NULL);
+    json_decref(s->suspended);
+    gw->sweeping = 0;
+    free(s);
+    job_answered(gw);
+}
+
+static void on_sweep(uv_timer_t *t)
+{
+    struct gateway *gw = t->data;
+    if (!gw->bots || gw->sweeping || gw->draining)
+        return;
+    struct sweep_job *s = calloc(1, sizeof *s);
+    if (!s)
+        return;
+    s->gw = gw;
+    s->job.fn = sweep_on_worker;
+    s->item.run = sweep_answered;
+    gw->sweeping = 1;
+    submit(gw, &s->job);
+}
+
+/* ---- the gateway ---- */
+
+struct gateway *gateway_new(uv_loop_t *loop, const struct gateway_config *cfg,
+                            struct workers *workers, struct bus *bus, struct presence *presence)
+{
+    static const char *const namespaces[] = {"/", NULL};
+    struct gateway *gw = calloc(1, sizeof *gw);
+    if (!gw)
+        return NULL;
+    gw->loop = loop;
+    gw->workers = workers;
+    gw->bus = bus;
+    gw->presence = presence;
+    map_init(&gw->users);
+    struct eio_config eio = {cfg->ping_interval_ms, cfg->ping_timeout_ms, cfg->max_payload, 10000,
+                             cfg->max_queued};
+    struct sio_config sio = {namespaces, 45000};
+    gw->sio = sio_server_new(loop, &eio, &sio, &handlers, gw);
+    gw->inbox = inbox_new(loop);
+    if (!gw->sio || !gw->inbox) {
+        sio_server_free(gw->sio);
+        inbox_close(gw->inbox);
+        free(gw);
+        return NULL;
+    }
+    uv_timer_init(loop, &gw->sweep);
+    gw->sweep.data = gw;
+    uv_timer_start(&gw->sweep, on_sweep, SWEEP_MS, SWEEP_MS);
+    bus_subscribe(bus, deliver, gw);
+    return gw;
+}
+
+int gateway_owns(const struct http_request *req)
+{
+    struct slice p = req->path;
+    return (p.len >= 11 && memcmp(p.ptr, "/socket.io/", 11) == 0) || slice_eq(p, "/socket.io");
+}
+
+void gateway_handle(struct gateway *gw, struct http_exchange *ex)
+{
+    eio_server_handle(sio_server_engine(gw->sio), ex);
+}
+
+static void on_sweep_closed(uv_handle_t *h)
+{
+    (void)h;
+}
+
+void gateway_drain(struct gateway *gw)
+{
+    gw->draining = 1;
+    uv_timer_stop(&gw->sweep);
+    /* Collect first: disconnecting changes the map. */
+    size_t n = 0;
+    struct conn **all = gw->conns ? malloc(gw->conns * sizeof *all) : NULL;
+    for (size_t b = 0; all && b < gw->users.nbuckets; b++)
+        for (struct map_entry *e = gw->users.buckets[b]; e; e = e->next)
+            for (struct conn *c = e->value; c && n < gw->conns; c = c->next)
+                all[n++] = c;
+    for (size_t i = 0; i < n; i++)
+        sio_socket_disconnect(all[i]->sock);
+    free(all);
+    eio_server_close_all(sio_server_engine(gw->sio));
+    bus_subscribe(gw->bus, NULL, NULL);
+    uv_close((uv_handle_t *)&gw->sweep, on_sweep_closed);
+    if (gw->inflight == 0) {
+        inbox_close(gw->inbox);
+        gw->inbox = NULL;
+    }
+}
+
+void gateway_free(struct gateway *gw)
+{
+    if (!gw)
+        return;
+    sio_server_free(gw->sio);
+    map_cleanup(&gw->users);
+    free(gw);
+}

@@ -1,0 +1,37 @@
+/*
+ * The real-time gateway: Socket.IO connections of bots (and people) at /socket.io/, who is
+ * connected as whom, delivery of bus events to exactly the connections they name, presence,
+ * and closing connections whose token stopped being valid.
+ */
+#ifndef PRACA_GATEWAY_GATEWAY_H
+#define PRACA_GATEWAY_GATEWAY_H
+#include <uv.h>
+
+#include "core/workers.h"
+#include "http/server.h"
+
+struct bus;
+struct presence;
+struct gateway;
+
+/* Control event on the bus: close the recipients' connections (payload {tokenHash?}: only the
+ * connections made with that token). */
+#define GATEWAY_DISCONNECT "__disconnect__"
+
+struct gateway_config {
+    int ping_interval_ms;
+    int ping_timeout_ms;
+    size_t max_payload;
+    size_t max_queued; /* per connection, before a slow reader is dropped */
+};
+
+struct gateway *gateway_new(uv_loop_t *loop, const struct gateway_config *cfg,
+                            struct workers *workers, struct bus *bus, struct presence *presence);
+/* 1 when the request is for the gateway's path. */
+int gateway_owns(const struct http_request *req);
+void gateway_handle(struct gateway *gw, struct http_exchange *ex);
+/* Sends a Socket.IO disconnect to every connection and closes them. */
+void gateway_drain(struct gateway *gw);
+void gateway_free(struct gateway *gw);
+
+#endif

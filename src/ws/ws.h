@@ -1,0 +1,35 @@
+/*
+ * WebSocket (RFC 6455) on an upgraded HTTP connection: the opening handshake, and framing by
+ * wslay, which does no I/O of its own: bytes read from the socket are fed to it, and the frames
+ * it produces are written to the stream. Messages are limited to max_message bytes.
+ */
+#ifndef PRACA_WS_WS_H
+#define PRACA_WS_WS_H
+#include <stddef.h>
+#include <stdint.h>
+
+#include "http/server.h"
+
+struct ws_conn;
+
+struct ws_callbacks {
+    void (*on_message)(void *user, int binary, const char *data, size_t len);
+    /* The connection is gone (closed by either side): ws must not be used afterwards. */
+    void (*on_close)(void *user);
+};
+
+/* 1 when the request asks for a WebSocket (Upgrade: websocket with a key, version 13). */
+int ws_is_upgrade(const struct http_request *req);
+/* Answers 101 and takes the connection over; NULL (and a 400 answered) when the handshake is
+ * malformed. */
+struct ws_conn *ws_accept(struct http_exchange *ex, const struct ws_callbacks *cb, void *user,
+                          size_t max_message);
+/* Starts reading frames (call once the owner is ready for on_message). */
+void ws_start(struct ws_conn *ws);
+int ws_send(struct ws_conn *ws, int binary, const char *data, size_t len);
+/* Bytes waiting to go out (for the slow-reader limit). */
+size_t ws_queued(const struct ws_conn *ws);
+/* Sends a close frame and closes; on_close is not called for a close asked this way. */
+void ws_close(struct ws_conn *ws);
+
+#endif

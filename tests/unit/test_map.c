@@ -1,0 +1,35 @@
+#include <criterion/criterion.h>
+#include <stdio.h>
+
+#include "core/map.h"
+
+static void count(const char *key, void *value, void *arg)
+{
+    (void)key;
+    (void)value;
+    (*(int *)arg)++;
+}
+
+Test(map, set_get_replace_remove_and_grow)
+{
+    struct map m;
+    map_init(&m);
+    cr_assert_null(map_get(&m, "x"));
+    int values[1000];
+    char key[16];
+    for (int i = 0; i < 1000; i++) {
+        snprintf(key, sizeof key, "k%d", i);
+        cr_assert_eq(map_set(&m, key, &values[i]), 0);
+    }
+    cr_assert_eq(m.count, 1000);
+    cr_assert_eq(map_get(&m, "k537"), &values[537]);
+    map_set(&m, "k537", &values[1]);
+    cr_assert_eq(map_get(&m, "k537"), &values[1]);
+    cr_assert_eq(m.count, 1000);
+    cr_assert_eq(map_remove(&m, "k1"), &values[1]);
+    cr_assert_null(map_remove(&m, "k1"));
+    int n = 0;
+    map_each(&m, count, &n);
+    cr_assert_eq(n, 999);
+    map_cleanup(&m);
+}
