@@ -169,7 +169,8 @@ static int serve(struct serve *s)
         log_error("cannot start %d workers", s->cfg.workers);
         goto out;
     }
-    struct gateway_config gc = {25000, 20000, 1000000, 1024 * 1024};
+    struct gateway_config gc = {s->cfg.ping_interval_ms, s->cfg.ping_timeout_ms, 1000000,
+                                1024 * 1024};
     s->gateway = gateway_new(s->loop, &gc, s->workers, s->bus, s->presence);
     if (!s->gateway)
         goto out;

@@ -48,6 +48,8 @@ static const struct option options[] = {
     INT("--idle-timeout-ms", "PRACA_IDLE_TIMEOUT_MS", idle_timeout_ms, 100, 3600000),
     INT("--body-timeout-ms", "PRACA_BODY_TIMEOUT_MS", body_timeout_ms, 100, 600000),
     BOOL("--test-clock", "PRACA_TEST_CLOCK", test_clock),
+    INT("--ping-interval-ms", "PRACA_PING_INTERVAL_MS", ping_interval_ms, 100, 300000),
+    INT("--ping-timeout-ms", "PRACA_PING_TIMEOUT_MS", ping_timeout_ms, 100, 300000),
     INT("--log-level", "PRACA_LOG_LEVEL", log_level, 0, 3),
 };
 
@@ -62,6 +64,8 @@ void config_defaults(struct config *c)
     c->header_timeout_ms = 10000;
     c->idle_timeout_ms = 60000;
     c->body_timeout_ms = 30000;
+    c->ping_interval_ms = 25000;
+    c->ping_timeout_ms = 20000;
     c->log_level = 1;
 }
 
@@ -191,6 +195,8 @@ const char *config_usage(void)
            "  --body-timeout-ms MS          [PRACA_BODY_TIMEOUT_MS] longest pause in a body "
            "(30000)\n"
            "  --idle-timeout-ms MS          [PRACA_IDLE_TIMEOUT_MS] keep-alive idle limit (60000)\n"
+           "  --ping-interval-ms MS         [PRACA_PING_INTERVAL_MS] gateway heartbeat (25000)\n"
+           "  --ping-timeout-ms MS          [PRACA_PING_TIMEOUT_MS] gateway pong deadline (20000)\n"
            "  --log-level N                 [PRACA_LOG_LEVEL] 0 debug, 1 info, 2 warn, 3 error "
            "(1)\n"
            "  --test-clock                  [PRACA_TEST_CLOCK] test only: POST /api/test/clock\n";

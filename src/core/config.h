@@ -20,6 +20,8 @@ struct config {
     int idle_timeout_ms;   /* a keep-alive connection with nothing to do closes after this */
     int body_timeout_ms;   /* longest silence while a body is arriving */
     int test_clock;        /* enables POST /api/test/clock (tests only) */
+    int ping_interval_ms;  /* Engine.IO heartbeat */
+    int ping_timeout_ms;
     int log_level;
 };
 

@@ -39,6 +39,7 @@ struct eio_socket {
     uv_timer_t upgrade_timer;
     int awaiting_pong;
     int closed;        /* on_close delivered; waiting to be freed */
+    int released;      /* out of the map, timers closing */
     int close_pending; /* polling: a "1" waits for the next GET */
     int handles;
     void *data;
@@ -105,12 +106,13 @@ static void socket_release(struct eio_socket *s)
 /* Forgets the session: out of the map, timers closed, freed when nothing refers to it. */
 static void release_now(struct eio_socket *s)
 {
+    if (s->released)
+        return;
+    s->released = 1;
     if (map_get(&s->srv->sockets, s->id) == s)
         map_remove(&s->srv->sockets, s->id);
-    if (s->handles == 2) {
-        uv_close((uv_handle_t *)&s->ping_timer, on_timer_closed);
-        uv_close((uv_handle_t *)&s->upgrade_timer, on_timer_closed);
-    }
+    uv_close((uv_handle_t *)&s->ping_timer, on_timer_closed);
+    uv_close((uv_handle_t *)&s->upgrade_timer, on_timer_closed);
 }
 
 static void on_linger_end(uv_timer_t *t)
@@ -410,8 +412,7 @@ static struct eio_socket *socket_new(struct eio_server *srv)
     s->handles = 2;
     if (map_set(&srv->sockets, s->id, s)) {
         s->closed = 1;
-        uv_close((uv_handle_t *)&s->ping_timer, on_timer_closed);
-        uv_close((uv_handle_t *)&s->upgrade_timer, on_timer_closed);
+        release_now(s);
         return NULL;
     }
     return s;

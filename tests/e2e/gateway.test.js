@@ -1,0 +1,281 @@
+// The Socket.IO gateway with the official socket.io-client, default (polling then upgrade) and
+// websocket-only: connect errors, every event and its payload, intent filtering, channel
+// visibility, presence, and closing on rotation, deletion, suspension and logout.
+'use strict';
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const net = require('node:net');
+const { spawnSync } = require('node:child_process');
+const { io } = require('socket.io-client');
+const { startServer, api, register, appWithBot, install, serverWithMembers, BIN } = require('./helpers');
+
+const P = { VER_CANAL: 256, ENVIAR_MENSAGENS: 512, ADICIONAR_REACOES: 2048, FIXAR_MENSAGENS: 4096, GERENCIAR_CANAIS: 4 };
+const MODES = { default: {}, websocket: { transports: ['websocket'] } };
+let srv;
+const sockets = [];
+test.before(async () => { srv = await startServer({ args: ['--ping-interval-ms', '2000', '--ping-timeout-ms', '5000'] }); });
+test.after(async () => { for (const s of sockets) s.close(); const r = await srv.stop(); assert.equal(r.code, 0, srv.stderr); });
+
+// Connects and resolves with the socket, or rejects with the connect_error.
+function connect(token, mode = 'default', extra = {}) {
+  const s = io(srv.url, { auth: token === undefined ? undefined : { token }, reconnection: false, ...MODES[mode], ...extra });
+  sockets.push(s);
+  s.received = [];
+  s.onAny((name, payload) => s.received.push({ name, payload }));
+  return new Promise((resolve, reject) => {
+    s.on('connect', () => resolve(s));
+    s.on('connect_error', (e) => { e.socket = s; reject(e); });
+  });
+}
+
+function next(s, name, timeoutMs = 3000) {
+  return new Promise((resolve, reject) => {
+    const t = setTimeout(() => reject(new Error(`no ${name} within ${timeoutMs} ms`)), timeoutMs);
+    s.once(name, (payload) => { clearTimeout(t); resolve(payload); });
+  });
+}
+
+const quiet = (ms = 400) => new Promise((r) => setTimeout(r, ms));
+
+async function world(intents = ['messages.read', 'members.read'], bits = P.VER_CANAL | P.ENVIAR_MENSAGENS) {
+  const w = await serverWithMembers(srv.url, 1);
+  const info = await appWithBot(srv.url, w.owner, { intents });
+  await install(srv.url, w.owner, info, w.sid, { permissions: bits });
+  const cid = w.server.channels[0].id;
+  const url = `/api/servers/${w.sid}/channels/${cid}/messages`;
+  return { ...w, info, cid, url };
+}
+
+for (const mode of Object.keys(MODES)) {
+  test(`${mode}: connects with the bot token; no READY; the id is the Socket.IO id`, async () => {
+    const w = await world();
+    const s = await connect(w.info.botToken, mode);
+    assert.match(s.id, /^[\w-]{20}$/);
+    await quiet(500);
+    assert.deepEqual(s.received, [], 'nothing is sent on connect');
+    assert.equal(s.io.engine.transport.name, 'websocket', 'default mode upgrades');
+  });
+
+  test(`${mode}: CONNECT_ERROR is exactly "Sem token" or "Token inválido", and the client does not retry`, async () => {
+    await assert.rejects(connect(undefined, mode), (e) => e.message === 'Sem token' && e.socket.active === false);
+    await assert.rejects(connect('', mode), (e) => e.message === 'Sem token');
+    await assert.rejects(connect('token-que-não-existe', mode), (e) => e.message === 'Token inválido' && e.socket.active === false);
+    await assert.rejects(connect(12345, mode), (e) => e.message === 'Sem token');
+  });
+
+  test(`${mode}: MESSAGE_CREATE, MESSAGE_UPDATE and MESSAGE_DELETE with their payloads`, async () => {
+    const w = await world();
+    const s = await connect(w.info.botToken, mode);
+    const created = next(s, 'MESSAGE_CREATE');
+    const sent = await api(srv.url, 'POST', w.url, { token: w.members[0].token, body: { content: 'olá, bot' } });
+    assert.deepEqual(await created, sent.body.message);
+    const own = next(s, 'MESSAGE_CREATE');
+    const mine = await api(srv.url, 'POST', `/api/bot/servers/${w.sid}/channels/${w.cid}/messages`, { token: w.info.botToken, body: { content: 'eu mesmo' } });
+    assert.deepEqual(await own, mine.body.message, "the bot's own messages come too");
+    const updated = next(s, 'MESSAGE_UPDATE');
+    const edit = await api(srv.url, 'PATCH', `/api/bot/servers/${w.sid}/channels/${w.cid}/messages/${mine.body.message.id}`, { token: w.info.botToken, body: { content: 'editado' } });
+    assert.deepEqual(await updated, edit.body.message);
+    const deleted = next(s, 'MESSAGE_DELETE');
+    await api(srv.url, 'DELETE', `${w.url}/${sent.body.message.id}`, { token: w.members[0].token });
+    assert.deepEqual(await deleted, { id: sent.body.message.id });
+  });
+}
+
+test('GUILD_MEMBER_ADD and GUILD_MEMBER_REMOVE with every reason', async () => {
+  const w = await world();
+  const s = await connect(w.info.botToken, 'websocket');
+  const someone = await register(srv.url);
+  const added = next(s, 'GUILD_MEMBER_ADD');
+  await api(srv.url, 'POST', `/api/invites/${w.code}/join`, { token: someone.token });
+  const add = await added;
+  assert.deepEqual(Object.keys(add).sort(), ['joinedAt', 'nickname', 'roleIds', 'serverId', 'timeoutReason', 'timeoutUntil', 'user', 'userId'].sort());
+  assert.equal(add.serverId, w.sid);
+  assert.equal(add.userId, someone.user.id);
+  assert.deepEqual(add.user, { id: someone.user.id, username: someone.user.username, displayName: someone.user.displayName, isBot: false });
+  assert.deepEqual(add.roleIds, []);
+  assert.equal(add.nickname, null);
+  const left = next(s, 'GUILD_MEMBER_REMOVE');
+  await api(srv.url, 'DELETE', `/api/servers/${w.sid}/members/@me`, { token: someone.token });
+  assert.deepEqual(await left, { serverId: w.sid, userId: someone.user.id });
+  const rejoined = next(s, 'GUILD_MEMBER_ADD');
+  await api(srv.url, 'POST', `/api/invites/${w.code}/join`, { token: someone.token });
+  await rejoined;
+  const kicked = next(s, 'GUILD_MEMBER_REMOVE');
+  await api(srv.url, 'DELETE', `/api/servers/${w.sid}/members/${someone.user.id}`, { token: w.owner.token });
+  assert.deepEqual(await kicked, { serverId: w.sid, userId: someone.user.id, reason: 'kicked' });
+  const banned = next(s, 'GUILD_MEMBER_REMOVE');
+  await api(srv.url, 'PUT', `/api/servers/${w.sid}/bans/${w.members[0].user.id}`, { token: w.owner.token });
+  assert.deepEqual(await banned, { serverId: w.sid, userId: w.members[0].user.id, reason: 'banned' });
+  // Another bot installed, then uninstalled.
+  const other = await appWithBot(srv.url, w.owner, { name: 'Outro' });
+  const botAdded = next(s, 'GUILD_MEMBER_ADD');
+  await install(srv.url, w.owner, other, w.sid, { permissions: P.VER_CANAL });
+  assert.equal((await botAdded).user.isBot, true);
+  const uninstalled = next(s, 'GUILD_MEMBER_REMOVE');
+  await api(srv.url, 'DELETE', `/api/servers/${w.sid}/applications/${other.app.id}`, { token: w.owner.token });
+  assert.deepEqual(await uninstalled, { serverId: w.sid, userId: other.app.botUserId, reason: 'app_uninstalled' });
+});
+
+test('intents are read at each delivery: switching messages.read off stops the next event', async () => {
+  const w = await world(['members.read']);
+  const s = await connect(w.info.botToken, 'websocket');
+  await api(srv.url, 'POST', w.url, { token: w.owner.token, body: { content: 'sem intent' } });
+  await quiet();
+  assert.deepEqual(s.received.map((e) => e.name), []);
+  await api(srv.url, 'PUT', `/api/applications/${w.info.app.id}/intents`, { token: w.owner.token, body: { intents: ['messages.read'] } });
+  const got = next(s, 'MESSAGE_CREATE');
+  await api(srv.url, 'POST', w.url, { token: w.owner.token, body: { content: 'com intent' } });
+  assert.equal((await got).content, 'com intent');
+  await api(srv.url, 'PUT', `/api/applications/${w.info.app.id}/intents`, { token: w.owner.token, body: { intents: [] } });
+  s.received.length = 0;
+  await api(srv.url, 'POST', w.url, { token: w.owner.token, body: { content: 'de novo sem' } });
+  const someone = await register(srv.url);
+  await api(srv.url, 'POST', `/api/invites/${w.code}/join`, { token: someone.token });
+  await quiet();
+  assert.deepEqual(s.received, [], 'no members.read either');
+  assert.equal(s.connected, true, 'without reconnecting');
+});
+
+test('only channels the bot can see; never threads, DMs, reactions, pins, channels or roles', async () => {
+  const w = await world(['messages.read', 'members.read'], P.VER_CANAL | P.ENVIAR_MENSAGENS | P.GERENCIAR_CANAIS);
+  const s = await connect(w.info.botToken, 'websocket');
+  const secret = await api(srv.url, 'POST', `/api/servers/${w.sid}/channels`, { token: w.owner.token, body: { name: 'secreto' } });
+  await api(srv.url, 'PUT', `/api/servers/${w.sid}/channels/${secret.body.channel.id}/overwrites/${w.info.app.botUserId}`, { token: w.owner.token, body: { type: 'member', deny: P.VER_CANAL } });
+  await api(srv.url, 'POST', `/api/servers/${w.sid}/channels/${secret.body.channel.id}/messages`, { token: w.owner.token, body: { content: 'não veja' } });
+  const rootEvent = next(s, 'MESSAGE_CREATE');
+  const root = await api(srv.url, 'POST', w.url, { token: w.owner.token, body: { content: 'raiz' } });
+  assert.equal((await rootEvent).content, 'raiz', 'the secret channel sent nothing before it');
+  s.received.length = 0;
+  const thread = await api(srv.url, 'POST', `${w.url}/${root.body.message.id}/threads`, { token: w.owner.token, body: { name: 't' } });
+  await api(srv.url, 'POST', `/api/servers/${w.sid}/channels/${thread.body.channel.id}/messages`, { token: w.owner.token, body: { content: 'na thread' } });
+  await api(srv.url, 'POST', `${w.url}/${root.body.message.id}/react`, { token: w.owner.token, body: { emoji: '👍' } });
+  await api(srv.url, 'POST', `${w.url}/${root.body.message.id}/pin`, { token: w.owner.token });
+  await api(srv.url, 'POST', `/api/servers/${w.sid}/channels`, { token: w.owner.token, body: { name: 'novo' } });
+  await api(srv.url, 'POST', `/api/servers/${w.sid}/roles`, { token: w.owner.token, body: { name: 'papel' } });
+  const dm = await api(srv.url, 'POST', '/api/users/@me/dms', { token: w.owner.token, body: { userId: w.members[0].user.id } });
+  await api(srv.url, 'POST', `/api/dms/${dm.body.channel.id}/messages`, { token: w.owner.token, body: { content: 'privado' } });
+  await quiet(600);
+  assert.deepEqual(s.received, []);
+});
+
+test('presence: online with one or two connections, the saved status, offline when the last drops', async () => {
+  const w = await world();
+  const status = async () => (await api(srv.url, 'GET', `/api/servers/${w.sid}/members`, { token: w.owner.token })).body.members.find((m) => m.userId === w.info.app.botUserId).status;
+  assert.equal(await status(), 'offline');
+  const a = await connect(w.info.botToken, 'websocket');
+  const b = await connect(w.info.botToken, 'default');
+  assert.equal(await status(), 'online');
+  const saved = await api(srv.url, 'PUT', '/api/bot/presence', { token: w.info.botToken, body: { status: 'dnd', activity: { type: 'playing', name: 'xadrez' } } });
+  assert.deepEqual(saved.body, { presence: { status: 'dnd', activity: { type: 'playing', name: 'xadrez' }, connected: true } });
+  assert.equal(await status(), 'dnd');
+  a.close();
+  await quiet(300);
+  assert.equal(await status(), 'dnd', 'one connection is left');
+  b.close();
+  await quiet(300);
+  assert.equal(await status(), 'offline');
+  const again = await connect(w.info.botToken, 'websocket');
+  assert.equal(await status(), 'dnd', 'the saved status comes back with the bot');
+  await api(srv.url, 'PUT', '/api/bot/presence', { token: w.info.botToken, body: { status: 'invisible' } });
+  assert.equal(await status(), 'offline');
+  again.close();
+  for (const [body, path] of [[{ status: 'away' }, 'status'], [{}, 'status'], [{ status: 'idle', activity: { type: 'coding', name: 'x' } }, 'activity.type'], [{ status: 'idle', activity: { type: 'playing', name: 'x'.repeat(129) } }, 'name']]) {
+    const r = await api(srv.url, 'PUT', '/api/bot/presence', { token: w.info.botToken, body });
+    assert.equal(r.status, 400, JSON.stringify(body));
+    assert.ok(r.body.error.startsWith(path + ': '), r.body.error);
+  }
+  assert.equal((await api(srv.url, 'PUT', '/api/bot/presence', { token: w.owner.token, body: { status: 'idle' } })).status, 403);
+});
+
+test('rotation, deletion and logout close connections with a server disconnect; suspension within 2 s', async () => {
+  const w = await world();
+  for (const mode of ['websocket', 'default']) {
+    const s = await connect(w.info.botToken, mode);
+    const gone = next(s, 'disconnect');
+    const r = await api(srv.url, 'POST', `/api/applications/${w.info.app.id}/bot/token/rotate`, { token: w.owner.token });
+    assert.equal(await gone, 'io server disconnect', mode);
+    assert.equal(s.active, false, 'no reconnection');
+    w.info.botToken = r.body.token;
+  }
+  await assert.rejects(connect('old-token-does-not-work'), (e) => e.message === 'Token inválido');
+  const s = await connect(w.info.botToken, 'websocket');
+  const gone = next(s, 'disconnect', 3000);
+  const run = spawnSync(BIN, ['admin', 'suspend', w.info.app.id, '--reason', 'teste', '--data', srv.db], { encoding: 'utf8' });
+  assert.equal(run.status, 0, run.stderr);
+  assert.equal(await gone, 'io server disconnect');
+  await assert.rejects(connect(w.info.botToken), (e) => e.message === 'Token inválido', 'a suspended app is refused');
+  spawnSync(BIN, ['admin', 'unsuspend', w.info.app.id, '--data', srv.db]);
+  const back = await connect(w.info.botToken, 'websocket');
+  const deleted = next(back, 'disconnect');
+  await api(srv.url, 'DELETE', `/api/applications/${w.info.app.id}`, { token: w.owner.token });
+  assert.equal(await deleted, 'io server disconnect');
+  // People connect with their session token; logout closes that session's connections only.
+  const login = await api(srv.url, 'POST', '/api/auth/login', { body: { username: w.owner.user.username, password: w.owner.password } });
+  const p1 = await connect(w.owner.token, 'websocket');
+  const p2 = await connect(login.body.token, 'default');
+  const p1gone = next(p1, 'disconnect');
+  await api(srv.url, 'POST', '/api/auth/logout', { token: w.owner.token });
+  assert.equal(await p1gone, 'io server disconnect');
+  await quiet(300);
+  assert.equal(p2.connected, true);
+});
+
+test('polling only works too, and a peer that stops answering pings is dropped', async () => {
+  const w = await world();
+  const s = await connect(w.info.botToken, 'default', { transports: ['polling'] });
+  const got = next(s, 'MESSAGE_CREATE');
+  await api(srv.url, 'POST', w.url, { token: w.owner.token, body: { content: 'por polling' } });
+  assert.equal((await got).content, 'por polling');
+  await quiet(4500);
+  assert.equal(s.connected, true, 'pings answered: still connected after two intervals');
+  // A raw WebSocket that never answers the server's ping, on a server with a short heartbeat.
+  const fast = await startServer({ args: ['--ping-interval-ms', '400', '--ping-timeout-ms', '300'] });
+  const dead = await new Promise((resolve) => {
+    const sock = net.connect(fast.port, '127.0.0.1', () => {
+      sock.write('GET /socket.io/?EIO=4&transport=websocket HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n');
+    });
+    let data = '';
+    const started = Date.now();
+    sock.on('data', (d) => { data += d.toString('latin1'); });
+    sock.on('close', () => resolve({ data, ms: Date.now() - started }));
+  });
+  assert.match(dead.data, /^HTTP\/1\.1 101 /);
+  assert.match(dead.data, /s3pPLMBiTxaQ9kYGzzhZRbK\+xOo=/, 'the RFC 6455 accept key');
+  assert.match(dead.data, /0\{"sid":"[\w-]+","upgrades":\[\],"pingInterval":400,"pingTimeout":300,"maxPayload":1000000\}/);
+  assert.ok(dead.ms >= 650 && dead.ms < 3000, `dropped after ${dead.ms} ms`);
+  await fast.stop();
+});
+
+test('Engine.IO errors: protocol version, transport, session, handshake method', async () => {
+  const get = (q, method = 'GET') => api(srv.url, method, `/socket.io/?${q}`);
+  const v3 = await get('EIO=3&transport=polling');
+  assert.equal(v3.status, 400);
+  assert.deepEqual(v3.body, { code: 5, message: 'Unsupported protocol version' });
+  assert.deepEqual((await get('EIO=4&transport=carrier-pigeon')).body, { code: 0, message: 'Transport unknown' });
+  assert.deepEqual((await get('EIO=4&transport=polling&sid=nope')).body, { code: 1, message: 'Session ID unknown' });
+  assert.deepEqual((await get('EIO=4&transport=polling', 'POST')).body, { code: 2, message: 'Bad handshake method' });
+  assert.deepEqual((await get('EIO=4&transport=websocket')).body, { code: 3, message: 'Bad request' }, 'websocket without Upgrade');
+  const open = await get('EIO=4&transport=polling');
+  assert.equal(open.status, 200);
+  assert.match(open.headers.get('content-type'), /^text\/plain/);
+  const sid = JSON.parse(open.text.slice(1)).sid;
+  const bad = await api(srv.url, 'POST', `/socket.io/?EIO=4&transport=polling&sid=${sid}`, { raw: '4abc', headers: { 'content-type': 'text/plain' } });
+  assert.equal(bad.text, 'ok');
+  assert.equal((await get(`EIO=4&transport=polling&sid=${sid}`)).text, '1', 'a bad Socket.IO packet closes the session');
+});
+
+test('SIGTERM: connected clients get a server disconnect, then praca exits 0', async () => {
+  const s2 = await startServer();
+  const owner = await register(s2.url);
+  const info = await appWithBot(s2.url, owner);
+  const clients = [];
+  for (const mode of ['websocket', 'default']) {
+    const c = io(s2.url, { auth: { token: info.botToken }, reconnection: false, ...MODES[mode] });
+    await new Promise((r) => c.on('connect', r));
+    clients.push(c);
+  }
+  const reasons = Promise.all(clients.map((c) => new Promise((r) => c.on('disconnect', r))));
+  s2.proc.kill('SIGTERM');
+  assert.deepEqual(await reasons, ['io server disconnect', 'io server disconnect']);
+  assert.equal((await s2.exited).code, 0);
+});
