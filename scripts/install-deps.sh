@@ -5,6 +5,7 @@ set -eu
 want="pkg-config gcc make libuv1-dev libhttp-parser-dev libjansson-dev libsqlite3-dev libssl-dev libwslay-dev"
 if [ "${1:-build}" = test ]; then
     want="$want clang libclang-rt-14-dev libcriterion-dev clang-format"
+    want="$want python3-socketio python3-websocket python3-requests"
 fi
 missing=""
 for p in $want; do

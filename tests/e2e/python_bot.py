@@ -1,0 +1,54 @@
+"""A bot written with python-socketio (Debian's python3-socketio), driven by python.test.js.
+
+Usage: python_bot.py BASE_URL TOKEN TRANSPORTS
+Prints one JSON line per thing that happens: connected, an event, a connect error, disconnect.
+TRANSPORTS is "default", "websocket" or "polling".
+"""
+import json
+import sys
+import time
+
+import socketio
+
+base, token, mode = sys.argv[1], sys.argv[2], sys.argv[3]
+transports = {"default": None, "websocket": ["websocket"], "polling": ["polling"]}[mode]
+sio = socketio.Client(reconnection=False)
+
+
+def say(**what):
+    print(json.dumps(what, ensure_ascii=False), flush=True)
+
+
+@sio.event
+def connect():
+    say(kind="connected", transport=sio.transport())
+
+
+@sio.event
+def connect_error(data):
+    say(kind="connect_error", data=data)
+
+
+@sio.event
+def disconnect():
+    say(kind="disconnect")
+
+
+@sio.on("MESSAGE_CREATE")
+def message_create(message):
+    say(kind="event", name="MESSAGE_CREATE", content=message["content"])
+
+
+try:
+    sio.connect(base, auth={"token": token} if token != "-" else None, transports=transports,
+                wait_timeout=5)
+except socketio.exceptions.ConnectionError as e:
+    say(kind="connect_failed", error=str(e))
+    time.sleep(1.5)  # long enough to see a reconnect loop if there were one
+    sys.exit(0)
+
+deadline = time.time() + float(sys.argv[4] if len(sys.argv) > 4 else 4)
+while time.time() < deadline and sio.connected:
+    time.sleep(0.1)
+if sio.connected:
+    sio.disconnect()
