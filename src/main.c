@@ -25,6 +25,8 @@ struct serve {
     struct config cfg;
     uv_loop_t *loop;
     uv_signal_t sigterm, sigint;
+    uv_timer_t grace; /* polling clients collect their disconnect before HTTP closes */
+    int grace_ticks;
     struct http_server *http;
     struct workers *workers;
     struct bus *bus;
@@ -109,6 +111,17 @@ static void on_drained(void *arg)
     log_info("drained; stopping");
 }
 
+static void on_grace(uv_timer_t *t)
+{
+    struct serve *s = t->data;
+    if (gateway_sessions(s->gateway) > 0 && ++s->grace_ticks < 20)
+        return; /* up to a second */
+    uv_timer_stop(t);
+    uv_close((uv_handle_t *)t, on_signal_closed);
+    gateway_release(s->gateway);
+    http_server_drain(s->http, on_drained, s);
+}
+
 static void on_signal(uv_signal_t *sig, int signum)
 {
     struct serve *s = sig->data;
@@ -116,9 +129,10 @@ static void on_signal(uv_signal_t *sig, int signum)
         return;
     s->stopping = 1;
     log_info("signal %d: draining connections", signum);
-    if (s->gateway)
-        gateway_drain(s->gateway); /* a Socket.IO disconnect first, or clients reconnect */
-    http_server_drain(s->http, on_drained, s);
+    gateway_drain(s->gateway); /* a Socket.IO disconnect first, or clients reconnect */
+    uv_timer_init(s->loop, &s->grace);
+    s->grace.data = s;
+    uv_timer_start(&s->grace, on_grace, 0, 50);
 }
 
 static int serve(struct serve *s)

@@ -54,7 +54,7 @@ struct eio_server {
 };
 
 static void socket_release(struct eio_socket *s);
-static void flush(struct eio_socket *s);
+static int flush(struct eio_socket *s);
 static void release_now(struct eio_socket *s);
 
 /* ---- answers ---- */
@@ -109,6 +109,10 @@ static void release_now(struct eio_socket *s)
     if (s->released)
         return;
     s->released = 1;
+    if (s->probe) { /* it points at this session: it goes too */
+        ws_close(s->probe);
+        s->probe = NULL;
+    }
     if (map_get(&s->srv->sockets, s->id) == s)
         map_remove(&s->srv->sockets, s->id);
     uv_close((uv_handle_t *)&s->ping_timer, on_timer_closed);
@@ -127,11 +131,15 @@ static void finish(struct eio_socket *s, const char *reason)
 {
     if (s->closed)
         return;
+    log_debug("engine.io: %s closes (%s): websocket %d, probe %d, upgrading %d, held GET %d", s->id,
+              reason, s->websocket, s->probe != NULL, s->upgrading, s->get != NULL);
     s->closed = 1;
     s->close_pending = 1;
     uv_timer_stop(&s->ping_timer);
-    uv_timer_stop(&s->upgrade_timer);
-    if (s->probe) {
+    /* A probe the client is about to switch to stays: its polling is paused until then, so the
+     * last packets must go out on the probe (see probe_message). */
+    if (s->probe && !s->upgrading) {
+        uv_timer_stop(&s->upgrade_timer);
         ws_close(s->probe);
         s->probe = NULL;
     }
@@ -141,11 +149,10 @@ static void finish(struct eio_socket *s, const char *reason)
         ws_close(s->ws);
         s->ws = NULL;
         release_now(s);
-    } else if (s->get || s->websocket) {
-        flush(s);
+    } else if (s->websocket || (s->get && flush(s))) {
         release_now(s);
     } else {
-        uv_timer_start(&s->upgrade_timer, on_linger_end,
+        uv_timer_start(&s->ping_timer, on_linger_end,
                        (uint64_t)(s->srv->cfg.ping_interval_ms + s->srv->cfg.ping_timeout_ms), 0);
     }
 }
@@ -177,7 +184,11 @@ static int enqueue(struct eio_socket *s, int binary, const char *data, size_t le
     return 0;
 }
 
-static void flush(struct eio_socket *s)
+/* Sends what is queued. A closed polling session sends its close packet ("1") only in a
+ * response of its own: a client that finds it behind other packets closes before it has read
+ * them (socket.io-client handles decoded packets on the next tick). Returns 1 when the close
+ * packet went out. */
+static int flush(struct eio_socket *s)
 {
     if (s->ws) {
         for (struct out_item *it = s->head, *next; it; it = next) {
@@ -187,10 +198,11 @@ static void flush(struct eio_socket *s)
         }
         s->head = s->tail = NULL;
         s->queued = 0;
-        return;
+        return 0;
     }
     if (!s->get || (!s->head && !s->close_pending))
-        return;
+        return 0;
+    int closing = s->close_pending && !s->head;
     struct buf body;
     buf_init(&body, s->queued * 2 + 64);
     for (struct out_item *it = s->head, *next; it; it = next) {
@@ -206,16 +218,14 @@ static void flush(struct eio_socket *s)
     }
     s->head = s->tail = NULL;
     s->queued = 0;
-    if (s->close_pending) {
-        if (body.len)
-            buf_append(&body, "\x1e", 1);
+    if (closing)
         buf_append(&body, "1", 1);
-    }
     struct http_exchange *ex = s->get;
     s->get = NULL;
     ex->on_abort = NULL;
     answer(ex, 200, "text/plain; charset=UTF-8", body.data ? body.data : "", body.len);
     buf_cleanup(&body);
+    return closing;
 }
 
 static int send_packet(struct eio_socket *s, int binary, const char *data, size_t len)
@@ -253,6 +263,38 @@ int eio_socket_send(struct eio_socket *s, int binary, const char *data, size_t l
     if (packet != small)
         free(packet);
     return rc;
+}
+
+int eio_prepare(struct eio_prepared *p, const char *message, size_t len)
+{
+    buf_init(&p->packet, len + 16);
+    buf_init(&p->frame, len + 32);
+    if (buf_append(&p->packet, "4", 1) || buf_append(&p->packet, message, len) ||
+        ws_frame_text(&p->frame, p->packet.data, p->packet.len)) {
+        eio_prepared_cleanup(p);
+        return -1;
+    }
+    return 0;
+}
+
+void eio_prepared_cleanup(struct eio_prepared *p)
+{
+    buf_cleanup(&p->packet);
+    buf_cleanup(&p->frame);
+}
+
+int eio_socket_send_prepared(struct eio_socket *s, const struct eio_prepared *p)
+{
+    if (s->closed)
+        return -1;
+    if (!s->ws)
+        return send_packet(s, 0, p->packet.data, p->packet.len);
+    if (ws_queued(s->ws) > s->srv->cfg.max_queued) {
+        log_warn("engine.io: %s reads too slowly; dropping it", s->id);
+        finish(s, "slow reader");
+        return -1;
+    }
+    return ws_send_frame(s->ws, p->frame.data, p->frame.len, p->packet.data, p->packet.len);
 }
 
 /* ---- heartbeat ---- */
@@ -339,7 +381,10 @@ static void drop_probe(struct eio_socket *s)
 
 static void on_upgrade_timeout(uv_timer_t *t)
 {
-    drop_probe(t->data);
+    struct eio_socket *s = t->data;
+    drop_probe(s);
+    if (s->closed && !s->get)
+        release_now(s);
 }
 
 static void release_get(struct eio_socket *s)
@@ -374,6 +419,11 @@ static void probe_message(void *user, int binary, const char *data, size_t len)
         /* From here the main WebSocket callbacks apply. */
         release_get(s);
         flush(s);
+        if (s->closed) { /* closed while upgrading: the last packets went out; now close */
+            ws_close(s->ws);
+            s->ws = NULL;
+            release_now(s);
+        }
     } else {
         drop_probe(s);
     }
@@ -450,9 +500,9 @@ static void handle_poll_get(struct eio_socket *s, struct http_exchange *ex)
     s->get = ex;
     ex->user = s;
     ex->on_abort = on_get_abort;
-    if (s->closed) { /* a lingering session: its last packets and the close */
-        flush(s);
-        release_now(s);
+    if (s->closed) { /* a lingering session: its last packets, then the close */
+        if (flush(s))
+            release_now(s);
     } else if (s->upgrading) {
         release_get(s);
     } else {
@@ -610,9 +660,22 @@ void eio_server_close_all(struct eio_server *srv)
     if (!all)
         return;
     map_each(&srv->sockets, collect, &cursor);
+    for (size_t i = 0; i < n; i++)
+        finish(all[i], "server shutting down");
+    free(all);
+}
+
+void eio_server_release_all(struct eio_server *srv)
+{
+    size_t n = srv->sockets.count;
+    struct eio_socket **all = n ? malloc(n * sizeof *all) : NULL, **cursor = all;
+    if (!all)
+        return;
+    map_each(&srv->sockets, collect, &cursor);
     for (size_t i = 0; i < n; i++) {
         finish(all[i], "server shutting down");
-        if (!all[i]->get) /* no lingering while draining */
+        drop_probe(all[i]);
+        if (!all[i]->get)
             release_now(all[i]);
     }
     free(all);

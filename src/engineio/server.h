@@ -34,8 +34,11 @@ struct eio_server *eio_server_new(uv_loop_t *loop, const struct eio_config *cfg,
                                   const struct eio_handlers *h, void *user);
 /* Handles a request to the Engine.IO path (I/O thread); answers it or keeps it (long-poll). */
 void eio_server_handle(struct eio_server *srv, struct http_exchange *ex);
-/* Closes every session (drain). */
+/* Closes every session (drain); polling sessions linger until their client collects the
+ * last packets. */
 void eio_server_close_all(struct eio_server *srv);
+/* Forgets every session that is left, lingering or not (end of a drain). */
+void eio_server_release_all(struct eio_server *srv);
 size_t eio_server_count(const struct eio_server *srv);
 /* Frees the server once no session is left (after close_all and the loop ran). */
 void eio_server_free(struct eio_server *srv);
@@ -43,6 +46,14 @@ void eio_server_free(struct eio_server *srv);
 /* Sends a message packet: text (without the "4"), or binary bytes. Returns 0 or -1 (closed,
  * or over max_queued: the session is then closed). */
 int eio_socket_send(struct eio_socket *s, int binary, const char *data, size_t len);
+/* A message prepared once for many sessions: the text packet and its WebSocket frame. */
+struct eio_prepared {
+    struct buf packet; /* "4" + message */
+    struct buf frame;  /* the packet as a WebSocket text frame */
+};
+int eio_prepare(struct eio_prepared *p, const char *message, size_t len);
+void eio_prepared_cleanup(struct eio_prepared *p);
+int eio_socket_send_prepared(struct eio_socket *s, const struct eio_prepared *p);
 /* Ends the session: queued packets are still delivered, then the transport closes. */
 void eio_socket_close(struct eio_socket *s, const char *reason);
 const char *eio_socket_id(const struct eio_socket *s);

@@ -234,11 +234,17 @@ static void deliver(void *user, const struct bus_event *ev)
         buf_cleanup(&packet);
         return;
     }
+    struct eio_prepared prepared;
+    if (eio_prepare(&prepared, packet.data, packet.len)) {
+        buf_cleanup(&packet);
+        return;
+    }
     for (size_t i = 0; i < ev->nrecipients; i++)
         for (struct conn *c = map_get(&gw->users, ev->recipients[i]), *next; c; c = next) {
             next = c->next; /* a slow reader may be dropped while we write */
-            sio_socket_send_packet(c->sock, packet.data, packet.len);
+            sio_socket_send_prepared(c->sock, &prepared);
         }
+    eio_prepared_cleanup(&prepared);
     buf_cleanup(&packet);
 }
 
@@ -357,6 +363,16 @@ void gateway_drain(struct gateway *gw)
         inbox_close(gw->inbox);
         gw->inbox = NULL;
     }
+}
+
+size_t gateway_sessions(const struct gateway *gw)
+{
+    return eio_server_count(sio_server_engine(gw->sio));
+}
+
+void gateway_release(struct gateway *gw)
+{
+    eio_server_release_all(sio_server_engine(gw->sio));
 }
 
 void gateway_free(struct gateway *gw)

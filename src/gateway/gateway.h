@@ -30,8 +30,12 @@ struct gateway *gateway_new(uv_loop_t *loop, const struct gateway_config *cfg,
 /* 1 when the request is for the gateway's path. */
 int gateway_owns(const struct http_request *req);
 void gateway_handle(struct gateway *gw, struct http_exchange *ex);
-/* Sends a Socket.IO disconnect to every connection and closes them. */
+/* Sends a Socket.IO disconnect to every connection and closes them. Polling clients collect
+ * theirs with their next request: call gateway_sessions until it reaches 0 (or a grace period
+ * ends), then gateway_release. */
 void gateway_drain(struct gateway *gw);
+size_t gateway_sessions(const struct gateway *gw);
+void gateway_release(struct gateway *gw);
 void gateway_free(struct gateway *gw);
 
 #endif

@@ -27,7 +27,7 @@ struct http_conn {
     uv_tcp_t tcp;
     uv_timer_t timer;
     struct http_server *srv;
-    struct http_reqparse parser;
+    struct http_reqparse *parser; /* freed when the connection is upgraded */
     struct buf pending;
     struct http_exchange *busy; /* in the handler or being written */
     enum timer_kind timer_kind;
@@ -145,7 +145,10 @@ static void maybe_free(struct http_conn *c)
         s->conns = c->next;
     if (c->next)
         c->next->prev = c->prev;
-    http_reqparse_cleanup(&c->parser);
+    if (c->parser) {
+        http_reqparse_cleanup(c->parser);
+        free(c->parser);
+    }
     buf_cleanup(&c->pending);
     free(c);
     s->nconns--;
@@ -269,7 +272,7 @@ static void on_written(uv_write_t *req, int status)
         buf_cleanup(&held);
     }
     if (!c->busy && !c->closing && !c->writing) {
-        if (c->parser.phase == HTTP_PHASE_IDLE)
+        if (c->parser->phase == HTTP_PHASE_IDLE)
             set_timer(c, T_IDLE);
         start_reading(c);
     }
@@ -357,16 +360,16 @@ static void send_continue(struct http_conn *c)
 
 static void conn_feed(struct http_conn *c, const char *data, size_t len)
 {
-    if (c->lingering)
+    if (c->lingering || !c->parser) /* no HTTP after an upgrade */
         return;
     for (;;) {
         size_t used = 0;
-        enum http_reqparse_phase before = c->parser.phase;
-        enum http_reqparse_result rc = http_reqparse_feed(&c->parser, data, len, &used);
+        enum http_reqparse_phase before = c->parser->phase;
+        enum http_reqparse_result rc = http_reqparse_feed(c->parser, data, len, &used);
         data += used;
         len -= used;
         if (rc == HTTP_REQPARSE_ERROR) {
-            send_error(c, c->parser.error_status);
+            send_error(c, c->parser->error_status);
             return;
         }
         if (rc == HTTP_REQPARSE_REQUEST) {
@@ -378,15 +381,15 @@ static void conn_feed(struct http_conn *c, const char *data, size_t len)
                 uv_read_stop((uv_stream_t *)&c->tcp);
                 c->reading = 0;
             }
-            dispatch(c, http_reqparse_take(&c->parser));
+            dispatch(c, http_reqparse_take(c->parser));
             return;
         }
-        enum http_reqparse_phase now = c->parser.phase;
+        enum http_reqparse_phase now = c->parser->phase;
         if (now == HTTP_PHASE_HEAD && before != HTTP_PHASE_HEAD)
             set_timer(c, T_HEAD);
         else if (now == HTTP_PHASE_BODY) {
             set_timer(c, T_BODY);
-            if (c->parser.expect_continue && !c->continue_sent)
+            if (c->parser->expect_continue && !c->continue_sent)
                 send_continue(c);
         }
         if (!len)
@@ -443,14 +446,16 @@ static void on_connection(uv_stream_t *listener, int status)
     c->tcp.data = c;
     c->timer.data = c;
     c->open_handles = 2;
-    http_reqparse_init(&c->parser, s->cfg.body_limit);
+    c->parser = malloc(sizeof *c->parser);
+    if (c->parser)
+        http_reqparse_init(c->parser, s->cfg.body_limit);
     buf_init(&c->pending, PENDING_MAX);
     c->next = s->conns;
     if (s->conns)
         s->conns->prev = c;
     s->conns = c;
     s->nconns++;
-    if (uv_accept(listener, (uv_stream_t *)&c->tcp)) {
+    if (!c->parser || uv_accept(listener, (uv_stream_t *)&c->tcp)) {
         conn_close(c);
         return;
     }
@@ -530,6 +535,9 @@ struct http_stream *http_exchange_upgrade(struct http_exchange *ex,
     c->busy = NULL;
     exchange_free(ex);
     stop_timer(c);
+    http_reqparse_cleanup(c->parser); /* no more HTTP on this connection */
+    free(c->parser);
+    c->parser = NULL;
     c->stream_cb = cb;
     c->stream_user = user;
     struct http_stream *s = (struct http_stream *)c;
@@ -647,8 +655,10 @@ void http_server_drain(struct http_server *s, void (*done)(void *arg), void *arg
     uv_close((uv_handle_t *)&s->listener, on_async_closed);
     for (struct http_conn *c = s->conns, *next; c; c = next) {
         next = c->next;
-        if (!c->busy && !c->writing)
-            conn_close(c); /* idle, or mid-way through an unanswered request */
+        /* Idle, or mid-way through an unanswered request. An upgraded connection still
+         * flushing its last frames closes itself when they are out. */
+        if (!c->busy && !c->writing && !c->stream_writes && !c->close_when_flushed)
+            conn_close(c);
     }
     if (s->nconns == 0)
         finish_drain(s);

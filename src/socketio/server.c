@@ -281,6 +281,11 @@ int sio_socket_send_packet(struct sio_socket *sock, const char *packet, size_t l
     return eio_socket_send(sock->client->eio, 0, packet, len);
 }
 
+int sio_socket_send_prepared(struct sio_socket *sock, const struct eio_prepared *p)
+{
+    return eio_socket_send_prepared(sock->client->eio, p);
+}
+
 static int send_with_attachments(struct sio_socket *sock, enum sio_type plain, enum sio_type bin,
                                  int64_t id, json_t *args, const struct sio_attachment *att,
                                  int natt)

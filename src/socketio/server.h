@@ -55,6 +55,8 @@ void *sio_socket_data(const struct sio_socket *sock);
 void sio_socket_set_data(struct sio_socket *sock, void *data);
 /* Sends an already encoded packet of the "/" namespace ("2[…]" → "42[…]"). */
 int sio_socket_send_packet(struct sio_socket *sock, const char *packet, size_t len);
+/* Sends a packet prepared once for many sockets of the "/" namespace. */
+int sio_socket_send_prepared(struct sio_socket *sock, const struct eio_prepared *p);
 /* Emits args (a JSON array, name first), with binary attachments when natt > 0. */
 int sio_socket_emit(struct sio_socket *sock, json_t *args, const struct sio_attachment *att,
                     int natt);

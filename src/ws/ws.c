@@ -178,6 +178,37 @@ int ws_send(struct ws_conn *ws, int binary, const char *data, size_t len)
     return 0;
 }
 
+int ws_frame_text(struct buf *out, const char *payload, size_t len)
+{
+    unsigned char head[10];
+    size_t n = 0;
+    head[n++] = 0x81; /* FIN, text */
+    if (len < 126) {
+        head[n++] = (unsigned char)len;
+    } else if (len <= 0xffff) {
+        head[n++] = 126;
+        head[n++] = (unsigned char)(len >> 8);
+        head[n++] = (unsigned char)len;
+    } else {
+        head[n++] = 127;
+        for (int i = 7; i >= 0; i--)
+            head[n++] = (unsigned char)((uint64_t)len >> (8 * i));
+    }
+    int rc = buf_append(out, head, n);
+    return rc ? rc : buf_append(out, payload, len);
+}
+
+int ws_send_frame(struct ws_conn *ws, const char *frame, size_t frame_len, const char *payload,
+                  size_t len)
+{
+    if (ws->closed)
+        return -1;
+    /* Raw bytes only when wslay holds nothing: frames must not interleave. */
+    if (wslay_event_want_write(ws->ctx))
+        return ws_send(ws, 0, payload, len);
+    return http_stream_write(ws->stream, frame, frame_len);
+}
+
 size_t ws_queued(const struct ws_conn *ws)
 {
     return ws->stream ? http_stream_queued(ws->stream) : 0;

@@ -27,6 +27,12 @@ struct ws_conn *ws_accept(struct http_exchange *ex, const struct ws_callbacks *c
 /* Starts reading frames (call once the owner is ready for on_message). */
 void ws_start(struct ws_conn *ws);
 int ws_send(struct ws_conn *ws, int binary, const char *data, size_t len);
+/* Appends an unmasked, final text frame of payload (what a server sends) to out. */
+int ws_frame_text(struct buf *out, const char *payload, size_t len);
+/* Writes a frame made with ws_frame_text as is (the same bytes can go to many connections);
+ * falls back to ws_send when wslay still holds output. */
+int ws_send_frame(struct ws_conn *ws, const char *frame, size_t frame_len, const char *payload,
+                  size_t len);
 /* Bytes waiting to go out (for the slow-reader limit). */
 size_t ws_queued(const struct ws_conn *ws);
 /* Sends a close frame and closes; on_close is not called for a close asked this way. */

@@ -28,9 +28,9 @@ function connect(token, mode = 'default', extra = {}) {
   });
 }
 
-function next(s, name, timeoutMs = 3000) {
+function next(s, name, timeoutMs = 3000, label = '') {
   return new Promise((resolve, reject) => {
-    const t = setTimeout(() => reject(new Error(`no ${name} within ${timeoutMs} ms`)), timeoutMs);
+    const t = setTimeout(() => reject(new Error(`no ${name} within ${timeoutMs} ms ${label}`)), timeoutMs);
     s.once(name, (payload) => { clearTimeout(t); resolve(payload); });
   });
 }
@@ -191,7 +191,7 @@ test('rotation, deletion and logout close connections with a server disconnect; 
   const w = await world();
   for (const mode of ['websocket', 'default']) {
     const s = await connect(w.info.botToken, mode);
-    const gone = next(s, 'disconnect');
+    const gone = next(s, 'disconnect', 3000, `(rotation, ${mode}, ${s.io.engine.transport.name})`);
     const r = await api(srv.url, 'POST', `/api/applications/${w.info.app.id}/bot/token/rotate`, { token: w.owner.token });
     assert.equal(await gone, 'io server disconnect', mode);
     assert.equal(s.active, false, 'no reconnection');
@@ -199,21 +199,21 @@ test('rotation, deletion and logout close connections with a server disconnect; 
   }
   await assert.rejects(connect('old-token-does-not-work'), (e) => e.message === 'Token inválido');
   const s = await connect(w.info.botToken, 'websocket');
-  const gone = next(s, 'disconnect', 3000);
+  const gone = next(s, 'disconnect', 3000, '(suspension)');
   const run = spawnSync(BIN, ['admin', 'suspend', w.info.app.id, '--reason', 'teste', '--data', srv.db], { encoding: 'utf8' });
   assert.equal(run.status, 0, run.stderr);
   assert.equal(await gone, 'io server disconnect');
   await assert.rejects(connect(w.info.botToken), (e) => e.message === 'Token inválido', 'a suspended app is refused');
   spawnSync(BIN, ['admin', 'unsuspend', w.info.app.id, '--data', srv.db]);
   const back = await connect(w.info.botToken, 'websocket');
-  const deleted = next(back, 'disconnect');
+  const deleted = next(back, 'disconnect', 3000, '(deletion)');
   await api(srv.url, 'DELETE', `/api/applications/${w.info.app.id}`, { token: w.owner.token });
   assert.equal(await deleted, 'io server disconnect');
   // People connect with their session token; logout closes that session's connections only.
   const login = await api(srv.url, 'POST', '/api/auth/login', { body: { username: w.owner.user.username, password: w.owner.password } });
   const p1 = await connect(w.owner.token, 'websocket');
   const p2 = await connect(login.body.token, 'default');
-  const p1gone = next(p1, 'disconnect');
+  const p1gone = next(p1, 'disconnect', 3000, '(logout)');
   await api(srv.url, 'POST', '/api/auth/logout', { token: w.owner.token });
   assert.equal(await p1gone, 'io server disconnect');
   await quiet(300);
