@@ -12,6 +12,7 @@
 #include "core/config.h"
 #include "core/log.h"
 #include "core/workers.h"
+#include "gateway/conformance.h"
 #include "gateway/gateway.h"
 #include "gateway/presence.h"
 #include "http/server.h"
@@ -31,6 +32,7 @@ struct serve {
     struct workers *workers;
     struct bus *bus;
     struct gateway *gateway;
+    struct conformance *conformance; /* instead of the gateway, with --conformance */
     struct presence *presence;
     int stopping;
 };
@@ -91,6 +93,8 @@ static void on_request(void *user, struct http_exchange *ex)
 {
     struct serve *s = user;
     /* Socket.IO sessions live on this thread; everything else is a worker's. */
+    if (s->conformance && conformance_handle(s->conformance, ex))
+        return;
     if (s->gateway && gateway_owns(ex->req))
         gateway_handle(s->gateway, ex);
     else
@@ -114,11 +118,15 @@ static void on_drained(void *arg)
 static void on_grace(uv_timer_t *t)
 {
     struct serve *s = t->data;
-    if (gateway_sessions(s->gateway) > 0 && ++s->grace_ticks < 20)
+    size_t left = s->gateway ? gateway_sessions(s->gateway) : conformance_sessions(s->conformance);
+    if (left > 0 && ++s->grace_ticks < 20)
         return; /* up to a second */
     uv_timer_stop(t);
     uv_close((uv_handle_t *)t, on_signal_closed);
-    gateway_release(s->gateway);
+    if (s->gateway)
+        gateway_release(s->gateway);
+    else
+        conformance_release(s->conformance);
     http_server_drain(s->http, on_drained, s);
 }
 
@@ -129,7 +137,10 @@ static void on_signal(uv_signal_t *sig, int signum)
         return;
     s->stopping = 1;
     log_info("signal %d: draining connections", signum);
-    gateway_drain(s->gateway); /* a Socket.IO disconnect first, or clients reconnect */
+    if (s->gateway)
+        gateway_drain(s->gateway); /* a Socket.IO disconnect first, or clients reconnect */
+    else
+        conformance_drain(s->conformance);
     uv_timer_init(s->loop, &s->grace);
     s->grace.data = s;
     uv_timer_start(&s->grace, on_grace, 0, 50);
@@ -185,9 +196,14 @@ static int serve(struct serve *s)
     }
     struct gateway_config gc = {s->cfg.ping_interval_ms, s->cfg.ping_timeout_ms, 1000000,
                                 1024 * 1024};
-    s->gateway = gateway_new(s->loop, &gc, s->workers, s->bus, s->presence);
-    if (!s->gateway)
+    if (s->cfg.conformance) {
+        s->conformance = conformance_new(s->loop);
+        if (!s->conformance)
+            goto out;
+        log_warn("conformance mode: /socket.io/ serves the protocol test handlers, not bots");
+    } else if (!(s->gateway = gateway_new(s->loop, &gc, s->workers, s->bus, s->presence))) {
         goto out;
+    }
     uv_signal_init(s->loop, &s->sigterm);
     uv_signal_init(s->loop, &s->sigint);
     s->sigterm.data = s->sigint.data = s;
@@ -208,6 +224,10 @@ out:
             /* Failed start: close what was opened so the loop can be closed. */
             if (s->gateway)
                 gateway_drain(s->gateway);
+            if (s->conformance) {
+                conformance_drain(s->conformance);
+                conformance_release(s->conformance);
+            }
             if (s->http)
                 http_server_drain(s->http, NULL, NULL);
             if (s->bus)
@@ -218,6 +238,7 @@ out:
     }
     http_server_free(s->http);
     gateway_free(s->gateway);
+    conformance_free(s->conformance);
     presence_free(s->presence);
     return status;
 }

@@ -1,0 +1,138 @@
+// `praca serve --conformance`: the handlers of the official Engine.IO and Socket.IO protocol
+// suites, checked byte by byte with the exchanges those suites make (raw HTTP and WebSocket).
+'use strict';
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const WebSocket = require('ws');
+const { startServer } = require('./helpers');
+
+let srv;
+test.before(async () => { srv = await startServer({ args: ['--conformance'] }); });
+test.after(async () => { const r = await srv.stop(); assert.equal(r.code, 0, srv.stderr); });
+
+const poll = async (path, sid, body) => {
+  const url = `${srv.url}${path}?EIO=4&transport=polling${sid ? `&sid=${sid}` : ''}`;
+  const res = await fetch(url, body === undefined ? {} : { method: 'POST', body, headers: { 'content-type': 'text/plain;charset=UTF-8' } });
+  return { status: res.status, text: await res.text(), type: res.headers.get('content-type') };
+};
+
+function wsOpen(path, sid) {
+  const ws = new WebSocket(`${srv.url.replace('http', 'ws')}${path}?EIO=4&transport=websocket${sid ? `&sid=${sid}` : ''}`);
+  const frames = [];
+  const waiters = [];
+  ws.on('message', (data, binary) => {
+    const f = binary ? data : data.toString();
+    const w = waiters.shift();
+    if (w) w(f); else frames.push(f);
+  });
+  ws.next = () => new Promise((resolve) => { const f = frames.shift(); if (f !== undefined) resolve(f); else waiters.push(resolve); });
+  return new Promise((resolve, reject) => { ws.on('open', () => resolve(ws)); ws.on('error', reject); });
+}
+
+test('handshake: the open packet with the suite settings', async () => {
+  const r = await poll('/engine.io/');
+  assert.equal(r.status, 200);
+  assert.match(r.type, /^text\/plain; charset=UTF-8/);
+  const open = JSON.parse(r.text.slice(1));
+  assert.equal(r.text[0], '0');
+  assert.match(open.sid, /^[\w-]{20}$/);
+  assert.deepEqual(open.upgrades, ['websocket']);
+  assert.equal(open.pingInterval, 300);
+  assert.equal(open.pingTimeout, 200);
+  assert.equal(open.maxPayload, 1000000);
+});
+
+test('/engine.io/ echoes text and binary over polling', async () => {
+  const { text } = await poll('/engine.io/');
+  const sid = JSON.parse(text.slice(1)).sid;
+  assert.equal((await poll('/engine.io/', sid, '4hello\x1e4€ world\x1ebAQIDBA==')).text, 'ok');
+  assert.equal((await poll('/engine.io/', sid)).text, '4hello\x1e4€ world\x1ebAQIDBA==');
+});
+
+test('/engine.io/ echoes text and binary over WebSocket; server pings, the pong keeps it open', async () => {
+  const ws = await wsOpen('/engine.io/');
+  const open = await ws.next();
+  assert.match(open, /^0\{"sid":"[\w-]+","upgrades":\[\],"pingInterval":300/);
+  ws.send('4hello');
+  assert.equal(await ws.next(), '4hello');
+  ws.send(Buffer.from([1, 2, 3, 4]));
+  assert.deepEqual([...(await ws.next())], [1, 2, 3, 4]);
+  assert.equal(await ws.next(), '2');
+  ws.send('3');
+  assert.equal(await ws.next(), '2', 'pinged again after the pong');
+  ws.close();
+});
+
+test('polling → WebSocket upgrade: probe, noop to the held GET, then polling is refused', async () => {
+  const { text } = await poll('/engine.io/');
+  const sid = JSON.parse(text.slice(1)).sid;
+  const held = poll('/engine.io/', sid);
+  const ws = await wsOpen('/engine.io/', sid);
+  ws.send('2probe');
+  assert.equal(await ws.next(), '3probe');
+  assert.equal((await held).text, '6');
+  ws.send('5');
+  ws.send('4after');
+  assert.equal(await ws.next(), '4after');
+  const r = await poll('/engine.io/', sid);
+  assert.equal(r.status, 400);
+  assert.deepEqual(JSON.parse(r.text), { code: 3, message: 'Bad request' });
+  ws.close();
+});
+
+test('a second concurrent GET fails and closes the session; the first gets the close packet', async () => {
+  const { text } = await poll('/engine.io/');
+  const sid = JSON.parse(text.slice(1)).sid;
+  const first = poll('/engine.io/', sid);
+  await new Promise((r) => setTimeout(r, 50));
+  const second = await poll('/engine.io/', sid);
+  assert.equal(second.status, 400);
+  assert.equal((await first).text, '1');
+});
+
+test('Socket.IO: CONNECT gets 40{sid} then the auth event; /custom too; unknown namespace refused', async () => {
+  const { text } = await poll('/socket.io/');
+  const sid = JSON.parse(text.slice(1)).sid;
+  await poll('/socket.io/', sid, '40{"token":"123"}');
+  const r = await poll('/socket.io/', sid);
+  const [ack, auth] = r.text.split('\x1e');
+  assert.match(ack, /^40\{"sid":"[\w-]{20}"\}$/);
+  assert.equal(auth, '42["auth",{"token":"123"}]');
+  await poll('/socket.io/', sid, '40/custom,');
+  const custom = (await poll('/socket.io/', sid)).text.split('\x1e');
+  assert.match(custom[0], /^40\/custom,\{"sid":"[\w-]{20}"\}$/);
+  assert.equal(custom[1], '42/custom,["auth",{}]');
+  await poll('/socket.io/', sid, '40/random');
+  assert.equal((await poll('/socket.io/', sid)).text, '44/random,{"message":"Invalid namespace"}');
+});
+
+test('Socket.IO over WebSocket: message-back, acks, binary attachments, parse errors close', async () => {
+  const ws = await wsOpen('/socket.io/');
+  await ws.next(); // open
+  ws.send('40');
+  assert.match(await ws.next(), /^40\{"sid":/);
+  assert.equal(await ws.next(), '42["auth",{}]');
+  ws.send('42["message",1,"2",{"3":[true]}]');
+  assert.equal(await ws.next(), '42["message-back",1,"2",{"3":[true]}]');
+  ws.send('4212["message-with-ack","olá",{"n":1}]');
+  assert.equal(await ws.next(), '4312["olá",{"n":1}]');
+  ws.send('451-["message",{"_placeholder":true,"num":0}]');
+  ws.send(Buffer.from([1, 2, 3]));
+  assert.equal(await ws.next(), '451-["message-back",{"_placeholder":true,"num":0}]');
+  assert.deepEqual([...(await ws.next())], [1, 2, 3]);
+  ws.send('4abc');
+  await new Promise((resolve) => ws.on('close', resolve));
+});
+
+test('Socket.IO binary over polling, and no CONNECT within the timeout closes', async () => {
+  const { text } = await poll('/socket.io/');
+  const sid = JSON.parse(text.slice(1)).sid;
+  await poll('/socket.io/', sid, '40');
+  await poll('/socket.io/', sid);
+  assert.equal((await poll('/socket.io/', sid, '451-["message",{"_placeholder":true,"num":0}]\x1ebAQIDBA==')).text, 'ok');
+  assert.equal((await poll('/socket.io/', sid)).text, '451-["message-back",{"_placeholder":true,"num":0}]\x1ebAQIDBA==');
+  const idle = JSON.parse((await poll('/socket.io/')).text.slice(1)).sid;
+  await new Promise((r) => setTimeout(r, 1300));
+  const after = await poll('/socket.io/', idle);
+  assert.ok(after.text === '1' || after.status === 400, `closed: ${after.status} ${after.text}`);
+});
