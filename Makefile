@@ -95,6 +95,7 @@ fuzz-quick:
 bench: build/praca
 	bench/http_get.sh
 	bench/bot_send.sh
+	bench/gateway.sh
 
 clean:
 	rm -rf build

@@ -279,3 +279,34 @@ test('SIGTERM: connected clients get a server disconnect, then praca exits 0', a
   assert.deepEqual(await reasons, ['io server disconnect', 'io server disconnect']);
   assert.equal((await s2.exited).code, 0);
 });
+
+test('a bot that stops reading is dropped once over 1 MiB waits for it; memory stays bounded', async () => {
+  const s2 = await startServer({ args: ['--rate-limit-scale', '10000'] });
+  try {
+    const owner = await register(s2.url);
+    const created = await api(s2.url, 'POST', '/api/servers', { token: owner.token, body: { name: 'lento' } });
+    const sid = created.body.server.id, cid = created.body.channels[0].id;
+    const info = await appWithBot(s2.url, owner, { intents: ['messages.read'] });
+    await install(s2.url, owner, info, sid, { permissions: P.VER_CANAL | P.ENVIAR_MENSAGENS });
+    const WebSocket = require('ws');
+    const ws = new WebSocket(`${s2.url.replace('http', 'ws')}/socket.io/?EIO=4&transport=websocket`);
+    await new Promise((resolve) => ws.on('message', (d) => {
+      const t = d.toString();
+      if (t[0] === '0') ws.send(`40${JSON.stringify({ token: info.botToken })}`);
+      if (t.startsWith('40')) resolve();
+    }));
+    ws._socket.pause(); // reads nothing from now on
+    const status = async () => (await api(s2.url, 'GET', `/api/servers/${sid}/members`, { token: owner.token })).body.members.find((m) => m.userId === info.app.botUserId).status;
+    assert.equal(await status(), 'online');
+    const big = { content: 'x'.repeat(4000), embeds: Array.from({ length: 10 }, () => ({ description: 'y'.repeat(600) })) };
+    let sent = 0;
+    while ((await status()) === 'online' && sent < 4000) {
+      await Promise.all(Array.from({ length: 50 }, () => api(s2.url, 'POST', `/api/bot/servers/${sid}/channels/${cid}/messages`, { token: info.botToken, body: big })));
+      sent += 50;
+    }
+    assert.equal(await status(), 'offline', `still connected after ${sent} events of ~10 KB`);
+    const rss = Number(require('node:fs').readFileSync(`/proc/${s2.proc.pid}/status`, 'utf8').match(/VmRSS:\s+(\d+)/)[1]);
+    assert.ok(rss < 400 * 1024, `RSS ${rss} KiB`);
+    ws.terminate();
+  } finally { await s2.stop(); }
+});
