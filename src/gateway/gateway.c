@@ -19,7 +19,9 @@
 #include "core/inbox.h"
 #include "core/log.h"
 #include "core/map.h"
+#include "core/clock.h"
 #include "gateway/presence.h"
+#include "gateway/recovery.h"
 #include "socketio/server.h"
 #include "store/apps.h"
 #include "store/people.h"
@@ -32,6 +34,9 @@ struct conn {
     char user_id[UUID_LEN + 1];
     char token_hash[65];
     int is_bot;
+    int recovery; /* opted in: a pid, and offsets on events */
+    char pid[24];
+    uint64_t since;    /* the last offset before this connection began */
     struct conn *next; /* the user's other connections */
 };
 
@@ -42,6 +47,7 @@ struct gateway {
     struct bus *bus;
     struct presence *presence;
     struct inbox *inbox;
+    struct recovery *recovery;
     struct map users; /* user id → first struct conn */
     size_t conns;     /* connected sockets */
     size_t bots;      /* of which bots */
@@ -101,9 +107,46 @@ struct auth_job {
     struct gateway *gw;
     char socket_id[32];
     char token_hash[65];
+    int recovery;    /* auth.recovery is true */
+    char pid[24];    /* auth.pid of a reconnect, or "" */
+    uint64_t offset; /* auth.offset, or 0 */
     int found;
     struct store_token_owner owner;
 };
+
+struct replay_ctx {
+    struct sio_socket *sock;
+};
+
+static void replay_one(void *arg, uint64_t seq, const char *name, const char *payload, size_t len)
+{
+    struct replay_ctx *r = arg;
+    struct buf packet;
+    buf_init(&packet, len + 96);
+    if (!buf_appendf(&packet, "2[\"%s\",", name) && !buf_append(&packet, payload, len) &&
+        !buf_appendf(&packet, ",\"%llu\"]", (unsigned long long)seq))
+        sio_socket_send_packet(r->sock, packet.data, packet.len);
+    buf_cleanup(&packet);
+}
+
+/* Accepts an opted-in connection: recovered (missed events replayed) or with a new pid. */
+static void accept_recoverable(struct gateway *gw, struct conn *c, const struct auth_job *a)
+{
+    uint64_t offset = a->offset;
+    int64_t now = clock_now_ms();
+    int recovered =
+        a->pid[0] && recovery_claim(gw->recovery, a->pid, c->user_id, c->token_hash, &offset, now);
+    if (recovered)
+        memcpy(c->pid, a->pid, sizeof c->pid);
+    else
+        recovery_new_pid(c->pid);
+    c->since = recovery_last(gw->recovery);
+    sio_connect_accept_pid(c->sock, c->pid);
+    if (recovered) {
+        struct replay_ctx r = {c->sock};
+        recovery_replay(gw->recovery, offset, c->user_id, replay_one, &r);
+    }
+}
 
 static void auth_on_worker(struct workers_job *job, void *thread_ctx)
 {
@@ -132,9 +175,13 @@ static void auth_answered(struct inbox_item *item)
                 memcpy(c->user_id, a->owner.user_id, sizeof c->user_id);
                 memcpy(c->token_hash, a->token_hash, sizeof c->token_hash);
                 c->is_bot = a->owner.is_bot;
+                c->recovery = a->recovery;
                 sio_socket_set_data(sock, c);
                 attach(gw, c);
-                sio_connect_result(sock, 1, NULL);
+                if (c->recovery)
+                    accept_recoverable(gw, c, a);
+                else
+                    sio_connect_result(sock, 1, NULL);
             }
         }
     }
@@ -165,6 +212,14 @@ static enum sio_connect_decision on_connect(void *user, struct sio_socket *sock,
         return SIO_REFUSE;
     }
     a->gw = gw;
+    a->recovery = json_is_true(json_object_get(auth, "recovery"));
+    json_t *pid = json_object_get(auth, "pid"), *offset = json_object_get(auth, "offset");
+    if (json_is_string(pid) && json_string_length(pid) < sizeof a->pid)
+        memcpy(a->pid, json_string_value(pid), json_string_length(pid) + 1);
+    long long off;
+    if (json_is_string(offset) &&
+        !slice_to_i64(slice_from(json_string_value(offset)), 1, INT64_MAX / 2, &off))
+        a->offset = (uint64_t)off;
     a->job.fn = auth_on_worker;
     a->item.run = auth_answered;
     memcpy(a->socket_id, sio_socket_id(sock), sizeof a->socket_id);
@@ -192,9 +247,13 @@ static void on_disconnect(void *user, struct sio_socket *sock, const char *reaso
 {
     struct gateway *gw = user;
     struct conn *c = sio_socket_data(sock);
-    (void)reason;
     if (!c)
         return;
+    /* A dropped transport may come back for what it missed; a kick, a client's own disconnect
+     * or a shutdown does not. */
+    if (c->recovery && strcmp(reason, "server namespace disconnect") &&
+        strcmp(reason, "client namespace disconnect") && strcmp(reason, "server shutting down"))
+        recovery_park(gw->recovery, c->pid, c->user_id, c->token_hash, c->since, clock_now_ms());
     detach(gw, c);
     free(c);
 }
@@ -234,7 +293,11 @@ static void deliver(void *user, const struct bus_event *ev)
         buf_cleanup(&packet);
         return;
     }
-    struct eio_prepared prepared;
+    uint64_t seq = recovery_record(gw->recovery, ev->name, ev->payload, ev->payload_len,
+                                   (const char(*)[UUID_LEN + 1]) ev->recipients, ev->nrecipients,
+                                   clock_now_ms());
+    struct eio_prepared prepared, with_offset; /* the second only for opted-in connections */
+    int have_offset = 0;
     if (eio_prepare(&prepared, packet.data, packet.len)) {
         buf_cleanup(&packet);
         return;
@@ -242,8 +305,23 @@ static void deliver(void *user, const struct bus_event *ev)
     for (size_t i = 0; i < ev->nrecipients; i++)
         for (struct conn *c = map_get(&gw->users, ev->recipients[i]), *next; c; c = next) {
             next = c->next; /* a slow reader may be dropped while we write */
-            sio_socket_send_prepared(c->sock, &prepared);
+            if (!c->recovery) {
+                sio_socket_send_prepared(c->sock, &prepared);
+                continue;
+            }
+            if (!have_offset) {
+                struct buf p2;
+                buf_init(&p2, packet.len + 32);
+                buf_append(&p2, packet.data, packet.len - 1); /* without the closing ] */
+                buf_appendf(&p2, ",\"%llu\"]", (unsigned long long)seq);
+                have_offset = eio_prepare(&with_offset, p2.data, p2.len) == 0;
+                buf_cleanup(&p2);
+            }
+            if (have_offset)
+                sio_socket_send_prepared(c->sock, &with_offset);
         }
+    if (have_offset)
+        eio_prepared_cleanup(&with_offset);
     eio_prepared_cleanup(&prepared);
     buf_cleanup(&packet);
 }
@@ -282,6 +360,7 @@ static void sweep_answered(struct inbox_item *item)
 static void on_sweep(uv_timer_t *t)
 {
     struct gateway *gw = t->data;
+    recovery_expire(gw->recovery, clock_now_ms());
     if (!gw->bots || gw->sweeping || gw->draining)
         return;
     struct sweep_job *s = calloc(1, sizeof *s);
@@ -313,9 +392,11 @@ struct gateway *gateway_new(uv_loop_t *loop, const struct gateway_config *cfg,
     struct sio_config sio = {namespaces, 45000};
     gw->sio = sio_server_new(loop, &eio, &sio, &handlers, gw);
     gw->inbox = inbox_new(loop);
-    if (!gw->sio || !gw->inbox) {
+    gw->recovery = recovery_new();
+    if (!gw->sio || !gw->inbox || !gw->recovery) {
         sio_server_free(gw->sio);
         inbox_close(gw->inbox);
+        recovery_free(gw->recovery);
         free(gw);
         return NULL;
     }
@@ -380,6 +461,7 @@ void gateway_free(struct gateway *gw)
     if (!gw)
         return;
     sio_server_free(gw->sio);
+    recovery_free(gw->recovery);
     map_cleanup(&gw->users);
     free(gw);
 }

@@ -253,16 +253,28 @@ static const struct eio_handlers eio_handlers = {on_open, on_message, on_close};
 
 /* ---- outbound ---- */
 
+static void accept_with(struct sio_socket *sock, const char *pid)
+{
+    struct sio_client *c = sock->client;
+    sock->state = SOCK_CONNECTED;
+    char json[128];
+    int n = pid ? snprintf(json, sizeof json, "{\"sid\":\"%s\",\"pid\":\"%s\"}", sock->id, pid)
+                : snprintf(json, sizeof json, "{\"sid\":\"%s\"}", sock->id);
+    uv_timer_stop(&c->connect_timer);
+    c->connected_once = 1;
+    send_encoded(c, SIO_CONNECT, sock->nsp, -1, 0, json, (size_t)n);
+}
+
+void sio_connect_accept_pid(struct sio_socket *sock, const char *pid)
+{
+    accept_with(sock, pid);
+}
+
 void sio_connect_result(struct sio_socket *sock, int accept, const char *message)
 {
     struct sio_client *c = sock->client;
     if (accept) {
-        sock->state = SOCK_CONNECTED;
-        char json[64];
-        int n = snprintf(json, sizeof json, "{\"sid\":\"%s\"}", sock->id);
-        uv_timer_stop(&c->connect_timer);
-        c->connected_once = 1;
-        send_encoded(c, SIO_CONNECT, sock->nsp, -1, 0, json, (size_t)n);
+        accept_with(sock, NULL);
         return;
     }
     json_t *err = json_pack("{ss}", "message", message);

@@ -48,6 +48,9 @@ void sio_server_free(struct sio_server *srv);
 struct sio_socket *sio_server_find(struct sio_server *srv, const char *id);
 /* The decision for a SIO_LATER connect. */
 void sio_connect_result(struct sio_socket *sock, int accept, const char *message);
+/* Accepts with a private session id in the answer ({"sid":…,"pid":…}: connection-state
+ * recovery). */
+void sio_connect_accept_pid(struct sio_socket *sock, const char *pid);
 
 const char *sio_socket_id(const struct sio_socket *sock);
 const char *sio_socket_nsp(const struct sio_socket *sock);

@@ -310,3 +310,35 @@ test('a bot that stops reading is dropped once over 1 MiB waits for it; memory s
     ws.terminate();
   } finally { await s2.stop(); }
 });
+
+test('connection-state recovery (opt-in): a short drop, then the missed events arrive', async () => {
+  const w = await world();
+  const s = io(srv.url, { auth: { token: w.info.botToken, recovery: true }, transports: ['websocket'], reconnectionDelay: 200, reconnectionDelayMax: 400 });
+  sockets.push(s);
+  const seen = [];
+  s.on('MESSAGE_CREATE', (m, offset) => seen.push({ content: m.content, offset }));
+  await new Promise((r) => s.on('connect', r));
+  assert.equal(s.recovered, false);
+  const first = next(s, 'MESSAGE_CREATE');
+  await api(srv.url, 'POST', w.url, { token: w.owner.token, body: { content: 'antes' } });
+  await first;
+  assert.match(seen[0].offset, /^\d+$/, 'opted-in connections get an offset as the last argument');
+  const dropped = next(s, 'disconnect');
+  s.io.engine.close(); // the transport drops; the client reconnects by itself
+  await dropped;
+  await api(srv.url, 'POST', w.url, { token: w.owner.token, body: { content: 'perdida 1' } });
+  await api(srv.url, 'POST', w.url, { token: w.owner.token, body: { content: 'perdida 2' } });
+  await next(s, 'connect', 5000);
+  assert.equal(s.recovered, true);
+  await quiet(300);
+  assert.deepEqual(seen.map((e) => e.content), ['antes', 'perdida 1', 'perdida 2']);
+  const after = next(s, 'MESSAGE_CREATE');
+  await api(srv.url, 'POST', w.url, { token: w.owner.token, body: { content: 'depois' } });
+  assert.equal((await after).content, 'depois');
+  // A kick is not recoverable, and without opting in there is no offset.
+  s.close();
+  const plain = await connect(w.info.botToken, 'websocket');
+  const plainEvent = new Promise((r) => plain.on('MESSAGE_CREATE', (...args) => r(args)));
+  await api(srv.url, 'POST', w.url, { token: w.owner.token, body: { content: 'simples' } });
+  assert.equal((await plainEvent).length, 1);
+});

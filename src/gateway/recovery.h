@@ -1,0 +1,46 @@
+/*
+ * Connection-state recovery, as Socket.IO's own: connections that opt in get a private session
+ * id (pid) and an offset as the last argument of each event; the events of the last two minutes
+ * are kept (bounded), and a reconnect that presents its pid, last offset and the same token
+ * receives what it missed. I/O thread only.
+ */
+#ifndef PRACA_GATEWAY_RECOVERY_H
+#define PRACA_GATEWAY_RECOVERY_H
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/uuid.h"
+
+#define RECOVERY_WINDOW_MS (2 * 60 * 1000)
+
+struct recovery;
+
+struct recovery *recovery_new(void);
+void recovery_free(struct recovery *r);
+/* Records an event delivered now (payload copied); returns its offset (sequence number). */
+uint64_t recovery_record(struct recovery *r, const char *name, const char *payload, size_t len,
+                         const char (*recipients)[UUID_LEN + 1], size_t n, int64_t now);
+/* A new pid for an opted-in connection (out: 24 bytes). */
+void recovery_new_pid(char out[24]);
+/* An opted-in connection dropped without being kicked: its missed events stay claimable. */
+/* since: the last offset before the connection began (its first event is after it). */
+void recovery_park(struct recovery *r, const char *pid, const char *user_id, const char *token_hash,
+                   uint64_t since, int64_t now);
+/* The offset of the last event recorded so far. */
+uint64_t recovery_last(const struct recovery *r);
+/* Forgets a pid (a kick, or a recovery that happened). */
+void recovery_forget(struct recovery *r, const char *pid);
+/* 1 when pid can be recovered by this user and token (every missed event is still kept); the
+ * pid is then forgotten. *offset is the client's last offset, or 0 when it sent none (then the
+ * connection's start is used, and written back). */
+int recovery_claim(struct recovery *r, const char *pid, const char *user_id, const char *token_hash,
+                   uint64_t *offset, int64_t now);
+/* Calls fn for each kept event after offset addressed to user_id, oldest first. */
+void recovery_replay(struct recovery *r, uint64_t offset, const char *user_id,
+                     void (*fn)(void *arg, uint64_t seq, const char *name, const char *payload,
+                                size_t len),
+                     void *arg);
+/* Drops what is older than the window. */
+void recovery_expire(struct recovery *r, int64_t now);
+
+#endif
