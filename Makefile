@@ -9,7 +9,8 @@ PKG_LIBS   = $(shell pkg-config --libs $(PKGS)) -lhttp_parser -lwslay -lpthread 
 SRC       := $(sort $(wildcard src/*/*.c))
 LIB_SRC   := $(filter-out src/main.c,$(SRC))
 MIGRATIONS:= $(sort $(wildcard src/store/migrations/*.sql))
-GEN       := build/gen/migrations_data.c
+WEB_FILES := $(sort $(wildcard src/web/static/*))
+GEN       := build/gen/migrations_data.c build/gen/web_data.c
 UNIT_SRC  := $(sort $(wildcard tests/unit/*.c))
 E2E       := $(sort $(wildcard tests/e2e/*.test.js))
 
@@ -26,9 +27,12 @@ deps:
 run: deps build/praca
 	build/praca serve --host 127.0.0.1 --port 8080 --data ./praca.db --allow-private-endpoints
 
-$(GEN): $(MIGRATIONS) scripts/embed.sh
+build/gen/migrations_data.c: $(MIGRATIONS) scripts/embed.sh
 	@mkdir -p $(dir $@)
 	scripts/embed.sh praca_migrations $(MIGRATIONS) > $@
+build/gen/web_data.c: $(WEB_FILES) scripts/embed.sh
+	@mkdir -p $(dir $@)
+	scripts/embed.sh praca_web $(WEB_FILES) > $@
 
 build/obj/%.o: src/%.c | $(GEN)
 	@mkdir -p $(dir $@)

@@ -6,6 +6,8 @@ want="pkg-config gcc make libuv1-dev libhttp-parser-dev libjansson-dev libsqlite
 if [ "${1:-build}" = test ]; then
     want="$want clang libclang-rt-14-dev libcriterion-dev clang-format"
     want="$want python3-socketio python3-websocket python3-requests"
+    # The web pages are tested in headless Chromium driven by playwright-core.
+    want="$want chromium"
 fi
 missing=""
 for p in $want; do

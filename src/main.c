@@ -17,6 +17,7 @@
 #include "gateway/presence.h"
 #include "http/server.h"
 #include "store/apps.h"
+#include "web/pages.h"
 #include "store/migrate.h"
 #include "store/writer.h"
 
@@ -97,7 +98,7 @@ static void on_request(void *user, struct http_exchange *ex)
         return;
     if (s->gateway && gateway_owns(ex->req))
         gateway_handle(s->gateway, ex);
-    else
+    else if (!web_handle(ex)) /* pages come from memory, here */
         workers_submit(s->workers, &ex->job);
 }
 

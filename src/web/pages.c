@@ -1,0 +1,147 @@
+/* Pages: see pages.h. Lookups are by exact name in the compiled-in table, so nothing outside
+ * it can ever be served. */
+#include "web/pages.h"
+
+#include <http_parser.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/crypto.h"
+#include "core/embed.h"
+
+extern const struct embedded_file praca_web[];
+
+#define CSP                                                                                        \
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "              \
+    "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'; "            \
+    "object-src 'none'"
+
+static const struct {
+    const char *path;
+    const char *file;
+} pages[] = {
+    {"/login", "login.html"},
+    {"/oauth2/authorize", "authorize.html"},
+    {"/developers", "developers.html"},
+};
+
+static const char *content_type(const char *name)
+{
+    const char *dot = strrchr(name, '.');
+    if (!dot)
+        return "application/octet-stream";
+    if (!strcmp(dot, ".html"))
+        return "text/html; charset=utf-8";
+    if (!strcmp(dot, ".css"))
+        return "text/css; charset=utf-8";
+    if (!strcmp(dot, ".js"))
+        return "text/javascript; charset=utf-8";
+    if (!strcmp(dot, ".svg"))
+        return "image/svg+xml";
+    if (!strcmp(dot, ".png"))
+        return "image/png";
+    return "application/octet-stream";
+}
+
+static const struct embedded_file *find(const char *name, size_t len)
+{
+    for (const struct embedded_file *f = praca_web; f->name; f++)
+        if (strlen(f->name) == len && !memcmp(f->name, name, len))
+            return f;
+    return NULL;
+}
+
+static void security_headers(struct http_response *res)
+{
+    http_response_add_header(res, "Content-Security-Policy", CSP);
+    http_response_add_header(res, "X-Frame-Options", "DENY");
+    http_response_add_header(res, "X-Content-Type-Options", "nosniff");
+    http_response_add_header(res, "Referrer-Policy", "same-origin");
+}
+
+static void answer(struct http_exchange *ex, int status, const char *type, const char *body,
+                   size_t len)
+{
+    char *copy = malloc(len + 1);
+    if (copy)
+        memcpy(copy, body, len);
+    http_response_set(&ex->res, status, type, copy, copy ? len : 0);
+    if (ex->req->method == HTTP_HEAD)
+        ex->res.body_len = 0;
+    http_exchange_done(ex);
+}
+
+/* The ETag of a file: a hash of its bytes (the same bytes always give the same tag). */
+static void etag_of(const struct embedded_file *f, char out[24])
+{
+    char hex[CRYPTO_SHA256_HEX + 1];
+    crypto_sha256_hex(f->data, f->len, hex);
+    snprintf(out, 24, "\"%.16s\"", hex);
+}
+
+static void serve(struct http_exchange *ex, const struct embedded_file *f, int page)
+{
+    char etag[24];
+    etag_of(f, etag);
+    http_response_add_header(&ex->res, "ETag", etag);
+    http_response_add_header(&ex->res, "Cache-Control", page ? "no-cache" : "public, max-age=300");
+    security_headers(&ex->res);
+    struct slice inm = http_request_header(ex->req, "if-none-match");
+    if (inm.ptr && slice_eq(inm, etag)) {
+        answer(ex, 304, NULL, "", 0);
+        return;
+    }
+    answer(ex, 200, content_type(f->name), (const char *)f->data, f->len);
+}
+
+static void not_found(struct http_exchange *ex)
+{
+    static const char body[] = "<!doctype html><html lang=\"pt-BR\"><meta charset=\"utf-8\">"
+                               "<title>Página não encontrada</title>"
+                               "<p>Página não encontrada. <a href=\"/developers\">Ir ao portal</a>";
+    security_headers(&ex->res);
+    answer(ex, 404, "text/html; charset=utf-8", body, sizeof body - 1);
+}
+
+int web_handle(struct http_exchange *ex)
+{
+    struct slice path = ex->req->path;
+    if (path.len >= 4 && !memcmp(path.ptr, "/api", 4) && (path.len == 4 || path.ptr[4] == '/'))
+        return 0;
+    if (path.len >= 10 && !memcmp(path.ptr, "/socket.io", 10))
+        return 0;
+    if (ex->req->method != HTTP_GET && ex->req->method != HTTP_HEAD) {
+        security_headers(&ex->res);
+        http_response_add_header(&ex->res, "Allow", "GET, HEAD");
+        answer(ex, 405, "text/plain; charset=utf-8", "Método não permitido", 21);
+        return 1;
+    }
+    if (slice_eq(path, "/")) {
+        http_response_add_header(&ex->res, "Location", "/developers");
+        answer(ex, 302, NULL, "", 0);
+        return 1;
+    }
+    for (size_t i = 0; i < sizeof pages / sizeof pages[0]; i++) {
+        if (slice_eq(path, pages[i].path)) {
+            const struct embedded_file *f = find(pages[i].file, strlen(pages[i].file));
+            if (f)
+                serve(ex, f, 1);
+            else
+                not_found(ex);
+            return 1;
+        }
+    }
+    static const char prefix[] = "/static/";
+    if (path.len > sizeof prefix - 1 && !memcmp(path.ptr, prefix, sizeof prefix - 1)) {
+        const char *name = path.ptr + sizeof prefix - 1;
+        size_t len = path.len - (sizeof prefix - 1);
+        const struct embedded_file *f = memchr(name, '/', len) ? NULL : find(name, len);
+        if (f && !strstr(f->name, ".html")) {
+            serve(ex, f, 0);
+            return 1;
+        }
+    }
+    not_found(ex);
+    return 1;
+}

@@ -1,0 +1,93 @@
+// Shared by the pages: API calls with the session cookie, permission names, small DOM helpers.
+'use strict';
+
+const PERMISSIONS = [
+  ['ADMINISTRADOR', 'Administrador'], ['GERENCIAR_SERVIDOR', 'Gerenciar o servidor'],
+  ['GERENCIAR_CANAIS', 'Gerenciar canais'], ['GERENCIAR_CARGOS', 'Gerenciar cargos'],
+  ['EXPULSAR_MEMBROS', 'Expulsar membros'], ['BANIR_MEMBROS', 'Banir membros'],
+  ['MODERAR_MEMBROS', 'Moderar membros'], ['CRIAR_CONVITE', 'Criar convites'],
+  ['VER_CANAL', 'Ver canais'], ['ENVIAR_MENSAGENS', 'Enviar mensagens'],
+  ['GERENCIAR_MENSAGENS', 'Gerenciar mensagens'], ['ADICIONAR_REACOES', 'Adicionar reações'],
+  ['FIXAR_MENSAGENS', 'Fixar mensagens'], ['MENCIONAR_TODOS', 'Mencionar @everyone e @here'],
+  ['CONECTAR_VOZ', 'Conectar à voz'], ['FALAR', 'Falar'], ['USAR_COMANDOS', 'Usar comandos'],
+].map(([name, label], bit) => ({ name, label, bit: 1 << bit }));
+
+class ApiError extends Error {
+  constructor(status, body) {
+    super((body && body.error) || `Erro ${status}`);
+    this.status = status;
+    this.body = body;
+  }
+}
+
+// Same-origin calls: the browser sends the session cookie and the Origin header the server's
+// CSRF guard expects.
+async function api(method, path, body) {
+  const init = { method, credentials: 'same-origin', headers: {} };
+  if (body !== undefined) {
+    init.headers['content-type'] = 'application/json';
+    init.body = JSON.stringify(body);
+  }
+  const res = await fetch(path, init);
+  let data = null;
+  try { data = await res.json(); } catch { /* no body */ }
+  if (!res.ok) throw new ApiError(res.status, data);
+  return data;
+}
+
+// The signed-in person, or a trip to the sign-in page that comes back here.
+async function requireSession() {
+  try {
+    return (await api('GET', '/api/users/@me')).user;
+  } catch (e) {
+    if (e.status === 401) {
+      location.assign('/login?next=' + encodeURIComponent(location.pathname + location.search));
+      return new Promise(() => {}); // leaving
+    }
+    throw e;
+  }
+}
+
+function $(selector, root = document) { return root.querySelector(selector); }
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === 'text') node.textContent = v;
+    else if (k.startsWith('on')) node.addEventListener(k.slice(2), v);
+    else if (v === true) node.setAttribute(k, '');
+    else if (v !== false && v != null) node.setAttribute(k, v);
+  }
+  for (const c of children) node.append(c);
+  return node;
+}
+
+function showError(box, err) {
+  box.textContent = err instanceof Error ? err.message : String(err);
+  box.hidden = false;
+}
+
+function permissionBoxes(container, bits, { name = 'perm', checked = true, only } = {}) {
+  container.replaceChildren();
+  for (const p of PERMISSIONS) {
+    if (only !== undefined && !(only & p.bit)) continue;
+    const input = el('input', { type: 'checkbox', name, value: String(p.bit), 'data-perm': p.name });
+    input.checked = checked && (bits & p.bit) !== 0;
+    container.append(el('label', { class: 'check' }, input, p.label));
+  }
+}
+
+function checkedBits(container) {
+  let bits = 0;
+  for (const input of container.querySelectorAll('input[type=checkbox]:checked')) bits |= Number(input.value);
+  return bits;
+}
+
+async function copyText(text, button) {
+  try {
+    await navigator.clipboard.writeText(text);
+    button.textContent = 'Copiado';
+  } catch {
+    button.textContent = 'Selecione e copie';
+  }
+}

@@ -1,0 +1,268 @@
+// The developer portal: applications, their bot, intents, OAuth2 settings, secrets, install
+// link and installs. Everything goes through the same JSON API bots and people use.
+'use strict';
+
+const INTENTS = [
+  ['messages.read', 'Ler mensagens (eventos de mensagem no gateway)'],
+  ['messages.write', 'Enviar e editar mensagens'],
+  ['members.read', 'Ver a lista de membros'],
+  ['interactions.receive', 'Receber interações (comandos e componentes)'],
+  ['voice.connect', 'Conectar à voz'],
+];
+
+let apps = [];
+let current = null;
+let pendingIcon; // undefined: unchanged; null: remove; string: new data URL
+
+// An event handler that shows its failure in `box` instead of throwing.
+function guarded(box, fn) {
+  return async (event) => {
+    if (event && event.type === 'submit') event.preventDefault();
+    box.hidden = true;
+    try {
+      await fn(event);
+    } catch (e) {
+      if (e.status === 401) return requireSession();
+      showError(box, e);
+    }
+  };
+}
+
+function flash(box) {
+  box.hidden = false;
+  setTimeout(() => { box.hidden = true; }, 2500);
+}
+
+function showSecret(boxId, codeId, value) {
+  $(codeId).textContent = value;
+  $(boxId).hidden = false;
+}
+
+function replaceApp(app) {
+  apps = apps.map((a) => (a.id === app.id ? app : a));
+  current = app;
+  renderList();
+  renderDetail();
+}
+
+function renderList() {
+  const list = $('#apps');
+  list.replaceChildren();
+  for (const app of apps) {
+    const open = el('button', { type: 'button', class: 'link', text: app.name,
+                                'aria-current': current && current.id === app.id ? 'true' : false,
+                                onclick: () => select(app.id) });
+    list.append(el('li', {}, open, el('span', { class: 'muted', text: app.hasBot ? 'bot' : '' })));
+  }
+  $('#no-apps').hidden = apps.length > 0;
+}
+
+function renderDetail() {
+  const app = current;
+  $('#detail').hidden = !app;
+  if (!app) return;
+  $('#detail-name').textContent = app.name;
+  $('#detail-ids').textContent = `ID da aplicação ${app.id} · client_id ${app.clientId}`;
+  $('#suspended').hidden = !app.suspended;
+  $('#suspended').textContent = app.suspended ? `Suspensa: ${app.suspendedReason || 'sem motivo informado'}` : '';
+  $('#name').value = app.name;
+  $('#description').value = app.description || '';
+  $('#icon').value = '';
+  pendingIcon = undefined;
+  $('#icon-preview').src = app.iconUrl || '';
+
+  $('#bot-none').hidden = app.hasBot;
+  $('#bot-exists').hidden = !app.hasBot;
+  $('#bot-create').hidden = app.hasBot;
+  $('#bot-rotate').hidden = !app.hasBot;
+
+  const intents = $('#intents');
+  intents.replaceChildren();
+  for (const [name, label] of INTENTS) {
+    const input = el('input', { type: 'checkbox', value: name });
+    input.checked = app.intents.includes(name);
+    intents.append(el('label', { class: 'check' }, input, `${label} (${name})`));
+  }
+
+  $('#redirects').value = app.redirectUris.join('\n');
+  $('#public').checked = app.isPublic;
+  $('#endpoint').value = app.interactionsEndpointUrl || '';
+  $('#secret-state').textContent =
+    `Segredo do cliente: ${app.hasClientSecret ? 'gerado' : 'nenhum'} · ` +
+    `segredo de assinatura de interações: ${app.hasInteractionSigningSecret ? 'gerado' : 'nenhum'}.`;
+
+  const redirect = $('#link-redirect');
+  const chosen = redirect.value;
+  redirect.replaceChildren(...app.redirectUris.map((u) => el('option', { value: u, text: u })));
+  if (app.redirectUris.includes(chosen)) redirect.value = chosen;
+  renderLink();
+}
+
+function renderLink() {
+  const redirect = $('#link-redirect').value;
+  const none = !redirect;
+  $('#link-no-redirect').hidden = !none;
+  $('#link-redirect').hidden = none;
+  $('#link-copy').disabled = none;
+  if (none) {
+    $('#link-url').textContent = '';
+    return;
+  }
+  const params = new URLSearchParams({ client_id: current.clientId, redirect_uri: redirect,
+                                       permissions: String(checkedBits($('#link-perms'))) });
+  $('#link-url').textContent = `${location.origin}/oauth2/authorize?${params}`;
+}
+
+async function loadInstalls() {
+  const list = $('#installs');
+  const { installs } = await api('GET', `/api/applications/${current.id}/installs`);
+  list.replaceChildren();
+  for (const inst of installs) {
+    const granted = PERMISSIONS.filter((p) => inst.grantedPermissions & p.bit).map((p) => p.label);
+    const remove = el('button', { type: 'button', class: 'secondary', text: 'Desinstalar',
+      onclick: guarded($('#installs-error'), async () => {
+        await api('DELETE', `/api/applications/${current.id}/installs/${inst.serverId}`);
+        await loadInstalls();
+      }) });
+    list.append(el('li', {}, el('span', {}, el('strong', { text: inst.serverName }),
+                                el('br'), el('small', { class: 'muted', text: granted.join(', ') || 'sem permissões' })),
+                   remove));
+  }
+  $('#no-installs').hidden = installs.length > 0;
+}
+
+async function select(id) {
+  const app = apps.find((a) => a.id === id);
+  if (!app) return;
+  if (!current || current.id !== id) {
+    for (const box of ['#token-box', '#secret-box', '#delete-confirm']) $(box).hidden = true;
+    permissionBoxes($('#link-perms'), 0, { checked: false });
+  }
+  current = app;
+  history.replaceState(null, '', `#app=${id}`);
+  renderList();
+  renderDetail();
+  await loadInstalls().catch((e) => showError($('#installs-error'), e));
+}
+
+async function loadApps() {
+  ({ applications: apps } = await api('GET', '/api/applications'));
+  renderList();
+  const wanted = new URLSearchParams(location.hash.slice(1)).get('app');
+  const first = apps.find((a) => a.id === wanted) || apps[0];
+  if (first) await select(first.id);
+  else renderDetail();
+}
+
+function readIcon(file) {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(reader.result);
+    reader.onerror = () => reject(new Error('Não foi possível ler o arquivo.'));
+    reader.readAsDataURL(file);
+  });
+}
+
+function wire() {
+  $('#logout').addEventListener('click', async () => {
+    await api('POST', '/api/auth/logout').catch(() => {});
+    location.assign('/login');
+  });
+
+  $('#create').addEventListener('submit', guarded($('#create-error'), async () => {
+    const { application } = await api('POST', '/api/applications', { name: $('#create-name').value });
+    $('#create-name').value = '';
+    apps.push(application);
+    await select(application.id);
+  }));
+
+  $('#icon').addEventListener('change', guarded($('#general-error'), async () => {
+    const file = $('#icon').files[0];
+    if (!file) return;
+    if (file.size > 1500000) throw new Error('O ícone é grande demais: use uma imagem de até 1,5 MB.');
+    pendingIcon = await readIcon(file);
+    $('#icon-preview').src = pendingIcon;
+  }));
+  $('#icon-clear').addEventListener('click', () => {
+    pendingIcon = null;
+    $('#icon').value = '';
+    $('#icon-preview').src = '';
+  });
+
+  $('#general').addEventListener('submit', guarded($('#general-error'), async () => {
+    const body = { name: $('#name').value, description: $('#description').value };
+    if (pendingIcon !== undefined) body.iconUrl = pendingIcon;
+    const { application } = await api('PUT', `/api/applications/${current.id}`, body);
+    replaceApp(application);
+    flash($('#general-saved'));
+  }));
+
+  $('#bot-create').addEventListener('click', guarded($('#bot-error'), async () => {
+    const { application, token } = await api('POST', `/api/applications/${current.id}/bot`);
+    replaceApp(application);
+    showSecret('#token-box', '#token', token);
+  }));
+  $('#bot-rotate').addEventListener('click', guarded($('#bot-error'), async () => {
+    const { token } = await api('POST', `/api/applications/${current.id}/bot/token/rotate`);
+    showSecret('#token-box', '#token', token);
+  }));
+  $('#token-copy').addEventListener('click', (e) => copyText($('#token').textContent, e.target));
+
+  $('#intents-form').addEventListener('submit', guarded($('#intents-error'), async () => {
+    const intents = [...$('#intents').querySelectorAll('input:checked')].map((i) => i.value);
+    const { application } = await api('PUT', `/api/applications/${current.id}/intents`, { intents });
+    replaceApp(application);
+    flash($('#intents-saved'));
+  }));
+
+  $('#oauth').addEventListener('submit', guarded($('#oauth-error'), async () => {
+    const redirectUris = $('#redirects').value.split('\n').map((s) => s.trim()).filter(Boolean);
+    await api('PUT', `/api/applications/${current.id}/oauth/redirect-uris`, { redirectUris });
+    const { application } = await api('PUT', `/api/applications/${current.id}/visibility`,
+                                      { isPublic: $('#public').checked });
+    replaceApp(application);
+    flash($('#oauth-saved'));
+  }));
+
+  $('#endpoint-save').addEventListener('click', guarded($('#secrets-error'), async () => {
+    const url = $('#endpoint').value.trim();
+    const { application } = await api('PUT', `/api/applications/${current.id}/interactions-config`,
+                                      { interactionsEndpointUrl: url || null });
+    replaceApp(application);
+  }));
+  const rotateSecret = (path, field, label) => guarded($('#secrets-error'), async () => {
+    const answer = await api('POST', `/api/applications/${current.id}/${path}`);
+    $('#secret-label').textContent = label;
+    showSecret('#secret-box', '#secret', answer[field]);
+    const { application } = await api('GET', `/api/applications/${current.id}`);
+    replaceApp(application);
+  });
+  $('#client-secret-rotate').addEventListener('click',
+    rotateSecret('oauth/client-secret/rotate', 'clientSecret', 'Segredo do cliente.'));
+  $('#signing-secret-rotate').addEventListener('click',
+    rotateSecret('interactions/signing-secret/rotate', 'signingSecret', 'Segredo de assinatura.'));
+  $('#secret-copy').addEventListener('click', (e) => copyText($('#secret').textContent, e.target));
+
+  $('#link-redirect').addEventListener('change', renderLink);
+  $('#link-perms').addEventListener('change', renderLink);
+  $('#link-copy').addEventListener('click', (e) => copyText($('#link-url').textContent, e.target));
+
+  $('#delete').addEventListener('click', () => { $('#delete-confirm').hidden = false; });
+  $('#delete-confirm').addEventListener('click', guarded($('#delete-error'), async () => {
+    await api('DELETE', `/api/applications/${current.id}`);
+    apps = apps.filter((a) => a.id !== current.id);
+    current = null;
+    history.replaceState(null, '', '#');
+    await loadApps();
+  }));
+}
+
+async function main() {
+  const me = await requireSession();
+  $('#who').textContent = me.displayName || me.username;
+  wire();
+  permissionBoxes($('#link-perms'), 0, { checked: false });
+  await loadApps();
+}
+
+main().catch((e) => showError($('#page-error'), e));

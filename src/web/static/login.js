@@ -1,0 +1,47 @@
+// Sign in or create an account, then go back to where the person came from.
+'use strict';
+
+function nextPage() {
+  const next = new URLSearchParams(location.search).get('next') || '';
+  // Only paths of this site: no scheme, no "//host".
+  return next.startsWith('/') && !next.startsWith('//') ? next : '/developers';
+}
+
+function selectTab(which) {
+  for (const name of ['login', 'register']) {
+    $(`#tab-${name}`).setAttribute('aria-selected', String(name === which));
+    $(`#${name}`).hidden = name !== which;
+  }
+}
+
+$('#tab-login').addEventListener('click', () => selectTab('login'));
+$('#tab-register').addEventListener('click', () => selectTab('register'));
+
+$('#login').addEventListener('submit', async (event) => {
+  event.preventDefault();
+  const error = $('#login-error');
+  error.hidden = true;
+  const body = { username: $('#login-username').value, password: $('#login-password').value };
+  if ($('#login-code').value) body.code = $('#login-code').value;
+  try {
+    await api('POST', '/api/auth/login', body);
+    location.assign(nextPage());
+  } catch (e) {
+    if (e.body && e.body.mfaRequired) $('#login-code-field').hidden = false;
+    showError(error, e.status === 429 ? 'Muitas tentativas erradas. Espere alguns minutos.' : e);
+  }
+});
+
+$('#register').addEventListener('submit', async (event) => {
+  event.preventDefault();
+  const error = $('#register-error');
+  error.hidden = true;
+  const body = { username: $('#register-username').value, password: $('#register-password').value };
+  if ($('#register-display').value.trim()) body.displayName = $('#register-display').value;
+  try {
+    await api('POST', '/api/auth/register', body);
+    location.assign(nextPage());
+  } catch (e) {
+    showError(error, e);
+  }
+});

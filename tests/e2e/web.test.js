@@ -1,0 +1,336 @@
+// The web pages in headless Chromium: sign in, the developer portal and the consent page,
+// plus the headers every page carries. Screenshots land in tests/e2e/screenshots/.
+'use strict';
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { spawnSync } = require('node:child_process');
+const { chromium } = require('playwright-core');
+const { startServer, api, register, uniqueName, appWithBot, serverWithMembers, BIN } = require('./helpers');
+
+const P = { GERENCIAR_SERVIDOR: 2, VER_CANAL: 256, ENVIAR_MENSAGENS: 512, ADICIONAR_REACOES: 2048 };
+const SHOTS = path.join(__dirname, 'screenshots');
+const REDIRECT = 'https://bot.example/callback';
+const PHONE = { width: 390, height: 844 };
+const DESKTOP = { width: 1280, height: 900 };
+let srv;
+let browser;
+
+test.before(async () => {
+  srv = await startServer({ args: ['--test-clock'] });
+  fs.mkdirSync(SHOTS, { recursive: true });
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+           '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+});
+test.after(async () => {
+  if (browser) await browser.close();
+  const r = await srv.stop();
+  assert.equal(r.code, 0, srv.stderr);
+});
+
+// A page in its own cookie jar; `who` (from register) is signed in through the cookie.
+// Requests to the applications' redirect host are answered locally, so landing there is observable.
+async function openPage({ who, viewport = DESKTOP } = {}) {
+  const context = await browser.newContext({ viewport });
+  if (who) await context.addCookies([{ name: 'session', value: who.token, url: srv.url }]);
+  await context.route('https://bot.example/**', (route) =>
+    route.fulfill({ status: 200, contentType: 'text/html', body: '<h1>bot.example</h1>' }));
+  const page = await context.newPage();
+  const problems = [];
+  page.on('pageerror', (e) => problems.push(e.message));
+  page.on('console', (m) => { if (m.type() === 'error' && !/status of 4\d\d/.test(m.text())) problems.push(m.text()); });
+  page.problems = problems;
+  return page;
+}
+
+async function closePage(page) {
+  assert.deepEqual(page.problems, [], 'no script errors or CSP violations');
+  await page.context().close();
+}
+
+function consentUrl(app, permissions, extra = {}) {
+  const q = new URLSearchParams({ client_id: app.clientId, redirect_uri: REDIRECT, permissions: String(permissions), ...extra });
+  return `${srv.url}/oauth2/authorize?${q}`;
+}
+
+test('pages carry strict security headers; static files have ETags and stay in their folder', async () => {
+  for (const p of ['/login', '/developers', '/oauth2/authorize?client_id=x']) {
+    const r = await fetch(srv.url + p);
+    assert.equal(r.status, 200, p);
+    assert.equal(r.headers.get('content-type'), 'text/html; charset=utf-8');
+    const csp = r.headers.get('content-security-policy');
+    assert.match(csp, /default-src 'none'/);
+    assert.match(csp, /script-src 'self'(;|$)/);
+    assert.match(csp, /frame-ancestors 'none'/);
+    assert.equal(r.headers.get('x-frame-options'), 'DENY');
+    assert.equal(r.headers.get('x-content-type-options'), 'nosniff');
+    assert.equal(r.headers.get('referrer-policy'), 'same-origin');
+    const html = await r.text();
+    assert.doesNotMatch(html, /<script>|<script(?![^>]*src=)[^>]*>|\sstyle=|\son\w+=/, `${p}: no inline script, style or handler`);
+    assert.doesNotMatch(html, /(src|href)="(https?:)?\/\//, `${p}: no external assets`);
+  }
+  const root = await fetch(srv.url + '/', { redirect: 'manual' });
+  assert.equal(root.status, 302);
+  assert.equal(root.headers.get('location'), '/developers');
+
+  const css = await fetch(srv.url + '/static/app.css');
+  assert.equal(css.status, 200);
+  assert.equal(css.headers.get('content-type'), 'text/css; charset=utf-8');
+  assert.match(css.headers.get('cache-control'), /max-age=\d+/);
+  const etag = css.headers.get('etag');
+  assert.match(etag, /^"[0-9a-f]+"$/);
+  const again = await fetch(srv.url + '/static/app.css', { headers: { 'if-none-match': etag } });
+  assert.equal(again.status, 304);
+  assert.equal((await again.arrayBuffer()).byteLength, 0);
+  const js = await fetch(srv.url + '/static/common.js');
+  assert.equal(js.headers.get('content-type'), 'text/javascript; charset=utf-8');
+
+  for (const p of ['/static/../src/main.c', '/static/%2e%2e/praca.db', '/static/login.html', '/static/', '/static/nope.js', '/nada']) {
+    const r = await fetch(srv.url + p);
+    assert.equal(r.status, 404, p);
+    assert.match(r.headers.get('content-type'), /^text\/html/);
+    assert.equal(r.headers.get('x-frame-options'), 'DENY');
+  }
+  const post = await fetch(srv.url + '/login', { method: 'POST' });
+  assert.equal(post.status, 405);
+  const head = await fetch(srv.url + '/developers', { method: 'HEAD' });
+  assert.equal(head.status, 200);
+});
+
+test('portal: create an account, an application and its bot; the token shows once', async () => {
+  const page = await openPage();
+  await page.goto(srv.url + '/developers');
+  await page.waitForURL(/\/login\?next=%2Fdevelopers$/);
+  const username = uniqueName('dev');
+  await page.click('#tab-register');
+  await page.fill('#register-username', username);
+  await page.fill('#register-password', 'senha-secreta-1');
+  await page.click('#register button[type=submit]');
+  await page.waitForURL(srv.url + '/developers');
+  await page.waitForSelector('#no-apps:not([hidden])');
+
+  await page.fill('#create-name', 'Robô do Portal');
+  await page.click('#create button[type=submit]');
+  await page.waitForSelector('#detail:not([hidden])');
+  assert.equal(await page.textContent('#detail-name'), 'Robô do Portal');
+
+  await page.click('#bot-create');
+  await page.waitForSelector('#token-box:not([hidden])');
+  const token = await page.textContent('#token');
+  const me = await api(srv.url, 'GET', '/api/bot/@me', { token });
+  assert.equal(me.status, 200, 'the token shown works');
+  assert.equal(me.body.application.name, 'Robô do Portal');
+  assert.ok(await page.isHidden('#bot-create'));
+
+  // Icon through the file picker, then description.
+  const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+  await page.setInputFiles('#icon', { name: 'icone.png', mimeType: 'image/png', buffer: png });
+  await page.waitForFunction(() => document.querySelector('#icon-preview').src.startsWith('data:image/png'));
+  await page.fill('#description', 'Um bot de teste');
+  await page.click('#general button[type=submit]');
+  await page.waitForSelector('#general-saved:not([hidden])');
+
+  // Intents, redirect URIs, visibility.
+  await page.check('#intents input[value="messages.read"]');
+  await page.click('#intents-form button[type=submit]');
+  await page.waitForSelector('#intents-saved:not([hidden])');
+  await page.fill('#redirects', `${REDIRECT}\nhttps://bot.example/outro`);
+  await page.uncheck('#public');
+  await page.click('#oauth button[type=submit]');
+  await page.waitForSelector('#oauth-saved:not([hidden])');
+
+  const cookies = await page.context().cookies();
+  const session = cookies.find((c) => c.name === 'session').value;
+  const { body: { applications: [app] } } = await api(srv.url, 'GET', '/api/applications', { token: session });
+  assert.equal(app.description, 'Um bot de teste');
+  assert.equal(app.iconUrl, 'data:image/png;base64,' + png.toString('base64'));
+  assert.deepEqual(app.intents, ['messages.read']);
+  assert.deepEqual(app.redirectUris, [REDIRECT, 'https://bot.example/outro']);
+  assert.equal(app.isPublic, false);
+
+  // Secrets show once too.
+  await page.click('#client-secret-rotate');
+  await page.waitForSelector('#secret-box:not([hidden])');
+  assert.match(await page.textContent('#secret'), /^[A-Za-z0-9_-]{32,}$/);
+  await page.waitForFunction(() => /Segredo do cliente: gerado/.test(document.querySelector('#secret-state').textContent));
+
+  // The install link builder: permissions by name, a registered redirect URI.
+  await page.check('#link-perms input[data-perm=VER_CANAL]');
+  await page.check('#link-perms input[data-perm=ENVIAR_MENSAGENS]');
+  await page.selectOption('#link-redirect', 'https://bot.example/outro');
+  const link = new URL(await page.textContent('#link-url'));
+  assert.equal(link.origin + link.pathname, srv.url + '/oauth2/authorize');
+  assert.equal(link.searchParams.get('client_id'), app.clientId);
+  assert.equal(link.searchParams.get('redirect_uri'), 'https://bot.example/outro');
+  assert.equal(link.searchParams.get('permissions'), String(P.VER_CANAL | P.ENVIAR_MENSAGENS));
+
+  for (const [name, viewport] of [['portal-390', PHONE], ['portal-1280', DESKTOP]]) {
+    await page.setViewportSize(viewport);
+    await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+  }
+
+  // After a reload the token is gone for good; rotating gives a new one and kills the old.
+  await page.reload();
+  await page.waitForSelector('#detail:not([hidden])');
+  assert.ok(await page.isHidden('#token-box'));
+  assert.equal(await page.textContent('#token'), '');
+  await page.click('#bot-rotate');
+  await page.waitForSelector('#token-box:not([hidden])');
+  const rotated = await page.textContent('#token');
+  assert.notEqual(rotated, token);
+  assert.equal((await api(srv.url, 'GET', '/api/bot/@me', { token })).status, 401);
+  assert.equal((await api(srv.url, 'GET', '/api/bot/@me', { token: rotated })).status, 200);
+  await closePage(page);
+});
+
+test('consent: sign in first, uncheck a permission, authorize, land with only the state', async () => {
+  const dev = await register(srv.url);
+  const info = await appWithBot(srv.url, dev, { name: 'Ajudante', redirect: REDIRECT });
+  const { owner, sid } = await serverWithMembers(srv.url, 0);
+  const requested = P.VER_CANAL | P.ENVIAR_MENSAGENS | P.ADICIONAR_REACOES;
+  const url = consentUrl(info.app, requested, { state: 'estado 42' });
+
+  const page = await openPage();
+  await page.goto(url);
+  await page.waitForURL(/\/login\?next=/);
+  await page.fill('#login-username', owner.user.username);
+  await page.fill('#login-password', 'senha-secreta-1');
+  await page.click('#login button[type=submit]');
+  await page.waitForURL(url);
+  await page.waitForSelector('#consent:not([hidden])');
+  assert.equal(await page.textContent('#app-name'), 'Ajudante');
+  const options = await page.$$eval('#server option', (os) => os.map((o) => [o.value, o.textContent]));
+  assert.deepEqual(options, [[sid, 'Servidor de teste']]);
+  const boxes = await page.$$eval('#perms input', (is) => is.map((i) => [i.dataset.perm, i.checked]));
+  assert.deepEqual(boxes, [['VER_CANAL', true], ['ENVIAR_MENSAGENS', true], ['ADICIONAR_REACOES', true]],
+                   'only what was requested, pre-checked');
+  await page.uncheck('#perms input[data-perm=ADICIONAR_REACOES]');
+
+  for (const [name, viewport] of [['consent-390', PHONE], ['consent-1280', DESKTOP]]) {
+    await page.setViewportSize(viewport);
+    await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+  }
+
+  await page.click('#authorize');
+  await page.waitForURL(/^https:\/\/bot\.example\//);
+  assert.equal(page.url(), `${REDIRECT}?state=estado%2042`);
+
+  const servers = await api(srv.url, 'GET', '/api/bot/servers', { token: info.botToken });
+  assert.deepEqual(servers.body.servers.map((s) => [s.id, s.grantedPermissions]),
+                   [[sid, P.VER_CANAL | P.ENVIAR_MENSAGENS]]);
+  await closePage(page);
+
+  // The developer sees the install in the portal and removes it there.
+  const portal = await openPage({ who: dev, viewport: PHONE });
+  await portal.goto(`${srv.url}/developers#app=${info.app.id}`);
+  await portal.waitForSelector('#installs li');
+  assert.match(await portal.textContent('#installs li'), /Servidor de teste[\s\S]*Ver canais, Enviar mensagens/);
+  await portal.click('#installs li button');
+  await portal.waitForSelector('#no-installs:not([hidden])');
+  const after = await api(srv.url, 'GET', '/api/bot/servers', { token: info.botToken });
+  assert.deepEqual(after.body.servers, []);
+  await closePage(portal);
+});
+
+test('consent: Cancel returns access_denied with the state; a person with no server cannot authorize', async () => {
+  const dev = await register(srv.url);
+  const info = await appWithBot(srv.url, dev, { redirect: `${REDIRECT}?v=1` });
+  const { owner } = await serverWithMembers(srv.url, 0);
+  const q = new URLSearchParams({ client_id: info.app.clientId, redirect_uri: `${REDIRECT}?v=1`, permissions: '0', state: 'xyz' });
+  const page = await openPage({ who: owner });
+  await page.goto(`${srv.url}/oauth2/authorize?${q}`);
+  await page.waitForSelector('#consent:not([hidden])');
+  assert.ok(await page.isVisible('#no-perms'));
+  await page.click('#cancel');
+  await page.waitForURL(/^https:\/\/bot\.example\//);
+  assert.equal(page.url(), `${REDIRECT}?v=1&error=access_denied&state=xyz`);
+  await closePage(page);
+
+  const lonely = await register(srv.url);
+  const page2 = await openPage({ who: lonely });
+  await page2.goto(`${srv.url}/oauth2/authorize?${q}`);
+  await page2.waitForSelector('#consent:not([hidden])');
+  assert.ok(await page2.isVisible('#no-servers'));
+  assert.ok(await page2.isDisabled('#authorize'));
+  await closePage(page2);
+});
+
+test('consent: every failure is a readable page, never raw JSON', async () => {
+  const dev = await register(srv.url);
+  const info = await appWithBot(srv.url, dev, { redirect: REDIRECT });
+  const { owner } = await serverWithMembers(srv.url, 0);
+
+  async function failure(url, who = owner) {
+    const page = await openPage({ who });
+    await page.goto(url);
+    await page.waitForSelector('#failure:not([hidden])');
+    const text = [await page.textContent('#failure-title'), await page.textContent('#failure-text')];
+    assert.ok(await page.isHidden('#consent'));
+    assert.doesNotMatch(await page.textContent('body'), /[{}"]/, 'no JSON on the page');
+    await closePage(page);
+    return text;
+  }
+
+  assert.deepEqual(await failure(consentUrl({ clientId: '0'.repeat(32) }, 0)),
+                   ['Aplicação não encontrada', 'Aplicação não encontrada']);
+  const badRedirect = await failure(`${srv.url}/oauth2/authorize?client_id=${info.app.clientId}&redirect_uri=https%3A%2F%2Fevil.example%2F`);
+  assert.equal(badRedirect[0], 'Link de autorização inválido');
+  assert.match(badRedirect[1], /^redirect_uri: /);
+  const badPerms = await failure(consentUrl(info.app, 'muitas'));
+  assert.match(badPerms[1], /^permissions: /);
+
+  // Private: only its owner may install it.
+  await api(srv.url, 'PUT', `/api/applications/${info.app.id}/visibility`, { token: dev.token, body: { isPublic: false } });
+  assert.deepEqual(await failure(consentUrl(info.app, 0)),
+                   ['Esta aplicação não pode ser instalada', 'Esta aplicação é privada: só o dono pode instalá-la']);
+  await api(srv.url, 'PUT', `/api/applications/${info.app.id}/visibility`, { token: dev.token, body: { isPublic: true } });
+
+  // Suspended by the operator.
+  const other = await appWithBot(srv.url, dev, { name: 'Suspenso', redirect: REDIRECT });
+  const cli = spawnSync(BIN, ['admin', 'suspend', other.app.id, '--reason', 'spam', '--data', srv.db],
+                        { encoding: 'utf8', env: { ...process.env, ASAN_OPTIONS: 'detect_leaks=0' } });
+  assert.equal(cli.status, 0, cli.stderr);
+  assert.deepEqual(await failure(consentUrl(other.app, 0)),
+                   ['Esta aplicação não pode ser instalada', 'Esta aplicação está suspensa']);
+
+  // No permission: the page was opened while the person could install, then lost the right.
+  const { owner: admin, sid, members: [helper] } = await serverWithMembers(srv.url, 1);
+  const role = await api(srv.url, 'POST', `/api/servers/${sid}/roles`, { token: admin.token, body: { name: 'Admins', permissions: P.GERENCIAR_SERVIDOR | P.VER_CANAL } });
+  await api(srv.url, 'PUT', `/api/servers/${sid}/members/${helper.user.id}/roles/${role.body.role.id}`, { token: admin.token });
+  const page = await openPage({ who: helper });
+  await page.goto(consentUrl(info.app, P.VER_CANAL));
+  await page.waitForSelector('#consent:not([hidden])');
+  await api(srv.url, 'DELETE', `/api/servers/${sid}/members/${helper.user.id}/roles/${role.body.role.id}`, { token: admin.token });
+  await page.click('#authorize');
+  await page.waitForSelector('#complete-error:not([hidden])');
+  assert.match(await page.textContent('#complete-error'), /^Sem permissão: é preciso GERENCIAR_SERVIDOR/);
+  assert.ok(page.url().startsWith(srv.url), 'stays on the consent page');
+
+  // Expired: ten minutes pass before Authorize.
+  await api(srv.url, 'POST', '/api/test/clock', { body: { advanceMs: 11 * 60_000 } });
+  await api(srv.url, 'PUT', `/api/servers/${sid}/members/${helper.user.id}/roles/${role.body.role.id}`, { token: admin.token });
+  await page.click('#authorize');
+  await page.waitForSelector('#failure:not([hidden])');
+  assert.equal(await page.textContent('#failure-title'), 'Esta autorização expirou');
+  await closePage(page);
+});
+
+test('sign in: a wrong password is a readable message; next never leaves the site', async () => {
+  const who = await register(srv.url);
+  const page = await openPage();
+  await page.goto(`${srv.url}/login?next=%2F%2Fevil.example%2F`);
+  await page.fill('#login-username', who.user.username);
+  await page.fill('#login-password', 'errada-errada');
+  await page.click('#login button[type=submit]');
+  await page.waitForSelector('#login-error:not([hidden])');
+  assert.doesNotMatch(await page.textContent('#login-error'), /[{}]/);
+  await page.fill('#login-password', 'senha-secreta-1');
+  await page.click('#login button[type=submit]');
+  await page.waitForURL(srv.url + '/developers');
+  await closePage(page);
+});
