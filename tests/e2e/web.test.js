@@ -8,7 +8,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 const { chromium } = require('playwright-core');
-const { startServer, api, register, uniqueName, appWithBot, serverWithMembers, BIN } = require('./helpers');
+const { startServer, api, register, uniqueName, appWithBot, serverWithMembers, totp, BIN } = require('./helpers');
 
 const P = { GERENCIAR_SERVIDOR: 2, VER_CANAL: 256, ENVIAR_MENSAGENS: 512, ADICIONAR_REACOES: 2048 };
 const SHOTS = path.join(__dirname, 'screenshots');
@@ -24,7 +24,8 @@ test.before(async () => {
   browser = await chromium.launch({
     executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-           '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+           '--disable-background-networking', '--disable-component-update', '--disable-sync',
+           '--disable-dev-shm-usage'],
   });
 });
 test.after(async () => {
@@ -332,5 +333,29 @@ test('sign in: a wrong password is a readable message; next never leaves the sit
   await page.fill('#login-password', 'senha-secreta-1');
   await page.click('#login button[type=submit]');
   await page.waitForURL(srv.url + '/developers');
+  await closePage(page);
+});
+
+test('sign in: with two-factor on, the page asks for the code and then signs in', async () => {
+  const who = await register(srv.url);
+  const { body: { secret } } = await api(srv.url, 'POST', '/api/users/@me/mfa/totp', { token: who.token });
+  // The service's clock (moved by --test-clock in another test) decides which code is current.
+  const { body: { nowMs } } = await api(srv.url, 'POST', '/api/test/clock', { body: { advanceMs: 0 } });
+  const verified = await api(srv.url, 'POST', '/api/users/@me/mfa/totp/verify', { token: who.token, body: { code: totp(secret, nowMs) } });
+  assert.equal(verified.status, 200);
+
+  const page = await openPage({ viewport: PHONE });
+  await page.goto(`${srv.url}/login`);
+  assert.ok(await page.isHidden('#login-code-field'));
+  await page.fill('#login-username', who.user.username);
+  await page.fill('#login-password', 'senha-secreta-1');
+  await page.click('#login button[type=submit]');
+  await page.waitForSelector('#login-code-field:not([hidden])');
+  assert.ok(await page.isVisible('#login-error'));
+  await page.fill('#login-code', totp(secret, nowMs + 30_000));
+  await page.click('#login button[type=submit]');
+  await page.waitForURL(srv.url + '/developers');
+  await page.waitForSelector('#no-apps:not([hidden])');
+  assert.equal(await page.textContent('#who'), who.user.username);
   await closePage(page);
 });
