@@ -17,6 +17,7 @@
 #include "domain/text.h"
 #include "domain/urls.h"
 #include "store/apps.h"
+#include "store/commands.h"
 
 #define DESCRIPTION_MAX   400
 #define REDIRECT_URIS_MAX 10

@@ -18,7 +18,7 @@ void draft_cleanup(struct draft *d)
     d->embeds = d->components = NULL;
 }
 
-static int rule_error(struct api_call *c, const struct msg_error *err)
+static int answer_rule_error(struct api_call *c, const struct rule_error *err)
 {
     api_bad(c, err->path, err->reason);
     return -1;
@@ -50,19 +50,19 @@ int api_draft_read(struct api_call *c, json_t *body, int rich, int64_t base_flag
         api_bad(c, "flags", "só 0 ou 32768 (IS_COMPONENTS_V2) são aceitos");
         return -1;
     }
-    struct msg_error err;
+    struct rule_error err;
     json_t *embeds = json_object_get(body, "embeds");
     if (embeds && !json_is_null(embeds)) {
         d->embeds_set = 1;
         if (!(d->embeds = msg_clean_embeds(embeds, &err)))
-            return rule_error(c, &err);
+            return answer_rule_error(c, &err);
     }
     json_t *components = json_object_get(body, "components");
     if (components && !json_is_null(components)) {
         d->components_set = 1;
         d->components = msg_clean_components(components, d->flags == MSG_FLAG_COMPONENTS_V2, &err);
         if (!d->components)
-            return rule_error(c, &err);
+            return answer_rule_error(c, &err);
     }
     return 0;
 }

@@ -221,7 +221,7 @@ static void bot_edit(struct api_call *c)
                                   : json_incref(json_object_get(old, "components"));
     if (!d.components_set && d.flags != old_flags && json_array_size(components)) {
         /* The flag changed under the kept components: they must fit the new rules. */
-        struct msg_error err;
+        struct rule_error err;
         json_t *again = msg_clean_components(components, d.flags == MSG_FLAG_COMPONENTS_V2, &err);
         if (!again) {
             api_bad(c, err.path, err.reason);

@@ -4,7 +4,6 @@
  */
 #include "domain/message_rules.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -13,116 +12,39 @@
 #include "domain/urls.h"
 
 struct walk {
-    struct msg_error *err;
+    struct rule_error *err;
     size_t count; /* components seen, for the limit of 40 */
     json_t *ids;  /* customIds seen (object used as a set) */
 };
 
-static int fail(struct msg_error *err, const char *path, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static int fail(struct msg_error *err, const char *path, const char *fmt, ...)
-{
-    snprintf(err->path, sizeof err->path, "%s", path);
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err->reason, sizeof err->reason, fmt, ap);
-    va_end(ap);
-    return -1;
-}
-
-/* Paths are for messages only: a path too deep to fit is cut, never overflowed. */
-static void sub(char *out, size_t cap, const char *base, const char *key)
-{
-    if (snprintf(out, cap, "%s.%s", base, key) >= (int)cap)
-        out[cap - 1] = '\0';
-}
-
-static void idx(char *out, size_t cap, const char *base, size_t i)
-{
-    if (snprintf(out, cap, "%s.%zu", base, i) >= (int)cap)
-        out[cap - 1] = '\0';
-}
-
-/* Copies an optional string field of at most max characters (min when present). */
-static int opt_str(json_t *src, json_t *dst, const char *key, size_t min, size_t max,
-                   const char *base, struct msg_error *err, int required)
-{
-    char path[128];
-    sub(path, sizeof path, base, key);
-    json_t *v = json_object_get(src, key);
-    if (!v || json_is_null(v))
-        return required ? fail(err, path, "obrigatório") : 0;
-    if (!json_is_string(v))
-        return fail(err, path, "deve ser um texto");
-    size_t n = text_chars(json_string_value(v), json_string_length(v));
-    if (n < min || n > max)
-        return min ? fail(err, path, "deve ter entre %zu e %zu caracteres", min, max)
-                   : fail(err, path, "deve ter no máximo %zu caracteres", max);
-    json_object_set(dst, key, v);
-    return 1;
-}
-
 static int opt_url(json_t *src, json_t *dst, const char *key, const char *base,
-                   struct msg_error *err, int required, int allow_attachment)
+                   struct rule_error *err, int required, int allow_attachment)
 {
-    char path[128];
-    sub(path, sizeof path, base, key);
-    json_t *v = json_object_get(src, key);
-    if (!v || json_is_null(v))
-        return required ? fail(err, path, "obrigatório") : 0;
-    if (!json_is_string(v))
-        return fail(err, path, "deve ser um texto");
+    char path[RULE_PATH_MAX];
+    json_t *v;
+    int rc = rule_text(src, key, base, path, err, required, &v);
+    if (rc <= 0)
+        return rc;
     const char *s = json_string_value(v);
     size_t len = json_string_length(v);
     int attachment = allow_attachment && len > 13 && strncmp(s, "attachment://", 13) == 0;
     if (!attachment && url_check_http(s, len))
-        return fail(err, path, "deve ser uma URL http ou https");
-    json_object_set(dst, key, v);
-    return 1;
-}
-
-static int opt_int(json_t *src, json_t *dst, const char *key, json_int_t lo, json_int_t hi,
-                   const char *base, struct msg_error *err, int required)
-{
-    char path[128];
-    sub(path, sizeof path, base, key);
-    json_t *v = json_object_get(src, key);
-    if (!v || json_is_null(v))
-        return required ? fail(err, path, "obrigatório") : 0;
-    if (!json_is_integer(v))
-        return fail(err, path, "deve ser um número inteiro");
-    json_int_t i = json_integer_value(v);
-    if (i < lo || i > hi)
-        return fail(err, path, "deve estar entre %lld e %lld", (long long)lo, (long long)hi);
-    json_object_set(dst, key, v);
-    return 1;
-}
-
-static int opt_bool(json_t *src, json_t *dst, const char *key, const char *base,
-                    struct msg_error *err)
-{
-    char path[128];
-    sub(path, sizeof path, base, key);
-    json_t *v = json_object_get(src, key);
-    if (!v || json_is_null(v))
-        return 0;
-    if (!json_is_boolean(v))
-        return fail(err, path, "deve ser verdadeiro ou falso");
+        return rule_fail(err, path, "deve ser uma URL http ou https");
     json_object_set(dst, key, v);
     return 1;
 }
 
 /* An object field {url} (image, thumbnail, media). */
 static int url_object(json_t *src, json_t *dst, const char *key, const char *base,
-                      struct msg_error *err, int required, int allow_attachment)
+                      struct rule_error *err, int required, int allow_attachment)
 {
     char path[128];
-    sub(path, sizeof path, base, key);
+    rule_sub(path, sizeof path, base, key);
     json_t *v = json_object_get(src, key);
     if (!v || json_is_null(v))
-        return required ? fail(err, path, "obrigatório") : 0;
+        return required ? rule_fail(err, path, "obrigatório") : 0;
     if (!json_is_object(v))
-        return fail(err, path, "deve ser um objeto");
+        return rule_fail(err, path, "deve ser um objeto");
     json_t *clean = json_object();
     int rc = opt_url(v, clean, "url", path, err, 1, allow_attachment);
     if (rc < 0) {
@@ -136,17 +58,17 @@ static int url_object(json_t *src, json_t *dst, const char *key, const char *bas
 /* ---- embeds ---- */
 
 static int embed_sub_object(json_t *src, json_t *dst, const char *key, const char *base,
-                            struct msg_error *err, const char *text_key, size_t text_max)
+                            struct rule_error *err, const char *text_key, size_t text_max)
 {
     char path[128];
-    sub(path, sizeof path, base, key);
+    rule_sub(path, sizeof path, base, key);
     json_t *v = json_object_get(src, key);
     if (!v || json_is_null(v))
         return 0;
     if (!json_is_object(v))
-        return fail(err, path, "deve ser um objeto");
+        return rule_fail(err, path, "deve ser um objeto");
     json_t *clean = json_object();
-    int ok = opt_str(v, clean, text_key, 1, text_max, path, err, 1) >= 0 &&
+    int ok = rule_str(v, clean, text_key, 1, text_max, path, err, 1) >= 0 &&
              opt_url(v, clean, "url", path, err, 0, 0) >= 0 &&
              opt_url(v, clean, "iconUrl", path, err, 0, 0) >= 0;
     if (!ok) {
@@ -159,32 +81,32 @@ static int embed_sub_object(json_t *src, json_t *dst, const char *key, const cha
     return 1;
 }
 
-static int embed_fields(json_t *src, json_t *dst, const char *base, struct msg_error *err)
+static int embed_fields(json_t *src, json_t *dst, const char *base, struct rule_error *err)
 {
     char path[128];
-    sub(path, sizeof path, base, "fields");
+    rule_sub(path, sizeof path, base, "fields");
     json_t *v = json_object_get(src, "fields");
     if (!v || json_is_null(v))
         return 0;
     if (!json_is_array(v))
-        return fail(err, path, "deve ser uma lista");
+        return rule_fail(err, path, "deve ser uma lista");
     if (json_array_size(v) > 25)
-        return fail(err, path, "deve ter no máximo 25 campos");
+        return rule_fail(err, path, "deve ter no máximo 25 campos");
     json_t *out = json_array();
     size_t i;
     json_t *f;
     json_array_foreach(v, i, f)
     {
         char fp[128];
-        idx(fp, sizeof fp, path, i);
+        rule_idx(fp, sizeof fp, path, i);
         if (!json_is_object(f)) {
             json_decref(out);
-            return fail(err, fp, "deve ser um objeto");
+            return rule_fail(err, fp, "deve ser um objeto");
         }
         json_t *clean = json_object();
-        if (opt_str(f, clean, "name", 1, 256, fp, err, 1) < 0 ||
-            opt_str(f, clean, "value", 1, 1024, fp, err, 1) < 0 ||
-            opt_bool(f, clean, "inline", fp, err) < 0) {
+        if (rule_str(f, clean, "name", 1, 256, fp, err, 1) < 0 ||
+            rule_str(f, clean, "value", 1, 1024, fp, err, 1) < 0 ||
+            rule_bool(f, clean, "inline", fp, err) < 0) {
             json_decref(clean);
             json_decref(out);
             return -1;
@@ -216,17 +138,17 @@ size_t msg_embeds_chars(json_t *embeds)
     return total;
 }
 
-static json_t *clean_embed(json_t *e, const char *path, struct msg_error *err)
+static json_t *clean_embed(json_t *e, const char *path, struct rule_error *err)
 {
     if (!json_is_object(e)) {
-        fail(err, path, "deve ser um objeto");
+        rule_fail(err, path, "deve ser um objeto");
         return NULL;
     }
     json_t *out = json_object();
-    int ok = opt_str(e, out, "title", 0, 256, path, err, 0) >= 0 &&
-             opt_str(e, out, "description", 0, 4096, path, err, 0) >= 0 &&
+    int ok = rule_str(e, out, "title", 0, 256, path, err, 0) >= 0 &&
+             rule_str(e, out, "description", 0, 4096, path, err, 0) >= 0 &&
              opt_url(e, out, "url", path, err, 0, 0) >= 0 &&
-             opt_int(e, out, "color", 0, 0xFFFFFF, path, err, 0) >= 0 &&
+             rule_int(e, out, "color", 0, 0xFFFFFF, path, err, 0) >= 0 &&
              embed_sub_object(e, out, "footer", path, err, "text", 2048) >= 0 &&
              url_object(e, out, "image", path, err, 0, 0) >= 0 &&
              url_object(e, out, "thumbnail", path, err, 0, 0) >= 0 &&
@@ -236,11 +158,11 @@ static json_t *clean_embed(json_t *e, const char *path, struct msg_error *err)
     if (ok && ts && !json_is_null(ts)) {
         int64_t ms;
         char tp[128];
-        sub(tp, sizeof tp, path, "timestamp");
+        rule_sub(tp, sizeof tp, path, "timestamp");
         if (!json_is_string(ts) ||
             clock_parse(json_string_value(ts), json_string_length(ts), &ms)) {
             ok = 0;
-            fail(err, tp, "deve ser uma data ISO 8601");
+            rule_fail(err, tp, "deve ser uma data ISO 8601");
         } else {
             char iso[CLOCK_ISO_LEN + 1];
             clock_format_iso(ms, iso);
@@ -249,7 +171,7 @@ static json_t *clean_embed(json_t *e, const char *path, struct msg_error *err)
     }
     if (ok && json_object_size(out) == 0) {
         ok = 0;
-        fail(err, path, "um embed precisa de ao menos um campo");
+        rule_fail(err, path, "um embed precisa de ao menos um campo");
     }
     if (!ok) {
         json_decref(out);
@@ -258,14 +180,14 @@ static json_t *clean_embed(json_t *e, const char *path, struct msg_error *err)
     return out;
 }
 
-json_t *msg_clean_embeds(json_t *embeds, struct msg_error *err)
+json_t *msg_clean_embeds(json_t *embeds, struct rule_error *err)
 {
     if (!json_is_array(embeds)) {
-        fail(err, "embeds", "deve ser uma lista");
+        rule_fail(err, "embeds", "deve ser uma lista");
         return NULL;
     }
     if (json_array_size(embeds) > MSG_EMBEDS_MAX) {
-        fail(err, "embeds", "deve ter no máximo %d embeds", MSG_EMBEDS_MAX);
+        rule_fail(err, "embeds", "deve ter no máximo %d embeds", MSG_EMBEDS_MAX);
         return NULL;
     }
     json_t *out = json_array();
@@ -274,7 +196,7 @@ json_t *msg_clean_embeds(json_t *embeds, struct msg_error *err)
     json_array_foreach(embeds, i, e)
     {
         char path[32];
-        idx(path, sizeof path, "embeds", i);
+        rule_idx(path, sizeof path, "embeds", i);
         json_t *clean = clean_embed(e, path, err);
         if (!clean) {
             json_decref(out);
@@ -284,7 +206,7 @@ json_t *msg_clean_embeds(json_t *embeds, struct msg_error *err)
     }
     if (msg_embeds_chars(out) > MSG_EMBED_TOTAL_MAX) {
         json_decref(out);
-        fail(err, "embeds", "deve ter no máximo %d caracteres no total", MSG_EMBED_TOTAL_MAX);
+        rule_fail(err, "embeds", "deve ter no máximo %d caracteres no total", MSG_EMBED_TOTAL_MAX);
         return NULL;
     }
     return out;
@@ -320,13 +242,13 @@ static json_t *component(struct walk *w, json_t *c, const char *path, const json
 /* A customId, unique within the message. */
 static int custom_id(struct walk *w, json_t *src, json_t *dst, const char *base)
 {
-    if (opt_str(src, dst, "customId", 1, 100, base, w->err, 1) < 0)
+    if (rule_str(src, dst, "customId", 1, 100, base, w->err, 1) < 0)
         return -1;
     const char *id = json_string_value(json_object_get(src, "customId"));
     char path[128];
-    sub(path, sizeof path, base, "customId");
+    rule_sub(path, sizeof path, base, "customId");
     if (json_object_get(w->ids, id))
-        return fail(w->err, path, "repetido: cada customId deve ser único na mensagem");
+        return rule_fail(w->err, path, "repetido: cada customId deve ser único na mensagem");
     json_object_set_new(w->ids, id, json_true());
     return 0;
 }
@@ -336,19 +258,19 @@ static int children(struct walk *w, json_t *src, json_t *dst, const char *key, c
                     size_t min, size_t max, const json_int_t *allowed, size_t nallowed)
 {
     char path[128];
-    sub(path, sizeof path, base, key);
+    rule_sub(path, sizeof path, base, key);
     json_t *v = json_object_get(src, key);
     if (!json_is_array(v))
-        return fail(w->err, path, v ? "deve ser uma lista" : "obrigatório");
+        return rule_fail(w->err, path, v ? "deve ser uma lista" : "obrigatório");
     if (json_array_size(v) < min || json_array_size(v) > max)
-        return fail(w->err, path, "deve ter entre %zu e %zu componentes", min, max);
+        return rule_fail(w->err, path, "deve ter entre %zu e %zu componentes", min, max);
     json_t *out = json_array();
     size_t i;
     json_t *c;
     json_array_foreach(v, i, c)
     {
         char cp[128];
-        idx(cp, sizeof cp, path, i);
+        rule_idx(cp, sizeof cp, path, i);
         json_t *clean = component(w, c, cp, allowed, nallowed);
         if (!clean) {
             json_decref(out);
@@ -362,47 +284,47 @@ static int children(struct walk *w, json_t *src, json_t *dst, const char *key, c
 
 static int button(struct walk *w, json_t *c, json_t *out, const char *path)
 {
-    if (opt_int(c, out, "style", 1, 5, path, w->err, 1) < 0 ||
-        opt_str(c, out, "label", 0, 80, path, w->err, 0) < 0 ||
-        opt_bool(c, out, "disabled", path, w->err) < 0)
+    if (rule_int(c, out, "style", 1, 5, path, w->err, 1) < 0 ||
+        rule_str(c, out, "label", 0, 80, path, w->err, 0) < 0 ||
+        rule_bool(c, out, "disabled", path, w->err) < 0)
         return -1;
     char p[128];
     if (json_integer_value(json_object_get(c, "style")) == 5) {
-        sub(p, sizeof p, path, "customId");
+        rule_sub(p, sizeof p, path, "customId");
         if (json_object_get(c, "customId"))
-            return fail(w->err, p, "botões de link (style 5) não têm customId");
+            return rule_fail(w->err, p, "botões de link (style 5) não têm customId");
         return opt_url(c, out, "url", path, w->err, 1, 0) < 0 ? -1 : 0;
     }
-    sub(p, sizeof p, path, "url");
+    rule_sub(p, sizeof p, path, "url");
     if (json_object_get(c, "url"))
-        return fail(w->err, p, "só botões de link (style 5) têm url");
+        return rule_fail(w->err, p, "só botões de link (style 5) têm url");
     return custom_id(w, c, out, path);
 }
 
 static int select_menu(struct walk *w, json_t *c, json_t *out, const char *path, json_int_t type)
 {
     if (custom_id(w, c, out, path) < 0 ||
-        opt_str(c, out, "placeholder", 0, 150, path, w->err, 0) < 0 ||
-        opt_int(c, out, "minValues", 0, 25, path, w->err, 0) < 0 ||
-        opt_int(c, out, "maxValues", 1, 25, path, w->err, 0) < 0 ||
-        opt_bool(c, out, "disabled", path, w->err) < 0)
+        rule_str(c, out, "placeholder", 0, 150, path, w->err, 0) < 0 ||
+        rule_int(c, out, "minValues", 0, 25, path, w->err, 0) < 0 ||
+        rule_int(c, out, "maxValues", 1, 25, path, w->err, 0) < 0 ||
+        rule_bool(c, out, "disabled", path, w->err) < 0)
         return -1;
     json_t *minv = json_object_get(out, "minValues"), *maxv = json_object_get(out, "maxValues");
     char p[128];
-    sub(p, sizeof p, path, "minValues");
+    rule_sub(p, sizeof p, path, "minValues");
     if (minv && maxv && json_integer_value(minv) > json_integer_value(maxv))
-        return fail(w->err, p, "não pode passar de maxValues");
+        return rule_fail(w->err, p, "não pode passar de maxValues");
     if (type != STRING_SELECT)
         return 0;
-    sub(p, sizeof p, path, "options");
+    rule_sub(p, sizeof p, path, "options");
     json_t *opts = json_object_get(c, "options");
     if (!json_is_array(opts))
-        return fail(w->err, p, opts ? "deve ser uma lista" : "obrigatório");
+        return rule_fail(w->err, p, opts ? "deve ser uma lista" : "obrigatório");
     if (json_array_size(opts) < 1 || json_array_size(opts) > 25)
-        return fail(w->err, p, "deve ter entre 1 e 25 opções");
+        return rule_fail(w->err, p, "deve ter entre 1 e 25 opções");
     if (maxv && (size_t)json_integer_value(maxv) > json_array_size(opts)) {
-        sub(p, sizeof p, path, "maxValues");
-        return fail(w->err, p, "não pode passar do número de opções");
+        rule_sub(p, sizeof p, path, "maxValues");
+        return rule_fail(w->err, p, "não pode passar do número de opções");
     }
     json_t *clean_opts = json_array();
     size_t i;
@@ -410,14 +332,14 @@ static int select_menu(struct walk *w, json_t *c, json_t *out, const char *path,
     json_array_foreach(opts, i, o)
     {
         char op[128];
-        idx(op, sizeof op, p, i);
+        rule_idx(op, sizeof op, p, i);
         json_t *co = json_object();
-        if (!json_is_object(o) || opt_str(o, co, "label", 1, 100, op, w->err, 1) < 0 ||
-            opt_str(o, co, "value", 1, 100, op, w->err, 1) < 0 ||
-            opt_str(o, co, "description", 0, 100, op, w->err, 0) < 0 ||
-            opt_bool(o, co, "default", op, w->err) < 0) {
+        if (!json_is_object(o) || rule_str(o, co, "label", 1, 100, op, w->err, 1) < 0 ||
+            rule_str(o, co, "value", 1, 100, op, w->err, 1) < 0 ||
+            rule_str(o, co, "description", 0, 100, op, w->err, 0) < 0 ||
+            rule_bool(o, co, "default", op, w->err) < 0) {
             if (!json_is_object(o))
-                fail(w->err, op, "deve ser um objeto");
+                rule_fail(w->err, op, "deve ser um objeto");
             json_decref(co);
             json_decref(clean_opts);
             return -1;
@@ -431,25 +353,25 @@ static int select_menu(struct walk *w, json_t *c, json_t *out, const char *path,
 static int media_items(struct walk *w, json_t *c, json_t *out, const char *path)
 {
     char p[128];
-    sub(p, sizeof p, path, "items");
+    rule_sub(p, sizeof p, path, "items");
     json_t *items = json_object_get(c, "items");
     if (!json_is_array(items))
-        return fail(w->err, p, items ? "deve ser uma lista" : "obrigatório");
+        return rule_fail(w->err, p, items ? "deve ser uma lista" : "obrigatório");
     if (json_array_size(items) < 1 || json_array_size(items) > 10)
-        return fail(w->err, p, "deve ter entre 1 e 10 itens");
+        return rule_fail(w->err, p, "deve ter entre 1 e 10 itens");
     json_t *clean = json_array();
     size_t i;
     json_t *it;
     json_array_foreach(items, i, it)
     {
         char ip[128];
-        idx(ip, sizeof ip, p, i);
+        rule_idx(ip, sizeof ip, p, i);
         json_t *ci = json_object();
         if (!json_is_object(it) || url_object(it, ci, "media", ip, w->err, 1, 1) < 0 ||
-            opt_str(it, ci, "description", 0, 1024, ip, w->err, 0) < 0 ||
-            opt_bool(it, ci, "spoiler", ip, w->err) < 0) {
+            rule_str(it, ci, "description", 0, 1024, ip, w->err, 0) < 0 ||
+            rule_bool(it, ci, "spoiler", ip, w->err) < 0) {
             if (!json_is_object(it))
-                fail(w->err, ip, "deve ser um objeto");
+                rule_fail(w->err, ip, "deve ser um objeto");
             json_decref(ci);
             json_decref(clean);
             return -1;
@@ -478,9 +400,9 @@ static int row(struct walk *w, json_t *c, json_t *out, const char *path)
     json_array_foreach(kids, i, k) selects +=
         is_select(json_integer_value(json_object_get(k, "type")));
     char p[128];
-    sub(p, sizeof p, path, "components");
+    rule_sub(p, sizeof p, path, "components");
     if (selects && json_array_size(kids) != 1)
-        return fail(w->err, p, "uma fileira tem até 5 botões ou um único menu de seleção");
+        return rule_fail(w->err, p, "uma fileira tem até 5 botões ou um único menu de seleção");
     return 0;
 }
 
@@ -489,10 +411,10 @@ static int section(struct walk *w, json_t *c, json_t *out, const char *path)
     if (children(w, c, out, "components", path, 1, 3, SECTION_CHILDREN, 1) < 0)
         return -1;
     char p[128];
-    sub(p, sizeof p, path, "accessory");
+    rule_sub(p, sizeof p, path, "accessory");
     json_t *acc = json_object_get(c, "accessory");
     if (!acc)
-        return fail(w->err, p, "obrigatório");
+        return rule_fail(w->err, p, "obrigatório");
     json_t *clean = component(w, acc, p, ACCESSORY, 2);
     if (!clean)
         return -1;
@@ -504,15 +426,15 @@ static json_t *component(struct walk *w, json_t *c, const char *path, const json
                          size_t nallowed)
 {
     if (!json_is_object(c)) {
-        fail(w->err, path, "deve ser um objeto");
+        rule_fail(w->err, path, "deve ser um objeto");
         return NULL;
     }
     if (++w->count > MSG_COMPONENTS_MAX) {
-        fail(w->err, path, "uma mensagem tem no máximo %d componentes", MSG_COMPONENTS_MAX);
+        rule_fail(w->err, path, "uma mensagem tem no máximo %d componentes", MSG_COMPONENTS_MAX);
         return NULL;
     }
     json_t *out = json_object();
-    if (opt_int(c, out, "type", 1, 17, path, w->err, 1) < 0) {
+    if (rule_int(c, out, "type", 1, 17, path, w->err, 1) < 0) {
         json_decref(out);
         return NULL;
     }
@@ -521,8 +443,8 @@ static json_t *component(struct walk *w, json_t *c, const char *path, const json
     for (size_t i = 0; i < nallowed; i++)
         ok |= allowed[i] == type;
     char tp[128];
-    sub(tp, sizeof tp, path, "type");
-    int rc = ok ? 0 : fail(w->err, tp, "tipo %lld não é permitido aqui", (long long)type);
+    rule_sub(tp, sizeof tp, path, "type");
+    int rc = ok ? 0 : rule_fail(w->err, tp, "tipo %lld não é permitido aqui", (long long)type);
     if (rc == 0) {
         switch (type) {
         case ROW:
@@ -535,12 +457,12 @@ static json_t *component(struct walk *w, json_t *c, const char *path, const json
             rc = section(w, c, out, path);
             break;
         case TEXT_DISPLAY:
-            rc = opt_str(c, out, "content", 1, 4000, path, w->err, 1);
+            rc = rule_str(c, out, "content", 1, 4000, path, w->err, 1);
             break;
         case THUMBNAIL:
             rc = url_object(c, out, "media", path, w->err, 1, 1) < 0 ||
-                         opt_str(c, out, "description", 0, 1024, path, w->err, 0) < 0 ||
-                         opt_bool(c, out, "spoiler", path, w->err) < 0
+                         rule_str(c, out, "description", 0, 1024, path, w->err, 0) < 0 ||
+                         rule_bool(c, out, "spoiler", path, w->err) < 0
                      ? -1
                      : 0;
             break;
@@ -549,21 +471,21 @@ static json_t *component(struct walk *w, json_t *c, const char *path, const json
             break;
         case FILE_COMPONENT:
             rc = url_object(c, out, "file", path, w->err, 1, 1) < 0 ||
-                         opt_bool(c, out, "spoiler", path, w->err) < 0
+                         rule_bool(c, out, "spoiler", path, w->err) < 0
                      ? -1
                      : 0;
             break;
         case SEPARATOR:
-            rc = opt_bool(c, out, "divider", path, w->err) < 0 ||
-                         opt_int(c, out, "spacing", 1, 2, path, w->err, 0) < 0
+            rc = rule_bool(c, out, "divider", path, w->err) < 0 ||
+                         rule_int(c, out, "spacing", 1, 2, path, w->err, 0) < 0
                      ? -1
                      : 0;
             break;
         case CONTAINER:
             rc = children(w, c, out, "components", path, 1, 10, CONTAINER_CHILDREN,
                           sizeof CONTAINER_CHILDREN / sizeof CONTAINER_CHILDREN[0]) < 0 ||
-                         opt_int(c, out, "accentColor", 0, 0xFFFFFF, path, w->err, 0) < 0 ||
-                         opt_bool(c, out, "spoiler", path, w->err) < 0
+                         rule_int(c, out, "accentColor", 0, 0xFFFFFF, path, w->err, 0) < 0 ||
+                         rule_bool(c, out, "spoiler", path, w->err) < 0
                      ? -1
                      : 0;
             break;
@@ -579,17 +501,17 @@ static json_t *component(struct walk *w, json_t *c, const char *path, const json
     return out;
 }
 
-json_t *msg_clean_components(json_t *components, int v2, struct msg_error *err)
+json_t *msg_clean_components(json_t *components, int v2, struct rule_error *err)
 {
     static const json_int_t LEGACY_TOP[] = {ROW};
     static const json_int_t V2_TOP[] = {ROW,           SECTION,        TEXT_DISPLAY, THUMBNAIL,
                                         MEDIA_GALLERY, FILE_COMPONENT, SEPARATOR,    CONTAINER};
     if (!json_is_array(components)) {
-        fail(err, "components", "deve ser uma lista");
+        rule_fail(err, "components", "deve ser uma lista");
         return NULL;
     }
     if (!v2 && json_array_size(components) > 5) {
-        fail(err, "components", "deve ter no máximo 5 fileiras");
+        rule_fail(err, "components", "deve ter no máximo 5 fileiras");
         return NULL;
     }
     struct walk w = {err, 0, json_object()};
@@ -599,7 +521,7 @@ json_t *msg_clean_components(json_t *components, int v2, struct msg_error *err)
     json_array_foreach(components, i, c)
     {
         char path[32];
-        idx(path, sizeof path, "components", i);
+        rule_idx(path, sizeof path, "components", i);
         json_t *clean = v2 ? component(&w, c, path, V2_TOP, sizeof V2_TOP / sizeof V2_TOP[0])
                            : component(&w, c, path, LEGACY_TOP, 1);
         if (!clean) {

@@ -8,21 +8,18 @@
 #include <jansson.h>
 #include <stddef.h>
 
+#include "domain/json_rules.h"
+
 #define MSG_CONTENT_MAX        4000
 #define MSG_EMBEDS_MAX         10
 #define MSG_EMBED_TOTAL_MAX    6000
 #define MSG_COMPONENTS_MAX     40
 #define MSG_FLAG_COMPONENTS_V2 32768
 
-struct msg_error {
-    char path[128];
-    char reason[160];
-};
-
 /* embeds: a JSON array. Returns a new array, or NULL with err set. */
-json_t *msg_clean_embeds(json_t *embeds, struct msg_error *err);
+json_t *msg_clean_embeds(json_t *embeds, struct rule_error *err);
 /* components: a JSON array; v2 selects the Components V2 rules. */
-json_t *msg_clean_components(json_t *components, int v2, struct msg_error *err);
+json_t *msg_clean_components(json_t *components, int v2, struct rule_error *err);
 /* Total characters counted by the 6000 limit over all embeds of a cleaned array. */
 size_t msg_embeds_chars(json_t *embeds);
 

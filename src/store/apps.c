@@ -251,18 +251,6 @@ int store_bot_token_replace(struct store *db, void *arg)
     return rc;
 }
 
-json_t *store_app_commands_json(struct store *db, const char *app_id)
-{
-    static const char *SQL = "SELECT name, description, options, NULLIF(server_id, '')"
-                             " FROM application_commands WHERE application_id = $1"
-                             " ORDER BY server_id, name";
-    static const struct store_col COLS[] = {{"name", COL_TEXT},
-                                            {"description", COL_TEXT},
-                                            {"options", COL_JSON},
-                                            {"serverId", COL_TEXT}};
-    return store_list_json(db, SQL, SV_ARGS(SV_STR(app_id)), STORE_COLS(COLS));
-}
-
 json_t *store_suspended_bots(struct store *db)
 {
     static const char *SQL = "SELECT bot_user_id FROM applications"

@@ -107,7 +107,4 @@ int store_authorize_create(struct store_writer *w, const char *id, const char *a
                            int64_t requested, int64_t created_at, int64_t expires_at);
 int store_authorize_find(struct store *db, const char *id, struct store_authorize *out);
 
-/* Commands of an application (global and per server) as Command objects. */
-json_t *store_app_commands_json(struct store *db, const char *app_id);
-
 #endif

@@ -32,7 +32,7 @@ static json_t *embeds_with(size_t n)
 
 Test(embeds, ten_ok_eleven_refused)
 {
-    struct msg_error err;
+    struct rule_error err;
     json_t *ten = embeds_with(10), *eleven = embeds_with(11);
     json_t *ok = msg_clean_embeds(ten, &err);
     cr_assert_not_null(ok);
@@ -45,7 +45,7 @@ Test(embeds, ten_ok_eleven_refused)
 
 Test(embeds, title_256_ok_257_refused)
 {
-    struct msg_error err;
+    struct rule_error err;
     json_t *e = json_pack("[{so}]", "title", repeat_str('a', 256));
     json_t *ok = msg_clean_embeds(e, &err);
     cr_assert_not_null(ok);
@@ -59,7 +59,7 @@ Test(embeds, title_256_ok_257_refused)
 
 Test(embeds, total_6000_ok_6001_refused)
 {
-    struct msg_error err;
+    struct rule_error err;
     /* two embeds: 4096 + 1904 = 6000 characters of description */
     json_t *e = json_pack("[{so}{so}]", "description", repeat_str('a', 4096), "description",
                           repeat_str('b', 1904));
@@ -75,7 +75,7 @@ Test(embeds, total_6000_ok_6001_refused)
 
 Test(embeds, fields_footer_author_urls_and_unknown_keys)
 {
-    struct msg_error err;
+    struct rule_error err;
     json_t *e =
         parse("[{\"title\":\"T\",\"url\":\"https://x.example/a#b\",\"color\":16777215,"
               "\"timestamp\":\"2026-11-21 12:00:00\",\"footer\":{\"text\":\"f\",\"iconUrl\":"
@@ -128,7 +128,7 @@ static json_t *rows_of_buttons(size_t rows, size_t per_row)
 
 Test(components, forty_ok_forty_one_refused)
 {
-    struct msg_error err;
+    struct rule_error err;
     /* V2: 8 containers × (1 + 4 text displays) = 40 components. */
     json_t *a = json_array();
     for (int i = 0; i < 8; i++) {
@@ -148,7 +148,7 @@ Test(components, forty_ok_forty_one_refused)
 
 Test(components, action_rows_hold_five_buttons_or_one_select)
 {
-    struct msg_error err;
+    struct rule_error err;
     json_t *five = rows_of_buttons(5, 5); /* 5 + 25 = 30 */
     json_t *ok = msg_clean_components(five, 0, &err);
     cr_assert_not_null(ok, "%s: %s", err.path, err.reason);
@@ -177,7 +177,7 @@ Test(components, action_rows_hold_five_buttons_or_one_select)
 
 Test(components, buttons_selects_and_unique_custom_ids)
 {
-    struct msg_error err;
+    struct rule_error err;
     const char *bad[][2] = {
         {"[{\"type\":1,\"components\":[{\"type\":2,\"style\":5,\"customId\":\"x\",\"url\":\"https:/"
          "/x\"}]}]",
@@ -225,7 +225,7 @@ Test(components, buttons_selects_and_unique_custom_ids)
 
 Test(components, v2_sections_galleries_containers)
 {
-    struct msg_error err;
+    struct rule_error err;
     json_t *good =
         parse("[{\"type\":9,\"components\":[{\"type\":10,\"content\":\"a\"}],\"accessory\":"
               "{\"type\":11,\"media\":{\"url\":\"https://x/t.png\"}}},"

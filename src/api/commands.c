@@ -1,0 +1,70 @@
+/*
+ * Slash commands: a bot replaces its global or per-server set; members list what they can
+ * invoke in a server (installed applications with interactions.receive).
+ */
+#include <http_parser.h>
+
+#include "api/access.h"
+#include "api/api.h"
+#include "api/limits.h"
+#include "core/clock.h"
+#include "domain/command_rules.h"
+#include "domain/intents.h"
+#include "store/commands.h"
+
+/* PUT /api/bot/commands {commands, serverId?}: replaces the whole set. */
+static void bot_commands_put(struct api_call *c)
+{
+    json_t *body = api_body(c);
+    const char *sid = NULL;
+    if (!body || in_id(c, body, "serverId", IN_NULLABLE, &sid) < 0)
+        return;
+    json_t *list = json_object_get(body, "commands");
+    if (!list) {
+        api_bad(c, "commands", "obrigatório");
+        return;
+    }
+    struct rule_error err;
+    json_t *clean = cmd_clean_list(list, &err);
+    if (!clean) {
+        api_bad(c, err.path, err.reason);
+        return;
+    }
+    struct access a;
+    if ((sid && api_access(c, sid, &a) != 0) || api_limit_hit(c, &LIMIT_BOT_COMMANDS)) {
+        json_decref(clean);
+        return;
+    }
+    struct store_commands_put put = {c->me.app_id, sid ? sid : "", clean, clock_now_ms()};
+    if (store_write(c->app->writer, store_commands_replace, &put) < 0) {
+        json_decref(clean);
+        api_internal(c);
+        return;
+    }
+    size_t i;
+    json_t *cmd;
+    json_array_foreach(clean, i, cmd)
+        json_object_set_new(cmd, "serverId", sid ? json_string(sid) : json_null());
+    api_reply(c, 200, json_pack("{so}", "commands", clean));
+}
+
+/* GET /api/servers/:sid/commands: what the caller can invoke there. */
+static void server_commands(struct api_call *c)
+{
+    struct access a;
+    const char *sid = api_server(c, &a, 0);
+    if (!sid)
+        return;
+    json_t *list = store_server_commands_json(c->db, sid, INTENT_INTERACTIONS_RECEIVE);
+    if (!list) {
+        api_internal(c);
+        return;
+    }
+    api_reply(c, 200, json_pack("{so}", "commands", list));
+}
+
+const struct api_route api_command_routes[] = {
+    {HTTP_PUT, "/api/bot/commands", bot_commands_put, API_BOT},
+    {HTTP_GET, "/api/servers/:sid/commands", server_commands, API_ANY},
+    {0, NULL, NULL, 0},
+};

@@ -1,0 +1,35 @@
+/*
+ * Field checks for JSON bodies, with no I/O. Each rule_* copies src[key] to dst when it is
+ * valid and returns 1, returns 0 when the field is absent (or null) and optional, and -1 with
+ * err holding the path ("base.key") and the reason otherwise.
+ */
+#ifndef PRACA_DOMAIN_JSON_RULES_H
+#define PRACA_DOMAIN_JSON_RULES_H
+#include <jansson.h>
+#include <stddef.h>
+
+#define RULE_PATH_MAX 128
+
+struct rule_error {
+    char path[RULE_PATH_MAX];
+    char reason[160];
+};
+
+/* Sets err and returns -1. */
+int rule_fail(struct rule_error *err, const char *path, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* "base.key" and "base.i" into out; a path too deep to fit is cut, never overflowed. */
+void rule_sub(char *out, size_t cap, const char *base, const char *key);
+void rule_idx(char *out, size_t cap, const char *base, size_t i);
+
+/* Looks up the string src[key] into *out and its path into path, copying nothing. */
+int rule_text(json_t *src, const char *key, const char *base, char path[RULE_PATH_MAX],
+              struct rule_error *err, int required, json_t **out);
+/* A string of min..max characters (code points). */
+int rule_str(json_t *src, json_t *dst, const char *key, size_t min, size_t max, const char *base,
+             struct rule_error *err, int required);
+int rule_int(json_t *src, json_t *dst, const char *key, json_int_t lo, json_int_t hi,
+             const char *base, struct rule_error *err, int required);
+int rule_bool(json_t *src, json_t *dst, const char *key, const char *base, struct rule_error *err);
+
+#endif

@@ -1,0 +1,67 @@
+/* Slash commands: see commands.h. Options are stored as their JSON text. */
+#include "store/commands.h"
+
+#include <stdlib.h>
+
+#include "store/rows.h"
+
+int store_commands_replace(struct store *db, void *arg)
+{
+    static const char *SQL_DELETE =
+        "DELETE FROM application_commands WHERE application_id = $1 AND server_id = $2";
+    static const char *SQL_INSERT =
+        "INSERT INTO application_commands"
+        " (application_id, server_id, name, description, options, created_at)"
+        " VALUES ($1, $2, $3, $4, $5, $6)";
+    struct store_commands_put *p = arg;
+    int rc = store_exec(db, SQL_DELETE, SV_ARGS(SV_STR(p->app_id), SV_STR(p->server_id)));
+    size_t i;
+    json_t *cmd;
+    json_array_foreach(p->commands, i, cmd)
+    {
+        if (rc != STORE_DONE)
+            break;
+        char *options = json_dumps(json_object_get(cmd, "options"), JSON_COMPACT);
+        if (!options)
+            return STORE_ERR;
+        rc = store_exec(db, SQL_INSERT,
+                        SV_ARGS(SV_STR(p->app_id), SV_STR(p->server_id),
+                                SV_STR(json_string_value(json_object_get(cmd, "name"))),
+                                SV_STR(json_string_value(json_object_get(cmd, "description"))),
+                                SV_STR(options), SV_INT(p->now)));
+        free(options);
+    }
+    return rc;
+}
+
+json_t *store_app_commands_json(struct store *db, const char *app_id)
+{
+    static const char *SQL = "SELECT name, description, options, NULLIF(server_id, '')"
+                             " FROM application_commands WHERE application_id = $1"
+                             " ORDER BY server_id, name";
+    static const struct store_col COLS[] = {{"name", COL_TEXT},
+                                            {"description", COL_TEXT},
+                                            {"options", COL_JSON},
+                                            {"serverId", COL_TEXT}};
+    return store_list_json(db, SQL, SV_ARGS(SV_STR(app_id)), STORE_COLS(COLS));
+}
+
+json_t *store_server_commands_json(struct store *db, const char *server_id, uint32_t intent_bit)
+{
+    static const char *SQL =
+        "SELECT c.application_id, c.name, c.description, c.options"
+        " FROM installs i"
+        " JOIN applications a ON a.id = i.application_id"
+        " JOIN application_commands c ON c.application_id = i.application_id"
+        " WHERE i.server_id = $1 AND a.suspended = 0 AND (a.intents & $2) != 0"
+        "   AND (c.server_id = $1 OR (c.server_id = '' AND NOT EXISTS ("
+        "     SELECT 1 FROM application_commands s WHERE s.application_id = c.application_id"
+        "       AND s.server_id = $1 AND s.name = c.name)))"
+        " ORDER BY a.name, a.id, c.name";
+    static const struct store_col COLS[] = {{"applicationId", COL_TEXT},
+                                            {"name", COL_TEXT},
+                                            {"description", COL_TEXT},
+                                            {"options", COL_JSON}};
+    return store_list_json(db, SQL, SV_ARGS(SV_STR(server_id), SV_INT(intent_bit)),
+                           STORE_COLS(COLS));
+}
