@@ -84,6 +84,7 @@ extern const struct api_route api_oauth_routes[];
 extern const struct api_route api_bot_routes[];
 extern const struct api_route api_install_routes[];
 extern const struct api_route api_command_routes[];
+extern const struct api_route api_interaction_routes[];
 extern const struct api_route api_message_routes[];
 extern const struct api_route api_thread_routes[];
 

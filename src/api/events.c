@@ -96,11 +96,18 @@ void api_event_message(struct api_call *c, const char *name, const struct access
     free(to);
 }
 
-void api_event_disconnect(struct api_call *c, const char *user_id, const char *token_hash)
+void api_event_to_user(struct api_call *c, const char *name, const char *user_id, json_t *payload)
 {
     char to[1][UUID_LEN + 1];
-    if (slice_copy(slice_from(user_id), to[0], sizeof to[0]))
+    if (slice_copy(slice_from(user_id), to[0], sizeof to[0])) {
+        json_decref(payload);
         return;
+    }
+    send_to(c, name, payload, (const char(*)[UUID_LEN + 1]) to, 1);
+}
+
+void api_event_disconnect(struct api_call *c, const char *user_id, const char *token_hash)
+{
     json_t *payload = token_hash ? json_pack("{ss}", "tokenHash", token_hash) : json_object();
-    send_to(c, GATEWAY_DISCONNECT, payload, (const char(*)[UUID_LEN + 1]) to, 1);
+    api_event_to_user(c, GATEWAY_DISCONNECT, user_id, payload);
 }

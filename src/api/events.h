@@ -13,6 +13,9 @@ void api_event_member_add(struct api_call *c, const char *sid, const char *uid);
 void api_event_member_remove(struct api_call *c, const char *sid, const char *uid,
                              const char *reason);
 
+/* An event for one user's gateway connections (a person's or a bot's). Takes payload. */
+void api_event_to_user(struct api_call *c, const char *name, const char *user_id, json_t *payload);
+
 /* Closes the gateway connections of a user (only those made with token_hash when given). */
 void api_event_disconnect(struct api_call *c, const char *user_id, const char *token_hash);
 

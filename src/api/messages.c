@@ -11,6 +11,7 @@
 #include "api/compose.h"
 #include "api/events.h"
 #include "api/limits.h"
+#include "api/messages.h"
 #include "api/place.h"
 #include "core/clock.h"
 #include "domain/message_rules.h"
@@ -35,29 +36,22 @@ static void publish(struct api_call *c, const struct place *p, const char *name,
     api_event_message(c, name, &p->a, p->perm_channel, payload);
 }
 
-static void reply_message(struct api_call *c, const struct place *p, const char *id,
-                          const char *event)
+/* The checks that come last, just before a write: the limit, then the caller's gate. */
+static int last_checks(struct api_call *c, const struct message_write *w)
 {
-    int rc;
-    json_t *m = store_message_json(c->db, id, &rc);
-    if (!m) {
-        api_internal(c);
-        return;
-    }
-    publish(c, p, event, json_incref(m));
-    api_reply(c, 200, json_pack("{so}", "message", m));
+    return (w->limit && api_limit_hit(c, w->limit)) || (w->gate && w->gate(c, w->gate_arg));
 }
 
-/* Mentions, automod, reply target, limit, insert, answer, event: the end of every send. */
-static void send_message(struct api_call *c, const struct place *p, struct draft *d,
-                         const struct api_limit *limit, const char *application_id)
+json_t *api_message_create(struct api_call *c, const struct place *p, struct draft *d,
+                           const struct message_write *w)
 {
     const char *content = d->content ? d->content : "";
     struct mentions_out men;
     if (api_mentions(c, p->sid, content, (p->perms & PERM_MENCIONAR_TODOS) != 0, &men))
-        return;
+        return NULL;
     char *users = NULL, *roles = NULL, *embeds = NULL, *components = NULL;
-    if (api_automod(c, p->sid, content, d->embeds, men.total) || api_limit_hit(c, limit))
+    json_t *view = NULL;
+    if (api_automod(c, p->sid, content, d->embeds, men.total) || last_checks(c, w))
         goto out;
     int rc = STORE_DONE;
     json_t *reply_to = d->reply_to_id && uuid_valid(d->reply_to_id, strlen(d->reply_to_id))
@@ -80,7 +74,9 @@ static void send_message(struct api_call *c, const struct place *p, struct draft
         .thread_parent_id = p->parent_id,
         .server_id = p->sid,
         .author_id = c->me.user_id,
-        .application_id = application_id,
+        .application_id = w->application_id,
+        .command_name = w->command_name,
+        .command_invoker_id = w->command_invoker_id,
         .type = "text",
         .content = content,
         .embeds_json = embeds,
@@ -88,17 +84,18 @@ static void send_message(struct api_call *c, const struct place *p, struct draft
         .reply_to_id = reply,
         .mentions_json = users,
         .role_ids_json = roles,
-        .flags = d->flags,
+        .flags = d->flags | (w->ephemeral ? MSG_FLAG_EPHEMERAL : 0),
         .now = clock_now_ms(),
         .everyone = men.everyone,
     };
-    if (!users || !roles || store_write(c->app->writer, store_message_insert, &m) < 0) {
+    if (!users || !roles ||
+        (!w->ephemeral && store_write(c->app->writer, store_message_insert, &m) < 0)) {
         json_decref(reply_to);
         api_internal(c);
     } else {
-        json_t *view = store_message_view(&m, reply_to);
-        publish(c, p, "MESSAGE_CREATE", json_incref(view));
-        api_reply(c, 200, json_pack("{so}", "message", view));
+        view = store_message_view(&m, reply_to);
+        if (!w->ephemeral)
+            publish(c, p, "MESSAGE_CREATE", json_incref(view));
     }
 out:
     free(users);
@@ -106,6 +103,16 @@ out:
     free(embeds);
     free(components);
     mentions_out_cleanup(&men);
+    return view;
+}
+
+static void send_message(struct api_call *c, const struct place *p, struct draft *d,
+                         const struct api_limit *limit, const char *application_id)
+{
+    struct message_write w = {.limit = limit, .application_id = application_id};
+    json_t *view = api_message_create(c, p, d, &w);
+    if (view)
+        api_reply(c, 200, json_pack("{so}", "message", view));
 }
 
 /* The bot routes write only in the server's text channels. */
@@ -189,28 +196,18 @@ static void human_send(struct api_call *c)
     api_place_cleanup(&p);
 }
 
-/* The edit: absent or null keeps a field, [] removes embeds or components, "" clears text. */
-static void bot_edit(struct api_call *c)
+json_t *api_message_edit(struct api_call *c, const struct place *p, const char *mid, json_t *body,
+                         const struct message_write *w)
 {
-    struct place p;
-    if (api_place(c, &p))
-        return;
-    const char *mid;
-    struct store_message_ref ref;
-    json_t *old = NULL, *body, *embeds = NULL, *components = NULL;
+    json_t *old = NULL, *embeds = NULL, *components = NULL, *result = NULL;
     struct draft d = {0};
     struct mentions_out men = {0};
     char *users = NULL, *roles = NULL, *e = NULL, *k = NULL;
     int rc;
-    if (text_channel_only(c, &p) || api_place_message(c, &p, &mid, &ref))
-        goto out;
-    if (strcmp(ref.application_id, c->me.app_id) != 0) {
-        api_error(c, 403, "Só a aplicação que enviou a mensagem pode editá-la");
+    if (!(old = store_message_json(c->db, mid, &rc))) {
+        api_internal(c);
         goto out;
     }
-    if (api_require_in(c, p.perms, PERM_VER_CANAL | PERM_ENVIAR_MENSAGENS) ||
-        !(old = store_message_json(c->db, mid, &rc)) || !(body = api_body(c)))
-        goto out;
     int64_t old_flags = json_integer_value(json_object_get(old, "flags"));
     if (api_draft_read(c, body, 1, old_flags, &d))
         goto out;
@@ -232,7 +229,7 @@ static void bot_edit(struct api_call *c)
     if (api_draft_check(c, content, embeds, components, d.flags))
         goto out;
     if (d.content_set) {
-        if (api_mentions(c, p.sid, content, (p.perms & PERM_MENCIONAR_TODOS) != 0, &men))
+        if (api_mentions(c, p->sid, content, (p->perms & PERM_MENCIONAR_TODOS) != 0, &men))
             goto out;
     } else {
         men.users = json_incref(json_object_get(old, "mentions"));
@@ -240,7 +237,7 @@ static void bot_edit(struct api_call *c)
         men.everyone = json_is_true(json_object_get(old, "mentionsEveryone"));
         men.total = json_array_size(men.users) + json_array_size(men.roles) + (size_t)men.everyone;
     }
-    if (api_automod(c, p.sid, content, embeds, men.total) || api_limit_hit(c, &LIMIT_BOT_EDIT))
+    if (api_automod(c, p->sid, content, embeds, men.total) || last_checks(c, w))
         goto out;
     users = json_dumps(men.users, JSON_COMPACT);
     roles = json_dumps(men.roles, JSON_COMPACT);
@@ -248,13 +245,12 @@ static void bot_edit(struct api_call *c)
     k = stored_array(components);
     struct store_message_edit edit = {mid,     content,        e,           k, users, roles,
                                       d.flags, clock_now_ms(), men.everyone};
-    if (!users || !roles || store_message_edit(c->app->writer, &edit) < 0)
+    if (!users || !roles || store_message_edit(c->app->writer, &edit) < 0 ||
+        !(result = store_message_json(c->db, mid, &rc)))
         api_internal(c);
     else
-        reply_message(c, &p, mid, "MESSAGE_UPDATE");
+        publish(c, p, "MESSAGE_UPDATE", json_incref(result));
 out:
-    if (!c->answered && !old)
-        api_internal(c);
     free(users);
     free(roles);
     free(e);
@@ -264,6 +260,31 @@ out:
     json_decref(components);
     mentions_out_cleanup(&men);
     draft_cleanup(&d);
+    return result;
+}
+
+/* The edit: absent or null keeps a field, [] removes embeds or components, "" clears text. */
+static void bot_edit(struct api_call *c)
+{
+    struct place p;
+    if (api_place(c, &p))
+        return;
+    const char *mid;
+    struct store_message_ref ref;
+    json_t *body;
+    if (text_channel_only(c, &p) || api_place_message(c, &p, &mid, &ref))
+        goto out;
+    if (strcmp(ref.application_id, c->me.app_id) != 0) {
+        api_error(c, 403, "Só a aplicação que enviou a mensagem pode editá-la");
+        goto out;
+    }
+    if (api_require_in(c, p.perms, PERM_VER_CANAL | PERM_ENVIAR_MENSAGENS) || !(body = api_body(c)))
+        goto out;
+    struct message_write w = {.limit = &LIMIT_BOT_EDIT};
+    json_t *m = api_message_edit(c, &p, mid, body, &w);
+    if (m)
+        api_reply(c, 200, json_pack("{so}", "message", m));
+out:
     api_place_cleanup(&p);
 }
 

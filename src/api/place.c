@@ -6,14 +6,10 @@
 #include "store/messages.h"
 #include "store/servers.h"
 
-int api_place(struct api_call *c, struct place *p)
+/* Loads channel cid of server p->sid with the caller's permissions there. */
+static int place_channel(struct api_call *c, struct place *p, const char *cid)
 {
-    memset(p, 0, sizeof *p);
-    if (!(p->sid = api_server(c, &p->a, 0)))
-        return -1;
-    p->cid = api_param_id(c, "cid", "Canal não encontrado");
-    if (!p->cid)
-        return -1;
+    p->cid = cid;
     int rc;
     json_t *ch = store_channel_json(c->db, p->cid, &rc);
     if (!ch && rc < 0) {
@@ -39,6 +35,24 @@ int api_place(struct api_call *c, struct place *p)
     return 0;
 }
 
+int api_place(struct api_call *c, struct place *p)
+{
+    memset(p, 0, sizeof *p);
+    if (!(p->sid = api_server(c, &p->a, 0)))
+        return -1;
+    const char *cid = api_param_id(c, "cid", "Canal não encontrado");
+    return cid ? place_channel(c, p, cid) : -1;
+}
+
+int api_place_at(struct api_call *c, const char *sid, const char *cid, struct place *p)
+{
+    memset(p, 0, sizeof *p);
+    if (api_access(c, sid, &p->a))
+        return -1;
+    p->sid = sid;
+    return place_channel(c, p, cid);
+}
+
 void api_place_cleanup(struct place *p)
 {
     json_decref(p->channel);
@@ -50,9 +64,13 @@ int api_place_message(struct api_call *c, const struct place *p, const char **mi
                       struct store_message_ref *ref)
 {
     *mid = api_param_id(c, "mid", "Mensagem não encontrada");
-    if (!*mid)
-        return -1;
-    int found = store_message_ref(c->db, *mid, ref);
+    return *mid ? api_place_message_at(c, p, *mid, ref) : -1;
+}
+
+int api_place_message_at(struct api_call *c, const struct place *p, const char *mid,
+                         struct store_message_ref *ref)
+{
+    int found = store_message_ref(c->db, mid, ref);
     if (found < 0) {
         api_internal(c);
         return -1;

@@ -22,9 +22,13 @@ struct place {
 
 /* Loads :sid and :cid; answers 404 when the caller cannot see them. */
 int api_place(struct api_call *c, struct place *p);
+/* The same for a server and channel known to the caller (both IDs already valid). */
+int api_place_at(struct api_call *c, const char *sid, const char *cid, struct place *p);
 void api_place_cleanup(struct place *p);
 /* Loads :mid and checks it lives at this place: 404 otherwise. */
 int api_place_message(struct api_call *c, const struct place *p, const char **mid,
                       struct store_message_ref *ref);
+int api_place_message_at(struct api_call *c, const struct place *p, const char *mid,
+                         struct store_message_ref *ref);
 
 #endif

@@ -15,6 +15,7 @@
 #define MSG_EMBED_TOTAL_MAX    6000
 #define MSG_COMPONENTS_MAX     40
 #define MSG_FLAG_COMPONENTS_V2 32768
+#define MSG_FLAG_EPHEMERAL     64 /* an interaction reply shown to its invoker only */
 
 /* embeds: a JSON array. Returns a new array, or NULL with err set. */
 json_t *msg_clean_embeds(json_t *embeds, struct rule_error *err);

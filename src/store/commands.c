@@ -65,3 +65,15 @@ json_t *store_server_commands_json(struct store *db, const char *server_id, uint
     return store_list_json(db, SQL, SV_ARGS(SV_STR(server_id), SV_INT(intent_bit)),
                            STORE_COLS(COLS));
 }
+
+json_t *store_command_find(struct store *db, const char *app_id, const char *server_id,
+                           const char *name, int *rc)
+{
+    static const char *SQL = "SELECT name, description, options FROM application_commands"
+                             " WHERE application_id = $1 AND name = $3 AND server_id IN ('', $2)"
+                             " ORDER BY server_id = '' LIMIT 1";
+    static const struct store_col COLS[] = {
+        {"name", COL_TEXT}, {"description", COL_TEXT}, {"options", COL_JSON}};
+    return store_get_json(db, SQL, SV_ARGS(SV_STR(app_id), SV_STR(server_id), SV_STR(name)),
+                          STORE_COLS(COLS), rc);
+}

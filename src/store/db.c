@@ -269,3 +269,13 @@ int store_exec_script(struct store *s, const char *sql)
     }
     return STORE_DONE;
 }
+
+int store_exists(struct store *db, const char *sql, const struct store_val *args, size_t nargs)
+{
+    struct store_stmt *st = store_query(db, sql, args, nargs);
+    if (!st)
+        return STORE_ERR;
+    int rc = store_step(st);
+    store_finish(st);
+    return rc == STORE_ROW ? 1 : rc == STORE_DONE ? 0 : rc;
+}

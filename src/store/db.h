@@ -78,6 +78,8 @@ void store_finish(struct store_stmt *st);
 int store_exec(struct store *db, const char *sql, const struct store_val *args, size_t nargs);
 /* Rows changed by the last statement. */
 int64_t store_changes(struct store *db);
+/* Whether a query returns a row: 1 yes, 0 no, < 0 an error. */
+int store_exists(struct store *db, const char *sql, const struct store_val *args, size_t nargs);
 /* Runs several ;-separated statements with no parameters (migrations). */
 int store_exec_script(struct store *db, const char *sql);
 

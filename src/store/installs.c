@@ -62,16 +62,6 @@ json_t *store_app_install_servers(struct store *db, const char *app_id)
     return ids;
 }
 
-static int one_row(struct store *db, const char *sql, const struct store_val *args, size_t n)
-{
-    struct store_stmt *st = store_query(db, sql, args, n);
-    if (!st)
-        return STORE_ERR;
-    int rc = store_step(st);
-    store_finish(st);
-    return rc == STORE_ROW ? 1 : rc == STORE_DONE ? 0 : rc;
-}
-
 int store_install(struct store *db, void *arg)
 {
     static const char *SQL_USE = "UPDATE authorize_sessions SET used_at = $2"
@@ -105,7 +95,7 @@ int store_install(struct store *db, void *arg)
         if (store_changes(db) != 1)
             return -404;
     }
-    rc = one_row(db, SQL_BANNED, SV_ARGS(SV_STR(in->server_id), SV_STR(in->bot_user_id)));
+    rc = store_exists(db, SQL_BANNED, SV_ARGS(SV_STR(in->server_id), SV_STR(in->bot_user_id)));
     if (rc)
         return rc > 0 ? -403 : rc;
     struct store_stmt *st =

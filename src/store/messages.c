@@ -152,12 +152,7 @@ int store_message_ref(struct store *db, const char *id, struct store_message_ref
 int store_message_in_channel(struct store *db, const char *id, const char *channel_id)
 {
     static const char *SQL = "SELECT 1 FROM messages WHERE id = $1 AND channel_id = $2";
-    struct store_stmt *st = store_query(db, SQL, SV_ARGS(SV_STR(id), SV_STR(channel_id)));
-    if (!st)
-        return STORE_ERR;
-    int rc = store_step(st);
-    store_finish(st);
-    return rc == STORE_ROW ? 1 : rc == STORE_DONE ? 0 : rc;
+    return store_exists(db, SQL, SV_ARGS(SV_STR(id), SV_STR(channel_id)));
 }
 
 int store_message_insert(struct store *db, void *arg)

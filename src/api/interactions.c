@@ -1,0 +1,372 @@
+/*
+ * Interactions: a person invokes a command, clicks a component or submits a form in a text
+ * channel; the application's bot gets INTERACTION_CREATE and answers once, within 15 minutes,
+ * with a message, an update of the component's message, or a form shown to the person.
+ */
+#include <http_parser.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api/events.h"
+#include "api/messages.h"
+#include "core/clock.h"
+#include "domain/interaction_rules.h"
+#include "domain/intents.h"
+#include "domain/permissions.h"
+#include "store/apps.h"
+#include "store/commands.h"
+#include "store/interactions.h"
+#include "store/people.h"
+
+/* What the person invoked, read from the body; the JSON parts are owned. */
+struct invocation {
+    const char *type;
+    const char *app_id;
+    const char *command_name;
+    const char *message_id;
+    const char *custom_id;
+    const char *open_modal_of;
+    json_t *options;
+    json_t *values;
+};
+
+static void invocation_cleanup(struct invocation *inv)
+{
+    json_decref(inv->options);
+    json_decref(inv->values);
+}
+
+static int rule_answer(struct api_call *c, const struct rule_error *err)
+{
+    api_bad(c, err->path, err->reason);
+    return -1;
+}
+
+static int read_command(struct api_call *c, const struct place *p, json_t *body,
+                        struct invocation *inv)
+{
+    if (in_id(c, body, "applicationId", IN_REQUIRED, &inv->app_id) < 0 ||
+        in_str(c, body, "commandName", 1, 32, IN_REQUIRED, &inv->command_name) < 0)
+        return -1;
+    int rc;
+    json_t *cmd = store_command_find(c->db, inv->app_id, p->sid, inv->command_name, &rc);
+    if (!cmd) {
+        if (rc < 0)
+            api_internal(c);
+        else
+            api_error(c, 404, "Comando não encontrado");
+        return -1;
+    }
+    struct rule_error err;
+    inv->options = interaction_clean_options(json_object_get(cmd, "options"),
+                                             json_object_get(body, "options"), &err);
+    json_decref(cmd);
+    return inv->options ? 0 : rule_answer(c, &err);
+}
+
+static int read_component(struct api_call *c, const struct place *p, json_t *body,
+                          struct invocation *inv, char app_id[UUID_LEN + 1])
+{
+    struct store_message_ref ref;
+    if (in_id(c, body, "messageId", IN_REQUIRED, &inv->message_id) < 0 ||
+        in_str(c, body, "customId", 1, INTERACTION_CUSTOM_ID_MAX, IN_REQUIRED, &inv->custom_id) <
+            0 ||
+        api_place_message_at(c, p, inv->message_id, &ref))
+        return -1;
+    int rc;
+    json_t *m = store_message_json(c->db, inv->message_id, &rc);
+    if (!m) {
+        api_internal(c);
+        return -1;
+    }
+    json_t *component =
+        ref.application_id[0]
+            ? interaction_find_component(json_object_get(m, "components"), inv->custom_id)
+            : NULL;
+    int is_select = component && json_integer_value(json_object_get(component, "type")) != 2;
+    json_decref(m);
+    if (!component) {
+        api_error(c, 409, "O componente não existe mais nesta mensagem");
+        return -1;
+    }
+    memcpy(app_id, ref.application_id, UUID_LEN + 1);
+    inv->app_id = app_id;
+    json_t *values = json_object_get(body, "values");
+    if (!is_select || !values || json_is_null(values))
+        return 0;
+    struct rule_error err;
+    inv->values = interaction_clean_select_values(values, &err);
+    return inv->values ? 0 : rule_answer(c, &err);
+}
+
+static int read_modal_submit(struct api_call *c, json_t *body, struct invocation *inv)
+{
+    if (in_id(c, body, "applicationId", IN_REQUIRED, &inv->app_id) < 0 ||
+        in_str(c, body, "customId", 1, INTERACTION_CUSTOM_ID_MAX, IN_REQUIRED, &inv->custom_id) < 0)
+        return -1;
+    struct rule_error err;
+    inv->values = interaction_clean_form_values(json_object_get(body, "values"), &err);
+    if (!inv->values)
+        return rule_answer(c, &err);
+    inv->open_modal_of = inv->custom_id;
+    return 0;
+}
+
+/* The application must be installed here, not suspended, and receive interactions; its bot
+ * user ID is copied out. */
+static int app_ready(struct api_call *c, const char *app_id, const char *sid,
+                     char bot_user_id[UUID_LEN + 1])
+{
+    struct store_app app;
+    int found = store_app_find(c->db, app_id, &app);
+    int installed = found == 1 ? store_app_installed(c->db, app_id, sid) : 0;
+    int ok = 0;
+    if (found < 0 || installed < 0)
+        api_internal(c);
+    else if (!found || !installed || app.suspended || !app.bot_user_id[0])
+        api_error(c, 404, "Aplicação não instalada neste servidor");
+    else if (!(app.intents & INTENT_INTERACTIONS_RECEIVE))
+        api_error(c, 403, "Esta aplicação não recebe interações (intent interactions.receive)");
+    else {
+        memcpy(bot_user_id, app.bot_user_id, UUID_LEN + 1);
+        ok = 1;
+    }
+    store_app_cleanup(&app);
+    return ok ? 0 : -1;
+}
+
+static json_t *user_summary(struct api_call *c)
+{
+    int rc;
+    json_t *u = store_user_json(c->db, c->me.user_id, &rc);
+    if (!u)
+        return NULL;
+    json_t *out =
+        json_pack("{sOsOsO}", "id", json_object_get(u, "id"), "username",
+                  json_object_get(u, "username"), "displayName", json_object_get(u, "displayName"));
+    json_decref(u);
+    return out;
+}
+
+static json_t *nullable(const char *s)
+{
+    return s ? json_string(s) : json_null();
+}
+
+static json_t *interaction_payload(const char *id, const struct place *p,
+                                   const struct invocation *inv, json_t *user, int64_t now)
+{
+    char created[CLOCK_ISO_LEN + 1];
+    clock_format_iso(now, created);
+    json_t *o = json_pack("{ssssssssss}", "id", id, "type", inv->type, "applicationId", inv->app_id,
+                          "serverId", p->sid, "channelId", p->cid);
+    json_object_set_new(o, "user", user);
+    json_object_set_new(o, "commandName", nullable(inv->command_name));
+    json_object_set_new(o, "options", inv->options ? json_incref(inv->options) : json_null());
+    json_object_set_new(o, "messageId", nullable(inv->message_id));
+    json_object_set_new(o, "customId", nullable(inv->custom_id));
+    json_object_set_new(o, "values", inv->values ? json_incref(inv->values) : json_null());
+    json_object_set_new(o, "createdAt", json_string(created));
+    return o;
+}
+
+/* POST /api/servers/:sid/channels/:cid/interactions */
+static void invoke(struct api_call *c)
+{
+    struct place p;
+    if (api_place(c, &p))
+        return;
+    struct invocation inv = {0};
+    char app_id[UUID_LEN + 1], bot_user_id[UUID_LEN + 1];
+    json_t *body;
+    if (strcmp(p.type, "text") != 0) {
+        api_bad(c, "channelId", "interações só acontecem em canais de texto do servidor");
+        goto out;
+    }
+    if (api_require_in(c, p.perms, PERM_VER_CANAL | PERM_USAR_COMANDOS) || !(body = api_body(c)) ||
+        in_str(c, body, "type", 1, 16, IN_REQUIRED, &inv.type) < 0)
+        goto out;
+    int rc;
+    if (!strcmp(inv.type, "command"))
+        rc = read_command(c, &p, body, &inv);
+    else if (!strcmp(inv.type, "component"))
+        rc = read_component(c, &p, body, &inv, app_id);
+    else if (!strcmp(inv.type, "modal_submit"))
+        rc = read_modal_submit(c, body, &inv);
+    else {
+        api_bad(c, "type", "deve ser command, component ou modal_submit");
+        goto out;
+    }
+    if (rc || app_ready(c, inv.app_id, p.sid, bot_user_id))
+        goto out;
+    json_t *user = user_summary(c);
+    if (!user) {
+        api_internal(c);
+        goto out;
+    }
+    char id[UUID_LEN + 1];
+    uuid_v7(id);
+    int64_t now = clock_now_ms();
+    json_t *payload = interaction_payload(id, &p, &inv, user, now);
+    char *text = json_dumps(payload, JSON_COMPACT);
+    struct store_new_interaction row = {
+        id,       inv.app_id,       p.sid,          p.cid, c->me.user_id,
+        inv.type, inv.command_name, inv.message_id, text,  inv.open_modal_of,
+        now};
+    rc = text ? store_write(c->app->writer, store_interaction_insert, &row) : -1;
+    free(text);
+    if (rc == -409) {
+        json_decref(payload);
+        api_error(c, 409, "Nenhum formulário aberto com este customId");
+    } else if (rc < 0) {
+        json_decref(payload);
+        api_internal(c);
+    } else {
+        api_event_to_user(c, "INTERACTION_CREATE", bot_user_id, payload);
+        api_reply(c, 202, json_pack("{ss}", "interactionId", id));
+    }
+out:
+    invocation_cleanup(&inv);
+    api_place_cleanup(&p);
+}
+
+/* ---- the answer ---- */
+
+/* Claims the interaction just before the answer is written: once, within 15 minutes. */
+struct claim {
+    const char *id;
+    const char *modal_custom_id;
+};
+
+static int claim(struct api_call *c, void *arg)
+{
+    struct claim *cl = arg;
+    struct store_interaction_answer a = {cl->id, cl->modal_custom_id, clock_now_ms()};
+    int rc = store_write(c->app->writer, store_interaction_answer, &a);
+    if (rc == -409)
+        api_error(c, 409, "Interação já respondida ou expirada");
+    else if (rc < 0)
+        api_internal(c);
+    return rc < 0;
+}
+
+static void respond_message(struct api_call *c, const struct store_interaction *it,
+                            const struct place *p, json_t *data)
+{
+    int ephemeral = 0;
+    struct draft d;
+    if (in_bool(c, data, "ephemeral", 0, &ephemeral) < 0 || api_draft_read(c, data, 1, 0, &d))
+        return;
+    if (!api_draft_check(c, d.content, d.embeds, d.components, d.flags)) {
+        struct claim cl = {it->id, NULL};
+        struct message_write w = {.application_id = it->application_id,
+                                  .command_name = it->command_name[0] ? it->command_name : NULL,
+                                  .command_invoker_id = it->user_id,
+                                  .ephemeral = ephemeral,
+                                  .gate = claim,
+                                  .gate_arg = &cl};
+        json_t *m = api_message_create(c, p, &d, &w);
+        if (m) {
+            api_event_to_user(c, "MESSAGE_CREATE", it->user_id, json_incref(m));
+            api_reply(c, 200, json_pack("{so}", "message", m));
+        }
+    }
+    draft_cleanup(&d);
+}
+
+static void respond_update(struct api_call *c, const struct store_interaction *it,
+                           const struct place *p, json_t *data)
+{
+    if (strcmp(it->type, "component") != 0) {
+        api_bad(c, "type", "update só responde a interações de componente");
+        return;
+    }
+    struct store_message_ref ref;
+    if (api_place_message_at(c, p, it->message_id, &ref))
+        return;
+    struct claim cl = {it->id, NULL};
+    struct message_write w = {.gate = claim, .gate_arg = &cl};
+    json_t *m = api_message_edit(c, p, it->message_id, data, &w);
+    if (m) {
+        api_event_to_user(c, "MESSAGE_UPDATE", it->user_id, json_incref(m));
+        api_reply(c, 200, json_pack("{so}", "message", m));
+    }
+}
+
+static void respond_modal(struct api_call *c, const struct store_interaction *it, json_t *data)
+{
+    if (!strcmp(it->type, "modal_submit")) {
+        api_bad(c, "type", "um formulário enviado não pode ser respondido com outro formulário");
+        return;
+    }
+    struct rule_error err;
+    json_t *modal = interaction_clean_modal(data, &err);
+    if (!modal) {
+        rule_answer(c, &err);
+        return;
+    }
+    struct claim cl = {it->id, json_string_value(json_object_get(modal, "customId"))};
+    if (claim(c, &cl)) {
+        json_decref(modal);
+        return;
+    }
+    json_t *ev =
+        json_pack("{ssssssss}", "interactionId", it->id, "applicationId", it->application_id,
+                  "serverId", it->server_id, "channelId", it->channel_id);
+    json_object_update(ev, modal);
+    api_event_to_user(c, "INTERACTION_MODAL", it->user_id, ev);
+    api_reply(c, 200, json_pack("{so}", "modal", modal));
+}
+
+/* POST /api/bot/interactions/:id/respond {type, data} */
+static void respond(struct api_call *c)
+{
+    const char *id = api_param_id(c, "id", "Interação não encontrada");
+    if (!id)
+        return;
+    struct store_interaction it;
+    int found = store_interaction_find(c->db, id, &it);
+    if (found < 0) {
+        api_internal(c);
+        return;
+    }
+    if (!found || strcmp(it.application_id, c->me.app_id) != 0) {
+        api_error(c, 404, "Interação não encontrada");
+        return;
+    }
+    json_t *body = api_body(c);
+    const char *type;
+    if (!body || in_str(c, body, "type", 1, 16, IN_REQUIRED, &type) < 0)
+        return;
+    json_t *data = json_object_get(body, "data");
+    if (!json_is_object(data)) {
+        api_bad(c, "data", "deve ser um objeto");
+        return;
+    }
+    if (it.answered || clock_now_ms() - it.created_at >= INTERACTION_TTL_MS) {
+        api_error(c, 409, "Interação já respondida ou expirada");
+        return;
+    }
+    if (!strcmp(type, "modal")) {
+        respond_modal(c, &it, data);
+        return;
+    }
+    if (strcmp(type, "message") && strcmp(type, "update")) {
+        api_bad(c, "type", "deve ser message, update ou modal");
+        return;
+    }
+    struct place p;
+    if (api_place_at(c, it.server_id, it.channel_id, &p))
+        return;
+    if (!strcmp(type, "message"))
+        respond_message(c, &it, &p, data);
+    else
+        respond_update(c, &it, &p, data);
+    api_place_cleanup(&p);
+}
+
+const struct api_route api_interaction_routes[] = {
+    {HTTP_POST, "/api/servers/:sid/channels/:cid/interactions", invoke, API_PERSON},
+    {HTTP_POST, "/api/bot/interactions/:id/respond", respond, API_BOT},
+    {0, NULL, NULL, 0},
+};

@@ -1,0 +1,34 @@
+/*
+ * Writing a message where a route has placed it: the end of the bot send and edit routes,
+ * shared with interaction responses (which add the command, the invoker, and ephemerality).
+ */
+#ifndef PRACA_API_MESSAGES_H
+#define PRACA_API_MESSAGES_H
+#include <jansson.h>
+
+#include "api/compose.h"
+#include "api/limits.h"
+#include "api/place.h"
+
+struct message_write {
+    const struct api_limit *limit; /* counted just before the write; NULL: none */
+    const char *application_id;    /* the author's application */
+    const char *command_name;      /* replies to an interaction */
+    const char *command_invoker_id;
+    int ephemeral; /* not stored nor published: the caller shows it to the invoker */
+    /* The last check before the write (after every 400/422): answers and returns nonzero to
+     * stop. NULL: none. */
+    int (*gate)(struct api_call *c, void *arg);
+    void *gate_arg;
+};
+
+/* Creates the message from a checked draft. Returns its object (MESSAGE_CREATE already
+ * published unless ephemeral), or NULL when it has answered. */
+json_t *api_message_create(struct api_call *c, const struct place *p, struct draft *d,
+                           const struct message_write *w);
+/* Edits message mid (known to be at p) with an edit body: absent keeps a field. Returns the
+ * updated object (MESSAGE_UPDATE published), or NULL when it has answered. */
+json_t *api_message_edit(struct api_call *c, const struct place *p, const char *mid, json_t *body,
+                         const struct message_write *w);
+
+#endif

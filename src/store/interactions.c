@@ -1,0 +1,86 @@
+/* Interactions: see interactions.h. */
+#include "store/interactions.h"
+
+#include <string.h>
+
+#include "core/buf.h"
+
+int store_interaction_insert(struct store *db, void *arg)
+{
+    static const char *SQL_USE_MODAL =
+        "UPDATE interactions SET modal_used = 1"
+        " WHERE id = (SELECT id FROM interactions WHERE user_id = $1 AND application_id = $2"
+        "   AND modal_custom_id = $3 AND modal_used = 0 AND answered_at > $4"
+        "   ORDER BY answered_at DESC LIMIT 1)";
+    static const char *SQL_INSERT =
+        "INSERT INTO interactions (id, application_id, server_id, channel_id, user_id, type,"
+        " command_name, message_id, payload, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8,"
+        " $9, $10)";
+    struct store_new_interaction *in = arg;
+    int rc;
+    if (in->open_modal_of) {
+        rc = store_exec(db, SQL_USE_MODAL,
+                        SV_ARGS(SV_STR(in->user_id), SV_STR(in->application_id),
+                                SV_STR(in->open_modal_of), SV_INT(in->now - INTERACTION_TTL_MS)));
+        if (rc != STORE_DONE)
+            return rc;
+        if (store_changes(db) != 1)
+            return -409;
+    }
+    return store_exec(db, SQL_INSERT,
+                      SV_ARGS(SV_STR(in->id), SV_STR(in->application_id), SV_STR(in->server_id),
+                              SV_STR(in->channel_id), SV_STR(in->user_id), SV_STR(in->type),
+                              SV_STR(in->command_name), SV_STR(in->message_id), SV_STR(in->payload),
+                              SV_INT(in->now)));
+}
+
+static void copy_col(struct store_stmt *st, int col, char *out, size_t cap)
+{
+    if (store_is_null(st, col) || slice_copy(slice_from(store_text(st, col)), out, cap))
+        out[0] = '\0';
+}
+
+int store_interaction_find(struct store *db, const char *id, struct store_interaction *out)
+{
+    static const char *SQL =
+        "SELECT id, application_id, server_id, channel_id, user_id, message_id, type,"
+        " command_name, created_at, answered_at IS NOT NULL FROM interactions WHERE id = $1";
+    memset(out, 0, sizeof *out);
+    struct store_stmt *st = store_query(db, SQL, SV_ARGS(SV_STR(id)));
+    if (!st)
+        return STORE_ERR;
+    int rc = store_step(st);
+    if (rc == STORE_ROW) {
+        copy_col(st, 0, out->id, sizeof out->id);
+        copy_col(st, 1, out->application_id, sizeof out->application_id);
+        copy_col(st, 2, out->server_id, sizeof out->server_id);
+        copy_col(st, 3, out->channel_id, sizeof out->channel_id);
+        copy_col(st, 4, out->user_id, sizeof out->user_id);
+        copy_col(st, 5, out->message_id, sizeof out->message_id);
+        copy_col(st, 6, out->type, sizeof out->type);
+        copy_col(st, 7, out->command_name, sizeof out->command_name);
+        out->created_at = store_int(st, 8);
+        out->answered = (int)store_int(st, 9);
+    }
+    store_finish(st);
+    return rc == STORE_ROW ? 1 : rc == STORE_DONE ? 0 : rc;
+}
+
+int store_interaction_answer(struct store *db, void *arg)
+{
+    static const char *SQL = "UPDATE interactions SET answered_at = $2, modal_custom_id = $3"
+                             " WHERE id = $1 AND answered_at IS NULL AND created_at > $4";
+    struct store_interaction_answer *a = arg;
+    int rc = store_exec(db, SQL,
+                        SV_ARGS(SV_STR(a->id), SV_INT(a->now), SV_STR(a->modal_custom_id),
+                                SV_INT(a->now - INTERACTION_TTL_MS)));
+    if (rc != STORE_DONE)
+        return rc;
+    return store_changes(db) == 1 ? STORE_DONE : -409;
+}
+
+int store_app_installed(struct store *db, const char *app_id, const char *server_id)
+{
+    static const char *SQL = "SELECT 1 FROM installs WHERE application_id = $1 AND server_id = $2";
+    return store_exists(db, SQL, SV_ARGS(SV_STR(app_id), SV_STR(server_id)));
+}

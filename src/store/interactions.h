@@ -1,0 +1,49 @@
+/* Interactions: created by a person, answered once by the application. */
+#ifndef PRACA_STORE_INTERACTIONS_H
+#define PRACA_STORE_INTERACTIONS_H
+#include <jansson.h>
+#include <stdint.h>
+
+#include "core/uuid.h"
+#include "store/db.h"
+
+#define INTERACTION_TTL_MS (15 * 60 * 1000)
+
+/* Argument of store_interaction_insert (store_write). With open_modal_of set it is a form
+ * submission: the form must be open (answered with that customId by user_id, within the TTL,
+ * not yet submitted) or the write returns -409 and inserts nothing. */
+struct store_new_interaction {
+    const char *id, *application_id, *server_id, *channel_id, *user_id, *type;
+    const char *command_name, *message_id, *payload;
+    const char *open_modal_of; /* customId of the form being submitted, or NULL */
+    int64_t now;
+};
+int store_interaction_insert(struct store *db, void *arg);
+
+struct store_interaction {
+    char id[UUID_LEN + 1];
+    char application_id[UUID_LEN + 1];
+    char server_id[UUID_LEN + 1];
+    char channel_id[UUID_LEN + 1];
+    char user_id[UUID_LEN + 1];
+    char message_id[UUID_LEN + 1]; /* "" when not a component interaction */
+    char type[16];
+    char command_name[40]; /* "" when not a command */
+    int64_t created_at;
+    int answered;
+};
+/* 1 found, 0 not, <0 error. */
+int store_interaction_find(struct store *db, const char *id, struct store_interaction *out);
+
+/* Argument of store_interaction_answer (store_write): marks it answered if it was not and is
+ * younger than the TTL, else returns -409. modal_custom_id records an opened form. */
+struct store_interaction_answer {
+    const char *id, *modal_custom_id;
+    int64_t now;
+};
+int store_interaction_answer(struct store *db, void *arg);
+
+/* Is the application installed in that server? 1 yes, 0 no, <0 error. */
+int store_app_installed(struct store *db, const char *app_id, const char *server_id);
+
+#endif
