@@ -1,5 +1,5 @@
 # praca: `make` builds build/praca; `make run` serves; `make check` runs every test.
-PKGS      := libuv jansson sqlite3 libcrypto
+PKGS      := libuv jansson sqlite3 libcrypto libcurl
 WARN      := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 CPPFLAGS  := -Isrc -Ibuild/gen -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L
 CFLAGS    ?= -O2 -g -fno-omit-frame-pointer

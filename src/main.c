@@ -8,6 +8,7 @@
 #include <uv.h>
 
 #include "api/api.h"
+#include "api/endpoint.h"
 #include "bus/bus.h"
 #include "core/config.h"
 #include "core/log.h"
@@ -266,8 +267,15 @@ int main(int argc, char **argv)
     const char *cmd = argv[1];
     if (!strcmp(cmd, "migrate") && npos == 0)
         return migrate_only(&s.cfg);
-    if (!strcmp(cmd, "serve") && npos == 0)
-        return serve(&s);
+    if (!strcmp(cmd, "serve") && npos == 0) {
+        if (endpoint_global_init()) {
+            log_error("cannot initialise libcurl");
+            return 1;
+        }
+        int status = serve(&s);
+        endpoint_global_cleanup();
+        return status;
+    }
     if (!strcmp(cmd, "admin"))
         return admin(&s.cfg, positional, npos);
     fprintf(stderr, "praca: unknown command or argument (see praca --help)\n");

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "api/api.h"
+#include "api/endpoint.h"
 #include "api/events.h"
 #include "api/installs.h"
 #include "api/limits.h"
@@ -18,6 +19,7 @@
 #include "domain/urls.h"
 #include "store/apps.h"
 #include "store/commands.h"
+#include "store/interactions.h"
 
 #define DESCRIPTION_MAX   400
 #define REDIRECT_URIS_MAX 10
@@ -260,6 +262,36 @@ static void interactions_config_put(struct api_call *c, struct store_app *app)
     }
 }
 
+/* POST …/interactions-config/test: a signed {type: "ping"} that must get {type: "pong"}. */
+static void interactions_config_test(struct api_call *c, struct store_app *app)
+{
+    int rc;
+    json_t *ep = store_app_endpoint(c->db, app->id, &rc);
+    const char *url = json_string_value(json_object_get(ep, "url"));
+    const char *secret = json_string_value(json_object_get(ep, "secret"));
+    if (!ep)
+        api_internal(c);
+    else if (!url)
+        api_bad(c, "interactionsEndpointUrl", "nenhuma URL configurada");
+    else if (!secret)
+        api_bad(c, "signingSecret", "gere o segredo de assinatura antes de testar");
+    else if (!api_limit_hit(c, &LIMIT_TEST_ENDPOINT)) {
+        static const char PING[] = "{\"type\":\"ping\"}";
+        struct endpoint_result r;
+        endpoint_post(url, secret, PING, sizeof PING - 1, c->app->cfg->allow_private_endpoints, &r);
+        json_t *answer = r.body ? json_loads(r.body, 0, NULL) : NULL;
+        const char *type = json_string_value(json_object_get(answer, "type"));
+        int ok = r.status >= 200 && r.status < 300 && type && !strcmp(type, "pong");
+        api_reply(c, 200,
+                  json_pack("{sbsosI}", "ok", ok, "status",
+                            r.status ? json_integer(r.status) : json_null(), "latencyMs",
+                            (json_int_t)r.latency_ms));
+        json_decref(answer);
+        endpoint_result_cleanup(&r);
+    }
+    json_decref(ep);
+}
+
 static void signing_secret_rotate(struct api_call *c, struct store_app *app)
 {
     if (!api_limit_hit(c, &LIMIT_ROTATE_SIGNING)) {
@@ -369,6 +401,7 @@ static void commands_list(struct api_call *c, struct store_app *app)
 }
 
 OWNED_ROUTE(app_get)
+OWNED_ROUTE(interactions_config_test)
 OWNED_ROUTE(app_update)
 OWNED_ROUTE(app_delete)
 OWNED_ROUTE(bot_create)
@@ -392,6 +425,8 @@ const struct api_route api_application_routes[] = {
     {HTTP_POST, "/api/applications/:id/bot", bot_create_route, API_PERSON},
     {HTTP_POST, "/api/applications/:id/bot/token/rotate", bot_token_rotate_route, API_PERSON},
     {HTTP_PUT, "/api/applications/:id/intents", intents_put_route, API_PERSON},
+    {HTTP_POST, "/api/applications/:id/interactions-config/test", interactions_config_test_route,
+     API_PERSON},
     {HTTP_PUT, "/api/applications/:id/interactions-config", interactions_config_put_route,
      API_PERSON},
     {HTTP_POST, "/api/applications/:id/interactions/signing-secret/rotate",

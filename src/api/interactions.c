@@ -4,9 +4,11 @@
  * with a message, an update of the component's message, or a form shown to the person.
  */
 #include <http_parser.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "api/endpoint.h"
 #include "api/events.h"
 #include "api/messages.h"
 #include "core/clock.h"
@@ -170,6 +172,10 @@ static json_t *interaction_payload(const char *id, const struct place *p,
     return o;
 }
 
+static void deliver_to_endpoint(struct api_call *c, const char *id, const char *payload,
+                                const char *app_id, const char *bot_user_id, const char *url,
+                                const char *secret);
+
 /* POST /api/servers/:sid/channels/:cid/interactions */
 static void invoke(struct api_call *c)
 {
@@ -178,7 +184,7 @@ static void invoke(struct api_call *c)
         return;
     struct invocation inv = {0};
     char app_id[UUID_LEN + 1], bot_user_id[UUID_LEN + 1];
-    json_t *body;
+    json_t *body, *endpoint = NULL;
     if (strcmp(p.type, "text") != 0) {
         api_bad(c, "channelId", "interações só acontecem em canais de texto do servidor");
         goto out;
@@ -199,6 +205,16 @@ static void invoke(struct api_call *c)
     }
     if (rc || app_ready(c, inv.app_id, p.sid, bot_user_id))
         goto out;
+    if (!(endpoint = store_app_endpoint(c->db, inv.app_id, &rc))) {
+        api_internal(c);
+        goto out;
+    }
+    const char *url = json_string_value(json_object_get(endpoint, "url"));
+    const char *secret = json_string_value(json_object_get(endpoint, "secret"));
+    if (url && !secret) {
+        api_error(c, 502, "A aplicação não está configurada: falta o segredo de assinatura");
+        goto out;
+    }
     json_t *user = user_summary(c);
     if (!user) {
         api_internal(c);
@@ -214,18 +230,20 @@ static void invoke(struct api_call *c)
         inv.type, inv.command_name, inv.message_id, text,  inv.open_modal_of,
         now};
     rc = text ? store_write(c->app->writer, store_interaction_insert, &row) : -1;
-    free(text);
     if (rc == -409) {
-        json_decref(payload);
         api_error(c, 409, "Nenhum formulário aberto com este customId");
     } else if (rc < 0) {
-        json_decref(payload);
         api_internal(c);
+    } else if (url) {
+        deliver_to_endpoint(c, id, text, inv.app_id, bot_user_id, url, secret);
     } else {
-        api_event_to_user(c, "INTERACTION_CREATE", bot_user_id, payload);
+        api_event_to_user(c, "INTERACTION_CREATE", bot_user_id, json_incref(payload));
         api_reply(c, 202, json_pack("{ss}", "interactionId", id));
     }
+    free(text);
+    json_decref(payload);
 out:
+    json_decref(endpoint);
     invocation_cleanup(&inv);
     api_place_cleanup(&p);
 }
@@ -318,12 +336,9 @@ static void respond_modal(struct api_call *c, const struct store_interaction *it
     api_reply(c, 200, json_pack("{so}", "modal", modal));
 }
 
-/* POST /api/bot/interactions/:id/respond {type, data} */
-static void respond(struct api_call *c)
+/* Applies the answer {type, data} of the caller's application to interaction id. */
+static void respond_with(struct api_call *c, const char *id, json_t *body)
 {
-    const char *id = api_param_id(c, "id", "Interação não encontrada");
-    if (!id)
-        return;
     struct store_interaction it;
     int found = store_interaction_find(c->db, id, &it);
     if (found < 0) {
@@ -334,9 +349,8 @@ static void respond(struct api_call *c)
         api_error(c, 404, "Interação não encontrada");
         return;
     }
-    json_t *body = api_body(c);
     const char *type;
-    if (!body || in_str(c, body, "type", 1, 16, IN_REQUIRED, &type) < 0)
+    if (in_str(c, body, "type", 1, 16, IN_REQUIRED, &type) < 0)
         return;
     json_t *data = json_object_get(body, "data");
     if (!json_is_object(data)) {
@@ -363,6 +377,61 @@ static void respond(struct api_call *c)
     else
         respond_update(c, &it, &p, data);
     api_place_cleanup(&p);
+}
+
+/* POST /api/bot/interactions/:id/respond {type, data} */
+static void respond(struct api_call *c)
+{
+    const char *id = api_param_id(c, "id", "Interação não encontrada");
+    json_t *body = id ? api_body(c) : NULL;
+    if (body)
+        respond_with(c, id, body);
+}
+
+/* Endpoint-URL mode: the endpoint's HTTP answer is the application's answer, applied as if its
+ * bot had sent it, on a call of its own so the person's answer stays separate. */
+static void deliver_to_endpoint(struct api_call *c, const char *id, const char *payload,
+                                const char *app_id, const char *bot_user_id, const char *url,
+                                const char *secret)
+{
+    struct endpoint_result r;
+    int sent = endpoint_post(url, secret, payload, strlen(payload),
+                             c->app->cfg->allow_private_endpoints, &r);
+    json_t *answer = sent == 0 && r.status >= 200 && r.status < 300 && r.body
+                         ? json_loads(r.body, 0, NULL)
+                         : NULL;
+    endpoint_result_cleanup(&r);
+    if (!json_is_object(answer)) {
+        json_decref(answer);
+        api_reply(c, 502,
+                  json_pack("{ssss}", "error", "A aplicação não respondeu à interação a tempo",
+                            "interactionId", id));
+        return;
+    }
+    struct http_response res;
+    http_response_init(&res);
+    struct api_call as_app = *c;
+    as_app.res = &res;
+    as_app.answered = 0;
+    as_app.body = NULL;
+    memset(&as_app.me, 0, sizeof as_app.me);
+    memcpy(as_app.me.user_id, bot_user_id, UUID_LEN + 1);
+    memcpy(as_app.me.app_id, app_id, UUID_LEN + 1);
+    as_app.me.is_bot = 1;
+    respond_with(&as_app, id, answer);
+    json_decref(answer);
+    if (res.status >= 200 && res.status < 300) {
+        api_reply(c, 202, json_pack("{ss}", "interactionId", id));
+    } else {
+        json_t *why = res.body ? json_loadb(res.body, res.body_len, 0, NULL) : NULL;
+        char msg[512];
+        const char *error = json_string_value(json_object_get(why, "error"));
+        snprintf(msg, sizeof msg, "A resposta da aplicação foi recusada: %s",
+                 error ? error : "erro desconhecido");
+        json_decref(why);
+        api_reply(c, 502, json_pack("{ssss}", "error", msg, "interactionId", id));
+    }
+    http_response_cleanup(&res);
 }
 
 const struct api_route api_interaction_routes[] = {

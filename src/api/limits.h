@@ -22,6 +22,7 @@ extern const struct api_limit LIMIT_BOT_EDIT;
 extern const struct api_limit LIMIT_HUMAN_SEND;
 extern const struct api_limit LIMIT_PRESENCE;
 extern const struct api_limit LIMIT_BOT_COMMANDS;
+extern const struct api_limit LIMIT_TEST_ENDPOINT;
 
 /* Counts one action of the caller; when over the limit answers 429 and returns -1. */
 int api_limit_hit(struct api_call *c, const struct api_limit *limit);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "core/buf.h"
+#include "store/rows.h"
 
 int store_interaction_insert(struct store *db, void *arg)
 {
@@ -83,4 +84,12 @@ int store_app_installed(struct store *db, const char *app_id, const char *server
 {
     static const char *SQL = "SELECT 1 FROM installs WHERE application_id = $1 AND server_id = $2";
     return store_exists(db, SQL, SV_ARGS(SV_STR(app_id), SV_STR(server_id)));
+}
+
+json_t *store_app_endpoint(struct store *db, const char *app_id, int *rc)
+{
+    static const char *SQL =
+        "SELECT interactions_endpoint_url, signing_secret FROM applications WHERE id = $1";
+    static const struct store_col COLS[] = {{"url", COL_TEXT}, {"secret", COL_TEXT}};
+    return store_get_json(db, SQL, SV_ARGS(SV_STR(app_id)), STORE_COLS(COLS), rc);
 }

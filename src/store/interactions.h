@@ -43,6 +43,10 @@ struct store_interaction_answer {
 };
 int store_interaction_answer(struct store *db, void *arg);
 
+/* {url, secret} of an application's interactions endpoint (either may be null); NULL when there
+ * is no such application (*rc STORE_DONE) or on error. */
+json_t *store_app_endpoint(struct store *db, const char *app_id, int *rc);
+
 /* Is the application installed in that server? 1 yes, 0 no, <0 error. */
 int store_app_installed(struct store *db, const char *app_id, const char *server_id);
 

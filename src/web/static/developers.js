@@ -135,7 +135,7 @@ async function select(id) {
   const app = apps.find((a) => a.id === id);
   if (!app) return;
   if (!current || current.id !== id) {
-    for (const box of ['#token-box', '#secret-box', '#delete-confirm']) $(box).hidden = true;
+    for (const box of ['#token-box', '#secret-box', '#endpoint-result', '#delete-confirm']) $(box).hidden = true;
     permissionBoxes($('#link-perms'), 0, { checked: false });
   }
   current = app;
@@ -229,6 +229,14 @@ function wire() {
     const { application } = await api('PUT', `/api/applications/${current.id}/interactions-config`,
                                       { interactionsEndpointUrl: url || null });
     replaceApp(application);
+  }));
+  $('#endpoint-test').addEventListener('click', guarded($('#secrets-error'), async () => {
+    $('#endpoint-result').hidden = true;
+    const r = await api('POST', `/api/applications/${current.id}/interactions-config/test`);
+    $('#endpoint-result').textContent = r.ok
+      ? `A URL respondeu pong em ${r.latencyMs} ms.`
+      : `A URL não respondeu {"type": "pong"} (status ${r.status ?? 'nenhum'}, ${r.latencyMs} ms).`;
+    $('#endpoint-result').hidden = false;
   }));
   const rotateSecret = (path, field, label) => guarded($('#secrets-error'), async () => {
     const answer = await api('POST', `/api/applications/${current.id}/${path}`);

@@ -1,0 +1,164 @@
+// Endpoint-URL mode: interactions POSTed to the application's own HTTP server, signed with the
+// signing secret; the endpoint's answer is the interaction's answer. Also the config test ping.
+'use strict';
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const http = require('node:http');
+const crypto = require('node:crypto');
+const { io } = require('socket.io-client');
+const { startServer, api, appWithBot, install, serverWithMembers } = require('./helpers');
+
+const P = { VER_CANAL: 256, ENVIAR_MENSAGENS: 512 };
+let srv;
+let endpoint;
+const requests = [];
+let handler = (req, body, res) => res.end();
+const sockets = [];
+
+// The receiver every bot author writes: reject bad signatures and old timestamps.
+function verify(secret, headers, rawBody) {
+  const ts = headers['x-signature-timestamp'];
+  const sig = headers['x-signature-256'] || '';
+  if (!/^\d+$/.test(ts) || Math.abs(Date.now() / 1000 - Number(ts)) > 300) return false;
+  const expected = 'sha256=' + crypto.createHmac('sha256', secret).update(`${ts}.${rawBody}`).digest('hex');
+  return sig.length === expected.length && crypto.timingSafeEqual(Buffer.from(sig), Buffer.from(expected));
+}
+
+test.before(async () => {
+  srv = await startServer({ args: ['--allow-private-endpoints'] });
+  endpoint = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (d) => { body += d; });
+    req.on('end', () => { requests.push({ method: req.method, url: req.url, headers: req.headers, body }); handler(req, body, res); });
+  });
+  await new Promise((r) => endpoint.listen(0, '127.0.0.1', r));
+});
+test.after(async () => {
+  for (const s of sockets) s.close();
+  endpoint.closeAllConnections();
+  await new Promise((r) => endpoint.close(r));
+  const r = await srv.stop();
+  assert.equal(r.code, 0, srv.stderr);
+});
+
+const json = (res, status, value) => { res.writeHead(status, { 'content-type': 'application/json' }); res.end(JSON.stringify(value)); };
+const endpointUrl = (p = '/interacoes') => `http://127.0.0.1:${endpoint.address().port}${p}`;
+
+async function world() {
+  const w = await serverWithMembers(srv.url, 1);
+  const info = await appWithBot(srv.url, w.owner, { intents: ['interactions.receive'] });
+  await install(srv.url, w.owner, info, w.sid, { permissions: P.VER_CANAL | P.ENVIAR_MENSAGENS });
+  await api(srv.url, 'PUT', '/api/bot/commands', { token: info.botToken, body: { commands: [{ name: 'ping', description: 'Ping' }] } });
+  const appUrl = `/api/applications/${info.app.id}`;
+  const cid = w.server.channels[0].id;
+  const member = w.members[0];
+  const invoke = () => api(srv.url, 'POST', `/api/servers/${w.sid}/channels/${cid}/interactions`, { token: member.token, body: { type: 'command', applicationId: info.app.id, commandName: 'ping' } });
+  return { ...w, info, appUrl, cid, member, invoke };
+}
+
+test('the config test sends a signed ping and reports {ok, status, latencyMs}', async () => {
+  const w = await world();
+  const test1 = () => api(srv.url, 'POST', `${w.appUrl}/interactions-config/test`, { token: w.owner.token });
+  const none = await test1();
+  assert.equal(none.status, 400);
+  assert.equal(none.body.error, 'interactionsEndpointUrl: nenhuma URL configurada');
+  await api(srv.url, 'PUT', `${w.appUrl}/interactions-config`, { token: w.owner.token, body: { interactionsEndpointUrl: endpointUrl('/teste') } });
+  const noSecret = await test1();
+  assert.equal(noSecret.status, 400);
+  assert.match(noSecret.body.error, /^signingSecret: /);
+
+  const old = (await api(srv.url, 'POST', `${w.appUrl}/interactions/signing-secret/rotate`, { token: w.owner.token })).body.signingSecret;
+  const secret = (await api(srv.url, 'POST', `${w.appUrl}/interactions/signing-secret/rotate`, { token: w.owner.token })).body.signingSecret;
+  let verified = null;
+  handler = (req, body, res) => {
+    verified = { now: verify(secret, req.headers, body), old: verify(old, req.headers, body) };
+    if (JSON.parse(body).type === 'ping') json(res, 200, { type: 'pong' });
+    else json(res, 400, {});
+  };
+  const ok = await test1();
+  assert.equal(ok.status, 200, ok.text);
+  assert.equal(ok.body.ok, true);
+  assert.equal(ok.body.status, 200);
+  assert.ok(Number.isInteger(ok.body.latencyMs) && ok.body.latencyMs >= 0);
+  assert.deepEqual(verified, { now: true, old: false }, 'signed with the rotated secret only');
+  const last = requests.at(-1);
+  assert.equal(last.method, 'POST');
+  assert.equal(last.url, '/teste');
+  assert.equal(last.headers['content-type'], 'application/json');
+  assert.deepEqual(JSON.parse(last.body), { type: 'ping' });
+
+  handler = (req, body, res) => json(res, 500, { type: 'pong' });
+  assert.deepEqual((await test1()).body.ok, false);
+  handler = (req, body, res) => json(res, 200, { type: 'nope' });
+  const wrong = await test1();
+  assert.deepEqual([wrong.body.ok, wrong.body.status], [false, 200]);
+  handler = (req, body, res) => { res.writeHead(302, { location: endpointUrl('/teste') }); res.end(); };
+  const redirect = await test1();
+  assert.deepEqual([redirect.body.ok, redirect.body.status], [false, 302], 'redirects are not followed');
+  handler = () => { /* never answers */ };
+  const slow = await test1();
+  assert.deepEqual([slow.body.ok, slow.body.status], [false, null]);
+  assert.ok(slow.body.latencyMs >= 2900 && slow.body.latencyMs < 6000, String(slow.body.latencyMs));
+
+  handler = (req, body, res) => json(res, 200, { type: 'pong' });
+  for (let i = 0; i < 5; i++) assert.equal((await test1()).status, 200);
+  const over = await test1();
+  assert.equal(over.status, 429, 'ten tests per minute');
+});
+
+test('interactions go to the endpoint, not the gateway; its answer is the interaction answer', async () => {
+  const w = await world();
+  await api(srv.url, 'PUT', `${w.appUrl}/interactions-config`, { token: w.owner.token, body: { interactionsEndpointUrl: endpointUrl() } });
+  const secret = (await api(srv.url, 'POST', `${w.appUrl}/interactions/signing-secret/rotate`, { token: w.owner.token })).body.signingSecret;
+  const bot = io(srv.url, { auth: { token: w.info.botToken }, reconnection: false, transports: ['websocket'] });
+  sockets.push(bot);
+  const onGateway = [];
+  bot.on('INTERACTION_CREATE', (e) => onGateway.push(e));
+  await new Promise((r, j) => { bot.on('connect', r); bot.on('connect_error', j); });
+
+  let received = null;
+  handler = (req, body, res) => {
+    received = { valid: verify(secret, req.headers, body), payload: JSON.parse(body) };
+    json(res, 200, { type: 'message', data: { content: 'pong' } });
+  };
+  const r = await w.invoke();
+  assert.equal(r.status, 202, r.text);
+  assert.equal(received.valid, true);
+  assert.equal(received.payload.id, r.body.interactionId);
+  assert.equal(received.payload.type, 'command');
+  assert.equal(received.payload.commandName, 'ping');
+  assert.equal(received.payload.user.id, w.member.user.id);
+  const history = await api(srv.url, 'GET', `/api/servers/${w.sid}/channels/${w.cid}/messages`, { token: w.member.token });
+  const answer = history.body.messages[0];
+  assert.equal(answer.content, 'pong');
+  assert.equal(answer.commandName, 'ping');
+  assert.equal(answer.commandInvokerId, w.member.user.id);
+  assert.equal(answer.fromId, w.info.app.botUserId);
+  assert.equal(answer.applicationId, w.info.app.id);
+  await new Promise((res) => setTimeout(res, 300));
+  assert.deepEqual(onGateway, [], 'nothing on the gateway in endpoint mode');
+  const again = await api(srv.url, 'POST', `/api/bot/interactions/${r.body.interactionId}/respond`, { token: w.info.botToken, body: { type: 'message', data: { content: 'de novo' } } });
+  assert.equal(again.status, 409, 'the endpoint already answered');
+
+  handler = (req, body, res) => json(res, 200, { type: 'message', data: {} });
+  const refused = await w.invoke();
+  assert.equal(refused.status, 502);
+  assert.match(refused.body.error, /^A resposta da aplicação foi recusada: content: /);
+  assert.ok(refused.body.interactionId);
+
+  handler = (req, body, res) => json(res, 500, { error: 'boom' });
+  const failed = await w.invoke();
+  assert.equal(failed.status, 502);
+  assert.equal(failed.body.error, 'A aplicação não respondeu à interação a tempo');
+
+  handler = () => { /* never answers */ };
+  const started = Date.now();
+  const late = await w.invoke();
+  assert.equal(late.status, 502);
+  assert.ok(Date.now() - started < 6000);
+
+  await api(srv.url, 'PUT', `${w.appUrl}/interactions-config`, { token: w.owner.token, body: { interactionsEndpointUrl: null } });
+  const back = new Promise((res) => bot.once('INTERACTION_CREATE', res));
+  assert.equal((await w.invoke()).status, 202);
+  assert.equal((await back).commandName, 'ping', 'without a URL the gateway gets it again');
+});
