@@ -1,0 +1,62 @@
+/* libFuzzer driver for the JSON input rules: every clean function on whatever JSON the bytes
+ * parse to, and the clean copies fed back in (they must be accepted again). */
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "domain/command_rules.h"
+#include "domain/interaction_rules.h"
+#include "domain/message_rules.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void again(json_t *(*clean)(json_t *, struct rule_error *), json_t *out)
+{
+    struct rule_error err;
+    json_t *twice = clean(out, &err);
+    if (!twice)
+        abort(); /* a clean copy must pass its own rules */
+    json_decref(twice);
+}
+
+static json_t *clean_components_v1(json_t *v, struct rule_error *err)
+{
+    return msg_clean_components(v, 0, err);
+}
+
+static json_t *clean_components_v2(json_t *v, struct rule_error *err)
+{
+    return msg_clean_components(v, 1, err);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    json_t *v = json_loadb((const char *)data, size, JSON_DECODE_ANY, NULL);
+    if (!v)
+        return 0;
+    json_t *(*const rules[])(json_t *, struct rule_error *) = {
+        msg_clean_embeds,
+        clean_components_v1,
+        clean_components_v2,
+        cmd_clean_list,
+        interaction_clean_modal,
+        interaction_clean_form_values,
+        interaction_clean_select_values,
+    };
+    for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++) {
+        struct rule_error err;
+        json_t *out = rules[i](v, &err);
+        if (out) {
+            again(rules[i], out);
+            json_decref(out);
+        }
+    }
+    struct rule_error err;
+    json_t *commands = cmd_clean_list(json_array_get(v, 0) ? json_array_get(v, 0) : v, &err);
+    json_t *defined = json_object_get(json_array_get(commands, 0), "options");
+    json_t *options = interaction_clean_options(defined, json_array_get(v, 1), &err);
+    json_decref(options);
+    json_decref(commands);
+    interaction_find_component(v, "a");
+    json_decref(v);
+    return 0;
+}
