@@ -31,13 +31,8 @@ void endpoint_signature(const char *secret, int64_t ts, const char *body, size_t
     unsigned char mac[32] = {0};
     crypto_hmac("SHA256", secret, strlen(secret), msg.data, msg.len, mac);
     buf_cleanup(&msg);
-    static const char hex[] = "0123456789abcdef";
     memcpy(out, "sha256=", 7);
-    for (int i = 0; i < 32; i++) {
-        out[7 + 2 * i] = hex[mac[i] >> 4];
-        out[8 + 2 * i] = hex[mac[i] & 15];
-    }
-    out[71] = '\0';
+    crypto_hex(mac, sizeof mac, out + 7);
 }
 
 struct transfer {

@@ -32,20 +32,27 @@ void crypto_token(char out[CRYPTO_TOKEN_LEN + 1])
     crypto_base64url(raw, sizeof raw, out);
 }
 
-void crypto_random_hex(char *out, size_t n)
+void crypto_hex(const unsigned char *in, size_t n, char *out)
 {
     static const char hex[] = "0123456789abcdef";
+    for (size_t i = 0; i < n; i++) {
+        *out++ = hex[in[i] >> 4];
+        *out++ = hex[in[i] & 15];
+    }
+    *out = '\0';
+}
+
+void crypto_random_hex(char *out, size_t n)
+{
     unsigned char raw[64];
+    *out = '\0';
     while (n) {
         size_t k = n < sizeof raw ? n : sizeof raw;
         crypto_random(raw, k);
-        for (size_t i = 0; i < k; i++) {
-            *out++ = hex[raw[i] >> 4];
-            *out++ = hex[raw[i] & 15];
-        }
+        crypto_hex(raw, k, out);
+        out += 2 * k;
         n -= k;
     }
-    *out = '\0';
 }
 
 void crypto_sha1(const void *data, size_t len, unsigned char out[20])
@@ -56,15 +63,10 @@ void crypto_sha1(const void *data, size_t len, unsigned char out[20])
 
 void crypto_sha256_hex(const void *data, size_t len, char out[CRYPTO_SHA256_HEX + 1])
 {
-    static const char hex[] = "0123456789abcdef";
     unsigned char md[32];
     unsigned int mdlen = 0;
     EVP_Digest(data, len, md, &mdlen, EVP_sha256(), NULL);
-    for (int i = 0; i < 32; i++) {
-        out[2 * i] = hex[md[i] >> 4];
-        out[2 * i + 1] = hex[md[i] & 15];
-    }
-    out[64] = '\0';
+    crypto_hex(md, sizeof md, out);
 }
 
 int crypto_equal(const void *a, const void *b, size_t n)
@@ -82,9 +84,9 @@ int crypto_hmac(const char *md, const void *key, size_t klen, const void *msg, s
     return (int)outlen;
 }
 
-size_t crypto_base64url(const unsigned char *in, size_t n, char *out)
+/* Base64 with alphabet tab; missing characters of a last group are '=' when pad, else left out. */
+static size_t encode_base64(const unsigned char *in, size_t n, char *out, const char *tab, int pad)
 {
-    static const char tab[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
     size_t o = 0;
     for (size_t i = 0; i < n; i += 3) {
         unsigned v = (unsigned)in[i] << 16;
@@ -94,13 +96,19 @@ size_t crypto_base64url(const unsigned char *in, size_t n, char *out)
             v |= in[i + 2];
         out[o++] = tab[(v >> 18) & 63];
         out[o++] = tab[(v >> 12) & 63];
-        if (i + 1 < n)
-            out[o++] = tab[(v >> 6) & 63];
-        if (i + 2 < n)
-            out[o++] = tab[v & 63];
+        if (i + 1 < n || pad)
+            out[o++] = i + 1 < n ? tab[(v >> 6) & 63] : '=';
+        if (i + 2 < n || pad)
+            out[o++] = i + 2 < n ? tab[v & 63] : '=';
     }
     out[o] = '\0';
     return o;
+}
+
+size_t crypto_base64url(const unsigned char *in, size_t n, char *out)
+{
+    return encode_base64(in, n, out,
+                         "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_", 0);
 }
 
 static int b64url_value(char c)
@@ -148,21 +156,8 @@ static int base64url_decode(const char *in, size_t len, unsigned char *out, size
 
 size_t crypto_base64(const unsigned char *in, size_t n, char *out)
 {
-    static const char tab[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    size_t o = 0;
-    for (size_t i = 0; i < n; i += 3) {
-        unsigned v = (unsigned)in[i] << 16;
-        if (i + 1 < n)
-            v |= (unsigned)in[i + 1] << 8;
-        if (i + 2 < n)
-            v |= in[i + 2];
-        out[o++] = tab[(v >> 18) & 63];
-        out[o++] = tab[(v >> 12) & 63];
-        out[o++] = i + 1 < n ? tab[(v >> 6) & 63] : '=';
-        out[o++] = i + 2 < n ? tab[v & 63] : '=';
-    }
-    out[o] = '\0';
-    return o;
+    return encode_base64(in, n, out,
+                         "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/", 1);
 }
 
 static int b64_value(char c)

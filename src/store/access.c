@@ -27,7 +27,7 @@ int store_access_load(struct store *db, const char *server_id, const char *user_
     int rc = store_step(st);
     if (rc == STORE_ROW) {
         a->server_found = 1;
-        slice_copy(slice_from(store_text(st, 0)), a->owner_id, sizeof a->owner_id);
+        store_text_copy(st, 0, a->owner_id, sizeof a->owner_id);
         a->verification_level = (int)store_int(st, 1);
         a->requires_2fa = (int)store_int(st, 2);
         a->requires_rules = (int)store_int(st, 3);
@@ -47,7 +47,7 @@ int store_access_load(struct store *db, const char *server_id, const char *user_
     if (!st)
         return STORE_ERR;
     while ((rc = store_step(st)) == STORE_ROW && a->nroles < ACCESS_MAX_ROLES) {
-        slice_copy(slice_from(store_text(st, 0)), a->role_ids[a->nroles], UUID_LEN + 1);
+        store_text_copy(st, 0, a->role_ids[a->nroles], UUID_LEN + 1);
         a->role_perms[a->nroles] = (uint64_t)store_int(st, 1);
         int pos = (int)store_int(st, 2);
         if (pos > a->top_position)

@@ -50,11 +50,10 @@ static int find_ref(struct store *db, const char *sql, const char *key, struct s
         return STORE_ERR;
     int rc = store_step(st);
     if (rc == STORE_ROW) {
-        const char *bot = store_text(st, 2);
-        slice_copy(slice_from(store_text(st, 0)), out->id, sizeof out->id);
-        slice_copy(slice_from(store_text(st, 1)), out->owner_id, sizeof out->owner_id);
-        slice_copy(slice_from(bot ? bot : ""), out->bot_user_id, sizeof out->bot_user_id);
-        slice_copy(slice_from(store_text(st, 3)), out->name, sizeof out->name);
+        store_text_copy(st, 0, out->id, sizeof out->id);
+        store_text_copy(st, 1, out->owner_id, sizeof out->owner_id);
+        store_text_copy(st, 2, out->bot_user_id, sizeof out->bot_user_id);
+        store_text_copy(st, 3, out->name, sizeof out->name);
         out->is_public = (int)store_int(st, 4);
         out->suspended = (int)store_int(st, 5);
         out->intents = (uint32_t)store_int(st, 6);
@@ -63,7 +62,7 @@ static int find_ref(struct store *db, const char *sql, const char *key, struct s
             out->redirect_uris = json_array();
     }
     store_finish(st);
-    return rc == STORE_ROW ? 1 : rc == STORE_DONE ? 0 : rc;
+    return store_found(rc);
 }
 
 int store_app_find(struct store *db, const char *id, struct store_app *out)

@@ -148,7 +148,7 @@ int store_dm_open(struct store *db, void *arg)
         return STORE_ERR;
     int rc = store_step(st);
     if (rc == STORE_ROW)
-        slice_copy(slice_from(store_text(st, 0)), dm->channel_id, sizeof dm->channel_id);
+        store_text_copy(st, 0, dm->channel_id, sizeof dm->channel_id);
     store_finish(st);
     if (rc != STORE_DONE)
         return rc == STORE_ROW ? STORE_DONE : rc;
@@ -170,5 +170,5 @@ int store_dm_member(struct store *db, const char *cid, const char *uid)
         return STORE_ERR;
     int rc = store_step(st);
     store_finish(st);
-    return rc == STORE_ROW ? 1 : rc == STORE_DONE ? 0 : rc;
+    return store_found(rc);
 }

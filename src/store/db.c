@@ -277,5 +277,15 @@ int store_exists(struct store *db, const char *sql, const struct store_val *args
         return STORE_ERR;
     int rc = store_step(st);
     store_finish(st);
-    return rc == STORE_ROW ? 1 : rc == STORE_DONE ? 0 : rc;
+    return store_found(rc);
+}
+
+int store_text_copy(struct store_stmt *st, int col, char *out, size_t cap)
+{
+    const char *s = store_text(st, col);
+    if (!s || slice_copy(slice_from(s), out, cap)) {
+        out[0] = '\0';
+        return s ? -1 : 0;
+    }
+    return 0;
 }

@@ -68,6 +68,8 @@ struct store_stmt *store_query(struct store *db, const char *sql, const struct s
                                size_t nargs);
 int store_step(struct store_stmt *st);
 /* Column accessors for the current row; text is NUL-terminated and valid until the next step. */
+/* Copies a text column into out (cap bytes): "" when it is NULL or does not fit (then -1). */
+int store_text_copy(struct store_stmt *st, int col, char *out, size_t cap);
 const char *store_text(struct store_stmt *st, int col);
 size_t store_text_len(struct store_stmt *st, int col);
 int64_t store_int(struct store_stmt *st, int col);
@@ -78,6 +80,11 @@ void store_finish(struct store_stmt *st);
 int store_exec(struct store *db, const char *sql, const struct store_val *args, size_t nargs);
 /* Rows changed by the last statement. */
 int64_t store_changes(struct store *db);
+/* A step's result as the find functions answer it: 1 a row, 0 none, < 0 the error. */
+static inline int store_found(int rc)
+{
+    return rc == STORE_ROW ? 1 : rc == STORE_DONE ? 0 : rc;
+}
 /* Whether a query returns a row: 1 yes, 0 no, < 0 an error. */
 int store_exists(struct store *db, const char *sql, const struct store_val *args, size_t nargs);
 /* Runs several ;-separated statements with no parameters (migrations). */

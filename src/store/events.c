@@ -29,7 +29,7 @@ int store_event_recipients(struct store *db, const char *sid, int64_t intent,
             }
             *out = grown;
         }
-        slice_copy(slice_from(store_text(st, 0)), (*out)[(*n)++], UUID_LEN + 1);
+        store_text_copy(st, 0, (*out)[(*n)++], UUID_LEN + 1);
     }
     store_finish(st);
     if (rc != STORE_DONE) {

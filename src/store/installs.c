@@ -105,7 +105,7 @@ int store_install(struct store *db, void *arg)
     char role_id[UUID_LEN + 1] = "";
     rc = store_step(st);
     if (rc == STORE_ROW)
-        slice_copy(slice_from(store_text(st, 0)), role_id, sizeof role_id);
+        store_text_copy(st, 0, role_id, sizeof role_id);
     store_finish(st);
     if (rc < 0)
         return rc;
@@ -162,7 +162,7 @@ int store_uninstall(struct store *db, void *arg)
     int rc = store_step(st);
     if (rc == STORE_ROW) {
         const char *b = store_text(st, 1);
-        slice_copy(slice_from(store_text(st, 0)), role_id, sizeof role_id);
+        store_text_copy(st, 0, role_id, sizeof role_id);
         slice_copy(slice_from(b ? b : ""), bot, sizeof bot);
         position = store_int(st, 2);
     }
@@ -205,17 +205,16 @@ int store_authorize_find(struct store *db, const char *id, struct store_authoriz
         return STORE_ERR;
     int rc = store_step(st);
     if (rc == STORE_ROW) {
-        const char *state = store_text(st, 4);
-        slice_copy(slice_from(store_text(st, 0)), out->id, sizeof out->id);
-        slice_copy(slice_from(store_text(st, 1)), out->app_id, sizeof out->app_id);
-        slice_copy(slice_from(store_text(st, 2)), out->user_id, sizeof out->user_id);
-        slice_copy(slice_from(store_text(st, 3)), out->redirect_uri, sizeof out->redirect_uri);
-        out->has_state = state != NULL;
-        slice_copy(slice_from(state ? state : ""), out->state, sizeof out->state);
+        store_text_copy(st, 0, out->id, sizeof out->id);
+        store_text_copy(st, 1, out->app_id, sizeof out->app_id);
+        store_text_copy(st, 2, out->user_id, sizeof out->user_id);
+        store_text_copy(st, 3, out->redirect_uri, sizeof out->redirect_uri);
+        out->has_state = !store_is_null(st, 4);
+        store_text_copy(st, 4, out->state, sizeof out->state);
         out->requested = store_int(st, 5);
         out->expires_at = store_int(st, 6);
         out->used = (int)store_int(st, 7);
     }
     store_finish(st);
-    return rc == STORE_ROW ? 1 : rc == STORE_DONE ? 0 : rc;
+    return store_found(rc);
 }

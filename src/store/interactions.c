@@ -35,12 +35,6 @@ int store_interaction_insert(struct store *db, void *arg)
                               SV_INT(in->now)));
 }
 
-static void copy_col(struct store_stmt *st, int col, char *out, size_t cap)
-{
-    if (store_is_null(st, col) || slice_copy(slice_from(store_text(st, col)), out, cap))
-        out[0] = '\0';
-}
-
 int store_interaction_find(struct store *db, const char *id, struct store_interaction *out)
 {
     static const char *SQL =
@@ -52,19 +46,19 @@ int store_interaction_find(struct store *db, const char *id, struct store_intera
         return STORE_ERR;
     int rc = store_step(st);
     if (rc == STORE_ROW) {
-        copy_col(st, 0, out->id, sizeof out->id);
-        copy_col(st, 1, out->application_id, sizeof out->application_id);
-        copy_col(st, 2, out->server_id, sizeof out->server_id);
-        copy_col(st, 3, out->channel_id, sizeof out->channel_id);
-        copy_col(st, 4, out->user_id, sizeof out->user_id);
-        copy_col(st, 5, out->message_id, sizeof out->message_id);
-        copy_col(st, 6, out->type, sizeof out->type);
-        copy_col(st, 7, out->command_name, sizeof out->command_name);
+        store_text_copy(st, 0, out->id, sizeof out->id);
+        store_text_copy(st, 1, out->application_id, sizeof out->application_id);
+        store_text_copy(st, 2, out->server_id, sizeof out->server_id);
+        store_text_copy(st, 3, out->channel_id, sizeof out->channel_id);
+        store_text_copy(st, 4, out->user_id, sizeof out->user_id);
+        store_text_copy(st, 5, out->message_id, sizeof out->message_id);
+        store_text_copy(st, 6, out->type, sizeof out->type);
+        store_text_copy(st, 7, out->command_name, sizeof out->command_name);
         out->created_at = store_int(st, 8);
         out->answered = (int)store_int(st, 9);
     }
     store_finish(st);
-    return rc == STORE_ROW ? 1 : rc == STORE_DONE ? 0 : rc;
+    return store_found(rc);
 }
 
 int store_interaction_answer(struct store *db, void *arg)

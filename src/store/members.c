@@ -86,7 +86,7 @@ int store_is_banned(struct store *db, const char *sid, const char *uid)
         return STORE_ERR;
     int rc = store_step(st);
     store_finish(st);
-    return rc == STORE_ROW ? 1 : rc == STORE_DONE ? 0 : rc;
+    return store_found(rc);
 }
 
 int store_member_add(struct store_writer *w, const char *sid, const char *uid)
@@ -195,7 +195,7 @@ int store_invite_join(struct store *db, void *arg)
         return STORE_ERR;
     int rc = store_step(st);
     if (rc == STORE_ROW)
-        slice_copy(slice_from(store_text(st, 0)), j->server_id, sizeof j->server_id);
+        store_text_copy(st, 0, j->server_id, sizeof j->server_id);
     store_finish(st);
     if (rc != STORE_ROW)
         return rc == STORE_DONE ? -404 : rc;

@@ -141,12 +141,12 @@ int store_message_ref(struct store *db, const char *id, struct store_message_ref
         return STORE_ERR;
     int rc = store_step(st);
     if (rc == STORE_ROW) {
-        slice_copy(slice_from(store_text(st, 0)), out->channel_id, sizeof out->channel_id);
-        slice_copy(slice_from(store_text(st, 1)), out->author_id, sizeof out->author_id);
-        slice_copy(slice_from(store_text(st, 2)), out->application_id, sizeof out->application_id);
+        store_text_copy(st, 0, out->channel_id, sizeof out->channel_id);
+        store_text_copy(st, 1, out->author_id, sizeof out->author_id);
+        store_text_copy(st, 2, out->application_id, sizeof out->application_id);
     }
     store_finish(st);
-    return rc == STORE_ROW ? 1 : rc == STORE_DONE ? 0 : rc;
+    return store_found(rc);
 }
 
 int store_message_in_channel(struct store *db, const char *id, const char *channel_id)
@@ -354,9 +354,9 @@ int store_member_by_username(struct store *db, const char *sid, const char *user
         return STORE_ERR;
     int rc = store_step(st);
     if (rc == STORE_ROW)
-        slice_copy(slice_from(store_text(st, 0)), id, UUID_LEN + 1);
+        store_text_copy(st, 0, id, UUID_LEN + 1);
     store_finish(st);
-    return rc == STORE_ROW ? 1 : rc == STORE_DONE ? 0 : rc;
+    return store_found(rc);
 }
 
 json_t *store_mentionable_roles(struct store *db, const char *sid)

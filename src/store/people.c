@@ -21,14 +21,14 @@ int store_token_find(struct store *db, const char *hash, struct store_token_owne
         return STORE_ERR;
     int rc = store_step(st);
     if (rc == STORE_ROW) {
-        slice_copy(slice_from(store_text(st, 0)), out->user_id, sizeof out->user_id);
+        store_text_copy(st, 0, out->user_id, sizeof out->user_id);
         out->is_bot = (int)store_int(st, 1);
         const char *app = store_text(st, 2);
         slice_copy(slice_from(app ? app : ""), out->app_id, sizeof out->app_id);
         out->suspended = (int)store_int(st, 3);
     }
     store_finish(st);
-    return rc == STORE_ROW ? 1 : rc == STORE_DONE ? 0 : rc;
+    return store_found(rc);
 }
 
 int store_login_find(struct store *db, const char *username, struct store_login *out)
@@ -41,15 +41,15 @@ int store_login_find(struct store *db, const char *username, struct store_login 
     int rc = store_step(st);
     if (rc == STORE_ROW) {
         const char *secret = store_text(st, 2);
-        slice_copy(slice_from(store_text(st, 0)), out->id, sizeof out->id);
-        slice_copy(slice_from(store_text(st, 1)), out->password_hash, sizeof out->password_hash);
+        store_text_copy(st, 0, out->id, sizeof out->id);
+        store_text_copy(st, 1, out->password_hash, sizeof out->password_hash);
         if (slice_copy(slice_from(secret ? secret : ""), out->mfa_secret, sizeof out->mfa_secret))
             out->mfa_secret[0] = '\0';
         out->mfa_enabled = (int)store_int(st, 3);
         out->mfa_last_step = store_int(st, 4);
     }
     store_finish(st);
-    return rc == STORE_ROW ? 1 : rc == STORE_DONE ? 0 : rc;
+    return store_found(rc);
 }
 
 json_t *store_user_json(struct store *db, const char *id, int *rc)
@@ -69,7 +69,7 @@ int store_user_kind(struct store *db, const char *id, int *is_bot)
     if (rc == STORE_ROW)
         *is_bot = (int)store_int(st, 0);
     store_finish(st);
-    return rc == STORE_ROW ? 1 : rc == STORE_DONE ? 0 : rc;
+    return store_found(rc);
 }
 
 int store_user_create(struct store *db, void *arg)

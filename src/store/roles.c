@@ -71,7 +71,7 @@ int store_role_delete(struct store *db, void *role_id)
     char sid[40] = "";
     int64_t pos = 0;
     if (rc == STORE_ROW) {
-        slice_copy(slice_from(store_text(st, 0)), sid, sizeof sid);
+        store_text_copy(st, 0, sid, sizeof sid);
         pos = store_int(st, 1);
     }
     store_finish(st);
