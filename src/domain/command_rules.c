@@ -70,6 +70,14 @@ static int choice_value(json_t *src, json_t *dst, const char *type, const char *
     return 1;
 }
 
+static int choice(json_t *c, json_t *clean, const char *at, struct rule_error *err, void *type)
+{
+    return rule_str(c, clean, "name", 1, CMD_DESCRIPTION_MAX, at, err, 1) < 0 ||
+                   choice_value(c, clean, type, at, err) < 0
+               ? -1
+               : 0;
+}
+
 static int choices(json_t *src, json_t *dst, const char *type, const char *base,
                    struct rule_error *err)
 {
@@ -84,22 +92,10 @@ static int choices(json_t *src, json_t *dst, const char *type, const char *base,
         return rule_fail(err, path, "deve ser uma lista");
     if (json_array_size(list) < 1 || json_array_size(list) > CMD_CHOICES_MAX)
         return rule_fail(err, path, "deve ter de 1 a %d itens", CMD_CHOICES_MAX);
-    json_t *out = json_array();
+    json_t *out = rule_objects(list, path, err, choice, (void *)type);
+    if (!out)
+        return -1;
     json_object_set_new(dst, "choices", out);
-    size_t i;
-    json_t *c;
-    json_array_foreach(list, i, c)
-    {
-        char at[128];
-        rule_idx(at, sizeof at, path, i);
-        if (!json_is_object(c))
-            return rule_fail(err, at, "deve ser um objeto");
-        json_t *clean = json_object();
-        json_array_append_new(out, clean);
-        if (rule_str(c, clean, "name", 1, CMD_DESCRIPTION_MAX, at, err, 1) < 0 ||
-            choice_value(c, clean, type, at, err) < 0)
-            return -1;
-    }
     return 1;
 }
 

@@ -192,31 +192,20 @@ fail:
     return NULL;
 }
 
+static int form_value(json_t *v, json_t *clean, const char *path, struct rule_error *err, void *arg)
+{
+    (void)arg;
+    return custom_id(v, clean, path, err) < 0 ||
+                   rule_str(v, clean, "value", 0, MODAL_INPUT_VALUE_MAX, path, err, 1) < 0
+               ? -1
+               : 0;
+}
+
 json_t *interaction_clean_form_values(json_t *values, struct rule_error *err)
 {
     if (!json_is_array(values) || json_array_size(values) > MODAL_INPUTS_MAX)
         return fail_null(err, "values", "deve ser uma lista de até 5 {customId, value}");
-    json_t *out = json_array();
-    size_t i;
-    json_t *v;
-    json_array_foreach(values, i, v)
-    {
-        char path[RULE_PATH_MAX];
-        rule_idx(path, sizeof path, "values", i);
-        json_t *clean = json_object();
-        json_array_append_new(out, clean);
-        if (!json_is_object(v)) {
-            rule_fail(err, path, "deve ser um objeto");
-            goto fail;
-        }
-        if (custom_id(v, clean, path, err) < 0 ||
-            rule_str(v, clean, "value", 0, MODAL_INPUT_VALUE_MAX, path, err, 1) < 0)
-            goto fail;
-    }
-    return out;
-fail:
-    json_decref(out);
-    return NULL;
+    return rule_objects(values, "values", err, form_value, NULL);
 }
 
 json_t *interaction_clean_select_values(json_t *values, struct rule_error *err)

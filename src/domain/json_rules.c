@@ -90,3 +90,24 @@ int rule_bool(json_t *src, json_t *dst, const char *key, const char *base, struc
     json_object_set(dst, key, v);
     return 1;
 }
+
+json_t *rule_objects(json_t *list, const char *path, struct rule_error *err, rule_item_fn item,
+                     void *arg)
+{
+    json_t *out = json_array();
+    size_t i;
+    json_t *src;
+    json_array_foreach(list, i, src)
+    {
+        char at[RULE_PATH_MAX];
+        rule_idx(at, sizeof at, path, i);
+        json_t *clean = json_object();
+        json_array_append_new(out, clean);
+        if (!json_is_object(src) ? rule_fail(err, at, "deve ser um objeto") < 0
+                                 : item(src, clean, at, err, arg) < 0) {
+            json_decref(out);
+            return NULL;
+        }
+    }
+    return out;
+}

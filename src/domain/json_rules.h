@@ -32,4 +32,11 @@ int rule_int(json_t *src, json_t *dst, const char *key, json_int_t lo, json_int_
              const char *base, struct rule_error *err, int required);
 int rule_bool(json_t *src, json_t *dst, const char *key, const char *base, struct rule_error *err);
 
+/* Cleans each item of the array list (at path) with item(src, dst, item_path, err, arg) into a
+ * new array; an item that is not an object fails with "deve ser um objeto". NULL on failure. */
+typedef int (*rule_item_fn)(json_t *src, json_t *dst, const char *path, struct rule_error *err,
+                            void *arg);
+json_t *rule_objects(json_t *list, const char *path, struct rule_error *err, rule_item_fn item,
+                     void *arg);
+
 #endif

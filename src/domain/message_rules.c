@@ -81,6 +81,16 @@ static int embed_sub_object(json_t *src, json_t *dst, const char *key, const cha
     return 1;
 }
 
+static int embed_field(json_t *f, json_t *clean, const char *fp, struct rule_error *err, void *arg)
+{
+    (void)arg;
+    return rule_str(f, clean, "name", 1, 256, fp, err, 1) < 0 ||
+                   rule_str(f, clean, "value", 1, 1024, fp, err, 1) < 0 ||
+                   rule_bool(f, clean, "inline", fp, err) < 0
+               ? -1
+               : 0;
+}
+
 static int embed_fields(json_t *src, json_t *dst, const char *base, struct rule_error *err)
 {
     char path[128];
@@ -92,27 +102,9 @@ static int embed_fields(json_t *src, json_t *dst, const char *base, struct rule_
         return rule_fail(err, path, "deve ser uma lista");
     if (json_array_size(v) > 25)
         return rule_fail(err, path, "deve ter no máximo 25 campos");
-    json_t *out = json_array();
-    size_t i;
-    json_t *f;
-    json_array_foreach(v, i, f)
-    {
-        char fp[128];
-        rule_idx(fp, sizeof fp, path, i);
-        if (!json_is_object(f)) {
-            json_decref(out);
-            return rule_fail(err, fp, "deve ser um objeto");
-        }
-        json_t *clean = json_object();
-        if (rule_str(f, clean, "name", 1, 256, fp, err, 1) < 0 ||
-            rule_str(f, clean, "value", 1, 1024, fp, err, 1) < 0 ||
-            rule_bool(f, clean, "inline", fp, err) < 0) {
-            json_decref(clean);
-            json_decref(out);
-            return -1;
-        }
-        json_array_append_new(out, clean);
-    }
+    json_t *out = rule_objects(v, path, err, embed_field, NULL);
+    if (!out)
+        return -1;
     json_object_set_new(dst, "fields", out);
     return 1;
 }
@@ -301,6 +293,17 @@ static int button(struct walk *w, json_t *c, json_t *out, const char *path)
     return custom_id(w, c, out, path);
 }
 
+static int select_option(json_t *o, json_t *co, const char *op, struct rule_error *err, void *arg)
+{
+    (void)arg;
+    return rule_str(o, co, "label", 1, 100, op, err, 1) < 0 ||
+                   rule_str(o, co, "value", 1, 100, op, err, 1) < 0 ||
+                   rule_str(o, co, "description", 0, 100, op, err, 0) < 0 ||
+                   rule_bool(o, co, "default", op, err) < 0
+               ? -1
+               : 0;
+}
+
 static int select_menu(struct walk *w, json_t *c, json_t *out, const char *path, json_int_t type)
 {
     if (custom_id(w, c, out, path) < 0 ||
@@ -326,28 +329,21 @@ static int select_menu(struct walk *w, json_t *c, json_t *out, const char *path,
         rule_sub(p, sizeof p, path, "maxValues");
         return rule_fail(w->err, p, "não pode passar do número de opções");
     }
-    json_t *clean_opts = json_array();
-    size_t i;
-    json_t *o;
-    json_array_foreach(opts, i, o)
-    {
-        char op[128];
-        rule_idx(op, sizeof op, p, i);
-        json_t *co = json_object();
-        if (!json_is_object(o) || rule_str(o, co, "label", 1, 100, op, w->err, 1) < 0 ||
-            rule_str(o, co, "value", 1, 100, op, w->err, 1) < 0 ||
-            rule_str(o, co, "description", 0, 100, op, w->err, 0) < 0 ||
-            rule_bool(o, co, "default", op, w->err) < 0) {
-            if (!json_is_object(o))
-                rule_fail(w->err, op, "deve ser um objeto");
-            json_decref(co);
-            json_decref(clean_opts);
-            return -1;
-        }
-        json_array_append_new(clean_opts, co);
-    }
+    json_t *clean_opts = rule_objects(opts, p, w->err, select_option, NULL);
+    if (!clean_opts)
+        return -1;
     json_object_set_new(out, "options", clean_opts);
     return 0;
+}
+
+static int media_item(json_t *it, json_t *ci, const char *ip, struct rule_error *err, void *arg)
+{
+    (void)arg;
+    return url_object(it, ci, "media", ip, err, 1, 1) < 0 ||
+                   rule_str(it, ci, "description", 0, 1024, ip, err, 0) < 0 ||
+                   rule_bool(it, ci, "spoiler", ip, err) < 0
+               ? -1
+               : 0;
 }
 
 static int media_items(struct walk *w, json_t *c, json_t *out, const char *path)
@@ -359,25 +355,9 @@ static int media_items(struct walk *w, json_t *c, json_t *out, const char *path)
         return rule_fail(w->err, p, items ? "deve ser uma lista" : "obrigatório");
     if (json_array_size(items) < 1 || json_array_size(items) > 10)
         return rule_fail(w->err, p, "deve ter entre 1 e 10 itens");
-    json_t *clean = json_array();
-    size_t i;
-    json_t *it;
-    json_array_foreach(items, i, it)
-    {
-        char ip[128];
-        rule_idx(ip, sizeof ip, p, i);
-        json_t *ci = json_object();
-        if (!json_is_object(it) || url_object(it, ci, "media", ip, w->err, 1, 1) < 0 ||
-            rule_str(it, ci, "description", 0, 1024, ip, w->err, 0) < 0 ||
-            rule_bool(it, ci, "spoiler", ip, w->err) < 0) {
-            if (!json_is_object(it))
-                rule_fail(w->err, ip, "deve ser um objeto");
-            json_decref(ci);
-            json_decref(clean);
-            return -1;
-        }
-        json_array_append_new(clean, ci);
-    }
+    json_t *clean = rule_objects(items, p, w->err, media_item, NULL);
+    if (!clean)
+        return -1;
     json_object_set_new(out, "items", clean);
     return 0;
 }
