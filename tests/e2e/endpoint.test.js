@@ -109,6 +109,11 @@ test('the config test sends a signed ping and reports {ok, status, latencyMs}', 
 test('interactions go to the endpoint, not the gateway; its answer is the interaction answer', async () => {
   const w = await world();
   await api(srv.url, 'PUT', `${w.appUrl}/interactions-config`, { token: w.owner.token, body: { interactionsEndpointUrl: endpointUrl() } });
+  const sentBefore = requests.length;
+  const unsigned = await w.invoke();
+  assert.equal(unsigned.status, 502, 'no signing secret yet: nothing is sent');
+  assert.equal(unsigned.body.error, 'A aplicação não está configurada: falta o segredo de assinatura');
+  assert.equal(requests.length, sentBefore);
   const secret = (await api(srv.url, 'POST', `${w.appUrl}/interactions/signing-secret/rotate`, { token: w.owner.token })).body.signingSecret;
   const bot = io(srv.url, { auth: { token: w.info.botToken }, reconnection: false, transports: ['websocket'] });
   sockets.push(bot);

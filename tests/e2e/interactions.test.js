@@ -4,7 +4,8 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const { io } = require('socket.io-client');
-const { startServer, api, appWithBot, install, serverWithMembers } = require('./helpers');
+const { spawnSync } = require('node:child_process');
+const { startServer, api, appWithBot, install, serverWithMembers, BIN } = require('./helpers');
 
 const P = { VER_CANAL: 256, ENVIAR_MENSAGENS: 512, USAR_COMANDOS: 65536 };
 const EVERYONE_DEFAULT = 256 | 512 | 2048 | 128 | 16384 | 32768 | 65536;
@@ -136,6 +137,24 @@ test('invoking: permissions, unknown commands, and options checked against the d
   await api(srv.url, 'PUT', `/api/applications/${w.info.app.id}/intents`, { token: w.owner.token, body: { intents: ['interactions.receive'] } });
   await api(srv.url, 'DELETE', `/api/servers/${w.sid}/applications/${w.info.app.id}`, { token: w.owner.token });
   assert.equal((await w.command()).status, 404);
+});
+
+test('invoking: only in text channels; a suspended application offers and takes nothing', async () => {
+  const w = await world();
+  const voice = await api(srv.url, 'POST', `/api/servers/${w.sid}/channels`, { token: w.owner.token, body: { name: 'Voz', type: 'voice' } });
+  assert.equal(voice.status, 201, voice.text);
+  const inVoice = await api(srv.url, 'POST', `/api/servers/${w.sid}/channels/${voice.body.channel.id}/interactions`, { token: w.member.token, body: { type: 'command', applicationId: w.info.app.id, commandName: 'form' } });
+  assert.equal(inVoice.status, 400);
+  assert.equal(inVoice.body.error, 'channelId: interações só acontecem em canais de texto do servidor');
+
+  assert.equal((await api(srv.url, 'GET', `/api/servers/${w.sid}/commands`, { token: w.member.token })).body.commands.length, 2);
+  const cli = spawnSync(BIN, ['admin', 'suspend', w.info.app.id, '--reason', 'spam', '--data', srv.db],
+                        { encoding: 'utf8', env: { ...process.env, ASAN_OPTIONS: 'detect_leaks=0' } });
+  assert.equal(cli.status, 0, cli.stderr);
+  assert.deepEqual((await api(srv.url, 'GET', `/api/servers/${w.sid}/commands`, { token: w.member.token })).body.commands, []);
+  const r = await w.command();
+  assert.equal(r.status, 404);
+  assert.equal(r.body.error, 'Aplicação não instalada neste servidor');
 });
 
 test('components: a click reaches the bot, update edits the message; a removed component is 409', async () => {
