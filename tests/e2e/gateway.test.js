@@ -7,7 +7,7 @@ const assert = require('node:assert/strict');
 const net = require('node:net');
 const { spawnSync } = require('node:child_process');
 const { io } = require('socket.io-client');
-const { startServer, api, register, appWithBot, install, serverWithMembers, BIN } = require('./helpers');
+const { startServer, api, register, appWithBot, install, serverWithMembers, gatewayConnect, BIN } = require('./helpers');
 
 const P = { VER_CANAL: 256, ENVIAR_MENSAGENS: 512, ADICIONAR_REACOES: 2048, FIXAR_MENSAGENS: 4096, GERENCIAR_CANAIS: 4 };
 const MODES = { default: {}, websocket: { transports: ['websocket'] } };
@@ -18,14 +18,7 @@ test.after(async () => { for (const s of sockets) s.close(); const r = await srv
 
 // Connects and resolves with the socket, or rejects with the connect_error.
 function connect(token, mode = 'default', extra = {}) {
-  const s = io(srv.url, { auth: token === undefined ? undefined : { token }, reconnection: false, ...MODES[mode], ...extra });
-  sockets.push(s);
-  s.received = [];
-  s.onAny((name, payload) => s.received.push({ name, payload }));
-  return new Promise((resolve, reject) => {
-    s.on('connect', () => resolve(s));
-    s.on('connect_error', (e) => { e.socket = s; reject(e); });
-  });
+  return gatewayConnect(srv.url, { auth: token === undefined ? undefined : { token }, ...MODES[mode], ...extra }, sockets);
 }
 
 function next(s, name, timeoutMs = 3000, label = '') {

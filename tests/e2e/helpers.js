@@ -154,5 +154,21 @@ async function install(base, installer, appInfo, sid, { permissions = 0, checked
   return { start, complete };
 }
 
+// A socket.io-client connection that keeps every event it receives in s.received; resolves once
+// connected (a refusal rejects with the error, its socket in e.socket). Pushed to `sockets` so
+// the suite can close it.
+function gatewayConnect(url, options, sockets) {
+  const { io } = require('socket.io-client');
+  const s = io(url, { reconnection: false, ...options });
+  sockets.push(s);
+  s.received = [];
+  s.onAny((name, payload) => s.received.push({ name, payload }));
+  return new Promise((resolve, reject) => {
+    s.on('connect', () => resolve(s));
+    s.on('connect_error', (e) => { e.socket = s; reject(e); });
+  });
+}
+
+module.exports.gatewayConnect = gatewayConnect;
 module.exports.appWithBot = appWithBot;
 module.exports.install = install;

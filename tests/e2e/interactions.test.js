@@ -3,9 +3,8 @@
 'use strict';
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { io } = require('socket.io-client');
 const { spawnSync } = require('node:child_process');
-const { startServer, api, appWithBot, install, serverWithMembers, BIN } = require('./helpers');
+const { startServer, api, appWithBot, install, serverWithMembers, gatewayConnect, BIN } = require('./helpers');
 
 const P = { VER_CANAL: 256, ENVIAR_MENSAGENS: 512, USAR_COMANDOS: 65536 };
 const EVERYONE_DEFAULT = 256 | 512 | 2048 | 128 | 16384 | 32768 | 65536;
@@ -14,16 +13,7 @@ const sockets = [];
 test.before(async () => { srv = await startServer({ args: ['--test-clock'] }); });
 test.after(async () => { for (const s of sockets) s.close(); const r = await srv.stop(); assert.equal(r.code, 0, srv.stderr); });
 
-function connect(token, transports) {
-  const s = io(srv.url, { auth: { token }, reconnection: false, ...(transports && { transports }) });
-  sockets.push(s);
-  s.received = [];
-  s.onAny((name, payload) => s.received.push({ name, payload }));
-  return new Promise((resolve, reject) => {
-    s.on('connect', () => resolve(s));
-    s.on('connect_error', reject);
-  });
-}
+const connect = (token, transports) => gatewayConnect(srv.url, { auth: { token }, ...(transports && { transports }) }, sockets);
 
 function next(s, name, timeoutMs = 3000) {
   return new Promise((resolve, reject) => {
