@@ -16,6 +16,7 @@
 #include "gateway/conformance.h"
 #include "gateway/gateway.h"
 #include "gateway/presence.h"
+#include "gateway/voicestate.h"
 #include "http/server.h"
 #include "store/apps.h"
 #include "web/pages.h"
@@ -36,6 +37,7 @@ struct serve {
     struct gateway *gateway;
     struct conformance *conformance; /* instead of the gateway, with --conformance */
     struct presence *presence;
+    struct voicestate *voice;
     int stopping;
 };
 
@@ -186,8 +188,10 @@ static int serve(struct serve *s)
     snprintf(origin, sizeof origin, strchr(s->cfg.host, ':') ? "http://[%s]:%d" : "http://%s:%d",
              s->cfg.host, port);
     s->presence = presence_new();
-    if (!s->presence || api_app_init(&app, &s->cfg, writer, s->bus, s->presence,
-                                     s->cfg.site_url[0] ? s->cfg.site_url : origin))
+    s->voice = voicestate_new();
+    if (!s->presence || !s->voice ||
+        api_app_init(&app, &s->cfg, writer, s->bus, s->presence, s->voice,
+                     s->cfg.site_url[0] ? s->cfg.site_url : origin))
         goto out;
     app_ready = 1;
     s->workers =
@@ -203,7 +207,8 @@ static int serve(struct serve *s)
         if (!s->conformance)
             goto out;
         log_warn("conformance mode: /socket.io/ serves the protocol test handlers, not bots");
-    } else if (!(s->gateway = gateway_new(s->loop, &gc, s->workers, s->bus, s->presence))) {
+    } else if (!(s->gateway =
+                     gateway_new(s->loop, &gc, s->workers, s->bus, s->presence, s->voice))) {
         goto out;
     }
     uv_signal_init(s->loop, &s->sigterm);
@@ -242,6 +247,7 @@ out:
     gateway_free(s->gateway);
     conformance_free(s->conformance);
     presence_free(s->presence);
+    voicestate_free(s->voice);
     return status;
 }
 

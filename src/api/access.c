@@ -5,8 +5,10 @@
 #include <string.h>
 
 #include "core/clock.h"
+#include "domain/intents.h"
 #include "domain/permissions.h"
 #include "gateway/presence.h"
+#include "store/apps.h"
 #include "store/servers.h"
 
 static void compute(struct access *a)
@@ -142,6 +144,28 @@ int api_channel(struct api_call *c, const struct access *a, const char *cid, jso
     }
     *channel = ch;
     return 0;
+}
+
+int api_bot_intent(struct api_call *c, uint32_t intent)
+{
+    struct store_app app;
+    int found = store_app_find(c->db, c->me.app_id, &app);
+    uint32_t intents = app.intents;
+    store_app_cleanup(&app);
+    if (found <= 0) {
+        api_internal(c);
+        return -1;
+    }
+    if (intents & intent)
+        return 0;
+    const char *name = "";
+    for (int i = 0; i < INTENT_COUNT; i++)
+        if (intent == (1u << i))
+            name = intent_name(i);
+    char msg[96];
+    snprintf(msg, sizeof msg, "Intent %s desligada para esta aplicação", name);
+    api_error(c, 403, msg);
+    return -1;
 }
 
 int api_moderation_allowed(struct api_call *c, const struct access *a)

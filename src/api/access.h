@@ -50,6 +50,9 @@ uint64_t api_channel_perms(const struct access *a, json_t *channel);
 int api_channel(struct api_call *c, const struct access *a, const char *cid, json_t **channel,
                 uint64_t *perms);
 int api_require_in(struct api_call *c, uint64_t perms, uint64_t bits);
+/* The calling bot's application has the intent (a bit of domain/intents.h, read now): 403
+ * naming it otherwise. */
+int api_bot_intent(struct api_call *c, uint32_t intent);
 /* In a server that requires 2FA, moderation is refused to bots and to people without it. */
 int api_moderation_allowed(struct api_call *c, const struct access *a);
 /* The actor may act on the target: not the owner, not themselves, and ranked above them. */

@@ -22,33 +22,24 @@ struct worker {
 };
 
 const struct api_route *const api_route_tables[] = {
-    api_health_routes,
-    api_auth_routes,
-    api_server_routes,
-    api_channel_routes,
-    api_role_routes,
-    api_member_routes,
-    api_invite_routes,
-    api_dm_routes,
-    api_application_routes,
-    api_oauth_routes,
-    api_bot_routes,
-    api_install_routes,
-    api_message_routes,
-    api_thread_routes,
-    api_command_routes,
-    api_interaction_routes,
-    NULL,
+    api_health_routes,      api_auth_routes,   api_server_routes,
+    api_channel_routes,     api_role_routes,   api_member_routes,
+    api_invite_routes,      api_dm_routes,     api_application_routes,
+    api_oauth_routes,       api_bot_routes,    api_install_routes,
+    api_message_routes,     api_thread_routes, api_command_routes,
+    api_interaction_routes, api_voice_routes,  NULL,
 };
 
 int api_app_init(struct app *a, const struct config *cfg, struct store_writer *writer,
-                 struct bus *bus, struct presence *presence, const char *site_url)
+                 struct bus *bus, struct presence *presence, struct voicestate *voice,
+                 const char *site_url)
 {
     memset(a, 0, sizeof *a);
     a->cfg = cfg;
     a->writer = writer;
     a->bus = bus;
     a->presence = presence;
+    a->voice = voice;
     if (slice_copy(slice_from(site_url), a->site_url, sizeof a->site_url))
         return -1;
     a->limits = ratelimit_new(cfg->rate_limit_scale);
@@ -97,6 +88,12 @@ void api_worker_cleanup(void *thread_ctx)
 struct store *api_thread_store(void *thread_ctx)
 {
     return ((struct worker *)thread_ctx)->db;
+}
+
+struct api_call api_thread_call(void *thread_ctx)
+{
+    struct worker *w = thread_ctx;
+    return (struct api_call){.app = w->app, .db = w->db};
 }
 
 const char *api_param(struct api_call *c, const char *name)

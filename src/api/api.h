@@ -22,6 +22,7 @@
 struct ratelimit;
 struct bus;
 struct presence;
+struct voicestate;
 
 /* Shared by every thread; immutable after start except through its own locks. */
 struct app {
@@ -30,6 +31,7 @@ struct app {
     struct ratelimit *limits;
     struct bus *bus;
     struct presence *presence;
+    struct voicestate *voice;
     struct http_router router;
     char site_url[512]; /* origin used for the CSRF check and links */
 };
@@ -87,13 +89,15 @@ extern const struct api_route api_command_routes[];
 extern const struct api_route api_interaction_routes[];
 extern const struct api_route api_message_routes[];
 extern const struct api_route api_thread_routes[];
+extern const struct api_route api_voice_routes[];
 
 /* Every route table above, NULL-terminated. */
 extern const struct api_route *const api_route_tables[];
 
 /* Builds the router and shared state. Returns 0 or -1. */
 int api_app_init(struct app *a, const struct config *cfg, struct store_writer *writer,
-                 struct bus *bus, struct presence *presence, const char *site_url);
+                 struct bus *bus, struct presence *presence, struct voicestate *voice,
+                 const char *site_url);
 void api_app_cleanup(struct app *a);
 /* Worker-thread entry points (see core/workers.h). */
 void *api_worker_init(void *app, int index);
@@ -101,6 +105,8 @@ void api_worker_cleanup(void *thread_ctx);
 void api_worker_run(struct workers_job *job, void *thread_ctx);
 /* A worker thread's own database connection (for jobs other than HTTP requests). */
 struct store *api_thread_store(void *thread_ctx);
+/* A context for work on a worker that is not an HTTP request (app and db only). */
+struct api_call api_thread_call(void *thread_ctx);
 
 /* ---- replies (reply.c) ---- */
 void api_reply(struct api_call *c, int status, json_t *body); /* steals body */

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "api/api.h"
+#include "api/voice.h"
 #include "api/endpoint.h"
 #include "api/events.h"
 #include "api/installs.h"
@@ -237,10 +238,13 @@ static void intents_put(struct api_call *c, struct store_app *app)
             bits |= bit;
         }
         if (!c->answered) {
-            if (store_app_set_int(c->app->writer, app->id, "intents", bits) < 0)
+            if (store_app_set_int(c->app->writer, app->id, "intents", bits) < 0) {
                 api_internal(c);
-            else
+            } else {
+                if (app->bot_user_id[0])
+                    api_voice_review_user(c, app->bot_user_id);
                 reply_app(c, 200, app->id);
+            }
         }
     }
 }

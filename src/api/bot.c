@@ -48,20 +48,8 @@ static void bot_members(struct api_call *c)
 {
     struct access a;
     const char *sid = api_server(c, &a, 0);
-    if (!sid)
+    if (!sid || api_bot_intent(c, INTENT_MEMBERS_READ))
         return;
-    struct store_app app;
-    int found = store_app_find(c->db, c->me.app_id, &app);
-    uint32_t intents = app.intents;
-    store_app_cleanup(&app);
-    if (found <= 0) {
-        api_internal(c);
-        return;
-    }
-    if (!(intents & INTENT_MEMBERS_READ)) {
-        api_error(c, 403, "Intent members.read desligada para esta aplicação");
-        return;
-    }
     json_t *list = store_members_json(c->db, sid, NULL, 1000);
     if (!list) {
         api_internal(c);

@@ -4,6 +4,7 @@
 
 #include "api/access.h"
 #include "api/api.h"
+#include "api/voice.h"
 #include "core/clock.h"
 #include "domain/permissions.h"
 #include "store/servers.h"
@@ -105,6 +106,7 @@ static void channel_delete(struct api_call *c)
         api_internal(c);
         return;
     }
+    api_voice_review_server(c, sid);
     api_ok(c);
 }
 
@@ -165,6 +167,7 @@ static void overwrite_put(struct api_call *c)
         api_internal(c);
         return;
     }
+    api_voice_review_server(c, sid);
     reply_channel(c, 200, cid);
 }
 
@@ -186,6 +189,7 @@ static void overwrite_delete(struct api_call *c)
         api_error(c, 404, "Sobrescrita não encontrada");
         return;
     }
+    api_voice_review_server(c, sid);
     api_ok(c);
 }
 

@@ -2,6 +2,7 @@
 #include "api/events.h"
 
 #include "api/access.h"
+#include "api/voice.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -60,39 +61,58 @@ void api_event_member_remove(struct api_call *c, const char *sid, const char *ui
     if (reason)
         json_object_set_new(ev, "reason", json_string(reason));
     publish(c, "GUILD_MEMBER_REMOVE", sid, ev);
+    api_voice_review_server(c, sid);
 }
 
-void api_event_message(struct api_call *c, const char *name, const struct access *a,
-                       json_t *channel, json_t *payload)
+int api_bots_seeing(struct api_call *c, const char *sid, uint64_t everyone, json_t *channel,
+                    uint32_t intent, char (**out)[UUID_LEN + 1], size_t *nout)
 {
     struct store_bot_standing *bots;
     size_t n;
-    if (store_bot_standings(c->db, a->server_id, INTENT_MESSAGES_READ, &bots, &n) < 0) {
-        log_error("events: cannot resolve recipients of %s", name);
-        json_decref(payload);
-        return;
-    }
+    *out = NULL;
+    *nout = 0;
+    if (store_bot_standings(c->db, sid, intent, &bots, &n) < 0)
+        return -1;
     char(*to)[UUID_LEN + 1] = n ? malloc(n * sizeof *to) : NULL;
+    if (n && !to) {
+        store_bot_standings_free(bots, n);
+        return -1;
+    }
     size_t k = 0;
     struct perm_overwrite ow[CHANNEL_OVERWRITES_MAX];
     size_t n_overwrites = api_channel_overwrites(channel, ow, sizeof ow / sizeof ow[0]);
     int64_t now = clock_now_ms();
-    for (size_t i = 0; i < n && to; i++) {
+    for (size_t i = 0; i < n; i++) {
         const char *role_ids[250];
         for (size_t r = 0; r < bots[i].nroles; r++)
             role_ids[r] = bots[i].role_ids[r];
         struct perm_overwrites folded;
-        perm_overwrites_fold(ow, n_overwrites, a->server_id, role_ids, bots[i].nroles,
-                             bots[i].bot_user_id, &folded);
+        perm_overwrites_fold(ow, n_overwrites, sid, role_ids, bots[i].nroles, bots[i].bot_user_id,
+                             &folded);
         struct perm_member m = {.timed_out = bots[i].timeout_until > now,
-                                .everyone = a->s.everyone,
+                                .everyone = everyone,
                                 .roles = bots[i].role_perms,
                                 .nroles = bots[i].nroles};
         if (perm_channel(&m, &folded) & PERM_VER_CANAL)
             memcpy(to[k++], bots[i].bot_user_id, UUID_LEN + 1);
     }
     store_bot_standings_free(bots, n);
-    send_to(c, name, payload, (const char(*)[UUID_LEN + 1]) to, k);
+    *out = to;
+    *nout = k;
+    return 0;
+}
+
+void api_event_message(struct api_call *c, const char *name, const struct access *a,
+                       json_t *channel, json_t *payload)
+{
+    char(*to)[UUID_LEN + 1];
+    size_t n;
+    if (api_bots_seeing(c, a->server_id, a->s.everyone, channel, INTENT_MESSAGES_READ, &to, &n)) {
+        log_error("events: cannot resolve recipients of %s", name);
+        json_decref(payload);
+        return;
+    }
+    send_to(c, name, payload, (const char(*)[UUID_LEN + 1]) to, n);
     free(to);
 }
 

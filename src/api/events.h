@@ -20,6 +20,11 @@ void api_event_to_user(struct api_call *c, const char *name, const char *user_id
 void api_event_disconnect(struct api_call *c, const char *user_id, const char *token_hash);
 
 struct access;
+/* The bots whose application has intent (a bit of domain/intents.h) that can see channel (an
+ * object with its overwrites) of server sid, whose @everyone holds everyone. *to is malloc'd.
+ * Returns 0 or -1. */
+int api_bots_seeing(struct api_call *c, const char *sid, uint64_t everyone, json_t *channel,
+                    uint32_t intent, char (**to)[UUID_LEN + 1], size_t *n);
 /* A message event (MESSAGE_CREATE / UPDATE / DELETE) in a server channel: to the bots with
  * messages.read that can see that channel (computed with its overwrites). The caller's access
  * provides the server's @everyone bits. Takes payload. */

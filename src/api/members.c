@@ -8,6 +8,7 @@
 
 #include "api/access.h"
 #include "api/api.h"
+#include "api/voice.h"
 #include "api/events.h"
 #include "api/installs.h"
 #include "core/clock.h"
@@ -215,6 +216,8 @@ static void member_patch(struct api_call *c)
         api_internal(c);
         return;
     }
+    if (set_timeout)
+        api_voice_review_server(c, sid);
     api_reply_member(c, sid, uid);
 }
 

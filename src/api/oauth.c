@@ -11,6 +11,7 @@
 
 #include "api/access.h"
 #include "api/api.h"
+#include "api/voice.h"
 #include "api/events.h"
 #include "api/limits.h"
 #include "core/clock.h"
@@ -244,6 +245,8 @@ static void authorize_complete(struct api_call *c)
     }
     if (in.created)
         api_event_member_add(c, sid, app.bot_user_id);
+    else
+        api_voice_review_server(c, sid); /* a reinstall may grant fewer permissions */
     char *url = redirect_url(&s);
     api_reply(c, 200,
               json_pack("{s:s, s:{s:s, s:I}}", "redirectUrl", url ? url : s.redirect_uri, "install",

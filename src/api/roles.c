@@ -8,6 +8,7 @@
 
 #include "api/access.h"
 #include "api/api.h"
+#include "api/voice.h"
 #include "core/clock.h"
 #include "domain/permissions.h"
 #include "store/servers.h"
@@ -128,6 +129,8 @@ static void role_patch(struct api_call *c)
         api_internal(c);
         return;
     }
+    if (has_perms)
+        api_voice_review_server(c, sid);
     reply_role(c, 200, rid);
 }
 
@@ -147,6 +150,7 @@ static void role_delete(struct api_call *c)
         api_internal(c);
         return;
     }
+    api_voice_review_server(c, sid);
     api_ok(c);
 }
 
@@ -179,6 +183,7 @@ static void member_role_put(struct api_call *c)
         api_internal(c);
         return;
     }
+    api_voice_review_server(c, sid);
     api_reply_member(c, sid, uid);
 }
 
@@ -196,6 +201,7 @@ static void member_role_delete(struct api_call *c)
         api_error(c, 404, "O membro não tem este cargo");
         return;
     }
+    api_voice_review_server(c, sid);
     api_ok(c);
 }
 

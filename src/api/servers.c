@@ -8,6 +8,7 @@
 
 #include "api/access.h"
 #include "api/api.h"
+#include "api/voice.h"
 #include "api/events.h"
 #include "core/clock.h"
 #include "domain/permissions.h"
@@ -149,6 +150,7 @@ static void server_delete(struct api_call *c)
         api_internal(c);
         return;
     }
+    api_voice_review_server(c, sid);
     api_ok(c);
 }
 

@@ -20,42 +20,16 @@
 #include "core/log.h"
 #include "core/map.h"
 #include "core/clock.h"
+#include "gateway/internal.h"
 #include "gateway/presence.h"
 #include "gateway/recovery.h"
+#include "gateway/voice.h"
 #include "socketio/server.h"
 #include "store/apps.h"
 #include "store/people.h"
 
 #define TOKEN_MAX 256
 #define SWEEP_MS  1000
-
-struct conn {
-    struct sio_socket *sock;
-    char user_id[UUID_LEN + 1];
-    char token_hash[65];
-    int is_bot;
-    int recovery; /* opted in: a pid, and offsets on events */
-    char pid[24];
-    uint64_t since;    /* the last offset before this connection began */
-    struct conn *next; /* the user's other connections */
-};
-
-struct gateway {
-    uv_loop_t *loop;
-    struct sio_server *sio;
-    struct workers *workers;
-    struct bus *bus;
-    struct presence *presence;
-    struct inbox *inbox;
-    struct recovery *recovery;
-    struct map users; /* user id → first struct conn */
-    size_t conns;     /* connected sockets */
-    size_t bots;      /* of which bots */
-    int inflight;     /* worker jobs whose answer has not come back */
-    uv_timer_t sweep;
-    int sweeping;
-    int draining;
-};
 
 /* ---- who is connected ---- */
 
@@ -84,27 +58,52 @@ static void detach(struct gateway *gw, struct conn *c)
     gw->conns--;
 }
 
-/* The inbox closes once the last worker answer is in (after a drain). */
-static void job_answered(struct gateway *gw)
+/* ---- work on the workers ---- */
+
+static void job_on_worker(struct workers_job *job, void *thread_ctx)
 {
+    struct gateway_job *j = (struct gateway_job *)((char *)job - offsetof(struct gateway_job, job));
+    j->work(j, thread_ctx);
+    inbox_post(j->gw->inbox, &j->item);
+}
+
+/* The inbox closes once the last worker answer is in (after a drain). */
+static void job_answered(struct inbox_item *item)
+{
+    struct gateway_job *j =
+        (struct gateway_job *)((char *)item - offsetof(struct gateway_job, item));
+    struct gateway *gw = j->gw;
+    j->done(j);
     if (--gw->inflight == 0 && gw->draining && gw->inbox) {
         inbox_close(gw->inbox);
         gw->inbox = NULL;
     }
 }
 
-static void submit(struct gateway *gw, struct workers_job *job)
+void gateway_run(struct gateway *gw, struct gateway_job *j)
 {
+    j->gw = gw;
+    j->job.fn = job_on_worker;
+    j->item.run = job_answered;
     gw->inflight++;
-    workers_submit(gw->workers, job);
+    workers_submit(gw->workers, &j->job);
+}
+
+void gateway_publish(struct gateway *gw, const char *name, json_t *payload,
+                     const char (*to)[UUID_LEN + 1], size_t n)
+{
+    char *text = json_dumps(payload, JSON_COMPACT);
+    json_decref(payload);
+    if (text && n)
+        bus_publish(gw->bus, name, text, strlen(text), to, n);
+    else
+        free(text);
 }
 
 /* ---- CONNECT: the token is checked on a worker ---- */
 
 struct auth_job {
-    struct workers_job job;
-    struct inbox_item item;
-    struct gateway *gw;
+    struct gateway_job base;
     char socket_id[32];
     char token_hash[65];
     int recovery;    /* auth.recovery is true */
@@ -148,19 +147,18 @@ static void accept_recoverable(struct gateway *gw, struct conn *c, const struct 
     }
 }
 
-static void auth_on_worker(struct workers_job *job, void *thread_ctx)
+static void auth_on_worker(struct gateway_job *j, void *thread_ctx)
 {
-    struct auth_job *a = (struct auth_job *)((char *)job - offsetof(struct auth_job, job));
+    struct auth_job *a = (struct auth_job *)j;
     struct store *db = api_thread_store(thread_ctx);
     a->found = store_token_find(db, a->token_hash, &a->owner);
     store_read_release(db);
-    inbox_post(a->gw->inbox, &a->item);
 }
 
-static void auth_answered(struct inbox_item *item)
+static void auth_answered(struct gateway_job *j)
 {
-    struct auth_job *a = (struct auth_job *)((char *)item - offsetof(struct auth_job, item));
-    struct gateway *gw = a->gw;
+    struct auth_job *a = (struct auth_job *)j;
+    struct gateway *gw = j->gw;
     struct sio_socket *sock = sio_server_find(gw->sio, a->socket_id);
     int valid = a->found == 1 && !(a->owner.is_bot && (a->owner.suspended || !a->owner.app_id[0]));
     if (sock && !gw->draining) {
@@ -186,7 +184,6 @@ static void auth_answered(struct inbox_item *item)
         }
     }
     free(a);
-    job_answered(gw);
 }
 
 static enum sio_connect_decision on_connect(void *user, struct sio_socket *sock, json_t *auth,
@@ -211,7 +208,6 @@ static enum sio_connect_decision on_connect(void *user, struct sio_socket *sock,
         *message = "Token inválido";
         return SIO_REFUSE;
     }
-    a->gw = gw;
     a->recovery = json_is_true(json_object_get(auth, "recovery"));
     json_t *pid = json_object_get(auth, "pid"), *offset = json_object_get(auth, "offset");
     if (json_is_string(pid) && json_string_length(pid) < sizeof a->pid)
@@ -220,22 +216,25 @@ static enum sio_connect_decision on_connect(void *user, struct sio_socket *sock,
     if (json_is_string(offset) &&
         !slice_to_i64(slice_from(json_string_value(offset)), 1, INT64_MAX / 2, &off))
         a->offset = (uint64_t)off;
-    a->job.fn = auth_on_worker;
-    a->item.run = auth_answered;
+    a->base.work = auth_on_worker;
+    a->base.done = auth_answered;
     memcpy(a->socket_id, sio_socket_id(sock), sizeof a->socket_id);
     crypto_sha256_hex(json_string_value(token), json_string_length(token), a->token_hash);
-    submit(gw, &a->job);
+    gateway_run(gw, &a->base);
     return SIO_LATER;
 }
 
 static void on_event(void *user, struct sio_socket *sock, json_t *args, int64_t ack_id,
                      const struct sio_attachment *att, int natt)
 {
-    (void)user;
-    (void)args;
+    struct gateway *gw = user;
+    struct conn *c = sio_socket_data(sock);
     (void)att;
-    (void)natt;
-    /* No client events are defined for bots yet; acknowledge so a waiting client moves on. */
+    if (c && !gw->draining &&
+        voice_on_event(gw, c, json_string_value(json_array_get(args, 0)), json_array_get(args, 1),
+                       ack_id, natt))
+        return;
+    /* Other events mean nothing here; acknowledge so a waiting client moves on. */
     if (ack_id >= 0) {
         json_t *empty = json_array();
         sio_socket_ack(sock, ack_id, empty, NULL, 0);
@@ -254,6 +253,7 @@ static void on_disconnect(void *user, struct sio_socket *sock, const char *reaso
     if (c->recovery && strcmp(reason, "server namespace disconnect") &&
         strcmp(reason, "client namespace disconnect") && strcmp(reason, "server shutting down"))
         recovery_park(gw->recovery, c->pid, c->user_id, c->token_hash, c->since, clock_now_ms());
+    voice_on_disconnect(gw, c);
     detach(gw, c);
     free(c);
 }
@@ -283,6 +283,10 @@ static void deliver(void *user, const struct bus_event *ev)
         for (size_t i = 0; i < ev->nrecipients; i++)
             kick(gw, ev->recipients[i], hash);
         json_decref(p);
+        return;
+    }
+    if (!strcmp(ev->name, VOICE_REVIEW)) {
+        voice_on_review(gw, ev->payload, ev->payload_len);
         return;
     }
     /* 2["NAME",payload]: built once, the same bytes for everyone. */
@@ -329,32 +333,28 @@ static void deliver(void *user, const struct bus_event *ev)
 /* ---- suspensions made elsewhere ---- */
 
 struct sweep_job {
-    struct workers_job job;
-    struct inbox_item item;
-    struct gateway *gw;
+    struct gateway_job base;
     json_t *suspended; /* bot user IDs */
 };
 
-static void sweep_on_worker(struct workers_job *job, void *thread_ctx)
+static void sweep_on_worker(struct gateway_job *j, void *thread_ctx)
 {
-    struct sweep_job *s = (struct sweep_job *)((char *)job - offsetof(struct sweep_job, job));
+    struct sweep_job *s = (struct sweep_job *)j;
     struct store *db = api_thread_store(thread_ctx);
     s->suspended = store_suspended_bots(db);
     store_read_release(db);
-    inbox_post(s->gw->inbox, &s->item);
 }
 
-static void sweep_answered(struct inbox_item *item)
+static void sweep_answered(struct gateway_job *j)
 {
-    struct sweep_job *s = (struct sweep_job *)((char *)item - offsetof(struct sweep_job, item));
-    struct gateway *gw = s->gw;
+    struct sweep_job *s = (struct sweep_job *)j;
+    struct gateway *gw = j->gw;
     size_t i;
     json_t *id;
     json_array_foreach(s->suspended, i, id) kick(gw, json_string_value(id), NULL);
     json_decref(s->suspended);
     gw->sweeping = 0;
     free(s);
-    job_answered(gw);
 }
 
 static void on_sweep(uv_timer_t *t)
@@ -366,17 +366,17 @@ static void on_sweep(uv_timer_t *t)
     struct sweep_job *s = calloc(1, sizeof *s);
     if (!s)
         return;
-    s->gw = gw;
-    s->job.fn = sweep_on_worker;
-    s->item.run = sweep_answered;
+    s->base.work = sweep_on_worker;
+    s->base.done = sweep_answered;
     gw->sweeping = 1;
-    submit(gw, &s->job);
+    gateway_run(gw, &s->base);
 }
 
 /* ---- the gateway ---- */
 
 struct gateway *gateway_new(uv_loop_t *loop, const struct gateway_config *cfg,
-                            struct workers *workers, struct bus *bus, struct presence *presence)
+                            struct workers *workers, struct bus *bus, struct presence *presence,
+                            struct voicestate *voice)
 {
     static const char *const namespaces[] = {"/", NULL};
     struct gateway *gw = calloc(1, sizeof *gw);
@@ -386,6 +386,7 @@ struct gateway *gateway_new(uv_loop_t *loop, const struct gateway_config *cfg,
     gw->workers = workers;
     gw->bus = bus;
     gw->presence = presence;
+    gw->voice = voice;
     map_init(&gw->users);
     struct eio_config eio = {cfg->ping_interval_ms, cfg->ping_timeout_ms, cfg->max_payload, 10000,
                              cfg->max_queued};

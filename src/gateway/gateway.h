@@ -12,6 +12,7 @@
 
 struct bus;
 struct presence;
+struct voicestate;
 struct gateway;
 
 /* Control event on the bus: close the recipients' connections (payload {tokenHash?}: only the
@@ -26,7 +27,8 @@ struct gateway_config {
 };
 
 struct gateway *gateway_new(uv_loop_t *loop, const struct gateway_config *cfg,
-                            struct workers *workers, struct bus *bus, struct presence *presence);
+                            struct workers *workers, struct bus *bus, struct presence *presence,
+                            struct voicestate *voice);
 /* 1 when the request is for the gateway's path. */
 int gateway_owns(const struct http_request *req);
 void gateway_handle(struct gateway *gw, struct http_exchange *ex);

@@ -1,0 +1,160 @@
+/* Voice rights and the voice-members route: see voice.h. */
+#include "api/voice.h"
+
+#include <http_parser.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api/access.h"
+#include "api/events.h"
+#include "api/place.h"
+#include "bus/bus.h"
+#include "domain/intents.h"
+#include "domain/permissions.h"
+#include "gateway/voice.h"
+#include "gateway/voicestate.h"
+#include "store/apps.h"
+#include "store/servers.h"
+
+static enum api_voice_verdict judge(struct api_call *c, const char *user_id, int is_bot,
+                                    json_t *channel, struct api_voice_standing *out)
+{
+    const char *sid = json_string_value(json_object_get(channel, "serverId"));
+    const char *type = json_string_value(json_object_get(channel, "type"));
+    if (!sid || slice_copy(slice_from(sid), out->server_id, sizeof out->server_id))
+        return VOICE_NO_CHANNEL;
+    struct access a;
+    int rc = api_access_quiet(c, sid, user_id, &a);
+    if (rc)
+        return rc < 0 ? VOICE_FAILED : VOICE_NOT_MEMBER;
+    uint64_t perms = api_channel_perms(&a, channel);
+    if (!(perms & PERM_VER_CANAL))
+        return VOICE_HIDDEN;
+    if (!type || strcmp(type, "voice"))
+        return VOICE_NOT_VOICE;
+    if (!(perms & PERM_CONECTAR_VOZ))
+        return VOICE_NO_PERMISSION;
+    if (is_bot) {
+        struct store_app app;
+        int found = store_app_find_by_bot(c->db, user_id, &app);
+        uint32_t intents = app.intents;
+        store_app_cleanup(&app);
+        if (found <= 0)
+            return found < 0 ? VOICE_FAILED : VOICE_NOT_MEMBER;
+        if (!(intents & INTENT_VOICE_CONNECT))
+            return VOICE_NO_INTENT;
+    }
+    out->can_speak = (perms & PERM_FALAR) != 0;
+    return VOICE_ALLOWED;
+}
+
+void api_voice_standing(void *thread_ctx, const char *user_id, int is_bot, const char *channel_id,
+                        struct api_voice_standing *out)
+{
+    struct api_call c = api_thread_call(thread_ctx);
+    memset(out, 0, sizeof *out);
+    int rc;
+    json_t *channel = store_channel_json(c.db, channel_id, &rc);
+    if (channel)
+        out->verdict = judge(&c, user_id, is_bot, channel, out);
+    else
+        out->verdict = rc < 0 ? VOICE_FAILED : VOICE_NO_CHANNEL;
+    if (out->verdict != VOICE_ALLOWED)
+        out->can_speak = 0;
+    json_decref(channel);
+    store_read_release(c.db);
+}
+
+int api_voice_refusal(enum api_voice_verdict v, const char **message)
+{
+    switch (v) {
+    case VOICE_ALLOWED:
+        *message = NULL;
+        return 200;
+    case VOICE_NOT_VOICE:
+        *message = "channelId: não é um canal de voz";
+        return 400;
+    case VOICE_NO_PERMISSION:
+        *message = "Sem permissão: é preciso CONECTAR_VOZ";
+        return 403;
+    case VOICE_NO_INTENT:
+        *message = "Intent voice.connect desligada para esta aplicação";
+        return 403;
+    case VOICE_FAILED:
+        *message = "Erro interno; tente novamente em instantes";
+        return 500;
+    case VOICE_NO_CHANNEL:
+    case VOICE_NOT_MEMBER:
+    case VOICE_HIDDEN:
+        break;
+    }
+    *message = "Canal não encontrado"; /* a channel one cannot see is not told apart */
+    return 404;
+}
+
+int api_voice_observers(void *thread_ctx, const char *server_id, const char *channel_id,
+                        char (**to)[UUID_LEN + 1], size_t *n)
+{
+    struct api_call c = api_thread_call(thread_ctx);
+    *to = NULL;
+    *n = 0;
+    int rc;
+    json_t *channel = store_channel_json(c.db, channel_id, &rc);
+    struct store_access s;
+    int failed = !channel ? rc < 0 : store_access_load(c.db, server_id, "", &s) != STORE_DONE;
+    if (channel && !failed && s.server_found)
+        failed = api_bots_seeing(&c, server_id, s.everyone, channel, INTENT_VOICE_CONNECT, to, n);
+    json_decref(channel);
+    store_read_release(c.db);
+    return failed ? -1 : 0;
+}
+
+static void review(struct api_call *c, const char *key, const char *id)
+{
+    json_t *payload = json_pack("{ss}", key, id);
+    char *text = json_dumps(payload, JSON_COMPACT);
+    json_decref(payload);
+    if (text)
+        bus_publish(c->app->bus, VOICE_REVIEW, text, strlen(text), NULL, 0); /* to the gateway */
+}
+
+void api_voice_review_server(struct api_call *c, const char *server_id)
+{
+    review(c, "serverId", server_id);
+}
+
+void api_voice_review_user(struct api_call *c, const char *user_id)
+{
+    review(c, "userId", user_id);
+}
+
+/* GET /api/bot/servers/:sid/channels/:cid/voice-members */
+static void voice_members(struct api_call *c)
+{
+    struct place p;
+    if (api_place(c, &p))
+        return;
+    if (api_bot_intent(c, INTENT_VOICE_CONNECT)) {
+        api_place_cleanup(&p);
+        return;
+    }
+    if (strcmp(p.type, "voice")) {
+        api_place_cleanup(&p);
+        api_bad(c, "cid", "não é um canal de voz");
+        return;
+    }
+    struct voice_session *list;
+    long n = voicestate_list(c->app->voice, VOICE_BY_CHANNEL, p.cid, &list);
+    api_place_cleanup(&p);
+    if (n < 0) {
+        api_internal(c);
+        return;
+    }
+    api_reply(c, 200, json_pack("{so}", "members", voice_participants_json(list, (size_t)n, 1)));
+    free(list);
+}
+
+const struct api_route api_voice_routes[] = {
+    {HTTP_GET, "/api/bot/servers/:sid/channels/:cid/voice-members", voice_members, API_BOT},
+    {0, NULL, NULL, 0},
+};

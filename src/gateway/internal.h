@@ -1,0 +1,67 @@
+/*
+ * What the gateway's parts share on the I/O thread: a connection, the gateway itself, and how a
+ * part runs a job on a worker and hears its answer.
+ */
+#ifndef PRACA_GATEWAY_INTERNAL_H
+#define PRACA_GATEWAY_INTERNAL_H
+#include <jansson.h>
+#include <stdint.h>
+#include <uv.h>
+
+#include "core/inbox.h"
+#include "core/map.h"
+#include "core/uuid.h"
+#include "core/workers.h"
+
+struct sio_socket;
+struct sio_server;
+struct bus;
+struct presence;
+struct recovery;
+struct voicestate;
+
+struct conn {
+    struct sio_socket *sock;
+    char user_id[UUID_LEN + 1];
+    char token_hash[65];
+    int is_bot;
+    int recovery; /* opted in: a pid, and offsets on events */
+    char pid[24];
+    uint64_t since;    /* the last offset before this connection began */
+    struct conn *next; /* the user's other connections */
+};
+
+struct gateway {
+    uv_loop_t *loop;
+    struct sio_server *sio;
+    struct workers *workers;
+    struct bus *bus;
+    struct presence *presence;
+    struct inbox *inbox;
+    struct recovery *recovery;
+    struct voicestate *voice;
+    struct map users; /* user id → first struct conn */
+    size_t conns;     /* connected sockets */
+    size_t bots;      /* of which bots */
+    int inflight;     /* worker jobs whose answer has not come back */
+    uv_timer_t sweep;
+    int sweeping;
+    int draining;
+};
+
+/* A piece of work for a worker thread (the database) whose answer comes back to the I/O
+ * thread. Embed it first in a struct of your own. */
+struct gateway_job {
+    struct workers_job job;
+    struct inbox_item item;
+    struct gateway *gw;
+    void (*work)(struct gateway_job *j, void *thread_ctx); /* on a worker */
+    void (*done)(struct gateway_job *j);                   /* on the I/O thread; frees the job */
+};
+
+void gateway_run(struct gateway *gw, struct gateway_job *j);
+/* Publishes an event to users' connections (takes payload). */
+void gateway_publish(struct gateway *gw, const char *name, json_t *payload,
+                     const char (*to)[UUID_LEN + 1], size_t n);
+
+#endif

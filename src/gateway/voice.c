@@ -1,0 +1,481 @@
+/*
+ * Voice signaling: see voice.h.
+ *
+ * Sessions change only on the I/O thread (voicestate.h lets the API read them). A join is
+ * decided on a worker and applied when the answer comes back, if its connection is still
+ * there. Every participants_update is sent after a worker has listed the bots watching the
+ * channel, with the participants as they are at that moment, so the last update a client gets
+ * is always the current list.
+ */
+#include "gateway/voice.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "api/voice.h"
+#include "core/clock.h"
+#include "core/log.h"
+#include "gateway/internal.h"
+#include "gateway/voicestate.h"
+#include "socketio/server.h"
+
+typedef char user_id_t[UUID_LEN + 1];
+
+/* ---- answers (through the client's acknowledgement) ---- */
+
+static void answer(struct sio_socket *sock, int64_t ack_id, json_t *body)
+{
+    if (ack_id < 0) {
+        json_decref(body);
+        return;
+    }
+    json_t *args = json_pack("[o]", body);
+    sio_socket_ack(sock, ack_id, args, NULL, 0);
+    json_decref(args);
+}
+
+static void refuse(struct sio_socket *sock, int64_t ack_id, int status, const char *message)
+{
+    answer(sock, ack_id, json_pack("{sbsiss}", "ok", 0, "status", status, "error", message));
+}
+
+/* Reads an ID field of an event's payload into out: 0, or -1 after refusing. */
+static int read_id(struct sio_socket *sock, int64_t ack_id, json_t *payload, const char *key,
+                   char out[UUID_LEN + 1])
+{
+    char msg[64];
+    json_t *v = json_object_get(payload, key);
+    const char *reason = !v                   ? "obrigatório"
+                         : !json_is_string(v) ? "deve ser um texto"
+                         : !uuid_valid(json_string_value(v), json_string_length(v))
+                             ? "deve ser um UUID"
+                             : NULL;
+    if (reason) {
+        snprintf(msg, sizeof msg, "%s: %s", key, reason);
+        refuse(sock, ack_id, 400, msg);
+        return -1;
+    }
+    memcpy(out, json_string_value(v), UUID_LEN + 1);
+    return 0;
+}
+
+/* An optional boolean field: 0 (with *out), or -1 after refusing. */
+static int read_flag(struct sio_socket *sock, int64_t ack_id, json_t *payload, const char *key,
+                     int *out)
+{
+    json_t *v = json_object_get(payload, key);
+    *out = 0;
+    if (!v || json_is_null(v))
+        return 0;
+    if (!json_is_boolean(v)) {
+        char msg[64];
+        snprintf(msg, sizeof msg, "%s: deve ser verdadeiro ou falso", key);
+        refuse(sock, ack_id, 400, msg);
+        return -1;
+    }
+    *out = json_is_true(v);
+    return 0;
+}
+
+/* ---- events to users ---- */
+
+static void to_user(struct gateway *gw, const char *name, json_t *payload, const char *user_id)
+{
+    user_id_t to[1];
+    memcpy(to[0], user_id, sizeof to[0]);
+    gateway_publish(gw, name, payload, (const user_id_t *)to, 1);
+}
+
+static void session_ended(struct gateway *gw, const struct voice_session *s, const char *reason)
+{
+    to_user(gw, "voice:session_ended",
+            json_pack("{ssssss}", "serverId", s->server_id, "channelId", s->channel_id, "reason",
+                      reason),
+            s->user_id);
+}
+
+static void permission_changed(struct gateway *gw, const struct voice_session *s, int can_connect,
+                               int can_speak)
+{
+    to_user(gw, "voice:permission_changed",
+            json_pack("{sssssbsb}", "serverId", s->server_id, "channelId", s->channel_id,
+                      "canConnect", can_connect, "canSpeak", can_speak),
+            s->user_id);
+}
+
+/* ---- channel_voice:participants_update ---- */
+
+struct announce_job {
+    struct gateway_job base;
+    char server_id[UUID_LEN + 1];
+    char channel_id[UUID_LEN + 1];
+    user_id_t *observers; /* bots with voice.connect that see the channel */
+    size_t nobservers;
+    int failed;
+};
+
+static void announce_on_worker(struct gateway_job *j, void *thread_ctx)
+{
+    struct announce_job *a = (struct announce_job *)j;
+    a->failed =
+        api_voice_observers(thread_ctx, a->server_id, a->channel_id, &a->observers, &a->nobservers);
+}
+
+static int among(const struct voice_session *list, size_t n, const char *user_id)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(list[i].user_id, user_id))
+            return 1;
+    return 0;
+}
+
+static void announce_answered(struct gateway_job *j)
+{
+    struct announce_job *a = (struct announce_job *)j;
+    struct gateway *gw = j->gw;
+    struct voice_session *list = NULL;
+    long n = gw->draining ? -1 : voicestate_list(gw->voice, VOICE_BY_CHANNEL, a->channel_id, &list);
+    if (a->failed)
+        log_error("voice: cannot list the bots watching channel %s", a->channel_id);
+    size_t cap = n > 0 ? (size_t)n + a->nobservers : a->nobservers;
+    user_id_t *to = n >= 0 && cap ? malloc(cap * sizeof *to) : NULL;
+    if (to) {
+        size_t k = 0;
+        for (long i = 0; i < n; i++)
+            memcpy(to[k++], list[i].user_id, sizeof to[0]);
+        for (size_t i = 0; i < a->nobservers; i++)
+            if (!among(list, (size_t)n, a->observers[i]))
+                memcpy(to[k++], a->observers[i], sizeof to[0]);
+        json_t *participants = voice_participants_json(list, (size_t)n, 0);
+        gateway_publish(gw, "channel_voice:participants_update",
+                        json_pack("{ssssso}", "serverId", a->server_id, "channelId", a->channel_id,
+                                  "participants", participants),
+                        (const user_id_t *)to, k);
+    }
+    free(to);
+    free(list);
+    free(a->observers);
+    free(a);
+}
+
+static void announce(struct gateway *gw, const char *server_id, const char *channel_id)
+{
+    if (gw->draining)
+        return;
+    struct announce_job *a = calloc(1, sizeof *a);
+    if (!a) {
+        log_error("voice: out of memory announcing channel %s", channel_id);
+        return;
+    }
+    memcpy(a->server_id, server_id, sizeof a->server_id);
+    memcpy(a->channel_id, channel_id, sizeof a->channel_id);
+    a->base.work = announce_on_worker;
+    a->base.done = announce_answered;
+    gateway_run(gw, &a->base);
+}
+
+/* ---- voice:join ---- */
+
+struct join_job {
+    struct gateway_job base;
+    char socket_id[VOICE_SOCKET_ID_MAX];
+    char user_id[UUID_LEN + 1];
+    char channel_id[UUID_LEN + 1];
+    int is_bot, muted, deafened;
+    int64_t ack_id;
+    struct api_voice_standing standing;
+};
+
+static void join_on_worker(struct gateway_job *j, void *thread_ctx)
+{
+    struct join_job *jj = (struct join_job *)j;
+    api_voice_standing(thread_ctx, jj->user_id, jj->is_bot, jj->channel_id, &jj->standing);
+}
+
+static void join_apply(struct gateway *gw, struct sio_socket *sock, const struct join_job *jj)
+{
+    const char *message;
+    int status = api_voice_refusal(jj->standing.verdict, &message);
+    if (status != 200) {
+        refuse(sock, jj->ack_id, status, message);
+        return;
+    }
+    struct voice_session s = {.is_bot = jj->is_bot,
+                              .self_muted = jj->muted,
+                              .self_deafened = jj->deafened,
+                              .can_speak = jj->standing.can_speak,
+                              .joined_at = clock_now_ms()},
+                         before;
+    memcpy(s.server_id, jj->standing.server_id, sizeof s.server_id);
+    memcpy(s.channel_id, jj->channel_id, sizeof s.channel_id);
+    memcpy(s.user_id, jj->user_id, sizeof s.user_id);
+    memcpy(s.socket_id, jj->socket_id, sizeof s.socket_id);
+    int rc = voicestate_put(gw->voice, &s, &before);
+    if (rc < 0) {
+        refuse(sock, jj->ack_id, 500, "Erro interno; tente novamente em instantes");
+        return;
+    }
+    if (rc == 1 && strcmp(before.channel_id, s.channel_id)) {
+        session_ended(gw, &before, "moved");
+        announce(gw, before.server_id, before.channel_id);
+    }
+    struct voice_session *list;
+    long n = voicestate_list(gw->voice, VOICE_BY_CHANNEL, s.channel_id, &list);
+    json_t *participants = voice_participants_json(list, n > 0 ? (size_t)n : 0, 0);
+    free(list);
+    answer(sock, jj->ack_id,
+           json_pack("{sbsssssbso}", "ok", 1, "serverId", s.server_id, "channelId", s.channel_id,
+                     "canSpeak", s.can_speak, "participants", participants));
+    announce(gw, s.server_id, s.channel_id);
+}
+
+static void join_answered(struct gateway_job *j)
+{
+    struct join_job *jj = (struct join_job *)j;
+    struct gateway *gw = j->gw;
+    struct sio_socket *sock = sio_server_find(gw->sio, jj->socket_id);
+    if (sock && sio_socket_data(sock) && !gw->draining)
+        join_apply(gw, sock, jj);
+    free(jj);
+}
+
+static void join(struct gateway *gw, struct conn *c, json_t *payload, int64_t ack_id)
+{
+    struct join_job *jj = calloc(1, sizeof *jj);
+    if (!jj) {
+        refuse(c->sock, ack_id, 500, "Erro interno; tente novamente em instantes");
+        return;
+    }
+    if (read_id(c->sock, ack_id, payload, "channelId", jj->channel_id) ||
+        read_flag(c->sock, ack_id, payload, "muted", &jj->muted) ||
+        read_flag(c->sock, ack_id, payload, "deafened", &jj->deafened)) {
+        free(jj);
+        return;
+    }
+    slice_copy(slice_from(sio_socket_id(c->sock)), jj->socket_id, sizeof jj->socket_id);
+    memcpy(jj->user_id, c->user_id, sizeof jj->user_id);
+    jj->is_bot = c->is_bot;
+    jj->ack_id = ack_id;
+    jj->base.work = join_on_worker;
+    jj->base.done = join_answered;
+    gateway_run(gw, &jj->base);
+}
+
+/* ---- voice:leave ---- */
+
+static void leave(struct gateway *gw, struct conn *c, json_t *payload, int64_t ack_id)
+{
+    char channel_id[UUID_LEN + 1] = "";
+    if (json_object_get(payload, "channelId") &&
+        read_id(c->sock, ack_id, payload, "channelId", channel_id))
+        return;
+    struct voice_session *list;
+    long n = voicestate_list(gw->voice, VOICE_BY_USER, c->user_id, &list);
+    if (n < 0) {
+        refuse(c->sock, ack_id, 500, "Erro interno; tente novamente em instantes");
+        return;
+    }
+    long left = 0;
+    for (long i = 0; i < n; i++) {
+        struct voice_session s;
+        if ((channel_id[0] && strcmp(list[i].channel_id, channel_id)) ||
+            !voicestate_remove(gw->voice, list[i].user_id, list[i].server_id, &s))
+            continue;
+        left++;
+        session_ended(gw, &s, "left");
+        announce(gw, s.server_id, s.channel_id);
+    }
+    free(list);
+    if (channel_id[0] && !left)
+        refuse(c->sock, ack_id, 404, "Você não está neste canal de voz");
+    else
+        answer(c->sock, ack_id, json_pack("{sb}", "ok", 1));
+}
+
+/* ---- channel_voice:signal ---- */
+
+static void signal_relay(struct gateway *gw, struct conn *c, json_t *payload, int64_t ack_id,
+                         int natt)
+{
+    char channel_id[UUID_LEN + 1], to_user_id[UUID_LEN + 1];
+    if (read_id(c->sock, ack_id, payload, "channelId", channel_id) ||
+        read_id(c->sock, ack_id, payload, "toUserId", to_user_id))
+        return;
+    json_t *data = json_object_get(payload, "data");
+    if (!data || json_is_null(data)) {
+        refuse(c->sock, ack_id, 400, "data: obrigatório");
+        return;
+    }
+    if (natt > 0) {
+        refuse(c->sock, ack_id, 400, "data: deve ser JSON, sem anexos binários");
+        return;
+    }
+    char *text = json_dumps(data, JSON_COMPACT | JSON_ENCODE_ANY);
+    size_t len = text ? strlen(text) : VOICE_SIGNAL_MAX + 1;
+    free(text);
+    if (len > VOICE_SIGNAL_MAX) {
+        refuse(c->sock, ack_id, 413, "data: no máximo 65536 bytes");
+        return;
+    }
+    if (!strcmp(to_user_id, c->user_id)) {
+        refuse(c->sock, ack_id, 400, "toUserId: não pode ser você");
+        return;
+    }
+    struct voice_session from, to;
+    if (!voicestate_find(gw->voice, c->user_id, channel_id, &from)) {
+        refuse(c->sock, ack_id, 403, "Você não está neste canal de voz");
+        return;
+    }
+    if (!voicestate_find(gw->voice, to_user_id, channel_id, &to)) {
+        refuse(c->sock, ack_id, 404, "Destinatário não está neste canal de voz");
+        return;
+    }
+    to_user(gw, "channel_voice:signal",
+            json_pack("{sssssssO}", "serverId", from.server_id, "channelId", channel_id,
+                      "fromUserId", c->user_id, "data", data),
+            to_user_id);
+    answer(c->sock, ack_id, json_pack("{sb}", "ok", 1));
+}
+
+int voice_on_event(struct gateway *gw, struct conn *c, const char *name, json_t *payload,
+                   int64_t ack_id, int natt)
+{
+    int is_join = name && !strcmp(name, "voice:join");
+    int is_leave = name && !strcmp(name, "voice:leave");
+    int is_signal = name && !strcmp(name, "channel_voice:signal");
+    if (!is_join && !is_leave && !is_signal)
+        return 0;
+    if (payload && !json_is_object(payload)) {
+        refuse(c->sock, ack_id, 400, "payload: deve ser um objeto");
+        return 1;
+    }
+    if (is_join)
+        join(gw, c, payload, ack_id);
+    else if (is_leave)
+        leave(gw, c, payload, ack_id);
+    else
+        signal_relay(gw, c, payload, ack_id, natt);
+    return 1;
+}
+
+/* ---- a connection closes ---- */
+
+void voice_on_disconnect(struct gateway *gw, struct conn *c)
+{
+    struct voice_session *list;
+    long n = voicestate_list(gw->voice, VOICE_BY_SOCKET, sio_socket_id(c->sock), &list);
+    for (long i = 0; i < n; i++) {
+        struct voice_session s;
+        if (!voicestate_remove(gw->voice, list[i].user_id, list[i].server_id, &s) || gw->draining)
+            continue;
+        session_ended(gw, &s, "disconnected"); /* the user's other connections */
+        announce(gw, s.server_id, s.channel_id);
+    }
+    free(list);
+}
+
+/* ---- rights changed: check every session concerned again ---- */
+
+struct review_job {
+    struct gateway_job base;
+    long n;
+    struct voice_session *sessions;
+    struct api_voice_standing *standings;
+};
+
+static void review_on_worker(struct gateway_job *j, void *thread_ctx)
+{
+    struct review_job *r = (struct review_job *)j;
+    for (long i = 0; i < r->n; i++)
+        api_voice_standing(thread_ctx, r->sessions[i].user_id, r->sessions[i].is_bot,
+                           r->sessions[i].channel_id, &r->standings[i]);
+}
+
+static const char *end_reason(enum api_voice_verdict v)
+{
+    switch (v) {
+    case VOICE_NO_CHANNEL:
+    case VOICE_NOT_VOICE:
+        return "channel_deleted";
+    case VOICE_NOT_MEMBER:
+        return "removed_from_server";
+    default:
+        return "permission_revoked";
+    }
+}
+
+/* Applies one verdict: 1 when the channel's participants changed. */
+static int review_one(struct gateway *gw, const struct voice_session *was,
+                      const struct api_voice_standing *st)
+{
+    struct voice_session s;
+    /* Skip sessions that ended or moved while the worker looked, and storage failures. */
+    if (st->verdict == VOICE_FAILED ||
+        !voicestate_find(gw->voice, was->user_id, was->channel_id, &s) ||
+        s.joined_at != was->joined_at)
+        return 0;
+    if (st->verdict == VOICE_ALLOWED) {
+        if (!voicestate_set_can_speak(gw->voice, s.user_id, s.channel_id, st->can_speak))
+            return 0;
+        permission_changed(gw, &s, 1, st->can_speak);
+        return 1;
+    }
+    voicestate_remove(gw->voice, s.user_id, s.server_id, &s);
+    if (st->verdict == VOICE_NO_INTENT)
+        return 1; /* a bot without voice.connect gets no voice events */
+    if (st->verdict == VOICE_HIDDEN || st->verdict == VOICE_NO_PERMISSION)
+        permission_changed(gw, &s, 0, 0);
+    session_ended(gw, &s, end_reason(st->verdict));
+    return 1;
+}
+
+static void review_answered(struct gateway_job *j)
+{
+    struct review_job *r = (struct review_job *)j;
+    struct gateway *gw = j->gw;
+    for (long i = 0; i < r->n && !gw->draining; i++) {
+        r->standings[i].verdict = review_one(gw, &r->sessions[i], &r->standings[i])
+                                      ? r->standings[i].verdict
+                                      : VOICE_FAILED; /* VOICE_FAILED: nothing to announce */
+        int first = r->standings[i].verdict != VOICE_FAILED;
+        for (long k = 0; k < i && first; k++)
+            first = r->standings[k].verdict == VOICE_FAILED ||
+                    strcmp(r->sessions[k].channel_id, r->sessions[i].channel_id);
+        if (first)
+            announce(gw, r->sessions[i].server_id, r->sessions[i].channel_id);
+    }
+    free(r->sessions);
+    free(r->standings);
+    free(r);
+}
+
+void voice_on_review(struct gateway *gw, const char *payload, size_t len)
+{
+    json_t *p = json_loadb(payload, len, 0, NULL);
+    const char *server_id = json_string_value(json_object_get(p, "serverId"));
+    const char *user_id = json_string_value(json_object_get(p, "userId"));
+    struct voice_session *list = NULL;
+    long n = server_id ? voicestate_list(gw->voice, VOICE_BY_SERVER, server_id, &list)
+             : user_id ? voicestate_list(gw->voice, VOICE_BY_USER, user_id, &list)
+                       : 0;
+    json_decref(p);
+    if (n <= 0 || gw->draining) {
+        free(list);
+        return;
+    }
+    struct review_job *r = calloc(1, sizeof *r);
+    struct api_voice_standing *standings = calloc((size_t)n, sizeof *standings);
+    if (!r || !standings) {
+        log_error("voice: out of memory reviewing %ld sessions", n);
+        free(r);
+        free(standings);
+        free(list);
+        return;
+    }
+    r->n = n;
+    r->sessions = list;
+    r->standings = standings;
+    r->base.work = review_on_worker;
+    r->base.done = review_answered;
+    gateway_run(gw, &r->base);
+}

@@ -1,0 +1,34 @@
+/*
+ * Voice signaling over the gateway (platform §8). Clients emit voice:join {channelId, muted?,
+ * deafened?}, voice:leave {channelId?} and channel_voice:signal {channelId, toUserId, data};
+ * each is answered through the acknowledgement when the client asks for one. The gateway sends
+ * channel_voice:participants_update, channel_voice:signal, voice:permission_changed and
+ * voice:session_ended. Whether someone may be in a channel is decided on a worker
+ * (api/voice.h); no media is carried, only membership and signaling.
+ */
+#ifndef PRACA_GATEWAY_VOICE_H
+#define PRACA_GATEWAY_VOICE_H
+#include <jansson.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct gateway;
+struct conn;
+
+/* Control event on the bus, payload {serverId} or {userId}: check again the rights of the
+ * voice sessions in that server (or of that user), after roles, overwrites, memberships,
+ * channels or intents changed. */
+#define VOICE_REVIEW "__voice_review__"
+
+/* A signal's data, serialized, is at most this many bytes (an SDP offer is a few KiB). */
+#define VOICE_SIGNAL_MAX (64 * 1024)
+
+/* Handles a client event when name is a voice event (returns 1), or returns 0. */
+int voice_on_event(struct gateway *gw, struct conn *c, const char *name, json_t *payload,
+                   int64_t ack_id, int natt);
+/* Ends the sessions owned by a closing connection. */
+void voice_on_disconnect(struct gateway *gw, struct conn *c);
+/* Handles a VOICE_REVIEW control event. */
+void voice_on_review(struct gateway *gw, const char *payload, size_t len);
+
+#endif

@@ -1,0 +1,167 @@
+/* Voice sessions: see voicestate.h. */
+#include "gateway/voicestate.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api/api.h"
+
+struct voicestate {
+    pthread_mutex_t lock;
+    struct voice_session *list;
+    size_t n, cap;
+};
+
+struct voicestate *voicestate_new(void)
+{
+    struct voicestate *v = calloc(1, sizeof *v);
+    if (v)
+        pthread_mutex_init(&v->lock, NULL);
+    return v;
+}
+
+void voicestate_free(struct voicestate *v)
+{
+    if (!v)
+        return;
+    pthread_mutex_destroy(&v->lock);
+    free(v->list);
+    free(v);
+}
+
+static const char *key_of(const struct voice_session *s, enum voice_key key)
+{
+    switch (key) {
+    case VOICE_BY_CHANNEL:
+        return s->channel_id;
+    case VOICE_BY_SERVER:
+        return s->server_id;
+    case VOICE_BY_USER:
+        return s->user_id;
+    case VOICE_BY_SOCKET:
+        return s->socket_id;
+    }
+    return "";
+}
+
+/* Index of the user's session in a server (or in a channel), or -1. Called locked. */
+static long locate(const struct voicestate *v, const char *user_id, enum voice_key key,
+                   const char *value)
+{
+    for (size_t i = 0; i < v->n; i++)
+        if (!strcmp(v->list[i].user_id, user_id) && !strcmp(key_of(&v->list[i], key), value))
+            return (long)i;
+    return -1;
+}
+
+static void take_out(struct voicestate *v, size_t i)
+{
+    memmove(&v->list[i], &v->list[i + 1], (v->n - i - 1) * sizeof v->list[0]);
+    v->n--;
+}
+
+int voicestate_put(struct voicestate *v, const struct voice_session *s,
+                   struct voice_session *before)
+{
+    pthread_mutex_lock(&v->lock);
+    int rc = 0;
+    long i = locate(v, s->user_id, VOICE_BY_SERVER, s->server_id);
+    if (i >= 0) {
+        struct voice_session *old = &v->list[i];
+        *before = *old;
+        rc = 1;
+        if (!strcmp(old->channel_id, s->channel_id)) {
+            int64_t joined_at = old->joined_at;
+            *old = *s;
+            old->joined_at = joined_at;
+            pthread_mutex_unlock(&v->lock);
+            return rc;
+        }
+        take_out(v, (size_t)i);
+    }
+    if (v->n == v->cap) {
+        size_t cap = v->cap ? v->cap * 2 : 16;
+        struct voice_session *grown = realloc(v->list, cap * sizeof *grown);
+        if (!grown) {
+            pthread_mutex_unlock(&v->lock);
+            return -1;
+        }
+        v->list = grown;
+        v->cap = cap;
+    }
+    v->list[v->n++] = *s;
+    pthread_mutex_unlock(&v->lock);
+    return rc;
+}
+
+int voicestate_remove(struct voicestate *v, const char *user_id, const char *server_id,
+                      struct voice_session *out)
+{
+    pthread_mutex_lock(&v->lock);
+    long i = locate(v, user_id, VOICE_BY_SERVER, server_id);
+    if (i >= 0) {
+        *out = v->list[i];
+        take_out(v, (size_t)i);
+    }
+    pthread_mutex_unlock(&v->lock);
+    return i >= 0;
+}
+
+int voicestate_find(struct voicestate *v, const char *user_id, const char *channel_id,
+                    struct voice_session *out)
+{
+    pthread_mutex_lock(&v->lock);
+    long i = locate(v, user_id, VOICE_BY_CHANNEL, channel_id);
+    if (i >= 0)
+        *out = v->list[i];
+    pthread_mutex_unlock(&v->lock);
+    return i >= 0;
+}
+
+int voicestate_set_can_speak(struct voicestate *v, const char *user_id, const char *channel_id,
+                             int can_speak)
+{
+    pthread_mutex_lock(&v->lock);
+    long i = locate(v, user_id, VOICE_BY_CHANNEL, channel_id);
+    int changed = i >= 0 && v->list[i].can_speak != can_speak;
+    if (changed)
+        v->list[i].can_speak = can_speak;
+    pthread_mutex_unlock(&v->lock);
+    return changed;
+}
+
+long voicestate_list(struct voicestate *v, enum voice_key key, const char *value,
+                     struct voice_session **out)
+{
+    *out = NULL;
+    pthread_mutex_lock(&v->lock);
+    size_t n = 0;
+    for (size_t i = 0; i < v->n; i++)
+        n += !strcmp(key_of(&v->list[i], key), value);
+    struct voice_session *copy = n ? malloc(n * sizeof *copy) : NULL;
+    if (n && !copy) {
+        pthread_mutex_unlock(&v->lock);
+        return -1;
+    }
+    for (size_t i = 0, k = 0; k < n; i++)
+        if (!strcmp(key_of(&v->list[i], key), value))
+            copy[k++] = v->list[i];
+    pthread_mutex_unlock(&v->lock);
+    *out = copy;
+    return (long)n;
+}
+
+json_t *voice_participants_json(const struct voice_session *list, size_t n, int with_joined_at)
+{
+    json_t *arr = json_array();
+    for (size_t i = 0; i < n; i++) {
+        const struct voice_session *s = &list[i];
+        json_t *p = json_pack("{sssbsb}", "userId", s->user_id, "muted",
+                              s->self_muted || !s->can_speak, "deafened", s->self_deafened);
+        if (with_joined_at)
+            json_object_set_new(p, "joinedAt", json_time(s->joined_at));
+        json_array_append_new(arr, p);
+    }
+    return arr;
+}
