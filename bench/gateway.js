@@ -2,8 +2,11 @@
 //   connect: N WebSocket connections (one bot token); reports praca's RSS and CPU per connection.
 //   fanout:  B bots connected, messages posted at R per second for S seconds; reports delivery
 //            latency from the POST (p50/p99), deliveries per second, losses, CPU per delivery.
+//   signal:  P pairs of people in one voice channel bounce channel_voice:signal back and forth
+//            for S seconds; reports relays per second, round-trip latency, CPU per relay.
 // Usage: node bench/gateway.js URL PID connect N
 //        node bench/gateway.js URL PID fanout BOTS RATE SECONDS
+//        node bench/gateway.js URL PID signal PAIRS SECONDS
 // Raw Engine.IO/Socket.IO over `ws` keeps the load generator light.
 'use strict';
 const fs = require('node:fs');
@@ -34,7 +37,7 @@ function connect(token, onEvent) {
       else if (s === '2') ws.send('3');
       else if (s.startsWith('40')) resolve(ws);
       else if (s.startsWith('44')) reject(new Error(s));
-      else if (s.startsWith('42') && onEvent) onEvent(s);
+      else if ((s.startsWith('42') || s.startsWith('43')) && onEvent) onEvent(s, ws);
     });
     ws.on('error', reject);
   });
@@ -110,8 +113,54 @@ async function fanoutBench(bots, rate, seconds) {
   for (const s of sockets) s.terminate();
 }
 
+async function signalBench(pairs, seconds) {
+  const owner = await register(base, `bench_${Date.now() % 100000}`);
+  const created = await api(base, 'POST', '/api/servers', { token: owner.token, body: { name: 'Bench' } });
+  const sid = created.body.server.id;
+  const voice = await api(base, 'POST', `/api/servers/${sid}/channels`, { token: owner.token, body: { name: 'Voz', type: 'voice' } });
+  const vcid = voice.body.channel.id;
+  const invite = await api(base, 'POST', `/api/servers/${sid}/invites`, { token: owner.token, body: {} });
+  const people = await inBatches(2 * pairs, 20, async () => {
+    const m = await register(base);
+    await api(base, 'POST', `/api/invites/${invite.body.code}/join`, { token: m.token });
+    return m;
+  });
+  let running = true, relays = 0;
+  const rtts = [];
+  const signal = (ws, to, t) => ws.send(`42${JSON.stringify(['channel_voice:signal', {
+    channelId: vcid, toUserId: to, data: { type: 'candidate', t, candidate: 'candidate:1 1 udp 2122260223 192.0.2.1 54321 typ host generation 0' } }])}`);
+  const sockets = await inBatches(2 * pairs, 50, async (i) => {
+    const me = people[i], peer = people[i ^ 1];
+    const ws = await connect(me.token, (s, sock) => {
+      if (s.startsWith('43')) { sock.joined(); return; }
+      if (!s.includes('channel_voice:signal')) return;
+      relays++;
+      const t = JSON.parse(s.slice(2))[1].data.t;
+      if (i % 2 === 0) rtts.push(Date.now() - t); // the initiator measures the round trip
+      if (running) signal(sock, peer.user.id, i % 2 === 0 ? Date.now() : t);
+    });
+    await new Promise((resolve) => { ws.joined = resolve; ws.send(`420${JSON.stringify(['voice:join', { channelId: vcid }])}`); });
+    return ws;
+  });
+  await new Promise((r) => setTimeout(r, 2000)); // the join announcements settle
+  const cpu0 = cpuTicks(), t0 = Date.now();
+  relays = 0;
+  for (let i = 0; i < sockets.length; i += 2) signal(sockets[i], people[i + 1].user.id, Date.now());
+  await new Promise((r) => setTimeout(r, seconds * 1000));
+  running = false;
+  const cpu = (cpuTicks() - cpu0) * TICK_US, elapsed = (Date.now() - t0) / 1000, n = relays;
+  await new Promise((r) => setTimeout(r, 500));
+  rtts.sort((a, b) => a - b);
+  const p = (q) => rtts[Math.min(rtts.length - 1, Math.floor(q * rtts.length))];
+  console.log(`signal relay: ${pairs} pairs in one voice channel for ${seconds} s: ${n} relays ` +
+    `(${(n / elapsed).toFixed(0)}/s); round trip p50 ${p(0.5)} ms, p99 ${p(0.99)} ms; ` +
+    `praca CPU ${(cpu / n).toFixed(2)} µs per relay`);
+  for (const s of sockets) s.terminate();
+}
+
 (async () => {
   if (mode === 'connect') await connectBench(Number(rest[0] || 10000));
+  else if (mode === 'signal') await signalBench(Number(rest[0] || 50), Number(rest[1] || 10));
   else await fanoutBench(Number(rest[0] || 1000), Number(rest[1] || 20), Number(rest[2] || 10));
   process.exit(0);
 })().catch((e) => { console.error(e); process.exit(1); });

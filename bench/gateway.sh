@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Gateway benchmarks: 10,000 WebSocket connections (RSS and CPU per connection, idle cost), then
-# fan-out to 1,000 and 5,000 bots (latency from the POST, deliveries per second, losses).
-#   bench/gateway.sh [connections] [bots] [rate] [seconds]
+# fan-out to 1,000 and 5,000 bots (latency from the POST, deliveries per second, losses), then
+# voice signal relay between pairs of people in one voice channel.
+#   bench/gateway.sh [connections] [bots] [rate] [seconds] [voice pairs]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 conns=${1:-10000}
@@ -25,3 +26,6 @@ node bench/gateway.js "$base" "$pid" connect "$conns"
 kill "$pid"; wait "$pid" 2>/dev/null || true
 start fanout
 node bench/gateway.js "$base" "$pid" fanout "$bots" "$rate" "$secs"
+kill "$pid"; wait "$pid" 2>/dev/null || true
+start signal
+node bench/gateway.js "$base" "$pid" signal "${5:-50}" "$secs"
