@@ -376,19 +376,26 @@ void voice_on_disconnect(struct gateway *gw, struct conn *c)
 
 /* ---- rights changed: check every session concerned again ---- */
 
+struct review_entry {
+    struct voice_session session; /* as it was when the review began */
+    struct api_voice_standing standing;
+    int changed; /* the channel's participants changed */
+};
+
 struct review_job {
     struct gateway_job base;
     long n;
-    struct voice_session *sessions;
-    struct api_voice_standing *standings;
+    struct review_entry *entries;
 };
 
 static void review_on_worker(struct gateway_job *j, void *thread_ctx)
 {
     struct review_job *r = (struct review_job *)j;
-    for (long i = 0; i < r->n; i++)
-        api_voice_standing(thread_ctx, r->sessions[i].user_id, r->sessions[i].is_bot,
-                           r->sessions[i].channel_id, &r->standings[i]);
+    for (long i = 0; i < r->n; i++) {
+        struct review_entry *e = &r->entries[i];
+        api_voice_standing(thread_ctx, e->session.user_id, e->session.is_bot, e->session.channel_id,
+                           &e->standing);
+    }
 }
 
 static const char *end_reason(enum api_voice_verdict v)
@@ -434,18 +441,16 @@ static void review_answered(struct gateway_job *j)
     struct review_job *r = (struct review_job *)j;
     struct gateway *gw = j->gw;
     for (long i = 0; i < r->n && !gw->draining; i++) {
-        r->standings[i].verdict = review_one(gw, &r->sessions[i], &r->standings[i])
-                                      ? r->standings[i].verdict
-                                      : VOICE_FAILED; /* VOICE_FAILED: nothing to announce */
-        int first = r->standings[i].verdict != VOICE_FAILED;
+        struct review_entry *e = &r->entries[i];
+        e->changed = review_one(gw, &e->session, &e->standing);
+        int first = e->changed; /* one update per channel */
         for (long k = 0; k < i && first; k++)
-            first = r->standings[k].verdict == VOICE_FAILED ||
-                    strcmp(r->sessions[k].channel_id, r->sessions[i].channel_id);
+            first = !r->entries[k].changed ||
+                    strcmp(r->entries[k].session.channel_id, e->session.channel_id);
         if (first)
-            announce(gw, r->sessions[i].server_id, r->sessions[i].channel_id);
+            announce(gw, e->session.server_id, e->session.channel_id);
     }
-    free(r->sessions);
-    free(r->standings);
+    free(r->entries);
     free(r);
 }
 
@@ -464,17 +469,19 @@ void voice_on_review(struct gateway *gw, const char *payload, size_t len)
         return;
     }
     struct review_job *r = calloc(1, sizeof *r);
-    struct api_voice_standing *standings = calloc((size_t)n, sizeof *standings);
-    if (!r || !standings) {
+    struct review_entry *entries = calloc((size_t)n, sizeof *entries);
+    if (!r || !entries) {
         log_error("voice: out of memory reviewing %ld sessions", n);
         free(r);
-        free(standings);
+        free(entries);
         free(list);
         return;
     }
+    for (long i = 0; i < n; i++)
+        entries[i].session = list[i];
+    free(list);
     r->n = n;
-    r->sessions = list;
-    r->standings = standings;
+    r->entries = entries;
     r->base.work = review_on_worker;
     r->base.done = review_answered;
     gateway_run(gw, &r->base);
