@@ -1,6 +1,8 @@
 /* Message composition: see compose.h. */
 #include "api/compose.h"
 
+#include "api/access.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -177,11 +179,13 @@ static char *moderated_text(const char *content, json_t *embeds)
     return buf_detach(&b, NULL);
 }
 
-int api_automod(struct api_call *c, const char *sid, const char *content, json_t *embeds,
+int api_automod(struct api_call *c, const struct access *a, const char *content, json_t *embeds,
                 size_t mentions)
 {
+    if (!a->s.automod_on)
+        return 0;
     int rc;
-    json_t *server = store_server_json(c->db, sid, &rc);
+    json_t *server = store_server_json(c->db, a->server_id, &rc);
     if (!server) {
         api_internal(c);
         return -1;

@@ -10,6 +10,8 @@
 
 #include "api/api.h"
 
+struct access;
+
 struct draft {
     int content_set; /* present and not null */
     const char *content;
@@ -40,8 +42,9 @@ void mentions_out_cleanup(struct mentions_out *m);
 /* Resolves the mentions of content in server sid. -1 on a storage error (answered 500). */
 int api_mentions(struct api_call *c, const char *sid, const char *content, int allow_everyone,
                  struct mentions_out *out);
-/* 422 {automod: true} when the server's rules block this text. */
-int api_automod(struct api_call *c, const char *sid, const char *content, json_t *embeds,
+/* 422 {automod: true} when the server's rules block this text. a is the author's access (it
+ * tells whether the server has rules at all). */
+int api_automod(struct api_call *c, const struct access *a, const char *content, json_t *embeds,
                 size_t mentions);
 
 #endif

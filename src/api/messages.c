@@ -51,7 +51,7 @@ json_t *api_message_create(struct api_call *c, const struct place *p, struct dra
         return NULL;
     char *users = NULL, *roles = NULL, *embeds = NULL, *components = NULL;
     json_t *view = NULL;
-    if (api_automod(c, p->sid, content, d->embeds, men.total) || last_checks(c, w))
+    if (api_automod(c, &p->a, content, d->embeds, men.total) || last_checks(c, w))
         goto out;
     int rc = STORE_DONE;
     json_t *reply_to = d->reply_to_id && uuid_valid(d->reply_to_id, strlen(d->reply_to_id))
@@ -237,7 +237,7 @@ json_t *api_message_edit(struct api_call *c, const struct place *p, const char *
         men.everyone = json_is_true(json_object_get(old, "mentionsEveryone"));
         men.total = json_array_size(men.users) + json_array_size(men.roles) + (size_t)men.everyone;
     }
-    if (api_automod(c, p->sid, content, embeds, men.total) || last_checks(c, w))
+    if (api_automod(c, &p->a, content, embeds, men.total) || last_checks(c, w))
         goto out;
     users = json_dumps(men.users, JSON_COMPACT);
     roles = json_dumps(men.roles, JSON_COMPACT);

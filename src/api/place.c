@@ -25,10 +25,19 @@ static int place_channel(struct api_call *c, struct place *p, const char *cid)
     }
     p->channel = ch;
     p->type = type;
-    const char *perm_cid = p->cid;
-    if (!strcmp(type, "thread"))
-        perm_cid = p->parent_id = json_string_value(json_object_get(ch, "parentId"));
-    if (api_channel(c, &p->a, perm_cid, &p->perm_channel, &p->perms)) {
+    if (strcmp(type, "thread")) {
+        /* The channel's own overwrites apply: no need to load it again. */
+        p->perms = api_channel_perms(&p->a, ch);
+        if (!(p->perms & PERM_VER_CANAL)) {
+            api_place_cleanup(p);
+            api_error(c, 404, "Canal não encontrado");
+            return -1;
+        }
+        p->perm_channel = json_incref(ch);
+        return 0;
+    }
+    p->parent_id = json_string_value(json_object_get(ch, "parentId"));
+    if (api_channel(c, &p->a, p->parent_id, &p->perm_channel, &p->perms)) {
         api_place_cleanup(p);
         return -1;
     }

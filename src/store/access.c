@@ -11,7 +11,8 @@ int store_access_load(struct store *db, const char *server_id, const char *user_
     static const char *SQL_SERVER =
         "SELECT s.owner_id, s.verification_level, s.requires_2fa, s.requires_rules_acceptance,"
         " r.permissions, m.user_id, m.joined_at, m.timeout_until, m.rules_accepted_at,"
-        " u.mfa_enabled, u.is_bot, u.created_at"
+        " u.mfa_enabled, u.is_bot, u.created_at,"
+        " s.automod_blocked_words <> '[]' OR s.automod_max_mentions IS NOT NULL"
         " FROM servers s JOIN roles r ON r.id = s.id"
         " LEFT JOIN members m ON m.server_id = s.id AND m.user_id = $2"
         " LEFT JOIN users u ON u.id = $2 WHERE s.id = $1";
@@ -39,6 +40,7 @@ int store_access_load(struct store *db, const char *server_id, const char *user_
         a->mfa_enabled = (int)store_int(st, 9);
         a->is_bot = (int)store_int(st, 10);
         a->account_created_at = store_int(st, 11);
+        a->automod_on = (int)store_int(st, 12);
     }
     store_finish(st);
     if (rc < 0 || !a->is_member)

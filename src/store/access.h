@@ -25,6 +25,7 @@ struct store_access {
     int64_t timeout_until;     /* 0 = none */
     int64_t rules_accepted_at; /* 0 = never */
     uint64_t everyone;         /* @everyone's bits */
+    int automod_on;            /* the server has blocked words or a mention cap */
     size_t nroles;
     char role_ids[ACCESS_MAX_ROLES][UUID_LEN + 1];
     uint64_t role_perms[ACCESS_MAX_ROLES];

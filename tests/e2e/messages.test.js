@@ -187,6 +187,20 @@ test('automod: blocked words and too many mentions are 422 {automod: true} on se
   assert.equal(edit.status, 422);
 });
 
+test('automod: a mention cap alone, blocked words alone, and neither', async () => {
+  const w = await world({ members: 3 });
+  const automod = (body) => api(srv.url, 'PUT', `/api/servers/${w.sid}/automod`, { token: w.owner.token, body });
+  const names = w.members.map((m) => '@' + m.user.username).join(' ');
+  assert.equal((await automod({ blockedWords: [], maxMentions: 2 })).status, 200);
+  assert.equal((await w.botSend({ content: names })).status, 422, 'the cap applies without any word');
+  assert.equal((await w.botSend({ content: 'golpe' })).status, 200);
+  assert.equal((await automod({ blockedWords: ['golpe'], maxMentions: null })).status, 200);
+  assert.equal((await w.botSend({ content: 'golpe' })).status, 422, 'words apply without a cap');
+  assert.equal((await w.botSend({ content: names })).status, 200);
+  assert.equal((await automod({ blockedWords: [], maxMentions: null })).status, 200);
+  assert.equal((await w.botSend({ content: 'golpe ' + names })).status, 200, 'nothing is moderated');
+});
+
 test('bot send and the human route: 10 per 10 s, then 429', async () => {
   const w = await world();
   for (let i = 0; i < 10; i++) assert.equal((await w.botSend({ content: `m${i}` })).status, 200);
