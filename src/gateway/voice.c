@@ -15,6 +15,7 @@
 #include "api/voice.h"
 #include "core/clock.h"
 #include "core/log.h"
+#include "domain/voice_rules.h"
 #include "gateway/internal.h"
 #include "gateway/voicestate.h"
 #include "socketio/server.h"
@@ -39,42 +40,13 @@ static void refuse(struct sio_socket *sock, int64_t ack_id, int status, const ch
     answer(sock, ack_id, json_pack("{sbsiss}", "ok", 0, "status", status, "error", message));
 }
 
-/* Reads an ID field of an event's payload into out: 0, or -1 after refusing. */
-static int read_id(struct sio_socket *sock, int64_t ack_id, json_t *payload, const char *key,
-                   char out[UUID_LEN + 1])
+/* Refuses a payload that broke a rule (status 400 or 413). */
+static void refuse_rule(struct sio_socket *sock, int64_t ack_id, int status,
+                        const struct rule_error *err)
 {
-    char msg[64];
-    json_t *v = json_object_get(payload, key);
-    const char *reason = !v                   ? "obrigatório"
-                         : !json_is_string(v) ? "deve ser um texto"
-                         : !uuid_valid(json_string_value(v), json_string_length(v))
-                             ? "deve ser um UUID"
-                             : NULL;
-    if (reason) {
-        snprintf(msg, sizeof msg, "%s: %s", key, reason);
-        refuse(sock, ack_id, 400, msg);
-        return -1;
-    }
-    memcpy(out, json_string_value(v), UUID_LEN + 1);
-    return 0;
-}
-
-/* An optional boolean field: 0 (with *out), or -1 after refusing. */
-static int read_flag(struct sio_socket *sock, int64_t ack_id, json_t *payload, const char *key,
-                     int *out)
-{
-    json_t *v = json_object_get(payload, key);
-    *out = 0;
-    if (!v || json_is_null(v))
-        return 0;
-    if (!json_is_boolean(v)) {
-        char msg[64];
-        snprintf(msg, sizeof msg, "%s: deve ser verdadeiro ou falso", key);
-        refuse(sock, ack_id, 400, msg);
-        return -1;
-    }
-    *out = json_is_true(v);
-    return 0;
+    char msg[sizeof err->path + sizeof err->reason + 2];
+    snprintf(msg, sizeof msg, "%s: %s", err->path, err->reason);
+    refuse(sock, ack_id, status, msg);
 }
 
 /* ---- events to users ---- */
@@ -180,8 +152,8 @@ struct join_job {
     struct gateway_job base;
     char socket_id[VOICE_SOCKET_ID_MAX];
     char user_id[UUID_LEN + 1];
-    char channel_id[UUID_LEN + 1];
-    int is_bot, muted, deafened;
+    int is_bot;
+    struct voice_join_req req;
     int64_t ack_id;
     struct api_voice_standing standing;
 };
@@ -189,7 +161,7 @@ struct join_job {
 static void join_on_worker(struct gateway_job *j, void *thread_ctx)
 {
     struct join_job *jj = (struct join_job *)j;
-    api_voice_standing(thread_ctx, jj->user_id, jj->is_bot, jj->channel_id, &jj->standing);
+    api_voice_standing(thread_ctx, jj->user_id, jj->is_bot, jj->req.channel_id, &jj->standing);
 }
 
 static void join_apply(struct gateway *gw, struct sio_socket *sock, const struct join_job *jj)
@@ -201,13 +173,13 @@ static void join_apply(struct gateway *gw, struct sio_socket *sock, const struct
         return;
     }
     struct voice_session s = {.is_bot = jj->is_bot,
-                              .self_muted = jj->muted,
-                              .self_deafened = jj->deafened,
+                              .self_muted = jj->req.muted,
+                              .self_deafened = jj->req.deafened,
                               .can_speak = jj->standing.can_speak,
                               .joined_at = clock_now_ms()},
                          before;
     memcpy(s.server_id, jj->standing.server_id, sizeof s.server_id);
-    memcpy(s.channel_id, jj->channel_id, sizeof s.channel_id);
+    memcpy(s.channel_id, jj->req.channel_id, sizeof s.channel_id);
     memcpy(s.user_id, jj->user_id, sizeof s.user_id);
     memcpy(s.socket_id, jj->socket_id, sizeof s.socket_id);
     int rc = voicestate_put(gw->voice, &s, &before);
@@ -241,17 +213,19 @@ static void join_answered(struct gateway_job *j)
 
 static void join(struct gateway *gw, struct conn *c, json_t *payload, int64_t ack_id)
 {
+    struct rule_error err;
+    struct voice_join_req req;
+    int status = voice_read_join(payload, &req, &err);
+    if (status) {
+        refuse_rule(c->sock, ack_id, status, &err);
+        return;
+    }
     struct join_job *jj = calloc(1, sizeof *jj);
     if (!jj) {
         refuse(c->sock, ack_id, 500, "Erro interno; tente novamente em instantes");
         return;
     }
-    if (read_id(c->sock, ack_id, payload, "channelId", jj->channel_id) ||
-        read_flag(c->sock, ack_id, payload, "muted", &jj->muted) ||
-        read_flag(c->sock, ack_id, payload, "deafened", &jj->deafened)) {
-        free(jj);
-        return;
-    }
+    jj->req = req;
     slice_copy(slice_from(sio_socket_id(c->sock)), jj->socket_id, sizeof jj->socket_id);
     memcpy(jj->user_id, c->user_id, sizeof jj->user_id);
     jj->is_bot = c->is_bot;
@@ -265,10 +239,14 @@ static void join(struct gateway *gw, struct conn *c, json_t *payload, int64_t ac
 
 static void leave(struct gateway *gw, struct conn *c, json_t *payload, int64_t ack_id)
 {
-    char channel_id[UUID_LEN + 1] = "";
-    if (json_object_get(payload, "channelId") &&
-        read_id(c->sock, ack_id, payload, "channelId", channel_id))
+    struct rule_error err;
+    struct voice_leave_req req;
+    int status = voice_read_leave(payload, &req, &err);
+    if (status) {
+        refuse_rule(c->sock, ack_id, status, &err);
         return;
+    }
+    const char *channel_id = req.channel_id;
     struct voice_session *list;
     long n = voicestate_list(gw->voice, VOICE_BY_USER, c->user_id, &list);
     if (n < 0) {
@@ -297,26 +275,14 @@ static void leave(struct gateway *gw, struct conn *c, json_t *payload, int64_t a
 static void signal_relay(struct gateway *gw, struct conn *c, json_t *payload, int64_t ack_id,
                          int natt)
 {
-    char channel_id[UUID_LEN + 1], to_user_id[UUID_LEN + 1];
-    if (read_id(c->sock, ack_id, payload, "channelId", channel_id) ||
-        read_id(c->sock, ack_id, payload, "toUserId", to_user_id))
-        return;
-    json_t *data = json_object_get(payload, "data");
-    if (!data || json_is_null(data)) {
-        refuse(c->sock, ack_id, 400, "data: obrigatório");
+    struct rule_error err;
+    struct voice_signal_req req;
+    int status = voice_read_signal(payload, natt, &req, &err);
+    if (status) {
+        refuse_rule(c->sock, ack_id, status, &err);
         return;
     }
-    if (natt > 0) {
-        refuse(c->sock, ack_id, 400, "data: deve ser JSON, sem anexos binários");
-        return;
-    }
-    char *text = json_dumps(data, JSON_COMPACT | JSON_ENCODE_ANY);
-    size_t len = text ? strlen(text) : VOICE_SIGNAL_MAX + 1;
-    free(text);
-    if (len > VOICE_SIGNAL_MAX) {
-        refuse(c->sock, ack_id, 413, "data: no máximo 65536 bytes");
-        return;
-    }
+    const char *channel_id = req.channel_id, *to_user_id = req.to_user_id;
     if (!strcmp(to_user_id, c->user_id)) {
         refuse(c->sock, ack_id, 400, "toUserId: não pode ser você");
         return;
@@ -332,7 +298,7 @@ static void signal_relay(struct gateway *gw, struct conn *c, json_t *payload, in
     }
     to_user(gw, "channel_voice:signal",
             json_pack("{sssssssO}", "serverId", from.server_id, "channelId", channel_id,
-                      "fromUserId", c->user_id, "data", data),
+                      "fromUserId", c->user_id, "data", req.data),
             to_user_id);
     answer(c->sock, ack_id, json_pack("{sb}", "ok", 1));
 }
@@ -345,10 +311,6 @@ int voice_on_event(struct gateway *gw, struct conn *c, const char *name, json_t 
     int is_signal = name && !strcmp(name, "channel_voice:signal");
     if (!is_join && !is_leave && !is_signal)
         return 0;
-    if (payload && !json_is_object(payload)) {
-        refuse(c->sock, ack_id, 400, "payload: deve ser um objeto");
-        return 1;
-    }
     if (is_join)
         join(gw, c, payload, ack_id);
     else if (is_leave)

@@ -20,9 +20,6 @@ struct conn;
  * channels or intents changed. */
 #define VOICE_REVIEW "__voice_review__"
 
-/* A signal's data, serialized, is at most this many bytes (an SDP offer is a few KiB). */
-#define VOICE_SIGNAL_MAX (64 * 1024)
-
 /* Handles a client event when name is a voice event (returns 1), or returns 0. */
 int voice_on_event(struct gateway *gw, struct conn *c, const char *name, json_t *payload,
                    int64_t ack_id, int natt);

@@ -1,11 +1,14 @@
-/* libFuzzer driver for the JSON input rules: every clean function on whatever JSON the bytes
- * parse to, and the clean copies fed back in (they must be accepted again). */
+/* libFuzzer driver for the JSON input rules: every clean function and the voice payload readers
+ * on whatever JSON the bytes parse to, and the clean copies fed back in (they must be accepted
+ * again). */
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "domain/command_rules.h"
 #include "domain/interaction_rules.h"
 #include "domain/message_rules.h"
+#include "domain/voice_rules.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -57,6 +60,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     json_decref(options);
     json_decref(commands);
     interaction_find_component(v, "a");
+    struct voice_join_req join;
+    struct voice_leave_req leave;
+    struct voice_signal_req signal;
+    if (!voice_read_join(v, &join, &err) && !uuid_valid(join.channel_id, strlen(join.channel_id)))
+        abort(); /* an accepted join names a channel */
+    voice_read_leave(v, &leave, &err);
+    if (!voice_read_signal(v, 0, &signal, &err) &&
+        json_dumpb(signal.data, NULL, 0, JSON_COMPACT | JSON_ENCODE_ANY) > VOICE_SIGNAL_MAX)
+        abort();
     json_decref(v);
     return 0;
 }
