@@ -9,6 +9,7 @@
  */
 #include "gateway/voice.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
