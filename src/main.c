@@ -201,7 +201,7 @@ static int serve(struct serve *s)
         goto out;
     }
     struct gateway_config gc = {s->cfg.ping_interval_ms, s->cfg.ping_timeout_ms, 1000000,
-                                1024 * 1024};
+                                1024 * 1024, s->cfg.rate_limit_scale};
     if (s->cfg.conformance) {
         s->conformance = conformance_new(s->loop);
         if (!s->conformance)

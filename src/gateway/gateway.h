@@ -23,7 +23,8 @@ struct gateway_config {
     int ping_interval_ms;
     int ping_timeout_ms;
     size_t max_payload;
-    size_t max_queued; /* per connection, before a slow reader is dropped */
+    size_t max_queued;       /* per connection, before a slow reader is dropped */
+    double rate_limit_scale; /* multiplies the limits on client events (PRACA_RATE_LIMIT_SCALE) */
 };
 
 struct gateway *gateway_new(uv_loop_t *loop, const struct gateway_config *cfg,

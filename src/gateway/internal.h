@@ -19,6 +19,7 @@ struct bus;
 struct presence;
 struct recovery;
 struct voicestate;
+struct voice_limits;
 
 struct conn {
     struct sio_socket *sock;
@@ -27,8 +28,9 @@ struct conn {
     int is_bot;
     int recovery; /* opted in: a pid, and offsets on events */
     char pid[24];
-    uint64_t since;    /* the last offset before this connection began */
-    struct conn *next; /* the user's other connections */
+    uint64_t since;                    /* the last offset before this connection began */
+    struct conn *next;                 /* the user's other connections */
+    struct voice_limits *voice_limits; /* made on the first voice event */
 };
 
 struct gateway {
@@ -40,6 +42,7 @@ struct gateway {
     struct inbox *inbox;
     struct recovery *recovery;
     struct voicestate *voice;
+    double rate_limit_scale;
     struct map users; /* user id → first struct conn */
     size_t conns;     /* connected sockets */
     size_t bots;      /* of which bots */

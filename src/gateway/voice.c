@@ -16,6 +16,7 @@
 #include "api/voice.h"
 #include "core/clock.h"
 #include "core/log.h"
+#include "domain/ratewindow.h"
 #include "domain/voice_rules.h"
 #include "gateway/internal.h"
 #include "gateway/voicestate.h"
@@ -23,11 +24,26 @@
 
 typedef char user_id_t[UUID_LEN + 1];
 
+/* Client voice events allowed per connection: joins and leaves cost a database check and an
+ * update to the whole channel; signals go to one peer, in bursts while a call is set up. */
+#define MOVES_PER_WINDOW   10 /* voice:join and voice:leave */
+#define MOVES_WINDOW_MS    10000
+#define SIGNALS_PER_WINDOW 100 /* channel_voice:signal */
+#define SIGNALS_WINDOW_MS  5000
+#define LIMIT_MAX          100000 /* however far the operator scales them */
+
+struct voice_limits {
+    struct ratewindow moves;
+    struct ratewindow signals;
+};
+
 /* ---- answers (through the client's acknowledgement) ---- */
 
 static void answer(struct sio_socket *sock, int64_t ack_id, json_t *body)
 {
-    if (ack_id < 0) {
+    if (!body)
+        log_error("voice: could not build an acknowledgement");
+    if (ack_id < 0 || !body) {
         json_decref(body);
         return;
     }
@@ -304,6 +320,31 @@ static void signal_relay(struct gateway *gw, struct conn *c, json_t *payload, in
     answer(c->sock, ack_id, json_pack("{sb}", "ok", 1));
 }
 
+static uint32_t scaled(const struct gateway *gw, uint32_t count)
+{
+    double n = count * gw->rate_limit_scale;
+    return n < 1 ? 1 : n > LIMIT_MAX ? LIMIT_MAX : (uint32_t)n;
+}
+
+/* Counts one event of the connection: 0, or the milliseconds to wait (-1: no memory). */
+static int64_t over_limit(struct gateway *gw, struct conn *c, int is_signal)
+{
+    if (!c->voice_limits) {
+        struct voice_limits *l = calloc(1, sizeof *l);
+        if (!l || ratewindow_init(&l->moves, scaled(gw, MOVES_PER_WINDOW), MOVES_WINDOW_MS) ||
+            ratewindow_init(&l->signals, scaled(gw, SIGNALS_PER_WINDOW), SIGNALS_WINDOW_MS)) {
+            if (l) {
+                ratewindow_cleanup(&l->moves);
+                free(l);
+            }
+            return -1;
+        }
+        c->voice_limits = l;
+    }
+    return ratewindow_hit(is_signal ? &c->voice_limits->signals : &c->voice_limits->moves,
+                          clock_now_ms());
+}
+
 int voice_on_event(struct gateway *gw, struct conn *c, const char *name, json_t *payload,
                    int64_t ack_id, int natt)
 {
@@ -312,6 +353,18 @@ int voice_on_event(struct gateway *gw, struct conn *c, const char *name, json_t 
     int is_signal = name && !strcmp(name, "channel_voice:signal");
     if (!is_join && !is_leave && !is_signal)
         return 0;
+    int64_t wait = over_limit(gw, c, is_signal);
+    if (wait < 0) {
+        refuse(c->sock, ack_id, 500, "Erro interno; tente novamente em instantes");
+        return 1;
+    }
+    if (wait > 0) {
+        answer(c->sock, ack_id,
+               json_pack("{sbsisssI}", "ok", 0, "status", 429, "error",
+                         "Muitas requisições; aguarde antes de tentar de novo", "retryAfterMs",
+                         (json_int_t)wait));
+        return 1;
+    }
     if (is_join)
         join(gw, c, payload, ack_id);
     else if (is_leave)
@@ -325,6 +378,12 @@ int voice_on_event(struct gateway *gw, struct conn *c, const char *name, json_t 
 
 void voice_on_disconnect(struct gateway *gw, struct conn *c)
 {
+    if (c->voice_limits) {
+        ratewindow_cleanup(&c->voice_limits->moves);
+        ratewindow_cleanup(&c->voice_limits->signals);
+        free(c->voice_limits);
+        c->voice_limits = NULL;
+    }
     struct voice_session *list;
     long n = voicestate_list(gw->voice, VOICE_BY_SOCKET, sio_socket_id(c->sock), &list);
     for (long i = 0; i < n; i++) {

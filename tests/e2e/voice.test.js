@@ -224,20 +224,23 @@ test('a timeout takes the right to connect away', async () => {
 test('bad joins, leaves and signals are refused with the reason', async () => {
   const w = await world();
   const refused = (status, error) => ({ ok: false, status, error });
-  assert.deepEqual(await ask(w.person, 'voice:join', {}), refused(400, 'channelId: obrigatório'));
-  assert.deepEqual(await ask(w.person, 'voice:join', { channelId: 42 }), refused(400, 'channelId: deve ser um texto'));
-  assert.deepEqual(await ask(w.person, 'voice:join', { channelId: 'sala' }), refused(400, 'channelId: deve ser um UUID'));
-  assert.deepEqual(await ask(w.person, 'voice:join', { channelId: w.vcid, muted: 'sim' }), refused(400, 'muted: deve ser verdadeiro ou falso'));
-  assert.deepEqual(await ask(w.person, 'voice:join', 'sala'), refused(400, 'payload: deve ser um objeto'));
-  assert.deepEqual(await ask(w.person, 'voice:join', { channelId: w.textId }), refused(400, 'channelId: não é um canal de voz'));
-  assert.deepEqual(await ask(w.person, 'voice:join', { channelId: '01a1fe3b-0000-7000-8000-000000000000' }), refused(404, 'Canal não encontrado'));
-  // A voice channel of a server one is not in looks the same as none.
+  // Each connection may join or leave 10 times in 10 s: the refusals use two more connections.
+  const malformed = await connect(w.member.token);
+  assert.deepEqual(await ask(malformed, 'voice:join', {}), refused(400, 'channelId: obrigatório'));
+  assert.deepEqual(await ask(malformed, 'voice:join', { channelId: 42 }), refused(400, 'channelId: deve ser um texto'));
+  assert.deepEqual(await ask(malformed, 'voice:join', { channelId: 'sala' }), refused(400, 'channelId: deve ser um UUID'));
+  assert.deepEqual(await ask(malformed, 'voice:join', { channelId: w.vcid, muted: 'sim' }), refused(400, 'muted: deve ser verdadeiro ou falso'));
+  assert.deepEqual(await ask(malformed, 'voice:join', 'sala'), refused(400, 'payload: deve ser um objeto'));
+  assert.deepEqual(await ask(malformed, 'voice:leave', { channelId: 'sala' }), refused(400, 'channelId: deve ser um UUID'));
   const elsewhere = await serverWithMembers(srv.url, 0);
   const foreign = await api(srv.url, 'POST', `/api/servers/${elsewhere.sid}/channels`, { token: elsewhere.owner.token, body: { name: 'Fora', type: 'voice' } });
-  assert.deepEqual(await ask(w.person, 'voice:join', { channelId: foreign.body.channel.id }), refused(404, 'Canal não encontrado'));
-  // A hidden channel too.
+  const wrong = await connect(w.member.token);
+  assert.deepEqual(await ask(wrong, 'voice:join', { channelId: w.textId }), refused(400, 'channelId: não é um canal de voz'));
+  assert.deepEqual(await ask(wrong, 'voice:join', { channelId: '01a1fe3b-0000-7000-8000-000000000000' }), refused(404, 'Canal não encontrado'));
+  // A voice channel of a server one is not in looks the same as none; a hidden one too.
+  assert.deepEqual(await ask(wrong, 'voice:join', { channelId: foreign.body.channel.id }), refused(404, 'Canal não encontrado'));
   assert.equal((await w.overwrite(w.personId, 'member', 0, P.VER_CANAL)).status, 200);
-  assert.deepEqual(await ask(w.person, 'voice:join', { channelId: w.vcid }), refused(404, 'Canal não encontrado'));
+  assert.deepEqual(await ask(wrong, 'voice:join', { channelId: w.vcid }), refused(404, 'Canal não encontrado'));
   assert.equal((await w.overwrite(w.personId, 'member', 0, 0)).status, 200);
 
   assert.deepEqual(await ask(w.person, 'voice:leave', { channelId: w.vcid }), refused(404, 'Você não está neste canal de voz'));
@@ -263,6 +266,33 @@ test('bad joins, leaves and signals are refused with the reason', async () => {
   w.person.emit('channel_voice:signal', null);
   assert.deepEqual(await ask(w.person, 'voice:leave', {}), { ok: true });
   assert.equal(w.person.connected, true);
+});
+
+test('each connection may join or leave 10 times and signal 100 times in a window, then 429', async () => {
+  const w = await world();
+  for (let i = 0; i < 5; i++) {
+    assert.equal((await ask(w.person, 'voice:join', { channelId: w.vcid })).ok, true);
+    assert.deepEqual(await ask(w.person, 'voice:leave', {}), { ok: true });
+  }
+  const over = await ask(w.person, 'voice:join', { channelId: w.vcid });
+  assert.equal(over.status, 429);
+  assert.equal(over.error, 'Muitas requisições; aguarde antes de tentar de novo');
+  assert.ok(over.retryAfterMs > 0 && over.retryAfterMs <= 10_000, JSON.stringify(over));
+  // Another connection of the same person has its own count.
+  const second = await connect(w.member.token);
+  assert.equal((await ask(second, 'voice:join', { channelId: w.vcid })).ok, true);
+  await ask(w.bot, 'voice:join', { channelId: w.vcid });
+  const b = mark(w.bot);
+  const signal = () => ask(second, 'channel_voice:signal', { channelId: w.vcid, toUserId: w.botId, data: { n: 1 } });
+  const answers = await Promise.all(Array.from({ length: 100 }, signal));
+  assert.ok(answers.every((a) => a.ok), 'the first 100 pass');
+  const refusedSignal = await signal();
+  assert.equal(refusedSignal.status, 429);
+  assert.ok(refusedSignal.retryAfterMs > 0 && refusedSignal.retryAfterMs <= 5_000);
+  await waitFor(w.bot, 'channel_voice:signal', () => since(w.bot, b, 'channel_voice:signal').length === 100, { from: b });
+  await quiet();
+  assert.equal(since(w.bot, b, 'channel_voice:signal').length, 100, 'the refused one is not relayed');
+  assert.equal((await ask(second, 'voice:leave', {})).ok, true, 'joins and signals are counted apart');
 });
 
 test('the voice-members route: errors', async () => {
