@@ -45,11 +45,9 @@ void store_app_cleanup(struct store_app *a)
 static int find_ref(struct store *db, const char *sql, const char *key, struct store_app *out)
 {
     memset(out, 0, sizeof *out);
-    struct store_stmt *st = store_query(db, sql, SV_ARGS(SV_STR(key)));
-    if (!st)
-        return STORE_ERR;
-    int rc = store_step(st);
-    if (rc == STORE_ROW) {
+    int found;
+    struct store_stmt *st = store_row(db, sql, key, &found);
+    if (st) {
         store_text_copy(st, 0, out->id, sizeof out->id);
         store_text_copy(st, 1, out->owner_id, sizeof out->owner_id);
         store_text_copy(st, 2, out->bot_user_id, sizeof out->bot_user_id);
@@ -60,9 +58,9 @@ static int find_ref(struct store *db, const char *sql, const char *key, struct s
         out->redirect_uris = json_loadb(store_text(st, 7), store_text_len(st, 7), 0, NULL);
         if (!out->redirect_uris)
             out->redirect_uris = json_array();
+        store_finish(st);
     }
-    store_finish(st);
-    return store_found(rc);
+    return found;
 }
 
 int store_app_find(struct store *db, const char *id, struct store_app *out)

@@ -270,6 +270,20 @@ int store_exec_script(struct store *s, const char *sql)
     return STORE_DONE;
 }
 
+struct store_stmt *store_row(struct store *db, const char *sql, const char *key, int *found)
+{
+    struct store_stmt *st = store_query(db, sql, SV_ARGS(SV_STR(key)));
+    if (!st) {
+        *found = STORE_ERR;
+        return NULL;
+    }
+    *found = store_found(store_step(st));
+    if (*found == 1)
+        return st;
+    store_finish(st);
+    return NULL;
+}
+
 int store_exists(struct store *db, const char *sql, const struct store_val *args, size_t nargs)
 {
     struct store_stmt *st = store_query(db, sql, args, nargs);

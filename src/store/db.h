@@ -85,6 +85,9 @@ static inline int store_found(int rc)
 {
     return rc == STORE_ROW ? 1 : rc == STORE_DONE ? 0 : rc;
 }
+/* The row a query keyed by $1 selects: the statement standing on it, for the caller to read and
+ * store_finish; NULL when there is no row (*found 0) or on an error (*found < 0). */
+struct store_stmt *store_row(struct store *db, const char *sql, const char *key, int *found);
 /* Whether a query returns a row: 1 yes, 0 no, < 0 an error. */
 int store_exists(struct store *db, const char *sql, const struct store_val *args, size_t nargs);
 /* Runs several ;-separated statements with no parameters (migrations). */

@@ -200,11 +200,9 @@ int store_authorize_find(struct store *db, const char *id, struct store_authoriz
         "SELECT id, application_id, user_id, redirect_uri, state, requested_permissions,"
         " expires_at, used_at IS NOT NULL FROM authorize_sessions WHERE id = $1";
     memset(out, 0, sizeof *out);
-    struct store_stmt *st = store_query(db, SQL, SV_ARGS(SV_STR(id)));
-    if (!st)
-        return STORE_ERR;
-    int rc = store_step(st);
-    if (rc == STORE_ROW) {
+    int found;
+    struct store_stmt *st = store_row(db, SQL, id, &found);
+    if (st) {
         store_text_copy(st, 0, out->id, sizeof out->id);
         store_text_copy(st, 1, out->app_id, sizeof out->app_id);
         store_text_copy(st, 2, out->user_id, sizeof out->user_id);
@@ -214,7 +212,7 @@ int store_authorize_find(struct store *db, const char *id, struct store_authoriz
         out->requested = store_int(st, 5);
         out->expires_at = store_int(st, 6);
         out->used = (int)store_int(st, 7);
+        store_finish(st);
     }
-    store_finish(st);
-    return store_found(rc);
+    return found;
 }

@@ -41,11 +41,9 @@ int store_interaction_find(struct store *db, const char *id, struct store_intera
         "SELECT id, application_id, server_id, channel_id, user_id, message_id, type,"
         " command_name, created_at, answered_at IS NOT NULL FROM interactions WHERE id = $1";
     memset(out, 0, sizeof *out);
-    struct store_stmt *st = store_query(db, SQL, SV_ARGS(SV_STR(id)));
-    if (!st)
-        return STORE_ERR;
-    int rc = store_step(st);
-    if (rc == STORE_ROW) {
+    int found;
+    struct store_stmt *st = store_row(db, SQL, id, &found);
+    if (st) {
         store_text_copy(st, 0, out->id, sizeof out->id);
         store_text_copy(st, 1, out->application_id, sizeof out->application_id);
         store_text_copy(st, 2, out->server_id, sizeof out->server_id);
@@ -56,9 +54,9 @@ int store_interaction_find(struct store *db, const char *id, struct store_intera
         store_text_copy(st, 7, out->command_name, sizeof out->command_name);
         out->created_at = store_int(st, 8);
         out->answered = (int)store_int(st, 9);
+        store_finish(st);
     }
-    store_finish(st);
-    return store_found(rc);
+    return found;
 }
 
 int store_interaction_answer(struct store *db, void *arg)

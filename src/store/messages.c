@@ -136,17 +136,15 @@ int store_message_ref(struct store *db, const char *id, struct store_message_ref
     static const char *SQL =
         "SELECT channel_id, author_id, COALESCE(application_id, '') FROM messages WHERE id = $1";
     memset(out, 0, sizeof *out);
-    struct store_stmt *st = store_query(db, SQL, SV_ARGS(SV_STR(id)));
-    if (!st)
-        return STORE_ERR;
-    int rc = store_step(st);
-    if (rc == STORE_ROW) {
+    int found;
+    struct store_stmt *st = store_row(db, SQL, id, &found);
+    if (st) {
         store_text_copy(st, 0, out->channel_id, sizeof out->channel_id);
         store_text_copy(st, 1, out->author_id, sizeof out->author_id);
         store_text_copy(st, 2, out->application_id, sizeof out->application_id);
+        store_finish(st);
     }
-    store_finish(st);
-    return store_found(rc);
+    return found;
 }
 
 int store_message_in_channel(struct store *db, const char *id, const char *channel_id)

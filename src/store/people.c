@@ -16,30 +16,26 @@ int store_token_find(struct store *db, const char *hash, struct store_token_owne
         "SELECT t.user_id, u.is_bot, a.id, COALESCE(a.suspended, 0) FROM tokens t"
         " JOIN users u ON u.id = t.user_id LEFT JOIN applications a ON a.bot_user_id = u.id"
         " WHERE t.hash = $1";
-    struct store_stmt *st = store_query(db, SQL, SV_ARGS(SV_STR(hash)));
-    if (!st)
-        return STORE_ERR;
-    int rc = store_step(st);
-    if (rc == STORE_ROW) {
+    int found;
+    struct store_stmt *st = store_row(db, SQL, hash, &found);
+    if (st) {
         store_text_copy(st, 0, out->user_id, sizeof out->user_id);
         out->is_bot = (int)store_int(st, 1);
         const char *app = store_text(st, 2);
         slice_copy(slice_from(app ? app : ""), out->app_id, sizeof out->app_id);
         out->suspended = (int)store_int(st, 3);
+        store_finish(st);
     }
-    store_finish(st);
-    return store_found(rc);
+    return found;
 }
 
 int store_login_find(struct store *db, const char *username, struct store_login *out)
 {
     static const char *SQL = "SELECT id, password_hash, mfa_secret, mfa_enabled, mfa_last_step"
                              " FROM users WHERE username = $1 AND is_bot = 0";
-    struct store_stmt *st = store_query(db, SQL, SV_ARGS(SV_STR(username)));
-    if (!st)
-        return STORE_ERR;
-    int rc = store_step(st);
-    if (rc == STORE_ROW) {
+    int found;
+    struct store_stmt *st = store_row(db, SQL, username, &found);
+    if (st) {
         const char *secret = store_text(st, 2);
         store_text_copy(st, 0, out->id, sizeof out->id);
         store_text_copy(st, 1, out->password_hash, sizeof out->password_hash);
@@ -47,9 +43,9 @@ int store_login_find(struct store *db, const char *username, struct store_login 
             out->mfa_secret[0] = '\0';
         out->mfa_enabled = (int)store_int(st, 3);
         out->mfa_last_step = store_int(st, 4);
+        store_finish(st);
     }
-    store_finish(st);
-    return store_found(rc);
+    return found;
 }
 
 json_t *store_user_json(struct store *db, const char *id, int *rc)
