@@ -115,6 +115,8 @@ void api_error(struct api_call *c, int status, const char *msg);
 void api_error_flag(struct api_call *c, int status, const char *msg, const char *flag);
 void api_bad(struct api_call *c, const char *path, const char *reason);
 void api_ok(struct api_call *c);
+/* 200 {key: list}, or 500 when list is NULL (a storage error). Takes list. */
+void api_reply_list(struct api_call *c, const char *key, json_t *list);
 void api_internal(struct api_call *c);
 void api_rate_limited(struct api_call *c, int64_t retry_after_ms);
 

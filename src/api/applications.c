@@ -379,10 +379,7 @@ static void visibility_put(struct api_call *c, struct store_app *app)
 static void installs_list(struct api_call *c, struct store_app *app)
 {
     json_t *list = store_app_installs_json(c->db, app->id);
-    if (!list)
-        api_internal(c);
-    else
-        api_reply(c, 200, json_pack("{so}", "installs", list));
+    api_reply_list(c, "installs", list);
 }
 
 static void install_delete(struct api_call *c, struct store_app *app)
@@ -398,10 +395,7 @@ static void install_delete(struct api_call *c, struct store_app *app)
 static void commands_list(struct api_call *c, struct store_app *app)
 {
     json_t *list = store_app_commands_json(c->db, app->id);
-    if (!list)
-        api_internal(c);
-    else
-        api_reply(c, 200, json_pack("{so}", "commands", list));
+    api_reply_list(c, "commands", list);
 }
 
 OWNED_ROUTE(app_get)

@@ -29,11 +29,7 @@ static void bot_me(struct api_call *c)
 static void bot_servers(struct api_call *c)
 {
     json_t *list = store_bot_servers_json(c->db, c->me.user_id);
-    if (!list) {
-        api_internal(c);
-        return;
-    }
-    api_reply(c, 200, json_pack("{so}", "servers", list));
+    api_reply_list(c, "servers", list);
 }
 
 static void bot_server(struct api_call *c)

@@ -56,11 +56,7 @@ static void server_commands(struct api_call *c)
     if (!sid)
         return;
     json_t *list = store_server_commands_json(c->db, sid, INTENT_INTERACTIONS_RECEIVE);
-    if (!list) {
-        api_internal(c);
-        return;
-    }
-    api_reply(c, 200, json_pack("{so}", "commands", list));
+    api_reply_list(c, "commands", list);
 }
 
 const struct api_route api_command_routes[] = {

@@ -54,11 +54,7 @@ static void server_apps(struct api_call *c)
     if (!sid)
         return;
     json_t *list = store_server_apps_json(c->db, sid);
-    if (!list) {
-        api_internal(c);
-        return;
-    }
-    api_reply(c, 200, json_pack("{so}", "applications", list));
+    api_reply_list(c, "applications", list);
 }
 
 static void server_app_uninstall(struct api_call *c)

@@ -180,11 +180,7 @@ static void ban_list(struct api_call *c)
     if (!sid)
         return;
     json_t *list = store_bans_json(c->db, sid);
-    if (!list) {
-        api_internal(c);
-        return;
-    }
-    api_reply(c, 200, json_pack("{so}", "bans", list));
+    api_reply_list(c, "bans", list);
 }
 
 static void member_patch(struct api_call *c)

@@ -422,10 +422,7 @@ static void react(struct api_call *c)
         json_t *list = store_write(c->app->writer, store_reaction_toggle, &t) < 0
                            ? NULL
                            : store_reactions_json(c->db, mid);
-        if (!list)
-            api_internal(c);
-        else
-            api_reply(c, 200, json_pack("{so}", "reactions", list));
+        api_reply_list(c, "reactions", list);
     }
     api_place_cleanup(&p);
 }

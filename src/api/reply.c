@@ -46,6 +46,14 @@ void api_ok(struct api_call *c)
     api_reply(c, 200, json_pack("{sb}", "ok", 1));
 }
 
+void api_reply_list(struct api_call *c, const char *key, json_t *list)
+{
+    if (list)
+        api_reply(c, 200, json_pack("{so}", key, list));
+    else
+        api_internal(c);
+}
+
 void api_internal(struct api_call *c)
 {
     api_error(c, 500, "Erro interno; tente novamente em instantes");

@@ -78,11 +78,7 @@ static void server_create(struct api_call *c)
 static void server_list(struct api_call *c)
 {
     json_t *list = store_servers_of_user(c->db, c->me.user_id);
-    if (!list) {
-        api_internal(c);
-        return;
-    }
-    api_reply(c, 200, json_pack("{so}", "servers", list));
+    api_reply_list(c, "servers", list);
 }
 
 static void server_get(struct api_call *c)
