@@ -21,6 +21,7 @@
 #include "store/apps.h"
 #include "web/pages.h"
 #include "store/migrate.h"
+#include "state/state.h"
 #include "store/writer.h"
 
 #define BODY_LIMIT (20u * 1000 * 1000) /* 20 MB */
@@ -38,6 +39,7 @@ struct serve {
     struct conformance *conformance; /* instead of the gateway, with --conformance */
     struct presence *presence;
     struct voicestate *voice;
+    struct state *state; /* the app's, for the writer's news */
     int stopping;
 };
 
@@ -150,6 +152,17 @@ static void on_signal(uv_signal_t *sig, int signum)
     uv_timer_start(&s->grace, on_grace, 0, 50);
 }
 
+/* The writer's news: the state drops what changed; another process's commit also makes the
+ * gateway look for suspended applications (after the state has dropped their identities). */
+static void on_store_change(void *arg, const char *sid)
+{
+    struct serve *s = arg;
+    state_on_change(s->state, sid);
+    char *payload = sid ? NULL : strdup("{}");
+    if (payload)
+        bus_publish(s->bus, GATEWAY_SWEEP, payload, 2, NULL);
+}
+
 static int serve(struct serve *s)
 {
     int status = 1;
@@ -194,6 +207,8 @@ static int serve(struct serve *s)
                      s->cfg.site_url[0] ? s->cfg.site_url : origin))
         goto out;
     app_ready = 1;
+    s->state = app.state;
+    store_writer_on_change(writer, on_store_change, s);
     s->workers =
         workers_new(s->cfg.workers, api_worker_init, api_worker_cleanup, api_worker_run, &app);
     if (!s->workers) {

@@ -12,6 +12,7 @@
 #include "api/ratelimit.h"
 #include "core/crypto.h"
 #include "core/log.h"
+#include "state/state.h"
 #include "store/people.h"
 
 #define TOKEN_MAX 256
@@ -43,7 +44,8 @@ int api_app_init(struct app *a, const struct config *cfg, struct store_writer *w
     if (slice_copy(slice_from(site_url), a->site_url, sizeof a->site_url))
         return -1;
     a->limits = ratelimit_new(cfg->rate_limit_scale);
-    if (!a->limits)
+    a->state = state_new();
+    if (!a->limits || !a->state)
         return -1;
     http_router_init(&a->router);
     for (size_t t = 0; api_route_tables[t]; t++)
@@ -60,6 +62,8 @@ void api_app_cleanup(struct app *a)
     http_router_cleanup(&a->router);
     ratelimit_free(a->limits);
     a->limits = NULL;
+    state_free(a->state);
+    a->state = NULL;
 }
 
 void *api_worker_init(void *app, int index)
@@ -176,7 +180,7 @@ static int authenticate(struct api_call *c, enum api_auth need)
     }
     crypto_sha256_hex(token.ptr, token.len, c->me.token_hash);
     struct store_token_owner owner;
-    int rc = store_token_find(c->db, c->me.token_hash, &owner);
+    int rc = state_identity(c->app->state, c->db, c->me.token_hash, &owner);
     if (rc < 0) {
         api_internal(c);
         return -1;

@@ -23,6 +23,7 @@ struct ratelimit;
 struct bus;
 struct presence;
 struct voicestate;
+struct state;
 
 /* Shared by every thread; immutable after start except through its own locks. */
 struct app {
@@ -32,6 +33,7 @@ struct app {
     struct bus *bus;
     struct presence *presence;
     struct voicestate *voice;
+    struct state *state; /* what requests read instead of SQL (owned) */
     struct http_router router;
     char site_url[512]; /* origin used for the CSRF check and links */
 };

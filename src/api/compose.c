@@ -11,6 +11,7 @@
 #include "domain/mentions.h"
 #include "domain/message_rules.h"
 #include "store/messages.h"
+#include "state/server.h"
 #include "store/servers.h"
 
 void draft_cleanup(struct draft *d)
@@ -103,40 +104,29 @@ void mentions_out_cleanup(struct mentions_out *m)
     m->users = m->roles = NULL;
 }
 
-int api_mentions(struct api_call *c, const char *sid, const char *content, int allow_everyone,
-                 struct mentions_out *out)
+int api_mentions(struct api_call *c, const struct state_server *srv, const char *content,
+                 int allow_everyone, struct mentions_out *out)
 {
     memset(out, 0, sizeof *out);
     size_t len = content ? strlen(content) : 0;
     char names[MENTIONS_MAX][33];
-    char ids[MENTIONS_MAX][UUID_LEN + 1];
     struct mention_user users[MENTIONS_MAX];
     size_t ncand = len ? mentions_candidates(content, len, names, MENTIONS_MAX) : 0, nusers = 0;
+    (void)c;
     for (size_t i = 0; i < ncand; i++) {
-        int found = store_member_by_username(c->db, sid, names[i], ids[nusers]);
-        if (found < 0) {
-            api_internal(c);
-            return -1;
-        }
-        if (found) {
-            users[nusers].id = ids[nusers];
+        int64_t m = state_server_member_by_username(srv, names[i]);
+        if (m >= 0) {
+            users[nusers].id = srv->members[m].user_id;
             users[nusers].username = names[i];
             nusers++;
         }
     }
-    json_t *role_rows =
-        len && memchr(content, '@', len) ? store_mentionable_roles(c->db, sid) : json_array();
-    if (!role_rows) {
-        api_internal(c);
-        return -1;
-    }
-    size_t nroles = json_array_size(role_rows) < 250 ? json_array_size(role_rows) : 250;
+    /* Mentionable roles above @everyone, highest first (the state keeps them in that order). */
+    size_t nroles = 0;
     struct mention_role roles[250];
-    for (size_t i = 0; i < nroles; i++) {
-        json_t *r = json_array_get(role_rows, i);
-        roles[i].id = json_string_value(json_object_get(r, "id"));
-        roles[i].name = json_string_value(json_object_get(r, "name"));
-    }
+    for (size_t i = 0; len && memchr(content, '@', len) && i < srv->nroles && nroles < 250; i++)
+        if (srv->roles[i].mentionable && srv->roles[i].position > 0)
+            roles[nroles++] = (struct mention_role){srv->roles[i].id, srv->roles[i].name};
     struct mention_result res;
     mentions_resolve(content ? content : "", len, users, nusers, roles, nroles, allow_everyone,
                      &res);
@@ -148,7 +138,6 @@ int api_mentions(struct api_call *c, const char *sid, const char *content, int a
         json_array_append_new(out->roles, json_string(res.role_ids[i]));
     out->everyone = res.everyone;
     out->total = res.total;
-    json_decref(role_rows);
     return 0;
 }
 
@@ -179,25 +168,15 @@ static char *moderated_text(const char *content, json_t *embeds)
     return buf_detach(&b, NULL);
 }
 
-int api_automod(struct api_call *c, const struct access *a, const char *content, json_t *embeds,
-                size_t mentions)
+int api_automod(struct api_call *c, const struct state_server *srv, const char *content,
+                json_t *embeds, size_t mentions)
 {
-    if (!a->s.automod_on)
+    if (!srv->automod_on)
         return 0;
-    int rc;
-    json_t *server = store_server_json(c->db, a->server_id, &rc);
-    if (!server) {
-        api_internal(c);
-        return -1;
-    }
-    json_t *automod = json_object_get(server, "automod");
-    json_t *max = json_object_get(automod, "maxMentions");
     char *text = moderated_text(content, embeds);
     int blocked =
-        text && automod_blocks(text, strlen(text), json_object_get(automod, "blockedWords"),
-                               json_is_integer(max) ? json_integer_value(max) : -1, mentions);
+        text && automod_blocks(text, strlen(text), srv->automod_words, srv->automod_max, mentions);
     free(text);
-    json_decref(server);
     if (blocked) {
         api_error_flag(c, 422, "Mensagem bloqueada pela moderação automática do servidor",
                        "automod");

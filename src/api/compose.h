@@ -11,6 +11,7 @@
 #include "api/api.h"
 
 struct access;
+struct state_server;
 
 struct draft {
     int content_set; /* present and not null */
@@ -40,11 +41,11 @@ struct mentions_out {
 };
 void mentions_out_cleanup(struct mentions_out *m);
 /* Resolves the mentions of content in server sid. -1 on a storage error (answered 500). */
-int api_mentions(struct api_call *c, const char *sid, const char *content, int allow_everyone,
-                 struct mentions_out *out);
+int api_mentions(struct api_call *c, const struct state_server *srv, const char *content,
+                 int allow_everyone, struct mentions_out *out);
 /* 422 {automod: true} when the server's rules block this text. a is the author's access (it
  * tells whether the server has rules at all). */
-int api_automod(struct api_call *c, const struct access *a, const char *content, json_t *embeds,
-                size_t mentions);
+int api_automod(struct api_call *c, const struct state_server *srv, const char *content,
+                json_t *embeds, size_t mentions);
 
 #endif

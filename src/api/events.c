@@ -1,4 +1,4 @@
-/* Member events: see events.h. */
+/* Member and message events: see events.h. */
 #include "api/events.h"
 
 #include "api/access.h"
@@ -12,33 +12,48 @@
 #include "core/log.h"
 #include "core/clock.h"
 #include "domain/intents.h"
-#include "domain/permissions.h"
-#include "store/events.h"
+#include "state/state.h"
 #include "store/servers.h"
 
-static void send_to(struct api_call *c, const char *name, json_t *payload,
-                    const char (*to)[UUID_LEN + 1], size_t n)
+/* Serializes and hands to the bus; takes payload and the reference to `to`. */
+static void send_to(struct api_call *c, const char *name, json_t *payload, struct idset *to)
 {
     char *text = json_dumps(payload, JSON_COMPACT);
     json_decref(payload);
     if (text)
-        bus_publish(c->app->bus, name, text, strlen(text), to, n);
+        bus_publish(c->app->bus, name, text, strlen(text), to);
+    else
+        idset_unref(to);
+}
+
+struct idset *api_audience(struct api_call *c, const char *sid, const char *cid, uint32_t intent,
+                           int *failed)
+{
+    int found;
+    struct state_server *srv = state_server(c->app->state, c->db, sid, &found);
+    *failed = found < 0;
+    if (!srv)
+        return NULL;
+    int64_t channel = cid ? state_server_channel(srv, cid) : -1;
+    struct idset *to = cid && channel < 0
+                           ? idset_new(0)
+                           : state_server_audience(srv, channel, intent, clock_now_ms());
+    *failed = to == NULL;
+    state_server_unref(srv);
+    return to;
 }
 
 static void publish(struct api_call *c, const char *name, const char *sid, json_t *payload)
 {
-    char(*to)[UUID_LEN + 1] = NULL;
-    size_t n = 0;
-    if (store_event_recipients(c->db, sid, INTENT_MEMBERS_READ, &to, &n) < 0) {
-        log_error("events: cannot resolve recipients of %s in %s", name, sid);
+    int failed;
+    struct idset *to = api_audience(c, sid, NULL, INTENT_MEMBERS_READ, &failed);
+    if (!to) {
+        if (failed)
+            log_error("events: cannot resolve recipients of %s in %s", name, sid);
         json_decref(payload);
         return;
     }
-    char *text = json_dumps(payload, JSON_COMPACT);
-    json_decref(payload);
-    if (text)
-        bus_publish(c->app->bus, name, text, strlen(text), (const char(*)[UUID_LEN + 1]) to, n);
-    free(to);
+    send_to(c, name, payload, to);
 }
 
 void api_event_member_add(struct api_call *c, const char *sid, const char *uid)
@@ -64,66 +79,27 @@ void api_event_member_remove(struct api_call *c, const char *sid, const char *ui
     api_voice_review_server(c, sid);
 }
 
-int api_bots_seeing(struct api_call *c, const char *sid, uint64_t everyone, json_t *channel,
-                    uint32_t intent, char (**out)[UUID_LEN + 1], size_t *nout)
+void api_event_message(struct api_call *c, const char *name, struct state_server *srv,
+                       int64_t channel, json_t *payload)
 {
-    struct store_bot_standing *bots;
-    size_t n;
-    *out = NULL;
-    *nout = 0;
-    if (store_bot_standings(c->db, sid, intent, &bots, &n) < 0)
-        return -1;
-    char(*to)[UUID_LEN + 1] = n ? malloc(n * sizeof *to) : NULL;
-    if (n && !to) {
-        store_bot_standings_free(bots, n);
-        return -1;
-    }
-    size_t k = 0;
-    struct perm_overwrite ow[CHANNEL_OVERWRITES_MAX];
-    size_t n_overwrites = api_channel_overwrites(channel, ow, sizeof ow / sizeof ow[0]);
-    int64_t now = clock_now_ms();
-    for (size_t i = 0; i < n; i++) {
-        const char *role_ids[250];
-        for (size_t r = 0; r < bots[i].nroles; r++)
-            role_ids[r] = bots[i].role_ids[r];
-        struct perm_overwrites folded;
-        perm_overwrites_fold(ow, n_overwrites, sid, role_ids, bots[i].nroles, bots[i].bot_user_id,
-                             &folded);
-        struct perm_member m = {.timed_out = bots[i].timeout_until > now,
-                                .everyone = everyone,
-                                .roles = bots[i].role_perms,
-                                .nroles = bots[i].nroles};
-        if (perm_channel(&m, &folded) & PERM_VER_CANAL)
-            memcpy(to[k++], bots[i].bot_user_id, UUID_LEN + 1);
-    }
-    store_bot_standings_free(bots, n);
-    *out = to;
-    *nout = k;
-    return 0;
-}
-
-void api_event_message(struct api_call *c, const char *name, const struct access *a,
-                       json_t *channel, json_t *payload)
-{
-    char(*to)[UUID_LEN + 1];
-    size_t n;
-    if (api_bots_seeing(c, a->server_id, a->s.everyone, channel, INTENT_MESSAGES_READ, &to, &n)) {
+    struct idset *to = state_server_audience(srv, channel, INTENT_MESSAGES_READ, clock_now_ms());
+    if (!to) {
         log_error("events: cannot resolve recipients of %s", name);
         json_decref(payload);
         return;
     }
-    send_to(c, name, payload, (const char(*)[UUID_LEN + 1]) to, n);
-    free(to);
+    send_to(c, name, payload, to);
 }
 
 void api_event_to_user(struct api_call *c, const char *name, const char *user_id, json_t *payload)
 {
-    char to[1][UUID_LEN + 1];
-    if (slice_copy(slice_from(user_id), to[0], sizeof to[0])) {
+    struct idset *to = idset_new(1);
+    if (!to || idset_add(to, user_id)) {
+        idset_unref(to);
         json_decref(payload);
         return;
     }
-    send_to(c, name, payload, (const char(*)[UUID_LEN + 1]) to, 1);
+    send_to(c, name, payload, to);
 }
 
 void api_event_disconnect(struct api_call *c, const char *user_id, const char *token_hash)

@@ -19,16 +19,15 @@ void api_event_to_user(struct api_call *c, const char *name, const char *user_id
 /* Closes the gateway connections of a user (only those made with token_hash when given). */
 void api_event_disconnect(struct api_call *c, const char *user_id, const char *token_hash);
 
-struct access;
-/* The bots whose application has intent (a bit of domain/intents.h) that can see channel (an
- * object with its overwrites) of server sid, whose @everyone holds everyone. *to is malloc'd.
- * Returns 0 or -1. */
-int api_bots_seeing(struct api_call *c, const char *sid, uint64_t everyone, json_t *channel,
-                    uint32_t intent, char (**to)[UUID_LEN + 1], size_t *n);
+struct state_server;
+/* The bots whose application has intent (a bit of domain/intents.h) and that can see channel
+ * cid of server sid (any channel when cid is NULL), from the in-memory state. A new reference,
+ * or NULL with *failed set on a storage error (and with *failed 0 when there is no server). */
+struct idset *api_audience(struct api_call *c, const char *sid, const char *cid, uint32_t intent,
+                           int *failed);
 /* A message event (MESSAGE_CREATE / UPDATE / DELETE) in a server channel: to the bots with
- * messages.read that can see that channel (computed with its overwrites). The caller's access
- * provides the server's @everyone bits. Takes payload. */
-void api_event_message(struct api_call *c, const char *name, const struct access *a,
-                       json_t *channel, json_t *payload);
+ * messages.read that can see channel `channel` (an index into srv) now. Takes payload. */
+void api_event_message(struct api_call *c, const char *name, struct state_server *srv,
+                       int64_t channel, json_t *payload);
 
 #endif

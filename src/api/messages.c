@@ -33,7 +33,7 @@ static void publish(struct api_call *c, const struct place *p, const char *name,
         json_decref(payload);
         return;
     }
-    api_event_message(c, name, &p->a, p->perm_channel, payload);
+    api_event_message(c, name, p->srv, p->perm_channel, payload);
 }
 
 /* The checks that come last, just before a write: the limit, then the caller's gate. */
@@ -47,11 +47,11 @@ json_t *api_message_create(struct api_call *c, const struct place *p, struct dra
 {
     const char *content = d->content ? d->content : "";
     struct mentions_out men;
-    if (api_mentions(c, p->sid, content, (p->perms & PERM_MENCIONAR_TODOS) != 0, &men))
+    if (api_mentions(c, p->srv, content, (p->perms & PERM_MENCIONAR_TODOS) != 0, &men))
         return NULL;
     char *users = NULL, *roles = NULL, *embeds = NULL, *components = NULL;
     json_t *view = NULL;
-    if (api_automod(c, &p->a, content, d->embeds, men.total) || last_checks(c, w))
+    if (api_automod(c, p->srv, content, d->embeds, men.total) || last_checks(c, w))
         goto out;
     int rc = STORE_DONE;
     json_t *reply_to = d->reply_to_id && uuid_valid(d->reply_to_id, strlen(d->reply_to_id))
@@ -229,7 +229,7 @@ json_t *api_message_edit(struct api_call *c, const struct place *p, const char *
     if (api_draft_check(c, content, embeds, components, d.flags))
         goto out;
     if (d.content_set) {
-        if (api_mentions(c, p->sid, content, (p->perms & PERM_MENCIONAR_TODOS) != 0, &men))
+        if (api_mentions(c, p->srv, content, (p->perms & PERM_MENCIONAR_TODOS) != 0, &men))
             goto out;
     } else {
         men.users = json_incref(json_object_get(old, "mentions"));
@@ -237,7 +237,7 @@ json_t *api_message_edit(struct api_call *c, const struct place *p, const char *
         men.everyone = json_is_true(json_object_get(old, "mentionsEveryone"));
         men.total = json_array_size(men.users) + json_array_size(men.roles) + (size_t)men.everyone;
     }
-    if (api_automod(c, &p->a, content, embeds, men.total) || last_checks(c, w))
+    if (api_automod(c, p->srv, content, embeds, men.total) || last_checks(c, w))
         goto out;
     users = json_dumps(men.users, JSON_COMPACT);
     roles = json_dumps(men.roles, JSON_COMPACT);

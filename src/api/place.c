@@ -3,50 +3,53 @@
 
 #include <string.h>
 
+#include "core/clock.h"
+#include "state/state.h"
 #include "store/messages.h"
-#include "store/servers.h"
 
-/* Loads channel cid of server p->sid with the caller's permissions there. */
+static int not_found(struct api_call *c, struct place *p)
+{
+    api_place_cleanup(p);
+    api_error(c, 404, "Canal não encontrado");
+    return -1;
+}
+
+/* Finds channel cid of server p->sid in memory, with the caller's permissions there. */
 static int place_channel(struct api_call *c, struct place *p, const char *cid)
 {
     p->cid = cid;
-    int rc;
-    json_t *ch = store_channel_json(c->db, p->cid, &rc);
-    if (!ch && rc < 0) {
-        api_internal(c);
-        return -1;
-    }
-    const char *type = ch ? json_string_value(json_object_get(ch, "type")) : "";
-    const char *sid = ch ? json_string_value(json_object_get(ch, "serverId")) : NULL;
-    if (!ch || !sid || strcmp(sid, p->sid) != 0) {
-        json_decref(ch);
-        api_error(c, 404, "Canal não encontrado");
-        return -1;
-    }
-    p->channel = ch;
-    p->type = type;
-    if (strcmp(type, "thread")) {
-        /* The channel's own overwrites apply: no need to load it again. */
-        p->perms = api_channel_perms(&p->a, ch);
-        if (!(p->perms & PERM_VER_CANAL)) {
-            api_place_cleanup(p);
-            api_error(c, 404, "Canal não encontrado");
+    int found;
+    if (!(p->srv = state_server(c->app->state, c->db, p->sid, &found))) {
+        if (found < 0) {
+            api_internal(c);
             return -1;
         }
-        p->perm_channel = json_incref(ch);
-        return 0;
+        return not_found(c, p);
     }
-    p->parent_id = json_string_value(json_object_get(ch, "parentId"));
-    if (api_channel(c, &p->a, p->parent_id, &p->perm_channel, &p->perms)) {
-        api_place_cleanup(p);
-        return -1;
+    int64_t ch = state_server_channel(p->srv, cid);
+    int64_t me = state_server_member(p->srv, p->a.user_id);
+    if (ch < 0 || me < 0)
+        return not_found(c, p);
+    const struct state_channel *x = &p->srv->channels[ch];
+    p->channel = ch;
+    p->type = x->type;
+    p->perm_channel = ch;
+    if (!strcmp(x->type, "thread")) {
+        /* A thread takes its parent's permissions. */
+        p->parent_id = x->parent_id;
+        if ((p->perm_channel = state_server_channel(p->srv, x->parent_id)) < 0)
+            return not_found(c, p);
     }
+    p->perms =
+        state_server_channel_perms(p->srv, (size_t)me, (size_t)p->perm_channel, clock_now_ms());
+    if (!(p->perms & PERM_VER_CANAL))
+        return not_found(c, p);
     return 0;
 }
 
 int api_place(struct api_call *c, struct place *p)
 {
-    memset(p, 0, sizeof *p);
+    memset(p, 0, offsetof(struct place, a));
     if (!(p->sid = api_server(c, &p->a, 0)))
         return -1;
     const char *cid = api_param_id(c, "cid", "Canal não encontrado");
@@ -55,7 +58,7 @@ int api_place(struct api_call *c, struct place *p)
 
 int api_place_at(struct api_call *c, const char *sid, const char *cid, struct place *p)
 {
-    memset(p, 0, sizeof *p);
+    memset(p, 0, offsetof(struct place, a));
     if (api_access(c, sid, &p->a))
         return -1;
     p->sid = sid;
@@ -64,9 +67,8 @@ int api_place_at(struct api_call *c, const char *sid, const char *cid, struct pl
 
 void api_place_cleanup(struct place *p)
 {
-    json_decref(p->channel);
-    json_decref(p->perm_channel);
-    p->channel = p->perm_channel = NULL;
+    state_server_unref(p->srv);
+    p->srv = NULL;
 }
 
 int api_place_message(struct api_call *c, const struct place *p, const char **mid,

@@ -5,19 +5,23 @@
 #ifndef PRACA_API_PLACE_H
 #define PRACA_API_PLACE_H
 #include <jansson.h>
+#include <stddef.h>
 
 #include "api/access.h"
 #include "store/messages.h"
 
+struct state_server;
+
 struct place {
-    struct access a;
+    struct state_server *srv; /* the server as read now (one reference) */
     const char *sid;
     const char *cid;
-    json_t *channel;       /* the channel or thread at :cid (owned) */
-    json_t *perm_channel;  /* the channel whose overwrites apply (owned) */
-    const char *type;      /* text, forum, voice or thread */
-    const char *parent_id; /* for a thread */
+    int64_t channel;       /* the channel or thread at :cid, an index into srv */
+    int64_t perm_channel;  /* the channel whose overwrites apply (the parent of a thread) */
+    const char *type;      /* text, forum, voice or thread (in srv) */
+    const char *parent_id; /* for a thread (in srv) */
     uint64_t perms;
+    struct access a; /* last: large, and filled by api_access */
 };
 
 /* Loads :sid and :cid; answers 404 when the caller cannot see them. */

@@ -98,13 +98,16 @@ int api_voice_observers(void *thread_ctx, const char *server_id, const char *cha
     struct api_call c = api_thread_call(thread_ctx);
     *to = NULL;
     *n = 0;
-    int rc;
-    json_t *channel = store_channel_json(c.db, channel_id, &rc);
-    struct store_access s;
-    int failed = !channel ? rc < 0 : store_access_load(c.db, server_id, "", &s) != STORE_DONE;
-    if (channel && !failed && s.server_found)
-        failed = api_bots_seeing(&c, server_id, s.everyone, channel, INTENT_VOICE_CONNECT, to, n);
-    json_decref(channel);
+    int failed;
+    struct idset *set = api_audience(&c, server_id, channel_id, INTENT_VOICE_CONNECT, &failed);
+    size_t count = idset_count(set);
+    if (count && (*to = malloc(count * sizeof **to))) {
+        for (size_t i = 0; i < count; i++)
+            memcpy((*to)[i], idset_at(set, i), UUID_LEN + 1);
+        *n = count;
+    }
+    failed |= count && !*to;
+    idset_unref(set);
     store_read_release(c.db);
     return failed ? -1 : 0;
 }
@@ -115,7 +118,7 @@ static void review(struct api_call *c, const char *key, const char *id)
     char *text = json_dumps(payload, JSON_COMPACT);
     json_decref(payload);
     if (text)
-        bus_publish(c->app->bus, VOICE_REVIEW, text, strlen(text), NULL, 0); /* to the gateway */
+        bus_publish(c->app->bus, VOICE_REVIEW, text, strlen(text), NULL); /* to the gateway */
 }
 
 void api_voice_review_server(struct api_call *c, const char *server_id)

@@ -20,7 +20,7 @@ struct bus {
 static void event_free(struct bus_event *ev)
 {
     free(ev->payload);
-    free(ev->recipients);
+    idset_unref(ev->to);
     free(ev);
 }
 
@@ -61,26 +61,18 @@ void bus_subscribe(struct bus *b, bus_deliver_fn fn, void *user)
     b->user = user;
 }
 
-int bus_publish(struct bus *b, const char *name, char *payload, size_t len,
-                const char (*recipients)[UUID_LEN + 1], size_t n)
+int bus_publish(struct bus *b, const char *name, char *payload, size_t len, struct idset *to)
 {
     struct bus_event *ev = calloc(1, sizeof *ev);
     if (!ev) {
         free(payload);
+        idset_unref(to);
         return -1;
     }
     ev->payload = payload;
     ev->payload_len = len;
+    ev->to = to;
     slice_copy(slice_from(name), ev->name, sizeof ev->name);
-    if (n) {
-        ev->recipients = malloc(n * sizeof *ev->recipients);
-        if (!ev->recipients) {
-            event_free(ev);
-            return -1;
-        }
-        memcpy(ev->recipients, recipients, n * sizeof *ev->recipients);
-        ev->nrecipients = n;
-    }
     pthread_mutex_lock(&b->lock);
     if (b->tail)
         b->tail->next = ev;

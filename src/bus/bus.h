@@ -9,14 +9,14 @@
 #include <stddef.h>
 #include <uv.h>
 
+#include "core/idset.h"
 #include "core/uuid.h"
 
 struct bus_event {
     char name[48]; /* MESSAGE_CREATE, GUILD_MEMBER_ADD … */
     char *payload; /* JSON text (owned) */
     size_t payload_len;
-    char (*recipients)[UUID_LEN + 1]; /* user IDs (owned) */
-    size_t nrecipients;
+    struct idset *to; /* user IDs (one reference; NULL = nobody) */
     struct bus_event *next;
 };
 
@@ -27,9 +27,9 @@ struct bus;
 
 struct bus *bus_new(uv_loop_t *loop);
 void bus_subscribe(struct bus *b, bus_deliver_fn fn, void *user);
-/* Thread-safe. Takes ownership of payload (malloc'd) and copies the recipients. Returns 0 or -1. */
-int bus_publish(struct bus *b, const char *name, char *payload, size_t len,
-                const char (*recipients)[UUID_LEN + 1], size_t n);
+/* Thread-safe. Takes ownership of payload (malloc'd) and of the reference to `to` (may be
+ * NULL), even when it fails. Returns 0 or -1. */
+int bus_publish(struct bus *b, const char *name, char *payload, size_t len, struct idset *to);
 /* Closes the loop handle; the bus is freed in its close callback. */
 void bus_close(struct bus *b);
 /* Events published so far (for the health of the pipeline and tests of it). */

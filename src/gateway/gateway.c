@@ -4,8 +4,8 @@
  * A CONNECT's token is checked on a worker thread (the loop never touches the database); the
  * answer comes back through the inbox and finds the socket by its id, which may be gone.
  * Delivery serializes an event once and writes the same bytes to each recipient's sockets.
- * Every second a worker lists suspended applications, so a suspension made by another process
- * (praca admin) closes their connections.
+ * When the writer sees a commit by another process (praca admin), a worker lists suspended
+ * applications and their connections close.
  */
 #include "gateway/gateway.h"
 
@@ -25,6 +25,7 @@
 #include "gateway/recovery.h"
 #include "gateway/voice.h"
 #include "socketio/server.h"
+#include "state/state.h"
 #include "store/apps.h"
 #include "store/people.h"
 
@@ -94,10 +95,13 @@ void gateway_publish(struct gateway *gw, const char *name, json_t *payload,
 {
     char *text = json_dumps(payload, JSON_COMPACT);
     json_decref(payload);
-    if (text && n)
-        bus_publish(gw->bus, name, text, strlen(text), to, n);
-    else
+    struct idset *set = n ? idset_of(to, n) : NULL;
+    if (text && set)
+        bus_publish(gw->bus, name, text, strlen(text), set);
+    else {
         free(text);
+        idset_unref(set);
+    }
 }
 
 /* ---- CONNECT: the token is checked on a worker ---- */
@@ -150,9 +154,9 @@ static void accept_recoverable(struct gateway *gw, struct conn *c, const struct 
 static void auth_on_worker(struct gateway_job *j, void *thread_ctx)
 {
     struct auth_job *a = (struct auth_job *)j;
-    struct store *db = api_thread_store(thread_ctx);
-    a->found = store_token_find(db, a->token_hash, &a->owner);
-    store_read_release(db);
+    struct api_call c = api_thread_call(thread_ctx);
+    a->found = state_identity(c.app->state, c.db, a->token_hash, &a->owner);
+    store_read_release(c.db);
 }
 
 static void auth_answered(struct gateway_job *j)
@@ -262,6 +266,8 @@ static const struct sio_handlers handlers = {on_connect, on_event, on_disconnect
 
 /* ---- delivery ---- */
 
+static void sweep(struct gateway *gw);
+
 /* Disconnects the user's connections (only those made with token_hash when it is given). */
 static void kick(struct gateway *gw, const char *user_id, const char *token_hash)
 {
@@ -274,19 +280,86 @@ static void kick(struct gateway *gw, const char *user_id, const char *token_hash
     }
 }
 
+/* One event's frames: the plain one, and one with the recovery offset made on first need. */
+struct frames {
+    struct eio_prepared plain, with_offset;
+    int have_offset;
+    const struct buf *packet;
+    uint64_t seq;
+};
+
+static void send_to_user(struct gateway *gw, const char *user_id, struct frames *f)
+{
+    for (struct conn *c = map_get(&gw->users, user_id), *next; c; c = next) {
+        next = c->next; /* a slow reader may be dropped while we write */
+        if (!c->recovery) {
+            sio_socket_send_prepared(c->sock, &f->plain);
+            continue;
+        }
+        if (!f->have_offset) {
+            struct buf p2;
+            buf_init(&p2, f->packet->len + 32);
+            buf_append(&p2, f->packet->data, f->packet->len - 1); /* without the closing ] */
+            buf_appendf(&p2, ",\"%llu\"]", (unsigned long long)f->seq);
+            f->have_offset = eio_prepare(&f->with_offset, p2.data, p2.len) == 0;
+            buf_cleanup(&p2);
+        }
+        if (f->have_offset)
+            sio_socket_send_prepared(c->sock, &f->with_offset);
+    }
+}
+
+struct pick {
+    const struct idset *to;
+    char (*ids)[UUID_LEN + 1];
+    size_t n;
+};
+
+static void pick_connected(const char *key, void *value, void *arg)
+{
+    struct pick *p = arg;
+    (void)value;
+    if (idset_has(p->to, key))
+        memcpy(p->ids[p->n++], key, UUID_LEN + 1);
+}
+
+/* The audience's connected users: the smaller of the two sides is walked, so a server with
+ * many bots installed and few connected costs what the connected ones cost. */
+static void send_to_audience(struct gateway *gw, const struct idset *to, struct frames *f)
+{
+    size_t n = idset_count(to);
+    if (n <= gw->users.count) {
+        for (size_t i = 0; i < n; i++)
+            send_to_user(gw, idset_at(to, i), f);
+        return;
+    }
+    /* Picked first: a write may drop a slow reader, which changes the map. */
+    struct pick p = {to, malloc(gw->users.count * sizeof *p.ids), 0};
+    if (!p.ids)
+        return;
+    map_each(&gw->users, pick_connected, &p);
+    for (size_t i = 0; i < p.n; i++)
+        send_to_user(gw, p.ids[i], f);
+    free(p.ids);
+}
+
 static void deliver(void *user, const struct bus_event *ev)
 {
     struct gateway *gw = user;
     if (!strcmp(ev->name, GATEWAY_DISCONNECT)) {
         json_t *p = json_loadb(ev->payload, ev->payload_len, 0, NULL);
         const char *hash = json_string_value(json_object_get(p, "tokenHash"));
-        for (size_t i = 0; i < ev->nrecipients; i++)
-            kick(gw, ev->recipients[i], hash);
+        for (size_t i = 0; i < idset_count(ev->to); i++)
+            kick(gw, idset_at(ev->to, i), hash);
         json_decref(p);
         return;
     }
     if (!strcmp(ev->name, VOICE_REVIEW)) {
         voice_on_review(gw, ev->payload, ev->payload_len);
+        return;
+    }
+    if (!strcmp(ev->name, GATEWAY_SWEEP)) {
+        sweep(gw);
         return;
     }
     /* 2["NAME",payload]: built once, the same bytes for everyone. */
@@ -297,36 +370,15 @@ static void deliver(void *user, const struct bus_event *ev)
         buf_cleanup(&packet);
         return;
     }
-    uint64_t seq = recovery_record(gw->recovery, ev->name, ev->payload, ev->payload_len,
-                                   (const char(*)[UUID_LEN + 1]) ev->recipients, ev->nrecipients,
-                                   clock_now_ms());
-    struct eio_prepared prepared, with_offset; /* the second only for opted-in connections */
-    int have_offset = 0;
-    if (eio_prepare(&prepared, packet.data, packet.len)) {
-        buf_cleanup(&packet);
-        return;
+    struct frames f = {.packet = &packet};
+    f.seq = recovery_record(gw->recovery, ev->name, ev->payload, ev->payload_len, ev->to,
+                            clock_now_ms());
+    if (!eio_prepare(&f.plain, packet.data, packet.len)) {
+        send_to_audience(gw, ev->to, &f);
+        if (f.have_offset)
+            eio_prepared_cleanup(&f.with_offset);
+        eio_prepared_cleanup(&f.plain);
     }
-    for (size_t i = 0; i < ev->nrecipients; i++)
-        for (struct conn *c = map_get(&gw->users, ev->recipients[i]), *next; c; c = next) {
-            next = c->next; /* a slow reader may be dropped while we write */
-            if (!c->recovery) {
-                sio_socket_send_prepared(c->sock, &prepared);
-                continue;
-            }
-            if (!have_offset) {
-                struct buf p2;
-                buf_init(&p2, packet.len + 32);
-                buf_append(&p2, packet.data, packet.len - 1); /* without the closing ] */
-                buf_appendf(&p2, ",\"%llu\"]", (unsigned long long)seq);
-                have_offset = eio_prepare(&with_offset, p2.data, p2.len) == 0;
-                buf_cleanup(&p2);
-            }
-            if (have_offset)
-                sio_socket_send_prepared(c->sock, &with_offset);
-        }
-    if (have_offset)
-        eio_prepared_cleanup(&with_offset);
-    eio_prepared_cleanup(&prepared);
     buf_cleanup(&packet);
 }
 
@@ -357,10 +409,10 @@ static void sweep_answered(struct gateway_job *j)
     free(s);
 }
 
-static void on_sweep(uv_timer_t *t)
+/* Runs when the writer has seen another process's commit, after the state dropped what it held:
+ * a suspended bot kicked here cannot come back on a stale identity. */
+static void sweep(struct gateway *gw)
 {
-    struct gateway *gw = t->data;
-    recovery_expire(gw->recovery, clock_now_ms());
     if (!gw->bots || gw->sweeping || gw->draining)
         return;
     struct sweep_job *s = calloc(1, sizeof *s);
@@ -370,6 +422,12 @@ static void on_sweep(uv_timer_t *t)
     s->base.done = sweep_answered;
     gw->sweeping = 1;
     gateway_run(gw, &s->base);
+}
+
+static void on_sweep(uv_timer_t *t)
+{
+    struct gateway *gw = t->data;
+    recovery_expire(gw->recovery, clock_now_ms());
 }
 
 /* ---- the gateway ---- */

@@ -18,6 +18,8 @@ struct gateway;
 /* Control event on the bus: close the recipients' connections (payload {tokenHash?}: only the
  * connections made with that token). */
 #define GATEWAY_DISCONNECT "__disconnect__"
+/* Another process changed the database: look for suspended applications now. */
+#define GATEWAY_SWEEP "__sweep__"
 
 struct gateway_config {
     int ping_interval_ms;

@@ -21,8 +21,8 @@ struct kept {
     char name[48];
     char *payload;
     size_t len;
-    char (*recipients)[UUID_LEN + 1];
-    size_t n;
+    struct idset *to; /* one reference */
+    size_t set_bytes; /* the set's size when this event was the first to keep it, else 0 */
 };
 
 struct parked {
@@ -53,10 +53,10 @@ struct recovery *recovery_new(void)
 static void drop_oldest(struct recovery *r)
 {
     struct kept *k = &r->ring[r->head];
-    r->bytes -= k->len + k->n * (UUID_LEN + 1);
+    r->bytes -= k->len + k->set_bytes;
     r->dropped_upto = k->seq;
     free(k->payload);
-    free(k->recipients);
+    idset_unref(k->to);
     memset(k, 0, sizeof *k);
     r->head = (r->head + 1) % RING;
     r->count--;
@@ -81,18 +81,18 @@ void recovery_free(struct recovery *r)
 }
 
 uint64_t recovery_record(struct recovery *r, const char *name, const char *payload, size_t len,
-                         const char (*recipients)[UUID_LEN + 1], size_t n, int64_t now)
+                         struct idset *to, int64_t now)
 {
     uint64_t seq = r->next_seq++;
-    size_t cost = len + n * (UUID_LEN + 1);
+    /* Events of one audience share its set: count its bytes once, with the first of them. */
+    const struct kept *last = r->count ? &r->ring[(r->head + r->count - 1) % RING] : NULL;
+    size_t set_bytes = last && last->to == to ? 0 : idset_count(to) * (UUID_LEN + 1 + 8);
+    size_t cost = len + set_bytes;
     while (r->count && (r->count == RING || r->bytes + cost > RING_BYTES))
         drop_oldest(r);
     struct kept *k = &r->ring[(r->head + r->count) % RING];
     k->payload = malloc(len ? len : 1);
-    k->recipients = n ? malloc(n * sizeof *k->recipients) : NULL;
-    if (!k->payload || (n && !k->recipients)) {
-        free(k->payload);
-        free(k->recipients);
+    if (!k->payload) {
         memset(k, 0, sizeof *k);
         r->dropped_upto = seq; /* could not keep it: nothing before it is claimable */
         return seq;
@@ -102,9 +102,8 @@ uint64_t recovery_record(struct recovery *r, const char *name, const char *paylo
     slice_copy(slice_from(name), k->name, sizeof k->name);
     memcpy(k->payload, payload, len);
     k->len = len;
-    if (n)
-        memcpy(k->recipients, recipients, n * sizeof *k->recipients);
-    k->n = n;
+    k->to = idset_ref(to);
+    k->set_bytes = set_bytes;
     r->count++;
     r->bytes += cost;
     return seq;
@@ -159,10 +158,7 @@ int recovery_claim(struct recovery *r, const char *pid, const char *user_id, con
 
 static int addressed_to(const struct kept *k, const char *user_id)
 {
-    for (size_t i = 0; i < k->n; i++)
-        if (!strcmp(k->recipients[i], user_id))
-            return 1;
-    return 0;
+    return idset_has(k->to, user_id);
 }
 
 void recovery_replay(struct recovery *r, uint64_t offset, const char *user_id,

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/idset.h"
 #include "core/uuid.h"
 
 #define RECOVERY_WINDOW_MS (2 * 60 * 1000)
@@ -17,9 +18,10 @@ struct recovery;
 
 struct recovery *recovery_new(void);
 void recovery_free(struct recovery *r);
-/* Records an event delivered now (payload copied); returns its offset (sequence number). */
+/* Records an event delivered now to `to` (payload copied, a reference to `to` kept); returns its
+ * offset (sequence number). */
 uint64_t recovery_record(struct recovery *r, const char *name, const char *payload, size_t len,
-                         const char (*recipients)[UUID_LEN + 1], size_t n, int64_t now);
+                         struct idset *to, int64_t now);
 /* A new pid for an opted-in connection (out: 24 bytes). */
 void recovery_new_pid(char out[24]);
 /* An opted-in connection dropped without being kicked: its missed events stay claimable. */

@@ -3,8 +3,16 @@
 
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
+#include <time.h>
 
+#include "core/buf.h"
+#include "core/clock.h"
 #include "core/log.h"
+#include "store/snapshot.h"
+
+#define FOREIGN_CHECK_MS 1000 /* how often commits by other processes are looked for */
+#define CHANGED_MAX      4096 /* servers named per batch; past it, everything is dropped */
 
 struct write_req {
     store_write_fn fn;
@@ -30,7 +38,54 @@ struct store_writer {
     pthread_cond_t wake; /* writer: work arrived */
     struct write_req *head, *tail;
     int stopping;
+    store_change_fn on_change; /* set before the first write */
+    void *on_change_arg;
+    int64_t data_version, checked_at;
+    /* The batch being committed: the servers its writes changed. */
+    char (*changed)[40];
+    size_t nchanged;
+    int changed_all;
 };
+
+static void note_change(void *arg, const char *sid)
+{
+    struct store_writer *w = arg;
+    if (w->nchanged == CHANGED_MAX) {
+        w->changed_all = 1;
+        return;
+    }
+    if (slice_copy(slice_from(sid), w->changed[w->nchanged], sizeof w->changed[0]))
+        w->changed_all = 1;
+    else
+        w->nchanged++;
+}
+
+/* After the commit, before anyone is woken: a handler then reads its own writes. */
+static void announce_changes(struct store_writer *w)
+{
+    if (w->on_change) {
+        if (w->changed_all)
+            w->on_change(w->on_change_arg, NULL);
+        else
+            for (size_t i = 0; i < w->nchanged; i++)
+                w->on_change(w->on_change_arg, w->changed[i]);
+    }
+    w->nchanged = 0;
+    w->changed_all = 0;
+}
+
+/* Commits made by another process (praca admin) move the connection's data_version. */
+static void check_foreign(struct store_writer *w)
+{
+    int64_t now = clock_now_ms();
+    if (now - w->checked_at < FOREIGN_CHECK_MS)
+        return;
+    w->checked_at = now;
+    int64_t v = store_data_version(w->db);
+    if (v != w->data_version && w->on_change)
+        w->on_change(w->on_change_arg, NULL);
+    w->data_version = v;
+}
 
 static void run_batch(struct store_writer *w, struct write_req *batch)
 {
@@ -46,12 +101,15 @@ static void run_batch(struct store_writer *w, struct write_req *batch)
             store_exec(w->db, SQL_ROLLBACK_TO, NULL, 0);
         store_exec(w->db, SQL_RELEASE, NULL, 0);
     }
+    if (began && store_changes_take(w->db, note_change, w) != STORE_DONE)
+        w->changed_all = 1;
     if (began && store_exec(w->db, SQL_COMMIT, NULL, 0) != STORE_DONE) {
         log_error("writer: commit failed; batch rolled back");
         store_exec(w->db, SQL_ROLLBACK, NULL, 0);
         for (struct write_req *r = batch; r; r = r->next)
             r->result = STORE_ERR;
     }
+    announce_changes(w);
 }
 
 static void *writer_main(void *p)
@@ -59,13 +117,22 @@ static void *writer_main(void *p)
     struct store_writer *w = p;
     for (;;) {
         pthread_mutex_lock(&w->lock);
-        while (!w->head && !w->stopping)
-            pthread_cond_wait(&w->wake, &w->lock);
+        while (!w->head && !w->stopping) {
+            struct timespec until;
+            clock_gettime(CLOCK_REALTIME, &until);
+            until.tv_sec += 1;
+            if (pthread_cond_timedwait(&w->wake, &w->lock, &until)) {
+                pthread_mutex_unlock(&w->lock);
+                check_foreign(w);
+                pthread_mutex_lock(&w->lock);
+            }
+        }
         struct write_req *batch = w->head;
         w->head = w->tail = NULL;
         pthread_mutex_unlock(&w->lock);
         if (!batch)
             break;
+        check_foreign(w);
         run_batch(w, batch);
         pthread_mutex_lock(&w->lock);
         for (struct write_req *r = batch, *next; r; r = next) {
@@ -83,18 +150,33 @@ struct store_writer *store_writer_new(const char *path)
     struct store_writer *w = calloc(1, sizeof *w);
     if (!w)
         return NULL;
-    if (store_open(path, &w->db) != STORE_DONE) {
+    w->changed = malloc(CHANGED_MAX * sizeof *w->changed);
+    if (!w->changed || store_open(path, &w->db) != STORE_DONE ||
+        store_changes_begin(w->db) != STORE_DONE) {
+        store_close(w->db);
+        free(w->changed);
         free(w);
         return NULL;
     }
+    w->data_version = store_data_version(w->db);
+    w->checked_at = clock_now_ms();
     pthread_mutex_init(&w->lock, NULL);
     pthread_cond_init(&w->wake, NULL);
     if (pthread_create(&w->thread, NULL, writer_main, w)) {
         store_close(w->db);
+        free(w->changed);
         free(w);
         return NULL;
     }
     return w;
+}
+
+void store_writer_on_change(struct store_writer *w, store_change_fn fn, void *arg)
+{
+    pthread_mutex_lock(&w->lock);
+    w->on_change = fn;
+    w->on_change_arg = arg;
+    pthread_mutex_unlock(&w->lock);
 }
 
 int store_write(struct store_writer *w, store_write_fn fn, void *arg)
@@ -127,6 +209,7 @@ void store_writer_free(struct store_writer *w)
     pthread_mutex_unlock(&w->lock);
     pthread_join(w->thread, NULL);
     store_close(w->db);
+    free(w->changed);
     pthread_mutex_destroy(&w->lock);
     pthread_cond_destroy(&w->wake);
     free(w);

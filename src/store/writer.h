@@ -17,7 +17,14 @@ typedef int (*store_write_fn)(struct store *db, void *arg);
 
 struct store_writer;
 
+/* Told on the writer thread, after a commit and before its waiters wake, of each server the
+ * batch changed ("" when identities may have changed), or with NULL when anything may have
+ * (another process committed, or the batch named too many). */
+typedef void (*store_change_fn)(void *arg, const char *server_id);
+
 struct store_writer *store_writer_new(const char *path);
+/* Sets who is told of changes; call before the first write. */
+void store_writer_on_change(struct store_writer *w, store_change_fn fn, void *arg);
 /* Blocks until committed. Returns fn's result, or STORE_ERR when the commit itself failed. */
 int store_write(struct store_writer *w, store_write_fn fn, void *arg);
 /* One statement as a write; *changes (may be NULL) gets the rows it changed. Returns

@@ -4,7 +4,7 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const { spawnSync } = require('node:child_process');
-const { startServer, api, register, appWithBot, install, serverWithMembers, BIN } = require('./helpers');
+const { startServer, api, register, appWithBot, install, serverWithMembers, eventually, BIN } = require('./helpers');
 
 const BOGUS_ID = '01a1fe3b-0000-7000-8000-000000000000';
 let srv;
@@ -279,7 +279,8 @@ test('praca admin suspend / unsuspend: 401 for the bot, 403 at install start, wh
   assert.equal(bad.status, 2, 'a reason is required');
   const s = run('suspend', info.app.id, '--reason', 'spam em massa');
   assert.equal(s.status, 0, s.stderr);
-  assert.equal((await api(srv.url, 'GET', '/api/bot/@me', { token: info.botToken })).status, 401);
+  const botStatus = async (want) => (await api(srv.url, 'GET', '/api/bot/@me', { token: info.botToken })).status === want;
+  await eventually(() => botStatus(401), 2500, 'suspension seen by the server');
   const view = await api(srv.url, 'GET', `/api/applications/${info.app.id}`, { token: owner.token });
   assert.equal(view.body.application.suspended, true);
   assert.equal(view.body.application.suspendedReason, 'spam em massa');
@@ -287,7 +288,7 @@ test('praca admin suspend / unsuspend: 401 for the bot, 403 at install start, wh
   assert.equal((await api(srv.url, 'GET', `/api/oauth2/authorize/start?${q}`, { token: owner.token })).status, 403);
   const u = run('unsuspend', info.app.id);
   assert.equal(u.status, 0, u.stderr);
-  assert.equal((await api(srv.url, 'GET', '/api/bot/@me', { token: info.botToken })).status, 200);
+  await eventually(() => botStatus(200), 2500, 'unsuspension seen by the server');
   const after = await api(srv.url, 'GET', `/api/applications/${info.app.id}`, { token: owner.token });
   assert.equal(after.body.application.suspendedReason, null);
   assert.equal(run('suspend', BOGUS_ID, '--reason', 'x').status, 1);

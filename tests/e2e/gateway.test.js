@@ -7,7 +7,7 @@ const assert = require('node:assert/strict');
 const net = require('node:net');
 const { spawnSync } = require('node:child_process');
 const { io } = require('socket.io-client');
-const { startServer, api, register, appWithBot, install, serverWithMembers, gatewayConnect, BIN } = require('./helpers');
+const { startServer, api, register, appWithBot, install, serverWithMembers, gatewayConnect, eventually, BIN } = require('./helpers');
 
 const P = { VER_CANAL: 256, ENVIAR_MENSAGENS: 512, ADICIONAR_REACOES: 2048, FIXAR_MENSAGENS: 4096, GERENCIAR_CANAIS: 4 };
 const MODES = { default: {}, websocket: { transports: ['websocket'] } };
@@ -198,7 +198,12 @@ test('rotation, deletion and logout close connections with a server disconnect; 
   assert.equal(await gone, 'io server disconnect');
   await assert.rejects(connect(w.info.botToken), (e) => e.message === 'Token inválido', 'a suspended app is refused');
   spawnSync(BIN, ['admin', 'unsuspend', w.info.app.id, '--data', srv.db]);
-  const back = await connect(w.info.botToken, 'websocket');
+  // Another process's change reaches the server within a second.
+  let back;
+  await eventually(async () => {
+    back = await connect(w.info.botToken, 'websocket').catch((e) => e.message);
+    return typeof back !== 'string' || back;
+  }, 2500, 'unsuspension seen by the gateway');
   const deleted = next(back, 'disconnect', 3000, '(deletion)');
   await api(srv.url, 'DELETE', `/api/applications/${w.info.app.id}`, { token: w.owner.token });
   assert.equal(await deleted, 'io server disconnect');

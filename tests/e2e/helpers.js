@@ -172,3 +172,17 @@ function gatewayConnect(url, options, sockets) {
 module.exports.gatewayConnect = gatewayConnect;
 module.exports.appWithBot = appWithBot;
 module.exports.install = install;
+
+// Polls fn until it returns true (a change made by another process reaches the server within a
+// second); fails with what it last saw after timeoutMs.
+async function eventually(fn, timeoutMs = 2500, what = 'condition') {
+  const until = Date.now() + timeoutMs;
+  let last;
+  for (;;) {
+    last = await fn();
+    if (last === true) return;
+    if (Date.now() > until) throw new Error(`${what} not reached in ${timeoutMs} ms (last: ${JSON.stringify(last)})`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+module.exports.eventually = eventually;

@@ -24,13 +24,12 @@ static void collect(void *arg, uint64_t seq, const char *name, const char *paylo
 Test(recovery, claim_and_replay_only_the_users_events)
 {
     struct recovery *r = recovery_new();
-    const char(*to_bot)[UUID_LEN + 1] = &BOT;
-    const char(*to_other)[UUID_LEN + 1] = &OTHER;
-    uint64_t a = recovery_record(r, "MESSAGE_CREATE", "{}", 2, to_bot, 1, 1000);
+    struct idset *to_bot = idset_of(&BOT, 1), *to_other = idset_of(&OTHER, 1);
+    uint64_t a = recovery_record(r, "MESSAGE_CREATE", "{}", 2, to_bot, 1000);
     recovery_park(r, "pid1", BOT, "hash", 0, 2000);
-    uint64_t b = recovery_record(r, "MESSAGE_CREATE", "{\"n\":2}", 7, to_bot, 1, 2100);
-    recovery_record(r, "MESSAGE_CREATE", "{}", 2, to_other, 1, 2200);
-    uint64_t c = recovery_record(r, "MESSAGE_DELETE", "{}", 2, to_bot, 1, 2300);
+    uint64_t b = recovery_record(r, "MESSAGE_CREATE", "{\"n\":2}", 7, to_bot, 2100);
+    recovery_record(r, "MESSAGE_CREATE", "{}", 2, to_other, 2200);
+    uint64_t c = recovery_record(r, "MESSAGE_DELETE", "{}", 2, to_bot, 2300);
     uint64_t offset = a;
     cr_assert(recovery_claim(r, "pid1", BOT, "hash", &offset, 3000));
     struct seen s = {{0}, 0};
@@ -40,13 +39,15 @@ Test(recovery, claim_and_replay_only_the_users_events)
     cr_assert_eq(s.seq[1], c);
     cr_assert_not(recovery_claim(r, "pid1", BOT, "hash", &offset, 3000), "claimed once");
     recovery_free(r);
+    idset_unref(to_bot);
+    idset_unref(to_other);
 }
 
 Test(recovery, refused_for_another_token_user_or_after_two_minutes)
 {
     struct recovery *r = recovery_new();
-    const char(*to_bot)[UUID_LEN + 1] = &BOT;
-    recovery_record(r, "E", "{}", 2, to_bot, 1, 0);
+    struct idset *to_bot = idset_of(&BOT, 1);
+    recovery_record(r, "E", "{}", 2, to_bot, 0);
     uint64_t offset = 1;
     recovery_park(r, "p", BOT, "hash", 0, 1000);
     cr_assert_not(recovery_claim(r, "p", BOT, "other-hash", &offset, 1000));
@@ -58,16 +59,17 @@ Test(recovery, refused_for_another_token_user_or_after_two_minutes)
     recovery_expire(r, 1000 + RECOVERY_WINDOW_MS + 1);
     cr_assert_not(recovery_claim(r, "p", BOT, "hash", &offset, 1001), "expired and swept");
     recovery_free(r);
+    idset_unref(to_bot);
 }
 
 Test(recovery, no_offset_means_since_the_start_and_dropped_events_fail)
 {
     struct recovery *r = recovery_new();
-    const char(*to_bot)[UUID_LEN + 1] = &BOT;
+    struct idset *to_bot = idset_of(&BOT, 1);
     for (int i = 0; i < 5; i++)
-        recovery_record(r, "E", "{}", 2, to_bot, 1, 10);
+        recovery_record(r, "E", "{}", 2, to_bot, 10);
     recovery_park(r, "p", BOT, "hash", recovery_last(r), 20);
-    uint64_t missed = recovery_record(r, "E", "{}", 2, to_bot, 1, 30);
+    uint64_t missed = recovery_record(r, "E", "{}", 2, to_bot, 30);
     uint64_t offset = 0;
     cr_assert(recovery_claim(r, "p", BOT, "hash", &offset, 40));
     struct seen s = {{0}, 0};
@@ -80,4 +82,5 @@ Test(recovery, no_offset_means_since_the_start_and_dropped_events_fail)
     offset = 2;
     cr_assert_not(recovery_claim(r, "q", BOT, "hash", &offset, 60));
     recovery_free(r);
+    idset_unref(to_bot);
 }

@@ -1,0 +1,31 @@
+/*
+ * A set of user IDs, built once and then shared read-only between threads.
+ *
+ * An event's audience is one of these: the API builds it on a worker, the gateway walks it on
+ * the I/O thread, and the recovery window keeps it while the event is replayable. Sharing one
+ * reference-counted set instead of copying the IDs keeps an event's cost independent of how
+ * many bots may receive it. Membership is a hash lookup; the IDs keep their insertion order.
+ */
+#ifndef PRACA_CORE_IDSET_H
+#define PRACA_CORE_IDSET_H
+#include <stddef.h>
+
+#include "core/uuid.h"
+
+struct idset;
+
+/* A set that can hold up to cap IDs; NULL when out of memory. One reference. */
+struct idset *idset_new(size_t cap);
+/* Adds id (a UUID); a repeated ID is kept once. Only before the set is shared.
+ * Returns 0, or -1 when the set is full or id is not UUID_LEN long. */
+int idset_add(struct idset *s, const char *id);
+/* A set of the given IDs (n may be 0). */
+struct idset *idset_of(const char (*ids)[UUID_LEN + 1], size_t n);
+size_t idset_count(const struct idset *s);
+const char *idset_at(const struct idset *s, size_t i);
+int idset_has(const struct idset *s, const char *id);
+/* Thread-safe reference counting; idset_unref(NULL) does nothing. */
+struct idset *idset_ref(struct idset *s);
+void idset_unref(struct idset *s);
+
+#endif

@@ -1,0 +1,46 @@
+/*
+ * The in-memory state the hot paths read instead of SQL: identities by token hash, and each
+ * server as one immutable snapshot (server.h). It follows the database and never leads it:
+ *   - a miss loads from the caller's own connection and keeps the result, unless the server
+ *     changed while it was being read (then the reader uses its copy once and keeps nothing);
+ *   - the writer, after each commit and before it wakes anyone, names the servers the batch
+ *     changed (store/snapshot.h marks them), and their snapshots are dropped, so the next read
+ *     loads them again and a handler reads its own writes;
+ *   - changes made by another process (praca admin) are seen by the writer's data_version
+ *     check, at most a second later, and drop everything.
+ * Thread-safe: one mutex guards the tables; snapshots are shared by reference.
+ */
+#ifndef PRACA_STATE_STATE_H
+#define PRACA_STATE_STATE_H
+#include <stdint.h>
+
+#include "state/server.h"
+#include "store/db.h"
+#include "store/people.h"
+
+struct state;
+
+struct state *state_new(void);
+void state_free(struct state *s);
+
+/* Who holds a token (by its SHA-256 hex): 1 found, 0 no such token, < 0 storage error. */
+int state_identity(struct state *s, struct store *db, const char *token_hash,
+                   struct store_token_owner *out);
+/* Server sid: a reference (release with state_server_unref), or NULL with *found 0 (no such
+ * server) or < 0 (storage error). May end db's read transaction to load a fresh copy. */
+struct state_server *state_server(struct state *s, struct store *db, const char *sid, int *found);
+
+/* The writer's side: server sid changed ("" = identities may have); everything changed. */
+void state_changed(struct state *s, const char *sid);
+void state_changed_all(struct state *s);
+/* The same as a store_change_fn (store/writer.h): NULL means everything. */
+void state_on_change(void *state, const char *sid);
+
+/* What is held now: servers loaded and their bytes, identities cached. */
+struct state_stats {
+    size_t servers, identities;
+    int64_t bytes;
+};
+void state_stats(struct state *s, struct state_stats *out);
+
+#endif

@@ -1,0 +1,218 @@
+/* One server's state in one pass, and the change marks of the writer: see snapshot.h. */
+#include "store/snapshot.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const char *SQL_SERVER =
+    "SELECT s.owner_id, s.verification_level, s.requires_2fa, s.requires_rules_acceptance,"
+    " s.automod_blocked_words, COALESCE(s.automod_max_mentions, -1), r.permissions"
+    " FROM servers s JOIN roles r ON r.id = s.id WHERE s.id = $1";
+static const char *SQL_ROLES = "SELECT id, name, permissions, position, mentionable FROM roles"
+                               " WHERE server_id = $1 AND id <> $1 ORDER BY position DESC, id";
+static const char *SQL_CHANNELS =
+    "SELECT id, type, parent_id FROM channels WHERE server_id = $1 ORDER BY id";
+static const char *SQL_OVERWRITES =
+    "SELECT o.channel_id, o.target_id, o.type = 'member', o.allow, o.deny FROM overwrites o"
+    " JOIN channels c ON c.id = o.channel_id WHERE c.server_id = $1"
+    " ORDER BY o.channel_id, o.target_id";
+static const char *SQL_MEMBERS =
+    "SELECT m.user_id, u.username, u.is_bot, u.mfa_enabled, u.created_at, m.joined_at,"
+    " COALESCE(m.timeout_until, 0), COALESCE(m.rules_accepted_at, 0)"
+    " FROM members m JOIN users u ON u.id = m.user_id WHERE m.server_id = $1";
+static const char *SQL_MEMBER_ROLES = "SELECT mr.user_id, mr.role_id FROM member_roles mr"
+                                      " JOIN roles r ON r.id = mr.role_id WHERE mr.server_id = $1";
+static const char *SQL_BOTS = "SELECT a.bot_user_id, a.id, a.intents, a.suspended FROM installs i"
+                              " JOIN applications a ON a.id = i.application_id"
+                              " WHERE i.server_id = $1 AND a.bot_user_id IS NOT NULL";
+
+typedef int (*row_fn)(struct store_stmt *st, const struct store_server_visitor *v, void *arg);
+
+static const char *text_or_empty(struct store_stmt *st, int col)
+{
+    const char *s = store_text(st, col);
+    return s ? s : "";
+}
+
+static int on_server(struct store_stmt *st, const struct store_server_visitor *v, void *arg)
+{
+    struct store_server_row r = {
+        .owner_id = text_or_empty(st, 0),
+        .verification_level = (int)store_int(st, 1),
+        .requires_2fa = (int)store_int(st, 2),
+        .requires_rules = (int)store_int(st, 3),
+        .automod_words = text_or_empty(st, 4),
+        .automod_max = store_int(st, 5),
+        .everyone = (uint64_t)store_int(st, 6),
+    };
+    return v->server(arg, &r);
+}
+
+static int on_role(struct store_stmt *st, const struct store_server_visitor *v, void *arg)
+{
+    struct store_role_row r = {text_or_empty(st, 0), text_or_empty(st, 1),
+                               (uint64_t)store_int(st, 2), store_int(st, 3), (int)store_int(st, 4)};
+    return v->role(arg, &r);
+}
+
+static int on_channel(struct store_stmt *st, const struct store_server_visitor *v, void *arg)
+{
+    struct store_channel_row r = {text_or_empty(st, 0), text_or_empty(st, 1), store_text(st, 2)};
+    return v->channel(arg, &r);
+}
+
+static int on_overwrite(struct store_stmt *st, const struct store_server_visitor *v, void *arg)
+{
+    struct store_overwrite_row r = {text_or_empty(st, 0), text_or_empty(st, 1),
+                                    (int)store_int(st, 2), (uint64_t)store_int(st, 3),
+                                    (uint64_t)store_int(st, 4)};
+    return v->overwrite(arg, &r);
+}
+
+static int on_member(struct store_stmt *st, const struct store_server_visitor *v, void *arg)
+{
+    struct store_member_row r = {
+        .user_id = text_or_empty(st, 0),
+        .username = text_or_empty(st, 1),
+        .is_bot = (int)store_int(st, 2),
+        .mfa_enabled = (int)store_int(st, 3),
+        .account_created_at = store_int(st, 4),
+        .joined_at = store_int(st, 5),
+        .timeout_until = store_int(st, 6),
+        .rules_accepted_at = store_int(st, 7),
+    };
+    return v->member(arg, &r);
+}
+
+static int on_member_role(struct store_stmt *st, const struct store_server_visitor *v, void *arg)
+{
+    return v->member_role(arg, text_or_empty(st, 0), text_or_empty(st, 1));
+}
+
+static int on_bot(struct store_stmt *st, const struct store_server_visitor *v, void *arg)
+{
+    struct store_bot_row r = {text_or_empty(st, 0), text_or_empty(st, 1),
+                              (uint32_t)store_int(st, 2), (int)store_int(st, 3)};
+    return v->bot(arg, &r);
+}
+
+/* Runs one query and hands each row on: the number of rows, or < 0. */
+static int walk(struct store *db, const char *sql, const char *sid, row_fn fn,
+                const struct store_server_visitor *v, void *arg)
+{
+    struct store_stmt *st = store_query(db, sql, SV_ARGS(SV_STR(sid)));
+    if (!st)
+        return STORE_ERR;
+    int rc, rows = 0;
+    while ((rc = store_step(st)) == STORE_ROW) {
+        rows++;
+        if ((rc = fn(st, v, arg)) < 0)
+            break;
+    }
+    store_finish(st);
+    return rc < 0 ? rc : rows;
+}
+
+int store_server_walk(struct store *db, const char *sid, const struct store_server_visitor *v,
+                      void *arg)
+{
+    static const struct {
+        const char **sql;
+        row_fn fn;
+    } steps[] = {{&SQL_ROLES, on_role},
+                 {&SQL_CHANNELS, on_channel},
+                 {&SQL_OVERWRITES, on_overwrite},
+                 {&SQL_MEMBERS, on_member},
+                 {&SQL_MEMBER_ROLES, on_member_role},
+                 {&SQL_BOTS, on_bot}};
+    int rc = walk(db, SQL_SERVER, sid, on_server, v, arg);
+    if (rc <= 0)
+        return rc;
+    for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++)
+        if ((rc = walk(db, *steps[i].sql, sid, steps[i].fn, v, arg)) < 0)
+            return rc;
+    return 1;
+}
+
+/* ---- change marks ---- */
+
+/* Temporary, so they live on the writer's connection only: after each change to a table the
+ * state reads, the servers it touches (and '' when identities may have changed). */
+static const struct {
+    const char *name, *when, *sids;
+} MARKS[] = {
+    {"servers_u", "UPDATE ON main.servers", "VALUES (NEW.id)"},
+    {"servers_d", "DELETE ON main.servers", "VALUES (OLD.id)"},
+    {"channels_i", "INSERT ON main.channels", "VALUES (NEW.server_id)"},
+    {"channels_u", "UPDATE ON main.channels", "VALUES (NEW.server_id), (OLD.server_id)"},
+    {"channels_d", "DELETE ON main.channels", "VALUES (OLD.server_id)"},
+    {"roles_i", "INSERT ON main.roles", "VALUES (NEW.server_id)"},
+    {"roles_u", "UPDATE ON main.roles", "VALUES (NEW.server_id)"},
+    {"roles_d", "DELETE ON main.roles", "VALUES (OLD.server_id)"},
+    {"members_i", "INSERT ON main.members", "VALUES (NEW.server_id)"},
+    {"members_u", "UPDATE ON main.members", "VALUES (NEW.server_id)"},
+    {"members_d", "DELETE ON main.members", "VALUES (OLD.server_id)"},
+    {"mroles_i", "INSERT ON main.member_roles", "VALUES (NEW.server_id)"},
+    {"mroles_d", "DELETE ON main.member_roles", "VALUES (OLD.server_id)"},
+    {"installs_i", "INSERT ON main.installs", "VALUES (NEW.server_id)"},
+    {"installs_u", "UPDATE ON main.installs", "VALUES (NEW.server_id)"},
+    {"installs_d", "DELETE ON main.installs", "VALUES (OLD.server_id)"},
+    {"ow_i", "INSERT ON main.overwrites",
+     "SELECT server_id FROM main.channels WHERE id = NEW.channel_id"},
+    {"ow_u", "UPDATE ON main.overwrites",
+     "SELECT server_id FROM main.channels WHERE id = NEW.channel_id"},
+    {"ow_d", "DELETE ON main.overwrites",
+     "SELECT server_id FROM main.channels WHERE id = OLD.channel_id"},
+    {"apps_u", "UPDATE OF intents, suspended, bot_user_id ON main.applications",
+     "SELECT server_id FROM main.installs WHERE application_id = NEW.id UNION SELECT ''"},
+    {"apps_d", "DELETE ON main.applications",
+     "SELECT server_id FROM main.installs WHERE application_id = OLD.id UNION SELECT ''"},
+    {"users_u", "UPDATE OF username, mfa_enabled, created_at, is_bot ON main.users",
+     "SELECT server_id FROM main.members WHERE user_id = NEW.id"},
+    {"tokens_u", "UPDATE ON main.tokens", "VALUES ('')"},
+    {"tokens_d", "DELETE ON main.tokens", "VALUES ('')"},
+};
+
+int store_changes_begin(struct store *db)
+{
+    int rc = store_exec_script(db, "CREATE TEMP TABLE IF NOT EXISTS praca_changed (sid TEXT)");
+    for (size_t i = 0; rc == STORE_DONE && i < sizeof MARKS / sizeof MARKS[0]; i++) {
+        char sql[512];
+        snprintf(sql, sizeof sql,
+                 "CREATE TEMP TRIGGER IF NOT EXISTS praca_%s AFTER %s"
+                 " BEGIN INSERT INTO praca_changed %s; END",
+                 MARKS[i].name, MARKS[i].when, MARKS[i].sids);
+        rc = store_exec_script(db, sql);
+    }
+    return rc;
+}
+
+int store_changes_take(struct store *db, void (*fn)(void *arg, const char *server_id), void *arg)
+{
+    static const char *SQL_TAKE =
+        "SELECT DISTINCT sid FROM temp.praca_changed WHERE sid IS NOT NULL";
+    static const char *SQL_FORGET = "DELETE FROM temp.praca_changed";
+    struct store_stmt *st = store_query(db, SQL_TAKE, NULL, 0);
+    if (!st)
+        return STORE_ERR;
+    int rc, any = 0;
+    while ((rc = store_step(st)) == STORE_ROW) {
+        any = 1;
+        fn(arg, text_or_empty(st, 0));
+    }
+    store_finish(st);
+    if (rc < 0)
+        return rc;
+    return any ? store_exec(db, SQL_FORGET, NULL, 0) : STORE_DONE;
+}
+
+int64_t store_data_version(struct store *db)
+{
+    static const char *SQL = "PRAGMA data_version";
+    struct store_stmt *st = store_query(db, SQL, NULL, 0);
+    if (!st)
+        return -1;
+    int64_t v = store_step(st) == STORE_ROW ? store_int(st, 0) : -1;
+    store_finish(st);
+    return v;
+}

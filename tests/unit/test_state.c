@@ -1,0 +1,409 @@
+/*
+ * The in-memory state against the database it follows: random changes (roles and positions,
+ * overwrites for roles and members, joins, kicks, bans, timeouts, installs, uninstalls,
+ * intents, suspensions, some made by "another process" on a second connection), and after each
+ * step every member's permissions in every channel and the audience of each event kind are
+ * answered from memory and from SQL and must be equal. PRACA_STATE_STEPS (default 2000) and
+ * PRACA_STATE_SEED (default: the time) choose the run; a failure prints the seed to replay it.
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/clock.h"
+#include "core/idset.h"
+#include "core/uuid.h"
+#include "domain/intents.h"
+#include "domain/permissions.h"
+#include "state/state.h"
+#include "store/access.h"
+#include "store/events.h"
+#include "store/migrate.h"
+#include "store/servers.h"
+#include "store/writer.h"
+
+#define SERVERS  2
+#define PEOPLE   6
+#define BOTS     4
+#define CHANNELS 3
+
+typedef char id_t_[UUID_LEN + 1];
+
+static struct world {
+    char path[64];
+    struct store *db;    /* reads, as a worker's connection */
+    struct store *other; /* "another process" */
+    struct store_writer *writer;
+    struct state *state;
+    id_t_ people[PEOPLE], bots[BOTS], apps[BOTS], tokens[BOTS];
+    id_t_ servers[SERVERS], channels[SERVERS][CHANNELS];
+    id_t_ roles[SERVERS][16];
+    int nroles[SERVERS];
+    unsigned seed, rng;
+    int step;
+} w;
+
+static uint32_t rnd(uint32_t n)
+{
+    w.rng = w.rng * 1103515245u + 12345u;
+    return (w.rng >> 8) % n;
+}
+
+static void put(const char *sql, const struct store_val *args, size_t n)
+{
+    int rc = store_write_exec(w.writer, sql, args, n, NULL);
+    cr_assert(rc == STORE_DONE || rc == STORE_CONSTRAINT, "write failed (%d): %s", rc, sql);
+}
+
+/* ---- the world ---- */
+
+static const char *SQL_USER = "INSERT INTO users (id, username, display_name, is_bot, created_at)"
+                              " VALUES ($1, $2, $2, $3, 1)";
+static const char *SQL_TOKEN =
+    "INSERT INTO tokens (hash, user_id, kind, created_at) VALUES ($1, $2, 'bot', 1)";
+static const char *SQL_APP =
+    "INSERT INTO applications (id, owner_id, name, client_id, bot_user_id, intents, created_at,"
+    " updated_at) VALUES ($1, $2, 'a', $1, $3, $4, 1, 1)";
+static const char *SQL_SERVER =
+    "INSERT INTO servers (id, name, owner_id, created_at) VALUES ($1, 's', $2, 1)";
+static const char *SQL_ROLE = "INSERT INTO roles (id, server_id, name, permissions, position,"
+                              " mentionable, created_at) VALUES ($1, $2, 'r', $3, $4, $5, 1)";
+static const char *SQL_CHANNEL = "INSERT INTO channels (id, server_id, type, name, created_at)"
+                                 " VALUES ($1, $2, 'text', 'c', 1)";
+static const char *SQL_JOIN =
+    "INSERT INTO members (server_id, user_id, joined_at) VALUES ($1, $2, 1) ON CONFLICT DO NOTHING";
+
+static void make_world(void)
+{
+    const char *env = getenv("PRACA_STATE_SEED");
+    w.seed = env ? (unsigned)strtoul(env, NULL, 10) : (unsigned)time(NULL);
+    w.rng = w.seed;
+    snprintf(w.path, sizeof w.path, "/tmp/praca-state-%d.db", getpid());
+    unlink(w.path);
+    cr_assert_eq(store_open(w.path, &w.db), STORE_DONE);
+    cr_assert_gt(store_migrate(w.db), 0);
+    cr_assert_eq(store_open(w.path, &w.other), STORE_DONE);
+    store_read_batching(w.db, 1);
+    w.writer = store_writer_new(w.path);
+    w.state = state_new();
+    cr_assert(w.writer && w.state);
+    store_writer_on_change(w.writer, state_on_change, w.state);
+    for (int i = 0; i < PEOPLE; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "p%d", i);
+        uuid_v7(w.people[i]);
+        put(SQL_USER, SV_ARGS(SV_STR(w.people[i]), SV_STR(name), SV_INT(0)));
+    }
+    for (int i = 0; i < BOTS; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "b%d", i);
+        uuid_v7(w.bots[i]);
+        uuid_v7(w.apps[i]);
+        uuid_v7(w.tokens[i]);
+        put(SQL_USER, SV_ARGS(SV_STR(w.bots[i]), SV_STR(name), SV_INT(1)));
+        put(SQL_TOKEN, SV_ARGS(SV_STR(w.tokens[i]), SV_STR(w.bots[i])));
+        put(SQL_APP, SV_ARGS(SV_STR(w.apps[i]), SV_STR(w.people[0]), SV_STR(w.bots[i]),
+                             SV_INT(INTENT_MESSAGES_READ | INTENT_MEMBERS_READ)));
+    }
+    for (int s = 0; s < SERVERS; s++) {
+        uuid_v7(w.servers[s]);
+        put(SQL_SERVER, SV_ARGS(SV_STR(w.servers[s]), SV_STR(w.people[s])));
+        put(SQL_ROLE, SV_ARGS(SV_STR(w.servers[s]), SV_STR(w.servers[s]),
+                              SV_INT(PERM_EVERYONE_DEFAULT), SV_INT(0), SV_INT(0)));
+        put(SQL_JOIN, SV_ARGS(SV_STR(w.servers[s]), SV_STR(w.people[s])));
+        for (int c = 0; c < CHANNELS; c++) {
+            uuid_v7(w.channels[s][c]);
+            put(SQL_CHANNEL, SV_ARGS(SV_STR(w.channels[s][c]), SV_STR(w.servers[s])));
+        }
+    }
+}
+
+static void end_world(void)
+{
+    store_writer_free(w.writer);
+    state_free(w.state);
+    store_close(w.db);
+    store_close(w.other);
+    char p2[80];
+    unlink(w.path);
+    snprintf(p2, sizeof p2, "%s-wal", w.path);
+    unlink(p2);
+    snprintf(p2, sizeof p2, "%s-shm", w.path);
+    unlink(p2);
+}
+
+/* ---- changes ---- */
+
+static const char *any_user(void)
+{
+    uint32_t i = rnd(PEOPLE + BOTS);
+    return i < PEOPLE ? w.people[i] : w.bots[i - PEOPLE];
+}
+
+static const char *any_role(int s)
+{
+    return w.nroles[s] ? w.roles[s][rnd((uint32_t)w.nroles[s])] : w.servers[s];
+}
+
+static uint64_t any_bits(void)
+{
+    static const uint64_t picks[] = {PERM_VER_CANAL, PERM_ENVIAR_MENSAGENS, PERM_ADMINISTRADOR,
+                                     PERM_MENCIONAR_TODOS, 0};
+    return picks[rnd(5)] | (rnd(4) ? 0 : PERM_VER_CANAL | PERM_ENVIAR_MENSAGENS);
+}
+
+static void change(void)
+{
+    static const char *SQL_ROLE_PERMS = "UPDATE roles SET permissions = $2 WHERE id = $1";
+    static const char *SQL_ROLE_POS = "UPDATE roles SET position = $2 WHERE id = $1 AND id <> "
+                                      "server_id";
+    static const char *SQL_ROLE_DEL = "DELETE FROM roles WHERE id = $1 AND id <> server_id";
+    static const char *SQL_GIVE = "INSERT INTO member_roles (server_id, user_id, role_id)"
+                                  " SELECT $1, $2, $3 WHERE EXISTS (SELECT 1 FROM members"
+                                  " WHERE server_id = $1 AND user_id = $2) AND $3 <> $1"
+                                  " ON CONFLICT DO NOTHING";
+    static const char *SQL_TAKE =
+        "DELETE FROM member_roles WHERE server_id = $1 AND user_id = $2 AND role_id = $3";
+    static const char *SQL_OW =
+        "INSERT INTO overwrites (channel_id, target_id, type, allow, deny) VALUES ($1, $2, $3, $4,"
+        " $5) ON CONFLICT (channel_id, target_id) DO UPDATE SET allow = $4, deny = $5";
+    static const char *SQL_OW_DEL =
+        "DELETE FROM overwrites WHERE channel_id = $1 AND target_id = $2";
+    static const char *SQL_KICK = "DELETE FROM members WHERE server_id = $1 AND user_id = $2"
+                                  " AND user_id <> (SELECT owner_id FROM servers WHERE id = $1)";
+    static const char *SQL_BAN = "INSERT INTO bans (server_id, user_id, banned_by, created_at)"
+                                 " VALUES ($1, $2, $2, 1) ON CONFLICT DO NOTHING";
+    static const char *SQL_TIMEOUT =
+        "UPDATE members SET timeout_until = $3 WHERE server_id = $1 AND user_id = $2";
+    static const char *SQL_INSTALL =
+        "INSERT INTO installs (application_id, server_id, role_id, granted_permissions,"
+        " installed_by, installed_at) VALUES ($1, $2, $2, 0, $3, 1) ON CONFLICT DO NOTHING";
+    static const char *SQL_UNINSTALL =
+        "DELETE FROM installs WHERE application_id = $1 AND server_id = $2";
+    static const char *SQL_INTENTS = "UPDATE applications SET intents = $2 WHERE id = $1";
+    static const char *SQL_SUSPEND = "UPDATE applications SET suspended = $2 WHERE id = $1";
+    static const char *SQL_EVERYONE = "UPDATE roles SET permissions = $2 WHERE id = $1";
+    int s = (int)rnd(SERVERS);
+    const char *sid = w.servers[s], *cid = w.channels[s][rnd(CHANNELS)];
+    uint32_t b = rnd(BOTS);
+    switch (rnd(16)) {
+    case 0:
+        if (w.nroles[s] < 16) {
+            uuid_v7(w.roles[s][w.nroles[s]]);
+            put(SQL_ROLE, SV_ARGS(SV_STR(w.roles[s][w.nroles[s]]), SV_STR(sid), SV_INT(any_bits()),
+                                  SV_INT(1 + rnd(10)), SV_INT(rnd(2))));
+            w.nroles[s]++;
+        }
+        break;
+    case 1:
+        put(SQL_ROLE_PERMS, SV_ARGS(SV_STR(any_role(s)), SV_INT(any_bits())));
+        break;
+    case 2:
+        put(SQL_ROLE_POS, SV_ARGS(SV_STR(any_role(s)), SV_INT(1 + rnd(10))));
+        break;
+    case 3:
+        put(SQL_ROLE_DEL, SV_ARGS(SV_STR(any_role(s))));
+        break;
+    case 4:
+    case 5:
+        put(SQL_GIVE, SV_ARGS(SV_STR(sid), SV_STR(any_user()), SV_STR(any_role(s))));
+        break;
+    case 6:
+        put(SQL_TAKE, SV_ARGS(SV_STR(sid), SV_STR(any_user()), SV_STR(any_role(s))));
+        break;
+    case 7: {
+        int member = rnd(2);
+        put(SQL_OW,
+            SV_ARGS(SV_STR(cid), SV_STR(member ? any_user() : any_role(s)),
+                    SV_STR(member ? "member" : "role"), SV_INT(any_bits()), SV_INT(any_bits())));
+        break;
+    }
+    case 8:
+        put(SQL_OW_DEL, SV_ARGS(SV_STR(cid), SV_STR(rnd(2) ? any_user() : any_role(s))));
+        break;
+    case 9:
+        put(SQL_JOIN, SV_ARGS(SV_STR(sid), SV_STR(any_user())));
+        break;
+    case 10: {
+        const char *uid = any_user();
+        put(SQL_KICK, SV_ARGS(SV_STR(sid), SV_STR(uid)));
+        if (rnd(2))
+            put(SQL_BAN, SV_ARGS(SV_STR(sid), SV_STR(uid)));
+        break;
+    }
+    case 11:
+        put(SQL_TIMEOUT, SV_ARGS(SV_STR(sid), SV_STR(any_user()),
+                                 SV_INT(rnd(2) ? clock_now_ms() + 600000 : clock_now_ms() - 1)));
+        break;
+    case 12:
+        put(SQL_JOIN, SV_ARGS(SV_STR(sid), SV_STR(w.bots[b])));
+        put(SQL_INSTALL, SV_ARGS(SV_STR(w.apps[b]), SV_STR(sid), SV_STR(w.people[0])));
+        break;
+    case 13:
+        put(SQL_UNINSTALL, SV_ARGS(SV_STR(w.apps[b]), SV_STR(sid)));
+        break;
+    case 14:
+        put(SQL_INTENTS, SV_ARGS(SV_STR(w.apps[b]), SV_INT(rnd(8))));
+        break;
+    case 15:
+        if (rnd(4))
+            put(SQL_EVERYONE, SV_ARGS(SV_STR(sid), SV_INT(any_bits())));
+        else
+            put(SQL_SUSPEND, SV_ARGS(SV_STR(w.apps[b]), SV_INT(rnd(2))));
+        break;
+    }
+}
+
+/* ---- the same questions, from SQL ---- */
+
+static uint64_t sql_perms(const char *sid, const char *uid, const char *cid, int *member)
+{
+    struct store_access a;
+    cr_assert_eq(store_access_load(w.db, sid, uid, &a), STORE_DONE);
+    *member = a.is_member;
+    if (!a.is_member)
+        return 0;
+    int rc;
+    json_t *ch = store_channel_json(w.db, cid, &rc);
+    cr_assert_not_null(ch);
+    struct perm_overwrite ow[100];
+    size_t n = 0, i;
+    json_t *o;
+    json_array_foreach(json_object_get(ch, "overwrites"), i, o)
+    {
+        ow[n].target_id = json_string_value(json_object_get(o, "targetId"));
+        ow[n].is_member = !strcmp(json_string_value(json_object_get(o, "type")), "member");
+        ow[n].allow = (uint64_t)json_integer_value(json_object_get(o, "allow"));
+        ow[n].deny = (uint64_t)json_integer_value(json_object_get(o, "deny"));
+        n++;
+    }
+    const char *role_ids[ACCESS_MAX_ROLES];
+    for (size_t r = 0; r < a.nroles; r++)
+        role_ids[r] = a.role_ids[r];
+    struct perm_overwrites folded;
+    perm_overwrites_fold(ow, n, sid, role_ids, a.nroles, uid, &folded);
+    struct perm_member m = {.is_owner = !strcmp(a.owner_id, uid),
+                            .timed_out = a.timeout_until > clock_now_ms(),
+                            .everyone = a.everyone,
+                            .roles = a.role_perms,
+                            .nroles = a.nroles};
+    uint64_t bits = perm_channel(&m, &folded);
+    json_decref(ch);
+    return bits;
+}
+
+/* The bots that get a message event in cid: intent, not suspended, VER_CANAL there. */
+static struct idset *sql_audience(const char *sid, const char *cid, uint32_t intent)
+{
+    struct idset *set = idset_new(BOTS);
+    if (!cid) {
+        char(*to)[UUID_LEN + 1];
+        size_t n;
+        cr_assert_eq(store_event_recipients(w.db, sid, intent, &to, &n), STORE_DONE);
+        for (size_t i = 0; i < n; i++) {
+            int member;
+            sql_perms(sid, to[i], w.channels[0][0], &member); /* members only, as in memory */
+            if (member)
+                idset_add(set, to[i]);
+        }
+        free(to);
+        return set;
+    }
+    struct store_bot_standing *bots;
+    size_t n;
+    cr_assert_eq(store_bot_standings(w.db, sid, intent, &bots, &n), STORE_DONE);
+    for (size_t i = 0; i < n; i++) {
+        int member;
+        if (sql_perms(sid, bots[i].bot_user_id, cid, &member) & PERM_VER_CANAL)
+            idset_add(set, bots[i].bot_user_id);
+    }
+    store_bot_standings_free(bots, n);
+    return set;
+}
+
+static void same_sets(struct idset *mem, struct idset *sql, const char *what)
+{
+    cr_assert_eq(idset_count(mem), idset_count(sql),
+                 "seed %u step %d: %s: %zu in memory, %zu in SQL", w.seed, w.step, what,
+                 idset_count(mem), idset_count(sql));
+    for (size_t i = 0; i < idset_count(sql); i++)
+        cr_assert(idset_has(mem, idset_at(sql, i)), "seed %u step %d: %s: %s missing", w.seed,
+                  w.step, what, idset_at(sql, i));
+}
+
+static void compare(void)
+{
+    int64_t now = clock_now_ms();
+    for (int s = 0; s < SERVERS; s++) {
+        const char *sid = w.servers[s];
+        int found;
+        store_read_release(w.db);
+        struct state_server *srv = state_server(w.state, w.db, sid, &found);
+        cr_assert_not_null(srv);
+        for (int u = 0; u < PEOPLE + BOTS; u++) {
+            const char *uid = u < PEOPLE ? w.people[u] : w.bots[u - PEOPLE];
+            int64_t m = state_server_member(srv, uid);
+            for (int c = 0; c < CHANNELS; c++) {
+                int member;
+                uint64_t want = sql_perms(sid, uid, w.channels[s][c], &member);
+                cr_assert_eq(m >= 0, member, "seed %u step %d: membership of %s", w.seed, w.step,
+                             uid);
+                if (m < 0)
+                    continue;
+                int64_t ch = state_server_channel(srv, w.channels[s][c]);
+                uint64_t got = state_server_channel_perms(srv, (size_t)m, (size_t)ch, now);
+                cr_assert_eq(got, want, "seed %u step %d: perms of %s in channel %d: %llx != %llx",
+                             w.seed, w.step, uid, c, (unsigned long long)got,
+                             (unsigned long long)want);
+            }
+        }
+        for (int c = -1; c < CHANNELS; c++) {
+            const char *cid = c < 0 ? NULL : w.channels[s][c];
+            uint32_t intent = c < 0 ? INTENT_MEMBERS_READ : INTENT_MESSAGES_READ;
+            struct idset *mem =
+                state_server_audience(srv, cid ? state_server_channel(srv, cid) : -1, intent, now);
+            struct idset *sql = sql_audience(sid, cid, intent);
+            same_sets(mem, sql, cid ? "message audience" : "member audience");
+            idset_unref(mem);
+            idset_unref(sql);
+        }
+        state_server_unref(srv);
+    }
+    for (int b = 0; b < BOTS; b++) {
+        char hash[UUID_LEN + 1];
+        memcpy(hash, w.tokens[b], sizeof hash);
+        struct store_token_owner mem, sql;
+        cr_assert_eq(state_identity(w.state, w.db, hash, &mem), 1);
+        cr_assert_eq(store_token_find(w.db, hash, &sql), 1);
+        cr_assert_eq(mem.suspended, sql.suspended, "seed %u step %d: suspension of bot %d", w.seed,
+                     w.step, b);
+    }
+    store_read_release(w.db);
+}
+
+/* A suspension written by another connection reaches the state within a second. */
+static void change_elsewhere(void)
+{
+    static const char *SQL = "UPDATE applications SET suspended = 1 - suspended WHERE id = $1";
+    cr_assert_eq(store_exec(w.other, SQL, SV_ARGS(SV_STR(w.apps[rnd(BOTS)]))), STORE_DONE);
+    usleep(1300 * 1000);
+}
+
+Test(state, memory_answers_as_sql_after_every_change, .timeout = 600)
+{
+    make_world();
+    const char *env = getenv("PRACA_STATE_STEPS");
+    int steps = env ? atoi(env) : 2000;
+    fprintf(stderr, "state: %d steps, seed %u (PRACA_STATE_SEED to replay)\n", steps, w.seed);
+    for (w.step = 0; w.step < steps; w.step++) {
+        if (w.step % 700 == 350)
+            change_elsewhere();
+        else
+            change();
+        compare();
+    }
+    end_world();
+}
