@@ -96,7 +96,13 @@ fuzz: $(FUZZERS)
 fuzz-quick:
 	$(MAKE) fuzz FUZZ_SECONDS=$${FUZZ_SECONDS_QUICK:-15}
 
-bench: build/praca
+# The in-memory state's load time and bytes (bench/state_footprint.c).
+build/bench-state: $(OBJ) bench/state_footprint.c
+	$(CC) -std=c11 $(WARN) $(CPPFLAGS) $(CFLAGS) $(PKG_CFLAGS) -o $@ bench/state_footprint.c $(OBJ) \
+	  $(PKG_LIBS)
+
+bench: build/praca build/bench-state
+	build/bench-state
 	bench/http_get.sh
 	bench/bot_send.sh
 	bench/gateway.sh
