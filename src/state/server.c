@@ -57,9 +57,20 @@ static int copy_id(char out[UUID_LEN + 1], const char *id)
     return slice_copy(slice_from(id ? id : ""), out, UUID_LEN + 1) ? STORE_ERR : 0;
 }
 
+/* Member-role pairs are collected as (member, role) and grouped once all are in. */
+struct pair {
+    uint32_t member, role;
+};
+
+struct builder {
+    struct state_server *s;
+    struct pair *pairs;
+    size_t npairs, cap_pairs;
+};
+
 static int on_server(void *arg, const struct store_server_row *r)
 {
-    struct state_server *s = arg;
+    struct state_server *s = ((struct builder *)arg)->s;
     s->verification_level = r->verification_level;
     s->requires_2fa = r->requires_2fa;
     s->requires_rules = r->requires_rules;
@@ -76,7 +87,7 @@ static int on_server(void *arg, const struct store_server_row *r)
 
 static int on_role(void *arg, const struct store_role_row *r)
 {
-    struct state_server *s = arg;
+    struct state_server *s = ((struct builder *)arg)->s;
     if (GROW(s, roles, nroles, cap_roles))
         return STORE_ERR;
     struct state_role *x = &s->roles[s->nroles];
@@ -92,7 +103,7 @@ static int on_role(void *arg, const struct store_role_row *r)
 
 static int on_channel(void *arg, const struct store_channel_row *r)
 {
-    struct state_server *s = arg;
+    struct state_server *s = ((struct builder *)arg)->s;
     if (GROW(s, channels, nchannels, cap_channels))
         return STORE_ERR;
     struct state_channel *x = &s->channels[s->nchannels];
@@ -107,7 +118,7 @@ static int on_channel(void *arg, const struct store_channel_row *r)
 /* Overwrites arrive sorted by channel ID, as the channels are: one merge pass places them. */
 static int on_overwrite(void *arg, const struct store_overwrite_row *r)
 {
-    struct state_server *s = arg;
+    struct state_server *s = ((struct builder *)arg)->s;
     if (!s->channel_ix.slots && state_index_build(&s->channel_ix, s->nchannels, channel_key, s))
         return STORE_ERR;
     int64_t ch = state_index_find(&s->channel_ix, r->channel_id, channel_key, s);
@@ -130,7 +141,7 @@ static int on_overwrite(void *arg, const struct store_overwrite_row *r)
 
 static int on_member(void *arg, const struct store_member_row *r)
 {
-    struct state_server *s = arg;
+    struct state_server *s = ((struct builder *)arg)->s;
     if (GROW(s, members, nmembers, cap_members))
         return STORE_ERR;
     struct state_member *m = &s->members[s->nmembers];
@@ -148,17 +159,6 @@ static int on_member(void *arg, const struct store_member_row *r)
     s->nmembers++;
     return 0;
 }
-
-/* Member-role pairs are collected as (member, role) and grouped once all are in. */
-struct pair {
-    uint32_t member, role;
-};
-
-struct builder {
-    struct state_server *s;
-    struct pair *pairs;
-    size_t npairs, cap_pairs;
-};
 
 static int ensure_member_indexes(struct state_server *s)
 {
@@ -206,30 +206,8 @@ static int on_bot(void *arg, const struct store_bot_row *r)
     return copy_id(b->app_id, r->app_id);
 }
 
-/* The builder's callbacks take the builder; the first four only need the server. */
-static int b_server(void *a, const struct store_server_row *r)
-{
-    return on_server(((struct builder *)a)->s, r);
-}
-static int b_role(void *a, const struct store_role_row *r)
-{
-    return on_role(((struct builder *)a)->s, r);
-}
-static int b_channel(void *a, const struct store_channel_row *r)
-{
-    return on_channel(((struct builder *)a)->s, r);
-}
-static int b_overwrite(void *a, const struct store_overwrite_row *r)
-{
-    return on_overwrite(((struct builder *)a)->s, r);
-}
-static int b_member(void *a, const struct store_member_row *r)
-{
-    return on_member(((struct builder *)a)->s, r);
-}
-
 static const struct store_server_visitor VISITOR = {
-    b_server, b_role, b_channel, b_overwrite, b_member, on_member_role, on_bot};
+    on_server, on_role, on_channel, on_overwrite, on_member, on_member_role, on_bot};
 
 static int by_member_then_role(const void *a, const void *b)
 {
