@@ -7,6 +7,7 @@
  * When the writer sees a commit by another process (praca admin), a worker lists suspended
  * applications and their connections close.
  */
+#include "core/jsonout.h"
 #include "gateway/gateway.h"
 
 #include <stdlib.h>
@@ -93,7 +94,7 @@ void gateway_run(struct gateway *gw, struct gateway_job *j)
 void gateway_publish(struct gateway *gw, const char *name, json_t *payload,
                      const char (*to)[UUID_LEN + 1], size_t n)
 {
-    char *text = json_dumps(payload, JSON_COMPACT);
+    char *text = jsonout_dump(payload, NULL);
     json_decref(payload);
     struct idset *set = n ? idset_of(to, n) : NULL;
     if (text && set)

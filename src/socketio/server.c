@@ -2,6 +2,7 @@
  * Socket.IO server: see server.h. A client (one Engine.IO session) holds up to a few namespace
  * sockets; binary packets are assembled from the attachments that follow them.
  */
+#include "core/jsonout.h"
 #include "socketio/server.h"
 
 #include <stdlib.h>
@@ -278,7 +279,7 @@ void sio_connect_result(struct sio_socket *sock, int accept, const char *message
         return;
     }
     json_t *err = json_pack("{ss}", "message", message);
-    char *text = json_dumps(err, JSON_COMPACT);
+    char *text = jsonout_dump(err, NULL);
     json_decref(err);
     if (text)
         send_encoded(c, SIO_CONNECT_ERROR, sock->nsp, -1, 0, text, strlen(text));
@@ -302,7 +303,7 @@ static int send_with_attachments(struct sio_socket *sock, enum sio_type plain, e
                                  int64_t id, json_t *args, const struct sio_attachment *att,
                                  int natt)
 {
-    char *json = json_dumps(args, JSON_COMPACT);
+    char *json = jsonout_dump(args, NULL);
     if (!json)
         return -1;
     struct sio_client *c = sock->client;

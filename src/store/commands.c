@@ -1,4 +1,5 @@
 /* Slash commands: see commands.h. Options are stored as their JSON text. */
+#include "core/jsonout.h"
 #include "store/commands.h"
 
 #include <stdlib.h>
@@ -21,7 +22,7 @@ int store_commands_replace(struct store *db, void *arg)
     {
         if (rc != STORE_DONE)
             break;
-        char *options = json_dumps(json_object_get(cmd, "options"), JSON_COMPACT);
+        char *options = jsonout_dump(json_object_get(cmd, "options"), NULL);
         if (!options)
             return STORE_ERR;
         rc = store_exec(db, SQL_INSERT,
