@@ -39,6 +39,7 @@ struct serve {
     struct conformance *conformance; /* instead of the gateway, with --conformance */
     struct presence *presence;
     struct voicestate *voice;
+    struct app *app;
     struct state *state; /* the app's, for the writer's news */
     int stopping;
 };
@@ -104,7 +105,7 @@ static void on_request(void *user, struct http_exchange *ex)
     if (s->gateway && gateway_owns(ex->req))
         gateway_handle(s->gateway, ex);
     else if (!web_handle(ex)) /* pages come from memory, here */
-        workers_submit(s->workers, &ex->job);
+        api_dispatch(s->app, s->workers, ex);
 }
 
 static void on_signal_closed(uv_handle_t *h)
@@ -207,6 +208,7 @@ static int serve(struct serve *s)
                      s->cfg.site_url[0] ? s->cfg.site_url : origin))
         goto out;
     app_ready = 1;
+    s->app = &app;
     s->state = app.state;
     store_writer_on_change(writer, on_store_change, s);
     s->workers =

@@ -1,8 +1,9 @@
 /*
  * The JSON API: the context every handler gets, and the helpers they share.
  *
- * A handler is straight-line code on a worker thread: it reads with c->db (its own connection),
- * writes through the writer (store_write), and answers exactly once with one of the api_reply
+ * A handler is straight-line code on a worker thread, or inside the writer's transaction for
+ * routes marked API_ON_WRITER: it reads with c->db (its thread's connection), writes through
+ * the writer (store_write), and answers exactly once with one of the api_reply
  * helpers. Errors follow one format: status + {"error": "<mensagem>"} plus marker fields;
  * 400 messages are "<path>: <motivo>".
  */
@@ -21,6 +22,8 @@
 
 struct ratelimit;
 struct bus;
+struct bus_held;
+struct workers;
 struct presence;
 struct voicestate;
 struct state;
@@ -63,15 +66,24 @@ struct api_call {
     char params[HTTP_MAX_PARAMS][128]; /* route parameters, NUL-terminated */
     json_t *body;                      /* parsed by api_body */
     int answered;
+    struct bus_held *held; /* on the writer lane: events wait here for the commit */
 };
 
 typedef void (*api_handler)(struct api_call *c);
+
+/* Where a route's handler runs. */
+enum api_lane {
+    API_ON_WORKER, /* may wait on anything: password hashing, endpoints, long reads */
+    API_ON_WRITER, /* reads memory and a few rows, writes, waits on nothing: inside the writer's
+                    * transaction, with no thread waiting on another */
+};
 
 struct api_route {
     int method;
     const char *pattern;
     api_handler fn;
     enum api_auth auth;
+    enum api_lane lane;
 };
 
 /* Route tables, one per resource file; each ends with {0, NULL, NULL, 0}. */
@@ -101,6 +113,8 @@ int api_app_init(struct app *a, const struct config *cfg, struct store_writer *w
                  struct bus *bus, struct presence *presence, struct voicestate *voice,
                  const char *site_url);
 void api_app_cleanup(struct app *a);
+/* On the I/O thread: routes the exchange and hands it to its lane (dispatch.c). */
+void api_dispatch(struct app *a, struct workers *workers, struct http_exchange *ex);
 /* Worker-thread entry points (see core/workers.h). */
 void *api_worker_init(void *app, int index);
 void api_worker_cleanup(void *thread_ctx);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/jsonout.h"
 #include "api/api.h"
 #include "api/voice.h"
 #include "api/endpoint.h"
@@ -352,7 +353,7 @@ static void redirect_uris_put(struct api_call *c, struct store_app *app)
             if (!dup)
                 json_array_append(clean, v);
         }
-        char *text = c->answered ? NULL : json_dumps(clean, JSON_COMPACT);
+        char *text = c->answered ? NULL : jsonout_dump(clean, NULL);
         json_decref(clean);
         if (!c->answered) {
             if (!text || store_app_set_text(c->app->writer, app->id, "redirect_uris", text) < 0)
@@ -415,26 +416,29 @@ OWNED_ROUTE(install_delete)
 OWNED_ROUTE(commands_list)
 
 const struct api_route api_application_routes[] = {
-    {HTTP_GET, "/api/applications", app_list, API_PERSON},
-    {HTTP_POST, "/api/applications", app_create, API_PERSON},
-    {HTTP_GET, "/api/applications/:id", app_get_route, API_PERSON},
-    {HTTP_PUT, "/api/applications/:id", app_update_route, API_PERSON},
-    {HTTP_DELETE, "/api/applications/:id", app_delete_route, API_PERSON},
-    {HTTP_POST, "/api/applications/:id/bot", bot_create_route, API_PERSON},
-    {HTTP_POST, "/api/applications/:id/bot/token/rotate", bot_token_rotate_route, API_PERSON},
-    {HTTP_PUT, "/api/applications/:id/intents", intents_put_route, API_PERSON},
+    {HTTP_GET, "/api/applications", app_list, API_PERSON, API_ON_WORKER},
+    {HTTP_POST, "/api/applications", app_create, API_PERSON, API_ON_WORKER},
+    {HTTP_GET, "/api/applications/:id", app_get_route, API_PERSON, API_ON_WORKER},
+    {HTTP_PUT, "/api/applications/:id", app_update_route, API_PERSON, API_ON_WORKER},
+    {HTTP_DELETE, "/api/applications/:id", app_delete_route, API_PERSON, API_ON_WORKER},
+    {HTTP_POST, "/api/applications/:id/bot", bot_create_route, API_PERSON, API_ON_WORKER},
+    {HTTP_POST, "/api/applications/:id/bot/token/rotate", bot_token_rotate_route, API_PERSON,
+     API_ON_WORKER},
+    {HTTP_PUT, "/api/applications/:id/intents", intents_put_route, API_PERSON, API_ON_WORKER},
     {HTTP_POST, "/api/applications/:id/interactions-config/test", interactions_config_test_route,
-     API_PERSON},
+     API_PERSON, API_ON_WORKER},
     {HTTP_PUT, "/api/applications/:id/interactions-config", interactions_config_put_route,
-     API_PERSON},
+     API_PERSON, API_ON_WORKER},
     {HTTP_POST, "/api/applications/:id/interactions/signing-secret/rotate",
-     signing_secret_rotate_route, API_PERSON},
-    {HTTP_PUT, "/api/applications/:id/oauth/redirect-uris", redirect_uris_put_route, API_PERSON},
-    {HTTP_PUT, "/api/applications/:id/visibility", visibility_put_route, API_PERSON},
-    {HTTP_GET, "/api/applications/:id/installs", installs_list_route, API_PERSON},
-    {HTTP_DELETE, "/api/applications/:id/installs/:serverId", install_delete_route, API_PERSON},
+     signing_secret_rotate_route, API_PERSON, API_ON_WORKER},
+    {HTTP_PUT, "/api/applications/:id/oauth/redirect-uris", redirect_uris_put_route, API_PERSON,
+     API_ON_WORKER},
+    {HTTP_PUT, "/api/applications/:id/visibility", visibility_put_route, API_PERSON, API_ON_WORKER},
+    {HTTP_GET, "/api/applications/:id/installs", installs_list_route, API_PERSON, API_ON_WORKER},
+    {HTTP_DELETE, "/api/applications/:id/installs/:serverId", install_delete_route, API_PERSON,
+     API_ON_WORKER},
     {HTTP_POST, "/api/applications/:id/oauth/client-secret/rotate", client_secret_rotate_route,
-     API_PERSON},
-    {HTTP_GET, "/api/applications/:id/commands", commands_list_route, API_PERSON},
-    {0, NULL, NULL, 0},
+     API_PERSON, API_ON_WORKER},
+    {HTTP_GET, "/api/applications/:id/commands", commands_list_route, API_PERSON, API_ON_WORKER},
+    {0, NULL, NULL, 0, 0},
 };

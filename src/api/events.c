@@ -1,4 +1,5 @@
 /* Member and message events: see events.h. */
+#include "core/jsonout.h"
 #include "api/events.h"
 
 #include "api/access.h"
@@ -15,12 +16,15 @@
 #include "state/state.h"
 #include "store/servers.h"
 
-/* Serializes and hands to the bus; takes payload and the reference to `to`. */
+/* Serializes and hands to the bus (after the commit on the writer lane); takes payload and
+ * the reference to `to`. */
 static void send_to(struct api_call *c, const char *name, json_t *payload, struct idset *to)
 {
-    char *text = json_dumps(payload, JSON_COMPACT);
+    char *text = jsonout_dump(payload, NULL);
     json_decref(payload);
-    if (text)
+    if (text && c->held)
+        bus_hold(c->held, name, text, strlen(text), to);
+    else if (text)
         bus_publish(c->app->bus, name, text, strlen(text), to);
     else
         idset_unref(to);

@@ -84,7 +84,8 @@ static void server_app_uninstall(struct api_call *c)
 }
 
 const struct api_route api_install_routes[] = {
-    {HTTP_GET, "/api/servers/:sid/applications", server_apps, API_ANY},
-    {HTTP_DELETE, "/api/servers/:sid/applications/:appId", server_app_uninstall, API_ANY},
-    {0, NULL, NULL, 0},
+    {HTTP_GET, "/api/servers/:sid/applications", server_apps, API_ANY, API_ON_WORKER},
+    {HTTP_DELETE, "/api/servers/:sid/applications/:appId", server_app_uninstall, API_ANY,
+     API_ON_WORKER},
+    {0, NULL, NULL, 0, 0},
 };

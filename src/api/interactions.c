@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/jsonout.h"
 #include "api/endpoint.h"
 #include "api/events.h"
 #include "api/messages.h"
@@ -224,7 +225,7 @@ static void invoke(struct api_call *c)
     uuid_v7(id);
     int64_t now = clock_now_ms();
     json_t *payload = interaction_payload(id, &p, &inv, user, now);
-    char *text = json_dumps(payload, JSON_COMPACT);
+    char *text = jsonout_dump(payload, NULL);
     struct store_new_interaction row = {
         id,       inv.app_id,       p.sid,          p.cid, c->me.user_id,
         inv.type, inv.command_name, inv.message_id, text,  inv.open_modal_of,
@@ -435,7 +436,7 @@ static void deliver_to_endpoint(struct api_call *c, const char *id, const char *
 }
 
 const struct api_route api_interaction_routes[] = {
-    {HTTP_POST, "/api/servers/:sid/channels/:cid/interactions", invoke, API_PERSON},
-    {HTTP_POST, "/api/bot/interactions/:id/respond", respond, API_BOT},
-    {0, NULL, NULL, 0},
+    {HTTP_POST, "/api/servers/:sid/channels/:cid/interactions", invoke, API_PERSON, API_ON_WORKER},
+    {HTTP_POST, "/api/bot/interactions/:id/respond", respond, API_BOT, API_ON_WORKER},
+    {0, NULL, NULL, 0, 0},
 };

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/jsonout.h"
 #include "api/compose.h"
 #include "api/events.h"
 #include "api/limits.h"
@@ -24,7 +25,7 @@
 /* A JSON array as stored: NULL for an absent or empty one. */
 static char *stored_array(json_t *a)
 {
-    return json_array_size(a) ? json_dumps(a, JSON_COMPACT) : NULL;
+    return json_array_size(a) ? jsonout_dump(a, NULL) : NULL;
 }
 
 static void publish(struct api_call *c, const struct place *p, const char *name, json_t *payload)
@@ -64,8 +65,8 @@ json_t *api_message_create(struct api_call *c, const struct place *p, struct dra
     const char *reply = reply_to ? d->reply_to_id : NULL;
     char id[UUID_LEN + 1];
     uuid_v7(id);
-    users = json_dumps(men.users, JSON_COMPACT);
-    roles = json_dumps(men.roles, JSON_COMPACT);
+    users = jsonout_dump(men.users, NULL);
+    roles = jsonout_dump(men.roles, NULL);
     embeds = stored_array(d->embeds);
     components = stored_array(d->components);
     struct store_new_message m = {
@@ -239,8 +240,8 @@ json_t *api_message_edit(struct api_call *c, const struct place *p, const char *
     }
     if (api_automod(c, p->srv, content, embeds, men.total) || last_checks(c, w))
         goto out;
-    users = json_dumps(men.users, JSON_COMPACT);
-    roles = json_dumps(men.roles, JSON_COMPACT);
+    users = jsonout_dump(men.users, NULL);
+    roles = jsonout_dump(men.roles, NULL);
     e = stored_array(embeds);
     k = stored_array(components);
     struct store_message_edit edit = {mid,     content,        e,           k, users, roles,
@@ -451,12 +452,15 @@ static void pin(struct api_call *c)
 }
 
 const struct api_route api_message_routes[] = {
-    {HTTP_POST, "/api/bot/servers/:sid/channels/:cid/messages", bot_send, API_BOT},
-    {HTTP_PATCH, "/api/bot/servers/:sid/channels/:cid/messages/:mid", bot_edit, API_BOT},
-    {HTTP_GET, "/api/servers/:sid/channels/:cid/messages", history, API_ANY},
-    {HTTP_POST, "/api/servers/:sid/channels/:cid/messages", human_send, API_ANY},
-    {HTTP_DELETE, "/api/servers/:sid/channels/:cid/messages/:mid", message_delete, API_ANY},
-    {HTTP_POST, "/api/servers/:sid/channels/:cid/messages/:mid/react", react, API_ANY},
-    {HTTP_POST, "/api/servers/:sid/channels/:cid/messages/:mid/pin", pin, API_ANY},
-    {0, NULL, NULL, 0},
+    {HTTP_POST, "/api/bot/servers/:sid/channels/:cid/messages", bot_send, API_BOT, API_ON_WRITER},
+    {HTTP_PATCH, "/api/bot/servers/:sid/channels/:cid/messages/:mid", bot_edit, API_BOT,
+     API_ON_WRITER},
+    {HTTP_GET, "/api/servers/:sid/channels/:cid/messages", history, API_ANY, API_ON_WORKER},
+    {HTTP_POST, "/api/servers/:sid/channels/:cid/messages", human_send, API_ANY, API_ON_WRITER},
+    {HTTP_DELETE, "/api/servers/:sid/channels/:cid/messages/:mid", message_delete, API_ANY,
+     API_ON_WRITER},
+    {HTTP_POST, "/api/servers/:sid/channels/:cid/messages/:mid/react", react, API_ANY,
+     API_ON_WRITER},
+    {HTTP_POST, "/api/servers/:sid/channels/:cid/messages/:mid/pin", pin, API_ANY, API_ON_WRITER},
+    {0, NULL, NULL, 0, 0},
 };

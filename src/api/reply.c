@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/jsonout.h"
 #include "api/api.h"
 #include "core/clock.h"
 #include "core/log.h"
@@ -14,7 +15,7 @@ void api_reply(struct api_call *c, int status, json_t *body)
         return;
     }
     c->answered = 1;
-    char *text = body ? json_dumps(body, JSON_COMPACT) : NULL;
+    char *text = body ? jsonout_dump(body, NULL) : NULL;
     json_decref(body);
     if (!text) {
         status = 500;

@@ -206,10 +206,12 @@ static void member_role_delete(struct api_call *c)
 }
 
 const struct api_route api_role_routes[] = {
-    {HTTP_POST, "/api/servers/:sid/roles", role_create, API_ANY},
-    {HTTP_PATCH, "/api/servers/:sid/roles/:rid", role_patch, API_ANY},
-    {HTTP_DELETE, "/api/servers/:sid/roles/:rid", role_delete, API_ANY},
-    {HTTP_PUT, "/api/servers/:sid/members/:uid/roles/:rid", member_role_put, API_ANY},
-    {HTTP_DELETE, "/api/servers/:sid/members/:uid/roles/:rid", member_role_delete, API_ANY},
-    {0, NULL, NULL, 0},
+    {HTTP_POST, "/api/servers/:sid/roles", role_create, API_ANY, API_ON_WORKER},
+    {HTTP_PATCH, "/api/servers/:sid/roles/:rid", role_patch, API_ANY, API_ON_WORKER},
+    {HTTP_DELETE, "/api/servers/:sid/roles/:rid", role_delete, API_ANY, API_ON_WORKER},
+    {HTTP_PUT, "/api/servers/:sid/members/:uid/roles/:rid", member_role_put, API_ANY,
+     API_ON_WORKER},
+    {HTTP_DELETE, "/api/servers/:sid/members/:uid/roles/:rid", member_role_delete, API_ANY,
+     API_ON_WORKER},
+    {0, NULL, NULL, 0, 0},
 };

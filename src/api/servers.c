@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/jsonout.h"
 #include "api/access.h"
 #include "api/api.h"
 #include "api/voice.h"
@@ -195,7 +196,7 @@ static void automod_put(struct api_call *c)
         json_decref(clean);
         return;
     }
-    char *words_json = json_dumps(clean, JSON_COMPACT);
+    char *words_json = jsonout_dump(clean, NULL);
     int rc = words_json
                  ? store_automod_set(c->app->writer, sid, words_json, has_max == 1, max_mentions)
                  : STORE_ERR;
@@ -268,13 +269,13 @@ void api_reply_server_view(struct api_call *c, const char *sid)
 }
 
 const struct api_route api_server_routes[] = {
-    {HTTP_POST, "/api/servers", server_create, API_PERSON},
-    {HTTP_GET, "/api/servers", server_list, API_PERSON},
-    {HTTP_GET, "/api/servers/:sid", server_get, API_ANY},
-    {HTTP_PATCH, "/api/servers/:sid", server_patch, API_ANY},
-    {HTTP_DELETE, "/api/servers/:sid", server_delete, API_PERSON},
-    {HTTP_PUT, "/api/servers/:sid/automod", automod_put, API_ANY},
-    {HTTP_POST, "/api/servers/:sid/rules/accept", rules_accept, API_PERSON},
-    {HTTP_POST, "/api/servers/:sid/join", server_join, API_PERSON},
-    {0, NULL, NULL, 0},
+    {HTTP_POST, "/api/servers", server_create, API_PERSON, API_ON_WORKER},
+    {HTTP_GET, "/api/servers", server_list, API_PERSON, API_ON_WORKER},
+    {HTTP_GET, "/api/servers/:sid", server_get, API_ANY, API_ON_WORKER},
+    {HTTP_PATCH, "/api/servers/:sid", server_patch, API_ANY, API_ON_WORKER},
+    {HTTP_DELETE, "/api/servers/:sid", server_delete, API_PERSON, API_ON_WORKER},
+    {HTTP_PUT, "/api/servers/:sid/automod", automod_put, API_ANY, API_ON_WORKER},
+    {HTTP_POST, "/api/servers/:sid/rules/accept", rules_accept, API_PERSON, API_ON_WORKER},
+    {HTTP_POST, "/api/servers/:sid/join", server_join, API_PERSON, API_ON_WORKER},
+    {0, NULL, NULL, 0, 0},
 };

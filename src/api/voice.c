@@ -1,4 +1,5 @@
 /* Voice rights and the voice-members route: see voice.h. */
+#include "core/jsonout.h"
 #include "api/voice.h"
 
 #include <http_parser.h>
@@ -115,7 +116,7 @@ int api_voice_observers(void *thread_ctx, const char *server_id, const char *cha
 static void review(struct api_call *c, const char *key, const char *id)
 {
     json_t *payload = json_pack("{ss}", key, id);
-    char *text = json_dumps(payload, JSON_COMPACT);
+    char *text = jsonout_dump(payload, NULL);
     json_decref(payload);
     if (text)
         bus_publish(c->app->bus, VOICE_REVIEW, text, strlen(text), NULL); /* to the gateway */
@@ -158,6 +159,7 @@ static void voice_members(struct api_call *c)
 }
 
 const struct api_route api_voice_routes[] = {
-    {HTTP_GET, "/api/bot/servers/:sid/channels/:cid/voice-members", voice_members, API_BOT},
-    {0, NULL, NULL, 0},
+    {HTTP_GET, "/api/bot/servers/:sid/channels/:cid/voice-members", voice_members, API_BOT,
+     API_ON_WORKER},
+    {0, NULL, NULL, 0, 0},
 };

@@ -61,28 +61,74 @@ void bus_subscribe(struct bus *b, bus_deliver_fn fn, void *user)
     b->user = user;
 }
 
-int bus_publish(struct bus *b, const char *name, char *payload, size_t len, struct idset *to)
+static struct bus_event *event_new(const char *name, char *payload, size_t len, struct idset *to)
 {
     struct bus_event *ev = calloc(1, sizeof *ev);
     if (!ev) {
         free(payload);
         idset_unref(to);
-        return -1;
+        return NULL;
     }
     ev->payload = payload;
     ev->payload_len = len;
     ev->to = to;
     slice_copy(slice_from(name), ev->name, sizeof ev->name);
+    return ev;
+}
+
+/* Appends the list first..last (n events) and wakes the loop once. */
+static void enqueue(struct bus *b, struct bus_event *first, struct bus_event *last, unsigned long n)
+{
     pthread_mutex_lock(&b->lock);
     if (b->tail)
-        b->tail->next = ev;
+        b->tail->next = first;
     else
-        b->head = ev;
-    b->tail = ev;
-    b->published++;
+        b->head = first;
+    b->tail = last;
+    b->published += n;
     pthread_mutex_unlock(&b->lock);
     uv_async_send(&b->async);
+}
+
+int bus_publish(struct bus *b, const char *name, char *payload, size_t len, struct idset *to)
+{
+    struct bus_event *ev = event_new(name, payload, len, to);
+    if (!ev)
+        return -1;
+    enqueue(b, ev, ev, 1);
     return 0;
+}
+
+int bus_hold(struct bus_held *h, const char *name, char *payload, size_t len, struct idset *to)
+{
+    struct bus_event *ev = event_new(name, payload, len, to);
+    if (!ev)
+        return -1;
+    if (h->tail)
+        h->tail->next = ev;
+    else
+        h->head = ev;
+    h->tail = ev;
+    return 0;
+}
+
+void bus_publish_held(struct bus *b, struct bus_held *h)
+{
+    unsigned long n = 0;
+    for (struct bus_event *ev = h->head; ev; ev = ev->next)
+        n++;
+    if (n)
+        enqueue(b, h->head, h->tail, n);
+    h->head = h->tail = NULL;
+}
+
+void bus_held_drop(struct bus_held *h)
+{
+    for (struct bus_event *ev = h->head, *next; ev; ev = next) {
+        next = ev->next;
+        event_free(ev);
+    }
+    h->head = h->tail = NULL;
 }
 
 unsigned long bus_published(struct bus *b)

@@ -30,6 +30,15 @@ void bus_subscribe(struct bus *b, bus_deliver_fn fn, void *user);
 /* Thread-safe. Takes ownership of payload (malloc'd) and of the reference to `to` (may be
  * NULL), even when it fails. Returns 0 or -1. */
 int bus_publish(struct bus *b, const char *name, char *payload, size_t len, struct idset *to);
+/* Events held back until a commit: filled by one thread, then published or dropped whole. */
+struct bus_held {
+    struct bus_event *head, *tail;
+};
+/* Like bus_publish, into h. Takes payload and the reference to `to`. Returns 0 or -1. */
+int bus_hold(struct bus_held *h, const char *name, char *payload, size_t len, struct idset *to);
+/* Publishes every held event in order and empties h. */
+void bus_publish_held(struct bus *b, struct bus_held *h);
+void bus_held_drop(struct bus_held *h);
 /* Closes the loop handle; the bus is freed in its close callback. */
 void bus_close(struct bus *b);
 /* Events published so far (for the health of the pipeline and tests of it). */

@@ -19,10 +19,30 @@
 #define SALT_LEN   16
 #define HASH_LEN   32
 
-void crypto_random(void *out, size_t n)
+#define POOL_SIZE 512 /* per thread: RAND_bytes costs a getpid() syscall on every call */
+
+static void random_or_abort(void *out, size_t n)
 {
     if (RAND_bytes(out, (int)n) != 1)
         abort(); /* no entropy: nothing we produce would be safe */
+}
+
+void crypto_random(void *out, size_t n)
+{
+    static _Thread_local unsigned char pool[POOL_SIZE];
+    static _Thread_local size_t left;
+    if (n > POOL_SIZE / 8) {
+        random_or_abort(out, n);
+        return;
+    }
+    if (left < n) {
+        random_or_abort(pool, sizeof pool);
+        left = sizeof pool;
+    }
+    unsigned char *from = pool + sizeof pool - left;
+    memcpy(out, from, n);
+    OPENSSL_cleanse(from, n); /* handed-out bytes do not stay behind */
+    left -= n;
 }
 
 void crypto_token(char out[CRYPTO_TOKEN_LEN + 1])

@@ -1,12 +1,15 @@
 /*
  * HTTP server: see server.h.
  *
- * Life of a connection: reading → (request complete) reading stops and the exchange goes to the
- * handler → response written → parsing resumes on any pipelined bytes kept in `pending`, then
- * reading resumes. One timer per connection enforces the idle, header and body deadlines.
- * A connection is freed only when both its handles are closed and no exchange refers to it
- * (mark, then reap).
+ * Life of a connection: reading → (request complete) the exchange goes to the handler → response
+ * written → parsing resumes on any pipelined bytes kept in `pending`. Reading goes on while the
+ * handler runs (stopping and restarting it costs two epoll_ctl calls per request): bytes that
+ * arrive meanwhile wait in `pending`, and reading pauses only when it holds READ_CHUNK bytes, the
+ * peer has finished sending, or the request is an upgrade (the stream takes what follows). One
+ * timer per connection enforces the idle, header and body deadlines. A connection is freed only
+ * when both its handles are closed and no exchange refers to it (mark, then reap).
  */
+#include "core/jsonout.h"
 #include "http/server.h"
 
 #include <jansson.h>
@@ -37,6 +40,7 @@ struct http_conn {
     int writing;
     int lingering;
     int continue_sent;
+    int peer_done; /* EOF while busy: answer, then close */
     /* After an upgrade: */
     const struct http_stream_callbacks *stream_cb;
     void *stream_user;
@@ -77,6 +81,7 @@ static void conn_close(struct http_conn *c);
 static void send_error(struct http_conn *c, int status);
 static void conn_feed(struct http_conn *c, const char *data, size_t len);
 static void start_reading(struct http_conn *c);
+static void stop_reading(struct http_conn *c);
 
 static void exchange_free(struct http_exchange *ex)
 {
@@ -111,7 +116,7 @@ static const char *error_message(int status)
 char *http_error_json(int status, size_t *len)
 {
     json_t *o = json_pack("{ss}", "error", error_message(status));
-    char *s = json_dumps(o, JSON_COMPACT);
+    char *s = jsonout_dump(o, NULL);
     json_decref(o);
     *len = s ? strlen(s) : 0;
     return s;
@@ -271,6 +276,10 @@ static void on_written(uv_write_t *req, int status)
         conn_feed(c, held.data, held.len);
         buf_cleanup(&held);
     }
+    if (!c->busy && !c->closing && !c->writing && c->peer_done) {
+        conn_close(c);
+        return;
+    }
     if (!c->busy && !c->closing && !c->writing) {
         if (c->parser->phase == HTTP_PHASE_IDLE)
             set_timer(c, T_IDLE);
@@ -301,8 +310,28 @@ static void write_response(struct http_conn *c, struct http_response *res, struc
     }
     uv_buf_t bufs[2] = {uv_buf_init(w->head.data, (unsigned)w->head.len),
                         uv_buf_init(res->body ? res->body : "", (unsigned)res->body_len)};
+    unsigned nbufs = res->body_len ? 2 : 1;
     c->writing = 1;
-    if (uv_write(&w->req, (uv_stream_t *)&c->tcp, bufs, res->body_len ? 2 : 1, on_written))
+    /* Most answers fit the socket buffer: a direct write spares the loop a watcher change. */
+    int sent = uv_try_write((uv_stream_t *)&c->tcp, bufs, nbufs);
+    if (sent < 0 && sent != UV_EAGAIN) {
+        on_written(&w->req, sent);
+        return;
+    }
+    size_t done = sent > 0 ? (size_t)sent : 0;
+    uv_buf_t *rest = bufs;
+    while (nbufs && done >= rest->len) {
+        done -= rest->len;
+        rest++;
+        nbufs--;
+    }
+    if (!nbufs) {
+        on_written(&w->req, 0);
+        return;
+    }
+    rest->base += done;
+    rest->len -= done;
+    if (uv_write(&w->req, (uv_stream_t *)&c->tcp, rest, nbufs, on_written))
         on_written(&w->req, UV_EPIPE);
 }
 
@@ -312,8 +341,7 @@ static void send_error(struct http_conn *c, int status)
         conn_close(c);
         return;
     }
-    uv_read_stop((uv_stream_t *)&c->tcp);
-    c->reading = 0;
+    stop_reading(c);
     stop_timer(c);
     struct http_response res;
     http_response_init(&res);
@@ -377,11 +405,10 @@ static void conn_feed(struct http_conn *c, const char *data, size_t len)
                 send_error(c, 431);
                 return;
             }
-            if (c->reading) {
-                uv_read_stop((uv_stream_t *)&c->tcp);
-                c->reading = 0;
-            }
-            dispatch(c, http_reqparse_take(c->parser));
+            struct http_request *req = http_reqparse_take(c->parser);
+            if (req->upgrade || c->pending.len >= READ_CHUNK)
+                stop_reading(c);
+            dispatch(c, req);
             return;
         }
         enum http_reqparse_phase now = c->parser->phase;
@@ -409,6 +436,12 @@ static void on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *b)
 static void on_read(uv_stream_t *stream, ssize_t nread, const uv_buf_t *b)
 {
     struct http_conn *c = stream->data;
+    int busy = !c->stream_cb && (c->busy || c->writing);
+    if (nread == UV_EOF && busy) {
+        stop_reading(c);
+        c->peer_done = 1;
+        return;
+    }
     if (nread < 0) {
         conn_close(c);
         return;
@@ -419,12 +452,26 @@ static void on_read(uv_stream_t *stream, ssize_t nread, const uv_buf_t *b)
         c->stream_cb->on_data(c->stream_user, b->base, (size_t)nread);
         return;
     }
+    if (busy) { /* parsed once the answer is out */
+        if (buf_append(&c->pending, b->base, (size_t)nread))
+            conn_close(c);
+        else if (c->pending.len >= READ_CHUNK)
+            stop_reading(c);
+        return;
+    }
     conn_feed(c, b->base, (size_t)nread);
+}
+
+static void stop_reading(struct http_conn *c)
+{
+    if (c->reading)
+        uv_read_stop((uv_stream_t *)&c->tcp);
+    c->reading = 0;
 }
 
 static void start_reading(struct http_conn *c)
 {
-    if (c->reading || c->closing)
+    if (c->reading || c->closing || c->peer_done)
         return;
     if (uv_read_start((uv_stream_t *)&c->tcp, on_alloc, on_read) == 0)
         c->reading = 1;

@@ -187,6 +187,17 @@ int store_changes_begin(struct store *db)
     return rc;
 }
 
+int store_changes_pending(struct store *db)
+{
+    static const char *SQL = "SELECT EXISTS (SELECT 1 FROM temp.praca_changed)";
+    struct store_stmt *st = store_query(db, SQL, NULL, 0);
+    if (!st)
+        return 1; /* unsure: treat as changed */
+    int any = store_step(st) != STORE_ROW || store_int(st, 0) != 0;
+    store_finish(st);
+    return any;
+}
+
 int store_changes_take(struct store *db, void (*fn)(void *arg, const char *server_id), void *arg)
 {
     static const char *SQL_TAKE =

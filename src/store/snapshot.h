@@ -67,6 +67,8 @@ int store_server_walk(struct store *db, const char *sid, const struct store_serv
  * once after opening it, store_changes_take before each COMMIT. Rolled-back savepoints take
  * their marks with them. */
 int store_changes_begin(struct store *db);
+/* 1 when the open transaction has changed a server (or identities) so far, else 0. */
+int store_changes_pending(struct store *db);
 /* Calls fn for each server changed since the last take ("" when every identity may have
  * changed: tokens, suspensions), then forgets them. Returns STORE_DONE or an error. */
 int store_changes_take(struct store *db, void (*fn)(void *arg, const char *server_id), void *arg);

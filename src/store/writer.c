@@ -14,13 +14,18 @@
 #define FOREIGN_CHECK_MS 1000 /* how often commits by other processes are looked for */
 #define CHANGED_MAX      4096 /* servers named per batch; past it, everything is dropped */
 
+/* Set on the writer thread: store_write there runs inline. */
+static _Thread_local struct store_writer *running_here;
+
+/* A plain write: a job whose waiter sleeps until it is done. */
 struct write_req {
+    struct store_writer_job job;
+    struct store_writer *w;
     store_write_fn fn;
     void *arg;
     int result;
     int done;
     pthread_cond_t done_cond; /* each waiter is woken alone, not the whole pool */
-    struct write_req *next;
 };
 
 /* Prepared once on the writer's connection (store_exec caches by SQL address). */
@@ -36,7 +41,7 @@ struct store_writer {
     pthread_t thread;
     pthread_mutex_t lock;
     pthread_cond_t wake; /* writer: work arrived */
-    struct write_req *head, *tail;
+    struct store_writer_job *head, *tail;
     int stopping;
     store_change_fn on_change; /* set before the first write */
     void *on_change_arg;
@@ -87,34 +92,64 @@ static void check_foreign(struct store_writer *w)
     w->data_version = v;
 }
 
-static void run_batch(struct store_writer *w, struct write_req *batch)
+static int write_in_savepoint(struct store_writer *w, store_write_fn fn, void *arg)
 {
+    store_exec(w->db, SQL_SAVEPOINT, NULL, 0);
+    int result = fn(w->db, arg);
+    if (result < 0)
+        store_exec(w->db, SQL_ROLLBACK_TO, NULL, 0);
+    store_exec(w->db, SQL_RELEASE, NULL, 0);
+    return result;
+}
+
+/* Runs jobs from the front of *queue in one transaction, until the queue is empty or a job
+ * changed what the state holds; those jobs are cut off *queue and returned. *committed tells
+ * whether their transaction committed. */
+static struct store_writer_job *run_transaction(struct store_writer *w,
+                                                struct store_writer_job **queue, int *committed)
+{
+    struct store_writer_job *ran = *queue, *last = NULL;
     int began = store_exec(w->db, SQL_BEGIN, NULL, 0) == STORE_DONE;
-    for (struct write_req *r = batch; r; r = r->next) {
-        if (!began) {
-            r->result = STORE_ERR;
+    for (struct store_writer_job *j = ran; j; j = j->next) {
+        last = j;
+        if (!began)
             continue;
-        }
-        store_exec(w->db, SQL_SAVEPOINT, NULL, 0);
-        r->result = r->fn(w->db, r->arg);
-        if (r->result < 0)
-            store_exec(w->db, SQL_ROLLBACK_TO, NULL, 0);
-        store_exec(w->db, SQL_RELEASE, NULL, 0);
+        j->run(j, w->db);
+        if (store_changes_pending(w->db))
+            break; /* the state must follow before the next job reads it */
     }
+    *queue = last->next;
+    last->next = NULL;
+    *committed = began;
     if (began && store_changes_take(w->db, note_change, w) != STORE_DONE)
         w->changed_all = 1;
     if (began && store_exec(w->db, SQL_COMMIT, NULL, 0) != STORE_DONE) {
         log_error("writer: commit failed; batch rolled back");
         store_exec(w->db, SQL_ROLLBACK, NULL, 0);
-        for (struct write_req *r = batch; r; r = r->next)
-            r->result = STORE_ERR;
+        *committed = 0;
     }
+    if (!began)
+        log_error("writer: cannot begin a transaction");
     announce_changes(w);
+    return ran;
+}
+
+static void run_batch(struct store_writer *w, struct store_writer_job *queue)
+{
+    while (queue) {
+        int committed;
+        struct store_writer_job *ran = run_transaction(w, &queue, &committed);
+        for (struct store_writer_job *j = ran, *next; j; j = next) {
+            next = j->next; /* done may free j */
+            j->done(j, committed);
+        }
+    }
 }
 
 static void *writer_main(void *p)
 {
     struct store_writer *w = p;
+    running_here = w;
     for (;;) {
         pthread_mutex_lock(&w->lock);
         while (!w->head && !w->stopping) {
@@ -127,20 +162,13 @@ static void *writer_main(void *p)
                 pthread_mutex_lock(&w->lock);
             }
         }
-        struct write_req *batch = w->head;
+        struct store_writer_job *batch = w->head;
         w->head = w->tail = NULL;
         pthread_mutex_unlock(&w->lock);
         if (!batch)
             break;
         check_foreign(w);
         run_batch(w, batch);
-        pthread_mutex_lock(&w->lock);
-        for (struct write_req *r = batch, *next; r; r = next) {
-            next = r->next;
-            r->done = 1;
-            pthread_cond_signal(&r->done_cond); /* r lives on the waiter's stack: last touch */
-        }
-        pthread_mutex_unlock(&w->lock);
     }
     return NULL;
 }
@@ -179,19 +207,49 @@ void store_writer_on_change(struct store_writer *w, store_change_fn fn, void *ar
     pthread_mutex_unlock(&w->lock);
 }
 
-int store_write(struct store_writer *w, store_write_fn fn, void *arg)
+void store_writer_submit(struct store_writer *w, struct store_writer_job *job)
 {
-    /* Reads after this write must see it: end the caller's read snapshot first. */
-    store_read_release_current();
-    struct write_req r = {.fn = fn, .arg = arg};
-    pthread_cond_init(&r.done_cond, NULL);
+    job->next = NULL;
     pthread_mutex_lock(&w->lock);
     if (w->tail)
-        w->tail->next = &r;
+        w->tail->next = job;
     else
-        w->head = &r;
-    w->tail = &r;
+        w->head = job;
+    w->tail = job;
     pthread_cond_signal(&w->wake);
+    pthread_mutex_unlock(&w->lock);
+}
+
+static void write_req_run(struct store_writer_job *job, struct store *db)
+{
+    struct write_req *r = (struct write_req *)job;
+    (void)db;
+    r->result = write_in_savepoint(r->w, r->fn, r->arg);
+}
+
+static void write_req_done(struct store_writer_job *job, int committed)
+{
+    struct write_req *r = (struct write_req *)job;
+    struct store_writer *w = r->w;
+    pthread_mutex_lock(&w->lock);
+    if (!committed)
+        r->result = STORE_ERR;
+    r->done = 1;
+    pthread_cond_signal(&r->done_cond); /* r lives on the waiter's stack: last touch */
+    pthread_mutex_unlock(&w->lock);
+}
+
+int store_write(struct store_writer *w, store_write_fn fn, void *arg)
+{
+    if (running_here == w)
+        return write_in_savepoint(w, fn, arg);
+    /* Reads after this write must see it: end the caller's read snapshot first. */
+    store_read_release_current();
+    struct write_req r = {
+        .job = {.run = write_req_run, .done = write_req_done}, .w = w, .fn = fn, .arg = arg};
+    pthread_cond_init(&r.done_cond, NULL);
+    store_writer_submit(w, &r.job);
+    pthread_mutex_lock(&w->lock);
     while (!r.done)
         pthread_cond_wait(&r.done_cond, &w->lock);
     pthread_mutex_unlock(&w->lock);

@@ -5,6 +5,12 @@
  * committed. The writer takes all writes waiting at that moment, runs each in its own savepoint
  * (one failing write is rolled back alone), commits once, then wakes every waiter with its own
  * result: one fsync-free WAL commit serves many requests (group commit).
+ *
+ * A job goes further: the whole of it runs on the writer thread inside the batch's transaction
+ * (its store_write calls run at once, each in its own savepoint), and it is told after the
+ * commit. A request handler that only reads memory and writes runs this way with no thread
+ * waiting on another. A batch is committed early after any write that changes what the
+ * in-memory state holds, so the next job reads the state as it now is.
  */
 #ifndef PRACA_STORE_WRITER_H
 #define PRACA_STORE_WRITER_H
@@ -17,6 +23,15 @@ typedef int (*store_write_fn)(struct store *db, void *arg);
 
 struct store_writer;
 
+struct store_writer_job {
+    /* On the writer thread, inside the transaction; db is the writer's connection. */
+    void (*run)(struct store_writer_job *job, struct store *db);
+    /* On the writer thread, after the commit (committed 0: it failed, the job's writes are
+     * gone). The job may be freed here. */
+    void (*done)(struct store_writer_job *job, int committed);
+    struct store_writer_job *next; /* the writer's */
+};
+
 /* Told on the writer thread, after a commit and before its waiters wake, of each server the
  * batch changed ("" when identities may have changed), or with NULL when anything may have
  * (another process committed, or the batch named too many). */
@@ -25,12 +40,16 @@ typedef void (*store_change_fn)(void *arg, const char *server_id);
 struct store_writer *store_writer_new(const char *path);
 /* Sets who is told of changes; call before the first write. */
 void store_writer_on_change(struct store_writer *w, store_change_fn fn, void *arg);
-/* Blocks until committed. Returns fn's result, or STORE_ERR when the commit itself failed. */
+/* Blocks until committed. Returns fn's result, or STORE_ERR when the commit itself failed.
+ * Inside a job (on the writer thread) it runs fn at once and returns its result; the job
+ * learns whether it was committed from its done. */
 int store_write(struct store_writer *w, store_write_fn fn, void *arg);
 /* One statement as a write; *changes (may be NULL) gets the rows it changed. Returns
  * STORE_DONE or an error. */
 int store_write_exec(struct store_writer *w, const char *sql, const struct store_val *args,
                      size_t nargs, int64_t *changes);
+/* Queues a job; returns at once. */
+void store_writer_submit(struct store_writer *w, struct store_writer_job *job);
 /* Finishes queued writes, then stops. store_writer_free(NULL) does nothing. */
 void store_writer_free(struct store_writer *w);
 

@@ -1,0 +1,258 @@
+/*
+ * The API's front door: route on the I/O thread, then run the handler on its lane (a worker,
+ * or inside the writer's transaction), authenticate, and make sure exactly one answer leaves
+ * with the headers every /api answer carries.
+ *
+ * A request on the writer lane pays no thread hand-off beyond I/O → writer → I/O: its writes
+ * run inline, and its answer and events are held until the commit (a failed commit turns the
+ * answer into a 500 and drops the events).
+ */
+#include "api/api.h"
+
+#include <http_parser.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bus/bus.h"
+#include "core/crypto.h"
+#include "core/log.h"
+#include "state/state.h"
+#include "store/people.h"
+
+#define TOKEN_MAX 256
+
+/* ---- authentication ---- */
+
+static struct slice bearer_token(const struct http_request *req)
+{
+    struct slice h = http_request_header(req, "authorization");
+    if (h.len > 7 && slice_eq_nocase((struct slice){h.ptr, 7}, "bearer "))
+        return (struct slice){h.ptr + 7, h.len - 7};
+    return (struct slice){NULL, 0};
+}
+
+static struct slice cookie_token(const struct http_request *req)
+{
+    struct slice h = http_request_header(req, "cookie");
+    size_t i = 0;
+    while (i < h.len) {
+        while (i < h.len && (h.ptr[i] == ' ' || h.ptr[i] == ';'))
+            i++;
+        size_t start = i;
+        while (i < h.len && h.ptr[i] != ';')
+            i++;
+        struct slice pair = {h.ptr + start, i - start};
+        if (pair.len > 8 && memcmp(pair.ptr, "session=", 8) == 0)
+            return (struct slice){pair.ptr + 8, pair.len - 8};
+    }
+    return (struct slice){NULL, 0};
+}
+
+static int same_origin(struct api_call *c)
+{
+    struct slice origin = http_request_header(c->req, "origin");
+    if (!origin.ptr)
+        return 0;
+    if (c->app->site_url[0] && slice_eq(origin, c->app->site_url))
+        return 1;
+    struct slice host = http_request_header(c->req, "host");
+    if (!host.ptr)
+        return 0;
+    static const char *schemes[] = {"http://", "https://"};
+    for (int i = 0; i < 2; i++) {
+        size_t sl = strlen(schemes[i]);
+        if (origin.len == sl + host.len && memcmp(origin.ptr, schemes[i], sl) == 0 &&
+            memcmp(origin.ptr + sl, host.ptr, host.len) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+static int authenticate(struct api_call *c, enum api_auth need)
+{
+    struct slice token = bearer_token(c->req);
+    if (!token.ptr) {
+        token = cookie_token(c->req);
+        c->me.via_cookie = token.ptr != NULL;
+    }
+    if (!token.ptr || token.len == 0) {
+        api_error(c, 401, "Não autenticado: envie o token em Authorization: Bearer");
+        return -1;
+    }
+    if (token.len > TOKEN_MAX) {
+        api_error(c, 401, "Token inválido");
+        return -1;
+    }
+    crypto_sha256_hex(token.ptr, token.len, c->me.token_hash);
+    struct store_token_owner owner;
+    int rc = state_identity(c->app->state, c->db, c->me.token_hash, &owner);
+    if (rc < 0) {
+        api_internal(c);
+        return -1;
+    }
+    if (rc == 0) {
+        api_error(c, 401, "Token inválido");
+        return -1;
+    }
+    if (owner.is_bot && (owner.suspended || !owner.app_id[0])) {
+        api_error(c, 401, "Token inválido: a aplicação está suspensa");
+        return -1;
+    }
+    memcpy(c->me.user_id, owner.user_id, sizeof c->me.user_id);
+    memcpy(c->me.app_id, owner.app_id, sizeof c->me.app_id);
+    c->me.is_bot = owner.is_bot;
+    int safe = c->req->method == HTTP_GET || c->req->method == HTTP_HEAD;
+    if (c->me.via_cookie && !safe && !same_origin(c)) {
+        api_error(c, 403,
+                  "Origem não permitida: requisições com cookie precisam de Origin do site");
+        return -1;
+    }
+    if (need == API_PERSON && c->me.is_bot) {
+        api_error(c, 403, "Rota não permitida para bots");
+        return -1;
+    }
+    if (need == API_BOT && !c->me.is_bot) {
+        api_error(c, 403, "Rota exclusiva de bots: use o token do bot");
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- routing ---- */
+
+static int is_api_path(struct slice path)
+{
+    return path.len >= 4 && memcmp(path.ptr, "/api", 4) == 0 &&
+           (path.len == 4 || path.ptr[4] == '/');
+}
+
+static enum http_route_result route_of(struct app *a, struct http_request *req,
+                                       const struct http_route **route)
+{
+    int method = req->method == HTTP_HEAD ? HTTP_GET : req->method;
+    return http_router_match(&a->router, method, req->path, route, req->params, &req->nparams);
+}
+
+/* Answers 404/405 unless the request has a route; c->route is then set. */
+static int find_route(struct api_call *c, struct http_request *req)
+{
+    if (c->route)
+        return 0;
+    if (!is_api_path(req->path)) {
+        api_error(c, 404, "Página não encontrada");
+        return -1;
+    }
+    switch (route_of(c->app, req, &c->route)) {
+    case HTTP_ROUTE_NOT_FOUND:
+        api_error(c, 404, "Rota não encontrada");
+        return -1;
+    case HTTP_ROUTE_BAD_METHOD:
+        api_error(c, 405, "Método não permitido nesta rota");
+        return -1;
+    default:
+        return 0;
+    }
+}
+
+static void handle(struct api_call *c, struct http_request *req)
+{
+    if (find_route(c, req))
+        return;
+    for (size_t i = 0; i < req->nparams; i++) {
+        if (http_url_decode(req->params[i], c->params[i], sizeof c->params[i], NULL) ||
+            strlen(c->params[i]) != strnlen(c->params[i], sizeof c->params[i])) {
+            api_error(c, 404, "Rota não encontrada");
+            return;
+        }
+    }
+    const struct api_route *def = c->route->handler;
+    if (def->auth != API_PUBLIC && authenticate(c, def->auth))
+        return;
+    def->fn(c);
+}
+
+/* Handles the exchange's request; its route may be known already (ex->route). */
+static void run(struct api_call *c, struct http_exchange *ex)
+{
+    c->req = ex->req;
+    c->res = &ex->res;
+    c->route = ex->route;
+    handle(c, ex->req);
+    if (!c->answered) {
+        log_error("api: handler for %s left no answer", c->route ? c->route->pattern : "?");
+        api_internal(c);
+    }
+    json_decref(c->body);
+    c->body = NULL;
+}
+
+static void answer(struct http_exchange *ex)
+{
+    http_response_add_header(&ex->res, "Cache-Control", "no-store");
+    if (ex->req->method == HTTP_HEAD)
+        ex->res.body_len = 0; /* same headers as GET, no body */
+    http_exchange_done(ex);
+}
+
+/* ---- the worker lane ---- */
+
+void api_worker_run(struct workers_job *job, void *thread_ctx)
+{
+    struct http_exchange *ex =
+        (struct http_exchange *)((char *)job - offsetof(struct http_exchange, job));
+    struct api_call c = api_thread_call(thread_ctx);
+    run(&c, ex);
+    store_read_release(c.db);
+    answer(ex);
+}
+
+/* ---- the writer lane ---- */
+
+struct writer_call {
+    struct store_writer_job job; /* first: the writer hands it back */
+    struct app *app;
+    struct http_exchange *ex;
+    struct bus_held events;
+};
+
+static void writer_call_run(struct store_writer_job *job, struct store *db)
+{
+    struct writer_call *w = (struct writer_call *)job;
+    struct api_call c = {.app = w->app, .db = db, .held = &w->events};
+    run(&c, w->ex);
+}
+
+static void writer_call_done(struct store_writer_job *job, int committed)
+{
+    struct writer_call *w = (struct writer_call *)job;
+    if (committed) {
+        bus_publish_held(w->app->bus, &w->events);
+    } else {
+        bus_held_drop(&w->events);
+        http_response_cleanup(&w->ex->res);
+        http_response_init(&w->ex->res);
+        struct api_call c = {.app = w->app, .req = w->ex->req, .res = &w->ex->res};
+        api_internal(&c);
+    }
+    answer(w->ex);
+    free(w);
+}
+
+void api_dispatch(struct app *a, struct workers *workers, struct http_exchange *ex)
+{
+    const struct http_route *route = NULL;
+    ex->route = NULL;
+    if (is_api_path(ex->req->path) && route_of(a, ex->req, &route) == HTTP_ROUTE_FOUND)
+        ex->route = route;
+    const struct api_route *def = route ? route->handler : NULL;
+    struct writer_call *w = def && def->lane == API_ON_WRITER ? calloc(1, sizeof *w) : NULL;
+    if (!w) {
+        workers_submit(workers, &ex->job);
+        return;
+    }
+    w->job = (struct store_writer_job){.run = writer_call_run, .done = writer_call_done};
+    w->app = a;
+    w->ex = ex;
+    store_writer_submit(a->writer, &w->job);
+}
