@@ -1,0 +1,198 @@
+/* Jobs on the writer thread: inline writes, told after the commit, early commits after a state
+ * change, and a failed commit failing every job of its batch. */
+#include <criterion/criterion.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "store/db.h"
+#include "store/migrate.h"
+#include "store/writer.h"
+
+static char path[64];
+static struct store *db; /* another connection, as a reader elsewhere */
+static struct store_writer *writer;
+
+static void setup(void)
+{
+    snprintf(path, sizeof path, "/tmp/praca-jobs-%d.db", getpid());
+    unlink(path);
+    cr_assert_eq(store_open(path, &db), STORE_DONE);
+    cr_assert_gt(store_migrate(db), 0);
+    writer = store_writer_new(path);
+    cr_assert_not_null(writer);
+}
+
+static void teardown(void)
+{
+    store_writer_free(writer);
+    store_close(db);
+    const char *suffixes[] = {"", "-wal", "-shm"};
+    for (int i = 0; i < 3; i++) {
+        char p[80];
+        snprintf(p, sizeof p, "%s%s", path, suffixes[i]);
+        unlink(p);
+    }
+}
+
+TestSuite(writer_jobs, .init = setup, .fini = teardown);
+
+static int64_t count(const char *sql)
+{
+    struct store_stmt *st = store_query(db, sql, NULL, 0);
+    cr_assert_eq(store_step(st), STORE_ROW);
+    int64_t n = store_int(st, 0);
+    store_finish(st);
+    return n;
+}
+
+static int add_user(struct store *w, void *name)
+{
+    static const char *SQL =
+        "INSERT INTO users (id, username, display_name, created_at) VALUES ($1, $1, $1, 1)";
+    return store_exec(w, SQL, SV_ARGS(SV_STR(name)));
+}
+
+static int add_server(struct store *w, void *id)
+{
+    static const char *SQL = "INSERT INTO servers (id, name, owner_id, created_at) "
+                             "VALUES ($1, $1, 'owner', 1)";
+    return store_exec(w, SQL, SV_ARGS(SV_STR(id)));
+}
+
+static int rename_server(struct store *w, void *id)
+{
+    static const char *SQL = "UPDATE servers SET name = 'renamed' WHERE id = $1";
+    return store_exec(w, SQL, SV_ARGS(SV_STR(id)));
+}
+
+static int fail_half_way(struct store *w, void *arg)
+{
+    add_user(w, arg);
+    return -5;
+}
+
+static int defer_a_broken_reference(struct store *w, void *arg)
+{
+    (void)arg;
+    static const char *SQL = "INSERT INTO tokens (hash, user_id, kind, created_at) "
+                             "VALUES ('h', 'ghost', 'session', 1)";
+    if (store_exec(w, "PRAGMA defer_foreign_keys = ON", NULL, 0) != STORE_DONE)
+        return -1;
+    return store_exec(w, SQL, NULL, 0); /* fails only at COMMIT */
+}
+
+struct job {
+    struct store_writer_job base;
+    store_write_fn fn;
+    void *arg;
+    int result;
+    int committed;
+    int64_t servers_seen; /* by the other connection when run */
+    int done;
+};
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t changed = PTHREAD_COND_INITIALIZER;
+static int gate_open;
+
+static void job_run(struct store_writer_job *b, struct store *w)
+{
+    struct job *j = (struct job *)b;
+    (void)w;
+    j->servers_seen = count("SELECT count(*) FROM servers");
+    j->result = j->fn ? store_write(writer, j->fn, j->arg) : 0;
+}
+
+static void job_done(struct store_writer_job *b, int committed)
+{
+    struct job *j = (struct job *)b;
+    pthread_mutex_lock(&lock);
+    j->committed = committed;
+    j->done = 1;
+    pthread_cond_broadcast(&changed);
+    pthread_mutex_unlock(&lock);
+}
+
+/* Holds the writer until the jobs behind it are queued, so they make one batch. */
+static void gate_run(struct store_writer_job *b, struct store *w)
+{
+    (void)b;
+    (void)w;
+    pthread_mutex_lock(&lock);
+    while (!gate_open)
+        pthread_cond_wait(&changed, &lock);
+    pthread_mutex_unlock(&lock);
+}
+
+static void job_done_noop(struct store_writer_job *b, int committed)
+{
+    (void)b;
+    (void)committed;
+}
+
+static void submit_batch(struct job *jobs, size_t n)
+{
+    static struct store_writer_job gate = {.run = gate_run, .done = job_done_noop};
+    gate_open = 0;
+    store_writer_submit(writer, &gate);
+    for (size_t i = 0; i < n; i++) {
+        jobs[i].base = (struct store_writer_job){.run = job_run, .done = job_done};
+        store_writer_submit(writer, &jobs[i].base);
+    }
+    pthread_mutex_lock(&lock);
+    gate_open = 1;
+    pthread_cond_broadcast(&changed);
+    for (size_t i = 0; i < n; i++)
+        while (!jobs[i].done)
+            pthread_cond_wait(&changed, &lock);
+    pthread_mutex_unlock(&lock);
+}
+
+Test(writer_jobs, write_inline_and_hear_after_the_commit)
+{
+    struct job jobs[3] = {
+        {.fn = add_user, .arg = "ana"},
+        {.fn = fail_half_way, .arg = "half"},
+        {.fn = add_user, .arg = "bia"},
+    };
+    submit_batch(jobs, 3);
+    cr_assert_eq(jobs[0].result, STORE_DONE);
+    cr_assert_eq(jobs[1].result, -5, "a failing write is rolled back alone");
+    for (int i = 0; i < 3; i++)
+        cr_assert_eq(jobs[i].committed, 1);
+    cr_assert_eq(count("SELECT count(*) FROM users WHERE username IN ('ana', 'bia')"), 2);
+    cr_assert_eq(count("SELECT count(*) FROM users WHERE username = 'half'"), 0);
+}
+
+Test(writer_jobs, a_state_change_is_committed_before_the_next_job_runs)
+{
+    struct job jobs[5] = {
+        {.fn = add_user, .arg = "owner"},
+        {.fn = add_server, .arg = "s1"}, /* nobody holds a server that did not exist */
+        {.fn = NULL},
+        {.fn = rename_server, .arg = "s1"},
+        {.fn = NULL},
+    };
+    submit_batch(jobs, 5);
+    cr_assert_eq(jobs[3].result, STORE_DONE);
+    cr_assert_eq(jobs[2].servers_seen, 0, "still one transaction");
+    cr_assert_eq(jobs[4].servers_seen, 1, "committed before the job after the change read");
+}
+
+Test(writer_jobs, a_failed_commit_fails_every_job_of_its_batch)
+{
+    struct job jobs[2] = {
+        {.fn = add_user, .arg = "carla"},
+        {.fn = defer_a_broken_reference},
+    };
+    submit_batch(jobs, 2);
+    cr_assert_eq(jobs[0].result, STORE_DONE, "the write itself went through");
+    cr_assert_eq(jobs[0].committed, 0);
+    cr_assert_eq(jobs[1].committed, 0);
+    cr_assert_eq(count("SELECT count(*) FROM users WHERE username = 'carla'"), 0);
+    /* The writer goes on: the next write commits. */
+    cr_assert_eq(store_write(writer, add_user, "dora"), STORE_DONE);
+    cr_assert_eq(count("SELECT count(*) FROM users WHERE username = 'dora'"), 1);
+}
