@@ -17,6 +17,8 @@
 
 #define TOKEN_MAX 256
 
+#define WORKER_CACHE_KIB 256 /* per worker: what requests read most is in the state */
+
 struct worker {
     struct app *app;
     struct store *db;
@@ -79,6 +81,7 @@ void *api_worker_init(void *app, int index)
         return NULL;
     }
     store_read_batching(w->db, 1);
+    store_cache_kib(w->db, WORKER_CACHE_KIB);
     return w;
 }
 

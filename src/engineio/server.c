@@ -294,7 +294,7 @@ int eio_socket_send_prepared(struct eio_socket *s, const struct eio_prepared *p)
         finish(s, "slow reader");
         return -1;
     }
-    return ws_send_frame(s->ws, p->frame.data, p->frame.len, p->packet.data, p->packet.len);
+    return ws_send_frame(s->ws, p->frame.data, p->frame.len);
 }
 
 /* ---- heartbeat ---- */

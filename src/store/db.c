@@ -75,6 +75,13 @@ static int exec_raw(struct store *s, const char *sql)
     return rc == SQLITE_DONE ? STORE_DONE : STORE_ERR;
 }
 
+int store_cache_kib(struct store *s, int kib)
+{
+    char sql[64];
+    snprintf(sql, sizeof sql, "PRAGMA cache_size=-%d", kib);
+    return store_exec_script(s, sql);
+}
+
 void store_read_release(struct store *s)
 {
     if (s && s->in_read) {

@@ -59,6 +59,9 @@ void store_close(struct store *db);
  * store_write releases the calling thread's batched connection first, so reads after a write
  * see it. */
 void store_read_batching(struct store *db, int on);
+/* Caps the connection's page cache (SQLite's default is 2 MiB per connection; a reader whose
+ * hot data lives in memory elsewhere needs far less, and there is one per worker). */
+int store_cache_kib(struct store *db, int kib);
 void store_read_release(struct store *db);
 /* Releases the read transaction of the calling thread's batched connection, if any. */
 void store_read_release_current(void);

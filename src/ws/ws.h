@@ -1,7 +1,8 @@
 /*
- * WebSocket (RFC 6455) on an upgraded HTTP connection: the opening handshake, and framing by
- * wslay, which does no I/O of its own: bytes read from the socket are fed to it, and the frames
- * it produces are written to the stream. Messages are limited to max_message bytes.
+ * WebSocket (RFC 6455) on an upgraded HTTP connection: the opening handshake, frames read with
+ * wslay's frame-level API (which does no I/O of its own), fragments gathered, pings answered,
+ * the close handshake. Messages are limited to max_message bytes; an idle connection holds no
+ * buffer.
  */
 #ifndef PRACA_WS_WS_H
 #define PRACA_WS_WS_H
@@ -29,10 +30,8 @@ void ws_start(struct ws_conn *ws);
 int ws_send(struct ws_conn *ws, int binary, const char *data, size_t len);
 /* Appends an unmasked, final text frame of payload (what a server sends) to out. */
 int ws_frame_text(struct buf *out, const char *payload, size_t len);
-/* Writes a frame made with ws_frame_text as is (the same bytes can go to many connections);
- * falls back to ws_send when wslay still holds output. */
-int ws_send_frame(struct ws_conn *ws, const char *frame, size_t frame_len, const char *payload,
-                  size_t len);
+/* Writes a frame made with ws_frame_text as is (the same bytes can go to many connections). */
+int ws_send_frame(struct ws_conn *ws, const char *frame, size_t frame_len);
 /* Bytes waiting to go out (for the slow-reader limit). */
 size_t ws_queued(const struct ws_conn *ws);
 /* Sends a close frame and closes; on_close is not called for a close asked this way. */
