@@ -9,14 +9,15 @@
 
 #include "api/api.h"
 #include "api/endpoint.h"
+#include "api/voice.h"
 #include "bus/bus.h"
 #include "core/config.h"
 #include "core/log.h"
 #include "core/workers.h"
 #include "gateway/conformance.h"
 #include "gateway/gateway.h"
-#include "gateway/presence.h"
-#include "gateway/voicestate.h"
+#include "state/presence.h"
+#include "state/voicestate.h"
 #include "http/server.h"
 #include "store/apps.h"
 #include "web/pages.h"
@@ -161,8 +162,16 @@ static void on_store_change(void *arg, const char *sid)
     state_on_change(s->state, sid);
     char *payload = sid ? NULL : strdup("{}");
     if (payload)
-        bus_publish(s->bus, GATEWAY_SWEEP, payload, 2, NULL);
+        bus_publish(s->bus, BUS_SWEEP, payload, 2, NULL);
 }
+
+/* The API's answers to the gateway's questions (see gateway.h). */
+static const struct gateway_rules gateway_rules = {
+    api_identity,
+    api_thread_store,
+    api_voice_standing,
+    api_voice_observers,
+};
 
 static int serve(struct serve *s)
 {
@@ -224,8 +233,8 @@ static int serve(struct serve *s)
         if (!s->conformance)
             goto out;
         log_warn("conformance mode: /socket.io/ serves the protocol test handlers, not bots");
-    } else if (!(s->gateway =
-                     gateway_new(s->loop, &gc, s->workers, s->bus, s->presence, s->voice))) {
+    } else if (!(s->gateway = gateway_new(s->loop, &gc, &gateway_rules, s->workers, s->bus,
+                                          s->presence, s->voice))) {
         goto out;
     }
     uv_signal_init(s->loop, &s->sigterm);

@@ -7,7 +7,7 @@
 #include "core/clock.h"
 #include "domain/intents.h"
 #include "domain/permissions.h"
-#include "gateway/presence.h"
+#include "state/presence.h"
 #include "state/state.h"
 #include "store/apps.h"
 #include "store/servers.h"

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/ratelimit.h"
+#include "state/ratelimit.h"
 #include "core/crypto.h"
 #include "core/log.h"
 #include "state/state.h"
@@ -101,6 +101,14 @@ struct api_call api_thread_call(void *thread_ctx)
 {
     struct worker *w = thread_ctx;
     return (struct api_call){.app = w->app, .db = w->db};
+}
+
+int api_identity(void *thread_ctx, const char *token_hash, struct store_token_owner *out)
+{
+    struct worker *w = thread_ctx;
+    int found = state_identity(w->app->state, w->db, token_hash, out);
+    store_read_release(w->db);
+    return found;
 }
 
 const char *api_param(struct api_call *c, const char *name)

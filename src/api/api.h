@@ -18,6 +18,7 @@
 #include "http/router.h"
 #include "http/server.h"
 #include "store/db.h"
+#include "store/people.h"
 #include "store/writer.h"
 
 struct ratelimit;
@@ -121,6 +122,8 @@ void api_worker_cleanup(void *thread_ctx);
 void api_worker_run(struct workers_job *job, void *thread_ctx);
 /* A worker thread's own database connection (for jobs other than HTTP requests). */
 struct store *api_thread_store(void *thread_ctx);
+/* Who holds a token (state_identity on the worker's connection): 1, 0 nobody, < 0 an error. */
+int api_identity(void *thread_ctx, const char *token_hash, struct store_token_owner *out);
 /* A context for work on a worker that is not an HTTP request (app and db only). */
 struct api_call api_thread_call(void *thread_ctx);
 
@@ -165,10 +168,5 @@ int in_time(struct api_call *c, json_t *obj, const char *key, int64_t *out);
 void api_reply_history(struct api_call *c, const char *channel_id);
 /* {server, channels (those the caller can see), roles}, 200 (servers.c). */
 void api_reply_server_view(struct api_call *c, const char *sid);
-
-/* ---- output helpers (reply.c) ---- */
-json_t *json_time(int64_t ms); /* ISO text */
-json_t *json_time_or_null(int64_t ms, int is_null);
-json_t *json_str_or_null(const char *s);
 
 #endif

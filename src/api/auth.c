@@ -9,7 +9,7 @@
 
 #include "api/api.h"
 #include "api/events.h"
-#include "api/ratelimit.h"
+#include "state/ratelimit.h"
 #include "core/clock.h"
 #include "core/crypto.h"
 #include "domain/text.h"

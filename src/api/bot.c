@@ -6,7 +6,7 @@
 #include "api/api.h"
 #include "api/installs.h"
 #include "api/limits.h"
-#include "gateway/presence.h"
+#include "state/presence.h"
 #include "domain/intents.h"
 #include "store/apps.h"
 #include "store/people.h"

@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "bus/bus.h"
-#include "gateway/gateway.h"
 #include "core/log.h"
 #include "core/clock.h"
 #include "domain/intents.h"
@@ -109,5 +108,5 @@ void api_event_to_user(struct api_call *c, const char *name, const char *user_id
 void api_event_disconnect(struct api_call *c, const char *user_id, const char *token_hash)
 {
     json_t *payload = token_hash ? json_pack("{ss}", "tokenHash", token_hash) : json_object();
-    api_event_to_user(c, GATEWAY_DISCONNECT, user_id, payload);
+    api_event_to_user(c, BUS_DISCONNECT, user_id, payload);
 }

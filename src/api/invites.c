@@ -2,6 +2,7 @@
 #include <http_parser.h>
 #include <string.h>
 
+#include "core/jsonout.h"
 #include "api/access.h"
 #include "api/api.h"
 #include "api/events.h"
@@ -44,7 +45,7 @@ static void invite_create(struct api_call *c)
     }
     api_reply(c, 200,
               json_pack("{sssIso}", "code", code, "maxUses", (json_int_t)max_uses, "expiresAt",
-                        expires ? json_time(expires) : json_null()));
+                        expires ? jsonout_time(expires) : json_null()));
 }
 
 static int code_ok(const char *code)

@@ -1,7 +1,7 @@
 /* The interface's table of request limits (per account, sliding windows). */
 #include "api/limits.h"
 
-#include "api/ratelimit.h"
+#include "state/ratelimit.h"
 
 #define HOUR_MS   (3600 * 1000)
 #define MINUTE_MS (60 * 1000)

@@ -6,6 +6,7 @@
 #include <http_parser.h>
 #include <string.h>
 
+#include "core/jsonout.h"
 #include "api/access.h"
 #include "api/api.h"
 #include "api/voice.h"
@@ -147,8 +148,8 @@ static void ban_put(struct api_call *c)
     if (target.s.is_member)
         api_event_member_remove(c, sid, uid, "banned");
     json_t *ban = json_pack("{sssssossso}", "serverId", sid, "userId", uid, "reason",
-                            json_str_or_null(reason), "bannedBy", c->me.user_id, "createdAt",
-                            json_time(clock_now_ms()));
+                            jsonout_str_or_null(reason), "bannedBy", c->me.user_id, "createdAt",
+                            jsonout_time(clock_now_ms()));
     api_reply(c, 200, json_pack("{so}", "ban", ban));
 }
 

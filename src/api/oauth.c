@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/jsonout.h"
 #include "api/access.h"
 #include "api/api.h"
 #include "api/voice.h"
@@ -137,9 +138,9 @@ static void authorize_start(struct api_call *c)
                                 "iconUrl", json_object_get(full, "iconUrl"));
     json_decref(full);
     api_reply(c, 200,
-              json_pack("{sssosIsoso}", "authorizeSessionId", id, "expiresAt", json_time(expires),
-                        "requestedPermissions", (json_int_t)requested, "application", summary,
-                        "servers", servers));
+              json_pack("{sssosIsoso}", "authorizeSessionId", id, "expiresAt",
+                        jsonout_time(expires), "requestedPermissions", (json_int_t)requested,
+                        "application", summary, "servers", servers));
     store_app_cleanup(&app);
 }
 

@@ -66,20 +66,3 @@ void api_rate_limited(struct api_call *c, int64_t retry_after_ms)
               json_pack("{sssI}", "error", "Muitas requisições; aguarde antes de tentar de novo",
                         "retryAfterMs", (json_int_t)retry_after_ms));
 }
-
-json_t *json_time(int64_t ms)
-{
-    char iso[CLOCK_ISO_LEN + 1];
-    clock_format_iso(ms, iso);
-    return json_string(iso);
-}
-
-json_t *json_time_or_null(int64_t ms, int is_null)
-{
-    return is_null ? json_null() : json_time(ms);
-}
-
-json_t *json_str_or_null(const char *s)
-{
-    return s ? json_string(s) : json_null();
-}

@@ -12,13 +12,12 @@
 #include "bus/bus.h"
 #include "domain/intents.h"
 #include "domain/permissions.h"
-#include "gateway/voice.h"
-#include "gateway/voicestate.h"
+#include "state/voicestate.h"
 #include "store/apps.h"
 #include "store/servers.h"
 
-static enum api_voice_verdict judge(struct api_call *c, const char *user_id, int is_bot,
-                                    json_t *channel, struct api_voice_standing *out)
+static enum voice_verdict judge(struct api_call *c, const char *user_id, int is_bot,
+                                json_t *channel, struct voice_standing *out)
 {
     const char *sid = json_string_value(json_object_get(channel, "serverId"));
     const char *type = json_string_value(json_object_get(channel, "type"));
@@ -50,7 +49,7 @@ static enum api_voice_verdict judge(struct api_call *c, const char *user_id, int
 }
 
 void api_voice_standing(void *thread_ctx, const char *user_id, int is_bot, const char *channel_id,
-                        struct api_voice_standing *out)
+                        struct voice_standing *out)
 {
     struct api_call c = api_thread_call(thread_ctx);
     memset(out, 0, sizeof *out);
@@ -64,33 +63,6 @@ void api_voice_standing(void *thread_ctx, const char *user_id, int is_bot, const
         out->can_speak = 0;
     json_decref(channel);
     store_read_release(c.db);
-}
-
-int api_voice_refusal(enum api_voice_verdict v, const char **message)
-{
-    switch (v) {
-    case VOICE_ALLOWED:
-        *message = NULL;
-        return 200;
-    case VOICE_NOT_VOICE:
-        *message = "channelId: não é um canal de voz";
-        return 400;
-    case VOICE_NO_PERMISSION:
-        *message = "Sem permissão: é preciso CONECTAR_VOZ";
-        return 403;
-    case VOICE_NO_INTENT:
-        *message = "Intent voice.connect desligada para esta aplicação";
-        return 403;
-    case VOICE_FAILED:
-        *message = "Erro interno; tente novamente em instantes";
-        return 500;
-    case VOICE_NO_CHANNEL:
-    case VOICE_NOT_MEMBER:
-    case VOICE_HIDDEN:
-        break;
-    }
-    *message = "Canal não encontrado"; /* a channel one cannot see is not told apart */
-    return 404;
 }
 
 int api_voice_observers(void *thread_ctx, const char *server_id, const char *channel_id,
@@ -119,7 +91,7 @@ static void review(struct api_call *c, const char *key, const char *id)
     char *text = jsonout_dump(payload, NULL);
     json_decref(payload);
     if (text)
-        bus_publish(c->app->bus, VOICE_REVIEW, text, strlen(text), NULL); /* to the gateway */
+        bus_publish(c->app->bus, BUS_VOICE_REVIEW, text, strlen(text), NULL); /* to the gateway */
 }
 
 void api_voice_review_server(struct api_call *c, const char *server_id)

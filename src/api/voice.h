@@ -10,29 +10,11 @@
 
 #include "api/api.h"
 #include "core/uuid.h"
-
-enum api_voice_verdict {
-    VOICE_ALLOWED,
-    VOICE_NO_CHANNEL,    /* no such channel */
-    VOICE_NOT_VOICE,     /* not a voice channel */
-    VOICE_NOT_MEMBER,    /* not (or no longer) a member of its server */
-    VOICE_HIDDEN,        /* no VER_CANAL there */
-    VOICE_NO_PERMISSION, /* no CONECTAR_VOZ there */
-    VOICE_NO_INTENT,     /* a bot whose application has voice.connect off */
-    VOICE_FAILED,        /* storage error */
-};
-
-struct api_voice_standing {
-    enum api_voice_verdict verdict;
-    char server_id[UUID_LEN + 1];
-    int can_speak; /* FALAR there */
-};
+#include "domain/voice_rules.h"
 
 /* Where user_id stands in voice channel channel_id. thread_ctx is the worker's. */
 void api_voice_standing(void *thread_ctx, const char *user_id, int is_bot, const char *channel_id,
-                        struct api_voice_standing *out);
-/* The status and message a refused voice:join gets. */
-int api_voice_refusal(enum api_voice_verdict v, const char **message);
+                        struct voice_standing *out);
 /* The bots with voice.connect that can see the channel, in a malloc'd array (*to, *n).
  * Returns 0 or -1. */
 int api_voice_observers(void *thread_ctx, const char *server_id, const char *channel_id,

@@ -12,6 +12,15 @@
 #include "core/idset.h"
 #include "core/uuid.h"
 
+/* Control events: from the API (or main) to the gateway, never sent to a client as such. */
+/* Close the recipients' connections (payload {tokenHash?}: only those made with that token). */
+#define BUS_DISCONNECT "__disconnect__"
+/* Another process changed the database: look for suspended applications now. */
+#define BUS_SWEEP "__sweep__"
+/* Payload {serverId} or {userId}: check again the rights of the voice sessions in that server
+ * (or of that user), after roles, overwrites, memberships, channels or intents changed. */
+#define BUS_VOICE_REVIEW "__voice_review__"
+
 struct bus_event {
     char name[48]; /* MESSAGE_CREATE, GUILD_MEMBER_ADD … */
     char *payload; /* JSON text (owned) */

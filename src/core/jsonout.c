@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/clock.h"
+
 #define JSONOUT_BAD (-3)
 #define JSONOUT_MAX ((size_t)64 * 1024 * 1024) /* far above any answer or event we build */
 #define DEPTH_MAX   64
@@ -144,4 +146,21 @@ char *jsonout_dump(const json_t *v, size_t *len)
         return NULL;
     }
     return buf_detach(&out, len);
+}
+
+json_t *jsonout_time(int64_t ms)
+{
+    char iso[CLOCK_ISO_LEN + 1];
+    clock_format_iso(ms, iso);
+    return json_string(iso);
+}
+
+json_t *jsonout_time_or_null(int64_t ms, int is_null)
+{
+    return is_null ? json_null() : jsonout_time(ms);
+}
+
+json_t *jsonout_str_or_null(const char *s)
+{
+    return s ? json_string(s) : json_null();
 }

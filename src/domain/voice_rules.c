@@ -80,3 +80,30 @@ int voice_read_signal(json_t *payload, int attachments, struct voice_signal_req 
     out->data = data;
     return 0;
 }
+
+int voice_refusal(enum voice_verdict v, const char **message)
+{
+    switch (v) {
+    case VOICE_ALLOWED:
+        *message = NULL;
+        return 200;
+    case VOICE_NOT_VOICE:
+        *message = "channelId: não é um canal de voz";
+        return 400;
+    case VOICE_NO_PERMISSION:
+        *message = "Sem permissão: é preciso CONECTAR_VOZ";
+        return 403;
+    case VOICE_NO_INTENT:
+        *message = "Intent voice.connect desligada para esta aplicação";
+        return 403;
+    case VOICE_FAILED:
+        *message = "Erro interno; tente novamente em instantes";
+        return 500;
+    case VOICE_NO_CHANNEL:
+    case VOICE_NOT_MEMBER:
+    case VOICE_HIDDEN:
+        break;
+    }
+    *message = "Canal não encontrado"; /* a channel one cannot see is not told apart */
+    return 404;
+}

@@ -30,6 +30,27 @@ struct voice_signal_req {
     json_t *data; /* borrowed from the payload */
 };
 
+/* Where a user stands in a voice channel, as the API decides it from rights and intents. */
+enum voice_verdict {
+    VOICE_ALLOWED,
+    VOICE_NO_CHANNEL,    /* no such channel */
+    VOICE_NOT_VOICE,     /* not a voice channel */
+    VOICE_NOT_MEMBER,    /* not (or no longer) a member of its server */
+    VOICE_HIDDEN,        /* no VER_CANAL there */
+    VOICE_NO_PERMISSION, /* no CONECTAR_VOZ there */
+    VOICE_NO_INTENT,     /* a bot whose application has voice.connect off */
+    VOICE_FAILED,        /* storage error */
+};
+
+struct voice_standing {
+    enum voice_verdict verdict;
+    char server_id[UUID_LEN + 1];
+    int can_speak; /* FALAR there */
+};
+
+/* The status and message for a refused voice:join (200 and NULL when it is allowed). */
+int voice_refusal(enum voice_verdict v, const char **message);
+
 /* payload is the event's argument, NULL when there is none. */
 int voice_read_join(json_t *payload, struct voice_join_req *out, struct rule_error *err);
 int voice_read_leave(json_t *payload, struct voice_leave_req *out, struct rule_error *err);

@@ -7,22 +7,21 @@
  * When the writer sees a commit by another process (praca admin), a worker lists suspended
  * applications and their connections close.
  */
-#include "core/jsonout.h"
 #include "gateway/gateway.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/api.h"
 #include "bus/bus.h"
 #include "core/buf.h"
 #include "core/crypto.h"
 #include "core/inbox.h"
+#include "core/jsonout.h"
 #include "core/log.h"
 #include "core/map.h"
 #include "core/clock.h"
 #include "gateway/internal.h"
-#include "gateway/presence.h"
+#include "state/presence.h"
 #include "gateway/recovery.h"
 #include "gateway/voice.h"
 #include "socketio/server.h"
@@ -155,9 +154,7 @@ static void accept_recoverable(struct gateway *gw, struct conn *c, const struct 
 static void auth_on_worker(struct gateway_job *j, void *thread_ctx)
 {
     struct auth_job *a = (struct auth_job *)j;
-    struct api_call c = api_thread_call(thread_ctx);
-    a->found = state_identity(c.app->state, c.db, a->token_hash, &a->owner);
-    store_read_release(c.db);
+    a->found = j->gw->rules.identity(thread_ctx, a->token_hash, &a->owner);
 }
 
 static void auth_answered(struct gateway_job *j)
@@ -347,7 +344,7 @@ static void send_to_audience(struct gateway *gw, const struct idset *to, struct 
 static void deliver(void *user, const struct bus_event *ev)
 {
     struct gateway *gw = user;
-    if (!strcmp(ev->name, GATEWAY_DISCONNECT)) {
+    if (!strcmp(ev->name, BUS_DISCONNECT)) {
         json_t *p = json_loadb(ev->payload, ev->payload_len, 0, NULL);
         const char *hash = json_string_value(json_object_get(p, "tokenHash"));
         for (size_t i = 0; i < idset_count(ev->to); i++)
@@ -355,11 +352,11 @@ static void deliver(void *user, const struct bus_event *ev)
         json_decref(p);
         return;
     }
-    if (!strcmp(ev->name, VOICE_REVIEW)) {
+    if (!strcmp(ev->name, BUS_VOICE_REVIEW)) {
         voice_on_review(gw, ev->payload, ev->payload_len);
         return;
     }
-    if (!strcmp(ev->name, GATEWAY_SWEEP)) {
+    if (!strcmp(ev->name, BUS_SWEEP)) {
         sweep(gw);
         return;
     }
@@ -393,7 +390,7 @@ struct sweep_job {
 static void sweep_on_worker(struct gateway_job *j, void *thread_ctx)
 {
     struct sweep_job *s = (struct sweep_job *)j;
-    struct store *db = api_thread_store(thread_ctx);
+    struct store *db = j->gw->rules.thread_store(thread_ctx);
     s->suspended = store_suspended_bots(db);
     store_read_release(db);
 }
@@ -434,14 +431,15 @@ static void on_sweep(uv_timer_t *t)
 /* ---- the gateway ---- */
 
 struct gateway *gateway_new(uv_loop_t *loop, const struct gateway_config *cfg,
-                            struct workers *workers, struct bus *bus, struct presence *presence,
-                            struct voicestate *voice)
+                            const struct gateway_rules *rules, struct workers *workers,
+                            struct bus *bus, struct presence *presence, struct voicestate *voice)
 {
     static const char *const namespaces[] = {"/", NULL};
     struct gateway *gw = calloc(1, sizeof *gw);
     if (!gw)
         return NULL;
     gw->loop = loop;
+    gw->rules = *rules;
     gw->workers = workers;
     gw->bus = bus;
     gw->presence = presence;

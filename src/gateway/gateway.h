@@ -7,19 +7,31 @@
 #define PRACA_GATEWAY_GATEWAY_H
 #include <uv.h>
 
+#include "core/uuid.h"
 #include "core/workers.h"
+#include "domain/voice_rules.h"
 #include "http/server.h"
+#include "store/people.h"
 
 struct bus;
 struct presence;
 struct voicestate;
 struct gateway;
 
-/* Control event on the bus: close the recipients' connections (payload {tokenHash?}: only the
- * connections made with that token). */
-#define GATEWAY_DISCONNECT "__disconnect__"
-/* Another process changed the database: look for suspended applications now. */
-#define GATEWAY_SWEEP "__sweep__"
+/* What the gateway asks of the API's rules, on a worker thread (thread_ctx is the worker's).
+ * main.c wires the API's functions in, so neither layer includes the other. */
+struct gateway_rules {
+    /* Who holds the token: 1 found, 0 nobody, < 0 a storage error. */
+    int (*identity)(void *thread_ctx, const char *token_hash, struct store_token_owner *out);
+    /* The worker's database connection. */
+    struct store *(*thread_store)(void *thread_ctx);
+    /* Where user_id stands in voice channel channel_id. */
+    void (*voice_standing)(void *thread_ctx, const char *user_id, int is_bot,
+                           const char *channel_id, struct voice_standing *out);
+    /* The bots that watch the channel's voice participants (malloc'd array). 0 or -1. */
+    int (*voice_observers)(void *thread_ctx, const char *server_id, const char *channel_id,
+                           char (**to)[UUID_LEN + 1], size_t *n);
+};
 
 struct gateway_config {
     int ping_interval_ms;
@@ -30,8 +42,8 @@ struct gateway_config {
 };
 
 struct gateway *gateway_new(uv_loop_t *loop, const struct gateway_config *cfg,
-                            struct workers *workers, struct bus *bus, struct presence *presence,
-                            struct voicestate *voice);
+                            const struct gateway_rules *rules, struct workers *workers,
+                            struct bus *bus, struct presence *presence, struct voicestate *voice);
 /* 1 when the request is for the gateway's path. */
 int gateway_owns(const struct http_request *req);
 void gateway_handle(struct gateway *gw, struct http_exchange *ex);

@@ -12,6 +12,7 @@
 #include "core/map.h"
 #include "core/uuid.h"
 #include "core/workers.h"
+#include "gateway/gateway.h"
 
 struct sio_socket;
 struct sio_server;
@@ -35,6 +36,7 @@ struct conn {
 
 struct gateway {
     uv_loop_t *loop;
+    struct gateway_rules rules;
     struct sio_server *sio;
     struct workers *workers;
     struct bus *bus;

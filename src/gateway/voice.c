@@ -13,13 +13,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/voice.h"
 #include "core/clock.h"
 #include "core/log.h"
 #include "domain/ratewindow.h"
 #include "domain/voice_rules.h"
 #include "gateway/internal.h"
-#include "gateway/voicestate.h"
+#include "state/voicestate.h"
 #include "socketio/server.h"
 
 typedef char user_id_t[UUID_LEN + 1];
@@ -106,8 +105,8 @@ struct announce_job {
 static void announce_on_worker(struct gateway_job *j, void *thread_ctx)
 {
     struct announce_job *a = (struct announce_job *)j;
-    a->failed =
-        api_voice_observers(thread_ctx, a->server_id, a->channel_id, &a->observers, &a->nobservers);
+    a->failed = j->gw->rules.voice_observers(thread_ctx, a->server_id, a->channel_id, &a->observers,
+                                             &a->nobservers);
 }
 
 static int among(const struct voice_session *list, size_t n, const char *user_id)
@@ -172,19 +171,20 @@ struct join_job {
     int is_bot;
     struct voice_join_req req;
     int64_t ack_id;
-    struct api_voice_standing standing;
+    struct voice_standing standing;
 };
 
 static void join_on_worker(struct gateway_job *j, void *thread_ctx)
 {
     struct join_job *jj = (struct join_job *)j;
-    api_voice_standing(thread_ctx, jj->user_id, jj->is_bot, jj->req.channel_id, &jj->standing);
+    j->gw->rules.voice_standing(thread_ctx, jj->user_id, jj->is_bot, jj->req.channel_id,
+                                &jj->standing);
 }
 
 static void join_apply(struct gateway *gw, struct sio_socket *sock, const struct join_job *jj)
 {
     const char *message;
-    int status = api_voice_refusal(jj->standing.verdict, &message);
+    int status = voice_refusal(jj->standing.verdict, &message);
     if (status != 200) {
         refuse(sock, jj->ack_id, status, message);
         return;
@@ -400,7 +400,7 @@ void voice_on_disconnect(struct gateway *gw, struct conn *c)
 
 struct review_entry {
     struct voice_session session; /* as it was when the review began */
-    struct api_voice_standing standing;
+    struct voice_standing standing;
     int changed; /* the channel's participants changed */
 };
 
@@ -415,12 +415,12 @@ static void review_on_worker(struct gateway_job *j, void *thread_ctx)
     struct review_job *r = (struct review_job *)j;
     for (long i = 0; i < r->n; i++) {
         struct review_entry *e = &r->entries[i];
-        api_voice_standing(thread_ctx, e->session.user_id, e->session.is_bot, e->session.channel_id,
-                           &e->standing);
+        j->gw->rules.voice_standing(thread_ctx, e->session.user_id, e->session.is_bot,
+                                    e->session.channel_id, &e->standing);
     }
 }
 
-static const char *end_reason(enum api_voice_verdict v)
+static const char *end_reason(enum voice_verdict v)
 {
     switch (v) {
     case VOICE_NO_CHANNEL:
@@ -435,7 +435,7 @@ static const char *end_reason(enum api_voice_verdict v)
 
 /* Applies one verdict: 1 when the channel's participants changed. */
 static int review_one(struct gateway *gw, const struct voice_session *was,
-                      const struct api_voice_standing *st)
+                      const struct voice_standing *st)
 {
     struct voice_session s;
     /* Skip sessions that ended or moved while the worker looked, and storage failures. */

@@ -15,17 +15,12 @@
 struct gateway;
 struct conn;
 
-/* Control event on the bus, payload {serverId} or {userId}: check again the rights of the
- * voice sessions in that server (or of that user), after roles, overwrites, memberships,
- * channels or intents changed. */
-#define VOICE_REVIEW "__voice_review__"
-
 /* Handles a client event when name is a voice event (returns 1), or returns 0. */
 int voice_on_event(struct gateway *gw, struct conn *c, const char *name, json_t *payload,
                    int64_t ack_id, int natt);
 /* Ends the sessions owned by a closing connection and frees its voice limits. */
 void voice_on_disconnect(struct gateway *gw, struct conn *c);
-/* Handles a VOICE_REVIEW control event. */
+/* Handles a BUS_VOICE_REVIEW control event. */
 void voice_on_review(struct gateway *gw, const char *payload, size_t len);
 
 #endif

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gateway/voicestate.h"
+#include "state/voicestate.h"
 
 #define SERVER_A "01a1fe3b-0000-7000-8000-00000000000a"
 #define SERVER_B "01a1fe3b-0000-7000-8000-00000000000b"

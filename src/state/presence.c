@@ -1,5 +1,5 @@
 /* Presence: see presence.h. */
-#include "gateway/presence.h"
+#include "state/presence.h"
 
 #include <pthread.h>
 #include <stdlib.h>

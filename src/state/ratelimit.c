@@ -1,5 +1,5 @@
 /* Shared limiter: see ratelimit.h. A chained hash table; idle entries are swept now and then. */
-#include "api/ratelimit.h"
+#include "state/ratelimit.h"
 
 #include <pthread.h>
 #include <stdio.h>

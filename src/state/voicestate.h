@@ -7,8 +7,8 @@
  * joining order and scanned linearly: a voice channel holds a handful of people, and a scan of
  * thousands of sessions takes microseconds.
  */
-#ifndef PRACA_GATEWAY_VOICESTATE_H
-#define PRACA_GATEWAY_VOICESTATE_H
+#ifndef PRACA_STATE_VOICESTATE_H
+#define PRACA_STATE_VOICESTATE_H
 #include <jansson.h>
 #include <stddef.h>
 #include <stdint.h>

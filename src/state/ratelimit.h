@@ -3,8 +3,8 @@
  * Each (action, account) pair has its own exact sliding window (domain/ratewindow.h);
  * the operator's scale multiplies every count.
  */
-#ifndef PRACA_API_RATELIMIT_H
-#define PRACA_API_RATELIMIT_H
+#ifndef PRACA_STATE_RATELIMIT_H
+#define PRACA_STATE_RATELIMIT_H
 #include <stdint.h>
 
 struct ratelimit;

@@ -4,8 +4,8 @@
  * A user is online while at least one connection is open, showing their saved status
  * (online, idle, dnd; invisible shows offline), and offline when the last one drops.
  */
-#ifndef PRACA_GATEWAY_PRESENCE_H
-#define PRACA_GATEWAY_PRESENCE_H
+#ifndef PRACA_STATE_PRESENCE_H
+#define PRACA_STATE_PRESENCE_H
 #include <jansson.h>
 
 struct presence;

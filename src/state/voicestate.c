@@ -1,11 +1,10 @@
 /* Voice sessions: see voicestate.h. */
-#include "gateway/voicestate.h"
+#include "core/jsonout.h"
+#include "state/voicestate.h"
 
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "api/api.h"
 
 struct voicestate {
     pthread_mutex_t lock;
@@ -160,7 +159,7 @@ json_t *voice_participants_json(const struct voice_session *list, size_t n, int 
         json_t *p = json_pack("{sssbsb}", "userId", s->user_id, "muted",
                               s->self_muted || !s->can_speak, "deafened", s->self_deafened);
         if (with_joined_at)
-            json_object_set_new(p, "joinedAt", json_time(s->joined_at));
+            json_object_set_new(p, "joinedAt", jsonout_time(s->joined_at));
         json_array_append_new(arr, p);
     }
     return arr;
