@@ -649,10 +649,12 @@ void http_stream_close(struct http_stream *s)
 {
     struct http_conn *c = (struct http_conn *)s;
     c->stream_cb = NULL; /* the owner is done with it: no on_close */
-    if (c->stream_writes)
+    if (c->stream_writes) {
         c->close_when_flushed = 1;
-    else
+        set_timer(c, T_LINGER); /* a peer that does not read is not waited for */
+    } else {
         conn_close(c);
+    }
 }
 
 struct http_server *http_server_new(uv_loop_t *loop, const struct http_server_config *cfg,

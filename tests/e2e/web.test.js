@@ -336,6 +336,26 @@ test('sign in: a wrong password is a readable message; next never leaves the sit
   await closePage(page);
 });
 
+test('sign in: next spelled to become //host in the browser still stays on the site', async () => {
+  const who = await register(srv.url);
+  for (const next of ['/%5Cevil.example', '/%09/evil.example/', '/%5C%5Cevil.example', '%2F%2Fevil.example', 'https://evil.example/']) {
+    const page = await openPage();
+    await page.goto(`${srv.url}/login?next=${next}`);
+    await page.fill('#login-username', who.user.username);
+    await page.fill('#login-password', 'senha-secreta-1');
+    await page.click('#login button[type=submit]');
+    await page.waitForURL(srv.url + '/developers');
+    await closePage(page);
+  }
+  const page = await openPage(); // a path of this site is kept, query included
+  await page.goto(`${srv.url}/login?next=${encodeURIComponent('/developers?tab=apps')}`);
+  await page.fill('#login-username', who.user.username);
+  await page.fill('#login-password', 'senha-secreta-1');
+  await page.click('#login button[type=submit]');
+  await page.waitForURL(srv.url + '/developers?tab=apps');
+  await closePage(page);
+});
+
 test('sign in: with two-factor on, the page asks for the code and then signs in', async () => {
   const who = await register(srv.url);
   const { body: { secret } } = await api(srv.url, 'POST', '/api/users/@me/mfa/totp', { token: who.token });

@@ -142,10 +142,12 @@ test('a message over maxPayload ends the connection with 1009, before its body i
   assert.equal(closeCode(d.frames().find((f) => f.op === OP.CLOSE)), 1009);
 });
 
-test('pings from a peer that never reads stop being answered: memory stays bounded', async () => {
+test('pings from a peer that never reads stop being answered; its descriptor is let go', async () => {
+  const fds = () => require('node:fs').readdirSync(`/proc/${srv.proc.pid}/fd`).length;
+  const rss = () => Number(require('node:fs').readFileSync(`/proc/${srv.proc.pid}/status`, 'utf8').match(/VmRSS:\s+(\d+)/)[1]);
+  const fdsBefore = fds();
   const c = await open();
   c.sock.pause();
-  const rss = () => Number(require('node:fs').readFileSync(`/proc/${srv.proc.pid}/status`, 'utf8').match(/VmRSS:\s+(\d+)/)[1]);
   const before = rss();
   const ping = frame(OP.PING, 'p'.repeat(125));
   const batch = Buffer.concat(Array.from({ length: 1000 }, () => ping));
@@ -154,8 +156,9 @@ test('pings from a peer that never reads stop being answered: memory stays bound
   }
   const grew = rss() - before;
   assert.ok(grew < 16 * 1024, `RSS grew by ${grew} KiB`);
-  c.sock.resume();
-  await until(c, (f) => f.op === OP.CLOSE, 'close frame');
-  assert.equal(closeCode(c.frames().find((f) => f.op === OP.CLOSE)), 1008);
+  // Closed with 1008 once its answers piled up; the close cannot be flushed to a peer that does
+  // not read, so the socket is closed regardless a couple of seconds later.
+  for (let i = 0; i < 100 && fds() > fdsBefore; i++) await new Promise((r) => setTimeout(r, 100));
+  assert.equal(fds(), fdsBefore, 'the connection\'s descriptor was closed');
   c.sock.destroy();
 });

@@ -3,8 +3,13 @@
 
 function nextPage() {
   const next = new URLSearchParams(location.search).get('next') || '';
-  // Only paths of this site: no scheme, no "//host".
-  return next.startsWith('/') && !next.startsWith('//') ? next : '/developers';
+  // Only pages of this site, judged as the browser will read the path: it turns "/\\host" and
+  // "/<tab>/host" into "//host", another site.
+  try {
+    const url = new URL(next, location.origin);
+    if (next.startsWith('/') && url.origin === location.origin) return url.pathname + url.search + url.hash;
+  } catch (_) { /* not a URL at all */ }
+  return '/developers';
 }
 
 function selectTab(which) {
