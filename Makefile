@@ -1,7 +1,8 @@
 # praca: `make` builds build/praca; `make run` serves; `make check` runs every test.
 PKGS      := libuv jansson sqlite3 libcrypto libcurl
 WARN      := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
-CPPFLAGS  := -Isrc -Ibuild/gen -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L
+VERSION   ?= 0.1.0
+CPPFLAGS  := -Isrc -Ibuild/gen -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L -DPRACA_VERSION='"$(VERSION)"'
 CFLAGS    ?= -O2 -g -fno-omit-frame-pointer
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS))
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS)) -lhttp_parser -lwslay -lpthread -lm

@@ -45,6 +45,10 @@ struct serve {
     int stopping;
 };
 
+#ifndef PRACA_VERSION
+#define PRACA_VERSION "unknown"
+#endif
+
 static int migrate_only(const struct config *cfg)
 {
     struct store *db;
@@ -279,10 +283,19 @@ out:
 
 int main(int argc, char **argv)
 {
-    if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
-        !strcmp(argv[1], "help")) {
-        fputs(config_usage(), argc < 2 ? stderr : stdout);
-        return argc < 2 ? 2 : 0;
+    if (argc < 2) {
+        fputs(config_usage(), stderr);
+        return 2;
+    }
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h") || !strcmp(argv[1], "help")) {
+            fputs(config_usage(), stdout);
+            return 0;
+        }
+        if (!strcmp(argv[i], "--version") || !strcmp(argv[1], "version")) {
+            printf("praca %s\n", PRACA_VERSION);
+            return 0;
+        }
     }
     signal(SIGPIPE, SIG_IGN);
     static struct serve s;

@@ -123,6 +123,11 @@ static int on_headers_complete(http_parser *hp)
     r->path = (struct slice){base, q ? (size_t)(q - base) : p->url_len};
     r->query = q ? (struct slice){q + 1, p->url_len - (size_t)(q - base) - 1}
                  : (struct slice){base + p->url_len, 0};
+    size_t hosts = 0;
+    for (size_t i = 0; i < r->nheaders; i++)
+        hosts += slice_eq_nocase(r->headers[i].name, "host");
+    if (hosts > 1 || (hosts == 0 && hp->http_major == 1 && hp->http_minor >= 1))
+        return fail(p, 400); /* RFC 9112 §3.2: exactly one Host in HTTP/1.1 */
     r->method = hp->method;
     r->keep_alive = http_should_keep_alive(hp);
     r->upgrade = hp->upgrade;

@@ -62,6 +62,7 @@ struct http_server {
     struct http_conn *conns;
     size_t nconns;
     int draining;
+    int drain_finished;
     void (*drained)(void *);
     void *drained_arg;
     char read_buf[READ_CHUNK];
@@ -131,12 +132,12 @@ static void on_async_closed(uv_handle_t *h)
 
 static void finish_drain(struct http_server *s)
 {
-    if (!s->drained)
+    if (s->drain_finished)
         return;
-    void (*cb)(void *) = s->drained;
-    s->drained = NULL;
-    uv_close((uv_handle_t *)&s->done_async, on_async_closed);
-    cb(s->drained_arg);
+    s->drain_finished = 1;
+    uv_close((uv_handle_t *)&s->done_async, on_async_closed); /* the loop can end now */
+    if (s->drained)
+        s->drained(s->drained_arg);
 }
 
 static void maybe_free(struct http_conn *c)

@@ -114,7 +114,8 @@ int web_handle(struct http_exchange *ex)
     if (ex->req->method != HTTP_GET && ex->req->method != HTTP_HEAD) {
         security_headers(&ex->res);
         http_response_add_header(&ex->res, "Allow", "GET, HEAD");
-        answer(ex, 405, "text/plain; charset=utf-8", "Método não permitido", 21);
+        static const char text[] = "Método não permitido";
+        answer(ex, 405, "text/plain; charset=utf-8", text, sizeof text - 1);
         return 1;
     }
     if (slice_eq(path, "/")) {

@@ -207,6 +207,43 @@ test('praca --help lists commands and flags; migrate works alone', () => {
   assert.match(again.stdout, /migrations applied: 0/);
 });
 
+test('HTTP/1.1 needs exactly one Host: none or two are 400; HTTP/1.0 is served without one', async () => {
+  const none = await rawExchange(srv.port, ['GET /api/health HTTP/1.1\r\n\r\n']);
+  assert.match(none.data, /^HTTP\/1\.1 400 /);
+  const two = await rawExchange(srv.port, ['GET /api/health HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n']);
+  assert.match(two.data, /^HTTP\/1\.1 400 /);
+  const old = await rawExchange(srv.port, ['GET /api/health HTTP/1.0\r\n\r\n']);
+  assert.match(old.data, /^HTTP\/1\.1 200 /);
+});
+
+test('every answer is exactly as long as its Content-Length (a page with another method: 405)', async () => {
+  for (const req of ['DELETE / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n',
+    'PUT /api/health HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n']) {
+    const r = await rawExchange(srv.port, [req]);
+    assert.match(r.data, /^HTTP\/1\.1 405 /);
+    const [head, body] = r.data.split('\r\n\r\n');
+    const declared = Number(head.match(/Content-Length: (\d+)/i)[1]);
+    assert.equal(Buffer.byteLength(body, 'latin1'), declared, req);
+    assert.match(Buffer.from(body, 'latin1').toString('utf8'), /permitido/);
+  }
+});
+
+test('--version, and --help after a command', () => {
+  const v = spawnSync(BIN, ['--version'], { encoding: 'utf8' });
+  assert.equal(v.status, 0);
+  assert.match(v.stdout, /^praca \d+\.\d+\.\d+/);
+  const h = spawnSync(BIN, ['serve', '--help'], { encoding: 'utf8' });
+  assert.equal(h.status, 0);
+  assert.match(h.stdout, /usage: praca/);
+});
+
+test('a start that cannot listen exits 1 with the reason', () => {
+  const dir = require('node:fs').mkdtempSync(require('node:path').join(require('node:os').tmpdir(), 'praca-port-'));
+  const r = spawnSync(BIN, ['serve', '--port', String(srv.port), '--data', dir + '/p.db'], { encoding: 'utf8', timeout: 10000 });
+  assert.equal(r.status, 1, 'exits instead of running on, serving nothing');
+  assert.match(r.stderr, /cannot listen on .*address already in use/);
+});
+
 test('the server is still healthy after all of the above', async () => {
   await healthy();
   const u = await register(srv.url);

@@ -49,13 +49,13 @@ Test(reqparse, pipelined_requests_come_out_one_at_a_time)
 
 Test(reqparse, byte_by_byte)
 {
-    const char *in = "PUT /x HTTP/1.1\r\nA: 1\r\nB: 2\r\nContent-Length: 3\r\n\r\nabc";
+    const char *in = "PUT /x HTTP/1.1\r\nHost: h\r\nA: 1\r\nB: 2\r\nContent-Length: 3\r\n\r\nabc";
     size_t len = strlen(in), used;
     for (size_t i = 0; i + 1 < len; i++)
         cr_assert_eq(http_reqparse_feed(&p, in + i, 1, &used), HTTP_REQPARSE_MORE);
     cr_assert_eq(http_reqparse_feed(&p, in + len - 1, 1, &used), HTTP_REQPARSE_REQUEST);
     struct http_request *r = http_reqparse_take(&p);
-    cr_assert_eq(r->nheaders, 3);
+    cr_assert_eq(r->nheaders, 4);
     cr_assert(slice_eq(http_request_header(r, "b"), "2"));
     cr_assert_eq(strncmp(r->body.data, "abc", 3), 0);
     free_req(r);
@@ -63,7 +63,7 @@ Test(reqparse, byte_by_byte)
 
 Test(reqparse, content_length_over_limit_is_413_before_the_body)
 {
-    const char *in = "POST /x HTTP/1.1\r\nContent-Length: 1001\r\n\r\n";
+    const char *in = "POST /x HTTP/1.1\r\nHost: h\r\nContent-Length: 1001\r\n\r\n";
     size_t used;
     cr_assert_eq(http_reqparse_feed(&p, in, strlen(in), &used), HTTP_REQPARSE_ERROR);
     cr_assert_eq(p.error_status, 413);
@@ -71,7 +71,7 @@ Test(reqparse, content_length_over_limit_is_413_before_the_body)
 
 Test(reqparse, chunked_body_over_limit_is_413)
 {
-    const char *head = "POST /x HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n";
+    const char *head = "POST /x HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n";
     size_t used;
     cr_assert_eq(http_reqparse_feed(&p, head, strlen(head), &used), HTTP_REQPARSE_MORE);
     char chunk[700];
@@ -85,7 +85,7 @@ Test(reqparse, chunked_body_over_limit_is_413)
 
 Test(reqparse, chunked_body_is_joined)
 {
-    const char *in = "POST /x HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n"
+    const char *in = "POST /x HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n"
                      "3\r\n{\"a\r\n4\r\n\":1}\r\n0\r\n\r\n";
     size_t used;
     cr_assert_eq(http_reqparse_feed(&p, in, strlen(in), &used), HTTP_REQPARSE_REQUEST);
@@ -127,7 +127,8 @@ Test(reqparse, garbage_is_400)
 
 Test(reqparse, expect_continue_is_noticed)
 {
-    const char *in = "POST /x HTTP/1.1\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\n";
+    const char *in =
+        "POST /x HTTP/1.1\r\nHost: h\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\n";
     size_t used;
     cr_assert_eq(http_reqparse_feed(&p, in, strlen(in), &used), HTTP_REQPARSE_MORE);
     cr_assert(p.expect_continue);
@@ -149,4 +150,28 @@ Test(reqparse, query_and_decoding_helpers)
     cr_assert_str_eq(out, "ç b");
     cr_assert_neq(http_url_decode(SLICE_LIT("%4"), out, sizeof out, NULL), 0);
     cr_assert_neq(http_url_decode(SLICE_LIT("%zz"), out, sizeof out, NULL), 0);
+}
+
+Test(reqparse, http11_needs_exactly_one_host)
+{
+    const char *missing = "GET / HTTP/1.1\r\n\r\n";
+    size_t used;
+    cr_assert_eq(http_reqparse_feed(&p, missing, strlen(missing), &used), HTTP_REQPARSE_ERROR);
+    cr_assert_eq(p.error_status, 400);
+}
+
+Test(reqparse, two_hosts_are_refused)
+{
+    const char *two = "GET / HTTP/1.1\r\nHost: a\r\nhost: b\r\n\r\n";
+    size_t used;
+    cr_assert_eq(http_reqparse_feed(&p, two, strlen(two), &used), HTTP_REQPARSE_ERROR);
+    cr_assert_eq(p.error_status, 400);
+}
+
+Test(reqparse, http10_predates_host)
+{
+    const char *old = "GET / HTTP/1.0\r\n\r\n";
+    size_t used;
+    cr_assert_eq(http_reqparse_feed(&p, old, strlen(old), &used), HTTP_REQPARSE_REQUEST);
+    free_req(http_reqparse_take(&p));
 }
