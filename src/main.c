@@ -2,7 +2,9 @@
  * praca: the command line. `serve` runs the service (I/O thread + worker pool + writer),
  * `migrate` only applies migrations. Configuration comes from PRACA_* variables and flags.
  */
+#include <limits.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <stdio.h>
 #include <string.h>
 #include <uv.h>
@@ -11,6 +13,7 @@
 #include "api/endpoint.h"
 #include "api/voice.h"
 #include "bus/bus.h"
+#include "core/clock.h"
 #include "core/config.h"
 #include "core/log.h"
 #include "core/workers.h"
@@ -169,6 +172,30 @@ static void on_store_change(void *arg, const char *sid)
         bus_publish(s->bus, BUS_SWEEP, payload, 2, NULL);
 }
 
+#define FILES_RESERVE 256 /* descriptors kept for the database, the loop and outbound calls */
+
+/* Raises the open-files limit to its hard limit; returns the connections that fit under it
+ * (or `asked`, when the operator set one that fits). */
+static int connection_budget(int asked)
+{
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl))
+        return asked > 0 ? asked : 1024 - FILES_RESERVE;
+    if (rl.rlim_cur < rl.rlim_max) {
+        rlim_t was = rl.rlim_cur;
+        rl.rlim_cur = rl.rlim_max;
+        if (setrlimit(RLIMIT_NOFILE, &rl))
+            rl.rlim_cur = was;
+    }
+    long fit = rl.rlim_cur > (rlim_t)INT_MAX ? INT_MAX : (long)rl.rlim_cur - FILES_RESERVE;
+    if (fit < 16)
+        fit = 16;
+    if (asked > 0 && asked > fit)
+        log_warn("--max-connections %d is over what %ld open files allow; using %ld", asked,
+                 (long)rl.rlim_cur, fit);
+    return asked > 0 && asked <= fit ? asked : (int)fit;
+}
+
 /* The API's answers to the gateway's questions (see gateway.h). */
 static const struct gateway_rules gateway_rules = {
     api_identity,
@@ -190,12 +217,11 @@ static int serve(struct serve *s)
     }
     if (store_open(s->cfg.data, &db) != STORE_DONE || store_migrate(db) < 0)
         goto out;
-    store_close(db);
-    db = NULL;
     if (!(writer = store_writer_new(s->cfg.data)))
         goto out;
     s->loop = uv_default_loop();
     s->bus = bus_new(s->loop);
+    int max_connections = connection_budget(s->cfg.max_connections);
     struct http_server_config hc = {
         .host = s->cfg.host,
         .port = s->cfg.port,
@@ -203,6 +229,8 @@ static int serve(struct serve *s)
         .header_timeout_ms = s->cfg.header_timeout_ms,
         .body_timeout_ms = s->cfg.body_timeout_ms,
         .idle_timeout_ms = s->cfg.idle_timeout_ms,
+        .max_connections = max_connections,
+        .max_connections_per_address = s->cfg.max_connections_per_address,
     };
     s->http = http_server_new(s->loop, &hc, on_request, s);
     int port = 0;
@@ -223,6 +251,12 @@ static int serve(struct serve *s)
     app_ready = 1;
     s->app = &app;
     s->state = app.state;
+    int64_t preload_started = clock_now_ms();
+    long bots = state_identities_preload(app.state, db);
+    log_info("state: %ld bot identities loaded in %lld ms", bots,
+             (long long)(clock_now_ms() - preload_started));
+    store_close(db);
+    db = NULL;
     store_writer_on_change(writer, on_store_change, s);
     s->workers =
         workers_new(s->cfg.workers, api_worker_init, api_worker_cleanup, api_worker_run, &app);
@@ -237,8 +271,8 @@ static int serve(struct serve *s)
         if (!s->conformance)
             goto out;
         log_warn("conformance mode: /socket.io/ serves the protocol test handlers, not bots");
-    } else if (!(s->gateway = gateway_new(s->loop, &gc, &gateway_rules, s->workers, s->bus,
-                                          s->presence, s->voice))) {
+    } else if (!(s->gateway = gateway_new(s->loop, &gc, &gateway_rules, s->state, s->workers,
+                                          s->bus, s->presence, s->voice))) {
         goto out;
     }
     uv_signal_init(s->loop, &s->sigterm);
@@ -246,6 +280,8 @@ static int serve(struct serve *s)
     s->sigterm.data = s->sigint.data = s;
     uv_signal_start(&s->sigterm, on_signal, SIGTERM);
     uv_signal_start(&s->sigint, on_signal, SIGINT);
+    log_info("accepting up to %d connections (%d per address; 0 = no cap)", max_connections,
+             s->cfg.max_connections_per_address);
     printf("listening on %s\n", origin);
     fflush(stdout);
     uv_run(s->loop, UV_RUN_DEFAULT);

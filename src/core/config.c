@@ -51,6 +51,9 @@ static const struct option options[] = {
     INT("--ping-interval-ms", "PRACA_PING_INTERVAL_MS", ping_interval_ms, 100, 300000),
     INT("--ping-timeout-ms", "PRACA_PING_TIMEOUT_MS", ping_timeout_ms, 100, 300000),
     INT("--log-level", "PRACA_LOG_LEVEL", log_level, 0, 3),
+    INT("--max-connections", "PRACA_MAX_CONNECTIONS", max_connections, 0, 10000000),
+    INT("--max-connections-per-address", "PRACA_MAX_CONNECTIONS_PER_ADDRESS",
+        max_connections_per_address, 0, 10000000),
 };
 
 void config_defaults(struct config *c)
@@ -198,6 +201,11 @@ const char *config_usage(void)
            "  --idle-timeout-ms MS          [PRACA_IDLE_TIMEOUT_MS] keep-alive idle limit (60000)\n"
            "  --ping-interval-ms MS         [PRACA_PING_INTERVAL_MS] gateway heartbeat (25000)\n"
            "  --ping-timeout-ms MS          [PRACA_PING_TIMEOUT_MS] gateway pong deadline (20000)\n"
+           "  --max-connections N           [PRACA_MAX_CONNECTIONS] open connections at most\n"
+           "                                (0: the open-files limit less 256)\n"
+           "  --max-connections-per-address N\n"
+           "                                [PRACA_MAX_CONNECTIONS_PER_ADDRESS] from one peer\n"
+           "                                address at most (0: no cap)\n"
            "  --log-level N                 [PRACA_LOG_LEVEL] 0 debug, 1 info, 2 warn, 3 error "
            "(1)\n"
            "  --test-clock                  [PRACA_TEST_CLOCK] test only: POST /api/test/clock\n";

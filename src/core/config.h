@@ -23,6 +23,8 @@ struct config {
     int ping_interval_ms;  /* Engine.IO heartbeat */
     int ping_timeout_ms;
     int log_level;
+    int max_connections;             /* 0 = the open-files limit less a reserve */
+    int max_connections_per_address; /* 0 = no cap per address */
 };
 
 enum config_result { CONFIG_OK = 0, CONFIG_ERROR = -1 };

@@ -160,7 +160,7 @@ static void auth_on_worker(struct gateway_job *j, void *thread_ctx)
 static void auth_answered(struct gateway_job *j)
 {
     struct auth_job *a = (struct auth_job *)j;
-    struct gateway *gw = j->gw;
+    struct gateway *gw = a->base.gw;
     struct sio_socket *sock = sio_server_find(gw->sio, a->socket_id);
     int valid = a->found == 1 && !(a->owner.is_bot && (a->owner.suspended || !a->owner.app_id[0]));
     if (sock && !gw->draining) {
@@ -222,7 +222,13 @@ static enum sio_connect_decision on_connect(void *user, struct sio_socket *sock,
     a->base.done = auth_answered;
     memcpy(a->socket_id, sio_socket_id(sock), sizeof a->socket_id);
     crypto_sha256_hex(json_string_value(token), json_string_length(token), a->token_hash);
-    gateway_run(gw, &a->base);
+    if (state_identity_known(gw->state, a->token_hash, &a->owner)) {
+        a->found = 1; /* in memory: answered here, no worker */
+        a->base.gw = gw;
+        auth_answered(&a->base);
+    } else {
+        gateway_run(gw, &a->base);
+    }
     return SIO_LATER;
 }
 
@@ -431,8 +437,9 @@ static void on_sweep(uv_timer_t *t)
 /* ---- the gateway ---- */
 
 struct gateway *gateway_new(uv_loop_t *loop, const struct gateway_config *cfg,
-                            const struct gateway_rules *rules, struct workers *workers,
-                            struct bus *bus, struct presence *presence, struct voicestate *voice)
+                            const struct gateway_rules *rules, struct state *state,
+                            struct workers *workers, struct bus *bus, struct presence *presence,
+                            struct voicestate *voice)
 {
     static const char *const namespaces[] = {"/", NULL};
     struct gateway *gw = calloc(1, sizeof *gw);
@@ -440,6 +447,7 @@ struct gateway *gateway_new(uv_loop_t *loop, const struct gateway_config *cfg,
         return NULL;
     gw->loop = loop;
     gw->rules = *rules;
+    gw->state = state;
     gw->workers = workers;
     gw->bus = bus;
     gw->presence = presence;

@@ -17,6 +17,7 @@ struct bus;
 struct presence;
 struct voicestate;
 struct gateway;
+struct state;
 
 /* What the gateway asks of the API's rules, on a worker thread (thread_ctx is the worker's).
  * main.c wires the API's functions in, so neither layer includes the other. */
@@ -42,8 +43,9 @@ struct gateway_config {
 };
 
 struct gateway *gateway_new(uv_loop_t *loop, const struct gateway_config *cfg,
-                            const struct gateway_rules *rules, struct workers *workers,
-                            struct bus *bus, struct presence *presence, struct voicestate *voice);
+                            const struct gateway_rules *rules, struct state *state,
+                            struct workers *workers, struct bus *bus, struct presence *presence,
+                            struct voicestate *voice);
 /* 1 when the request is for the gateway's path. */
 int gateway_owns(const struct http_request *req);
 void gateway_handle(struct gateway *gw, struct http_exchange *ex);

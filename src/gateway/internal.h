@@ -37,6 +37,7 @@ struct conn {
 struct gateway {
     uv_loop_t *loop;
     struct gateway_rules rules;
+    struct state *state; /* identities known in memory answer a CONNECT at once */
     struct sio_server *sio;
     struct workers *workers;
     struct bus *bus;

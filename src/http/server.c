@@ -13,11 +13,14 @@
 #include "http/server.h"
 
 #include <jansson.h>
+#include <limits.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/log.h"
+#include "core/map.h"
 #include "http/reqparse.h"
 
 #define READ_CHUNK  65536
@@ -47,6 +50,7 @@ struct http_conn {
     size_t stream_queued;
     int stream_writes;
     int close_when_flushed;
+    char peer[INET6_ADDRSTRLEN]; /* counted in the server's per-address map when capped */
     struct http_conn *prev, *next;
 };
 
@@ -63,6 +67,8 @@ struct http_server {
     size_t nconns;
     int draining;
     int drain_finished;
+    struct map per_address; /* peer address → connections (a count in the pointer) */
+    unsigned long refused;
     void (*drained)(void *);
     void *drained_arg;
     char read_buf[READ_CHUNK];
@@ -140,6 +146,20 @@ static void finish_drain(struct http_server *s)
         s->drained(s->drained_arg);
 }
 
+/* Adds delta to the connections from addr; returns the count now. */
+static uintptr_t count_address(struct http_server *s, const char *addr, int delta)
+{
+    uintptr_t now = (uintptr_t)map_get(&s->per_address, addr);
+    if (delta < 0 && now == 0)
+        return 0; /* never counted (its map_set failed) */
+    uintptr_t n = now + (uintptr_t)(intptr_t)delta;
+    if (n == 0)
+        map_remove(&s->per_address, addr);
+    else if (map_set(&s->per_address, addr, (void *)n))
+        return UINTPTR_MAX; /* no memory: treated as over the cap */
+    return n;
+}
+
 static void maybe_free(struct http_conn *c)
 {
     if (c->open_handles || c->busy || c->writing || c->stream_writes)
@@ -156,6 +176,8 @@ static void maybe_free(struct http_conn *c)
         free(c->parser);
     }
     buf_cleanup(&c->pending);
+    if (c->peer[0])
+        count_address(s, c->peer, -1);
     free(c);
     s->nconns--;
     if (s->draining && s->nconns == 0)
@@ -480,14 +502,55 @@ static void start_reading(struct http_conn *c)
         conn_close(c);
 }
 
+static void on_refused_closed(uv_handle_t *h)
+{
+    free(h);
+}
+
+/* Takes a connection off the backlog and closes it at once (libuv would otherwise keep
+ * reporting it). */
+static void refuse(struct http_server *s, uv_stream_t *listener)
+{
+    uv_tcp_t *t = malloc(sizeof *t);
+    if (!t)
+        return;
+    uv_tcp_init(s->loop, t);
+    uv_accept(listener, (uv_stream_t *)t);
+    uv_close((uv_handle_t *)t, on_refused_closed);
+    s->refused++;
+}
+
+/* The peer's address, counted against its cap; -1 when over it. */
+static int admit_address(struct http_conn *c)
+{
+    struct http_server *s = c->srv;
+    if (s->cfg.max_connections_per_address <= 0)
+        return 0;
+    struct sockaddr_storage addr;
+    int len = sizeof addr;
+    if (uv_tcp_getpeername(&c->tcp, (struct sockaddr *)&addr, &len))
+        return -1;
+    if (addr.ss_family == AF_INET6)
+        uv_ip6_name((struct sockaddr_in6 *)&addr, c->peer, sizeof c->peer);
+    else
+        uv_ip4_name((struct sockaddr_in *)&addr, c->peer, sizeof c->peer);
+    if (count_address(s, c->peer, 1) > (uintptr_t)s->cfg.max_connections_per_address) {
+        s->refused++;
+        return -1;
+    }
+    return 0;
+}
+
 static void on_connection(uv_stream_t *listener, int status)
 {
     struct http_server *s = listener->data;
     if (status < 0)
         return;
-    struct http_conn *c = calloc(1, sizeof *c);
-    if (!c)
+    struct http_conn *c = NULL;
+    if (s->nconns >= (size_t)s->cfg.max_connections || !(c = calloc(1, sizeof *c))) {
+        refuse(s, listener);
         return;
+    }
     c->srv = s;
     uv_tcp_init(s->loop, &c->tcp);
     uv_timer_init(s->loop, &c->timer);
@@ -503,7 +566,7 @@ static void on_connection(uv_stream_t *listener, int status)
         s->conns->prev = c;
     s->conns = c;
     s->nconns++;
-    if (!c->parser || uv_accept(listener, (uv_stream_t *)&c->tcp)) {
+    if (uv_accept(listener, (uv_stream_t *)&c->tcp) || !c->parser || admit_address(c)) {
         conn_close(c);
         return;
     }
@@ -666,6 +729,9 @@ struct http_server *http_server_new(uv_loop_t *loop, const struct http_server_co
         return NULL;
     s->loop = loop;
     s->cfg = *cfg;
+    if (s->cfg.max_connections <= 0)
+        s->cfg.max_connections = INT_MAX;
+    map_init(&s->per_address);
     s->handler = handler;
     s->user = user;
     pthread_mutex_init(&s->done_lock, NULL);
@@ -719,5 +785,6 @@ void http_server_free(struct http_server *s)
     if (!s)
         return;
     pthread_mutex_destroy(&s->done_lock);
+    map_cleanup(&s->per_address);
     free(s);
 }

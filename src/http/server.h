@@ -48,6 +48,8 @@ struct http_server_config {
     int header_timeout_ms;
     int body_timeout_ms;
     int idle_timeout_ms;
+    int max_connections;             /* beyond it new connections are closed at once */
+    int max_connections_per_address; /* 0 = no cap */
 };
 
 struct http_server *http_server_new(uv_loop_t *loop, const struct http_server_config *cfg,

@@ -221,6 +221,13 @@ static void on_message(void *user, struct eio_socket *s, int binary, const char 
     } else if (p.type == SIO_CONNECT_ERROR) {
         eio_socket_close(s, "unexpected packet");
     } else if ((p.type == SIO_BINARY_EVENT || p.type == SIO_BINARY_ACK) && p.attachments > 0) {
+        struct sio_socket **slot = slot_of(c, p.nsp);
+        if (!slot || !*slot || (*slot)->state != SOCK_CONNECTED) {
+            /* Refused before its attachments are held: nothing buffers before a CONNECT. */
+            sio_packet_cleanup(&p);
+            eio_socket_close(s, "packet for a namespace not joined");
+            return;
+        }
         c->pending = p;
         c->pending_active = 1;
         return; /* kept until its attachments arrive */

@@ -86,6 +86,36 @@ static int changed_since(const struct state *s, uint64_t seen, const char *sid)
     return 0;
 }
 
+int state_identity_known(struct state *s, const char *token_hash, struct store_token_owner *out)
+{
+    pthread_mutex_lock(&s->lock);
+    struct store_token_owner *known = map_get(&s->identities, token_hash);
+    if (known)
+        *out = *known;
+    pthread_mutex_unlock(&s->lock);
+    return known != NULL;
+}
+
+static void preload_one(void *arg, const char *hash, const struct store_token_owner *owner)
+{
+    struct state *s = arg;
+    struct store_token_owner *copy = malloc(sizeof *copy);
+    if (!copy)
+        return;
+    *copy = *owner;
+    pthread_mutex_lock(&s->lock);
+    if (map_get(&s->identities, hash) || map_set(&s->identities, hash, copy))
+        free(copy);
+    pthread_mutex_unlock(&s->lock);
+}
+
+long state_identities_preload(struct state *s, struct store *db)
+{
+    long n = store_bot_tokens_each(db, IDENTITIES_MAX / 2, preload_one, s);
+    store_read_release(db);
+    return n;
+}
+
 int state_identity(struct state *s, struct store *db, const char *token_hash,
                    struct store_token_owner *out)
 {

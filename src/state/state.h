@@ -26,6 +26,12 @@ void state_free(struct state *s);
 /* Who holds a token (by its SHA-256 hex): 1 found, 0 no such token, < 0 storage error. */
 int state_identity(struct state *s, struct store *db, const char *token_hash,
                    struct store_token_owner *out);
+/* The same from memory only, never blocking on storage: 1 known, 0 not in memory (ask
+ * state_identity). */
+int state_identity_known(struct state *s, const char *token_hash, struct store_token_owner *out);
+/* Loads every bot token's identity, so the bots reconnecting after a start cost no query.
+ * Returns how many, or < 0. */
+long state_identities_preload(struct state *s, struct store *db);
 /* Server sid: a reference (release with state_server_unref), or NULL with *found 0 (no such
  * server) or < 0 (storage error). May end db's read transaction to load a fresh copy. */
 struct state_server *state_server(struct state *s, struct store *db, const char *sid, int *found);

@@ -29,6 +29,32 @@ int store_token_find(struct store *db, const char *hash, struct store_token_owne
     return found;
 }
 
+long store_bot_tokens_each(struct store *db, long max,
+                           void (*fn)(void *arg, const char *hash,
+                                      const struct store_token_owner *owner),
+                           void *arg)
+{
+    static const char *SQL =
+        "SELECT t.hash, t.user_id, a.id, COALESCE(a.suspended, 0) FROM tokens t"
+        " JOIN users u ON u.id = t.user_id JOIN applications a ON a.bot_user_id = u.id"
+        " WHERE u.is_bot = 1 LIMIT $1";
+    struct store_stmt *st = store_query(db, SQL, SV_ARGS(SV_INT(max)));
+    if (!st)
+        return STORE_ERR;
+    long n = 0;
+    int rc;
+    while ((rc = store_step(st)) == STORE_ROW) {
+        struct store_token_owner o = {.is_bot = 1};
+        store_text_copy(st, 1, o.user_id, sizeof o.user_id);
+        store_text_copy(st, 2, o.app_id, sizeof o.app_id);
+        o.suspended = (int)store_int(st, 3);
+        fn(arg, store_text(st, 0), &o);
+        n++;
+    }
+    store_finish(st);
+    return rc < 0 ? rc : n;
+}
+
 int store_login_find(struct store *db, const char *username, struct store_login *out)
 {
     static const char *SQL = "SELECT id, password_hash, mfa_secret, mfa_enabled, mfa_last_step"

@@ -31,6 +31,12 @@ struct store_new_user {
 
 /* 1 found, 0 unknown, < 0 error. */
 int store_token_find(struct store *db, const char *hash, struct store_token_owner *out);
+/* Calls fn with each bot token (hash and owner), at most max of them. Returns how many, or an
+ * error (< 0). */
+long store_bot_tokens_each(struct store *db, long max,
+                           void (*fn)(void *arg, const char *hash,
+                                      const struct store_token_owner *owner),
+                           void *arg);
 int store_login_find(struct store *db, const char *username, struct store_login *out);
 /* The user object {id, username, displayName, isBot, mfaEnabled, createdAt}; NULL when unknown
  * (*rc STORE_DONE) or on error. */

@@ -340,3 +340,28 @@ test('connection-state recovery (opt-in): a short drop, then the missed events a
   await api(srv.url, 'POST', w.url, { token: w.owner.token, body: { content: 'simples' } });
   assert.equal((await plainEvent).length, 1);
 });
+
+test('after a restart, bots are known from the start: valid ones connect, a suspended one does not', async () => {
+  const s2 = await startServer();
+  const owner = await register(s2.url);
+  const good = await appWithBot(s2.url, owner, { name: 'Robô Bom' });
+  const held = await appWithBot(s2.url, owner, { name: 'Robô Suspenso' });
+  await s2.stop();
+  const run = (...args) => spawnSync(BIN, ['admin', ...args, '--data', s2.db], { encoding: 'utf8' });
+  assert.equal(run('suspend', held.app.id, '--reason', 'teste').status, 0);
+  const s3 = await startServer({ dir: s2.dir });
+  try {
+    const ok = await gatewayConnect(s3.url, { auth: { token: good.botToken }, transports: ['websocket'] }, sockets);
+    assert.equal(ok.connected, true);
+    await assert.rejects(gatewayConnect(s3.url, { auth: { token: held.botToken }, transports: ['websocket'] }, sockets),
+      /Token inválido/);
+    await assert.rejects(gatewayConnect(s3.url, { auth: { token: 'x' + good.botToken }, transports: ['websocket'] }, sockets),
+      /Token inválido/);
+    assert.equal(run('unsuspend', held.app.id).status, 0);
+    await eventually(async () => {
+      const s = await gatewayConnect(s3.url, { auth: { token: held.botToken }, transports: ['websocket'] }, sockets).catch(() => null);
+      return Boolean(s && s.connected);
+    }, 2500, 'the unsuspended bot connects');
+    for (const s of sockets) s.close();
+  } finally { await s3.stop(); }
+});

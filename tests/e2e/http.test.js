@@ -244,6 +244,46 @@ test('a start that cannot listen exits 1 with the reason', () => {
   assert.match(r.stderr, /cannot listen on .*address already in use/);
 });
 
+// Opens a raw TCP connection; resolves with it and whether the server closed it within ms.
+function probe(port, ms = 400) {
+  return new Promise((resolve) => {
+    const sock = require('node:net').connect(port, '127.0.0.1');
+    let closed = false;
+    sock.on('error', () => {});
+    sock.on('close', () => { closed = true; });
+    setTimeout(() => resolve({ sock, closed }), ms);
+  });
+}
+
+test('connections are capped in all and per address; refused ones hold no descriptor', async () => {
+  const s = await startServer({ args: ['--max-connections', '8'] });
+  try {
+    const fds = () => require('node:fs').readdirSync(`/proc/${s.proc.pid}/fd`).length;
+    const open = [];
+    for (let i = 0; i < 8; i++) open.push(await probe(s.port, 50));
+    assert.ok(open.every((p) => !p.closed));
+    const before = fds();
+    const extra = [];
+    for (let i = 0; i < 50; i++) extra.push(probe(s.port));
+    const refused = await Promise.all(extra);
+    assert.ok(refused.every((p) => p.closed), 'over the cap: closed at once');
+    assert.ok(fds() <= before + 2, `descriptors ${before} -> ${fds()}`);
+    open.pop().sock.destroy();
+    await new Promise((r) => setTimeout(r, 100));
+    const again = await rawExchange(s.port, ['GET /api/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n']);
+    assert.match(again.data, /^HTTP\/1\.1 200 /, 'room again once one left');
+    for (const p of open) p.sock.destroy();
+  } finally { await s.stop(); }
+  const t = await startServer({ args: ['--max-connections-per-address', '3'] });
+  try {
+    const mine = [];
+    for (let i = 0; i < 3; i++) mine.push(await probe(t.port, 50));
+    assert.ok(mine.every((p) => !p.closed));
+    assert.equal((await probe(t.port)).closed, true, 'a fourth from the same address is closed');
+    for (const p of mine) p.sock.destroy();
+  } finally { await t.stop(); }
+});
+
 test('the server is still healthy after all of the above', async () => {
   await healthy();
   const u = await register(srv.url);

@@ -162,3 +162,12 @@ test('pings from a peer that never reads stop being answered; its descriptor is 
   assert.equal(fds(), fdsBefore, 'the connection\'s descriptor was closed');
   c.sock.destroy();
 });
+
+test('a binary event before CONNECT is refused at once: no attachment is held for it', async () => {
+  const c = await open();
+  await until(c, (f) => f.op === OP.TEXT && f.data[0] === 0x30, 'open packet');
+  const started = Date.now();
+  c.sock.write(frame(OP.TEXT, '451-["x",{"_placeholder":true,"num":0}]'));
+  await c.ended;
+  assert.ok(Date.now() - started < 2000, `closed after ${Date.now() - started} ms`);
+});
