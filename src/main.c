@@ -38,6 +38,7 @@ struct serve {
     int grace_ticks;
     struct http_server *http;
     struct workers *workers;
+    struct workers *hashing; /* password hashing, apart from the workers */
     struct bus *bus;
     struct gateway *gateway;
     struct conformance *conformance; /* instead of the gateway, with --conformance */
@@ -113,7 +114,7 @@ static void on_request(void *user, struct http_exchange *ex)
     if (s->gateway && gateway_owns(ex->req))
         gateway_handle(s->gateway, ex);
     else if (!web_handle(ex)) /* pages come from memory, here */
-        api_dispatch(s->app, s->workers, ex);
+        api_dispatch(s->app, ex);
 }
 
 static void on_signal_closed(uv_handle_t *h)
@@ -260,10 +261,14 @@ static int serve(struct serve *s)
     store_writer_on_change(writer, on_store_change, s);
     s->workers =
         workers_new(s->cfg.workers, api_worker_init, api_worker_cleanup, api_worker_run, &app);
-    if (!s->workers) {
+    s->hashing =
+        workers_new(API_HASHING_THREADS, api_worker_init, api_worker_cleanup, api_worker_run, &app);
+    if (!s->workers || !s->hashing) {
         log_error("cannot start %d workers", s->cfg.workers);
         goto out;
     }
+    app.workers = s->workers;
+    app.hashing = s->hashing;
     struct gateway_config gc = {s->cfg.ping_interval_ms, s->cfg.ping_timeout_ms, 1000000,
                                 1024 * 1024, s->cfg.rate_limit_scale};
     if (s->cfg.conformance) {
@@ -287,6 +292,7 @@ static int serve(struct serve *s)
     uv_run(s->loop, UV_RUN_DEFAULT);
     status = 0;
 out:
+    workers_free(s->hashing);
     workers_free(s->workers);
     store_writer_free(writer);
     store_close(db);

@@ -37,7 +37,9 @@ struct app {
     struct bus *bus;
     struct presence *presence;
     struct voicestate *voice;
-    struct state *state; /* what requests read instead of SQL (owned) */
+    struct state *state;     /* what requests read instead of SQL (owned) */
+    struct workers *workers; /* the lanes, set once they run (not owned) */
+    struct workers *hashing;
     struct http_router router;
     char site_url[512]; /* origin used for the CSRF check and links */
 };
@@ -74,9 +76,11 @@ typedef void (*api_handler)(struct api_call *c);
 
 /* Where a route's handler runs. */
 enum api_lane {
-    API_ON_WORKER, /* may wait on anything: password hashing, endpoints, long reads */
-    API_ON_WRITER, /* reads memory and a few rows, writes, waits on nothing: inside the writer's
-                    * transaction, with no thread waiting on another */
+    API_ON_WORKER,  /* may wait on anything: password hashing, endpoints, long reads */
+    API_ON_WRITER,  /* reads memory and a few rows, writes, waits on nothing: inside the writer's
+                     * transaction, with no thread waiting on another */
+    API_ON_HASHING, /* hashes a password (scrypt, 32 MiB and ~0.4 s): a small pool of its own
+                     * with a short queue, so a flood of logins cannot take the workers */
 };
 
 struct api_route {
@@ -115,7 +119,10 @@ int api_app_init(struct app *a, const struct config *cfg, struct store_writer *w
                  const char *site_url);
 void api_app_cleanup(struct app *a);
 /* On the I/O thread: routes the exchange and hands it to its lane (dispatch.c). */
-void api_dispatch(struct app *a, struct workers *workers, struct http_exchange *ex);
+void api_dispatch(struct app *a, struct http_exchange *ex);
+/* The hashing lane: threads, and requests that may wait for one before 503. */
+#define API_HASHING_THREADS 2
+#define API_HASHING_QUEUE   8
 /* Worker-thread entry points (see core/workers.h). */
 void *api_worker_init(void *app, int index);
 void api_worker_cleanup(void *thread_ctx);

@@ -271,8 +271,8 @@ static void mfa_totp_verify(struct api_call *c)
 }
 
 const struct api_route api_auth_routes[] = {
-    {HTTP_POST, "/api/auth/register", auth_register, API_PUBLIC, API_ON_WORKER},
-    {HTTP_POST, "/api/auth/login", auth_login, API_PUBLIC, API_ON_WORKER},
+    {HTTP_POST, "/api/auth/register", auth_register, API_PUBLIC, API_ON_HASHING},
+    {HTTP_POST, "/api/auth/login", auth_login, API_PUBLIC, API_ON_HASHING},
     {HTTP_POST, "/api/auth/logout", auth_logout, API_PERSON, API_ON_WORKER},
     {HTTP_GET, "/api/users/@me", users_me, API_PERSON, API_ON_WORKER},
     {HTTP_POST, "/api/users/@me/mfa/totp", mfa_totp_start, API_PERSON, API_ON_WORKER},

@@ -17,6 +17,7 @@
 #include "bus/bus.h"
 #include "core/crypto.h"
 #include "core/log.h"
+#include "core/workers.h"
 #include "state/state.h"
 #include "store/people.h"
 
@@ -239,16 +240,30 @@ static void writer_call_done(struct store_writer_job *job, int committed)
     free(w);
 }
 
-void api_dispatch(struct app *a, struct workers *workers, struct http_exchange *ex)
+/* On the I/O thread, when the hashing lane's queue is full. */
+static void busy(struct app *a, struct http_exchange *ex)
+{
+    struct api_call c = {.app = a, .req = ex->req, .res = &ex->res};
+    api_error(&c, 503, "Muitas entradas ao mesmo tempo; tente de novo em instantes");
+    http_response_add_header(&ex->res, "Retry-After", "1");
+    answer(ex);
+}
+
+void api_dispatch(struct app *a, struct http_exchange *ex)
 {
     const struct http_route *route = NULL;
     ex->route = NULL;
     if (is_api_path(ex->req->path) && route_of(a, ex->req, &route) == HTTP_ROUTE_FOUND)
         ex->route = route;
-    const struct api_route *def = route ? route->handler : NULL;
-    struct writer_call *w = def && def->lane == API_ON_WRITER ? calloc(1, sizeof *w) : NULL;
+    enum api_lane lane = route ? ((const struct api_route *)route->handler)->lane : API_ON_WORKER;
+    if (lane == API_ON_HASHING) {
+        if (workers_try_submit(a->hashing, &ex->job, API_HASHING_QUEUE))
+            busy(a, ex);
+        return;
+    }
+    struct writer_call *w = lane == API_ON_WRITER ? calloc(1, sizeof *w) : NULL;
     if (!w) {
-        workers_submit(workers, &ex->job);
+        workers_submit(a->workers, &ex->job);
         return;
     }
     w->job = (struct store_writer_job){.run = writer_call_run, .done = writer_call_done};

@@ -2,12 +2,14 @@
 #include "core/workers.h"
 
 #include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 struct workers {
     pthread_mutex_t lock;
     pthread_cond_t ready;
     struct workers_job *head, *tail;
+    size_t queued; /* jobs waiting for a thread */
     int stopping;
     int n, started, failed;
     pthread_cond_t started_cond;
@@ -47,6 +49,7 @@ static void *thread_main(void *p)
             w->head = job->next;
             if (!w->head)
                 w->tail = NULL;
+            w->queued--;
         }
         pthread_mutex_unlock(&w->lock);
         if (!job)
@@ -103,17 +106,28 @@ struct workers *workers_new(int n, workers_init_fn init, workers_cleanup_fn clea
     return w;
 }
 
-void workers_submit(struct workers *w, struct workers_job *job)
+int workers_try_submit(struct workers *w, struct workers_job *job, size_t max_queued)
 {
     job->next = NULL;
     pthread_mutex_lock(&w->lock);
+    if (w->queued >= max_queued) {
+        pthread_mutex_unlock(&w->lock);
+        return -1;
+    }
     if (w->tail)
         w->tail->next = job;
     else
         w->head = job;
     w->tail = job;
+    w->queued++;
     pthread_cond_signal(&w->ready);
     pthread_mutex_unlock(&w->lock);
+    return 0;
+}
+
+void workers_submit(struct workers *w, struct workers_job *job)
+{
+    workers_try_submit(w, job, SIZE_MAX);
 }
 
 void workers_free(struct workers *w)

@@ -4,6 +4,7 @@
  */
 #ifndef PRACA_CORE_WORKERS_H
 #define PRACA_CORE_WORKERS_H
+#include <stddef.h>
 
 struct workers_job {
     struct workers_job *next;
@@ -21,6 +22,8 @@ struct workers;
 struct workers *workers_new(int n, workers_init_fn init, workers_cleanup_fn cleanup,
                             workers_run_fn run, void *arg);
 void workers_submit(struct workers *w, struct workers_job *job);
+/* Queues the job unless max_queued jobs already wait for a thread; 0 queued, -1 refused. */
+int workers_try_submit(struct workers *w, struct workers_job *job, size_t max_queued);
 /* Runs every queued job, then stops and joins the threads. workers_free(NULL) does nothing. */
 void workers_free(struct workers *w);
 

@@ -186,6 +186,22 @@ test('the failed-login window slides: after 10 minutes the name may try again', 
   }
 });
 
+test('a flood of logins waits on its own small pool: the excess gets 503, everything else is served', async () => {
+  const me = await register(srv.url);
+  const flood = Array.from({ length: 60 }, () => api(srv.url, 'POST', '/api/auth/login',
+    { body: { username: uniqueName(), password: 'nenhuma-senha' } }));
+  const during = await api(srv.url, 'GET', '/api/users/@me', { token: me.token });
+  assert.equal(during.status, 200, 'a request of another kind is served meanwhile');
+  const answers = await Promise.all(flood);
+  const busy = answers.filter((r) => r.status === 503);
+  assert.ok(busy.length > 0, 'some logins are refused while the pool is full');
+  assert.ok(answers.every((r) => r.status === 503 || r.status === 401), answers.map((r) => r.status).join());
+  assert.equal(busy[0].headers.get('retry-after'), '1');
+  assert.match(busy[0].body.error, /tente de novo/);
+  const after = await api(srv.url, 'POST', '/api/auth/login', { body: { username: me.user.username, password: 'senha-secreta-1' } });
+  assert.equal(after.status, 200, 'and logins work again once it drains');
+});
+
 test('the test clock route does not exist unless the server was started with --test-clock', async () => {
   const r = await api(srv.url, 'POST', '/api/test/clock', { body: { advanceMs: 1 } });
   assert.equal(r.status, 404);
