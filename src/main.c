@@ -232,6 +232,7 @@ static int serve(struct serve *s)
         .idle_timeout_ms = s->cfg.idle_timeout_ms,
         .max_connections = max_connections,
         .max_connections_per_address = s->cfg.max_connections_per_address,
+        .body_budget = (size_t)s->cfg.body_budget_mb * 1024 * 1024,
     };
     s->http = http_server_new(s->loop, &hc, on_request, s);
     int port = 0;

@@ -52,6 +52,7 @@ static const struct option options[] = {
     INT("--ping-timeout-ms", "PRACA_PING_TIMEOUT_MS", ping_timeout_ms, 100, 300000),
     INT("--log-level", "PRACA_LOG_LEVEL", log_level, 0, 3),
     INT("--max-connections", "PRACA_MAX_CONNECTIONS", max_connections, 0, 10000000),
+    INT("--body-budget-mb", "PRACA_BODY_BUDGET_MB", body_budget_mb, 1, 65536),
     INT("--max-connections-per-address", "PRACA_MAX_CONNECTIONS_PER_ADDRESS",
         max_connections_per_address, 0, 10000000),
 };
@@ -70,6 +71,7 @@ void config_defaults(struct config *c)
     c->ping_interval_ms = 25000;
     c->ping_timeout_ms = 20000;
     c->log_level = 1;
+    c->body_budget_mb = 256;
 }
 
 static int set(struct config *c, const struct option *o, const char *value, char *err, int errlen)
@@ -201,6 +203,8 @@ const char *config_usage(void)
            "  --idle-timeout-ms MS          [PRACA_IDLE_TIMEOUT_MS] keep-alive idle limit (60000)\n"
            "  --ping-interval-ms MS         [PRACA_PING_INTERVAL_MS] gateway heartbeat (25000)\n"
            "  --ping-timeout-ms MS          [PRACA_PING_TIMEOUT_MS] gateway pong deadline (20000)\n"
+           "  --body-budget-mb N            [PRACA_BODY_BUDGET_MB] request bodies held at once,\n"
+           "                                all connections together (256)\n"
            "  --max-connections N           [PRACA_MAX_CONNECTIONS] open connections at most\n"
            "                                (0: the open-files limit less 256)\n"
            "  --max-connections-per-address N\n"

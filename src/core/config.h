@@ -25,6 +25,7 @@ struct config {
     int log_level;
     int max_connections;             /* 0 = the open-files limit less a reserve */
     int max_connections_per_address; /* 0 = no cap per address */
+    int body_budget_mb;              /* request bodies held at once, all connections */
 };
 
 enum config_result { CONFIG_OK = 0, CONFIG_ERROR = -1 };

@@ -135,6 +135,8 @@ static int on_headers_complete(http_parser *hp)
     int chunked = (hp->flags & F_CHUNKED) != 0;
     if (!chunked && hp->content_length != ULLONG_MAX && hp->content_length > p->body_limit)
         return fail(p, 413);
+    p->body_declared =
+        !chunked && hp->content_length != ULLONG_MAX ? (size_t)hp->content_length : 0;
     p->expect_continue = slice_eq_nocase(http_request_header(r, "expect"), "100-continue");
     return 0;
 }
@@ -171,6 +173,7 @@ static void reset(struct http_reqparse *p)
     p->head_bytes = 0;
     p->complete = 0;
     p->expect_continue = 0;
+    p->body_declared = 0;
     p->phase = HTTP_PHASE_IDLE;
     p->in_value = 0;
     p->name_len = p->value_len = 0;

@@ -34,7 +34,8 @@ struct http_reqparse {
     size_t head_bytes;
     int error_status;
     int complete;
-    int expect_continue; /* set when the headers asked for 100-continue */
+    int expect_continue;  /* set when the headers asked for 100-continue */
+    size_t body_declared; /* Content-Length, once the headers are complete (0: none, chunked) */
     enum http_reqparse_phase phase;
     int in_value; /* the last header callback was a value */
     size_t name_off, name_len, value_off, value_len;

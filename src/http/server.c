@@ -23,9 +23,11 @@
 #include "core/map.h"
 #include "http/reqparse.h"
 
-#define READ_CHUNK  65536
-#define PENDING_MAX (READ_CHUNK * 2)
-#define LINGER_MS   2000
+#define READ_CHUNK          65536
+#define PENDING_MAX         (READ_CHUNK * 2)
+#define LINGER_MS           2000
+#define BODY_BUDGET_DEFAULT ((size_t)256 * 1024 * 1024)
+#define BODY_MIN_RATE       (64 * 1024) /* bytes per second a body must keep up, on average */
 
 enum timer_kind { T_NONE, T_IDLE, T_HEAD, T_BODY, T_LINGER };
 
@@ -50,6 +52,7 @@ struct http_conn {
     size_t stream_queued;
     int stream_writes;
     int close_when_flushed;
+    size_t body_reserved;        /* of the server's body budget, for the request in hand */
     char peer[INET6_ADDRSTRLEN]; /* counted in the server's per-address map when capped */
     struct http_conn *prev, *next;
 };
@@ -68,6 +71,7 @@ struct http_server {
     int draining;
     int drain_finished;
     struct map per_address; /* peer address → connections (a count in the pointer) */
+    size_t body_bytes;      /* request bodies held now, all connections */
     unsigned long refused;
     void (*drained)(void *);
     void *drained_arg;
@@ -90,10 +94,35 @@ static void conn_feed(struct http_conn *c, const char *data, size_t len);
 static void start_reading(struct http_conn *c);
 static void stop_reading(struct http_conn *c);
 
+static void release_body(struct http_conn *c)
+{
+    c->srv->body_bytes -= c->body_reserved;
+    c->body_reserved = 0;
+}
+
+/* Counts the body of the request being read against the server's budget; -1 past it. */
+static int reserve_body(struct http_conn *c)
+{
+    struct http_reqparse *p = c->parser;
+    size_t have = p->req ? p->req->body.len : 0;
+    size_t want = p->body_declared > have ? p->body_declared : have;
+    if (want <= c->body_reserved)
+        return 0;
+    struct http_server *s = c->srv;
+    size_t more = want - c->body_reserved;
+    if (s->body_bytes + more > s->cfg.body_budget)
+        return -1;
+    s->body_bytes += more;
+    c->body_reserved = want;
+    return 0;
+}
+
 static void exchange_free(struct http_exchange *ex)
 {
     if (!ex)
         return;
+    if (ex->conn)
+        release_body(ex->conn);
     if (ex->req) {
         http_request_cleanup(ex->req);
         free(ex->req);
@@ -114,7 +143,7 @@ static const char *error_message(int status)
     case 431:
         return "Cabeçalhos grandes demais (máximo 16 KiB)";
     case 503:
-        return "Servidor encerrando";
+        return "Servidor ocupado; tente de novo em instantes";
     default:
         return "Erro interno";
     }
@@ -176,6 +205,7 @@ static void maybe_free(struct http_conn *c)
         free(c->parser);
     }
     buf_cleanup(&c->pending);
+    release_body(c);
     if (c->peer[0])
         count_address(s, c->peer, -1);
     free(c);
@@ -224,12 +254,21 @@ static void on_timer(uv_timer_t *t)
     }
 }
 
+/* The whole body must arrive within the body timeout plus a second per BODY_MIN_RATE bytes
+ * declared (a chunked body: as if it were as large as allowed). */
+static int body_deadline_ms(const struct http_conn *c)
+{
+    const struct http_reqparse *p = c->parser;
+    size_t size = p && p->body_declared ? p->body_declared : c->srv->cfg.body_limit;
+    return c->srv->cfg.body_timeout_ms + (int)(size / BODY_MIN_RATE * 1000);
+}
+
 static void set_timer(struct http_conn *c, enum timer_kind kind)
 {
     const struct http_server_config *cfg = &c->srv->cfg;
     int ms = kind == T_IDLE   ? cfg->idle_timeout_ms
              : kind == T_HEAD ? cfg->header_timeout_ms
-             : kind == T_BODY ? cfg->body_timeout_ms
+             : kind == T_BODY ? body_deadline_ms(c)
                               : LINGER_MS;
     c->timer_kind = kind;
     uv_timer_start(&c->timer, on_timer, (uint64_t)ms, 0);
@@ -423,6 +462,11 @@ static void conn_feed(struct http_conn *c, const char *data, size_t len)
             send_error(c, c->parser->error_status);
             return;
         }
+        if ((rc == HTTP_REQPARSE_REQUEST || c->parser->phase == HTTP_PHASE_BODY) &&
+            reserve_body(c)) {
+            send_error(c, 503);
+            return;
+        }
         if (rc == HTTP_REQPARSE_REQUEST) {
             if (len && buf_append(&c->pending, data, len)) {
                 send_error(c, 431);
@@ -438,7 +482,8 @@ static void conn_feed(struct http_conn *c, const char *data, size_t len)
         if (now == HTTP_PHASE_HEAD && before != HTTP_PHASE_HEAD)
             set_timer(c, T_HEAD);
         else if (now == HTTP_PHASE_BODY) {
-            set_timer(c, T_BODY);
+            if (before != HTTP_PHASE_BODY)
+                set_timer(c, T_BODY); /* once: trickling bytes do not move the deadline */
             if (c->parser->expect_continue && !c->continue_sent)
                 send_continue(c);
         }
@@ -731,6 +776,8 @@ struct http_server *http_server_new(uv_loop_t *loop, const struct http_server_co
     s->cfg = *cfg;
     if (s->cfg.max_connections <= 0)
         s->cfg.max_connections = INT_MAX;
+    if (!s->cfg.body_budget)
+        s->cfg.body_budget = BODY_BUDGET_DEFAULT;
     map_init(&s->per_address);
     s->handler = handler;
     s->user = user;

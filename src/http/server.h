@@ -50,6 +50,7 @@ struct http_server_config {
     int idle_timeout_ms;
     int max_connections;             /* beyond it new connections are closed at once */
     int max_connections_per_address; /* 0 = no cap */
+    size_t body_budget; /* request body bytes held at once, all connections (0 = 256 MiB) */
 };
 
 struct http_server *http_server_new(uv_loop_t *loop, const struct http_server_config *cfg,

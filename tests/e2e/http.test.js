@@ -178,9 +178,10 @@ test('kill -9 loses no acknowledged write', async () => {
   await Promise.all(Array.from({ length: 20 }, async (_, i) => {
     const username = `durable_${i}`;
     const r = await api(s.url, 'POST', '/api/auth/register', { body: { username, password: 'senha-segura' } });
-    assert.equal(r.status, 201);
-    names.push(username);
+    assert.ok(r.status === 201 || r.status === 503, String(r.status)); // 503: the hashing queue was full
+    if (r.status === 201) names.push(username);
   }));
+  assert.ok(names.length >= 10, `${names.length} acknowledged`);
   s.proc.kill('SIGKILL');
   await s.exited;
   const again = await startServer({ dir: s.dir });
@@ -282,6 +283,40 @@ test('connections are capped in all and per address; refused ones hold no descri
     assert.equal((await probe(t.port)).closed, true, 'a fourth from the same address is closed');
     for (const p of mine) p.sock.destroy();
   } finally { await t.stop(); }
+});
+
+test('request bodies share one budget: past it a new body gets 503 before it is read', async () => {
+  const s = await startServer({ args: ['--body-budget-mb', '1'] });
+  try {
+    const holder = require('node:net').connect(s.port, '127.0.0.1');
+    holder.on('error', () => {});
+    holder.write('POST /api/auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 800000\r\n\r\n{"a":');
+    await new Promise((r) => setTimeout(r, 200));
+    const over = await rawExchange(s.port, ['POST /api/auth/login HTTP/1.1\r\nHost: x\r\nContent-Length: 500000\r\n\r\n']);
+    assert.match(over.data, /^HTTP\/1\.1 503 /);
+    assert.match(Buffer.from(over.data, 'latin1').toString('utf8'), /Servidor ocupado/);
+    holder.destroy();
+    await new Promise((r) => setTimeout(r, 200));
+    const body = JSON.stringify({ username: 'x', password: 'y'.repeat(10), pad: 'z'.repeat(499000) });
+    const fits = await rawExchange(s.port, [`POST /api/auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: ${body.length}\r\n\r\n`, body]);
+    assert.doesNotMatch(fits.data, /^HTTP\/1\.1 503 /, 'the budget came back when the first left');
+  } finally { await s.stop(); }
+});
+
+test('a body trickling a byte at a time is cut off at its deadline, not kept alive by each byte', async () => {
+  const started = Date.now();
+  const r = await new Promise((resolve) => {
+    const sock = require('node:net').connect(srv.port, '127.0.0.1');
+    let data = '';
+    sock.on('error', () => {});
+    sock.on('data', (d) => { data += d; });
+    sock.write('POST /api/auth/login HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n');
+    const drip = setInterval(() => { if (!sock.destroyed) sock.write('x'); }, 200);
+    sock.on('close', () => { clearInterval(drip); resolve({ data, ms: Date.now() - started }); });
+    setTimeout(() => { clearInterval(drip); sock.destroy(); }, 8000);
+  });
+  assert.match(r.data, /^HTTP\/1\.1 408 /, `after ${r.ms} ms: ${r.data.slice(0, 40)}`);
+  assert.ok(r.ms < 4000, `cut off after ${r.ms} ms`);
 });
 
 test('the server is still healthy after all of the above', async () => {
