@@ -19,11 +19,32 @@
 #define LOGIN_WINDOW_MS (10 * 60 * 1000)
 #define TOTP_STEP_MS    30000
 
+/* "; Secure" when the site is served over https: the cookie then never travels in clear. */
+static const char *cookie_secure(const struct api_call *c)
+{
+    return strncmp(c->app->site_url, "https://", 8) == 0 ? "; Secure" : "";
+}
+
 static void set_session_cookie(struct api_call *c, const char *token)
 {
-    char cookie[128];
-    snprintf(cookie, sizeof cookie, "session=%s; HttpOnly; SameSite=Lax; Path=/", token);
+    char cookie[160];
+    snprintf(cookie, sizeof cookie, "session=%s; HttpOnly; SameSite=Lax; Path=/%s", token,
+             cookie_secure(c));
     http_response_add_header(c->res, "Set-Cookie", cookie);
+}
+
+/* Login and register take JSON only: a cross-site form can post text/plain without asking,
+ * and would sign the visitor in to an account of the attacker's choosing. */
+static json_t *json_body_only(struct api_call *c)
+{
+    struct slice type = http_request_header(c->req, "content-type");
+    struct slice json = SLICE_LIT("application/json");
+    if (type.len < json.len || !slice_eq_nocase((struct slice){type.ptr, json.len}, json.ptr) ||
+        (type.len > json.len && type.ptr[json.len] != ';' && type.ptr[json.len] != ' ')) {
+        api_error(c, 415, "Content-Type deve ser application/json");
+        return NULL;
+    }
+    return api_body(c);
 }
 
 /* Answers {user, token} with the cookie set. */
@@ -55,7 +76,7 @@ static int read_username(struct api_call *c, json_t *body, char out[33])
 
 static void auth_register(struct api_call *c)
 {
-    json_t *body = api_body(c);
+    json_t *body = json_body_only(c);
     char username[33];
     const char *password, *display;
     if (!body || read_username(c, body, username) ||
@@ -118,7 +139,7 @@ static void login_failed(struct api_call *c, const char *username, const char *m
 
 static void auth_login(struct api_call *c)
 {
-    json_t *body = api_body(c);
+    json_t *body = json_body_only(c);
     char username[33];
     const char *password, *code;
     if (!body)
@@ -186,8 +207,10 @@ static void auth_logout(struct api_call *c)
         return;
     }
     api_event_disconnect(c, c->me.user_id, c->me.token_hash);
-    http_response_add_header(c->res, "Set-Cookie",
-                             "session=; HttpOnly; SameSite=Lax; Path=/; Max-Age=0");
+    char cookie[96];
+    snprintf(cookie, sizeof cookie, "session=; HttpOnly; SameSite=Lax; Path=/; Max-Age=0%s",
+             cookie_secure(c));
+    http_response_add_header(c->res, "Set-Cookie", cookie);
     api_ok(c);
 }
 

@@ -202,6 +202,32 @@ test('a flood of logins waits on its own small pool: the excess gets 503, everyt
   assert.equal(after.status, 200, 'and logins work again once it drains');
 });
 
+test('login and register take JSON only: a cross-site form post (text/plain) gets 415', async () => {
+  const me = await register(srv.url);
+  const form = JSON.stringify({ username: me.user.username, password: 'senha-secreta-1' });
+  for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/jsonx']) {
+    for (const route of ['login', 'register']) {
+      const r = await api(srv.url, 'POST', `/api/auth/${route}`, { raw: form, headers: { 'content-type': type } });
+      assert.equal(r.status, 415, `${route} with ${type}`);
+      assert.equal(r.headers.get('set-cookie'), null);
+    }
+  }
+  const ok = await api(srv.url, 'POST', '/api/auth/login', { raw: form, headers: { 'content-type': 'application/json; charset=utf-8' } });
+  assert.equal(ok.status, 200);
+  assert.doesNotMatch(ok.headers.get('set-cookie'), /Secure/, 'plain http site: no Secure');
+});
+
+test('with an https site URL the session cookie is Secure', async () => {
+  const s = await startServer({ args: ['--site-url', 'https://praca.example'] });
+  try {
+    const r = await api(s.url, 'POST', '/api/auth/register', { body: { username: uniqueName(), password: 'senha-secreta-1' } });
+    assert.equal(r.status, 201);
+    assert.match(r.headers.get('set-cookie'), /; Secure/);
+    const out = await api(s.url, 'POST', '/api/auth/logout', { token: r.body.token });
+    assert.match(out.headers.get('set-cookie'), /Max-Age=0; Secure/);
+  } finally { await s.stop(); }
+});
+
 test('the test clock route does not exist unless the server was started with --test-clock', async () => {
   const r = await api(srv.url, 'POST', '/api/test/clock', { body: { advanceMs: 1 } });
   assert.equal(r.status, 404);

@@ -40,7 +40,7 @@ test('malformed JSON, non-object JSON and wrong types are 400 with the field pat
   const bad = await api(srv.url, 'POST', '/api/auth/register', { raw: '{"username": "x",', headers: { 'content-type': 'application/json' } });
   assert.equal(bad.status, 400);
   assert.equal(bad.body.error, 'body: JSON inválido');
-  const empty = await api(srv.url, 'POST', '/api/auth/register', { raw: '' });
+  const empty = await api(srv.url, 'POST', '/api/auth/register', { raw: '', headers: { 'content-type': 'application/json' } });
   assert.equal(empty.status, 400);
   assert.equal(empty.body.error, 'body: JSON inválido');
   const arr = await api(srv.url, 'POST', '/api/auth/register', { body: [1, 2] });
@@ -49,7 +49,7 @@ test('malformed JSON, non-object JSON and wrong types are 400 with the field pat
   const types = await api(srv.url, 'POST', '/api/auth/register', { body: { username: 12, password: 'abcdefgh' } });
   assert.equal(types.status, 400);
   assert.equal(types.body.error, 'username: deve ser um texto');
-  const huge = await api(srv.url, 'POST', '/api/auth/register', { raw: '{"username":"ab","password":"abcdefghi","x":123456789012345678901234567890}' });
+  const huge = await api(srv.url, 'POST', '/api/auth/register', { raw: '{"username":"ab","password":"abcdefghi","x":123456789012345678901234567890}', headers: { 'content-type': 'application/json' } });
   assert.equal(huge.status, 400);
   await healthy();
 });
@@ -137,7 +137,7 @@ test('pipelined requests are answered in order on one connection', async () => {
   const reqs = [
     'GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n',
     'GET /api/nope HTTP/1.1\r\nHost: x\r\n\r\n',
-    'POST /api/auth/login HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n[]',
+    'POST /api/auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n[]',
     'GET /api/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n',
   ];
   const r = await rawExchange(srv.port, [reqs.join('')]);
@@ -152,7 +152,7 @@ test('keep-alive serves several requests on one connection', async () => {
 
 test('Expect: 100-continue gets an interim answer', async () => {
   const body = '{"username":"x","password":"y"}';
-  const r = await rawExchange(srv.port, [`POST /api/auth/login HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`, body], { delayMs: 100 });
+  const r = await rawExchange(srv.port, [`POST /api/auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`, body], { delayMs: 100 });
   assert.match(r.data, /^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 401 /);
 });
 
