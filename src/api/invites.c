@@ -5,6 +5,7 @@
 #include "core/jsonout.h"
 #include "api/access.h"
 #include "api/api.h"
+#include "api/limits.h"
 #include "api/events.h"
 #include "core/clock.h"
 #include "core/crypto.h"
@@ -35,6 +36,8 @@ static void invite_create(struct api_call *c)
     if (c->req->body.len &&
         (!body || in_int(c, body, "maxUses", 0, 100, IN_NULLABLE, &max_uses) < 0 ||
          in_int(c, body, "maxAgeSeconds", 0, INVITE_AGE_MAX, IN_NULLABLE, &max_age) < 0))
+        return;
+    if (api_limit_hit(c, &LIMIT_CREATE_INVITE))
         return;
     char code[INVITE_CODE_LEN + 1];
     invite_code(code);

@@ -23,6 +23,9 @@ extern const struct api_limit LIMIT_HUMAN_SEND;
 extern const struct api_limit LIMIT_PRESENCE;
 extern const struct api_limit LIMIT_BOT_COMMANDS;
 extern const struct api_limit LIMIT_TEST_ENDPOINT;
+extern const struct api_limit LIMIT_CREATE_SERVER;
+extern const struct api_limit LIMIT_CREATE_INVITE;
+extern const struct api_limit LIMIT_REACT;
 
 /* Counts one action of the caller; when over the limit answers 429 and returns -1. */
 int api_limit_hit(struct api_call *c, const struct api_limit *limit);

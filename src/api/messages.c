@@ -418,7 +418,7 @@ static void react(struct api_call *c)
     json_t *body;
     if (!api_place_message(c, &p, &mid, &ref) && !not_timed_out(c, &p) &&
         !api_require_in(c, p.perms, PERM_ADICIONAR_REACOES) && (body = api_body(c)) &&
-        !read_reaction(c, body, &emoji, &custom)) {
+        !read_reaction(c, body, &emoji, &custom) && !api_limit_hit(c, &LIMIT_REACT)) {
         struct store_reaction_toggle t = {mid, p.cid, emoji, custom, c->me.user_id, clock_now_ms()};
         json_t *list = store_write(c->app->writer, store_reaction_toggle, &t) < 0
                            ? NULL

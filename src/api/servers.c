@@ -9,6 +9,7 @@
 #include "core/jsonout.h"
 #include "api/access.h"
 #include "api/api.h"
+#include "api/limits.h"
 #include "api/voice.h"
 #include "api/events.h"
 #include "core/clock.h"
@@ -62,7 +63,8 @@ static void server_create(struct api_call *c)
 {
     json_t *body = api_body(c);
     const char *name;
-    if (!body || in_str(c, body, "name", 1, 100, IN_REQUIRED | IN_TRIM, &name) < 0)
+    if (!body || in_str(c, body, "name", 1, 100, IN_REQUIRED | IN_TRIM, &name) < 0 ||
+        api_limit_hit(c, &LIMIT_CREATE_SERVER))
         return;
     char id[UUID_LEN + 1], channel_id[UUID_LEN + 1];
     uuid_v7(id);

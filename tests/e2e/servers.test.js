@@ -250,3 +250,32 @@ test('role hierarchy: no managing roles at or above one\'s own, no granting bits
   assert.equal((await api(srv.url, 'PUT', `/api/servers/${sid}/members/${other.user.id}/roles/${sid}`, { token: owner.token })).status, 400, '@everyone is held by all');
   assert.equal((await api(srv.url, 'PUT', `/api/servers/${sid}/members/${BOGUS_ID}/roles/${low.body.role.id}`, { token: owner.token })).status, 404);
 });
+
+test('creating servers, invites and reactions is limited per account (429 with retryAfterMs)', async () => {
+  const s = await startServer();
+  try {
+    const owner = await register(s.url);
+    let sid;
+    for (let i = 0; i < 10; i++) {
+      const r = await api(s.url, 'POST', '/api/servers', { token: owner.token, body: { name: `s${i}` } });
+      assert.equal(r.status, 201);
+      sid = sid || r.body.server.id;
+    }
+    const eleventh = await api(s.url, 'POST', '/api/servers', { token: owner.token, body: { name: 'demais' } });
+    assert.equal(eleventh.status, 429);
+    assert.ok(eleventh.body.retryAfterMs > 0);
+    const other = await register(s.url);
+    assert.equal((await api(s.url, 'POST', '/api/servers', { token: other.token, body: { name: 'outro' } })).status, 201, 'per account');
+    for (let i = 0; i < 50; i++) {
+      assert.equal((await api(s.url, 'POST', `/api/servers/${sid}/invites`, { token: owner.token, body: {} })).status, 200);
+    }
+    assert.equal((await api(s.url, 'POST', `/api/servers/${sid}/invites`, { token: owner.token, body: {} })).status, 429);
+    const view = await api(s.url, 'GET', `/api/servers/${sid}`, { token: owner.token });
+    const cid = view.body.channels[0].id;
+    const sent = await api(s.url, 'POST', `/api/servers/${sid}/channels/${cid}/messages`, { token: owner.token, body: { content: 'oi' } });
+    const mid = sent.body.message.id;
+    const react = () => api(s.url, 'POST', `/api/servers/${sid}/channels/${cid}/messages/${mid}/react`, { token: owner.token, body: { emoji: '👍' } });
+    for (let i = 0; i < 30; i++) assert.equal((await react()).status, 200);
+    assert.equal((await react()).status, 429);
+  } finally { await s.stop(); }
+});
