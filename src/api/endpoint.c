@@ -91,6 +91,9 @@ int endpoint_post(const char *url, const char *secret, const char *body, size_t 
     curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)len);
     curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
     curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 0L);
+    /* Never through a proxy from the environment (http_proxy …): the address checked for
+     * privacy must be the endpoint's own. */
+    curl_easy_setopt(curl, CURLOPT_PROXY, "");
     curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, (long)ENDPOINT_TIMEOUT_MS);
     curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
     curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, on_body);

@@ -1,6 +1,7 @@
 /* URL rules: see urls.h. Parsing is deliberately strict: scheme://host[:port][/path][?query]. */
 #include "domain/urls.h"
 
+#include <arpa/inet.h>
 #include <string.h>
 #include <strings.h>
 
@@ -93,31 +94,6 @@ const char *url_check_endpoint(const char *url, size_t len, int allow_private)
     return NULL;
 }
 
-static int parse_ipv4(const char *s, size_t len, unsigned char out[4])
-{
-    size_t i = 0;
-    for (int part = 0; part < 4; part++) {
-        if (i >= len || s[i] < '0' || s[i] > '9')
-            return 0;
-        unsigned v = 0;
-        size_t digits = 0;
-        while (i < len && s[i] >= '0' && s[i] <= '9' && digits < 4) {
-            v = v * 10 + (unsigned)(s[i] - '0');
-            i++;
-            digits++;
-        }
-        if (v > 255)
-            return 0;
-        out[part] = (unsigned char)v;
-        if (part < 3) {
-            if (i >= len || s[i] != '.')
-                return 0;
-            i++;
-        }
-    }
-    return i == len;
-}
-
 static int ipv4_private(const unsigned char a[4])
 {
     return a[0] == 0 || a[0] == 10 || a[0] == 127 || (a[0] == 169 && a[1] == 254) ||
@@ -131,24 +107,32 @@ static int ends_with_nocase(const char *s, size_t len, const char *suffix)
     return len >= n && strncasecmp(s + len - n, suffix, n) == 0;
 }
 
+/* Loopback, unspecified, unique-local, link- and site-local, multicast, and every form that
+ * carries an IPv4 address (compatible, mapped, NAT64): all private. */
+static int ipv6_private(const unsigned char b[16])
+{
+    static const unsigned char nat64[12] = {0, 0x64, 0xff, 0x9b};
+    int high_zero = 1;
+    for (int i = 0; i < 10; i++)
+        high_zero &= b[i] == 0;
+    return (high_zero && ((b[10] == 0 && b[11] == 0) || (b[10] == 0xff && b[11] == 0xff))) ||
+           memcmp(b, nat64, sizeof nat64) == 0 || (b[0] & 0xfe) == 0xfc ||
+           (b[0] == 0xfe && (b[1] & 0x80) == 0x80) || b[0] == 0xff;
+}
+
 int url_host_is_private(const char *host, size_t len)
 {
-    unsigned char v4[4];
-    if (parse_ipv4(host, len, v4))
-        return ipv4_private(v4);
-    if (memchr(host, ':', len)) {
-        /* IPv6 literal: loopback, unspecified, unique-local (fc00::/7), link-local (fe80::/10),
-         * and IPv4-mapped forms are all treated as private; a numeric check of the rest. */
-        if (len >= 2 && (strncasecmp(host, "fc", 2) == 0 || strncasecmp(host, "fd", 2) == 0 ||
-                         strncasecmp(host, "fe8", 3) == 0 || strncasecmp(host, "fe9", 3) == 0 ||
-                         strncasecmp(host, "fea", 3) == 0 || strncasecmp(host, "feb", 3) == 0))
-            return 1;
-        if (memchr(host, '.', len))
-            return 1; /* ::ffff:a.b.c.d and friends */
-        for (size_t i = 0; i < len; i++)
-            if (host[i] != ':' && host[i] != '0' && !(i == len - 1 && host[i] == '1'))
-                return 0;
-        return 1; /* ::, ::1 and zero-padded spellings */
+    char text[256];
+    if (len < sizeof text) {
+        memcpy(text, host, len);
+        text[len] = '\0';
+        /* Every spelling the resolver takes for IPv4: 2130706433, 127.1, 0x7f.0.0.1 … */
+        struct in_addr v4;
+        if (inet_aton(text, &v4))
+            return ipv4_private((const unsigned char *)&v4.s_addr);
+        struct in6_addr v6;
+        if (memchr(text, ':', len))
+            return inet_pton(AF_INET6, text, &v6) != 1 || ipv6_private(v6.s6_addr);
     }
     if (ends_with_nocase(host, len, ".") && len > 1)
         len--;

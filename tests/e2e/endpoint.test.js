@@ -25,7 +25,8 @@ function verify(secret, headers, rawBody) {
 }
 
 test.before(async () => {
-  srv = await startServer({ args: ['--allow-private-endpoints'] });
+  // A proxy in the environment that does not exist: calls must go to the endpoint directly.
+  srv = await startServer({ args: ['--allow-private-endpoints'], env: { http_proxy: 'http://127.0.0.1:9', HTTPS_PROXY: 'http://127.0.0.1:9' } });
   endpoint = http.createServer((req, res) => {
     let body = '';
     req.on('data', (d) => { body += d; });

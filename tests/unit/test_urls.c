@@ -43,6 +43,17 @@ Test(urls, endpoints_refuse_private_hosts_unless_allowed)
         "http://printer.local/",
         "http://LOCALHOST./",
         "http://100.64.0.1/",
+        "http://2130706433/",
+        "http://127.1/",
+        "http://0x7f.0.0.1/",
+        "http://017700000001/",
+        "http://[::ffff:7f00:1]/",
+        "http://[0:0:0:0:0:0:0:1]/",
+        "http://[::7f00:1]/",
+        "http://[64:ff9b::7f00:1]/",
+        "http://[fec0::1]/",
+        "http://[ff02::1]/",
+        "http://[fe80::1%25eth0]/",
     };
     for (size_t i = 0; i < sizeof private_ones / sizeof private_ones[0]; i++) {
         cr_assert_not_null(ENDPOINT(private_ones[i], 0), "%s", private_ones[i]);
@@ -52,6 +63,7 @@ Test(urls, endpoints_refuse_private_hosts_unless_allowed)
     cr_assert_null(ENDPOINT("http://8.8.8.8/", 0));
     cr_assert_null(ENDPOINT("http://172.32.0.1/", 0));
     cr_assert_null(ENDPOINT("http://[2001:db8::1]/", 0));
+    cr_assert_null(ENDPOINT("http://134744072/", 0), "8.8.8.8 spelled as one number");
     cr_assert_not_null(ENDPOINT("gopher://bot.example/", 1));
 }
 
