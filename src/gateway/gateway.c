@@ -232,12 +232,32 @@ static enum sio_connect_decision on_connect(void *user, struct sio_socket *sock,
     return SIO_LATER;
 }
 
+#define CLIENT_EVENTS_MAX       300 /* a client's events per window, all kinds together */
+#define CLIENT_EVENTS_WINDOW_MS 10000
+
+/* 1 when the connection has sent more events in this window than any client needs. */
+static int flooding(struct gateway *gw, struct conn *c)
+{
+    int64_t now = clock_now_ms();
+    if (now - c->events_since >= CLIENT_EVENTS_WINDOW_MS) {
+        c->events_since = now;
+        c->events = 0;
+    }
+    return ++c->events > CLIENT_EVENTS_MAX * gw->rate_limit_scale;
+}
+
 static void on_event(void *user, struct sio_socket *sock, json_t *args, int64_t ack_id,
                      const struct sio_attachment *att, int natt)
 {
     struct gateway *gw = user;
     struct conn *c = sio_socket_data(sock);
     (void)att;
+    if (c && flooding(gw, c)) {
+        log_warn("gateway: %s sent over %d events in %d s; disconnected", c->user_id,
+                 CLIENT_EVENTS_MAX, CLIENT_EVENTS_WINDOW_MS / 1000);
+        sio_socket_disconnect(sock);
+        return;
+    }
     if (c && !gw->draining &&
         voice_on_event(gw, c, json_string_value(json_array_get(args, 0)), json_array_get(args, 1),
                        ack_id, natt))

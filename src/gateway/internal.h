@@ -32,6 +32,8 @@ struct conn {
     uint64_t since;                    /* the last offset before this connection began */
     struct conn *next;                 /* the user's other connections */
     struct voice_limits *voice_limits; /* made on the first voice event */
+    int64_t events_since;              /* the client's events in the window from there */
+    int events;
 };
 
 struct gateway {

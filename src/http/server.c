@@ -668,6 +668,23 @@ struct stream_write {
     char data[];
 };
 
+/* Ends an upgraded connection gently: no more bytes from us, and what the peer still sends is
+ * read and dropped for a moment (closing with unread bytes would reset the connection, and the
+ * peer would lose our last frames). */
+static void linger_close(struct http_conn *c)
+{
+    uv_shutdown_t *sd = malloc(sizeof *sd);
+    if (!sd || uv_shutdown(sd, (uv_stream_t *)&c->tcp, on_shutdown)) {
+        free(sd);
+        conn_close(c);
+        return;
+    }
+    c->lingering = 1;
+    set_timer(c, T_LINGER);
+    if (!c->reading)
+        start_reading(c);
+}
+
 static void on_stream_written(uv_write_t *req, int status)
 {
     struct stream_write *w = (struct stream_write *)req;
@@ -679,8 +696,10 @@ static void on_stream_written(uv_write_t *req, int status)
         maybe_free(c);
         return;
     }
-    if (status < 0 || (c->close_when_flushed && c->stream_writes == 0))
+    if (status < 0)
         conn_close(c);
+    else if (c->close_when_flushed && c->stream_writes == 0)
+        linger_close(c);
 }
 
 struct http_stream *http_exchange_upgrade(struct http_exchange *ex,
@@ -762,7 +781,7 @@ void http_stream_close(struct http_stream *s)
         c->close_when_flushed = 1;
         set_timer(c, T_LINGER); /* a peer that does not read is not waited for */
     } else {
-        conn_close(c);
+        linger_close(c);
     }
 }
 

@@ -365,3 +365,21 @@ test('after a restart, bots are known from the start: valid ones connect, a susp
     for (const s of sockets) s.close();
   } finally { await s3.stop(); }
 });
+
+test('a client that floods events is disconnected (io server disconnect); a normal one is not', async () => {
+  const s2 = await startServer();
+  try {
+    const owner = await register(s2.url);
+    const calm = await appWithBot(s2.url, owner, { name: 'Robô Calmo' });
+    const loud = await appWithBot(s2.url, owner, { name: 'Robô Barulhento' });
+    const a = await gatewayConnect(s2.url, { auth: { token: calm.botToken }, transports: ['websocket'] }, sockets);
+    const b = await gatewayConnect(s2.url, { auth: { token: loud.botToken }, transports: ['websocket'] }, sockets);
+    const gone = new Promise((resolve) => b.on('disconnect', resolve));
+    for (let i = 0; i < 100; i++) a.emit('qualquer', i);
+    for (let i = 0; i < 2000 && b.connected; i++) b.emit('qualquer', i);
+    assert.equal(await gone, 'io server disconnect');
+    await new Promise((r) => setTimeout(r, 200));
+    assert.equal(a.connected, true, 'the calm one stays');
+    a.close();
+  } finally { await s2.stop(); }
+});
