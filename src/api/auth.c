@@ -15,9 +15,10 @@
 #include "domain/text.h"
 #include "store/people.h"
 
-#define LOGIN_FAILURES  10
-#define LOGIN_WINDOW_MS (10 * 60 * 1000)
-#define TOTP_STEP_MS    30000
+#define LOGIN_FAILURES      10  /* per name from one address: a guesser */
+#define LOGIN_FAILURES_NAME 100 /* per name from everywhere: a distributed guesser */
+#define LOGIN_WINDOW_MS     (10 * 60 * 1000)
+#define TOTP_STEP_MS        30000
 
 /* "; Secure" when the site is served over https: the cookie then never travels in clear. */
 static const char *cookie_secure(const struct api_call *c)
@@ -127,10 +128,32 @@ static int totp_accept(struct api_call *c, const char *user_id, const char *secr
     return 0;
 }
 
+/* Failures count per name and address, so nobody can lock a person out from elsewhere; a
+ * looser count per name alone still stops guessing spread over many addresses. */
+static void failure_key(const struct api_call *c, const char *username, char *key, size_t cap)
+{
+    snprintf(key, cap, "%s|%s", username, c->req->peer);
+}
+
+static int64_t login_wait(struct api_call *c, const char *username)
+{
+    char key[128];
+    failure_key(c, username, key, sizeof key);
+    int64_t here =
+        ratelimit_check(c->app->limits, "login-failure", key, LOGIN_FAILURES, LOGIN_WINDOW_MS);
+    int64_t anywhere = ratelimit_check(c->app->limits, "login-failure-name", username,
+                                       LOGIN_FAILURES_NAME, LOGIN_WINDOW_MS);
+    return here > anywhere ? here : anywhere;
+}
+
 static void login_failed(struct api_call *c, const char *username, const char *msg,
                          const char *flag)
 {
-    ratelimit_hit(c->app->limits, "login-failure", username, LOGIN_FAILURES, LOGIN_WINDOW_MS);
+    char key[128];
+    failure_key(c, username, key, sizeof key);
+    ratelimit_hit(c->app->limits, "login-failure", key, LOGIN_FAILURES, LOGIN_WINDOW_MS);
+    ratelimit_hit(c->app->limits, "login-failure-name", username, LOGIN_FAILURES_NAME,
+                  LOGIN_WINDOW_MS);
     if (flag)
         api_error_flag(c, 401, msg, flag);
     else
@@ -156,8 +179,7 @@ static void auth_login(struct api_call *c)
                       text_username_fold(username, len);
     if (!well_formed)
         snprintf(username, sizeof username, "%.32s", raw);
-    int64_t wait =
-        ratelimit_check(c->app->limits, "login-failure", username, LOGIN_FAILURES, LOGIN_WINDOW_MS);
+    int64_t wait = login_wait(c, username);
     if (wait > 0) {
         api_rate_limited(c, wait);
         return;

@@ -29,6 +29,7 @@ struct http_request {
     struct buf body;
     int keep_alive;
     int upgrade;
+    char peer[48]; /* the peer's address, as text ("" when unknown) */
     /* Filled by the router: */
     struct slice params[HTTP_MAX_PARAMS];
     size_t nparams;

@@ -53,7 +53,8 @@ struct http_conn {
     int stream_writes;
     int close_when_flushed;
     size_t body_reserved;        /* of the server's body budget, for the request in hand */
-    char peer[INET6_ADDRSTRLEN]; /* counted in the server's per-address map when capped */
+    char peer[INET6_ADDRSTRLEN]; /* the peer's address as text */
+    int counted;                 /* in the server's per-address map */
     struct http_conn *prev, *next;
 };
 
@@ -206,7 +207,7 @@ static void maybe_free(struct http_conn *c)
     }
     buf_cleanup(&c->pending);
     release_body(c);
-    if (c->peer[0])
+    if (c->counted)
         count_address(s, c->peer, -1);
     free(c);
     s->nconns--;
@@ -433,6 +434,7 @@ static void dispatch(struct http_conn *c, struct http_request *req)
     }
     ex->req = req;
     ex->conn = c;
+    slice_copy(slice_from(c->peer), req->peer, sizeof req->peer);
     http_response_init(&ex->res);
     c->busy = ex;
     c->continue_sent = 0;
@@ -565,20 +567,27 @@ static void refuse(struct http_server *s, uv_stream_t *listener)
     s->refused++;
 }
 
-/* The peer's address, counted against its cap; -1 when over it. */
+static void read_peer(struct http_conn *c)
+{
+    struct sockaddr_storage addr;
+    int len = sizeof addr;
+    if (uv_tcp_getpeername(&c->tcp, (struct sockaddr *)&addr, &len))
+        return;
+    if (addr.ss_family == AF_INET6)
+        uv_ip6_name((struct sockaddr_in6 *)&addr, c->peer, sizeof c->peer);
+    else
+        uv_ip4_name((struct sockaddr_in *)&addr, c->peer, sizeof c->peer);
+}
+
+/* Counts the peer's address against its cap; -1 when over it. */
 static int admit_address(struct http_conn *c)
 {
     struct http_server *s = c->srv;
     if (s->cfg.max_connections_per_address <= 0)
         return 0;
-    struct sockaddr_storage addr;
-    int len = sizeof addr;
-    if (uv_tcp_getpeername(&c->tcp, (struct sockaddr *)&addr, &len))
+    if (!c->peer[0])
         return -1;
-    if (addr.ss_family == AF_INET6)
-        uv_ip6_name((struct sockaddr_in6 *)&addr, c->peer, sizeof c->peer);
-    else
-        uv_ip4_name((struct sockaddr_in *)&addr, c->peer, sizeof c->peer);
+    c->counted = 1;
     if (count_address(s, c->peer, 1) > (uintptr_t)s->cfg.max_connections_per_address) {
         s->refused++;
         return -1;
@@ -611,7 +620,12 @@ static void on_connection(uv_stream_t *listener, int status)
         s->conns->prev = c;
     s->conns = c;
     s->nconns++;
-    if (uv_accept(listener, (uv_stream_t *)&c->tcp) || !c->parser || admit_address(c)) {
+    if (uv_accept(listener, (uv_stream_t *)&c->tcp) || !c->parser) {
+        conn_close(c);
+        return;
+    }
+    read_peer(c);
+    if (admit_address(c)) {
         conn_close(c);
         return;
     }

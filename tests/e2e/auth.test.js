@@ -134,6 +134,29 @@ test('10 failed logins per username in 10 minutes, then 429 with retryAfterMs an
   assert.equal(ok.status, 200, 'other usernames are not affected');
 });
 
+// A login POSTed from another loopback address (127.0.0.2), as a person elsewhere would.
+function loginFrom(localAddress, username, password) {
+  const http = require('node:http');
+  const body = JSON.stringify({ username, password });
+  const url = new URL(srv.url);
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: url.hostname, port: url.port, path: '/api/auth/login', method: 'POST', localAddress,
+      headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+test('failed logins lock a name out only from the address they came from', async () => {
+  const u = await register(srv.url);
+  for (let i = 0; i < 10; i++) assert.equal(await loginFrom('127.0.0.1', u.user.username, 'errada-' + i), 401);
+  assert.equal(await loginFrom('127.0.0.1', u.user.username, u.password), 429, 'the guesser is stopped');
+  assert.equal(await loginFrom('127.0.0.2', u.user.username, u.password), 200, 'the person, elsewhere, still gets in');
+});
+
 test('two-factor: enrol, verify, then login needs the code, and a code works once', async () => {
   const u = await register(srv.url);
   const start = await api(srv.url, 'POST', '/api/users/@me/mfa/totp', { token: u.token });
