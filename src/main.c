@@ -270,8 +270,10 @@ static int serve(struct serve *s)
     }
     app.workers = s->workers;
     app.hashing = s->hashing;
-    struct gateway_config gc = {s->cfg.ping_interval_ms, s->cfg.ping_timeout_ms, 1000000,
-                                1024 * 1024, s->cfg.rate_limit_scale};
+    /* A session per connection at most, polling ones included (they need no connection). */
+    struct gateway_config gc = {
+        s->cfg.ping_interval_ms, s->cfg.ping_timeout_ms, 1000000, 1024 * 1024,
+        s->cfg.rate_limit_scale, (size_t)max_connections};
     if (s->cfg.conformance) {
         s->conformance = conformance_new(s->loop);
         if (!s->conformance)

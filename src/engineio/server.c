@@ -570,6 +570,13 @@ void eio_server_handle(struct eio_server *srv, struct http_exchange *ex)
             answer_error(ex, 2);
             return;
         }
+        if (srv->cfg.max_sessions && srv->sockets.count >= srv->cfg.max_sessions) {
+            static const char busy[] = "{\"code\":3,\"message\":\"Too many sessions\"}";
+            ex->res.close = 1;
+            http_response_add_header(&ex->res, "Retry-After", "1");
+            answer(ex, 503, "application/json", busy, sizeof busy - 1);
+            return;
+        }
         struct eio_socket *s = socket_new(srv);
         if (!s) {
             answer_error(ex, 3);

@@ -20,7 +20,8 @@ struct eio_config {
     int ping_timeout_ms;
     size_t max_payload; /* bytes in one POST body or WebSocket message */
     int upgrade_timeout_ms;
-    size_t max_queued; /* output waiting for a slow reader before the session is dropped */
+    size_t max_queued;   /* output waiting for a slow reader before the session is dropped */
+    size_t max_sessions; /* open at once (a polling one needs no connection); 0 = no cap */
 };
 
 struct eio_handlers {

@@ -89,7 +89,7 @@ struct conformance *conformance_new(uv_loop_t *loop)
     struct conformance *c = calloc(1, sizeof *c);
     if (!c)
         return NULL;
-    struct eio_config eio = {PING_INTERVAL_MS, PING_TIMEOUT_MS, 1000000, 10000, 1024 * 1024};
+    struct eio_config eio = {PING_INTERVAL_MS, PING_TIMEOUT_MS, 1000000, 10000, 1024 * 1024, 0};
     struct sio_config sio = {namespaces, CONNECT_TIMEOUT_MS};
     c->echo = eio_server_new(loop, &eio, &echo_handlers, c);
     c->sio = sio_server_new(loop, &eio, &sio, &sio_handlers, c);

@@ -475,7 +475,7 @@ struct gateway *gateway_new(uv_loop_t *loop, const struct gateway_config *cfg,
     gw->rate_limit_scale = cfg->rate_limit_scale > 0 ? cfg->rate_limit_scale : 1;
     map_init(&gw->users);
     struct eio_config eio = {cfg->ping_interval_ms, cfg->ping_timeout_ms, cfg->max_payload, 10000,
-                             cfg->max_queued};
+                             cfg->max_queued,       cfg->max_sessions};
     struct sio_config sio = {namespaces, 45000};
     gw->sio = sio_server_new(loop, &eio, &sio, &handlers, gw);
     gw->inbox = inbox_new(loop);

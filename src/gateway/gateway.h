@@ -40,6 +40,7 @@ struct gateway_config {
     size_t max_payload;
     size_t max_queued;       /* per connection, before a slow reader is dropped */
     double rate_limit_scale; /* multiplies the limits on client events (PRACA_RATE_LIMIT_SCALE) */
+    size_t max_sessions;     /* Engine.IO sessions open at once (0 = no cap) */
 };
 
 struct gateway *gateway_new(uv_loop_t *loop, const struct gateway_config *cfg,

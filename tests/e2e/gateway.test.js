@@ -383,3 +383,17 @@ test('a client that floods events is disconnected (io server disconnect); a norm
     a.close();
   } finally { await s2.stop(); }
 });
+
+test('Engine.IO sessions are capped like connections: polling handshakes past it get 503', async () => {
+  const s2 = await startServer({ args: ['--max-connections', '20'] });
+  try {
+    const handshake = () => fetch(`${s2.url}/socket.io/?EIO=4&transport=polling`).then(async (r) => ({ status: r.status, retry: r.headers.get('retry-after'), text: await r.text() }));
+    const answers = [];
+    for (let i = 0; i < 25; i++) answers.push(await handshake());
+    assert.equal(answers.filter((a) => a.status === 200).length, 20, answers.map((a) => a.status).join());
+    const busy = answers.at(-1);
+    assert.equal(busy.status, 503);
+    assert.equal(busy.retry, '1');
+    assert.match(busy.text, /Too many sessions/);
+  } finally { await s2.stop(); }
+});
