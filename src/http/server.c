@@ -289,6 +289,22 @@ static void on_shutdown(uv_shutdown_t *req, int status)
     free(req);
 }
 
+/* Ends a connection gently: no more bytes from us, and what the peer still sends is read and
+ * dropped for a moment, since closing with unread bytes resets the connection and the peer
+ * would lose our last answer or frames. */
+static void linger_close(struct http_conn *c)
+{
+    uv_shutdown_t *sd = malloc(sizeof *sd);
+    if (!sd || uv_shutdown(sd, (uv_stream_t *)&c->tcp, on_shutdown)) {
+        free(sd);
+        conn_close(c);
+        return;
+    }
+    c->lingering = 1;
+    set_timer(c, T_LINGER);
+    start_reading(c);
+}
+
 static void on_written(uv_write_t *req, int status)
 {
     struct write_ctx *w = (struct write_ctx *)req;
@@ -315,17 +331,7 @@ static void on_written(uv_write_t *req, int status)
         return;
     }
     if (close) {
-        /* Lingering close: stop sending, keep reading for a moment so the peer sees our
-         * answer before any reset caused by the bytes it is still sending. */
-        uv_shutdown_t *sd = malloc(sizeof *sd);
-        if (!sd || uv_shutdown(sd, (uv_stream_t *)&c->tcp, on_shutdown)) {
-            free(sd);
-            conn_close(c);
-            return;
-        }
-        c->lingering = 1;
-        set_timer(c, T_LINGER);
-        start_reading(c);
+        linger_close(c);
         return;
     }
     if (c->srv->draining) {
@@ -681,23 +687,6 @@ struct stream_write {
     size_t len;
     char data[];
 };
-
-/* Ends an upgraded connection gently: no more bytes from us, and what the peer still sends is
- * read and dropped for a moment (closing with unread bytes would reset the connection, and the
- * peer would lose our last frames). */
-static void linger_close(struct http_conn *c)
-{
-    uv_shutdown_t *sd = malloc(sizeof *sd);
-    if (!sd || uv_shutdown(sd, (uv_stream_t *)&c->tcp, on_shutdown)) {
-        free(sd);
-        conn_close(c);
-        return;
-    }
-    c->lingering = 1;
-    set_timer(c, T_LINGER);
-    if (!c->reading)
-        start_reading(c);
-}
 
 static void on_stream_written(uv_write_t *req, int status)
 {
