@@ -12,6 +12,7 @@
 #include "api/api.h"
 #include "api/endpoint.h"
 #include "api/voice.h"
+#include "cli/cli.h"
 #include "bus/bus.h"
 #include "core/clock.h"
 #include "core/config.h"
@@ -22,7 +23,6 @@
 #include "state/presence.h"
 #include "state/voicestate.h"
 #include "http/server.h"
-#include "store/apps.h"
 #include "web/pages.h"
 #include "store/migrate.h"
 #include "state/state.h"
@@ -52,58 +52,6 @@ struct serve {
 #ifndef PRACA_VERSION
 #define PRACA_VERSION "unknown"
 #endif
-
-static int migrate_only(const struct config *cfg)
-{
-    struct store *db;
-    if (store_open(cfg->data, &db) != STORE_DONE)
-        return 1;
-    int ran = store_migrate(db);
-    store_close(db);
-    if (ran < 0)
-        return 1;
-    printf("migrations applied: %d\n", ran);
-    return 0;
-}
-
-/* praca admin suspend <appId> --reason <text> | praca admin unsuspend <appId> */
-static int admin(const struct config *cfg, char **pos, int npos)
-{
-    const char *reason = NULL;
-    for (int i = 2; i < npos; i++) {
-        if (!strcmp(pos[i], "--reason") && i + 1 < npos)
-            reason = pos[++i];
-        else if (!strncmp(pos[i], "--reason=", 9))
-            reason = pos[i] + 9;
-        else {
-            fprintf(stderr, "praca admin: unexpected argument '%s'\n", pos[i]);
-            return 2;
-        }
-    }
-    int suspend = npos >= 2 && !strcmp(pos[0], "suspend");
-    int unsuspend = npos >= 2 && !strcmp(pos[0], "unsuspend");
-    if ((!suspend && !unsuspend) || (suspend && (!reason || !*reason)) || (unsuspend && reason)) {
-        fprintf(stderr, "usage: praca admin suspend <appId> --reason <text>\n"
-                        "       praca admin unsuspend <appId>\n");
-        return 2;
-    }
-    struct store *db;
-    if (store_open(cfg->data, &db) != STORE_DONE || store_migrate(db) < 0) {
-        store_close(db);
-        return 1;
-    }
-    int64_t changes = 0;
-    int rc = store_app_suspend(db, pos[1], suspend, reason, &changes);
-    store_close(db);
-    if (rc != STORE_DONE)
-        return 1;
-    if (changes != 1) {
-        fprintf(stderr, "praca admin: no application %s\n", pos[1]);
-        return 1;
-    }
-    printf("application %s %s\n", pos[1], suspend ? "suspended" : "unsuspended");
-    return 0;
-}
 
 static void on_request(void *user, struct http_exchange *ex)
 {
@@ -356,7 +304,9 @@ int main(int argc, char **argv)
     log_set_level((enum log_level)s.cfg.log_level);
     const char *cmd = argv[1];
     if (!strcmp(cmd, "migrate") && npos == 0)
-        return migrate_only(&s.cfg);
+        return cli_migrate(&s.cfg);
+    if (!strcmp(cmd, "backup"))
+        return cli_backup(&s.cfg, positional, npos);
     if (!strcmp(cmd, "serve") && npos == 0) {
         if (endpoint_global_init()) {
             log_error("cannot initialise libcurl");
@@ -367,7 +317,7 @@ int main(int argc, char **argv)
         return status;
     }
     if (!strcmp(cmd, "admin"))
-        return admin(&s.cfg, positional, npos);
+        return cli_admin(&s.cfg, positional, npos);
     fprintf(stderr, "praca: unknown command or argument (see praca --help)\n");
     return 2;
 }

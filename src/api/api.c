@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "state/ratelimit.h"
+#include "core/clock.h"
+#include "core/config.h"
 #include "core/crypto.h"
 #include "core/log.h"
 #include "state/state.h"
@@ -25,12 +27,25 @@ struct worker {
 };
 
 const struct api_route *const api_route_tables[] = {
-    api_health_routes,      api_auth_routes,   api_server_routes,
-    api_channel_routes,     api_role_routes,   api_member_routes,
-    api_invite_routes,      api_dm_routes,     api_application_routes,
-    api_oauth_routes,       api_bot_routes,    api_install_routes,
-    api_message_routes,     api_thread_routes, api_command_routes,
-    api_interaction_routes, api_voice_routes,  NULL,
+    api_health_routes,
+    api_auth_routes,
+    api_account_routes,
+    api_server_routes,
+    api_channel_routes,
+    api_role_routes,
+    api_member_routes,
+    api_invite_routes,
+    api_dm_routes,
+    api_application_routes,
+    api_oauth_routes,
+    api_bot_routes,
+    api_install_routes,
+    api_message_routes,
+    api_thread_routes,
+    api_command_routes,
+    api_interaction_routes,
+    api_voice_routes,
+    NULL,
 };
 
 int api_app_init(struct app *a, const struct config *cfg, struct store_writer *writer,
@@ -103,11 +118,30 @@ struct api_call api_thread_call(void *thread_ctx)
     return (struct api_call){.app = w->app, .db = w->db};
 }
 
+#define DAY_MS (24 * 60 * 60 * 1000LL)
+/* A session's use is written at most this often: it is a write, and expiry counts in days. */
+#define SESSION_TOUCH_MS (60 * 60 * 1000LL)
+
+int api_session_expired(struct app *a, const char *token_hash, int64_t last_used)
+{
+    int64_t now = clock_now_ms();
+    if (now - last_used > a->cfg->session_idle_days * DAY_MS) {
+        store_token_delete(a->writer, token_hash);
+        return 1;
+    }
+    if (now - last_used > SESSION_TOUCH_MS &&
+        store_session_touch(a->writer, token_hash, now) == STORE_DONE)
+        state_identity_used(a->state, token_hash, now);
+    return 0;
+}
+
 int api_identity(void *thread_ctx, const char *token_hash, struct store_token_owner *out)
 {
     struct worker *w = thread_ctx;
     int found = state_identity(w->app->state, w->db, token_hash, out);
     store_read_release(w->db);
+    if (found == 1 && !out->is_bot && api_session_expired(w->app, token_hash, out->last_used))
+        return 0;
     return found;
 }
 

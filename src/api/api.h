@@ -93,6 +93,7 @@ struct api_route {
 
 /* Route tables, one per resource file; each ends with {0, NULL, NULL, 0}. */
 extern const struct api_route api_auth_routes[];
+extern const struct api_route api_account_routes[];
 extern const struct api_route api_server_routes[];
 extern const struct api_route api_channel_routes[];
 extern const struct api_route api_role_routes[];
@@ -113,6 +114,9 @@ extern const struct api_route api_voice_routes[];
 /* Every route table above, NULL-terminated. */
 extern const struct api_route *const api_route_tables[];
 
+/* Sets the session cookie to token, or clears it (NULL); Secure on an https site. */
+void api_session_cookie(struct api_call *c, const char *token);
+
 /* Builds the router and shared state. Returns 0 or -1. */
 int api_app_init(struct app *a, const struct config *cfg, struct store_writer *writer,
                  struct bus *bus, struct presence *presence, struct voicestate *voice,
@@ -131,6 +135,9 @@ void api_worker_run(struct workers_job *job, void *thread_ctx);
 struct store *api_thread_store(void *thread_ctx);
 /* Who holds a token (state_identity on the worker's connection): 1, 0 nobody, < 0 an error. */
 int api_identity(void *thread_ctx, const char *token_hash, struct store_token_owner *out);
+/* 1 when a person's session has been idle past --session-idle-days (it is then deleted);
+ * otherwise 0, recording the use at most once an hour. */
+int api_session_expired(struct app *a, const char *token_hash, int64_t last_used);
 /* A context for work on a worker that is not an HTTP request (app and db only). */
 struct api_call api_thread_call(void *thread_ctx);
 

@@ -11,6 +11,7 @@
 #include "api/events.h"
 #include "state/ratelimit.h"
 #include "core/clock.h"
+#include "core/config.h"
 #include "core/crypto.h"
 #include "domain/text.h"
 #include "store/people.h"
@@ -19,19 +20,18 @@
 #define LOGIN_FAILURES_NAME 100 /* per name from everywhere: a distributed guesser */
 #define LOGIN_WINDOW_MS     (10 * 60 * 1000)
 #define TOTP_STEP_MS        30000
+#define REGISTER_WINDOW_MS  (60 * 60 * 1000)
+#define LOGIN_ADDRESS_MS    (60 * 1000)
 
-/* "; Secure" when the site is served over https: the cookie then never travels in clear. */
-static const char *cookie_secure(const struct api_call *c)
+/* Each attempt costs a password hash: an address gets a few per window, whatever the names. */
+static int address_allows(struct api_call *c, const char *action, int limit, int64_t window_ms)
 {
-    return strncmp(c->app->site_url, "https://", 8) == 0 ? "; Secure" : "";
-}
-
-static void set_session_cookie(struct api_call *c, const char *token)
-{
-    char cookie[160];
-    snprintf(cookie, sizeof cookie, "session=%s; HttpOnly; SameSite=Lax; Path=/%s", token,
-             cookie_secure(c));
-    http_response_add_header(c->res, "Set-Cookie", cookie);
+    if (limit <= 0)
+        return 1;
+    int64_t wait = ratelimit_hit(c->app->limits, action, c->req->peer, (uint32_t)limit, window_ms);
+    if (wait > 0)
+        api_rate_limited(c, wait);
+    return wait == 0;
 }
 
 /* Login and register take JSON only: a cross-site form can post text/plain without asking,
@@ -57,7 +57,7 @@ static void reply_session(struct api_call *c, int status, const char *user_id, c
         api_internal(c);
         return;
     }
-    set_session_cookie(c, token);
+    api_session_cookie(c, token);
     api_reply(c, status, json_pack("{soss}", "user", user, "token", token));
 }
 
@@ -77,6 +77,9 @@ static int read_username(struct api_call *c, json_t *body, char out[33])
 
 static void auth_register(struct api_call *c)
 {
+    if (!address_allows(c, "register-address", c->app->cfg->registrations_per_address,
+                        REGISTER_WINDOW_MS))
+        return;
     json_t *body = json_body_only(c);
     char username[33];
     const char *password, *display;
@@ -162,6 +165,8 @@ static void login_failed(struct api_call *c, const char *username, const char *m
 
 static void auth_login(struct api_call *c)
 {
+    if (!address_allows(c, "login-address", c->app->cfg->logins_per_address, LOGIN_ADDRESS_MS))
+        return;
     json_t *body = json_body_only(c);
     char username[33];
     const char *password, *code;
@@ -220,20 +225,6 @@ static void auth_login(struct api_call *c)
         return;
     }
     reply_session(c, 200, who.id, token);
-}
-
-static void auth_logout(struct api_call *c)
-{
-    if (store_token_delete(c->app->writer, c->me.token_hash) < 0) {
-        api_internal(c);
-        return;
-    }
-    api_event_disconnect(c, c->me.user_id, c->me.token_hash);
-    char cookie[96];
-    snprintf(cookie, sizeof cookie, "session=; HttpOnly; SameSite=Lax; Path=/; Max-Age=0%s",
-             cookie_secure(c));
-    http_response_add_header(c->res, "Set-Cookie", cookie);
-    api_ok(c);
 }
 
 static void users_me(struct api_call *c)
@@ -318,7 +309,6 @@ static void mfa_totp_verify(struct api_call *c)
 const struct api_route api_auth_routes[] = {
     {HTTP_POST, "/api/auth/register", auth_register, API_PUBLIC, API_ON_HASHING},
     {HTTP_POST, "/api/auth/login", auth_login, API_PUBLIC, API_ON_HASHING},
-    {HTTP_POST, "/api/auth/logout", auth_logout, API_PERSON, API_ON_WORKER},
     {HTTP_GET, "/api/users/@me", users_me, API_PERSON, API_ON_WORKER},
     {HTTP_POST, "/api/users/@me/mfa/totp", mfa_totp_start, API_PERSON, API_ON_WORKER},
     {HTTP_POST, "/api/users/@me/mfa/totp/verify", mfa_totp_verify, API_PERSON, API_ON_WORKER},

@@ -100,6 +100,10 @@ static int authenticate(struct api_call *c, enum api_auth need)
         api_error(c, 401, "Token inválido: a aplicação está suspensa");
         return -1;
     }
+    if (!owner.is_bot && api_session_expired(c->app, c->me.token_hash, owner.last_used)) {
+        api_error(c, 401, "Sessão expirada: entre de novo");
+        return -1;
+    }
     memcpy(c->me.user_id, owner.user_id, sizeof c->me.user_id);
     memcpy(c->me.app_id, owner.app_id, sizeof c->me.app_id);
     c->me.is_bot = owner.is_bot;

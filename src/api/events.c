@@ -110,3 +110,8 @@ void api_event_disconnect(struct api_call *c, const char *user_id, const char *t
     json_t *payload = token_hash ? json_pack("{ss}", "tokenHash", token_hash) : json_object();
     api_event_to_user(c, BUS_DISCONNECT, user_id, payload);
 }
+
+void api_event_disconnect_others(struct api_call *c, const char *user_id, const char *keep_hash)
+{
+    api_event_to_user(c, BUS_DISCONNECT, user_id, json_pack("{ss}", "keepTokenHash", keep_hash));
+}

@@ -18,6 +18,8 @@ void api_event_to_user(struct api_call *c, const char *name, const char *user_id
 
 /* Closes the gateway connections of a user (only those made with token_hash when given). */
 void api_event_disconnect(struct api_call *c, const char *user_id, const char *token_hash);
+/* Disconnects the user's connections except those made with keep_hash. */
+void api_event_disconnect_others(struct api_call *c, const char *user_id, const char *keep_hash);
 
 struct state_server;
 /* The bots whose application has intent (a bit of domain/intents.h) and that can see channel

@@ -53,6 +53,10 @@ static const struct option options[] = {
     INT("--log-level", "PRACA_LOG_LEVEL", log_level, 0, 3),
     INT("--max-connections", "PRACA_MAX_CONNECTIONS", max_connections, 0, 10000000),
     INT("--body-budget-mb", "PRACA_BODY_BUDGET_MB", body_budget_mb, 1, 65536),
+    INT("--registrations-per-address", "PRACA_REGISTRATIONS_PER_ADDRESS", registrations_per_address,
+        0, 1000000),
+    INT("--logins-per-address", "PRACA_LOGINS_PER_ADDRESS", logins_per_address, 0, 1000000),
+    INT("--session-idle-days", "PRACA_SESSION_IDLE_DAYS", session_idle_days, 1, 3650),
     INT("--max-connections-per-address", "PRACA_MAX_CONNECTIONS_PER_ADDRESS",
         max_connections_per_address, 0, 10000000),
 };
@@ -72,6 +76,9 @@ void config_defaults(struct config *c)
     c->ping_timeout_ms = 20000;
     c->log_level = 1;
     c->body_budget_mb = 256;
+    c->session_idle_days = 30;
+    c->registrations_per_address = 20;
+    c->logins_per_address = 30;
 }
 
 static int set(struct config *c, const struct option *o, const char *value, char *err, int errlen)
@@ -181,6 +188,9 @@ const char *config_usage(void)
            "  admin suspend <appId> --reason <text>\n"
            "                                suspend an application (works while serving)\n"
            "  admin unsuspend <appId>       lift a suspension\n"
+           "  admin apps|people [--limit N] list applications or people, newest first\n"
+           "  admin revoke-sessions <user>  sign a person out everywhere (ID or username)\n"
+           "  backup FILE                   copy the database, online, into FILE\n"
            "  --help                        this text (also after a command)\n"
            "  --version                     the version of this build\n"
            "\n"
@@ -210,6 +220,12 @@ const char *config_usage(void)
            "  --max-connections-per-address N\n"
            "                                [PRACA_MAX_CONNECTIONS_PER_ADDRESS] from one peer\n"
            "                                address at most (0: no cap)\n"
+           "  --session-idle-days N         [PRACA_SESSION_IDLE_DAYS] a session unused this long\n"
+           "                                expires (30)\n"
+           "  --registrations-per-address N [PRACA_REGISTRATIONS_PER_ADDRESS] accounts made from\n"
+           "                                one address per hour (20; 0: no limit)\n"
+           "  --logins-per-address N        [PRACA_LOGINS_PER_ADDRESS] login attempts from one\n"
+           "                                address per minute (30; 0: no limit)\n"
            "  --log-level N                 [PRACA_LOG_LEVEL] 0 debug, 1 info, 2 warn, 3 error "
            "(1)\n"
            "  --test-clock                  [PRACA_TEST_CLOCK] test only: POST /api/test/clock\n";

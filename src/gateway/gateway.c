@@ -222,8 +222,8 @@ static enum sio_connect_decision on_connect(void *user, struct sio_socket *sock,
     a->base.done = auth_answered;
     memcpy(a->socket_id, sio_socket_id(sock), sizeof a->socket_id);
     crypto_sha256_hex(json_string_value(token), json_string_length(token), a->token_hash);
-    if (state_identity_known(gw->state, a->token_hash, &a->owner)) {
-        a->found = 1; /* in memory: answered here, no worker */
+    if (state_identity_known(gw->state, a->token_hash, &a->owner) && a->owner.is_bot) {
+        a->found = 1; /* a bot in memory: answered here, no worker (sessions may expire) */
         a->base.gw = gw;
         auth_answered(&a->base);
     } else {
@@ -293,15 +293,23 @@ static const struct sio_handlers handlers = {on_connect, on_event, on_disconnect
 static void sweep(struct gateway *gw);
 
 /* Disconnects the user's connections (only those made with token_hash when it is given). */
-static void kick(struct gateway *gw, const char *user_id, const char *token_hash)
+/* Disconnects user_id's connections on token_hash (NULL: all of them) except those on keep. */
+static void kick_except(struct gateway *gw, const char *user_id, const char *token_hash,
+                        const char *keep)
 {
     struct conn *c = map_get(&gw->users, user_id);
     while (c) {
         struct conn *next = c->next;
-        if (!token_hash || !strcmp(token_hash, c->token_hash))
+        if ((!token_hash || !strcmp(token_hash, c->token_hash)) &&
+            (!keep || strcmp(keep, c->token_hash)))
             sio_socket_disconnect(c->sock); /* detaches and frees c */
         c = next;
     }
+}
+
+static void kick(struct gateway *gw, const char *user_id, const char *token_hash)
+{
+    kick_except(gw, user_id, token_hash, NULL);
 }
 
 /* One event's frames: the plain one, and one with the recovery offset made on first need. */
@@ -373,8 +381,9 @@ static void deliver(void *user, const struct bus_event *ev)
     if (!strcmp(ev->name, BUS_DISCONNECT)) {
         json_t *p = json_loadb(ev->payload, ev->payload_len, 0, NULL);
         const char *hash = json_string_value(json_object_get(p, "tokenHash"));
+        const char *keep = json_string_value(json_object_get(p, "keepTokenHash"));
         for (size_t i = 0; i < idset_count(ev->to); i++)
-            kick(gw, idset_at(ev->to, i), hash);
+            kick_except(gw, idset_at(ev->to, i), hash, keep);
         json_decref(p);
         return;
     }
@@ -406,11 +415,12 @@ static void deliver(void *user, const struct bus_event *ev)
     buf_cleanup(&packet);
 }
 
-/* ---- suspensions made elsewhere ---- */
+/* ---- suspensions and revocations made elsewhere ---- */
 
 struct sweep_job {
     struct gateway_job base;
     json_t *suspended; /* bot user IDs */
+    json_t *sessions;  /* [user id, token hash] of people connected: those gone are kicked */
 };
 
 static void sweep_on_worker(struct gateway_job *j, void *thread_ctx)
@@ -418,6 +428,15 @@ static void sweep_on_worker(struct gateway_job *j, void *thread_ctx)
     struct sweep_job *s = (struct sweep_job *)j;
     struct store *db = j->gw->rules.thread_store(thread_ctx);
     s->suspended = store_suspended_bots(db);
+    size_t i = 0;
+    while (i < json_array_size(s->sessions)) {
+        json_t *pair = json_array_get(s->sessions, i);
+        struct store_token_owner owner;
+        if (store_token_find(db, json_string_value(json_array_get(pair, 1)), &owner) == 0)
+            i++; /* gone: keep it in the list */
+        else
+            json_array_remove(s->sessions, i);
+    }
     store_read_release(db);
 }
 
@@ -426,22 +445,38 @@ static void sweep_answered(struct gateway_job *j)
     struct sweep_job *s = (struct sweep_job *)j;
     struct gateway *gw = j->gw;
     size_t i;
-    json_t *id;
-    json_array_foreach(s->suspended, i, id) kick(gw, json_string_value(id), NULL);
+    json_t *v;
+    json_array_foreach(s->suspended, i, v) kick(gw, json_string_value(v), NULL);
+    json_array_foreach(s->sessions, i, v)
+    {
+        kick(gw, json_string_value(json_array_get(v, 0)), json_string_value(json_array_get(v, 1)));
+    }
     json_decref(s->suspended);
+    json_decref(s->sessions);
     gw->sweeping = 0;
     free(s);
 }
 
+static void add_people_sessions(const char *user_id, void *first, void *list)
+{
+    (void)user_id;
+    for (struct conn *c = first; c; c = c->next)
+        if (!c->is_bot)
+            json_array_append_new(list, json_pack("[ss]", c->user_id, c->token_hash));
+}
+
 /* Runs when the writer has seen another process's commit, after the state dropped what it held:
- * a suspended bot kicked here cannot come back on a stale identity. */
+ * a suspended bot or a revoked session kicked here cannot come back on a stale identity. */
 static void sweep(struct gateway *gw)
 {
-    if (!gw->bots || gw->sweeping || gw->draining)
+    if (!gw->conns || gw->sweeping || gw->draining)
         return;
     struct sweep_job *s = calloc(1, sizeof *s);
     if (!s)
         return;
+    s->sessions = json_array();
+    if (s->sessions)
+        map_each(&gw->users, add_people_sessions, s->sessions);
     s->base.work = sweep_on_worker;
     s->base.done = sweep_answered;
     gw->sweeping = 1;

@@ -96,6 +96,15 @@ int state_identity_known(struct state *s, const char *token_hash, struct store_t
     return known != NULL;
 }
 
+void state_identity_used(struct state *s, const char *token_hash, int64_t now)
+{
+    pthread_mutex_lock(&s->lock);
+    struct store_token_owner *known = map_get(&s->identities, token_hash);
+    if (known && known->last_used < now)
+        known->last_used = now;
+    pthread_mutex_unlock(&s->lock);
+}
+
 static void preload_one(void *arg, const char *hash, const struct store_token_owner *owner)
 {
     struct state *s = arg;

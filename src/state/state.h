@@ -29,6 +29,8 @@ int state_identity(struct state *s, struct store *db, const char *token_hash,
 /* The same from memory only, never blocking on storage: 1 known, 0 not in memory (ask
  * state_identity). */
 int state_identity_known(struct state *s, const char *token_hash, struct store_token_owner *out);
+/* Records in memory that a session was used at now (after the store has recorded it). */
+void state_identity_used(struct state *s, const char *token_hash, int64_t now);
 /* Loads every bot token's identity, so the bots reconnecting after a start cost no query.
  * Returns how many, or < 0. */
 long state_identities_preload(struct state *s, struct store *db);

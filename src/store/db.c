@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/buf.h"
 #include "core/log.h"
@@ -135,6 +136,45 @@ int store_open(const char *path, struct store **out)
     }
     *out = s;
     return STORE_DONE;
+}
+
+int store_backup(struct store *s, const char *dest)
+{
+    char partial[4096];
+    if ((size_t)snprintf(partial, sizeof partial, "%s.partial", dest) >= sizeof partial)
+        return STORE_ERR;
+    unlink(partial);
+    sqlite3 *out = NULL;
+    int rc = sqlite3_open_v2(partial, &out, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
+    if (rc == SQLITE_OK) {
+        /* One step copies every page under one read transaction: a consistent snapshot, while
+         * the writer goes on committing (WAL). */
+        sqlite3_backup *b = sqlite3_backup_init(out, "main", s->db, "main");
+        rc = b ? sqlite3_backup_step(b, -1) : sqlite3_errcode(out);
+        int finish = sqlite3_backup_finish(b);
+        rc = rc == SQLITE_DONE ? finish : rc;
+    }
+    if (rc == SQLITE_OK) {
+        sqlite3_stmt *check = NULL;
+        rc = sqlite3_prepare_v2(out, "PRAGMA quick_check", -1, &check, NULL);
+        if (rc == SQLITE_OK)
+            rc = sqlite3_step(check) == SQLITE_ROW &&
+                         !strcmp((const char *)sqlite3_column_text(check, 0), "ok")
+                     ? SQLITE_OK
+                     : SQLITE_CORRUPT;
+        sqlite3_finalize(check);
+    }
+    if (rc != SQLITE_OK)
+        log_error("store: backup to %s failed: %s", dest,
+                  out ? sqlite3_errmsg(out) : sqlite3_errstr(rc));
+    sqlite3_close_v2(out);
+    if (rc == SQLITE_OK && rename(partial, dest)) {
+        log_error("store: backup: cannot rename %s to %s", partial, dest);
+        rc = SQLITE_ERROR;
+    }
+    if (rc != SQLITE_OK)
+        unlink(partial);
+    return rc == SQLITE_OK ? STORE_DONE : STORE_ERR;
 }
 
 void store_close(struct store *s)

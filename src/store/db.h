@@ -50,6 +50,9 @@ struct store_stmt;
 
 /* Opens (creating) the SQLite file with WAL, foreign keys and a busy timeout. */
 int store_open(const char *path, struct store **out);
+/* Copies the whole database, online, into dest (written as dest.partial, checked, then
+ * renamed). */
+int store_backup(struct store *db, const char *dest);
 /* store_close(NULL) does nothing. */
 void store_close(struct store *db);
 

@@ -13,7 +13,8 @@ static const struct store_col USER_COLS[] = {
 int store_token_find(struct store *db, const char *hash, struct store_token_owner *out)
 {
     static const char *SQL =
-        "SELECT t.user_id, u.is_bot, a.id, COALESCE(a.suspended, 0) FROM tokens t"
+        "SELECT t.user_id, u.is_bot, a.id, COALESCE(a.suspended, 0),"
+        " COALESCE(t.last_used_at, t.created_at) FROM tokens t"
         " JOIN users u ON u.id = t.user_id LEFT JOIN applications a ON a.bot_user_id = u.id"
         " WHERE t.hash = $1";
     int found;
@@ -24,6 +25,7 @@ int store_token_find(struct store *db, const char *hash, struct store_token_owne
         const char *app = store_text(st, 2);
         slice_copy(slice_from(app ? app : ""), out->app_id, sizeof out->app_id);
         out->suspended = (int)store_int(st, 3);
+        out->last_used = store_int(st, 4);
         store_finish(st);
     }
     return found;
@@ -69,6 +71,18 @@ int store_login_find(struct store *db, const char *username, struct store_login 
             out->mfa_secret[0] = '\0';
         out->mfa_enabled = (int)store_int(st, 3);
         out->mfa_last_step = store_int(st, 4);
+        store_finish(st);
+    }
+    return found;
+}
+
+int store_password_hash(struct store *db, const char *user_id, char out[CRYPTO_PASSWORD_MAX])
+{
+    static const char *SQL = "SELECT password_hash FROM users WHERE id = $1 AND is_bot = 0";
+    int found;
+    struct store_stmt *st = store_row(db, SQL, user_id, &found);
+    if (st) {
+        store_text_copy(st, 0, out, CRYPTO_PASSWORD_MAX);
         store_finish(st);
     }
     return found;
@@ -144,4 +158,26 @@ int store_mfa_use_step(struct store_writer *w, const char *user_id, int64_t step
     int64_t changes = 0;
     int rc = store_write_exec(w, SQL, SV_ARGS(SV_STR(user_id), SV_INT(step)), &changes);
     return rc < 0 ? rc : changes == 1;
+}
+
+int store_session_touch(struct store_writer *w, const char *hash, int64_t now)
+{
+    static const char *SQL =
+        "UPDATE tokens SET last_used_at = $2 WHERE hash = $1 AND kind = 'session'";
+    return store_write_exec(w, SQL, SV_ARGS(SV_STR(hash), SV_INT(now)), NULL);
+}
+
+int store_sessions_revoke(struct store_writer *w, const char *user_id, const char *keep_hash,
+                          int64_t *revoked)
+{
+    static const char *SQL =
+        "DELETE FROM tokens WHERE user_id = $1 AND kind = 'session' AND hash <> $2";
+    return store_write_exec(w, SQL, SV_ARGS(SV_STR(user_id), SV_STR(keep_hash ? keep_hash : "")),
+                            revoked);
+}
+
+int store_password_set(struct store_writer *w, const char *user_id, const char *hash)
+{
+    static const char *SQL = "UPDATE users SET password_hash = $2 WHERE id = $1 AND is_bot = 0";
+    return store_write_exec(w, SQL, SV_ARGS(SV_STR(user_id), SV_STR(hash)), NULL);
 }

@@ -13,6 +13,7 @@ struct store_token_owner {
     int is_bot;
     char app_id[UUID_LEN + 1]; /* a bot's application; "" for people */
     int suspended;             /* the bot's application is suspended */
+    int64_t last_used;         /* a session's last recorded use (ms); bots: creation */
 };
 
 struct store_login {
@@ -38,6 +39,8 @@ long store_bot_tokens_each(struct store *db, long max,
                                       const struct store_token_owner *owner),
                            void *arg);
 int store_login_find(struct store *db, const char *username, struct store_login *out);
+/* A person's password hash into out: 1, 0 unknown, < 0 error. */
+int store_password_hash(struct store *db, const char *user_id, char out[CRYPTO_PASSWORD_MAX]);
 /* The user object {id, username, displayName, isBot, mfaEnabled, createdAt}; NULL when unknown
  * (*rc STORE_DONE) or on error. */
 json_t *store_user_json(struct store *db, const char *id, int *rc);
@@ -48,6 +51,12 @@ int store_user_kind(struct store *db, const char *id, int *is_bot);
 int store_user_create(struct store *db, void *new_user); /* STORE_CONSTRAINT: name taken */
 int store_session_create(struct store_writer *w, const char *hash, const char *user_id);
 int store_token_delete(struct store_writer *w, const char *hash);
+/* Records a session's use (kept coarse by the caller: it is a write). */
+int store_session_touch(struct store_writer *w, const char *hash, int64_t now);
+/* Deletes a person's sessions except keep_hash (NULL: all); *revoked gets how many. */
+int store_sessions_revoke(struct store_writer *w, const char *user_id, const char *keep_hash,
+                          int64_t *revoked);
+int store_password_set(struct store_writer *w, const char *user_id, const char *hash);
 int store_mfa_set_secret(struct store_writer *w, const char *user_id, const char *secret);
 int store_mfa_enable(struct store_writer *w, const char *user_id);
 /* Accepts a TOTP step only once: 1 when it was newer than the last one used, else 0. */

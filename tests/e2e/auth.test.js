@@ -3,7 +3,7 @@
 'use strict';
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { startServer, api, register, uniqueName, totp } = require('./helpers');
+const { startServer, api, postFrom, register, uniqueName, totp } = require('./helpers');
 
 let srv;
 test.before(async () => { srv = await startServer(); });
@@ -134,21 +134,8 @@ test('10 failed logins per username in 10 minutes, then 429 with retryAfterMs an
   assert.equal(ok.status, 200, 'other usernames are not affected');
 });
 
-// A login POSTed from another loopback address (127.0.0.2), as a person elsewhere would.
-function loginFrom(localAddress, username, password) {
-  const http = require('node:http');
-  const body = JSON.stringify({ username, password });
-  const url = new URL(srv.url);
-  return new Promise((resolve, reject) => {
-    const req = http.request({ host: url.hostname, port: url.port, path: '/api/auth/login', method: 'POST', localAddress,
-      headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
+const loginFrom = (address, username, password) =>
+  postFrom(srv.url, address, '/api/auth/login', { username, password });
 
 test('failed logins lock a name out only from the address they came from', async () => {
   const u = await register(srv.url);

@@ -12,7 +12,9 @@ const BIN = path.resolve(process.env.PRACA_BIN || 'build/praca');
 async function startServer({ args = [], env = {}, dir } = {}) {
   dir = dir || fs.mkdtempSync(path.join(os.tmpdir(), 'praca-e2e-'));
   const db = path.join(dir, 'praca.db');
-  const proc = spawn(BIN, ['serve', '--port', '0', '--data', db, '--workers', '4', ...args], {
+  // Every test registers and logs in from 127.0.0.1; the per-address limits get their own tests.
+  const proc = spawn(BIN, ['serve', '--port', '0', '--data', db, '--workers', '4',
+    '--registrations-per-address', '0', '--logins-per-address', '0', ...args], {
     env: { ...process.env, ASAN_OPTIONS: 'detect_leaks=1:abort_on_error=0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -58,6 +60,22 @@ async function api(base, method, p, { token, body, headers = {}, raw } = {}) {
   let json = null;
   try { json = JSON.parse(text); } catch { /* not JSON */ }
   return { status: res.status, headers: res.headers, body: json, text };
+}
+
+// A JSON POST from a chosen loopback address (127.0.0.2 is "a person elsewhere"); the status.
+function postFrom(base, localAddress, p, body) {
+  const http = require('node:http');
+  const text = JSON.stringify(body);
+  const url = new URL(base);
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: url.hostname, port: url.port, path: p, method: 'POST', localAddress,
+      headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) } }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode));
+    });
+    req.on('error', reject);
+    req.end(text);
+  });
 }
 
 let counter = 0;
@@ -128,7 +146,7 @@ async function serverWithMembers(base, memberCount = 1) {
   return { owner, sid, server: created.body, members, code: invite.body.code };
 }
 
-module.exports = { startServer, api, register, uniqueName, rawExchange, totp, serverWithMembers, BIN };
+module.exports = { startServer, api, postFrom, register, uniqueName, rawExchange, totp, serverWithMembers, BIN };
 
 // An application with a bot and a registered redirect URI, owned by `owner`.
 async function appWithBot(base, owner, { name = 'Robô de Teste', intents = [], redirect = 'https://bot.example/callback' } = {}) {

@@ -40,3 +40,19 @@ Test(config, bad_values_are_errors)
     char *a3[] = {"praca", "serve", "--rate-limit-scale", "0"};
     cr_assert_eq(config_from_args(&c, 4, a3, 2, pos, &npos, err, sizeof err), CONFIG_ERROR);
 }
+
+Test(config, limits_before_login_are_on_by_default)
+{
+    struct config c;
+    config_defaults(&c);
+    cr_assert_eq(c.registrations_per_address, 20);
+    cr_assert_eq(c.logins_per_address, 30);
+    cr_assert_eq(c.session_idle_days, 30);
+    cr_assert_eq(c.body_budget_mb, 256);
+    char err[128];
+    char *pos[8];
+    int npos;
+    char *argv[] = {"praca", "serve", "--session-idle-days", "0"};
+    cr_assert_eq(config_from_args(&c, 4, argv, 2, pos, &npos, err, sizeof err), CONFIG_ERROR,
+                 "a session must live at least a day");
+}

@@ -1,0 +1,107 @@
+/*
+ * A person's sessions and password: sign out here, sign out everywhere, change the password
+ * (which signs out every other session). The session cookie is set and cleared here.
+ */
+#include <http_parser.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "api/api.h"
+#include "api/events.h"
+#include "core/crypto.h"
+#include "state/ratelimit.h"
+#include "store/people.h"
+
+#define PASSWORD_FAILURES  5 /* wrong current passwords per person: a stolen session guessing */
+#define PASSWORD_WINDOW_MS (10 * 60 * 1000)
+
+/* "; Secure" when the site is served over https: the cookie then never travels in clear. */
+void api_session_cookie(struct api_call *c, const char *token)
+{
+    const char *secure = strncmp(c->app->site_url, "https://", 8) == 0 ? "; Secure" : "";
+    char cookie[160];
+    if (token)
+        snprintf(cookie, sizeof cookie, "session=%s; HttpOnly; SameSite=Lax; Path=/%s", token,
+                 secure);
+    else
+        snprintf(cookie, sizeof cookie, "session=; HttpOnly; SameSite=Lax; Path=/; Max-Age=0%s",
+                 secure);
+    http_response_add_header(c->res, "Set-Cookie", cookie);
+}
+
+static void auth_logout(struct api_call *c)
+{
+    if (store_token_delete(c->app->writer, c->me.token_hash) < 0) {
+        api_internal(c);
+        return;
+    }
+    api_event_disconnect(c, c->me.user_id, c->me.token_hash);
+    api_session_cookie(c, NULL);
+    api_ok(c);
+}
+
+static void auth_logout_everywhere(struct api_call *c)
+{
+    int64_t revoked = 0;
+    if (store_sessions_revoke(c->app->writer, c->me.user_id, NULL, &revoked) < 0) {
+        api_internal(c);
+        return;
+    }
+    api_event_disconnect(c, c->me.user_id, NULL);
+    api_session_cookie(c, NULL);
+    api_reply(c, 200, json_pack("{sbsI}", "ok", 1, "revoked", (json_int_t)revoked));
+}
+
+static int current_password_ok(struct api_call *c, const char *password)
+{
+    int64_t wait = ratelimit_check(c->app->limits, "password-failure", c->me.user_id,
+                                   PASSWORD_FAILURES, PASSWORD_WINDOW_MS);
+    if (wait > 0) {
+        api_rate_limited(c, wait);
+        return 0;
+    }
+    char hash[CRYPTO_PASSWORD_MAX];
+    int rc = store_password_hash(c->db, c->me.user_id, hash);
+    if (rc != 1) {
+        api_internal(c);
+        return 0;
+    }
+    if (crypto_password_verify(password, strlen(password), hash) != 1) {
+        ratelimit_hit(c->app->limits, "password-failure", c->me.user_id, PASSWORD_FAILURES,
+                      PASSWORD_WINDOW_MS);
+        api_bad(c, "currentPassword", "senha incorreta");
+        return 0;
+    }
+    return 1;
+}
+
+/* Changes the password and ends every other session: whoever else held one is out. */
+static void password_change(struct api_call *c)
+{
+    json_t *body = api_body(c);
+    const char *current, *fresh;
+    if (!body || in_str(c, body, "currentPassword", 0, 1024, IN_REQUIRED, &current) < 0 ||
+        in_str(c, body, "newPassword", 8, 128, IN_REQUIRED, &fresh) < 0 ||
+        !current_password_ok(c, current))
+        return;
+    char hash[CRYPTO_PASSWORD_MAX];
+    if (crypto_password_hash(fresh, strlen(fresh), hash)) {
+        api_internal(c);
+        return;
+    }
+    int64_t revoked = 0;
+    if (store_password_set(c->app->writer, c->me.user_id, hash) < 0 ||
+        store_sessions_revoke(c->app->writer, c->me.user_id, c->me.token_hash, &revoked) < 0) {
+        api_internal(c);
+        return;
+    }
+    api_event_disconnect_others(c, c->me.user_id, c->me.token_hash);
+    api_reply(c, 200, json_pack("{sbsI}", "ok", 1, "revoked", (json_int_t)revoked));
+}
+
+const struct api_route api_account_routes[] = {
+    {HTTP_POST, "/api/auth/logout", auth_logout, API_PERSON, API_ON_WORKER},
+    {HTTP_POST, "/api/auth/logout-everywhere", auth_logout_everywhere, API_PERSON, API_ON_WORKER},
+    {HTTP_POST, "/api/users/@me/password", password_change, API_PERSON, API_ON_HASHING},
+    {0, NULL, NULL, 0, 0},
+};

@@ -1,0 +1,165 @@
+/*
+ * praca admin: suspend and unsuspend applications, list applications and people, revoke a
+ * person's sessions. Changes reach a running server within a second (it watches the file).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "core/config.h"
+#include "core/buf.h"
+#include "store/admin.h"
+#include "store/apps.h"
+#include "store/migrate.h"
+
+#define LIST_DEFAULT 50
+
+static const char USAGE[] = "usage: praca admin suspend <appId> --reason <text>\n"
+                            "       praca admin unsuspend <appId>\n"
+                            "       praca admin apps [--limit N]\n"
+                            "       praca admin people [--limit N]\n"
+                            "       praca admin revoke-sessions <userId|username>\n";
+
+static struct store *open_db(const struct config *cfg)
+{
+    struct store *db;
+    if (store_open(cfg->data, &db) != STORE_DONE)
+        return NULL;
+    if (store_migrate(db) < 0) {
+        store_close(db);
+        return NULL;
+    }
+    return db;
+}
+
+/* The value of --name (as "--name V" or "--name=V") at words[*i]; NULL when it is not that. */
+static const char *option(char **words, int n, int *i, const char *name)
+{
+    size_t len = strlen(name);
+    if (!strcmp(words[*i], name) && *i + 1 < n)
+        return words[++*i];
+    if (!strncmp(words[*i], name, len) && words[*i][len] == '=')
+        return words[*i] + len + 1;
+    return NULL;
+}
+
+static int suspension(const struct config *cfg, char **words, int n, int suspend)
+{
+    const char *reason = NULL;
+    for (int i = 2; i < n; i++) {
+        if (!(reason = option(words, n, &i, "--reason"))) {
+            fprintf(stderr, "praca admin: unexpected argument '%s'\n%s", words[i], USAGE);
+            return 2;
+        }
+    }
+    if (n < 2 || (suspend && (!reason || !*reason)) || (!suspend && reason)) {
+        fputs(USAGE, stderr);
+        return 2;
+    }
+    struct store *db = open_db(cfg);
+    int64_t changes = 0;
+    int rc = db ? store_app_suspend(db, words[1], suspend, reason, &changes) : STORE_ERR;
+    store_close(db);
+    if (rc != STORE_DONE)
+        return 1;
+    if (changes != 1) {
+        fprintf(stderr, "praca admin: no application %s\n", words[1]);
+        return 1;
+    }
+    printf("application %s %s\n", words[1], suspend ? "suspended" : "unsuspended");
+    return 0;
+}
+
+static const char *text(json_t *row, const char *key)
+{
+    const char *v = json_string_value(json_object_get(row, key));
+    return v ? v : "";
+}
+
+static long long number(json_t *row, const char *key)
+{
+    return (long long)json_integer_value(json_object_get(row, key));
+}
+
+static void print_apps(json_t *rows)
+{
+    printf("%-36s  %-24s  %-20s  %-24s  %8s  %s\n", "ID", "NAME", "OWNER", "CREATED", "INSTALLS",
+           "STATE");
+    size_t i;
+    json_t *r;
+    json_array_foreach(rows, i, r)
+    {
+        printf("%-36s  %-24.24s  %-20s  %-24s  %8lld  %s\n", text(r, "id"), text(r, "name"),
+               text(r, "owner"), text(r, "createdAt"), number(r, "installs"),
+               json_is_true(json_object_get(r, "suspended")) ? "suspended" : "active");
+    }
+}
+
+static void print_people(json_t *rows)
+{
+    printf("%-36s  %-32s  %-24s  %8s  %s\n", "ID", "USERNAME", "CREATED", "SESSIONS", "2FA");
+    size_t i;
+    json_t *r;
+    json_array_foreach(rows, i, r)
+    {
+        printf("%-36s  %-32s  %-24s  %8lld  %s\n", text(r, "id"), text(r, "username"),
+               text(r, "createdAt"), number(r, "sessions"),
+               json_is_true(json_object_get(r, "mfaEnabled")) ? "yes" : "no");
+    }
+}
+
+static int listing(const struct config *cfg, char **words, int n, int apps)
+{
+    long long limit = LIST_DEFAULT;
+    for (int i = 1; i < n; i++) {
+        const char *v = option(words, n, &i, "--limit");
+        if (!v || slice_to_i64(slice_from(v), 1, 1000000, &limit)) {
+            fputs(USAGE, stderr);
+            return 2;
+        }
+    }
+    struct store *db = open_db(cfg);
+    json_t *rows = !db ? NULL : apps ? store_admin_apps(db, limit) : store_admin_people(db, limit);
+    store_close(db);
+    if (!rows)
+        return 1;
+    if (apps)
+        print_apps(rows);
+    else
+        print_people(rows);
+    json_decref(rows);
+    return 0;
+}
+
+static int revoke(const struct config *cfg, char **words, int n)
+{
+    if (n != 2) {
+        fputs(USAGE, stderr);
+        return 2;
+    }
+    struct store *db = open_db(cfg);
+    int64_t revoked = 0;
+    int found = db ? store_admin_revoke_sessions(db, words[1], &revoked) : STORE_ERR;
+    store_close(db);
+    if (found < 0)
+        return 1;
+    if (!found) {
+        fprintf(stderr, "praca admin: no person %s\n", words[1]);
+        return 1;
+    }
+    printf("%lld sessions of %s revoked\n", (long long)revoked, words[1]);
+    return 0;
+}
+
+int cli_admin(const struct config *cfg, char **words, int n)
+{
+    const char *what = n > 0 ? words[0] : "";
+    if (!strcmp(what, "suspend") || !strcmp(what, "unsuspend"))
+        return suspension(cfg, words, n, !strcmp(what, "suspend"));
+    if (!strcmp(what, "apps") || !strcmp(what, "people"))
+        return listing(cfg, words, n, !strcmp(what, "apps"));
+    if (!strcmp(what, "revoke-sessions"))
+        return revoke(cfg, words, n);
+    fputs(USAGE, stderr);
+    return 2;
+}

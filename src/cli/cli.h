@@ -1,0 +1,17 @@
+/*
+ * The commands other than `serve`, each run against the database file named by --data while a
+ * server may be running on it. They print for people and return an exit status.
+ */
+#ifndef PRACA_CLI_CLI_H
+#define PRACA_CLI_CLI_H
+
+struct config;
+
+/* praca admin suspend|unsuspend|apps|people|revoke-sessions … */
+int cli_admin(const struct config *cfg, char **words, int nwords);
+/* praca backup FILE */
+int cli_backup(const struct config *cfg, char **words, int nwords);
+/* praca migrate */
+int cli_migrate(const struct config *cfg);
+
+#endif

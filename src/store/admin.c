@@ -1,0 +1,48 @@
+/* The operator's queries: see admin.h. */
+#include "store/admin.h"
+
+#include "store/rows.h"
+
+json_t *store_admin_people(struct store *db, int64_t limit)
+{
+    static const char *SQL =
+        "SELECT u.id, u.username, u.display_name, u.created_at, u.mfa_enabled,"
+        " (SELECT COUNT(*) FROM tokens t WHERE t.user_id = u.id AND t.kind = 'session')"
+        " FROM users u WHERE u.is_bot = 0 ORDER BY u.created_at DESC, u.id DESC LIMIT $1";
+    static const struct store_col COLS[] = {
+        {"id", COL_TEXT},        {"username", COL_TEXT},   {"displayName", COL_TEXT},
+        {"createdAt", COL_TIME}, {"mfaEnabled", COL_BOOL}, {"sessions", COL_INT},
+    };
+    return store_list_json(db, SQL, SV_ARGS(SV_INT(limit)), STORE_COLS(COLS));
+}
+
+json_t *store_admin_apps(struct store *db, int64_t limit)
+{
+    static const char *SQL =
+        "SELECT a.id, a.name, u.username, a.created_at,"
+        " (SELECT COUNT(*) FROM installs i WHERE i.application_id = a.id), a.suspended"
+        " FROM applications a JOIN users u ON u.id = a.owner_id"
+        " ORDER BY a.created_at DESC, a.id DESC LIMIT $1";
+    static const struct store_col COLS[] = {
+        {"id", COL_TEXT},        {"name", COL_TEXT},    {"owner", COL_TEXT},
+        {"createdAt", COL_TIME}, {"installs", COL_INT}, {"suspended", COL_BOOL},
+    };
+    return store_list_json(db, SQL, SV_ARGS(SV_INT(limit)), STORE_COLS(COLS));
+}
+
+int store_admin_revoke_sessions(struct store *db, const char *who, int64_t *revoked)
+{
+    static const char *SQL_FIND =
+        "SELECT id FROM users WHERE (id = $1 OR username = $1) AND is_bot = 0";
+    static const char *SQL_REVOKE = "DELETE FROM tokens WHERE user_id = $1 AND kind = 'session'";
+    int found;
+    struct store_stmt *st = store_row(db, SQL_FIND, who, &found);
+    if (!st)
+        return found;
+    char id[64];
+    store_text_copy(st, 0, id, sizeof id);
+    store_finish(st);
+    int rc = store_exec(db, SQL_REVOKE, SV_ARGS(SV_STR(id)));
+    *revoked = store_changes(db);
+    return rc == STORE_DONE ? 1 : rc;
+}

@@ -1,0 +1,110 @@
+// What an operator runs next to a live server: praca admin (lists, revoking sessions) and
+// praca backup, with a restore from the copy.
+'use strict';
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+const { spawnSync, spawn } = require('node:child_process');
+const { startServer, api, register, serverWithMembers, appWithBot, install, gatewayConnect, eventually, BIN } = require('./helpers');
+
+let srv;
+const sockets = [];
+test.before(async () => { srv = await startServer({ args: ['--rate-limit-scale', '100'] }); });
+test.after(async () => {
+  for (const s of sockets) s.disconnect();
+  const r = await srv.stop();
+  assert.equal(r.code, 0, srv.stderr);
+});
+
+const praca = (...args) => spawnSync(BIN, [...args, '--data', srv.db], { encoding: 'utf8' });
+
+test('admin people and apps list what exists, newest first, with sessions and installs', async () => {
+  const w = await serverWithMembers(srv.url);
+  const info = await appWithBot(srv.url, w.owner, { name: 'Lista de Apps' });
+  await install(srv.url, w.owner, info, w.sid);
+  await api(srv.url, 'POST', '/api/auth/login', { body: { username: w.owner.user.username, password: w.owner.password } });
+  const people = praca('admin', 'people');
+  assert.equal(people.status, 0, people.stderr);
+  const header = people.stdout.split('\n')[0];
+  assert.match(header, /^ID +USERNAME +CREATED +SESSIONS +2FA$/);
+  const ownerLine = people.stdout.split('\n').find((l) => l.includes(w.owner.user.username));
+  assert.match(ownerLine, new RegExp(`^${w.owner.user.id} +${w.owner.user.username} +\\S+Z +2 +no$`), 'two sessions: register and login');
+  assert.ok(!people.stdout.includes(info.botUsername), 'bots are not people');
+  const apps = praca('admin', 'apps');
+  assert.equal(apps.status, 0, apps.stderr);
+  const appLine = apps.stdout.split('\n').find((l) => l.startsWith(info.app.id));
+  assert.match(appLine, new RegExp(`Lista de Apps +${w.owner.user.username} +\\S+Z +1 +active$`));
+  const one = praca('admin', 'people', '--limit', '1');
+  assert.equal(one.stdout.trim().split('\n').length, 2, 'a header and one row');
+  for (const bad of [['admin', 'people', '--limit', '0'], ['admin', 'apps', 'extra'], ['admin', 'revoke-sessions'], ['admin', 'nope']]) {
+    const r = praca(...bad);
+    assert.equal(r.status, 2, bad.join(' '));
+    assert.match(r.stderr, /^usage: praca admin/);
+  }
+});
+
+test('admin revoke-sessions signs a person out of a running server, gateway included', async () => {
+  const u = await register(srv.url);
+  const bystander = await register(srv.url);
+  const s = await gatewayConnect(srv.url, { auth: { token: u.token } }, sockets);
+  const closed = new Promise((resolve) => s.on('disconnect', resolve));
+  const r = praca('admin', 'revoke-sessions', u.user.username);
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.stdout, `1 sessions of ${u.user.username} revoked\n`);
+  await eventually(async () => (await api(srv.url, 'GET', '/api/users/@me', { token: u.token })).status === 401,
+    2500, 'the running server refuses the revoked session');
+  assert.equal(await closed, 'io server disconnect');
+  assert.equal((await api(srv.url, 'GET', '/api/users/@me', { token: bystander.token })).status, 200);
+  const unknown = praca('admin', 'revoke-sessions', 'ninguem_mesmo');
+  assert.equal(unknown.status, 1);
+  assert.match(unknown.stderr, /no person ninguem_mesmo/);
+});
+
+test('backup while serving and writing; a server started on the copy has every acknowledged message', async () => {
+  const w = await serverWithMembers(srv.url);
+  const url = `/api/servers/${w.sid}/channels/${w.server.channels[0].id}/messages`;
+  const sent = [];
+  for (let i = 0; i < 20; i++) {
+    const r = await api(srv.url, 'POST', url, { token: w.owner.token, body: { content: `antes ${i}` } });
+    assert.equal(r.status, 200, r.text);
+    sent.push(r.body.message.id);
+  }
+  // Writes go on during the copy; the copy is a consistent snapshot whatever it catches.
+  let writing = true;
+  const during = (async () => {
+    let n = 0;
+    while (writing) { await api(srv.url, 'POST', url, { token: w.owner.token, body: { content: `durante ${n++}` } }); }
+  })();
+  const out = path.join(srv.dir, 'copia.db');
+  const run = await new Promise((resolve) => {
+    const p = spawn(BIN, ['backup', out, '--data', srv.db]);
+    let stdout = '';
+    let stderr = '';
+    p.stdout.on('data', (d) => { stdout += d; });
+    p.stderr.on('data', (d) => { stderr += d; });
+    p.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+  writing = false;
+  await during;
+  assert.equal(run.code, 0, run.stderr);
+  assert.equal(run.stdout, `backup of ${srv.db} written to ${out}\n`);
+  assert.ok(!fs.existsSync(out + '.partial'));
+  // Restore: a server on a fresh folder holding only the copy.
+  const dir = fs.mkdtempSync(path.join(require('node:os').tmpdir(), 'praca-restore-'));
+  fs.copyFileSync(out, path.join(dir, 'praca.db'));
+  const restored = await startServer({ dir });
+  try {
+    const got = await api(restored.url, 'GET', `${url}?limit=100`, { token: w.owner.token });
+    assert.equal(got.status, 200, got.text);
+    const ids = new Set(got.body.messages.map((m) => m.id));
+    for (const id of sent) assert.ok(ids.has(id), `message ${id} is in the copy`);
+  } finally {
+    const r = await restored.stop();
+    assert.equal(r.code, 0, restored.stderr);
+  }
+  const missing = spawnSync(BIN, ['backup', out, '--data', path.join(dir, 'nada.db')], { encoding: 'utf8' });
+  assert.equal(missing.status, 1);
+  assert.match(missing.stderr, /cannot read/);
+  assert.equal(spawnSync(BIN, ['backup', '--data', srv.db]).status, 2, 'FILE is required');
+});
