@@ -53,6 +53,9 @@ int store_open(const char *path, struct store **out);
 /* Copies the whole database, online, into dest (written as dest.partial, checked, then
  * renamed). */
 int store_backup(struct store *db, const char *dest);
+/* 1 while a transaction is open on the connection (SQLite may end one by itself on a full
+ * disk or an I/O error). */
+int store_in_transaction(struct store *db);
 /* store_close(NULL) does nothing. */
 void store_close(struct store *db);
 

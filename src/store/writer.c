@@ -10,6 +10,7 @@
 #include "core/clock.h"
 #include "core/log.h"
 #include "store/snapshot.h"
+#include "store/wal_watch.h"
 
 #define FOREIGN_CHECK_MS 1000 /* how often commits by other processes are looked for */
 #define CHANGED_MAX      4096 /* servers named per batch; past it, everything is dropped */
@@ -46,6 +47,7 @@ struct store_writer {
     store_change_fn on_change; /* set before the first write */
     void *on_change_arg;
     int64_t data_version, checked_at;
+    struct wal_watch wal;
     /* The batch being committed: the servers its writes changed. */
     char (*changed)[40];
     size_t nchanged;
@@ -94,6 +96,10 @@ static void check_foreign(struct store_writer *w)
 
 static int write_in_savepoint(struct store_writer *w, store_write_fn fn, void *arg)
 {
+    /* A disk-full or I/O error can roll the batch's transaction back under us; a savepoint
+     * then would open a transaction of its own and commit alone, behind the batch's back. */
+    if (!store_in_transaction(w->db))
+        return STORE_ERR;
     store_exec(w->db, SQL_SAVEPOINT, NULL, 0);
     int result = fn(w->db, arg);
     if (result < 0)
@@ -110,16 +116,25 @@ static struct store_writer_job *run_transaction(struct store_writer *w,
 {
     struct store_writer_job *ran = *queue, *last = NULL;
     int began = store_exec(w->db, SQL_BEGIN, NULL, 0) == STORE_DONE;
+    int lost = 0;
     for (struct store_writer_job *j = ran; j; j = j->next) {
         last = j;
         if (!began)
             continue;
         j->run(j, w->db);
+        if ((lost = !store_in_transaction(w->db)))
+            break; /* rolled back by SQLite (disk full, I/O): these jobs failed, not the rest */
         if (store_changes_pending(w->db))
             break; /* the state must follow before the next job reads it */
     }
     *queue = last->next;
     last->next = NULL;
+    if (lost) {
+        log_error("writer: the transaction was rolled back by the database; %s",
+                  "its requests fail, the next ones start afresh");
+        *committed = 0;
+        return ran;
+    }
     *committed = began;
     if (began && store_changes_take(w->db, note_change, w) != STORE_DONE)
         w->changed_all = 1;
@@ -128,6 +143,10 @@ static struct store_writer_job *run_transaction(struct store_writer *w,
         store_exec(w->db, SQL_ROLLBACK, NULL, 0);
         *committed = 0;
     }
+    /* Before anyone hears "done": with the -wal gone, a commit is safe only in the main file. */
+    if (*committed && wal_watch_lost(&w->wal) &&
+        store_exec_script(w->db, "PRAGMA wal_checkpoint(FULL)") != STORE_DONE)
+        log_error("writer: checkpoint after a lost -wal failed");
     if (!began)
         log_error("writer: cannot begin a transaction");
     announce_changes(w);
@@ -188,6 +207,8 @@ struct store_writer *store_writer_new(const char *path)
     }
     w->data_version = store_data_version(w->db);
     w->checked_at = clock_now_ms();
+    wal_watch_init(&w->wal, path);
+    wal_watch_lost(&w->wal); /* the file exists once the connection has read */
     pthread_mutex_init(&w->lock, NULL);
     pthread_cond_init(&w->wake, NULL);
     if (pthread_create(&w->thread, NULL, writer_main, w)) {

@@ -108,3 +108,32 @@ test('backup while serving and writing; a server started on the copy has every a
   assert.match(missing.stderr, /cannot read/);
   assert.equal(spawnSync(BIN, ['backup', '--data', srv.db]).status, 2, 'FILE is required');
 });
+
+test('a -wal file deleted while serving loses nothing acknowledged, even through kill -9', async () => {
+  const s = await startServer();
+  let restarted;
+  try {
+    const w = await serverWithMembers(s.url);
+    const url = `/api/servers/${w.sid}/channels/${w.server.channels[0].id}/messages`;
+    const first = await api(s.url, 'POST', url, { token: w.owner.token, body: { content: 'antes' } });
+    assert.equal(first.status, 200);
+    fs.unlinkSync(s.db + '-wal');
+    const ids = [first.body.message.id];
+    for (let i = 0; i < 8; i++) {
+      const r = await api(s.url, 'POST', url, { token: w.owner.token, body: { content: `depois ${i}` } });
+      assert.equal(r.status, 200, r.text);
+      ids.push(r.body.message.id);
+    }
+    assert.match(s.stderr, /-wal was deleted or replaced while in use/);
+    s.proc.kill('SIGKILL');
+    await s.exited;
+    restarted = await startServer({ dir: s.dir });
+    const got = await api(restarted.url, 'GET', `${url}?limit=50`, { token: w.owner.token });
+    assert.equal(got.status, 200, got.text);
+    const have = new Set(got.body.messages.map((m) => m.id));
+    for (const id of ids) assert.ok(have.has(id), `acknowledged message ${id} survived`);
+  } finally {
+    if (restarted) await restarted.stop();
+    await s.stop();
+  }
+});

@@ -196,3 +196,57 @@ Test(writer_jobs, a_failed_commit_fails_every_job_of_its_batch)
     cr_assert_eq(store_write(writer, add_user, "dora"), STORE_DONE);
     cr_assert_eq(count("SELECT count(*) FROM users WHERE username = 'dora'"), 1);
 }
+
+/* Caps the file a few pages past its size, so a large write hits SQLITE_FULL, which rolls the
+ * whole transaction back, not only the statement. */
+static int cap_the_file(struct store *w, void *arg)
+{
+    (void)arg;
+    struct store_stmt *st = store_query(w, "PRAGMA page_count", NULL, 0);
+    cr_assert_eq(store_step(st), STORE_ROW);
+    char sql[64];
+    snprintf(sql, sizeof sql, "PRAGMA max_page_count = %lld", (long long)store_int(st, 0) + 8);
+    store_finish(st);
+    return store_exec_script(w, sql);
+}
+
+static int add_big_user(struct store *w, void *name)
+{
+    static const char *SQL = "INSERT INTO users (id, username, display_name, created_at)"
+                             " VALUES ($1, $1, hex(zeroblob(400000)), 1)";
+    return store_exec(w, SQL, SV_ARGS(SV_STR(name)));
+}
+
+static int uncap_the_file(struct store *w, void *arg)
+{
+    (void)arg;
+    return store_exec_script(w, "PRAGMA max_page_count = 1073741823");
+}
+
+Test(writer_jobs, a_full_disk_fails_only_the_jobs_it_rolled_back)
+{
+    cr_assert_eq(store_write(writer, cap_the_file, NULL), STORE_DONE);
+    struct job jobs[4] = {
+        {.fn = add_user, .arg = "before"},
+        {.fn = add_big_user, .arg = "big"},
+        {.fn = add_user, .arg = "after1"},
+        {.fn = add_user, .arg = "after2"},
+    };
+    submit_batch(jobs, 4);
+    store_write(writer, uncap_the_file, NULL);
+    cr_assert_lt(jobs[1].result, 0, "the write that did not fit failed");
+    /* Each job is told exactly what happened to its writes: none committed on its own while its
+     * request was answered with a failure, and none reported committed but lost. */
+    const char *names[] = {"before", "big", "after1", "after2"};
+    for (int i = 0; i < 4; i++) {
+        static const char *SQL = "SELECT count(*) FROM users WHERE username = $1";
+        struct store_stmt *st = store_query(db, SQL, SV_ARGS(SV_STR(names[i])));
+        cr_assert_eq(store_step(st), STORE_ROW);
+        int64_t present = store_int(st, 0);
+        store_finish(st);
+        cr_assert_eq(present, jobs[i].committed && jobs[i].result == STORE_DONE,
+                     "%s: committed %d, result %d", names[i], jobs[i].committed, jobs[i].result);
+    }
+    cr_assert_eq(jobs[2].committed, 1, "the jobs after the failure run in a new transaction");
+    cr_assert_eq(jobs[3].committed, 1);
+}
