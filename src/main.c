@@ -23,12 +23,14 @@
 #include "state/presence.h"
 #include "state/voicestate.h"
 #include "http/server.h"
+#include "ops/observe.h"
 #include "web/pages.h"
 #include "store/migrate.h"
 #include "state/state.h"
 #include "store/writer.h"
 
-#define BODY_LIMIT (20u * 1000 * 1000) /* 20 MB */
+#define BODY_LIMIT         API_BODY_LARGE_MAX
+#define GATEWAY_BODY_LIMIT (1000u * 1000) /* Engine.IO's maxHttpBufferSize */
 
 struct serve {
     struct config cfg;
@@ -37,6 +39,8 @@ struct serve {
     uv_timer_t grace; /* polling clients collect their disconnect before HTTP closes */
     int grace_ticks;
     struct http_server *http;
+    struct http_server *metrics_http; /* --metrics-listen */
+    struct observe observe;
     struct workers *workers;
     struct workers *hashing; /* password hashing, apart from the workers */
     struct bus *bus;
@@ -59,10 +63,23 @@ static void on_request(void *user, struct http_exchange *ex)
     /* Socket.IO sessions live on this thread; everything else is a worker's. */
     if (s->conformance && conformance_handle(s->conformance, ex))
         return;
-    if (s->gateway && gateway_owns(ex->req))
+    if (s->gateway && gateway_owns(ex->req)) {
+        ex->label = "/socket.io/";
         gateway_handle(s->gateway, ex);
-    else if (!web_handle(ex)) /* pages come from memory, here */
+        return;
+    }
+    ex->label = "page";
+    if (!web_handle(ex)) /* pages come from memory, here */
         api_dispatch(s->app, ex);
+}
+
+/* Before a body is read: the gateway's packets are small, pages take none, the API decides. */
+static size_t body_limit_for(void *user, struct http_request *req)
+{
+    struct serve *s = user;
+    if (gateway_owns(req))
+        return GATEWAY_BODY_LIMIT;
+    return s->app ? api_body_limit(s->app, req) : API_BODY_ANONYMOUS_MAX;
 }
 
 static void on_signal_closed(uv_handle_t *h)
@@ -101,6 +118,8 @@ static void on_signal(uv_signal_t *sig, int signum)
         return;
     s->stopping = 1;
     log_info("signal %d: draining connections", signum);
+    if (s->metrics_http)
+        http_server_drain(s->metrics_http, NULL, NULL);
     if (s->gateway)
         gateway_drain(s->gateway); /* a Socket.IO disconnect first, or clients reconnect */
     else
@@ -181,7 +200,13 @@ static int serve(struct serve *s)
         .max_connections = max_connections,
         .max_connections_per_address = s->cfg.max_connections_per_address,
         .body_budget = (size_t)s->cfg.body_budget_mb * 1024 * 1024,
+        .on_answer = observe_answer,
+        .body_limit_for = body_limit_for,
+        .on_answer_user = &s->observe,
     };
+    s->observe.access_log = s->cfg.access_log;
+    if (s->cfg.metrics_listen[0] && !(s->observe.metrics = metrics_new()))
+        goto out;
     s->http = http_server_new(s->loop, &hc, on_request, s);
     int port = 0;
     int rc = s->http ? http_server_listen(s->http, &port) : UV_ENOMEM;
@@ -220,8 +245,8 @@ static int serve(struct serve *s)
     app.hashing = s->hashing;
     /* A session per connection at most, polling ones included (they need no connection). */
     struct gateway_config gc = {
-        s->cfg.ping_interval_ms, s->cfg.ping_timeout_ms, 1000000, 1024 * 1024,
-        s->cfg.rate_limit_scale, (size_t)max_connections};
+        s->cfg.ping_interval_ms, s->cfg.ping_timeout_ms,  1000000,          1024 * 1024,
+        s->cfg.rate_limit_scale, (size_t)max_connections, s->cfg.access_log};
     if (s->cfg.conformance) {
         s->conformance = conformance_new(s->loop);
         if (!s->conformance)
@@ -231,6 +256,11 @@ static int serve(struct serve *s)
                                           s->bus, s->presence, s->voice))) {
         goto out;
     }
+    s->observe.sources =
+        (struct metrics_sources){s->http, s->gateway, s->workers, s->hashing, writer};
+    if (s->observe.metrics &&
+        observe_listen_metrics(&s->observe, s->loop, s->cfg.metrics_listen, &s->metrics_http))
+        goto out;
     uv_signal_init(s->loop, &s->sigterm);
     uv_signal_init(s->loop, &s->sigint);
     s->sigterm.data = s->sigint.data = s;
@@ -260,6 +290,8 @@ out:
             }
             if (s->http)
                 http_server_drain(s->http, NULL, NULL);
+            if (s->metrics_http)
+                http_server_drain(s->metrics_http, NULL, NULL);
             if (s->bus)
                 bus_close(s->bus);
             uv_run(s->loop, UV_RUN_DEFAULT);
@@ -267,6 +299,8 @@ out:
         uv_loop_close(s->loop);
     }
     http_server_free(s->http);
+    http_server_free(s->metrics_http);
+    metrics_free(s->observe.metrics);
     gateway_free(s->gateway);
     conformance_free(s->conformance);
     presence_free(s->presence);
@@ -302,6 +336,11 @@ int main(int argc, char **argv)
         return 2;
     }
     log_set_level((enum log_level)s.cfg.log_level);
+    if (strcmp(s.cfg.log_format, "text") && strcmp(s.cfg.log_format, "json")) {
+        fprintf(stderr, "praca: --log-format: text or json, not '%s'\n", s.cfg.log_format);
+        return 2;
+    }
+    log_set_json(!strcmp(s.cfg.log_format, "json"));
     const char *cmd = argv[1];
     if (!strcmp(cmd, "migrate") && npos == 0)
         return cli_migrate(&s.cfg);

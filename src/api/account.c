@@ -100,8 +100,10 @@ static void password_change(struct api_call *c)
 }
 
 const struct api_route api_account_routes[] = {
-    {HTTP_POST, "/api/auth/logout", auth_logout, API_PERSON, API_ON_WORKER},
-    {HTTP_POST, "/api/auth/logout-everywhere", auth_logout_everywhere, API_PERSON, API_ON_WORKER},
-    {HTTP_POST, "/api/users/@me/password", password_change, API_PERSON, API_ON_HASHING},
-    {0, NULL, NULL, 0, 0},
+    {HTTP_POST, "/api/auth/logout", auth_logout, API_PERSON, API_ON_WORKER, API_BODY_SMALL},
+    {HTTP_POST, "/api/auth/logout-everywhere", auth_logout_everywhere, API_PERSON, API_ON_WORKER,
+     API_BODY_SMALL},
+    {HTTP_POST, "/api/users/@me/password", password_change, API_PERSON, API_ON_HASHING,
+     API_BODY_SMALL},
+    {0, NULL, NULL, 0, 0, 0},
 };

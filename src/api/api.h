@@ -83,12 +83,23 @@ enum api_lane {
                      * with a short queue, so a flood of logins cannot take the workers */
 };
 
+/* How large a body a route takes. A small one is all a caller without a credential, or with
+ * one not known in memory, may send; a large one needs a known, valid credential. */
+enum api_body {
+    API_BODY_SMALL, /* API_BODY_SMALL_MAX */
+    API_BODY_LARGE, /* icons as data URLs, command sets: API_BODY_LARGE_MAX */
+};
+#define API_BODY_ANONYMOUS_MAX (64u * 1024)        /* public routes, or no credential */
+#define API_BODY_SMALL_MAX     (1024u * 1024)      /* everything else */
+#define API_BODY_LARGE_MAX     (20u * 1000 * 1000) /* 20 MB */
+
 struct api_route {
     int method;
     const char *pattern;
     api_handler fn;
     enum api_auth auth;
     enum api_lane lane;
+    enum api_body body;
 };
 
 /* Route tables, one per resource file; each ends with {0, NULL, NULL, 0}. */
@@ -122,6 +133,9 @@ int api_app_init(struct app *a, const struct config *cfg, struct store_writer *w
                  struct bus *bus, struct presence *presence, struct voicestate *voice,
                  const char *site_url);
 void api_app_cleanup(struct app *a);
+/* On the I/O thread, once a request's headers are in: the largest body it may send (see
+ * enum api_body). */
+size_t api_body_limit(struct app *a, struct http_request *req);
 /* On the I/O thread: routes the exchange and hands it to its lane (dispatch.c). */
 void api_dispatch(struct app *a, struct http_exchange *ex);
 /* The hashing lane: threads, and requests that may wait for one before 503. */

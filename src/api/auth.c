@@ -307,10 +307,12 @@ static void mfa_totp_verify(struct api_call *c)
 }
 
 const struct api_route api_auth_routes[] = {
-    {HTTP_POST, "/api/auth/register", auth_register, API_PUBLIC, API_ON_HASHING},
-    {HTTP_POST, "/api/auth/login", auth_login, API_PUBLIC, API_ON_HASHING},
-    {HTTP_GET, "/api/users/@me", users_me, API_PERSON, API_ON_WORKER},
-    {HTTP_POST, "/api/users/@me/mfa/totp", mfa_totp_start, API_PERSON, API_ON_WORKER},
-    {HTTP_POST, "/api/users/@me/mfa/totp/verify", mfa_totp_verify, API_PERSON, API_ON_WORKER},
-    {0, NULL, NULL, 0, 0},
+    {HTTP_POST, "/api/auth/register", auth_register, API_PUBLIC, API_ON_HASHING, API_BODY_SMALL},
+    {HTTP_POST, "/api/auth/login", auth_login, API_PUBLIC, API_ON_HASHING, API_BODY_SMALL},
+    {HTTP_GET, "/api/users/@me", users_me, API_PERSON, API_ON_WORKER, API_BODY_SMALL},
+    {HTTP_POST, "/api/users/@me/mfa/totp", mfa_totp_start, API_PERSON, API_ON_WORKER,
+     API_BODY_SMALL},
+    {HTTP_POST, "/api/users/@me/mfa/totp/verify", mfa_totp_verify, API_PERSON, API_ON_WORKER,
+     API_BODY_SMALL},
+    {0, NULL, NULL, 0, 0, 0},
 };

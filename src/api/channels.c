@@ -194,12 +194,15 @@ static void overwrite_delete(struct api_call *c)
 }
 
 const struct api_route api_channel_routes[] = {
-    {HTTP_POST, "/api/servers/:sid/channels", channel_create, API_ANY, API_ON_WORKER},
-    {HTTP_PATCH, "/api/servers/:sid/channels/:cid", channel_patch, API_ANY, API_ON_WORKER},
-    {HTTP_DELETE, "/api/servers/:sid/channels/:cid", channel_delete, API_ANY, API_ON_WORKER},
+    {HTTP_POST, "/api/servers/:sid/channels", channel_create, API_ANY, API_ON_WORKER,
+     API_BODY_SMALL},
+    {HTTP_PATCH, "/api/servers/:sid/channels/:cid", channel_patch, API_ANY, API_ON_WORKER,
+     API_BODY_SMALL},
+    {HTTP_DELETE, "/api/servers/:sid/channels/:cid", channel_delete, API_ANY, API_ON_WORKER,
+     API_BODY_SMALL},
     {HTTP_PUT, "/api/servers/:sid/channels/:cid/overwrites/:targetId", overwrite_put, API_ANY,
-     API_ON_WORKER},
+     API_ON_WORKER, API_BODY_SMALL},
     {HTTP_DELETE, "/api/servers/:sid/channels/:cid/overwrites/:targetId", overwrite_delete, API_ANY,
-     API_ON_WORKER},
-    {0, NULL, NULL, 0, 0},
+     API_ON_WORKER, API_BODY_SMALL},
+    {0, NULL, NULL, 0, 0, 0},
 };

@@ -60,7 +60,8 @@ static void server_commands(struct api_call *c)
 }
 
 const struct api_route api_command_routes[] = {
-    {HTTP_PUT, "/api/bot/commands", bot_commands_put, API_BOT, API_ON_WORKER},
-    {HTTP_GET, "/api/servers/:sid/commands", server_commands, API_ANY, API_ON_WORKER},
-    {0, NULL, NULL, 0, 0},
+    {HTTP_PUT, "/api/bot/commands", bot_commands_put, API_BOT, API_ON_WORKER, API_BODY_LARGE},
+    {HTTP_GET, "/api/servers/:sid/commands", server_commands, API_ANY, API_ON_WORKER,
+     API_BODY_SMALL},
+    {0, NULL, NULL, 0, 0, 0},
 };

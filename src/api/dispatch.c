@@ -184,6 +184,7 @@ static void run(struct api_call *c, struct http_exchange *ex)
     c->res = &ex->res;
     c->route = ex->route;
     handle(c, ex->req);
+    memcpy(ex->caller, c->me.user_id, sizeof c->me.user_id);
     if (!c->answered) {
         log_error("api: handler for %s left no answer", c->route ? c->route->pattern : "?");
         api_internal(c);
@@ -198,6 +199,29 @@ static void answer(struct http_exchange *ex)
     if (ex->req->method == HTTP_HEAD)
         ex->res.body_len = 0; /* same headers as GET, no body */
     http_exchange_done(ex);
+}
+
+/* ---- how large a body may be ---- */
+
+size_t api_body_limit(struct app *a, struct http_request *req)
+{
+    const struct http_route *route = NULL;
+    if (!is_api_path(req->path) || route_of(a, req, &route) != HTTP_ROUTE_FOUND)
+        return API_BODY_ANONYMOUS_MAX;
+    const struct api_route *def = route->handler;
+    struct slice token = bearer_token(req);
+    if (!token.ptr)
+        token = cookie_token(req);
+    if (def->auth == API_PUBLIC || !token.len || token.len > TOKEN_MAX)
+        return API_BODY_ANONYMOUS_MAX;
+    if (def->body != API_BODY_LARGE)
+        return API_BODY_SMALL_MAX;
+    char hash[65];
+    struct store_token_owner owner;
+    crypto_sha256_hex(token.ptr, token.len, hash);
+    int valid = state_identity_known(a->state, hash, &owner) &&
+                !(owner.is_bot && (owner.suspended || !owner.app_id[0]));
+    return valid ? API_BODY_LARGE_MAX : API_BODY_SMALL_MAX;
 }
 
 /* ---- the worker lane ---- */
@@ -259,6 +283,7 @@ void api_dispatch(struct app *a, struct http_exchange *ex)
     ex->route = NULL;
     if (is_api_path(ex->req->path) && route_of(a, ex->req, &route) == HTTP_ROUTE_FOUND)
         ex->route = route;
+    ex->label = route ? route->pattern : NULL;
     enum api_lane lane = route ? ((const struct api_route *)route->handler)->lane : API_ON_WORKER;
     if (lane == API_ON_HASHING) {
         if (workers_try_submit(a->hashing, &ex->job, API_HASHING_QUEUE))

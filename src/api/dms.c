@@ -107,8 +107,8 @@ static void dm_history(struct api_call *c)
 }
 
 const struct api_route api_dm_routes[] = {
-    {HTTP_POST, "/api/users/@me/dms", dm_open, API_PERSON, API_ON_WORKER},
-    {HTTP_POST, "/api/dms/:cid/messages", dm_send, API_PERSON, API_ON_WORKER},
-    {HTTP_GET, "/api/dms/:cid/messages", dm_history, API_PERSON, API_ON_WORKER},
-    {0, NULL, NULL, 0, 0},
+    {HTTP_POST, "/api/users/@me/dms", dm_open, API_PERSON, API_ON_WORKER, API_BODY_SMALL},
+    {HTTP_POST, "/api/dms/:cid/messages", dm_send, API_PERSON, API_ON_WORKER, API_BODY_SMALL},
+    {HTTP_GET, "/api/dms/:cid/messages", dm_history, API_PERSON, API_ON_WORKER, API_BODY_SMALL},
+    {0, NULL, NULL, 0, 0, 0},
 };

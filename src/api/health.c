@@ -29,7 +29,7 @@ static void test_clock(struct api_call *c)
 }
 
 const struct api_route api_health_routes[] = {
-    {HTTP_GET, "/api/health", health, API_PUBLIC, API_ON_WORKER},
-    {HTTP_POST, "/api/test/clock", test_clock, API_PUBLIC, API_ON_WORKER},
-    {0, NULL, NULL, 0, 0},
+    {HTTP_GET, "/api/health", health, API_PUBLIC, API_ON_WORKER, API_BODY_SMALL},
+    {HTTP_POST, "/api/test/clock", test_clock, API_PUBLIC, API_ON_WORKER, API_BODY_SMALL},
+    {0, NULL, NULL, 0, 0, 0},
 };

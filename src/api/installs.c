@@ -84,8 +84,9 @@ static void server_app_uninstall(struct api_call *c)
 }
 
 const struct api_route api_install_routes[] = {
-    {HTTP_GET, "/api/servers/:sid/applications", server_apps, API_ANY, API_ON_WORKER},
+    {HTTP_GET, "/api/servers/:sid/applications", server_apps, API_ANY, API_ON_WORKER,
+     API_BODY_SMALL},
     {HTTP_DELETE, "/api/servers/:sid/applications/:appId", server_app_uninstall, API_ANY,
-     API_ON_WORKER},
-    {0, NULL, NULL, 0, 0},
+     API_ON_WORKER, API_BODY_SMALL},
+    {0, NULL, NULL, 0, 0, 0},
 };

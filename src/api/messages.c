@@ -452,15 +452,19 @@ static void pin(struct api_call *c)
 }
 
 const struct api_route api_message_routes[] = {
-    {HTTP_POST, "/api/bot/servers/:sid/channels/:cid/messages", bot_send, API_BOT, API_ON_WRITER},
+    {HTTP_POST, "/api/bot/servers/:sid/channels/:cid/messages", bot_send, API_BOT, API_ON_WRITER,
+     API_BODY_SMALL},
     {HTTP_PATCH, "/api/bot/servers/:sid/channels/:cid/messages/:mid", bot_edit, API_BOT,
-     API_ON_WRITER},
-    {HTTP_GET, "/api/servers/:sid/channels/:cid/messages", history, API_ANY, API_ON_WORKER},
-    {HTTP_POST, "/api/servers/:sid/channels/:cid/messages", human_send, API_ANY, API_ON_WRITER},
+     API_ON_WRITER, API_BODY_SMALL},
+    {HTTP_GET, "/api/servers/:sid/channels/:cid/messages", history, API_ANY, API_ON_WORKER,
+     API_BODY_SMALL},
+    {HTTP_POST, "/api/servers/:sid/channels/:cid/messages", human_send, API_ANY, API_ON_WRITER,
+     API_BODY_SMALL},
     {HTTP_DELETE, "/api/servers/:sid/channels/:cid/messages/:mid", message_delete, API_ANY,
-     API_ON_WRITER},
+     API_ON_WRITER, API_BODY_SMALL},
     {HTTP_POST, "/api/servers/:sid/channels/:cid/messages/:mid/react", react, API_ANY,
-     API_ON_WRITER},
-    {HTTP_POST, "/api/servers/:sid/channels/:cid/messages/:mid/pin", pin, API_ANY, API_ON_WRITER},
-    {0, NULL, NULL, 0, 0},
+     API_ON_WRITER, API_BODY_SMALL},
+    {HTTP_POST, "/api/servers/:sid/channels/:cid/messages/:mid/pin", pin, API_ANY, API_ON_WRITER,
+     API_BODY_SMALL},
+    {0, NULL, NULL, 0, 0, 0},
 };

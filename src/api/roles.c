@@ -206,12 +206,14 @@ static void member_role_delete(struct api_call *c)
 }
 
 const struct api_route api_role_routes[] = {
-    {HTTP_POST, "/api/servers/:sid/roles", role_create, API_ANY, API_ON_WORKER},
-    {HTTP_PATCH, "/api/servers/:sid/roles/:rid", role_patch, API_ANY, API_ON_WORKER},
-    {HTTP_DELETE, "/api/servers/:sid/roles/:rid", role_delete, API_ANY, API_ON_WORKER},
-    {HTTP_PUT, "/api/servers/:sid/members/:uid/roles/:rid", member_role_put, API_ANY,
-     API_ON_WORKER},
+    {HTTP_POST, "/api/servers/:sid/roles", role_create, API_ANY, API_ON_WORKER, API_BODY_SMALL},
+    {HTTP_PATCH, "/api/servers/:sid/roles/:rid", role_patch, API_ANY, API_ON_WORKER,
+     API_BODY_SMALL},
+    {HTTP_DELETE, "/api/servers/:sid/roles/:rid", role_delete, API_ANY, API_ON_WORKER,
+     API_BODY_SMALL},
+    {HTTP_PUT, "/api/servers/:sid/members/:uid/roles/:rid", member_role_put, API_ANY, API_ON_WORKER,
+     API_BODY_SMALL},
     {HTTP_DELETE, "/api/servers/:sid/members/:uid/roles/:rid", member_role_delete, API_ANY,
-     API_ON_WORKER},
-    {0, NULL, NULL, 0, 0},
+     API_ON_WORKER, API_BODY_SMALL},
+    {0, NULL, NULL, 0, 0, 0},
 };

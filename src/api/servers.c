@@ -271,13 +271,14 @@ void api_reply_server_view(struct api_call *c, const char *sid)
 }
 
 const struct api_route api_server_routes[] = {
-    {HTTP_POST, "/api/servers", server_create, API_PERSON, API_ON_WORKER},
-    {HTTP_GET, "/api/servers", server_list, API_PERSON, API_ON_WORKER},
-    {HTTP_GET, "/api/servers/:sid", server_get, API_ANY, API_ON_WORKER},
-    {HTTP_PATCH, "/api/servers/:sid", server_patch, API_ANY, API_ON_WORKER},
-    {HTTP_DELETE, "/api/servers/:sid", server_delete, API_PERSON, API_ON_WORKER},
-    {HTTP_PUT, "/api/servers/:sid/automod", automod_put, API_ANY, API_ON_WORKER},
-    {HTTP_POST, "/api/servers/:sid/rules/accept", rules_accept, API_PERSON, API_ON_WORKER},
-    {HTTP_POST, "/api/servers/:sid/join", server_join, API_PERSON, API_ON_WORKER},
-    {0, NULL, NULL, 0, 0},
+    {HTTP_POST, "/api/servers", server_create, API_PERSON, API_ON_WORKER, API_BODY_SMALL},
+    {HTTP_GET, "/api/servers", server_list, API_PERSON, API_ON_WORKER, API_BODY_SMALL},
+    {HTTP_GET, "/api/servers/:sid", server_get, API_ANY, API_ON_WORKER, API_BODY_SMALL},
+    {HTTP_PATCH, "/api/servers/:sid", server_patch, API_ANY, API_ON_WORKER, API_BODY_LARGE},
+    {HTTP_DELETE, "/api/servers/:sid", server_delete, API_PERSON, API_ON_WORKER, API_BODY_SMALL},
+    {HTTP_PUT, "/api/servers/:sid/automod", automod_put, API_ANY, API_ON_WORKER, API_BODY_SMALL},
+    {HTTP_POST, "/api/servers/:sid/rules/accept", rules_accept, API_PERSON, API_ON_WORKER,
+     API_BODY_SMALL},
+    {HTTP_POST, "/api/servers/:sid/join", server_join, API_PERSON, API_ON_WORKER, API_BODY_SMALL},
+    {0, NULL, NULL, 0, 0, 0},
 };

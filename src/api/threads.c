@@ -113,7 +113,8 @@ static void forum_thread(struct api_call *c)
 
 const struct api_route api_thread_routes[] = {
     {HTTP_POST, "/api/servers/:sid/channels/:cid/messages/:mid/threads", thread_from_message,
-     API_ANY, API_ON_WORKER},
-    {HTTP_POST, "/api/servers/:sid/channels/:cid/threads", forum_thread, API_ANY, API_ON_WORKER},
-    {0, NULL, NULL, 0, 0},
+     API_ANY, API_ON_WORKER, API_BODY_SMALL},
+    {HTTP_POST, "/api/servers/:sid/channels/:cid/threads", forum_thread, API_ANY, API_ON_WORKER,
+     API_BODY_SMALL},
+    {0, NULL, NULL, 0, 0, 0},
 };

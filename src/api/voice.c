@@ -132,6 +132,6 @@ static void voice_members(struct api_call *c)
 
 const struct api_route api_voice_routes[] = {
     {HTTP_GET, "/api/bot/servers/:sid/channels/:cid/voice-members", voice_members, API_BOT,
-     API_ON_WORKER},
-    {0, NULL, NULL, 0, 0},
+     API_ON_WORKER, API_BODY_SMALL},
+    {0, NULL, NULL, 0, 0, 0},
 };

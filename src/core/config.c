@@ -56,6 +56,9 @@ static const struct option options[] = {
     INT("--registrations-per-address", "PRACA_REGISTRATIONS_PER_ADDRESS", registrations_per_address,
         0, 1000000),
     INT("--logins-per-address", "PRACA_LOGINS_PER_ADDRESS", logins_per_address, 0, 1000000),
+    STR("--metrics-listen", "PRACA_METRICS_LISTEN", metrics_listen),
+    BOOL("--access-log", "PRACA_ACCESS_LOG", access_log),
+    STR("--log-format", "PRACA_LOG_FORMAT", log_format),
     INT("--session-idle-days", "PRACA_SESSION_IDLE_DAYS", session_idle_days, 1, 3650),
     INT("--max-connections-per-address", "PRACA_MAX_CONNECTIONS_PER_ADDRESS",
         max_connections_per_address, 0, 10000000),
@@ -77,6 +80,8 @@ void config_defaults(struct config *c)
     c->log_level = 1;
     c->body_budget_mb = 256;
     c->session_idle_days = 30;
+    c->access_log = 1;
+    snprintf(c->log_format, sizeof c->log_format, "text");
     c->registrations_per_address = 20;
     c->logins_per_address = 30;
 }
@@ -226,6 +231,11 @@ const char *config_usage(void)
            "                                one address per hour (20; 0: no limit)\n"
            "  --logins-per-address N        [PRACA_LOGINS_PER_ADDRESS] login attempts from one\n"
            "                                address per minute (30; 0: no limit)\n"
+           "  --log-format text|json        [PRACA_LOG_FORMAT] log lines as text or JSON (text)\n"
+           "  --access-log=0|1              [PRACA_ACCESS_LOG] a line per answer and gateway\n"
+           "                                connect (1)\n"
+           "  --metrics-listen HOST:PORT    [PRACA_METRICS_LISTEN] serve Prometheus metrics at\n"
+           "                                /metrics there (off)\n"
            "  --log-level N                 [PRACA_LOG_LEVEL] 0 debug, 1 info, 2 warn, 3 error "
            "(1)\n"
            "  --test-clock                  [PRACA_TEST_CLOCK] test only: POST /api/test/clock\n";

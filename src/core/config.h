@@ -26,9 +26,12 @@ struct config {
     int max_connections;             /* 0 = the open-files limit less a reserve */
     int max_connections_per_address; /* 0 = no cap per address */
     int body_budget_mb;              /* request bodies held at once, all connections */
-    int session_idle_days;           /* a session unused this long expires */
-    int registrations_per_address;   /* accounts registered per address per hour (0 = any) */
-    int logins_per_address;          /* login attempts per address per minute (0 = any) */
+    char metrics_listen[300];        /* HOST:PORT of the metrics listener; "" = none */
+    int access_log;
+    char log_format[8];            /* text | json */
+    int session_idle_days;         /* a session unused this long expires */
+    int registrations_per_address; /* accounts registered per address per hour (0 = any) */
+    int logins_per_address;        /* login attempts per address per minute (0 = any) */
 };
 
 enum config_result { CONFIG_OK = 0, CONFIG_ERROR = -1 };

@@ -106,6 +106,14 @@ struct workers *workers_new(int n, workers_init_fn init, workers_cleanup_fn clea
     return w;
 }
 
+size_t workers_queued(struct workers *w)
+{
+    pthread_mutex_lock(&w->lock);
+    size_t n = w->queued;
+    pthread_mutex_unlock(&w->lock);
+    return n;
+}
+
 int workers_try_submit(struct workers *w, struct workers_job *job, size_t max_queued)
 {
     job->next = NULL;

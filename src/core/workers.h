@@ -24,6 +24,8 @@ struct workers *workers_new(int n, workers_init_fn init, workers_cleanup_fn clea
 void workers_submit(struct workers *w, struct workers_job *job);
 /* Queues the job unless max_queued jobs already wait for a thread; 0 queued, -1 refused. */
 int workers_try_submit(struct workers *w, struct workers_job *job, size_t max_queued);
+/* Jobs waiting for a thread now. */
+size_t workers_queued(struct workers *w);
 /* Runs every queued job, then stops and joins the threads. workers_free(NULL) does nothing. */
 void workers_free(struct workers *w);
 

@@ -157,6 +157,26 @@ static void auth_on_worker(struct gateway_job *j, void *thread_ctx)
     a->found = j->gw->rules.identity(thread_ctx, a->token_hash, &a->owner);
 }
 
+/* Counts a CONNECT's outcome and logs it (owner NULL: refused). */
+static void note_connect(struct gateway *gw, const struct store_token_owner *owner, int recovery)
+{
+    if (owner)
+        gw->stats.connects++;
+    else
+        gw->stats.refused++;
+    if (!gw->access_log)
+        return;
+    struct log_field f[] = {
+        LOG_STR("event", owner ? "connect" : "refused"),
+        LOG_STR("caller", owner ? owner->user_id : NULL),
+        LOG_STR("as", !owner          ? NULL
+                      : owner->is_bot ? "bot"
+                                      : "person"),
+        LOG_NUM("recovery", recovery),
+    };
+    log_fields(LOG_INFO, "gateway", f, sizeof f / sizeof f[0]);
+}
+
 static void auth_answered(struct gateway_job *j)
 {
     struct auth_job *a = (struct auth_job *)j;
@@ -164,6 +184,7 @@ static void auth_answered(struct gateway_job *j)
     struct sio_socket *sock = sio_server_find(gw->sio, a->socket_id);
     int valid = a->found == 1 && !(a->owner.is_bot && (a->owner.suspended || !a->owner.app_id[0]));
     if (sock && !gw->draining) {
+        note_connect(gw, valid ? &a->owner : NULL, a->recovery);
         if (!valid) {
             sio_connect_result(sock, 0, "Token inválido");
         } else {
@@ -198,10 +219,12 @@ static enum sio_connect_decision on_connect(void *user, struct sio_socket *sock,
     }
     json_t *token = json_object_get(auth, "token");
     if (!json_is_string(token) || json_string_length(token) == 0) {
+        note_connect(gw, NULL, 0);
         *message = "Sem token";
         return SIO_REFUSE;
     }
     if (json_string_length(token) > TOKEN_MAX) {
+        note_connect(gw, NULL, 0);
         *message = "Token inválido";
         return SIO_REFUSE;
     }
@@ -324,6 +347,7 @@ static void send_to_user(struct gateway *gw, const char *user_id, struct frames 
 {
     for (struct conn *c = map_get(&gw->users, user_id), *next; c; c = next) {
         next = c->next; /* a slow reader may be dropped while we write */
+        gw->stats.deliveries++;
         if (!c->recovery) {
             sio_socket_send_prepared(c->sock, &f->plain);
             continue;
@@ -406,6 +430,8 @@ static void deliver(void *user, const struct bus_event *ev)
     struct frames f = {.packet = &packet};
     f.seq = recovery_record(gw->recovery, ev->name, ev->payload, ev->payload_len, ev->to,
                             clock_now_ms());
+    gw->stats.events++;
+    gw->stats.recipients += idset_count(ev->to);
     if (!eio_prepare(&f.plain, packet.data, packet.len)) {
         send_to_audience(gw, ev->to, &f);
         if (f.have_offset)
@@ -491,6 +517,13 @@ static void on_sweep(uv_timer_t *t)
 
 /* ---- the gateway ---- */
 
+void gateway_stats(const struct gateway *gw, struct gateway_stats *out)
+{
+    *out = gw->stats;
+    out->connections = gw->conns;
+    out->bots = gw->bots;
+}
+
 struct gateway *gateway_new(uv_loop_t *loop, const struct gateway_config *cfg,
                             const struct gateway_rules *rules, struct state *state,
                             struct workers *workers, struct bus *bus, struct presence *presence,
@@ -508,6 +541,7 @@ struct gateway *gateway_new(uv_loop_t *loop, const struct gateway_config *cfg,
     gw->presence = presence;
     gw->voice = voice;
     gw->rate_limit_scale = cfg->rate_limit_scale > 0 ? cfg->rate_limit_scale : 1;
+    gw->access_log = cfg->access_log;
     map_init(&gw->users);
     struct eio_config eio = {cfg->ping_interval_ms, cfg->ping_timeout_ms, cfg->max_payload, 10000,
                              cfg->max_queued,       cfg->max_sessions};

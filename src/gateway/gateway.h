@@ -41,7 +41,19 @@ struct gateway_config {
     size_t max_queued;       /* per connection, before a slow reader is dropped */
     double rate_limit_scale; /* multiplies the limits on client events (PRACA_RATE_LIMIT_SCALE) */
     size_t max_sessions;     /* Engine.IO sessions open at once (0 = no cap) */
+    int access_log;          /* a log line per connect and refusal */
 };
+
+/* What the gateway has done, for metrics (I/O thread). */
+struct gateway_stats {
+    size_t connections, bots;      /* open now */
+    unsigned long long connects;   /* accepted CONNECTs since start */
+    unsigned long long refused;    /* refused CONNECTs */
+    unsigned long long events;     /* events fanned out */
+    unsigned long long recipients; /* accounts entitled to them, connected or not */
+    unsigned long long deliveries; /* frames written to sockets */
+};
+void gateway_stats(const struct gateway *gw, struct gateway_stats *out);
 
 struct gateway *gateway_new(uv_loop_t *loop, const struct gateway_config *cfg,
                             const struct gateway_rules *rules, struct state *state,

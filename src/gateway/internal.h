@@ -48,10 +48,12 @@ struct gateway {
     struct recovery *recovery;
     struct voicestate *voice;
     double rate_limit_scale;
-    struct map users; /* user id → first struct conn */
-    size_t conns;     /* connected sockets */
-    size_t bots;      /* of which bots */
-    int inflight;     /* worker jobs whose answer has not come back */
+    struct map users;           /* user id → first struct conn */
+    size_t conns;               /* connected sockets */
+    size_t bots;                /* of which bots */
+    struct gateway_stats stats; /* counters since start (connections and bots come from above) */
+    int access_log;
+    int inflight; /* worker jobs whose answer has not come back */
     uv_timer_t sweep;
     int sweeping;
     int draining;

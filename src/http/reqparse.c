@@ -133,7 +133,14 @@ static int on_headers_complete(http_parser *hp)
     r->upgrade = hp->upgrade;
     p->phase = HTTP_PHASE_BODY;
     int chunked = (hp->flags & F_CHUNKED) != 0;
-    if (!chunked && hp->content_length != ULLONG_MAX && hp->content_length > p->body_limit)
+    size_t limit = p->body_limit;
+    if (p->limit_for) {
+        size_t asked = p->limit_for(p->limit_user, r);
+        limit = asked < limit ? asked : limit;
+        r->nparams = 0; /* a router may have looked; the handler routes again */
+    }
+    r->body.max = limit;
+    if (!chunked && hp->content_length != ULLONG_MAX && hp->content_length > limit)
         return fail(p, 413);
     p->body_declared =
         !chunked && hp->content_length != ULLONG_MAX ? (size_t)hp->content_length : 0;

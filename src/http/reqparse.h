@@ -27,10 +27,15 @@ enum http_reqparse_phase {
     HTTP_PHASE_BODY, /* headers complete, body arriving */
 };
 
+/* Decides a request's body limit from its line and headers (NULL: body_limit for all). */
+typedef size_t (*http_body_limit_fn)(void *user, struct http_request *req);
+
 struct http_reqparse {
     http_parser parser;
     struct http_request *req; /* the request being built (owned) */
-    size_t body_limit;
+    size_t body_limit;        /* the most any request may send */
+    http_body_limit_fn limit_for;
+    void *limit_user;
     size_t head_bytes;
     int error_status;
     int complete;

@@ -356,9 +356,26 @@ static void on_written(uv_write_t *req, int status)
     }
 }
 
+static void tell_answer(struct http_conn *c, const struct http_response *res,
+                        const struct http_exchange *ex)
+{
+    const struct http_server_config *cfg = &c->srv->cfg;
+    if (!cfg->on_answer)
+        return;
+    struct http_answer a = {.peer = c->peer, .status = res->status};
+    if (ex) {
+        a.req = ex->req;
+        a.label = ex->label;
+        a.caller = ex->caller[0] ? ex->caller : NULL;
+        a.duration_ns = uv_hrtime() - ex->started_ns;
+    }
+    cfg->on_answer(cfg->on_answer_user, &a);
+}
+
 static void write_response(struct http_conn *c, struct http_response *res, struct http_exchange *ex,
                            char *own_body)
 {
+    tell_answer(c, res, ex);
     struct write_ctx *w = calloc(1, sizeof *w);
     if (!w) {
         exchange_free(ex);
@@ -440,6 +457,7 @@ static void dispatch(struct http_conn *c, struct http_request *req)
     }
     ex->req = req;
     ex->conn = c;
+    ex->started_ns = uv_hrtime();
     slice_copy(slice_from(c->peer), req->peer, sizeof req->peer);
     http_response_init(&ex->res);
     c->busy = ex;
@@ -618,8 +636,11 @@ static void on_connection(uv_stream_t *listener, int status)
     c->timer.data = c;
     c->open_handles = 2;
     c->parser = malloc(sizeof *c->parser);
-    if (c->parser)
+    if (c->parser) {
         http_reqparse_init(c->parser, s->cfg.body_limit);
+        c->parser->limit_for = s->cfg.body_limit_for;
+        c->parser->limit_user = s->user;
+    }
     buf_init(&c->pending, PENDING_MAX);
     c->next = s->conns;
     if (s->conns)
@@ -847,6 +868,13 @@ void http_server_drain(struct http_server *s, void (*done)(void *arg), void *arg
     }
     if (s->nconns == 0)
         finish_drain(s);
+}
+
+void http_server_stats(const struct http_server *s, struct http_server_stats *out)
+{
+    out->connections = s->nconns;
+    out->body_bytes = s->body_bytes;
+    out->refused = s->refused;
 }
 
 void http_server_free(struct http_server *s)

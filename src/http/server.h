@@ -9,6 +9,7 @@
  */
 #ifndef PRACA_HTTP_SERVER_H
 #define PRACA_HTTP_SERVER_H
+#include <stdint.h>
 #include <uv.h>
 
 #include "core/workers.h"
@@ -25,7 +26,12 @@ struct http_exchange {
     /* Called on the I/O thread when the connection closes while the handler still holds the
      * exchange (a held long-poll); the handler must still call http_exchange_done. */
     void (*on_abort)(struct http_exchange *ex);
-    void *user;             /* free for the handler */
+    void *user; /* free for the handler */
+    /* For the access log and metrics: what answered (a route pattern, a static string) and for
+     * whom (an account ID); left empty by handlers that have neither. */
+    const char *label;
+    char caller[40];
+    uint64_t started_ns;    /* when the request was complete (uv_hrtime) */
     struct http_conn *conn; /* private */
     struct http_exchange *next;
 };
@@ -41,6 +47,18 @@ struct http_stream_callbacks {
 
 typedef void (*http_handler_fn)(void *user, struct http_exchange *ex);
 
+/* One answer leaving, for the access log and metrics (I/O thread). req and the labels are NULL
+ * for answers this layer makes before a request is whole (400, 408, 413, 431, 503). */
+struct http_answer {
+    const struct http_request *req;
+    const char *label;
+    const char *caller;
+    const char *peer;
+    int status;
+    uint64_t duration_ns;
+};
+typedef void (*http_answer_fn)(void *user, const struct http_answer *a);
+
 struct http_server_config {
     const char *host;
     int port;
@@ -50,8 +68,21 @@ struct http_server_config {
     int idle_timeout_ms;
     int max_connections;             /* beyond it new connections are closed at once */
     int max_connections_per_address; /* 0 = no cap */
-    size_t body_budget; /* request body bytes held at once, all connections (0 = 256 MiB) */
+    size_t body_budget;       /* request body bytes held at once, all connections (0 = 256 MiB) */
+    http_answer_fn on_answer; /* optional */
+    /* Optional: a request's body limit (at most body_limit), decided from its headers; gets the
+     * handler's user. */
+    size_t (*body_limit_for)(void *user, struct http_request *req);
+    void *on_answer_user;
 };
+
+/* What the server holds now. */
+struct http_server_stats {
+    size_t connections;    /* open, upgraded ones included */
+    size_t body_bytes;     /* request bodies held */
+    unsigned long refused; /* connections closed at once for a cap, since start */
+};
+void http_server_stats(const struct http_server *s, struct http_server_stats *out);
 
 struct http_server *http_server_new(uv_loop_t *loop, const struct http_server_config *cfg,
                                     http_handler_fn handler, void *user);

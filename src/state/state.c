@@ -9,18 +9,20 @@
 #include "state/state.h"
 
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/buf.h"
 #include "core/map.h"
+#include "store/snapshot.h"
 
 #define DROPS_KEPT     256
 #define IDENTITIES_MAX 200000 /* beyond this the cache starts over: only valid tokens enter */
 
 struct drop {
     uint64_t seq;
-    char sid[UUID_LEN + 1]; /* "" = identities */
+    char sid[STORE_CHANGE_MAX]; /* a server, "t:<hash>" a token, "" every identity */
 };
 
 struct state {
@@ -147,8 +149,10 @@ int state_identity(struct state *s, struct store *db, const char *token_hash,
     pthread_mutex_lock(&s->lock);
     if (s->identities.count >= IDENTITIES_MAX)
         clear_identities(s);
-    if (changed_since(s, seen, "") || map_get(&s->identities, token_hash) ||
-        map_set(&s->identities, token_hash, copy))
+    char mark[STORE_CHANGE_MAX];
+    snprintf(mark, sizeof mark, STORE_CHANGE_TOKEN "%s", token_hash);
+    if (changed_since(s, seen, "") || changed_since(s, seen, mark) ||
+        map_get(&s->identities, token_hash) || map_set(&s->identities, token_hash, copy))
         free(copy);
     pthread_mutex_unlock(&s->lock);
     return found;
@@ -193,6 +197,8 @@ void state_changed(struct state *s, const char *sid)
     drop(s, sid);
     if (!*sid)
         clear_identities(s);
+    else if (!strncmp(sid, STORE_CHANGE_TOKEN, 2))
+        free(map_remove(&s->identities, sid + 2));
     else
         state_server_unref(map_remove(&s->servers, sid));
     pthread_mutex_unlock(&s->lock);

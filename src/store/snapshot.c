@@ -169,8 +169,8 @@ static const struct {
      "SELECT server_id FROM main.installs WHERE application_id = OLD.id UNION SELECT ''"},
     {"users_u", "UPDATE OF username, mfa_enabled, created_at, is_bot ON main.users",
      "SELECT server_id FROM main.members WHERE user_id = NEW.id"},
-    {"tokens_u", "UPDATE OF hash, user_id, kind ON main.tokens", "VALUES ('')"},
-    {"tokens_d", "DELETE ON main.tokens", "VALUES ('')"},
+    {"tokens_u", "UPDATE OF hash, user_id, kind ON main.tokens", "VALUES ('t:' || OLD.hash)"},
+    {"tokens_d", "DELETE ON main.tokens", "VALUES ('t:' || OLD.hash)"},
 };
 
 int store_changes_begin(struct store *db)

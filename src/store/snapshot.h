@@ -69,8 +69,12 @@ int store_server_walk(struct store *db, const char *sid, const struct store_serv
 int store_changes_begin(struct store *db);
 /* 1 when the open transaction has changed a server (or identities) so far, else 0. */
 int store_changes_pending(struct store *db);
-/* Calls fn for each server changed since the last take ("" when every identity may have
- * changed: tokens, suspensions), then forgets them. Returns STORE_DONE or an error. */
+/* What a change names: a server ID, "t:" and a token's hash (that token changed or went), or ""
+ * (every identity may have changed: suspensions). At most STORE_CHANGE_MAX bytes with the NUL. */
+#define STORE_CHANGE_MAX   72
+#define STORE_CHANGE_TOKEN "t:"
+/* Calls fn for each change since the last take, then forgets them. Returns STORE_DONE or an
+ * error. */
 int store_changes_take(struct store *db, void (*fn)(void *arg, const char *server_id), void *arg);
 /* The database's change counter as this connection sees it (PRAGMA data_version): it moves
  * when another connection, such as another process, commits. */

@@ -48,8 +48,9 @@ struct store_writer {
     void *on_change_arg;
     int64_t data_version, checked_at;
     struct wal_watch wal;
+    struct store_writer_stats stats; /* under lock */
     /* The batch being committed: the servers its writes changed. */
-    char (*changed)[40];
+    char (*changed)[STORE_CHANGE_MAX];
     size_t nchanged;
     int changed_all;
 };
@@ -111,14 +112,24 @@ static int write_in_savepoint(struct store_writer *w, store_write_fn fn, void *a
 /* Runs jobs from the front of *queue in one transaction, until the queue is empty or a job
  * changed what the state holds; those jobs are cut off *queue and returned. *committed tells
  * whether their transaction committed. */
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 static struct store_writer_job *run_transaction(struct store_writer *w,
                                                 struct store_writer_job **queue, int *committed)
 {
     struct store_writer_job *ran = *queue, *last = NULL;
     int began = store_exec(w->db, SQL_BEGIN, NULL, 0) == STORE_DONE;
     int lost = 0;
+    uint64_t start = now_ns(), waited = 0, jobs = 0;
     for (struct store_writer_job *j = ran; j; j = j->next) {
         last = j;
+        jobs++;
+        waited += start > j->queued_ns ? start - j->queued_ns : 0;
         if (!began)
             continue;
         j->run(j, w->db);
@@ -129,6 +140,12 @@ static struct store_writer_job *run_transaction(struct store_writer *w,
     }
     *queue = last->next;
     last->next = NULL;
+    pthread_mutex_lock(&w->lock);
+    w->stats.transactions++;
+    w->stats.jobs += jobs;
+    w->stats.wait_ns += waited;
+    w->stats.queued -= jobs;
+    pthread_mutex_unlock(&w->lock);
     if (lost) {
         log_error("writer: the transaction was rolled back by the database; %s",
                   "its requests fail, the next ones start afresh");
@@ -231,7 +248,9 @@ void store_writer_on_change(struct store_writer *w, store_change_fn fn, void *ar
 void store_writer_submit(struct store_writer *w, struct store_writer_job *job)
 {
     job->next = NULL;
+    job->queued_ns = now_ns();
     pthread_mutex_lock(&w->lock);
+    w->stats.queued++;
     if (w->tail)
         w->tail->next = job;
     else
@@ -276,6 +295,13 @@ int store_write(struct store_writer *w, store_write_fn fn, void *arg)
     pthread_mutex_unlock(&w->lock);
     pthread_cond_destroy(&r.done_cond);
     return r.result;
+}
+
+void store_writer_stats(struct store_writer *w, struct store_writer_stats *out)
+{
+    pthread_mutex_lock(&w->lock);
+    *out = w->stats;
+    pthread_mutex_unlock(&w->lock);
 }
 
 void store_writer_free(struct store_writer *w)

@@ -15,6 +15,8 @@
 #ifndef PRACA_STORE_WRITER_H
 #define PRACA_STORE_WRITER_H
 
+#include <stdint.h>
+
 #include "store/db.h"
 
 /* Runs on the writer thread inside a savepoint. Return >= 0 to keep the changes, < 0 to roll
@@ -30,11 +32,21 @@ struct store_writer_job {
      * gone). The job may be freed here. */
     void (*done)(struct store_writer_job *job, int committed);
     struct store_writer_job *next; /* the writer's */
+    uint64_t queued_ns;            /* the writer's: when it was submitted */
 };
 
-/* Told on the writer thread, after a commit and before its waiters wake, of each server the
- * batch changed ("" when identities may have changed), or with NULL when anything may have
- * (another process committed, or the batch named too many). */
+/* What the writer has done since start, for metrics (any thread). */
+struct store_writer_stats {
+    unsigned long long transactions; /* committed or not */
+    unsigned long long jobs;
+    unsigned long long wait_ns; /* jobs' time from submit to run, summed */
+    unsigned long long queued;  /* jobs waiting now */
+};
+void store_writer_stats(struct store_writer *w, struct store_writer_stats *out);
+
+/* Told on the writer thread, after a commit and before its waiters wake, of each change the
+ * batch made (a server, a token or every identity: see store/snapshot.h), or with NULL when
+ * anything may have (another process committed, or the batch named too many). */
 typedef void (*store_change_fn)(void *arg, const char *server_id);
 
 struct store_writer *store_writer_new(const char *path);

@@ -19,7 +19,9 @@ async function startServer({ args = [], env = {}, dir } = {}) {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
+  let stdout = '';
   proc.stderr.on('data', (d) => { stderr += d; });
+  proc.stdout.on('data', (d) => { stdout += d; });
   const url = await new Promise((resolve, reject) => {
     let out = '';
     const timer = setTimeout(() => reject(new Error('praca did not start: ' + stderr)), 15000);
@@ -34,6 +36,7 @@ async function startServer({ args = [], env = {}, dir } = {}) {
   const server = {
     url, dir, db, proc, exited,
     get stderr() { return stderr; },
+    get stdout() { return stdout; },
     port: Number(new URL(url).port),
     async stop() {
       if (proc.exitCode !== null || proc.signalCode !== null) return exited;

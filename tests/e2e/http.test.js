@@ -63,17 +63,48 @@ test('a body whose Content-Length passes 20 MB is refused with 413 before it is 
   await healthy();
 });
 
-test('a 20 MB body passes the limit and a larger one sent with fetch gets 413', async () => {
-  const big = await api(srv.url, 'POST', '/api/auth/login', { raw: '{"username":"nobody_here","password":"' + 'a'.repeat(1000) + '"' + ' '.repeat(19_000_000) + '}' });
-  assert.notEqual(big.status, 413);
+test('a 20 MB body passes on a large route with a known credential; a larger one gets 413', async () => {
+  const u = await register(srv.url);
+  await api(srv.url, 'GET', '/api/users/@me', { token: u.token }); // the session is now known in memory
+  const big = await api(srv.url, 'POST', '/api/applications', { token: u.token, raw: '{"name":"' + 'a'.repeat(10) + '"' + ' '.repeat(19_000_000) + '}', headers: { 'content-type': 'application/json' } });
+  assert.equal(big.status, 201, big.text);
   let status;
   try {
-    const r = await api(srv.url, 'POST', '/api/auth/login', { raw: 'x'.repeat(21_000_000) });
+    const r = await api(srv.url, 'POST', '/api/applications', { token: u.token, raw: 'x'.repeat(21_000_000) });
     status = r.status;
   } catch (e) {
     status = 'reset'; // the peer may see the close before the answer; the raw test above checks the answer
   }
   assert.ok(status === 413 || status === 'reset', String(status));
+  await healthy();
+});
+
+// Content-Length only: a 413 comes before any body byte is sent; otherwise the body is awaited
+// (no answer, or 408 once the body deadline passes).
+async function declared(path, length, headers = '') {
+  const head = `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n${headers}Content-Length: ${length}\r\n\r\n`;
+  const r = await rawExchange(srv.port, [head], { until: (d) => d.includes('}'), timeoutMs: 2000 });
+  return Number((r.data.match(/^HTTP\/1\.1 (\d+)/) || [])[1] || 0);
+}
+
+test('bodies are sized by route and credential before they are read', async () => {
+  const u = await register(srv.url);
+  await api(srv.url, 'GET', '/api/users/@me', { token: u.token });
+  const auth = `Authorization: Bearer ${u.token}\r\n`;
+  // Public routes, and any route without a credential: 64 KiB.
+  assert.equal(await declared('/api/auth/login', 65 * 1024), 413);
+  assert.equal(await declared('/api/auth/register', 65 * 1024), 413);
+  assert.equal(await declared('/api/applications', 65 * 1024), 413, 'no credential');
+  assert.notEqual(await declared('/api/auth/login', 60 * 1024), 413, 'under it: the body is awaited');
+  // A credential the server does not know in memory gets 1 MiB, even on a large route.
+  assert.equal(await declared('/api/applications', 1100 * 1024, 'Authorization: Bearer inventado\r\n'), 413);
+  assert.notEqual(await declared('/api/applications', 1000 * 1024, 'Authorization: Bearer inventado\r\n'), 413);
+  // A known credential: 1 MiB on ordinary routes, 20 MB on the large ones.
+  assert.equal(await declared('/api/servers', 1100 * 1024, auth), 413);
+  assert.notEqual(await declared('/api/applications', 3_000_000, auth), 413);
+  assert.equal(await declared('/api/applications', 20_000_001, auth), 413);
+  // The gateway's polling packets: Engine.IO's 1 MB.
+  assert.equal(await declared('/socket.io/?EIO=4&transport=polling&sid=x', 1_000_001), 413);
   await healthy();
 });
 
@@ -288,17 +319,19 @@ test('connections are capped in all and per address; refused ones hold no descri
 test('request bodies share one budget: past it a new body gets 503 before it is read', async () => {
   const s = await startServer({ args: ['--body-budget-mb', '1'] });
   try {
+    const u = await register(s.url);
+    const auth = `Authorization: Bearer ${u.token}\r\n`;
     const holder = require('node:net').connect(s.port, '127.0.0.1');
     holder.on('error', () => {});
-    holder.write('POST /api/auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 800000\r\n\r\n{"a":');
+    holder.write(`POST /api/servers HTTP/1.1\r\nHost: x\r\n${auth}Content-Type: application/json\r\nContent-Length: 800000\r\n\r\n{"a":`);
     await new Promise((r) => setTimeout(r, 200));
-    const over = await rawExchange(s.port, ['POST /api/auth/login HTTP/1.1\r\nHost: x\r\nContent-Length: 500000\r\n\r\n']);
+    const over = await rawExchange(s.port, [`POST /api/servers HTTP/1.1\r\nHost: x\r\n${auth}Content-Length: 500000\r\n\r\n`]);
     assert.match(over.data, /^HTTP\/1\.1 503 /);
     assert.match(Buffer.from(over.data, 'latin1').toString('utf8'), /Servidor ocupado/);
     holder.destroy();
     await new Promise((r) => setTimeout(r, 200));
-    const body = JSON.stringify({ username: 'x', password: 'y'.repeat(10), pad: 'z'.repeat(499000) });
-    const fits = await rawExchange(s.port, [`POST /api/auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: ${body.length}\r\n\r\n`, body]);
+    const body = JSON.stringify({ name: 'x', pad: 'z'.repeat(499000) });
+    const fits = await rawExchange(s.port, [`POST /api/servers HTTP/1.1\r\nHost: x\r\n${auth}Content-Type: application/json\r\nConnection: close\r\nContent-Length: ${body.length}\r\n\r\n`, body]);
     assert.doesNotMatch(fits.data, /^HTTP\/1\.1 503 /, 'the budget came back when the first left');
   } finally { await s.stop(); }
 });

@@ -407,3 +407,28 @@ Test(state, memory_answers_as_sql_after_every_change, .timeout = 600)
     }
     end_world();
 }
+
+/* A person signing out drops that session's identity alone: the bots' stay in memory, so their
+ * requests and reconnects go on costing no query. */
+Test(state, a_token_change_drops_that_identity_only)
+{
+    make_world();
+    static const char *SQL_SESSION =
+        "INSERT INTO tokens (hash, user_id, kind, created_at) VALUES ($1, $2, 'session', 1)";
+    static const char *SQL_DELETE = "DELETE FROM tokens WHERE hash = $1";
+    put(SQL_SESSION, SV_ARGS(SV_STR("session-a"), SV_STR(w.people[0])));
+    put(SQL_SESSION, SV_ARGS(SV_STR("session-b"), SV_STR(w.people[1])));
+    struct store_token_owner o;
+    cr_assert_eq(state_identities_preload(w.state, w.db), BOTS);
+    cr_assert_eq(state_identity(w.state, w.db, "session-a", &o), 1);
+    cr_assert_eq(state_identity(w.state, w.db, "session-b", &o), 1);
+    store_read_release(w.db);
+    put(SQL_DELETE, SV_ARGS(SV_STR("session-a")));
+    cr_assert_eq(state_identity_known(w.state, "session-a", &o), 0, "the signed-out session");
+    cr_assert_eq(state_identity(w.state, w.db, "session-a", &o), 0, "and it is gone for good");
+    cr_assert_eq(state_identity_known(w.state, "session-b", &o), 1, "another person's session");
+    for (int b = 0; b < BOTS; b++)
+        cr_assert_eq(state_identity_known(w.state, w.tokens[b], &o), 1, "bot %d", b);
+    store_read_release(w.db);
+    end_world();
+}

@@ -1,0 +1,33 @@
+/*
+ * Prometheus metrics: requests counted by method, route pattern and status with a latency
+ * histogram per route, and, read when scraped, what the HTTP server, the gateway, the writer and
+ * the worker pools hold. Requests are counted on the I/O thread, where scrapes are answered too.
+ */
+#ifndef PRACA_OPS_METRICS_H
+#define PRACA_OPS_METRICS_H
+#include <stddef.h>
+#include <stdint.h>
+
+struct http_server;
+struct gateway;
+struct workers;
+struct store_writer;
+
+struct metrics_sources {
+    struct http_server *http;
+    struct gateway *gateway; /* NULL in conformance mode */
+    struct workers *workers, *hashing;
+    struct store_writer *writer;
+};
+
+struct metrics;
+
+struct metrics *metrics_new(void);
+void metrics_free(struct metrics *m);
+/* One answered request; method < 0 and route NULL when unknown (answered before routing). */
+void metrics_request(struct metrics *m, int method, const char *route, int status,
+                     uint64_t duration_ns);
+/* The exposition text (malloc'd, *len set), or NULL when out of memory. */
+char *metrics_render(const struct metrics *m, const struct metrics_sources *src, size_t *len);
+
+#endif
