@@ -42,7 +42,8 @@ struct serve {
     struct http_server *metrics_http; /* --metrics-listen */
     struct observe observe;
     struct workers *workers;
-    struct workers *hashing; /* password hashing, apart from the workers */
+    struct workers *hashing;     /* password hashing, apart from the workers */
+    struct endpoints *endpoints; /* calls to applications' interactions endpoints */
     struct bus *bus;
     struct gateway *gateway;
     struct conformance *conformance; /* instead of the gateway, with --conformance */
@@ -243,6 +244,11 @@ static int serve(struct serve *s)
     }
     app.workers = s->workers;
     app.hashing = s->hashing;
+    if (!(s->endpoints = endpoints_new())) {
+        log_error("cannot start the interactions endpoint thread");
+        goto out;
+    }
+    app.endpoints = s->endpoints;
     /* A session per connection at most, polling ones included (they need no connection). */
     struct gateway_config gc = {
         s->cfg.ping_interval_ms, s->cfg.ping_timeout_ms,  1000000,          1024 * 1024,
@@ -273,6 +279,7 @@ static int serve(struct serve *s)
     uv_run(s->loop, UV_RUN_DEFAULT);
     status = 0;
 out:
+    endpoints_free(s->endpoints); /* its calls resume on the workers: before them */
     workers_free(s->hashing);
     workers_free(s->workers);
     store_writer_free(writer);

@@ -30,6 +30,9 @@ struct voicestate;
 struct state;
 
 /* Shared by every thread; immutable after start except through its own locks. */
+struct api_later;
+struct endpoints;
+
 struct app {
     const struct config *cfg;
     struct store_writer *writer;
@@ -40,6 +43,7 @@ struct app {
     struct state *state;     /* what requests read instead of SQL (owned) */
     struct workers *workers; /* the lanes, set once they run (not owned) */
     struct workers *hashing;
+    struct endpoints *endpoints; /* calls to applications' endpoints (not owned) */
     struct http_router router;
     char site_url[512]; /* origin used for the CSRF check and links */
 };
@@ -69,7 +73,8 @@ struct api_call {
     char params[HTTP_MAX_PARAMS][128]; /* route parameters, NUL-terminated */
     json_t *body;                      /* parsed by api_body */
     int answered;
-    struct bus_held *held; /* on the writer lane: events wait here for the commit */
+    struct bus_held *held;   /* on the writer lane: events wait here for the commit */
+    struct api_later *later; /* set by api_later: the answer comes from a resumption */
 };
 
 typedef void (*api_handler)(struct api_call *c);
@@ -124,6 +129,15 @@ extern const struct api_route api_voice_routes[];
 
 /* Every route table above, NULL-terminated. */
 extern const struct api_route *const api_route_tables[];
+
+/* A request whose answer waits for something outside (an application's endpoint): the handler
+ * calls api_later and returns without answering; whoever it waits on later calls
+ * api_later_resume, from any thread, which runs fn on a worker with a call for the same caller
+ * and request, and sends what fn answers. NULL when out of memory (answer at once then). */
+struct api_later *api_later(struct api_call *c);
+void api_later_resume(struct api_later *l, void (*fn)(struct api_call *c, void *arg), void *arg);
+/* Takes the request back before anything waits on it: the handler answers it itself. */
+void api_later_cancel(struct api_call *c);
 
 /* Sets the session cookie to token, or clears it (NULL); Secure on an https site. */
 void api_session_cookie(struct api_call *c, const char *token);

@@ -267,6 +267,57 @@ static void interactions_config_put(struct api_call *c, struct store_app *app)
     }
 }
 
+/* The ping's outcome, from the endpoints' thread to a worker. */
+struct ping {
+    struct api_later *later;
+    long status;
+    int64_t latency_ms;
+    int pong;
+};
+
+static void ping_reply(struct api_call *c, void *arg)
+{
+    struct ping *p = arg;
+    api_reply(c, 200,
+              json_pack("{sbsosI}", "ok", p->pong, "status",
+                        p->status ? json_integer(p->status) : json_null(), "latencyMs",
+                        (json_int_t)p->latency_ms));
+    free(p);
+}
+
+static void ping_answered(void *arg, int sent, struct endpoint_result *r)
+{
+    struct ping *p = arg;
+    json_t *answer = sent == 0 && r->body ? json_loads(r->body, 0, NULL) : NULL;
+    const char *type = json_string_value(json_object_get(answer, "type"));
+    p->status = r->status;
+    p->latency_ms = r->latency_ms;
+    p->pong = r->status >= 200 && r->status < 300 && type && !strcmp(type, "pong");
+    json_decref(answer);
+    endpoint_result_cleanup(r);
+    api_later_resume(p->later, ping_reply, p);
+}
+
+static void ping_endpoint(struct api_call *c, const char *app_id, const char *url,
+                          const char *secret)
+{
+    static const char PING[] = "{\"type\":\"ping\"}";
+    struct ping *p = calloc(1, sizeof *p);
+    if (!p || !(p->later = api_later(c))) {
+        free(p);
+        api_internal(c);
+        return;
+    }
+    if (endpoint_call(c->app->endpoints, app_id, url, secret, PING, sizeof PING - 1,
+                      c->app->cfg->allow_private_endpoints, ping_answered, p) == 0)
+        return;
+    api_later_cancel(c);
+    free(p);
+    api_error(c, 503,
+              "A aplicação já tem muitas chamadas em andamento; tente de novo em instantes");
+    http_response_add_header(c->res, "Retry-After", "1");
+}
+
 /* POST …/interactions-config/test: a signed {type: "ping"} that must get {type: "pong"}. */
 static void interactions_config_test(struct api_call *c, struct store_app *app)
 {
@@ -280,20 +331,8 @@ static void interactions_config_test(struct api_call *c, struct store_app *app)
         api_bad(c, "interactionsEndpointUrl", "nenhuma URL configurada");
     else if (!secret)
         api_bad(c, "signingSecret", "gere o segredo de assinatura antes de testar");
-    else if (!api_limit_hit(c, &LIMIT_TEST_ENDPOINT)) {
-        static const char PING[] = "{\"type\":\"ping\"}";
-        struct endpoint_result r;
-        endpoint_post(url, secret, PING, sizeof PING - 1, c->app->cfg->allow_private_endpoints, &r);
-        json_t *answer = r.body ? json_loads(r.body, 0, NULL) : NULL;
-        const char *type = json_string_value(json_object_get(answer, "type"));
-        int ok = r.status >= 200 && r.status < 300 && type && !strcmp(type, "pong");
-        api_reply(c, 200,
-                  json_pack("{sbsosI}", "ok", ok, "status",
-                            r.status ? json_integer(r.status) : json_null(), "latencyMs",
-                            (json_int_t)r.latency_ms));
-        json_decref(answer);
-        endpoint_result_cleanup(&r);
-    }
+    else if (!api_limit_hit(c, &LIMIT_TEST_ENDPOINT))
+        ping_endpoint(c, app->id, url, secret);
     json_decref(ep);
 }
 

@@ -185,7 +185,7 @@ static void run(struct api_call *c, struct http_exchange *ex)
     c->route = ex->route;
     handle(c, ex->req);
     memcpy(ex->caller, c->me.user_id, sizeof c->me.user_id);
-    if (!c->answered) {
+    if (!c->answered && !c->later) {
         log_error("api: handler for %s left no answer", c->route ? c->route->pattern : "?");
         api_internal(c);
     }
@@ -233,7 +233,66 @@ void api_worker_run(struct workers_job *job, void *thread_ctx)
     struct api_call c = api_thread_call(thread_ctx);
     run(&c, ex);
     store_read_release(c.db);
-    answer(ex);
+    if (!c.later)
+        answer(ex);
+}
+
+/* ---- answers that wait on something outside ---- */
+
+struct api_later {
+    struct workers_job job; /* first: resumed on a worker */
+    struct app *app;
+    struct http_exchange *ex;
+    struct api_caller me;
+    void (*fn)(struct api_call *c, void *arg);
+    void *arg;
+};
+
+struct api_later *api_later(struct api_call *c)
+{
+    struct api_later *l = calloc(1, sizeof *l);
+    struct http_exchange *ex =
+        (struct http_exchange *)((char *)c->res - offsetof(struct http_exchange, res));
+    if (!l || c->held) { /* never on the writer lane: it holds a transaction */
+        free(l);
+        return NULL;
+    }
+    l->app = c->app;
+    l->ex = ex;
+    l->me = c->me;
+    c->later = l;
+    return l;
+}
+
+void api_later_cancel(struct api_call *c)
+{
+    free(c->later);
+    c->later = NULL;
+}
+
+static void later_run(struct workers_job *job, void *thread_ctx)
+{
+    struct api_later *l = (struct api_later *)job;
+    struct api_call c = api_thread_call(thread_ctx);
+    c.req = l->ex->req;
+    c.res = &l->ex->res;
+    c.route = l->ex->route;
+    c.me = l->me;
+    l->fn(&c, l->arg);
+    if (!c.answered)
+        api_internal(&c);
+    json_decref(c.body);
+    store_read_release(c.db);
+    answer(l->ex);
+    free(l);
+}
+
+void api_later_resume(struct api_later *l, void (*fn)(struct api_call *c, void *arg), void *arg)
+{
+    l->fn = fn;
+    l->arg = arg;
+    l->job.fn = later_run;
+    workers_submit(l->app->workers, &l->job);
 }
 
 /* ---- the writer lane ---- */

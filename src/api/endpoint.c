@@ -2,6 +2,8 @@
 #include "api/endpoint.h"
 
 #include <arpa/inet.h>
+#include <pthread.h>
+#include <stdint.h>
 #include <curl/curl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +12,7 @@
 #include "core/buf.h"
 #include "core/clock.h"
 #include "core/crypto.h"
+#include "core/map.h"
 #include "domain/urls.h"
 
 int endpoint_global_init(void)
@@ -35,16 +38,34 @@ void endpoint_signature(const char *secret, int64_t ts, const char *body, size_t
     crypto_hex(mac, sizeof mac, out + 7);
 }
 
-struct transfer {
-    struct buf body;
+/* One call: its handle, what it sends, what came back so far, who to tell. */
+struct call {
+    CURL *easy;
+    struct curl_slist *headers;
+    struct buf answer;
     int allow_private;
+    char app_id[64];
+    int64_t started;
+    endpoint_done_fn done;
+    void *arg;
+    struct call *next;
+};
+
+struct endpoints {
+    pthread_t thread;
+    pthread_mutex_t lock;
+    CURLM *multi;
+    struct call *incoming; /* submitted, not yet added to multi */
+    struct map per_app;    /* app id -> calls in flight (a count in the pointer) */
+    size_t in_flight;
+    int stopping;
 };
 
 static size_t on_body(char *data, size_t size, size_t n, void *arg)
 {
-    struct transfer *t = arg;
+    struct call *c = arg;
     size_t len = size * n;
-    if (buf_append(&t->body, data, len) < 0)
+    if (buf_append(&c->answer, data, len) < 0)
         return 0; /* over ENDPOINT_BODY_MAX: stops the transfer */
     return len;
 }
@@ -52,9 +73,9 @@ static size_t on_body(char *data, size_t size, size_t n, void *arg)
 /* Checked on the resolved address, so a public name cannot lead to a private address. */
 static curl_socket_t open_socket(void *arg, curlsocktype purpose, struct curl_sockaddr *a)
 {
-    struct transfer *t = arg;
+    struct call *c = arg;
     (void)purpose;
-    if (!t->allow_private) {
+    if (!c->allow_private) {
         char host[INET6_ADDRSTRLEN] = "";
         const void *ip = a->family == AF_INET
                              ? (const void *)&((struct sockaddr_in *)&a->addr)->sin_addr
@@ -66,51 +87,177 @@ static curl_socket_t open_socket(void *arg, curlsocktype purpose, struct curl_so
     return socket(a->family, a->socktype, a->protocol);
 }
 
-int endpoint_post(const char *url, const char *secret, const char *body, size_t len,
-                  int allow_private, struct endpoint_result *out)
+static void call_free(struct call *c)
 {
-    memset(out, 0, sizeof *out);
-    CURL *curl = curl_easy_init();
-    if (!curl)
-        return -1;
-    struct transfer t = {.allow_private = allow_private};
-    buf_init(&t.body, ENDPOINT_BODY_MAX);
+    if (!c)
+        return;
+    curl_easy_cleanup(c->easy);
+    curl_slist_free_all(c->headers);
+    buf_cleanup(&c->answer);
+    free(c);
+}
+
+static struct call *call_new(const char *url, const char *secret, const char *body, size_t len,
+                             int allow_private)
+{
+    struct call *c = calloc(1, sizeof *c);
+    if (!c || !(c->easy = curl_easy_init())) {
+        free(c);
+        return NULL;
+    }
+    c->allow_private = allow_private;
+    buf_init(&c->answer, ENDPOINT_BODY_MAX);
     int64_t ts = clock_now_ms() / 1000;
     char signature[72], header_ts[64], header_sig[96];
     endpoint_signature(secret, ts, body, len, signature);
     snprintf(header_ts, sizeof header_ts, "X-Signature-Timestamp: %lld", (long long)ts);
     snprintf(header_sig, sizeof header_sig, "X-Signature-256: %s", signature);
-    struct curl_slist *headers = curl_slist_append(NULL, "Content-Type: application/json");
-    headers = curl_slist_append(headers, header_ts);
-    headers = curl_slist_append(headers, header_sig);
-    headers = curl_slist_append(headers, "User-Agent: Praca-Interactions/1");
-    headers = curl_slist_append(headers, "Expect:");
-    curl_easy_setopt(curl, CURLOPT_URL, url);
-    curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
-    curl_easy_setopt(curl, CURLOPT_POSTFIELDS, body);
-    curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)len);
-    curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
-    curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 0L);
+    static const char *fixed[] = {"Content-Type: application/json",
+                                  "User-Agent: Praca-Interactions/1", "Expect:"};
+    for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
+        c->headers = curl_slist_append(c->headers, fixed[i]);
+    c->headers = curl_slist_append(c->headers, header_ts);
+    c->headers = curl_slist_append(c->headers, header_sig);
+    CURL *e = c->easy;
+    curl_easy_setopt(e, CURLOPT_URL, url);
+    curl_easy_setopt(e, CURLOPT_HTTPHEADER, c->headers);
+    curl_easy_setopt(e, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)len);
+    curl_easy_setopt(e, CURLOPT_COPYPOSTFIELDS, body);
+    curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
+    curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION, 0L);
     /* Never through a proxy from the environment (http_proxy …): the address checked for
      * privacy must be the endpoint's own. */
-    curl_easy_setopt(curl, CURLOPT_PROXY, "");
-    curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, (long)ENDPOINT_TIMEOUT_MS);
-    curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, on_body);
-    curl_easy_setopt(curl, CURLOPT_WRITEDATA, &t);
-    curl_easy_setopt(curl, CURLOPT_OPENSOCKETFUNCTION, open_socket);
-    curl_easy_setopt(curl, CURLOPT_OPENSOCKETDATA, &t);
-    int64_t started = clock_mono_ms();
-    CURLcode rc = curl_easy_perform(curl);
-    out->latency_ms = clock_mono_ms() - started;
+    curl_easy_setopt(e, CURLOPT_PROXY, "");
+    curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, (long)ENDPOINT_TIMEOUT_MS);
+    curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, on_body);
+    curl_easy_setopt(e, CURLOPT_WRITEDATA, c);
+    curl_easy_setopt(e, CURLOPT_OPENSOCKETFUNCTION, open_socket);
+    curl_easy_setopt(e, CURLOPT_OPENSOCKETDATA, c);
+    curl_easy_setopt(e, CURLOPT_PRIVATE, c);
+    return c;
+}
+
+/* Under the lock: the application's count moves by delta; returns it before the move. */
+static uintptr_t count_app(struct endpoints *e, const char *app_id, int delta)
+{
+    uintptr_t n = (uintptr_t)map_get(&e->per_app, app_id);
+    uintptr_t next = delta > 0 ? n + 1 : n - 1;
+    if (next)
+        map_set(&e->per_app, app_id, (void *)next);
+    else
+        map_remove(&e->per_app, app_id);
+    return n;
+}
+
+static void finish(struct endpoints *e, struct call *c, CURLcode rc)
+{
+    struct endpoint_result r = {.latency_ms = clock_mono_ms() - c->started};
     if (rc == CURLE_OK) {
-        curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &out->status);
-        out->body = buf_detach(&t.body, &out->body_len); /* NUL-terminated, or NULL */
+        curl_easy_getinfo(c->easy, CURLINFO_RESPONSE_CODE, &r.status);
+        r.body = buf_detach(&c->answer, &r.body_len); /* NUL-terminated, or NULL */
     }
-    buf_cleanup(&t.body);
-    curl_slist_free_all(headers);
-    curl_easy_cleanup(curl);
-    return rc == CURLE_OK ? 0 : -1;
+    curl_multi_remove_handle(e->multi, c->easy);
+    pthread_mutex_lock(&e->lock);
+    count_app(e, c->app_id, -1);
+    e->in_flight--;
+    pthread_mutex_unlock(&e->lock);
+    c->done(c->arg, rc == CURLE_OK ? 0 : -1, &r);
+    call_free(c);
+}
+
+static void *endpoints_main(void *arg)
+{
+    struct endpoints *e = arg;
+    for (;;) {
+        pthread_mutex_lock(&e->lock);
+        struct call *fresh = e->incoming;
+        e->incoming = NULL;
+        int stop = e->stopping && !e->in_flight;
+        pthread_mutex_unlock(&e->lock);
+        if (stop)
+            break;
+        for (struct call *c = fresh, *next; c; c = next) {
+            next = c->next;
+            c->started = clock_mono_ms();
+            CURLMcode added = curl_multi_add_handle(e->multi, c->easy);
+            if (added != CURLM_OK)
+                finish(e, c, CURLE_FAILED_INIT);
+        }
+        int running, left;
+        curl_multi_perform(e->multi, &running);
+        CURLMsg *m;
+        while ((m = curl_multi_info_read(e->multi, &left))) {
+            if (m->msg != CURLMSG_DONE)
+                continue;
+            struct call *c;
+            curl_easy_getinfo(m->easy_handle, CURLINFO_PRIVATE, (char **)&c);
+            finish(e, c, m->data.result);
+        }
+        curl_multi_poll(e->multi, NULL, 0, 1000, NULL);
+    }
+    return NULL;
+}
+
+struct endpoints *endpoints_new(void)
+{
+    struct endpoints *e = calloc(1, sizeof *e);
+    if (!e || !(e->multi = curl_multi_init())) {
+        free(e);
+        return NULL;
+    }
+    pthread_mutex_init(&e->lock, NULL);
+    map_init(&e->per_app);
+    if (pthread_create(&e->thread, NULL, endpoints_main, e)) {
+        curl_multi_cleanup(e->multi);
+        pthread_mutex_destroy(&e->lock);
+        free(e);
+        return NULL;
+    }
+    return e;
+}
+
+void endpoints_free(struct endpoints *e)
+{
+    if (!e)
+        return;
+    pthread_mutex_lock(&e->lock);
+    e->stopping = 1;
+    pthread_mutex_unlock(&e->lock);
+    curl_multi_wakeup(e->multi);
+    pthread_join(e->thread, NULL);
+    curl_multi_cleanup(e->multi);
+    map_cleanup(&e->per_app);
+    pthread_mutex_destroy(&e->lock);
+    free(e);
+}
+
+int endpoint_call(struct endpoints *e, const char *app_id, const char *url, const char *secret,
+                  const char *body, size_t len, int allow_private, endpoint_done_fn done, void *arg)
+{
+    struct call *c = call_new(url, secret, body, len, allow_private);
+    if (!c || slice_copy(slice_from(app_id), c->app_id, sizeof c->app_id)) {
+        call_free(c);
+        return -1;
+    }
+    c->done = done;
+    c->arg = arg;
+    pthread_mutex_lock(&e->lock);
+    int room = !e->stopping && e->in_flight < ENDPOINT_TOTAL &&
+               (uintptr_t)map_get(&e->per_app, app_id) < ENDPOINT_PER_APP;
+    if (room) {
+        count_app(e, app_id, +1);
+        e->in_flight++;
+        c->next = e->incoming;
+        e->incoming = c;
+    }
+    pthread_mutex_unlock(&e->lock);
+    if (!room) {
+        call_free(c);
+        return -1;
+    }
+    curl_multi_wakeup(e->multi);
+    return 0;
 }
 
 void endpoint_result_cleanup(struct endpoint_result *r)

@@ -1,7 +1,8 @@
 /*
- * The interactions endpoint: signed JSON POSTs to an application's own HTTP server, made with
- * libcurl on the calling worker thread (3 s, no redirects, http and https only, private
- * addresses refused unless the operator allows them).
+ * The interactions endpoint: signed JSON POSTs to an application's own HTTP server (3 s, no
+ * redirects, http and https only, no proxy, private addresses refused unless the operator allows
+ * them). Calls run on a thread of their own (libcurl's multi interface), never on a request
+ * worker, with at most ENDPOINT_PER_APP in flight per application.
  */
 #ifndef PRACA_API_ENDPOINT_H
 #define PRACA_API_ENDPOINT_H
@@ -10,6 +11,8 @@
 
 #define ENDPOINT_TIMEOUT_MS 3000
 #define ENDPOINT_BODY_MAX   (1000 * 1000)
+#define ENDPOINT_PER_APP    8    /* calls in flight per application */
+#define ENDPOINT_TOTAL      1024 /* calls in flight, all applications */
 
 struct endpoint_result {
     long status;        /* the HTTP status; 0 when there was no answer */
@@ -26,10 +29,24 @@ void endpoint_global_cleanup(void);
  * "<ts>.<body>" with secret. out must hold 72 bytes. */
 void endpoint_signature(const char *secret, int64_t ts, const char *body, size_t len, char out[72]);
 
-/* POSTs body to url. Returns 0 when an answer came (any status), -1 otherwise (timeout,
- * refused address, connection error); out is filled either way. */
-int endpoint_post(const char *url, const char *secret, const char *body, size_t len,
-                  int allow_private, struct endpoint_result *out);
+/* Told when a call ends, on the calls' thread (hand the work elsewhere at once): sent is 0 when an
+ * answer came (any status), -1 otherwise (timeout, refused address, connection error). The
+ * result is the callee's to clean up. */
+typedef void (*endpoint_done_fn)(void *arg, int sent, struct endpoint_result *result);
+
+struct endpoints;
+
+/* Starts the calls' thread; NULL when it cannot. */
+struct endpoints *endpoints_new(void);
+/* Waits for the calls in flight (each ends within ENDPOINT_TIMEOUT_MS), then stops. NULL is
+ * fine. */
+void endpoints_free(struct endpoints *e);
+/* POSTs body (copied) to url, signed with secret, for application app_id. Returns 0 (done will
+ * be told), or -1 when that application already has ENDPOINT_PER_APP calls in flight, or all
+ * of them ENDPOINT_TOTAL, or out of memory (done will not be told). */
+int endpoint_call(struct endpoints *e, const char *app_id, const char *url, const char *secret,
+                  const char *body, size_t len, int allow_private, endpoint_done_fn done,
+                  void *arg);
 void endpoint_result_cleanup(struct endpoint_result *r);
 
 #endif

@@ -204,7 +204,7 @@ static void invoke(struct api_call *c)
         api_bad(c, "type", "deve ser command, component ou modal_submit");
         goto out;
     }
-    if (rc || app_ready(c, inv.app_id, p.sid, bot_user_id))
+    if (rc || app_ready(c, inv.app_id, p.sid, bot_user_id) || api_limit_hit(c, &LIMIT_INVOKE))
         goto out;
     if (!(endpoint = store_app_endpoint(c->db, inv.app_id, &rc))) {
         api_internal(c);
@@ -390,24 +390,22 @@ static void respond(struct api_call *c)
 }
 
 /* Endpoint-URL mode: the endpoint's HTTP answer is the application's answer, applied as if its
- * bot had sent it, on a call of its own so the person's answer stays separate. */
-static void deliver_to_endpoint(struct api_call *c, const char *id, const char *payload,
-                                const char *app_id, const char *bot_user_id, const char *url,
-                                const char *secret)
+ * bot had sent it, on a call of its own so the person's answer stays separate. The call runs on
+ * the endpoints' thread; the person's request waits for it without holding a worker. */
+struct endpoint_wait {
+    struct api_later *later;
+    char id[UUID_LEN + 1], app_id[UUID_LEN + 1], bot_user_id[UUID_LEN + 1];
+    json_t *answer; /* the endpoint's JSON object, or NULL */
+};
+
+static void apply_endpoint_answer(struct api_call *c, void *arg)
 {
-    struct endpoint_result r;
-    int sent = endpoint_post(url, secret, payload, strlen(payload),
-                             c->app->cfg->allow_private_endpoints, &r);
-    json_t *answer = sent == 0 && r.status >= 200 && r.status < 300 && r.body
-                         ? json_loads(r.body, 0, NULL)
-                         : NULL;
-    endpoint_result_cleanup(&r);
-    if (!json_is_object(answer)) {
-        json_decref(answer);
+    struct endpoint_wait *w = arg;
+    if (!json_is_object(w->answer)) {
         api_reply(c, 502,
                   json_pack("{ssss}", "error", "A aplicação não respondeu à interação a tempo",
-                            "interactionId", id));
-        return;
+                            "interactionId", w->id));
+        goto out;
     }
     struct http_response res;
     http_response_init(&res);
@@ -416,13 +414,12 @@ static void deliver_to_endpoint(struct api_call *c, const char *id, const char *
     as_app.answered = 0;
     as_app.body = NULL;
     memset(&as_app.me, 0, sizeof as_app.me);
-    memcpy(as_app.me.user_id, bot_user_id, UUID_LEN + 1);
-    memcpy(as_app.me.app_id, app_id, UUID_LEN + 1);
+    memcpy(as_app.me.user_id, w->bot_user_id, UUID_LEN + 1);
+    memcpy(as_app.me.app_id, w->app_id, UUID_LEN + 1);
     as_app.me.is_bot = 1;
-    respond_with(&as_app, id, answer);
-    json_decref(answer);
+    respond_with(&as_app, w->id, w->answer);
     if (res.status >= 200 && res.status < 300) {
-        api_reply(c, 202, json_pack("{ss}", "interactionId", id));
+        api_reply(c, 202, json_pack("{ss}", "interactionId", w->id));
     } else {
         json_t *why = res.body ? json_loadb(res.body, res.body_len, 0, NULL) : NULL;
         char msg[512];
@@ -430,9 +427,47 @@ static void deliver_to_endpoint(struct api_call *c, const char *id, const char *
         snprintf(msg, sizeof msg, "A resposta da aplicação foi recusada: %s",
                  error ? error : "erro desconhecido");
         json_decref(why);
-        api_reply(c, 502, json_pack("{ssss}", "error", msg, "interactionId", id));
+        api_reply(c, 502, json_pack("{ssss}", "error", msg, "interactionId", w->id));
     }
     http_response_cleanup(&res);
+out:
+    json_decref(w->answer);
+    free(w);
+}
+
+/* On the endpoints' thread. */
+static void endpoint_answered(void *arg, int sent, struct endpoint_result *r)
+{
+    struct endpoint_wait *w = arg;
+    w->answer = sent == 0 && r->status >= 200 && r->status < 300 && r->body
+                    ? json_loads(r->body, 0, NULL)
+                    : NULL;
+    endpoint_result_cleanup(r);
+    api_later_resume(w->later, apply_endpoint_answer, w);
+}
+
+static void deliver_to_endpoint(struct api_call *c, const char *id, const char *payload,
+                                const char *app_id, const char *bot_user_id, const char *url,
+                                const char *secret)
+{
+    struct endpoint_wait *w = calloc(1, sizeof *w);
+    if (!w || !(w->later = api_later(c))) {
+        free(w);
+        api_internal(c);
+        return;
+    }
+    memcpy(w->id, id, sizeof w->id);
+    memcpy(w->app_id, app_id, sizeof w->app_id);
+    memcpy(w->bot_user_id, bot_user_id, sizeof w->bot_user_id);
+    if (endpoint_call(c->app->endpoints, app_id, url, secret, payload, strlen(payload),
+                      c->app->cfg->allow_private_endpoints, endpoint_answered, w) == 0)
+        return;
+    api_later_cancel(c);
+    free(w);
+    api_error(c, 503,
+              "A aplicação já tem muitas interações em andamento; tente de novo em "
+              "instantes");
+    http_response_add_header(c->res, "Retry-After", "1");
 }
 
 const struct api_route api_interaction_routes[] = {

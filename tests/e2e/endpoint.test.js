@@ -168,3 +168,54 @@ test('interactions go to the endpoint, not the gateway; its answer is the intera
   assert.equal((await w.invoke()).status, 202);
   assert.equal((await back).commandName, 'ping', 'without a URL the gateway gets it again');
 });
+
+test('a slow endpoint holds no worker: other requests are answered while its calls wait; 8 in flight per application', async () => {
+  // Two workers only: before, two waiting calls took every worker for up to 3 s.
+  const s = await startServer({ args: ['--allow-private-endpoints', '--workers', '2'] });
+  const held = [];
+  const slow = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => held.push(res));
+  });
+  await new Promise((r) => slow.listen(0, '127.0.0.1', r));
+  try {
+    const w = await serverWithMembers(s.url, 1);
+    const info = await appWithBot(s.url, w.owner, { intents: ['interactions.receive'] });
+    await install(s.url, w.owner, info, w.sid, { permissions: P.VER_CANAL | P.ENVIAR_MENSAGENS });
+    await api(s.url, 'PUT', '/api/bot/commands', { token: info.botToken, body: { commands: [{ name: 'ping', description: 'Ping' }] } });
+    const appUrl = `/api/applications/${info.app.id}`;
+    await api(s.url, 'POST', `${appUrl}/interactions/signing-secret/rotate`, { token: w.owner.token });
+    await api(s.url, 'PUT', `${appUrl}/interactions-config`, { token: w.owner.token, body: { interactionsEndpointUrl: `http://127.0.0.1:${slow.address().port}/i` } });
+    const cid = w.server.channels[0].id;
+    const invoke = () => api(s.url, 'POST', `/api/servers/${w.sid}/channels/${cid}/interactions`, { token: w.members[0].token, body: { type: 'command', applicationId: info.app.id, commandName: 'ping' } });
+    let finished = 0;
+    const calls = Array.from({ length: 10 }, () => invoke().then((r) => { finished++; return r; }));
+    const deadline = Date.now() + 5000;
+    while ((held.length < 8 || finished < 2) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    assert.equal(held.length, 8, 'eight calls reach the endpoint');
+    assert.equal(finished, 2, 'the two past the cap are answered at once');
+    for (let i = 0; i < 5; i++) {
+      const me = await api(s.url, 'GET', '/api/users/@me', { token: w.owner.token });
+      assert.equal(me.status, 200);
+    }
+    assert.equal(finished, 2, 'answered while every call still waits on the endpoint');
+    for (const res of held) { res.writeHead(200, { 'content-type': 'application/json' }); res.end(JSON.stringify({ type: 'message', data: { content: 'tarde' } })); }
+    const statuses = (await Promise.all(calls)).map((r) => r.status).sort();
+    assert.deepEqual(statuses, [202, 202, 202, 202, 202, 202, 202, 202, 503, 503]);
+    const busy = (await Promise.all(calls)).find((r) => r.status === 503);
+    assert.equal(busy.headers.get('retry-after'), '1');
+    assert.match(busy.body.error, /muitas interações em andamento/);
+  } finally {
+    slow.closeAllConnections();
+    await new Promise((r) => slow.close(r));
+    const r = await s.stop();
+    assert.equal(r.code, 0, s.stderr);
+  }
+});
+
+test('a person invokes at most 20 interactions in 10 s', async () => {
+  const w = await world();
+  const statuses = [];
+  for (let i = 0; i < 21; i++) statuses.push((await w.invoke()).status);
+  assert.deepEqual(statuses, [...Array(20).fill(202), 429]);
+});
