@@ -122,7 +122,7 @@ static void on_signal(uv_signal_t *sig, int signum)
     if (s->metrics_http)
         http_server_drain(s->metrics_http, NULL, NULL);
     if (s->gateway)
-        gateway_drain(s->gateway); /* a Socket.IO disconnect first, or clients reconnect */
+        gateway_drain(s->gateway); /* transports close; clients reconnect and resume */
     else
         conformance_drain(s->conformance);
     uv_timer_init(s->loop, &s->grace);

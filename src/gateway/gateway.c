@@ -569,8 +569,29 @@ int gateway_owns(const struct http_request *req)
     return (p.len >= 11 && memcmp(p.ptr, "/socket.io/", 11) == 0) || slice_eq(p, "/socket.io");
 }
 
+/* 1 when the request names a session (sid=…): it belongs to one that exists or existed. */
+static int names_session(const struct http_request *req)
+{
+    struct slice q = req->query;
+    for (size_t i = 0; i + 4 <= q.len; i++)
+        if ((i == 0 || q.ptr[i - 1] == '&') && !memcmp(q.ptr + i, "sid=", 4))
+            return 1;
+    return 0;
+}
+
 void gateway_handle(struct gateway *gw, struct http_exchange *ex)
 {
+    /* While draining, a new session would be refused at CONNECT, which tells official clients
+     * to stop; a 503 on the handshake is a transport error, after which they keep retrying. */
+    if (gw->draining && !names_session(ex->req)) {
+        ex->res.status = 503;
+        ex->res.content_type = "application/json; charset=utf-8";
+        ex->res.body = strdup("{\"error\":\"Servidor encerrando; reconecte em instantes\"}");
+        ex->res.body_len = ex->res.body ? strlen(ex->res.body) : 0;
+        http_response_add_header(&ex->res, "Retry-After", "1");
+        http_exchange_done(ex);
+        return;
+    }
     eio_server_handle(sio_server_engine(gw->sio), ex);
 }
 
@@ -583,16 +604,8 @@ void gateway_drain(struct gateway *gw)
 {
     gw->draining = 1;
     uv_timer_stop(&gw->sweep);
-    /* Collect first: disconnecting changes the map. */
-    size_t n = 0;
-    struct conn **all = gw->conns ? malloc(gw->conns * sizeof *all) : NULL;
-    for (size_t b = 0; all && b < gw->users.nbuckets; b++)
-        for (struct map_entry *e = gw->users.buckets[b]; e; e = e->next)
-            for (struct conn *c = e->value; c && n < gw->conns; c = c->next)
-                all[n++] = c;
-    for (size_t i = 0; i < n; i++)
-        sio_socket_disconnect(all[i]->sock);
-    free(all);
+    /* Transports close without a Socket.IO disconnect: that would tell every official client
+     * not to reconnect, and each bot would stay offline after a deploy. */
     eio_server_close_all(sio_server_engine(gw->sio));
     bus_subscribe(gw->bus, NULL, NULL);
     uv_close((uv_handle_t *)&gw->sweep, on_sweep_closed);

@@ -62,9 +62,10 @@ struct gateway *gateway_new(uv_loop_t *loop, const struct gateway_config *cfg,
 /* 1 when the request is for the gateway's path. */
 int gateway_owns(const struct http_request *req);
 void gateway_handle(struct gateway *gw, struct http_exchange *ex);
-/* Sends a Socket.IO disconnect to every connection and closes them. Polling clients collect
- * theirs with their next request: call gateway_sessions until it reaches 0 (or a grace period
- * ends), then gateway_release. */
+/* Closes every connection's transport, with no Socket.IO disconnect, so clients reconnect (to
+ * this node once it is back, or another) by themselves; new sessions get 503 meanwhile. Polling
+ * clients collect their close with their next request: call gateway_sessions until it reaches
+ * 0 (or a grace period ends), then gateway_release. */
 void gateway_drain(struct gateway *gw);
 size_t gateway_sessions(const struct gateway *gw);
 void gateway_release(struct gateway *gw);

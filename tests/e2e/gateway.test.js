@@ -262,20 +262,49 @@ test('Engine.IO errors: protocol version, transport, session, handshake method',
   assert.equal((await get(`EIO=4&transport=polling&sid=${sid}`)).text, '1', 'a bad Socket.IO packet closes the session');
 });
 
-test('SIGTERM: connected clients get a server disconnect, then praca exits 0', async () => {
-  const s2 = await startServer();
-  const owner = await register(s2.url);
-  const info = await appWithBot(s2.url, owner);
+test('SIGTERM closes transports without a Socket.IO disconnect: clients come back by themselves after a restart', async () => {
+  const s1 = await startServer();
+  const w = await serverWithMembers(s1.url, 0);
+  const info = await appWithBot(s1.url, w.owner, { intents: ['messages.read'] });
+  await install(s1.url, w.owner, info, w.sid, { permissions: P.VER_CANAL | P.ENVIAR_MENSAGENS });
   const clients = [];
   for (const mode of ['websocket', 'default']) {
-    const c = io(s2.url, { auth: { token: info.botToken }, reconnection: false, ...MODES[mode] });
-    await new Promise((r) => c.on('connect', r));
+    const c = io(s1.url, { auth: { token: info.botToken }, reconnectionDelay: 300, reconnectionDelayMax: 600, ...MODES[mode] });
+    await new Promise((r) => c.once('connect', r));
     clients.push(c);
   }
-  const reasons = Promise.all(clients.map((c) => new Promise((r) => c.on('disconnect', r))));
-  s2.proc.kill('SIGTERM');
-  assert.deepEqual(await reasons, ['io server disconnect', 'io server disconnect']);
-  assert.equal((await s2.exited).code, 0);
+  const reasons = Promise.all(clients.map((c) => new Promise((r) => c.once('disconnect', r))));
+  s1.proc.kill('SIGTERM');
+  assert.deepEqual(await reasons, ['transport close', 'transport close']);
+  assert.equal((await s1.exited).code, 0);
+  assert.ok(clients.every((c) => c.active), 'still trying to reconnect');
+  const back = Promise.all(clients.map((c) => new Promise((r) => c.once('connect', r))));
+  const s2 = await startServer({ dir: s1.dir, args: ['--port', String(s1.port)] });
+  try {
+    await back;
+    const got = Promise.all(clients.map((c) => next(c, 'MESSAGE_CREATE', 5000)));
+    await api(s2.url, 'POST', `/api/servers/${w.sid}/channels/${w.server.channels[0].id}/messages`, { token: w.owner.token, body: { content: 'depois do deploy' } });
+    for (const m of await got) assert.equal(m.content, 'depois do deploy');
+  } finally {
+    clients.forEach((c) => c.close());
+    const r = await s2.stop();
+    assert.equal(r.code, 0, s2.stderr);
+  }
+});
+
+test('while draining, a new handshake gets 503 (a transport error clients retry), not a refused CONNECT', async () => {
+  const s1 = await startServer();
+  // A polling session that has not collected its close keeps the drain in its grace period.
+  const open = await (await fetch(`${s1.url}/socket.io/?EIO=4&transport=polling`)).text();
+  const sid = JSON.parse(open.slice(1)).sid;
+  s1.proc.kill('SIGTERM');
+  await quiet(150);
+  const r = await fetch(`${s1.url}/socket.io/?EIO=4&transport=polling`);
+  assert.equal(r.status, 503);
+  assert.equal(r.headers.get('retry-after'), '1');
+  assert.equal((await r.json()).error, 'Servidor encerrando; reconecte em instantes');
+  assert.equal(await (await fetch(`${s1.url}/socket.io/?EIO=4&transport=polling&sid=${sid}`)).text(), '1', 'the old session collects its close');
+  assert.equal((await s1.exited).code, 0);
 });
 
 test('a bot that stops reading is dropped once over 1 MiB waits for it; memory stays bounded', async () => {

@@ -14,9 +14,10 @@ test.before(async () => { srv = await startServer(); });
 test.after(async () => { const r = await srv.stop(); assert.equal(r.code, 0, srv.stderr); });
 
 // Runs the python bot; `during(lines)` is called once it reported being connected.
-function runBot(token, mode, during, seconds = 4) {
+function runBot(token, mode, during, seconds = 4, { base = srv.url, reconnect = false } = {}) {
   return new Promise((resolve, reject) => {
-    const p = spawn('/usr/bin/python3', [SCRIPT, srv.url, token, mode, String(seconds)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const args = [SCRIPT, base, token, mode, String(seconds), ...(reconnect ? ['reconnect'] : [])];
+    const p = spawn('/usr/bin/python3', args, { stdio: ['ignore', 'pipe', 'pipe'] });
     const lines = [];
     let out = '', err = '';
     let started = false;
@@ -62,5 +63,34 @@ test('python-socketio: connect errors carry the message and do not start a recon
     assert.equal(errors.length, 1, JSON.stringify(lines));
     assert.deepEqual(errors[0].data, { message });
     assert.equal(lines.filter((l) => l.kind === 'connected').length, 0);
+  }
+});
+
+test('python-socketio: after a SIGTERM and a restart the bot reconnects by itself and gets events', async () => {
+  const s1 = await startServer();
+  let s2;
+  try {
+    const w = await serverWithMembers(s1.url, 0);
+    const info = await appWithBot(s1.url, w.owner, { intents: ['messages.read'] });
+    await install(s1.url, w.owner, info, w.sid, { permissions: 768 });
+    const url = `/api/servers/${w.sid}/channels/${w.server.channels[0].id}/messages`;
+    const lines = await runBot(info.botToken, 'default', async (seen) => {
+      s1.proc.kill('SIGTERM');
+      assert.equal((await s1.exited).code, 0);
+      s2 = await startServer({ dir: s1.dir, args: ['--port', String(s1.port)] });
+      const until = Date.now() + 6000;
+      while (seen.filter((l) => l.kind === 'connected').length < 2 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+      await api(s2.url, 'POST', url, { token: w.owner.token, body: { content: 'de volta' } });
+    }, 9, { base: s1.url, reconnect: true });
+    // Failed attempts while it is down show as connect_error; the client keeps trying.
+    const life = lines.map((l) => l.kind).filter((k) => k !== 'connect_error');
+    assert.deepEqual(life.slice(0, 3), ['connected', 'disconnect', 'connected'], JSON.stringify(lines));
+    assert.ok(lines.some((l) => l.kind === 'event' && l.content === 'de volta'), JSON.stringify(lines));
+  } finally {
+    if (s2) {
+      const r = await s2.stop();
+      assert.equal(r.code, 0, s2.stderr);
+    }
+    await s1.stop();
   }
 });

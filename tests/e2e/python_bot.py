@@ -1,8 +1,9 @@
 """A bot written with python-socketio (Debian's python3-socketio), driven by python.test.js.
 
-Usage: python_bot.py BASE_URL TOKEN TRANSPORTS
+Usage: python_bot.py BASE_URL TOKEN TRANSPORTS [SECONDS] [reconnect]
 Prints one JSON line per thing that happens: connected, an event, a connect error, disconnect.
-TRANSPORTS is "default", "websocket" or "polling".
+TRANSPORTS is "default", "websocket" or "polling". With "reconnect" the client reconnects by
+itself (as bots in production do) and runs for SECONDS whatever happens.
 """
 import json
 import sys
@@ -12,7 +13,8 @@ import socketio
 
 base, token, mode = sys.argv[1], sys.argv[2], sys.argv[3]
 transports = {"default": None, "websocket": ["websocket"], "polling": ["polling"]}[mode]
-sio = socketio.Client(reconnection=False)
+reconnect = len(sys.argv) > 5 and sys.argv[5] == "reconnect"
+sio = socketio.Client(reconnection=reconnect, reconnection_delay=0.3, reconnection_delay_max=0.6)
 
 
 def say(**what):
@@ -48,7 +50,7 @@ except socketio.exceptions.ConnectionError as e:
     sys.exit(0)
 
 deadline = time.time() + float(sys.argv[4] if len(sys.argv) > 4 else 4)
-while time.time() < deadline and sio.connected:
+while time.time() < deadline and (sio.connected or reconnect):
     time.sleep(0.1)
 if sio.connected:
     sio.disconnect()
