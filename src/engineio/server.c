@@ -162,6 +162,29 @@ void eio_socket_close(struct eio_socket *s, const char *reason)
     finish(s, reason);
 }
 
+/* Ends the client chose or caused (its close packet, a packet that cannot be decoded, a missed
+ * pong): the session is forgotten at once, so its sid answers 400 from now on, as the reference
+ * server does; a held GET gets get_reply ("6" when the client closed, else "1"). */
+static void finish_now(struct eio_socket *s, const char *reason, const char *get_reply)
+{
+    if (s->closed)
+        return;
+    s->closed = 1;
+    uv_timer_stop(&s->ping_timer);
+    s->srv->h.on_close(s->srv->user, s, reason);
+    if (s->ws) {
+        ws_close(s->ws);
+        s->ws = NULL;
+    }
+    if (s->get) {
+        struct http_exchange *ex = s->get;
+        s->get = NULL;
+        ex->on_abort = NULL;
+        answer(ex, 200, "text/plain; charset=UTF-8", get_reply, strlen(get_reply));
+    }
+    release_now(s);
+}
+
 /* ---- output ---- */
 
 static int enqueue(struct eio_socket *s, int binary, const char *data, size_t len)
@@ -303,7 +326,7 @@ static void on_ping_timer(uv_timer_t *t)
 {
     struct eio_socket *s = t->data;
     if (s->awaiting_pong) {
-        finish(s, "ping timeout");
+        finish_now(s, "ping timeout", "1");
         return;
     }
     s->awaiting_pong = 1;
@@ -334,13 +357,13 @@ static int on_packet(void *user, const struct eio_packet *p)
         s->srv->h.on_message(s->srv->user, s, p->binary, p->data, p->len);
         return s->closed ? -1 : 0;
     case EIO_CLOSE:
-        finish(s, "transport close");
+        finish_now(s, "transport close", "6");
         return -1;
     case EIO_NOOP:
         return 0;
     default:
         /* A v4 client never pings, opens or upgrades on an open transport. */
-        finish(s, "protocol error");
+        finish_now(s, "protocol error", "1");
         return -1;
     }
 }
@@ -353,7 +376,7 @@ static void ws_message(void *user, int binary, const char *data, size_t len)
         p = (struct eio_packet){EIO_MESSAGE, 1, data, len};
         on_packet(s, &p);
     } else if (eio_decode_text(data, len, &p)) {
-        finish(s, "parse error");
+        finish_now(s, "parse error", "1");
     } else {
         on_packet(s, &p);
     }
@@ -445,6 +468,21 @@ static void probe_closed(void *user)
 
 static const struct ws_callbacks probe_ws = {probe_message, probe_closed};
 
+static void unwanted_message(void *user, int binary, const char *data, size_t len)
+{
+    (void)user;
+    (void)binary;
+    (void)data;
+    (void)len;
+}
+
+static void unwanted_closed(void *user)
+{
+    (void)user;
+}
+
+static const struct ws_callbacks unwanted_ws = {unwanted_message, unwanted_closed};
+
 /* ---- requests ---- */
 
 static struct eio_socket *socket_new(struct eio_server *srv)
@@ -534,7 +572,7 @@ static void handle_poll_post(struct eio_socket *s, struct http_exchange *ex)
                 : EIO_EDECODE;
     free(scratch);
     if (rc != EIO_OK && !s->closed)
-        finish(s, "parse error");
+        finish_now(s, "parse error", "1");
     answer(ex, 200, "text/html", "ok", 2);
 }
 
@@ -609,6 +647,16 @@ void eio_server_handle(struct eio_server *srv, struct http_exchange *ex)
         return;
     }
     if (websocket) {
+        if (s->websocket && ws_is_upgrade(req)) {
+            /* A second upgrade of a session already on WebSocket: accepted, then closed, as the
+             * reference server does (a refused handshake is an error its clients throw). */
+            struct ws_conn *extra = ws_accept(ex, &unwanted_ws, NULL, srv->cfg.max_payload);
+            if (extra)
+                ws_close(extra);
+            else
+                answer_error(ex, 3);
+            return;
+        }
         if (s->websocket || s->probe || !ws_is_upgrade(req)) {
             answer_error(ex, 3);
             return;

@@ -136,3 +136,58 @@ test('Socket.IO binary over polling, and no CONNECT within the timeout closes', 
   const after = await poll('/socket.io/', idle);
   assert.ok(after.text === '1' || after.status === 400, `closed: ${after.status} ${after.text}`);
 });
+
+// The four session-close exchanges of the official suites (engine.io-protocol test-suite):
+// a session the client closed or broke is gone at once; its sid answers 400.
+const unknownSid = (r) => {
+  assert.equal(r.status, 400);
+  assert.deepEqual(JSON.parse(r.text), { code: 1, message: 'Session ID unknown' });
+};
+
+test('suite: after a POST of an undecodable packet, the next GET on that sid is 400', async () => {
+  const { text } = await poll('/engine.io/');
+  const sid = JSON.parse(text.slice(1)).sid;
+  const post = await poll('/engine.io/', sid, 'abc');
+  assert.equal(post.status, 200);
+  unknownSid(await poll('/engine.io/', sid));
+});
+
+test('suite: with no pong for pingInterval + pingTimeout, a GET on that sid is 400', async () => {
+  const { text } = await poll('/engine.io/');
+  const sid = JSON.parse(text.slice(1)).sid;
+  await new Promise((r) => setTimeout(r, 600)); // 300 + 200 ms, and a margin
+  unknownSid(await poll('/engine.io/', sid));
+});
+
+test('suite: a client close (POST 1) while a GET is pending answers that GET with 6; then 400', async () => {
+  const { text } = await poll('/engine.io/');
+  const sid = JSON.parse(text.slice(1)).sid;
+  const held = poll('/engine.io/', sid);
+  await new Promise((r) => setTimeout(r, 50));
+  const close = await poll('/engine.io/', sid, '1');
+  assert.equal(close.status, 200);
+  assert.equal((await held).text, '6');
+  unknownSid(await poll('/engine.io/', sid));
+});
+
+test('suite: a second WebSocket handshake on an upgraded sid is accepted, then closed by the server', async () => {
+  const { text } = await poll('/engine.io/');
+  const sid = JSON.parse(text.slice(1)).sid;
+  const held = poll('/engine.io/', sid);
+  const ws = await wsOpen('/engine.io/', sid);
+  ws.send('2probe');
+  assert.equal(await ws.next(), '3probe');
+  assert.equal((await held).text, '6');
+  ws.send('5');
+  const again = new WebSocket(`${srv.url.replace('http', 'ws')}/engine.io/?EIO=4&transport=websocket&sid=${sid}`);
+  const outcome = await new Promise((resolve) => {
+    let opened = false;
+    again.on('open', () => { opened = true; });
+    again.on('error', (e) => resolve({ error: e.message }));
+    again.on('close', () => resolve({ opened }));
+  });
+  assert.deepEqual(outcome, { opened: true }, 'accepted (101), then closed');
+  ws.send('4still here');
+  assert.equal(await ws.next(), '4still here', 'the upgraded session goes on');
+  ws.close();
+});
