@@ -25,6 +25,7 @@
 #include "http/server.h"
 #include "ops/observe.h"
 #include "web/pages.h"
+#include "store/event_log.h"
 #include "store/migrate.h"
 #include "state/state.h"
 #include "store/writer.h"
@@ -37,6 +38,10 @@ struct serve {
     uv_loop_t *loop;
     uv_signal_t sigterm, sigint;
     uv_timer_t grace; /* polling clients collect their disconnect before HTTP closes */
+    uv_timer_t trim;  /* the event log's retention */
+    struct store_writer_job trim_job;
+    int trimming;
+    struct store_writer *writer;
     int grace_ticks;
     struct http_server *http;
     struct http_server *metrics_http; /* --metrics-listen */
@@ -83,6 +88,37 @@ static size_t body_limit_for(void *user, struct http_request *req)
     return s->app ? api_body_limit(s->app, req) : API_BODY_ANONYMOUS_MAX;
 }
 
+/* ---- the event log's retention: trimmed by the writer once a minute ---- */
+
+#define TRIM_EVERY_MS (60 * 1000)
+
+static void trim_run(struct store_writer_job *job, struct store *db)
+{
+    struct serve *s = (struct serve *)((char *)job - offsetof(struct serve, trim_job));
+    int64_t deleted = 0;
+    int64_t before = clock_now_ms() - (int64_t)s->cfg.event_retention_hours * 3600 * 1000;
+    if (store_events_trim(db, before, &deleted) != STORE_DONE)
+        log_error("events: trimming the log failed");
+    else if (deleted)
+        log_debug("events: %lld past retention trimmed", (long long)deleted);
+}
+
+static void trim_done(struct store_writer_job *job, int committed)
+{
+    struct serve *s = (struct serve *)((char *)job - offsetof(struct serve, trim_job));
+    (void)committed;
+    __atomic_store_n(&s->trimming, 0, __ATOMIC_RELEASE);
+}
+
+static void on_trim(uv_timer_t *t)
+{
+    struct serve *s = t->data;
+    if (__atomic_exchange_n(&s->trimming, 1, __ATOMIC_ACQ_REL))
+        return; /* the last one has not run yet */
+    s->trim_job = (struct store_writer_job){.run = trim_run, .done = trim_done};
+    store_writer_submit(s->writer, &s->trim_job);
+}
+
 static void on_signal_closed(uv_handle_t *h)
 {
     (void)h;
@@ -93,6 +129,7 @@ static void on_drained(void *arg)
     struct serve *s = arg;
     uv_close((uv_handle_t *)&s->sigterm, on_signal_closed);
     uv_close((uv_handle_t *)&s->sigint, on_signal_closed);
+    uv_close((uv_handle_t *)&s->trim, on_signal_closed);
     bus_close(s->bus);
     log_info("drained; stopping");
 }
@@ -227,6 +264,9 @@ static int serve(struct serve *s)
     app_ready = 1;
     s->app = &app;
     s->state = app.state;
+    uint64_t first_position = 0, last_position = 0;
+    if (store_events_bounds(db, &first_position, &last_position) != STORE_DONE)
+        goto out;
     int64_t preload_started = clock_now_ms();
     long bots = state_identities_preload(app.state, db);
     log_info("state: %ld bot identities loaded in %lld ms", bots,
@@ -267,6 +307,12 @@ static int serve(struct serve *s)
     if (s->observe.metrics &&
         observe_listen_metrics(&s->observe, s->loop, s->cfg.metrics_listen, &s->metrics_http))
         goto out;
+    if (s->gateway)
+        gateway_resume_after(s->gateway, last_position);
+    s->writer = writer;
+    uv_timer_init(s->loop, &s->trim);
+    s->trim.data = s;
+    uv_timer_start(&s->trim, on_trim, 1000, TRIM_EVERY_MS);
     uv_signal_init(s->loop, &s->sigterm);
     uv_signal_init(s->loop, &s->sigint);
     s->sigterm.data = s->sigint.data = s;

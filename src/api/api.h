@@ -120,6 +120,7 @@ extern const struct api_route api_health_routes[];
 extern const struct api_route api_application_routes[];
 extern const struct api_route api_oauth_routes[];
 extern const struct api_route api_bot_routes[];
+extern const struct api_route api_bot_event_routes[];
 extern const struct api_route api_install_routes[];
 extern const struct api_route api_command_routes[];
 extern const struct api_route api_interaction_routes[];

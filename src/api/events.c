@@ -13,20 +13,118 @@
 #include "core/clock.h"
 #include "domain/intents.h"
 #include "state/state.h"
+#include "store/event_log.h"
 #include "store/servers.h"
+#include "store/writer.h"
 
-/* Serializes and hands to the bus (after the commit on the writer lane); takes payload and
- * the reference to `to`. */
-static void send_to(struct api_call *c, const char *name, json_t *payload, struct idset *to)
+/* Where an event happened and who may get it, for the event log (NULL: not logged). */
+struct event_scope {
+    const char *stream, *channel_id, *user_id;
+    uint32_t intent;
+};
+
+/* A worker's event: logged by the writer in a job of its own, then published from the writer
+ * thread after that commit, so events reach the bus in the order of their positions. */
+struct log_job {
+    struct store_writer_job base; /* first */
+    struct bus *bus;
+    struct idset *to;
+    char *text;
+    size_t len;
+    uint64_t position;
+    char name[48], stream[UUID_LEN + 1], channel[UUID_LEN + 1], user[UUID_LEN + 1];
+    uint32_t intent;
+    int64_t at;
+};
+
+static const char *or_null(const char *s)
 {
-    char *text = jsonout_dump(payload, NULL);
+    return *s ? s : NULL;
+}
+
+static void log_job_run(struct store_writer_job *job, struct store *db)
+{
+    struct log_job *j = (struct log_job *)job;
+    struct store_event e = {j->name,
+                            or_null(j->stream),
+                            or_null(j->channel),
+                            j->intent,
+                            or_null(j->user),
+                            j->text,
+                            j->len,
+                            j->at,
+                            0};
+    if (store_event_append(db, &e, &j->position) != STORE_DONE)
+        j->position = 0;
+}
+
+static void log_job_done(struct store_writer_job *job, int committed)
+{
+    struct log_job *j = (struct log_job *)job;
+    if (committed && j->position)
+        bus_publish_at(j->bus, j->name, j->text, j->len, j->to, j->position);
+    else {
+        log_error("events: %s could not be logged; not delivered", j->name);
+        free(j->text);
+        idset_unref(j->to);
+    }
+    free(j);
+}
+
+static void copy_or_empty(char *out, size_t cap, const char *s)
+{
+    if (!s || slice_copy(slice_from(s), out, cap))
+        out[0] = '\0';
+}
+
+/* Serializes, logs and hands to the bus (after the commit on the writer lane); takes payload
+ * and the reference to `to`. */
+static void send_to(struct api_call *c, const char *name, json_t *payload, struct idset *to,
+                    const struct event_scope *scope)
+{
+    size_t len = 0;
+    char *text = jsonout_dump(payload, &len);
     json_decref(payload);
-    if (text && c->held)
-        bus_hold(c->held, name, text, strlen(text), to);
-    else if (text)
-        bus_publish(c->app->bus, name, text, strlen(text), to);
-    else
+    if (!text) {
         idset_unref(to);
+        return;
+    }
+    int64_t now = clock_now_ms();
+    if (!scope) { /* control events: never logged */
+        bus_publish(c->app->bus, name, text, len, to);
+        return;
+    }
+    if (c->held) { /* on the writer, in the transaction of the change it reports */
+        struct store_event e = {
+            name, scope->stream, scope->channel_id, scope->intent, scope->user_id, text, len, now,
+            0};
+        uint64_t position = 0;
+        if (store_event_append(c->db, &e, &position) == STORE_DONE)
+            bus_hold(c->held, name, text, len, to, position);
+        else {
+            free(text);
+            idset_unref(to);
+        }
+        return;
+    }
+    struct log_job *j = calloc(1, sizeof *j);
+    if (!j) {
+        free(text);
+        idset_unref(to);
+        return;
+    }
+    j->base = (struct store_writer_job){.run = log_job_run, .done = log_job_done};
+    j->bus = c->app->bus;
+    j->to = to;
+    j->text = text;
+    j->len = len;
+    j->intent = scope->intent;
+    j->at = now;
+    copy_or_empty(j->name, sizeof j->name, name);
+    copy_or_empty(j->stream, sizeof j->stream, scope->stream);
+    copy_or_empty(j->channel, sizeof j->channel, scope->channel_id);
+    copy_or_empty(j->user, sizeof j->user, scope->user_id);
+    store_writer_submit(c->app->writer, &j->base);
 }
 
 struct idset *api_audience(struct api_call *c, const char *sid, const char *cid, uint32_t intent,
@@ -56,7 +154,8 @@ static void publish(struct api_call *c, const char *name, const char *sid, json_
         json_decref(payload);
         return;
     }
-    send_to(c, name, payload, to);
+    struct event_scope scope = {sid, NULL, NULL, INTENT_MEMBERS_READ};
+    send_to(c, name, payload, to, &scope);
 }
 
 void api_event_member_add(struct api_call *c, const char *sid, const char *uid)
@@ -91,10 +190,13 @@ void api_event_message(struct api_call *c, const char *name, struct state_server
         json_decref(payload);
         return;
     }
-    send_to(c, name, payload, to);
+    const char *cid = channel >= 0 ? srv->channels[channel].id : NULL;
+    struct event_scope scope = {srv->id, cid, NULL, INTENT_MESSAGES_READ};
+    send_to(c, name, payload, to, &scope);
 }
 
-void api_event_to_user(struct api_call *c, const char *name, const char *user_id, json_t *payload)
+static void to_user(struct api_call *c, const char *name, const char *user_id, json_t *payload,
+                    int logged)
 {
     struct idset *to = idset_new(1);
     if (!to || idset_add(to, user_id)) {
@@ -102,16 +204,22 @@ void api_event_to_user(struct api_call *c, const char *name, const char *user_id
         json_decref(payload);
         return;
     }
-    send_to(c, name, payload, to);
+    struct event_scope scope = {NULL, NULL, user_id, 0};
+    send_to(c, name, payload, to, logged ? &scope : NULL);
+}
+
+void api_event_to_user(struct api_call *c, const char *name, const char *user_id, json_t *payload)
+{
+    to_user(c, name, user_id, payload, 1);
 }
 
 void api_event_disconnect(struct api_call *c, const char *user_id, const char *token_hash)
 {
     json_t *payload = token_hash ? json_pack("{ss}", "tokenHash", token_hash) : json_object();
-    api_event_to_user(c, BUS_DISCONNECT, user_id, payload);
+    to_user(c, BUS_DISCONNECT, user_id, payload, 0);
 }
 
 void api_event_disconnect_others(struct api_call *c, const char *user_id, const char *keep_hash)
 {
-    api_event_to_user(c, BUS_DISCONNECT, user_id, json_pack("{ss}", "keepTokenHash", keep_hash));
+    to_user(c, BUS_DISCONNECT, user_id, json_pack("{ss}", "keepTokenHash", keep_hash), 0);
 }

@@ -90,20 +90,29 @@ static void enqueue(struct bus *b, struct bus_event *first, struct bus_event *la
     uv_async_send(&b->async);
 }
 
-int bus_publish(struct bus *b, const char *name, char *payload, size_t len, struct idset *to)
+int bus_publish_at(struct bus *b, const char *name, char *payload, size_t len, struct idset *to,
+                   uint64_t position)
 {
     struct bus_event *ev = event_new(name, payload, len, to);
     if (!ev)
         return -1;
+    ev->position = position;
     enqueue(b, ev, ev, 1);
     return 0;
 }
 
-int bus_hold(struct bus_held *h, const char *name, char *payload, size_t len, struct idset *to)
+int bus_publish(struct bus *b, const char *name, char *payload, size_t len, struct idset *to)
+{
+    return bus_publish_at(b, name, payload, len, to, 0);
+}
+
+int bus_hold(struct bus_held *h, const char *name, char *payload, size_t len, struct idset *to,
+             uint64_t position)
 {
     struct bus_event *ev = event_new(name, payload, len, to);
     if (!ev)
         return -1;
+    ev->position = position;
     if (h->tail)
         h->tail->next = ev;
     else

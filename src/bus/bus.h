@@ -7,6 +7,7 @@
 #ifndef PRACA_BUS_BUS_H
 #define PRACA_BUS_BUS_H
 #include <stddef.h>
+#include <stdint.h>
 #include <uv.h>
 
 #include "core/idset.h"
@@ -25,7 +26,8 @@ struct bus_event {
     char name[48]; /* MESSAGE_CREATE, GUILD_MEMBER_ADD … */
     char *payload; /* JSON text (owned) */
     size_t payload_len;
-    struct idset *to; /* user IDs (one reference; NULL = nobody) */
+    struct idset *to;  /* user IDs (one reference; NULL = nobody) */
+    uint64_t position; /* in the event log; 0: not logged (control and live-only events) */
     struct bus_event *next;
 };
 
@@ -39,12 +41,16 @@ void bus_subscribe(struct bus *b, bus_deliver_fn fn, void *user);
 /* Thread-safe. Takes ownership of payload (malloc'd) and of the reference to `to` (may be
  * NULL), even when it fails. Returns 0 or -1. */
 int bus_publish(struct bus *b, const char *name, char *payload, size_t len, struct idset *to);
+/* The same for an event logged at position. */
+int bus_publish_at(struct bus *b, const char *name, char *payload, size_t len, struct idset *to,
+                   uint64_t position);
 /* Events held back until a commit: filled by one thread, then published or dropped whole. */
 struct bus_held {
     struct bus_event *head, *tail;
 };
 /* Like bus_publish, into h. Takes payload and the reference to `to`. Returns 0 or -1. */
-int bus_hold(struct bus_held *h, const char *name, char *payload, size_t len, struct idset *to);
+int bus_hold(struct bus_held *h, const char *name, char *payload, size_t len, struct idset *to,
+             uint64_t position);
 /* Publishes every held event in order and empties h. */
 void bus_publish_held(struct bus *b, struct bus_held *h);
 void bus_held_drop(struct bus_held *h);

@@ -59,6 +59,8 @@ static const struct option options[] = {
     STR("--metrics-listen", "PRACA_METRICS_LISTEN", metrics_listen),
     BOOL("--access-log", "PRACA_ACCESS_LOG", access_log),
     STR("--log-format", "PRACA_LOG_FORMAT", log_format),
+    INT("--event-retention-hours", "PRACA_EVENT_RETENTION_HOURS", event_retention_hours, 1,
+        24 * 365),
     INT("--session-idle-days", "PRACA_SESSION_IDLE_DAYS", session_idle_days, 1, 3650),
     INT("--max-connections-per-address", "PRACA_MAX_CONNECTIONS_PER_ADDRESS",
         max_connections_per_address, 0, 10000000),
@@ -80,6 +82,7 @@ void config_defaults(struct config *c)
     c->log_level = 1;
     c->body_budget_mb = 256;
     c->session_idle_days = 30;
+    c->event_retention_hours = 24;
     c->access_log = 1;
     snprintf(c->log_format, sizeof c->log_format, "text");
     c->registrations_per_address = 20;
@@ -225,6 +228,8 @@ const char *config_usage(void)
            "  --max-connections-per-address N\n"
            "                                [PRACA_MAX_CONNECTIONS_PER_ADDRESS] from one peer\n"
            "                                address at most (0: no cap)\n"
+           "  --event-retention-hours N     [PRACA_EVENT_RETENTION_HOURS] how long delivered\n"
+           "                                events are kept for resuming connections (24)\n"
            "  --session-idle-days N         [PRACA_SESSION_IDLE_DAYS] a session unused this long\n"
            "                                expires (30)\n"
            "  --registrations-per-address N [PRACA_REGISTRATIONS_PER_ADDRESS] accounts made from\n"

@@ -29,6 +29,7 @@ struct config {
     char metrics_listen[300];        /* HOST:PORT of the metrics listener; "" = none */
     int access_log;
     char log_format[8];            /* text | json */
+    int event_retention_hours;     /* the event log keeps this much */
     int session_idle_days;         /* a session unused this long expires */
     int registrations_per_address; /* accounts registered per address per hour (0 = any) */
     int logins_per_address;        /* login attempts per address per minute (0 = any) */

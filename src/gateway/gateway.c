@@ -23,6 +23,7 @@
 #include "gateway/internal.h"
 #include "state/presence.h"
 #include "gateway/recovery.h"
+#include "gateway/resume.h"
 #include "gateway/voice.h"
 #include "socketio/server.h"
 #include "state/state.h"
@@ -139,6 +140,10 @@ static void accept_recoverable(struct gateway *gw, struct conn *c, const struct 
     int64_t now = clock_now_ms();
     int recovered =
         a->pid[0] && recovery_claim(gw->recovery, a->pid, c->user_id, c->token_hash, &offset, now);
+    if (!recovered && a->pid[0] && a->offset) {
+        resume_from_log(gw, c, a->pid, a->offset); /* a session this process never saw */
+        return;
+    }
     if (recovered)
         memcpy(c->pid, a->pid, sizeof c->pid);
     else
@@ -347,8 +352,10 @@ static void send_to_user(struct gateway *gw, const char *user_id, struct frames 
 {
     for (struct conn *c = map_get(&gw->users, user_id), *next; c; c = next) {
         next = c->next; /* a slow reader may be dropped while we write */
+        if (c->replaying || (f->seq && f->seq <= c->resumed_upto))
+            continue; /* it comes (or came) with the replay */
         gw->stats.deliveries++;
-        if (!c->recovery) {
+        if (!c->recovery || !f->seq) {
             sio_socket_send_prepared(c->sock, &f->plain);
             continue;
         }
@@ -428,8 +435,10 @@ static void deliver(void *user, const struct bus_event *ev)
         return;
     }
     struct frames f = {.packet = &packet};
-    f.seq = recovery_record(gw->recovery, ev->name, ev->payload, ev->payload_len, ev->to,
-                            clock_now_ms());
+    /* Logged events carry their log position as the offset; live-only ones none. */
+    f.seq = ev->position ? recovery_record_at(gw->recovery, ev->position, ev->name, ev->payload,
+                                              ev->payload_len, ev->to, clock_now_ms())
+                         : 0;
     gw->stats.events++;
     gw->stats.recipients += idset_count(ev->to);
     if (!eio_prepare(&f.plain, packet.data, packet.len)) {
@@ -516,6 +525,11 @@ static void on_sweep(uv_timer_t *t)
 }
 
 /* ---- the gateway ---- */
+
+void gateway_resume_after(struct gateway *gw, uint64_t last_position)
+{
+    recovery_start_at(gw->recovery, last_position);
+}
 
 void gateway_stats(const struct gateway *gw, struct gateway_stats *out)
 {

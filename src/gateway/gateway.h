@@ -67,6 +67,8 @@ void gateway_handle(struct gateway *gw, struct http_exchange *ex);
  * clients collect their close with their next request: call gateway_sessions until it reaches
  * 0 (or a grace period ends), then gateway_release. */
 void gateway_drain(struct gateway *gw);
+/* Offsets continue after the event log's last position (call once, before serving). */
+void gateway_resume_after(struct gateway *gw, uint64_t last_position);
 size_t gateway_sessions(const struct gateway *gw);
 void gateway_release(struct gateway *gw);
 void gateway_free(struct gateway *gw);

@@ -80,10 +80,26 @@ void recovery_free(struct recovery *r)
     free(r);
 }
 
+void recovery_start_at(struct recovery *r, uint64_t last)
+{
+    if (last >= r->next_seq) {
+        r->next_seq = last + 1;
+        r->dropped_upto = last;
+    }
+}
+
 uint64_t recovery_record(struct recovery *r, const char *name, const char *payload, size_t len,
                          struct idset *to, int64_t now)
 {
-    uint64_t seq = r->next_seq++;
+    return recovery_record_at(r, r->next_seq, name, payload, len, to, now);
+}
+
+uint64_t recovery_record_at(struct recovery *r, uint64_t seq, const char *name, const char *payload,
+                            size_t len, struct idset *to, int64_t now)
+{
+    if (seq < r->next_seq) /* out of order: not kept, and nothing before it is claimable */
+        seq = r->next_seq;
+    r->next_seq = seq + 1;
     /* Events of one audience share its set: count its bytes once, with the first of them. */
     const struct kept *last = r->count ? &r->ring[(r->head + r->count - 1) % RING] : NULL;
     size_t set_bytes = last && last->to == to ? 0 : idset_count(to) * (UUID_LEN + 1 + 8);

@@ -22,6 +22,11 @@ void recovery_free(struct recovery *r);
  * offset (sequence number). */
 uint64_t recovery_record(struct recovery *r, const char *name, const char *payload, size_t len,
                          struct idset *to, int64_t now);
+/* The same with the offset given (an event log position, increasing). */
+uint64_t recovery_record_at(struct recovery *r, uint64_t seq, const char *name, const char *payload,
+                            size_t len, struct idset *to, int64_t now);
+/* Offsets continue after last (the log's last position at start): nothing before is kept. */
+void recovery_start_at(struct recovery *r, uint64_t last);
 /* A new pid for an opted-in connection (out: 24 bytes). */
 void recovery_new_pid(char out[24]);
 /* An opted-in connection dropped without being kicked: its missed events stay claimable. */

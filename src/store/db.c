@@ -177,6 +177,11 @@ int store_backup(struct store *s, const char *dest)
     return rc == SQLITE_OK ? STORE_DONE : STORE_ERR;
 }
 
+int64_t store_last_insert_id(struct store *s)
+{
+    return sqlite3_last_insert_rowid(s->db);
+}
+
 int store_in_transaction(struct store *s)
 {
     return !sqlite3_get_autocommit(s->db);

@@ -89,6 +89,8 @@ void store_finish(struct store_stmt *st);
 int store_exec(struct store *db, const char *sql, const struct store_val *args, size_t nargs);
 /* Rows changed by the last statement. */
 int64_t store_changes(struct store *db);
+/* The row ID of the last row this connection inserted. */
+int64_t store_last_insert_id(struct store *db);
 /* A step's result as the find functions answer it: 1 a row, 0 none, < 0 the error. */
 static inline int store_found(int rc)
 {

@@ -1,0 +1,131 @@
+/* Resuming from the event log: see resume.h. */
+#include "gateway/resume.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/buf.h"
+#include "core/clock.h"
+#include "gateway/recovery.h"
+#include "socketio/server.h"
+#include "state/entitle.h"
+#include "store/event_log.h"
+
+struct resume_job {
+    struct gateway_job base;
+    char socket_id[32];
+    char user_id[UUID_LEN + 1];
+    char pid[24];
+    uint64_t offset;
+    uint64_t first, last; /* the log's bounds when read */
+    uint64_t upto;        /* the last position looked at */
+    long rows;
+    struct buf packets; /* each replayed packet, NUL-separated */
+    size_t count;
+    int failed;
+    struct entitle entitle;
+};
+
+static void keep_event(void *arg, const struct store_event *e)
+{
+    struct resume_job *r = arg;
+    r->upto = e->position;
+    if (!state_entitled(&r->entitle, r->user_id, e))
+        return;
+    if (buf_appendf(&r->packets, "2[\"%s\",", e->type) ||
+        buf_append(&r->packets, e->payload, e->len) ||
+        buf_appendf(&r->packets, ",\"%llu\"]", (unsigned long long)e->position) ||
+        buf_append(&r->packets, "", 1))
+        r->failed = 1;
+    else
+        r->count++;
+}
+
+static void read_log(struct gateway_job *j, void *thread_ctx)
+{
+    struct resume_job *r = (struct resume_job *)j;
+    struct store *db = j->gw->rules.thread_store(thread_ctx);
+    r->entitle = (struct entitle){j->gw->state, db, NULL};
+    r->upto = r->offset;
+    if (store_events_bounds(db, &r->first, &r->last) != STORE_DONE)
+        r->failed = 1;
+    else
+        r->rows = store_events_after(db, r->offset, RESUME_MAX, keep_event, r);
+    if (r->rows < 0)
+        r->failed = 1;
+    state_entitle_done(&r->entitle);
+    store_read_release(db);
+}
+
+struct ring_ctx {
+    struct sio_socket *sock;
+};
+
+static void send_kept(void *arg, uint64_t seq, const char *name, const char *payload, size_t len)
+{
+    struct ring_ctx *x = arg;
+    struct buf p;
+    buf_init(&p, len + 96);
+    if (!buf_appendf(&p, "2[\"%s\",", name) && !buf_append(&p, payload, len) &&
+        !buf_appendf(&p, ",\"%llu\"]", (unsigned long long)seq))
+        sio_socket_send_packet(x->sock, p.data, p.len);
+    buf_cleanup(&p);
+}
+
+static void replay_ready(struct gateway_job *j)
+{
+    struct resume_job *r = (struct resume_job *)j;
+    struct gateway *gw = j->gw;
+    struct sio_socket *sock = sio_server_find(gw->sio, r->socket_id);
+    struct conn *c = sock ? sio_socket_data(sock) : NULL;
+    if (c && !gw->draining) {
+        sio_connect_accept_pid(sock, r->pid);
+        /* Retention passed events after the offset (what is left still comes), or there is more
+         * than we replay, or the offset is from another log: a gap, never silence. */
+        int expired = r->first > r->offset + 1;
+        int skip = r->failed || (r->rows >= RESUME_MAX && r->upto < r->last) || r->offset > r->last;
+        if (expired || skip) {
+            char packet[160];
+            int n = snprintf(packet, sizeof packet,
+                             "2[\"EVENTS_GAP\",{\"after\":\"%llu\",\"oldestPosition\":\"%llu\"}]",
+                             (unsigned long long)r->offset, (unsigned long long)r->first);
+            sio_socket_send_packet(sock, packet, (size_t)n);
+        }
+        for (size_t i = 0, at = 0; i < r->count && !skip; i++) {
+            const char *p = r->packets.data + at;
+            size_t len = strlen(p);
+            sio_socket_send_packet(sock, p, len);
+            at += len + 1;
+        }
+        /* What was delivered while the log was read: from the ring, after what was replayed;
+         * events read from the log and still on their way to the gateway are not sent twice. */
+        struct ring_ctx x = {sock};
+        uint64_t from = skip ? recovery_last(gw->recovery) : r->upto;
+        recovery_replay(gw->recovery, from, c->user_id, send_kept, &x);
+        c->since = recovery_last(gw->recovery);
+        c->resumed_upto = from > c->since ? from : c->since;
+        c->replaying = 0;
+    }
+    buf_cleanup(&r->packets);
+    free(r);
+}
+
+void resume_from_log(struct gateway *gw, struct conn *c, const char *pid, uint64_t offset)
+{
+    struct resume_job *r = calloc(1, sizeof *r);
+    if (!r) {
+        sio_connect_result(c->sock, 0, "Sem memória");
+        return;
+    }
+    c->replaying = 1;
+    memcpy(c->pid, pid, sizeof c->pid);
+    memcpy(r->socket_id, sio_socket_id(c->sock), sizeof r->socket_id);
+    memcpy(r->user_id, c->user_id, sizeof r->user_id);
+    memcpy(r->pid, pid, sizeof r->pid);
+    r->offset = offset;
+    buf_init(&r->packets, 256u * 1024 * 1024);
+    r->base.work = read_log;
+    r->base.done = replay_ready;
+    gateway_run(gw, &r->base);
+}

@@ -1,0 +1,22 @@
+/*
+ * Who may receive a logged event *now*: the one user it was addressed to, or the bots of its
+ * server whose intent is on and who may see its channel today (a role or an overwrite changed
+ * since, an intent switched off: the event is withheld). Used when replaying the event log.
+ */
+#ifndef PRACA_STATE_ENTITLE_H
+#define PRACA_STATE_ENTITLE_H
+#include "state/state.h"
+#include "store/event_log.h"
+
+/* Runs of events from one server reuse its snapshot. */
+struct entitle {
+    struct state *state;
+    struct store *db;
+    struct state_server *srv;
+};
+
+int state_entitled(struct entitle *e, const char *user_id, const struct store_event *ev);
+/* Releases the snapshot held. */
+void state_entitle_done(struct entitle *e);
+
+#endif

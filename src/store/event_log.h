@@ -1,0 +1,35 @@
+/*
+ * The event log: every event the gateway delivers, with its position (commit order), where it
+ * happened and who may receive it, kept for the retention window so connections can resume.
+ */
+#ifndef PRACA_STORE_EVENT_LOG_H
+#define PRACA_STORE_EVENT_LOG_H
+#include <stddef.h>
+#include <stdint.h>
+
+#include "store/db.h"
+
+struct store_event {
+    const char *type;
+    const char *stream;     /* server ID, or NULL for an event addressed to user_id */
+    const char *channel_id; /* NULL: server-wide */
+    uint32_t intent;        /* the intent bit a bot needs; 0 none */
+    const char *user_id;    /* the one recipient, or NULL */
+    const char *payload;
+    size_t len;
+    int64_t at;
+    uint64_t position; /* filled by store_events_after */
+};
+
+/* Appends e (on the writer's connection, inside its transaction); *position gets its place. */
+int store_event_append(struct store *db, const struct store_event *e, uint64_t *position);
+/* Calls fn with each event after position `after`, oldest first, at most limit of them.
+ * Returns how many, or < 0. The strings live until fn returns. */
+long store_events_after(struct store *db, uint64_t after, long limit,
+                        void (*fn)(void *arg, const struct store_event *e), void *arg);
+/* The first and last positions kept (0 and 0 when the log is empty). */
+int store_events_bounds(struct store *db, uint64_t *first, uint64_t *last);
+/* Deletes events older than before (ms); *deleted gets how many. */
+int store_events_trim(struct store *db, int64_t before, int64_t *deleted);
+
+#endif

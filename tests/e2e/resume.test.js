@@ -1,0 +1,174 @@
+// Resuming from the event log: a bot that comes back after praca was killed or restarted gets
+// what it missed, in order, exactly once; past retention it is told so with EVENTS_GAP.
+'use strict';
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const { io } = require('socket.io-client');
+const WebSocket = require('ws');
+const { startServer, api, appWithBot, install, serverWithMembers } = require('./helpers');
+
+const P = { VER_CANAL: 256, ENVIAR_MENSAGENS: 512 };
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+async function world(srv) {
+  const w = await serverWithMembers(srv.url, 0);
+  const info = await appWithBot(srv.url, w.owner, { intents: ['messages.read'] });
+  await install(srv.url, w.owner, info, w.sid, { permissions: P.VER_CANAL | P.ENVIAR_MENSAGENS });
+  const url = `/api/servers/${w.sid}/channels/${w.server.channels[0].id}/messages`;
+  return { ...w, info, url };
+}
+
+for (const [mode, signal] of [['default', 'SIGKILL'], ['websocket', 'SIGTERM']]) {
+  test(`${signal} and a restart (${mode}): the bot resumes with every message sent while it was away, once, in order`, async () => {
+    const s1 = await startServer({ args: ['--rate-limit-scale', '100'] });
+    let s2;
+    const bot = { contents: [], offsets: [] };
+    let c;
+    try {
+      const w = await world(s1);
+      c = io(s1.url, { auth: { token: w.info.botToken, recovery: true }, reconnectionDelay: 1500, reconnectionDelayMax: 1500, ...(mode === 'websocket' ? { transports: ['websocket'] } : {}) });
+      c.on('MESSAGE_CREATE', (m, offset) => { bot.contents.push(m.content); bot.offsets.push(Number(offset)); });
+      await new Promise((r) => c.once('connect', r));
+      await api(s1.url, 'POST', w.url, { token: w.owner.token, body: { content: 'antes' } });
+      while (bot.contents.length < 1) await sleep(20);
+      s1.proc.kill(signal);
+      await s1.exited;
+      s2 = await startServer({ dir: s1.dir, args: ['--port', String(s1.port), '--rate-limit-scale', '100'] });
+      const sent = [];
+      for (let i = 0; i < 20; i++) {
+        const r = await api(s2.url, 'POST', w.url, { token: w.owner.token, body: { content: `m${i}` } });
+        assert.equal(r.status, 200);
+        sent.push(`m${i}`);
+      }
+      assert.equal(c.connected, false, 'the messages were sent before the bot came back');
+      await new Promise((r) => c.once('connect', r));
+      assert.equal(c.recovered, true);
+      const live = await api(s2.url, 'POST', w.url, { token: w.owner.token, body: { content: 'ao vivo' } });
+      assert.equal(live.status, 200);
+      const until = Date.now() + 5000;
+      while (bot.contents.length < 22 && Date.now() < until) await sleep(20);
+      await sleep(300); // nothing more should come
+      assert.deepEqual(bot.contents, ['antes', ...sent, 'ao vivo']);
+      for (let i = 1; i < bot.offsets.length; i++) assert.ok(bot.offsets[i] > bot.offsets[i - 1], 'offsets increase');
+    } finally {
+      if (c) c.close();
+      if (s2) {
+        const r = await s2.stop();
+        assert.equal(r.code, 0, s2.stderr);
+      }
+    }
+  });
+}
+
+// A raw Socket.IO client that presents a pid and offset itself; collects every event.
+async function rawResume(url, token, pid, offset) {
+  const ws = new WebSocket(`${url.replace('http', 'ws')}/socket.io/?EIO=4&transport=websocket`);
+  const events = [];
+  let connect;
+  await new Promise((resolve, reject) => {
+    ws.on('error', reject);
+    ws.on('message', (d) => {
+      const t = d.toString();
+      if (t[0] === '0') ws.send(`40${JSON.stringify({ token, recovery: true, pid, offset: String(offset) })}`);
+      else if (t.startsWith('40')) { connect = JSON.parse(t.slice(2)); resolve(); }
+      else if (t.startsWith('42')) events.push(JSON.parse(t.slice(2)));
+      else if (t === '2') ws.send('3');
+    });
+  });
+  return { ws, events, connect };
+}
+
+test('past retention: EVENTS_GAP with the oldest position kept, then what is left', async () => {
+  const s1 = await startServer();
+  let s2;
+  try {
+    const w = await world(s1);
+    const first = await api(s1.url, 'POST', w.url, { token: w.owner.token, body: { content: 'velha' } });
+    assert.equal(first.status, 200);
+    const pre = await rawResume(s1.url, w.info.botToken, 'p'.repeat(20), 0);
+    pre.ws.close();
+    s1.proc.kill('SIGTERM');
+    await s1.exited;
+    s2 = await startServer({ dir: s1.dir, args: ['--test-clock', '--event-retention-hours', '1'] });
+    await api(s2.url, 'POST', '/api/test/clock', { body: { advanceMs: 2 * 3600 * 1000 } });
+    await sleep(1500); // the first trim runs a second after the start
+    await api(s2.url, 'POST', w.url, { token: w.owner.token, body: { content: 'nova' } });
+    const r = await rawResume(s2.url, w.info.botToken, 'q'.repeat(20), 1);
+    await sleep(300);
+    assert.equal(r.connect.pid, 'q'.repeat(20), 'recovered: the pid it presented');
+    assert.equal(r.events[0][0], 'EVENTS_GAP');
+    assert.equal(r.events[0][1].after, '1');
+    const oldest = Number(r.events[0][1].oldestPosition);
+    assert.ok(oldest > 1);
+    assert.deepEqual(r.events.slice(1).map((e) => [e[0], e[1].content, Number(e[2])]), [['MESSAGE_CREATE', 'nova', oldest]]);
+    r.ws.close();
+    const http = await api(s2.url, 'GET', '/api/bot/events?after=1', { token: w.info.botToken });
+    assert.equal(http.status, 200);
+    assert.deepEqual(http.body.gap, { after: '1', oldestPosition: String(oldest) });
+    assert.deepEqual(http.body.events.map((e) => e.data.content), ['nova']);
+  } finally {
+    if (s2) await s2.stop();
+  }
+});
+
+test('an intent switched off while away: those events are not replayed', async () => {
+  const s1 = await startServer();
+  let s2;
+  try {
+    const w = await world(s1);
+    const one = await api(s1.url, 'POST', w.url, { token: w.owner.token, body: { content: 'um' } });
+    const two = await api(s1.url, 'POST', w.url, { token: w.owner.token, body: { content: 'dois' } });
+    assert.equal(two.status, 200);
+    s1.proc.kill('SIGKILL');
+    await s1.exited;
+    s2 = await startServer({ dir: s1.dir });
+    const on = await rawResume(s2.url, w.info.botToken, 'r'.repeat(20), 1);
+    await sleep(300);
+    assert.deepEqual(on.events.map((e) => e[1].content), ['um', 'dois'], 'entitled: both');
+    on.ws.close();
+    await api(s2.url, 'PUT', `/api/applications/${w.info.app.id}/intents`, { token: w.owner.token, body: { intents: ['members.read'] } });
+    const off = await rawResume(s2.url, w.info.botToken, 's'.repeat(20), 1);
+    await sleep(300);
+    assert.deepEqual(off.events, [], 'messages.read is off now: nothing of it is replayed');
+    off.ws.close();
+    assert.ok(one.status === 200);
+  } finally {
+    if (s2) await s2.stop();
+  }
+});
+
+test('GET /api/bot/events: the same stream over HTTP, paged by position, filtered as now', async () => {
+  const srv = await startServer();
+  try {
+    const w = await world(srv);
+    for (const content of ['a', 'b', 'c']) await api(srv.url, 'POST', w.url, { token: w.owner.token, body: { content } });
+    const all = await api(srv.url, 'GET', '/api/bot/events?after=0', { token: w.info.botToken });
+    assert.equal(all.status, 200);
+    const messages = all.body.events.filter((e) => e.type === 'MESSAGE_CREATE');
+    assert.deepEqual(messages.map((e) => e.data.content), ['a', 'b', 'c']);
+    assert.deepEqual(Object.keys(all.body.events[0]), ['position', 'type', 'data']);
+    const positions = all.body.events.map((e) => Number(e.position));
+    for (let i = 1; i < positions.length; i++) assert.ok(positions[i] > positions[i - 1]);
+    assert.equal(all.body.next, all.body.events.at(-1).position);
+    assert.equal(all.body.gap, undefined);
+    // Paging: one at a time from the position before the first message.
+    const start = String(Number(messages[0].position) - 1);
+    const one = await api(srv.url, 'GET', `/api/bot/events?after=${start}&limit=1`, { token: w.info.botToken });
+    assert.deepEqual(one.body.events.map((e) => e.data.content), ['a']);
+    const two = await api(srv.url, 'GET', `/api/bot/events?after=${one.body.next}&limit=1`, { token: w.info.botToken });
+    assert.deepEqual(two.body.events.map((e) => e.data.content), ['b']);
+    const end = await api(srv.url, 'GET', `/api/bot/events?after=${all.body.next}`, { token: w.info.botToken });
+    assert.deepEqual(end.body, { events: [], next: all.body.next });
+    for (const q of ['after=-1', 'after=x', 'limit=0', 'limit=1001']) {
+      assert.equal((await api(srv.url, 'GET', `/api/bot/events?${q}`, { token: w.info.botToken })).status, 400, q);
+    }
+    assert.equal((await api(srv.url, 'GET', '/api/bot/events', { token: w.owner.token })).status, 403, 'bots only');
+    // Another bot, not installed there, sees none of it.
+    const other = await appWithBot(srv.url, w.owner, { intents: ['messages.read'] });
+    const none = await api(srv.url, 'GET', '/api/bot/events?after=0', { token: other.botToken });
+    assert.deepEqual(none.body.events, []);
+  } finally {
+    const r = await srv.stop();
+    assert.equal(r.code, 0, srv.stderr);
+  }
+});
