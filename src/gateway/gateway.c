@@ -118,18 +118,13 @@ struct auth_job {
     struct store_token_owner owner;
 };
 
-struct replay_ctx {
-    struct sio_socket *sock;
-};
-
-static void replay_one(void *arg, uint64_t seq, const char *name, const char *payload, size_t len)
+void gateway_replay_one(void *sock, uint64_t seq, const char *name, const char *payload, size_t len)
 {
-    struct replay_ctx *r = arg;
     struct buf packet;
     buf_init(&packet, len + 96);
     if (!buf_appendf(&packet, "2[\"%s\",", name) && !buf_append(&packet, payload, len) &&
         !buf_appendf(&packet, ",\"%llu\"]", (unsigned long long)seq))
-        sio_socket_send_packet(r->sock, packet.data, packet.len);
+        sio_socket_send_packet(sock, packet.data, packet.len);
     buf_cleanup(&packet);
 }
 
@@ -151,8 +146,7 @@ static void accept_recoverable(struct gateway *gw, struct conn *c, const struct 
     c->since = recovery_last(gw->recovery);
     sio_connect_accept_pid(c->sock, c->pid);
     if (recovered) {
-        struct replay_ctx r = {c->sock};
-        recovery_replay(gw->recovery, offset, c->user_id, replay_one, &r);
+        recovery_replay(gw->recovery, offset, c->user_id, gateway_replay_one, c->sock);
     }
 }
 

@@ -72,6 +72,10 @@ struct gateway_job {
 };
 
 void gateway_run(struct gateway *gw, struct gateway_job *j);
+/* Sends a kept event to a socket (a struct sio_socket *) with its offset: a recovery_replay
+ * callback. */
+void gateway_replay_one(void *sock, uint64_t seq, const char *name, const char *payload,
+                        size_t len);
 /* Publishes an event to users' connections (takes payload). */
 void gateway_publish(struct gateway *gw, const char *name, json_t *payload,
                      const char (*to)[UUID_LEN + 1], size_t n);

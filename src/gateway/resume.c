@@ -58,21 +58,6 @@ static void read_log(struct gateway_job *j, void *thread_ctx)
     store_read_release(db);
 }
 
-struct ring_ctx {
-    struct sio_socket *sock;
-};
-
-static void send_kept(void *arg, uint64_t seq, const char *name, const char *payload, size_t len)
-{
-    struct ring_ctx *x = arg;
-    struct buf p;
-    buf_init(&p, len + 96);
-    if (!buf_appendf(&p, "2[\"%s\",", name) && !buf_append(&p, payload, len) &&
-        !buf_appendf(&p, ",\"%llu\"]", (unsigned long long)seq))
-        sio_socket_send_packet(x->sock, p.data, p.len);
-    buf_cleanup(&p);
-}
-
 static void replay_ready(struct gateway_job *j)
 {
     struct resume_job *r = (struct resume_job *)j;
@@ -100,9 +85,8 @@ static void replay_ready(struct gateway_job *j)
         }
         /* What was delivered while the log was read: from the ring, after what was replayed;
          * events read from the log and still on their way to the gateway are not sent twice. */
-        struct ring_ctx x = {sock};
         uint64_t from = skip ? recovery_last(gw->recovery) : r->upto;
-        recovery_replay(gw->recovery, from, c->user_id, send_kept, &x);
+        recovery_replay(gw->recovery, from, c->user_id, gateway_replay_one, sock);
         c->since = recovery_last(gw->recovery);
         c->resumed_upto = from > c->since ? from : c->since;
         c->replaying = 0;
