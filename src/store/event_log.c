@@ -62,7 +62,12 @@ int store_events_bounds(struct store *db, uint64_t *first, uint64_t *last)
 
 int store_events_trim(struct store *db, int64_t before, int64_t *deleted)
 {
-    static const char *SQL = "DELETE FROM event_log WHERE created_at < $1";
+    /* Walks from the oldest row (rowid order, no index to keep up on every append) to the first
+     * one inside the window; the newest row always stays, so positions never start over. */
+    static const char *SQL =
+        "DELETE FROM event_log WHERE position < COALESCE("
+        " (SELECT position FROM event_log WHERE created_at >= $1 ORDER BY position LIMIT 1),"
+        " (SELECT MAX(position) FROM event_log))";
     int rc = store_exec(db, SQL, SV_ARGS(SV_INT(before)));
     *deleted = rc == STORE_DONE ? store_changes(db) : 0;
     return rc;

@@ -1,13 +1,13 @@
 -- Every event the gateway delivers, numbered in commit order, so a bot that comes back after a
--- drop or a restart gets what it missed. Rows older than --event-retention-hours are trimmed.
+-- drop or a restart gets what it missed. Rows older than --event-retention-hours are trimmed
+-- (the newest row always stays, so positions never start over).
 CREATE TABLE event_log (
-    position   INTEGER PRIMARY KEY AUTOINCREMENT, -- gap-free, commit order, never reused
+    position   INTEGER PRIMARY KEY,          -- gap-free, commit order (one writer)
     stream     TEXT,                         -- the server it happened in; NULL: one user's event
     type       TEXT NOT NULL,
     channel_id TEXT,                         -- whose visibility decides who gets it
     intent     INTEGER NOT NULL DEFAULT 0,   -- the intent bit a bot needs (0: none)
     user_id    TEXT,                         -- the one user it is for; NULL: the server's audience
     payload    TEXT NOT NULL,
-    created_at INTEGER NOT NULL
+    created_at INTEGER NOT NULL              -- grows with position: trimmed from the front
 );
-CREATE INDEX event_log_by_time ON event_log(created_at);
