@@ -173,3 +173,87 @@ test('GET /api/bot/events: the same stream over HTTP, paged by position, filtere
     assert.equal(r.code, 0, srv.stderr);
   }
 });
+
+test('SIGKILL during a send storm: after the restart the bot has every acknowledged message once, in order', async () => {
+  const s1 = await startServer({ args: ['--rate-limit-scale', '1000'] });
+  let s2;
+  let c;
+  try {
+    const w = await world(s1);
+    const got = [];
+    const offsets = [];
+    c = io(s1.url, { auth: { token: w.info.botToken, recovery: true }, reconnectionDelay: 300, reconnectionDelayMax: 600, transports: ['websocket'] });
+    c.on('MESSAGE_CREATE', (m, offset) => { got.push(m.content); offsets.push(Number(offset)); });
+    await new Promise((r) => c.once('connect', r));
+    await api(s1.url, 'POST', w.url, { token: w.owner.token, body: { content: 'primeira' } });
+    while (got.length < 1) await sleep(10);
+    const acked = [];
+    let n = 0;
+    let stop = false;
+    const sender = async () => {
+      while (!stop) {
+        const content = `t${n++}`;
+        try {
+          const r = await api(s1.url, 'POST', w.url, { token: w.owner.token, body: { content } });
+          if (r.status === 200) acked.push(content);
+        } catch { return; }
+      }
+    };
+    const senders = Array.from({ length: 4 }, sender);
+    await sleep(400);
+    s1.proc.kill('SIGKILL');
+    stop = true;
+    await Promise.all(senders);
+    await s1.exited;
+    assert.ok(acked.length > 5, `a storm: ${acked.length} acknowledged`);
+    s2 = await startServer({ dir: s1.dir, args: ['--port', String(s1.port)] });
+    await new Promise((r) => (c.connected ? r() : c.once('connect', r)));
+    const until = Date.now() + 5000;
+    while (acked.some((a) => !got.includes(a)) && Date.now() < until) await sleep(20);
+    await sleep(300);
+    for (const a of acked) assert.equal(got.filter((g) => g === a).length, 1, `${a} exactly once`);
+    assert.equal(new Set(got).size, got.length, 'nothing twice');
+    for (let i = 1; i < offsets.length; i++) assert.ok(offsets[i] > offsets[i - 1], 'in order');
+  } finally {
+    if (c) c.close();
+    if (s2) {
+      const r = await s2.stop();
+      assert.equal(r.code, 0, s2.stderr);
+    }
+  }
+});
+
+test('two quiet reconnects replay nothing; a drop before the first event still gets what came meanwhile', async () => {
+  const srv = await startServer();
+  let c;
+  try {
+    const w = await world(srv);
+    const got = [];
+    c = io(srv.url, { auth: { token: w.info.botToken, recovery: true }, reconnectionDelay: 100, reconnectionDelayMax: 200 });
+    c.on('MESSAGE_CREATE', (m) => got.push(m.content));
+    await new Promise((r) => c.once('connect', r));
+    // Dropped before any event: what is sent while it is away still comes.
+    const dropped = new Promise((r) => c.once('disconnect', r));
+    const back = new Promise((r) => c.once('connect', r));
+    c.io.engine.close();
+    await dropped;
+    await api(srv.url, 'POST', w.url, { token: w.owner.token, body: { content: 'enquanto fora' } });
+    await back;
+    assert.equal(c.recovered, true);
+    const until = Date.now() + 3000;
+    while (got.length < 1 && Date.now() < until) await sleep(20);
+    assert.deepEqual(got, ['enquanto fora']);
+    for (let i = 0; i < 2; i++) {
+      const again = new Promise((r) => c.once('connect', r));
+      c.io.engine.close();
+      await again;
+      assert.equal(c.recovered, true);
+      await sleep(300);
+    }
+    assert.deepEqual(got, ['enquanto fora'], 'nothing replayed twice');
+  } finally {
+    if (c) c.close();
+    const r = await srv.stop();
+    assert.equal(r.code, 0, srv.stderr);
+  }
+});
