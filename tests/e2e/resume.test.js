@@ -257,3 +257,46 @@ test('two quiet reconnects replay nothing; a drop before the first event still g
     assert.equal(r.code, 0, srv.stderr);
   }
 });
+
+test('a bot dropped for reading too slowly resumes from its position with nothing lost', async () => {
+  const srv = await startServer({ args: ['--rate-limit-scale', '10000'] });
+  try {
+    const w = await world(srv);
+    const ws = new WebSocket(`${srv.url.replace('http', 'ws')}/socket.io/?EIO=4&transport=websocket`);
+    let pid;
+    let offset;
+    const firstEvent = new Promise((resolve) => ws.on('message', (d) => {
+      const t = d.toString();
+      if (t[0] === '0') ws.send(`40${JSON.stringify({ token: w.info.botToken, recovery: true })}`);
+      else if (t.startsWith('40')) pid = JSON.parse(t.slice(2)).pid;
+      else if (t.startsWith('42') && offset === undefined) { offset = JSON.parse(t.slice(2)).at(-1); resolve(); }
+    }));
+    await new Promise((r) => ws.on('open', r));
+    while (!pid) await sleep(20);
+    await api(srv.url, 'POST', w.url, { token: w.owner.token, body: { content: 'lida' } });
+    await firstEvent;
+    ws._socket.pause(); // reads nothing from now on
+    const big = 'x'.repeat(3900);
+    const sent = [];
+    const botStatus = async () => (await api(srv.url, 'GET', `/api/servers/${w.sid}/members`, { token: w.owner.token })).body.members.find((m) => m.userId === w.info.app.botUserId).status;
+    for (let round = 0; round < 80 && (await botStatus()) === 'online'; round++) {
+      const batch = Array.from({ length: 20 }, (_, i) => `r${round}-${i}-${big}`);
+      for (const content of batch) {
+        const r = await api(srv.url, 'POST', w.url, { token: w.owner.token, body: { content } });
+        assert.equal(r.status, 200);
+        sent.push(content);
+      }
+    }
+    assert.equal(await botStatus(), 'offline', 'dropped as a slow reader');
+    ws.terminate();
+    const back = await rawResume(srv.url, w.info.botToken, pid, offset);
+    const until = Date.now() + 8000;
+    while (back.events.length < sent.length && Date.now() < until) await sleep(50);
+    await sleep(200);
+    assert.deepEqual(back.events.map((e) => e[1].content), sent, 'every message after its position, in order, once');
+    back.ws.close();
+  } finally {
+    const r = await srv.stop();
+    assert.equal(r.code, 0, srv.stderr);
+  }
+});
