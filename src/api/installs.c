@@ -87,6 +87,6 @@ const struct api_route api_install_routes[] = {
     {HTTP_GET, "/api/servers/:sid/applications", server_apps, API_ANY, API_ON_WORKER,
      API_BODY_SMALL},
     {HTTP_DELETE, "/api/servers/:sid/applications/:appId", server_app_uninstall, API_ANY,
-     API_ON_WORKER, API_BODY_SMALL},
+     API_ON_WRITER, API_BODY_SMALL},
     {0, NULL, NULL, 0, 0, 0},
 };

@@ -473,7 +473,7 @@ static void deliver_to_endpoint(struct api_call *c, const char *id, const char *
 const struct api_route api_interaction_routes[] = {
     {HTTP_POST, "/api/servers/:sid/channels/:cid/interactions", invoke, API_PERSON, API_ON_WORKER,
      API_BODY_SMALL},
-    {HTTP_POST, "/api/bot/interactions/:id/respond", respond, API_BOT, API_ON_WORKER,
+    {HTTP_POST, "/api/bot/interactions/:id/respond", respond, API_BOT, API_ON_WRITER,
      API_BODY_SMALL},
     {0, NULL, NULL, 0, 0, 0},
 };

@@ -108,6 +108,6 @@ static void invite_join(struct api_call *c)
 const struct api_route api_invite_routes[] = {
     {HTTP_POST, "/api/servers/:sid/invites", invite_create, API_ANY, API_ON_WORKER, API_BODY_SMALL},
     {HTTP_GET, "/api/invites/:code", invite_get, API_PUBLIC, API_ON_WORKER, API_BODY_SMALL},
-    {HTTP_POST, "/api/invites/:code/join", invite_join, API_PERSON, API_ON_WORKER, API_BODY_SMALL},
+    {HTTP_POST, "/api/invites/:code/join", invite_join, API_PERSON, API_ON_WRITER, API_BODY_SMALL},
     {0, NULL, NULL, 0, 0, 0},
 };

@@ -279,6 +279,6 @@ const struct api_route api_server_routes[] = {
     {HTTP_PUT, "/api/servers/:sid/automod", automod_put, API_ANY, API_ON_WORKER, API_BODY_SMALL},
     {HTTP_POST, "/api/servers/:sid/rules/accept", rules_accept, API_PERSON, API_ON_WORKER,
      API_BODY_SMALL},
-    {HTTP_POST, "/api/servers/:sid/join", server_join, API_PERSON, API_ON_WORKER, API_BODY_SMALL},
+    {HTTP_POST, "/api/servers/:sid/join", server_join, API_PERSON, API_ON_WRITER, API_BODY_SMALL},
     {0, NULL, NULL, 0, 0, 0},
 };

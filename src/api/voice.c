@@ -90,7 +90,9 @@ static void review(struct api_call *c, const char *key, const char *id)
     json_t *payload = json_pack("{ss}", key, id);
     char *text = jsonout_dump(payload, NULL);
     json_decref(payload);
-    if (text)
+    if (text && c->held) /* on the writer lane: after the commit, with the change's events */
+        bus_hold(c->held, BUS_VOICE_REVIEW, text, strlen(text), NULL, 0);
+    else if (text)
         bus_publish(c->app->bus, BUS_VOICE_REVIEW, text, strlen(text), NULL); /* to the gateway */
 }
 

@@ -160,6 +160,11 @@ int state_identity(struct state *s, struct store *db, const char *token_hash,
 
 struct state_server *state_server(struct state *s, struct store *db, const char *sid, int *found)
 {
+    /* Inside the writer's transaction, after a change to what the state holds: the handler must
+     * read its own writes, which the shared copy does not have yet (dropped at the commit). A
+     * private copy from the writer's connection, not kept. */
+    if (store_tracks_changes(db) && store_wrote(db) && store_changes_pending(db))
+        return state_server_load(db, sid, found);
     pthread_mutex_lock(&s->lock);
     struct state_server *known = map_get(&s->servers, sid);
     if (known)

@@ -48,6 +48,8 @@ struct store {
     sqlite3 *db;
     int batching;
     int in_read;
+    int tracks_changes; /* the writer's connection: temp.praca_changed exists */
+    int wrote;          /* the writer's current job has written */
     struct store_stmt cache[CACHE_SLOTS];
 };
 
@@ -180,6 +182,26 @@ int store_backup(struct store *s, const char *dest)
 int64_t store_last_insert_id(struct store *s)
 {
     return sqlite3_last_insert_rowid(s->db);
+}
+
+void store_set_tracks_changes(struct store *s)
+{
+    s->tracks_changes = 1;
+}
+
+int store_tracks_changes(const struct store *s)
+{
+    return s->tracks_changes;
+}
+
+void store_set_wrote(struct store *s, int wrote)
+{
+    s->wrote = wrote;
+}
+
+int store_wrote(const struct store *s)
+{
+    return s->wrote;
 }
 
 int store_in_transaction(struct store *s)

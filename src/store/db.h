@@ -53,6 +53,12 @@ int store_open(const char *path, struct store **out);
 /* Copies the whole database, online, into dest (written as dest.partial, checked, then
  * renamed). */
 int store_backup(struct store *db, const char *dest);
+/* The writer's connection, which records what its transaction changes (store/snapshot.h). */
+void store_set_tracks_changes(struct store *db);
+int store_tracks_changes(const struct store *db);
+/* Whether the writer's current job has written yet (so it may read changes of its own). */
+void store_set_wrote(struct store *db, int wrote);
+int store_wrote(const struct store *db);
 /* 1 while a transaction is open on the connection (SQLite may end one by itself on a full
  * disk or an I/O error). */
 int store_in_transaction(struct store *db);

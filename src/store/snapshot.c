@@ -175,6 +175,7 @@ static const struct {
 
 int store_changes_begin(struct store *db)
 {
+    store_set_tracks_changes(db);
     int rc = store_exec_script(db, "CREATE TEMP TABLE IF NOT EXISTS praca_changed (sid TEXT)");
     for (size_t i = 0; rc == STORE_DONE && i < sizeof MARKS / sizeof MARKS[0]; i++) {
         char sql[512];

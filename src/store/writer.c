@@ -101,6 +101,7 @@ static int write_in_savepoint(struct store_writer *w, store_write_fn fn, void *a
      * then would open a transaction of its own and commit alone, behind the batch's back. */
     if (!store_in_transaction(w->db))
         return STORE_ERR;
+    store_set_wrote(w->db, 1);
     store_exec(w->db, SQL_SAVEPOINT, NULL, 0);
     int result = fn(w->db, arg);
     if (result < 0)
@@ -130,6 +131,7 @@ static struct store_writer_job *run_transaction(struct store_writer *w,
         last = j;
         jobs++;
         waited += start > j->queued_ns ? start - j->queued_ns : 0;
+        store_set_wrote(w->db, 0);
         if (!began)
             continue;
         j->run(j, w->db);
