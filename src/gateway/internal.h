@@ -59,6 +59,7 @@ struct gateway {
     uv_timer_t sweep;
     int sweeping;
     int draining;
+    unsigned long voice_reviews; /* rights reviews started: observers listed before are stale */
 };
 
 /* A piece of work for a worker thread (the database) whose answer comes back to the I/O

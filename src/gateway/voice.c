@@ -100,7 +100,10 @@ struct announce_job {
     user_id_t *observers; /* bots with voice.connect that see the channel */
     size_t nobservers;
     int failed;
+    unsigned long reviews; /* gw->voice_reviews when the observers were asked for */
 };
+
+static void announce(struct gateway *gw, const char *server_id, const char *channel_id);
 
 static void announce_on_worker(struct gateway_job *j, void *thread_ctx)
 {
@@ -121,6 +124,14 @@ static void announce_answered(struct gateway_job *j)
 {
     struct announce_job *a = (struct announce_job *)j;
     struct gateway *gw = j->gw;
+    if (a->reviews != gw->voice_reviews) {
+        /* Rights changed while the observers were listed (an intent off, a role gone): ask
+         * again rather than tell a bot that may no longer watch. */
+        announce(gw, a->server_id, a->channel_id);
+        free(a->observers);
+        free(a);
+        return;
+    }
     struct voice_session *list = NULL;
     long n = gw->draining ? -1 : voicestate_list(gw->voice, VOICE_BY_CHANNEL, a->channel_id, &list);
     if (a->failed)
@@ -157,6 +168,7 @@ static void announce(struct gateway *gw, const char *server_id, const char *chan
     }
     memcpy(a->server_id, server_id, sizeof a->server_id);
     memcpy(a->channel_id, channel_id, sizeof a->channel_id);
+    a->reviews = gw->voice_reviews;
     a->base.work = announce_on_worker;
     a->base.done = announce_answered;
     gateway_run(gw, &a->base);
@@ -478,6 +490,7 @@ static void review_answered(struct gateway_job *j)
 
 void voice_on_review(struct gateway *gw, const char *payload, size_t len)
 {
+    gw->voice_reviews++;
     json_t *p = json_loadb(payload, len, 0, NULL);
     const char *server_id = json_string_value(json_object_get(p, "serverId"));
     const char *user_id = json_string_value(json_object_get(p, "userId"));
