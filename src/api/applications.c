@@ -460,7 +460,7 @@ const struct api_route api_application_routes[] = {
     {HTTP_GET, "/api/applications/:id", app_get_route, API_PERSON, API_ON_WORKER, API_BODY_SMALL},
     {HTTP_PUT, "/api/applications/:id", app_update_route, API_PERSON, API_ON_WORKER,
      API_BODY_LARGE},
-    {HTTP_DELETE, "/api/applications/:id", app_delete_route, API_PERSON, API_ON_WORKER,
+    {HTTP_DELETE, "/api/applications/:id", app_delete_route, API_PERSON, API_ON_WRITER,
      API_BODY_SMALL},
     {HTTP_POST, "/api/applications/:id/bot", bot_create_route, API_PERSON, API_ON_WORKER,
      API_BODY_SMALL},

@@ -90,8 +90,11 @@ static void send_to(struct api_call *c, const char *name, json_t *payload, struc
         return;
     }
     int64_t now = clock_now_ms();
-    if (!scope) { /* control events: never logged */
-        bus_publish(c->app->bus, name, text, len, to);
+    if (!scope) { /* control events: never logged; on the writer lane, after the commit too */
+        if (c->held)
+            bus_hold(c->held, name, text, len, to, 0);
+        else
+            bus_publish(c->app->bus, name, text, len, to);
         return;
     }
     if (c->held) { /* on the writer, in the transaction of the change it reports */
