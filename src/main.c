@@ -351,6 +351,7 @@ out:
         }
         uv_loop_close(s->loop);
     }
+    bus_free(s->bus); /* after the writer and the workers: they publish */
     http_server_free(s->http);
     http_server_free(s->metrics_http);
     metrics_free(s->observe.metrics);

@@ -160,8 +160,9 @@ static int find_route(struct api_call *c, struct http_request *req)
     }
 }
 
-static void handle(struct api_call *c, struct http_request *req)
+static void handle(struct api_call *c, struct http_exchange *ex)
 {
+    struct http_request *req = ex->req;
     if (find_route(c, req))
         return;
     for (size_t i = 0; i < req->nparams; i++) {
@@ -174,6 +175,9 @@ static void handle(struct api_call *c, struct http_request *req)
     const struct api_route *def = c->route->handler;
     if (def->auth != API_PUBLIC && authenticate(c, def->auth))
         return;
+    /* Before the handler: one that answers later (api_later) may see the exchange answered
+     * and freed by another thread before it returns here. */
+    memcpy(ex->caller, c->me.user_id, sizeof c->me.user_id);
     def->fn(c);
 }
 
@@ -183,8 +187,7 @@ static void run(struct api_call *c, struct http_exchange *ex)
     c->req = ex->req;
     c->res = &ex->res;
     c->route = ex->route;
-    handle(c, ex->req);
-    memcpy(ex->caller, c->me.user_id, sizeof c->me.user_id);
+    handle(c, ex);
     if (!c->answered && !c->later) {
         log_error("api: handler for %s left no answer", c->route ? c->route->pattern : "?");
         api_internal(c);

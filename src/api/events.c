@@ -5,6 +5,7 @@
 #include "api/access.h"
 #include "api/voice.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -214,6 +215,83 @@ static void to_user(struct api_call *c, const char *name, const char *user_id, j
 void api_event_to_user(struct api_call *c, const char *name, const char *user_id, json_t *payload)
 {
     to_user(c, name, user_id, payload, 1);
+}
+
+/* A write and the event it produces, in one writer transaction; the worker waits for it. */
+struct write_event {
+    struct log_job log; /* first */
+    struct store_writer *writer;
+    store_write_fn fn;
+    void *arg;
+    int result, done;
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+};
+
+static void write_event_run(struct store_writer_job *job, struct store *db)
+{
+    struct write_event *we = (struct write_event *)job;
+    we->result = store_write(we->writer, we->fn, we->arg); /* inline: we are on the writer */
+    if (we->result >= 0)
+        log_job_run(job, db);
+}
+
+static void write_event_done(struct store_writer_job *job, int committed)
+{
+    struct write_event *we = (struct write_event *)job;
+    struct log_job *j = &we->log;
+    if (committed && we->result >= 0 && j->position) {
+        bus_publish_at(j->bus, j->name, j->text, j->len, j->to, j->position);
+    } else {
+        free(j->text);
+        idset_unref(j->to);
+        if (!committed)
+            we->result = STORE_ERR;
+    }
+    pthread_mutex_lock(&we->lock);
+    we->done = 1;
+    pthread_cond_signal(&we->cond);
+    pthread_mutex_unlock(&we->lock);
+}
+
+int api_write_with_event(struct api_call *c, store_write_fn fn, void *arg, const char *name,
+                         const char *user_id, json_t *payload)
+{
+    size_t len = 0;
+    char *text = jsonout_dump(payload, &len);
+    json_decref(payload);
+    struct idset *to = idset_new(1);
+    struct write_event *we = calloc(1, sizeof *we);
+    if (!text || !to || idset_add(to, user_id) || !we) {
+        free(text);
+        idset_unref(to);
+        free(we);
+        return STORE_ERR;
+    }
+    we->log = (struct log_job){.base = {.run = write_event_run, .done = write_event_done},
+                               .bus = c->app->bus,
+                               .to = to,
+                               .text = text,
+                               .len = len,
+                               .at = clock_now_ms()};
+    copy_or_empty(we->log.name, sizeof we->log.name, name);
+    copy_or_empty(we->log.user, sizeof we->log.user, user_id);
+    we->writer = c->app->writer;
+    we->fn = fn;
+    we->arg = arg;
+    pthread_mutex_init(&we->lock, NULL);
+    pthread_cond_init(&we->cond, NULL);
+    store_read_release(c->db); /* reads after it must see it */
+    store_writer_submit(c->app->writer, &we->log.base);
+    pthread_mutex_lock(&we->lock);
+    while (!we->done)
+        pthread_cond_wait(&we->cond, &we->lock);
+    pthread_mutex_unlock(&we->lock);
+    int result = we->result;
+    pthread_mutex_destroy(&we->lock);
+    pthread_cond_destroy(&we->cond);
+    free(we);
+    return result;
 }
 
 void api_event_disconnect(struct api_call *c, const char *user_id, const char *token_hash)

@@ -16,6 +16,12 @@ void api_event_member_remove(struct api_call *c, const char *sid, const char *ui
 /* An event for one user's gateway connections (a person's or a bot's). Takes payload. */
 void api_event_to_user(struct api_call *c, const char *name, const char *user_id, json_t *payload);
 
+/* Runs fn as store_write does and, when it succeeds, logs `name` for user_id in the same
+ * transaction; the event is delivered after the commit. Takes payload. Returns fn's result (or
+ * STORE_ERR when the commit failed). Not on the writer lane (there, write, then publish). */
+int api_write_with_event(struct api_call *c, store_write_fn fn, void *arg, const char *name,
+                         const char *user_id, json_t *payload);
+
 /* Closes the gateway connections of a user (only those made with token_hash when given). */
 void api_event_disconnect(struct api_call *c, const char *user_id, const char *token_hash);
 /* Disconnects the user's connections except those made with keep_hash. */

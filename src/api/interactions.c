@@ -230,7 +230,14 @@ static void invoke(struct api_call *c)
         id,       inv.app_id,       p.sid,          p.cid, c->me.user_id,
         inv.type, inv.command_name, inv.message_id, text,  inv.open_modal_of,
         now};
-    rc = text ? store_write(c->app->writer, store_interaction_insert, &row) : -1;
+    /* Gateway mode: the interaction and its INTERACTION_CREATE commit together. */
+    if (!text)
+        rc = -1;
+    else if (url)
+        rc = store_write(c->app->writer, store_interaction_insert, &row);
+    else
+        rc = api_write_with_event(c, store_interaction_insert, &row, "INTERACTION_CREATE",
+                                  bot_user_id, json_incref(payload));
     if (rc == -409) {
         api_error(c, 409, "Nenhum formulário aberto com este customId");
     } else if (rc < 0) {
@@ -238,7 +245,6 @@ static void invoke(struct api_call *c)
     } else if (url) {
         deliver_to_endpoint(c, id, text, inv.app_id, bot_user_id, url, secret);
     } else {
-        api_event_to_user(c, "INTERACTION_CREATE", bot_user_id, json_incref(payload));
         api_reply(c, 202, json_pack("{ss}", "interactionId", id));
     }
     free(text);

@@ -80,6 +80,14 @@ static struct bus_event *event_new(const char *name, char *payload, size_t len, 
 static void enqueue(struct bus *b, struct bus_event *first, struct bus_event *last, unsigned long n)
 {
     pthread_mutex_lock(&b->lock);
+    if (b->closing) { /* shutting down: the loop no longer delivers (the writer may still log) */
+        pthread_mutex_unlock(&b->lock);
+        for (struct bus_event *ev = first, *next; ev; ev = next) {
+            next = ev->next;
+            event_free(ev);
+        }
+        return;
+    }
     if (b->tail)
         b->tail->next = first;
     else
@@ -150,19 +158,27 @@ unsigned long bus_published(struct bus *b)
 
 static void on_closed(uv_handle_t *h)
 {
-    struct bus *b = h->data;
-    for (struct bus_event *ev = b->head, *next; ev; ev = next) {
-        next = ev->next;
-        event_free(ev);
-    }
-    pthread_mutex_destroy(&b->lock);
-    free(b);
+    (void)h; /* freed by bus_free, once no thread can publish any more */
 }
 
 void bus_close(struct bus *b)
 {
     if (!b)
         return;
+    pthread_mutex_lock(&b->lock);
     b->closing = 1;
+    pthread_mutex_unlock(&b->lock);
     uv_close((uv_handle_t *)&b->async, on_closed);
+}
+
+void bus_free(struct bus *b)
+{
+    if (!b)
+        return;
+    for (struct bus_event *ev = b->head, *next; ev; ev = next) {
+        next = ev->next;
+        event_free(ev);
+    }
+    pthread_mutex_destroy(&b->lock);
+    free(b);
 }

@@ -54,8 +54,11 @@ int bus_hold(struct bus_held *h, const char *name, char *payload, size_t len, st
 /* Publishes every held event in order and empties h. */
 void bus_publish_held(struct bus *b, struct bus_held *h);
 void bus_held_drop(struct bus_held *h);
-/* Closes the loop handle; the bus is freed in its close callback. */
+/* Closes the loop handle; events published from then on are dropped. */
 void bus_close(struct bus *b);
+/* After the loop has run the close and every publishing thread has stopped (the writer, the
+ * workers). bus_free(NULL) does nothing. */
+void bus_free(struct bus *b);
 /* Events published so far (for the health of the pipeline and tests of it). */
 unsigned long bus_published(struct bus *b);
 
