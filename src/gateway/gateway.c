@@ -111,9 +111,9 @@ struct auth_job {
     struct gateway_job base;
     char socket_id[32];
     char token_hash[65];
-    int recovery;    /* auth.recovery is true */
-    char pid[24];    /* auth.pid of a reconnect, or "" */
-    uint64_t offset; /* auth.offset, or 0 */
+    int recovery;               /* auth.recovery is true */
+    char pid[RECOVERY_PID_MAX]; /* auth.pid of a reconnect, or "" */
+    uint64_t offset;            /* auth.offset, or 0 */
     int found;
     struct store_token_owner owner;
 };
@@ -135,14 +135,17 @@ static void accept_recoverable(struct gateway *gw, struct conn *c, const struct 
     int64_t now = clock_now_ms();
     int recovered =
         a->pid[0] && recovery_claim(gw->recovery, a->pid, c->user_id, c->token_hash, &offset, now);
-    if (!recovered && a->pid[0] && a->offset) {
-        resume_from_log(gw, c, a->pid, a->offset); /* a session this process never saw */
+    /* A session this process never saw: from its last offset, or (no event received yet) from
+     * the position its pid says it began at. */
+    uint64_t from = a->offset ? a->offset : a->pid[0] ? recovery_pid_position(a->pid) : 0;
+    if (!recovered && from) {
+        resume_from_log(gw, c, a->pid, from);
         return;
     }
     if (recovered)
         memcpy(c->pid, a->pid, sizeof c->pid);
     else
-        recovery_new_pid(c->pid);
+        recovery_new_pid(c->pid, recovery_last(gw->recovery));
     c->since = recovery_last(gw->recovery);
     sio_connect_accept_pid(c->sock, c->pid);
     if (recovered) {

@@ -13,6 +13,7 @@
 #include "core/uuid.h"
 #include "core/workers.h"
 #include "gateway/gateway.h"
+#include "gateway/recovery.h"
 
 struct sio_socket;
 struct sio_server;
@@ -28,7 +29,7 @@ struct conn {
     char token_hash[65];
     int is_bot;
     int recovery; /* opted in: a pid, and offsets on events */
-    char pid[24];
+    char pid[RECOVERY_PID_MAX];
     uint64_t since;                    /* the last offset before this connection began */
     struct conn *next;                 /* the user's other connections */
     struct voice_limits *voice_limits; /* made on the first voice event */

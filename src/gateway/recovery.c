@@ -5,6 +5,8 @@
  */
 #include "gateway/recovery.h"
 
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -125,11 +127,23 @@ uint64_t recovery_record_at(struct recovery *r, uint64_t seq, const char *name, 
     return seq;
 }
 
-void recovery_new_pid(char out[24])
+void recovery_new_pid(char out[RECOVERY_PID_MAX], uint64_t since)
 {
     unsigned char raw[15];
+    char random[24];
     crypto_random(raw, sizeof raw);
-    crypto_base64url(raw, sizeof raw, out);
+    crypto_base64url(raw, sizeof raw, random);
+    snprintf(out, RECOVERY_PID_MAX, "%llu.%s", (unsigned long long)since, random);
+}
+
+uint64_t recovery_pid_position(const char *pid)
+{
+    const char *dot = strchr(pid, '.');
+    long long v;
+    if (!dot || dot == pid ||
+        slice_to_i64((struct slice){pid, (size_t)(dot - pid)}, 0, INT64_MAX, &v))
+        return 0;
+    return (uint64_t)v;
 }
 
 uint64_t recovery_last(const struct recovery *r)

@@ -27,8 +27,13 @@ uint64_t recovery_record_at(struct recovery *r, uint64_t seq, const char *name, 
                             size_t len, struct idset *to, int64_t now);
 /* Offsets continue after last (the log's last position at start): nothing before is kept. */
 void recovery_start_at(struct recovery *r, uint64_t last);
-/* A new pid for an opted-in connection (out: 24 bytes). */
-void recovery_new_pid(char out[24]);
+/* A pid: the position the connection began at, a dot, and 20 random characters, so a client
+ * that comes back to a restarted server before it received any event still says where it was. */
+#define RECOVERY_PID_MAX 48
+/* A new pid for an opted-in connection that begins after position `since`. */
+void recovery_new_pid(char out[RECOVERY_PID_MAX], uint64_t since);
+/* The position a pid was made at (0 when it carries none). */
+uint64_t recovery_pid_position(const char *pid);
 /* An opted-in connection dropped without being kicked: its missed events stay claimable. */
 /* since: the last offset before the connection began (its first event is after it). */
 void recovery_park(struct recovery *r, const char *pid, const char *user_id, const char *token_hash,

@@ -16,7 +16,7 @@ struct resume_job {
     struct gateway_job base;
     char socket_id[32];
     char user_id[UUID_LEN + 1];
-    char pid[24];
+    char pid[RECOVERY_PID_MAX];
     uint64_t offset;
     uint64_t first, last; /* the log's bounds when read */
     uint64_t upto;        /* the last position looked at */

@@ -300,3 +300,32 @@ test('a bot dropped for reading too slowly resumes from its position with nothin
     assert.equal(r.code, 0, srv.stderr);
   }
 });
+
+test('a bot that had received nothing when praca restarted still gets what was sent while it was away', async () => {
+  const s1 = await startServer();
+  let s2;
+  let c;
+  try {
+    const w = await world(s1);
+    const got = [];
+    c = io(s1.url, { auth: { token: w.info.botToken, recovery: true }, reconnectionDelay: 1500, reconnectionDelayMax: 1500, transports: ['websocket'] });
+    c.on('MESSAGE_CREATE', (m) => got.push(m.content));
+    await new Promise((r) => c.once('connect', r));
+    s1.proc.kill('SIGKILL');
+    await s1.exited;
+    s2 = await startServer({ dir: s1.dir, args: ['--port', String(s1.port)] });
+    await api(s2.url, 'POST', w.url, { token: w.owner.token, body: { content: 'enquanto reiniciava' } });
+    await new Promise((r) => c.once('connect', r));
+    assert.equal(c.recovered, true);
+    const until = Date.now() + 3000;
+    while (got.length < 1 && Date.now() < until) await sleep(20);
+    await sleep(200);
+    assert.deepEqual(got, ['enquanto reiniciava']);
+  } finally {
+    if (c) c.close();
+    if (s2) {
+      const r = await s2.stop();
+      assert.equal(r.code, 0, s2.stderr);
+    }
+  }
+});

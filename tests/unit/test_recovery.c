@@ -84,3 +84,19 @@ Test(recovery, no_offset_means_since_the_start_and_dropped_events_fail)
     recovery_free(r);
     idset_unref(to_bot);
 }
+
+Test(recovery, a_pid_carries_the_position_it_began_at)
+{
+    char pid[RECOVERY_PID_MAX], other[RECOVERY_PID_MAX];
+    recovery_new_pid(pid, 12345);
+    recovery_new_pid(other, 12345);
+    cr_assert_eq(recovery_pid_position(pid), 12345);
+    cr_assert_str_neq(pid, other, "the rest is random");
+    cr_assert_eq(strlen(pid), strlen("12345.") + 20);
+    recovery_new_pid(pid, 0);
+    cr_assert_eq(recovery_pid_position(pid), 0);
+    cr_assert_eq(recovery_pid_position("sem-ponto"), 0);
+    cr_assert_eq(recovery_pid_position(".abc"), 0);
+    cr_assert_eq(recovery_pid_position("-1.abc"), 0);
+    cr_assert_eq(recovery_pid_position("99999999999999999999999.abc"), 0, "out of range");
+}
