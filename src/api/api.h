@@ -137,6 +137,10 @@ extern const struct api_route *const api_route_tables[];
  * and request, and sends what fn answers. NULL when out of memory (answer at once then). */
 struct api_later *api_later(struct api_call *c);
 void api_later_resume(struct api_later *l, void (*fn)(struct api_call *c, void *arg), void *arg);
+/* The same on the writer, inside its transaction (fn must wait on nothing): its writes and the
+ * events they publish commit together. */
+void api_later_resume_writer(struct api_later *l, void (*fn)(struct api_call *c, void *arg),
+                             void *arg);
 /* Takes the request back before anything waits on it: the handler answers it itself. */
 void api_later_cancel(struct api_call *c);
 

@@ -290,6 +290,63 @@ static void later_run(struct workers_job *job, void *thread_ctx)
     free(l);
 }
 
+/* A resumption on the writer, inside its transaction: its events wait for the commit. */
+struct later_on_writer {
+    struct store_writer_job job; /* first */
+    struct api_later *later;
+    struct bus_held events;
+};
+
+static void later_writer_run(struct store_writer_job *job, struct store *db)
+{
+    struct later_on_writer *w = (struct later_on_writer *)job;
+    struct api_later *l = w->later;
+    struct api_call c = {.app = l->app,
+                         .db = db,
+                         .held = &w->events,
+                         .req = l->ex->req,
+                         .res = &l->ex->res,
+                         .route = l->ex->route,
+                         .me = l->me};
+    l->fn(&c, l->arg);
+    if (!c.answered)
+        api_internal(&c);
+    json_decref(c.body);
+}
+
+static void later_writer_done(struct store_writer_job *job, int committed)
+{
+    struct later_on_writer *w = (struct later_on_writer *)job;
+    struct api_later *l = w->later;
+    if (committed) {
+        bus_publish_held(l->app->bus, &w->events);
+    } else {
+        bus_held_drop(&w->events);
+        http_response_cleanup(&l->ex->res);
+        http_response_init(&l->ex->res);
+        struct api_call c = {.app = l->app, .req = l->ex->req, .res = &l->ex->res};
+        api_internal(&c);
+    }
+    answer(l->ex);
+    free(l);
+    free(w);
+}
+
+void api_later_resume_writer(struct api_later *l, void (*fn)(struct api_call *c, void *arg),
+                             void *arg)
+{
+    struct later_on_writer *w = calloc(1, sizeof *w);
+    if (!w) {
+        api_later_resume(l, fn, arg);
+        return;
+    }
+    l->fn = fn;
+    l->arg = arg;
+    w->later = l;
+    w->job = (struct store_writer_job){.run = later_writer_run, .done = later_writer_done};
+    store_writer_submit(l->app->writer, &w->job);
+}
+
 void api_later_resume(struct api_later *l, void (*fn)(struct api_call *c, void *arg), void *arg)
 {
     l->fn = fn;

@@ -449,7 +449,8 @@ static void endpoint_answered(void *arg, int sent, struct endpoint_result *r)
                     ? json_loads(r->body, 0, NULL)
                     : NULL;
     endpoint_result_cleanup(r);
-    api_later_resume(w->later, apply_endpoint_answer, w);
+    /* On the writer: the answer's message and its event commit together. */
+    api_later_resume_writer(w->later, apply_endpoint_answer, w);
 }
 
 static void deliver_to_endpoint(struct api_call *c, const char *id, const char *payload,
