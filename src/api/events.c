@@ -54,6 +54,7 @@ static void log_job_run(struct store_writer_job *job, struct store *db)
                             j->text,
                             j->len,
                             j->at,
+                            0,
                             0};
     if (store_event_append(db, &e, &j->position) != STORE_DONE)
         j->position = 0;
@@ -99,9 +100,16 @@ static void send_to(struct api_call *c, const char *name, json_t *payload, struc
         return;
     }
     if (c->held) { /* on the writer, in the transaction of the change it reports */
-        struct store_event e = {
-            name, scope->stream, scope->channel_id, scope->intent, scope->user_id, text, len, now,
-            0};
+        struct store_event e = {name,
+                                scope->stream,
+                                scope->channel_id,
+                                scope->intent,
+                                scope->user_id,
+                                text,
+                                len,
+                                now,
+                                0,
+                                0};
         uint64_t position = 0;
         if (store_event_append(c->db, &e, &position) == STORE_DONE)
             bus_hold(c->held, name, text, len, to, position);

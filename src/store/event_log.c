@@ -1,15 +1,35 @@
 /* The event log: see event_log.h. */
 #include "store/event_log.h"
 
+/* The stream's next seq (gap-free: the counter moves in the same transaction). */
+static int next_seq(struct store *db, const char *stream, int64_t *seq)
+{
+    static const char *SQL =
+        "INSERT INTO event_streams (stream, last_seq) VALUES ($1, 1) ON CONFLICT (stream)"
+        " DO UPDATE SET last_seq = event_streams.last_seq + 1 RETURNING last_seq";
+    struct store_stmt *st = store_query(db, SQL, SV_ARGS(SV_STR(stream)));
+    if (!st)
+        return STORE_ERR;
+    int rc = store_step(st);
+    if (rc == STORE_ROW)
+        *seq = store_int(st, 0);
+    store_finish(st);
+    return rc == STORE_ROW ? STORE_DONE : STORE_ERR;
+}
+
 int store_event_append(struct store *db, const struct store_event *e, uint64_t *position)
 {
     static const char *SQL =
-        "INSERT INTO event_log (stream, type, channel_id, intent, user_id, payload, created_at)"
-        " VALUES ($1, $2, $3, $4, $5, $6, $7)";
+        "INSERT INTO event_log (stream, seq, type, channel_id, intent,"
+        " user_id, payload, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)";
+    int64_t seq = 0;
+    *position = 0;
+    if (e->stream && next_seq(db, e->stream, &seq) != STORE_DONE)
+        return STORE_ERR;
     int rc = store_exec(db, SQL,
-                        SV_ARGS(SV_STR(e->stream), SV_STR(e->type), SV_STR(e->channel_id),
-                                SV_INT(e->intent), SV_STR(e->user_id), SV_STRN(e->payload, e->len),
-                                SV_INT(e->at)));
+                        SV_ARGS(SV_STR(e->stream), e->stream ? SV_INT(seq) : SV_NULLV,
+                                SV_STR(e->type), SV_STR(e->channel_id), SV_INT(e->intent),
+                                SV_STR(e->user_id), SV_STRN(e->payload, e->len), SV_INT(e->at)));
     *position = rc == STORE_DONE ? (uint64_t)store_last_insert_id(db) : 0;
     return rc;
 }
@@ -18,7 +38,7 @@ long store_events_after(struct store *db, uint64_t after, long limit,
                         void (*fn)(void *arg, const struct store_event *e), void *arg)
 {
     static const char *SQL =
-        "SELECT position, stream, type, channel_id, intent, user_id, payload, created_at"
+        "SELECT position, stream, type, channel_id, intent, user_id, payload, created_at, seq"
         " FROM event_log WHERE position > $1 ORDER BY position LIMIT $2";
     struct store_stmt *st = store_query(db, SQL, SV_ARGS(SV_INT(after), SV_INT(limit)));
     if (!st)
@@ -36,6 +56,7 @@ long store_events_after(struct store *db, uint64_t after, long limit,
             .payload = store_text(st, 6),
             .len = store_text_len(st, 6),
             .at = store_int(st, 7),
+            .seq = (uint64_t)store_int(st, 8),
         };
         fn(arg, &e);
         n++;

@@ -19,6 +19,7 @@ struct store_event {
     size_t len;
     int64_t at;
     uint64_t position; /* filled by store_events_after */
+    uint64_t seq;      /* its place in its stream (gap-free per server); 0 without a stream */
 };
 
 /* Appends e (on the writer's connection, inside its transaction); *position gets its place. */
