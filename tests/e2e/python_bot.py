@@ -6,6 +6,7 @@ TRANSPORTS is "default", "websocket" or "polling". With "reconnect" the client r
 itself (as bots in production do) and runs for SECONDS whatever happens.
 """
 import json
+import os
 import sys
 import time
 
@@ -54,3 +55,6 @@ while time.time() < deadline and (sio.connected or reconnect):
     time.sleep(0.1)
 if sio.connected:
     sio.disconnect()
+# A client still trying to reconnect keeps threads alive: leave at once, whatever they do.
+sys.stdout.flush()
+os._exit(0)
