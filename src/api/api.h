@@ -184,6 +184,8 @@ void api_ok(struct api_call *c);
 /* 200 {key: list}, or 500 when list is NULL (a storage error). Takes list. */
 void api_reply_list(struct api_call *c, const char *key, json_t *list);
 void api_internal(struct api_call *c);
+/* 503 {error: msg} with Retry-After: 1: a bounded queue or pool is full; try again soon. */
+void api_busy(struct api_call *c, const char *msg);
 void api_rate_limited(struct api_call *c, int64_t retry_after_ms);
 
 /* ---- route parameters (api.c) ---- */

@@ -313,9 +313,7 @@ static void ping_endpoint(struct api_call *c, const char *app_id, const char *ur
         return;
     api_later_cancel(c);
     free(p);
-    api_error(c, 503,
-              "A aplicação já tem muitas chamadas em andamento; tente de novo em instantes");
-    http_response_add_header(c->res, "Retry-After", "1");
+    api_busy(c, "A aplicação já tem muitas chamadas em andamento; tente de novo em instantes");
 }
 
 /* POST …/interactions-config/test: a signed {type: "ping"} that must get {type: "pong"}. */

@@ -227,6 +227,23 @@ size_t api_body_limit(struct app *a, struct http_request *req)
     return valid ? API_BODY_LARGE_MAX : API_BODY_SMALL_MAX;
 }
 
+/* After a writer-lane transaction: its events go out, or (not committed) they are dropped and
+ * the answer becomes a 500; then the answer leaves. */
+static void answer_after_commit(struct app *a, struct http_exchange *ex, struct bus_held *events,
+                                int committed)
+{
+    if (committed) {
+        bus_publish_held(a->bus, events);
+    } else {
+        bus_held_drop(events);
+        http_response_cleanup(&ex->res);
+        http_response_init(&ex->res);
+        struct api_call c = {.app = a, .req = ex->req, .res = &ex->res};
+        api_internal(&c);
+    }
+    answer(ex);
+}
+
 /* ---- the worker lane ---- */
 
 void api_worker_run(struct workers_job *job, void *thread_ctx)
@@ -318,16 +335,7 @@ static void later_writer_done(struct store_writer_job *job, int committed)
 {
     struct later_on_writer *w = (struct later_on_writer *)job;
     struct api_later *l = w->later;
-    if (committed) {
-        bus_publish_held(l->app->bus, &w->events);
-    } else {
-        bus_held_drop(&w->events);
-        http_response_cleanup(&l->ex->res);
-        http_response_init(&l->ex->res);
-        struct api_call c = {.app = l->app, .req = l->ex->req, .res = &l->ex->res};
-        api_internal(&c);
-    }
-    answer(l->ex);
+    answer_after_commit(l->app, l->ex, &w->events, committed);
     free(l);
     free(w);
 }
@@ -374,16 +382,7 @@ static void writer_call_run(struct store_writer_job *job, struct store *db)
 static void writer_call_done(struct store_writer_job *job, int committed)
 {
     struct writer_call *w = (struct writer_call *)job;
-    if (committed) {
-        bus_publish_held(w->app->bus, &w->events);
-    } else {
-        bus_held_drop(&w->events);
-        http_response_cleanup(&w->ex->res);
-        http_response_init(&w->ex->res);
-        struct api_call c = {.app = w->app, .req = w->ex->req, .res = &w->ex->res};
-        api_internal(&c);
-    }
-    answer(w->ex);
+    answer_after_commit(w->app, w->ex, &w->events, committed);
     free(w);
 }
 
@@ -391,8 +390,7 @@ static void writer_call_done(struct store_writer_job *job, int committed)
 static void busy(struct app *a, struct http_exchange *ex)
 {
     struct api_call c = {.app = a, .req = ex->req, .res = &ex->res};
-    api_error(&c, 503, "Muitas entradas ao mesmo tempo; tente de novo em instantes");
-    http_response_add_header(&ex->res, "Retry-After", "1");
+    api_busy(&c, "Muitas entradas ao mesmo tempo; tente de novo em instantes");
     answer(ex);
 }
 

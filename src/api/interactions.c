@@ -471,10 +471,7 @@ static void deliver_to_endpoint(struct api_call *c, const char *id, const char *
         return;
     api_later_cancel(c);
     free(w);
-    api_error(c, 503,
-              "A aplicação já tem muitas interações em andamento; tente de novo em "
-              "instantes");
-    http_response_add_header(c->res, "Retry-After", "1");
+    api_busy(c, "A aplicação já tem muitas interações em andamento; tente de novo em instantes");
 }
 
 const struct api_route api_interaction_routes[] = {

@@ -60,6 +60,12 @@ void api_internal(struct api_call *c)
     api_error(c, 500, "Erro interno; tente novamente em instantes");
 }
 
+void api_busy(struct api_call *c, const char *msg)
+{
+    api_error(c, 503, msg);
+    http_response_add_header(c->res, "Retry-After", "1");
+}
+
 void api_rate_limited(struct api_call *c, int64_t retry_after_ms)
 {
     api_reply(c, 429,
