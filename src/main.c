@@ -37,8 +37,9 @@ struct serve {
     struct config cfg;
     uv_loop_t *loop;
     uv_signal_t sigterm, sigint;
-    uv_timer_t grace; /* polling clients collect their disconnect before HTTP closes */
-    uv_timer_t trim;  /* the event log's retention */
+    uv_timer_t grace;       /* polling clients collect their disconnect before HTTP closes */
+    uv_timer_t trim;        /* the event log's retention */
+    uv_check_t wake_writer; /* after each turn of the loop: the writer runs what it read */
     struct store_writer_job trim_job;
     int trimming;
     struct store_writer *writer;
@@ -110,6 +111,12 @@ static void trim_done(struct store_writer_job *job, int committed)
     __atomic_store_n(&s->trimming, 0, __ATOMIC_RELEASE);
 }
 
+static void on_loop_turn(uv_check_t *c)
+{
+    struct serve *s = c->data;
+    store_writer_wake(s->writer);
+}
+
 static void on_trim(uv_timer_t *t)
 {
     struct serve *s = t->data;
@@ -130,6 +137,7 @@ static void on_drained(void *arg)
     uv_close((uv_handle_t *)&s->sigterm, on_signal_closed);
     uv_close((uv_handle_t *)&s->sigint, on_signal_closed);
     uv_close((uv_handle_t *)&s->trim, on_signal_closed);
+    uv_close((uv_handle_t *)&s->wake_writer, on_signal_closed);
     bus_close(s->bus);
     log_info("drained; stopping");
 }
@@ -313,6 +321,9 @@ static int serve(struct serve *s)
     uv_timer_init(s->loop, &s->trim);
     s->trim.data = s;
     uv_timer_start(&s->trim, on_trim, 1000, TRIM_EVERY_MS);
+    uv_check_init(s->loop, &s->wake_writer);
+    s->wake_writer.data = s;
+    uv_check_start(&s->wake_writer, on_loop_turn);
     uv_signal_init(s->loop, &s->sigterm);
     uv_signal_init(s->loop, &s->sigint);
     s->sigterm.data = s->sigint.data = s;

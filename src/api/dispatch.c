@@ -415,5 +415,5 @@ void api_dispatch(struct app *a, struct http_exchange *ex)
     w->job = (struct store_writer_job){.run = writer_call_run, .done = writer_call_done};
     w->app = a;
     w->ex = ex;
-    store_writer_submit(a->writer, &w->job);
+    store_writer_submit_later(a->writer, &w->job); /* woken once this turn of the loop ends */
 }

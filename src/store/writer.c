@@ -44,6 +44,7 @@ struct store_writer {
     pthread_cond_t wake; /* writer: work arrived */
     struct store_writer_job *head, *tail;
     int stopping;
+    int unwoken;               /* jobs queued by store_writer_submit_later since the last signal */
     store_change_fn on_change; /* set before the first write */
     void *on_change_arg;
     int64_t data_version, checked_at;
@@ -247,7 +248,7 @@ void store_writer_on_change(struct store_writer *w, store_change_fn fn, void *ar
     pthread_mutex_unlock(&w->lock);
 }
 
-void store_writer_submit(struct store_writer *w, struct store_writer_job *job)
+static void enqueue(struct store_writer *w, struct store_writer_job *job, int wake)
 {
     job->next = NULL;
     job->queued_ns = now_ns();
@@ -258,7 +259,28 @@ void store_writer_submit(struct store_writer *w, struct store_writer_job *job)
     else
         w->head = job;
     w->tail = job;
-    pthread_cond_signal(&w->wake);
+    w->unwoken = !wake;
+    if (wake)
+        pthread_cond_signal(&w->wake);
+    pthread_mutex_unlock(&w->lock);
+}
+
+void store_writer_submit(struct store_writer *w, struct store_writer_job *job)
+{
+    enqueue(w, job, 1);
+}
+
+void store_writer_submit_later(struct store_writer *w, struct store_writer_job *job)
+{
+    enqueue(w, job, 0);
+}
+
+void store_writer_wake(struct store_writer *w)
+{
+    pthread_mutex_lock(&w->lock);
+    if (w->unwoken)
+        pthread_cond_signal(&w->wake);
+    w->unwoken = 0;
     pthread_mutex_unlock(&w->lock);
 }
 

@@ -62,6 +62,11 @@ int store_write_exec(struct store_writer *w, const char *sql, const struct store
                      size_t nargs, int64_t *changes);
 /* Queues a job; returns at once. */
 void store_writer_submit(struct store_writer *w, struct store_writer_job *job);
+/* Queues a job without waking the writer: the I/O thread queues what one turn of its loop
+ * read, then wakes the writer once, so those requests share a transaction instead of the first
+ * one running alone. The writer also wakes by itself within a second. */
+void store_writer_submit_later(struct store_writer *w, struct store_writer_job *job);
+void store_writer_wake(struct store_writer *w);
 /* Finishes queued writes, then stops. store_writer_free(NULL) does nothing. */
 void store_writer_free(struct store_writer *w);
 
