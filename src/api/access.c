@@ -145,9 +145,8 @@ int api_channel(struct api_call *c, const struct access *a, const char *cid, jso
         return -1;
     }
     *perms = api_channel_perms(a, ch);
-    if (!(*perms & PERM_VER_CANAL)) {
+    if (api_require_in(c, *perms, PERM_VER_CANAL)) { /* a member knows it exists: 403, not 404 */
         json_decref(ch);
-        api_error(c, 404, "Canal não encontrado");
         return -1;
     }
     *channel = ch;

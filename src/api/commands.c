@@ -10,7 +10,12 @@
 #include "core/clock.h"
 #include "domain/command_rules.h"
 #include "domain/intents.h"
+#include "store/apps.h"
 #include "store/commands.h"
+
+#define COMMANDS_HIDDEN                                                                            \
+    "Comandos salvos, mas a intent interactions.receive está desligada: ninguém os vê nem os "  \
+    "invoca até que ela seja ligada"
 
 /* PUT /api/bot/commands {commands, serverId?}: replaces the whole set. */
 static void bot_commands_put(struct api_call *c)
@@ -45,7 +50,15 @@ static void bot_commands_put(struct api_call *c)
     json_t *cmd;
     json_array_foreach(clean, i, cmd)
         json_object_set_new(cmd, "serverId", sid ? json_string(sid) : json_null());
-    api_reply(c, 200, json_pack("{so}", "commands", clean));
+    /* Saved either way; the bot is told when nobody can see or invoke them yet. */
+    struct store_app app;
+    int found = store_app_find(c->db, c->me.app_id, &app);
+    int invocable = found > 0 && (app.intents & INTENT_INTERACTIONS_RECEIVE);
+    store_app_cleanup(&app);
+    json_t *out = json_pack("{sosb}", "commands", clean, "invocable", invocable);
+    if (out && !invocable)
+        json_object_set_new(out, "warning", json_string(COMMANDS_HIDDEN));
+    api_reply(c, 200, out);
 }
 
 /* GET /api/servers/:sid/commands: what the caller can invoke there. */

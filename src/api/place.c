@@ -42,8 +42,11 @@ static int place_channel(struct api_call *c, struct place *p, const char *cid)
     }
     p->perms =
         state_server_channel_perms(p->srv, (size_t)me, (size_t)p->perm_channel, clock_now_ms());
-    if (!(p->perms & PERM_VER_CANAL))
-        return not_found(c, p);
+    /* A member knows the channel exists: missing VER_CANAL is a missing permission, not 404. */
+    if (api_require_in(c, p->perms, PERM_VER_CANAL)) {
+        api_place_cleanup(p);
+        return -1;
+    }
     return 0;
 }
 

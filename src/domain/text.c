@@ -56,18 +56,59 @@ int text_has_control(const char *s, size_t len, int allow_newlines)
     return 0;
 }
 
+/* Latin-1's letters U+00C0–U+00FF in ASCII ("" for × and ÷), lower case. */
+static const char *const LATIN1[64] = {
+    "a", "a", "a", "a", "a", "a", "ae", "c", "e", "e", "e", "e", "i", "i", "i",  "i",
+    "d", "n", "o", "o", "o", "o", "o",  "",  "o", "u", "u", "u", "u", "y", "th", "ss",
+    "a", "a", "a", "a", "a", "a", "ae", "c", "e", "e", "e", "e", "i", "i", "i",  "i",
+    "d", "n", "o", "o", "o", "o", "o",  "",  "o", "u", "u", "u", "u", "y", "th", "y",
+};
+/* Latin Extended-A, U+0100–U+017F: each letter's base. */
+static const char LATIN_A[129] = "aaaaaaccccccccddddeeeeeeeeeegggggggghhhhiiiiiiiiiiiijjkkk"
+                                 "llllllllllnnnnnnnnnoooooooorrrrrrssssssssttttttuuuuuuuuuuuu"
+                                 "wwyyyzzzzzzs";
+
+/* The ASCII spelling of the UTF-8 character at *p ("" when there is none); advances *p. */
+static const char *transliterate(const char **p, char one[2])
+{
+    const unsigned char *s = (const unsigned char *)*p;
+    if (s[0] < 0x80) {
+        *p += 1;
+        one[0] = (char)(s[0] >= 'A' && s[0] <= 'Z' ? s[0] - 'A' + 'a' : s[0]);
+        one[1] = '\0';
+        return one;
+    }
+    size_t n = 1;
+    while (n < 4 && (s[n] & 0xc0) == 0x80)
+        n++;
+    *p += n;
+    if (n != 2)
+        return "";
+    unsigned cp = ((s[0] & 0x1fu) << 6) | (s[1] & 0x3fu);
+    if (cp >= 0xc0 && cp <= 0xff)
+        return LATIN1[cp - 0xc0];
+    if (cp >= 0x100 && cp <= 0x17f) {
+        one[0] = LATIN_A[cp - 0x100];
+        one[1] = '\0';
+        return one;
+    }
+    return "";
+}
+
 void text_bot_username(const char *name, int attempt, char out[33])
 {
-    char slug[25];
+    char slug[25], one[2];
     size_t n = 0;
-    for (const char *p = name; *p && n < sizeof slug - 1; p++) {
-        char c = *p;
-        if (c >= 'A' && c <= 'Z')
-            c = (char)(c - 'A' + 'a');
-        if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'))
-            slug[n++] = c;
-        else if (n && slug[n - 1] != '_')
-            slug[n++] = '_';
+    for (const char *p = name; *p && n < sizeof slug - 1;) {
+        for (const char *t = transliterate(&p, one); n < sizeof slug - 1;) {
+            char c = *t ? *t++ : '_';
+            if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'))
+                slug[n++] = c;
+            else if (n && slug[n - 1] != '_')
+                slug[n++] = '_';
+            if (c == '_' || !*t)
+                break;
+        }
     }
     while (n && slug[n - 1] == '_')
         n--;

@@ -82,7 +82,7 @@ test('generate bot: 201 with the token once, 409 the second time; the token auth
   assert.equal(r.status, 201);
   assert.equal(r.body.application.hasBot, true);
   assert.match(r.body.application.botUserId, /^[0-9a-f-]{36}$/);
-  assert.equal(r.body.botUsername, 'ajudante_timo_bot');
+  assert.equal(r.body.botUsername, 'ajudante_otimo_bot');
   assert.ok(r.body.token.length >= 43);
   const again = await api(srv.url, 'POST', `/api/applications/${id}/bot`, { token: owner.token });
   assert.equal(again.status, 409);

@@ -115,13 +115,19 @@ test('PUT /api/bot/commands: 20 per minute per bot', async () => {
 
 test('GET /api/servers/:sid/commands: installed applications with interactions.receive', async () => {
   const { dev, info, owner, sid, member } = await installedBot([]);
-  await put(info.botToken, { commands: [clima, { name: 'oi', description: 'Olá global' }] });
+  const saved = await put(info.botToken, { commands: [clima, { name: 'oi', description: 'Olá global' }] });
+  assert.equal(saved.status, 200, 'saved even with the intent off');
+  assert.equal(saved.body.invocable, false);
+  assert.match(saved.body.warning, /interactions\.receive está desligada/);
   await put(info.botToken, { serverId: sid, commands: [{ name: 'oi', description: 'Olá daqui' }] });
   const hidden = await api(srv.url, 'GET', `/api/servers/${sid}/commands`, { token: member.token });
   assert.equal(hidden.status, 200);
   assert.deepEqual(hidden.body.commands, [], 'without interactions.receive nothing shows');
 
   await api(srv.url, 'PUT', `/api/applications/${info.app.id}/intents`, { token: dev.token, body: { intents: ['interactions.receive'] } });
+  const now = await put(info.botToken, { serverId: sid, commands: [{ name: 'oi', description: 'Olá daqui' }] });
+  assert.equal(now.body.invocable, true);
+  assert.equal('warning' in now.body, false, 'no warning once the intent is on');
   const shown = await api(srv.url, 'GET', `/api/servers/${sid}/commands`, { token: member.token });
   assert.deepEqual(shown.body.commands.map((c) => [c.applicationId, c.name, c.description]),
                    [[info.app.id, 'clima', 'Previsão do tempo'], [info.app.id, 'oi', 'Olá daqui']],

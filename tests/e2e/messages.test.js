@@ -84,7 +84,14 @@ test('bot send: VER_CANAL and ENVIAR_MENSAGENS in that channel', async () => {
   await api(srv.url, 'PUT', `/api/servers/${w2.sid}/channels/${w2.cid}/overwrites/${w2.info.app.botUserId}`, { token: w2.owner.token, body: { type: 'member', deny: P.ENVIAR_MENSAGENS } });
   assert.equal((await w2.botSend({ content: 'x' })).status, 403);
   await api(srv.url, 'PUT', `/api/servers/${w2.sid}/channels/${w2.cid}/overwrites/${w2.info.app.botUserId}`, { token: w2.owner.token, body: { type: 'member', deny: P.VER_CANAL } });
-  assert.equal((await w2.botSend({ content: 'x' })).status, 404, 'a channel it cannot see');
+  const hidden = await w2.botSend({ content: 'x' });
+  assert.equal(hidden.status, 403, 'a channel of its server that it cannot see');
+  assert.equal(hidden.body.error, 'Sem permissão: é preciso VER_CANAL');
+  const history = await api(srv.url, 'GET', `/api/servers/${w2.sid}/channels/${w2.cid}/messages`, { token: w2.info.botToken });
+  assert.equal(history.status, 403, history.text);
+  const elsewhere = await world();
+  const other = await api(srv.url, 'POST', `/api/bot/servers/${w2.sid}/channels/${elsewhere.cid}/messages`, { token: w2.info.botToken, body: { content: 'x' } });
+  assert.equal(other.status, 404, 'a channel of another server stays unknown');
 });
 
 test('bot send: limits at their edges with path: motivo', async () => {

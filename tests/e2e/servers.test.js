@@ -154,7 +154,9 @@ test('overwrites: deny VER_CANAL to @everyone hides the channel; a role or membe
   const names = async (u) => (await api(srv.url, 'GET', `/api/servers/${sid}`, { token: u.token })).body.channels.map((c) => c.name);
   assert.deepEqual(await names(m1), ['geral']);
   assert.deepEqual(await names(owner), ['geral', 'secreto'], 'the owner sees everything');
-  assert.equal((await api(srv.url, 'PATCH', `/api/servers/${sid}/channels/${cid}`, { token: m1.token, body: { name: 'x' } })).status, 404, 'an invisible channel does not exist for them');
+  const hidden = await api(srv.url, 'PATCH', `/api/servers/${sid}/channels/${cid}`, { token: m1.token, body: { name: 'x' } });
+  assert.equal(hidden.status, 403, 'a member knows the channel exists but may not reach it');
+  assert.equal(hidden.body.error, 'Sem permissão: é preciso VER_CANAL');
 
   const role = await api(srv.url, 'POST', `/api/servers/${sid}/roles`, { token: owner.token, body: { name: 'Confiança' } });
   await api(srv.url, 'PUT', `/api/servers/${sid}/members/${m1.user.id}/roles/${role.body.role.id}`, { token: owner.token });

@@ -304,7 +304,9 @@ test('the voice-members route: errors', async () => {
   assert.equal(asPerson.status, 403, asPerson.text);
   const none = await api(srv.url, 'GET', `/api/bot/servers/${w.sid}/channels/${w.vcid}/voice-members`);
   assert.equal(none.status, 401);
-  // A bot that cannot see the channel: 404.
+  // A bot that cannot see a channel of its own server: 403 naming the permission.
   assert.equal((await w.overwrite(w.botId, 'member', 0, P.VER_CANAL)).status, 200);
-  assert.equal((await w.voiceMembers()).status, 404);
+  const hidden = await w.voiceMembers();
+  assert.equal(hidden.status, 403);
+  assert.equal(hidden.body.error, 'Sem permissão: é preciso VER_CANAL');
 });

@@ -42,6 +42,12 @@ Test(text, bot_usernames_are_valid_usernames)
     cr_assert_str_eq(out, "meu_bot_legal_bot");
     text_bot_username("Meu Bot Legal!", 4242, out);
     cr_assert_str_eq(out, "meu_bot_legal_4242");
+    text_bot_username("Relógio", 0, out);
+    cr_assert_str_eq(out, "relogio_bot", "accents become their letter, not a separator");
+    text_bot_username("Ação Œuvre Straße Łódź Ærø", 0, out);
+    cr_assert_str_eq(out, "acao_ouvre_strasse_lodz_bot", "24 letters at most");
+    text_bot_username("Çà×ñ", 0, out);
+    cr_assert_str_eq(out, "ca_n_bot", "× is no letter");
     text_bot_username("😀😀", 0, out);
     cr_assert_str_eq(out, "app_bot");
     text_bot_username("abcdefghijklmnopqrstuvwxyzabcdefghij", 0, out);
