@@ -2,6 +2,7 @@
 #include "domain/text.h"
 
 #include <stdio.h>
+#include <string.h>
 
 size_t text_chars(const char *s, size_t len)
 {
@@ -115,7 +116,9 @@ void text_bot_username(const char *name, int attempt, char out[33])
     slug[n] = '\0';
     if (n == 0)
         snprintf(slug, sizeof slug, "app");
-    if (attempt == 0)
+    if (attempt == 0 && n >= 3 && !strcmp(slug + n - 3, "bot"))
+        snprintf(out, 33, "%s", slug); /* "Meu Bot" is meu_bot, not meu_bot_bot */
+    else if (attempt == 0)
         snprintf(out, 33, "%s_bot", slug);
     else
         snprintf(out, 33, "%s_%d", slug, attempt);

@@ -42,6 +42,8 @@ Test(text, bot_usernames_are_valid_usernames)
     cr_assert_str_eq(out, "meu_bot_legal_bot");
     text_bot_username("Meu Bot Legal!", 4242, out);
     cr_assert_str_eq(out, "meu_bot_legal_4242");
+    text_bot_username("Meu primeiro bot", 0, out);
+    cr_assert_str_eq(out, "meu_primeiro_bot", "no bot_bot");
     text_bot_username("Relógio", 0, out);
     cr_assert_str_eq(out, "relogio_bot", "accents become their letter, not a separator");
     text_bot_username("Ação Œuvre Straße Łódź Ærø", 0, out);

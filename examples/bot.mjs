@@ -1,0 +1,109 @@
+// A complete bot: answers "!ping", offers the slash command /dado with options, a button that
+// rolls again and a button that opens a form (modal).
+//
+//   npm install            # in this folder, once (socket.io-client)
+//   PRACA_BOT_TOKEN=… node bot.mjs
+//
+// The application needs the intents messages.read (for !ping) and interactions.receive (for
+// /dado, the buttons and the form); examples/bootstrap.mjs sets both up. PRACA_URL defaults to
+// http://127.0.0.1:8080. It says what happens on stdout, and why it stops on stderr.
+import { io } from 'socket.io-client';
+
+const base = process.env.PRACA_URL || 'http://127.0.0.1:8080';
+const token = process.env.PRACA_BOT_TOKEN;
+if (!token) {
+  console.error('Set PRACA_BOT_TOKEN to your bot token (examples/bootstrap.mjs prints one).');
+  process.exit(2);
+}
+
+async function call(method, path, body) {
+  const res = await fetch(base + path, {
+    method,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const data = await res.json().catch(() => ({}));
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${data.error || ''}`.trim());
+  return data;
+}
+
+const dado = {
+  name: 'dado',
+  description: 'Rola um dado',
+  options: [
+    { name: 'lados', description: 'Quantos lados (padrão 6)', type: 'integer' },
+    { name: 'vezes', description: 'Quantas rolagens (padrão 1)', type: 'integer', choices: [1, 2, 3].map((n) => ({ name: String(n), value: n })) },
+  ],
+};
+
+function roll(sides, times) {
+  const results = Array.from({ length: times }, () => 1 + Math.floor(Math.random() * sides));
+  return {
+    content: `🎲 d${sides}: ${results.join(', ')}`,
+    components: [{
+      type: 1,
+      components: [
+        { type: 2, style: 1, label: 'Rolar de novo', customId: `dado:${sides}:${times}` },
+        { type: 2, style: 2, label: 'Sugerir um dado', customId: 'sugerir' },
+      ],
+    }],
+  };
+}
+
+const sugestao = {
+  customId: 'sugestao',
+  title: 'Sugira um dado',
+  components: [{ type: 1, components: [{ type: 4, customId: 'lados', label: 'Quantos lados?', style: 1, required: true, maxLength: 3 }] }],
+};
+
+function answer(i) {
+  if (i.type === 'command' && i.commandName === 'dado') {
+    const opt = (name, fallback) => i.options?.find((o) => o.name === name)?.value ?? fallback;
+    return { type: 'message', data: roll(Math.min(Math.max(opt('lados', 6), 2), 1000), opt('vezes', 1)) };
+  }
+  if (i.type === 'component' && i.customId.startsWith('dado:')) {
+    const [, sides, times] = i.customId.split(':').map(Number);
+    return { type: 'update', data: roll(sides, times) };
+  }
+  if (i.type === 'component' && i.customId === 'sugerir') return { type: 'modal', data: sugestao };
+  if (i.type === 'modal_submit' && i.customId === 'sugestao') {
+    const sides = i.values.find((v) => v.customId === 'lados')?.value;
+    return { type: 'message', data: { content: `Obrigado! Anotei a sugestão: d${sides}`, ephemeral: true } };
+  }
+  return null;
+}
+
+// Say at once what would otherwise make the bot silent.
+const { user, application } = await call('GET', '/api/bot/@me').catch((err) => {
+  console.error(`Cannot start: ${err.message}`);
+  process.exit(1);
+});
+for (const intent of ['messages.read', 'interactions.receive']) {
+  if (!application.intents.includes(intent))
+    console.error(`Warning: the intent ${intent} is off for "${application.name}"; turn it on in the developer portal.`);
+}
+const saved = await call('PUT', '/api/bot/commands', { commands: [dado] });
+if (saved.warning) console.error(`Warning: ${saved.warning}`);
+
+const socket = io(base, { auth: { token } });
+socket.on('connect', () => console.log(`connected as @${user.username}`));
+socket.on('connect_error', (err) => {
+  console.error(`connection refused: ${err.message}`);
+  if (!socket.active) process.exit(1); // a refused token is final; network errors are retried
+});
+socket.on('disconnect', (reason) => console.log(`disconnected (${reason}); reconnecting`));
+
+socket.on('MESSAGE_CREATE', async (m) => {
+  if (m.applicationId || m.content.trim() !== '!ping') return; // never answer bots, itself included
+  await call('POST', `/api/bot/servers/${m.serverId}/channels/${m.channelId}/messages`, { content: 'pong', replyToId: m.id })
+    .then(() => console.log(`pong to ${m.id}`), (err) => console.error(err.message));
+});
+
+socket.on('INTERACTION_CREATE', async (i) => {
+  const reply = answer(i);
+  if (!reply) return;
+  await call('POST', `/api/bot/interactions/${i.id}/respond`, reply)
+    .then(() => console.log(`answered ${i.type} ${i.commandName || i.customId}`), (err) => console.error(err.message));
+});
+
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => { socket.close(); process.exit(0); });
