@@ -91,7 +91,7 @@ socket.on('connect_error', (err) => {
   console.error(`connection refused: ${err.message}`);
   if (!socket.active) process.exit(1); // a refused token is final; network errors are retried
 });
-socket.on('disconnect', (reason) => console.log(`disconnected (${reason}); reconnecting`));
+socket.on('disconnect', (reason) => console.log(`disconnected (${reason})${socket.active ? '; reconnecting' : ''}`));
 
 socket.on('MESSAGE_CREATE', async (m) => {
   if (m.applicationId || m.content.trim() !== '!ping') return; // never answer bots, itself included
