@@ -11,7 +11,7 @@ SRC       := $(sort $(wildcard src/*/*.c))
 LIB_SRC   := $(filter-out src/main.c,$(SRC))
 MIGRATIONS:= $(sort $(wildcard src/store/migrations/*.sql))
 WEB_FILES := $(sort $(wildcard src/web/static/*))
-GEN       := build/gen/migrations_data.c build/gen/web_data.c
+GEN       := build/gen/migrations_data.c build/gen/web_data.c build/gen/docs_data.c
 UNIT_SRC  := $(sort $(wildcard tests/unit/*.c))
 E2E       := $(sort $(wildcard tests/e2e/*.test.js))
 
@@ -34,6 +34,9 @@ build/gen/migrations_data.c: $(MIGRATIONS) scripts/embed.sh
 build/gen/web_data.c: $(WEB_FILES) scripts/embed.sh
 	@mkdir -p $(dir $@)
 	scripts/embed.sh praca_web $(WEB_FILES) > $@
+build/gen/docs_data.c: docs/api.md docs/openapi.json scripts/embed.sh
+	@mkdir -p $(dir $@)
+	scripts/embed.sh praca_docs docs/api.md docs/openapi.json > $@
 
 build/obj/%.o: src/%.c | $(GEN)
 	@mkdir -p $(dir $@)

@@ -307,7 +307,7 @@ static int serve(struct serve *s)
             goto out;
         log_warn("conformance mode: /socket.io/ serves the protocol test handlers, not bots");
     } else if (!(s->gateway = gateway_new(s->loop, &gc, &gateway_rules, s->state, s->workers,
-                                          s->bus, s->presence, s->voice))) {
+                                          s->bus, s->presence, s->voice, app.console))) {
         goto out;
     }
     s->observe.sources =

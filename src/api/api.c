@@ -3,6 +3,7 @@
  * connections and route parameters. Requests come in through dispatch.c.
  */
 #include "api/api.h"
+#include "state/console.h"
 
 #include <http_parser.h>
 #include <stddef.h>
@@ -27,11 +28,17 @@ struct worker {
 };
 
 const struct api_route *const api_route_tables[] = {
-    api_health_routes,    api_auth_routes,        api_account_routes, api_server_routes,
-    api_channel_routes,   api_role_routes,        api_member_routes,  api_invite_routes,
-    api_dm_routes,        api_application_routes, api_oauth_routes,   api_bot_routes,
-    api_bot_event_routes, api_install_routes,     api_message_routes, api_thread_routes,
-    api_command_routes,   api_interaction_routes, api_voice_routes,   NULL,
+    api_health_routes,    api_auth_routes,
+    api_account_routes,   api_server_routes,
+    api_channel_routes,   api_role_routes,
+    api_member_routes,    api_invite_routes,
+    api_dm_routes,        api_application_routes,
+    api_oauth_routes,     api_bot_routes,
+    api_bot_event_routes, api_install_routes,
+    api_message_routes,   api_thread_routes,
+    api_command_routes,   api_interaction_routes,
+    api_voice_routes,     api_openapi_routes,
+    api_console_routes,   NULL,
 };
 
 int api_app_init(struct app *a, const struct config *cfg, struct store_writer *writer,
@@ -48,7 +55,8 @@ int api_app_init(struct app *a, const struct config *cfg, struct store_writer *w
         return -1;
     a->limits = ratelimit_new(cfg->rate_limit_scale);
     a->state = state_new();
-    if (!a->limits || !a->state)
+    a->console = console_new();
+    if (!a->limits || !a->state || !a->console)
         return -1;
     http_router_init(&a->router);
     for (size_t t = 0; api_route_tables[t]; t++)
@@ -67,6 +75,8 @@ void api_app_cleanup(struct app *a)
     a->limits = NULL;
     state_free(a->state);
     a->state = NULL;
+    console_free(a->console);
+    a->console = NULL;
 }
 
 void *api_worker_init(void *app, int index)

@@ -41,6 +41,7 @@ struct app {
     struct presence *presence;
     struct voicestate *voice;
     struct state *state;     /* what requests read instead of SQL (owned) */
+    struct console *console; /* the portal's event console (owned) */
     struct workers *workers; /* the lanes, set once they run (not owned) */
     struct workers *hashing;
     struct endpoints *endpoints; /* calls to applications' endpoints (not owned) */
@@ -117,6 +118,8 @@ extern const struct api_route api_member_routes[];
 extern const struct api_route api_invite_routes[];
 extern const struct api_route api_dm_routes[];
 extern const struct api_route api_health_routes[];
+extern const struct api_route api_openapi_routes[];
+extern const struct api_route api_console_routes[];
 extern const struct api_route api_application_routes[];
 extern const struct api_route api_oauth_routes[];
 extern const struct api_route api_bot_routes[];

@@ -9,6 +9,7 @@
 
 #include "core/jsonout.h"
 #include "api/api.h"
+#include "api/applications.h"
 #include "api/voice.h"
 #include "api/endpoint.h"
 #include "api/events.h"
@@ -45,7 +46,7 @@ static void reply_app(struct api_call *c, int status, const char *id)
 }
 
 /* Loads :id when it is the caller's application; otherwise answers 404. */
-static int owned(struct api_call *c, struct store_app *app)
+int api_owned_app(struct api_call *c, struct store_app *app)
 {
     memset(app, 0, sizeof *app);
     const char *id = api_param_id(c, "id", NOT_FOUND);
@@ -70,7 +71,7 @@ typedef void (*owned_handler)(struct api_call *c, struct store_app *app);
 static void with_owned(struct api_call *c, owned_handler fn)
 {
     struct store_app app;
-    if (owned(c, &app))
+    if (api_owned_app(c, &app))
         return;
     fn(c, &app);
     store_app_cleanup(&app);

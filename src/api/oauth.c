@@ -134,8 +134,10 @@ static void authorize_start(struct api_call *c)
     }
     int rc;
     json_t *full = store_app_json(c->db, app.id, NULL, &rc);
-    json_t *summary = json_pack("{sssOsO}", "id", app.id, "name", json_object_get(full, "name"),
-                                "iconUrl", json_object_get(full, "iconUrl"));
+    json_t *summary = json_pack("{sssOsOsOsO}", "id", app.id, "name", json_object_get(full, "name"),
+                                "iconUrl", json_object_get(full, "iconUrl"), "description",
+                                json_object_get(full, "description"), "botUsername",
+                                json_object_get(full, "botUsername"));
     json_decref(full);
     api_reply(c, 200,
               json_pack("{sssosIsoso}", "authorizeSessionId", id, "expiresAt",

@@ -21,6 +21,7 @@
 #include "core/map.h"
 #include "core/clock.h"
 #include "gateway/internal.h"
+#include "state/console.h"
 #include "state/presence.h"
 #include "gateway/recovery.h"
 #include "gateway/resume.h"
@@ -403,6 +404,38 @@ static void send_to_audience(struct gateway *gw, const struct idset *to, struct 
     free(p.ids);
 }
 
+/* ---- the portal's event console: what became of each event for a watched bot ---- */
+
+struct console_arg {
+    struct gateway *gw;
+    const struct idset *to;
+};
+
+static enum console_outcome console_outcome_of(void *arg, const char *bot_user_id)
+{
+    struct console_arg *a = arg;
+    if (!idset_has(a->to, bot_user_id))
+        return CONSOLE_NOT_RECIPIENT;
+    return map_get(&a->gw->users, bot_user_id) ? CONSOLE_DELIVERED : CONSOLE_NOT_CONNECTED;
+}
+
+/* Only while an owner has the console open: the payload says where the event happened. */
+static void note_for_console(struct gateway *gw, const struct bus_event *ev)
+{
+    json_t *p = json_loadb(ev->payload, ev->payload_len, 0, NULL);
+    const char *sid = json_string_value(json_object_get(p, "serverId"));
+    const char *cid = json_string_value(json_object_get(p, "channelId"));
+    struct console_entry e = {.position = ev->position, .at = clock_now_ms()};
+    if (sid && !slice_copy(slice_from(sid), e.server_id, sizeof e.server_id) &&
+        !slice_copy(slice_from(ev->name), e.type, sizeof e.type)) {
+        if (cid && slice_copy(slice_from(cid), e.channel_id, sizeof e.channel_id))
+            e.channel_id[0] = '\0';
+        struct console_arg arg = {gw, ev->to};
+        console_record(gw->console, &e, console_outcome_of, &arg);
+    }
+    json_decref(p);
+}
+
 static void deliver(void *user, const struct bus_event *ev)
 {
     struct gateway *gw = user;
@@ -438,6 +471,8 @@ static void deliver(void *user, const struct bus_event *ev)
                          : 0;
     gw->stats.events++;
     gw->stats.recipients += idset_count(ev->to);
+    if (ev->position && gw->console && console_watching(gw->console))
+        note_for_console(gw, ev);
     if (!eio_prepare(&f.plain, packet.data, packet.len)) {
         send_to_audience(gw, ev->to, &f);
         if (f.have_offset)
@@ -538,7 +573,7 @@ void gateway_stats(const struct gateway *gw, struct gateway_stats *out)
 struct gateway *gateway_new(uv_loop_t *loop, const struct gateway_config *cfg,
                             const struct gateway_rules *rules, struct state *state,
                             struct workers *workers, struct bus *bus, struct presence *presence,
-                            struct voicestate *voice)
+                            struct voicestate *voice, struct console *console)
 {
     static const char *const namespaces[] = {"/", NULL};
     struct gateway *gw = calloc(1, sizeof *gw);
@@ -551,6 +586,7 @@ struct gateway *gateway_new(uv_loop_t *loop, const struct gateway_config *cfg,
     gw->bus = bus;
     gw->presence = presence;
     gw->voice = voice;
+    gw->console = console;
     gw->rate_limit_scale = cfg->rate_limit_scale > 0 ? cfg->rate_limit_scale : 1;
     gw->access_log = cfg->access_log;
     map_init(&gw->users);

@@ -50,6 +50,7 @@ struct gateway {
     struct inbox *inbox;
     struct recovery *recovery;
     struct voicestate *voice;
+    struct console *console; /* the portal's event console (not owned; may be NULL) */
     double rate_limit_scale;
     struct map users;           /* user id → first struct conn */
     size_t conns;               /* connected sockets */

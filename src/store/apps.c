@@ -14,6 +14,7 @@ static const struct store_col APP_COLS[] = {
     {"description", COL_TEXT},
     {"iconUrl", COL_TEXT},
     {"botUserId", COL_TEXT},
+    {"botUsername", COL_TEXT},
     {"clientId", COL_TEXT},
     {"hasBot", COL_BOOL},
     {"isPublic", COL_BOOL},
@@ -28,7 +29,9 @@ static const struct store_col APP_COLS[] = {
     {"updatedAt", COL_TIME},
 };
 #define APP_SELECT                                                                                 \
-    "SELECT id, name, description, icon_url, bot_user_id, client_id, bot_user_id IS NOT NULL,"     \
+    "SELECT id, name, description, icon_url, bot_user_id,"                                         \
+    " (SELECT username FROM users WHERE users.id = bot_user_id), client_id, bot_user_id IS NOT "   \
+    "NULL,"                                                                                        \
     " is_public, intents, interactions_endpoint_url, signing_secret IS NOT NULL,"                  \
     " redirect_uris, client_secret_hash IS NOT NULL, suspended, suspended_reason,"                 \
     " created_at, updated_at FROM applications"

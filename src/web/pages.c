@@ -11,6 +11,7 @@
 #include "core/embed.h"
 
 extern const struct embedded_file praca_web[];
+extern const struct embedded_file praca_docs[]; /* docs/api.md and docs/openapi.json */
 
 #define CSP                                                                                        \
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "              \
@@ -41,15 +42,23 @@ static const char *content_type(const char *name)
         return "image/svg+xml";
     if (!strcmp(dot, ".png"))
         return "image/png";
+    if (!strcmp(dot, ".md"))
+        return "text/plain; charset=utf-8"; /* browsers show it instead of downloading it */
     return "application/octet-stream";
+}
+
+static const struct embedded_file *find_in(const struct embedded_file *table, const char *name,
+                                           size_t len)
+{
+    for (const struct embedded_file *f = table; f->name; f++)
+        if (strlen(f->name) == len && !memcmp(f->name, name, len))
+            return f;
+    return NULL;
 }
 
 static const struct embedded_file *find(const char *name, size_t len)
 {
-    for (const struct embedded_file *f = praca_web; f->name; f++)
-        if (strlen(f->name) == len && !memcmp(f->name, name, len))
-            return f;
-    return NULL;
+    return find_in(praca_web, name, len);
 }
 
 static void security_headers(struct http_response *res)
@@ -97,11 +106,14 @@ static void serve(struct http_exchange *ex, const struct embedded_file *f, int p
 
 static void not_found(struct http_exchange *ex)
 {
-    static const char body[] = "<!doctype html><html lang=\"pt-BR\"><meta charset=\"utf-8\">"
-                               "<title>Página não encontrada</title>"
-                               "<p>Página não encontrada. <a href=\"/developers\">Ir ao portal</a>";
+    static const char fallback[] = "Página não encontrada";
+    const struct embedded_file *f = find("404.html", 8);
     security_headers(&ex->res);
-    answer(ex, 404, "text/html; charset=utf-8", body, sizeof body - 1);
+    http_response_add_header(&ex->res, "Cache-Control", "no-cache");
+    if (f)
+        answer(ex, 404, "text/html; charset=utf-8", (const char *)f->data, f->len);
+    else
+        answer(ex, 404, "text/plain; charset=utf-8", fallback, sizeof fallback - 1);
 }
 
 int web_handle(struct http_exchange *ex)
@@ -133,12 +145,17 @@ int web_handle(struct http_exchange *ex)
             return 1;
         }
     }
+    const struct embedded_file *doc = find_in(praca_docs, "api.md", 6);
+    if (slice_eq(path, "/docs/api.md") && doc) {
+        serve(ex, doc, 1);
+        return 1;
+    }
     static const char prefix[] = "/static/";
     if (path.len > sizeof prefix - 1 && !memcmp(path.ptr, prefix, sizeof prefix - 1)) {
         const char *name = path.ptr + sizeof prefix - 1;
         size_t len = path.len - (sizeof prefix - 1);
         const struct embedded_file *f = memchr(name, '/', len) ? NULL : find(name, len);
-        if (f && !strstr(f->name, ".html")) {
+        if (f && !strstr(f->name, ".html")) { /* pages only at their paths, 404.html never */
             serve(ex, f, 0);
             return 1;
         }

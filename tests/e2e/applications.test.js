@@ -11,7 +11,7 @@ let srv;
 test.before(async () => { srv = await startServer({ args: ['--test-clock'] }); });
 test.after(async () => { const r = await srv.stop(); assert.equal(r.code, 0, srv.stderr); });
 
-const APP_KEYS = ['id', 'name', 'description', 'iconUrl', 'botUserId', 'clientId', 'hasBot', 'isPublic', 'intents',
+const APP_KEYS = ['id', 'name', 'description', 'iconUrl', 'botUserId', 'botUsername', 'clientId', 'hasBot', 'isPublic', 'intents',
   'interactionsEndpointUrl', 'hasInteractionSigningSecret', 'redirectUris', 'hasClientSecret', 'suspended',
   'suspendedReason', 'createdAt', 'updatedAt'];
 

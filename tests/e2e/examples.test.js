@@ -209,7 +209,7 @@ test('endpoint.mjs: signed interactions answered at its own URL; unsigned ones r
   assert.equal(forged.status, 401);
   const stale = await fetch(url, { method: 'POST', headers: { 'x-signature-timestamp': '1000' }, body: '{"type":"ping"}' });
   assert.equal(stale.status, 401);
-  assert.match(ep.out(), /interaction ping\ninteraction command dado\nrefused: bad or missing signature\nrefused/);
+  await ep.waitFor(/interaction ping\ninteraction command dado\nrefused: bad or missing signature\nrefused: bad or missing signature\n/);
   ep.proc.kill('SIGTERM');
   assert.equal(await ep.exited, 0);
 });

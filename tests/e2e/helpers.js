@@ -6,6 +6,7 @@ const os = require('node:os');
 const path = require('node:path');
 const net = require('node:net');
 const crypto = require('node:crypto');
+const { checkAnswer } = require('./openapi');
 
 const BIN = path.resolve(process.env.PRACA_BIN || 'build/praca');
 
@@ -62,6 +63,7 @@ async function api(base, method, p, { token, body, headers = {}, raw } = {}) {
   const text = await res.text();
   let json = null;
   try { json = JSON.parse(text); } catch { /* not JSON */ }
+  checkAnswer(method, p, res.status, json);
   return { status: res.status, headers: res.headers, body: json, text };
 }
 

@@ -32,7 +32,7 @@ test('start: the Authorize session object, with the servers where the person may
   assert.equal(r.status, 200);
   assert.deepEqual(Object.keys(r.body), ['authorizeSessionId', 'expiresAt', 'requestedPermissions', 'application', 'servers']);
   assert.equal(r.body.requestedPermissions, P.VER_CANAL | P.ENVIAR_MENSAGENS);
-  assert.deepEqual(r.body.application, { id: info.app.id, name: 'Guardião', iconUrl: null });
+  assert.deepEqual(r.body.application, { id: info.app.id, name: 'Guardião', iconUrl: null, description: '', botUsername: 'guardiao_bot' });
   assert.deepEqual(r.body.servers, [{ id: sid, name: 'Servidor de teste', iconUrl: null }]);
   const ttl = Date.parse(r.body.expiresAt) - Date.now();
   assert.ok(ttl > 9 * 60_000 && ttl <= 10 * 60_000 + 1000, String(ttl));

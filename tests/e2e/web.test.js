@@ -8,9 +8,9 @@ const os = require('node:os');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 const { chromium } = require('playwright-core');
-const { startServer, api, register, uniqueName, appWithBot, serverWithMembers, totp, BIN } = require('./helpers');
+const { startServer, api, register, uniqueName, appWithBot, install, serverWithMembers, gatewayConnect, totp, BIN } = require('./helpers');
 
-const P = { GERENCIAR_SERVIDOR: 2, VER_CANAL: 256, ENVIAR_MENSAGENS: 512, ADICIONAR_REACOES: 2048 };
+const P = { GERENCIAR_SERVIDOR: 2, BANIR_MEMBROS: 32, VER_CANAL: 256, ENVIAR_MENSAGENS: 512, ADICIONAR_REACOES: 2048 };
 const SHOTS = path.join(__dirname, 'screenshots');
 const REDIRECT = 'https://bot.example/callback';
 const PHONE = { width: 390, height: 844 };
@@ -103,7 +103,13 @@ test('pages carry strict security headers; static files have ETags and stay in t
   assert.equal(head.status, 200);
 });
 
-test('portal: create an account, an application and its bot; the token shows once', async () => {
+// The portal's sections are tabs; this opens one and waits for its panel.
+async function tab(page, name) {
+  await page.click(`#tab-${name}`);
+  await page.waitForSelector(`#panel-${name}:not([hidden])`);
+}
+
+test('portal: create an account, an application and its bot in sections; confirmations guard every secret', async () => {
   const page = await openPage();
   await page.goto(srv.url + '/developers');
   await page.waitForURL(/\/login\?next=%2Fdevelopers$/);
@@ -119,7 +125,19 @@ test('portal: create an account, an application and its bot; the token shows onc
   await page.click('#create button[type=submit]');
   await page.waitForSelector('#detail:not([hidden])');
   assert.equal(await page.textContent('#detail-name'), 'Robô do Portal');
+  assert.match(await page.getAttribute('#icon-preview', 'src'), /\/static\/app-icon\.svg$/, 'a placeholder, not a broken image');
+  assert.ok(await page.evaluate(() => document.querySelector('#icon-preview').naturalWidth > 0), 'the placeholder loads');
+  const tabs = await page.$$eval('[role=tab]', (ts) => ts.map((t) => [t.textContent, t.getAttribute('aria-selected')]));
+  assert.deepEqual(tabs, [['Geral', 'true'], ['Bot', 'false'], ['Instalação', 'false'], ['OAuth2', 'false'], ['Interações', 'false'], ['Eventos', 'false']]);
+  assert.ok(await page.isHidden('#panel-bot'), 'one section at a time');
+  const height = await page.evaluate(() => document.documentElement.scrollHeight);
+  assert.ok(height < 1700, `the portal is no longer one long page (${height} px)`);
+  const cookies = await page.context().cookies();
+  const session = cookies.find((c) => c.name === 'session').value;
+  const appId = await page.textContent('#app-id');
+  assert.match(appId, /^[0-9a-f-]{36}$/);
 
+  await tab(page, 'bot');
   await page.click('#bot-create');
   await page.waitForSelector('#token-box:not([hidden])');
   const token = await page.textContent('#token');
@@ -127,8 +145,15 @@ test('portal: create an account, an application and its bot; the token shows onc
   assert.equal(me.status, 200, 'the token shown works');
   assert.equal(me.body.application.name, 'Robô do Portal');
   assert.ok(await page.isHidden('#bot-create'));
+  assert.equal(await page.textContent('#bot-name'), '@robo_do_portal_bot');
+  assert.equal(await page.textContent('#bot-username'), '@robo_do_portal_bot');
 
-  // Icon through the file picker, then description.
+  // Keyboard: arrows move between the sections.
+  await page.focus('#tab-bot');
+  await page.keyboard.press('ArrowLeft');
+  await page.waitForSelector('#panel-geral:not([hidden])');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'tab-geral');
+
   const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
   await page.setInputFiles('#icon', { name: 'icone.png', mimeType: 'image/png', buffer: png });
   await page.waitForFunction(() => document.querySelector('#icon-preview').src.startsWith('data:image/png'));
@@ -136,31 +161,38 @@ test('portal: create an account, an application and its bot; the token shows onc
   await page.click('#general button[type=submit]');
   await page.waitForSelector('#general-saved:not([hidden])');
 
-  // Intents, redirect URIs, visibility.
+  await tab(page, 'bot');
   await page.check('#intents input[value="messages.read"]');
   await page.click('#intents-form button[type=submit]');
   await page.waitForSelector('#intents-saved:not([hidden])');
+  await tab(page, 'oauth2');
   await page.fill('#redirects', `${REDIRECT}\nhttps://bot.example/outro`);
   await page.uncheck('#public');
   await page.click('#oauth button[type=submit]');
   await page.waitForSelector('#oauth-saved:not([hidden])');
 
-  const cookies = await page.context().cookies();
-  const session = cookies.find((c) => c.name === 'session').value;
   const { body: { applications: [app] } } = await api(srv.url, 'GET', '/api/applications', { token: session });
   assert.equal(app.description, 'Um bot de teste');
   assert.equal(app.iconUrl, 'data:image/png;base64,' + png.toString('base64'));
   assert.deepEqual(app.intents, ['messages.read']);
   assert.deepEqual(app.redirectUris, [REDIRECT, 'https://bot.example/outro']);
   assert.equal(app.isPublic, false);
+  assert.equal(await page.textContent('#client-id'), app.clientId);
 
-  // Secrets show once too.
+  // A secret is generated only after a confirmation; Cancel changes nothing.
   await page.click('#client-secret-rotate');
+  await page.waitForSelector('#secret-confirm:not([hidden])');
+  assert.match(await page.textContent('#secret-question'), /O atual deixa de valer/);
+  await page.click('#secret-no');
+  assert.ok(await page.isHidden('#secret-box'));
+  assert.equal((await api(srv.url, 'GET', `/api/applications/${app.id}`, { token: session })).body.application.hasClientSecret, false);
+  await page.click('#client-secret-rotate');
+  await page.click('#secret-yes');
   await page.waitForSelector('#secret-box:not([hidden])');
   assert.match(await page.textContent('#secret'), /^[A-Za-z0-9_-]{32,}$/);
-  await page.waitForFunction(() => /Segredo do cliente: gerado/.test(document.querySelector('#secret-state').textContent));
+  await page.waitForFunction(() => /foi gerado/.test(document.querySelector('#client-secret-state').textContent));
 
-  // The install link builder: permissions by name, a registered redirect URI.
+  await tab(page, 'instalacao');
   await page.check('#link-perms input[data-perm=VER_CANAL]');
   await page.check('#link-perms input[data-perm=ENVIAR_MENSAGENS]');
   await page.selectOption('#link-redirect', 'https://bot.example/outro');
@@ -169,31 +201,88 @@ test('portal: create an account, an application and its bot; the token shows onc
   assert.equal(link.searchParams.get('client_id'), app.clientId);
   assert.equal(link.searchParams.get('redirect_uri'), 'https://bot.example/outro');
   assert.equal(link.searchParams.get('permissions'), String(P.VER_CANAL | P.ENVIAR_MENSAGENS));
+  assert.match(page.url(), new RegExp(`#app=${app.id}&tab=instalacao$`), 'the section is in the address');
 
-  for (const [name, viewport] of [['portal-390', PHONE], ['portal-1280', DESKTOP]]) {
-    await page.setViewportSize(viewport);
-    await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+  for (const section of ['geral', 'bot', 'instalacao']) {
+    await tab(page, section);
+    for (const [size, viewport] of [['390', PHONE], ['1280', DESKTOP]]) {
+      await page.setViewportSize(viewport);
+      await page.screenshot({ path: path.join(SHOTS, `portal-${section}-${size}.png`), fullPage: true });
+    }
   }
 
-  // After a reload the token is gone for good; rotating gives a new one and kills the old.
+  // After a reload the token is gone for good; rotating asks first, then kills the old one.
   await page.reload();
   await page.waitForSelector('#detail:not([hidden])');
+  await tab(page, 'bot');
   assert.ok(await page.isHidden('#token-box'));
   assert.equal(await page.textContent('#token'), '');
   await page.click('#bot-rotate');
+  await page.waitForSelector('#rotate-confirm:not([hidden])');
+  await page.click('#rotate-no');
+  assert.ok(await page.isHidden('#token-box'));
+  assert.equal((await api(srv.url, 'GET', '/api/bot/@me', { token })).status, 200, 'cancel keeps the token');
+  await page.click('#bot-rotate');
+  await page.click('#rotate-yes');
   await page.waitForSelector('#token-box:not([hidden])');
   const rotated = await page.textContent('#token');
   assert.notEqual(rotated, token);
   assert.equal((await api(srv.url, 'GET', '/api/bot/@me', { token })).status, 401);
   assert.equal((await api(srv.url, 'GET', '/api/bot/@me', { token: rotated })).status, 200);
+
+  // Deleting takes typing the name.
+  await tab(page, 'geral');
+  assert.ok(await page.isDisabled('#delete'));
+  await page.fill('#delete-name', 'Robô do');
+  assert.ok(await page.isDisabled('#delete'));
+  await page.fill('#delete-name', 'Robô do Portal');
+  assert.ok(await page.isEnabled('#delete'));
+  await page.click('#delete');
+  await page.waitForSelector('#no-apps:not([hidden])');
+  assert.equal((await api(srv.url, 'GET', `/api/applications/${app.id}`, { token: session })).status, 404);
+  await closePage(page);
+});
+
+test('portal: the event console shows what reached the bot and what was withheld, live', async () => {
+  const dev = await register(srv.url);
+  const info = await appWithBot(srv.url, dev, { name: 'Vigia', intents: ['messages.read'] });
+  const { owner, sid, server } = await serverWithMembers(srv.url, 0);
+  await install(srv.url, owner, info, sid, { permissions: P.VER_CANAL | P.ENVIAR_MENSAGENS });
+  const open = server.channels[0].id;
+  const hidden = (await api(srv.url, 'POST', `/api/servers/${sid}/channels`, { token: owner.token, body: { name: 'segredo' } })).body.channel.id;
+  await api(srv.url, 'PUT', `/api/servers/${sid}/channels/${hidden}/overwrites/${info.app.botUserId}`, { token: owner.token, body: { type: 'member', deny: P.VER_CANAL } });
+  const say = (cid, content) => api(srv.url, 'POST', `/api/servers/${sid}/channels/${cid}/messages`, { token: owner.token, body: { content } });
+
+  const page = await openPage({ who: dev });
+  await page.goto(`${srv.url}/developers#app=${info.app.id}&tab=eventos`);
+  await page.waitForSelector('#panel-eventos:not([hidden])');
+  await page.waitForSelector('#console-empty:not([hidden])');
+  await new Promise((r) => setTimeout(r, 300)); // the first poll has started the watch
+  await say(open, 'ninguém conectado');
+  await page.waitForSelector('#console-rows tr');
+  assert.match(await page.textContent('#console-rows tr'), /MESSAGE_CREATE.*Retido Bot não conectado/);
+
+  const sockets = [];
+  await gatewayConnect(srv.url, { auth: { token: info.botToken } }, sockets);
+  await say(open, 'entregue');
+  await say(hidden, 'escondido');
+  await page.waitForFunction(() => document.querySelectorAll('#console-rows tr').length === 3);
+  const rows = await page.$$eval('#console-rows tr', (trs) => trs.map((tr) => tr.lastElementChild.textContent));
+  assert.deepEqual(rows, ['Retido Sem VER_CANAL no canal', 'Entregue', 'Retido Bot não conectado'], 'newest first');
+  for (const [size, viewport] of [['390', PHONE], ['1280', DESKTOP]]) {
+    await page.setViewportSize(viewport);
+    await page.screenshot({ path: path.join(SHOTS, `portal-eventos-${size}.png`), fullPage: true });
+  }
+  for (const s of sockets) s.close();
   await closePage(page);
 });
 
 test('consent: sign in first, uncheck a permission, authorize, land with only the state', async () => {
   const dev = await register(srv.url);
   const info = await appWithBot(srv.url, dev, { name: 'Ajudante', redirect: REDIRECT });
+  await api(srv.url, 'PUT', `/api/applications/${info.app.id}`, { token: dev.token, body: { description: 'Lembra o grupo das reuniões.' } });
   const { owner, sid } = await serverWithMembers(srv.url, 0);
-  const requested = P.VER_CANAL | P.ENVIAR_MENSAGENS | P.ADICIONAR_REACOES;
+  const requested = P.BANIR_MEMBROS | P.VER_CANAL | P.ENVIAR_MENSAGENS | P.ADICIONAR_REACOES;
   const url = consentUrl(info.app, requested, { state: 'estado 42' });
 
   const page = await openPage();
@@ -208,9 +297,17 @@ test('consent: sign in first, uncheck a permission, authorize, land with only th
   const options = await page.$$eval('#server option', (os) => os.map((o) => [o.value, o.textContent]));
   assert.deepEqual(options, [[sid, 'Servidor de teste']]);
   const boxes = await page.$$eval('#perms input', (is) => is.map((i) => [i.dataset.perm, i.checked]));
-  assert.deepEqual(boxes, [['VER_CANAL', true], ['ENVIAR_MENSAGENS', true], ['ADICIONAR_REACOES', true]],
+  assert.deepEqual(boxes, [['BANIR_MEMBROS', true], ['VER_CANAL', true], ['ENVIAR_MENSAGENS', true], ['ADICIONAR_REACOES', true]],
                    'only what was requested, pre-checked');
+  const marked = await page.$$eval('#perms label', (ls) => ls.map((l) => [l.querySelector('input').dataset.perm, !!l.querySelector('.perm-danger')]));
+  assert.deepEqual(marked, [['BANIR_MEMBROS', true], ['VER_CANAL', false], ['ENVIAR_MENSAGENS', false], ['ADICIONAR_REACOES', false]], 'dangerous ones are marked');
+  assert.equal(await page.textContent('#me'), `@${owner.user.username}`, 'who is signed in');
+  assert.ok(await page.isVisible('#switch'));
+  assert.equal(await page.textContent('#app-description'), 'Lembra o grupo das reuniões.');
+  assert.equal(await page.textContent('#app-bot'), 'Bot: @ajudante_bot');
+  assert.equal(await page.textContent('#destination'), 'Depois, seu navegador irá para https://bot.example.');
   await page.uncheck('#perms input[data-perm=ADICIONAR_REACOES]');
+  await page.uncheck('#perms input[data-perm=BANIR_MEMBROS]');
 
   for (const [name, viewport] of [['consent-390', PHONE], ['consent-1280', DESKTOP]]) {
     await page.setViewportSize(viewport);
@@ -218,6 +315,14 @@ test('consent: sign in first, uncheck a permission, authorize, land with only th
   }
 
   await page.click('#authorize');
+  await page.waitForSelector('#done:not([hidden])');
+  assert.equal(await page.textContent('#done-text'), 'Ajudante agora faz parte de Servidor de teste.');
+  assert.equal(await page.textContent('#done-perms'), 'Permissões concedidas: Ver canais, Enviar mensagens.');
+  assert.equal(await page.textContent('#done-continue'), 'Continuar para https://bot.example');
+  for (const [name, viewport] of [['consent-done-390', PHONE], ['consent-done-1280', DESKTOP]]) {
+    await page.setViewportSize(viewport);
+    await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+  }
   await page.waitForURL(/^https:\/\/bot\.example\//);
   assert.equal(page.url(), `${REDIRECT}?state=estado%2042`);
 
@@ -228,7 +333,7 @@ test('consent: sign in first, uncheck a permission, authorize, land with only th
 
   // The developer sees the install in the portal and removes it there.
   const portal = await openPage({ who: dev, viewport: PHONE });
-  await portal.goto(`${srv.url}/developers#app=${info.app.id}`);
+  await portal.goto(`${srv.url}/developers#app=${info.app.id}&tab=instalacao`);
   await portal.waitForSelector('#installs li');
   assert.match(await portal.textContent('#installs li'), /Servidor de teste[\s\S]*Ver canais, Enviar mensagens/);
   await portal.click('#installs li button');
@@ -318,6 +423,41 @@ test('consent: every failure is a readable page, never raw JSON', async () => {
   await page.click('#authorize');
   await page.waitForSelector('#failure:not([hidden])');
   assert.equal(await page.textContent('#failure-title'), 'Esta autorização expirou');
+  await closePage(page);
+});
+
+test('a styled 404 page; the API reference is served as text', async () => {
+  const page = await openPage();
+  const r = await page.goto(`${srv.url}/nada/aqui`);
+  assert.equal(r.status(), 404);
+  assert.equal(await page.title(), 'Página não encontrada · Praça');
+  assert.equal(await page.textContent('h1'), 'Página não encontrada');
+  assert.ok(await page.evaluate(() => getComputedStyle(document.querySelector('.card')).borderRadius !== '0px'), 'styled');
+  assert.equal(await page.getAttribute('a.button', 'href'), '/developers');
+  for (const [name, viewport] of [['404-390', PHONE], ['404-1280', DESKTOP]]) {
+    await page.setViewportSize(viewport);
+    await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+  }
+  await closePage(page);
+  assert.equal((await fetch(`${srv.url}/static/404.html`)).status, 404, 'not as a static file');
+  const doc = await fetch(`${srv.url}/docs/api.md`);
+  assert.equal(doc.status, 200);
+  assert.match(doc.headers.get('content-type'), /^text\/plain; charset=utf-8/);
+  assert.equal(await doc.text(), fs.readFileSync(path.join(__dirname, '..', '..', 'docs', 'api.md'), 'utf8'));
+});
+
+test('consent: "Não é você? Sair" signs out and comes back to the same link', async () => {
+  const dev = await register(srv.url);
+  const info = await appWithBot(srv.url, dev, { redirect: REDIRECT });
+  const { owner } = await serverWithMembers(srv.url, 0);
+  const url = consentUrl(info.app, P.VER_CANAL);
+  const page = await openPage({ who: owner });
+  await page.goto(url);
+  await page.waitForSelector('#consent:not([hidden])');
+  await page.click('#switch');
+  await page.waitForURL(/\/login\?next=/);
+  assert.equal(new URL(page.url()).searchParams.get('next'), new URL(url).pathname + new URL(url).search);
+  assert.equal((await api(srv.url, 'GET', '/api/users/@me', { token: owner.token })).status, 401, 'that session is over');
   await closePage(page);
 });
 

@@ -3,6 +3,10 @@
 'use strict';
 
 const query = new URLSearchParams(location.search);
+// Permissions that let an application run the server or act on people: marked on the page.
+const DANGEROUS = ['ADMINISTRADOR', 'GERENCIAR_SERVIDOR', 'GERENCIAR_CANAIS', 'GERENCIAR_CARGOS',
+                   'GERENCIAR_MENSAGENS', 'BANIR_MEMBROS', 'EXPULSAR_MEMBROS', 'MODERAR_MEMBROS'];
+const REDIRECT_AFTER_MS = 3000;
 
 function fail(title, text, hint = '') {
   $('#loading').hidden = true;
@@ -34,10 +38,34 @@ function redirectWith(extra) {
   return url.toString();
 }
 
-function render(session) {
+// Where the browser goes afterwards, as a person reads it: the origin, or the whole URL when
+// it is not http(s).
+function destination() {
+  try {
+    const url = new URL(query.get('redirect_uri'));
+    return /^https?:$/.test(url.protocol) ? url.origin : url.href;
+  } catch {
+    return query.get('redirect_uri') || '';
+  }
+}
+
+function markDangerous(container) {
+  for (const input of container.querySelectorAll('input[data-perm]')) {
+    if (!DANGEROUS.includes(input.dataset.perm)) continue;
+    input.parentElement.append(el('span', { class: 'perm-danger', text: 'sensível' }));
+    input.parentElement.title = 'Permite administrar o servidor ou agir sobre pessoas';
+  }
+}
+
+function render(session, me) {
   const app = session.application;
+  $('#me').textContent = me.displayName && me.displayName !== me.username ? `${me.displayName} (@${me.username})` : `@${me.username}`;
   $('#app-name').textContent = app.name;
+  $('#app-bot').textContent = app.botUsername ? `Bot: @${app.botUsername}` : '';
   if (app.iconUrl) $('#app-icon').src = app.iconUrl;
+  $('#app-description').textContent = app.description || '';
+  $('#app-description').hidden = !app.description;
+  $('#destination').textContent = `Depois, seu navegador irá para ${destination()}.`;
   document.title = `Autorizar ${app.name} · Praça`;
 
   const select = $('#server');
@@ -49,10 +77,24 @@ function render(session) {
   $('#authorize').disabled = none;
 
   permissionBoxes($('#perms'), session.requestedPermissions, { only: session.requestedPermissions });
+  markDangerous($('#perms'));
   $('#no-perms').hidden = session.requestedPermissions !== 0;
 
   $('#loading').hidden = true;
   $('#consent').hidden = false;
+}
+
+function succeeded(session, done) {
+  const server = session.servers.find((x) => x.id === done.install.serverId);
+  const granted = PERMISSIONS.filter((p) => done.install.grantedPermissions & p.bit).map((p) => p.label);
+  $('#consent').hidden = true;
+  $('#done-text').textContent = `${session.application.name} agora faz parte de ${server ? server.name : 'seu servidor'}.`;
+  $('#done-perms').textContent = granted.length ? `Permissões concedidas: ${granted.join(', ')}.` : 'Nenhuma permissão concedida.';
+  $('#done-continue').href = done.redirectUrl;
+  $('#done-continue').textContent = `Continuar para ${destination()}`;
+  $('#done-auto').textContent = 'Você será levado para lá em instantes.';
+  $('#done').hidden = false;
+  setTimeout(() => location.assign(done.redirectUrl), REDIRECT_AFTER_MS);
 }
 
 async function main() {
@@ -66,7 +108,12 @@ async function main() {
     return fail(START_TITLES[e.status] || 'Não foi possível continuar', e.message,
                 'Avise quem lhe enviou este link.');
   }
-  render(session);
+  render(session, me);
+
+  $('#switch').addEventListener('click', async () => {
+    await api('POST', '/api/auth/logout').catch(() => {});
+    location.assign('/login?next=' + encodeURIComponent(location.pathname + location.search));
+  });
 
   $('#cancel').addEventListener('click', () => {
     location.assign(redirectWith({ error: 'access_denied', state: query.get('state') }));
@@ -80,7 +127,7 @@ async function main() {
     try {
       const done = await api('POST', `/api/oauth2/authorize/${session.authorizeSessionId}/complete`,
                              { serverId: $('#server').value, permissions: checkedBits($('#perms')) });
-      location.assign(done.redirectUrl);
+      succeeded(session, done);
     } catch (e) {
       $('#authorize').disabled = false;
       if (e.status === 401) return requireSession();

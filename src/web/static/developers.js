@@ -1,5 +1,5 @@
-// The developer portal: applications, their bot, intents, OAuth2 settings, secrets, install
-// link and installs. Everything goes through the same JSON API bots and people use.
+// The developer portal: applications in sections (Geral, Bot, Instalação, OAuth2, Interações,
+// Eventos). Everything goes through the same JSON API bots and people use.
 'use strict';
 
 const INTENTS = [
@@ -10,9 +10,16 @@ const INTENTS = [
   ['voice.connect', 'Conectar à voz'],
 ];
 
+const TABS = ['geral', 'bot', 'instalacao', 'oauth2', 'interacoes', 'eventos'];
+const PLACEHOLDER_ICON = '/static/app-icon.svg';
+const CONSOLE_EVERY_MS = 1500;
+
 let apps = [];
 let current = null;
+let tab = 'geral';
 let pendingIcon; // undefined: unchanged; null: remove; string: new data URL
+let consoleTimer = null;
+let consoleAfter = '0';
 
 // An event handler that shows its failure in `box` instead of throwing.
 function guarded(box, fn) {
@@ -62,17 +69,23 @@ function renderDetail() {
   $('#detail').hidden = !app;
   if (!app) return;
   $('#detail-name').textContent = app.name;
-  $('#detail-ids').textContent = `ID da aplicação ${app.id} · client_id ${app.clientId}`;
+  $('#app-id').textContent = app.id;
+  $('#client-id').textContent = app.clientId;
+  $('#bot-user-label').hidden = $('#bot-user-row').hidden = !app.hasBot;
+  $('#bot-username').textContent = app.hasBot ? `@${app.botUsername}` : '';
+  $('#bot-user-id').textContent = app.botUserId || '';
   $('#suspended').hidden = !app.suspended;
   $('#suspended').textContent = app.suspended ? `Suspensa: ${app.suspendedReason || 'sem motivo informado'}` : '';
   $('#name').value = app.name;
   $('#description').value = app.description || '';
   $('#icon').value = '';
   pendingIcon = undefined;
-  $('#icon-preview').src = app.iconUrl || '';
+  $('#icon-preview').src = app.iconUrl || PLACEHOLDER_ICON;
+  $('#delete-expected').textContent = app.name;
 
   $('#bot-none').hidden = app.hasBot;
   $('#bot-exists').hidden = !app.hasBot;
+  $('#bot-name').textContent = app.hasBot ? `@${app.botUsername}` : '';
   $('#bot-create').hidden = app.hasBot;
   $('#bot-rotate').hidden = !app.hasBot;
 
@@ -87,15 +100,85 @@ function renderDetail() {
   $('#redirects').value = app.redirectUris.join('\n');
   $('#public').checked = app.isPublic;
   $('#endpoint').value = app.interactionsEndpointUrl || '';
-  $('#secret-state').textContent =
-    `Segredo do cliente: ${app.hasClientSecret ? 'gerado' : 'nenhum'} · ` +
-    `segredo de assinatura de interações: ${app.hasInteractionSigningSecret ? 'gerado' : 'nenhum'}.`;
+  $('#client-secret-state').textContent = app.hasClientSecret
+    ? 'Um segredo do cliente foi gerado. Gerar outro invalida o atual.'
+    : 'Nenhum segredo do cliente gerado.';
+  $('#signing-secret-state').textContent = app.hasInteractionSigningSecret
+    ? 'Segredo de assinatura: gerado. Gerar outro invalida o atual; atualize sua URL antes.'
+    : 'Segredo de assinatura: nenhum (a URL precisa dele para receber interações).';
 
   const redirect = $('#link-redirect');
   const chosen = redirect.value;
   redirect.replaceChildren(...app.redirectUris.map((u) => el('option', { value: u, text: u })));
   if (app.redirectUris.includes(chosen)) redirect.value = chosen;
   renderLink();
+}
+
+function showTab(name) {
+  tab = TABS.includes(name) ? name : 'geral';
+  for (const t of TABS) {
+    const selected = t === tab;
+    $(`#tab-${t}`).setAttribute('aria-selected', String(selected));
+    $(`#tab-${t}`).tabIndex = selected ? 0 : -1;
+    $(`#panel-${t}`).hidden = !selected;
+  }
+  $('#secret-box').hidden = $('#secret-confirm').hidden = true;
+  if (current) history.replaceState(null, '', `#app=${current.id}&tab=${tab}`);
+  if (tab === 'eventos') startConsole(); else stopConsole();
+}
+
+// ---- the event console: polls while its tab is open ----
+
+function consoleRow(e) {
+  const time = new Date(e.at).toLocaleTimeString('pt-BR');
+  const outcome = el('span', { class: e.delivered ? 'badge ok' : 'badge held', text: e.delivered ? 'Entregue' : 'Retido' });
+  return el('tr', {},
+    el('td', { text: time }), el('td', {}, el('code', { text: e.type })),
+    el('td', { 'data-label': 'servidor' }, el('code', { text: e.serverId.slice(-8), title: e.serverId })),
+    el('td', { 'data-label': 'canal' }, e.channelId ? el('code', { text: e.channelId.slice(-8), title: e.channelId }) : '—'),
+    el('td', { 'data-label': 'posição', text: e.position }),
+    el('td', {}, outcome, e.delivered ? '' : ` ${e.detail}`));
+}
+
+async function pollConsole() {
+  const app = current;
+  try {
+    const r = await api('GET', `/api/applications/${app.id}/console?after=${consoleAfter}`);
+    if (app !== current || tab !== 'eventos') return;
+    consoleAfter = r.next;
+    const rows = $('#console-rows');
+    for (const e of r.events) rows.prepend(consoleRow(e));
+    while (rows.children.length > 200) rows.lastChild.remove();
+    $('#console-table').hidden = rows.children.length === 0;
+    $('#console-empty').hidden = rows.children.length > 0;
+    $('#console-empty').textContent = app.hasBot ? 'Aguardando eventos…' : 'Crie o bot para ver seus eventos.';
+    $('#console-error').hidden = true;
+  } catch (e) {
+    if (e.status === 401) return requireSession();
+    showError($('#console-error'), e);
+  }
+  if (tab === 'eventos' && app === current) consoleTimer = setTimeout(pollConsole, CONSOLE_EVERY_MS);
+}
+
+function startConsole() {
+  stopConsole();
+  pollConsole();
+}
+
+function stopConsole() {
+  clearTimeout(consoleTimer);
+  consoleTimer = null;
+}
+
+// A confirmation box: resolves true on yes, false on cancel.
+function confirmIn(box, yes, no) {
+  box.hidden = false;
+  yes.focus();
+  return new Promise((resolve) => {
+    const done = (answer) => () => { box.hidden = true; yes.onclick = no.onclick = null; resolve(answer); };
+    yes.onclick = done(true);
+    no.onclick = done(false);
+  });
 }
 
 function renderLink() {
@@ -131,26 +214,30 @@ async function loadInstalls() {
   $('#no-installs').hidden = installs.length > 0;
 }
 
-async function select(id) {
+async function select(id, wantedTab = tab) {
   const app = apps.find((a) => a.id === id);
   if (!app) return;
   if (!current || current.id !== id) {
-    for (const box of ['#token-box', '#secret-box', '#endpoint-result', '#delete-confirm']) $(box).hidden = true;
+    for (const box of ['#token-box', '#secret-box', '#endpoint-result', '#rotate-confirm', '#secret-confirm']) $(box).hidden = true;
     permissionBoxes($('#link-perms'), 0, { checked: false });
+    $('#console-rows').replaceChildren();
+    $('#delete-name').value = '';
+    $('#delete').disabled = true;
+    consoleAfter = '0';
   }
   current = app;
-  history.replaceState(null, '', `#app=${id}`);
   renderList();
   renderDetail();
+  showTab(wantedTab);
   await loadInstalls().catch((e) => showError($('#installs-error'), e));
 }
 
 async function loadApps() {
   ({ applications: apps } = await api('GET', '/api/applications'));
   renderList();
-  const wanted = new URLSearchParams(location.hash.slice(1)).get('app');
-  const first = apps.find((a) => a.id === wanted) || apps[0];
-  if (first) await select(first.id);
+  const hash = new URLSearchParams(location.hash.slice(1));
+  const first = apps.find((a) => a.id === hash.get('app')) || apps[0];
+  if (first) await select(first.id, hash.get('tab') || 'geral');
   else renderDetail();
 }
 
@@ -186,7 +273,7 @@ function wire() {
   $('#icon-clear').addEventListener('click', () => {
     pendingIcon = null;
     $('#icon').value = '';
-    $('#icon-preview').src = '';
+    $('#icon-preview').src = PLACEHOLDER_ICON;
   });
 
   $('#general').addEventListener('submit', guarded($('#general-error'), async () => {
@@ -203,6 +290,8 @@ function wire() {
     showSecret('#token-box', '#token', token);
   }));
   $('#bot-rotate').addEventListener('click', guarded($('#bot-error'), async () => {
+    $('#token-box').hidden = true;
+    if (!(await confirmIn($('#rotate-confirm'), $('#rotate-yes'), $('#rotate-no')))) return;
     const { token } = await api('POST', `/api/applications/${current.id}/bot/token/rotate`);
     showSecret('#token-box', '#token', token);
   }));
@@ -238,7 +327,10 @@ function wire() {
       : `A URL não respondeu {"type": "pong"} (status ${r.status ?? 'nenhum'}, ${r.latencyMs} ms).`;
     $('#endpoint-result').hidden = false;
   }));
-  const rotateSecret = (path, field, label) => guarded($('#secrets-error'), async () => {
+  const rotateSecret = (path, field, label, question) => guarded($('#secrets-error'), async () => {
+    $('#secret-box').hidden = true;
+    $('#secret-question').textContent = question;
+    if (!(await confirmIn($('#secret-confirm'), $('#secret-yes'), $('#secret-no')))) return;
     const answer = await api('POST', `/api/applications/${current.id}/${path}`);
     $('#secret-label').textContent = label;
     showSecret('#secret-box', '#secret', answer[field]);
@@ -246,20 +338,40 @@ function wire() {
     replaceApp(application);
   });
   $('#client-secret-rotate').addEventListener('click',
-    rotateSecret('oauth/client-secret/rotate', 'clientSecret', 'Segredo do cliente.'));
+    rotateSecret('oauth/client-secret/rotate', 'clientSecret', 'Segredo do cliente.',
+                 'Gerar um novo segredo do cliente? O atual deixa de valer agora mesmo.'));
   $('#signing-secret-rotate').addEventListener('click',
-    rotateSecret('interactions/signing-secret/rotate', 'signingSecret', 'Segredo de assinatura.'));
+    rotateSecret('interactions/signing-secret/rotate', 'signingSecret', 'Segredo de assinatura.',
+                 'Gerar um novo segredo de assinatura? Assinaturas com o atual deixam de valer agora mesmo: atualize sua URL de interações.'));
   $('#secret-copy').addEventListener('click', (e) => copyText($('#secret').textContent, e.target));
+
+  for (const b of document.querySelectorAll('button.copy'))
+    b.addEventListener('click', (e) => copyText($(b.dataset.copy).textContent, e.target));
+  $('#tabs').addEventListener('click', (e) => { if (e.target.dataset.tab) showTab(e.target.dataset.tab); });
+  $('#tabs').addEventListener('keydown', (e) => {
+    const step = { ArrowRight: 1, ArrowLeft: -1 }[e.key];
+    if (!step) return;
+    const next = TABS[(TABS.indexOf(tab) + step + TABS.length) % TABS.length];
+    showTab(next);
+    $(`#tab-${next}`).focus();
+  });
+  document.addEventListener('visibilitychange', () => {
+    if (document.hidden) stopConsole(); else if (tab === 'eventos') startConsole();
+  });
 
   $('#link-redirect').addEventListener('change', renderLink);
   $('#link-perms').addEventListener('change', renderLink);
   $('#link-copy').addEventListener('click', (e) => copyText($('#link-url').textContent, e.target));
 
-  $('#delete').addEventListener('click', () => { $('#delete-confirm').hidden = false; });
-  $('#delete-confirm').addEventListener('click', guarded($('#delete-error'), async () => {
+  $('#delete-name').addEventListener('input', () => {
+    $('#delete').disabled = $('#delete-name').value.trim() !== current.name;
+  });
+  $('#delete').addEventListener('click', guarded($('#delete-error'), async () => {
+    if ($('#delete-name').value.trim() !== current.name) return;
     await api('DELETE', `/api/applications/${current.id}`);
     apps = apps.filter((a) => a.id !== current.id);
     current = null;
+    stopConsole();
     history.replaceState(null, '', '#');
     await loadApps();
   }));

@@ -1,0 +1,29 @@
+/* GET /api/openapi.json: docs/openapi.json, compiled into the binary (with docs/api.md). */
+#include <http_parser.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api/api.h"
+#include "core/embed.h"
+
+extern const struct embedded_file praca_docs[];
+
+static void openapi(struct api_call *c)
+{
+    const struct embedded_file *f = praca_docs;
+    while (f->name && strcmp(f->name, "openapi.json"))
+        f++;
+    char *text = f->name ? malloc(f->len + 1) : NULL;
+    if (!text) {
+        api_internal(c);
+        return;
+    }
+    memcpy(text, f->data, f->len + 1);
+    c->answered = 1;
+    http_response_set(c->res, 200, "application/json; charset=utf-8", text, f->len);
+}
+
+const struct api_route api_openapi_routes[] = {
+    {HTTP_GET, "/api/openapi.json", openapi, API_PUBLIC, API_ON_WORKER, API_BODY_SMALL},
+    {0, NULL, NULL, 0, 0, 0},
+};

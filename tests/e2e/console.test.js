@@ -1,0 +1,103 @@
+// The portal's event console over HTTP: while the owner looks, what became of each event of the
+// application's servers on its way to the bot (delivered, or withheld and why).
+'use strict';
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const { startServer, api, register, appWithBot, install, serverWithMembers, gatewayConnect } = require('./helpers');
+
+const P = { VER_CANAL: 256, ENVIAR_MENSAGENS: 512 };
+let srv;
+const sockets = [];
+test.before(async () => { srv = await startServer(); });
+test.after(async () => {
+  for (const s of sockets) s.close();
+  const r = await srv.stop();
+  assert.equal(r.code, 0, srv.stderr);
+});
+
+// An application with a bot installed in a server with a second channel the bot cannot see.
+async function world(intents = ['messages.read']) {
+  const dev = await register(srv.url);
+  const info = await appWithBot(srv.url, dev, { intents });
+  const { owner, sid, server } = await serverWithMembers(srv.url, 0);
+  const r = await install(srv.url, owner, info, sid, { permissions: P.VER_CANAL | P.ENVIAR_MENSAGENS });
+  assert.equal(r.complete.status, 200, r.complete.text);
+  const open = server.channels[0].id;
+  const hidden = (await api(srv.url, 'POST', `/api/servers/${sid}/channels`, { token: owner.token, body: { name: 'segredo' } })).body.channel.id;
+  await api(srv.url, 'PUT', `/api/servers/${sid}/channels/${hidden}/overwrites/${info.app.botUserId}`, { token: owner.token, body: { type: 'member', deny: P.VER_CANAL } });
+  const say = async (cid, content) => (await api(srv.url, 'POST', `/api/servers/${sid}/channels/${cid}/messages`, { token: owner.token, body: { content } })).body.message;
+  const look = (after = '0', token = dev.token) => api(srv.url, 'GET', `/api/applications/${info.app.id}/console?after=${after}`, { token });
+  return { dev, info, owner, sid, open, hidden, say, look };
+}
+
+// Polls the console until `n` events came after `after`.
+async function events(w, n, after = '0') {
+  for (let i = 0; i < 100; i++) {
+    const r = await w.look(after);
+    assert.equal(r.status, 200, r.text);
+    if (r.body.events.length >= n) return r.body;
+    await new Promise((res) => setTimeout(res, 50));
+  }
+  throw new Error(`fewer than ${n} console events`);
+}
+
+test('delivered, not connected, no VER_CANAL, intent off: each with its reason, only while watched', async () => {
+  const w = await world();
+  await w.say(w.open, 'antes de olhar'); // nobody watches yet: not recorded
+  const first = await w.look();
+  assert.deepEqual(first.body, { events: [], watching: true, next: '0' });
+
+  await w.say(w.open, 'sem bot conectado');
+  const offline = await events(w, 1);
+  assert.equal(offline.events.length, 1);
+  const e = offline.events[0];
+  assert.deepEqual(Object.keys(e), ['position', 'type', 'serverId', 'channelId', 'at', 'delivered', 'reason', 'detail']);
+  assert.deepEqual([e.type, e.serverId, e.channelId, e.delivered, e.reason, e.detail],
+                   ['MESSAGE_CREATE', w.sid, w.open, false, 'not_connected', 'Bot não conectado']);
+  assert.match(e.position, /^\d+$/);
+  assert.equal(offline.next, e.position);
+
+  const bot = await gatewayConnect(srv.url, { auth: { token: w.info.botToken } }, sockets);
+  await w.say(w.open, 'entregue');
+  await w.say(w.hidden, 'escondido');
+  const two = await events(w, 2, offline.next);
+  assert.deepEqual(two.events.map((x) => [x.channelId, x.delivered, x.reason, x.detail]), [
+    [w.open, true, null, 'Entregue'],
+    [w.hidden, false, 'no_view_channel', 'Sem VER_CANAL no canal'],
+  ]);
+  assert.ok(bot.received.some((r) => r.name === 'MESSAGE_CREATE' && r.payload.content === 'entregue'));
+  assert.ok(!bot.received.some((r) => r.payload && r.payload.content === 'escondido'), 'the console tells, the bot did not get it');
+
+  assert.equal((await api(srv.url, 'PUT', `/api/applications/${w.info.app.id}/intents`, { token: w.dev.token, body: { intents: [] } })).status, 200);
+  await w.say(w.open, 'sem intent');
+  const off = await events(w, 1, two.next);
+  assert.deepEqual(off.events.map((x) => [x.delivered, x.reason, x.detail]), [[false, 'intent_off', 'Intent messages.read desligada']]);
+  assert.ok(!JSON.stringify(off).includes('sem intent'), 'never the content');
+  bot.close();
+});
+
+test('only the owner sees it; other servers and other bots are not in it; after is checked', async () => {
+  const w = await world();
+  const stranger = await register(srv.url);
+  for (const token of [stranger.token, w.owner.token]) {
+    const r = await w.look('0', token);
+    assert.equal(r.status, 404, 'someone else\'s application does not exist for them');
+  }
+  assert.equal((await api(srv.url, 'GET', `/api/applications/${w.info.app.id}/console`, { token: w.info.botToken })).status, 403, 'not for bots');
+  assert.equal((await w.look('-1')).status, 400);
+  assert.equal((await w.look('x')).body.error, 'after: deve ser uma posição (número inteiro ≥ 0)');
+
+  await w.look();
+  const other = await world(); // another application's server, same moment
+  await other.say(other.open, 'outro servidor');
+  await w.say(w.open, 'deste servidor');
+  const got = await events(w, 1);
+  assert.deepEqual(got.events.map((x) => x.serverId), [w.sid], 'only the servers it is installed in');
+});
+
+test('an application without a bot: nothing to watch', async () => {
+  const dev = await register(srv.url);
+  const created = await api(srv.url, 'POST', '/api/applications', { token: dev.token, body: { name: 'Sem bot' } });
+  const r = await api(srv.url, 'GET', `/api/applications/${created.body.application.id}/console`, { token: dev.token });
+  assert.deepEqual(r.body, { events: [], watching: false, next: '0' });
+});
