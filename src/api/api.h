@@ -120,6 +120,7 @@ extern const struct api_route api_dm_routes[];
 extern const struct api_route api_health_routes[];
 extern const struct api_route api_openapi_routes[];
 extern const struct api_route api_console_routes[];
+extern const struct api_route api_ticket_routes[];
 extern const struct api_route api_application_routes[];
 extern const struct api_route api_oauth_routes[];
 extern const struct api_route api_bot_routes[];

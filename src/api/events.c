@@ -196,7 +196,8 @@ void api_event_member_remove(struct api_call *c, const char *sid, const char *ui
 void api_event_message(struct api_call *c, const char *name, struct state_server *srv,
                        int64_t channel, json_t *payload)
 {
-    struct idset *to = state_server_audience(srv, channel, INTENT_MESSAGES_READ, clock_now_ms());
+    struct idset *to =
+        state_server_audience_with_people(srv, channel, INTENT_MESSAGES_READ, clock_now_ms());
     if (!to) {
         log_error("events: cannot resolve recipients of %s", name);
         json_decref(payload);

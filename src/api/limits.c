@@ -17,6 +17,7 @@ const struct api_limit LIMIT_BOT_EDIT = {"bot-edit", 10, 10 * 1000};
 const struct api_limit LIMIT_HUMAN_SEND = {"send", 10, 10 * 1000};
 const struct api_limit LIMIT_PRESENCE = {"presence", 30, MINUTE_MS};
 const struct api_limit LIMIT_BOT_COMMANDS = {"bot-commands", 20, MINUTE_MS};
+const struct api_limit LIMIT_GATEWAY_TICKETS = {"gateway-tickets", 30, MINUTE_MS};
 const struct api_limit LIMIT_TEST_ENDPOINT = {"test-endpoint", 10, MINUTE_MS};
 const struct api_limit LIMIT_CREATE_SERVER = {"create-server", 10, HOUR_MS};
 const struct api_limit LIMIT_CREATE_INVITE = {"create-invite", 50, HOUR_MS};

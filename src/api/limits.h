@@ -23,6 +23,7 @@ extern const struct api_limit LIMIT_HUMAN_SEND;
 extern const struct api_limit LIMIT_PRESENCE;
 extern const struct api_limit LIMIT_INVOKE;
 extern const struct api_limit LIMIT_BOT_COMMANDS;
+extern const struct api_limit LIMIT_GATEWAY_TICKETS;
 extern const struct api_limit LIMIT_TEST_ENDPOINT;
 extern const struct api_limit LIMIT_CREATE_SERVER;
 extern const struct api_limit LIMIT_CREATE_INVITE;

@@ -28,6 +28,7 @@
 #include "gateway/voice.h"
 #include "socketio/server.h"
 #include "state/state.h"
+#include "state/tickets.h"
 #include "store/apps.h"
 #include "store/people.h"
 
@@ -220,13 +221,21 @@ static enum sio_connect_decision on_connect(void *user, struct sio_socket *sock,
         *message = "Servidor encerrando";
         return SIO_REFUSE;
     }
-    json_t *token = json_object_get(auth, "token");
-    if (!json_is_string(token) || json_string_length(token) == 0) {
+    json_t *token = json_object_get(auth, "token"), *ticket = json_object_get(auth, "ticket");
+    char ticket_hash[CRYPTO_SHA256_HEX + 1];
+    int by_ticket = !json_is_string(token) && json_is_string(ticket);
+    if (by_ticket && !tickets_redeem(state_tickets(gw->state), json_string_value(ticket),
+                                     clock_now_ms(), ticket_hash)) {
+        note_connect(gw, NULL, 0);
+        *message = "Ticket inválido";
+        return SIO_REFUSE;
+    }
+    if (!by_ticket && (!json_is_string(token) || json_string_length(token) == 0)) {
         note_connect(gw, NULL, 0);
         *message = "Sem token";
         return SIO_REFUSE;
     }
-    if (json_string_length(token) > TOKEN_MAX) {
+    if (!by_ticket && json_string_length(token) > TOKEN_MAX) {
         note_connect(gw, NULL, 0);
         *message = "Token inválido";
         return SIO_REFUSE;
@@ -247,7 +256,10 @@ static enum sio_connect_decision on_connect(void *user, struct sio_socket *sock,
     a->base.work = auth_on_worker;
     a->base.done = auth_answered;
     memcpy(a->socket_id, sio_socket_id(sock), sizeof a->socket_id);
-    crypto_sha256_hex(json_string_value(token), json_string_length(token), a->token_hash);
+    if (by_ticket) /* a page's session, whose token it cannot read */
+        memcpy(a->token_hash, ticket_hash, sizeof a->token_hash);
+    else
+        crypto_sha256_hex(json_string_value(token), json_string_length(token), a->token_hash);
     if (state_identity_known(gw->state, a->token_hash, &a->owner) && a->owner.is_bot) {
         a->found = 1; /* a bot in memory: answered here, no worker (sessions may expire) */
         a->base.gw = gw;

@@ -277,7 +277,7 @@ void state_server_unref(struct state_server *s)
     for (size_t i = 0; i < s->nmembers; i++)
         free(s->members[i].username);
     if (s->audiences)
-        for (size_t i = 0; i < (s->nchannels + 1) * INTENT_COUNT; i++)
+        for (size_t i = 0; i < 2 * (s->nchannels + 1) * INTENT_COUNT; i++)
             idset_unref(s->audiences[i].bots);
     free(s->audiences);
     free(s->roles);
@@ -379,11 +379,21 @@ static int intent_index(uint32_t intent)
     return -1;
 }
 
+/* With people, also every person who may see the channel (people have no intents). */
 static struct idset *compute_audience(const struct state_server *s, int64_t channel,
-                                      uint32_t intent, int64_t now, int64_t *valid_until)
+                                      uint32_t intent, int people, int64_t now,
+                                      int64_t *valid_until)
 {
-    struct idset *set = idset_new(s->nbots);
+    struct idset *set = idset_new(people ? s->nmembers : s->nbots);
     *valid_until = 0;
+    for (size_t i = 0; set && people && i < s->nmembers; i++) {
+        const struct state_member *m = &s->members[i];
+        if (m->bot >= 0 || m->is_bot)
+            continue;
+        if (channel < 0 ||
+            (state_server_channel_perms(s, i, (size_t)channel, now) & PERM_VER_CANAL))
+            idset_add(set, m->user_id);
+    }
     for (size_t i = 0; set && i < s->nbots; i++) {
         const struct state_bot *b = &s->bots[i];
         const struct state_member *m = &s->members[b->member];
@@ -400,16 +410,17 @@ static struct idset *compute_audience(const struct state_server *s, int64_t chan
     return set;
 }
 
-struct idset *state_server_audience(struct state_server *s, int64_t channel, uint32_t intent,
-                                    int64_t now)
+static struct idset *audience(struct state_server *s, int64_t channel, uint32_t intent, int people,
+                              int64_t now)
 {
     int bit = intent_index(intent);
     if (bit < 0 || channel >= (int64_t)s->nchannels)
         return idset_new(0);
-    size_t slot = (size_t)(channel + 1) * INTENT_COUNT + (size_t)bit;
+    size_t per = (s->nchannels + 1) * INTENT_COUNT;
+    size_t slot = (size_t)people * per + (size_t)(channel + 1) * INTENT_COUNT + (size_t)bit;
     pthread_mutex_lock(&s->lock);
     if (!s->audiences)
-        s->audiences = calloc((s->nchannels + 1) * INTENT_COUNT, sizeof *s->audiences);
+        s->audiences = calloc(2 * per, sizeof *s->audiences);
     struct state_audience *a = s->audiences ? &s->audiences[slot] : NULL;
     if (a && a->bots && (!a->valid_until || now < a->valid_until)) {
         struct idset *set = idset_ref(a->bots);
@@ -417,7 +428,7 @@ struct idset *state_server_audience(struct state_server *s, int64_t channel, uin
         return set;
     }
     int64_t valid_until;
-    struct idset *set = compute_audience(s, channel, intent, now, &valid_until);
+    struct idset *set = compute_audience(s, channel, intent, people, now, &valid_until);
     if (a && set) {
         idset_unref(a->bots);
         a->bots = idset_ref(set);
@@ -425,4 +436,16 @@ struct idset *state_server_audience(struct state_server *s, int64_t channel, uin
     }
     pthread_mutex_unlock(&s->lock);
     return set;
+}
+
+struct idset *state_server_audience(struct state_server *s, int64_t channel, uint32_t intent,
+                                    int64_t now)
+{
+    return audience(s, channel, intent, 0, now);
+}
+
+struct idset *state_server_audience_with_people(struct state_server *s, int64_t channel,
+                                                uint32_t intent, int64_t now)
+{
+    return audience(s, channel, intent, 1, now);
 }

@@ -73,7 +73,8 @@ struct state_server {
     size_t nroles, nchannels, noverwrites, nmembers, nmember_roles, nbots;
     size_t cap_roles, cap_channels, cap_overwrites, cap_members, cap_member_roles, cap_bots;
     struct state_index role_ix, channel_ix, member_ix, username_ix;
-    /* Audiences computed so far: [channel + 1][intent bit], each valid until a timeout ends. */
+    /* Audiences computed so far: [people?][channel + 1][intent bit], each valid until a timeout
+     * ends. */
     pthread_mutex_t lock;
     struct state_audience *audiences;
     int64_t bytes; /* what this snapshot holds, for the footprint report */
@@ -98,5 +99,9 @@ uint64_t state_server_channel_perms(const struct state_server *s, size_t member,
  * are left out. A new reference, or NULL when out of memory. */
 struct idset *state_server_audience(struct state_server *s, int64_t channel, uint32_t intent,
                                     int64_t now);
+/* The same bots, and every person who may see that channel: the audience of the events people
+ * see live too (messages). */
+struct idset *state_server_audience_with_people(struct state_server *s, int64_t channel,
+                                                uint32_t intent, int64_t now);
 
 #endif

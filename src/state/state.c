@@ -7,6 +7,7 @@
  * that server (and no drop of everything) came after.
  */
 #include "state/state.h"
+#include "state/tickets.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -32,6 +33,7 @@ struct state {
     uint64_t seq;          /* drops so far */
     uint64_t all_at;       /* seq of the last drop of everything */
     struct drop drops[DROPS_KEPT];
+    struct tickets *tickets; /* gateway tickets of sessions (owned) */
 };
 
 struct state *state_new(void)
@@ -39,10 +41,19 @@ struct state *state_new(void)
     struct state *s = calloc(1, sizeof *s);
     if (!s)
         return NULL;
+    if (!(s->tickets = tickets_new())) {
+        free(s);
+        return NULL;
+    }
     pthread_mutex_init(&s->lock, NULL);
     map_init(&s->servers);
     map_init(&s->identities);
     return s;
+}
+
+struct tickets *state_tickets(struct state *s)
+{
+    return s->tickets;
 }
 
 static void unref_server(const char *key, void *value, void *arg)
@@ -73,6 +84,7 @@ void state_free(struct state *s)
     map_each(&s->servers, unref_server, NULL);
     map_cleanup(&s->servers);
     clear_identities(s);
+    tickets_free(s->tickets);
     pthread_mutex_destroy(&s->lock);
     free(s);
 }

@@ -25,6 +25,7 @@ static const struct {
     {"/login", "login.html"},
     {"/oauth2/authorize", "authorize.html"},
     {"/developers", "developers.html"},
+    {"/app", "app.html"},
 };
 
 static const char *content_type(const char *name)
@@ -131,7 +132,7 @@ int web_handle(struct http_exchange *ex)
         return 1;
     }
     if (slice_eq(path, "/")) {
-        http_response_add_header(&ex->res, "Location", "/developers");
+        http_response_add_header(&ex->res, "Location", "/app");
         answer(ex, 302, NULL, "", 0);
         return 1;
     }

@@ -77,7 +77,7 @@ test('pages carry strict security headers; static files have ETags and stay in t
   }
   const root = await fetch(srv.url + '/', { redirect: 'manual' });
   assert.equal(root.status, 302);
-  assert.equal(root.headers.get('location'), '/developers');
+  assert.equal(root.headers.get('location'), '/app');
 
   const css = await fetch(srv.url + '/static/app.css');
   assert.equal(css.status, 200);

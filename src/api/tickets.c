@@ -1,0 +1,32 @@
+/*
+ * POST /api/gateway/ticket: a single-use ticket for the caller's session, for pages signed in
+ * with the HttpOnly cookie, which cannot read their token: they CONNECT to the gateway with
+ * {ticket} instead (state/tickets.h).
+ */
+#include <http_parser.h>
+
+#include "api/api.h"
+#include "api/limits.h"
+#include "core/clock.h"
+#include "core/jsonout.h"
+#include "state/state.h"
+#include "state/tickets.h"
+
+static void ticket(struct api_call *c)
+{
+    if (api_limit_hit(c, &LIMIT_GATEWAY_TICKETS))
+        return;
+    char t[CRYPTO_TOKEN_LEN + 1];
+    int64_t now = clock_now_ms();
+    if (tickets_issue(state_tickets(c->app->state), c->me.token_hash, now, t)) {
+        api_busy(c, "Muitas conexões sendo abertas agora; tente de novo em instantes");
+        return;
+    }
+    api_reply(c, 200,
+              json_pack("{ssso}", "ticket", t, "expiresAt", jsonout_time(now + TICKET_TTL_MS)));
+}
+
+const struct api_route api_ticket_routes[] = {
+    {HTTP_POST, "/api/gateway/ticket", ticket, API_PERSON, API_ON_WORKER, API_BODY_SMALL},
+    {0, NULL, NULL, 0, 0, 0},
+};

@@ -1,0 +1,106 @@
+/* Gateway tickets: see tickets.h. */
+#include "state/tickets.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/map.h"
+
+struct ticket {
+    char token_hash[CRYPTO_SHA256_HEX + 1];
+    int64_t expires;
+};
+
+struct tickets {
+    pthread_mutex_t lock;
+    struct map by_ticket; /* ticket → struct ticket */
+};
+
+struct tickets *tickets_new(void)
+{
+    struct tickets *t = calloc(1, sizeof *t);
+    if (!t)
+        return NULL;
+    pthread_mutex_init(&t->lock, NULL);
+    map_init(&t->by_ticket);
+    return t;
+}
+
+static void free_value(const char *key, void *value, void *arg)
+{
+    (void)key;
+    (void)arg;
+    free(value);
+}
+
+void tickets_free(struct tickets *t)
+{
+    if (!t)
+        return;
+    map_each(&t->by_ticket, free_value, NULL);
+    map_cleanup(&t->by_ticket);
+    pthread_mutex_destroy(&t->lock);
+    free(t);
+}
+
+struct lapsed {
+    int64_t now;
+    char (*keys)[CRYPTO_TOKEN_LEN + 1];
+    size_t n;
+};
+
+static void note_lapsed(const char *key, void *value, void *arg)
+{
+    struct lapsed *l = arg;
+    if (((struct ticket *)value)->expires <= l->now)
+        memcpy(l->keys[l->n++], key, CRYPTO_TOKEN_LEN + 1);
+}
+
+/* Under the lock, when full: drops every lapsed ticket. */
+static void sweep(struct tickets *t, int64_t now)
+{
+    struct lapsed l = {now, malloc(t->by_ticket.count * sizeof *l.keys), 0};
+    if (!l.keys)
+        return;
+    map_each(&t->by_ticket, note_lapsed, &l);
+    for (size_t i = 0; i < l.n; i++)
+        free(map_remove(&t->by_ticket, l.keys[i]));
+    free(l.keys);
+}
+
+int tickets_issue(struct tickets *t, const char *token_hash, int64_t now,
+                  char ticket[CRYPTO_TOKEN_LEN + 1])
+{
+    struct ticket *v = malloc(sizeof *v);
+    if (!v || strlen(token_hash) != CRYPTO_SHA256_HEX) {
+        free(v);
+        return -1;
+    }
+    memcpy(v->token_hash, token_hash, sizeof v->token_hash);
+    v->expires = now + TICKET_TTL_MS;
+    crypto_token(ticket);
+    pthread_mutex_lock(&t->lock);
+    if (t->by_ticket.count >= TICKETS_MAX)
+        sweep(t, now);
+    int rc = t->by_ticket.count < TICKETS_MAX ? map_set(&t->by_ticket, ticket, v) : -1;
+    pthread_mutex_unlock(&t->lock);
+    if (rc)
+        free(v);
+    return rc;
+}
+
+int tickets_redeem(struct tickets *t, const char *ticket, int64_t now,
+                   char token_hash[CRYPTO_SHA256_HEX + 1])
+{
+    if (strlen(ticket) != CRYPTO_TOKEN_LEN)
+        return 0;
+    pthread_mutex_lock(&t->lock);
+    struct ticket *v = map_remove(&t->by_ticket, ticket);
+    pthread_mutex_unlock(&t->lock);
+    int ok = v && v->expires > now;
+    if (ok)
+        memcpy(token_hash, v->token_hash, CRYPTO_SHA256_HEX + 1);
+    free(v);
+    return ok;
+}

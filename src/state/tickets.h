@@ -1,0 +1,27 @@
+/*
+ * Gateway tickets: a page signed in with the HttpOnly session cookie cannot read its session
+ * token, so it asks for a ticket (POST /api/gateway/ticket) and puts that in its Socket.IO
+ * CONNECT instead. A ticket stands for the session that asked for it, is good once, and lapses
+ * after TICKET_TTL_MS. At most TICKETS_MAX are outstanding. Thread-safe.
+ */
+#ifndef PRACA_STATE_TICKETS_H
+#define PRACA_STATE_TICKETS_H
+#include <stdint.h>
+
+#include "core/crypto.h"
+
+#define TICKET_TTL_MS 60000
+#define TICKETS_MAX   4096
+
+struct tickets;
+struct tickets *tickets_new(void);
+void tickets_free(struct tickets *t);
+/* A new ticket for the session whose token hashes to token_hash. Returns 0, or -1 when
+ * TICKETS_MAX are outstanding (or out of memory). */
+int tickets_issue(struct tickets *t, const char *token_hash, int64_t now,
+                  char ticket[CRYPTO_TOKEN_LEN + 1]);
+/* Uses the ticket up: 1 and the session's token hash, or 0 (unknown, used or lapsed). */
+int tickets_redeem(struct tickets *t, const char *ticket, int64_t now,
+                   char token_hash[CRYPTO_SHA256_HEX + 1]);
+
+#endif

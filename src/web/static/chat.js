@@ -1,0 +1,260 @@
+// The chat client: servers, their text channels, messages live over the gateway, a composer
+// that also runs slash commands, bots' buttons and forms. Text only through textContent.
+'use strict';
+
+const HISTORY_PAGE = 50;
+const chat = {
+  me: null,
+  servers: [],
+  sid: null,
+  channels: [],
+  cid: null,
+  names: new Map(), // user id → shown name, for the open server
+  commands: [],
+  gateway: null,
+};
+
+// ---- rendering ----
+
+function nameOf(userId) {
+  return chat.names.get(userId) || 'alguém';
+}
+
+function button(component, message) {
+  const b = el('button', { type: 'button', class: `component style-${component.style || 1}`, text: component.label || '…' });
+  if (component.disabled) b.disabled = true;
+  if (component.style === 5 && component.url) {
+    b.addEventListener('click', () => window.open(component.url, '_blank', 'noopener'));
+  } else {
+    b.addEventListener('click', () => invoke({ type: 'component', messageId: message.id, customId: component.customId }));
+  }
+  return b;
+}
+
+function selectMenu(component, message) {
+  const s = el('select', { 'aria-label': component.placeholder || 'Escolha' });
+  s.append(el('option', { value: '', text: component.placeholder || 'Escolha…' }));
+  for (const o of component.options || []) s.append(el('option', { value: o.value, text: o.label }));
+  s.addEventListener('change', () => {
+    if (s.value) invoke({ type: 'component', messageId: message.id, customId: component.customId, values: [s.value] });
+  });
+  return s;
+}
+
+function components(list, message) {
+  const box = el('div', { class: 'components' });
+  for (const row of list || []) {
+    const line = el('div', { class: 'row' });
+    for (const c of row.components || []) {
+      if (c.type === 2) line.append(button(c, message));
+      else if (c.type === 3) line.append(selectMenu(c, message));
+    }
+    box.append(line);
+  }
+  return box;
+}
+
+function embed(e) {
+  const box = el('div', { class: 'embed' });
+  if (Number.isInteger(e.color)) box.style.borderLeftColor = `#${e.color.toString(16).padStart(6, '0')}`;
+  if (e.title) box.append(el('strong', { text: e.title }));
+  if (e.description) box.append(el('p', { text: e.description }));
+  for (const f of e.fields || []) box.append(el('p', {}, el('strong', { text: `${f.name}: ` }), f.value));
+  if (e.footer && e.footer.text) box.append(el('small', { class: 'muted', text: e.footer.text }));
+  return box;
+}
+
+function messageItem(m) {
+  const when = new Date(m.createdAt).toLocaleTimeString('pt-BR', { hour: '2-digit', minute: '2-digit' });
+  const head = el('div', { class: 'head' }, el('strong', { text: nameOf(m.fromId) }),
+                  m.applicationId ? el('span', { class: 'bot-tag', text: 'BOT' }) : '',
+                  el('time', { datetime: m.createdAt, text: when }),
+                  m.editedAt ? el('span', { class: 'muted small', text: '(editada)' }) : '');
+  const li = el('li', { class: 'message', id: `m-${m.id}` }, head);
+  if (m.flags & 64) li.classList.add('ephemeral');
+  if (m.replyTo) li.append(el('div', { class: 'reply muted small', text: `↪ ${nameOf(m.replyTo.fromId)}: ${m.replyTo.preview}` }));
+  if (m.content) li.append(el('p', { class: 'content', text: m.content }));
+  for (const e of m.embeds || []) li.append(embed(e));
+  if (m.components && m.components.length) li.append(components(m.components, m));
+  if (m.flags & 64) li.append(el('small', { class: 'muted', text: 'Só você vê esta mensagem.' }));
+  return li;
+}
+
+function showMessage(m) {
+  const list = $('#messages');
+  const old = document.getElementById(`m-${m.id}`);
+  const item = messageItem(m);
+  if (old) old.replaceWith(item);
+  else {
+    const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
+    list.append(item);
+    if (atBottom) list.scrollTop = list.scrollHeight;
+  }
+  $('#no-messages').hidden = true;
+}
+
+// ---- loading ----
+
+async function loadServers() {
+  ({ servers: chat.servers } = await api('GET', '/api/servers'));
+  const list = $('#servers');
+  list.replaceChildren(...chat.servers.map((s) => el('li', {}, el('button', {
+    type: 'button', class: 'server', text: s.name, title: s.name,
+    'aria-current': s.id === chat.sid ? 'true' : false, onclick: () => openServer(s.id),
+  }))));
+}
+
+async function openServer(sid) {
+  chat.sid = sid;
+  const { server, channels } = await api('GET', `/api/servers/${sid}`);
+  chat.channels = channels.filter((c) => c.type === 'text');
+  const { members } = await api('GET', `/api/servers/${sid}/members`);
+  chat.names = new Map(members.map((m) => [m.user.id, m.nickname || m.user.displayName || m.user.username]));
+  chat.commands = (await api('GET', `/api/servers/${sid}/commands`)).commands;
+  $('#server-title').textContent = server.name;
+  await loadServers();
+  const list = $('#channels');
+  list.replaceChildren(...chat.channels.map((c) => el('li', {}, el('button', {
+    type: 'button', class: 'channel', text: `# ${c.name}`, 'data-id': c.id, onclick: () => openChannel(c.id),
+  }))));
+  history.replaceState(null, '', `#server=${sid}`);
+  if (chat.channels.length) await openChannel(chat.channels[0].id);
+}
+
+async function openChannel(cid) {
+  chat.cid = cid;
+  const channel = chat.channels.find((c) => c.id === cid);
+  $('#channel-title').textContent = `# ${channel.name}`;
+  for (const b of document.querySelectorAll('#channels button'))
+    b.setAttribute('aria-current', b.dataset.id === cid ? 'true' : 'false');
+  const { messages } = await api('GET', `/api/servers/${chat.sid}/channels/${cid}/messages?limit=${HISTORY_PAGE}`);
+  $('#messages').replaceChildren(...messages.map(messageItem));
+  $('#no-messages').hidden = messages.length > 0;
+  $('#composer').hidden = false;
+  $('#messages').scrollTop = $('#messages').scrollHeight;
+  history.replaceState(null, '', `#server=${chat.sid}&channel=${cid}`);
+}
+
+// ---- sending: text, or /command name=value … ----
+
+function commandBody(text) {
+  const [word, ...args] = text.slice(1).trim().split(/\s+/);
+  const command = chat.commands.find((c) => c.name === word);
+  if (!command) throw new Error(`Comando /${word} não existe aqui. Disponíveis: ${chat.commands.map((c) => '/' + c.name).join(' ') || 'nenhum'}`);
+  const options = args.filter(Boolean).map((a) => {
+    const [name, value = ''] = a.split(/=(.*)/s);
+    const option = command.options.find((o) => o.name === name);
+    if (!option) throw new Error(`/${word} não tem a opção ${name}`);
+    if (option.type === 'integer' || option.type === 'number') {
+      const n = Number(value);
+      if (!Number.isFinite(n) || (option.type === 'integer' && !Number.isInteger(n))) throw new Error(`${name}: deve ser um número${option.type === 'integer' ? ' inteiro' : ''}`);
+      return { name, value: n };
+    }
+    if (option.type === 'boolean') return { name, value: value === 'true' || value === 'sim' };
+    return { name, value };
+  });
+  return { type: 'command', applicationId: command.applicationId, commandName: word, options };
+}
+
+async function invoke(body) {
+  $('#send-error').hidden = true;
+  try {
+    await api('POST', `/api/servers/${chat.sid}/channels/${chat.cid}/interactions`, body);
+  } catch (e) {
+    showError($('#send-error'), e);
+  }
+}
+
+async function send(event) {
+  event.preventDefault();
+  const text = $('#text').value.trim();
+  if (!text) return;
+  $('#send-error').hidden = true;
+  try {
+    if (text.startsWith('/')) await invoke(commandBody(text));
+    else showMessage((await api('POST', `/api/servers/${chat.sid}/channels/${chat.cid}/messages`, { content: text })).message);
+    $('#text').value = '';
+  } catch (e) {
+    showError($('#send-error'), e);
+  }
+}
+
+// ---- forms a bot opens ----
+
+function openModal(m) {
+  const fields = $('#modal-fields');
+  $('#modal-title').textContent = m.title;
+  fields.replaceChildren();
+  for (const row of m.components) {
+    for (const input of row.components) {
+      const id = `field-${input.customId}`;
+      const field = input.style === 2
+        ? el('textarea', { id, 'data-id': input.customId, maxlength: input.maxLength, placeholder: input.placeholder || '' })
+        : el('input', { id, type: 'text', 'data-id': input.customId, maxlength: input.maxLength, placeholder: input.placeholder || '' });
+      if (input.required) field.required = true;
+      if (input.minLength) field.minLength = input.minLength;
+      if (input.value) field.value = input.value;
+      fields.append(el('label', { for: id, text: input.label }), field);
+    }
+  }
+  const form = $('#modal-form');
+  form.onsubmit = async (e) => {
+    e.preventDefault();
+    const values = [...fields.querySelectorAll('[data-id]')].map((f) => ({ customId: f.dataset.id, value: f.value }));
+    $('#modal').close();
+    await invoke({ type: 'modal_submit', applicationId: m.applicationId, customId: m.customId, values });
+  };
+  $('#modal').showModal();
+}
+
+// ---- live ----
+
+function connectLive() {
+  chat.gateway = new Gateway()
+    .on('connect', () => { $('#live').textContent = 'ao vivo'; $('#live').classList.add('on'); })
+    .on('disconnect', () => { $('#live').textContent = 'reconectando…'; $('#live').classList.remove('on'); })
+    .on('MESSAGE_CREATE', (m) => { if (m.channelId === chat.cid && !m.threadId) showMessage(m); })
+    .on('MESSAGE_UPDATE', (m) => { if (m.channelId === chat.cid && document.getElementById(`m-${m.id}`)) showMessage(m); })
+    .on('MESSAGE_DELETE', (m) => { const li = document.getElementById(`m-${m.id}`); if (li) li.remove(); })
+    .on('INTERACTION_MODAL', openModal);
+  chat.gateway.open();
+}
+
+async function main() {
+  chat.me = await requireSession();
+  $('#who').textContent = chat.me.displayName || chat.me.username;
+  $('#logout').addEventListener('click', async () => {
+    await api('POST', '/api/auth/logout').catch(() => {});
+    location.assign('/login');
+  });
+  $('#composer').addEventListener('submit', send);
+  $('#text').addEventListener('keydown', (e) => {
+    if (e.key === 'Enter' && !e.shiftKey) send(e);
+  });
+  $('#modal-cancel').addEventListener('click', () => $('#modal').close());
+  $('#create-server').addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const { server } = await api('POST', '/api/servers', { name: $('#server-name').value }).catch((err) => { showError($('#page-error'), err); return {}; });
+    if (!server) return;
+    $('#server-name').value = '';
+    await openServer(server.id);
+  });
+  $('#join').addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const code = $('#invite-code').value.trim().replace(/^.*\/invite\//, '');
+    const joined = await api('POST', `/api/invites/${encodeURIComponent(code)}/join`).catch((err) => { showError($('#page-error'), err); return null; });
+    if (!joined) return;
+    $('#invite-code').value = '';
+    await openServer(joined.server.id);
+  });
+  connectLive();
+  await loadServers();
+  const hash = new URLSearchParams(location.hash.slice(1));
+  const first = chat.servers.find((s) => s.id === hash.get('server')) || chat.servers[0];
+  if (first) {
+    await openServer(first.id);
+    if (hash.get('channel') && chat.channels.some((c) => c.id === hash.get('channel'))) await openChannel(hash.get('channel'));
+  }
+}
+
+main().catch((e) => showError($('#page-error'), e));

@@ -1,0 +1,127 @@
+// The chat client at /app in headless Chromium: two people and a bot meet in a channel. A's
+// message reaches B's page live; A runs a slash command; the bot's answer carries an embed, a
+// button and a select; B clicks and chooses, the bot edits its message and both pages update;
+// a form opens, is filled and submitted. Screenshots land in tests/e2e/screenshots/.
+'use strict';
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+const { chromium } = require('playwright-core');
+const { startServer, api, register, appWithBot, install, serverWithMembers, gatewayConnect } = require('./helpers');
+
+const SHOTS = path.join(__dirname, 'screenshots');
+const PHONE = { width: 390, height: 844 };
+const DESKTOP = { width: 1280, height: 900 };
+const P = { VER_CANAL: 256, ENVIAR_MENSAGENS: 512, USAR_COMANDOS: 65536 };
+let srv;
+let browser;
+const sockets = [];
+
+test.before(async () => {
+  srv = await startServer();
+  fs.mkdirSync(SHOTS, { recursive: true });
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-dev-shm-usage'],
+  });
+});
+test.after(async () => {
+  for (const s of sockets) s.close();
+  if (browser) await browser.close();
+  const r = await srv.stop();
+  assert.equal(r.code, 0, srv.stderr);
+});
+
+async function openApp(who, viewport = DESKTOP) {
+  const context = await browser.newContext({ viewport });
+  await context.addCookies([{ name: 'session', value: who.token, url: srv.url }]);
+  const page = await context.newPage();
+  page.problems = [];
+  page.on('pageerror', (e) => page.problems.push(e.message));
+  page.on('console', (m) => { if (m.type() === 'error' && !/status of 4\d\d/.test(m.text())) page.problems.push(m.text()); });
+  await page.goto(`${srv.url}/app`);
+  await page.waitForSelector('#live.on');
+  return page;
+}
+
+async function shoot(page, name) {
+  for (const [size, viewport] of [['390', PHONE], ['1280', DESKTOP]]) {
+    await page.setViewportSize(viewport);
+    await page.screenshot({ path: path.join(SHOTS, `${name}-${size}.png`), fullPage: true });
+  }
+  await page.setViewportSize(DESKTOP);
+}
+
+// A bot that answers /eco with an embed, a button and a select; the button edits the message,
+// the select too, and "form" opens a form whose submission gets an ephemeral thanks.
+async function startBot(info) {
+  const bot = await gatewayConnect(srv.url, { auth: { token: info.botToken } }, sockets);
+  const respond = (id, body) => api(srv.url, 'POST', `/api/bot/interactions/${id}/respond`, { token: info.botToken, body });
+  const card = (text) => ({
+    content: text,
+    embeds: [{ title: 'Eco', description: text, color: 0x1f6f5c }],
+    components: [{ type: 1, components: [{ type: 2, style: 1, label: 'Repetir', customId: 'repetir' }, { type: 2, style: 2, label: 'Formulário', customId: 'form' }] },
+                 { type: 1, components: [{ type: 3, customId: 'cor', placeholder: 'Uma cor', options: [{ label: 'Verde', value: 'verde' }, { label: 'Azul', value: 'azul' }] }] }],
+  });
+  bot.on('INTERACTION_CREATE', (i) => {
+    if (i.type === 'command') respond(i.id, { type: 'message', data: card(`eco: ${i.options[0].value}`) });
+    else if (i.customId === 'repetir') respond(i.id, { type: 'update', data: card('repetido!') });
+    else if (i.customId === 'cor') respond(i.id, { type: 'update', data: card(`cor: ${i.values[0]}`) });
+    else if (i.customId === 'form') respond(i.id, { type: 'modal', data: { customId: 'nome', title: 'Seu nome', components: [{ type: 1, components: [{ type: 4, customId: 'n', label: 'Nome', style: 1, required: true }] }] } });
+    else if (i.type === 'modal_submit') respond(i.id, { type: 'message', data: { content: `Obrigado, ${i.values[0].value}`, ephemeral: true } });
+  });
+  return bot;
+}
+
+test('two people and a bot: live messages, a slash command, buttons, a select and a form', async () => {
+  const { owner: ana, sid, members: [bia] } = await serverWithMembers(srv.url, 1);
+  const dev = await register(srv.url);
+  const info = await appWithBot(srv.url, dev, { name: 'Eco', intents: ['interactions.receive'] });
+  await install(srv.url, ana, info, sid, { permissions: P.VER_CANAL | P.ENVIAR_MENSAGENS });
+  await api(srv.url, 'PUT', '/api/bot/commands', { token: info.botToken, body: { commands: [{ name: 'eco', description: 'Repete', options: [{ name: 'texto', description: 'O quê', type: 'string', required: true }] }] } });
+  await startBot(info);
+
+  const a = await openApp(ana);
+  const b = await openApp(bia);
+  for (const p of [a, b]) await p.waitForSelector('#composer:not([hidden])');
+  assert.equal(await a.textContent('#channel-title'), '# geral');
+
+  await a.fill('#text', 'Olá, Bia!');
+  await a.press('#text', 'Enter');
+  await b.waitForSelector('.message:has-text("Olá, Bia!")');
+  assert.match(await b.textContent('.message:has-text("Olá, Bia!") .head'), new RegExp(ana.user.username));
+
+  await a.fill('#text', '/eco texto=bom-dia');
+  await a.click('#composer button[type=submit]');
+  for (const p of [a, b]) await p.waitForSelector('.message:has-text("eco: bom-dia") .embed');
+  assert.equal(await b.textContent('.message:has-text("eco: bom-dia") .bot-tag'), 'BOT');
+  await shoot(b, 'chat-command');
+
+  await b.click('.message:has-text("eco: bom-dia") button:has-text("Repetir")');
+  for (const p of [a, b]) await p.waitForSelector('.message:has-text("repetido!")');
+  await b.selectOption('.message:has-text("repetido!") select', 'azul');
+  for (const p of [a, b]) await p.waitForSelector('.message:has-text("cor: azul")');
+  assert.equal(await a.locator('.message:has-text("eco: bom-dia")').count(), 0, 'edited in place, not a new message');
+  assert.equal(await a.locator('.message .embed').count(), 1);
+
+  await b.click('.message:has-text("cor: azul") button:has-text("Formulário")');
+  await b.waitForSelector('#modal[open]');
+  assert.equal(await b.textContent('#modal-title'), 'Seu nome');
+  await shoot(b, 'chat-form');
+  await b.fill('#modal-fields input', 'Bia');
+  await b.click('#modal-send');
+  await b.waitForSelector('.message.ephemeral:has-text("Obrigado, Bia")');
+  await new Promise((r) => setTimeout(r, 300));
+  assert.equal(await a.locator('.message:has-text("Obrigado, Bia")').count(), 0, 'only the invoker sees it');
+
+  await a.fill('#text', '/nada');
+  await a.press('#text', 'Enter');
+  await a.waitForSelector('#send-error:not([hidden])');
+  assert.match(await a.textContent('#send-error'), /Comando \/nada não existe aqui\. Disponíveis: \/eco/);
+  await shoot(a, 'chat');
+  for (const p of [a, b]) {
+    assert.deepEqual(p.problems, [], 'no script errors or CSP violations');
+    await p.context().close();
+  }
+});
