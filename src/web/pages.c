@@ -105,6 +105,16 @@ static void serve(struct http_exchange *ex, const struct embedded_file *f, int p
     answer(ex, 200, content_type(f->name), (const char *)f->data, f->len);
 }
 
+/* Whether all n bytes are ASCII letters or digits (an invite code). */
+static int is_code(const char *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!((p[i] >= 'a' && p[i] <= 'z') || (p[i] >= 'A' && p[i] <= 'Z') ||
+              (p[i] >= '0' && p[i] <= '9')))
+            return 0;
+    return 1;
+}
+
 static void not_found(struct http_exchange *ex)
 {
     static const char fallback[] = "Página não encontrada";
@@ -145,6 +155,17 @@ int web_handle(struct http_exchange *ex)
                 not_found(ex);
             return 1;
         }
+    }
+    static const char invite[] = "/invite/"; /* /invite/<code>: letters and digits */
+    if (path.len > sizeof invite - 1 && path.len <= sizeof invite - 1 + 32 &&
+        !memcmp(path.ptr, invite, sizeof invite - 1) &&
+        is_code(path.ptr + sizeof invite - 1, path.len - (sizeof invite - 1))) {
+        const struct embedded_file *f = find("invite.html", 11);
+        if (f)
+            serve(ex, f, 1);
+        else
+            not_found(ex);
+        return 1;
     }
     const struct embedded_file *doc = find_in(praca_docs, "api.md", 6);
     if (slice_eq(path, "/docs/api.md") && doc) {

@@ -33,14 +33,14 @@ test.after(async () => {
   assert.equal(r.code, 0, srv.stderr);
 });
 
-async function openApp(who, viewport = DESKTOP) {
+async function openApp(who, viewport = DESKTOP, base = srv.url) {
   const context = await browser.newContext({ viewport });
-  await context.addCookies([{ name: 'session', value: who.token, url: srv.url }]);
+  await context.addCookies([{ name: 'session', value: who.token, url: base }]);
   const page = await context.newPage();
   page.problems = [];
   page.on('pageerror', (e) => page.problems.push(e.message));
   page.on('console', (m) => { if (m.type() === 'error' && !/status of 4\d\d/.test(m.text())) page.problems.push(m.text()); });
-  await page.goto(`${srv.url}/app`);
+  await page.goto(`${base}/app`);
   await page.waitForSelector('#live.on');
   return page;
 }
@@ -75,7 +75,8 @@ async function startBot(info) {
 }
 
 test('two people and a bot: live messages, a slash command, buttons, a select and a form', async () => {
-  const { owner: ana, sid, members: [bia] } = await serverWithMembers(srv.url, 1);
+  const { owner: ana, sid } = await serverWithMembers(srv.url, 0);
+  const bia = await register(srv.url);
   const dev = await register(srv.url);
   const info = await appWithBot(srv.url, dev, { name: 'Eco', intents: ['interactions.receive'] });
   await install(srv.url, ana, info, sid, { permissions: P.VER_CANAL | P.ENVIAR_MENSAGENS });
@@ -83,8 +84,22 @@ test('two people and a bot: live messages, a slash command, buttons, a select an
   await startBot(info);
 
   const a = await openApp(ana);
+  await a.waitForSelector('#composer:not([hidden])');
+  // A invites B with a link; B opens it, joins, and lands in the server.
+  await a.click('#invite-make');
+  await a.waitForSelector('#invite-box:not([hidden])');
+  const link = await a.textContent('#invite-link');
+  assert.match(link, new RegExp(`^${srv.url}/invite/[A-Za-z0-9]+$`));
   const b = await openApp(bia);
-  for (const p of [a, b]) await p.waitForSelector('#composer:not([hidden])');
+  await b.goto(link);
+  await b.waitForSelector('#invite:not([hidden])');
+  assert.equal(await b.textContent('#server-name'), 'Servidor de teste');
+  assert.equal(await b.textContent('#members'), '2 membros', 'Ana and the bot');
+  await shoot(b, 'chat-invite');
+  await b.click('#join');
+  await b.waitForURL(new RegExp(`/app#server=${sid}`));
+  await b.waitForSelector('#live.on');
+  await b.waitForSelector('#composer:not([hidden])');
   assert.equal(await a.textContent('#channel-title'), '# geral');
 
   await a.fill('#text', 'Olá, Bia!');
@@ -115,6 +130,14 @@ test('two people and a bot: live messages, a slash command, buttons, a select an
   await new Promise((r) => setTimeout(r, 300));
   assert.equal(await a.locator('.message:has-text("Obrigado, Bia")').count(), 0, 'only the invoker sees it');
 
+  // A reaction (on the reacting page: reactions are not pushed live yet); deleting one's own
+  // message, live on the other page.
+  await b.click('.message:has-text("Olá, Bia!") button.reaction.add');
+  await b.waitForSelector('.message:has-text("Olá, Bia!") button.reaction[aria-pressed=true]:has-text("👍 1")');
+  await a.click('.message:has-text("Olá, Bia!") button:has-text("Apagar")');
+  await b.waitForSelector('.message:has-text("Olá, Bia!")', { state: 'detached' });
+  assert.equal(await b.locator('.message:has-text("cor: azul") button:has-text("Apagar")').count(), 0, 'only one\'s own');
+
   await a.fill('#text', '/nada');
   await a.press('#text', 'Enter');
   await a.waitForSelector('#send-error:not([hidden])');
@@ -123,5 +146,29 @@ test('two people and a bot: live messages, a slash command, buttons, a select an
   for (const p of [a, b]) {
     assert.deepEqual(p.problems, [], 'no script errors or CSP violations');
     await p.context().close();
+  }
+});
+
+test('history pages back as one scrolls up, keeping one\'s place', async () => {
+  const roomy = await startServer({ args: ['--rate-limit-scale', '100'] }); // 120 sends at once
+  try {
+    const { owner: ana, sid, server } = await serverWithMembers(roomy.url, 0);
+    const cid = server.channels[0].id;
+    for (let i = 1; i <= 120; i++)
+      await api(roomy.url, 'POST', `/api/servers/${sid}/channels/${cid}/messages`, { token: ana.token, body: { content: `mensagem ${i}` } });
+    const a = await openApp(ana, DESKTOP, roomy.url);
+    await a.waitForSelector('.message:has-text("mensagem 120")');
+    assert.equal(await a.locator('.message').count(), 50, 'the newest page first');
+    await a.evaluate(() => { document.querySelector('#messages').scrollTop = 0; });
+    await a.waitForFunction(() => document.querySelectorAll('.message').length === 100);
+    assert.equal(await a.$eval('.message .content', (p) => p.textContent), 'mensagem 21');
+    assert.ok(await a.evaluate(() => document.querySelector('#messages').scrollTop > 0), 'kept its place');
+    await a.evaluate(() => { document.querySelector('#messages').scrollTop = 0; });
+    await a.waitForFunction(() => document.querySelectorAll('.message').length === 120);
+    assert.deepEqual(a.problems, []);
+    await a.context().close();
+  } finally {
+    const r = await roomy.stop();
+    assert.equal(r.code, 0, roomy.stderr);
   }
 });

@@ -12,6 +12,9 @@ const chat = {
   names: new Map(), // user id → shown name, for the open server
   commands: [],
   gateway: null,
+  oldest: null, // the oldest message shown, for paging back
+  hasMore: false,
+  loadingOlder: false,
 };
 
 // ---- rendering ----
@@ -76,8 +79,50 @@ function messageItem(m) {
   if (m.content) li.append(el('p', { class: 'content', text: m.content }));
   for (const e of m.embeds || []) li.append(embed(e));
   if (m.components && m.components.length) li.append(components(m.components, m));
-  if (m.flags & 64) li.append(el('small', { class: 'muted', text: 'Só você vê esta mensagem.' }));
+  if (m.flags & 64) {
+    li.append(el('small', { class: 'muted', text: 'Só você vê esta mensagem.' }));
+    return li;
+  }
+  li.append(reactions(m));
+  if (m.fromId === chat.me.id) {
+    head.append(el('button', { type: 'button', class: 'link-button small', text: 'Apagar',
+                               'aria-label': 'Apagar esta mensagem', onclick: () => remove(m) }));
+  }
   return li;
+}
+
+function reactions(m) {
+  const row = el('div', { class: 'reactions' });
+  for (const r of m.reactions || []) {
+    const mine = (r.userIds || []).includes(chat.me.id);
+    row.append(el('button', { type: 'button', class: mine ? 'reaction mine' : 'reaction', 'aria-pressed': String(mine),
+                              text: `${r.emoji || ':' + r.customEmojiId + ':'} ${r.count}`,
+                              onclick: () => react(m, r.emoji) }));
+  }
+  row.append(el('button', { type: 'button', class: 'reaction add', text: '+ Reagir', 'aria-label': 'Reagir com 👍',
+                            onclick: () => react(m, '👍') }));
+  return row;
+}
+
+async function react(m, emoji) {
+  $('#send-error').hidden = true;
+  try {
+    const { reactions: now } = await api('POST', `/api/servers/${chat.sid}/channels/${chat.cid}/messages/${m.id}/react`, { emoji });
+    showMessage({ ...m, reactions: now });
+  } catch (e) {
+    showError($('#send-error'), e);
+  }
+}
+
+async function remove(m) {
+  $('#send-error').hidden = true;
+  try {
+    await api('DELETE', `/api/servers/${chat.sid}/channels/${chat.cid}/messages/${m.id}`);
+    const li = document.getElementById(`m-${m.id}`);
+    if (li) li.remove();
+  } catch (e) {
+    showError($('#send-error'), e);
+  }
 }
 
 function showMessage(m) {
@@ -112,6 +157,8 @@ async function openServer(sid) {
   chat.names = new Map(members.map((m) => [m.user.id, m.nickname || m.user.displayName || m.user.username]));
   chat.commands = (await api('GET', `/api/servers/${sid}/commands`)).commands;
   $('#server-title').textContent = server.name;
+  $('#invite-box').hidden = true;
+  $('#invite-make').hidden = false;
   await loadServers();
   const list = $('#channels');
   list.replaceChildren(...chat.channels.map((c) => el('li', {}, el('button', {
@@ -127,12 +174,35 @@ async function openChannel(cid) {
   $('#channel-title').textContent = `# ${channel.name}`;
   for (const b of document.querySelectorAll('#channels button'))
     b.setAttribute('aria-current', b.dataset.id === cid ? 'true' : 'false');
-  const { messages } = await api('GET', `/api/servers/${chat.sid}/channels/${cid}/messages?limit=${HISTORY_PAGE}`);
+  const { messages, hasMore } = await api('GET', `/api/servers/${chat.sid}/channels/${cid}/messages?limit=${HISTORY_PAGE}`);
+  chat.oldest = messages.length ? messages[0].id : null;
+  chat.hasMore = hasMore;
   $('#messages').replaceChildren(...messages.map(messageItem));
   $('#no-messages').hidden = messages.length > 0;
   $('#composer').hidden = false;
   $('#messages').scrollTop = $('#messages').scrollHeight;
   history.replaceState(null, '', `#server=${chat.sid}&channel=${cid}`);
+}
+
+// Scrolled to the top: the page before, kept where the reader was.
+async function loadOlder() {
+  if (!chat.hasMore || chat.loadingOlder || !chat.oldest) return;
+  chat.loadingOlder = true;
+  const cid = chat.cid;
+  try {
+    const { messages, hasMore } = await api('GET', `/api/servers/${chat.sid}/channels/${cid}/messages?limit=${HISTORY_PAGE}&beforeId=${chat.oldest}`);
+    if (cid !== chat.cid) return;
+    const list = $('#messages');
+    const from = list.scrollHeight - list.scrollTop;
+    list.prepend(...messages.map(messageItem));
+    list.scrollTop = list.scrollHeight - from;
+    chat.hasMore = hasMore;
+    if (messages.length) chat.oldest = messages[0].id;
+  } catch (e) {
+    showError($('#send-error'), e);
+  } finally {
+    chat.loadingOlder = false;
+  }
 }
 
 // ---- sending: text, or /command name=value … ----
@@ -228,6 +298,7 @@ async function main() {
     location.assign('/login');
   });
   $('#composer').addEventListener('submit', send);
+  $('#messages').addEventListener('scroll', () => { if ($('#messages').scrollTop < 80) loadOlder(); });
   $('#text').addEventListener('keydown', (e) => {
     if (e.key === 'Enter' && !e.shiftKey) send(e);
   });
@@ -247,6 +318,16 @@ async function main() {
     $('#invite-code').value = '';
     await openServer(joined.server.id);
   });
+  $('#invite-make').addEventListener('click', async () => {
+    try {
+      const { code } = await api('POST', `/api/servers/${chat.sid}/invites`, {});
+      $('#invite-link').textContent = `${location.origin}/invite/${code}`;
+      $('#invite-box').hidden = false;
+    } catch (err) {
+      showError($('#page-error'), err);
+    }
+  });
+  $('#invite-copy').addEventListener('click', (e) => copyText($('#invite-link').textContent, e.target));
   connectLive();
   await loadServers();
   const hash = new URLSearchParams(location.hash.slice(1));
