@@ -143,6 +143,19 @@ test('two people and a bot: live messages, a slash command, buttons, a select an
   await a.waitForSelector('#send-error:not([hidden])');
   assert.match(await a.textContent('#send-error'), /Comando \/nada não existe aqui\. Disponíveis: \/eco/);
   await shoot(a, 'chat');
+
+  // A uninstalls the bot from the server's settings; its command is gone.
+  await a.click('#settings-open');
+  await a.waitForSelector('#apps li');
+  assert.match(await a.textContent('#apps li'), /Eco[\s\S]*Ver canais, Enviar mensagens/);
+  await shoot(a, 'chat-settings');
+  await a.click('#apps li button:has-text("Desinstalar")');
+  await a.waitForSelector('#no-apps:not([hidden])');
+  assert.deepEqual((await api(srv.url, 'GET', '/api/bot/servers', { token: info.botToken })).body.servers, []);
+  await a.click('#settings-close');
+  await a.fill('#text', '/eco texto=x');
+  await a.press('#text', 'Enter');
+  await a.waitForSelector('#send-error:has-text("Disponíveis: nenhum")');
   for (const p of [a, b]) {
     assert.deepEqual(p.problems, [], 'no script errors or CSP violations');
     await p.context().close();
@@ -171,4 +184,28 @@ test('history pages back as one scrolls up, keeping one\'s place', async () => {
     const r = await roomy.stop();
     assert.equal(r.code, 0, roomy.stderr);
   }
+});
+
+test('account: change the password, then sign out everywhere', async () => {
+  const ana = await register(srv.url);
+  const other = await api(srv.url, 'POST', '/api/auth/login', { body: { username: ana.user.username, password: ana.password } });
+  const a = await openApp(ana, PHONE);
+  await a.click('#account-open');
+  await a.waitForSelector('#account:not([hidden])');
+  await a.fill('#current-password', 'errada-errada');
+  await a.fill('#new-password', 'uma senha nova');
+  await a.click('#password-form button[type=submit]');
+  await a.waitForSelector('#account-error:has-text("currentPassword: senha incorreta")');
+  await a.fill('#current-password', ana.password);
+  await a.fill('#new-password', 'uma senha nova');
+  await a.click('#password-form button[type=submit]');
+  await a.waitForSelector('#password-done:has-text("1 outra sessão foi encerrada")');
+  assert.equal((await api(srv.url, 'GET', '/api/users/@me', { token: other.body.token })).status, 401);
+  assert.equal((await api(srv.url, 'POST', '/api/auth/login', { body: { username: ana.user.username, password: 'uma senha nova' } })).status, 200);
+  await shoot(a, 'chat-account');
+  await a.click('#logout-everywhere');
+  await a.waitForURL(/\/login/);
+  assert.equal((await api(srv.url, 'GET', '/api/users/@me', { token: ana.token })).status, 401);
+  assert.deepEqual(a.problems, []);
+  await a.context().close();
 });

@@ -158,7 +158,8 @@ async function openServer(sid) {
   chat.commands = (await api('GET', `/api/servers/${sid}/commands`)).commands;
   $('#server-title').textContent = server.name;
   $('#invite-box').hidden = true;
-  $('#invite-make').hidden = false;
+  $('#invite-make').hidden = $('#settings-open').hidden = false;
+  showPanel('#room');
   await loadServers();
   const list = $('#channels');
   list.replaceChildren(...chat.channels.map((c) => el('li', {}, el('button', {
@@ -170,6 +171,7 @@ async function openServer(sid) {
 
 async function openChannel(cid) {
   chat.cid = cid;
+  showPanel('#room');
   const channel = chat.channels.find((c) => c.id === cid);
   $('#channel-title').textContent = `# ${channel.name}`;
   for (const b of document.querySelectorAll('#channels button'))
@@ -277,6 +279,74 @@ function openModal(m) {
   $('#modal').showModal();
 }
 
+// ---- panels: the server's settings, one's account ----
+
+function showPanel(id) {
+  for (const p of ['#settings', '#account', '#room']) $(p).hidden = p !== id;
+}
+
+async function loadApps() {
+  const { applications } = await api('GET', `/api/servers/${chat.sid}/applications`);
+  $('#apps').replaceChildren(...applications.map((a) => {
+    const granted = PERMISSIONS.filter((p) => a.grantedPermissions & p.bit).map((p) => p.label);
+    const remove = el('button', { type: 'button', class: 'secondary', text: 'Desinstalar', onclick: async () => {
+      try {
+        await api('DELETE', `/api/servers/${chat.sid}/applications/${a.id}`);
+        chat.commands = (await api('GET', `/api/servers/${chat.sid}/commands`)).commands;
+        await loadApps();
+      } catch (e) {
+        showError($('#settings-error'), e);
+      }
+    } });
+    return el('li', {}, el('span', {}, el('strong', { text: a.name }), el('br'),
+                           el('small', { class: 'muted', text: granted.join(', ') || 'sem permissões' })), remove);
+  }));
+  $('#no-apps').hidden = applications.length > 0;
+}
+
+function wirePanels() {
+  $('#settings-open').addEventListener('click', async () => {
+    $('#settings-error').hidden = true;
+    showPanel('#settings');
+    await loadApps().catch((e) => showError($('#settings-error'), e));
+  });
+  $('#settings-close').addEventListener('click', () => showPanel('#room'));
+  $('#install').addEventListener('submit', (e) => {
+    e.preventDefault();
+    let url;
+    try {
+      url = new URL($('#install-link').value.trim());
+    } catch {
+      return showError($('#settings-error'), new Error('Isso não é um link.'));
+    }
+    if (url.origin !== location.origin || url.pathname !== '/oauth2/authorize')
+      return showError($('#settings-error'), new Error(`O link de autorização começa com ${location.origin}/oauth2/authorize`));
+    location.assign(url.pathname + url.search);
+  });
+  $('#account-open').addEventListener('click', () => { $('#account-error').hidden = true; showPanel('#account'); });
+  $('#account-close').addEventListener('click', () => showPanel('#room'));
+  $('#password-form').addEventListener('submit', async (e) => {
+    e.preventDefault();
+    $('#account-error').hidden = $('#password-done').hidden = true;
+    try {
+      const r = await api('POST', '/api/users/@me/password', { currentPassword: $('#current-password').value, newPassword: $('#new-password').value });
+      $('#password-form').reset();
+      $('#password-done').textContent = `Senha trocada. ${r.revoked} ${r.revoked === 1 ? 'outra sessão foi encerrada' : 'outras sessões foram encerradas'}.`;
+      $('#password-done').hidden = false;
+    } catch (err) {
+      showError($('#account-error'), err);
+    }
+  });
+  $('#logout-everywhere').addEventListener('click', async () => {
+    try {
+      await api('POST', '/api/auth/logout-everywhere');
+      location.assign('/login');
+    } catch (err) {
+      showError($('#account-error'), err);
+    }
+  });
+}
+
 // ---- live ----
 
 function connectLive() {
@@ -328,6 +398,7 @@ async function main() {
     }
   });
   $('#invite-copy').addEventListener('click', (e) => copyText($('#invite-link').textContent, e.target));
+  wirePanels();
   connectLive();
   await loadServers();
   const hash = new URLSearchParams(location.hash.slice(1));
