@@ -144,6 +144,17 @@ test('two people and a bot: live messages, a slash command, buttons, a select an
   assert.match(await a.textContent('#send-error'), /Comando \/nada não existe aqui\. Disponíveis: \/eco/);
   await shoot(a, 'chat');
 
+  // A message in another channel marks it unread on B's page until B opens it.
+  const outro = (await api(srv.url, 'POST', `/api/servers/${sid}/channels`, { token: ana.token, body: { name: 'outro' } })).body.channel.id;
+  await b.reload();
+  await b.waitForSelector('#live.on');
+  await b.waitForSelector(`#channels button[data-id="${outro}"]`);
+  await api(srv.url, 'POST', `/api/servers/${sid}/channels/${outro}/messages`, { token: ana.token, body: { content: 'no outro canal' } });
+  await b.waitForSelector(`#channels button.unread[data-id="${outro}"]`);
+  await b.click(`#channels button[data-id="${outro}"]`);
+  await b.waitForSelector('.message:has-text("no outro canal")');
+  assert.equal(await b.locator('#channels button.unread').count(), 0);
+
   // A uninstalls the bot from the server's settings; its command is gone.
   await a.click('#settings-open');
   await a.waitForSelector('#apps li');

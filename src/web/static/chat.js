@@ -15,6 +15,7 @@ const chat = {
   oldest: null, // the oldest message shown, for paging back
   hasMore: false,
   loadingOlder: false,
+  unread: new Set(), // channel and server ids with messages not seen on this page
 };
 
 // ---- rendering ----
@@ -144,7 +145,7 @@ async function loadServers() {
   ({ servers: chat.servers } = await api('GET', '/api/servers'));
   const list = $('#servers');
   list.replaceChildren(...chat.servers.map((s) => el('li', {}, el('button', {
-    type: 'button', class: 'server', text: s.name, title: s.name,
+    type: 'button', class: 'server', text: s.name, title: s.name, 'data-id': s.id,
     'aria-current': s.id === chat.sid ? 'true' : false, onclick: () => openServer(s.id),
   }))));
 }
@@ -171,11 +172,14 @@ async function openServer(sid) {
 
 async function openChannel(cid) {
   chat.cid = cid;
+  chat.unread.delete(cid);
+  chat.unread.delete(chat.sid);
   showPanel('#room');
   const channel = chat.channels.find((c) => c.id === cid);
   $('#channel-title').textContent = `# ${channel.name}`;
   for (const b of document.querySelectorAll('#channels button'))
     b.setAttribute('aria-current', b.dataset.id === cid ? 'true' : 'false');
+  paintUnread();
   const { messages, hasMore } = await api('GET', `/api/servers/${chat.sid}/channels/${cid}/messages?limit=${HISTORY_PAGE}`);
   chat.oldest = messages.length ? messages[0].id : null;
   chat.hasMore = hasMore;
@@ -279,6 +283,19 @@ function openModal(m) {
   $('#modal').showModal();
 }
 
+// ---- unread: channels and servers with messages since this page last showed them ----
+
+function markUnread(m) {
+  chat.unread.add(m.channelId);
+  if (m.serverId && m.serverId !== chat.sid) chat.unread.add(m.serverId);
+  paintUnread();
+}
+
+function paintUnread() {
+  for (const b of document.querySelectorAll('#channels button')) b.classList.toggle('unread', chat.unread.has(b.dataset.id));
+  for (const b of document.querySelectorAll('#servers button')) b.classList.toggle('unread', chat.unread.has(b.dataset.id));
+}
+
 // ---- panels: the server's settings, one's account ----
 
 function showPanel(id) {
@@ -353,7 +370,10 @@ function connectLive() {
   chat.gateway = new Gateway()
     .on('connect', () => { $('#live').textContent = 'ao vivo'; $('#live').classList.add('on'); })
     .on('disconnect', () => { $('#live').textContent = 'reconectando…'; $('#live').classList.remove('on'); })
-    .on('MESSAGE_CREATE', (m) => { if (m.channelId === chat.cid && !m.threadId) showMessage(m); })
+    .on('MESSAGE_CREATE', (m) => {
+      if (m.channelId === chat.cid && !m.threadId) showMessage(m);
+      else if (m.fromId !== chat.me.id) markUnread(m);
+    })
     .on('MESSAGE_UPDATE', (m) => { if (m.channelId === chat.cid && document.getElementById(`m-${m.id}`)) showMessage(m); })
     .on('MESSAGE_DELETE', (m) => { const li = document.getElementById(`m-${m.id}`); if (li) li.remove(); })
     .on('INTERACTION_MODAL', openModal);
