@@ -220,3 +220,27 @@ test('account: change the password, then sign out everywhere', async () => {
   assert.deepEqual(a.problems, []);
   await a.context().close();
 });
+
+test('rules are asked for before one speaks; @ suggests members and mentions them', async () => {
+  const { owner: ana, sid, members: [bia] } = await serverWithMembers(srv.url, 1);
+  const set = await api(srv.url, 'PATCH', `/api/servers/${sid}`, { token: ana.token, body: { requiresRulesAcceptance: true, rules: 'Sem spam.\nRespeito sempre.' } });
+  assert.equal(set.status, 200, set.text);
+  const b = await openApp(bia);
+  await b.waitForSelector('#composer:not([hidden])');
+  await b.fill('#text', 'Oi @' + ana.user.username.slice(0, 3));
+  await b.waitForSelector(`#mentions button:has-text("@${ana.user.username}")`);
+  await b.click(`#mentions button:has-text("@${ana.user.username}")`);
+  assert.equal(await b.inputValue('#text'), `Oi @${ana.user.username} `);
+  await b.press('#text', 'Enter');
+  await b.waitForSelector('#rules:not([hidden])');
+  assert.equal(await b.textContent('#rules-text'), 'Sem spam.\nRespeito sempre.');
+  await shoot(b, 'chat-rules');
+  await b.click('#rules-accept');
+  await b.waitForSelector(`.message:has-text("Oi @${ana.user.username}")`);
+  assert.ok(await b.isHidden('#rules'));
+  const cid = (await api(srv.url, 'GET', `/api/servers/${sid}`, { token: ana.token })).body.channels[0].id;
+  const { messages } = (await api(srv.url, 'GET', `/api/servers/${sid}/channels/${cid}/messages`, { token: ana.token })).body;
+  assert.deepEqual(messages.at(-1).mentions, [ana.user.id], 'a real mention');
+  assert.deepEqual(b.problems, []);
+  await b.context().close();
+});

@@ -16,6 +16,8 @@ const chat = {
   hasMore: false,
   loadingOlder: false,
   unread: new Set(), // channel and server ids with messages not seen on this page
+  server: null,
+  usernames: [], // of the open server's members, for @ suggestions
 };
 
 // ---- rendering ----
@@ -153,9 +155,11 @@ async function loadServers() {
 async function openServer(sid) {
   chat.sid = sid;
   const { server, channels } = await api('GET', `/api/servers/${sid}`);
+  chat.server = server;
   chat.channels = channels.filter((c) => c.type === 'text');
   const { members } = await api('GET', `/api/servers/${sid}/members`);
   chat.names = new Map(members.map((m) => [m.user.id, m.nickname || m.user.displayName || m.user.username]));
+  chat.usernames = members.map((m) => m.user.username).sort();
   chat.commands = (await api('GET', `/api/servers/${sid}/commands`)).commands;
   $('#server-title').textContent = server.name;
   $('#invite-box').hidden = true;
@@ -245,13 +249,39 @@ async function send(event) {
   event.preventDefault();
   const text = $('#text').value.trim();
   if (!text) return;
-  $('#send-error').hidden = true;
+  $('#send-error').hidden = $('#rules').hidden = true;
   try {
     if (text.startsWith('/')) await invoke(commandBody(text));
     else showMessage((await api('POST', `/api/servers/${chat.sid}/channels/${chat.cid}/messages`, { content: text })).message);
     $('#text').value = '';
+    $('#mentions').replaceChildren();
   } catch (e) {
+    if (e.body && e.body.requiresRulesAcceptance) return askRules();
     showError($('#send-error'), e);
+  }
+}
+
+// A server that asks for its rules to be accepted before anyone speaks.
+function askRules() {
+  $('#rules-text').textContent = chat.server.rules || '(sem texto)';
+  $('#rules').hidden = false;
+  $('#rules-accept').focus();
+}
+
+// @ at the end of what is being typed: the members whose username starts with what follows.
+function suggestMentions() {
+  const box = $('#mentions');
+  const m = /(^|\s)@([a-z0-9_.]*)$/i.exec($('#text').value);
+  box.replaceChildren();
+  if (!m) return;
+  const typed = m[2].toLowerCase();
+  for (const name of chat.usernames.filter((u) => u.startsWith(typed)).slice(0, 6)) {
+    box.append(el('li', {}, el('button', { type: 'button', text: `@${name}`, onclick: () => {
+      const t = $('#text');
+      t.value = t.value.slice(0, t.value.length - typed.length) + name + ' ';
+      box.replaceChildren();
+      t.focus();
+    } })));
   }
 }
 
@@ -388,6 +418,16 @@ async function main() {
     location.assign('/login');
   });
   $('#composer').addEventListener('submit', send);
+  $('#text').addEventListener('input', suggestMentions);
+  $('#rules-accept').addEventListener('click', async () => {
+    try {
+      await api('POST', `/api/servers/${chat.sid}/rules/accept`);
+      $('#rules').hidden = true;
+      await send(new Event('submit'));
+    } catch (e) {
+      showError($('#send-error'), e);
+    }
+  });
   $('#messages').addEventListener('scroll', () => { if ($('#messages').scrollTop < 80) loadOlder(); });
   $('#text').addEventListener('keydown', (e) => {
     if (e.key === 'Enter' && !e.shiftKey) send(e);
