@@ -241,6 +241,13 @@ test('rules are asked for before one speaks; @ suggests members and mentions the
   const cid = (await api(srv.url, 'GET', `/api/servers/${sid}`, { token: ana.token })).body.channels[0].id;
   const { messages } = (await api(srv.url, 'GET', `/api/servers/${sid}/channels/${cid}/messages`, { token: ana.token })).body;
   assert.deepEqual(messages.at(-1).mentions, [ana.user.id], 'a real mention');
+
+  // A timeout is shown, with its reason.
+  const until = new Date(Date.now() + 3600_000).toISOString();
+  await api(srv.url, 'PATCH', `/api/servers/${sid}/members/${bia.user.id}`, { token: ana.token, body: { timeoutUntil: until, timeoutReason: 'esfriar a cabeça' } });
+  await b.reload();
+  await b.waitForSelector('#timeout:not([hidden])');
+  assert.match(await b.textContent('#timeout'), /Você está suspenso neste servidor até .*\(esfriar a cabeça\): pode ler, mas não enviar/);
   assert.deepEqual(b.problems, []);
   await b.context().close();
 });

@@ -160,6 +160,12 @@ async function openServer(sid) {
   const { members } = await api('GET', `/api/servers/${sid}/members`);
   chat.names = new Map(members.map((m) => [m.user.id, m.nickname || m.user.displayName || m.user.username]));
   chat.usernames = members.map((m) => m.user.username).sort();
+  const mine = members.find((m) => m.user.id === chat.me.id);
+  const until = mine && mine.timeoutUntil && new Date(mine.timeoutUntil) > new Date() ? new Date(mine.timeoutUntil) : null;
+  $('#timeout').hidden = !until;
+  $('#timeout').textContent = until
+    ? `Você está suspenso neste servidor até ${until.toLocaleString('pt-BR')}${mine.timeoutReason ? ` (${mine.timeoutReason})` : ''}: pode ler, mas não enviar, reagir nem usar comandos.`
+    : '';
   chat.commands = (await api('GET', `/api/servers/${sid}/commands`)).commands;
   $('#server-title').textContent = server.name;
   $('#invite-box').hidden = true;
