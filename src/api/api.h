@@ -216,6 +216,9 @@ int in_perms(struct api_call *c, json_t *obj, const char *key, int flags, uint64
 int in_icon(struct api_call *c, json_t *obj, int *set, const char **icon);
 /* A nullable timestamp (ISO 8601 or "YYYY-MM-DD HH:MM:SS"); null sets *present and *out = 0. */
 int in_time(struct api_call *c, json_t *obj, const char *key, int64_t *out);
+/* Query parameter `name` as an event-log position (0 when absent): 400 answered, -1, when it is
+ * not a whole number ≥ 0. */
+int api_query_position(struct api_call *c, const char *name, long long *out);
 
 /* {messages, hasMore} of a channel, from the limit/before/beforeId/around query (messages.c). */
 void api_reply_history(struct api_call *c, const char *channel_id);

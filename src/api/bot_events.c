@@ -44,10 +44,8 @@ static void bot_events(struct api_call *c)
 {
     long long after = 0, limit = 100;
     struct slice v;
-    if (http_query_param(c->req->query, "after", &v) && slice_to_i64(v, 0, INT64_MAX, &after)) {
-        api_bad(c, "after", "deve ser uma posição (número inteiro ≥ 0)");
+    if (api_query_position(c, "after", &after))
         return;
-    }
     if (http_query_param(c->req->query, "limit", &v) && slice_to_i64(v, 1, 1000, &limit)) {
         api_bad(c, "limit", "deve ser um número entre 1 e 1000");
         return;

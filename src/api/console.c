@@ -108,11 +108,8 @@ static struct idset *servers_of(struct api_call *c, const char *app_id)
 static void console(struct api_call *c)
 {
     long long after = 0;
-    struct slice v;
-    if (http_query_param(c->req->query, "after", &v) && slice_to_i64(v, 0, INT64_MAX, &after)) {
-        api_bad(c, "after", "deve ser uma posição (número inteiro ≥ 0)");
+    if (api_query_position(c, "after", &after))
         return;
-    }
     struct store_app app;
     if (api_owned_app(c, &app))
         return;

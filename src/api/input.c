@@ -198,3 +198,13 @@ int in_icon(struct api_call *c, json_t *obj, int *set, const char **icon)
     }
     return 1;
 }
+
+int api_query_position(struct api_call *c, const char *name, long long *out)
+{
+    struct slice v;
+    if (http_query_param(c->req->query, name, &v) && slice_to_i64(v, 0, INT64_MAX, out)) {
+        api_bad(c, name, "deve ser uma posição (número inteiro ≥ 0)");
+        return -1;
+    }
+    return 0;
+}

@@ -10,10 +10,8 @@ extern const struct embedded_file praca_docs[];
 
 static void openapi(struct api_call *c)
 {
-    const struct embedded_file *f = praca_docs;
-    while (f->name && strcmp(f->name, "openapi.json"))
-        f++;
-    char *text = f->name ? malloc(f->len + 1) : NULL;
+    const struct embedded_file *f = embed_find(praca_docs, "openapi.json", 12);
+    char *text = f ? malloc(f->len + 1) : NULL;
     if (!text) {
         api_internal(c);
         return;

@@ -9,4 +9,8 @@ struct embedded_file {
     size_t len;                /* without the NUL */
 };
 
+/* The file of that name (len bytes, not NUL-terminated) in a table, or NULL. */
+const struct embedded_file *embed_find(const struct embedded_file *table, const char *name,
+                                       size_t len);
+
 #endif

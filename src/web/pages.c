@@ -48,18 +48,9 @@ static const char *content_type(const char *name)
     return "application/octet-stream";
 }
 
-static const struct embedded_file *find_in(const struct embedded_file *table, const char *name,
-                                           size_t len)
-{
-    for (const struct embedded_file *f = table; f->name; f++)
-        if (strlen(f->name) == len && !memcmp(f->name, name, len))
-            return f;
-    return NULL;
-}
-
 static const struct embedded_file *find(const char *name, size_t len)
 {
-    return find_in(praca_web, name, len);
+    return embed_find(praca_web, name, len);
 }
 
 static void security_headers(struct http_response *res)
@@ -167,7 +158,7 @@ int web_handle(struct http_exchange *ex)
             not_found(ex);
         return 1;
     }
-    const struct embedded_file *doc = find_in(praca_docs, "api.md", 6);
+    const struct embedded_file *doc = embed_find(praca_docs, "api.md", 6);
     if (slice_eq(path, "/docs/api.md") && doc) {
         serve(ex, doc, 1);
         return 1;
