@@ -180,6 +180,8 @@ struct api_call api_thread_call(void *thread_ctx);
 
 /* ---- replies (reply.c) ---- */
 void api_reply(struct api_call *c, int status, json_t *body); /* steals body */
+/* 200 {"key": json} from JSON text already serialized (key is a plain name); takes json. */
+void api_reply_wrapped(struct api_call *c, const char *key, char *json);
 void api_error(struct api_call *c, int status, const char *msg);
 /* Adds `flag: true` to the error object (automod, requires2FA …). */
 void api_error_flag(struct api_call *c, int status, const char *msg, const char *flag);

@@ -79,18 +79,11 @@ static void copy_or_empty(char *out, size_t cap, const char *s)
         out[0] = '\0';
 }
 
-/* Serializes, logs and hands to the bus (after the commit on the writer lane); takes payload
- * and the reference to `to`. */
-static void send_to(struct api_call *c, const char *name, json_t *payload, struct idset *to,
-                    const struct event_scope *scope)
+/* Logs and hands to the bus (after the commit on the writer lane); takes text and the
+ * reference to `to`. */
+static void send_text(struct api_call *c, const char *name, char *text, size_t len,
+                      struct idset *to, const struct event_scope *scope)
 {
-    size_t len = 0;
-    char *text = jsonout_dump(payload, &len);
-    json_decref(payload);
-    if (!text) {
-        idset_unref(to);
-        return;
-    }
     int64_t now = clock_now_ms();
     if (!scope) { /* control events: never logged; on the writer lane, after the commit too */
         if (c->held)
@@ -137,6 +130,19 @@ static void send_to(struct api_call *c, const char *name, json_t *payload, struc
     copy_or_empty(j->channel, sizeof j->channel, scope->channel_id);
     copy_or_empty(j->user, sizeof j->user, scope->user_id);
     store_writer_submit(c->app->writer, &j->base);
+}
+
+/* Serializes, then as send_text; takes payload and the reference to `to`. */
+static void send_to(struct api_call *c, const char *name, json_t *payload, struct idset *to,
+                    const struct event_scope *scope)
+{
+    size_t len = 0;
+    char *text = jsonout_dump(payload, &len);
+    json_decref(payload);
+    if (text)
+        send_text(c, name, text, len, to, scope);
+    else
+        idset_unref(to);
 }
 
 struct idset *api_audience(struct api_call *c, const char *sid, const char *cid, uint32_t intent,
@@ -193,19 +199,29 @@ void api_event_member_remove(struct api_call *c, const char *sid, const char *ui
     api_voice_review_server(c, sid);
 }
 
-void api_event_message(struct api_call *c, const char *name, struct state_server *srv,
-                       int64_t channel, json_t *payload)
+void api_event_message_text(struct api_call *c, const char *name, struct state_server *srv,
+                            int64_t channel, char *text, size_t len)
 {
     struct idset *to =
         state_server_audience_with_people(srv, channel, INTENT_MESSAGES_READ, clock_now_ms());
     if (!to) {
         log_error("events: cannot resolve recipients of %s", name);
-        json_decref(payload);
+        free(text);
         return;
     }
     const char *cid = channel >= 0 ? srv->channels[channel].id : NULL;
     struct event_scope scope = {srv->id, cid, NULL, INTENT_MESSAGES_READ};
-    send_to(c, name, payload, to, &scope);
+    send_text(c, name, text, len, to, &scope);
+}
+
+void api_event_message(struct api_call *c, const char *name, struct state_server *srv,
+                       int64_t channel, json_t *payload)
+{
+    size_t len = 0;
+    char *text = jsonout_dump(payload, &len);
+    json_decref(payload);
+    if (text)
+        api_event_message_text(c, name, srv, channel, text, len);
 }
 
 static void to_user(struct api_call *c, const char *name, const char *user_id, json_t *payload,

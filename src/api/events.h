@@ -37,5 +37,8 @@ struct idset *api_audience(struct api_call *c, const char *sid, const char *cid,
  * messages.read that can see channel `channel` (an index into srv) now. Takes payload. */
 void api_event_message(struct api_call *c, const char *name, struct state_server *srv,
                        int64_t channel, json_t *payload);
+/* The same with the payload already serialized (a send answers with the same text); takes text. */
+void api_event_message_text(struct api_call *c, const char *name, struct state_server *srv,
+                            int64_t channel, char *text, size_t len);
 
 #endif

@@ -37,6 +37,22 @@ static void publish(struct api_call *c, const struct place *p, const char *name,
     api_event_message(c, name, p->srv, p->perm_channel, payload);
 }
 
+/* MESSAGE_CREATE; with w->text, from one serialization shared with the caller's answer. */
+static void publish_created(struct api_call *c, const struct place *p, json_t *view,
+                            const struct message_write *w)
+{
+    size_t len = 0;
+    char *text = w->text ? jsonout_dump(view, &len) : NULL;
+    if (w->text)
+        *w->text = text;
+    char *copy = text && strcmp(p->type, "thread") ? malloc(len + 1) : NULL;
+    if (copy) {
+        memcpy(copy, text, len + 1);
+        api_event_message_text(c, "MESSAGE_CREATE", p->srv, p->perm_channel, copy, len);
+    } else
+        publish(c, p, "MESSAGE_CREATE", json_incref(view)); /* drops a thread's */
+}
+
 /* The checks that come last, just before a write: the limit, then the caller's gate. */
 static int last_checks(struct api_call *c, const struct message_write *w)
 {
@@ -96,7 +112,7 @@ json_t *api_message_create(struct api_call *c, const struct place *p, struct dra
     } else {
         view = store_message_view(&m, reply_to);
         if (!w->ephemeral)
-            publish(c, p, "MESSAGE_CREATE", json_incref(view));
+            publish_created(c, p, view, w);
     }
 out:
     free(users);
@@ -110,9 +126,13 @@ out:
 static void send_message(struct api_call *c, const struct place *p, struct draft *d,
                          const struct api_limit *limit, const char *application_id)
 {
-    struct message_write w = {.limit = limit, .application_id = application_id};
+    char *text = NULL;
+    struct message_write w = {.limit = limit, .application_id = application_id, .text = &text};
     json_t *view = api_message_create(c, p, d, &w);
-    if (view)
+    if (text) {
+        json_decref(view);
+        api_reply_wrapped(c, "message", text);
+    } else if (view)
         api_reply(c, 200, json_pack("{so}", "message", view));
 }
 

@@ -20,6 +20,9 @@ struct message_write {
      * stop. NULL: none. */
     int (*gate)(struct api_call *c, void *arg);
     void *gate_arg;
+    /* When set, receives the new object's JSON text, serialized once for the answer and the
+     * event (the caller owns it; NULL when ephemeral or out of memory). */
+    char **text;
 };
 
 /* Creates the message from a checked draft. Returns its object (MESSAGE_CREATE already

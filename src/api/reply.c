@@ -25,6 +25,32 @@ void api_reply(struct api_call *c, int status, json_t *body)
                       text ? strlen(text) : 0);
 }
 
+void api_reply_wrapped(struct api_call *c, const char *key, char *json)
+{
+    size_t klen = strlen(key), jlen = strlen(json);
+    char *text = c->answered ? NULL : malloc(klen + jlen + 6);
+    if (!text) {
+        free(json);
+        if (!c->answered)
+            api_internal(c);
+        return;
+    }
+    c->answered = 1;
+    size_t n = 0;
+    text[n++] = '{';
+    text[n++] = '"';
+    memcpy(text + n, key, klen);
+    n += klen;
+    text[n++] = '"';
+    text[n++] = ':';
+    memcpy(text + n, json, jlen);
+    n += jlen;
+    text[n++] = '}';
+    text[n] = '\0';
+    free(json);
+    http_response_set(c->res, 200, "application/json; charset=utf-8", text, n);
+}
+
 void api_error(struct api_call *c, int status, const char *msg)
 {
     api_reply(c, status, json_pack("{ss}", "error", msg));
