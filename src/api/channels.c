@@ -4,6 +4,7 @@
 
 #include "api/access.h"
 #include "api/api.h"
+#include "api/events.h"
 #include "api/voice.h"
 #include "core/clock.h"
 #include "domain/permissions.h"
@@ -57,6 +58,7 @@ static void channel_create(struct api_call *c)
         api_internal(c);
         return;
     }
+    api_event_server_changed(c, sid, "channels");
     reply_channel(c, 201, id);
 }
 
@@ -93,6 +95,7 @@ static void channel_patch(struct api_call *c)
         api_internal(c);
         return;
     }
+    api_event_server_changed(c, sid, "channels");
     reply_channel(c, 200, cid);
 }
 
@@ -107,6 +110,7 @@ static void channel_delete(struct api_call *c)
         return;
     }
     api_voice_review_server(c, sid);
+    api_event_server_changed(c, sid, "channels");
     api_ok(c);
 }
 
@@ -168,6 +172,7 @@ static void overwrite_put(struct api_call *c)
         return;
     }
     api_voice_review_server(c, sid);
+    api_event_server_changed(c, sid, "channels");
     reply_channel(c, 200, cid);
 }
 
@@ -190,6 +195,7 @@ static void overwrite_delete(struct api_call *c)
         return;
     }
     api_voice_review_server(c, sid);
+    api_event_server_changed(c, sid, "channels");
     api_ok(c);
 }
 

@@ -162,12 +162,18 @@ struct idset *api_audience(struct api_call *c, const char *sid, const char *cid,
     return to;
 }
 
+/* A member event: to the bots with members.read and to every person in the server. */
 static void publish(struct api_call *c, const char *name, const char *sid, json_t *payload)
 {
-    int failed;
-    struct idset *to = api_audience(c, sid, NULL, INTENT_MEMBERS_READ, &failed);
+    int found;
+    struct state_server *srv = state_server(c->app->state, c->db, sid, &found);
+    struct idset *to =
+        srv ? state_server_audience_with_people(srv, -1, INTENT_MEMBERS_READ, clock_now_ms())
+            : NULL;
+    if (srv)
+        state_server_unref(srv);
     if (!to) {
-        if (failed)
+        if (found)
             log_error("events: cannot resolve recipients of %s in %s", name, sid);
         json_decref(payload);
         return;
@@ -222,6 +228,27 @@ void api_event_message(struct api_call *c, const char *name, struct state_server
     json_decref(payload);
     if (text)
         api_event_message_text(c, name, srv, channel, text, len);
+}
+
+void api_event_people(struct api_call *c, const char *name, struct state_server *srv,
+                      int64_t channel, json_t *payload)
+{
+    struct idset *to = state_server_people(srv, channel, clock_now_ms());
+    if (to)
+        send_to(c, name, payload, to, NULL);
+    else
+        json_decref(payload);
+}
+
+void api_event_server_changed(struct api_call *c, const char *sid, const char *what)
+{
+    int found;
+    struct state_server *srv = state_server(c->app->state, c->db, sid, &found);
+    if (!srv)
+        return;
+    api_event_people(c, "SERVER_UPDATE", srv, -1,
+                     json_pack("{ssss}", "serverId", sid, "changed", what));
+    state_server_unref(srv);
 }
 
 static void to_user(struct api_call *c, const char *name, const char *user_id, json_t *payload,

@@ -37,6 +37,14 @@ struct idset *api_audience(struct api_call *c, const char *sid, const char *cid,
  * messages.read that can see channel `channel` (an index into srv) now. Takes payload. */
 void api_event_message(struct api_call *c, const char *name, struct state_server *srv,
                        int64_t channel, json_t *payload);
+/* An event only people's connections get (the web client's: reactions, pins, changes to the
+ * server), to the people of srv who may see channel `channel` (-1: all of them); live only,
+ * never logged nor replayed. Takes payload. */
+void api_event_people(struct api_call *c, const char *name, struct state_server *srv,
+                      int64_t channel, json_t *payload);
+/* SERVER_UPDATE {serverId, changed}: what changed ("server", "channels", "roles", "members")
+ * is to be read again. */
+void api_event_server_changed(struct api_call *c, const char *sid, const char *what);
 /* The same with the payload already serialized (a send answers with the same text); takes text. */
 void api_event_message_text(struct api_call *c, const char *name, struct state_server *srv,
                             int64_t channel, char *text, size_t len);

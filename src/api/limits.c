@@ -15,6 +15,7 @@ const struct api_limit LIMIT_COMPLETE_INSTALL = {"complete-install", 30, HOUR_MS
 const struct api_limit LIMIT_BOT_SEND = {"bot-send", 10, 10 * 1000};
 const struct api_limit LIMIT_BOT_EDIT = {"bot-edit", 10, 10 * 1000};
 const struct api_limit LIMIT_HUMAN_SEND = {"send", 10, 10 * 1000};
+const struct api_limit LIMIT_HUMAN_EDIT = {"edit", 10, 10 * 1000};
 const struct api_limit LIMIT_PRESENCE = {"presence", 30, MINUTE_MS};
 const struct api_limit LIMIT_BOT_COMMANDS = {"bot-commands", 20, MINUTE_MS};
 const struct api_limit LIMIT_GATEWAY_TICKETS = {"gateway-tickets", 30, MINUTE_MS};

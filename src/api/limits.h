@@ -20,6 +20,7 @@ extern const struct api_limit LIMIT_COMPLETE_INSTALL;
 extern const struct api_limit LIMIT_BOT_SEND;
 extern const struct api_limit LIMIT_BOT_EDIT;
 extern const struct api_limit LIMIT_HUMAN_SEND;
+extern const struct api_limit LIMIT_HUMAN_EDIT;
 extern const struct api_limit LIMIT_PRESENCE;
 extern const struct api_limit LIMIT_INVOKE;
 extern const struct api_limit LIMIT_BOT_COMMANDS;

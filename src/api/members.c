@@ -215,6 +215,7 @@ static void member_patch(struct api_call *c)
     }
     if (set_timeout)
         api_voice_review_server(c, sid);
+    api_event_server_changed(c, sid, "members");
     api_reply_member(c, sid, uid);
 }
 

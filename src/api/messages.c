@@ -230,7 +230,7 @@ json_t *api_message_edit(struct api_call *c, const struct place *p, const char *
         goto out;
     }
     int64_t old_flags = json_integer_value(json_object_get(old, "flags"));
-    if (api_draft_read(c, body, 1, old_flags, &d))
+    if (api_draft_read(c, body, !w->text_only, old_flags, &d))
         goto out;
     const char *content =
         d.content_set ? d.content : json_string_value(json_object_get(old, "content"));
@@ -284,8 +284,9 @@ out:
     return result;
 }
 
-/* The edit: absent or null keeps a field, [] removes embeds or components, "" clears text. */
-static void bot_edit(struct api_call *c)
+/* The edit: absent or null keeps a field, [] removes embeds or components, "" clears text.
+ * A bot edits what its application sent, in text channels; a person the text of their own. */
+static void edit(struct api_call *c, int person)
 {
     struct place p;
     if (api_place(c, &p))
@@ -293,20 +294,37 @@ static void bot_edit(struct api_call *c)
     const char *mid;
     struct store_message_ref ref;
     json_t *body;
-    if (text_channel_only(c, &p) || api_place_message(c, &p, &mid, &ref))
+    if ((!person && text_channel_only(c, &p)) || api_place_message(c, &p, &mid, &ref))
         goto out;
-    if (strcmp(ref.application_id, c->me.app_id) != 0) {
-        api_error(c, 403, "Só a aplicação que enviou a mensagem pode editá-la");
+    if (person ? strcmp(ref.author_id, c->me.user_id) : strcmp(ref.application_id, c->me.app_id)) {
+        api_error(c, 403,
+                  person ? "Só quem escreveu a mensagem pode editá-la"
+                         : "Só a aplicação que enviou a mensagem pode editá-la");
+        goto out;
+    }
+    if (person && p.a.timed_out) {
+        api_error(c, 403, "Você está em timeout neste servidor e não pode editar mensagens");
         goto out;
     }
     if (api_require_in(c, p.perms, PERM_VER_CANAL | PERM_ENVIAR_MENSAGENS) || !(body = api_body(c)))
         goto out;
-    struct message_write w = {.limit = &LIMIT_BOT_EDIT};
+    struct message_write w = {.limit = person ? &LIMIT_HUMAN_EDIT : &LIMIT_BOT_EDIT,
+                              .text_only = person};
     json_t *m = api_message_edit(c, &p, mid, body, &w);
     if (m)
         api_reply(c, 200, json_pack("{so}", "message", m));
 out:
     api_place_cleanup(&p);
+}
+
+static void bot_edit(struct api_call *c)
+{
+    edit(c, 0);
+}
+
+static void human_edit(struct api_call *c)
+{
+    edit(c, 1);
 }
 
 /* Reads limit and at most one of before / beforeId / around. */
@@ -443,6 +461,10 @@ static void react(struct api_call *c)
         json_t *list = store_write(c->app->writer, store_reaction_toggle, &t) < 0
                            ? NULL
                            : store_reactions_json(c->db, mid);
+        if (list)
+            api_event_people(c, "MESSAGE_REACTIONS_UPDATE", p.srv, p.perm_channel,
+                             json_pack("{sssssssO}", "serverId", p.sid, "channelId", p.cid,
+                                       "messageId", mid, "reactions", list));
         api_reply_list(c, "reactions", list);
     }
     api_place_cleanup(&p);
@@ -465,8 +487,12 @@ static void pin(struct api_call *c)
             api_error(c, 404, "Mensagem não encontrada");
         else if (rc < 0)
             api_internal(c);
-        else
+        else {
+            api_event_people(c, "CHANNEL_PINS_UPDATE", p.srv, p.perm_channel,
+                             json_pack("{sssssssb}", "serverId", p.sid, "channelId", p.cid,
+                                       "messageId", mid, "pinned", t.pinned));
             api_reply(c, 200, json_pack("{sb}", "pinned", t.pinned));
+        }
     }
     api_place_cleanup(&p);
 }
@@ -480,6 +506,8 @@ const struct api_route api_message_routes[] = {
      API_BODY_SMALL},
     {HTTP_POST, "/api/servers/:sid/channels/:cid/messages", human_send, API_ANY, API_ON_WRITER,
      API_BODY_SMALL},
+    {HTTP_PATCH, "/api/servers/:sid/channels/:cid/messages/:mid", human_edit, API_PERSON,
+     API_ON_WORKER, API_BODY_SMALL},
     {HTTP_DELETE, "/api/servers/:sid/channels/:cid/messages/:mid", message_delete, API_ANY,
      API_ON_WRITER, API_BODY_SMALL},
     {HTTP_POST, "/api/servers/:sid/channels/:cid/messages/:mid/react", react, API_ANY,

@@ -16,6 +16,7 @@ struct message_write {
     const char *command_name;      /* replies to an interaction */
     const char *command_invoker_id;
     int ephemeral; /* not stored nor published: the caller shows it to the invoker */
+    int text_only; /* a person's edit: embeds, components and flags are not read */
     /* The last check before the write (after every 400/422): answers and returns nonzero to
      * stop. NULL: none. */
     int (*gate)(struct api_call *c, void *arg);

@@ -8,6 +8,7 @@
 
 #include "api/access.h"
 #include "api/api.h"
+#include "api/events.h"
 #include "api/voice.h"
 #include "core/clock.h"
 #include "domain/permissions.h"
@@ -66,6 +67,7 @@ static void role_create(struct api_call *c)
         api_internal(c);
         return;
     }
+    api_event_server_changed(c, sid, "roles");
     reply_role(c, 201, id);
 }
 
@@ -131,6 +133,7 @@ static void role_patch(struct api_call *c)
     }
     if (has_perms)
         api_voice_review_server(c, sid);
+    api_event_server_changed(c, sid, "roles");
     reply_role(c, 200, rid);
 }
 
@@ -151,6 +154,7 @@ static void role_delete(struct api_call *c)
         return;
     }
     api_voice_review_server(c, sid);
+    api_event_server_changed(c, sid, "roles");
     api_ok(c);
 }
 
@@ -184,6 +188,7 @@ static void member_role_put(struct api_call *c)
         return;
     }
     api_voice_review_server(c, sid);
+    api_event_server_changed(c, sid, "members");
     api_reply_member(c, sid, uid);
 }
 
@@ -202,6 +207,7 @@ static void member_role_delete(struct api_call *c)
         return;
     }
     api_voice_review_server(c, sid);
+    api_event_server_changed(c, sid, "members");
     api_ok(c);
 }
 

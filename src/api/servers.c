@@ -132,6 +132,7 @@ static void server_patch(struct api_call *c)
         api_internal(c);
         return;
     }
+    api_event_server_changed(c, sid, "server");
     reply_server(c, sid);
 }
 

@@ -16,6 +16,12 @@ struct state_audience {
     int64_t valid_until; /* the first bot timeout that ends after it was computed; 0 = never */
 };
 
+/* [without, with people][channel + 1 (0: the whole server)][intent bit, then people only] */
+static size_t audience_slots(const struct state_server *s)
+{
+    return 2 * (s->nchannels + 1) * (INTENT_COUNT + 1);
+}
+
 /* ---- building ---- */
 
 static const char *role_key(const void *base, uint32_t i)
@@ -277,7 +283,7 @@ void state_server_unref(struct state_server *s)
     for (size_t i = 0; i < s->nmembers; i++)
         free(s->members[i].username);
     if (s->audiences)
-        for (size_t i = 0; i < 2 * (s->nchannels + 1) * INTENT_COUNT; i++)
+        for (size_t i = 0; i < audience_slots(s); i++)
             idset_unref(s->audiences[i].bots);
     free(s->audiences);
     free(s->roles);
@@ -413,14 +419,14 @@ static struct idset *compute_audience(const struct state_server *s, int64_t chan
 static struct idset *audience(struct state_server *s, int64_t channel, uint32_t intent, int people,
                               int64_t now)
 {
-    int bit = intent_index(intent);
+    int bit = intent ? intent_index(intent) : INTENT_COUNT; /* 0: people only */
     if (bit < 0 || channel >= (int64_t)s->nchannels)
         return idset_new(0);
-    size_t per = (s->nchannels + 1) * INTENT_COUNT;
-    size_t slot = (size_t)people * per + (size_t)(channel + 1) * INTENT_COUNT + (size_t)bit;
+    size_t per = audience_slots(s) / 2;
+    size_t slot = (size_t)people * per + (size_t)(channel + 1) * (INTENT_COUNT + 1) + (size_t)bit;
     pthread_mutex_lock(&s->lock);
     if (!s->audiences)
-        s->audiences = calloc(2 * per, sizeof *s->audiences);
+        s->audiences = calloc(audience_slots(s), sizeof *s->audiences);
     struct state_audience *a = s->audiences ? &s->audiences[slot] : NULL;
     if (a && a->bots && (!a->valid_until || now < a->valid_until)) {
         struct idset *set = idset_ref(a->bots);
@@ -448,4 +454,9 @@ struct idset *state_server_audience_with_people(struct state_server *s, int64_t 
                                                 uint32_t intent, int64_t now)
 {
     return audience(s, channel, intent, 1, now);
+}
+
+struct idset *state_server_people(struct state_server *s, int64_t channel, int64_t now)
+{
+    return audience(s, channel, 0, 1, now);
 }

@@ -103,5 +103,8 @@ struct idset *state_server_audience(struct state_server *s, int64_t channel, uin
  * see live too (messages). */
 struct idset *state_server_audience_with_people(struct state_server *s, int64_t channel,
                                                 uint32_t intent, int64_t now);
+/* Only the people who may see that channel (-1: every person in the server): the audience of
+ * the events only people's connections get (reactions, pins, changes to the server). */
+struct idset *state_server_people(struct state_server *s, int64_t channel, int64_t now);
 
 #endif

@@ -3,9 +3,9 @@
 'use strict';
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { startServer, api, register, serverWithMembers, gatewayConnect } = require('./helpers');
+const { startServer, api, register, serverWithMembers, gatewayConnect, appWithBot, install, eventually } = require('./helpers');
 
-const P = { VER_CANAL: 256 };
+const P = { VER_CANAL: 256, ENVIAR_MENSAGENS: 512 };
 let srv;
 const sockets = [];
 test.before(async () => { srv = await startServer(); });
@@ -63,4 +63,99 @@ test("a person's connection gets the messages of the channels they can see, live
   assert.equal((await api(srv.url, 'DELETE', `/api/servers/${sid}/channels/${geral}/messages/${visible.body.message.id}`, { token: owner.token })).status, 200);
   assert.equal((await deleted).id, visible.body.message.id);
   assert.ok(!sock.received.some((e) => e.payload && e.payload.content === 'só a diretoria'));
+});
+
+test('people get reactions, pins and changes to the server live; bots never get those', async () => {
+  const { owner, sid, server, members: [bia], code } = await serverWithMembers(srv.url, 1);
+  const geral = server.channels[0].id;
+  const secret = (await api(srv.url, 'POST', `/api/servers/${sid}/channels`, { token: owner.token, body: { name: 'diretoria' } })).body.channel.id;
+  await api(srv.url, 'PUT', `/api/servers/${sid}/channels/${secret}/overwrites/${bia.user.id}`, { token: owner.token, body: { type: 'member', deny: P.VER_CANAL } });
+  const dev = await register(srv.url);
+  const info = await appWithBot(srv.url, dev, { intents: ['messages.read', 'members.read', 'interactions.receive'] });
+  await install(srv.url, owner, info, sid, { permissions: P.VER_CANAL | P.ENVIAR_MENSAGENS });
+  const bot = await gatewayConnect(srv.url, { auth: { token: info.botToken } }, sockets);
+  const sock = await gatewayConnect(srv.url, { auth: { ticket: (await ticketFor(bia)).body.ticket } }, sockets);
+  const msgs = {};
+  for (const [cid, text] of [[secret, 'oculta'], [geral, 'visível']])
+    msgs[text] = (await api(srv.url, 'POST', `/api/servers/${sid}/channels/${cid}/messages`, { token: owner.token, body: { content: text } })).body.message.id;
+  const path = (cid, mid, what) => `/api/servers/${sid}/channels/${cid}/messages/${mid}/${what}`;
+
+  // The hidden channel's first, so the one that arrives shows the other never came.
+  await api(srv.url, 'POST', path(secret, msgs.oculta, 'react'), { token: owner.token, body: { emoji: '🎉' } });
+  const reacted = next(sock, 'MESSAGE_REACTIONS_UPDATE');
+  await api(srv.url, 'POST', path(geral, msgs['visível'], 'react'), { token: owner.token, body: { emoji: '👍' } });
+  assert.deepEqual(await reacted, { serverId: sid, channelId: geral, messageId: msgs['visível'],
+                                    reactions: [{ emoji: '👍', customEmojiId: null, count: 1, userIds: [owner.user.id] }] });
+  await api(srv.url, 'POST', path(secret, msgs.oculta, 'pin'), { token: owner.token });
+  const pinned = next(sock, 'CHANNEL_PINS_UPDATE');
+  await api(srv.url, 'POST', path(geral, msgs['visível'], 'pin'), { token: owner.token });
+  assert.deepEqual(await pinned, { serverId: sid, channelId: geral, messageId: msgs['visível'], pinned: true });
+
+  // SERVER_UPDATE says what to read again, for every kind of change.
+  const changes = [
+    ['channels', () => api(srv.url, 'POST', `/api/servers/${sid}/channels`, { token: owner.token, body: { name: 'novo' } })],
+    ['roles', () => api(srv.url, 'POST', `/api/servers/${sid}/roles`, { token: owner.token, body: { name: 'Mod' } })],
+    ['members', () => api(srv.url, 'PATCH', `/api/servers/${sid}/members/${bia.user.id}`, { token: owner.token, body: { nickname: 'Bi' } })],
+    ['server', () => api(srv.url, 'PATCH', `/api/servers/${sid}`, { token: owner.token, body: { name: 'Outro nome' } })],
+  ];
+  for (const [what, change] of changes) {
+    const update = next(sock, 'SERVER_UPDATE');
+    assert.ok([200, 201].includes((await change()).status));
+    assert.deepEqual(await update, { serverId: sid, changed: what });
+  }
+  // Members coming and going reach people too.
+  const cai = await register(srv.url);
+  const added = next(sock, 'GUILD_MEMBER_ADD');
+  await api(srv.url, 'POST', `/api/invites/${code}/join`, { token: cai.token });
+  assert.equal((await added).userId, cai.user.id);
+  const removed = next(sock, 'GUILD_MEMBER_REMOVE');
+  await api(srv.url, 'DELETE', `/api/servers/${sid}/members/@me`, { token: cai.token });
+  assert.deepEqual(await removed, { serverId: sid, userId: cai.user.id });
+
+  await eventually(() => bot.received.some((e) => e.name === 'GUILD_MEMBER_REMOVE'));
+  const peopleOnly = ['MESSAGE_REACTIONS_UPDATE', 'CHANNEL_PINS_UPDATE', 'SERVER_UPDATE'];
+  assert.deepEqual(bot.received.filter((e) => peopleOnly.includes(e.name)), [], 'bots never get people-only events');
+  assert.equal(sock.received.filter((e) => e.name === 'MESSAGE_REACTIONS_UPDATE').length, 1, 'not the hidden channel\'s');
+  assert.equal(sock.received.filter((e) => e.name === 'CHANNEL_PINS_UPDATE').length, 1);
+});
+
+test('a person edits the text of their own message, and no one else\'s', async () => {
+  const { owner, sid, server, members: [bia] } = await serverWithMembers(srv.url, 1);
+  const geral = server.channels[0].id;
+  const url = (mid) => `/api/servers/${sid}/channels/${geral}/messages/${mid}`;
+  const mine = (await api(srv.url, 'POST', `/api/servers/${sid}/channels/${geral}/messages`, { token: bia.token, body: { content: 'olá, @' + owner.user.username } })).body.message;
+  const theirs = (await api(srv.url, 'POST', `/api/servers/${sid}/channels/${geral}/messages`, { token: owner.token, body: { content: 'oi' } })).body.message;
+  const sock = await gatewayConnect(srv.url, { auth: { ticket: (await ticketFor(owner)).body.ticket } }, sockets);
+
+  const updated = next(sock, 'MESSAGE_UPDATE');
+  const r = await api(srv.url, 'PATCH', url(mine.id), { token: bia.token, body: { content: 'olá de novo', embeds: [{ title: 'x' }] } });
+  assert.equal(r.status, 200, r.text);
+  assert.equal(r.body.message.content, 'olá de novo');
+  assert.equal(r.body.message.embeds, null, 'text only: embeds are not read');
+  assert.deepEqual(r.body.message.mentions, [], 'mentions resolved again');
+  assert.ok(r.body.message.editedAt);
+  assert.deepEqual(await updated, r.body.message);
+
+  const refused = async (token, mid, body, status, error) => {
+    const x = await api(srv.url, 'PATCH', url(mid), { token, body });
+    assert.equal(x.status, status, x.text);
+    if (error) assert.match(x.body.error, error);
+  };
+  await refused(bia.token, theirs.id, { content: 'meu agora' }, 403, /^Só quem escreveu a mensagem pode editá-la$/);
+  await refused(bia.token, mine.id, { content: '' }, 400);
+  await refused(bia.token, mine.id, { content: 'x'.repeat(4001) }, 400);
+  await refused(bia.token, '01a00000-0000-7000-8000-000000000000', { content: 'x' }, 404);
+  const dev = await register(srv.url);
+  const info = await appWithBot(srv.url, dev);
+  await refused(info.botToken, mine.id, { content: 'x' }, 403, /Rota não permitida para bots/);
+
+  // Ten edits per 10 s (the first one above included); the eleventh waits.
+  let last;
+  for (let i = 0; i < 9; i++) last = await api(srv.url, 'PATCH', url(mine.id), { token: bia.token, body: { content: `edição ${i}` } });
+  assert.equal(last.status, 200);
+  await refused(bia.token, mine.id, { content: 'mais uma' }, 429);
+
+  // In timeout: refused before the limit is even looked at.
+  await api(srv.url, 'PATCH', `/api/servers/${sid}/members/${bia.user.id}`, { token: owner.token, body: { timeoutUntil: new Date(Date.now() + 60000).toISOString() } });
+  await refused(bia.token, mine.id, { content: 'x' }, 403, /timeout/);
 });
