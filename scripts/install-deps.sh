@@ -6,8 +6,9 @@ want="pkg-config gcc make libuv1-dev libhttp-parser-dev libjansson-dev libsqlite
 if [ "${1:-build}" = test ]; then
     want="$want clang libclang-rt-14-dev libcriterion-dev clang-format"
     want="$want python3-socketio python3-websocket python3-requests"
-    # The web pages are tested in headless Chromium driven by playwright-core.
-    want="$want chromium"
+    # The web pages are tested in headless Chromium driven by playwright-core; the emoji font
+    # makes reactions in the screenshots look as they do on people's machines.
+    want="$want chromium fonts-noto-color-emoji"
 fi
 missing=""
 for p in $want; do

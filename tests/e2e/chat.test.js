@@ -1,14 +1,15 @@
 // The chat client at /app in headless Chromium: two people and a bot meet in a channel. A's
 // message reaches B's page live; A runs a slash command; the bot's answer carries an embed, a
 // button and a select; B clicks and chooses, the bot edits its message and both pages update;
-// a form opens, is filled and submitted. Screenshots land in tests/e2e/screenshots/.
+// a form opens, is filled and submitted; reactions, edits and pins reach the other page live; the
+// server's settings change roles and rules. Screenshots land in tests/e2e/screenshots/.
 'use strict';
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 const { chromium } = require('playwright-core');
-const { startServer, api, register, appWithBot, install, serverWithMembers, gatewayConnect } = require('./helpers');
+const { startServer, api, register, appWithBot, serverWithMembers, gatewayConnect } = require('./helpers');
 
 const SHOTS = path.join(__dirname, 'screenshots');
 const PHONE = { width: 390, height: 844 };
@@ -74,17 +75,37 @@ async function startBot(info) {
   return bot;
 }
 
-test('two people and a bot: live messages, a slash command, buttons, a select and a form', async () => {
-  const { owner: ana, sid } = await serverWithMembers(srv.url, 0);
+test('two people and a bot: a server made on the page, the bot installed through the consent page, live messages, a slash command, buttons, a select and a form', async () => {
+  const ana = await register(srv.url);
   const bia = await register(srv.url);
   const dev = await register(srv.url);
-  const info = await appWithBot(srv.url, dev, { name: 'Eco', intents: ['interactions.receive'] });
-  await install(srv.url, ana, info, sid, { permissions: P.VER_CANAL | P.ENVIAR_MENSAGENS });
+  const info = await appWithBot(srv.url, dev, { name: 'Eco', intents: ['interactions.receive'], redirect: `${srv.url}/app` });
   await api(srv.url, 'PUT', '/api/bot/commands', { token: info.botToken, body: { commands: [{ name: 'eco', description: 'Repete', options: [{ name: 'texto', description: 'O quê', type: 'string', required: true }] }] } });
   await startBot(info);
 
+  // A creates a server on the page, then installs the bot with the link its developer gave.
   const a = await openApp(ana);
+  await shoot(a, 'chat-empty');
+  await a.fill('#server-name', 'Servidor de teste');
+  await a.click('#create-server button[type=submit]');
   await a.waitForSelector('#composer:not([hidden])');
+  const sid = new URLSearchParams((await a.evaluate(() => location.hash)).slice(1)).get('server');
+  assert.equal(await a.textContent('#server-title'), 'Servidor de teste');
+  const consent = `${srv.url}/oauth2/authorize?` + new URLSearchParams({ client_id: info.app.clientId, redirect_uri: info.redirect, permissions: String(P.VER_CANAL | P.ENVIAR_MENSAGENS) });
+  await a.click('#settings-open');
+  await a.fill('#install-link', consent);
+  await a.click('#install button[type=submit]');
+  await a.waitForSelector('#consent:not([hidden])');
+  assert.equal(await a.inputValue('#server'), sid);
+  await shoot(a, 'chat-consent');
+  await a.click('#authorize');
+  await a.waitForSelector('#done:not([hidden])');
+  await a.click('#done-continue');
+  await a.waitForURL(new RegExp(`^${srv.url}/app`));
+  await a.waitForSelector('#live.on');
+  await a.waitForSelector('#composer:not([hidden])');
+  assert.deepEqual((await api(srv.url, 'GET', '/api/bot/servers', { token: info.botToken })).body.servers.map((s) => s.id), [sid]);
+
   // A invites B with a link; B opens it, joins, and lands in the server.
   await a.click('#invite-make');
   await a.waitForSelector('#invite-box:not([hidden])');
@@ -130,10 +151,19 @@ test('two people and a bot: live messages, a slash command, buttons, a select an
   await new Promise((r) => setTimeout(r, 300));
   assert.equal(await a.locator('.message:has-text("Obrigado, Bia")').count(), 0, 'only the invoker sees it');
 
-  // A reaction (on the reacting page: reactions are not pushed live yet); deleting one's own
-  // message, live on the other page.
+  // A reaction, an edit and a pin show on the other page as they happen; so does a delete.
   await b.click('.message:has-text("Olá, Bia!") button.reaction.add');
   await b.waitForSelector('.message:has-text("Olá, Bia!") button.reaction[aria-pressed=true]:has-text("👍 1")');
+  await a.waitForSelector('.message:has-text("Olá, Bia!") button.reaction[aria-pressed=false]:has-text("👍 1")');
+  await a.click('.message:has-text("Olá, Bia!") button:has-text("Editar")');
+  await a.fill('.message textarea.edit', 'Olá, Bia! Tudo bem?');
+  await a.press('.message textarea.edit', 'Enter');
+  await b.waitForSelector('.message:has-text("Tudo bem?") .head:has-text("(editada)")');
+  assert.equal(await b.locator('.message:has-text("Tudo bem?") button:has-text("Editar")').count(), 0, 'only one\'s own');
+  await a.click('.message:has-text("cor: azul") button:has-text("Fixar")');
+  await b.waitForSelector('.message:has-text("cor: azul") .pin-tag');
+  assert.equal(await b.locator('button:has-text("Fixar")').count(), 0, 'Bia may not pin');
+  await shoot(b, 'chat-live');
   await a.click('.message:has-text("Olá, Bia!") button:has-text("Apagar")');
   await b.waitForSelector('.message:has-text("Olá, Bia!")', { state: 'detached' });
   assert.equal(await b.locator('.message:has-text("cor: azul") button:has-text("Apagar")').count(), 0, 'only one\'s own');
@@ -250,4 +280,54 @@ test('rules are asked for before one speaks; @ suggests members and mentions the
   assert.match(await b.textContent('#timeout'), /Você está suspenso neste servidor até .*\(esfriar a cabeça\): pode ler, mas não enviar/);
   assert.deepEqual(b.problems, []);
   await b.context().close();
+});
+
+test('server settings: roles and their permissions, the name and the rules; the other page follows live', async () => {
+  const { owner: ana, sid, server, members: [bia] } = await serverWithMembers(srv.url, 1);
+  const geral = server.channels[0].id;
+  await api(srv.url, 'POST', `/api/servers/${sid}/channels/${geral}/messages`, { token: ana.token, body: { content: 'para reagir' } });
+  const a = await openApp(ana);
+  const b = await openApp(bia);
+  await b.waitForSelector('.message:has-text("para reagir") button.reaction.add');
+  assert.equal(await b.locator('#settings-open:not([hidden])').count(), 0, 'Bia manages nothing here');
+  assert.equal(await b.locator('.message button:has-text("Fixar")').count(), 0);
+
+  await a.click('#settings-open');
+  await a.waitForSelector(`#roles details[data-id="${sid}"]`);
+  await a.fill('#role-name', 'Moderação');
+  await a.check('#role-perms input[data-perm=FIXAR_MENSAGENS]');
+  await a.click('#role-form button[type=submit]');
+  await a.waitForSelector('#roles details:has-text("Moderação")');
+  const roles = (await api(srv.url, 'GET', `/api/servers/${sid}`, { token: ana.token })).body.roles;
+  const mod = roles.find((r) => r.name === 'Moderação');
+  assert.equal(mod.permissions, 4096, 'FIXAR_MENSAGENS only');
+
+  // @everyone loses reactions: Bia's page drops its "+ Reagir" without reloading.
+  const everyone = `#roles details[data-id="${sid}"]`;
+  await a.click(`${everyone} summary`);
+  await a.uncheck(`${everyone} input[data-perm=ADICIONAR_REACOES]`);
+  await a.click(`${everyone} button:has-text("Salvar permissões")`);
+  await a.waitForSelector('#roles-done:has-text("Permissões salvas.")');
+  await b.waitForSelector('.message:has-text("para reagir") button.reaction.add', { state: 'detached' });
+
+  await a.fill('#server-rename', 'Praça da Bia');
+  await a.check('#requires-rules');
+  await a.fill('#rules-edit', 'Seja gentil.');
+  await a.click('#server-form button[type=submit]');
+  await a.waitForSelector('#server-done:not([hidden])');
+  await b.waitForSelector('#server-title:has-text("Praça da Bia")');
+  const saved = (await api(srv.url, 'GET', `/api/servers/${sid}`, { token: ana.token })).body.server;
+  assert.deepEqual([saved.requiresRulesAcceptance, saved.rules], [true, 'Seja gentil.']);
+  await shoot(a, 'chat-roles');
+  await a.click('#settings-close');
+
+  // Given the new role, Bia may pin: the button appears on her page.
+  await api(srv.url, 'PUT', `/api/servers/${sid}/members/${bia.user.id}/roles/${mod.id}`, { token: ana.token });
+  await b.waitForSelector('.message:has-text("para reagir") button:has-text("Fixar")');
+  await b.click('.message:has-text("para reagir") button:has-text("Fixar")');
+  await a.waitForSelector('.message:has-text("para reagir") .pin-tag');
+  for (const p of [a, b]) {
+    assert.deepEqual(p.problems, [], 'no script errors or CSP violations');
+    await p.context().close();
+  }
 });

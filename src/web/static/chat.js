@@ -17,6 +17,12 @@ const chat = {
   loadingOlder: false,
   unread: new Set(), // channel and server ids with messages not seen on this page
   server: null,
+  roles: [],
+  members: [],
+  mine: null, // my member object in the open server
+  loads: 0, // reads of the open server started, so only the last one applies
+  perms: 0, // what I may do in the open channel (chat-perms.js)
+  messages: new Map(), // id → message shown, to draw it again when its reactions change
   usernames: [], // of the open server's members, for @ suggestions
 };
 
@@ -76,6 +82,7 @@ function messageItem(m) {
                   m.applicationId ? el('span', { class: 'bot-tag', text: 'BOT' }) : '',
                   el('time', { datetime: m.createdAt, text: when }),
                   m.editedAt ? el('span', { class: 'muted small', text: '(editada)' }) : '');
+  if (m.pinned) head.append(el('span', { class: 'pin-tag', text: '📌 fixada' }));
   const li = el('li', { class: 'message', id: `m-${m.id}` }, head);
   if (m.flags & 64) li.classList.add('ephemeral');
   if (m.replyTo) li.append(el('div', { class: 'reply muted small', text: `↪ ${nameOf(m.replyTo.fromId)}: ${m.replyTo.preview}` }));
@@ -87,11 +94,54 @@ function messageItem(m) {
     return li;
   }
   li.append(reactions(m));
-  if (m.fromId === chat.me.id) {
-    head.append(el('button', { type: 'button', class: 'link-button small', text: 'Apagar',
-                               'aria-label': 'Apagar esta mensagem', onclick: () => remove(m) }));
-  }
+  head.append(messageActions(m));
   return li;
+}
+
+// Only what the API will allow: edit one's own text, delete one's own (or any, moderating), pin.
+function messageActions(m) {
+  const box = el('span', { class: 'actions-inline' });
+  const action = (text, label, fn) => box.append(el('button', { type: 'button', class: 'link-button small', text, 'aria-label': label, onclick: fn }));
+  const mine = m.fromId === chat.me.id;
+  if (mine && !m.applicationId && chat.perms & PERM.ENVIAR_MENSAGENS) action('Editar', 'Editar esta mensagem', () => startEdit(m));
+  if (chat.perms & PERM.FIXAR_MENSAGENS) action(m.pinned ? 'Desafixar' : 'Fixar', m.pinned ? 'Desafixar esta mensagem' : 'Fixar esta mensagem', () => togglePin(m));
+  if (mine || chat.perms & PERM.GERENCIAR_MENSAGENS) action('Apagar', 'Apagar esta mensagem', () => remove(m));
+  return box;
+}
+
+// The text becomes a field: Enter saves, Escape gives up.
+function startEdit(m) {
+  const li = document.getElementById(`m-${m.id}`);
+  if (!li || li.querySelector('.edit')) return;
+  const field = el('textarea', { class: 'edit', rows: '2', maxlength: '4000', 'aria-label': 'Novo texto da mensagem' });
+  field.value = m.content;
+  const save = async () => {
+    try {
+      showMessage((await api('PATCH', `/api/servers/${chat.sid}/channels/${chat.cid}/messages/${m.id}`, { content: field.value.trim() })).message);
+    } catch (e) {
+      showError($('#send-error'), e);
+    }
+  };
+  field.addEventListener('keydown', (e) => {
+    if (e.key === 'Enter' && !e.shiftKey) { e.preventDefault(); save(); }
+    if (e.key === 'Escape') showMessage(m);
+  });
+  const content = li.querySelector('.content');
+  const form = el('div', { class: 'edit-box' }, field,
+                  el('small', { class: 'muted', text: 'Enter salva · Esc cancela' }));
+  if (content) content.replaceWith(form);
+  else li.querySelector('.head').after(form);
+  field.focus();
+}
+
+async function togglePin(m) {
+  $('#send-error').hidden = true;
+  try {
+    const { pinned } = await api('POST', `/api/servers/${chat.sid}/channels/${chat.cid}/messages/${m.id}/pin`);
+    showMessage({ ...m, pinned });
+  } catch (e) {
+    showError($('#send-error'), e);
+  }
 }
 
 function reactions(m) {
@@ -102,8 +152,10 @@ function reactions(m) {
                               text: `${r.emoji || ':' + r.customEmojiId + ':'} ${r.count}`,
                               onclick: () => react(m, r.emoji) }));
   }
-  row.append(el('button', { type: 'button', class: 'reaction add', text: '+ Reagir', 'aria-label': 'Reagir com 👍',
-                            onclick: () => react(m, '👍') }));
+  const may = (chat.perms & PERM.ADICIONAR_REACOES) !== 0;
+  for (const chip of row.children) chip.disabled = !may;
+  if (may) row.append(el('button', { type: 'button', class: 'reaction add', text: '+ Reagir', 'aria-label': 'Reagir com 👍',
+                                     onclick: () => react(m, '👍') }));
   return row;
 }
 
@@ -121,14 +173,14 @@ async function remove(m) {
   $('#send-error').hidden = true;
   try {
     await api('DELETE', `/api/servers/${chat.sid}/channels/${chat.cid}/messages/${m.id}`);
-    const li = document.getElementById(`m-${m.id}`);
-    if (li) li.remove();
+    forget(m.id);
   } catch (e) {
     showError($('#send-error'), e);
   }
 }
 
 function showMessage(m) {
+  chat.messages.set(m.id, m);
   const list = $('#messages');
   const old = document.getElementById(`m-${m.id}`);
   const item = messageItem(m);
@@ -139,6 +191,12 @@ function showMessage(m) {
     if (atBottom) list.scrollTop = list.scrollHeight;
   }
   $('#no-messages').hidden = true;
+}
+
+function forget(id) {
+  chat.messages.delete(id);
+  const li = document.getElementById(`m-${id}`);
+  if (li) li.remove();
 }
 
 // ---- loading ----
@@ -152,30 +210,52 @@ async function loadServers() {
   }))));
 }
 
-async function openServer(sid) {
-  chat.sid = sid;
-  const { server, channels } = await api('GET', `/api/servers/${sid}`);
-  chat.server = server;
+// The open server's settings, channels, roles and members, read again after SERVER_UPDATE.
+// Returns false when a later read has started (or another server opened): that one applies.
+async function loadServer(sid) {
+  const generation = ++chat.loads;
+  const [{ server, channels, roles }, { members }, { commands }] = await Promise.all([
+    api('GET', `/api/servers/${sid}`), api('GET', `/api/servers/${sid}/members`), api('GET', `/api/servers/${sid}/commands`)]);
+  if (sid !== chat.sid || generation !== chat.loads) return false;
+  Object.assign(chat, { server, roles, members, commands });
   chat.channels = channels.filter((c) => c.type === 'text');
-  const { members } = await api('GET', `/api/servers/${sid}/members`);
+  chat.mine = members.find((m) => m.userId === chat.me.id) || null;
   chat.names = new Map(members.map((m) => [m.user.id, m.nickname || m.user.displayName || m.user.username]));
   chat.usernames = members.map((m) => m.user.username).sort();
-  const mine = members.find((m) => m.user.id === chat.me.id);
+  const mine = chat.mine;
   const until = mine && mine.timeoutUntil && new Date(mine.timeoutUntil) > new Date() ? new Date(mine.timeoutUntil) : null;
   $('#timeout').hidden = !until;
   $('#timeout').textContent = until
     ? `Você está suspenso neste servidor até ${until.toLocaleString('pt-BR')}${mine.timeoutReason ? ` (${mine.timeoutReason})` : ''}: pode ler, mas não enviar, reagir nem usar comandos.`
     : '';
-  chat.commands = (await api('GET', `/api/servers/${sid}/commands`)).commands;
   $('#server-title').textContent = server.name;
+  const base = basePermissions(server, roles, mine);
+  $('#settings-open').hidden = !(base & (PERM.GERENCIAR_SERVIDOR | PERM.GERENCIAR_CARGOS));
+  $('#invite-make').hidden = !(base & PERM.CRIAR_CONVITE);
+  paintChannels(channels);
+  const open = chat.channels.find((c) => c.id === chat.cid);
+  chat.perms = channelPermissions(server, roles, mine, open);
+  return true;
+}
+
+// Text channels open; voice and forum channels are listed for what they are.
+function paintChannels(channels) {
+  const icon = { text: '#', voice: '🔊', forum: '💬' };
+  $('#channels').replaceChildren(...channels.map((c) => el('li', {}, c.type === 'text'
+    ? el('button', { type: 'button', class: 'channel', text: `# ${c.name}`, 'data-id': c.id, onclick: () => openChannel(c.id),
+                     'aria-current': c.id === chat.cid ? 'true' : 'false' })
+    : el('span', { class: 'channel other', title: c.type === 'voice' ? 'Canal de voz: entre por um cliente de voz' : 'Fórum: as postagens são threads',
+                   text: `${icon[c.type] || '•'} ${c.name}` }))));
+  paintUnread();
+}
+
+async function openServer(sid) {
+  chat.sid = sid;
+  chat.cid = null;
+  await loadServer(sid);
   $('#invite-box').hidden = true;
-  $('#invite-make').hidden = $('#settings-open').hidden = false;
   showPanel('#room');
   await loadServers();
-  const list = $('#channels');
-  list.replaceChildren(...chat.channels.map((c) => el('li', {}, el('button', {
-    type: 'button', class: 'channel', text: `# ${c.name}`, 'data-id': c.id, onclick: () => openChannel(c.id),
-  }))));
   history.replaceState(null, '', `#server=${sid}`);
   if (chat.channels.length) await openChannel(chat.channels[0].id);
 }
@@ -186,13 +266,16 @@ async function openChannel(cid) {
   chat.unread.delete(chat.sid);
   showPanel('#room');
   const channel = chat.channels.find((c) => c.id === cid);
+  chat.perms = channelPermissions(chat.server, chat.roles, chat.mine, channel);
   $('#channel-title').textContent = `# ${channel.name}`;
   for (const b of document.querySelectorAll('#channels button'))
     b.setAttribute('aria-current', b.dataset.id === cid ? 'true' : 'false');
   paintUnread();
   const { messages, hasMore } = await api('GET', `/api/servers/${chat.sid}/channels/${cid}/messages?limit=${HISTORY_PAGE}`);
+  if (cid !== chat.cid) return;
   chat.oldest = messages.length ? messages[0].id : null;
   chat.hasMore = hasMore;
+  chat.messages = new Map(messages.map((m) => [m.id, m]));
   $('#messages').replaceChildren(...messages.map(messageItem));
   $('#no-messages').hidden = messages.length > 0;
   $('#composer').hidden = false;
@@ -210,6 +293,7 @@ async function loadOlder() {
     if (cid !== chat.cid) return;
     const list = $('#messages');
     const from = list.scrollHeight - list.scrollTop;
+    for (const m of messages) chat.messages.set(m.id, m);
     list.prepend(...messages.map(messageItem));
     list.scrollTop = list.scrollHeight - from;
     chat.hasMore = hasMore;
@@ -338,31 +422,13 @@ function showPanel(id) {
   for (const p of ['#settings', '#account', '#room']) $(p).hidden = p !== id;
 }
 
-async function loadApps() {
-  const { applications } = await api('GET', `/api/servers/${chat.sid}/applications`);
-  $('#apps').replaceChildren(...applications.map((a) => {
-    const granted = PERMISSIONS.filter((p) => a.grantedPermissions & p.bit).map((p) => p.label);
-    const remove = el('button', { type: 'button', class: 'secondary', text: 'Desinstalar', onclick: async () => {
-      try {
-        await api('DELETE', `/api/servers/${chat.sid}/applications/${a.id}`);
-        chat.commands = (await api('GET', `/api/servers/${chat.sid}/commands`)).commands;
-        await loadApps();
-      } catch (e) {
-        showError($('#settings-error'), e);
-      }
-    } });
-    return el('li', {}, el('span', {}, el('strong', { text: a.name }), el('br'),
-                           el('small', { class: 'muted', text: granted.join(', ') || 'sem permissões' })), remove);
-  }));
-  $('#no-apps').hidden = applications.length > 0;
-}
-
 function wirePanels() {
   $('#settings-open').addEventListener('click', async () => {
     $('#settings-error').hidden = true;
     showPanel('#settings');
-    await loadApps().catch((e) => showError($('#settings-error'), e));
+    await loadSettings().catch((e) => showError($('#settings-error'), e));
   });
+  wireSettings();
   $('#settings-close').addEventListener('click', () => showPanel('#room'));
   $('#install').addEventListener('submit', (e) => {
     e.preventDefault();
@@ -402,6 +468,26 @@ function wirePanels() {
 
 // ---- live ----
 
+// Something in a server changed: the open one is read again (a channel I no longer see closes),
+// another one only renamed in the list.
+async function serverChanged(sid) {
+  if (sid !== chat.sid) return loadServers().catch(() => {});
+  try {
+    if (!(await loadServer(sid))) return;
+    if (chat.cid && !chat.channels.some((c) => c.id === chat.cid)) {
+      chat.cid = null;
+      if (chat.channels.length) await openChannel(chat.channels[0].id);
+      else $('#messages').replaceChildren();
+    } else {
+      for (const m of chat.messages.values()) showMessage(m); // actions follow my permissions
+    }
+    if (!$('#settings').hidden) await loadSettings();
+  } catch (e) {
+    if (e.status === 403 || e.status === 404) location.assign('/app'); // I am no longer there
+    else showError($('#page-error'), e);
+  }
+}
+
 function connectLive() {
   chat.gateway = new Gateway()
     .on('connect', () => { $('#live').textContent = 'ao vivo'; $('#live').classList.add('on'); })
@@ -411,7 +497,18 @@ function connectLive() {
       else if (m.fromId !== chat.me.id) markUnread(m);
     })
     .on('MESSAGE_UPDATE', (m) => { if (m.channelId === chat.cid && document.getElementById(`m-${m.id}`)) showMessage(m); })
-    .on('MESSAGE_DELETE', (m) => { const li = document.getElementById(`m-${m.id}`); if (li) li.remove(); })
+    .on('MESSAGE_DELETE', (m) => forget(m.id))
+    .on('MESSAGE_REACTIONS_UPDATE', (r) => {
+      const m = chat.messages.get(r.messageId);
+      if (m && r.channelId === chat.cid) showMessage({ ...m, reactions: r.reactions });
+    })
+    .on('CHANNEL_PINS_UPDATE', (p) => {
+      const m = chat.messages.get(p.messageId);
+      if (m && p.channelId === chat.cid) showMessage({ ...m, pinned: p.pinned });
+    })
+    .on('SERVER_UPDATE', (u) => serverChanged(u.serverId))
+    .on('GUILD_MEMBER_ADD', (m) => serverChanged(m.serverId))
+    .on('GUILD_MEMBER_REMOVE', (m) => serverChanged(m.serverId))
     .on('INTERACTION_MODAL', openModal);
   chat.gateway.open();
 }

@@ -1,0 +1,120 @@
+// The server's settings in the chat client: its name, rules and verification level, its roles
+// with their permissions, and the applications installed. Each part shows only to those the API
+// lets change it (GERENCIAR_SERVIDOR, GERENCIAR_CARGOS); the server still decides.
+'use strict';
+
+const VERIFICATION_LEVELS = ['Nenhum', 'Conta com 5 minutos', 'Membro há 10 minutos', 'Verificação em duas etapas'];
+
+async function loadSettings() {
+  const base = basePermissions(chat.server, chat.roles, chat.mine);
+  $('#server-settings').hidden = !(base & PERM.GERENCIAR_SERVIDOR);
+  $('#roles-settings').hidden = !(base & PERM.GERENCIAR_CARGOS);
+  $('#apps-settings').hidden = !(base & PERM.GERENCIAR_SERVIDOR);
+  if (base & PERM.GERENCIAR_SERVIDOR) fillServerForm();
+  if (base & PERM.GERENCIAR_CARGOS) paintRoles();
+  if (base & PERM.GERENCIAR_SERVIDOR) await loadApps();
+}
+
+function fillServerForm() {
+  const s = chat.server;
+  $('#server-rename').value = s.name;
+  $('#verification').replaceChildren(...VERIFICATION_LEVELS.map((label, level) =>
+    el('option', { value: String(level), text: `${level}: ${label}`, selected: level === s.verificationLevel })));
+  $('#requires-rules').checked = s.requiresRulesAcceptance;
+  $('#rules-edit').value = s.rules || '';
+}
+
+// Highest first, as the server orders them; managed roles (a bot's) are shown but not editable.
+function paintRoles() {
+  const roles = [...chat.roles].sort((a, b) => b.position - a.position);
+  $('#roles').replaceChildren(...roles.map((r) => {
+    const name = r.id === chat.server.id ? '@everyone' : r.name;
+    const boxes = el('div', { class: 'perm-grid' });
+    permissionBoxes(boxes, r.permissions, { name: `perm-${r.id}` });
+    for (const input of boxes.querySelectorAll('input')) input.disabled = r.managed;
+    const item = el('details', { class: 'role', 'data-id': r.id },
+                    el('summary', {}, el('strong', { text: name }),
+                       el('span', { class: 'muted small', text: r.managed ? ' · de uma aplicação' : ` · ${PERMISSIONS.filter((p) => r.permissions & p.bit).length} permissões` })),
+                    boxes);
+    if (!r.managed) {
+      const save = el('button', { type: 'button', text: 'Salvar permissões', onclick: () => changeRole(r.id, 'PATCH', { permissions: checkedBits(boxes) }) });
+      const actions = el('div', { class: 'actions' }, save);
+      if (r.id !== chat.server.id)
+        actions.append(el('button', { type: 'button', class: 'danger', text: 'Apagar cargo', onclick: () => {
+          if (confirm(`Apagar o cargo ${r.name}?`)) changeRole(r.id, 'DELETE');
+        } }));
+      item.append(actions);
+    }
+    return item;
+  }));
+}
+
+async function changeRole(rid, method, body) {
+  $('#settings-error').hidden = true;
+  try {
+    await api(method, `/api/servers/${chat.sid}/roles/${rid}`, body);
+    await loadServer(chat.sid); // SERVER_UPDATE follows too; this page need not wait for it
+    paintRoles();
+    flash('#roles-done', method === 'DELETE' ? 'Cargo apagado.' : 'Permissões salvas.');
+  } catch (e) {
+    showError($('#settings-error'), e);
+  }
+}
+
+function flash(box, text) {
+  $(box).textContent = text;
+  $(box).hidden = false;
+  setTimeout(() => { $(box).hidden = true; }, 4000);
+}
+
+async function loadApps() {
+  const { applications } = await api('GET', `/api/servers/${chat.sid}/applications`);
+  $('#apps').replaceChildren(...applications.map((a) => {
+    const granted = PERMISSIONS.filter((p) => a.grantedPermissions & p.bit).map((p) => p.label);
+    const remove = el('button', { type: 'button', class: 'secondary', text: 'Desinstalar', onclick: async () => {
+      try {
+        await api('DELETE', `/api/servers/${chat.sid}/applications/${a.id}`);
+        chat.commands = (await api('GET', `/api/servers/${chat.sid}/commands`)).commands;
+        await loadApps();
+      } catch (e) {
+        showError($('#settings-error'), e);
+      }
+    } });
+    return el('li', {}, el('span', {}, el('strong', { text: a.name }), el('br'),
+                           el('small', { class: 'muted', text: granted.join(', ') || 'sem permissões' })), remove);
+  }));
+  $('#no-apps').hidden = applications.length > 0;
+}
+
+function wireSettings() {
+  $('#server-form').addEventListener('submit', async (e) => {
+    e.preventDefault();
+    $('#settings-error').hidden = true;
+    try {
+      await api('PATCH', `/api/servers/${chat.sid}`, {
+        name: $('#server-rename').value, verificationLevel: Number($('#verification').value),
+        requiresRulesAcceptance: $('#requires-rules').checked, rules: $('#rules-edit').value,
+      });
+      await loadServer(chat.sid);
+      await loadServers();
+      flash('#server-done', 'Configurações salvas.');
+    } catch (err) {
+      showError($('#settings-error'), err);
+    }
+  });
+  $('#role-form').addEventListener('submit', async (e) => {
+    e.preventDefault();
+    $('#settings-error').hidden = true;
+    try {
+      await api('POST', `/api/servers/${chat.sid}/roles`, { name: $('#role-name').value, permissions: checkedBits($('#role-perms')), mentionable: $('#role-mentionable').checked });
+      $('#role-form').reset();
+      permissionBoxes($('#role-perms'), 0);
+      await loadServer(chat.sid);
+      paintRoles();
+      flash('#roles-done', 'Cargo criado.');
+    } catch (err) {
+      showError($('#settings-error'), err);
+    }
+  });
+  permissionBoxes($('#role-perms'), 0);
+}
