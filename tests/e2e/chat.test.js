@@ -251,7 +251,7 @@ test('account: change the password, then sign out everywhere', async () => {
   await a.context().close();
 });
 
-test('rules are asked for before one speaks; @ suggests members and mentions them', async () => {
+test('rules are asked for before one speaks; @ suggests members and mentionable roles and mentions them', async () => {
   const { owner: ana, sid, members: [bia] } = await serverWithMembers(srv.url, 1);
   const set = await api(srv.url, 'PATCH', `/api/servers/${sid}`, { token: ana.token, body: { requiresRulesAcceptance: true, rules: 'Sem spam.\nRespeito sempre.' } });
   assert.equal(set.status, 200, set.text);
@@ -271,6 +271,21 @@ test('rules are asked for before one speaks; @ suggests members and mentions the
   const cid = (await api(srv.url, 'GET', `/api/servers/${sid}`, { token: ana.token })).body.channels[0].id;
   const { messages } = (await api(srv.url, 'GET', `/api/servers/${sid}/channels/${cid}/messages`, { token: ana.token })).body;
   assert.deepEqual(messages.at(-1).mentions, [ana.user.id], 'a real mention');
+
+  // Mentionable roles are offered after the members; a role nobody may mention is not.
+  const role = (await api(srv.url, 'POST', `/api/servers/${sid}/roles`, { token: ana.token, body: { name: 'Moderação', mentionable: true } })).body.role;
+  await api(srv.url, 'POST', `/api/servers/${sid}/roles`, { token: ana.token, body: { name: 'Mordomos' } });
+  await b.waitForFunction(() => chat.roles.length === 3); // SERVER_UPDATE read the server again
+  await b.fill('#text', 'Chamando @mo');
+  await b.waitForSelector('#mentions button:has-text("@Moderação · cargo")');
+  assert.equal(await b.locator('#mentions button:has-text("Mordomos")').count(), 0);
+  assert.equal(await b.locator('#mentions button:has-text("@everyone")').count(), 0, 'Bia may not mention everyone');
+  await b.click('#mentions button:has-text("@Moderação")');
+  assert.equal(await b.inputValue('#text'), 'Chamando @Moderação ');
+  await b.press('#text', 'Enter');
+  await b.waitForSelector('.message:has-text("Chamando @Moderação")');
+  const after = (await api(srv.url, 'GET', `/api/servers/${sid}/channels/${cid}/messages`, { token: ana.token })).body.messages;
+  assert.deepEqual(after.at(-1).mentionedRoleIds, [role.id]);
 
   // A timeout is shown, with its reason.
   const until = new Date(Date.now() + 3600_000).toISOString();

@@ -358,15 +358,22 @@ function askRules() {
   $('#rules-accept').focus();
 }
 
-// @ at the end of what is being typed: the members whose username starts with what follows.
+// @ at the end of what is being typed: the members whose username starts with what follows,
+// then the mentionable roles (and @everyone / @here for those who may use them).
 function suggestMentions() {
   const box = $('#mentions');
-  const m = /(^|\s)@([a-z0-9_.]*)$/i.exec($('#text').value);
+  const m = /(^|\s)@([\p{L}\p{N}_.]*)$/u.exec($('#text').value);
   box.replaceChildren();
   if (!m) return;
   const typed = m[2].toLowerCase();
-  for (const name of chat.usernames.filter((u) => u.startsWith(typed)).slice(0, 6)) {
-    box.append(el('li', {}, el('button', { type: 'button', text: `@${name}`, onclick: () => {
+  const roles = chat.roles.filter((r) => r.mentionable && r.id !== chat.server.id).map((r) => r.name);
+  if (chat.perms & PERM.MENCIONAR_TODOS) roles.push('everyone', 'here');
+  const offers = [
+    ...chat.usernames.filter((u) => u.startsWith(typed)).map((name) => ({ name, note: '' })),
+    ...roles.filter((r) => r.toLowerCase().startsWith(typed)).map((name) => ({ name, note: ' · cargo' })),
+  ];
+  for (const { name, note } of offers.slice(0, 8)) {
+    box.append(el('li', {}, el('button', { type: 'button', text: `@${name}${note}`, onclick: () => {
       const t = $('#text');
       t.value = t.value.slice(0, t.value.length - typed.length) + name + ' ';
       box.replaceChildren();
