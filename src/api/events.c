@@ -162,16 +162,23 @@ struct idset *api_audience(struct api_call *c, const char *sid, const char *cid,
     return to;
 }
 
+/* Server sid's bots with that intent and every person in it (intent 0: the people only); NULL
+ * when the server is gone (*found 0) or on error. */
+static struct idset *server_wide(struct api_call *c, const char *sid, uint32_t intent, int *found)
+{
+    struct state_server *srv = state_server(c->app->state, c->db, sid, found);
+    if (!srv)
+        return NULL;
+    struct idset *to = state_server_audience_with_people(srv, -1, intent, clock_now_ms());
+    state_server_unref(srv);
+    return to;
+}
+
 /* A member event: to the bots with members.read and to every person in the server. */
 static void publish(struct api_call *c, const char *name, const char *sid, json_t *payload)
 {
     int found;
-    struct state_server *srv = state_server(c->app->state, c->db, sid, &found);
-    struct idset *to =
-        srv ? state_server_audience_with_people(srv, -1, INTENT_MEMBERS_READ, clock_now_ms())
-            : NULL;
-    if (srv)
-        state_server_unref(srv);
+    struct idset *to = server_wide(c, sid, INTENT_MEMBERS_READ, &found);
     if (!to) {
         if (found)
             log_error("events: cannot resolve recipients of %s in %s", name, sid);
@@ -243,12 +250,10 @@ void api_event_people(struct api_call *c, const char *name, struct state_server 
 void api_event_server_changed(struct api_call *c, const char *sid, const char *what)
 {
     int found;
-    struct state_server *srv = state_server(c->app->state, c->db, sid, &found);
-    if (!srv)
-        return;
-    api_event_people(c, "SERVER_UPDATE", srv, -1,
-                     json_pack("{ssss}", "serverId", sid, "changed", what));
-    state_server_unref(srv);
+    struct idset *to = server_wide(c, sid, 0, &found);
+    if (to)
+        send_to(c, "SERVER_UPDATE", json_pack("{ssss}", "serverId", sid, "changed", what), to,
+                NULL);
 }
 
 static void to_user(struct api_call *c, const char *name, const char *user_id, json_t *payload,

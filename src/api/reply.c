@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/buf.h"
 #include "core/jsonout.h"
 #include "api/api.h"
 #include "core/clock.h"
@@ -27,28 +28,20 @@ void api_reply(struct api_call *c, int status, json_t *body)
 
 void api_reply_wrapped(struct api_call *c, const char *key, char *json)
 {
-    size_t klen = strlen(key), jlen = strlen(json);
-    char *text = c->answered ? NULL : malloc(klen + jlen + 6);
-    if (!text) {
-        free(json);
+    struct buf b;
+    buf_init(&b, strlen(key) + strlen(json) + 8);
+    int failed = c->answered || buf_appendf(&b, "{\"%s\":%s}", key, json);
+    free(json);
+    if (failed) {
+        buf_cleanup(&b);
         if (!c->answered)
             api_internal(c);
         return;
     }
     c->answered = 1;
-    size_t n = 0;
-    text[n++] = '{';
-    text[n++] = '"';
-    memcpy(text + n, key, klen);
-    n += klen;
-    text[n++] = '"';
-    text[n++] = ':';
-    memcpy(text + n, json, jlen);
-    n += jlen;
-    text[n++] = '}';
-    text[n] = '\0';
-    free(json);
-    http_response_set(c->res, 200, "application/json; charset=utf-8", text, n);
+    size_t len;
+    char *text = buf_detach(&b, &len);
+    http_response_set(c->res, 200, "application/json; charset=utf-8", text, len);
 }
 
 void api_error(struct api_call *c, int status, const char *msg)
