@@ -290,7 +290,12 @@ static void respond_message(struct api_call *c, const struct store_interaction *
                                   .ephemeral = ephemeral,
                                   .gate = claim,
                                   .gate_arg = &cl};
-        json_t *m = api_message_create(c, p, &d, &w);
+        size_t len;
+        char *text = api_message_create(c, p, &d, &w, &len);
+        json_t *m = text ? json_loadb(text, len, 0, NULL) : NULL;
+        if (text && !m)
+            api_internal(c);
+        free(text);
         if (m) {
             api_event_to_user(c, "MESSAGE_CREATE", it->user_id, json_incref(m));
             api_reply(c, 200, json_pack("{so}", "message", m));

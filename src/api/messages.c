@@ -37,20 +37,14 @@ static void publish(struct api_call *c, const struct place *p, const char *name,
     api_event_message(c, name, p->srv, p->perm_channel, payload);
 }
 
-/* MESSAGE_CREATE; with w->text, from one serialization shared with the caller's answer. */
-static void publish_created(struct api_call *c, const struct place *p, json_t *view,
-                            const struct message_write *w)
+/* MESSAGE_CREATE from the text the caller also answers with (bots never get thread events). */
+static void publish_created(struct api_call *c, const struct place *p, const char *text, size_t len)
 {
-    size_t len = 0;
-    char *text = w->text ? jsonout_dump(view, &len) : NULL;
-    if (w->text)
-        *w->text = text;
-    char *copy = text && strcmp(p->type, "thread") ? malloc(len + 1) : NULL;
+    char *copy = strcmp(p->type, "thread") ? malloc(len + 1) : NULL;
     if (copy) {
         memcpy(copy, text, len + 1);
         api_event_message_text(c, "MESSAGE_CREATE", p->srv, p->perm_channel, copy, len);
-    } else
-        publish(c, p, "MESSAGE_CREATE", json_incref(view)); /* drops a thread's */
+    }
 }
 
 /* The checks that come last, just before a write: the limit, then the caller's gate. */
@@ -59,15 +53,14 @@ static int last_checks(struct api_call *c, const struct message_write *w)
     return (w->limit && api_limit_hit(c, w->limit)) || (w->gate && w->gate(c, w->gate_arg));
 }
 
-json_t *api_message_create(struct api_call *c, const struct place *p, struct draft *d,
-                           const struct message_write *w)
+char *api_message_create(struct api_call *c, const struct place *p, struct draft *d,
+                         const struct message_write *w, size_t *len)
 {
     const char *content = d->content ? d->content : "";
     struct mentions_out men;
     if (api_mentions(c, p->srv, content, (p->perms & PERM_MENCIONAR_TODOS) != 0, &men))
         return NULL;
-    char *users = NULL, *roles = NULL, *embeds = NULL, *components = NULL;
-    json_t *view = NULL;
+    char *users = NULL, *roles = NULL, *embeds = NULL, *components = NULL, *view = NULL;
     if (api_automod(c, p->srv, content, d->embeds, men.total) || last_checks(c, w))
         goto out;
     int rc = STORE_DONE;
@@ -106,14 +99,12 @@ json_t *api_message_create(struct api_call *c, const struct place *p, struct dra
         .everyone = men.everyone,
     };
     if (!users || !roles ||
-        (!w->ephemeral && store_write(c->app->writer, store_message_insert, &m) < 0)) {
-        json_decref(reply_to);
+        (!w->ephemeral && store_write(c->app->writer, store_message_insert, &m) < 0) ||
+        !(view = store_message_view_text(&m, reply_to, len)))
         api_internal(c);
-    } else {
-        view = store_message_view(&m, reply_to);
-        if (!w->ephemeral)
-            publish_created(c, p, view, w);
-    }
+    else if (!w->ephemeral)
+        publish_created(c, p, view, *len);
+    json_decref(reply_to);
 out:
     free(users);
     free(roles);
@@ -126,14 +117,11 @@ out:
 static void send_message(struct api_call *c, const struct place *p, struct draft *d,
                          const struct api_limit *limit, const char *application_id)
 {
-    char *text = NULL;
-    struct message_write w = {.limit = limit, .application_id = application_id, .text = &text};
-    json_t *view = api_message_create(c, p, d, &w);
-    if (text) {
-        json_decref(view);
+    struct message_write w = {.limit = limit, .application_id = application_id};
+    size_t len;
+    char *text = api_message_create(c, p, d, &w, &len);
+    if (text)
         api_reply_wrapped(c, "message", text);
-    } else if (view)
-        api_reply(c, 200, json_pack("{so}", "message", view));
 }
 
 /* The bot routes write only in the server's text channels. */

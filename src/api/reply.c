@@ -29,8 +29,10 @@ void api_reply(struct api_call *c, int status, json_t *body)
 void api_reply_wrapped(struct api_call *c, const char *key, char *json)
 {
     struct buf b;
-    buf_init(&b, strlen(key) + strlen(json) + 8);
-    int failed = c->answered || buf_appendf(&b, "{\"%s\":%s}", key, json);
+    size_t klen = strlen(key), jlen = strlen(json);
+    buf_init(&b, klen + jlen + 8);
+    int failed = c->answered || buf_append(&b, "{\"", 2) || buf_append(&b, key, klen) ||
+                 buf_append(&b, "\":", 2) || buf_append(&b, json, jlen) || buf_append(&b, "}", 1);
     free(json);
     if (failed) {
         buf_cleanup(&b);

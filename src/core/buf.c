@@ -65,17 +65,26 @@ int buf_append_str(struct buf *b, const char *s)
     return buf_append(b, s, strlen(s));
 }
 
+/* Formats into the spare room first, so the usual case (it fits) formats once. */
 int buf_appendf(struct buf *b, const char *fmt, ...)
 {
+    size_t room = b->cap > b->len ? b->cap - b->len : 0;
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
+    int n = vsnprintf(room ? b->data + b->len : NULL, room, fmt, ap);
     va_end(ap);
     if (n < 0)
         return BUF_ENOMEM;
+    if ((size_t)n < room && (size_t)n <= b->max - b->len) {
+        b->len += (size_t)n;
+        return BUF_OK;
+    }
     int rc = reserve(b, (size_t)n);
-    if (rc)
+    if (rc) {
+        if (b->data)
+            b->data[b->len] = '\0'; /* the first try may have written past len */
         return rc;
+    }
     va_start(ap, fmt);
     vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
     va_end(ap);

@@ -148,6 +148,69 @@ char *jsonout_dump(const json_t *v, size_t *len)
     return buf_detach(&out, len);
 }
 
+void jsonout_obj_begin(struct jsonout_obj *o, struct buf *out)
+{
+    o->out = out;
+    o->members = 0;
+    o->rc = buf_append(out, "{", 1);
+}
+
+/* The separator and the key; 0 when the member may be written. */
+static int member(struct jsonout_obj *o, const char *key)
+{
+    if (o->rc == BUF_OK && o->members++)
+        o->rc = buf_append(o->out, ",", 1);
+    if (o->rc == BUF_OK)
+        o->rc = append_string(o->out, key, strlen(key));
+    if (o->rc == BUF_OK)
+        o->rc = buf_append(o->out, ":", 1);
+    return o->rc;
+}
+
+void jsonout_obj_str(struct jsonout_obj *o, const char *key, const char *s)
+{
+    if (!member(o, key))
+        o->rc = s ? append_string(o->out, s, strlen(s)) : buf_append(o->out, "null", 4);
+}
+
+void jsonout_obj_int(struct jsonout_obj *o, const char *key, json_int_t v)
+{
+    if (!member(o, key))
+        o->rc = append_integer(o->out, v);
+}
+
+void jsonout_obj_bool(struct jsonout_obj *o, const char *key, int v)
+{
+    if (!member(o, key))
+        o->rc = v ? buf_append(o->out, "true", 4) : buf_append(o->out, "false", 5);
+}
+
+void jsonout_obj_time(struct jsonout_obj *o, const char *key, int64_t ms)
+{
+    char iso[CLOCK_ISO_LEN + 1];
+    clock_format_iso(ms, iso);
+    jsonout_obj_str(o, key, iso);
+}
+
+void jsonout_obj_raw(struct jsonout_obj *o, const char *key, const char *text, const char *or_else)
+{
+    if (!member(o, key))
+        o->rc = buf_append_str(o->out, text ? text : or_else);
+}
+
+void jsonout_obj_value(struct jsonout_obj *o, const char *key, const json_t *v)
+{
+    if (!member(o, key))
+        o->rc = v ? append_value(o->out, v, 0) : buf_append(o->out, "null", 4);
+}
+
+int jsonout_obj_end(struct jsonout_obj *o)
+{
+    if (o->rc == BUF_OK)
+        o->rc = buf_append(o->out, "}", 1);
+    return o->rc;
+}
+
 json_t *jsonout_time(int64_t ms)
 {
     char iso[CLOCK_ISO_LEN + 1];

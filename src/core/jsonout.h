@@ -18,6 +18,23 @@ int jsonout_append(struct buf *out, const json_t *v);
  * NULL when it cannot be written. */
 char *jsonout_dump(const json_t *v, size_t *len);
 
+/* An object written straight to text, member by member, for hot paths that know their fields
+ * (no tree to build and free). Errors stick: end() returns the first one. */
+struct jsonout_obj {
+    struct buf *out;
+    int rc;
+    int members;
+};
+void jsonout_obj_begin(struct jsonout_obj *o, struct buf *out);
+void jsonout_obj_str(struct jsonout_obj *o, const char *key, const char *s); /* NULL: null */
+void jsonout_obj_int(struct jsonout_obj *o, const char *key, json_int_t v);
+void jsonout_obj_bool(struct jsonout_obj *o, const char *key, int v);
+void jsonout_obj_time(struct jsonout_obj *o, const char *key, int64_t ms);
+/* JSON text this program wrote (so known valid), spliced as it is; NULL: the literal or_else. */
+void jsonout_obj_raw(struct jsonout_obj *o, const char *key, const char *text, const char *or_else);
+void jsonout_obj_value(struct jsonout_obj *o, const char *key, const json_t *v); /* NULL: null */
+int jsonout_obj_end(struct jsonout_obj *o);
+
 /* Values for output: a time as ISO 8601 text (milliseconds, UTC), or null. */
 json_t *jsonout_time(int64_t ms);
 json_t *jsonout_time_or_null(int64_t ms, int is_null);

@@ -5,6 +5,7 @@
 
 #include "core/buf.h"
 #include "core/clock.h"
+#include "core/jsonout.h"
 #include "store/rows.h"
 
 static const struct store_col MESSAGE_COLS[] = {
@@ -29,6 +30,8 @@ static const struct store_col REPLY_COLS[] = {
     {"id", COL_TEXT}, {"fromId", COL_TEXT}, {"kind", COL_TEXT}, {"preview", COL_TEXT}};
 static const struct store_col MENTION_COLS[] = {
     {"mentions", COL_JSON}, {"mentionsEveryone", COL_BOOL}, {"mentionedRoleIds", COL_JSON}};
+#define VIEW_MAX ((size_t)16 * 1024 * 1024) /* far above any message a draft allows */
+
 #define MESSAGE_SELECT                                                                             \
     "SELECT m.id, m.server_id, COALESCE(m.thread_parent_id, m.channel_id),"                        \
     " CASE WHEN m.thread_parent_id IS NOT NULL THEN m.channel_id END, m.author_id, m.content,"     \
@@ -385,42 +388,39 @@ json_t *store_reply_target(struct store *db, const char *id, const char *channel
                           rc);
 }
 
-static json_t *parsed_or_null(const char *text)
-{
-    json_t *v = text ? json_loads(text, 0, NULL) : NULL;
-    return v ? v : json_null();
-}
-
-json_t *store_message_view(const struct store_new_message *m, json_t *reply_to)
+char *store_message_view_text(const struct store_new_message *m, const json_t *reply_to,
+                              size_t *len)
 {
     const char *thread = m->thread_parent_id;
-    json_t *o = json_object();
-    json_object_set_new(o, "id", json_string(m->id));
-    json_object_set_new(o, "serverId", m->server_id ? json_string(m->server_id) : json_null());
-    json_object_set_new(o, "channelId", json_string(thread ? thread : m->channel_id));
-    json_object_set_new(o, "threadId", thread ? json_string(m->channel_id) : json_null());
-    json_object_set_new(o, "fromId", json_string(m->author_id));
-    json_object_set_new(o, "content", json_string(m->content ? m->content : ""));
-    json_object_set_new(o, "type", json_string(m->type));
-    char iso[CLOCK_ISO_LEN + 1];
-    clock_format_iso(m->now, iso);
-    json_object_set_new(o, "createdAt", json_string(iso));
-    json_object_set_new(o, "editedAt", json_null());
-    json_object_set_new(o, "embeds", parsed_or_null(m->embeds_json));
-    json_object_set_new(o, "components", parsed_or_null(m->components_json));
-    json_object_set_new(o, "flags", json_integer(m->flags));
-    json_object_set_new(o, "applicationId",
-                        m->application_id ? json_string(m->application_id) : json_null());
-    json_object_set_new(o, "commandName",
-                        m->command_name ? json_string(m->command_name) : json_null());
-    json_object_set_new(o, "commandInvokerId",
-                        m->command_invoker_id ? json_string(m->command_invoker_id) : json_null());
-    json_object_set_new(o, "replyToId", m->reply_to_id ? json_string(m->reply_to_id) : json_null());
-    json_object_set_new(o, "replyTo", reply_to ? reply_to : json_null());
-    json_object_set_new(o, "mentions", parsed_or_null(m->mentions_json));
-    json_object_set_new(o, "mentionsEveryone", json_boolean(m->everyone));
-    json_object_set_new(o, "mentionedRoleIds", parsed_or_null(m->role_ids_json));
-    json_object_set_new(o, "reactions", json_array());
-    json_object_set_new(o, "pinned", json_false());
-    return o;
+    struct buf b;
+    buf_init(&b, VIEW_MAX);
+    struct jsonout_obj o;
+    jsonout_obj_begin(&o, &b);
+    jsonout_obj_str(&o, "id", m->id);
+    jsonout_obj_str(&o, "serverId", m->server_id);
+    jsonout_obj_str(&o, "channelId", thread ? thread : m->channel_id);
+    jsonout_obj_str(&o, "threadId", thread ? m->channel_id : NULL);
+    jsonout_obj_str(&o, "fromId", m->author_id);
+    jsonout_obj_str(&o, "content", m->content ? m->content : "");
+    jsonout_obj_str(&o, "type", m->type);
+    jsonout_obj_time(&o, "createdAt", m->now);
+    jsonout_obj_raw(&o, "editedAt", NULL, "null");
+    jsonout_obj_raw(&o, "embeds", m->embeds_json, "null");
+    jsonout_obj_raw(&o, "components", m->components_json, "null");
+    jsonout_obj_int(&o, "flags", m->flags);
+    jsonout_obj_str(&o, "applicationId", m->application_id);
+    jsonout_obj_str(&o, "commandName", m->command_name);
+    jsonout_obj_str(&o, "commandInvokerId", m->command_invoker_id);
+    jsonout_obj_str(&o, "replyToId", m->reply_to_id);
+    jsonout_obj_value(&o, "replyTo", reply_to);
+    jsonout_obj_raw(&o, "mentions", m->mentions_json, "null");
+    jsonout_obj_bool(&o, "mentionsEveryone", m->everyone);
+    jsonout_obj_raw(&o, "mentionedRoleIds", m->role_ids_json, "null");
+    jsonout_obj_raw(&o, "reactions", "[]", NULL);
+    jsonout_obj_bool(&o, "pinned", 0);
+    if (jsonout_obj_end(&o) != BUF_OK) {
+        buf_cleanup(&b);
+        return NULL;
+    }
+    return buf_detach(&b, len);
 }

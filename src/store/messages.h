@@ -46,9 +46,11 @@ int store_message_in_channel(struct store *db, const char *id, const char *chann
 /* The replyTo object {id, fromId, kind, preview} of message id when it is in channel_id;
  * NULL when it is not there (*rc STORE_DONE) or on error. */
 json_t *store_reply_target(struct store *db, const char *id, const char *channel_id, int *rc);
-/* The Message object of a message just inserted, built from what was written (no read).
- * Takes reply_to (may be NULL). */
-json_t *store_message_view(const struct store_new_message *m, json_t *reply_to);
+/* The Message object of a message just inserted, as JSON text (malloc'd; *len its length),
+ * written from what was written (no read, no tree); reply_to may be NULL. NULL when out of
+ * memory. */
+char *store_message_view_text(const struct store_new_message *m, const json_t *reply_to,
+                              size_t *len);
 
 enum store_page_mode { PAGE_LATEST, PAGE_BEFORE, PAGE_AROUND };
 /* A page of history, oldest first; *has_more tells whether older messages exist (for

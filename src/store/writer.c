@@ -14,6 +14,7 @@
 
 #define FOREIGN_CHECK_MS 1000 /* how often commits by other processes are looked for */
 #define CHANGED_MAX      4096 /* servers named per batch; past it, everything is dropped */
+#define TRANSACTION_JOBS 256  /* bounds how long the first job of a batch waits for its commit */
 
 /* Set on the writer thread: store_write there runs inline. */
 static _Thread_local struct store_writer *running_here;
@@ -111,9 +112,6 @@ static int write_in_savepoint(struct store_writer *w, store_write_fn fn, void *a
     return result;
 }
 
-/* Runs jobs from the front of *queue in one transaction, until the queue is empty or a job
- * changed what the state holds; those jobs are cut off *queue and returned. *committed tells
- * whether their transaction committed. */
 static uint64_t now_ns(void)
 {
     struct timespec ts;
@@ -121,6 +119,21 @@ static uint64_t now_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* The jobs queued since the batch was taken: they join the open transaction, so one commit (its
+ * WAL writes and its wake-ups) serves them too instead of a transaction of their own. */
+static struct store_writer_job *take_queued(struct store_writer *w)
+{
+    pthread_mutex_lock(&w->lock);
+    struct store_writer_job *more = w->head;
+    w->head = w->tail = NULL;
+    pthread_mutex_unlock(&w->lock);
+    return more;
+}
+
+/* Runs jobs from the front of *queue in one transaction, until the queue is empty, a job
+ * changed what the state holds or TRANSACTION_JOBS have run; jobs queued meanwhile join it.
+ * The jobs run are cut off *queue and returned; *committed tells whether their transaction
+ * committed. */
 static struct store_writer_job *run_transaction(struct store_writer *w,
                                                 struct store_writer_job **queue, int *committed)
 {
@@ -140,6 +153,8 @@ static struct store_writer_job *run_transaction(struct store_writer *w,
             break; /* rolled back by SQLite (disk full, I/O): these jobs failed, not the rest */
         if (store_changes_pending(w->db))
             break; /* the state must follow before the next job reads it */
+        if (!j->next && jobs < TRANSACTION_JOBS)
+            j->next = take_queued(w);
     }
     *queue = last->next;
     last->next = NULL;

@@ -107,3 +107,44 @@ Test(jsonout, appends_and_refuses_what_json_cannot_hold)
     cr_assert_null(jsonout_dump(deep, NULL), "nesting past the depth limit");
     json_decref(deep);
 }
+
+Test(jsonout, object_writer_matches_a_tree)
+{
+    struct buf b;
+    buf_init(&b, 4096);
+    struct jsonout_obj o;
+    jsonout_obj_begin(&o, &b);
+    jsonout_obj_str(&o, "s", "tab\t \"q\" ação");
+    jsonout_obj_str(&o, "n", NULL);
+    jsonout_obj_int(&o, "i", -42);
+    jsonout_obj_bool(&o, "t", 1);
+    jsonout_obj_bool(&o, "f", 0);
+    jsonout_obj_time(&o, "at", 1763900000123);
+    jsonout_obj_raw(&o, "raw", "[{\"a\":1}]", "null");
+    jsonout_obj_raw(&o, "none", NULL, "[]");
+    json_t *v = json_pack("{si}", "x", 1);
+    jsonout_obj_value(&o, "v", v);
+    jsonout_obj_value(&o, "nv", NULL);
+    cr_assert_eq(jsonout_obj_end(&o), BUF_OK);
+    json_t *tree = json_pack("{ss sn si sb sb ss s[{si}] s[] sO sn}", "s", "tab\t \"q\" ação", "n",
+                             "i", -42, "t", 1, "f", 0, "at", "2025-11-23T12:13:20.123Z", "raw", "a",
+                             1, "none", "v", v, "nv");
+    char *want = jsonout_dump(tree, NULL);
+    cr_assert_str_eq(b.data, want);
+    free(want);
+    json_decref(tree);
+    json_decref(v);
+    buf_cleanup(&b);
+}
+
+Test(jsonout, object_writer_stops_at_the_bound)
+{
+    struct buf b;
+    buf_init(&b, 12);
+    struct jsonout_obj o;
+    jsonout_obj_begin(&o, &b);
+    jsonout_obj_str(&o, "key", "a value longer than the bound");
+    jsonout_obj_int(&o, "later", 1); /* the first error sticks */
+    cr_assert_eq(jsonout_obj_end(&o), BUF_ETOOBIG);
+    buf_cleanup(&b);
+}

@@ -181,6 +181,34 @@ Test(writer_jobs, a_state_change_is_committed_before_the_next_job_runs)
     cr_assert_eq(jobs[4].servers_seen, 1, "committed before the job after the change read");
 }
 
+static struct job late = {.fn = add_user, .arg = "late"};
+
+/* Runs as a job, then queues another while its transaction is still open. */
+static void queue_another_run(struct store_writer_job *b, struct store *w)
+{
+    job_run(b, w);
+    late.base = (struct store_writer_job){.run = job_run, .done = job_done};
+    store_writer_submit(writer, &late.base);
+}
+
+Test(writer_jobs, a_job_queued_during_a_transaction_joins_its_commit)
+{
+    struct store_writer_stats before, after;
+    store_writer_stats(writer, &before);
+    struct job first = {.fn = add_user, .arg = "first"};
+    first.base = (struct store_writer_job){.run = queue_another_run, .done = job_done};
+    store_writer_submit(writer, &first.base);
+    pthread_mutex_lock(&lock);
+    while (!first.done || !late.done)
+        pthread_cond_wait(&changed, &lock);
+    pthread_mutex_unlock(&lock);
+    store_writer_stats(writer, &after);
+    cr_assert_eq(after.jobs - before.jobs, 2);
+    cr_assert_eq(after.transactions - before.transactions, 1, "one commit for both");
+    cr_assert(first.committed && late.committed);
+    cr_assert_eq(count("SELECT count(*) FROM users WHERE username IN ('first', 'late')"), 2);
+}
+
 Test(writer_jobs, a_failed_commit_fails_every_job_of_its_batch)
 {
     struct job jobs[2] = {
