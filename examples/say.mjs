@@ -54,9 +54,11 @@ try {
     const { commands } = await call('GET', `/api/servers/${sid}/commands`);
     const command = commands.find((c) => c.name === name);
     if (!command) throw new Error(`no command /${name} here; this server has: ${commands.map((c) => '/' + c.name).join(' ') || 'none'}`);
+    // Answers to earlier runs of the same command are already in the channel: only new ones count.
+    const { messages: before } = await call('GET', `/api/servers/${sid}/channels/${cid}/messages?limit=20`);
+    const seen = new Set(before.map((m) => m.id));
     await call('POST', `/api/servers/${sid}/channels/${cid}/interactions`, { type: 'command', applicationId: command.applicationId, commandName: name, options: options(command) });
-    const since = new Date(Date.now() - 1000).toISOString();
-    picks = (m) => m.commandName === name && m.createdAt >= since;
+    picks = (m) => m.commandName === name && !seen.has(m.id);
   } else {
     const { message } = await call('POST', `/api/servers/${sid}/channels/${cid}/messages`, { content: text });
     picks = (m) => m.replyToId === message.id;
