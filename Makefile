@@ -1,5 +1,5 @@
 # praca: `make` builds build/praca; `make run` serves; `make check` runs every test.
-PKGS      := libuv jansson sqlite3 libcrypto libcurl
+PKGS      := libuv jansson sqlite3 libpq libcrypto libcurl
 WARN      := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 VERSION   ?= 0.1.0
 CPPFLAGS  := -Isrc -Ibuild/gen -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L -DPRACA_VERSION='"$(VERSION)"'
@@ -14,12 +14,14 @@ WEB_FILES := $(sort $(wildcard src/web/static/*))
 GEN       := build/gen/migrations_data.c build/gen/web_data.c build/gen/docs_data.c
 UNIT_SRC  := $(sort $(wildcard tests/unit/*.c))
 E2E       := $(sort $(wildcard tests/e2e/*.test.js))
+# The same suites on PostgreSQL, but for the browser's (nothing below the HTTP API differs).
+E2E_PG    := $(filter-out tests/e2e/chat.test.js tests/e2e/chat_load.test.js tests/e2e/web.test.js,$(E2E))
 
 OBJ       := $(patsubst src/%.c,build/obj/%.o,$(LIB_SRC) $(GEN:build/gen/%=src/%))
 ASAN_OBJ  := $(patsubst src/%.c,build/asan/obj/%.o,$(LIB_SRC) $(GEN:build/gen/%=src/%))
 SANITIZE  := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-.PHONY: all run check unit e2e lint fuzz fuzz-quick bench clean deps
+.PHONY: all run check unit unit-postgres e2e e2e-postgres lint fuzz fuzz-quick bench clean deps
 all: build/praca
 
 deps:
@@ -75,14 +77,21 @@ node_modules/.package-lock.json: package-lock.json
 
 e2e: build/asan/praca node_modules/.package-lock.json
 	PRACA_BIN=build/asan/praca node --test --test-concurrency=2 $(E2E)
+# The differential test of the in-memory state, on PostgreSQL.
+unit-postgres: build/asan/unit
+	scripts/with-postgres.sh build/asan/unit --filter 'state/*'
+e2e-postgres: build/asan/praca node_modules/.package-lock.json
+	PRACA_BIN=build/asan/praca scripts/with-postgres.sh node --test --test-concurrency=2 $(E2E_PG)
 
 check:
 	@scripts/install-deps.sh test
 	$(MAKE) lint
 	$(MAKE) build/praca
 	$(MAKE) unit
+	$(MAKE) unit-postgres
 	$(MAKE) fuzz-quick
 	$(MAKE) e2e
+	$(MAKE) e2e-postgres
 
 # libFuzzer drivers (clang): `make fuzz` runs each for FUZZ_SECONDS (default 60).
 FUZZ_SECONDS ?= 60

@@ -225,13 +225,15 @@ static int serve(struct serve *s)
     struct store_writer *writer = NULL;
     struct app app;
     int app_ready = 0;
-    if (s->cfg.database_url[0] || s->cfg.redis_url[0]) {
-        log_error("shared mode (PostgreSQL + Redis) is not available in this build");
+    if (s->cfg.redis_url[0]) {
+        log_error("several nodes (PostgreSQL + Redis) are not available in this build; "
+                  "PRACA_DATABASE_URL alone serves one node on PostgreSQL");
         return 1;
     }
-    if (store_open(s->cfg.data, &db) != STORE_DONE || store_migrate(db) < 0)
+    const char *target = config_store_target(&s->cfg);
+    if (store_open(target, &db) != STORE_DONE || store_migrate(db) < 0)
         goto out;
-    if (!(writer = store_writer_new(s->cfg.data)))
+    if (!(writer = store_writer_new(target)))
         goto out;
     s->loop = uv_default_loop();
     s->bus = bus_new(s->loop);

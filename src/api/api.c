@@ -99,7 +99,7 @@ void *api_worker_init(void *app, int index)
     if (!w)
         return NULL;
     w->app = a;
-    if (store_open(a->cfg->data, &w->db) != STORE_DONE) {
+    if (store_open(config_store_target(a->cfg), &w->db) != STORE_DONE) {
         free(w);
         return NULL;
     }

@@ -3,6 +3,7 @@
 
 #include "api/api.h"
 #include "core/clock.h"
+#include "store/db.h"
 
 #ifndef PRACA_VERSION
 #define PRACA_VERSION "0.1.0"
@@ -10,7 +11,9 @@
 
 static void health(struct api_call *c)
 {
-    api_reply(c, 200, json_pack("{sbss}", "ok", 1, "version", PRACA_VERSION));
+    api_reply(
+        c, 200,
+        json_pack("{sbsssb}", "ok", 1, "version", PRACA_VERSION, "database", store_reachable()));
 }
 
 /* Moves the service's clock forward so expiry rules can be tested without waiting. */

@@ -8,6 +8,7 @@
 #include "api/api.h"
 #include "core/clock.h"
 #include "core/log.h"
+#include "store/db.h"
 
 void api_reply(struct api_call *c, int status, json_t *body)
 {
@@ -78,7 +79,10 @@ void api_reply_list(struct api_call *c, const char *key, json_t *list)
 
 void api_internal(struct api_call *c)
 {
-    api_error(c, 500, "Erro interno; tente novamente em instantes");
+    if (!store_reachable())
+        api_busy(c, "O banco de dados está indisponível; tente novamente em instantes");
+    else
+        api_error(c, 500, "Erro interno; tente novamente em instantes");
 }
 
 void api_busy(struct api_call *c, const char *msg)

@@ -23,7 +23,7 @@ static const char USAGE[] = "usage: praca admin suspend <appId> --reason <text>\
 static struct store *open_db(const struct config *cfg)
 {
     struct store *db;
-    if (store_open(cfg->data, &db) != STORE_DONE)
+    if (store_open(config_store_target(cfg), &db) != STORE_DONE)
         return NULL;
     if (store_migrate(db) < 0) {
         store_close(db);

@@ -12,6 +12,12 @@ int cli_backup(const struct config *cfg, char **words, int n)
         fputs("usage: praca backup FILE [--data DB]\n", stderr);
         return 2;
     }
+    if (cfg->database_url[0]) {
+        fputs("praca backup copies an SQLite file; back PostgreSQL up with pg_dump or the "
+              "server's own backups\n",
+              stderr);
+        return 1;
+    }
     if (access(cfg->data, R_OK)) {
         fprintf(stderr, "praca backup: cannot read %s\n", cfg->data);
         return 1;
@@ -30,7 +36,7 @@ int cli_backup(const struct config *cfg, char **words, int n)
 int cli_migrate(const struct config *cfg)
 {
     struct store *db;
-    if (store_open(cfg->data, &db) != STORE_DONE)
+    if (store_open(config_store_target(cfg), &db) != STORE_DONE)
         return 1;
     int ran = store_migrate(db);
     store_close(db);

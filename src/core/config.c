@@ -66,6 +66,11 @@ static const struct option options[] = {
         max_connections_per_address, 0, 10000000),
 };
 
+const char *config_store_target(const struct config *c)
+{
+    return c->database_url[0] ? c->database_url : c->data;
+}
+
 void config_defaults(struct config *c)
 {
     memset(c, 0, sizeof *c);
@@ -207,8 +212,10 @@ const char *config_usage(void)
            "  --port PORT                   [PRACA_PORT] listen port (8080; 0 = any free port)\n"
            "  --data FILE                   [PRACA_DATA] SQLite file (./praca.db)\n"
            "  --site-url URL                [PRACA_SITE_URL] public origin (the listening origin)\n"
-           "  --database-url URL            [PRACA_DATABASE_URL] postgres://… (shared mode)\n"
-           "  --redis-url URL               [PRACA_REDIS_URL] redis://… (shared mode)\n"
+           "  --database-url URL            [PRACA_DATABASE_URL] postgres://…: the data in "
+           "PostgreSQL\n"
+           "  --redis-url URL               [PRACA_REDIS_URL] redis://…: several nodes (not in "
+           "this build)\n"
            "  --workers N                   [PRACA_WORKERS] request worker threads (16)\n"
            "  --rate-limit-scale X          [PRACA_RATE_LIMIT_SCALE] factor on every limit (1)\n"
            "  --conformance                 [PRACA_CONFORMANCE] Socket.IO conformance mode\n"

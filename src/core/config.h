@@ -38,6 +38,8 @@ struct config {
 enum config_result { CONFIG_OK = 0, CONFIG_ERROR = -1 };
 
 void config_defaults(struct config *c);
+/* Where the data lives: the PostgreSQL URL when one is set, else the SQLite file. */
+const char *config_store_target(const struct config *c);
 /* Reads PRACA_* variables. Returns CONFIG_ERROR with a message in err on a bad value. */
 int config_from_env(struct config *c, char *err, int errlen);
 /* Reads flags from argv[from..argc); unknown flags are errors. Positional words are left for

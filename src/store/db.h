@@ -48,10 +48,18 @@ static inline struct store_val store_val_str(const char *s)
 struct store;
 struct store_stmt;
 
-/* Opens (creating) the SQLite file with WAL, foreign keys and a busy timeout. */
-int store_open(const char *path, struct store **out);
+/* Opens a connection to target: a postgres:// (or postgresql://) URL, or else the path of an
+ * SQLite file, created if missing, with WAL, foreign keys and a busy timeout. */
+int store_open(const char *target, struct store **out);
+/* 1 when target is a PostgreSQL URL. */
+int store_is_url(const char *target);
+/* 0 while the database server cannot be reached (PostgreSQL down or restarting: connections
+ * try again by themselves); an SQLite file is always reachable. */
+int store_reachable(void);
+/* "sqlite" or "postgres". */
+const char *store_engine_name(const struct store *db);
 /* Copies the whole database, online, into dest (written as dest.partial, checked, then
- * renamed). */
+ * renamed). SQLite only: PostgreSQL is backed up with its own tools. */
 int store_backup(struct store *db, const char *dest);
 /* The writer's connection, which records what its transaction changes (store/snapshot.h). */
 void store_set_tracks_changes(struct store *db);
@@ -62,6 +70,19 @@ int store_wrote(const struct store *db);
 /* 1 while a transaction is open on the connection (SQLite may end one by itself on a full
  * disk or an I/O error). */
 int store_in_transaction(struct store *db);
+/* 1 when a statement failed since the open transaction's last savepoint and the transaction
+ * cannot go on until it is rolled back to it (PostgreSQL; never with SQLite). */
+int store_failed(struct store *db);
+/* The writer's BEGIN for this engine (SQLite takes the write lock at once). */
+const char *store_sql_begin_write(const struct store *db);
+/* Defines what the migrations need of the engine beyond the tables (PostgreSQL: SQLite's
+ * functions our SQL uses). Run by store_migrate first. */
+int store_prepare_schema(struct store *db);
+/* Called by the writer after each commit, before anyone hears of it. */
+void store_after_commit(struct store *db);
+/* The database's change counter as this connection sees it: it moves when another process
+ * (praca admin) commits a change the in-memory state follows. */
+int64_t store_data_version(struct store *db);
 /* store_close(NULL) does nothing. */
 void store_close(struct store *db);
 

@@ -19,7 +19,7 @@ static const struct store_col MEMBER_USER_COLS[] = {
     " u.id, u.username, u.display_name, u.is_bot,"                                                 \
     " (SELECT json_group_array(role_id) FROM (SELECT mr.role_id FROM member_roles mr"              \
     "   JOIN roles r ON r.id = mr.role_id WHERE mr.server_id = m.server_id"                        \
-    "   AND mr.user_id = m.user_id ORDER BY r.position))"                                          \
+    "   AND mr.user_id = m.user_id ORDER BY r.position) AS ids)"                                   \
     " FROM members m JOIN users u ON u.id = m.user_id"
 
 static json_t *member_row(struct store_stmt *st)

@@ -28,7 +28,7 @@ static long long version_of(const char *name)
 
 int store_migrate(struct store *db)
 {
-    if (store_exec(db, SQL_TABLE, NULL, 0) != STORE_DONE)
+    if (store_prepare_schema(db) != STORE_DONE || store_exec_script(db, SQL_TABLE) != STORE_DONE)
         return -1;
     int ran = 0;
     for (const struct embedded_file *f = praca_migrations; f->name; f++) {
@@ -44,7 +44,7 @@ int store_migrate(struct store *db)
         store_finish(st);
         if (applied)
             continue;
-        if (store_exec_script(db, "BEGIN IMMEDIATE") != STORE_DONE)
+        if (store_exec_script(db, store_sql_begin_write(db)) != STORE_DONE)
             return -1;
         if (store_exec_script(db, (const char *)f->data) != STORE_DONE ||
             store_exec(db, SQL_RECORD,

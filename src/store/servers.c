@@ -137,10 +137,9 @@ int store_automod_set(struct store_writer *w, const char *sid, const char *words
                       int64_t max_mentions)
 {
     static const char *SQL = "UPDATE servers SET automod_blocked_words = $2,"
-                             " automod_max_mentions = CASE WHEN $3 = 1 THEN $4 ELSE NULL END"
-                             " WHERE id = $1";
+                             " automod_max_mentions = $3 WHERE id = $1";
     return store_write_exec(
-        w, SQL, SV_ARGS(SV_STR(sid), SV_STR(words_json), SV_INT(has_max), SV_INT(max_mentions)),
+        w, SQL, SV_ARGS(SV_STR(sid), SV_STR(words_json), has_max ? SV_INT(max_mentions) : SV_NULLV),
         NULL);
 }
 

@@ -1,6 +1,8 @@
 /* One server's state in one pass, and the change marks of the writer: see snapshot.h. */
 #include "store/snapshot.h"
 
+#include "store/engine.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -136,11 +138,9 @@ int store_server_walk(struct store *db, const char *sid, const struct store_serv
 
 /* ---- change marks ---- */
 
-/* Temporary, so they live on the writer's connection only: after each change to a table the
- * state reads, the servers it touches (and '' when identities may have changed). */
-static const struct {
-    const char *name, *when, *sids;
-} MARKS[] = {
+/* After each change to a table the state reads, the servers it touches (and '' when identities
+ * may have changed); recorded on the writer's connection only. */
+static const struct store_change_mark MARKS[] = {
     {"servers_u", "UPDATE ON main.servers", "VALUES (NEW.id)"},
     {"servers_d", "DELETE ON main.servers", "VALUES (OLD.id)"},
     {"channels_i", "INSERT ON main.channels", "VALUES (NEW.server_id)"},
@@ -175,22 +175,12 @@ static const struct {
 
 int store_changes_begin(struct store *db)
 {
-    store_set_tracks_changes(db);
-    int rc = store_exec_script(db, "CREATE TEMP TABLE IF NOT EXISTS praca_changed (sid TEXT)");
-    for (size_t i = 0; rc == STORE_DONE && i < sizeof MARKS / sizeof MARKS[0]; i++) {
-        char sql[512];
-        snprintf(sql, sizeof sql,
-                 "CREATE TEMP TRIGGER IF NOT EXISTS praca_%s AFTER %s"
-                 " BEGIN INSERT INTO praca_changed %s; END",
-                 MARKS[i].name, MARKS[i].when, MARKS[i].sids);
-        rc = store_exec_script(db, sql);
-    }
-    return rc;
+    return store_track_changes(db, MARKS, sizeof MARKS / sizeof MARKS[0]);
 }
 
 int store_changes_pending(struct store *db)
 {
-    static const char *SQL = "SELECT EXISTS (SELECT 1 FROM temp.praca_changed)";
+    static const char *SQL = "SELECT EXISTS (SELECT 1 FROM praca_changed)";
     struct store_stmt *st = store_query(db, SQL, NULL, 0);
     if (!st)
         return 1; /* unsure: treat as changed */
@@ -201,9 +191,8 @@ int store_changes_pending(struct store *db)
 
 int store_changes_take(struct store *db, void (*fn)(void *arg, const char *server_id), void *arg)
 {
-    static const char *SQL_TAKE =
-        "SELECT DISTINCT sid FROM temp.praca_changed WHERE sid IS NOT NULL";
-    static const char *SQL_FORGET = "DELETE FROM temp.praca_changed";
+    static const char *SQL_TAKE = "SELECT DISTINCT sid FROM praca_changed WHERE sid IS NOT NULL";
+    static const char *SQL_FORGET = "DELETE FROM praca_changed";
     struct store_stmt *st = store_query(db, SQL_TAKE, NULL, 0);
     if (!st)
         return STORE_ERR;
@@ -216,15 +205,4 @@ int store_changes_take(struct store *db, void (*fn)(void *arg, const char *serve
     if (rc < 0)
         return rc;
     return any ? store_exec(db, SQL_FORGET, NULL, 0) : STORE_DONE;
-}
-
-int64_t store_data_version(struct store *db)
-{
-    static const char *SQL = "PRAGMA data_version";
-    struct store_stmt *st = store_query(db, SQL, NULL, 0);
-    if (!st)
-        return -1;
-    int64_t v = store_step(st) == STORE_ROW ? store_int(st, 0) : -1;
-    store_finish(st);
-    return v;
 }

@@ -76,8 +76,5 @@ int store_changes_pending(struct store *db);
 /* Calls fn for each change since the last take, then forgets them. Returns STORE_DONE or an
  * error. */
 int store_changes_take(struct store *db, void (*fn)(void *arg, const char *server_id), void *arg);
-/* The database's change counter as this connection sees it (PRAGMA data_version): it moves
- * when another connection, such as another process, commits. */
-int64_t store_data_version(struct store *db);
 
 #endif

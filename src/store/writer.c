@@ -10,7 +10,6 @@
 #include "core/clock.h"
 #include "core/log.h"
 #include "store/snapshot.h"
-#include "store/wal_watch.h"
 
 #define FOREIGN_CHECK_MS 1000 /* how often commits by other processes are looked for */
 #define CHANGED_MAX      4096 /* servers named per batch; past it, everything is dropped */
@@ -31,7 +30,6 @@ struct write_req {
 };
 
 /* Prepared once on the writer's connection (store_exec caches by SQL address). */
-static const char *SQL_BEGIN = "BEGIN IMMEDIATE";
 static const char *SQL_COMMIT = "COMMIT";
 static const char *SQL_ROLLBACK = "ROLLBACK";
 static const char *SQL_SAVEPOINT = "SAVEPOINT w";
@@ -49,7 +47,6 @@ struct store_writer {
     store_change_fn on_change; /* set before the first write */
     void *on_change_arg;
     int64_t data_version, checked_at;
-    struct wal_watch wal;
     struct store_writer_stats stats; /* under lock */
     /* The batch being committed: the servers its writes changed. */
     char (*changed)[STORE_CHANGE_MAX];
@@ -106,7 +103,7 @@ static int write_in_savepoint(struct store_writer *w, store_write_fn fn, void *a
     store_set_wrote(w->db, 1);
     store_exec(w->db, SQL_SAVEPOINT, NULL, 0);
     int result = fn(w->db, arg);
-    if (result < 0)
+    if (result < 0 || store_failed(w->db))
         store_exec(w->db, SQL_ROLLBACK_TO, NULL, 0);
     store_exec(w->db, SQL_RELEASE, NULL, 0);
     return result;
@@ -138,7 +135,7 @@ static struct store_writer_job *run_transaction(struct store_writer *w,
                                                 struct store_writer_job **queue, int *committed)
 {
     struct store_writer_job *ran = *queue, *last = NULL;
-    int began = store_exec(w->db, SQL_BEGIN, NULL, 0) == STORE_DONE;
+    int began = store_exec(w->db, store_sql_begin_write(w->db), NULL, 0) == STORE_DONE;
     int lost = 0;
     uint64_t start = now_ns(), waited = 0, jobs = 0;
     for (struct store_writer_job *j = ran; j; j = j->next) {
@@ -178,11 +175,9 @@ static struct store_writer_job *run_transaction(struct store_writer *w,
         store_exec(w->db, SQL_ROLLBACK, NULL, 0);
         *committed = 0;
     }
-    /* Before anyone hears "done": with the -wal gone, a commit is safe only in the main file. */
-    if (*committed && wal_watch_lost(&w->wal) &&
-        store_exec_script(w->db, "PRAGMA wal_checkpoint(FULL)") != STORE_DONE)
-        log_error("writer: checkpoint after a lost -wal failed");
-    if (!began)
+    if (*committed)
+        store_after_commit(w->db);   /* before anyone hears "done" */
+    if (!began && store_reachable()) /* an unreachable database was logged once already */
         log_error("writer: cannot begin a transaction");
     announce_changes(w);
     return ran;
@@ -242,8 +237,6 @@ struct store_writer *store_writer_new(const char *path)
     }
     w->data_version = store_data_version(w->db);
     w->checked_at = clock_now_ms();
-    wal_watch_init(&w->wal, path);
-    wal_watch_lost(&w->wal); /* the file exists once the connection has read */
     pthread_mutex_init(&w->lock, NULL);
     pthread_cond_init(&w->wake, NULL);
     if (pthread_create(&w->thread, NULL, writer_main, w)) {

@@ -274,7 +274,7 @@ test('delete: the bot token stops working and the bot leaves every server', asyn
 test('praca admin suspend / unsuspend: 401 for the bot, 403 at install start, while serving', async () => {
   const owner = await register(srv.url);
   const info = await appWithBot(srv.url, owner);
-  const run = (...args) => spawnSync(BIN, ['admin', ...args, '--data', srv.db], { encoding: 'utf8' });
+  const run = (...args) => spawnSync(BIN, ['admin', ...args, ...srv.storeArgs], { encoding: 'utf8' });
   const bad = run('suspend', info.app.id);
   assert.equal(bad.status, 2, 'a reason is required');
   const s = run('suspend', info.app.id, '--reason', 'spam em massa');

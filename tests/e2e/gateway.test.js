@@ -193,11 +193,11 @@ test('rotation, deletion and logout close connections with a server disconnect; 
   await assert.rejects(connect('old-token-does-not-work'), (e) => e.message === 'Token inválido');
   const s = await connect(w.info.botToken, 'websocket');
   const gone = next(s, 'disconnect', 3000, '(suspension)');
-  const run = spawnSync(BIN, ['admin', 'suspend', w.info.app.id, '--reason', 'teste', '--data', srv.db], { encoding: 'utf8' });
+  const run = spawnSync(BIN, ['admin', 'suspend', w.info.app.id, '--reason', 'teste', ...srv.storeArgs], { encoding: 'utf8' });
   assert.equal(run.status, 0, run.stderr);
   assert.equal(await gone, 'io server disconnect');
   await assert.rejects(connect(w.info.botToken), (e) => e.message === 'Token inválido', 'a suspended app is refused');
-  spawnSync(BIN, ['admin', 'unsuspend', w.info.app.id, '--data', srv.db]);
+  spawnSync(BIN, ['admin', 'unsuspend', w.info.app.id, ...srv.storeArgs]);
   // Another process's change reaches the server within a second.
   let back;
   await eventually(async () => {
@@ -376,7 +376,7 @@ test('after a restart, bots are known from the start: valid ones connect, a susp
   const good = await appWithBot(s2.url, owner, { name: 'Robô Bom' });
   const held = await appWithBot(s2.url, owner, { name: 'Robô Suspenso' });
   await s2.stop();
-  const run = (...args) => spawnSync(BIN, ['admin', ...args, '--data', s2.db], { encoding: 'utf8' });
+  const run = (...args) => spawnSync(BIN, ['admin', ...args, ...s2.storeArgs], { encoding: 'utf8' });
   assert.equal(run('suspend', held.app.id, '--reason', 'teste').status, 0);
   const s3 = await startServer({ dir: s2.dir });
   try {

@@ -1,6 +1,6 @@
 // Starts a real praca on a free port with a fresh database, and talks to it as clients do.
 'use strict';
-const { spawn } = require('node:child_process');
+const { spawn, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -10,11 +10,28 @@ const { checkAnswer } = require('./openapi');
 
 const BIN = path.resolve(process.env.PRACA_BIN || 'build/praca');
 
-async function startServer({ args = [], env = {}, dir } = {}) {
+// With PRACA_TEST_POSTGRES (postgres://user@host:port of a throwaway server), each test folder
+// gets its own database there instead of an SQLite file: a restart on the same folder finds its
+// data again.
+const POSTGRES = process.env.PRACA_TEST_POSTGRES;
+
+function postgresDatabase(dir) {
+  const name = 'e2e_' + crypto.createHash('sha256').update(dir).digest('hex').slice(0, 16);
+  const exists = spawnSync('psql', [POSTGRES + '/postgres', '-tAc', `SELECT 1 FROM pg_database WHERE datname = '${name}'`], { encoding: 'utf8' });
+  if (exists.status !== 0) throw new Error('psql: ' + exists.stderr);
+  if (exists.stdout.trim() !== '1') {
+    const made = spawnSync('psql', [POSTGRES + '/postgres', '-qc', `CREATE DATABASE ${name}`], { encoding: 'utf8' });
+    if (made.status !== 0) throw new Error('psql: ' + made.stderr);
+  }
+  return `${POSTGRES}/${name}`;
+}
+
+async function startServer({ args = [], env = {}, dir, store } = {}) {
   dir = dir || fs.mkdtempSync(path.join(os.tmpdir(), 'praca-e2e-'));
   const db = path.join(dir, 'praca.db');
+  store = store || (POSTGRES ? ['--database-url', postgresDatabase(dir)] : ['--data', db]);
   // Every test registers and logs in from 127.0.0.1; the per-address limits get their own tests.
-  const proc = spawn(BIN, ['serve', '--port', '0', '--data', db, '--workers', '4',
+  const proc = spawn(BIN, ['serve', '--port', '0', ...store, '--workers', '4',
     '--registrations-per-address', '0', '--logins-per-address', '0', ...args], {
     env: { ...process.env, ASAN_OPTIONS: 'detect_leaks=1:abort_on_error=0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -36,6 +53,7 @@ async function startServer({ args = [], env = {}, dir } = {}) {
   const exited = new Promise((resolve) => proc.on('exit', (code, signal) => resolve({ code, signal })));
   const server = {
     url, dir, db, proc, exited,
+    storeArgs: store, // what `praca admin …` needs to reach the same data
     get stderr() { return stderr; },
     get stdout() { return stdout; },
     port: Number(new URL(url).port),
@@ -151,7 +169,7 @@ async function serverWithMembers(base, memberCount = 1) {
   return { owner, sid, server: created.body, members, code: invite.body.code };
 }
 
-module.exports = { startServer, api, postFrom, register, uniqueName, rawExchange, totp, serverWithMembers, BIN };
+module.exports = { startServer, api, postFrom, register, uniqueName, rawExchange, totp, serverWithMembers, BIN, POSTGRES };
 
 // An application with a bot and a registered redirect URI, owned by `owner`.
 async function appWithBot(base, owner, { name = 'Robô de Teste', intents = [], redirect = 'https://bot.example/callback' } = {}) {

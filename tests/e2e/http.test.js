@@ -20,6 +20,7 @@ test('health answers ok and a version, JSON and uncached', async () => {
   assert.equal(r.status, 200);
   assert.equal(r.body.ok, true);
   assert.equal(typeof r.body.version, 'string');
+  assert.equal(r.body.database, true);
   assert.equal(r.headers.get('cache-control'), 'no-store');
   assert.equal(r.headers.get('content-type'), 'application/json; charset=utf-8');
 });

@@ -138,7 +138,7 @@ test('invoking: only in text channels; a suspended application offers and takes 
   assert.equal(inVoice.body.error, 'channelId: interações só acontecem em canais de texto do servidor');
 
   assert.equal((await api(srv.url, 'GET', `/api/servers/${w.sid}/commands`, { token: w.member.token })).body.commands.length, 2);
-  const cli = spawnSync(BIN, ['admin', 'suspend', w.info.app.id, '--reason', 'spam', '--data', srv.db],
+  const cli = spawnSync(BIN, ['admin', 'suspend', w.info.app.id, '--reason', 'spam', ...srv.storeArgs],
                         { encoding: 'utf8', env: { ...process.env, ASAN_OPTIONS: 'detect_leaks=0' } });
   assert.equal(cli.status, 0, cli.stderr);
   assert.deepEqual((await api(srv.url, 'GET', `/api/servers/${w.sid}/commands`, { token: w.member.token })).body.commands, []);

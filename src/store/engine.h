@@ -1,0 +1,76 @@
+/*
+ * What a database engine provides under db.h: SQLite (store/sqlite.c) for one machine,
+ * PostgreSQL (store/postgres.c) for several nodes. db.c chooses one by the target's form and
+ * forwards every call; only the engines include their client library.
+ */
+#ifndef PRACA_STORE_ENGINE_H
+#define PRACA_STORE_ENGINE_H
+#include <stddef.h>
+#include <stdint.h>
+
+#include "store/db.h"
+
+/* The part of a connection db.c itself reads; an engine's connection starts with it. */
+struct store {
+    const struct store_engine *engine;
+    int tracks_changes; /* the writer's connection: its changes are marked (snapshot.h) */
+    int wrote;          /* the writer's current job has written */
+};
+
+/* The part of a statement db.c reads; an engine's statement starts with it. */
+struct store_stmt {
+    struct store *db;
+    const char *sql;
+};
+
+/* A table change the in-memory state follows (see store_changes_begin): after `when` on a row,
+ * the values `sids` yields (SQL over NEW / OLD, in SQLite's trigger syntax; `main.` names a
+ * permanent table) are recorded as changed servers. */
+struct store_change_mark {
+    const char *name, *when, *sids;
+};
+
+struct store_engine {
+    const char *name;
+    /* Opens the connection the target names (a file path or a postgres:// URL). */
+    int (*open)(const char *target, struct store **out);
+    void (*close)(struct store *db);
+    struct store_stmt *(*query)(struct store *db, const char *sql, const struct store_val *args,
+                                size_t nargs);
+    int (*step)(struct store_stmt *st);
+    const char *(*text)(struct store_stmt *st, int col);
+    size_t (*text_len)(struct store_stmt *st, int col);
+    int64_t (*int64)(struct store_stmt *st, int col);
+    int (*is_null)(struct store_stmt *st, int col);
+    void (*finish)(struct store_stmt *st);
+    int64_t (*changes)(struct store *db);
+    int64_t (*last_insert_id)(struct store *db);
+    int (*exec_script)(struct store *db, const char *sql);
+    /* 1 while a transaction is open, even one a failed statement has left unusable until
+     * a rollback (PostgreSQL). */
+    int (*in_transaction)(struct store *db);
+    /* 1 when a statement failed in the open transaction since its last savepoint. */
+    int (*failed)(struct store *db);
+    void (*read_batching)(struct store *db, int on);
+    void (*read_release)(struct store *db);
+    int (*cache_kib)(struct store *db, int kib);
+    int (*backup)(struct store *db, const char *dest);
+    int (*track_changes)(struct store *db, const struct store_change_mark *marks, size_t n);
+    int64_t (*data_version)(struct store *db);
+    /* After each of the writer's commits, before anyone hears of it. */
+    void (*after_commit)(struct store *db);
+    /* What the migrations' SQL needs of the engine beyond the tables, defined before them. */
+    int (*prepare_schema)(struct store *db);
+    const char *sql_begin_write; /* the writer's BEGIN */
+};
+
+/* An engine says whether its last attempt found the database reachable (see store_reachable). */
+void store_note_reachable(int yes);
+
+/* Marks the connection as the writer's and installs its change marks. */
+int store_track_changes(struct store *db, const struct store_change_mark *marks, size_t n);
+
+extern const struct store_engine store_sqlite;
+extern const struct store_engine store_postgres;
+
+#endif

@@ -1,0 +1,522 @@
+/*
+ * The PostgreSQL engine (store/engine.h), over libpq. The same SQL texts as SQLite: $N
+ * placeholders are PostgreSQL's own; migrations are written with SQLite's type names, where
+ * INTEGER is 64-bit, and are read here with BIGINT for it. Statements are prepared once per
+ * connection, named by their slot in a cache keyed by the SQL text's address, and run with
+ * parameters sent as text, typed by PostgreSQL from where they stand.
+ */
+#include <libpq-fe.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/buf.h"
+#include "core/clock.h"
+#include "core/log.h"
+#include "store/engine.h"
+#include "store/pg_sql.h"
+
+#define CACHE_SLOTS  512 /* power of two, well above the number of distinct queries */
+#define MAX_PARAMS   32
+#define OID_TEXT     25
+#define TEXTS_MAX    (64u << 20) /* a statement's text parameters together */
+#define RECONNECT_MS 500         /* between attempts to reach a server that went away */
+#define SCRIPT_MAX   (1u << 20)  /* a migration, or the change marks' definitions */
+
+struct pg_stmt {
+    struct store_stmt base;
+    int prepared;
+    int nparams;
+    PGresult *res; /* the running statement's rows */
+    int row, rows;
+    char ints[MAX_PARAMS][24];
+    struct buf texts; /* the text parameters, each with its NUL */
+    const char *values[MAX_PARAMS];
+};
+
+struct pg {
+    struct store base;
+    PGconn *conn;
+    int64_t changes;
+    int64_t retry_at_ms; /* the next attempt to connect again */
+    struct pg_stmt cache[CACHE_SLOTS];
+};
+
+static struct pg *pg_of(struct store *s)
+{
+    return (struct pg *)s;
+}
+
+static struct pg_stmt *stmt_of(struct store_stmt *st)
+{
+    return (struct pg_stmt *)st;
+}
+
+/* SQLSTATE classes: 23 integrity constraint, 40 transaction rollback (serialization,
+ * deadlock), 55P03 lock not available. */
+static int result_of(const PGresult *res)
+{
+    ExecStatusType s = PQresultStatus(res);
+    if (s == PGRES_COMMAND_OK || s == PGRES_TUPLES_OK || s == PGRES_EMPTY_QUERY)
+        return STORE_DONE;
+    const char *state = PQresultErrorField(res, PG_DIAG_SQLSTATE);
+    if (state && !strncmp(state, "23", 2))
+        return STORE_CONSTRAINT;
+    if (state && (!strncmp(state, "40", 2) || !strcmp(state, "55P03")))
+        return STORE_BUSY;
+    return STORE_ERR;
+}
+
+/* Counts the result's changed rows, logs a failure, and frees it unless the caller keeps it. */
+static int finish_result(struct pg *s, PGresult *res, const char *sql)
+{
+    int rc = result_of(res);
+    if (rc != STORE_DONE && PQstatus(s->conn) == CONNECTION_BAD) {
+        log_error("store: lost the connection to PostgreSQL: %s", PQerrorMessage(s->conn));
+        store_note_reachable(0);
+        return STORE_ERR;
+    }
+    if (rc == STORE_DONE) {
+        const char *n = PQcmdTuples(res);
+        s->changes = n && *n ? strtoll(n, NULL, 10) : 0;
+    } else if (rc == STORE_ERR) {
+        log_error("store: %s in: %.200s", PQresultErrorMessage(res), sql);
+    }
+    return rc;
+}
+
+static const char *SQL_CHANGED_TABLE = "CREATE TEMP TABLE IF NOT EXISTS praca_changed (sid TEXT)";
+
+/* A connection the server dropped (a restart, a failover) is opened again, at most every
+ * RECONNECT_MS; its prepared statements and its temporary table went with it. */
+static int reachable(struct pg *s)
+{
+    if (PQstatus(s->conn) == CONNECTION_OK)
+        return 1;
+    int64_t now = clock_now_ms();
+    if (now < s->retry_at_ms)
+        return 0;
+    s->retry_at_ms = now + RECONNECT_MS;
+    PQreset(s->conn);
+    if (PQstatus(s->conn) != CONNECTION_OK) {
+        store_note_reachable(0);
+        return 0;
+    }
+    for (size_t i = 0; i < CACHE_SLOTS; i++) {
+        PQclear(s->cache[i].res);
+        s->cache[i].res = NULL;
+        s->cache[i].prepared = 0;
+    }
+    PGresult *res = s->base.tracks_changes ? PQexec(s->conn, SQL_CHANGED_TABLE) : NULL;
+    int rc = res ? finish_result(s, res, SQL_CHANGED_TABLE) : STORE_DONE;
+    PQclear(res);
+    if (rc != STORE_DONE)
+        return 0;
+    log_info("store: connected to PostgreSQL again");
+    store_note_reachable(1);
+    return 1;
+}
+
+/* A connection the server closed while idle (it restarted since our last statement) is
+ * noticed only by the next statement: outside a transaction that statement runs again once,
+ * on a fresh connection. Inside one, the transaction is gone and its writer fails it. */
+static int reconnected_for_retry(struct pg *s, int was_idle)
+{
+    if (!was_idle || PQstatus(s->conn) != CONNECTION_BAD)
+        return 0;
+    s->retry_at_ms = 0;
+    return reachable(s);
+}
+
+static int pg_exec_script(struct store *db, const char *sql)
+{
+    if (!reachable(pg_of(db)))
+        return STORE_ERR;
+    char *text = pg_sql_from_sqlite_ddl(sql, SCRIPT_MAX);
+    if (!text)
+        return STORE_ERR;
+    PGresult *res = PQexec(pg_of(db)->conn, text);
+    int rc = finish_result(pg_of(db), res, text);
+    PQclear(res);
+    free(text);
+    return rc;
+}
+
+/* The N of "could not determine data type of parameter $N" (SQLSTATE 42P08 or 42P18), else 0. */
+static int untyped_param(const PGresult *res)
+{
+    const char *state = PQresultErrorField(res, PG_DIAG_SQLSTATE);
+    const char *msg = PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY);
+    const char *at = msg ? strrchr(msg, '$') : NULL;
+    if (!state || (strcmp(state, "42P18") && strcmp(state, "42P08")) || !at)
+        return 0;
+    return pg_sql_param_number(at);
+}
+
+static int prepare(struct pg *s, struct pg_stmt *st)
+{
+    int used[MAX_PARAMS];
+    int n = pg_sql_params(st->base.sql, used, MAX_PARAMS);
+    if (n < 0) {
+        log_error("store: more than $%d parameters in: %s", MAX_PARAMS, st->base.sql);
+        return -1;
+    }
+    Oid types[MAX_PARAMS];
+    for (int i = 0; i < n; i++)
+        types[i] = used[i] ? 0 : OID_TEXT;
+    char name[16];
+    snprintf(name, sizeof name, "s%d", (int)(st - s->cache));
+    int rc;
+    /* A failed PREPARE would leave an open transaction unusable: try it in a savepoint. */
+    int in_tx = PQtransactionStatus(s->conn) == PQTRANS_INTRANS;
+    for (int tries = 0;; tries++) {
+        if (in_tx)
+            PQclear(PQexec(s->conn, "SAVEPOINT praca_prepare"));
+        PGresult *res = PQprepare(s->conn, name, st->base.sql, n, types);
+        if (in_tx)
+            PQclear(PQexec(s->conn, PQresultStatus(res) == PGRES_COMMAND_OK
+                                        ? "RELEASE praca_prepare"
+                                        : "ROLLBACK TO praca_prepare; RELEASE praca_prepare"));
+        /* A parameter only tested for NULL ("$2 IS NULL OR …") has no type to infer: it is
+         * text, as every such parameter of ours is. */
+        int k = untyped_param(res);
+        if (k > 0 && k <= n && types[k - 1] == 0 && tries < MAX_PARAMS) {
+            types[k - 1] = OID_TEXT;
+            PQclear(res);
+            continue;
+        }
+        rc = finish_result(s, res, st->base.sql);
+        PQclear(res);
+        break;
+    }
+    if (rc != STORE_DONE)
+        return -1;
+    st->nparams = n;
+    st->prepared = 1;
+    return 0;
+}
+
+static struct pg_stmt *slot_for(struct pg *s, const char *sql)
+{
+    size_t h = ((uintptr_t)sql >> 3) & (CACHE_SLOTS - 1);
+    for (size_t i = 0; i < CACHE_SLOTS; i++) {
+        struct pg_stmt *slot = &s->cache[(h + i) & (CACHE_SLOTS - 1)];
+        if (slot->base.sql == sql || !slot->base.sql) {
+            slot->base.sql = sql;
+            slot->base.db = &s->base;
+            return slot;
+        }
+    }
+    log_error("store: statement cache full");
+    return NULL;
+}
+
+static struct store_stmt *pg_query(struct store *db, const char *sql, const struct store_val *args,
+                                   size_t nargs)
+{
+    struct pg *s = pg_of(db);
+    struct pg_stmt *st = slot_for(s, sql);
+    if (!st || !reachable(s))
+        return NULL;
+    if (!st->prepared) {
+        int was_idle = PQtransactionStatus(s->conn) == PQTRANS_IDLE;
+        if (prepare(s, st) && !(reconnected_for_retry(s, was_idle) && !prepare(s, st)))
+            return NULL;
+    }
+    PQclear(st->res); /* a statement left unfinished */
+    st->res = NULL;
+    /* Texts are copied with a NUL (libpq reads text parameters up to it), then pointed at once
+     * the buffer has stopped moving. */
+    size_t at[MAX_PARAMS];
+    if (!st->texts.max)
+        buf_init(&st->texts, TEXTS_MAX);
+    buf_reset(&st->texts);
+    for (int i = 0; i < st->nparams; i++) {
+        const struct store_val *v = (size_t)i < nargs ? &args[i] : NULL;
+        st->values[i] = NULL;
+        if (v && v->type == SV_INT) {
+            snprintf(st->ints[i], sizeof st->ints[i], "%lld", (long long)v->i);
+            st->values[i] = st->ints[i];
+        } else if (v && v->type == SV_TEXT) {
+            at[i] = st->texts.len;
+            if (buf_append(&st->texts, v->text, v->len) || buf_append(&st->texts, "", 1))
+                return NULL;
+        }
+    }
+    for (int i = 0; i < st->nparams; i++)
+        if ((size_t)i < nargs && args[i].type == SV_TEXT)
+            st->values[i] = st->texts.data + at[i];
+    return &st->base;
+}
+
+static int pg_step(struct store_stmt *base)
+{
+    struct pg_stmt *st = stmt_of(base);
+    struct pg *s = pg_of(base->db);
+    if (!st->res) {
+        int was_idle = PQtransactionStatus(s->conn) == PQTRANS_IDLE;
+        char name[16];
+        snprintf(name, sizeof name, "s%d", (int)(st - s->cache));
+        int rc;
+        for (int tries = 0;; tries++) {
+            st->res = PQexecPrepared(s->conn, name, st->nparams, st->values, NULL, NULL, 0);
+            rc = finish_result(s, st->res, base->sql);
+            if (rc == STORE_DONE)
+                break;
+            PQclear(st->res);
+            st->res = NULL;
+            if (tries || !reconnected_for_retry(s, was_idle) || prepare(s, st))
+                return rc;
+        }
+        st->row = -1;
+        st->rows = PQntuples(st->res);
+    }
+    return ++st->row < st->rows ? STORE_ROW : STORE_DONE;
+}
+
+static const char *pg_text(struct store_stmt *base, int col)
+{
+    struct pg_stmt *st = stmt_of(base);
+    return PQgetisnull(st->res, st->row, col) ? NULL : PQgetvalue(st->res, st->row, col);
+}
+
+static size_t pg_text_len(struct store_stmt *base, int col)
+{
+    struct pg_stmt *st = stmt_of(base);
+    return (size_t)PQgetlength(st->res, st->row, col);
+}
+
+/* Booleans (EXISTS, comparisons) come back as t / f. */
+static int64_t pg_int(struct store_stmt *base, int col)
+{
+    const char *v = pg_text(base, col);
+    if (!v)
+        return 0;
+    if (v[0] == 't' || v[0] == 'f')
+        return v[0] == 't';
+    return strtoll(v, NULL, 10);
+}
+
+static int pg_is_null(struct store_stmt *base, int col)
+{
+    struct pg_stmt *st = stmt_of(base);
+    return PQgetisnull(st->res, st->row, col);
+}
+
+static void pg_finish(struct store_stmt *base)
+{
+    struct pg_stmt *st = stmt_of(base);
+    PQclear(st->res);
+    st->res = NULL;
+}
+
+static int64_t pg_changes(struct store *db)
+{
+    return pg_of(db)->changes;
+}
+
+/* The one integer a parameterless query answers, or fallback. */
+static int64_t single_int(struct store *db, const char *sql, int64_t fallback)
+{
+    int64_t v = fallback;
+    struct store_stmt *st = pg_query(db, sql, NULL, 0);
+    if (st && pg_step(st) == STORE_ROW)
+        v = pg_int(st, 0);
+    if (st)
+        pg_finish(st);
+    return v;
+}
+
+static int64_t pg_last_insert_id(struct store *db)
+{
+    static const char *SQL = "SELECT lastval()";
+    return single_int(db, SQL, 0);
+}
+
+static int pg_in_transaction(struct store *db)
+{
+    PGTransactionStatusType t = PQtransactionStatus(pg_of(db)->conn);
+    return t == PQTRANS_INTRANS || t == PQTRANS_INERROR;
+}
+
+static int pg_failed(struct store *db)
+{
+    return PQtransactionStatus(pg_of(db)->conn) == PQTRANS_INERROR;
+}
+
+/* Each statement reads the latest commit; there is no lock to share between them. */
+static void pg_read_batching(struct store *db, int on)
+{
+    (void)db;
+    (void)on;
+}
+
+static void pg_read_release(struct store *db)
+{
+    (void)db;
+}
+
+static int pg_cache_kib(struct store *db, int kib)
+{
+    (void)db;
+    (void)kib;
+    return STORE_DONE;
+}
+
+static int pg_backup(struct store *db, const char *dest)
+{
+    (void)db;
+    log_error("store: praca backup copies SQLite files; back %s up with pg_dump or the "
+              "server's own backups",
+              "a PostgreSQL database");
+    (void)dest;
+    return STORE_ERR;
+}
+
+static void notice_quiet(void *arg, const char *message)
+{
+    (void)arg;
+    (void)message;
+}
+
+static void pg_close(struct store *db)
+{
+    struct pg *s = pg_of(db);
+    for (size_t i = 0; i < CACHE_SLOTS; i++) {
+        PQclear(s->cache[i].res);
+        buf_cleanup(&s->cache[i].texts);
+    }
+    PQfinish(s->conn);
+    free(s);
+}
+
+/* Functions of SQLite's that our SQL uses, and the change marks' bookkeeping (see
+ * pg_track_changes): defined once per database, before the migrations run. */
+static const char *SQL_PRELUDE =
+    "SELECT pg_advisory_xact_lock(7262627);"
+    "CREATE OR REPLACE FUNCTION praca_json_array_end(text[]) RETURNS text LANGUAGE sql"
+    " IMMUTABLE AS $f$ SELECT array_to_json(COALESCE($1, '{}'))::text $f$;"
+    "CREATE OR REPLACE AGGREGATE json_group_array(text) (SFUNC = array_append,"
+    " STYPE = text[], FINALFUNC = praca_json_array_end, INITCOND = '{}');"
+    "CREATE TABLE IF NOT EXISTS praca_foreign_changes (n BIGINT NOT NULL);"
+    "INSERT INTO praca_foreign_changes SELECT 0"
+    " WHERE NOT EXISTS (SELECT 1 FROM praca_foreign_changes);"
+    /* On the writer's connection (which has the temporary table) a change is marked for the
+     * batch; anywhere else (praca admin) it moves the counter the writer polls. */
+    "CREATE OR REPLACE FUNCTION praca_mark(sid text) RETURNS void LANGUAGE plpgsql AS $f$"
+    " BEGIN"
+    "  IF to_regclass('pg_temp.praca_changed') IS NOT NULL THEN"
+    "   EXECUTE 'INSERT INTO pg_temp.praca_changed VALUES ($1)' USING sid;"
+    "  ELSE"
+    "   UPDATE praca_foreign_changes SET n = n + 1;"
+    "  END IF;"
+    " END $f$;";
+
+static int pg_open(const char *url, struct store **out)
+{
+    struct pg *s = calloc(1, sizeof *s);
+    if (!s)
+        return STORE_ERR;
+    s->base.engine = &store_postgres;
+    /* A server that does not answer must not hold a worker for long; the URL may say
+     * otherwise. */
+    const char *keys[] = {"connect_timeout", "dbname", NULL};
+    const char *values[] = {"5", url, NULL};
+    s->conn = PQconnectdbParams(keys, values, 1);
+    if (PQstatus(s->conn) != CONNECTION_OK) {
+        log_error("store: cannot connect to PostgreSQL: %s", PQerrorMessage(s->conn));
+        pg_close(&s->base);
+        return STORE_ERR;
+    }
+    PQsetNoticeProcessor(s->conn, notice_quiet, NULL);
+    *out = &s->base;
+    return STORE_DONE;
+}
+
+static int pg_prepare_schema(struct store *db)
+{
+    return pg_exec_script(db, "BEGIN;") == STORE_DONE &&
+                   pg_exec_script(db, SQL_PRELUDE) == STORE_DONE &&
+                   pg_exec_script(db, "COMMIT;") == STORE_DONE
+               ? STORE_DONE
+               : (pg_exec_script(db, "ROLLBACK;"), STORE_ERR);
+}
+
+/* The marks are permanent triggers calling praca_mark (above); the temporary table that makes
+ * them record exists on the writer's connection only. A mark's SQL is SQLite's trigger body:
+ * `main.` names a permanent table there. */
+static int pg_track_changes(struct store *db, const struct store_change_mark *marks, size_t n)
+{
+    struct buf sql;
+    buf_init(&sql, SCRIPT_MAX);
+    buf_appendf(&sql, "BEGIN; SELECT pg_advisory_xact_lock(7262627);");
+    for (size_t i = 0; i < n; i++) {
+        char when[256], sids[256];
+        const char *from[] = {marks[i].when, marks[i].sids};
+        char *to[] = {when, sids};
+        for (int k = 0; k < 2; k++) {
+            size_t o = 0;
+            for (const char *p = from[k]; *p && o + 1 < sizeof when; p++) {
+                if (!strncmp(p, "main.", 5))
+                    p += 5;
+                to[k][o++] = *p;
+            }
+            to[k][o] = '\0';
+        }
+        buf_appendf(&sql,
+                    "CREATE OR REPLACE FUNCTION praca_mark_%s() RETURNS trigger LANGUAGE plpgsql"
+                    " AS $f$ BEGIN PERFORM praca_mark(x) FROM (%s) AS t(x); RETURN NULL; END $f$;"
+                    "CREATE OR REPLACE TRIGGER praca_%s AFTER %s FOR EACH ROW"
+                    " EXECUTE FUNCTION praca_mark_%s();",
+                    marks[i].name, sids, marks[i].name, when, marks[i].name);
+    }
+    buf_appendf(&sql, "COMMIT; %s;", SQL_CHANGED_TABLE);
+    int rc = STORE_ERR;
+    if (buf_appendf(&sql, " ") == BUF_OK) {
+        PGresult *res = PQexec(pg_of(db)->conn, sql.data);
+        rc = finish_result(pg_of(db), res, "the change marks");
+        PQclear(res);
+        if (rc != STORE_DONE)
+            pg_exec_script(db, "ROLLBACK;");
+    }
+    buf_cleanup(&sql);
+    return rc;
+}
+
+static int64_t pg_data_version(struct store *db)
+{
+    static const char *SQL = "SELECT n FROM praca_foreign_changes";
+    return single_int(db, SQL, -1);
+}
+
+static void pg_after_commit(struct store *db)
+{
+    (void)db;
+}
+
+const struct store_engine store_postgres = {
+    .name = "postgres",
+    .open = pg_open,
+    .close = pg_close,
+    .query = pg_query,
+    .step = pg_step,
+    .text = pg_text,
+    .text_len = pg_text_len,
+    .int64 = pg_int,
+    .is_null = pg_is_null,
+    .finish = pg_finish,
+    .changes = pg_changes,
+    .last_insert_id = pg_last_insert_id,
+    .exec_script = pg_exec_script,
+    .in_transaction = pg_in_transaction,
+    .failed = pg_failed,
+    .read_batching = pg_read_batching,
+    .read_release = pg_read_release,
+    .cache_kib = pg_cache_kib,
+    .backup = pg_backup,
+    .track_changes = pg_track_changes,
+    .data_version = pg_data_version,
+    .after_commit = pg_after_commit,
+    .prepare_schema = pg_prepare_schema,
+    .sql_begin_write = "BEGIN",
+};
