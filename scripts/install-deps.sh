@@ -8,6 +8,8 @@ if [ "${1:-build}" = test ]; then
     want="$want python3-socketio python3-websocket python3-requests"
     # The end-to-end suites run a second time on a throwaway PostgreSQL cluster.
     want="$want postgresql"
+    # deploy/nginx/praca.conf is tried in front of a real praca.
+    want="$want nginx-light"
     # The web pages are tested in headless Chromium driven by playwright-core; the emoji font
     # makes reactions in the screenshots look as they do on people's machines.
     want="$want chromium fonts-noto-color-emoji"

@@ -247,6 +247,7 @@ static int serve(struct serve *s)
         .idle_timeout_ms = s->cfg.idle_timeout_ms,
         .max_connections = max_connections,
         .max_connections_per_address = s->cfg.max_connections_per_address,
+        .trusted_proxy = s->cfg.trusted_proxy,
         .body_budget = (size_t)s->cfg.body_budget_mb * 1024 * 1024,
         .on_answer = observe_answer,
         .body_limit_for = body_limit_for,

@@ -57,6 +57,7 @@ static const struct option options[] = {
         0, 1000000),
     INT("--logins-per-address", "PRACA_LOGINS_PER_ADDRESS", logins_per_address, 0, 1000000),
     STR("--metrics-listen", "PRACA_METRICS_LISTEN", metrics_listen),
+    STR("--trusted-proxy", "PRACA_TRUSTED_PROXY", trusted_proxy),
     BOOL("--access-log", "PRACA_ACCESS_LOG", access_log),
     STR("--log-format", "PRACA_LOG_FORMAT", log_format),
     INT("--event-retention-hours", "PRACA_EVENT_RETENTION_HOURS", event_retention_hours, 1,
@@ -246,6 +247,8 @@ const char *config_usage(void)
            "  --log-format text|json        [PRACA_LOG_FORMAT] log lines as text or JSON (text)\n"
            "  --access-log=0|1              [PRACA_ACCESS_LOG] a line per answer and gateway\n"
            "                                connect (1)\n"
+           "  --trusted-proxy ADDRESS       [PRACA_TRUSTED_PROXY] a reverse proxy whose\n"
+           "                                X-Forwarded-For names the client (none)\n"
            "  --metrics-listen HOST:PORT    [PRACA_METRICS_LISTEN] serve Prometheus metrics at\n"
            "                                /metrics there (off)\n"
            "  --log-level N                 [PRACA_LOG_LEVEL] 0 debug, 1 info, 2 warn, 3 error "

@@ -27,6 +27,7 @@ struct config {
     int max_connections_per_address; /* 0 = no cap per address */
     int body_budget_mb;              /* request bodies held at once, all connections */
     char metrics_listen[300];        /* HOST:PORT of the metrics listener; "" = none */
+    char trusted_proxy[64];          /* its X-Forwarded-For names the client; "" = none */
     int access_log;
     char log_format[8];            /* text | json */
     int event_retention_hours;     /* the event log keeps this much */

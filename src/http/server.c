@@ -11,6 +11,7 @@
  */
 #include "core/jsonout.h"
 #include "http/server.h"
+#include "http/client_address.h"
 
 #include <jansson.h>
 #include <limits.h>
@@ -364,6 +365,7 @@ static void tell_answer(struct http_conn *c, const struct http_response *res,
         return;
     struct http_answer a = {.peer = c->peer, .status = res->status};
     if (ex) {
+        a.peer = ex->req->peer; /* the client a trusted proxy named, if any */
         a.req = ex->req;
         a.label = ex->label;
         a.caller = ex->caller[0] ? ex->caller : NULL;
@@ -458,7 +460,8 @@ static void dispatch(struct http_conn *c, struct http_request *req)
     ex->req = req;
     ex->conn = c;
     ex->started_ns = uv_hrtime();
-    slice_copy(slice_from(c->peer), req->peer, sizeof req->peer);
+    http_client_address(c->peer, c->srv->cfg.trusted_proxy,
+                        http_request_header(req, "x-forwarded-for"), req->peer, sizeof req->peer);
     http_response_init(&ex->res);
     c->busy = ex;
     c->continue_sent = 0;

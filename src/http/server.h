@@ -68,6 +68,7 @@ struct http_server_config {
     int idle_timeout_ms;
     int max_connections;             /* beyond it new connections are closed at once */
     int max_connections_per_address; /* 0 = no cap */
+    const char *trusted_proxy;       /* a peer whose X-Forwarded-For names the client (or NULL) */
     size_t body_budget;       /* request body bytes held at once, all connections (0 = 256 MiB) */
     http_answer_fn on_answer; /* optional */
     /* Optional: a request's body limit (at most body_limit), decided from its headers; gets the

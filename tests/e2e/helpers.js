@@ -86,13 +86,13 @@ async function api(base, method, p, { token, body, headers = {}, raw } = {}) {
 }
 
 // A JSON POST from a chosen loopback address (127.0.0.2 is "a person elsewhere"); the status.
-function postFrom(base, localAddress, p, body) {
+function postFrom(base, localAddress, p, body, headers = {}) {
   const http = require('node:http');
   const text = JSON.stringify(body);
   const url = new URL(base);
   return new Promise((resolve, reject) => {
     const req = http.request({ host: url.hostname, port: url.port, path: p, method: 'POST', localAddress,
-      headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) } }, (res) => {
+      headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers } }, (res) => {
       res.resume();
       res.on('end', () => resolve(res.statusCode));
     });

@@ -107,3 +107,23 @@ test('registrations and login attempts are limited per address, not per name', a
     assert.equal(r.code, 0, s.stderr);
   }
 });
+
+test('behind a trusted proxy the limits count the client it names; other peers name nobody', async () => {
+  const s = await startServer({ args: ['--logins-per-address', '2', '--trusted-proxy', '127.0.0.2', '--access-log'] });
+  try {
+    const attempt = (peer, forwarded) => postFrom(s.url, peer, '/api/auth/login',
+      { username: uniqueName('x'), password: 'senha-secreta-1' }, { 'x-forwarded-for': forwarded });
+    // Through the proxy (127.0.0.2): each client its own window, by the entry the proxy added.
+    for (let i = 0; i < 2; i++) assert.equal(await attempt('127.0.0.2', '198.51.100.1'), 401);
+    assert.equal(await attempt('127.0.0.2', '198.51.100.1'), 429, 'the third attempt of that client');
+    assert.equal(await attempt('127.0.0.2', '198.51.100.1, 198.51.100.2'), 401, 'another client, a forged first entry');
+    assert.equal(await attempt('127.0.0.2', 'lixo'), 401, 'no address: counted against the proxy itself');
+    // Anyone else's X-Forwarded-For is ignored: 127.0.0.3 cannot dodge its own limit.
+    for (let i = 0; i < 2; i++) assert.equal(await attempt('127.0.0.3', `203.0.113.${i}`), 401);
+    assert.equal(await attempt('127.0.0.3', '203.0.113.9'), 429);
+    assert.match(s.stderr, /route=\/api\/auth\/login status=401 .*peer=198\.51\.100\.1/);
+  } finally {
+    const r = await s.stop();
+    assert.equal(r.code, 0, s.stderr);
+  }
+});

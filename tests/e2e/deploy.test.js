@@ -1,0 +1,125 @@
+// deploy/nginx/praca.conf in front of a real praca, as the README installs it: HTTPS, the
+// redirect from HTTP, the gateway over WebSocket and long-polling, and the client's address
+// through X-Forwarded-For (--trusted-proxy). Only the ports and the certificate differ.
+'use strict';
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const https = require('node:https');
+const http = require('node:http');
+const { spawn, spawnSync } = require('node:child_process');
+const { startServer, appWithBot, install, serverWithMembers, uniqueName } = require('./helpers');
+
+const NGINX = '/usr/sbin/nginx';
+const CONF = path.resolve(__dirname, '../../deploy/nginx/praca.conf');
+
+function freePort() {
+  return new Promise((resolve) => {
+    const s = require('node:net').createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+// One request from a chosen loopback address; {status, headers, body}.
+function request(url, { method = 'GET', body, localAddress = '127.0.0.1', token } = {}) {
+  const u = new URL(url);
+  const lib = u.protocol === 'https:' ? https : http;
+  const text = body === undefined ? undefined : JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const req = lib.request({ host: u.hostname, port: u.port, path: u.pathname + u.search, method, localAddress,
+      rejectUnauthorized: false, headers: { ...(text && { 'content-type': 'application/json' }), ...(token && { authorization: `Bearer ${token}` }) } }, (res) => {
+      let data = '';
+      res.on('data', (d) => { data += d; });
+      res.on('end', () => {
+        let json = null;
+        try { json = JSON.parse(data); } catch { /* not JSON */ }
+        resolve({ status: res.statusCode, headers: res.headers, body: json });
+      });
+    });
+    req.on('error', reject);
+    req.end(text);
+  });
+}
+
+test('nginx with deploy/nginx/praca.conf: HTTPS, WebSocket and polling gateway, the client address', { skip: !fs.existsSync(NGINX) && 'nginx is not installed' }, async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'praca-nginx-'));
+  const srv = await startServer({ args: ['--trusted-proxy', '127.0.0.1', '--logins-per-address', '2'] });
+  let nginx;
+  const sockets = [];
+  try {
+    const cert = spawnSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=localhost',
+      '-keyout', path.join(dir, 'key.pem'), '-out', path.join(dir, 'cert.pem')], { encoding: 'utf8' });
+    assert.equal(cert.status, 0, cert.stderr);
+    const [httpsPort, httpPort] = [await freePort(), await freePort()];
+    const site = fs.readFileSync(CONF, 'utf8')
+      .replace('server 127.0.0.1:8080;', `server 127.0.0.1:${srv.port};`)
+      .replace(/^\s*listen \[::\].*$/gm, '')
+      .replace('listen 443 ssl http2;', `listen 127.0.0.1:${httpsPort} ssl http2;`)
+      .replace('listen 80;', `listen 127.0.0.1:${httpPort};`)
+      .replace(/ssl_certificate\s+\S+;/, `ssl_certificate ${dir}/cert.pem;`)
+      .replace(/ssl_certificate_key\s+\S+;/, `ssl_certificate_key ${dir}/key.pem;`);
+    fs.writeFileSync(path.join(dir, 'site.conf'), site);
+    fs.writeFileSync(path.join(dir, 'nginx.conf'), `pid ${dir}/nginx.pid;
+error_log ${dir}/error.log;
+events {}
+http {
+  access_log off;
+  client_body_temp_path ${dir}/body; proxy_temp_path ${dir}/proxy;
+  include ${dir}/site.conf;
+}
+`);
+    const check = spawnSync(NGINX, ['-t', '-p', dir, '-c', path.join(dir, 'nginx.conf')], { encoding: 'utf8' });
+    assert.equal(check.status, 0, check.stderr);
+    nginx = spawn(NGINX, ['-p', dir, '-c', path.join(dir, 'nginx.conf'), '-g', 'daemon off;'], { stdio: 'ignore' });
+    const base = `https://127.0.0.1:${httpsPort}`;
+    for (let i = 0; ; i++) {
+      try { if ((await request(base + '/api/health')).status === 200) break; } catch (e) { if (i > 100) throw e; }
+      await new Promise((r) => setTimeout(r, 50));
+    }
+
+    const plain = await request(`http://127.0.0.1:${httpPort}/app`);
+    assert.equal(plain.status, 301);
+    assert.equal(plain.headers.location, `https://127.0.0.1/app`);
+
+    // The client's own address reaches praca: two wrong logins from 127.0.0.5 use up its window,
+    // while 127.0.0.6 (through the same nginx) still has its own.
+    const login = (from) => request(base + '/api/auth/login', { method: 'POST', body: { username: uniqueName('n'), password: 'senha-secreta-1' }, localAddress: from });
+    assert.equal((await login('127.0.0.5')).status, 401);
+    assert.equal((await login('127.0.0.5')).status, 401);
+    assert.equal((await login('127.0.0.5')).status, 429);
+    assert.equal((await login('127.0.0.6')).status, 401);
+    assert.match(srv.stderr, /route=\/api\/auth\/login status=429 .*peer=127\.0\.0\.5/);
+
+    // A bot over WebSocket and a person's page over long-polling, both through nginx.
+    const w = await serverWithMembers(srv.url, 0);
+    const info = await appWithBot(srv.url, w.owner, { intents: ['messages.read'] });
+    assert.equal((await install(srv.url, w.owner, info, w.sid, { permissions: 256 | 512 })).complete.status, 200);
+    const { io } = require('socket.io-client');
+    const connect = (auth, transports) => new Promise((resolve, reject) => {
+      const s = io(base, { auth, transports, rejectUnauthorized: false, reconnection: false });
+      sockets.push(s);
+      s.on('connect', () => resolve(s));
+      s.on('connect_error', reject);
+    });
+    const bot = await connect({ token: info.botToken }, ['websocket']);
+    const person = await connect({ token: w.owner.token }, ['polling']);
+    const got = (s) => new Promise((resolve) => s.on('MESSAGE_CREATE', (m) => resolve(m.content)));
+    const [toBot, toPerson] = [got(bot), got(person)];
+    const cid = w.server.channels[0].id;
+    const sent = await request(`${base}/api/bot/servers/${w.sid}/channels/${cid}/messages`, { method: 'POST', token: info.botToken, body: { content: 'pelo nginx' } });
+    assert.equal(sent.status, 200);
+    assert.equal(await toBot, 'pelo nginx');
+    assert.equal(await toPerson, 'pelo nginx');
+    assert.equal(person.io.engine.transport.name, 'polling');
+  } finally {
+    for (const s of sockets) s.disconnect();
+    if (nginx) { nginx.kill('SIGTERM'); await new Promise((r) => nginx.on('exit', r)); }
+    const r = await srv.stop();
+    assert.equal(r.code, 0, srv.stderr);
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
