@@ -57,7 +57,8 @@ test('the checker refuses answers the document does not describe', () => {
   assert.throws(() => checkAnswer('GET', '/api/servers/x', 403, { message: 'no error field' }), /does not match/);
   assert.throws(() => checkAnswer('GET', '/api/nowhere', 200, {}), /has no GET \/api\/nowhere/);
   assert.doesNotThrow(() => checkAnswer('GET', '/api/nowhere', 404, { error: 'Rota não encontrada' }));
-  assert.doesNotThrow(() => checkAnswer('GET', '/api/health', 200, { ok: true, version: '0.1.0' }));
+  assert.doesNotThrow(() => checkAnswer('GET', '/api/health', 200, { ok: true, version: '0.1.0', database: true }));
+  assert.throws(() => checkAnswer('GET', '/api/health', 200, { ok: true, version: '0.1.0' }), /database/);
 });
 
 test('GET /api/openapi.json serves the document, to anyone', async () => {
