@@ -2,12 +2,12 @@
 # Installs the Debian packages praca needs, only those that are missing.
 # Usage: scripts/install-deps.sh [build|test]   (test adds what `make check` needs)
 set -eu
-want="pkg-config gcc make libuv1-dev libhttp-parser-dev libjansson-dev libsqlite3-dev libpq-dev libssl-dev libwslay-dev libcurl4-openssl-dev"
+want="pkg-config gcc make libuv1-dev libhttp-parser-dev libjansson-dev libsqlite3-dev libpq-dev libhiredis-dev libssl-dev libwslay-dev libcurl4-openssl-dev"
 if [ "${1:-build}" = test ]; then
     want="$want clang libclang-rt-14-dev libcriterion-dev clang-format"
     want="$want python3-socketio python3-websocket python3-requests"
     # The end-to-end suites run a second time on a throwaway PostgreSQL cluster.
-    want="$want postgresql"
+    want="$want postgresql redis-server"
     # deploy/nginx/praca.conf is tried in front of a real praca.
     want="$want nginx-light"
     # The web pages are tested in headless Chromium driven by playwright-core; the emoji font

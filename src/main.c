@@ -14,6 +14,7 @@
 #include "api/voice.h"
 #include "cli/cli.h"
 #include "bus/bus.h"
+#include "bus/relay.h"
 #include "core/clock.h"
 #include "core/config.h"
 #include "core/log.h"
@@ -51,6 +52,7 @@ struct serve {
     struct workers *hashing;     /* password hashing, apart from the workers */
     struct endpoints *endpoints; /* calls to applications' interactions endpoints */
     struct bus *bus;
+    struct relay *relay; /* several nodes (--redis-url): the other nodes' events and changes */
     struct gateway *gateway;
     struct conformance *conformance; /* instead of the gateway, with --conformance */
     struct presence *presence;
@@ -139,6 +141,7 @@ static void on_drained(void *arg)
     uv_close((uv_handle_t *)&s->trim, on_signal_closed);
     uv_close((uv_handle_t *)&s->wake_writer, on_signal_closed);
     bus_close(s->bus);
+    relay_stop(s->relay);
     log_info("drained; stopping");
 }
 
@@ -186,6 +189,14 @@ static void on_store_change(void *arg, const char *sid)
         bus_publish(s->bus, BUS_SWEEP, payload, 2, NULL);
 }
 
+/* With several nodes, what this node's writer changed is the others' news too. */
+static void on_store_change_shared(void *arg, const char *sid)
+{
+    struct serve *s = arg;
+    on_store_change(s, sid);
+    relay_change(s->relay, sid);
+}
+
 #define FILES_RESERVE 256 /* descriptors kept for the database, the loop and outbound calls */
 
 /* Raises the open-files limit to its hard limit; returns the connections that fit under it
@@ -225,9 +236,9 @@ static int serve(struct serve *s)
     struct store_writer *writer = NULL;
     struct app app;
     int app_ready = 0;
-    if (s->cfg.redis_url[0]) {
-        log_error("several nodes (PostgreSQL + Redis) are not available in this build; "
-                  "PRACA_DATABASE_URL alone serves one node on PostgreSQL");
+    if (s->cfg.redis_url[0] && !s->cfg.database_url[0]) {
+        log_error(
+            "several nodes share one PostgreSQL: set PRACA_DATABASE_URL with PRACA_REDIS_URL");
         return 1;
     }
     const char *target = config_store_target(&s->cfg);
@@ -237,6 +248,11 @@ static int serve(struct serve *s)
         goto out;
     s->loop = uv_default_loop();
     s->bus = bus_new(s->loop);
+    if (s->bus && s->cfg.redis_url[0]) {
+        if (!(s->relay = relay_new(s->cfg.redis_url, s->bus, on_store_change, s)))
+            goto out;
+        bus_set_relay(s->bus, relay_event, s->relay);
+    }
     int max_connections = connection_budget(s->cfg.max_connections);
     struct http_server_config hc = {
         .host = s->cfg.host,
@@ -284,7 +300,7 @@ static int serve(struct serve *s)
              (long long)(clock_now_ms() - preload_started));
     store_close(db);
     db = NULL;
-    store_writer_on_change(writer, on_store_change, s);
+    store_writer_on_change(writer, s->relay ? on_store_change_shared : on_store_change, s);
     s->workers =
         workers_new(s->cfg.workers, api_worker_init, api_worker_cleanup, api_worker_run, &app);
     s->hashing =
@@ -320,6 +336,8 @@ static int serve(struct serve *s)
         goto out;
     if (s->gateway)
         gateway_resume_after(s->gateway, last_position);
+    if (s->relay)
+        relay_follow(s->relay, s->loop);
     s->writer = writer;
     uv_timer_init(s->loop, &s->trim);
     s->trim.data = s;
@@ -361,11 +379,13 @@ out:
                 http_server_drain(s->metrics_http, NULL, NULL);
             if (s->bus)
                 bus_close(s->bus);
+            relay_stop(s->relay);
             uv_run(s->loop, UV_RUN_DEFAULT);
         }
         uv_loop_close(s->loop);
     }
     bus_free(s->bus); /* after the writer and the workers: they publish */
+    relay_free(s->relay);
     http_server_free(s->http);
     http_server_free(s->metrics_http);
     metrics_free(s->observe.metrics);

@@ -15,6 +15,8 @@ struct bus {
     void *user;
     unsigned long published;
     int closing;
+    bus_relay_fn relay;
+    void *relay_user;
 };
 
 static void event_free(struct bus_event *ev)
@@ -76,9 +78,19 @@ static struct bus_event *event_new(const char *name, char *payload, size_t len, 
     return ev;
 }
 
+void bus_set_relay(struct bus *b, bus_relay_fn fn, void *user)
+{
+    b->relay = fn;
+    b->relay_user = user;
+}
+
 /* Appends the list first..last (n events) and wakes the loop once. */
 static void enqueue(struct bus *b, struct bus_event *first, struct bus_event *last, unsigned long n)
 {
+    if (b->relay)
+        for (struct bus_event *ev = first; ev; ev = ev->next)
+            if (ev->position && !ev->from_peer)
+                b->relay(b->relay_user, ev);
     pthread_mutex_lock(&b->lock);
     if (b->closing) { /* shutting down: the loop no longer delivers (the writer may still log) */
         pthread_mutex_unlock(&b->lock);
@@ -98,20 +110,33 @@ static void enqueue(struct bus *b, struct bus_event *first, struct bus_event *la
     uv_async_send(&b->async);
 }
 
-int bus_publish_at(struct bus *b, const char *name, char *payload, size_t len, struct idset *to,
-                   uint64_t position)
+static int publish(struct bus *b, const char *name, char *payload, size_t len, struct idset *to,
+                   uint64_t position, int from_peer)
 {
     struct bus_event *ev = event_new(name, payload, len, to);
     if (!ev)
         return -1;
     ev->position = position;
+    ev->from_peer = from_peer;
     enqueue(b, ev, ev, 1);
     return 0;
 }
 
+int bus_publish_at(struct bus *b, const char *name, char *payload, size_t len, struct idset *to,
+                   uint64_t position)
+{
+    return publish(b, name, payload, len, to, position, 0);
+}
+
+int bus_publish_peer(struct bus *b, const char *name, char *payload, size_t len, struct idset *to,
+                     uint64_t position)
+{
+    return publish(b, name, payload, len, to, position, 1);
+}
+
 int bus_publish(struct bus *b, const char *name, char *payload, size_t len, struct idset *to)
 {
-    return bus_publish_at(b, name, payload, len, to, 0);
+    return publish(b, name, payload, len, to, 0, 0);
 }
 
 int bus_hold(struct bus_held *h, const char *name, char *payload, size_t len, struct idset *to,

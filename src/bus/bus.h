@@ -1,8 +1,9 @@
 /*
  * The event bus. Handlers (any thread) publish an already-serialized event together with the
  * user IDs that should receive it; the bus hands it to the subscriber on the I/O thread, where
- * delivery is a lookup plus writes. In-process it is a mutex-guarded queue drained through
- * uv_async_t; in shared mode the same interface is backed by Redis pub/sub.
+ * delivery is a lookup plus writes. It is a mutex-guarded queue drained through uv_async_t; with
+ * several nodes, a relay (bus/relay.h) also carries each logged event to the other nodes, which
+ * publish it to their own bus for their own sockets.
  */
 #ifndef PRACA_BUS_BUS_H
 #define PRACA_BUS_BUS_H
@@ -28,6 +29,7 @@ struct bus_event {
     size_t payload_len;
     struct idset *to;  /* user IDs (one reference; NULL = nobody) */
     uint64_t position; /* in the event log; 0: not logged (control and live-only events) */
+    int from_peer;     /* relayed from another node: not relayed again */
     struct bus_event *next;
 };
 
@@ -48,6 +50,14 @@ int bus_publish_at(struct bus *b, const char *name, char *payload, size_t len, s
 struct bus_held {
     struct bus_event *head, *tail;
 };
+/* An event another node logged and relayed here: delivered to this node's sockets only. */
+int bus_publish_peer(struct bus *b, const char *name, char *payload, size_t len, struct idset *to,
+                     uint64_t position);
+/* Several nodes: fn gets each logged event of this node, on the thread that publishes it (the
+ * writer's, right after the commit, in commit order) before it is queued. Set before any
+ * publishing thread starts. */
+typedef void (*bus_relay_fn)(void *user, const struct bus_event *ev);
+void bus_set_relay(struct bus *b, bus_relay_fn fn, void *user);
 /* Like bus_publish, into h. Takes payload and the reference to `to`. Returns 0 or -1. */
 int bus_hold(struct bus_held *h, const char *name, char *payload, size_t len, struct idset *to,
              uint64_t position);

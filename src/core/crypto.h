@@ -16,9 +16,9 @@
 void crypto_random(void *out, size_t n);
 /* A new random token, NUL-terminated. */
 void crypto_token(char out[CRYPTO_TOKEN_LEN + 1]);
-/* Lowercase hex of n random bytes: out must hold 2n+1. */
 /* Lowercase hex of n bytes; out must hold 2n+1. */
 void crypto_hex(const unsigned char *in, size_t n, char *out);
+/* Lowercase hex of n random bytes: out must hold 2n+1. */
 void crypto_random_hex(char *out, size_t n);
 /* SHA-1 (only for the WebSocket accept key, as RFC 6455 requires). */
 void crypto_sha1(const void *data, size_t len, unsigned char out[20]);

@@ -1,0 +1,38 @@
+/*
+ * Several nodes over one Redis: every event a node logs, and every change its writer makes to
+ * what the in-memory state holds, is appended to one Redis stream right after the commit
+ * (XADD, capped with MAXLEN ~); every node follows that stream on its I/O thread (XREAD through
+ * hiredis's libuv adapter), drops its own entries, applies the others' changes to its state and
+ * publishes their events to its bus for its own sockets. An event carries the audience its
+ * node computed (the recipients' IDs), so delivery needs no state beyond the per-socket checks.
+ */
+#ifndef PRACA_BUS_RELAY_H
+#define PRACA_BUS_RELAY_H
+#include <uv.h>
+
+#include "bus/bus.h"
+
+#define RELAY_STREAM "praca:events"
+
+struct relay;
+
+/* A change another node's writer made: a server ID, "t:" and a token hash, "" (identities), or
+ * NULL (everything), as store/snapshot.h names them. */
+typedef void (*relay_change_fn)(void *user, const char *what);
+
+/* Connects the writer's side to url (redis://…); NULL, logged, when it cannot. */
+struct relay *relay_new(const char *url, struct bus *bus, relay_change_fn on_change,
+                        void *change_user);
+/* The writer's side: an event after its commit (a bus_relay_fn), and what a commit changed.
+ * Either may be called from any thread; a failure is logged and the entry is lost to the other
+ * nodes (they miss its live delivery, not the event log). */
+void relay_event(void *relay, const struct bus_event *ev);
+void relay_change(struct relay *r, const char *what);
+/* The following side, on loop's thread: from now on, the other nodes' entries. */
+int relay_follow(struct relay *r, uv_loop_t *loop);
+/* On the loop's thread, before the loop's last run: stops following. */
+void relay_stop(struct relay *r);
+/* After the loop has closed and no thread relays any more. relay_free(NULL) does nothing. */
+void relay_free(struct relay *r);
+
+#endif

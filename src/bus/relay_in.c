@@ -1,0 +1,240 @@
+/* The following side of the relay (relay.h): XREAD on the loop, the other nodes' entries
+ * applied and published here. */
+#include <stdlib.h>
+#include <string.h>
+
+/* hiredis's adapter is a header of static functions, written without our warnings in mind. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+#pragma GCC diagnostic ignored "-Wunused-function"
+#include <hiredis/adapters/libuv.h>
+#pragma GCC diagnostic pop
+
+#include "bus/relay_private.h"
+#include "core/buf.h"
+#include "core/idset.h"
+#include "core/log.h"
+
+#define BLOCK_MS   "1000" /* an XREAD's longest wait; the next one follows at once */
+#define READ_COUNT "512"
+#define RETRY_MS   500
+
+int relay_login(redisContext *c, const struct redis_url *u)
+{
+    redisReply *reply = NULL;
+    if (u->password[0] &&
+        (!(reply = redisCommand(c, "AUTH %s", u->password)) || reply->type == REDIS_REPLY_ERROR))
+        goto failed;
+    freeReplyObject(reply);
+    reply = NULL;
+    if (u->db &&
+        (!(reply = redisCommand(c, "SELECT %d", u->db)) || reply->type == REDIS_REPLY_ERROR))
+        goto failed;
+    freeReplyObject(reply);
+    return 0;
+failed:
+    log_error("relay: Redis refused the login: %s", reply ? reply->str : c->errstr);
+    freeReplyObject(reply);
+    return -1;
+}
+
+/* The value of field name in an entry's [field, value, …] array, or NULL. */
+static const redisReply *field(const redisReply *fields, const char *name)
+{
+    for (size_t i = 0; i + 1 < fields->elements; i += 2)
+        if (fields->element[i]->type == REDIS_REPLY_STRING &&
+            !strcmp(fields->element[i]->str, name))
+            return fields->element[i + 1];
+    return NULL;
+}
+
+static const char *text(const redisReply *fields, const char *name)
+{
+    const redisReply *v = field(fields, name);
+    return v && v->type == REDIS_REPLY_STRING ? v->str : NULL;
+}
+
+/* The recipients' IDs, comma-separated, as a set. */
+static struct idset *audience(const char *ids)
+{
+    size_t n = *ids ? 1 : 0;
+    for (const char *p = ids; *p; p++)
+        n += *p == ',';
+    struct idset *to = idset_new(n ? n : 1);
+    for (const char *p = ids; to && *p;) {
+        const char *end = strchr(p, ',');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        char id[UUID_LEN + 1];
+        if (slice_copy((struct slice){p, len}, id, sizeof id) || idset_add(to, id)) {
+            idset_unref(to);
+            return NULL;
+        }
+        p += len + (end != NULL);
+    }
+    return to;
+}
+
+static void apply(struct relay *r, const redisReply *fields)
+{
+    const char *node = text(fields, "n"), *kind = text(fields, "k");
+    if (!node || !kind || !strcmp(node, r->node))
+        return; /* ours: delivered and applied here already */
+    if (!strcmp(kind, "c")) {
+        const char *what = text(fields, "s");
+        if (what)
+            r->on_change(r->change_user, strcmp(what, "*") ? what : NULL);
+        return;
+    }
+    const char *name = text(fields, "t"), *position = text(fields, "o"), *ids = text(fields, "r");
+    const redisReply *payload = field(fields, "p");
+    if (!name || !position || !ids || !payload || payload->type != REDIS_REPLY_STRING)
+        return;
+    struct idset *to = audience(ids);
+    char *copy = malloc(payload->len + 1);
+    if (!to || !copy) {
+        log_error("relay: %s from node %s dropped: no memory", name, node);
+        idset_unref(to);
+        free(copy);
+        return;
+    }
+    memcpy(copy, payload->str, payload->len);
+    copy[payload->len] = '\0';
+    bus_publish_peer(r->bus, name, copy, payload->len, to, strtoull(position, NULL, 10));
+}
+
+static void read_next(struct relay *r);
+
+/* XREAD's answer: [[stream, [[id, [field, value, …]], …]]], or nil when the wait ended. */
+static void on_read(redisAsyncContext *ac, void *reply_, void *arg)
+{
+    struct relay *r = arg;
+    redisReply *reply = reply_;
+    (void)ac;
+    if (!reply || r->stopping)
+        return; /* disconnected: on_disconnect takes over */
+    if (reply->type == REDIS_REPLY_ERROR) {
+        log_error("relay: XREAD failed: %s", reply->str);
+    } else if (reply->type == REDIS_REPLY_ARRAY && reply->elements == 1 &&
+               reply->element[0]->elements == 2) {
+        const redisReply *entries = reply->element[0]->element[1];
+        for (size_t i = 0; i < entries->elements; i++) {
+            const redisReply *e = entries->element[i];
+            if (e->elements != 2 || e->element[0]->type != REDIS_REPLY_STRING)
+                continue;
+            slice_copy(slice_from(e->element[0]->str), r->last_id, sizeof r->last_id);
+            if (e->element[1]->type == REDIS_REPLY_ARRAY)
+                apply(r, e->element[1]);
+        }
+    }
+    read_next(r);
+}
+
+static void read_next(struct relay *r)
+{
+    const char *argv[] = {"XREAD",  "COUNT",   READ_COUNT,   "BLOCK",
+                          BLOCK_MS, "STREAMS", RELAY_STREAM, r->last_id};
+    redisAsyncCommandArgv(r->in, on_read, r, (int)(sizeof argv / sizeof argv[0]), argv, NULL);
+}
+
+/* The stream's newest entry when following starts: what comes after it is for us. (XREAD with
+ * "$" would miss what is appended between one wait's end and the next.) */
+static void on_newest(redisAsyncContext *ac, void *reply_, void *arg)
+{
+    struct relay *r = arg;
+    redisReply *reply = reply_;
+    (void)ac;
+    if (!reply || r->stopping)
+        return;
+    if (reply->type == REDIS_REPLY_ARRAY && reply->elements == 1 &&
+        reply->element[0]->elements == 2 &&
+        reply->element[0]->element[0]->type == REDIS_REPLY_STRING)
+        slice_copy(slice_from(reply->element[0]->element[0]->str), r->last_id, sizeof r->last_id);
+    else
+        slice_copy(slice_from("0-0"), r->last_id, sizeof r->last_id);
+    read_next(r);
+}
+
+static void start(struct relay *r);
+
+static void on_retry(uv_timer_t *t)
+{
+    start(t->data);
+}
+
+static void retry_later(struct relay *r)
+{
+    if (!r->stopping)
+        uv_timer_start(&r->retry, on_retry, RETRY_MS, 0);
+}
+
+static void on_connect(const redisAsyncContext *ac, int status)
+{
+    struct relay *r = ac->data;
+    if (status != REDIS_OK) {
+        log_error("relay: cannot follow Redis at %s:%d: %s", r->url.host, r->url.port, ac->errstr);
+        r->in = NULL; /* hiredis frees a context that failed to connect */
+        retry_later(r);
+    }
+}
+
+static void on_disconnect(const redisAsyncContext *ac, int status)
+{
+    struct relay *r = ac->data;
+    r->in = NULL;
+    if (status != REDIS_OK && !r->stopping) {
+        log_error("relay: lost Redis: %s; following again", ac->errstr);
+        retry_later(r);
+    }
+}
+
+static void start(struct relay *r)
+{
+    r->in = redisAsyncConnect(r->url.host, r->url.port);
+    if (!r->in || r->in->err) {
+        log_error("relay: cannot follow Redis: %s", r->in ? r->in->errstr : "no memory");
+        if (r->in)
+            redisAsyncFree(r->in);
+        r->in = NULL;
+        retry_later(r);
+        return;
+    }
+    r->in->data = r;
+    redisLibuvAttach(r->in, r->loop);
+    redisAsyncSetConnectCallback(r->in, on_connect);
+    redisAsyncSetDisconnectCallback(r->in, on_disconnect);
+    if (r->url.password[0])
+        redisAsyncCommand(r->in, NULL, NULL, "AUTH %s", r->url.password);
+    if (r->url.db)
+        redisAsyncCommand(r->in, NULL, NULL, "SELECT %d", r->url.db);
+    if (r->last_id[0]) /* following again after a drop: from where it stopped */
+        read_next(r);
+    else
+        redisAsyncCommand(r->in, on_newest, r, "XREVRANGE %s + - COUNT 1", RELAY_STREAM);
+}
+
+int relay_follow(struct relay *r, uv_loop_t *loop)
+{
+    r->loop = loop;
+    r->last_id[0] = '\0';
+    uv_timer_init(loop, &r->retry);
+    r->retry.data = r;
+    r->retry_started = 1;
+    start(r);
+    return 0;
+}
+
+static void on_timer_closed(uv_handle_t *h)
+{
+    (void)h;
+}
+
+void relay_stop(struct relay *r)
+{
+    if (!r || !r->loop)
+        return;
+    r->stopping = 1;
+    if (r->in)
+        redisAsyncDisconnect(r->in);
+    if (r->retry_started)
+        uv_close((uv_handle_t *)&r->retry, on_timer_closed);
+}

@@ -1,0 +1,34 @@
+/* What the relay's two sides (relay_out.c, relay_in.c) share. */
+#ifndef PRACA_BUS_RELAY_PRIVATE_H
+#define PRACA_BUS_RELAY_PRIVATE_H
+#include <hiredis/async.h>
+#include <hiredis/hiredis.h>
+#include <pthread.h>
+#include <stdint.h>
+
+#include "bus/redis_url.h"
+#include "bus/relay.h"
+
+struct relay {
+    struct redis_url url;
+    char node[17]; /* this node's name in the stream: random at each start */
+    struct bus *bus;
+    relay_change_fn on_change;
+    void *change_user;
+    /* The writer's side. */
+    pthread_mutex_t lock;
+    redisContext *out;
+    int64_t retry_at_ms;
+    /* The following side (the loop's thread). */
+    uv_loop_t *loop;
+    redisAsyncContext *in;
+    uv_timer_t retry;
+    int retry_started;
+    char last_id[64]; /* the last entry read; "" until the newest at start is known */
+    int stopping;
+};
+
+/* AUTH and SELECT as the URL asks, on a blocking connection; 0 or -1 (logged). */
+int relay_login(redisContext *c, const struct redis_url *u);
+
+#endif

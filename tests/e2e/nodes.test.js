@@ -1,0 +1,111 @@
+// Two praca nodes over one PostgreSQL and one Redis: an event committed on one node reaches the
+// sockets held by the other, and a change made through one node changes whom the other delivers
+// to. Runs in `make e2e-postgres` (it needs the PostgreSQL there) with a Redis of its own.
+'use strict';
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const net = require('node:net');
+const { spawn, spawnSync } = require('node:child_process');
+const { startServer, api, appWithBot, install, serverWithMembers, gatewayConnect, eventually, POSTGRES } = require('./helpers');
+
+const REDIS = '/usr/bin/redis-server';
+const P = { VER_CANAL: 256, ENVIAR_MENSAGENS: 512 };
+
+function freePort() {
+  return new Promise((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function startRedis(dir) {
+  const port = await freePort();
+  const proc = spawn(REDIS, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: 'ignore' });
+  for (let i = 0; ; i++) {
+    const up = await new Promise((resolve) => {
+      const s = net.connect(port, '127.0.0.1', () => { s.destroy(); resolve(true); });
+      s.on('error', () => resolve(false));
+    });
+    if (up) break;
+    if (i > 100) throw new Error('redis-server did not start');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return { url: `redis://127.0.0.1:${port}`, proc };
+}
+
+const skip = (!POSTGRES && 'needs PostgreSQL (make e2e-postgres)') || (!fs.existsSync(REDIS) && 'redis-server is not installed');
+let dir, redis, a, b;
+const sockets = [];
+
+test.before(async () => {
+  if (skip) return;
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'praca-nodes-'));
+  redis = await startRedis(dir);
+  const name = 'nodes_' + path.basename(dir).replace(/[^a-z0-9]/gi, '').toLowerCase();
+  assert.equal(spawnSync('psql', [POSTGRES + '/postgres', '-qc', `CREATE DATABASE ${name}`]).status, 0);
+  const store = ['--database-url', `${POSTGRES}/${name}`];
+  a = await startServer({ store, env: { PRACA_REDIS_URL: redis.url } });
+  b = await startServer({ store, env: { PRACA_REDIS_URL: redis.url } });
+});
+
+test.after(async () => {
+  for (const s of sockets) s.disconnect();
+  for (const n of [a, b]) if (n) { const r = await n.stop(); assert.equal(r.code, 0, n.stderr); }
+  if (redis) redis.proc.kill('SIGKILL');
+  if (dir) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+// A server made through node A with a bot installed; the bot's socket on node `on`.
+async function world(on) {
+  const w = await serverWithMembers(a.url, 1);
+  const info = await appWithBot(a.url, w.owner, { intents: ['messages.read'] });
+  assert.equal((await install(a.url, w.owner, info, w.sid, { permissions: P.VER_CANAL | P.ENVIAR_MENSAGENS })).complete.status, 200);
+  const bot = await gatewayConnect(on.url, { auth: { token: info.botToken }, transports: ['websocket'] }, sockets);
+  const cid = w.server.channels[0].id;
+  const post = (node, content, channel = cid) => api(node.url, 'POST', `/api/servers/${w.sid}/channels/${channel}/messages`, { token: w.owner.token, body: { content } });
+  const got = () => bot.received.filter((e) => e.name === 'MESSAGE_CREATE').map((e) => e.payload.content);
+  return { ...w, info, bot, cid, post, got };
+}
+
+test('a message posted through one node reaches the sockets held by the other, once', { skip }, async () => {
+  const w = await world(b);
+  const person = await gatewayConnect(b.url, { auth: { token: w.members[0].token }, transports: ['websocket'] }, sockets);
+  assert.equal((await w.post(a, 'de A')).status, 200);
+  assert.equal((await w.post(b, 'de B')).status, 200);
+  await eventually(() => JSON.stringify(w.got()) === '["de A","de B"]' || w.got(), 5000, 'the bot on B got both');
+  await eventually(() => person.received.filter((e) => e.name === 'MESSAGE_CREATE').length === 2 || person.received.map((e) => e.name), 5000, 'the person on B got both');
+  // Each event carries its place in the shared log, so a resume on either node goes on from it.
+  const offsets = w.bot.received.filter((e) => e.name === 'MESSAGE_CREATE').map((e) => e.payload.id);
+  assert.equal(new Set(offsets).size, 2);
+  await new Promise((r) => setTimeout(r, 300));
+  assert.equal(w.got().length, 2, 'nothing twice');
+});
+
+test('a change made through one node changes whom the other delivers to', { skip }, async () => {
+  const w = await world(a);
+  // A channel made through A and hidden from the bot: B learns of it, and keeps the bot out.
+  const ch = await api(a.url, 'POST', `/api/servers/${w.sid}/channels`, { token: w.owner.token, body: { name: 'secreto', type: 'text' } });
+  assert.equal(ch.status, 201, ch.text);
+  const roles = await api(a.url, 'GET', `/api/servers/${w.sid}`, { token: w.owner.token });
+  const botRole = roles.body.roles.find((r) => r.managed);
+  const deny = await api(a.url, 'PUT', `/api/servers/${w.sid}/channels/${ch.body.channel.id}/overwrites/${botRole.id}`,
+    { token: w.owner.token, body: { type: 'role', allow: 0, deny: P.VER_CANAL } });
+  assert.ok(deny.status === 200 || deny.status === 204, deny.text);
+  await eventually(async () => (await w.post(b, 'segredo', ch.body.channel.id)).status === 200 || 'not yet', 5000, 'B knows the channel');
+  assert.equal((await w.post(b, 'aberto')).status, 200);
+  await eventually(() => w.got().includes('aberto') || w.got(), 5000, 'the open message arrived');
+  assert.deepEqual(w.got(), ['aberto']);
+  // The bot's intent switched off through A: B's next message is not delivered to it.
+  const off = await api(a.url, 'PUT', `/api/applications/${w.info.app.id}/intents`, { token: w.owner.token, body: { intents: [] } });
+  assert.equal(off.status, 200, off.text);
+  await new Promise((r) => setTimeout(r, 300));
+  assert.equal((await w.post(b, 'sem intent')).status, 200);
+  assert.equal((await w.post(a, 'marcador')).status, 200);
+  await new Promise((r) => setTimeout(r, 500));
+  assert.deepEqual(w.got(), ['aberto']);
+});
