@@ -70,6 +70,8 @@ int api_app_init(struct app *a, const struct config *cfg, struct store_writer *w
     a->console = console_new();
     if (!a->limits || !a->state || !a->console)
         return -1;
+    if (cfg->redis_url[0] && ratelimit_share(a->limits, cfg->redis_url))
+        return -1;
     http_router_init(&a->router);
     for (size_t t = 0; api_route_tables[t]; t++)
         for (const struct api_route *r = api_route_tables[t]; r->pattern; r++)

@@ -8,6 +8,7 @@
 
 #include "core/clock.h"
 #include "domain/ratewindow.h"
+#include "state/ratelimit_shared.h"
 
 #define BUCKETS     4096
 #define SWEEP_EVERY 4096
@@ -22,6 +23,8 @@ struct entry {
 struct ratelimit {
     pthread_mutex_t lock;
     double scale;
+    int shared;
+    struct redis_url redis;
     struct entry *buckets[BUCKETS];
     unsigned ops;
 };
@@ -34,6 +37,14 @@ struct ratelimit *ratelimit_new(double scale)
     pthread_mutex_init(&rl->lock, NULL);
     rl->scale = scale > 0 ? scale : 1;
     return rl;
+}
+
+int ratelimit_share(struct ratelimit *rl, const char *redis_url)
+{
+    if (redis_url_parse(redis_url, &rl->redis))
+        return -1;
+    rl->shared = 1;
+    return 0;
 }
 
 void ratelimit_free(struct ratelimit *rl)
@@ -85,6 +96,10 @@ static int64_t apply(struct ratelimit *rl, const char *action, const char *accou
     uint32_t n = scaled < 1 ? 1 : scaled > 1e6 ? 1000000 : (uint32_t)scaled;
     int64_t now = clock_now_ms();
     int64_t wait = 0;
+    if (rl->shared &&
+        (wait = ratelimit_shared_apply(&rl->redis, key, n, window_ms, now, record)) >= 0)
+        return wait;
+    wait = 0;
     pthread_mutex_lock(&rl->lock);
     if (++rl->ops % SWEEP_EVERY == 0)
         sweep(rl, now);

@@ -109,3 +109,15 @@ test('a change made through one node changes whom the other delivers to', { skip
   await new Promise((r) => setTimeout(r, 500));
   assert.deepEqual(w.got(), ['aberto']);
 });
+
+test('request limits count a bot across nodes: 12 sends alternating the two, exactly 10 accepted', { skip }, async () => {
+  const w = await world(a);
+  const statuses = [];
+  for (let i = 0; i < 12; i++) {
+    const node = i % 2 ? b : a;
+    const r = await api(node.url, 'POST', `/api/bot/servers/${w.sid}/channels/${w.cid}/messages`, { token: w.info.botToken, body: { content: `n${i}` } });
+    statuses.push(r.status);
+  }
+  assert.deepEqual(statuses.filter((s) => s === 200).length, 10, JSON.stringify(statuses));
+  assert.deepEqual(statuses.slice(10), [429, 429]);
+});

@@ -1,0 +1,121 @@
+/* Shared request-limit windows: see ratelimit_shared.h. */
+#include "state/ratelimit_shared.h"
+
+#include <hiredis/hiredis.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "core/clock.h"
+#include "core/crypto.h"
+#include "core/log.h"
+
+#define RETRY_MS 1000 /* a thread that could not reach Redis tries again after this */
+
+/* KEYS[1] the window; ARGV now, window, limit, record, a unique member. Times at or before
+ * now - window have left it; the wait is until the oldest kept time leaves. */
+static const char SCRIPT[] =
+    "local now, win, limit = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]) "
+    "redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - win) "
+    "if redis.call('ZCARD', KEYS[1]) < limit then "
+    "  if ARGV[4] == '1' then "
+    "    redis.call('ZADD', KEYS[1], now, ARGV[5]) "
+    "    redis.call('PEXPIRE', KEYS[1], win) "
+    "  end "
+    "  return 0 "
+    "end "
+    "local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES') "
+    "return tonumber(oldest[2]) + win - now";
+
+/* Each thread's connection, closed when the thread ends. */
+struct thread_conn {
+    redisContext *c;
+    int64_t retry_at;
+    unsigned long seq;
+};
+static pthread_key_t conn_key;
+static pthread_once_t key_once = PTHREAD_ONCE_INIT;
+
+static void thread_conn_free(void *p)
+{
+    struct thread_conn *t = p;
+    redisFree(t->c);
+    free(t);
+}
+
+static void make_key(void)
+{
+    pthread_key_create(&conn_key, thread_conn_free);
+}
+
+static struct thread_conn *mine(void)
+{
+    pthread_once(&key_once, make_key);
+    struct thread_conn *t = pthread_getspecific(conn_key);
+    if (!t && (t = calloc(1, sizeof *t)) && pthread_setspecific(conn_key, t)) {
+        free(t);
+        t = NULL;
+    }
+    return t;
+}
+
+static redisContext *connection(struct thread_conn *t, const struct redis_url *u)
+{
+    if (t->c)
+        return t->c;
+    int64_t now = clock_now_ms();
+    if (now < t->retry_at)
+        return NULL;
+    t->retry_at = now + RETRY_MS;
+    struct timeval one = {1, 0};
+    redisContext *conn = t->c = redisConnectWithTimeout(u->host, u->port, one);
+    redisReply *r = NULL;
+    if (conn && !conn->err) {
+        redisSetTimeout(conn, one);
+        if (u->password[0])
+            r = redisCommand(conn, "AUTH %s", u->password);
+        if (!u->password[0] || (r && r->type != REDIS_REPLY_ERROR)) {
+            freeReplyObject(r);
+            r = u->db ? redisCommand(conn, "SELECT %d", u->db) : NULL;
+            if (!u->db || (r && r->type != REDIS_REPLY_ERROR)) {
+                freeReplyObject(r);
+                return conn;
+            }
+        }
+    }
+    log_error("limits: Redis at %s:%d cannot be used (%s); this node counts alone meanwhile",
+              u->host, u->port,
+              r      ? r->str
+              : conn ? conn->errstr
+                     : "no memory");
+    freeReplyObject(r);
+    redisFree(conn);
+    t->c = NULL;
+    return NULL;
+}
+
+int64_t ratelimit_shared_apply(const struct redis_url *url, const char *key, uint32_t limit,
+                               int64_t window_ms, int64_t now, int record)
+{
+    struct thread_conn *t = mine();
+    redisContext *c = t ? connection(t, url) : NULL;
+    if (!c)
+        return -1;
+    char member[64];
+    char node[17];
+    crypto_random_hex(node, 8);
+    snprintf(member, sizeof member, "%lld-%s-%lu", (long long)now, node, ++t->seq);
+    redisReply *r = redisCommand(c, "EVAL %s 1 praca:limit:%s %lld %lld %u %d %s", SCRIPT, key,
+                                 (long long)now, (long long)window_ms, limit, record, member);
+    int64_t wait = -1;
+    if (r && r->type == REDIS_REPLY_INTEGER)
+        wait = r->integer > 0 ? r->integer : 0;
+    else
+        log_error("limits: Redis answered %s", r ? (r->str ? r->str : "?") : c->errstr);
+    if (!r) { /* the connection broke: open another next time */
+        redisFree(t->c);
+        t->c = NULL;
+    }
+    freeReplyObject(r);
+    return wait;
+}

@@ -1,0 +1,18 @@
+/*
+ * Request-limit windows kept in Redis, so that several nodes count one bot's requests together:
+ * the same exact sliding window as domain/ratewindow.h, as a sorted set of the accepted times
+ * per (action, account), checked and recorded atomically by a script. Each calling thread has
+ * its own connection. When Redis cannot be reached the caller falls back to its own window.
+ */
+#ifndef PRACA_STATE_RATELIMIT_SHARED_H
+#define PRACA_STATE_RATELIMIT_SHARED_H
+#include <stdint.h>
+
+#include "bus/redis_url.h"
+
+/* The wait in milliseconds (0 = allowed, and recorded when record), or -1 when Redis could not
+ * answer. */
+int64_t ratelimit_shared_apply(const struct redis_url *url, const char *key, uint32_t limit,
+                               int64_t window_ms, int64_t now, int record);
+
+#endif
