@@ -54,8 +54,9 @@ struct bus_held {
 int bus_publish_peer(struct bus *b, const char *name, char *payload, size_t len, struct idset *to,
                      uint64_t position);
 /* Several nodes: fn gets each logged event of this node, on the thread that publishes it (the
- * writer's, right after the commit, in commit order) before it is queued. Set before any
- * publishing thread starts. */
+ * writer's, right after the commit, in commit order) before it is queued, and each
+ * BUS_DISCONNECT (a session or token that ended closes its sockets on every node). Set before
+ * any publishing thread starts. */
 typedef void (*bus_relay_fn)(void *user, const struct bus_event *ev);
 void bus_set_relay(struct bus *b, bus_relay_fn fn, void *user);
 /* Like bus_publish, into h. Takes payload and the reference to `to`. Returns 0 or -1. */

@@ -121,3 +121,12 @@ test('request limits count a bot across nodes: 12 sends alternating the two, exa
   assert.deepEqual(statuses.filter((s) => s === 200).length, 10, JSON.stringify(statuses));
   assert.deepEqual(statuses.slice(10), [429, 429]);
 });
+
+test('a token rotated through one node closes its sockets on the other', { skip }, async () => {
+  const w = await world(b);
+  const gone = new Promise((resolve) => w.bot.on('disconnect', resolve));
+  const r = await api(a.url, 'POST', `/api/applications/${w.info.app.id}/bot/token/rotate`, { token: w.owner.token });
+  assert.equal(r.status, 200, r.text);
+  const reason = await Promise.race([gone, new Promise((resolve) => setTimeout(() => resolve('still connected'), 3000))]);
+  assert.equal(reason, 'io server disconnect');
+});
