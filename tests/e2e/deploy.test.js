@@ -123,3 +123,38 @@ http {
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('deploy/local-cluster.sh: two nodes over a throwaway PostgreSQL and Redis, one conversation', { skip: (!fs.existsSync('/usr/bin/redis-server') && 'redis-server is not installed') || (!fs.readdirSync('/usr/lib').includes('postgresql') && 'postgresql is not installed') }, async () => {
+  const script = path.resolve(__dirname, '../../deploy/local-cluster.sh');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'praca-cluster-'));
+  const ports = [await freePort(), await freePort()];
+  const env = { ...process.env, PORTS: ports.join(' '), PRACA_BIN: require('./helpers').BIN };
+  const sockets = [];
+  try {
+    const start = spawnSync(script, ['start', dir], { encoding: 'utf8', env });
+    assert.equal(start.status, 0, start.stderr);
+    const [one, two] = start.stdout.trim().split('\n');
+    assert.deepEqual([one, two], ports.map((p) => `http://127.0.0.1:${p}`));
+    // Registered through one node, a person signs in through the other: one database.
+    const { api, register } = require('./helpers');
+    const owner = await register(one);
+    const created = await api(two, 'POST', '/api/servers', { token: owner.token, body: { name: 'Dois nós' } });
+    assert.equal(created.status, 201, created.text);
+    const info = await appWithBot(two, owner, { intents: ['messages.read'] });
+    assert.equal((await install(one, owner, info, created.body.server.id, { permissions: 256 | 512 })).complete.status, 200);
+    const { io } = require('socket.io-client');
+    const bot = io(two, { auth: { token: info.botToken }, transports: ['websocket'], reconnection: false });
+    sockets.push(bot);
+    await new Promise((resolve, reject) => { bot.on('connect', resolve); bot.on('connect_error', reject); });
+    const got = new Promise((resolve) => bot.on('MESSAGE_CREATE', (m) => resolve(m.content)));
+    const cid = created.body.channels[0].id;
+    const sent = await api(one, 'POST', `/api/servers/${created.body.server.id}/channels/${cid}/messages`, { token: owner.token, body: { content: 'de um nó ao outro' } });
+    assert.equal(sent.status, 200, sent.text);
+    assert.equal(await got, 'de um nó ao outro');
+  } finally {
+    for (const s of sockets) s.disconnect();
+    const stop = spawnSync(script, ['stop', dir], { encoding: 'utf8', env });
+    assert.equal(stop.status, 0, stop.stderr);
+    assert.equal(fs.existsSync(dir), false);
+  }
+});
