@@ -346,6 +346,8 @@ static void on_written(uv_write_t *req, int status)
         conn_feed(c, held.data, held.len);
         buf_cleanup(&held);
     }
+    if (!c->parser)
+        return; /* a pipelined request upgraded the connection: the stream reads from now on */
     if (!c->busy && !c->closing && !c->writing && c->peer_done) {
         conn_close(c);
         return;
