@@ -635,6 +635,8 @@ void eio_server_handle(struct eio_server *srv, struct http_exchange *ex)
         } else {
             answer(ex, 200, "text/plain; charset=UTF-8", open, (size_t)n);
         }
+        if (s->closed)
+            return; /* the transport failed under the open packet: never opened above */
         schedule_ping(s);
         srv->h.on_open(srv->user, s);
         if (websocket && s->ws && !s->closed)
