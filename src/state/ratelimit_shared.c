@@ -5,7 +5,9 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "core/buf.h"
 #include "core/clock.h"
 #include "core/crypto.h"
 #include "core/log.h"
@@ -30,6 +32,7 @@ static const char SCRIPT[] =
 /* Each thread's connection, closed when the thread ends. */
 struct thread_conn {
     redisContext *c;
+    char sha[48]; /* the script's, once loaded on this connection */
     int64_t retry_at;
     unsigned long seq;
 };
@@ -105,8 +108,21 @@ int64_t ratelimit_shared_apply(const struct redis_url *url, const char *key, uin
     char node[17];
     crypto_random_hex(node, 8);
     snprintf(member, sizeof member, "%lld-%s-%lu", (long long)now, node, ++t->seq);
-    redisReply *r = redisCommand(c, "EVAL %s 1 praca:limit:%s %lld %lld %u %d %s", SCRIPT, key,
-                                 (long long)now, (long long)window_ms, limit, record, member);
+    /* The script by its digest once loaded (EVAL would send its text every time). */
+    redisReply *r = NULL;
+    if (!t->sha[0] && (r = redisCommand(c, "SCRIPT LOAD %s", SCRIPT)) &&
+        r->type == REDIS_REPLY_STRING)
+        slice_copy(slice_from(r->str), t->sha, sizeof t->sha);
+    freeReplyObject(r);
+    r = t->sha[0] ? redisCommand(c, "EVALSHA %s 1 praca:limit:%s %lld %lld %u %d %s", t->sha, key,
+                                 (long long)now, (long long)window_ms, limit, record, member)
+                  : NULL;
+    if (!r || (r->type == REDIS_REPLY_ERROR && !strncmp(r->str, "NOSCRIPT", 8))) {
+        t->sha[0] = '\0'; /* Redis restarted without it: the text, and load it next time */
+        freeReplyObject(r);
+        r = redisCommand(c, "EVAL %s 1 praca:limit:%s %lld %lld %u %d %s", SCRIPT, key,
+                         (long long)now, (long long)window_ms, limit, record, member);
+    }
     int64_t wait = -1;
     if (r && r->type == REDIS_REPLY_INTEGER)
         wait = r->integer > 0 ? r->integer : 0;
