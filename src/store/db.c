@@ -177,6 +177,21 @@ int store_track_changes(struct store *db, const struct store_change_mark *marks,
     return db->engine->track_changes(db, marks, n);
 }
 
+int store_changes_seen(struct store *db)
+{
+    return db->engine->changes_seen(db);
+}
+
+void store_changes_taken(struct store *db)
+{
+    db->engine->changes_taken(db);
+}
+
+int store_prefers_returning(const struct store *db)
+{
+    return db->engine->prefers_returning;
+}
+
 int64_t store_data_version(struct store *db)
 {
     return db->engine->data_version(db);

@@ -57,15 +57,26 @@ struct store_engine {
     int (*backup)(struct store *db, const char *dest);
     int (*track_changes)(struct store *db, const struct store_change_mark *marks, size_t n);
     int64_t (*data_version)(struct store *db);
+    /* Whether the open transaction has marked a change, when the engine knows it without a
+     * query (1 or 0), else -1. Forgotten by the next take (store_changes_taken). */
+    int (*changes_seen)(struct store *db);
+    void (*changes_taken)(struct store *db);
     /* After each of the writer's commits, before anyone hears of it. */
     void (*after_commit)(struct store *db);
     /* What the migrations' SQL needs of the engine beyond the tables, defined before them. */
     int (*prepare_schema)(struct store *db);
     const char *sql_begin_write; /* the writer's BEGIN */
+    /* One statement with RETURNING costs less than several plain ones (a database across the
+     * network); not so with SQLite, where RETURNING opens a statement journal. */
+    int prefers_returning;
 };
 
 /* An engine says whether its last attempt found the database reachable (see store_reachable). */
 void store_note_reachable(int yes);
+
+/* What changes_seen and changes_taken answer for db's engine (snapshot.c asks). */
+int store_changes_seen(struct store *db);
+void store_changes_taken(struct store *db);
 
 /* Marks the connection as the writer's and installs its change marks. */
 int store_track_changes(struct store *db, const struct store_change_mark *marks, size_t n);

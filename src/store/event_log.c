@@ -15,6 +15,32 @@ static int bump_stream(struct store *db, const char *stream)
     return rc;
 }
 
+/* One round trip where a statement costs one (PostgreSQL): the stream's counter moved and the
+ * event written by one statement, its position returned. */
+static int append_returning(struct store *db, const struct store_event *e, uint64_t *position)
+{
+    static const char *SQL_STREAM =
+        "WITH s AS (INSERT INTO event_streams (stream, last_seq) VALUES ($1, 1)"
+        " ON CONFLICT (stream) DO UPDATE SET last_seq = event_streams.last_seq + 1"
+        " RETURNING last_seq)"
+        " INSERT INTO event_log (stream, seq, type, channel_id, intent, user_id, payload,"
+        " created_at) SELECT $1, s.last_seq, $2, $3, $4::bigint, $5, $6, $7::bigint FROM s"
+        " RETURNING position";
+    static const char *SQL_USER =
+        "INSERT INTO event_log (stream, seq, type, channel_id, intent, user_id, payload,"
+        " created_at) VALUES ($1, NULL, $2, $3, $4, $5, $6, $7) RETURNING position";
+    struct store_stmt *st = store_query(
+        db, e->stream ? SQL_STREAM : SQL_USER,
+        SV_ARGS(SV_STR(e->stream), SV_STR(e->type), SV_STR(e->channel_id), SV_INT(e->intent),
+                SV_STR(e->user_id), SV_STRN(e->payload, e->len), SV_INT(e->at)));
+    if (!st)
+        return STORE_ERR;
+    int rc = store_step(st);
+    *position = rc == STORE_ROW ? (uint64_t)store_int(st, 0) : 0;
+    store_finish(st);
+    return rc == STORE_ROW ? STORE_DONE : rc < 0 ? rc : STORE_ERR;
+}
+
 int store_event_append(struct store *db, const struct store_event *e, uint64_t *position)
 {
     static const char *SQL =
@@ -23,6 +49,8 @@ int store_event_append(struct store *db, const struct store_event *e, uint64_t *
         " VALUES ($1, (SELECT last_seq FROM event_streams WHERE stream = $1), $2, $3, $4, $5, $6,"
         " $7)";
     *position = 0;
+    if (store_prefers_returning(db))
+        return append_returning(db, e, position);
     if (e->stream && bump_stream(db, e->stream) != STORE_DONE)
         return STORE_ERR;
     int rc = store_exec(db, SQL,

@@ -181,6 +181,9 @@ int store_changes_begin(struct store *db)
 int store_changes_pending(struct store *db)
 {
     static const char *SQL = "SELECT EXISTS (SELECT 1 FROM praca_changed)";
+    int seen = store_changes_seen(db);
+    if (seen >= 0)
+        return seen;
     struct store_stmt *st = store_query(db, SQL, NULL, 0);
     if (!st)
         return 1; /* unsure: treat as changed */
@@ -193,6 +196,9 @@ int store_changes_take(struct store *db, void (*fn)(void *arg, const char *serve
 {
     static const char *SQL_TAKE = "SELECT DISTINCT sid FROM praca_changed WHERE sid IS NOT NULL";
     static const char *SQL_FORGET = "DELETE FROM praca_changed";
+    if (store_changes_seen(db) == 0)
+        return STORE_DONE; /* nothing marked since the last take */
+    store_changes_taken(db);
     struct store_stmt *st = store_query(db, SQL_TAKE, NULL, 0);
     if (!st)
         return STORE_ERR;

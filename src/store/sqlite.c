@@ -363,6 +363,17 @@ static void lite_after_commit(struct store *db)
         log_error("writer: checkpoint after a lost -wal failed");
 }
 
+static int lite_changes_seen(struct store *db)
+{
+    (void)db;
+    return -1; /* a query of the temporary table tells */
+}
+
+static void lite_changes_taken(struct store *db)
+{
+    (void)db;
+}
+
 static int lite_prepare_schema(struct store *db)
 {
     (void)db;
@@ -391,6 +402,8 @@ const struct store_engine store_sqlite = {
     .backup = lite_backup,
     .track_changes = lite_track_changes,
     .data_version = lite_data_version,
+    .changes_seen = lite_changes_seen,
+    .changes_taken = lite_changes_taken,
     .after_commit = lite_after_commit,
     .prepare_schema = lite_prepare_schema,
     .sql_begin_write = "BEGIN IMMEDIATE",
