@@ -65,7 +65,9 @@ async function world(on) {
   const w = await serverWithMembers(a.url, 1);
   const info = await appWithBot(a.url, w.owner, { intents: ['messages.read'] });
   assert.equal((await install(a.url, w.owner, info, w.sid, { permissions: P.VER_CANAL | P.ENVIAR_MENSAGENS })).complete.status, 200);
-  const bot = await gatewayConnect(on.url, { auth: { token: info.botToken }, transports: ['websocket'] }, sockets);
+  const bot = await gatewayConnect(on.url, { auth: { token: info.botToken, recovery: true }, transports: ['websocket'] }, sockets);
+  bot.offsets = [];
+  bot.onAny((name, payload, offset) => { if (offset !== undefined) bot.offsets.push(offset); });
   const cid = w.server.channels[0].id;
   const post = (node, content, channel = cid) => api(node.url, 'POST', `/api/servers/${w.sid}/channels/${channel}/messages`, { token: w.owner.token, body: { content } });
   const got = () => bot.received.filter((e) => e.name === 'MESSAGE_CREATE').map((e) => e.payload.content);
@@ -131,4 +133,44 @@ test('a token rotated through one node closes its sockets on the other', { skip 
   assert.equal(r.status, 200, r.text);
   const reason = await Promise.race([gone, new Promise((resolve) => setTimeout(() => resolve('still connected'), 3000))]);
   assert.equal(reason, 'io server disconnect');
+});
+
+test('kill -9 of the node holding a bot: messages posted on the other meanwhile come on resuming there, once, in order', { skip }, async () => {
+  const WebSocket = require('ws');
+  const c = await startServer({ store: a.storeArgs, env: { PRACA_REDIS_URL: redis.url } });
+  try {
+    const w = await world(c);
+    assert.equal((await w.post(a, 'antes')).status, 200);
+    await eventually(() => w.got().length === 1 || w.got(), 5000, 'the bot on the doomed node got the first');
+    const before = w.bot.received.find((e) => e.name === 'MESSAGE_CREATE');
+    assert.ok(before, 'delivered with its offset');
+    c.proc.kill('SIGKILL');
+    await c.exited;
+    const sent = [];
+    for (let i = 0; i < 5; i++) {
+      assert.equal((await w.post(a, `enquanto ${i}`)).status, 200);
+      sent.push(`enquanto ${i}`);
+    }
+    // The bot comes back to node B with the offset of the last event it got (as its client
+    // would after the load balancer sends it elsewhere).
+    const offset = w.bot.offsets[w.bot.offsets.length - 1];
+    const ws = new WebSocket(`${b.url.replace('http', 'ws')}/socket.io/?EIO=4&transport=websocket`);
+    const events = [];
+    await new Promise((resolve, reject) => {
+      ws.on('error', reject);
+      ws.on('message', (d) => {
+        const t = d.toString();
+        if (t[0] === '0') ws.send(`40${JSON.stringify({ token: w.info.botToken, recovery: true, pid: 'p'.repeat(20), offset: String(offset) })}`);
+        else if (t.startsWith('40')) resolve();
+        else if (t.startsWith('42')) events.push(JSON.parse(t.slice(2)));
+        else if (t === '2') ws.send('3');
+      });
+    });
+    await eventually(() => events.length >= 5 || events.length, 5000, 'the missed messages');
+    await new Promise((r) => setTimeout(r, 300));
+    assert.deepEqual(events.map((e) => e[1].content), sent);
+    ws.close();
+  } finally {
+    if (c.proc.exitCode === null && c.proc.signalCode === null) c.proc.kill('SIGKILL');
+  }
 });
