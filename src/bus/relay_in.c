@@ -19,25 +19,6 @@
 #define READ_COUNT "512"
 #define RETRY_MS   500
 
-int relay_login(redisContext *c, const struct redis_url *u)
-{
-    redisReply *reply = NULL;
-    if (u->password[0] &&
-        (!(reply = redisCommand(c, "AUTH %s", u->password)) || reply->type == REDIS_REPLY_ERROR))
-        goto failed;
-    freeReplyObject(reply);
-    reply = NULL;
-    if (u->db &&
-        (!(reply = redisCommand(c, "SELECT %d", u->db)) || reply->type == REDIS_REPLY_ERROR))
-        goto failed;
-    freeReplyObject(reply);
-    return 0;
-failed:
-    log_error("relay: Redis refused the login: %s", reply ? reply->str : c->errstr);
-    freeReplyObject(reply);
-    return -1;
-}
-
 /* The value of field name in an entry's [field, value, …] array, or NULL. */
 static const redisReply *field(const redisReply *fields, const char *name)
 {

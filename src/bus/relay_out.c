@@ -15,24 +15,6 @@
 #define RETRY_MS    500 /* between attempts to reach Redis after a failure */
 #define STREAM_KEEP "100000"
 
-static redisContext *connect_to(const struct redis_url *u)
-{
-    struct timeval two = {2, 0};
-    redisContext *c = redisConnectWithTimeout(u->host, u->port, two);
-    if (!c || c->err) {
-        log_error("relay: cannot reach Redis at %s:%d: %s", u->host, u->port,
-                  c ? c->errstr : "no memory");
-        redisFree(c);
-        return NULL;
-    }
-    redisSetTimeout(c, two);
-    if (relay_login(c, u)) {
-        redisFree(c);
-        return NULL;
-    }
-    return c;
-}
-
 struct relay *relay_new(const char *url, struct bus *bus, relay_change_fn on_change,
                         void *change_user)
 {
@@ -49,7 +31,7 @@ struct relay *relay_new(const char *url, struct bus *bus, relay_change_fn on_cha
     r->on_change = on_change;
     r->change_user = change_user;
     pthread_mutex_init(&r->lock, NULL);
-    if (!(r->out = connect_to(&r->url))) {
+    if (!(r->out = redis_open(&r->url, 2, "relay", "praca does not start"))) {
         relay_free(r);
         return NULL;
     }
@@ -57,14 +39,35 @@ struct relay *relay_new(const char *url, struct bus *bus, relay_change_fn on_cha
     return r;
 }
 
-/* XADD with the fields given; under r->lock. */
-static void append(struct relay *r, int argc, const char **argv, const size_t *lens)
+/* One of an entry's fields; a value without a length is a C string. */
+struct field {
+    const char *name, *value;
+    size_t len;
+};
+
+#define ENTRY_HEAD 10 /* XADD stream MAXLEN ~ keep * n node k kind */
+
+/* Appends an entry of this node: its kind, then the fields given (at most 4). */
+static void append(struct relay *r, const char *kind, const struct field *f, size_t n)
 {
+    const char *argv[ENTRY_HEAD + 8] = {"XADD", RELAY_STREAM, "MAXLEN", "~", STREAM_KEEP,
+                                        "*",    "n",          r->node,  "k", kind};
+    size_t lens[ENTRY_HEAD + 8];
+    for (size_t i = 0; i < ENTRY_HEAD; i++)
+        lens[i] = strlen(argv[i]);
+    for (size_t i = 0; i < n && i < 4; i++) {
+        argv[ENTRY_HEAD + 2 * i] = f[i].name;
+        lens[ENTRY_HEAD + 2 * i] = strlen(f[i].name);
+        argv[ENTRY_HEAD + 2 * i + 1] = f[i].value;
+        lens[ENTRY_HEAD + 2 * i + 1] = f[i].len ? f[i].len : strlen(f[i].value);
+    }
+    int argc = ENTRY_HEAD + 2 * (int)(n < 4 ? n : 4);
     pthread_mutex_lock(&r->lock);
     int64_t now = clock_now_ms();
     if (!r->out && now >= r->retry_at_ms) {
         r->retry_at_ms = now + RETRY_MS;
-        r->out = connect_to(&r->url);
+        r->out =
+            redis_open(&r->url, 2, "relay", "this node's events reach the others when they resume");
     }
     redisReply *reply = r->out ? redisCommandArgv(r->out, argc, argv, lens) : NULL;
     if (!reply || reply->type == REDIS_REPLY_ERROR) {
@@ -94,26 +97,18 @@ void relay_event(void *relay, const struct bus_event *ev)
         }
     char position[24];
     snprintf(position, sizeof position, "%llu", (unsigned long long)ev->position);
-    const char *argv[] = {
-        "XADD", RELAY_STREAM, "MAXLEN", "~",         STREAM_KEEP, "*",
-        "n",    r->node,      "k",      "e",         "t",         ev->name,
-        "o",    position,     "p",      ev->payload, "r",         to.data ? to.data : ""};
-    size_t lens[sizeof argv / sizeof argv[0]];
-    for (size_t i = 0; i < sizeof argv / sizeof argv[0]; i++)
-        lens[i] = strlen(argv[i]);
-    lens[15] = ev->payload_len;
-    append(r, (int)(sizeof argv / sizeof argv[0]), argv, lens);
+    const struct field f[] = {{"t", ev->name, 0},
+                              {"o", position, 0},
+                              {"p", ev->payload, ev->payload_len},
+                              {"r", to.data ? to.data : "", 0}};
+    append(r, "e", f, sizeof f / sizeof f[0]);
     buf_cleanup(&to);
 }
 
 void relay_change(struct relay *r, const char *what)
 {
-    const char *argv[] = {"XADD", RELAY_STREAM, "MAXLEN", "~", STREAM_KEEP, "*",
-                          "n",    r->node,      "k",      "c", "s",         what ? what : "*"};
-    size_t lens[sizeof argv / sizeof argv[0]];
-    for (size_t i = 0; i < sizeof argv / sizeof argv[0]; i++)
-        lens[i] = strlen(argv[i]);
-    append(r, (int)(sizeof argv / sizeof argv[0]), argv, lens);
+    const struct field f[] = {{"s", what ? what : "*", 0}};
+    append(r, "c", f, 1);
 }
 
 void relay_free(struct relay *r)

@@ -6,7 +6,7 @@
 #include <pthread.h>
 #include <stdint.h>
 
-#include "bus/redis_url.h"
+#include "core/redis.h"
 #include "bus/relay.h"
 
 struct relay {
@@ -27,8 +27,5 @@ struct relay {
     char last_id[64]; /* the last entry read; "" until the newest at start is known */
     int stopping;
 };
-
-/* AUTH and SELECT as the URL asks, on a blocking connection; 0 or -1 (logged). */
-int relay_login(redisContext *c, const struct redis_url *u);
 
 #endif

@@ -462,8 +462,10 @@ static void dispatch(struct http_conn *c, struct http_request *req)
     ex->req = req;
     ex->conn = c;
     ex->started_ns = uv_hrtime();
-    http_client_address(c->peer, c->srv->cfg.trusted_proxy,
-                        http_request_header(req, "x-forwarded-for"), req->peer, sizeof req->peer);
+    const char *proxy = c->srv->cfg.trusted_proxy;
+    struct slice forwarded =
+        proxy && proxy[0] ? http_request_header(req, "x-forwarded-for") : (struct slice){NULL, 0};
+    http_client_address(c->peer, proxy, forwarded, req->peer, sizeof req->peer);
     http_response_init(&ex->res);
     c->busy = ex;
     c->continue_sent = 0;

@@ -70,31 +70,8 @@ static redisContext *connection(struct thread_conn *t, const struct redis_url *u
     if (now < t->retry_at)
         return NULL;
     t->retry_at = now + RETRY_MS;
-    struct timeval one = {1, 0};
-    redisContext *conn = t->c = redisConnectWithTimeout(u->host, u->port, one);
-    redisReply *r = NULL;
-    if (conn && !conn->err) {
-        redisSetTimeout(conn, one);
-        if (u->password[0])
-            r = redisCommand(conn, "AUTH %s", u->password);
-        if (!u->password[0] || (r && r->type != REDIS_REPLY_ERROR)) {
-            freeReplyObject(r);
-            r = u->db ? redisCommand(conn, "SELECT %d", u->db) : NULL;
-            if (!u->db || (r && r->type != REDIS_REPLY_ERROR)) {
-                freeReplyObject(r);
-                return conn;
-            }
-        }
-    }
-    log_error("limits: Redis at %s:%d cannot be used (%s); this node counts alone meanwhile",
-              u->host, u->port,
-              r      ? r->str
-              : conn ? conn->errstr
-                     : "no memory");
-    freeReplyObject(r);
-    redisFree(conn);
-    t->c = NULL;
-    return NULL;
+    t->c = redis_open(u, 1, "limits", "this node counts alone meanwhile");
+    return t->c;
 }
 
 int64_t ratelimit_shared_apply(const struct redis_url *url, const char *key, uint32_t limit,

@@ -8,7 +8,7 @@
 #define PRACA_STATE_RATELIMIT_SHARED_H
 #include <stdint.h>
 
-#include "bus/redis_url.h"
+#include "core/redis.h"
 
 /* The wait in milliseconds (0 = allowed, and recorded when record), or -1 when Redis could not
  * answer. */

@@ -1,7 +1,7 @@
 /* PRACA_REDIS_URL: host, port, password and database, and what is refused. */
 #include <criterion/criterion.h>
 
-#include "bus/redis_url.h"
+#include "core/redis.h"
 
 Test(redis_url, host_alone_takes_the_defaults)
 {

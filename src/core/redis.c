@@ -1,9 +1,10 @@
-/* PRACA_REDIS_URL's parts: see redis_url.h. */
-#include "bus/redis_url.h"
+/* Reaching Redis: see redis.h. */
+#include "core/redis.h"
 
 #include <string.h>
 
 #include "core/buf.h"
+#include "core/log.h"
 
 static int number(struct slice s, long long max, int *out)
 {
@@ -44,4 +45,33 @@ int redis_url_parse(const char *url, struct redis_url *out)
     if (slash && slash[1] && number(slice_from(slash + 1), 1 << 20, &out->db))
         return -1;
     return 0;
+}
+
+redisContext *redis_open(const struct redis_url *u, int timeout_s, const char *who,
+                         const char *meanwhile)
+{
+    struct timeval limit = {timeout_s, 0};
+    redisContext *c = redisConnectWithTimeout(u->host, u->port, limit);
+    redisReply *r = NULL;
+    if (c && !c->err) {
+        redisSetTimeout(c, limit);
+        if (u->password[0])
+            r = redisCommand(c, "AUTH %s", u->password);
+        if (!u->password[0] || (r && r->type != REDIS_REPLY_ERROR)) {
+            freeReplyObject(r);
+            r = u->db ? redisCommand(c, "SELECT %d", u->db) : NULL;
+            if (!u->db || (r && r->type != REDIS_REPLY_ERROR)) {
+                freeReplyObject(r);
+                return c;
+            }
+        }
+    }
+    log_error("%s: Redis at %s:%d cannot be used (%s); %s", who, u->host, u->port,
+              r   ? r->str
+              : c ? c->errstr
+                  : "no memory",
+              meanwhile);
+    freeReplyObject(r);
+    redisFree(c);
+    return NULL;
 }

@@ -1,0 +1,26 @@
+/*
+ * Reaching Redis as PRACA_REDIS_URL says (redis://[:PASSWORD@]HOST[:PORT][/DB]): its parts, and a
+ * blocking connection logged in and on its database, for the relay's writer side and for the
+ * shared request limits alike.
+ */
+#ifndef PRACA_CORE_REDIS_H
+#define PRACA_CORE_REDIS_H
+#include <hiredis/hiredis.h>
+
+struct redis_url {
+    char host[256];
+    int port;           /* 6379 unless given */
+    char password[256]; /* "" = none */
+    int db;             /* 0 unless given */
+};
+
+/* 0, or -1 when url is not of that form (or a part does not fit). */
+int redis_url_parse(const char *url, struct redis_url *out);
+
+/* A connection whose connect and every command wait at most timeout_s seconds, after AUTH and
+ * SELECT as the URL asks; NULL when Redis cannot be used, logged with who and what the caller
+ * does meanwhile (e.g. "limits", "this node counts alone meanwhile"). */
+redisContext *redis_open(const struct redis_url *u, int timeout_s, const char *who,
+                         const char *meanwhile);
+
+#endif
