@@ -61,7 +61,7 @@ build/asan/obj/%.o: build/gen/%.c
 build/asan/praca: $(ASAN_OBJ) build/asan/obj/main.o
 	$(CC) $(SANITIZE) -o $@ $^ $(PKG_LIBS)
 
-build/asan/unit: $(ASAN_OBJ) $(UNIT_SRC)
+build/asan/unit: $(ASAN_OBJ) $(UNIT_SRC) $(wildcard tests/unit/*.h)
 	$(CC) -std=c11 $(WARN) $(CPPFLAGS) -O1 -g $(SANITIZE) $(PKG_CFLAGS) -o $@ $(UNIT_SRC) $(ASAN_OBJ) \
 	  $(PKG_LIBS) -lcriterion
 
@@ -79,7 +79,7 @@ e2e: build/asan/praca node_modules/.package-lock.json
 	PRACA_BIN=build/asan/praca node --test --test-concurrency=2 $(E2E)
 # The differential test of the in-memory state, on PostgreSQL.
 unit-postgres: build/asan/unit
-	scripts/with-postgres.sh build/asan/unit --filter 'state/*'
+	scripts/with-postgres.sh build/asan/unit --filter '@(state|event_clock)/*'
 e2e-postgres: build/asan/praca node_modules/.package-lock.json
 	PRACA_BIN=build/asan/praca scripts/with-postgres.sh node --test --test-concurrency=2 $(E2E_PG)
 

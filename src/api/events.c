@@ -103,13 +103,10 @@ static void send_text(struct api_call *c, const char *name, char *text, size_t l
                                 now,
                                 0,
                                 0};
-        uint64_t position = 0;
-        if (store_event_append(c->db, &e, &position) == STORE_DONE)
-            bus_hold(c->held, name, text, len, to, position);
-        else {
-            free(text);
-            idset_unref(to);
-        }
+        /* The held event's position is filled by the append, or at the commit. */
+        uint64_t *position = bus_hold(c->held, name, text, len, to, 0);
+        if (position && store_event_append(c->db, &e, position) != STORE_DONE)
+            bus_held_drop_last(c->held);
         return;
     }
     struct log_job *j = calloc(1, sizeof *j);

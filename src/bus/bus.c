@@ -139,19 +139,34 @@ int bus_publish(struct bus *b, const char *name, char *payload, size_t len, stru
     return publish(b, name, payload, len, to, 0, 0);
 }
 
-int bus_hold(struct bus_held *h, const char *name, char *payload, size_t len, struct idset *to,
-             uint64_t position)
+uint64_t *bus_hold(struct bus_held *h, const char *name, char *payload, size_t len,
+                   struct idset *to, uint64_t position)
 {
     struct bus_event *ev = event_new(name, payload, len, to);
     if (!ev)
-        return -1;
+        return NULL;
     ev->position = position;
     if (h->tail)
         h->tail->next = ev;
     else
         h->head = ev;
     h->tail = ev;
-    return 0;
+    return &ev->position;
+}
+
+void bus_held_drop_last(struct bus_held *h)
+{
+    struct bus_event *before = NULL;
+    for (struct bus_event *ev = h->head; ev && ev != h->tail; ev = ev->next)
+        before = ev;
+    if (!h->tail)
+        return;
+    event_free(h->tail);
+    h->tail = before;
+    if (before)
+        before->next = NULL;
+    else
+        h->head = NULL;
 }
 
 void bus_publish_held(struct bus *b, struct bus_held *h)

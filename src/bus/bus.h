@@ -59,9 +59,12 @@ int bus_publish_peer(struct bus *b, const char *name, char *payload, size_t len,
  * any publishing thread starts. */
 typedef void (*bus_relay_fn)(void *user, const struct bus_event *ev);
 void bus_set_relay(struct bus *b, bus_relay_fn fn, void *user);
-/* Like bus_publish, into h. Takes payload and the reference to `to`. Returns 0 or -1. */
-int bus_hold(struct bus_held *h, const char *name, char *payload, size_t len, struct idset *to,
-             uint64_t position);
+/* Like bus_publish, into h. Takes payload and the reference to `to`. Returns where the held
+ * event's position is kept (valid until h is published or dropped), or NULL. */
+uint64_t *bus_hold(struct bus_held *h, const char *name, char *payload, size_t len,
+                   struct idset *to, uint64_t position);
+/* Drops the event held last (its change did not happen after all). */
+void bus_held_drop_last(struct bus_held *h);
 /* Publishes every held event in order and empties h. */
 void bus_publish_held(struct bus *b, struct bus_held *h);
 void bus_held_drop(struct bus_held *h);

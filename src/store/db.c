@@ -5,6 +5,7 @@
 
 #include "core/buf.h"
 #include "store/engine.h"
+#include "store/event_log.h"
 
 static atomic_int unreachable;
 
@@ -94,6 +95,7 @@ void store_close(struct store *db)
         return;
     if (current == db)
         current = NULL;
+    store_events_discard(db);
     db->engine->close(db);
 }
 
@@ -187,9 +189,9 @@ void store_changes_taken(struct store *db)
     db->engine->changes_taken(db);
 }
 
-int store_prefers_returning(const struct store *db)
+int store_positions_at_commit(const struct store *db)
 {
-    return db->engine->prefers_returning;
+    return db->engine->positions_at_commit;
 }
 
 int64_t store_data_version(struct store *db)

@@ -78,9 +78,8 @@ const char *store_sql_begin_write(const struct store *db);
 /* Defines what the migrations need of the engine beyond the tables (PostgreSQL: SQLite's
  * functions our SQL uses). Run by store_migrate first. */
 int store_prepare_schema(struct store *db);
-/* 1 when one statement with RETURNING costs less than several plain ones (PostgreSQL, across
- * the network), 0 with SQLite (where RETURNING opens a statement journal). */
-int store_prefers_returning(const struct store *db);
+/* 1 when event positions are given at commit (several writers: PostgreSQL), 0 when at append. */
+int store_positions_at_commit(const struct store *db);
 /* Called by the writer after each commit, before anyone hears of it. */
 void store_after_commit(struct store *db);
 /* The database's change counter as this connection sees it: it moves when another process

@@ -15,6 +15,7 @@ struct store {
     const struct store_engine *engine;
     int tracks_changes; /* the writer's connection: its changes are marked (snapshot.h) */
     int wrote;          /* the writer's current job has written */
+    struct store_event_batch *events; /* appended, waiting for positions (event_log.c) */
 };
 
 /* The part of a statement db.c reads; an engine's statement starts with it. */
@@ -66,9 +67,9 @@ struct store_engine {
     /* What the migrations' SQL needs of the engine beyond the tables, defined before them. */
     int (*prepare_schema)(struct store *db);
     const char *sql_begin_write; /* the writer's BEGIN */
-    /* One statement with RETURNING costs less than several plain ones (a database across the
-     * network); not so with SQLite, where RETURNING opens a statement journal. */
-    int prefers_returning;
+    /* Several nodes write: event positions are given just before each commit, under one lock,
+     * so they follow commit order (store/event_log.h). SQLite's one writer needs no more. */
+    int positions_at_commit;
 };
 
 /* An engine says whether its last attempt found the database reachable (see store_reachable). */

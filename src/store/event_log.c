@@ -1,6 +1,12 @@
 /* The event log: see event_log.h. */
 #include "store/event_log.h"
 
+#include <stdlib.h>
+
+#include "core/buf.h"
+#include "core/jsonout.h"
+#include "store/engine.h"
+
 /* Moves the stream's counter (gap-free: in the same transaction). Plain statements: an upsert
  * with RETURNING opens a statement journal each time, whose buffers cost more than the rest of
  * a send. */
@@ -15,30 +21,137 @@ static int bump_stream(struct store *db, const char *stream)
     return rc;
 }
 
-/* One round trip where a statement costs one (PostgreSQL): the stream's counter moved and the
- * event written by one statement, its position returned. */
-static int append_returning(struct store *db, const struct store_event *e, uint64_t *position)
+/* Events waiting for their positions until just before the commit (engines whose positions
+ * follow commit order: see 007_event_clock.sql): kept as the elements of one JSON array, which
+ * the flush hands to PostgreSQL as one parameter. */
+struct store_event_batch {
+    struct buf json; /* "{…},{…}": each event's fields, its payload spliced as it is */
+    size_t count, cap;
+    size_t *ends;     /* json.len after each event, to forget those after a savepoint */
+    uint64_t **slots; /* where each event's position goes */
+};
+
+#define BATCH_BYTES ((size_t)512 << 20)
+
+static int batch_reserve(struct store_event_batch *b)
 {
-    static const char *SQL_STREAM =
-        "WITH s AS (INSERT INTO event_streams (stream, last_seq) VALUES ($1, 1)"
-        " ON CONFLICT (stream) DO UPDATE SET last_seq = event_streams.last_seq + 1"
-        " RETURNING last_seq)"
-        " INSERT INTO event_log (stream, seq, type, channel_id, intent, user_id, payload,"
-        " created_at) SELECT $1, s.last_seq, $2, $3, $4::bigint, $5, $6, $7::bigint FROM s"
-        " RETURNING position";
-    static const char *SQL_USER =
-        "INSERT INTO event_log (stream, seq, type, channel_id, intent, user_id, payload,"
-        " created_at) VALUES ($1, NULL, $2, $3, $4, $5, $6, $7) RETURNING position";
-    struct store_stmt *st = store_query(
-        db, e->stream ? SQL_STREAM : SQL_USER,
-        SV_ARGS(SV_STR(e->stream), SV_STR(e->type), SV_STR(e->channel_id), SV_INT(e->intent),
-                SV_STR(e->user_id), SV_STRN(e->payload, e->len), SV_INT(e->at)));
-    if (!st)
+    if (b->count < b->cap)
+        return 0;
+    size_t cap = b->cap ? 2 * b->cap : 64;
+    size_t *ends = realloc(b->ends, cap * sizeof *ends);
+    if (ends)
+        b->ends = ends;
+    uint64_t **slots = ends ? realloc(b->slots, cap * sizeof *slots) : NULL;
+    if (!slots)
+        return -1;
+    b->slots = slots;
+    b->cap = cap;
+    return 0;
+}
+
+static int wait_for_position(struct store *db, const struct store_event *e, uint64_t *position)
+{
+    struct store_event_batch *b = db->events;
+    if (!b) {
+        if (!(b = calloc(1, sizeof *b)))
+            return STORE_ERR;
+        buf_init(&b->json, BATCH_BYTES);
+        db->events = b;
+    }
+    if (batch_reserve(b))
         return STORE_ERR;
-    int rc = store_step(st);
-    *position = rc == STORE_ROW ? (uint64_t)store_int(st, 0) : 0;
-    store_finish(st);
+    size_t mark = b->json.len;
+    struct jsonout_obj o;
+    if (b->count)
+        buf_append(&b->json, ",", 1);
+    jsonout_obj_begin(&o, &b->json);
+    jsonout_obj_int(&o, "o", (json_int_t)b->count + 1);
+    jsonout_obj_str(&o, "s", e->stream);
+    jsonout_obj_str(&o, "t", e->type);
+    jsonout_obj_str(&o, "c", e->channel_id);
+    jsonout_obj_int(&o, "i", e->intent);
+    jsonout_obj_str(&o, "u", e->user_id);
+    jsonout_obj_int(&o, "a", e->at);
+    if (o.rc || buf_append(&b->json, ",\"p\":", 5) || buf_append(&b->json, e->payload, e->len) ||
+        buf_append(&b->json, "}", 1)) {
+        b->json.len = mark;
+        return STORE_ERR;
+    }
+    b->ends[b->count] = b->json.len;
+    b->slots[b->count++] = position;
+    return STORE_DONE;
+}
+
+size_t store_events_waiting(const struct store *db)
+{
+    return db->events ? db->events->count : 0;
+}
+
+void store_events_forget(struct store *db, size_t keep)
+{
+    struct store_event_batch *b = db->events;
+    if (!b || keep >= b->count)
+        return;
+    b->count = keep;
+    b->json.len = keep ? b->ends[keep - 1] : 0;
+}
+
+int store_events_flush(struct store *db)
+{
+    /* The clock is taken first (s reads c), then the streams' counters in their order: every
+     * writer locks in that order, so two nodes never wait on each other in a circle. */
+    static const char *SQL =
+        "WITH ev AS (SELECT (o->>'o')::bigint AS ord, o->>'s' AS stream, o->>'t' AS type,"
+        " o->>'c' AS channel_id, (o->>'i')::bigint AS intent, o->>'u' AS user_id,"
+        " (o->'p')::text AS payload, (o->>'a')::bigint AS created_at"
+        " FROM json_array_elements($1::json) AS o),"
+        " c AS (UPDATE event_clock SET last = last + $2::bigint WHERE id = 1 RETURNING last),"
+        " n AS (SELECT stream, count(*) AS k FROM ev WHERE stream IS NOT NULL GROUP BY stream),"
+        " s AS (INSERT INTO event_streams AS es (stream, last_seq)"
+        " SELECT n.stream, n.k FROM n CROSS JOIN c ORDER BY n.stream"
+        " ON CONFLICT (stream) DO UPDATE SET last_seq = es.last_seq + EXCLUDED.last_seq"
+        " RETURNING es.stream, es.last_seq),"
+        " i AS (INSERT INTO event_log (position, stream, seq, type, channel_id, intent, user_id,"
+        " payload, created_at) SELECT c.last - $2::bigint + ev.ord, ev.stream,"
+        " s.last_seq - n.k + row_number() OVER (PARTITION BY ev.stream ORDER BY ev.ord),"
+        " ev.type, ev.channel_id, ev.intent, ev.user_id, ev.payload, ev.created_at"
+        " FROM ev CROSS JOIN c LEFT JOIN n ON n.stream = ev.stream"
+        " LEFT JOIN s ON s.stream = ev.stream)"
+        " SELECT last FROM c";
+    struct store_event_batch *b = db->events;
+    if (!b || !b->count)
+        return STORE_DONE;
+    struct buf all;
+    buf_init(&all, BATCH_BYTES + 2);
+    int rc = buf_append(&all, "[", 1) || buf_append(&all, b->json.data, b->json.len) ||
+                     buf_append(&all, "]", 1)
+                 ? STORE_ERR
+                 : STORE_DONE;
+    struct store_stmt *st =
+        rc ? NULL : store_query(db, SQL, SV_ARGS(SV_STRN(all.data, all.len), SV_INT(b->count)));
+    rc = st ? store_step(st) : STORE_ERR;
+    if (rc == STORE_ROW) {
+        uint64_t first = (uint64_t)store_int(st, 0) - b->count + 1;
+        for (size_t i = 0; i < b->count; i++)
+            *b->slots[i] = first + i;
+    }
+    if (st)
+        store_finish(st);
+    buf_cleanup(&all);
+    store_events_forget(db, 0);
     return rc == STORE_ROW ? STORE_DONE : rc < 0 ? rc : STORE_ERR;
+}
+
+void store_events_discard(struct store *db)
+{
+    struct store_event_batch *b = db->events;
+    if (!b)
+        return;
+    buf_cleanup(&b->json);
+    free(b->ends);
+    free(b->slots);
+    free(b);
+    db->events = NULL;
 }
 
 int store_event_append(struct store *db, const struct store_event *e, uint64_t *position)
@@ -49,8 +162,8 @@ int store_event_append(struct store *db, const struct store_event *e, uint64_t *
         " VALUES ($1, (SELECT last_seq FROM event_streams WHERE stream = $1), $2, $3, $4, $5, $6,"
         " $7)";
     *position = 0;
-    if (store_prefers_returning(db))
-        return append_returning(db, e, position);
+    if (store_positions_at_commit(db))
+        return wait_for_position(db, e, position);
     if (e->stream && bump_stream(db, e->stream) != STORE_DONE)
         return STORE_ERR;
     int rc = store_exec(db, SQL,

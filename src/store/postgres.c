@@ -536,5 +536,5 @@ const struct store_engine store_postgres = {
     .after_commit = pg_after_commit,
     .prepare_schema = pg_prepare_schema,
     .sql_begin_write = "BEGIN",
-    .prefers_returning = 1,
+    .positions_at_commit = 1,
 };

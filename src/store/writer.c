@@ -9,6 +9,7 @@
 #include "core/buf.h"
 #include "core/clock.h"
 #include "core/log.h"
+#include "store/event_log.h"
 #include "store/snapshot.h"
 
 #define FOREIGN_CHECK_MS 1000 /* how often commits by other processes are looked for */
@@ -102,9 +103,12 @@ static int write_in_savepoint(struct store_writer *w, store_write_fn fn, void *a
         return STORE_ERR;
     store_set_wrote(w->db, 1);
     store_exec(w->db, SQL_SAVEPOINT, NULL, 0);
+    size_t events = store_events_waiting(w->db);
     int result = fn(w->db, arg);
-    if (result < 0 || store_failed(w->db))
+    if (result < 0 || store_failed(w->db)) {
         store_exec(w->db, SQL_ROLLBACK_TO, NULL, 0);
+        store_events_forget(w->db, events);
+    }
     store_exec(w->db, SQL_RELEASE, NULL, 0);
     return result;
 }
@@ -162,6 +166,7 @@ static struct store_writer_job *run_transaction(struct store_writer *w,
     w->stats.queued -= jobs;
     pthread_mutex_unlock(&w->lock);
     if (lost) {
+        store_events_forget(w->db, 0);
         log_error("writer: the transaction was rolled back by the database; %s",
                   "its requests fail, the next ones start afresh");
         *committed = 0;
@@ -170,9 +175,11 @@ static struct store_writer_job *run_transaction(struct store_writer *w,
     *committed = began;
     if (began && store_changes_take(w->db, note_change, w) != STORE_DONE)
         w->changed_all = 1;
-    if (began && store_exec(w->db, SQL_COMMIT, NULL, 0) != STORE_DONE) {
+    if (began && (store_events_flush(w->db) != STORE_DONE ||
+                  store_exec(w->db, SQL_COMMIT, NULL, 0) != STORE_DONE)) {
         log_error("writer: commit failed; batch rolled back");
         store_exec(w->db, SQL_ROLLBACK, NULL, 0);
+        store_events_forget(w->db, 0);
         *committed = 0;
     }
     if (*committed)

@@ -24,6 +24,7 @@
 #include "store/migrate.h"
 #include "store/servers.h"
 #include "store/writer.h"
+#include "test_database.h"
 
 #define SERVERS  2
 #define PEOPLE   6
@@ -33,8 +34,7 @@
 typedef char id_t_[UUID_LEN + 1];
 
 static struct world {
-    char path[1024]; /* the SQLite file, or the PostgreSQL URL */
-    char pg_database[64];
+    struct test_database database;
     struct store *db;    /* reads, as a worker's connection */
     struct store *other; /* "another process" */
     struct store_writer *writer;
@@ -77,44 +77,17 @@ static const char *SQL_CHANNEL = "INSERT INTO channels (id, server_id, type, nam
 static const char *SQL_JOIN =
     "INSERT INTO members (server_id, user_id, joined_at) VALUES ($1, $2, 1) ON CONFLICT DO NOTHING";
 
-/* With PRACA_TEST_POSTGRES (scripts/with-postgres.sh), a fresh PostgreSQL database; else a
- * fresh SQLite file. */
-static void pg_admin(const char *fmt)
-{
-    char url[1100], sql[128];
-    snprintf(url, sizeof url, "%s/postgres", getenv("PRACA_TEST_POSTGRES"));
-    snprintf(sql, sizeof sql, fmt, w.pg_database);
-    struct store *admin;
-    cr_assert_eq(store_open(url, &admin), STORE_DONE);
-    cr_assert_eq(store_exec_script(admin, sql), STORE_DONE, "%s", sql);
-    store_close(admin);
-}
-
-static void choose_database(void)
-{
-    const char *pg = getenv("PRACA_TEST_POSTGRES");
-    if (!pg) {
-        snprintf(w.path, sizeof w.path, "/tmp/praca-state-%d.db", getpid());
-        unlink(w.path);
-        return;
-    }
-    snprintf(w.pg_database, sizeof w.pg_database, "praca_state_%d", getpid());
-    pg_admin("DROP DATABASE IF EXISTS %s");
-    pg_admin("CREATE DATABASE %s");
-    snprintf(w.path, sizeof w.path, "%s/%s", pg, w.pg_database);
-}
-
 static void make_world(void)
 {
     const char *env = getenv("PRACA_STATE_SEED");
     w.seed = env ? (unsigned)strtoul(env, NULL, 10) : (unsigned)time(NULL);
     w.rng = w.seed;
-    choose_database();
-    cr_assert_eq(store_open(w.path, &w.db), STORE_DONE);
+    test_database_create(&w.database, "state");
+    cr_assert_eq(store_open(w.database.target, &w.db), STORE_DONE);
     cr_assert_gt(store_migrate(w.db), 0);
-    cr_assert_eq(store_open(w.path, &w.other), STORE_DONE);
+    cr_assert_eq(store_open(w.database.target, &w.other), STORE_DONE);
     store_read_batching(w.db, 1);
-    w.writer = store_writer_new(w.path);
+    w.writer = store_writer_new(w.database.target);
     w.state = state_new();
     cr_assert(w.writer && w.state);
     store_writer_on_change(w.writer, state_on_change, w.state);
@@ -154,16 +127,7 @@ static void end_world(void)
     state_free(w.state);
     store_close(w.db);
     store_close(w.other);
-    if (w.pg_database[0]) {
-        pg_admin("DROP DATABASE %s WITH (FORCE)");
-        return;
-    }
-    char p2[1100];
-    unlink(w.path);
-    snprintf(p2, sizeof p2, "%s-wal", w.path);
-    unlink(p2);
-    snprintf(p2, sizeof p2, "%s-shm", w.path);
-    unlink(p2);
+    test_database_remove(&w.database);
 }
 
 /* ---- changes ---- */
