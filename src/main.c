@@ -318,8 +318,8 @@ static int serve(struct serve *s)
     app.endpoints = s->endpoints;
     /* A session per connection at most, polling ones included (they need no connection). */
     struct gateway_config gc = {
-        s->cfg.ping_interval_ms, s->cfg.ping_timeout_ms,  1000000,          1024 * 1024,
-        s->cfg.rate_limit_scale, (size_t)max_connections, s->cfg.access_log};
+        s->cfg.ping_interval_ms, s->cfg.ping_timeout_ms,  1000000,           1024 * 1024,
+        s->cfg.rate_limit_scale, (size_t)max_connections, s->cfg.access_log, s->relay != NULL};
     if (s->cfg.conformance) {
         s->conformance = conformance_new(s->loop);
         if (!s->conformance)

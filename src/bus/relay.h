@@ -20,7 +20,9 @@ struct relay;
  * NULL (everything), as store/snapshot.h names them. */
 typedef void (*relay_change_fn)(void *user, const char *what);
 
-/* Connects the writer's side to url (redis://…); NULL, logged, when it cannot. */
+/* Connects the writer's side to url (redis://…); NULL, logged, when it cannot. For failure
+ * tests, PRACA_FAULT_EXIT_BEFORE_RELAY=TEXT makes the process exit at once, as if killed, after
+ * committing an event whose payload holds TEXT and before relaying it. */
 struct relay *relay_new(const char *url, struct bus *bus, relay_change_fn on_change,
                         void *change_user);
 /* The writer's side: an event after its commit (a bus_relay_fn), and what a commit changed.

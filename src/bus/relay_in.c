@@ -18,6 +18,7 @@
 #define BLOCK_MS   "1000" /* an XREAD's longest wait; the next one follows at once */
 #define READ_COUNT "512"
 #define RETRY_MS   500
+#define CONNECT_MS 1000 /* a connection not made by then is dropped and tried again */
 
 /* The value of field name in an entry's [field, value, …] array, or NULL. */
 static const redisReply *field(const redisReply *fields, const char *name)
@@ -148,13 +149,30 @@ static void retry_later(struct relay *r)
         uv_timer_start(&r->retry, on_retry, RETRY_MS, 0);
 }
 
+/* hiredis 0.14's libuv adapter drops the poll error of a refused connection, so such a context
+ * never hears back: one that is not connected after a while is given up on. */
+static void on_connect_timeout(uv_timer_t *t)
+{
+    struct relay *r = t->data;
+    if (!r->in || (r->in->c.flags & REDIS_CONNECTED))
+        return;
+    log_error("relay: cannot follow Redis at %s:%d: no connection after %d ms", r->url.host,
+              r->url.port, CONNECT_MS);
+    redisAsyncFree(r->in); /* its waiting XREAD hears NULL, which on_read ignores */
+    r->in = NULL;
+    retry_later(r);
+}
+
 static void on_connect(const redisAsyncContext *ac, int status)
 {
     struct relay *r = ac->data;
+    uv_timer_stop(&r->retry);
     if (status != REDIS_OK) {
         log_error("relay: cannot follow Redis at %s:%d: %s", r->url.host, r->url.port, ac->errstr);
         r->in = NULL; /* hiredis frees a context that failed to connect */
         retry_later(r);
+    } else if (r->last_id[0]) {
+        log_info("relay: following Redis at %s:%d again", r->url.host, r->url.port);
     }
 }
 
@@ -187,6 +205,7 @@ static void start(struct relay *r)
         redisAsyncCommand(r->in, NULL, NULL, "AUTH %s", r->url.password);
     if (r->url.db)
         redisAsyncCommand(r->in, NULL, NULL, "SELECT %d", r->url.db);
+    uv_timer_start(&r->retry, on_connect_timeout, CONNECT_MS, 0);
     if (r->last_id[0]) /* following again after a drop: from where it stopped */
         read_next(r);
     else
@@ -214,8 +233,11 @@ void relay_stop(struct relay *r)
     if (!r || !r->loop)
         return;
     r->stopping = 1;
-    if (r->in)
+    if (r->in && (r->in->c.flags & REDIS_CONNECTED))
         redisAsyncDisconnect(r->in);
+    else if (r->in) /* a connection still being made may never finish (on_connect_timeout) */
+        redisAsyncFree(r->in);
+    r->in = NULL;
     if (r->retry_started)
         uv_close((uv_handle_t *)&r->retry, on_timer_closed);
 }

@@ -16,6 +16,7 @@ struct relay {
     relay_change_fn on_change;
     void *change_user;
     /* The writer's side. */
+    const char *exit_before; /* failure tests: dies before relaying an event holding this */
     pthread_mutex_t lock;
     redisContext *out;
     int64_t retry_at_ms;

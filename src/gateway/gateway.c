@@ -25,6 +25,7 @@
 #include "state/presence.h"
 #include "gateway/recovery.h"
 #include "gateway/resume.h"
+#include "gateway/sequence.h"
 #include "gateway/voice.h"
 #include "socketio/server.h"
 #include "state/state.h"
@@ -451,6 +452,10 @@ static void note_for_console(struct gateway *gw, const struct bus_event *ev)
 static void deliver(void *user, const struct bus_event *ev)
 {
     struct gateway *gw = user;
+    if (ev->position && gw->sequence) {
+        sequence_accept(gw->sequence, ev);
+        return;
+    }
     if (!strcmp(ev->name, BUS_DISCONNECT)) {
         json_t *p = json_loadb(ev->payload, ev->payload_len, 0, NULL);
         const char *hash = json_string_value(json_object_get(p, "tokenHash"));
@@ -468,6 +473,11 @@ static void deliver(void *user, const struct bus_event *ev)
         sweep(gw);
         return;
     }
+    gateway_fan_out(gw, ev);
+}
+
+void gateway_fan_out(struct gateway *gw, const struct bus_event *ev)
+{
     /* 2["NAME",payload]: built once, the same bytes for everyone. */
     struct buf packet;
     buf_init(&packet, ev->payload_len + 64);
@@ -573,6 +583,8 @@ static void on_sweep(uv_timer_t *t)
 void gateway_resume_after(struct gateway *gw, uint64_t last_position)
 {
     recovery_start_at(gw->recovery, last_position);
+    if (gw->sequence)
+        sequence_start_at(gw->sequence, last_position);
 }
 
 void gateway_stats(const struct gateway *gw, struct gateway_stats *out)
@@ -608,7 +620,9 @@ struct gateway *gateway_new(uv_loop_t *loop, const struct gateway_config *cfg,
     gw->sio = sio_server_new(loop, &eio, &sio, &handlers, gw);
     gw->inbox = inbox_new(loop);
     gw->recovery = recovery_new();
-    if (!gw->sio || !gw->inbox || !gw->recovery) {
+    if (cfg->in_order && gw->sio && gw->inbox && gw->recovery)
+        gw->sequence = sequence_new(gw, 0);
+    if (!gw->sio || !gw->inbox || !gw->recovery || (cfg->in_order && !gw->sequence)) {
         sio_server_free(gw->sio);
         inbox_close(gw->inbox);
         recovery_free(gw->recovery);
@@ -668,6 +682,7 @@ void gateway_drain(struct gateway *gw)
     eio_server_close_all(sio_server_engine(gw->sio));
     bus_subscribe(gw->bus, NULL, NULL);
     uv_close((uv_handle_t *)&gw->sweep, on_sweep_closed);
+    sequence_stop(gw->sequence);
     if (gw->inflight == 0) {
         inbox_close(gw->inbox);
         gw->inbox = NULL;
@@ -690,6 +705,7 @@ void gateway_free(struct gateway *gw)
         return;
     sio_server_free(gw->sio);
     recovery_free(gw->recovery);
+    sequence_free(gw->sequence);
     map_cleanup(&gw->users);
     free(gw);
 }

@@ -43,6 +43,7 @@ struct gateway_config {
     double rate_limit_scale; /* multiplies the limits on client events (PRACA_RATE_LIMIT_SCALE) */
     size_t max_sessions;     /* Engine.IO sessions open at once (0 = no cap) */
     int access_log;          /* a log line per connect and refusal */
+    int in_order;            /* several nodes: logged events in position order (sequence.h) */
 };
 
 /* What the gateway has done, for metrics (I/O thread). */

@@ -49,6 +49,7 @@ struct gateway {
     struct presence *presence;
     struct inbox *inbox;
     struct recovery *recovery;
+    struct sequence *sequence; /* several nodes: logged events in position order, else NULL */
     struct voicestate *voice;
     struct console *console; /* the portal's event console (not owned; may be NULL) */
     double rate_limit_scale;
@@ -79,6 +80,9 @@ void gateway_run(struct gateway *gw, struct gateway_job *j);
  * callback. */
 void gateway_replay_one(void *sock, uint64_t seq, const char *name, const char *payload,
                         size_t len);
+/* Sends an event to those of its audience connected here, with its offset when logged. */
+struct bus_event;
+void gateway_fan_out(struct gateway *gw, const struct bus_event *ev);
 /* Publishes an event to users' connections (takes payload). */
 void gateway_publish(struct gateway *gw, const char *name, json_t *payload,
                      const char (*to)[UUID_LEN + 1], size_t n);

@@ -7,12 +7,10 @@
 #include "core/idset.h"
 #include "state/server.h"
 
-int state_entitled(struct entitle *e, const char *user_id, const struct store_event *ev)
+/* The snapshot of ev's server, and its channel's index in *channel (-1: server-wide); 0 when
+ * the server or the channel is gone. */
+static int place(struct entitle *e, const struct store_event *ev, int64_t *channel)
 {
-    if (ev->user_id)
-        return !strcmp(ev->user_id, user_id);
-    if (!ev->stream)
-        return 0;
     if (!e->srv || strcmp(e->srv->id, ev->stream)) {
         state_entitle_done(e);
         int found;
@@ -20,13 +18,37 @@ int state_entitled(struct entitle *e, const char *user_id, const struct store_ev
         if (!e->srv)
             return 0;
     }
-    int64_t channel = ev->channel_id ? state_server_channel(e->srv, ev->channel_id) : -1;
-    if (ev->channel_id && channel < 0)
-        return 0; /* the channel is gone */
+    *channel = ev->channel_id ? state_server_channel(e->srv, ev->channel_id) : -1;
+    return !ev->channel_id || *channel >= 0;
+}
+
+int state_entitled(struct entitle *e, const char *user_id, const struct store_event *ev)
+{
+    if (ev->user_id)
+        return !strcmp(ev->user_id, user_id);
+    int64_t channel;
+    if (!ev->stream || !place(e, ev, &channel))
+        return 0;
     struct idset *to = state_server_audience(e->srv, channel, ev->intent, clock_now_ms());
     int yes = to && idset_has(to, user_id);
     idset_unref(to);
     return yes;
+}
+
+struct idset *state_event_audience(struct entitle *e, const struct store_event *ev)
+{
+    int64_t channel;
+    if (ev->user_id) {
+        struct idset *to = idset_new(1);
+        if (to && idset_add(to, ev->user_id)) {
+            idset_unref(to);
+            return NULL;
+        }
+        return to;
+    }
+    if (!ev->stream || !place(e, ev, &channel))
+        return NULL;
+    return state_server_audience_with_people(e->srv, channel, ev->intent, clock_now_ms());
 }
 
 void state_entitle_done(struct entitle *e)

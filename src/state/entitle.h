@@ -16,6 +16,10 @@ struct entitle {
 };
 
 int state_entitled(struct entitle *e, const char *user_id, const struct store_event *ev);
+/* Everyone who gets ev now as it was sent live: the one user it was addressed to, or the bots
+ * with its intent and the people who may see its channel (the whole server's for a server-wide
+ * event). A new reference; NULL when nobody (the server or channel is gone) or out of memory. */
+struct idset *state_event_audience(struct entitle *e, const struct store_event *ev);
 /* Releases the snapshot held. */
 void state_entitle_done(struct entitle *e);
 
