@@ -1,7 +1,8 @@
 """A bot written with python-socketio (Debian's python3-socketio), driven by python.test.js.
 
 Usage: python_bot.py BASE_URL TOKEN TRANSPORTS [SECONDS] [reconnect]
-Prints one JSON line per thing that happens: connected, an event, a connect error, disconnect.
+Prints one JSON line per thing that happens: connected, ready (connect() returned), an event, a
+connect error, disconnect.
 TRANSPORTS is "default", "websocket" or "polling". With "reconnect" the client reconnects by
 itself (as bots in production do) and runs for SECONDS whatever happens.
 """
@@ -49,6 +50,9 @@ except socketio.exceptions.ConnectionError as e:
     say(kind="connect_failed", error=str(e))
     time.sleep(1.5)  # long enough to see a reconnect loop if there were one
     sys.exit(0)
+# connect() returns once the client counts itself connected: a drop before then would not
+# start its reconnection (python-socketio 5.7 refuses with "Already connected").
+say(kind="ready")
 
 deadline = time.time() + float(sys.argv[4] if len(sys.argv) > 4 else 4)
 while time.time() < deadline and (sio.connected or reconnect):
