@@ -249,7 +249,12 @@ static int serve(struct serve *s)
     s->loop = uv_default_loop();
     s->bus = bus_new(s->loop);
     if (s->bus && s->cfg.redis_url[0]) {
-        if (!(s->relay = relay_new(s->cfg.redis_url, s->bus, on_store_change, s)))
+        char log_name[STORE_EVENTS_NAME_LEN + 1];
+        if (store_events_name(db, log_name) != STORE_DONE) {
+            log_error("several nodes: the event log's name cannot be read");
+            goto out;
+        }
+        if (!(s->relay = relay_new(s->cfg.redis_url, log_name, s->bus, on_store_change, s)))
             goto out;
         bus_set_relay(s->bus, relay_event, s->relay);
     }

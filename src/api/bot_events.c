@@ -55,7 +55,8 @@ static void bot_events(struct api_call *c)
         api_internal(c);
         return;
     }
-    struct page p = {c, {c->app->state, c->db, NULL}, json_array(), (long)limit, (uint64_t)after};
+    struct page p = {
+        c, {.state = c->app->state, .db = c->db}, json_array(), (long)limit, (uint64_t)after};
     long rows = store_events_after(c->db, (uint64_t)after, EVENTS_SCAN_MAX, take, &p);
     state_entitle_done(&p.entitle);
     if (rows < 0 || !p.events) {

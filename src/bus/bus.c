@@ -89,7 +89,7 @@ static void enqueue(struct bus *b, struct bus_event *first, struct bus_event *la
 {
     if (b->relay)
         for (struct bus_event *ev = first; ev; ev = ev->next)
-            if ((ev->position || !strcmp(ev->name, BUS_DISCONNECT)) && !ev->from_peer)
+            if ((ev->to || !strcmp(ev->name, BUS_DISCONNECT)) && !ev->from_peer)
                 b->relay(b->relay_user, ev);
     pthread_mutex_lock(&b->lock);
     if (b->closing) { /* shutting down: the loop no longer delivers (the writer may still log) */
@@ -132,6 +132,11 @@ int bus_publish_peer(struct bus *b, const char *name, char *payload, size_t len,
                      uint64_t position)
 {
     return publish(b, name, payload, len, to, position, 1);
+}
+
+int bus_publish_local(struct bus *b, const char *name, char *payload, size_t len, struct idset *to)
+{
+    return publish(b, name, payload, len, to, 0, 1);
 }
 
 int bus_publish(struct bus *b, const char *name, char *payload, size_t len, struct idset *to)

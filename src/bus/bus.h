@@ -2,8 +2,8 @@
  * The event bus. Handlers (any thread) publish an already-serialized event together with the
  * user IDs that should receive it; the bus hands it to the subscriber on the I/O thread, where
  * delivery is a lookup plus writes. It is a mutex-guarded queue drained through uv_async_t; with
- * several nodes, a relay (bus/relay.h) also carries each logged event to the other nodes, which
- * publish it to their own bus for their own sockets.
+ * several nodes, a relay (bus/relay.h) also carries each event with an audience to the other
+ * nodes, which publish it to their own bus for their own sockets.
  */
 #ifndef PRACA_BUS_BUS_H
 #define PRACA_BUS_BUS_H
@@ -50,13 +50,16 @@ int bus_publish_at(struct bus *b, const char *name, char *payload, size_t len, s
 struct bus_held {
     struct bus_event *head, *tail;
 };
-/* An event another node logged and relayed here: delivered to this node's sockets only. */
+/* An event another node relayed here: delivered to this node's sockets only. */
 int bus_publish_peer(struct bus *b, const char *name, char *payload, size_t len, struct idset *to,
                      uint64_t position);
-/* Several nodes: fn gets each logged event of this node, on the thread that publishes it (the
- * writer's, right after the commit, in commit order) before it is queued, and each
- * BUS_DISCONNECT (a session or token that ended closes its sockets on every node). Set before
- * any publishing thread starts. */
+/* An event for this node's sockets only, never relayed: the I/O thread's own (it must not wait
+ * on Redis). */
+int bus_publish_local(struct bus *b, const char *name, char *payload, size_t len, struct idset *to);
+/* Several nodes: fn gets each event of this node that has an audience, on the thread that
+ * publishes it (a logged one on the writer's, right after the commit, in commit order) before
+ * it is queued, and each BUS_DISCONNECT (a session or token that ended closes its sockets on every
+ * node). Set before any publishing thread starts. */
 typedef void (*bus_relay_fn)(void *user, const struct bus_event *ev);
 void bus_set_relay(struct bus *b, bus_relay_fn fn, void *user);
 /* Like bus_publish, into h. Takes payload and the reference to `to`. Returns where the held

@@ -12,22 +12,22 @@
 
 #include "bus/bus.h"
 
-#define RELAY_STREAM "praca:events"
-
 struct relay;
 
 /* A change another node's writer made: a server ID, "t:" and a token hash, "" (identities), or
  * NULL (everything), as store/snapshot.h names them. */
 typedef void (*relay_change_fn)(void *user, const char *what);
 
-/* Connects the writer's side to url (redis://…); NULL, logged, when it cannot. For failure
- * tests, PRACA_FAULT_EXIT_BEFORE_RELAY=TEXT makes the process exit at once, as if killed, after
- * committing an event whose payload holds TEXT and before relaying it. */
-struct relay *relay_new(const char *url, struct bus *bus, relay_change_fn on_change,
-                        void *change_user);
+/* Connects the writer's side to url (redis://…), on the stream praca:LOG_NAME:events
+ * (store_events_name: deployments that share a Redis keep apart); NULL, logged, when it cannot. For
+ * failure tests, PRACA_FAULT_EXIT_BEFORE_RELAY=TEXT makes the process exit at once, as if killed,
+ * after committing an event whose payload holds TEXT and before relaying it. */
+struct relay *relay_new(const char *url, const char *log_name, struct bus *bus,
+                        relay_change_fn on_change, void *change_user);
 /* The writer's side: an event after its commit (a bus_relay_fn), and what a commit changed.
- * Either may be called from any thread; a failure is logged and the entry is lost to the other
- * nodes (they miss its live delivery, not the event log). */
+ * Either may be called from any thread; a failure is logged and the entry is lost: the other
+ * nodes read such an event from the event log (gateway/sequence.h), and a node that follows
+ * again after losing Redis has everyone drop what they hold in memory, itself included. */
 void relay_event(void *relay, const struct bus_event *ev);
 void relay_change(struct relay *r, const char *what);
 /* The following side, on loop's thread: from now on, the other nodes' entries. */

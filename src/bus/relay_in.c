@@ -113,8 +113,8 @@ static void on_read(redisAsyncContext *ac, void *reply_, void *arg)
 
 static void read_next(struct relay *r)
 {
-    const char *argv[] = {"XREAD",  "COUNT",   READ_COUNT,   "BLOCK",
-                          BLOCK_MS, "STREAMS", RELAY_STREAM, r->last_id};
+    const char *argv[] = {"XREAD",  "COUNT",   READ_COUNT, "BLOCK",
+                          BLOCK_MS, "STREAMS", r->stream,  r->last_id};
     redisAsyncCommandArgv(r->in, on_read, r, (int)(sizeof argv / sizeof argv[0]), argv, NULL);
 }
 
@@ -138,9 +138,14 @@ static void on_newest(redisAsyncContext *ac, void *reply_, void *arg)
 
 static void start(struct relay *r);
 
+/* While this node does not follow, the others' change marks pass it by: what it holds in memory
+ * is dropped at each attempt, so it is never staler than RETRY_MS (requests and the events read
+ * from the log meanwhile use the database's word). */
 static void on_retry(uv_timer_t *t)
 {
-    start(t->data);
+    struct relay *r = t->data;
+    r->on_change(r->change_user, NULL);
+    start(r);
 }
 
 static void retry_later(struct relay *r)
@@ -160,6 +165,7 @@ static void on_connect_timeout(uv_timer_t *t)
               r->url.port, CONNECT_MS);
     redisAsyncFree(r->in); /* its waiting XREAD hears NULL, which on_read ignores */
     r->in = NULL;
+    r->lost = 1;
     retry_later(r);
 }
 
@@ -170,9 +176,16 @@ static void on_connect(const redisAsyncContext *ac, int status)
     if (status != REDIS_OK) {
         log_error("relay: cannot follow Redis at %s:%d: %s", r->url.host, r->url.port, ac->errstr);
         r->in = NULL; /* hiredis frees a context that failed to connect */
+        r->lost = 1;
         retry_later(r);
-    } else if (r->last_id[0]) {
+    } else if (r->lost) {
+        /* Marks appended while it was away, by this node or another, may be lost with a Redis
+         * that restarted: everyone drops what it holds, this node included. */
+        r->lost = 0;
         log_info("relay: following Redis at %s:%d again", r->url.host, r->url.port);
+        r->on_change(r->change_user, NULL);
+        redisAsyncCommand(r->in, NULL, NULL, "XADD %s MAXLEN ~ %s * n %s k c s *", r->stream,
+                          RELAY_STREAM_KEEP, r->node);
     }
 }
 
@@ -181,6 +194,7 @@ static void on_disconnect(const redisAsyncContext *ac, int status)
     struct relay *r = ac->data;
     r->in = NULL;
     if (status != REDIS_OK && !r->stopping) {
+        r->lost = 1;
         log_error("relay: lost Redis: %s; following again", ac->errstr);
         retry_later(r);
     }
@@ -194,6 +208,7 @@ static void start(struct relay *r)
         if (r->in)
             redisAsyncFree(r->in);
         r->in = NULL;
+        r->lost = 1;
         retry_later(r);
         return;
     }
@@ -209,7 +224,7 @@ static void start(struct relay *r)
     if (r->last_id[0]) /* following again after a drop: from where it stopped */
         read_next(r);
     else
-        redisAsyncCommand(r->in, on_newest, r, "XREVRANGE %s + - COUNT 1", RELAY_STREAM);
+        redisAsyncCommand(r->in, on_newest, r, "XREVRANGE %s + - COUNT 1", r->stream);
 }
 
 int relay_follow(struct relay *r, uv_loop_t *loop)

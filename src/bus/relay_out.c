@@ -13,15 +13,15 @@
 #include "core/crypto.h"
 #include "core/log.h"
 
-#define RETRY_MS    500 /* between attempts to reach Redis after a failure */
-#define STREAM_KEEP "100000"
+#define RETRY_MS 500 /* between attempts to reach Redis after a failure */
 
-struct relay *relay_new(const char *url, struct bus *bus, relay_change_fn on_change,
-                        void *change_user)
+struct relay *relay_new(const char *url, const char *log_name, struct bus *bus,
+                        relay_change_fn on_change, void *change_user)
 {
     struct relay *r = calloc(1, sizeof *r);
     if (!r)
         return NULL;
+    snprintf(r->stream, sizeof r->stream, "praca:%s:events", log_name);
     if (redis_url_parse(url, &r->url)) {
         log_error("relay: %s is not redis://[:PASSWORD@]HOST[:PORT][/DB]", url);
         free(r);
@@ -37,7 +37,8 @@ struct relay *relay_new(const char *url, struct bus *bus, relay_change_fn on_cha
         relay_free(r);
         return NULL;
     }
-    log_info("relay: node %s on Redis %s:%d", r->node, r->url.host, r->url.port);
+    log_info("relay: node %s on Redis %s:%d, stream %s", r->node, r->url.host, r->url.port,
+             r->stream);
     return r;
 }
 
@@ -52,8 +53,8 @@ struct field {
 /* Appends an entry of this node: its kind, then the fields given (at most 4). */
 static void append(struct relay *r, const char *kind, const struct field *f, size_t n)
 {
-    const char *argv[ENTRY_HEAD + 8] = {"XADD", RELAY_STREAM, "MAXLEN", "~", STREAM_KEEP,
-                                        "*",    "n",          r->node,  "k", kind};
+    const char *argv[ENTRY_HEAD + 8] = {"XADD", r->stream, "MAXLEN", "~", RELAY_STREAM_KEEP,
+                                        "*",    "n",       r->node,  "k", kind};
     size_t lens[ENTRY_HEAD + 8];
     for (size_t i = 0; i < ENTRY_HEAD; i++)
         lens[i] = strlen(argv[i]);

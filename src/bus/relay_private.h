@@ -9,9 +9,12 @@
 #include "core/redis.h"
 #include "bus/relay.h"
 
+#define RELAY_STREAM_KEEP "100000" /* MAXLEN ~ of the stream */
+
 struct relay {
     struct redis_url url;
-    char node[17]; /* this node's name in the stream: random at each start */
+    char node[17];   /* this node's name in the stream: random at each start */
+    char stream[64]; /* praca:LOG_NAME:events */
     struct bus *bus;
     relay_change_fn on_change;
     void *change_user;
@@ -26,6 +29,7 @@ struct relay {
     uv_timer_t retry;
     int retry_started;
     char last_id[64]; /* the last entry read; "" until the newest at start is known */
+    int lost;         /* not following since a connection dropped or failed */
     int stopping;
 };
 

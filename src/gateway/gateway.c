@@ -101,7 +101,7 @@ void gateway_publish(struct gateway *gw, const char *name, json_t *payload,
     json_decref(payload);
     struct idset *set = n ? idset_of(to, n) : NULL;
     if (text && set)
-        bus_publish(gw->bus, name, text, strlen(text), set);
+        bus_publish_local(gw->bus, name, text, strlen(text), set);
     else {
         free(text);
         idset_unref(set);

@@ -46,7 +46,7 @@ static void read_log(struct gateway_job *j, void *thread_ctx)
 {
     struct resume_job *r = (struct resume_job *)j;
     struct store *db = j->gw->rules.thread_store(thread_ctx);
-    r->entitle = (struct entitle){j->gw->state, db, NULL};
+    r->entitle = (struct entitle){.state = j->gw->state, .db = db};
     r->upto = r->offset;
     if (store_events_bounds(db, &r->first, &r->last) != STORE_DONE)
         r->failed = 1;

@@ -94,6 +94,8 @@ static void keep(struct sequence *s, const struct bus_event *ev)
 
 void sequence_accept(struct sequence *s, const struct bus_event *ev)
 {
+    log_debug("gateway: event %llu (%s) comes; %llu delivered", (unsigned long long)ev->position,
+              ev->name, (unsigned long long)s->delivered);
     if (ev->position <= s->delivered)
         return; /* delivered already: relayed twice, or read from the log first */
     if (ev->position > s->known)
@@ -152,7 +154,7 @@ static void read_log(struct gateway_job *j, void *thread_ctx)
 {
     struct read_job *r = (struct read_job *)j;
     struct store *db = j->gw->rules.thread_store(thread_ctx);
-    r->entitle = (struct entitle){j->gw->state, db, NULL};
+    r->entitle = (struct entitle){.state = j->gw->state, .db = db, .fresh = 1};
     if (store_events_bounds(db, &r->first, &r->last) == STORE_DONE && !r->tail_only &&
         r->last > r->after)
         store_events_after(db, r->after, READ_MAX, read_one, r);
@@ -205,6 +207,9 @@ static void start_read(struct sequence *s, int tail_only)
     r->base.work = read_log;
     r->base.done = log_read;
     s->reading = 1;
+    log_debug("gateway: reading the event log after %llu (%s; %zu waiting, %llu known)",
+              (unsigned long long)s->delivered, tail_only ? "its end" : "a hole", s->count,
+              (unsigned long long)s->known);
     gateway_run(s->gw, &r->base);
 }
 

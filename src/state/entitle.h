@@ -13,6 +13,9 @@ struct entitle {
     struct state *state;
     struct store *db;
     struct state_server *srv;
+    /* Each server is loaded from db, not taken from memory: for events that did not come by the
+     * relay, whose change marks may have been lost with them. */
+    int fresh;
 };
 
 int state_entitled(struct entitle *e, const char *user_id, const struct store_event *ev);

@@ -2,8 +2,10 @@
 #include "store/event_log.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/buf.h"
+#include "core/crypto.h"
 #include "core/jsonout.h"
 #include "store/engine.h"
 
@@ -219,6 +221,25 @@ int store_events_bounds(struct store *db, uint64_t *first, uint64_t *last)
     }
     store_finish(st);
     return rc == STORE_ROW ? STORE_DONE : STORE_ERR;
+}
+
+int store_events_name(struct store *db, char name[STORE_EVENTS_NAME_LEN + 1])
+{
+    char fresh[STORE_EVENTS_NAME_LEN + 1];
+    crypto_random_hex(fresh, STORE_EVENTS_NAME_LEN / 2);
+    if (store_exec(db, "UPDATE event_clock SET name = $1 WHERE id = 1 AND name IS NULL",
+                   SV_ARGS(SV_STR(fresh))) != STORE_DONE)
+        return STORE_ERR;
+    struct store_stmt *st = store_query(db, "SELECT name FROM event_clock WHERE id = 1", NULL, 0);
+    if (!st)
+        return STORE_ERR;
+    int rc = store_step(st) == STORE_ROW &&
+                     store_text_copy(st, 0, name, STORE_EVENTS_NAME_LEN + 1) == 0 &&
+                     strlen(name) == STORE_EVENTS_NAME_LEN
+                 ? STORE_DONE
+                 : STORE_ERR;
+    store_finish(st);
+    return rc;
 }
 
 int store_events_trim(struct store *db, int64_t before, int64_t *deleted)

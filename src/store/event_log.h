@@ -41,6 +41,10 @@ long store_events_after(struct store *db, uint64_t after, long limit,
                         void (*fn)(void *arg, const struct store_event *e), void *arg);
 /* The first and last positions kept (0 and 0 when the log is empty). */
 int store_events_bounds(struct store *db, uint64_t *first, uint64_t *last);
+#define STORE_EVENTS_NAME_LEN 16
+/* The log's name (STORE_EVENTS_NAME_LEN hex digits), given at random by the first caller and the
+ * same for every node since. STORE_DONE or STORE_ERR. */
+int store_events_name(struct store *db, char name[STORE_EVENTS_NAME_LEN + 1]);
 /* Deletes events older than before (ms); *deleted gets how many. */
 int store_events_trim(struct store *db, int64_t before, int64_t *deleted);
 
