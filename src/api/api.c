@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "state/ratelimit.h"
+#include "state/tickets.h"
 #include "core/clock.h"
 #include "core/config.h"
 #include "core/crypto.h"
@@ -70,7 +71,8 @@ int api_app_init(struct app *a, const struct config *cfg, struct store_writer *w
     a->console = console_new();
     if (!a->limits || !a->state || !a->console)
         return -1;
-    if (cfg->redis_url[0] && ratelimit_share(a->limits, cfg->redis_url))
+    if (cfg->redis_url[0] && (ratelimit_share(a->limits, cfg->redis_url) ||
+                              tickets_share(state_tickets(a->state), cfg->redis_url)))
         return -1;
     http_router_init(&a->router);
     for (size_t t = 0; api_route_tables[t]; t++)

@@ -1,9 +1,12 @@
 /* Reaching Redis: see redis.h. */
 #include "core/redis.h"
 
+#include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/buf.h"
+#include "core/clock.h"
 #include "core/log.h"
 
 static int number(struct slice s, long long max, int *out)
@@ -74,4 +77,61 @@ redisContext *redis_open(const struct redis_url *u, int timeout_s, const char *w
     freeReplyObject(r);
     redisFree(c);
     return NULL;
+}
+
+#define THREAD_RETRY_MS 1000
+
+/* Each thread's connection, closed when the thread ends. */
+struct thread_conn {
+    redisContext *c;
+    int64_t retry_at;
+};
+static pthread_key_t conn_key;
+static pthread_once_t key_once = PTHREAD_ONCE_INIT;
+
+static void thread_conn_free(void *p)
+{
+    struct thread_conn *t = p;
+    redisFree(t->c);
+    free(t);
+}
+
+static void make_key(void)
+{
+    pthread_key_create(&conn_key, thread_conn_free);
+}
+
+static struct thread_conn *mine(void)
+{
+    pthread_once(&key_once, make_key);
+    struct thread_conn *t = pthread_getspecific(conn_key);
+    if (!t && (t = calloc(1, sizeof *t)) && pthread_setspecific(conn_key, t)) {
+        free(t);
+        t = NULL;
+    }
+    return t;
+}
+
+redisContext *redis_thread(const struct redis_url *u, const char *who, const char *meanwhile)
+{
+    struct thread_conn *t = mine();
+    if (!t)
+        return NULL;
+    if (t->c)
+        return t->c;
+    int64_t now = clock_now_ms();
+    if (now < t->retry_at)
+        return NULL;
+    t->retry_at = now + THREAD_RETRY_MS;
+    t->c = redis_open(u, 1, who, meanwhile);
+    return t->c;
+}
+
+void redis_thread_broken(void)
+{
+    struct thread_conn *t = mine();
+    if (t && t->c) {
+        redisFree(t->c);
+        t->c = NULL;
+    }
 }

@@ -1,7 +1,7 @@
 /*
  * Reaching Redis as PRACA_REDIS_URL says (redis://[:PASSWORD@]HOST[:PORT][/DB]): its parts, and a
- * blocking connection logged in and on its database, for the relay's writer side and for the
- * shared request limits alike.
+ * blocking connection logged in and on its database, for the relay's writer side, and one per
+ * thread for the shared request limits and gateway tickets.
  */
 #ifndef PRACA_CORE_REDIS_H
 #define PRACA_CORE_REDIS_H
@@ -22,5 +22,12 @@ int redis_url_parse(const char *url, struct redis_url *out);
  * does meanwhile (e.g. "limits", "this node counts alone meanwhile"). */
 redisContext *redis_open(const struct redis_url *u, int timeout_s, const char *who,
                          const char *meanwhile);
+
+/* The calling thread's own connection to u, opened on first use (who and meanwhile as above),
+ * kept until the thread ends; NULL when Redis cannot be used, and then without trying again for
+ * a second. */
+redisContext *redis_thread(const struct redis_url *u, const char *who, const char *meanwhile);
+/* After a command got no reply: the thread's connection is closed, opened again next time. */
+void redis_thread_broken(void);
 
 #endif

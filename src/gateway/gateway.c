@@ -114,9 +114,11 @@ struct auth_job {
     struct gateway_job base;
     char socket_id[32];
     char token_hash[65];
-    int recovery;               /* auth.recovery is true */
-    char pid[RECOVERY_PID_MAX]; /* auth.pid of a reconnect, or "" */
-    uint64_t offset;            /* auth.offset, or 0 */
+    int recovery;                      /* auth.recovery is true */
+    char pid[RECOVERY_PID_MAX];        /* auth.pid of a reconnect, or "" */
+    uint64_t offset;                   /* auth.offset, or 0 */
+    char ticket[CRYPTO_TOKEN_LEN + 1]; /* redeemed on the worker (tickets kept in Redis) */
+    int bad_ticket;
     int found;
     struct store_token_owner owner;
 };
@@ -159,6 +161,11 @@ static void accept_recoverable(struct gateway *gw, struct conn *c, const struct 
 static void auth_on_worker(struct gateway_job *j, void *thread_ctx)
 {
     struct auth_job *a = (struct auth_job *)j;
+    if (a->ticket[0] &&
+        !tickets_redeem(state_tickets(j->gw->state), a->ticket, clock_now_ms(), a->token_hash)) {
+        a->bad_ticket = 1;
+        return;
+    }
     a->found = j->gw->rules.identity(thread_ctx, a->token_hash, &a->owner);
 }
 
@@ -191,7 +198,7 @@ static void auth_answered(struct gateway_job *j)
     if (sock && !gw->draining) {
         note_connect(gw, valid ? &a->owner : NULL, a->recovery);
         if (!valid) {
-            sio_connect_result(sock, 0, "Token inválido");
+            sio_connect_result(sock, 0, a->bad_ticket ? "Ticket inválido" : "Token inválido");
         } else {
             struct conn *c = calloc(1, sizeof *c);
             if (!c) {
@@ -225,8 +232,12 @@ static enum sio_connect_decision on_connect(void *user, struct sio_socket *sock,
     json_t *token = json_object_get(auth, "token"), *ticket = json_object_get(auth, "ticket");
     char ticket_hash[CRYPTO_SHA256_HEX + 1];
     int by_ticket = !json_is_string(token) && json_is_string(ticket);
-    if (by_ticket && !tickets_redeem(state_tickets(gw->state), json_string_value(ticket),
-                                     clock_now_ms(), ticket_hash)) {
+    /* Kept in Redis, a ticket is redeemed on the worker; kept here, at once. */
+    int ticket_later = by_ticket && tickets_shared(state_tickets(gw->state)) &&
+                       json_string_length(ticket) == CRYPTO_TOKEN_LEN;
+    if (by_ticket && !ticket_later &&
+        !tickets_redeem(state_tickets(gw->state), json_string_value(ticket), clock_now_ms(),
+                        ticket_hash)) {
         note_connect(gw, NULL, 0);
         *message = "Ticket inválido";
         return SIO_REFUSE;
@@ -257,11 +268,14 @@ static enum sio_connect_decision on_connect(void *user, struct sio_socket *sock,
     a->base.work = auth_on_worker;
     a->base.done = auth_answered;
     memcpy(a->socket_id, sio_socket_id(sock), sizeof a->socket_id);
-    if (by_ticket) /* a page's session, whose token it cannot read */
+    if (ticket_later)
+        memcpy(a->ticket, json_string_value(ticket), sizeof a->ticket);
+    else if (by_ticket) /* a page's session, whose token it cannot read */
         memcpy(a->token_hash, ticket_hash, sizeof a->token_hash);
     else
         crypto_sha256_hex(json_string_value(token), json_string_length(token), a->token_hash);
-    if (state_identity_known(gw->state, a->token_hash, &a->owner) && a->owner.is_bot) {
+    if (!ticket_later && state_identity_known(gw->state, a->token_hash, &a->owner) &&
+        a->owner.is_bot) {
         a->found = 1; /* a bot in memory: answered here, no worker (sessions may expire) */
         a->base.gw = gw;
         auth_answered(&a->base);

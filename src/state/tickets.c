@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/map.h"
+#include "state/tickets_shared.h"
 
 struct ticket {
     char token_hash[CRYPTO_SHA256_HEX + 1];
@@ -15,6 +16,8 @@ struct ticket {
 struct tickets {
     pthread_mutex_t lock;
     struct map by_ticket; /* ticket → struct ticket */
+    int shared;
+    struct redis_url redis;
 };
 
 struct tickets *tickets_new(void)
@@ -80,6 +83,10 @@ int tickets_issue(struct tickets *t, const char *token_hash, int64_t now,
     memcpy(v->token_hash, token_hash, sizeof v->token_hash);
     v->expires = now + TICKET_TTL_MS;
     crypto_token(ticket);
+    if (t->shared && tickets_shared_put(&t->redis, ticket, token_hash) == 0) {
+        free(v);
+        return 0;
+    }
     pthread_mutex_lock(&t->lock);
     if (t->by_ticket.count >= TICKETS_MAX)
         sweep(t, now);
@@ -102,5 +109,20 @@ int tickets_redeem(struct tickets *t, const char *ticket, int64_t now,
     if (ok)
         memcpy(token_hash, v->token_hash, CRYPTO_SHA256_HEX + 1);
     free(v);
+    if (!v && t->shared) /* kept in Redis, or by this node while Redis was away */
+        ok = tickets_shared_take(&t->redis, ticket, token_hash) == 1;
     return ok;
+}
+
+int tickets_share(struct tickets *t, const char *redis_url)
+{
+    if (redis_url_parse(redis_url, &t->redis))
+        return -1;
+    t->shared = 1;
+    return 0;
+}
+
+int tickets_shared(const struct tickets *t)
+{
+    return t->shared;
 }

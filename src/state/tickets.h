@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "core/crypto.h"
+#include "core/redis.h"
 
 #define TICKET_TTL_MS 60000
 #define TICKETS_MAX   4096
@@ -20,8 +21,15 @@ void tickets_free(struct tickets *t);
  * TICKETS_MAX are outstanding (or out of memory). */
 int tickets_issue(struct tickets *t, const char *token_hash, int64_t now,
                   char ticket[CRYPTO_TOKEN_LEN + 1]);
-/* Uses the ticket up: 1 and the session's token hash, or 0 (unknown, used or lapsed). */
+/* Uses the ticket up: 1 and the session's token hash, or 0 (unknown, used or lapsed). On
+ * several nodes it may ask Redis: call it from a worker then (tickets_shared). */
 int tickets_redeem(struct tickets *t, const char *ticket, int64_t now,
                    char token_hash[CRYPTO_SHA256_HEX + 1]);
+
+/* Several nodes: tickets are kept in Redis at redis_url (a page may ask one node and connect
+ * to another), in this node's memory while Redis cannot be reached. -1 when the URL is not
+ * redis://…. Before any ticket. */
+int tickets_share(struct tickets *t, const char *redis_url);
+int tickets_shared(const struct tickets *t);
 
 #endif

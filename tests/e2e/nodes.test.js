@@ -272,3 +272,15 @@ test('sends through both nodes at once: a bot gets each once in offset order, an
   assert.deepEqual(events.map((e) => e[1].content), got.slice(4).map((e) => e.payload.content));
   ws.close();
 });
+
+test('a gateway ticket asked of one node is good once on the other', { skip }, async () => {
+  const w = await world(b);
+  const t = await api(a.url, 'POST', '/api/gateway/ticket', { token: w.members[0].token });
+  assert.equal(t.status, 200, t.text);
+  const person = await gatewayConnect(b.url, { auth: { ticket: t.body.ticket }, transports: ['websocket'] }, sockets);
+  assert.ok(person.connected);
+  const again = await gatewayConnect(a.url, { auth: { ticket: t.body.ticket }, transports: ['websocket'] }, sockets).then(() => null, (e) => e.message);
+  assert.equal(again, 'Ticket inválido', 'used on B, refused on A');
+  assert.equal((await w.post(a, 'para a pessoa')).status, 200);
+  await eventually(() => person.received.some((e) => e.name === 'MESSAGE_CREATE' && e.payload.content === 'para a pessoa') || person.received.map((e) => e.name), 5000, 'live on B');
+});
