@@ -16,12 +16,15 @@ UNIT_SRC  := $(sort $(wildcard tests/unit/*.c))
 E2E       := $(sort $(wildcard tests/e2e/*.test.js))
 # The same suites on PostgreSQL, but for the browser's (nothing below the HTTP API differs).
 E2E_PG    := $(filter-out tests/e2e/chat.test.js tests/e2e/chat_load.test.js tests/e2e/web.test.js,$(E2E))
+# And on two nodes over PostgreSQL and Redis (nodes.test.js starts its own two, in e2e-postgres;
+# voice sessions are still kept by each node).
+E2E_NODES := $(filter-out tests/e2e/nodes.test.js tests/e2e/voice.test.js,$(E2E_PG))
 
 OBJ       := $(patsubst src/%.c,build/obj/%.o,$(LIB_SRC) $(GEN:build/gen/%=src/%))
 ASAN_OBJ  := $(patsubst src/%.c,build/asan/obj/%.o,$(LIB_SRC) $(GEN:build/gen/%=src/%))
 SANITIZE  := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-.PHONY: all run check unit unit-postgres e2e e2e-postgres lint fuzz fuzz-quick bench clean deps
+.PHONY: all run check unit unit-postgres e2e e2e-postgres e2e-nodes lint fuzz fuzz-quick bench clean deps
 all: build/praca
 
 deps:
@@ -82,6 +85,9 @@ unit-postgres: build/asan/unit
 	scripts/with-postgres.sh build/asan/unit --filter '@(state|event_clock)/*'
 e2e-postgres: build/asan/praca node_modules/.package-lock.json
 	PRACA_BIN=build/asan/praca scripts/with-postgres.sh node --test --test-concurrency=2 $(E2E_PG)
+e2e-nodes: build/asan/praca node_modules/.package-lock.json
+	PRACA_BIN=build/asan/praca PRACA_TEST_NODES=2 scripts/with-postgres.sh scripts/with-redis.sh \
+		node --test --test-concurrency=2 $(E2E_NODES)
 
 check:
 	@scripts/install-deps.sh test
@@ -92,6 +98,7 @@ check:
 	$(MAKE) fuzz-quick
 	$(MAKE) e2e
 	$(MAKE) e2e-postgres
+	$(MAKE) e2e-nodes
 
 # libFuzzer drivers (clang): `make fuzz` runs each for FUZZ_SECONDS (default 60).
 FUZZ_SECONDS ?= 60

@@ -171,7 +171,8 @@ test('interactions go to the endpoint, not the gateway; its answer is the intera
 
 test('a slow endpoint holds no worker: other requests are answered while its calls wait; 8 in flight per application', async () => {
   // Two workers only: before, two waiting calls took every worker for up to 3 s.
-  const s = await startServer({ args: ['--allow-private-endpoints', '--workers', '2'] });
+  // The cap is each process's: one node.
+  const s = await startServer({ args: ['--allow-private-endpoints', '--workers', '2'], single: true });
   const held = [];
   const slow = http.createServer((req, res) => {
     req.resume();

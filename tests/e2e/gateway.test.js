@@ -7,7 +7,7 @@ const assert = require('node:assert/strict');
 const net = require('node:net');
 const { spawnSync } = require('node:child_process');
 const { io } = require('socket.io-client');
-const { startServer, api, register, appWithBot, install, serverWithMembers, gatewayConnect, eventually, BIN } = require('./helpers');
+const { startServer, api, register, appWithBot, install, serverWithMembers, gatewayConnect, eventually, BIN, PER_NODE } = require('./helpers');
 
 const P = { VER_CANAL: 256, ENVIAR_MENSAGENS: 512, ADICIONAR_REACOES: 2048, FIXAR_MENSAGENS: 4096, GERENCIAR_CANAIS: 4 };
 const MODES = { default: {}, websocket: { transports: ['websocket'] } };
@@ -151,7 +151,7 @@ test('only channels the bot can see; never threads, DMs, reactions, pins, channe
   assert.deepEqual(s.received, []);
 });
 
-test('presence: online with one or two connections, the saved status, offline when the last drops', async () => {
+test('presence: online with one or two connections, the saved status, offline when the last drops', { skip: PER_NODE.presence }, async () => {
   const w = await world();
   const status = async () => (await api(srv.url, 'GET', `/api/servers/${w.sid}/members`, { token: w.owner.token })).body.members.find((m) => m.userId === w.info.app.botUserId).status;
   assert.equal(await status(), 'offline');
@@ -308,7 +308,8 @@ test('while draining, a new handshake gets 503 (a transport error clients retry)
 });
 
 test('a bot that stops reading is dropped once over 1 MiB waits for it; memory stays bounded', async () => {
-  const s2 = await startServer({ args: ['--rate-limit-scale', '10000'] });
+  // One process's memory, watched through its own presence: one node.
+  const s2 = await startServer({ args: ['--rate-limit-scale', '10000'], single: true });
   try {
     const owner = await register(s2.url);
     const created = await api(s2.url, 'POST', '/api/servers', { token: owner.token, body: { name: 'lento' } });

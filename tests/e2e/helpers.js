@@ -14,6 +14,25 @@ const BIN = path.resolve(process.env.PRACA_BIN || 'build/praca');
 // gets its own database there instead of an SQLite file: a restart on the same folder finds its
 // data again.
 const POSTGRES = process.env.PRACA_TEST_POSTGRES;
+// With PRACA_TEST_NODES=2 and PRACA_TEST_REDIS too, startServer starts two nodes over that
+// database and Redis; api() and gatewayConnect() given the first node's URL take turns between
+// the two, so each test's calls and sockets are spread over both.
+const REDIS = process.env.PRACA_TEST_REDIS;
+const NODES = POSTGRES && REDIS ? Number(process.env.PRACA_TEST_NODES || 1) : 1;
+const clusters = new Map(); // the first node's URL → {urls, turn}
+// What each node still keeps to itself: the tests of it are skipped on several nodes.
+const PER_NODE = NODES > 1 ? {
+  presence: 'presence is counted by each node, not yet across nodes',
+  console: "the event console tells whether the bot is connected to the console's node only",
+} : {};
+
+// The URL of the node whose turn it is, for a URL handed out by startServer.
+function nodeFor(base) {
+  const c = clusters.get(base);
+  if (!c) return base;
+  c.turn = (c.turn + 1) % c.urls.length;
+  return c.urls[c.turn];
+}
 
 function postgresDatabase(dir) {
   const name = 'e2e_' + crypto.createHash('sha256').update(dir).digest('hex').slice(0, 16);
@@ -26,7 +45,34 @@ function postgresDatabase(dir) {
   return `${POSTGRES}/${name}`;
 }
 
-async function startServer({ args = [], env = {}, dir, store } = {}) {
+async function startServer(options = {}) {
+  if (NODES < 2 || options.store || options.single) return startNode(options);
+  // The first node keeps the port asked for; the others take free ones.
+  const first = await startNode({ ...options, env: { PRACA_REDIS_URL: REDIS, ...options.env } });
+  const others = [];
+  try {
+    const args = (options.args || []).filter((a, i, all) => a !== '--port' && all[i - 1] !== '--port');
+    for (let i = 1; i < NODES; i++) {
+      others.push(await startNode({ ...options, dir: first.dir, args, env: { PRACA_REDIS_URL: REDIS, ...options.env } }));
+    }
+  } catch (e) {
+    await first.stop().catch(() => {});
+    throw e;
+  }
+  const nodes = [first, ...others];
+  // A test that kills or stops the first node's process (a restart) stops the others with it.
+  first.proc.on('exit', () => {
+    for (const n of others) if (n.proc.exitCode === null && n.proc.signalCode === null) n.proc.kill('SIGTERM');
+  });
+  clusters.set(first.url, { urls: nodes.map((n) => n.url), turn: 0 });
+  return Object.create(first, {
+    nodes: { value: nodes },
+    stderr: { get: () => nodes.map((n) => n.stderr).join('') },
+    stop: { value: async () => { const [r] = await Promise.all(nodes.map((n) => n.stop())); return r; } },
+  });
+}
+
+async function startNode({ args = [], env = {}, dir, store } = {}) {
   dir = dir || fs.mkdtempSync(path.join(os.tmpdir(), 'praca-e2e-'));
   const db = path.join(dir, 'praca.db');
   store = store || (POSTGRES ? ['--database-url', postgresDatabase(dir)] : ['--data', db]);
@@ -71,13 +117,21 @@ async function startServer({ args = [], env = {}, dir, store } = {}) {
 }
 
 // One HTTP call; returns {status, headers, body (parsed JSON or null), text}.
-async function api(base, method, p, { token, body, headers = {}, raw } = {}) {
+// `node` (an index) pins the call to one node of several, for what a node keeps to itself.
+async function api(base, method, p, { token, body, headers = {}, raw, node } = {}) {
   const h = { ...headers };
   if (token) h.authorization = `Bearer ${token}`;
   let payload;
   if (raw !== undefined) payload = raw;
   else if (body !== undefined) { payload = JSON.stringify(body); h['content-type'] = 'application/json'; }
-  const res = await fetch(base + p, { method, headers: h, body: payload });
+  // The test clock is each process's own: every node moves it.
+  if (p === '/api/test/clock' && clusters.has(base)) {
+    for (const other of clusters.get(base).urls.slice(1)) await fetch(other + p, { method, headers: h, body: payload });
+  }
+  // Engine.IO's requests stay on one node, as a load balancer's sticky sessions keep them.
+  const sticky = p === '/api/test/clock' || p.startsWith('/socket.io/');
+  const target = node !== undefined && clusters.has(base) ? clusters.get(base).urls[node] : sticky ? base : nodeFor(base);
+  const res = await fetch(target + p, { method, headers: h, body: payload });
   const text = await res.text();
   let json = null;
   try { json = JSON.parse(text); } catch { /* not JSON */ }
@@ -169,7 +223,7 @@ async function serverWithMembers(base, memberCount = 1) {
   return { owner, sid, server: created.body, members, code: invite.body.code };
 }
 
-module.exports = { startServer, api, postFrom, register, uniqueName, rawExchange, totp, serverWithMembers, BIN, POSTGRES };
+module.exports = { startServer, api, postFrom, register, uniqueName, rawExchange, totp, serverWithMembers, BIN, POSTGRES, NODES, PER_NODE };
 
 // An application with a bot and a registered redirect URI, owned by `owner`.
 async function appWithBot(base, owner, { name = 'Robô de Teste', intents = [], redirect = 'https://bot.example/callback' } = {}) {
@@ -200,7 +254,7 @@ async function install(base, installer, appInfo, sid, { permissions = 0, checked
 // the suite can close it.
 function gatewayConnect(url, options, sockets) {
   const { io } = require('socket.io-client');
-  const s = io(url, { reconnection: false, ...options });
+  const s = io(nodeFor(url), { reconnection: false, ...options });
   sockets.push(s);
   s.received = [];
   s.onAny((name, payload) => s.received.push({ name, payload }));
