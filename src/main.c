@@ -119,9 +119,14 @@ static void on_loop_turn(uv_check_t *c)
     store_writer_wake(s->writer);
 }
 
+#define STATE_IDLE_MS (10 * 60 * 1000) /* a server not asked for this long leaves memory */
+
 static void on_trim(uv_timer_t *t)
 {
     struct serve *s = t->data;
+    size_t forgotten = state_forget_idle(s->state, clock_now_ms(), STATE_IDLE_MS);
+    if (forgotten)
+        log_debug("state: %zu idle servers forgotten", forgotten);
     if (__atomic_exchange_n(&s->trimming, 1, __ATOMIC_ACQ_REL))
         return; /* the last one has not run yet */
     s->trim_job = (struct store_writer_job){.run = trim_run, .done = trim_done};

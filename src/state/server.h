@@ -77,7 +77,8 @@ struct state_server {
      * ends. */
     pthread_mutex_t lock;
     struct state_audience *audiences;
-    int64_t bytes; /* what this snapshot holds, for the footprint report */
+    int64_t bytes;   /* what this snapshot holds, for the footprint report */
+    int64_t used_at; /* when state_server last handed it out (under the state's lock) */
 };
 
 /* Reads server sid from db: *found 1 (returned, one reference), 0 no such server, < 0 error. */

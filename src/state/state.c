@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "core/buf.h"
+#include "core/clock.h"
 #include "core/map.h"
 #include "store/snapshot.h"
 
@@ -179,8 +180,10 @@ struct state_server *state_server(struct state *s, struct store *db, const char 
         return state_server_load(db, sid, found);
     pthread_mutex_lock(&s->lock);
     struct state_server *known = map_get(&s->servers, sid);
-    if (known)
+    if (known) {
         state_server_ref(known);
+        known->used_at = clock_now_ms();
+    }
     uint64_t seen = s->seq;
     pthread_mutex_unlock(&s->lock);
     if (known) {
@@ -193,6 +196,7 @@ struct state_server *state_server(struct state *s, struct store *db, const char 
     if (!loaded)
         return NULL;
     pthread_mutex_lock(&s->lock);
+    loaded->used_at = clock_now_ms();
     if (!changed_since(s, seen, sid) && !map_get(&s->servers, sid) &&
         !map_set(&s->servers, sid, loaded))
         state_server_ref(loaded);
@@ -231,6 +235,34 @@ void state_changed_all(struct state *s)
     map_cleanup(&s->servers);
     map_init(&s->servers);
     pthread_mutex_unlock(&s->lock);
+}
+
+struct idle {
+    int64_t before;
+    char (*ids)[UUID_LEN + 1];
+    size_t n;
+};
+
+static void note_idle(const char *key, void *value, void *arg)
+{
+    struct idle *i = arg;
+    if (((struct state_server *)value)->used_at < i->before &&
+        !slice_copy(slice_from(key), i->ids[i->n], sizeof i->ids[i->n]))
+        i->n++;
+}
+
+size_t state_forget_idle(struct state *s, int64_t now, int64_t idle_ms)
+{
+    pthread_mutex_lock(&s->lock);
+    struct idle i = {now - idle_ms, malloc((s->servers.count + 1) * sizeof *i.ids), 0};
+    if (i.ids) {
+        map_each(&s->servers, note_idle, &i);
+        for (size_t k = 0; k < i.n; k++)
+            state_server_unref(map_remove(&s->servers, i.ids[k]));
+    }
+    pthread_mutex_unlock(&s->lock);
+    free(i.ids);
+    return i.n;
 }
 
 void state_on_change(void *state, const char *sid)

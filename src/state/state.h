@@ -44,6 +44,9 @@ struct state_server *state_server(struct state *s, struct store *db, const char 
 /* The writer's side: server sid changed ("" = identities may have); everything changed. */
 void state_changed(struct state *s, const char *sid);
 void state_changed_all(struct state *s);
+/* Forgets the servers not asked for since idle_ms before now (they load again on use): a node
+ * holds the servers it serves, not every server it ever served. Returns how many. */
+size_t state_forget_idle(struct state *s, int64_t now, int64_t idle_ms);
 /* The same as a store_change_fn (store/writer.h): NULL means everything. */
 void state_on_change(void *state, const char *sid);
 

@@ -427,3 +427,33 @@ Test(state, a_token_change_drops_that_identity_only)
     store_read_release(w.db);
     end_world();
 }
+
+/* A node holds the servers it serves: one not asked for in a while is forgotten, and comes back
+ * from the database on its next use. */
+Test(state, idle_servers_are_forgotten_and_load_again)
+{
+    make_world();
+    int found;
+    struct state_stats st;
+    for (int s = 0; s < SERVERS; s++) {
+        store_read_release(w.db);
+        state_server_unref(state_server(w.state, w.db, w.servers[s], &found));
+    }
+    state_stats(w.state, &st);
+    cr_assert_eq(st.servers, SERVERS);
+    int64_t now = clock_now_ms();
+    cr_assert_eq(state_forget_idle(w.state, now, 60000), 0, "all used just now");
+    store_read_release(w.db);
+    state_server_unref(state_server(w.state, w.db, w.servers[0], &found));
+    cr_assert_eq(state_forget_idle(w.state, now + 60001, 60000), SERVERS, "none used since");
+    state_stats(w.state, &st);
+    cr_assert_eq(st.servers, 0);
+    store_read_release(w.db);
+    struct state_server *again = state_server(w.state, w.db, w.servers[0], &found);
+    cr_assert_not_null(again);
+    cr_assert_eq(found, 1);
+    cr_assert_str_eq(again->id, w.servers[0]);
+    state_server_unref(again);
+    store_read_release(w.db);
+    end_world();
+}
