@@ -7,6 +7,8 @@
 // Usage: node bench/gateway.js URL PID connect N
 //        node bench/gateway.js URL PID fanout BOTS RATE SECONDS
 //        node bench/gateway.js URL PID signal PAIRS SECONDS
+// POST_URL (default URL) is where the setup and the posts go: another node of several, so that
+// PID's CPU is its part of each delivery alone.
 // Raw Engine.IO/Socket.IO over `ws` keeps the load generator light.
 'use strict';
 const fs = require('node:fs');
@@ -15,6 +17,7 @@ const { api, register, appWithBot, install } = require('../tests/e2e/helpers');
 
 const [base, pidText, mode, ...rest] = process.argv.slice(2);
 const pid = Number(pidText);
+const postBase = process.env.POST_URL || base;
 const wsUrl = base.replace(/^http/, 'ws') + '/socket.io/?EIO=4&transport=websocket';
 
 function rssKiB() {
@@ -52,12 +55,12 @@ async function inBatches(n, size, fn) {
 }
 
 async function setupServer(bots) {
-  const owner = await register(base, `bench_${Date.now() % 100000}`);
-  const created = await api(base, 'POST', '/api/servers', { token: owner.token, body: { name: 'Bench' } });
+  const owner = await register(postBase, `bench_${Date.now() % 100000}`);
+  const created = await api(postBase, 'POST', '/api/servers', { token: owner.token, body: { name: 'Bench' } });
   const sid = created.body.server.id, cid = created.body.channels[0].id;
   const infos = await inBatches(bots, 20, async (i) => {
-    const info = await appWithBot(base, owner, { name: `bench ${i}`, intents: ['messages.read'] });
-    const { complete } = await install(base, owner, info, sid, { permissions: 768 });
+    const info = await appWithBot(postBase, owner, { name: `bench ${i}`, intents: ['messages.read'] });
+    const { complete } = await install(postBase, owner, info, sid, { permissions: 768 });
     if (complete.status !== 200) throw new Error(complete.text);
     return info;
   });
@@ -97,7 +100,7 @@ async function fanoutBench(bots, rate, seconds) {
     const timer = setInterval(() => {
       if (sent >= total) { clearInterval(timer); resolve(); return; }
       sent++;
-      api(base, 'POST', url, { token: owner.token, body: { content: `t${Date.now()}` } });
+      api(postBase, 'POST', url, { token: owner.token, body: { content: `t${Date.now()}` } });
     }, 1000 / rate);
   });
   await new Promise((r) => setTimeout(r, 2000));
