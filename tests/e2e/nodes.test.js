@@ -188,6 +188,7 @@ test('Redis restarted: what was committed meanwhile still reaches the other node
   // Sends still succeed: PostgreSQL holds them. B finds the hole by looking at the log's end,
   // and judges who may have what it reads there by the database, not by what it held: the
   // change marks were lost with Redis too.
+  let restarted;
   try {
     const deny = await api(a.url, 'PUT', overwrite, { token: w.owner.token, body: { type: 'role', allow: 0, deny: P.VER_CANAL } });
     assert.equal(deny.status, 200, deny.text);
@@ -198,11 +199,12 @@ test('Redis restarted: what was committed meanwhile still reaches the other node
     assert.equal((await w.post(a, 'sem redis')).status, 200);
     await eventually(() => w.got().includes('sem redis') || w.got(), 5000, 'read from the log while Redis is away');
   } finally {
+    restarted = b.stderr.length; // B may follow again as soon as Redis listens
     redis = await startRedis(dir, redis.port);
   }
   // B follows the stream again by itself; A reaches Redis again at its next append.
+  await eventually(() => /following Redis at \S+ again/.test(b.stderr.slice(restarted)), 10000, 'B following again');
   const seen = b.stderr.length;
-  await eventually(() => /following Redis at \S+ again/.test(b.stderr.slice(seen)), 10000, 'B following again');
   assert.equal((await w.post(a, 'depois')).status, 200);
   await eventually(() => w.got().includes('depois') || w.got(), 10000, 'live delivery across nodes again');
   await new Promise((r) => setTimeout(r, 500));
