@@ -108,6 +108,27 @@ void *map_remove(struct map *m, const char *key)
     return v;
 }
 
+size_t map_remove_if(struct map *m, int (*drop)(void *value, void *arg), void *arg,
+                     void (*release)(void *value))
+{
+    size_t removed = 0;
+    for (size_t i = 0; i < m->nbuckets; i++)
+        for (struct map_entry **pp = &m->buckets[i], *e; (e = *pp);) {
+            if (!drop(e->value, arg)) {
+                pp = &e->next;
+                continue;
+            }
+            *pp = e->next;
+            if (release)
+                release(e->value);
+            free(e->key);
+            free(e);
+            removed++;
+        }
+    m->count -= removed;
+    return removed;
+}
+
 void map_each(const struct map *m, void (*fn)(const char *key, void *value, void *arg), void *arg)
 {
     for (size_t i = 0; i < m->nbuckets; i++)

@@ -23,6 +23,10 @@ void *map_get(const struct map *m, const char *key);
 int map_set(struct map *m, const char *key, void *value);
 /* Removes and returns the value (NULL when absent). */
 void *map_remove(struct map *m, const char *key);
+/* Removes each entry whose value `drop` says 1 of, handing its value to release (may be NULL);
+ * returns how many. Neither may change the map. */
+size_t map_remove_if(struct map *m, int (*drop)(void *value, void *arg), void *arg,
+                     void (*release)(void *value));
 /* Calls fn for each entry; fn must not change the map. */
 void map_each(const struct map *m, void (*fn)(const char *key, void *value, void *arg), void *arg);
 

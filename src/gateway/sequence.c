@@ -94,8 +94,6 @@ static void keep(struct sequence *s, const struct bus_event *ev)
 
 void sequence_accept(struct sequence *s, const struct bus_event *ev)
 {
-    log_debug("gateway: event %llu (%s) comes; %llu delivered", (unsigned long long)ev->position,
-              ev->name, (unsigned long long)s->delivered);
     if (ev->position <= s->delivered)
         return; /* delivered already: relayed twice, or read from the log first */
     if (ev->position > s->known)

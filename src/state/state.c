@@ -237,32 +237,23 @@ void state_changed_all(struct state *s)
     pthread_mutex_unlock(&s->lock);
 }
 
-struct idle {
-    int64_t before;
-    char (*ids)[UUID_LEN + 1];
-    size_t n;
-};
-
-static void note_idle(const char *key, void *value, void *arg)
+static int idle_before(void *value, void *arg)
 {
-    struct idle *i = arg;
-    if (((struct state_server *)value)->used_at < i->before &&
-        !slice_copy(slice_from(key), i->ids[i->n], sizeof i->ids[i->n]))
-        i->n++;
+    return ((struct state_server *)value)->used_at < *(const int64_t *)arg;
+}
+
+static void release_server(void *value)
+{
+    state_server_unref(value);
 }
 
 size_t state_forget_idle(struct state *s, int64_t now, int64_t idle_ms)
 {
+    int64_t before = now - idle_ms;
     pthread_mutex_lock(&s->lock);
-    struct idle i = {now - idle_ms, malloc((s->servers.count + 1) * sizeof *i.ids), 0};
-    if (i.ids) {
-        map_each(&s->servers, note_idle, &i);
-        for (size_t k = 0; k < i.n; k++)
-            state_server_unref(map_remove(&s->servers, i.ids[k]));
-    }
+    size_t n = map_remove_if(&s->servers, idle_before, &before, release_server);
     pthread_mutex_unlock(&s->lock);
-    free(i.ids);
-    return i.n;
+    return n;
 }
 
 void state_on_change(void *state, const char *sid)

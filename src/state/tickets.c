@@ -47,29 +47,15 @@ void tickets_free(struct tickets *t)
     free(t);
 }
 
-struct lapsed {
-    int64_t now;
-    char (*keys)[CRYPTO_TOKEN_LEN + 1];
-    size_t n;
-};
-
-static void note_lapsed(const char *key, void *value, void *arg)
+static int lapsed(void *value, void *arg)
 {
-    struct lapsed *l = arg;
-    if (((struct ticket *)value)->expires <= l->now)
-        memcpy(l->keys[l->n++], key, CRYPTO_TOKEN_LEN + 1);
+    return ((struct ticket *)value)->expires <= *(const int64_t *)arg;
 }
 
 /* Under the lock, when full: drops every lapsed ticket. */
 static void sweep(struct tickets *t, int64_t now)
 {
-    struct lapsed l = {now, malloc(t->by_ticket.count * sizeof *l.keys), 0};
-    if (!l.keys)
-        return;
-    map_each(&t->by_ticket, note_lapsed, &l);
-    for (size_t i = 0; i < l.n; i++)
-        free(map_remove(&t->by_ticket, l.keys[i]));
-    free(l.keys);
+    map_remove_if(&t->by_ticket, lapsed, &now, free);
 }
 
 int tickets_issue(struct tickets *t, const char *token_hash, int64_t now,

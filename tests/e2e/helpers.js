@@ -281,3 +281,23 @@ async function eventually(fn, timeoutMs = 2500, what = 'condition') {
   }
 }
 module.exports.eventually = eventually;
+
+// A raw Socket.IO client that presents a pid and offset itself; collects every event.
+async function rawResume(url, token, pid, offset) {
+  const WebSocket = require('ws');
+  const ws = new WebSocket(`${url.replace('http', 'ws')}/socket.io/?EIO=4&transport=websocket`);
+  const events = [];
+  let connect;
+  await new Promise((resolve, reject) => {
+    ws.on('error', reject);
+    ws.on('message', (d) => {
+      const t = d.toString();
+      if (t[0] === '0') ws.send(`40${JSON.stringify({ token, recovery: true, pid, offset: String(offset) })}`);
+      else if (t.startsWith('40')) { connect = JSON.parse(t.slice(2)); resolve(); }
+      else if (t.startsWith('42')) events.push(JSON.parse(t.slice(2)));
+      else if (t === '2') ws.send('3');
+    });
+  });
+  return { ws, events, connect };
+}
+module.exports.rawResume = rawResume;

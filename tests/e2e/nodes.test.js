@@ -9,7 +9,7 @@ const os = require('node:os');
 const path = require('node:path');
 const net = require('node:net');
 const { spawn, spawnSync } = require('node:child_process');
-const { startServer, api, appWithBot, install, serverWithMembers, gatewayConnect, eventually, POSTGRES } = require('./helpers');
+const { startServer, api, appWithBot, install, serverWithMembers, gatewayConnect, eventually, rawResume, POSTGRES } = require('./helpers');
 
 const REDIS = '/usr/bin/redis-server';
 const P = { VER_CANAL: 256, ENVIAR_MENSAGENS: 512 };
@@ -136,7 +136,6 @@ test('a token rotated through one node closes its sockets on the other', { skip 
 });
 
 test('kill -9 of the node holding a bot: messages posted on the other meanwhile come on resuming there, once, in order', { skip }, async () => {
-  const WebSocket = require('ws');
   const c = await startServer({ store: a.storeArgs, env: { PRACA_REDIS_URL: redis.url } });
   try {
     const w = await world(c);
@@ -154,18 +153,7 @@ test('kill -9 of the node holding a bot: messages posted on the other meanwhile 
     // The bot comes back to node B with the offset of the last event it got (as its client
     // would after the load balancer sends it elsewhere).
     const offset = w.bot.offsets[w.bot.offsets.length - 1];
-    const ws = new WebSocket(`${b.url.replace('http', 'ws')}/socket.io/?EIO=4&transport=websocket`);
-    const events = [];
-    await new Promise((resolve, reject) => {
-      ws.on('error', reject);
-      ws.on('message', (d) => {
-        const t = d.toString();
-        if (t[0] === '0') ws.send(`40${JSON.stringify({ token: w.info.botToken, recovery: true, pid: 'p'.repeat(20), offset: String(offset) })}`);
-        else if (t.startsWith('40')) resolve();
-        else if (t.startsWith('42')) events.push(JSON.parse(t.slice(2)));
-        else if (t === '2') ws.send('3');
-      });
-    });
+    const { ws, events } = await rawResume(b.url, w.info.botToken, 'p'.repeat(20), offset);
     await eventually(() => events.length >= 5 || events.length, 5000, 'the missed messages');
     await new Promise((r) => setTimeout(r, 300));
     assert.deepEqual(events.map((e) => e[1].content), sent);
@@ -237,7 +225,6 @@ test('kill -9 between a commit and its relay: the other node delivers that event
 });
 
 test('sends through both nodes at once: a bot gets each once in offset order, and resuming on the other node from any offset gives exactly the rest', { skip }, async () => {
-  const WebSocket = require('ws');
   const w = await world(b);
   // Two people share the ten sends (each may send 10 per 10 s, counted across nodes).
   const sent = [];
@@ -257,18 +244,7 @@ test('sends through both nodes at once: a bot gets each once in offset order, an
   const offsets = w.bot.offsets.map(Number);
   for (let i = 1; i < offsets.length; i++) assert.ok(offsets[i] > offsets[i - 1], `offsets grow: ${offsets}`);
   // From the offset of the fourth: exactly the six after it, on node A.
-  const ws = new WebSocket(`${a.url.replace('http', 'ws')}/socket.io/?EIO=4&transport=websocket`);
-  const events = [];
-  await new Promise((resolve, reject) => {
-    ws.on('error', reject);
-    ws.on('message', (d) => {
-      const t = d.toString();
-      if (t[0] === '0') ws.send(`40${JSON.stringify({ token: w.info.botToken, recovery: true, pid: 'q'.repeat(20), offset: String(offsets[3]) })}`);
-      else if (t.startsWith('40')) resolve();
-      else if (t.startsWith('42')) events.push(JSON.parse(t.slice(2)));
-      else if (t === '2') ws.send('3');
-    });
-  });
+  const { ws, events } = await rawResume(a.url, w.info.botToken, 'q'.repeat(20), offsets[3]);
   await eventually(() => events.length >= 6 || events.length, 5000, 'the rest');
   await new Promise((r) => setTimeout(r, 300));
   assert.deepEqual(events.map((e) => e[1].content), got.slice(4).map((e) => e.payload.content));

@@ -5,7 +5,7 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const { io } = require('socket.io-client');
 const WebSocket = require('ws');
-const { startServer, api, appWithBot, install, serverWithMembers } = require('./helpers');
+const { startServer, api, appWithBot, install, serverWithMembers, rawResume } = require('./helpers');
 
 const P = { VER_CANAL: 256, ENVIAR_MENSAGENS: 512 };
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -58,24 +58,6 @@ for (const [mode, signal] of [['default', 'SIGKILL'], ['websocket', 'SIGTERM']])
       }
     }
   });
-}
-
-// A raw Socket.IO client that presents a pid and offset itself; collects every event.
-async function rawResume(url, token, pid, offset) {
-  const ws = new WebSocket(`${url.replace('http', 'ws')}/socket.io/?EIO=4&transport=websocket`);
-  const events = [];
-  let connect;
-  await new Promise((resolve, reject) => {
-    ws.on('error', reject);
-    ws.on('message', (d) => {
-      const t = d.toString();
-      if (t[0] === '0') ws.send(`40${JSON.stringify({ token, recovery: true, pid, offset: String(offset) })}`);
-      else if (t.startsWith('40')) { connect = JSON.parse(t.slice(2)); resolve(); }
-      else if (t.startsWith('42')) events.push(JSON.parse(t.slice(2)));
-      else if (t === '2') ws.send('3');
-    });
-  });
-  return { ws, events, connect };
 }
 
 test('past retention: EVENTS_GAP with the oldest position kept, then what is left', async () => {

@@ -33,3 +33,40 @@ Test(map, set_get_replace_remove_and_grow)
     cr_assert_eq(n, 999);
     map_cleanup(&m);
 }
+
+static int odd(void *value, void *arg)
+{
+    (void)arg;
+    return *(int *)value % 2;
+}
+
+static int released;
+static void note_release(void *value)
+{
+    (void)value;
+    released++;
+}
+
+Test(map, remove_if_drops_the_chosen_entries_only)
+{
+    struct map m;
+    map_init(&m);
+    int values[300];
+    char key[16];
+    for (int i = 0; i < 300; i++) {
+        values[i] = i;
+        snprintf(key, sizeof key, "k%d", i);
+        cr_assert_eq(map_set(&m, key, &values[i]), 0);
+    }
+    released = 0;
+    cr_assert_eq(map_remove_if(&m, odd, NULL, note_release), 150);
+    cr_assert_eq(released, 150);
+    cr_assert_eq(m.count, 150);
+    int n = 0;
+    map_each(&m, count, &n);
+    cr_assert_eq(n, 150);
+    cr_assert_null(map_get(&m, "k7"));
+    cr_assert_eq(map_get(&m, "k8"), &values[8]);
+    cr_assert_eq(map_remove_if(&m, odd, NULL, NULL), 0);
+    map_cleanup(&m);
+}
