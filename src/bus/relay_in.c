@@ -12,6 +12,7 @@
 
 #include "bus/relay_private.h"
 #include "core/buf.h"
+#include "core/clock.h"
 #include "core/idset.h"
 #include "core/log.h"
 
@@ -19,6 +20,10 @@
 #define READ_COUNT "512"
 #define RETRY_MS   500
 #define CONNECT_MS 1000 /* a connection not made by then is dropped and tried again */
+#define QUIET_MS   3000 /* no answer for this long, with XREADs waiting BLOCK_MS: dropped */
+#define TICK_MS    250
+#define STR_(x)    #x
+#define STR(x)     STR_(x)
 
 /* The value of field name in an entry's [field, value, …] array, or NULL. */
 static const redisReply *field(const redisReply *fields, const char *name)
@@ -92,8 +97,9 @@ static void on_read(redisAsyncContext *ac, void *reply_, void *arg)
     struct relay *r = arg;
     redisReply *reply = reply_;
     (void)ac;
-    if (!reply || r->stopping)
+    if (!reply || r->stopping || r->in_doomed)
         return; /* disconnected: on_disconnect takes over */
+    r->in_since_ms = clock_now_ms();
     if (reply->type == REDIS_REPLY_ERROR) {
         log_error("relay: XREAD failed: %s", reply->str);
     } else if (reply->type == REDIS_REPLY_ARRAY && reply->elements == 1 &&
@@ -125,8 +131,9 @@ static void on_newest(redisAsyncContext *ac, void *reply_, void *arg)
     struct relay *r = arg;
     redisReply *reply = reply_;
     (void)ac;
-    if (!reply || r->stopping)
+    if (!reply || r->stopping || r->in_doomed)
         return;
+    r->in_since_ms = clock_now_ms();
     if (reply->type == REDIS_REPLY_ARRAY && reply->elements == 1 &&
         reply->element[0]->elements == 2 &&
         reply->element[0]->element[0]->type == REDIS_REPLY_STRING)
@@ -136,48 +143,28 @@ static void on_newest(redisAsyncContext *ac, void *reply_, void *arg)
     read_next(r);
 }
 
-static void start(struct relay *r);
-
-/* While this node does not follow, the others' change marks pass it by: what it holds in memory
- * is dropped at each attempt, so it is never staler than RETRY_MS (requests and the events read
- * from the log meanwhile use the database's word). */
-static void on_retry(uv_timer_t *t)
+/* No connection until RETRY_MS from now. While this node does not follow, the others' change
+ * marks pass it by: what it holds in memory is dropped at each attempt, so it is never staler than
+ * RETRY_MS (requests and the events read from the log meanwhile use the database's word). */
+static void between_attempts(struct relay *r)
 {
-    struct relay *r = t->data;
-    r->on_change(r->change_user, NULL);
-    start(r);
-}
-
-static void retry_later(struct relay *r)
-{
-    if (!r->stopping)
-        uv_timer_start(&r->retry, on_retry, RETRY_MS, 0);
-}
-
-/* hiredis 0.14's libuv adapter drops the poll error of a refused connection, so such a context
- * never hears back: one that is not connected after a while is given up on. */
-static void on_connect_timeout(uv_timer_t *t)
-{
-    struct relay *r = t->data;
-    if (!r->in || (r->in->c.flags & REDIS_CONNECTED))
-        return;
-    log_error("relay: cannot follow Redis at %s:%d: no connection after %d ms", r->url.host,
-              r->url.port, CONNECT_MS);
-    redisAsyncFree(r->in); /* its waiting XREAD hears NULL, which on_read ignores */
     r->in = NULL;
+    r->in_doomed = 0;
     r->lost = 1;
-    retry_later(r);
+    r->in_retry_at_ms = clock_now_ms() + RETRY_MS;
 }
 
 static void on_connect(const redisAsyncContext *ac, int status)
 {
     struct relay *r = ac->data;
-    uv_timer_stop(&r->retry);
+    r->in_since_ms = clock_now_ms();
     if (status != REDIS_OK) {
         log_error("relay: cannot follow Redis at %s:%d: %s", r->url.host, r->url.port, ac->errstr);
-        r->in = NULL; /* hiredis frees a context that failed to connect */
-        r->lost = 1;
-        retry_later(r);
+        between_attempts(r); /* hiredis frees a context that failed to connect */
+    } else if (redis_connected_to_itself(ac->c.fd)) {
+        log_error("relay: cannot follow Redis at %s:%d: connected to itself", r->url.host,
+                  r->url.port);
+        r->in_doomed = 1; /* not freed inside hiredis's own callback */
     } else if (r->lost) {
         /* Marks appended while it was away, by this node or another, may be lost with a Redis
          * that restarted: everyone drops what it holds, this node included. */
@@ -192,48 +179,75 @@ static void on_connect(const redisAsyncContext *ac, int status)
 static void on_disconnect(const redisAsyncContext *ac, int status)
 {
     struct relay *r = ac->data;
-    r->in = NULL;
-    if (status != REDIS_OK && !r->stopping) {
-        r->lost = 1;
+    if (status != REDIS_OK && !r->stopping)
         log_error("relay: lost Redis: %s; following again", ac->errstr);
-        retry_later(r);
-    }
+    if (!r->stopping)
+        between_attempts(r);
 }
 
 static void start(struct relay *r)
 {
     r->in = redisAsyncConnect(r->url.host, r->url.port);
-    if (!r->in || r->in->err) {
+    r->in_since_ms = clock_now_ms();
+    if (!r->in || r->in->err || redisLibuvAttach(r->in, r->loop) != REDIS_OK) {
         log_error("relay: cannot follow Redis: %s", r->in ? r->in->errstr : "no memory");
         if (r->in)
             redisAsyncFree(r->in);
-        r->in = NULL;
-        r->lost = 1;
-        retry_later(r);
+        between_attempts(r);
         return;
     }
     r->in->data = r;
-    redisLibuvAttach(r->in, r->loop);
     redisAsyncSetConnectCallback(r->in, on_connect);
     redisAsyncSetDisconnectCallback(r->in, on_disconnect);
     if (r->url.password[0])
         redisAsyncCommand(r->in, NULL, NULL, "AUTH %s", r->url.password);
     if (r->url.db)
         redisAsyncCommand(r->in, NULL, NULL, "SELECT %d", r->url.db);
-    uv_timer_start(&r->retry, on_connect_timeout, CONNECT_MS, 0);
     if (r->last_id[0]) /* following again after a drop: from where it stopped */
         read_next(r);
     else
         redisAsyncCommand(r->in, on_newest, r, "XREVRANGE %s + - COUNT 1", r->stream);
 }
 
+/* Drops the connection; its waiting commands hear NULL, which they ignore. */
+static void give_up(struct relay *r, const char *why)
+{
+    log_error("relay: cannot follow Redis at %s:%d: %s", r->url.host, r->url.port, why);
+    redisAsyncContext *in = r->in;
+    between_attempts(r);
+    redisAsyncFree(in); /* on_disconnect, for one that was connected */
+}
+
+/* Whatever hiredis reports or fails to report, the connection is never left as it is: hiredis
+ * 0.14's libuv adapter drops the poll error of a refused connection (so such a context never
+ * hears back), and a Redis that stops answering without closing (a stalled host, a lost network)
+ * leaves an XREAD waiting forever. */
+static void on_tick(uv_timer_t *t)
+{
+    struct relay *r = t->data;
+    int64_t now = clock_now_ms();
+    if (!r->in) {
+        if (now >= r->in_retry_at_ms) {
+            r->on_change(r->change_user, NULL);
+            start(r);
+        }
+    } else if (r->in_doomed) {
+        give_up(r, "dropped");
+    } else if (!(r->in->c.flags & REDIS_CONNECTED) && now - r->in_since_ms >= CONNECT_MS) {
+        give_up(r, "no connection after " STR(CONNECT_MS) " ms");
+    } else if (now - r->in_since_ms >= QUIET_MS) {
+        give_up(r, "no answer in " STR(QUIET_MS) " ms");
+    }
+}
+
 int relay_follow(struct relay *r, uv_loop_t *loop)
 {
     r->loop = loop;
     r->last_id[0] = '\0';
-    uv_timer_init(loop, &r->retry);
-    r->retry.data = r;
-    r->retry_started = 1;
+    uv_timer_init(loop, &r->tick);
+    r->tick.data = r;
+    r->tick_started = 1;
+    uv_timer_start(&r->tick, on_tick, TICK_MS, TICK_MS);
     start(r);
     return 0;
 }
@@ -248,11 +262,9 @@ void relay_stop(struct relay *r)
     if (!r || !r->loop)
         return;
     r->stopping = 1;
-    if (r->in && (r->in->c.flags & REDIS_CONNECTED))
-        redisAsyncDisconnect(r->in);
-    else if (r->in) /* a connection still being made may never finish (on_connect_timeout) */
+    if (r->in) /* not redisAsyncDisconnect: it waits for an XREAD's answer that may never come */
         redisAsyncFree(r->in);
     r->in = NULL;
-    if (r->retry_started)
-        uv_close((uv_handle_t *)&r->retry, on_timer_closed);
+    if (r->tick_started)
+        uv_close((uv_handle_t *)&r->tick, on_timer_closed);
 }

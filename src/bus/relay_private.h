@@ -25,11 +25,14 @@ struct relay {
     int64_t retry_at_ms;
     /* The following side (the loop's thread). */
     uv_loop_t *loop;
-    redisAsyncContext *in;
-    uv_timer_t retry;
-    int retry_started;
-    char last_id[64]; /* the last entry read; "" until the newest at start is known */
-    int lost;         /* not following since a connection dropped or failed */
+    redisAsyncContext *in; /* NULL between attempts */
+    uv_timer_t tick;       /* watches the connection, whatever state it is in */
+    int tick_started;
+    int64_t in_since_ms;    /* when the attempt began, or the last answer came */
+    int64_t in_retry_at_ms; /* with no connection: when to try again */
+    int in_doomed;          /* the connection is to be dropped at the next tick */
+    char last_id[64];       /* the last entry read; "" until the newest at start is known */
+    int lost;               /* not following since a connection dropped or failed */
     int stopping;
 };
 

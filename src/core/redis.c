@@ -4,6 +4,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 
 #include "core/buf.h"
 #include "core/clock.h"
@@ -50,13 +51,25 @@ int redis_url_parse(const char *url, struct redis_url *out)
     return 0;
 }
 
+#define SELF "connected to itself: nobody listens there"
+
+int redis_connected_to_itself(int fd)
+{
+    struct sockaddr_storage mine, peer;
+    socklen_t mine_len = sizeof mine, peer_len = sizeof peer;
+    return !getsockname(fd, (struct sockaddr *)&mine, &mine_len) &&
+           !getpeername(fd, (struct sockaddr *)&peer, &peer_len) && mine_len == peer_len &&
+           !memcmp(&mine, &peer, mine_len);
+}
+
 redisContext *redis_open(const struct redis_url *u, int timeout_s, const char *who,
                          const char *meanwhile)
 {
     struct timeval limit = {timeout_s, 0};
     redisContext *c = redisConnectWithTimeout(u->host, u->port, limit);
     redisReply *r = NULL;
-    if (c && !c->err) {
+    const char *why = c && !c->err && redis_connected_to_itself(c->fd) ? SELF : NULL;
+    if (c && !c->err && !why) {
         redisSetTimeout(c, limit);
         if (u->password[0])
             r = redisCommand(c, "AUTH %s", u->password);
@@ -70,7 +83,8 @@ redisContext *redis_open(const struct redis_url *u, int timeout_s, const char *w
         }
     }
     log_error("%s: Redis at %s:%d cannot be used (%s); %s", who, u->host, u->port,
-              r   ? r->str
+              why ? why
+              : r ? r->str
               : c ? c->errstr
                   : "no memory",
               meanwhile);

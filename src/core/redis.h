@@ -23,6 +23,11 @@ int redis_url_parse(const char *url, struct redis_url *out);
 redisContext *redis_open(const struct redis_url *u, int timeout_s, const char *who,
                          const char *meanwhile);
 
+/* 1 when the TCP connection on fd is connected to itself: a connect to a port nobody listens on,
+ * from the same port, which Linux may pick when the port is in its ephemeral range. Such a
+ * "Redis" answers each command with the command. */
+int redis_connected_to_itself(int fd);
+
 /* The calling thread's own connection to u, opened on first use (who and meanwhile as above),
  * kept until the thread ends; NULL when Redis cannot be used, and then without trying again for
  * a second. */

@@ -38,6 +38,32 @@ async function startRedis(dir, port) {
   return { url: `redis://127.0.0.1:${port}`, proc, port };
 }
 
+// A TCP proxy to Redis that can be cut as a lost network is: what crosses it is dropped, and
+// nobody hears of it (no close, no reset). Connections made before a cut stay cut; new ones
+// pass once it heals.
+function cuttableProxy(port) {
+  let cut = false;
+  const open = new Set();
+  const server = net.createServer((client) => {
+    const upstream = net.connect(port, '127.0.0.1');
+    const link = { dead: cut };
+    const pass = (to) => (data) => { if (!cut && !link.dead) to.write(data); else link.dead = true; };
+    client.on('data', pass(upstream));
+    upstream.on('data', pass(client));
+    for (const s of [client, upstream]) {
+      open.add(s);
+      s.on('error', () => {});
+      s.on('close', () => { open.delete(s); client.destroy(); upstream.destroy(); });
+    }
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({
+    url: `redis://127.0.0.1:${server.address().port}`,
+    cut() { cut = true; },
+    heal() { cut = false; },
+    close() { for (const s of open) s.destroy(); server.close(); },
+  })));
+}
+
 const skip = (!POSTGRES && 'needs PostgreSQL (make e2e-postgres)') || (!fs.existsSync(REDIS) && 'redis-server is not installed');
 let dir, redis, a, b;
 const sockets = [];
@@ -191,7 +217,8 @@ test('Redis restarted: what was committed meanwhile still reaches the other node
     redis = await startRedis(dir, redis.port);
   }
   // B follows the stream again by itself; A reaches Redis again at its next append.
-  await eventually(() => /following Redis at \S+ again/.test(b.stderr.slice(restarted)), 10000, 'B following again');
+  const since = () => b.stderr.slice(restarted);
+  await eventually(() => /following Redis at \S+ again/.test(since()) || since().slice(-3000), 10000, 'B following again');
   const seen = b.stderr.length;
   assert.equal((await w.post(a, 'depois')).status, 200);
   await eventually(() => w.got().includes('depois') || w.got(), 10000, 'live delivery across nodes again');
@@ -203,6 +230,33 @@ test('Redis restarted: what was committed meanwhile still reaches the other node
   // B's own answers agree with the database again: the bot may post in the channel.
   const own = await api(b.url, 'POST', `/api/bot/servers/${w.sid}/channels/${w.cid}/messages`, { token: w.info.botToken, body: { content: 'eu de novo' } });
   assert.equal(own.status, 200, own.text);
+});
+
+test('Redis unreachable without a word (a lost network): the node gives up the silent connection and follows again once it heals', { skip }, async () => {
+  const proxy = await cuttableProxy(redis.port);
+  const c = await startServer({ store: a.storeArgs, env: { PRACA_REDIS_URL: proxy.url } });
+  try {
+    const w = await world(c);
+    assert.equal((await w.post(a, 'antes')).status, 200);
+    await eventually(() => w.got().length === 1 || w.got(), 5000, 'relayed as usual');
+    const mark = c.stderr.length;
+    proxy.cut();
+    assert.equal((await w.post(a, 'durante')).status, 200);
+    await eventually(() => w.got().includes('durante') || w.got(), 5000, 'read from the log meanwhile');
+    await eventually(() => /no answer in \d+ ms/.test(c.stderr.slice(mark)) || c.stderr.slice(mark), 8000, 'the silent connection given up');
+    proxy.heal();
+    const healed = c.stderr.length;
+    await eventually(() => /following Redis at \S+ again/.test(c.stderr.slice(healed)) || c.stderr.slice(healed), 8000, 'following again');
+    const seen = c.stderr.length;
+    assert.equal((await w.post(a, 'depois')).status, 200);
+    await eventually(() => w.got().includes('depois') || w.got(), 5000, 'live again');
+    await new Promise((r) => setTimeout(r, 500));
+    assert.doesNotMatch(c.stderr.slice(seen), /came from the event log/, 'by the relay');
+    assert.deepEqual(w.got(), ['antes', 'durante', 'depois']);
+  } finally {
+    if (c.proc.exitCode === null && c.proc.signalCode === null) await c.stop();
+    proxy.close();
+  }
 });
 
 test('kill -9 between a commit and its relay: the other node delivers that event once, from the log', { skip }, async () => {
