@@ -53,6 +53,7 @@ struct serve {
     struct endpoints *endpoints; /* calls to applications' interactions endpoints */
     struct bus *bus;
     struct relay *relay; /* several nodes (--redis-url): the other nodes' events and changes */
+    char log_name[STORE_EVENTS_NAME_LEN + 1]; /* several nodes: the deployment's Redis keys */
     struct gateway *gateway;
     struct conformance *conformance; /* instead of the gateway, with --conformance */
     struct presence *presence;
@@ -254,12 +255,11 @@ static int serve(struct serve *s)
     s->loop = uv_default_loop();
     s->bus = bus_new(s->loop);
     if (s->bus && s->cfg.redis_url[0]) {
-        char log_name[STORE_EVENTS_NAME_LEN + 1];
-        if (store_events_name(db, log_name) != STORE_DONE) {
+        if (store_events_name(db, s->log_name) != STORE_DONE) {
             log_error("several nodes: the event log's name cannot be read");
             goto out;
         }
-        if (!(s->relay = relay_new(s->cfg.redis_url, log_name, s->bus, on_store_change, s)))
+        if (!(s->relay = relay_new(s->cfg.redis_url, s->log_name, s->bus, on_store_change, s)))
             goto out;
         bus_set_relay(s->bus, relay_event, s->relay);
     }
@@ -295,6 +295,7 @@ static int serve(struct serve *s)
     s->presence = presence_new();
     s->voice = voicestate_new();
     if (!s->presence || !s->voice ||
+        (s->relay && presence_share(s->presence, s->cfg.redis_url, s->log_name)) ||
         api_app_init(&app, &s->cfg, writer, s->bus, s->presence, s->voice,
                      s->cfg.site_url[0] ? s->cfg.site_url : origin))
         goto out;

@@ -226,22 +226,29 @@ const char *api_server(struct api_call *c, struct access *a, uint64_t bits)
     return sid;
 }
 
-static void status_of(struct api_call *c, json_t *m)
-{
-    const char *uid = json_string_value(json_object_get(m, "userId"));
-    if (uid)
-        json_object_set_new(m, "status", json_string(presence_status(c->app->presence, uid)));
-}
-
+/* Each member's shown status, in one read for the list. */
 void api_member_status(struct api_call *c, json_t *members)
 {
-    if (!json_is_array(members)) {
-        status_of(c, members);
-        return;
+    json_t *one[1] = {members};
+    size_t n = json_is_array(members) ? json_array_size(members) : 1;
+    json_t **m = json_is_array(members) ? calloc(n ? n : 1, sizeof *m) : one;
+    const char **ids = calloc(n ? n : 1, sizeof *ids), **shown = calloc(n ? n : 1, sizeof *shown);
+    size_t k = 0;
+    for (size_t i = 0; m && ids && i < n; i++) {
+        json_t *member = m == one ? members : json_array_get(members, i);
+        const char *uid = json_string_value(json_object_get(member, "userId"));
+        if (uid) {
+            m[k] = member;
+            ids[k++] = uid;
+        }
     }
-    size_t i;
-    json_t *m;
-    json_array_foreach(members, i, m) status_of(c, m);
+    if (m && ids && shown && !presence_statuses(c->app->presence, ids, k, shown))
+        for (size_t i = 0; i < k; i++)
+            json_object_set_new(m[i], "status", json_string(shown[i]));
+    if (m != one)
+        free(m);
+    free(ids);
+    free(shown);
 }
 
 void api_reply_member(struct api_call *c, const char *sid, const char *uid)

@@ -93,6 +93,43 @@ redisContext *redis_open(const struct redis_url *u, int timeout_s, const char *w
     return NULL;
 }
 
+#define SCRIPT_ARGS_MAX 1024
+
+redisReply *redis_script(redisContext *c, char sha[48], const char *script, int argc,
+                         const char **argv, const size_t *lens)
+{
+    if (argc < 0 || argc > SCRIPT_ARGS_MAX - 2)
+        return NULL;
+    const char *all[SCRIPT_ARGS_MAX];
+    size_t all_lens[SCRIPT_ARGS_MAX];
+    for (int i = 0; i < argc; i++) {
+        all[i + 2] = argv[i];
+        all_lens[i + 2] = lens ? lens[i] : strlen(argv[i]);
+    }
+    redisReply *r = NULL;
+    if (!sha[0] && (r = redisCommand(c, "SCRIPT LOAD %s", script)) && r->type == REDIS_REPLY_STRING)
+        slice_copy(slice_from(r->str), sha, 48);
+    freeReplyObject(r);
+    r = NULL;
+    if (sha[0]) {
+        all[0] = "EVALSHA";
+        all[1] = sha;
+        for (int i = 0; i < 2; i++)
+            all_lens[i] = strlen(all[i]);
+        r = redisCommandArgv(c, argc + 2, all, all_lens);
+    }
+    if (!r || (r->type == REDIS_REPLY_ERROR && !strncmp(r->str, "NOSCRIPT", 8))) {
+        sha[0] = '\0'; /* loaded again next time */
+        freeReplyObject(r);
+        all[0] = "EVAL";
+        all[1] = script;
+        for (int i = 0; i < 2; i++)
+            all_lens[i] = strlen(all[i]);
+        r = c->err ? NULL : redisCommandArgv(c, argc + 2, all, all_lens);
+    }
+    return r;
+}
+
 #define THREAD_RETRY_MS 1000
 
 /* Each thread's connection, closed when the thread ends. */
@@ -148,4 +185,16 @@ void redis_thread_broken(void)
         redisFree(t->c);
         t->c = NULL;
     }
+}
+
+redisReply *redis_thread_reply(const char *who, redisContext *c, redisReply *r)
+{
+    if (!r || r->type == REDIS_REPLY_ERROR) {
+        log_error("%s: Redis answered %s", who, r ? r->str : c->errstr);
+        if (!r)
+            redis_thread_broken();
+        freeReplyObject(r);
+        return NULL;
+    }
+    return r;
 }

@@ -28,11 +28,20 @@ redisContext *redis_open(const struct redis_url *u, int timeout_s, const char *w
  * "Redis" answers each command with the command. */
 int redis_connected_to_itself(int fd);
 
+/* Runs a Lua script by its digest, kept in sha (48 bytes, "" at first) once loaded on c, or by
+ * its text when Redis no longer has it (restarted); args as redisCommandArgv's, lens NULL for C
+ * strings. The reply (NULL when the connection broke: sha is forgotten). */
+redisReply *redis_script(redisContext *c, char sha[48], const char *script, int argc,
+                         const char **argv, const size_t *lens);
+
 /* The calling thread's own connection to u, opened on first use (who and meanwhile as above),
  * kept until the thread ends; NULL when Redis cannot be used, and then without trying again for
  * a second. */
 redisContext *redis_thread(const struct redis_url *u, const char *who, const char *meanwhile);
 /* After a command got no reply: the thread's connection is closed, opened again next time. */
 void redis_thread_broken(void);
+/* r, or NULL when it is none or an error: logged as who's, and when there was no reply at all,
+ * the thread's connection is closed (redis_thread_broken). */
+redisReply *redis_thread_reply(const char *who, redisContext *c, redisReply *r);
 
 #endif

@@ -2,10 +2,13 @@
 #include "state/presence.h"
 
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/log.h"
 #include "core/map.h"
+#include "state/presence_shared.h"
 
 struct entry {
     int connections;
@@ -16,6 +19,7 @@ struct entry {
 struct presence {
     pthread_mutex_t lock;
     struct map users;
+    struct presence_shared *shared; /* several nodes: the others' connections and the statuses */
 };
 
 struct presence *presence_new(void)
@@ -41,6 +45,7 @@ void presence_free(struct presence *p)
 {
     if (!p)
         return;
+    presence_shared_free(p->shared); /* its thread lists the users under the lock */
     map_each(&p->users, free_entry, NULL);
     map_cleanup(&p->users);
     pthread_mutex_destroy(&p->lock);
@@ -66,8 +71,8 @@ void presence_connected(struct presence *p, const char *user_id)
 {
     pthread_mutex_lock(&p->lock);
     struct entry *e = get(p, user_id, 1);
-    if (e)
-        e->connections++;
+    if (e && !e->connections++ && p->shared)
+        presence_shared_changed(p->shared, user_id, 1);
     pthread_mutex_unlock(&p->lock);
 }
 
@@ -75,8 +80,8 @@ void presence_disconnected(struct presence *p, const char *user_id)
 {
     pthread_mutex_lock(&p->lock);
     struct entry *e = get(p, user_id, 0);
-    if (e && e->connections > 0)
-        e->connections--;
+    if (e && e->connections > 0 && !--e->connections && p->shared)
+        presence_shared_changed(p->shared, user_id, 0);
     pthread_mutex_unlock(&p->lock);
 }
 
@@ -92,35 +97,111 @@ void presence_set(struct presence *p, const char *user_id, const char *status, j
         e->activity = activity ? json_deep_copy(activity) : NULL;
     }
     pthread_mutex_unlock(&p->lock);
+    if (p->shared) {
+        json_t *o = json_pack("{ssso}", "status", status, "activity",
+                              activity ? json_deep_copy(activity) : json_null());
+        char *saved = o ? json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
+        json_decref(o);
+        if (!saved || presence_shared_save(p->shared, user_id, saved))
+            log_error("presence: a status was kept by this node only");
+        free(saved);
+    }
 }
 
-static const char *shown(const struct entry *e)
+/* What is shown of one user. */
+struct view {
+    char status[12];  /* saved: online, idle, dnd or invisible */
+    json_t *activity; /* saved (owned), or NULL */
+    int connected;
+};
+
+/* The views of n users: this node's connections and saved statuses, and with several nodes the
+ * others' connections and the statuses saved through any node. */
+static void views(struct presence *p, const char *const *user_ids, size_t n, struct view *out)
 {
-    if (!e || e->connections == 0 || !strcmp(e->status, "invisible"))
-        return "offline";
-    return e->status;
+    pthread_mutex_lock(&p->lock);
+    for (size_t i = 0; i < n; i++) {
+        const struct entry *e = get(p, user_ids[i], 0);
+        snprintf(out[i].status, sizeof out[i].status, "%s", e ? e->status : "online");
+        out[i].activity = e && e->activity ? json_deep_copy(e->activity) : NULL;
+        out[i].connected = e && e->connections > 0;
+    }
+    pthread_mutex_unlock(&p->lock);
+    int *elsewhere = p->shared ? calloc(n ? n : 1, sizeof *elsewhere) : NULL;
+    char(*saved)[PRESENCE_STATUS_MAX] = elsewhere ? calloc(n ? n : 1, sizeof *saved) : NULL;
+    if (saved && !presence_shared_read(p->shared, user_ids, n, elsewhere, saved))
+        for (size_t i = 0; i < n; i++) {
+            out[i].connected |= elsewhere[i];
+            json_t *o = saved[i][0] ? json_loads(saved[i], 0, NULL) : NULL;
+            const char *st = json_string_value(json_object_get(o, "status"));
+            if (st && strlen(st) < sizeof out[i].status) {
+                memcpy(out[i].status, st, strlen(st) + 1);
+                json_t *a = json_object_get(o, "activity");
+                json_decref(out[i].activity);
+                out[i].activity = json_is_object(a) ? json_incref(a) : NULL;
+            }
+            json_decref(o);
+        }
+    free(elsewhere);
+    free(saved);
 }
 
-const char *presence_status(struct presence *p, const char *user_id)
+/* online, idle, dnd or offline: always a static string. */
+static const char *shown(const struct view *v)
 {
     static const char *const shown_as[] = {"online", "idle", "dnd"};
-    const char *out = "offline"; /* always a static string: safe after the unlock */
-    pthread_mutex_lock(&p->lock);
-    const char *s = shown(get(p, user_id, 0));
-    for (size_t i = 0; i < sizeof shown_as / sizeof shown_as[0]; i++)
-        if (!strcmp(s, shown_as[i]))
-            out = shown_as[i];
-    pthread_mutex_unlock(&p->lock);
-    return out;
+    if (v->connected)
+        for (size_t i = 0; i < sizeof shown_as / sizeof shown_as[0]; i++)
+            if (!strcmp(v->status, shown_as[i]))
+                return shown_as[i];
+    return "offline";
+}
+
+int presence_statuses(struct presence *p, const char *const *user_ids, size_t n, const char **out)
+{
+    struct view *v = calloc(n ? n : 1, sizeof *v);
+    if (!v)
+        return -1;
+    views(p, user_ids, n, v);
+    for (size_t i = 0; i < n; i++) {
+        out[i] = shown(&v[i]);
+        json_decref(v[i].activity);
+    }
+    free(v);
+    return 0;
 }
 
 json_t *presence_json(struct presence *p, const char *user_id)
 {
+    struct view v;
+    views(p, &user_id, 1, &v);
+    return json_pack("{sssosb}", "status", v.status, "activity",
+                     v.activity ? v.activity : json_null(), "connected", v.connected);
+}
+
+struct online_walk {
+    void (*fn)(void *arg, const char *user_id);
+    void *arg;
+};
+
+static void online_one(const char *user_id, void *value, void *arg)
+{
+    const struct online_walk *w = arg;
+    if (((const struct entry *)value)->connections > 0)
+        w->fn(w->arg, user_id);
+}
+
+static void each_online(void *user, void (*fn)(void *arg, const char *user_id), void *arg)
+{
+    struct presence *p = user;
+    struct online_walk w = {fn, arg};
     pthread_mutex_lock(&p->lock);
-    struct entry *e = get(p, user_id, 0);
-    json_t *o = json_pack("{sssosb}", "status", e ? e->status : "online", "activity",
-                          e && e->activity ? json_deep_copy(e->activity) : json_null(), "connected",
-                          e && e->connections > 0);
+    map_each(&p->users, online_one, &w);
     pthread_mutex_unlock(&p->lock);
-    return o;
+}
+
+int presence_share(struct presence *p, const char *redis_url, const char *log_name)
+{
+    p->shared = presence_shared_new(redis_url, log_name, each_online, p);
+    return p->shared ? 0 : -1;
 }

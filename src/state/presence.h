@@ -2,7 +2,9 @@
  * Who is online. The gateway (I/O thread) counts each user's connections; the API (worker
  * threads) saves a bot's chosen status and reads anyone's status for member lists. One mutex.
  * A user is online while at least one connection is open, showing their saved status
- * (online, idle, dnd; invisible shows offline), and offline when the last one drops.
+ * (online, idle, dnd; invisible shows offline), and offline when the last one drops. With
+ * several nodes, a connection to any live node counts, and the status saved through any node
+ * is shown.
  */
 #ifndef PRACA_STATE_PRESENCE_H
 #define PRACA_STATE_PRESENCE_H
@@ -16,9 +18,13 @@ void presence_connected(struct presence *p, const char *user_id);
 void presence_disconnected(struct presence *p, const char *user_id);
 /* Saves the chosen status ("online", "idle", "dnd", "invisible") and activity (owned copy). */
 void presence_set(struct presence *p, const char *user_id, const char *status, json_t *activity);
-/* The shown status: online, idle, dnd or offline. */
-const char *presence_status(struct presence *p, const char *user_id);
+/* The shown statuses of n users (online, idle, dnd or offline; static strings) into out: 0, or
+ * -1 when out of memory. */
+int presence_statuses(struct presence *p, const char *const *user_ids, size_t n, const char **out);
 /* {status, activity, connected} of a user (a new object). */
 json_t *presence_json(struct presence *p, const char *user_id);
+/* Several nodes: connections are counted and statuses saved in Redis too (presence_shared.h),
+ * under LOG_NAME's keys. 0, or -1 when it cannot start. */
+int presence_share(struct presence *p, const char *redis_url, const char *log_name);
 
 #endif

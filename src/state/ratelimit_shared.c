@@ -41,31 +41,22 @@ int64_t ratelimit_shared_apply(const struct redis_url *url, const char *key, uin
     char node[17];
     crypto_random_hex(node, 8);
     snprintf(member, sizeof member, "%lld-%s-%lu", (long long)now, node, ++member_seq);
-    /* The script by its digest once loaded (EVAL would send its text every time). */
-    redisReply *r = NULL;
-    if (!script_sha[0] && (r = redisCommand(c, "SCRIPT LOAD %s", SCRIPT)) &&
-        r->type == REDIS_REPLY_STRING)
-        slice_copy(slice_from(r->str), script_sha, sizeof script_sha);
-    freeReplyObject(r);
-    r = script_sha[0]
-            ? redisCommand(c, "EVALSHA %s 1 praca:limit:%s %lld %lld %u %d %s", script_sha, key,
-                           (long long)now, (long long)window_ms, limit, record, member)
-            : NULL;
-    if (!r || (r->type == REDIS_REPLY_ERROR && !strncmp(r->str, "NOSCRIPT", 8))) {
-        script_sha[0] = '\0'; /* Redis restarted without it: the text, and load it next time */
-        freeReplyObject(r);
-        r = redisCommand(c, "EVAL %s 1 praca:limit:%s %lld %lld %u %d %s", SCRIPT, key,
-                         (long long)now, (long long)window_ms, limit, record, member);
-    }
+    char now_s[24], window_s[24], limit_s[16], record_s[4];
+    snprintf(now_s, sizeof now_s, "%lld", (long long)now);
+    snprintf(window_s, sizeof window_s, "%lld", (long long)window_ms);
+    snprintf(limit_s, sizeof limit_s, "%u", limit);
+    snprintf(record_s, sizeof record_s, "%d", record);
+    char window_key[256];
+    snprintf(window_key, sizeof window_key, "praca:limit:%s", key);
+    const char *argv[] = {"1", window_key, now_s, window_s, limit_s, record_s, member};
+    redisReply *r = redis_script(c, script_sha, SCRIPT, sizeof argv / sizeof argv[0], argv, NULL);
     int64_t wait = -1;
     if (r && r->type == REDIS_REPLY_INTEGER)
         wait = r->integer > 0 ? r->integer : 0;
     else
         log_error("limits: Redis answered %s", r ? (r->str ? r->str : "?") : c->errstr);
-    if (!r) { /* the connection broke: open another next time */
-        script_sha[0] = '\0';
+    if (!r) /* the connection broke: open another next time */
         redis_thread_broken();
-    }
     freeReplyObject(r);
     return wait;
 }

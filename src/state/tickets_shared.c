@@ -14,19 +14,6 @@ static void key_of(const char *ticket, char key[CRYPTO_SHA256_HEX + 1])
     crypto_sha256_hex(ticket, strlen(ticket), key);
 }
 
-/* r, or NULL when it is none or an error (logged; the connection is closed when it broke). */
-static redisReply *checked(redisContext *c, redisReply *r)
-{
-    if (!r || r->type == REDIS_REPLY_ERROR) {
-        log_error(WHO ": Redis answered %s", r ? r->str : c->errstr);
-        if (!r)
-            redis_thread_broken();
-        freeReplyObject(r);
-        return NULL;
-    }
-    return r;
-}
-
 int tickets_shared_put(const struct redis_url *u, const char *ticket, const char *token_hash)
 {
     redisContext *c = redis_thread(u, WHO, MEANWHILE);
@@ -34,8 +21,8 @@ int tickets_shared_put(const struct redis_url *u, const char *ticket, const char
         return -1;
     char key[CRYPTO_SHA256_HEX + 1];
     key_of(ticket, key);
-    redisReply *r =
-        checked(c, redisCommand(c, "SET praca:ticket:%s %s PX %d", key, token_hash, TICKET_TTL_MS));
+    redisReply *r = redis_thread_reply(
+        WHO, c, redisCommand(c, "SET praca:ticket:%s %s PX %d", key, token_hash, TICKET_TTL_MS));
     freeReplyObject(r);
     return r ? 0 : -1;
 }
@@ -48,7 +35,7 @@ int tickets_shared_take(const struct redis_url *u, const char *ticket,
         return -1;
     char key[CRYPTO_SHA256_HEX + 1];
     key_of(ticket, key);
-    redisReply *r = checked(c, redisCommand(c, "GETDEL praca:ticket:%s", key));
+    redisReply *r = redis_thread_reply(WHO, c, redisCommand(c, "GETDEL praca:ticket:%s", key));
     if (!r)
         return -1;
     int found = r->type == REDIS_REPLY_STRING && r->len == CRYPTO_SHA256_HEX;

@@ -22,7 +22,6 @@ const NODES = POSTGRES && REDIS ? Number(process.env.PRACA_TEST_NODES || 1) : 1;
 const clusters = new Map(); // the first node's URL → {urls, turn}
 // What each node still keeps to itself: the tests of it are skipped on several nodes.
 const PER_NODE = NODES > 1 ? {
-  presence: 'presence is counted by each node, not yet across nodes',
   console: "the event console tells whether the bot is connected to the console's node only",
 } : {};
 

@@ -259,6 +259,31 @@ test('Redis unreachable without a word (a lost network): the node gives up the s
   }
 });
 
+test('presence counts a connection on any live node: a node killed without a word stops counting by itself', { skip }, async () => {
+  const c = await startServer({ store: a.storeArgs, env: { PRACA_REDIS_URL: redis.url } });
+  try {
+    const w = await world(b);
+    const status = async (node) => (await api(node.url, 'GET', `/api/servers/${w.sid}/members`, { token: w.owner.token })).body.members.find((m) => m.userId === w.info.app.botUserId).status;
+    const becomes = (node, want) => eventually(async () => { const got = await status(node); return got === want || got; }, 15000, want);
+    await becomes(a, 'online');
+    w.bot.disconnect();
+    await becomes(a, 'offline');
+    const onC = await gatewayConnect(c.url, { auth: { token: w.info.botToken }, transports: ['websocket'] }, sockets);
+    assert.ok(onC.connected);
+    await becomes(a, 'online');
+    await becomes(b, 'online');
+    assert.equal((await api(b.url, 'PUT', '/api/bot/presence', { token: w.info.botToken, body: { status: 'idle' } })).status, 200);
+    assert.equal(await status(a), 'idle', 'saved through B, shown by A at once');
+    c.proc.kill('SIGKILL');
+    await c.exited;
+    const killed = Date.now();
+    await becomes(a, 'offline');
+    assert.ok(Date.now() - killed < 15000);
+  } finally {
+    if (c.proc.exitCode === null && c.proc.signalCode === null) c.proc.kill('SIGKILL');
+  }
+});
+
 test('kill -9 between a commit and its relay: the other node delivers that event once, from the log', { skip }, async () => {
   const doomed = await startServer({ store: a.storeArgs, env: { PRACA_REDIS_URL: redis.url, PRACA_FAULT_EXIT_BEFORE_RELAY: 'a última' } });
   try {
