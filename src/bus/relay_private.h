@@ -18,10 +18,18 @@ struct relay {
     struct bus *bus;
     relay_change_fn on_change;
     void *change_user;
-    /* The writer's side. */
+    /* The writer's side: entries queued by the committing threads, appended by out_thread. */
     const char *exit_before; /* failure tests: dies before relaying an event holding this */
     pthread_mutex_t lock;
-    redisContext *out;
+    pthread_cond_t queued;
+    struct relay_entry *head, *tail;
+    size_t queued_bytes;
+    unsigned long dropped; /* entries not appended since the last time it was logged */
+    int marks_lost;        /* a change mark was not appended: "*" goes first next time */
+    int out_stopping;
+    pthread_t out_thread;
+    int out_started;
+    redisContext *out; /* out_thread's */
     int64_t retry_at_ms;
     /* The following side (the loop's thread). */
     uv_loop_t *loop;

@@ -259,6 +259,35 @@ test('Redis unreachable without a word (a lost network): the node gives up the s
   }
 });
 
+test('Redis refusing appends (full): events reach the other node from the log, and once it takes them again a "*" mark makes good the change marks it refused', { skip }, async () => {
+  const w = await world(b);
+  const roles = await api(a.url, 'GET', `/api/servers/${w.sid}`, { token: w.owner.token });
+  const overwrite = `/api/servers/${w.sid}/channels/${w.cid}/overwrites/${roles.body.roles.find((r) => r.managed).id}`;
+  const botPost = (node) => api(node.url, 'POST', `/api/bot/servers/${w.sid}/channels/${w.cid}/messages`, { token: w.info.botToken, body: { content: 'eu' } });
+  const other = await api(a.url, 'POST', `/api/servers/${w.sid}/channels`, { token: w.owner.token, body: { name: 'outro', type: 'text' } });
+  assert.equal(other.status, 201, other.text);
+  assert.equal((await botPost(b)).status, 200, 'B lets the bot post there');
+  const cli = (...args) => assert.equal(spawnSync('redis-cli', ['-p', String(redis.port), ...args]).status, 0);
+  const mark = a.stderr.length;
+  cli('CONFIG', 'SET', 'maxmemory', '1'); // every write refused with OOM; reads still answered
+  try {
+    assert.equal((await w.post(a, 'cheio')).status, 200);
+    await eventually(() => w.got().includes('cheio') || w.got(), 5000, 'read from the log by B');
+    const deny = await api(a.url, 'PUT', overwrite, { token: w.owner.token, body: { type: 'role', allow: 0, deny: P.VER_CANAL } });
+    assert.equal(deny.status, 200, deny.text);
+    await eventually(() => /entries not appended/.test(a.stderr.slice(mark)) || 'not yet', 5000, 'A counts what Redis refused');
+  } finally {
+    cli('CONFIG', 'SET', 'maxmemory', '0');
+  }
+  // Nothing more is written through A: its "*" mark goes alone once Redis takes it.
+  await eventually(async () => (await botPost(b)).status === 403 || 'still allowed', 10000, 'B drops what the refused mark would have told');
+  assert.equal((await w.post(b, 'depois')).status, 200);
+  assert.equal((await w.post(b, 'depois 2', other.body.channel.id)).status, 200);
+  await eventually(() => w.got().includes('depois 2') || w.got(), 5000, 'delivered');
+  await new Promise((r) => setTimeout(r, 300));
+  assert.deepEqual(w.got().filter((c) => c !== 'eu'), ['cheio', 'depois 2']);
+});
+
 test('presence counts a connection on any live node: a node killed without a word stops counting by itself', { skip }, async () => {
   const c = await startServer({ store: a.storeArgs, env: { PRACA_REDIS_URL: redis.url } });
   try {
