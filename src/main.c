@@ -203,6 +203,14 @@ static void on_store_change_shared(void *arg, const char *sid)
     relay_change(s->relay, sid);
 }
 
+/* A request answered by this node is followed at once by one to another: that one must see the
+ * change too. */
+static void on_store_changed_shared(void *arg)
+{
+    struct serve *s = arg;
+    relay_settle(s->relay);
+}
+
 #define FILES_RESERVE 256 /* descriptors kept for the database, the loop and outbound calls */
 
 /* Raises the open-files limit to its hard limit; returns the connections that fit under it
@@ -311,7 +319,8 @@ static int serve(struct serve *s)
              (long long)(clock_now_ms() - preload_started));
     store_close(db);
     db = NULL;
-    store_writer_on_change(writer, s->relay ? on_store_change_shared : on_store_change, s);
+    store_writer_on_change(writer, s->relay ? on_store_change_shared : on_store_change,
+                           s->relay ? on_store_changed_shared : NULL, s);
     s->workers =
         workers_new(s->cfg.workers, api_worker_init, api_worker_cleanup, api_worker_run, &app);
     s->hashing =

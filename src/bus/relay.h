@@ -30,6 +30,12 @@ struct relay *relay_new(const char *url, const char *log_name, struct bus *bus,
  * again after losing Redis has everyone drop what they hold in memory, itself included. */
 void relay_event(void *relay, const struct bus_event *ev);
 void relay_change(struct relay *r, const char *what);
+/* On the writer's thread after a commit's changes: waits, at most RELAY_SETTLE_MS, until every
+ * node that follows the stream has applied the changes this node relayed so far, so that a
+ * request answered here and followed by one to another node finds the change there too. For
+ * failure tests, PRACA_FAULT_RELAY_READ_PAUSE_MS=N makes this node wait N ms before each XREAD. */
+#define RELAY_SETTLE_MS 500
+void relay_settle(struct relay *r);
 /* The following side, on loop's thread: from now on, the other nodes' entries. */
 int relay_follow(struct relay *r, uv_loop_t *loop);
 /* On the loop's thread, before the loop's last run: stops following. */

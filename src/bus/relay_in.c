@@ -61,35 +61,67 @@ static struct idset *audience(const char *ids)
     return to;
 }
 
-static void apply(struct relay *r, const redisReply *fields)
+/* Returns 1 when the entry was another node's change mark. */
+static int apply(struct relay *r, const redisReply *fields)
 {
     const char *node = text(fields, "n"), *kind = text(fields, "k");
     if (!node || !kind || !strcmp(node, r->node))
-        return; /* ours: delivered and applied here already */
+        return 0; /* ours: delivered and applied here already */
     if (!strcmp(kind, "c")) {
         const char *what = text(fields, "s");
         if (what)
             r->on_change(r->change_user, strcmp(what, "*") ? what : NULL);
-        return;
+        return what != NULL;
     }
     const char *name = text(fields, "t"), *position = text(fields, "o"), *ids = text(fields, "r");
     const redisReply *payload = field(fields, "p");
     if (!name || !position || !ids || !payload || payload->type != REDIS_REPLY_STRING)
-        return;
+        return 0;
     struct idset *to = audience(ids);
     char *copy = malloc(payload->len + 1);
     if (!to || !copy) {
         log_error("relay: %s from node %s dropped: no memory", name, node);
         idset_unref(to);
         free(copy);
-        return;
+        return 0;
     }
     memcpy(copy, payload->str, payload->len);
     copy[payload->len] = '\0';
     bus_publish_peer(r->bus, name, copy, payload->len, to, strtoull(position, NULL, 10));
+    return 0;
 }
 
 static void read_next(struct relay *r);
+
+/* After another node's change mark is applied here, and at least every RELAY_BEAT_MS: this node
+ * follows, up to last_id (a node that changed something waits for that: relay_settle). Sent
+ * ahead of the next XREAD on the same connection. */
+static void tell_applied(struct relay *r, int marks)
+{
+    int64_t now = clock_mono_ms();
+    if (!marks && now - r->beat_ms < RELAY_BEAT_MS)
+        return;
+    r->beat_ms = now;
+    redisAsyncCommand(r->in, NULL, NULL, "HSET %s %s %s", r->applied, r->node, r->last_id);
+    redisAsyncCommand(r->in, NULL, NULL, "ZADD %s %lld %s", r->following,
+                      (long long)clock_wall_ms(), r->node);
+}
+
+static void on_pause(uv_timer_t *t)
+{
+    struct relay *r = t->data;
+    if (r->in && !r->in_doomed && !r->stopping)
+        read_next(r);
+}
+
+/* The next XREAD, at once (or after the failure tests' pause). */
+static void read_again(struct relay *r)
+{
+    if (r->pause_ms)
+        uv_timer_start(&r->pause, on_pause, (uint64_t)r->pause_ms, 0);
+    else
+        read_next(r);
+}
 
 /* XREAD's answer: [[stream, [[id, [field, value, …]], …]]], or nil when the wait ended. */
 static void on_read(redisAsyncContext *ac, void *reply_, void *arg)
@@ -99,7 +131,8 @@ static void on_read(redisAsyncContext *ac, void *reply_, void *arg)
     (void)ac;
     if (!reply || r->stopping || r->in_doomed)
         return; /* disconnected: on_disconnect takes over */
-    r->in_since_ms = clock_now_ms();
+    r->in_since_ms = clock_mono_ms();
+    int marks = 0;
     if (reply->type == REDIS_REPLY_ERROR) {
         log_error("relay: XREAD failed: %s", reply->str);
     } else if (reply->type == REDIS_REPLY_ARRAY && reply->elements == 1 &&
@@ -111,10 +144,11 @@ static void on_read(redisAsyncContext *ac, void *reply_, void *arg)
                 continue;
             slice_copy(slice_from(e->element[0]->str), r->last_id, sizeof r->last_id);
             if (e->element[1]->type == REDIS_REPLY_ARRAY)
-                apply(r, e->element[1]);
+                marks |= apply(r, e->element[1]);
         }
     }
-    read_next(r);
+    tell_applied(r, marks);
+    read_again(r);
 }
 
 static void read_next(struct relay *r)
@@ -133,13 +167,14 @@ static void on_newest(redisAsyncContext *ac, void *reply_, void *arg)
     (void)ac;
     if (!reply || r->stopping || r->in_doomed)
         return;
-    r->in_since_ms = clock_now_ms();
+    r->in_since_ms = clock_mono_ms();
     if (reply->type == REDIS_REPLY_ARRAY && reply->elements == 1 &&
         reply->element[0]->elements == 2 &&
         reply->element[0]->element[0]->type == REDIS_REPLY_STRING)
         slice_copy(slice_from(reply->element[0]->element[0]->str), r->last_id, sizeof r->last_id);
     else
         slice_copy(slice_from("0-0"), r->last_id, sizeof r->last_id);
+    tell_applied(r, 1);
     read_next(r);
 }
 
@@ -151,13 +186,13 @@ static void between_attempts(struct relay *r)
     r->in = NULL;
     r->in_doomed = 0;
     r->lost = 1;
-    r->in_retry_at_ms = clock_now_ms() + RETRY_MS;
+    r->in_retry_at_ms = clock_mono_ms() + RETRY_MS;
 }
 
 static void on_connect(const redisAsyncContext *ac, int status)
 {
     struct relay *r = ac->data;
-    r->in_since_ms = clock_now_ms();
+    r->in_since_ms = clock_mono_ms();
     if (status != REDIS_OK) {
         log_error("relay: cannot follow Redis at %s:%d: %s", r->url.host, r->url.port, ac->errstr);
         between_attempts(r); /* hiredis frees a context that failed to connect */
@@ -174,6 +209,8 @@ static void on_connect(const redisAsyncContext *ac, int status)
         redisAsyncCommand(r->in, NULL, NULL, "XADD %s MAXLEN ~ %s * n %s k c s *", r->stream,
                           RELAY_STREAM_KEEP, r->node);
     }
+    if (status == REDIS_OK && !r->in_doomed)
+        r->beat_ms = 0; /* says it follows with its first answer */
 }
 
 static void on_disconnect(const redisAsyncContext *ac, int status)
@@ -188,7 +225,7 @@ static void on_disconnect(const redisAsyncContext *ac, int status)
 static void start(struct relay *r)
 {
     r->in = redisAsyncConnect(r->url.host, r->url.port);
-    r->in_since_ms = clock_now_ms();
+    r->in_since_ms = clock_mono_ms();
     if (!r->in || r->in->err || redisLibuvAttach(r->in, r->loop) != REDIS_OK) {
         log_error("relay: cannot follow Redis: %s", r->in ? r->in->errstr : "no memory");
         if (r->in)
@@ -225,7 +262,7 @@ static void give_up(struct relay *r, const char *why)
 static void on_tick(uv_timer_t *t)
 {
     struct relay *r = t->data;
-    int64_t now = clock_now_ms();
+    int64_t now = clock_mono_ms();
     if (!r->in) {
         if (now >= r->in_retry_at_ms) {
             r->on_change(r->change_user, NULL);
@@ -248,6 +285,13 @@ int relay_follow(struct relay *r, uv_loop_t *loop)
     r->tick.data = r;
     r->tick_started = 1;
     uv_timer_start(&r->tick, on_tick, TICK_MS, TICK_MS);
+    uv_timer_init(loop, &r->pause);
+    r->pause.data = r;
+    const char *pause = getenv("PRACA_FAULT_RELAY_READ_PAUSE_MS");
+    long long pause_ms = 0;
+    if (pause && slice_to_i64(slice_from(pause), 0, 10000, &pause_ms))
+        pause_ms = 0;
+    r->pause_ms = (int)pause_ms;
     start(r);
     return 0;
 }
@@ -265,6 +309,8 @@ void relay_stop(struct relay *r)
     if (r->in) /* not redisAsyncDisconnect: it waits for an XREAD's answer that may never come */
         redisAsyncFree(r->in);
     r->in = NULL;
-    if (r->tick_started)
+    if (r->tick_started) {
         uv_close((uv_handle_t *)&r->tick, on_timer_closed);
+        uv_close((uv_handle_t *)&r->pause, on_timer_closed);
+    }
 }

@@ -34,6 +34,7 @@ struct relay_entry {
     struct relay_entry *next;
     int argc;
     int is_change;
+    uint64_t ticket; /* a change mark's place among this node's marks */
     const char *argv[ENTRY_ARGS];
     size_t lens[ENTRY_ARGS];
     size_t size;
@@ -89,6 +90,8 @@ static void append(struct relay *r, const char *kind, const struct field *f, siz
             r->head = e;
         r->tail = e;
         r->queued_bytes += e->size;
+        if (e->is_change)
+            e->ticket = ++r->marks_queued;
         pthread_cond_signal(&r->queued);
     }
     pthread_mutex_unlock(&r->lock);
@@ -104,8 +107,9 @@ static void free_entries(struct relay_entry *e)
     }
 }
 
-/* The next reply: 1 when the entry went in; a refused one is logged. */
-static int appended(struct relay *r, int *broken)
+/* The next reply: 1 when the entry went in (its ID into id, when given); a refused one is
+ * logged. */
+static int appended(struct relay *r, int *broken, char id[RELAY_ID_MAX])
 {
     redisReply *reply = NULL;
     if (*broken || redisGetReply(r->out, (void **)&reply) != REDIS_OK) {
@@ -115,14 +119,17 @@ static int appended(struct relay *r, int *broken)
     int ok = reply->type != REDIS_REPLY_ERROR;
     if (!ok)
         log_error("relay: an entry was not appended: %s", reply->str);
+    else if (id && reply->type == REDIS_REPLY_STRING)
+        slice_copy(slice_from(reply->str), id, RELAY_ID_MAX);
     freeReplyObject(reply);
     return ok;
 }
 
 /* Appends the entries in one round trip, after a "*" mark when marks were lost (everyone drops
- * what it holds: a lost mark may have mattered). Counts what did not go in. */
-static void send_entries(struct relay *r, struct relay_entry *list, unsigned long *dropped,
-                         int *marks_lost)
+ * what it holds: a lost mark may have mattered). Counts what Redis refused; -1 when the
+ * connection broke (it is closed, and nothing is counted: the caller may send them again). */
+static int send_entries(struct relay *r, struct relay_entry *list, unsigned long *dropped,
+                        int *marks_lost, char last_mark[RELAY_ID_MAX])
 {
     int mark = *marks_lost, broken = 0;
     if (mark)
@@ -131,9 +138,9 @@ static void send_entries(struct relay *r, struct relay_entry *list, unsigned lon
     for (struct relay_entry *e = list; e; e = e->next)
         redisAppendCommandArgv(r->out, e->argc, e->argv, e->lens);
     if (mark)
-        *marks_lost = !appended(r, &broken);
+        *marks_lost = !appended(r, &broken, NULL);
     for (const struct relay_entry *e = list; e; e = e->next)
-        if (!appended(r, &broken)) {
+        if (!appended(r, &broken, e->is_change ? last_mark : NULL)) {
             ++*dropped;
             *marks_lost |= e->is_change;
         }
@@ -142,6 +149,94 @@ static void send_entries(struct relay *r, struct relay_entry *list, unsigned lon
         redisFree(r->out);
         r->out = NULL;
     }
+    return broken ? -1 : 0;
+}
+
+/* Sends the list, once more on a new connection when the one in hand had broken (Redis
+ * restarted since the last append, say): an entry appended twice is one the others drop. */
+static void send_or_drop(struct relay *r, struct relay_entry *list, unsigned long *dropped,
+                         int *marks_lost, char last_mark[RELAY_ID_MAX])
+{
+    int had = r->out != NULL;
+    for (int attempt = 0; attempt < 2; attempt++) {
+        int64_t now = clock_mono_ms();
+        if (!r->out && (attempt || now >= r->retry_at_ms)) {
+            r->retry_at_ms = now + RETRY_MS;
+            r->out = redis_open(&r->url, 2, "relay",
+                                "the other nodes read this node's events from the event log");
+        }
+        unsigned long refused = 0;
+        int lost = *marks_lost;
+        if (r->out && !send_entries(r, list, &refused, &lost, last_mark)) {
+            *dropped += refused;
+            *marks_lost = lost;
+            return;
+        }
+        if (!had)
+            break; /* a new connection that broke at once: Redis is not there */
+    }
+    for (const struct relay_entry *e = list; e; e = e->next, ++*dropped)
+        *marks_lost |= e->is_change;
+}
+
+/* KEYS[1] the following nodes, KEYS[2] what each applied; ARGV[1] the oldest live beat, ARGV[2]
+ * this node, ARGV[3] and ARGV[4] an entry ID's two parts. How many live nodes have not applied
+ * that entry yet; the nodes gone for a minute are forgotten on the way. */
+static const char SETTLE_SCRIPT[] =
+    "for _, n in ipairs(redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1] - 60000)) do "
+    "  redis.call('ZREM', KEYS[1], n) redis.call('HDEL', KEYS[2], n) "
+    "end "
+    "local ms, seq, lagging = tonumber(ARGV[3]), tonumber(ARGV[4]), 0 "
+    "for _, n in ipairs(redis.call('ZRANGEBYSCORE', KEYS[1], ARGV[1], '+inf')) do "
+    "  if n ~= ARGV[2] then "
+    "    local id = redis.call('HGET', KEYS[2], n) or '0-0' "
+    "    local dash = string.find(id, '-') or 1 "
+    "    local a, b = tonumber(string.sub(id, 1, dash - 1)) or 0, "
+    "                 tonumber(string.sub(id, dash + 1)) or 0 "
+    "    if a < ms or (a == ms and b < seq) then lagging = lagging + 1 end "
+    "  end "
+    "end "
+    "return lagging";
+
+#define SETTLE_WAIT_MS 400 /* under RELAY_SETTLE_MS: the writer is told before it gives up */
+
+/* Waits until every live node following the stream has applied entry id. */
+static void wait_applied(struct relay *r, const char *id)
+{
+    char ms[24] = "0", oldest[24];
+    const char *dash = strchr(id, '-');
+    if (!dash || slice_copy((struct slice){id, (size_t)(dash - id)}, ms, sizeof ms))
+        return;
+    int64_t began = clock_mono_ms();
+    for (;;) {
+        int64_t now = clock_mono_ms();
+        snprintf(oldest, sizeof oldest, "%lld", (long long)(clock_wall_ms() - RELAY_GONE_MS));
+        const char *argv[] = {"2", r->following, r->applied, oldest, r->node, ms, dash + 1};
+        redisReply *reply = redis_script(r->out, r->settle_sha, SETTLE_SCRIPT, 7, argv, NULL);
+        long long lagging = reply && reply->type == REDIS_REPLY_INTEGER ? reply->integer : 0;
+        if (!reply || reply->type == REDIS_REPLY_ERROR)
+            log_error("relay: which nodes applied a change is unknown: %s",
+                      reply ? reply->str : r->out->errstr);
+        freeReplyObject(reply);
+        if (!lagging)
+            return;
+        if (now - began >= SETTLE_WAIT_MS) {
+            log_error("relay: %lld nodes had not applied a change after %d ms", lagging,
+                      SETTLE_WAIT_MS);
+            return;
+        }
+        nanosleep(&(struct timespec){0, 200 * 1000}, NULL);
+    }
+}
+
+/* The last change mark's ticket in list, or 0. */
+static uint64_t last_ticket(const struct relay_entry *list)
+{
+    uint64_t t = 0;
+    for (; list; list = list->next)
+        if (list->ticket)
+            t = list->ticket;
+    return t;
 }
 
 /* Takes up to RELAY_BATCH queued entries (the lock is held). */
@@ -190,17 +285,12 @@ static void *out_main(void *arg)
         dropped += r->dropped;
         r->dropped = 0;
         pthread_mutex_unlock(&r->lock);
-        int64_t now = clock_now_ms();
-        if (!r->out && now >= r->retry_at_ms) {
-            r->retry_at_ms = now + RETRY_MS;
-            r->out = redis_open(&r->url, 2, "relay",
-                                "the other nodes read this node's events from the event log");
-        }
-        if (r->out)
-            send_entries(r, list, &dropped, &marks_lost);
-        else
-            for (const struct relay_entry *e = list; e; e = e->next, dropped++)
-                marks_lost |= e->is_change;
+        char last_mark[RELAY_ID_MAX] = "";
+        send_or_drop(r, list, &dropped, &marks_lost, last_mark);
+        int64_t now = clock_mono_ms();
+        if (last_mark[0] && r->out)
+            wait_applied(r, last_mark);
+        uint64_t settled = last_ticket(list);
         free_entries(list);
         if (dropped && now - logged_at >= 1000) {
             log_error("relay: %lu entries not appended; the other nodes read those events from "
@@ -211,6 +301,10 @@ static void *out_main(void *arg)
         }
         pthread_mutex_lock(&r->lock);
         r->marks_lost |= marks_lost;
+        if (settled) {
+            r->marks_settled = settled;
+            pthread_cond_broadcast(&r->settled);
+        }
     }
     pthread_mutex_unlock(&r->lock);
     return NULL;
@@ -233,8 +327,11 @@ struct relay *relay_new(const char *url, const char *log_name, struct bus *bus,
     r->exit_before = getenv("PRACA_FAULT_EXIT_BEFORE_RELAY");
     r->on_change = on_change;
     r->change_user = change_user;
+    snprintf(r->following, sizeof r->following, "praca:%s:following", log_name);
+    snprintf(r->applied, sizeof r->applied, "praca:%s:applied", log_name);
     pthread_mutex_init(&r->lock, NULL);
     pthread_cond_init(&r->queued, NULL);
+    pthread_cond_init(&r->settled, NULL);
     if (!(r->out = redis_open(&r->url, 2, "relay", "praca does not start"))) {
         relay_free(r);
         return NULL;
@@ -274,6 +371,21 @@ void relay_event(void *relay, const struct bus_event *ev)
     buf_cleanup(&to);
 }
 
+void relay_settle(struct relay *r)
+{
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_nsec += RELAY_SETTLE_MS * 1000000L;
+    until.tv_sec += until.tv_nsec / 1000000000L;
+    until.tv_nsec %= 1000000000L;
+    pthread_mutex_lock(&r->lock);
+    uint64_t mine = r->marks_queued;
+    while (r->marks_settled < mine && !r->out_stopping)
+        if (pthread_cond_timedwait(&r->settled, &r->lock, &until))
+            break;
+    pthread_mutex_unlock(&r->lock);
+}
+
 void relay_change(struct relay *r, const char *what)
 {
     const struct field f[] = {{"s", what ? what : "*", 0}};
@@ -291,8 +403,13 @@ void relay_free(struct relay *r)
         pthread_mutex_unlock(&r->lock);
         pthread_join(r->out_thread, NULL);
     }
+    if (r->out) { /* the others no longer wait for this node */
+        freeReplyObject(redisCommand(r->out, "ZREM %s %s", r->following, r->node));
+        freeReplyObject(redisCommand(r->out, "HDEL %s %s", r->applied, r->node));
+    }
     free_entries(r->head);
     redisFree(r->out);
+    pthread_cond_destroy(&r->settled);
     pthread_cond_destroy(&r->queued);
     pthread_mutex_destroy(&r->lock);
     free(r);

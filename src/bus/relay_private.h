@@ -10,11 +10,16 @@
 #include "bus/relay.h"
 
 #define RELAY_STREAM_KEEP "100000" /* MAXLEN ~ of the stream */
+#define RELAY_BEAT_MS     1000     /* a following node says so at least this often */
+#define RELAY_GONE_MS     3000     /* one that has not said so for this long is not waited for */
+#define RELAY_ID_MAX      48       /* a stream entry's ID, "MS-SEQ" */
 
 struct relay {
     struct redis_url url;
-    char node[17];   /* this node's name in the stream: random at each start */
-    char stream[64]; /* praca:LOG_NAME:events */
+    char node[17];      /* this node's name in the stream: random at each start */
+    char stream[64];    /* praca:LOG_NAME:events */
+    char following[64]; /* praca:LOG_NAME:following: node → when it last said it follows */
+    char applied[64];   /* praca:LOG_NAME:applied: node → the last entry it applied */
     struct bus *bus;
     relay_change_fn on_change;
     void *change_user;
@@ -26,6 +31,9 @@ struct relay {
     size_t queued_bytes;
     unsigned long dropped; /* entries not appended since the last time it was logged */
     int marks_lost;        /* a change mark was not appended: "*" goes first next time */
+    uint64_t marks_queued, marks_settled; /* tickets: appended and applied by every node */
+    pthread_cond_t settled;
+    char settle_sha[48]; /* out_thread's script, once loaded */
     int out_stopping;
     pthread_t out_thread;
     int out_started;
@@ -39,8 +47,11 @@ struct relay {
     int64_t in_since_ms;    /* when the attempt began, or the last answer came */
     int64_t in_retry_at_ms; /* with no connection: when to try again */
     int in_doomed;          /* the connection is to be dropped at the next tick */
-    char last_id[64];       /* the last entry read; "" until the newest at start is known */
-    int lost;               /* not following since a connection dropped or failed */
+    int64_t beat_ms;        /* when this node last said it follows */
+    int pause_ms;           /* failure tests: a wait before each XREAD */
+    uv_timer_t pause;
+    char last_id[64]; /* the last entry read; "" until the newest at start is known */
+    int lost;         /* not following since a connection dropped or failed */
     int stopping;
 };
 

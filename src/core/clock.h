@@ -12,6 +12,8 @@
 #define CLOCK_ISO_LEN 24 /* 2026-11-21T12:00:00.000Z */
 
 int64_t clock_now_ms(void);
+/* The machine's wall clock, never moved by tests: for times that other processes compare. */
+int64_t clock_wall_ms(void);
 /* Monotonic milliseconds, for timeouts and durations. */
 int64_t clock_mono_ms(void);
 void clock_advance_ms(int64_t delta);

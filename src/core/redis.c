@@ -170,7 +170,7 @@ redisContext *redis_thread(const struct redis_url *u, const char *who, const cha
         return NULL;
     if (t->c)
         return t->c;
-    int64_t now = clock_now_ms();
+    int64_t now = clock_mono_ms();
     if (now < t->retry_at)
         return NULL;
     t->retry_at = now + THREAD_RETRY_MS;

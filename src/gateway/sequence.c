@@ -55,7 +55,7 @@ static void drain(struct sequence *s)
     if (s->delivered >= s->known)
         s->hole_since = 0;
     else if (!s->hole_since)
-        s->hole_since = clock_now_ms();
+        s->hole_since = clock_mono_ms();
 }
 
 /* Keeps a copy of ev (payload copied, `to` referenced) in position order, once. */
@@ -218,7 +218,7 @@ static void on_tick(uv_timer_t *t)
     s->ticks++;
     if (s->reading || s->stopped)
         return;
-    int64_t now = clock_now_ms();
+    int64_t now = clock_mono_ms();
     if (s->hole_since && (now - s->hole_since >= GAP_WAIT_MS || s->count >= WAITING_MAX))
         start_read(s, 0);
     else if (!s->hole_since && s->ticks % TAIL_TICKS == 0)

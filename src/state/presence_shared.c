@@ -62,7 +62,7 @@ struct presence_shared {
 
 static redisContext *conn(struct presence_shared *s)
 {
-    int64_t now = clock_now_ms();
+    int64_t now = clock_mono_ms();
     if (s->c || now < s->retry_at)
         return s->c;
     if (!(s->c = redis_open(&s->url, 1, WHO, MEANWHILE)))
@@ -198,7 +198,7 @@ static void rewrite_mine(struct presence_shared *s)
 static void beat(struct presence_shared *s)
 {
     char now[24], oldest[24];
-    int64_t t = clock_now_ms();
+    int64_t t = clock_wall_ms(); /* compared with the other nodes' */
     snprintf(now, sizeof now, "%lld", (long long)t);
     snprintf(oldest, sizeof oldest, "(%lld", (long long)(t - PRESENCE_NODE_DEAD_MS));
     const char *alive[] = {"ZADD", s->nodes_key, now, s->node};
@@ -223,7 +223,7 @@ static void *writer_main(void *arg)
     int64_t next_beat = 0;
     pthread_mutex_lock(&s->lock);
     while (!s->stopping) {
-        int64_t now = clock_now_ms();
+        int64_t now = clock_mono_ms();
         if (!s->changes.count && now < next_beat) {
             struct timespec until;
             clock_gettime(CLOCK_REALTIME, &until);
@@ -315,7 +315,7 @@ static int read_chunk(struct presence_shared *s, redisContext *c, const char *co
                       size_t n, int *elsewhere, char (*saved)[PRESENCE_STATUS_MAX])
 {
     char oldest[24];
-    snprintf(oldest, sizeof oldest, "%lld", (long long)(clock_now_ms() - PRESENCE_NODE_DEAD_MS));
+    snprintf(oldest, sizeof oldest, "%lld", (long long)(clock_wall_ms() - PRESENCE_NODE_DEAD_MS));
     const char *argv[CHUNK + 6] = {"2", s->nodes_key, s->statuses_key, s->prefix, oldest, s->node};
     for (size_t i = 0; i < n; i++)
         argv[6 + i] = user_ids[i];

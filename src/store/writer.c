@@ -46,6 +46,7 @@ struct store_writer {
     int stopping;
     int unwoken;               /* jobs queued by store_writer_submit_later since the last signal */
     store_change_fn on_change; /* set before the first write */
+    store_changed_fn on_changed;
     void *on_change_arg;
     int64_t data_version, checked_at;
     struct store_writer_stats stats; /* under lock */
@@ -71,12 +72,14 @@ static void note_change(void *arg, const char *sid)
 /* After the commit, before anyone is woken: a handler then reads its own writes. */
 static void announce_changes(struct store_writer *w)
 {
-    if (w->on_change) {
+    if (w->on_change && (w->changed_all || w->nchanged)) {
         if (w->changed_all)
             w->on_change(w->on_change_arg, NULL);
         else
             for (size_t i = 0; i < w->nchanged; i++)
                 w->on_change(w->on_change_arg, w->changed[i]);
+        if (w->on_changed)
+            w->on_changed(w->on_change_arg);
     }
     w->nchanged = 0;
     w->changed_all = 0;
@@ -255,10 +258,12 @@ struct store_writer *store_writer_new(const char *path)
     return w;
 }
 
-void store_writer_on_change(struct store_writer *w, store_change_fn fn, void *arg)
+void store_writer_on_change(struct store_writer *w, store_change_fn fn, store_changed_fn done,
+                            void *arg)
 {
     pthread_mutex_lock(&w->lock);
     w->on_change = fn;
+    w->on_changed = done;
     w->on_change_arg = arg;
     pthread_mutex_unlock(&w->lock);
 }

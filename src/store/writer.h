@@ -48,10 +48,13 @@ void store_writer_stats(struct store_writer *w, struct store_writer_stats *out);
  * batch made (a server, a token or every identity: see store/snapshot.h), or with NULL when
  * anything may have (another process committed, or the batch named too many). */
 typedef void (*store_change_fn)(void *arg, const char *server_id);
+/* Told once after a batch's changes were told, still before its waiters wake (may be NULL). */
+typedef void (*store_changed_fn)(void *arg);
 
 struct store_writer *store_writer_new(const char *path);
 /* Sets who is told of changes; call before the first write. */
-void store_writer_on_change(struct store_writer *w, store_change_fn fn, void *arg);
+void store_writer_on_change(struct store_writer *w, store_change_fn fn, store_changed_fn done,
+                            void *arg);
 /* Blocks until committed. Returns fn's result, or STORE_ERR when the commit itself failed.
  * Inside a job (on the writer thread) it runs fn at once and returns its result; the job
  * learns whether it was committed from its done. */

@@ -90,7 +90,7 @@ static void make_world(void)
     w.writer = store_writer_new(w.database.target);
     w.state = state_new();
     cr_assert(w.writer && w.state);
-    store_writer_on_change(w.writer, state_on_change, w.state);
+    store_writer_on_change(w.writer, state_on_change, NULL, w.state);
     for (int i = 0; i < PEOPLE; i++) {
         char name[16];
         snprintf(name, sizeof name, "p%d", i);
