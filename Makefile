@@ -18,7 +18,7 @@ E2E       := $(sort $(wildcard tests/e2e/*.test.js))
 E2E_PG    := $(filter-out tests/e2e/chat.test.js tests/e2e/chat_load.test.js tests/e2e/web.test.js,$(E2E))
 # And on two nodes over PostgreSQL and Redis (nodes.test.js starts its own two, in e2e-postgres;
 # voice sessions are still kept by each node).
-E2E_NODES := $(filter-out tests/e2e/nodes.test.js tests/e2e/voice.test.js,$(E2E_PG))
+E2E_NODES := $(filter-out tests/e2e/nodes.test.js,$(E2E_PG))
 
 OBJ       := $(patsubst src/%.c,build/obj/%.o,$(LIB_SRC) $(GEN:build/gen/%=src/%))
 ASAN_OBJ  := $(patsubst src/%.c,build/asan/obj/%.o,$(LIB_SRC) $(GEN:build/gen/%=src/%))

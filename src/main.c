@@ -6,6 +6,7 @@
 #include <signal.h>
 #include <sys/resource.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <uv.h>
 
@@ -21,6 +22,7 @@
 #include "core/workers.h"
 #include "gateway/conformance.h"
 #include "gateway/gateway.h"
+#include "gateway/voice.h"
 #include "state/presence.h"
 #include "state/voicestate.h"
 #include "http/server.h"
@@ -203,6 +205,35 @@ static void on_store_change_shared(void *arg, const char *sid)
     relay_change(s->relay, sid);
 }
 
+/* With several nodes, this node's voice sessions go to the others and theirs come here. */
+static void on_voice_change(void *arg, const struct voice_session *s, int removed)
+{
+    struct serve *sv = arg;
+    struct voice_session owned = *s;
+    if (!owned.node[0])
+        snprintf(owned.node, sizeof owned.node, "%s", relay_node(sv->relay));
+    char *text = voice_session_text(&owned);
+    char key[2 * UUID_LEN + 2];
+    snprintf(key, sizeof key, "%s:%s", owned.server_id, owned.user_id);
+    if (text)
+        relay_voice(sv->relay, owned.node, key, text, removed);
+    else
+        log_error("voice: a session was not relayed: no memory");
+    free(text);
+}
+
+static void on_peer_voice(void *arg, const char *text, size_t len, int removed)
+{
+    struct serve *sv = arg;
+    voice_remote(sv->gateway, text, len, removed, relay_node(sv->relay));
+}
+
+static void on_peer_voice_gone(void *arg, const char *node)
+{
+    struct serve *sv = arg;
+    voice_remote_drop(sv->gateway, node);
+}
+
 /* A request answered by this node is followed at once by one to another: that one must see the
  * change too. */
 static void on_store_changed_shared(void *arg)
@@ -356,6 +387,10 @@ static int serve(struct serve *s)
         goto out;
     if (s->gateway)
         gateway_resume_after(s->gateway, last_position);
+    if (s->relay && s->gateway) {
+        voicestate_on_change(s->voice, on_voice_change, s);
+        relay_on_voice(s->relay, &(struct relay_voice){on_peer_voice, on_peer_voice_gone, s});
+    }
     if (s->relay)
         relay_follow(s->relay, s->loop);
     s->writer = writer;
@@ -405,6 +440,8 @@ out:
         uv_loop_close(s->loop);
     }
     bus_free(s->bus); /* after the writer and the workers: they publish */
+    if (s->voice)
+        voicestate_on_change(s->voice, NULL, NULL); /* the gateway's last closes tell no one */
     relay_free(s->relay);
     http_server_free(s->http);
     http_server_free(s->metrics_http);

@@ -89,7 +89,9 @@ static void enqueue(struct bus *b, struct bus_event *first, struct bus_event *la
 {
     if (b->relay)
         for (struct bus_event *ev = first; ev; ev = ev->next)
-            if ((ev->to || !strcmp(ev->name, BUS_DISCONNECT)) && !ev->from_peer)
+            if ((ev->to || !strcmp(ev->name, BUS_DISCONNECT) ||
+                 !strcmp(ev->name, BUS_VOICE_REVIEW)) &&
+                !ev->from_peer)
                 b->relay(b->relay_user, ev);
     pthread_mutex_lock(&b->lock);
     if (b->closing) { /* shutting down: the loop no longer delivers (the writer may still log) */

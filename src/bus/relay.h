@@ -36,6 +36,23 @@ void relay_change(struct relay *r, const char *what);
  * failure tests, PRACA_FAULT_RELAY_READ_PAUSE_MS=N makes this node wait N ms before each XREAD. */
 #define RELAY_SETTLE_MS 500
 void relay_settle(struct relay *r);
+/* Voice sessions across nodes (state/voicestate.h), as text the relay does not read. A change
+ * is appended as an entry and kept in the hash praca:LOG_NAME:voice:OWNER under key (the node
+ * that holds the session's socket; a removal deletes the key); a node that starts following
+ * loads the other live nodes' hashes first, then applies their entries. On the loop's thread,
+ * apply gets each session another node put or removed, and drop each node that stopped
+ * following (NULL: every other node, before a fresh load). */
+struct relay_voice {
+    void (*apply)(void *user, const char *text, size_t len, int removed);
+    void (*drop)(void *user, const char *node);
+    void *user;
+};
+void relay_on_voice(struct relay *r, const struct relay_voice *voice);
+/* Queues a change (any thread, never waits). */
+void relay_voice(struct relay *r, const char *owner, const char *key, const char *text,
+                 int removed);
+/* This node's name in the stream (random at each start). */
+const char *relay_node(const struct relay *r);
 /* The following side, on loop's thread: from now on, the other nodes' entries. */
 int relay_follow(struct relay *r, uv_loop_t *loop);
 /* On the loop's thread, before the loop's last run: stops following. */

@@ -16,14 +16,15 @@
 #include "core/idset.h"
 #include "core/log.h"
 
-#define BLOCK_MS   "1000" /* an XREAD's longest wait; the next one follows at once */
-#define READ_COUNT "512"
-#define RETRY_MS   500
-#define CONNECT_MS 1000 /* a connection not made by then is dropped and tried again */
-#define QUIET_MS   3000 /* no answer for this long, with XREADs waiting BLOCK_MS: dropped */
-#define TICK_MS    250
-#define STR_(x)    #x
-#define STR(x)     STR_(x)
+#define BLOCK_MS      "1000" /* an XREAD's longest wait; the next one follows at once */
+#define READ_COUNT    "512"
+#define RETRY_MS      500
+#define CONNECT_MS    1000 /* a connection not made by then is dropped and tried again */
+#define QUIET_MS      3000 /* no answer for this long, with XREADs waiting BLOCK_MS: dropped */
+#define TICK_MS       250
+#define GONE_CHECK_MS 2000 /* how often the nodes that stopped following are looked for */
+#define STR_(x)       #x
+#define STR(x)        STR_(x)
 
 /* The value of field name in an entry's [field, value, …] array, or NULL. */
 static const redisReply *field(const redisReply *fields, const char *name)
@@ -72,6 +73,13 @@ static int apply(struct relay *r, const redisReply *fields)
         if (what)
             r->on_change(r->change_user, strcmp(what, "*") ? what : NULL);
         return what != NULL;
+    }
+    if (!strcmp(kind, "v")) {
+        const redisReply *v = field(fields, "v");
+        const char *removed = text(fields, "x");
+        if (r->voice.apply && v && v->type == REDIS_REPLY_STRING && removed)
+            r->voice.apply(r->voice.user, v->str, v->len, removed[0] == '1');
+        return 0;
     }
     const char *name = text(fields, "t"), *position = text(fields, "o"), *ids = text(fields, "r");
     const redisReply *payload = field(fields, "p");
@@ -175,7 +183,13 @@ static void on_newest(redisAsyncContext *ac, void *reply_, void *arg)
     else
         slice_copy(slice_from("0-0"), r->last_id, sizeof r->last_id);
     tell_applied(r, 1);
-    read_next(r);
+    relay_in_ready(r);
+}
+
+void relay_in_ready(struct relay *r)
+{
+    if (!r->loading && r->last_id[0] && r->in && !r->in_doomed && !r->stopping)
+        read_next(r);
 }
 
 /* No connection until RETRY_MS from now. While this node does not follow, the others' change
@@ -240,10 +254,12 @@ static void start(struct relay *r)
         redisAsyncCommand(r->in, NULL, NULL, "AUTH %s", r->url.password);
     if (r->url.db)
         redisAsyncCommand(r->in, NULL, NULL, "SELECT %d", r->url.db);
-    if (r->last_id[0]) /* following again after a drop: from where it stopped */
-        read_next(r);
-    else
+    /* The stream's newest entry, then the other nodes' voice sessions, then their entries after
+     * that one (or after the last read, following again after a drop). */
+    if (!r->last_id[0])
         redisAsyncCommand(r->in, on_newest, r, "XREVRANGE %s + - COUNT 1", r->stream);
+    relay_voice_load(r);
+    relay_in_ready(r);
 }
 
 /* Drops the connection; its waiting commands hear NULL, which they ignore. */
@@ -274,6 +290,9 @@ static void on_tick(uv_timer_t *t)
         give_up(r, "no connection after " STR(CONNECT_MS) " ms");
     } else if (now - r->in_since_ms >= QUIET_MS) {
         give_up(r, "no answer in " STR(QUIET_MS) " ms");
+    } else if (now - r->gone_checked_ms >= GONE_CHECK_MS) {
+        r->gone_checked_ms = now;
+        relay_voice_check_gone(r);
     }
 }
 
@@ -299,6 +318,11 @@ int relay_follow(struct relay *r, uv_loop_t *loop)
 static void on_timer_closed(uv_handle_t *h)
 {
     (void)h;
+}
+
+void relay_on_voice(struct relay *r, const struct relay_voice *voice)
+{
+    r->voice = *voice;
 }
 
 void relay_stop(struct relay *r)

@@ -15,7 +15,8 @@
 #include "core/crypto.h"
 #include "core/log.h"
 
-#define RETRY_MS          500 /* between attempts to reach Redis after a failure */
+#define RETRY_MS          500 /* between attempts to append a lost "*" mark alone */
+#define CONNECT_EVERY_MS  100 /* between attempts to reach Redis, while entries wait */
 #define RELAY_BATCH       512 /* entries appended in one round trip */
 #define RELAY_QUEUE_BYTES ((size_t)64 << 20)
 
@@ -41,28 +42,16 @@ struct relay_entry {
     char data[];
 };
 
-static struct relay_entry *entry_new(struct relay *r, const char *kind, const struct field *f,
-                                     size_t n)
+/* Any command, its arguments copied. */
+static struct relay_entry *entry_of(int argc, const char **argv, const size_t *lens)
 {
-    const char *argv[ENTRY_ARGS] = {"XADD", r->stream, "MAXLEN", "~", RELAY_STREAM_KEEP,
-                                    "*",    "n",       r->node,  "k", kind};
-    size_t lens[ENTRY_ARGS], total = 0;
-    int argc = ENTRY_HEAD + 2 * (int)(n < ENTRY_FIELDS ? n : ENTRY_FIELDS);
-    for (int i = ENTRY_HEAD; i < argc; i += 2) {
-        const struct field *fi = &f[(i - ENTRY_HEAD) / 2];
-        argv[i] = fi->name;
-        argv[i + 1] = fi->value;
-        lens[i + 1] = fi->len ? fi->len : strlen(fi->value);
-    }
-    for (int i = 0; i < argc; i++) {
-        if (i < ENTRY_HEAD || (i - ENTRY_HEAD) % 2 == 0)
-            lens[i] = strlen(argv[i]);
+    size_t total = 0;
+    for (int i = 0; i < argc; i++)
         total += lens[i];
-    }
     struct relay_entry *e = malloc(sizeof *e + total);
     if (!e)
         return NULL;
-    *e = (struct relay_entry){.argc = argc, .is_change = kind[0] == 'c', .size = total};
+    *e = (struct relay_entry){.argc = argc, .size = total};
     char *at = e->data;
     for (int i = 0; i < argc; i++) {
         memcpy(at, argv[i], lens[i]);
@@ -73,15 +62,37 @@ static struct relay_entry *entry_new(struct relay *r, const char *kind, const st
     return e;
 }
 
-/* Queues an entry of this node for out_thread: committing threads never wait on Redis. When
- * the queue is full the entry is dropped, as one Redis refused would be. */
-static void append(struct relay *r, const char *kind, const struct field *f, size_t n)
+/* An XADD of this node's entry: its kind, then the fields given (at most ENTRY_FIELDS). */
+static struct relay_entry *entry_new(struct relay *r, const char *kind, const struct field *f,
+                                     size_t n)
 {
-    struct relay_entry *e = entry_new(r, kind, f, n);
+    const char *argv[ENTRY_ARGS] = {"XADD", r->stream, "MAXLEN", "~", RELAY_STREAM_KEEP,
+                                    "*",    "n",       r->node,  "k", kind};
+    size_t lens[ENTRY_ARGS];
+    int argc = ENTRY_HEAD + 2 * (int)(n < ENTRY_FIELDS ? n : ENTRY_FIELDS);
+    for (int i = ENTRY_HEAD; i < argc; i += 2) {
+        const struct field *fi = &f[(i - ENTRY_HEAD) / 2];
+        argv[i] = fi->name;
+        argv[i + 1] = fi->value;
+        lens[i + 1] = fi->len ? fi->len : strlen(fi->value);
+    }
+    for (int i = 0; i < argc; i++)
+        if (i < ENTRY_HEAD || (i - ENTRY_HEAD) % 2 == 0)
+            lens[i] = strlen(argv[i]);
+    struct relay_entry *e = entry_of(argc, argv, lens);
+    if (e)
+        e->is_change = kind[0] == 'c';
+    return e;
+}
+
+/* Queues an entry for out_thread: committing threads never wait on Redis. When the queue is
+ * full the entry is dropped, as one Redis refused would be. */
+static void enqueue(struct relay *r, struct relay_entry *e, int is_change)
+{
     pthread_mutex_lock(&r->lock);
     if (!e || r->queued_bytes + e->size > RELAY_QUEUE_BYTES) {
         r->dropped++;
-        r->marks_lost |= kind[0] == 'c';
+        r->marks_lost |= is_change;
         free(e);
     } else {
         if (r->tail)
@@ -95,6 +106,11 @@ static void append(struct relay *r, const char *kind, const struct field *f, siz
         pthread_cond_signal(&r->queued);
     }
     pthread_mutex_unlock(&r->lock);
+}
+
+static void append(struct relay *r, const char *kind, const struct field *f, size_t n)
+{
+    enqueue(r, entry_new(r, kind, f, n), kind[0] == 'c');
 }
 
 /* ---- out_thread ---- */
@@ -160,10 +176,18 @@ static void send_or_drop(struct relay *r, struct relay_entry *list, unsigned lon
     int had = r->out != NULL;
     for (int attempt = 0; attempt < 2; attempt++) {
         int64_t now = clock_mono_ms();
-        if (!r->out && (attempt || now >= r->retry_at_ms)) {
-            r->retry_at_ms = now + RETRY_MS;
-            r->out = redis_open(&r->url, 2, "relay",
-                                "the other nodes read this node's events from the event log");
+        if (!r->out && !attempt && now < r->retry_at_ms) /* paced, not dropped */
+            nanosleep(&(struct timespec){0, (long)(r->retry_at_ms - now) * 1000000L}, NULL);
+        if (!r->out) {
+            char why[256];
+            r->retry_at_ms = clock_mono_ms() + CONNECT_EVERY_MS;
+            if (!(r->out = redis_open_quiet(&r->url, 2, why, sizeof why)) &&
+                clock_mono_ms() - r->unreachable_logged_ms >= 1000) {
+                r->unreachable_logged_ms = clock_mono_ms();
+                log_error("relay: Redis at %s:%d cannot be used (%s); the other nodes read this "
+                          "node's events from the event log",
+                          r->url.host, r->url.port, why);
+            }
         }
         unsigned long refused = 0;
         int lost = *marks_lost;
@@ -328,6 +352,7 @@ struct relay *relay_new(const char *url, const char *log_name, struct bus *bus,
     r->on_change = on_change;
     r->change_user = change_user;
     snprintf(r->following, sizeof r->following, "praca:%s:following", log_name);
+    snprintf(r->voice_prefix, sizeof r->voice_prefix, "praca:%s:voice:", log_name);
     snprintf(r->applied, sizeof r->applied, "praca:%s:applied", log_name);
     pthread_mutex_init(&r->lock, NULL);
     pthread_cond_init(&r->queued, NULL);
@@ -386,6 +411,22 @@ void relay_settle(struct relay *r)
     pthread_mutex_unlock(&r->lock);
 }
 
+void relay_voice(struct relay *r, const char *owner, const char *key, const char *text, int removed)
+{
+    const struct field f[] = {{"x", removed ? "1" : "0", 0}, {"v", text, 0}};
+    append(r, "v", f, 2);
+    char hash[128];
+    snprintf(hash, sizeof hash, "%s%s", r->voice_prefix, owner);
+    const char *argv[] = {removed ? "HDEL" : "HSET", hash, key, text};
+    size_t lens[] = {4, strlen(hash), strlen(key), strlen(text)};
+    enqueue(r, entry_of(removed ? 3 : 4, argv, lens), 0);
+}
+
+const char *relay_node(const struct relay *r)
+{
+    return r->node;
+}
+
 void relay_change(struct relay *r, const char *what)
 {
     const struct field f[] = {{"s", what ? what : "*", 0}};
@@ -403,9 +444,10 @@ void relay_free(struct relay *r)
         pthread_mutex_unlock(&r->lock);
         pthread_join(r->out_thread, NULL);
     }
-    if (r->out) { /* the others no longer wait for this node */
+    if (r->out) { /* the others no longer wait for this node, nor count its voice sessions */
         freeReplyObject(redisCommand(r->out, "ZREM %s %s", r->following, r->node));
         freeReplyObject(redisCommand(r->out, "HDEL %s %s", r->applied, r->node));
+        freeReplyObject(redisCommand(r->out, "DEL %s%s", r->voice_prefix, r->node));
     }
     free_entries(r->head);
     redisFree(r->out);

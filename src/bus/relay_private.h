@@ -23,6 +23,8 @@ struct relay {
     struct bus *bus;
     relay_change_fn on_change;
     void *change_user;
+    struct relay_voice voice; /* apply is NULL when voice is not shared */
+    char voice_prefix[64];    /* praca:LOG_NAME:voice: */
     /* The writer's side: entries queued by the committing threads, appended by out_thread. */
     const char *exit_before; /* failure tests: dies before relaying an event holding this */
     pthread_mutex_t lock;
@@ -39,6 +41,7 @@ struct relay {
     int out_started;
     redisContext *out; /* out_thread's */
     int64_t retry_at_ms;
+    int64_t unreachable_logged_ms;
     /* The following side (the loop's thread). */
     uv_loop_t *loop;
     redisAsyncContext *in; /* NULL between attempts */
@@ -49,10 +52,20 @@ struct relay {
     int in_doomed;          /* the connection is to be dropped at the next tick */
     int64_t beat_ms;        /* when this node last said it follows */
     int pause_ms;           /* failure tests: a wait before each XREAD */
+    int loading;            /* other nodes' voice hashes still being read before the first XREAD */
+    int64_t gone_checked_ms;
     uv_timer_t pause;
     char last_id[64]; /* the last entry read; "" until the newest at start is known */
     int lost;         /* not following since a connection dropped or failed */
     int stopping;
 };
+
+/* relay_in.c: reads the stream once nothing is loading and the point to read from is known. */
+void relay_in_ready(struct relay *r);
+/* relay_voice.c, on the loop's thread: the other live nodes' voice sessions loaded afresh
+ * (r->loading counts the answers still due; relay_in_ready follows the last), and the nodes that
+ * stopped following dropped. Both do nothing unless voice is shared. */
+void relay_voice_load(struct relay *r);
+void relay_voice_check_gone(struct relay *r);
 
 #endif

@@ -2,6 +2,7 @@
 #include "core/redis.h"
 
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -62,14 +63,13 @@ int redis_connected_to_itself(int fd)
            !memcmp(&mine, &peer, mine_len);
 }
 
-redisContext *redis_open(const struct redis_url *u, int timeout_s, const char *who,
-                         const char *meanwhile)
+redisContext *redis_open_quiet(const struct redis_url *u, int timeout_s, char *why, size_t cap)
 {
     struct timeval limit = {timeout_s, 0};
     redisContext *c = redisConnectWithTimeout(u->host, u->port, limit);
     redisReply *r = NULL;
-    const char *why = c && !c->err && redis_connected_to_itself(c->fd) ? SELF : NULL;
-    if (c && !c->err && !why) {
+    const char *self = c && !c->err && redis_connected_to_itself(c->fd) ? SELF : NULL;
+    if (c && !c->err && !self) {
         redisSetTimeout(c, limit);
         if (u->password[0])
             r = redisCommand(c, "AUTH %s", u->password);
@@ -82,15 +82,21 @@ redisContext *redis_open(const struct redis_url *u, int timeout_s, const char *w
             }
         }
     }
-    log_error("%s: Redis at %s:%d cannot be used (%s); %s", who, u->host, u->port,
-              why ? why
-              : r ? r->str
-              : c ? c->errstr
-                  : "no memory",
-              meanwhile);
+    snprintf(why, cap, "%s", self ? self : r ? r->str : c ? c->errstr : "no memory");
     freeReplyObject(r);
     redisFree(c);
     return NULL;
+}
+
+redisContext *redis_open(const struct redis_url *u, int timeout_s, const char *who,
+                         const char *meanwhile)
+{
+    char why[256];
+    redisContext *c = redis_open_quiet(u, timeout_s, why, sizeof why);
+    if (!c)
+        log_error("%s: Redis at %s:%d cannot be used (%s); %s", who, u->host, u->port, why,
+                  meanwhile);
+    return c;
 }
 
 #define SCRIPT_ARGS_MAX 1024

@@ -22,6 +22,8 @@ int redis_url_parse(const char *url, struct redis_url *out);
  * does meanwhile (e.g. "limits", "this node counts alone meanwhile"). */
 redisContext *redis_open(const struct redis_url *u, int timeout_s, const char *who,
                          const char *meanwhile);
+/* The same without logging: why (cap bytes) says what went wrong when it returns NULL. */
+redisContext *redis_open_quiet(const struct redis_url *u, int timeout_s, char *why, size_t cap);
 
 /* 1 when the TCP connection on fd is connected to itself: a connect to a port nobody listens on,
  * from the same port, which Linux may pick when the port is in its ephemeral range. Such a

@@ -83,8 +83,9 @@ void gateway_replay_one(void *sock, uint64_t seq, const char *name, const char *
 /* Sends an event to those of its audience connected here, with its offset when logged. */
 struct bus_event;
 void gateway_fan_out(struct gateway *gw, const struct bus_event *ev);
-/* Publishes an event to users' connections (takes payload). */
+/* Publishes an event to users' connections (takes payload): to those on every node, or (with
+ * everywhere 0) to this node's only. */
 void gateway_publish(struct gateway *gw, const char *name, json_t *payload,
-                     const char (*to)[UUID_LEN + 1], size_t n);
+                     const char (*to)[UUID_LEN + 1], size_t n, int everywhere);
 
 #endif

@@ -71,7 +71,7 @@ static void to_user(struct gateway *gw, const char *name, json_t *payload, const
 {
     user_id_t to[1];
     memcpy(to[0], user_id, sizeof to[0]);
-    gateway_publish(gw, name, payload, (const user_id_t *)to, 1);
+    gateway_publish(gw, name, payload, (const user_id_t *)to, 1, 1);
 }
 
 static void session_ended(struct gateway *gw, const struct voice_session *s, const char *reason)
@@ -149,7 +149,7 @@ static void announce_answered(struct gateway_job *j)
         gateway_publish(gw, "channel_voice:participants_update",
                         json_pack("{ssssso}", "serverId", a->server_id, "channelId", a->channel_id,
                                   "participants", participants),
-                        (const user_id_t *)to, k);
+                        (const user_id_t *)to, k, 0);
     }
     free(to);
     free(list);
@@ -400,7 +400,8 @@ void voice_on_disconnect(struct gateway *gw, struct conn *c)
     long n = voicestate_list(gw->voice, VOICE_BY_SOCKET, sio_socket_id(c->sock), &list);
     for (long i = 0; i < n; i++) {
         struct voice_session s;
-        if (!voicestate_remove(gw->voice, list[i].user_id, list[i].server_id, &s) || gw->draining)
+        if (list[i].node[0] || /* another node's socket of the same name */
+            !voicestate_remove(gw->voice, list[i].user_id, list[i].server_id, &s) || gw->draining)
             continue;
         session_ended(gw, &s, "disconnected"); /* the user's other connections */
         announce(gw, s.server_id, s.channel_id);
@@ -512,12 +513,53 @@ void voice_on_review(struct gateway *gw, const char *payload, size_t len)
         free(list);
         return;
     }
+    long k = 0;
     for (long i = 0; i < n; i++)
-        entries[i].session = list[i];
+        if (!list[i].node[0]) /* each node reviews the sessions of its own sockets */
+            entries[k++].session = list[i];
     free(list);
-    r->n = n;
+    if (!k) {
+        free(entries);
+        free(r);
+        return;
+    }
+    r->n = k;
     r->entries = entries;
     r->base.work = review_on_worker;
     r->base.done = review_answered;
     gateway_run(gw, &r->base);
+}
+
+/* ---- other nodes' sessions ---- */
+
+/* Each node tells its own connections of a channel's participants, whichever node changed them. */
+void voice_remote(struct gateway *gw, const char *text, size_t len, int removed, const char *self)
+{
+    struct voice_session s, before;
+    if (voice_session_parse(text, len, &s)) {
+        log_error("voice: another node's session could not be read");
+        return;
+    }
+    if (!strcmp(s.node, self))
+        s.node[0] = '\0';
+    int rc = voicestate_apply(gw->voice, &s, removed, &before);
+    if (rc < 0 || gw->draining)
+        return;
+    announce(gw, s.server_id, s.channel_id);
+    if (rc == 1 && strcmp(before.channel_id, s.channel_id))
+        announce(gw, before.server_id, before.channel_id);
+}
+
+void voice_remote_drop(struct gateway *gw, const char *node)
+{
+    struct voice_session *list;
+    long n = voicestate_drop_node(gw->voice, node, &list);
+    for (long i = 0; i < n && !gw->draining; i++) {
+        int first = 1; /* one update per channel */
+        for (long k = 0; k < i && first; k++)
+            first = strcmp(list[k].channel_id, list[i].channel_id);
+        if (first)
+            announce(gw, list[i].server_id, list[i].channel_id);
+    }
+    free(list);
 }

@@ -1,4 +1,5 @@
 /* Voice sessions: see voicestate.h. */
+#include "core/buf.h"
 #include "core/jsonout.h"
 #include "state/voicestate.h"
 
@@ -10,7 +11,21 @@ struct voicestate {
     pthread_mutex_t lock;
     struct voice_session *list;
     size_t n, cap;
+    voicestate_change_fn on_change;
+    void *change_arg;
 };
+
+void voicestate_on_change(struct voicestate *v, voicestate_change_fn fn, void *arg)
+{
+    v->on_change = fn;
+    v->change_arg = arg;
+}
+
+static void tell(struct voicestate *v, const struct voice_session *s, int removed)
+{
+    if (v->on_change)
+        v->on_change(v->change_arg, s, removed);
+}
 
 struct voicestate *voicestate_new(void)
 {
@@ -60,38 +75,94 @@ static void take_out(struct voicestate *v, size_t i)
     v->n--;
 }
 
-int voicestate_put(struct voicestate *v, const struct voice_session *s,
-                   struct voice_session *before)
+/* Puts s in the place of the user's session in s's server (called locked): 1 when one was
+ * replaced (*before), 0 when added, -1 when out of memory. */
+static int put_locked(struct voicestate *v, const struct voice_session *s,
+                      struct voice_session *before)
 {
-    pthread_mutex_lock(&v->lock);
-    int rc = 0;
     long i = locate(v, s->user_id, VOICE_BY_SERVER, s->server_id);
     if (i >= 0) {
         struct voice_session *old = &v->list[i];
         *before = *old;
-        rc = 1;
         if (!strcmp(old->channel_id, s->channel_id)) {
             int64_t joined_at = old->joined_at;
             *old = *s;
             old->joined_at = joined_at;
-            pthread_mutex_unlock(&v->lock);
-            return rc;
+            return 1;
         }
         take_out(v, (size_t)i);
     }
     if (v->n == v->cap) {
         size_t cap = v->cap ? v->cap * 2 : 16;
         struct voice_session *grown = realloc(v->list, cap * sizeof *grown);
-        if (!grown) {
-            pthread_mutex_unlock(&v->lock);
+        if (!grown)
             return -1;
-        }
         v->list = grown;
         v->cap = cap;
     }
     v->list[v->n++] = *s;
+    return i >= 0;
+}
+
+int voicestate_put(struct voicestate *v, const struct voice_session *s,
+                   struct voice_session *before)
+{
+    pthread_mutex_lock(&v->lock);
+    int rc = put_locked(v, s, before);
+    if (rc >= 0) {
+        long i = locate(v, s->user_id, VOICE_BY_SERVER, s->server_id);
+        tell(v, &v->list[i], 0);
+    }
     pthread_mutex_unlock(&v->lock);
     return rc;
+}
+
+int voicestate_apply(struct voicestate *v, const struct voice_session *s, int removed,
+                     struct voice_session *before)
+{
+    pthread_mutex_lock(&v->lock);
+    long i = locate(v, s->user_id, VOICE_BY_SERVER, s->server_id);
+    int rc = -1;
+    if (removed) {
+        if (i >= 0 && !strcmp(v->list[i].node, s->node)) {
+            *before = v->list[i];
+            if (!before->node[0])
+                tell(v, before, 1);
+            take_out(v, (size_t)i);
+            rc = 1;
+        }
+    } else {
+        rc = put_locked(v, s, before);
+        if (rc == 1 && !before->node[0] && strcmp(s->node, "")) /* the user moved elsewhere */
+            tell(v, before, 1);
+    }
+    pthread_mutex_unlock(&v->lock);
+    return rc;
+}
+
+long voicestate_drop_node(struct voicestate *v, const char *node, struct voice_session **out)
+{
+    *out = NULL;
+    pthread_mutex_lock(&v->lock);
+    size_t n = 0;
+    for (size_t i = 0; i < v->n; i++)
+        n += node ? !strcmp(v->list[i].node, node) : v->list[i].node[0] != '\0';
+    struct voice_session *copy = n ? malloc(n * sizeof *copy) : NULL;
+    if (n && !copy) {
+        pthread_mutex_unlock(&v->lock);
+        return -1;
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < v->n;)
+        if (node ? !strcmp(v->list[i].node, node) : v->list[i].node[0] != '\0') {
+            copy[k++] = v->list[i];
+            take_out(v, i);
+        } else {
+            i++;
+        }
+    pthread_mutex_unlock(&v->lock);
+    *out = copy;
+    return (long)n;
 }
 
 int voicestate_remove(struct voicestate *v, const char *user_id, const char *server_id,
@@ -101,6 +172,7 @@ int voicestate_remove(struct voicestate *v, const char *user_id, const char *ser
     long i = locate(v, user_id, VOICE_BY_SERVER, server_id);
     if (i >= 0) {
         *out = v->list[i];
+        tell(v, out, 1);
         take_out(v, (size_t)i);
     }
     pthread_mutex_unlock(&v->lock);
@@ -124,8 +196,10 @@ int voicestate_set_can_speak(struct voicestate *v, const char *user_id, const ch
     pthread_mutex_lock(&v->lock);
     long i = locate(v, user_id, VOICE_BY_CHANNEL, channel_id);
     int changed = i >= 0 && v->list[i].can_speak != can_speak;
-    if (changed)
+    if (changed) {
         v->list[i].can_speak = can_speak;
+        tell(v, &v->list[i], 0);
+    }
     pthread_mutex_unlock(&v->lock);
     return changed;
 }
@@ -163,4 +237,42 @@ json_t *voice_participants_json(const struct voice_session *list, size_t n, int 
         json_array_append_new(arr, p);
     }
     return arr;
+}
+
+char *voice_session_text(const struct voice_session *s)
+{
+    json_t *o =
+        json_pack("{ss ss ss ss ss sb sb sb sb sI}", "s", s->server_id, "c", s->channel_id, "u",
+                  s->user_id, "k", s->socket_id, "o", s->node, "b", s->is_bot, "m", s->self_muted,
+                  "d", s->self_deafened, "p", s->can_speak, "j", (json_int_t)s->joined_at);
+    char *text = o ? json_dumps(o, JSON_COMPACT) : NULL;
+    json_decref(o);
+    return text;
+}
+
+int voice_session_parse(const char *text, size_t len, struct voice_session *out)
+{
+    json_t *o = json_loadb(text, len, 0, NULL);
+    const char *sid, *cid, *uid, *sock, *node;
+    int bot, muted, deaf, speak;
+    json_int_t joined;
+    int rc = json_unpack(o, "{ss ss ss ss ss sb sb sb sb sI}", "s", &sid, "c", &cid, "u", &uid, "k",
+                         &sock, "o", &node, "b", &bot, "m", &muted, "d", &deaf, "p", &speak, "j",
+                         &joined) ||
+                     slice_copy(slice_from(sid), out->server_id, sizeof out->server_id) ||
+                     slice_copy(slice_from(cid), out->channel_id, sizeof out->channel_id) ||
+                     slice_copy(slice_from(uid), out->user_id, sizeof out->user_id) ||
+                     slice_copy(slice_from(sock), out->socket_id, sizeof out->socket_id) ||
+                     slice_copy(slice_from(node), out->node, sizeof out->node)
+                 ? -1
+                 : 0;
+    if (!rc) {
+        out->is_bot = bot;
+        out->self_muted = muted;
+        out->self_deafened = deaf;
+        out->can_speak = speak;
+        out->joined_at = joined;
+    }
+    json_decref(o);
+    return rc;
 }

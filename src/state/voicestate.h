@@ -16,12 +16,14 @@
 #include "core/uuid.h"
 
 #define VOICE_SOCKET_ID_MAX 32
+#define VOICE_NODE_MAX      17 /* a node's name in the relay (bus/relay.h), and its NUL */
 
 struct voice_session {
     char server_id[UUID_LEN + 1];
     char channel_id[UUID_LEN + 1];
     char user_id[UUID_LEN + 1];
     char socket_id[VOICE_SOCKET_ID_MAX]; /* the connection that joined */
+    char node[VOICE_NODE_MAX];           /* "" when that connection is this node's */
     int is_bot;
     int self_muted;
     int self_deafened;
@@ -36,6 +38,24 @@ struct voicestate;
 
 struct voicestate *voicestate_new(void);
 void voicestate_free(struct voicestate *v);
+
+/* With several nodes: told of each change to this node's own sessions (a put, or a removal,
+ * replaced or moved away included), under the lock: fn must only queue. */
+typedef void (*voicestate_change_fn)(void *arg, const struct voice_session *s, int removed);
+void voicestate_on_change(struct voicestate *v, voicestate_change_fn fn, void *arg);
+/* Another node's change (s->node names the node that holds it, "" for this one): a put replaces
+ * the user's session in that server, whichever node held it (this node's own is then told as
+ * removed); a removal removes it only while that node still holds it. Returns 1 when a session
+ * was replaced or removed (*before), 0 when one was added, -1 when nothing changed. */
+int voicestate_apply(struct voicestate *v, const struct voice_session *s, int removed,
+                     struct voice_session *before);
+/* Removes every session of node (NULL: of every other node); copies of them in *out (free() it)
+ * and how many, or -1 when out of memory. */
+long voicestate_drop_node(struct voicestate *v, const char *node, struct voice_session **out);
+
+/* A session as the relay carries it, and back: 0, or -1 when the text is not one. */
+char *voice_session_text(const struct voice_session *s);
+int voice_session_parse(const char *text, size_t len, struct voice_session *out);
 
 /* Adds s, or replaces the user's session in s's server. A rejoin of the same channel keeps its
  * joined_at. Returns 1 when a session was replaced (*before gets it), 0 when added, -1 when out

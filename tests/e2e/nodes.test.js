@@ -12,7 +12,7 @@ const { spawn, spawnSync } = require('node:child_process');
 const { startServer, api, appWithBot, install, serverWithMembers, gatewayConnect, eventually, rawResume, POSTGRES } = require('./helpers');
 
 const REDIS = '/usr/bin/redis-server';
-const P = { VER_CANAL: 256, ENVIAR_MENSAGENS: 512 };
+const P = { VER_CANAL: 256, ENVIAR_MENSAGENS: 512, CONECTAR_VOZ: 16384, FALAR: 32768 };
 
 function freePort() {
   return new Promise((resolve) => {
@@ -328,6 +328,38 @@ test('presence counts a connection on any live node: a node killed without a wor
     const killed = Date.now();
     await becomes(a, 'offline');
     assert.ok(Date.now() - killed < 15000);
+  } finally {
+    if (c.proc.exitCode === null && c.proc.signalCode === null) c.proc.kill('SIGKILL');
+  }
+});
+
+test('voice across nodes: participants and signals cross, and a node killed without a word takes its sessions with it', { skip }, async () => {
+  const c = await startServer({ store: a.storeArgs, env: { PRACA_REDIS_URL: redis.url } });
+  try {
+    const w = await world(b); // holds P.VER_CANAL; voice needs its own install below
+    const ch = await api(a.url, 'POST', `/api/servers/${w.sid}/channels`, { token: w.owner.token, body: { name: 'Voz', type: 'voice' } });
+    assert.equal(ch.status, 201, ch.text);
+    const vcid = ch.body.channel.id;
+    const info = await appWithBot(a.url, w.owner, { intents: ['voice.connect'] });
+    assert.equal((await install(a.url, w.owner, info, w.sid, { permissions: P.VER_CANAL | P.CONECTAR_VOZ | P.FALAR })).complete.status, 200);
+    const bot = await gatewayConnect(b.url, { auth: { token: info.botToken }, transports: ['websocket'] }, sockets);
+    const person = await gatewayConnect(c.url, { auth: { token: w.members[0].token }, transports: ['websocket'] }, sockets);
+    const ask = (s, name, payload) => s.timeout(3000).emitWithAck(name, payload);
+    const updates = () => bot.received.filter((e) => e.name === 'channel_voice:participants_update').map((e) => e.payload.participants.map((p) => p.userId).sort());
+    const both = [info.app.botUserId, w.members[0].user.id].sort();
+    assert.equal((await ask(bot, 'voice:join', { channelId: vcid })).ok, true);
+    const joined = await ask(person, 'voice:join', { channelId: vcid });
+    assert.deepEqual(joined.participants.map((p) => p.userId).sort(), both, 'C knows the bot joined on B');
+    await eventually(() => JSON.stringify(updates().at(-1)) === JSON.stringify(both) || updates(), 5000, 'B tells the bot of the person on C');
+    assert.deepEqual((await ask(bot, 'channel_voice:signal', { channelId: vcid, toUserId: w.members[0].user.id, data: { sdp: 'oferta' } })).ok, true);
+    await eventually(() => person.received.some((e) => e.name === 'channel_voice:signal' && e.payload.data.sdp === 'oferta') || 'not yet', 5000, 'the signal crosses to C');
+    const members = async () => (await api(a.url, 'GET', `/api/bot/servers/${w.sid}/channels/${vcid}/voice-members`, { token: info.botToken })).body.members.map((m) => m.userId).sort();
+    assert.deepEqual(await members(), both, 'A lists both');
+    c.proc.kill('SIGKILL');
+    await c.exited;
+    await eventually(() => JSON.stringify(updates().at(-1)) === JSON.stringify([info.app.botUserId]) || updates().at(-1), 10000, 'the person gone with C');
+    // Each node looks for gone nodes on its own schedule: A within the same few seconds.
+    await eventually(async () => JSON.stringify(await members()) === JSON.stringify([info.app.botUserId]) || 'not yet', 5000, 'A drops them too');
   } finally {
     if (c.proc.exitCode === null && c.proc.signalCode === null) c.proc.kill('SIGKILL');
   }

@@ -117,3 +117,76 @@ Test(voicestate, participants_show_muted_without_falar)
                      "1970-01-01T00:00:00.000Z");
     json_decref(j);
 }
+
+/* What the store told the relay: each change of this node's own sessions. */
+struct told {
+    int n, removed;
+    struct voice_session last;
+};
+
+static void note(void *arg, const struct voice_session *s, int removed)
+{
+    struct told *t = arg;
+    t->n++;
+    t->removed = removed;
+    t->last = *s;
+}
+
+Test(voicestate, another_nodes_sessions_are_applied_and_told_apart)
+{
+    struct voicestate *v = voicestate_new();
+    struct told told = {0};
+    voicestate_on_change(v, note, &told);
+    struct voice_session mine = session(SERVER_A, ROOM_1, ANA, "s1", 100), before;
+    cr_assert_eq(voicestate_put(v, &mine, &before), 0);
+    cr_assert_eq(told.n, 1, "this node's own put is told");
+    cr_assert_eq(told.removed, 0);
+
+    struct voice_session theirs = session(SERVER_A, ROOM_1, BOT, "s9", 200);
+    strcpy(theirs.node, "b0b0b0b0b0b0b0b0");
+    cr_assert_eq(voicestate_apply(v, &theirs, 0, &before), 0, "added");
+    cr_assert_eq(told.n, 1, "another node's put is not told back");
+    cr_assert_eq(count(v, VOICE_BY_CHANNEL, ROOM_1), 2);
+
+    /* A removal from a node that no longer holds the session changes nothing. */
+    struct voice_session stale = theirs;
+    strcpy(stale.node, "c0c0c0c0c0c0c0c0");
+    cr_assert_eq(voicestate_apply(v, &stale, 1, &before), -1);
+    cr_assert_eq(count(v, VOICE_BY_CHANNEL, ROOM_1), 2);
+
+    /* Ana joins through another node: her session here is replaced, and told as removed. */
+    struct voice_session moved = session(SERVER_A, ROOM_2, ANA, "s7", 300);
+    strcpy(moved.node, "b0b0b0b0b0b0b0b0");
+    cr_assert_eq(voicestate_apply(v, &moved, 0, &before), 1);
+    cr_assert_str_eq(before.channel_id, ROOM_1);
+    cr_assert_eq(told.n, 2);
+    cr_assert_eq(told.removed, 1);
+    cr_assert_str_eq(told.last.user_id, ANA);
+
+    struct voice_session *gone;
+    cr_assert_eq(voicestate_drop_node(v, "b0b0b0b0b0b0b0b0", &gone), 2, "both went with node b");
+    free(gone);
+    cr_assert_eq(count(v, VOICE_BY_SERVER, SERVER_A), 0);
+    voicestate_free(v);
+}
+
+Test(voicestate, a_session_as_text_and_back)
+{
+    struct voice_session s = session(SERVER_B, ROOM_B, BOT, "sock-1", 1764000000123), back;
+    strcpy(s.node, "a1a1a1a1a1a1a1a1");
+    s.is_bot = 1;
+    s.self_muted = 1;
+    char *text = voice_session_text(&s);
+    cr_assert_not_null(text);
+    cr_assert_eq(voice_session_parse(text, strlen(text), &back), 0);
+    free(text);
+    cr_assert_str_eq(back.server_id, SERVER_B);
+    cr_assert_str_eq(back.channel_id, ROOM_B);
+    cr_assert_str_eq(back.user_id, BOT);
+    cr_assert_str_eq(back.socket_id, "sock-1");
+    cr_assert_str_eq(back.node, "a1a1a1a1a1a1a1a1");
+    cr_assert(back.is_bot && back.self_muted && !back.self_deafened && back.can_speak);
+    cr_assert_eq(back.joined_at, 1764000000123);
+    cr_assert_eq(voice_session_parse("{\"s\":1}", 7, &back), -1);
+    cr_assert_eq(voice_session_parse("nope", 4, &back), -1);
+}
