@@ -33,6 +33,9 @@ struct state_server;
  * or NULL with *failed set on a storage error (and with *failed 0 when there is no server). */
 struct idset *api_audience(struct api_call *c, const char *sid, const char *cid, uint32_t intent,
                            int *failed);
+/* The same, with the people who can see the channel too. */
+struct idset *api_audience_with_people(struct api_call *c, const char *sid, const char *cid,
+                                       uint32_t intent, int *failed);
 /* A message event (MESSAGE_CREATE / UPDATE / DELETE) in a server channel: to the bots with
  * messages.read that can see channel `channel` (an index into srv) now. Takes payload. */
 void api_event_message(struct api_call *c, const char *name, struct state_server *srv,

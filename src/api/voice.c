@@ -72,7 +72,8 @@ int api_voice_observers(void *thread_ctx, const char *server_id, const char *cha
     *to = NULL;
     *n = 0;
     int failed;
-    struct idset *set = api_audience(&c, server_id, channel_id, INTENT_VOICE_CONNECT, &failed);
+    struct idset *set =
+        api_audience_with_people(&c, server_id, channel_id, INTENT_VOICE_CONNECT, &failed);
     size_t count = idset_count(set);
     if (count && (*to = malloc(count * sizeof **to))) {
         for (size_t i = 0; i < count; i++)
@@ -106,13 +107,14 @@ void api_voice_review_user(struct api_call *c, const char *user_id)
     review(c, "userId", user_id);
 }
 
-/* GET /api/bot/servers/:sid/channels/:cid/voice-members */
+/* GET /api/bot/servers/:sid/channels/:cid/voice-members (a bot with voice.connect) and
+ * GET /api/servers/:sid/channels/:cid/voice-members (a person who can see the channel). */
 static void voice_members(struct api_call *c)
 {
     struct place p;
     if (api_place(c, &p))
         return;
-    if (api_bot_intent(c, INTENT_VOICE_CONNECT)) {
+    if (c->me.is_bot && api_bot_intent(c, INTENT_VOICE_CONNECT)) {
         api_place_cleanup(&p);
         return;
     }
@@ -134,6 +136,8 @@ static void voice_members(struct api_call *c)
 
 const struct api_route api_voice_routes[] = {
     {HTTP_GET, "/api/bot/servers/:sid/channels/:cid/voice-members", voice_members, API_BOT,
+     API_ON_WORKER, API_BODY_SMALL},
+    {HTTP_GET, "/api/servers/:sid/channels/:cid/voice-members", voice_members, API_PERSON,
      API_ON_WORKER, API_BODY_SMALL},
     {0, NULL, NULL, 0, 0, 0},
 };

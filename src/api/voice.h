@@ -15,8 +15,8 @@
 /* Where user_id stands in voice channel channel_id. thread_ctx is the worker's. */
 void api_voice_standing(void *thread_ctx, const char *user_id, int is_bot, const char *channel_id,
                         struct voice_standing *out);
-/* The bots with voice.connect that can see the channel, in a malloc'd array (*to, *n).
- * Returns 0 or -1. */
+/* The bots with voice.connect and the people that can see the channel, in a malloc'd array
+ * (*to, *n). Returns 0 or -1. */
 int api_voice_observers(void *thread_ctx, const char *server_id, const char *channel_id,
                         char (**to)[UUID_LEN + 1], size_t *n);
 

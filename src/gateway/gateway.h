@@ -30,7 +30,8 @@ struct gateway_rules {
     /* Where user_id stands in voice channel channel_id. */
     void (*voice_standing)(void *thread_ctx, const char *user_id, int is_bot,
                            const char *channel_id, struct voice_standing *out);
-    /* The bots that watch the channel's voice participants (malloc'd array). 0 or -1. */
+    /* Who watches the channel's voice participants: the bots with voice.connect and the people
+     * that can see it (malloc'd array). 0 or -1. */
     int (*voice_observers)(void *thread_ctx, const char *server_id, const char *channel_id,
                            char (**to)[UUID_LEN + 1], size_t *n);
 };

@@ -346,3 +346,34 @@ test('server settings: roles and their permissions, the name and the rules; the 
     await p.context().close();
   }
 });
+
+test('voice channels show who is in them, live; a person joins and leaves from the page', async () => {
+  const { owner: ana, sid, members: [bia] } = await serverWithMembers(srv.url, 1);
+  const ch = await api(srv.url, 'POST', `/api/servers/${sid}/channels`, { token: ana.token, body: { name: 'Sala de voz', type: 'voice' } });
+  assert.equal(ch.status, 201, ch.text);
+  const vcid = ch.body.channel.id;
+  // Bia is in the channel before Ana opens the page: the list is read with the server.
+  const biaSocket = await gatewayConnect(srv.url, { auth: { token: bia.token } }, sockets);
+  assert.equal((await biaSocket.timeout(3000).emitWithAck('voice:join', { channelId: vcid })).ok, true);
+  const a = await openApp(ana);
+  const room = `.voice[data-id="${vcid}"]`;
+  await a.waitForSelector(`${room} .voice-people li:has-text("${bia.user.username}")`);
+  await a.click(`${room} button:has-text("Entrar")`);
+  await a.waitForSelector(`${room} .voice-people li:has-text("${ana.user.username}")`);
+  await a.waitForSelector(`${room} button:has-text("Sair")`);
+  const listed = await api(srv.url, 'GET', `/api/servers/${sid}/channels/${vcid}/voice-members`, { token: bia.token });
+  assert.deepEqual(listed.body.members.map((m) => m.userId), [bia.user.id, ana.user.id]);
+  await shoot(a, 'chat-voice');
+  // Bia leaves from her own connection: Ana's page follows.
+  assert.equal((await biaSocket.timeout(3000).emitWithAck('voice:leave', {})).ok, true);
+  await a.waitForSelector(`${room} .voice-people li:has-text("${bia.user.username}")`, { state: 'detached' });
+  await a.click(`${room} button:has-text("Sair")`);
+  await a.waitForSelector(`${room} button:has-text("Entrar")`);
+  assert.deepEqual((await api(srv.url, 'GET', `/api/servers/${sid}/channels/${vcid}/voice-members`, { token: ana.token })).body.members, []);
+  // The route: a text channel is refused, a bot is sent to its own route.
+  const text = await api(srv.url, 'GET', `/api/servers/${sid}/channels/${(await api(srv.url, 'GET', `/api/servers/${sid}`, { token: ana.token })).body.channels.find((c) => c.type === 'text').id}/voice-members`, { token: ana.token });
+  assert.equal(text.status, 400);
+  assert.equal(text.body.error, 'cid: não é um canal de voz');
+  assert.deepEqual(a.problems, [], 'no script errors or CSP violations');
+  await a.context().close();
+});

@@ -24,6 +24,8 @@ const chat = {
   perms: 0, // what I may do in the open channel (chat-perms.js)
   messages: new Map(), // id → message shown, to draw it again when its reactions change
   usernames: [], // of the open server's members, for @ suggestions
+  voice: new Map(), // voice channel id → its participants, in the open server
+  voiceChannels: [],
 };
 
 // ---- rendering ----
@@ -232,21 +234,75 @@ async function loadServer(sid) {
   const base = basePermissions(server, roles, mine);
   $('#settings-open').hidden = !(base & (PERM.GERENCIAR_SERVIDOR | PERM.GERENCIAR_CARGOS));
   $('#invite-make').hidden = !(base & PERM.CRIAR_CONVITE);
+  chat.voiceChannels = channels.filter((c) => c.type === 'voice');
+  await loadVoice(sid, channels);
+  if (sid !== chat.sid || generation !== chat.loads) return false;
   paintChannels(channels);
   const open = chat.channels.find((c) => c.id === chat.cid);
   chat.perms = channelPermissions(server, roles, mine, open);
   return true;
 }
 
-// Text channels open; voice and forum channels are listed for what they are.
+// Text channels open; voice channels show who is in them, with a way in and out; forums are
+// listed for what they are.
 function paintChannels(channels) {
-  const icon = { text: '#', voice: '🔊', forum: '💬' };
   $('#channels').replaceChildren(...channels.map((c) => el('li', {}, c.type === 'text'
     ? el('button', { type: 'button', class: 'channel', text: `# ${c.name}`, 'data-id': c.id, onclick: () => openChannel(c.id),
                      'aria-current': c.id === chat.cid ? 'true' : 'false' })
-    : el('span', { class: 'channel other', title: c.type === 'voice' ? 'Canal de voz: entre por um cliente de voz' : 'Fórum: as postagens são threads',
-                   text: `${icon[c.type] || '•'} ${c.name}` }))));
+    : c.type === 'voice' ? voiceChannel(c)
+      : el('span', { class: 'channel other', title: 'Fórum: as postagens são threads', text: `💬 ${c.name}` }))));
   paintUnread();
+}
+
+// A voice channel: its name, whether I am in it, and its participants (no audio in the page:
+// joining makes me a participant for the bots and clients that carry the audio).
+function voiceChannel(c) {
+  const people = chat.voice.get(c.id) || [];
+  const inside = people.some((p) => p.userId === chat.me.id);
+  return el('div', { class: 'voice', 'data-id': c.id },
+    el('span', { class: 'channel other', text: `🔊 ${c.name}` }),
+    el('button', { type: 'button', class: 'voice-toggle', text: inside ? 'Sair' : 'Entrar',
+                   'aria-label': `${inside ? 'Sair de' : 'Entrar em'} ${c.name}`,
+                   title: 'Sem áudio no navegador: você aparece na sala para bots e clientes de voz',
+                   onclick: () => (inside ? leaveVoice(c) : joinVoice(c)) }),
+    el('ul', { class: 'voice-people', 'aria-label': `Na sala ${c.name}` },
+      ...people.map((p) => el('li', { text: `${p.muted ? '🔇' : '🎙'} ${nameOf(p.userId)}` }))));
+}
+
+async function loadVoice(sid, channels) {
+  const voice = channels.filter((c) => c.type === 'voice');
+  const lists = await Promise.all(voice.map((c) =>
+    api('GET', `/api/servers/${sid}/channels/${c.id}/voice-members`).then((r) => r.members, () => [])));
+  if (sid !== chat.sid) return;
+  chat.voice = new Map(voice.map((c, i) => [c.id, lists[i]]));
+}
+
+function paintVoice(cid) {
+  const c = chat.voiceChannels.find((v) => v.id === cid);
+  const at = document.querySelector(`.voice[data-id="${cid}"]`);
+  if (c && at) at.replaceWith(voiceChannel(c));
+}
+
+async function joinVoice(c) {
+  try {
+    const joined = await chat.gateway.emitWithAck('voice:join', { channelId: c.id });
+    if (!joined.ok) throw Object.assign(new Error(joined.error), { status: joined.status });
+    chat.voice.set(c.id, joined.participants);
+    paintVoice(c.id);
+  } catch (e) {
+    showError($('#page-error'), e);
+  }
+}
+
+async function leaveVoice(c) {
+  try {
+    const left = await chat.gateway.emitWithAck('voice:leave', { channelId: c.id });
+    if (!left.ok) throw Object.assign(new Error(left.error), { status: left.status });
+    chat.voice.set(c.id, (chat.voice.get(c.id) || []).filter((p) => p.userId !== chat.me.id));
+    paintVoice(c.id);
+  } catch (e) {
+    showError($('#page-error'), e);
+  }
 }
 
 async function openServer(sid) {
@@ -516,7 +572,12 @@ function connectLive() {
     .on('SERVER_UPDATE', (u) => serverChanged(u.serverId))
     .on('GUILD_MEMBER_ADD', (m) => serverChanged(m.serverId))
     .on('GUILD_MEMBER_REMOVE', (m) => serverChanged(m.serverId))
-    .on('INTERACTION_MODAL', openModal);
+    .on('INTERACTION_MODAL', openModal)
+    .on('channel_voice:participants_update', (u) => {
+      if (u.serverId !== chat.sid) return;
+      chat.voice.set(u.channelId, u.participants);
+      paintVoice(u.channelId);
+    });
   chat.gateway.open();
 }
 

@@ -1,5 +1,5 @@
 // A small Socket.IO v4 client for the pages (Engine.IO 4 over WebSocket only, the default
-// namespace, events without acks): what the chat page needs, with no external script.
+// namespace, events and acknowledgements): what the chat page needs, with no external script.
 // Connects with a single-use ticket from POST /api/gateway/ticket (the page cannot read its
 // HttpOnly session cookie), and reconnects with a new one when the connection drops.
 'use strict';
@@ -10,6 +10,20 @@ class Gateway {
     this.ws = null;
     this.closed = false;
     this.retryMs = 500;
+    this.acks = new Map(); // id → resolve, for events sent with an acknowledgement
+    this.nextAck = 0;
+  }
+
+  // Sends an event and resolves with the server's acknowledgement (rejects after 5 s or when
+  // the connection is not open).
+  emitWithAck(name, payload) {
+    return new Promise((resolve, reject) => {
+      if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return reject(new Error('sem conexão'));
+      const id = this.nextAck++;
+      const timer = setTimeout(() => { this.acks.delete(id); reject(new Error('sem resposta')); }, 5000);
+      this.acks.set(id, (answer) => { clearTimeout(timer); resolve(answer); });
+      this.ws.send(`42${id}` + JSON.stringify([name, payload]));
+    });
   }
 
   on(name, fn) {
@@ -61,6 +75,11 @@ class Gateway {
     } else if (data.startsWith('42')) {
       const [name, payload] = JSON.parse(data.slice(2));
       this.emitLocal(name, payload);
+    } else if (data.startsWith('43')) { // 43<id>[answer]
+      const at = data.indexOf('[');
+      const done = this.acks.get(Number(data.slice(2, at)));
+      this.acks.delete(Number(data.slice(2, at)));
+      if (done) done(JSON.parse(data.slice(at))[0]);
     }
   }
 
