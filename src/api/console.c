@@ -16,6 +16,7 @@
 #include "domain/intents.h"
 #include "domain/permissions.h"
 #include "state/console.h"
+#include "state/presence.h"
 #include "state/state.h"
 #include "store/event_log.h"
 
@@ -105,6 +106,23 @@ static struct idset *servers_of(struct api_call *c, const char *app_id)
     return set;
 }
 
+/* With several nodes an event whose bot had no socket on the recording node was delivered if
+ * the bot was connected to another: presence answers, read within a poll of the event, and
+ * that answer is kept. */
+static void settle_elsewhere(struct api_call *c, const struct store_app *app,
+                             struct console_entry *got, size_t n)
+{
+    int asked = 0, elsewhere = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (got[i].outcome != CONSOLE_NOT_HERE)
+            continue;
+        if (!asked++)
+            elsewhere = presence_online_anywhere(c->app->presence, app->bot_user_id);
+        got[i].outcome = elsewhere ? CONSOLE_DELIVERED : CONSOLE_NOT_CONNECTED;
+        console_settle(c->app->console, app->id, got[i].position, got[i].outcome);
+    }
+}
+
 static void console(struct api_call *c)
 {
     long long after = 0;
@@ -123,6 +141,7 @@ static void console(struct api_call *c)
                                             clock_now_ms()) == 0;
     struct console_entry *got = calloc(CONSOLE_KEPT, sizeof *got);
     size_t n = got ? console_read(c->app->console, app.id, (uint64_t)after, got, CONSOLE_KEPT) : 0;
+    settle_elsewhere(c, &app, got, n);
     json_t *events = json_array();
     uint64_t next = (uint64_t)after;
     for (size_t i = 0; i < n; i++) {

@@ -445,7 +445,10 @@ static enum console_outcome console_outcome_of(void *arg, const char *bot_user_i
     struct console_arg *a = arg;
     if (!idset_has(a->to, bot_user_id))
         return CONSOLE_NOT_RECIPIENT;
-    return map_get(&a->gw->users, bot_user_id) ? CONSOLE_DELIVERED : CONSOLE_NOT_CONNECTED;
+    if (map_get(&a->gw->users, bot_user_id))
+        return CONSOLE_DELIVERED;
+    return a->gw->sequence ? CONSOLE_NOT_HERE
+                           : CONSOLE_NOT_CONNECTED; /* another node may hold it */
 }
 
 /* Only while an owner has the console open: the payload says where the event happened. */

@@ -105,6 +105,22 @@ void console_record(struct console *c, const struct console_entry *e, console_ou
     pthread_mutex_unlock(&c->lock);
 }
 
+void console_settle(struct console *c, const char *app_id, uint64_t position,
+                    enum console_outcome outcome)
+{
+    pthread_mutex_lock(&c->lock);
+    for (size_t i = 0; i < CONSOLE_APPS; i++) {
+        struct watch *w = &c->watches[i];
+        if (strcmp(w->app_id, app_id))
+            continue;
+        for (size_t k = 0; k < w->count; k++)
+            if (w->ring[k].position == position && w->ring[k].outcome == CONSOLE_NOT_HERE)
+                w->ring[k].outcome = outcome;
+        break;
+    }
+    pthread_mutex_unlock(&c->lock);
+}
+
 size_t console_read(struct console *c, const char *app_id, uint64_t after,
                     struct console_entry *out, size_t max)
 {

@@ -24,6 +24,7 @@ enum console_outcome {
     CONSOLE_DELIVERED,     /* written to at least one of the bot's sockets */
     CONSOLE_NOT_CONNECTED, /* among the recipients, with no socket open */
     CONSOLE_NOT_RECIPIENT, /* left out when the event was published */
+    CONSOLE_NOT_HERE,      /* several nodes: no socket on this node; the first read asks presence */
 };
 
 struct console_entry {
@@ -52,6 +53,10 @@ typedef enum console_outcome (*console_outcome_fn)(void *arg, const char *bot_us
 void console_record(struct console *c, const struct console_entry *e, console_outcome_fn outcome,
                     void *arg);
 
+/* Settles a CONSOLE_NOT_HERE entry of app_id once presence has told (the first read's word is
+ * kept). */
+void console_settle(struct console *c, const char *app_id, uint64_t position,
+                    enum console_outcome outcome);
 /* Entries of app_id after position `after`, oldest first, at most max. */
 size_t console_read(struct console *c, const char *app_id, uint64_t after,
                     struct console_entry *out, size_t max);

@@ -171,6 +171,14 @@ int presence_statuses(struct presence *p, const char *const *user_ids, size_t n,
     return 0;
 }
 
+int presence_online_anywhere(struct presence *p, const char *user_id)
+{
+    struct view v;
+    views(p, &user_id, 1, &v);
+    json_decref(v.activity);
+    return v.connected;
+}
+
 json_t *presence_json(struct presence *p, const char *user_id)
 {
     struct view v;

@@ -21,6 +21,8 @@ void presence_set(struct presence *p, const char *user_id, const char *status, j
 /* The shown statuses of n users (online, idle, dnd or offline; static strings) into out: 0, or
  * -1 when out of memory. */
 int presence_statuses(struct presence *p, const char *const *user_ids, size_t n, const char **out);
+/* 1 when the user has a connection open on any node (invisible or not). */
+int presence_online_anywhere(struct presence *p, const char *user_id);
 /* {status, activity, connected} of a user (a new object). */
 json_t *presence_json(struct presence *p, const char *user_id);
 /* Several nodes: connections are counted and statuses saved in Redis too (presence_shared.h),

@@ -3,7 +3,7 @@
 'use strict';
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { startServer, api, register, appWithBot, install, serverWithMembers, gatewayConnect, PER_NODE } = require('./helpers');
+const { startServer, api, register, appWithBot, install, serverWithMembers, gatewayConnect } = require('./helpers');
 
 const P = { VER_CANAL: 256, ENVIAR_MENSAGENS: 512 };
 let srv;
@@ -41,7 +41,7 @@ async function events(w, n, after = '0') {
   throw new Error(`fewer than ${n} console events`);
 }
 
-test('delivered, not connected, no VER_CANAL, intent off: each with its reason, only while watched', { skip: PER_NODE.console }, async () => {
+test('delivered, not connected, no VER_CANAL, intent off: each with its reason, only while watched', async () => {
   const w = await world();
   await w.say(w.open, 'antes de olhar'); // nobody watches yet: not recorded
   const first = await w.look();

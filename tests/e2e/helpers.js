@@ -20,10 +20,6 @@ const POSTGRES = process.env.PRACA_TEST_POSTGRES;
 const REDIS = process.env.PRACA_TEST_REDIS;
 const NODES = POSTGRES && REDIS ? Number(process.env.PRACA_TEST_NODES || 1) : 1;
 const clusters = new Map(); // the first node's URL → {urls, turn}
-// What each node still keeps to itself: the tests of it are skipped on several nodes.
-const PER_NODE = NODES > 1 ? {
-  console: "the event console tells whether the bot is connected to the console's node only",
-} : {};
 
 // The URL of the node whose turn it is, for a URL handed out by startServer.
 function nodeFor(base) {
@@ -222,7 +218,7 @@ async function serverWithMembers(base, memberCount = 1) {
   return { owner, sid, server: created.body, members, code: invite.body.code };
 }
 
-module.exports = { startServer, api, postFrom, register, uniqueName, rawExchange, totp, serverWithMembers, BIN, POSTGRES, NODES, PER_NODE };
+module.exports = { startServer, api, postFrom, register, uniqueName, rawExchange, totp, serverWithMembers, BIN, POSTGRES, NODES };
 
 // An application with a bot and a registered redirect URI, owned by `owner`.
 async function appWithBot(base, owner, { name = 'Robô de Teste', intents = [], redirect = 'https://bot.example/callback' } = {}) {

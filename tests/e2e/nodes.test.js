@@ -365,6 +365,24 @@ test('voice across nodes: participants and signals cross, and a node killed with
   }
 });
 
+test("the event console on one node tells an event delivered to the bot's socket on the other", { skip }, async () => {
+  const w = await world(b);
+  const look = async (after = '0') => (await api(a.url, 'GET', `/api/applications/${w.info.app.id}/console?after=${after}`, { token: w.owner.token })).body;
+  assert.equal((await look()).watching, true);
+  assert.equal((await w.post(a, 'olá')).status, 200);
+  let seen;
+  await eventually(async () => (seen = await look()).events.length === 1 || seen, 5000, 'recorded on A');
+  assert.deepEqual(seen.events.map((e) => [e.delivered, e.reason]), [[true, null]], 'the bot is on B');
+  w.bot.disconnect();
+  const status = async () => (await api(a.url, 'GET', `/api/servers/${w.sid}/members`, { token: w.owner.token })).body.members.find((m) => m.userId === w.info.app.botUserId).status;
+  await eventually(async () => (await status()) === 'offline' || 'not yet', 5000, 'gone from B');
+  assert.equal((await w.post(a, 'ninguém')).status, 200);
+  let later;
+  await eventually(async () => (later = await look(seen.next)).events.length === 1 || later, 5000, 'the second');
+  assert.deepEqual(later.events.map((e) => [e.delivered, e.reason]), [[false, 'not_connected']]);
+  assert.deepEqual((await look()).events.map((e) => e.delivered), [true, false], 'each kept as first told');
+});
+
 test('kill -9 between a commit and its relay: the other node delivers that event once, from the log', { skip }, async () => {
   const doomed = await startServer({ store: a.storeArgs, env: { PRACA_REDIS_URL: redis.url, PRACA_FAULT_EXIT_BEFORE_RELAY: 'a última' } });
   try {
