@@ -9,7 +9,8 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 const { chromium } = require('playwright-core');
-const { startServer, api, register, appWithBot, serverWithMembers, gatewayConnect } = require('./helpers');
+const jsQR = require('jsqr');
+const { startServer, api, register, appWithBot, serverWithMembers, gatewayConnect, totp } = require('./helpers');
 
 const SHOTS = path.join(__dirname, 'screenshots');
 const PHONE = { width: 390, height: 844 };
@@ -247,6 +248,42 @@ test('account: change the password, then sign out everywhere', async () => {
   await a.click('#logout-everywhere');
   await a.waitForURL(/\/login/);
   assert.equal((await api(srv.url, 'GET', '/api/users/@me', { token: ana.token })).status, 401);
+  assert.deepEqual(a.problems, []);
+  await a.context().close();
+});
+
+test('account: two-factor set up from a QR code drawn on the page, confirmed with a code', async () => {
+  const ana = await register(srv.url);
+  const a = await openApp(ana, PHONE);
+  await a.click('#account-open');
+  await a.waitForSelector('#mfa-state:has-text("Desativada")');
+  await a.click('#mfa-start');
+  await a.waitForSelector('#mfa-setup:not([hidden])');
+  // What a phone's camera would read: the canvas's pixels, decoded.
+  const image = await a.evaluate(() => {
+    const c = document.querySelector('#mfa-qr');
+    return { width: c.width, height: c.height, data: Array.from(c.getContext('2d').getImageData(0, 0, c.width, c.height).data) };
+  });
+  const read = jsQR(Uint8ClampedArray.from(image.data), image.width, image.height);
+  assert.ok(read, 'the QR code decodes');
+  const url = new URL(read.data);
+  assert.equal(url.protocol, 'otpauth:');
+  assert.equal(url.host, 'totp');
+  assert.equal(decodeURIComponent(url.pathname), `/Praça:${ana.user.username}`);
+  const secret = url.searchParams.get('secret');
+  assert.equal((await a.textContent('#mfa-secret')).replace(/ /g, ''), secret, 'the key shown is the one in the code');
+  await shoot(a, 'chat-mfa');
+  await a.fill('#mfa-code', '000000');
+  await a.click('#mfa-form button[type=submit]');
+  await a.waitForSelector('#account-error:not([hidden])');
+  await a.fill('#mfa-code', totp(secret));
+  await a.click('#mfa-form button[type=submit]');
+  await a.waitForSelector('#mfa-state:has-text("Ativada")');
+  assert.equal(await a.locator('#mfa-start:not([hidden])').count(), 0);
+  assert.equal((await api(srv.url, 'GET', '/api/users/@me', { token: ana.token })).body.user.mfaEnabled, true);
+  const noCode = await api(srv.url, 'POST', '/api/auth/login', { body: { username: ana.user.username, password: ana.password } });
+  assert.equal(noCode.status, 401);
+  assert.equal(noCode.body.mfaRequired, true);
   assert.deepEqual(a.problems, []);
   await a.context().close();
 });

@@ -506,6 +506,7 @@ function wirePanels() {
     location.assign(url.pathname + url.search);
   });
   $('#account-open').addEventListener('click', () => { $('#account-error').hidden = true; showPanel('#account'); });
+  wireMfa();
   $('#account-close').addEventListener('click', () => showPanel('#room'));
   $('#password-form').addEventListener('submit', async (e) => {
     e.preventDefault();
