@@ -414,3 +414,35 @@ test('voice channels show who is in them, live; a person joins and leaves from t
   assert.deepEqual(a.problems, [], 'no script errors or CSP violations');
   await a.context().close();
 });
+
+test('a channel made in the settings shows on the other page; a member leaves the server from the page', async () => {
+  const { owner: ana, sid, members: [bia] } = await serverWithMembers(srv.url, 1);
+  const a = await openApp(ana);
+  const b = await openApp(bia);
+  await b.waitForSelector('#server-leave:not([hidden])');
+  assert.equal(await a.locator('#server-leave:not([hidden])').count(), 0, 'the owner deletes instead');
+  await a.click('#settings-open');
+  await a.waitForSelector('#channels-settings:not([hidden])');
+  await a.fill('#channel-name', 'Sala nova');
+  await a.selectOption('#channel-type', 'voice');
+  await a.click('#channel-form button[type=submit]');
+  await a.waitForSelector('#channels-done:has-text("Canal Sala nova criado.")');
+  await b.waitForSelector('.voice:has-text("Sala nova")');
+  await shoot(a, 'chat-channels');
+  await a.fill('#channel-name', 'x'.repeat(101));
+  await a.evaluate(() => document.querySelector('#channel-name').removeAttribute('maxlength'));
+  await a.fill('#channel-name', 'x'.repeat(101));
+  await a.click('#channel-form button[type=submit]');
+  await a.waitForSelector('#settings-error:not([hidden])');
+  b.on('dialog', (d) => d.accept());
+  await b.click('#server-leave');
+  await b.waitForSelector('#live.on');
+  await b.waitForSelector('#server-title:has-text("Escolha um servidor")');
+  assert.equal(await b.locator(`#servers button[data-id="${sid}"]`).count(), 0);
+  const members = (await api(srv.url, 'GET', `/api/servers/${sid}/members`, { token: ana.token })).body.members;
+  assert.ok(!members.some((m) => m.userId === bia.user.id), 'Bia left');
+  for (const p of [a, b]) {
+    assert.deepEqual(p.problems, [], 'no script errors or CSP violations');
+    await p.context().close();
+  }
+});

@@ -9,6 +9,7 @@ async function loadSettings() {
   const base = basePermissions(chat.server, chat.roles, chat.mine);
   $('#server-settings').hidden = !(base & PERM.GERENCIAR_SERVIDOR);
   $('#roles-settings').hidden = !(base & PERM.GERENCIAR_CARGOS);
+  $('#channels-settings').hidden = !(base & PERM.GERENCIAR_CANAIS);
   $('#apps-settings').hidden = !(base & PERM.GERENCIAR_SERVIDOR);
   if (base & PERM.GERENCIAR_SERVIDOR) fillServerForm();
   if (base & PERM.GERENCIAR_CARGOS) paintRoles();
@@ -117,4 +118,25 @@ function wireSettings() {
     }
   });
   permissionBoxes($('#role-perms'), 0);
+  $('#channel-form').addEventListener('submit', async (e) => {
+    e.preventDefault();
+    $('#settings-error').hidden = true;
+    try {
+      const { channel } = await api('POST', `/api/servers/${chat.sid}/channels`, { name: $('#channel-name').value, type: $('#channel-type').value });
+      $('#channel-form').reset();
+      await loadServer(chat.sid);
+      flash('#channels-done', `Canal ${channel.name} criado.`);
+    } catch (err) {
+      showError($('#settings-error'), err);
+    }
+  });
+  $('#server-leave').addEventListener('click', async () => {
+    if (!confirm(`Sair de ${chat.server.name}? Para voltar, você vai precisar de um convite.`)) return;
+    try {
+      await api('DELETE', `/api/servers/${chat.sid}/members/@me`);
+      location.assign('/app');
+    } catch (err) {
+      showError($('#page-error'), err);
+    }
+  });
 }

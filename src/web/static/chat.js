@@ -232,7 +232,8 @@ async function loadServer(sid) {
     : '';
   $('#server-title').textContent = server.name;
   const base = basePermissions(server, roles, mine);
-  $('#settings-open').hidden = !(base & (PERM.GERENCIAR_SERVIDOR | PERM.GERENCIAR_CARGOS));
+  $('#settings-open').hidden = !(base & (PERM.GERENCIAR_SERVIDOR | PERM.GERENCIAR_CARGOS | PERM.GERENCIAR_CANAIS));
+  $('#server-leave').hidden = server.ownerId === chat.me.id; // the owner deletes it instead
   $('#invite-make').hidden = !(base & PERM.CRIAR_CONVITE);
   chat.voiceChannels = channels.filter((c) => c.type === 'voice');
   await loadVoice(sid, channels);
