@@ -446,3 +446,33 @@ test('a channel made in the settings shows on the other page; a member leaves th
     await p.context().close();
   }
 });
+
+test('the verification level is told before one speaks: the wait for new accounts and members, then two-factor', async () => {
+  const { owner: ana, sid, members: [bia] } = await serverWithMembers(srv.url, 1);
+  const level = (verificationLevel) => api(srv.url, 'PATCH', `/api/servers/${sid}`, { token: ana.token, body: { verificationLevel } });
+  assert.equal((await level(1)).status, 200);
+  const b = await openApp(bia);
+  await b.waitForSelector('#verification-hold:has-text("contas novas esperem")');
+  await b.fill('#text', 'cedo demais');
+  await b.click('#composer button[type=submit]');
+  await b.waitForSelector('#send-error:has-text("O nível de verificação do servidor impede o envio por enquanto")');
+  assert.equal((await level(2)).status, 200);
+  await b.waitForSelector('#verification-hold:has-text("contas e membros novos")');
+  await shoot(b, 'chat-verification');
+  assert.equal((await level(0)).status, 200);
+  await b.waitForSelector('#verification-hold', { state: 'hidden' });
+  assert.deepEqual(b.problems, []);
+  await b.context().close();
+  // Eleven minutes on, in the page's clock: the waits are over, two-factor is what is left.
+  assert.equal((await level(3)).status, 200);
+  const context = await browser.newContext({ viewport: DESKTOP });
+  await context.addCookies([{ name: 'session', value: bia.token, url: srv.url }]);
+  const later = await context.newPage();
+  await later.clock.install({ time: Date.now() + 11 * 60 * 1000 });
+  await later.goto(`${srv.url}/app`);
+  await later.waitForSelector('#verification-hold:has-text("exige verificação em duas etapas para falar")');
+  const owner = await openApp(ana);
+  assert.equal(await owner.locator('#verification-hold:not([hidden])').count(), 0, 'the owner is never held');
+  await owner.context().close();
+  await context.close();
+});

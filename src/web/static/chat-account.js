@@ -33,6 +33,7 @@ function wireMfa() {
       ({ user: chat.me } = await api('POST', '/api/users/@me/mfa/totp/verify', { code: $('#mfa-code').value.trim() }));
       $('#mfa-form').reset();
       paintMfa();
+      if (chat.server) paintVerificationHold();
     } catch (err) {
       showError($('#account-error'), err);
     }

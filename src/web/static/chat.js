@@ -25,6 +25,7 @@ const chat = {
   messages: new Map(), // id → message shown, to draw it again when its reactions change
   usernames: [], // of the open server's members, for @ suggestions
   voice: new Map(), // voice channel id → its participants, in the open server
+  holdTimer: 0, // when the verification level's wait ends
   voiceChannels: [],
 };
 
@@ -230,6 +231,7 @@ async function loadServer(sid) {
   $('#timeout').textContent = until
     ? `Você está suspenso neste servidor até ${until.toLocaleString('pt-BR')}${mine.timeoutReason ? ` (${mine.timeoutReason})` : ''}: pode ler, mas não enviar, reagir nem usar comandos.`
     : '';
+  paintVerificationHold();
   $('#server-title').textContent = server.name;
   const base = basePermissions(server, roles, mine);
   $('#settings-open').hidden = !(base & (PERM.GERENCIAR_SERVIDOR | PERM.GERENCIAR_CARGOS | PERM.GERENCIAR_CANAIS));
@@ -242,6 +244,29 @@ async function loadServer(sid) {
   const open = chat.channels.find((c) => c.id === chat.cid);
   chat.perms = channelPermissions(server, roles, mine, open);
   return true;
+}
+
+// The server's verification level, as the API applies it to a message (docs/api.md): what keeps
+// me from speaking, said before I try, and looked at again when a wait ends.
+const ACCOUNT_WAIT_MS = 5 * 60 * 1000;
+const MEMBER_WAIT_MS = 10 * 60 * 1000;
+function paintVerificationHold() {
+  clearTimeout(chat.holdTimer);
+  const { server, mine, me } = chat;
+  const level = server.verificationLevel;
+  let text = '';
+  if (mine && server.ownerId !== me.id && level > 0) {
+    const until = Math.max(level >= 1 ? Date.parse(me.createdAt) + ACCOUNT_WAIT_MS : 0,
+                           level >= 2 ? Date.parse(mine.joinedAt) + MEMBER_WAIT_MS : 0);
+    if (until > Date.now()) {
+      text = `Este servidor pede que ${level >= 2 ? 'contas e membros novos' : 'contas novas'} esperem antes de falar: você poderá enviar mensagens a partir de ${new Date(until).toLocaleTimeString('pt-BR')}.`;
+      chat.holdTimer = setTimeout(paintVerificationHold, until - Date.now() + 500);
+    } else if (level >= 3 && !me.mfaEnabled) {
+      text = 'Este servidor exige verificação em duas etapas para falar: ative-a em Conta.';
+    }
+  }
+  $('#verification-hold').textContent = text;
+  $('#verification-hold').hidden = !text;
 }
 
 // Text channels open; voice channels show who is in them, with a way in and out; forums are
