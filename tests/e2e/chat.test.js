@@ -476,3 +476,39 @@ test('the verification level is told before one speaks: the wait for new account
   await owner.context().close();
   await context.close();
 });
+
+test('members in the settings: who is connected, a role given and taken, a timeout set and lifted, a kick', async () => {
+  const { owner: ana, sid, members: [bia, caio] } = await serverWithMembers(srv.url, 2);
+  const role = await api(srv.url, 'POST', `/api/servers/${sid}/roles`, { token: ana.token, body: { name: 'Equipe', permissions: 0 } });
+  assert.equal(role.status, 201, role.text);
+  const rid = role.body.role.id;
+  const b = await openApp(bia);
+  const a = await openApp(ana);
+  await a.click('#settings-open');
+  const row = (u) => `#members-list li[data-id="${u.user.id}"]`;
+  await a.waitForSelector(`${row(bia)} .status.online`);
+  await a.waitForSelector(`${row(caio)} .status.offline`);
+  assert.equal(await a.locator(`${row(ana)} .member-actions`).count(), 0, 'nothing to do with oneself');
+  await a.check(`${row(bia)} input[data-role="${rid}"]`);
+  await a.waitForSelector('#members-done:has-text("agora tem o cargo Equipe")');
+  const member = async (u) => (await api(srv.url, 'GET', `/api/servers/${sid}/members`, { token: ana.token })).body.members.find((m) => m.userId === u.user.id);
+  assert.deepEqual((await member(bia)).roleIds, [rid]);
+  await a.click(`${row(bia)} button:has-text("Suspender por 10 min")`);
+  await a.waitForSelector(`${row(bia)}:has-text("suspenso até")`);
+  await b.waitForSelector('#timeout:not([hidden])'); // Bia's page follows
+  assert.ok((await member(bia)).timeoutUntil);
+  await shoot(a, 'chat-members');
+  await a.click(`${row(bia)} button:has-text("Retirar suspensão")`);
+  await b.waitForSelector('#timeout', { state: 'hidden' });
+  await a.uncheck(`${row(bia)} input[data-role="${rid}"]`);
+  await a.waitForSelector('#members-done:has-text("não tem mais o cargo Equipe")');
+  assert.deepEqual((await member(bia)).roleIds, []);
+  a.on('dialog', (d) => d.accept());
+  await a.click(`${row(caio)} button:has-text("Expulsar")`);
+  await a.waitForSelector(row(caio), { state: 'detached' });
+  assert.equal(await member(caio), undefined);
+  for (const p of [a, b]) {
+    assert.deepEqual(p.problems, [], 'no script errors or CSP violations');
+    await p.context().close();
+  }
+});

@@ -10,6 +10,9 @@ async function loadSettings() {
   $('#server-settings').hidden = !(base & PERM.GERENCIAR_SERVIDOR);
   $('#roles-settings').hidden = !(base & PERM.GERENCIAR_CARGOS);
   $('#channels-settings').hidden = !(base & PERM.GERENCIAR_CANAIS);
+  const moderates = base & (PERM.GERENCIAR_CARGOS | PERM.EXPULSAR_MEMBROS | PERM.MODERAR_MEMBROS);
+  $('#members-settings').hidden = !moderates;
+  if (moderates) paintMembers();
   $('#apps-settings').hidden = !(base & PERM.GERENCIAR_SERVIDOR);
   if (base & PERM.GERENCIAR_SERVIDOR) fillServerForm();
   if (base & PERM.GERENCIAR_CARGOS) paintRoles();

@@ -234,7 +234,8 @@ async function loadServer(sid) {
   paintVerificationHold();
   $('#server-title').textContent = server.name;
   const base = basePermissions(server, roles, mine);
-  $('#settings-open').hidden = !(base & (PERM.GERENCIAR_SERVIDOR | PERM.GERENCIAR_CARGOS | PERM.GERENCIAR_CANAIS));
+  $('#settings-open').hidden = !(base & (PERM.GERENCIAR_SERVIDOR | PERM.GERENCIAR_CARGOS | PERM.GERENCIAR_CANAIS |
+                                          PERM.EXPULSAR_MEMBROS | PERM.MODERAR_MEMBROS));
   $('#server-leave').hidden = server.ownerId === chat.me.id; // the owner deletes it instead
   $('#invite-make').hidden = !(base & PERM.CRIAR_CONVITE);
   chat.voiceChannels = channels.filter((c) => c.type === 'voice');
