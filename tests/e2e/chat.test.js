@@ -10,7 +10,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { chromium } = require('playwright-core');
 const jsQR = require('jsqr');
-const { startServer, api, register, appWithBot, serverWithMembers, gatewayConnect, totp } = require('./helpers');
+const { startServer, api, register, appWithBot, install, serverWithMembers, gatewayConnect, totp } = require('./helpers');
 
 const SHOTS = path.join(__dirname, 'screenshots');
 const PHONE = { width: 390, height: 844 };
@@ -511,4 +511,40 @@ test('members in the settings: who is connected, a role given and taken, a timeo
     assert.deepEqual(p.problems, [], 'no script errors or CSP violations');
     await p.context().close();
   }
+});
+
+test("a bot's Components V2 layout: a container with text, a section and its button, a separator, media as links; the button updates it", async () => {
+  const { owner: ana, sid, server } = await serverWithMembers(srv.url, 0);
+  const info = await appWithBot(srv.url, ana, { name: 'Placar', intents: ['interactions.receive'] });
+  assert.equal((await install(srv.url, ana, info, sid, { permissions: P.VER_CANAL | P.ENVIAR_MENSAGENS })).complete.status, 200);
+  const cid = server.channels[0].id;
+  const board = (points) => ({
+    flags: 32768,
+    components: [{ type: 17, accentColor: 0x1f6f5c, components: [
+      { type: 10, content: 'Placar da rodada' },
+      { type: 9, components: [{ type: 10, content: `Ana: ${points} pontos` }], accessory: { type: 2, style: 1, label: 'Mais um', customId: 'mais' } },
+      { type: 14, divider: true },
+      { type: 12, items: [{ media: { url: 'https://example.com/jogo.png' }, description: 'Foto do jogo' }] },
+      { type: 1, components: [{ type: 2, style: 5, label: 'Regras', url: 'https://example.com/regras' }] },
+    ] }],
+  });
+  const bot = await gatewayConnect(srv.url, { auth: { token: info.botToken } }, sockets);
+  bot.on('INTERACTION_CREATE', (i) => {
+    if (i.customId === 'mais') api(srv.url, 'POST', `/api/bot/interactions/${i.id}/respond`, { token: info.botToken, body: { type: 'update', data: board(4) } });
+  });
+  const posted = await api(srv.url, 'POST', `/api/bot/servers/${sid}/channels/${cid}/messages`, { token: info.botToken, body: board(3) });
+  assert.equal(posted.status, 200, posted.text);
+  const a = await openApp(ana);
+  const card = `#m-${posted.body.message.id} .container`;
+  await a.waitForSelector(`${card} .text-display:has-text("Placar da rodada")`);
+  await a.waitForSelector(`${card} .section:has-text("Ana: 3 pontos") button:has-text("Mais um")`);
+  assert.equal(await a.locator(`${card} hr.divider`).count(), 1);
+  assert.equal(await a.getAttribute(`${card} .media a`, 'href'), 'https://example.com/jogo.png');
+  assert.equal(await a.textContent(`${card} .media a`), 'Foto do jogo');
+  assert.equal(await a.locator('img').count(), 0, 'nothing loaded from elsewhere');
+  await shoot(a, 'chat-components-v2');
+  await a.click(`${card} button:has-text("Mais um")`);
+  await a.waitForSelector(`${card} .section:has-text("Ana: 4 pontos")`);
+  assert.deepEqual(a.problems, [], 'no script errors or CSP violations');
+  await a.context().close();
 });

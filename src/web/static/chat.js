@@ -56,25 +56,65 @@ function selectMenu(component, message) {
   return s;
 }
 
-function components(list, message) {
-  const box = el('div', { class: 'components' });
-  for (const row of list || []) {
-    const line = el('div', { class: 'row' });
-    for (const c of row.components || []) {
-      if (c.type === 2) line.append(button(c, message));
-      else if (c.type === 3) line.append(selectMenu(c, message));
+// An image or file a bot points to, as a link: the page loads nothing from elsewhere (its
+// Content-Security-Policy keeps third parties out), so no one learns who reads the message.
+function media(m, description, kind = 'imagem') {
+  const url = m && m.url;
+  const link = /^https?:\/\//.test(url || '')
+    ? el('a', { href: url, rel: 'noopener noreferrer', target: '_blank', text: description || url })
+    : el('span', { text: description || url || kind });
+  return el('div', { class: 'media' }, `${kind === 'arquivo' ? '📎' : '🖼'} `, link);
+}
+
+const colour = (n) => `#${n.toString(16).padStart(6, '0')}`;
+
+// One component of a message: action rows as before, and with IS_COMPONENTS_V2 the layout
+// pieces (sections, text, media, separators, containers) in the order the bot gave them.
+function component(c, message) {
+  switch (c.type) {
+    case 1: {
+      const line = el('div', { class: 'row' });
+      for (const x of c.components || []) {
+        if (x.type === 2) line.append(button(x, message));
+        else if (x.type === 3) line.append(selectMenu(x, message));
+      }
+      return line;
     }
-    box.append(line);
+    case 2: return button(c, message);
+    case 9: return el('div', { class: 'section' },
+      el('div', { class: 'section-text' }, ...(c.components || []).map((x) => component(x, message))),
+      c.accessory ? component(c.accessory, message) : '');
+    case 10: return el('p', { class: 'text-display', text: c.content });
+    case 11: return media(c.media, c.description);
+    case 12: return el('div', { class: 'gallery' }, ...(c.items || []).map((i) => media(i.media, i.description)));
+    case 13: return media(c.file, null, 'arquivo');
+    case 14: return el('hr', { class: c.divider === false ? 'spacer' : 'divider' });
+    case 17: {
+      const box = el('div', { class: 'container' }, ...(c.components || []).map((x) => component(x, message)));
+      if (Number.isInteger(c.accentColor)) box.style.borderLeftColor = colour(c.accentColor);
+      return box;
+    }
+    default: return el('span');
   }
-  return box;
+}
+
+function components(list, message) {
+  return el('div', { class: 'components' }, ...(list || []).map((c) => component(c, message)));
 }
 
 function embed(e) {
   const box = el('div', { class: 'embed' });
-  if (Number.isInteger(e.color)) box.style.borderLeftColor = `#${e.color.toString(16).padStart(6, '0')}`;
-  if (e.title) box.append(el('strong', { text: e.title }));
+  if (Number.isInteger(e.color)) box.style.borderLeftColor = colour(e.color);
+  if (e.author && e.author.name) box.append(el('small', { class: 'author', text: e.author.name }));
+  if (e.title) {
+    box.append(/^https?:\/\//.test(e.url || '')
+      ? el('a', { class: 'title', href: e.url, rel: 'noopener noreferrer', target: '_blank', text: e.title })
+      : el('strong', { text: e.title }));
+  }
   if (e.description) box.append(el('p', { text: e.description }));
   for (const f of e.fields || []) box.append(el('p', {}, el('strong', { text: `${f.name}: ` }), f.value));
+  if (e.thumbnail) box.append(media(e.thumbnail, 'miniatura'));
+  if (e.image) box.append(media(e.image, 'imagem'));
   if (e.footer && e.footer.text) box.append(el('small', { class: 'muted', text: e.footer.text }));
   return box;
 }
