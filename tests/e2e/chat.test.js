@@ -548,3 +548,31 @@ test("a bot's Components V2 layout: a container with text, a section and its but
   assert.deepEqual(a.problems, [], 'no script errors or CSP violations');
   await a.context().close();
 });
+
+test('automod from the settings: blocked words and a mention cap, then a blocked message is refused with the reason', async () => {
+  const { owner: ana, sid, members: [bia] } = await serverWithMembers(srv.url, 1);
+  const a = await openApp(ana);
+  await a.click('#settings-open');
+  await a.waitForSelector('#automod-settings:not([hidden])');
+  await a.fill('#blocked-words', 'feio\n  chato  \n\n');
+  await a.fill('#max-mentions', '3');
+  await a.click('#automod-form button[type=submit]');
+  await a.waitForSelector('#automod-done:has-text("2 palavras bloqueadas")');
+  const saved = (await api(srv.url, 'GET', `/api/servers/${sid}`, { token: ana.token })).body.server.automod;
+  assert.deepEqual(saved, { blockedWords: ['feio', 'chato'], maxMentions: 3 });
+  await a.fill('#max-mentions', '101');
+  await a.evaluate(() => document.querySelector('#max-mentions').removeAttribute('max'));
+  await a.click('#automod-form button[type=submit]');
+  await a.waitForSelector('#settings-error:has-text("maxMentions")');
+  await shoot(a, 'chat-automod');
+  await a.context().close();
+  const b = await openApp(bia);
+  await b.fill('#text', 'que coisa feia e chata');
+  await b.click('#composer button[type=submit]');
+  await b.fill('#text', 'isso é chato');
+  await b.click('#composer button[type=submit]');
+  await b.waitForSelector('#send-error:not([hidden])');
+  assert.match(await b.textContent('#send-error'), /bloquead|moderação/i);
+  assert.deepEqual(b.problems, []);
+  await b.context().close();
+});

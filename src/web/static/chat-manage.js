@@ -14,6 +14,7 @@ async function loadSettings() {
   $('#members-settings').hidden = !moderates;
   if (moderates) paintMembers();
   $('#apps-settings').hidden = !(base & PERM.GERENCIAR_SERVIDOR);
+  $('#automod-settings').hidden = !(base & PERM.GERENCIAR_SERVIDOR);
   if (base & PERM.GERENCIAR_SERVIDOR) fillServerForm();
   if (base & PERM.GERENCIAR_CARGOS) paintRoles();
   if (base & PERM.GERENCIAR_SERVIDOR) await loadApps();
@@ -26,6 +27,9 @@ function fillServerForm() {
     el('option', { value: String(level), text: `${level}: ${label}`, selected: level === s.verificationLevel })));
   $('#requires-rules').checked = s.requiresRulesAcceptance;
   $('#rules-edit').value = s.rules || '';
+  const automod = s.automod || { blockedWords: [], maxMentions: null };
+  $('#blocked-words').value = automod.blockedWords.join('\n');
+  $('#max-mentions').value = automod.maxMentions === null ? '' : String(automod.maxMentions);
 }
 
 // Highest first, as the server orders them; managed roles (a bot's) are shown but not editable.
@@ -121,6 +125,22 @@ function wireSettings() {
     }
   });
   permissionBoxes($('#role-perms'), 0);
+  $('#automod-form').addEventListener('submit', async (e) => {
+    e.preventDefault();
+    $('#settings-error').hidden = true;
+    const max = $('#max-mentions').value.trim();
+    try {
+      const { automod } = await api('PUT', `/api/servers/${chat.sid}/automod`, {
+        blockedWords: $('#blocked-words').value.split('\n').map((w) => w.trim()).filter(Boolean),
+        maxMentions: max === '' ? null : Number(max),
+      });
+      $('#blocked-words').value = automod.blockedWords.join('\n'); // as the server keeps them
+      await loadServer(chat.sid);
+      flash('#automod-done', `Moderação salva: ${automod.blockedWords.length} ${automod.blockedWords.length === 1 ? 'palavra bloqueada' : 'palavras bloqueadas'}.`);
+    } catch (err) {
+      showError($('#settings-error'), err);
+    }
+  });
   $('#channel-form').addEventListener('submit', async (e) => {
     e.preventDefault();
     $('#settings-error').hidden = true;
