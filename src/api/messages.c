@@ -1,7 +1,7 @@
 /*
  * Messages in server channels: the bot send and edit routes, the human send route, history,
  * delete, reactions and pins. Sends and edits publish MESSAGE_CREATE / MESSAGE_UPDATE /
- * MESSAGE_DELETE to the bots that may see the channel (never for threads).
+ * MESSAGE_DELETE to the bots that may see the channel (for threads, to the people only).
  */
 #include <http_parser.h>
 #include <stdio.h>
@@ -28,19 +28,26 @@ static char *stored_array(json_t *a)
     return json_array_size(a) ? jsonout_dump(a, NULL) : NULL;
 }
 
+/* A thread's messages go to the people who can see its parent, live only: bots never get
+ * thread events. */
 static void publish(struct api_call *c, const struct place *p, const char *name, json_t *payload)
 {
-    if (strcmp(p->type, "thread") == 0) { /* bots never get thread events */
-        json_decref(payload);
-        return;
-    }
-    api_event_message(c, name, p->srv, p->perm_channel, payload);
+    if (strcmp(p->type, "thread") == 0)
+        api_event_people(c, name, p->srv, p->perm_channel, payload);
+    else
+        api_event_message(c, name, p->srv, p->perm_channel, payload);
 }
 
-/* MESSAGE_CREATE from the text the caller also answers with (bots never get thread events). */
+/* MESSAGE_CREATE from the text the caller also answers with. */
 static void publish_created(struct api_call *c, const struct place *p, const char *text, size_t len)
 {
-    char *copy = strcmp(p->type, "thread") ? malloc(len + 1) : NULL;
+    if (strcmp(p->type, "thread") == 0) {
+        json_t *payload = json_loadb(text, len, 0, NULL);
+        if (payload)
+            api_event_people(c, "MESSAGE_CREATE", p->srv, p->perm_channel, payload);
+        return;
+    }
+    char *copy = malloc(len + 1);
     if (copy) {
         memcpy(copy, text, len + 1);
         api_event_message_text(c, "MESSAGE_CREATE", p->srv, p->perm_channel, copy, len);

@@ -6,16 +6,21 @@
 #include <http_parser.h>
 #include <string.h>
 
+#include "api/events.h"
 #include "api/place.h"
 #include "core/clock.h"
 #include "domain/permissions.h"
 #include "store/messages.h"
 #include "store/servers.h"
 
+/* Answers with the new thread; the server's people read its channels again (SERVER_UPDATE). */
 static void reply_thread(struct api_call *c, const char *id, json_t *extra)
 {
     int rc;
     json_t *ch = store_channel_json(c->db, id, &rc);
+    const char *sid = json_string_value(json_object_get(ch, "serverId"));
+    if (sid)
+        api_event_server_changed(c, sid, "channels");
     if (!ch) {
         json_decref(extra);
         api_internal(c);
@@ -111,7 +116,27 @@ static void forum_thread(struct api_call *c)
     api_place_cleanup(&p);
 }
 
+#define THREADS_LISTED 100
+
+/* GET /api/servers/:sid/channels/:cid/threads: a text channel's threads or a forum's posts. */
+static void thread_list(struct api_call *c)
+{
+    struct place p;
+    if (api_place(c, &p))
+        return;
+    json_t *list = NULL;
+    if (strcmp(p.type, "text") && strcmp(p.type, "forum"))
+        api_bad(c, "cid", "só canais de texto e fóruns têm threads");
+    else if (!(list = store_threads_json(c->db, p.cid, THREADS_LISTED)))
+        api_internal(c);
+    else
+        api_reply(c, 200, json_pack("{so}", "threads", list));
+    api_place_cleanup(&p);
+}
+
 const struct api_route api_thread_routes[] = {
+    {HTTP_GET, "/api/servers/:sid/channels/:cid/threads", thread_list, API_ANY, API_ON_WORKER,
+     API_BODY_SMALL},
     {HTTP_POST, "/api/servers/:sid/channels/:cid/messages/:mid/threads", thread_from_message,
      API_ANY, API_ON_WORKER, API_BODY_SMALL},
     {HTTP_POST, "/api/servers/:sid/channels/:cid/threads", forum_thread, API_ANY, API_ON_WORKER,

@@ -45,6 +45,13 @@ json_t *store_channels_json(struct store *db, const char *sid)
     return list;
 }
 
+json_t *store_threads_json(struct store *db, const char *cid, int64_t limit)
+{
+    static const char *SQL =
+        CHANNEL_SELECT " WHERE parent_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2";
+    return store_list_json(db, SQL, SV_ARGS(SV_STR(cid), SV_INT(limit)), STORE_COLS(CHANNEL_COLS));
+}
+
 json_t *store_channel_json(struct store *db, const char *cid, int *rc)
 {
     static const char *SQL = CHANNEL_SELECT " WHERE id = $1";

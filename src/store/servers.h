@@ -13,6 +13,8 @@ json_t *store_servers_of_user(struct store *db, const char *uid);
 /* Channels of a server, each with its `overwrites` array, by position. */
 json_t *store_channels_json(struct store *db, const char *sid);
 json_t *store_channel_json(struct store *db, const char *cid, int *rc);
+/* The threads of a channel (without overwrites: they take the parent's), newest first. */
+json_t *store_threads_json(struct store *db, const char *cid, int64_t limit);
 json_t *store_roles_json(struct store *db, const char *sid);
 json_t *store_role_json(struct store *db, const char *rid, int *rc);
 json_t *store_member_json(struct store *db, const char *sid, const char *uid, int *rc);

@@ -576,3 +576,41 @@ test('automod from the settings: blocked words and a mention cap, then a blocked
   assert.deepEqual(b.problems, []);
   await b.context().close();
 });
+
+test('threads: listed under their channel and a forum, one opened from a message, talked in live on both pages', async () => {
+  const { owner: ana, sid, server, members: [bia] } = await serverWithMembers(srv.url, 1);
+  const geral = server.channels[0].id;
+  const root = await api(srv.url, 'POST', `/api/servers/${sid}/channels/${geral}/messages`, { token: ana.token, body: { content: 'um tema' } });
+  const forum = await api(srv.url, 'POST', `/api/servers/${sid}/channels`, { token: ana.token, body: { name: 'ideias', type: 'forum' } });
+  const post = await api(srv.url, 'POST', `/api/servers/${sid}/channels/${forum.body.channel.id}/threads`, { token: ana.token, body: { name: 'Uma ideia', content: 'que tal?' } });
+  assert.equal(post.status, 201, post.text);
+  const a = await openApp(ana);
+  const b = await openApp(bia);
+  await b.waitForSelector('.threads button.thread:has-text("Uma ideia")');
+  a.on('dialog', (d) => d.accept('Conversa'));
+  await a.click(`#m-${root.body.message.id} button:has-text("Thread")`);
+  await a.waitForSelector('#channel-title:has-text("↳ Conversa (em #geral)")');
+  await a.fill('#text', 'na thread');
+  await a.click('#composer button[type=submit]');
+  await a.waitForSelector('.message:has-text("na thread")');
+  await b.waitForSelector('.threads button.thread:has-text("Conversa")'); // SERVER_UPDATE
+  await b.click('.threads button.thread:has-text("Conversa")');
+  await b.waitForSelector('.message:has-text("na thread")');
+  await a.fill('#text', 'de novo');
+  await a.click('#composer button[type=submit]');
+  await b.waitForSelector('.message:has-text("de novo")'); // live, with its threadId
+  await b.click(`#channels button[data-id="${geral}"]`);
+  await b.waitForSelector('.message:has-text("um tema")');
+  assert.equal(await b.locator('.message:has-text("na thread")').count(), 0, 'not in the parent');
+  await shoot(b, 'chat-threads');
+  const listed = await api(srv.url, 'GET', `/api/servers/${sid}/channels/${geral}/threads`, { token: bia.token });
+  assert.deepEqual(listed.body.threads.map((t) => [t.name, t.type, t.parentId]), [['Conversa', 'thread', geral]]);
+  const voice = await api(srv.url, 'POST', `/api/servers/${sid}/channels`, { token: ana.token, body: { name: 'voz', type: 'voice' } });
+  const refused = await api(srv.url, 'GET', `/api/servers/${sid}/channels/${voice.body.channel.id}/threads`, { token: bia.token });
+  assert.equal(refused.status, 400);
+  assert.equal(refused.body.error, 'cid: só canais de texto e fóruns têm threads');
+  for (const p of [a, b]) {
+    assert.deepEqual(p.problems, [], 'no script errors or CSP violations');
+    await p.context().close();
+  }
+});

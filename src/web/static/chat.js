@@ -27,6 +27,8 @@ const chat = {
   voice: new Map(), // voice channel id → its participants, in the open server
   holdTimer: 0, // when the verification level's wait ends
   voiceChannels: [],
+  parents: [], // text and forum channels, which may hold threads
+  threads: [], // the open server's threads, listed under their parents
 };
 
 // ---- rendering ----
@@ -149,7 +151,22 @@ function messageActions(m) {
   if (mine && !m.applicationId && chat.perms & PERM.ENVIAR_MENSAGENS) action('Editar', 'Editar esta mensagem', () => startEdit(m));
   if (chat.perms & PERM.FIXAR_MENSAGENS) action(m.pinned ? 'Desafixar' : 'Fixar', m.pinned ? 'Desafixar esta mensagem' : 'Fixar esta mensagem', () => togglePin(m));
   if (mine || chat.perms & PERM.GERENCIAR_MENSAGENS) action('Apagar', 'Apagar esta mensagem', () => remove(m));
+  if (!m.threadId && chat.perms & PERM.ENVIAR_MENSAGENS && roomOf(chat.cid).room.type === 'text')
+    action('Thread', 'Abrir uma thread a partir desta mensagem', () => startThread(m));
   return box;
+}
+
+// A thread from a message (one per message): named, then opened.
+async function startThread(m) {
+  const name = prompt('Nome da thread');
+  if (!name || !name.trim()) return;
+  try {
+    const { channel } = await api('POST', `/api/servers/${chat.sid}/channels/${m.channelId}/messages/${m.id}/threads`, { name: name.trim() });
+    await loadServer(chat.sid);
+    await openChannel(channel.id);
+  } catch (e) {
+    showError($('#page-error'), e);
+  }
 }
 
 // The text becomes a field: Enter saves, Escape gives up.
@@ -262,6 +279,12 @@ async function loadServer(sid) {
   if (sid !== chat.sid || generation !== chat.loads) return false;
   Object.assign(chat, { server, roles, members, commands });
   chat.channels = channels.filter((c) => c.type === 'text');
+  const parents = channels.filter((c) => c.type === 'text' || c.type === 'forum');
+  const threads = await Promise.all(parents.map((c) =>
+    api('GET', `/api/servers/${sid}/channels/${c.id}/threads`).then((r) => r.threads, () => [])));
+  if (sid !== chat.sid || generation !== chat.loads) return false;
+  chat.parents = parents;
+  chat.threads = threads.flat();
   chat.mine = members.find((m) => m.userId === chat.me.id) || null;
   chat.names = new Map(members.map((m) => [m.user.id, m.nickname || m.user.displayName || m.user.username]));
   chat.usernames = members.map((m) => m.user.username).sort();
@@ -282,8 +305,7 @@ async function loadServer(sid) {
   await loadVoice(sid, channels);
   if (sid !== chat.sid || generation !== chat.loads) return false;
   paintChannels(channels);
-  const open = chat.channels.find((c) => c.id === chat.cid);
-  chat.perms = channelPermissions(server, roles, mine, open);
+  chat.perms = channelPermissions(server, roles, mine, roomOf(chat.cid).parent);
   return true;
 }
 
@@ -313,11 +335,17 @@ function paintVerificationHold() {
 // Text channels open; voice channels show who is in them, with a way in and out; forums are
 // listed for what they are.
 function paintChannels(channels) {
+  const room = (c, text) => el('button', { type: 'button', class: c.type === 'thread' ? 'channel thread' : 'channel', text, 'data-id': c.id,
+                                          onclick: () => openChannel(c.id), 'aria-current': c.id === chat.cid ? 'true' : 'false' });
+  const threadsOf = (c) => {
+    const mine = chat.threads.filter((t) => t.parentId === c.id);
+    return mine.length ? el('ul', { class: 'threads', 'aria-label': `Threads de ${c.name}` }, ...mine.map((t) => el('li', {}, room(t, `↳ ${t.name}`)))) : '';
+  };
   $('#channels').replaceChildren(...channels.map((c) => el('li', {}, c.type === 'text'
-    ? el('button', { type: 'button', class: 'channel', text: `# ${c.name}`, 'data-id': c.id, onclick: () => openChannel(c.id),
-                     'aria-current': c.id === chat.cid ? 'true' : 'false' })
+    ? room(c, `# ${c.name}`)
     : c.type === 'voice' ? voiceChannel(c)
-      : el('span', { class: 'channel other', title: 'Fórum: as postagens são threads', text: `💬 ${c.name}` }))));
+      : el('span', { class: 'channel other', title: 'Fórum: as postagens são threads', text: `💬 ${c.name}` }),
+  c.type === 'text' || c.type === 'forum' ? threadsOf(c) : '')));
   paintUnread();
 }
 
@@ -383,14 +411,21 @@ async function openServer(sid) {
   if (chat.channels.length) await openChannel(chat.channels[0].id);
 }
 
+// A room the page opens: a text channel, or a thread (whose permissions are its parent's).
+function roomOf(cid) {
+  const thread = chat.threads.find((t) => t.id === cid);
+  const parent = thread ? chat.parents.find((c) => c.id === thread.parentId) : chat.channels.find((c) => c.id === cid);
+  return { room: thread || parent, parent };
+}
+
 async function openChannel(cid) {
   chat.cid = cid;
   chat.unread.delete(cid);
   chat.unread.delete(chat.sid);
   showPanel('#room');
-  const channel = chat.channels.find((c) => c.id === cid);
-  chat.perms = channelPermissions(chat.server, chat.roles, chat.mine, channel);
-  $('#channel-title').textContent = `# ${channel.name}`;
+  const { room, parent } = roomOf(cid);
+  chat.perms = channelPermissions(chat.server, chat.roles, chat.mine, parent);
+  $('#channel-title').textContent = room.type === 'thread' ? `↳ ${room.name} (em #${parent.name})` : `# ${room.name}`;
   for (const b of document.querySelectorAll('#channels button'))
     b.setAttribute('aria-current', b.dataset.id === cid ? 'true' : 'false');
   paintUnread();
@@ -536,7 +571,7 @@ function openModal(m) {
 // ---- unread: channels and servers with messages since this page last showed them ----
 
 function markUnread(m) {
-  chat.unread.add(m.channelId);
+  chat.unread.add(m.threadId || m.channelId);
   if (m.serverId && m.serverId !== chat.sid) chat.unread.add(m.serverId);
   paintUnread();
 }
@@ -605,7 +640,7 @@ async function serverChanged(sid) {
   if (sid !== chat.sid) return loadServers().catch(() => {});
   try {
     if (!(await loadServer(sid))) return;
-    if (chat.cid && !chat.channels.some((c) => c.id === chat.cid)) {
+    if (chat.cid && !roomOf(chat.cid).room) {
       chat.cid = null;
       if (chat.channels.length) await openChannel(chat.channels[0].id);
       else $('#messages').replaceChildren();
@@ -624,10 +659,10 @@ function connectLive() {
     .on('connect', () => { $('#live').textContent = 'ao vivo'; $('#live').classList.add('on'); })
     .on('disconnect', () => { $('#live').textContent = 'reconectando…'; $('#live').classList.remove('on'); })
     .on('MESSAGE_CREATE', (m) => {
-      if (m.channelId === chat.cid && !m.threadId) showMessage(m);
+      if ((m.threadId || m.channelId) === chat.cid) showMessage(m);
       else if (m.fromId !== chat.me.id) markUnread(m);
     })
-    .on('MESSAGE_UPDATE', (m) => { if (m.channelId === chat.cid && document.getElementById(`m-${m.id}`)) showMessage(m); })
+    .on('MESSAGE_UPDATE', (m) => { if ((m.threadId || m.channelId) === chat.cid && document.getElementById(`m-${m.id}`)) showMessage(m); })
     .on('MESSAGE_DELETE', (m) => forget(m.id))
     .on('MESSAGE_REACTIONS_UPDATE', (r) => {
       const m = chat.messages.get(r.messageId);
@@ -704,7 +739,7 @@ async function main() {
   const first = chat.servers.find((s) => s.id === hash.get('server')) || chat.servers[0];
   if (first) {
     await openServer(first.id);
-    if (hash.get('channel') && chat.channels.some((c) => c.id === hash.get('channel'))) await openChannel(hash.get('channel'));
+    if (hash.get('channel') && roomOf(hash.get('channel')).room) await openChannel(hash.get('channel'));
   }
 }
 
