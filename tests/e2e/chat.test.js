@@ -614,3 +614,25 @@ test('threads: listed under their channel and a forum, one opened from a message
     await p.context().close();
   }
 });
+
+test('a forum: its posts listed, a new post made from the page and opened', async () => {
+  const { owner: ana, sid, members: [bia] } = await serverWithMembers(srv.url, 1);
+  const forum = await api(srv.url, 'POST', `/api/servers/${sid}/channels`, { token: ana.token, body: { name: 'ideias', type: 'forum' } });
+  await api(srv.url, 'POST', `/api/servers/${sid}/channels/${forum.body.channel.id}/threads`, { token: ana.token, body: { name: 'Primeira', content: 'oi' } });
+  const b = await openApp(bia);
+  await b.click('#channels button.forum:has-text("ideias")');
+  await b.waitForSelector('#forum:not([hidden]) #forum-posts button:has-text("Primeira")');
+  await b.fill('#post-title', 'Minha ideia');
+  await b.fill('#post-content', 'um parque na praça');
+  await shoot(b, 'chat-forum');
+  await b.click('#forum-form button[type=submit]');
+  await b.waitForSelector('#channel-title:has-text("↳ Minha ideia (em #ideias)")');
+  await b.waitForSelector('.message:has-text("um parque na praça")');
+  const posts = await api(srv.url, 'GET', `/api/servers/${sid}/channels/${forum.body.channel.id}/threads`, { token: ana.token });
+  assert.deepEqual(posts.body.threads.map((t) => t.name), ['Minha ideia', 'Primeira']);
+  await b.click('#channels button.forum:has-text("ideias")');
+  await b.click('#forum-posts button:has-text("Primeira")');
+  await b.waitForSelector('.message:has-text("oi")');
+  assert.deepEqual(b.problems, []);
+  await b.context().close();
+});

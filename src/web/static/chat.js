@@ -27,6 +27,7 @@ const chat = {
   voice: new Map(), // voice channel id → its participants, in the open server
   holdTimer: 0, // when the verification level's wait ends
   voiceChannels: [],
+  forum: null, // the forum whose posts are shown
   parents: [], // text and forum channels, which may hold threads
   threads: [], // the open server's threads, listed under their parents
 };
@@ -154,6 +155,34 @@ function messageActions(m) {
   if (!m.threadId && chat.perms & PERM.ENVIAR_MENSAGENS && roomOf(chat.cid).room.type === 'text')
     action('Thread', 'Abrir uma thread a partir desta mensagem', () => startThread(m));
   return box;
+}
+
+// A forum: its posts, each a thread to open, and a form for a new one.
+function openForum(c) {
+  chat.forum = c.id;
+  $('#forum-title').textContent = `💬 ${c.name}`;
+  $('#forum-error').hidden = true;
+  const posts = chat.threads.filter((t) => t.parentId === c.id);
+  $('#forum-posts').replaceChildren(...posts.map((t) => el('li', {}, el('button', { type: 'button', class: 'link', text: t.name, onclick: () => openChannel(t.id) }))));
+  if (!posts.length) $('#forum-posts').append(el('li', { class: 'muted', text: 'Nenhuma postagem ainda.' }));
+  const perms = channelPermissions(chat.server, chat.roles, chat.mine, c);
+  $('#forum-form').hidden = !(perms & PERM.ENVIAR_MENSAGENS);
+  for (const b of document.querySelectorAll('#channels button'))
+    b.setAttribute('aria-current', b.dataset.id === c.id ? 'true' : 'false');
+  showPanel('#forum');
+}
+
+async function postInForum(event) {
+  event.preventDefault();
+  $('#forum-error').hidden = true;
+  try {
+    const { channel } = await api('POST', `/api/servers/${chat.sid}/channels/${chat.forum}/threads`, { name: $('#post-title').value, content: $('#post-content').value });
+    $('#forum-form').reset();
+    await loadServer(chat.sid);
+    await openChannel(channel.id);
+  } catch (e) {
+    showError($('#forum-error'), e);
+  }
 }
 
 // A thread from a message (one per message): named, then opened.
@@ -344,7 +373,8 @@ function paintChannels(channels) {
   $('#channels').replaceChildren(...channels.map((c) => el('li', {}, c.type === 'text'
     ? room(c, `# ${c.name}`)
     : c.type === 'voice' ? voiceChannel(c)
-      : el('span', { class: 'channel other', title: 'Fórum: as postagens são threads', text: `💬 ${c.name}` }),
+      : el('button', { type: 'button', class: 'channel forum', text: `💬 ${c.name}`, 'data-id': c.id, onclick: () => openForum(c),
+                       'aria-current': c.id === chat.forum ? 'true' : 'false' }),
   c.type === 'text' || c.type === 'forum' ? threadsOf(c) : '')));
   paintUnread();
 }
@@ -584,7 +614,7 @@ function paintUnread() {
 // ---- panels: the server's settings, one's account ----
 
 function showPanel(id) {
-  for (const p of ['#settings', '#account', '#room']) $(p).hidden = p !== id;
+  for (const p of ['#settings', '#account', '#forum', '#room']) $(p).hidden = p !== id;
 }
 
 function wirePanels() {
@@ -692,6 +722,7 @@ async function main() {
     location.assign('/login');
   });
   $('#composer').addEventListener('submit', send);
+  $('#forum-form').addEventListener('submit', postInForum);
   $('#text').addEventListener('input', suggestMentions);
   $('#rules-accept').addEventListener('click', async () => {
     try {
