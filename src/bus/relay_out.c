@@ -294,11 +294,7 @@ static void *out_main(void *arg)
             continue;
         }
         if (!r->head) { /* marks were lost and nothing else comes: "*" alone, in a moment */
-            struct timespec until;
-            clock_gettime(CLOCK_REALTIME, &until);
-            until.tv_nsec += RETRY_MS * 1000000L;
-            until.tv_sec += until.tv_nsec / 1000000000L;
-            until.tv_nsec %= 1000000000L;
+            struct timespec until = clock_deadline(RETRY_MS);
             pthread_cond_timedwait(&r->queued, &r->lock, &until);
             if (!r->head && r->out_stopping)
                 break;
@@ -398,11 +394,7 @@ void relay_event(void *relay, const struct bus_event *ev)
 
 void relay_settle(struct relay *r)
 {
-    struct timespec until;
-    clock_gettime(CLOCK_REALTIME, &until);
-    until.tv_nsec += RELAY_SETTLE_MS * 1000000L;
-    until.tv_sec += until.tv_nsec / 1000000000L;
-    until.tv_nsec %= 1000000000L;
+    struct timespec until = clock_deadline(RELAY_SETTLE_MS);
     pthread_mutex_lock(&r->lock);
     uint64_t mine = r->marks_queued;
     while (r->marks_settled < mine && !r->out_stopping)

@@ -22,6 +22,16 @@ int64_t clock_wall_ms(void)
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+struct timespec clock_deadline(int64_t ms)
+{
+    struct timespec at;
+    clock_gettime(CLOCK_REALTIME, &at);
+    int64_t ns = at.tv_nsec + (ms > 0 ? ms : 0) * 1000000;
+    at.tv_sec += (time_t)(ns / 1000000000);
+    at.tv_nsec = (long)(ns % 1000000000);
+    return at;
+}
+
 int64_t clock_mono_ms(void)
 {
     struct timespec ts;

@@ -8,12 +8,16 @@
 #define PRACA_CORE_CLOCK_H
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #define CLOCK_ISO_LEN 24 /* 2026-11-21T12:00:00.000Z */
 
 int64_t clock_now_ms(void);
 /* The machine's wall clock, never moved by tests: for times that other processes compare. */
 int64_t clock_wall_ms(void);
+/* The moment ms milliseconds from now, as pthread_cond_timedwait takes it (the machine's wall
+ * clock, never moved by tests). */
+struct timespec clock_deadline(int64_t ms);
 /* Monotonic milliseconds, for timeouts and durations. */
 int64_t clock_mono_ms(void);
 void clock_advance_ms(int64_t delta);

@@ -225,11 +225,7 @@ static void *writer_main(void *arg)
     while (!s->stopping) {
         int64_t now = clock_mono_ms();
         if (!s->changes.count && now < next_beat) {
-            struct timespec until;
-            clock_gettime(CLOCK_REALTIME, &until);
-            int64_t ns = until.tv_nsec + (next_beat - now) * 1000000;
-            until.tv_sec += ns / 1000000000;
-            until.tv_nsec = ns % 1000000000;
+            struct timespec until = clock_deadline(next_beat - now);
             pthread_cond_timedwait(&s->wake, &s->lock, &until);
             continue;
         }

@@ -212,9 +212,7 @@ static void *writer_main(void *p)
     for (;;) {
         pthread_mutex_lock(&w->lock);
         while (!w->head && !w->stopping) {
-            struct timespec until;
-            clock_gettime(CLOCK_REALTIME, &until);
-            until.tv_sec += 1;
+            struct timespec until = clock_deadline(1000);
             if (pthread_cond_timedwait(&w->wake, &w->lock, &until)) {
                 pthread_mutex_unlock(&w->lock);
                 check_foreign(w);

@@ -36,3 +36,15 @@ Test(clock, refuses_bad_dates)
         cr_assert_neq(clock_parse(bad[i], strlen(bad[i]), &ms), 0, "%s", bad[i]);
     cr_assert_eq(clock_parse("2024-02-29 00:00:00", 19, &ms), 0);
 }
+
+Test(clock, a_deadline_is_that_far_on_and_normalised)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    struct timespec at = clock_deadline(1500);
+    cr_assert(at.tv_nsec >= 0 && at.tv_nsec < 1000000000L);
+    int64_t ms = (int64_t)(at.tv_sec - now.tv_sec) * 1000 + (at.tv_nsec - now.tv_nsec) / 1000000;
+    cr_assert(ms >= 1500 && ms < 1600, "%lld ms", (long long)ms);
+    struct timespec past = clock_deadline(-5);
+    cr_assert(past.tv_sec >= now.tv_sec, "a past moment is now");
+}
