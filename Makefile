@@ -86,7 +86,8 @@ unit-postgres: build/asan/unit
 e2e-postgres: build/asan/praca node_modules/.package-lock.json
 	PRACA_BIN=build/asan/praca scripts/with-postgres.sh node --test --test-concurrency=2 $(E2E_PG)
 e2e-nodes: build/asan/praca node_modules/.package-lock.json
-	PRACA_BIN=build/asan/praca PRACA_TEST_NODES=2 scripts/with-postgres.sh scripts/with-redis.sh \
+	PRACA_BIN=build/asan/praca PRACA_TEST_NODES=2 PRACA_TEST_STREAMS=2 \
+		scripts/with-postgres.sh scripts/with-redis.sh \
 		node --test --test-concurrency=2 $(E2E_NODES)
 
 check:

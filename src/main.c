@@ -298,7 +298,9 @@ static int serve(struct serve *s)
             log_error("several nodes: the event log's name cannot be read");
             goto out;
         }
-        if (!(s->relay = relay_new(s->cfg.redis_url, s->log_name, s->bus, on_store_change, s)))
+        if (!(s->relay =
+                  relay_new(s->cfg.redis_streams[0] ? s->cfg.redis_streams : s->cfg.redis_url,
+                            s->log_name, s->bus, on_store_change, s)))
             goto out;
         bus_set_relay(s->bus, relay_event, s->relay);
     }

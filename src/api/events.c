@@ -43,6 +43,12 @@ static const char *or_null(const char *s)
     return *s ? s : NULL;
 }
 
+/* Where an event happened, for the stream shard that carries it (bus_route). */
+static const char *log_job_where(const struct log_job *j)
+{
+    return j->stream[0] ? j->stream : or_null(j->user);
+}
+
 static void log_job_run(struct store_writer_job *job, struct store *db)
 {
     struct log_job *j = (struct log_job *)job;
@@ -64,7 +70,7 @@ static void log_job_done(struct store_writer_job *job, int committed)
 {
     struct log_job *j = (struct log_job *)job;
     if (committed && j->position)
-        bus_publish_at(j->bus, j->name, j->text, j->len, j->to, j->position);
+        bus_publish_at(j->bus, j->name, j->text, j->len, j->to, j->position, log_job_where(j));
     else {
         log_error("events: %s could not be logged; not delivered", j->name);
         free(j->text);
@@ -87,7 +93,7 @@ static void send_text(struct api_call *c, const char *name, char *text, size_t l
     int64_t now = clock_now_ms();
     if (!scope) { /* control events: never logged; on the writer lane, after the commit too */
         if (c->held)
-            bus_hold(c->held, name, text, len, to, 0);
+            bus_hold(c->held, name, text, len, to, 0, NULL);
         else
             bus_publish(c->app->bus, name, text, len, to);
         return;
@@ -104,7 +110,8 @@ static void send_text(struct api_call *c, const char *name, char *text, size_t l
                                 0,
                                 0};
         /* The held event's position is filled by the append, or at the commit. */
-        uint64_t *position = bus_hold(c->held, name, text, len, to, 0);
+        uint64_t *position = bus_hold(c->held, name, text, len, to, 0,
+                                      scope->stream ? scope->stream : scope->user_id);
         if (position && store_event_append(c->db, &e, position) != STORE_DONE)
             bus_held_drop_last(c->held);
         return;
@@ -308,7 +315,7 @@ static void write_event_done(struct store_writer_job *job, int committed)
     struct write_event *we = (struct write_event *)job;
     struct log_job *j = &we->log;
     if (committed && we->result >= 0 && j->position) {
-        bus_publish_at(j->bus, j->name, j->text, j->len, j->to, j->position);
+        bus_publish_at(j->bus, j->name, j->text, j->len, j->to, j->position, log_job_where(j));
     } else {
         free(j->text);
         idset_unref(j->to);

@@ -92,7 +92,7 @@ static void review(struct api_call *c, const char *key, const char *id)
     char *text = jsonout_dump(payload, NULL);
     json_decref(payload);
     if (text && c->held) /* on the writer lane: after the commit, with the change's events */
-        bus_hold(c->held, BUS_VOICE_REVIEW, text, strlen(text), NULL, 0);
+        bus_hold(c->held, BUS_VOICE_REVIEW, text, strlen(text), NULL, 0, NULL);
     else if (text)
         bus_publish(c->app->bus, BUS_VOICE_REVIEW, text, strlen(text), NULL); /* to the gateway */
 }

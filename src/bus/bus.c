@@ -124,10 +124,24 @@ static int publish(struct bus *b, const char *name, char *payload, size_t len, s
     return 0;
 }
 
-int bus_publish_at(struct bus *b, const char *name, char *payload, size_t len, struct idset *to,
-                   uint64_t position)
+uint32_t bus_route(const char *id)
 {
-    return publish(b, name, payload, len, to, position, 0);
+    uint32_t h = 2166136261u; /* FNV-1a */
+    for (const char *p = id; p && *p; p++)
+        h = (h ^ (unsigned char)*p) * 16777619u;
+    return id ? h : 0;
+}
+
+int bus_publish_at(struct bus *b, const char *name, char *payload, size_t len, struct idset *to,
+                   uint64_t position, const char *where)
+{
+    struct bus_event *ev = event_new(name, payload, len, to);
+    if (!ev)
+        return -1;
+    ev->position = position;
+    ev->route = bus_route(where);
+    enqueue(b, ev, ev, 1);
+    return 0;
 }
 
 int bus_publish_peer(struct bus *b, const char *name, char *payload, size_t len, struct idset *to,
@@ -147,12 +161,13 @@ int bus_publish(struct bus *b, const char *name, char *payload, size_t len, stru
 }
 
 uint64_t *bus_hold(struct bus_held *h, const char *name, char *payload, size_t len,
-                   struct idset *to, uint64_t position)
+                   struct idset *to, uint64_t position, const char *where)
 {
     struct bus_event *ev = event_new(name, payload, len, to);
     if (!ev)
         return NULL;
     ev->position = position;
+    ev->route = bus_route(where);
     if (h->tail)
         h->tail->next = ev;
     else

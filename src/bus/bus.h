@@ -29,6 +29,7 @@ struct bus_event {
     size_t payload_len;
     struct idset *to;  /* user IDs (one reference; NULL = nobody) */
     uint64_t position; /* in the event log; 0: not logged (control and live-only events) */
+    uint32_t route;    /* bus_route of where it happened: which stream shard carries it */
     int from_peer;     /* relayed from another node: not relayed again */
     struct bus_event *next;
 };
@@ -43,9 +44,12 @@ void bus_subscribe(struct bus *b, bus_deliver_fn fn, void *user);
 /* Thread-safe. Takes ownership of payload (malloc'd) and of the reference to `to` (may be
  * NULL), even when it fails. Returns 0 or -1. */
 int bus_publish(struct bus *b, const char *name, char *payload, size_t len, struct idset *to);
-/* The same for an event logged at position. */
+/* Which of several streams carries what happens in a server (or to a user, or to a token):
+ * a hash of its ID; 0 for NULL. The same on every node. */
+uint32_t bus_route(const char *id);
+/* The same for an event logged at position, that happened where `where` says (bus_route). */
 int bus_publish_at(struct bus *b, const char *name, char *payload, size_t len, struct idset *to,
-                   uint64_t position);
+                   uint64_t position, const char *where);
 /* Events held back until a commit: filled by one thread, then published or dropped whole. */
 struct bus_held {
     struct bus_event *head, *tail;
@@ -62,10 +66,10 @@ int bus_publish_local(struct bus *b, const char *name, char *payload, size_t len
  * node). Set before any publishing thread starts. */
 typedef void (*bus_relay_fn)(void *user, const struct bus_event *ev);
 void bus_set_relay(struct bus *b, bus_relay_fn fn, void *user);
-/* Like bus_publish, into h. Takes payload and the reference to `to`. Returns where the held
+/* Like bus_publish_at, into h. Takes payload and the reference to `to`. Returns where the held
  * event's position is kept (valid until h is published or dropped), or NULL. */
 uint64_t *bus_hold(struct bus_held *h, const char *name, char *payload, size_t len,
-                   struct idset *to, uint64_t position);
+                   struct idset *to, uint64_t position, const char *where);
 /* Drops the event held last (its change did not happen after all). */
 void bus_held_drop_last(struct bus_held *h);
 /* Publishes every held event in order and empties h. */

@@ -1,10 +1,12 @@
 /*
- * Several nodes over one Redis: every event a node logs, and every change its writer makes to
- * what the in-memory state holds, is appended to one Redis stream right after the commit
- * (XADD, capped with MAXLEN ~); every node follows that stream on its I/O thread (XREAD through
- * hiredis's libuv adapter), drops its own entries, applies the others' changes to its state and
- * publishes their events to its bus for its own sockets. An event carries the audience its
- * node computed (the recipients' IDs), so delivery needs no state beyond the per-socket checks.
+ * Several nodes over Redis: every event a node logs, and every change its writer makes to what
+ * the in-memory state holds, is appended to a Redis stream right after the commit (XADD, capped
+ * with MAXLEN ~); every node follows the streams on its I/O thread (XREAD through hiredis's
+ * libuv adapter), drops its own entries, applies the others' changes to its state and publishes
+ * their events to its bus for its own sockets. An event carries the audience its node computed
+ * (the recipients' IDs), so delivery needs no state beyond the per-socket checks.
+ * The stream can be sharded: one shard per Redis URL given, and what happens in one server
+ * always goes to the same shard (bus_route), so its entries keep their order.
  */
 #ifndef PRACA_BUS_RELAY_H
 #define PRACA_BUS_RELAY_H
@@ -18,11 +20,13 @@ struct relay;
  * NULL (everything), as store/snapshot.h names them. */
 typedef void (*relay_change_fn)(void *user, const char *what);
 
-/* Connects the writer's side to url (redis://…), on the stream praca:LOG_NAME:events
- * (store_events_name: deployments that share a Redis keep apart); NULL, logged, when it cannot. For
+/* Connects the writer's side to each shard in urls (redis://…, comma-separated, a URL given
+ * twice being two streams on one Redis), on the streams praca:LOG_NAME:events, then
+ * praca:LOG_NAME:events:1 … (store_events_name: deployments that share a Redis keep apart);
+ * NULL, logged, when it cannot. Voice sessions travel on the first shard. For
  * failure tests, PRACA_FAULT_EXIT_BEFORE_RELAY=TEXT makes the process exit at once, as if killed,
  * after committing an event whose payload holds TEXT and before relaying it. */
-struct relay *relay_new(const char *url, const char *log_name, struct bus *bus,
+struct relay *relay_new(const char *urls, const char *log_name, struct bus *bus,
                         relay_change_fn on_change, void *change_user);
 /* The writer's side: an event after its commit (a bus_relay_fn), and what a commit changed.
  * Either may be called from any thread; a failure is logged and the entry is lost: the other

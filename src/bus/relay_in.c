@@ -63,7 +63,7 @@ static struct idset *audience(const char *ids)
 }
 
 /* Returns 1 when the entry was another node's change mark. */
-static int apply(struct relay *r, const redisReply *fields)
+static int apply(struct relay_shard *r, const redisReply *fields)
 {
     const char *node = text(fields, "n"), *kind = text(fields, "k");
     if (!node || !kind || !strcmp(node, r->node))
@@ -99,12 +99,12 @@ static int apply(struct relay *r, const redisReply *fields)
     return 0;
 }
 
-static void read_next(struct relay *r);
+static void read_next(struct relay_shard *r);
 
 /* After another node's change mark is applied here, and at least every RELAY_BEAT_MS: this node
  * follows, up to last_id (a node that changed something waits for that: relay_settle). Sent
  * ahead of the next XREAD on the same connection. */
-static void tell_applied(struct relay *r, int marks)
+static void tell_applied(struct relay_shard *r, int marks)
 {
     int64_t now = clock_mono_ms();
     if (!marks && now - r->beat_ms < RELAY_BEAT_MS)
@@ -117,13 +117,13 @@ static void tell_applied(struct relay *r, int marks)
 
 static void on_pause(uv_timer_t *t)
 {
-    struct relay *r = t->data;
+    struct relay_shard *r = t->data;
     if (r->in && !r->in_doomed && !r->stopping)
         read_next(r);
 }
 
 /* The next XREAD, at once (or after the failure tests' pause). */
-static void read_again(struct relay *r)
+static void read_again(struct relay_shard *r)
 {
     if (r->pause_ms)
         uv_timer_start(&r->pause, on_pause, (uint64_t)r->pause_ms, 0);
@@ -134,7 +134,7 @@ static void read_again(struct relay *r)
 /* XREAD's answer: [[stream, [[id, [field, value, …]], …]]], or nil when the wait ended. */
 static void on_read(redisAsyncContext *ac, void *reply_, void *arg)
 {
-    struct relay *r = arg;
+    struct relay_shard *r = arg;
     redisReply *reply = reply_;
     (void)ac;
     if (!reply || r->stopping || r->in_doomed)
@@ -159,7 +159,7 @@ static void on_read(redisAsyncContext *ac, void *reply_, void *arg)
     read_again(r);
 }
 
-static void read_next(struct relay *r)
+static void read_next(struct relay_shard *r)
 {
     const char *argv[] = {"XREAD",  "COUNT",   READ_COUNT, "BLOCK",
                           BLOCK_MS, "STREAMS", r->stream,  r->last_id};
@@ -170,7 +170,7 @@ static void read_next(struct relay *r)
  * "$" would miss what is appended between one wait's end and the next.) */
 static void on_newest(redisAsyncContext *ac, void *reply_, void *arg)
 {
-    struct relay *r = arg;
+    struct relay_shard *r = arg;
     redisReply *reply = reply_;
     (void)ac;
     if (!reply || r->stopping || r->in_doomed)
@@ -186,7 +186,7 @@ static void on_newest(redisAsyncContext *ac, void *reply_, void *arg)
     relay_in_ready(r);
 }
 
-void relay_in_ready(struct relay *r)
+void relay_in_ready(struct relay_shard *r)
 {
     if (!r->loading && r->last_id[0] && r->in && !r->in_doomed && !r->stopping)
         read_next(r);
@@ -195,7 +195,7 @@ void relay_in_ready(struct relay *r)
 /* No connection until RETRY_MS from now. While this node does not follow, the others' change
  * marks pass it by: what it holds in memory is dropped at each attempt, so it is never staler than
  * RETRY_MS (requests and the events read from the log meanwhile use the database's word). */
-static void between_attempts(struct relay *r)
+static void between_attempts(struct relay_shard *r)
 {
     r->in = NULL;
     r->in_doomed = 0;
@@ -205,7 +205,7 @@ static void between_attempts(struct relay *r)
 
 static void on_connect(const redisAsyncContext *ac, int status)
 {
-    struct relay *r = ac->data;
+    struct relay_shard *r = ac->data;
     r->in_since_ms = clock_mono_ms();
     if (status != REDIS_OK) {
         log_error("relay: cannot follow Redis at %s:%d: %s", r->url.host, r->url.port, ac->errstr);
@@ -229,14 +229,14 @@ static void on_connect(const redisAsyncContext *ac, int status)
 
 static void on_disconnect(const redisAsyncContext *ac, int status)
 {
-    struct relay *r = ac->data;
+    struct relay_shard *r = ac->data;
     if (status != REDIS_OK && !r->stopping)
         log_error("relay: lost Redis: %s; following again", ac->errstr);
     if (!r->stopping)
         between_attempts(r);
 }
 
-static void start(struct relay *r)
+static void start(struct relay_shard *r)
 {
     r->in = redisAsyncConnect(r->url.host, r->url.port);
     r->in_since_ms = clock_mono_ms();
@@ -263,7 +263,7 @@ static void start(struct relay *r)
 }
 
 /* Drops the connection; its waiting commands hear NULL, which they ignore. */
-static void give_up(struct relay *r, const char *why)
+static void give_up(struct relay_shard *r, const char *why)
 {
     log_error("relay: cannot follow Redis at %s:%d: %s", r->url.host, r->url.port, why);
     redisAsyncContext *in = r->in;
@@ -277,7 +277,7 @@ static void give_up(struct relay *r, const char *why)
  * leaves an XREAD waiting forever. */
 static void on_tick(uv_timer_t *t)
 {
-    struct relay *r = t->data;
+    struct relay_shard *r = t->data;
     int64_t now = clock_mono_ms();
     if (!r->in) {
         if (now >= r->in_retry_at_ms) {
@@ -296,7 +296,7 @@ static void on_tick(uv_timer_t *t)
     }
 }
 
-int relay_follow(struct relay *r, uv_loop_t *loop)
+int relay_shard_follow(struct relay_shard *r, uv_loop_t *loop)
 {
     r->loop = loop;
     r->last_id[0] = '\0';
@@ -320,12 +320,7 @@ static void on_timer_closed(uv_handle_t *h)
     (void)h;
 }
 
-void relay_on_voice(struct relay *r, const struct relay_voice *voice)
-{
-    r->voice = *voice;
-}
-
-void relay_stop(struct relay *r)
+void relay_shard_stop(struct relay_shard *r)
 {
     if (!r || !r->loop)
         return;

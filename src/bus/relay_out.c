@@ -63,7 +63,7 @@ static struct relay_entry *entry_of(int argc, const char **argv, const size_t *l
 }
 
 /* An XADD of this node's entry: its kind, then the fields given (at most ENTRY_FIELDS). */
-static struct relay_entry *entry_new(struct relay *r, const char *kind, const struct field *f,
+static struct relay_entry *entry_new(struct relay_shard *r, const char *kind, const struct field *f,
                                      size_t n)
 {
     const char *argv[ENTRY_ARGS] = {"XADD", r->stream, "MAXLEN", "~", RELAY_STREAM_KEEP,
@@ -87,7 +87,7 @@ static struct relay_entry *entry_new(struct relay *r, const char *kind, const st
 
 /* Queues an entry for out_thread: committing threads never wait on Redis. When the queue is
  * full the entry is dropped, as one Redis refused would be. */
-static void enqueue(struct relay *r, struct relay_entry *e, int is_change)
+static void enqueue(struct relay_shard *r, struct relay_entry *e, int is_change)
 {
     pthread_mutex_lock(&r->lock);
     if (!e || r->queued_bytes + e->size > RELAY_QUEUE_BYTES) {
@@ -108,7 +108,7 @@ static void enqueue(struct relay *r, struct relay_entry *e, int is_change)
     pthread_mutex_unlock(&r->lock);
 }
 
-static void append(struct relay *r, const char *kind, const struct field *f, size_t n)
+static void append(struct relay_shard *r, const char *kind, const struct field *f, size_t n)
 {
     enqueue(r, entry_new(r, kind, f, n), kind[0] == 'c');
 }
@@ -125,7 +125,7 @@ static void free_entries(struct relay_entry *e)
 
 /* The next reply: 1 when the entry went in (its ID into id, when given); a refused one is
  * logged. */
-static int appended(struct relay *r, int *broken, char id[RELAY_ID_MAX])
+static int appended(struct relay_shard *r, int *broken, char id[RELAY_ID_MAX])
 {
     redisReply *reply = NULL;
     if (*broken || redisGetReply(r->out, (void **)&reply) != REDIS_OK) {
@@ -144,7 +144,7 @@ static int appended(struct relay *r, int *broken, char id[RELAY_ID_MAX])
 /* Appends the entries in one round trip, after a "*" mark when marks were lost (everyone drops
  * what it holds: a lost mark may have mattered). Counts what Redis refused; -1 when the
  * connection broke (it is closed, and nothing is counted: the caller may send them again). */
-static int send_entries(struct relay *r, struct relay_entry *list, unsigned long *dropped,
+static int send_entries(struct relay_shard *r, struct relay_entry *list, unsigned long *dropped,
                         int *marks_lost, char last_mark[RELAY_ID_MAX])
 {
     int mark = *marks_lost, broken = 0;
@@ -170,7 +170,7 @@ static int send_entries(struct relay *r, struct relay_entry *list, unsigned long
 
 /* Sends the list, once more on a new connection when the one in hand had broken (Redis
  * restarted since the last append, say): an entry appended twice is one the others drop. */
-static void send_or_drop(struct relay *r, struct relay_entry *list, unsigned long *dropped,
+static void send_or_drop(struct relay_shard *r, struct relay_entry *list, unsigned long *dropped,
                          int *marks_lost, char last_mark[RELAY_ID_MAX])
 {
     int had = r->out != NULL;
@@ -225,7 +225,7 @@ static const char SETTLE_SCRIPT[] =
 #define SETTLE_WAIT_MS 400 /* under RELAY_SETTLE_MS: the writer is told before it gives up */
 
 /* Waits until every live node following the stream has applied entry id. */
-static void wait_applied(struct relay *r, const char *id)
+static void wait_applied(struct relay_shard *r, const char *id)
 {
     char ms[24] = "0", oldest[24];
     const char *dash = strchr(id, '-');
@@ -264,7 +264,7 @@ static uint64_t last_ticket(const struct relay_entry *list)
 }
 
 /* Takes up to RELAY_BATCH queued entries (the lock is held). */
-static struct relay_entry *take(struct relay *r)
+static struct relay_entry *take(struct relay_shard *r)
 {
     struct relay_entry *list = r->head, *last = list;
     size_t bytes = list->size;
@@ -282,7 +282,7 @@ static struct relay_entry *take(struct relay *r)
 
 static void *out_main(void *arg)
 {
-    struct relay *r = arg;
+    struct relay_shard *r = arg;
     unsigned long dropped = 0;
     int64_t logged_at = 0;
     pthread_mutex_lock(&r->lock);
@@ -330,36 +330,47 @@ static void *out_main(void *arg)
     return NULL;
 }
 
-struct relay *relay_new(const char *url, const char *log_name, struct bus *bus,
-                        relay_change_fn on_change, void *change_user)
+/* Shard 0 keeps the names of a deployment with one stream; shard k > 0 adds ":k" to them. */
+static void key_name(char *out, size_t cap, const char *log_name, const char *what, int index)
 {
-    struct relay *r = calloc(1, sizeof *r);
+    if (index)
+        snprintf(out, cap, "praca:%s:%s:%d", log_name, what, index);
+    else
+        snprintf(out, cap, "praca:%s:%s", log_name, what);
+}
+
+struct relay_shard *relay_shard_new(const char *url, int index, const char *log_name,
+                                    const char *node, struct bus *bus, relay_change_fn on_change,
+                                    void *change_user)
+{
+    struct relay_shard *r = calloc(1, sizeof *r);
     if (!r)
         return NULL;
-    snprintf(r->stream, sizeof r->stream, "praca:%s:events", log_name);
     if (redis_url_parse(url, &r->url)) {
         log_error("relay: %s is not redis://[:PASSWORD@]HOST[:PORT][/DB]", url);
         free(r);
         return NULL;
     }
-    crypto_random_hex(r->node, (sizeof r->node - 1) / 2);
+    r->index = index;
+    snprintf(r->node, sizeof r->node, "%s", node);
     r->bus = bus;
     r->exit_before = getenv("PRACA_FAULT_EXIT_BEFORE_RELAY");
     r->on_change = on_change;
     r->change_user = change_user;
-    snprintf(r->following, sizeof r->following, "praca:%s:following", log_name);
+    key_name(r->stream, sizeof r->stream, log_name, "events", index);
+    key_name(r->following, sizeof r->following, log_name, "following", index);
+    key_name(r->applied, sizeof r->applied, log_name, "applied", index);
     snprintf(r->voice_prefix, sizeof r->voice_prefix, "praca:%s:voice:", log_name);
-    snprintf(r->applied, sizeof r->applied, "praca:%s:applied", log_name);
     pthread_mutex_init(&r->lock, NULL);
     pthread_cond_init(&r->queued, NULL);
     pthread_cond_init(&r->settled, NULL);
     if (!(r->out = redis_open(&r->url, 2, "relay", "praca does not start"))) {
-        relay_free(r);
+        relay_shard_free(r);
         return NULL;
     }
     if (pthread_create(&r->out_thread, NULL, out_main, r)) {
         log_error("relay: cannot start its thread");
-        relay_free(r);
+        relay_shard_free(r);
         return NULL;
     }
     r->out_started = 1;
@@ -368,9 +379,8 @@ struct relay *relay_new(const char *url, const char *log_name, struct bus *bus,
     return r;
 }
 
-void relay_event(void *relay, const struct bus_event *ev)
+void relay_shard_event(struct relay_shard *r, const struct bus_event *ev)
 {
-    struct relay *r = relay;
     if (r->exit_before && strstr(ev->payload, r->exit_before))
         _exit(137); /* as a kill -9 between the commit and the relay would */
     struct buf to;
@@ -392,18 +402,18 @@ void relay_event(void *relay, const struct bus_event *ev)
     buf_cleanup(&to);
 }
 
-void relay_settle(struct relay *r)
+void relay_shard_settle(struct relay_shard *r, const struct timespec *until)
 {
-    struct timespec until = clock_deadline(RELAY_SETTLE_MS);
     pthread_mutex_lock(&r->lock);
     uint64_t mine = r->marks_queued;
     while (r->marks_settled < mine && !r->out_stopping)
-        if (pthread_cond_timedwait(&r->settled, &r->lock, &until))
+        if (pthread_cond_timedwait(&r->settled, &r->lock, until))
             break;
     pthread_mutex_unlock(&r->lock);
 }
 
-void relay_voice(struct relay *r, const char *owner, const char *key, const char *text, int removed)
+void relay_shard_voice(struct relay_shard *r, const char *owner, const char *key, const char *text,
+                       int removed)
 {
     const struct field f[] = {{"x", removed ? "1" : "0", 0}, {"v", text, 0}};
     append(r, "v", f, 2);
@@ -414,18 +424,13 @@ void relay_voice(struct relay *r, const char *owner, const char *key, const char
     enqueue(r, entry_of(removed ? 3 : 4, argv, lens), 0);
 }
 
-const char *relay_node(const struct relay *r)
-{
-    return r->node;
-}
-
-void relay_change(struct relay *r, const char *what)
+void relay_shard_change(struct relay_shard *r, const char *what)
 {
     const struct field f[] = {{"s", what ? what : "*", 0}};
     append(r, "c", f, 1);
 }
 
-void relay_free(struct relay *r)
+void relay_shard_free(struct relay_shard *r)
 {
     if (!r)
         return;

@@ -1,4 +1,5 @@
-/* What the relay's two sides (relay_out.c, relay_in.c) share. */
+/* What the relay's parts share: relay.c spreads the work over the stream's shards, each one
+ * stream on one Redis with its writing side (relay_out.c) and following side (relay_in.c). */
 #ifndef PRACA_BUS_RELAY_PRIVATE_H
 #define PRACA_BUS_RELAY_PRIVATE_H
 #include <hiredis/async.h>
@@ -13,17 +14,19 @@
 #define RELAY_BEAT_MS     1000     /* a following node says so at least this often */
 #define RELAY_GONE_MS     3000     /* one that has not said so for this long is not waited for */
 #define RELAY_ID_MAX      48       /* a stream entry's ID, "MS-SEQ" */
+#define RELAY_SHARDS_MAX  64
 
-struct relay {
+struct relay_shard {
     struct redis_url url;
+    int index;          /* the shard's place in PRACA_REDIS_STREAMS */
     char node[17];      /* this node's name in the stream: random at each start */
-    char stream[64];    /* praca:LOG_NAME:events */
-    char following[64]; /* praca:LOG_NAME:following: node → when it last said it follows */
-    char applied[64];   /* praca:LOG_NAME:applied: node → the last entry it applied */
+    char stream[80];    /* praca:LOG_NAME:events, and ":INDEX" after shard 0 */
+    char following[80]; /* praca:LOG_NAME:following[:INDEX]: node → when it last said so */
+    char applied[80];   /* praca:LOG_NAME:applied[:INDEX]: node → the last entry it applied */
     struct bus *bus;
     relay_change_fn on_change;
     void *change_user;
-    struct relay_voice voice; /* apply is NULL when voice is not shared */
+    struct relay_voice voice; /* apply is NULL when voice is not shared, and after shard 0 */
     char voice_prefix[64];    /* praca:LOG_NAME:voice: */
     /* The writer's side: entries queued by the committing threads, appended by out_thread. */
     const char *exit_before; /* failure tests: dies before relaying an event holding this */
@@ -60,12 +63,26 @@ struct relay {
     int stopping;
 };
 
+/* relay_out.c: a shard's stream and its writing thread; what the relay.h functions of the same
+ * names do, for this shard. */
+struct relay_shard *relay_shard_new(const char *url, int index, const char *log_name,
+                                    const char *node, struct bus *bus, relay_change_fn on_change,
+                                    void *change_user);
+void relay_shard_event(struct relay_shard *r, const struct bus_event *ev);
+void relay_shard_change(struct relay_shard *r, const char *what);
+void relay_shard_settle(struct relay_shard *r, const struct timespec *until);
+void relay_shard_voice(struct relay_shard *r, const char *owner, const char *key, const char *text,
+                       int removed);
+void relay_shard_free(struct relay_shard *r);
+/* relay_in.c: following a shard's stream on the loop. */
+int relay_shard_follow(struct relay_shard *r, uv_loop_t *loop);
+void relay_shard_stop(struct relay_shard *r);
 /* relay_in.c: reads the stream once nothing is loading and the point to read from is known. */
-void relay_in_ready(struct relay *r);
+void relay_in_ready(struct relay_shard *r);
 /* relay_voice.c, on the loop's thread: the other live nodes' voice sessions loaded afresh
  * (r->loading counts the answers still due; relay_in_ready follows the last), and the nodes that
  * stopped following dropped. Both do nothing unless voice is shared. */
-void relay_voice_load(struct relay *r);
-void relay_voice_check_gone(struct relay *r);
+void relay_voice_load(struct relay_shard *r);
+void relay_voice_check_gone(struct relay_shard *r);
 
 #endif

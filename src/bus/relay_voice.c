@@ -20,7 +20,7 @@
 /* HGETALL's answer: [key, session, …] of one node. */
 static void on_hash(redisAsyncContext *ac, void *reply_, void *arg)
 {
-    struct relay *r = arg;
+    struct relay_shard *r = arg;
     redisReply *reply = reply_;
     (void)ac;
     if (!reply || r->stopping)
@@ -35,7 +35,7 @@ static void on_hash(redisAsyncContext *ac, void *reply_, void *arg)
 /* The nodes following now: every other node's sessions are replaced by what their hashes say. */
 static void on_live(redisAsyncContext *ac, void *reply_, void *arg)
 {
-    struct relay *r = arg;
+    struct relay_shard *r = arg;
     redisReply *reply = reply_;
     (void)ac;
     if (!reply || r->stopping)
@@ -52,7 +52,7 @@ static void on_live(redisAsyncContext *ac, void *reply_, void *arg)
         relay_in_ready(r);
 }
 
-void relay_voice_load(struct relay *r)
+void relay_voice_load(struct relay_shard *r)
 {
     r->loading = 0;
     if (!r->voice.apply)
@@ -67,7 +67,7 @@ void relay_voice_load(struct relay *r)
  * hashes go too. */
 static void on_gone(redisAsyncContext *ac, void *reply_, void *arg)
 {
-    struct relay *r = arg;
+    struct relay_shard *r = arg;
     redisReply *reply = reply_;
     int64_t forget = clock_wall_ms() - FORGET_MS;
     (void)ac;
@@ -83,7 +83,7 @@ static void on_gone(redisAsyncContext *ac, void *reply_, void *arg)
     }
 }
 
-void relay_voice_check_gone(struct relay *r)
+void relay_voice_check_gone(struct relay_shard *r)
 {
     if (r->voice.apply && r->in && (r->in->c.flags & REDIS_CONNECTED))
         redisAsyncCommand(r->in, on_gone, r, "ZRANGEBYSCORE %s -inf (%lld WITHSCORES", r->following,

@@ -39,6 +39,7 @@ static const struct option options[] = {
     STR("--site-url", "PRACA_SITE_URL", site_url),
     STR("--database-url", "PRACA_DATABASE_URL", database_url),
     STR("--redis-url", "PRACA_REDIS_URL", redis_url),
+    STR("--redis-streams", "PRACA_REDIS_STREAMS", redis_streams),
     INT("--workers", "PRACA_WORKERS", workers, 1, 256),
     {"--rate-limit-scale", "PRACA_RATE_LIMIT_SCALE", K_DOUBLE,
      offsetof(struct config, rate_limit_scale), 0, 0, 0},
@@ -215,8 +216,10 @@ const char *config_usage(void)
            "  --site-url URL                [PRACA_SITE_URL] public origin (the listening origin)\n"
            "  --database-url URL            [PRACA_DATABASE_URL] postgres://…: the data in "
            "PostgreSQL\n"
-           "  --redis-url URL               [PRACA_REDIS_URL] redis://…: several nodes (not in "
-           "this build)\n"
+           "  --redis-url URL               [PRACA_REDIS_URL] redis://…: several nodes (with\n"
+           "                                --database-url)\n"
+           "  --redis-streams URL,…         [PRACA_REDIS_STREAMS] the event stream's shards, one\n"
+           "                                per Redis URL (the --redis-url alone)\n"
            "  --workers N                   [PRACA_WORKERS] request worker threads (16)\n"
            "  --rate-limit-scale X          [PRACA_RATE_LIMIT_SCALE] factor on every limit (1)\n"
            "  --conformance                 [PRACA_CONFORMANCE] Socket.IO conformance mode\n"

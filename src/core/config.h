@@ -12,6 +12,7 @@ struct config {
     char site_url[512]; /* empty = the listening origin */
     char database_url[1024];
     char redis_url[1024];
+    char redis_streams[8192]; /* the event stream's shards, comma-separated; empty = redis_url */
     int workers;
     double rate_limit_scale;
     int conformance;

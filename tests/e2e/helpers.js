@@ -19,6 +19,8 @@ const POSTGRES = process.env.PRACA_TEST_POSTGRES;
 // the two, so each test's calls and sockets are spread over both.
 const REDIS = process.env.PRACA_TEST_REDIS;
 const NODES = POSTGRES && REDIS ? Number(process.env.PRACA_TEST_NODES || 1) : 1;
+// PRACA_TEST_STREAMS=N shards the nodes' event stream N ways over that one Redis.
+const SHARED = { PRACA_REDIS_URL: REDIS, PRACA_REDIS_STREAMS: Array(Number(process.env.PRACA_TEST_STREAMS || 1)).fill(REDIS).join(',') };
 const clusters = new Map(); // the first node's URL → {urls, turn}
 
 // The URL of the node whose turn it is, for a URL handed out by startServer.
@@ -43,12 +45,12 @@ function postgresDatabase(dir) {
 async function startServer(options = {}) {
   if (NODES < 2 || options.store || options.single) return startNode(options);
   // The first node keeps the port asked for; the others take free ones.
-  const first = await startNode({ ...options, env: { PRACA_REDIS_URL: REDIS, ...options.env } });
+  const first = await startNode({ ...options, env: { ...SHARED, ...options.env } });
   const others = [];
   try {
     const args = (options.args || []).filter((a, i, all) => a !== '--port' && all[i - 1] !== '--port');
     for (let i = 1; i < NODES; i++) {
-      others.push(await startNode({ ...options, dir: first.dir, args, env: { PRACA_REDIS_URL: REDIS, ...options.env } }));
+      others.push(await startNode({ ...options, dir: first.dir, args, env: { ...SHARED, ...options.env } }));
     }
   } catch (e) {
     await first.stop().catch(() => {});

@@ -9,7 +9,7 @@ const os = require('node:os');
 const path = require('node:path');
 const net = require('node:net');
 const { spawn, spawnSync } = require('node:child_process');
-const { startServer, api, appWithBot, install, serverWithMembers, gatewayConnect, eventually, rawResume, POSTGRES } = require('./helpers');
+const { startServer, api, appWithBot, install, serverWithMembers, gatewayConnect, eventually, rawResume, POSTGRES, BIN } = require('./helpers');
 
 const REDIS = '/usr/bin/redis-server';
 const P = { VER_CANAL: 256, ENVIAR_MENSAGENS: 512, CONECTAR_VOZ: 16384, FALAR: 32768 };
@@ -86,11 +86,11 @@ test.after(async () => {
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-// A server made through node A with a bot installed; the bot's socket on node `on`.
-async function world(on) {
-  const w = await serverWithMembers(a.url, 1);
-  const info = await appWithBot(a.url, w.owner, { intents: ['messages.read'] });
-  assert.equal((await install(a.url, w.owner, info, w.sid, { permissions: P.VER_CANAL | P.ENVIAR_MENSAGENS })).complete.status, 200);
+// A server made through node `via` (A) with a bot installed; the bot's socket on node `on`.
+async function world(on, via = a) {
+  const w = await serverWithMembers(via.url, 1);
+  const info = await appWithBot(via.url, w.owner, { intents: ['messages.read'] });
+  assert.equal((await install(via.url, w.owner, info, w.sid, { permissions: P.VER_CANAL | P.ENVIAR_MENSAGENS })).complete.status, 200);
   const bot = await gatewayConnect(on.url, { auth: { token: info.botToken, recovery: true }, transports: ['websocket'] }, sockets);
   bot.offsets = [];
   bot.onAny((name, payload, offset) => { if (offset !== undefined) bot.offsets.push(offset); });
@@ -439,4 +439,88 @@ test('a gateway ticket asked of one node is good once on the other', { skip }, a
   assert.equal(again, 'Ticket inválido', 'used on B, refused on A');
   assert.equal((await w.post(a, 'para a pessoa')).status, 200);
   await eventually(() => person.received.some((e) => e.name === 'MESSAGE_CREATE' && e.payload.content === 'para a pessoa') || person.received.map((e) => e.name), 5000, 'live on B');
+});
+
+// Which of n stream shards carries a server's events: FNV-1a of its ID, as bus_route.
+function shardOf(id, n) {
+  let h = 2166136261;
+  for (const ch of Buffer.from(id)) h = Math.imul(h ^ ch, 16777619) >>> 0;
+  return h % n;
+}
+
+// The text of every entry in the streams named praca:*:events* on one Redis.
+function streamText(port) {
+  const cli = (...args) => spawnSync('redis-cli', ['-p', String(port), ...args], { encoding: 'utf8' }).stdout;
+  return cli('--scan', '--pattern', 'praca:*:events*').split('\n').filter(Boolean)
+    .map((key) => key + '\n' + cli('XRANGE', key, '-', '+')).join('\n');
+}
+
+test("the stream sharded over two Redis: each server's events travel on its own shard, and one shard down leaves the other live", { skip }, async () => {
+  const second = await startRedis(dir);
+  const name = 'shards_' + path.basename(dir).replace(/[^a-z0-9]/gi, '').toLowerCase();
+  assert.equal(spawnSync('psql', [POSTGRES + '/postgres', '-qc', `CREATE DATABASE ${name}`]).status, 0);
+  const env = { PRACA_REDIS_URL: redis.url, PRACA_REDIS_STREAMS: `${redis.url},${second.url}` };
+  const store = ['--database-url', `${POSTGRES}/${name}`];
+  const c = await startServer({ store, env });
+  const d = await startServer({ store, env });
+  try {
+    // One server on each shard, the bots' sockets on D, the posts through C.
+    const on = [];
+    while (!on[0] || !on[1]) {
+      const w = await world(d, c);
+      on[shardOf(w.sid, 2)] = on[shardOf(w.sid, 2)] || w;
+    }
+    assert.equal((await on[0].post(c, 'shard zero')).status, 200);
+    assert.equal((await on[1].post(c, 'shard one')).status, 200);
+    await eventually(() => on[0].got().includes('shard zero') || on[0].got(), 5000, 'shard 0 live');
+    await eventually(() => on[1].got().includes('shard one') || on[1].got(), 5000, 'shard 1 live');
+    const first = streamText(redis.port), other = streamText(second.port);
+    assert.match(first, /shard zero/);
+    assert.doesNotMatch(first, /shard one/);
+    assert.match(other, /:events:1\n/);
+    assert.match(other, /shard one/);
+    assert.doesNotMatch(other, /shard zero/);
+    assert.doesNotMatch(d.stderr, /came from the event log/, 'both by the relay');
+    // The second Redis goes: the first shard's servers stay live, the second's come from the log.
+    second.proc.kill('SIGKILL');
+    await new Promise((r) => second.proc.on('exit', r));
+    let mark = d.stderr.length;
+    assert.equal((await on[0].post(c, 'zero sem o outro')).status, 200);
+    await eventually(() => on[0].got().includes('zero sem o outro') || on[0].got(), 5000, 'shard 0 still live');
+    assert.doesNotMatch(d.stderr.slice(mark), /came from the event log/, 'shard 0 by the relay');
+    assert.equal((await on[1].post(c, 'um sem redis')).status, 200);
+    await eventually(() => on[1].got().includes('um sem redis') || on[1].got(), 5000, 'shard 1 from the log');
+    assert.match(d.stderr.slice(mark), /came from the event log/);
+    // It comes back on its port: D follows it again, and the second shard is live once more.
+    mark = d.stderr.length;
+    const again = await startRedis(dir, second.port);
+    try {
+      await eventually(() => new RegExp(`following Redis at 127.0.0.1:${second.port} again`).test(d.stderr.slice(mark)) || d.stderr.slice(mark).slice(-2000), 10000, 'D following the second shard again');
+      const seen = d.stderr.length;
+      assert.equal((await on[1].post(c, 'um de volta')).status, 200);
+      await eventually(() => on[1].got().includes('um de volta') || on[1].got(), 10000, 'shard 1 live again');
+      await new Promise((r) => setTimeout(r, 300));
+      assert.doesNotMatch(d.stderr.slice(seen), /came from the event log/, 'shard 1 by the relay again');
+      assert.deepEqual(on[0].got(), ['shard zero', 'zero sem o outro']);
+      assert.deepEqual(on[1].got(), ['shard one', 'um sem redis', 'um de volta']);
+    } finally {
+      again.proc.kill('SIGKILL');
+    }
+  } finally {
+    for (const n of [c, d]) assert.equal((await n.stop()).code, 0, n.stderr);
+    second.proc.kill('SIGKILL');
+  }
+});
+
+test('a stream shard that is not a Redis URL, or one too many, keeps the node from starting', { skip }, async () => {
+  const name = 'nodes_' + path.basename(dir).replace(/[^a-z0-9]/gi, '').toLowerCase();
+  const start = (streams) => spawnSync(BIN, ['serve', '--port', '0', '--database-url', `${POSTGRES}/${name}`], {
+    encoding: 'utf8', timeout: 20000, env: { ...process.env, PRACA_REDIS_URL: redis.url, PRACA_REDIS_STREAMS: streams },
+  });
+  const bad = start(`${redis.url},http://127.0.0.1:1`);
+  assert.notEqual(bad.status, 0, bad.stderr);
+  assert.match(bad.stderr, /http:\/\/127\.0\.0\.1:1 is not redis:\/\//);
+  const many = start(Array(65).fill(redis.url).join(','));
+  assert.notEqual(many.status, 0, many.stderr);
+  assert.match(many.stderr, /at most 64 streams/);
 });

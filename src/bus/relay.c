@@ -1,0 +1,114 @@
+/* The relay over its shards (relay.h): what happens in one server always travels on the same
+ * stream, chosen by bus_route, so its events and change marks keep their order; every node
+ * follows every shard. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "bus/relay_private.h"
+#include "core/buf.h"
+#include "core/clock.h"
+#include "core/crypto.h"
+#include "core/log.h"
+
+struct relay {
+    char node[17]; /* this node's name in every stream: random at each start */
+    int n;
+    struct relay_shard *shard[RELAY_SHARDS_MAX];
+};
+
+/* The shard that carries what happens at `where` (a server, a user, a token's hash). */
+static struct relay_shard *shard_of(const struct relay *r, uint32_t route)
+{
+    return r->shard[route % (uint32_t)r->n];
+}
+
+struct relay *relay_new(const char *urls, const char *log_name, struct bus *bus,
+                        relay_change_fn on_change, void *change_user)
+{
+    struct relay *r = calloc(1, sizeof *r);
+    if (!r)
+        return NULL;
+    crypto_random_hex(r->node, (sizeof r->node - 1) / 2);
+    int commas = 0;
+    for (const char *p = urls; *p; p++)
+        commas += *p == ',';
+    for (const char *p = urls; *p;) {
+        const char *end = strchr(p, ',');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        char url[1024];
+        if (commas >= RELAY_SHARDS_MAX || slice_copy((struct slice){p, len}, url, sizeof url)) {
+            log_error("relay: at most %d streams of at most 1023 bytes each", RELAY_SHARDS_MAX);
+            relay_free(r);
+            return NULL;
+        }
+        if (!(r->shard[r->n] =
+                  relay_shard_new(url, r->n, log_name, r->node, bus, on_change, change_user))) {
+            relay_free(r);
+            return NULL;
+        }
+        r->n++;
+        p += len + (end != NULL);
+    }
+    if (!r->n) {
+        log_error("relay: no Redis to relay through");
+        relay_free(r);
+        return NULL;
+    }
+    return r;
+}
+
+void relay_event(void *relay, const struct bus_event *ev)
+{
+    struct relay *r = relay;
+    relay_shard_event(shard_of(r, ev->route), ev);
+}
+
+void relay_change(struct relay *r, const char *what)
+{
+    relay_shard_change(shard_of(r, bus_route(what)), what);
+}
+
+void relay_settle(struct relay *r)
+{
+    struct timespec until = clock_deadline(RELAY_SETTLE_MS);
+    for (int i = 0; i < r->n; i++)
+        relay_shard_settle(r->shard[i], &until);
+}
+
+void relay_on_voice(struct relay *r, const struct relay_voice *voice)
+{
+    r->shard[0]->voice = *voice;
+}
+
+void relay_voice(struct relay *r, const char *owner, const char *key, const char *text, int removed)
+{
+    relay_shard_voice(r->shard[0], owner, key, text, removed);
+}
+
+const char *relay_node(const struct relay *r)
+{
+    return r->node;
+}
+
+int relay_follow(struct relay *r, uv_loop_t *loop)
+{
+    for (int i = 0; i < r->n; i++)
+        if (relay_shard_follow(r->shard[i], loop))
+            return -1;
+    return 0;
+}
+
+void relay_stop(struct relay *r)
+{
+    for (int i = 0; r && i < r->n; i++)
+        relay_shard_stop(r->shard[i]);
+}
+
+void relay_free(struct relay *r)
+{
+    if (!r)
+        return;
+    for (int i = 0; i < r->n; i++)
+        relay_shard_free(r->shard[i]);
+    free(r);
+}
