@@ -5,6 +5,7 @@
 #include "api/api.h"
 #include "core/clock.h"
 #include "api/compose.h"
+#include "api/events.h"
 #include "api/limits.h"
 #include "store/messages.h"
 #include "store/people.h"
@@ -91,12 +92,25 @@ static void dm_send(struct api_call *c)
         json_t *msg = store_write(c->app->writer, store_message_insert, &m) < 0
                           ? NULL
                           : store_message_json(c->db, id, &rc);
+        struct idset *people = msg ? store_dm_people(c->db, cid) : NULL;
         if (!msg)
             api_internal(c);
-        else
+        else {
+            if (people) /* live only, to the two of them: a DM is no bot's business */
+                api_event_to_people(c, "MESSAGE_CREATE", people, json_incref(msg));
             api_reply(c, 200, json_pack("{so}", "message", msg));
+        }
     }
     draft_cleanup(&d);
+}
+
+static void dm_list(struct api_call *c)
+{
+    json_t *dms = store_dm_list_json(c->db, c->me.user_id);
+    if (!dms)
+        api_internal(c);
+    else
+        api_reply(c, 200, json_pack("{so}", "dms", dms));
 }
 
 static void dm_history(struct api_call *c)
@@ -108,6 +122,7 @@ static void dm_history(struct api_call *c)
 
 const struct api_route api_dm_routes[] = {
     {HTTP_POST, "/api/users/@me/dms", dm_open, API_PERSON, API_ON_WORKER, API_BODY_SMALL},
+    {HTTP_GET, "/api/users/@me/dms", dm_list, API_PERSON, API_ON_WORKER, API_BODY_SMALL},
     {HTTP_POST, "/api/dms/:cid/messages", dm_send, API_PERSON, API_ON_WORKER, API_BODY_SMALL},
     {HTTP_GET, "/api/dms/:cid/messages", dm_history, API_PERSON, API_ON_WORKER, API_BODY_SMALL},
     {0, NULL, NULL, 0, 0, 0},

@@ -264,6 +264,11 @@ void api_event_people(struct api_call *c, const char *name, struct state_server 
         json_decref(payload);
 }
 
+void api_event_to_people(struct api_call *c, const char *name, struct idset *to, json_t *payload)
+{
+    send_to(c, name, payload, to, NULL);
+}
+
 void api_event_server_changed(struct api_call *c, const char *sid, const char *what)
 {
     int found;

@@ -45,6 +45,9 @@ void api_event_message(struct api_call *c, const char *name, struct state_server
  * never logged nor replayed. Takes payload. */
 void api_event_people(struct api_call *c, const char *name, struct state_server *srv,
                       int64_t channel, json_t *payload);
+/* An event for the people in `to` only (a DM's two): live, never logged. Takes payload and the
+ * reference to `to`. */
+void api_event_to_people(struct api_call *c, const char *name, struct idset *to, json_t *payload);
 /* SERVER_UPDATE {serverId, changed}: what changed ("server", "channels", "roles", "members")
  * is to be read again. */
 void api_event_server_changed(struct api_call *c, const char *sid, const char *what);

@@ -169,6 +169,45 @@ int store_dm_open(struct store *db, void *arg)
     return rc;
 }
 
+json_t *store_dm_list_json(struct store *db, const char *uid)
+{
+    /* Each DM's newest message through messages_by_channel; a DM without one sorts by when it
+     * was opened. */
+    static const char *SQL =
+        "SELECT id, user_id, username, display_name, last_id, last_at FROM ("
+        " SELECT c.id, u.id AS user_id, u.username, u.display_name, c.created_at,"
+        " (SELECT m.id FROM messages m WHERE m.channel_id = c.id ORDER BY m.id DESC LIMIT 1)"
+        "   AS last_id,"
+        " (SELECT m.created_at FROM messages m WHERE m.channel_id = c.id ORDER BY m.id DESC"
+        "   LIMIT 1) AS last_at"
+        " FROM dm_members me JOIN channels c ON c.id = me.channel_id"
+        " JOIN dm_members other ON other.channel_id = c.id AND other.user_id <> me.user_id"
+        " JOIN users u ON u.id = other.user_id WHERE me.user_id = $1) AS dms"
+        " ORDER BY COALESCE(last_at, created_at) DESC, id DESC LIMIT $2";
+    static const struct store_col COLS[] = {
+        {"id", COL_TEXT},          {"userId", COL_TEXT},        {"username", COL_TEXT},
+        {"displayName", COL_TEXT}, {"lastMessageId", COL_TEXT}, {"lastMessageAt", COL_TIME}};
+    return store_list_json(db, SQL, SV_ARGS(SV_STR(uid), SV_INT(STORE_DMS_MAX)), STORE_COLS(COLS));
+}
+
+struct idset *store_dm_people(struct store *db, const char *cid)
+{
+    static const char *SQL = "SELECT user_id FROM dm_members WHERE channel_id = $1";
+    struct store_stmt *st = store_query(db, SQL, SV_ARGS(SV_STR(cid)));
+    struct idset *to = st ? idset_new(2) : NULL;
+    int rc;
+    while (to && (rc = store_step(st)) == STORE_ROW)
+        if (idset_add(to, store_text(st, 0)))
+            rc = STORE_ERR;
+    if (to && rc != STORE_DONE) {
+        idset_unref(to);
+        to = NULL;
+    }
+    if (st)
+        store_finish(st);
+    return to;
+}
+
 int store_dm_member(struct store *db, const char *cid, const char *uid)
 {
     static const char *SQL = "SELECT 1 FROM dm_members WHERE channel_id = $1 AND user_id = $2";

@@ -4,6 +4,7 @@
 #include <jansson.h>
 #include <stdint.h>
 
+#include "core/idset.h"
 #include "store/db.h"
 #include "store/writer.h"
 
@@ -103,6 +104,12 @@ json_t *store_invite_json(struct store *db, const char *code, int64_t now, int *
 
 /* 1 when uid is in the DM channel cid. */
 int store_dm_member(struct store *db, const char *cid, const char *uid);
+/* uid's DMs, the most recently active first (at most STORE_DMS_MAX): [{id, userId, username,
+ * displayName, lastMessageId, lastMessageAt}], the last two null before the first message. */
+#define STORE_DMS_MAX 200
+json_t *store_dm_list_json(struct store *db, const char *uid);
+/* The IDs of the people in DM channel cid, as a set (NULL on error). */
+struct idset *store_dm_people(struct store *db, const char *cid);
 /* Finds or makes the DM channel between two people; id is used when it is new. */
 struct store_dm_open {
     const char *id, *a, *b;

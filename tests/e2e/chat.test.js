@@ -569,6 +569,7 @@ test('automod from the settings: blocked words and a mention cap, then a blocked
   const b = await openApp(bia);
   await b.fill('#text', 'que coisa feia e chata');
   await b.click('#composer button[type=submit]');
+  await b.waitForSelector('.message:has-text("que coisa feia e chata")');
   await b.fill('#text', 'isso é chato');
   await b.click('#composer button[type=submit]');
   await b.waitForSelector('#send-error:not([hidden])');
@@ -635,4 +636,48 @@ test('a forum: its posts listed, a new post made from the page and opened', asyn
   await b.waitForSelector('.message:has-text("oi")');
   assert.deepEqual(b.problems, []);
   await b.context().close();
+});
+
+test('direct messages: one started from a message, written and answered live, listed with an unread mark, opened again from the address', async () => {
+  const { owner: ana, sid, server, members: [bia] } = await serverWithMembers(srv.url, 1);
+  const geral = server.channels[0].id;
+  await api(srv.url, 'POST', `/api/servers/${sid}/channels/${geral}/messages`, { token: bia.token, body: { content: 'alguém aí?' } });
+  const a = await openApp(ana);
+  const b = await openApp(bia);
+  await b.waitForSelector('#no-dms:not([hidden])');
+  await a.waitForSelector('.message:has-text("alguém aí?")');
+  await a.click('.message:has-text("alguém aí?") button:has-text("Conversar")');
+  await a.waitForSelector(`#channel-title:has-text("@ ${bia.user.displayName}")`);
+  await a.waitForSelector(`#dms button[aria-current=true]:has-text("${bia.user.displayName}")`);
+  assert.equal(await a.locator('#settings-open:not([hidden]), #invite-make:not([hidden])').count(), 0, "no server's buttons in a DM");
+  await a.fill('#text', 'oi Bia, tudo bem?');
+  await a.click('#composer button[type=submit]');
+  await a.waitForSelector('.message:has-text("oi Bia, tudo bem?")');
+  // Bia's page hears of a conversation it did not list, and marks it.
+  await b.waitForSelector(`#dms button.unread:has-text("${ana.user.displayName}")`);
+  await shoot(b, 'chat-dm-unread');
+  await b.click(`#dms button:has-text("${ana.user.displayName}")`);
+  await b.waitForSelector('.message:has-text("oi Bia, tudo bem?")');
+  assert.equal(await b.locator('#dms button.unread').count(), 0, 'read once opened');
+  assert.equal(await b.locator('.message button.reaction, .message .actions-inline').count(), 0, 'no reactions nor edits in a DM');
+  await b.fill('#text', 'tudo ótimo!');
+  await b.click('#composer button[type=submit]');
+  await a.waitForSelector('.message:has-text("tudo ótimo!")'); // live on Ana's open DM
+  await b.fill('#text', '/eco x=1');
+  await b.click('#composer button[type=submit]');
+  await b.waitForSelector('#send-error:has-text("Comandos só funcionam nos canais de um servidor.")');
+  await shoot(a, 'chat-dm');
+  // The address names the DM: a reload opens it again; a server opens as before.
+  await a.reload();
+  await a.waitForSelector('#live.on');
+  await a.waitForSelector('.message:has-text("tudo ótimo!")');
+  await a.click(`#servers button[data-id="${sid}"]`);
+  await a.waitForSelector('.message:has-text("alguém aí?")');
+  assert.equal(await a.locator('#dms button[aria-current=true]').count(), 0);
+  const dms = (await api(srv.url, 'GET', '/api/users/@me/dms', { token: ana.token })).body.dms;
+  assert.deepEqual(dms.map((d) => d.userId), [bia.user.id]);
+  for (const p of [a, b]) {
+    assert.deepEqual(p.problems, [], 'no script errors or CSP violations');
+    await p.context().close();
+  }
 });

@@ -3,14 +3,15 @@
 'use strict';
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { startServer, api, register, serverWithMembers, totp } = require('./helpers');
+const { startServer, api, register, serverWithMembers, totp, gatewayConnect, eventually, appWithBot } = require('./helpers');
 
 const P = { GERENCIAR_SERVIDOR: 2, GERENCIAR_CARGOS: 8, EXPULSAR_MEMBROS: 16, BANIR_MEMBROS: 32, MODERAR_MEMBROS: 64, CRIAR_CONVITE: 128 };
 const BOGUS_ID = '01a1fe3b-0000-7000-8000-000000000000';
 
 let srv;
 test.before(async () => { srv = await startServer({ args: ['--test-clock'] }); });
-test.after(async () => { const r = await srv.stop(); assert.equal(r.code, 0, srv.stderr); });
+const sockets = [];
+test.after(async () => { for (const s of sockets) s.disconnect(); const r = await srv.stop(); assert.equal(r.code, 0, srv.stderr); });
 
 async function giveRole(owner, sid, userId, permissions) {
   const role = await api(srv.url, 'POST', `/api/servers/${sid}/roles`, { token: owner.token, body: { name: 'R', permissions } });
@@ -208,6 +209,35 @@ test('member list: shape, pagination by user ID, bad parameters', async () => {
   }
   const stranger = await register(srv.url);
   assert.equal((await api(srv.url, 'GET', `/api/servers/${sid}/members`, { token: stranger.token })).status, 404);
+});
+
+test("DMs: one's conversations listed, the most recently active first; a message reaches the two people live, nobody else", async () => {
+  const [a, b, c, stranger] = [await register(srv.url), await register(srv.url), await register(srv.url), await register(srv.url)];
+  const open = async (who, other) => (await api(srv.url, 'POST', '/api/users/@me/dms', { token: who.token, body: { userId: other.user.id } })).body.channel.id;
+  const list = async (who) => (await api(srv.url, 'GET', '/api/users/@me/dms', { token: who.token })).body.dms;
+  const withB = await open(a, b);
+  const withC = await open(a, c);
+  let dms = await list(a);
+  assert.deepEqual(dms.map((d) => d.id), [withC, withB], 'the newer conversation first while both are silent');
+  assert.deepEqual(dms[0], { id: withC, userId: c.user.id, username: c.user.username, displayName: c.user.displayName, lastMessageId: null, lastMessageAt: null });
+  const [sa, sb, sc, ss] = await Promise.all([a, b, c, stranger].map((p) => gatewayConnect(srv.url, { auth: { token: p.token } }, sockets)));
+  const sent = await api(srv.url, 'POST', `/api/dms/${withB}/messages`, { token: b.token, body: { content: 'oi A' } });
+  assert.equal(sent.status, 200);
+  dms = await list(a);
+  assert.deepEqual(dms.map((d) => d.id), [withB, withC], 'the one just written in first');
+  assert.equal(dms[0].lastMessageId, sent.body.message.id);
+  assert.equal(dms[0].lastMessageAt, sent.body.message.createdAt);
+  assert.deepEqual((await list(b)).map((d) => d.userId), [a.user.id]);
+  assert.deepEqual(await list(stranger), []);
+  for (const s of [sa, sb]) {
+    await eventually(() => s.received.some((e) => e.name === 'MESSAGE_CREATE' && e.payload.id === sent.body.message.id) || s.received.map((e) => e.name), 5000, 'both of them live');
+    assert.equal(s.received.find((e) => e.name === 'MESSAGE_CREATE').payload.serverId, null);
+  }
+  await new Promise((r) => setTimeout(r, 300));
+  for (const s of [sc, ss]) assert.deepEqual(s.received.filter((e) => e.name === 'MESSAGE_CREATE'), [], 'nobody else');
+  assert.equal((await api(srv.url, 'GET', '/api/users/@me/dms')).status, 401);
+  const info = await appWithBot(srv.url, a);
+  assert.equal((await api(srv.url, 'GET', '/api/users/@me/dms', { token: info.botToken })).status, 403, 'bots have no DMs');
 });
 
 test('DMs: one channel per pair, found again; self, unknown and malformed targets refused', async () => {

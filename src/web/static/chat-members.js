@@ -39,6 +39,7 @@ function memberRow(m, can) {
     el('span', { class: 'muted small', text: ` @${m.user.username}${m.user.isBot ? ' · bot' : ''}${owner ? ' · dono' : ''}${held ? ` · suspenso até ${new Date(m.timeoutUntil).toLocaleString('pt-BR')}` : ''}` }));
   if (owner || m.userId === chat.me.id) return row;
   const actions = el('div', { class: 'member-actions' });
+  if (!m.user.isBot) actions.append(el('button', { type: 'button', class: 'secondary small-button', text: 'Conversar', onclick: () => startDm(m.userId) }));
   if (can & PERM.GERENCIAR_CARGOS) actions.append(...memberRoles(m, who));
   const path = `/api/servers/${chat.sid}/members/${m.userId}`;
   if (can & PERM.MODERAR_MEMBROS) {

@@ -30,7 +30,14 @@ const chat = {
   forum: null, // the forum whose posts are shown
   parents: [], // text and forum channels, which may hold threads
   threads: [], // the open server's threads, listed under their parents
+  dms: [], // my conversations (chat-dms.js)
+  dm: null, // the open one, when a DM is open instead of a server's channel
 };
+
+// Where the open room's messages are read and sent.
+function messagesPath() {
+  return chat.dm ? `/api/dms/${chat.cid}/messages` : `/api/servers/${chat.sid}/channels/${chat.cid}/messages`;
+}
 
 // ---- rendering ----
 
@@ -139,6 +146,7 @@ function messageItem(m) {
     li.append(el('small', { class: 'muted', text: 'Só você vê esta mensagem.' }));
     return li;
   }
+  if (chat.dm) return li; // a DM has no reactions, pins nor edits
   li.append(reactions(m));
   head.append(messageActions(m));
   return li;
@@ -154,6 +162,7 @@ function messageActions(m) {
   if (mine || chat.perms & PERM.GERENCIAR_MENSAGENS) action('Apagar', 'Apagar esta mensagem', () => remove(m));
   if (!m.threadId && chat.perms & PERM.ENVIAR_MENSAGENS && roomOf(chat.cid).room.type === 'text')
     action('Thread', 'Abrir uma thread a partir desta mensagem', () => startThread(m));
+  if (!mine && !m.applicationId) action('Conversar', `Mandar uma mensagem direta a ${nameOf(m.fromId)}`, () => startDm(m.fromId));
   return box;
 }
 
@@ -345,9 +354,9 @@ const MEMBER_WAIT_MS = 10 * 60 * 1000;
 function paintVerificationHold() {
   clearTimeout(chat.holdTimer);
   const { server, mine, me } = chat;
-  const level = server.verificationLevel;
+  const level = server ? server.verificationLevel : 0;
   let text = '';
-  if (mine && server.ownerId !== me.id && level > 0) {
+  if (server && mine && server.ownerId !== me.id && level > 0) {
     const until = Math.max(level >= 1 ? Date.parse(me.createdAt) + ACCOUNT_WAIT_MS : 0,
                            level >= 2 ? Date.parse(mine.joinedAt) + MEMBER_WAIT_MS : 0);
     if (until > Date.now()) {
@@ -433,6 +442,9 @@ async function leaveVoice(c) {
 async function openServer(sid) {
   chat.sid = sid;
   chat.cid = null;
+  chat.dm = null;
+  for (const b of document.querySelectorAll('#dms button')) b.setAttribute('aria-current', 'false');
+  $('#text').placeholder = 'Mensagem ou /comando';
   await loadServer(sid);
   $('#invite-box').hidden = true;
   showPanel('#room');
@@ -459,8 +471,14 @@ async function openChannel(cid) {
   for (const b of document.querySelectorAll('#channels button'))
     b.setAttribute('aria-current', b.dataset.id === cid ? 'true' : 'false');
   paintUnread();
-  const { messages, hasMore } = await api('GET', `/api/servers/${chat.sid}/channels/${cid}/messages?limit=${HISTORY_PAGE}`);
+  const { messages, hasMore } = await api('GET', `${messagesPath()}?limit=${HISTORY_PAGE}`);
   if (cid !== chat.cid) return;
+  showHistory(messages, hasMore);
+  history.replaceState(null, '', `#server=${chat.sid}&channel=${cid}`);
+}
+
+// A room's newest page, scrolled to its end.
+function showHistory(messages, hasMore) {
   chat.oldest = messages.length ? messages[0].id : null;
   chat.hasMore = hasMore;
   chat.messages = new Map(messages.map((m) => [m.id, m]));
@@ -468,7 +486,6 @@ async function openChannel(cid) {
   $('#no-messages').hidden = messages.length > 0;
   $('#composer').hidden = false;
   $('#messages').scrollTop = $('#messages').scrollHeight;
-  history.replaceState(null, '', `#server=${chat.sid}&channel=${cid}`);
 }
 
 // Scrolled to the top: the page before, kept where the reader was.
@@ -477,7 +494,7 @@ async function loadOlder() {
   chat.loadingOlder = true;
   const cid = chat.cid;
   try {
-    const { messages, hasMore } = await api('GET', `/api/servers/${chat.sid}/channels/${cid}/messages?limit=${HISTORY_PAGE}&beforeId=${chat.oldest}`);
+    const { messages, hasMore } = await api('GET', `${messagesPath()}?limit=${HISTORY_PAGE}&beforeId=${chat.oldest}`);
     if (cid !== chat.cid) return;
     const list = $('#messages');
     const from = list.scrollHeight - list.scrollTop;
@@ -529,9 +546,10 @@ async function send(event) {
   if (!text) return;
   $('#send-error').hidden = $('#rules').hidden = true;
   try {
+    if (text.startsWith('/') && chat.dm) throw new Error('Comandos só funcionam nos canais de um servidor.');
     if (text.startsWith('/')) await invoke(commandBody(text));
-    else showMessage((await api('POST', `/api/servers/${chat.sid}/channels/${chat.cid}/messages`, { content: text })).message);
-    $('#text').value = '';
+    else showMessage((await api('POST', messagesPath(), { content: text })).message);
+    if ($('#text').value.trim() === text) $('#text').value = ''; // not what was typed meanwhile
     $('#mentions').replaceChildren();
   } catch (e) {
     if (e.body && e.body.requiresRulesAcceptance) return askRules();
@@ -607,7 +625,7 @@ function markUnread(m) {
 }
 
 function paintUnread() {
-  for (const b of document.querySelectorAll('#channels button')) b.classList.toggle('unread', chat.unread.has(b.dataset.id));
+  for (const b of document.querySelectorAll('#channels button, #dms button')) b.classList.toggle('unread', chat.unread.has(b.dataset.id));
   for (const b of document.querySelectorAll('#servers button')) b.classList.toggle('unread', chat.unread.has(b.dataset.id));
 }
 
@@ -689,6 +707,7 @@ function connectLive() {
     .on('connect', () => { $('#live').textContent = 'ao vivo'; $('#live').classList.add('on'); })
     .on('disconnect', () => { $('#live').textContent = 'reconectando…'; $('#live').classList.remove('on'); })
     .on('MESSAGE_CREATE', (m) => {
+      if (!m.serverId) dmArrived(m);
       if ((m.threadId || m.channelId) === chat.cid) showMessage(m);
       else if (m.fromId !== chat.me.id) markUnread(m);
     })
@@ -765,10 +784,11 @@ async function main() {
   $('#invite-copy').addEventListener('click', (e) => copyText($('#invite-link').textContent, e.target));
   wirePanels();
   connectLive();
-  await loadServers();
+  await Promise.all([loadServers(), loadDms()]);
   const hash = new URLSearchParams(location.hash.slice(1));
   const first = chat.servers.find((s) => s.id === hash.get('server')) || chat.servers[0];
-  if (first) {
+  if (hash.get('dm') && chat.dms.some((d) => d.id === hash.get('dm'))) await openDm(hash.get('dm'));
+  else if (first) {
     await openServer(first.id);
     if (hash.get('channel') && roomOf(hash.get('channel')).room) await openChannel(hash.get('channel'));
   }

@@ -1,0 +1,61 @@
+// Direct messages: one's conversations with other people, listed under the servers and opened
+// like a channel (history paged upward, the composer, live messages), and a new one started from
+// someone's message or member row. A DM has no reactions, pins, edits nor commands in the API.
+'use strict';
+
+const dmName = (d) => d.displayName || d.username;
+
+async function loadDms() {
+  ({ dms: chat.dms } = await api('GET', '/api/users/@me/dms'));
+  $('#dms').replaceChildren(...chat.dms.map((d) => el('li', {}, el('button', {
+    type: 'button', text: dmName(d), title: `@${d.username}`, 'data-id': d.id,
+    'aria-current': chat.dm && chat.dm.id === d.id ? 'true' : false, onclick: () => openDm(d.id),
+  }))));
+  $('#no-dms').hidden = chat.dms.length > 0;
+  paintUnread();
+}
+
+async function startDm(userId) {
+  try {
+    const { channel } = await api('POST', '/api/users/@me/dms', { userId });
+    await loadDms();
+    await openDm(channel.id);
+  } catch (e) {
+    showError($('#page-error'), e);
+  }
+}
+
+// The channels column says whom the conversation is with; a server's buttons go.
+function paintDmNav(d) {
+  $('#server-title').textContent = 'Mensagem direta';
+  $('#channels').replaceChildren(el('li', { class: 'muted small', text: `Só você e ${dmName(d)} (@${d.username}) leem esta conversa.` }));
+  for (const id of ['#invite-make', '#settings-open', '#server-leave', '#invite-box', '#timeout', '#verification-hold']) {
+    const node = document.querySelector(id);
+    if (node) node.hidden = true;
+  }
+  for (const b of document.querySelectorAll('#servers button')) b.setAttribute('aria-current', 'false');
+  for (const b of document.querySelectorAll('#dms button')) b.setAttribute('aria-current', b.dataset.id === d.id ? 'true' : 'false');
+}
+
+async function openDm(cid) {
+  const d = chat.dms.find((x) => x.id === cid);
+  if (!d) return;
+  Object.assign(chat, { dm: d, sid: null, cid, server: null, roles: [], mine: null, commands: [], usernames: [], perms: 0, forum: null });
+  chat.names = new Map([[chat.me.id, chat.me.displayName || chat.me.username], [d.userId, dmName(d)]]);
+  chat.unread.delete(cid);
+  paintVerificationHold(); // no server: nothing to wait for
+  showPanel('#room');
+  paintDmNav(d);
+  paintUnread();
+  $('#channel-title').textContent = `@ ${dmName(d)}`;
+  $('#text').placeholder = `Mensagem para ${dmName(d)}`;
+  const { messages, hasMore } = await api('GET', `${messagesPath()}?limit=${HISTORY_PAGE}`);
+  if (cid !== chat.cid) return;
+  showHistory(messages, hasMore);
+  history.replaceState(null, '', `#dm=${cid}`);
+}
+
+// A message in a conversation this page does not list yet (someone wrote first): the list again.
+function dmArrived(m) {
+  if (!chat.dms.some((d) => d.id === m.channelId)) loadDms().catch(() => {});
+}
