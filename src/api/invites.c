@@ -1,4 +1,5 @@
-/* Invites: create (CRIAR_CONVITE), look one up, and join through one. */
+/* Invites: create (CRIAR_CONVITE), list and revoke (GERENCIAR_SERVIDOR), look one up, and join
+ * through one. */
 #include <http_parser.h>
 #include <string.h>
 
@@ -105,8 +106,36 @@ static void invite_join(struct api_call *c)
     api_reply_server_view(c, j.server_id);
 }
 
+static void invite_list(struct api_call *c)
+{
+    struct access a;
+    const char *sid = api_server(c, &a, PERM_GERENCIAR_SERVIDOR);
+    if (!sid)
+        return;
+    api_reply_list(c, "invites", store_invites_json(c->db, sid, clock_now_ms()));
+}
+
+static void invite_delete(struct api_call *c)
+{
+    struct access a;
+    const char *sid = api_server(c, &a, PERM_GERENCIAR_SERVIDOR);
+    if (!sid)
+        return;
+    const char *code = api_param(c, "code");
+    int rc = code_ok(code) ? store_invite_delete(c->app->writer, sid, code) : 0;
+    if (rc < 0)
+        api_internal(c);
+    else if (!rc)
+        api_error(c, 404, "Convite não encontrado");
+    else
+        api_ok(c);
+}
+
 const struct api_route api_invite_routes[] = {
     {HTTP_POST, "/api/servers/:sid/invites", invite_create, API_ANY, API_ON_WORKER, API_BODY_SMALL},
+    {HTTP_GET, "/api/servers/:sid/invites", invite_list, API_ANY, API_ON_WORKER, API_BODY_SMALL},
+    {HTTP_DELETE, "/api/servers/:sid/invites/:code", invite_delete, API_ANY, API_ON_WORKER,
+     API_BODY_SMALL},
     {HTTP_GET, "/api/invites/:code", invite_get, API_PUBLIC, API_ON_WORKER, API_BODY_SMALL},
     {HTTP_POST, "/api/invites/:code/join", invite_join, API_PERSON, API_ON_WRITER, API_BODY_SMALL},
     {0, NULL, NULL, 0, 0, 0},

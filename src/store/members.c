@@ -244,3 +244,43 @@ json_t *store_invite_json(struct store *db, const char *code, int64_t now, int *
     store_finish(st);
     return o;
 }
+
+json_t *store_invites_json(struct store *db, const char *sid, int64_t now)
+{
+    static const char *SQL =
+        "SELECT i.code, i.max_uses, i.uses, i.expires_at, i.created_at, u.id, u.username,"
+        " u.display_name FROM invites i JOIN users u ON u.id = i.created_by"
+        " WHERE i.server_id = $1 AND (i.expires_at IS NULL OR i.expires_at > $2)"
+        " AND (i.max_uses = 0 OR i.uses < i.max_uses) ORDER BY i.created_at DESC, i.code LIMIT $3";
+    static const struct store_col INVITE_COLS[] = {{"code", COL_TEXT},
+                                                   {"maxUses", COL_INT},
+                                                   {"uses", COL_INT},
+                                                   {"expiresAt", COL_TIME},
+                                                   {"createdAt", COL_TIME}};
+    static const struct store_col USER_COLS[] = {
+        {"id", COL_TEXT}, {"username", COL_TEXT}, {"displayName", COL_TEXT}};
+    struct store_stmt *st =
+        store_query(db, SQL, SV_ARGS(SV_STR(sid), SV_INT(now), SV_INT(STORE_INVITES_MAX)));
+    json_t *list = st ? json_array() : NULL;
+    int rc;
+    while (list && (rc = store_step(st)) == STORE_ROW) {
+        json_t *o = store_row_json(st, 0, STORE_COLS(INVITE_COLS));
+        json_object_set_new(o, "createdBy", store_row_json(st, 5, STORE_COLS(USER_COLS)));
+        json_array_append_new(list, o);
+    }
+    if (list && rc != STORE_DONE) {
+        json_decref(list);
+        list = NULL;
+    }
+    if (st)
+        store_finish(st);
+    return list;
+}
+
+int store_invite_delete(struct store_writer *w, const char *sid, const char *code)
+{
+    static const char *SQL = "DELETE FROM invites WHERE server_id = $1 AND code = $2";
+    int64_t changes = 0;
+    int rc = store_write_exec(w, SQL, SV_ARGS(SV_STR(sid), SV_STR(code)), &changes);
+    return rc < 0 ? rc : changes > 0;
+}

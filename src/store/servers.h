@@ -101,6 +101,13 @@ struct store_invite_join {
 };
 int store_invite_join(struct store *db, void *join);
 json_t *store_invite_json(struct store *db, const char *code, int64_t now, int *rc);
+/* Server sid's invites still usable at `now`, the newest first (at most STORE_INVITES_MAX):
+ * [{code, maxUses, uses, expiresAt, createdAt, createdBy: {id, username, displayName}}]; NULL
+ * on error. */
+#define STORE_INVITES_MAX 500
+json_t *store_invites_json(struct store *db, const char *sid, int64_t now);
+/* Revokes invite code of server sid: 1 when it was there, 0 when not, < 0 on error. */
+int store_invite_delete(struct store_writer *w, const char *sid, const char *code);
 
 /* 1 when uid is in the DM channel cid. */
 int store_dm_member(struct store *db, const char *cid, const char *uid);

@@ -681,3 +681,31 @@ test('direct messages: one started from a message, written and answered live, li
     await p.context().close();
   }
 });
+
+test("invites in the settings: those still valid with who made them, a new one listed at once, one revoked and refused afterwards", async () => {
+  const { owner: ana, sid, members: [bia] } = await serverWithMembers(srv.url, 1);
+  const first = (await api(srv.url, 'GET', `/api/servers/${sid}/invites`, { token: ana.token })).body.invites[0];
+  const limited = await api(srv.url, 'POST', `/api/servers/${sid}/invites`, { token: ana.token, body: { maxUses: 5, maxAgeSeconds: 3600 } });
+  const a = await openApp(ana);
+  await a.click('#settings-open');
+  await a.waitForSelector(`#invites li[data-code="${first.code}"]`);
+  assert.match(await a.textContent(`#invites li[data-code="${limited.body.code}"]`), /0 de 5 usos · vale até .* · criado por /);
+  assert.match(await a.textContent(`#invites li[data-code="${first.code}"]`), /1 uso, sem limite · não expira/);
+  await a.click('#invite-make');
+  await a.waitForSelector('#invites li:nth-child(3)');
+  const made = (await a.textContent('#invite-link')).split('/invite/')[1];
+  assert.equal(await a.getAttribute('#invites li:first-child', 'data-code'), made, 'the newest first');
+  await shoot(a, 'chat-invites');
+  await a.click(`#invites li[data-code="${first.code}"] button:has-text("Revogar")`);
+  await a.waitForSelector('#invites-done:has-text("revogado")');
+  assert.equal(await a.locator(`#invites li[data-code="${first.code}"]`).count(), 0);
+  const late = await register(srv.url);
+  assert.equal((await api(srv.url, 'POST', `/api/invites/${first.code}/join`, { token: late.token })).status, 404);
+  // A member who may not manage the server sees no invites section.
+  const b = await openApp(bia);
+  assert.equal(await b.locator('#settings-open:not([hidden])').count(), 0);
+  for (const p of [a, b]) {
+    assert.deepEqual(p.problems, [], 'no script errors or CSP violations');
+    await p.context().close();
+  }
+});

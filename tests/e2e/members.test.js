@@ -54,12 +54,54 @@ test('invites: maxUses and maxAgeSeconds, and CRIAR_CONVITE', async () => {
   assert.equal((await api(srv.url, 'POST', `/api/invites/${once.body.code}/join`, { token: a.token })).status, 200);
   assert.equal((await api(srv.url, 'POST', `/api/invites/${once.body.code}/join`, { token: b.token })).status, 404, 'used up');
   const timed = await api(srv.url, 'POST', `/api/servers/${sid}/invites`, { token: owner.token, body: { maxAgeSeconds: 60 } });
+  const listed = async () => (await api(srv.url, 'GET', `/api/servers/${sid}/invites`, { token: owner.token })).body.invites.map((i) => i.code);
+  assert.ok((await listed()).includes(timed.body.code));
+  assert.ok(!(await listed()).includes(once.body.code), 'used up: not listed');
   await api(srv.url, 'POST', '/api/test/clock', { body: { advanceMs: 61000 } });
   assert.equal((await api(srv.url, 'POST', `/api/invites/${timed.body.code}/join`, { token: b.token })).status, 404, 'expired');
+  assert.ok(!(await listed()).includes(timed.body.code), 'expired: not listed');
   assert.match((await api(srv.url, 'POST', `/api/servers/${sid}/invites`, { token: owner.token, body: { maxUses: 101 } })).body.error, /^maxUses: /);
   assert.match((await api(srv.url, 'POST', `/api/servers/${sid}/invites`, { token: owner.token, body: { maxAgeSeconds: 'x' } })).body.error, /^maxAgeSeconds: /);
   await api(srv.url, 'PATCH', `/api/servers/${sid}/roles/${sid}`, { token: owner.token, body: { permissions: 256 } });
   assert.equal((await api(srv.url, 'POST', `/api/servers/${sid}/invites`, { token: m.token })).status, 403);
+});
+
+test('invites listed and revoked by GERENCIAR_SERVIDOR: only those still usable (the expired: above), newest first, with who made them', async () => {
+  const { owner, sid, members: [m] } = await serverWithMembers(srv.url, 1);
+  const path = `/api/servers/${sid}/invites`;
+  const make = async (body) => (await api(srv.url, 'POST', path, { token: owner.token, body })).body;
+  const used = await make({ maxUses: 1 });
+  assert.equal((await api(srv.url, 'POST', `/api/invites/${used.code}/join`, { token: (await register(srv.url)).token })).status, 200);
+  const timed = await make({ maxAgeSeconds: 60 });
+  const open = await make({});
+  const list = async (who = owner) => api(srv.url, 'GET', path, { token: who.token });
+  let got = await list();
+  assert.equal(got.status, 200);
+  // serverWithMembers's own invite is in the list too, oldest; the used-up one is not.
+  assert.deepEqual(got.body.invites.slice(0, 2).map((i) => i.code), [open.code, timed.code]);
+  assert.ok(!got.body.invites.some((i) => i.code === used.code), 'used up');
+  assert.deepEqual(got.body.invites[0].createdBy, { id: owner.user.id, username: owner.user.username, displayName: owner.user.displayName });
+  assert.equal(got.body.invites[1].expiresAt, timed.expiresAt);
+  assert.equal(got.body.invites[0].expiresAt, null);
+  // Revoked: gone from the list, and nobody joins with it.
+  assert.deepEqual((await api(srv.url, 'DELETE', `${path}/${open.code}`, { token: owner.token })).body, { ok: true });
+  assert.ok(!(await list()).body.invites.some((i) => i.code === open.code));
+  assert.equal((await api(srv.url, 'POST', `/api/invites/${open.code}/join`, { token: (await register(srv.url)).token })).status, 404);
+  assert.equal((await api(srv.url, 'DELETE', `${path}/${open.code}`, { token: owner.token })).status, 404, 'already revoked');
+  assert.equal((await api(srv.url, 'DELETE', `${path}/n%C3%A3o-c%C3%B3digo`, { token: owner.token })).status, 404);
+  // Another server's invite is not this server's to revoke.
+  const other = await serverWithMembers(srv.url, 0);
+  const theirs = (await api(srv.url, 'POST', `/api/servers/${other.sid}/invites`, { token: other.owner.token, body: {} })).body;
+  assert.equal((await api(srv.url, 'DELETE', `${path}/${theirs.code}`, { token: owner.token })).status, 404);
+  assert.equal((await api(srv.url, 'GET', `/api/invites/${theirs.code}`)).status, 200, 'still good');
+  // A member without GERENCIAR_SERVIDOR: 403 on both; with it, allowed; a stranger: 404.
+  assert.equal((await list(m)).status, 403);
+  const keep = await make({});
+  assert.equal((await api(srv.url, 'DELETE', `${path}/${keep.code}`, { token: m.token })).status, 403);
+  await giveRole(owner, sid, m.user.id, P.GERENCIAR_SERVIDOR);
+  assert.equal((await list(m)).status, 200);
+  assert.equal((await api(srv.url, 'DELETE', `${path}/${keep.code}`, { token: m.token })).status, 200);
+  assert.equal((await list(await register(srv.url))).status, 404);
 });
 
 test('discovery: join only discoverable servers; banned people cannot join', async () => {

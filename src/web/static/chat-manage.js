@@ -1,5 +1,5 @@
 // The server's settings in the chat client: its name, rules and verification level, its roles
-// with their permissions, and the applications installed. Each part shows only to those the API
+// with their permissions, its invites (chat-invites.js), and the applications installed. Each part shows only to those the API
 // lets change it (GERENCIAR_SERVIDOR, GERENCIAR_CARGOS); the server still decides.
 'use strict';
 
@@ -15,9 +15,10 @@ async function loadSettings() {
   if (moderates) paintMembers();
   $('#apps-settings').hidden = !(base & PERM.GERENCIAR_SERVIDOR);
   $('#automod-settings').hidden = !(base & PERM.GERENCIAR_SERVIDOR);
+  $('#invites-settings').hidden = !(base & PERM.GERENCIAR_SERVIDOR);
   if (base & PERM.GERENCIAR_SERVIDOR) fillServerForm();
   if (base & PERM.GERENCIAR_CARGOS) paintRoles();
-  if (base & PERM.GERENCIAR_SERVIDOR) await loadApps();
+  if (base & PERM.GERENCIAR_SERVIDOR) await Promise.all([loadApps(), loadInvites()]);
 }
 
 function fillServerForm() {

@@ -777,6 +777,7 @@ async function main() {
       const { code } = await api('POST', `/api/servers/${chat.sid}/invites`, {});
       $('#invite-link').textContent = `${location.origin}/invite/${code}`;
       $('#invite-box').hidden = false;
+      if (!$('#invites-settings').hidden && !$('#settings').hidden) await loadInvites();
     } catch (err) {
       showError($('#page-error'), err);
     }
