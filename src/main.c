@@ -12,6 +12,7 @@
 
 #include "api/api.h"
 #include "api/endpoint.h"
+#include "api/presence.h"
 #include "api/voice.h"
 #include "cli/cli.h"
 #include "bus/bus.h"
@@ -268,10 +269,7 @@ static int connection_budget(int asked)
 
 /* The API's answers to the gateway's questions (see gateway.h). */
 static const struct gateway_rules gateway_rules = {
-    api_identity,
-    api_thread_store,
-    api_voice_standing,
-    api_voice_observers,
+    api_identity, api_thread_store, api_voice_standing, api_voice_observers, api_presence_watchers,
 };
 
 static int serve(struct serve *s)

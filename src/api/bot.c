@@ -4,6 +4,7 @@
 
 #include "api/access.h"
 #include "api/api.h"
+#include "api/presence.h"
 #include "api/installs.h"
 #include "api/limits.h"
 #include "state/presence.h"
@@ -91,6 +92,7 @@ static void bot_presence(struct api_call *c)
     }
     presence_set(c->app->presence, c->me.user_id, status, clean);
     json_decref(clean);
+    api_presence_announce(c, c->me.user_id);
     api_reply(c, 200,
               json_pack("{so}", "presence", presence_json(c->app->presence, c->me.user_id)));
 }

@@ -264,6 +264,21 @@ void api_event_people(struct api_call *c, const char *name, struct state_server 
         json_decref(payload);
 }
 
+int api_ids_array(const struct idset *set, char (**to)[UUID_LEN + 1], size_t *n)
+{
+    size_t count = idset_count(set);
+    *to = NULL;
+    *n = 0;
+    if (!count)
+        return 0;
+    if (!(*to = malloc(count * sizeof **to)))
+        return -1;
+    for (size_t i = 0; i < count; i++)
+        memcpy((*to)[i], idset_at(set, i), UUID_LEN + 1);
+    *n = count;
+    return 0;
+}
+
 void api_event_to_people(struct api_call *c, const char *name, struct idset *to, json_t *payload)
 {
     send_to(c, name, payload, to, NULL);

@@ -69,18 +69,10 @@ int api_voice_observers(void *thread_ctx, const char *server_id, const char *cha
                         char (**to)[UUID_LEN + 1], size_t *n)
 {
     struct api_call c = api_thread_call(thread_ctx);
-    *to = NULL;
-    *n = 0;
     int failed;
     struct idset *set =
         api_audience_with_people(&c, server_id, channel_id, INTENT_VOICE_CONNECT, &failed);
-    size_t count = idset_count(set);
-    if (count && (*to = malloc(count * sizeof **to))) {
-        for (size_t i = 0; i < count; i++)
-            memcpy((*to)[i], idset_at(set, i), UUID_LEN + 1);
-        *n = count;
-    }
-    failed |= count && !*to;
+    failed |= api_ids_array(set, to, n);
     idset_unref(set);
     store_read_release(c.db);
     return failed ? -1 : 0;

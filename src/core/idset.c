@@ -81,6 +81,23 @@ struct idset *idset_of(const char (*ids)[UUID_LEN + 1], size_t n)
     return s;
 }
 
+struct idset *idset_union(struct idset *const *sets, size_t n, size_t max_each, const char *skip)
+{
+    size_t total = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!max_each || idset_count(sets[i]) <= max_each)
+            total += idset_count(sets[i]);
+    struct idset *all = idset_new(total ? total : 1);
+    for (size_t i = 0; all && i < n; i++) {
+        if (max_each && idset_count(sets[i]) > max_each)
+            continue;
+        for (size_t k = 0; k < idset_count(sets[i]); k++)
+            if (!skip || strcmp(idset_at(sets[i], k), skip))
+                idset_add(all, idset_at(sets[i], k));
+    }
+    return all;
+}
+
 size_t idset_count(const struct idset *s)
 {
     return s ? s->count : 0;

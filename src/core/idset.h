@@ -21,6 +21,9 @@ struct idset *idset_new(size_t cap);
 int idset_add(struct idset *s, const char *id);
 /* A set of the given IDs (n may be 0). */
 struct idset *idset_of(const char (*ids)[UUID_LEN + 1], size_t n);
+/* The IDs of those of the n sets (NULL ones skipped) that hold at most max_each (0: any size),
+ * but skip (may be NULL), each once, in the sets' order; NULL when out of memory. */
+struct idset *idset_union(struct idset *const *sets, size_t n, size_t max_each, const char *skip);
 size_t idset_count(const struct idset *s);
 const char *idset_at(const struct idset *s, size_t i);
 int idset_has(const struct idset *s, const char *id);

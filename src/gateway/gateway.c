@@ -23,6 +23,7 @@
 #include "gateway/internal.h"
 #include "state/console.h"
 #include "state/presence.h"
+#include "gateway/presence_live.h"
 #include "gateway/recovery.h"
 #include "gateway/resume.h"
 #include "gateway/sequence.h"
@@ -42,7 +43,8 @@ static void attach(struct gateway *gw, struct conn *c)
 {
     c->next = map_get(&gw->users, c->user_id);
     map_set(&gw->users, c->user_id, c);
-    presence_connected(gw->presence, c->user_id);
+    if (presence_connected(gw->presence, c->user_id))
+        presence_live_note(gw, c->user_id);
     gw->bots += c->is_bot;
     gw->conns++;
 }
@@ -58,7 +60,8 @@ static void detach(struct gateway *gw, struct conn *c)
         map_set(&gw->users, c->user_id, first);
     else
         map_remove(&gw->users, c->user_id);
-    presence_disconnected(gw->presence, c->user_id);
+    if (presence_disconnected(gw->presence, c->user_id))
+        presence_live_note(gw, c->user_id);
     gw->bots -= c->is_bot;
     gw->conns--;
 }
@@ -595,6 +598,7 @@ static void on_sweep(uv_timer_t *t)
 {
     struct gateway *gw = t->data;
     recovery_expire(gw->recovery, clock_now_ms());
+    presence_live_tick(gw);
 }
 
 /* ---- the gateway ---- */
@@ -633,6 +637,8 @@ struct gateway *gateway_new(uv_loop_t *loop, const struct gateway_config *cfg,
     gw->rate_limit_scale = cfg->rate_limit_scale > 0 ? cfg->rate_limit_scale : 1;
     gw->access_log = cfg->access_log;
     map_init(&gw->users);
+    map_init(&gw->presence_noted);
+    map_init(&gw->presence_later);
     struct eio_config eio = {cfg->ping_interval_ms, cfg->ping_timeout_ms, cfg->max_payload, 10000,
                              cfg->max_queued,       cfg->max_sessions};
     struct sio_config sio = {namespaces, 45000};
@@ -726,5 +732,6 @@ void gateway_free(struct gateway *gw)
     recovery_free(gw->recovery);
     sequence_free(gw->sequence);
     map_cleanup(&gw->users);
+    presence_live_cleanup(gw);
     free(gw);
 }

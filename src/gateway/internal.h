@@ -63,6 +63,10 @@ struct gateway {
     int sweeping;
     int draining;
     unsigned long voice_reviews; /* rights reviews started: observers listed before are stale */
+    struct map presence_noted;   /* user id → why: presence to announce (presence_live.h) */
+    struct map presence_later;   /* user id → the tick after which to look at it again */
+    uintptr_t presence_ticks;    /* sweeps so far */
+    int presence_busy;           /* a presence job is on a worker */
 };
 
 /* A piece of work for a worker thread (the database) whose answer comes back to the I/O

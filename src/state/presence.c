@@ -67,22 +67,26 @@ static struct entry *get(struct presence *p, const char *user_id, int create)
     return e;
 }
 
-void presence_connected(struct presence *p, const char *user_id)
+int presence_connected(struct presence *p, const char *user_id)
 {
     pthread_mutex_lock(&p->lock);
     struct entry *e = get(p, user_id, 1);
-    if (e && !e->connections++ && p->shared)
+    int first = e && !e->connections++;
+    if (first && p->shared)
         presence_shared_changed(p->shared, user_id, 1);
     pthread_mutex_unlock(&p->lock);
+    return first;
 }
 
-void presence_disconnected(struct presence *p, const char *user_id)
+int presence_disconnected(struct presence *p, const char *user_id)
 {
     pthread_mutex_lock(&p->lock);
     struct entry *e = get(p, user_id, 0);
-    if (e && e->connections > 0 && !--e->connections && p->shared)
+    int last = e && e->connections > 0 && !--e->connections;
+    if (last && p->shared)
         presence_shared_changed(p->shared, user_id, 0);
     pthread_mutex_unlock(&p->lock);
+    return last;
 }
 
 void presence_set(struct presence *p, const char *user_id, const char *status, json_t *activity)

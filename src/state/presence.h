@@ -14,8 +14,10 @@ struct presence;
 
 struct presence *presence_new(void);
 void presence_free(struct presence *p);
-void presence_connected(struct presence *p, const char *user_id);
-void presence_disconnected(struct presence *p, const char *user_id);
+/* A connection opened or closed here: 1 when it was the user's first or last here (what others
+ * see of the user may have changed), else 0. */
+int presence_connected(struct presence *p, const char *user_id);
+int presence_disconnected(struct presence *p, const char *user_id);
 /* Saves the chosen status ("online", "idle", "dnd", "invisible") and activity (owned copy). */
 void presence_set(struct presence *p, const char *user_id, const char *status, json_t *activity);
 /* The shown statuses of n users (online, idle, dnd or offline; static strings) into out: 0, or

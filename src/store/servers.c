@@ -65,6 +65,14 @@ json_t *store_servers_of_user(struct store *db, const char *uid)
     return list;
 }
 
+json_t *store_server_ids_of_member(struct store *db, const char *uid, int64_t limit)
+{
+    static const char *SQL = "SELECT server_id FROM members WHERE user_id = $1"
+                             " ORDER BY joined_at, server_id LIMIT $2";
+    static const struct store_col COLS[] = {{"id", COL_TEXT}};
+    return store_list_json(db, SQL, SV_ARGS(SV_STR(uid), SV_INT(limit)), STORE_COLS(COLS));
+}
+
 int store_count(struct store *db, const char *sql, const char *id, int64_t *out)
 {
     struct store_stmt *st = store_query(db, sql, SV_ARGS(SV_STR(id)));

@@ -11,6 +11,8 @@
 /* ---- reads: objects in the API's shape ---- */
 json_t *store_server_json(struct store *db, const char *sid, int *rc);
 json_t *store_servers_of_user(struct store *db, const char *uid);
+/* The first `limit` servers uid joined, oldest first: [{id}], or NULL on error. */
+json_t *store_server_ids_of_member(struct store *db, const char *uid, int64_t limit);
 /* Channels of a server, each with its `overwrites` array, by position. */
 json_t *store_channels_json(struct store *db, const char *sid);
 json_t *store_channel_json(struct store *db, const char *cid, int *rc);

@@ -709,3 +709,34 @@ test("invites in the settings: those still valid with who made them, a new one l
     await p.context().close();
   }
 });
+
+test("the people of the open server, connected first, follow a bot's presence live", async () => {
+  const { owner: ana, sid, members: [bia] } = await serverWithMembers(srv.url, 1);
+  const info = await appWithBot(srv.url, ana);
+  assert.equal((await install(srv.url, ana, info, sid, { permissions: P.VER_CANAL })).complete.status, 200);
+  const bot = info.app.botUserId;
+  const a = await openApp(ana);
+  const dot = `#people li.person[data-id="${bot}"] .status`;
+  await a.waitForSelector(`${dot}.offline`);
+  await a.waitForSelector('#people-title:has-text("Pessoas: 1 de 3 conectadas")'); // Ana herself
+  const socket = await gatewayConnect(srv.url, { auth: { token: info.botToken } }, sockets);
+  await a.waitForSelector(`${dot}.online`);
+  await a.waitForSelector('#people-title:has-text("Pessoas: 2 de 3 conectadas")');
+  const order = await a.$$eval('#people li.person', (lis) => lis.map((li) => li.querySelector('.status').className));
+  assert.deepEqual(order, ['status online', 'status online', 'status offline'], 'the connected first');
+  await api(srv.url, 'PUT', '/api/bot/presence', { token: info.botToken, body: { status: 'dnd' } });
+  await a.waitForSelector(`${dot}.dnd[aria-label="não perturbe"]`);
+  await shoot(a, 'chat-people');
+  socket.close();
+  await a.waitForSelector(`${dot}.offline`);
+  assert.deepEqual(a.problems, []);
+  await a.context().close();
+  // On a phone the list is folded above the room, a tap away.
+  const b = await openApp(bia, PHONE);
+  await b.waitForSelector('#people-box:not([hidden])');
+  assert.equal(await b.$eval('#people-box', (d) => d.open), false);
+  await b.screenshot({ path: path.join(SHOTS, 'chat-people-folded-390.png') });
+  await b.click('#people-title');
+  await b.waitForSelector(`#people li.person[data-id="${bot}"]`);
+  await b.context().close();
+});

@@ -151,6 +151,32 @@ test('only channels the bot can see; never threads, DMs, reactions, pins, channe
   assert.deepEqual(s.received, []);
 });
 
+test("PRESENCE_UPDATE: the people of a bot's servers see it come, change its status and go, live; nobody else, and never bots", async () => {
+  const w = await world();
+  const bot = w.info.app.botUserId;
+  const person = await connect(w.members[0].token);
+  const stranger = await connect((await serverWithMembers(srv.url, 0)).owner.token);
+  const other = await world(); // another bot, in another server
+  const otherBot = await connect(other.info.botToken);
+  // On several nodes a node's first connection of the bot says "online" again: the same status
+  // twice in a row counts once.
+  const seen = (s) => s.received.filter((e) => e.name === 'PRESENCE_UPDATE' && e.payload.userId === bot)
+    .map((e) => e.payload.status).filter((x, i, all) => i === 0 || x !== all[i - 1]);
+  const first = await connect(w.info.botToken, 'websocket');
+  await eventually(() => seen(person).join() === 'online' || seen(person), 5000, 'online');
+  assert.deepEqual(person.received.find((e) => e.name === 'PRESENCE_UPDATE').payload, { userId: bot, status: 'online' });
+  const second = await connect(w.info.botToken, 'default');
+  await api(srv.url, 'PUT', '/api/bot/presence', { token: w.info.botToken, body: { status: 'idle' } });
+  await eventually(() => seen(person).join() === 'online,idle' || seen(person), 5000, 'idle; a second connection says nothing');
+  first.close();
+  await quiet(400);
+  assert.deepEqual(seen(person), ['online', 'idle'], 'one connection is left');
+  second.close();
+  await eventually(() => seen(person).join() === 'online,idle,offline' || seen(person), 5000, 'offline');
+  assert.deepEqual(seen(stranger), [], 'not in its servers');
+  assert.deepEqual(otherBot.received.filter((e) => e.name === 'PRESENCE_UPDATE'), [], 'bots get none');
+});
+
 test('presence: online with one or two connections (on any node), the saved status, offline when the last drops', async () => {
   const w = await world();
   const status = async () => (await api(srv.url, 'GET', `/api/servers/${w.sid}/members`, { token: w.owner.token })).body.members.find((m) => m.userId === w.info.app.botUserId).status;

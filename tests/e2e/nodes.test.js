@@ -333,6 +333,28 @@ test('presence counts a connection on any live node: a node killed without a wor
   }
 });
 
+test("PRESENCE_UPDATE across nodes: a bot's last connection on one node says nothing while another holds one; the last of all says offline, even two closing at once", { skip }, async () => {
+  const w = await world(b);
+  const bot = w.info.app.botUserId;
+  const person = await gatewayConnect(a.url, { auth: { token: w.members[0].token }, transports: ['websocket'] }, sockets);
+  const seen = () => person.received.filter((e) => e.name === 'PRESENCE_UPDATE' && e.payload.userId === bot).map((e) => e.payload.status);
+  const onA = await gatewayConnect(a.url, { auth: { token: w.info.botToken }, transports: ['websocket'] }, sockets);
+  await eventually(() => seen().includes('online') || seen(), 5000, "the bot's first connections on A and B");
+  await new Promise((r) => setTimeout(r, 1000)); // both nodes' announcements are in
+  const before = seen().length;
+  onA.disconnect();
+  await new Promise((r) => setTimeout(r, 3000)); // past the second look
+  assert.deepEqual(seen().slice(before), [], 'B still holds the bot: nothing changed');
+  w.bot.disconnect();
+  await eventually(() => seen().at(-1) === 'offline' || seen(), 5000, 'offline once the last closed');
+  // Two last connections closing at the same moment on both nodes.
+  const again = [await gatewayConnect(a.url, { auth: { token: w.info.botToken }, transports: ['websocket'] }, sockets),
+                 await gatewayConnect(b.url, { auth: { token: w.info.botToken }, transports: ['websocket'] }, sockets)];
+  await eventually(() => seen().at(-1) === 'online' || seen(), 5000, 'online again');
+  for (const s of again) s.disconnect();
+  await eventually(() => seen().at(-1) === 'offline' || seen(), 6000, 'offline after both closed at once');
+});
+
 test('voice across nodes: participants and signals cross, and a node killed without a word takes its sessions with it', { skip }, async () => {
   const c = await startServer({ store: a.storeArgs, env: { PRACA_REDIS_URL: redis.url } });
   try {

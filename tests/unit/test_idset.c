@@ -45,3 +45,32 @@ Test(idset, of_an_array_and_shared_references)
     cr_assert(!idset_has(empty, A));
     idset_unref(empty);
 }
+
+Test(idset, union_of_the_small_sets_but_one_id)
+{
+    static const char D[UUID_LEN + 1] = "01a1fe3b-0000-7000-8000-00000000000d";
+    struct idset *ab = idset_new(2), *bc = idset_new(2), *big = idset_new(3);
+    idset_add(ab, A);
+    idset_add(ab, B);
+    idset_add(bc, B);
+    idset_add(bc, C);
+    idset_add(big, D);
+    idset_add(big, A);
+    idset_add(big, C);
+    struct idset *sets[] = {ab, NULL, bc, big};
+    struct idset *u = idset_union(sets, 4, 2, A);
+    cr_assert_eq(idset_count(u), 2, "A skipped, B once, the set of 3 left out");
+    cr_assert_str_eq(idset_at(u, 0), B);
+    cr_assert_str_eq(idset_at(u, 1), C);
+    cr_assert(!idset_has(u, D));
+    idset_unref(u);
+    u = idset_union(sets, 4, 0, NULL);
+    cr_assert_eq(idset_count(u), 4, "any size, nothing skipped");
+    idset_unref(u);
+    u = idset_union(sets, 0, 0, NULL);
+    cr_assert_eq(idset_count(u), 0);
+    idset_unref(u);
+    idset_unref(ab);
+    idset_unref(bc);
+    idset_unref(big);
+}

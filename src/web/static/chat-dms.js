@@ -29,7 +29,7 @@ async function startDm(userId) {
 function paintDmNav(d) {
   $('#server-title').textContent = 'Mensagem direta';
   $('#channels').replaceChildren(el('li', { class: 'muted small', text: `Só você e ${dmName(d)} (@${d.username}) leem esta conversa.` }));
-  for (const id of ['#invite-make', '#settings-open', '#server-leave', '#invite-box', '#timeout', '#verification-hold']) {
+  for (const id of ['#invite-make', '#settings-open', '#server-leave', '#invite-box', '#timeout', '#verification-hold', '#people-box']) {
     const node = document.querySelector(id);
     if (node) node.hidden = true;
   }

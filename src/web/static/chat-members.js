@@ -1,5 +1,6 @@
-// The server's members in its settings: who they are, whether they are connected now, and what
-// the person may do with each (roles, a timeout, a kick), as the API allows it.
+// The server's members: who is here, in the channels column (connected first, their status kept
+// live by PRESENCE_UPDATE), and in the settings what the person may do with each (roles, a
+// timeout, a kick), as the API allows it.
 'use strict';
 
 const STATUS_LABELS = { online: 'online', idle: 'ausente', dnd: 'não perturbe', offline: 'offline' };
@@ -58,4 +59,33 @@ function memberRow(m, can) {
 function paintMembers() {
   const can = basePermissions(chat.server, chat.roles, chat.mine);
   $('#members-list').replaceChildren(...chat.members.map((m) => memberRow(m, can)));
+}
+
+// The channels column's list of people: connected first, then by name; at most PEOPLE_SHOWN.
+const PEOPLE_SHOWN = 50;
+const STATUS_ORDER = { online: 0, idle: 1, dnd: 2, offline: 3 };
+function paintPeople() {
+  const name = (m) => m.nickname || m.user.displayName || m.user.username;
+  // The members were maybe read before this page's own connection was up: I am here.
+  const me = chat.members.find((m) => m.userId === chat.me.id);
+  if (me && chat.live && me.status === 'offline') me.status = 'online';
+  const sorted = [...chat.members].sort((a, b) => (STATUS_ORDER[a.status] ?? 3) - (STATUS_ORDER[b.status] ?? 3) || name(a).localeCompare(name(b), 'pt-BR'));
+  const online = chat.members.filter((m) => m.status !== 'offline').length;
+  $('#people-title').textContent = `Pessoas: ${online} de ${chat.members.length} conectadas`;
+  $('#people').replaceChildren(...sorted.slice(0, PEOPLE_SHOWN).map((m) => el('li', { class: 'person', 'data-id': m.userId },
+    el('span', { class: `status ${m.status}`, role: 'img', 'aria-label': STATUS_LABELS[m.status] || m.status, title: STATUS_LABELS[m.status] || m.status }),
+    el('span', { class: m.status === 'offline' ? 'muted' : '', text: name(m) }),
+    m.user.isBot ? el('span', { class: 'bot-tag', text: 'BOT' }) : '')));
+  if (sorted.length > PEOPLE_SHOWN) $('#people').append(el('li', { class: 'muted small', text: `e mais ${sorted.length - PEOPLE_SHOWN}` }));
+  if ($('#people-box').hidden) $('#people-box').open = matchMedia('(min-width: 720px)').matches; // folded on a phone, above the room
+  $('#people-box').hidden = false;
+}
+
+// PRESENCE_UPDATE: someone in the open server connected, left or changed their status.
+function presenceChanged(u) {
+  const m = chat.members.find((x) => x.userId === u.userId);
+  if (!m || !chat.sid) return;
+  m.status = u.status;
+  paintPeople();
+  if (!$('#members-settings').hidden && !$('#settings').hidden) paintMembers();
 }

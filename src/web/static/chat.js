@@ -32,6 +32,7 @@ const chat = {
   threads: [], // the open server's threads, listed under their parents
   dms: [], // my conversations (chat-dms.js)
   dm: null, // the open one, when a DM is open instead of a server's channel
+  live: false, // the gateway connection is up
 };
 
 // Where the open room's messages are read and sent.
@@ -343,6 +344,7 @@ async function loadServer(sid) {
   await loadVoice(sid, channels);
   if (sid !== chat.sid || generation !== chat.loads) return false;
   paintChannels(channels);
+  paintPeople();
   chat.perms = channelPermissions(server, roles, mine, roomOf(chat.cid).parent);
   return true;
 }
@@ -704,8 +706,13 @@ async function serverChanged(sid) {
 
 function connectLive() {
   chat.gateway = new Gateway()
-    .on('connect', () => { $('#live').textContent = 'ao vivo'; $('#live').classList.add('on'); })
-    .on('disconnect', () => { $('#live').textContent = 'reconectando…'; $('#live').classList.remove('on'); })
+    .on('connect', () => {
+      $('#live').textContent = 'ao vivo';
+      $('#live').classList.add('on');
+      chat.live = true;
+      if (chat.sid) paintPeople();
+    })
+    .on('disconnect', () => { $('#live').textContent = 'reconectando…'; $('#live').classList.remove('on'); chat.live = false; })
     .on('MESSAGE_CREATE', (m) => {
       if (!m.serverId) dmArrived(m);
       if ((m.threadId || m.channelId) === chat.cid) showMessage(m);
@@ -725,6 +732,7 @@ function connectLive() {
     .on('GUILD_MEMBER_ADD', (m) => serverChanged(m.serverId))
     .on('GUILD_MEMBER_REMOVE', (m) => serverChanged(m.serverId))
     .on('INTERACTION_MODAL', openModal)
+    .on('PRESENCE_UPDATE', presenceChanged)
     .on('channel_voice:participants_update', (u) => {
       if (u.serverId !== chat.sid) return;
       chat.voice.set(u.channelId, u.participants);

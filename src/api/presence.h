@@ -1,0 +1,25 @@
+/*
+ * Presence, live to people: PRESENCE_UPDATE {userId, status} goes to the people who share a
+ * server with a user whose shown status changed (a first connection, the last one closing, a
+ * bot's new status). Bounded so a popular bot's reconnects cost little: only the first
+ * PRESENCE_SERVERS_MAX servers the user joined count, and a server of more than
+ * PRESENCE_PEOPLE_MAX people gets none (its member list shows statuses when it is read).
+ */
+#ifndef PRACA_API_PRESENCE_H
+#define PRACA_API_PRESENCE_H
+#include <stddef.h>
+
+#include "api/api.h"
+#include "core/uuid.h"
+
+#define PRESENCE_SERVERS_MAX 100
+#define PRESENCE_PEOPLE_MAX  1000
+
+/* The people user_id's status goes to (user_id not among them), in a malloc'd array (*to, *n),
+ * on a worker (thread_ctx is its). 0 or -1. */
+int api_presence_watchers(void *thread_ctx, const char *user_id, char (**to)[UUID_LEN + 1],
+                          size_t *n);
+/* After a handler changed user_id's saved status: PRESENCE_UPDATE to its watchers. */
+void api_presence_announce(struct api_call *c, const char *user_id);
+
+#endif

@@ -1,0 +1,137 @@
+/* Presence changes published live: see presence_live.h. */
+#include "gateway/presence_live.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/log.h"
+#include "state/presence.h"
+
+/* What a noted user's value says: a change here, or the second look. */
+static char CHANGED, SECOND_LOOK;
+
+struct presence_job {
+    struct gateway_job base; /* first */
+    size_t n;
+    struct {
+        char user_id[UUID_LEN + 1];
+        int second_look;
+        const char *status;
+        char (*to)[UUID_LEN + 1];
+        size_t watchers;
+    } users[PRESENCE_LIVE_BATCH];
+};
+
+static void on_worker(struct gateway_job *j, void *thread_ctx)
+{
+    struct presence_job *p = (struct presence_job *)j;
+    for (size_t i = 0; i < p->n; i++) {
+        const char *id = p->users[i].user_id;
+        if (presence_statuses(j->gw->presence, &id, 1, &p->users[i].status) ||
+            j->gw->rules.presence_watchers(thread_ctx, id, &p->users[i].to,
+                                           &p->users[i].watchers)) {
+            log_error("gateway: %s's presence was not announced", id);
+            p->users[i].watchers = 0;
+        }
+    }
+}
+
+static void start(struct gateway *gw);
+
+static void answered(struct gateway_job *j)
+{
+    struct presence_job *p = (struct presence_job *)j;
+    struct gateway *gw = j->gw;
+    for (size_t i = 0; i < p->n; i++) {
+        const char *id = p->users[i].user_id;
+        if (p->users[i].watchers && !map_get(&gw->users, id) &&
+            strcmp(p->users[i].status, "offline")) {
+            p->users[i].watchers = 0; /* connected elsewhere only: still online to everyone */
+            if (!p->users[i].second_look &&
+                map_set(&gw->presence_later, id, (void *)(uintptr_t)(gw->presence_ticks + 1)))
+                log_error("gateway: %s's presence not looked at again: no memory", id);
+        }
+        if (p->users[i].watchers)
+            gateway_publish(
+                gw, "PRESENCE_UPDATE",
+                json_pack("{ssss}", "userId", p->users[i].user_id, "status", p->users[i].status),
+                (const char(*)[UUID_LEN + 1]) p->users[i].to, p->users[i].watchers, 1);
+        free(p->users[i].to);
+    }
+    free(p);
+    gw->presence_busy = 0;
+    start(gw);
+}
+
+static void take_one(const char *user_id, void *value, void *arg)
+{
+    struct presence_job *p = arg;
+    if (p->n < PRESENCE_LIVE_BATCH) {
+        memcpy(p->users[p->n].user_id, user_id, UUID_LEN + 1);
+        p->users[p->n++].second_look = value == &SECOND_LOOK;
+    }
+}
+
+/* The next batch, unless one is on a worker or nothing is noted. */
+static void start(struct gateway *gw)
+{
+    if (gw->presence_busy || !gw->presence_noted.count || gw->draining)
+        return;
+    struct presence_job *p = calloc(1, sizeof *p);
+    if (!p) {
+        log_error("gateway: presence changes not announced: no memory");
+        return;
+    }
+    map_each(&gw->presence_noted, take_one, p);
+    for (size_t i = 0; i < p->n; i++)
+        map_remove(&gw->presence_noted, p->users[i].user_id);
+    p->base.work = on_worker;
+    p->base.done = answered;
+    gw->presence_busy = 1;
+    gateway_run(gw, &p->base);
+}
+
+void presence_live_note(struct gateway *gw, const char *user_id)
+{
+    if (!gw->rules.presence_watchers || strlen(user_id) != UUID_LEN)
+        return;
+    if (map_set(&gw->presence_noted, user_id, &CHANGED))
+        log_error("gateway: %s's presence change not announced: no memory", user_id);
+    start(gw);
+}
+
+/* A user whose second look is due, unless a change here noted them meanwhile. */
+static int due(void *value, void *arg)
+{
+    return (uintptr_t)value < *(const uintptr_t *)arg;
+}
+
+struct walk {
+    struct gateway *gw;
+    uintptr_t now;
+};
+
+static void queue_due(const char *user_id, void *value, void *arg)
+{
+    struct walk *w = arg;
+    if (due(value, &w->now) && !map_get(&w->gw->presence_noted, user_id) &&
+        map_set(&w->gw->presence_noted, user_id, &SECOND_LOOK))
+        log_error("gateway: %s's presence not looked at again: no memory", user_id);
+}
+
+void presence_live_tick(struct gateway *gw)
+{
+    struct walk w = {gw, ++gw->presence_ticks};
+    if (!gw->presence_later.count)
+        return;
+    map_each(&gw->presence_later, queue_due, &w);
+    map_remove_if(&gw->presence_later, due, &w.now, NULL);
+    start(gw);
+}
+
+void presence_live_cleanup(struct gateway *gw)
+{
+    map_cleanup(&gw->presence_noted);
+    map_cleanup(&gw->presence_later);
+}
