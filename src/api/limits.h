@@ -29,6 +29,7 @@ extern const struct api_limit LIMIT_TEST_ENDPOINT;
 extern const struct api_limit LIMIT_CREATE_SERVER;
 extern const struct api_limit LIMIT_CREATE_INVITE;
 extern const struct api_limit LIMIT_REACT;
+extern const struct api_limit LIMIT_READ_MARK;
 
 /* Counts one action of the caller; when over the limit answers 429 and returns -1. */
 int api_limit_hit(struct api_call *c, const struct api_limit *limit);

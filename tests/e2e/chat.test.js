@@ -10,7 +10,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { chromium } = require('playwright-core');
 const jsQR = require('jsqr');
-const { startServer, api, register, appWithBot, install, serverWithMembers, gatewayConnect, totp } = require('./helpers');
+const { startServer, api, register, appWithBot, install, serverWithMembers, gatewayConnect, totp, eventually } = require('./helpers');
 
 const SHOTS = path.join(__dirname, 'screenshots');
 const PHONE = { width: 390, height: 844 };
@@ -738,5 +738,33 @@ test("the people of the open server, connected first, follow a bot's presence li
   await b.screenshot({ path: path.join(SHOTS, 'chat-people-folded-390.png') });
   await b.click('#people-title');
   await b.waitForSelector(`#people li.person[data-id="${bot}"]`);
+  await b.context().close();
+});
+
+test('unread is kept on the server: marks shown on opening the page, cleared by reading, still cleared after a reload', async () => {
+  const { owner: ana, members: [bia], sid: first } = await serverWithMembers(srv.url, 1);
+  const other = (await api(srv.url, 'POST', '/api/servers', { token: ana.token, body: { name: 'Outro' } })).body;
+  const code = (await api(srv.url, 'POST', `/api/servers/${other.server.id}/invites`, { token: ana.token, body: {} })).body.code;
+  assert.equal((await api(srv.url, 'POST', `/api/invites/${code}/join`, { token: bia.token })).status, 200);
+  await api(srv.url, 'POST', `/api/servers/${other.server.id}/channels/${other.channels[0].id}/messages`, { token: ana.token, body: { content: 'enquanto você dormia' } });
+  const dm = (await api(srv.url, 'POST', '/api/users/@me/dms', { token: ana.token, body: { userId: bia.user.id } })).body.channel;
+  await api(srv.url, 'POST', `/api/dms/${dm.id}/messages`, { token: ana.token, body: { content: 'oi, sumida' } });
+  const b = await openApp(bia);
+  await b.waitForSelector(`#servers button[data-id="${first}"][aria-current=true]`);
+  await b.waitForSelector(`#servers button.unread[data-id="${other.server.id}"]`);
+  await b.waitForSelector(`#dms button.unread[data-id="${dm.id}"]`);
+  await shoot(b, 'chat-unread');
+  await b.click(`#servers button[data-id="${other.server.id}"]`);
+  await b.waitForSelector('.message:has-text("enquanto você dormia")');
+  const unread = async () => (await api(srv.url, 'GET', '/api/users/@me/unread', { token: bia.token })).body.unread.map((u) => u.channelId);
+  await eventually(async () => JSON.stringify(await unread()) === JSON.stringify([dm.id]) || unread(), 5000, 'the channel read, marked on the server');
+  await b.reload();
+  await b.waitForSelector('#live.on');
+  await b.waitForSelector(`#dms button.unread[data-id="${dm.id}"]`);
+  assert.equal(await b.locator(`#servers button.unread[data-id="${other.server.id}"]`).count(), 0, 'read before the reload');
+  await b.click(`#dms button[data-id="${dm.id}"]`);
+  await b.waitForSelector('.message:has-text("oi, sumida")');
+  await eventually(async () => (await unread()).length === 0 || unread(), 5000, 'the DM read');
+  assert.deepEqual(b.problems, []);
   await b.context().close();
 });

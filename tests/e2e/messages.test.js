@@ -439,3 +439,56 @@ test('DMs: send and read between the two people only', async () => {
   assert.equal((await api(srv.url, 'POST', url, { token: c.token, body: { content: 'x' } })).status, 404);
   assert.equal((await api(srv.url, 'POST', url, { token: a.token, body: {} })).status, 400);
 });
+
+test('read state: unread until read up to the newest message by someone else, never back; threads, DMs, hidden channels; bad marks refused', async () => {
+  const { owner: a, sid, server, members: [b] } = await serverWithMembers(srv.url, 1);
+  const geral = server.channels[0].id;
+  const post = async (who, cid, content) => (await api(srv.url, 'POST', `/api/servers/${sid}/channels/${cid}/messages`, { token: who.token, body: { content } })).body.message;
+  const unread = async (who) => (await api(srv.url, 'GET', '/api/users/@me/unread', { token: who.token })).body.unread;
+  const mark = (who, cid, messageId) => api(srv.url, 'PUT', `/api/users/@me/read-states/${cid}`, { token: who.token, body: { messageId } });
+  const m1 = await post(a, geral, 'um');
+  const m2 = await post(a, geral, 'dois');
+  assert.deepEqual(await unread(b), [{ channelId: geral, serverId: sid, lastMessageId: m2.id }]);
+  assert.deepEqual(await unread(a), [], 'one\'s own messages are read');
+  assert.deepEqual((await mark(b, geral, m1.id)).body, { ok: true });
+  assert.deepEqual((await unread(b)).map((u) => u.channelId), [geral], 'a newer one is left');
+  assert.equal((await mark(b, geral, m2.id)).status, 200);
+  assert.deepEqual(await unread(b), []);
+  assert.equal((await mark(b, geral, m1.id)).status, 200);
+  assert.deepEqual(await unread(b), [], 'a mark never goes back');
+  await post(b, geral, 'minha'); // B's own: still read
+  assert.deepEqual(await unread(b), []);
+  // A thread, a channel B cannot see, and a DM.
+  const m3 = await post(a, geral, 'tres');
+  const thread = (await api(srv.url, 'POST', `/api/servers/${sid}/channels/${geral}/messages/${m3.id}/threads`, { token: a.token, body: { name: 't' } })).body.channel;
+  const inThread = await post(a, thread.id, 'na thread');
+  const secret = (await api(srv.url, 'POST', `/api/servers/${sid}/channels`, { token: a.token, body: { name: 'segredo' } })).body.channel;
+  await api(srv.url, 'PUT', `/api/servers/${sid}/channels/${secret.id}/overwrites/${sid}`, { token: a.token, body: { type: 'role', deny: P.VER_CANAL } });
+  const hidden = await post(a, secret.id, 'oculto');
+  const dm = (await api(srv.url, 'POST', '/api/users/@me/dms', { token: a.token, body: { userId: b.user.id } })).body.channel;
+  const inDm = (await api(srv.url, 'POST', `/api/dms/${dm.id}/messages`, { token: a.token, body: { content: 'oi' } })).body.message;
+  const got = await unread(b);
+  assert.deepEqual(got.map((u) => u.channelId).sort(), [geral, thread.id, dm.id].sort(), 'not the hidden channel');
+  assert.deepEqual(got.find((u) => u.channelId === dm.id), { channelId: dm.id, serverId: null, lastMessageId: inDm.id });
+  assert.equal(got.find((u) => u.channelId === thread.id).lastMessageId, inThread.id);
+  assert.equal((await mark(b, dm.id, inDm.id)).status, 200);
+  assert.equal((await mark(b, thread.id, inThread.id)).status, 200);
+  assert.deepEqual((await unread(b)).map((u) => u.channelId), [geral]);
+  // Refused: a channel one cannot see or is not in, another channel's message, no or a bad ID.
+  assert.equal((await mark(b, secret.id, hidden.id)).status, 404);
+  const stranger = await register(srv.url);
+  assert.equal((await mark(stranger, geral, m3.id)).status, 404);
+  assert.equal((await mark(stranger, dm.id, inDm.id)).status, 404);
+  assert.equal((await mark(b, BOGUS_ID, m3.id)).status, 404);
+  assert.equal((await mark(b, geral, inThread.id)).body.error, 'messageId: não é uma mensagem deste canal');
+  assert.equal((await mark(b, geral, BOGUS_ID)).status, 400);
+  assert.equal((await mark(b, geral, 'x')).body.error, 'messageId: deve ser um UUID');
+  assert.equal((await api(srv.url, 'PUT', `/api/users/@me/read-states/${geral}`, { token: b.token, body: {} })).body.error, 'messageId: obrigatório');
+  const info = await appWithBot(srv.url, a);
+  assert.equal((await api(srv.url, 'GET', '/api/users/@me/unread', { token: info.botToken })).status, 403);
+  // 60 marks a minute (B has made 7 so far).
+  const statuses = [];
+  for (let i = 0; i < 54; i++) statuses.push((await mark(b, geral, m3.id)).status);
+  assert.deepEqual([...new Set(statuses.slice(0, 53))], [200]);
+  assert.equal(statuses[53], 429, 'the 61st in a minute');
+});

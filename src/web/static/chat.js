@@ -488,6 +488,7 @@ function showHistory(messages, hasMore) {
   $('#no-messages').hidden = messages.length > 0;
   $('#composer').hidden = false;
   $('#messages').scrollTop = $('#messages').scrollHeight;
+  if (messages.length) markRead(chat.cid, messages[messages.length - 1].id);
 }
 
 // Scrolled to the top: the page before, kept where the reader was.
@@ -715,8 +716,10 @@ function connectLive() {
     .on('disconnect', () => { $('#live').textContent = 'reconectando…'; $('#live').classList.remove('on'); chat.live = false; })
     .on('MESSAGE_CREATE', (m) => {
       if (!m.serverId) dmArrived(m);
-      if ((m.threadId || m.channelId) === chat.cid) showMessage(m);
-      else if (m.fromId !== chat.me.id) markUnread(m);
+      if ((m.threadId || m.channelId) === chat.cid) {
+        showMessage(m);
+        markRead(chat.cid, m.id);
+      } else if (m.fromId !== chat.me.id) markUnread(m);
     })
     .on('MESSAGE_UPDATE', (m) => { if ((m.threadId || m.channelId) === chat.cid && document.getElementById(`m-${m.id}`)) showMessage(m); })
     .on('MESSAGE_DELETE', (m) => forget(m.id))
@@ -794,6 +797,7 @@ async function main() {
   wirePanels();
   connectLive();
   await Promise.all([loadServers(), loadDms()]);
+  await loadUnread().catch((e) => showError($('#page-error'), e));
   const hash = new URLSearchParams(location.hash.slice(1));
   const first = chat.servers.find((s) => s.id === hash.get('server')) || chat.servers[0];
   if (hash.get('dm') && chat.dms.some((d) => d.id === hash.get('dm'))) await openDm(hash.get('dm'));

@@ -1,0 +1,135 @@
+/* Read state kept on the server, for people: where each has read up to in each channel, thread
+ * and DM, and which of those hold something newer by someone else. */
+#include <http_parser.h>
+#include <string.h>
+
+#include "api/access.h"
+#include "api/api.h"
+#include "api/limits.h"
+#include "core/clock.h"
+#include "domain/permissions.h"
+#include "store/messages.h"
+#include "store/read_states.h"
+#include "store/servers.h"
+
+#define UNREAD_SERVERS_MAX 100 /* the servers looked at, by when one joined them */
+
+/* The channel of list with that id, or NULL. */
+static json_t *channel_in(json_t *list, const char *id)
+{
+    for (size_t i = 0; id && i < json_array_size(list); i++) {
+        json_t *ch = json_array_get(list, i);
+        if (!strcmp(json_string_value(json_object_get(ch, "id")), id))
+            return ch;
+    }
+    return NULL;
+}
+
+/* Appends server sid's unread channels and threads that the caller can see; -1 on error. */
+static int unread_in_server(struct api_call *c, const char *sid, json_t *out)
+{
+    struct access a;
+    int rc = api_access_quiet(c, sid, c->me.user_id, &a);
+    if (rc)
+        return rc < 0 ? -1 : 0;
+    json_t *channels = store_channels_json(c->db, sid);
+    json_t *rows = channels ? store_unread_in_server(c->db, sid, c->me.user_id) : NULL;
+    size_t i;
+    json_t *row;
+    json_array_foreach(rows, i, row)
+    {
+        const char *parent = json_string_value(json_object_get(row, "parentId"));
+        json_t *ch =
+            channel_in(channels, parent ? parent : json_string_value(json_object_get(row, "id")));
+        if (ch && api_channel_perms(&a, ch) & PERM_VER_CANAL)
+            json_array_append_new(
+                out, json_pack("{sOsssO}", "channelId", json_object_get(row, "id"), "serverId", sid,
+                               "lastMessageId", json_object_get(row, "lastMessageId")));
+    }
+    rc = rows ? 0 : -1;
+    json_decref(rows);
+    json_decref(channels);
+    return rc;
+}
+
+static void unread_list(struct api_call *c)
+{
+    json_t *out = json_array();
+    json_t *servers = store_server_ids_of_member(c->db, c->me.user_id, UNREAD_SERVERS_MAX);
+    json_t *dms = store_unread_dms(c->db, c->me.user_id);
+    int failed = !servers || !dms;
+    for (size_t i = 0; i < json_array_size(servers); i++) {
+        json_t *server = json_array_get(servers, i);
+        failed |= unread_in_server(c, json_string_value(json_object_get(server, "id")), out) < 0;
+    }
+    for (size_t i = 0; i < json_array_size(dms); i++) {
+        json_t *dm = json_array_get(dms, i);
+        json_array_append_new(out, json_pack("{sOsnsO}", "channelId", json_object_get(dm, "id"),
+                                             "serverId", "lastMessageId",
+                                             json_object_get(dm, "lastMessageId")));
+    }
+    json_decref(servers);
+    json_decref(dms);
+    if (failed) {
+        json_decref(out);
+        api_internal(c);
+    } else {
+        api_reply(c, 200, json_pack("{so}", "unread", out));
+    }
+}
+
+/* 1 when the caller can read channel cid (a DM of theirs, or a server channel or thread they
+ * can see), 0 when not (answered 404), -1 when answered otherwise. */
+static int may_read(struct api_call *c, const char *cid)
+{
+    int rc;
+    json_t *ch = store_channel_json(c->db, cid, &rc);
+    const char *type = json_string_value(json_object_get(ch, "type"));
+    const char *sid = json_string_value(json_object_get(ch, "serverId"));
+    const char *parent = json_string_value(json_object_get(ch, "parentId"));
+    int ok = 0;
+    struct access a;
+    if (!ch && rc < 0) {
+        ok = -1;
+    } else if (type && !strcmp(type, "dm")) {
+        ok = store_dm_member(c->db, cid, c->me.user_id);
+    } else if (sid && !(rc = api_access_quiet(c, sid, c->me.user_id, &a))) {
+        json_t *from = parent ? store_channel_json(c->db, parent, &rc) : json_incref(ch);
+        ok = from && api_channel_perms(&a, from) & PERM_VER_CANAL ? 1 : 0;
+        json_decref(from);
+    } else if (rc < 0) {
+        ok = -1;
+    }
+    json_decref(ch);
+    if (ok < 0)
+        api_internal(c);
+    else if (!ok)
+        api_error(c, 404, "Canal não encontrado");
+    return ok < 0 ? -1 : ok;
+}
+
+static void read_mark(struct api_call *c)
+{
+    const char *cid = api_param_id(c, "cid", "Canal não encontrado");
+    json_t *body;
+    const char *mid;
+    if (!cid || may_read(c, cid) != 1 || !(body = api_body(c)) ||
+        in_id(c, body, "messageId", IN_REQUIRED, &mid) < 0 || api_limit_hit(c, &LIMIT_READ_MARK))
+        return;
+    int in = store_message_in_channel(c->db, mid, cid);
+    if (in < 0)
+        api_internal(c);
+    else if (!in)
+        api_bad(c, "messageId", "não é uma mensagem deste canal");
+    else if (store_read_mark(c->app->writer, c->me.user_id, cid, mid, clock_now_ms()) < 0)
+        api_internal(c);
+    else
+        api_ok(c);
+}
+
+const struct api_route api_read_state_routes[] = {
+    {HTTP_GET, "/api/users/@me/unread", unread_list, API_PERSON, API_ON_WORKER, API_BODY_SMALL},
+    {HTTP_PUT, "/api/users/@me/read-states/:cid", read_mark, API_PERSON, API_ON_WORKER,
+     API_BODY_SMALL},
+    {0, NULL, NULL, 0, 0, 0},
+};
