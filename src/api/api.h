@@ -191,6 +191,16 @@ void api_ok(struct api_call *c);
 /* 200 {key: list}, or 500 when list is NULL (a storage error). Takes list. */
 void api_reply_list(struct api_call *c, const char *key, json_t *list);
 void api_internal(struct api_call *c);
+/* What to say when a store write stops on one of the data's rules (store/db.h), by its code. */
+struct api_store_words {
+    const char *missing; /* STORE_MISSING: 404 */
+    const char *refused; /* STORE_REFUSED: 403 */
+    const char *taken;   /* STORE_TAKEN: 409 */
+    const char *full;    /* STORE_FULL: 400 */
+};
+/* Answers a failed store write (rc < 0): the words for its code, or 500 (also for a code with
+ * no words). Returns 1 when it answered, 0 when rc is a success. */
+int api_store_answer(struct api_call *c, int rc, const struct api_store_words *w);
 /* 503 {error: msg} with Retry-After: 1: a bounded queue or pool is full; try again soon. */
 void api_busy(struct api_call *c, const char *msg);
 void api_rate_limited(struct api_call *c, int64_t retry_after_ms);

@@ -183,11 +183,9 @@ static void bot_create(struct api_call *c, struct store_app *app)
         struct store_new_bot b = {app->id, user_id, username, app->name, hash, clock_now_ms()};
         rc = store_write(c->app->writer, store_bot_create, &b);
     }
-    if (rc == -409) {
-        api_error(c, 409, "Esta aplicação já tem um bot");
+    if (api_store_answer(c, rc, &(struct api_store_words){.taken = "Esta aplicação já tem um bot"}))
         return;
-    }
-    json_t *view = rc < 0 ? NULL : app_json(c, app->id);
+    json_t *view = app_json(c, app->id);
     if (!view) {
         api_internal(c);
         return;

@@ -238,15 +238,12 @@ static void invoke(struct api_call *c)
     else
         rc = api_write_with_event(c, store_interaction_insert, &row, "INTERACTION_CREATE",
                                   bot_user_id, json_incref(payload));
-    if (rc == -409) {
-        api_error(c, 409, "Nenhum formulário aberto com este customId");
-    } else if (rc < 0) {
-        api_internal(c);
-    } else if (url) {
+    static const struct api_store_words no_form = {
+        .taken = "Nenhum formulário aberto com este customId"};
+    if (!api_store_answer(c, rc, &no_form) && url)
         deliver_to_endpoint(c, id, text, inv.app_id, bot_user_id, url, secret);
-    } else {
+    else if (!c->answered)
         api_reply(c, 202, json_pack("{ss}", "interactionId", id));
-    }
     free(text);
     json_decref(payload);
 out:
@@ -268,11 +265,8 @@ static int claim(struct api_call *c, void *arg)
     struct claim *cl = arg;
     struct store_interaction_answer a = {cl->id, cl->modal_custom_id, clock_now_ms()};
     int rc = store_write(c->app->writer, store_interaction_answer, &a);
-    if (rc == -409)
-        api_error(c, 409, "Interação já respondida ou expirada");
-    else if (rc < 0)
-        api_internal(c);
-    return rc < 0;
+    return api_store_answer(
+        c, rc, &(struct api_store_words){.taken = "Interação já respondida ou expirada"});
 }
 
 static void respond_message(struct api_call *c, const struct store_interaction *it,

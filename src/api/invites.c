@@ -89,18 +89,10 @@ static void invite_join(struct api_call *c)
     }
     struct store_invite_join j = {.code = code, .user_id = c->me.user_id, .now = clock_now_ms()};
     int rc = store_write(c->app->writer, store_invite_join, &j);
-    if (rc == -404) {
-        api_error(c, 404, "Convite inválido ou expirado");
+    if (api_store_answer(c, rc,
+                         &(struct api_store_words){.missing = "Convite inválido ou expirado",
+                                                   .refused = "Você foi banido deste servidor"}))
         return;
-    }
-    if (rc == -403) {
-        api_error(c, 403, "Você foi banido deste servidor");
-        return;
-    }
-    if (rc < 0) {
-        api_internal(c);
-        return;
-    }
     if (rc == 1)
         api_event_member_add(c, j.server_id, c->me.user_id);
     api_reply_server_view(c, j.server_id);

@@ -476,13 +476,11 @@ static void pin(struct api_call *c)
         !api_require_in(c, p.perms, PERM_FIXAR_MENSAGENS)) {
         struct store_pin_toggle t = {mid, p.cid, 0};
         int rc = store_write(c->app->writer, store_pin_toggle, &t);
-        if (rc == -409)
-            api_bad(c, "messageId", "o canal já tem o máximo de 50 mensagens fixadas");
-        else if (rc == -404)
-            api_error(c, 404, "Mensagem não encontrada");
-        else if (rc < 0)
-            api_internal(c);
-        else {
+        if (!api_store_answer(
+                c, rc,
+                &(struct api_store_words){
+                    .missing = "Mensagem não encontrada",
+                    .full = "messageId: o canal já tem o máximo de 50 mensagens fixadas"})) {
             api_event_people(c, "CHANNEL_PINS_UPDATE", p.srv, p.perm_channel,
                              json_pack("{sssssssb}", "serverId", p.sid, "channelId", p.cid,
                                        "messageId", mid, "pinned", t.pinned));

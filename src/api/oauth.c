@@ -236,13 +236,10 @@ static void authorize_complete(struct api_call *c)
                                .granted = (int64_t)granted,
                                .now = clock_now_ms()};
     rc = store_write(c->app->writer, store_install, &in);
-    if (rc == -404)
-        api_error(c, 404, "Sessão de autorização inválida, expirada ou já usada");
-    else if (rc == -403)
-        api_error(c, 403, "O bot desta aplicação foi banido deste servidor");
-    else if (rc < 0)
-        api_internal(c);
-    if (c->answered) {
+    if (api_store_answer(c, rc,
+                         &(struct api_store_words){
+                             .missing = "Sessão de autorização inválida, expirada ou já usada",
+                             .refused = "O bot desta aplicação foi banido deste servidor"})) {
         store_app_cleanup(&app);
         return;
     }

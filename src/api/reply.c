@@ -47,6 +47,23 @@ void api_reply_wrapped(struct api_call *c, const char *key, char *json)
     http_response_set(c->res, 200, "application/json; charset=utf-8", text, len);
 }
 
+int api_store_answer(struct api_call *c, int rc, const struct api_store_words *w)
+{
+    if (rc >= 0)
+        return 0;
+    if (rc == STORE_MISSING && w->missing)
+        api_error(c, 404, w->missing);
+    else if (rc == STORE_REFUSED && w->refused)
+        api_error(c, 403, w->refused);
+    else if (rc == STORE_TAKEN && w->taken)
+        api_error(c, 409, w->taken);
+    else if (rc == STORE_FULL && w->full)
+        api_error(c, 400, w->full);
+    else
+        api_internal(c);
+    return 1;
+}
+
 void api_error(struct api_call *c, int status, const char *msg)
 {
     api_reply(c, status, json_pack("{ss}", "error", msg));

@@ -51,11 +51,8 @@ static void thread_from_message(struct api_call *c)
         uuid_v7(id);
         struct store_new_thread t = {id, p.sid, p.cid, name, mid, clock_now_ms()};
         int rc = store_write(c->app->writer, store_thread_create, &t);
-        if (rc == -409)
-            api_error(c, 409, "Esta mensagem já tem uma thread");
-        else if (rc < 0)
-            api_internal(c);
-        else
+        if (!api_store_answer(
+                c, rc, &(struct api_store_words){.taken = "Esta mensagem já tem uma thread"}))
             reply_thread(c, id, NULL);
     }
     api_place_cleanup(&p);

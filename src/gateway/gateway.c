@@ -656,6 +656,7 @@ struct gateway *gateway_new(uv_loop_t *loop, const struct gateway_config *cfg,
     }
     uv_timer_init(loop, &gw->sweep);
     gw->sweep.data = gw;
+    presence_live_init(gw);
     uv_timer_start(&gw->sweep, on_sweep, SWEEP_MS, SWEEP_MS);
     bus_subscribe(bus, deliver, gw);
     return gw;
@@ -707,6 +708,7 @@ void gateway_drain(struct gateway *gw)
     eio_server_close_all(sio_server_engine(gw->sio));
     bus_subscribe(gw->bus, NULL, NULL);
     uv_close((uv_handle_t *)&gw->sweep, on_sweep_closed);
+    presence_live_close(gw);
     sequence_stop(gw->sequence);
     if (gw->inflight == 0) {
         inbox_close(gw->inbox);

@@ -67,6 +67,7 @@ struct gateway {
     struct map presence_later;   /* user id → the tick after which to look at it again */
     uintptr_t presence_ticks;    /* sweeps so far */
     int presence_busy;           /* a presence job is on a worker */
+    uv_timer_t presence_timer;   /* the next presence job's start */
 };
 
 /* A piece of work for a worker thread (the database) whose answer comes back to the I/O

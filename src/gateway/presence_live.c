@@ -37,7 +37,7 @@ static void on_worker(struct gateway_job *j, void *thread_ctx)
     }
 }
 
-static void start(struct gateway *gw);
+static void schedule(struct gateway *gw);
 
 static void answered(struct gateway_job *j)
 {
@@ -61,7 +61,8 @@ static void answered(struct gateway_job *j)
     }
     free(p);
     gw->presence_busy = 0;
-    start(gw);
+    if (gw->presence_noted.count)
+        schedule(gw);
 }
 
 static void take_one(const char *user_id, void *value, void *arg)
@@ -92,13 +93,26 @@ static void start(struct gateway *gw)
     gateway_run(gw, &p->base);
 }
 
+static void on_timer(uv_timer_t *t)
+{
+    start(t->data);
+}
+
+/* A batch PRESENCE_LIVE_WAIT_MS from now, unless one is on its way: connects that come one
+ * at a time share a worker's round trip. */
+static void schedule(struct gateway *gw)
+{
+    if (!gw->presence_busy && !gw->draining && !uv_is_active((uv_handle_t *)&gw->presence_timer))
+        uv_timer_start(&gw->presence_timer, on_timer, PRESENCE_LIVE_WAIT_MS, 0);
+}
+
 void presence_live_note(struct gateway *gw, const char *user_id)
 {
     if (!gw->rules.presence_watchers || strlen(user_id) != UUID_LEN)
         return;
     if (map_set(&gw->presence_noted, user_id, &CHANGED))
         log_error("gateway: %s's presence change not announced: no memory", user_id);
-    start(gw);
+    schedule(gw);
 }
 
 /* A user whose second look is due, unless a change here noted them meanwhile. */
@@ -127,7 +141,24 @@ void presence_live_tick(struct gateway *gw)
         return;
     map_each(&gw->presence_later, queue_due, &w);
     map_remove_if(&gw->presence_later, due, &w.now, NULL);
-    start(gw);
+    if (gw->presence_noted.count)
+        schedule(gw);
+}
+
+void presence_live_init(struct gateway *gw)
+{
+    uv_timer_init(gw->loop, &gw->presence_timer);
+    gw->presence_timer.data = gw;
+}
+
+static void on_timer_closed(uv_handle_t *h)
+{
+    (void)h;
+}
+
+void presence_live_close(struct gateway *gw)
+{
+    uv_close((uv_handle_t *)&gw->presence_timer, on_timer_closed);
 }
 
 void presence_live_cleanup(struct gateway *gw)

@@ -1,20 +1,25 @@
 /*
  * A user's first connection here, or the last one closing, may change what people see of them:
- * the user is noted, and one worker job at a time reads, for up to PRESENCE_LIVE_BATCH noted
- * users, their shown status and who shares a server with them (rules.presence_watchers), then
- * publishes PRESENCE_UPDATE {userId, status} to those people on every node. One job at a time
- * keeps the updates in the order of the changes, each reading the status as it is by then, and
- * bounds what a flapping client costs. A user found connected to other nodes only is still
- * online to everyone: nothing is said then, but the user is looked at once more a second or two
- * later, for the case where their last connections closed on two nodes at once (each node
- * seeing the other's before it went). I/O thread only.
+ * the user is noted, and one worker job at a time reads, PRESENCE_LIVE_WAIT_MS later, for up
+ * to PRESENCE_LIVE_BATCH noted users, their shown status and who shares a server with them
+ * (rules.presence_watchers), then publishes PRESENCE_UPDATE {userId, status} to those people on
+ * every node. One job at a time keeps the updates in the order of the changes, each reading the
+ * status as it is by then, and bounds what a flapping client costs. A user found connected to other
+ * nodes only is still online to everyone: nothing is said then, but the user is looked at once more
+ * a second or two later, for the case where their last connections closed on two nodes at once
+ * (each node seeing the other's before it went). I/O thread only.
  */
 #ifndef PRACA_GATEWAY_PRESENCE_LIVE_H
 #define PRACA_GATEWAY_PRESENCE_LIVE_H
 
 #include "gateway/internal.h"
 
-#define PRESENCE_LIVE_BATCH 64
+#define PRESENCE_LIVE_BATCH   64
+#define PRESENCE_LIVE_WAIT_MS 100
+
+/* With the gateway's loop; presence_live_close as it drains, before the loop's last run. */
+void presence_live_init(struct gateway *gw);
+void presence_live_close(struct gateway *gw);
 
 void presence_live_note(struct gateway *gw, const char *user_id);
 /* Every second (the gateway's sweep): the users to look at once more go back to the queue. */

@@ -223,9 +223,9 @@ int store_bot_create(struct store *db, void *arg)
     int has = rc == STORE_ROW && store_int(st, 0);
     store_finish(st);
     if (rc != STORE_ROW)
-        return rc == STORE_DONE ? -404 : rc;
+        return rc == STORE_DONE ? STORE_MISSING : rc;
     if (has)
-        return -409;
+        return STORE_TAKEN;
     rc = store_exec(
         db, SQL_USER,
         SV_ARGS(SV_STR(b->user_id), SV_STR(b->username), SV_STR(b->display_name), SV_INT(b->now)));

@@ -21,6 +21,11 @@ enum store_result {
     STORE_ERR = -1,        /* any other failure (logged) */
     STORE_CONSTRAINT = -2, /* a UNIQUE / FOREIGN KEY / CHECK constraint failed */
     STORE_BUSY = -3,       /* the database stayed locked past the busy timeout */
+    /* A write that the data's own rules stop (its callers say why, in words of their own): */
+    STORE_MISSING = -4, /* what it works on is not there, or no longer usable */
+    STORE_REFUSED = -5, /* it is not allowed there (a ban) */
+    STORE_TAKEN = -6,   /* it was done once already (an answered interaction, a thread) */
+    STORE_FULL = -7,    /* a limit of the data is reached (pins in a channel) */
 };
 
 enum store_val_type { SV_NULL, SV_TEXT, SV_INT };

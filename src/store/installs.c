@@ -93,11 +93,11 @@ int store_install(struct store *db, void *arg)
             STORE_DONE)
             return rc;
         if (store_changes(db) != 1)
-            return -404;
+            return STORE_MISSING;
     }
     rc = store_exists(db, SQL_BANNED, SV_ARGS(SV_STR(in->server_id), SV_STR(in->bot_user_id)));
     if (rc)
-        return rc > 0 ? -403 : rc;
+        return rc > 0 ? STORE_REFUSED : rc;
     struct store_stmt *st =
         store_query(db, SQL_EXISTING, SV_ARGS(SV_STR(in->app_id), SV_STR(in->server_id)));
     if (!st)

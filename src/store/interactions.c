@@ -26,7 +26,7 @@ int store_interaction_insert(struct store *db, void *arg)
         if (rc != STORE_DONE)
             return rc;
         if (store_changes(db) != 1)
-            return -409;
+            return STORE_TAKEN;
     }
     return store_exec(db, SQL_INSERT,
                       SV_ARGS(SV_STR(in->id), SV_STR(in->application_id), SV_STR(in->server_id),
@@ -69,7 +69,7 @@ int store_interaction_answer(struct store *db, void *arg)
                                 SV_INT(a->now - INTERACTION_TTL_MS)));
     if (rc != STORE_DONE)
         return rc;
-    return store_changes(db) == 1 ? STORE_DONE : -409;
+    return store_changes(db) == 1 ? STORE_DONE : STORE_TAKEN;
 }
 
 int store_app_installed(struct store *db, const char *app_id, const char *server_id)

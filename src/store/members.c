@@ -198,14 +198,14 @@ int store_invite_join(struct store *db, void *arg)
         store_text_copy(st, 0, j->server_id, sizeof j->server_id);
     store_finish(st);
     if (rc != STORE_ROW)
-        return rc == STORE_DONE ? -404 : rc;
+        return rc == STORE_DONE ? STORE_MISSING : rc;
     st = store_query(db, SQL_BANNED, SV_ARGS(SV_STR(j->server_id), SV_STR(j->user_id)));
     if (!st)
         return STORE_ERR;
     rc = store_step(st);
     store_finish(st);
     if (rc != STORE_DONE)
-        return rc == STORE_ROW ? -403 : rc;
+        return rc == STORE_ROW ? STORE_REFUSED : rc;
     rc =
         store_exec(db, SQL_JOIN, SV_ARGS(SV_STR(j->server_id), SV_STR(j->user_id), SV_INT(j->now)));
     if (rc != STORE_DONE)

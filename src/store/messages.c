@@ -328,7 +328,7 @@ int store_pin_toggle(struct store *db, void *arg)
     int pinned = rc == STORE_ROW && store_int(st, 0);
     store_finish(st);
     if (rc != STORE_ROW)
-        return rc == STORE_DONE ? -404 : rc;
+        return rc == STORE_DONE ? STORE_MISSING : rc;
     if (!pinned) {
         st = store_query(db, SQL_COUNT, SV_ARGS(SV_STR(t->channel_id)));
         if (!st)
@@ -339,7 +339,7 @@ int store_pin_toggle(struct store *db, void *arg)
         if (rc != STORE_ROW)
             return rc;
         if (count >= PINS_MAX)
-            return -409;
+            return STORE_FULL;
     }
     t->pinned = !pinned;
     return store_exec(db, SQL_SET, SV_ARGS(SV_STR(t->message_id), SV_INT(t->pinned)));
@@ -377,7 +377,7 @@ int store_thread_create(struct store *db, void *arg)
     int rc = store_exec(db, SQL,
                         SV_ARGS(SV_STR(t->id), SV_STR(t->server_id), SV_STR(t->parent_id),
                                 SV_STR(t->name), SV_STR(t->origin_message_id), SV_INT(t->now)));
-    return rc == STORE_CONSTRAINT ? -409 : rc;
+    return rc == STORE_CONSTRAINT ? STORE_TAKEN : rc;
 }
 
 json_t *store_reply_target(struct store *db, const char *id, const char *channel_id, int *rc)
