@@ -118,6 +118,7 @@ extern const struct api_route api_member_routes[];
 extern const struct api_route api_invite_routes[];
 extern const struct api_route api_dm_routes[];
 extern const struct api_route api_read_state_routes[];
+extern const struct api_route api_media_routes[];
 extern const struct api_route api_health_routes[];
 extern const struct api_route api_openapi_routes[];
 extern const struct api_route api_console_routes[];
@@ -191,6 +192,10 @@ void api_ok(struct api_call *c);
 /* 200 {key: list}, or 500 when list is NULL (a storage error). Takes list. */
 void api_reply_list(struct api_call *c, const char *key, json_t *list);
 void api_internal(struct api_call *c);
+/* status with a body that is not JSON (takes body, malloc'd; content_type must outlive the
+ * answer), kept from running as a page: nosniff, and a policy that loads nothing. */
+void api_reply_bytes(struct api_call *c, int status, const char *content_type, char *body,
+                     size_t len);
 /* What to say when a store write stops on one of the data's rules (store/db.h), by its code. */
 struct api_store_words {
     const char *missing; /* STORE_MISSING: 404 */

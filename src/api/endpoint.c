@@ -44,7 +44,8 @@ struct call {
     struct curl_slist *headers;
     struct buf answer;
     int allow_private;
-    char app_id[64];
+    int is_fetch;
+    char app_id[64]; /* or "fetch:" and the person's ID */
     int64_t started;
     endpoint_done_fn done;
     void *arg;
@@ -58,6 +59,7 @@ struct endpoints {
     struct call *incoming; /* submitted, not yet added to multi */
     struct map per_app;    /* app id -> calls in flight (a count in the pointer) */
     size_t in_flight;
+    size_t fetches; /* of which media fetches */
     int stopping;
 };
 
@@ -97,8 +99,8 @@ static void call_free(struct call *c)
     free(c);
 }
 
-static struct call *call_new(const char *url, const char *secret, const char *body, size_t len,
-                             int allow_private)
+/* A call to url with what every call shares: the answer kept up to body_max, timeout_ms. */
+static struct call *call_open(const char *url, int allow_private, size_t body_max, long timeout_ms)
 {
     struct call *c = calloc(1, sizeof *c);
     if (!c || !(c->easy = curl_easy_init())) {
@@ -106,7 +108,30 @@ static struct call *call_new(const char *url, const char *secret, const char *bo
         return NULL;
     }
     c->allow_private = allow_private;
-    buf_init(&c->answer, ENDPOINT_BODY_MAX);
+    buf_init(&c->answer, body_max);
+    CURL *e = c->easy;
+    curl_easy_setopt(e, CURLOPT_URL, url);
+    curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
+    curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION, 0L);
+    /* Never through a proxy from the environment (http_proxy …): the address checked for
+     * privacy must be the endpoint's own. */
+    curl_easy_setopt(e, CURLOPT_PROXY, "");
+    curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, timeout_ms);
+    curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, on_body);
+    curl_easy_setopt(e, CURLOPT_WRITEDATA, c);
+    curl_easy_setopt(e, CURLOPT_OPENSOCKETFUNCTION, open_socket);
+    curl_easy_setopt(e, CURLOPT_OPENSOCKETDATA, c);
+    curl_easy_setopt(e, CURLOPT_PRIVATE, c);
+    return c;
+}
+
+static struct call *call_new(const char *url, const char *secret, const char *body, size_t len,
+                             int allow_private)
+{
+    struct call *c = call_open(url, allow_private, ENDPOINT_BODY_MAX, ENDPOINT_TIMEOUT_MS);
+    if (!c)
+        return NULL;
     int64_t ts = clock_now_ms() / 1000;
     char signature[72], header_ts[64], header_sig[96];
     endpoint_signature(secret, ts, body, len, signature);
@@ -118,23 +143,9 @@ static struct call *call_new(const char *url, const char *secret, const char *bo
         c->headers = curl_slist_append(c->headers, fixed[i]);
     c->headers = curl_slist_append(c->headers, header_ts);
     c->headers = curl_slist_append(c->headers, header_sig);
-    CURL *e = c->easy;
-    curl_easy_setopt(e, CURLOPT_URL, url);
-    curl_easy_setopt(e, CURLOPT_HTTPHEADER, c->headers);
-    curl_easy_setopt(e, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)len);
-    curl_easy_setopt(e, CURLOPT_COPYPOSTFIELDS, body);
-    curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
-    curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION, 0L);
-    /* Never through a proxy from the environment (http_proxy …): the address checked for
-     * privacy must be the endpoint's own. */
-    curl_easy_setopt(e, CURLOPT_PROXY, "");
-    curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, (long)ENDPOINT_TIMEOUT_MS);
-    curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, on_body);
-    curl_easy_setopt(e, CURLOPT_WRITEDATA, c);
-    curl_easy_setopt(e, CURLOPT_OPENSOCKETFUNCTION, open_socket);
-    curl_easy_setopt(e, CURLOPT_OPENSOCKETDATA, c);
-    curl_easy_setopt(e, CURLOPT_PRIVATE, c);
+    curl_easy_setopt(c->easy, CURLOPT_HTTPHEADER, c->headers);
+    curl_easy_setopt(c->easy, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)len);
+    curl_easy_setopt(c->easy, CURLOPT_COPYPOSTFIELDS, body);
     return c;
 }
 
@@ -154,13 +165,18 @@ static void finish(struct endpoints *e, struct call *c, CURLcode rc)
 {
     struct endpoint_result r = {.latency_ms = clock_mono_ms() - c->started};
     if (rc == CURLE_OK) {
+        const char *type = NULL;
         curl_easy_getinfo(c->easy, CURLINFO_RESPONSE_CODE, &r.status);
+        if (curl_easy_getinfo(c->easy, CURLINFO_CONTENT_TYPE, &type) != CURLE_OK || !type ||
+            slice_copy(slice_from(type), r.content_type, sizeof r.content_type))
+            r.content_type[0] = '\0';
         r.body = buf_detach(&c->answer, &r.body_len); /* NUL-terminated, or NULL */
     }
     curl_multi_remove_handle(e->multi, c->easy);
     pthread_mutex_lock(&e->lock);
     count_app(e, c->app_id, -1);
     e->in_flight--;
+    e->fetches -= (size_t)c->is_fetch;
     pthread_mutex_unlock(&e->lock);
     c->done(c->arg, rc == CURLE_OK ? 0 : -1, &r);
     call_free(c);
@@ -232,22 +248,20 @@ void endpoints_free(struct endpoints *e)
     free(e);
 }
 
-int endpoint_call(struct endpoints *e, const char *app_id, const char *url, const char *secret,
-                  const char *body, size_t len, int allow_private, endpoint_done_fn done, void *arg)
+/* Queues c for the calls' thread when its key (c->app_id) and the totals leave room. */
+static int submit(struct endpoints *e, struct call *c, size_t per_key, endpoint_done_fn done,
+                  void *arg)
 {
-    struct call *c = call_new(url, secret, body, len, allow_private);
-    if (!c || slice_copy(slice_from(app_id), c->app_id, sizeof c->app_id)) {
-        call_free(c);
-        return -1;
-    }
     c->done = done;
     c->arg = arg;
     pthread_mutex_lock(&e->lock);
     int room = !e->stopping && e->in_flight < ENDPOINT_TOTAL &&
-               (uintptr_t)map_get(&e->per_app, app_id) < ENDPOINT_PER_APP;
+               (!c->is_fetch || e->fetches < FETCH_TOTAL) &&
+               (uintptr_t)map_get(&e->per_app, c->app_id) < per_key;
     if (room) {
-        count_app(e, app_id, +1);
+        count_app(e, c->app_id, +1);
         e->in_flight++;
+        e->fetches += (size_t)c->is_fetch;
         c->next = e->incoming;
         e->incoming = c;
     }
@@ -258,6 +272,32 @@ int endpoint_call(struct endpoints *e, const char *app_id, const char *url, cons
     }
     curl_multi_wakeup(e->multi);
     return 0;
+}
+
+int endpoint_call(struct endpoints *e, const char *app_id, const char *url, const char *secret,
+                  const char *body, size_t len, int allow_private, endpoint_done_fn done, void *arg)
+{
+    struct call *c = call_new(url, secret, body, len, allow_private);
+    if (!c || slice_copy(slice_from(app_id), c->app_id, sizeof c->app_id)) {
+        call_free(c);
+        return -1;
+    }
+    return submit(e, c, ENDPOINT_PER_APP, done, arg);
+}
+
+int endpoint_fetch(struct endpoints *e, const char *user_id, const char *url, int allow_private,
+                   endpoint_done_fn done, void *arg)
+{
+    struct call *c = call_open(url, allow_private, FETCH_BODY_MAX, FETCH_TIMEOUT_MS);
+    if (!c)
+        return -1;
+    c->is_fetch = 1;
+    snprintf(c->app_id, sizeof c->app_id, "fetch:%s", user_id);
+    c->headers = curl_slist_append(NULL, "User-Agent: Praca-Media/1");
+    c->headers = curl_slist_append(c->headers, "Accept: image/*");
+    curl_easy_setopt(c->easy, CURLOPT_HTTPHEADER, c->headers);
+    curl_easy_setopt(c->easy, CURLOPT_HTTPGET, 1L);
+    return submit(e, c, FETCH_PER_PERSON, done, arg);
 }
 
 void endpoint_result_cleanup(struct endpoint_result *r)

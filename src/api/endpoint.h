@@ -1,8 +1,9 @@
 /*
- * The interactions endpoint: signed JSON POSTs to an application's own HTTP server (3 s, no
- * redirects, http and https only, no proxy, private addresses refused unless the operator allows
- * them). Calls run on a thread of their own (libcurl's multi interface), never on a request
- * worker, with at most ENDPOINT_PER_APP in flight per application.
+ * Outbound HTTP: signed JSON POSTs to an application's interactions endpoint, and the GETs of
+ * the media proxy (api/media.c). No redirects, http and https only, no proxy, private addresses
+ * refused unless the operator allows them. Calls run on a thread of their own (libcurl's multi
+ * interface), never on a request worker, with at most ENDPOINT_PER_APP in flight per
+ * application and FETCH_PER_PERSON per person.
  */
 #ifndef PRACA_API_ENDPOINT_H
 #define PRACA_API_ENDPOINT_H
@@ -13,12 +14,17 @@
 #define ENDPOINT_BODY_MAX   (1000 * 1000)
 #define ENDPOINT_PER_APP    8    /* calls in flight per application */
 #define ENDPOINT_TOTAL      1024 /* calls in flight, all applications */
+#define FETCH_TIMEOUT_MS    5000
+#define FETCH_BODY_MAX      (4 * 1000 * 1000)
+#define FETCH_PER_PERSON    8
+#define FETCH_TOTAL         32 /* so fetched bodies hold at most 128 MB */
 
 struct endpoint_result {
     long status;        /* the HTTP status; 0 when there was no answer */
     int64_t latency_ms; /* from the start of the request to the end of the answer */
     char *body;         /* the answer's body, NUL-terminated (owned); NULL when none */
     size_t body_len;
+    char content_type[96]; /* as the answer said it, or "" */
 };
 
 /* Call once at start, before any thread uses libcurl. */
@@ -47,6 +53,10 @@ void endpoints_free(struct endpoints *e);
 int endpoint_call(struct endpoints *e, const char *app_id, const char *url, const char *secret,
                   const char *body, size_t len, int allow_private, endpoint_done_fn done,
                   void *arg);
+/* GETs url for person user_id (at most FETCH_PER_PERSON of theirs, FETCH_TOTAL in all, in flight;
+ * FETCH_TIMEOUT_MS; a body over FETCH_BODY_MAX fails the call). As endpoint_call otherwise. */
+int endpoint_fetch(struct endpoints *e, const char *user_id, const char *url, int allow_private,
+                   endpoint_done_fn done, void *arg);
 void endpoint_result_cleanup(struct endpoint_result *r);
 
 #endif

@@ -47,6 +47,19 @@ void api_reply_wrapped(struct api_call *c, const char *key, char *json)
     http_response_set(c->res, 200, "application/json; charset=utf-8", text, len);
 }
 
+void api_reply_bytes(struct api_call *c, int status, const char *content_type, char *body,
+                     size_t len)
+{
+    if (c->answered) {
+        free(body);
+        return;
+    }
+    c->answered = 1;
+    http_response_add_header(c->res, "X-Content-Type-Options", "nosniff");
+    http_response_add_header(c->res, "Content-Security-Policy", "default-src 'none'; sandbox");
+    http_response_set(c->res, status, content_type, body, len);
+}
+
 int api_store_answer(struct api_call *c, int rc, const struct api_store_words *w)
 {
     if (rc >= 0)

@@ -67,14 +67,26 @@ function selectMenu(component, message) {
   return s;
 }
 
-// An image or file a bot points to, as a link: the page loads nothing from elsewhere (its
-// Content-Security-Policy keeps third parties out), so no one learns who reads the message.
-function media(m, description, kind = 'imagem') {
+// An image or file a bot points to: a link, and for an image of a stored message the image
+// itself through praca's media proxy (the page loads nothing from elsewhere, so no other site
+// learns who reads the message); an image the proxy cannot give stays a link.
+function media(m, description, kind = 'imagem', message = null, label = '') {
   const url = m && m.url;
-  const link = /^https?:\/\//.test(url || '')
-    ? el('a', { href: url, rel: 'noopener noreferrer', target: '_blank', text: description || url })
-    : el('span', { text: description || url || kind });
-  return el('div', { class: 'media' }, `${kind === 'arquivo' ? '📎' : '🖼'} `, link);
+  if (!/^https?:\/\//.test(url || '')) return el('div', { class: 'media' }, el('span', { text: description || label || url || kind }));
+  // Without a description of its own, the caption is only for when the image cannot be shown.
+  const caption = el('span', { class: description ? 'media-caption' : 'media-caption generic', text: description || label || url });
+  const link = el('a', { href: url, rel: 'noopener noreferrer', target: '_blank' }, caption);
+  const room = message && message.serverId && !(message.flags & 64) && (message.threadId || message.channelId);
+  if (kind === 'imagem' && room) {
+    const img = el('img', { alt: description || '', loading: 'lazy', decoding: 'async',
+      src: `/api/servers/${message.serverId}/channels/${room}/messages/${message.id}/media?url=${encodeURIComponent(url)}` });
+    img.addEventListener('error', () => { img.remove(); link.prepend('🖼 '); });
+    img.addEventListener('load', () => link.classList.add('shown'));
+    link.prepend(img);
+  } else {
+    link.prepend(`${kind === 'arquivo' ? '📎' : '🖼'} `);
+  }
+  return el('div', { class: 'media' }, link);
 }
 
 const colour = (n) => `#${n.toString(16).padStart(6, '0')}`;
@@ -96,8 +108,8 @@ function component(c, message) {
       el('div', { class: 'section-text' }, ...(c.components || []).map((x) => component(x, message))),
       c.accessory ? component(c.accessory, message) : '');
     case 10: return el('p', { class: 'text-display', text: c.content });
-    case 11: return media(c.media, c.description);
-    case 12: return el('div', { class: 'gallery' }, ...(c.items || []).map((i) => media(i.media, i.description)));
+    case 11: return media(c.media, c.description, 'imagem', message);
+    case 12: return el('div', { class: 'gallery' }, ...(c.items || []).map((i) => media(i.media, i.description, 'imagem', message)));
     case 13: return media(c.file, null, 'arquivo');
     case 14: return el('hr', { class: c.divider === false ? 'spacer' : 'divider' });
     case 17: {
@@ -113,7 +125,7 @@ function components(list, message) {
   return el('div', { class: 'components' }, ...(list || []).map((c) => component(c, message)));
 }
 
-function embed(e) {
+function embed(e, message) {
   const box = el('div', { class: 'embed' });
   if (Number.isInteger(e.color)) box.style.borderLeftColor = colour(e.color);
   if (e.author && e.author.name) box.append(el('small', { class: 'author', text: e.author.name }));
@@ -124,8 +136,8 @@ function embed(e) {
   }
   if (e.description) box.append(el('p', { text: e.description }));
   for (const f of e.fields || []) box.append(el('p', {}, el('strong', { text: `${f.name}: ` }), f.value));
-  if (e.thumbnail) box.append(media(e.thumbnail, 'miniatura'));
-  if (e.image) box.append(media(e.image, 'imagem'));
+  if (e.thumbnail) box.append(media(e.thumbnail, null, 'imagem', message, 'miniatura'));
+  if (e.image) box.append(media(e.image, null, 'imagem', message, 'imagem'));
   if (e.footer && e.footer.text) box.append(el('small', { class: 'muted', text: e.footer.text }));
   return box;
 }
@@ -141,7 +153,7 @@ function messageItem(m) {
   if (m.flags & 64) li.classList.add('ephemeral');
   if (m.replyTo) li.append(el('div', { class: 'reply muted small', text: `↪ ${nameOf(m.replyTo.fromId)}: ${m.replyTo.preview}` }));
   if (m.content) li.append(el('p', { class: 'content', text: m.content }));
-  for (const e of m.embeds || []) li.append(embed(e));
+  for (const e of m.embeds || []) li.append(embed(e, m));
   if (m.components && m.components.length) li.append(components(m.components, m));
   if (m.flags & 64) {
     li.append(el('small', { class: 'muted', text: 'Só você vê esta mensagem.' }));
