@@ -386,6 +386,7 @@ function paintVerificationHold() {
 
 // Text channels open; voice channels show who is in them, with a way in and out; forums are
 // listed for what they are.
+const CHANNEL_GROUPS = [['Texto', 'text'], ['Fóruns', 'forum'], ['Voz', 'voice']];
 function paintChannels(channels) {
   const room = (c, text) => el('button', { type: 'button', class: c.type === 'thread' ? 'channel thread' : 'channel', text, 'data-id': c.id,
                                           onclick: () => openChannel(c.id), 'aria-current': c.id === chat.cid ? 'true' : 'false' });
@@ -393,12 +394,17 @@ function paintChannels(channels) {
     const mine = chat.threads.filter((t) => t.parentId === c.id);
     return mine.length ? el('ul', { class: 'threads', 'aria-label': `Threads de ${c.name}` }, ...mine.map((t) => el('li', {}, room(t, `↳ ${t.name}`)))) : '';
   };
-  $('#channels').replaceChildren(...channels.map((c) => el('li', {}, c.type === 'text'
+  const item = (c) => el('li', {}, c.type === 'text'
     ? room(c, `# ${c.name}`)
     : c.type === 'voice' ? voiceChannel(c)
       : el('button', { type: 'button', class: 'channel forum', text: `💬 ${c.name}`, 'data-id': c.id, onclick: () => openForum(c),
                        'aria-current': c.id === chat.forum ? 'true' : 'false' }),
-  c.type === 'text' || c.type === 'forum' ? threadsOf(c) : '')));
+  c.type === 'text' || c.type === 'forum' ? threadsOf(c) : '');
+  // By type, each in the server's order (the API has no categories); a heading once there are two kinds.
+  const groups = CHANNEL_GROUPS.map(([title, type]) => [title, channels.filter((c) => c.type === type)]).filter(([, list]) => list.length);
+  $('#channels').replaceChildren(...groups.flatMap(([title, list]) => [
+    ...(groups.length > 1 ? [el('li', { class: 'channel-group', 'aria-hidden': 'true' }, el('span', { class: 'nav-title', text: title }))] : []),
+    ...list.map(item)]));
   paintUnread();
 }
 
