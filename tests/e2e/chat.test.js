@@ -15,7 +15,7 @@ const { startServer, api, register, appWithBot, install, serverWithMembers, gate
 const SHOTS = path.join(__dirname, 'screenshots');
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 900 };
-const P = { VER_CANAL: 256, ENVIAR_MENSAGENS: 512, USAR_COMANDOS: 65536 };
+const { P } = require('./permissions');
 let srv;
 let browser;
 const sockets = [];

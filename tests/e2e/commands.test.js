@@ -4,7 +4,7 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const { startServer, api, register, appWithBot, install, serverWithMembers } = require('./helpers');
 
-const P = { VER_CANAL: 256, ENVIAR_MENSAGENS: 512, USAR_COMANDOS: 65536 };
+const { P } = require('./permissions');
 let srv;
 test.before(async () => { srv = await startServer(); });
 test.after(async () => { const r = await srv.stop(); assert.equal(r.code, 0, srv.stderr); });

@@ -5,7 +5,7 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const { startServer, api, register, appWithBot, install, serverWithMembers, gatewayConnect } = require('./helpers');
 
-const P = { VER_CANAL: 256, ENVIAR_MENSAGENS: 512 };
+const { P } = require('./permissions');
 let srv;
 const sockets = [];
 test.before(async () => { srv = await startServer(); });

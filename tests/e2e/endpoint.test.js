@@ -8,7 +8,7 @@ const crypto = require('node:crypto');
 const { io } = require('socket.io-client');
 const { startServer, api, appWithBot, install, serverWithMembers } = require('./helpers');
 
-const P = { VER_CANAL: 256, ENVIAR_MENSAGENS: 512 };
+const { P } = require('./permissions');
 let srv;
 let endpoint;
 const requests = [];

@@ -9,7 +9,7 @@ const { spawnSync } = require('node:child_process');
 const { io } = require('socket.io-client');
 const { startServer, api, register, appWithBot, install, serverWithMembers, gatewayConnect, eventually, BIN } = require('./helpers');
 
-const P = { VER_CANAL: 256, ENVIAR_MENSAGENS: 512, ADICIONAR_REACOES: 2048, FIXAR_MENSAGENS: 4096, GERENCIAR_CANAIS: 4 };
+const { P } = require('./permissions');
 const MODES = { default: {}, websocket: { transports: ['websocket'] } };
 let srv;
 const sockets = [];

@@ -5,7 +5,7 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const { startServer, api, register, appWithBot, install, serverWithMembers } = require('./helpers');
 
-const P = { ADMINISTRADOR: 1, GERENCIAR_SERVIDOR: 2, GERENCIAR_CANAIS: 4, GERENCIAR_CARGOS: 8, EXPULSAR_MEMBROS: 16, BANIR_MEMBROS: 32, VER_CANAL: 256, ENVIAR_MENSAGENS: 512, GERENCIAR_MENSAGENS: 1024, ADICIONAR_REACOES: 2048, FIXAR_MENSAGENS: 4096, MENCIONAR_TODOS: 8192 };
+const { P } = require('./permissions');
 const BOGUS_ID = '01a1fe3b-0000-7000-8000-000000000000';
 let srv;
 test.before(async () => { srv = await startServer({ args: ['--test-clock'] }); });

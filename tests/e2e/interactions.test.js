@@ -6,7 +6,7 @@ const assert = require('node:assert/strict');
 const { spawnSync } = require('node:child_process');
 const { startServer, api, appWithBot, install, serverWithMembers, gatewayConnect, BIN } = require('./helpers');
 
-const P = { VER_CANAL: 256, ENVIAR_MENSAGENS: 512, USAR_COMANDOS: 65536 };
+const { P } = require('./permissions');
 const EVERYONE_DEFAULT = 256 | 512 | 2048 | 128 | 16384 | 32768 | 65536;
 let srv;
 const sockets = [];

@@ -11,7 +11,7 @@ const zlib = require('node:zlib');
 const { chromium } = require('playwright-core');
 const { startServer, api, register, appWithBot, install, serverWithMembers } = require('./helpers');
 
-const P = { VER_CANAL: 256, ENVIAR_MENSAGENS: 512 };
+const { P } = require('./permissions');
 const SHOTS = path.join(__dirname, 'screenshots');
 
 // A PNG of w×h pixels, a gradient, made here so the test needs no file.

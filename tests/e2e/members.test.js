@@ -5,7 +5,7 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const { startServer, api, register, serverWithMembers, totp, gatewayConnect, eventually, appWithBot } = require('./helpers');
 
-const P = { GERENCIAR_SERVIDOR: 2, GERENCIAR_CARGOS: 8, EXPULSAR_MEMBROS: 16, BANIR_MEMBROS: 32, MODERAR_MEMBROS: 64, CRIAR_CONVITE: 128 };
+const { P } = require('./permissions');
 const BOGUS_ID = '01a1fe3b-0000-7000-8000-000000000000';
 
 let srv;

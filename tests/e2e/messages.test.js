@@ -4,7 +4,7 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const { startServer, api, register, appWithBot, install, serverWithMembers, totp } = require('./helpers');
 
-const P = { GERENCIAR_SERVIDOR: 2, GERENCIAR_CANAIS: 4, MODERAR_MEMBROS: 64, VER_CANAL: 256, ENVIAR_MENSAGENS: 512, GERENCIAR_MENSAGENS: 1024, ADICIONAR_REACOES: 2048, FIXAR_MENSAGENS: 4096, MENCIONAR_TODOS: 8192 };
+const { P } = require('./permissions');
 const BOT_BITS = P.VER_CANAL | P.ENVIAR_MENSAGENS | P.ADICIONAR_REACOES | P.FIXAR_MENSAGENS;
 const BOGUS_ID = '01a1fe3b-0000-7000-8000-000000000000';
 const MESSAGE_KEYS = ['id', 'serverId', 'channelId', 'threadId', 'fromId', 'content', 'type', 'createdAt', 'editedAt', 'embeds',

@@ -12,7 +12,7 @@ const { spawn, spawnSync } = require('node:child_process');
 const { startServer, api, appWithBot, install, serverWithMembers, gatewayConnect, eventually, rawResume, POSTGRES, BIN } = require('./helpers');
 
 const REDIS = '/usr/bin/redis-server';
-const P = { VER_CANAL: 256, ENVIAR_MENSAGENS: 512, CONECTAR_VOZ: 16384, FALAR: 32768 };
+const { P } = require('./permissions');
 
 function freePort() {
   return new Promise((resolve) => {

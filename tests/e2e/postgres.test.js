@@ -11,7 +11,8 @@ const { spawnSync } = require('node:child_process');
 const { startServer, api, appWithBot, install, serverWithMembers, gatewayConnect, eventually, POSTGRES } = require('./helpers');
 
 const CLUSTER = path.resolve(__dirname, '../../scripts/pg-cluster.sh');
-const BOT_BITS = 256 | 512; // VER_CANAL | ENVIAR_MENSAGENS
+const { P } = require('./permissions');
+const BOT_BITS = P.VER_CANAL | P.ENVIAR_MENSAGENS;
 const UNAVAILABLE = 'O banco de dados está indisponível; tente novamente em instantes';
 
 function cluster(cmd, dir) {

@@ -7,7 +7,7 @@ const { io } = require('socket.io-client');
 const WebSocket = require('ws');
 const { startServer, api, appWithBot, install, serverWithMembers, rawResume } = require('./helpers');
 
-const P = { VER_CANAL: 256, ENVIAR_MENSAGENS: 512 };
+const { P } = require('./permissions');
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 async function world(srv) {

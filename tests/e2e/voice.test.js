@@ -5,7 +5,7 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const { startServer, api, appWithBot, install, serverWithMembers, gatewayConnect } = require('./helpers');
 
-const P = { VER_CANAL: 256, ENVIAR_MENSAGENS: 512, CONECTAR_VOZ: 16384, FALAR: 32768 };
+const { P } = require('./permissions');
 const BOT_PERMS = P.VER_CANAL | P.CONECTAR_VOZ | P.FALAR;
 let srv;
 const sockets = [];

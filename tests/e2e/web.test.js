@@ -10,7 +10,7 @@ const { spawnSync } = require('node:child_process');
 const { chromium } = require('playwright-core');
 const { startServer, api, register, uniqueName, appWithBot, install, serverWithMembers, gatewayConnect, totp, BIN } = require('./helpers');
 
-const P = { GERENCIAR_SERVIDOR: 2, BANIR_MEMBROS: 32, VER_CANAL: 256, ENVIAR_MENSAGENS: 512, ADICIONAR_REACOES: 2048 };
+const { P } = require('./permissions');
 const SHOTS = path.join(__dirname, 'screenshots');
 const REDIRECT = 'https://bot.example/callback';
 const PHONE = { width: 390, height: 844 };
