@@ -168,6 +168,47 @@ static char *redirect_url(const struct store_authorize *s)
     return buf_detach(&b, NULL);
 }
 
+/* The authorization's last step, its application loaded: installs it in a->server_id with the
+ * permissions asked for that the installer holds, and answers where the browser goes next. */
+static void install(struct api_call *c, const struct store_authorize *s, const struct access *a,
+                    const struct store_app *app, uint64_t asked)
+{
+    static const struct api_store_words words = {
+        .missing = "Sessão de autorização inválida, expirada ou já usada",
+        .refused = "O bot desta aplicação foi banido deste servidor"};
+    if (app->suspended) {
+        api_error(c, 403, "Esta aplicação está suspensa");
+        return;
+    }
+    if (api_limit_hit(c, &LIMIT_COMPLETE_INSTALL))
+        return;
+    uint64_t granted = asked & a->base;
+    char role_name[200], role_id[UUID_LEN + 1];
+    snprintf(role_name, sizeof role_name, "Bot: %s", app->name);
+    uuid_v7(role_id);
+    struct store_install in = {.app_id = app->id,
+                               .server_id = a->server_id,
+                               .bot_user_id = app->bot_user_id,
+                               .role_name = role_name,
+                               .installer_id = c->me.user_id,
+                               .new_role_id = role_id,
+                               .session_id = s->id,
+                               .granted = (int64_t)granted,
+                               .now = clock_now_ms()};
+    if (api_store_answer(c, store_write(c->app->writer, store_install, &in), &words))
+        return;
+    if (in.created)
+        api_event_member_add(c, a->server_id, app->bot_user_id);
+    else
+        api_voice_review_server(c, a->server_id); /* a reinstall may grant fewer permissions */
+    char *url = redirect_url(s);
+    api_reply(c, 200,
+              json_pack("{s:s, s:{s:s, s:I}}", "redirectUrl", url ? url : s->redirect_uri,
+                        "install", "serverId", a->server_id, "grantedPermissions",
+                        (json_int_t)granted));
+    free(url);
+}
+
 static void authorize_complete(struct api_call *c)
 {
     const char *session_id =
@@ -205,53 +246,12 @@ static void authorize_complete(struct api_call *c)
         return;
     struct store_app app;
     found = store_app_find(c->db, s.app_id, &app);
-    if (found <= 0 || !app.bot_user_id[0]) {
-        store_app_cleanup(&app);
-        if (found < 0)
-            api_internal(c);
-        else
-            api_error(c, 404, "Sessão de autorização inválida, expirada ou já usada");
-        return;
-    }
-    if (app.suspended) {
-        store_app_cleanup(&app);
-        api_error(c, 403, "Esta aplicação está suspensa");
-        return;
-    }
-    if (api_limit_hit(c, &LIMIT_COMPLETE_INSTALL)) {
-        store_app_cleanup(&app);
-        return;
-    }
-    uint64_t granted = (uint64_t)s.requested & a.base & (has_checked == 1 ? checked : PERM_ALL);
-    char role_name[200], role_id[UUID_LEN + 1];
-    snprintf(role_name, sizeof role_name, "Bot: %s", app.name);
-    uuid_v7(role_id);
-    struct store_install in = {.app_id = app.id,
-                               .server_id = sid,
-                               .bot_user_id = app.bot_user_id,
-                               .role_name = role_name,
-                               .installer_id = c->me.user_id,
-                               .new_role_id = role_id,
-                               .session_id = s.id,
-                               .granted = (int64_t)granted,
-                               .now = clock_now_ms()};
-    rc = store_write(c->app->writer, store_install, &in);
-    if (api_store_answer(c, rc,
-                         &(struct api_store_words){
-                             .missing = "Sessão de autorização inválida, expirada ou já usada",
-                             .refused = "O bot desta aplicação foi banido deste servidor"})) {
-        store_app_cleanup(&app);
-        return;
-    }
-    if (in.created)
-        api_event_member_add(c, sid, app.bot_user_id);
+    if (found < 0)
+        api_internal(c);
+    else if (!found || !app.bot_user_id[0])
+        api_error(c, 404, "Sessão de autorização inválida, expirada ou já usada");
     else
-        api_voice_review_server(c, sid); /* a reinstall may grant fewer permissions */
-    char *url = redirect_url(&s);
-    api_reply(c, 200,
-              json_pack("{s:s, s:{s:s, s:I}}", "redirectUrl", url ? url : s.redirect_uri, "install",
-                        "serverId", sid, "grantedPermissions", (json_int_t)granted));
-    free(url);
+        install(c, &s, &a, &app, (uint64_t)s.requested & (has_checked == 1 ? checked : PERM_ALL));
     store_app_cleanup(&app);
 }
 
