@@ -72,15 +72,30 @@ static void answer(struct http_exchange *ex, int status, const char *type, const
     http_exchange_done(ex);
 }
 
-static void answer_error(struct http_exchange *ex, int code)
+/* Engine.IO's error codes for a request it cannot take, as its servers answer them. */
+enum eio_http_error {
+    EIO_TRANSPORT_UNKNOWN = 0,
+    EIO_SESSION_UNKNOWN = 1,
+    EIO_BAD_HANDSHAKE_METHOD = 2,
+    EIO_BAD_REQUEST = 3,
+    EIO_FORBIDDEN = 4,
+    EIO_UNSUPPORTED_PROTOCOL = 5,
+};
+
+static void answer_error(struct http_exchange *ex, enum eio_http_error code)
 {
-    static const char *messages[] = {
-        "Transport unknown", "Session ID unknown", "Bad handshake method",
-        "Bad request",       "Forbidden",          "Unsupported protocol version"};
+    static const char *const messages[] = {[EIO_TRANSPORT_UNKNOWN] = "Transport unknown",
+                                           [EIO_SESSION_UNKNOWN] = "Session ID unknown",
+                                           [EIO_BAD_HANDSHAKE_METHOD] = "Bad handshake method",
+                                           [EIO_BAD_REQUEST] = "Bad request",
+                                           [EIO_FORBIDDEN] = "Forbidden",
+                                           [EIO_UNSUPPORTED_PROTOCOL] =
+                                               "Unsupported protocol version"};
     char body[96];
-    int n = snprintf(body, sizeof body, "{\"code\":%d,\"message\":\"%s\"}", code, messages[code]);
+    int n =
+        snprintf(body, sizeof body, "{\"code\":%d,\"message\":\"%s\"}", (int)code, messages[code]);
     ex->res.close = 1;
-    answer(ex, code == 4 ? 403 : 400, "application/json", body, (size_t)n);
+    answer(ex, code == EIO_FORBIDDEN ? 403 : 400, "application/json", body, (size_t)n);
 }
 
 /* ---- the life of a session ---- */
@@ -532,7 +547,7 @@ static void handle_poll_get(struct eio_socket *s, struct http_exchange *ex)
     if (s->get) {
         /* A second concurrent GET: the first is told the session closed, this one fails. */
         finish(s, "multiple polls");
-        answer_error(ex, 3);
+        answer_error(ex, EIO_BAD_REQUEST);
         return;
     }
     s->get = ex;
@@ -557,7 +572,7 @@ static void handle_poll_post(struct eio_socket *s, struct http_exchange *ex)
     struct slice type = http_request_header(ex->req, "content-type");
     if (type.ptr && slice_eq_nocase(type, "application/octet-stream")) {
         finish(s, "binary post");
-        answer_error(ex, 3);
+        answer_error(ex, EIO_BAD_REQUEST);
         return;
     }
     const struct buf *body = &ex->req->body;
@@ -590,22 +605,22 @@ void eio_server_handle(struct eio_server *srv, struct http_exchange *ex)
     char eio[8] = "", transport[16] = "", sid[40] = "";
     query_param(req, "EIO", eio, sizeof eio);
     if (strcmp(eio, "4") != 0) {
-        answer_error(ex, 5);
+        answer_error(ex, EIO_UNSUPPORTED_PROTOCOL);
         return;
     }
     query_param(req, "transport", transport, sizeof transport);
     int websocket = !strcmp(transport, "websocket");
     if (!websocket && strcmp(transport, "polling") != 0) {
-        answer_error(ex, 0);
+        answer_error(ex, EIO_TRANSPORT_UNKNOWN);
         return;
     }
     if (!query_param(req, "sid", sid, sizeof sid)) {
         if (websocket && !ws_is_upgrade(req)) {
-            answer_error(ex, 3);
+            answer_error(ex, EIO_BAD_REQUEST);
             return;
         }
         if (!websocket && req->method != HTTP_GET) {
-            answer_error(ex, 2);
+            answer_error(ex, EIO_BAD_HANDSHAKE_METHOD);
             return;
         }
         if (srv->cfg.max_sessions && srv->sockets.count >= srv->cfg.max_sessions) {
@@ -617,7 +632,7 @@ void eio_server_handle(struct eio_server *srv, struct http_exchange *ex)
         }
         struct eio_socket *s = socket_new(srv);
         if (!s) {
-            answer_error(ex, 3);
+            answer_error(ex, EIO_BAD_REQUEST);
             return;
         }
         char open[256];
@@ -626,7 +641,7 @@ void eio_server_handle(struct eio_server *srv, struct http_exchange *ex)
             s->websocket = 1;
             s->ws = ws_accept(ex, &main_ws, s, srv->cfg.max_payload);
             if (!s->ws) {
-                answer_error(ex, 3);
+                answer_error(ex, EIO_BAD_REQUEST);
                 s->closed = 1; /* never opened: nothing to tell above */
                 release_now(s);
                 return;
@@ -645,7 +660,7 @@ void eio_server_handle(struct eio_server *srv, struct http_exchange *ex)
     }
     struct eio_socket *s = map_get(&srv->sockets, sid);
     if (!s || (s->closed && (websocket || req->method != HTTP_GET))) {
-        answer_error(ex, 1);
+        answer_error(ex, EIO_SESSION_UNKNOWN);
         return;
     }
     if (websocket) {
@@ -656,16 +671,16 @@ void eio_server_handle(struct eio_server *srv, struct http_exchange *ex)
             if (extra)
                 ws_close(extra);
             else
-                answer_error(ex, 3);
+                answer_error(ex, EIO_BAD_REQUEST);
             return;
         }
         if (s->websocket || s->probe || !ws_is_upgrade(req)) {
-            answer_error(ex, 3);
+            answer_error(ex, EIO_BAD_REQUEST);
             return;
         }
         s->probe = ws_accept(ex, &probe_ws, s, srv->cfg.max_payload);
         if (!s->probe) {
-            answer_error(ex, 3);
+            answer_error(ex, EIO_BAD_REQUEST);
             return;
         }
         uv_timer_start(&s->upgrade_timer, on_upgrade_timeout, (uint64_t)srv->cfg.upgrade_timeout_ms,
@@ -674,7 +689,7 @@ void eio_server_handle(struct eio_server *srv, struct http_exchange *ex)
         return;
     }
     if (s->websocket) {
-        answer_error(ex, 3);
+        answer_error(ex, EIO_BAD_REQUEST);
         return;
     }
     if (req->method == HTTP_GET)
@@ -682,7 +697,7 @@ void eio_server_handle(struct eio_server *srv, struct http_exchange *ex)
     else if (req->method == HTTP_POST)
         handle_poll_post(s, ex);
     else
-        answer_error(ex, 3);
+        answer_error(ex, EIO_BAD_REQUEST);
 }
 
 /* ---- the server ---- */
