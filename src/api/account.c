@@ -80,8 +80,8 @@ static void password_change(struct api_call *c)
 {
     json_t *body = api_body(c);
     const char *current, *fresh;
-    if (!body || in_str(c, body, "currentPassword", 0, 1024, IN_REQUIRED, &current) < 0 ||
-        in_str(c, body, "newPassword", 8, 128, IN_REQUIRED, &fresh) < 0 ||
+    if (!body || api_in_str(c, body, "currentPassword", 0, 1024, API_IN_REQUIRED, &current) < 0 ||
+        api_in_str(c, body, "newPassword", 8, 128, API_IN_REQUIRED, &fresh) < 0 ||
         !current_password_ok(c, current))
         return;
     char hash[CRYPTO_PASSWORD_MAX];

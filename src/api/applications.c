@@ -101,10 +101,10 @@ static void app_create(struct api_call *c)
     json_t *body = api_body(c);
     const char *name, *description, *icon;
     int set_icon;
-    if (!body || in_icon(c, body, &set_icon, &icon) < 0 ||
-        in_str(c, body, "name", 1, 32, IN_REQUIRED | IN_TRIM, &name) < 0 ||
-        in_str(c, body, "description", 0, DESCRIPTION_MAX, IN_NULLABLE, &description) < 0 ||
-        api_limit_hit(c, &LIMIT_CREATE_APPLICATION))
+    if (!body || api_in_icon(c, body, &set_icon, &icon) < 0 ||
+        api_in_str(c, body, "name", 1, 32, API_IN_REQUIRED | API_IN_TRIM, &name) < 0 ||
+        api_in_str(c, body, "description", 0, DESCRIPTION_MAX, API_IN_NULLABLE, &description) < 0 ||
+        api_limit_hit(c, &API_LIMIT_CREATE_APPLICATION))
         return;
     char id[UUID_LEN + 1], client_id[33];
     uuid_v7(id);
@@ -128,9 +128,10 @@ static void app_update(struct api_call *c, struct store_app *app)
     json_t *body = api_body(c);
     const char *name, *description, *icon;
     int set_icon;
-    if (body && in_icon(c, body, &set_icon, &icon) >= 0 &&
-        in_str(c, body, "name", 1, 32, IN_TRIM, &name) >= 0 &&
-        in_str(c, body, "description", 0, DESCRIPTION_MAX, IN_NULLABLE, &description) >= 0) {
+    if (body && api_in_icon(c, body, &set_icon, &icon) >= 0 &&
+        api_in_str(c, body, "name", 1, 32, API_IN_TRIM, &name) >= 0 &&
+        api_in_str(c, body, "description", 0, DESCRIPTION_MAX, API_IN_NULLABLE, &description) >=
+            0) {
         if (store_app_update(c->app->writer, app->id, name, description, set_icon, icon) < 0)
             api_internal(c);
         else
@@ -170,7 +171,7 @@ static void bot_create(struct api_call *c, struct store_app *app)
         api_error(c, 409, "Esta aplicação já tem um bot");
         return;
     }
-    if (api_limit_hit(c, &LIMIT_GENERATE_BOT))
+    if (api_limit_hit(c, &API_LIMIT_GENERATE_BOT))
         return;
     char token[CRYPTO_TOKEN_LEN + 1], hash[65], user_id[UUID_LEN + 1], username[33];
     new_token(token, hash);
@@ -198,7 +199,7 @@ static void bot_token_rotate(struct api_call *c, struct store_app *app)
 {
     if (!app->bot_user_id[0])
         api_error(c, 404, "Esta aplicação ainda não tem bot");
-    else if (!api_limit_hit(c, &LIMIT_ROTATE_TOKEN)) {
+    else if (!api_limit_hit(c, &API_LIMIT_ROTATE_TOKEN)) {
         char token[CRYPTO_TOKEN_LEN + 1], hash[65];
         new_token(token, hash);
         struct store_bot_token t = {app->bot_user_id, hash, clock_now_ms()};
@@ -253,8 +254,8 @@ static void interactions_config_put(struct api_call *c, struct store_app *app)
 {
     json_t *body = api_body(c);
     const char *url = NULL;
-    if (body && in_str(c, body, "interactionsEndpointUrl", 0, URL_MAX, IN_NULLABLE | IN_REQUIRED,
-                       &url) >= 0) {
+    if (body && api_in_str(c, body, "interactionsEndpointUrl", 0, URL_MAX,
+                           API_IN_NULLABLE | API_IN_REQUIRED, &url) >= 0) {
         const char *why =
             url ? url_check_endpoint(url, strlen(url), c->app->cfg->allow_private_endpoints) : NULL;
         if (why)
@@ -328,14 +329,14 @@ static void interactions_config_test(struct api_call *c, struct store_app *app)
         api_bad(c, "interactionsEndpointUrl", "nenhuma URL configurada");
     else if (!secret)
         api_bad(c, "signingSecret", "gere o segredo de assinatura antes de testar");
-    else if (!api_limit_hit(c, &LIMIT_TEST_ENDPOINT))
+    else if (!api_limit_hit(c, &API_LIMIT_TEST_ENDPOINT))
         ping_endpoint(c, app->id, url, secret);
     json_decref(ep);
 }
 
 static void signing_secret_rotate(struct api_call *c, struct store_app *app)
 {
-    if (!api_limit_hit(c, &LIMIT_ROTATE_SIGNING)) {
+    if (!api_limit_hit(c, &API_LIMIT_ROTATE_SIGNING)) {
         char secret[65];
         crypto_random_hex(secret, 32);
         if (store_app_set_text(c->app->writer, app->id, "signing_secret", secret) < 0)
@@ -347,7 +348,7 @@ static void signing_secret_rotate(struct api_call *c, struct store_app *app)
 
 static void client_secret_rotate(struct api_call *c, struct store_app *app)
 {
-    if (!api_limit_hit(c, &LIMIT_ROTATE_CLIENT)) {
+    if (!api_limit_hit(c, &API_LIMIT_ROTATE_CLIENT)) {
         char secret[CRYPTO_TOKEN_LEN + 1], hash[65];
         new_token(secret, hash);
         if (store_app_set_text(c->app->writer, app->id, "client_secret_hash", hash) < 0)
@@ -405,7 +406,7 @@ static void visibility_put(struct api_call *c, struct store_app *app)
 {
     json_t *body = api_body(c);
     int is_public = 0;
-    if (body && in_bool(c, body, "isPublic", IN_REQUIRED, &is_public) >= 0) {
+    if (body && api_in_bool(c, body, "isPublic", API_IN_REQUIRED, &is_public) >= 0) {
         if (store_app_set_int(c->app->writer, app->id, "is_public", is_public) < 0)
             api_internal(c);
         else

@@ -65,7 +65,7 @@ static void reply_session(struct api_call *c, int status, const char *user_id, c
 static int read_username(struct api_call *c, json_t *body, char out[33])
 {
     const char *raw;
-    if (in_str(c, body, "username", 0, 64, IN_REQUIRED, &raw) < 0)
+    if (api_in_str(c, body, "username", 0, 64, API_IN_REQUIRED, &raw) < 0)
         return -1;
     size_t len = strlen(raw);
     if (len > 32 || slice_copy(slice_from(raw), out, 33) || !text_username_fold(out, len)) {
@@ -84,8 +84,8 @@ static void auth_register(struct api_call *c)
     char username[33];
     const char *password, *display;
     if (!body || read_username(c, body, username) ||
-        in_str(c, body, "password", 8, 128, IN_REQUIRED, &password) < 0 ||
-        in_str(c, body, "displayName", 1, 32, IN_NULLABLE | IN_TRIM, &display) < 0)
+        api_in_str(c, body, "password", 8, 128, API_IN_REQUIRED, &password) < 0 ||
+        api_in_str(c, body, "displayName", 1, 32, API_IN_NULLABLE | API_IN_TRIM, &display) < 0)
         return;
     if (display && text_has_control(display, strlen(display), 0)) {
         api_bad(c, "displayName", "não pode ter caracteres de controle");
@@ -175,9 +175,9 @@ static void auth_login(struct api_call *c)
     /* A malformed name can never log in: answer like a wrong password, not with a 400 that
      * would tell which names are well-formed. */
     const char *raw;
-    if (in_str(c, body, "username", 0, 256, IN_REQUIRED, &raw) < 0 ||
-        in_str(c, body, "password", 0, 1024, IN_REQUIRED, &password) < 0 ||
-        in_str(c, body, "code", 0, 16, IN_NULLABLE, &code) < 0)
+    if (api_in_str(c, body, "username", 0, 256, API_IN_REQUIRED, &raw) < 0 ||
+        api_in_str(c, body, "password", 0, 1024, API_IN_REQUIRED, &password) < 0 ||
+        api_in_str(c, body, "code", 0, 16, API_IN_NULLABLE, &code) < 0)
         return;
     size_t len = strlen(raw);
     int well_formed = len <= 32 && slice_copy(slice_from(raw), username, sizeof username) == 0 &&
@@ -269,7 +269,7 @@ static void mfa_totp_verify(struct api_call *c)
 {
     json_t *body = api_body(c);
     const char *code;
-    if (!body || in_str(c, body, "code", 0, 16, IN_REQUIRED, &code) < 0)
+    if (!body || api_in_str(c, body, "code", 0, 16, API_IN_REQUIRED, &code) < 0)
         return;
     int rc;
     json_t *user = store_user_json(c->db, c->me.user_id, &rc);

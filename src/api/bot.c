@@ -61,7 +61,7 @@ static void bot_presence(struct api_call *c)
 {
     json_t *body = api_body(c);
     const char *status;
-    if (!body || in_str(c, body, "status", 0, 16, IN_REQUIRED, &status) < 0)
+    if (!body || api_in_str(c, body, "status", 0, 16, API_IN_REQUIRED, &status) < 0)
         return;
     if (strcmp(status, "online") && strcmp(status, "idle") && strcmp(status, "dnd") &&
         strcmp(status, "invisible")) {
@@ -76,8 +76,8 @@ static void bot_presence(struct api_call *c)
             api_bad(c, "activity", "deve ser um objeto");
             return;
         }
-        if (in_str(c, activity, "type", 0, 16, IN_REQUIRED, &type) < 0 ||
-            in_str(c, activity, "name", 1, 128, IN_REQUIRED, &name) < 0)
+        if (api_in_str(c, activity, "type", 0, 16, API_IN_REQUIRED, &type) < 0 ||
+            api_in_str(c, activity, "name", 1, 128, API_IN_REQUIRED, &name) < 0)
             return;
         if (strcmp(type, "playing") && strcmp(type, "listening") && strcmp(type, "watching") &&
             strcmp(type, "custom")) {
@@ -86,7 +86,7 @@ static void bot_presence(struct api_call *c)
         }
         clean = json_pack("{ssss}", "type", type, "name", name);
     }
-    if (api_limit_hit(c, &LIMIT_PRESENCE)) {
+    if (api_limit_hit(c, &API_LIMIT_PRESENCE)) {
         json_decref(clean);
         return;
     }

@@ -32,9 +32,9 @@ static void channel_create(struct api_call *c)
         return;
     json_t *body = api_body(c);
     const char *name, *type, *topic;
-    if (!body || in_str(c, body, "name", 1, 100, IN_REQUIRED | IN_TRIM, &name) < 0 ||
-        in_str(c, body, "type", 0, 16, IN_NULLABLE, &type) < 0 ||
-        in_str(c, body, "topic", 0, TOPIC_MAX, IN_NULLABLE, &topic) < 0)
+    if (!body || api_in_str(c, body, "name", 1, 100, API_IN_REQUIRED | API_IN_TRIM, &name) < 0 ||
+        api_in_str(c, body, "type", 0, 16, API_IN_NULLABLE, &type) < 0 ||
+        api_in_str(c, body, "topic", 0, TOPIC_MAX, API_IN_NULLABLE, &topic) < 0)
         return;
     if (!type)
         type = "text";
@@ -86,9 +86,9 @@ static void channel_patch(struct api_call *c)
     json_t *body = api_body(c);
     const char *name, *topic;
     int64_t position = -1;
-    if (!body || in_str(c, body, "name", 1, 100, IN_TRIM, &name) < 0 ||
-        in_str(c, body, "topic", 0, TOPIC_MAX, IN_NULLABLE, &topic) < 0 ||
-        in_int(c, body, "position", 0, 10000, 0, &position) < 0)
+    if (!body || api_in_str(c, body, "name", 1, 100, API_IN_TRIM, &name) < 0 ||
+        api_in_str(c, body, "topic", 0, TOPIC_MAX, API_IN_NULLABLE, &topic) < 0 ||
+        api_in_int(c, body, "position", 0, 10000, 0, &position) < 0)
         return;
     int set_topic = json_object_get(body, "topic") != NULL;
     if (store_channel_update(c->app->writer, cid, name, set_topic, topic, position) < 0) {
@@ -124,8 +124,9 @@ static void overwrite_put(struct api_call *c)
     json_t *body = api_body(c);
     const char *type;
     uint64_t allow = 0, deny = 0;
-    if (!target || !body || in_str(c, body, "type", 0, 16, IN_REQUIRED, &type) < 0 ||
-        in_perms(c, body, "allow", 0, &allow) < 0 || in_perms(c, body, "deny", 0, &deny) < 0)
+    if (!target || !body || api_in_str(c, body, "type", 0, 16, API_IN_REQUIRED, &type) < 0 ||
+        api_in_perms(c, body, "allow", 0, &allow) < 0 ||
+        api_in_perms(c, body, "deny", 0, &deny) < 0)
         return;
     int is_member = strcmp(type, "member") == 0;
     if (!is_member && strcmp(type, "role") != 0) {

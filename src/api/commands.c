@@ -22,7 +22,7 @@ static void bot_commands_put(struct api_call *c)
 {
     json_t *body = api_body(c);
     const char *sid = NULL;
-    if (!body || in_id(c, body, "serverId", IN_NULLABLE, &sid) < 0)
+    if (!body || api_in_id(c, body, "serverId", API_IN_NULLABLE, &sid) < 0)
         return;
     json_t *list = json_object_get(body, "commands");
     if (!list) {
@@ -36,7 +36,7 @@ static void bot_commands_put(struct api_call *c)
         return;
     }
     struct access a;
-    if ((sid && api_access(c, sid, &a) != 0) || api_limit_hit(c, &LIMIT_BOT_COMMANDS)) {
+    if ((sid && api_access(c, sid, &a) != 0) || api_limit_hit(c, &API_LIMIT_BOT_COMMANDS)) {
         json_decref(clean);
         return;
     }

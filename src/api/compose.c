@@ -14,7 +14,7 @@
 #include "state/server.h"
 #include "store/servers.h"
 
-void draft_cleanup(struct draft *d)
+void api_draft_cleanup(struct draft *d)
 {
     json_decref(d->embeds);
     json_decref(d->components);
@@ -30,7 +30,7 @@ static int answer_rule_error(struct api_call *c, const struct rule_error *err)
 int api_draft_read(struct api_call *c, json_t *body, int rich, int64_t base_flags, struct draft *d)
 {
     memset(d, 0, sizeof *d);
-    int rc = in_str(c, body, "content", 0, MSG_CONTENT_MAX, IN_NULLABLE, &d->content);
+    int rc = api_in_str(c, body, "content", 0, MSG_CONTENT_MAX, API_IN_NULLABLE, &d->content);
     if (rc < 0)
         return -1;
     d->content_set = rc == 1;
@@ -45,7 +45,7 @@ int api_draft_read(struct api_call *c, json_t *body, int rich, int64_t base_flag
     if (!rich)
         return 0;
     d->flags = base_flags;
-    rc = in_int(c, body, "flags", 0, MSG_FLAG_COMPONENTS_V2, IN_NULLABLE, &d->flags);
+    rc = api_in_int(c, body, "flags", 0, MSG_FLAG_COMPONENTS_V2, API_IN_NULLABLE, &d->flags);
     if (rc < 0)
         return -1;
     d->flags_set = rc == 1;

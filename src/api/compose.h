@@ -25,7 +25,7 @@ struct draft {
     const char *reply_to_id; /* as sent; checked by the caller */
 };
 
-void draft_cleanup(struct draft *d);
+void api_draft_cleanup(struct draft *d);
 /* rich: embeds, components and flags are read (else ignored). base_flags: the flags in force
  * when the body does not set them (0 on send, the message's own on edit). */
 int api_draft_read(struct api_call *c, json_t *body, int rich, int64_t base_flags, struct draft *d);

@@ -15,7 +15,7 @@ static void dm_open(struct api_call *c)
 {
     json_t *body = api_body(c);
     const char *target;
-    if (!body || in_id(c, body, "userId", IN_REQUIRED, &target) < 0)
+    if (!body || api_in_id(c, body, "userId", API_IN_REQUIRED, &target) < 0)
         return;
     int is_bot = 0;
     int exists = store_user_kind(c->db, target, &is_bot);
@@ -72,7 +72,7 @@ static void dm_send(struct api_call *c)
     struct draft d;
     if (!cid || !(body = api_body(c)) || api_draft_read(c, body, 0, 0, &d))
         return;
-    if (!api_draft_check(c, d.content, NULL, NULL, 0) && !api_limit_hit(c, &LIMIT_HUMAN_SEND)) {
+    if (!api_draft_check(c, d.content, NULL, NULL, 0) && !api_limit_hit(c, &API_LIMIT_HUMAN_SEND)) {
         char id[UUID_LEN + 1];
         uuid_v7(id);
         const char *reply = d.reply_to_id && uuid_valid(d.reply_to_id, strlen(d.reply_to_id)) &&
@@ -101,7 +101,7 @@ static void dm_send(struct api_call *c)
             api_reply(c, 200, json_pack("{so}", "message", msg));
         }
     }
-    draft_cleanup(&d);
+    api_draft_cleanup(&d);
 }
 
 static void dm_list(struct api_call *c)

@@ -25,7 +25,8 @@ static void test_clock(struct api_call *c)
     }
     json_t *body = api_body(c);
     int64_t advance;
-    if (!body || in_int(c, body, "advanceMs", 0, INT64_C(1) << 40, IN_REQUIRED, &advance) < 0)
+    if (!body ||
+        api_in_int(c, body, "advanceMs", 0, INT64_C(1) << 40, API_IN_REQUIRED, &advance) < 0)
         return;
     clock_advance_ms(advance);
     api_reply(c, 200, json_pack("{sI}", "nowMs", (json_int_t)clock_now_ms()));

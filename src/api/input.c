@@ -29,8 +29,8 @@ json_t *api_body(struct api_call *c)
 static int field(struct api_call *c, json_t *obj, const char *key, int flags, json_t **v)
 {
     *v = json_object_get(obj, key);
-    if (!*v || (json_is_null(*v) && (flags & IN_NULLABLE))) {
-        if (!*v && (flags & IN_REQUIRED)) {
+    if (!*v || (json_is_null(*v) && (flags & API_IN_NULLABLE))) {
+        if (!*v && (flags & API_IN_REQUIRED)) {
             api_bad(c, key, "obrigatório");
             return -1;
         }
@@ -38,14 +38,14 @@ static int field(struct api_call *c, json_t *obj, const char *key, int flags, js
         return 0;
     }
     if (json_is_null(*v)) {
-        api_bad(c, key, (flags & IN_REQUIRED) ? "obrigatório" : "não pode ser nulo");
+        api_bad(c, key, (flags & API_IN_REQUIRED) ? "obrigatório" : "não pode ser nulo");
         return -1;
     }
     return 1;
 }
 
-int in_str(struct api_call *c, json_t *obj, const char *key, size_t min, size_t max, int flags,
-           const char **out)
+int api_in_str(struct api_call *c, json_t *obj, const char *key, size_t min, size_t max, int flags,
+               const char **out)
 {
     json_t *v;
     int rc = field(c, obj, key, flags, &v);
@@ -62,7 +62,7 @@ int in_str(struct api_call *c, json_t *obj, const char *key, size_t min, size_t 
         api_bad(c, key, "não pode conter o caractere nulo");
         return -1;
     }
-    if (flags & IN_TRIM) {
+    if (flags & API_IN_TRIM) {
         size_t tl = len;
         const char *t = text_trim(s, &tl);
         if (t != s || tl != len) {
@@ -89,8 +89,8 @@ int in_str(struct api_call *c, json_t *obj, const char *key, size_t min, size_t 
     return 1;
 }
 
-int in_int(struct api_call *c, json_t *obj, const char *key, int64_t min, int64_t max, int flags,
-           int64_t *out)
+int api_in_int(struct api_call *c, json_t *obj, const char *key, int64_t min, int64_t max,
+               int flags, int64_t *out)
 {
     json_t *v;
     int rc = field(c, obj, key, flags, &v);
@@ -111,7 +111,7 @@ int in_int(struct api_call *c, json_t *obj, const char *key, int64_t min, int64_
     return 1;
 }
 
-int in_bool(struct api_call *c, json_t *obj, const char *key, int flags, int *out)
+int api_in_bool(struct api_call *c, json_t *obj, const char *key, int flags, int *out)
 {
     json_t *v;
     int rc = field(c, obj, key, flags, &v);
@@ -125,7 +125,7 @@ int in_bool(struct api_call *c, json_t *obj, const char *key, int flags, int *ou
     return 1;
 }
 
-int in_id(struct api_call *c, json_t *obj, const char *key, int flags, const char **out)
+int api_in_id(struct api_call *c, json_t *obj, const char *key, int flags, const char **out)
 {
     json_t *v;
     int rc = field(c, obj, key, flags, &v);
@@ -140,7 +140,7 @@ int in_id(struct api_call *c, json_t *obj, const char *key, int flags, const cha
     return 1;
 }
 
-int in_perms(struct api_call *c, json_t *obj, const char *key, int flags, uint64_t *out)
+int api_in_perms(struct api_call *c, json_t *obj, const char *key, int flags, uint64_t *out)
 {
     json_t *v;
     int rc = field(c, obj, key, flags, &v);
@@ -166,10 +166,10 @@ int in_perms(struct api_call *c, json_t *obj, const char *key, int flags, uint64
     return 1;
 }
 
-int in_time(struct api_call *c, json_t *obj, const char *key, int64_t *out)
+int api_in_time(struct api_call *c, json_t *obj, const char *key, int64_t *out)
 {
     json_t *v;
-    int rc = field(c, obj, key, IN_NULLABLE, &v);
+    int rc = field(c, obj, key, API_IN_NULLABLE, &v);
     *out = 0;
     if (rc <= 0)
         return rc == 0 && json_object_get(obj, key) ? 2 : rc; /* 2 = explicitly null */
@@ -180,7 +180,7 @@ int in_time(struct api_call *c, json_t *obj, const char *key, int64_t *out)
     return 1;
 }
 
-int in_icon(struct api_call *c, json_t *obj, int *set, const char **icon)
+int api_in_icon(struct api_call *c, json_t *obj, int *set, const char **icon)
 {
     *set = json_object_get(obj, "iconUrl") != NULL;
     json_t *v = json_object_get(obj, "iconUrl");
@@ -189,7 +189,7 @@ int in_icon(struct api_call *c, json_t *obj, int *set, const char **icon)
         api_error(c, 413, "iconUrl: a imagem passa de 2 MB");
         return -1;
     }
-    int rc = in_str(c, obj, "iconUrl", 0, API_ICON_MAX, IN_NULLABLE, icon);
+    int rc = api_in_str(c, obj, "iconUrl", 0, API_ICON_MAX, API_IN_NULLABLE, icon);
     if (rc <= 0)
         return rc;
     if (strncmp(*icon, "data:image/", 11) != 0) {

@@ -48,8 +48,8 @@ static int rule_answer(struct api_call *c, const struct rule_error *err)
 static int read_command(struct api_call *c, const struct place *p, json_t *body,
                         struct invocation *inv)
 {
-    if (in_id(c, body, "applicationId", IN_REQUIRED, &inv->app_id) < 0 ||
-        in_str(c, body, "commandName", 1, 32, IN_REQUIRED, &inv->command_name) < 0)
+    if (api_in_id(c, body, "applicationId", API_IN_REQUIRED, &inv->app_id) < 0 ||
+        api_in_str(c, body, "commandName", 1, 32, API_IN_REQUIRED, &inv->command_name) < 0)
         return -1;
     int rc;
     json_t *cmd = store_command_find(c->db, inv->app_id, p->sid, inv->command_name, &rc);
@@ -71,9 +71,9 @@ static int read_component(struct api_call *c, const struct place *p, json_t *bod
                           struct invocation *inv, char app_id[UUID_LEN + 1])
 {
     struct store_message_ref ref;
-    if (in_id(c, body, "messageId", IN_REQUIRED, &inv->message_id) < 0 ||
-        in_str(c, body, "customId", 1, INTERACTION_CUSTOM_ID_MAX, IN_REQUIRED, &inv->custom_id) <
-            0 ||
+    if (api_in_id(c, body, "messageId", API_IN_REQUIRED, &inv->message_id) < 0 ||
+        api_in_str(c, body, "customId", 1, INTERACTION_CUSTOM_ID_MAX, API_IN_REQUIRED,
+                   &inv->custom_id) < 0 ||
         api_place_message_at(c, p, inv->message_id, &ref))
         return -1;
     int rc;
@@ -104,8 +104,9 @@ static int read_component(struct api_call *c, const struct place *p, json_t *bod
 
 static int read_modal_submit(struct api_call *c, json_t *body, struct invocation *inv)
 {
-    if (in_id(c, body, "applicationId", IN_REQUIRED, &inv->app_id) < 0 ||
-        in_str(c, body, "customId", 1, INTERACTION_CUSTOM_ID_MAX, IN_REQUIRED, &inv->custom_id) < 0)
+    if (api_in_id(c, body, "applicationId", API_IN_REQUIRED, &inv->app_id) < 0 ||
+        api_in_str(c, body, "customId", 1, INTERACTION_CUSTOM_ID_MAX, API_IN_REQUIRED,
+                   &inv->custom_id) < 0)
         return -1;
     struct rule_error err;
     inv->values = interaction_clean_form_values(json_object_get(body, "values"), &err);
@@ -191,7 +192,7 @@ static void invoke(struct api_call *c)
         goto out;
     }
     if (api_require_in(c, p.perms, PERM_VER_CANAL | PERM_USAR_COMANDOS) || !(body = api_body(c)) ||
-        in_str(c, body, "type", 1, 16, IN_REQUIRED, &inv.type) < 0)
+        api_in_str(c, body, "type", 1, 16, API_IN_REQUIRED, &inv.type) < 0)
         goto out;
     int rc;
     if (!strcmp(inv.type, "command"))
@@ -204,7 +205,7 @@ static void invoke(struct api_call *c)
         api_bad(c, "type", "deve ser command, component ou modal_submit");
         goto out;
     }
-    if (rc || app_ready(c, inv.app_id, p.sid, bot_user_id) || api_limit_hit(c, &LIMIT_INVOKE))
+    if (rc || app_ready(c, inv.app_id, p.sid, bot_user_id) || api_limit_hit(c, &API_LIMIT_INVOKE))
         goto out;
     if (!(endpoint = store_app_endpoint(c->db, inv.app_id, &rc))) {
         api_internal(c);
@@ -274,7 +275,7 @@ static void respond_message(struct api_call *c, const struct store_interaction *
 {
     int ephemeral = 0;
     struct draft d;
-    if (in_bool(c, data, "ephemeral", 0, &ephemeral) < 0 || api_draft_read(c, data, 1, 0, &d))
+    if (api_in_bool(c, data, "ephemeral", 0, &ephemeral) < 0 || api_draft_read(c, data, 1, 0, &d))
         return;
     if (!api_draft_check(c, d.content, d.embeds, d.components, d.flags)) {
         struct claim cl = {it->id, NULL};
@@ -295,7 +296,7 @@ static void respond_message(struct api_call *c, const struct store_interaction *
             api_reply(c, 200, json_pack("{so}", "message", m));
         }
     }
-    draft_cleanup(&d);
+    api_draft_cleanup(&d);
 }
 
 static void respond_update(struct api_call *c, const struct store_interaction *it,
@@ -356,7 +357,7 @@ static void respond_with(struct api_call *c, const char *id, json_t *body)
         return;
     }
     const char *type;
-    if (in_str(c, body, "type", 1, 16, IN_REQUIRED, &type) < 0)
+    if (api_in_str(c, body, "type", 1, 16, API_IN_REQUIRED, &type) < 0)
         return;
     json_t *data = json_object_get(body, "data");
     if (!json_is_object(data)) {

@@ -35,10 +35,10 @@ static void invite_create(struct api_call *c)
     int64_t max_uses = 0, max_age = 0;
     json_t *body = c->req->body.len ? api_body(c) : NULL;
     if (c->req->body.len &&
-        (!body || in_int(c, body, "maxUses", 0, 100, IN_NULLABLE, &max_uses) < 0 ||
-         in_int(c, body, "maxAgeSeconds", 0, INVITE_AGE_MAX, IN_NULLABLE, &max_age) < 0))
+        (!body || api_in_int(c, body, "maxUses", 0, 100, API_IN_NULLABLE, &max_uses) < 0 ||
+         api_in_int(c, body, "maxAgeSeconds", 0, INVITE_AGE_MAX, API_IN_NULLABLE, &max_age) < 0))
         return;
-    if (api_limit_hit(c, &LIMIT_CREATE_INVITE))
+    if (api_limit_hit(c, &API_LIMIT_CREATE_INVITE))
         return;
     char code[INVITE_CODE_LEN + 1];
     invite_code(code);

@@ -6,25 +6,25 @@
 #define HOUR_MS   (3600 * 1000)
 #define MINUTE_MS (60 * 1000)
 
-const struct api_limit LIMIT_CREATE_APPLICATION = {"create-application", 10, HOUR_MS};
-const struct api_limit LIMIT_GENERATE_BOT = {"generate-bot", 10, HOUR_MS};
-const struct api_limit LIMIT_ROTATE_TOKEN = {"rotate-bot-token", 20, HOUR_MS};
-const struct api_limit LIMIT_ROTATE_SIGNING = {"rotate-signing-secret", 20, HOUR_MS};
-const struct api_limit LIMIT_ROTATE_CLIENT = {"rotate-client-secret", 20, HOUR_MS};
-const struct api_limit LIMIT_COMPLETE_INSTALL = {"complete-install", 30, HOUR_MS};
-const struct api_limit LIMIT_BOT_SEND = {"bot-send", 10, 10 * 1000};
-const struct api_limit LIMIT_BOT_EDIT = {"bot-edit", 10, 10 * 1000};
-const struct api_limit LIMIT_HUMAN_SEND = {"send", 10, 10 * 1000};
-const struct api_limit LIMIT_HUMAN_EDIT = {"edit", 10, 10 * 1000};
-const struct api_limit LIMIT_PRESENCE = {"presence", 30, MINUTE_MS};
-const struct api_limit LIMIT_BOT_COMMANDS = {"bot-commands", 20, MINUTE_MS};
-const struct api_limit LIMIT_GATEWAY_TICKETS = {"gateway-tickets", 30, MINUTE_MS};
-const struct api_limit LIMIT_TEST_ENDPOINT = {"test-endpoint", 10, MINUTE_MS};
-const struct api_limit LIMIT_CREATE_SERVER = {"create-server", 10, HOUR_MS};
-const struct api_limit LIMIT_CREATE_INVITE = {"create-invite", 50, HOUR_MS};
-const struct api_limit LIMIT_REACT = {"react", 30, 10 * 1000};
-const struct api_limit LIMIT_READ_MARK = {"read-mark", 60, MINUTE_MS};
-const struct api_limit LIMIT_INVOKE = {"invoke", 20, 10 * 1000};
+const struct api_limit API_LIMIT_CREATE_APPLICATION = {"create-application", 10, HOUR_MS};
+const struct api_limit API_LIMIT_GENERATE_BOT = {"generate-bot", 10, HOUR_MS};
+const struct api_limit API_LIMIT_ROTATE_TOKEN = {"rotate-bot-token", 20, HOUR_MS};
+const struct api_limit API_LIMIT_ROTATE_SIGNING = {"rotate-signing-secret", 20, HOUR_MS};
+const struct api_limit API_LIMIT_ROTATE_CLIENT = {"rotate-client-secret", 20, HOUR_MS};
+const struct api_limit API_LIMIT_COMPLETE_INSTALL = {"complete-install", 30, HOUR_MS};
+const struct api_limit API_LIMIT_BOT_SEND = {"bot-send", 10, 10 * 1000};
+const struct api_limit API_LIMIT_BOT_EDIT = {"bot-edit", 10, 10 * 1000};
+const struct api_limit API_LIMIT_HUMAN_SEND = {"send", 10, 10 * 1000};
+const struct api_limit API_LIMIT_HUMAN_EDIT = {"edit", 10, 10 * 1000};
+const struct api_limit API_LIMIT_PRESENCE = {"presence", 30, MINUTE_MS};
+const struct api_limit API_LIMIT_BOT_COMMANDS = {"bot-commands", 20, MINUTE_MS};
+const struct api_limit API_LIMIT_GATEWAY_TICKETS = {"gateway-tickets", 30, MINUTE_MS};
+const struct api_limit API_LIMIT_TEST_ENDPOINT = {"test-endpoint", 10, MINUTE_MS};
+const struct api_limit API_LIMIT_CREATE_SERVER = {"create-server", 10, HOUR_MS};
+const struct api_limit API_LIMIT_CREATE_INVITE = {"create-invite", 50, HOUR_MS};
+const struct api_limit API_LIMIT_REACT = {"react", 30, 10 * 1000};
+const struct api_limit API_LIMIT_READ_MARK = {"read-mark", 60, MINUTE_MS};
+const struct api_limit API_LIMIT_INVOKE = {"invoke", 20, 10 * 1000};
 
 int api_limit_hit(struct api_call *c, const struct api_limit *limit)
 {

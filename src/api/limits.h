@@ -11,25 +11,25 @@ struct api_limit {
     int64_t window_ms;
 };
 
-extern const struct api_limit LIMIT_CREATE_APPLICATION;
-extern const struct api_limit LIMIT_GENERATE_BOT;
-extern const struct api_limit LIMIT_ROTATE_TOKEN;
-extern const struct api_limit LIMIT_ROTATE_SIGNING;
-extern const struct api_limit LIMIT_ROTATE_CLIENT;
-extern const struct api_limit LIMIT_COMPLETE_INSTALL;
-extern const struct api_limit LIMIT_BOT_SEND;
-extern const struct api_limit LIMIT_BOT_EDIT;
-extern const struct api_limit LIMIT_HUMAN_SEND;
-extern const struct api_limit LIMIT_HUMAN_EDIT;
-extern const struct api_limit LIMIT_PRESENCE;
-extern const struct api_limit LIMIT_INVOKE;
-extern const struct api_limit LIMIT_BOT_COMMANDS;
-extern const struct api_limit LIMIT_GATEWAY_TICKETS;
-extern const struct api_limit LIMIT_TEST_ENDPOINT;
-extern const struct api_limit LIMIT_CREATE_SERVER;
-extern const struct api_limit LIMIT_CREATE_INVITE;
-extern const struct api_limit LIMIT_REACT;
-extern const struct api_limit LIMIT_READ_MARK;
+extern const struct api_limit API_LIMIT_CREATE_APPLICATION;
+extern const struct api_limit API_LIMIT_GENERATE_BOT;
+extern const struct api_limit API_LIMIT_ROTATE_TOKEN;
+extern const struct api_limit API_LIMIT_ROTATE_SIGNING;
+extern const struct api_limit API_LIMIT_ROTATE_CLIENT;
+extern const struct api_limit API_LIMIT_COMPLETE_INSTALL;
+extern const struct api_limit API_LIMIT_BOT_SEND;
+extern const struct api_limit API_LIMIT_BOT_EDIT;
+extern const struct api_limit API_LIMIT_HUMAN_SEND;
+extern const struct api_limit API_LIMIT_HUMAN_EDIT;
+extern const struct api_limit API_LIMIT_PRESENCE;
+extern const struct api_limit API_LIMIT_INVOKE;
+extern const struct api_limit API_LIMIT_BOT_COMMANDS;
+extern const struct api_limit API_LIMIT_GATEWAY_TICKETS;
+extern const struct api_limit API_LIMIT_TEST_ENDPOINT;
+extern const struct api_limit API_LIMIT_CREATE_SERVER;
+extern const struct api_limit API_LIMIT_CREATE_INVITE;
+extern const struct api_limit API_LIMIT_REACT;
+extern const struct api_limit API_LIMIT_READ_MARK;
 
 /* Counts one action of the caller; when over the limit answers 429 and returns -1. */
 int api_limit_hit(struct api_call *c, const struct api_limit *limit);

@@ -135,7 +135,7 @@ static void ban_put(struct api_call *c)
     json_t *body = c->req->body.len ? api_body(c) : NULL;
     const char *reason = NULL;
     if (c->req->body.len &&
-        (!body || in_str(c, body, "reason", 0, REASON_MAX, IN_NULLABLE, &reason) < 0))
+        (!body || api_in_str(c, body, "reason", 0, REASON_MAX, API_IN_NULLABLE, &reason) < 0))
         return;
     char app_id[UUID_LEN + 1];
     if (is_bot && target.s.is_member && api_app_of_bot(c, uid, app_id) == 1 &&
@@ -195,9 +195,10 @@ static void member_patch(struct api_call *c)
     int64_t until = 0;
     if (!body)
         return;
-    int t = in_time(c, body, "timeoutUntil", &until);
-    if (t < 0 || in_str(c, body, "timeoutReason", 0, REASON_MAX, IN_NULLABLE, &reason) < 0 ||
-        in_str(c, body, "nickname", 1, 32, IN_NULLABLE | IN_TRIM, &nick) < 0)
+    int t = api_in_time(c, body, "timeoutUntil", &until);
+    if (t < 0 ||
+        api_in_str(c, body, "timeoutReason", 0, REASON_MAX, API_IN_NULLABLE, &reason) < 0 ||
+        api_in_str(c, body, "nickname", 1, 32, API_IN_NULLABLE | API_IN_TRIM, &nick) < 0)
         return;
     int64_t now = clock_now_ms();
     if (t == 1 && until > now + TIMEOUT_MAX_MS) {

@@ -154,8 +154,8 @@ static void bot_send(struct api_call *c)
         !api_require_in(c, p.perms, PERM_VER_CANAL | PERM_ENVIAR_MENSAGENS) &&
         (body = api_body(c)) && !api_draft_read(c, body, 1, 0, &d)) {
         if (!api_draft_check(c, d.content, d.embeds, d.components, d.flags))
-            send_message(c, &p, &d, &LIMIT_BOT_SEND, c->me.app_id);
-        draft_cleanup(&d);
+            send_message(c, &p, &d, &API_LIMIT_BOT_SEND, c->me.app_id);
+        api_draft_cleanup(&d);
     }
     api_place_cleanup(&p);
 }
@@ -206,8 +206,8 @@ static void human_send(struct api_call *c)
     } else if (!human_gates(c, &p) && (body = api_body(c)) && !api_draft_read(c, body, 0, 0, &d)) {
         /* Text only: embeds, components and flags are not read on this route. */
         if (!api_draft_check(c, d.content, NULL, NULL, 0))
-            send_message(c, &p, &d, &LIMIT_HUMAN_SEND, NULL);
-        draft_cleanup(&d);
+            send_message(c, &p, &d, &API_LIMIT_HUMAN_SEND, NULL);
+        api_draft_cleanup(&d);
     }
     api_place_cleanup(&p);
 }
@@ -275,7 +275,7 @@ out:
     json_decref(embeds);
     json_decref(components);
     mentions_out_cleanup(&men);
-    draft_cleanup(&d);
+    api_draft_cleanup(&d);
     return result;
 }
 
@@ -303,7 +303,7 @@ static void edit(struct api_call *c, int person)
     }
     if (api_require_in(c, p.perms, PERM_VER_CANAL | PERM_ENVIAR_MENSAGENS) || !(body = api_body(c)))
         goto out;
-    struct message_write w = {.limit = person ? &LIMIT_HUMAN_EDIT : &LIMIT_BOT_EDIT,
+    struct message_write w = {.limit = person ? &API_LIMIT_HUMAN_EDIT : &API_LIMIT_BOT_EDIT,
                               .text_only = person};
     json_t *m = api_message_edit(c, &p, mid, body, &w);
     if (m)
@@ -422,8 +422,8 @@ static int not_timed_out(struct api_call *c, const struct place *p)
 
 static int read_reaction(struct api_call *c, json_t *body, const char **emoji, const char **custom)
 {
-    if (in_str(c, body, "emoji", 1, 32, IN_NULLABLE, emoji) < 0 ||
-        in_str(c, body, "customEmojiId", 1, 64, IN_NULLABLE, custom) < 0)
+    if (api_in_str(c, body, "emoji", 1, 32, API_IN_NULLABLE, emoji) < 0 ||
+        api_in_str(c, body, "customEmojiId", 1, 64, API_IN_NULLABLE, custom) < 0)
         return -1;
     if (!*emoji == !*custom) {
         api_bad(c, "emoji",
@@ -451,7 +451,7 @@ static void react(struct api_call *c)
     json_t *body;
     if (!api_place_message(c, &p, &mid, &ref) && !not_timed_out(c, &p) &&
         !api_require_in(c, p.perms, PERM_ADICIONAR_REACOES) && (body = api_body(c)) &&
-        !read_reaction(c, body, &emoji, &custom) && !api_limit_hit(c, &LIMIT_REACT)) {
+        !read_reaction(c, body, &emoji, &custom) && !api_limit_hit(c, &API_LIMIT_REACT)) {
         struct store_reaction_toggle t = {mid, p.cid, emoji, custom, c->me.user_id, clock_now_ms()};
         json_t *list = store_write(c->app->writer, store_reaction_toggle, &t) < 0
                            ? NULL

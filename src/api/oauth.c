@@ -180,7 +180,7 @@ static void install(struct api_call *c, const struct store_authorize *s, const s
         api_error(c, 403, "Esta aplicação está suspensa");
         return;
     }
-    if (api_limit_hit(c, &LIMIT_COMPLETE_INSTALL))
+    if (api_limit_hit(c, &API_LIMIT_COMPLETE_INSTALL))
         return;
     uint64_t granted = asked & a->base;
     char role_name[200], role_id[UUID_LEN + 1];
@@ -229,8 +229,8 @@ static void authorize_complete(struct api_call *c)
     const char *sid;
     uint64_t checked = 0;
     int has_checked;
-    if (!body || in_id(c, body, "serverId", IN_REQUIRED, &sid) < 0 ||
-        (has_checked = in_perms(c, body, "permissions", IN_NULLABLE, &checked)) < 0)
+    if (!body || api_in_id(c, body, "serverId", API_IN_REQUIRED, &sid) < 0 ||
+        (has_checked = api_in_perms(c, body, "permissions", API_IN_NULLABLE, &checked)) < 0)
         return;
     struct access a;
     int rc = api_access_quiet(c, sid, c->me.user_id, &a);

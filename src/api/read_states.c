@@ -114,7 +114,8 @@ static void read_mark(struct api_call *c)
     json_t *body;
     const char *mid;
     if (!cid || may_read(c, cid) != 1 || !(body = api_body(c)) ||
-        in_id(c, body, "messageId", IN_REQUIRED, &mid) < 0 || api_limit_hit(c, &LIMIT_READ_MARK))
+        api_in_id(c, body, "messageId", API_IN_REQUIRED, &mid) < 0 ||
+        api_limit_hit(c, &API_LIMIT_READ_MARK))
         return;
     int in = store_message_in_channel(c->db, mid, cid);
     if (in < 0)

@@ -46,10 +46,10 @@ static void role_create(struct api_call *c)
     uint64_t perms = 0;
     int64_t color = 0;
     int mentionable = 0;
-    if (!body || in_str(c, body, "name", 1, 100, IN_REQUIRED | IN_TRIM, &name) < 0 ||
-        in_perms(c, body, "permissions", 0, &perms) < 0 ||
-        in_int(c, body, "color", 0, 0xFFFFFF, 0, &color) < 0 ||
-        in_bool(c, body, "mentionable", 0, &mentionable) < 0 || grantable(c, &a, perms))
+    if (!body || api_in_str(c, body, "name", 1, 100, API_IN_REQUIRED | API_IN_TRIM, &name) < 0 ||
+        api_in_perms(c, body, "permissions", 0, &perms) < 0 ||
+        api_in_int(c, body, "color", 0, 0xFFFFFF, 0, &color) < 0 ||
+        api_in_bool(c, body, "mentionable", 0, &mentionable) < 0 || grantable(c, &a, perms))
         return;
     int64_t count;
     if (store_count(c->db, STORE_SQL_COUNT_ROLES, sid, &count) != STORE_DONE) {
@@ -117,10 +117,10 @@ static void role_patch(struct api_call *c)
     int64_t color = -1;
     int mentionable = -1;
     int has_perms;
-    if (!body || in_str(c, body, "name", 1, 100, IN_TRIM, &name) < 0 ||
-        (has_perms = in_perms(c, body, "permissions", 0, &perms)) < 0 ||
-        in_int(c, body, "color", 0, 0xFFFFFF, 0, &color) < 0 ||
-        in_bool(c, body, "mentionable", 0, &mentionable) < 0 || grantable(c, &a, perms))
+    if (!body || api_in_str(c, body, "name", 1, 100, API_IN_TRIM, &name) < 0 ||
+        (has_perms = api_in_perms(c, body, "permissions", 0, &perms)) < 0 ||
+        api_in_int(c, body, "color", 0, 0xFFFFFF, 0, &color) < 0 ||
+        api_in_bool(c, body, "mentionable", 0, &mentionable) < 0 || grantable(c, &a, perms))
         return;
     if (is_everyone && name) {
         api_bad(c, "name", "o cargo @everyone não pode ser renomeado");

@@ -63,8 +63,8 @@ static void server_create(struct api_call *c)
 {
     json_t *body = api_body(c);
     const char *name;
-    if (!body || in_str(c, body, "name", 1, 100, IN_REQUIRED | IN_TRIM, &name) < 0 ||
-        api_limit_hit(c, &LIMIT_CREATE_SERVER))
+    if (!body || api_in_str(c, body, "name", 1, 100, API_IN_REQUIRED | API_IN_TRIM, &name) < 0 ||
+        api_limit_hit(c, &API_LIMIT_CREATE_SERVER))
         return;
     char id[UUID_LEN + 1], channel_id[UUID_LEN + 1];
     uuid_v7(id);
@@ -117,13 +117,13 @@ static void server_patch(struct api_call *c)
                                    .requires_2fa = -1,
                                    .discoverable = -1};
     int rr = -1, r2 = -1, disc = -1;
-    if (in_str(c, body, "name", 1, 100, IN_TRIM, &p.name) < 0 ||
-        in_int(c, body, "verificationLevel", 0, 3, 0, &p.verification_level) < 0 ||
-        in_bool(c, body, "requiresRulesAcceptance", 0, &rr) < 0 ||
-        in_str(c, body, "rules", 0, RULES_MAX, 0, &p.rules) < 0 ||
-        in_bool(c, body, "requires2FA", 0, &r2) < 0 ||
-        in_bool(c, body, "discoverable", 0, &disc) < 0 ||
-        in_icon(c, body, &p.set_icon, &p.icon_url) < 0)
+    if (api_in_str(c, body, "name", 1, 100, API_IN_TRIM, &p.name) < 0 ||
+        api_in_int(c, body, "verificationLevel", 0, 3, 0, &p.verification_level) < 0 ||
+        api_in_bool(c, body, "requiresRulesAcceptance", 0, &rr) < 0 ||
+        api_in_str(c, body, "rules", 0, RULES_MAX, 0, &p.rules) < 0 ||
+        api_in_bool(c, body, "requires2FA", 0, &r2) < 0 ||
+        api_in_bool(c, body, "discoverable", 0, &disc) < 0 ||
+        api_in_icon(c, body, &p.set_icon, &p.icon_url) < 0)
         return;
     p.requires_rules = rr;
     p.requires_2fa = r2;
@@ -194,7 +194,7 @@ static void automod_put(struct api_call *c)
         }
     }
     int64_t max_mentions = 0;
-    int has_max = in_int(c, body, "maxMentions", 1, 100, IN_NULLABLE, &max_mentions);
+    int has_max = api_in_int(c, body, "maxMentions", 1, 100, API_IN_NULLABLE, &max_mentions);
     if (has_max < 0) {
         json_decref(clean);
         return;

@@ -46,7 +46,7 @@ static void thread_from_message(struct api_call *c)
         api_bad(c, "channelId", "threads começam de mensagens de canais de texto");
     else if (!api_place_message(c, &p, &mid, &ref) &&
              !api_require_in(c, p.perms, PERM_ENVIAR_MENSAGENS) && (body = api_body(c)) &&
-             in_str(c, body, "name", 1, 100, IN_REQUIRED | IN_TRIM, &name) >= 0) {
+             api_in_str(c, body, "name", 1, 100, API_IN_REQUIRED | API_IN_TRIM, &name) >= 0) {
         char id[UUID_LEN + 1];
         uuid_v7(id);
         struct store_new_thread t = {id, p.sid, p.cid, name, mid, clock_now_ms()};
@@ -80,8 +80,8 @@ static void forum_thread(struct api_call *c)
     if (strcmp(p.type, "forum") != 0)
         api_bad(c, "channelId", "só canais de fórum recebem publicações novas");
     else if (!api_require_in(c, p.perms, PERM_ENVIAR_MENSAGENS) && (body = api_body(c)) &&
-             in_str(c, body, "name", 1, 100, IN_REQUIRED | IN_TRIM, &name) >= 0 &&
-             in_str(c, body, "content", 1, 4000, IN_REQUIRED, &content) >= 0) {
+             api_in_str(c, body, "name", 1, 100, API_IN_REQUIRED | API_IN_TRIM, &name) >= 0 &&
+             api_in_str(c, body, "content", 1, 4000, API_IN_REQUIRED, &content) >= 0) {
         char tid[UUID_LEN + 1], mid[UUID_LEN + 1];
         uuid_v7(tid);
         uuid_v7(mid);

@@ -14,7 +14,7 @@
 
 static void ticket(struct api_call *c)
 {
-    if (api_limit_hit(c, &LIMIT_GATEWAY_TICKETS))
+    if (api_limit_hit(c, &API_LIMIT_GATEWAY_TICKETS))
         return;
     char t[CRYPTO_TOKEN_LEN + 1];
     int64_t now = clock_now_ms();

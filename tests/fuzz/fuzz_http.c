@@ -37,19 +37,19 @@ static void check_body(struct http_request *req, const struct http_route *route)
         int b;
         uint64_t perms;
         /* Each reader either accepts or answers 400 once; reset between them. */
-        in_str(&c, body, "name", 1, 100, IN_TRIM, &s);
+        api_in_str(&c, body, "name", 1, 100, API_IN_TRIM, &s);
         c.answered = 0;
-        in_str(&c, body, "username", 0, 64, IN_REQUIRED, &s);
+        api_in_str(&c, body, "username", 0, 64, API_IN_REQUIRED, &s);
         c.answered = 0;
-        in_int(&c, body, "verificationLevel", 0, 3, IN_NULLABLE, &i);
+        api_in_int(&c, body, "verificationLevel", 0, 3, API_IN_NULLABLE, &i);
         c.answered = 0;
-        in_bool(&c, body, "discoverable", 0, &b);
+        api_in_bool(&c, body, "discoverable", 0, &b);
         c.answered = 0;
-        in_perms(&c, body, "permissions", 0, &perms);
+        api_in_perms(&c, body, "permissions", 0, &perms);
         c.answered = 0;
-        in_id(&c, body, "userId", 0, &s);
+        api_in_id(&c, body, "userId", 0, &s);
         c.answered = 0;
-        in_time(&c, body, "timeoutUntil", &i);
+        api_in_time(&c, body, "timeoutUntil", &i);
     }
     json_decref(c.body);
     http_response_cleanup(&res);
