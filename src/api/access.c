@@ -10,7 +10,8 @@
 #include "state/presence.h"
 #include "state/state.h"
 #include "store/apps.h"
-#include "store/servers.h"
+#include "store/channels.h"
+#include "store/members.h"
 
 static void compute(struct access *a)
 {

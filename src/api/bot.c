@@ -11,7 +11,7 @@
 #include "domain/intents.h"
 #include "store/apps.h"
 #include "store/people.h"
-#include "store/servers.h"
+#include "store/members.h"
 
 static void bot_me(struct api_call *c)
 {

@@ -8,6 +8,9 @@
 #include "api/voice.h"
 #include "core/clock.h"
 #include "domain/permissions.h"
+#include "store/channels.h"
+#include "store/members.h"
+#include "store/roles.h"
 #include "store/servers.h"
 
 #define CHANNELS_MAX 500

@@ -12,7 +12,6 @@
 #include "domain/message_rules.h"
 #include "store/messages.h"
 #include "state/server.h"
-#include "store/servers.h"
 
 void api_draft_cleanup(struct draft *d)
 {

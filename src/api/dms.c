@@ -9,7 +9,7 @@
 #include "api/limits.h"
 #include "store/messages.h"
 #include "store/people.h"
-#include "store/servers.h"
+#include "store/channels.h"
 
 static void dm_open(struct api_call *c)
 {

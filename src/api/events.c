@@ -15,7 +15,7 @@
 #include "domain/intents.h"
 #include "state/state.h"
 #include "store/event_log.h"
-#include "store/servers.h"
+#include "store/members.h"
 #include "store/writer.h"
 
 /* Where an event happened and who may get it, for the event log (NULL: not logged). */

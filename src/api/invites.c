@@ -11,7 +11,7 @@
 #include "core/clock.h"
 #include "core/crypto.h"
 #include "domain/permissions.h"
-#include "store/servers.h"
+#include "store/members.h"
 
 #define INVITE_CODE_LEN 10
 #define INVITE_AGE_MAX  (7LL * 24 * 3600) /* seconds */

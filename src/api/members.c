@@ -15,7 +15,7 @@
 #include "core/clock.h"
 #include "domain/permissions.h"
 #include "store/people.h"
-#include "store/servers.h"
+#include "store/members.h"
 
 #define TIMEOUT_MAX_MS (28LL * 24 * 3600 * 1000) /* as Discord: at most 28 days */
 #define REASON_MAX     512

@@ -10,6 +10,7 @@
 #include "domain/permissions.h"
 #include "store/messages.h"
 #include "store/read_states.h"
+#include "store/channels.h"
 #include "store/servers.h"
 
 #define UNREAD_SERVERS_MAX 100 /* the servers looked at, by when one joined them */

@@ -12,6 +12,7 @@
 #include "api/voice.h"
 #include "core/clock.h"
 #include "domain/permissions.h"
+#include "store/roles.h"
 #include "store/servers.h"
 
 #define ROLES_MAX 250

@@ -15,6 +15,9 @@
 #include "core/clock.h"
 #include "domain/permissions.h"
 #include "domain/text.h"
+#include "store/channels.h"
+#include "store/members.h"
+#include "store/roles.h"
 #include "store/servers.h"
 
 #define RULES_MAX        4000

@@ -11,7 +11,7 @@
 #include "core/clock.h"
 #include "domain/permissions.h"
 #include "store/messages.h"
-#include "store/servers.h"
+#include "store/channels.h"
 
 /* Answers with the new thread; the server's people read its channels again (SERVER_UPDATE). */
 static void reply_thread(struct api_call *c, const char *id, json_t *extra)

@@ -14,7 +14,7 @@
 #include "domain/permissions.h"
 #include "state/voicestate.h"
 #include "store/apps.h"
-#include "store/servers.h"
+#include "store/channels.h"
 
 static enum voice_verdict judge(struct api_call *c, const char *user_id, int is_bot,
                                 json_t *channel, struct voice_standing *out)

@@ -3,7 +3,7 @@
 
 #include "core/buf.h"
 #include "store/rows.h"
-#include "store/servers.h"
+#include "store/channels.h"
 
 static const struct store_col CHANNEL_COLS[] = {
     {"id", COL_TEXT},   {"serverId", COL_TEXT}, {"parentId", COL_TEXT}, {"type", COL_TEXT},

@@ -4,7 +4,7 @@
 #include "core/clock.h"
 #include "core/buf.h"
 #include "store/rows.h"
-#include "store/servers.h"
+#include "store/members.h"
 
 static const struct store_col MEMBER_COLS[] = {
     {"userId", COL_TEXT},       {"nickname", COL_TEXT},      {"joinedAt", COL_TIME},

@@ -2,7 +2,7 @@
  * Discord, so whoever made one stays above it. */
 #include "core/buf.h"
 #include "store/rows.h"
-#include "store/servers.h"
+#include "store/roles.h"
 
 static const struct store_col ROLE_COLS[] = {
     {"id", COL_TEXT},         {"serverId", COL_TEXT}, {"name", COL_TEXT},

@@ -22,7 +22,7 @@
 #include "store/access.h"
 #include "store/events.h"
 #include "store/migrate.h"
-#include "store/servers.h"
+#include "store/channels.h"
 #include "store/writer.h"
 #include "test_database.h"
 

@@ -1,0 +1,27 @@
+/* Roles in the database, and which members hold them. */
+#ifndef PRACA_STORE_ROLES_H
+#define PRACA_STORE_ROLES_H
+#include <jansson.h>
+#include <stdint.h>
+
+#include "store/db.h"
+#include "store/writer.h"
+
+json_t *store_roles_json(struct store *db, const char *sid);
+json_t *store_role_json(struct store *db, const char *rid, int *rc);
+
+struct store_new_role {
+    const char *id, *server_id, *name;
+    int64_t permissions, color, now;
+    int mentionable;
+};
+int store_role_create(struct store *db, void *new_role);
+int store_role_update(struct store_writer *w, const char *rid, const char *name,
+                      int64_t permissions, int64_t color, int mentionable);
+int store_role_delete(struct store *db, void *role_id);
+int store_member_role_add(struct store_writer *w, const char *sid, const char *uid,
+                          const char *rid);
+int store_member_role_remove(struct store_writer *w, const char *sid, const char *uid,
+                             const char *rid, int64_t *changes);
+
+#endif
