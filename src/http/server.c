@@ -15,7 +15,7 @@
 
 #include <jansson.h>
 #include <limits.h>
-#include <pthread.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,9 +62,7 @@ struct http_conn {
 struct http_server {
     uv_loop_t *loop;
     uv_tcp_t listener;
-    uv_async_t done_async;
-    pthread_mutex_t done_lock;
-    struct http_exchange *done_head, *done_tail;
+    struct inbox *done; /* answers coming back from the handlers' threads */
     struct http_server_config cfg;
     http_handler_fn handler;
     void *user;
@@ -172,7 +170,8 @@ static void finish_drain(struct http_server *s)
     if (s->drain_finished)
         return;
     s->drain_finished = 1;
-    uv_close((uv_handle_t *)&s->done_async, on_async_closed); /* the loop can end now */
+    inbox_close(s->done); /* the loop can end now */
+    s->done = NULL;
     if (s->drained)
         s->drained(s->drained_arg);
 }
@@ -670,41 +669,26 @@ static void on_connection(uv_stream_t *listener, int status)
 
 /* ---- responses coming back from handlers ---- */
 
-static void on_done(uv_async_t *a)
+static void answered(struct inbox_item *item)
 {
-    struct http_server *s = a->data;
-    pthread_mutex_lock(&s->done_lock);
-    struct http_exchange *ex = s->done_head;
-    s->done_head = s->done_tail = NULL;
-    pthread_mutex_unlock(&s->done_lock);
-    while (ex) {
-        struct http_exchange *next = ex->next;
-        struct http_conn *c = ex->conn;
-        if (c->closing) {
-            c->busy = NULL;
-            exchange_free(ex);
-            maybe_free(c);
-        } else {
-            if (!ex->req->keep_alive || ex->req->upgrade || s->draining)
-                ex->res.close = 1;
-            write_response(c, &ex->res, ex, NULL);
-        }
-        ex = next;
+    struct http_exchange *ex =
+        (struct http_exchange *)((char *)item - offsetof(struct http_exchange, answered));
+    struct http_conn *c = ex->conn;
+    if (c->closing) {
+        c->busy = NULL;
+        exchange_free(ex);
+        maybe_free(c);
+    } else {
+        if (!ex->req->keep_alive || ex->req->upgrade || c->srv->draining)
+            ex->res.close = 1;
+        write_response(c, &ex->res, ex, NULL);
     }
 }
 
 void http_exchange_done(struct http_exchange *ex)
 {
-    struct http_server *s = ex->conn->srv;
-    ex->next = NULL;
-    pthread_mutex_lock(&s->done_lock);
-    if (s->done_tail)
-        s->done_tail->next = ex;
-    else
-        s->done_head = ex;
-    s->done_tail = ex;
-    pthread_mutex_unlock(&s->done_lock);
-    uv_async_send(&s->done_async);
+    ex->answered.run = answered;
+    inbox_post(ex->conn->srv->done, &ex->answered);
 }
 
 /* ---- upgraded connections ---- */
@@ -831,11 +815,12 @@ struct http_server *http_server_new(uv_loop_t *loop, const struct http_server_co
     map_init(&s->per_address);
     s->handler = handler;
     s->user = user;
-    pthread_mutex_init(&s->done_lock, NULL);
+    if (!(s->done = inbox_new(loop))) {
+        free(s);
+        return NULL;
+    }
     uv_tcp_init(loop, &s->listener);
     s->listener.data = s;
-    uv_async_init(loop, &s->done_async, on_done);
-    s->done_async.data = s;
     return s;
 }
 
@@ -888,7 +873,6 @@ void http_server_free(struct http_server *s)
 {
     if (!s)
         return;
-    pthread_mutex_destroy(&s->done_lock);
     map_cleanup(&s->per_address);
     free(s);
 }

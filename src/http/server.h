@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <uv.h>
 
+#include "core/inbox.h"
 #include "core/workers.h"
 #include "http/request.h"
 
@@ -31,9 +32,9 @@ struct http_exchange {
      * whom (an account ID); left empty by handlers that have neither. */
     const char *label;
     char caller[40];
-    uint64_t started_ns;    /* when the request was complete (uv_hrtime) */
-    struct http_conn *conn; /* private */
-    struct http_exchange *next;
+    uint64_t started_ns;        /* when the request was complete (uv_hrtime) */
+    struct http_conn *conn;     /* private */
+    struct inbox_item answered; /* private: the way back to the I/O thread */
 };
 
 /* A connection taken over from HTTP (a WebSocket): raw bytes both ways, on the I/O thread. */
