@@ -114,7 +114,7 @@ int conformance_handle(struct conformance *c, struct http_exchange *ex)
         return 1;
     }
     if (has_prefix(ex->req->path, "/socket.io/")) {
-        eio_server_handle(sio_server_engine(c->sio), ex);
+        sio_server_handle(c->sio, ex);
         return 1;
     }
     return 0;
@@ -123,18 +123,18 @@ int conformance_handle(struct conformance *c, struct http_exchange *ex)
 void conformance_drain(struct conformance *c)
 {
     eio_server_close_all(c->echo);
-    eio_server_close_all(sio_server_engine(c->sio));
+    sio_server_close_all(c->sio);
 }
 
 size_t conformance_sessions(const struct conformance *c)
 {
-    return eio_server_count(c->echo) + eio_server_count(sio_server_engine(c->sio));
+    return eio_server_count(c->echo) + sio_server_count(c->sio);
 }
 
 void conformance_release(struct conformance *c)
 {
     eio_server_release_all(c->echo);
-    eio_server_release_all(sio_server_engine(c->sio));
+    sio_server_release_all(c->sio);
 }
 
 void conformance_free(struct conformance *c)

@@ -28,6 +28,7 @@
 #include "gateway/resume.h"
 #include "gateway/sequence.h"
 #include "gateway/voice.h"
+#include "socketio/packet.h"
 #include "socketio/server.h"
 #include "state/state.h"
 #include "state/tickets.h"
@@ -132,8 +133,7 @@ void gateway_replay_one(void *sock, uint64_t seq, const char *name, const char *
 {
     struct buf packet;
     buf_init(&packet, len + 96);
-    if (!buf_appendf(&packet, "2[\"%s\",", name) && !buf_append(&packet, payload, len) &&
-        !buf_appendf(&packet, ",\"%llu\"]", (unsigned long long)seq))
+    if (!sio_encode_event(&packet, name, payload, len, seq))
         sio_socket_send_packet(sock, packet.data, packet.len);
     buf_cleanup(&packet);
 }
@@ -372,9 +372,9 @@ static void kick(struct gateway *gw, const char *user_id, const char *token_hash
 
 /* One event's frames: the plain one, and one with the recovery offset made on first need. */
 struct frames {
-    struct eio_prepared plain, with_offset;
+    struct sio_prepared plain, with_offset;
     int have_offset;
-    const struct buf *packet;
+    const struct bus_event *ev;
     uint64_t seq;
 };
 
@@ -391,10 +391,10 @@ static void send_to_user(struct gateway *gw, const char *user_id, struct frames 
         }
         if (!f->have_offset) {
             struct buf p2;
-            buf_init(&p2, f->packet->len + 32);
-            buf_append(&p2, f->packet->data, f->packet->len - 1); /* without the closing ] */
-            buf_appendf(&p2, ",\"%llu\"]", (unsigned long long)f->seq);
-            f->have_offset = eio_prepare(&f->with_offset, p2.data, p2.len) == 0;
+            buf_init(&p2, f->ev->payload_len + 96);
+            f->have_offset =
+                !sio_encode_event(&p2, f->ev->name, f->ev->payload, f->ev->payload_len, f->seq) &&
+                !sio_prepare(&f->with_offset, p2.data, p2.len);
             buf_cleanup(&p2);
         }
         if (f->have_offset)
@@ -503,12 +503,11 @@ void gateway_fan_out(struct gateway *gw, const struct bus_event *ev)
     /* 2["NAME",payload]: built once, the same bytes for everyone. */
     struct buf packet;
     buf_init(&packet, ev->payload_len + 64);
-    if (buf_appendf(&packet, "2[\"%s\",", ev->name) ||
-        buf_append(&packet, ev->payload, ev->payload_len) || buf_append(&packet, "]", 1)) {
+    if (sio_encode_event(&packet, ev->name, ev->payload, ev->payload_len, 0)) {
         buf_cleanup(&packet);
         return;
     }
-    struct frames f = {.packet = &packet};
+    struct frames f = {.ev = ev};
     /* Logged events carry their log position as the offset; live-only ones none. */
     f.seq = ev->position ? recovery_record_at(gw->recovery, ev->position, ev->name, ev->payload,
                                               ev->payload_len, ev->to, clock_now_ms())
@@ -517,11 +516,11 @@ void gateway_fan_out(struct gateway *gw, const struct bus_event *ev)
     gw->stats.recipients += idset_count(ev->to);
     if (ev->position && gw->console && console_watching(gw->console))
         note_for_console(gw, ev);
-    if (!eio_prepare(&f.plain, packet.data, packet.len)) {
+    if (!sio_prepare(&f.plain, packet.data, packet.len)) {
         send_to_audience(gw, ev->to, &f);
         if (f.have_offset)
-            eio_prepared_cleanup(&f.with_offset);
-        eio_prepared_cleanup(&f.plain);
+            sio_prepared_cleanup(&f.with_offset);
+        sio_prepared_cleanup(&f.plain);
     }
     buf_cleanup(&packet);
 }
@@ -691,7 +690,7 @@ void gateway_handle(struct gateway *gw, struct http_exchange *ex)
         http_exchange_done(ex);
         return;
     }
-    eio_server_handle(sio_server_engine(gw->sio), ex);
+    sio_server_handle(gw->sio, ex);
 }
 
 static void on_sweep_closed(uv_handle_t *h)
@@ -705,7 +704,7 @@ void gateway_drain(struct gateway *gw)
     uv_timer_stop(&gw->sweep);
     /* Transports close without a Socket.IO disconnect: that would tell every official client
      * not to reconnect, and each bot would stay offline after a deploy. */
-    eio_server_close_all(sio_server_engine(gw->sio));
+    sio_server_close_all(gw->sio);
     bus_subscribe(gw->bus, NULL, NULL);
     uv_close((uv_handle_t *)&gw->sweep, on_sweep_closed);
     presence_live_close(gw);
@@ -718,12 +717,12 @@ void gateway_drain(struct gateway *gw)
 
 size_t gateway_sessions(const struct gateway *gw)
 {
-    return eio_server_count(sio_server_engine(gw->sio));
+    return sio_server_count(gw->sio);
 }
 
 void gateway_release(struct gateway *gw)
 {
-    eio_server_release_all(sio_server_engine(gw->sio));
+    sio_server_release_all(gw->sio);
 }
 
 void gateway_free(struct gateway *gw)

@@ -8,6 +8,7 @@
 #include "core/buf.h"
 #include "core/clock.h"
 #include "gateway/recovery.h"
+#include "socketio/packet.h"
 #include "socketio/server.h"
 #include "state/entitle.h"
 #include "store/event_log.h"
@@ -33,9 +34,7 @@ static void keep_event(void *arg, const struct store_event *e)
     r->upto = e->position;
     if (!state_entitled(&r->entitle, r->user_id, e))
         return;
-    if (buf_appendf(&r->packets, "2[\"%s\",", e->type) ||
-        buf_append(&r->packets, e->payload, e->len) ||
-        buf_appendf(&r->packets, ",\"%llu\"]", (unsigned long long)e->position) ||
+    if (sio_encode_event(&r->packets, e->type, e->payload, e->len, e->position) ||
         buf_append(&r->packets, "", 1))
         r->failed = 1;
     else

@@ -93,6 +93,15 @@ void sio_packet_cleanup(struct sio_packet *p)
     p->data = NULL;
 }
 
+int sio_encode_event(struct buf *out, const char *name, const char *payload, size_t len,
+                     uint64_t offset)
+{
+    if (buf_appendf(out, "2[\"%s\",", name) || buf_append(out, payload, len))
+        return -1;
+    return offset ? buf_appendf(out, ",\"%llu\"]", (unsigned long long)offset)
+                  : buf_append(out, "]", 1);
+}
+
 int sio_encode(struct buf *out, enum sio_type type, const char *nsp, int64_t id, int attachments,
                const char *json, size_t json_len)
 {

@@ -38,5 +38,10 @@ void sio_packet_cleanup(struct sio_packet *p);
 /* Appends "<type>[<n>-][<nsp>,][<id>]<json>" (nsp "/" is left out; id < 0 is left out). */
 int sio_encode(struct buf *out, enum sio_type type, const char *nsp, int64_t id, int attachments,
                const char *json, size_t json_len);
+/* Appends an EVENT of the "/" namespace with one argument: 2["name",payload], and with an
+ * offset > 0 the connection-state recovery offset after it: 2["name",payload,"offset"]. name
+ * must need no JSON escaping (event names are ours); payload is JSON text. */
+int sio_encode_event(struct buf *out, const char *name, const char *payload, size_t len,
+                     uint64_t offset);
 
 #endif

@@ -301,9 +301,19 @@ int sio_socket_send_packet(struct sio_socket *sock, const char *packet, size_t l
     return eio_socket_send(sock->client->eio, 0, packet, len);
 }
 
-int sio_socket_send_prepared(struct sio_socket *sock, const struct eio_prepared *p)
+int sio_prepare(struct sio_prepared *p, const char *packet, size_t len)
 {
-    return eio_socket_send_prepared(sock->client->eio, p);
+    return eio_prepare(&p->eio, packet, len);
+}
+
+void sio_prepared_cleanup(struct sio_prepared *p)
+{
+    eio_prepared_cleanup(&p->eio);
+}
+
+int sio_socket_send_prepared(struct sio_socket *sock, const struct sio_prepared *p)
+{
+    return eio_socket_send_prepared(sock->client->eio, &p->eio);
 }
 
 static int send_with_attachments(struct sio_socket *sock, enum sio_type plain, enum sio_type bin,
@@ -367,9 +377,24 @@ struct sio_server *sio_server_new(uv_loop_t *loop, const struct eio_config *eio,
     return srv;
 }
 
-struct eio_server *sio_server_engine(struct sio_server *srv)
+void sio_server_handle(struct sio_server *srv, struct http_exchange *ex)
 {
-    return srv->eio;
+    eio_server_handle(srv->eio, ex);
+}
+
+void sio_server_close_all(struct sio_server *srv)
+{
+    eio_server_close_all(srv->eio);
+}
+
+size_t sio_server_count(const struct sio_server *srv)
+{
+    return eio_server_count(srv->eio);
+}
+
+void sio_server_release_all(struct sio_server *srv)
+{
+    eio_server_release_all(srv->eio);
 }
 
 void sio_server_free(struct sio_server *srv)

@@ -41,7 +41,13 @@ struct sio_config {
 struct sio_server *sio_server_new(uv_loop_t *loop, const struct eio_config *eio,
                                   const struct sio_config *cfg, const struct sio_handlers *h,
                                   void *user);
-struct eio_server *sio_server_engine(struct sio_server *srv);
+/* The Engine.IO sessions under the server, as eio_server_* does them: a request of the gateway's
+ * path; every transport closed (no Socket.IO disconnect, so clients come back); how many are
+ * left; the sessions released at the end. */
+void sio_server_handle(struct sio_server *srv, struct http_exchange *ex);
+void sio_server_close_all(struct sio_server *srv);
+size_t sio_server_count(const struct sio_server *srv);
+void sio_server_release_all(struct sio_server *srv);
 void sio_server_free(struct sio_server *srv);
 
 /* Finds a socket by its id (for answers that arrive later); NULL when it is gone. */
@@ -58,8 +64,13 @@ void *sio_socket_data(const struct sio_socket *sock);
 void sio_socket_set_data(struct sio_socket *sock, void *data);
 /* Sends an already encoded packet of the "/" namespace ("2[…]" → "42[…]"). */
 int sio_socket_send_packet(struct sio_socket *sock, const char *packet, size_t len);
-/* Sends a packet prepared once for many sockets of the "/" namespace. */
-int sio_socket_send_prepared(struct sio_socket *sock, const struct eio_prepared *p);
+/* A packet of the "/" namespace framed once for many sockets (an event to many users). */
+struct sio_prepared {
+    struct eio_prepared eio;
+};
+int sio_prepare(struct sio_prepared *p, const char *packet, size_t len);
+void sio_prepared_cleanup(struct sio_prepared *p);
+int sio_socket_send_prepared(struct sio_socket *sock, const struct sio_prepared *p);
 /* Emits args (a JSON array, name first), with binary attachments when natt > 0. */
 int sio_socket_emit(struct sio_socket *sock, json_t *args, const struct sio_attachment *att,
                     int natt);

@@ -94,3 +94,24 @@ Test(socketio, encoding)
     cr_assert_str_eq(b.data, "51-/custom,[1]");
     buf_cleanup(&b);
 }
+
+Test(socketio_packet, an_event_with_and_without_its_recovery_offset)
+{
+    struct buf b;
+    buf_init(&b, 256);
+    cr_assert_eq(sio_encode_event(&b, "MESSAGE_CREATE", "{\"id\":1}", 8, 0), 0);
+    cr_assert_eq(b.len, strlen("2[\"MESSAGE_CREATE\",{\"id\":1}]"));
+    cr_assert(!memcmp(b.data, "2[\"MESSAGE_CREATE\",{\"id\":1}]", b.len));
+    buf_cleanup(&b);
+    buf_init(&b, 256);
+    cr_assert_eq(sio_encode_event(&b, "X", "null", 4, 18446744073709551615ull), 0);
+    cr_assert(!memcmp(b.data, "2[\"X\",null,\"18446744073709551615\"]", b.len));
+    struct sio_packet p;
+    cr_assert_eq(sio_decode(b.data, b.len, &p), SIO_OK, "what it makes decodes");
+    cr_assert_eq(json_array_size(p.data), 3);
+    sio_packet_cleanup(&p);
+    buf_cleanup(&b);
+    buf_init(&b, 8);
+    cr_assert_eq(sio_encode_event(&b, "MESSAGE_CREATE", "{}", 2, 0), -1, "over the buffer's cap");
+    buf_cleanup(&b);
+}
