@@ -284,6 +284,11 @@ void api_event_to_people(struct api_call *c, const char *name, struct idset *to,
     send_to(c, name, payload, to, NULL);
 }
 
+void api_event_control(struct api_call *c, const char *name, json_t *payload)
+{
+    send_to(c, name, payload, NULL, NULL);
+}
+
 void api_event_server_changed(struct api_call *c, const char *sid, const char *what)
 {
     int found;

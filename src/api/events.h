@@ -51,6 +51,9 @@ int api_ids_array(const struct idset *set, char (**to)[UUID_LEN + 1], size_t *n)
 /* An event for the people in `to` only (a DM's two): live, never logged. Takes payload and the
  * reference to `to`. */
 void api_event_to_people(struct api_call *c, const char *name, struct idset *to, json_t *payload);
+/* A control event for the gateway (bus.h's BUS_*), with no audience: after the commit on the
+ * writer lane, at once elsewhere. Takes payload. */
+void api_event_control(struct api_call *c, const char *name, json_t *payload);
 /* SERVER_UPDATE {serverId, changed}: what changed ("server", "channels", "roles", "members")
  * is to be read again. */
 void api_event_server_changed(struct api_call *c, const char *sid, const char *what);

@@ -80,13 +80,7 @@ int api_voice_observers(void *thread_ctx, const char *server_id, const char *cha
 
 static void review(struct api_call *c, const char *key, const char *id)
 {
-    json_t *payload = json_pack("{ss}", key, id);
-    char *text = jsonout_dump(payload, NULL);
-    json_decref(payload);
-    if (text && c->held) /* on the writer lane: after the commit, with the change's events */
-        bus_hold(c->held, BUS_VOICE_REVIEW, text, strlen(text), NULL, 0, NULL);
-    else if (text)
-        bus_publish(c->app->bus, BUS_VOICE_REVIEW, text, strlen(text), NULL); /* to the gateway */
+    api_event_control(c, BUS_VOICE_REVIEW, json_pack("{ss}", key, id));
 }
 
 void api_voice_review_server(struct api_call *c, const char *server_id)

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/buf.h"
+#include "core/jsonout.h"
 
 struct bus {
     uv_async_t async;
@@ -158,6 +159,19 @@ int bus_publish_local(struct bus *b, const char *name, char *payload, size_t len
 int bus_publish(struct bus *b, const char *name, char *payload, size_t len, struct idset *to)
 {
     return publish(b, name, payload, len, to, 0, 0);
+}
+
+int bus_publish_json(struct bus *b, const char *name, json_t *payload, struct idset *to,
+                     int here_only)
+{
+    size_t len = 0;
+    char *text = jsonout_dump(payload, &len);
+    json_decref(payload);
+    if (!text) {
+        idset_unref(to);
+        return -1;
+    }
+    return publish(b, name, text, len, to, 0, here_only);
 }
 
 uint64_t *bus_hold(struct bus_held *h, const char *name, char *payload, size_t len,

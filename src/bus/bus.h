@@ -7,6 +7,7 @@
  */
 #ifndef PRACA_BUS_BUS_H
 #define PRACA_BUS_BUS_H
+#include <jansson.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <uv.h>
@@ -44,6 +45,10 @@ void bus_subscribe(struct bus *b, bus_deliver_fn fn, void *user);
 /* Thread-safe. Takes ownership of payload (malloc'd) and of the reference to `to` (may be
  * NULL), even when it fails. Returns 0 or -1. */
 int bus_publish(struct bus *b, const char *name, char *payload, size_t len, struct idset *to);
+/* The same from a JSON payload (serialized here; takes payload and to), to every node's sockets,
+ * or with here_only this node's (bus_publish_local). */
+int bus_publish_json(struct bus *b, const char *name, json_t *payload, struct idset *to,
+                     int here_only);
 /* Which of several streams carries what happens in a server (or to a user, or to a token):
  * a hash of its ID; 0 for NULL. The same on every node. */
 uint32_t bus_route(const char *id);

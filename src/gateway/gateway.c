@@ -101,17 +101,11 @@ void gateway_run(struct gateway *gw, struct gateway_job *j)
 void gateway_publish(struct gateway *gw, const char *name, json_t *payload,
                      const char (*to)[UUID_LEN + 1], size_t n, int everywhere)
 {
-    char *text = jsonout_dump(payload, NULL);
-    json_decref(payload);
     struct idset *set = n ? idset_of(to, n) : NULL;
-    if (text && set && everywhere)
-        bus_publish(gw->bus, name, text, strlen(text), set);
-    else if (text && set)
-        bus_publish_local(gw->bus, name, text, strlen(text), set);
-    else {
-        free(text);
-        idset_unref(set);
-    }
+    if (set)
+        bus_publish_json(gw->bus, name, payload, set, !everywhere);
+    else
+        json_decref(payload);
 }
 
 /* ---- CONNECT: the token is checked on a worker ---- */
