@@ -1,5 +1,4 @@
 /* Voice rights and the voice-members route: see voice.h. */
-#include "core/jsonout.h"
 #include "api/voice.h"
 
 #include <http_parser.h>

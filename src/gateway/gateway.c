@@ -16,7 +16,6 @@
 #include "core/buf.h"
 #include "core/crypto.h"
 #include "core/inbox.h"
-#include "core/jsonout.h"
 #include "core/log.h"
 #include "core/map.h"
 #include "core/clock.h"
