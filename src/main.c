@@ -61,8 +61,8 @@ struct serve {
     struct conformance *conformance; /* instead of the gateway, with --conformance */
     struct presence *presence;
     struct voicestate *voice;
-    struct app *app;
-    struct state *state; /* the app's, for the writer's news */
+    struct api_service *svc;
+    struct state *state; /* the API service's, for the writer's news */
     int stopping;
 };
 
@@ -83,7 +83,7 @@ static void on_request(void *user, struct http_exchange *ex)
     }
     ex->label = "page";
     if (!web_handle(ex)) /* pages come from memory, here */
-        api_dispatch(s->app, ex);
+        api_dispatch(s->svc, ex);
 }
 
 /* Before a body is read: the gateway's packets are small, pages take none, the API decides. */
@@ -92,7 +92,7 @@ static size_t body_limit_for(void *user, struct http_request *req)
     struct serve *s = user;
     if (gateway_owns(req))
         return GATEWAY_BODY_LIMIT;
-    return s->app ? api_body_limit(s->app, req) : API_BODY_ANONYMOUS_MAX;
+    return s->svc ? api_body_limit(s->svc, req) : API_BODY_ANONYMOUS_MAX;
 }
 
 /* ---- the event log's retention: trimmed by the writer once a minute ---- */
@@ -277,7 +277,7 @@ static int serve(struct serve *s)
     int status = 1;
     struct store *db = NULL;
     struct store_writer *writer = NULL;
-    struct app app;
+    struct api_service api;
     int app_ready = 0;
     if (s->cfg.redis_url[0] && !s->cfg.database_url[0]) {
         log_error(
@@ -335,17 +335,17 @@ static int serve(struct serve *s)
     s->voice = voicestate_new();
     if (!s->presence || !s->voice ||
         (s->relay && presence_share(s->presence, s->cfg.redis_url, s->log_name)) ||
-        api_app_init(&app, &s->cfg, writer, s->bus, s->presence, s->voice,
-                     s->cfg.site_url[0] ? s->cfg.site_url : origin))
+        api_service_init(&api, &s->cfg, writer, s->bus, s->presence, s->voice,
+                         s->cfg.site_url[0] ? s->cfg.site_url : origin))
         goto out;
     app_ready = 1;
-    s->app = &app;
-    s->state = app.state;
+    s->svc = &api;
+    s->state = api.state;
     uint64_t first_position = 0, last_position = 0;
     if (store_events_bounds(db, &first_position, &last_position) != STORE_DONE)
         goto out;
     int64_t preload_started = clock_now_ms();
-    long bots = state_identities_preload(app.state, db);
+    long bots = state_identities_preload(api.state, db);
     log_info("state: %ld bot identities loaded in %lld ms", bots,
              (long long)(clock_now_ms() - preload_started));
     store_close(db);
@@ -353,20 +353,20 @@ static int serve(struct serve *s)
     store_writer_on_change(writer, s->relay ? on_store_change_shared : on_store_change,
                            s->relay ? on_store_changed_shared : NULL, s);
     s->workers =
-        workers_new(s->cfg.workers, api_worker_init, api_worker_cleanup, api_worker_run, &app);
+        workers_new(s->cfg.workers, api_worker_init, api_worker_cleanup, api_worker_run, &api);
     s->hashing =
-        workers_new(API_HASHING_THREADS, api_worker_init, api_worker_cleanup, api_worker_run, &app);
+        workers_new(API_HASHING_THREADS, api_worker_init, api_worker_cleanup, api_worker_run, &api);
     if (!s->workers || !s->hashing) {
         log_error("cannot start %d workers", s->cfg.workers);
         goto out;
     }
-    app.workers = s->workers;
-    app.hashing = s->hashing;
+    api.workers = s->workers;
+    api.hashing = s->hashing;
     if (!(s->endpoints = endpoints_new())) {
         log_error("cannot start the interactions endpoint thread");
         goto out;
     }
-    app.endpoints = s->endpoints;
+    api.endpoints = s->endpoints;
     /* A session per connection at most, polling ones included (they need no connection). */
     struct gateway_config gc = {
         s->cfg.ping_interval_ms, s->cfg.ping_timeout_ms,  1000000,           1024 * 1024,
@@ -377,7 +377,7 @@ static int serve(struct serve *s)
             goto out;
         log_warn("conformance mode: /socket.io/ serves the protocol test handlers, not bots");
     } else if (!(s->gateway = gateway_new(s->loop, &gc, &gateway_rules, s->state, s->workers,
-                                          s->bus, s->presence, s->voice, app.console))) {
+                                          s->bus, s->presence, s->voice, api.console))) {
         goto out;
     }
     s->observe.sources =
@@ -418,7 +418,7 @@ out:
     store_writer_free(writer);
     store_close(db);
     if (app_ready)
-        api_app_cleanup(&app);
+        api_service_cleanup(&api);
     if (s->loop) {
         if (status) {
             /* Failed start: close what was opened so the loop can be closed. */

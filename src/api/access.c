@@ -1,4 +1,6 @@
 /* Permission checks: see access.h. */
+#include "api/reply.h"
+#include "api/input.h"
 #include "api/access.h"
 
 #include <stdio.h>
@@ -32,7 +34,7 @@ int api_access_quiet(struct api_call *c, const char *sid, const char *uid, struc
     a->is_owner = a->timed_out = 0;
     a->base = 0;
     int found;
-    struct state_server *srv = state_server(c->app->state, c->db, sid, &found);
+    struct state_server *srv = state_server(c->svc->state, c->db, sid, &found);
     if (!srv)
         return found < 0 ? -1 : 1;
     state_server_access(srv, uid, &a->s);
@@ -243,7 +245,7 @@ void api_member_status(struct api_call *c, json_t *members)
             ids[k++] = uid;
         }
     }
-    if (m && ids && shown && !presence_statuses(c->app->presence, ids, k, shown))
+    if (m && ids && shown && !presence_statuses(c->svc->presence, ids, k, shown))
         for (size_t i = 0; i < k; i++)
             json_object_set_new(m[i], "status", json_string(shown[i]));
     if (m != one)

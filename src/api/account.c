@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "api/api.h"
+#include "api/reply.h"
+#include "api/input.h"
 #include "api/events.h"
 #include "core/crypto.h"
 #include "state/ratelimit.h"
@@ -18,7 +20,7 @@
 /* "; Secure" when the site is served over https: the cookie then never travels in clear. */
 void api_session_cookie(struct api_call *c, const char *token)
 {
-    const char *secure = strncmp(c->app->site_url, "https://", 8) == 0 ? "; Secure" : "";
+    const char *secure = strncmp(c->svc->site_url, "https://", 8) == 0 ? "; Secure" : "";
     char cookie[160];
     if (token)
         snprintf(cookie, sizeof cookie, "session=%s; HttpOnly; SameSite=Lax; Path=/%s", token,
@@ -31,7 +33,7 @@ void api_session_cookie(struct api_call *c, const char *token)
 
 static void auth_logout(struct api_call *c)
 {
-    if (store_token_delete(c->app->writer, c->me.token_hash) < 0) {
+    if (store_token_delete(c->svc->writer, c->me.token_hash) < 0) {
         api_internal(c);
         return;
     }
@@ -43,7 +45,7 @@ static void auth_logout(struct api_call *c)
 static void auth_logout_everywhere(struct api_call *c)
 {
     int64_t revoked = 0;
-    if (store_sessions_revoke(c->app->writer, c->me.user_id, NULL, &revoked) < 0) {
+    if (store_sessions_revoke(c->svc->writer, c->me.user_id, NULL, &revoked) < 0) {
         api_internal(c);
         return;
     }
@@ -54,7 +56,7 @@ static void auth_logout_everywhere(struct api_call *c)
 
 static int current_password_ok(struct api_call *c, const char *password)
 {
-    int64_t wait = ratelimit_check(c->app->limits, "password-failure", c->me.user_id,
+    int64_t wait = ratelimit_check(c->svc->limits, "password-failure", c->me.user_id,
                                    PASSWORD_FAILURES, PASSWORD_WINDOW_MS);
     if (wait > 0) {
         api_rate_limited(c, wait);
@@ -67,7 +69,7 @@ static int current_password_ok(struct api_call *c, const char *password)
         return 0;
     }
     if (crypto_password_verify(password, strlen(password), hash) != 1) {
-        ratelimit_hit(c->app->limits, "password-failure", c->me.user_id, PASSWORD_FAILURES,
+        ratelimit_hit(c->svc->limits, "password-failure", c->me.user_id, PASSWORD_FAILURES,
                       PASSWORD_WINDOW_MS);
         api_bad(c, "currentPassword", "senha incorreta");
         return 0;
@@ -90,8 +92,8 @@ static void password_change(struct api_call *c)
         return;
     }
     int64_t revoked = 0;
-    if (store_password_set(c->app->writer, c->me.user_id, hash) < 0 ||
-        store_sessions_revoke(c->app->writer, c->me.user_id, c->me.token_hash, &revoked) < 0) {
+    if (store_password_set(c->svc->writer, c->me.user_id, hash) < 0 ||
+        store_sessions_revoke(c->svc->writer, c->me.user_id, c->me.token_hash, &revoked) < 0) {
         api_internal(c);
         return;
     }

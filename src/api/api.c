@@ -3,6 +3,8 @@
  * connections and route parameters. Requests come in through dispatch.c.
  */
 #include "api/api.h"
+#include "api/reply.h"
+#include "api/input.h"
 #include "state/console.h"
 
 #include <http_parser.h>
@@ -24,7 +26,7 @@
 #define WORKER_CACHE_KIB 256 /* per worker: what requests read most is in the state */
 
 struct worker {
-    struct app *app;
+    struct api_service *svc;
     struct store *db;
 };
 
@@ -56,9 +58,9 @@ const struct api_route *const api_route_tables[] = {
     NULL,
 };
 
-int api_app_init(struct app *a, const struct config *cfg, struct store_writer *writer,
-                 struct bus *bus, struct presence *presence, struct voicestate *voice,
-                 const char *site_url)
+int api_service_init(struct api_service *a, const struct config *cfg, struct store_writer *writer,
+                     struct bus *bus, struct presence *presence, struct voicestate *voice,
+                     const char *site_url)
 {
     memset(a, 0, sizeof *a);
     a->cfg = cfg;
@@ -86,7 +88,7 @@ int api_app_init(struct app *a, const struct config *cfg, struct store_writer *w
     return 0;
 }
 
-void api_app_cleanup(struct app *a)
+void api_service_cleanup(struct api_service *a)
 {
     http_router_cleanup(&a->router);
     ratelimit_free(a->limits);
@@ -99,12 +101,12 @@ void api_app_cleanup(struct app *a)
 
 void *api_worker_init(void *app, int index)
 {
-    struct app *a = app;
+    struct api_service *a = app;
     (void)index;
     struct worker *w = calloc(1, sizeof *w);
     if (!w)
         return NULL;
-    w->app = a;
+    w->svc = a;
     if (store_open(config_store_target(a->cfg), &w->db) != STORE_DONE) {
         free(w);
         return NULL;
@@ -129,14 +131,14 @@ struct store *api_thread_store(void *thread_ctx)
 struct api_call api_thread_call(void *thread_ctx)
 {
     struct worker *w = thread_ctx;
-    return (struct api_call){.app = w->app, .db = w->db};
+    return (struct api_call){.svc = w->svc, .db = w->db};
 }
 
 #define DAY_MS (24 * 60 * 60 * 1000LL)
 /* A session's use is written at most this often: it is a write, and expiry counts in days. */
 #define SESSION_TOUCH_MS (60 * 60 * 1000LL)
 
-int api_session_expired(struct app *a, const char *token_hash, int64_t last_used)
+int api_session_expired(struct api_service *a, const char *token_hash, int64_t last_used)
 {
     int64_t now = clock_now_ms();
     if (now - last_used > a->cfg->session_idle_days * DAY_MS) {
@@ -152,9 +154,9 @@ int api_session_expired(struct app *a, const char *token_hash, int64_t last_used
 int api_identity(void *thread_ctx, const char *token_hash, struct store_token_owner *out)
 {
     struct worker *w = thread_ctx;
-    int found = state_identity(w->app->state, w->db, token_hash, out);
+    int found = state_identity(w->svc->state, w->db, token_hash, out);
     store_read_release(w->db);
-    if (found == 1 && !out->is_bot && api_session_expired(w->app, token_hash, out->last_used))
+    if (found == 1 && !out->is_bot && api_session_expired(w->svc, token_hash, out->last_used))
         return 0;
     return found;
 }

@@ -1,11 +1,11 @@
 /*
- * The JSON API: the context every handler gets, and the helpers they share.
+ * The JSON API's context: the service every handler shares (struct api_service), the call it
+ * handles (struct api_call), the route tables, and the lanes and threads it runs on.
  *
  * A handler is straight-line code on a worker thread, or inside the writer's transaction for
  * routes marked API_ON_WRITER: it reads with c->db (its thread's connection), writes through
- * the writer (store_write), and answers exactly once with one of the api_reply
- * helpers. Errors follow one format: status + {"error": "<mensagem>"} plus marker fields;
- * 400 messages are "<path>: <motivo>".
+ * the writer (store_write), reads its input with api/input.h and answers exactly once with one
+ * of api/reply.h's helpers.
  */
 #ifndef PRACA_API_API_H
 #define PRACA_API_API_H
@@ -33,7 +33,7 @@ struct state;
 struct api_later;
 struct endpoints;
 
-struct app {
+struct api_service {
     const struct config *cfg;
     struct store_writer *writer;
     struct ratelimit *limits;
@@ -65,7 +65,7 @@ struct api_caller {
 };
 
 struct api_call {
-    struct app *app;
+    struct api_service *svc;
     struct store *db;
     const struct http_request *req;
     struct http_response *res;
@@ -154,15 +154,15 @@ void api_later_cancel(struct api_call *c);
 void api_session_cookie(struct api_call *c, const char *token);
 
 /* Builds the router and shared state. Returns 0 or -1. */
-int api_app_init(struct app *a, const struct config *cfg, struct store_writer *writer,
-                 struct bus *bus, struct presence *presence, struct voicestate *voice,
-                 const char *site_url);
-void api_app_cleanup(struct app *a);
+int api_service_init(struct api_service *a, const struct config *cfg, struct store_writer *writer,
+                     struct bus *bus, struct presence *presence, struct voicestate *voice,
+                     const char *site_url);
+void api_service_cleanup(struct api_service *a);
 /* On the I/O thread, once a request's headers are in: the largest body it may send (see
  * enum api_body). */
-size_t api_body_limit(struct app *a, struct http_request *req);
+size_t api_body_limit(struct api_service *a, struct http_request *req);
 /* On the I/O thread: routes the exchange and hands it to its lane (dispatch.c). */
-void api_dispatch(struct app *a, struct http_exchange *ex);
+void api_dispatch(struct api_service *a, struct http_exchange *ex);
 /* The hashing lane: threads, and requests that may wait for one before 503. */
 #define API_HASHING_THREADS 2
 #define API_HASHING_QUEUE   8
@@ -176,71 +176,8 @@ struct store *api_thread_store(void *thread_ctx);
 int api_identity(void *thread_ctx, const char *token_hash, struct store_token_owner *out);
 /* 1 when a person's session has been idle past --session-idle-days (it is then deleted);
  * otherwise 0, recording the use at most once an hour. */
-int api_session_expired(struct app *a, const char *token_hash, int64_t last_used);
+int api_session_expired(struct api_service *a, const char *token_hash, int64_t last_used);
 /* A context for work on a worker that is not an HTTP request (app and db only). */
 struct api_call api_thread_call(void *thread_ctx);
-
-/* ---- replies (reply.c) ---- */
-void api_reply(struct api_call *c, int status, json_t *body); /* steals body */
-/* 200 {"key": json} from JSON text already serialized (key is a plain name); takes json. */
-void api_reply_wrapped(struct api_call *c, const char *key, char *json);
-void api_error(struct api_call *c, int status, const char *msg);
-/* Adds `flag: true` to the error object (automod, requires2FA …). */
-void api_error_flag(struct api_call *c, int status, const char *msg, const char *flag);
-void api_bad(struct api_call *c, const char *path, const char *reason);
-void api_ok(struct api_call *c);
-/* 200 {key: list}, or 500 when list is NULL (a storage error). Takes list. */
-void api_reply_list(struct api_call *c, const char *key, json_t *list);
-void api_internal(struct api_call *c);
-/* status with a body that is not JSON (takes body, malloc'd; content_type must outlive the
- * answer), kept from running as a page: nosniff, and a policy that loads nothing. */
-void api_reply_bytes(struct api_call *c, int status, const char *content_type, char *body,
-                     size_t len);
-/* What to say when a store write stops on one of the data's rules (store/db.h), by its code. */
-struct api_store_words {
-    const char *missing; /* STORE_MISSING: 404 */
-    const char *refused; /* STORE_REFUSED: 403 */
-    const char *taken;   /* STORE_TAKEN: 409 */
-    const char *full;    /* STORE_FULL: 400 */
-};
-/* Answers a failed store write (rc < 0): the words for its code, or 500 (also for a code with
- * no words). Returns 1 when it answered, 0 when rc is a success. */
-int api_store_answer(struct api_call *c, int rc, const struct api_store_words *w);
-/* 503 {error: msg} with Retry-After: 1: a bounded queue or pool is full; try again soon. */
-void api_busy(struct api_call *c, const char *msg);
-void api_rate_limited(struct api_call *c, int64_t retry_after_ms);
-
-/* ---- route parameters (api.c) ---- */
-const char *api_param(struct api_call *c, const char *name);
-/* The parameter as a UUID; when it is not one, answers 404 with not_found and returns NULL. */
-const char *api_param_id(struct api_call *c, const char *name, const char *not_found);
-
-/* ---- input (input.c) ---- */
-enum { API_IN_REQUIRED = 1, API_IN_NULLABLE = 2, API_IN_TRIM = 4 };
-/* Parses the body as a JSON object; answers 400 and returns NULL otherwise. */
-json_t *api_body(struct api_call *c);
-/* Field readers: 1 = present and valid, 0 = absent (or null when API_IN_NULLABLE: *out NULL),
- * -1 = invalid (already answered 400 with path: motivo). Lengths are in characters. */
-int api_in_str(struct api_call *c, json_t *obj, const char *key, size_t min, size_t max, int flags,
-               const char **out);
-int api_in_int(struct api_call *c, json_t *obj, const char *key, int64_t min, int64_t max,
-               int flags, int64_t *out);
-int api_in_bool(struct api_call *c, json_t *obj, const char *key, int flags, int *out);
-int api_in_id(struct api_call *c, json_t *obj, const char *key, int flags, const char **out);
-int api_in_perms(struct api_call *c, json_t *obj, const char *key, int flags, uint64_t *out);
-/* iconUrl: a data:image/ URL up to API_ICON_MAX (413 above) or null; *set tells whether the
- * field was present at all. */
-#define API_ICON_MAX (2 * 1000 * 1000) /* 2 MB */
-int api_in_icon(struct api_call *c, json_t *obj, int *set, const char **icon);
-/* A nullable timestamp (ISO 8601 or "YYYY-MM-DD HH:MM:SS"); null sets *present and *out = 0. */
-int api_in_time(struct api_call *c, json_t *obj, const char *key, int64_t *out);
-/* Query parameter `name` as an event-log position (0 when absent): 400 answered, -1, when it is
- * not a whole number ≥ 0. */
-int api_query_position(struct api_call *c, const char *name, long long *out);
-
-/* {messages, hasMore} of a channel, from the limit/before/beforeId/around query (messages.c). */
-void api_reply_history(struct api_call *c, const char *channel_id);
-/* {server, channels (those the caller can see), roles}, 200 (servers.c). */
-void api_reply_server_view(struct api_call *c, const char *sid);
 
 #endif

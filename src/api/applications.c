@@ -9,6 +9,8 @@
 
 #include "core/jsonout.h"
 #include "api/api.h"
+#include "api/reply.h"
+#include "api/input.h"
 #include "api/applications.h"
 #include "api/voice.h"
 #include "api/endpoint.h"
@@ -111,7 +113,7 @@ static void app_create(struct api_call *c)
     crypto_random_hex(client_id, 16);
     struct store_new_app a = {id,   c->me.user_id, name,          description,
                               icon, client_id,     clock_now_ms()};
-    if (store_write(c->app->writer, store_app_create, &a) < 0) {
+    if (store_write(c->svc->writer, store_app_create, &a) < 0) {
         api_internal(c);
         return;
     }
@@ -132,7 +134,7 @@ static void app_update(struct api_call *c, struct store_app *app)
         api_in_str(c, body, "name", 1, 32, API_IN_TRIM, &name) >= 0 &&
         api_in_str(c, body, "description", 0, DESCRIPTION_MAX, API_IN_NULLABLE, &description) >=
             0) {
-        if (store_app_update(c->app->writer, app->id, name, description, set_icon, icon) < 0)
+        if (store_app_update(c->svc->writer, app->id, name, description, set_icon, icon) < 0)
             api_internal(c);
         else
             reply_app(c, 200, app->id);
@@ -142,7 +144,7 @@ static void app_update(struct api_call *c, struct store_app *app)
 static void app_delete(struct api_call *c, struct store_app *app)
 {
     json_t *servers = store_app_install_servers(c->db, app->id);
-    if (!servers || store_write(c->app->writer, store_app_delete, app->id) < 0) {
+    if (!servers || store_write(c->svc->writer, store_app_delete, app->id) < 0) {
         json_decref(servers);
         api_internal(c);
         return;
@@ -182,7 +184,7 @@ static void bot_create(struct api_call *c, struct store_app *app)
         text_bot_username(app->name, attempt ? 1000 + (int)(clock_now_ms() % 9000) + attempt : 0,
                           username);
         struct store_new_bot b = {app->id, user_id, username, app->name, hash, clock_now_ms()};
-        rc = store_write(c->app->writer, store_bot_create, &b);
+        rc = store_write(c->svc->writer, store_bot_create, &b);
     }
     if (api_store_answer(c, rc, &(struct api_store_words){.taken = "Esta aplicação já tem um bot"}))
         return;
@@ -203,7 +205,7 @@ static void bot_token_rotate(struct api_call *c, struct store_app *app)
         char token[CRYPTO_TOKEN_LEN + 1], hash[65];
         new_token(token, hash);
         struct store_bot_token t = {app->bot_user_id, hash, clock_now_ms()};
-        if (store_write(c->app->writer, store_bot_token_replace, &t) < 0) {
+        if (store_write(c->svc->writer, store_bot_token_replace, &t) < 0) {
             api_internal(c);
         } else {
             api_event_disconnect(c, app->bot_user_id, NULL); /* the old token's connections */
@@ -239,7 +241,7 @@ static void intents_put(struct api_call *c, struct store_app *app)
             bits |= bit;
         }
         if (!c->answered) {
-            if (store_app_set_int(c->app->writer, app->id, "intents", bits) < 0) {
+            if (store_app_set_int(c->svc->writer, app->id, "intents", bits) < 0) {
                 api_internal(c);
             } else {
                 if (app->bot_user_id[0])
@@ -257,10 +259,10 @@ static void interactions_config_put(struct api_call *c, struct store_app *app)
     if (body && api_in_str(c, body, "interactionsEndpointUrl", 0, URL_MAX,
                            API_IN_NULLABLE | API_IN_REQUIRED, &url) >= 0) {
         const char *why =
-            url ? url_check_endpoint(url, strlen(url), c->app->cfg->allow_private_endpoints) : NULL;
+            url ? url_check_endpoint(url, strlen(url), c->svc->cfg->allow_private_endpoints) : NULL;
         if (why)
             api_bad(c, "interactionsEndpointUrl", why);
-        else if (store_app_set_text(c->app->writer, app->id, "interactions_endpoint_url", url) < 0)
+        else if (store_app_set_text(c->svc->writer, app->id, "interactions_endpoint_url", url) < 0)
             api_internal(c);
         else
             reply_app(c, 200, app->id);
@@ -308,8 +310,8 @@ static void ping_endpoint(struct api_call *c, const char *app_id, const char *ur
         api_internal(c);
         return;
     }
-    if (endpoint_call(c->app->endpoints, app_id, url, secret, PING, sizeof PING - 1,
-                      c->app->cfg->allow_private_endpoints, ping_answered, p) == 0)
+    if (endpoint_call(c->svc->endpoints, app_id, url, secret, PING, sizeof PING - 1,
+                      c->svc->cfg->allow_private_endpoints, ping_answered, p) == 0)
         return;
     api_later_cancel(c);
     free(p);
@@ -339,7 +341,7 @@ static void signing_secret_rotate(struct api_call *c, struct store_app *app)
     if (!api_limit_hit(c, &API_LIMIT_ROTATE_SIGNING)) {
         char secret[65];
         crypto_random_hex(secret, 32);
-        if (store_app_set_text(c->app->writer, app->id, "signing_secret", secret) < 0)
+        if (store_app_set_text(c->svc->writer, app->id, "signing_secret", secret) < 0)
             api_internal(c);
         else
             api_reply(c, 200, json_pack("{ss}", "signingSecret", secret));
@@ -351,7 +353,7 @@ static void client_secret_rotate(struct api_call *c, struct store_app *app)
     if (!api_limit_hit(c, &API_LIMIT_ROTATE_CLIENT)) {
         char secret[CRYPTO_TOKEN_LEN + 1], hash[65];
         new_token(secret, hash);
-        if (store_app_set_text(c->app->writer, app->id, "client_secret_hash", hash) < 0)
+        if (store_app_set_text(c->svc->writer, app->id, "client_secret_hash", hash) < 0)
             api_internal(c);
         else
             api_reply(c, 200, json_pack("{ss}", "clientSecret", secret));
@@ -393,7 +395,7 @@ static void redirect_uris_put(struct api_call *c, struct store_app *app)
         char *text = c->answered ? NULL : jsonout_dump(clean, NULL);
         json_decref(clean);
         if (!c->answered) {
-            if (!text || store_app_set_text(c->app->writer, app->id, "redirect_uris", text) < 0)
+            if (!text || store_app_set_text(c->svc->writer, app->id, "redirect_uris", text) < 0)
                 api_internal(c);
             else
                 reply_app(c, 200, app->id);
@@ -407,7 +409,7 @@ static void visibility_put(struct api_call *c, struct store_app *app)
     json_t *body = api_body(c);
     int is_public = 0;
     if (body && api_in_bool(c, body, "isPublic", API_IN_REQUIRED, &is_public) >= 0) {
-        if (store_app_set_int(c->app->writer, app->id, "is_public", is_public) < 0)
+        if (store_app_set_int(c->svc->writer, app->id, "is_public", is_public) < 0)
             api_internal(c);
         else
             reply_app(c, 200, app->id);

@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "api/api.h"
+#include "api/reply.h"
+#include "api/input.h"
 #include "api/events.h"
 #include "state/ratelimit.h"
 #include "core/clock.h"
@@ -28,7 +30,7 @@ static int address_allows(struct api_call *c, const char *action, int limit, int
 {
     if (limit <= 0)
         return 1;
-    int64_t wait = ratelimit_hit(c->app->limits, action, c->req->peer, (uint32_t)limit, window_ms);
+    int64_t wait = ratelimit_hit(c->svc->limits, action, c->req->peer, (uint32_t)limit, window_ms);
     if (wait > 0)
         api_rate_limited(c, wait);
     return wait == 0;
@@ -77,7 +79,7 @@ static int read_username(struct api_call *c, json_t *body, char out[33])
 
 static void auth_register(struct api_call *c)
 {
-    if (!address_allows(c, "register-address", c->app->cfg->registrations_per_address,
+    if (!address_allows(c, "register-address", c->svc->cfg->registrations_per_address,
                         REGISTER_WINDOW_MS))
         return;
     json_t *body = json_body_only(c);
@@ -101,7 +103,7 @@ static void auth_register(struct api_call *c)
     uuid_v7(id);
     struct store_new_user u = {id,   username,   display ? display : username,
                                hash, token_hash, clock_now_ms()};
-    int rc = store_write(c->app->writer, store_user_create, &u);
+    int rc = store_write(c->svc->writer, store_user_create, &u);
     if (rc == STORE_CONSTRAINT) {
         api_error(c, 409, "username: já está em uso");
         return;
@@ -126,7 +128,7 @@ static int totp_accept(struct api_call *c, const char *user_id, const char *secr
     for (int64_t step = now_step - 1; step <= now_step + 1; step++) {
         if (step <= last_step || crypto_totp_code(secret, step) != want)
             continue;
-        return store_mfa_use_step(c->app->writer, user_id, step) == 1;
+        return store_mfa_use_step(c->svc->writer, user_id, step) == 1;
     }
     return 0;
 }
@@ -143,8 +145,8 @@ static int64_t login_wait(struct api_call *c, const char *username)
     char key[128];
     failure_key(c, username, key, sizeof key);
     int64_t here =
-        ratelimit_check(c->app->limits, "login-failure", key, LOGIN_FAILURES, LOGIN_WINDOW_MS);
-    int64_t anywhere = ratelimit_check(c->app->limits, "login-failure-name", username,
+        ratelimit_check(c->svc->limits, "login-failure", key, LOGIN_FAILURES, LOGIN_WINDOW_MS);
+    int64_t anywhere = ratelimit_check(c->svc->limits, "login-failure-name", username,
                                        LOGIN_FAILURES_NAME, LOGIN_WINDOW_MS);
     return here > anywhere ? here : anywhere;
 }
@@ -154,8 +156,8 @@ static void login_failed(struct api_call *c, const char *username, const char *m
 {
     char key[128];
     failure_key(c, username, key, sizeof key);
-    ratelimit_hit(c->app->limits, "login-failure", key, LOGIN_FAILURES, LOGIN_WINDOW_MS);
-    ratelimit_hit(c->app->limits, "login-failure-name", username, LOGIN_FAILURES_NAME,
+    ratelimit_hit(c->svc->limits, "login-failure", key, LOGIN_FAILURES, LOGIN_WINDOW_MS);
+    ratelimit_hit(c->svc->limits, "login-failure-name", username, LOGIN_FAILURES_NAME,
                   LOGIN_WINDOW_MS);
     if (flag)
         api_error_flag(c, 401, msg, flag);
@@ -165,7 +167,7 @@ static void login_failed(struct api_call *c, const char *username, const char *m
 
 static void auth_login(struct api_call *c)
 {
-    if (!address_allows(c, "login-address", c->app->cfg->logins_per_address, LOGIN_ADDRESS_MS))
+    if (!address_allows(c, "login-address", c->svc->cfg->logins_per_address, LOGIN_ADDRESS_MS))
         return;
     json_t *body = json_body_only(c);
     char username[33];
@@ -220,7 +222,7 @@ static void auth_login(struct api_call *c)
     char token[CRYPTO_TOKEN_LEN + 1], token_hash[65];
     crypto_token(token);
     crypto_sha256_hex(token, strlen(token), token_hash);
-    if (store_session_create(c->app->writer, token_hash, who.id) < 0) {
+    if (store_session_create(c->svc->writer, token_hash, who.id) < 0) {
         api_internal(c);
         return;
     }
@@ -258,7 +260,7 @@ static void mfa_totp_start(struct api_call *c)
              "&period=30",
              json_string_value(json_object_get(user, "username")), secret);
     json_decref(user);
-    if (store_mfa_set_secret(c->app->writer, c->me.user_id, secret) < 0) {
+    if (store_mfa_set_secret(c->svc->writer, c->me.user_id, secret) < 0) {
         api_internal(c);
         return;
     }
@@ -299,7 +301,7 @@ static void mfa_totp_verify(struct api_call *c)
         api_bad(c, "code", "código inválido ou expirado");
         return;
     }
-    if (store_mfa_enable(c->app->writer, c->me.user_id) < 0) {
+    if (store_mfa_enable(c->svc->writer, c->me.user_id) < 0) {
         api_internal(c);
         return;
     }

@@ -4,6 +4,8 @@
 
 #include "api/access.h"
 #include "api/api.h"
+#include "api/reply.h"
+#include "api/input.h"
 #include "api/presence.h"
 #include "api/installs.h"
 #include "api/limits.h"
@@ -90,11 +92,11 @@ static void bot_presence(struct api_call *c)
         json_decref(clean);
         return;
     }
-    presence_set(c->app->presence, c->me.user_id, status, clean);
+    presence_set(c->svc->presence, c->me.user_id, status, clean);
     json_decref(clean);
     api_presence_announce(c, c->me.user_id);
     api_reply(c, 200,
-              json_pack("{so}", "presence", presence_json(c->app->presence, c->me.user_id)));
+              json_pack("{so}", "presence", presence_json(c->svc->presence, c->me.user_id)));
 }
 
 const struct api_route api_bot_routes[] = {

@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "api/api.h"
+#include "api/reply.h"
+#include "api/input.h"
 #include "state/entitle.h"
 #include "store/event_log.h"
 
@@ -56,7 +58,7 @@ static void bot_events(struct api_call *c)
         return;
     }
     struct page p = {
-        c, {.state = c->app->state, .db = c->db}, json_array(), (long)limit, (uint64_t)after};
+        c, {.state = c->svc->state, .db = c->db}, json_array(), (long)limit, (uint64_t)after};
     long rows = store_events_after(c->db, (uint64_t)after, EVENTS_SCAN_MAX, take, &p);
     state_entitle_done(&p.entitle);
     if (rows < 0 || !p.events) {

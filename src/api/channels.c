@@ -4,6 +4,8 @@
 
 #include "api/access.h"
 #include "api/api.h"
+#include "api/reply.h"
+#include "api/input.h"
 #include "api/events.h"
 #include "api/voice.h"
 #include "core/clock.h"
@@ -57,7 +59,7 @@ static void channel_create(struct api_call *c)
     char id[UUID_LEN + 1];
     uuid_v7(id);
     struct store_new_channel ch = {id, sid, type, name, topic, clock_now_ms()};
-    if (store_write(c->app->writer, store_channel_create, &ch) < 0) {
+    if (store_write(c->svc->writer, store_channel_create, &ch) < 0) {
         api_internal(c);
         return;
     }
@@ -94,7 +96,7 @@ static void channel_patch(struct api_call *c)
         api_in_int(c, body, "position", 0, 10000, 0, &position) < 0)
         return;
     int set_topic = json_object_get(body, "topic") != NULL;
-    if (store_channel_update(c->app->writer, cid, name, set_topic, topic, position) < 0) {
+    if (store_channel_update(c->svc->writer, cid, name, set_topic, topic, position) < 0) {
         api_internal(c);
         return;
     }
@@ -108,7 +110,7 @@ static void channel_delete(struct api_call *c)
     const char *sid, *cid;
     if (channel_gate(c, &a, &sid, &cid, PERM_GERENCIAR_CANAIS))
         return;
-    if (store_channel_delete(c->app->writer, cid) < 0) {
+    if (store_channel_delete(c->svc->writer, cid) < 0) {
         api_internal(c);
         return;
     }
@@ -171,7 +173,7 @@ static void overwrite_put(struct api_call *c)
     if (!a.is_owner && !(a.base & PERM_ADMINISTRADOR) &&
         api_require(c, &a, (allow | deny) & ~PERM_ADMINISTRADOR))
         return;
-    if (store_overwrite_put(c->app->writer, cid, target, type, (int64_t)allow, (int64_t)deny) < 0) {
+    if (store_overwrite_put(c->svc->writer, cid, target, type, (int64_t)allow, (int64_t)deny) < 0) {
         api_internal(c);
         return;
     }
@@ -190,7 +192,7 @@ static void overwrite_delete(struct api_call *c)
     int64_t changes = 0;
     if (!target)
         return;
-    if (store_overwrite_delete(c->app->writer, cid, target, &changes) < 0) {
+    if (store_overwrite_delete(c->svc->writer, cid, target, &changes) < 0) {
         api_internal(c);
         return;
     }

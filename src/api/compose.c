@@ -1,4 +1,6 @@
 /* Message composition: see compose.h. */
+#include "api/reply.h"
+#include "api/input.h"
 #include "api/compose.h"
 
 #include "api/access.h"

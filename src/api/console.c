@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api/reply.h"
+#include "api/input.h"
 #include "api/applications.h"
 #include "core/clock.h"
 #include "core/jsonout.h"
@@ -56,7 +58,7 @@ static const char *withheld_because(struct api_call *c, const struct store_app *
             return "intent_off";
         }
     int found;
-    struct state_server *srv = state_server(c->app->state, c->db, e->server_id, &found);
+    struct state_server *srv = state_server(c->svc->state, c->db, e->server_id, &found);
     int64_t me = srv ? state_server_member(srv, app->bot_user_id) : -1;
     int64_t ch = srv && e->channel_id[0] ? state_server_channel(srv, e->channel_id) : -1;
     uint64_t perms = me >= 0 && ch >= 0
@@ -117,9 +119,9 @@ static void settle_elsewhere(struct api_call *c, const struct store_app *app,
         if (got[i].outcome != CONSOLE_NOT_HERE)
             continue;
         if (!asked++)
-            elsewhere = presence_online_anywhere(c->app->presence, app->bot_user_id);
+            elsewhere = presence_online_anywhere(c->svc->presence, app->bot_user_id);
         got[i].outcome = elsewhere ? CONSOLE_DELIVERED : CONSOLE_NOT_CONNECTED;
-        console_settle(c->app->console, app->id, got[i].position, got[i].outcome);
+        console_settle(c->svc->console, app->id, got[i].position, got[i].outcome);
     }
 }
 
@@ -137,10 +139,10 @@ static void console(struct api_call *c)
         api_internal(c);
         return;
     }
-    int watching = servers && console_watch(c->app->console, app.id, app.bot_user_id, servers,
+    int watching = servers && console_watch(c->svc->console, app.id, app.bot_user_id, servers,
                                             clock_now_ms()) == 0;
     struct console_entry *got = calloc(CONSOLE_KEPT, sizeof *got);
-    size_t n = got ? console_read(c->app->console, app.id, (uint64_t)after, got, CONSOLE_KEPT) : 0;
+    size_t n = got ? console_read(c->svc->console, app.id, (uint64_t)after, got, CONSOLE_KEPT) : 0;
     settle_elsewhere(c, &app, got, n);
     json_t *events = json_array();
     uint64_t next = (uint64_t)after;

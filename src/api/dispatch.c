@@ -8,6 +8,7 @@
  * answer into a 500 and drops the events).
  */
 #include "api/api.h"
+#include "api/reply.h"
 
 #include <http_parser.h>
 #include <stddef.h>
@@ -55,7 +56,7 @@ static int same_origin(struct api_call *c)
     struct slice origin = http_request_header(c->req, "origin");
     if (!origin.ptr)
         return 0;
-    if (c->app->site_url[0] && slice_eq(origin, c->app->site_url))
+    if (c->svc->site_url[0] && slice_eq(origin, c->svc->site_url))
         return 1;
     struct slice host = http_request_header(c->req, "host");
     if (!host.ptr)
@@ -87,7 +88,7 @@ static int authenticate(struct api_call *c, enum api_auth need)
     }
     crypto_sha256_hex(token.ptr, token.len, c->me.token_hash);
     struct store_token_owner owner;
-    int rc = state_identity(c->app->state, c->db, c->me.token_hash, &owner);
+    int rc = state_identity(c->svc->state, c->db, c->me.token_hash, &owner);
     if (rc < 0) {
         api_internal(c);
         return -1;
@@ -100,7 +101,7 @@ static int authenticate(struct api_call *c, enum api_auth need)
         api_error(c, 401, "Token inválido: a aplicação está suspensa");
         return -1;
     }
-    if (!owner.is_bot && api_session_expired(c->app, c->me.token_hash, owner.last_used)) {
+    if (!owner.is_bot && api_session_expired(c->svc, c->me.token_hash, owner.last_used)) {
         api_error(c, 401, "Sessão expirada: entre de novo");
         return -1;
     }
@@ -132,7 +133,7 @@ static int is_api_path(struct slice path)
            (path.len == 4 || path.ptr[4] == '/');
 }
 
-static enum http_route_result route_of(struct app *a, struct http_request *req,
+static enum http_route_result route_of(struct api_service *a, struct http_request *req,
                                        const struct http_route **route)
 {
     int method = req->method == HTTP_HEAD ? HTTP_GET : req->method;
@@ -148,7 +149,7 @@ static int find_route(struct api_call *c, struct http_request *req)
         api_error(c, 404, "Página não encontrada");
         return -1;
     }
-    switch (route_of(c->app, req, &c->route)) {
+    switch (route_of(c->svc, req, &c->route)) {
     case HTTP_ROUTE_NOT_FOUND:
         api_error(c, 404, "Rota não encontrada");
         return -1;
@@ -206,7 +207,7 @@ static void answer(struct http_exchange *ex)
 
 /* ---- how large a body may be ---- */
 
-size_t api_body_limit(struct app *a, struct http_request *req)
+size_t api_body_limit(struct api_service *a, struct http_request *req)
 {
     const struct http_route *route = NULL;
     if (!is_api_path(req->path) || route_of(a, req, &route) != HTTP_ROUTE_FOUND)
@@ -229,8 +230,8 @@ size_t api_body_limit(struct app *a, struct http_request *req)
 
 /* After a writer-lane transaction: its events go out, or (not committed) they are dropped and
  * the answer becomes a 500; then the answer leaves. */
-static void answer_after_commit(struct app *a, struct http_exchange *ex, struct bus_held *events,
-                                int committed)
+static void answer_after_commit(struct api_service *a, struct http_exchange *ex,
+                                struct bus_held *events, int committed)
 {
     if (committed) {
         bus_publish_held(a->bus, events);
@@ -238,7 +239,7 @@ static void answer_after_commit(struct app *a, struct http_exchange *ex, struct 
         bus_held_drop(events);
         http_response_cleanup(&ex->res);
         http_response_init(&ex->res);
-        struct api_call c = {.app = a, .req = ex->req, .res = &ex->res};
+        struct api_call c = {.svc = a, .req = ex->req, .res = &ex->res};
         api_internal(&c);
     }
     answer(ex);
@@ -261,7 +262,7 @@ void api_worker_run(struct workers_job *job, void *thread_ctx)
 
 struct api_later {
     struct workers_job job; /* first: resumed on a worker */
-    struct app *app;
+    struct api_service *svc;
     struct http_exchange *ex;
     struct api_caller me;
     void (*fn)(struct api_call *c, void *arg);
@@ -277,7 +278,7 @@ struct api_later *api_later(struct api_call *c)
         free(l);
         return NULL;
     }
-    l->app = c->app;
+    l->svc = c->svc;
     l->ex = ex;
     l->me = c->me;
     c->later = l;
@@ -318,7 +319,7 @@ static void later_writer_run(struct store_writer_job *job, struct store *db)
 {
     struct later_on_writer *w = (struct later_on_writer *)job;
     struct api_later *l = w->later;
-    struct api_call c = {.app = l->app,
+    struct api_call c = {.svc = l->svc,
                          .db = db,
                          .held = &w->events,
                          .req = l->ex->req,
@@ -335,7 +336,7 @@ static void later_writer_done(struct store_writer_job *job, int committed)
 {
     struct later_on_writer *w = (struct later_on_writer *)job;
     struct api_later *l = w->later;
-    answer_after_commit(l->app, l->ex, &w->events, committed);
+    answer_after_commit(l->svc, l->ex, &w->events, committed);
     free(l);
     free(w);
 }
@@ -352,7 +353,7 @@ void api_later_resume_writer(struct api_later *l, void (*fn)(struct api_call *c,
     l->arg = arg;
     w->later = l;
     w->job = (struct store_writer_job){.run = later_writer_run, .done = later_writer_done};
-    store_writer_submit(l->app->writer, &w->job);
+    store_writer_submit(l->svc->writer, &w->job);
 }
 
 void api_later_resume(struct api_later *l, void (*fn)(struct api_call *c, void *arg), void *arg)
@@ -360,14 +361,14 @@ void api_later_resume(struct api_later *l, void (*fn)(struct api_call *c, void *
     l->fn = fn;
     l->arg = arg;
     l->job.fn = later_run;
-    workers_submit(l->app->workers, &l->job);
+    workers_submit(l->svc->workers, &l->job);
 }
 
 /* ---- the writer lane ---- */
 
 struct writer_call {
     struct store_writer_job job; /* first: the writer hands it back */
-    struct app *app;
+    struct api_service *svc;
     struct http_exchange *ex;
     struct bus_held events;
 };
@@ -375,26 +376,26 @@ struct writer_call {
 static void writer_call_run(struct store_writer_job *job, struct store *db)
 {
     struct writer_call *w = (struct writer_call *)job;
-    struct api_call c = {.app = w->app, .db = db, .held = &w->events};
+    struct api_call c = {.svc = w->svc, .db = db, .held = &w->events};
     run(&c, w->ex);
 }
 
 static void writer_call_done(struct store_writer_job *job, int committed)
 {
     struct writer_call *w = (struct writer_call *)job;
-    answer_after_commit(w->app, w->ex, &w->events, committed);
+    answer_after_commit(w->svc, w->ex, &w->events, committed);
     free(w);
 }
 
 /* On the I/O thread, when the hashing lane's queue is full. */
-static void busy(struct app *a, struct http_exchange *ex)
+static void busy(struct api_service *a, struct http_exchange *ex)
 {
-    struct api_call c = {.app = a, .req = ex->req, .res = &ex->res};
+    struct api_call c = {.svc = a, .req = ex->req, .res = &ex->res};
     api_busy(&c, "Muitas entradas ao mesmo tempo; tente de novo em instantes");
     answer(ex);
 }
 
-void api_dispatch(struct app *a, struct http_exchange *ex)
+void api_dispatch(struct api_service *a, struct http_exchange *ex)
 {
     const struct http_route *route = NULL;
     ex->route = NULL;
@@ -413,7 +414,7 @@ void api_dispatch(struct app *a, struct http_exchange *ex)
         return;
     }
     w->job = (struct store_writer_job){.run = writer_call_run, .done = writer_call_done};
-    w->app = a;
+    w->svc = a;
     w->ex = ex;
     store_writer_submit_later(a->writer, &w->job); /* woken once this turn of the loop ends */
 }

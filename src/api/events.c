@@ -95,7 +95,7 @@ static void send_text(struct api_call *c, const char *name, char *text, size_t l
         if (c->held)
             bus_hold(c->held, name, text, len, to, 0, NULL);
         else
-            bus_publish(c->app->bus, name, text, len, to);
+            bus_publish(c->svc->bus, name, text, len, to);
         return;
     }
     if (c->held) { /* on the writer, in the transaction of the change it reports */
@@ -123,7 +123,7 @@ static void send_text(struct api_call *c, const char *name, char *text, size_t l
         return;
     }
     j->base = (struct store_writer_job){.run = log_job_run, .done = log_job_done};
-    j->bus = c->app->bus;
+    j->bus = c->svc->bus;
     j->to = to;
     j->text = text;
     j->len = len;
@@ -133,7 +133,7 @@ static void send_text(struct api_call *c, const char *name, char *text, size_t l
     copy_or_empty(j->stream, sizeof j->stream, scope->stream);
     copy_or_empty(j->channel, sizeof j->channel, scope->channel_id);
     copy_or_empty(j->user, sizeof j->user, scope->user_id);
-    store_writer_submit(c->app->writer, &j->base);
+    store_writer_submit(c->svc->writer, &j->base);
 }
 
 /* Serializes, then as send_text; takes payload and the reference to `to`. */
@@ -153,7 +153,7 @@ static struct idset *audience(struct api_call *c, const char *sid, const char *c
                               int people, int *failed)
 {
     int found;
-    struct state_server *srv = state_server(c->app->state, c->db, sid, &found);
+    struct state_server *srv = state_server(c->svc->state, c->db, sid, &found);
     *failed = found < 0;
     if (!srv)
         return NULL;
@@ -183,7 +183,7 @@ struct idset *api_audience_with_people(struct api_call *c, const char *sid, cons
  * when the server is gone (*found 0) or on error. */
 static struct idset *server_wide(struct api_call *c, const char *sid, uint32_t intent, int *found)
 {
-    struct state_server *srv = state_server(c->app->state, c->db, sid, found);
+    struct state_server *srv = state_server(c->svc->state, c->db, sid, found);
     if (!srv)
         return NULL;
     struct idset *to = state_server_audience_with_people(srv, -1, intent, clock_now_ms());
@@ -368,20 +368,20 @@ int api_write_with_event(struct api_call *c, store_write_fn fn, void *arg, const
         return STORE_ERR;
     }
     we->log = (struct log_job){.base = {.run = write_event_run, .done = write_event_done},
-                               .bus = c->app->bus,
+                               .bus = c->svc->bus,
                                .to = to,
                                .text = text,
                                .len = len,
                                .at = clock_now_ms()};
     copy_or_empty(we->log.name, sizeof we->log.name, name);
     copy_or_empty(we->log.user, sizeof we->log.user, user_id);
-    we->writer = c->app->writer;
+    we->writer = c->svc->writer;
     we->fn = fn;
     we->arg = arg;
     pthread_mutex_init(&we->lock, NULL);
     pthread_cond_init(&we->cond, NULL);
     store_read_release(c->db); /* reads after it must see it */
-    store_writer_submit(c->app->writer, &we->log.base);
+    store_writer_submit(c->svc->writer, &we->log.base);
     pthread_mutex_lock(&we->lock);
     while (!we->done)
         pthread_cond_wait(&we->cond, &we->lock);

@@ -2,6 +2,8 @@
 #include <http_parser.h>
 
 #include "api/api.h"
+#include "api/reply.h"
+#include "api/input.h"
 #include "core/clock.h"
 #include "store/db.h"
 
@@ -19,7 +21,7 @@ static void health(struct api_call *c)
 /* Moves the service's clock forward so expiry rules can be tested without waiting. */
 static void test_clock(struct api_call *c)
 {
-    if (!c->app->cfg->test_clock) {
+    if (!c->svc->cfg->test_clock) {
         api_error(c, 404, "Rota não encontrada");
         return;
     }

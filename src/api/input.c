@@ -3,6 +3,8 @@
 #include <string.h>
 
 #include "api/api.h"
+#include "api/reply.h"
+#include "api/input.h"
 #include "core/clock.h"
 #include "domain/permissions.h"
 #include "domain/text.h"

@@ -2,6 +2,8 @@
  * Installs seen from a server: list the installed applications, let a server admin uninstall
  * one; and the uninstall shared with kicks, bans and application deletion.
  */
+#include "api/reply.h"
+#include "api/input.h"
 #include "api/installs.h"
 
 #include <http_parser.h>
@@ -17,7 +19,7 @@ int api_uninstall(struct api_call *c, const char *app_id, const char *bot_user_i
                   const char *reason)
 {
     struct store_uninstall u = {app_id, sid, 0};
-    if (store_write(c->app->writer, store_uninstall, &u) < 0) {
+    if (store_write(c->svc->writer, store_uninstall, &u) < 0) {
         api_internal(c);
         return -1;
     }

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api/reply.h"
+#include "api/input.h"
 #include "core/jsonout.h"
 #include "api/endpoint.h"
 #include "api/events.h"
@@ -235,7 +237,7 @@ static void invoke(struct api_call *c)
     if (!text)
         rc = -1;
     else if (url)
-        rc = store_write(c->app->writer, store_interaction_insert, &row);
+        rc = store_write(c->svc->writer, store_interaction_insert, &row);
     else
         rc = api_write_with_event(c, store_interaction_insert, &row, "INTERACTION_CREATE",
                                   bot_user_id, json_incref(payload));
@@ -265,7 +267,7 @@ static int claim(struct api_call *c, void *arg)
 {
     struct claim *cl = arg;
     struct store_interaction_answer a = {cl->id, cl->modal_custom_id, clock_now_ms()};
-    int rc = store_write(c->app->writer, store_interaction_answer, &a);
+    int rc = store_write(c->svc->writer, store_interaction_answer, &a);
     return api_store_answer(
         c, rc, &(struct api_store_words){.taken = "Interação já respondida ou expirada"});
 }
@@ -466,8 +468,8 @@ static void deliver_to_endpoint(struct api_call *c, const char *id, const char *
     memcpy(w->id, id, sizeof w->id);
     memcpy(w->app_id, app_id, sizeof w->app_id);
     memcpy(w->bot_user_id, bot_user_id, sizeof w->bot_user_id);
-    if (endpoint_call(c->app->endpoints, app_id, url, secret, payload, strlen(payload),
-                      c->app->cfg->allow_private_endpoints, endpoint_answered, w) == 0)
+    if (endpoint_call(c->svc->endpoints, app_id, url, secret, payload, strlen(payload),
+                      c->svc->cfg->allow_private_endpoints, endpoint_answered, w) == 0)
         return;
     api_later_cancel(c);
     free(w);

@@ -6,6 +6,8 @@
 #include "core/jsonout.h"
 #include "api/access.h"
 #include "api/api.h"
+#include "api/reply.h"
+#include "api/input.h"
 #include "api/limits.h"
 #include "api/events.h"
 #include "core/clock.h"
@@ -43,7 +45,7 @@ static void invite_create(struct api_call *c)
     char code[INVITE_CODE_LEN + 1];
     invite_code(code);
     int64_t expires = max_age ? clock_now_ms() + max_age * 1000 : 0;
-    if (store_invite_create(c->app->writer, code, sid, c->me.user_id, max_uses, expires) < 0) {
+    if (store_invite_create(c->svc->writer, code, sid, c->me.user_id, max_uses, expires) < 0) {
         api_internal(c);
         return;
     }
@@ -88,7 +90,7 @@ static void invite_join(struct api_call *c)
         return;
     }
     struct store_invite_join j = {.code = code, .user_id = c->me.user_id, .now = clock_now_ms()};
-    int rc = store_write(c->app->writer, store_invite_join, &j);
+    int rc = store_write(c->svc->writer, store_invite_join, &j);
     if (api_store_answer(c, rc,
                          &(struct api_store_words){.missing = "Convite inválido ou expirado",
                                                    .refused = "Você foi banido deste servidor"}))
@@ -114,7 +116,7 @@ static void invite_delete(struct api_call *c)
     if (!sid)
         return;
     const char *code = api_param(c, "code");
-    int rc = code_ok(code) ? store_invite_delete(c->app->writer, sid, code) : 0;
+    int rc = code_ok(code) ? store_invite_delete(c->svc->writer, sid, code) : 0;
     if (rc < 0)
         api_internal(c);
     else if (!rc)

@@ -1,4 +1,5 @@
 /* The interface's table of request limits (per account, sliding windows). */
+#include "api/reply.h"
 #include "api/limits.h"
 
 #include "state/ratelimit.h"
@@ -29,7 +30,7 @@ const struct api_limit API_LIMIT_INVOKE = {"invoke", 20, 10 * 1000};
 int api_limit_hit(struct api_call *c, const struct api_limit *limit)
 {
     int64_t wait =
-        ratelimit_hit(c->app->limits, limit->action, c->me.user_id, limit->count, limit->window_ms);
+        ratelimit_hit(c->svc->limits, limit->action, c->me.user_id, limit->count, limit->window_ms);
     if (!wait)
         return 0;
     api_rate_limited(c, wait);

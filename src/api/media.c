@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "api/api.h"
+#include "api/reply.h"
 #include "api/endpoint.h"
 #include "api/place.h"
 #include "domain/urls.h"
@@ -122,7 +123,7 @@ static void fetch_for(struct api_call *c, const char *url)
         api_internal(c);
         return;
     }
-    if (endpoint_fetch(c->app->endpoints, c->me.user_id, url, c->app->cfg->allow_private_endpoints,
+    if (endpoint_fetch(c->svc->endpoints, c->me.user_id, url, c->svc->cfg->allow_private_endpoints,
                        fetched, f) == 0)
         return;
     api_later_cancel(c);

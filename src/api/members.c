@@ -9,6 +9,8 @@
 #include "core/jsonout.h"
 #include "api/access.h"
 #include "api/api.h"
+#include "api/reply.h"
+#include "api/input.h"
 #include "api/voice.h"
 #include "api/events.h"
 #include "api/installs.h"
@@ -58,7 +60,7 @@ static void member_leave(struct api_call *c)
         return;
     }
     int64_t changes = 0;
-    if (store_member_remove(c->app->writer, sid, c->me.user_id, &changes) < 0) {
+    if (store_member_remove(c->svc->writer, sid, c->me.user_id, &changes) < 0) {
         api_internal(c);
         return;
     }
@@ -97,7 +99,7 @@ static void member_kick(struct api_call *c)
         return;
     }
     int64_t changes = 0;
-    if (store_member_remove(c->app->writer, sid, uid, &changes) < 0) {
+    if (store_member_remove(c->svc->writer, sid, uid, &changes) < 0) {
         api_internal(c);
         return;
     }
@@ -141,7 +143,7 @@ static void ban_put(struct api_call *c)
     if (is_bot && target.s.is_member && api_app_of_bot(c, uid, app_id) == 1 &&
         api_uninstall(c, app_id, uid, sid, NULL) < 0)
         return;
-    if (store_ban(c->app->writer, sid, uid, reason, c->me.user_id) < 0) {
+    if (store_ban(c->svc->writer, sid, uid, reason, c->me.user_id) < 0) {
         api_internal(c);
         return;
     }
@@ -163,7 +165,7 @@ static void ban_delete(struct api_call *c)
     int64_t changes = 0;
     if (!uid)
         return;
-    if (store_unban(c->app->writer, sid, uid, &changes) < 0) {
+    if (store_unban(c->svc->writer, sid, uid, &changes) < 0) {
         api_internal(c);
         return;
     }
@@ -209,7 +211,7 @@ static void member_patch(struct api_call *c)
         until = 0; /* a time in the past lifts the timeout */
     int set_timeout = t >= 1;
     int set_nick = json_object_get(body, "nickname") != NULL;
-    if (store_member_update(c->app->writer, sid, uid, set_timeout, until, until ? reason : NULL,
+    if (store_member_update(c->svc->writer, sid, uid, set_timeout, until, until ? reason : NULL,
                             set_nick, nick) < 0) {
         api_internal(c);
         return;

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api/reply.h"
+#include "api/input.h"
 #include "core/jsonout.h"
 #include "api/compose.h"
 #include "api/events.h"
@@ -106,7 +108,7 @@ char *api_message_create(struct api_call *c, const struct place *p, struct draft
         .everyone = men.everyone,
     };
     if (!users || !roles ||
-        (!w->ephemeral && store_write(c->app->writer, store_message_insert, &m) < 0) ||
+        (!w->ephemeral && store_write(c->svc->writer, store_message_insert, &m) < 0) ||
         !(view = store_message_view_text(&m, reply_to, len)))
         api_internal(c);
     else if (!w->ephemeral)
@@ -261,7 +263,7 @@ json_t *api_message_edit(struct api_call *c, const struct place *p, const char *
     k = stored_array(components);
     struct store_message_edit edit = {mid,     content,        e,           k, users, roles,
                                       d.flags, clock_now_ms(), men.everyone};
-    if (!users || !roles || store_message_edit(c->app->writer, &edit) < 0 ||
+    if (!users || !roles || store_message_edit(c->svc->writer, &edit) < 0 ||
         !(result = store_message_json(c->db, mid, &rc)))
         api_internal(c);
     else
@@ -400,7 +402,7 @@ static void message_delete(struct api_call *c)
         if (!own && (api_require_in(c, p.perms, PERM_GERENCIAR_MENSAGENS) ||
                      api_moderation_allowed(c, &p.a))) {
             /* answered */
-        } else if (store_message_delete(c->app->writer, mid, &changes) < 0) {
+        } else if (store_message_delete(c->svc->writer, mid, &changes) < 0) {
             api_internal(c);
         } else {
             if (changes)
@@ -453,7 +455,7 @@ static void react(struct api_call *c)
         !api_require_in(c, p.perms, PERM_ADICIONAR_REACOES) && (body = api_body(c)) &&
         !read_reaction(c, body, &emoji, &custom) && !api_limit_hit(c, &API_LIMIT_REACT)) {
         struct store_reaction_toggle t = {mid, p.cid, emoji, custom, c->me.user_id, clock_now_ms()};
-        json_t *list = store_write(c->app->writer, store_reaction_toggle, &t) < 0
+        json_t *list = store_write(c->svc->writer, store_reaction_toggle, &t) < 0
                            ? NULL
                            : store_reactions_json(c->db, mid);
         if (list)
@@ -475,7 +477,7 @@ static void pin(struct api_call *c)
     if (!api_place_message(c, &p, &mid, &ref) && !not_timed_out(c, &p) &&
         !api_require_in(c, p.perms, PERM_FIXAR_MENSAGENS)) {
         struct store_pin_toggle t = {mid, p.cid, 0};
-        int rc = store_write(c->app->writer, store_pin_toggle, &t);
+        int rc = store_write(c->svc->writer, store_pin_toggle, &t);
         if (!api_store_answer(
                 c, rc,
                 &(struct api_store_words){

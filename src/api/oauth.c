@@ -12,6 +12,8 @@
 #include "core/jsonout.h"
 #include "api/access.h"
 #include "api/api.h"
+#include "api/reply.h"
+#include "api/input.h"
 #include "api/voice.h"
 #include "api/events.h"
 #include "api/limits.h"
@@ -125,7 +127,7 @@ static void authorize_start(struct api_call *c)
     char id[UUID_LEN + 1];
     uuid_v7(id);
     int64_t now = clock_now_ms(), expires = now + SESSION_LIFETIME_MS;
-    if (!servers || store_authorize_create(c->app->writer, id, app.id, c->me.user_id, redirect_uri,
+    if (!servers || store_authorize_create(c->svc->writer, id, app.id, c->me.user_id, redirect_uri,
                                            has_state ? state : NULL, requested, now, expires) < 0) {
         json_decref(servers);
         store_app_cleanup(&app);
@@ -195,7 +197,7 @@ static void install(struct api_call *c, const struct store_authorize *s, const s
                                .session_id = s->id,
                                .granted = (int64_t)granted,
                                .now = clock_now_ms()};
-    if (api_store_answer(c, store_write(c->app->writer, store_install, &in), &words))
+    if (api_store_answer(c, store_write(c->svc->writer, store_install, &in), &words))
         return;
     if (in.created)
         api_event_member_add(c, a->server_id, app->bot_user_id);

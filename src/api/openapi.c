@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "api/api.h"
+#include "api/reply.h"
 #include "core/embed.h"
 
 extern const struct embedded_file praca_docs[];

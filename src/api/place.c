@@ -1,4 +1,6 @@
 /* Message places: see place.h. */
+#include "api/reply.h"
+#include "api/input.h"
 #include "api/place.h"
 
 #include <string.h>
@@ -19,7 +21,7 @@ static int place_channel(struct api_call *c, struct place *p, const char *cid)
 {
     p->cid = cid;
     int found;
-    if (!(p->srv = state_server(c->app->state, c->db, p->sid, &found))) {
+    if (!(p->srv = state_server(c->svc->state, c->db, p->sid, &found))) {
         if (found < 0) {
             api_internal(c);
             return -1;

@@ -22,7 +22,7 @@ static struct idset *watchers(struct api_call *c, const char *user_id)
     for (size_t i = 0; people && i < n; i++) {
         int found;
         const char *sid = json_string_value(json_object_get(json_array_get(ids, i), "id"));
-        struct state_server *srv = state_server(c->app->state, c->db, sid, &found);
+        struct state_server *srv = state_server(c->svc->state, c->db, sid, &found);
         people[i] = srv ? state_server_people(srv, -1, clock_now_ms()) : NULL;
         state_server_unref(srv);
     }
@@ -49,7 +49,7 @@ void api_presence_announce(struct api_call *c, const char *user_id)
 {
     const char *status;
     struct idset *set = watchers(c, user_id);
-    if (!set || presence_statuses(c->app->presence, &user_id, 1, &status)) {
+    if (!set || presence_statuses(c->svc->presence, &user_id, 1, &status)) {
         log_error("presence: %s's new status was not announced", user_id);
         idset_unref(set);
     } else if (!idset_count(set)) {

@@ -5,6 +5,8 @@
 
 #include "api/access.h"
 #include "api/api.h"
+#include "api/reply.h"
+#include "api/input.h"
 #include "api/limits.h"
 #include "core/clock.h"
 #include "domain/permissions.h"
@@ -123,7 +125,7 @@ static void read_mark(struct api_call *c)
         api_internal(c);
     else if (!in)
         api_bad(c, "messageId", "não é uma mensagem deste canal");
-    else if (store_read_mark(c->app->writer, c->me.user_id, cid, mid, clock_now_ms()) < 0)
+    else if (store_read_mark(c->svc->writer, c->me.user_id, cid, mid, clock_now_ms()) < 0)
         api_internal(c);
     else
         api_ok(c);

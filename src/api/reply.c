@@ -6,6 +6,7 @@
 #include "core/buf.h"
 #include "core/jsonout.h"
 #include "api/api.h"
+#include "api/reply.h"
 #include "core/clock.h"
 #include "core/log.h"
 #include "store/db.h"

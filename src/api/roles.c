@@ -8,6 +8,8 @@
 
 #include "api/access.h"
 #include "api/api.h"
+#include "api/reply.h"
+#include "api/input.h"
 #include "api/events.h"
 #include "api/voice.h"
 #include "core/clock.h"
@@ -64,7 +66,7 @@ static void role_create(struct api_call *c)
     char id[UUID_LEN + 1];
     uuid_v7(id);
     struct store_new_role r = {id, sid, name, (int64_t)perms, color, clock_now_ms(), mentionable};
-    if (store_write(c->app->writer, store_role_create, &r) < 0) {
+    if (store_write(c->svc->writer, store_role_create, &r) < 0) {
         api_internal(c);
         return;
     }
@@ -127,7 +129,7 @@ static void role_patch(struct api_call *c)
         api_bad(c, "name", "o cargo @everyone não pode ser renomeado");
         return;
     }
-    if (store_role_update(c->app->writer, rid, name, has_perms ? (int64_t)perms : -1, color,
+    if (store_role_update(c->svc->writer, rid, name, has_perms ? (int64_t)perms : -1, color,
                           mentionable) < 0) {
         api_internal(c);
         return;
@@ -150,7 +152,7 @@ static void role_delete(struct api_call *c)
         api_error(c, 403, "O cargo @everyone não pode ser apagado");
         return;
     }
-    if (store_write(c->app->writer, store_role_delete, (void *)rid) < 0) {
+    if (store_write(c->svc->writer, store_role_delete, (void *)rid) < 0) {
         api_internal(c);
         return;
     }
@@ -184,7 +186,7 @@ static void member_role_put(struct api_call *c)
     const char *sid, *uid, *rid;
     if (member_role_gate(c, &sid, &uid, &rid))
         return;
-    if (store_member_role_add(c->app->writer, sid, uid, rid) < 0) {
+    if (store_member_role_add(c->svc->writer, sid, uid, rid) < 0) {
         api_internal(c);
         return;
     }
@@ -199,7 +201,7 @@ static void member_role_delete(struct api_call *c)
     if (member_role_gate(c, &sid, &uid, &rid))
         return;
     int64_t changes = 0;
-    if (store_member_role_remove(c->app->writer, sid, uid, rid, &changes) < 0) {
+    if (store_member_role_remove(c->svc->writer, sid, uid, rid, &changes) < 0) {
         api_internal(c);
         return;
     }

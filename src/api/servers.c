@@ -9,6 +9,8 @@
 #include "core/jsonout.h"
 #include "api/access.h"
 #include "api/api.h"
+#include "api/reply.h"
+#include "api/input.h"
 #include "api/limits.h"
 #include "api/voice.h"
 #include "api/events.h"
@@ -74,7 +76,7 @@ static void server_create(struct api_call *c)
     uuid_v7(channel_id);
     struct store_new_server s = {
         id, name, c->me.user_id, channel_id, (int64_t)PERM_EVERYONE_DEFAULT, clock_now_ms()};
-    if (store_write(c->app->writer, store_server_create, &s) < 0) {
+    if (store_write(c->svc->writer, store_server_create, &s) < 0) {
         api_internal(c);
         return;
     }
@@ -131,7 +133,7 @@ static void server_patch(struct api_call *c)
     p.requires_rules = rr;
     p.requires_2fa = r2;
     p.discoverable = disc;
-    if (store_server_update(c->app->writer, &p) < 0) {
+    if (store_server_update(c->svc->writer, &p) < 0) {
         api_internal(c);
         return;
     }
@@ -149,7 +151,7 @@ static void server_delete(struct api_call *c)
         api_error(c, 403, "Só o dono pode apagar o servidor");
         return;
     }
-    if (store_server_delete(c->app->writer, sid) < 0) {
+    if (store_server_delete(c->svc->writer, sid) < 0) {
         api_internal(c);
         return;
     }
@@ -204,7 +206,7 @@ static void automod_put(struct api_call *c)
     }
     char *words_json = jsonout_dump(clean, NULL);
     int rc = words_json
-                 ? store_automod_set(c->app->writer, sid, words_json, has_max == 1, max_mentions)
+                 ? store_automod_set(c->svc->writer, sid, words_json, has_max == 1, max_mentions)
                  : STORE_ERR;
     free(words_json);
     if (rc < 0) {
@@ -223,7 +225,7 @@ static void rules_accept(struct api_call *c)
     const char *sid = api_server(c, &a, 0);
     if (!sid)
         return;
-    if (store_rules_accept(c->app->writer, sid, c->me.user_id) < 0) {
+    if (store_rules_accept(c->svc->writer, sid, c->me.user_id) < 0) {
         api_internal(c);
         return;
     }
@@ -259,7 +261,7 @@ static void server_join(struct api_call *c)
             api_error(c, 403, "Você foi banido deste servidor");
         return;
     }
-    int added = store_member_add(c->app->writer, sid, c->me.user_id);
+    int added = store_member_add(c->svc->writer, sid, c->me.user_id);
     if (added < 0) {
         api_internal(c);
         return;

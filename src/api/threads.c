@@ -6,6 +6,8 @@
 #include <http_parser.h>
 #include <string.h>
 
+#include "api/reply.h"
+#include "api/input.h"
 #include "api/events.h"
 #include "api/place.h"
 #include "core/clock.h"
@@ -50,7 +52,7 @@ static void thread_from_message(struct api_call *c)
         char id[UUID_LEN + 1];
         uuid_v7(id);
         struct store_new_thread t = {id, p.sid, p.cid, name, mid, clock_now_ms()};
-        int rc = store_write(c->app->writer, store_thread_create, &t);
+        int rc = store_write(c->svc->writer, store_thread_create, &t);
         if (!api_store_answer(
                 c, rc, &(struct api_store_words){.taken = "Esta mensagem já tem uma thread"}))
             reply_thread(c, id, NULL);
@@ -100,7 +102,7 @@ static void forum_thread(struct api_call *c)
                       .now = now},
         };
         int rc;
-        if (store_write(c->app->writer, forum_post_write, &f) < 0) {
+        if (store_write(c->svc->writer, forum_post_write, &f) < 0) {
             api_internal(c);
         } else {
             json_t *m = store_message_json(c->db, mid, &rc);

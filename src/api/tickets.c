@@ -6,6 +6,7 @@
 #include <http_parser.h>
 
 #include "api/api.h"
+#include "api/reply.h"
 #include "api/limits.h"
 #include "core/clock.h"
 #include "core/jsonout.h"
@@ -18,7 +19,7 @@ static void ticket(struct api_call *c)
         return;
     char t[CRYPTO_TOKEN_LEN + 1];
     int64_t now = clock_now_ms();
-    if (tickets_issue(state_tickets(c->app->state), c->me.token_hash, now, t)) {
+    if (tickets_issue(state_tickets(c->svc->state), c->me.token_hash, now, t)) {
         api_busy(c, "Muitas conexões sendo abertas agora; tente de novo em instantes");
         return;
     }

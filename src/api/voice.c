@@ -1,4 +1,5 @@
 /* Voice rights and the voice-members route: see voice.h. */
+#include "api/reply.h"
 #include "api/voice.h"
 
 #include <http_parser.h>
@@ -109,7 +110,7 @@ static void voice_members(struct api_call *c)
         return;
     }
     struct voice_session *list;
-    long n = voicestate_list(c->app->voice, VOICE_BY_CHANNEL, p.cid, &list);
+    long n = voicestate_list(c->svc->voice, VOICE_BY_CHANNEL, p.cid, &list);
     api_place_cleanup(&p);
     if (n < 0) {
         api_internal(c);

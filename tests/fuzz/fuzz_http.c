@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "api/api.h"
+#include "api/input.h"
 #include "http/reqparse.h"
 #include "http/router.h"
 
