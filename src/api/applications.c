@@ -144,7 +144,7 @@ static void app_update(struct api_call *c, struct store_app *app)
 static void app_delete(struct api_call *c, struct store_app *app)
 {
     json_t *servers = store_app_install_servers(c->db, app->id);
-    if (!servers || store_write(c->svc->writer, store_app_delete, app->id) < 0) {
+    if (!servers || store_app_delete(c->svc->writer, app->id) < 0) {
         json_decref(servers);
         api_internal(c);
         return;

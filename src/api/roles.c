@@ -152,7 +152,7 @@ static void role_delete(struct api_call *c)
         api_error(c, 403, "O cargo @everyone não pode ser apagado");
         return;
     }
-    if (store_write(c->svc->writer, store_role_delete, (void *)rid) < 0) {
+    if (store_role_delete(c->svc->writer, rid) < 0) {
         api_internal(c);
         return;
     }

@@ -175,7 +175,12 @@ int store_app_suspend(struct store *db, const char *id, int suspended, const cha
     return rc;
 }
 
-int store_app_delete(struct store *db, void *arg)
+/* The application to delete, for the writer's job. */
+struct app_ref {
+    const char *id;
+};
+
+static int app_delete(struct store *db, void *arg)
 {
     static const char *SQL_ROLES = "SELECT role_id FROM installs WHERE application_id = $1";
     static const char *SQL_INSTALLS = "DELETE FROM installs WHERE application_id = $1";
@@ -183,7 +188,7 @@ int store_app_delete(struct store *db, void *arg)
     static const char *SQL_BOT = "DELETE FROM users WHERE id ="
                                  " (SELECT bot_user_id FROM applications WHERE id = $1)";
     static const char *SQL_APP = "DELETE FROM applications WHERE id = $1";
-    const char *id = arg;
+    const char *id = ((const struct app_ref *)arg)->id;
     json_t *roles = store_list_json(db, SQL_ROLES, SV_ARGS(SV_STR(id)),
                                     (const struct store_col[]){{"id", COL_TEXT}}, 1);
     if (!roles)
@@ -203,6 +208,12 @@ int store_app_delete(struct store *db, void *arg)
     if (rc == STORE_DONE)
         rc = store_exec(db, SQL_APP, SV_ARGS(SV_STR(id)));
     return rc;
+}
+
+int store_app_delete(struct store_writer *w, const char *app_id)
+{
+    struct app_ref a = {app_id};
+    return store_write(w, app_delete, &a);
 }
 
 int store_bot_create(struct store *db, void *arg)

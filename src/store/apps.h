@@ -54,7 +54,7 @@ int store_app_suspend(struct store *db, const char *id, int suspended, const cha
 json_t *store_suspended_bots(struct store *db);
 /* Deletes the application, its installs and their managed roles, and its bot user (with its
  * tokens and memberships). */
-int store_app_delete(struct store *db, void *app_id);
+int store_app_delete(struct store_writer *w, const char *app_id);
 
 struct store_new_bot {
     const char *app_id, *user_id, *username, *display_name, *token_hash;

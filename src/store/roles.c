@@ -56,14 +56,19 @@ int store_role_update(struct store_writer *w, const char *rid, const char *name,
         NULL);
 }
 
-int store_role_delete(struct store *db, void *role_id)
+/* The role to delete, for the writer's job. */
+struct role_ref {
+    const char *id;
+};
+
+static int role_delete(struct store *db, void *arg)
 {
     static const char *SQL_POS = "SELECT server_id, position FROM roles WHERE id = $1";
     static const char *SQL_DELETE = "DELETE FROM roles WHERE id = $1";
     static const char *SQL_OVERWRITES = "DELETE FROM overwrites WHERE target_id = $1";
     static const char *SQL_SHIFT =
         "UPDATE roles SET position = position - 1 WHERE server_id = $1 AND position > $2";
-    const char *rid = role_id;
+    const char *rid = ((const struct role_ref *)arg)->id;
     struct store_stmt *st = store_query(db, SQL_POS, SV_ARGS(SV_STR(rid)));
     if (!st)
         return STORE_ERR;
@@ -83,6 +88,12 @@ int store_role_delete(struct store *db, void *role_id)
     if (rc == STORE_DONE)
         rc = store_exec(db, SQL_SHIFT, SV_ARGS(SV_STR(sid), SV_INT(pos)));
     return rc;
+}
+
+int store_role_delete(struct store_writer *w, const char *rid)
+{
+    struct role_ref r = {rid};
+    return store_write(w, role_delete, &r);
 }
 
 int store_member_role_add(struct store_writer *w, const char *sid, const char *uid, const char *rid)

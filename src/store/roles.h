@@ -18,7 +18,8 @@ struct store_new_role {
 int store_role_create(struct store *db, void *new_role);
 int store_role_update(struct store_writer *w, const char *rid, const char *name,
                       int64_t permissions, int64_t color, int mentionable);
-int store_role_delete(struct store *db, void *role_id);
+/* Deletes the role, its overwrites, and closes the gap in the positions above it. */
+int store_role_delete(struct store_writer *w, const char *rid);
 int store_member_role_add(struct store_writer *w, const char *sid, const char *uid,
                           const char *rid);
 int store_member_role_remove(struct store_writer *w, const char *sid, const char *uid,
