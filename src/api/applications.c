@@ -113,7 +113,7 @@ static void app_create(struct api_call *c)
     crypto_random_hex(client_id, 16);
     struct store_new_app a = {id,   c->me.user_id, name,          description,
                               icon, client_id,     clock_now_ms()};
-    if (store_write(c->svc->writer, store_app_create, &a) < 0) {
+    if (store_app_create(c->svc->writer, &a) < 0) {
         api_internal(c);
         return;
     }
@@ -184,7 +184,7 @@ static void bot_create(struct api_call *c, struct store_app *app)
         text_bot_username(app->name, attempt ? 1000 + (int)(clock_now_ms() % 9000) + attempt : 0,
                           username);
         struct store_new_bot b = {app->id, user_id, username, app->name, hash, clock_now_ms()};
-        rc = store_write(c->svc->writer, store_bot_create, &b);
+        rc = store_bot_create(c->svc->writer, &b);
     }
     if (api_store_answer(c, rc, &(struct api_store_words){.taken = "Esta aplicação já tem um bot"}))
         return;
@@ -205,7 +205,7 @@ static void bot_token_rotate(struct api_call *c, struct store_app *app)
         char token[CRYPTO_TOKEN_LEN + 1], hash[65];
         new_token(token, hash);
         struct store_bot_token t = {app->bot_user_id, hash, clock_now_ms()};
-        if (store_write(c->svc->writer, store_bot_token_replace, &t) < 0) {
+        if (store_bot_token_replace(c->svc->writer, &t) < 0) {
             api_internal(c);
         } else {
             api_event_disconnect(c, app->bot_user_id, NULL); /* the old token's connections */

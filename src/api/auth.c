@@ -103,7 +103,7 @@ static void auth_register(struct api_call *c)
     uuid_v7(id);
     struct store_new_user u = {id,   username,   display ? display : username,
                                hash, token_hash, clock_now_ms()};
-    int rc = store_write(c->svc->writer, store_user_create, &u);
+    int rc = store_user_create(c->svc->writer, &u);
     if (rc == STORE_CONSTRAINT) {
         api_error(c, 409, "username: já está em uso");
         return;

@@ -59,7 +59,7 @@ static void channel_create(struct api_call *c)
     char id[UUID_LEN + 1];
     uuid_v7(id);
     struct store_new_channel ch = {id, sid, type, name, topic, clock_now_ms()};
-    if (store_write(c->svc->writer, store_channel_create, &ch) < 0) {
+    if (store_channel_create(c->svc->writer, &ch) < 0) {
         api_internal(c);
         return;
     }

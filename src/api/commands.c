@@ -43,7 +43,7 @@ static void bot_commands_put(struct api_call *c)
         return;
     }
     struct store_commands_put put = {c->me.app_id, sid ? sid : "", clean, clock_now_ms()};
-    if (store_write(c->svc->writer, store_commands_replace, &put) < 0) {
+    if (store_commands_replace(c->svc->writer, &put) < 0) {
         json_decref(clean);
         api_internal(c);
         return;

@@ -40,7 +40,7 @@ static void dm_open(struct api_call *c)
     char id[UUID_LEN + 1];
     uuid_v7(id);
     struct store_dm_open dm = {.id = id, .a = c->me.user_id, .b = target, .now = clock_now_ms()};
-    if (store_write(c->svc->writer, store_dm_open, &dm) < 0) {
+    if (store_dm_open(c->svc->writer, &dm) < 0) {
         api_internal(c);
         return;
     }
@@ -91,7 +91,7 @@ static void dm_send(struct api_call *c)
                                       .role_ids_json = "[]",
                                       .now = clock_now_ms()};
         int rc;
-        json_t *msg = store_write(c->svc->writer, store_message_insert, &m) < 0
+        json_t *msg = store_message_insert(c->svc->writer, &m) < 0
                           ? NULL
                           : store_message_json(c->db, id, &rc);
         struct idset *people = msg ? store_dm_people(c->db, cid) : NULL;

@@ -19,7 +19,7 @@ int api_uninstall(struct api_call *c, const char *app_id, const char *bot_user_i
                   const char *reason)
 {
     struct store_uninstall u = {app_id, sid, 0};
-    if (store_write(c->svc->writer, store_uninstall, &u) < 0) {
+    if (store_uninstall(c->svc->writer, &u) < 0) {
         api_internal(c);
         return -1;
     }

@@ -181,6 +181,12 @@ static void deliver_to_endpoint(struct api_call *c, const char *id, const char *
                                 const char *secret);
 
 /* POST /api/servers/:sid/channels/:cid/interactions */
+/* The insert as a writer job, logged with its event by api_write_with_event. */
+static int insert_job(struct store *db, void *arg)
+{
+    return store_interaction_insert_at(db, arg);
+}
+
 static void invoke(struct api_call *c)
 {
     struct place p;
@@ -237,10 +243,10 @@ static void invoke(struct api_call *c)
     if (!text)
         rc = -1;
     else if (url)
-        rc = store_write(c->svc->writer, store_interaction_insert, &row);
+        rc = store_interaction_insert(c->svc->writer, &row);
     else
-        rc = api_write_with_event(c, store_interaction_insert, &row, "INTERACTION_CREATE",
-                                  bot_user_id, json_incref(payload));
+        rc = api_write_with_event(c, insert_job, &row, "INTERACTION_CREATE", bot_user_id,
+                                  json_incref(payload));
     static const struct api_store_words no_form = {
         .taken = "Nenhum formulário aberto com este customId"};
     if (!api_store_answer(c, rc, &no_form) && url)
@@ -267,7 +273,7 @@ static int claim(struct api_call *c, void *arg)
 {
     struct claim *cl = arg;
     struct store_interaction_answer a = {cl->id, cl->modal_custom_id, clock_now_ms()};
-    int rc = store_write(c->svc->writer, store_interaction_answer, &a);
+    int rc = store_interaction_answer(c->svc->writer, &a);
     return api_store_answer(
         c, rc, &(struct api_store_words){.taken = "Interação já respondida ou expirada"});
 }

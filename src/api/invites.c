@@ -90,7 +90,7 @@ static void invite_join(struct api_call *c)
         return;
     }
     struct store_invite_join j = {.code = code, .user_id = c->me.user_id, .now = clock_now_ms()};
-    int rc = store_write(c->svc->writer, store_invite_join, &j);
+    int rc = store_invite_join(c->svc->writer, &j);
     if (api_store_answer(c, rc,
                          &(struct api_store_words){.missing = "Convite inválido ou expirado",
                                                    .refused = "Você foi banido deste servidor"}))

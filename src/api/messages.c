@@ -107,8 +107,7 @@ char *api_message_create(struct api_call *c, const struct place *p, struct draft
         .now = clock_now_ms(),
         .everyone = men.everyone,
     };
-    if (!users || !roles ||
-        (!w->ephemeral && store_write(c->svc->writer, store_message_insert, &m) < 0) ||
+    if (!users || !roles || (!w->ephemeral && store_message_insert(c->svc->writer, &m) < 0) ||
         !(view = store_message_view_text(&m, reply_to, len)))
         api_internal(c);
     else if (!w->ephemeral)
@@ -455,9 +454,8 @@ static void react(struct api_call *c)
         !api_require_in(c, p.perms, PERM_ADICIONAR_REACOES) && (body = api_body(c)) &&
         !read_reaction(c, body, &emoji, &custom) && !api_limit_hit(c, &API_LIMIT_REACT)) {
         struct store_reaction_toggle t = {mid, p.cid, emoji, custom, c->me.user_id, clock_now_ms()};
-        json_t *list = store_write(c->svc->writer, store_reaction_toggle, &t) < 0
-                           ? NULL
-                           : store_reactions_json(c->db, mid);
+        json_t *list =
+            store_reaction_toggle(c->svc->writer, &t) < 0 ? NULL : store_reactions_json(c->db, mid);
         if (list)
             api_event_people(c, "MESSAGE_REACTIONS_UPDATE", p.srv, p.perm_channel,
                              json_pack("{sssssssO}", "serverId", p.sid, "channelId", p.cid,
@@ -477,7 +475,7 @@ static void pin(struct api_call *c)
     if (!api_place_message(c, &p, &mid, &ref) && !not_timed_out(c, &p) &&
         !api_require_in(c, p.perms, PERM_FIXAR_MENSAGENS)) {
         struct store_pin_toggle t = {mid, p.cid, 0};
-        int rc = store_write(c->svc->writer, store_pin_toggle, &t);
+        int rc = store_pin_toggle(c->svc->writer, &t);
         if (!api_store_answer(
                 c, rc,
                 &(struct api_store_words){

@@ -197,7 +197,7 @@ static void install(struct api_call *c, const struct store_authorize *s, const s
                                .session_id = s->id,
                                .granted = (int64_t)granted,
                                .now = clock_now_ms()};
-    if (api_store_answer(c, store_write(c->svc->writer, store_install, &in), &words))
+    if (api_store_answer(c, store_install(c->svc->writer, &in), &words))
         return;
     if (in.created)
         api_event_member_add(c, a->server_id, app->bot_user_id);

@@ -66,7 +66,7 @@ static void role_create(struct api_call *c)
     char id[UUID_LEN + 1];
     uuid_v7(id);
     struct store_new_role r = {id, sid, name, (int64_t)perms, color, clock_now_ms(), mentionable};
-    if (store_write(c->svc->writer, store_role_create, &r) < 0) {
+    if (store_role_create(c->svc->writer, &r) < 0) {
         api_internal(c);
         return;
     }

@@ -76,7 +76,7 @@ static void server_create(struct api_call *c)
     uuid_v7(channel_id);
     struct store_new_server s = {
         id, name, c->me.user_id, channel_id, (int64_t)PERM_EVERYONE_DEFAULT, clock_now_ms()};
-    if (store_write(c->svc->writer, store_server_create, &s) < 0) {
+    if (store_server_create(c->svc->writer, &s) < 0) {
         api_internal(c);
         return;
     }

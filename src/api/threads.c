@@ -52,7 +52,7 @@ static void thread_from_message(struct api_call *c)
         char id[UUID_LEN + 1];
         uuid_v7(id);
         struct store_new_thread t = {id, p.sid, p.cid, name, mid, clock_now_ms()};
-        int rc = store_write(c->svc->writer, store_thread_create, &t);
+        int rc = store_thread_create(c->svc->writer, &t);
         if (!api_store_answer(
                 c, rc, &(struct api_store_words){.taken = "Esta mensagem já tem uma thread"}))
             reply_thread(c, id, NULL);
@@ -68,8 +68,8 @@ struct forum_post {
 static int forum_post_write(struct store *db, void *arg)
 {
     struct forum_post *f = arg;
-    int rc = store_thread_create(db, &f->thread);
-    return rc == STORE_DONE ? store_message_insert(db, &f->first) : rc;
+    int rc = store_thread_create_at(db, &f->thread);
+    return rc == STORE_DONE ? store_message_insert_at(db, &f->first) : rc;
 }
 
 static void forum_thread(struct api_call *c)

@@ -7,6 +7,7 @@
 #include "core/buf.h"
 #include "core/clock.h"
 #include "store/rows.h"
+#include "store/writer.h"
 
 static const struct store_col APP_COLS[] = {
     {"id", COL_TEXT},
@@ -96,16 +97,25 @@ json_t *store_apps_of_owner(struct store *db, const char *owner_id)
     return store_list_json(db, SQL, SV_ARGS(SV_STR(owner_id)), STORE_COLS(APP_COLS));
 }
 
-int store_app_create(struct store *db, void *arg)
+static int app_create_at(struct store *db, struct store_new_app *a)
 {
     static const char *SQL =
         "INSERT INTO applications (id, owner_id, name, description, icon_url, client_id,"
         " created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $7)";
-    struct store_new_app *a = arg;
     return store_exec(db, SQL,
                       SV_ARGS(SV_STR(a->id), SV_STR(a->owner_id), SV_STR(a->name),
                               SV_STR(a->description ? a->description : ""), SV_STR(a->icon_url),
                               SV_STR(a->client_id), SV_INT(a->now)));
+}
+
+static int app_create_job(struct store *db, void *arg)
+{
+    return app_create_at(db, arg);
+}
+
+int store_app_create(struct store_writer *w, struct store_new_app *a)
+{
+    return store_write(w, app_create_job, a);
 }
 
 int store_app_update(struct store_writer *w, const char *id, const char *name,
@@ -216,7 +226,7 @@ int store_app_delete(struct store_writer *w, const char *app_id)
     return store_write(w, app_delete, &a);
 }
 
-int store_bot_create(struct store *db, void *arg)
+static int bot_create_at(struct store *db, struct store_new_bot *b)
 {
     static const char *SQL_HAS = "SELECT bot_user_id IS NOT NULL FROM applications WHERE id = $1";
     static const char *SQL_USER =
@@ -226,7 +236,6 @@ int store_bot_create(struct store *db, void *arg)
         "INSERT INTO tokens (hash, user_id, kind, created_at) VALUES ($1, $2, 'bot', $3)";
     static const char *SQL_LINK =
         "UPDATE applications SET bot_user_id = $2, updated_at = $3 WHERE id = $1";
-    struct store_new_bot *b = arg;
     struct store_stmt *st = store_query(db, SQL_HAS, SV_ARGS(SV_STR(b->app_id)));
     if (!st)
         return STORE_ERR;
@@ -249,17 +258,36 @@ int store_bot_create(struct store *db, void *arg)
     return rc;
 }
 
-int store_bot_token_replace(struct store *db, void *arg)
+static int bot_create_job(struct store *db, void *arg)
+{
+    return bot_create_at(db, arg);
+}
+
+int store_bot_create(struct store_writer *w, struct store_new_bot *b)
+{
+    return store_write(w, bot_create_job, b);
+}
+
+static int bot_token_replace_at(struct store *db, struct store_bot_token *t)
 {
     static const char *SQL_DELETE = "DELETE FROM tokens WHERE user_id = $1";
     static const char *SQL_INSERT =
         "INSERT INTO tokens (hash, user_id, kind, created_at) VALUES ($1, $2, 'bot', $3)";
-    struct store_bot_token *t = arg;
     int rc = store_exec(db, SQL_DELETE, SV_ARGS(SV_STR(t->bot_user_id)));
     if (rc == STORE_DONE)
         rc = store_exec(db, SQL_INSERT,
                         SV_ARGS(SV_STR(t->token_hash), SV_STR(t->bot_user_id), SV_INT(t->now)));
     return rc;
+}
+
+static int bot_token_replace_job(struct store *db, void *arg)
+{
+    return bot_token_replace_at(db, arg);
+}
+
+int store_bot_token_replace(struct store_writer *w, struct store_bot_token *t)
+{
+    return store_write(w, bot_token_replace_job, t);
 }
 
 json_t *store_suspended_bots(struct store *db)

@@ -41,7 +41,7 @@ struct store_new_app {
     const char *id, *owner_id, *name, *description, *icon_url, *client_id;
     int64_t now;
 };
-int store_app_create(struct store *db, void *new_app);
+int store_app_create(struct store_writer *w, struct store_new_app *arg);
 int store_app_update(struct store_writer *w, const char *id, const char *name,
                      const char *description, int set_icon, const char *icon_url);
 /* Single-column settings. */
@@ -61,13 +61,13 @@ struct store_new_bot {
     int64_t now;
 };
 /* -409 when the application already has a bot, STORE_CONSTRAINT when the username is taken. */
-int store_bot_create(struct store *db, void *new_bot);
+int store_bot_create(struct store_writer *w, struct store_new_bot *arg);
 struct store_bot_token {
     const char *bot_user_id, *token_hash;
     int64_t now;
 };
 /* Replaces every token of the bot with the new one. */
-int store_bot_token_replace(struct store *db, void *bot_token);
+int store_bot_token_replace(struct store_writer *w, struct store_bot_token *arg);
 
 /* ---- installs ---- */
 json_t *store_app_installs_json(struct store *db, const char *app_id);
@@ -81,12 +81,12 @@ struct store_install {
     int created; /* out: 1 new install, 0 reinstall */
 };
 /* -404 session used or expired, -403 bot banned from the server. */
-int store_install(struct store *db, void *install);
+int store_install(struct store_writer *w, struct store_install *arg);
 struct store_uninstall {
     const char *app_id, *server_id;
     int removed; /* out */
 };
-int store_uninstall(struct store *db, void *uninstall);
+int store_uninstall(struct store_writer *w, struct store_uninstall *arg);
 /* Server IDs where the application is installed, as a JSON array of strings. */
 json_t *store_app_install_servers(struct store *db, const char *app_id);
 

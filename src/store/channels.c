@@ -3,6 +3,7 @@
 
 #include "core/buf.h"
 #include "store/rows.h"
+#include "store/writer.h"
 #include "store/channels.h"
 
 static const struct store_col CHANNEL_COLS[] = {
@@ -64,16 +65,25 @@ json_t *store_channel_json(struct store *db, const char *cid, int *rc)
     return ch;
 }
 
-int store_channel_create(struct store *db, void *arg)
+static int channel_create_at(struct store *db, struct store_new_channel *c)
 {
     static const char *SQL =
         "INSERT INTO channels (id, server_id, type, name, topic, position, created_at)"
         " VALUES ($1, $2, $3, $4, $5,"
         " (SELECT COALESCE(MAX(position), -1) + 1 FROM channels WHERE server_id = $2), $6)";
-    struct store_new_channel *c = arg;
     return store_exec(db, SQL,
                       SV_ARGS(SV_STR(c->id), SV_STR(c->server_id), SV_STR(c->type), SV_STR(c->name),
                               SV_STR(c->topic), SV_INT(c->now)));
+}
+
+static int channel_create_job(struct store *db, void *arg)
+{
+    return channel_create_at(db, arg);
+}
+
+int store_channel_create(struct store_writer *w, struct store_new_channel *c)
+{
+    return store_write(w, channel_create_job, c);
 }
 
 int store_channel_update(struct store_writer *w, const char *cid, const char *name, int set_topic,
@@ -134,13 +144,12 @@ json_t *store_dm_json(struct store *db, const char *cid, int *rc)
     return ch;
 }
 
-int store_dm_open(struct store *db, void *arg)
+static int dm_open_at(struct store *db, struct store_dm_open *dm)
 {
     static const char *SQL_FIND = "SELECT id FROM channels WHERE dm_key = $1";
     static const char *SQL_CHANNEL =
         "INSERT INTO channels (id, type, name, dm_key, created_at) VALUES ($1, 'dm', '', $2, $3)";
     static const char *SQL_MEMBER = "INSERT INTO dm_members (channel_id, user_id) VALUES ($1, $2)";
-    struct store_dm_open *dm = arg;
     const char *lo = strcmp(dm->a, dm->b) < 0 ? dm->a : dm->b;
     const char *hi = lo == dm->a ? dm->b : dm->a;
     char key[96];
@@ -167,6 +176,16 @@ int store_dm_open(struct store *db, void *arg)
     if (rc == STORE_DONE)
         slice_copy(slice_from(dm->id), dm->channel_id, sizeof dm->channel_id);
     return rc;
+}
+
+static int dm_open_job(struct store *db, void *arg)
+{
+    return dm_open_at(db, arg);
+}
+
+int store_dm_open(struct store_writer *w, struct store_dm_open *dm)
+{
+    return store_write(w, dm_open_job, dm);
 }
 
 json_t *store_dm_list_json(struct store *db, const char *uid)

@@ -19,7 +19,7 @@ struct store_new_channel {
     const char *id, *server_id, *type, *name, *topic;
     int64_t now;
 };
-int store_channel_create(struct store *db, void *new_channel);
+int store_channel_create(struct store_writer *w, struct store_new_channel *arg);
 int store_channel_update(struct store_writer *w, const char *cid, const char *name, int set_topic,
                          const char *topic, int64_t position);
 int store_channel_delete(struct store_writer *w, const char *cid);
@@ -44,6 +44,6 @@ struct store_dm_open {
     int64_t now;
     char channel_id[40];
 };
-int store_dm_open(struct store *db, void *dm);
+int store_dm_open(struct store_writer *w, struct store_dm_open *arg);
 
 #endif

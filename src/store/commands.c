@@ -5,8 +5,9 @@
 #include <stdlib.h>
 
 #include "store/rows.h"
+#include "store/writer.h"
 
-int store_commands_replace(struct store *db, void *arg)
+static int commands_replace_at(struct store *db, struct store_commands_put *p)
 {
     static const char *SQL_DELETE =
         "DELETE FROM application_commands WHERE application_id = $1 AND server_id = $2";
@@ -14,7 +15,6 @@ int store_commands_replace(struct store *db, void *arg)
         "INSERT INTO application_commands"
         " (application_id, server_id, name, description, options, created_at)"
         " VALUES ($1, $2, $3, $4, $5, $6)";
-    struct store_commands_put *p = arg;
     int rc = store_exec(db, SQL_DELETE, SV_ARGS(SV_STR(p->app_id), SV_STR(p->server_id)));
     size_t i;
     json_t *cmd;
@@ -33,6 +33,16 @@ int store_commands_replace(struct store *db, void *arg)
         free(options);
     }
     return rc;
+}
+
+static int commands_replace_job(struct store *db, void *arg)
+{
+    return commands_replace_at(db, arg);
+}
+
+int store_commands_replace(struct store_writer *w, struct store_commands_put *p)
+{
+    return store_write(w, commands_replace_job, p);
 }
 
 json_t *store_app_commands_json(struct store *db, const char *app_id)

@@ -5,6 +5,7 @@
 #include <stdint.h>
 
 #include "store/db.h"
+#include "store/writer.h"
 
 /* Argument of store_commands_replace (run with store_write). */
 struct store_commands_put {
@@ -13,7 +14,7 @@ struct store_commands_put {
     json_t *commands;      /* clean Command objects (domain/command_rules.h) */
     int64_t now;
 };
-int store_commands_replace(struct store *db, void *arg);
+int store_commands_replace(struct store_writer *w, struct store_commands_put *arg);
 
 /* [{name, description, options, serverId}] of an application, global ones first. */
 json_t *store_app_commands_json(struct store *db, const char *app_id);

@@ -4,6 +4,7 @@
 #include "core/buf.h"
 #include "store/apps.h"
 #include "store/rows.h"
+#include "store/writer.h"
 
 json_t *store_app_installs_json(struct store *db, const char *app_id)
 {
@@ -62,7 +63,7 @@ json_t *store_app_install_servers(struct store *db, const char *app_id)
     return ids;
 }
 
-int store_install(struct store *db, void *arg)
+static int install_at(struct store *db, struct store_install *in)
 {
     static const char *SQL_USE = "UPDATE authorize_sessions SET used_at = $2"
                                  " WHERE id = $1 AND used_at IS NULL AND expires_at > $2";
@@ -86,7 +87,6 @@ int store_install(struct store *db, void *arg)
     static const char *SQL_INSTALL =
         "INSERT INTO installs (application_id, server_id, role_id, granted_permissions,"
         " installed_by, installed_at) VALUES ($1, $2, $3, $4, $5, $6)";
-    struct store_install *in = arg;
     int rc;
     if (in->session_id) {
         if ((rc = store_exec(db, SQL_USE, SV_ARGS(SV_STR(in->session_id), SV_INT(in->now)))) !=
@@ -139,7 +139,17 @@ int store_install(struct store *db, void *arg)
     return rc;
 }
 
-int store_uninstall(struct store *db, void *arg)
+static int install_job(struct store *db, void *arg)
+{
+    return install_at(db, arg);
+}
+
+int store_install(struct store_writer *w, struct store_install *in)
+{
+    return store_write(w, install_job, in);
+}
+
+static int uninstall_at(struct store *db, struct store_uninstall *u)
 {
     static const char *SQL_FIND =
         "SELECT i.role_id, a.bot_user_id, r.position FROM installs i"
@@ -151,7 +161,6 @@ int store_uninstall(struct store *db, void *arg)
     static const char *SQL_SHIFT =
         "UPDATE roles SET position = position - 1 WHERE server_id = $1 AND position > $2";
     static const char *SQL_MEMBER = "DELETE FROM members WHERE server_id = $1 AND user_id = $2";
-    struct store_uninstall *u = arg;
     u->removed = 0;
     struct store_stmt *st =
         store_query(db, SQL_FIND, SV_ARGS(SV_STR(u->app_id), SV_STR(u->server_id)));
@@ -178,6 +187,16 @@ int store_uninstall(struct store *db, void *arg)
         rc = store_exec(db, SQL_MEMBER, SV_ARGS(SV_STR(u->server_id), SV_STR(bot)));
     u->removed = rc == STORE_DONE;
     return rc;
+}
+
+static int uninstall_job(struct store *db, void *arg)
+{
+    return uninstall_at(db, arg);
+}
+
+int store_uninstall(struct store_writer *w, struct store_uninstall *u)
+{
+    return store_write(w, uninstall_job, u);
 }
 
 int store_authorize_create(struct store_writer *w, const char *id, const char *app_id,

@@ -5,8 +5,9 @@
 
 #include "core/buf.h"
 #include "store/rows.h"
+#include "store/writer.h"
 
-int store_interaction_insert(struct store *db, void *arg)
+int store_interaction_insert_at(struct store *db, struct store_new_interaction *in)
 {
     static const char *SQL_USE_MODAL =
         "UPDATE interactions SET modal_used = 1"
@@ -17,7 +18,6 @@ int store_interaction_insert(struct store *db, void *arg)
         "INSERT INTO interactions (id, application_id, server_id, channel_id, user_id, type,"
         " command_name, message_id, payload, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8,"
         " $9, $10)";
-    struct store_new_interaction *in = arg;
     int rc;
     if (in->open_modal_of) {
         rc = store_exec(db, SQL_USE_MODAL,
@@ -33,6 +33,16 @@ int store_interaction_insert(struct store *db, void *arg)
                               SV_STR(in->channel_id), SV_STR(in->user_id), SV_STR(in->type),
                               SV_STR(in->command_name), SV_STR(in->message_id), SV_STR(in->payload),
                               SV_INT(in->now)));
+}
+
+static int interaction_insert_job(struct store *db, void *arg)
+{
+    return store_interaction_insert_at(db, arg);
+}
+
+int store_interaction_insert(struct store_writer *w, struct store_new_interaction *in)
+{
+    return store_write(w, interaction_insert_job, in);
 }
 
 int store_interaction_find(struct store *db, const char *id, struct store_interaction *out)
@@ -59,17 +69,26 @@ int store_interaction_find(struct store *db, const char *id, struct store_intera
     return found;
 }
 
-int store_interaction_answer(struct store *db, void *arg)
+static int interaction_answer_at(struct store *db, struct store_interaction_answer *a)
 {
     static const char *SQL = "UPDATE interactions SET answered_at = $2, modal_custom_id = $3"
                              " WHERE id = $1 AND answered_at IS NULL AND created_at > $4";
-    struct store_interaction_answer *a = arg;
     int rc = store_exec(db, SQL,
                         SV_ARGS(SV_STR(a->id), SV_INT(a->now), SV_STR(a->modal_custom_id),
                                 SV_INT(a->now - INTERACTION_TTL_MS)));
     if (rc != STORE_DONE)
         return rc;
     return store_changes(db) == 1 ? STORE_DONE : STORE_TAKEN;
+}
+
+static int interaction_answer_job(struct store *db, void *arg)
+{
+    return interaction_answer_at(db, arg);
+}
+
+int store_interaction_answer(struct store_writer *w, struct store_interaction_answer *a)
+{
+    return store_write(w, interaction_answer_job, a);
 }
 
 int store_app_installed(struct store *db, const char *app_id, const char *server_id)

@@ -6,6 +6,7 @@
 
 #include "core/uuid.h"
 #include "store/db.h"
+#include "store/writer.h"
 
 #define INTERACTION_TTL_MS (15 * 60 * 1000)
 
@@ -18,7 +19,9 @@ struct store_new_interaction {
     const char *open_modal_of; /* customId of the form being submitted, or NULL */
     int64_t now;
 };
-int store_interaction_insert(struct store *db, void *arg);
+int store_interaction_insert(struct store_writer *w, struct store_new_interaction *arg);
+/* The same inside a writer job (its transaction). */
+int store_interaction_insert_at(struct store *db, struct store_new_interaction *arg);
 
 struct store_interaction {
     char id[UUID_LEN + 1];
@@ -41,7 +44,7 @@ struct store_interaction_answer {
     const char *id, *modal_custom_id;
     int64_t now;
 };
-int store_interaction_answer(struct store *db, void *arg);
+int store_interaction_answer(struct store_writer *w, struct store_interaction_answer *arg);
 
 /* {url, secret} of an application's interactions endpoint (either may be null); NULL when there
  * is no such application (*rc STORE_DONE) or on error. */

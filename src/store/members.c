@@ -4,6 +4,7 @@
 #include "core/clock.h"
 #include "core/buf.h"
 #include "store/rows.h"
+#include "store/writer.h"
 #include "store/members.h"
 
 static const struct store_col MEMBER_COLS[] = {
@@ -182,13 +183,12 @@ static const char *SQL_INVITE_VALID =
     "SELECT server_id, max_uses, uses FROM invites WHERE code = $1"
     " AND (expires_at IS NULL OR expires_at > $2) AND (max_uses = 0 OR uses < max_uses)";
 
-int store_invite_join(struct store *db, void *arg)
+static int invite_join_at(struct store *db, struct store_invite_join *j)
 {
     static const char *SQL_USE = "UPDATE invites SET uses = uses + 1 WHERE code = $1";
     static const char *SQL_BANNED = "SELECT 1 FROM bans WHERE server_id = $1 AND user_id = $2";
     static const char *SQL_JOIN = "INSERT INTO members (server_id, user_id, joined_at)"
                                   " VALUES ($1, $2, $3) ON CONFLICT DO NOTHING";
-    struct store_invite_join *j = arg;
     struct store_stmt *st =
         store_query(db, SQL_INVITE_VALID, SV_ARGS(SV_STR(j->code), SV_INT(j->now)));
     if (!st)
@@ -214,6 +214,16 @@ int store_invite_join(struct store *db, void *arg)
         return 0; /* already a member: the invite is not used up */
     rc = store_exec(db, SQL_USE, SV_ARGS(SV_STR(j->code)));
     return rc == STORE_DONE ? 1 : rc;
+}
+
+static int invite_join_job(struct store *db, void *arg)
+{
+    return invite_join_at(db, arg);
+}
+
+int store_invite_join(struct store_writer *w, struct store_invite_join *j)
+{
+    return store_write(w, invite_join_job, j);
 }
 
 json_t *store_invite_json(struct store *db, const char *code, int64_t now, int *rc)

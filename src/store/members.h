@@ -37,7 +37,7 @@ struct store_invite_join {
     int64_t now;
     char server_id[40];
 };
-int store_invite_join(struct store *db, void *join);
+int store_invite_join(struct store_writer *w, struct store_invite_join *arg);
 json_t *store_invite_json(struct store *db, const char *code, int64_t now, int *rc);
 /* Server sid's invites still usable at `now`, the newest first (at most STORE_INVITES_MAX):
  * [{code, maxUses, uses, expiresAt, createdAt, createdBy: {id, username, displayName}}]; NULL

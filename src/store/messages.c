@@ -7,6 +7,7 @@
 #include "core/clock.h"
 #include "core/jsonout.h"
 #include "store/rows.h"
+#include "store/writer.h"
 
 static const struct store_col MESSAGE_COLS[] = {
     {"id", COL_TEXT},
@@ -156,7 +157,7 @@ int store_message_in_channel(struct store *db, const char *id, const char *chann
     return store_exists(db, SQL, SV_ARGS(SV_STR(id), SV_STR(channel_id)));
 }
 
-int store_message_insert(struct store *db, void *arg)
+int store_message_insert_at(struct store *db, struct store_new_message *m)
 {
     static const char *SQL =
         "INSERT INTO messages (id, channel_id, thread_parent_id, server_id, author_id,"
@@ -164,7 +165,6 @@ int store_message_insert(struct store *db, void *arg)
         " command_invoker_id, reply_to_id, mentions, mentioned_role_ids, mentions_everyone,"
         " created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15,"
         " $16, $17, $18)";
-    struct store_new_message *m = arg;
     return store_exec(db, SQL,
                       SV_ARGS(SV_STR(m->id), SV_STR(m->channel_id), SV_STR(m->thread_parent_id),
                               SV_STR(m->server_id), SV_STR(m->author_id), SV_STR(m->application_id),
@@ -173,6 +173,16 @@ int store_message_insert(struct store *db, void *arg)
                               SV_STR(m->command_invoker_id), SV_STR(m->reply_to_id),
                               SV_STR(m->mentions_json), SV_STR(m->role_ids_json),
                               SV_INT(m->everyone), SV_INT(m->now)));
+}
+
+static int message_insert_job(struct store *db, void *arg)
+{
+    return store_message_insert_at(db, arg);
+}
+
+int store_message_insert(struct store_writer *w, struct store_new_message *m)
+{
+    return store_write(w, message_insert_job, m);
 }
 
 int store_message_edit(struct store_writer *w, const struct store_message_edit *e)
@@ -293,7 +303,7 @@ json_t *store_messages_page(struct store *db, const char *channel_id, enum store
     return older;
 }
 
-int store_reaction_toggle(struct store *db, void *arg)
+static int reaction_toggle_at(struct store *db, struct store_reaction_toggle *t)
 {
     static const char *SQL_DELETE =
         "DELETE FROM reactions WHERE message_id = $1 AND emoji = $2 AND custom_emoji_id = $3"
@@ -301,7 +311,6 @@ int store_reaction_toggle(struct store *db, void *arg)
     static const char *SQL_INSERT =
         "INSERT INTO reactions (message_id, channel_id, emoji, custom_emoji_id, user_id,"
         " created_at) VALUES ($1, $5, $2, $3, $4, $6)";
-    struct store_reaction_toggle *t = arg;
     const char *emoji = t->emoji ? t->emoji : "",
                *custom = t->custom_emoji_id ? t->custom_emoji_id : "";
     int rc = store_exec(
@@ -314,13 +323,22 @@ int store_reaction_toggle(struct store *db, void *arg)
                               SV_STR(t->user_id), SV_STR(t->channel_id), SV_INT(t->now)));
 }
 
-int store_pin_toggle(struct store *db, void *arg)
+static int reaction_toggle_job(struct store *db, void *arg)
+{
+    return reaction_toggle_at(db, arg);
+}
+
+int store_reaction_toggle(struct store_writer *w, struct store_reaction_toggle *t)
+{
+    return store_write(w, reaction_toggle_job, t);
+}
+
+static int pin_toggle_at(struct store *db, struct store_pin_toggle *t)
 {
     static const char *SQL_STATE = "SELECT pinned FROM messages WHERE id = $1";
     static const char *SQL_COUNT =
         "SELECT count(*) FROM messages WHERE channel_id = $1 AND pinned = 1";
     static const char *SQL_SET = "UPDATE messages SET pinned = $2 WHERE id = $1";
-    struct store_pin_toggle *t = arg;
     struct store_stmt *st = store_query(db, SQL_STATE, SV_ARGS(SV_STR(t->message_id)));
     if (!st)
         return STORE_ERR;
@@ -343,6 +361,16 @@ int store_pin_toggle(struct store *db, void *arg)
     }
     t->pinned = !pinned;
     return store_exec(db, SQL_SET, SV_ARGS(SV_STR(t->message_id), SV_INT(t->pinned)));
+}
+
+static int pin_toggle_job(struct store *db, void *arg)
+{
+    return pin_toggle_at(db, arg);
+}
+
+int store_pin_toggle(struct store_writer *w, struct store_pin_toggle *t)
+{
+    return store_write(w, pin_toggle_job, t);
 }
 
 int store_member_by_username(struct store *db, const char *sid, const char *username,
@@ -368,16 +396,25 @@ json_t *store_mentionable_roles(struct store *db, const char *sid)
     return store_list_json(db, SQL, SV_ARGS(SV_STR(sid)), STORE_COLS(COLS));
 }
 
-int store_thread_create(struct store *db, void *arg)
+int store_thread_create_at(struct store *db, struct store_new_thread *t)
 {
     static const char *SQL =
         "INSERT INTO channels (id, server_id, parent_id, type, name, origin_message_id, created_at)"
         " VALUES ($1, $2, $3, 'thread', $4, $5, $6)";
-    struct store_new_thread *t = arg;
     int rc = store_exec(db, SQL,
                         SV_ARGS(SV_STR(t->id), SV_STR(t->server_id), SV_STR(t->parent_id),
                                 SV_STR(t->name), SV_STR(t->origin_message_id), SV_INT(t->now)));
     return rc == STORE_CONSTRAINT ? STORE_TAKEN : rc;
+}
+
+static int thread_create_job(struct store *db, void *arg)
+{
+    return store_thread_create_at(db, arg);
+}
+
+int store_thread_create(struct store_writer *w, struct store_new_thread *t)
+{
+    return store_write(w, thread_create_job, t);
 }
 
 json_t *store_reply_target(struct store *db, const char *id, const char *channel_id, int *rc)

@@ -22,7 +22,9 @@ struct store_new_message {
     int64_t flags, now;
     int everyone;
 };
-int store_message_insert(struct store *db, void *new_message);
+int store_message_insert(struct store_writer *w, struct store_new_message *arg);
+/* The same inside a writer job (its transaction). */
+int store_message_insert_at(struct store *db, struct store_new_message *arg);
 
 struct store_message_edit {
     const char *id, *content, *embeds_json, *components_json, *mentions_json, *role_ids_json;
@@ -64,7 +66,7 @@ struct store_reaction_toggle {
     const char *message_id, *channel_id, *emoji, *custom_emoji_id, *user_id;
     int64_t now;
 };
-int store_reaction_toggle(struct store *db, void *toggle);
+int store_reaction_toggle(struct store_writer *w, struct store_reaction_toggle *arg);
 json_t *store_reactions_json(struct store *db, const char *message_id);
 
 /* Toggles the pin; out: pinned. -409 when pinning would pass PINS_MAX. */
@@ -72,7 +74,7 @@ struct store_pin_toggle {
     const char *message_id, *channel_id;
     int pinned;
 };
-int store_pin_toggle(struct store *db, void *toggle);
+int store_pin_toggle(struct store_writer *w, struct store_pin_toggle *arg);
 
 /* Users of a server by username (lowercase), for mentions: 1 found (id set), 0 not. */
 int store_member_by_username(struct store *db, const char *sid, const char *username,
@@ -85,6 +87,8 @@ struct store_new_thread {
     const char *id, *server_id, *parent_id, *name, *origin_message_id;
     int64_t now;
 };
-int store_thread_create(struct store *db, void *new_thread);
+int store_thread_create(struct store_writer *w, struct store_new_thread *arg);
+/* The same inside a writer job (its transaction). */
+int store_thread_create_at(struct store *db, struct store_new_thread *arg);
 
 #endif

@@ -4,6 +4,7 @@
 #include "core/clock.h"
 #include "core/buf.h"
 #include "store/rows.h"
+#include "store/writer.h"
 
 static const struct store_col USER_COLS[] = {
     {"id", COL_TEXT},    {"username", COL_TEXT},   {"displayName", COL_TEXT},
@@ -108,14 +109,13 @@ int store_user_kind(struct store *db, const char *id, int *is_bot)
     return store_found(rc);
 }
 
-int store_user_create(struct store *db, void *arg)
+static int user_create_at(struct store *db, struct store_new_user *u)
 {
     static const char *SQL_USER =
         "INSERT INTO users (id, username, display_name, password_hash, created_at)"
         " VALUES ($1, $2, $3, $4, $5)";
     static const char *SQL_TOKEN =
         "INSERT INTO tokens (hash, user_id, kind, created_at) VALUES ($1, $2, 'session', $3)";
-    struct store_new_user *u = arg;
     int rc = store_exec(db, SQL_USER,
                         SV_ARGS(SV_STR(u->id), SV_STR(u->username), SV_STR(u->display_name),
                                 SV_STR(u->password_hash), SV_INT(u->now)));
@@ -123,6 +123,16 @@ int store_user_create(struct store *db, void *arg)
         rc = store_exec(db, SQL_TOKEN,
                         SV_ARGS(SV_STR(u->token_hash), SV_STR(u->id), SV_INT(u->now)));
     return rc;
+}
+
+static int user_create_job(struct store *db, void *arg)
+{
+    return user_create_at(db, arg);
+}
+
+int store_user_create(struct store_writer *w, struct store_new_user *u)
+{
+    return store_write(w, user_create_job, u);
 }
 
 int store_session_create(struct store_writer *w, const char *hash, const char *user_id)

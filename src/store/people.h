@@ -48,7 +48,8 @@ json_t *store_user_json(struct store *db, const char *id, int *rc);
 int store_user_kind(struct store *db, const char *id, int *is_bot);
 
 /* Writes (run them with store_write). */
-int store_user_create(struct store *db, void *new_user); /* STORE_CONSTRAINT: name taken */
+int store_user_create(struct store_writer *w,
+                      struct store_new_user *arg); /* STORE_CONSTRAINT: name taken */
 int store_session_create(struct store_writer *w, const char *hash, const char *user_id);
 int store_token_delete(struct store_writer *w, const char *hash);
 /* Records a session's use (kept coarse by the caller: it is a write). */

@@ -2,6 +2,7 @@
  * Discord, so whoever made one stays above it. */
 #include "core/buf.h"
 #include "store/rows.h"
+#include "store/writer.h"
 #include "store/roles.h"
 
 static const struct store_col ROLE_COLS[] = {
@@ -25,14 +26,13 @@ json_t *store_role_json(struct store *db, const char *rid, int *rc)
     return store_get_json(db, SQL, SV_ARGS(SV_STR(rid)), STORE_COLS(ROLE_COLS), rc);
 }
 
-int store_role_create(struct store *db, void *arg)
+static int role_create_at(struct store *db, struct store_new_role *r)
 {
     static const char *SQL_SHIFT =
         "UPDATE roles SET position = position + 1 WHERE server_id = $1 AND position >= 1";
     static const char *SQL_INSERT = "INSERT INTO roles (id, server_id, name, permissions, color, "
                                     "mentionable, position, created_at)"
                                     " VALUES ($1, $2, $3, $4, $5, $6, 1, $7)";
-    struct store_new_role *r = arg;
     int rc = store_exec(db, SQL_SHIFT, SV_ARGS(SV_STR(r->server_id)));
     if (rc == STORE_DONE)
         rc = store_exec(db, SQL_INSERT,
@@ -40,6 +40,16 @@ int store_role_create(struct store *db, void *arg)
                                 SV_INT(r->permissions), SV_INT(r->color), SV_INT(r->mentionable),
                                 SV_INT(r->now)));
     return rc;
+}
+
+static int role_create_job(struct store *db, void *arg)
+{
+    return role_create_at(db, arg);
+}
+
+int store_role_create(struct store_writer *w, struct store_new_role *r)
+{
+    return store_write(w, role_create_job, r);
 }
 
 int store_role_update(struct store_writer *w, const char *rid, const char *name,

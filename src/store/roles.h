@@ -15,7 +15,7 @@ struct store_new_role {
     int64_t permissions, color, now;
     int mentionable;
 };
-int store_role_create(struct store *db, void *new_role);
+int store_role_create(struct store_writer *w, struct store_new_role *arg);
 int store_role_update(struct store_writer *w, const char *rid, const char *name,
                       int64_t permissions, int64_t color, int mentionable);
 /* Deletes the role, its overwrites, and closes the gap in the positions above it. */

@@ -3,6 +3,7 @@
 
 #include "core/clock.h"
 #include "store/rows.h"
+#include "store/writer.h"
 #include "store/servers.h"
 
 static const struct store_col SERVER_COLS[] = {
@@ -88,7 +89,7 @@ const char *const STORE_SQL_COUNT_ROLES = "SELECT count(*) FROM roles WHERE serv
 const char *const STORE_SQL_COUNT_CHANNELS =
     "SELECT count(*) FROM channels WHERE server_id = $1 AND parent_id IS NULL";
 
-int store_server_create(struct store *db, void *arg)
+static int server_create_at(struct store *db, struct store_new_server *s)
 {
     static const char *SQL_SERVER =
         "INSERT INTO servers (id, name, owner_id, created_at) VALUES ($1, $2, $3, $4)";
@@ -100,7 +101,6 @@ int store_server_create(struct store *db, void *arg)
         " VALUES ($1, $2, 'text', 'geral', 0, $3)";
     static const char *SQL_MEMBER =
         "INSERT INTO members (server_id, user_id, joined_at) VALUES ($1, $2, $3)";
-    struct store_new_server *s = arg;
     int rc =
         store_exec(db, SQL_SERVER,
                    SV_ARGS(SV_STR(s->id), SV_STR(s->name), SV_STR(s->owner_id), SV_INT(s->now)));
@@ -114,6 +114,16 @@ int store_server_create(struct store *db, void *arg)
         rc =
             store_exec(db, SQL_MEMBER, SV_ARGS(SV_STR(s->id), SV_STR(s->owner_id), SV_INT(s->now)));
     return rc;
+}
+
+static int server_create_job(struct store *db, void *arg)
+{
+    return server_create_at(db, arg);
+}
+
+int store_server_create(struct store_writer *w, struct store_new_server *s)
+{
+    return store_write(w, server_create_job, s);
 }
 
 int store_server_update(struct store_writer *w, const struct store_server_patch *p)

@@ -23,7 +23,7 @@ struct store_new_server {
     const char *id, *name, *owner_id, *channel_id;
     int64_t everyone_perms, now;
 };
-int store_server_create(struct store *db, void *new_server);
+int store_server_create(struct store_writer *w, struct store_new_server *arg);
 
 struct store_server_patch {
     const char *id;
