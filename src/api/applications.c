@@ -111,8 +111,13 @@ static void app_create(struct api_call *c)
     char id[UUID_LEN + 1], client_id[33];
     uuid_v7(id);
     crypto_random_hex(client_id, 16);
-    struct store_new_app a = {id,   c->me.user_id, name,          description,
-                              icon, client_id,     clock_now_ms()};
+    struct store_new_app a = {.id = id,
+                              .owner_id = c->me.user_id,
+                              .name = name,
+                              .description = description,
+                              .icon_url = icon,
+                              .client_id = client_id,
+                              .now = clock_now_ms()};
     if (store_app_create(c->svc->writer, &a) < 0) {
         api_internal(c);
         return;
@@ -183,7 +188,12 @@ static void bot_create(struct api_call *c, struct store_app *app)
         /* The plain name first; then a random suffix while the name is taken. */
         text_bot_username(app->name, attempt ? 1000 + (int)(clock_now_ms() % 9000) + attempt : 0,
                           username);
-        struct store_new_bot b = {app->id, user_id, username, app->name, hash, clock_now_ms()};
+        struct store_new_bot b = {.app_id = app->id,
+                                  .user_id = user_id,
+                                  .username = username,
+                                  .display_name = app->name,
+                                  .token_hash = hash,
+                                  .now = clock_now_ms()};
         rc = store_bot_create(c->svc->writer, &b);
     }
     if (api_store_answer(c, rc, &(struct api_store_words){.taken = "Esta aplicação já tem um bot"}))
@@ -204,7 +214,8 @@ static void bot_token_rotate(struct api_call *c, struct store_app *app)
     else if (!api_limit_hit(c, &API_LIMIT_ROTATE_TOKEN)) {
         char token[CRYPTO_TOKEN_LEN + 1], hash[65];
         new_token(token, hash);
-        struct store_bot_token t = {app->bot_user_id, hash, clock_now_ms()};
+        struct store_bot_token t = {
+            .bot_user_id = app->bot_user_id, .token_hash = hash, .now = clock_now_ms()};
         if (store_bot_token_replace(c->svc->writer, &t) < 0) {
             api_internal(c);
         } else {

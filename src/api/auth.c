@@ -101,8 +101,12 @@ static void auth_register(struct api_call *c)
     crypto_token(token);
     crypto_sha256_hex(token, strlen(token), token_hash);
     uuid_v7(id);
-    struct store_new_user u = {id,   username,   display ? display : username,
-                               hash, token_hash, clock_now_ms()};
+    struct store_new_user u = {.id = id,
+                               .username = username,
+                               .display_name = display ? display : username,
+                               .password_hash = hash,
+                               .token_hash = token_hash,
+                               .now = clock_now_ms()};
     int rc = store_user_create(c->svc->writer, &u);
     if (rc == STORE_CONSTRAINT) {
         api_error(c, 409, "username: já está em uso");

@@ -58,7 +58,12 @@ static void channel_create(struct api_call *c)
     }
     char id[UUID_LEN + 1];
     uuid_v7(id);
-    struct store_new_channel ch = {id, sid, type, name, topic, clock_now_ms()};
+    struct store_new_channel ch = {.id = id,
+                                   .server_id = sid,
+                                   .type = type,
+                                   .name = name,
+                                   .topic = topic,
+                                   .now = clock_now_ms()};
     if (store_channel_create(c->svc->writer, &ch) < 0) {
         api_internal(c);
         return;

@@ -42,7 +42,10 @@ static void bot_commands_put(struct api_call *c)
         json_decref(clean);
         return;
     }
-    struct store_commands_put put = {c->me.app_id, sid ? sid : "", clean, clock_now_ms()};
+    struct store_commands_put put = {.app_id = c->me.app_id,
+                                     .server_id = sid ? sid : "",
+                                     .commands = clean,
+                                     .now = clock_now_ms()};
     if (store_commands_replace(c->svc->writer, &put) < 0) {
         json_decref(clean);
         api_internal(c);

@@ -52,16 +52,16 @@ static const char *log_job_where(const struct log_job *j)
 static void log_job_run(struct store_writer_job *job, struct store *db)
 {
     struct log_job *j = (struct log_job *)job;
-    struct store_event e = {j->name,
-                            or_null(j->stream),
-                            or_null(j->channel),
-                            j->intent,
-                            or_null(j->user),
-                            j->text,
-                            j->len,
-                            j->at,
-                            0,
-                            0};
+    struct store_event e = {.type = j->name,
+                            .stream = or_null(j->stream),
+                            .channel_id = or_null(j->channel),
+                            .intent = j->intent,
+                            .user_id = or_null(j->user),
+                            .payload = j->text,
+                            .len = j->len,
+                            .at = j->at,
+                            .position = 0,
+                            .seq = 0};
     if (store_event_append(db, &e, &j->position) != STORE_DONE)
         j->position = 0;
 }
@@ -99,16 +99,16 @@ static void send_text(struct api_call *c, const char *name, char *text, size_t l
         return;
     }
     if (c->held) { /* on the writer, in the transaction of the change it reports */
-        struct store_event e = {name,
-                                scope->stream,
-                                scope->channel_id,
-                                scope->intent,
-                                scope->user_id,
-                                text,
-                                len,
-                                now,
-                                0,
-                                0};
+        struct store_event e = {.type = name,
+                                .stream = scope->stream,
+                                .channel_id = scope->channel_id,
+                                .intent = scope->intent,
+                                .user_id = scope->user_id,
+                                .payload = text,
+                                .len = len,
+                                .at = now,
+                                .position = 0,
+                                .seq = 0};
         /* The held event's position is filled by the append, or at the commit. */
         uint64_t *position = bus_hold(c->held, name, text, len, to, 0,
                                       scope->stream ? scope->stream : scope->user_id);

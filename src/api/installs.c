@@ -18,7 +18,7 @@
 int api_uninstall(struct api_call *c, const char *app_id, const char *bot_user_id, const char *sid,
                   const char *reason)
 {
-    struct store_uninstall u = {app_id, sid, 0};
+    struct store_uninstall u = {.app_id = app_id, .server_id = sid, .removed = 0};
     if (store_uninstall(c->svc->writer, &u) < 0) {
         api_internal(c);
         return -1;

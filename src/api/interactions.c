@@ -235,10 +235,17 @@ static void invoke(struct api_call *c)
     int64_t now = clock_now_ms();
     json_t *payload = interaction_payload(id, &p, &inv, user, now);
     char *text = jsonout_dump(payload, NULL);
-    struct store_new_interaction row = {
-        id,       inv.app_id,       p.sid,          p.cid, c->me.user_id,
-        inv.type, inv.command_name, inv.message_id, text,  inv.open_modal_of,
-        now};
+    struct store_new_interaction row = {.id = id,
+                                        .application_id = inv.app_id,
+                                        .server_id = p.sid,
+                                        .channel_id = p.cid,
+                                        .user_id = c->me.user_id,
+                                        .type = inv.type,
+                                        .command_name = inv.command_name,
+                                        .message_id = inv.message_id,
+                                        .payload = text,
+                                        .open_modal_of = inv.open_modal_of,
+                                        .now = now};
     /* Gateway mode: the interaction and its INTERACTION_CREATE commit together. */
     if (!text)
         rc = -1;
@@ -272,7 +279,8 @@ struct claim {
 static int claim(struct api_call *c, void *arg)
 {
     struct claim *cl = arg;
-    struct store_interaction_answer a = {cl->id, cl->modal_custom_id, clock_now_ms()};
+    struct store_interaction_answer a = {
+        .id = cl->id, .modal_custom_id = cl->modal_custom_id, .now = clock_now_ms()};
     int rc = store_interaction_answer(c->svc->writer, &a);
     return api_store_answer(
         c, rc, &(struct api_store_words){.taken = "Interação já respondida ou expirada"});

@@ -260,8 +260,15 @@ json_t *api_message_edit(struct api_call *c, const struct place *p, const char *
     roles = jsonout_dump(men.roles, NULL);
     e = stored_array(embeds);
     k = stored_array(components);
-    struct store_message_edit edit = {mid,     content,        e,           k, users, roles,
-                                      d.flags, clock_now_ms(), men.everyone};
+    struct store_message_edit edit = {.id = mid,
+                                      .content = content,
+                                      .embeds_json = e,
+                                      .components_json = k,
+                                      .mentions_json = users,
+                                      .role_ids_json = roles,
+                                      .flags = d.flags,
+                                      .now = clock_now_ms(),
+                                      .everyone = men.everyone};
     if (!users || !roles || store_message_edit(c->svc->writer, &edit) < 0 ||
         !(result = store_message_json(c->db, mid, &rc)))
         api_internal(c);
@@ -453,7 +460,12 @@ static void react(struct api_call *c)
     if (!api_place_message(c, &p, &mid, &ref) && !not_timed_out(c, &p) &&
         !api_require_in(c, p.perms, PERM_ADICIONAR_REACOES) && (body = api_body(c)) &&
         !read_reaction(c, body, &emoji, &custom) && !api_limit_hit(c, &API_LIMIT_REACT)) {
-        struct store_reaction_toggle t = {mid, p.cid, emoji, custom, c->me.user_id, clock_now_ms()};
+        struct store_reaction_toggle t = {.message_id = mid,
+                                          .channel_id = p.cid,
+                                          .emoji = emoji,
+                                          .custom_emoji_id = custom,
+                                          .user_id = c->me.user_id,
+                                          .now = clock_now_ms()};
         json_t *list =
             store_reaction_toggle(c->svc->writer, &t) < 0 ? NULL : store_reactions_json(c->db, mid);
         if (list)
@@ -474,7 +486,7 @@ static void pin(struct api_call *c)
     struct store_message_ref ref;
     if (!api_place_message(c, &p, &mid, &ref) && !not_timed_out(c, &p) &&
         !api_require_in(c, p.perms, PERM_FIXAR_MENSAGENS)) {
-        struct store_pin_toggle t = {mid, p.cid, 0};
+        struct store_pin_toggle t = {.message_id = mid, .channel_id = p.cid, .pinned = 0};
         int rc = store_pin_toggle(c->svc->writer, &t);
         if (!api_store_answer(
                 c, rc,

@@ -65,7 +65,13 @@ static void role_create(struct api_call *c)
     }
     char id[UUID_LEN + 1];
     uuid_v7(id);
-    struct store_new_role r = {id, sid, name, (int64_t)perms, color, clock_now_ms(), mentionable};
+    struct store_new_role r = {.id = id,
+                               .server_id = sid,
+                               .name = name,
+                               .permissions = (int64_t)perms,
+                               .color = color,
+                               .now = clock_now_ms(),
+                               .mentionable = mentionable};
     if (store_role_create(c->svc->writer, &r) < 0) {
         api_internal(c);
         return;

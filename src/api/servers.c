@@ -74,8 +74,12 @@ static void server_create(struct api_call *c)
     char id[UUID_LEN + 1], channel_id[UUID_LEN + 1];
     uuid_v7(id);
     uuid_v7(channel_id);
-    struct store_new_server s = {
-        id, name, c->me.user_id, channel_id, (int64_t)PERM_EVERYONE_DEFAULT, clock_now_ms()};
+    struct store_new_server s = {.id = id,
+                                 .name = name,
+                                 .owner_id = c->me.user_id,
+                                 .channel_id = channel_id,
+                                 .everyone_perms = (int64_t)PERM_EVERYONE_DEFAULT,
+                                 .now = clock_now_ms()};
     if (store_server_create(c->svc->writer, &s) < 0) {
         api_internal(c);
         return;

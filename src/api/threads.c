@@ -51,7 +51,12 @@ static void thread_from_message(struct api_call *c)
              api_in_str(c, body, "name", 1, 100, API_IN_REQUIRED | API_IN_TRIM, &name) >= 0) {
         char id[UUID_LEN + 1];
         uuid_v7(id);
-        struct store_new_thread t = {id, p.sid, p.cid, name, mid, clock_now_ms()};
+        struct store_new_thread t = {.id = id,
+                                     .server_id = p.sid,
+                                     .parent_id = p.cid,
+                                     .name = name,
+                                     .origin_message_id = mid,
+                                     .now = clock_now_ms()};
         int rc = store_thread_create(c->svc->writer, &t);
         if (!api_store_answer(
                 c, rc, &(struct api_store_words){.taken = "Esta mensagem já tem uma thread"}))
