@@ -10,19 +10,11 @@ const path = require('node:path');
 const https = require('node:https');
 const http = require('node:http');
 const { spawn, spawnSync } = require('node:child_process');
-const { startServer, appWithBot, install, serverWithMembers, uniqueName } = require('./helpers');
+const { startServer, appWithBot, install, serverWithMembers, uniqueName, freePort } = require('./helpers');
 
 const NGINX = '/usr/sbin/nginx';
 const CONF = path.resolve(__dirname, '../../deploy/nginx/praca.conf');
 
-function freePort() {
-  return new Promise((resolve) => {
-    const s = require('node:net').createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 // One request from a chosen loopback address; {status, headers, body}.
 function request(url, { method = 'GET', body, localAddress = '127.0.0.1', token } = {}) {

@@ -7,7 +7,7 @@ const assert = require('node:assert/strict');
 const net = require('node:net');
 const { spawnSync } = require('node:child_process');
 const { io } = require('socket.io-client');
-const { startServer, api, register, appWithBot, install, serverWithMembers, gatewayConnect, eventually, BIN } = require('./helpers');
+const { startServer, api, register, appWithBot, install, serverWithMembers, gatewayConnect, eventually, BIN, nextEvent: next, quiet } = require('./helpers');
 
 const { P } = require('./permissions');
 const MODES = { default: {}, websocket: { transports: ['websocket'] } };
@@ -21,14 +21,6 @@ function connect(token, mode = 'default', extra = {}) {
   return gatewayConnect(srv.url, { auth: token === undefined ? undefined : { token }, ...MODES[mode], ...extra }, sockets);
 }
 
-function next(s, name, timeoutMs = 3000, label = '') {
-  return new Promise((resolve, reject) => {
-    const t = setTimeout(() => reject(new Error(`no ${name} within ${timeoutMs} ms ${label}`)), timeoutMs);
-    s.once(name, (payload) => { clearTimeout(t); resolve(payload); });
-  });
-}
-
-const quiet = (ms = 400) => new Promise((r) => setTimeout(r, ms));
 
 async function world(intents = ['messages.read', 'members.read'], bits = P.VER_CANAL | P.ENVIAR_MENSAGENS) {
   const w = await serverWithMembers(srv.url, 1);

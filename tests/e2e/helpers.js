@@ -279,6 +279,31 @@ async function eventually(fn, timeoutMs = 2500, what = 'condition') {
 }
 module.exports.eventually = eventually;
 
+// The next `name` event on socket s, or a failure after timeoutMs.
+function nextEvent(s, name, timeoutMs = 3000, label = '') {
+  return new Promise((resolve, reject) => {
+    const t = setTimeout(() => reject(new Error(`no ${name} within ${timeoutMs} ms ${label}`.trim())), timeoutMs);
+    s.once(name, (payload) => { clearTimeout(t); resolve(payload); });
+  });
+}
+module.exports.nextEvent = nextEvent;
+
+// A pause to show that something does NOT happen (an event that must not come); never a wait
+// for something that should: use eventually or nextEvent for that.
+const quiet = (ms = 400) => new Promise((r) => setTimeout(r, ms));
+module.exports.quiet = quiet;
+
+// A TCP port free on the loopback now (for a process the test starts).
+function freePort() {
+  return new Promise((resolve) => {
+    const s = require('node:net').createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+module.exports.freePort = freePort;
+
 // A raw Socket.IO client that presents a pid and offset itself; collects every event.
 async function rawResume(url, token, pid, offset) {
   const WebSocket = require('ws');

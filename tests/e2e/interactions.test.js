@@ -4,7 +4,7 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const { spawnSync } = require('node:child_process');
-const { startServer, api, appWithBot, install, serverWithMembers, gatewayConnect, BIN } = require('./helpers');
+const { startServer, api, appWithBot, install, serverWithMembers, gatewayConnect, BIN, nextEvent: next, quiet } = require('./helpers');
 
 const { P } = require('./permissions');
 const EVERYONE_DEFAULT = 256 | 512 | 2048 | 128 | 16384 | 32768 | 65536;
@@ -15,14 +15,6 @@ test.after(async () => { for (const s of sockets) s.close(); const r = await srv
 
 const connect = (token, transports) => gatewayConnect(srv.url, { auth: { token }, ...(transports && { transports }) }, sockets);
 
-function next(s, name, timeoutMs = 3000) {
-  return new Promise((resolve, reject) => {
-    const t = setTimeout(() => reject(new Error(`no ${name} within ${timeoutMs} ms`)), timeoutMs);
-    s.once(name, (payload) => { clearTimeout(t); resolve(payload); });
-  });
-}
-
-const quiet = (ms = 300) => new Promise((r) => setTimeout(r, ms));
 
 const clima = {
   name: 'clima', description: 'Previsão do tempo',

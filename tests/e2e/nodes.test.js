@@ -9,19 +9,10 @@ const os = require('node:os');
 const path = require('node:path');
 const net = require('node:net');
 const { spawn, spawnSync } = require('node:child_process');
-const { startServer, api, appWithBot, install, serverWithMembers, gatewayConnect, eventually, rawResume, POSTGRES, BIN } = require('./helpers');
+const { startServer, api, appWithBot, install, serverWithMembers, gatewayConnect, eventually, rawResume, POSTGRES, BIN, freePort } = require('./helpers');
 
 const REDIS = '/usr/bin/redis-server';
 const { P } = require('./permissions');
-
-function freePort() {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 async function startRedis(dir, port) {
   port = port || await freePort();

@@ -3,7 +3,7 @@
 'use strict';
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { startServer, api, appWithBot, install, serverWithMembers, gatewayConnect } = require('./helpers');
+const { startServer, api, appWithBot, install, serverWithMembers, gatewayConnect, quiet } = require('./helpers');
 
 const { P } = require('./permissions');
 const BOT_PERMS = P.VER_CANAL | P.CONECTAR_VOZ | P.FALAR;
@@ -26,7 +26,6 @@ async function waitFor(s, name, pred = () => true, { from = 0, timeoutMs = 3000 
 }
 const mark = (s) => s.received.length;
 const since = (s, from, name) => s.received.slice(from).filter((e) => e.name === name).map((e) => e.payload);
-const quiet = (ms = 300) => new Promise((r) => setTimeout(r, ms));
 const ask = (s, name, payload) => s.timeout(3000).emitWithAck(name, payload);
 const ids = (participants) => participants.map((p) => p.userId);
 
