@@ -1,7 +1,8 @@
 /* In-process bus: see bus.h. */
 #include "bus/bus.h"
 
-#include <pthread.h>
+#include <stdatomic.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,13 +10,11 @@
 #include "core/jsonout.h"
 
 struct bus {
-    uv_async_t async;
-    pthread_mutex_t lock;
-    struct bus_event *head, *tail;
+    struct inbox *inbox; /* to the I/O thread; shut by bus_close, freed by bus_free */
     bus_deliver_fn fn;
     void *user;
-    unsigned long published;
-    int closing;
+    atomic_ulong published;
+    int closing; /* the I/O thread's: delivers no more */
     bus_relay_fn relay;
     void *relay_user;
 };
@@ -27,34 +26,23 @@ static void event_free(struct bus_event *ev)
     free(ev);
 }
 
-static void drain(uv_async_t *a)
+/* On the I/O thread: one event to the subscriber, then freed. */
+static void deliver(struct inbox_item *item)
 {
-    struct bus *b = a->data;
-    pthread_mutex_lock(&b->lock);
-    struct bus_event *ev = b->head;
-    b->head = b->tail = NULL;
-    pthread_mutex_unlock(&b->lock);
-    while (ev) {
-        struct bus_event *next = ev->next;
-        if (b->fn && !b->closing)
-            b->fn(b->user, ev);
-        event_free(ev);
-        ev = next;
-    }
+    struct bus_event *ev = (struct bus_event *)((char *)item - offsetof(struct bus_event, item));
+    struct bus *b = ev->bus;
+    if (b->fn && !b->closing)
+        b->fn(b->user, ev);
+    event_free(ev);
 }
 
 struct bus *bus_new(uv_loop_t *loop)
 {
     struct bus *b = calloc(1, sizeof *b);
-    if (!b)
-        return NULL;
-    pthread_mutex_init(&b->lock, NULL);
-    if (uv_async_init(loop, &b->async, drain)) {
-        pthread_mutex_destroy(&b->lock);
+    if (!b || !(b->inbox = inbox_new(loop))) {
         free(b);
         return NULL;
     }
-    b->async.data = b;
     return b;
 }
 
@@ -94,23 +82,20 @@ static void enqueue(struct bus *b, struct bus_event *first, struct bus_event *la
                  !strcmp(ev->name, BUS_VOICE_REVIEW)) &&
                 !ev->from_peer)
                 b->relay(b->relay_user, ev);
-    pthread_mutex_lock(&b->lock);
-    if (b->closing) { /* shutting down: the loop no longer delivers (the writer may still log) */
-        pthread_mutex_unlock(&b->lock);
+    for (struct bus_event *ev = first; ev; ev = ev->next) {
+        ev->bus = b;
+        ev->item.run = deliver;
+        ev->item.next = ev->next ? &ev->next->item : NULL;
+    }
+    atomic_fetch_add(&b->published, n); /* before: delivery may start at once */
+    if (inbox_post_list(b->inbox, &first->item, &last->item)) {
+        /* shutting down: the loop no longer delivers (the writer may still log) */
+        atomic_fetch_sub(&b->published, n);
         for (struct bus_event *ev = first, *next; ev; ev = next) {
             next = ev->next;
             event_free(ev);
         }
-        return;
     }
-    if (b->tail)
-        b->tail->next = first;
-    else
-        b->head = first;
-    b->tail = last;
-    b->published += n;
-    pthread_mutex_unlock(&b->lock);
-    uv_async_send(&b->async);
 }
 
 static int publish(struct bus *b, const char *name, char *payload, size_t len, struct idset *to,
@@ -226,35 +211,21 @@ void bus_held_drop(struct bus_held *h)
 
 unsigned long bus_published(struct bus *b)
 {
-    pthread_mutex_lock(&b->lock);
-    unsigned long n = b->published;
-    pthread_mutex_unlock(&b->lock);
-    return n;
-}
-
-static void on_closed(uv_handle_t *h)
-{
-    (void)h; /* freed by bus_free, once no thread can publish any more */
+    return atomic_load(&b->published);
 }
 
 void bus_close(struct bus *b)
 {
     if (!b)
         return;
-    pthread_mutex_lock(&b->lock);
     b->closing = 1;
-    pthread_mutex_unlock(&b->lock);
-    uv_close((uv_handle_t *)&b->async, on_closed);
+    inbox_shut(b->inbox);
 }
 
 void bus_free(struct bus *b)
 {
     if (!b)
         return;
-    for (struct bus_event *ev = b->head, *next; ev; ev = next) {
-        next = ev->next;
-        event_free(ev);
-    }
-    pthread_mutex_destroy(&b->lock);
+    inbox_free(b->inbox);
     free(b);
 }

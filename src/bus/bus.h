@@ -1,7 +1,7 @@
 /*
  * The event bus. Handlers (any thread) publish an already-serialized event together with the
  * user IDs that should receive it; the bus hands it to the subscriber on the I/O thread, where
- * delivery is a lookup plus writes. It is a mutex-guarded queue drained through uv_async_t; with
+ * delivery is a lookup plus writes. Events reach the I/O thread through core/inbox; with
  * several nodes, a relay (bus/relay.h) also carries each event with an audience to the other
  * nodes, which publish it to their own bus for their own sockets.
  */
@@ -13,6 +13,7 @@
 #include <uv.h>
 
 #include "core/idset.h"
+#include "core/inbox.h"
 #include "core/uuid.h"
 
 /* Control events: from the API (or main) to the gateway, never sent to a client as such. */
@@ -33,6 +34,8 @@ struct bus_event {
     uint32_t route;    /* bus_route of where it happened: which stream shard carries it */
     int from_peer;     /* relayed from another node: not relayed again */
     struct bus_event *next;
+    struct inbox_item item; /* private: the way to the I/O thread */
+    struct bus *bus;        /* private */
 };
 
 /* Called on the I/O thread for each event; the event is freed after it returns. */

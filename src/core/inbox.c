@@ -8,6 +8,8 @@ struct inbox {
     uv_async_t async;
     pthread_mutex_t lock;
     struct inbox_item *head, *tail;
+    int shut;          /* posts refused */
+    int free_on_close; /* inbox_close: nobody frees it afterwards */
 };
 
 static void drain(uv_async_t *a)
@@ -39,24 +41,34 @@ struct inbox *inbox_new(uv_loop_t *loop)
     return in;
 }
 
-void inbox_post(struct inbox *in, struct inbox_item *item)
+int inbox_post_list(struct inbox *in, struct inbox_item *first, struct inbox_item *last)
 {
-    item->next = NULL;
+    last->next = NULL;
     pthread_mutex_lock(&in->lock);
+    if (in->shut) {
+        pthread_mutex_unlock(&in->lock);
+        return -1;
+    }
     if (in->tail)
-        in->tail->next = item;
+        in->tail->next = first;
     else
-        in->head = item;
-    in->tail = item;
+        in->head = first;
+    in->tail = last;
     pthread_mutex_unlock(&in->lock);
     uv_async_send(&in->async);
+    return 0;
+}
+
+int inbox_post(struct inbox *in, struct inbox_item *item)
+{
+    return inbox_post_list(in, item, item);
 }
 
 static void on_closed(uv_handle_t *h)
 {
     struct inbox *in = h->data;
-    pthread_mutex_destroy(&in->lock);
-    free(in);
+    if (in->free_on_close)
+        inbox_free(in);
 }
 
 void inbox_close(struct inbox *in)
@@ -64,5 +76,25 @@ void inbox_close(struct inbox *in)
     if (!in)
         return;
     drain(&in->async);
+    in->free_on_close = 1;
     uv_close((uv_handle_t *)&in->async, on_closed);
+}
+
+void inbox_shut(struct inbox *in)
+{
+    if (!in)
+        return;
+    pthread_mutex_lock(&in->lock);
+    in->shut = 1;
+    pthread_mutex_unlock(&in->lock);
+    drain(&in->async);
+    uv_close((uv_handle_t *)&in->async, on_closed);
+}
+
+void inbox_free(struct inbox *in)
+{
+    if (!in)
+        return;
+    pthread_mutex_destroy(&in->lock);
+    free(in);
 }

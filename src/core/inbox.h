@@ -1,6 +1,7 @@
 /*
  * Work handed to the I/O thread from any thread: items are queued under a mutex and run on the
- * loop through one uv_async_t. Intrusive: embed struct inbox_item.
+ * loop through one uv_async_t. Intrusive: embed struct inbox_item. The one way threads hand the
+ * loop something: the gateway's worker answers, the HTTP server's answers, the event bus.
  */
 #ifndef PRACA_CORE_INBOX_H
 #define PRACA_CORE_INBOX_H
@@ -14,9 +15,16 @@ struct inbox_item {
 struct inbox;
 
 struct inbox *inbox_new(uv_loop_t *loop);
-/* Thread-safe. */
-void inbox_post(struct inbox *in, struct inbox_item *item);
-/* Runs what is left, closes the handle; the inbox is freed in the close callback. */
+/* Thread-safe. 0, or -1 when the inbox is shut (the item stays the caller's). */
+int inbox_post(struct inbox *in, struct inbox_item *item);
+/* The same for items already linked first..last through next, woken once. */
+int inbox_post_list(struct inbox *in, struct inbox_item *first, struct inbox_item *last);
+/* For an inbox no thread posts to any more: runs what is left, closes the handle; the inbox
+ * is freed in the close callback. */
 void inbox_close(struct inbox *in);
+/* For an inbox other threads may still post to: posts are refused from now on, what is left
+ * runs, the handle closes; inbox_free once no thread can post. */
+void inbox_shut(struct inbox *in);
+void inbox_free(struct inbox *in);
 
 #endif

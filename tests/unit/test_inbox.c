@@ -1,0 +1,54 @@
+/* The loop inbox: items run on the loop in order; a shut inbox refuses posts and runs what was
+ * left; one closed is freed with its handle. */
+#include <criterion/criterion.h>
+#include <stddef.h>
+
+#include "core/inbox.h"
+
+struct mark {
+    struct inbox_item item;
+    int id;
+};
+
+static int ran[8], nran;
+
+static void note(struct inbox_item *item)
+{
+    ran[nran++] = ((struct mark *)((char *)item - offsetof(struct mark, item)))->id;
+}
+
+Test(inbox, items_run_on_the_loop_in_order)
+{
+    uv_loop_t loop;
+    uv_loop_init(&loop);
+    struct inbox *in = inbox_new(&loop);
+    struct mark a = {{NULL, note}, 1}, b = {{NULL, note}, 2}, c = {{NULL, note}, 3};
+    nran = 0;
+    cr_assert_eq(inbox_post(in, &a.item), 0);
+    b.item.next = &c.item;
+    cr_assert_eq(inbox_post_list(in, &b.item, &c.item), 0);
+    cr_assert_eq(nran, 0, "nothing runs before the loop does");
+    uv_run(&loop, UV_RUN_NOWAIT);
+    cr_assert_eq(nran, 3);
+    cr_assert(ran[0] == 1 && ran[1] == 2 && ran[2] == 3);
+    inbox_close(in); /* freed with its handle */
+    uv_run(&loop, UV_RUN_DEFAULT);
+    cr_assert_eq(uv_loop_close(&loop), 0, "no handle left");
+}
+
+Test(inbox, a_shut_inbox_runs_what_was_left_and_refuses_the_rest)
+{
+    uv_loop_t loop;
+    uv_loop_init(&loop);
+    struct inbox *in = inbox_new(&loop);
+    struct mark a = {{NULL, note}, 1}, late = {{NULL, note}, 9};
+    nran = 0;
+    cr_assert_eq(inbox_post(in, &a.item), 0);
+    inbox_shut(in);
+    cr_assert_eq(nran, 1, "what was queued ran at once");
+    cr_assert_eq(inbox_post(in, &late.item), -1, "refused: the item stays the poster's");
+    uv_run(&loop, UV_RUN_DEFAULT);
+    cr_assert_eq(nran, 1);
+    cr_assert_eq(uv_loop_close(&loop), 0);
+    inbox_free(in);
+}
