@@ -5,7 +5,7 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const { io } = require('socket.io-client');
 const WebSocket = require('ws');
-const { startServer, api, appWithBot, install, serverWithMembers, rawResume } = require('./helpers');
+const { startServer, api, appWithBot, install, serverWithMembers, rawResume, eventually, quiet } = require('./helpers');
 
 const { P } = require('./permissions');
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -75,7 +75,8 @@ test('past retention: EVENTS_GAP with the oldest position kept, then what is lef
     await sleep(1500); // the first trim runs a second after the start; the newest row stays
     await api(s2.url, 'POST', w.url, { token: w.owner.token, body: { content: 'nova' } });
     const r = await rawResume(s2.url, w.info.botToken, 'q'.repeat(20), 1);
-    await sleep(300);
+    await eventually(() => r.events.length >= 3 || r.events.map((e) => e[0]), 5000, 'the gap and what is kept');
+    await quiet(200); // and nothing more
     assert.equal(r.connect.pid, 'q'.repeat(20), 'recovered: the pid it presented');
     assert.equal(r.events[0][0], 'EVENTS_GAP');
     assert.equal(r.events[0][1].after, '1');
@@ -106,7 +107,8 @@ test('an intent switched off while away: those events are not replayed', async (
     await s1.exited;
     s2 = await startServer({ dir: s1.dir });
     const on = await rawResume(s2.url, w.info.botToken, 'r'.repeat(20), 1);
-    await sleep(300);
+    await eventually(() => on.events.length >= 2 || on.events.length, 5000, 'both replayed');
+    await quiet(200); // and nothing more
     assert.deepEqual(on.events.map((e) => e[1].content), ['um', 'dois'], 'entitled: both');
     on.ws.close();
     await api(s2.url, 'PUT', `/api/applications/${w.info.app.id}/intents`, { token: w.owner.token, body: { intents: ['members.read'] } });
