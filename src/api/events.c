@@ -43,10 +43,11 @@ static const char *or_null(const char *s)
     return *s ? s : NULL;
 }
 
-/* Where an event happened, for the stream shard that carries it (bus_route). */
-static const char *log_job_where(const struct log_job *j)
+/* Where an event happened, for the stream shard that carries it (bus_route): its server, or
+ * the one user it is for. */
+static const char *where(const char *stream, const char *user_id)
 {
-    return j->stream[0] ? j->stream : or_null(j->user);
+    return stream ? stream : user_id;
 }
 
 static void log_job_run(struct store_writer_job *job, struct store *db)
@@ -70,7 +71,8 @@ static void log_job_done(struct store_writer_job *job, int committed)
 {
     struct log_job *j = (struct log_job *)job;
     if (committed && j->position)
-        bus_publish_at(j->bus, j->name, j->text, j->len, j->to, j->position, log_job_where(j));
+        bus_publish_at(j->bus, j->name, j->text, j->len, j->to, j->position,
+                       where(or_null(j->stream), or_null(j->user)));
     else {
         log_error("events: %s could not be logged; not delivered", j->name);
         free(j->text);
@@ -110,8 +112,8 @@ static void send_text(struct api_call *c, const char *name, char *text, size_t l
                                 .position = 0,
                                 .seq = 0};
         /* The held event's position is filled by the append, or at the commit. */
-        uint64_t *position = bus_hold(c->held, name, text, len, to, 0,
-                                      scope->stream ? scope->stream : scope->user_id);
+        uint64_t *position =
+            bus_hold(c->held, name, text, len, to, 0, where(scope->stream, scope->user_id));
         if (position && store_event_append(c->db, &e, position) != STORE_DONE)
             bus_held_drop_last(c->held);
         return;
@@ -340,7 +342,8 @@ static void write_event_done(struct store_writer_job *job, int committed)
     struct write_event *we = (struct write_event *)job;
     struct log_job *j = &we->log;
     if (committed && we->result >= 0 && j->position) {
-        bus_publish_at(j->bus, j->name, j->text, j->len, j->to, j->position, log_job_where(j));
+        bus_publish_at(j->bus, j->name, j->text, j->len, j->to, j->position,
+                       where(or_null(j->stream), or_null(j->user)));
     } else {
         free(j->text);
         idset_unref(j->to);

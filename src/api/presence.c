@@ -34,15 +34,12 @@ static struct idset *watchers(struct api_call *c, const char *user_id)
     return all;
 }
 
-int api_presence_watchers(void *thread_ctx, const char *user_id, char (**to)[UUID_LEN + 1],
-                          size_t *n)
+struct idset *api_presence_watchers(void *thread_ctx, const char *user_id)
 {
     struct api_call c = api_thread_call(thread_ctx);
     struct idset *set = watchers(&c, user_id);
-    int rc = set ? api_ids_array(set, to, n) : -1;
-    idset_unref(set);
     store_read_release(c.db);
-    return rc;
+    return set;
 }
 
 void api_presence_announce(struct api_call *c, const char *user_id)

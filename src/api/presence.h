@@ -15,10 +15,9 @@
 #define PRESENCE_SERVERS_MAX 100
 #define PRESENCE_PEOPLE_MAX  1000
 
-/* The people user_id's status goes to (user_id not among them), in a malloc'd array (*to, *n),
- * on a worker (thread_ctx is its). 0 or -1. */
-int api_presence_watchers(void *thread_ctx, const char *user_id, char (**to)[UUID_LEN + 1],
-                          size_t *n);
+/* The people user_id's status goes to (user_id not among them), on a worker (thread_ctx is
+ * its): a new reference, or NULL on error. */
+struct idset *api_presence_watchers(void *thread_ctx, const char *user_id);
 /* After a handler changed user_id's saved status: PRESENCE_UPDATE to its watchers. */
 void api_presence_announce(struct api_call *c, const char *user_id);
 

@@ -76,13 +76,10 @@ void bus_set_relay(struct bus *b, bus_relay_fn fn, void *user)
 /* Appends the list first..last (n events) and wakes the loop once. */
 static void enqueue(struct bus *b, struct bus_event *first, struct bus_event *last, unsigned long n)
 {
-    if (b->relay)
-        for (struct bus_event *ev = first; ev; ev = ev->next)
-            if ((ev->to || !strcmp(ev->name, BUS_DISCONNECT) ||
-                 !strcmp(ev->name, BUS_VOICE_REVIEW)) &&
-                !ev->from_peer)
-                b->relay(b->relay_user, ev);
     for (struct bus_event *ev = first; ev; ev = ev->next) {
+        if (b->relay && !ev->from_peer &&
+            (ev->to || !strcmp(ev->name, BUS_DISCONNECT) || !strcmp(ev->name, BUS_VOICE_REVIEW)))
+            b->relay(b->relay_user, ev);
         ev->bus = b;
         ev->item.run = deliver;
         ev->item.next = ev->next ? &ev->next->item : NULL;

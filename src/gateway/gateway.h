@@ -34,9 +34,9 @@ struct gateway_rules {
      * that can see it (malloc'd array). 0 or -1. */
     int (*voice_observers)(void *thread_ctx, const char *server_id, const char *channel_id,
                            char (**to)[UUID_LEN + 1], size_t *n);
-    /* Who sees user_id's presence change live (malloc'd array). 0 or -1. NULL: nobody. */
-    int (*presence_watchers)(void *thread_ctx, const char *user_id, char (**to)[UUID_LEN + 1],
-                             size_t *n);
+    /* Who sees user_id's presence change live (a new reference), or NULL on error. The rule
+     * itself NULL: nobody. */
+    struct idset *(*presence_watchers)(void *thread_ctx, const char *user_id);
 };
 
 struct gateway_config {

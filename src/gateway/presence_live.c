@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bus/bus.h"
 #include "core/log.h"
 #include "state/presence.h"
 
@@ -18,8 +19,7 @@ struct presence_job {
         char user_id[UUID_LEN + 1];
         int second_look;
         const char *status;
-        char (*to)[UUID_LEN + 1];
-        size_t watchers;
+        struct idset *watchers; /* NULL: nobody to tell */
     } users[PRESENCE_LIVE_BATCH];
 };
 
@@ -29,11 +29,8 @@ static void on_worker(struct gateway_job *j, void *thread_ctx)
     for (size_t i = 0; i < p->n; i++) {
         const char *id = p->users[i].user_id;
         if (presence_statuses(j->gw->presence, &id, 1, &p->users[i].status) ||
-            j->gw->rules.presence_watchers(thread_ctx, id, &p->users[i].to,
-                                           &p->users[i].watchers)) {
+            !(p->users[i].watchers = j->gw->rules.presence_watchers(thread_ctx, id)))
             log_error("gateway: %s's presence was not announced", id);
-            p->users[i].watchers = 0;
-        }
     }
 }
 
@@ -45,19 +42,18 @@ static void answered(struct gateway_job *j)
     struct gateway *gw = j->gw;
     for (size_t i = 0; i < p->n; i++) {
         const char *id = p->users[i].user_id;
-        if (p->users[i].watchers && !map_get(&gw->users, id) &&
-            strcmp(p->users[i].status, "offline")) {
-            p->users[i].watchers = 0; /* connected elsewhere only: still online to everyone */
+        struct idset *to = p->users[i].watchers;
+        if (idset_count(to) && !map_get(&gw->users, id) && strcmp(p->users[i].status, "offline")) {
+            /* connected elsewhere only: still online to everyone, nothing said */
             if (!p->users[i].second_look &&
                 map_set(&gw->presence_later, id, (void *)(uintptr_t)(gw->presence_ticks + 1)))
                 log_error("gateway: %s's presence not looked at again: no memory", id);
+        } else if (idset_count(to)) {
+            bus_publish_json(gw->bus, "PRESENCE_UPDATE",
+                             json_pack("{ssss}", "userId", id, "status", p->users[i].status),
+                             idset_ref(to), 0);
         }
-        if (p->users[i].watchers)
-            gateway_publish(
-                gw, "PRESENCE_UPDATE",
-                json_pack("{ssss}", "userId", p->users[i].user_id, "status", p->users[i].status),
-                (const char(*)[UUID_LEN + 1]) p->users[i].to, p->users[i].watchers, 1);
-        free(p->users[i].to);
+        idset_unref(to);
     }
     free(p);
     gw->presence_busy = 0;
