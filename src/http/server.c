@@ -27,6 +27,7 @@
 #define READ_CHUNK          65536
 #define PENDING_MAX         (READ_CHUNK * 2)
 #define LINGER_MS           2000
+#define DRAIN_READ_MS       5000 /* the longest a drain waits for a request still arriving */
 #define BODY_BUDGET_DEFAULT ((size_t)256 * 1024 * 1024)
 #define BODY_MIN_RATE       (64 * 1024) /* bytes per second a body must keep up, on average */
 
@@ -853,10 +854,15 @@ void http_server_drain(struct http_server *s, void (*done)(void *arg), void *arg
     uv_close((uv_handle_t *)&s->listener, on_async_closed);
     for (struct http_conn *c = s->conns, *next; c; c = next) {
         next = c->next;
-        /* Idle, or mid-way through an unanswered request. An upgraded connection still
-         * flushing its last frames closes itself when they are out. */
-        if (!c->busy && !c->writing && !c->stream_writes && !c->close_when_flushed)
+        /* A request partly read is finished and answered (a client mid-upload is not cut
+         * off by a deploy), within its deadline and at most DRAIN_READ_MS more. An upgraded
+         * connection still flushing its last frames closes itself when they are out. */
+        if (c->timer_kind == T_HEAD || c->timer_kind == T_BODY) {
+            if (uv_timer_get_due_in(&c->timer) > DRAIN_READ_MS)
+                uv_timer_start(&c->timer, on_timer, DRAIN_READ_MS, 0);
+        } else if (!c->busy && !c->writing && !c->stream_writes && !c->close_when_flushed) {
             conn_close(c);
+        }
     }
     if (s->nconns == 0)
         finish_drain(s);

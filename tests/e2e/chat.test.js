@@ -10,7 +10,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { chromium } = require('playwright-core');
 const jsQR = require('jsqr');
-const { startServer, api, register, appWithBot, install, serverWithMembers, gatewayConnect, totp, eventually } = require('./helpers');
+const { startServer, api, register, appWithBot, install, serverWithMembers, gatewayConnect, totp, eventually, quiet } = require('./helpers');
 
 const SHOTS = path.join(__dirname, 'screenshots');
 const PHONE = { width: 390, height: 844 };
@@ -153,7 +153,7 @@ test('two people and a bot: a server made on the page, the bot installed through
   await b.fill('#modal-fields input', 'Bia');
   await b.click('#modal-send');
   await b.waitForSelector('.message.ephemeral:has-text("Obrigado, Bia")');
-  await new Promise((r) => setTimeout(r, 300));
+  await quiet(300);
   assert.equal(await a.locator('.message:has-text("Obrigado, Bia")').count(), 0, 'only the invoker sees it');
 
   // A reaction, an edit and a pin show on the other page as they happen; so does a delete.

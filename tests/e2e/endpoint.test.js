@@ -6,7 +6,7 @@ const assert = require('node:assert/strict');
 const http = require('node:http');
 const crypto = require('node:crypto');
 const { io } = require('socket.io-client');
-const { startServer, api, appWithBot, install, serverWithMembers } = require('./helpers');
+const { startServer, api, appWithBot, install, serverWithMembers, quiet } = require('./helpers');
 
 const { P } = require('./permissions');
 let srv;
@@ -141,7 +141,7 @@ test('interactions go to the endpoint, not the gateway; its answer is the intera
   assert.equal(answer.commandInvokerId, w.member.user.id);
   assert.equal(answer.fromId, w.info.app.botUserId);
   assert.equal(answer.applicationId, w.info.app.id);
-  await new Promise((res) => setTimeout(res, 300));
+  await quiet(300);
   assert.deepEqual(onGateway, [], 'nothing on the gateway in endpoint mode');
   const again = await api(srv.url, 'POST', `/api/bot/interactions/${r.body.interactionId}/respond`, { token: w.info.botToken, body: { type: 'message', data: { content: 'de novo' } } });
   assert.equal(again.status, 409, 'the endpoint already answered');

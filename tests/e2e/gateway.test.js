@@ -429,7 +429,7 @@ test('a client that floods events is disconnected (io server disconnect); a norm
     for (let i = 0; i < 100; i++) a.emit('qualquer', i);
     for (let i = 0; i < 2000 && b.connected; i++) b.emit('qualquer', i);
     assert.equal(await gone, 'io server disconnect');
-    await new Promise((r) => setTimeout(r, 200));
+    await quiet(200);
     assert.equal(a.connected, true, 'the calm one stays');
     a.close();
   } finally { await s2.stop(); }

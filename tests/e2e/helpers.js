@@ -323,3 +323,14 @@ async function rawResume(url, token, pid, offset) {
   return { ws, events, connect };
 }
 module.exports.rawResume = rawResume;
+
+// One sample of a process's Prometheus metrics (started with --metrics-listen 127.0.0.1:0 and
+// single: true): how a test sees what the server holds, instead of waiting for it to settle.
+async function metric(srv, name, labels = '') {
+  const m = srv.stdout.match(/metrics on (http:\/\/\S+)/);
+  if (!m) throw new Error('no metrics address printed: ' + srv.stdout);
+  const text = await (await fetch(m[1])).text();
+  const line = text.split('\n').find((l) => l.startsWith(`${name}${labels ? `{${labels}}` : ''} `));
+  return line === undefined ? undefined : Number(line.split(' ').pop());
+}
+module.exports.metric = metric;

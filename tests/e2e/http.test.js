@@ -3,7 +3,7 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const { spawnSync } = require('node:child_process');
-const { startServer, api, register, rawExchange, BIN } = require('./helpers');
+const { startServer, api, register, rawExchange, BIN, eventually, metric } = require('./helpers');
 
 let srv;
 test.before(async () => { srv = await startServer({ args: ['--header-timeout-ms', '600', '--idle-timeout-ms', '1500', '--body-timeout-ms', '800'] }); });
@@ -195,14 +195,36 @@ test('many concurrent requests all get answers', async () => {
 });
 
 test('SIGTERM drains: a request in flight is answered, then praca exits 0', async () => {
-  const s = await startServer();
-  const pending = api(s.url, 'POST', '/api/auth/register', { body: { username: 'drain_user', password: 'senha-segura' } });
-  await new Promise((r) => setTimeout(r, 30));
+  const s = await startServer({ args: ['--metrics-listen', '127.0.0.1:0'], single: true });
+  // In flight for sure: half its body is in when the signal comes, the rest after.
+  const body = JSON.stringify({ username: 'drain_user', password: 'senha-segura' });
+  const sock = require('node:net').connect(s.port, '127.0.0.1');
+  let answer = '';
+  sock.on('data', (d) => { answer += d; });
+  const closed = new Promise((r) => sock.on('close', r));
+  sock.write(`POST /api/auth/register HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`);
+  await eventually(async () => (await metric(s, 'praca_http_body_bytes')) > 0, 3000, 'the body under way');
   s.proc.kill('SIGTERM');
-  const r = await pending;
-  assert.equal(r.status, 201);
+  sock.write(body.slice(10));
+  await closed;
+  assert.match(answer, /^HTTP\/1\.1 201 /);
   const exit = await s.exited;
   assert.equal(exit.code, 0);
+});
+
+test('SIGTERM: a request that stops arriving gets 408 within the drain\'s 5 s, then praca exits 0', { timeout: 20000 }, async () => {
+  const s = await startServer({ args: ['--metrics-listen', '127.0.0.1:0'], single: true });
+  const sock = require('node:net').connect(s.port, '127.0.0.1');
+  let answer = '';
+  sock.on('data', (d) => { answer += d; });
+  sock.on('error', () => {});
+  const closed = new Promise((r) => sock.on('close', r));
+  sock.write('POST /api/auth/register HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"user');
+  await eventually(async () => (await metric(s, 'praca_http_body_bytes')) > 0, 3000, 'the body under way');
+  s.proc.kill('SIGTERM');
+  await closed; // its own deadline is 30 s and more: the drain's cut it short
+  assert.match(answer, /^HTTP\/1\.1 408 /);
+  assert.equal((await s.exited).code, 0);
 });
 
 test('kill -9 loses no acknowledged write', async (t) => {
@@ -295,7 +317,7 @@ function probe(port, ms = 400) {
 }
 
 test('connections are capped in all and per address; refused ones hold no descriptor', async () => {
-  const s = await startServer({ args: ['--max-connections', '8'] });
+  const s = await startServer({ args: ['--max-connections', '8', '--metrics-listen', '127.0.0.1:0'], single: true });
   try {
     const fds = () => require('node:fs').readdirSync(`/proc/${s.proc.pid}/fd`).length;
     const open = [];
@@ -308,7 +330,7 @@ test('connections are capped in all and per address; refused ones hold no descri
     assert.ok(refused.every((p) => p.closed), 'over the cap: closed at once');
     assert.ok(fds() <= before + 2, `descriptors ${before} -> ${fds()}`);
     open.pop().sock.destroy();
-    await new Promise((r) => setTimeout(r, 100));
+    await eventually(async () => (await metric(s, 'praca_http_connections')) === 7, 3000, 'one left');
     const again = await rawExchange(s.port, ['GET /api/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n']);
     assert.match(again.data, /^HTTP\/1\.1 200 /, 'room again once one left');
     for (const p of open) p.sock.destroy();
@@ -324,19 +346,19 @@ test('connections are capped in all and per address; refused ones hold no descri
 });
 
 test('request bodies share one budget: past it a new body gets 503 before it is read', async () => {
-  const s = await startServer({ args: ['--body-budget-mb', '1'] });
+  const s = await startServer({ args: ['--body-budget-mb', '1', '--metrics-listen', '127.0.0.1:0'], single: true });
   try {
     const u = await register(s.url);
     const auth = `Authorization: Bearer ${u.token}\r\n`;
     const holder = require('node:net').connect(s.port, '127.0.0.1');
     holder.on('error', () => {});
     holder.write(`POST /api/servers HTTP/1.1\r\nHost: x\r\n${auth}Content-Type: application/json\r\nContent-Length: 800000\r\n\r\n{"a":`);
-    await new Promise((r) => setTimeout(r, 200));
+    await eventually(async () => (await metric(s, 'praca_http_body_bytes')) > 0, 3000, 'the first body held');
     const over = await rawExchange(s.port, [`POST /api/servers HTTP/1.1\r\nHost: x\r\n${auth}Content-Length: 500000\r\n\r\n`]);
     assert.match(over.data, /^HTTP\/1\.1 503 /);
     assert.match(Buffer.from(over.data, 'latin1').toString('utf8'), /Servidor ocupado/);
     holder.destroy();
-    await new Promise((r) => setTimeout(r, 200));
+    await eventually(async () => (await metric(s, 'praca_http_body_bytes')) === 0, 3000, 'the first body let go');
     const body = JSON.stringify({ name: 'x', pad: 'z'.repeat(499000) });
     const fits = await rawExchange(s.port, [`POST /api/servers HTTP/1.1\r\nHost: x\r\n${auth}Content-Type: application/json\r\nConnection: close\r\nContent-Length: ${body.length}\r\n\r\n`, body]);
     assert.doesNotMatch(fits.data, /^HTTP\/1\.1 503 /, 'the budget came back when the first left');

@@ -3,7 +3,7 @@
 'use strict';
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { startServer, api, register, serverWithMembers, totp, gatewayConnect, eventually, appWithBot } = require('./helpers');
+const { startServer, api, register, serverWithMembers, totp, gatewayConnect, eventually, appWithBot, quiet } = require('./helpers');
 
 const { P } = require('./permissions');
 const BOGUS_ID = '01a1fe3b-0000-7000-8000-000000000000';
@@ -275,7 +275,7 @@ test("DMs: one's conversations listed, the most recently active first; a message
     await eventually(() => s.received.some((e) => e.name === 'MESSAGE_CREATE' && e.payload.id === sent.body.message.id) || s.received.map((e) => e.name), 5000, 'both of them live');
     assert.equal(s.received.find((e) => e.name === 'MESSAGE_CREATE').payload.serverId, null);
   }
-  await new Promise((r) => setTimeout(r, 300));
+  await quiet(300);
   for (const s of [sc, ss]) assert.deepEqual(s.received.filter((e) => e.name === 'MESSAGE_CREATE'), [], 'nobody else');
   assert.equal((await api(srv.url, 'GET', '/api/users/@me/dms')).status, 401);
   const info = await appWithBot(srv.url, a);

@@ -46,7 +46,6 @@ for (const mode of ['default', 'websocket', 'polling']) {
     await install(srv.url, w.owner, info, w.sid, { permissions: 768 });
     const url = `/api/servers/${w.sid}/channels/${w.server.channels[0].id}/messages`;
     const lines = await runBot(info.botToken, mode, async () => {
-      await new Promise((r) => setTimeout(r, 300));
       await api(srv.url, 'POST', url, { token: w.owner.token, body: { content: `olá python ${mode}` } });
     });
     assert.equal(lines[0].kind, 'connected');

@@ -8,7 +8,6 @@ const WebSocket = require('ws');
 const { startServer, api, appWithBot, install, serverWithMembers, rawResume, eventually, quiet } = require('./helpers');
 
 const { P } = require('./permissions');
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 async function world(srv) {
   const w = await serverWithMembers(srv.url, 0);
@@ -30,7 +29,7 @@ for (const [mode, signal] of [['default', 'SIGKILL'], ['websocket', 'SIGTERM']])
       c.on('MESSAGE_CREATE', (m, offset) => { bot.contents.push(m.content); bot.offsets.push(Number(offset)); });
       await new Promise((r) => c.once('connect', r));
       await api(s1.url, 'POST', w.url, { token: w.owner.token, body: { content: 'antes' } });
-      while (bot.contents.length < 1) await sleep(20);
+      await eventually(() => bot.contents.length >= 1 || bot.contents, 3000, 'the first message');
       s1.proc.kill(signal);
       await s1.exited;
       s2 = await startServer({ dir: s1.dir, args: ['--port', String(s1.port), '--rate-limit-scale', '100'] });
@@ -45,9 +44,8 @@ for (const [mode, signal] of [['default', 'SIGKILL'], ['websocket', 'SIGTERM']])
       assert.equal(c.recovered, true);
       const live = await api(s2.url, 'POST', w.url, { token: w.owner.token, body: { content: 'ao vivo' } });
       assert.equal(live.status, 200);
-      const until = Date.now() + 5000;
-      while (bot.contents.length < 22 && Date.now() < until) await sleep(20);
-      await sleep(300); // nothing more should come
+      await eventually(() => bot.contents.length >= 22 || bot.contents.length, 5000, 'every message');
+      await quiet(300); // and nothing more
       assert.deepEqual(bot.contents, ['antes', ...sent, 'ao vivo']);
       for (let i = 1; i < bot.offsets.length; i++) assert.ok(bot.offsets[i] > bot.offsets[i - 1], 'offsets increase');
     } finally {
@@ -70,9 +68,10 @@ test('past retention: EVENTS_GAP with the oldest position kept, then what is lef
     }
     s1.proc.kill('SIGTERM');
     await s1.exited;
-    s2 = await startServer({ dir: s1.dir, args: ['--test-clock', '--event-retention-hours', '1'] });
+    s2 = await startServer({ dir: s1.dir, args: ['--test-clock', '--event-retention-hours', '1'], single: true }); // one trimmer
     await api(s2.url, 'POST', '/api/test/clock', { body: { advanceMs: 2 * 3600 * 1000 } });
-    await sleep(1500); // the first trim runs a second after the start; the newest row stays
+    // The first trim runs a second after the start; the newest row stays.
+    await eventually(async () => (await api(s2.url, 'GET', '/api/bot/events?after=1', { token: w.info.botToken })).body.gap !== undefined, 5000, 'the trim');
     await api(s2.url, 'POST', w.url, { token: w.owner.token, body: { content: 'nova' } });
     const r = await rawResume(s2.url, w.info.botToken, 'q'.repeat(20), 1);
     await eventually(() => r.events.length >= 3 || r.events.map((e) => e[0]), 5000, 'the gap and what is kept');
@@ -113,7 +112,7 @@ test('an intent switched off while away: those events are not replayed', async (
     on.ws.close();
     await api(s2.url, 'PUT', `/api/applications/${w.info.app.id}/intents`, { token: w.owner.token, body: { intents: ['members.read'] } });
     const off = await rawResume(s2.url, w.info.botToken, 's'.repeat(20), 1);
-    await sleep(300);
+    await quiet(300);
     assert.deepEqual(off.events, [], 'messages.read is off now: nothing of it is replayed');
     off.ws.close();
     assert.ok(one.status === 200);
@@ -170,7 +169,7 @@ test('SIGKILL during a send storm: after the restart the bot has every acknowled
     c.on('MESSAGE_CREATE', (m, offset) => { got.push(m.content); offsets.push(Number(offset)); });
     await new Promise((r) => c.once('connect', r));
     await api(s1.url, 'POST', w.url, { token: w.owner.token, body: { content: 'primeira' } });
-    while (got.length < 1) await sleep(10);
+    await eventually(() => got.length >= 1, 3000, 'the first message');
     const acked = [];
     let n = 0;
     let stop = false;
@@ -184,7 +183,7 @@ test('SIGKILL during a send storm: after the restart the bot has every acknowled
       }
     };
     const senders = Array.from({ length: 4 }, sender);
-    await sleep(400);
+    await eventually(() => acked.length >= 20 || acked.length, 5000, 'a storm under way');
     s1.proc.kill('SIGKILL');
     stop = true;
     await Promise.all(senders);
@@ -192,9 +191,8 @@ test('SIGKILL during a send storm: after the restart the bot has every acknowled
     assert.ok(acked.length > 5, `a storm: ${acked.length} acknowledged`);
     s2 = await startServer({ dir: s1.dir, args: ['--port', String(s1.port)] });
     await new Promise((r) => (c.connected ? r() : c.once('connect', r)));
-    const until = Date.now() + 5000;
-    while (acked.some((a) => !got.includes(a)) && Date.now() < until) await sleep(20);
-    await sleep(300);
+    await eventually(() => acked.every((a) => got.includes(a)) || acked.filter((a) => !got.includes(a)), 5000, 'every acknowledged message');
+    await quiet(300); // and nothing twice
     for (const a of acked) assert.equal(got.filter((g) => g === a).length, 1, `${a} exactly once`);
     assert.equal(new Set(got).size, got.length, 'nothing twice');
     for (let i = 1; i < offsets.length; i++) assert.ok(offsets[i] > offsets[i - 1], 'in order');
@@ -224,15 +222,14 @@ test('two quiet reconnects replay nothing; a drop before the first event still g
     await api(srv.url, 'POST', w.url, { token: w.owner.token, body: { content: 'enquanto fora' } });
     await back;
     assert.equal(c.recovered, true);
-    const until = Date.now() + 3000;
-    while (got.length < 1 && Date.now() < until) await sleep(20);
+    await eventually(() => got.length >= 1, 3000, 'what came meanwhile');
     assert.deepEqual(got, ['enquanto fora']);
     for (let i = 0; i < 2; i++) {
       const again = new Promise((r) => c.once('connect', r));
       c.io.engine.close();
       await again;
       assert.equal(c.recovered, true);
-      await sleep(300);
+      await quiet(300);
     }
     assert.deepEqual(got, ['enquanto fora'], 'nothing replayed twice');
   } finally {
@@ -256,7 +253,7 @@ test('a bot dropped for reading too slowly resumes from its position with nothin
       else if (t.startsWith('42') && offset === undefined) { offset = JSON.parse(t.slice(2)).at(-1); resolve(); }
     }));
     await new Promise((r) => ws.on('open', r));
-    while (!pid) await sleep(20);
+    await eventually(() => pid !== undefined, 3000, 'the connect');
     await api(srv.url, 'POST', w.url, { token: w.owner.token, body: { content: 'lida' } });
     await firstEvent;
     ws._socket.pause(); // reads nothing from now on
@@ -276,9 +273,8 @@ test('a bot dropped for reading too slowly resumes from its position with nothin
     ws.terminate();
     // On several nodes, it comes back to the other one.
     const back = await rawResume(srv.nodes ? srv.nodes[1].url : srv.url, w.info.botToken, pid, offset);
-    const until = Date.now() + 8000;
-    while (back.events.length < sent.length && Date.now() < until) await sleep(50);
-    await sleep(200);
+    await eventually(() => back.events.length >= sent.length || back.events.length, 8000, 'every message');
+    await quiet(200);
     assert.deepEqual(back.events.map((e) => e[1].content), sent, 'every message after its position, in order, once');
     back.ws.close();
   } finally {
@@ -303,9 +299,8 @@ test('a bot that had received nothing when praca restarted still gets what was s
     await api(s2.url, 'POST', w.url, { token: w.owner.token, body: { content: 'enquanto reiniciava' } });
     await new Promise((r) => c.once('connect', r));
     assert.equal(c.recovered, true);
-    const until = Date.now() + 3000;
-    while (got.length < 1 && Date.now() < until) await sleep(20);
-    await sleep(200);
+    await eventually(() => got.length >= 1, 3000, 'what was sent meanwhile');
+    await quiet(200);
     assert.deepEqual(got, ['enquanto reiniciava']);
   } finally {
     if (c) c.close();

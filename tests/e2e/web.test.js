@@ -254,10 +254,10 @@ test('portal: the event console shows what reached the bot and what was withheld
   const say = (cid, content) => api(srv.url, 'POST', `/api/servers/${sid}/channels/${cid}/messages`, { token: owner.token, body: { content } });
 
   const page = await openPage({ who: dev });
+  const firstPoll = page.waitForResponse((r) => r.url().includes('/console?after='));
   await page.goto(`${srv.url}/developers#app=${info.app.id}&tab=eventos`);
   await page.waitForSelector('#panel-eventos:not([hidden])');
-  await page.waitForSelector('#console-empty:not([hidden])');
-  await new Promise((r) => setTimeout(r, 300)); // the first poll has started the watch
+  await firstPoll; // the watch starts with the first poll
   await say(open, 'ninguém conectado');
   await page.waitForSelector('#console-rows tr');
   assert.match(await page.textContent('#console-rows tr'), /MESSAGE_CREATE.*Retido Bot não conectado/);
