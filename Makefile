@@ -71,6 +71,7 @@ build/asan/unit: $(ASAN_OBJ) $(UNIT_SRC) $(wildcard tests/unit/*.h)
 lint:
 	scripts/check-banned.sh
 	scripts/check-format.sh
+	scripts/check-prefixes.py
 
 unit: build/asan/unit
 	ASAN_OPTIONS=detect_leaks=1 build/asan/unit --jobs 2

@@ -29,7 +29,7 @@ static long made;
 
 static void exec(const char *sql, const struct store_val *args, size_t n)
 {
-    if (store_exec(db, sql, args, n) != STORE_DONE) {
+    if (store__exec(db, sql, args, n) != STORE_DONE) {
         fprintf(stderr, "failed: %s\n", sql);
         exit(1);
     }
@@ -139,11 +139,11 @@ int main(int argc, char **argv)
         char r[UUID_LEN + 1];
         static const char *SQL = "SELECT id FROM roles WHERE server_id = $1 AND position = 1";
         int found;
-        struct store_stmt *st = store_row(db, SQL, sids[b % nservers], &found);
+        struct store_stmt *st = store__row(db, SQL, sids[b % nservers], &found);
         if (!st)
             return 1;
-        store_text_copy(st, 0, r, sizeof r);
-        store_finish(st);
+        store__text_copy(st, 0, r, sizeof r);
+        store__finish(st);
         bot(sids[b % nservers], owner, r);
     }
     /* The marginal servers: empty, +members, +bots, +channels. */
@@ -168,8 +168,8 @@ int main(int argc, char **argv)
             return 1;
     }
     int64_t load_ms = clock_mono_ms() - t0;
-    struct state_stats stats;
-    state_stats(st, &stats);
+    struct state__stats stats;
+    state__stats(st, &stats);
     int64_t base = bytes_of(st, extra[0]);
     printf("{\"servers\":%ld,\"members\":%ld,\"bots\":%ld,\"channels\":%ld,\"load_ms\":%lld,"
            "\"state_bytes\":%lld,\"bytes_per_member\":%.1f,\"bytes_per_bot\":%.1f,"

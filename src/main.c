@@ -25,7 +25,7 @@
 #include "gateway/gateway.h"
 #include "gateway/voice.h"
 #include "state/presence.h"
-#include "state/voicestate.h"
+#include "state/voice.h"
 #include "http/server.h"
 #include "ops/observe.h"
 #include "web/pages.h"
@@ -60,7 +60,7 @@ struct serve {
     struct gateway *gateway;
     struct conformance *conformance; /* instead of the gateway, with --conformance */
     struct presence *presence;
-    struct voicestate *voice;
+    struct state_voice *voice;
     struct api_service *svc;
     struct state *state; /* the API service's, for the writer's news */
     int stopping;
@@ -74,7 +74,7 @@ static void on_request(void *user, struct http_exchange *ex)
 {
     struct serve *s = user;
     /* Socket.IO sessions live on this thread; everything else is a worker's. */
-    if (s->conformance && conformance_handle(s->conformance, ex))
+    if (s->conformance && gateway_conformance_handle(s->conformance, ex))
         return;
     if (s->gateway && gateway_owns(ex->req)) {
         ex->label = "/socket.io/";
@@ -150,14 +150,15 @@ static void on_drained(void *arg)
     uv_close((uv_handle_t *)&s->trim, on_signal_closed);
     uv_close((uv_handle_t *)&s->wake_writer, on_signal_closed);
     bus_close(s->bus);
-    relay_stop(s->relay);
+    bus_relay_stop(s->relay);
     log_info("drained; stopping");
 }
 
 static void on_grace(uv_timer_t *t)
 {
     struct serve *s = t->data;
-    size_t left = s->gateway ? gateway_sessions(s->gateway) : conformance_sessions(s->conformance);
+    size_t left =
+        s->gateway ? gateway_sessions(s->gateway) : gateway_conformance_sessions(s->conformance);
     if (left > 0 && ++s->grace_ticks < 20)
         return; /* up to a second */
     uv_timer_stop(t);
@@ -165,7 +166,7 @@ static void on_grace(uv_timer_t *t)
     if (s->gateway)
         gateway_release(s->gateway);
     else
-        conformance_release(s->conformance);
+        gateway_conformance_release(s->conformance);
     http_server_drain(s->http, on_drained, s);
 }
 
@@ -181,7 +182,7 @@ static void on_signal(uv_signal_t *sig, int signum)
     if (s->gateway)
         gateway_drain(s->gateway); /* transports close; clients reconnect and resume */
     else
-        conformance_drain(s->conformance);
+        gateway_conformance_drain(s->conformance);
     uv_timer_init(s->loop, &s->grace);
     s->grace.data = s;
     uv_timer_start(&s->grace, on_grace, 0, 50);
@@ -203,7 +204,7 @@ static void on_store_change_shared(void *arg, const char *sid)
 {
     struct serve *s = arg;
     on_store_change(s, sid);
-    relay_change(s->relay, sid);
+    bus_relay_change(s->relay, sid);
 }
 
 /* With several nodes, this node's voice sessions go to the others and theirs come here. */
@@ -212,12 +213,12 @@ static void on_voice_change(void *arg, const struct voice_session *s, int remove
     struct serve *sv = arg;
     struct voice_session owned = *s;
     if (!owned.node[0])
-        snprintf(owned.node, sizeof owned.node, "%s", relay_node(sv->relay));
-    char *text = voice_session_text(&owned);
+        snprintf(owned.node, sizeof owned.node, "%s", bus_relay_node(sv->relay));
+    char *text = state_voice_session_text(&owned);
     char key[2 * UUID_LEN + 2];
     snprintf(key, sizeof key, "%s:%s", owned.server_id, owned.user_id);
     if (text)
-        relay_voice(sv->relay, owned.node, key, text, removed);
+        bus_relay_voice(sv->relay, owned.node, key, text, removed);
     else
         log_error("voice: a session was not relayed: no memory");
     free(text);
@@ -226,13 +227,13 @@ static void on_voice_change(void *arg, const struct voice_session *s, int remove
 static void on_peer_voice(void *arg, const char *text, size_t len, int removed)
 {
     struct serve *sv = arg;
-    voice_remote(sv->gateway, text, len, removed, relay_node(sv->relay));
+    gateway_voice_remote(sv->gateway, text, len, removed, bus_relay_node(sv->relay));
 }
 
 static void on_peer_voice_gone(void *arg, const char *node)
 {
     struct serve *sv = arg;
-    voice_remote_drop(sv->gateway, node);
+    gateway_voice_remote_drop(sv->gateway, node);
 }
 
 /* A request answered by this node is followed at once by one to another: that one must see the
@@ -240,7 +241,7 @@ static void on_peer_voice_gone(void *arg, const char *node)
 static void on_store_changed_shared(void *arg)
 {
     struct serve *s = arg;
-    relay_settle(s->relay);
+    bus_relay_settle(s->relay);
 }
 
 #define FILES_RESERVE 256 /* descriptors kept for the database, the loop and outbound calls */
@@ -297,10 +298,10 @@ static int serve(struct serve *s)
             goto out;
         }
         if (!(s->relay =
-                  relay_new(s->cfg.redis_streams[0] ? s->cfg.redis_streams : s->cfg.redis_url,
-                            s->log_name, s->bus, on_store_change, s)))
+                  bus_relay_new(s->cfg.redis_streams[0] ? s->cfg.redis_streams : s->cfg.redis_url,
+                                s->log_name, s->bus, on_store_change, s)))
             goto out;
-        bus_set_relay(s->bus, relay_event, s->relay);
+        bus_set_relay(s->bus, bus_relay_event, s->relay);
     }
     int max_connections = connection_budget(s->cfg.max_connections);
     struct http_server_config hc = {
@@ -314,12 +315,12 @@ static int serve(struct serve *s)
         .max_connections_per_address = s->cfg.max_connections_per_address,
         .trusted_proxy = s->cfg.trusted_proxy,
         .body_budget = (size_t)s->cfg.body_budget_mb * 1024 * 1024,
-        .on_answer = observe_answer,
+        .on_answer = ops_observe_answer,
         .body_limit_for = body_limit_for,
         .on_answer_user = &s->observe,
     };
     s->observe.access_log = s->cfg.access_log;
-    if (s->cfg.metrics_listen[0] && !(s->observe.metrics = metrics_new()))
+    if (s->cfg.metrics_listen[0] && !(s->observe.metrics = ops_metrics_new()))
         goto out;
     s->http = http_server_new(s->loop, &hc, on_request, s);
     int port = 0;
@@ -331,10 +332,10 @@ static int serve(struct serve *s)
     char origin[512];
     snprintf(origin, sizeof origin, strchr(s->cfg.host, ':') ? "http://[%s]:%d" : "http://%s:%d",
              s->cfg.host, port);
-    s->presence = presence_new();
-    s->voice = voicestate_new();
+    s->presence = state_presence_new();
+    s->voice = state_voice_new();
     if (!s->presence || !s->voice ||
-        (s->relay && presence_share(s->presence, s->cfg.redis_url, s->log_name)) ||
+        (s->relay && state_presence_share(s->presence, s->cfg.redis_url, s->log_name)) ||
         api_service_init(&api, &s->cfg, writer, s->bus, s->presence, s->voice,
                          s->cfg.site_url[0] ? s->cfg.site_url : origin))
         goto out;
@@ -362,7 +363,7 @@ static int serve(struct serve *s)
     }
     api.workers = s->workers;
     api.hashing = s->hashing;
-    if (!(s->endpoints = endpoints_new())) {
+    if (!(s->endpoints = api_endpoints_new())) {
         log_error("cannot start the interactions endpoint thread");
         goto out;
     }
@@ -372,7 +373,7 @@ static int serve(struct serve *s)
         s->cfg.ping_interval_ms, s->cfg.ping_timeout_ms,  1000000,           1024 * 1024,
         s->cfg.rate_limit_scale, (size_t)max_connections, s->cfg.access_log, s->relay != NULL};
     if (s->cfg.conformance) {
-        s->conformance = conformance_new(s->loop);
+        s->conformance = gateway_conformance_new(s->loop);
         if (!s->conformance)
             goto out;
         log_warn("conformance mode: /socket.io/ serves the protocol test handlers, not bots");
@@ -383,16 +384,17 @@ static int serve(struct serve *s)
     s->observe.sources =
         (struct metrics_sources){s->http, s->gateway, s->workers, s->hashing, writer};
     if (s->observe.metrics &&
-        observe_listen_metrics(&s->observe, s->loop, s->cfg.metrics_listen, &s->metrics_http))
+        ops_observe_listen_metrics(&s->observe, s->loop, s->cfg.metrics_listen, &s->metrics_http))
         goto out;
     if (s->gateway)
         gateway_resume_after(s->gateway, last_position);
     if (s->relay && s->gateway) {
-        voicestate_on_change(s->voice, on_voice_change, s);
-        relay_on_voice(s->relay, &(struct relay_voice){on_peer_voice, on_peer_voice_gone, s});
+        state_voice_on_change(s->voice, on_voice_change, s);
+        bus_relay_on_voice(s->relay,
+                           &(struct bus_relay_voice){on_peer_voice, on_peer_voice_gone, s});
     }
     if (s->relay)
-        relay_follow(s->relay, s->loop);
+        bus_relay_follow(s->relay, s->loop);
     s->writer = writer;
     uv_timer_init(s->loop, &s->trim);
     s->trim.data = s;
@@ -412,7 +414,7 @@ static int serve(struct serve *s)
     uv_run(s->loop, UV_RUN_DEFAULT);
     status = 0;
 out:
-    endpoints_free(s->endpoints); /* its calls resume on the workers: before them */
+    api_endpoints_free(s->endpoints); /* its calls resume on the workers: before them */
     workers_free(s->hashing);
     workers_free(s->workers);
     store_writer_free(writer);
@@ -425,8 +427,8 @@ out:
             if (s->gateway)
                 gateway_drain(s->gateway);
             if (s->conformance) {
-                conformance_drain(s->conformance);
-                conformance_release(s->conformance);
+                gateway_conformance_drain(s->conformance);
+                gateway_conformance_release(s->conformance);
             }
             if (s->http)
                 http_server_drain(s->http, NULL, NULL);
@@ -434,22 +436,22 @@ out:
                 http_server_drain(s->metrics_http, NULL, NULL);
             if (s->bus)
                 bus_close(s->bus);
-            relay_stop(s->relay);
+            bus_relay_stop(s->relay);
             uv_run(s->loop, UV_RUN_DEFAULT);
         }
         uv_loop_close(s->loop);
     }
     bus_free(s->bus); /* after the writer and the workers: they publish */
     if (s->voice)
-        voicestate_on_change(s->voice, NULL, NULL); /* the gateway's last closes tell no one */
-    relay_free(s->relay);
+        state_voice_on_change(s->voice, NULL, NULL); /* the gateway's last closes tell no one */
+    bus_relay_free(s->relay);
     http_server_free(s->http);
     http_server_free(s->metrics_http);
-    metrics_free(s->observe.metrics);
+    ops_metrics_free(s->observe.metrics);
     gateway_free(s->gateway);
-    conformance_free(s->conformance);
-    presence_free(s->presence);
-    voicestate_free(s->voice);
+    gateway_conformance_free(s->conformance);
+    state_presence_free(s->presence);
+    state_voice_free(s->voice);
     return status;
 }
 
@@ -492,12 +494,12 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "backup"))
         return cli_backup(&s.cfg, positional, npos);
     if (!strcmp(cmd, "serve") && npos == 0) {
-        if (endpoint_global_init()) {
+        if (api_endpoint_global_init()) {
             log_error("cannot initialise libcurl");
             return 1;
         }
         int status = serve(&s);
-        endpoint_global_cleanup();
+        api_endpoint_global_cleanup();
         return status;
     }
     if (!strcmp(cmd, "admin"))

@@ -15,19 +15,25 @@
 #include "store/channels.h"
 #include "store/members.h"
 
-static void compute(struct access *a)
+/* What the permission rules need to know of the caller in this server. */
+static struct perm_member member_of(const struct access *a)
 {
-    struct perm_member m = {
+    return (struct perm_member){
         .is_owner = a->is_owner,
         .timed_out = a->timed_out,
         .everyone = a->s.everyone,
         .roles = a->s.role_perms,
         .nroles = a->s.nroles,
     };
-    a->base = perm_base(&m);
 }
 
-int api_access_quiet(struct api_call *c, const char *sid, const char *uid, struct access *a)
+static void compute(struct access *a)
+{
+    struct perm_member m = member_of(a);
+    a->base = rule_perm_base(&m);
+}
+
+int api__access_quiet(struct api_call *c, const char *sid, const char *uid, struct access *a)
 {
     /* Not the whole struct: the role arrays are 11 KiB, and only nroles of them are read. */
     a->server_id = a->user_id = NULL;
@@ -52,21 +58,21 @@ int api_access_quiet(struct api_call *c, const char *sid, const char *uid, struc
 static int load(struct api_call *c, const char *sid, const char *uid, struct access *a,
                 const char *not_found)
 {
-    int rc = api_access_quiet(c, sid, uid, a);
+    int rc = api__access_quiet(c, sid, uid, a);
     if (rc < 0)
-        api_internal(c);
+        api__internal(c);
     else if (rc > 0)
-        api_error(c, 404, not_found);
+        api__error(c, 404, not_found);
     return rc ? -1 : 0;
 }
 
-int api_access(struct api_call *c, const char *sid, struct access *a)
+int api__access(struct api_call *c, const char *sid, struct access *a)
 {
     return load(c, sid, c->me.user_id, a, "Servidor não encontrado");
 }
 
-int api_access_of(struct api_call *c, const char *sid, const char *uid, struct access *a,
-                  const char *not_found)
+int api__access_of(struct api_call *c, const char *sid, const char *uid, struct access *a,
+                   const char *not_found)
 {
     return load(c, sid, uid, a, not_found);
 }
@@ -77,12 +83,12 @@ static void missing(struct api_call *c, uint64_t bits)
     const char *name = NULL;
     for (int i = 0; i < 17 && !name; i++)
         if (bits & (UINT64_C(1) << i))
-            name = perm_name(UINT64_C(1) << i);
+            name = rule_perm_name(UINT64_C(1) << i);
     snprintf(msg, sizeof msg, "Sem permissão: é preciso %s", name ? name : "permissão");
-    api_error(c, 403, msg);
+    api__error(c, 403, msg);
 }
 
-int api_require_in(struct api_call *c, uint64_t perms, uint64_t bits)
+int api__require_in(struct api_call *c, uint64_t perms, uint64_t bits)
 {
     uint64_t lacking = bits & ~perms;
     if (!lacking)
@@ -91,12 +97,12 @@ int api_require_in(struct api_call *c, uint64_t perms, uint64_t bits)
     return -1;
 }
 
-int api_require(struct api_call *c, const struct access *a, uint64_t bits)
+int api__require(struct api_call *c, const struct access *a, uint64_t bits)
 {
-    return api_require_in(c, a->base, bits);
+    return api__require_in(c, a->base, bits);
 }
 
-size_t api_channel_overwrites(json_t *channel, struct perm_overwrite *out, size_t max)
+size_t api__channel_overwrites(json_t *channel, struct perm_overwrite *out, size_t max)
 {
     size_t n = 0, i;
     json_t *o;
@@ -113,42 +119,36 @@ size_t api_channel_overwrites(json_t *channel, struct perm_overwrite *out, size_
     return n;
 }
 
-uint64_t api_channel_perms(const struct access *a, json_t *channel)
+uint64_t api__channel_perms(const struct access *a, json_t *channel)
 {
     struct perm_overwrite list[CHANNEL_OVERWRITES_MAX];
-    size_t n = api_channel_overwrites(channel, list, sizeof list / sizeof list[0]);
+    size_t n = api__channel_overwrites(channel, list, sizeof list / sizeof list[0]);
     const char *role_ids[ACCESS_MAX_ROLES];
     for (size_t r = 0; r < a->s.nroles; r++)
         role_ids[r] = a->s.role_ids[r];
     struct perm_overwrites folded;
-    perm_overwrites_fold(list, n, a->server_id, role_ids, a->s.nroles, a->user_id, &folded);
-    struct perm_member m = {
-        .is_owner = a->is_owner,
-        .timed_out = a->timed_out,
-        .everyone = a->s.everyone,
-        .roles = a->s.role_perms,
-        .nroles = a->s.nroles,
-    };
-    return perm_channel(&m, &folded);
+    rule_perm_overwrites_fold(list, n, a->server_id, role_ids, a->s.nroles, a->user_id, &folded);
+    struct perm_member m = member_of(a);
+    return rule_perm_channel(&m, &folded);
 }
 
-int api_channel(struct api_call *c, const struct access *a, const char *cid, json_t **channel,
-                uint64_t *perms)
+int api__channel(struct api_call *c, const struct access *a, const char *cid, json_t **channel,
+                 uint64_t *perms)
 {
     int rc;
     json_t *ch = store_channel_json(c->db, cid, &rc);
     if (!ch && rc < 0) {
-        api_internal(c);
+        api__internal(c);
         return -1;
     }
     const char *sid = ch ? json_string_value(json_object_get(ch, "serverId")) : NULL;
     if (!ch || !sid || strcmp(sid, a->server_id) != 0) {
         json_decref(ch);
-        api_error(c, 404, "Canal não encontrado");
+        api__error(c, 404, "Canal não encontrado");
         return -1;
     }
-    *perms = api_channel_perms(a, ch);
-    if (api_require_in(c, *perms, PERM_VER_CANAL)) { /* a member knows it exists: 403, not 404 */
+    *perms = api__channel_perms(a, ch);
+    if (api__require_in(c, *perms, PERM_VER_CANAL)) { /* a member knows it exists: 403, not 404 */
         json_decref(ch);
         return -1;
     }
@@ -156,14 +156,14 @@ int api_channel(struct api_call *c, const struct access *a, const char *cid, jso
     return 0;
 }
 
-int api_bot_intent(struct api_call *c, uint32_t intent)
+int api__bot_intent(struct api_call *c, uint32_t intent)
 {
     struct store_app app;
     int found = store_app_find(c->db, c->me.app_id, &app);
     uint32_t intents = app.intents;
     store_app_cleanup(&app);
     if (found <= 0) {
-        api_internal(c);
+        api__internal(c);
         return -1;
     }
     if (intents & intent)
@@ -171,66 +171,66 @@ int api_bot_intent(struct api_call *c, uint32_t intent)
     const char *name = "";
     for (int i = 0; i < INTENT_COUNT; i++)
         if (intent == (1u << i))
-            name = intent_name(i);
+            name = rule_intent_name(i);
     char msg[96];
     snprintf(msg, sizeof msg, "Intent %s desligada para esta aplicação", name);
-    api_error(c, 403, msg);
+    api__error(c, 403, msg);
     return -1;
 }
 
-int api_moderation_allowed(struct api_call *c, const struct access *a)
+int api__moderation_allowed(struct api_call *c, const struct access *a)
 {
     if (!a->s.requires_2fa)
         return 0;
     if (c->me.is_bot) {
-        api_error_flag(
+        api__error_flag(
             c, 403, "Este servidor exige verificação em duas etapas para moderar; bots não podem",
             "requires2FA");
         return -1;
     }
     if (!a->s.mfa_enabled) {
-        api_error_flag(c, 403, "Este servidor exige verificação em duas etapas para moderar",
-                       "requires2FA");
+        api__error_flag(c, 403, "Este servidor exige verificação em duas etapas para moderar",
+                        "requires2FA");
         return -1;
     }
     return 0;
 }
 
-int api_outranks(struct api_call *c, const struct access *actor, const struct access *target)
+int api__outranks(struct api_call *c, const struct access *actor, const struct access *target)
 {
     if (target->is_owner) {
-        api_error(c, 403, "Não é possível agir sobre o dono do servidor");
+        api__error(c, 403, "Não é possível agir sobre o dono do servidor");
         return -1;
     }
     if (strcmp(actor->user_id, target->user_id) == 0) {
-        api_error(c, 403, "Não é possível agir sobre si mesmo");
+        api__error(c, 403, "Não é possível agir sobre si mesmo");
         return -1;
     }
     if (!actor->is_owner && actor->s.top_position <= target->s.top_position) {
-        api_error(c, 403, "Sem permissão: o membro tem um cargo igual ou acima do seu");
+        api__error(c, 403, "Sem permissão: o membro tem um cargo igual ou acima do seu");
         return -1;
     }
     return 0;
 }
 
-int api_role_below(struct api_call *c, const struct access *actor, int64_t position)
+int api__role_below(struct api_call *c, const struct access *actor, int64_t position)
 {
     if (actor->is_owner || position < actor->s.top_position)
         return 0;
-    api_error(c, 403, "Sem permissão: o cargo está igual ou acima do seu cargo mais alto");
+    api__error(c, 403, "Sem permissão: o cargo está igual ou acima do seu cargo mais alto");
     return -1;
 }
 
-const char *api_server(struct api_call *c, struct access *a, uint64_t bits)
+const char *api__server(struct api_call *c, struct access *a, uint64_t bits)
 {
-    const char *sid = api_param_id(c, "sid", "Servidor não encontrado");
-    if (!sid || api_access(c, sid, a) || (bits && api_require(c, a, bits)))
+    const char *sid = api__param_id(c, "sid", "Servidor não encontrado");
+    if (!sid || api__access(c, sid, a) || (bits && api__require(c, a, bits)))
         return NULL;
     return sid;
 }
 
 /* Each member's shown status, in one read for the list. */
-void api_member_status(struct api_call *c, json_t *members)
+void api__member_status(struct api_call *c, json_t *members)
 {
     json_t *one[1] = {members};
     size_t n = json_is_array(members) ? json_array_size(members) : 1;
@@ -245,7 +245,7 @@ void api_member_status(struct api_call *c, json_t *members)
             ids[k++] = uid;
         }
     }
-    if (m && ids && shown && !presence_statuses(c->svc->presence, ids, k, shown))
+    if (m && ids && shown && !state_presence_statuses(c->svc->presence, ids, k, shown))
         for (size_t i = 0; i < k; i++)
             json_object_set_new(m[i], "status", json_string(shown[i]));
     if (m != one)
@@ -254,14 +254,14 @@ void api_member_status(struct api_call *c, json_t *members)
     free(shown);
 }
 
-void api_reply_member(struct api_call *c, const char *sid, const char *uid)
+void api__reply_member(struct api_call *c, const char *sid, const char *uid)
 {
     int rc;
     json_t *member = store_member_json(c->db, sid, uid, &rc);
     if (!member) {
-        api_internal(c);
+        api__internal(c);
         return;
     }
-    api_member_status(c, member);
-    api_reply(c, 200, json_pack("{so}", "member", member));
+    api__member_status(c, member);
+    api__reply(c, 200, json_pack("{so}", "member", member));
 }

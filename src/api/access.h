@@ -26,38 +26,38 @@ struct access {
 
 /* Loads uid's access without answering: 0 a member (a computed), 1 not a member or no such
  * server, -1 storage error. */
-int api_access_quiet(struct api_call *c, const char *sid, const char *uid, struct access *a);
+int api__access_quiet(struct api_call *c, const char *sid, const char *uid, struct access *a);
 /* Loads the caller's access; a non-member gets 404 (a server they cannot see). */
-int api_access(struct api_call *c, const char *sid, struct access *a);
+int api__access(struct api_call *c, const char *sid, struct access *a);
 /* The opening of most server routes: reads :sid, loads the caller's access and requires bits
  * (0 = membership only). Returns the server ID, or NULL when it has answered. */
-const char *api_server(struct api_call *c, struct access *a, uint64_t bits);
+const char *api__server(struct api_call *c, struct access *a, uint64_t bits);
 /* Fills the `status` of member objects (one, or an array) from presence. */
-void api_member_status(struct api_call *c, json_t *members);
+void api__member_status(struct api_call *c, json_t *members);
 /* Answers 200 {member} for that member. */
-void api_reply_member(struct api_call *c, const char *sid, const char *uid);
+void api__reply_member(struct api_call *c, const char *sid, const char *uid);
 /* Loads another member's standing (for hierarchy checks): 404 when not a member. */
-int api_access_of(struct api_call *c, const char *sid, const char *uid, struct access *a,
-                  const char *not_found);
-int api_require(struct api_call *c, const struct access *a, uint64_t bits);
+int api__access_of(struct api_call *c, const char *sid, const char *uid, struct access *a,
+                   const char *not_found);
+int api__require(struct api_call *c, const struct access *a, uint64_t bits);
 /* The overwrites of a channel object as the permission code takes them (at most max; the
  * strings point into channel). Returns how many. */
-size_t api_channel_overwrites(json_t *channel, struct perm_overwrite *out, size_t max);
+size_t api__channel_overwrites(json_t *channel, struct perm_overwrite *out, size_t max);
 /* Effective permissions in a channel object that carries its `overwrites`. */
-uint64_t api_channel_perms(const struct access *a, json_t *channel);
+uint64_t api__channel_perms(const struct access *a, json_t *channel);
 /* Loads a channel of this server that the caller can see (VER_CANAL): 404 otherwise.
  * *channel is a new reference. */
-int api_channel(struct api_call *c, const struct access *a, const char *cid, json_t **channel,
-                uint64_t *perms);
-int api_require_in(struct api_call *c, uint64_t perms, uint64_t bits);
+int api__channel(struct api_call *c, const struct access *a, const char *cid, json_t **channel,
+                 uint64_t *perms);
+int api__require_in(struct api_call *c, uint64_t perms, uint64_t bits);
 /* The calling bot's application has the intent (a bit of domain/intents.h, read now): 403
  * naming it otherwise. */
-int api_bot_intent(struct api_call *c, uint32_t intent);
+int api__bot_intent(struct api_call *c, uint32_t intent);
 /* In a server that requires 2FA, moderation is refused to bots and to people without it. */
-int api_moderation_allowed(struct api_call *c, const struct access *a);
+int api__moderation_allowed(struct api_call *c, const struct access *a);
 /* The actor may act on the target: not the owner, not themselves, and ranked above them. */
-int api_outranks(struct api_call *c, const struct access *actor, const struct access *target);
+int api__outranks(struct api_call *c, const struct access *actor, const struct access *target);
 /* The actor may manage a role at that position (owner always; others only below their top). */
-int api_role_below(struct api_call *c, const struct access *actor, int64_t position);
+int api__role_below(struct api_call *c, const struct access *actor, int64_t position);
 
 #endif

@@ -18,7 +18,7 @@
 #define PASSWORD_WINDOW_MS (10 * 60 * 1000)
 
 /* "; Secure" when the site is served over https: the cookie then never travels in clear. */
-void api_session_cookie(struct api_call *c, const char *token)
+void api__session_cookie(struct api_call *c, const char *token)
 {
     const char *secure = strncmp(c->svc->site_url, "https://", 8) == 0 ? "; Secure" : "";
     char cookie[160];
@@ -34,44 +34,44 @@ void api_session_cookie(struct api_call *c, const char *token)
 static void auth_logout(struct api_call *c)
 {
     if (store_token_delete(c->svc->writer, c->me.token_hash) < 0) {
-        api_internal(c);
+        api__internal(c);
         return;
     }
-    api_event_disconnect(c, c->me.user_id, c->me.token_hash);
-    api_session_cookie(c, NULL);
-    api_ok(c);
+    api__event_disconnect(c, c->me.user_id, c->me.token_hash);
+    api__session_cookie(c, NULL);
+    api__ok(c);
 }
 
 static void auth_logout_everywhere(struct api_call *c)
 {
     int64_t revoked = 0;
     if (store_sessions_revoke(c->svc->writer, c->me.user_id, NULL, &revoked) < 0) {
-        api_internal(c);
+        api__internal(c);
         return;
     }
-    api_event_disconnect(c, c->me.user_id, NULL);
-    api_session_cookie(c, NULL);
-    api_reply(c, 200, json_pack("{sbsI}", "ok", 1, "revoked", (json_int_t)revoked));
+    api__event_disconnect(c, c->me.user_id, NULL);
+    api__session_cookie(c, NULL);
+    api__reply(c, 200, json_pack("{sbsI}", "ok", 1, "revoked", (json_int_t)revoked));
 }
 
 static int current_password_ok(struct api_call *c, const char *password)
 {
-    int64_t wait = ratelimit_check(c->svc->limits, "password-failure", c->me.user_id,
-                                   PASSWORD_FAILURES, PASSWORD_WINDOW_MS);
+    int64_t wait = state_ratelimit_check(c->svc->limits, "password-failure", c->me.user_id,
+                                         PASSWORD_FAILURES, PASSWORD_WINDOW_MS);
     if (wait > 0) {
-        api_rate_limited(c, wait);
+        api__rate_limited(c, wait);
         return 0;
     }
     char hash[CRYPTO_PASSWORD_MAX];
     int rc = store_password_hash(c->db, c->me.user_id, hash);
     if (rc != 1) {
-        api_internal(c);
+        api__internal(c);
         return 0;
     }
     if (crypto_password_verify(password, strlen(password), hash) != 1) {
-        ratelimit_hit(c->svc->limits, "password-failure", c->me.user_id, PASSWORD_FAILURES,
-                      PASSWORD_WINDOW_MS);
-        api_bad(c, "currentPassword", "senha incorreta");
+        state_ratelimit_hit(c->svc->limits, "password-failure", c->me.user_id, PASSWORD_FAILURES,
+                            PASSWORD_WINDOW_MS);
+        api__bad(c, "currentPassword", "senha incorreta");
         return 0;
     }
     return 1;
@@ -80,25 +80,25 @@ static int current_password_ok(struct api_call *c, const char *password)
 /* Changes the password and ends every other session: whoever else held one is out. */
 static void password_change(struct api_call *c)
 {
-    json_t *body = api_body(c);
+    json_t *body = api__body(c);
     const char *current, *fresh;
-    if (!body || api_in_str(c, body, "currentPassword", 0, 1024, API_IN_REQUIRED, &current) < 0 ||
-        api_in_str(c, body, "newPassword", 8, 128, API_IN_REQUIRED, &fresh) < 0 ||
+    if (!body || api__in_str(c, body, "currentPassword", 0, 1024, API_IN_REQUIRED, &current) < 0 ||
+        api__in_str(c, body, "newPassword", 8, 128, API_IN_REQUIRED, &fresh) < 0 ||
         !current_password_ok(c, current))
         return;
     char hash[CRYPTO_PASSWORD_MAX];
     if (crypto_password_hash(fresh, strlen(fresh), hash)) {
-        api_internal(c);
+        api__internal(c);
         return;
     }
     int64_t revoked = 0;
     if (store_password_set(c->svc->writer, c->me.user_id, hash) < 0 ||
         store_sessions_revoke(c->svc->writer, c->me.user_id, c->me.token_hash, &revoked) < 0) {
-        api_internal(c);
+        api__internal(c);
         return;
     }
-    api_event_disconnect_others(c, c->me.user_id, c->me.token_hash);
-    api_reply(c, 200, json_pack("{sbsI}", "ok", 1, "revoked", (json_int_t)revoked));
+    api__event_disconnect_others(c, c->me.user_id, c->me.token_hash);
+    api__reply(c, 200, json_pack("{sbsI}", "ok", 1, "revoked", (json_int_t)revoked));
 }
 
 const struct api_route api_account_routes[] = {

@@ -59,7 +59,7 @@ const struct api_route *const api_route_tables[] = {
 };
 
 int api_service_init(struct api_service *a, const struct config *cfg, struct store_writer *writer,
-                     struct bus *bus, struct presence *presence, struct voicestate *voice,
+                     struct bus *bus, struct presence *presence, struct state_voice *voice,
                      const char *site_url)
 {
     memset(a, 0, sizeof *a);
@@ -70,13 +70,13 @@ int api_service_init(struct api_service *a, const struct config *cfg, struct sto
     a->voice = voice;
     if (slice_copy(slice_from(site_url), a->site_url, sizeof a->site_url))
         return -1;
-    a->limits = ratelimit_new(cfg->rate_limit_scale);
+    a->limits = state_ratelimit_new(cfg->rate_limit_scale);
     a->state = state_new();
-    a->console = console_new();
+    a->console = state_console_new();
     if (!a->limits || !a->state || !a->console)
         return -1;
-    if (cfg->redis_url[0] && (ratelimit_share(a->limits, cfg->redis_url) ||
-                              tickets_share(state_tickets(a->state), cfg->redis_url)))
+    if (cfg->redis_url[0] && (state_ratelimit_share(a->limits, cfg->redis_url) ||
+                              state_tickets_share(state_tickets(a->state), cfg->redis_url)))
         return -1;
     http_router_init(&a->router);
     for (size_t t = 0; api_route_tables[t]; t++)
@@ -91,11 +91,11 @@ int api_service_init(struct api_service *a, const struct config *cfg, struct sto
 void api_service_cleanup(struct api_service *a)
 {
     http_router_cleanup(&a->router);
-    ratelimit_free(a->limits);
+    state_ratelimit_free(a->limits);
     a->limits = NULL;
     state_free(a->state);
     a->state = NULL;
-    console_free(a->console);
+    state_console_free(a->console);
     a->console = NULL;
 }
 
@@ -128,7 +128,7 @@ struct store *api_thread_store(void *thread_ctx)
     return ((struct worker *)thread_ctx)->db;
 }
 
-struct api_call api_thread_call(void *thread_ctx)
+struct api_call api__thread_call(void *thread_ctx)
 {
     struct worker *w = thread_ctx;
     return (struct api_call){.svc = w->svc, .db = w->db};
@@ -138,7 +138,7 @@ struct api_call api_thread_call(void *thread_ctx)
 /* A session's use is written at most this often: it is a write, and expiry counts in days. */
 #define SESSION_TOUCH_MS (60 * 60 * 1000LL)
 
-int api_session_expired(struct api_service *a, const char *token_hash, int64_t last_used)
+int api__session_expired(struct api_service *a, const char *token_hash, int64_t last_used)
 {
     int64_t now = clock_now_ms();
     if (now - last_used > a->cfg->session_idle_days * DAY_MS) {
@@ -156,22 +156,22 @@ int api_identity(void *thread_ctx, const char *token_hash, struct store_token_ow
     struct worker *w = thread_ctx;
     int found = state_identity(w->svc->state, w->db, token_hash, out);
     store_read_release(w->db);
-    if (found == 1 && !out->is_bot && api_session_expired(w->svc, token_hash, out->last_used))
+    if (found == 1 && !out->is_bot && api__session_expired(w->svc, token_hash, out->last_used))
         return 0;
     return found;
 }
 
-const char *api_param(struct api_call *c, const char *name)
+const char *api__param(struct api_call *c, const char *name)
 {
     int i = http_route_param_index(c->route, name);
     return i < 0 ? "" : c->params[i];
 }
 
-const char *api_param_id(struct api_call *c, const char *name, const char *not_found)
+const char *api__param_id(struct api_call *c, const char *name, const char *not_found)
 {
-    const char *v = api_param(c, name);
+    const char *v = api__param(c, name);
     if (!uuid_valid(v, strlen(v))) {
-        api_error(c, 404, not_found);
+        api__error(c, 404, not_found);
         return NULL;
     }
     return v;

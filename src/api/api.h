@@ -26,11 +26,11 @@ struct bus;
 struct bus_held;
 struct workers;
 struct presence;
-struct voicestate;
+struct state_voice;
 struct state;
 
 /* Shared by every thread; immutable after start except through its own locks. */
-struct api_later;
+struct api__later;
 struct endpoints;
 
 struct api_service {
@@ -39,7 +39,7 @@ struct api_service {
     struct ratelimit *limits;
     struct bus *bus;
     struct presence *presence;
-    struct voicestate *voice;
+    struct state_voice *voice;
     struct state *state;     /* what requests read instead of SQL (owned) */
     struct console *console; /* the portal's event console (owned) */
     struct workers *workers; /* the lanes, set once they run (not owned) */
@@ -72,10 +72,10 @@ struct api_call {
     const struct http_route *route;
     struct api_caller me;
     char params[HTTP_MAX_PARAMS][128]; /* route parameters, NUL-terminated */
-    json_t *body;                      /* parsed by api_body */
+    json_t *body;                      /* parsed by api__body */
     int answered;
-    struct bus_held *held;   /* on the writer lane: events wait here for the commit */
-    struct api_later *later; /* set by api_later: the answer comes from a resumption */
+    struct bus_held *held;    /* on the writer lane: events wait here for the commit */
+    struct api__later *later; /* set by api__later: the answer comes from a resumption */
 };
 
 typedef void (*api_handler)(struct api_call *c);
@@ -91,7 +91,7 @@ enum api_lane {
 
 /* How large a body a route takes. A small one is all a caller without a credential, or with
  * one not known in memory, may send; a large one needs a known, valid credential. */
-enum api_body {
+enum api__body {
     API_BODY_SMALL, /* API_BODY_SMALL_MAX */
     API_BODY_LARGE, /* icons as data URLs, command sets: API_BODY_LARGE_MAX */
 };
@@ -105,7 +105,7 @@ struct api_route {
     api_handler fn;
     enum api_auth auth;
     enum api_lane lane;
-    enum api_body body;
+    enum api__body body;
 };
 
 /* Route tables, one per resource file; each ends with {0, NULL, NULL, 0}. */
@@ -138,28 +138,28 @@ extern const struct api_route api_voice_routes[];
 extern const struct api_route *const api_route_tables[];
 
 /* A request whose answer waits for something outside (an application's endpoint): the handler
- * calls api_later and returns without answering; whoever it waits on later calls
- * api_later_resume, from any thread, which runs fn on a worker with a call for the same caller
+ * calls api__later and returns without answering; whoever it waits on later calls
+ * api__later_resume, from any thread, which runs fn on a worker with a call for the same caller
  * and request, and sends what fn answers. NULL when out of memory (answer at once then). */
-struct api_later *api_later(struct api_call *c);
-void api_later_resume(struct api_later *l, void (*fn)(struct api_call *c, void *arg), void *arg);
+struct api__later *api__later(struct api_call *c);
+void api__later_resume(struct api__later *l, void (*fn)(struct api_call *c, void *arg), void *arg);
 /* The same on the writer, inside its transaction (fn must wait on nothing): its writes and the
  * events they publish commit together. */
-void api_later_resume_writer(struct api_later *l, void (*fn)(struct api_call *c, void *arg),
-                             void *arg);
+void api__later_resume_writer(struct api__later *l, void (*fn)(struct api_call *c, void *arg),
+                              void *arg);
 /* Takes the request back before anything waits on it: the handler answers it itself. */
-void api_later_cancel(struct api_call *c);
+void api__later_cancel(struct api_call *c);
 
 /* Sets the session cookie to token, or clears it (NULL); Secure on an https site. */
-void api_session_cookie(struct api_call *c, const char *token);
+void api__session_cookie(struct api_call *c, const char *token);
 
 /* Builds the router and shared state. Returns 0 or -1. */
 int api_service_init(struct api_service *a, const struct config *cfg, struct store_writer *writer,
-                     struct bus *bus, struct presence *presence, struct voicestate *voice,
+                     struct bus *bus, struct presence *presence, struct state_voice *voice,
                      const char *site_url);
 void api_service_cleanup(struct api_service *a);
 /* On the I/O thread, once a request's headers are in: the largest body it may send (see
- * enum api_body). */
+ * enum api__body). */
 size_t api_body_limit(struct api_service *a, struct http_request *req);
 /* On the I/O thread: routes the exchange and hands it to its lane (dispatch.c). */
 void api_dispatch(struct api_service *a, struct http_exchange *ex);
@@ -176,8 +176,8 @@ struct store *api_thread_store(void *thread_ctx);
 int api_identity(void *thread_ctx, const char *token_hash, struct store_token_owner *out);
 /* 1 when a person's session has been idle past --session-idle-days (it is then deleted);
  * otherwise 0, recording the use at most once an hour. */
-int api_session_expired(struct api_service *a, const char *token_hash, int64_t last_used);
+int api__session_expired(struct api_service *a, const char *token_hash, int64_t last_used);
 /* A context for work on a worker that is not an HTTP request (app and db only). */
-struct api_call api_thread_call(void *thread_ctx);
+struct api_call api__thread_call(void *thread_ctx);
 
 #endif

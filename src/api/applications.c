@@ -34,34 +34,34 @@ static json_t *app_json(struct api_call *c, const char *id)
 {
     int rc;
     json_t *app = store_app_json(c->db, id, c->me.user_id, &rc);
-    return app ? api_app_view(app) : NULL;
+    return app ? api__app_view(app) : NULL;
 }
 
 static void reply_app(struct api_call *c, int status, const char *id)
 {
     json_t *app = app_json(c, id);
     if (!app) {
-        api_internal(c);
+        api__internal(c);
         return;
     }
-    api_reply(c, status, json_pack("{so}", "application", app));
+    api__reply(c, status, json_pack("{so}", "application", app));
 }
 
 /* Loads :id when it is the caller's application; otherwise answers 404. */
-int api_owned_app(struct api_call *c, struct store_app *app)
+int api__owned_app(struct api_call *c, struct store_app *app)
 {
     memset(app, 0, sizeof *app);
-    const char *id = api_param_id(c, "id", NOT_FOUND);
+    const char *id = api__param_id(c, "id", NOT_FOUND);
     if (!id)
         return -1;
     int found = store_app_find(c->db, id, app);
     if (found < 0) {
-        api_internal(c);
+        api__internal(c);
         return -1;
     }
     if (!found || strcmp(app->owner_id, c->me.user_id) != 0) {
         store_app_cleanup(app);
-        api_error(c, 404, NOT_FOUND);
+        api__error(c, 404, NOT_FOUND);
         return -1;
     }
     return 0;
@@ -73,7 +73,7 @@ typedef void (*owned_handler)(struct api_call *c, struct store_app *app);
 static void with_owned(struct api_call *c, owned_handler fn)
 {
     struct store_app app;
-    if (api_owned_app(c, &app))
+    if (api__owned_app(c, &app))
         return;
     fn(c, &app);
     store_app_cleanup(&app);
@@ -89,24 +89,25 @@ static void app_list(struct api_call *c)
 {
     json_t *list = store_apps_of_owner(c->db, c->me.user_id);
     if (!list) {
-        api_internal(c);
+        api__internal(c);
         return;
     }
     size_t i;
     json_t *app;
-    json_array_foreach(list, i, app) api_app_view(app);
-    api_reply(c, 200, json_pack("{so}", "applications", list));
+    json_array_foreach(list, i, app) api__app_view(app);
+    api__reply(c, 200, json_pack("{so}", "applications", list));
 }
 
 static void app_create(struct api_call *c)
 {
-    json_t *body = api_body(c);
+    json_t *body = api__body(c);
     const char *name, *description, *icon;
     int set_icon;
-    if (!body || api_in_icon(c, body, &set_icon, &icon) < 0 ||
-        api_in_str(c, body, "name", 1, 32, API_IN_REQUIRED | API_IN_TRIM, &name) < 0 ||
-        api_in_str(c, body, "description", 0, DESCRIPTION_MAX, API_IN_NULLABLE, &description) < 0 ||
-        api_limit_hit(c, &API_LIMIT_CREATE_APPLICATION))
+    if (!body || api__in_icon(c, body, &set_icon, &icon) < 0 ||
+        api__in_str(c, body, "name", 1, 32, API_IN_REQUIRED | API_IN_TRIM, &name) < 0 ||
+        api__in_str(c, body, "description", 0, DESCRIPTION_MAX, API_IN_NULLABLE, &description) <
+            0 ||
+        api__limit_hit(c, &API_LIMIT_CREATE_APPLICATION))
         return;
     char id[UUID_LEN + 1], client_id[33];
     uuid_v7(id);
@@ -119,7 +120,7 @@ static void app_create(struct api_call *c)
                               .client_id = client_id,
                               .now = clock_now_ms()};
     if (store_app_create(c->svc->writer, &a) < 0) {
-        api_internal(c);
+        api__internal(c);
         return;
     }
     reply_app(c, 201, id);
@@ -132,15 +133,15 @@ static void app_get(struct api_call *c, struct store_app *app)
 
 static void app_update(struct api_call *c, struct store_app *app)
 {
-    json_t *body = api_body(c);
+    json_t *body = api__body(c);
     const char *name, *description, *icon;
     int set_icon;
-    if (body && api_in_icon(c, body, &set_icon, &icon) >= 0 &&
-        api_in_str(c, body, "name", 1, 32, API_IN_TRIM, &name) >= 0 &&
-        api_in_str(c, body, "description", 0, DESCRIPTION_MAX, API_IN_NULLABLE, &description) >=
+    if (body && api__in_icon(c, body, &set_icon, &icon) >= 0 &&
+        api__in_str(c, body, "name", 1, 32, API_IN_TRIM, &name) >= 0 &&
+        api__in_str(c, body, "description", 0, DESCRIPTION_MAX, API_IN_NULLABLE, &description) >=
             0) {
         if (store_app_update(c->svc->writer, app->id, name, description, set_icon, icon) < 0)
-            api_internal(c);
+            api__internal(c);
         else
             reply_app(c, 200, app->id);
     }
@@ -151,19 +152,19 @@ static void app_delete(struct api_call *c, struct store_app *app)
     json_t *servers = store_app_install_servers(c->db, app->id);
     if (!servers || store_app_delete(c->svc->writer, app->id) < 0) {
         json_decref(servers);
-        api_internal(c);
+        api__internal(c);
         return;
     }
     size_t i;
     json_t *sid;
     json_array_foreach(servers, i, sid)
     {
-        api_event_member_remove(c, json_string_value(sid), app->bot_user_id, "app_uninstalled");
+        api__event_member_remove(c, json_string_value(sid), app->bot_user_id, "app_uninstalled");
     }
     json_decref(servers);
     if (app->bot_user_id[0])
-        api_event_disconnect(c, app->bot_user_id, NULL);
-    api_ok(c);
+        api__event_disconnect(c, app->bot_user_id, NULL);
+    api__ok(c);
 }
 
 static void new_token(char token[CRYPTO_TOKEN_LEN + 1], char hash[65])
@@ -175,10 +176,10 @@ static void new_token(char token[CRYPTO_TOKEN_LEN + 1], char hash[65])
 static void bot_create(struct api_call *c, struct store_app *app)
 {
     if (app->bot_user_id[0]) {
-        api_error(c, 409, "Esta aplicação já tem um bot");
+        api__error(c, 409, "Esta aplicação já tem um bot");
         return;
     }
-    if (api_limit_hit(c, &API_LIMIT_GENERATE_BOT))
+    if (api__limit_hit(c, &API_LIMIT_GENERATE_BOT))
         return;
     char token[CRYPTO_TOKEN_LEN + 1], hash[65], user_id[UUID_LEN + 1], username[33];
     new_token(token, hash);
@@ -186,8 +187,8 @@ static void bot_create(struct api_call *c, struct store_app *app)
     int rc = STORE_CONSTRAINT;
     for (int attempt = 0; rc == STORE_CONSTRAINT && attempt < 8; attempt++) {
         /* The plain name first; then a random suffix while the name is taken. */
-        text_bot_username(app->name, attempt ? 1000 + (int)(clock_now_ms() % 9000) + attempt : 0,
-                          username);
+        rule_text_bot_username(
+            app->name, attempt ? 1000 + (int)(clock_now_ms() % 9000) + attempt : 0, username);
         struct store_new_bot b = {.app_id = app->id,
                                   .user_id = user_id,
                                   .username = username,
@@ -196,67 +197,69 @@ static void bot_create(struct api_call *c, struct store_app *app)
                                   .now = clock_now_ms()};
         rc = store_bot_create(c->svc->writer, &b);
     }
-    if (api_store_answer(c, rc, &(struct api_store_words){.taken = "Esta aplicação já tem um bot"}))
+    if (api__store_answer(c, rc,
+                          &(struct api_store_words){.taken = "Esta aplicação já tem um bot"}))
         return;
     json_t *view = app_json(c, app->id);
     if (!view) {
-        api_internal(c);
+        api__internal(c);
         return;
     }
-    api_reply(c, 201,
-              json_pack("{sossss}", "application", view, "botUsername", username, "token", token));
+    api__reply(c, 201,
+               json_pack("{sossss}", "application", view, "botUsername", username, "token", token));
 }
 
 static void bot_token_rotate(struct api_call *c, struct store_app *app)
 {
     if (!app->bot_user_id[0])
-        api_error(c, 404, "Esta aplicação ainda não tem bot");
-    else if (!api_limit_hit(c, &API_LIMIT_ROTATE_TOKEN)) {
+        api__error(c, 404, "Esta aplicação ainda não tem bot");
+    else if (!api__limit_hit(c, &API_LIMIT_ROTATE_TOKEN)) {
         char token[CRYPTO_TOKEN_LEN + 1], hash[65];
         new_token(token, hash);
         struct store_bot_token t = {
             .bot_user_id = app->bot_user_id, .token_hash = hash, .now = clock_now_ms()};
         if (store_bot_token_replace(c->svc->writer, &t) < 0) {
-            api_internal(c);
+            api__internal(c);
         } else {
-            api_event_disconnect(c, app->bot_user_id, NULL); /* the old token's connections */
-            api_reply(c, 200, json_pack("{ss}", "token", token));
+            api__event_disconnect(c, app->bot_user_id, NULL); /* the old token's connections */
+            api__reply(c, 200, json_pack("{ss}", "token", token));
         }
     }
 }
 
 static void intents_put(struct api_call *c, struct store_app *app)
 {
-    json_t *body = api_body(c);
+    json_t *body = api__body(c);
     json_t *list = body ? json_object_get(body, "intents") : NULL;
     uint32_t bits = 0;
     if (body && !list)
-        api_bad(c, "intents", "obrigatório");
+        api__bad(c, "intents", "obrigatório");
     else if (body && !json_is_array(list))
-        api_bad(c, "intents", "deve ser uma lista de textos");
+        api__bad(c, "intents", "deve ser uma lista de textos");
     else if (body) {
         size_t i;
         json_t *v;
         json_array_foreach(list, i, v)
         {
-            uint32_t bit =
-                json_is_string(v) ? intent_bit(json_string_value(v), json_string_length(v)) : 0;
+            uint32_t bit = json_is_string(v)
+                               ? rule_intent_bit(json_string_value(v), json_string_length(v))
+                               : 0;
             if (!bit) {
                 char path[48];
                 snprintf(path, sizeof path, "intents.%zu", i);
-                api_bad(c, path,
-                        "valor desconhecido (válidos: messages.read, messages.write, members.read,"
-                        " interactions.receive, voice.connect)");
+                api__bad(c, path,
+                         "valor desconhecido (válidos: messages.read, messages.write, members.read,"
+                         " interactions.receive, voice.connect)");
                 break;
             }
             bits |= bit;
         }
         if (!c->answered) {
             if (store_app_set_int(c->svc->writer, app->id, "intents", bits) < 0) {
-                api_internal(c);
+                api__internal(c);
             } else {
                 if (app->bot_user_id[0])
-                    api_voice_review_user(c, app->bot_user_id);
+                    api__voice_review_user(c, app->bot_user_id);
                 reply_app(c, 200, app->id);
             }
         }
@@ -265,16 +268,17 @@ static void intents_put(struct api_call *c, struct store_app *app)
 
 static void interactions_config_put(struct api_call *c, struct store_app *app)
 {
-    json_t *body = api_body(c);
+    json_t *body = api__body(c);
     const char *url = NULL;
-    if (body && api_in_str(c, body, "interactionsEndpointUrl", 0, URL_MAX,
-                           API_IN_NULLABLE | API_IN_REQUIRED, &url) >= 0) {
+    if (body && api__in_str(c, body, "interactionsEndpointUrl", 0, URL_MAX,
+                            API_IN_NULLABLE | API_IN_REQUIRED, &url) >= 0) {
         const char *why =
-            url ? url_check_endpoint(url, strlen(url), c->svc->cfg->allow_private_endpoints) : NULL;
+            url ? rule_url_check_endpoint(url, strlen(url), c->svc->cfg->allow_private_endpoints)
+                : NULL;
         if (why)
-            api_bad(c, "interactionsEndpointUrl", why);
+            api__bad(c, "interactionsEndpointUrl", why);
         else if (store_app_set_text(c->svc->writer, app->id, "interactions_endpoint_url", url) < 0)
-            api_internal(c);
+            api__internal(c);
         else
             reply_app(c, 200, app->id);
     }
@@ -282,7 +286,7 @@ static void interactions_config_put(struct api_call *c, struct store_app *app)
 
 /* The ping's outcome, from the endpoints' thread to a worker. */
 struct ping {
-    struct api_later *later;
+    struct api__later *later;
     long status;
     int64_t latency_ms;
     int pong;
@@ -291,10 +295,10 @@ struct ping {
 static void ping_reply(struct api_call *c, void *arg)
 {
     struct ping *p = arg;
-    api_reply(c, 200,
-              json_pack("{sbsosI}", "ok", p->pong, "status",
-                        p->status ? json_integer(p->status) : json_null(), "latencyMs",
-                        (json_int_t)p->latency_ms));
+    api__reply(c, 200,
+               json_pack("{sbsosI}", "ok", p->pong, "status",
+                         p->status ? json_integer(p->status) : json_null(), "latencyMs",
+                         (json_int_t)p->latency_ms));
     free(p);
 }
 
@@ -307,8 +311,8 @@ static void ping_answered(void *arg, int sent, struct endpoint_result *r)
     p->latency_ms = r->latency_ms;
     p->pong = r->status >= 200 && r->status < 300 && type && !strcmp(type, "pong");
     json_decref(answer);
-    endpoint_result_cleanup(r);
-    api_later_resume(p->later, ping_reply, p);
+    api__endpoint_result_cleanup(r);
+    api__later_resume(p->later, ping_reply, p);
 }
 
 static void ping_endpoint(struct api_call *c, const char *app_id, const char *url,
@@ -316,17 +320,17 @@ static void ping_endpoint(struct api_call *c, const char *app_id, const char *ur
 {
     static const char PING[] = "{\"type\":\"ping\"}";
     struct ping *p = calloc(1, sizeof *p);
-    if (!p || !(p->later = api_later(c))) {
+    if (!p || !(p->later = api__later(c))) {
         free(p);
-        api_internal(c);
+        api__internal(c);
         return;
     }
-    if (endpoint_call(c->svc->endpoints, app_id, url, secret, PING, sizeof PING - 1,
-                      c->svc->cfg->allow_private_endpoints, ping_answered, p) == 0)
+    if (api__endpoint_call(c->svc->endpoints, app_id, url, secret, PING, sizeof PING - 1,
+                           c->svc->cfg->allow_private_endpoints, ping_answered, p) == 0)
         return;
-    api_later_cancel(c);
+    api__later_cancel(c);
     free(p);
-    api_busy(c, "A aplicação já tem muitas chamadas em andamento; tente de novo em instantes");
+    api__busy(c, "A aplicação já tem muitas chamadas em andamento; tente de novo em instantes");
 }
 
 /* POST …/interactions-config/test: a signed {type: "ping"} that must get {type: "pong"}. */
@@ -337,50 +341,50 @@ static void interactions_config_test(struct api_call *c, struct store_app *app)
     const char *url = json_string_value(json_object_get(ep, "url"));
     const char *secret = json_string_value(json_object_get(ep, "secret"));
     if (!ep)
-        api_internal(c);
+        api__internal(c);
     else if (!url)
-        api_bad(c, "interactionsEndpointUrl", "nenhuma URL configurada");
+        api__bad(c, "interactionsEndpointUrl", "nenhuma URL configurada");
     else if (!secret)
-        api_bad(c, "signingSecret", "gere o segredo de assinatura antes de testar");
-    else if (!api_limit_hit(c, &API_LIMIT_TEST_ENDPOINT))
+        api__bad(c, "signingSecret", "gere o segredo de assinatura antes de testar");
+    else if (!api__limit_hit(c, &API_LIMIT_TEST_ENDPOINT))
         ping_endpoint(c, app->id, url, secret);
     json_decref(ep);
 }
 
 static void signing_secret_rotate(struct api_call *c, struct store_app *app)
 {
-    if (!api_limit_hit(c, &API_LIMIT_ROTATE_SIGNING)) {
+    if (!api__limit_hit(c, &API_LIMIT_ROTATE_SIGNING)) {
         char secret[65];
         crypto_random_hex(secret, 32);
         if (store_app_set_text(c->svc->writer, app->id, "signing_secret", secret) < 0)
-            api_internal(c);
+            api__internal(c);
         else
-            api_reply(c, 200, json_pack("{ss}", "signingSecret", secret));
+            api__reply(c, 200, json_pack("{ss}", "signingSecret", secret));
     }
 }
 
 static void client_secret_rotate(struct api_call *c, struct store_app *app)
 {
-    if (!api_limit_hit(c, &API_LIMIT_ROTATE_CLIENT)) {
+    if (!api__limit_hit(c, &API_LIMIT_ROTATE_CLIENT)) {
         char secret[CRYPTO_TOKEN_LEN + 1], hash[65];
         new_token(secret, hash);
         if (store_app_set_text(c->svc->writer, app->id, "client_secret_hash", hash) < 0)
-            api_internal(c);
+            api__internal(c);
         else
-            api_reply(c, 200, json_pack("{ss}", "clientSecret", secret));
+            api__reply(c, 200, json_pack("{ss}", "clientSecret", secret));
     }
 }
 
 static void redirect_uris_put(struct api_call *c, struct store_app *app)
 {
-    json_t *body = api_body(c);
+    json_t *body = api__body(c);
     json_t *list = body ? json_object_get(body, "redirectUris") : NULL;
     if (body && !list)
-        api_bad(c, "redirectUris", "obrigatório");
+        api__bad(c, "redirectUris", "obrigatório");
     else if (body && !json_is_array(list))
-        api_bad(c, "redirectUris", "deve ser uma lista de URLs");
+        api__bad(c, "redirectUris", "deve ser uma lista de URLs");
     else if (body && json_array_size(list) > REDIRECT_URIS_MAX)
-        api_bad(c, "redirectUris", "deve ter no máximo 10 URLs");
+        api__bad(c, "redirectUris", "deve ter no máximo 10 URLs");
     else if (body) {
         json_t *clean = json_array();
         size_t i;
@@ -389,11 +393,11 @@ static void redirect_uris_put(struct api_call *c, struct store_app *app)
         {
             char path[48];
             snprintf(path, sizeof path, "redirectUris.%zu", i);
-            const char *why = !json_is_string(v)
-                                  ? "deve ser um texto"
-                                  : url_check_redirect(json_string_value(v), json_string_length(v));
+            const char *why = !json_is_string(v) ? "deve ser um texto"
+                                                 : rule_url_check_redirect(json_string_value(v),
+                                                                           json_string_length(v));
             if (why) {
-                api_bad(c, path, why);
+                api__bad(c, path, why);
                 break;
             }
             int dup = 0;
@@ -407,7 +411,7 @@ static void redirect_uris_put(struct api_call *c, struct store_app *app)
         json_decref(clean);
         if (!c->answered) {
             if (!text || store_app_set_text(c->svc->writer, app->id, "redirect_uris", text) < 0)
-                api_internal(c);
+                api__internal(c);
             else
                 reply_app(c, 200, app->id);
         }
@@ -417,11 +421,11 @@ static void redirect_uris_put(struct api_call *c, struct store_app *app)
 
 static void visibility_put(struct api_call *c, struct store_app *app)
 {
-    json_t *body = api_body(c);
+    json_t *body = api__body(c);
     int is_public = 0;
-    if (body && api_in_bool(c, body, "isPublic", API_IN_REQUIRED, &is_public) >= 0) {
+    if (body && api__in_bool(c, body, "isPublic", API_IN_REQUIRED, &is_public) >= 0) {
         if (store_app_set_int(c->svc->writer, app->id, "is_public", is_public) < 0)
-            api_internal(c);
+            api__internal(c);
         else
             reply_app(c, 200, app->id);
     }
@@ -430,23 +434,23 @@ static void visibility_put(struct api_call *c, struct store_app *app)
 static void installs_list(struct api_call *c, struct store_app *app)
 {
     json_t *list = store_app_installs_json(c->db, app->id);
-    api_reply_list(c, "installs", list);
+    api__reply_list(c, "installs", list);
 }
 
 static void install_delete(struct api_call *c, struct store_app *app)
 {
-    const char *sid = api_param_id(c, "serverId", "Instalação não encontrada");
-    int removed = sid ? api_uninstall(c, app->id, app->bot_user_id, sid, "app_uninstalled") : -1;
+    const char *sid = api__param_id(c, "serverId", "Instalação não encontrada");
+    int removed = sid ? api__uninstall(c, app->id, app->bot_user_id, sid, "app_uninstalled") : -1;
     if (removed == 0)
-        api_error(c, 404, "Instalação não encontrada");
+        api__error(c, 404, "Instalação não encontrada");
     else if (removed > 0)
-        api_ok(c);
+        api__ok(c);
 }
 
 static void commands_list(struct api_call *c, struct store_app *app)
 {
     json_t *list = store_app_commands_json(c->db, app->id);
-    api_reply_list(c, "commands", list);
+    api__reply_list(c, "commands", list);
 }
 
 OWNED_ROUTE(app_get)

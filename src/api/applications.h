@@ -6,6 +6,6 @@
 
 /* Loads the caller's application :id into app (release with store_app_cleanup). Someone
  * else's, unknown or malformed: 404 answered, -1. */
-int api_owned_app(struct api_call *c, struct store_app *app);
+int api__owned_app(struct api_call *c, struct store_app *app);
 
 #endif

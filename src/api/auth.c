@@ -30,9 +30,10 @@ static int address_allows(struct api_call *c, const char *action, int limit, int
 {
     if (limit <= 0)
         return 1;
-    int64_t wait = ratelimit_hit(c->svc->limits, action, c->req->peer, (uint32_t)limit, window_ms);
+    int64_t wait =
+        state_ratelimit_hit(c->svc->limits, action, c->req->peer, (uint32_t)limit, window_ms);
     if (wait > 0)
-        api_rate_limited(c, wait);
+        api__rate_limited(c, wait);
     return wait == 0;
 }
 
@@ -44,10 +45,10 @@ static json_t *json_body_only(struct api_call *c)
     struct slice json = SLICE_LIT("application/json");
     if (type.len < json.len || !slice_eq_nocase((struct slice){type.ptr, json.len}, json.ptr) ||
         (type.len > json.len && type.ptr[json.len] != ';' && type.ptr[json.len] != ' ')) {
-        api_error(c, 415, "Content-Type deve ser application/json");
+        api__error(c, 415, "Content-Type deve ser application/json");
         return NULL;
     }
-    return api_body(c);
+    return api__body(c);
 }
 
 /* Answers {user, token} with the cookie set. */
@@ -56,22 +57,22 @@ static void reply_session(struct api_call *c, int status, const char *user_id, c
     int rc;
     json_t *user = store_user_json(c->db, user_id, &rc);
     if (!user) {
-        api_internal(c);
+        api__internal(c);
         return;
     }
-    api_session_cookie(c, token);
-    api_reply(c, status, json_pack("{soss}", "user", user, "token", token));
+    api__session_cookie(c, token);
+    api__reply(c, status, json_pack("{soss}", "user", user, "token", token));
 }
 
 /* Reads and folds the username; answers 400 when it breaks the rule. */
 static int read_username(struct api_call *c, json_t *body, char out[33])
 {
     const char *raw;
-    if (api_in_str(c, body, "username", 0, 64, API_IN_REQUIRED, &raw) < 0)
+    if (api__in_str(c, body, "username", 0, 64, API_IN_REQUIRED, &raw) < 0)
         return -1;
     size_t len = strlen(raw);
-    if (len > 32 || slice_copy(slice_from(raw), out, 33) || !text_username_fold(out, len)) {
-        api_bad(c, "username", "deve ter de 2 a 32 caracteres entre a-z, 0-9, _ e .");
+    if (len > 32 || slice_copy(slice_from(raw), out, 33) || !rule_text_username_fold(out, len)) {
+        api__bad(c, "username", "deve ter de 2 a 32 caracteres entre a-z, 0-9, _ e .");
         return -1;
     }
     return 0;
@@ -86,16 +87,16 @@ static void auth_register(struct api_call *c)
     char username[33];
     const char *password, *display;
     if (!body || read_username(c, body, username) ||
-        api_in_str(c, body, "password", 8, 128, API_IN_REQUIRED, &password) < 0 ||
-        api_in_str(c, body, "displayName", 1, 32, API_IN_NULLABLE | API_IN_TRIM, &display) < 0)
+        api__in_str(c, body, "password", 8, 128, API_IN_REQUIRED, &password) < 0 ||
+        api__in_str(c, body, "displayName", 1, 32, API_IN_NULLABLE | API_IN_TRIM, &display) < 0)
         return;
-    if (display && text_has_control(display, strlen(display), 0)) {
-        api_bad(c, "displayName", "não pode ter caracteres de controle");
+    if (display && rule_text_has_control(display, strlen(display), 0)) {
+        api__bad(c, "displayName", "não pode ter caracteres de controle");
         return;
     }
     char hash[CRYPTO_PASSWORD_MAX], token[CRYPTO_TOKEN_LEN + 1], token_hash[65], id[UUID_LEN + 1];
     if (crypto_password_hash(password, strlen(password), hash)) {
-        api_internal(c);
+        api__internal(c);
         return;
     }
     crypto_token(token);
@@ -109,11 +110,11 @@ static void auth_register(struct api_call *c)
                                .now = clock_now_ms()};
     int rc = store_user_create(c->svc->writer, &u);
     if (rc == STORE_CONSTRAINT) {
-        api_error(c, 409, "username: já está em uso");
+        api__error(c, 409, "username: já está em uso");
         return;
     }
     if (rc < 0) {
-        api_internal(c);
+        api__internal(c);
         return;
     }
     reply_session(c, 201, id, token);
@@ -148,10 +149,10 @@ static int64_t login_wait(struct api_call *c, const char *username)
 {
     char key[128];
     failure_key(c, username, key, sizeof key);
-    int64_t here =
-        ratelimit_check(c->svc->limits, "login-failure", key, LOGIN_FAILURES, LOGIN_WINDOW_MS);
-    int64_t anywhere = ratelimit_check(c->svc->limits, "login-failure-name", username,
-                                       LOGIN_FAILURES_NAME, LOGIN_WINDOW_MS);
+    int64_t here = state_ratelimit_check(c->svc->limits, "login-failure", key, LOGIN_FAILURES,
+                                         LOGIN_WINDOW_MS);
+    int64_t anywhere = state_ratelimit_check(c->svc->limits, "login-failure-name", username,
+                                             LOGIN_FAILURES_NAME, LOGIN_WINDOW_MS);
     return here > anywhere ? here : anywhere;
 }
 
@@ -160,13 +161,13 @@ static void login_failed(struct api_call *c, const char *username, const char *m
 {
     char key[128];
     failure_key(c, username, key, sizeof key);
-    ratelimit_hit(c->svc->limits, "login-failure", key, LOGIN_FAILURES, LOGIN_WINDOW_MS);
-    ratelimit_hit(c->svc->limits, "login-failure-name", username, LOGIN_FAILURES_NAME,
-                  LOGIN_WINDOW_MS);
+    state_ratelimit_hit(c->svc->limits, "login-failure", key, LOGIN_FAILURES, LOGIN_WINDOW_MS);
+    state_ratelimit_hit(c->svc->limits, "login-failure-name", username, LOGIN_FAILURES_NAME,
+                        LOGIN_WINDOW_MS);
     if (flag)
-        api_error_flag(c, 401, msg, flag);
+        api__error_flag(c, 401, msg, flag);
     else
-        api_error(c, 401, msg);
+        api__error(c, 401, msg);
 }
 
 static void auth_login(struct api_call *c)
@@ -181,24 +182,24 @@ static void auth_login(struct api_call *c)
     /* A malformed name can never log in: answer like a wrong password, not with a 400 that
      * would tell which names are well-formed. */
     const char *raw;
-    if (api_in_str(c, body, "username", 0, 256, API_IN_REQUIRED, &raw) < 0 ||
-        api_in_str(c, body, "password", 0, 1024, API_IN_REQUIRED, &password) < 0 ||
-        api_in_str(c, body, "code", 0, 16, API_IN_NULLABLE, &code) < 0)
+    if (api__in_str(c, body, "username", 0, 256, API_IN_REQUIRED, &raw) < 0 ||
+        api__in_str(c, body, "password", 0, 1024, API_IN_REQUIRED, &password) < 0 ||
+        api__in_str(c, body, "code", 0, 16, API_IN_NULLABLE, &code) < 0)
         return;
     size_t len = strlen(raw);
     int well_formed = len <= 32 && slice_copy(slice_from(raw), username, sizeof username) == 0 &&
-                      text_username_fold(username, len);
+                      rule_text_username_fold(username, len);
     if (!well_formed)
         snprintf(username, sizeof username, "%.32s", raw);
     int64_t wait = login_wait(c, username);
     if (wait > 0) {
-        api_rate_limited(c, wait);
+        api__rate_limited(c, wait);
         return;
     }
     struct store_login who;
     int found = well_formed ? store_login_find(c->db, username, &who) : 0;
     if (found < 0) {
-        api_internal(c);
+        api__internal(c);
         return;
     }
     if (!found) {
@@ -215,7 +216,7 @@ static void auth_login(struct api_call *c)
     }
     if (who.mfa_enabled) {
         if (!code || !*code) {
-            api_error_flag(c, 401, "Código de dois fatores obrigatório", "mfaRequired");
+            api__error_flag(c, 401, "Código de dois fatores obrigatório", "mfaRequired");
             return;
         }
         if (!totp_accept(c, who.id, who.mfa_secret, who.mfa_last_step, code)) {
@@ -227,7 +228,7 @@ static void auth_login(struct api_call *c)
     crypto_token(token);
     crypto_sha256_hex(token, strlen(token), token_hash);
     if (store_session_create(c->svc->writer, token_hash, who.id) < 0) {
-        api_internal(c);
+        api__internal(c);
         return;
     }
     reply_session(c, 200, who.id, token);
@@ -238,10 +239,10 @@ static void users_me(struct api_call *c)
     int rc;
     json_t *user = store_user_json(c->db, c->me.user_id, &rc);
     if (!user) {
-        api_internal(c);
+        api__internal(c);
         return;
     }
-    api_reply(c, 200, json_pack("{so}", "user", user));
+    api__reply(c, 200, json_pack("{so}", "user", user));
 }
 
 static void mfa_totp_start(struct api_call *c)
@@ -249,12 +250,12 @@ static void mfa_totp_start(struct api_call *c)
     int rc;
     json_t *user = store_user_json(c->db, c->me.user_id, &rc);
     if (!user) {
-        api_internal(c);
+        api__internal(c);
         return;
     }
     if (json_is_true(json_object_get(user, "mfaEnabled"))) {
         json_decref(user);
-        api_error(c, 409, "A verificação em duas etapas já está ativa");
+        api__error(c, 409, "A verificação em duas etapas já está ativa");
         return;
     }
     char secret[CRYPTO_TOTP_SECRET + 1], url[256];
@@ -265,22 +266,22 @@ static void mfa_totp_start(struct api_call *c)
              json_string_value(json_object_get(user, "username")), secret);
     json_decref(user);
     if (store_mfa_set_secret(c->svc->writer, c->me.user_id, secret) < 0) {
-        api_internal(c);
+        api__internal(c);
         return;
     }
-    api_reply(c, 200, json_pack("{ssss}", "secret", secret, "otpauthUrl", url));
+    api__reply(c, 200, json_pack("{ssss}", "secret", secret, "otpauthUrl", url));
 }
 
 static void mfa_totp_verify(struct api_call *c)
 {
-    json_t *body = api_body(c);
+    json_t *body = api__body(c);
     const char *code;
-    if (!body || api_in_str(c, body, "code", 0, 16, API_IN_REQUIRED, &code) < 0)
+    if (!body || api__in_str(c, body, "code", 0, 16, API_IN_REQUIRED, &code) < 0)
         return;
     int rc;
     json_t *user = store_user_json(c->db, c->me.user_id, &rc);
     if (!user) {
-        api_internal(c);
+        api__internal(c);
         return;
     }
     char username[33];
@@ -289,24 +290,24 @@ static void mfa_totp_verify(struct api_call *c)
     int enabled = json_is_true(json_object_get(user, "mfaEnabled"));
     json_decref(user);
     if (enabled) {
-        api_error(c, 409, "A verificação em duas etapas já está ativa");
+        api__error(c, 409, "A verificação em duas etapas já está ativa");
         return;
     }
     struct store_login who;
     if (store_login_find(c->db, username, &who) != 1) {
-        api_internal(c);
+        api__internal(c);
         return;
     }
     if (!who.mfa_secret[0]) {
-        api_bad(c, "code", "comece a ativação em POST /api/users/@me/mfa/totp");
+        api__bad(c, "code", "comece a ativação em POST /api/users/@me/mfa/totp");
         return;
     }
     if (!totp_accept(c, who.id, who.mfa_secret, who.mfa_last_step, code)) {
-        api_bad(c, "code", "código inválido ou expirado");
+        api__bad(c, "code", "código inválido ou expirado");
         return;
     }
     if (store_mfa_enable(c->svc->writer, c->me.user_id) < 0) {
-        api_internal(c);
+        api__internal(c);
         return;
     }
     users_me(c);

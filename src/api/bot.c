@@ -23,51 +23,51 @@ static void bot_me(struct api_call *c)
     if (!user || !app) {
         json_decref(user);
         json_decref(app);
-        api_internal(c);
+        api__internal(c);
         return;
     }
-    api_reply(c, 200, json_pack("{soso}", "user", user, "application", api_app_view(app)));
+    api__reply(c, 200, json_pack("{soso}", "user", user, "application", api__app_view(app)));
 }
 
 static void bot_servers(struct api_call *c)
 {
     json_t *list = store_bot_servers_json(c->db, c->me.user_id);
-    api_reply_list(c, "servers", list);
+    api__reply_list(c, "servers", list);
 }
 
 static void bot_server(struct api_call *c)
 {
     struct access a;
-    const char *sid = api_server(c, &a, 0);
+    const char *sid = api__server(c, &a, 0);
     if (sid)
-        api_reply_server_view(c, sid);
+        api__reply_server_view(c, sid);
 }
 
 static void bot_members(struct api_call *c)
 {
     struct access a;
-    const char *sid = api_server(c, &a, 0);
-    if (!sid || api_bot_intent(c, INTENT_MEMBERS_READ))
+    const char *sid = api__server(c, &a, 0);
+    if (!sid || api__bot_intent(c, INTENT_MEMBERS_READ))
         return;
     json_t *list = store_members_json(c->db, sid, NULL, 1000);
     if (!list) {
-        api_internal(c);
+        api__internal(c);
         return;
     }
-    api_member_status(c, list);
-    api_reply(c, 200, json_pack("{so}", "members", list));
+    api__member_status(c, list);
+    api__reply(c, 200, json_pack("{so}", "members", list));
 }
 
 /* PUT /api/bot/presence: the status shown while the bot is connected. */
 static void bot_presence(struct api_call *c)
 {
-    json_t *body = api_body(c);
+    json_t *body = api__body(c);
     const char *status;
-    if (!body || api_in_str(c, body, "status", 0, 16, API_IN_REQUIRED, &status) < 0)
+    if (!body || api__in_str(c, body, "status", 0, 16, API_IN_REQUIRED, &status) < 0)
         return;
     if (strcmp(status, "online") && strcmp(status, "idle") && strcmp(status, "dnd") &&
         strcmp(status, "invisible")) {
-        api_bad(c, "status", "deve ser online, idle, dnd ou invisible");
+        api__bad(c, "status", "deve ser online, idle, dnd ou invisible");
         return;
     }
     json_t *activity = json_object_get(body, "activity");
@@ -75,28 +75,28 @@ static void bot_presence(struct api_call *c)
     if (activity && !json_is_null(activity)) {
         const char *type, *name;
         if (!json_is_object(activity)) {
-            api_bad(c, "activity", "deve ser um objeto");
+            api__bad(c, "activity", "deve ser um objeto");
             return;
         }
-        if (api_in_str(c, activity, "type", 0, 16, API_IN_REQUIRED, &type) < 0 ||
-            api_in_str(c, activity, "name", 1, 128, API_IN_REQUIRED, &name) < 0)
+        if (api__in_str(c, activity, "type", 0, 16, API_IN_REQUIRED, &type) < 0 ||
+            api__in_str(c, activity, "name", 1, 128, API_IN_REQUIRED, &name) < 0)
             return;
         if (strcmp(type, "playing") && strcmp(type, "listening") && strcmp(type, "watching") &&
             strcmp(type, "custom")) {
-            api_bad(c, "activity.type", "deve ser playing, listening, watching ou custom");
+            api__bad(c, "activity.type", "deve ser playing, listening, watching ou custom");
             return;
         }
         clean = json_pack("{ssss}", "type", type, "name", name);
     }
-    if (api_limit_hit(c, &API_LIMIT_PRESENCE)) {
+    if (api__limit_hit(c, &API_LIMIT_PRESENCE)) {
         json_decref(clean);
         return;
     }
-    presence_set(c->svc->presence, c->me.user_id, status, clean);
+    state_presence_set(c->svc->presence, c->me.user_id, status, clean);
     json_decref(clean);
-    api_presence_announce(c, c->me.user_id);
-    api_reply(c, 200,
-              json_pack("{so}", "presence", presence_json(c->svc->presence, c->me.user_id)));
+    api__presence_announce(c, c->me.user_id);
+    api__reply(c, 200,
+               json_pack("{so}", "presence", state_presence_json(c->svc->presence, c->me.user_id)));
 }
 
 const struct api_route api_bot_routes[] = {

@@ -46,15 +46,15 @@ static void bot_events(struct api_call *c)
 {
     long long after = 0, limit = 100;
     struct slice v;
-    if (api_query_position(c, "after", &after))
+    if (api__query_position(c, "after", &after))
         return;
     if (http_query_param(c->req->query, "limit", &v) && slice_to_i64(v, 1, 1000, &limit)) {
-        api_bad(c, "limit", "deve ser um número entre 1 e 1000");
+        api__bad(c, "limit", "deve ser um número entre 1 e 1000");
         return;
     }
     uint64_t first, last;
     if (store_events_bounds(c->db, &first, &last) != STORE_DONE) {
-        api_internal(c);
+        api__internal(c);
         return;
     }
     struct page p = {
@@ -63,7 +63,7 @@ static void bot_events(struct api_call *c)
     state_entitle_done(&p.entitle);
     if (rows < 0 || !p.events) {
         json_decref(p.events);
-        api_internal(c);
+        api__internal(c);
         return;
     }
     /* Nothing more in the log: the next call starts after its end (later events follow). */
@@ -73,7 +73,7 @@ static void bot_events(struct api_call *c)
     snprintf(next, sizeof next, "%llu", (unsigned long long)p.next);
     json_t *body = json_pack("{soss}", "events", p.events, "next", next);
     if (!body) {
-        api_internal(c);
+        api__internal(c);
         return;
     }
     if (first > (uint64_t)after + 1 && (uint64_t)after < last) {
@@ -82,7 +82,7 @@ static void bot_events(struct api_call *c)
         snprintf(o, sizeof o, "%llu", (unsigned long long)first);
         json_object_set_new(body, "gap", json_pack("{ssss}", "after", a, "oldestPosition", o));
     }
-    api_reply(c, 200, body);
+    api__reply(c, 200, body);
 }
 
 const struct api_route api_bot_event_routes[] = {

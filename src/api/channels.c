@@ -23,37 +23,37 @@ static void reply_channel(struct api_call *c, int status, const char *cid)
     int rc;
     json_t *ch = store_channel_json(c->db, cid, &rc);
     if (!ch) {
-        api_internal(c);
+        api__internal(c);
         return;
     }
-    api_reply(c, status, json_pack("{so}", "channel", ch));
+    api__reply(c, status, json_pack("{so}", "channel", ch));
 }
 
 static void channel_create(struct api_call *c)
 {
     struct access a;
-    const char *sid = api_server(c, &a, PERM_GERENCIAR_CANAIS);
+    const char *sid = api__server(c, &a, PERM_GERENCIAR_CANAIS);
     if (!sid)
         return;
-    json_t *body = api_body(c);
+    json_t *body = api__body(c);
     const char *name, *type, *topic;
-    if (!body || api_in_str(c, body, "name", 1, 100, API_IN_REQUIRED | API_IN_TRIM, &name) < 0 ||
-        api_in_str(c, body, "type", 0, 16, API_IN_NULLABLE, &type) < 0 ||
-        api_in_str(c, body, "topic", 0, TOPIC_MAX, API_IN_NULLABLE, &topic) < 0)
+    if (!body || api__in_str(c, body, "name", 1, 100, API_IN_REQUIRED | API_IN_TRIM, &name) < 0 ||
+        api__in_str(c, body, "type", 0, 16, API_IN_NULLABLE, &type) < 0 ||
+        api__in_str(c, body, "topic", 0, TOPIC_MAX, API_IN_NULLABLE, &topic) < 0)
         return;
     if (!type)
         type = "text";
     if (strcmp(type, "text") && strcmp(type, "forum") && strcmp(type, "voice")) {
-        api_bad(c, "type", "deve ser text, forum ou voice");
+        api__bad(c, "type", "deve ser text, forum ou voice");
         return;
     }
     int64_t count;
     if (store_count(c->db, STORE_SQL_COUNT_CHANNELS, sid, &count) != STORE_DONE) {
-        api_internal(c);
+        api__internal(c);
         return;
     }
     if (count >= CHANNELS_MAX) {
-        api_bad(c, "name", "o servidor já tem o máximo de 500 canais");
+        api__bad(c, "name", "o servidor já tem o máximo de 500 canais");
         return;
     }
     char id[UUID_LEN + 1];
@@ -65,10 +65,10 @@ static void channel_create(struct api_call *c)
                                    .topic = topic,
                                    .now = clock_now_ms()};
     if (store_channel_create(c->svc->writer, &ch) < 0) {
-        api_internal(c);
+        api__internal(c);
         return;
     }
-    api_event_server_changed(c, sid, "channels");
+    api__event_server_changed(c, sid, "channels");
     reply_channel(c, 201, id);
 }
 
@@ -76,15 +76,15 @@ static void channel_create(struct api_call *c)
 static int channel_gate(struct api_call *c, struct access *a, const char **sid, const char **cid,
                         uint64_t bits)
 {
-    if (!(*sid = api_server(c, a, 0)))
+    if (!(*sid = api__server(c, a, 0)))
         return -1;
-    *cid = api_param_id(c, "cid", "Canal não encontrado");
+    *cid = api__param_id(c, "cid", "Canal não encontrado");
     json_t *ch;
     uint64_t perms;
-    if (!*cid || api_channel(c, a, *cid, &ch, &perms))
+    if (!*cid || api__channel(c, a, *cid, &ch, &perms))
         return -1;
     json_decref(ch);
-    return api_require_in(c, perms, bits);
+    return api__require_in(c, perms, bits);
 }
 
 static void channel_patch(struct api_call *c)
@@ -93,19 +93,19 @@ static void channel_patch(struct api_call *c)
     const char *sid, *cid;
     if (channel_gate(c, &a, &sid, &cid, PERM_GERENCIAR_CANAIS))
         return;
-    json_t *body = api_body(c);
+    json_t *body = api__body(c);
     const char *name, *topic;
     int64_t position = -1;
-    if (!body || api_in_str(c, body, "name", 1, 100, API_IN_TRIM, &name) < 0 ||
-        api_in_str(c, body, "topic", 0, TOPIC_MAX, API_IN_NULLABLE, &topic) < 0 ||
-        api_in_int(c, body, "position", 0, 10000, 0, &position) < 0)
+    if (!body || api__in_str(c, body, "name", 1, 100, API_IN_TRIM, &name) < 0 ||
+        api__in_str(c, body, "topic", 0, TOPIC_MAX, API_IN_NULLABLE, &topic) < 0 ||
+        api__in_int(c, body, "position", 0, 10000, 0, &position) < 0)
         return;
     int set_topic = json_object_get(body, "topic") != NULL;
     if (store_channel_update(c->svc->writer, cid, name, set_topic, topic, position) < 0) {
-        api_internal(c);
+        api__internal(c);
         return;
     }
-    api_event_server_changed(c, sid, "channels");
+    api__event_server_changed(c, sid, "channels");
     reply_channel(c, 200, cid);
 }
 
@@ -116,12 +116,12 @@ static void channel_delete(struct api_call *c)
     if (channel_gate(c, &a, &sid, &cid, PERM_GERENCIAR_CANAIS))
         return;
     if (store_channel_delete(c->svc->writer, cid) < 0) {
-        api_internal(c);
+        api__internal(c);
         return;
     }
-    api_voice_review_server(c, sid);
-    api_event_server_changed(c, sid, "channels");
-    api_ok(c);
+    api__voice_review_server(c, sid);
+    api__event_server_changed(c, sid, "channels");
+    api__ok(c);
 }
 
 static void overwrite_put(struct api_call *c)
@@ -130,17 +130,17 @@ static void overwrite_put(struct api_call *c)
     const char *sid, *cid;
     if (channel_gate(c, &a, &sid, &cid, PERM_GERENCIAR_CARGOS))
         return;
-    const char *target = api_param_id(c, "targetId", "Cargo ou membro não encontrado");
-    json_t *body = api_body(c);
+    const char *target = api__param_id(c, "targetId", "Cargo ou membro não encontrado");
+    json_t *body = api__body(c);
     const char *type;
     uint64_t allow = 0, deny = 0;
-    if (!target || !body || api_in_str(c, body, "type", 0, 16, API_IN_REQUIRED, &type) < 0 ||
-        api_in_perms(c, body, "allow", 0, &allow) < 0 ||
-        api_in_perms(c, body, "deny", 0, &deny) < 0)
+    if (!target || !body || api__in_str(c, body, "type", 0, 16, API_IN_REQUIRED, &type) < 0 ||
+        api__in_perms(c, body, "allow", 0, &allow) < 0 ||
+        api__in_perms(c, body, "deny", 0, &deny) < 0)
         return;
     int is_member = strcmp(type, "member") == 0;
     if (!is_member && strcmp(type, "role") != 0) {
-        api_bad(c, "type", "deve ser role ou member");
+        api__bad(c, "type", "deve ser role ou member");
         return;
     }
     int rc;
@@ -156,9 +156,9 @@ static void overwrite_put(struct api_call *c)
     }
     if (!found) {
         if (rc < 0)
-            api_internal(c);
+            api__internal(c);
         else
-            api_error(c, 404, is_member ? "Membro não encontrado" : "Cargo não encontrado");
+            api__error(c, 404, is_member ? "Membro não encontrado" : "Cargo não encontrado");
         return;
     }
     json_decref(found);
@@ -171,19 +171,19 @@ static void overwrite_put(struct api_call *c)
         !strcmp(json_string_value(json_object_get(o, "targetId")), target);
     json_decref(ch);
     if (!replaces && count >= CHANNEL_OVERWRITES_MAX) {
-        api_bad(c, "targetId", "o canal já tem o máximo de 100 sobrescritas");
+        api__bad(c, "targetId", "o canal já tem o máximo de 100 sobrescritas");
         return;
     }
     /* Nobody grants or takes away, in a channel, bits they do not hold themselves. */
     if (!a.is_owner && !(a.base & PERM_ADMINISTRADOR) &&
-        api_require(c, &a, (allow | deny) & ~PERM_ADMINISTRADOR))
+        api__require(c, &a, (allow | deny) & ~PERM_ADMINISTRADOR))
         return;
     if (store_overwrite_put(c->svc->writer, cid, target, type, (int64_t)allow, (int64_t)deny) < 0) {
-        api_internal(c);
+        api__internal(c);
         return;
     }
-    api_voice_review_server(c, sid);
-    api_event_server_changed(c, sid, "channels");
+    api__voice_review_server(c, sid);
+    api__event_server_changed(c, sid, "channels");
     reply_channel(c, 200, cid);
 }
 
@@ -193,21 +193,21 @@ static void overwrite_delete(struct api_call *c)
     const char *sid, *cid;
     if (channel_gate(c, &a, &sid, &cid, PERM_GERENCIAR_CARGOS))
         return;
-    const char *target = api_param_id(c, "targetId", "Sobrescrita não encontrada");
+    const char *target = api__param_id(c, "targetId", "Sobrescrita não encontrada");
     int64_t changes = 0;
     if (!target)
         return;
     if (store_overwrite_delete(c->svc->writer, cid, target, &changes) < 0) {
-        api_internal(c);
+        api__internal(c);
         return;
     }
     if (!changes) {
-        api_error(c, 404, "Sobrescrita não encontrada");
+        api__error(c, 404, "Sobrescrita não encontrada");
         return;
     }
-    api_voice_review_server(c, sid);
-    api_event_server_changed(c, sid, "channels");
-    api_ok(c);
+    api__voice_review_server(c, sid);
+    api__event_server_changed(c, sid, "channels");
+    api__ok(c);
 }
 
 const struct api_route api_channel_routes[] = {

@@ -22,23 +22,23 @@
 /* PUT /api/bot/commands {commands, serverId?}: replaces the whole set. */
 static void bot_commands_put(struct api_call *c)
 {
-    json_t *body = api_body(c);
+    json_t *body = api__body(c);
     const char *sid = NULL;
-    if (!body || api_in_id(c, body, "serverId", API_IN_NULLABLE, &sid) < 0)
+    if (!body || api__in_id(c, body, "serverId", API_IN_NULLABLE, &sid) < 0)
         return;
     json_t *list = json_object_get(body, "commands");
     if (!list) {
-        api_bad(c, "commands", "obrigatório");
+        api__bad(c, "commands", "obrigatório");
         return;
     }
     struct rule_error err;
-    json_t *clean = cmd_clean_list(list, &err);
+    json_t *clean = rule_command_clean_list(list, &err);
     if (!clean) {
-        api_bad(c, err.path, err.reason);
+        api__bad(c, err.path, err.reason);
         return;
     }
     struct access a;
-    if ((sid && api_access(c, sid, &a) != 0) || api_limit_hit(c, &API_LIMIT_BOT_COMMANDS)) {
+    if ((sid && api__access(c, sid, &a) != 0) || api__limit_hit(c, &API_LIMIT_BOT_COMMANDS)) {
         json_decref(clean);
         return;
     }
@@ -48,7 +48,7 @@ static void bot_commands_put(struct api_call *c)
                                      .now = clock_now_ms()};
     if (store_commands_replace(c->svc->writer, &put) < 0) {
         json_decref(clean);
-        api_internal(c);
+        api__internal(c);
         return;
     }
     size_t i;
@@ -63,18 +63,18 @@ static void bot_commands_put(struct api_call *c)
     json_t *out = json_pack("{sosb}", "commands", clean, "invocable", invocable);
     if (out && !invocable)
         json_object_set_new(out, "warning", json_string(COMMANDS_HIDDEN));
-    api_reply(c, 200, out);
+    api__reply(c, 200, out);
 }
 
 /* GET /api/servers/:sid/commands: what the caller can invoke there. */
 static void server_commands(struct api_call *c)
 {
     struct access a;
-    const char *sid = api_server(c, &a, 0);
+    const char *sid = api__server(c, &a, 0);
     if (!sid)
         return;
     json_t *list = store_server_commands_json(c->db, sid, INTENT_INTERACTIONS_RECEIVE);
-    api_reply_list(c, "commands", list);
+    api__reply_list(c, "commands", list);
 }
 
 const struct api_route api_command_routes[] = {

@@ -15,7 +15,7 @@
 #include "store/messages.h"
 #include "state/server.h"
 
-void api_draft_cleanup(struct draft *d)
+void api__draft_cleanup(struct draft *d)
 {
     json_decref(d->embeds);
     json_decref(d->components);
@@ -24,21 +24,21 @@ void api_draft_cleanup(struct draft *d)
 
 static int answer_rule_error(struct api_call *c, const struct rule_error *err)
 {
-    api_bad(c, err->path, err->reason);
+    api__bad(c, err->path, err->reason);
     return -1;
 }
 
-int api_draft_read(struct api_call *c, json_t *body, int rich, int64_t base_flags, struct draft *d)
+int api__draft_read(struct api_call *c, json_t *body, int rich, int64_t base_flags, struct draft *d)
 {
     memset(d, 0, sizeof *d);
-    int rc = api_in_str(c, body, "content", 0, MSG_CONTENT_MAX, API_IN_NULLABLE, &d->content);
+    int rc = api__in_str(c, body, "content", 0, MSG_CONTENT_MAX, API_IN_NULLABLE, &d->content);
     if (rc < 0)
         return -1;
     d->content_set = rc == 1;
     json_t *reply = json_object_get(body, "replyToId");
     if (reply && !json_is_null(reply)) {
         if (!json_is_string(reply)) {
-            api_bad(c, "replyToId", "deve ser um texto");
+            api__bad(c, "replyToId", "deve ser um texto");
             return -1;
         }
         d->reply_to_id = json_string_value(reply);
@@ -46,73 +46,75 @@ int api_draft_read(struct api_call *c, json_t *body, int rich, int64_t base_flag
     if (!rich)
         return 0;
     d->flags = base_flags;
-    rc = api_in_int(c, body, "flags", 0, MSG_FLAG_COMPONENTS_V2, API_IN_NULLABLE, &d->flags);
+    rc = api__in_int(c, body, "flags", 0, MSG_FLAG_COMPONENTS_V2, API_IN_NULLABLE, &d->flags);
     if (rc < 0)
         return -1;
     d->flags_set = rc == 1;
     if (d->flags != 0 && d->flags != MSG_FLAG_COMPONENTS_V2) {
-        api_bad(c, "flags", "só 0 ou 32768 (IS_COMPONENTS_V2) são aceitos");
+        api__bad(c, "flags", "só 0 ou 32768 (IS_COMPONENTS_V2) são aceitos");
         return -1;
     }
     struct rule_error err;
     json_t *embeds = json_object_get(body, "embeds");
     if (embeds && !json_is_null(embeds)) {
         d->embeds_set = 1;
-        if (!(d->embeds = msg_clean_embeds(embeds, &err)))
+        if (!(d->embeds = rule_message_clean_embeds(embeds, &err)))
             return answer_rule_error(c, &err);
     }
     json_t *components = json_object_get(body, "components");
     if (components && !json_is_null(components)) {
         d->components_set = 1;
-        d->components = msg_clean_components(components, d->flags == MSG_FLAG_COMPONENTS_V2, &err);
+        d->components =
+            rule_message_clean_components(components, d->flags == MSG_FLAG_COMPONENTS_V2, &err);
         if (!d->components)
             return answer_rule_error(c, &err);
     }
     return 0;
 }
 
-int api_draft_check(struct api_call *c, const char *content, json_t *embeds, json_t *components,
-                    int64_t flags)
+int api__draft_check(struct api_call *c, const char *content, json_t *embeds, json_t *components,
+                     int64_t flags)
 {
     int has_content = content && *content;
     int has_embeds = json_array_size(embeds) > 0;
     int has_components = json_array_size(components) > 0;
     if (flags == MSG_FLAG_COMPONENTS_V2) {
         if (has_content) {
-            api_bad(c, "content", "deve estar ausente com a flag IS_COMPONENTS_V2");
+            api__bad(c, "content", "deve estar ausente com a flag IS_COMPONENTS_V2");
             return -1;
         }
         if (has_embeds) {
-            api_bad(c, "embeds", "deve estar ausente com a flag IS_COMPONENTS_V2");
+            api__bad(c, "embeds", "deve estar ausente com a flag IS_COMPONENTS_V2");
             return -1;
         }
         if (!has_components) {
-            api_bad(c, "components", "obrigatório com a flag IS_COMPONENTS_V2");
+            api__bad(c, "components", "obrigatório com a flag IS_COMPONENTS_V2");
             return -1;
         }
     }
     if (!has_content && !has_embeds && !has_components) {
-        api_bad(c, "content", "obrigatório (envie content, embeds ou components)");
+        api__bad(c, "content", "obrigatório (envie content, embeds ou components)");
         return -1;
     }
     return 0;
 }
 
-void mentions_out_cleanup(struct mentions_out *m)
+void api__mentions_out_cleanup(struct mentions_out *m)
 {
     json_decref(m->users);
     json_decref(m->roles);
     m->users = m->roles = NULL;
 }
 
-int api_mentions(struct api_call *c, const struct state_server *srv, const char *content,
-                 int allow_everyone, struct mentions_out *out)
+int api__mentions(struct api_call *c, const struct state_server *srv, const char *content,
+                  int allow_everyone, struct mentions_out *out)
 {
     memset(out, 0, sizeof *out);
     size_t len = content ? strlen(content) : 0;
     char names[MENTIONS_MAX][33];
     struct mention_user users[MENTIONS_MAX];
-    size_t ncand = len ? mentions_candidates(content, len, names, MENTIONS_MAX) : 0, nusers = 0;
+    size_t ncand = len ? rule_mentions_candidates(content, len, names, MENTIONS_MAX) : 0,
+           nusers = 0;
     (void)c;
     for (size_t i = 0; i < ncand; i++) {
         int64_t m = state_server_member_by_username(srv, names[i]);
@@ -129,8 +131,8 @@ int api_mentions(struct api_call *c, const struct state_server *srv, const char 
         if (srv->roles[i].mentionable && srv->roles[i].position > 0)
             roles[nroles++] = (struct mention_role){srv->roles[i].id, srv->roles[i].name};
     struct mention_result res;
-    mentions_resolve(content ? content : "", len, users, nusers, roles, nroles, allow_everyone,
-                     &res);
+    rule_mentions_resolve(content ? content : "", len, users, nusers, roles, nroles, allow_everyone,
+                          &res);
     out->users = json_array();
     out->roles = json_array();
     for (size_t i = 0; i < res.nusers; i++)
@@ -169,18 +171,18 @@ static char *moderated_text(const char *content, json_t *embeds)
     return buf_detach(&b, NULL);
 }
 
-int api_automod(struct api_call *c, const struct state_server *srv, const char *content,
-                json_t *embeds, size_t mentions)
+int api__automod(struct api_call *c, const struct state_server *srv, const char *content,
+                 json_t *embeds, size_t mentions)
 {
     if (!srv->automod_on)
         return 0;
     char *text = moderated_text(content, embeds);
-    int blocked =
-        text && automod_blocks(text, strlen(text), srv->automod_words, srv->automod_max, mentions);
+    int blocked = text && rule_automod_blocks(text, strlen(text), srv->automod_words,
+                                              srv->automod_max, mentions);
     free(text);
     if (blocked) {
-        api_error_flag(c, 422, "Mensagem bloqueada pela moderação automática do servidor",
-                       "automod");
+        api__error_flag(c, 422, "Mensagem bloqueada pela moderação automática do servidor",
+                        "automod");
         return -1;
     }
     return 0;

@@ -25,13 +25,14 @@ struct draft {
     const char *reply_to_id; /* as sent; checked by the caller */
 };
 
-void api_draft_cleanup(struct draft *d);
+void api__draft_cleanup(struct draft *d);
 /* rich: embeds, components and flags are read (else ignored). base_flags: the flags in force
  * when the body does not set them (0 on send, the message's own on edit). */
-int api_draft_read(struct api_call *c, json_t *body, int rich, int64_t base_flags, struct draft *d);
+int api__draft_read(struct api_call *c, json_t *body, int rich, int64_t base_flags,
+                    struct draft *d);
 /* The final message must have something in it and respect the V2 flag. */
-int api_draft_check(struct api_call *c, const char *content, json_t *embeds, json_t *components,
-                    int64_t flags);
+int api__draft_check(struct api_call *c, const char *content, json_t *embeds, json_t *components,
+                     int64_t flags);
 
 struct mentions_out {
     json_t *users; /* array of user IDs (owned) */
@@ -39,13 +40,13 @@ struct mentions_out {
     int everyone;
     size_t total;
 };
-void mentions_out_cleanup(struct mentions_out *m);
+void api__mentions_out_cleanup(struct mentions_out *m);
 /* Resolves the mentions of content in server sid. -1 on a storage error (answered 500). */
-int api_mentions(struct api_call *c, const struct state_server *srv, const char *content,
-                 int allow_everyone, struct mentions_out *out);
+int api__mentions(struct api_call *c, const struct state_server *srv, const char *content,
+                  int allow_everyone, struct mentions_out *out);
 /* 422 {automod: true} when the server's rules block this text. a is the author's access (it
  * tells whether the server has rules at all). */
-int api_automod(struct api_call *c, const struct state_server *srv, const char *content,
-                json_t *embeds, size_t mentions);
+int api__automod(struct api_call *c, const struct state_server *srv, const char *content,
+                 json_t *embeds, size_t mentions);
 
 #endif

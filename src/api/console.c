@@ -54,7 +54,7 @@ static const char *withheld_because(struct api_call *c, const struct store_app *
     }
     for (int i = 0; i < INTENT_COUNT; i++)
         if ((l.intent & (1u << i)) && !(app->intents & (1u << i))) {
-            snprintf(detail, cap, "Intent %s desligada", intent_name(i));
+            snprintf(detail, cap, "Intent %s desligada", rule_intent_name(i));
             return "intent_off";
         }
     int found;
@@ -119,30 +119,31 @@ static void settle_elsewhere(struct api_call *c, const struct store_app *app,
         if (got[i].outcome != CONSOLE_NOT_HERE)
             continue;
         if (!asked++)
-            elsewhere = presence_online_anywhere(c->svc->presence, app->bot_user_id);
+            elsewhere = state_presence_online_anywhere(c->svc->presence, app->bot_user_id);
         got[i].outcome = elsewhere ? CONSOLE_DELIVERED : CONSOLE_NOT_CONNECTED;
-        console_settle(c->svc->console, app->id, got[i].position, got[i].outcome);
+        state_console_settle(c->svc->console, app->id, got[i].position, got[i].outcome);
     }
 }
 
 static void console(struct api_call *c)
 {
     long long after = 0;
-    if (api_query_position(c, "after", &after))
+    if (api__query_position(c, "after", &after))
         return;
     struct store_app app;
-    if (api_owned_app(c, &app))
+    if (api__owned_app(c, &app))
         return;
     struct idset *servers = app.bot_user_id[0] ? servers_of(c, app.id) : NULL;
     if (app.bot_user_id[0] && !servers) {
         store_app_cleanup(&app);
-        api_internal(c);
+        api__internal(c);
         return;
     }
-    int watching = servers && console_watch(c->svc->console, app.id, app.bot_user_id, servers,
-                                            clock_now_ms()) == 0;
+    int watching = servers && state_console_watch(c->svc->console, app.id, app.bot_user_id, servers,
+                                                  clock_now_ms()) == 0;
     struct console_entry *got = calloc(CONSOLE_KEPT, sizeof *got);
-    size_t n = got ? console_read(c->svc->console, app.id, (uint64_t)after, got, CONSOLE_KEPT) : 0;
+    size_t n =
+        got ? state_console_read(c->svc->console, app.id, (uint64_t)after, got, CONSOLE_KEPT) : 0;
     settle_elsewhere(c, &app, got, n);
     json_t *events = json_array();
     uint64_t next = (uint64_t)after;
@@ -155,8 +156,8 @@ static void console(struct api_call *c)
     free(got);
     char next_text[24];
     snprintf(next_text, sizeof next_text, "%llu", (unsigned long long)next);
-    api_reply(c, 200,
-              json_pack("{sosbss}", "events", events, "watching", watching, "next", next_text));
+    api__reply(c, 200,
+               json_pack("{sosbss}", "events", events, "watching", watching, "next", next_text));
     store_app_cleanup(&app);
 }
 

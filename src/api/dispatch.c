@@ -79,30 +79,30 @@ static int authenticate(struct api_call *c, enum api_auth need)
         c->me.via_cookie = token.ptr != NULL;
     }
     if (!token.ptr || token.len == 0) {
-        api_error(c, 401, "Não autenticado: envie o token em Authorization: Bearer");
+        api__error(c, 401, "Não autenticado: envie o token em Authorization: Bearer");
         return -1;
     }
     if (token.len > TOKEN_MAX) {
-        api_error(c, 401, "Token inválido");
+        api__error(c, 401, "Token inválido");
         return -1;
     }
     crypto_sha256_hex(token.ptr, token.len, c->me.token_hash);
     struct store_token_owner owner;
     int rc = state_identity(c->svc->state, c->db, c->me.token_hash, &owner);
     if (rc < 0) {
-        api_internal(c);
+        api__internal(c);
         return -1;
     }
     if (rc == 0) {
-        api_error(c, 401, "Token inválido");
+        api__error(c, 401, "Token inválido");
         return -1;
     }
     if (owner.is_bot && (owner.suspended || !owner.app_id[0])) {
-        api_error(c, 401, "Token inválido: a aplicação está suspensa");
+        api__error(c, 401, "Token inválido: a aplicação está suspensa");
         return -1;
     }
-    if (!owner.is_bot && api_session_expired(c->svc, c->me.token_hash, owner.last_used)) {
-        api_error(c, 401, "Sessão expirada: entre de novo");
+    if (!owner.is_bot && api__session_expired(c->svc, c->me.token_hash, owner.last_used)) {
+        api__error(c, 401, "Sessão expirada: entre de novo");
         return -1;
     }
     memcpy(c->me.user_id, owner.user_id, sizeof c->me.user_id);
@@ -110,16 +110,16 @@ static int authenticate(struct api_call *c, enum api_auth need)
     c->me.is_bot = owner.is_bot;
     int safe = c->req->method == HTTP_GET || c->req->method == HTTP_HEAD;
     if (c->me.via_cookie && !safe && !same_origin(c)) {
-        api_error(c, 403,
-                  "Origem não permitida: requisições com cookie precisam de Origin do site");
+        api__error(c, 403,
+                   "Origem não permitida: requisições com cookie precisam de Origin do site");
         return -1;
     }
     if (need == API_PERSON && c->me.is_bot) {
-        api_error(c, 403, "Rota não permitida para bots");
+        api__error(c, 403, "Rota não permitida para bots");
         return -1;
     }
     if (need == API_BOT && !c->me.is_bot) {
-        api_error(c, 403, "Rota exclusiva de bots: use o token do bot");
+        api__error(c, 403, "Rota exclusiva de bots: use o token do bot");
         return -1;
     }
     return 0;
@@ -146,15 +146,15 @@ static int find_route(struct api_call *c, struct http_request *req)
     if (c->route)
         return 0;
     if (!is_api_path(req->path)) {
-        api_error(c, 404, "Página não encontrada");
+        api__error(c, 404, "Página não encontrada");
         return -1;
     }
     switch (route_of(c->svc, req, &c->route)) {
     case HTTP_ROUTE_NOT_FOUND:
-        api_error(c, 404, "Rota não encontrada");
+        api__error(c, 404, "Rota não encontrada");
         return -1;
     case HTTP_ROUTE_BAD_METHOD:
-        api_error(c, 405, "Método não permitido nesta rota");
+        api__error(c, 405, "Método não permitido nesta rota");
         return -1;
     default:
         return 0;
@@ -169,14 +169,14 @@ static void handle(struct api_call *c, struct http_exchange *ex)
     for (size_t i = 0; i < req->nparams; i++) {
         if (http_url_decode(req->params[i], c->params[i], sizeof c->params[i], NULL) ||
             strlen(c->params[i]) != strnlen(c->params[i], sizeof c->params[i])) {
-            api_error(c, 404, "Rota não encontrada");
+            api__error(c, 404, "Rota não encontrada");
             return;
         }
     }
     const struct api_route *def = c->route->handler;
     if (def->auth != API_PUBLIC && authenticate(c, def->auth))
         return;
-    /* Before the handler: one that answers later (api_later) may see the exchange answered
+    /* Before the handler: one that answers later (api__later) may see the exchange answered
      * and freed by another thread before it returns here. */
     memcpy(ex->caller, c->me.user_id, sizeof c->me.user_id);
     def->fn(c);
@@ -191,7 +191,7 @@ static void run(struct api_call *c, struct http_exchange *ex)
     handle(c, ex);
     if (!c->answered && !c->later) {
         log_error("api: handler for %s left no answer", c->route ? c->route->pattern : "?");
-        api_internal(c);
+        api__internal(c);
     }
     json_decref(c->body);
     c->body = NULL;
@@ -240,7 +240,7 @@ static void answer_after_commit(struct api_service *a, struct http_exchange *ex,
         http_response_cleanup(&ex->res);
         http_response_init(&ex->res);
         struct api_call c = {.svc = a, .req = ex->req, .res = &ex->res};
-        api_internal(&c);
+        api__internal(&c);
     }
     answer(ex);
 }
@@ -251,7 +251,7 @@ void api_worker_run(struct workers_job *job, void *thread_ctx)
 {
     struct http_exchange *ex =
         (struct http_exchange *)((char *)job - offsetof(struct http_exchange, job));
-    struct api_call c = api_thread_call(thread_ctx);
+    struct api_call c = api__thread_call(thread_ctx);
     run(&c, ex);
     store_read_release(c.db);
     if (!c.later)
@@ -260,7 +260,7 @@ void api_worker_run(struct workers_job *job, void *thread_ctx)
 
 /* ---- answers that wait on something outside ---- */
 
-struct api_later {
+struct api__later {
     struct workers_job job; /* first: resumed on a worker */
     struct api_service *svc;
     struct http_exchange *ex;
@@ -269,9 +269,9 @@ struct api_later {
     void *arg;
 };
 
-struct api_later *api_later(struct api_call *c)
+struct api__later *api__later(struct api_call *c)
 {
-    struct api_later *l = calloc(1, sizeof *l);
+    struct api__later *l = calloc(1, sizeof *l);
     struct http_exchange *ex =
         (struct http_exchange *)((char *)c->res - offsetof(struct http_exchange, res));
     if (!l || c->held) { /* never on the writer lane: it holds a transaction */
@@ -285,7 +285,7 @@ struct api_later *api_later(struct api_call *c)
     return l;
 }
 
-void api_later_cancel(struct api_call *c)
+void api__later_cancel(struct api_call *c)
 {
     free(c->later);
     c->later = NULL;
@@ -293,15 +293,15 @@ void api_later_cancel(struct api_call *c)
 
 static void later_run(struct workers_job *job, void *thread_ctx)
 {
-    struct api_later *l = (struct api_later *)job;
-    struct api_call c = api_thread_call(thread_ctx);
+    struct api__later *l = (struct api__later *)job;
+    struct api_call c = api__thread_call(thread_ctx);
     c.req = l->ex->req;
     c.res = &l->ex->res;
     c.route = l->ex->route;
     c.me = l->me;
     l->fn(&c, l->arg);
     if (!c.answered)
-        api_internal(&c);
+        api__internal(&c);
     json_decref(c.body);
     store_read_release(c.db);
     answer(l->ex);
@@ -311,14 +311,14 @@ static void later_run(struct workers_job *job, void *thread_ctx)
 /* A resumption on the writer, inside its transaction: its events wait for the commit. */
 struct later_on_writer {
     struct store_writer_job job; /* first */
-    struct api_later *later;
+    struct api__later *later;
     struct bus_held events;
 };
 
 static void later_writer_run(struct store_writer_job *job, struct store *db)
 {
     struct later_on_writer *w = (struct later_on_writer *)job;
-    struct api_later *l = w->later;
+    struct api__later *l = w->later;
     struct api_call c = {.svc = l->svc,
                          .db = db,
                          .held = &w->events,
@@ -328,25 +328,25 @@ static void later_writer_run(struct store_writer_job *job, struct store *db)
                          .me = l->me};
     l->fn(&c, l->arg);
     if (!c.answered)
-        api_internal(&c);
+        api__internal(&c);
     json_decref(c.body);
 }
 
 static void later_writer_done(struct store_writer_job *job, int committed)
 {
     struct later_on_writer *w = (struct later_on_writer *)job;
-    struct api_later *l = w->later;
+    struct api__later *l = w->later;
     answer_after_commit(l->svc, l->ex, &w->events, committed);
     free(l);
     free(w);
 }
 
-void api_later_resume_writer(struct api_later *l, void (*fn)(struct api_call *c, void *arg),
-                             void *arg)
+void api__later_resume_writer(struct api__later *l, void (*fn)(struct api_call *c, void *arg),
+                              void *arg)
 {
     struct later_on_writer *w = calloc(1, sizeof *w);
     if (!w) {
-        api_later_resume(l, fn, arg);
+        api__later_resume(l, fn, arg);
         return;
     }
     l->fn = fn;
@@ -356,7 +356,7 @@ void api_later_resume_writer(struct api_later *l, void (*fn)(struct api_call *c,
     store_writer_submit(l->svc->writer, &w->job);
 }
 
-void api_later_resume(struct api_later *l, void (*fn)(struct api_call *c, void *arg), void *arg)
+void api__later_resume(struct api__later *l, void (*fn)(struct api_call *c, void *arg), void *arg)
 {
     l->fn = fn;
     l->arg = arg;
@@ -391,7 +391,7 @@ static void writer_call_done(struct store_writer_job *job, int committed)
 static void busy(struct api_service *a, struct http_exchange *ex)
 {
     struct api_call c = {.svc = a, .req = ex->req, .res = &ex->res};
-    api_busy(&c, "Muitas entradas ao mesmo tempo; tente de novo em instantes");
+    api__busy(&c, "Muitas entradas ao mesmo tempo; tente de novo em instantes");
     answer(ex);
 }
 

@@ -15,55 +15,55 @@
 
 static void dm_open(struct api_call *c)
 {
-    json_t *body = api_body(c);
+    json_t *body = api__body(c);
     const char *target;
-    if (!body || api_in_id(c, body, "userId", API_IN_REQUIRED, &target) < 0)
+    if (!body || api__in_id(c, body, "userId", API_IN_REQUIRED, &target) < 0)
         return;
     int is_bot = 0;
     int exists = store_user_kind(c->db, target, &is_bot);
     if (exists < 0) {
-        api_internal(c);
+        api__internal(c);
         return;
     }
     if (!exists) {
-        api_error(c, 404, "Usuário não encontrado");
+        api__error(c, 404, "Usuário não encontrado");
         return;
     }
     if (is_bot) {
-        api_error(c, 403, "Bots não recebem mensagens diretas");
+        api__error(c, 403, "Bots não recebem mensagens diretas");
         return;
     }
     if (strcmp(target, c->me.user_id) == 0) {
-        api_bad(c, "userId", "não é possível abrir uma conversa consigo mesmo");
+        api__bad(c, "userId", "não é possível abrir uma conversa consigo mesmo");
         return;
     }
     char id[UUID_LEN + 1];
     uuid_v7(id);
     struct store_dm_open dm = {.id = id, .a = c->me.user_id, .b = target, .now = clock_now_ms()};
     if (store_dm_open(c->svc->writer, &dm) < 0) {
-        api_internal(c);
+        api__internal(c);
         return;
     }
     int rc;
     json_t *ch = store_dm_json(c->db, dm.channel_id, &rc);
     if (!ch) {
-        api_internal(c);
+        api__internal(c);
         return;
     }
-    api_reply(c, 200, json_pack("{so}", "channel", ch));
+    api__reply(c, 200, json_pack("{so}", "channel", ch));
 }
 
 /* Loads :cid when it is a DM the caller is in; 404 otherwise. */
 static const char *dm_of_caller(struct api_call *c)
 {
-    const char *cid = api_param_id(c, "cid", "Conversa não encontrada");
+    const char *cid = api__param_id(c, "cid", "Conversa não encontrada");
     if (!cid)
         return NULL;
     int in = store_dm_member(c->db, cid, c->me.user_id);
     if (in < 0)
-        api_internal(c);
+        api__internal(c);
     else if (!in)
-        api_error(c, 404, "Conversa não encontrada");
+        api__error(c, 404, "Conversa não encontrada");
     return in == 1 ? cid : NULL;
 }
 
@@ -72,9 +72,10 @@ static void dm_send(struct api_call *c)
     const char *cid = dm_of_caller(c);
     json_t *body;
     struct draft d;
-    if (!cid || !(body = api_body(c)) || api_draft_read(c, body, 0, 0, &d))
+    if (!cid || !(body = api__body(c)) || api__draft_read(c, body, 0, 0, &d))
         return;
-    if (!api_draft_check(c, d.content, NULL, NULL, 0) && !api_limit_hit(c, &API_LIMIT_HUMAN_SEND)) {
+    if (!api__draft_check(c, d.content, NULL, NULL, 0) &&
+        !api__limit_hit(c, &API_LIMIT_HUMAN_SEND)) {
         char id[UUID_LEN + 1];
         uuid_v7(id);
         const char *reply = d.reply_to_id && uuid_valid(d.reply_to_id, strlen(d.reply_to_id)) &&
@@ -96,30 +97,30 @@ static void dm_send(struct api_call *c)
                           : store_message_json(c->db, id, &rc);
         struct idset *people = msg ? store_dm_people(c->db, cid) : NULL;
         if (!msg)
-            api_internal(c);
+            api__internal(c);
         else {
             if (people) /* live only, to the two of them: a DM is no bot's business */
-                api_event_to_people(c, "MESSAGE_CREATE", people, json_incref(msg));
-            api_reply(c, 200, json_pack("{so}", "message", msg));
+                api__event_to_people(c, "MESSAGE_CREATE", people, json_incref(msg));
+            api__reply(c, 200, json_pack("{so}", "message", msg));
         }
     }
-    api_draft_cleanup(&d);
+    api__draft_cleanup(&d);
 }
 
 static void dm_list(struct api_call *c)
 {
     json_t *dms = store_dm_list_json(c->db, c->me.user_id);
     if (!dms)
-        api_internal(c);
+        api__internal(c);
     else
-        api_reply(c, 200, json_pack("{so}", "dms", dms));
+        api__reply(c, 200, json_pack("{so}", "dms", dms));
 }
 
 static void dm_history(struct api_call *c)
 {
     const char *cid = dm_of_caller(c);
     if (cid)
-        api_reply_history(c, cid);
+        api__reply_history(c, cid);
 }
 
 const struct api_route api_dm_routes[] = {

@@ -15,17 +15,18 @@
 #include "core/map.h"
 #include "domain/urls.h"
 
-int endpoint_global_init(void)
+int api_endpoint_global_init(void)
 {
     return curl_global_init(CURL_GLOBAL_DEFAULT) == CURLE_OK ? 0 : -1;
 }
 
-void endpoint_global_cleanup(void)
+void api_endpoint_global_cleanup(void)
 {
     curl_global_cleanup();
 }
 
-void endpoint_signature(const char *secret, int64_t ts, const char *body, size_t len, char out[72])
+void api__endpoint_signature(const char *secret, int64_t ts, const char *body, size_t len,
+                             char out[72])
 {
     struct buf msg;
     buf_init(&msg, len + 32);
@@ -83,7 +84,8 @@ static curl_socket_t open_socket(void *arg, curlsocktype purpose, struct curl_so
                              ? (const void *)&((struct sockaddr_in *)&a->addr)->sin_addr
                              : (const void *)&((struct sockaddr_in6 *)&a->addr)->sin6_addr;
         if ((a->family != AF_INET && a->family != AF_INET6) ||
-            !inet_ntop(a->family, ip, host, sizeof host) || url_host_is_private(host, strlen(host)))
+            !inet_ntop(a->family, ip, host, sizeof host) ||
+            rule_url_host_is_private(host, strlen(host)))
             return CURL_SOCKET_BAD;
     }
     return socket(a->family, a->socktype, a->protocol);
@@ -134,7 +136,7 @@ static struct call *call_new(const char *url, const char *secret, const char *bo
         return NULL;
     int64_t ts = clock_now_ms() / 1000;
     char signature[72], header_ts[64], header_sig[96];
-    endpoint_signature(secret, ts, body, len, signature);
+    api__endpoint_signature(secret, ts, body, len, signature);
     snprintf(header_ts, sizeof header_ts, "X-Signature-Timestamp: %lld", (long long)ts);
     snprintf(header_sig, sizeof header_sig, "X-Signature-256: %s", signature);
     static const char *fixed[] = {"Content-Type: application/json",
@@ -215,7 +217,7 @@ static void *endpoints_main(void *arg)
     return NULL;
 }
 
-struct endpoints *endpoints_new(void)
+struct endpoints *api_endpoints_new(void)
 {
     struct endpoints *e = calloc(1, sizeof *e);
     if (!e || !(e->multi = curl_multi_init())) {
@@ -233,7 +235,7 @@ struct endpoints *endpoints_new(void)
     return e;
 }
 
-void endpoints_free(struct endpoints *e)
+void api_endpoints_free(struct endpoints *e)
 {
     if (!e)
         return;
@@ -274,8 +276,9 @@ static int submit(struct endpoints *e, struct call *c, size_t per_key, endpoint_
     return 0;
 }
 
-int endpoint_call(struct endpoints *e, const char *app_id, const char *url, const char *secret,
-                  const char *body, size_t len, int allow_private, endpoint_done_fn done, void *arg)
+int api__endpoint_call(struct endpoints *e, const char *app_id, const char *url, const char *secret,
+                       const char *body, size_t len, int allow_private, endpoint_done_fn done,
+                       void *arg)
 {
     struct call *c = call_new(url, secret, body, len, allow_private);
     if (!c || slice_copy(slice_from(app_id), c->app_id, sizeof c->app_id)) {
@@ -285,8 +288,8 @@ int endpoint_call(struct endpoints *e, const char *app_id, const char *url, cons
     return submit(e, c, ENDPOINT_PER_APP, done, arg);
 }
 
-int endpoint_fetch(struct endpoints *e, const char *user_id, const char *url, int allow_private,
-                   endpoint_done_fn done, void *arg)
+int api__endpoint_fetch(struct endpoints *e, const char *user_id, const char *url,
+                        int allow_private, endpoint_done_fn done, void *arg)
 {
     struct call *c = call_open(url, allow_private, FETCH_BODY_MAX, FETCH_TIMEOUT_MS);
     if (!c)
@@ -300,7 +303,7 @@ int endpoint_fetch(struct endpoints *e, const char *user_id, const char *url, in
     return submit(e, c, FETCH_PER_PERSON, done, arg);
 }
 
-void endpoint_result_cleanup(struct endpoint_result *r)
+void api__endpoint_result_cleanup(struct endpoint_result *r)
 {
     free(r->body);
     r->body = NULL;

@@ -28,12 +28,13 @@ struct endpoint_result {
 };
 
 /* Call once at start, before any thread uses libcurl. */
-int endpoint_global_init(void);
-void endpoint_global_cleanup(void);
+int api_endpoint_global_init(void);
+void api_endpoint_global_cleanup(void);
 
 /* The signature headers' value for body at unix time ts: "sha256=" + hex HMAC-SHA256 of
  * "<ts>.<body>" with secret. out must hold 72 bytes. */
-void endpoint_signature(const char *secret, int64_t ts, const char *body, size_t len, char out[72]);
+void api__endpoint_signature(const char *secret, int64_t ts, const char *body, size_t len,
+                             char out[72]);
 
 /* Told when a call ends, on the calls' thread (hand the work elsewhere at once): sent is 0 when an
  * answer came (any status), -1 otherwise (timeout, refused address, connection error). The
@@ -43,20 +44,20 @@ typedef void (*endpoint_done_fn)(void *arg, int sent, struct endpoint_result *re
 struct endpoints;
 
 /* Starts the calls' thread; NULL when it cannot. */
-struct endpoints *endpoints_new(void);
+struct endpoints *api_endpoints_new(void);
 /* Waits for the calls in flight (each ends within ENDPOINT_TIMEOUT_MS), then stops. NULL is
  * fine. */
-void endpoints_free(struct endpoints *e);
+void api_endpoints_free(struct endpoints *e);
 /* POSTs body (copied) to url, signed with secret, for application app_id. Returns 0 (done will
  * be told), or -1 when that application already has ENDPOINT_PER_APP calls in flight, or all
  * of them ENDPOINT_TOTAL, or out of memory (done will not be told). */
-int endpoint_call(struct endpoints *e, const char *app_id, const char *url, const char *secret,
-                  const char *body, size_t len, int allow_private, endpoint_done_fn done,
-                  void *arg);
+int api__endpoint_call(struct endpoints *e, const char *app_id, const char *url, const char *secret,
+                       const char *body, size_t len, int allow_private, endpoint_done_fn done,
+                       void *arg);
 /* GETs url for person user_id (at most FETCH_PER_PERSON of theirs, FETCH_TOTAL in all, in flight;
- * FETCH_TIMEOUT_MS; a body over FETCH_BODY_MAX fails the call). As endpoint_call otherwise. */
-int endpoint_fetch(struct endpoints *e, const char *user_id, const char *url, int allow_private,
-                   endpoint_done_fn done, void *arg);
-void endpoint_result_cleanup(struct endpoint_result *r);
+ * FETCH_TIMEOUT_MS; a body over FETCH_BODY_MAX fails the call). As api__endpoint_call otherwise. */
+int api__endpoint_fetch(struct endpoints *e, const char *user_id, const char *url,
+                        int allow_private, endpoint_done_fn done, void *arg);
+void api__endpoint_result_cleanup(struct endpoint_result *r);
 
 #endif

@@ -169,14 +169,14 @@ static struct idset *audience(struct api_call *c, const char *sid, const char *c
     return to;
 }
 
-struct idset *api_audience(struct api_call *c, const char *sid, const char *cid, uint32_t intent,
-                           int *failed)
+struct idset *api__audience(struct api_call *c, const char *sid, const char *cid, uint32_t intent,
+                            int *failed)
 {
     return audience(c, sid, cid, intent, 0, failed);
 }
 
-struct idset *api_audience_with_people(struct api_call *c, const char *sid, const char *cid,
-                                       uint32_t intent, int *failed)
+struct idset *api__audience_with_people(struct api_call *c, const char *sid, const char *cid,
+                                        uint32_t intent, int *failed)
 {
     return audience(c, sid, cid, intent, 1, failed);
 }
@@ -208,7 +208,7 @@ static void publish(struct api_call *c, const char *name, const char *sid, json_
     send_to(c, name, payload, to, &scope);
 }
 
-void api_event_member_add(struct api_call *c, const char *sid, const char *uid)
+void api__event_member_add(struct api_call *c, const char *sid, const char *uid)
 {
     int rc;
     json_t *member = store_member_json(c->db, sid, uid, &rc);
@@ -221,18 +221,18 @@ void api_event_member_add(struct api_call *c, const char *sid, const char *uid)
     publish(c, "GUILD_MEMBER_ADD", sid, ev);
 }
 
-void api_event_member_remove(struct api_call *c, const char *sid, const char *uid,
-                             const char *reason)
+void api__event_member_remove(struct api_call *c, const char *sid, const char *uid,
+                              const char *reason)
 {
     json_t *ev = json_pack("{ssss}", "serverId", sid, "userId", uid);
     if (reason)
         json_object_set_new(ev, "reason", json_string(reason));
     publish(c, "GUILD_MEMBER_REMOVE", sid, ev);
-    api_voice_review_server(c, sid);
+    api__voice_review_server(c, sid);
 }
 
-void api_event_message_text(struct api_call *c, const char *name, struct state_server *srv,
-                            int64_t channel, char *text, size_t len)
+void api__event_message_text(struct api_call *c, const char *name, struct state_server *srv,
+                             int64_t channel, char *text, size_t len)
 {
     struct idset *to =
         state_server_audience_with_people(srv, channel, INTENT_MESSAGES_READ, clock_now_ms());
@@ -246,18 +246,18 @@ void api_event_message_text(struct api_call *c, const char *name, struct state_s
     send_text(c, name, text, len, to, &scope);
 }
 
-void api_event_message(struct api_call *c, const char *name, struct state_server *srv,
-                       int64_t channel, json_t *payload)
+void api__event_message(struct api_call *c, const char *name, struct state_server *srv,
+                        int64_t channel, json_t *payload)
 {
     size_t len = 0;
     char *text = jsonout_dump(payload, &len);
     json_decref(payload);
     if (text)
-        api_event_message_text(c, name, srv, channel, text, len);
+        api__event_message_text(c, name, srv, channel, text, len);
 }
 
-void api_event_people(struct api_call *c, const char *name, struct state_server *srv,
-                      int64_t channel, json_t *payload)
+void api__event_people(struct api_call *c, const char *name, struct state_server *srv,
+                       int64_t channel, json_t *payload)
 {
     struct idset *to = state_server_people(srv, channel, clock_now_ms());
     if (to)
@@ -266,7 +266,7 @@ void api_event_people(struct api_call *c, const char *name, struct state_server 
         json_decref(payload);
 }
 
-int api_ids_array(const struct idset *set, char (**to)[UUID_LEN + 1], size_t *n)
+int api__ids_array(const struct idset *set, char (**to)[UUID_LEN + 1], size_t *n)
 {
     size_t count = idset_count(set);
     *to = NULL;
@@ -281,17 +281,17 @@ int api_ids_array(const struct idset *set, char (**to)[UUID_LEN + 1], size_t *n)
     return 0;
 }
 
-void api_event_to_people(struct api_call *c, const char *name, struct idset *to, json_t *payload)
+void api__event_to_people(struct api_call *c, const char *name, struct idset *to, json_t *payload)
 {
     send_to(c, name, payload, to, NULL);
 }
 
-void api_event_control(struct api_call *c, const char *name, json_t *payload)
+void api__event_control(struct api_call *c, const char *name, json_t *payload)
 {
     send_to(c, name, payload, NULL, NULL);
 }
 
-void api_event_server_changed(struct api_call *c, const char *sid, const char *what)
+void api__event_server_changed(struct api_call *c, const char *sid, const char *what)
 {
     int found;
     struct idset *to = server_wide(c, sid, 0, &found);
@@ -313,7 +313,7 @@ static void to_user(struct api_call *c, const char *name, const char *user_id, j
     send_to(c, name, payload, to, logged ? &scope : NULL);
 }
 
-void api_event_to_user(struct api_call *c, const char *name, const char *user_id, json_t *payload)
+void api__event_to_user(struct api_call *c, const char *name, const char *user_id, json_t *payload)
 {
     to_user(c, name, user_id, payload, 1);
 }
@@ -356,8 +356,8 @@ static void write_event_done(struct store_writer_job *job, int committed)
     pthread_mutex_unlock(&we->lock);
 }
 
-int api_write_with_event(struct api_call *c, store_write_fn fn, void *arg, const char *name,
-                         const char *user_id, json_t *payload)
+int api__write_with_event(struct api_call *c, store_write_fn fn, void *arg, const char *name,
+                          const char *user_id, json_t *payload)
 {
     size_t len = 0;
     char *text = jsonout_dump(payload, &len);
@@ -396,13 +396,13 @@ int api_write_with_event(struct api_call *c, store_write_fn fn, void *arg, const
     return result;
 }
 
-void api_event_disconnect(struct api_call *c, const char *user_id, const char *token_hash)
+void api__event_disconnect(struct api_call *c, const char *user_id, const char *token_hash)
 {
     json_t *payload = token_hash ? json_pack("{ss}", "tokenHash", token_hash) : json_object();
     to_user(c, BUS_DISCONNECT, user_id, payload, 0);
 }
 
-void api_event_disconnect_others(struct api_call *c, const char *user_id, const char *keep_hash)
+void api__event_disconnect_others(struct api_call *c, const char *user_id, const char *keep_hash)
 {
     to_user(c, BUS_DISCONNECT, user_id, json_pack("{ss}", "keepTokenHash", keep_hash), 0);
 }

@@ -8,57 +8,57 @@
 #include "api/api.h"
 
 /* GUILD_MEMBER_ADD with the member object of the new member. */
-void api_event_member_add(struct api_call *c, const char *sid, const char *uid);
+void api__event_member_add(struct api_call *c, const char *sid, const char *uid);
 /* GUILD_MEMBER_REMOVE {serverId, userId, reason}; reason NULL when the member left. */
-void api_event_member_remove(struct api_call *c, const char *sid, const char *uid,
-                             const char *reason);
+void api__event_member_remove(struct api_call *c, const char *sid, const char *uid,
+                              const char *reason);
 
 /* An event for one user's gateway connections (a person's or a bot's). Takes payload. */
-void api_event_to_user(struct api_call *c, const char *name, const char *user_id, json_t *payload);
+void api__event_to_user(struct api_call *c, const char *name, const char *user_id, json_t *payload);
 
 /* Runs fn as store_write does and, when it succeeds, logs `name` for user_id in the same
  * transaction; the event is delivered after the commit. Takes payload. Returns fn's result (or
  * STORE_ERR when the commit failed). Not on the writer lane (there, write, then publish). */
-int api_write_with_event(struct api_call *c, store_write_fn fn, void *arg, const char *name,
-                         const char *user_id, json_t *payload);
+int api__write_with_event(struct api_call *c, store_write_fn fn, void *arg, const char *name,
+                          const char *user_id, json_t *payload);
 
 /* Closes the gateway connections of a user (only those made with token_hash when given). */
-void api_event_disconnect(struct api_call *c, const char *user_id, const char *token_hash);
+void api__event_disconnect(struct api_call *c, const char *user_id, const char *token_hash);
 /* Disconnects the user's connections except those made with keep_hash. */
-void api_event_disconnect_others(struct api_call *c, const char *user_id, const char *keep_hash);
+void api__event_disconnect_others(struct api_call *c, const char *user_id, const char *keep_hash);
 
 struct state_server;
 /* The bots whose application has intent (a bit of domain/intents.h) and that can see channel
  * cid of server sid (any channel when cid is NULL), from the in-memory state. A new reference,
  * or NULL with *failed set on a storage error (and with *failed 0 when there is no server). */
-struct idset *api_audience(struct api_call *c, const char *sid, const char *cid, uint32_t intent,
-                           int *failed);
+struct idset *api__audience(struct api_call *c, const char *sid, const char *cid, uint32_t intent,
+                            int *failed);
 /* The same, with the people who can see the channel too. */
-struct idset *api_audience_with_people(struct api_call *c, const char *sid, const char *cid,
-                                       uint32_t intent, int *failed);
+struct idset *api__audience_with_people(struct api_call *c, const char *sid, const char *cid,
+                                        uint32_t intent, int *failed);
 /* A message event (MESSAGE_CREATE / UPDATE / DELETE) in a server channel: to the bots with
  * messages.read that can see channel `channel` (an index into srv) now. Takes payload. */
-void api_event_message(struct api_call *c, const char *name, struct state_server *srv,
-                       int64_t channel, json_t *payload);
+void api__event_message(struct api_call *c, const char *name, struct state_server *srv,
+                        int64_t channel, json_t *payload);
 /* An event only people's connections get (the web client's: reactions, pins, changes to the
  * server), to the people of srv who may see channel `channel` (-1: all of them); live only,
  * never logged nor replayed. Takes payload. */
-void api_event_people(struct api_call *c, const char *name, struct state_server *srv,
-                      int64_t channel, json_t *payload);
+void api__event_people(struct api_call *c, const char *name, struct state_server *srv,
+                       int64_t channel, json_t *payload);
 /* The IDs of set in a malloc'd array (*to, *n; NULL and 0 when empty): 0, or -1 without
  * memory. */
-int api_ids_array(const struct idset *set, char (**to)[UUID_LEN + 1], size_t *n);
+int api__ids_array(const struct idset *set, char (**to)[UUID_LEN + 1], size_t *n);
 /* An event for the people in `to` only (a DM's two): live, never logged. Takes payload and the
  * reference to `to`. */
-void api_event_to_people(struct api_call *c, const char *name, struct idset *to, json_t *payload);
+void api__event_to_people(struct api_call *c, const char *name, struct idset *to, json_t *payload);
 /* A control event for the gateway (bus.h's BUS_*), with no audience: after the commit on the
  * writer lane, at once elsewhere. Takes payload. */
-void api_event_control(struct api_call *c, const char *name, json_t *payload);
+void api__event_control(struct api_call *c, const char *name, json_t *payload);
 /* SERVER_UPDATE {serverId, changed}: what changed ("server", "channels", "roles", "members")
  * is to be read again. */
-void api_event_server_changed(struct api_call *c, const char *sid, const char *what);
+void api__event_server_changed(struct api_call *c, const char *sid, const char *what);
 /* The same with the payload already serialized (a send answers with the same text); takes text. */
-void api_event_message_text(struct api_call *c, const char *name, struct state_server *srv,
-                            int64_t channel, char *text, size_t len);
+void api__event_message_text(struct api_call *c, const char *name, struct state_server *srv,
+                             int64_t channel, char *text, size_t len);
 
 #endif

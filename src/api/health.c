@@ -13,7 +13,7 @@
 
 static void health(struct api_call *c)
 {
-    api_reply(
+    api__reply(
         c, 200,
         json_pack("{sbsssb}", "ok", 1, "version", PRACA_VERSION, "database", store_reachable()));
 }
@@ -22,16 +22,16 @@ static void health(struct api_call *c)
 static void test_clock(struct api_call *c)
 {
     if (!c->svc->cfg->test_clock) {
-        api_error(c, 404, "Rota não encontrada");
+        api__error(c, 404, "Rota não encontrada");
         return;
     }
-    json_t *body = api_body(c);
+    json_t *body = api__body(c);
     int64_t advance;
     if (!body ||
-        api_in_int(c, body, "advanceMs", 0, INT64_C(1) << 40, API_IN_REQUIRED, &advance) < 0)
+        api__in_int(c, body, "advanceMs", 0, INT64_C(1) << 40, API_IN_REQUIRED, &advance) < 0)
         return;
     clock_advance_ms(advance);
-    api_reply(c, 200, json_pack("{sI}", "nowMs", (json_int_t)clock_now_ms()));
+    api__reply(c, 200, json_pack("{sI}", "nowMs", (json_int_t)clock_now_ms()));
 }
 
 const struct api_route api_health_routes[] = {

@@ -9,7 +9,7 @@
 #include "domain/permissions.h"
 #include "domain/text.h"
 
-json_t *api_body(struct api_call *c)
+json_t *api__body(struct api_call *c)
 {
     if (c->body)
         return c->body;
@@ -17,11 +17,11 @@ json_t *api_body(struct api_call *c)
     const struct buf *b = &c->req->body;
     c->body = json_loadb(b->data ? b->data : "", b->len, 0, &err);
     if (!c->body) {
-        api_bad(c, "body", "JSON inválido");
+        api__bad(c, "body", "JSON inválido");
         return NULL;
     }
     if (!json_is_object(c->body)) {
-        api_bad(c, "body", "deve ser um objeto JSON");
+        api__bad(c, "body", "deve ser um objeto JSON");
         return NULL;
     }
     return c->body;
@@ -33,21 +33,21 @@ static int field(struct api_call *c, json_t *obj, const char *key, int flags, js
     *v = json_object_get(obj, key);
     if (!*v || (json_is_null(*v) && (flags & API_IN_NULLABLE))) {
         if (!*v && (flags & API_IN_REQUIRED)) {
-            api_bad(c, key, "obrigatório");
+            api__bad(c, key, "obrigatório");
             return -1;
         }
         *v = NULL;
         return 0;
     }
     if (json_is_null(*v)) {
-        api_bad(c, key, (flags & API_IN_REQUIRED) ? "obrigatório" : "não pode ser nulo");
+        api__bad(c, key, (flags & API_IN_REQUIRED) ? "obrigatório" : "não pode ser nulo");
         return -1;
     }
     return 1;
 }
 
-int api_in_str(struct api_call *c, json_t *obj, const char *key, size_t min, size_t max, int flags,
-               const char **out)
+int api__in_str(struct api_call *c, json_t *obj, const char *key, size_t min, size_t max, int flags,
+                const char **out)
 {
     json_t *v;
     int rc = field(c, obj, key, flags, &v);
@@ -55,18 +55,18 @@ int api_in_str(struct api_call *c, json_t *obj, const char *key, size_t min, siz
     if (rc <= 0)
         return rc;
     if (!json_is_string(v)) {
-        api_bad(c, key, "deve ser um texto");
+        api__bad(c, key, "deve ser um texto");
         return -1;
     }
     const char *s = json_string_value(v);
     size_t len = json_string_length(v);
     if (memchr(s, '\0', len)) {
-        api_bad(c, key, "não pode conter o caractere nulo");
+        api__bad(c, key, "não pode conter o caractere nulo");
         return -1;
     }
     if (flags & API_IN_TRIM) {
         size_t tl = len;
-        const char *t = text_trim(s, &tl);
+        const char *t = rule_text_trim(s, &tl);
         if (t != s || tl != len) {
             json_t *trimmed = json_stringn(t, tl);
             json_object_set_new(obj, key, trimmed);
@@ -75,7 +75,7 @@ int api_in_str(struct api_call *c, json_t *obj, const char *key, size_t min, siz
             len = tl;
         }
     }
-    size_t chars = text_chars(s, len);
+    size_t chars = rule_text_chars(s, len);
     if (chars < min || chars > max) {
         char msg[96];
         if (min == 0)
@@ -84,50 +84,50 @@ int api_in_str(struct api_call *c, json_t *obj, const char *key, size_t min, siz
             snprintf(msg, sizeof msg, "deve ter %zu caracteres", min);
         else
             snprintf(msg, sizeof msg, "deve ter entre %zu e %zu caracteres", min, max);
-        api_bad(c, key, msg);
+        api__bad(c, key, msg);
         return -1;
     }
     *out = s;
     return 1;
 }
 
-int api_in_int(struct api_call *c, json_t *obj, const char *key, int64_t min, int64_t max,
-               int flags, int64_t *out)
+int api__in_int(struct api_call *c, json_t *obj, const char *key, int64_t min, int64_t max,
+                int flags, int64_t *out)
 {
     json_t *v;
     int rc = field(c, obj, key, flags, &v);
     if (rc <= 0)
         return rc;
     if (!json_is_integer(v)) {
-        api_bad(c, key, "deve ser um número inteiro");
+        api__bad(c, key, "deve ser um número inteiro");
         return -1;
     }
     json_int_t i = json_integer_value(v);
     if (i < min || i > max) {
         char msg[96];
         snprintf(msg, sizeof msg, "deve estar entre %lld e %lld", (long long)min, (long long)max);
-        api_bad(c, key, msg);
+        api__bad(c, key, msg);
         return -1;
     }
     *out = i;
     return 1;
 }
 
-int api_in_bool(struct api_call *c, json_t *obj, const char *key, int flags, int *out)
+int api__in_bool(struct api_call *c, json_t *obj, const char *key, int flags, int *out)
 {
     json_t *v;
     int rc = field(c, obj, key, flags, &v);
     if (rc <= 0)
         return rc;
     if (!json_is_boolean(v)) {
-        api_bad(c, key, "deve ser verdadeiro ou falso");
+        api__bad(c, key, "deve ser verdadeiro ou falso");
         return -1;
     }
     *out = json_is_true(v);
     return 1;
 }
 
-int api_in_id(struct api_call *c, json_t *obj, const char *key, int flags, const char **out)
+int api__in_id(struct api_call *c, json_t *obj, const char *key, int flags, const char **out)
 {
     json_t *v;
     int rc = field(c, obj, key, flags, &v);
@@ -135,14 +135,14 @@ int api_in_id(struct api_call *c, json_t *obj, const char *key, int flags, const
     if (rc <= 0)
         return rc;
     if (!json_is_string(v) || !uuid_valid(json_string_value(v), json_string_length(v))) {
-        api_bad(c, key, "deve ser um UUID");
+        api__bad(c, key, "deve ser um UUID");
         return -1;
     }
     *out = json_string_value(v);
     return 1;
 }
 
-int api_in_perms(struct api_call *c, json_t *obj, const char *key, int flags, uint64_t *out)
+int api__in_perms(struct api_call *c, json_t *obj, const char *key, int flags, uint64_t *out)
 {
     json_t *v;
     int rc = field(c, obj, key, flags, &v);
@@ -157,18 +157,18 @@ int api_in_perms(struct api_call *c, json_t *obj, const char *key, int flags, ui
         if (slice_to_i64(text, 0, (long long)PERM_ALL, &bits))
             bits = -1;
     } else {
-        api_bad(c, key, "deve ser um número inteiro");
+        api__bad(c, key, "deve ser um número inteiro");
         return -1;
     }
-    if (!perm_valid(bits)) {
-        api_bad(c, key, "bits de permissão desconhecidos (válidos: 0 a 131071)");
+    if (!rule_perm_valid(bits)) {
+        api__bad(c, key, "bits de permissão desconhecidos (válidos: 0 a 131071)");
         return -1;
     }
     *out = (uint64_t)bits;
     return 1;
 }
 
-int api_in_time(struct api_call *c, json_t *obj, const char *key, int64_t *out)
+int api__in_time(struct api_call *c, json_t *obj, const char *key, int64_t *out)
 {
     json_t *v;
     int rc = field(c, obj, key, API_IN_NULLABLE, &v);
@@ -176,36 +176,36 @@ int api_in_time(struct api_call *c, json_t *obj, const char *key, int64_t *out)
     if (rc <= 0)
         return rc == 0 && json_object_get(obj, key) ? 2 : rc; /* 2 = explicitly null */
     if (!json_is_string(v) || clock_parse(json_string_value(v), json_string_length(v), out)) {
-        api_bad(c, key, "deve ser uma data ISO 8601 ou YYYY-MM-DD HH:MM:SS");
+        api__bad(c, key, "deve ser uma data ISO 8601 ou YYYY-MM-DD HH:MM:SS");
         return -1;
     }
     return 1;
 }
 
-int api_in_icon(struct api_call *c, json_t *obj, int *set, const char **icon)
+int api__in_icon(struct api_call *c, json_t *obj, int *set, const char **icon)
 {
     *set = json_object_get(obj, "iconUrl") != NULL;
     json_t *v = json_object_get(obj, "iconUrl");
     /* Size first: a huge icon is a 413 whatever else is wrong with it. */
     if (v && json_is_string(v) && json_string_length(v) > API_ICON_MAX) {
-        api_error(c, 413, "iconUrl: a imagem passa de 2 MB");
+        api__error(c, 413, "iconUrl: a imagem passa de 2 MB");
         return -1;
     }
-    int rc = api_in_str(c, obj, "iconUrl", 0, API_ICON_MAX, API_IN_NULLABLE, icon);
+    int rc = api__in_str(c, obj, "iconUrl", 0, API_ICON_MAX, API_IN_NULLABLE, icon);
     if (rc <= 0)
         return rc;
     if (strncmp(*icon, "data:image/", 11) != 0) {
-        api_bad(c, "iconUrl", "deve ser uma URL data:image/");
+        api__bad(c, "iconUrl", "deve ser uma URL data:image/");
         return -1;
     }
     return 1;
 }
 
-int api_query_position(struct api_call *c, const char *name, long long *out)
+int api__query_position(struct api_call *c, const char *name, long long *out)
 {
     struct slice v;
     if (http_query_param(c->req->query, name, &v) && slice_to_i64(v, 0, INT64_MAX, out)) {
-        api_bad(c, name, "deve ser uma posição (número inteiro ≥ 0)");
+        api__bad(c, name, "deve ser uma posição (número inteiro ≥ 0)");
         return -1;
     }
     return 0;

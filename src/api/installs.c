@@ -15,20 +15,20 @@
 #include "domain/permissions.h"
 #include "store/apps.h"
 
-int api_uninstall(struct api_call *c, const char *app_id, const char *bot_user_id, const char *sid,
-                  const char *reason)
+int api__uninstall(struct api_call *c, const char *app_id, const char *bot_user_id, const char *sid,
+                   const char *reason)
 {
     struct store_uninstall u = {.app_id = app_id, .server_id = sid, .removed = 0};
     if (store_uninstall(c->svc->writer, &u) < 0) {
-        api_internal(c);
+        api__internal(c);
         return -1;
     }
     if (u.removed && reason && bot_user_id && *bot_user_id)
-        api_event_member_remove(c, sid, bot_user_id, reason);
+        api__event_member_remove(c, sid, bot_user_id, reason);
     return u.removed;
 }
 
-int api_app_of_bot(struct api_call *c, const char *bot_user_id, char app_id[UUID_LEN + 1])
+int api__app_of_bot(struct api_call *c, const char *bot_user_id, char app_id[UUID_LEN + 1])
 {
     struct store_app app;
     int found = store_app_find_by_bot(c->db, bot_user_id, &app);
@@ -38,13 +38,13 @@ int api_app_of_bot(struct api_call *c, const char *bot_user_id, char app_id[UUID
     return found;
 }
 
-json_t *api_app_view(json_t *app)
+json_t *api__app_view(json_t *app)
 {
     json_int_t bits = json_integer_value(json_object_get(app, "intents"));
     json_t *names = json_array();
     for (int i = 0; i < INTENT_COUNT; i++)
         if (bits & (1 << i))
-            json_array_append_new(names, json_string(intent_name(i)));
+            json_array_append_new(names, json_string(rule_intent_name(i)));
     json_object_set_new(app, "intents", names);
     return app;
 }
@@ -52,37 +52,37 @@ json_t *api_app_view(json_t *app)
 static void server_apps(struct api_call *c)
 {
     struct access a;
-    const char *sid = api_server(c, &a, 0);
+    const char *sid = api__server(c, &a, 0);
     if (!sid)
         return;
     json_t *list = store_server_apps_json(c->db, sid);
-    api_reply_list(c, "applications", list);
+    api__reply_list(c, "applications", list);
 }
 
 static void server_app_uninstall(struct api_call *c)
 {
     struct access a;
-    const char *sid = api_server(c, &a, PERM_GERENCIAR_SERVIDOR);
+    const char *sid = api__server(c, &a, PERM_GERENCIAR_SERVIDOR);
     if (!sid)
         return;
-    const char *app_id = api_param_id(c, "appId", "Aplicação não instalada neste servidor");
+    const char *app_id = api__param_id(c, "appId", "Aplicação não instalada neste servidor");
     if (!app_id)
         return;
     struct store_app app;
     int found = store_app_find(c->db, app_id, &app);
     if (found < 0) {
-        api_internal(c);
+        api__internal(c);
         return;
     }
-    int removed = found ? api_uninstall(c, app_id, app.bot_user_id, sid, "app_uninstalled") : 0;
+    int removed = found ? api__uninstall(c, app_id, app.bot_user_id, sid, "app_uninstalled") : 0;
     store_app_cleanup(&app);
     if (removed < 0)
         return;
     if (!removed) {
-        api_error(c, 404, "Aplicação não instalada neste servidor");
+        api__error(c, 404, "Aplicação não instalada neste servidor");
         return;
     }
-    api_ok(c);
+    api__ok(c);
 }
 
 const struct api_route api_install_routes[] = {

@@ -6,11 +6,11 @@
 #include "api/api.h"
 
 /* 1 removed, 0 was not installed, -1 error (already answered 500). reason NULL: no event. */
-int api_uninstall(struct api_call *c, const char *app_id, const char *bot_user_id, const char *sid,
-                  const char *reason);
+int api__uninstall(struct api_call *c, const char *app_id, const char *bot_user_id, const char *sid,
+                   const char *reason);
 /* The application installed as this bot user, if any: 1 found (app_id filled), 0 none. */
-int api_app_of_bot(struct api_call *c, const char *bot_user_id, char app_id[UUID_LEN + 1]);
+int api__app_of_bot(struct api_call *c, const char *bot_user_id, char app_id[UUID_LEN + 1]);
 /* The Application object with intents named. */
-json_t *api_app_view(json_t *app);
+json_t *api__app_view(json_t *app);
 
 #endif

@@ -43,28 +43,28 @@ static void invocation_cleanup(struct invocation *inv)
 
 static int rule_answer(struct api_call *c, const struct rule_error *err)
 {
-    api_bad(c, err->path, err->reason);
+    api__bad(c, err->path, err->reason);
     return -1;
 }
 
 static int read_command(struct api_call *c, const struct place *p, json_t *body,
                         struct invocation *inv)
 {
-    if (api_in_id(c, body, "applicationId", API_IN_REQUIRED, &inv->app_id) < 0 ||
-        api_in_str(c, body, "commandName", 1, 32, API_IN_REQUIRED, &inv->command_name) < 0)
+    if (api__in_id(c, body, "applicationId", API_IN_REQUIRED, &inv->app_id) < 0 ||
+        api__in_str(c, body, "commandName", 1, 32, API_IN_REQUIRED, &inv->command_name) < 0)
         return -1;
     int rc;
     json_t *cmd = store_command_find(c->db, inv->app_id, p->sid, inv->command_name, &rc);
     if (!cmd) {
         if (rc < 0)
-            api_internal(c);
+            api__internal(c);
         else
-            api_error(c, 404, "Comando não encontrado");
+            api__error(c, 404, "Comando não encontrado");
         return -1;
     }
     struct rule_error err;
-    inv->options = interaction_clean_options(json_object_get(cmd, "options"),
-                                             json_object_get(body, "options"), &err);
+    inv->options = rule_interaction_clean_options(json_object_get(cmd, "options"),
+                                                  json_object_get(body, "options"), &err);
     json_decref(cmd);
     return inv->options ? 0 : rule_answer(c, &err);
 }
@@ -73,25 +73,25 @@ static int read_component(struct api_call *c, const struct place *p, json_t *bod
                           struct invocation *inv, char app_id[UUID_LEN + 1])
 {
     struct store_message_ref ref;
-    if (api_in_id(c, body, "messageId", API_IN_REQUIRED, &inv->message_id) < 0 ||
-        api_in_str(c, body, "customId", 1, INTERACTION_CUSTOM_ID_MAX, API_IN_REQUIRED,
-                   &inv->custom_id) < 0 ||
-        api_place_message_at(c, p, inv->message_id, &ref))
+    if (api__in_id(c, body, "messageId", API_IN_REQUIRED, &inv->message_id) < 0 ||
+        api__in_str(c, body, "customId", 1, INTERACTION_CUSTOM_ID_MAX, API_IN_REQUIRED,
+                    &inv->custom_id) < 0 ||
+        api__place_message_at(c, p, inv->message_id, &ref))
         return -1;
     int rc;
     json_t *m = store_message_json(c->db, inv->message_id, &rc);
     if (!m) {
-        api_internal(c);
+        api__internal(c);
         return -1;
     }
     json_t *component =
         ref.application_id[0]
-            ? interaction_find_component(json_object_get(m, "components"), inv->custom_id)
+            ? rule_interaction_find_component(json_object_get(m, "components"), inv->custom_id)
             : NULL;
     int is_select = component && json_integer_value(json_object_get(component, "type")) != 2;
     json_decref(m);
     if (!component) {
-        api_error(c, 409, "O componente não existe mais nesta mensagem");
+        api__error(c, 409, "O componente não existe mais nesta mensagem");
         return -1;
     }
     memcpy(app_id, ref.application_id, UUID_LEN + 1);
@@ -100,18 +100,18 @@ static int read_component(struct api_call *c, const struct place *p, json_t *bod
     if (!is_select || !values || json_is_null(values))
         return 0;
     struct rule_error err;
-    inv->values = interaction_clean_select_values(values, &err);
+    inv->values = rule_interaction_clean_select_values(values, &err);
     return inv->values ? 0 : rule_answer(c, &err);
 }
 
 static int read_modal_submit(struct api_call *c, json_t *body, struct invocation *inv)
 {
-    if (api_in_id(c, body, "applicationId", API_IN_REQUIRED, &inv->app_id) < 0 ||
-        api_in_str(c, body, "customId", 1, INTERACTION_CUSTOM_ID_MAX, API_IN_REQUIRED,
-                   &inv->custom_id) < 0)
+    if (api__in_id(c, body, "applicationId", API_IN_REQUIRED, &inv->app_id) < 0 ||
+        api__in_str(c, body, "customId", 1, INTERACTION_CUSTOM_ID_MAX, API_IN_REQUIRED,
+                    &inv->custom_id) < 0)
         return -1;
     struct rule_error err;
-    inv->values = interaction_clean_form_values(json_object_get(body, "values"), &err);
+    inv->values = rule_interaction_clean_form_values(json_object_get(body, "values"), &err);
     if (!inv->values)
         return rule_answer(c, &err);
     inv->open_modal_of = inv->custom_id;
@@ -128,11 +128,11 @@ static int app_ready(struct api_call *c, const char *app_id, const char *sid,
     int installed = found == 1 ? store_app_installed(c->db, app_id, sid) : 0;
     int ok = 0;
     if (found < 0 || installed < 0)
-        api_internal(c);
+        api__internal(c);
     else if (!found || !installed || app.suspended || !app.bot_user_id[0])
-        api_error(c, 404, "Aplicação não instalada neste servidor");
+        api__error(c, 404, "Aplicação não instalada neste servidor");
     else if (!(app.intents & INTENT_INTERACTIONS_RECEIVE))
-        api_error(c, 403, "Esta aplicação não recebe interações (intent interactions.receive)");
+        api__error(c, 403, "Esta aplicação não recebe interações (intent interactions.receive)");
     else {
         memcpy(bot_user_id, app.bot_user_id, UUID_LEN + 1);
         ok = 1;
@@ -181,7 +181,7 @@ static void deliver_to_endpoint(struct api_call *c, const char *id, const char *
                                 const char *secret);
 
 /* POST /api/servers/:sid/channels/:cid/interactions */
-/* The insert as a writer job, logged with its event by api_write_with_event. */
+/* The insert as a writer job, logged with its event by api__write_with_event. */
 static int insert_job(struct store *db, void *arg)
 {
     return store_interaction_insert_at(db, arg);
@@ -190,17 +190,18 @@ static int insert_job(struct store *db, void *arg)
 static void invoke(struct api_call *c)
 {
     struct place p;
-    if (api_place(c, &p))
+    if (api__place(c, &p))
         return;
     struct invocation inv = {0};
     char app_id[UUID_LEN + 1], bot_user_id[UUID_LEN + 1];
     json_t *body, *endpoint = NULL;
     if (strcmp(p.type, "text") != 0) {
-        api_bad(c, "channelId", "interações só acontecem em canais de texto do servidor");
+        api__bad(c, "channelId", "interações só acontecem em canais de texto do servidor");
         goto out;
     }
-    if (api_require_in(c, p.perms, PERM_VER_CANAL | PERM_USAR_COMANDOS) || !(body = api_body(c)) ||
-        api_in_str(c, body, "type", 1, 16, API_IN_REQUIRED, &inv.type) < 0)
+    if (api__require_in(c, p.perms, PERM_VER_CANAL | PERM_USAR_COMANDOS) ||
+        !(body = api__body(c)) ||
+        api__in_str(c, body, "type", 1, 16, API_IN_REQUIRED, &inv.type) < 0)
         goto out;
     int rc;
     if (!strcmp(inv.type, "command"))
@@ -210,24 +211,24 @@ static void invoke(struct api_call *c)
     else if (!strcmp(inv.type, "modal_submit"))
         rc = read_modal_submit(c, body, &inv);
     else {
-        api_bad(c, "type", "deve ser command, component ou modal_submit");
+        api__bad(c, "type", "deve ser command, component ou modal_submit");
         goto out;
     }
-    if (rc || app_ready(c, inv.app_id, p.sid, bot_user_id) || api_limit_hit(c, &API_LIMIT_INVOKE))
+    if (rc || app_ready(c, inv.app_id, p.sid, bot_user_id) || api__limit_hit(c, &API_LIMIT_INVOKE))
         goto out;
     if (!(endpoint = store_app_endpoint(c->db, inv.app_id, &rc))) {
-        api_internal(c);
+        api__internal(c);
         goto out;
     }
     const char *url = json_string_value(json_object_get(endpoint, "url"));
     const char *secret = json_string_value(json_object_get(endpoint, "secret"));
     if (url && !secret) {
-        api_error(c, 502, "A aplicação não está configurada: falta o segredo de assinatura");
+        api__error(c, 502, "A aplicação não está configurada: falta o segredo de assinatura");
         goto out;
     }
     json_t *user = user_summary(c);
     if (!user) {
-        api_internal(c);
+        api__internal(c);
         goto out;
     }
     char id[UUID_LEN + 1];
@@ -252,20 +253,20 @@ static void invoke(struct api_call *c)
     else if (url)
         rc = store_interaction_insert(c->svc->writer, &row);
     else
-        rc = api_write_with_event(c, insert_job, &row, "INTERACTION_CREATE", bot_user_id,
-                                  json_incref(payload));
+        rc = api__write_with_event(c, insert_job, &row, "INTERACTION_CREATE", bot_user_id,
+                                   json_incref(payload));
     static const struct api_store_words no_form = {
         .taken = "Nenhum formulário aberto com este customId"};
-    if (!api_store_answer(c, rc, &no_form) && url)
+    if (!api__store_answer(c, rc, &no_form) && url)
         deliver_to_endpoint(c, id, text, inv.app_id, bot_user_id, url, secret);
     else if (!c->answered)
-        api_reply(c, 202, json_pack("{ss}", "interactionId", id));
+        api__reply(c, 202, json_pack("{ss}", "interactionId", id));
     free(text);
     json_decref(payload);
 out:
     json_decref(endpoint);
     invocation_cleanup(&inv);
-    api_place_cleanup(&p);
+    api__place_cleanup(&p);
 }
 
 /* ---- the answer ---- */
@@ -282,7 +283,7 @@ static int claim(struct api_call *c, void *arg)
     struct store_interaction_answer a = {
         .id = cl->id, .modal_custom_id = cl->modal_custom_id, .now = clock_now_ms()};
     int rc = store_interaction_answer(c->svc->writer, &a);
-    return api_store_answer(
+    return api__store_answer(
         c, rc, &(struct api_store_words){.taken = "Interação já respondida ou expirada"});
 }
 
@@ -291,9 +292,9 @@ static void respond_message(struct api_call *c, const struct store_interaction *
 {
     int ephemeral = 0;
     struct draft d;
-    if (api_in_bool(c, data, "ephemeral", 0, &ephemeral) < 0 || api_draft_read(c, data, 1, 0, &d))
+    if (api__in_bool(c, data, "ephemeral", 0, &ephemeral) < 0 || api__draft_read(c, data, 1, 0, &d))
         return;
-    if (!api_draft_check(c, d.content, d.embeds, d.components, d.flags)) {
+    if (!api__draft_check(c, d.content, d.embeds, d.components, d.flags)) {
         struct claim cl = {it->id, NULL};
         struct message_write w = {.application_id = it->application_id,
                                   .command_name = it->command_name[0] ? it->command_name : NULL,
@@ -302,46 +303,46 @@ static void respond_message(struct api_call *c, const struct store_interaction *
                                   .gate = claim,
                                   .gate_arg = &cl};
         size_t len;
-        char *text = api_message_create(c, p, &d, &w, &len);
+        char *text = api__message_create(c, p, &d, &w, &len);
         json_t *m = text ? json_loadb(text, len, 0, NULL) : NULL;
         if (text && !m)
-            api_internal(c);
+            api__internal(c);
         free(text);
         if (m) {
-            api_event_to_user(c, "MESSAGE_CREATE", it->user_id, json_incref(m));
-            api_reply(c, 200, json_pack("{so}", "message", m));
+            api__event_to_user(c, "MESSAGE_CREATE", it->user_id, json_incref(m));
+            api__reply(c, 200, json_pack("{so}", "message", m));
         }
     }
-    api_draft_cleanup(&d);
+    api__draft_cleanup(&d);
 }
 
 static void respond_update(struct api_call *c, const struct store_interaction *it,
                            const struct place *p, json_t *data)
 {
     if (strcmp(it->type, "component") != 0) {
-        api_bad(c, "type", "update só responde a interações de componente");
+        api__bad(c, "type", "update só responde a interações de componente");
         return;
     }
     struct store_message_ref ref;
-    if (api_place_message_at(c, p, it->message_id, &ref))
+    if (api__place_message_at(c, p, it->message_id, &ref))
         return;
     struct claim cl = {it->id, NULL};
     struct message_write w = {.gate = claim, .gate_arg = &cl};
-    json_t *m = api_message_edit(c, p, it->message_id, data, &w);
+    json_t *m = api__message_edit(c, p, it->message_id, data, &w);
     if (m) {
-        api_event_to_user(c, "MESSAGE_UPDATE", it->user_id, json_incref(m));
-        api_reply(c, 200, json_pack("{so}", "message", m));
+        api__event_to_user(c, "MESSAGE_UPDATE", it->user_id, json_incref(m));
+        api__reply(c, 200, json_pack("{so}", "message", m));
     }
 }
 
 static void respond_modal(struct api_call *c, const struct store_interaction *it, json_t *data)
 {
     if (!strcmp(it->type, "modal_submit")) {
-        api_bad(c, "type", "um formulário enviado não pode ser respondido com outro formulário");
+        api__bad(c, "type", "um formulário enviado não pode ser respondido com outro formulário");
         return;
     }
     struct rule_error err;
-    json_t *modal = interaction_clean_modal(data, &err);
+    json_t *modal = rule_interaction_clean_modal(data, &err);
     if (!modal) {
         rule_answer(c, &err);
         return;
@@ -355,8 +356,8 @@ static void respond_modal(struct api_call *c, const struct store_interaction *it
         json_pack("{ssssssss}", "interactionId", it->id, "applicationId", it->application_id,
                   "serverId", it->server_id, "channelId", it->channel_id);
     json_object_update(ev, modal);
-    api_event_to_user(c, "INTERACTION_MODAL", it->user_id, ev);
-    api_reply(c, 200, json_pack("{so}", "modal", modal));
+    api__event_to_user(c, "INTERACTION_MODAL", it->user_id, ev);
+    api__reply(c, 200, json_pack("{so}", "modal", modal));
 }
 
 /* Applies the answer {type, data} of the caller's application to interaction id. */
@@ -365,23 +366,23 @@ static void respond_with(struct api_call *c, const char *id, json_t *body)
     struct store_interaction it;
     int found = store_interaction_find(c->db, id, &it);
     if (found < 0) {
-        api_internal(c);
+        api__internal(c);
         return;
     }
     if (!found || strcmp(it.application_id, c->me.app_id) != 0) {
-        api_error(c, 404, "Interação não encontrada");
+        api__error(c, 404, "Interação não encontrada");
         return;
     }
     const char *type;
-    if (api_in_str(c, body, "type", 1, 16, API_IN_REQUIRED, &type) < 0)
+    if (api__in_str(c, body, "type", 1, 16, API_IN_REQUIRED, &type) < 0)
         return;
     json_t *data = json_object_get(body, "data");
     if (!json_is_object(data)) {
-        api_bad(c, "data", "deve ser um objeto");
+        api__bad(c, "data", "deve ser um objeto");
         return;
     }
     if (it.answered || clock_now_ms() - it.created_at >= INTERACTION_TTL_MS) {
-        api_error(c, 409, "Interação já respondida ou expirada");
+        api__error(c, 409, "Interação já respondida ou expirada");
         return;
     }
     if (!strcmp(type, "modal")) {
@@ -389,24 +390,24 @@ static void respond_with(struct api_call *c, const char *id, json_t *body)
         return;
     }
     if (strcmp(type, "message") && strcmp(type, "update")) {
-        api_bad(c, "type", "deve ser message, update ou modal");
+        api__bad(c, "type", "deve ser message, update ou modal");
         return;
     }
     struct place p;
-    if (api_place_at(c, it.server_id, it.channel_id, &p))
+    if (api__place_at(c, it.server_id, it.channel_id, &p))
         return;
     if (!strcmp(type, "message"))
         respond_message(c, &it, &p, data);
     else
         respond_update(c, &it, &p, data);
-    api_place_cleanup(&p);
+    api__place_cleanup(&p);
 }
 
 /* POST /api/bot/interactions/:id/respond {type, data} */
 static void respond(struct api_call *c)
 {
-    const char *id = api_param_id(c, "id", "Interação não encontrada");
-    json_t *body = id ? api_body(c) : NULL;
+    const char *id = api__param_id(c, "id", "Interação não encontrada");
+    json_t *body = id ? api__body(c) : NULL;
     if (body)
         respond_with(c, id, body);
 }
@@ -415,7 +416,7 @@ static void respond(struct api_call *c)
  * bot had sent it, on a call of its own so the person's answer stays separate. The call runs on
  * the endpoints' thread; the person's request waits for it without holding a worker. */
 struct endpoint_wait {
-    struct api_later *later;
+    struct api__later *later;
     char id[UUID_LEN + 1], app_id[UUID_LEN + 1], bot_user_id[UUID_LEN + 1];
     json_t *answer; /* the endpoint's JSON object, or NULL */
 };
@@ -424,9 +425,9 @@ static void apply_endpoint_answer(struct api_call *c, void *arg)
 {
     struct endpoint_wait *w = arg;
     if (!json_is_object(w->answer)) {
-        api_reply(c, 502,
-                  json_pack("{ssss}", "error", "A aplicação não respondeu à interação a tempo",
-                            "interactionId", w->id));
+        api__reply(c, 502,
+                   json_pack("{ssss}", "error", "A aplicação não respondeu à interação a tempo",
+                             "interactionId", w->id));
         goto out;
     }
     struct http_response res;
@@ -441,7 +442,7 @@ static void apply_endpoint_answer(struct api_call *c, void *arg)
     as_app.me.is_bot = 1;
     respond_with(&as_app, w->id, w->answer);
     if (res.status >= 200 && res.status < 300) {
-        api_reply(c, 202, json_pack("{ss}", "interactionId", w->id));
+        api__reply(c, 202, json_pack("{ss}", "interactionId", w->id));
     } else {
         json_t *why = res.body ? json_loadb(res.body, res.body_len, 0, NULL) : NULL;
         char msg[512];
@@ -449,7 +450,7 @@ static void apply_endpoint_answer(struct api_call *c, void *arg)
         snprintf(msg, sizeof msg, "A resposta da aplicação foi recusada: %s",
                  error ? error : "erro desconhecido");
         json_decref(why);
-        api_reply(c, 502, json_pack("{ssss}", "error", msg, "interactionId", w->id));
+        api__reply(c, 502, json_pack("{ssss}", "error", msg, "interactionId", w->id));
     }
     http_response_cleanup(&res);
 out:
@@ -464,9 +465,9 @@ static void endpoint_answered(void *arg, int sent, struct endpoint_result *r)
     w->answer = sent == 0 && r->status >= 200 && r->status < 300 && r->body
                     ? json_loads(r->body, 0, NULL)
                     : NULL;
-    endpoint_result_cleanup(r);
+    api__endpoint_result_cleanup(r);
     /* On the writer: the answer's message and its event commit together. */
-    api_later_resume_writer(w->later, apply_endpoint_answer, w);
+    api__later_resume_writer(w->later, apply_endpoint_answer, w);
 }
 
 static void deliver_to_endpoint(struct api_call *c, const char *id, const char *payload,
@@ -474,20 +475,20 @@ static void deliver_to_endpoint(struct api_call *c, const char *id, const char *
                                 const char *secret)
 {
     struct endpoint_wait *w = calloc(1, sizeof *w);
-    if (!w || !(w->later = api_later(c))) {
+    if (!w || !(w->later = api__later(c))) {
         free(w);
-        api_internal(c);
+        api__internal(c);
         return;
     }
     memcpy(w->id, id, sizeof w->id);
     memcpy(w->app_id, app_id, sizeof w->app_id);
     memcpy(w->bot_user_id, bot_user_id, sizeof w->bot_user_id);
-    if (endpoint_call(c->svc->endpoints, app_id, url, secret, payload, strlen(payload),
-                      c->svc->cfg->allow_private_endpoints, endpoint_answered, w) == 0)
+    if (api__endpoint_call(c->svc->endpoints, app_id, url, secret, payload, strlen(payload),
+                           c->svc->cfg->allow_private_endpoints, endpoint_answered, w) == 0)
         return;
-    api_later_cancel(c);
+    api__later_cancel(c);
     free(w);
-    api_busy(c, "A aplicação já tem muitas interações em andamento; tente de novo em instantes");
+    api__busy(c, "A aplicação já tem muitas interações em andamento; tente de novo em instantes");
 }
 
 const struct api_route api_interaction_routes[] = {

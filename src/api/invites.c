@@ -31,27 +31,27 @@ static void invite_code(char out[INVITE_CODE_LEN + 1])
 static void invite_create(struct api_call *c)
 {
     struct access a;
-    const char *sid = api_server(c, &a, PERM_CRIAR_CONVITE);
+    const char *sid = api__server(c, &a, PERM_CRIAR_CONVITE);
     if (!sid)
         return;
     int64_t max_uses = 0, max_age = 0;
-    json_t *body = c->req->body.len ? api_body(c) : NULL;
+    json_t *body = c->req->body.len ? api__body(c) : NULL;
     if (c->req->body.len &&
-        (!body || api_in_int(c, body, "maxUses", 0, 100, API_IN_NULLABLE, &max_uses) < 0 ||
-         api_in_int(c, body, "maxAgeSeconds", 0, INVITE_AGE_MAX, API_IN_NULLABLE, &max_age) < 0))
+        (!body || api__in_int(c, body, "maxUses", 0, 100, API_IN_NULLABLE, &max_uses) < 0 ||
+         api__in_int(c, body, "maxAgeSeconds", 0, INVITE_AGE_MAX, API_IN_NULLABLE, &max_age) < 0))
         return;
-    if (api_limit_hit(c, &API_LIMIT_CREATE_INVITE))
+    if (api__limit_hit(c, &API_LIMIT_CREATE_INVITE))
         return;
     char code[INVITE_CODE_LEN + 1];
     invite_code(code);
     int64_t expires = max_age ? clock_now_ms() + max_age * 1000 : 0;
     if (store_invite_create(c->svc->writer, code, sid, c->me.user_id, max_uses, expires) < 0) {
-        api_internal(c);
+        api__internal(c);
         return;
     }
-    api_reply(c, 200,
-              json_pack("{sssIso}", "code", code, "maxUses", (json_int_t)max_uses, "expiresAt",
-                        expires ? jsonout_time(expires) : json_null()));
+    api__reply(c, 200,
+               json_pack("{sssIso}", "code", code, "maxUses", (json_int_t)max_uses, "expiresAt",
+                         expires ? jsonout_time(expires) : json_null()));
 }
 
 static int code_ok(const char *code)
@@ -69,60 +69,60 @@ static int code_ok(const char *code)
 
 static void invite_get(struct api_call *c)
 {
-    const char *code = api_param(c, "code");
+    const char *code = api__param(c, "code");
     int rc = STORE_DONE;
     json_t *inv = code_ok(code) ? store_invite_json(c->db, code, clock_now_ms(), &rc) : NULL;
     if (!inv) {
         if (rc < 0)
-            api_internal(c);
+            api__internal(c);
         else
-            api_error(c, 404, "Convite inválido ou expirado");
+            api__error(c, 404, "Convite inválido ou expirado");
         return;
     }
-    api_reply(c, 200, json_pack("{so}", "invite", inv));
+    api__reply(c, 200, json_pack("{so}", "invite", inv));
 }
 
 static void invite_join(struct api_call *c)
 {
-    const char *code = api_param(c, "code");
+    const char *code = api__param(c, "code");
     if (!code_ok(code)) {
-        api_error(c, 404, "Convite inválido ou expirado");
+        api__error(c, 404, "Convite inválido ou expirado");
         return;
     }
     struct store_invite_join j = {.code = code, .user_id = c->me.user_id, .now = clock_now_ms()};
     int rc = store_invite_join(c->svc->writer, &j);
-    if (api_store_answer(c, rc,
-                         &(struct api_store_words){.missing = "Convite inválido ou expirado",
-                                                   .refused = "Você foi banido deste servidor"}))
+    if (api__store_answer(c, rc,
+                          &(struct api_store_words){.missing = "Convite inválido ou expirado",
+                                                    .refused = "Você foi banido deste servidor"}))
         return;
     if (rc == 1)
-        api_event_member_add(c, j.server_id, c->me.user_id);
-    api_reply_server_view(c, j.server_id);
+        api__event_member_add(c, j.server_id, c->me.user_id);
+    api__reply_server_view(c, j.server_id);
 }
 
 static void invite_list(struct api_call *c)
 {
     struct access a;
-    const char *sid = api_server(c, &a, PERM_GERENCIAR_SERVIDOR);
+    const char *sid = api__server(c, &a, PERM_GERENCIAR_SERVIDOR);
     if (!sid)
         return;
-    api_reply_list(c, "invites", store_invites_json(c->db, sid, clock_now_ms()));
+    api__reply_list(c, "invites", store_invites_json(c->db, sid, clock_now_ms()));
 }
 
 static void invite_delete(struct api_call *c)
 {
     struct access a;
-    const char *sid = api_server(c, &a, PERM_GERENCIAR_SERVIDOR);
+    const char *sid = api__server(c, &a, PERM_GERENCIAR_SERVIDOR);
     if (!sid)
         return;
-    const char *code = api_param(c, "code");
+    const char *code = api__param(c, "code");
     int rc = code_ok(code) ? store_invite_delete(c->svc->writer, sid, code) : 0;
     if (rc < 0)
-        api_internal(c);
+        api__internal(c);
     else if (!rc)
-        api_error(c, 404, "Convite não encontrado");
+        api__error(c, 404, "Convite não encontrado");
     else
-        api_ok(c);
+        api__ok(c);
 }
 
 const struct api_route api_invite_routes[] = {

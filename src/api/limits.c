@@ -27,12 +27,12 @@ const struct api_limit API_LIMIT_REACT = {"react", 30, 10 * 1000};
 const struct api_limit API_LIMIT_READ_MARK = {"read-mark", 60, MINUTE_MS};
 const struct api_limit API_LIMIT_INVOKE = {"invoke", 20, 10 * 1000};
 
-int api_limit_hit(struct api_call *c, const struct api_limit *limit)
+int api__limit_hit(struct api_call *c, const struct api_limit *limit)
 {
-    int64_t wait =
-        ratelimit_hit(c->svc->limits, limit->action, c->me.user_id, limit->count, limit->window_ms);
+    int64_t wait = state_ratelimit_hit(c->svc->limits, limit->action, c->me.user_id, limit->count,
+                                       limit->window_ms);
     if (!wait)
         return 0;
-    api_rate_limited(c, wait);
+    api__rate_limited(c, wait);
     return -1;
 }

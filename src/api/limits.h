@@ -32,6 +32,6 @@ extern const struct api_limit API_LIMIT_REACT;
 extern const struct api_limit API_LIMIT_READ_MARK;
 
 /* Counts one action of the caller; when over the limit answers 429 and returns -1. */
-int api_limit_hit(struct api_call *c, const struct api_limit *limit);
+int api__limit_hit(struct api_call *c, const struct api_limit *limit);
 
 #endif

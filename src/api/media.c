@@ -56,7 +56,7 @@ static int shows(json_t *message, const char *url)
 
 /* The fetch's outcome, from the calls' thread to a worker. */
 struct fetch {
-    struct api_later *later;
+    struct api__later *later;
     int sent;
     struct endpoint_result r;
 };
@@ -69,20 +69,20 @@ static void fetched_reply(struct api_call *c, void *arg)
         if (!strncmp(f->r.content_type, IMAGE_TYPES[i], strlen(IMAGE_TYPES[i])))
             type = IMAGE_TYPES[i];
     if (f->sent || !f->r.body) {
-        api_error(c, 502,
-                  "A imagem não pôde ser lida: sem resposta a tempo, endereço recusado ou "
-                  "maior que 4 MB");
+        api__error(c, 502,
+                   "A imagem não pôde ser lida: sem resposta a tempo, endereço recusado ou "
+                   "maior que 4 MB");
     } else if (f->r.status != 200) {
         char msg[96];
         snprintf(msg, sizeof msg, "O site da imagem respondeu %ld", f->r.status);
-        api_error(c, 502, msg);
+        api__error(c, 502, msg);
     } else if (!type) {
-        api_error(c, 502, "O endereço não é de uma imagem PNG, JPEG, GIF, WebP ou AVIF");
+        api__error(c, 502, "O endereço não é de uma imagem PNG, JPEG, GIF, WebP ou AVIF");
     } else {
-        api_reply_bytes(c, 200, type, f->r.body, f->r.body_len);
+        api__reply_bytes(c, 200, type, f->r.body, f->r.body_len);
         f->r.body = NULL;
     }
-    endpoint_result_cleanup(&f->r);
+    api__endpoint_result_cleanup(&f->r);
     free(f);
 }
 
@@ -91,7 +91,7 @@ static void fetched(void *arg, int sent, struct endpoint_result *r)
     struct fetch *f = arg;
     f->sent = sent;
     f->r = *r;
-    api_later_resume(f->later, fetched_reply, f);
+    api__later_resume(f->later, fetched_reply, f);
 }
 
 /* The url query parameter, decoded, when it is an absolute http(s) URL; -1 when answered. */
@@ -101,15 +101,15 @@ static int url_param(struct api_call *c, char url[URL_MAX + 1])
     size_t len;
     const char *why;
     if (!http_query_param(c->req->query, "url", &v)) {
-        api_bad(c, "url", "obrigatório");
+        api__bad(c, "url", "obrigatório");
         return -1;
     }
     if (http_url_decode(v, url, URL_MAX + 1, &len) || len > URL_MAX) {
-        api_bad(c, "url", "deve ter até 2048 caracteres");
+        api__bad(c, "url", "deve ter até 2048 caracteres");
         return -1;
     }
-    if ((why = url_check_http(url, len))) {
-        api_bad(c, "url", why);
+    if ((why = rule_url_check_http(url, len))) {
+        api__bad(c, "url", why);
         return -1;
     }
     return 0;
@@ -118,17 +118,17 @@ static int url_param(struct api_call *c, char url[URL_MAX + 1])
 static void fetch_for(struct api_call *c, const char *url)
 {
     struct fetch *f = calloc(1, sizeof *f);
-    if (!f || !(f->later = api_later(c))) {
+    if (!f || !(f->later = api__later(c))) {
         free(f);
-        api_internal(c);
+        api__internal(c);
         return;
     }
-    if (endpoint_fetch(c->svc->endpoints, c->me.user_id, url, c->svc->cfg->allow_private_endpoints,
-                       fetched, f) == 0)
+    if (api__endpoint_fetch(c->svc->endpoints, c->me.user_id, url,
+                            c->svc->cfg->allow_private_endpoints, fetched, f) == 0)
         return;
-    api_later_cancel(c);
+    api__later_cancel(c);
     free(f);
-    api_busy(c, "Muitas imagens sendo buscadas agora; tente de novo em instantes");
+    api__busy(c, "Muitas imagens sendo buscadas agora; tente de novo em instantes");
 }
 
 /* GET /api/servers/:sid/channels/:cid/messages/:mid/media?url=… */
@@ -138,20 +138,20 @@ static void media(struct api_call *c)
     const char *mid;
     struct store_message_ref ref;
     char url[URL_MAX + 1];
-    if (api_place(c, &p))
+    if (api__place(c, &p))
         return;
-    if (!api_place_message(c, &p, &mid, &ref) && !url_param(c, url)) {
+    if (!api__place_message(c, &p, &mid, &ref) && !url_param(c, url)) {
         int rc;
         json_t *message = store_message_json(c->db, mid, &rc);
         if (!message)
-            api_internal(c);
+            api__internal(c);
         else if (!shows(message, url))
-            api_error(c, 404, "Esta mensagem não mostra essa imagem");
+            api__error(c, 404, "Esta mensagem não mostra essa imagem");
         else
             fetch_for(c, url);
         json_decref(message);
     }
-    api_place_cleanup(&p);
+    api__place_cleanup(&p);
 }
 
 const struct api_route api_media_routes[] = {

@@ -25,60 +25,60 @@
 static void member_list(struct api_call *c)
 {
     struct access a;
-    const char *sid = api_server(c, &a, 0);
+    const char *sid = api__server(c, &a, 0);
     if (!sid)
         return;
     struct slice v;
     long long limit = 1000;
     char after[UUID_LEN + 1] = "";
     if (http_query_param(c->req->query, "limit", &v) && slice_to_i64(v, 1, 1000, &limit)) {
-        api_bad(c, "limit", "deve ser um número inteiro de 1 a 1000");
+        api__bad(c, "limit", "deve ser um número inteiro de 1 a 1000");
         return;
     }
     if (http_query_param(c->req->query, "after", &v) &&
         (!uuid_valid(v.ptr, v.len) || slice_copy(v, after, sizeof after))) {
-        api_bad(c, "after", "deve ser um UUID");
+        api__bad(c, "after", "deve ser um UUID");
         return;
     }
     json_t *list = store_members_json(c->db, sid, after, limit);
     if (!list) {
-        api_internal(c);
+        api__internal(c);
         return;
     }
-    api_member_status(c, list);
-    api_reply(c, 200, json_pack("{so}", "members", list));
+    api__member_status(c, list);
+    api__reply(c, 200, json_pack("{so}", "members", list));
 }
 
 static void member_leave(struct api_call *c)
 {
     struct access a;
-    const char *sid = api_server(c, &a, 0);
+    const char *sid = api__server(c, &a, 0);
     if (!sid)
         return;
     if (a.is_owner) {
-        api_error(c, 403, "O dono não pode sair do servidor; apague-o");
+        api__error(c, 403, "O dono não pode sair do servidor; apague-o");
         return;
     }
     int64_t changes = 0;
     if (store_member_remove(c->svc->writer, sid, c->me.user_id, &changes) < 0) {
-        api_internal(c);
+        api__internal(c);
         return;
     }
     if (changes)
-        api_event_member_remove(c, sid, c->me.user_id, NULL);
-    api_ok(c);
+        api__event_member_remove(c, sid, c->me.user_id, NULL);
+    api__ok(c);
 }
 
 /* The checks shared by kick, ban and the moderation edit, for a target who is a member. */
 static int moderate_gate(struct api_call *c, uint64_t bits, const char **sid, const char **uid,
                          struct access *actor, struct access *target)
 {
-    if (!(*sid = api_server(c, actor, bits)) || api_moderation_allowed(c, actor))
+    if (!(*sid = api__server(c, actor, bits)) || api__moderation_allowed(c, actor))
         return -1;
-    *uid = api_param_id(c, "uid", "Membro não encontrado");
-    if (!*uid || api_access_of(c, *sid, *uid, target, "Membro não encontrado"))
+    *uid = api__param_id(c, "uid", "Membro não encontrado");
+    if (!*uid || api__access_of(c, *sid, *uid, target, "Membro não encontrado"))
         return -1;
-    return api_outranks(c, actor, target);
+    return api__outranks(c, actor, target);
 }
 
 static void member_kick(struct api_call *c)
@@ -88,33 +88,33 @@ static void member_kick(struct api_call *c)
     if (moderate_gate(c, PERM_EXPULSAR_MEMBROS, &sid, &uid, &actor, &target))
         return;
     char app_id[UUID_LEN + 1];
-    int bot_app = target.s.is_bot ? api_app_of_bot(c, uid, app_id) : 0;
+    int bot_app = target.s.is_bot ? api__app_of_bot(c, uid, app_id) : 0;
     if (bot_app < 0) {
-        api_internal(c);
+        api__internal(c);
         return;
     }
     if (bot_app) { /* kicking a bot uninstalls its application */
-        if (api_uninstall(c, app_id, uid, sid, "kicked") >= 0)
-            api_ok(c);
+        if (api__uninstall(c, app_id, uid, sid, "kicked") >= 0)
+            api__ok(c);
         return;
     }
     int64_t changes = 0;
     if (store_member_remove(c->svc->writer, sid, uid, &changes) < 0) {
-        api_internal(c);
+        api__internal(c);
         return;
     }
     if (changes)
-        api_event_member_remove(c, sid, uid, "kicked");
-    api_ok(c);
+        api__event_member_remove(c, sid, uid, "kicked");
+    api__ok(c);
 }
 
 static void ban_put(struct api_call *c)
 {
     struct access actor, target;
-    const char *sid = api_server(c, &actor, PERM_BANIR_MEMBROS);
-    if (!sid || api_moderation_allowed(c, &actor))
+    const char *sid = api__server(c, &actor, PERM_BANIR_MEMBROS);
+    if (!sid || api__moderation_allowed(c, &actor))
         return;
-    const char *uid = api_param_id(c, "uid", "Usuário não encontrado");
+    const char *uid = api__param_id(c, "uid", "Usuário não encontrado");
     if (!uid)
         return;
     /* A ban may also target someone who is not (or no longer) a member. */
@@ -122,68 +122,68 @@ static void ban_put(struct api_call *c)
     int exists = store_user_kind(c->db, uid, &is_bot);
     if (exists <= 0) {
         if (exists < 0)
-            api_internal(c);
+            api__internal(c);
         else
-            api_error(c, 404, "Usuário não encontrado");
+            api__error(c, 404, "Usuário não encontrado");
         return;
     }
     if (store_access_load(c->db, sid, uid, &target.s) != STORE_DONE) {
-        api_internal(c);
+        api__internal(c);
         return;
     }
-    if (target.s.is_member && (api_access_of(c, sid, uid, &target, "Membro não encontrado") ||
-                               api_outranks(c, &actor, &target)))
+    if (target.s.is_member && (api__access_of(c, sid, uid, &target, "Membro não encontrado") ||
+                               api__outranks(c, &actor, &target)))
         return;
-    json_t *body = c->req->body.len ? api_body(c) : NULL;
+    json_t *body = c->req->body.len ? api__body(c) : NULL;
     const char *reason = NULL;
     if (c->req->body.len &&
-        (!body || api_in_str(c, body, "reason", 0, REASON_MAX, API_IN_NULLABLE, &reason) < 0))
+        (!body || api__in_str(c, body, "reason", 0, REASON_MAX, API_IN_NULLABLE, &reason) < 0))
         return;
     char app_id[UUID_LEN + 1];
-    if (is_bot && target.s.is_member && api_app_of_bot(c, uid, app_id) == 1 &&
-        api_uninstall(c, app_id, uid, sid, NULL) < 0)
+    if (is_bot && target.s.is_member && api__app_of_bot(c, uid, app_id) == 1 &&
+        api__uninstall(c, app_id, uid, sid, NULL) < 0)
         return;
     if (store_ban(c->svc->writer, sid, uid, reason, c->me.user_id) < 0) {
-        api_internal(c);
+        api__internal(c);
         return;
     }
     if (target.s.is_member)
-        api_event_member_remove(c, sid, uid, "banned");
+        api__event_member_remove(c, sid, uid, "banned");
     json_t *ban = json_pack("{sssssossso}", "serverId", sid, "userId", uid, "reason",
                             jsonout_str_or_null(reason), "bannedBy", c->me.user_id, "createdAt",
                             jsonout_time(clock_now_ms()));
-    api_reply(c, 200, json_pack("{so}", "ban", ban));
+    api__reply(c, 200, json_pack("{so}", "ban", ban));
 }
 
 static void ban_delete(struct api_call *c)
 {
     struct access a;
-    const char *sid = api_server(c, &a, PERM_BANIR_MEMBROS);
-    if (!sid || api_moderation_allowed(c, &a))
+    const char *sid = api__server(c, &a, PERM_BANIR_MEMBROS);
+    if (!sid || api__moderation_allowed(c, &a))
         return;
-    const char *uid = api_param_id(c, "uid", "Banimento não encontrado");
+    const char *uid = api__param_id(c, "uid", "Banimento não encontrado");
     int64_t changes = 0;
     if (!uid)
         return;
     if (store_unban(c->svc->writer, sid, uid, &changes) < 0) {
-        api_internal(c);
+        api__internal(c);
         return;
     }
     if (!changes) {
-        api_error(c, 404, "Banimento não encontrado");
+        api__error(c, 404, "Banimento não encontrado");
         return;
     }
-    api_ok(c);
+    api__ok(c);
 }
 
 static void ban_list(struct api_call *c)
 {
     struct access a;
-    const char *sid = api_server(c, &a, PERM_BANIR_MEMBROS);
+    const char *sid = api__server(c, &a, PERM_BANIR_MEMBROS);
     if (!sid)
         return;
     json_t *list = store_bans_json(c->db, sid);
-    api_reply_list(c, "bans", list);
+    api__reply_list(c, "bans", list);
 }
 
 static void member_patch(struct api_call *c)
@@ -192,19 +192,19 @@ static void member_patch(struct api_call *c)
     struct access actor, target;
     if (moderate_gate(c, PERM_MODERAR_MEMBROS, &sid, &uid, &actor, &target))
         return;
-    json_t *body = api_body(c);
+    json_t *body = api__body(c);
     const char *reason = NULL, *nick = NULL;
     int64_t until = 0;
     if (!body)
         return;
-    int t = api_in_time(c, body, "timeoutUntil", &until);
+    int t = api__in_time(c, body, "timeoutUntil", &until);
     if (t < 0 ||
-        api_in_str(c, body, "timeoutReason", 0, REASON_MAX, API_IN_NULLABLE, &reason) < 0 ||
-        api_in_str(c, body, "nickname", 1, 32, API_IN_NULLABLE | API_IN_TRIM, &nick) < 0)
+        api__in_str(c, body, "timeoutReason", 0, REASON_MAX, API_IN_NULLABLE, &reason) < 0 ||
+        api__in_str(c, body, "nickname", 1, 32, API_IN_NULLABLE | API_IN_TRIM, &nick) < 0)
         return;
     int64_t now = clock_now_ms();
     if (t == 1 && until > now + TIMEOUT_MAX_MS) {
-        api_bad(c, "timeoutUntil", "deve estar no máximo 28 dias no futuro");
+        api__bad(c, "timeoutUntil", "deve estar no máximo 28 dias no futuro");
         return;
     }
     if (t == 1 && until <= now)
@@ -213,13 +213,13 @@ static void member_patch(struct api_call *c)
     int set_nick = json_object_get(body, "nickname") != NULL;
     if (store_member_update(c->svc->writer, sid, uid, set_timeout, until, until ? reason : NULL,
                             set_nick, nick) < 0) {
-        api_internal(c);
+        api__internal(c);
         return;
     }
     if (set_timeout)
-        api_voice_review_server(c, sid);
-    api_event_server_changed(c, sid, "members");
-    api_reply_member(c, sid, uid);
+        api__voice_review_server(c, sid);
+    api__event_server_changed(c, sid, "members");
+    api__reply_member(c, sid, uid);
 }
 
 const struct api_route api_member_routes[] = {

@@ -35,9 +35,9 @@ static char *stored_array(json_t *a)
 static void publish(struct api_call *c, const struct place *p, const char *name, json_t *payload)
 {
     if (strcmp(p->type, "thread") == 0)
-        api_event_people(c, name, p->srv, p->perm_channel, payload);
+        api__event_people(c, name, p->srv, p->rule_perm_channel, payload);
     else
-        api_event_message(c, name, p->srv, p->perm_channel, payload);
+        api__event_message(c, name, p->srv, p->rule_perm_channel, payload);
 }
 
 /* MESSAGE_CREATE from the text the caller also answers with. */
@@ -46,38 +46,38 @@ static void publish_created(struct api_call *c, const struct place *p, const cha
     if (strcmp(p->type, "thread") == 0) {
         json_t *payload = json_loadb(text, len, 0, NULL);
         if (payload)
-            api_event_people(c, "MESSAGE_CREATE", p->srv, p->perm_channel, payload);
+            api__event_people(c, "MESSAGE_CREATE", p->srv, p->rule_perm_channel, payload);
         return;
     }
     char *copy = malloc(len + 1);
     if (copy) {
         memcpy(copy, text, len + 1);
-        api_event_message_text(c, "MESSAGE_CREATE", p->srv, p->perm_channel, copy, len);
+        api__event_message_text(c, "MESSAGE_CREATE", p->srv, p->rule_perm_channel, copy, len);
     }
 }
 
 /* The checks that come last, just before a write: the limit, then the caller's gate. */
 static int last_checks(struct api_call *c, const struct message_write *w)
 {
-    return (w->limit && api_limit_hit(c, w->limit)) || (w->gate && w->gate(c, w->gate_arg));
+    return (w->limit && api__limit_hit(c, w->limit)) || (w->gate && w->gate(c, w->gate_arg));
 }
 
-char *api_message_create(struct api_call *c, const struct place *p, struct draft *d,
-                         const struct message_write *w, size_t *len)
+char *api__message_create(struct api_call *c, const struct place *p, struct draft *d,
+                          const struct message_write *w, size_t *len)
 {
     const char *content = d->content ? d->content : "";
     struct mentions_out men;
-    if (api_mentions(c, p->srv, content, (p->perms & PERM_MENCIONAR_TODOS) != 0, &men))
+    if (api__mentions(c, p->srv, content, (p->perms & PERM_MENCIONAR_TODOS) != 0, &men))
         return NULL;
     char *users = NULL, *roles = NULL, *embeds = NULL, *components = NULL, *view = NULL;
-    if (api_automod(c, p->srv, content, d->embeds, men.total) || last_checks(c, w))
+    if (api__automod(c, p->srv, content, d->embeds, men.total) || last_checks(c, w))
         goto out;
     int rc = STORE_DONE;
     json_t *reply_to = d->reply_to_id && uuid_valid(d->reply_to_id, strlen(d->reply_to_id))
                            ? store_reply_target(c->db, d->reply_to_id, p->cid, &rc)
                            : NULL;
     if (rc < 0) {
-        api_internal(c);
+        api__internal(c);
         goto out;
     }
     const char *reply = reply_to ? d->reply_to_id : NULL;
@@ -109,7 +109,7 @@ char *api_message_create(struct api_call *c, const struct place *p, struct draft
     };
     if (!users || !roles || (!w->ephemeral && store_message_insert(c->svc->writer, &m) < 0) ||
         !(view = store_message_view_text(&m, reply_to, len)))
-        api_internal(c);
+        api__internal(c);
     else if (!w->ephemeral)
         publish_created(c, p, view, *len);
     json_decref(reply_to);
@@ -118,7 +118,7 @@ out:
     free(roles);
     free(embeds);
     free(components);
-    mentions_out_cleanup(&men);
+    api__mentions_out_cleanup(&men);
     return view;
 }
 
@@ -127,9 +127,9 @@ static void send_message(struct api_call *c, const struct place *p, struct draft
 {
     struct message_write w = {.limit = limit, .application_id = application_id};
     size_t len;
-    char *text = api_message_create(c, p, d, &w, &len);
+    char *text = api__message_create(c, p, d, &w, &len);
     if (text)
-        api_reply_wrapped(c, "message", text);
+        api__reply_wrapped(c, "message", text);
 }
 
 /* The bot routes write only in the server's text channels. */
@@ -137,28 +137,29 @@ static int text_channel_only(struct api_call *c, const struct place *p)
 {
     if (!strcmp(p->type, "text"))
         return 0;
-    api_bad(c, "channelId",
-            !strcmp(p->type, "forum")
-                ? "canais de fórum não aceitam mensagens diretas; crie uma thread"
-                : "esta rota só envia em canais de texto do servidor (não em threads, voz ou DMs)");
+    api__bad(
+        c, "channelId",
+        !strcmp(p->type, "forum")
+            ? "canais de fórum não aceitam mensagens diretas; crie uma thread"
+            : "esta rota só envia em canais de texto do servidor (não em threads, voz ou DMs)");
     return -1;
 }
 
 static void bot_send(struct api_call *c)
 {
     struct place p;
-    if (api_place(c, &p))
+    if (api__place(c, &p))
         return;
     json_t *body;
     struct draft d;
     if (!text_channel_only(c, &p) &&
-        !api_require_in(c, p.perms, PERM_VER_CANAL | PERM_ENVIAR_MENSAGENS) &&
-        (body = api_body(c)) && !api_draft_read(c, body, 1, 0, &d)) {
-        if (!api_draft_check(c, d.content, d.embeds, d.components, d.flags))
+        !api__require_in(c, p.perms, PERM_VER_CANAL | PERM_ENVIAR_MENSAGENS) &&
+        (body = api__body(c)) && !api__draft_read(c, body, 1, 0, &d)) {
+        if (!api__draft_check(c, d.content, d.embeds, d.components, d.flags))
             send_message(c, &p, &d, &API_LIMIT_BOT_SEND, c->me.app_id);
-        api_draft_cleanup(&d);
+        api__draft_cleanup(&d);
     }
-    api_place_cleanup(&p);
+    api__place_cleanup(&p);
 }
 
 /* Rules, verification level and timeouts on the human route (the owner is exempt from the
@@ -168,18 +169,18 @@ static int human_gates(struct api_call *c, const struct place *p)
     const struct store_access *s = &p->a.s;
     int64_t now = clock_now_ms();
     if (p->a.timed_out) {
-        api_error(c, 403, "Você está em timeout neste servidor e não pode enviar mensagens");
+        api__error(c, 403, "Você está em timeout neste servidor e não pode enviar mensagens");
         return -1;
     }
-    if (api_require_in(c, p->perms, PERM_ENVIAR_MENSAGENS))
+    if (api__require_in(c, p->perms, PERM_ENVIAR_MENSAGENS))
         return -1;
     if (p->a.is_owner)
         return 0;
     if (s->requires_rules && (c->me.is_bot || !s->rules_accepted_at)) {
-        api_error_flag(c, 403,
-                       c->me.is_bot ? "Este servidor exige aceitar as regras; bots não podem"
-                                    : "Aceite as regras do servidor antes de enviar mensagens",
-                       "requiresRulesAcceptance");
+        api__error_flag(c, 403,
+                        c->me.is_bot ? "Este servidor exige aceitar as regras; bots não podem"
+                                     : "Aceite as regras do servidor antes de enviar mensagens",
+                        "requiresRulesAcceptance");
         return -1;
     }
     int level = s->verification_level;
@@ -187,8 +188,8 @@ static int human_gates(struct api_call *c, const struct place *p)
                   (level >= 2 && now - s->joined_at < VERIFY_MEMBER_AGE_MS) ||
                   (level >= 3 && !s->mfa_enabled);
     if (blocked) {
-        api_error_flag(c, 403, "O nível de verificação do servidor impede o envio por enquanto",
-                       "verificationLevelBlocked");
+        api__error_flag(c, 403, "O nível de verificação do servidor impede o envio por enquanto",
+                        "verificationLevelBlocked");
         return -1;
     }
     return 0;
@@ -197,24 +198,25 @@ static int human_gates(struct api_call *c, const struct place *p)
 static void human_send(struct api_call *c)
 {
     struct place p;
-    if (api_place(c, &p))
+    if (api__place(c, &p))
         return;
     int thread = !strcmp(p.type, "thread");
     json_t *body;
     struct draft d;
     if (!(thread && !c->me.is_bot) && text_channel_only(c, &p)) {
         /* answered */
-    } else if (!human_gates(c, &p) && (body = api_body(c)) && !api_draft_read(c, body, 0, 0, &d)) {
+    } else if (!human_gates(c, &p) && (body = api__body(c)) &&
+               !api__draft_read(c, body, 0, 0, &d)) {
         /* Text only: embeds, components and flags are not read on this route. */
-        if (!api_draft_check(c, d.content, NULL, NULL, 0))
+        if (!api__draft_check(c, d.content, NULL, NULL, 0))
             send_message(c, &p, &d, &API_LIMIT_HUMAN_SEND, NULL);
-        api_draft_cleanup(&d);
+        api__draft_cleanup(&d);
     }
-    api_place_cleanup(&p);
+    api__place_cleanup(&p);
 }
 
-json_t *api_message_edit(struct api_call *c, const struct place *p, const char *mid, json_t *body,
-                         const struct message_write *w)
+json_t *api__message_edit(struct api_call *c, const struct place *p, const char *mid, json_t *body,
+                          const struct message_write *w)
 {
     json_t *old = NULL, *embeds = NULL, *components = NULL, *result = NULL;
     struct draft d = {0};
@@ -222,11 +224,11 @@ json_t *api_message_edit(struct api_call *c, const struct place *p, const char *
     char *users = NULL, *roles = NULL, *e = NULL, *k = NULL;
     int rc;
     if (!(old = store_message_json(c->db, mid, &rc))) {
-        api_internal(c);
+        api__internal(c);
         goto out;
     }
     int64_t old_flags = json_integer_value(json_object_get(old, "flags"));
-    if (api_draft_read(c, body, !w->text_only, old_flags, &d))
+    if (api__draft_read(c, body, !w->text_only, old_flags, &d))
         goto out;
     const char *content =
         d.content_set ? d.content : json_string_value(json_object_get(old, "content"));
@@ -236,17 +238,18 @@ json_t *api_message_edit(struct api_call *c, const struct place *p, const char *
     if (!d.components_set && d.flags != old_flags && json_array_size(components)) {
         /* The flag changed under the kept components: they must fit the new rules. */
         struct rule_error err;
-        json_t *again = msg_clean_components(components, d.flags == MSG_FLAG_COMPONENTS_V2, &err);
+        json_t *again =
+            rule_message_clean_components(components, d.flags == MSG_FLAG_COMPONENTS_V2, &err);
         if (!again) {
-            api_bad(c, err.path, err.reason);
+            api__bad(c, err.path, err.reason);
             goto out;
         }
         json_decref(again);
     }
-    if (api_draft_check(c, content, embeds, components, d.flags))
+    if (api__draft_check(c, content, embeds, components, d.flags))
         goto out;
     if (d.content_set) {
-        if (api_mentions(c, p->srv, content, (p->perms & PERM_MENCIONAR_TODOS) != 0, &men))
+        if (api__mentions(c, p->srv, content, (p->perms & PERM_MENCIONAR_TODOS) != 0, &men))
             goto out;
     } else {
         men.users = json_incref(json_object_get(old, "mentions"));
@@ -254,7 +257,7 @@ json_t *api_message_edit(struct api_call *c, const struct place *p, const char *
         men.everyone = json_is_true(json_object_get(old, "mentionsEveryone"));
         men.total = json_array_size(men.users) + json_array_size(men.roles) + (size_t)men.everyone;
     }
-    if (api_automod(c, p->srv, content, embeds, men.total) || last_checks(c, w))
+    if (api__automod(c, p->srv, content, embeds, men.total) || last_checks(c, w))
         goto out;
     users = jsonout_dump(men.users, NULL);
     roles = jsonout_dump(men.roles, NULL);
@@ -271,7 +274,7 @@ json_t *api_message_edit(struct api_call *c, const struct place *p, const char *
                                       .everyone = men.everyone};
     if (!users || !roles || store_message_edit(c->svc->writer, &edit) < 0 ||
         !(result = store_message_json(c->db, mid, &rc)))
-        api_internal(c);
+        api__internal(c);
     else
         publish(c, p, "MESSAGE_UPDATE", json_incref(result));
 out:
@@ -282,8 +285,8 @@ out:
     json_decref(old);
     json_decref(embeds);
     json_decref(components);
-    mentions_out_cleanup(&men);
-    api_draft_cleanup(&d);
+    api__mentions_out_cleanup(&men);
+    api__draft_cleanup(&d);
     return result;
 }
 
@@ -292,32 +295,33 @@ out:
 static void edit(struct api_call *c, int person)
 {
     struct place p;
-    if (api_place(c, &p))
+    if (api__place(c, &p))
         return;
     const char *mid;
     struct store_message_ref ref;
     json_t *body;
-    if ((!person && text_channel_only(c, &p)) || api_place_message(c, &p, &mid, &ref))
+    if ((!person && text_channel_only(c, &p)) || api__place_message(c, &p, &mid, &ref))
         goto out;
     if (person ? strcmp(ref.author_id, c->me.user_id) : strcmp(ref.application_id, c->me.app_id)) {
-        api_error(c, 403,
-                  person ? "Só quem escreveu a mensagem pode editá-la"
-                         : "Só a aplicação que enviou a mensagem pode editá-la");
+        api__error(c, 403,
+                   person ? "Só quem escreveu a mensagem pode editá-la"
+                          : "Só a aplicação que enviou a mensagem pode editá-la");
         goto out;
     }
     if (person && p.a.timed_out) {
-        api_error(c, 403, "Você está em timeout neste servidor e não pode editar mensagens");
+        api__error(c, 403, "Você está em timeout neste servidor e não pode editar mensagens");
         goto out;
     }
-    if (api_require_in(c, p.perms, PERM_VER_CANAL | PERM_ENVIAR_MENSAGENS) || !(body = api_body(c)))
+    if (api__require_in(c, p.perms, PERM_VER_CANAL | PERM_ENVIAR_MENSAGENS) ||
+        !(body = api__body(c)))
         goto out;
     struct message_write w = {.limit = person ? &API_LIMIT_HUMAN_EDIT : &API_LIMIT_BOT_EDIT,
                               .text_only = person};
-    json_t *m = api_message_edit(c, &p, mid, body, &w);
+    json_t *m = api__message_edit(c, &p, mid, body, &w);
     if (m)
-        api_reply(c, 200, json_pack("{so}", "message", m));
+        api__reply(c, 200, json_pack("{so}", "message", m));
 out:
-    api_place_cleanup(&p);
+    api__place_cleanup(&p);
 }
 
 static void bot_edit(struct api_call *c)
@@ -337,7 +341,7 @@ static int page_query(struct api_call *c, int64_t *limit, enum store_page_mode *
     struct slice v, b, bi, ar;
     long long n = 50;
     if (http_query_param(c->req->query, "limit", &v) && slice_to_i64(v, 1, 100, &n)) {
-        api_bad(c, "limit", "deve ser um número inteiro de 1 a 100");
+        api__bad(c, "limit", "deve ser um número inteiro de 1 a 100");
         return -1;
     }
     *limit = n;
@@ -345,7 +349,7 @@ static int page_query(struct api_call *c, int64_t *limit, enum store_page_mode *
     int has_bi = http_query_param(c->req->query, "beforeId", &bi);
     int has_ar = http_query_param(c->req->query, "around", &ar);
     if (has_b + has_bi + has_ar > 1) {
-        api_bad(c, "before", "use no máximo um entre before, beforeId e around");
+        api__bad(c, "before", "use no máximo um entre before, beforeId e around");
         return -1;
     }
     *mode = PAGE_LATEST;
@@ -353,7 +357,7 @@ static int page_query(struct api_call *c, int64_t *limit, enum store_page_mode *
         char text[64];
         int64_t ms;
         if (http_url_decode(b, text, sizeof text, NULL) || clock_parse(text, strlen(text), &ms)) {
-            api_bad(c, "before", "deve ser uma data ISO 8601 ou YYYY-MM-DD HH:MM:SS");
+            api__bad(c, "before", "deve ser uma data ISO 8601 ou YYYY-MM-DD HH:MM:SS");
             return -1;
         }
         uuid_v7_floor(ms, bound);
@@ -361,7 +365,7 @@ static int page_query(struct api_call *c, int64_t *limit, enum store_page_mode *
     } else if (has_bi || has_ar) {
         struct slice id = has_bi ? bi : ar;
         if (!uuid_valid(id.ptr, id.len)) {
-            api_bad(c, has_bi ? "beforeId" : "around", "deve ser um UUID");
+            api__bad(c, has_bi ? "beforeId" : "around", "deve ser um UUID");
             return -1;
         }
         slice_copy(id, bound, UUID_LEN + 1);
@@ -370,7 +374,7 @@ static int page_query(struct api_call *c, int64_t *limit, enum store_page_mode *
     return 0;
 }
 
-void api_reply_history(struct api_call *c, const char *channel_id)
+void api__reply_history(struct api_call *c, const char *channel_id)
 {
     int64_t limit;
     enum store_page_mode mode;
@@ -380,43 +384,43 @@ void api_reply_history(struct api_call *c, const char *channel_id)
     int more = 0;
     json_t *page = store_messages_page(c->db, channel_id, mode, bound, limit, &more);
     if (!page) {
-        api_internal(c);
+        api__internal(c);
         return;
     }
-    api_reply(c, 200, json_pack("{sosb}", "messages", page, "hasMore", more));
+    api__reply(c, 200, json_pack("{sosb}", "messages", page, "hasMore", more));
 }
 
 static void history(struct api_call *c)
 {
     struct place p;
-    if (api_place(c, &p))
+    if (api__place(c, &p))
         return;
-    api_reply_history(c, p.cid);
-    api_place_cleanup(&p);
+    api__reply_history(c, p.cid);
+    api__place_cleanup(&p);
 }
 
 static void message_delete(struct api_call *c)
 {
     struct place p;
-    if (api_place(c, &p))
+    if (api__place(c, &p))
         return;
     const char *mid;
     struct store_message_ref ref;
     int64_t changes = 0;
-    if (!api_place_message(c, &p, &mid, &ref)) {
+    if (!api__place_message(c, &p, &mid, &ref)) {
         int own = !strcmp(ref.author_id, c->me.user_id);
-        if (!own && (api_require_in(c, p.perms, PERM_GERENCIAR_MENSAGENS) ||
-                     api_moderation_allowed(c, &p.a))) {
+        if (!own && (api__require_in(c, p.perms, PERM_GERENCIAR_MENSAGENS) ||
+                     api__moderation_allowed(c, &p.a))) {
             /* answered */
         } else if (store_message_delete(c->svc->writer, mid, &changes) < 0) {
-            api_internal(c);
+            api__internal(c);
         } else {
             if (changes)
                 publish(c, &p, "MESSAGE_DELETE", json_pack("{ss}", "id", mid));
-            api_ok(c);
+            api__ok(c);
         }
     }
-    api_place_cleanup(&p);
+    api__place_cleanup(&p);
 }
 
 /* Timeouts stop reactions and pins with a message that says why. */
@@ -424,25 +428,25 @@ static int not_timed_out(struct api_call *c, const struct place *p)
 {
     if (!p->a.timed_out)
         return 0;
-    api_error(c, 403, "Você está em timeout neste servidor");
+    api__error(c, 403, "Você está em timeout neste servidor");
     return -1;
 }
 
 static int read_reaction(struct api_call *c, json_t *body, const char **emoji, const char **custom)
 {
-    if (api_in_str(c, body, "emoji", 1, 32, API_IN_NULLABLE, emoji) < 0 ||
-        api_in_str(c, body, "customEmojiId", 1, 64, API_IN_NULLABLE, custom) < 0)
+    if (api__in_str(c, body, "emoji", 1, 32, API_IN_NULLABLE, emoji) < 0 ||
+        api__in_str(c, body, "customEmojiId", 1, 64, API_IN_NULLABLE, custom) < 0)
         return -1;
     if (!*emoji == !*custom) {
-        api_bad(c, "emoji",
-                *emoji ? "envie emoji ou customEmojiId, não os dois"
-                       : "obrigatório (ou customEmojiId)");
+        api__bad(c, "emoji",
+                 *emoji ? "envie emoji ou customEmojiId, não os dois"
+                        : "obrigatório (ou customEmojiId)");
         return -1;
     }
     const char *s = *emoji ? *emoji : *custom;
     for (const char *q = s; *q; q++) {
         if ((unsigned char)*q <= ' ' || *q == 0x7f) {
-            api_bad(c, *emoji ? "emoji" : "customEmojiId", "não pode ter espaços");
+            api__bad(c, *emoji ? "emoji" : "customEmojiId", "não pode ter espaços");
             return -1;
         }
     }
@@ -452,14 +456,14 @@ static int read_reaction(struct api_call *c, json_t *body, const char **emoji, c
 static void react(struct api_call *c)
 {
     struct place p;
-    if (api_place(c, &p))
+    if (api__place(c, &p))
         return;
     const char *mid, *emoji, *custom;
     struct store_message_ref ref;
     json_t *body;
-    if (!api_place_message(c, &p, &mid, &ref) && !not_timed_out(c, &p) &&
-        !api_require_in(c, p.perms, PERM_ADICIONAR_REACOES) && (body = api_body(c)) &&
-        !read_reaction(c, body, &emoji, &custom) && !api_limit_hit(c, &API_LIMIT_REACT)) {
+    if (!api__place_message(c, &p, &mid, &ref) && !not_timed_out(c, &p) &&
+        !api__require_in(c, p.perms, PERM_ADICIONAR_REACOES) && (body = api__body(c)) &&
+        !read_reaction(c, body, &emoji, &custom) && !api__limit_hit(c, &API_LIMIT_REACT)) {
         struct store_reaction_toggle t = {.message_id = mid,
                                           .channel_id = p.cid,
                                           .emoji = emoji,
@@ -469,37 +473,37 @@ static void react(struct api_call *c)
         json_t *list =
             store_reaction_toggle(c->svc->writer, &t) < 0 ? NULL : store_reactions_json(c->db, mid);
         if (list)
-            api_event_people(c, "MESSAGE_REACTIONS_UPDATE", p.srv, p.perm_channel,
-                             json_pack("{sssssssO}", "serverId", p.sid, "channelId", p.cid,
-                                       "messageId", mid, "reactions", list));
-        api_reply_list(c, "reactions", list);
+            api__event_people(c, "MESSAGE_REACTIONS_UPDATE", p.srv, p.rule_perm_channel,
+                              json_pack("{sssssssO}", "serverId", p.sid, "channelId", p.cid,
+                                        "messageId", mid, "reactions", list));
+        api__reply_list(c, "reactions", list);
     }
-    api_place_cleanup(&p);
+    api__place_cleanup(&p);
 }
 
 static void pin(struct api_call *c)
 {
     struct place p;
-    if (api_place(c, &p))
+    if (api__place(c, &p))
         return;
     const char *mid;
     struct store_message_ref ref;
-    if (!api_place_message(c, &p, &mid, &ref) && !not_timed_out(c, &p) &&
-        !api_require_in(c, p.perms, PERM_FIXAR_MENSAGENS)) {
+    if (!api__place_message(c, &p, &mid, &ref) && !not_timed_out(c, &p) &&
+        !api__require_in(c, p.perms, PERM_FIXAR_MENSAGENS)) {
         struct store_pin_toggle t = {.message_id = mid, .channel_id = p.cid, .pinned = 0};
         int rc = store_pin_toggle(c->svc->writer, &t);
-        if (!api_store_answer(
+        if (!api__store_answer(
                 c, rc,
                 &(struct api_store_words){
                     .missing = "Mensagem não encontrada",
                     .full = "messageId: o canal já tem o máximo de 50 mensagens fixadas"})) {
-            api_event_people(c, "CHANNEL_PINS_UPDATE", p.srv, p.perm_channel,
-                             json_pack("{sssssssb}", "serverId", p.sid, "channelId", p.cid,
-                                       "messageId", mid, "pinned", t.pinned));
-            api_reply(c, 200, json_pack("{sb}", "pinned", t.pinned));
+            api__event_people(c, "CHANNEL_PINS_UPDATE", p.srv, p.rule_perm_channel,
+                              json_pack("{sssssssb}", "serverId", p.sid, "channelId", p.cid,
+                                        "messageId", mid, "pinned", t.pinned));
+            api__reply(c, 200, json_pack("{sb}", "pinned", t.pinned));
         }
     }
-    api_place_cleanup(&p);
+    api__place_cleanup(&p);
 }
 
 const struct api_route api_message_routes[] = {

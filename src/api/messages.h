@@ -26,11 +26,11 @@ struct message_write {
 /* Creates the message from a checked draft. Returns its object as JSON text (malloc'd, *len
  * its length; MESSAGE_CREATE already published from the same text unless ephemeral), or NULL
  * when it has answered. */
-char *api_message_create(struct api_call *c, const struct place *p, struct draft *d,
-                         const struct message_write *w, size_t *len);
+char *api__message_create(struct api_call *c, const struct place *p, struct draft *d,
+                          const struct message_write *w, size_t *len);
 /* Edits message mid (known to be at p) with an edit body: absent keeps a field. Returns the
  * updated object (MESSAGE_UPDATE published), or NULL when it has answered. */
-json_t *api_message_edit(struct api_call *c, const struct place *p, const char *mid, json_t *body,
-                         const struct message_write *w);
+json_t *api__message_edit(struct api_call *c, const struct place *p, const char *mid, json_t *body,
+                          const struct message_write *w);
 
 #endif

@@ -33,7 +33,7 @@ static int query(struct api_call *c, const char *name, char *out, size_t cap)
     if (!http_query_param(c->req->query, name, &raw))
         return 0;
     if (http_url_decode(raw, out, cap, NULL) || strlen(out) != strnlen(out, cap)) {
-        api_bad(c, name, "valor inválido ou longo demais");
+        api__bad(c, name, "valor inválido ou longo demais");
         return -1;
     }
     return 1;
@@ -52,7 +52,7 @@ static json_t *installable_servers(struct api_call *c)
     {
         const char *sid = json_string_value(json_object_get(s, "id"));
         struct access a;
-        int rc = api_access_quiet(c, sid, c->me.user_id, &a);
+        int rc = api__access_quiet(c, sid, c->me.user_id, &a);
         if (rc < 0) {
             json_decref(mine);
             json_decref(out);
@@ -85,40 +85,40 @@ static void authorize_start(struct api_call *c)
         (has_state = query(c, "state", state, sizeof state)) < 0)
         return;
     if (!has_client || !*client_id) {
-        api_bad(c, "client_id", "obrigatório");
+        api__bad(c, "client_id", "obrigatório");
         return;
     }
     if (!has_redirect || !*redirect_uri) {
-        api_bad(c, "redirect_uri", "obrigatório");
+        api__bad(c, "redirect_uri", "obrigatório");
         return;
     }
     long long requested = 0;
     if (has_perms && *perms_text &&
         (slice_to_i64(slice_from(perms_text), 0, (long long)PERM_ALL, &requested))) {
-        api_bad(c, "permissions", "deve ser um número inteiro de 0 a 131071");
+        api__bad(c, "permissions", "deve ser um número inteiro de 0 a 131071");
         return;
     }
-    if (has_state && text_chars(state, strlen(state)) > STATE_MAX) {
-        api_bad(c, "state", "deve ter no máximo 500 caracteres");
+    if (has_state && rule_text_chars(state, strlen(state)) > STATE_MAX) {
+        api__bad(c, "state", "deve ter no máximo 500 caracteres");
         return;
     }
     struct store_app app;
     int found = store_app_find_by_client(c->db, client_id, &app);
     if (found < 0) {
-        api_internal(c);
+        api__internal(c);
         return;
     }
     int owner = found && !strcmp(app.owner_id, c->me.user_id);
     if (!found)
-        api_error(c, 404, "Aplicação não encontrada");
+        api__error(c, 404, "Aplicação não encontrada");
     else if (app.suspended)
-        api_error(c, 403, "Esta aplicação está suspensa");
+        api__error(c, 403, "Esta aplicação está suspensa");
     else if (!app.is_public && !owner)
-        api_error(c, 403, "Esta aplicação é privada: só o dono pode instalá-la");
+        api__error(c, 403, "Esta aplicação é privada: só o dono pode instalá-la");
     else if (!app.bot_user_id[0])
-        api_bad(c, "client_id", "a aplicação não tem bot");
+        api__bad(c, "client_id", "a aplicação não tem bot");
     else if (!redirect_registered(&app, redirect_uri))
-        api_bad(c, "redirect_uri", "não é idêntica a uma URL registrada na aplicação");
+        api__bad(c, "redirect_uri", "não é idêntica a uma URL registrada na aplicação");
     if (c->answered) {
         store_app_cleanup(&app);
         return;
@@ -131,7 +131,7 @@ static void authorize_start(struct api_call *c)
                                            has_state ? state : NULL, requested, now, expires) < 0) {
         json_decref(servers);
         store_app_cleanup(&app);
-        api_internal(c);
+        api__internal(c);
         return;
     }
     int rc;
@@ -141,10 +141,10 @@ static void authorize_start(struct api_call *c)
                                 json_object_get(full, "description"), "botUsername",
                                 json_object_get(full, "botUsername"));
     json_decref(full);
-    api_reply(c, 200,
-              json_pack("{sssosIsoso}", "authorizeSessionId", id, "expiresAt",
-                        jsonout_time(expires), "requestedPermissions", (json_int_t)requested,
-                        "application", summary, "servers", servers));
+    api__reply(c, 200,
+               json_pack("{sssosIsoso}", "authorizeSessionId", id, "expiresAt",
+                         jsonout_time(expires), "requestedPermissions", (json_int_t)requested,
+                         "application", summary, "servers", servers));
     store_app_cleanup(&app);
 }
 
@@ -179,10 +179,10 @@ static void install(struct api_call *c, const struct store_authorize *s, const s
         .missing = "Sessão de autorização inválida, expirada ou já usada",
         .refused = "O bot desta aplicação foi banido deste servidor"};
     if (app->suspended) {
-        api_error(c, 403, "Esta aplicação está suspensa");
+        api__error(c, 403, "Esta aplicação está suspensa");
         return;
     }
-    if (api_limit_hit(c, &API_LIMIT_COMPLETE_INSTALL))
+    if (api__limit_hit(c, &API_LIMIT_COMPLETE_INSTALL))
         return;
     uint64_t granted = asked & a->base;
     char role_name[200], role_id[UUID_LEN + 1];
@@ -197,61 +197,61 @@ static void install(struct api_call *c, const struct store_authorize *s, const s
                                .session_id = s->id,
                                .granted = (int64_t)granted,
                                .now = clock_now_ms()};
-    if (api_store_answer(c, store_install(c->svc->writer, &in), &words))
+    if (api__store_answer(c, store_install(c->svc->writer, &in), &words))
         return;
     if (in.created)
-        api_event_member_add(c, a->server_id, app->bot_user_id);
+        api__event_member_add(c, a->server_id, app->bot_user_id);
     else
-        api_voice_review_server(c, a->server_id); /* a reinstall may grant fewer permissions */
+        api__voice_review_server(c, a->server_id); /* a reinstall may grant fewer permissions */
     char *url = redirect_url(s);
-    api_reply(c, 200,
-              json_pack("{s:s, s:{s:s, s:I}}", "redirectUrl", url ? url : s->redirect_uri,
-                        "install", "serverId", a->server_id, "grantedPermissions",
-                        (json_int_t)granted));
+    api__reply(c, 200,
+               json_pack("{s:s, s:{s:s, s:I}}", "redirectUrl", url ? url : s->redirect_uri,
+                         "install", "serverId", a->server_id, "grantedPermissions",
+                         (json_int_t)granted));
     free(url);
 }
 
 static void authorize_complete(struct api_call *c)
 {
     const char *session_id =
-        api_param_id(c, "authorizeSessionId", "Sessão de autorização inválida");
+        api__param_id(c, "authorizeSessionId", "Sessão de autorização inválida");
     if (!session_id)
         return;
     struct store_authorize s;
     int found = store_authorize_find(c->db, session_id, &s);
     if (found < 0) {
-        api_internal(c);
+        api__internal(c);
         return;
     }
     if (!found || s.used || s.expires_at <= clock_now_ms() || strcmp(s.user_id, c->me.user_id)) {
-        api_error(c, 404, "Sessão de autorização inválida, expirada ou já usada");
+        api__error(c, 404, "Sessão de autorização inválida, expirada ou já usada");
         return;
     }
-    json_t *body = api_body(c);
+    json_t *body = api__body(c);
     const char *sid;
     uint64_t checked = 0;
     int has_checked;
-    if (!body || api_in_id(c, body, "serverId", API_IN_REQUIRED, &sid) < 0 ||
-        (has_checked = api_in_perms(c, body, "permissions", API_IN_NULLABLE, &checked)) < 0)
+    if (!body || api__in_id(c, body, "serverId", API_IN_REQUIRED, &sid) < 0 ||
+        (has_checked = api__in_perms(c, body, "permissions", API_IN_NULLABLE, &checked)) < 0)
         return;
     struct access a;
-    int rc = api_access_quiet(c, sid, c->me.user_id, &a);
+    int rc = api__access_quiet(c, sid, c->me.user_id, &a);
     if (rc < 0) {
-        api_internal(c);
+        api__internal(c);
         return;
     }
     if (rc > 0) { /* not a member (or no such server): the session stays pending */
-        api_error(c, 403, "Sem permissão: é preciso GERENCIAR_SERVIDOR neste servidor");
+        api__error(c, 403, "Sem permissão: é preciso GERENCIAR_SERVIDOR neste servidor");
         return;
     }
-    if (api_require(c, &a, PERM_GERENCIAR_SERVIDOR))
+    if (api__require(c, &a, PERM_GERENCIAR_SERVIDOR))
         return;
     struct store_app app;
     found = store_app_find(c->db, s.app_id, &app);
     if (found < 0)
-        api_internal(c);
+        api__internal(c);
     else if (!found || !app.bot_user_id[0])
-        api_error(c, 404, "Sessão de autorização inválida, expirada ou já usada");
+        api__error(c, 404, "Sessão de autorização inválida, expirada ou já usada");
     else
         install(c, &s, &a, &app, (uint64_t)s.requested & (has_checked == 1 ? checked : PERM_ALL));
     store_app_cleanup(&app);

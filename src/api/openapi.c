@@ -14,7 +14,7 @@ static void openapi(struct api_call *c)
     const struct embedded_file *f = embed_find(praca_docs, "openapi.json", 12);
     char *text = f ? malloc(f->len + 1) : NULL;
     if (!text) {
-        api_internal(c);
+        api__internal(c);
         return;
     }
     memcpy(text, f->data, f->len + 1);

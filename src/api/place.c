@@ -11,8 +11,8 @@
 
 static int not_found(struct api_call *c, struct place *p)
 {
-    api_place_cleanup(p);
-    api_error(c, 404, "Canal não encontrado");
+    api__place_cleanup(p);
+    api__error(c, 404, "Canal não encontrado");
     return -1;
 }
 
@@ -23,7 +23,7 @@ static int place_channel(struct api_call *c, struct place *p, const char *cid)
     int found;
     if (!(p->srv = state_server(c->svc->state, c->db, p->sid, &found))) {
         if (found < 0) {
-            api_internal(c);
+            api__internal(c);
             return -1;
         }
         return not_found(c, p);
@@ -35,64 +35,64 @@ static int place_channel(struct api_call *c, struct place *p, const char *cid)
     const struct state_channel *x = &p->srv->channels[ch];
     p->channel = ch;
     p->type = x->type;
-    p->perm_channel = ch;
+    p->rule_perm_channel = ch;
     if (!strcmp(x->type, "thread")) {
         /* A thread takes its parent's permissions. */
         p->parent_id = x->parent_id;
-        if ((p->perm_channel = state_server_channel(p->srv, x->parent_id)) < 0)
+        if ((p->rule_perm_channel = state_server_channel(p->srv, x->parent_id)) < 0)
             return not_found(c, p);
     }
-    p->perms =
-        state_server_channel_perms(p->srv, (size_t)me, (size_t)p->perm_channel, clock_now_ms());
+    p->perms = state_server_channel_perms(p->srv, (size_t)me, (size_t)p->rule_perm_channel,
+                                          clock_now_ms());
     /* A member knows the channel exists: missing VER_CANAL is a missing permission, not 404. */
-    if (api_require_in(c, p->perms, PERM_VER_CANAL)) {
-        api_place_cleanup(p);
+    if (api__require_in(c, p->perms, PERM_VER_CANAL)) {
+        api__place_cleanup(p);
         return -1;
     }
     return 0;
 }
 
-int api_place(struct api_call *c, struct place *p)
+int api__place(struct api_call *c, struct place *p)
 {
     memset(p, 0, offsetof(struct place, a));
-    if (!(p->sid = api_server(c, &p->a, 0)))
+    if (!(p->sid = api__server(c, &p->a, 0)))
         return -1;
-    const char *cid = api_param_id(c, "cid", "Canal não encontrado");
+    const char *cid = api__param_id(c, "cid", "Canal não encontrado");
     return cid ? place_channel(c, p, cid) : -1;
 }
 
-int api_place_at(struct api_call *c, const char *sid, const char *cid, struct place *p)
+int api__place_at(struct api_call *c, const char *sid, const char *cid, struct place *p)
 {
     memset(p, 0, offsetof(struct place, a));
-    if (api_access(c, sid, &p->a))
+    if (api__access(c, sid, &p->a))
         return -1;
     p->sid = sid;
     return place_channel(c, p, cid);
 }
 
-void api_place_cleanup(struct place *p)
+void api__place_cleanup(struct place *p)
 {
     state_server_unref(p->srv);
     p->srv = NULL;
 }
 
-int api_place_message(struct api_call *c, const struct place *p, const char **mid,
-                      struct store_message_ref *ref)
+int api__place_message(struct api_call *c, const struct place *p, const char **mid,
+                       struct store_message_ref *ref)
 {
-    *mid = api_param_id(c, "mid", "Mensagem não encontrada");
-    return *mid ? api_place_message_at(c, p, *mid, ref) : -1;
+    *mid = api__param_id(c, "mid", "Mensagem não encontrada");
+    return *mid ? api__place_message_at(c, p, *mid, ref) : -1;
 }
 
-int api_place_message_at(struct api_call *c, const struct place *p, const char *mid,
-                         struct store_message_ref *ref)
+int api__place_message_at(struct api_call *c, const struct place *p, const char *mid,
+                          struct store_message_ref *ref)
 {
     int found = store_message_ref(c->db, mid, ref);
     if (found < 0) {
-        api_internal(c);
+        api__internal(c);
         return -1;
     }
     if (!found || strcmp(ref->channel_id, p->cid) != 0) {
-        api_error(c, 404, "Mensagem não encontrada");
+        api__error(c, 404, "Mensagem não encontrada");
         return -1;
     }
     return 0;

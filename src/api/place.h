@@ -16,23 +16,23 @@ struct place {
     struct state_server *srv; /* the server as read now (one reference) */
     const char *sid;
     const char *cid;
-    int64_t channel;       /* the channel or thread at :cid, an index into srv */
-    int64_t perm_channel;  /* the channel whose overwrites apply (the parent of a thread) */
-    const char *type;      /* text, forum, voice or thread (in srv) */
-    const char *parent_id; /* for a thread (in srv) */
+    int64_t channel;           /* the channel or thread at :cid, an index into srv */
+    int64_t rule_perm_channel; /* the channel whose overwrites apply (the parent of a thread) */
+    const char *type;          /* text, forum, voice or thread (in srv) */
+    const char *parent_id;     /* for a thread (in srv) */
     uint64_t perms;
-    struct access a; /* last: large, and filled by api_access */
+    struct access a; /* last: large, and filled by api__access */
 };
 
 /* Loads :sid and :cid; answers 404 when the caller cannot see them. */
-int api_place(struct api_call *c, struct place *p);
+int api__place(struct api_call *c, struct place *p);
 /* The same for a server and channel known to the caller (both IDs already valid). */
-int api_place_at(struct api_call *c, const char *sid, const char *cid, struct place *p);
-void api_place_cleanup(struct place *p);
+int api__place_at(struct api_call *c, const char *sid, const char *cid, struct place *p);
+void api__place_cleanup(struct place *p);
 /* Loads :mid and checks it lives at this place: 404 otherwise. */
-int api_place_message(struct api_call *c, const struct place *p, const char **mid,
-                      struct store_message_ref *ref);
-int api_place_message_at(struct api_call *c, const struct place *p, const char *mid,
-                         struct store_message_ref *ref);
+int api__place_message(struct api_call *c, const struct place *p, const char **mid,
+                       struct store_message_ref *ref);
+int api__place_message_at(struct api_call *c, const struct place *p, const char *mid,
+                          struct store_message_ref *ref);
 
 #endif

@@ -36,23 +36,23 @@ static struct idset *watchers(struct api_call *c, const char *user_id)
 
 struct idset *api_presence_watchers(void *thread_ctx, const char *user_id)
 {
-    struct api_call c = api_thread_call(thread_ctx);
+    struct api_call c = api__thread_call(thread_ctx);
     struct idset *set = watchers(&c, user_id);
     store_read_release(c.db);
     return set;
 }
 
-void api_presence_announce(struct api_call *c, const char *user_id)
+void api__presence_announce(struct api_call *c, const char *user_id)
 {
     const char *status;
     struct idset *set = watchers(c, user_id);
-    if (!set || presence_statuses(c->svc->presence, &user_id, 1, &status)) {
+    if (!set || state_presence_statuses(c->svc->presence, &user_id, 1, &status)) {
         log_error("presence: %s's new status was not announced", user_id);
         idset_unref(set);
     } else if (!idset_count(set)) {
         idset_unref(set);
     } else {
-        api_event_to_people(c, "PRESENCE_UPDATE", set,
-                            json_pack("{ssss}", "userId", user_id, "status", status));
+        api__event_to_people(c, "PRESENCE_UPDATE", set,
+                             json_pack("{ssss}", "userId", user_id, "status", status));
     }
 }

@@ -19,6 +19,6 @@
  * its): a new reference, or NULL on error. */
 struct idset *api_presence_watchers(void *thread_ctx, const char *user_id);
 /* After a handler changed user_id's saved status: PRESENCE_UPDATE to its watchers. */
-void api_presence_announce(struct api_call *c, const char *user_id);
+void api__presence_announce(struct api_call *c, const char *user_id);
 
 #endif

@@ -32,7 +32,7 @@ static json_t *channel_in(json_t *list, const char *id)
 static int unread_in_server(struct api_call *c, const char *sid, json_t *out)
 {
     struct access a;
-    int rc = api_access_quiet(c, sid, c->me.user_id, &a);
+    int rc = api__access_quiet(c, sid, c->me.user_id, &a);
     if (rc)
         return rc < 0 ? -1 : 0;
     json_t *channels = store_channels_json(c->db, sid);
@@ -44,7 +44,7 @@ static int unread_in_server(struct api_call *c, const char *sid, json_t *out)
         const char *parent = json_string_value(json_object_get(row, "parentId"));
         json_t *ch =
             channel_in(channels, parent ? parent : json_string_value(json_object_get(row, "id")));
-        if (ch && api_channel_perms(&a, ch) & PERM_VER_CANAL)
+        if (ch && api__channel_perms(&a, ch) & PERM_VER_CANAL)
             json_array_append_new(
                 out, json_pack("{sOsssO}", "channelId", json_object_get(row, "id"), "serverId", sid,
                                "lastMessageId", json_object_get(row, "lastMessageId")));
@@ -75,9 +75,9 @@ static void unread_list(struct api_call *c)
     json_decref(dms);
     if (failed) {
         json_decref(out);
-        api_internal(c);
+        api__internal(c);
     } else {
-        api_reply(c, 200, json_pack("{so}", "unread", out));
+        api__reply(c, 200, json_pack("{so}", "unread", out));
     }
 }
 
@@ -96,39 +96,39 @@ static int may_read(struct api_call *c, const char *cid)
         ok = -1;
     } else if (type && !strcmp(type, "dm")) {
         ok = store_dm_member(c->db, cid, c->me.user_id);
-    } else if (sid && !(rc = api_access_quiet(c, sid, c->me.user_id, &a))) {
+    } else if (sid && !(rc = api__access_quiet(c, sid, c->me.user_id, &a))) {
         json_t *from = parent ? store_channel_json(c->db, parent, &rc) : json_incref(ch);
-        ok = from && api_channel_perms(&a, from) & PERM_VER_CANAL ? 1 : 0;
+        ok = from && api__channel_perms(&a, from) & PERM_VER_CANAL ? 1 : 0;
         json_decref(from);
     } else if (rc < 0) {
         ok = -1;
     }
     json_decref(ch);
     if (ok < 0)
-        api_internal(c);
+        api__internal(c);
     else if (!ok)
-        api_error(c, 404, "Canal não encontrado");
+        api__error(c, 404, "Canal não encontrado");
     return ok < 0 ? -1 : ok;
 }
 
 static void read_mark(struct api_call *c)
 {
-    const char *cid = api_param_id(c, "cid", "Canal não encontrado");
+    const char *cid = api__param_id(c, "cid", "Canal não encontrado");
     json_t *body;
     const char *mid;
-    if (!cid || may_read(c, cid) != 1 || !(body = api_body(c)) ||
-        api_in_id(c, body, "messageId", API_IN_REQUIRED, &mid) < 0 ||
-        api_limit_hit(c, &API_LIMIT_READ_MARK))
+    if (!cid || may_read(c, cid) != 1 || !(body = api__body(c)) ||
+        api__in_id(c, body, "messageId", API_IN_REQUIRED, &mid) < 0 ||
+        api__limit_hit(c, &API_LIMIT_READ_MARK))
         return;
     int in = store_message_in_channel(c->db, mid, cid);
     if (in < 0)
-        api_internal(c);
+        api__internal(c);
     else if (!in)
-        api_bad(c, "messageId", "não é uma mensagem deste canal");
+        api__bad(c, "messageId", "não é uma mensagem deste canal");
     else if (store_read_mark(c->svc->writer, c->me.user_id, cid, mid, clock_now_ms()) < 0)
-        api_internal(c);
+        api__internal(c);
     else
-        api_ok(c);
+        api__ok(c);
 }
 
 const struct api_route api_read_state_routes[] = {

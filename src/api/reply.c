@@ -11,7 +11,7 @@
 #include "core/log.h"
 #include "store/db.h"
 
-void api_reply(struct api_call *c, int status, json_t *body)
+void api__reply(struct api_call *c, int status, json_t *body)
 {
     if (c->answered) {
         json_decref(body);
@@ -28,7 +28,7 @@ void api_reply(struct api_call *c, int status, json_t *body)
                       text ? strlen(text) : 0);
 }
 
-void api_reply_wrapped(struct api_call *c, const char *key, char *json)
+void api__reply_wrapped(struct api_call *c, const char *key, char *json)
 {
     struct buf b;
     size_t klen = strlen(key), jlen = strlen(json);
@@ -39,7 +39,7 @@ void api_reply_wrapped(struct api_call *c, const char *key, char *json)
     if (failed) {
         buf_cleanup(&b);
         if (!c->answered)
-            api_internal(c);
+            api__internal(c);
         return;
     }
     c->answered = 1;
@@ -48,8 +48,8 @@ void api_reply_wrapped(struct api_call *c, const char *key, char *json)
     http_response_set(c->res, 200, "application/json; charset=utf-8", text, len);
 }
 
-void api_reply_bytes(struct api_call *c, int status, const char *content_type, char *body,
-                     size_t len)
+void api__reply_bytes(struct api_call *c, int status, const char *content_type, char *body,
+                      size_t len)
 {
     if (c->answered) {
         free(body);
@@ -61,70 +61,70 @@ void api_reply_bytes(struct api_call *c, int status, const char *content_type, c
     http_response_set(c->res, status, content_type, body, len);
 }
 
-int api_store_answer(struct api_call *c, int rc, const struct api_store_words *w)
+int api__store_answer(struct api_call *c, int rc, const struct api_store_words *w)
 {
     if (rc >= 0)
         return 0;
     if (rc == STORE_MISSING && w->missing)
-        api_error(c, 404, w->missing);
+        api__error(c, 404, w->missing);
     else if (rc == STORE_REFUSED && w->refused)
-        api_error(c, 403, w->refused);
+        api__error(c, 403, w->refused);
     else if (rc == STORE_TAKEN && w->taken)
-        api_error(c, 409, w->taken);
+        api__error(c, 409, w->taken);
     else if (rc == STORE_FULL && w->full)
-        api_error(c, 400, w->full);
+        api__error(c, 400, w->full);
     else
-        api_internal(c);
+        api__internal(c);
     return 1;
 }
 
-void api_error(struct api_call *c, int status, const char *msg)
+void api__error(struct api_call *c, int status, const char *msg)
 {
-    api_reply(c, status, json_pack("{ss}", "error", msg));
+    api__reply(c, status, json_pack("{ss}", "error", msg));
 }
 
-void api_error_flag(struct api_call *c, int status, const char *msg, const char *flag)
+void api__error_flag(struct api_call *c, int status, const char *msg, const char *flag)
 {
-    api_reply(c, status, json_pack("{sssb}", "error", msg, flag, 1));
+    api__reply(c, status, json_pack("{sssb}", "error", msg, flag, 1));
 }
 
-void api_bad(struct api_call *c, const char *path, const char *reason)
+void api__bad(struct api_call *c, const char *path, const char *reason)
 {
     char msg[512];
     snprintf(msg, sizeof msg, "%s: %s", path, reason);
-    api_error(c, 400, msg);
+    api__error(c, 400, msg);
 }
 
-void api_ok(struct api_call *c)
+void api__ok(struct api_call *c)
 {
-    api_reply(c, 200, json_pack("{sb}", "ok", 1));
+    api__reply(c, 200, json_pack("{sb}", "ok", 1));
 }
 
-void api_reply_list(struct api_call *c, const char *key, json_t *list)
+void api__reply_list(struct api_call *c, const char *key, json_t *list)
 {
     if (list)
-        api_reply(c, 200, json_pack("{so}", key, list));
+        api__reply(c, 200, json_pack("{so}", key, list));
     else
-        api_internal(c);
+        api__internal(c);
 }
 
-void api_internal(struct api_call *c)
+void api__internal(struct api_call *c)
 {
     if (!store_reachable())
-        api_busy(c, "O banco de dados está indisponível; tente novamente em instantes");
+        api__busy(c, "O banco de dados está indisponível; tente novamente em instantes");
     else
-        api_error(c, 500, "Erro interno; tente novamente em instantes");
+        api__error(c, 500, "Erro interno; tente novamente em instantes");
 }
 
-void api_busy(struct api_call *c, const char *msg)
+void api__busy(struct api_call *c, const char *msg)
 {
-    api_error(c, 503, msg);
+    api__error(c, 503, msg);
     http_response_add_header(c->res, "Retry-After", "1");
 }
 
-void api_rate_limited(struct api_call *c, int64_t retry_after_ms)
+void api__rate_limited(struct api_call *c, int64_t retry_after_ms)
 {
-    api_reply(c, 429,
-              json_pack("{sssI}", "error", "Muitas requisições; aguarde antes de tentar de novo",
-                        "retryAfterMs", (json_int_t)retry_after_ms));
+    api__reply(c, 429,
+               json_pack("{sssI}", "error", "Muitas requisições; aguarde antes de tentar de novo",
+                         "retryAfterMs", (json_int_t)retry_after_ms));
 }

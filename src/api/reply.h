@@ -7,21 +7,21 @@
 
 #include "api/api.h"
 
-void api_reply(struct api_call *c, int status, json_t *body); /* steals body */
+void api__reply(struct api_call *c, int status, json_t *body); /* steals body */
 /* 200 {"key": json} from JSON text already serialized (key is a plain name); takes json. */
-void api_reply_wrapped(struct api_call *c, const char *key, char *json);
-void api_error(struct api_call *c, int status, const char *msg);
+void api__reply_wrapped(struct api_call *c, const char *key, char *json);
+void api__error(struct api_call *c, int status, const char *msg);
 /* Adds `flag: true` to the error object (automod, requires2FA …). */
-void api_error_flag(struct api_call *c, int status, const char *msg, const char *flag);
-void api_bad(struct api_call *c, const char *path, const char *reason);
-void api_ok(struct api_call *c);
+void api__error_flag(struct api_call *c, int status, const char *msg, const char *flag);
+void api__bad(struct api_call *c, const char *path, const char *reason);
+void api__ok(struct api_call *c);
 /* 200 {key: list}, or 500 when list is NULL (a storage error). Takes list. */
-void api_reply_list(struct api_call *c, const char *key, json_t *list);
-void api_internal(struct api_call *c);
+void api__reply_list(struct api_call *c, const char *key, json_t *list);
+void api__internal(struct api_call *c);
 /* status with a body that is not JSON (takes body, malloc'd; content_type must outlive the
  * answer), kept from running as a page: nosniff, and a policy that loads nothing. */
-void api_reply_bytes(struct api_call *c, int status, const char *content_type, char *body,
-                     size_t len);
+void api__reply_bytes(struct api_call *c, int status, const char *content_type, char *body,
+                      size_t len);
 /* What to say when a store write stops on one of the data's rules (store/db.h), by its code. */
 struct api_store_words {
     const char *missing; /* STORE_MISSING: 404 */
@@ -31,14 +31,14 @@ struct api_store_words {
 };
 /* Answers a failed store write (rc < 0): the words for its code, or 500 (also for a code with
  * no words). Returns 1 when it answered, 0 when rc is a success. */
-int api_store_answer(struct api_call *c, int rc, const struct api_store_words *w);
+int api__store_answer(struct api_call *c, int rc, const struct api_store_words *w);
 /* 503 {error: msg} with Retry-After: 1: a bounded queue or pool is full; try again soon. */
-void api_busy(struct api_call *c, const char *msg);
-void api_rate_limited(struct api_call *c, int64_t retry_after_ms);
+void api__busy(struct api_call *c, const char *msg);
+void api__rate_limited(struct api_call *c, int64_t retry_after_ms);
 
 /* {messages, hasMore} of a channel, from the limit/before/beforeId/around query (messages.c). */
-void api_reply_history(struct api_call *c, const char *channel_id);
+void api__reply_history(struct api_call *c, const char *channel_id);
 /* {server, channels (those the caller can see), roles}, 200 (servers.c). */
-void api_reply_server_view(struct api_call *c, const char *sid);
+void api__reply_server_view(struct api_call *c, const char *sid);
 
 #endif

@@ -24,10 +24,10 @@ static void reply_role(struct api_call *c, int status, const char *rid)
     int rc;
     json_t *role = store_role_json(c->db, rid, &rc);
     if (!role) {
-        api_internal(c);
+        api__internal(c);
         return;
     }
-    api_reply(c, status, json_pack("{so}", "role", role));
+    api__reply(c, status, json_pack("{so}", "role", role));
 }
 
 /* Bits a non-admin editor may put in a role: only those they hold. */
@@ -35,32 +35,32 @@ static int grantable(struct api_call *c, const struct access *a, uint64_t bits)
 {
     if (a->is_owner || (a->base & PERM_ADMINISTRADOR))
         return 0;
-    return api_require(c, a, bits);
+    return api__require(c, a, bits);
 }
 
 static void role_create(struct api_call *c)
 {
     struct access a;
-    const char *sid = api_server(c, &a, PERM_GERENCIAR_CARGOS);
+    const char *sid = api__server(c, &a, PERM_GERENCIAR_CARGOS);
     if (!sid)
         return;
-    json_t *body = api_body(c);
+    json_t *body = api__body(c);
     const char *name;
     uint64_t perms = 0;
     int64_t color = 0;
     int mentionable = 0;
-    if (!body || api_in_str(c, body, "name", 1, 100, API_IN_REQUIRED | API_IN_TRIM, &name) < 0 ||
-        api_in_perms(c, body, "permissions", 0, &perms) < 0 ||
-        api_in_int(c, body, "color", 0, 0xFFFFFF, 0, &color) < 0 ||
-        api_in_bool(c, body, "mentionable", 0, &mentionable) < 0 || grantable(c, &a, perms))
+    if (!body || api__in_str(c, body, "name", 1, 100, API_IN_REQUIRED | API_IN_TRIM, &name) < 0 ||
+        api__in_perms(c, body, "permissions", 0, &perms) < 0 ||
+        api__in_int(c, body, "color", 0, 0xFFFFFF, 0, &color) < 0 ||
+        api__in_bool(c, body, "mentionable", 0, &mentionable) < 0 || grantable(c, &a, perms))
         return;
     int64_t count;
     if (store_count(c->db, STORE_SQL_COUNT_ROLES, sid, &count) != STORE_DONE) {
-        api_internal(c);
+        api__internal(c);
         return;
     }
     if (count >= ROLES_MAX) {
-        api_bad(c, "name", "o servidor já tem o máximo de 250 cargos");
+        api__bad(c, "name", "o servidor já tem o máximo de 250 cargos");
         return;
     }
     char id[UUID_LEN + 1];
@@ -73,19 +73,19 @@ static void role_create(struct api_call *c)
                                .now = clock_now_ms(),
                                .mentionable = mentionable};
     if (store_role_create(c->svc->writer, &r) < 0) {
-        api_internal(c);
+        api__internal(c);
         return;
     }
-    api_event_server_changed(c, sid, "roles");
+    api__event_server_changed(c, sid, "roles");
     reply_role(c, 201, id);
 }
 
 /* Loads :rid of this server; refuses managed roles and those at or above the caller. */
 static json_t *role_gate(struct api_call *c, struct access *a, const char **sid, const char **rid)
 {
-    if (!(*sid = api_server(c, a, PERM_GERENCIAR_CARGOS)))
+    if (!(*sid = api__server(c, a, PERM_GERENCIAR_CARGOS)))
         return NULL;
-    *rid = api_param_id(c, "rid", "Cargo não encontrado");
+    *rid = api__param_id(c, "rid", "Cargo não encontrado");
     if (!*rid)
         return NULL;
     int rc;
@@ -93,18 +93,18 @@ static json_t *role_gate(struct api_call *c, struct access *a, const char **sid,
     if (!role || strcmp(json_string_value(json_object_get(role, "serverId")), *sid) != 0) {
         json_decref(role);
         if (rc < 0)
-            api_internal(c);
+            api__internal(c);
         else
-            api_error(c, 404, "Cargo não encontrado");
+            api__error(c, 404, "Cargo não encontrado");
         return NULL;
     }
     if (json_is_true(json_object_get(role, "managed"))) {
         json_decref(role);
-        api_error(c, 403, "Cargo gerenciado por uma aplicação: não pode ser alterado");
+        api__error(c, 403, "Cargo gerenciado por uma aplicação: não pode ser alterado");
         return NULL;
     }
     int64_t position = json_integer_value(json_object_get(role, "position"));
-    if (position > 0 && api_role_below(c, a, position)) {
+    if (position > 0 && api__role_below(c, a, position)) {
         json_decref(role);
         return NULL;
     }
@@ -120,29 +120,29 @@ static void role_patch(struct api_call *c)
         return;
     int is_everyone = strcmp(rid, sid) == 0;
     json_decref(role);
-    json_t *body = api_body(c);
+    json_t *body = api__body(c);
     const char *name;
     uint64_t perms = 0;
     int64_t color = -1;
     int mentionable = -1;
     int has_perms;
-    if (!body || api_in_str(c, body, "name", 1, 100, API_IN_TRIM, &name) < 0 ||
-        (has_perms = api_in_perms(c, body, "permissions", 0, &perms)) < 0 ||
-        api_in_int(c, body, "color", 0, 0xFFFFFF, 0, &color) < 0 ||
-        api_in_bool(c, body, "mentionable", 0, &mentionable) < 0 || grantable(c, &a, perms))
+    if (!body || api__in_str(c, body, "name", 1, 100, API_IN_TRIM, &name) < 0 ||
+        (has_perms = api__in_perms(c, body, "permissions", 0, &perms)) < 0 ||
+        api__in_int(c, body, "color", 0, 0xFFFFFF, 0, &color) < 0 ||
+        api__in_bool(c, body, "mentionable", 0, &mentionable) < 0 || grantable(c, &a, perms))
         return;
     if (is_everyone && name) {
-        api_bad(c, "name", "o cargo @everyone não pode ser renomeado");
+        api__bad(c, "name", "o cargo @everyone não pode ser renomeado");
         return;
     }
     if (store_role_update(c->svc->writer, rid, name, has_perms ? (int64_t)perms : -1, color,
                           mentionable) < 0) {
-        api_internal(c);
+        api__internal(c);
         return;
     }
     if (has_perms)
-        api_voice_review_server(c, sid);
-    api_event_server_changed(c, sid, "roles");
+        api__voice_review_server(c, sid);
+    api__event_server_changed(c, sid, "roles");
     reply_role(c, 200, rid);
 }
 
@@ -155,16 +155,16 @@ static void role_delete(struct api_call *c)
         return;
     json_decref(role);
     if (strcmp(rid, sid) == 0) {
-        api_error(c, 403, "O cargo @everyone não pode ser apagado");
+        api__error(c, 403, "O cargo @everyone não pode ser apagado");
         return;
     }
     if (store_role_delete(c->svc->writer, rid) < 0) {
-        api_internal(c);
+        api__internal(c);
         return;
     }
-    api_voice_review_server(c, sid);
-    api_event_server_changed(c, sid, "roles");
-    api_ok(c);
+    api__voice_review_server(c, sid);
+    api__event_server_changed(c, sid, "roles");
+    api__ok(c);
 }
 
 /* Shared by PUT and DELETE of members/:uid/roles/:rid. */
@@ -177,12 +177,12 @@ static int member_role_gate(struct api_call *c, const char **sid, const char **u
         return -1;
     json_decref(role);
     if (strcmp(*rid, *sid) == 0) {
-        api_bad(c, "roleId", "todo membro já tem o cargo @everyone");
+        api__bad(c, "roleId", "todo membro já tem o cargo @everyone");
         return -1;
     }
-    *uid = api_param_id(c, "uid", "Membro não encontrado");
+    *uid = api__param_id(c, "uid", "Membro não encontrado");
     struct access target;
-    if (!*uid || api_access_of(c, *sid, *uid, &target, "Membro não encontrado"))
+    if (!*uid || api__access_of(c, *sid, *uid, &target, "Membro não encontrado"))
         return -1;
     return 0;
 }
@@ -193,12 +193,12 @@ static void member_role_put(struct api_call *c)
     if (member_role_gate(c, &sid, &uid, &rid))
         return;
     if (store_member_role_add(c->svc->writer, sid, uid, rid) < 0) {
-        api_internal(c);
+        api__internal(c);
         return;
     }
-    api_voice_review_server(c, sid);
-    api_event_server_changed(c, sid, "members");
-    api_reply_member(c, sid, uid);
+    api__voice_review_server(c, sid);
+    api__event_server_changed(c, sid, "members");
+    api__reply_member(c, sid, uid);
 }
 
 static void member_role_delete(struct api_call *c)
@@ -208,16 +208,16 @@ static void member_role_delete(struct api_call *c)
         return;
     int64_t changes = 0;
     if (store_member_role_remove(c->svc->writer, sid, uid, rid, &changes) < 0) {
-        api_internal(c);
+        api__internal(c);
         return;
     }
     if (!changes) {
-        api_error(c, 404, "O membro não tem este cargo");
+        api__error(c, 404, "O membro não tem este cargo");
         return;
     }
-    api_voice_review_server(c, sid);
-    api_event_server_changed(c, sid, "members");
-    api_ok(c);
+    api__voice_review_server(c, sid);
+    api__event_server_changed(c, sid, "members");
+    api__ok(c);
 }
 
 const struct api_route api_role_routes[] = {

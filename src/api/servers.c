@@ -44,7 +44,7 @@ static json_t *server_view(struct api_call *c, const struct access *a, const cha
     json_t *ch;
     json_array_foreach(channels, i, ch)
     {
-        if (api_channel_perms(a, ch) & PERM_VER_CANAL)
+        if (api__channel_perms(a, ch) & PERM_VER_CANAL)
             json_array_append(visible, ch);
     }
     json_decref(channels);
@@ -54,22 +54,22 @@ static json_t *server_view(struct api_call *c, const struct access *a, const cha
 static void reply_server_view(struct api_call *c, int status, const char *sid)
 {
     struct access a;
-    if (api_access(c, sid, &a))
+    if (api__access(c, sid, &a))
         return;
     json_t *view = server_view(c, &a, sid);
     if (!view) {
-        api_internal(c);
+        api__internal(c);
         return;
     }
-    api_reply(c, status, view);
+    api__reply(c, status, view);
 }
 
 static void server_create(struct api_call *c)
 {
-    json_t *body = api_body(c);
+    json_t *body = api__body(c);
     const char *name;
-    if (!body || api_in_str(c, body, "name", 1, 100, API_IN_REQUIRED | API_IN_TRIM, &name) < 0 ||
-        api_limit_hit(c, &API_LIMIT_CREATE_SERVER))
+    if (!body || api__in_str(c, body, "name", 1, 100, API_IN_REQUIRED | API_IN_TRIM, &name) < 0 ||
+        api__limit_hit(c, &API_LIMIT_CREATE_SERVER))
         return;
     char id[UUID_LEN + 1], channel_id[UUID_LEN + 1];
     uuid_v7(id);
@@ -81,7 +81,7 @@ static void server_create(struct api_call *c)
                                  .everyone_perms = (int64_t)PERM_EVERYONE_DEFAULT,
                                  .now = clock_now_ms()};
     if (store_server_create(c->svc->writer, &s) < 0) {
-        api_internal(c);
+        api__internal(c);
         return;
     }
     reply_server_view(c, 201, id);
@@ -90,12 +90,12 @@ static void server_create(struct api_call *c)
 static void server_list(struct api_call *c)
 {
     json_t *list = store_servers_of_user(c->db, c->me.user_id);
-    api_reply_list(c, "servers", list);
+    api__reply_list(c, "servers", list);
 }
 
 static void server_get(struct api_call *c)
 {
-    const char *sid = api_param_id(c, "sid", "Servidor não encontrado");
+    const char *sid = api__param_id(c, "sid", "Servidor não encontrado");
     if (sid)
         reply_server_view(c, 200, sid);
 }
@@ -105,19 +105,19 @@ static void reply_server(struct api_call *c, const char *sid)
     int rc;
     json_t *server = store_server_json(c->db, sid, &rc);
     if (!server) {
-        api_internal(c);
+        api__internal(c);
         return;
     }
-    api_reply(c, 200, json_pack("{so}", "server", server));
+    api__reply(c, 200, json_pack("{so}", "server", server));
 }
 
 static void server_patch(struct api_call *c)
 {
     struct access a;
-    const char *sid = api_server(c, &a, PERM_GERENCIAR_SERVIDOR);
+    const char *sid = api__server(c, &a, PERM_GERENCIAR_SERVIDOR);
     if (!sid)
         return;
-    json_t *body = api_body(c);
+    json_t *body = api__body(c);
     if (!body)
         return;
     struct store_server_patch p = {.id = sid,
@@ -126,50 +126,50 @@ static void server_patch(struct api_call *c)
                                    .requires_2fa = -1,
                                    .discoverable = -1};
     int rr = -1, r2 = -1, disc = -1;
-    if (api_in_str(c, body, "name", 1, 100, API_IN_TRIM, &p.name) < 0 ||
-        api_in_int(c, body, "verificationLevel", 0, 3, 0, &p.verification_level) < 0 ||
-        api_in_bool(c, body, "requiresRulesAcceptance", 0, &rr) < 0 ||
-        api_in_str(c, body, "rules", 0, RULES_MAX, 0, &p.rules) < 0 ||
-        api_in_bool(c, body, "requires2FA", 0, &r2) < 0 ||
-        api_in_bool(c, body, "discoverable", 0, &disc) < 0 ||
-        api_in_icon(c, body, &p.set_icon, &p.icon_url) < 0)
+    if (api__in_str(c, body, "name", 1, 100, API_IN_TRIM, &p.name) < 0 ||
+        api__in_int(c, body, "verificationLevel", 0, 3, 0, &p.verification_level) < 0 ||
+        api__in_bool(c, body, "requiresRulesAcceptance", 0, &rr) < 0 ||
+        api__in_str(c, body, "rules", 0, RULES_MAX, 0, &p.rules) < 0 ||
+        api__in_bool(c, body, "requires2FA", 0, &r2) < 0 ||
+        api__in_bool(c, body, "discoverable", 0, &disc) < 0 ||
+        api__in_icon(c, body, &p.set_icon, &p.icon_url) < 0)
         return;
     p.requires_rules = rr;
     p.requires_2fa = r2;
     p.discoverable = disc;
     if (store_server_update(c->svc->writer, &p) < 0) {
-        api_internal(c);
+        api__internal(c);
         return;
     }
-    api_event_server_changed(c, sid, "server");
+    api__event_server_changed(c, sid, "server");
     reply_server(c, sid);
 }
 
 static void server_delete(struct api_call *c)
 {
     struct access a;
-    const char *sid = api_server(c, &a, 0);
+    const char *sid = api__server(c, &a, 0);
     if (!sid)
         return;
     if (!a.is_owner) {
-        api_error(c, 403, "Só o dono pode apagar o servidor");
+        api__error(c, 403, "Só o dono pode apagar o servidor");
         return;
     }
     if (store_server_delete(c->svc->writer, sid) < 0) {
-        api_internal(c);
+        api__internal(c);
         return;
     }
-    api_voice_review_server(c, sid);
-    api_ok(c);
+    api__voice_review_server(c, sid);
+    api__ok(c);
 }
 
 static void automod_put(struct api_call *c)
 {
     struct access a;
-    const char *sid = api_server(c, &a, PERM_GERENCIAR_SERVIDOR);
+    const char *sid = api__server(c, &a, PERM_GERENCIAR_SERVIDOR);
     if (!sid)
         return;
-    json_t *body = api_body(c);
+    json_t *body = api__body(c);
     if (!body)
         return;
     json_t *words = json_object_get(body, "blockedWords");
@@ -177,12 +177,12 @@ static void automod_put(struct api_call *c)
     if (words && !json_is_null(words)) {
         if (!json_is_array(words)) {
             json_decref(clean);
-            api_bad(c, "blockedWords", "deve ser uma lista de textos");
+            api__bad(c, "blockedWords", "deve ser uma lista de textos");
             return;
         }
         if (json_array_size(words) > AUTOMOD_WORDS) {
             json_decref(clean);
-            api_bad(c, "blockedWords", "deve ter no máximo 1000 palavras");
+            api__bad(c, "blockedWords", "deve ter no máximo 1000 palavras");
             return;
         }
         size_t i;
@@ -192,18 +192,18 @@ static void automod_put(struct api_call *c)
             char path[48];
             snprintf(path, sizeof path, "blockedWords.%zu", i);
             size_t len = json_is_string(w) ? json_string_length(w) : 0;
-            const char *s = json_is_string(w) ? text_trim(json_string_value(w), &len) : NULL;
-            size_t chars = s ? text_chars(s, len) : 0;
+            const char *s = json_is_string(w) ? rule_text_trim(json_string_value(w), &len) : NULL;
+            size_t chars = s ? rule_text_chars(s, len) : 0;
             if (!s || chars < 1 || chars > AUTOMOD_WORD_MAX) {
                 json_decref(clean);
-                api_bad(c, path, !s ? "deve ser um texto" : "deve ter entre 1 e 60 caracteres");
+                api__bad(c, path, !s ? "deve ser um texto" : "deve ter entre 1 e 60 caracteres");
                 return;
             }
             json_array_append_new(clean, json_stringn(s, len));
         }
     }
     int64_t max_mentions = 0;
-    int has_max = api_in_int(c, body, "maxMentions", 1, 100, API_IN_NULLABLE, &max_mentions);
+    int has_max = api__in_int(c, body, "maxMentions", 1, 100, API_IN_NULLABLE, &max_mentions);
     if (has_max < 0) {
         json_decref(clean);
         return;
@@ -215,67 +215,67 @@ static void automod_put(struct api_call *c)
     free(words_json);
     if (rc < 0) {
         json_decref(clean);
-        api_internal(c);
+        api__internal(c);
         return;
     }
-    api_reply(c, 200,
-              json_pack("{s{soso}}", "automod", "blockedWords", clean, "maxMentions",
-                        has_max == 1 ? json_integer(max_mentions) : json_null()));
+    api__reply(c, 200,
+               json_pack("{s{soso}}", "automod", "blockedWords", clean, "maxMentions",
+                         has_max == 1 ? json_integer(max_mentions) : json_null()));
 }
 
 static void rules_accept(struct api_call *c)
 {
     struct access a;
-    const char *sid = api_server(c, &a, 0);
+    const char *sid = api__server(c, &a, 0);
     if (!sid)
         return;
     if (store_rules_accept(c->svc->writer, sid, c->me.user_id) < 0) {
-        api_internal(c);
+        api__internal(c);
         return;
     }
-    api_ok(c);
+    api__ok(c);
 }
 
 /* Joining through discovery; invites go through invites.c. Both end in api_member_joined. */
 static void server_join(struct api_call *c)
 {
-    const char *sid = api_param_id(c, "sid", "Servidor não encontrado");
+    const char *sid = api__param_id(c, "sid", "Servidor não encontrado");
     if (!sid)
         return;
     int rc;
     json_t *server = store_server_json(c->db, sid, &rc);
     if (!server) {
         if (rc < 0)
-            api_internal(c);
+            api__internal(c);
         else
-            api_error(c, 404, "Servidor não encontrado");
+            api__error(c, 404, "Servidor não encontrado");
         return;
     }
     int discoverable = json_is_true(json_object_get(server, "discoverable"));
     json_decref(server);
     if (!discoverable) {
-        api_error(c, 404, "Servidor não encontrado");
+        api__error(c, 404, "Servidor não encontrado");
         return;
     }
     int banned = store_is_banned(c->db, sid, c->me.user_id);
     if (banned) {
         if (banned < 0)
-            api_internal(c);
+            api__internal(c);
         else
-            api_error(c, 403, "Você foi banido deste servidor");
+            api__error(c, 403, "Você foi banido deste servidor");
         return;
     }
     int added = store_member_add(c->svc->writer, sid, c->me.user_id);
     if (added < 0) {
-        api_internal(c);
+        api__internal(c);
         return;
     }
     if (added)
-        api_event_member_add(c, sid, c->me.user_id);
+        api__event_member_add(c, sid, c->me.user_id);
     reply_server_view(c, 200, sid);
 }
 
-void api_reply_server_view(struct api_call *c, const char *sid)
+void api__reply_server_view(struct api_call *c, const char *sid)
 {
     reply_server_view(c, 200, sid);
 }

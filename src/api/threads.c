@@ -22,10 +22,10 @@ static void reply_thread(struct api_call *c, const char *id, json_t *extra)
     json_t *ch = store_channel_json(c->db, id, &rc);
     const char *sid = json_string_value(json_object_get(ch, "serverId"));
     if (sid)
-        api_event_server_changed(c, sid, "channels");
+        api__event_server_changed(c, sid, "channels");
     if (!ch) {
         json_decref(extra);
-        api_internal(c);
+        api__internal(c);
         return;
     }
     json_object_del(ch, "overwrites"); /* a thread takes its parent's */
@@ -33,22 +33,22 @@ static void reply_thread(struct api_call *c, const char *id, json_t *extra)
     if (extra)
         json_object_update(out, extra);
     json_decref(extra);
-    api_reply(c, 201, out);
+    api__reply(c, 201, out);
 }
 
 static void thread_from_message(struct api_call *c)
 {
     struct place p;
-    if (api_place(c, &p))
+    if (api__place(c, &p))
         return;
     const char *mid, *name;
     struct store_message_ref ref;
     json_t *body;
     if (strcmp(p.type, "text") != 0)
-        api_bad(c, "channelId", "threads começam de mensagens de canais de texto");
-    else if (!api_place_message(c, &p, &mid, &ref) &&
-             !api_require_in(c, p.perms, PERM_ENVIAR_MENSAGENS) && (body = api_body(c)) &&
-             api_in_str(c, body, "name", 1, 100, API_IN_REQUIRED | API_IN_TRIM, &name) >= 0) {
+        api__bad(c, "channelId", "threads começam de mensagens de canais de texto");
+    else if (!api__place_message(c, &p, &mid, &ref) &&
+             !api__require_in(c, p.perms, PERM_ENVIAR_MENSAGENS) && (body = api__body(c)) &&
+             api__in_str(c, body, "name", 1, 100, API_IN_REQUIRED | API_IN_TRIM, &name) >= 0) {
         char id[UUID_LEN + 1];
         uuid_v7(id);
         struct store_new_thread t = {.id = id,
@@ -58,11 +58,11 @@ static void thread_from_message(struct api_call *c)
                                      .origin_message_id = mid,
                                      .now = clock_now_ms()};
         int rc = store_thread_create(c->svc->writer, &t);
-        if (!api_store_answer(
+        if (!api__store_answer(
                 c, rc, &(struct api_store_words){.taken = "Esta mensagem já tem uma thread"}))
             reply_thread(c, id, NULL);
     }
-    api_place_cleanup(&p);
+    api__place_cleanup(&p);
 }
 
 struct forum_post {
@@ -80,15 +80,15 @@ static int forum_post_write(struct store *db, void *arg)
 static void forum_thread(struct api_call *c)
 {
     struct place p;
-    if (api_place(c, &p))
+    if (api__place(c, &p))
         return;
     const char *name, *content;
     json_t *body;
     if (strcmp(p.type, "forum") != 0)
-        api_bad(c, "channelId", "só canais de fórum recebem publicações novas");
-    else if (!api_require_in(c, p.perms, PERM_ENVIAR_MENSAGENS) && (body = api_body(c)) &&
-             api_in_str(c, body, "name", 1, 100, API_IN_REQUIRED | API_IN_TRIM, &name) >= 0 &&
-             api_in_str(c, body, "content", 1, 4000, API_IN_REQUIRED, &content) >= 0) {
+        api__bad(c, "channelId", "só canais de fórum recebem publicações novas");
+    else if (!api__require_in(c, p.perms, PERM_ENVIAR_MENSAGENS) && (body = api__body(c)) &&
+             api__in_str(c, body, "name", 1, 100, API_IN_REQUIRED | API_IN_TRIM, &name) >= 0 &&
+             api__in_str(c, body, "content", 1, 4000, API_IN_REQUIRED, &content) >= 0) {
         char tid[UUID_LEN + 1], mid[UUID_LEN + 1];
         uuid_v7(tid);
         uuid_v7(mid);
@@ -108,16 +108,16 @@ static void forum_thread(struct api_call *c)
         };
         int rc;
         if (store_write(c->svc->writer, forum_post_write, &f) < 0) {
-            api_internal(c);
+            api__internal(c);
         } else {
             json_t *m = store_message_json(c->db, mid, &rc);
             if (!m)
-                api_internal(c);
+                api__internal(c);
             else
                 reply_thread(c, tid, json_pack("{so}", "message", m));
         }
     }
-    api_place_cleanup(&p);
+    api__place_cleanup(&p);
 }
 
 #define THREADS_LISTED 100
@@ -126,16 +126,16 @@ static void forum_thread(struct api_call *c)
 static void thread_list(struct api_call *c)
 {
     struct place p;
-    if (api_place(c, &p))
+    if (api__place(c, &p))
         return;
     json_t *list = NULL;
     if (strcmp(p.type, "text") && strcmp(p.type, "forum"))
-        api_bad(c, "cid", "só canais de texto e fóruns têm threads");
+        api__bad(c, "cid", "só canais de texto e fóruns têm threads");
     else if (!(list = store_threads_json(c->db, p.cid, THREADS_LISTED)))
-        api_internal(c);
+        api__internal(c);
     else
-        api_reply(c, 200, json_pack("{so}", "threads", list));
-    api_place_cleanup(&p);
+        api__reply(c, 200, json_pack("{so}", "threads", list));
+    api__place_cleanup(&p);
 }
 
 const struct api_route api_thread_routes[] = {

@@ -15,16 +15,16 @@
 
 static void ticket(struct api_call *c)
 {
-    if (api_limit_hit(c, &API_LIMIT_GATEWAY_TICKETS))
+    if (api__limit_hit(c, &API_LIMIT_GATEWAY_TICKETS))
         return;
     char t[CRYPTO_TOKEN_LEN + 1];
     int64_t now = clock_now_ms();
-    if (tickets_issue(state_tickets(c->svc->state), c->me.token_hash, now, t)) {
-        api_busy(c, "Muitas conexões sendo abertas agora; tente de novo em instantes");
+    if (state_tickets_issue(state_tickets(c->svc->state), c->me.token_hash, now, t)) {
+        api__busy(c, "Muitas conexões sendo abertas agora; tente de novo em instantes");
         return;
     }
-    api_reply(c, 200,
-              json_pack("{ssso}", "ticket", t, "expiresAt", jsonout_time(now + TICKET_TTL_MS)));
+    api__reply(c, 200,
+               json_pack("{ssso}", "ticket", t, "expiresAt", jsonout_time(now + TICKET_TTL_MS)));
 }
 
 const struct api_route api_ticket_routes[] = {

@@ -12,7 +12,7 @@
 #include "bus/bus.h"
 #include "domain/intents.h"
 #include "domain/permissions.h"
-#include "state/voicestate.h"
+#include "state/voice.h"
 #include "store/apps.h"
 #include "store/channels.h"
 
@@ -24,10 +24,10 @@ static enum voice_verdict judge(struct api_call *c, const char *user_id, int is_
     if (!sid || slice_copy(slice_from(sid), out->server_id, sizeof out->server_id))
         return VOICE_NO_CHANNEL;
     struct access a;
-    int rc = api_access_quiet(c, sid, user_id, &a);
+    int rc = api__access_quiet(c, sid, user_id, &a);
     if (rc)
         return rc < 0 ? VOICE_FAILED : VOICE_NOT_MEMBER;
-    uint64_t perms = api_channel_perms(&a, channel);
+    uint64_t perms = api__channel_perms(&a, channel);
     if (!(perms & PERM_VER_CANAL))
         return VOICE_HIDDEN;
     if (!type || strcmp(type, "voice"))
@@ -51,7 +51,7 @@ static enum voice_verdict judge(struct api_call *c, const char *user_id, int is_
 void api_voice_standing(void *thread_ctx, const char *user_id, int is_bot, const char *channel_id,
                         struct voice_standing *out)
 {
-    struct api_call c = api_thread_call(thread_ctx);
+    struct api_call c = api__thread_call(thread_ctx);
     memset(out, 0, sizeof *out);
     int rc;
     json_t *channel = store_channel_json(c.db, channel_id, &rc);
@@ -68,11 +68,11 @@ void api_voice_standing(void *thread_ctx, const char *user_id, int is_bot, const
 int api_voice_observers(void *thread_ctx, const char *server_id, const char *channel_id,
                         char (**to)[UUID_LEN + 1], size_t *n)
 {
-    struct api_call c = api_thread_call(thread_ctx);
+    struct api_call c = api__thread_call(thread_ctx);
     int failed;
     struct idset *set =
-        api_audience_with_people(&c, server_id, channel_id, INTENT_VOICE_CONNECT, &failed);
-    failed |= api_ids_array(set, to, n);
+        api__audience_with_people(&c, server_id, channel_id, INTENT_VOICE_CONNECT, &failed);
+    failed |= api__ids_array(set, to, n);
     idset_unref(set);
     store_read_release(c.db);
     return failed ? -1 : 0;
@@ -80,15 +80,15 @@ int api_voice_observers(void *thread_ctx, const char *server_id, const char *cha
 
 static void review(struct api_call *c, const char *key, const char *id)
 {
-    api_event_control(c, BUS_VOICE_REVIEW, json_pack("{ss}", key, id));
+    api__event_control(c, BUS_VOICE_REVIEW, json_pack("{ss}", key, id));
 }
 
-void api_voice_review_server(struct api_call *c, const char *server_id)
+void api__voice_review_server(struct api_call *c, const char *server_id)
 {
     review(c, "serverId", server_id);
 }
 
-void api_voice_review_user(struct api_call *c, const char *user_id)
+void api__voice_review_user(struct api_call *c, const char *user_id)
 {
     review(c, "userId", user_id);
 }
@@ -98,25 +98,26 @@ void api_voice_review_user(struct api_call *c, const char *user_id)
 static void voice_members(struct api_call *c)
 {
     struct place p;
-    if (api_place(c, &p))
+    if (api__place(c, &p))
         return;
-    if (c->me.is_bot && api_bot_intent(c, INTENT_VOICE_CONNECT)) {
-        api_place_cleanup(&p);
+    if (c->me.is_bot && api__bot_intent(c, INTENT_VOICE_CONNECT)) {
+        api__place_cleanup(&p);
         return;
     }
     if (strcmp(p.type, "voice")) {
-        api_place_cleanup(&p);
-        api_bad(c, "cid", "não é um canal de voz");
+        api__place_cleanup(&p);
+        api__bad(c, "cid", "não é um canal de voz");
         return;
     }
     struct voice_session *list;
-    long n = voicestate_list(c->svc->voice, VOICE_BY_CHANNEL, p.cid, &list);
-    api_place_cleanup(&p);
+    long n = state_voice_list(c->svc->voice, VOICE_BY_CHANNEL, p.cid, &list);
+    api__place_cleanup(&p);
     if (n < 0) {
-        api_internal(c);
+        api__internal(c);
         return;
     }
-    api_reply(c, 200, json_pack("{so}", "members", voice_participants_json(list, (size_t)n, 1)));
+    api__reply(c, 200,
+               json_pack("{so}", "members", state_voice_participants_json(list, (size_t)n, 1)));
     free(list);
 }
 

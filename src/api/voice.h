@@ -21,7 +21,7 @@ int api_voice_observers(void *thread_ctx, const char *server_id, const char *cha
                         char (**to)[UUID_LEN + 1], size_t *n);
 
 /* Asks the gateway to check again the voice sessions in a server, or those of one user. */
-void api_voice_review_server(struct api_call *c, const char *server_id);
-void api_voice_review_user(struct api_call *c, const char *user_id);
+void api__voice_review_server(struct api_call *c, const char *server_id);
+void api__voice_review_user(struct api_call *c, const char *user_id);
 
 #endif

@@ -127,13 +127,13 @@ int bus_publish_at(struct bus *b, const char *name, char *payload, size_t len, s
     return 0;
 }
 
-int bus_publish_peer(struct bus *b, const char *name, char *payload, size_t len, struct idset *to,
-                     uint64_t position)
+int bus__publish_peer(struct bus *b, const char *name, char *payload, size_t len, struct idset *to,
+                      uint64_t position)
 {
     return publish(b, name, payload, len, to, position, 1);
 }
 
-int bus_publish_local(struct bus *b, const char *name, char *payload, size_t len, struct idset *to)
+int bus__publish_local(struct bus *b, const char *name, char *payload, size_t len, struct idset *to)
 {
     return publish(b, name, payload, len, to, 0, 1);
 }
@@ -206,7 +206,7 @@ void bus_held_drop(struct bus_held *h)
     h->head = h->tail = NULL;
 }
 
-unsigned long bus_published(struct bus *b)
+unsigned long bus__published(struct bus *b)
 {
     return atomic_load(&b->published);
 }

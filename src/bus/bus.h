@@ -49,7 +49,7 @@ void bus_subscribe(struct bus *b, bus_deliver_fn fn, void *user);
  * NULL), even when it fails. Returns 0 or -1. */
 int bus_publish(struct bus *b, const char *name, char *payload, size_t len, struct idset *to);
 /* The same from a JSON payload (serialized here; takes payload and to), to every node's sockets,
- * or with here_only this node's (bus_publish_local). */
+ * or with here_only this node's (bus__publish_local). */
 int bus_publish_json(struct bus *b, const char *name, json_t *payload, struct idset *to,
                      int here_only);
 /* Which of several streams carries what happens in a server (or to a user, or to a token):
@@ -63,11 +63,12 @@ struct bus_held {
     struct bus_event *head, *tail;
 };
 /* An event another node relayed here: delivered to this node's sockets only. */
-int bus_publish_peer(struct bus *b, const char *name, char *payload, size_t len, struct idset *to,
-                     uint64_t position);
+int bus__publish_peer(struct bus *b, const char *name, char *payload, size_t len, struct idset *to,
+                      uint64_t position);
 /* An event for this node's sockets only, never relayed: the I/O thread's own (it must not wait
  * on Redis). */
-int bus_publish_local(struct bus *b, const char *name, char *payload, size_t len, struct idset *to);
+int bus__publish_local(struct bus *b, const char *name, char *payload, size_t len,
+                       struct idset *to);
 /* Several nodes: fn gets each event of this node that has an audience, on the thread that
  * publishes it (a logged one on the writer's, right after the commit, in commit order) before
  * it is queued, and each BUS_DISCONNECT (a session or token that ended closes its sockets on every
@@ -89,6 +90,6 @@ void bus_close(struct bus *b);
  * workers). bus_free(NULL) does nothing. */
 void bus_free(struct bus *b);
 /* Events published so far (for the health of the pipeline and tests of it). */
-unsigned long bus_published(struct bus *b);
+unsigned long bus__published(struct bus *b);
 
 #endif

@@ -22,8 +22,8 @@ static struct relay_shard *shard_of(const struct relay *r, uint32_t route)
     return r->shard[route % (uint32_t)r->n];
 }
 
-struct relay *relay_new(const char *urls, const char *log_name, struct bus *bus,
-                        relay_change_fn on_change, void *change_user)
+struct relay *bus_relay_new(const char *urls, const char *log_name, struct bus *bus,
+                            relay_change_fn on_change, void *change_user)
 {
     struct relay *r = calloc(1, sizeof *r);
     if (!r)
@@ -38,12 +38,12 @@ struct relay *relay_new(const char *urls, const char *log_name, struct bus *bus,
         char url[1024];
         if (commas >= RELAY_SHARDS_MAX || slice_copy((struct slice){p, len}, url, sizeof url)) {
             log_error("relay: at most %d streams of at most 1023 bytes each", RELAY_SHARDS_MAX);
-            relay_free(r);
+            bus_relay_free(r);
             return NULL;
         }
         if (!(r->shard[r->n] =
-                  relay_shard_new(url, r->n, log_name, r->node, bus, on_change, change_user))) {
-            relay_free(r);
+                  bus__shard_new(url, r->n, log_name, r->node, bus, on_change, change_user))) {
+            bus_relay_free(r);
             return NULL;
         }
         r->n++;
@@ -51,64 +51,65 @@ struct relay *relay_new(const char *urls, const char *log_name, struct bus *bus,
     }
     if (!r->n) {
         log_error("relay: no Redis to relay through");
-        relay_free(r);
+        bus_relay_free(r);
         return NULL;
     }
     return r;
 }
 
-void relay_event(void *relay, const struct bus_event *ev)
+void bus_relay_event(void *relay, const struct bus_event *ev)
 {
     struct relay *r = relay;
-    relay_shard_event(shard_of(r, ev->route), ev);
+    bus__shard_event(shard_of(r, ev->route), ev);
 }
 
-void relay_change(struct relay *r, const char *what)
+void bus_relay_change(struct relay *r, const char *what)
 {
-    relay_shard_change(shard_of(r, bus_route(what)), what);
+    bus__shard_change(shard_of(r, bus_route(what)), what);
 }
 
-void relay_settle(struct relay *r)
+void bus_relay_settle(struct relay *r)
 {
     struct timespec until = clock_deadline(RELAY_SETTLE_MS);
     for (int i = 0; i < r->n; i++)
-        relay_shard_settle(r->shard[i], &until);
+        bus__shard_settle(r->shard[i], &until);
 }
 
-void relay_on_voice(struct relay *r, const struct relay_voice *voice)
+void bus_relay_on_voice(struct relay *r, const struct bus_relay_voice *voice)
 {
     r->shard[0]->voice = *voice;
 }
 
-void relay_voice(struct relay *r, const char *owner, const char *key, const char *text, int removed)
+void bus_relay_voice(struct relay *r, const char *owner, const char *key, const char *text,
+                     int removed)
 {
-    relay_shard_voice(r->shard[0], owner, key, text, removed);
+    bus__shard_voice(r->shard[0], owner, key, text, removed);
 }
 
-const char *relay_node(const struct relay *r)
+const char *bus_relay_node(const struct relay *r)
 {
     return r->node;
 }
 
-int relay_follow(struct relay *r, uv_loop_t *loop)
+int bus_relay_follow(struct relay *r, uv_loop_t *loop)
 {
     for (int i = 0; i < r->n; i++)
-        if (relay_shard_follow(r->shard[i], loop))
+        if (bus__shard_follow(r->shard[i], loop))
             return -1;
     return 0;
 }
 
-void relay_stop(struct relay *r)
+void bus_relay_stop(struct relay *r)
 {
     for (int i = 0; r && i < r->n; i++)
-        relay_shard_stop(r->shard[i]);
+        bus__shard_stop(r->shard[i]);
 }
 
-void relay_free(struct relay *r)
+void bus_relay_free(struct relay *r)
 {
     if (!r)
         return;
     for (int i = 0; i < r->n; i++)
-        relay_shard_free(r->shard[i]);
+        bus__shard_free(r->shard[i]);
     free(r);
 }

@@ -95,14 +95,14 @@ static int apply(struct relay_shard *r, const redisReply *fields)
     }
     memcpy(copy, payload->str, payload->len);
     copy[payload->len] = '\0';
-    bus_publish_peer(r->bus, name, copy, payload->len, to, strtoull(position, NULL, 10));
+    bus__publish_peer(r->bus, name, copy, payload->len, to, strtoull(position, NULL, 10));
     return 0;
 }
 
 static void read_next(struct relay_shard *r);
 
 /* After another node's change mark is applied here, and at least every RELAY_BEAT_MS: this node
- * follows, up to last_id (a node that changed something waits for that: relay_settle). Sent
+ * follows, up to last_id (a node that changed something waits for that: bus_relay_settle). Sent
  * ahead of the next XREAD on the same connection. */
 static void tell_applied(struct relay_shard *r, int marks)
 {
@@ -183,10 +183,10 @@ static void on_newest(redisAsyncContext *ac, void *reply_, void *arg)
     else
         slice_copy(slice_from("0-0"), r->last_id, sizeof r->last_id);
     tell_applied(r, 1);
-    relay_in_ready(r);
+    bus__shard_in_ready(r);
 }
 
-void relay_in_ready(struct relay_shard *r)
+void bus__shard_in_ready(struct relay_shard *r)
 {
     if (!r->loading && r->last_id[0] && r->in && !r->in_doomed && !r->stopping)
         read_next(r);
@@ -258,8 +258,8 @@ static void start(struct relay_shard *r)
      * that one (or after the last read, following again after a drop). */
     if (!r->last_id[0])
         redisAsyncCommand(r->in, on_newest, r, "XREVRANGE %s + - COUNT 1", r->stream);
-    relay_voice_load(r);
-    relay_in_ready(r);
+    bus__voice_load(r);
+    bus__shard_in_ready(r);
 }
 
 /* Drops the connection; its waiting commands hear NULL, which they ignore. */
@@ -292,11 +292,11 @@ static void on_tick(uv_timer_t *t)
         give_up(r, "no answer in " STR(QUIET_MS) " ms");
     } else if (now - r->gone_checked_ms >= GONE_CHECK_MS) {
         r->gone_checked_ms = now;
-        relay_voice_check_gone(r);
+        bus__voice_check_gone(r);
     }
 }
 
-int relay_shard_follow(struct relay_shard *r, uv_loop_t *loop)
+int bus__shard_follow(struct relay_shard *r, uv_loop_t *loop)
 {
     r->loop = loop;
     r->last_id[0] = '\0';
@@ -320,7 +320,7 @@ static void on_timer_closed(uv_handle_t *h)
     (void)h;
 }
 
-void relay_shard_stop(struct relay_shard *r)
+void bus__shard_stop(struct relay_shard *r)
 {
     if (!r || !r->loop)
         return;

@@ -339,9 +339,9 @@ static void key_name(char *out, size_t cap, const char *log_name, const char *wh
         snprintf(out, cap, "praca:%s:%s", log_name, what);
 }
 
-struct relay_shard *relay_shard_new(const char *url, int index, const char *log_name,
-                                    const char *node, struct bus *bus, relay_change_fn on_change,
-                                    void *change_user)
+struct relay_shard *bus__shard_new(const char *url, int index, const char *log_name,
+                                   const char *node, struct bus *bus, relay_change_fn on_change,
+                                   void *change_user)
 {
     struct relay_shard *r = calloc(1, sizeof *r);
     if (!r)
@@ -365,12 +365,12 @@ struct relay_shard *relay_shard_new(const char *url, int index, const char *log_
     pthread_cond_init(&r->queued, NULL);
     pthread_cond_init(&r->settled, NULL);
     if (!(r->out = redis_open(&r->url, 2, "relay", "praca does not start"))) {
-        relay_shard_free(r);
+        bus__shard_free(r);
         return NULL;
     }
     if (pthread_create(&r->out_thread, NULL, out_main, r)) {
         log_error("relay: cannot start its thread");
-        relay_shard_free(r);
+        bus__shard_free(r);
         return NULL;
     }
     r->out_started = 1;
@@ -379,7 +379,7 @@ struct relay_shard *relay_shard_new(const char *url, int index, const char *log_
     return r;
 }
 
-void relay_shard_event(struct relay_shard *r, const struct bus_event *ev)
+void bus__shard_event(struct relay_shard *r, const struct bus_event *ev)
 {
     if (r->exit_before && strstr(ev->payload, r->exit_before))
         _exit(137); /* as a kill -9 between the commit and the relay would */
@@ -402,7 +402,7 @@ void relay_shard_event(struct relay_shard *r, const struct bus_event *ev)
     buf_cleanup(&to);
 }
 
-void relay_shard_settle(struct relay_shard *r, const struct timespec *until)
+void bus__shard_settle(struct relay_shard *r, const struct timespec *until)
 {
     pthread_mutex_lock(&r->lock);
     uint64_t mine = r->marks_queued;
@@ -412,8 +412,8 @@ void relay_shard_settle(struct relay_shard *r, const struct timespec *until)
     pthread_mutex_unlock(&r->lock);
 }
 
-void relay_shard_voice(struct relay_shard *r, const char *owner, const char *key, const char *text,
-                       int removed)
+void bus__shard_voice(struct relay_shard *r, const char *owner, const char *key, const char *text,
+                      int removed)
 {
     const struct field f[] = {{"x", removed ? "1" : "0", 0}, {"v", text, 0}};
     append(r, "v", f, 2);
@@ -424,13 +424,13 @@ void relay_shard_voice(struct relay_shard *r, const char *owner, const char *key
     enqueue(r, entry_of(removed ? 3 : 4, argv, lens), 0);
 }
 
-void relay_shard_change(struct relay_shard *r, const char *what)
+void bus__shard_change(struct relay_shard *r, const char *what)
 {
     const struct field f[] = {{"s", what ? what : "*", 0}};
     append(r, "c", f, 1);
 }
 
-void relay_shard_free(struct relay_shard *r)
+void bus__shard_free(struct relay_shard *r)
 {
     if (!r)
         return;

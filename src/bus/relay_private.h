@@ -26,8 +26,8 @@ struct relay_shard {
     struct bus *bus;
     relay_change_fn on_change;
     void *change_user;
-    struct relay_voice voice; /* apply is NULL when voice is not shared, and after shard 0 */
-    char voice_prefix[64];    /* praca:LOG_NAME:voice: */
+    struct bus_relay_voice voice; /* apply is NULL when voice is not shared, and after shard 0 */
+    char voice_prefix[64];        /* praca:LOG_NAME:voice: */
     /* The writer's side: entries queued by the committing threads, appended by out_thread. */
     const char *exit_before; /* failure tests: dies before relaying an event holding this */
     pthread_mutex_t lock;
@@ -65,24 +65,24 @@ struct relay_shard {
 
 /* relay_out.c: a shard's stream and its writing thread; what the relay.h functions of the same
  * names do, for this shard. */
-struct relay_shard *relay_shard_new(const char *url, int index, const char *log_name,
-                                    const char *node, struct bus *bus, relay_change_fn on_change,
-                                    void *change_user);
-void relay_shard_event(struct relay_shard *r, const struct bus_event *ev);
-void relay_shard_change(struct relay_shard *r, const char *what);
-void relay_shard_settle(struct relay_shard *r, const struct timespec *until);
-void relay_shard_voice(struct relay_shard *r, const char *owner, const char *key, const char *text,
-                       int removed);
-void relay_shard_free(struct relay_shard *r);
+struct relay_shard *bus__shard_new(const char *url, int index, const char *log_name,
+                                   const char *node, struct bus *bus, relay_change_fn on_change,
+                                   void *change_user);
+void bus__shard_event(struct relay_shard *r, const struct bus_event *ev);
+void bus__shard_change(struct relay_shard *r, const char *what);
+void bus__shard_settle(struct relay_shard *r, const struct timespec *until);
+void bus__shard_voice(struct relay_shard *r, const char *owner, const char *key, const char *text,
+                      int removed);
+void bus__shard_free(struct relay_shard *r);
 /* relay_in.c: following a shard's stream on the loop. */
-int relay_shard_follow(struct relay_shard *r, uv_loop_t *loop);
-void relay_shard_stop(struct relay_shard *r);
+int bus__shard_follow(struct relay_shard *r, uv_loop_t *loop);
+void bus__shard_stop(struct relay_shard *r);
 /* relay_in.c: reads the stream once nothing is loading and the point to read from is known. */
-void relay_in_ready(struct relay_shard *r);
+void bus__shard_in_ready(struct relay_shard *r);
 /* relay_voice.c, on the loop's thread: the other live nodes' voice sessions loaded afresh
- * (r->loading counts the answers still due; relay_in_ready follows the last), and the nodes that
- * stopped following dropped. Both do nothing unless voice is shared. */
-void relay_voice_load(struct relay_shard *r);
-void relay_voice_check_gone(struct relay_shard *r);
+ * (r->loading counts the answers still due; bus__shard_in_ready follows the last), and the nodes
+ * that stopped following dropped. Both do nothing unless voice is shared. */
+void bus__voice_load(struct relay_shard *r);
+void bus__voice_check_gone(struct relay_shard *r);
 
 #endif

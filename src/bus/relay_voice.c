@@ -29,7 +29,7 @@ static void on_hash(redisAsyncContext *ac, void *reply_, void *arg)
         if (reply->element[i]->type == REDIS_REPLY_STRING)
             r->voice.apply(r->voice.user, reply->element[i]->str, reply->element[i]->len, 0);
     if (!--r->loading)
-        relay_in_ready(r);
+        bus__shard_in_ready(r);
 }
 
 /* The nodes following now: every other node's sessions are replaced by what their hashes say. */
@@ -49,10 +49,10 @@ static void on_live(redisAsyncContext *ac, void *reply_, void *arg)
         redisAsyncCommand(r->in, on_hash, r, "HGETALL %s%s", r->voice_prefix, node->str);
     }
     if (!--r->loading)
-        relay_in_ready(r);
+        bus__shard_in_ready(r);
 }
 
-void relay_voice_load(struct relay_shard *r)
+void bus__voice_load(struct relay_shard *r)
 {
     r->loading = 0;
     if (!r->voice.apply)
@@ -83,7 +83,7 @@ static void on_gone(redisAsyncContext *ac, void *reply_, void *arg)
     }
 }
 
-void relay_voice_check_gone(struct relay_shard *r)
+void bus__voice_check_gone(struct relay_shard *r)
 {
     if (r->voice.apply && r->in && (r->in->c.flags & REDIS_CONNECTED))
         redisAsyncCommand(r->in, on_gone, r, "ZRANGEBYSCORE %s -inf (%lld WITHSCORES", r->following,

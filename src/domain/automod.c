@@ -45,7 +45,7 @@ static int word_byte(unsigned char c)
            c >= 0x80;
 }
 
-int automod_has_word(const char *text, size_t len, const char *word, size_t wlen)
+int rule__automod_has_word(const char *text, size_t len, const char *word, size_t wlen)
 {
     const unsigned char *t = (const unsigned char *)text, *w = (const unsigned char *)word;
     if (wlen == 0)
@@ -65,23 +65,23 @@ int automod_has_word(const char *text, size_t len, const char *word, size_t wlen
     return 0;
 }
 
-int automod_blocked(const char *text, size_t len, json_t *blocked_words)
+int rule__automod_blocked(const char *text, size_t len, json_t *blocked_words)
 {
     size_t i;
     json_t *w;
     json_array_foreach(blocked_words, i, w)
     {
         if (json_is_string(w) &&
-            automod_has_word(text, len, json_string_value(w), json_string_length(w)))
+            rule__automod_has_word(text, len, json_string_value(w), json_string_length(w)))
             return 1;
     }
     return 0;
 }
 
-int automod_blocks(const char *text, size_t len, json_t *blocked_words, int64_t max_mentions,
-                   size_t mentions)
+int rule_automod_blocks(const char *text, size_t len, json_t *blocked_words, int64_t max_mentions,
+                        size_t mentions)
 {
     if (max_mentions >= 0 && mentions > (size_t)max_mentions)
         return 1;
-    return automod_blocked(text, len, blocked_words);
+    return rule__automod_blocked(text, len, blocked_words);
 }

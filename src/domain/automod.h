@@ -9,11 +9,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-int automod_has_word(const char *text, size_t len, const char *word, size_t wlen);
+int rule__automod_has_word(const char *text, size_t len, const char *word, size_t wlen);
 /* 1 when text holds any of blocked_words (a JSON array of strings). */
-int automod_blocked(const char *text, size_t len, json_t *blocked_words);
+int rule__automod_blocked(const char *text, size_t len, json_t *blocked_words);
 /* 1 when the message breaks the rules: max_mentions < 0 means no mention limit. */
-int automod_blocks(const char *text, size_t len, json_t *blocked_words, int64_t max_mentions,
-                   size_t mentions);
+int rule_automod_blocks(const char *text, size_t len, json_t *blocked_words, int64_t max_mentions,
+                        size_t mentions);
 
 #endif

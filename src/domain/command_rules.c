@@ -11,7 +11,7 @@ static int name_field(json_t *src, json_t *dst, const char *base, struct rule_er
 {
     char path[RULE_PATH_MAX];
     json_t *v;
-    if (rule_text(src, "name", base, path, err, 1, &v) < 0)
+    if (rule__json_text(src, "name", base, path, err, 1, &v) < 0)
         return -1;
     const char *s = json_string_value(v);
     size_t len = json_string_length(v);
@@ -20,9 +20,9 @@ static int name_field(json_t *src, json_t *dst, const char *base, struct rule_er
         ok = (s[i] >= 'a' && s[i] <= 'z') || (s[i] >= '0' && s[i] <= '9') || s[i] == '_' ||
              s[i] == '-';
     if (!ok)
-        return rule_fail(err, path,
-                         "use de 1 a %d caracteres entre letras minúsculas, números, _ e -",
-                         CMD_NAME_MAX);
+        return rule__json_fail(err, path,
+                               "use de 1 a %d caracteres entre letras minúsculas, números, _ e -",
+                               CMD_NAME_MAX);
     json_object_set(dst, "name", v);
     return 1;
 }
@@ -33,8 +33,8 @@ static int unique_name(json_t *seen, json_t *item, const char *base, struct rule
     const char *name = json_string_value(json_object_get(item, "name"));
     if (json_object_get(seen, name)) {
         char path[128];
-        rule_sub(path, sizeof path, base, "name");
-        return rule_fail(err, path, "nome repetido: %s", name);
+        rule__json_sub(path, sizeof path, base, "name");
+        return rule__json_fail(err, path, "nome repetido: %s", name);
     }
     json_object_set_new(seen, name, json_true());
     return 0;
@@ -43,14 +43,14 @@ static int unique_name(json_t *seen, json_t *item, const char *base, struct rule
 static const char *option_type(json_t *src, json_t *dst, const char *base, struct rule_error *err)
 {
     char path[128];
-    rule_sub(path, sizeof path, base, "type");
+    rule__json_sub(path, sizeof path, base, "type");
     const char *type = json_string_value(json_object_get(src, "type"));
     for (size_t i = 0; type && i < sizeof OPTION_TYPES / sizeof *OPTION_TYPES; i++)
         if (!strcmp(type, OPTION_TYPES[i])) {
             json_object_set_new(dst, "type", json_string(OPTION_TYPES[i]));
             return OPTION_TYPES[i];
         }
-    rule_fail(err, path, "deve ser string, integer, number, boolean, user, channel ou role");
+    rule__json_fail(err, path, "deve ser string, integer, number, boolean, user, channel ou role");
     return NULL;
 }
 
@@ -59,20 +59,20 @@ static int choice_value(json_t *src, json_t *dst, const char *type, const char *
                         struct rule_error *err)
 {
     char path[128];
-    rule_sub(path, sizeof path, base, "value");
+    rule__json_sub(path, sizeof path, base, "value");
     json_t *v = json_object_get(src, "value");
     if (!strcmp(type, "string"))
-        return rule_str(src, dst, "value", 1, CMD_CHOICE_VALUE_MAX, base, err, 1);
+        return rule__json_str(src, dst, "value", 1, CMD_CHOICE_VALUE_MAX, base, err, 1);
     if (!strcmp(type, "integer") ? !json_is_integer(v) : !json_is_number(v))
-        return rule_fail(err, path, "deve ser um número%s",
-                         strcmp(type, "integer") ? "" : " inteiro");
+        return rule__json_fail(err, path, "deve ser um número%s",
+                               strcmp(type, "integer") ? "" : " inteiro");
     json_object_set(dst, "value", v);
     return 1;
 }
 
 static int choice(json_t *c, json_t *clean, const char *at, struct rule_error *err, void *type)
 {
-    return rule_str(c, clean, "name", 1, CMD_DESCRIPTION_MAX, at, err, 1) < 0 ||
+    return rule__json_str(c, clean, "name", 1, CMD_DESCRIPTION_MAX, at, err, 1) < 0 ||
                    choice_value(c, clean, type, at, err) < 0
                ? -1
                : 0;
@@ -82,17 +82,17 @@ static int choices(json_t *src, json_t *dst, const char *type, const char *base,
                    struct rule_error *err)
 {
     char path[128];
-    rule_sub(path, sizeof path, base, "choices");
+    rule__json_sub(path, sizeof path, base, "choices");
     json_t *list = json_object_get(src, "choices");
     if (!list || json_is_null(list))
         return 0;
     if (strcmp(type, "string") && strcmp(type, "integer") && strcmp(type, "number"))
-        return rule_fail(err, path, "só opções string, integer ou number têm choices");
+        return rule__json_fail(err, path, "só opções string, integer ou number têm choices");
     if (!json_is_array(list))
-        return rule_fail(err, path, "deve ser uma lista");
+        return rule__json_fail(err, path, "deve ser uma lista");
     if (json_array_size(list) < 1 || json_array_size(list) > CMD_CHOICES_MAX)
-        return rule_fail(err, path, "deve ter de 1 a %d itens", CMD_CHOICES_MAX);
-    json_t *out = rule_objects(list, path, err, choice, (void *)type);
+        return rule__json_fail(err, path, "deve ter de 1 a %d itens", CMD_CHOICES_MAX);
+    json_t *out = rule__json_objects(list, path, err, choice, (void *)type);
     if (!out)
         return -1;
     json_object_set_new(dst, "choices", out);
@@ -102,14 +102,15 @@ static int choices(json_t *src, json_t *dst, const char *type, const char *base,
 static json_t *clean_option(json_t *o, const char *path, struct rule_error *err)
 {
     if (!json_is_object(o)) {
-        rule_fail(err, path, "deve ser um objeto");
+        rule__json_fail(err, path, "deve ser um objeto");
         return NULL;
     }
     json_t *out = json_object();
     const char *type;
     if (name_field(o, out, path, err) < 0 ||
-        rule_str(o, out, "description", 1, CMD_DESCRIPTION_MAX, path, err, 1) < 0 ||
-        !(type = option_type(o, out, path, err)) || rule_bool(o, out, "required", path, err) < 0 ||
+        rule__json_str(o, out, "description", 1, CMD_DESCRIPTION_MAX, path, err, 1) < 0 ||
+        !(type = option_type(o, out, path, err)) ||
+        rule__json_bool(o, out, "required", path, err) < 0 ||
         choices(o, out, type, path, err) < 0) {
         json_decref(out);
         return NULL;
@@ -122,16 +123,16 @@ static json_t *clean_option(json_t *o, const char *path, struct rule_error *err)
 static int options(json_t *src, json_t *dst, const char *base, struct rule_error *err)
 {
     char path[128];
-    rule_sub(path, sizeof path, base, "options");
+    rule__json_sub(path, sizeof path, base, "options");
     json_t *list = json_object_get(src, "options");
     json_t *out = json_array();
     json_object_set_new(dst, "options", out);
     if (!list || json_is_null(list))
         return 0;
     if (!json_is_array(list))
-        return rule_fail(err, path, "deve ser uma lista");
+        return rule__json_fail(err, path, "deve ser uma lista");
     if (json_array_size(list) > CMD_OPTIONS_MAX)
-        return rule_fail(err, path, "no máximo %d opções", CMD_OPTIONS_MAX);
+        return rule__json_fail(err, path, "no máximo %d opções", CMD_OPTIONS_MAX);
     json_t *seen = json_object();
     int optional_seen = 0, rc = 0;
     size_t i;
@@ -139,7 +140,7 @@ static int options(json_t *src, json_t *dst, const char *base, struct rule_error
     json_array_foreach(list, i, o)
     {
         char at[128];
-        rule_idx(at, sizeof at, path, i);
+        rule__json_idx(at, sizeof at, path, i);
         json_t *clean = clean_option(o, at, err);
         if (!clean || unique_name(seen, clean, at, err) < 0) {
             json_decref(clean);
@@ -150,8 +151,8 @@ static int options(json_t *src, json_t *dst, const char *base, struct rule_error
         json_array_append_new(out, clean);
         if (required && optional_seen) {
             char req[128];
-            rule_sub(req, sizeof req, at, "required");
-            rc = rule_fail(err, req, "as opções obrigatórias vêm antes das opcionais");
+            rule__json_sub(req, sizeof req, at, "required");
+            rc = rule__json_fail(err, req, "as opções obrigatórias vêm antes das opcionais");
             break;
         }
         optional_seen |= !required;
@@ -160,14 +161,14 @@ static int options(json_t *src, json_t *dst, const char *base, struct rule_error
     return rc;
 }
 
-json_t *cmd_clean_list(json_t *commands, struct rule_error *err)
+json_t *rule_command_clean_list(json_t *commands, struct rule_error *err)
 {
     if (!json_is_array(commands)) {
-        rule_fail(err, "commands", "deve ser uma lista");
+        rule__json_fail(err, "commands", "deve ser uma lista");
         return NULL;
     }
     if (json_array_size(commands) > CMD_MAX) {
-        rule_fail(err, "commands", "no máximo %d comandos", CMD_MAX);
+        rule__json_fail(err, "commands", "no máximo %d comandos", CMD_MAX);
         return NULL;
     }
     json_t *out = json_array();
@@ -177,15 +178,15 @@ json_t *cmd_clean_list(json_t *commands, struct rule_error *err)
     json_array_foreach(commands, i, c)
     {
         char path[128];
-        rule_idx(path, sizeof path, "commands", i);
+        rule__json_idx(path, sizeof path, "commands", i);
         if (!json_is_object(c)) {
-            rule_fail(err, path, "deve ser um objeto");
+            rule__json_fail(err, path, "deve ser um objeto");
             goto fail;
         }
         json_t *clean = json_object();
         json_array_append_new(out, clean);
         if (name_field(c, clean, path, err) < 0 || unique_name(seen, clean, path, err) < 0 ||
-            rule_str(c, clean, "description", 1, CMD_DESCRIPTION_MAX, path, err, 1) < 0 ||
+            rule__json_str(c, clean, "description", 1, CMD_DESCRIPTION_MAX, path, err, 1) < 0 ||
             options(c, clean, path, err) < 0)
             goto fail;
     }

@@ -20,6 +20,6 @@
  * option {name, description, type, required} plus choices when given. Names are unique in the
  * list and among a command's options; required options come before optional ones.
  */
-json_t *cmd_clean_list(json_t *commands, struct rule_error *err);
+json_t *rule_command_clean_list(json_t *commands, struct rule_error *err);
 
 #endif

@@ -12,8 +12,8 @@
 #define INTENT_COUNT                5
 
 /* The bit of a name ("messages.read"), or 0 when unknown. */
-uint32_t intent_bit(const char *name, size_t len);
+uint32_t rule_intent_bit(const char *name, size_t len);
 /* The name of the i-th intent (0 ≤ i < INTENT_COUNT), in the interface's order. */
-const char *intent_name(int i);
+const char *rule_intent_name(int i);
 
 #endif

@@ -19,20 +19,20 @@
 /* The options given for a command whose definition has `defined` options: known names once
  * each, values of the option's type (and among its choices), every required one present.
  * Returns [{name, type, value}] in the order given. */
-json_t *interaction_clean_options(json_t *defined, json_t *given, struct rule_error *err);
+json_t *rule_interaction_clean_options(json_t *defined, json_t *given, struct rule_error *err);
 
 /* A form (modal response data): {customId, title, components} where components are 1–5 action
  * rows each holding one text input {type: 4, customId, label, style 1|2, required?,
  * minLength?, maxLength?, placeholder?, value?}. */
-json_t *interaction_clean_modal(json_t *data, struct rule_error *err);
+json_t *rule_interaction_clean_modal(json_t *data, struct rule_error *err);
 
 /* Submitted form values: [{customId, value}], at most 5, values up to 4000 characters. */
-json_t *interaction_clean_form_values(json_t *values, struct rule_error *err);
+json_t *rule_interaction_clean_form_values(json_t *values, struct rule_error *err);
 
 /* Select menu values: at most 25 strings of up to 100 characters. */
-json_t *interaction_clean_select_values(json_t *values, struct rule_error *err);
+json_t *rule_interaction_clean_select_values(json_t *values, struct rule_error *err);
 
 /* The component with that customId anywhere in a message's components, or NULL. */
-json_t *interaction_find_component(json_t *components, const char *custom_id);
+json_t *rule_interaction_find_component(json_t *components, const char *custom_id);
 
 #endif

@@ -9,7 +9,7 @@
 
 #include "domain/text.h"
 
-int rule_fail(struct rule_error *err, const char *path, const char *fmt, ...)
+int rule__json_fail(struct rule_error *err, const char *path, const char *fmt, ...)
 {
     snprintf(err->path, sizeof err->path, "%s", path);
     va_list ap;
@@ -20,79 +20,81 @@ int rule_fail(struct rule_error *err, const char *path, const char *fmt, ...)
 }
 
 /* Paths are for messages only: a path too deep to fit is cut, never overflowed. */
-void rule_sub(char *out, size_t cap, const char *base, const char *key)
+void rule__json_sub(char *out, size_t cap, const char *base, const char *key)
 {
     if (snprintf(out, cap, "%s.%s", base, key) >= (int)cap)
         out[cap - 1] = '\0';
 }
 
-void rule_idx(char *out, size_t cap, const char *base, size_t i)
+void rule__json_idx(char *out, size_t cap, const char *base, size_t i)
 {
     if (snprintf(out, cap, "%s.%zu", base, i) >= (int)cap)
         out[cap - 1] = '\0';
 }
 
-int rule_text(json_t *src, const char *key, const char *base, char path[RULE_PATH_MAX],
-              struct rule_error *err, int required, json_t **out)
+int rule__json_text(json_t *src, const char *key, const char *base, char path[RULE_PATH_MAX],
+                    struct rule_error *err, int required, json_t **out)
 {
-    rule_sub(path, RULE_PATH_MAX, base, key);
+    rule__json_sub(path, RULE_PATH_MAX, base, key);
     json_t *v = *out = json_object_get(src, key);
     if (!v || json_is_null(v))
-        return required ? rule_fail(err, path, "obrigatório") : 0;
+        return required ? rule__json_fail(err, path, "obrigatório") : 0;
     if (!json_is_string(v))
-        return rule_fail(err, path, "deve ser um texto");
+        return rule__json_fail(err, path, "deve ser um texto");
     return 1;
 }
 
 /* Copies an optional string field of at most max characters (min when present). */
-int rule_str(json_t *src, json_t *dst, const char *key, size_t min, size_t max, const char *base,
-             struct rule_error *err, int required)
+int rule__json_str(json_t *src, json_t *dst, const char *key, size_t min, size_t max,
+                   const char *base, struct rule_error *err, int required)
 {
     char path[RULE_PATH_MAX];
     json_t *v;
-    int rc = rule_text(src, key, base, path, err, required, &v);
+    int rc = rule__json_text(src, key, base, path, err, required, &v);
     if (rc <= 0)
         return rc;
-    size_t n = text_chars(json_string_value(v), json_string_length(v));
+    size_t n = rule_text_chars(json_string_value(v), json_string_length(v));
     if (n < min || n > max)
-        return min ? rule_fail(err, path, "deve ter entre %zu e %zu caracteres", min, max)
-                   : rule_fail(err, path, "deve ter no máximo %zu caracteres", max);
+        return min ? rule__json_fail(err, path, "deve ter entre %zu e %zu caracteres", min, max)
+                   : rule__json_fail(err, path, "deve ter no máximo %zu caracteres", max);
     json_object_set(dst, key, v);
     return 1;
 }
 
-int rule_int(json_t *src, json_t *dst, const char *key, json_int_t lo, json_int_t hi,
-             const char *base, struct rule_error *err, int required)
+int rule__json_int(json_t *src, json_t *dst, const char *key, json_int_t lo, json_int_t hi,
+                   const char *base, struct rule_error *err, int required)
 {
     char path[128];
-    rule_sub(path, sizeof path, base, key);
+    rule__json_sub(path, sizeof path, base, key);
     json_t *v = json_object_get(src, key);
     if (!v || json_is_null(v))
-        return required ? rule_fail(err, path, "obrigatório") : 0;
+        return required ? rule__json_fail(err, path, "obrigatório") : 0;
     if (!json_is_integer(v))
-        return rule_fail(err, path, "deve ser um número inteiro");
+        return rule__json_fail(err, path, "deve ser um número inteiro");
     json_int_t i = json_integer_value(v);
     if (i < lo || i > hi)
-        return rule_fail(err, path, "deve estar entre %lld e %lld", (long long)lo, (long long)hi);
+        return rule__json_fail(err, path, "deve estar entre %lld e %lld", (long long)lo,
+                               (long long)hi);
     json_object_set(dst, key, v);
     return 1;
 }
 
-int rule_bool(json_t *src, json_t *dst, const char *key, const char *base, struct rule_error *err)
+int rule__json_bool(json_t *src, json_t *dst, const char *key, const char *base,
+                    struct rule_error *err)
 {
     char path[128];
-    rule_sub(path, sizeof path, base, key);
+    rule__json_sub(path, sizeof path, base, key);
     json_t *v = json_object_get(src, key);
     if (!v || json_is_null(v))
         return 0;
     if (!json_is_boolean(v))
-        return rule_fail(err, path, "deve ser verdadeiro ou falso");
+        return rule__json_fail(err, path, "deve ser verdadeiro ou falso");
     json_object_set(dst, key, v);
     return 1;
 }
 
-json_t *rule_objects(json_t *list, const char *path, struct rule_error *err, rule_item_fn item,
-                     void *arg)
+json_t *rule__json_objects(json_t *list, const char *path, struct rule_error *err,
+                           rule_item_fn item, void *arg)
 {
     json_t *out = json_array();
     size_t i;
@@ -100,10 +102,10 @@ json_t *rule_objects(json_t *list, const char *path, struct rule_error *err, rul
     json_array_foreach(list, i, src)
     {
         char at[RULE_PATH_MAX];
-        rule_idx(at, sizeof at, path, i);
+        rule__json_idx(at, sizeof at, path, i);
         json_t *clean = json_object();
         json_array_append_new(out, clean);
-        if (!json_is_object(src) ? rule_fail(err, at, "deve ser um objeto") < 0
+        if (!json_is_object(src) ? rule__json_fail(err, at, "deve ser um objeto") < 0
                                  : item(src, clean, at, err, arg) < 0) {
             json_decref(out);
             return NULL;

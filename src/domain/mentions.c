@@ -33,7 +33,7 @@ static int at_sign(const char *t, size_t i)
     return t[i] == '@' && (i == 0 || !username_char((unsigned char)t[i - 1]));
 }
 
-size_t mentions_candidates(const char *text, size_t len, char (*out)[33], size_t max)
+size_t rule_mentions_candidates(const char *text, size_t len, char (*out)[33], size_t max)
 {
     size_t n = 0;
     for (size_t i = 0; i < len && n < max; i++) {
@@ -78,9 +78,9 @@ static size_t literal(const char *t, size_t len, size_t p, const char *word)
     return n;
 }
 
-void mentions_resolve(const char *text, size_t len, const struct mention_user *users, size_t nusers,
-                      const struct mention_role *roles, size_t nroles, int allow_everyone,
-                      struct mention_result *out)
+void rule_mentions_resolve(const char *text, size_t len, const struct mention_user *users,
+                           size_t nusers, const struct mention_role *roles, size_t nroles,
+                           int allow_everyone, struct mention_result *out)
 {
     memset(out, 0, sizeof *out);
     for (size_t i = 0; i < len; i++) {

@@ -31,9 +31,9 @@ struct mention_result {
 };
 
 /* Distinct lowercase usernames after '@' (at most max); returns how many. */
-size_t mentions_candidates(const char *text, size_t len, char (*out)[33], size_t max);
-void mentions_resolve(const char *text, size_t len, const struct mention_user *users, size_t nusers,
-                      const struct mention_role *roles, size_t nroles, int allow_everyone,
-                      struct mention_result *out);
+size_t rule_mentions_candidates(const char *text, size_t len, char (*out)[33], size_t max);
+void rule_mentions_resolve(const char *text, size_t len, const struct mention_user *users,
+                           size_t nusers, const struct mention_role *roles, size_t nroles,
+                           int allow_everyone, struct mention_result *out);
 
 #endif

@@ -22,14 +22,14 @@ static int opt_url(json_t *src, json_t *dst, const char *key, const char *base,
 {
     char path[RULE_PATH_MAX];
     json_t *v;
-    int rc = rule_text(src, key, base, path, err, required, &v);
+    int rc = rule__json_text(src, key, base, path, err, required, &v);
     if (rc <= 0)
         return rc;
     const char *s = json_string_value(v);
     size_t len = json_string_length(v);
     int attachment = allow_attachment && len > 13 && strncmp(s, "attachment://", 13) == 0;
-    if (!attachment && url_check_http(s, len))
-        return rule_fail(err, path, "deve ser uma URL http ou https");
+    if (!attachment && rule_url_check_http(s, len))
+        return rule__json_fail(err, path, "deve ser uma URL http ou https");
     json_object_set(dst, key, v);
     return 1;
 }
@@ -39,12 +39,12 @@ static int url_object(json_t *src, json_t *dst, const char *key, const char *bas
                       struct rule_error *err, int required, int allow_attachment)
 {
     char path[128];
-    rule_sub(path, sizeof path, base, key);
+    rule__json_sub(path, sizeof path, base, key);
     json_t *v = json_object_get(src, key);
     if (!v || json_is_null(v))
-        return required ? rule_fail(err, path, "obrigatório") : 0;
+        return required ? rule__json_fail(err, path, "obrigatório") : 0;
     if (!json_is_object(v))
-        return rule_fail(err, path, "deve ser um objeto");
+        return rule__json_fail(err, path, "deve ser um objeto");
     json_t *clean = json_object();
     int rc = opt_url(v, clean, "url", path, err, 1, allow_attachment);
     if (rc < 0) {
@@ -61,14 +61,14 @@ static int embed_sub_object(json_t *src, json_t *dst, const char *key, const cha
                             struct rule_error *err, const char *text_key, size_t text_max)
 {
     char path[128];
-    rule_sub(path, sizeof path, base, key);
+    rule__json_sub(path, sizeof path, base, key);
     json_t *v = json_object_get(src, key);
     if (!v || json_is_null(v))
         return 0;
     if (!json_is_object(v))
-        return rule_fail(err, path, "deve ser um objeto");
+        return rule__json_fail(err, path, "deve ser um objeto");
     json_t *clean = json_object();
-    int ok = rule_str(v, clean, text_key, 1, text_max, path, err, 1) >= 0 &&
+    int ok = rule__json_str(v, clean, text_key, 1, text_max, path, err, 1) >= 0 &&
              opt_url(v, clean, "url", path, err, 0, 0) >= 0 &&
              opt_url(v, clean, "iconUrl", path, err, 0, 0) >= 0;
     if (!ok) {
@@ -84,9 +84,9 @@ static int embed_sub_object(json_t *src, json_t *dst, const char *key, const cha
 static int embed_field(json_t *f, json_t *clean, const char *fp, struct rule_error *err, void *arg)
 {
     (void)arg;
-    return rule_str(f, clean, "name", 1, 256, fp, err, 1) < 0 ||
-                   rule_str(f, clean, "value", 1, 1024, fp, err, 1) < 0 ||
-                   rule_bool(f, clean, "inline", fp, err) < 0
+    return rule__json_str(f, clean, "name", 1, 256, fp, err, 1) < 0 ||
+                   rule__json_str(f, clean, "value", 1, 1024, fp, err, 1) < 0 ||
+                   rule__json_bool(f, clean, "inline", fp, err) < 0
                ? -1
                : 0;
 }
@@ -94,15 +94,15 @@ static int embed_field(json_t *f, json_t *clean, const char *fp, struct rule_err
 static int embed_fields(json_t *src, json_t *dst, const char *base, struct rule_error *err)
 {
     char path[128];
-    rule_sub(path, sizeof path, base, "fields");
+    rule__json_sub(path, sizeof path, base, "fields");
     json_t *v = json_object_get(src, "fields");
     if (!v || json_is_null(v))
         return 0;
     if (!json_is_array(v))
-        return rule_fail(err, path, "deve ser uma lista");
+        return rule__json_fail(err, path, "deve ser uma lista");
     if (json_array_size(v) > 25)
-        return rule_fail(err, path, "deve ter no máximo 25 campos");
-    json_t *out = rule_objects(v, path, err, embed_field, NULL);
+        return rule__json_fail(err, path, "deve ter no máximo 25 campos");
+    json_t *out = rule__json_objects(v, path, err, embed_field, NULL);
     if (!out)
         return -1;
     json_object_set_new(dst, "fields", out);
@@ -112,10 +112,10 @@ static int embed_fields(json_t *src, json_t *dst, const char *base, struct rule_
 static size_t str_chars(json_t *o, const char *key)
 {
     json_t *v = json_object_get(o, key);
-    return json_is_string(v) ? text_chars(json_string_value(v), json_string_length(v)) : 0;
+    return json_is_string(v) ? rule_text_chars(json_string_value(v), json_string_length(v)) : 0;
 }
 
-size_t msg_embeds_chars(json_t *embeds)
+size_t rule__message_embeds_chars(json_t *embeds)
 {
     size_t total = 0, i, k;
     json_t *e, *f;
@@ -133,14 +133,14 @@ size_t msg_embeds_chars(json_t *embeds)
 static json_t *clean_embed(json_t *e, const char *path, struct rule_error *err)
 {
     if (!json_is_object(e)) {
-        rule_fail(err, path, "deve ser um objeto");
+        rule__json_fail(err, path, "deve ser um objeto");
         return NULL;
     }
     json_t *out = json_object();
-    int ok = rule_str(e, out, "title", 0, 256, path, err, 0) >= 0 &&
-             rule_str(e, out, "description", 0, 4096, path, err, 0) >= 0 &&
+    int ok = rule__json_str(e, out, "title", 0, 256, path, err, 0) >= 0 &&
+             rule__json_str(e, out, "description", 0, 4096, path, err, 0) >= 0 &&
              opt_url(e, out, "url", path, err, 0, 0) >= 0 &&
-             rule_int(e, out, "color", 0, 0xFFFFFF, path, err, 0) >= 0 &&
+             rule__json_int(e, out, "color", 0, 0xFFFFFF, path, err, 0) >= 0 &&
              embed_sub_object(e, out, "footer", path, err, "text", 2048) >= 0 &&
              url_object(e, out, "image", path, err, 0, 0) >= 0 &&
              url_object(e, out, "thumbnail", path, err, 0, 0) >= 0 &&
@@ -150,11 +150,11 @@ static json_t *clean_embed(json_t *e, const char *path, struct rule_error *err)
     if (ok && ts && !json_is_null(ts)) {
         int64_t ms;
         char tp[128];
-        rule_sub(tp, sizeof tp, path, "timestamp");
+        rule__json_sub(tp, sizeof tp, path, "timestamp");
         if (!json_is_string(ts) ||
             clock_parse(json_string_value(ts), json_string_length(ts), &ms)) {
             ok = 0;
-            rule_fail(err, tp, "deve ser uma data ISO 8601");
+            rule__json_fail(err, tp, "deve ser uma data ISO 8601");
         } else {
             char iso[CLOCK_ISO_LEN + 1];
             clock_format_iso(ms, iso);
@@ -163,7 +163,7 @@ static json_t *clean_embed(json_t *e, const char *path, struct rule_error *err)
     }
     if (ok && json_object_size(out) == 0) {
         ok = 0;
-        rule_fail(err, path, "um embed precisa de ao menos um campo");
+        rule__json_fail(err, path, "um embed precisa de ao menos um campo");
     }
     if (!ok) {
         json_decref(out);
@@ -172,14 +172,14 @@ static json_t *clean_embed(json_t *e, const char *path, struct rule_error *err)
     return out;
 }
 
-json_t *msg_clean_embeds(json_t *embeds, struct rule_error *err)
+json_t *rule_message_clean_embeds(json_t *embeds, struct rule_error *err)
 {
     if (!json_is_array(embeds)) {
-        rule_fail(err, "embeds", "deve ser uma lista");
+        rule__json_fail(err, "embeds", "deve ser uma lista");
         return NULL;
     }
     if (json_array_size(embeds) > MSG_EMBEDS_MAX) {
-        rule_fail(err, "embeds", "deve ter no máximo %d embeds", MSG_EMBEDS_MAX);
+        rule__json_fail(err, "embeds", "deve ter no máximo %d embeds", MSG_EMBEDS_MAX);
         return NULL;
     }
     json_t *out = json_array();
@@ -188,7 +188,7 @@ json_t *msg_clean_embeds(json_t *embeds, struct rule_error *err)
     json_array_foreach(embeds, i, e)
     {
         char path[32];
-        rule_idx(path, sizeof path, "embeds", i);
+        rule__json_idx(path, sizeof path, "embeds", i);
         json_t *clean = clean_embed(e, path, err);
         if (!clean) {
             json_decref(out);
@@ -196,9 +196,10 @@ json_t *msg_clean_embeds(json_t *embeds, struct rule_error *err)
         }
         json_array_append_new(out, clean);
     }
-    if (msg_embeds_chars(out) > MSG_EMBED_TOTAL_MAX) {
+    if (rule__message_embeds_chars(out) > MSG_EMBED_TOTAL_MAX) {
         json_decref(out);
-        rule_fail(err, "embeds", "deve ter no máximo %d caracteres no total", MSG_EMBED_TOTAL_MAX);
+        rule__json_fail(err, "embeds", "deve ter no máximo %d caracteres no total",
+                        MSG_EMBED_TOTAL_MAX);
         return NULL;
     }
     return out;
@@ -234,13 +235,13 @@ static json_t *component(struct walk *w, json_t *c, const char *path, const json
 /* A customId, unique within the message. */
 static int custom_id(struct walk *w, json_t *src, json_t *dst, const char *base)
 {
-    if (rule_str(src, dst, "customId", 1, 100, base, w->err, 1) < 0)
+    if (rule__json_str(src, dst, "customId", 1, 100, base, w->err, 1) < 0)
         return -1;
     const char *id = json_string_value(json_object_get(src, "customId"));
     char path[128];
-    rule_sub(path, sizeof path, base, "customId");
+    rule__json_sub(path, sizeof path, base, "customId");
     if (json_object_get(w->ids, id))
-        return rule_fail(w->err, path, "repetido: cada customId deve ser único na mensagem");
+        return rule__json_fail(w->err, path, "repetido: cada customId deve ser único na mensagem");
     json_object_set_new(w->ids, id, json_true());
     return 0;
 }
@@ -250,19 +251,19 @@ static int children(struct walk *w, json_t *src, json_t *dst, const char *key, c
                     size_t min, size_t max, const json_int_t *allowed, size_t nallowed)
 {
     char path[128];
-    rule_sub(path, sizeof path, base, key);
+    rule__json_sub(path, sizeof path, base, key);
     json_t *v = json_object_get(src, key);
     if (!json_is_array(v))
-        return rule_fail(w->err, path, v ? "deve ser uma lista" : "obrigatório");
+        return rule__json_fail(w->err, path, v ? "deve ser uma lista" : "obrigatório");
     if (json_array_size(v) < min || json_array_size(v) > max)
-        return rule_fail(w->err, path, "deve ter entre %zu e %zu componentes", min, max);
+        return rule__json_fail(w->err, path, "deve ter entre %zu e %zu componentes", min, max);
     json_t *out = json_array();
     size_t i;
     json_t *c;
     json_array_foreach(v, i, c)
     {
         char cp[128];
-        rule_idx(cp, sizeof cp, path, i);
+        rule__json_idx(cp, sizeof cp, path, i);
         json_t *clean = component(w, c, cp, allowed, nallowed);
         if (!clean) {
             json_decref(out);
@@ -276,30 +277,30 @@ static int children(struct walk *w, json_t *src, json_t *dst, const char *key, c
 
 static int button(struct walk *w, json_t *c, json_t *out, const char *path)
 {
-    if (rule_int(c, out, "style", 1, 5, path, w->err, 1) < 0 ||
-        rule_str(c, out, "label", 0, 80, path, w->err, 0) < 0 ||
-        rule_bool(c, out, "disabled", path, w->err) < 0)
+    if (rule__json_int(c, out, "style", 1, 5, path, w->err, 1) < 0 ||
+        rule__json_str(c, out, "label", 0, 80, path, w->err, 0) < 0 ||
+        rule__json_bool(c, out, "disabled", path, w->err) < 0)
         return -1;
     char p[128];
     if (json_integer_value(json_object_get(c, "style")) == 5) {
-        rule_sub(p, sizeof p, path, "customId");
+        rule__json_sub(p, sizeof p, path, "customId");
         if (json_object_get(c, "customId"))
-            return rule_fail(w->err, p, "botões de link (style 5) não têm customId");
+            return rule__json_fail(w->err, p, "botões de link (style 5) não têm customId");
         return opt_url(c, out, "url", path, w->err, 1, 0) < 0 ? -1 : 0;
     }
-    rule_sub(p, sizeof p, path, "url");
+    rule__json_sub(p, sizeof p, path, "url");
     if (json_object_get(c, "url"))
-        return rule_fail(w->err, p, "só botões de link (style 5) têm url");
+        return rule__json_fail(w->err, p, "só botões de link (style 5) têm url");
     return custom_id(w, c, out, path);
 }
 
 static int select_option(json_t *o, json_t *co, const char *op, struct rule_error *err, void *arg)
 {
     (void)arg;
-    return rule_str(o, co, "label", 1, 100, op, err, 1) < 0 ||
-                   rule_str(o, co, "value", 1, 100, op, err, 1) < 0 ||
-                   rule_str(o, co, "description", 0, 100, op, err, 0) < 0 ||
-                   rule_bool(o, co, "default", op, err) < 0
+    return rule__json_str(o, co, "label", 1, 100, op, err, 1) < 0 ||
+                   rule__json_str(o, co, "value", 1, 100, op, err, 1) < 0 ||
+                   rule__json_str(o, co, "description", 0, 100, op, err, 0) < 0 ||
+                   rule__json_bool(o, co, "default", op, err) < 0
                ? -1
                : 0;
 }
@@ -307,29 +308,29 @@ static int select_option(json_t *o, json_t *co, const char *op, struct rule_erro
 static int select_menu(struct walk *w, json_t *c, json_t *out, const char *path, json_int_t type)
 {
     if (custom_id(w, c, out, path) < 0 ||
-        rule_str(c, out, "placeholder", 0, 150, path, w->err, 0) < 0 ||
-        rule_int(c, out, "minValues", 0, 25, path, w->err, 0) < 0 ||
-        rule_int(c, out, "maxValues", 1, 25, path, w->err, 0) < 0 ||
-        rule_bool(c, out, "disabled", path, w->err) < 0)
+        rule__json_str(c, out, "placeholder", 0, 150, path, w->err, 0) < 0 ||
+        rule__json_int(c, out, "minValues", 0, 25, path, w->err, 0) < 0 ||
+        rule__json_int(c, out, "maxValues", 1, 25, path, w->err, 0) < 0 ||
+        rule__json_bool(c, out, "disabled", path, w->err) < 0)
         return -1;
     json_t *minv = json_object_get(out, "minValues"), *maxv = json_object_get(out, "maxValues");
     char p[128];
-    rule_sub(p, sizeof p, path, "minValues");
+    rule__json_sub(p, sizeof p, path, "minValues");
     if (minv && maxv && json_integer_value(minv) > json_integer_value(maxv))
-        return rule_fail(w->err, p, "não pode passar de maxValues");
+        return rule__json_fail(w->err, p, "não pode passar de maxValues");
     if (type != STRING_SELECT)
         return 0;
-    rule_sub(p, sizeof p, path, "options");
+    rule__json_sub(p, sizeof p, path, "options");
     json_t *opts = json_object_get(c, "options");
     if (!json_is_array(opts))
-        return rule_fail(w->err, p, opts ? "deve ser uma lista" : "obrigatório");
+        return rule__json_fail(w->err, p, opts ? "deve ser uma lista" : "obrigatório");
     if (json_array_size(opts) < 1 || json_array_size(opts) > 25)
-        return rule_fail(w->err, p, "deve ter entre 1 e 25 opções");
+        return rule__json_fail(w->err, p, "deve ter entre 1 e 25 opções");
     if (maxv && (size_t)json_integer_value(maxv) > json_array_size(opts)) {
-        rule_sub(p, sizeof p, path, "maxValues");
-        return rule_fail(w->err, p, "não pode passar do número de opções");
+        rule__json_sub(p, sizeof p, path, "maxValues");
+        return rule__json_fail(w->err, p, "não pode passar do número de opções");
     }
-    json_t *clean_opts = rule_objects(opts, p, w->err, select_option, NULL);
+    json_t *clean_opts = rule__json_objects(opts, p, w->err, select_option, NULL);
     if (!clean_opts)
         return -1;
     json_object_set_new(out, "options", clean_opts);
@@ -340,8 +341,8 @@ static int media_item(json_t *it, json_t *ci, const char *ip, struct rule_error 
 {
     (void)arg;
     return url_object(it, ci, "media", ip, err, 1, 1) < 0 ||
-                   rule_str(it, ci, "description", 0, 1024, ip, err, 0) < 0 ||
-                   rule_bool(it, ci, "spoiler", ip, err) < 0
+                   rule__json_str(it, ci, "description", 0, 1024, ip, err, 0) < 0 ||
+                   rule__json_bool(it, ci, "spoiler", ip, err) < 0
                ? -1
                : 0;
 }
@@ -349,13 +350,13 @@ static int media_item(json_t *it, json_t *ci, const char *ip, struct rule_error 
 static int media_items(struct walk *w, json_t *c, json_t *out, const char *path)
 {
     char p[128];
-    rule_sub(p, sizeof p, path, "items");
+    rule__json_sub(p, sizeof p, path, "items");
     json_t *items = json_object_get(c, "items");
     if (!json_is_array(items))
-        return rule_fail(w->err, p, items ? "deve ser uma lista" : "obrigatório");
+        return rule__json_fail(w->err, p, items ? "deve ser uma lista" : "obrigatório");
     if (json_array_size(items) < 1 || json_array_size(items) > 10)
-        return rule_fail(w->err, p, "deve ter entre 1 e 10 itens");
-    json_t *clean = rule_objects(items, p, w->err, media_item, NULL);
+        return rule__json_fail(w->err, p, "deve ter entre 1 e 10 itens");
+    json_t *clean = rule__json_objects(items, p, w->err, media_item, NULL);
     if (!clean)
         return -1;
     json_object_set_new(out, "items", clean);
@@ -380,9 +381,10 @@ static int row(struct walk *w, json_t *c, json_t *out, const char *path)
     json_array_foreach(kids, i, k) selects +=
         is_select(json_integer_value(json_object_get(k, "type")));
     char p[128];
-    rule_sub(p, sizeof p, path, "components");
+    rule__json_sub(p, sizeof p, path, "components");
     if (selects && json_array_size(kids) != 1)
-        return rule_fail(w->err, p, "uma fileira tem até 5 botões ou um único menu de seleção");
+        return rule__json_fail(w->err, p,
+                               "uma fileira tem até 5 botões ou um único menu de seleção");
     return 0;
 }
 
@@ -391,10 +393,10 @@ static int section(struct walk *w, json_t *c, json_t *out, const char *path)
     if (children(w, c, out, "components", path, 1, 3, SECTION_CHILDREN, 1) < 0)
         return -1;
     char p[128];
-    rule_sub(p, sizeof p, path, "accessory");
+    rule__json_sub(p, sizeof p, path, "accessory");
     json_t *acc = json_object_get(c, "accessory");
     if (!acc)
-        return rule_fail(w->err, p, "obrigatório");
+        return rule__json_fail(w->err, p, "obrigatório");
     json_t *clean = component(w, acc, p, ACCESSORY, 2);
     if (!clean)
         return -1;
@@ -406,15 +408,16 @@ static json_t *component(struct walk *w, json_t *c, const char *path, const json
                          size_t nallowed)
 {
     if (!json_is_object(c)) {
-        rule_fail(w->err, path, "deve ser um objeto");
+        rule__json_fail(w->err, path, "deve ser um objeto");
         return NULL;
     }
     if (++w->count > MSG_COMPONENTS_MAX) {
-        rule_fail(w->err, path, "uma mensagem tem no máximo %d componentes", MSG_COMPONENTS_MAX);
+        rule__json_fail(w->err, path, "uma mensagem tem no máximo %d componentes",
+                        MSG_COMPONENTS_MAX);
         return NULL;
     }
     json_t *out = json_object();
-    if (rule_int(c, out, "type", 1, 17, path, w->err, 1) < 0) {
+    if (rule__json_int(c, out, "type", 1, 17, path, w->err, 1) < 0) {
         json_decref(out);
         return NULL;
     }
@@ -423,8 +426,9 @@ static json_t *component(struct walk *w, json_t *c, const char *path, const json
     for (size_t i = 0; i < nallowed; i++)
         ok |= allowed[i] == type;
     char tp[128];
-    rule_sub(tp, sizeof tp, path, "type");
-    int rc = ok ? 0 : rule_fail(w->err, tp, "tipo %lld não é permitido aqui", (long long)type);
+    rule__json_sub(tp, sizeof tp, path, "type");
+    int rc =
+        ok ? 0 : rule__json_fail(w->err, tp, "tipo %lld não é permitido aqui", (long long)type);
     if (rc == 0) {
         switch (type) {
         case ROW:
@@ -437,12 +441,12 @@ static json_t *component(struct walk *w, json_t *c, const char *path, const json
             rc = section(w, c, out, path);
             break;
         case TEXT_DISPLAY:
-            rc = rule_str(c, out, "content", 1, 4000, path, w->err, 1);
+            rc = rule__json_str(c, out, "content", 1, 4000, path, w->err, 1);
             break;
         case THUMBNAIL:
             rc = url_object(c, out, "media", path, w->err, 1, 1) < 0 ||
-                         rule_str(c, out, "description", 0, 1024, path, w->err, 0) < 0 ||
-                         rule_bool(c, out, "spoiler", path, w->err) < 0
+                         rule__json_str(c, out, "description", 0, 1024, path, w->err, 0) < 0 ||
+                         rule__json_bool(c, out, "spoiler", path, w->err) < 0
                      ? -1
                      : 0;
             break;
@@ -451,21 +455,21 @@ static json_t *component(struct walk *w, json_t *c, const char *path, const json
             break;
         case FILE_COMPONENT:
             rc = url_object(c, out, "file", path, w->err, 1, 1) < 0 ||
-                         rule_bool(c, out, "spoiler", path, w->err) < 0
+                         rule__json_bool(c, out, "spoiler", path, w->err) < 0
                      ? -1
                      : 0;
             break;
         case SEPARATOR:
-            rc = rule_bool(c, out, "divider", path, w->err) < 0 ||
-                         rule_int(c, out, "spacing", 1, 2, path, w->err, 0) < 0
+            rc = rule__json_bool(c, out, "divider", path, w->err) < 0 ||
+                         rule__json_int(c, out, "spacing", 1, 2, path, w->err, 0) < 0
                      ? -1
                      : 0;
             break;
         case CONTAINER:
             rc = children(w, c, out, "components", path, 1, 10, CONTAINER_CHILDREN,
                           sizeof CONTAINER_CHILDREN / sizeof CONTAINER_CHILDREN[0]) < 0 ||
-                         rule_int(c, out, "accentColor", 0, 0xFFFFFF, path, w->err, 0) < 0 ||
-                         rule_bool(c, out, "spoiler", path, w->err) < 0
+                         rule__json_int(c, out, "accentColor", 0, 0xFFFFFF, path, w->err, 0) < 0 ||
+                         rule__json_bool(c, out, "spoiler", path, w->err) < 0
                      ? -1
                      : 0;
             break;
@@ -481,17 +485,17 @@ static json_t *component(struct walk *w, json_t *c, const char *path, const json
     return out;
 }
 
-json_t *msg_clean_components(json_t *components, int v2, struct rule_error *err)
+json_t *rule_message_clean_components(json_t *components, int v2, struct rule_error *err)
 {
     static const json_int_t LEGACY_TOP[] = {ROW};
     static const json_int_t V2_TOP[] = {ROW,           SECTION,        TEXT_DISPLAY, THUMBNAIL,
                                         MEDIA_GALLERY, FILE_COMPONENT, SEPARATOR,    CONTAINER};
     if (!json_is_array(components)) {
-        rule_fail(err, "components", "deve ser uma lista");
+        rule__json_fail(err, "components", "deve ser uma lista");
         return NULL;
     }
     if (!v2 && json_array_size(components) > 5) {
-        rule_fail(err, "components", "deve ter no máximo 5 fileiras");
+        rule__json_fail(err, "components", "deve ter no máximo 5 fileiras");
         return NULL;
     }
     struct walk w = {err, 0, json_object()};
@@ -501,7 +505,7 @@ json_t *msg_clean_components(json_t *components, int v2, struct rule_error *err)
     json_array_foreach(components, i, c)
     {
         char path[32];
-        rule_idx(path, sizeof path, "components", i);
+        rule__json_idx(path, sizeof path, "components", i);
         json_t *clean = v2 ? component(&w, c, path, V2_TOP, sizeof V2_TOP / sizeof V2_TOP[0])
                            : component(&w, c, path, LEGACY_TOP, 1);
         if (!clean) {

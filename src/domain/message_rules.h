@@ -18,10 +18,10 @@
 #define MSG_FLAG_EPHEMERAL     64 /* an interaction reply shown to its invoker only */
 
 /* embeds: a JSON array. Returns a new array, or NULL with err set. */
-json_t *msg_clean_embeds(json_t *embeds, struct rule_error *err);
+json_t *rule_message_clean_embeds(json_t *embeds, struct rule_error *err);
 /* components: a JSON array; v2 selects the Components V2 rules. */
-json_t *msg_clean_components(json_t *components, int v2, struct rule_error *err);
+json_t *rule_message_clean_components(json_t *components, int v2, struct rule_error *err);
 /* Total characters counted by the 6000 limit over all embeds of a cleaned array. */
-size_t msg_embeds_chars(json_t *embeds);
+size_t rule__message_embeds_chars(json_t *embeds);
 
 #endif

@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-int perm_valid(int64_t bits)
+int rule_perm_valid(int64_t bits)
 {
     return bits >= 0 && ((uint64_t)bits & ~PERM_ALL) == 0;
 }
@@ -17,7 +17,7 @@ static uint64_t unrestricted(const struct perm_member *m, uint64_t *base)
     return m->is_owner || (bits & PERM_ADMINISTRADOR);
 }
 
-uint64_t perm_base(const struct perm_member *m)
+uint64_t rule_perm_base(const struct perm_member *m)
 {
     uint64_t bits;
     if (unrestricted(m, &bits))
@@ -27,7 +27,7 @@ uint64_t perm_base(const struct perm_member *m)
     return bits;
 }
 
-uint64_t perm_channel(const struct perm_member *m, const struct perm_overwrites *ow)
+uint64_t rule_perm_channel(const struct perm_member *m, const struct perm_overwrites *ow)
 {
     uint64_t bits;
     if (unrestricted(m, &bits))
@@ -42,9 +42,9 @@ uint64_t perm_channel(const struct perm_member *m, const struct perm_overwrites 
     return bits;
 }
 
-void perm_overwrites_fold(const struct perm_overwrite *list, size_t n, const char *everyone_id,
-                          const char *const *role_ids, size_t nroles, const char *user_id,
-                          struct perm_overwrites *out)
+void rule_perm_overwrites_fold(const struct perm_overwrite *list, size_t n, const char *everyone_id,
+                               const char *const *role_ids, size_t nroles, const char *user_id,
+                               struct perm_overwrites *out)
 {
     memset(out, 0, sizeof *out);
     for (size_t i = 0; i < n; i++) {
@@ -71,7 +71,7 @@ void perm_overwrites_fold(const struct perm_overwrite *list, size_t n, const cha
     }
 }
 
-const char *perm_name(uint64_t bit)
+const char *rule_perm_name(uint64_t bit)
 {
     static const char *names[] = {
         "ADMINISTRADOR",    "GERENCIAR_SERVIDOR", "GERENCIAR_CANAIS",    "GERENCIAR_CARGOS",

@@ -58,15 +58,15 @@ struct perm_overwrites {
 };
 
 /* 1 when bits hold only known permission bits. */
-int perm_valid(int64_t bits);
-uint64_t perm_base(const struct perm_member *m);
-uint64_t perm_channel(const struct perm_member *m, const struct perm_overwrites *ow);
+int rule_perm_valid(int64_t bits);
+uint64_t rule_perm_base(const struct perm_member *m);
+uint64_t rule_perm_channel(const struct perm_member *m, const struct perm_overwrites *ow);
 /* Folds a channel's overwrites for a member: everyone_id is the @everyone role's ID, role_ids
  * the member's other roles, user_id the member. */
-void perm_overwrites_fold(const struct perm_overwrite *list, size_t n, const char *everyone_id,
-                          const char *const *role_ids, size_t nroles, const char *user_id,
-                          struct perm_overwrites *out);
+void rule_perm_overwrites_fold(const struct perm_overwrite *list, size_t n, const char *everyone_id,
+                               const char *const *role_ids, size_t nroles, const char *user_id,
+                               struct perm_overwrites *out);
 /* Name of a single bit ("VER_CANAL"), or NULL. */
-const char *perm_name(uint64_t bit);
+const char *rule_perm_name(uint64_t bit);
 
 #endif

@@ -3,7 +3,7 @@
 
 #include <stdlib.h>
 
-int ratewindow_init(struct ratewindow *w, uint32_t limit, int64_t window_ms)
+int rule_ratewindow_init(struct ratewindow *w, uint32_t limit, int64_t window_ms)
 {
     w->limit = limit ? limit : 1;
     w->times = calloc(w->limit, sizeof *w->times);
@@ -13,7 +13,7 @@ int ratewindow_init(struct ratewindow *w, uint32_t limit, int64_t window_ms)
     return w->times ? 0 : -1;
 }
 
-void ratewindow_cleanup(struct ratewindow *w)
+void rule_ratewindow_cleanup(struct ratewindow *w)
 {
     free(w->times);
     w->times = NULL;
@@ -27,7 +27,7 @@ static void expire(struct ratewindow *w, int64_t now)
     }
 }
 
-int64_t ratewindow_check(struct ratewindow *w, int64_t now)
+int64_t rule_ratewindow_check(struct ratewindow *w, int64_t now)
 {
     expire(w, now);
     if (w->count < w->limit)
@@ -36,9 +36,9 @@ int64_t ratewindow_check(struct ratewindow *w, int64_t now)
     return wait > 0 ? wait : 1;
 }
 
-int64_t ratewindow_hit(struct ratewindow *w, int64_t now)
+int64_t rule_ratewindow_hit(struct ratewindow *w, int64_t now)
 {
-    int64_t wait = ratewindow_check(w, now);
+    int64_t wait = rule_ratewindow_check(w, now);
     if (wait)
         return wait;
     w->times[(w->head + w->count) % w->limit] = now;
@@ -46,7 +46,7 @@ int64_t ratewindow_hit(struct ratewindow *w, int64_t now)
     return 0;
 }
 
-int ratewindow_idle(const struct ratewindow *w, int64_t now)
+int rule_ratewindow_idle(const struct ratewindow *w, int64_t now)
 {
     if (!w->count)
         return 1;

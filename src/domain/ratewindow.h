@@ -16,14 +16,14 @@ struct ratewindow {
 };
 
 /* Returns 0, or -1 when out of memory. */
-int ratewindow_init(struct ratewindow *w, uint32_t limit, int64_t window_ms);
-void ratewindow_cleanup(struct ratewindow *w);
+int rule_ratewindow_init(struct ratewindow *w, uint32_t limit, int64_t window_ms);
+void rule_ratewindow_cleanup(struct ratewindow *w);
 /* Records an event at now when allowed and returns 0; otherwise returns the milliseconds to
  * wait (> 0) and records nothing. */
-int64_t ratewindow_hit(struct ratewindow *w, int64_t now);
+int64_t rule_ratewindow_hit(struct ratewindow *w, int64_t now);
 /* Like hit, but records nothing either way. */
-int64_t ratewindow_check(struct ratewindow *w, int64_t now);
+int64_t rule_ratewindow_check(struct ratewindow *w, int64_t now);
 /* 1 when every recorded event has left the window (the entry can be dropped). */
-int ratewindow_idle(const struct ratewindow *w, int64_t now);
+int rule_ratewindow_idle(const struct ratewindow *w, int64_t now);
 
 #endif

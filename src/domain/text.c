@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-size_t text_chars(const char *s, size_t len)
+size_t rule_text_chars(const char *s, size_t len)
 {
     size_t n = 0;
     for (size_t i = 0; i < len; i++)
@@ -12,7 +12,7 @@ size_t text_chars(const char *s, size_t len)
     return n;
 }
 
-int text_username_fold(char *s, size_t len)
+int rule_text_username_fold(char *s, size_t len)
 {
     if (len < 2 || len > 32)
         return 0;
@@ -31,7 +31,7 @@ static int is_space(char c)
     return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
 }
 
-const char *text_trim(const char *s, size_t *len)
+const char *rule_text_trim(const char *s, size_t *len)
 {
     size_t n = *len;
     while (n && is_space(*s)) {
@@ -44,7 +44,7 @@ const char *text_trim(const char *s, size_t *len)
     return s;
 }
 
-int text_has_control(const char *s, size_t len, int allow_newlines)
+int rule_text_has_control(const char *s, size_t len, int allow_newlines)
 {
     for (size_t i = 0; i < len; i++) {
         unsigned char c = (unsigned char)s[i];
@@ -96,7 +96,7 @@ static const char *transliterate(const char **p, char one[2])
     return "";
 }
 
-void text_bot_username(const char *name, int attempt, char out[33])
+void rule_text_bot_username(const char *name, int attempt, char out[33])
 {
     char slug[25], one[2];
     size_t n = 0;

@@ -4,17 +4,17 @@
 #include <stddef.h>
 
 /* Number of Unicode code points in valid UTF-8 (jansson has already validated it). */
-size_t text_chars(const char *s, size_t len);
+size_t rule_text_chars(const char *s, size_t len);
 /* 1 when s is 2 to 32 of a-z 0-9 _ . (after folding to lowercase, which is done in place). */
-int text_username_fold(char *s, size_t len);
+int rule_text_username_fold(char *s, size_t len);
 /* Trims ASCII whitespace from both ends: returns the new start and sets *len. */
-const char *text_trim(const char *s, size_t *len);
+const char *rule_text_trim(const char *s, size_t *len);
 /* 1 when the text has a control character (other than tab/newline when allow_newlines). */
-int text_has_control(const char *s, size_t len, int allow_newlines);
+int rule_text_has_control(const char *s, size_t len, int allow_newlines);
 
 /* A bot username made from an application name: lowercase ASCII letters and digits, other
  * characters folded into '_', then "_bot" (attempt 0) or "_<attempt>" — always 2 to 32 valid
  * username characters. out must hold 33 bytes. */
-void text_bot_username(const char *name, int attempt, char out[33]);
+void rule_text_bot_username(const char *name, int attempt, char out[33]);
 
 #endif

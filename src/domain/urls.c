@@ -66,7 +66,7 @@ static const char *split(const char *url, size_t len, struct url_parts *out)
     return NULL;
 }
 
-const char *url_check_redirect(const char *url, size_t len)
+const char *rule_url_check_redirect(const char *url, size_t len)
 {
     struct url_parts u;
     const char *why = split(url, len, &u);
@@ -77,19 +77,19 @@ const char *url_check_redirect(const char *url, size_t len)
     return NULL;
 }
 
-const char *url_check_http(const char *url, size_t len)
+const char *rule_url_check_http(const char *url, size_t len)
 {
     struct url_parts u;
     return split(url, len, &u);
 }
 
-const char *url_check_endpoint(const char *url, size_t len, int allow_private)
+const char *rule_url_check_endpoint(const char *url, size_t len, int allow_private)
 {
     struct url_parts u;
     const char *why = split(url, len, &u);
     if (why)
         return why;
-    if (!allow_private && url_host_is_private(u.host, u.host_len))
+    if (!allow_private && rule_url_host_is_private(u.host, u.host_len))
         return "endereços locais ou privados não são permitidos";
     return NULL;
 }
@@ -120,7 +120,7 @@ static int ipv6_private(const unsigned char b[16])
            (b[0] == 0xfe && (b[1] & 0x80) == 0x80) || b[0] == 0xff;
 }
 
-int url_host_is_private(const char *host, size_t len)
+int rule_url_host_is_private(const char *host, size_t len)
 {
     char text[256];
     if (len < sizeof text) {

@@ -9,12 +9,12 @@
 #define URL_MAX 2048
 
 /* NULL when valid, else the reason (Portuguese). */
-const char *url_check_redirect(const char *url, size_t len);
-const char *url_check_endpoint(const char *url, size_t len, int allow_private);
+const char *rule_url_check_redirect(const char *url, size_t len);
+const char *rule_url_check_endpoint(const char *url, size_t len, int allow_private);
 /* An absolute http(s) URL (fragments allowed), for links shown in messages. */
-const char *url_check_http(const char *url, size_t len);
+const char *rule_url_check_http(const char *url, size_t len);
 /* 1 when the host text names a loopback, private, link-local or unspecified address
  * (literal IPv4/IPv6, or localhost names). */
-int url_host_is_private(const char *host, size_t len);
+int rule_url_host_is_private(const char *host, size_t len);
 
 #endif

@@ -6,7 +6,7 @@
 static int not_object(json_t *payload, struct rule_error *err)
 {
     if (payload && !json_is_object(payload))
-        return rule_fail(err, "payload", "deve ser um objeto");
+        return rule__json_fail(err, "payload", "deve ser um objeto");
     return 0;
 }
 
@@ -16,11 +16,11 @@ static int read_id(json_t *payload, const char *key, int required, char out[UUID
 {
     json_t *v = json_object_get(payload, key);
     if (!v || (!required && json_is_null(v)))
-        return required ? rule_fail(err, key, "obrigatório") : 0;
+        return required ? rule__json_fail(err, key, "obrigatório") : 0;
     if (!json_is_string(v))
-        return rule_fail(err, key, "deve ser um texto");
+        return rule__json_fail(err, key, "deve ser um texto");
     if (!uuid_valid(json_string_value(v), json_string_length(v)))
-        return rule_fail(err, key, "deve ser um UUID");
+        return rule__json_fail(err, key, "deve ser um UUID");
     memcpy(out, json_string_value(v), UUID_LEN + 1);
     return 1;
 }
@@ -32,12 +32,12 @@ static int read_flag(json_t *payload, const char *key, int *out, struct rule_err
     if (!v || json_is_null(v))
         return 0;
     if (!json_is_boolean(v))
-        return rule_fail(err, key, "deve ser verdadeiro ou falso");
+        return rule__json_fail(err, key, "deve ser verdadeiro ou falso");
     *out = json_is_true(v);
     return 1;
 }
 
-int voice_read_join(json_t *payload, struct voice_join_req *out, struct rule_error *err)
+int rule_voice_read_join(json_t *payload, struct voice_join_req *out, struct rule_error *err)
 {
     memset(out, 0, sizeof *out);
     if (not_object(payload, err) || read_id(payload, "channelId", 1, out->channel_id, err) < 0 ||
@@ -47,7 +47,7 @@ int voice_read_join(json_t *payload, struct voice_join_req *out, struct rule_err
     return 0;
 }
 
-int voice_read_leave(json_t *payload, struct voice_leave_req *out, struct rule_error *err)
+int rule_voice_read_leave(json_t *payload, struct voice_leave_req *out, struct rule_error *err)
 {
     memset(out, 0, sizeof *out);
     if (not_object(payload, err) || read_id(payload, "channelId", 0, out->channel_id, err) < 0)
@@ -55,8 +55,8 @@ int voice_read_leave(json_t *payload, struct voice_leave_req *out, struct rule_e
     return 0;
 }
 
-int voice_read_signal(json_t *payload, int attachments, struct voice_signal_req *out,
-                      struct rule_error *err)
+int rule_voice_read_signal(json_t *payload, int attachments, struct voice_signal_req *out,
+                           struct rule_error *err)
 {
     memset(out, 0, sizeof *out);
     if (not_object(payload, err) || read_id(payload, "channelId", 1, out->channel_id, err) < 0 ||
@@ -64,24 +64,24 @@ int voice_read_signal(json_t *payload, int attachments, struct voice_signal_req 
         return 400;
     json_t *data = json_object_get(payload, "data");
     if (!data || json_is_null(data)) {
-        rule_fail(err, "data", "obrigatório");
+        rule__json_fail(err, "data", "obrigatório");
         return 400;
     }
     if (attachments > 0) {
-        rule_fail(err, "data", "deve ser JSON, sem anexos binários");
+        rule__json_fail(err, "data", "deve ser JSON, sem anexos binários");
         return 400;
     }
     /* Measured without building the text: json_dumpb with no buffer only counts. */
     size_t len = json_dumpb(data, NULL, 0, JSON_COMPACT | JSON_ENCODE_ANY);
     if (len == 0 || len > VOICE_SIGNAL_MAX) {
-        rule_fail(err, "data", "no máximo %d bytes", VOICE_SIGNAL_MAX);
+        rule__json_fail(err, "data", "no máximo %d bytes", VOICE_SIGNAL_MAX);
         return 413;
     }
     out->data = data;
     return 0;
 }
 
-int voice_refusal(enum voice_verdict v, const char **message)
+int rule_voice_refusal(enum voice_verdict v, const char **message)
 {
     switch (v) {
     case VOICE_ALLOWED:

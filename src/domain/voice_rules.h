@@ -49,13 +49,13 @@ struct voice_standing {
 };
 
 /* The status and message for a refused voice:join (200 and NULL when it is allowed). */
-int voice_refusal(enum voice_verdict v, const char **message);
+int rule_voice_refusal(enum voice_verdict v, const char **message);
 
 /* payload is the event's argument, NULL when there is none. */
-int voice_read_join(json_t *payload, struct voice_join_req *out, struct rule_error *err);
-int voice_read_leave(json_t *payload, struct voice_leave_req *out, struct rule_error *err);
+int rule_voice_read_join(json_t *payload, struct voice_join_req *out, struct rule_error *err);
+int rule_voice_read_leave(json_t *payload, struct voice_leave_req *out, struct rule_error *err);
 /* attachments: how many binary attachments came with the event (refused). */
-int voice_read_signal(json_t *payload, int attachments, struct voice_signal_req *out,
-                      struct rule_error *err);
+int rule_voice_read_signal(json_t *payload, int attachments, struct voice_signal_req *out,
+                           struct rule_error *err);
 
 #endif

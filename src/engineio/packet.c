@@ -5,7 +5,7 @@
 
 #include "core/crypto.h"
 
-int eio_decode_text(const char *s, size_t len, struct eio_packet *out)
+int eio__decode_text(const char *s, size_t len, struct eio_packet *out)
 {
     if (len == 0 || s[0] < '0' || s[0] > '6')
         return EIO_EDECODE;
@@ -16,8 +16,8 @@ int eio_decode_text(const char *s, size_t len, struct eio_packet *out)
     return EIO_OK;
 }
 
-int eio_decode_payload(const char *s, size_t len, unsigned char *scratch,
-                       int (*fn)(void *user, const struct eio_packet *p), void *user)
+int eio__decode_payload(const char *s, size_t len, unsigned char *scratch,
+                        int (*fn)(void *user, const struct eio_packet *p), void *user)
 {
     size_t i = 0;
     if (len == 0)
@@ -31,7 +31,7 @@ int eio_decode_payload(const char *s, size_t len, unsigned char *scratch,
             if (k < 0)
                 return EIO_EDECODE;
             p = (struct eio_packet){EIO_MESSAGE, 1, (const char *)scratch, (size_t)k};
-        } else if (eio_decode_text(s + i, n, &p)) {
+        } else if (eio__decode_text(s + i, n, &p)) {
             return EIO_EDECODE;
         }
         if (fn(user, &p))
@@ -43,17 +43,17 @@ int eio_decode_payload(const char *s, size_t len, unsigned char *scratch,
     return EIO_OK;
 }
 
-int eio_encode_text(struct buf *out, enum eio_type type, const char *data, size_t len)
+int eio__encode_text(struct buf *out, enum eio_type type, const char *data, size_t len)
 {
     char digit = (char)('0' + type);
     int rc = buf_append(out, &digit, 1);
     return rc ? rc : buf_append(out, data, len);
 }
 
-int eio_encode_polling(struct buf *out, const struct eio_packet *p)
+int eio__encode_polling(struct buf *out, const struct eio_packet *p)
 {
     if (!p->binary)
-        return eio_encode_text(out, p->type, p->data, p->len);
+        return eio__encode_text(out, p->type, p->data, p->len);
     size_t need = 4 * ((p->len + 2) / 3) + 2;
     int rc = buf_append(out, "b", 1);
     if (rc)

@@ -33,14 +33,14 @@ struct eio_packet {
 enum eio_error { EIO_OK = 0, EIO_EDECODE = -1 };
 
 /* One text packet ("<digit><payload>"). */
-int eio_decode_text(const char *s, size_t len, struct eio_packet *out);
+int eio__decode_text(const char *s, size_t len, struct eio_packet *out);
 /* Calls fn for each packet of a polling body. Binary records are decoded into scratch (which
  * must hold len bytes). Returns EIO_OK or EIO_EDECODE (some packets may have been delivered). */
-int eio_decode_payload(const char *s, size_t len, unsigned char *scratch,
-                       int (*fn)(void *user, const struct eio_packet *p), void *user);
+int eio__decode_payload(const char *s, size_t len, unsigned char *scratch,
+                        int (*fn)(void *user, const struct eio_packet *p), void *user);
 /* Appends a packet as a polling record (text, or "b"+base64 for binary). */
-int eio_encode_polling(struct buf *out, const struct eio_packet *p);
+int eio__encode_polling(struct buf *out, const struct eio_packet *p);
 /* Appends a packet as a WebSocket text frame payload (binary packets are sent as is). */
-int eio_encode_text(struct buf *out, enum eio_type type, const char *data, size_t len);
+int eio__encode_text(struct buf *out, enum eio_type type, const char *data, size_t len);
 
 #endif

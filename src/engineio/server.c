@@ -249,7 +249,7 @@ static int flush(struct eio_socket *s)
             buf_append(&body, "\x1e", 1);
         struct eio_packet p = {EIO_MESSAGE, 1, it->data, it->len};
         if (it->binary)
-            eio_encode_polling(&body, &p);
+            eio__encode_polling(&body, &p);
         else
             buf_append(&body, it->data, it->len);
         free(it);
@@ -390,7 +390,7 @@ static void ws_message(void *user, int binary, const char *data, size_t len)
     if (binary) {
         p = (struct eio_packet){EIO_MESSAGE, 1, data, len};
         on_packet(s, &p);
-    } else if (eio_decode_text(data, len, &p)) {
+    } else if (eio__decode_text(data, len, &p)) {
         finish_now(s, "parse error", "1");
     } else {
         on_packet(s, &p);
@@ -582,9 +582,9 @@ static void handle_poll_post(struct eio_socket *s, struct http_exchange *ex)
         return;
     }
     unsigned char *scratch = malloc(body->len + 1);
-    int rc =
-        scratch ? eio_decode_payload(body->data ? body->data : "", body->len, scratch, on_packet, s)
-                : EIO_EDECODE;
+    int rc = scratch ? eio__decode_payload(body->data ? body->data : "", body->len, scratch,
+                                           on_packet, s)
+                     : EIO_EDECODE;
     free(scratch);
     if (rc != EIO_OK && !s->closed)
         finish_now(s, "parse error", "1");
@@ -766,7 +766,7 @@ void eio_server_free(struct eio_server *srv)
     free(srv);
 }
 
-const char *eio_socket_id(const struct eio_socket *s)
+const char *eio__socket_id(const struct eio_socket *s)
 {
     return s->id;
 }

@@ -57,7 +57,7 @@ void eio_prepared_cleanup(struct eio_prepared *p);
 int eio_socket_send_prepared(struct eio_socket *s, const struct eio_prepared *p);
 /* Ends the session: queued packets are still delivered, then the transport closes. */
 void eio_socket_close(struct eio_socket *s, const char *reason);
-const char *eio_socket_id(const struct eio_socket *s);
+const char *eio__socket_id(const struct eio_socket *s);
 void *eio_socket_data(const struct eio_socket *s);
 void eio_socket_set_data(struct eio_socket *s, void *data);
 

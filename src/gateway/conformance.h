@@ -13,12 +13,12 @@
 
 struct conformance;
 
-struct conformance *conformance_new(uv_loop_t *loop);
+struct conformance *gateway_conformance_new(uv_loop_t *loop);
 /* 1 when it took the request (/engine.io/ or /socket.io/). */
-int conformance_handle(struct conformance *c, struct http_exchange *ex);
-void conformance_drain(struct conformance *c);
-size_t conformance_sessions(const struct conformance *c);
-void conformance_release(struct conformance *c);
-void conformance_free(struct conformance *c);
+int gateway_conformance_handle(struct conformance *c, struct http_exchange *ex);
+void gateway_conformance_drain(struct conformance *c);
+size_t gateway_conformance_sessions(const struct conformance *c);
+void gateway_conformance_release(struct conformance *c);
+void gateway_conformance_free(struct conformance *c);
 
 #endif

@@ -43,8 +43,8 @@ static void attach(struct gateway *gw, struct conn *c)
 {
     c->next = map_get(&gw->users, c->user_id);
     map_set(&gw->users, c->user_id, c);
-    if (presence_connected(gw->presence, c->user_id))
-        presence_live_note(gw, c->user_id);
+    if (state_presence_connected(gw->presence, c->user_id))
+        gateway__presence_note(gw, c->user_id);
     gw->bots += c->is_bot;
     gw->conns++;
 }
@@ -60,8 +60,8 @@ static void detach(struct gateway *gw, struct conn *c)
         map_set(&gw->users, c->user_id, first);
     else
         map_remove(&gw->users, c->user_id);
-    if (presence_disconnected(gw->presence, c->user_id))
-        presence_live_note(gw, c->user_id);
+    if (state_presence_disconnected(gw->presence, c->user_id))
+        gateway__presence_note(gw, c->user_id);
     gw->bots -= c->is_bot;
     gw->conns--;
 }
@@ -88,7 +88,7 @@ static void job_answered(struct inbox_item *item)
     }
 }
 
-void gateway_run(struct gateway *gw, struct gateway_job *j)
+void gateway__run(struct gateway *gw, struct gateway_job *j)
 {
     j->gw = gw;
     j->job.fn = job_on_worker;
@@ -97,8 +97,8 @@ void gateway_run(struct gateway *gw, struct gateway_job *j)
     workers_submit(gw->workers, &j->job);
 }
 
-void gateway_publish(struct gateway *gw, const char *name, json_t *payload,
-                     const char (*to)[UUID_LEN + 1], size_t n, int everywhere)
+void gateway__publish(struct gateway *gw, const char *name, json_t *payload,
+                      const char (*to)[UUID_LEN + 1], size_t n, int everywhere)
 {
     struct idset *set = n ? idset_of(to, n) : NULL;
     if (set)
@@ -122,7 +122,8 @@ struct auth_job {
     struct store_token_owner owner;
 };
 
-void gateway_replay_one(void *sock, uint64_t seq, const char *name, const char *payload, size_t len)
+void gateway__replay_one(void *sock, uint64_t seq, const char *name, const char *payload,
+                         size_t len)
 {
     struct buf packet;
     buf_init(&packet, len + 96);
@@ -136,31 +137,31 @@ static void accept_recoverable(struct gateway *gw, struct conn *c, const struct 
 {
     uint64_t offset = a->offset;
     int64_t now = clock_now_ms();
-    int recovered =
-        a->pid[0] && recovery_claim(gw->recovery, a->pid, c->user_id, c->token_hash, &offset, now);
+    int recovered = a->pid[0] && gateway__recovery_claim(gw->recovery, a->pid, c->user_id,
+                                                         c->token_hash, &offset, now);
     /* A session this process never saw: from its last offset, or (no event received yet) from
      * the position its pid says it began at. */
-    uint64_t from = a->offset ? a->offset : a->pid[0] ? recovery_pid_position(a->pid) : 0;
+    uint64_t from = a->offset ? a->offset : a->pid[0] ? gateway__recovery_pid_position(a->pid) : 0;
     if (!recovered && from) {
-        resume_from_log(gw, c, a->pid, from);
+        gateway__resume_from_log(gw, c, a->pid, from);
         return;
     }
     if (recovered)
         memcpy(c->pid, a->pid, sizeof c->pid);
     else
-        recovery_new_pid(c->pid, recovery_last(gw->recovery));
-    c->since = recovery_last(gw->recovery);
+        gateway__recovery_new_pid(c->pid, gateway__recovery_last(gw->recovery));
+    c->since = gateway__recovery_last(gw->recovery);
     sio_connect_accept_pid(c->sock, c->pid);
     if (recovered) {
-        recovery_replay(gw->recovery, offset, c->user_id, gateway_replay_one, c->sock);
+        gateway__recovery_replay(gw->recovery, offset, c->user_id, gateway__replay_one, c->sock);
     }
 }
 
 static void auth_on_worker(struct gateway_job *j, void *thread_ctx)
 {
     struct auth_job *a = (struct auth_job *)j;
-    if (a->ticket[0] &&
-        !tickets_redeem(state_tickets(j->gw->state), a->ticket, clock_now_ms(), a->token_hash)) {
+    if (a->ticket[0] && !state_tickets_redeem(state_tickets(j->gw->state), a->ticket,
+                                              clock_now_ms(), a->token_hash)) {
         a->bad_ticket = 1;
         return;
     }
@@ -231,11 +232,11 @@ static enum sio_connect_decision on_connect(void *user, struct sio_socket *sock,
     char ticket_hash[CRYPTO_SHA256_HEX + 1];
     int by_ticket = !json_is_string(token) && json_is_string(ticket);
     /* Kept in Redis, a ticket is redeemed on the worker; kept here, at once. */
-    int ticket_later = by_ticket && tickets_shared(state_tickets(gw->state)) &&
+    int ticket_later = by_ticket && state_tickets_shared(state_tickets(gw->state)) &&
                        json_string_length(ticket) == CRYPTO_TOKEN_LEN;
     if (by_ticket && !ticket_later &&
-        !tickets_redeem(state_tickets(gw->state), json_string_value(ticket), clock_now_ms(),
-                        ticket_hash)) {
+        !state_tickets_redeem(state_tickets(gw->state), json_string_value(ticket), clock_now_ms(),
+                              ticket_hash)) {
         note_connect(gw, NULL, 0);
         *message = "Ticket inválido";
         return SIO_REFUSE;
@@ -278,7 +279,7 @@ static enum sio_connect_decision on_connect(void *user, struct sio_socket *sock,
         a->base.gw = gw;
         auth_answered(&a->base);
     } else {
-        gateway_run(gw, &a->base);
+        gateway__run(gw, &a->base);
     }
     return SIO_LATER;
 }
@@ -310,8 +311,8 @@ static void on_event(void *user, struct sio_socket *sock, json_t *args, int64_t 
         return;
     }
     if (c && !gw->draining &&
-        voice_on_event(gw, c, json_string_value(json_array_get(args, 0)), json_array_get(args, 1),
-                       ack_id, natt))
+        gateway__voice_on_event(gw, c, json_string_value(json_array_get(args, 0)),
+                                json_array_get(args, 1), ack_id, natt))
         return;
     /* Other events mean nothing here; acknowledge so a waiting client moves on. */
     if (ack_id >= 0) {
@@ -331,8 +332,9 @@ static void on_disconnect(void *user, struct sio_socket *sock, const char *reaso
      * or a shutdown does not. */
     if (c->recovery && strcmp(reason, "server namespace disconnect") &&
         strcmp(reason, "client namespace disconnect") && strcmp(reason, "server shutting down"))
-        recovery_park(gw->recovery, c->pid, c->user_id, c->token_hash, c->since, clock_now_ms());
-    voice_on_disconnect(gw, c);
+        gateway__recovery_park(gw->recovery, c->pid, c->user_id, c->token_hash, c->since,
+                               clock_now_ms());
+    gateway__voice_on_disconnect(gw, c);
     detach(gw, c);
     free(c);
 }
@@ -459,7 +461,7 @@ static void note_for_console(struct gateway *gw, const struct bus_event *ev)
         if (cid && slice_copy(slice_from(cid), e.channel_id, sizeof e.channel_id))
             e.channel_id[0] = '\0';
         struct console_arg arg = {gw, ev->to};
-        console_record(gw->console, &e, console_outcome_of, &arg);
+        state_console_record(gw->console, &e, console_outcome_of, &arg);
     }
     json_decref(p);
 }
@@ -468,7 +470,7 @@ static void deliver(void *user, const struct bus_event *ev)
 {
     struct gateway *gw = user;
     if (ev->position && gw->sequence) {
-        sequence_accept(gw->sequence, ev);
+        gateway__sequence_accept(gw->sequence, ev);
         return;
     }
     if (!strcmp(ev->name, BUS_DISCONNECT)) {
@@ -481,17 +483,17 @@ static void deliver(void *user, const struct bus_event *ev)
         return;
     }
     if (!strcmp(ev->name, BUS_VOICE_REVIEW)) {
-        voice_on_review(gw, ev->payload, ev->payload_len);
+        gateway__voice_on_review(gw, ev->payload, ev->payload_len);
         return;
     }
     if (!strcmp(ev->name, BUS_SWEEP)) {
         sweep(gw);
         return;
     }
-    gateway_fan_out(gw, ev);
+    gateway__fan_out(gw, ev);
 }
 
-void gateway_fan_out(struct gateway *gw, const struct bus_event *ev)
+void gateway__fan_out(struct gateway *gw, const struct bus_event *ev)
 {
     /* 2["NAME",payload]: built once, the same bytes for everyone. */
     struct buf packet;
@@ -502,12 +504,13 @@ void gateway_fan_out(struct gateway *gw, const struct bus_event *ev)
     }
     struct frames f = {.ev = ev};
     /* Logged events carry their log position as the offset; live-only ones none. */
-    f.seq = ev->position ? recovery_record_at(gw->recovery, ev->position, ev->name, ev->payload,
+    f.seq = ev->position
+                ? gateway__recovery_record_at(gw->recovery, ev->position, ev->name, ev->payload,
                                               ev->payload_len, ev->to, clock_now_ms())
-                         : 0;
+                : 0;
     gw->stats.events++;
     gw->stats.recipients += idset_count(ev->to);
-    if (ev->position && gw->console && console_watching(gw->console))
+    if (ev->position && gw->console && state_console_watching(gw->console))
         note_for_console(gw, ev);
     if (!sio_prepare(&f.plain, packet.data, packet.len)) {
         send_to_audience(gw, ev->to, &f);
@@ -583,23 +586,23 @@ static void sweep(struct gateway *gw)
     s->base.work = sweep_on_worker;
     s->base.done = sweep_answered;
     gw->sweeping = 1;
-    gateway_run(gw, &s->base);
+    gateway__run(gw, &s->base);
 }
 
 static void on_sweep(uv_timer_t *t)
 {
     struct gateway *gw = t->data;
-    recovery_expire(gw->recovery, clock_now_ms());
-    presence_live_tick(gw);
+    gateway__recovery_expire(gw->recovery, clock_now_ms());
+    gateway__presence_tick(gw);
 }
 
 /* ---- the gateway ---- */
 
 void gateway_resume_after(struct gateway *gw, uint64_t last_position)
 {
-    recovery_start_at(gw->recovery, last_position);
+    gateway__recovery_start_at(gw->recovery, last_position);
     if (gw->sequence)
-        sequence_start_at(gw->sequence, last_position);
+        gateway__sequence_start_at(gw->sequence, last_position);
 }
 
 void gateway_stats(const struct gateway *gw, struct gateway_stats *out)
@@ -612,7 +615,7 @@ void gateway_stats(const struct gateway *gw, struct gateway_stats *out)
 struct gateway *gateway_new(uv_loop_t *loop, const struct gateway_config *cfg,
                             const struct gateway_rules *rules, struct state *state,
                             struct workers *workers, struct bus *bus, struct presence *presence,
-                            struct voicestate *voice, struct console *console)
+                            struct state_voice *voice, struct console *console)
 {
     static const char *const namespaces[] = {"/", NULL};
     struct gateway *gw = calloc(1, sizeof *gw);
@@ -636,19 +639,19 @@ struct gateway *gateway_new(uv_loop_t *loop, const struct gateway_config *cfg,
     struct sio_config sio = {namespaces, 45000};
     gw->sio = sio_server_new(loop, &eio, &sio, &handlers, gw);
     gw->inbox = inbox_new(loop);
-    gw->recovery = recovery_new();
+    gw->recovery = gateway__recovery_new();
     if (cfg->in_order && gw->sio && gw->inbox && gw->recovery)
-        gw->sequence = sequence_new(gw, 0);
+        gw->sequence = gateway__sequence_new(gw, 0);
     if (!gw->sio || !gw->inbox || !gw->recovery || (cfg->in_order && !gw->sequence)) {
         sio_server_free(gw->sio);
         inbox_close(gw->inbox);
-        recovery_free(gw->recovery);
+        gateway__recovery_free(gw->recovery);
         free(gw);
         return NULL;
     }
     uv_timer_init(loop, &gw->sweep);
     gw->sweep.data = gw;
-    presence_live_init(gw);
+    gateway__presence_init(gw);
     uv_timer_start(&gw->sweep, on_sweep, SWEEP_MS, SWEEP_MS);
     bus_subscribe(bus, deliver, gw);
     return gw;
@@ -700,8 +703,8 @@ void gateway_drain(struct gateway *gw)
     sio_server_close_all(gw->sio);
     bus_subscribe(gw->bus, NULL, NULL);
     uv_close((uv_handle_t *)&gw->sweep, on_sweep_closed);
-    presence_live_close(gw);
-    sequence_stop(gw->sequence);
+    gateway__presence_close(gw);
+    gateway__sequence_stop(gw->sequence);
     if (gw->inflight == 0) {
         inbox_close(gw->inbox);
         gw->inbox = NULL;
@@ -723,9 +726,9 @@ void gateway_free(struct gateway *gw)
     if (!gw)
         return;
     sio_server_free(gw->sio);
-    recovery_free(gw->recovery);
-    sequence_free(gw->sequence);
+    gateway__recovery_free(gw->recovery);
+    gateway__sequence_free(gw->sequence);
     map_cleanup(&gw->users);
-    presence_live_cleanup(gw);
+    gateway__presence_cleanup(gw);
     free(gw);
 }

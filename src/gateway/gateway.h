@@ -15,7 +15,7 @@
 
 struct bus;
 struct presence;
-struct voicestate;
+struct state_voice;
 struct console;
 struct gateway;
 struct state;
@@ -64,7 +64,7 @@ void gateway_stats(const struct gateway *gw, struct gateway_stats *out);
 struct gateway *gateway_new(uv_loop_t *loop, const struct gateway_config *cfg,
                             const struct gateway_rules *rules, struct state *state,
                             struct workers *workers, struct bus *bus, struct presence *presence,
-                            struct voicestate *voice, struct console *console);
+                            struct state_voice *voice, struct console *console);
 /* 1 when the request is for the gateway's path. */
 int gateway_owns(const struct http_request *req);
 void gateway_handle(struct gateway *gw, struct http_exchange *ex);

@@ -20,7 +20,7 @@ struct sio_server;
 struct bus;
 struct presence;
 struct recovery;
-struct voicestate;
+struct state_voice;
 struct voice_limits;
 
 struct conn {
@@ -50,7 +50,7 @@ struct gateway {
     struct inbox *inbox;
     struct recovery *recovery;
     struct sequence *sequence; /* several nodes: logged events in position order, else NULL */
-    struct voicestate *voice;
+    struct state_voice *voice;
     struct console *console; /* the portal's event console (not owned; may be NULL) */
     double rate_limit_scale;
     struct map users;           /* user id → first struct conn */
@@ -80,17 +80,17 @@ struct gateway_job {
     void (*done)(struct gateway_job *j);                   /* on the I/O thread; frees the job */
 };
 
-void gateway_run(struct gateway *gw, struct gateway_job *j);
-/* Sends a kept event to a socket (a struct sio_socket *) with its offset: a recovery_replay
- * callback. */
-void gateway_replay_one(void *sock, uint64_t seq, const char *name, const char *payload,
-                        size_t len);
+void gateway__run(struct gateway *gw, struct gateway_job *j);
+/* Sends a kept event to a socket (a struct sio_socket *) with its offset: a
+ * gateway__recovery_replay callback. */
+void gateway__replay_one(void *sock, uint64_t seq, const char *name, const char *payload,
+                         size_t len);
 /* Sends an event to those of its audience connected here, with its offset when logged. */
 struct bus_event;
-void gateway_fan_out(struct gateway *gw, const struct bus_event *ev);
+void gateway__fan_out(struct gateway *gw, const struct bus_event *ev);
 /* Publishes an event to users' connections (takes payload): to those on every node, or (with
  * everywhere 0) to this node's only. */
-void gateway_publish(struct gateway *gw, const char *name, json_t *payload,
-                     const char (*to)[UUID_LEN + 1], size_t n, int everywhere);
+void gateway__publish(struct gateway *gw, const char *name, json_t *payload,
+                      const char (*to)[UUID_LEN + 1], size_t n, int everywhere);
 
 #endif

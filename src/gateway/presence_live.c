@@ -28,7 +28,7 @@ static void on_worker(struct gateway_job *j, void *thread_ctx)
     struct presence_job *p = (struct presence_job *)j;
     for (size_t i = 0; i < p->n; i++) {
         const char *id = p->users[i].user_id;
-        if (presence_statuses(j->gw->presence, &id, 1, &p->users[i].status) ||
+        if (state_presence_statuses(j->gw->presence, &id, 1, &p->users[i].status) ||
             !(p->users[i].watchers = j->gw->rules.presence_watchers(thread_ctx, id)))
             log_error("gateway: %s's presence was not announced", id);
     }
@@ -86,7 +86,7 @@ static void start(struct gateway *gw)
     p->base.work = on_worker;
     p->base.done = answered;
     gw->presence_busy = 1;
-    gateway_run(gw, &p->base);
+    gateway__run(gw, &p->base);
 }
 
 static void on_timer(uv_timer_t *t)
@@ -102,7 +102,7 @@ static void schedule(struct gateway *gw)
         uv_timer_start(&gw->presence_timer, on_timer, PRESENCE_LIVE_WAIT_MS, 0);
 }
 
-void presence_live_note(struct gateway *gw, const char *user_id)
+void gateway__presence_note(struct gateway *gw, const char *user_id)
 {
     if (!gw->rules.presence_watchers || strlen(user_id) != UUID_LEN)
         return;
@@ -130,7 +130,7 @@ static void queue_due(const char *user_id, void *value, void *arg)
         log_error("gateway: %s's presence not looked at again: no memory", user_id);
 }
 
-void presence_live_tick(struct gateway *gw)
+void gateway__presence_tick(struct gateway *gw)
 {
     struct walk w = {gw, ++gw->presence_ticks};
     if (!gw->presence_later.count)
@@ -141,7 +141,7 @@ void presence_live_tick(struct gateway *gw)
         schedule(gw);
 }
 
-void presence_live_init(struct gateway *gw)
+void gateway__presence_init(struct gateway *gw)
 {
     uv_timer_init(gw->loop, &gw->presence_timer);
     gw->presence_timer.data = gw;
@@ -152,12 +152,12 @@ static void on_timer_closed(uv_handle_t *h)
     (void)h;
 }
 
-void presence_live_close(struct gateway *gw)
+void gateway__presence_close(struct gateway *gw)
 {
     uv_close((uv_handle_t *)&gw->presence_timer, on_timer_closed);
 }
 
-void presence_live_cleanup(struct gateway *gw)
+void gateway__presence_cleanup(struct gateway *gw)
 {
     map_cleanup(&gw->presence_noted);
     map_cleanup(&gw->presence_later);

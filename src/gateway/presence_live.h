@@ -17,14 +17,14 @@
 #define PRESENCE_LIVE_BATCH   64
 #define PRESENCE_LIVE_WAIT_MS 100
 
-/* With the gateway's loop; presence_live_close as it drains, before the loop's last run. */
-void presence_live_init(struct gateway *gw);
-void presence_live_close(struct gateway *gw);
+/* With the gateway's loop; gateway__presence_close as it drains, before the loop's last run. */
+void gateway__presence_init(struct gateway *gw);
+void gateway__presence_close(struct gateway *gw);
 
-void presence_live_note(struct gateway *gw, const char *user_id);
+void gateway__presence_note(struct gateway *gw, const char *user_id);
 /* Every second (the gateway's sweep): the users to look at once more go back to the queue. */
-void presence_live_tick(struct gateway *gw);
+void gateway__presence_tick(struct gateway *gw);
 /* Forgets what is noted and not yet sent (the gateway is going). */
-void presence_live_cleanup(struct gateway *gw);
+void gateway__presence_cleanup(struct gateway *gw);
 
 #endif

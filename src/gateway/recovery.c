@@ -42,7 +42,7 @@ struct recovery {
     struct map parked;
 };
 
-struct recovery *recovery_new(void)
+struct recovery *gateway__recovery_new(void)
 {
     struct recovery *r = calloc(1, sizeof *r);
     if (!r)
@@ -71,7 +71,7 @@ static void free_parked(const char *key, void *value, void *arg)
     free(value);
 }
 
-void recovery_free(struct recovery *r)
+void gateway__recovery_free(struct recovery *r)
 {
     if (!r)
         return;
@@ -82,7 +82,7 @@ void recovery_free(struct recovery *r)
     free(r);
 }
 
-void recovery_start_at(struct recovery *r, uint64_t last)
+void gateway__recovery_start_at(struct recovery *r, uint64_t last)
 {
     if (last >= r->next_seq) {
         r->next_seq = last + 1;
@@ -90,14 +90,14 @@ void recovery_start_at(struct recovery *r, uint64_t last)
     }
 }
 
-uint64_t recovery_record(struct recovery *r, const char *name, const char *payload, size_t len,
-                         struct idset *to, int64_t now)
+uint64_t gateway__recovery_record(struct recovery *r, const char *name, const char *payload,
+                                  size_t len, struct idset *to, int64_t now)
 {
-    return recovery_record_at(r, r->next_seq, name, payload, len, to, now);
+    return gateway__recovery_record_at(r, r->next_seq, name, payload, len, to, now);
 }
 
-uint64_t recovery_record_at(struct recovery *r, uint64_t seq, const char *name, const char *payload,
-                            size_t len, struct idset *to, int64_t now)
+uint64_t gateway__recovery_record_at(struct recovery *r, uint64_t seq, const char *name,
+                                     const char *payload, size_t len, struct idset *to, int64_t now)
 {
     if (seq < r->next_seq) /* out of order: not kept, and nothing before it is claimable */
         seq = r->next_seq;
@@ -127,7 +127,7 @@ uint64_t recovery_record_at(struct recovery *r, uint64_t seq, const char *name, 
     return seq;
 }
 
-void recovery_new_pid(char out[RECOVERY_PID_MAX], uint64_t since)
+void gateway__recovery_new_pid(char out[RECOVERY_PID_MAX], uint64_t since)
 {
     unsigned char raw[15];
     char random[24];
@@ -136,7 +136,7 @@ void recovery_new_pid(char out[RECOVERY_PID_MAX], uint64_t since)
     snprintf(out, RECOVERY_PID_MAX, "%llu.%s", (unsigned long long)since, random);
 }
 
-uint64_t recovery_pid_position(const char *pid)
+uint64_t gateway__recovery_pid_position(const char *pid)
 {
     const char *dot = strchr(pid, '.');
     long long v;
@@ -146,13 +146,13 @@ uint64_t recovery_pid_position(const char *pid)
     return (uint64_t)v;
 }
 
-uint64_t recovery_last(const struct recovery *r)
+uint64_t gateway__recovery_last(const struct recovery *r)
 {
     return r->next_seq - 1;
 }
 
-void recovery_park(struct recovery *r, const char *pid, const char *user_id, const char *token_hash,
-                   uint64_t since, int64_t now)
+void gateway__recovery_park(struct recovery *r, const char *pid, const char *user_id,
+                            const char *token_hash, uint64_t since, int64_t now)
 {
     struct parked *p = calloc(1, sizeof *p);
     if (!p)
@@ -166,13 +166,13 @@ void recovery_park(struct recovery *r, const char *pid, const char *user_id, con
         free(p);
 }
 
-void recovery_forget(struct recovery *r, const char *pid)
+void gateway__recovery_forget(struct recovery *r, const char *pid)
 {
     free(map_remove(&r->parked, pid));
 }
 
-int recovery_claim(struct recovery *r, const char *pid, const char *user_id, const char *token_hash,
-                   uint64_t *offset, int64_t now)
+int gateway__recovery_claim(struct recovery *r, const char *pid, const char *user_id,
+                            const char *token_hash, uint64_t *offset, int64_t now)
 {
     struct parked *p = map_get(&r->parked, pid);
     if (!p)
@@ -182,7 +182,7 @@ int recovery_claim(struct recovery *r, const char *pid, const char *user_id, con
     int ok = !strcmp(p->user_id, user_id) && !strcmp(p->token_hash, token_hash) &&
              now - p->at <= RECOVERY_WINDOW_MS && *offset >= r->dropped_upto &&
              *offset < r->next_seq;
-    recovery_forget(r, pid);
+    gateway__recovery_forget(r, pid);
     return ok;
 }
 
@@ -191,10 +191,10 @@ static int addressed_to(const struct kept *k, const char *user_id)
     return idset_has(k->to, user_id);
 }
 
-void recovery_replay(struct recovery *r, uint64_t offset, const char *user_id,
-                     void (*fn)(void *arg, uint64_t seq, const char *name, const char *payload,
-                                size_t len),
-                     void *arg)
+void gateway__recovery_replay(struct recovery *r, uint64_t offset, const char *user_id,
+                              void (*fn)(void *arg, uint64_t seq, const char *name,
+                                         const char *payload, size_t len),
+                              void *arg)
 {
     for (size_t i = 0; i < r->count; i++) {
         const struct kept *k = &r->ring[(r->head + i) % RING];
@@ -212,7 +212,7 @@ static void expire_parked(const char *key, void *value, void *arg)
         p->at = 0; /* marked; removed below */
 }
 
-void recovery_expire(struct recovery *r, int64_t now)
+void gateway__recovery_expire(struct recovery *r, int64_t now)
 {
     while (r->count && now - r->ring[r->head].at > RECOVERY_WINDOW_MS)
         drop_oldest(r);
@@ -223,7 +223,7 @@ void recovery_expire(struct recovery *r, int64_t now)
         while (e) {
             struct map_entry *next = e->next;
             if (((struct parked *)e->value)->at == 0)
-                recovery_forget(r, e->key);
+                gateway__recovery_forget(r, e->key);
             e = next;
         }
     }

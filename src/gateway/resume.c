@@ -84,9 +84,9 @@ static void replay_ready(struct gateway_job *j)
         }
         /* What was delivered while the log was read: from the ring, after what was replayed;
          * events read from the log and still on their way to the gateway are not sent twice. */
-        uint64_t from = skip ? recovery_last(gw->recovery) : r->upto;
-        recovery_replay(gw->recovery, from, c->user_id, gateway_replay_one, sock);
-        c->since = recovery_last(gw->recovery);
+        uint64_t from = skip ? gateway__recovery_last(gw->recovery) : r->upto;
+        gateway__recovery_replay(gw->recovery, from, c->user_id, gateway__replay_one, sock);
+        c->since = gateway__recovery_last(gw->recovery);
         c->resumed_upto = from > c->since ? from : c->since;
         c->replaying = 0;
     }
@@ -94,7 +94,7 @@ static void replay_ready(struct gateway_job *j)
     free(r);
 }
 
-void resume_from_log(struct gateway *gw, struct conn *c, const char *pid, uint64_t offset)
+void gateway__resume_from_log(struct gateway *gw, struct conn *c, const char *pid, uint64_t offset)
 {
     struct resume_job *r = calloc(1, sizeof *r);
     if (!r) {
@@ -110,5 +110,5 @@ void resume_from_log(struct gateway *gw, struct conn *c, const char *pid, uint64
     buf_init(&r->packets, 256u * 1024 * 1024);
     r->base.work = read_log;
     r->base.done = replay_ready;
-    gateway_run(gw, &r->base);
+    gateway__run(gw, &r->base);
 }

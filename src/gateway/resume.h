@@ -15,6 +15,6 @@
 
 /* Starts resuming c (attached, marked replaying) from offset under the client's pid; answers
  * its CONNECT when the replay is ready. */
-void resume_from_log(struct gateway *gw, struct conn *c, const char *pid, uint64_t offset);
+void gateway__resume_from_log(struct gateway *gw, struct conn *c, const char *pid, uint64_t offset);
 
 #endif

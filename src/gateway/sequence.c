@@ -43,7 +43,7 @@ static void drain(struct sequence *s)
         struct bus_event *ev = &s->waiting[used];
         if (ev->position == s->delivered + 1) {
             if (ev->to) /* none: nobody may have it now */
-                gateway_fan_out(s->gw, ev);
+                gateway__fan_out(s->gw, ev);
             s->delivered = ev->position;
         }
         release(ev);
@@ -92,7 +92,7 @@ static void keep(struct sequence *s, const struct bus_event *ev)
     s->count++;
 }
 
-void sequence_accept(struct sequence *s, const struct bus_event *ev)
+void gateway__sequence_accept(struct sequence *s, const struct bus_event *ev)
 {
     if (ev->position <= s->delivered)
         return; /* delivered already: relayed twice, or read from the log first */
@@ -100,7 +100,7 @@ void sequence_accept(struct sequence *s, const struct bus_event *ev)
         s->known = ev->position;
     if (ev->position == s->delivered + 1 && (!s->count || s->waiting[0].position > ev->position)) {
         if (ev->to)
-            gateway_fan_out(s->gw, ev);
+            gateway__fan_out(s->gw, ev);
         s->delivered = ev->position;
     } else if (s->count < WAITING_MAX) {
         keep(s, ev); /* past the cap it is read from the log with the hole */
@@ -209,7 +209,7 @@ static void start_read(struct sequence *s, int tail_only)
     log_debug("gateway: reading the event log after %llu (%s; %zu waiting, %llu known)",
               (unsigned long long)s->delivered, tail_only ? "its end" : "a hole", s->count,
               (unsigned long long)s->known);
-    gateway_run(s->gw, &r->base);
+    gateway__run(s->gw, &r->base);
 }
 
 static void on_tick(uv_timer_t *t)
@@ -225,7 +225,7 @@ static void on_tick(uv_timer_t *t)
         start_read(s, 1);
 }
 
-struct sequence *sequence_new(struct gateway *gw, uint64_t delivered)
+struct sequence *gateway__sequence_new(struct gateway *gw, uint64_t delivered)
 {
     struct sequence *s = calloc(1, sizeof *s);
     if (!s)
@@ -238,17 +238,17 @@ struct sequence *sequence_new(struct gateway *gw, uint64_t delivered)
     return s;
 }
 
-void sequence_start_at(struct sequence *s, uint64_t delivered)
+void gateway__sequence_start_at(struct sequence *s, uint64_t delivered)
 {
     s->delivered = s->known = delivered;
 }
 
 static void on_closed(uv_handle_t *h)
 {
-    (void)h; /* freed by sequence_free */
+    (void)h; /* freed by gateway__sequence_free */
 }
 
-void sequence_stop(struct sequence *s)
+void gateway__sequence_stop(struct sequence *s)
 {
     if (!s || s->stopped)
         return;
@@ -256,7 +256,7 @@ void sequence_stop(struct sequence *s)
     uv_close((uv_handle_t *)&s->tick, on_closed);
 }
 
-void sequence_free(struct sequence *s)
+void gateway__sequence_free(struct sequence *s)
 {
     if (!s)
         return;

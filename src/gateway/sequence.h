@@ -18,14 +18,14 @@
 struct sequence;
 
 /* Starts a timer on gw's loop. Positions up to `delivered` are taken as delivered. */
-struct sequence *sequence_new(struct gateway *gw, uint64_t delivered);
-void sequence_start_at(struct sequence *s, uint64_t delivered);
-/* A logged event off the bus: delivered now with those it unblocks (gateway_fan_out), kept
+struct sequence *gateway__sequence_new(struct gateway *gw, uint64_t delivered);
+void gateway__sequence_start_at(struct sequence *s, uint64_t delivered);
+/* A logged event off the bus: delivered now with those it unblocks (gateway__fan_out), kept
  * until the events before it are in, or dropped as one already delivered. */
-void sequence_accept(struct sequence *s, const struct bus_event *ev);
+void gateway__sequence_accept(struct sequence *s, const struct bus_event *ev);
 /* Stops the timer (the gateway is draining); events still coming are delivered in order. */
-void sequence_stop(struct sequence *s);
-/* After the loop has closed the timer. sequence_free(NULL) does nothing. */
-void sequence_free(struct sequence *s);
+void gateway__sequence_stop(struct sequence *s);
+/* After the loop has closed the timer. gateway__sequence_free(NULL) does nothing. */
+void gateway__sequence_free(struct sequence *s);
 
 #endif

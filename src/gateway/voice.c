@@ -1,7 +1,7 @@
 /*
  * Voice signaling: see voice.h.
  *
- * Sessions change only on the I/O thread (voicestate.h lets the API read them). A join is
+ * Sessions change only on the I/O thread (voice.h lets the API read them). A join is
  * decided on a worker and applied when the answer comes back, if its connection is still
  * there. Every participants_update is sent after a worker has listed the bots watching the
  * channel, with the participants as they are at that moment, so the last update a client gets
@@ -18,7 +18,7 @@
 #include "domain/ratewindow.h"
 #include "domain/voice_rules.h"
 #include "gateway/internal.h"
-#include "state/voicestate.h"
+#include "state/voice.h"
 #include "socketio/server.h"
 
 typedef char user_id_t[UUID_LEN + 1];
@@ -71,7 +71,7 @@ static void to_user(struct gateway *gw, const char *name, json_t *payload, const
 {
     user_id_t to[1];
     memcpy(to[0], user_id, sizeof to[0]);
-    gateway_publish(gw, name, payload, (const user_id_t *)to, 1, 1);
+    gateway__publish(gw, name, payload, (const user_id_t *)to, 1, 1);
 }
 
 static void session_ended(struct gateway *gw, const struct voice_session *s, const char *reason)
@@ -133,7 +133,8 @@ static void announce_answered(struct gateway_job *j)
         return;
     }
     struct voice_session *list = NULL;
-    long n = gw->draining ? -1 : voicestate_list(gw->voice, VOICE_BY_CHANNEL, a->channel_id, &list);
+    long n =
+        gw->draining ? -1 : state_voice_list(gw->voice, VOICE_BY_CHANNEL, a->channel_id, &list);
     if (a->failed)
         log_error("voice: cannot list the bots watching channel %s", a->channel_id);
     size_t cap = n > 0 ? (size_t)n + a->nobservers : a->nobservers;
@@ -145,11 +146,11 @@ static void announce_answered(struct gateway_job *j)
         for (size_t i = 0; i < a->nobservers; i++)
             if (!among(list, (size_t)n, a->observers[i]))
                 memcpy(to[k++], a->observers[i], sizeof to[0]);
-        json_t *participants = voice_participants_json(list, (size_t)n, 0);
-        gateway_publish(gw, "channel_voice:participants_update",
-                        json_pack("{ssssso}", "serverId", a->server_id, "channelId", a->channel_id,
-                                  "participants", participants),
-                        (const user_id_t *)to, k, 0);
+        json_t *participants = state_voice_participants_json(list, (size_t)n, 0);
+        gateway__publish(gw, "channel_voice:participants_update",
+                         json_pack("{ssssso}", "serverId", a->server_id, "channelId", a->channel_id,
+                                   "participants", participants),
+                         (const user_id_t *)to, k, 0);
     }
     free(to);
     free(list);
@@ -171,7 +172,7 @@ static void announce(struct gateway *gw, const char *server_id, const char *chan
     a->reviews = gw->voice_reviews;
     a->base.work = announce_on_worker;
     a->base.done = announce_answered;
-    gateway_run(gw, &a->base);
+    gateway__run(gw, &a->base);
 }
 
 /* ---- voice:join ---- */
@@ -196,7 +197,7 @@ static void join_on_worker(struct gateway_job *j, void *thread_ctx)
 static void join_apply(struct gateway *gw, struct sio_socket *sock, const struct join_job *jj)
 {
     const char *message;
-    int status = voice_refusal(jj->standing.verdict, &message);
+    int status = rule_voice_refusal(jj->standing.verdict, &message);
     if (status != 200) {
         refuse(sock, jj->ack_id, status, message);
         return;
@@ -211,7 +212,7 @@ static void join_apply(struct gateway *gw, struct sio_socket *sock, const struct
     memcpy(s.channel_id, jj->req.channel_id, sizeof s.channel_id);
     memcpy(s.user_id, jj->user_id, sizeof s.user_id);
     memcpy(s.socket_id, jj->socket_id, sizeof s.socket_id);
-    int rc = voicestate_put(gw->voice, &s, &before);
+    int rc = state_voice_put(gw->voice, &s, &before);
     if (rc < 0) {
         refuse(sock, jj->ack_id, 500, "Erro interno; tente novamente em instantes");
         return;
@@ -221,8 +222,8 @@ static void join_apply(struct gateway *gw, struct sio_socket *sock, const struct
         announce(gw, before.server_id, before.channel_id);
     }
     struct voice_session *list;
-    long n = voicestate_list(gw->voice, VOICE_BY_CHANNEL, s.channel_id, &list);
-    json_t *participants = voice_participants_json(list, n > 0 ? (size_t)n : 0, 0);
+    long n = state_voice_list(gw->voice, VOICE_BY_CHANNEL, s.channel_id, &list);
+    json_t *participants = state_voice_participants_json(list, n > 0 ? (size_t)n : 0, 0);
     free(list);
     answer(sock, jj->ack_id,
            json_pack("{sbsssssbso}", "ok", 1, "serverId", s.server_id, "channelId", s.channel_id,
@@ -244,7 +245,7 @@ static void join(struct gateway *gw, struct conn *c, json_t *payload, int64_t ac
 {
     struct rule_error err;
     struct voice_join_req req;
-    int status = voice_read_join(payload, &req, &err);
+    int status = rule_voice_read_join(payload, &req, &err);
     if (status) {
         refuse_rule(c->sock, ack_id, status, &err);
         return;
@@ -261,7 +262,7 @@ static void join(struct gateway *gw, struct conn *c, json_t *payload, int64_t ac
     jj->ack_id = ack_id;
     jj->base.work = join_on_worker;
     jj->base.done = join_answered;
-    gateway_run(gw, &jj->base);
+    gateway__run(gw, &jj->base);
 }
 
 /* ---- voice:leave ---- */
@@ -270,14 +271,14 @@ static void leave(struct gateway *gw, struct conn *c, json_t *payload, int64_t a
 {
     struct rule_error err;
     struct voice_leave_req req;
-    int status = voice_read_leave(payload, &req, &err);
+    int status = rule_voice_read_leave(payload, &req, &err);
     if (status) {
         refuse_rule(c->sock, ack_id, status, &err);
         return;
     }
     const char *channel_id = req.channel_id;
     struct voice_session *list;
-    long n = voicestate_list(gw->voice, VOICE_BY_USER, c->user_id, &list);
+    long n = state_voice_list(gw->voice, VOICE_BY_USER, c->user_id, &list);
     if (n < 0) {
         refuse(c->sock, ack_id, 500, "Erro interno; tente novamente em instantes");
         return;
@@ -286,7 +287,7 @@ static void leave(struct gateway *gw, struct conn *c, json_t *payload, int64_t a
     for (long i = 0; i < n; i++) {
         struct voice_session s;
         if ((channel_id[0] && strcmp(list[i].channel_id, channel_id)) ||
-            !voicestate_remove(gw->voice, list[i].user_id, list[i].server_id, &s))
+            !state_voice_remove(gw->voice, list[i].user_id, list[i].server_id, &s))
             continue;
         left++;
         session_ended(gw, &s, "left");
@@ -306,7 +307,7 @@ static void signal_relay(struct gateway *gw, struct conn *c, json_t *payload, in
 {
     struct rule_error err;
     struct voice_signal_req req;
-    int status = voice_read_signal(payload, natt, &req, &err);
+    int status = rule_voice_read_signal(payload, natt, &req, &err);
     if (status) {
         refuse_rule(c->sock, ack_id, status, &err);
         return;
@@ -317,11 +318,11 @@ static void signal_relay(struct gateway *gw, struct conn *c, json_t *payload, in
         return;
     }
     struct voice_session from, to;
-    if (!voicestate_find(gw->voice, c->user_id, channel_id, &from)) {
+    if (!state_voice_find(gw->voice, c->user_id, channel_id, &from)) {
         refuse(c->sock, ack_id, 403, "Você não está neste canal de voz");
         return;
     }
-    if (!voicestate_find(gw->voice, to_user_id, channel_id, &to)) {
+    if (!state_voice_find(gw->voice, to_user_id, channel_id, &to)) {
         refuse(c->sock, ack_id, 404, "Destinatário não está neste canal de voz");
         return;
     }
@@ -343,22 +344,22 @@ static int64_t over_limit(struct gateway *gw, struct conn *c, int is_signal)
 {
     if (!c->voice_limits) {
         struct voice_limits *l = calloc(1, sizeof *l);
-        if (!l || ratewindow_init(&l->moves, scaled(gw, MOVES_PER_WINDOW), MOVES_WINDOW_MS) ||
-            ratewindow_init(&l->signals, scaled(gw, SIGNALS_PER_WINDOW), SIGNALS_WINDOW_MS)) {
+        if (!l || rule_ratewindow_init(&l->moves, scaled(gw, MOVES_PER_WINDOW), MOVES_WINDOW_MS) ||
+            rule_ratewindow_init(&l->signals, scaled(gw, SIGNALS_PER_WINDOW), SIGNALS_WINDOW_MS)) {
             if (l) {
-                ratewindow_cleanup(&l->moves);
+                rule_ratewindow_cleanup(&l->moves);
                 free(l);
             }
             return -1;
         }
         c->voice_limits = l;
     }
-    return ratewindow_hit(is_signal ? &c->voice_limits->signals : &c->voice_limits->moves,
-                          clock_now_ms());
+    return rule_ratewindow_hit(is_signal ? &c->voice_limits->signals : &c->voice_limits->moves,
+                               clock_now_ms());
 }
 
-int voice_on_event(struct gateway *gw, struct conn *c, const char *name, json_t *payload,
-                   int64_t ack_id, int natt)
+int gateway__voice_on_event(struct gateway *gw, struct conn *c, const char *name, json_t *payload,
+                            int64_t ack_id, int natt)
 {
     int is_join = name && !strcmp(name, "voice:join");
     int is_leave = name && !strcmp(name, "voice:leave");
@@ -388,20 +389,20 @@ int voice_on_event(struct gateway *gw, struct conn *c, const char *name, json_t 
 
 /* ---- a connection closes ---- */
 
-void voice_on_disconnect(struct gateway *gw, struct conn *c)
+void gateway__voice_on_disconnect(struct gateway *gw, struct conn *c)
 {
     if (c->voice_limits) {
-        ratewindow_cleanup(&c->voice_limits->moves);
-        ratewindow_cleanup(&c->voice_limits->signals);
+        rule_ratewindow_cleanup(&c->voice_limits->moves);
+        rule_ratewindow_cleanup(&c->voice_limits->signals);
         free(c->voice_limits);
         c->voice_limits = NULL;
     }
     struct voice_session *list;
-    long n = voicestate_list(gw->voice, VOICE_BY_SOCKET, sio_socket_id(c->sock), &list);
+    long n = state_voice_list(gw->voice, VOICE_BY_SOCKET, sio_socket_id(c->sock), &list);
     for (long i = 0; i < n; i++) {
         struct voice_session s;
         if (list[i].node[0] || /* another node's socket of the same name */
-            !voicestate_remove(gw->voice, list[i].user_id, list[i].server_id, &s) || gw->draining)
+            !state_voice_remove(gw->voice, list[i].user_id, list[i].server_id, &s) || gw->draining)
             continue;
         session_ended(gw, &s, "disconnected"); /* the user's other connections */
         announce(gw, s.server_id, s.channel_id);
@@ -453,16 +454,16 @@ static int review_one(struct gateway *gw, const struct voice_session *was,
     struct voice_session s;
     /* Skip sessions that ended or moved while the worker looked, and storage failures. */
     if (st->verdict == VOICE_FAILED ||
-        !voicestate_find(gw->voice, was->user_id, was->channel_id, &s) ||
+        !state_voice_find(gw->voice, was->user_id, was->channel_id, &s) ||
         s.joined_at != was->joined_at)
         return 0;
     if (st->verdict == VOICE_ALLOWED) {
-        if (!voicestate_set_can_speak(gw->voice, s.user_id, s.channel_id, st->can_speak))
+        if (!state_voice_set_can_speak(gw->voice, s.user_id, s.channel_id, st->can_speak))
             return 0;
         permission_changed(gw, &s, 1, st->can_speak);
         return 1;
     }
-    voicestate_remove(gw->voice, s.user_id, s.server_id, &s);
+    state_voice_remove(gw->voice, s.user_id, s.server_id, &s);
     if (st->verdict == VOICE_NO_INTENT)
         return 1; /* a bot without voice.connect gets no voice events */
     if (st->verdict == VOICE_HIDDEN || st->verdict == VOICE_NO_PERMISSION)
@@ -489,15 +490,15 @@ static void review_answered(struct gateway_job *j)
     free(r);
 }
 
-void voice_on_review(struct gateway *gw, const char *payload, size_t len)
+void gateway__voice_on_review(struct gateway *gw, const char *payload, size_t len)
 {
     gw->voice_reviews++;
     json_t *p = json_loadb(payload, len, 0, NULL);
     const char *server_id = json_string_value(json_object_get(p, "serverId"));
     const char *user_id = json_string_value(json_object_get(p, "userId"));
     struct voice_session *list = NULL;
-    long n = server_id ? voicestate_list(gw->voice, VOICE_BY_SERVER, server_id, &list)
-             : user_id ? voicestate_list(gw->voice, VOICE_BY_USER, user_id, &list)
+    long n = server_id ? state_voice_list(gw->voice, VOICE_BY_SERVER, server_id, &list)
+             : user_id ? state_voice_list(gw->voice, VOICE_BY_USER, user_id, &list)
                        : 0;
     json_decref(p);
     if (n <= 0 || gw->draining) {
@@ -527,22 +528,23 @@ void voice_on_review(struct gateway *gw, const char *payload, size_t len)
     r->entries = entries;
     r->base.work = review_on_worker;
     r->base.done = review_answered;
-    gateway_run(gw, &r->base);
+    gateway__run(gw, &r->base);
 }
 
 /* ---- other nodes' sessions ---- */
 
 /* Each node tells its own connections of a channel's participants, whichever node changed them. */
-void voice_remote(struct gateway *gw, const char *text, size_t len, int removed, const char *self)
+void gateway_voice_remote(struct gateway *gw, const char *text, size_t len, int removed,
+                          const char *self)
 {
     struct voice_session s, before;
-    if (voice_session_parse(text, len, &s)) {
+    if (state_voice_session_parse(text, len, &s)) {
         log_error("voice: another node's session could not be read");
         return;
     }
     if (!strcmp(s.node, self))
         s.node[0] = '\0';
-    int rc = voicestate_apply(gw->voice, &s, removed, &before);
+    int rc = state_voice_apply(gw->voice, &s, removed, &before);
     if (rc < 0 || gw->draining)
         return;
     announce(gw, s.server_id, s.channel_id);
@@ -550,10 +552,10 @@ void voice_remote(struct gateway *gw, const char *text, size_t len, int removed,
         announce(gw, before.server_id, before.channel_id);
 }
 
-void voice_remote_drop(struct gateway *gw, const char *node)
+void gateway_voice_remote_drop(struct gateway *gw, const char *node)
 {
     struct voice_session *list;
-    long n = voicestate_drop_node(gw->voice, node, &list);
+    long n = state_voice_drop_node(gw->voice, node, &list);
     for (long i = 0; i < n && !gw->draining; i++) {
         int first = 1; /* one update per channel */
         for (long k = 0; k < i && first; k++)

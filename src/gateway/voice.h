@@ -16,15 +16,16 @@ struct gateway;
 struct conn;
 
 /* Handles a client event when name is a voice event (returns 1), or returns 0. */
-int voice_on_event(struct gateway *gw, struct conn *c, const char *name, json_t *payload,
-                   int64_t ack_id, int natt);
+int gateway__voice_on_event(struct gateway *gw, struct conn *c, const char *name, json_t *payload,
+                            int64_t ack_id, int natt);
 /* Ends the sessions owned by a closing connection and frees its voice limits. */
-void voice_on_disconnect(struct gateway *gw, struct conn *c);
+void gateway__voice_on_disconnect(struct gateway *gw, struct conn *c);
 /* Handles a BUS_VOICE_REVIEW control event: each node reviews its own connections' sessions. */
-void voice_on_review(struct gateway *gw, const char *payload, size_t len);
+void gateway__voice_on_review(struct gateway *gw, const char *payload, size_t len);
 /* With several nodes, on the loop's thread: another node put or removed a session (its text;
  * self is this node's name), or stopped following (node; NULL: every other node). */
-void voice_remote(struct gateway *gw, const char *text, size_t len, int removed, const char *self);
-void voice_remote_drop(struct gateway *gw, const char *node);
+void gateway_voice_remote(struct gateway *gw, const char *text, size_t len, int removed,
+                          const char *self);
+void gateway_voice_remote_drop(struct gateway *gw, const char *node);
 
 #endif

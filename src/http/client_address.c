@@ -24,8 +24,8 @@ static int is_address(const char *text)
     return inet_pton(AF_INET, text, bin) == 1 || inet_pton(AF_INET6, text, bin) == 1;
 }
 
-void http_client_address(const char *peer, const char *trusted, struct slice forwarded_for,
-                         char *out, size_t cap)
+void http__client_address(const char *peer, const char *trusted, struct slice forwarded_for,
+                          char *out, size_t cap)
 {
     if (trusted && trusted[0] && !strcmp(peer, trusted) && forwarded_for.ptr) {
         char entry[64];

@@ -12,7 +12,7 @@
 
 /* Writes the client's address into out (cap bytes): the last entry of forwarded_for when peer
  * equals trusted (non-empty) and that entry is an IPv4 or IPv6 address, else peer. */
-void http_client_address(const char *peer, const char *trusted, struct slice forwarded_for,
-                         char *out, size_t cap);
+void http__client_address(const char *peer, const char *trusted, struct slice forwarded_for,
+                          char *out, size_t cap);
 
 #endif

@@ -22,7 +22,7 @@ static int ensure_req(struct http_reqparse *p)
     p->req = malloc(sizeof *p->req);
     if (!p->req)
         return -1;
-    http_request_init(p->req);
+    http__request_init(p->req);
     p->req->body.max = p->body_limit;
     return 0;
 }
@@ -187,7 +187,7 @@ static void reset(struct http_reqparse *p)
     p->url_len = 0;
 }
 
-void http_reqparse_init(struct http_reqparse *p, size_t body_limit)
+void http__reqparse_init(struct http_reqparse *p, size_t body_limit)
 {
     memset(p, 0, sizeof *p);
     http_parser_init(&p->parser, HTTP_REQUEST);
@@ -196,17 +196,17 @@ void http_reqparse_init(struct http_reqparse *p, size_t body_limit)
     reset(p);
 }
 
-void http_reqparse_cleanup(struct http_reqparse *p)
+void http__reqparse_cleanup(struct http_reqparse *p)
 {
     if (p->req) {
-        http_request_cleanup(p->req);
+        http__request_cleanup(p->req);
         free(p->req);
         p->req = NULL;
     }
 }
 
-enum http_reqparse_result http_reqparse_feed(struct http_reqparse *p, const char *data, size_t len,
-                                             size_t *consumed)
+enum http_reqparse_result http__reqparse_feed(struct http_reqparse *p, const char *data, size_t len,
+                                              size_t *consumed)
 {
     *consumed = 0;
     if (p->error_status)
@@ -226,7 +226,7 @@ enum http_reqparse_result http_reqparse_feed(struct http_reqparse *p, const char
     return HTTP_REQPARSE_MORE;
 }
 
-struct http_request *http_reqparse_take(struct http_reqparse *p)
+struct http_request *http__reqparse_take(struct http_reqparse *p)
 {
     if (!p->complete)
         return NULL;

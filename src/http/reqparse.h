@@ -1,7 +1,7 @@
 /*
  * HTTP/1.1 request parsing on top of http-parser, with our limits, and no I/O.
  *
- * Bytes go in with http_reqparse_feed; it stops after each complete request (pipelined bytes
+ * Bytes go in with http__reqparse_feed; it stops after each complete request (pipelined bytes
  * after it are left unconsumed) so requests are answered strictly in order. Limits: the request
  * line and headers together at most HTTP_HEAD_LIMIT bytes (431), a body at most body_limit bytes
  * (413, decided from Content-Length before any body byte is read, or as a chunked body grows).
@@ -50,13 +50,13 @@ struct http_reqparse {
     } spans[HTTP_MAX_HEADERS]; /* header positions in req->head until the headers are complete */
 };
 
-void http_reqparse_init(struct http_reqparse *p, size_t body_limit);
-void http_reqparse_cleanup(struct http_reqparse *p);
+void http__reqparse_init(struct http_reqparse *p, size_t body_limit);
+void http__reqparse_cleanup(struct http_reqparse *p);
 /* Parses up to len bytes; *consumed says how many were used. */
-enum http_reqparse_result http_reqparse_feed(struct http_reqparse *p, const char *data, size_t len,
-                                             size_t *consumed);
-/* Hands over the completed request (caller frees with http_request_cleanup + free) and gets
+enum http_reqparse_result http__reqparse_feed(struct http_reqparse *p, const char *data, size_t len,
+                                              size_t *consumed);
+/* Hands over the completed request (caller frees with http__request_cleanup + free) and gets
  * ready for the next one. */
-struct http_request *http_reqparse_take(struct http_reqparse *p);
+struct http_request *http__reqparse_take(struct http_reqparse *p);
 
 #endif

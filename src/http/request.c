@@ -7,14 +7,14 @@
 #define HEAD_MAX          (16 * 1024 + 1024)
 #define RESPONSE_HDRS_MAX 8192
 
-void http_request_init(struct http_request *r)
+void http__request_init(struct http_request *r)
 {
     memset(r, 0, sizeof *r);
     buf_init(&r->head, HEAD_MAX);
     buf_init(&r->body, 0);
 }
 
-void http_request_cleanup(struct http_request *r)
+void http__request_cleanup(struct http_request *r)
 {
     buf_cleanup(&r->head);
     buf_cleanup(&r->body);
@@ -113,7 +113,7 @@ int http_response_add_header(struct http_response *r, const char *name, const ch
     return buf_appendf(&r->headers, "%s: %s\r\n", name, value);
 }
 
-const char *http_status_text(int status)
+const char *http__status_text(int status)
 {
     switch (status) {
     case 100:
@@ -163,9 +163,9 @@ const char *http_status_text(int status)
     }
 }
 
-int http_response_head(const struct http_response *r, struct buf *out)
+int http__response_head(const struct http_response *r, struct buf *out)
 {
-    int rc = buf_appendf(out, "HTTP/1.1 %d %s\r\n", r->status, http_status_text(r->status));
+    int rc = buf_appendf(out, "HTTP/1.1 %d %s\r\n", r->status, http__status_text(r->status));
     if (!rc && r->content_type)
         rc = buf_appendf(out, "Content-Type: %s\r\n", r->content_type);
     if (!rc && r->status != 101 && r->status != 204 && r->status != 304)

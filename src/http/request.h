@@ -2,7 +2,7 @@
  * An HTTP exchange: the request as parsed and the response a handler fills in.
  *
  * The request's bytes are owned by it (head and body buffers); slices point into them and stay
- * valid until http_request_cleanup. Header names are matched case-insensitively.
+ * valid until http__request_cleanup. Header names are matched case-insensitively.
  */
 #ifndef PRACA_HTTP_REQUEST_H
 #define PRACA_HTTP_REQUEST_H
@@ -44,8 +44,8 @@ struct http_response {
     int close; /* close the connection after writing */
 };
 
-void http_request_init(struct http_request *r);
-void http_request_cleanup(struct http_request *r);
+void http__request_init(struct http_request *r);
+void http__request_cleanup(struct http_request *r);
 /* The value of the first header with that name, or {NULL, 0}. */
 struct slice http_request_header(const struct http_request *r, const char *name);
 /* Finds name in the query string; the value is left URL-encoded. 1 when present. */
@@ -60,7 +60,7 @@ void http_response_set(struct http_response *r, int status, const char *content_
                        size_t len);
 int http_response_add_header(struct http_response *r, const char *name, const char *value);
 /* Serializes the status line and headers (with Content-Length) into out. */
-int http_response_head(const struct http_response *r, struct buf *out);
-const char *http_status_text(int status);
+int http__response_head(const struct http_response *r, struct buf *out);
+const char *http__status_text(int status);
 
 #endif

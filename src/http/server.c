@@ -125,7 +125,7 @@ static void exchange_free(struct http_exchange *ex)
     if (ex->conn)
         release_body(ex->conn);
     if (ex->req) {
-        http_request_cleanup(ex->req);
+        http__request_cleanup(ex->req);
         free(ex->req);
     }
     http_response_cleanup(&ex->res);
@@ -150,7 +150,7 @@ static const char *error_message(int status)
     }
 }
 
-char *http_error_json(int status, size_t *len)
+char *http__error_json(int status, size_t *len)
 {
     json_t *o = json_pack("{ss}", "error", error_message(status));
     char *s = jsonout_dump(o, NULL);
@@ -203,7 +203,7 @@ static void maybe_free(struct http_conn *c)
     if (c->next)
         c->next->prev = c->prev;
     if (c->parser) {
-        http_reqparse_cleanup(c->parser);
+        http__reqparse_cleanup(c->parser);
         free(c->parser);
     }
     buf_cleanup(&c->pending);
@@ -394,7 +394,7 @@ static void write_response(struct http_conn *c, struct http_response *res, struc
     w->body = own_body;
     w->close = res->close;
     buf_init(&w->head, 64 * 1024);
-    if (http_response_head(res, &w->head)) {
+    if (http__response_head(res, &w->head)) {
         on_written(&w->req, UV_ENOBUFS);
         return;
     }
@@ -436,7 +436,7 @@ static void send_error(struct http_conn *c, int status)
     struct http_response res;
     http_response_init(&res);
     size_t len;
-    char *body = http_error_json(status, &len);
+    char *body = http__error_json(status, &len);
     res.status = status;
     res.content_type = "application/json; charset=utf-8";
     res.body = body;
@@ -454,7 +454,7 @@ static void dispatch(struct http_conn *c, struct http_request *req)
 {
     struct http_exchange *ex = calloc(1, sizeof *ex);
     if (!ex) {
-        http_request_cleanup(req);
+        http__request_cleanup(req);
         free(req);
         conn_close(c);
         return;
@@ -465,7 +465,7 @@ static void dispatch(struct http_conn *c, struct http_request *req)
     const char *proxy = c->srv->cfg.trusted_proxy;
     struct slice forwarded =
         proxy && proxy[0] ? http_request_header(req, "x-forwarded-for") : (struct slice){NULL, 0};
-    http_client_address(c->peer, proxy, forwarded, req->peer, sizeof req->peer);
+    http__client_address(c->peer, proxy, forwarded, req->peer, sizeof req->peer);
     http_response_init(&ex->res);
     c->busy = ex;
     c->continue_sent = 0;
@@ -488,7 +488,7 @@ static void conn_feed(struct http_conn *c, const char *data, size_t len)
     for (;;) {
         size_t used = 0;
         enum http_reqparse_phase before = c->parser->phase;
-        enum http_reqparse_result rc = http_reqparse_feed(c->parser, data, len, &used);
+        enum http_reqparse_result rc = http__reqparse_feed(c->parser, data, len, &used);
         data += used;
         len -= used;
         if (rc == HTTP_REQPARSE_ERROR) {
@@ -505,7 +505,7 @@ static void conn_feed(struct http_conn *c, const char *data, size_t len)
                 send_error(c, 431);
                 return;
             }
-            struct http_request *req = http_reqparse_take(c->parser);
+            struct http_request *req = http__reqparse_take(c->parser);
             if (req->upgrade || c->pending.len >= READ_CHUNK)
                 stop_reading(c);
             dispatch(c, req);
@@ -644,7 +644,7 @@ static void on_connection(uv_stream_t *listener, int status)
     c->open_handles = 2;
     c->parser = malloc(sizeof *c->parser);
     if (c->parser) {
-        http_reqparse_init(c->parser, s->cfg.body_limit);
+        http__reqparse_init(c->parser, s->cfg.body_limit);
         c->parser->limit_for = s->cfg.body_limit_for;
         c->parser->limit_user = s->user;
     }
@@ -726,7 +726,7 @@ struct http_stream *http_exchange_upgrade(struct http_exchange *ex,
     c->busy = NULL;
     exchange_free(ex);
     stop_timer(c);
-    http_reqparse_cleanup(c->parser); /* no more HTTP on this connection */
+    http__reqparse_cleanup(c->parser); /* no more HTTP on this connection */
     free(c->parser);
     c->parser = NULL;
     c->stream_cb = cb;

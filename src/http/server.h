@@ -110,6 +110,6 @@ void http_server_drain(struct http_server *s, void (*done)(void *arg), void *arg
 /* After the loop has stopped. http_server_free(NULL) does nothing. */
 void http_server_free(struct http_server *s);
 /* The JSON error body the HTTP layer itself answers with, e.g. for 413: malloc'd. */
-char *http_error_json(int status, size_t *len);
+char *http__error_json(int status, size_t *len);
 
 #endif

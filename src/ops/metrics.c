@@ -31,12 +31,12 @@ struct metrics {
     size_t used;
 };
 
-struct metrics *metrics_new(void)
+struct metrics *ops_metrics_new(void)
 {
     return calloc(1, sizeof(struct metrics));
 }
 
-void metrics_free(struct metrics *m)
+void ops_metrics_free(struct metrics *m)
 {
     free(m);
 }
@@ -66,8 +66,8 @@ static struct series *find(struct metrics *m, const char *route, int method, int
     return NULL;
 }
 
-void metrics_request(struct metrics *m, int method, const char *route, int status,
-                     uint64_t duration_ns)
+void ops__metrics_request(struct metrics *m, int method, const char *route, int status,
+                          uint64_t duration_ns)
 {
     struct series *s = find(m, route, method, status);
     if (!s && !(s = find(m, NULL, -1, status)))
@@ -175,7 +175,7 @@ static void held(struct buf *out, const struct metrics_sources *src)
                 w.queued, workers_queued(src->workers), workers_queued(src->hashing));
 }
 
-char *metrics_render(const struct metrics *m, const struct metrics_sources *src, size_t *len)
+char *ops__metrics_render(const struct metrics *m, const struct metrics_sources *src, size_t *len)
 {
     struct buf out;
     buf_init(&out, 16 * 1024 * 1024);

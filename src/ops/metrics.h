@@ -22,12 +22,12 @@ struct metrics_sources {
 
 struct metrics;
 
-struct metrics *metrics_new(void);
-void metrics_free(struct metrics *m);
+struct metrics *ops_metrics_new(void);
+void ops_metrics_free(struct metrics *m);
 /* One answered request; method < 0 and route NULL when unknown (answered before routing). */
-void metrics_request(struct metrics *m, int method, const char *route, int status,
-                     uint64_t duration_ns);
+void ops__metrics_request(struct metrics *m, int method, const char *route, int status,
+                          uint64_t duration_ns);
 /* The exposition text (malloc'd, *len set), or NULL when out of memory. */
-char *metrics_render(const struct metrics *m, const struct metrics_sources *src, size_t *len);
+char *ops__metrics_render(const struct metrics *m, const struct metrics_sources *src, size_t *len);
 
 #endif

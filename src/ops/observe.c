@@ -8,12 +8,12 @@
 #include "core/buf.h"
 #include "core/log.h"
 
-void observe_answer(void *arg, const struct http_answer *a)
+void ops_observe_answer(void *arg, const struct http_answer *a)
 {
     struct observe *o = arg;
     int method = a->req ? a->req->method : -1;
     if (o->metrics)
-        metrics_request(o->metrics, method, a->label, a->status, a->duration_ns);
+        ops__metrics_request(o->metrics, method, a->label, a->status, a->duration_ns);
     if (!o->access_log)
         return;
     /* The route pattern, never the path: paths carry IDs and anything a client typed. */
@@ -28,7 +28,7 @@ void observe_answer(void *arg, const struct http_answer *a)
     log_fields(LOG_INFO, "http", f, sizeof f / sizeof f[0]);
 }
 
-void observe_metrics_request(void *arg, struct http_exchange *ex)
+void ops__observe_metrics_request(void *arg, struct http_exchange *ex)
 {
     struct observe *o = arg;
     struct http_response *res = &ex->res;
@@ -36,7 +36,7 @@ void observe_metrics_request(void *arg, struct http_exchange *ex)
     if (path.len == 8 && !memcmp(path.ptr, "/metrics", 8) &&
         (ex->req->method == HTTP_GET || ex->req->method == HTTP_HEAD)) {
         size_t len;
-        char *text = metrics_render(o->metrics, &o->sources, &len);
+        char *text = ops__metrics_render(o->metrics, &o->sources, &len);
         res->status = text ? 200 : 500;
         res->content_type = "text/plain; version=0.0.4; charset=utf-8";
         res->body = text;
@@ -50,8 +50,8 @@ void observe_metrics_request(void *arg, struct http_exchange *ex)
     http_exchange_done(ex);
 }
 
-int observe_listen_metrics(struct observe *o, uv_loop_t *loop, const char *listen,
-                           struct http_server **out)
+int ops_observe_listen_metrics(struct observe *o, uv_loop_t *loop, const char *listen,
+                               struct http_server **out)
 {
     *out = NULL;
     char host[256];
@@ -79,7 +79,7 @@ int observe_listen_metrics(struct observe *o, uv_loop_t *loop, const char *liste
         .max_connections = 64, /* scrapers, not clients */
         .body_budget = 64 * 1024,
     };
-    *out = http_server_new(loop, &cfg, observe_metrics_request, o);
+    *out = http_server_new(loop, &cfg, ops__observe_metrics_request, o);
     int bound = 0, rc = *out ? http_server_listen(*out, &bound) : UV_ENOMEM;
     if (rc) {
         log_error("cannot listen for metrics on %s:%lld: %s", host, port, uv_strerror(rc));

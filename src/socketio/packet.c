@@ -37,7 +37,7 @@ static int valid_payload(enum sio_type type, json_t *data)
     return 0;
 }
 
-int sio_decode(const char *s, size_t len, struct sio_packet *out)
+int sio__decode(const char *s, size_t len, struct sio_packet *out)
 {
     memset(out, 0, sizeof *out);
     out->id = -1;
@@ -81,13 +81,13 @@ int sio_decode(const char *s, size_t len, struct sio_packet *out)
             return SIO_EDECODE;
     }
     if (!valid_payload(out->type, out->data)) {
-        sio_packet_cleanup(out);
+        sio__packet_cleanup(out);
         return SIO_EDECODE;
     }
     return SIO_OK;
 }
 
-void sio_packet_cleanup(struct sio_packet *p)
+void sio__packet_cleanup(struct sio_packet *p)
 {
     json_decref(p->data);
     p->data = NULL;
@@ -102,8 +102,8 @@ int sio_encode_event(struct buf *out, const char *name, const char *payload, siz
                   : buf_append(out, "]", 1);
 }
 
-int sio_encode(struct buf *out, enum sio_type type, const char *nsp, int64_t id, int attachments,
-               const char *json, size_t json_len)
+int sio__encode(struct buf *out, enum sio_type type, const char *nsp, int64_t id, int attachments,
+                const char *json, size_t json_len)
 {
     int rc = buf_appendf(out, "%d", (int)type);
     if (!rc && (type == SIO_BINARY_EVENT || type == SIO_BINARY_ACK))

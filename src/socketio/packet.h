@@ -28,16 +28,16 @@ struct sio_packet {
     int attachments;
     struct slice nsp; /* "/" when absent */
     int64_t id;       /* -1 when absent */
-    json_t *data;     /* parsed JSON, or NULL when absent (owned: sio_packet_cleanup) */
+    json_t *data;     /* parsed JSON, or NULL when absent (owned: sio__packet_cleanup) */
 };
 
 enum sio_error { SIO_OK = 0, SIO_EDECODE = -1 };
 
-int sio_decode(const char *s, size_t len, struct sio_packet *out);
-void sio_packet_cleanup(struct sio_packet *p);
+int sio__decode(const char *s, size_t len, struct sio_packet *out);
+void sio__packet_cleanup(struct sio_packet *p);
 /* Appends "<type>[<n>-][<nsp>,][<id>]<json>" (nsp "/" is left out; id < 0 is left out). */
-int sio_encode(struct buf *out, enum sio_type type, const char *nsp, int64_t id, int attachments,
-               const char *json, size_t json_len);
+int sio__encode(struct buf *out, enum sio_type type, const char *nsp, int64_t id, int attachments,
+                const char *json, size_t json_len);
 /* Appends an EVENT of the "/" namespace with one argument: 2["name",payload], and with an
  * offset > 0 the connection-state recovery offset after it: 2["name",payload,"offset"]. name
  * must need no JSON escaping (event names are ours); payload is JSON text. */

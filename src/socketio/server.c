@@ -62,7 +62,7 @@ static int send_encoded(struct sio_client *c, enum sio_type type, const char *ns
 {
     struct buf b;
     buf_init(&b, len + 128);
-    int rc = sio_encode(&b, type, nsp, id, natt, json, len);
+    int rc = sio__encode(&b, type, nsp, id, natt, json, len);
     if (!rc)
         rc = eio_socket_send(c->eio, 0, b.data, b.len);
     buf_cleanup(&b);
@@ -92,7 +92,7 @@ static void socket_drop(struct sio_socket *sock, const char *reason)
 static void clear_pending(struct sio_client *c)
 {
     if (c->pending_active)
-        sio_packet_cleanup(&c->pending);
+        sio__packet_cleanup(&c->pending);
     c->pending_active = 0;
     for (int i = 0; i < c->natt; i++)
         free(c->att_data[i]);
@@ -212,7 +212,7 @@ static void on_message(void *user, struct eio_socket *s, int binary, const char 
         return;
     }
     struct sio_packet p;
-    if (sio_decode(data, len, &p) != SIO_OK) {
+    if (sio__decode(data, len, &p) != SIO_OK) {
         eio_socket_close(s, "parse error");
         return;
     }
@@ -224,7 +224,7 @@ static void on_message(void *user, struct eio_socket *s, int binary, const char 
         struct sio_socket **slot = slot_of(c, p.nsp);
         if (!slot || !*slot || (*slot)->state != SOCK_CONNECTED) {
             /* Refused before its attachments are held: nothing buffers before a CONNECT. */
-            sio_packet_cleanup(&p);
+            sio__packet_cleanup(&p);
             eio_socket_close(s, "packet for a namespace not joined");
             return;
         }
@@ -234,7 +234,7 @@ static void on_message(void *user, struct eio_socket *s, int binary, const char 
     } else {
         deliver(c, &p);
     }
-    sio_packet_cleanup(&p);
+    sio__packet_cleanup(&p);
 }
 
 static void on_timer_closed(uv_handle_t *h)

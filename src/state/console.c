@@ -20,7 +20,7 @@ struct console {
     struct watch watches[CONSOLE_APPS];
 };
 
-struct console *console_new(void)
+struct console *state_console_new(void)
 {
     struct console *c = calloc(1, sizeof *c);
     if (c)
@@ -28,7 +28,7 @@ struct console *console_new(void)
     return c;
 }
 
-void console_free(struct console *c)
+void state_console_free(struct console *c)
 {
     if (!c)
         return;
@@ -53,8 +53,8 @@ static void lapse(struct console *c, int64_t now)
     __atomic_store_n(&c->active, active, __ATOMIC_RELEASE);
 }
 
-int console_watch(struct console *c, const char *app_id, const char *bot_user_id,
-                  struct idset *servers, int64_t now)
+int state_console_watch(struct console *c, const char *app_id, const char *bot_user_id,
+                        struct idset *servers, int64_t now)
 {
     pthread_mutex_lock(&c->lock);
     lapse(c, now);
@@ -81,13 +81,13 @@ int console_watch(struct console *c, const char *app_id, const char *bot_user_id
     return w ? 0 : -1;
 }
 
-int console_watching(const struct console *c)
+int state_console_watching(const struct console *c)
 {
     return __atomic_load_n(&c->active, __ATOMIC_ACQUIRE) > 0;
 }
 
-void console_record(struct console *c, const struct console_entry *e, console_outcome_fn outcome,
-                    void *arg)
+void state_console_record(struct console *c, const struct console_entry *e,
+                          console_outcome_fn outcome, void *arg)
 {
     pthread_mutex_lock(&c->lock);
     lapse(c, e->at);
@@ -105,8 +105,8 @@ void console_record(struct console *c, const struct console_entry *e, console_ou
     pthread_mutex_unlock(&c->lock);
 }
 
-void console_settle(struct console *c, const char *app_id, uint64_t position,
-                    enum console_outcome outcome)
+void state_console_settle(struct console *c, const char *app_id, uint64_t position,
+                          enum console_outcome outcome)
 {
     pthread_mutex_lock(&c->lock);
     for (size_t i = 0; i < CONSOLE_APPS; i++) {
@@ -121,8 +121,8 @@ void console_settle(struct console *c, const char *app_id, uint64_t position,
     pthread_mutex_unlock(&c->lock);
 }
 
-size_t console_read(struct console *c, const char *app_id, uint64_t after,
-                    struct console_entry *out, size_t max)
+size_t state_console_read(struct console *c, const char *app_id, uint64_t after,
+                          struct console_entry *out, size_t max)
 {
     size_t n = 0;
     pthread_mutex_lock(&c->lock);

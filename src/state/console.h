@@ -37,28 +37,28 @@ struct console_entry {
 };
 
 struct console;
-struct console *console_new(void);
-void console_free(struct console *c);
+struct console *state_console_new(void);
+void state_console_free(struct console *c);
 
 /* The owner looks at app_id, whose bot is bot_user_id, installed in servers (takes the
  * reference). Returns 0, or -1 when CONSOLE_APPS others are being watched. */
-int console_watch(struct console *c, const char *app_id, const char *bot_user_id,
-                  struct idset *servers, int64_t now);
+int state_console_watch(struct console *c, const char *app_id, const char *bot_user_id,
+                        struct idset *servers, int64_t now);
 /* Whether anyone watches (any thread; cheap). */
-int console_watching(const struct console *c);
+int state_console_watching(const struct console *c);
 
 /* For the gateway: decides the outcome of the event for one watched bot. */
 typedef enum console_outcome (*console_outcome_fn)(void *arg, const char *bot_user_id);
 /* Records a logged event of server_id for every watched bot installed there. */
-void console_record(struct console *c, const struct console_entry *e, console_outcome_fn outcome,
-                    void *arg);
+void state_console_record(struct console *c, const struct console_entry *e,
+                          console_outcome_fn outcome, void *arg);
 
 /* Settles a CONSOLE_NOT_HERE entry of app_id once presence has told (the first read's word is
  * kept). */
-void console_settle(struct console *c, const char *app_id, uint64_t position,
-                    enum console_outcome outcome);
+void state_console_settle(struct console *c, const char *app_id, uint64_t position,
+                          enum console_outcome outcome);
 /* Entries of app_id after position `after`, oldest first, at most max. */
-size_t console_read(struct console *c, const char *app_id, uint64_t after,
-                    struct console_entry *out, size_t max);
+size_t state_console_read(struct console *c, const char *app_id, uint64_t after,
+                          struct console_entry *out, size_t max);
 
 #endif

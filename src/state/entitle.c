@@ -14,7 +14,7 @@ static int place(struct entitle *e, const struct store_event *ev, int64_t *chann
     if (!e->srv || strcmp(e->srv->id, ev->stream)) {
         state_entitle_done(e);
         if (e->fresh)
-            state_changed(e->state, ev->stream);
+            state__changed(e->state, ev->stream);
         int found;
         e->srv = state_server(e->state, e->db, ev->stream, &found);
         if (!e->srv)

@@ -12,7 +12,7 @@ static size_t hash(const char *s)
     return h;
 }
 
-int state_index_build(struct state_index *ix, size_t n, state_key_fn key, const void *base)
+int state__index_build(struct state_index *ix, size_t n, state_key_fn key, const void *base)
 {
     size_t nslots = 8;
     while (nslots < n * 2)
@@ -32,8 +32,8 @@ int state_index_build(struct state_index *ix, size_t n, state_key_fn key, const 
     return 0;
 }
 
-int64_t state_index_find(const struct state_index *ix, const char *key, state_key_fn kf,
-                         const void *base)
+int64_t state__index_find(const struct state_index *ix, const char *key, state_key_fn kf,
+                          const void *base)
 {
     if (!ix->slots)
         return -1;
@@ -43,7 +43,7 @@ int64_t state_index_find(const struct state_index *ix, const char *key, state_ke
     return -1;
 }
 
-void state_index_cleanup(struct state_index *ix)
+void state__index_cleanup(struct state_index *ix)
 {
     free(ix->slots);
     ix->slots = NULL;

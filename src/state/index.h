@@ -15,10 +15,10 @@ struct state_index {
 };
 
 /* Indexes elements 0..n-1 (a repeated key keeps the first). Returns 0 or -1 (memory). */
-int state_index_build(struct state_index *ix, size_t n, state_key_fn key, const void *base);
+int state__index_build(struct state_index *ix, size_t n, state_key_fn key, const void *base);
 /* The element with that key, or -1. */
-int64_t state_index_find(const struct state_index *ix, const char *key, state_key_fn kf,
-                         const void *base);
-void state_index_cleanup(struct state_index *ix);
+int64_t state__index_find(const struct state_index *ix, const char *key, state_key_fn kf,
+                          const void *base);
+void state__index_cleanup(struct state_index *ix);
 
 #endif

@@ -22,7 +22,7 @@ struct presence {
     struct presence_shared *shared; /* several nodes: the others' connections and the statuses */
 };
 
-struct presence *presence_new(void)
+struct presence *state_presence_new(void)
 {
     struct presence *p = calloc(1, sizeof *p);
     if (!p)
@@ -41,11 +41,11 @@ static void free_entry(const char *key, void *value, void *arg)
     free(e);
 }
 
-void presence_free(struct presence *p)
+void state_presence_free(struct presence *p)
 {
     if (!p)
         return;
-    presence_shared_free(p->shared); /* its thread lists the users under the lock */
+    state__presence_shared_free(p->shared); /* its thread lists the users under the lock */
     map_each(&p->users, free_entry, NULL);
     map_cleanup(&p->users);
     pthread_mutex_destroy(&p->lock);
@@ -67,29 +67,30 @@ static struct entry *get(struct presence *p, const char *user_id, int create)
     return e;
 }
 
-int presence_connected(struct presence *p, const char *user_id)
+int state_presence_connected(struct presence *p, const char *user_id)
 {
     pthread_mutex_lock(&p->lock);
     struct entry *e = get(p, user_id, 1);
     int first = e && !e->connections++;
     if (first && p->shared)
-        presence_shared_changed(p->shared, user_id, 1);
+        state__presence_shared_changed(p->shared, user_id, 1);
     pthread_mutex_unlock(&p->lock);
     return first;
 }
 
-int presence_disconnected(struct presence *p, const char *user_id)
+int state_presence_disconnected(struct presence *p, const char *user_id)
 {
     pthread_mutex_lock(&p->lock);
     struct entry *e = get(p, user_id, 0);
     int last = e && e->connections > 0 && !--e->connections;
     if (last && p->shared)
-        presence_shared_changed(p->shared, user_id, 0);
+        state__presence_shared_changed(p->shared, user_id, 0);
     pthread_mutex_unlock(&p->lock);
     return last;
 }
 
-void presence_set(struct presence *p, const char *user_id, const char *status, json_t *activity)
+void state_presence_set(struct presence *p, const char *user_id, const char *status,
+                        json_t *activity)
 {
     pthread_mutex_lock(&p->lock);
     struct entry *e = get(p, user_id, 1);
@@ -106,7 +107,7 @@ void presence_set(struct presence *p, const char *user_id, const char *status, j
                               activity ? json_deep_copy(activity) : json_null());
         char *saved = o ? json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
         json_decref(o);
-        if (!saved || presence_shared_save(p->shared, user_id, saved))
+        if (!saved || state__presence_shared_save(p->shared, user_id, saved))
             log_error("presence: a status was kept by this node only");
         free(saved);
     }
@@ -133,7 +134,7 @@ static void views(struct presence *p, const char *const *user_ids, size_t n, str
     pthread_mutex_unlock(&p->lock);
     int *elsewhere = p->shared ? calloc(n ? n : 1, sizeof *elsewhere) : NULL;
     char(*saved)[PRESENCE_STATUS_MAX] = elsewhere ? calloc(n ? n : 1, sizeof *saved) : NULL;
-    if (saved && !presence_shared_read(p->shared, user_ids, n, elsewhere, saved))
+    if (saved && !state__presence_shared_read(p->shared, user_ids, n, elsewhere, saved))
         for (size_t i = 0; i < n; i++) {
             out[i].connected |= elsewhere[i];
             json_t *o = saved[i][0] ? json_loads(saved[i], 0, NULL) : NULL;
@@ -161,7 +162,8 @@ static const char *shown(const struct view *v)
     return "offline";
 }
 
-int presence_statuses(struct presence *p, const char *const *user_ids, size_t n, const char **out)
+int state_presence_statuses(struct presence *p, const char *const *user_ids, size_t n,
+                            const char **out)
 {
     struct view *v = calloc(n ? n : 1, sizeof *v);
     if (!v)
@@ -175,7 +177,7 @@ int presence_statuses(struct presence *p, const char *const *user_ids, size_t n,
     return 0;
 }
 
-int presence_online_anywhere(struct presence *p, const char *user_id)
+int state_presence_online_anywhere(struct presence *p, const char *user_id)
 {
     struct view v;
     views(p, &user_id, 1, &v);
@@ -183,7 +185,7 @@ int presence_online_anywhere(struct presence *p, const char *user_id)
     return v.connected;
 }
 
-json_t *presence_json(struct presence *p, const char *user_id)
+json_t *state_presence_json(struct presence *p, const char *user_id)
 {
     struct view v;
     views(p, &user_id, 1, &v);
@@ -212,8 +214,8 @@ static void each_online(void *user, void (*fn)(void *arg, const char *user_id), 
     pthread_mutex_unlock(&p->lock);
 }
 
-int presence_share(struct presence *p, const char *redis_url, const char *log_name)
+int state_presence_share(struct presence *p, const char *redis_url, const char *log_name)
 {
-    p->shared = presence_shared_new(redis_url, log_name, each_online, p);
+    p->shared = state__presence_shared_new(redis_url, log_name, each_online, p);
     return p->shared ? 0 : -1;
 }

@@ -12,23 +12,25 @@
 
 struct presence;
 
-struct presence *presence_new(void);
-void presence_free(struct presence *p);
+struct presence *state_presence_new(void);
+void state_presence_free(struct presence *p);
 /* A connection opened or closed here: 1 when it was the user's first or last here (what others
  * see of the user may have changed), else 0. */
-int presence_connected(struct presence *p, const char *user_id);
-int presence_disconnected(struct presence *p, const char *user_id);
+int state_presence_connected(struct presence *p, const char *user_id);
+int state_presence_disconnected(struct presence *p, const char *user_id);
 /* Saves the chosen status ("online", "idle", "dnd", "invisible") and activity (owned copy). */
-void presence_set(struct presence *p, const char *user_id, const char *status, json_t *activity);
+void state_presence_set(struct presence *p, const char *user_id, const char *status,
+                        json_t *activity);
 /* The shown statuses of n users (online, idle, dnd or offline; static strings) into out: 0, or
  * -1 when out of memory. */
-int presence_statuses(struct presence *p, const char *const *user_ids, size_t n, const char **out);
+int state_presence_statuses(struct presence *p, const char *const *user_ids, size_t n,
+                            const char **out);
 /* 1 when the user has a connection open on any node (invisible or not). */
-int presence_online_anywhere(struct presence *p, const char *user_id);
+int state_presence_online_anywhere(struct presence *p, const char *user_id);
 /* {status, activity, connected} of a user (a new object). */
-json_t *presence_json(struct presence *p, const char *user_id);
+json_t *state_presence_json(struct presence *p, const char *user_id);
 /* Several nodes: connections are counted and statuses saved in Redis too (presence_shared.h),
  * under LOG_NAME's keys. 0, or -1 when it cannot start. */
-int presence_share(struct presence *p, const char *redis_url, const char *log_name);
+int state_presence_share(struct presence *p, const char *redis_url, const char *log_name);
 
 #endif

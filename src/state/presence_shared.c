@@ -250,8 +250,8 @@ static void *writer_main(void *arg)
 
 /* ---- the callers' side ---- */
 
-struct presence_shared *presence_shared_new(const char *url, const char *log_name,
-                                            presence_each_fn each, void *each_user)
+struct presence_shared *state__presence_shared_new(const char *url, const char *log_name,
+                                                   presence_each_fn each, void *each_user)
 {
     struct presence_shared *s = calloc(1, sizeof *s);
     if (!s)
@@ -282,7 +282,7 @@ struct presence_shared *presence_shared_new(const char *url, const char *log_nam
     return s;
 }
 
-void presence_shared_free(struct presence_shared *s)
+void state__presence_shared_free(struct presence_shared *s)
 {
     if (!s)
         return;
@@ -297,7 +297,7 @@ void presence_shared_free(struct presence_shared *s)
     free(s);
 }
 
-void presence_shared_changed(struct presence_shared *s, const char *user_id, int online)
+void state__presence_shared_changed(struct presence_shared *s, const char *user_id, int online)
 {
     pthread_mutex_lock(&s->lock);
     if (map_set(&s->changes, user_id, (void *)(uintptr_t)(online ? 1 : 2)))
@@ -332,8 +332,8 @@ static int read_chunk(struct presence_shared *s, redisContext *c, const char *co
     return 0;
 }
 
-int presence_shared_read(struct presence_shared *s, const char *const *user_ids, size_t n,
-                         int *elsewhere, char (*saved)[PRESENCE_STATUS_MAX])
+int state__presence_shared_read(struct presence_shared *s, const char *const *user_ids, size_t n,
+                                int *elsewhere, char (*saved)[PRESENCE_STATUS_MAX])
 {
     redisContext *c = redis_thread(&s->url, WHO, MEANWHILE);
     if (!c)
@@ -345,7 +345,7 @@ int presence_shared_read(struct presence_shared *s, const char *const *user_ids,
     return 0;
 }
 
-int presence_shared_save(struct presence_shared *s, const char *user_id, const char *json)
+int state__presence_shared_save(struct presence_shared *s, const char *user_id, const char *json)
 {
     redisContext *c = redis_thread(&s->url, WHO, MEANWHILE);
     if (!c)

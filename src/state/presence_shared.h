@@ -24,20 +24,20 @@ struct presence_shared;
 typedef void (*presence_each_fn)(void *user, void (*fn)(void *arg, const char *user_id), void *arg);
 
 /* Starts the writing thread; NULL when url is not a Redis URL or the thread cannot start. */
-struct presence_shared *presence_shared_new(const char *url, const char *log_name,
-                                            presence_each_fn each, void *each_user);
+struct presence_shared *state__presence_shared_new(const char *url, const char *log_name,
+                                                   presence_each_fn each, void *each_user);
 /* Stops the thread and takes this node's set out of Redis. NULL does nothing. */
-void presence_shared_free(struct presence_shared *s);
+void state__presence_shared_free(struct presence_shared *s);
 
 /* A user's first connection to this node opened (online 1) or its last closed (0). */
-void presence_shared_changed(struct presence_shared *s, const char *user_id, int online);
+void state__presence_shared_changed(struct presence_shared *s, const char *user_id, int online);
 
 /* For each of n users: elsewhere[i] = 1 when connected to another live node, and saved[i] their
  * saved {"status","activity"} JSON ("" when none; PRESENCE_STATUS_MAX bytes each). 0, or -1 when
  * Redis could not answer (the arrays are then left as they were). */
-int presence_shared_read(struct presence_shared *s, const char *const *user_ids, size_t n,
-                         int *elsewhere, char (*saved)[PRESENCE_STATUS_MAX]);
+int state__presence_shared_read(struct presence_shared *s, const char *const *user_ids, size_t n,
+                                int *elsewhere, char (*saved)[PRESENCE_STATUS_MAX]);
 /* Saves a user's status JSON. 0, or -1 when Redis could not keep it. */
-int presence_shared_save(struct presence_shared *s, const char *user_id, const char *json);
+int state__presence_shared_save(struct presence_shared *s, const char *user_id, const char *json);
 
 #endif

@@ -29,7 +29,7 @@ struct ratelimit {
     unsigned ops;
 };
 
-struct ratelimit *ratelimit_new(double scale)
+struct ratelimit *state_ratelimit_new(double scale)
 {
     struct ratelimit *rl = calloc(1, sizeof *rl);
     if (!rl)
@@ -39,7 +39,7 @@ struct ratelimit *ratelimit_new(double scale)
     return rl;
 }
 
-int ratelimit_share(struct ratelimit *rl, const char *redis_url)
+int state_ratelimit_share(struct ratelimit *rl, const char *redis_url)
 {
     if (redis_url_parse(redis_url, &rl->redis))
         return -1;
@@ -47,14 +47,14 @@ int ratelimit_share(struct ratelimit *rl, const char *redis_url)
     return 0;
 }
 
-void ratelimit_free(struct ratelimit *rl)
+void state_ratelimit_free(struct ratelimit *rl)
 {
     if (!rl)
         return;
     for (size_t i = 0; i < BUCKETS; i++) {
         for (struct entry *e = rl->buckets[i], *next; e; e = next) {
             next = e->next;
-            ratewindow_cleanup(&e->win);
+            rule_ratewindow_cleanup(&e->win);
             free(e);
         }
     }
@@ -76,9 +76,9 @@ static void sweep(struct ratelimit *rl, int64_t now)
         struct entry **pp = &rl->buckets[i];
         while (*pp) {
             struct entry *e = *pp;
-            if (ratewindow_idle(&e->win, now)) {
+            if (rule_ratewindow_idle(&e->win, now)) {
                 *pp = e->next;
-                ratewindow_cleanup(&e->win);
+                rule_ratewindow_cleanup(&e->win);
                 free(e);
             } else {
                 pp = &e->next;
@@ -97,7 +97,7 @@ static int64_t apply(struct ratelimit *rl, const char *action, const char *accou
     int64_t now = clock_now_ms();
     int64_t wait = 0;
     if (rl->shared &&
-        (wait = ratelimit_shared_apply(&rl->redis, key, n, window_ms, now, record)) >= 0)
+        (wait = state__ratelimit_shared_apply(&rl->redis, key, n, window_ms, now, record)) >= 0)
         return wait;
     wait = 0;
     pthread_mutex_lock(&rl->lock);
@@ -109,7 +109,7 @@ static int64_t apply(struct ratelimit *rl, const char *action, const char *accou
         e = e->next;
     if (!e && record) {
         e = calloc(1, sizeof *e);
-        if (e && ratewindow_init(&e->win, n, window_ms) == 0) {
+        if (e && rule_ratewindow_init(&e->win, n, window_ms) == 0) {
             memcpy(e->key, key, sizeof key);
             e->next = rl->buckets[b];
             rl->buckets[b] = e;
@@ -119,19 +119,19 @@ static int64_t apply(struct ratelimit *rl, const char *action, const char *accou
         }
     }
     if (e)
-        wait = record ? ratewindow_hit(&e->win, now) : ratewindow_check(&e->win, now);
+        wait = record ? rule_ratewindow_hit(&e->win, now) : rule_ratewindow_check(&e->win, now);
     pthread_mutex_unlock(&rl->lock);
     return wait;
 }
 
-int64_t ratelimit_hit(struct ratelimit *rl, const char *action, const char *account, uint32_t limit,
-                      int64_t window_ms)
+int64_t state_ratelimit_hit(struct ratelimit *rl, const char *action, const char *account,
+                            uint32_t limit, int64_t window_ms)
 {
     return apply(rl, action, account, limit, window_ms, 1);
 }
 
-int64_t ratelimit_check(struct ratelimit *rl, const char *action, const char *account,
-                        uint32_t limit, int64_t window_ms)
+int64_t state_ratelimit_check(struct ratelimit *rl, const char *action, const char *account,
+                              uint32_t limit, int64_t window_ms)
 {
     return apply(rl, action, account, limit, window_ms, 0);
 }

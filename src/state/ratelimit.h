@@ -9,17 +9,17 @@
 
 struct ratelimit;
 
-struct ratelimit *ratelimit_new(double scale);
+struct ratelimit *state_ratelimit_new(double scale);
 /* Several nodes: the windows live in Redis at redis_url (state/ratelimit_shared.h), shared by
  * every node; this node's own windows stand in while Redis cannot be reached. 0, or -1 when the
  * URL is not redis://…. Before any request. */
-int ratelimit_share(struct ratelimit *rl, const char *redis_url);
-void ratelimit_free(struct ratelimit *rl);
+int state_ratelimit_share(struct ratelimit *rl, const char *redis_url);
+void state_ratelimit_free(struct ratelimit *rl);
 /* Records one action when allowed and returns 0; otherwise the milliseconds to wait. */
-int64_t ratelimit_hit(struct ratelimit *rl, const char *action, const char *account, uint32_t limit,
-                      int64_t window_ms);
+int64_t state_ratelimit_hit(struct ratelimit *rl, const char *action, const char *account,
+                            uint32_t limit, int64_t window_ms);
 /* The wait without recording anything (0 = allowed). */
-int64_t ratelimit_check(struct ratelimit *rl, const char *action, const char *account,
-                        uint32_t limit, int64_t window_ms);
+int64_t state_ratelimit_check(struct ratelimit *rl, const char *action, const char *account,
+                              uint32_t limit, int64_t window_ms);
 
 #endif

@@ -31,8 +31,8 @@ static const char SCRIPT[] =
 static _Thread_local char script_sha[48];
 static _Thread_local unsigned long member_seq;
 
-int64_t ratelimit_shared_apply(const struct redis_url *url, const char *key, uint32_t limit,
-                               int64_t window_ms, int64_t now, int record)
+int64_t state__ratelimit_shared_apply(const struct redis_url *url, const char *key, uint32_t limit,
+                                      int64_t window_ms, int64_t now, int record)
 {
     redisContext *c = redis_thread(url, "limits", "this node counts alone meanwhile");
     if (!c)

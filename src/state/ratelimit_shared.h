@@ -12,7 +12,7 @@
 
 /* The wait in milliseconds (0 = allowed, and recorded when record), or -1 when Redis could not
  * answer. */
-int64_t ratelimit_shared_apply(const struct redis_url *url, const char *key, uint32_t limit,
-                               int64_t window_ms, int64_t now, int record);
+int64_t state__ratelimit_shared_apply(const struct redis_url *url, const char *key, uint32_t limit,
+                                      int64_t window_ms, int64_t now, int record);
 
 #endif

@@ -125,9 +125,9 @@ static int on_channel(void *arg, const struct store_channel_row *r)
 static int on_overwrite(void *arg, const struct store_overwrite_row *r)
 {
     struct state_server *s = ((struct builder *)arg)->s;
-    if (!s->channel_ix.slots && state_index_build(&s->channel_ix, s->nchannels, channel_key, s))
+    if (!s->channel_ix.slots && state__index_build(&s->channel_ix, s->nchannels, channel_key, s))
         return STORE_ERR;
-    int64_t ch = state_index_find(&s->channel_ix, r->channel_id, channel_key, s);
+    int64_t ch = state__index_find(&s->channel_ix, r->channel_id, channel_key, s);
     if (ch < 0 || s->channels[ch].noverwrites >= OVERWRITES_MAX)
         return 0;
     if (GROW(s, overwrites, noverwrites, cap_overwrites))
@@ -170,11 +170,11 @@ static int ensure_member_indexes(struct state_server *s)
 {
     if (s->member_ix.slots)
         return 0;
-    if (!s->channel_ix.slots && state_index_build(&s->channel_ix, s->nchannels, channel_key, s))
+    if (!s->channel_ix.slots && state__index_build(&s->channel_ix, s->nchannels, channel_key, s))
         return -1;
-    return state_index_build(&s->member_ix, s->nmembers, member_key, s) ||
-           state_index_build(&s->username_ix, s->nmembers, username_key, s) ||
-           state_index_build(&s->role_ix, s->nroles, role_key, s);
+    return state__index_build(&s->member_ix, s->nmembers, member_key, s) ||
+           state__index_build(&s->username_ix, s->nmembers, username_key, s) ||
+           state__index_build(&s->role_ix, s->nroles, role_key, s);
 }
 
 static int on_member_role(void *arg, const char *user_id, const char *role_id)
@@ -183,8 +183,8 @@ static int on_member_role(void *arg, const char *user_id, const char *role_id)
     struct state_server *s = b->s;
     if (ensure_member_indexes(s))
         return STORE_ERR;
-    int64_t m = state_index_find(&s->member_ix, user_id, member_key, s);
-    int64_t r = state_index_find(&s->role_ix, role_id, role_key, s);
+    int64_t m = state__index_find(&s->member_ix, user_id, member_key, s);
+    int64_t r = state__index_find(&s->role_ix, role_id, role_key, s);
     if (m < 0 || r < 0)
         return 0;
     int64_t unused = 0;
@@ -199,7 +199,7 @@ static int on_bot(void *arg, const struct store_bot_row *r)
     struct state_server *s = ((struct builder *)arg)->s;
     if (ensure_member_indexes(s))
         return STORE_ERR;
-    int64_t m = state_index_find(&s->member_ix, r->user_id, member_key, s);
+    int64_t m = state__index_find(&s->member_ix, r->user_id, member_key, s);
     if (m < 0) /* installed but no longer a member: not a recipient, as before */
         return 0;
     if (GROW(s, bots, nbots, cap_bots))
@@ -243,7 +243,7 @@ static int group_member_roles(struct state_server *s, struct builder *b)
     return 0;
 }
 
-struct state_server *state_server_load(struct store *db, const char *sid, int *found)
+struct state_server *state__server_load(struct store *db, const char *sid, int *found)
 {
     struct state_server *s = calloc(1, sizeof *s);
     if (!s) {
@@ -268,7 +268,7 @@ struct state_server *state_server_load(struct store *db, const char *sid, int *f
     return s;
 }
 
-struct state_server *state_server_ref(struct state_server *s)
+struct state_server *state__server_ref(struct state_server *s)
 {
     atomic_fetch_add_explicit(&s->refs, 1, memory_order_relaxed);
     return s;
@@ -292,10 +292,10 @@ void state_server_unref(struct state_server *s)
     free(s->members);
     free(s->member_roles);
     free(s->bots);
-    state_index_cleanup(&s->role_ix);
-    state_index_cleanup(&s->channel_ix);
-    state_index_cleanup(&s->member_ix);
-    state_index_cleanup(&s->username_ix);
+    state__index_cleanup(&s->role_ix);
+    state__index_cleanup(&s->channel_ix);
+    state__index_cleanup(&s->member_ix);
+    state__index_cleanup(&s->username_ix);
     json_decref(s->automod_words);
     pthread_mutex_destroy(&s->lock);
     free(s);
@@ -305,17 +305,17 @@ void state_server_unref(struct state_server *s)
 
 int64_t state_server_channel(const struct state_server *s, const char *cid)
 {
-    return state_index_find(&s->channel_ix, cid, channel_key, s);
+    return state__index_find(&s->channel_ix, cid, channel_key, s);
 }
 
 int64_t state_server_member(const struct state_server *s, const char *uid)
 {
-    return state_index_find(&s->member_ix, uid, member_key, s);
+    return state__index_find(&s->member_ix, uid, member_key, s);
 }
 
 int64_t state_server_member_by_username(const struct state_server *s, const char *username)
 {
-    return state_index_find(&s->username_ix, username, username_key, s);
+    return state__index_find(&s->username_ix, username, username_key, s);
 }
 
 void state_server_access(const struct state_server *s, const char *uid, struct store_access *a)
@@ -368,13 +368,13 @@ uint64_t state_server_channel_perms(const struct state_server *s, size_t member,
         ow[i] = (struct perm_overwrite){o->target_id, o->is_member, o->allow, o->deny};
     }
     struct perm_overwrites folded;
-    perm_overwrites_fold(ow, c->noverwrites, s->id, role_ids, nroles, m->user_id, &folded);
+    rule_perm_overwrites_fold(ow, c->noverwrites, s->id, role_ids, nroles, m->user_id, &folded);
     struct perm_member pm = {.is_owner = !strcmp(s->owner_id, m->user_id),
                              .timed_out = m->timeout_until > now,
                              .everyone = s->everyone,
                              .roles = role_perms,
                              .nroles = nroles};
-    return perm_channel(&pm, &folded);
+    return rule_perm_channel(&pm, &folded);
 }
 
 static int intent_index(uint32_t intent)

@@ -82,8 +82,8 @@ struct state_server {
 };
 
 /* Reads server sid from db: *found 1 (returned, one reference), 0 no such server, < 0 error. */
-struct state_server *state_server_load(struct store *db, const char *sid, int *found);
-struct state_server *state_server_ref(struct state_server *s);
+struct state_server *state__server_load(struct store *db, const char *sid, int *found);
+struct state_server *state__server_ref(struct state_server *s);
 void state_server_unref(struct state_server *s);
 
 int64_t state_server_channel(const struct state_server *s, const char *cid);

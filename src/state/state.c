@@ -42,7 +42,7 @@ struct state *state_new(void)
     struct state *s = calloc(1, sizeof *s);
     if (!s)
         return NULL;
-    if (!(s->tickets = tickets_new())) {
+    if (!(s->tickets = state__tickets_new())) {
         free(s);
         return NULL;
     }
@@ -85,7 +85,7 @@ void state_free(struct state *s)
     map_each(&s->servers, unref_server, NULL);
     map_cleanup(&s->servers);
     clear_identities(s);
-    tickets_free(s->tickets);
+    state__tickets_free(s->tickets);
     pthread_mutex_destroy(&s->lock);
     free(s);
 }
@@ -177,11 +177,11 @@ struct state_server *state_server(struct state *s, struct store *db, const char 
      * read its own writes, which the shared copy does not have yet (dropped at the commit). A
      * private copy from the writer's connection, not kept. */
     if (store_tracks_changes(db) && store_wrote(db) && store_changes_pending(db))
-        return state_server_load(db, sid, found);
+        return state__server_load(db, sid, found);
     pthread_mutex_lock(&s->lock);
     struct state_server *known = map_get(&s->servers, sid);
     if (known) {
-        state_server_ref(known);
+        state__server_ref(known);
         known->used_at = clock_now_ms();
     }
     uint64_t seen = s->seq;
@@ -192,14 +192,14 @@ struct state_server *state_server(struct state *s, struct store *db, const char 
     }
     /* A fresh read transaction: it begins after every commit whose drop we have seen. */
     store_read_release(db);
-    struct state_server *loaded = state_server_load(db, sid, found);
+    struct state_server *loaded = state__server_load(db, sid, found);
     if (!loaded)
         return NULL;
     pthread_mutex_lock(&s->lock);
     loaded->used_at = clock_now_ms();
     if (!changed_since(s, seen, sid) && !map_get(&s->servers, sid) &&
         !map_set(&s->servers, sid, loaded))
-        state_server_ref(loaded);
+        state__server_ref(loaded);
     pthread_mutex_unlock(&s->lock);
     return loaded;
 }
@@ -212,7 +212,7 @@ static void drop(struct state *s, const char *sid)
         d->sid[0] = '\0';
 }
 
-void state_changed(struct state *s, const char *sid)
+void state__changed(struct state *s, const char *sid)
 {
     pthread_mutex_lock(&s->lock);
     drop(s, sid);
@@ -225,7 +225,7 @@ void state_changed(struct state *s, const char *sid)
     pthread_mutex_unlock(&s->lock);
 }
 
-void state_changed_all(struct state *s)
+void state__changed_all(struct state *s)
 {
     pthread_mutex_lock(&s->lock);
     drop(s, "");
@@ -259,9 +259,9 @@ size_t state_forget_idle(struct state *s, int64_t now, int64_t idle_ms)
 void state_on_change(void *state, const char *sid)
 {
     if (sid)
-        state_changed(state, sid);
+        state__changed(state, sid);
     else
-        state_changed_all(state);
+        state__changed_all(state);
 }
 
 static void add_bytes(const char *key, void *value, void *arg)
@@ -270,7 +270,7 @@ static void add_bytes(const char *key, void *value, void *arg)
     *(int64_t *)arg += ((struct state_server *)value)->bytes;
 }
 
-void state_stats(struct state *s, struct state_stats *out)
+void state__stats(struct state *s, struct state__stats *out)
 {
     pthread_mutex_lock(&s->lock);
     out->servers = s->servers.count;

@@ -42,8 +42,8 @@ long state_identities_preload(struct state *s, struct store *db);
 struct state_server *state_server(struct state *s, struct store *db, const char *sid, int *found);
 
 /* The writer's side: server sid changed ("" = identities may have); everything changed. */
-void state_changed(struct state *s, const char *sid);
-void state_changed_all(struct state *s);
+void state__changed(struct state *s, const char *sid);
+void state__changed_all(struct state *s);
 /* Forgets the servers not asked for since idle_ms before now (they load again on use): a node
  * holds the servers it serves, not every server it ever served. Returns how many. */
 size_t state_forget_idle(struct state *s, int64_t now, int64_t idle_ms);
@@ -51,10 +51,10 @@ size_t state_forget_idle(struct state *s, int64_t now, int64_t idle_ms);
 void state_on_change(void *state, const char *sid);
 
 /* What is held now: servers loaded and their bytes, identities cached. */
-struct state_stats {
+struct state__stats {
     size_t servers, identities;
     int64_t bytes;
 };
-void state_stats(struct state *s, struct state_stats *out);
+void state__stats(struct state *s, struct state__stats *out);
 
 #endif

@@ -20,7 +20,7 @@ struct tickets {
     struct redis_url redis;
 };
 
-struct tickets *tickets_new(void)
+struct tickets *state__tickets_new(void)
 {
     struct tickets *t = calloc(1, sizeof *t);
     if (!t)
@@ -37,7 +37,7 @@ static void free_value(const char *key, void *value, void *arg)
     free(value);
 }
 
-void tickets_free(struct tickets *t)
+void state__tickets_free(struct tickets *t)
 {
     if (!t)
         return;
@@ -58,8 +58,8 @@ static void sweep(struct tickets *t, int64_t now)
     map_remove_if(&t->by_ticket, lapsed, &now, free);
 }
 
-int tickets_issue(struct tickets *t, const char *token_hash, int64_t now,
-                  char ticket[CRYPTO_TOKEN_LEN + 1])
+int state_tickets_issue(struct tickets *t, const char *token_hash, int64_t now,
+                        char ticket[CRYPTO_TOKEN_LEN + 1])
 {
     struct ticket *v = malloc(sizeof *v);
     if (!v || strlen(token_hash) != CRYPTO_SHA256_HEX) {
@@ -69,7 +69,7 @@ int tickets_issue(struct tickets *t, const char *token_hash, int64_t now,
     memcpy(v->token_hash, token_hash, sizeof v->token_hash);
     v->expires = now + TICKET_TTL_MS;
     crypto_token(ticket);
-    if (t->shared && tickets_shared_put(&t->redis, ticket, token_hash) == 0) {
+    if (t->shared && state__tickets_shared_put(&t->redis, ticket, token_hash) == 0) {
         free(v);
         return 0;
     }
@@ -83,8 +83,8 @@ int tickets_issue(struct tickets *t, const char *token_hash, int64_t now,
     return rc;
 }
 
-int tickets_redeem(struct tickets *t, const char *ticket, int64_t now,
-                   char token_hash[CRYPTO_SHA256_HEX + 1])
+int state_tickets_redeem(struct tickets *t, const char *ticket, int64_t now,
+                         char token_hash[CRYPTO_SHA256_HEX + 1])
 {
     if (strlen(ticket) != CRYPTO_TOKEN_LEN)
         return 0;
@@ -96,11 +96,11 @@ int tickets_redeem(struct tickets *t, const char *ticket, int64_t now,
         memcpy(token_hash, v->token_hash, CRYPTO_SHA256_HEX + 1);
     free(v);
     if (!v && t->shared) /* kept in Redis, or by this node while Redis was away */
-        ok = tickets_shared_take(&t->redis, ticket, token_hash) == 1;
+        ok = state__tickets_shared_take(&t->redis, ticket, token_hash) == 1;
     return ok;
 }
 
-int tickets_share(struct tickets *t, const char *redis_url)
+int state_tickets_share(struct tickets *t, const char *redis_url)
 {
     if (redis_url_parse(redis_url, &t->redis))
         return -1;
@@ -108,7 +108,7 @@ int tickets_share(struct tickets *t, const char *redis_url)
     return 0;
 }
 
-int tickets_shared(const struct tickets *t)
+int state_tickets_shared(const struct tickets *t)
 {
     return t->shared;
 }

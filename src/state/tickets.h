@@ -15,21 +15,21 @@
 #define TICKETS_MAX   4096
 
 struct tickets;
-struct tickets *tickets_new(void);
-void tickets_free(struct tickets *t);
+struct tickets *state__tickets_new(void);
+void state__tickets_free(struct tickets *t);
 /* A new ticket for the session whose token hashes to token_hash. Returns 0, or -1 when
  * TICKETS_MAX are outstanding (or out of memory). */
-int tickets_issue(struct tickets *t, const char *token_hash, int64_t now,
-                  char ticket[CRYPTO_TOKEN_LEN + 1]);
+int state_tickets_issue(struct tickets *t, const char *token_hash, int64_t now,
+                        char ticket[CRYPTO_TOKEN_LEN + 1]);
 /* Uses the ticket up: 1 and the session's token hash, or 0 (unknown, used or lapsed). On
- * several nodes it may ask Redis: call it from a worker then (tickets_shared). */
-int tickets_redeem(struct tickets *t, const char *ticket, int64_t now,
-                   char token_hash[CRYPTO_SHA256_HEX + 1]);
+ * several nodes it may ask Redis: call it from a worker then (state_tickets_shared). */
+int state_tickets_redeem(struct tickets *t, const char *ticket, int64_t now,
+                         char token_hash[CRYPTO_SHA256_HEX + 1]);
 
 /* Several nodes: tickets are kept in Redis at redis_url (a page may ask one node and connect
  * to another), in this node's memory while Redis cannot be reached. -1 when the URL is not
  * redis://…. Before any ticket. */
-int tickets_share(struct tickets *t, const char *redis_url);
-int tickets_shared(const struct tickets *t);
+int state_tickets_share(struct tickets *t, const char *redis_url);
+int state_tickets_shared(const struct tickets *t);
 
 #endif

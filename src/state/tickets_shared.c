@@ -14,7 +14,7 @@ static void key_of(const char *ticket, char key[CRYPTO_SHA256_HEX + 1])
     crypto_sha256_hex(ticket, strlen(ticket), key);
 }
 
-int tickets_shared_put(const struct redis_url *u, const char *ticket, const char *token_hash)
+int state__tickets_shared_put(const struct redis_url *u, const char *ticket, const char *token_hash)
 {
     redisContext *c = redis_thread(u, WHO, MEANWHILE);
     if (!c)
@@ -27,8 +27,8 @@ int tickets_shared_put(const struct redis_url *u, const char *ticket, const char
     return r ? 0 : -1;
 }
 
-int tickets_shared_take(const struct redis_url *u, const char *ticket,
-                        char token_hash[CRYPTO_SHA256_HEX + 1])
+int state__tickets_shared_take(const struct redis_url *u, const char *ticket,
+                               char token_hash[CRYPTO_SHA256_HEX + 1])
 {
     redisContext *c = redis_thread(u, WHO, MEANWHILE);
     if (!c)

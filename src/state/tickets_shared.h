@@ -10,10 +10,11 @@
 #include "core/redis.h"
 
 /* 0, or -1 when Redis could not keep it. */
-int tickets_shared_put(const struct redis_url *u, const char *ticket, const char *token_hash);
+int state__tickets_shared_put(const struct redis_url *u, const char *ticket,
+                              const char *token_hash);
 /* 1 and the token hash, 0 when Redis has no such ticket (unknown, used or lapsed), -1 when
  * Redis could not answer. */
-int tickets_shared_take(const struct redis_url *u, const char *ticket,
-                        char token_hash[CRYPTO_SHA256_HEX + 1]);
+int state__tickets_shared_take(const struct redis_url *u, const char *ticket,
+                               char token_hash[CRYPTO_SHA256_HEX + 1]);
 
 #endif

@@ -22,40 +22,40 @@ int store_access_load(struct store *db, const char *server_id, const char *user_
         " WHERE mr.server_id = $1 AND mr.user_id = $2 ORDER BY r.position DESC LIMIT 250";
     memset(a, 0, sizeof *a);
     struct store_stmt *st =
-        store_query(db, SQL_SERVER, SV_ARGS(SV_STR(server_id), SV_STR(user_id)));
+        store__query(db, SQL_SERVER, SV_ARGS(SV_STR(server_id), SV_STR(user_id)));
     if (!st)
         return STORE_ERR;
-    int rc = store_step(st);
+    int rc = store__step(st);
     if (rc == STORE_ROW) {
         a->server_found = 1;
-        store_text_copy(st, 0, a->owner_id, sizeof a->owner_id);
-        a->verification_level = (int)store_int(st, 1);
-        a->requires_2fa = (int)store_int(st, 2);
-        a->requires_rules = (int)store_int(st, 3);
-        a->everyone = (uint64_t)store_int(st, 4);
-        a->is_member = !store_is_null(st, 5);
-        a->joined_at = store_int(st, 6);
-        a->timeout_until = store_int(st, 7);
-        a->rules_accepted_at = store_int(st, 8);
-        a->mfa_enabled = (int)store_int(st, 9);
-        a->is_bot = (int)store_int(st, 10);
-        a->account_created_at = store_int(st, 11);
-        a->automod_on = (int)store_int(st, 12);
+        store__text_copy(st, 0, a->owner_id, sizeof a->owner_id);
+        a->verification_level = (int)store__int(st, 1);
+        a->requires_2fa = (int)store__int(st, 2);
+        a->requires_rules = (int)store__int(st, 3);
+        a->everyone = (uint64_t)store__int(st, 4);
+        a->is_member = !store__is_null(st, 5);
+        a->joined_at = store__int(st, 6);
+        a->timeout_until = store__int(st, 7);
+        a->rules_accepted_at = store__int(st, 8);
+        a->mfa_enabled = (int)store__int(st, 9);
+        a->is_bot = (int)store__int(st, 10);
+        a->account_created_at = store__int(st, 11);
+        a->automod_on = (int)store__int(st, 12);
     }
-    store_finish(st);
+    store__finish(st);
     if (rc < 0 || !a->is_member)
         return rc < 0 ? rc : STORE_DONE;
-    st = store_query(db, SQL_ROLES, SV_ARGS(SV_STR(server_id), SV_STR(user_id)));
+    st = store__query(db, SQL_ROLES, SV_ARGS(SV_STR(server_id), SV_STR(user_id)));
     if (!st)
         return STORE_ERR;
-    while ((rc = store_step(st)) == STORE_ROW && a->nroles < ACCESS_MAX_ROLES) {
-        store_text_copy(st, 0, a->role_ids[a->nroles], UUID_LEN + 1);
-        a->role_perms[a->nroles] = (uint64_t)store_int(st, 1);
-        int pos = (int)store_int(st, 2);
+    while ((rc = store__step(st)) == STORE_ROW && a->nroles < ACCESS_MAX_ROLES) {
+        store__text_copy(st, 0, a->role_ids[a->nroles], UUID_LEN + 1);
+        a->role_perms[a->nroles] = (uint64_t)store__int(st, 1);
+        int pos = (int)store__int(st, 2);
         if (pos > a->top_position)
             a->top_position = pos;
         a->nroles++;
     }
-    store_finish(st);
+    store__finish(st);
     return rc < 0 ? rc : STORE_DONE;
 }

@@ -13,7 +13,7 @@ json_t *store_admin_people(struct store *db, int64_t limit)
         {"id", COL_TEXT},        {"username", COL_TEXT},   {"displayName", COL_TEXT},
         {"createdAt", COL_TIME}, {"mfaEnabled", COL_BOOL}, {"sessions", COL_INT},
     };
-    return store_list_json(db, SQL, SV_ARGS(SV_INT(limit)), STORE_COLS(COLS));
+    return store__list_json(db, SQL, SV_ARGS(SV_INT(limit)), STORE_COLS(COLS));
 }
 
 json_t *store_admin_apps(struct store *db, int64_t limit)
@@ -27,7 +27,7 @@ json_t *store_admin_apps(struct store *db, int64_t limit)
         {"id", COL_TEXT},        {"name", COL_TEXT},    {"owner", COL_TEXT},
         {"createdAt", COL_TIME}, {"installs", COL_INT}, {"suspended", COL_BOOL},
     };
-    return store_list_json(db, SQL, SV_ARGS(SV_INT(limit)), STORE_COLS(COLS));
+    return store__list_json(db, SQL, SV_ARGS(SV_INT(limit)), STORE_COLS(COLS));
 }
 
 int store_admin_revoke_sessions(struct store *db, const char *who, int64_t *revoked)
@@ -36,13 +36,13 @@ int store_admin_revoke_sessions(struct store *db, const char *who, int64_t *revo
         "SELECT id FROM users WHERE (id = $1 OR username = $1) AND is_bot = 0";
     static const char *SQL_REVOKE = "DELETE FROM tokens WHERE user_id = $1 AND kind = 'session'";
     int found;
-    struct store_stmt *st = store_row(db, SQL_FIND, who, &found);
+    struct store_stmt *st = store__row(db, SQL_FIND, who, &found);
     if (!st)
         return found;
     char id[64];
-    store_text_copy(st, 0, id, sizeof id);
-    store_finish(st);
-    int rc = store_exec(db, SQL_REVOKE, SV_ARGS(SV_STR(id)));
-    *revoked = store_changes(db);
+    store__text_copy(st, 0, id, sizeof id);
+    store__finish(st);
+    int rc = store__exec(db, SQL_REVOKE, SV_ARGS(SV_STR(id)));
+    *revoked = store__changes(db);
     return rc == STORE_DONE ? 1 : rc;
 }

@@ -50,19 +50,19 @@ static int find_ref(struct store *db, const char *sql, const char *key, struct s
 {
     memset(out, 0, sizeof *out);
     int found;
-    struct store_stmt *st = store_row(db, sql, key, &found);
+    struct store_stmt *st = store__row(db, sql, key, &found);
     if (st) {
-        store_text_copy(st, 0, out->id, sizeof out->id);
-        store_text_copy(st, 1, out->owner_id, sizeof out->owner_id);
-        store_text_copy(st, 2, out->bot_user_id, sizeof out->bot_user_id);
-        store_text_copy(st, 3, out->name, sizeof out->name);
-        out->is_public = (int)store_int(st, 4);
-        out->suspended = (int)store_int(st, 5);
-        out->intents = (uint32_t)store_int(st, 6);
-        out->redirect_uris = json_loadb(store_text(st, 7), store_text_len(st, 7), 0, NULL);
+        store__text_copy(st, 0, out->id, sizeof out->id);
+        store__text_copy(st, 1, out->owner_id, sizeof out->owner_id);
+        store__text_copy(st, 2, out->bot_user_id, sizeof out->bot_user_id);
+        store__text_copy(st, 3, out->name, sizeof out->name);
+        out->is_public = (int)store__int(st, 4);
+        out->suspended = (int)store__int(st, 5);
+        out->intents = (uint32_t)store__int(st, 6);
+        out->redirect_uris = json_loadb(store__text(st, 7), store__text_len(st, 7), 0, NULL);
         if (!out->redirect_uris)
             out->redirect_uris = json_array();
-        store_finish(st);
+        store__finish(st);
     }
     return found;
 }
@@ -88,13 +88,14 @@ int store_app_find_by_bot(struct store *db, const char *bot_user_id, struct stor
 json_t *store_app_json(struct store *db, const char *id, const char *owner_id, int *rc)
 {
     static const char *SQL = APP_SELECT " WHERE id = $1 AND ($2 IS NULL OR owner_id = $2)";
-    return store_get_json(db, SQL, SV_ARGS(SV_STR(id), SV_STR(owner_id)), STORE_COLS(APP_COLS), rc);
+    return store__get_json(db, SQL, SV_ARGS(SV_STR(id), SV_STR(owner_id)), STORE_COLS(APP_COLS),
+                           rc);
 }
 
 json_t *store_apps_of_owner(struct store *db, const char *owner_id)
 {
     static const char *SQL = APP_SELECT " WHERE owner_id = $1 ORDER BY created_at, id";
-    return store_list_json(db, SQL, SV_ARGS(SV_STR(owner_id)), STORE_COLS(APP_COLS));
+    return store__list_json(db, SQL, SV_ARGS(SV_STR(owner_id)), STORE_COLS(APP_COLS));
 }
 
 static int app_create_at(struct store *db, struct store_new_app *a)
@@ -102,10 +103,10 @@ static int app_create_at(struct store *db, struct store_new_app *a)
     static const char *SQL =
         "INSERT INTO applications (id, owner_id, name, description, icon_url, client_id,"
         " created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $7)";
-    return store_exec(db, SQL,
-                      SV_ARGS(SV_STR(a->id), SV_STR(a->owner_id), SV_STR(a->name),
-                              SV_STR(a->description ? a->description : ""), SV_STR(a->icon_url),
-                              SV_STR(a->client_id), SV_INT(a->now)));
+    return store__exec(db, SQL,
+                       SV_ARGS(SV_STR(a->id), SV_STR(a->owner_id), SV_STR(a->name),
+                               SV_STR(a->description ? a->description : ""), SV_STR(a->icon_url),
+                               SV_STR(a->client_id), SV_INT(a->now)));
 }
 
 static int app_create_job(struct store *db, void *arg)
@@ -125,10 +126,10 @@ int store_app_update(struct store_writer *w, const char *id, const char *name,
                              " description = COALESCE($3, description),"
                              " icon_url = CASE WHEN $4 = 1 THEN $5 ELSE icon_url END,"
                              " updated_at = $6 WHERE id = $1";
-    return store_write_exec(w, SQL,
-                            SV_ARGS(SV_STR(id), SV_STR(name), SV_STR(description), SV_INT(set_icon),
-                                    SV_STR(icon_url), SV_INT(clock_now_ms())),
-                            NULL);
+    return store__write_exec(w, SQL,
+                             SV_ARGS(SV_STR(id), SV_STR(name), SV_STR(description),
+                                     SV_INT(set_icon), SV_STR(icon_url), SV_INT(clock_now_ms())),
+                             NULL);
 }
 
 /* The columns settable one at a time; anything else is refused (the name goes into SQL). */
@@ -160,16 +161,16 @@ static const char *setter_sql(const char *column, int is_int)
 int store_app_set_int(struct store_writer *w, const char *id, const char *column, int64_t v)
 {
     const char *sql = setter_sql(column, 1);
-    return sql ? store_write_exec(w, sql, SV_ARGS(SV_STR(id), SV_INT(v), SV_INT(clock_now_ms())),
-                                  NULL)
+    return sql ? store__write_exec(w, sql, SV_ARGS(SV_STR(id), SV_INT(v), SV_INT(clock_now_ms())),
+                                   NULL)
                : STORE_ERR;
 }
 
 int store_app_set_text(struct store_writer *w, const char *id, const char *column, const char *v)
 {
     const char *sql = setter_sql(column, 0);
-    return sql ? store_write_exec(w, sql, SV_ARGS(SV_STR(id), SV_STR(v), SV_INT(clock_now_ms())),
-                                  NULL)
+    return sql ? store__write_exec(w, sql, SV_ARGS(SV_STR(id), SV_STR(v), SV_INT(clock_now_ms())),
+                                   NULL)
                : STORE_ERR;
 }
 
@@ -178,10 +179,10 @@ int store_app_suspend(struct store *db, const char *id, int suspended, const cha
 {
     static const char *SQL = "UPDATE applications SET suspended = $2, suspended_reason = $3,"
                              " updated_at = $4 WHERE id = $1";
-    int rc = store_exec(db, SQL,
-                        SV_ARGS(SV_STR(id), SV_INT(suspended), SV_STR(suspended ? reason : NULL),
-                                SV_INT(clock_now_ms())));
-    *changes = store_changes(db);
+    int rc = store__exec(db, SQL,
+                         SV_ARGS(SV_STR(id), SV_INT(suspended), SV_STR(suspended ? reason : NULL),
+                                 SV_INT(clock_now_ms())));
+    *changes = store__changes(db);
     return rc;
 }
 
@@ -199,24 +200,24 @@ static int app_delete(struct store *db, void *arg)
                                  " (SELECT bot_user_id FROM applications WHERE id = $1)";
     static const char *SQL_APP = "DELETE FROM applications WHERE id = $1";
     const char *id = ((const struct app_ref *)arg)->id;
-    json_t *roles = store_list_json(db, SQL_ROLES, SV_ARGS(SV_STR(id)),
-                                    (const struct store_col[]){{"id", COL_TEXT}}, 1);
+    json_t *roles = store__list_json(db, SQL_ROLES, SV_ARGS(SV_STR(id)),
+                                     (const struct store_col[]){{"id", COL_TEXT}}, 1);
     if (!roles)
         return STORE_ERR;
-    int rc = store_exec(db, SQL_INSTALLS, SV_ARGS(SV_STR(id)));
+    int rc = store__exec(db, SQL_INSTALLS, SV_ARGS(SV_STR(id)));
     size_t i;
     json_t *r;
     json_array_foreach(roles, i, r)
     {
         if (rc == STORE_DONE)
-            rc = store_exec(db, SQL_ROLE,
-                            SV_ARGS(SV_STR(json_string_value(json_object_get(r, "id")))));
+            rc = store__exec(db, SQL_ROLE,
+                             SV_ARGS(SV_STR(json_string_value(json_object_get(r, "id")))));
     }
     json_decref(roles);
     if (rc == STORE_DONE)
-        rc = store_exec(db, SQL_BOT, SV_ARGS(SV_STR(id)));
+        rc = store__exec(db, SQL_BOT, SV_ARGS(SV_STR(id)));
     if (rc == STORE_DONE)
-        rc = store_exec(db, SQL_APP, SV_ARGS(SV_STR(id)));
+        rc = store__exec(db, SQL_APP, SV_ARGS(SV_STR(id)));
     return rc;
 }
 
@@ -236,25 +237,25 @@ static int bot_create_at(struct store *db, struct store_new_bot *b)
         "INSERT INTO tokens (hash, user_id, kind, created_at) VALUES ($1, $2, 'bot', $3)";
     static const char *SQL_LINK =
         "UPDATE applications SET bot_user_id = $2, updated_at = $3 WHERE id = $1";
-    struct store_stmt *st = store_query(db, SQL_HAS, SV_ARGS(SV_STR(b->app_id)));
+    struct store_stmt *st = store__query(db, SQL_HAS, SV_ARGS(SV_STR(b->app_id)));
     if (!st)
         return STORE_ERR;
-    int rc = store_step(st);
-    int has = rc == STORE_ROW && store_int(st, 0);
-    store_finish(st);
+    int rc = store__step(st);
+    int has = rc == STORE_ROW && store__int(st, 0);
+    store__finish(st);
     if (rc != STORE_ROW)
         return rc == STORE_DONE ? STORE_MISSING : rc;
     if (has)
         return STORE_TAKEN;
-    rc = store_exec(
+    rc = store__exec(
         db, SQL_USER,
         SV_ARGS(SV_STR(b->user_id), SV_STR(b->username), SV_STR(b->display_name), SV_INT(b->now)));
     if (rc == STORE_DONE)
-        rc = store_exec(db, SQL_TOKEN,
-                        SV_ARGS(SV_STR(b->token_hash), SV_STR(b->user_id), SV_INT(b->now)));
+        rc = store__exec(db, SQL_TOKEN,
+                         SV_ARGS(SV_STR(b->token_hash), SV_STR(b->user_id), SV_INT(b->now)));
     if (rc == STORE_DONE)
-        rc = store_exec(db, SQL_LINK,
-                        SV_ARGS(SV_STR(b->app_id), SV_STR(b->user_id), SV_INT(b->now)));
+        rc = store__exec(db, SQL_LINK,
+                         SV_ARGS(SV_STR(b->app_id), SV_STR(b->user_id), SV_INT(b->now)));
     return rc;
 }
 
@@ -273,10 +274,10 @@ static int bot_token_replace_at(struct store *db, struct store_bot_token *t)
     static const char *SQL_DELETE = "DELETE FROM tokens WHERE user_id = $1";
     static const char *SQL_INSERT =
         "INSERT INTO tokens (hash, user_id, kind, created_at) VALUES ($1, $2, 'bot', $3)";
-    int rc = store_exec(db, SQL_DELETE, SV_ARGS(SV_STR(t->bot_user_id)));
+    int rc = store__exec(db, SQL_DELETE, SV_ARGS(SV_STR(t->bot_user_id)));
     if (rc == STORE_DONE)
-        rc = store_exec(db, SQL_INSERT,
-                        SV_ARGS(SV_STR(t->token_hash), SV_STR(t->bot_user_id), SV_INT(t->now)));
+        rc = store__exec(db, SQL_INSERT,
+                         SV_ARGS(SV_STR(t->token_hash), SV_STR(t->bot_user_id), SV_INT(t->now)));
     return rc;
 }
 
@@ -295,7 +296,7 @@ json_t *store_suspended_bots(struct store *db)
     static const char *SQL = "SELECT bot_user_id FROM applications"
                              " WHERE suspended = 1 AND bot_user_id IS NOT NULL";
     static const struct store_col COLS[] = {{"id", COL_TEXT}};
-    json_t *rows = store_list_json(db, SQL, NULL, 0, STORE_COLS(COLS));
+    json_t *rows = store__list_json(db, SQL, NULL, 0, STORE_COLS(COLS));
     if (!rows)
         return NULL;
     json_t *ids = json_array();

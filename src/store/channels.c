@@ -22,7 +22,7 @@ static int attach_overwrites(struct store *db, json_t *channel)
 {
     const char *cid = json_string_value(json_object_get(channel, "id"));
     json_t *ow =
-        store_list_json(db, SQL_OVERWRITES_OF, SV_ARGS(SV_STR(cid)), STORE_COLS(OVERWRITE_COLS));
+        store__list_json(db, SQL_OVERWRITES_OF, SV_ARGS(SV_STR(cid)), STORE_COLS(OVERWRITE_COLS));
     if (!ow)
         return STORE_ERR;
     json_object_set_new(channel, "overwrites", ow);
@@ -33,7 +33,7 @@ json_t *store_channels_json(struct store *db, const char *sid)
 {
     static const char *SQL = CHANNEL_SELECT " WHERE server_id = $1 AND parent_id IS NULL"
                                             " ORDER BY position, id";
-    json_t *list = store_list_json(db, SQL, SV_ARGS(SV_STR(sid)), STORE_COLS(CHANNEL_COLS));
+    json_t *list = store__list_json(db, SQL, SV_ARGS(SV_STR(sid)), STORE_COLS(CHANNEL_COLS));
     size_t i;
     json_t *ch;
     json_array_foreach(list, i, ch)
@@ -50,13 +50,13 @@ json_t *store_threads_json(struct store *db, const char *cid, int64_t limit)
 {
     static const char *SQL =
         CHANNEL_SELECT " WHERE parent_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2";
-    return store_list_json(db, SQL, SV_ARGS(SV_STR(cid), SV_INT(limit)), STORE_COLS(CHANNEL_COLS));
+    return store__list_json(db, SQL, SV_ARGS(SV_STR(cid), SV_INT(limit)), STORE_COLS(CHANNEL_COLS));
 }
 
 json_t *store_channel_json(struct store *db, const char *cid, int *rc)
 {
     static const char *SQL = CHANNEL_SELECT " WHERE id = $1";
-    json_t *ch = store_get_json(db, SQL, SV_ARGS(SV_STR(cid)), STORE_COLS(CHANNEL_COLS), rc);
+    json_t *ch = store__get_json(db, SQL, SV_ARGS(SV_STR(cid)), STORE_COLS(CHANNEL_COLS), rc);
     if (ch && attach_overwrites(db, ch) != STORE_DONE) {
         json_decref(ch);
         *rc = STORE_ERR;
@@ -71,9 +71,9 @@ static int channel_create_at(struct store *db, struct store_new_channel *c)
         "INSERT INTO channels (id, server_id, type, name, topic, position, created_at)"
         " VALUES ($1, $2, $3, $4, $5,"
         " (SELECT COALESCE(MAX(position), -1) + 1 FROM channels WHERE server_id = $2), $6)";
-    return store_exec(db, SQL,
-                      SV_ARGS(SV_STR(c->id), SV_STR(c->server_id), SV_STR(c->type), SV_STR(c->name),
-                              SV_STR(c->topic), SV_INT(c->now)));
+    return store__exec(db, SQL,
+                       SV_ARGS(SV_STR(c->id), SV_STR(c->server_id), SV_STR(c->type),
+                               SV_STR(c->name), SV_STR(c->topic), SV_INT(c->now)));
 }
 
 static int channel_create_job(struct store *db, void *arg)
@@ -93,7 +93,7 @@ int store_channel_update(struct store_writer *w, const char *cid, const char *na
                              " topic = CASE WHEN $3 = 1 THEN $4 ELSE topic END,"
                              " position = CASE WHEN $5 >= 0 THEN $5 ELSE position END"
                              " WHERE id = $1";
-    return store_write_exec(
+    return store__write_exec(
         w, SQL,
         SV_ARGS(SV_STR(cid), SV_STR(name), SV_INT(set_topic), SV_STR(topic), SV_INT(position)),
         NULL);
@@ -102,7 +102,7 @@ int store_channel_update(struct store_writer *w, const char *cid, const char *na
 int store_channel_delete(struct store_writer *w, const char *cid)
 {
     static const char *SQL = "DELETE FROM channels WHERE id = $1";
-    return store_write_exec(w, SQL, SV_ARGS(SV_STR(cid)), NULL);
+    return store__write_exec(w, SQL, SV_ARGS(SV_STR(cid)), NULL);
 }
 
 int store_overwrite_put(struct store_writer *w, const char *cid, const char *target,
@@ -113,7 +113,7 @@ int store_overwrite_put(struct store_writer *w, const char *cid, const char *tar
         "$5)"
         " ON CONFLICT (channel_id, target_id) DO UPDATE SET type = excluded.type,"
         " allow = excluded.allow, deny = excluded.deny";
-    return store_write_exec(
+    return store__write_exec(
         w, SQL, SV_ARGS(SV_STR(cid), SV_STR(target), SV_STR(type), SV_INT(allow), SV_INT(deny)),
         NULL);
 }
@@ -122,7 +122,7 @@ int store_overwrite_delete(struct store_writer *w, const char *cid, const char *
                            int64_t *changes)
 {
     static const char *SQL = "DELETE FROM overwrites WHERE channel_id = $1 AND target_id = $2";
-    return store_write_exec(w, SQL, SV_ARGS(SV_STR(cid), SV_STR(target)), changes);
+    return store__write_exec(w, SQL, SV_ARGS(SV_STR(cid), SV_STR(target)), changes);
 }
 
 json_t *store_dm_json(struct store *db, const char *cid, int *rc)
@@ -133,7 +133,7 @@ json_t *store_dm_json(struct store *db, const char *cid, int *rc)
     json_t *ch = store_channel_json(db, cid, rc);
     if (!ch)
         return NULL;
-    json_t *rows = store_list_json(db, SQL_RECIPIENTS, SV_ARGS(SV_STR(cid)), STORE_COLS(ID_COL));
+    json_t *rows = store__list_json(db, SQL_RECIPIENTS, SV_ARGS(SV_STR(cid)), STORE_COLS(ID_COL));
     json_t *ids = json_array();
     size_t i;
     json_t *row;
@@ -159,20 +159,20 @@ static int dm_open_at(struct store *db, struct store_dm_open *dm)
     memcpy(key, lo, ll);
     key[ll] = ':';
     memcpy(key + ll + 1, hi, hl + 1);
-    struct store_stmt *st = store_query(db, SQL_FIND, SV_ARGS(SV_STR(key)));
+    struct store_stmt *st = store__query(db, SQL_FIND, SV_ARGS(SV_STR(key)));
     if (!st)
         return STORE_ERR;
-    int rc = store_step(st);
+    int rc = store__step(st);
     if (rc == STORE_ROW)
-        store_text_copy(st, 0, dm->channel_id, sizeof dm->channel_id);
-    store_finish(st);
+        store__text_copy(st, 0, dm->channel_id, sizeof dm->channel_id);
+    store__finish(st);
     if (rc != STORE_DONE)
         return rc == STORE_ROW ? STORE_DONE : rc;
-    rc = store_exec(db, SQL_CHANNEL, SV_ARGS(SV_STR(dm->id), SV_STR(key), SV_INT(dm->now)));
+    rc = store__exec(db, SQL_CHANNEL, SV_ARGS(SV_STR(dm->id), SV_STR(key), SV_INT(dm->now)));
     if (rc == STORE_DONE)
-        rc = store_exec(db, SQL_MEMBER, SV_ARGS(SV_STR(dm->id), SV_STR(dm->a)));
+        rc = store__exec(db, SQL_MEMBER, SV_ARGS(SV_STR(dm->id), SV_STR(dm->a)));
     if (rc == STORE_DONE && strcmp(dm->a, dm->b) != 0)
-        rc = store_exec(db, SQL_MEMBER, SV_ARGS(SV_STR(dm->id), SV_STR(dm->b)));
+        rc = store__exec(db, SQL_MEMBER, SV_ARGS(SV_STR(dm->id), SV_STR(dm->b)));
     if (rc == STORE_DONE)
         slice_copy(slice_from(dm->id), dm->channel_id, sizeof dm->channel_id);
     return rc;
@@ -206,34 +206,34 @@ json_t *store_dm_list_json(struct store *db, const char *uid)
     static const struct store_col COLS[] = {
         {"id", COL_TEXT},          {"userId", COL_TEXT},        {"username", COL_TEXT},
         {"displayName", COL_TEXT}, {"lastMessageId", COL_TEXT}, {"lastMessageAt", COL_TIME}};
-    return store_list_json(db, SQL, SV_ARGS(SV_STR(uid), SV_INT(STORE_DMS_MAX)), STORE_COLS(COLS));
+    return store__list_json(db, SQL, SV_ARGS(SV_STR(uid), SV_INT(STORE_DMS_MAX)), STORE_COLS(COLS));
 }
 
 struct idset *store_dm_people(struct store *db, const char *cid)
 {
     static const char *SQL = "SELECT user_id FROM dm_members WHERE channel_id = $1";
-    struct store_stmt *st = store_query(db, SQL, SV_ARGS(SV_STR(cid)));
+    struct store_stmt *st = store__query(db, SQL, SV_ARGS(SV_STR(cid)));
     struct idset *to = st ? idset_new(2) : NULL;
     int rc;
-    while (to && (rc = store_step(st)) == STORE_ROW)
-        if (idset_add(to, store_text(st, 0)))
+    while (to && (rc = store__step(st)) == STORE_ROW)
+        if (idset_add(to, store__text(st, 0)))
             rc = STORE_ERR;
     if (to && rc != STORE_DONE) {
         idset_unref(to);
         to = NULL;
     }
     if (st)
-        store_finish(st);
+        store__finish(st);
     return to;
 }
 
 int store_dm_member(struct store *db, const char *cid, const char *uid)
 {
     static const char *SQL = "SELECT 1 FROM dm_members WHERE channel_id = $1 AND user_id = $2";
-    struct store_stmt *st = store_query(db, SQL, SV_ARGS(SV_STR(cid), SV_STR(uid)));
+    struct store_stmt *st = store__query(db, SQL, SV_ARGS(SV_STR(cid), SV_STR(uid)));
     if (!st)
         return STORE_ERR;
-    int rc = store_step(st);
-    store_finish(st);
+    int rc = store__step(st);
+    store__finish(st);
     return store_found(rc);
 }

@@ -15,7 +15,7 @@ static int commands_replace_at(struct store *db, struct store_commands_put *p)
         "INSERT INTO application_commands"
         " (application_id, server_id, name, description, options, created_at)"
         " VALUES ($1, $2, $3, $4, $5, $6)";
-    int rc = store_exec(db, SQL_DELETE, SV_ARGS(SV_STR(p->app_id), SV_STR(p->server_id)));
+    int rc = store__exec(db, SQL_DELETE, SV_ARGS(SV_STR(p->app_id), SV_STR(p->server_id)));
     size_t i;
     json_t *cmd;
     json_array_foreach(p->commands, i, cmd)
@@ -25,11 +25,11 @@ static int commands_replace_at(struct store *db, struct store_commands_put *p)
         char *options = jsonout_dump(json_object_get(cmd, "options"), NULL);
         if (!options)
             return STORE_ERR;
-        rc = store_exec(db, SQL_INSERT,
-                        SV_ARGS(SV_STR(p->app_id), SV_STR(p->server_id),
-                                SV_STR(json_string_value(json_object_get(cmd, "name"))),
-                                SV_STR(json_string_value(json_object_get(cmd, "description"))),
-                                SV_STR(options), SV_INT(p->now)));
+        rc = store__exec(db, SQL_INSERT,
+                         SV_ARGS(SV_STR(p->app_id), SV_STR(p->server_id),
+                                 SV_STR(json_string_value(json_object_get(cmd, "name"))),
+                                 SV_STR(json_string_value(json_object_get(cmd, "description"))),
+                                 SV_STR(options), SV_INT(p->now)));
         free(options);
     }
     return rc;
@@ -54,10 +54,11 @@ json_t *store_app_commands_json(struct store *db, const char *app_id)
                                             {"description", COL_TEXT},
                                             {"options", COL_JSON},
                                             {"serverId", COL_TEXT}};
-    return store_list_json(db, SQL, SV_ARGS(SV_STR(app_id)), STORE_COLS(COLS));
+    return store__list_json(db, SQL, SV_ARGS(SV_STR(app_id)), STORE_COLS(COLS));
 }
 
-json_t *store_server_commands_json(struct store *db, const char *server_id, uint32_t intent_bit)
+json_t *store_server_commands_json(struct store *db, const char *server_id,
+                                   uint32_t rule_intent_bit)
 {
     static const char *SQL =
         "SELECT c.application_id, c.name, c.description, c.options"
@@ -73,8 +74,8 @@ json_t *store_server_commands_json(struct store *db, const char *server_id, uint
                                             {"name", COL_TEXT},
                                             {"description", COL_TEXT},
                                             {"options", COL_JSON}};
-    return store_list_json(db, SQL, SV_ARGS(SV_STR(server_id), SV_INT(intent_bit)),
-                           STORE_COLS(COLS));
+    return store__list_json(db, SQL, SV_ARGS(SV_STR(server_id), SV_INT(rule_intent_bit)),
+                            STORE_COLS(COLS));
 }
 
 json_t *store_command_find(struct store *db, const char *app_id, const char *server_id,
@@ -85,6 +86,6 @@ json_t *store_command_find(struct store *db, const char *app_id, const char *ser
                              " ORDER BY server_id = '' LIMIT 1";
     static const struct store_col COLS[] = {
         {"name", COL_TEXT}, {"description", COL_TEXT}, {"options", COL_JSON}};
-    return store_get_json(db, SQL, SV_ARGS(SV_STR(app_id), SV_STR(server_id), SV_STR(name)),
-                          STORE_COLS(COLS), rc);
+    return store__get_json(db, SQL, SV_ARGS(SV_STR(app_id), SV_STR(server_id), SV_STR(name)),
+                           STORE_COLS(COLS), rc);
 }

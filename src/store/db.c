@@ -9,7 +9,7 @@
 
 static atomic_int unreachable;
 
-void store_note_reachable(int yes)
+void store__note_reachable(int yes)
 {
     if (atomic_load_explicit(&unreachable, memory_order_relaxed) == yes)
         atomic_store_explicit(&unreachable, !yes, memory_order_relaxed);
@@ -23,18 +23,18 @@ int store_reachable(void)
 /* The batched connection of this thread (a worker's), released before its writes. */
 static _Thread_local struct store *current;
 
-int store_is_url(const char *target)
+int store__is_url(const char *target)
 {
     return !strncmp(target, "postgres://", 11) || !strncmp(target, "postgresql://", 13);
 }
 
 int store_open(const char *target, struct store **out)
 {
-    const struct store_engine *e = store_is_url(target) ? &store_postgres : &store_sqlite;
+    const struct store_engine *e = store__is_url(target) ? &store_postgres : &store_sqlite;
     return e->open(target, out);
 }
 
-const char *store_engine_name(const struct store *db)
+const char *store__engine_name(const struct store *db)
 {
     return db->engine->name;
 }
@@ -44,7 +44,7 @@ int store_backup(struct store *db, const char *dest)
     return db->engine->backup(db, dest);
 }
 
-void store_set_tracks_changes(struct store *db)
+void store__set_tracks_changes(struct store *db)
 {
     db->tracks_changes = 1;
 }
@@ -54,7 +54,7 @@ int store_tracks_changes(const struct store *db)
     return db->tracks_changes;
 }
 
-void store_set_wrote(struct store *db, int wrote)
+void store__set_wrote(struct store *db, int wrote)
 {
     db->wrote = wrote;
 }
@@ -64,27 +64,27 @@ int store_wrote(const struct store *db)
     return db->wrote;
 }
 
-int store_in_transaction(struct store *db)
+int store__in_transaction(struct store *db)
 {
     return db->engine->in_transaction(db);
 }
 
-int store_failed(struct store *db)
+int store__failed(struct store *db)
 {
     return db->engine->failed(db);
 }
 
-const char *store_sql_begin_write(const struct store *db)
+const char *store__sql_begin_write(const struct store *db)
 {
     return db->engine->sql_begin_write;
 }
 
-int store_prepare_schema(struct store *db)
+int store__prepare_schema(struct store *db)
 {
     return db->engine->prepare_schema(db);
 }
 
-void store_after_commit(struct store *db)
+void store__after_commit(struct store *db)
 {
     db->engine->after_commit(db);
 }
@@ -95,7 +95,7 @@ void store_close(struct store *db)
         return;
     if (current == db)
         current = NULL;
-    store_events_discard(db);
+    store__events_discard(db);
     db->engine->close(db);
 }
 
@@ -116,128 +116,128 @@ void store_read_release(struct store *db)
         db->engine->read_release(db);
 }
 
-void store_read_release_current(void)
+void store__read_release_current(void)
 {
     store_read_release(current);
 }
 
-struct store_stmt *store_query(struct store *db, const char *sql, const struct store_val *args,
-                               size_t nargs)
+struct store_stmt *store__query(struct store *db, const char *sql, const struct store_val *args,
+                                size_t nargs)
 {
     return db->engine->query(db, sql, args, nargs);
 }
 
-int store_step(struct store_stmt *st)
+int store__step(struct store_stmt *st)
 {
     return st->db->engine->step(st);
 }
 
-const char *store_text(struct store_stmt *st, int col)
+const char *store__text(struct store_stmt *st, int col)
 {
     return st->db->engine->text(st, col);
 }
 
-size_t store_text_len(struct store_stmt *st, int col)
+size_t store__text_len(struct store_stmt *st, int col)
 {
     return st->db->engine->text_len(st, col);
 }
 
-int64_t store_int(struct store_stmt *st, int col)
+int64_t store__int(struct store_stmt *st, int col)
 {
     return st->db->engine->int64(st, col);
 }
 
-int store_is_null(struct store_stmt *st, int col)
+int store__is_null(struct store_stmt *st, int col)
 {
     return st->db->engine->is_null(st, col);
 }
 
-void store_finish(struct store_stmt *st)
+void store__finish(struct store_stmt *st)
 {
     if (st)
         st->db->engine->finish(st);
 }
 
-int64_t store_changes(struct store *db)
+int64_t store__changes(struct store *db)
 {
     return db->engine->changes(db);
 }
 
-int64_t store_last_insert_id(struct store *db)
+int64_t store__last_insert_id(struct store *db)
 {
     return db->engine->last_insert_id(db);
 }
 
-int store_exec_script(struct store *db, const char *sql)
+int store__exec_script(struct store *db, const char *sql)
 {
     return db->engine->exec_script(db, sql);
 }
 
-int store_track_changes(struct store *db, const struct store_change_mark *marks, size_t n)
+int store__track_changes(struct store *db, const struct store_change_mark *marks, size_t n)
 {
-    store_set_tracks_changes(db);
+    store__set_tracks_changes(db);
     return db->engine->track_changes(db, marks, n);
 }
 
-int store_changes_seen(struct store *db)
+int store__changes_seen(struct store *db)
 {
     return db->engine->changes_seen(db);
 }
 
-void store_changes_taken(struct store *db)
+void store__changes_taken(struct store *db)
 {
     db->engine->changes_taken(db);
 }
 
-int store_positions_at_commit(const struct store *db)
+int store__positions_at_commit(const struct store *db)
 {
     return db->engine->positions_at_commit;
 }
 
-int64_t store_data_version(struct store *db)
+int64_t store__data_version(struct store *db)
 {
     return db->engine->data_version(db);
 }
 
-int store_exec(struct store *db, const char *sql, const struct store_val *args, size_t nargs)
+int store__exec(struct store *db, const char *sql, const struct store_val *args, size_t nargs)
 {
-    struct store_stmt *st = store_query(db, sql, args, nargs);
+    struct store_stmt *st = store__query(db, sql, args, nargs);
     if (!st)
         return STORE_ERR;
     int rc;
-    while ((rc = store_step(st)) == STORE_ROW)
+    while ((rc = store__step(st)) == STORE_ROW)
         ;
-    store_finish(st);
+    store__finish(st);
     return rc;
 }
 
-struct store_stmt *store_row(struct store *db, const char *sql, const char *key, int *found)
+struct store_stmt *store__row(struct store *db, const char *sql, const char *key, int *found)
 {
-    struct store_stmt *st = store_query(db, sql, SV_ARGS(SV_STR(key)));
+    struct store_stmt *st = store__query(db, sql, SV_ARGS(SV_STR(key)));
     if (!st) {
         *found = STORE_ERR;
         return NULL;
     }
-    *found = store_found(store_step(st));
+    *found = store_found(store__step(st));
     if (*found == 1)
         return st;
-    store_finish(st);
+    store__finish(st);
     return NULL;
 }
 
-int store_exists(struct store *db, const char *sql, const struct store_val *args, size_t nargs)
+int store__exists(struct store *db, const char *sql, const struct store_val *args, size_t nargs)
 {
-    struct store_stmt *st = store_query(db, sql, args, nargs);
+    struct store_stmt *st = store__query(db, sql, args, nargs);
     if (!st)
         return STORE_ERR;
-    int rc = store_step(st);
-    store_finish(st);
+    int rc = store__step(st);
+    store__finish(st);
     return store_found(rc);
 }
 
-int store_text_copy(struct store_stmt *st, int col, char *out, size_t cap)
+int store__text_copy(struct store_stmt *st, int col, char *out, size_t cap)
 {
-    const char *s = store_text(st, col);
+    const char *s = store__text(st, col);
     if (!s || slice_copy(slice_from(s), out, cap)) {
         out[0] = '\0';
         return s ? -1 : 0;

@@ -57,39 +57,39 @@ struct store_stmt;
  * SQLite file, created if missing, with WAL, foreign keys and a busy timeout. */
 int store_open(const char *target, struct store **out);
 /* 1 when target is a PostgreSQL URL. */
-int store_is_url(const char *target);
+int store__is_url(const char *target);
 /* 0 while the database server cannot be reached (PostgreSQL down or restarting: connections
  * try again by themselves); an SQLite file is always reachable. */
 int store_reachable(void);
 /* "sqlite" or "postgres". */
-const char *store_engine_name(const struct store *db);
+const char *store__engine_name(const struct store *db);
 /* Copies the whole database, online, into dest (written as dest.partial, checked, then
  * renamed). SQLite only: PostgreSQL is backed up with its own tools. */
 int store_backup(struct store *db, const char *dest);
 /* The writer's connection, which records what its transaction changes (store/snapshot.h). */
-void store_set_tracks_changes(struct store *db);
+void store__set_tracks_changes(struct store *db);
 int store_tracks_changes(const struct store *db);
 /* Whether the writer's current job has written yet (so it may read changes of its own). */
-void store_set_wrote(struct store *db, int wrote);
+void store__set_wrote(struct store *db, int wrote);
 int store_wrote(const struct store *db);
 /* 1 while a transaction is open on the connection (SQLite may end one by itself on a full
  * disk or an I/O error). */
-int store_in_transaction(struct store *db);
+int store__in_transaction(struct store *db);
 /* 1 when a statement failed since the open transaction's last savepoint and the transaction
  * cannot go on until it is rolled back to it (PostgreSQL; never with SQLite). */
-int store_failed(struct store *db);
+int store__failed(struct store *db);
 /* The writer's BEGIN for this engine (SQLite takes the write lock at once). */
-const char *store_sql_begin_write(const struct store *db);
+const char *store__sql_begin_write(const struct store *db);
 /* Defines what the migrations need of the engine beyond the tables (PostgreSQL: SQLite's
  * functions our SQL uses). Run by store_migrate first. */
-int store_prepare_schema(struct store *db);
+int store__prepare_schema(struct store *db);
 /* 1 when event positions are given at commit (several writers: PostgreSQL), 0 when at append. */
-int store_positions_at_commit(const struct store *db);
+int store__positions_at_commit(const struct store *db);
 /* Called by the writer after each commit, before anyone hears of it. */
-void store_after_commit(struct store *db);
+void store__after_commit(struct store *db);
 /* The database's change counter as this connection sees it: it moves when another process
  * (praca admin) commits a change the in-memory state follows. */
-int64_t store_data_version(struct store *db);
+int64_t store__data_version(struct store *db);
 /* store_close(NULL) does nothing. */
 void store_close(struct store *db);
 
@@ -104,38 +104,38 @@ void store_read_batching(struct store *db, int on);
 int store_cache_kib(struct store *db, int kib);
 void store_read_release(struct store *db);
 /* Releases the read transaction of the calling thread's batched connection, if any. */
-void store_read_release_current(void);
+void store__read_release_current(void);
 
-/* Prepares (or takes from the cache) and binds; NULL on error. Finish with store_finish. */
-struct store_stmt *store_query(struct store *db, const char *sql, const struct store_val *args,
-                               size_t nargs);
-int store_step(struct store_stmt *st);
+/* Prepares (or takes from the cache) and binds; NULL on error. Finish with store__finish. */
+struct store_stmt *store__query(struct store *db, const char *sql, const struct store_val *args,
+                                size_t nargs);
+int store__step(struct store_stmt *st);
 /* Column accessors for the current row; text is NUL-terminated and valid until the next step. */
 /* Copies a text column into out (cap bytes): "" when it is NULL or does not fit (then -1). */
-int store_text_copy(struct store_stmt *st, int col, char *out, size_t cap);
-const char *store_text(struct store_stmt *st, int col);
-size_t store_text_len(struct store_stmt *st, int col);
-int64_t store_int(struct store_stmt *st, int col);
-int store_is_null(struct store_stmt *st, int col);
-void store_finish(struct store_stmt *st);
+int store__text_copy(struct store_stmt *st, int col, char *out, size_t cap);
+const char *store__text(struct store_stmt *st, int col);
+size_t store__text_len(struct store_stmt *st, int col);
+int64_t store__int(struct store_stmt *st, int col);
+int store__is_null(struct store_stmt *st, int col);
+void store__finish(struct store_stmt *st);
 
 /* Runs a statement to its end; returns STORE_DONE or an error. */
-int store_exec(struct store *db, const char *sql, const struct store_val *args, size_t nargs);
+int store__exec(struct store *db, const char *sql, const struct store_val *args, size_t nargs);
 /* Rows changed by the last statement. */
-int64_t store_changes(struct store *db);
+int64_t store__changes(struct store *db);
 /* The row ID of the last row this connection inserted. */
-int64_t store_last_insert_id(struct store *db);
+int64_t store__last_insert_id(struct store *db);
 /* A step's result as the find functions answer it: 1 a row, 0 none, < 0 the error. */
 static inline int store_found(int rc)
 {
     return rc == STORE_ROW ? 1 : rc == STORE_DONE ? 0 : rc;
 }
 /* The row a query keyed by $1 selects: the statement standing on it, for the caller to read and
- * store_finish; NULL when there is no row (*found 0) or on an error (*found < 0). */
-struct store_stmt *store_row(struct store *db, const char *sql, const char *key, int *found);
+ * store__finish; NULL when there is no row (*found 0) or on an error (*found < 0). */
+struct store_stmt *store__row(struct store *db, const char *sql, const char *key, int *found);
 /* Whether a query returns a row: 1 yes, 0 no, < 0 an error. */
-int store_exists(struct store *db, const char *sql, const struct store_val *args, size_t nargs);
+int store__exists(struct store *db, const char *sql, const struct store_val *args, size_t nargs);
 /* Runs several ;-separated statements with no parameters (migrations). */
-int store_exec_script(struct store *db, const char *sql);
+int store__exec_script(struct store *db, const char *sql);
 
 #endif

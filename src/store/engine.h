@@ -24,7 +24,7 @@ struct store_stmt {
     const char *sql;
 };
 
-/* A table change the in-memory state follows (see store_changes_begin): after `when` on a row,
+/* A table change the in-memory state follows (see store__changes_begin): after `when` on a row,
  * the values `sids` yields (SQL over NEW / OLD, in SQLite's trigger syntax; `main.` names a
  * permanent table) are recorded as changed servers. */
 struct store_change_mark {
@@ -59,7 +59,7 @@ struct store_engine {
     int (*track_changes)(struct store *db, const struct store_change_mark *marks, size_t n);
     int64_t (*data_version)(struct store *db);
     /* Whether the open transaction has marked a change, when the engine knows it without a
-     * query (1 or 0), else -1. Forgotten by the next take (store_changes_taken). */
+     * query (1 or 0), else -1. Forgotten by the next take (store__changes_taken). */
     int (*changes_seen)(struct store *db);
     void (*changes_taken)(struct store *db);
     /* After each of the writer's commits, before anyone hears of it. */
@@ -73,14 +73,14 @@ struct store_engine {
 };
 
 /* An engine says whether its last attempt found the database reachable (see store_reachable). */
-void store_note_reachable(int yes);
+void store__note_reachable(int yes);
 
 /* What changes_seen and changes_taken answer for db's engine (snapshot.c asks). */
-int store_changes_seen(struct store *db);
-void store_changes_taken(struct store *db);
+int store__changes_seen(struct store *db);
+void store__changes_taken(struct store *db);
 
 /* Marks the connection as the writer's and installs its change marks. */
-int store_track_changes(struct store *db, const struct store_change_mark *marks, size_t n);
+int store__track_changes(struct store *db, const struct store_change_mark *marks, size_t n);
 
 extern const struct store_engine store_sqlite;
 extern const struct store_engine store_postgres;

@@ -17,9 +17,9 @@ static int bump_stream(struct store *db, const char *stream)
     static const char *SQL_BUMP =
         "UPDATE event_streams SET last_seq = last_seq + 1 WHERE stream = $1";
     static const char *SQL_FIRST = "INSERT INTO event_streams (stream, last_seq) VALUES ($1, 1)";
-    int rc = store_exec(db, SQL_BUMP, SV_ARGS(SV_STR(stream)));
-    if (rc == STORE_DONE && store_changes(db) == 0)
-        rc = store_exec(db, SQL_FIRST, SV_ARGS(SV_STR(stream)));
+    int rc = store__exec(db, SQL_BUMP, SV_ARGS(SV_STR(stream)));
+    if (rc == STORE_DONE && store__changes(db) == 0)
+        rc = store__exec(db, SQL_FIRST, SV_ARGS(SV_STR(stream)));
     return rc;
 }
 
@@ -84,12 +84,12 @@ static int wait_for_position(struct store *db, const struct store_event *e, uint
     return STORE_DONE;
 }
 
-size_t store_events_waiting(const struct store *db)
+size_t store__events_waiting(const struct store *db)
 {
     return db->events ? db->events->count : 0;
 }
 
-void store_events_forget(struct store *db, size_t keep)
+void store__events_forget(struct store *db, size_t keep)
 {
     struct store_event_batch *b = db->events;
     if (!b || keep >= b->count)
@@ -98,7 +98,7 @@ void store_events_forget(struct store *db, size_t keep)
     b->json.len = keep ? b->ends[keep - 1] : 0;
 }
 
-int store_events_flush(struct store *db)
+int store__events_flush(struct store *db)
 {
     /* The clock is taken first (s reads c), then the streams' counters in their order: every
      * writer locks in that order, so two nodes never wait on each other in a circle. */
@@ -130,21 +130,21 @@ int store_events_flush(struct store *db)
                  ? STORE_ERR
                  : STORE_DONE;
     struct store_stmt *st =
-        rc ? NULL : store_query(db, SQL, SV_ARGS(SV_STRN(all.data, all.len), SV_INT(b->count)));
-    rc = st ? store_step(st) : STORE_ERR;
+        rc ? NULL : store__query(db, SQL, SV_ARGS(SV_STRN(all.data, all.len), SV_INT(b->count)));
+    rc = st ? store__step(st) : STORE_ERR;
     if (rc == STORE_ROW) {
-        uint64_t first = (uint64_t)store_int(st, 0) - b->count + 1;
+        uint64_t first = (uint64_t)store__int(st, 0) - b->count + 1;
         for (size_t i = 0; i < b->count; i++)
             *b->slots[i] = first + i;
     }
     if (st)
-        store_finish(st);
+        store__finish(st);
     buf_cleanup(&all);
-    store_events_forget(db, 0);
+    store__events_forget(db, 0);
     return rc == STORE_ROW ? STORE_DONE : rc < 0 ? rc : STORE_ERR;
 }
 
-void store_events_discard(struct store *db)
+void store__events_discard(struct store *db)
 {
     struct store_event_batch *b = db->events;
     if (!b)
@@ -164,15 +164,15 @@ int store_event_append(struct store *db, const struct store_event *e, uint64_t *
         " VALUES ($1, (SELECT last_seq FROM event_streams WHERE stream = $1), $2, $3, $4, $5, $6,"
         " $7)";
     *position = 0;
-    if (store_positions_at_commit(db))
+    if (store__positions_at_commit(db))
         return wait_for_position(db, e, position);
     if (e->stream && bump_stream(db, e->stream) != STORE_DONE)
         return STORE_ERR;
-    int rc = store_exec(db, SQL,
-                        SV_ARGS(SV_STR(e->stream), SV_STR(e->type), SV_STR(e->channel_id),
-                                SV_INT(e->intent), SV_STR(e->user_id), SV_STRN(e->payload, e->len),
-                                SV_INT(e->at)));
-    *position = rc == STORE_DONE ? (uint64_t)store_last_insert_id(db) : 0;
+    int rc = store__exec(db, SQL,
+                         SV_ARGS(SV_STR(e->stream), SV_STR(e->type), SV_STR(e->channel_id),
+                                 SV_INT(e->intent), SV_STR(e->user_id), SV_STRN(e->payload, e->len),
+                                 SV_INT(e->at)));
+    *position = rc == STORE_DONE ? (uint64_t)store__last_insert_id(db) : 0;
     return rc;
 }
 
@@ -182,28 +182,28 @@ long store_events_after(struct store *db, uint64_t after, long limit,
     static const char *SQL =
         "SELECT position, stream, type, channel_id, intent, user_id, payload, created_at, seq"
         " FROM event_log WHERE position > $1 ORDER BY position LIMIT $2";
-    struct store_stmt *st = store_query(db, SQL, SV_ARGS(SV_INT(after), SV_INT(limit)));
+    struct store_stmt *st = store__query(db, SQL, SV_ARGS(SV_INT(after), SV_INT(limit)));
     if (!st)
         return STORE_ERR;
     long n = 0;
     int rc;
-    while ((rc = store_step(st)) == STORE_ROW) {
+    while ((rc = store__step(st)) == STORE_ROW) {
         struct store_event e = {
-            .position = (uint64_t)store_int(st, 0),
-            .stream = store_text(st, 1),
-            .type = store_text(st, 2),
-            .channel_id = store_text(st, 3),
-            .intent = (uint32_t)store_int(st, 4),
-            .user_id = store_text(st, 5),
-            .payload = store_text(st, 6),
-            .len = store_text_len(st, 6),
-            .at = store_int(st, 7),
-            .seq = (uint64_t)store_int(st, 8),
+            .position = (uint64_t)store__int(st, 0),
+            .stream = store__text(st, 1),
+            .type = store__text(st, 2),
+            .channel_id = store__text(st, 3),
+            .intent = (uint32_t)store__int(st, 4),
+            .user_id = store__text(st, 5),
+            .payload = store__text(st, 6),
+            .len = store__text_len(st, 6),
+            .at = store__int(st, 7),
+            .seq = (uint64_t)store__int(st, 8),
         };
         fn(arg, &e);
         n++;
     }
-    store_finish(st);
+    store__finish(st);
     return rc < 0 ? rc : n;
 }
 
@@ -211,15 +211,15 @@ int store_events_bounds(struct store *db, uint64_t *first, uint64_t *last)
 {
     static const char *SQL = "SELECT COALESCE(MIN(position), 0), COALESCE(MAX(position), 0)"
                              " FROM event_log";
-    struct store_stmt *st = store_query(db, SQL, NULL, 0);
+    struct store_stmt *st = store__query(db, SQL, NULL, 0);
     if (!st)
         return STORE_ERR;
-    int rc = store_step(st);
+    int rc = store__step(st);
     if (rc == STORE_ROW) {
-        *first = (uint64_t)store_int(st, 0);
-        *last = (uint64_t)store_int(st, 1);
+        *first = (uint64_t)store__int(st, 0);
+        *last = (uint64_t)store__int(st, 1);
     }
-    store_finish(st);
+    store__finish(st);
     return rc == STORE_ROW ? STORE_DONE : STORE_ERR;
 }
 
@@ -227,18 +227,18 @@ int store_events_name(struct store *db, char name[STORE_EVENTS_NAME_LEN + 1])
 {
     char fresh[STORE_EVENTS_NAME_LEN + 1];
     crypto_random_hex(fresh, STORE_EVENTS_NAME_LEN / 2);
-    if (store_exec(db, "UPDATE event_clock SET name = $1 WHERE id = 1 AND name IS NULL",
-                   SV_ARGS(SV_STR(fresh))) != STORE_DONE)
+    if (store__exec(db, "UPDATE event_clock SET name = $1 WHERE id = 1 AND name IS NULL",
+                    SV_ARGS(SV_STR(fresh))) != STORE_DONE)
         return STORE_ERR;
-    struct store_stmt *st = store_query(db, "SELECT name FROM event_clock WHERE id = 1", NULL, 0);
+    struct store_stmt *st = store__query(db, "SELECT name FROM event_clock WHERE id = 1", NULL, 0);
     if (!st)
         return STORE_ERR;
-    int rc = store_step(st) == STORE_ROW &&
-                     store_text_copy(st, 0, name, STORE_EVENTS_NAME_LEN + 1) == 0 &&
+    int rc = store__step(st) == STORE_ROW &&
+                     store__text_copy(st, 0, name, STORE_EVENTS_NAME_LEN + 1) == 0 &&
                      strlen(name) == STORE_EVENTS_NAME_LEN
                  ? STORE_DONE
                  : STORE_ERR;
-    store_finish(st);
+    store__finish(st);
     return rc;
 }
 
@@ -250,7 +250,7 @@ int store_events_trim(struct store *db, int64_t before, int64_t *deleted)
         "DELETE FROM event_log WHERE position < COALESCE("
         " (SELECT position FROM event_log WHERE created_at >= $1 ORDER BY position LIMIT 1),"
         " (SELECT MAX(position) FROM event_log))";
-    int rc = store_exec(db, SQL, SV_ARGS(SV_INT(before)));
-    *deleted = rc == STORE_DONE ? store_changes(db) : 0;
+    int rc = store__exec(db, SQL, SV_ARGS(SV_INT(before)));
+    *deleted = rc == STORE_DONE ? store__changes(db) : 0;
     return rc;
 }

@@ -23,18 +23,18 @@ struct store_event {
 };
 
 /* Appends e (on the writer's connection, inside its transaction); *position gets its place.
- * With several writers (store_positions_at_commit) the place is given just before the commit
- * (store_events_flush), so positions follow commit order: *position must then stay valid until
+ * With several writers (store__positions_at_commit) the place is given just before the commit
+ * (store__events_flush), so positions follow commit order: *position must then stay valid until
  * the transaction ends, and stays 0 for an event forgotten with its savepoint. */
 int store_event_append(struct store *db, const struct store_event *e, uint64_t *position);
 /* The writer's side of giving positions at commit: how many events wait for theirs (a
  * savepoint's mark); forgetting those after a mark (the savepoint rolled back); giving them
  * their positions (the last statement before COMMIT); dropping them (store_close). Without
  * positions at commit nothing waits and these do nothing. */
-size_t store_events_waiting(const struct store *db);
-void store_events_forget(struct store *db, size_t keep);
-int store_events_flush(struct store *db);
-void store_events_discard(struct store *db);
+size_t store__events_waiting(const struct store *db);
+void store__events_forget(struct store *db, size_t keep);
+int store__events_flush(struct store *db);
+void store__events_discard(struct store *db);
 /* Calls fn with each event after position `after`, oldest first, at most limit of them.
  * Returns how many, or < 0. The strings live until fn returns. */
 long store_events_after(struct store *db, uint64_t after, long limit,

@@ -6,20 +6,20 @@
 
 #include "core/buf.h"
 
-int store_event_recipients(struct store *db, const char *sid, int64_t intent,
-                           char (**out)[UUID_LEN + 1], size_t *n)
+int store__event_recipients(struct store *db, const char *sid, int64_t intent,
+                            char (**out)[UUID_LEN + 1], size_t *n)
 {
     static const char *SQL =
         "SELECT a.bot_user_id FROM installs i JOIN applications a ON a.id = i.application_id"
         " WHERE i.server_id = $1 AND a.suspended = 0 AND (a.intents & $2) != 0";
     *out = NULL;
     *n = 0;
-    struct store_stmt *st = store_query(db, SQL, SV_ARGS(SV_STR(sid), SV_INT(intent)));
+    struct store_stmt *st = store__query(db, SQL, SV_ARGS(SV_STR(sid), SV_INT(intent)));
     if (!st)
         return STORE_ERR;
     size_t cap = 0;
     int rc;
-    while ((rc = store_step(st)) == STORE_ROW) {
+    while ((rc = store__step(st)) == STORE_ROW) {
         if (*n == cap) {
             cap = cap ? cap * 2 : 8;
             char(*grown)[UUID_LEN + 1] = realloc(*out, cap * sizeof **out);
@@ -29,9 +29,9 @@ int store_event_recipients(struct store *db, const char *sid, int64_t intent,
             }
             *out = grown;
         }
-        store_text_copy(st, 0, (*out)[(*n)++], UUID_LEN + 1);
+        store__text_copy(st, 0, (*out)[(*n)++], UUID_LEN + 1);
     }
-    store_finish(st);
+    store__finish(st);
     if (rc != STORE_DONE) {
         free(*out);
         *out = NULL;
@@ -41,7 +41,7 @@ int store_event_recipients(struct store *db, const char *sid, int64_t intent,
     return STORE_DONE;
 }
 
-void store_bot_standings_free(struct store_bot_standing *list, size_t n)
+void store__bot_standings_free(struct store_bot_standing *list, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         free(list[i].role_ids);
@@ -67,8 +67,8 @@ static int add_role(struct store_bot_standing *b, const char *role_id, uint64_t 
     return 0;
 }
 
-int store_bot_standings(struct store *db, const char *sid, int64_t intent,
-                        struct store_bot_standing **out, size_t *n)
+int store__bot_standings(struct store *db, const char *sid, int64_t intent,
+                         struct store_bot_standing **out, size_t *n)
 {
     static const char *SQL =
         "SELECT a.bot_user_id, COALESCE(m.timeout_until, 0), r.id, r.permissions"
@@ -80,13 +80,13 @@ int store_bot_standings(struct store *db, const char *sid, int64_t intent,
         " ORDER BY a.bot_user_id";
     *out = NULL;
     *n = 0;
-    struct store_stmt *st = store_query(db, SQL, SV_ARGS(SV_STR(sid), SV_INT(intent)));
+    struct store_stmt *st = store__query(db, SQL, SV_ARGS(SV_STR(sid), SV_INT(intent)));
     if (!st)
         return STORE_ERR;
     size_t cap = 0;
     int rc;
-    while ((rc = store_step(st)) == STORE_ROW) {
-        const char *bot = store_text(st, 0);
+    while ((rc = store__step(st)) == STORE_ROW) {
+        const char *bot = store__text(st, 0);
         if (!*n || strcmp((*out)[*n - 1].bot_user_id, bot)) {
             if (*n == cap) {
                 cap = cap ? cap * 2 : 8;
@@ -100,17 +100,17 @@ int store_bot_standings(struct store *db, const char *sid, int64_t intent,
             struct store_bot_standing *b = &(*out)[(*n)++];
             memset(b, 0, sizeof *b);
             slice_copy(slice_from(bot), b->bot_user_id, sizeof b->bot_user_id);
-            b->timeout_until = store_int(st, 1);
+            b->timeout_until = store__int(st, 1);
         }
-        if (!store_is_null(st, 2) &&
-            add_role(&(*out)[*n - 1], store_text(st, 2), (uint64_t)store_int(st, 3))) {
+        if (!store__is_null(st, 2) &&
+            add_role(&(*out)[*n - 1], store__text(st, 2), (uint64_t)store__int(st, 3))) {
             rc = STORE_ERR;
             break;
         }
     }
-    store_finish(st);
+    store__finish(st);
     if (rc != STORE_DONE) {
-        store_bot_standings_free(*out, *n);
+        store__bot_standings_free(*out, *n);
         *out = NULL;
         *n = 0;
         return rc;

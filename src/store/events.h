@@ -10,8 +10,8 @@
 
 /* Bot user IDs in a malloc'd array (*out, *n); STORE_DONE or an error. intent is a bit of
  * domain/intents.h. */
-int store_event_recipients(struct store *db, const char *sid, int64_t intent,
-                           char (**out)[UUID_LEN + 1], size_t *n);
+int store__event_recipients(struct store *db, const char *sid, int64_t intent,
+                            char (**out)[UUID_LEN + 1], size_t *n);
 
 /* What channel visibility needs for each candidate bot: one row per (bot, role) of the bots
  * installed in sid with the intent, not suspended. */
@@ -22,9 +22,9 @@ struct store_bot_standing {
     char (*role_ids)[UUID_LEN + 1]; /* owned */
     uint64_t *role_perms;           /* owned */
 };
-/* A malloc'd array of standings (*out, *n), free with store_bot_standings_free. */
-int store_bot_standings(struct store *db, const char *sid, int64_t intent,
-                        struct store_bot_standing **out, size_t *n);
-void store_bot_standings_free(struct store_bot_standing *list, size_t n);
+/* A malloc'd array of standings (*out, *n), free with store__bot_standings_free. */
+int store__bot_standings(struct store *db, const char *sid, int64_t intent,
+                         struct store_bot_standing **out, size_t *n);
+void store__bot_standings_free(struct store_bot_standing *list, size_t n);
 
 #endif

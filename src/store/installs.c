@@ -17,7 +17,7 @@ json_t *store_app_installs_json(struct store *db, const char *app_id)
                                             {"grantedPermissions", COL_INT},
                                             {"installedAt", COL_TIME},
                                             {"installedBy", COL_TEXT}};
-    return store_list_json(db, SQL, SV_ARGS(SV_STR(app_id)), STORE_COLS(COLS));
+    return store__list_json(db, SQL, SV_ARGS(SV_STR(app_id)), STORE_COLS(COLS));
 }
 
 json_t *store_server_apps_json(struct store *db, const char *sid)
@@ -32,7 +32,7 @@ json_t *store_server_apps_json(struct store *db, const char *sid)
                                             {"botUserId", COL_TEXT},
                                             {"grantedPermissions", COL_INT},
                                             {"installedAt", COL_TIME}};
-    return store_list_json(db, SQL, SV_ARGS(SV_STR(sid)), STORE_COLS(COLS));
+    return store__list_json(db, SQL, SV_ARGS(SV_STR(sid)), STORE_COLS(COLS));
 }
 
 json_t *store_bot_servers_json(struct store *db, const char *bot_user_id)
@@ -45,14 +45,14 @@ json_t *store_bot_servers_json(struct store *db, const char *bot_user_id)
                                             {"name", COL_TEXT},
                                             {"iconUrl", COL_TEXT},
                                             {"grantedPermissions", COL_INT}};
-    return store_list_json(db, SQL, SV_ARGS(SV_STR(bot_user_id)), STORE_COLS(COLS));
+    return store__list_json(db, SQL, SV_ARGS(SV_STR(bot_user_id)), STORE_COLS(COLS));
 }
 
 json_t *store_app_install_servers(struct store *db, const char *app_id)
 {
     static const char *SQL = "SELECT server_id FROM installs WHERE application_id = $1";
     static const struct store_col COLS[] = {{"id", COL_TEXT}};
-    json_t *rows = store_list_json(db, SQL, SV_ARGS(SV_STR(app_id)), STORE_COLS(COLS));
+    json_t *rows = store__list_json(db, SQL, SV_ARGS(SV_STR(app_id)), STORE_COLS(COLS));
     if (!rows)
         return NULL;
     json_t *ids = json_array();
@@ -89,53 +89,53 @@ static int install_at(struct store *db, struct store_install *in)
         " installed_by, installed_at) VALUES ($1, $2, $3, $4, $5, $6)";
     int rc;
     if (in->session_id) {
-        if ((rc = store_exec(db, SQL_USE, SV_ARGS(SV_STR(in->session_id), SV_INT(in->now)))) !=
+        if ((rc = store__exec(db, SQL_USE, SV_ARGS(SV_STR(in->session_id), SV_INT(in->now)))) !=
             STORE_DONE)
             return rc;
-        if (store_changes(db) != 1)
+        if (store__changes(db) != 1)
             return STORE_MISSING;
     }
-    rc = store_exists(db, SQL_BANNED, SV_ARGS(SV_STR(in->server_id), SV_STR(in->bot_user_id)));
+    rc = store__exists(db, SQL_BANNED, SV_ARGS(SV_STR(in->server_id), SV_STR(in->bot_user_id)));
     if (rc)
         return rc > 0 ? STORE_REFUSED : rc;
     struct store_stmt *st =
-        store_query(db, SQL_EXISTING, SV_ARGS(SV_STR(in->app_id), SV_STR(in->server_id)));
+        store__query(db, SQL_EXISTING, SV_ARGS(SV_STR(in->app_id), SV_STR(in->server_id)));
     if (!st)
         return STORE_ERR;
     char role_id[UUID_LEN + 1] = "";
-    rc = store_step(st);
+    rc = store__step(st);
     if (rc == STORE_ROW)
-        store_text_copy(st, 0, role_id, sizeof role_id);
-    store_finish(st);
+        store__text_copy(st, 0, role_id, sizeof role_id);
+    store__finish(st);
     if (rc < 0)
         return rc;
     if (role_id[0]) { /* reinstall: only the managed role's bits change */
         in->created = 0;
-        rc = store_exec(db, SQL_ROLE_PERMS,
-                        SV_ARGS(SV_STR(role_id), SV_INT(in->granted), SV_STR(in->role_name)));
+        rc = store__exec(db, SQL_ROLE_PERMS,
+                         SV_ARGS(SV_STR(role_id), SV_INT(in->granted), SV_STR(in->role_name)));
         if (rc == STORE_DONE)
-            rc = store_exec(db, SQL_INSTALL_PERMS,
-                            SV_ARGS(SV_STR(in->app_id), SV_STR(in->server_id), SV_INT(in->granted),
-                                    SV_STR(in->installer_id)));
+            rc = store__exec(db, SQL_INSTALL_PERMS,
+                             SV_ARGS(SV_STR(in->app_id), SV_STR(in->server_id), SV_INT(in->granted),
+                                     SV_STR(in->installer_id)));
         return rc;
     }
     in->created = 1;
-    rc = store_exec(db, SQL_MEMBER,
-                    SV_ARGS(SV_STR(in->server_id), SV_STR(in->bot_user_id), SV_INT(in->now)));
+    rc = store__exec(db, SQL_MEMBER,
+                     SV_ARGS(SV_STR(in->server_id), SV_STR(in->bot_user_id), SV_INT(in->now)));
     if (rc == STORE_DONE)
-        rc = store_exec(db, SQL_SHIFT, SV_ARGS(SV_STR(in->server_id)));
+        rc = store__exec(db, SQL_SHIFT, SV_ARGS(SV_STR(in->server_id)));
     if (rc == STORE_DONE)
-        rc = store_exec(db, SQL_ROLE,
-                        SV_ARGS(SV_STR(in->new_role_id), SV_STR(in->server_id),
-                                SV_STR(in->role_name), SV_INT(in->granted), SV_INT(in->now)));
+        rc = store__exec(db, SQL_ROLE,
+                         SV_ARGS(SV_STR(in->new_role_id), SV_STR(in->server_id),
+                                 SV_STR(in->role_name), SV_INT(in->granted), SV_INT(in->now)));
     if (rc == STORE_DONE)
-        rc = store_exec(
+        rc = store__exec(
             db, SQL_GIVE,
             SV_ARGS(SV_STR(in->server_id), SV_STR(in->bot_user_id), SV_STR(in->new_role_id)));
     if (rc == STORE_DONE)
-        rc = store_exec(db, SQL_INSTALL,
-                        SV_ARGS(SV_STR(in->app_id), SV_STR(in->server_id), SV_STR(in->new_role_id),
-                                SV_INT(in->granted), SV_STR(in->installer_id), SV_INT(in->now)));
+        rc = store__exec(db, SQL_INSTALL,
+                         SV_ARGS(SV_STR(in->app_id), SV_STR(in->server_id), SV_STR(in->new_role_id),
+                                 SV_INT(in->granted), SV_STR(in->installer_id), SV_INT(in->now)));
     return rc;
 }
 
@@ -163,28 +163,28 @@ static int uninstall_at(struct store *db, struct store_uninstall *u)
     static const char *SQL_MEMBER = "DELETE FROM members WHERE server_id = $1 AND user_id = $2";
     u->removed = 0;
     struct store_stmt *st =
-        store_query(db, SQL_FIND, SV_ARGS(SV_STR(u->app_id), SV_STR(u->server_id)));
+        store__query(db, SQL_FIND, SV_ARGS(SV_STR(u->app_id), SV_STR(u->server_id)));
     if (!st)
         return STORE_ERR;
     char role_id[UUID_LEN + 1] = "", bot[UUID_LEN + 1] = "";
     int64_t position = 0;
-    int rc = store_step(st);
+    int rc = store__step(st);
     if (rc == STORE_ROW) {
-        const char *b = store_text(st, 1);
-        store_text_copy(st, 0, role_id, sizeof role_id);
+        const char *b = store__text(st, 1);
+        store__text_copy(st, 0, role_id, sizeof role_id);
         slice_copy(slice_from(b ? b : ""), bot, sizeof bot);
-        position = store_int(st, 2);
+        position = store__int(st, 2);
     }
-    store_finish(st);
+    store__finish(st);
     if (rc != STORE_ROW)
         return rc == STORE_DONE ? STORE_DONE : rc;
-    rc = store_exec(db, SQL_INSTALL, SV_ARGS(SV_STR(u->app_id), SV_STR(u->server_id)));
+    rc = store__exec(db, SQL_INSTALL, SV_ARGS(SV_STR(u->app_id), SV_STR(u->server_id)));
     if (rc == STORE_DONE)
-        rc = store_exec(db, SQL_ROLE, SV_ARGS(SV_STR(role_id)));
+        rc = store__exec(db, SQL_ROLE, SV_ARGS(SV_STR(role_id)));
     if (rc == STORE_DONE)
-        rc = store_exec(db, SQL_SHIFT, SV_ARGS(SV_STR(u->server_id), SV_INT(position)));
+        rc = store__exec(db, SQL_SHIFT, SV_ARGS(SV_STR(u->server_id), SV_INT(position)));
     if (rc == STORE_DONE && bot[0])
-        rc = store_exec(db, SQL_MEMBER, SV_ARGS(SV_STR(u->server_id), SV_STR(bot)));
+        rc = store__exec(db, SQL_MEMBER, SV_ARGS(SV_STR(u->server_id), SV_STR(bot)));
     u->removed = rc == STORE_DONE;
     return rc;
 }
@@ -206,11 +206,11 @@ int store_authorize_create(struct store_writer *w, const char *id, const char *a
     static const char *SQL =
         "INSERT INTO authorize_sessions (id, application_id, user_id, redirect_uri, state,"
         " requested_permissions, expires_at, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)";
-    return store_write_exec(w, SQL,
-                            SV_ARGS(SV_STR(id), SV_STR(app_id), SV_STR(user_id),
-                                    SV_STR(redirect_uri), SV_STR(state), SV_INT(requested),
-                                    SV_INT(expires_at), SV_INT(created_at)),
-                            NULL);
+    return store__write_exec(w, SQL,
+                             SV_ARGS(SV_STR(id), SV_STR(app_id), SV_STR(user_id),
+                                     SV_STR(redirect_uri), SV_STR(state), SV_INT(requested),
+                                     SV_INT(expires_at), SV_INT(created_at)),
+                             NULL);
 }
 
 int store_authorize_find(struct store *db, const char *id, struct store_authorize *out)
@@ -220,18 +220,18 @@ int store_authorize_find(struct store *db, const char *id, struct store_authoriz
         " expires_at, used_at IS NOT NULL FROM authorize_sessions WHERE id = $1";
     memset(out, 0, sizeof *out);
     int found;
-    struct store_stmt *st = store_row(db, SQL, id, &found);
+    struct store_stmt *st = store__row(db, SQL, id, &found);
     if (st) {
-        store_text_copy(st, 0, out->id, sizeof out->id);
-        store_text_copy(st, 1, out->app_id, sizeof out->app_id);
-        store_text_copy(st, 2, out->user_id, sizeof out->user_id);
-        store_text_copy(st, 3, out->redirect_uri, sizeof out->redirect_uri);
-        out->has_state = !store_is_null(st, 4);
-        store_text_copy(st, 4, out->state, sizeof out->state);
-        out->requested = store_int(st, 5);
-        out->expires_at = store_int(st, 6);
-        out->used = (int)store_int(st, 7);
-        store_finish(st);
+        store__text_copy(st, 0, out->id, sizeof out->id);
+        store__text_copy(st, 1, out->app_id, sizeof out->app_id);
+        store__text_copy(st, 2, out->user_id, sizeof out->user_id);
+        store__text_copy(st, 3, out->redirect_uri, sizeof out->redirect_uri);
+        out->has_state = !store__is_null(st, 4);
+        store__text_copy(st, 4, out->state, sizeof out->state);
+        out->requested = store__int(st, 5);
+        out->expires_at = store__int(st, 6);
+        out->used = (int)store__int(st, 7);
+        store__finish(st);
     }
     return found;
 }

@@ -20,19 +20,19 @@ int store_interaction_insert_at(struct store *db, struct store_new_interaction *
         " $9, $10)";
     int rc;
     if (in->open_modal_of) {
-        rc = store_exec(db, SQL_USE_MODAL,
-                        SV_ARGS(SV_STR(in->user_id), SV_STR(in->application_id),
-                                SV_STR(in->open_modal_of), SV_INT(in->now - INTERACTION_TTL_MS)));
+        rc = store__exec(db, SQL_USE_MODAL,
+                         SV_ARGS(SV_STR(in->user_id), SV_STR(in->application_id),
+                                 SV_STR(in->open_modal_of), SV_INT(in->now - INTERACTION_TTL_MS)));
         if (rc != STORE_DONE)
             return rc;
-        if (store_changes(db) != 1)
+        if (store__changes(db) != 1)
             return STORE_TAKEN;
     }
-    return store_exec(db, SQL_INSERT,
-                      SV_ARGS(SV_STR(in->id), SV_STR(in->application_id), SV_STR(in->server_id),
-                              SV_STR(in->channel_id), SV_STR(in->user_id), SV_STR(in->type),
-                              SV_STR(in->command_name), SV_STR(in->message_id), SV_STR(in->payload),
-                              SV_INT(in->now)));
+    return store__exec(db, SQL_INSERT,
+                       SV_ARGS(SV_STR(in->id), SV_STR(in->application_id), SV_STR(in->server_id),
+                               SV_STR(in->channel_id), SV_STR(in->user_id), SV_STR(in->type),
+                               SV_STR(in->command_name), SV_STR(in->message_id),
+                               SV_STR(in->payload), SV_INT(in->now)));
 }
 
 static int interaction_insert_job(struct store *db, void *arg)
@@ -52,19 +52,19 @@ int store_interaction_find(struct store *db, const char *id, struct store_intera
         " command_name, created_at, answered_at IS NOT NULL FROM interactions WHERE id = $1";
     memset(out, 0, sizeof *out);
     int found;
-    struct store_stmt *st = store_row(db, SQL, id, &found);
+    struct store_stmt *st = store__row(db, SQL, id, &found);
     if (st) {
-        store_text_copy(st, 0, out->id, sizeof out->id);
-        store_text_copy(st, 1, out->application_id, sizeof out->application_id);
-        store_text_copy(st, 2, out->server_id, sizeof out->server_id);
-        store_text_copy(st, 3, out->channel_id, sizeof out->channel_id);
-        store_text_copy(st, 4, out->user_id, sizeof out->user_id);
-        store_text_copy(st, 5, out->message_id, sizeof out->message_id);
-        store_text_copy(st, 6, out->type, sizeof out->type);
-        store_text_copy(st, 7, out->command_name, sizeof out->command_name);
-        out->created_at = store_int(st, 8);
-        out->answered = (int)store_int(st, 9);
-        store_finish(st);
+        store__text_copy(st, 0, out->id, sizeof out->id);
+        store__text_copy(st, 1, out->application_id, sizeof out->application_id);
+        store__text_copy(st, 2, out->server_id, sizeof out->server_id);
+        store__text_copy(st, 3, out->channel_id, sizeof out->channel_id);
+        store__text_copy(st, 4, out->user_id, sizeof out->user_id);
+        store__text_copy(st, 5, out->message_id, sizeof out->message_id);
+        store__text_copy(st, 6, out->type, sizeof out->type);
+        store__text_copy(st, 7, out->command_name, sizeof out->command_name);
+        out->created_at = store__int(st, 8);
+        out->answered = (int)store__int(st, 9);
+        store__finish(st);
     }
     return found;
 }
@@ -73,12 +73,12 @@ static int interaction_answer_at(struct store *db, struct store_interaction_answ
 {
     static const char *SQL = "UPDATE interactions SET answered_at = $2, modal_custom_id = $3"
                              " WHERE id = $1 AND answered_at IS NULL AND created_at > $4";
-    int rc = store_exec(db, SQL,
-                        SV_ARGS(SV_STR(a->id), SV_INT(a->now), SV_STR(a->modal_custom_id),
-                                SV_INT(a->now - INTERACTION_TTL_MS)));
+    int rc = store__exec(db, SQL,
+                         SV_ARGS(SV_STR(a->id), SV_INT(a->now), SV_STR(a->modal_custom_id),
+                                 SV_INT(a->now - INTERACTION_TTL_MS)));
     if (rc != STORE_DONE)
         return rc;
-    return store_changes(db) == 1 ? STORE_DONE : STORE_TAKEN;
+    return store__changes(db) == 1 ? STORE_DONE : STORE_TAKEN;
 }
 
 static int interaction_answer_job(struct store *db, void *arg)
@@ -94,7 +94,7 @@ int store_interaction_answer(struct store_writer *w, struct store_interaction_an
 int store_app_installed(struct store *db, const char *app_id, const char *server_id)
 {
     static const char *SQL = "SELECT 1 FROM installs WHERE application_id = $1 AND server_id = $2";
-    return store_exists(db, SQL, SV_ARGS(SV_STR(app_id), SV_STR(server_id)));
+    return store__exists(db, SQL, SV_ARGS(SV_STR(app_id), SV_STR(server_id)));
 }
 
 json_t *store_app_endpoint(struct store *db, const char *app_id, int *rc)
@@ -102,5 +102,5 @@ json_t *store_app_endpoint(struct store *db, const char *app_id, int *rc)
     static const char *SQL =
         "SELECT interactions_endpoint_url, signing_secret FROM applications WHERE id = $1";
     static const struct store_col COLS[] = {{"url", COL_TEXT}, {"secret", COL_TEXT}};
-    return store_get_json(db, SQL, SV_ARGS(SV_STR(app_id)), STORE_COLS(COLS), rc);
+    return store__get_json(db, SQL, SV_ARGS(SV_STR(app_id)), STORE_COLS(COLS), rc);
 }

@@ -25,9 +25,9 @@ static const struct store_col MEMBER_USER_COLS[] = {
 
 static json_t *member_row(struct store_stmt *st)
 {
-    json_t *m = store_row_json(st, 0, STORE_COLS(MEMBER_COLS));
-    json_t *user = store_row_json(st, 5, STORE_COLS(MEMBER_USER_COLS));
-    json_t *roles = json_loadb(store_text(st, 9), store_text_len(st, 9), 0, NULL);
+    json_t *m = store__row_json(st, 0, STORE_COLS(MEMBER_COLS));
+    json_t *user = store__row_json(st, 5, STORE_COLS(MEMBER_USER_COLS));
+    json_t *roles = json_loadb(store__text(st, 9), store__text_len(st, 9), 0, NULL);
     /* Reorder to the documented field order: userId, user, nickname, roleIds, … */
     json_t *o = json_object();
     json_object_set(o, "userId", json_object_get(m, "userId"));
@@ -46,15 +46,15 @@ json_t *store_member_json(struct store *db, const char *sid, const char *uid, in
 {
     static const char *SQL = MEMBER_SELECT " WHERE m.server_id = $1 AND m.user_id = $2";
     struct store_stmt *st =
-        store_query(db, SQL, SV_ARGS(SV_STR(sid), SV_STR(uid), SV_INT(clock_now_ms())));
+        store__query(db, SQL, SV_ARGS(SV_STR(sid), SV_STR(uid), SV_INT(clock_now_ms())));
     if (!st) {
         *rc = STORE_ERR;
         return NULL;
     }
     json_t *o = NULL;
-    if ((*rc = store_step(st)) == STORE_ROW)
+    if ((*rc = store__step(st)) == STORE_ROW)
         o = member_row(st);
-    store_finish(st);
+    store__finish(st);
     return o;
 }
 
@@ -62,16 +62,16 @@ json_t *store_members_json(struct store *db, const char *sid, const char *after,
 {
     static const char *SQL =
         MEMBER_SELECT " WHERE m.server_id = $1 AND m.user_id > $2 ORDER BY m.user_id LIMIT $4";
-    struct store_stmt *st = store_query(
+    struct store_stmt *st = store__query(
         db, SQL,
         SV_ARGS(SV_STR(sid), SV_STR(after ? after : ""), SV_INT(clock_now_ms()), SV_INT(limit)));
     if (!st)
         return NULL;
     json_t *list = json_array();
     int rc;
-    while ((rc = store_step(st)) == STORE_ROW)
+    while ((rc = store__step(st)) == STORE_ROW)
         json_array_append_new(list, member_row(st));
-    store_finish(st);
+    store__finish(st);
     if (rc != STORE_DONE) {
         json_decref(list);
         return NULL;
@@ -82,11 +82,11 @@ json_t *store_members_json(struct store *db, const char *sid, const char *after,
 int store_is_banned(struct store *db, const char *sid, const char *uid)
 {
     static const char *SQL = "SELECT 1 FROM bans WHERE server_id = $1 AND user_id = $2";
-    struct store_stmt *st = store_query(db, SQL, SV_ARGS(SV_STR(sid), SV_STR(uid)));
+    struct store_stmt *st = store__query(db, SQL, SV_ARGS(SV_STR(sid), SV_STR(uid)));
     if (!st)
         return STORE_ERR;
-    int rc = store_step(st);
-    store_finish(st);
+    int rc = store__step(st);
+    store__finish(st);
     return store_found(rc);
 }
 
@@ -95,15 +95,15 @@ int store_member_add(struct store_writer *w, const char *sid, const char *uid)
     static const char *SQL = "INSERT INTO members (server_id, user_id, joined_at)"
                              " VALUES ($1, $2, $3) ON CONFLICT DO NOTHING";
     int64_t changes = 0;
-    int rc = store_write_exec(w, SQL, SV_ARGS(SV_STR(sid), SV_STR(uid), SV_INT(clock_now_ms())),
-                              &changes);
+    int rc = store__write_exec(w, SQL, SV_ARGS(SV_STR(sid), SV_STR(uid), SV_INT(clock_now_ms())),
+                               &changes);
     return rc < 0 ? rc : changes == 1;
 }
 
 int store_member_remove(struct store_writer *w, const char *sid, const char *uid, int64_t *changes)
 {
     static const char *SQL = "DELETE FROM members WHERE server_id = $1 AND user_id = $2";
-    return store_write_exec(w, SQL, SV_ARGS(SV_STR(sid), SV_STR(uid)), changes);
+    return store__write_exec(w, SQL, SV_ARGS(SV_STR(sid), SV_STR(uid)), changes);
 }
 
 int store_member_update(struct store_writer *w, const char *sid, const char *uid, int set_timeout,
@@ -115,11 +115,11 @@ int store_member_update(struct store_writer *w, const char *sid, const char *uid
                              " timeout_reason = CASE WHEN $3 = 1 THEN $5 ELSE timeout_reason END,"
                              " nickname = CASE WHEN $6 = 1 THEN $7 ELSE nickname END"
                              " WHERE server_id = $1 AND user_id = $2";
-    return store_write_exec(w, SQL,
-                            SV_ARGS(SV_STR(sid), SV_STR(uid), SV_INT(set_timeout),
-                                    timeout_until ? SV_INT(timeout_until) : SV_NULLV,
-                                    SV_STR(timeout_reason), SV_INT(set_nick), SV_STR(nickname)),
-                            NULL);
+    return store__write_exec(w, SQL,
+                             SV_ARGS(SV_STR(sid), SV_STR(uid), SV_INT(set_timeout),
+                                     timeout_until ? SV_INT(timeout_until) : SV_NULLV,
+                                     SV_STR(timeout_reason), SV_INT(set_nick), SV_STR(nickname)),
+                             NULL);
 }
 
 struct ban_args {
@@ -134,11 +134,11 @@ static int ban_fn(struct store *db, void *p)
         " reason = excluded.reason, banned_by = excluded.banned_by";
     static const char *SQL_REMOVE = "DELETE FROM members WHERE server_id = $1 AND user_id = $2";
     struct ban_args *b = p;
-    int rc = store_exec(db, SQL_BAN,
-                        SV_ARGS(SV_STR(b->sid), SV_STR(b->uid), SV_STR(b->reason), SV_STR(b->by),
-                                SV_INT(clock_now_ms())));
+    int rc = store__exec(db, SQL_BAN,
+                         SV_ARGS(SV_STR(b->sid), SV_STR(b->uid), SV_STR(b->reason), SV_STR(b->by),
+                                 SV_INT(clock_now_ms())));
     if (rc == STORE_DONE)
-        rc = store_exec(db, SQL_REMOVE, SV_ARGS(SV_STR(b->sid), SV_STR(b->uid)));
+        rc = store__exec(db, SQL_REMOVE, SV_ARGS(SV_STR(b->sid), SV_STR(b->uid)));
     return rc;
 }
 
@@ -152,7 +152,7 @@ int store_ban(struct store_writer *w, const char *sid, const char *uid, const ch
 int store_unban(struct store_writer *w, const char *sid, const char *uid, int64_t *changes)
 {
     static const char *SQL = "DELETE FROM bans WHERE server_id = $1 AND user_id = $2";
-    return store_write_exec(w, SQL, SV_ARGS(SV_STR(sid), SV_STR(uid)), changes);
+    return store__write_exec(w, SQL, SV_ARGS(SV_STR(sid), SV_STR(uid)), changes);
 }
 
 json_t *store_bans_json(struct store *db, const char *sid)
@@ -163,7 +163,7 @@ json_t *store_bans_json(struct store *db, const char *sid)
                                             {"reason", COL_TEXT},
                                             {"bannedBy", COL_TEXT},
                                             {"createdAt", COL_TIME}};
-    return store_list_json(db, SQL, SV_ARGS(SV_STR(sid)), STORE_COLS(COLS));
+    return store__list_json(db, SQL, SV_ARGS(SV_STR(sid)), STORE_COLS(COLS));
 }
 
 int store_invite_create(struct store_writer *w, const char *code, const char *sid, const char *by,
@@ -172,11 +172,11 @@ int store_invite_create(struct store_writer *w, const char *code, const char *si
     static const char *SQL =
         "INSERT INTO invites (code, server_id, created_by, max_uses, expires_at, created_at)"
         " VALUES ($1, $2, $3, $4, $5, $6)";
-    return store_write_exec(w, SQL,
-                            SV_ARGS(SV_STR(code), SV_STR(sid), SV_STR(by), SV_INT(max_uses),
-                                    expires_at ? SV_INT(expires_at) : SV_NULLV,
-                                    SV_INT(clock_now_ms())),
-                            NULL);
+    return store__write_exec(w, SQL,
+                             SV_ARGS(SV_STR(code), SV_STR(sid), SV_STR(by), SV_INT(max_uses),
+                                     expires_at ? SV_INT(expires_at) : SV_NULLV,
+                                     SV_INT(clock_now_ms())),
+                             NULL);
 }
 
 static const char *SQL_INVITE_VALID =
@@ -190,29 +190,29 @@ static int invite_join_at(struct store *db, struct store_invite_join *j)
     static const char *SQL_JOIN = "INSERT INTO members (server_id, user_id, joined_at)"
                                   " VALUES ($1, $2, $3) ON CONFLICT DO NOTHING";
     struct store_stmt *st =
-        store_query(db, SQL_INVITE_VALID, SV_ARGS(SV_STR(j->code), SV_INT(j->now)));
+        store__query(db, SQL_INVITE_VALID, SV_ARGS(SV_STR(j->code), SV_INT(j->now)));
     if (!st)
         return STORE_ERR;
-    int rc = store_step(st);
+    int rc = store__step(st);
     if (rc == STORE_ROW)
-        store_text_copy(st, 0, j->server_id, sizeof j->server_id);
-    store_finish(st);
+        store__text_copy(st, 0, j->server_id, sizeof j->server_id);
+    store__finish(st);
     if (rc != STORE_ROW)
         return rc == STORE_DONE ? STORE_MISSING : rc;
-    st = store_query(db, SQL_BANNED, SV_ARGS(SV_STR(j->server_id), SV_STR(j->user_id)));
+    st = store__query(db, SQL_BANNED, SV_ARGS(SV_STR(j->server_id), SV_STR(j->user_id)));
     if (!st)
         return STORE_ERR;
-    rc = store_step(st);
-    store_finish(st);
+    rc = store__step(st);
+    store__finish(st);
     if (rc != STORE_DONE)
         return rc == STORE_ROW ? STORE_REFUSED : rc;
-    rc =
-        store_exec(db, SQL_JOIN, SV_ARGS(SV_STR(j->server_id), SV_STR(j->user_id), SV_INT(j->now)));
+    rc = store__exec(db, SQL_JOIN,
+                     SV_ARGS(SV_STR(j->server_id), SV_STR(j->user_id), SV_INT(j->now)));
     if (rc != STORE_DONE)
         return rc;
-    if (store_changes(db) == 0)
+    if (store__changes(db) == 0)
         return 0; /* already a member: the invite is not used up */
-    rc = store_exec(db, SQL_USE, SV_ARGS(SV_STR(j->code)));
+    rc = store__exec(db, SQL_USE, SV_ARGS(SV_STR(j->code)));
     return rc == STORE_DONE ? 1 : rc;
 }
 
@@ -241,17 +241,17 @@ json_t *store_invite_json(struct store *db, const char *code, int64_t now, int *
                                                    {"createdAt", COL_TIME}};
     static const struct store_col SERVER_COLS[] = {
         {"id", COL_TEXT}, {"name", COL_TEXT}, {"iconUrl", COL_TEXT}, {"memberCount", COL_INT}};
-    struct store_stmt *st = store_query(db, SQL, SV_ARGS(SV_STR(code), SV_INT(now)));
+    struct store_stmt *st = store__query(db, SQL, SV_ARGS(SV_STR(code), SV_INT(now)));
     if (!st) {
         *rc = STORE_ERR;
         return NULL;
     }
     json_t *o = NULL;
-    if ((*rc = store_step(st)) == STORE_ROW) {
-        o = store_row_json(st, 0, STORE_COLS(INVITE_COLS));
-        json_object_set_new(o, "server", store_row_json(st, 5, STORE_COLS(SERVER_COLS)));
+    if ((*rc = store__step(st)) == STORE_ROW) {
+        o = store__row_json(st, 0, STORE_COLS(INVITE_COLS));
+        json_object_set_new(o, "server", store__row_json(st, 5, STORE_COLS(SERVER_COLS)));
     }
-    store_finish(st);
+    store__finish(st);
     return o;
 }
 
@@ -270,12 +270,12 @@ json_t *store_invites_json(struct store *db, const char *sid, int64_t now)
     static const struct store_col USER_COLS[] = {
         {"id", COL_TEXT}, {"username", COL_TEXT}, {"displayName", COL_TEXT}};
     struct store_stmt *st =
-        store_query(db, SQL, SV_ARGS(SV_STR(sid), SV_INT(now), SV_INT(STORE_INVITES_MAX)));
+        store__query(db, SQL, SV_ARGS(SV_STR(sid), SV_INT(now), SV_INT(STORE_INVITES_MAX)));
     json_t *list = st ? json_array() : NULL;
     int rc;
-    while (list && (rc = store_step(st)) == STORE_ROW) {
-        json_t *o = store_row_json(st, 0, STORE_COLS(INVITE_COLS));
-        json_object_set_new(o, "createdBy", store_row_json(st, 5, STORE_COLS(USER_COLS)));
+    while (list && (rc = store__step(st)) == STORE_ROW) {
+        json_t *o = store__row_json(st, 0, STORE_COLS(INVITE_COLS));
+        json_object_set_new(o, "createdBy", store__row_json(st, 5, STORE_COLS(USER_COLS)));
         json_array_append_new(list, o);
     }
     if (list && rc != STORE_DONE) {
@@ -283,7 +283,7 @@ json_t *store_invites_json(struct store *db, const char *sid, int64_t now)
         list = NULL;
     }
     if (st)
-        store_finish(st);
+        store__finish(st);
     return list;
 }
 
@@ -291,6 +291,6 @@ int store_invite_delete(struct store_writer *w, const char *sid, const char *cod
 {
     static const char *SQL = "DELETE FROM invites WHERE server_id = $1 AND code = $2";
     int64_t changes = 0;
-    int rc = store_write_exec(w, SQL, SV_ARGS(SV_STR(sid), SV_STR(code)), &changes);
+    int rc = store__write_exec(w, SQL, SV_ARGS(SV_STR(sid), SV_STR(code)), &changes);
     return rc < 0 ? rc : changes > 0;
 }

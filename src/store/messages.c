@@ -45,15 +45,15 @@ static const struct store_col MENTION_COLS[] = {
 /* Builds the Message object from a MESSAGE_SELECT row (reactions filled in later). */
 static json_t *message_row(struct store_stmt *st)
 {
-    json_t *m = store_row_json(st, 0, STORE_COLS(MESSAGE_COLS));
+    json_t *m = store__row_json(st, 0, STORE_COLS(MESSAGE_COLS));
     json_object_set_new(m, "replyTo",
-                        store_is_null(st, 16) ? json_null()
-                                              : store_row_json(st, 16, STORE_COLS(REPLY_COLS)));
-    json_t *mentions = store_row_json(st, 20, STORE_COLS(MENTION_COLS));
+                        store__is_null(st, 16) ? json_null()
+                                               : store__row_json(st, 16, STORE_COLS(REPLY_COLS)));
+    json_t *mentions = store__row_json(st, 20, STORE_COLS(MENTION_COLS));
     json_object_update(m, mentions);
     json_decref(mentions);
     json_object_set_new(m, "reactions", json_array());
-    json_object_set_new(m, "pinned", json_boolean(store_int(st, 23)));
+    json_object_set_new(m, "pinned", json_boolean(store__int(st, 23)));
     return m;
 }
 
@@ -62,9 +62,9 @@ static json_t *message_row(struct store_stmt *st)
 static int fold_reactions(struct store_stmt *st, json_t *by_message)
 {
     int rc;
-    while ((rc = store_step(st)) == STORE_ROW) {
-        const char *mid = store_text(st, 0), *emoji = store_text(st, 1),
-                   *custom = store_text(st, 2), *user = store_text(st, 3);
+    while ((rc = store__step(st)) == STORE_ROW) {
+        const char *mid = store__text(st, 0), *emoji = store__text(st, 1),
+                   *custom = store__text(st, 2), *user = store__text(st, 3);
         json_t *list = json_object_get(by_message, mid);
         if (!list) {
             list = json_array();
@@ -89,7 +89,7 @@ static int fold_reactions(struct store_stmt *st, json_t *by_message)
         json_object_set_new(
             el, "count", json_integer((json_int_t)json_array_size(json_object_get(el, "userIds"))));
     }
-    store_finish(st);
+    store__finish(st);
     return rc;
 }
 
@@ -97,7 +97,7 @@ json_t *store_reactions_json(struct store *db, const char *message_id)
 {
     static const char *SQL = "SELECT message_id, emoji, custom_emoji_id, user_id FROM reactions"
                              " WHERE message_id = $1 ORDER BY created_at, user_id";
-    struct store_stmt *st = store_query(db, SQL, SV_ARGS(SV_STR(message_id)));
+    struct store_stmt *st = store__query(db, SQL, SV_ARGS(SV_STR(message_id)));
     if (!st)
         return NULL;
     json_t *by = json_object();
@@ -114,15 +114,15 @@ json_t *store_reactions_json(struct store *db, const char *message_id)
 json_t *store_message_json(struct store *db, const char *id, int *rc)
 {
     static const char *SQL = MESSAGE_SELECT " WHERE m.id = $1";
-    struct store_stmt *st = store_query(db, SQL, SV_ARGS(SV_STR(id)));
+    struct store_stmt *st = store__query(db, SQL, SV_ARGS(SV_STR(id)));
     if (!st) {
         *rc = STORE_ERR;
         return NULL;
     }
     json_t *m = NULL;
-    if ((*rc = store_step(st)) == STORE_ROW)
+    if ((*rc = store__step(st)) == STORE_ROW)
         m = message_row(st);
-    store_finish(st);
+    store__finish(st);
     if (m) {
         json_t *reactions = store_reactions_json(db, id);
         if (!reactions) {
@@ -141,12 +141,12 @@ int store_message_ref(struct store *db, const char *id, struct store_message_ref
         "SELECT channel_id, author_id, COALESCE(application_id, '') FROM messages WHERE id = $1";
     memset(out, 0, sizeof *out);
     int found;
-    struct store_stmt *st = store_row(db, SQL, id, &found);
+    struct store_stmt *st = store__row(db, SQL, id, &found);
     if (st) {
-        store_text_copy(st, 0, out->channel_id, sizeof out->channel_id);
-        store_text_copy(st, 1, out->author_id, sizeof out->author_id);
-        store_text_copy(st, 2, out->application_id, sizeof out->application_id);
-        store_finish(st);
+        store__text_copy(st, 0, out->channel_id, sizeof out->channel_id);
+        store__text_copy(st, 1, out->author_id, sizeof out->author_id);
+        store__text_copy(st, 2, out->application_id, sizeof out->application_id);
+        store__finish(st);
     }
     return found;
 }
@@ -154,7 +154,7 @@ int store_message_ref(struct store *db, const char *id, struct store_message_ref
 int store_message_in_channel(struct store *db, const char *id, const char *channel_id)
 {
     static const char *SQL = "SELECT 1 FROM messages WHERE id = $1 AND channel_id = $2";
-    return store_exists(db, SQL, SV_ARGS(SV_STR(id), SV_STR(channel_id)));
+    return store__exists(db, SQL, SV_ARGS(SV_STR(id), SV_STR(channel_id)));
 }
 
 int store_message_insert_at(struct store *db, struct store_new_message *m)
@@ -165,14 +165,14 @@ int store_message_insert_at(struct store *db, struct store_new_message *m)
         " command_invoker_id, reply_to_id, mentions, mentioned_role_ids, mentions_everyone,"
         " created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15,"
         " $16, $17, $18)";
-    return store_exec(db, SQL,
-                      SV_ARGS(SV_STR(m->id), SV_STR(m->channel_id), SV_STR(m->thread_parent_id),
-                              SV_STR(m->server_id), SV_STR(m->author_id), SV_STR(m->application_id),
-                              SV_STR(m->type), SV_STR(m->content), SV_STR(m->embeds_json),
-                              SV_STR(m->components_json), SV_INT(m->flags), SV_STR(m->command_name),
-                              SV_STR(m->command_invoker_id), SV_STR(m->reply_to_id),
-                              SV_STR(m->mentions_json), SV_STR(m->role_ids_json),
-                              SV_INT(m->everyone), SV_INT(m->now)));
+    return store__exec(db, SQL,
+                       SV_ARGS(SV_STR(m->id), SV_STR(m->channel_id), SV_STR(m->thread_parent_id),
+                               SV_STR(m->server_id), SV_STR(m->author_id),
+                               SV_STR(m->application_id), SV_STR(m->type), SV_STR(m->content),
+                               SV_STR(m->embeds_json), SV_STR(m->components_json), SV_INT(m->flags),
+                               SV_STR(m->command_name), SV_STR(m->command_invoker_id),
+                               SV_STR(m->reply_to_id), SV_STR(m->mentions_json),
+                               SV_STR(m->role_ids_json), SV_INT(m->everyone), SV_INT(m->now)));
 }
 
 static int message_insert_job(struct store *db, void *arg)
@@ -191,18 +191,18 @@ int store_message_edit(struct store_writer *w, const struct store_message_edit *
         "UPDATE messages SET content = $2, embeds = $3, components = $4, flags = $5,"
         " mentions = $6, mentioned_role_ids = $7, mentions_everyone = $8, edited_at = $9"
         " WHERE id = $1";
-    return store_write_exec(w, SQL,
-                            SV_ARGS(SV_STR(e->id), SV_STR(e->content), SV_STR(e->embeds_json),
-                                    SV_STR(e->components_json), SV_INT(e->flags),
-                                    SV_STR(e->mentions_json), SV_STR(e->role_ids_json),
-                                    SV_INT(e->everyone), SV_INT(e->now)),
-                            NULL);
+    return store__write_exec(w, SQL,
+                             SV_ARGS(SV_STR(e->id), SV_STR(e->content), SV_STR(e->embeds_json),
+                                     SV_STR(e->components_json), SV_INT(e->flags),
+                                     SV_STR(e->mentions_json), SV_STR(e->role_ids_json),
+                                     SV_INT(e->everyone), SV_INT(e->now)),
+                             NULL);
 }
 
 int store_message_delete(struct store_writer *w, const char *id, int64_t *changes)
 {
     static const char *SQL = "DELETE FROM messages WHERE id = $1";
-    return store_write_exec(w, SQL, SV_ARGS(SV_STR(id)), changes);
+    return store__write_exec(w, SQL, SV_ARGS(SV_STR(id)), changes);
 }
 
 /* Runs a page query (newest first) appending rows to out; returns the row count or < 0. */
@@ -210,15 +210,15 @@ static int page_rows(struct store *db, const char *sql, const char *channel_id, 
                      int64_t limit, json_t *out)
 {
     struct store_stmt *st =
-        store_query(db, sql, SV_ARGS(SV_STR(channel_id), SV_STR(bound), SV_INT(limit)));
+        store__query(db, sql, SV_ARGS(SV_STR(channel_id), SV_STR(bound), SV_INT(limit)));
     if (!st)
         return STORE_ERR;
     int rc, n = 0;
-    while ((rc = store_step(st)) == STORE_ROW) {
+    while ((rc = store__step(st)) == STORE_ROW) {
         json_array_append_new(out, message_row(st));
         n++;
     }
-    store_finish(st);
+    store__finish(st);
     return rc == STORE_DONE ? n : rc;
 }
 
@@ -233,7 +233,7 @@ static int attach_reactions(struct store *db, const char *channel_id, json_t *pa
     const char *lo = json_string_value(json_object_get(json_array_get(page, 0), "id"));
     const char *hi = json_string_value(json_object_get(json_array_get(page, n - 1), "id"));
     struct store_stmt *st =
-        store_query(db, SQL, SV_ARGS(SV_STR(channel_id), SV_STR(lo), SV_STR(hi)));
+        store__query(db, SQL, SV_ARGS(SV_STR(channel_id), SV_STR(lo), SV_STR(hi)));
     if (!st)
         return STORE_ERR;
     json_t *by = json_object();
@@ -313,14 +313,14 @@ static int reaction_toggle_at(struct store *db, struct store_reaction_toggle *t)
         " created_at) VALUES ($1, $5, $2, $3, $4, $6)";
     const char *emoji = t->emoji ? t->emoji : "",
                *custom = t->custom_emoji_id ? t->custom_emoji_id : "";
-    int rc = store_exec(
+    int rc = store__exec(
         db, SQL_DELETE,
         SV_ARGS(SV_STR(t->message_id), SV_STR(emoji), SV_STR(custom), SV_STR(t->user_id)));
-    if (rc != STORE_DONE || store_changes(db) == 1)
+    if (rc != STORE_DONE || store__changes(db) == 1)
         return rc;
-    return store_exec(db, SQL_INSERT,
-                      SV_ARGS(SV_STR(t->message_id), SV_STR(emoji), SV_STR(custom),
-                              SV_STR(t->user_id), SV_STR(t->channel_id), SV_INT(t->now)));
+    return store__exec(db, SQL_INSERT,
+                       SV_ARGS(SV_STR(t->message_id), SV_STR(emoji), SV_STR(custom),
+                               SV_STR(t->user_id), SV_STR(t->channel_id), SV_INT(t->now)));
 }
 
 static int reaction_toggle_job(struct store *db, void *arg)
@@ -339,28 +339,28 @@ static int pin_toggle_at(struct store *db, struct store_pin_toggle *t)
     static const char *SQL_COUNT =
         "SELECT count(*) FROM messages WHERE channel_id = $1 AND pinned = 1";
     static const char *SQL_SET = "UPDATE messages SET pinned = $2 WHERE id = $1";
-    struct store_stmt *st = store_query(db, SQL_STATE, SV_ARGS(SV_STR(t->message_id)));
+    struct store_stmt *st = store__query(db, SQL_STATE, SV_ARGS(SV_STR(t->message_id)));
     if (!st)
         return STORE_ERR;
-    int rc = store_step(st);
-    int pinned = rc == STORE_ROW && store_int(st, 0);
-    store_finish(st);
+    int rc = store__step(st);
+    int pinned = rc == STORE_ROW && store__int(st, 0);
+    store__finish(st);
     if (rc != STORE_ROW)
         return rc == STORE_DONE ? STORE_MISSING : rc;
     if (!pinned) {
-        st = store_query(db, SQL_COUNT, SV_ARGS(SV_STR(t->channel_id)));
+        st = store__query(db, SQL_COUNT, SV_ARGS(SV_STR(t->channel_id)));
         if (!st)
             return STORE_ERR;
-        rc = store_step(st);
-        int64_t count = store_int(st, 0);
-        store_finish(st);
+        rc = store__step(st);
+        int64_t count = store__int(st, 0);
+        store__finish(st);
         if (rc != STORE_ROW)
             return rc;
         if (count >= PINS_MAX)
             return STORE_FULL;
     }
     t->pinned = !pinned;
-    return store_exec(db, SQL_SET, SV_ARGS(SV_STR(t->message_id), SV_INT(t->pinned)));
+    return store__exec(db, SQL_SET, SV_ARGS(SV_STR(t->message_id), SV_INT(t->pinned)));
 }
 
 static int pin_toggle_job(struct store *db, void *arg)
@@ -373,27 +373,27 @@ int store_pin_toggle(struct store_writer *w, struct store_pin_toggle *t)
     return store_write(w, pin_toggle_job, t);
 }
 
-int store_member_by_username(struct store *db, const char *sid, const char *username,
-                             char id[UUID_LEN + 1])
+int store__member_by_username(struct store *db, const char *sid, const char *username,
+                              char id[UUID_LEN + 1])
 {
     static const char *SQL = "SELECT u.id FROM users u JOIN members m ON m.user_id = u.id"
                              " WHERE u.username = $2 AND m.server_id = $1";
-    struct store_stmt *st = store_query(db, SQL, SV_ARGS(SV_STR(sid), SV_STR(username)));
+    struct store_stmt *st = store__query(db, SQL, SV_ARGS(SV_STR(sid), SV_STR(username)));
     if (!st)
         return STORE_ERR;
-    int rc = store_step(st);
+    int rc = store__step(st);
     if (rc == STORE_ROW)
-        store_text_copy(st, 0, id, UUID_LEN + 1);
-    store_finish(st);
+        store__text_copy(st, 0, id, UUID_LEN + 1);
+    store__finish(st);
     return store_found(rc);
 }
 
-json_t *store_mentionable_roles(struct store *db, const char *sid)
+json_t *store__mentionable_roles(struct store *db, const char *sid)
 {
     static const char *SQL = "SELECT id, name FROM roles WHERE server_id = $1 AND mentionable = 1"
                              " AND position > 0 ORDER BY position DESC";
     static const struct store_col COLS[] = {{"id", COL_TEXT}, {"name", COL_TEXT}};
-    return store_list_json(db, SQL, SV_ARGS(SV_STR(sid)), STORE_COLS(COLS));
+    return store__list_json(db, SQL, SV_ARGS(SV_STR(sid)), STORE_COLS(COLS));
 }
 
 int store_thread_create_at(struct store *db, struct store_new_thread *t)
@@ -401,9 +401,9 @@ int store_thread_create_at(struct store *db, struct store_new_thread *t)
     static const char *SQL =
         "INSERT INTO channels (id, server_id, parent_id, type, name, origin_message_id, created_at)"
         " VALUES ($1, $2, $3, 'thread', $4, $5, $6)";
-    int rc = store_exec(db, SQL,
-                        SV_ARGS(SV_STR(t->id), SV_STR(t->server_id), SV_STR(t->parent_id),
-                                SV_STR(t->name), SV_STR(t->origin_message_id), SV_INT(t->now)));
+    int rc = store__exec(db, SQL,
+                         SV_ARGS(SV_STR(t->id), SV_STR(t->server_id), SV_STR(t->parent_id),
+                                 SV_STR(t->name), SV_STR(t->origin_message_id), SV_INT(t->now)));
     return rc == STORE_CONSTRAINT ? STORE_TAKEN : rc;
 }
 
@@ -421,8 +421,8 @@ json_t *store_reply_target(struct store *db, const char *id, const char *channel
 {
     static const char *SQL = "SELECT id, author_id, type, substr(content, 1, 100) FROM messages"
                              " WHERE id = $1 AND channel_id = $2";
-    return store_get_json(db, SQL, SV_ARGS(SV_STR(id), SV_STR(channel_id)), STORE_COLS(REPLY_COLS),
-                          rc);
+    return store__get_json(db, SQL, SV_ARGS(SV_STR(id), SV_STR(channel_id)), STORE_COLS(REPLY_COLS),
+                           rc);
 }
 
 char *store_message_view_text(const struct store_new_message *m, const json_t *reply_to,

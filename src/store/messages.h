@@ -77,10 +77,10 @@ struct store_pin_toggle {
 int store_pin_toggle(struct store_writer *w, struct store_pin_toggle *arg);
 
 /* Users of a server by username (lowercase), for mentions: 1 found (id set), 0 not. */
-int store_member_by_username(struct store *db, const char *sid, const char *username,
-                             char id[UUID_LEN + 1]);
+int store__member_by_username(struct store *db, const char *sid, const char *username,
+                              char id[UUID_LEN + 1]);
 /* Mentionable roles of a server: [{id, name}]. */
-json_t *store_mentionable_roles(struct store *db, const char *sid);
+json_t *store__mentionable_roles(struct store *db, const char *sid);
 
 /* A thread started from a message (or, in a forum, from nothing): -409 when the message has one. */
 struct store_new_thread {

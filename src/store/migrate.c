@@ -28,7 +28,7 @@ static long long version_of(const char *name)
 
 int store_migrate(struct store *db)
 {
-    if (store_prepare_schema(db) != STORE_DONE || store_exec_script(db, SQL_TABLE) != STORE_DONE)
+    if (store__prepare_schema(db) != STORE_DONE || store__exec_script(db, SQL_TABLE) != STORE_DONE)
         return -1;
     int ran = 0;
     for (const struct embedded_file *f = praca_migrations; f->name; f++) {
@@ -37,20 +37,21 @@ int store_migrate(struct store *db)
             log_error("migrate: %s has no version number", f->name);
             return -1;
         }
-        struct store_stmt *st = store_query(db, SQL_APPLIED, SV_ARGS(SV_INT(v)));
+        struct store_stmt *st = store__query(db, SQL_APPLIED, SV_ARGS(SV_INT(v)));
         if (!st)
             return -1;
-        int applied = store_step(st) == STORE_ROW;
-        store_finish(st);
+        int applied = store__step(st) == STORE_ROW;
+        store__finish(st);
         if (applied)
             continue;
-        if (store_exec_script(db, store_sql_begin_write(db)) != STORE_DONE)
+        if (store__exec_script(db, store__sql_begin_write(db)) != STORE_DONE)
             return -1;
-        if (store_exec_script(db, (const char *)f->data) != STORE_DONE ||
-            store_exec(db, SQL_RECORD,
-                       SV_ARGS(SV_INT(v), SV_STR(f->name), SV_INT(clock_now_ms()))) != STORE_DONE ||
-            store_exec_script(db, "COMMIT") != STORE_DONE) {
-            store_exec_script(db, "ROLLBACK");
+        if (store__exec_script(db, (const char *)f->data) != STORE_DONE ||
+            store__exec(db, SQL_RECORD,
+                        SV_ARGS(SV_INT(v), SV_STR(f->name), SV_INT(clock_now_ms()))) !=
+                STORE_DONE ||
+            store__exec_script(db, "COMMIT") != STORE_DONE) {
+            store__exec_script(db, "ROLLBACK");
             log_error("migrate: %s failed", f->name);
             return -1;
         }

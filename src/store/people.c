@@ -19,15 +19,15 @@ int store_token_find(struct store *db, const char *hash, struct store_token_owne
         " JOIN users u ON u.id = t.user_id LEFT JOIN applications a ON a.bot_user_id = u.id"
         " WHERE t.hash = $1";
     int found;
-    struct store_stmt *st = store_row(db, SQL, hash, &found);
+    struct store_stmt *st = store__row(db, SQL, hash, &found);
     if (st) {
-        store_text_copy(st, 0, out->user_id, sizeof out->user_id);
-        out->is_bot = (int)store_int(st, 1);
-        const char *app = store_text(st, 2);
+        store__text_copy(st, 0, out->user_id, sizeof out->user_id);
+        out->is_bot = (int)store__int(st, 1);
+        const char *app = store__text(st, 2);
         slice_copy(slice_from(app ? app : ""), out->app_id, sizeof out->app_id);
-        out->suspended = (int)store_int(st, 3);
-        out->last_used = store_int(st, 4);
-        store_finish(st);
+        out->suspended = (int)store__int(st, 3);
+        out->last_used = store__int(st, 4);
+        store__finish(st);
     }
     return found;
 }
@@ -41,20 +41,20 @@ long store_bot_tokens_each(struct store *db, long max,
         "SELECT t.hash, t.user_id, a.id, COALESCE(a.suspended, 0) FROM tokens t"
         " JOIN users u ON u.id = t.user_id JOIN applications a ON a.bot_user_id = u.id"
         " WHERE u.is_bot = 1 LIMIT $1";
-    struct store_stmt *st = store_query(db, SQL, SV_ARGS(SV_INT(max)));
+    struct store_stmt *st = store__query(db, SQL, SV_ARGS(SV_INT(max)));
     if (!st)
         return STORE_ERR;
     long n = 0;
     int rc;
-    while ((rc = store_step(st)) == STORE_ROW) {
+    while ((rc = store__step(st)) == STORE_ROW) {
         struct store_token_owner o = {.is_bot = 1};
-        store_text_copy(st, 1, o.user_id, sizeof o.user_id);
-        store_text_copy(st, 2, o.app_id, sizeof o.app_id);
-        o.suspended = (int)store_int(st, 3);
-        fn(arg, store_text(st, 0), &o);
+        store__text_copy(st, 1, o.user_id, sizeof o.user_id);
+        store__text_copy(st, 2, o.app_id, sizeof o.app_id);
+        o.suspended = (int)store__int(st, 3);
+        fn(arg, store__text(st, 0), &o);
         n++;
     }
-    store_finish(st);
+    store__finish(st);
     return rc < 0 ? rc : n;
 }
 
@@ -63,16 +63,16 @@ int store_login_find(struct store *db, const char *username, struct store_login 
     static const char *SQL = "SELECT id, password_hash, mfa_secret, mfa_enabled, mfa_last_step"
                              " FROM users WHERE username = $1 AND is_bot = 0";
     int found;
-    struct store_stmt *st = store_row(db, SQL, username, &found);
+    struct store_stmt *st = store__row(db, SQL, username, &found);
     if (st) {
-        const char *secret = store_text(st, 2);
-        store_text_copy(st, 0, out->id, sizeof out->id);
-        store_text_copy(st, 1, out->password_hash, sizeof out->password_hash);
+        const char *secret = store__text(st, 2);
+        store__text_copy(st, 0, out->id, sizeof out->id);
+        store__text_copy(st, 1, out->password_hash, sizeof out->password_hash);
         if (slice_copy(slice_from(secret ? secret : ""), out->mfa_secret, sizeof out->mfa_secret))
             out->mfa_secret[0] = '\0';
-        out->mfa_enabled = (int)store_int(st, 3);
-        out->mfa_last_step = store_int(st, 4);
-        store_finish(st);
+        out->mfa_enabled = (int)store__int(st, 3);
+        out->mfa_last_step = store__int(st, 4);
+        store__finish(st);
     }
     return found;
 }
@@ -81,10 +81,10 @@ int store_password_hash(struct store *db, const char *user_id, char out[CRYPTO_P
 {
     static const char *SQL = "SELECT password_hash FROM users WHERE id = $1 AND is_bot = 0";
     int found;
-    struct store_stmt *st = store_row(db, SQL, user_id, &found);
+    struct store_stmt *st = store__row(db, SQL, user_id, &found);
     if (st) {
-        store_text_copy(st, 0, out, CRYPTO_PASSWORD_MAX);
-        store_finish(st);
+        store__text_copy(st, 0, out, CRYPTO_PASSWORD_MAX);
+        store__finish(st);
     }
     return found;
 }
@@ -93,19 +93,19 @@ json_t *store_user_json(struct store *db, const char *id, int *rc)
 {
     static const char *SQL = "SELECT id, username, display_name, is_bot, mfa_enabled, created_at"
                              " FROM users WHERE id = $1";
-    return store_get_json(db, SQL, SV_ARGS(SV_STR(id)), STORE_COLS(USER_COLS), rc);
+    return store__get_json(db, SQL, SV_ARGS(SV_STR(id)), STORE_COLS(USER_COLS), rc);
 }
 
 int store_user_kind(struct store *db, const char *id, int *is_bot)
 {
     static const char *SQL = "SELECT is_bot FROM users WHERE id = $1";
-    struct store_stmt *st = store_query(db, SQL, SV_ARGS(SV_STR(id)));
+    struct store_stmt *st = store__query(db, SQL, SV_ARGS(SV_STR(id)));
     if (!st)
         return STORE_ERR;
-    int rc = store_step(st);
+    int rc = store__step(st);
     if (rc == STORE_ROW)
-        *is_bot = (int)store_int(st, 0);
-    store_finish(st);
+        *is_bot = (int)store__int(st, 0);
+    store__finish(st);
     return store_found(rc);
 }
 
@@ -116,12 +116,12 @@ static int user_create_at(struct store *db, struct store_new_user *u)
         " VALUES ($1, $2, $3, $4, $5)";
     static const char *SQL_TOKEN =
         "INSERT INTO tokens (hash, user_id, kind, created_at) VALUES ($1, $2, 'session', $3)";
-    int rc = store_exec(db, SQL_USER,
-                        SV_ARGS(SV_STR(u->id), SV_STR(u->username), SV_STR(u->display_name),
-                                SV_STR(u->password_hash), SV_INT(u->now)));
+    int rc = store__exec(db, SQL_USER,
+                         SV_ARGS(SV_STR(u->id), SV_STR(u->username), SV_STR(u->display_name),
+                                 SV_STR(u->password_hash), SV_INT(u->now)));
     if (rc == STORE_DONE)
-        rc = store_exec(db, SQL_TOKEN,
-                        SV_ARGS(SV_STR(u->token_hash), SV_STR(u->id), SV_INT(u->now)));
+        rc = store__exec(db, SQL_TOKEN,
+                         SV_ARGS(SV_STR(u->token_hash), SV_STR(u->id), SV_INT(u->now)));
     return rc;
 }
 
@@ -139,26 +139,26 @@ int store_session_create(struct store_writer *w, const char *hash, const char *u
 {
     static const char *SQL =
         "INSERT INTO tokens (hash, user_id, kind, created_at) VALUES ($1, $2, 'session', $3)";
-    return store_write_exec(w, SQL, SV_ARGS(SV_STR(hash), SV_STR(user_id), SV_INT(clock_now_ms())),
-                            NULL);
+    return store__write_exec(w, SQL, SV_ARGS(SV_STR(hash), SV_STR(user_id), SV_INT(clock_now_ms())),
+                             NULL);
 }
 
 int store_token_delete(struct store_writer *w, const char *hash)
 {
     static const char *SQL = "DELETE FROM tokens WHERE hash = $1";
-    return store_write_exec(w, SQL, SV_ARGS(SV_STR(hash)), NULL);
+    return store__write_exec(w, SQL, SV_ARGS(SV_STR(hash)), NULL);
 }
 
 int store_mfa_set_secret(struct store_writer *w, const char *user_id, const char *secret)
 {
     static const char *SQL = "UPDATE users SET mfa_secret = $2 WHERE id = $1 AND mfa_enabled = 0";
-    return store_write_exec(w, SQL, SV_ARGS(SV_STR(user_id), SV_STR(secret)), NULL);
+    return store__write_exec(w, SQL, SV_ARGS(SV_STR(user_id), SV_STR(secret)), NULL);
 }
 
 int store_mfa_enable(struct store_writer *w, const char *user_id)
 {
     static const char *SQL = "UPDATE users SET mfa_enabled = 1 WHERE id = $1";
-    return store_write_exec(w, SQL, SV_ARGS(SV_STR(user_id)), NULL);
+    return store__write_exec(w, SQL, SV_ARGS(SV_STR(user_id)), NULL);
 }
 
 int store_mfa_use_step(struct store_writer *w, const char *user_id, int64_t step)
@@ -166,7 +166,7 @@ int store_mfa_use_step(struct store_writer *w, const char *user_id, int64_t step
     static const char *SQL =
         "UPDATE users SET mfa_last_step = $2 WHERE id = $1 AND mfa_last_step < $2";
     int64_t changes = 0;
-    int rc = store_write_exec(w, SQL, SV_ARGS(SV_STR(user_id), SV_INT(step)), &changes);
+    int rc = store__write_exec(w, SQL, SV_ARGS(SV_STR(user_id), SV_INT(step)), &changes);
     return rc < 0 ? rc : changes == 1;
 }
 
@@ -174,7 +174,7 @@ int store_session_touch(struct store_writer *w, const char *hash, int64_t now)
 {
     static const char *SQL =
         "UPDATE tokens SET last_used_at = $2 WHERE hash = $1 AND kind = 'session'";
-    return store_write_exec(w, SQL, SV_ARGS(SV_STR(hash), SV_INT(now)), NULL);
+    return store__write_exec(w, SQL, SV_ARGS(SV_STR(hash), SV_INT(now)), NULL);
 }
 
 int store_sessions_revoke(struct store_writer *w, const char *user_id, const char *keep_hash,
@@ -182,12 +182,12 @@ int store_sessions_revoke(struct store_writer *w, const char *user_id, const cha
 {
     static const char *SQL =
         "DELETE FROM tokens WHERE user_id = $1 AND kind = 'session' AND hash <> $2";
-    return store_write_exec(w, SQL, SV_ARGS(SV_STR(user_id), SV_STR(keep_hash ? keep_hash : "")),
-                            revoked);
+    return store__write_exec(w, SQL, SV_ARGS(SV_STR(user_id), SV_STR(keep_hash ? keep_hash : "")),
+                             revoked);
 }
 
 int store_password_set(struct store_writer *w, const char *user_id, const char *hash)
 {
     static const char *SQL = "UPDATE users SET password_hash = $2 WHERE id = $1 AND is_bot = 0";
-    return store_write_exec(w, SQL, SV_ARGS(SV_STR(user_id), SV_STR(hash)), NULL);
+    return store__write_exec(w, SQL, SV_ARGS(SV_STR(user_id), SV_STR(hash)), NULL);
 }

@@ -11,7 +11,7 @@ static int is_word(char c)
     return c == '_' || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
 }
 
-char *pg_sql_from_sqlite_ddl(const char *sql, size_t max)
+char *store__pg_sql_from_sqlite_ddl(const char *sql, size_t max)
 {
     static const struct {
         const char *from, *to;
@@ -44,7 +44,7 @@ char *pg_sql_from_sqlite_ddl(const char *sql, size_t max)
     return text;
 }
 
-int pg_sql_params(const char *sql, int *used, int cap)
+int store__pg_sql_params(const char *sql, int *used, int cap)
 {
     int max = 0;
     char quote = 0;
@@ -67,7 +67,7 @@ int pg_sql_params(const char *sql, int *used, int cap)
     return max;
 }
 
-int pg_sql_param_number(const char *text)
+int store__pg_sql_param_number(const char *text)
 {
     if (!text || text[0] != '$' || text[1] < '1' || text[1] > '9')
         return 0;

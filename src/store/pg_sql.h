@@ -10,13 +10,13 @@
  * and an INTEGER PRIMARY KEY (SQLite's row ID, numbered by the database) is an identity
  * column. Only whole words in capitals, as the migrations write them. NULL when out of memory
  * or past max bytes; the caller frees the text. */
-char *pg_sql_from_sqlite_ddl(const char *sql, size_t max);
+char *store__pg_sql_from_sqlite_ddl(const char *sql, size_t max);
 
 /* Which of $1..$cap the SQL names outside quoted text: used[k - 1] = 1 for each $k. Returns the
  * highest k (0 for none), or -1 when a parameter passes cap. */
-int pg_sql_params(const char *sql, int *used, int cap);
+int store__pg_sql_params(const char *sql, int *used, int cap);
 
 /* The N of the "$N" that text starts with (PostgreSQL's messages name a parameter so), else 0. */
-int pg_sql_param_number(const char *text);
+int store__pg_sql_param_number(const char *text);
 
 #endif

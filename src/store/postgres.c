@@ -74,7 +74,7 @@ static int finish_result(struct pg *s, PGresult *res, const char *sql)
     int rc = result_of(res);
     if (rc != STORE_DONE && PQstatus(s->conn) == CONNECTION_BAD) {
         log_error("store: lost the connection to PostgreSQL: %s", PQerrorMessage(s->conn));
-        store_note_reachable(0);
+        store__note_reachable(0);
         return STORE_ERR;
     }
     if (rc == STORE_DONE) {
@@ -100,7 +100,7 @@ static int reachable(struct pg *s)
     s->retry_at_ms = now + RECONNECT_MS;
     PQreset(s->conn);
     if (PQstatus(s->conn) != CONNECTION_OK) {
-        store_note_reachable(0);
+        store__note_reachable(0);
         return 0;
     }
     for (size_t i = 0; i < CACHE_SLOTS; i++) {
@@ -114,7 +114,7 @@ static int reachable(struct pg *s)
     if (rc != STORE_DONE)
         return 0;
     log_info("store: connected to PostgreSQL again");
-    store_note_reachable(1);
+    store__note_reachable(1);
     return 1;
 }
 
@@ -133,7 +133,7 @@ static int pg_exec_script(struct store *db, const char *sql)
 {
     if (!reachable(pg_of(db)))
         return STORE_ERR;
-    char *text = pg_sql_from_sqlite_ddl(sql, SCRIPT_MAX);
+    char *text = store__pg_sql_from_sqlite_ddl(sql, SCRIPT_MAX);
     if (!text)
         return STORE_ERR;
     PGresult *res = PQexec(pg_of(db)->conn, text);
@@ -151,13 +151,13 @@ static int untyped_param(const PGresult *res)
     const char *at = msg ? strrchr(msg, '$') : NULL;
     if (!state || (strcmp(state, "42P18") && strcmp(state, "42P08")) || !at)
         return 0;
-    return pg_sql_param_number(at);
+    return store__pg_sql_param_number(at);
 }
 
 static int prepare(struct pg *s, struct pg_stmt *st)
 {
     int used[MAX_PARAMS];
-    int n = pg_sql_params(st->base.sql, used, MAX_PARAMS);
+    int n = store__pg_sql_params(st->base.sql, used, MAX_PARAMS);
     if (n < 0) {
         log_error("store: more than $%d parameters in: %s", MAX_PARAMS, st->base.sql);
         return -1;

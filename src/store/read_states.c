@@ -23,8 +23,8 @@ int store_read_mark(struct store_writer *w, const char *uid, const char *cid, co
         " VALUES ($1, $2, $3, $4) ON CONFLICT (user_id, channel_id) DO UPDATE"
         " SET last_read_id = excluded.last_read_id, updated_at = excluded.updated_at"
         " WHERE read_states.last_read_id < excluded.last_read_id";
-    return store_write_exec(w, SQL, SV_ARGS(SV_STR(uid), SV_STR(cid), SV_STR(mid), SV_INT(now)),
-                            NULL);
+    return store__write_exec(w, SQL, SV_ARGS(SV_STR(uid), SV_STR(cid), SV_STR(mid), SV_INT(now)),
+                             NULL);
 }
 
 json_t *store_unread_in_server(struct store *db, const char *sid, const char *uid)
@@ -33,7 +33,7 @@ json_t *store_unread_in_server(struct store *db, const char *sid, const char *ui
                                        " WHERE server_id = $1 AND type IN ('text', 'thread')");
     static const struct store_col COLS[] = {
         {"id", COL_TEXT}, {"parentId", COL_TEXT}, {"lastMessageId", COL_TEXT}};
-    return store_list_json(db, SQL, SV_ARGS(SV_STR(sid), SV_STR(uid)), STORE_COLS(COLS));
+    return store__list_json(db, SQL, SV_ARGS(SV_STR(sid), SV_STR(uid)), STORE_COLS(COLS));
 }
 
 json_t *store_unread_dms(struct store *db, const char *uid)
@@ -41,5 +41,5 @@ json_t *store_unread_dms(struct store *db, const char *uid)
     static const char *SQL =
         UNREAD_OF("SELECT channel_id AS cid FROM dm_members WHERE user_id = $1"); /* $1 = $2 */
     static const struct store_col COLS[] = {{"id", COL_TEXT}, {"lastMessageId", COL_TEXT}};
-    return store_list_json(db, SQL, SV_ARGS(SV_STR(uid), SV_STR(uid)), STORE_COLS(COLS));
+    return store__list_json(db, SQL, SV_ARGS(SV_STR(uid), SV_STR(uid)), STORE_COLS(COLS));
 }

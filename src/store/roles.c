@@ -17,13 +17,13 @@ static const struct store_col ROLE_COLS[] = {
 json_t *store_roles_json(struct store *db, const char *sid)
 {
     static const char *SQL = ROLE_SELECT " WHERE server_id = $1 ORDER BY position, id";
-    return store_list_json(db, SQL, SV_ARGS(SV_STR(sid)), STORE_COLS(ROLE_COLS));
+    return store__list_json(db, SQL, SV_ARGS(SV_STR(sid)), STORE_COLS(ROLE_COLS));
 }
 
 json_t *store_role_json(struct store *db, const char *rid, int *rc)
 {
     static const char *SQL = ROLE_SELECT " WHERE id = $1";
-    return store_get_json(db, SQL, SV_ARGS(SV_STR(rid)), STORE_COLS(ROLE_COLS), rc);
+    return store__get_json(db, SQL, SV_ARGS(SV_STR(rid)), STORE_COLS(ROLE_COLS), rc);
 }
 
 static int role_create_at(struct store *db, struct store_new_role *r)
@@ -33,12 +33,12 @@ static int role_create_at(struct store *db, struct store_new_role *r)
     static const char *SQL_INSERT = "INSERT INTO roles (id, server_id, name, permissions, color, "
                                     "mentionable, position, created_at)"
                                     " VALUES ($1, $2, $3, $4, $5, $6, 1, $7)";
-    int rc = store_exec(db, SQL_SHIFT, SV_ARGS(SV_STR(r->server_id)));
+    int rc = store__exec(db, SQL_SHIFT, SV_ARGS(SV_STR(r->server_id)));
     if (rc == STORE_DONE)
-        rc = store_exec(db, SQL_INSERT,
-                        SV_ARGS(SV_STR(r->id), SV_STR(r->server_id), SV_STR(r->name),
-                                SV_INT(r->permissions), SV_INT(r->color), SV_INT(r->mentionable),
-                                SV_INT(r->now)));
+        rc = store__exec(db, SQL_INSERT,
+                         SV_ARGS(SV_STR(r->id), SV_STR(r->server_id), SV_STR(r->name),
+                                 SV_INT(r->permissions), SV_INT(r->color), SV_INT(r->mentionable),
+                                 SV_INT(r->now)));
     return rc;
 }
 
@@ -60,7 +60,7 @@ int store_role_update(struct store_writer *w, const char *rid, const char *name,
                              " color = CASE WHEN $4 >= 0 THEN $4 ELSE color END,"
                              " mentionable = CASE WHEN $5 >= 0 THEN $5 ELSE mentionable END"
                              " WHERE id = $1";
-    return store_write_exec(
+    return store__write_exec(
         w, SQL,
         SV_ARGS(SV_STR(rid), SV_STR(name), SV_INT(permissions), SV_INT(color), SV_INT(mentionable)),
         NULL);
@@ -79,24 +79,24 @@ static int role_delete(struct store *db, void *arg)
     static const char *SQL_SHIFT =
         "UPDATE roles SET position = position - 1 WHERE server_id = $1 AND position > $2";
     const char *rid = ((const struct role_ref *)arg)->id;
-    struct store_stmt *st = store_query(db, SQL_POS, SV_ARGS(SV_STR(rid)));
+    struct store_stmt *st = store__query(db, SQL_POS, SV_ARGS(SV_STR(rid)));
     if (!st)
         return STORE_ERR;
-    int rc = store_step(st);
+    int rc = store__step(st);
     char sid[40] = "";
     int64_t pos = 0;
     if (rc == STORE_ROW) {
-        store_text_copy(st, 0, sid, sizeof sid);
-        pos = store_int(st, 1);
+        store__text_copy(st, 0, sid, sizeof sid);
+        pos = store__int(st, 1);
     }
-    store_finish(st);
+    store__finish(st);
     if (rc != STORE_ROW)
         return rc;
-    rc = store_exec(db, SQL_DELETE, SV_ARGS(SV_STR(rid)));
+    rc = store__exec(db, SQL_DELETE, SV_ARGS(SV_STR(rid)));
     if (rc == STORE_DONE)
-        rc = store_exec(db, SQL_OVERWRITES, SV_ARGS(SV_STR(rid)));
+        rc = store__exec(db, SQL_OVERWRITES, SV_ARGS(SV_STR(rid)));
     if (rc == STORE_DONE)
-        rc = store_exec(db, SQL_SHIFT, SV_ARGS(SV_STR(sid), SV_INT(pos)));
+        rc = store__exec(db, SQL_SHIFT, SV_ARGS(SV_STR(sid), SV_INT(pos)));
     return rc;
 }
 
@@ -110,7 +110,7 @@ int store_member_role_add(struct store_writer *w, const char *sid, const char *u
 {
     static const char *SQL = "INSERT INTO member_roles (server_id, user_id, role_id)"
                              " VALUES ($1, $2, $3) ON CONFLICT DO NOTHING";
-    return store_write_exec(w, SQL, SV_ARGS(SV_STR(sid), SV_STR(uid), SV_STR(rid)), NULL);
+    return store__write_exec(w, SQL, SV_ARGS(SV_STR(sid), SV_STR(uid), SV_STR(rid)), NULL);
 }
 
 int store_member_role_remove(struct store_writer *w, const char *sid, const char *uid,
@@ -118,5 +118,5 @@ int store_member_role_remove(struct store_writer *w, const char *sid, const char
 {
     static const char *SQL =
         "DELETE FROM member_roles WHERE server_id = $1 AND user_id = $2 AND role_id = $3";
-    return store_write_exec(w, SQL, SV_ARGS(SV_STR(sid), SV_STR(uid), SV_STR(rid)), changes);
+    return store__write_exec(w, SQL, SV_ARGS(SV_STR(sid), SV_STR(uid), SV_STR(rid)), changes);
 }

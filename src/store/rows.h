@@ -24,13 +24,13 @@ struct store_col {
 #define STORE_COLS(a) (a), (sizeof(a) / sizeof((a)[0]))
 
 /* The current row as an object; columns are read from `first` on. */
-json_t *store_row_json(struct store_stmt *st, int first, const struct store_col *cols, size_t n);
+json_t *store__row_json(struct store_stmt *st, int first, const struct store_col *cols, size_t n);
 /* Runs a query and returns its first row as an object, NULL when there is none; *rc gets
  * STORE_ROW, STORE_DONE (no row) or an error. */
-json_t *store_get_json(struct store *db, const char *sql, const struct store_val *args,
-                       size_t nargs, const struct store_col *cols, size_t n, int *rc);
+json_t *store__get_json(struct store *db, const char *sql, const struct store_val *args,
+                        size_t nargs, const struct store_col *cols, size_t n, int *rc);
 /* Runs a query and returns all rows as an array (NULL on error). */
-json_t *store_list_json(struct store *db, const char *sql, const struct store_val *args,
-                        size_t nargs, const struct store_col *cols, size_t n);
+json_t *store__list_json(struct store *db, const char *sql, const struct store_val *args,
+                         size_t nargs, const struct store_col *cols, size_t n);
 
 #endif

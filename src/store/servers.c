@@ -27,23 +27,23 @@ static json_t *server_row(struct store_stmt *st)
 {
     static const struct store_col AUTOMOD_COLS[] = {{"blockedWords", COL_JSON},
                                                     {"maxMentions", COL_INT}};
-    json_t *o = store_row_json(st, 0, STORE_COLS(SERVER_COLS));
-    json_object_set_new(o, "automod", store_row_json(st, 10, STORE_COLS(AUTOMOD_COLS)));
+    json_t *o = store__row_json(st, 0, STORE_COLS(SERVER_COLS));
+    json_object_set_new(o, "automod", store__row_json(st, 10, STORE_COLS(AUTOMOD_COLS)));
     return o;
 }
 
 json_t *store_server_json(struct store *db, const char *sid, int *rc)
 {
     static const char *SQL = SERVER_SELECT " WHERE s.id = $1";
-    struct store_stmt *st = store_query(db, SQL, SV_ARGS(SV_STR(sid)));
+    struct store_stmt *st = store__query(db, SQL, SV_ARGS(SV_STR(sid)));
     if (!st) {
         *rc = STORE_ERR;
         return NULL;
     }
     json_t *o = NULL;
-    if ((*rc = store_step(st)) == STORE_ROW)
+    if ((*rc = store__step(st)) == STORE_ROW)
         o = server_row(st);
-    store_finish(st);
+    store__finish(st);
     return o;
 }
 
@@ -51,14 +51,14 @@ json_t *store_servers_of_user(struct store *db, const char *uid)
 {
     static const char *SQL = SERVER_SELECT " JOIN members m ON m.server_id = s.id"
                                            " WHERE m.user_id = $1 ORDER BY m.joined_at, s.id";
-    struct store_stmt *st = store_query(db, SQL, SV_ARGS(SV_STR(uid)));
+    struct store_stmt *st = store__query(db, SQL, SV_ARGS(SV_STR(uid)));
     if (!st)
         return NULL;
     json_t *list = json_array();
     int rc;
-    while ((rc = store_step(st)) == STORE_ROW)
+    while ((rc = store__step(st)) == STORE_ROW)
         json_array_append_new(list, server_row(st));
-    store_finish(st);
+    store__finish(st);
     if (rc != STORE_DONE) {
         json_decref(list);
         return NULL;
@@ -71,17 +71,17 @@ json_t *store_server_ids_of_member(struct store *db, const char *uid, int64_t li
     static const char *SQL = "SELECT server_id FROM members WHERE user_id = $1"
                              " ORDER BY joined_at, server_id LIMIT $2";
     static const struct store_col COLS[] = {{"id", COL_TEXT}};
-    return store_list_json(db, SQL, SV_ARGS(SV_STR(uid), SV_INT(limit)), STORE_COLS(COLS));
+    return store__list_json(db, SQL, SV_ARGS(SV_STR(uid), SV_INT(limit)), STORE_COLS(COLS));
 }
 
 int store_count(struct store *db, const char *sql, const char *id, int64_t *out)
 {
-    struct store_stmt *st = store_query(db, sql, SV_ARGS(SV_STR(id)));
+    struct store_stmt *st = store__query(db, sql, SV_ARGS(SV_STR(id)));
     if (!st)
         return STORE_ERR;
-    int rc = store_step(st);
-    *out = rc == STORE_ROW ? store_int(st, 0) : 0;
-    store_finish(st);
+    int rc = store__step(st);
+    *out = rc == STORE_ROW ? store__int(st, 0) : 0;
+    store__finish(st);
     return rc == STORE_ROW ? STORE_DONE : rc;
 }
 
@@ -102,17 +102,17 @@ static int server_create_at(struct store *db, struct store_new_server *s)
     static const char *SQL_MEMBER =
         "INSERT INTO members (server_id, user_id, joined_at) VALUES ($1, $2, $3)";
     int rc =
-        store_exec(db, SQL_SERVER,
-                   SV_ARGS(SV_STR(s->id), SV_STR(s->name), SV_STR(s->owner_id), SV_INT(s->now)));
+        store__exec(db, SQL_SERVER,
+                    SV_ARGS(SV_STR(s->id), SV_STR(s->name), SV_STR(s->owner_id), SV_INT(s->now)));
     if (rc == STORE_DONE)
-        rc = store_exec(db, SQL_EVERYONE,
-                        SV_ARGS(SV_STR(s->id), SV_INT(s->everyone_perms), SV_INT(s->now)));
+        rc = store__exec(db, SQL_EVERYONE,
+                         SV_ARGS(SV_STR(s->id), SV_INT(s->everyone_perms), SV_INT(s->now)));
     if (rc == STORE_DONE)
-        rc = store_exec(db, SQL_CHANNEL,
-                        SV_ARGS(SV_STR(s->channel_id), SV_STR(s->id), SV_INT(s->now)));
+        rc = store__exec(db, SQL_CHANNEL,
+                         SV_ARGS(SV_STR(s->channel_id), SV_STR(s->id), SV_INT(s->now)));
     if (rc == STORE_DONE)
-        rc =
-            store_exec(db, SQL_MEMBER, SV_ARGS(SV_STR(s->id), SV_STR(s->owner_id), SV_INT(s->now)));
+        rc = store__exec(db, SQL_MEMBER,
+                         SV_ARGS(SV_STR(s->id), SV_STR(s->owner_id), SV_INT(s->now)));
     return rc;
 }
 
@@ -137,18 +137,18 @@ int store_server_update(struct store_writer *w, const struct store_server_patch 
         " discoverable = CASE WHEN $7 >= 0 THEN $7 ELSE discoverable END,"
         " icon_url = CASE WHEN $8 = 1 THEN $9 ELSE icon_url END"
         " WHERE id = $1";
-    return store_write_exec(w, SQL,
-                            SV_ARGS(SV_STR(p->id), SV_STR(p->name), SV_INT(p->verification_level),
-                                    SV_INT(p->requires_rules), SV_STR(p->rules),
-                                    SV_INT(p->requires_2fa), SV_INT(p->discoverable),
-                                    SV_INT(p->set_icon), SV_STR(p->icon_url)),
-                            NULL);
+    return store__write_exec(w, SQL,
+                             SV_ARGS(SV_STR(p->id), SV_STR(p->name), SV_INT(p->verification_level),
+                                     SV_INT(p->requires_rules), SV_STR(p->rules),
+                                     SV_INT(p->requires_2fa), SV_INT(p->discoverable),
+                                     SV_INT(p->set_icon), SV_STR(p->icon_url)),
+                             NULL);
 }
 
 int store_server_delete(struct store_writer *w, const char *sid)
 {
     static const char *SQL = "DELETE FROM servers WHERE id = $1";
-    return store_write_exec(w, SQL, SV_ARGS(SV_STR(sid)), NULL);
+    return store__write_exec(w, SQL, SV_ARGS(SV_STR(sid)), NULL);
 }
 
 int store_automod_set(struct store_writer *w, const char *sid, const char *words_json, int has_max,
@@ -156,7 +156,7 @@ int store_automod_set(struct store_writer *w, const char *sid, const char *words
 {
     static const char *SQL = "UPDATE servers SET automod_blocked_words = $2,"
                              " automod_max_mentions = $3 WHERE id = $1";
-    return store_write_exec(
+    return store__write_exec(
         w, SQL, SV_ARGS(SV_STR(sid), SV_STR(words_json), has_max ? SV_INT(max_mentions) : SV_NULLV),
         NULL);
 }
@@ -165,6 +165,6 @@ int store_rules_accept(struct store_writer *w, const char *sid, const char *uid)
 {
     static const char *SQL = "UPDATE members SET rules_accepted_at = $3"
                              " WHERE server_id = $1 AND user_id = $2";
-    return store_write_exec(w, SQL, SV_ARGS(SV_STR(sid), SV_STR(uid), SV_INT(clock_now_ms())),
-                            NULL);
+    return store__write_exec(w, SQL, SV_ARGS(SV_STR(sid), SV_STR(uid), SV_INT(clock_now_ms())),
+                             NULL);
 }

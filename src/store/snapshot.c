@@ -32,7 +32,7 @@ typedef int (*row_fn)(struct store_stmt *st, const struct store_server_visitor *
 
 static const char *text_or_empty(struct store_stmt *st, int col)
 {
-    const char *s = store_text(st, col);
+    const char *s = store__text(st, col);
     return s ? s : "";
 }
 
@@ -40,12 +40,12 @@ static int on_server(struct store_stmt *st, const struct store_server_visitor *v
 {
     struct store_server_row r = {
         .owner_id = text_or_empty(st, 0),
-        .verification_level = (int)store_int(st, 1),
-        .requires_2fa = (int)store_int(st, 2),
-        .requires_rules = (int)store_int(st, 3),
+        .verification_level = (int)store__int(st, 1),
+        .requires_2fa = (int)store__int(st, 2),
+        .requires_rules = (int)store__int(st, 3),
         .automod_words = text_or_empty(st, 4),
-        .automod_max = store_int(st, 5),
-        .everyone = (uint64_t)store_int(st, 6),
+        .automod_max = store__int(st, 5),
+        .everyone = (uint64_t)store__int(st, 6),
     };
     return v->server(arg, &r);
 }
@@ -53,21 +53,22 @@ static int on_server(struct store_stmt *st, const struct store_server_visitor *v
 static int on_role(struct store_stmt *st, const struct store_server_visitor *v, void *arg)
 {
     struct store_role_row r = {text_or_empty(st, 0), text_or_empty(st, 1),
-                               (uint64_t)store_int(st, 2), store_int(st, 3), (int)store_int(st, 4)};
+                               (uint64_t)store__int(st, 2), store__int(st, 3),
+                               (int)store__int(st, 4)};
     return v->role(arg, &r);
 }
 
 static int on_channel(struct store_stmt *st, const struct store_server_visitor *v, void *arg)
 {
-    struct store_channel_row r = {text_or_empty(st, 0), text_or_empty(st, 1), store_text(st, 2)};
+    struct store_channel_row r = {text_or_empty(st, 0), text_or_empty(st, 1), store__text(st, 2)};
     return v->channel(arg, &r);
 }
 
 static int on_overwrite(struct store_stmt *st, const struct store_server_visitor *v, void *arg)
 {
     struct store_overwrite_row r = {text_or_empty(st, 0), text_or_empty(st, 1),
-                                    (int)store_int(st, 2), (uint64_t)store_int(st, 3),
-                                    (uint64_t)store_int(st, 4)};
+                                    (int)store__int(st, 2), (uint64_t)store__int(st, 3),
+                                    (uint64_t)store__int(st, 4)};
     return v->overwrite(arg, &r);
 }
 
@@ -76,12 +77,12 @@ static int on_member(struct store_stmt *st, const struct store_server_visitor *v
     struct store_member_row r = {
         .user_id = text_or_empty(st, 0),
         .username = text_or_empty(st, 1),
-        .is_bot = (int)store_int(st, 2),
-        .mfa_enabled = (int)store_int(st, 3),
-        .account_created_at = store_int(st, 4),
-        .joined_at = store_int(st, 5),
-        .timeout_until = store_int(st, 6),
-        .rules_accepted_at = store_int(st, 7),
+        .is_bot = (int)store__int(st, 2),
+        .mfa_enabled = (int)store__int(st, 3),
+        .account_created_at = store__int(st, 4),
+        .joined_at = store__int(st, 5),
+        .timeout_until = store__int(st, 6),
+        .rules_accepted_at = store__int(st, 7),
     };
     return v->member(arg, &r);
 }
@@ -94,7 +95,7 @@ static int on_member_role(struct store_stmt *st, const struct store_server_visit
 static int on_bot(struct store_stmt *st, const struct store_server_visitor *v, void *arg)
 {
     struct store_bot_row r = {text_or_empty(st, 0), text_or_empty(st, 1),
-                              (uint32_t)store_int(st, 2), (int)store_int(st, 3)};
+                              (uint32_t)store__int(st, 2), (int)store__int(st, 3)};
     return v->bot(arg, &r);
 }
 
@@ -102,16 +103,16 @@ static int on_bot(struct store_stmt *st, const struct store_server_visitor *v, v
 static int walk(struct store *db, const char *sql, const char *sid, row_fn fn,
                 const struct store_server_visitor *v, void *arg)
 {
-    struct store_stmt *st = store_query(db, sql, SV_ARGS(SV_STR(sid)));
+    struct store_stmt *st = store__query(db, sql, SV_ARGS(SV_STR(sid)));
     if (!st)
         return STORE_ERR;
     int rc, rows = 0;
-    while ((rc = store_step(st)) == STORE_ROW) {
+    while ((rc = store__step(st)) == STORE_ROW) {
         rows++;
         if ((rc = fn(st, v, arg)) < 0)
             break;
     }
-    store_finish(st);
+    store__finish(st);
     return rc < 0 ? rc : rows;
 }
 
@@ -173,42 +174,42 @@ static const struct store_change_mark MARKS[] = {
     {"tokens_d", "DELETE ON main.tokens", "VALUES ('t:' || OLD.hash)"},
 };
 
-int store_changes_begin(struct store *db)
+int store__changes_begin(struct store *db)
 {
-    return store_track_changes(db, MARKS, sizeof MARKS / sizeof MARKS[0]);
+    return store__track_changes(db, MARKS, sizeof MARKS / sizeof MARKS[0]);
 }
 
 int store_changes_pending(struct store *db)
 {
     static const char *SQL = "SELECT EXISTS (SELECT 1 FROM praca_changed)";
-    int seen = store_changes_seen(db);
+    int seen = store__changes_seen(db);
     if (seen >= 0)
         return seen;
-    struct store_stmt *st = store_query(db, SQL, NULL, 0);
+    struct store_stmt *st = store__query(db, SQL, NULL, 0);
     if (!st)
         return 1; /* unsure: treat as changed */
-    int any = store_step(st) != STORE_ROW || store_int(st, 0) != 0;
-    store_finish(st);
+    int any = store__step(st) != STORE_ROW || store__int(st, 0) != 0;
+    store__finish(st);
     return any;
 }
 
-int store_changes_take(struct store *db, void (*fn)(void *arg, const char *server_id), void *arg)
+int store__changes_take(struct store *db, void (*fn)(void *arg, const char *server_id), void *arg)
 {
     static const char *SQL_TAKE = "SELECT DISTINCT sid FROM praca_changed WHERE sid IS NOT NULL";
     static const char *SQL_FORGET = "DELETE FROM praca_changed";
-    if (store_changes_seen(db) == 0)
+    if (store__changes_seen(db) == 0)
         return STORE_DONE; /* nothing marked since the last take */
-    store_changes_taken(db);
-    struct store_stmt *st = store_query(db, SQL_TAKE, NULL, 0);
+    store__changes_taken(db);
+    struct store_stmt *st = store__query(db, SQL_TAKE, NULL, 0);
     if (!st)
         return STORE_ERR;
     int rc, any = 0;
-    while ((rc = store_step(st)) == STORE_ROW) {
+    while ((rc = store__step(st)) == STORE_ROW) {
         any = 1;
         fn(arg, text_or_empty(st, 0));
     }
-    store_finish(st);
+    store__finish(st);
     if (rc < 0)
         return rc;
-    return any ? store_exec(db, SQL_FORGET, NULL, 0) : STORE_DONE;
+    return any ? store__exec(db, SQL_FORGET, NULL, 0) : STORE_DONE;
 }

@@ -63,10 +63,10 @@ struct store_server_visitor {
 int store_server_walk(struct store *db, const char *sid, const struct store_server_visitor *v,
                       void *arg);
 
-/* Tracks on the writer's connection which servers a transaction changes: store_changes_begin
- * once after opening it, store_changes_take before each COMMIT. Rolled-back savepoints take
+/* Tracks on the writer's connection which servers a transaction changes: store__changes_begin
+ * once after opening it, store__changes_take before each COMMIT. Rolled-back savepoints take
  * their marks with them. */
-int store_changes_begin(struct store *db);
+int store__changes_begin(struct store *db);
 /* 1 when the open transaction has changed a server (or identities) so far, else 0. */
 int store_changes_pending(struct store *db);
 /* What a change names: a server ID, "t:" and a token's hash (that token changed or went), or ""
@@ -75,6 +75,6 @@ int store_changes_pending(struct store *db);
 #define STORE_CHANGE_TOKEN "t:"
 /* Calls fn for each change since the last take, then forgets them. Returns STORE_DONE or an
  * error. */
-int store_changes_take(struct store *db, void (*fn)(void *arg, const char *server_id), void *arg);
+int store__changes_take(struct store *db, void (*fn)(void *arg, const char *server_id), void *arg);
 
 #endif

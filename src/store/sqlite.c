@@ -172,7 +172,7 @@ static int lite_open(const char *path, struct store **out)
     if (!s)
         return STORE_ERR;
     s->base.engine = &store_sqlite;
-    wal_watch_init(&s->wal, path);
+    store__wal_watch_init(&s->wal, path);
     int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX;
     if (sqlite3_open_v2(path, &s->db, flags, NULL) != SQLITE_OK) {
         log_error("store: cannot open %s: %s", path, s->db ? sqlite3_errmsg(s->db) : "no memory");
@@ -329,7 +329,7 @@ static int lite_track_changes(struct store *db, const struct store_change_mark *
 {
     struct lite *s = lite_of(db);
     s->watching = 1;
-    wal_watch_lost(&s->wal); /* the file exists once the connection has read */
+    store__wal_watch_lost(&s->wal); /* the file exists once the connection has read */
     int rc = lite_exec_script(db, "CREATE TEMP TABLE IF NOT EXISTS praca_changed (sid TEXT)");
     for (size_t i = 0; rc == STORE_DONE && i < n; i++) {
         char sql[512];
@@ -358,7 +358,7 @@ static int64_t lite_data_version(struct store *db)
 static void lite_after_commit(struct store *db)
 {
     struct lite *s = lite_of(db);
-    if (s->watching && wal_watch_lost(&s->wal) &&
+    if (s->watching && store__wal_watch_lost(&s->wal) &&
         lite_exec_script(db, "PRAGMA wal_checkpoint(FULL)") != STORE_DONE)
         log_error("writer: checkpoint after a lost -wal failed");
 }

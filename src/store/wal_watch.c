@@ -7,14 +7,14 @@
 
 #include "core/log.h"
 
-void wal_watch_init(struct wal_watch *w, const char *db_path)
+void store__wal_watch_init(struct wal_watch *w, const char *db_path)
 {
     w->seen = w->lost = 0;
     if ((size_t)snprintf(w->path, sizeof w->path, "%s-wal", db_path) >= sizeof w->path)
         w->path[0] = '\0';
 }
 
-int wal_watch_lost(struct wal_watch *w)
+int store__wal_watch_lost(struct wal_watch *w)
 {
     if (w->lost || !w->path[0])
         return w->lost;

@@ -14,8 +14,8 @@ struct wal_watch {
     int lost; /* stays set: only a restart opens a fresh -wal */
 };
 
-void wal_watch_init(struct wal_watch *w, const char *db_path);
+void store__wal_watch_init(struct wal_watch *w, const char *db_path);
 /* Looks at the file (one stat); 1 once it has gone or changed, else 0. */
-int wal_watch_lost(struct wal_watch *w);
+int store__wal_watch_lost(struct wal_watch *w);
 
 #endif

@@ -30,7 +30,7 @@ struct write_req {
     pthread_cond_t done_cond; /* each waiter is woken alone, not the whole pool */
 };
 
-/* Prepared once on the writer's connection (store_exec caches by SQL address). */
+/* Prepared once on the writer's connection (store__exec caches by SQL address). */
 static const char *SQL_COMMIT = "COMMIT";
 static const char *SQL_ROLLBACK = "ROLLBACK";
 static const char *SQL_SAVEPOINT = "SAVEPOINT w";
@@ -92,7 +92,7 @@ static void check_foreign(struct store_writer *w)
     if (now - w->checked_at < FOREIGN_CHECK_MS)
         return;
     w->checked_at = now;
-    int64_t v = store_data_version(w->db);
+    int64_t v = store__data_version(w->db);
     if (v != w->data_version && w->on_change)
         w->on_change(w->on_change_arg, NULL);
     w->data_version = v;
@@ -102,17 +102,17 @@ static int write_in_savepoint(struct store_writer *w, store_write_fn fn, void *a
 {
     /* A disk-full or I/O error can roll the batch's transaction back under us; a savepoint
      * then would open a transaction of its own and commit alone, behind the batch's back. */
-    if (!store_in_transaction(w->db))
+    if (!store__in_transaction(w->db))
         return STORE_ERR;
-    store_set_wrote(w->db, 1);
-    store_exec(w->db, SQL_SAVEPOINT, NULL, 0);
-    size_t events = store_events_waiting(w->db);
+    store__set_wrote(w->db, 1);
+    store__exec(w->db, SQL_SAVEPOINT, NULL, 0);
+    size_t events = store__events_waiting(w->db);
     int result = fn(w->db, arg);
-    if (result < 0 || store_failed(w->db)) {
-        store_exec(w->db, SQL_ROLLBACK_TO, NULL, 0);
-        store_events_forget(w->db, events);
+    if (result < 0 || store__failed(w->db)) {
+        store__exec(w->db, SQL_ROLLBACK_TO, NULL, 0);
+        store__events_forget(w->db, events);
     }
-    store_exec(w->db, SQL_RELEASE, NULL, 0);
+    store__exec(w->db, SQL_RELEASE, NULL, 0);
     return result;
 }
 
@@ -142,18 +142,18 @@ static struct store_writer_job *run_transaction(struct store_writer *w,
                                                 struct store_writer_job **queue, int *committed)
 {
     struct store_writer_job *ran = *queue, *last = NULL;
-    int began = store_exec(w->db, store_sql_begin_write(w->db), NULL, 0) == STORE_DONE;
+    int began = store__exec(w->db, store__sql_begin_write(w->db), NULL, 0) == STORE_DONE;
     int lost = 0;
     uint64_t start = now_ns(), waited = 0, jobs = 0;
     for (struct store_writer_job *j = ran; j; j = j->next) {
         last = j;
         jobs++;
         waited += start > j->queued_ns ? start - j->queued_ns : 0;
-        store_set_wrote(w->db, 0);
+        store__set_wrote(w->db, 0);
         if (!began)
             continue;
         j->run(j, w->db);
-        if ((lost = !store_in_transaction(w->db)))
+        if ((lost = !store__in_transaction(w->db)))
             break; /* rolled back by SQLite (disk full, I/O): these jobs failed, not the rest */
         if (store_changes_pending(w->db))
             break; /* the state must follow before the next job reads it */
@@ -169,24 +169,24 @@ static struct store_writer_job *run_transaction(struct store_writer *w,
     w->stats.queued -= jobs;
     pthread_mutex_unlock(&w->lock);
     if (lost) {
-        store_events_forget(w->db, 0);
+        store__events_forget(w->db, 0);
         log_error("writer: the transaction was rolled back by the database; %s",
                   "its requests fail, the next ones start afresh");
         *committed = 0;
         return ran;
     }
     *committed = began;
-    if (began && store_changes_take(w->db, note_change, w) != STORE_DONE)
+    if (began && store__changes_take(w->db, note_change, w) != STORE_DONE)
         w->changed_all = 1;
-    if (began && (store_events_flush(w->db) != STORE_DONE ||
-                  store_exec(w->db, SQL_COMMIT, NULL, 0) != STORE_DONE)) {
+    if (began && (store__events_flush(w->db) != STORE_DONE ||
+                  store__exec(w->db, SQL_COMMIT, NULL, 0) != STORE_DONE)) {
         log_error("writer: commit failed; batch rolled back");
-        store_exec(w->db, SQL_ROLLBACK, NULL, 0);
-        store_events_forget(w->db, 0);
+        store__exec(w->db, SQL_ROLLBACK, NULL, 0);
+        store__events_forget(w->db, 0);
         *committed = 0;
     }
     if (*committed)
-        store_after_commit(w->db);   /* before anyone hears "done" */
+        store__after_commit(w->db);  /* before anyone hears "done" */
     if (!began && store_reachable()) /* an unreachable database was logged once already */
         log_error("writer: cannot begin a transaction");
     announce_changes(w);
@@ -237,13 +237,13 @@ struct store_writer *store_writer_new(const char *path)
         return NULL;
     w->changed = malloc(CHANGED_MAX * sizeof *w->changed);
     if (!w->changed || store_open(path, &w->db) != STORE_DONE ||
-        store_changes_begin(w->db) != STORE_DONE) {
+        store__changes_begin(w->db) != STORE_DONE) {
         store_close(w->db);
         free(w->changed);
         free(w);
         return NULL;
     }
-    w->data_version = store_data_version(w->db);
+    w->data_version = store__data_version(w->db);
     w->checked_at = clock_now_ms();
     pthread_mutex_init(&w->lock, NULL);
     pthread_cond_init(&w->wake, NULL);
@@ -326,7 +326,7 @@ int store_write(struct store_writer *w, store_write_fn fn, void *arg)
     if (running_here == w)
         return write_in_savepoint(w, fn, arg);
     /* Reads after this write must see it: end the caller's read snapshot first. */
-    store_read_release_current();
+    store__read_release_current();
     struct write_req r = {
         .job = {.run = write_req_run, .done = write_req_done}, .w = w, .fn = fn, .arg = arg};
     pthread_cond_init(&r.done_cond, NULL);
@@ -372,13 +372,13 @@ struct exec_arg {
 static int exec_fn(struct store *db, void *p)
 {
     struct exec_arg *a = p;
-    int rc = store_exec(db, a->sql, a->args, a->nargs);
-    a->changes = store_changes(db);
+    int rc = store__exec(db, a->sql, a->args, a->nargs);
+    a->changes = store__changes(db);
     return rc;
 }
 
-int store_write_exec(struct store_writer *w, const char *sql, const struct store_val *args,
-                     size_t nargs, int64_t *changes)
+int store__write_exec(struct store_writer *w, const char *sql, const struct store_val *args,
+                      size_t nargs, int64_t *changes)
 {
     struct exec_arg a = {sql, args, nargs, 0};
     int rc = store_write(w, exec_fn, &a);

@@ -61,8 +61,8 @@ void store_writer_on_change(struct store_writer *w, store_change_fn fn, store_ch
 int store_write(struct store_writer *w, store_write_fn fn, void *arg);
 /* One statement as a write; *changes (may be NULL) gets the rows it changed. Returns
  * STORE_DONE or an error. */
-int store_write_exec(struct store_writer *w, const char *sql, const struct store_val *args,
-                     size_t nargs, int64_t *changes);
+int store__write_exec(struct store_writer *w, const char *sql, const struct store_val *args,
+                      size_t nargs, int64_t *changes);
 /* Queues a job; returns at once. */
 void store_writer_submit(struct store_writer *w, struct store_writer_job *job);
 /* Queues a job without waking the writer: the I/O thread queues what one turn of its loop

@@ -31,26 +31,26 @@ static void check_body(struct http_request *req, const struct http_route *route)
     struct http_response res;
     http_response_init(&res);
     struct api_call c = {.req = req, .res = &res, .route = route};
-    json_t *body = api_body(&c);
+    json_t *body = api__body(&c);
     if (body) {
         const char *s;
         int64_t i;
         int b;
         uint64_t perms;
         /* Each reader either accepts or answers 400 once; reset between them. */
-        api_in_str(&c, body, "name", 1, 100, API_IN_TRIM, &s);
+        api__in_str(&c, body, "name", 1, 100, API_IN_TRIM, &s);
         c.answered = 0;
-        api_in_str(&c, body, "username", 0, 64, API_IN_REQUIRED, &s);
+        api__in_str(&c, body, "username", 0, 64, API_IN_REQUIRED, &s);
         c.answered = 0;
-        api_in_int(&c, body, "verificationLevel", 0, 3, API_IN_NULLABLE, &i);
+        api__in_int(&c, body, "verificationLevel", 0, 3, API_IN_NULLABLE, &i);
         c.answered = 0;
-        api_in_bool(&c, body, "discoverable", 0, &b);
+        api__in_bool(&c, body, "discoverable", 0, &b);
         c.answered = 0;
-        api_in_perms(&c, body, "permissions", 0, &perms);
+        api__in_perms(&c, body, "permissions", 0, &perms);
         c.answered = 0;
-        api_in_id(&c, body, "userId", 0, &s);
+        api__in_id(&c, body, "userId", 0, &s);
         c.answered = 0;
-        api_in_time(&c, body, "timeoutUntil", &i);
+        api__in_time(&c, body, "timeoutUntil", &i);
     }
     json_decref(c.body);
     http_response_cleanup(&res);
@@ -61,16 +61,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!ready)
         setup();
     struct http_reqparse p;
-    http_reqparse_init(&p, 1 << 20);
+    http__reqparse_init(&p, 1 << 20);
     const char *in = (const char *)data;
     for (int rounds = 0; rounds < 16 && size; rounds++) {
         size_t used = 0;
-        enum http_reqparse_result rc = http_reqparse_feed(&p, in, size, &used);
+        enum http_reqparse_result rc = http__reqparse_feed(&p, in, size, &used);
         in += used;
         size -= used;
         if (rc != HTTP_REQPARSE_REQUEST)
             break;
-        struct http_request *req = http_reqparse_take(&p);
+        struct http_request *req = http__reqparse_take(&p);
         const struct http_route *route = NULL;
         struct slice params[HTTP_MAX_PARAMS];
         size_t n = 0;
@@ -79,11 +79,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             check_body(req, route);
         struct slice v;
         http_query_param(req->query, "limit", &v);
-        http_request_cleanup(req);
+        http__request_cleanup(req);
         free(req);
         if (p.parser.upgrade)
             break;
     }
-    http_reqparse_cleanup(&p);
+    http__reqparse_cleanup(&p);
     return 0;
 }

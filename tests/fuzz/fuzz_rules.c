@@ -23,12 +23,12 @@ static void again(json_t *(*clean)(json_t *, struct rule_error *), json_t *out)
 
 static json_t *clean_components_v1(json_t *v, struct rule_error *err)
 {
-    return msg_clean_components(v, 0, err);
+    return rule_message_clean_components(v, 0, err);
 }
 
 static json_t *clean_components_v2(json_t *v, struct rule_error *err)
 {
-    return msg_clean_components(v, 1, err);
+    return rule_message_clean_components(v, 1, err);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -37,13 +37,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!v)
         return 0;
     json_t *(*const rules[])(json_t *, struct rule_error *) = {
-        msg_clean_embeds,
+        rule_message_clean_embeds,
         clean_components_v1,
         clean_components_v2,
-        cmd_clean_list,
-        interaction_clean_modal,
-        interaction_clean_form_values,
-        interaction_clean_select_values,
+        rule_command_clean_list,
+        rule_interaction_clean_modal,
+        rule_interaction_clean_form_values,
+        rule_interaction_clean_select_values,
     };
     for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++) {
         struct rule_error err;
@@ -54,19 +54,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
     }
     struct rule_error err;
-    json_t *commands = cmd_clean_list(json_array_get(v, 0) ? json_array_get(v, 0) : v, &err);
+    json_t *commands =
+        rule_command_clean_list(json_array_get(v, 0) ? json_array_get(v, 0) : v, &err);
     json_t *defined = json_object_get(json_array_get(commands, 0), "options");
-    json_t *options = interaction_clean_options(defined, json_array_get(v, 1), &err);
+    json_t *options = rule_interaction_clean_options(defined, json_array_get(v, 1), &err);
     json_decref(options);
     json_decref(commands);
-    interaction_find_component(v, "a");
+    rule_interaction_find_component(v, "a");
     struct voice_join_req join;
     struct voice_leave_req leave;
     struct voice_signal_req signal;
-    if (!voice_read_join(v, &join, &err) && !uuid_valid(join.channel_id, strlen(join.channel_id)))
+    if (!rule_voice_read_join(v, &join, &err) &&
+        !uuid_valid(join.channel_id, strlen(join.channel_id)))
         abort(); /* an accepted join names a channel */
-    voice_read_leave(v, &leave, &err);
-    if (!voice_read_signal(v, 0, &signal, &err) &&
+    rule_voice_read_leave(v, &leave, &err);
+    if (!rule_voice_read_signal(v, 0, &signal, &err) &&
         json_dumpb(signal.data, NULL, 0, JSON_COMPACT | JSON_ENCODE_ANY) > VOICE_SIGNAL_MAX)
         abort();
     json_decref(v);

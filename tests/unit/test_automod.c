@@ -7,7 +7,7 @@
 
 static int has(const char *text, const char *word)
 {
-    return automod_has_word(text, strlen(text), word, strlen(word));
+    return rule__automod_has_word(text, strlen(text), word, strlen(word));
 }
 
 Test(automod, a_word_counts_whole_and_in_any_case)
@@ -44,22 +44,22 @@ Test(automod, phrases_and_words_that_start_with_punctuation)
 Test(automod, blocked_looks_at_each_string_of_the_list)
 {
     json_t *words = json_pack("[sis]", "feio", 3, "chato");
-    cr_assert(automod_blocked("muito chato", 11, words));
-    cr_assert(!automod_blocked("3 coisas", 8, words), "only strings count");
-    cr_assert(!automod_blocked("bonito", 6, words));
-    cr_assert(!automod_blocked("feio", 4, NULL), "no list, nothing blocked");
+    cr_assert(rule__automod_blocked("muito chato", 11, words));
+    cr_assert(!rule__automod_blocked("3 coisas", 8, words), "only strings count");
+    cr_assert(!rule__automod_blocked("bonito", 6, words));
+    cr_assert(!rule__automod_blocked("feio", 4, NULL), "no list, nothing blocked");
     json_decref(words);
 }
 
 Test(automod, the_mention_cap)
 {
     json_t *none = json_array();
-    cr_assert(!automod_blocks("oi", 2, none, 3, 3), "as many as allowed");
-    cr_assert(automod_blocks("oi", 2, none, 3, 4));
-    cr_assert(automod_blocks("oi", 2, none, 0, 1));
-    cr_assert(!automod_blocks("oi", 2, none, -1, 1000), "no cap");
+    cr_assert(!rule_automod_blocks("oi", 2, none, 3, 3), "as many as allowed");
+    cr_assert(rule_automod_blocks("oi", 2, none, 3, 4));
+    cr_assert(rule_automod_blocks("oi", 2, none, 0, 1));
+    cr_assert(!rule_automod_blocks("oi", 2, none, -1, 1000), "no cap");
     json_t *words = json_pack("[s]", "oi");
-    cr_assert(automod_blocks("oi", 2, words, -1, 0), "a word blocks with no cap too");
+    cr_assert(rule_automod_blocks("oi", 2, words, -1, 0), "a word blocks with no cap too");
     json_decref(words);
     json_decref(none);
 }

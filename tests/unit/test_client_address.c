@@ -9,7 +9,7 @@ static const char *from(const char *peer, const char *trusted, const char *xff)
 {
     static char out[48];
     struct slice h = xff ? slice_from(xff) : (struct slice){NULL, 0};
-    http_client_address(peer, trusted, h, out, sizeof out);
+    http__client_address(peer, trusted, h, out, sizeof out);
     return out;
 }
 

@@ -18,7 +18,7 @@ static void refused(const char *json, const char *path, const char *reason)
 {
     json_t *in = parse(json);
     struct rule_error err = {0};
-    json_t *out = cmd_clean_list(in, &err);
+    json_t *out = rule_command_clean_list(in, &err);
     cr_assert_null(out, "accepted: %s", json);
     cr_assert_str_eq(err.path, path, "%s", json);
     cr_assert(strstr(err.reason, reason), "%s: reason was %s", json, err.reason);
@@ -29,7 +29,7 @@ static json_t *accepted(const char *json)
 {
     json_t *in = parse(json);
     struct rule_error err = {0};
-    json_t *out = cmd_clean_list(in, &err);
+    json_t *out = rule_command_clean_list(in, &err);
     cr_assert_not_null(out, "%s: %s %s", json, err.path, err.reason);
     json_decref(in);
     return out;
@@ -109,22 +109,22 @@ Test(command_rules, list_limits)
 {
     struct rule_error err = {0};
     json_t *max = commands_of(CMD_MAX, 0);
-    json_t *out = cmd_clean_list(max, &err);
+    json_t *out = rule_command_clean_list(max, &err);
     cr_assert_not_null(out);
     cr_assert_eq(json_array_size(out), 100);
     json_decref(out);
     json_array_append_new(max, json_pack("{ssss}", "name", "extra", "description", "d"));
-    cr_assert_null(cmd_clean_list(max, &err));
+    cr_assert_null(rule_command_clean_list(max, &err));
     cr_assert_str_eq(err.path, "commands");
     json_decref(max);
 
     json_t *opts = commands_of(1, CMD_OPTIONS_MAX);
-    out = cmd_clean_list(opts, &err);
+    out = rule_command_clean_list(opts, &err);
     cr_assert_not_null(out);
     json_decref(out);
     json_decref(opts);
     opts = commands_of(1, CMD_OPTIONS_MAX + 1);
-    cr_assert_null(cmd_clean_list(opts, &err));
+    cr_assert_null(rule_command_clean_list(opts, &err));
     cr_assert_str_eq(err.path, "commands.0.options");
     json_decref(opts);
 

@@ -15,7 +15,7 @@ static void pg_admin(const struct test_database *t, const char *fmt)
     snprintf(sql, sizeof sql, fmt, t->pg_name);
     struct store *admin;
     cr_assert_eq(store_open(url, &admin), STORE_DONE);
-    cr_assert_eq(store_exec_script(admin, sql), STORE_DONE, "%s", sql);
+    cr_assert_eq(store__exec_script(admin, sql), STORE_DONE, "%s", sql);
     store_close(admin);
 }
 

@@ -9,7 +9,7 @@ Test(endpoint, signature_matches_receivers)
 {
     static const char body[] = "{\"type\":\"ping\"}";
     char sig[72];
-    endpoint_signature("segredo", 1700000000, body, strlen(body), sig);
+    api__endpoint_signature("segredo", 1700000000, body, strlen(body), sig);
     cr_assert_str_eq(sig,
                      "sha256=3482114168eedb578caba09f8e2cb0731a8c85b58a29bc40a1eb85c67dee1049");
 }
@@ -17,10 +17,10 @@ Test(endpoint, signature_matches_receivers)
 Test(endpoint, signature_depends_on_time_secret_and_body)
 {
     char a[72], b[72], c[72], d[72];
-    endpoint_signature("segredo", 1700000000, "{}", 2, a);
-    endpoint_signature("segredo", 1700000001, "{}", 2, b);
-    endpoint_signature("outro", 1700000000, "{}", 2, c);
-    endpoint_signature("segredo", 1700000000, "{} ", 3, d);
+    api__endpoint_signature("segredo", 1700000000, "{}", 2, a);
+    api__endpoint_signature("segredo", 1700000001, "{}", 2, b);
+    api__endpoint_signature("outro", 1700000000, "{}", 2, c);
+    api__endpoint_signature("segredo", 1700000000, "{} ", 3, d);
     cr_assert_str_neq(a, b);
     cr_assert_str_neq(a, c);
     cr_assert_str_neq(a, d);

@@ -25,16 +25,16 @@ static int collect(void *user, const struct eio_packet *p)
 Test(engineio, text_packets)
 {
     struct eio_packet p;
-    cr_assert_eq(eio_decode_text("4hello", 6, &p), EIO_OK);
+    cr_assert_eq(eio__decode_text("4hello", 6, &p), EIO_OK);
     cr_assert_eq(p.type, EIO_MESSAGE);
     cr_assert_eq(p.len, 5);
-    cr_assert_eq(eio_decode_text("2", 1, &p), EIO_OK);
+    cr_assert_eq(eio__decode_text("2", 1, &p), EIO_OK);
     cr_assert_eq(p.type, EIO_PING);
     cr_assert_eq(p.len, 0);
-    cr_assert_eq(eio_decode_text("2probe", 6, &p), EIO_OK);
-    cr_assert_eq(eio_decode_text("7", 1, &p), EIO_EDECODE);
-    cr_assert_eq(eio_decode_text("abc", 3, &p), EIO_EDECODE);
-    cr_assert_eq(eio_decode_text("", 0, &p), EIO_EDECODE);
+    cr_assert_eq(eio__decode_text("2probe", 6, &p), EIO_OK);
+    cr_assert_eq(eio__decode_text("7", 1, &p), EIO_EDECODE);
+    cr_assert_eq(eio__decode_text("abc", 3, &p), EIO_EDECODE);
+    cr_assert_eq(eio__decode_text("", 0, &p), EIO_EDECODE);
 }
 
 Test(engineio, polling_payload_with_separators_and_binary)
@@ -45,7 +45,7 @@ Test(engineio, polling_payload_with_separators_and_binary)
                         "bAQIDBA==";
     unsigned char scratch[sizeof body];
     struct seen s = {0};
-    cr_assert_eq(eio_decode_payload(body, sizeof body - 1, scratch, collect, &s), EIO_OK);
+    cr_assert_eq(eio__decode_payload(body, sizeof body - 1, scratch, collect, &s), EIO_OK);
     cr_assert_eq(s.n, 4);
     cr_assert_str_eq(s.data[0], "hello");
     cr_assert_eq(s.p[1].type, EIO_PING);
@@ -59,10 +59,10 @@ Test(engineio, bad_payloads)
 {
     unsigned char scratch[64];
     struct seen s = {0};
-    cr_assert_eq(eio_decode_payload("4a\x1e\x1e", 4, scratch, collect, &s), EIO_EDECODE);
-    cr_assert_eq(eio_decode_payload("b!!!", 4, scratch, collect, &s), EIO_EDECODE);
-    cr_assert_eq(eio_decode_payload("", 0, scratch, collect, &s), EIO_EDECODE);
-    cr_assert_eq(eio_decode_payload("x", 1, scratch, collect, &s), EIO_EDECODE);
+    cr_assert_eq(eio__decode_payload("4a\x1e\x1e", 4, scratch, collect, &s), EIO_EDECODE);
+    cr_assert_eq(eio__decode_payload("b!!!", 4, scratch, collect, &s), EIO_EDECODE);
+    cr_assert_eq(eio__decode_payload("", 0, scratch, collect, &s), EIO_EDECODE);
+    cr_assert_eq(eio__decode_payload("x", 1, scratch, collect, &s), EIO_EDECODE);
 }
 
 Test(engineio, encoding)
@@ -70,14 +70,14 @@ Test(engineio, encoding)
     struct buf b;
     buf_init(&b, 1024);
     struct eio_packet text = {EIO_MESSAGE, 0, "40", 2};
-    cr_assert_eq(eio_encode_polling(&b, &text), 0);
+    cr_assert_eq(eio__encode_polling(&b, &text), 0);
     buf_append(&b, "\x1e", 1);
     struct eio_packet bin = {EIO_MESSAGE, 1, "\x01\x02\x03\x04", 4};
-    cr_assert_eq(eio_encode_polling(&b, &bin), 0);
+    cr_assert_eq(eio__encode_polling(&b, &bin), 0);
     cr_assert_str_eq(b.data, "440\x1e"
                              "bAQIDBA==");
     buf_reset(&b);
-    eio_encode_text(&b, EIO_PONG, "probe", 5);
+    eio__encode_text(&b, EIO_PONG, "probe", 5);
     cr_assert_str_eq(b.data, "3probe");
     buf_cleanup(&b);
 }

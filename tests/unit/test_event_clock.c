@@ -47,8 +47,8 @@ static void append(struct store *db, const char *stream, const char *payload, ui
 
 static void commit(struct store *db)
 {
-    cr_assert_eq(store_events_flush(db), STORE_DONE);
-    cr_assert_eq(store_exec(db, "COMMIT", NULL, 0), STORE_DONE);
+    cr_assert_eq(store__events_flush(db), STORE_DONE);
+    cr_assert_eq(store__exec(db, "COMMIT", NULL, 0), STORE_DONE);
 }
 
 struct seen {
@@ -69,18 +69,18 @@ Test(event_clock, positions_follow_commit_order_and_seqs_have_no_holes)
     if (!getenv("PRACA_TEST_POSTGRES"))
         cr_skip_test("positions at commit are PostgreSQL's");
     uint64_t a1, a2, b1, a3, dropped;
-    cr_assert_eq(store_exec(a, "BEGIN", NULL, 0), STORE_DONE);
-    cr_assert_eq(store_exec(b, "BEGIN", NULL, 0), STORE_DONE);
+    cr_assert_eq(store__exec(a, "BEGIN", NULL, 0), STORE_DONE);
+    cr_assert_eq(store__exec(b, "BEGIN", NULL, 0), STORE_DONE);
     append(a, "s1", "{\"b\": 1,  \"a\":[1, 2]}", &a1);
     append(a, "s2", "{}", &a2);
     append(b, "s1", "[]", &b1);
     commit(b); /* b appended last but commits first */
     cr_assert_eq(b1, 1);
-    cr_assert_eq(store_exec(a, "SAVEPOINT w", NULL, 0), STORE_DONE);
-    size_t mark = store_events_waiting(a);
+    cr_assert_eq(store__exec(a, "SAVEPOINT w", NULL, 0), STORE_DONE);
+    size_t mark = store__events_waiting(a);
     append(a, "s1", "\"rolled back\"", &dropped);
-    cr_assert_eq(store_exec(a, "ROLLBACK TO w", NULL, 0), STORE_DONE);
-    store_events_forget(a, mark);
+    cr_assert_eq(store__exec(a, "ROLLBACK TO w", NULL, 0), STORE_DONE);
+    store__events_forget(a, mark);
     append(a, NULL, "1", &a3);
     commit(a);
     cr_assert_eq(a1, 2);

@@ -22,7 +22,7 @@ static void options_refused(const char *given, const char *path, const char *rea
 {
     json_t *defined = parse(DEFINED), *in = parse(given);
     struct rule_error err = {0};
-    cr_assert_null(interaction_clean_options(defined, in, &err), "accepted %s", given);
+    cr_assert_null(rule_interaction_clean_options(defined, in, &err), "accepted %s", given);
     cr_assert_str_eq(err.path, path, "%s", given);
     cr_assert(strstr(err.reason, reason), "%s: %s", given, err.reason);
     json_decref(defined);
@@ -36,7 +36,7 @@ Test(interaction_rules, options_clean_with_types)
                        "{\"name\":\"quem\",\"value\":\"01a1fe3b-0000-7000-8000-000000000000\"},"
                        "{\"name\":\"peso\",\"value\":1.5},{\"name\":\"ok\",\"value\":false}]");
     struct rule_error err = {0};
-    json_t *out = interaction_clean_options(defined, in, &err);
+    json_t *out = rule_interaction_clean_options(defined, in, &err);
     cr_assert_not_null(out, "%s %s", err.path, err.reason);
     char *s = json_dumps(out, JSON_COMPACT | JSON_SORT_KEYS);
     cr_assert_str_eq(s,
@@ -82,7 +82,7 @@ Test(interaction_rules, modal)
 {
     json_t *in = parse(MODAL);
     struct rule_error err = {0};
-    json_t *out = interaction_clean_modal(in, &err);
+    json_t *out = rule_interaction_clean_modal(in, &err);
     cr_assert_not_null(out, "%s %s", err.path, err.reason);
     cr_assert(json_equal(out, in));
     json_decref(out);
@@ -111,7 +111,7 @@ Test(interaction_rules, modal)
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         json_t *b = parse(bad[i].json);
-        cr_assert_null(interaction_clean_modal(b, &err), "accepted %s", bad[i].json);
+        cr_assert_null(rule_interaction_clean_modal(b, &err), "accepted %s", bad[i].json);
         cr_assert_str_eq(err.path, bad[i].path, "%s", bad[i].json);
         json_decref(b);
     }
@@ -122,26 +122,26 @@ Test(interaction_rules, form_and_select_values)
     struct rule_error err = {0};
     json_t *in =
         parse("[{\"customId\":\"a\",\"value\":\"\"},{\"customId\":\"b\",\"value\":\"x\"}]");
-    json_t *out = interaction_clean_form_values(in, &err);
+    json_t *out = rule_interaction_clean_form_values(in, &err);
     cr_assert_not_null(out);
     json_decref(out);
     json_decref(in);
     in = parse("[{\"customId\":\"a\"}]");
-    cr_assert_null(interaction_clean_form_values(in, &err));
+    cr_assert_null(rule_interaction_clean_form_values(in, &err));
     cr_assert_str_eq(err.path, "values.0.value");
     json_decref(in);
     in = parse("[1,2,3,4,5,6]");
-    cr_assert_null(interaction_clean_form_values(in, &err));
+    cr_assert_null(rule_interaction_clean_form_values(in, &err));
     cr_assert_str_eq(err.path, "values");
     json_decref(in);
 
     in = parse("[\"a\",\"b\"]");
-    out = interaction_clean_select_values(in, &err);
+    out = rule_interaction_clean_select_values(in, &err);
     cr_assert_not_null(out);
     json_decref(out);
     json_decref(in);
     in = parse("[\"a\",\"\"]");
-    cr_assert_null(interaction_clean_select_values(in, &err));
+    cr_assert_null(rule_interaction_clean_select_values(in, &err));
     cr_assert_str_eq(err.path, "values.1");
     json_decref(in);
 }
@@ -153,11 +153,11 @@ Test(interaction_rules, find_component_anywhere)
         "\"components\":"
         "[{\"type\":9,\"components\":[{\"type\":10,\"content\":\"x\"}],\"accessory\":{\"type\":2,"
         "\"customId\":\"deep\"}}]}]");
-    cr_assert_not_null(interaction_find_component(components, "a"));
-    json_t *deep = interaction_find_component(components, "deep");
+    cr_assert_not_null(rule_interaction_find_component(components, "a"));
+    json_t *deep = rule_interaction_find_component(components, "deep");
     cr_assert_not_null(deep);
     cr_assert_eq(json_integer_value(json_object_get(deep, "type")), 2);
-    cr_assert_null(interaction_find_component(components, "b"));
-    cr_assert_null(interaction_find_component(NULL, "a"));
+    cr_assert_null(rule_interaction_find_component(components, "b"));
+    cr_assert_null(rule_interaction_find_component(NULL, "a"));
     json_decref(components);
 }

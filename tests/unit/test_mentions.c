@@ -12,7 +12,7 @@ static const struct mention_role ROLES[] = {
 static struct mention_result resolve(const char *text, int allow)
 {
     struct mention_result r;
-    mentions_resolve(text, strlen(text), USERS, 3, ROLES, 3, allow, &r);
+    rule_mentions_resolve(text, strlen(text), USERS, 3, ROLES, 3, allow, &r);
     return r;
 }
 
@@ -20,7 +20,7 @@ Test(mentions, candidates_are_distinct_lowercase_names)
 {
     char out[8][33];
     const char *t = "oi @Ana e @bia.s. e @ana de novo, mail x@ana.com @a @";
-    size_t n = mentions_candidates(t, strlen(t), out, 8);
+    size_t n = rule_mentions_candidates(t, strlen(t), out, 8);
     cr_assert_eq(n, 2);
     cr_assert_str_eq(out[0], "ana");
     cr_assert_str_eq(out[1], "bia.s");
@@ -58,19 +58,19 @@ Test(mentions, everyone_and_here_need_permission)
 
 Test(automod, whole_words_case_insensitive)
 {
-    cr_assert(automod_has_word("isso é FEIO demais", 19, "feio", 4));
-    cr_assert(!automod_has_word("feiosa", 6, "feio", 4));
-    cr_assert(!automod_has_word("afeio", 5, "feio", 4));
-    cr_assert(automod_has_word("feio.", 5, "feio", 4));
+    cr_assert(rule__automod_has_word("isso é FEIO demais", 19, "feio", 4));
+    cr_assert(!rule__automod_has_word("feiosa", 6, "feio", 4));
+    cr_assert(!rule__automod_has_word("afeio", 5, "feio", 4));
+    cr_assert(rule__automod_has_word("feio.", 5, "feio", 4));
     const char *t = "que ÓTIMO";
-    cr_assert(automod_has_word(t, strlen(t), "ótimo", strlen("ótimo")));
-    cr_assert(automod_has_word("palavra Feia aqui", 17, "palavra feia", 12));
-    cr_assert(!automod_has_word("", 0, "x", 1));
+    cr_assert(rule__automod_has_word(t, strlen(t), "ótimo", strlen("ótimo")));
+    cr_assert(rule__automod_has_word("palavra Feia aqui", 17, "palavra feia", 12));
+    cr_assert(!rule__automod_has_word("", 0, "x", 1));
     json_t *words = json_pack("[ss]", "spam", "golpe");
-    cr_assert(automod_blocks("é um GOLPE", 11, words, -1, 0));
-    cr_assert(!automod_blocks("golpes", 6, words, -1, 0));
-    cr_assert(automod_blocks("oi", 2, words, 2, 3));
-    cr_assert(!automod_blocks("oi", 2, words, 3, 3));
-    cr_assert(!automod_blocks("oi", 2, words, -1, 99));
+    cr_assert(rule_automod_blocks("é um GOLPE", 11, words, -1, 0));
+    cr_assert(!rule_automod_blocks("golpes", 6, words, -1, 0));
+    cr_assert(rule_automod_blocks("oi", 2, words, 2, 3));
+    cr_assert(!rule_automod_blocks("oi", 2, words, 3, 3));
+    cr_assert(!rule_automod_blocks("oi", 2, words, -1, 99));
     json_decref(words);
 }

@@ -34,9 +34,9 @@ Test(embeds, ten_ok_eleven_refused)
 {
     struct rule_error err;
     json_t *ten = embeds_with(10), *eleven = embeds_with(11);
-    json_t *ok = msg_clean_embeds(ten, &err);
+    json_t *ok = rule_message_clean_embeds(ten, &err);
     cr_assert_not_null(ok);
-    cr_assert_null(msg_clean_embeds(eleven, &err));
+    cr_assert_null(rule_message_clean_embeds(eleven, &err));
     cr_assert_str_eq(err.path, "embeds");
     json_decref(ok);
     json_decref(ten);
@@ -47,11 +47,11 @@ Test(embeds, title_256_ok_257_refused)
 {
     struct rule_error err;
     json_t *e = json_pack("[{so}]", "title", repeat_str('a', 256));
-    json_t *ok = msg_clean_embeds(e, &err);
+    json_t *ok = rule_message_clean_embeds(e, &err);
     cr_assert_not_null(ok);
     json_decref(ok);
     json_object_set_new(json_array_get(e, 0), "title", repeat_str('a', 257));
-    cr_assert_null(msg_clean_embeds(e, &err));
+    cr_assert_null(rule_message_clean_embeds(e, &err));
     cr_assert_str_eq(err.path, "embeds.0.title");
     cr_assert_str_eq(err.reason, "deve ter no máximo 256 caracteres");
     json_decref(e);
@@ -63,12 +63,12 @@ Test(embeds, total_6000_ok_6001_refused)
     /* two embeds: 4096 + 1904 = 6000 characters of description */
     json_t *e = json_pack("[{so}{so}]", "description", repeat_str('a', 4096), "description",
                           repeat_str('b', 1904));
-    json_t *ok = msg_clean_embeds(e, &err);
+    json_t *ok = rule_message_clean_embeds(e, &err);
     cr_assert_not_null(ok);
-    cr_assert_eq(msg_embeds_chars(ok), 6000);
+    cr_assert_eq(rule__message_embeds_chars(ok), 6000);
     json_decref(ok);
     json_object_set_new(json_array_get(e, 1), "title", json_string("x"));
-    cr_assert_null(msg_clean_embeds(e, &err));
+    cr_assert_null(rule_message_clean_embeds(e, &err));
     cr_assert_str_eq(err.path, "embeds");
     json_decref(e);
 }
@@ -82,7 +82,7 @@ Test(embeds, fields_footer_author_urls_and_unknown_keys)
               "\"https://x/i.png\"},\"author\":{\"name\":\"A\"},\"image\":{\"url\":"
               "\"http://x/i.png\"},\"fields\":[{\"name\":\"n\",\"value\":\"v\",\"inline\":true}],"
               "\"unknown\":1}]");
-    json_t *ok = msg_clean_embeds(e, &err);
+    json_t *ok = rule_message_clean_embeds(e, &err);
     cr_assert_not_null(ok, "%s: %s", err.path, err.reason);
     json_t *first = json_array_get(ok, 0);
     cr_assert_null(json_object_get(first, "unknown"));
@@ -103,7 +103,7 @@ Test(embeds, fields_footer_author_urls_and_unknown_keys)
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         json_t *v = parse(bad[i][0]);
-        cr_assert_null(msg_clean_embeds(v, &err), "%s", bad[i][0]);
+        cr_assert_null(rule_message_clean_embeds(v, &err), "%s", bad[i][0]);
         cr_assert_str_eq(err.path, bad[i][1], "%s", bad[i][0]);
         json_decref(v);
     }
@@ -137,11 +137,11 @@ Test(components, forty_ok_forty_one_refused)
             json_array_append_new(kids, json_pack("{siss}", "type", 10, "content", "x"));
         json_array_append_new(a, json_pack("{siso}", "type", 17, "components", kids));
     }
-    json_t *ok = msg_clean_components(a, 1, &err);
+    json_t *ok = rule_message_clean_components(a, 1, &err);
     cr_assert_not_null(ok, "%s: %s", err.path, err.reason);
     json_decref(ok);
     json_array_append_new(a, json_pack("{sisi}", "type", 14, "spacing", 1));
-    cr_assert_null(msg_clean_components(a, 1, &err));
+    cr_assert_null(rule_message_clean_components(a, 1, &err));
     cr_assert_str_eq(err.path, "components.8");
     json_decref(a);
 }
@@ -150,26 +150,26 @@ Test(components, action_rows_hold_five_buttons_or_one_select)
 {
     struct rule_error err;
     json_t *five = rows_of_buttons(5, 5); /* 5 + 25 = 30 */
-    json_t *ok = msg_clean_components(five, 0, &err);
+    json_t *ok = rule_message_clean_components(five, 0, &err);
     cr_assert_not_null(ok, "%s: %s", err.path, err.reason);
     json_decref(ok);
     json_decref(five);
     json_t *six = rows_of_buttons(1, 6);
-    cr_assert_null(msg_clean_components(six, 0, &err));
+    cr_assert_null(rule_message_clean_components(six, 0, &err));
     cr_assert_str_eq(err.path, "components.0.components");
     json_decref(six);
     json_t *mixed = parse(
         "[{\"type\":1,\"components\":[{\"type\":3,\"customId\":\"s\",\"options\":"
         "[{\"label\":\"a\",\"value\":\"a\"}]},{\"type\":2,\"style\":1,\"customId\":\"b\"}]}]");
-    cr_assert_null(msg_clean_components(mixed, 0, &err));
+    cr_assert_null(rule_message_clean_components(mixed, 0, &err));
     json_decref(mixed);
     json_t *top_button = parse("[{\"type\":2,\"style\":1,\"customId\":\"b\"}]");
-    cr_assert_null(msg_clean_components(top_button, 0, &err));
+    cr_assert_null(rule_message_clean_components(top_button, 0, &err));
     cr_assert_str_eq(err.path, "components.0.type");
     json_decref(top_button);
     json_t *v2_only = parse("[{\"type\":10,\"content\":\"hi\"}]");
-    cr_assert_null(msg_clean_components(v2_only, 0, &err));
-    json_t *ok2 = msg_clean_components(v2_only, 1, &err);
+    cr_assert_null(rule_message_clean_components(v2_only, 0, &err));
+    json_t *ok2 = rule_message_clean_components(v2_only, 1, &err);
     cr_assert_not_null(ok2);
     json_decref(ok2);
     json_decref(v2_only);
@@ -208,7 +208,7 @@ Test(components, buttons_selects_and_unique_custom_ids)
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         json_t *v = parse(bad[i][0]);
-        cr_assert_null(msg_clean_components(v, 0, &err), "%s", bad[i][0]);
+        cr_assert_null(rule_message_clean_components(v, 0, &err), "%s", bad[i][0]);
         cr_assert_str_eq(err.path, bad[i][1], "%s → %s (%s)", bad[i][0], err.path, err.reason);
         json_decref(v);
     }
@@ -217,7 +217,7 @@ Test(components, buttons_selects_and_unique_custom_ids)
                          "{\"type\":2,\"style\":4,\"customId\":\"del\",\"disabled\":true}]},"
                          "{\"type\":1,\"components\":[{\"type\":6,\"customId\":\"role\","
                          "\"minValues\":0,\"maxValues\":3}]}]");
-    json_t *ok = msg_clean_components(good, 0, &err);
+    json_t *ok = rule_message_clean_components(good, 0, &err);
     cr_assert_not_null(ok, "%s: %s", err.path, err.reason);
     json_decref(ok);
     json_decref(good);
@@ -233,17 +233,17 @@ Test(components, v2_sections_galleries_containers)
               "{\"type\":14,\"divider\":true,\"spacing\":2},"
               "{\"type\":17,\"accentColor\":255,\"components\":[{\"type\":13,\"file\":{\"url\":"
               "\"attachment://f.txt\"}}]}]");
-    json_t *ok = msg_clean_components(good, 1, &err);
+    json_t *ok = rule_message_clean_components(good, 1, &err);
     cr_assert_not_null(ok, "%s: %s", err.path, err.reason);
     json_decref(ok);
     json_decref(good);
     json_t *no_accessory = parse("[{\"type\":9,\"components\":[{\"type\":10,\"content\":\"a\"}]}]");
-    cr_assert_null(msg_clean_components(no_accessory, 1, &err));
+    cr_assert_null(rule_message_clean_components(no_accessory, 1, &err));
     cr_assert_str_eq(err.path, "components.0.accessory");
     json_decref(no_accessory);
     json_t *nested = parse("[{\"type\":17,\"components\":[{\"type\":17,\"components\":[{\"type\":"
                            "10,\"content\":\"a\"}]}]}]");
-    cr_assert_null(msg_clean_components(nested, 1, &err));
+    cr_assert_null(rule_message_clean_components(nested, 1, &err));
     cr_assert_str_eq(err.path, "components.0.components.0.type");
     json_decref(nested);
 }

@@ -10,14 +10,14 @@ static uint64_t channel(const struct perm_member *m, const struct perm_overwrite
                         const char *const *roles, size_t nroles)
 {
     struct perm_overwrites folded;
-    perm_overwrites_fold(ow, n, EVERYONE, roles, nroles, ME, &folded);
-    return perm_channel(m, &folded);
+    rule_perm_overwrites_fold(ow, n, EVERYONE, roles, nroles, ME, &folded);
+    return rule_perm_channel(m, &folded);
 }
 
 Test(permissions, owner_has_everything_even_with_nothing_granted)
 {
     struct perm_member m = {.is_owner = 1, .everyone = 0};
-    cr_assert_eq(perm_base(&m), PERM_ALL);
+    cr_assert_eq(rule_perm_base(&m), PERM_ALL);
     struct perm_overwrite deny_all = {EVERYONE, 0, 0, PERM_ALL};
     cr_assert_eq(channel(&m, &deny_all, 1, NULL, 0), PERM_ALL);
 }
@@ -26,14 +26,15 @@ Test(permissions, everyone_or_roles)
 {
     uint64_t roles[] = {PERM_GERENCIAR_CANAIS, PERM_BANIR_MEMBROS};
     struct perm_member m = {.everyone = PERM_EVERYONE_DEFAULT, .roles = roles, .nroles = 2};
-    cr_assert_eq(perm_base(&m), PERM_EVERYONE_DEFAULT | PERM_GERENCIAR_CANAIS | PERM_BANIR_MEMBROS);
+    cr_assert_eq(rule_perm_base(&m),
+                 PERM_EVERYONE_DEFAULT | PERM_GERENCIAR_CANAIS | PERM_BANIR_MEMBROS);
 }
 
 Test(permissions, administrator_means_all_and_ignores_overwrites)
 {
     uint64_t roles[] = {PERM_ADMINISTRADOR};
     struct perm_member m = {.everyone = 0, .roles = roles, .nroles = 1};
-    cr_assert_eq(perm_base(&m), PERM_ALL);
+    cr_assert_eq(rule_perm_base(&m), PERM_ALL);
     struct perm_overwrite ow = {ME, 1, 0, PERM_VER_CANAL};
     cr_assert_eq(channel(&m, &ow, 1, NULL, 0), PERM_ALL);
 }
@@ -92,29 +93,29 @@ Test(permissions, timeout_keeps_only_view)
     uint64_t roles[] = {PERM_GERENCIAR_MENSAGENS};
     struct perm_member m = {
         .timed_out = 1, .everyone = PERM_EVERYONE_DEFAULT, .roles = roles, .nroles = 1};
-    cr_assert_eq(perm_base(&m), PERM_VER_CANAL);
+    cr_assert_eq(rule_perm_base(&m), PERM_VER_CANAL);
     cr_assert_eq(channel(&m, NULL, 0, NULL, 0), PERM_VER_CANAL);
 }
 
 Test(permissions, timeout_does_not_touch_owner_or_admin)
 {
     struct perm_member owner = {.is_owner = 1, .timed_out = 1};
-    cr_assert_eq(perm_base(&owner), PERM_ALL);
+    cr_assert_eq(rule_perm_base(&owner), PERM_ALL);
     uint64_t roles[] = {PERM_ADMINISTRADOR};
     struct perm_member admin = {.timed_out = 1, .roles = roles, .nroles = 1};
-    cr_assert_eq(perm_base(&admin), PERM_ALL);
+    cr_assert_eq(rule_perm_base(&admin), PERM_ALL);
 }
 
 Test(permissions, valid_bits)
 {
-    cr_assert(perm_valid(0));
-    cr_assert(perm_valid((int64_t)PERM_ALL));
-    cr_assert(!perm_valid((int64_t)PERM_ALL + 1));
-    cr_assert(!perm_valid(1 << 17));
-    cr_assert(!perm_valid(-1));
-    cr_assert_str_eq(perm_name(PERM_VER_CANAL), "VER_CANAL");
-    cr_assert_str_eq(perm_name(PERM_USAR_COMANDOS), "USAR_COMANDOS");
-    cr_assert_null(perm_name(PERM_VER_CANAL | PERM_FALAR));
+    cr_assert(rule_perm_valid(0));
+    cr_assert(rule_perm_valid((int64_t)PERM_ALL));
+    cr_assert(!rule_perm_valid((int64_t)PERM_ALL + 1));
+    cr_assert(!rule_perm_valid(1 << 17));
+    cr_assert(!rule_perm_valid(-1));
+    cr_assert_str_eq(rule_perm_name(PERM_VER_CANAL), "VER_CANAL");
+    cr_assert_str_eq(rule_perm_name(PERM_USAR_COMANDOS), "USAR_COMANDOS");
+    cr_assert_null(rule_perm_name(PERM_VER_CANAL | PERM_FALAR));
 }
 
 Test(permissions, everyone_default_bits)

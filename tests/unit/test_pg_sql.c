@@ -8,7 +8,7 @@
 
 static void ddl_is(const char *sqlite, const char *postgres)
 {
-    char *got = pg_sql_from_sqlite_ddl(sqlite, 4096);
+    char *got = store__pg_sql_from_sqlite_ddl(sqlite, 4096);
     cr_assert_not_null(got);
     cr_assert_str_eq(got, postgres);
     free(got);
@@ -38,30 +38,30 @@ Test(pg_sql, only_whole_words_in_capitals)
 
 Test(pg_sql, a_text_past_the_maximum_is_refused)
 {
-    cr_assert_null(pg_sql_from_sqlite_ddl("INTEGER INTEGER INTEGER", 10));
+    cr_assert_null(store__pg_sql_from_sqlite_ddl("INTEGER INTEGER INTEGER", 10));
 }
 
 Test(pg_sql, parameters_named_skipped_and_quoted)
 {
     int used[32];
-    cr_assert_eq(pg_sql_params("SELECT 1", used, 32), 0);
-    cr_assert_eq(pg_sql_params("SELECT a FROM t WHERE a = $1 AND b > $3", used, 32), 3);
+    cr_assert_eq(store__pg_sql_params("SELECT 1", used, 32), 0);
+    cr_assert_eq(store__pg_sql_params("SELECT a FROM t WHERE a = $1 AND b > $3", used, 32), 3);
     cr_assert(used[0] && !used[1] && used[2]);
     /* A $ inside a literal or a quoted name is text, not a parameter. */
-    cr_assert_eq(pg_sql_params("SELECT '$2', \"$4\" FROM t WHERE x = $1", used, 32), 1);
+    cr_assert_eq(store__pg_sql_params("SELECT '$2', \"$4\" FROM t WHERE x = $1", used, 32), 1);
     cr_assert(used[0] && !used[1] && !used[3]);
-    cr_assert_eq(pg_sql_params("SELECT $12", used, 32), 12);
+    cr_assert_eq(store__pg_sql_params("SELECT $12", used, 32), 12);
     cr_assert(used[11]);
-    cr_assert_eq(pg_sql_params("SELECT $33", used, 32), -1);
-    cr_assert_eq(pg_sql_params("SELECT $999999999999", used, 32), -1);
-    cr_assert_eq(pg_sql_params("SELECT $0, $x, $", used, 32), 0);
+    cr_assert_eq(store__pg_sql_params("SELECT $33", used, 32), -1);
+    cr_assert_eq(store__pg_sql_params("SELECT $999999999999", used, 32), -1);
+    cr_assert_eq(store__pg_sql_params("SELECT $0, $x, $", used, 32), 0);
 }
 
 Test(pg_sql, the_parameter_a_message_names)
 {
-    cr_assert_eq(pg_sql_param_number("$2"), 2);
-    cr_assert_eq(pg_sql_param_number("$17 is ambiguous"), 17);
-    cr_assert_eq(pg_sql_param_number("$"), 0);
-    cr_assert_eq(pg_sql_param_number("2"), 0);
-    cr_assert_eq(pg_sql_param_number(NULL), 0);
+    cr_assert_eq(store__pg_sql_param_number("$2"), 2);
+    cr_assert_eq(store__pg_sql_param_number("$17 is ambiguous"), 17);
+    cr_assert_eq(store__pg_sql_param_number("$"), 0);
+    cr_assert_eq(store__pg_sql_param_number("2"), 0);
+    cr_assert_eq(store__pg_sql_param_number(NULL), 0);
 }

@@ -6,39 +6,39 @@
 Test(ratewindow, allows_limit_then_waits_for_the_oldest)
 {
     struct ratewindow w;
-    cr_assert_eq(ratewindow_init(&w, 10, 10000), 0);
+    cr_assert_eq(rule_ratewindow_init(&w, 10, 10000), 0);
     for (int i = 0; i < 10; i++)
-        cr_assert_eq(ratewindow_hit(&w, 1000 + i * 100), 0);
+        cr_assert_eq(rule_ratewindow_hit(&w, 1000 + i * 100), 0);
     /* 11th at t=2000: the oldest (t=1000) leaves at 11000 → wait 9000. */
-    cr_assert_eq(ratewindow_hit(&w, 2000), 9000);
-    cr_assert_eq(ratewindow_hit(&w, 10999), 1);
-    cr_assert_eq(ratewindow_hit(&w, 11000), 0);   /* slides: one slot freed */
-    cr_assert_eq(ratewindow_hit(&w, 11000), 100); /* next oldest was 1100 */
-    ratewindow_cleanup(&w);
+    cr_assert_eq(rule_ratewindow_hit(&w, 2000), 9000);
+    cr_assert_eq(rule_ratewindow_hit(&w, 10999), 1);
+    cr_assert_eq(rule_ratewindow_hit(&w, 11000), 0);   /* slides: one slot freed */
+    cr_assert_eq(rule_ratewindow_hit(&w, 11000), 100); /* next oldest was 1100 */
+    rule_ratewindow_cleanup(&w);
 }
 
 Test(ratewindow, refused_events_are_not_counted)
 {
     struct ratewindow w;
-    ratewindow_init(&w, 2, 1000);
-    cr_assert_eq(ratewindow_hit(&w, 0), 0);
-    cr_assert_eq(ratewindow_hit(&w, 0), 0);
+    rule_ratewindow_init(&w, 2, 1000);
+    cr_assert_eq(rule_ratewindow_hit(&w, 0), 0);
+    cr_assert_eq(rule_ratewindow_hit(&w, 0), 0);
     for (int i = 0; i < 50; i++)
-        cr_assert_gt(ratewindow_hit(&w, 500), 0);
-    cr_assert_eq(ratewindow_hit(&w, 1000), 0);
-    ratewindow_cleanup(&w);
+        cr_assert_gt(rule_ratewindow_hit(&w, 500), 0);
+    cr_assert_eq(rule_ratewindow_hit(&w, 1000), 0);
+    rule_ratewindow_cleanup(&w);
 }
 
 Test(ratewindow, check_records_nothing_and_idle)
 {
     struct ratewindow w;
-    ratewindow_init(&w, 1, 60000);
-    cr_assert(ratewindow_idle(&w, 0));
-    cr_assert_eq(ratewindow_check(&w, 0), 0);
-    cr_assert_eq(ratewindow_check(&w, 0), 0);
-    cr_assert_eq(ratewindow_hit(&w, 0), 0);
-    cr_assert_eq(ratewindow_check(&w, 1), 59999);
-    cr_assert(!ratewindow_idle(&w, 59999));
-    cr_assert(ratewindow_idle(&w, 60000));
-    ratewindow_cleanup(&w);
+    rule_ratewindow_init(&w, 1, 60000);
+    cr_assert(rule_ratewindow_idle(&w, 0));
+    cr_assert_eq(rule_ratewindow_check(&w, 0), 0);
+    cr_assert_eq(rule_ratewindow_check(&w, 0), 0);
+    cr_assert_eq(rule_ratewindow_hit(&w, 0), 0);
+    cr_assert_eq(rule_ratewindow_check(&w, 1), 59999);
+    cr_assert(!rule_ratewindow_idle(&w, 59999));
+    cr_assert(rule_ratewindow_idle(&w, 60000));
+    rule_ratewindow_cleanup(&w);
 }

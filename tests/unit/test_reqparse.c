@@ -10,17 +10,17 @@ static struct http_reqparse p;
 
 static void setup(void)
 {
-    http_reqparse_init(&p, 1000);
+    http__reqparse_init(&p, 1000);
 }
 
 static void teardown(void)
 {
-    http_reqparse_cleanup(&p);
+    http__reqparse_cleanup(&p);
 }
 
 static void free_req(struct http_request *r)
 {
-    http_request_cleanup(r);
+    http__request_cleanup(r);
     free(r);
 }
 
@@ -31,17 +31,17 @@ Test(reqparse, pipelined_requests_come_out_one_at_a_time)
     const char *in = "GET /api/a?x=1 HTTP/1.1\r\nHost: h\r\n\r\n"
                      "POST /api/b HTTP/1.1\r\nHost: h\r\nContent-Length: 2\r\n\r\n{}";
     size_t len = strlen(in), used;
-    cr_assert_eq(http_reqparse_feed(&p, in, len, &used), HTTP_REQPARSE_REQUEST);
-    struct http_request *r = http_reqparse_take(&p);
+    cr_assert_eq(http__reqparse_feed(&p, in, len, &used), HTTP_REQPARSE_REQUEST);
+    struct http_request *r = http__reqparse_take(&p);
     cr_assert(slice_eq(r->path, "/api/a"));
     cr_assert(slice_eq(r->query, "x=1"));
     cr_assert(slice_eq(http_request_header(r, "HOST"), "h"));
     cr_assert(r->keep_alive);
     free_req(r);
     size_t rest;
-    cr_assert_eq(http_reqparse_feed(&p, in + used, len - used, &rest), HTTP_REQPARSE_REQUEST);
+    cr_assert_eq(http__reqparse_feed(&p, in + used, len - used, &rest), HTTP_REQPARSE_REQUEST);
     cr_assert_eq(used + rest, len);
-    r = http_reqparse_take(&p);
+    r = http__reqparse_take(&p);
     cr_assert(slice_eq(r->path, "/api/b"));
     cr_assert_eq(r->body.len, 2);
     free_req(r);
@@ -52,9 +52,9 @@ Test(reqparse, byte_by_byte)
     const char *in = "PUT /x HTTP/1.1\r\nHost: h\r\nA: 1\r\nB: 2\r\nContent-Length: 3\r\n\r\nabc";
     size_t len = strlen(in), used;
     for (size_t i = 0; i + 1 < len; i++)
-        cr_assert_eq(http_reqparse_feed(&p, in + i, 1, &used), HTTP_REQPARSE_MORE);
-    cr_assert_eq(http_reqparse_feed(&p, in + len - 1, 1, &used), HTTP_REQPARSE_REQUEST);
-    struct http_request *r = http_reqparse_take(&p);
+        cr_assert_eq(http__reqparse_feed(&p, in + i, 1, &used), HTTP_REQPARSE_MORE);
+    cr_assert_eq(http__reqparse_feed(&p, in + len - 1, 1, &used), HTTP_REQPARSE_REQUEST);
+    struct http_request *r = http__reqparse_take(&p);
     cr_assert_eq(r->nheaders, 4);
     cr_assert(slice_eq(http_request_header(r, "b"), "2"));
     cr_assert_eq(strncmp(r->body.data, "abc", 3), 0);
@@ -65,7 +65,7 @@ Test(reqparse, content_length_over_limit_is_413_before_the_body)
 {
     const char *in = "POST /x HTTP/1.1\r\nHost: h\r\nContent-Length: 1001\r\n\r\n";
     size_t used;
-    cr_assert_eq(http_reqparse_feed(&p, in, strlen(in), &used), HTTP_REQPARSE_ERROR);
+    cr_assert_eq(http__reqparse_feed(&p, in, strlen(in), &used), HTTP_REQPARSE_ERROR);
     cr_assert_eq(p.error_status, 413);
 }
 
@@ -73,13 +73,13 @@ Test(reqparse, chunked_body_over_limit_is_413)
 {
     const char *head = "POST /x HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n";
     size_t used;
-    cr_assert_eq(http_reqparse_feed(&p, head, strlen(head), &used), HTTP_REQPARSE_MORE);
+    cr_assert_eq(http__reqparse_feed(&p, head, strlen(head), &used), HTTP_REQPARSE_MORE);
     char chunk[700];
     memcpy(chunk, "258\r\n", 5); /* 600 bytes */
     memset(chunk + 5, 'a', 600);
     memcpy(chunk + 605, "\r\n", 2);
-    cr_assert_eq(http_reqparse_feed(&p, chunk, 607, &used), HTTP_REQPARSE_MORE);
-    cr_assert_eq(http_reqparse_feed(&p, chunk, 607, &used), HTTP_REQPARSE_ERROR);
+    cr_assert_eq(http__reqparse_feed(&p, chunk, 607, &used), HTTP_REQPARSE_MORE);
+    cr_assert_eq(http__reqparse_feed(&p, chunk, 607, &used), HTTP_REQPARSE_ERROR);
     cr_assert_eq(p.error_status, 413);
 }
 
@@ -88,8 +88,8 @@ Test(reqparse, chunked_body_is_joined)
     const char *in = "POST /x HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n"
                      "3\r\n{\"a\r\n4\r\n\":1}\r\n0\r\n\r\n";
     size_t used;
-    cr_assert_eq(http_reqparse_feed(&p, in, strlen(in), &used), HTTP_REQPARSE_REQUEST);
-    struct http_request *r = http_reqparse_take(&p);
+    cr_assert_eq(http__reqparse_feed(&p, in, strlen(in), &used), HTTP_REQPARSE_REQUEST);
+    struct http_request *r = http__reqparse_take(&p);
     cr_assert_str_eq(r->body.data, "{\"a\":1}");
     free_req(r);
 }
@@ -101,7 +101,7 @@ Test(reqparse, headers_over_16k_are_431)
     int k = snprintf(in, 64, "GET / HTTP/1.1\r\nX: ");
     memset(in + k, 'a', n);
     size_t used;
-    cr_assert_eq(http_reqparse_feed(&p, in, (size_t)k + n, &used), HTTP_REQPARSE_ERROR);
+    cr_assert_eq(http__reqparse_feed(&p, in, (size_t)k + n, &used), HTTP_REQPARSE_ERROR);
     cr_assert_eq(p.error_status, 431);
     free(in);
 }
@@ -114,14 +114,14 @@ Test(reqparse, too_many_headers_are_431)
         o += (size_t)snprintf(in + o, sizeof in - o, "h%d: v\r\n", i);
     o += (size_t)snprintf(in + o, sizeof in - o, "\r\n");
     size_t used;
-    cr_assert_eq(http_reqparse_feed(&p, in, o, &used), HTTP_REQPARSE_ERROR);
+    cr_assert_eq(http__reqparse_feed(&p, in, o, &used), HTTP_REQPARSE_ERROR);
     cr_assert_eq(p.error_status, 431);
 }
 
 Test(reqparse, garbage_is_400)
 {
     size_t used;
-    cr_assert_eq(http_reqparse_feed(&p, "HELLO\r\n\r\n", 9, &used), HTTP_REQPARSE_ERROR);
+    cr_assert_eq(http__reqparse_feed(&p, "HELLO\r\n\r\n", 9, &used), HTTP_REQPARSE_ERROR);
     cr_assert_eq(p.error_status, 400);
 }
 
@@ -130,7 +130,7 @@ Test(reqparse, expect_continue_is_noticed)
     const char *in =
         "POST /x HTTP/1.1\r\nHost: h\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\n";
     size_t used;
-    cr_assert_eq(http_reqparse_feed(&p, in, strlen(in), &used), HTTP_REQPARSE_MORE);
+    cr_assert_eq(http__reqparse_feed(&p, in, strlen(in), &used), HTTP_REQPARSE_MORE);
     cr_assert(p.expect_continue);
     cr_assert_eq(p.phase, HTTP_PHASE_BODY);
 }
@@ -156,7 +156,7 @@ Test(reqparse, http11_needs_exactly_one_host)
 {
     const char *missing = "GET / HTTP/1.1\r\n\r\n";
     size_t used;
-    cr_assert_eq(http_reqparse_feed(&p, missing, strlen(missing), &used), HTTP_REQPARSE_ERROR);
+    cr_assert_eq(http__reqparse_feed(&p, missing, strlen(missing), &used), HTTP_REQPARSE_ERROR);
     cr_assert_eq(p.error_status, 400);
 }
 
@@ -164,7 +164,7 @@ Test(reqparse, two_hosts_are_refused)
 {
     const char *two = "GET / HTTP/1.1\r\nHost: a\r\nhost: b\r\n\r\n";
     size_t used;
-    cr_assert_eq(http_reqparse_feed(&p, two, strlen(two), &used), HTTP_REQPARSE_ERROR);
+    cr_assert_eq(http__reqparse_feed(&p, two, strlen(two), &used), HTTP_REQPARSE_ERROR);
     cr_assert_eq(p.error_status, 400);
 }
 
@@ -172,6 +172,6 @@ Test(reqparse, http10_predates_host)
 {
     const char *old = "GET / HTTP/1.0\r\n\r\n";
     size_t used;
-    cr_assert_eq(http_reqparse_feed(&p, old, strlen(old), &used), HTTP_REQPARSE_REQUEST);
-    free_req(http_reqparse_take(&p));
+    cr_assert_eq(http__reqparse_feed(&p, old, strlen(old), &used), HTTP_REQPARSE_REQUEST);
+    free_req(http__reqparse_take(&p));
 }

@@ -55,7 +55,7 @@ static uint32_t rnd(uint32_t n)
 
 static void put(const char *sql, const struct store_val *args, size_t n)
 {
-    int rc = store_write_exec(w.writer, sql, args, n, NULL);
+    int rc = store__write_exec(w.writer, sql, args, n, NULL);
     cr_assert(rc == STORE_DONE || rc == STORE_CONSTRAINT, "write failed (%d): %s", rc, sql);
 }
 
@@ -279,13 +279,13 @@ static uint64_t sql_perms(const char *sid, const char *uid, const char *cid, int
     for (size_t r = 0; r < a.nroles; r++)
         role_ids[r] = a.role_ids[r];
     struct perm_overwrites folded;
-    perm_overwrites_fold(ow, n, sid, role_ids, a.nroles, uid, &folded);
+    rule_perm_overwrites_fold(ow, n, sid, role_ids, a.nroles, uid, &folded);
     struct perm_member m = {.is_owner = !strcmp(a.owner_id, uid),
                             .timed_out = a.timeout_until > clock_now_ms(),
                             .everyone = a.everyone,
                             .roles = a.role_perms,
                             .nroles = a.nroles};
-    uint64_t bits = perm_channel(&m, &folded);
+    uint64_t bits = rule_perm_channel(&m, &folded);
     json_decref(ch);
     return bits;
 }
@@ -297,7 +297,7 @@ static struct idset *sql_audience(const char *sid, const char *cid, uint32_t int
     if (!cid) {
         char(*to)[UUID_LEN + 1];
         size_t n;
-        cr_assert_eq(store_event_recipients(w.db, sid, intent, &to, &n), STORE_DONE);
+        cr_assert_eq(store__event_recipients(w.db, sid, intent, &to, &n), STORE_DONE);
         for (size_t i = 0; i < n; i++) {
             int member;
             sql_perms(sid, to[i], w.channels[0][0], &member); /* members only, as in memory */
@@ -309,13 +309,13 @@ static struct idset *sql_audience(const char *sid, const char *cid, uint32_t int
     }
     struct store_bot_standing *bots;
     size_t n;
-    cr_assert_eq(store_bot_standings(w.db, sid, intent, &bots, &n), STORE_DONE);
+    cr_assert_eq(store__bot_standings(w.db, sid, intent, &bots, &n), STORE_DONE);
     for (size_t i = 0; i < n; i++) {
         int member;
         if (sql_perms(sid, bots[i].bot_user_id, cid, &member) & PERM_VER_CANAL)
             idset_add(set, bots[i].bot_user_id);
     }
-    store_bot_standings_free(bots, n);
+    store__bot_standings_free(bots, n);
     return set;
 }
 
@@ -383,7 +383,7 @@ static void compare(void)
 static void change_elsewhere(void)
 {
     static const char *SQL = "UPDATE applications SET suspended = 1 - suspended WHERE id = $1";
-    cr_assert_eq(store_exec(w.other, SQL, SV_ARGS(SV_STR(w.apps[rnd(BOTS)]))), STORE_DONE);
+    cr_assert_eq(store__exec(w.other, SQL, SV_ARGS(SV_STR(w.apps[rnd(BOTS)]))), STORE_DONE);
     usleep(1300 * 1000);
 }
 
@@ -434,19 +434,19 @@ Test(state, idle_servers_are_forgotten_and_load_again)
 {
     make_world();
     int found;
-    struct state_stats st;
+    struct state__stats st;
     for (int s = 0; s < SERVERS; s++) {
         store_read_release(w.db);
         state_server_unref(state_server(w.state, w.db, w.servers[s], &found));
     }
-    state_stats(w.state, &st);
+    state__stats(w.state, &st);
     cr_assert_eq(st.servers, SERVERS);
     int64_t now = clock_now_ms();
     cr_assert_eq(state_forget_idle(w.state, now, 60000), 0, "all used just now");
     store_read_release(w.db);
     state_server_unref(state_server(w.state, w.db, w.servers[0], &found));
     cr_assert_eq(state_forget_idle(w.state, now + 60001, 60000), SERVERS, "none used since");
-    state_stats(w.state, &st);
+    state__stats(w.state, &st);
     cr_assert_eq(st.servers, 0);
     store_read_release(w.db);
     struct state_server *again = state_server(w.state, w.db, w.servers[0], &found);

@@ -48,33 +48,33 @@ Test(store, binds_by_number_whatever_the_order)
 {
     static const char *SQL = "SELECT $2 || '-' || $1, $3 + 1, $4 IS NULL";
     struct store_stmt *st =
-        store_query(db, SQL, SV_ARGS(SV_STR("a"), SV_STR("b"), SV_INT(41), SV_NULLV));
+        store__query(db, SQL, SV_ARGS(SV_STR("a"), SV_STR("b"), SV_INT(41), SV_NULLV));
     cr_assert_not_null(st);
-    cr_assert_eq(store_step(st), STORE_ROW);
-    cr_assert_str_eq(store_text(st, 0), "b-a");
-    cr_assert_eq(store_int(st, 1), 42);
-    cr_assert_eq(store_int(st, 2), 1);
-    store_finish(st);
+    cr_assert_eq(store__step(st), STORE_ROW);
+    cr_assert_str_eq(store__text(st, 0), "b-a");
+    cr_assert_eq(store__int(st, 1), 42);
+    cr_assert_eq(store__int(st, 2), 1);
+    store__finish(st);
 }
 
 Test(store, insert_read_and_unique_constraint)
 {
     cr_assert_eq(
-        store_exec(db, SQL_INSERT, SV_ARGS(SV_STR("u1"), SV_STR("ana"), SV_STR("Ana"), SV_INT(5))),
+        store__exec(db, SQL_INSERT, SV_ARGS(SV_STR("u1"), SV_STR("ana"), SV_STR("Ana"), SV_INT(5))),
         STORE_DONE);
     cr_assert_eq(
-        store_exec(db, SQL_INSERT, SV_ARGS(SV_STR("u2"), SV_STR("ana"), SV_STR("X"), SV_INT(6))),
+        store__exec(db, SQL_INSERT, SV_ARGS(SV_STR("u2"), SV_STR("ana"), SV_STR("X"), SV_INT(6))),
         STORE_CONSTRAINT);
     static const struct store_col cols[] = {
         {"id", COL_TEXT}, {"displayName", COL_TEXT}, {"createdAt", COL_TIME}};
     int rc;
-    json_t *o = store_get_json(db, SQL_BY_NAME, SV_ARGS(SV_STR("ana")), STORE_COLS(cols), &rc);
+    json_t *o = store__get_json(db, SQL_BY_NAME, SV_ARGS(SV_STR("ana")), STORE_COLS(cols), &rc);
     cr_assert_eq(rc, STORE_ROW);
     cr_assert_str_eq(json_string_value(json_object_get(o, "displayName")), "Ana");
     cr_assert_str_eq(json_string_value(json_object_get(o, "createdAt")),
                      "1970-01-01T00:00:00.005Z");
     json_decref(o);
-    o = store_get_json(db, SQL_BY_NAME, SV_ARGS(SV_STR("nobody")), STORE_COLS(cols), &rc);
+    o = store__get_json(db, SQL_BY_NAME, SV_ARGS(SV_STR("nobody")), STORE_COLS(cols), &rc);
     cr_assert_null(o);
     cr_assert_eq(rc, STORE_DONE);
 }
@@ -83,31 +83,31 @@ Test(store, hostile_text_is_only_data)
 {
     const char *evil = "x'); DROP TABLE users; --";
     cr_assert_eq(
-        store_exec(db, SQL_INSERT, SV_ARGS(SV_STR("u3"), SV_STR(evil), SV_STR(evil), SV_INT(1))),
+        store__exec(db, SQL_INSERT, SV_ARGS(SV_STR("u3"), SV_STR(evil), SV_STR(evil), SV_INT(1))),
         STORE_DONE);
-    struct store_stmt *st = store_query(db, SQL_BY_NAME, SV_ARGS(SV_STR(evil)));
-    cr_assert_eq(store_step(st), STORE_ROW);
-    cr_assert_str_eq(store_text(st, 1), evil);
-    store_finish(st);
+    struct store_stmt *st = store__query(db, SQL_BY_NAME, SV_ARGS(SV_STR(evil)));
+    cr_assert_eq(store__step(st), STORE_ROW);
+    cr_assert_str_eq(store__text(st, 1), evil);
+    store__finish(st);
 }
 
 Test(store, foreign_keys_are_on)
 {
     static const char *SQL =
         "INSERT INTO tokens (hash, user_id, kind, created_at) VALUES ('h', 'ghost', 'session', 1)";
-    cr_assert_eq(store_exec(db, SQL, NULL, 0), STORE_CONSTRAINT);
+    cr_assert_eq(store__exec(db, SQL, NULL, 0), STORE_CONSTRAINT);
 }
 
 static int insert_fn(struct store *w, void *arg)
 {
     const char *name = arg;
-    return store_exec(w, SQL_INSERT, SV_ARGS(SV_STR(name), SV_STR(name), SV_STR(name), SV_INT(1)));
+    return store__exec(w, SQL_INSERT, SV_ARGS(SV_STR(name), SV_STR(name), SV_STR(name), SV_INT(1)));
 }
 
 static int failing_fn(struct store *w, void *arg)
 {
     (void)arg;
-    store_exec(w, SQL_INSERT, SV_ARGS(SV_STR("half"), SV_STR("half"), SV_STR("h"), SV_INT(1)));
+    store__exec(w, SQL_INSERT, SV_ARGS(SV_STR("half"), SV_STR("half"), SV_STR("h"), SV_INT(1)));
     return -7; /* rolled back alone */
 }
 
@@ -144,11 +144,11 @@ Test(store, writer_commits_groups_and_isolates_failures)
     /* Committed and visible to another connection; the failed write left nothing. */
     int64_t n = 0;
     struct store_stmt *st =
-        store_query(db, "SELECT count(*), sum(username = 'half') FROM users", NULL, 0);
-    cr_assert_eq(store_step(st), STORE_ROW);
-    n = store_int(st, 0);
-    cr_assert_eq(store_int(st, 1), 0);
-    store_finish(st);
+        store__query(db, "SELECT count(*), sum(username = 'half') FROM users", NULL, 0);
+    cr_assert_eq(store__step(st), STORE_ROW);
+    n = store__int(st, 0);
+    cr_assert_eq(store__int(st, 1), 0);
+    store__finish(st);
     cr_assert_eq(n, 15);
 }
 
@@ -156,23 +156,23 @@ Test(store, write_exec_reports_changes)
 {
     struct store_writer *w = store_writer_new(path);
     int64_t changes = -1;
-    cr_assert_eq(store_write_exec(w, SQL_INSERT,
-                                  SV_ARGS(SV_STR("a"), SV_STR("a"), SV_STR("a"), SV_INT(1)),
-                                  &changes),
+    cr_assert_eq(store__write_exec(w, SQL_INSERT,
+                                   SV_ARGS(SV_STR("a"), SV_STR("a"), SV_STR("a"), SV_INT(1)),
+                                   &changes),
                  STORE_DONE);
     cr_assert_eq(changes, 1);
     static const char *SQL_DEL = "DELETE FROM users WHERE username = $1";
-    cr_assert_eq(store_write_exec(w, SQL_DEL, SV_ARGS(SV_STR("zzz")), &changes), STORE_DONE);
+    cr_assert_eq(store__write_exec(w, SQL_DEL, SV_ARGS(SV_STR("zzz")), &changes), STORE_DONE);
     cr_assert_eq(changes, 0);
     store_writer_free(w);
 }
 
 static int64_t count_users(struct store *s)
 {
-    struct store_stmt *st = store_query(s, "SELECT count(*) FROM users", NULL, 0);
-    cr_assert_eq(store_step(st), STORE_ROW);
-    int64_t n = store_int(st, 0);
-    store_finish(st);
+    struct store_stmt *st = store__query(s, "SELECT count(*) FROM users", NULL, 0);
+    cr_assert_eq(store__step(st), STORE_ROW);
+    int64_t n = store__int(st, 0);
+    store__finish(st);
     return n;
 }
 
@@ -183,16 +183,16 @@ Test(store, batched_reads_share_a_snapshot_until_released_or_written)
     store_read_batching(db, 1);
     cr_assert_eq(count_users(db), 0);
     cr_assert_eq(
-        store_exec(other, SQL_INSERT, SV_ARGS(SV_STR("o1"), SV_STR("o1"), SV_STR("o"), SV_INT(1))),
+        store__exec(other, SQL_INSERT, SV_ARGS(SV_STR("o1"), SV_STR("o1"), SV_STR("o"), SV_INT(1))),
         STORE_DONE);
     cr_assert_eq(count_users(db), 0, "one snapshot for the whole request");
     store_read_release(db);
     cr_assert_eq(count_users(db), 1);
     /* A write through the writer ends this thread's snapshot: the next read sees it. */
     struct store_writer *w = store_writer_new(path);
-    cr_assert_eq(store_write_exec(w, SQL_INSERT,
-                                  SV_ARGS(SV_STR("o2"), SV_STR("o2"), SV_STR("o"), SV_INT(1)),
-                                  NULL),
+    cr_assert_eq(store__write_exec(w, SQL_INSERT,
+                                   SV_ARGS(SV_STR("o2"), SV_STR("o2"), SV_STR("o"), SV_INT(1)),
+                                   NULL),
                  STORE_DONE);
     cr_assert_eq(count_users(db), 2);
     store_writer_free(w);

@@ -5,62 +5,62 @@
 
 Test(text, counts_code_points_not_bytes)
 {
-    cr_assert_eq(text_chars("abc", 3), 3);
-    cr_assert_eq(text_chars("Praça", strlen("Praça")), 5);
-    cr_assert_eq(text_chars("😀", strlen("😀")), 1);
+    cr_assert_eq(rule_text_chars("abc", 3), 3);
+    cr_assert_eq(rule_text_chars("Praça", strlen("Praça")), 5);
+    cr_assert_eq(rule_text_chars("😀", strlen("😀")), 1);
 }
 
 Test(text, username_rule_and_folding)
 {
     char ok[] = "Ana.Silva_9";
-    cr_assert(text_username_fold(ok, strlen(ok)));
+    cr_assert(rule_text_username_fold(ok, strlen(ok)));
     cr_assert_str_eq(ok, "ana.silva_9");
     char short_one[] = "a", bad[] = "ana silva", dash[] = "ana-x";
-    cr_assert(!text_username_fold(short_one, 1));
-    cr_assert(!text_username_fold(bad, strlen(bad)));
-    cr_assert(!text_username_fold(dash, strlen(dash)));
+    cr_assert(!rule_text_username_fold(short_one, 1));
+    cr_assert(!rule_text_username_fold(bad, strlen(bad)));
+    cr_assert(!rule_text_username_fold(dash, strlen(dash)));
     char max[] = "abcdefghijabcdefghijabcdefghij12", over[] = "abcdefghijabcdefghijabcdefghij123";
-    cr_assert(text_username_fold(max, 32));
-    cr_assert(!text_username_fold(over, 33));
+    cr_assert(rule_text_username_fold(max, 32));
+    cr_assert(!rule_text_username_fold(over, 33));
 }
 
 Test(text, trim_and_control)
 {
     size_t len = 7;
-    const char *t = text_trim("  ola  ", &len);
+    const char *t = rule_text_trim("  ola  ", &len);
     cr_assert_eq(len, 3);
     cr_assert_eq(strncmp(t, "ola", 3), 0);
-    cr_assert(text_has_control("a\x01", 2, 0));
-    cr_assert(!text_has_control("a\nb", 3, 1));
-    cr_assert(text_has_control("a\nb", 3, 0));
+    cr_assert(rule_text_has_control("a\x01", 2, 0));
+    cr_assert(!rule_text_has_control("a\nb", 3, 1));
+    cr_assert(rule_text_has_control("a\nb", 3, 0));
 }
 
 Test(text, bot_usernames_are_valid_usernames)
 {
     char out[33], copy[33];
-    text_bot_username("Meu Bot Legal!", 0, out);
+    rule_text_bot_username("Meu Bot Legal!", 0, out);
     cr_assert_str_eq(out, "meu_bot_legal_bot");
-    text_bot_username("Meu Bot Legal!", 4242, out);
+    rule_text_bot_username("Meu Bot Legal!", 4242, out);
     cr_assert_str_eq(out, "meu_bot_legal_4242");
-    text_bot_username("Meu primeiro bot", 0, out);
+    rule_text_bot_username("Meu primeiro bot", 0, out);
     cr_assert_str_eq(out, "meu_primeiro_bot", "no bot_bot");
-    text_bot_username("Relógio", 0, out);
+    rule_text_bot_username("Relógio", 0, out);
     cr_assert_str_eq(out, "relogio_bot", "accents become their letter, not a separator");
-    text_bot_username("Ação Œuvre Straße Łódź Ærø", 0, out);
+    rule_text_bot_username("Ação Œuvre Straße Łódź Ærø", 0, out);
     cr_assert_str_eq(out, "acao_ouvre_strasse_lodz_bot", "24 letters at most");
-    text_bot_username("Çà×ñ", 0, out);
+    rule_text_bot_username("Çà×ñ", 0, out);
     cr_assert_str_eq(out, "ca_n_bot", "× is no letter");
-    text_bot_username("😀😀", 0, out);
+    rule_text_bot_username("😀😀", 0, out);
     cr_assert_str_eq(out, "app_bot");
-    text_bot_username("abcdefghijklmnopqrstuvwxyzabcdefghij", 0, out);
+    rule_text_bot_username("abcdefghijklmnopqrstuvwxyzabcdefghij", 0, out);
     cr_assert_eq(strlen(out), 28);
     const char *names[] = {"x",   "  ",    "Ação",
                            "a.b", "__x__", "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         for (int attempt = 0; attempt < 2; attempt++) {
-            text_bot_username(names[i], attempt * 9999, out);
+            rule_text_bot_username(names[i], attempt * 9999, out);
             memcpy(copy, out, sizeof out);
-            cr_assert(text_username_fold(copy, strlen(copy)), "%s", out);
+            cr_assert(rule_text_username_fold(copy, strlen(copy)), "%s", out);
         }
     }
 }

@@ -4,8 +4,8 @@
 #include "domain/intents.h"
 #include "domain/urls.h"
 
-#define REDIRECT(u)        url_check_redirect((u), strlen(u))
-#define ENDPOINT(u, allow) url_check_endpoint((u), strlen(u), (allow))
+#define REDIRECT(u)        rule_url_check_redirect((u), strlen(u))
+#define ENDPOINT(u, allow) rule_url_check_endpoint((u), strlen(u), (allow))
 
 Test(urls, redirect_uris)
 {
@@ -69,10 +69,10 @@ Test(urls, endpoints_refuse_private_hosts_unless_allowed)
 
 Test(intents, names_and_bits)
 {
-    cr_assert_eq(intent_bit("messages.read", 13), INTENT_MESSAGES_READ);
-    cr_assert_eq(intent_bit("voice.connect", 13), INTENT_VOICE_CONNECT);
-    cr_assert_eq(intent_bit("messages.rea", 12), 0);
-    cr_assert_eq(intent_bit("MESSAGES.READ", 13), 0);
-    cr_assert_str_eq(intent_name(3), "interactions.receive");
-    cr_assert_null(intent_name(5));
+    cr_assert_eq(rule_intent_bit("messages.read", 13), INTENT_MESSAGES_READ);
+    cr_assert_eq(rule_intent_bit("voice.connect", 13), INTENT_VOICE_CONNECT);
+    cr_assert_eq(rule_intent_bit("messages.rea", 12), 0);
+    cr_assert_eq(rule_intent_bit("MESSAGES.READ", 13), 0);
+    cr_assert_str_eq(rule_intent_name(3), "interactions.receive");
+    cr_assert_null(rule_intent_name(5));
 }

@@ -21,7 +21,7 @@ static int join(const char *text, char *msg, size_t cap)
     json_t *v = text ? parse(text) : NULL;
     struct voice_join_req req;
     struct rule_error err;
-    int status = voice_read_join(v, &req, &err);
+    int status = rule_voice_read_join(v, &req, &err);
     if (status)
         snprintf(msg, cap, "%s: %s", err.path, err.reason);
     json_decref(v);
@@ -33,7 +33,7 @@ Test(voice_rules, join_reads_the_channel_and_flags)
     json_t *v = parse("{\"channelId\":\"" ROOM "\",\"muted\":true,\"deafened\":null}");
     struct voice_join_req req;
     struct rule_error err;
-    cr_assert_eq(voice_read_join(v, &req, &err), 0);
+    cr_assert_eq(rule_voice_read_join(v, &req, &err), 0);
     cr_assert_str_eq(req.channel_id, ROOM);
     cr_assert_eq(req.muted, 1);
     cr_assert_eq(req.deafened, 0);
@@ -65,18 +65,18 @@ Test(voice_rules, leave_takes_an_optional_channel)
 {
     struct voice_leave_req req;
     struct rule_error err;
-    cr_assert_eq(voice_read_leave(NULL, &req, &err), 0);
+    cr_assert_eq(rule_voice_read_leave(NULL, &req, &err), 0);
     cr_assert_str_eq(req.channel_id, "");
     json_t *v = parse("{\"channelId\":null}");
-    cr_assert_eq(voice_read_leave(v, &req, &err), 0);
+    cr_assert_eq(rule_voice_read_leave(v, &req, &err), 0);
     cr_assert_str_eq(req.channel_id, "");
     json_decref(v);
     v = parse("{\"channelId\":\"" ROOM "\"}");
-    cr_assert_eq(voice_read_leave(v, &req, &err), 0);
+    cr_assert_eq(rule_voice_read_leave(v, &req, &err), 0);
     cr_assert_str_eq(req.channel_id, ROOM);
     json_decref(v);
     v = parse("{\"channelId\":\"sala\"}");
-    cr_assert_eq(voice_read_leave(v, &req, &err), 400);
+    cr_assert_eq(rule_voice_read_leave(v, &req, &err), 400);
     cr_assert_str_eq(err.path, "channelId");
     json_decref(v);
 }
@@ -90,7 +90,7 @@ static int signal_of(size_t n, int attachments, struct rule_error *err)
     json_t *v = json_pack("{ssssss}", "channelId", ROOM, "toUserId", ANA, "data", s);
     free(s);
     struct voice_signal_req req;
-    int status = voice_read_signal(v, attachments, &req, err);
+    int status = rule_voice_read_signal(v, attachments, &req, err);
     if (!status)
         cr_assert_str_eq(json_string_value(req.data),
                          json_string_value(json_object_get(v, "data")));
@@ -115,20 +115,20 @@ Test(voice_rules, signal_needs_both_ids_and_data)
     struct rule_error err;
     json_t *v =
         parse("{\"channelId\":\"" ROOM "\",\"toUserId\":\"" ANA "\",\"data\":{\"a\":[1,2]}}");
-    cr_assert_eq(voice_read_signal(v, 0, &req, &err), 0);
+    cr_assert_eq(rule_voice_read_signal(v, 0, &req, &err), 0);
     cr_assert_str_eq(req.to_user_id, ANA);
     cr_assert(json_is_object(req.data));
     json_decref(v);
     v = parse("{\"channelId\":\"" ROOM "\",\"data\":1}");
-    cr_assert_eq(voice_read_signal(v, 0, &req, &err), 400);
+    cr_assert_eq(rule_voice_read_signal(v, 0, &req, &err), 400);
     cr_assert_str_eq(err.path, "toUserId");
     json_decref(v);
     v = parse("{\"channelId\":\"" ROOM "\",\"toUserId\":\"" ANA "\",\"data\":null}");
-    cr_assert_eq(voice_read_signal(v, 0, &req, &err), 400);
+    cr_assert_eq(rule_voice_read_signal(v, 0, &req, &err), 400);
     cr_assert_str_eq(err.path, "data");
     cr_assert_str_eq(err.reason, "obrigatório");
     json_decref(v);
     v = parse("{\"channelId\":\"" ROOM "\",\"toUserId\":\"" ANA "\",\"data\":false}");
-    cr_assert_eq(voice_read_signal(v, 0, &req, &err), 0, "any JSON value but null");
+    cr_assert_eq(rule_voice_read_signal(v, 0, &req, &err), 0, "any JSON value but null");
     json_decref(v);
 }

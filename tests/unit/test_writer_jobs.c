@@ -40,10 +40,10 @@ TestSuite(writer_jobs, .init = setup, .fini = teardown);
 
 static int64_t count(const char *sql)
 {
-    struct store_stmt *st = store_query(db, sql, NULL, 0);
-    cr_assert_eq(store_step(st), STORE_ROW);
-    int64_t n = store_int(st, 0);
-    store_finish(st);
+    struct store_stmt *st = store__query(db, sql, NULL, 0);
+    cr_assert_eq(store__step(st), STORE_ROW);
+    int64_t n = store__int(st, 0);
+    store__finish(st);
     return n;
 }
 
@@ -51,20 +51,20 @@ static int add_user(struct store *w, void *name)
 {
     static const char *SQL =
         "INSERT INTO users (id, username, display_name, created_at) VALUES ($1, $1, $1, 1)";
-    return store_exec(w, SQL, SV_ARGS(SV_STR(name)));
+    return store__exec(w, SQL, SV_ARGS(SV_STR(name)));
 }
 
 static int add_server(struct store *w, void *id)
 {
     static const char *SQL = "INSERT INTO servers (id, name, owner_id, created_at) "
                              "VALUES ($1, $1, 'owner', 1)";
-    return store_exec(w, SQL, SV_ARGS(SV_STR(id)));
+    return store__exec(w, SQL, SV_ARGS(SV_STR(id)));
 }
 
 static int rename_server(struct store *w, void *id)
 {
     static const char *SQL = "UPDATE servers SET name = 'renamed' WHERE id = $1";
-    return store_exec(w, SQL, SV_ARGS(SV_STR(id)));
+    return store__exec(w, SQL, SV_ARGS(SV_STR(id)));
 }
 
 static int fail_half_way(struct store *w, void *arg)
@@ -78,9 +78,9 @@ static int defer_a_broken_reference(struct store *w, void *arg)
     (void)arg;
     static const char *SQL = "INSERT INTO tokens (hash, user_id, kind, created_at) "
                              "VALUES ('h', 'ghost', 'session', 1)";
-    if (store_exec(w, "PRAGMA defer_foreign_keys = ON", NULL, 0) != STORE_DONE)
+    if (store__exec(w, "PRAGMA defer_foreign_keys = ON", NULL, 0) != STORE_DONE)
         return -1;
-    return store_exec(w, SQL, NULL, 0); /* fails only at COMMIT */
+    return store__exec(w, SQL, NULL, 0); /* fails only at COMMIT */
 }
 
 struct job {
@@ -230,25 +230,25 @@ Test(writer_jobs, a_failed_commit_fails_every_job_of_its_batch)
 static int cap_the_file(struct store *w, void *arg)
 {
     (void)arg;
-    struct store_stmt *st = store_query(w, "PRAGMA page_count", NULL, 0);
-    cr_assert_eq(store_step(st), STORE_ROW);
+    struct store_stmt *st = store__query(w, "PRAGMA page_count", NULL, 0);
+    cr_assert_eq(store__step(st), STORE_ROW);
     char sql[64];
-    snprintf(sql, sizeof sql, "PRAGMA max_page_count = %lld", (long long)store_int(st, 0) + 8);
-    store_finish(st);
-    return store_exec_script(w, sql);
+    snprintf(sql, sizeof sql, "PRAGMA max_page_count = %lld", (long long)store__int(st, 0) + 8);
+    store__finish(st);
+    return store__exec_script(w, sql);
 }
 
 static int add_big_user(struct store *w, void *name)
 {
     static const char *SQL = "INSERT INTO users (id, username, display_name, created_at)"
                              " VALUES ($1, $1, hex(zeroblob(400000)), 1)";
-    return store_exec(w, SQL, SV_ARGS(SV_STR(name)));
+    return store__exec(w, SQL, SV_ARGS(SV_STR(name)));
 }
 
 static int uncap_the_file(struct store *w, void *arg)
 {
     (void)arg;
-    return store_exec_script(w, "PRAGMA max_page_count = 1073741823");
+    return store__exec_script(w, "PRAGMA max_page_count = 1073741823");
 }
 
 Test(writer_jobs, a_full_disk_fails_only_the_jobs_it_rolled_back)
@@ -268,10 +268,10 @@ Test(writer_jobs, a_full_disk_fails_only_the_jobs_it_rolled_back)
     const char *names[] = {"before", "big", "after1", "after2"};
     for (int i = 0; i < 4; i++) {
         static const char *SQL = "SELECT count(*) FROM users WHERE username = $1";
-        struct store_stmt *st = store_query(db, SQL, SV_ARGS(SV_STR(names[i])));
-        cr_assert_eq(store_step(st), STORE_ROW);
-        int64_t present = store_int(st, 0);
-        store_finish(st);
+        struct store_stmt *st = store__query(db, SQL, SV_ARGS(SV_STR(names[i])));
+        cr_assert_eq(store__step(st), STORE_ROW);
+        int64_t present = store__int(st, 0);
+        store__finish(st);
         cr_assert_eq(present, jobs[i].committed && jobs[i].result == STORE_DONE,
                      "%s: committed %d, result %d", names[i], jobs[i].committed, jobs[i].result);
     }

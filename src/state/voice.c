@@ -1,13 +1,13 @@
-/* Voice sessions: see voicestate.h. */
+/* Voice sessions: see voice.h. */
 #include "core/buf.h"
 #include "core/jsonout.h"
-#include "state/voicestate.h"
+#include "state/voice.h"
 
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
-struct voicestate {
+struct state_voice {
     pthread_mutex_t lock;
     struct voice_session *list;
     size_t n, cap;
@@ -15,27 +15,27 @@ struct voicestate {
     void *change_arg;
 };
 
-void voicestate_on_change(struct voicestate *v, voicestate_change_fn fn, void *arg)
+void state_voice_on_change(struct state_voice *v, voicestate_change_fn fn, void *arg)
 {
     v->on_change = fn;
     v->change_arg = arg;
 }
 
-static void tell(struct voicestate *v, const struct voice_session *s, int removed)
+static void tell(struct state_voice *v, const struct voice_session *s, int removed)
 {
     if (v->on_change)
         v->on_change(v->change_arg, s, removed);
 }
 
-struct voicestate *voicestate_new(void)
+struct state_voice *state_voice_new(void)
 {
-    struct voicestate *v = calloc(1, sizeof *v);
+    struct state_voice *v = calloc(1, sizeof *v);
     if (v)
         pthread_mutex_init(&v->lock, NULL);
     return v;
 }
 
-void voicestate_free(struct voicestate *v)
+void state_voice_free(struct state_voice *v)
 {
     if (!v)
         return;
@@ -60,7 +60,7 @@ static const char *key_of(const struct voice_session *s, enum voice_key key)
 }
 
 /* Index of the user's session in a server (or in a channel), or -1. Called locked. */
-static long locate(const struct voicestate *v, const char *user_id, enum voice_key key,
+static long locate(const struct state_voice *v, const char *user_id, enum voice_key key,
                    const char *value)
 {
     for (size_t i = 0; i < v->n; i++)
@@ -69,7 +69,7 @@ static long locate(const struct voicestate *v, const char *user_id, enum voice_k
     return -1;
 }
 
-static void take_out(struct voicestate *v, size_t i)
+static void take_out(struct state_voice *v, size_t i)
 {
     memmove(&v->list[i], &v->list[i + 1], (v->n - i - 1) * sizeof v->list[0]);
     v->n--;
@@ -77,7 +77,7 @@ static void take_out(struct voicestate *v, size_t i)
 
 /* Puts s in the place of the user's session in s's server (called locked): 1 when one was
  * replaced (*before), 0 when added, -1 when out of memory. */
-static int put_locked(struct voicestate *v, const struct voice_session *s,
+static int put_locked(struct state_voice *v, const struct voice_session *s,
                       struct voice_session *before)
 {
     long i = locate(v, s->user_id, VOICE_BY_SERVER, s->server_id);
@@ -104,8 +104,8 @@ static int put_locked(struct voicestate *v, const struct voice_session *s,
     return i >= 0;
 }
 
-int voicestate_put(struct voicestate *v, const struct voice_session *s,
-                   struct voice_session *before)
+int state_voice_put(struct state_voice *v, const struct voice_session *s,
+                    struct voice_session *before)
 {
     pthread_mutex_lock(&v->lock);
     int rc = put_locked(v, s, before);
@@ -117,8 +117,8 @@ int voicestate_put(struct voicestate *v, const struct voice_session *s,
     return rc;
 }
 
-int voicestate_apply(struct voicestate *v, const struct voice_session *s, int removed,
-                     struct voice_session *before)
+int state_voice_apply(struct state_voice *v, const struct voice_session *s, int removed,
+                      struct voice_session *before)
 {
     pthread_mutex_lock(&v->lock);
     long i = locate(v, s->user_id, VOICE_BY_SERVER, s->server_id);
@@ -140,7 +140,7 @@ int voicestate_apply(struct voicestate *v, const struct voice_session *s, int re
     return rc;
 }
 
-long voicestate_drop_node(struct voicestate *v, const char *node, struct voice_session **out)
+long state_voice_drop_node(struct state_voice *v, const char *node, struct voice_session **out)
 {
     *out = NULL;
     pthread_mutex_lock(&v->lock);
@@ -165,8 +165,8 @@ long voicestate_drop_node(struct voicestate *v, const char *node, struct voice_s
     return (long)n;
 }
 
-int voicestate_remove(struct voicestate *v, const char *user_id, const char *server_id,
-                      struct voice_session *out)
+int state_voice_remove(struct state_voice *v, const char *user_id, const char *server_id,
+                       struct voice_session *out)
 {
     pthread_mutex_lock(&v->lock);
     long i = locate(v, user_id, VOICE_BY_SERVER, server_id);
@@ -179,8 +179,8 @@ int voicestate_remove(struct voicestate *v, const char *user_id, const char *ser
     return i >= 0;
 }
 
-int voicestate_find(struct voicestate *v, const char *user_id, const char *channel_id,
-                    struct voice_session *out)
+int state_voice_find(struct state_voice *v, const char *user_id, const char *channel_id,
+                     struct voice_session *out)
 {
     pthread_mutex_lock(&v->lock);
     long i = locate(v, user_id, VOICE_BY_CHANNEL, channel_id);
@@ -190,8 +190,8 @@ int voicestate_find(struct voicestate *v, const char *user_id, const char *chann
     return i >= 0;
 }
 
-int voicestate_set_can_speak(struct voicestate *v, const char *user_id, const char *channel_id,
-                             int can_speak)
+int state_voice_set_can_speak(struct state_voice *v, const char *user_id, const char *channel_id,
+                              int can_speak)
 {
     pthread_mutex_lock(&v->lock);
     long i = locate(v, user_id, VOICE_BY_CHANNEL, channel_id);
@@ -204,8 +204,8 @@ int voicestate_set_can_speak(struct voicestate *v, const char *user_id, const ch
     return changed;
 }
 
-long voicestate_list(struct voicestate *v, enum voice_key key, const char *value,
-                     struct voice_session **out)
+long state_voice_list(struct state_voice *v, enum voice_key key, const char *value,
+                      struct voice_session **out)
 {
     *out = NULL;
     pthread_mutex_lock(&v->lock);
@@ -225,7 +225,8 @@ long voicestate_list(struct voicestate *v, enum voice_key key, const char *value
     return (long)n;
 }
 
-json_t *voice_participants_json(const struct voice_session *list, size_t n, int with_joined_at)
+json_t *state_voice_participants_json(const struct voice_session *list, size_t n,
+                                      int with_joined_at)
 {
     json_t *arr = json_array();
     for (size_t i = 0; i < n; i++) {
@@ -239,7 +240,7 @@ json_t *voice_participants_json(const struct voice_session *list, size_t n, int 
     return arr;
 }
 
-char *voice_session_text(const struct voice_session *s)
+char *state_voice_session_text(const struct voice_session *s)
 {
     json_t *o =
         json_pack("{ss ss ss ss ss sb sb sb sb sI}", "s", s->server_id, "c", s->channel_id, "u",
@@ -250,7 +251,7 @@ char *voice_session_text(const struct voice_session *s)
     return text;
 }
 
-int voice_session_parse(const char *text, size_t len, struct voice_session *out)
+int state_voice_session_parse(const char *text, size_t len, struct voice_session *out)
 {
     json_t *o = json_loadb(text, len, 0, NULL);
     const char *sid, *cid, *uid, *sock, *node;
