@@ -1,4 +1,4 @@
-/* Answers: see api.h. Every /api answer is JSON, uncached. */
+/* Answers: see api.h. Every /api answer is JSON and uncached, but for the media proxy's images. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

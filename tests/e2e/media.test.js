@@ -83,13 +83,17 @@ test('an embed image comes through the proxy as it is, marked so it never runs a
   assert.equal(r.headers.get('content-type'), 'image/png');
   assert.equal(r.headers.get('x-content-type-options'), 'nosniff');
   assert.equal(r.headers.get('content-security-policy'), "default-src 'none'; sandbox");
+  assert.equal(r.headers.get('cache-control'), 'private, max-age=3600', 'kept by the browser that asked');
+  assert.equal(r.headers.get('vary'), 'Cookie, Authorization', 'and only for the same sign-in');
   assert.ok(Buffer.from(await r.arrayBuffer()).equals(IMAGE));
 });
 
 test('only images the message shows, only image types, bounded in size; the site\'s own failure said', async () => {
   const w = await world(srv.url, embedWith());
   const error = async (r) => [r.status, (await r.json()).error];
-  assert.deepEqual(await error(await w.get(`${base}/x.svg`)), [502, 'O endereço não é de uma imagem PNG, JPEG, GIF, WebP ou AVIF']);
+  const refused = await w.get(`${base}/x.svg`);
+  assert.equal(refused.headers.get('cache-control'), 'no-store', 'a failure is not kept');
+  assert.deepEqual(await error(refused), [502, 'O endereço não é de uma imagem PNG, JPEG, GIF, WebP ou AVIF']);
   assert.deepEqual(await error(await w.get(`${base}/page.html`)), [404, 'Esta mensagem não mostra essa imagem'], "the embed's link is not an image of it");
   assert.deepEqual(await error(await w.get(`${base}/big.png`)), [404, 'Esta mensagem não mostra essa imagem']);
   assert.deepEqual(await error(await w.get('ftp://example.com/a.png')), [400, 'url: deve ser uma URL absoluta http ou https']);
