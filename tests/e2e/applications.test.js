@@ -4,12 +4,10 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const { spawnSync } = require('node:child_process');
-const { startServer, api, register, appWithBot, install, serverWithMembers, eventually, BIN } = require('./helpers');
+const { startServer, api, register, appWithBot, install, serverWithMembers, eventually, BIN, sharedServer } = require('./helpers');
 
 const BOGUS_ID = '01a1fe3b-0000-7000-8000-000000000000';
-let srv;
-test.before(async () => { srv = await startServer({ args: ['--test-clock'] }); });
-test.after(async () => { const r = await srv.stop(); assert.equal(r.code, 0, srv.stderr); });
+const srv = sharedServer({ args: ['--test-clock'] });
 
 const APP_KEYS = ['id', 'name', 'description', 'iconUrl', 'botUserId', 'botUsername', 'clientId', 'hasBot', 'isPublic', 'intents',
   'interactionsEndpointUrl', 'hasInteractionSigningSecret', 'redirectUris', 'hasClientSecret', 'suspended',

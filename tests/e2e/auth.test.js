@@ -3,11 +3,9 @@
 'use strict';
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { startServer, api, postFrom, register, uniqueName, totp } = require('./helpers');
+const { startServer, api, postFrom, register, uniqueName, totp, sharedServer } = require('./helpers');
 
-let srv;
-test.before(async () => { srv = await startServer(); });
-test.after(async () => { const r = await srv.stop(); assert.equal(r.code, 0, srv.stderr); });
+const srv = sharedServer();
 
 test('register folds the name, returns {user, token} with 201 and sets the session cookie', async () => {
   const name = uniqueName('Maria');

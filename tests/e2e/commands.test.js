@@ -2,12 +2,10 @@
 'use strict';
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { startServer, api, register, appWithBot, install, serverWithMembers } = require('./helpers');
+const { startServer, api, register, appWithBot, install, serverWithMembers, sharedServer } = require('./helpers');
 
 const { P } = require('./permissions');
-let srv;
-test.before(async () => { srv = await startServer(); });
-test.after(async () => { const r = await srv.stop(); assert.equal(r.code, 0, srv.stderr); });
+const srv = sharedServer();
 
 const put = (token, body) => api(srv.url, 'PUT', '/api/bot/commands', { token, body });
 const clima = {

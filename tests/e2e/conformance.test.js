@@ -4,11 +4,9 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const WebSocket = require('ws');
-const { startServer, eventually } = require('./helpers');
+const { startServer, eventually, sharedServer } = require('./helpers');
 
-let srv;
-test.before(async () => { srv = await startServer({ args: ['--conformance'] }); });
-test.after(async () => { const r = await srv.stop(); assert.equal(r.code, 0, srv.stderr); });
+const srv = sharedServer({ args: ['--conformance'] });
 
 const poll = async (path, sid, body) => {
   const url = `${srv.url}${path}?EIO=4&transport=polling${sid ? `&sid=${sid}` : ''}`;
@@ -63,7 +61,9 @@ test('/engine.io/ echoes text and binary over WebSocket; server pings, the pong 
   ws.close();
 });
 
-test('polling → WebSocket upgrade: probe, noop to the held GET, then polling is refused', async () => {
+// A polling session upgraded as the clients do it: probe, the held GET answered with a noop,
+// then the upgrade packet.
+async function upgraded() {
   const { text } = await poll('/engine.io/');
   const sid = JSON.parse(text.slice(1)).sid;
   const held = poll('/engine.io/', sid);
@@ -72,6 +72,11 @@ test('polling → WebSocket upgrade: probe, noop to the held GET, then polling i
   assert.equal(await ws.next(), '3probe');
   assert.equal((await held).text, '6');
   ws.send('5');
+  return { sid, ws };
+}
+
+test('polling → WebSocket upgrade: probe, noop to the held GET, then polling is refused', async () => {
+  const { sid, ws } = await upgraded();
   ws.send('4after');
   assert.equal(await ws.next(), '4after');
   const r = await poll('/engine.io/', sid);
@@ -175,14 +180,7 @@ test('suite: a client close (POST 1) while a GET is pending answers that GET wit
 });
 
 test('suite: a second WebSocket handshake on an upgraded sid is accepted, then closed by the server', async () => {
-  const { text } = await poll('/engine.io/');
-  const sid = JSON.parse(text.slice(1)).sid;
-  const held = poll('/engine.io/', sid);
-  const ws = await wsOpen('/engine.io/', sid);
-  ws.send('2probe');
-  assert.equal(await ws.next(), '3probe');
-  assert.equal((await held).text, '6');
-  ws.send('5');
+  const { sid, ws } = await upgraded();
   const again = new WebSocket(`${srv.url.replace('http', 'ws')}/engine.io/?EIO=4&transport=websocket&sid=${sid}`);
   const outcome = await new Promise((resolve) => {
     let opened = false;

@@ -3,17 +3,11 @@
 'use strict';
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { startServer, api, register, appWithBot, install, serverWithMembers, gatewayConnect } = require('./helpers');
+const { startServer, api, register, appWithBot, install, serverWithMembers, gatewayConnect, sharedServer } = require('./helpers');
 
 const { P } = require('./permissions');
-let srv;
 const sockets = [];
-test.before(async () => { srv = await startServer(); });
-test.after(async () => {
-  for (const s of sockets) s.close();
-  const r = await srv.stop();
-  assert.equal(r.code, 0, srv.stderr);
-});
+const srv = sharedServer({}, sockets);
 
 // An application with a bot installed in a server with a second channel the bot cannot see.
 async function world(intents = ['messages.read']) {

@@ -7,14 +7,12 @@ const assert = require('node:assert/strict');
 const net = require('node:net');
 const { spawnSync } = require('node:child_process');
 const { io } = require('socket.io-client');
-const { startServer, api, register, appWithBot, install, serverWithMembers, gatewayConnect, eventually, BIN, nextEvent: next, quiet } = require('./helpers');
+const { startServer, api, register, appWithBot, install, serverWithMembers, gatewayConnect, eventually, BIN, nextEvent: next, quiet, sharedServer } = require('./helpers');
 
 const { P } = require('./permissions');
 const MODES = { default: {}, websocket: { transports: ['websocket'] } };
-let srv;
 const sockets = [];
-test.before(async () => { srv = await startServer({ args: ['--ping-interval-ms', '2000', '--ping-timeout-ms', '5000'] }); });
-test.after(async () => { for (const s of sockets) s.close(); const r = await srv.stop(); assert.equal(r.code, 0, srv.stderr); });
+const srv = sharedServer({ args: ['--ping-interval-ms', '2000', '--ping-timeout-ms', '5000'] }, sockets);
 
 // Connects and resolves with the socket, or rejects with the connect_error.
 function connect(token, mode = 'default', extra = {}) {

@@ -334,3 +334,20 @@ async function metric(srv, name, labels = '') {
   return line === undefined ? undefined : Number(line.split(' ').pop());
 }
 module.exports.metric = metric;
+
+// One server shared by all the tests of a file: started before the first, stopped after the
+// last with a check that it exited cleanly (the sanitizers' findings fail it), after closing
+// the sockets pushed to `sockets`. What it returns reads through to that server once started
+// (srv.url, srv.stderr …), so the tests use it as they would the server itself.
+function sharedServer(options, sockets = []) {
+  const test = require('node:test');
+  let started;
+  test.before(async () => { started = await startServer(options); });
+  test.after(async () => {
+    for (const s of sockets) s.disconnect();
+    const r = await started.stop();
+    if (r.code !== 0) throw new Error(`praca exited ${r.code}: ${started.stderr}`);
+  });
+  return new Proxy({}, { get: (_, key) => started[key] });
+}
+module.exports.sharedServer = sharedServer;

@@ -3,11 +3,9 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const { spawnSync } = require('node:child_process');
-const { startServer, api, register, rawExchange, BIN, eventually, metric } = require('./helpers');
+const { startServer, api, register, rawExchange, BIN, eventually, metric, sharedServer } = require('./helpers');
 
-let srv;
-test.before(async () => { srv = await startServer({ args: ['--header-timeout-ms', '600', '--idle-timeout-ms', '1500', '--body-timeout-ms', '800'] }); });
-test.after(async () => { const r = await srv.stop(); assert.equal(r.code, 0, srv.stderr); });
+const srv = sharedServer({ args: ['--header-timeout-ms', '600', '--idle-timeout-ms', '1500', '--body-timeout-ms', '800'] });
 
 async function healthy() {
   const r = await api(srv.url, 'GET', '/api/health');

@@ -3,13 +3,11 @@
 'use strict';
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { startServer, api, register, appWithBot, install, serverWithMembers } = require('./helpers');
+const { startServer, api, register, appWithBot, install, serverWithMembers, sharedServer } = require('./helpers');
 
 const { P } = require('./permissions');
 const BOGUS_ID = '01a1fe3b-0000-7000-8000-000000000000';
-let srv;
-test.before(async () => { srv = await startServer({ args: ['--test-clock'] }); });
-test.after(async () => { const r = await srv.stop(); assert.equal(r.code, 0, srv.stderr); });
+const srv = sharedServer({ args: ['--test-clock'] });
 
 const startQuery = (info, extra = {}) => new URLSearchParams({ client_id: info.app.clientId, redirect_uri: info.redirect, ...extra });
 const start = (who, info, extra) => api(srv.url, 'GET', `/api/oauth2/authorize/start?${startQuery(info, extra)}`, { token: who.token });

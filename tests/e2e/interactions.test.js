@@ -4,14 +4,12 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const { spawnSync } = require('node:child_process');
-const { startServer, api, appWithBot, install, serverWithMembers, gatewayConnect, BIN, nextEvent: next, quiet } = require('./helpers');
+const { startServer, api, appWithBot, install, serverWithMembers, gatewayConnect, BIN, nextEvent: next, quiet, sharedServer } = require('./helpers');
 
 const { P } = require('./permissions');
 const EVERYONE_DEFAULT = 256 | 512 | 2048 | 128 | 16384 | 32768 | 65536;
-let srv;
 const sockets = [];
-test.before(async () => { srv = await startServer({ args: ['--test-clock'] }); });
-test.after(async () => { for (const s of sockets) s.close(); const r = await srv.stop(); assert.equal(r.code, 0, srv.stderr); });
+const srv = sharedServer({ args: ['--test-clock'] }, sockets);
 
 const connect = (token, transports) => gatewayConnect(srv.url, { auth: { token }, ...(transports && { transports }) }, sockets);
 

@@ -3,15 +3,13 @@
 'use strict';
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { startServer, api, register, serverWithMembers, totp, gatewayConnect, eventually, appWithBot, quiet } = require('./helpers');
+const { startServer, api, register, serverWithMembers, totp, gatewayConnect, eventually, appWithBot, quiet, sharedServer } = require('./helpers');
 
 const { P } = require('./permissions');
 const BOGUS_ID = '01a1fe3b-0000-7000-8000-000000000000';
 
-let srv;
-test.before(async () => { srv = await startServer({ args: ['--test-clock'] }); });
 const sockets = [];
-test.after(async () => { for (const s of sockets) s.disconnect(); const r = await srv.stop(); assert.equal(r.code, 0, srv.stderr); });
+const srv = sharedServer({ args: ['--test-clock'] }, sockets);
 
 async function giveRole(owner, sid, userId, permissions) {
   const role = await api(srv.url, 'POST', `/api/servers/${sid}/roles`, { token: owner.token, body: { name: 'R', permissions } });

@@ -2,7 +2,7 @@
 'use strict';
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { startServer, api, register, appWithBot, install, serverWithMembers, totp } = require('./helpers');
+const { startServer, api, register, appWithBot, install, serverWithMembers, totp, sharedServer } = require('./helpers');
 
 const { P } = require('./permissions');
 const BOT_BITS = P.VER_CANAL | P.ENVIAR_MENSAGENS | P.ADICIONAR_REACOES | P.FIXAR_MENSAGENS;
@@ -11,9 +11,7 @@ const MESSAGE_KEYS = ['id', 'serverId', 'channelId', 'threadId', 'fromId', 'cont
   'components', 'flags', 'applicationId', 'commandName', 'commandInvokerId', 'replyToId', 'replyTo', 'mentions',
   'mentionsEveryone', 'mentionedRoleIds', 'reactions', 'pinned'];
 
-let srv;
-test.before(async () => { srv = await startServer({ args: ['--test-clock'] }); });
-test.after(async () => { const r = await srv.stop(); assert.equal(r.code, 0, srv.stderr); });
+const srv = sharedServer({ args: ['--test-clock'] });
 
 // A server with a member and an installed bot; `bits` are the bot's granted permissions.
 async function world({ bits = BOT_BITS, members = 1, intents = ['messages.read'] } = {}) {

@@ -6,16 +6,10 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 const { spawnSync, spawn } = require('node:child_process');
-const { startServer, api, register, serverWithMembers, appWithBot, install, gatewayConnect, eventually, BIN, POSTGRES } = require('./helpers');
+const { startServer, api, register, serverWithMembers, appWithBot, install, gatewayConnect, eventually, BIN, POSTGRES, sharedServer } = require('./helpers');
 
-let srv;
 const sockets = [];
-test.before(async () => { srv = await startServer({ args: ['--rate-limit-scale', '100'] }); });
-test.after(async () => {
-  for (const s of sockets) s.disconnect();
-  const r = await srv.stop();
-  assert.equal(r.code, 0, srv.stderr);
-});
+const srv = sharedServer({ args: ['--rate-limit-scale', '100'] }, sockets);
 
 const praca = (...args) => spawnSync(BIN, [...args, ...srv.storeArgs], { encoding: 'utf8' });
 

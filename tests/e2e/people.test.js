@@ -3,17 +3,11 @@
 'use strict';
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { startServer, api, register, serverWithMembers, gatewayConnect, appWithBot, install, eventually } = require('./helpers');
+const { startServer, api, register, serverWithMembers, gatewayConnect, appWithBot, install, eventually, sharedServer } = require('./helpers');
 
 const { P } = require('./permissions');
-let srv;
 const sockets = [];
-test.before(async () => { srv = await startServer(); });
-test.after(async () => {
-  for (const s of sockets) s.close();
-  const r = await srv.stop();
-  assert.equal(r.code, 0, srv.stderr);
-});
+const srv = sharedServer({}, sockets);
 
 const ticketFor = (who) => api(srv.url, 'POST', '/api/gateway/ticket', { token: who.token });
 const refusal = (auth) => gatewayConnect(srv.url, { auth }, sockets).then(() => null, (e) => e.message);

@@ -6,12 +6,10 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const path = require('node:path');
 const { spawn } = require('node:child_process');
-const { startServer, api, appWithBot, install, serverWithMembers } = require('./helpers');
+const { startServer, api, appWithBot, install, serverWithMembers, sharedServer } = require('./helpers');
 
 const SCRIPT = path.join(__dirname, 'python_bot.py');
-let srv;
-test.before(async () => { srv = await startServer(); });
-test.after(async () => { const r = await srv.stop(); assert.equal(r.code, 0, srv.stderr); });
+const srv = sharedServer();
 
 // Runs the python bot; `during(lines)` is called once its connect() has returned.
 function runBot(token, mode, during, seconds = 4, { base = srv.url, reconnect = false } = {}) {

@@ -2,15 +2,13 @@
 'use strict';
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { startServer, api, register, serverWithMembers } = require('./helpers');
+const { startServer, api, register, serverWithMembers, sharedServer } = require('./helpers');
 
 const { P } = require('./permissions');
 const EVERYONE_DEFAULT = P.VER_CANAL | P.ENVIAR_MENSAGENS | P.ADICIONAR_REACOES | P.CRIAR_CONVITE | P.CONECTAR_VOZ | P.FALAR | P.USAR_COMANDOS;
 const BOGUS_ID = '01a1fe3b-0000-7000-8000-000000000000';
 
-let srv;
-test.before(async () => { srv = await startServer(); });
-test.after(async () => { const r = await srv.stop(); assert.equal(r.code, 0, srv.stderr); });
+const srv = sharedServer();
 
 async function giveRole(owner, sid, userId, permissions, name = 'Cargo') {
   const role = await api(srv.url, 'POST', `/api/servers/${sid}/roles`, { token: owner.token, body: { name, permissions } });

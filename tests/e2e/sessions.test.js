@@ -3,17 +3,11 @@
 'use strict';
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { startServer, api, postFrom, register, uniqueName, gatewayConnect } = require('./helpers');
+const { startServer, api, postFrom, register, uniqueName, gatewayConnect, sharedServer } = require('./helpers');
 
 const DAY = 24 * 60 * 60 * 1000;
-let srv;
 const sockets = [];
-test.before(async () => { srv = await startServer({ args: ['--test-clock', '--session-idle-days', '30'] }); });
-test.after(async () => {
-  for (const s of sockets) s.disconnect();
-  const r = await srv.stop();
-  assert.equal(r.code, 0, srv.stderr);
-});
+const srv = sharedServer({ args: ['--test-clock', '--session-idle-days', '30'] }, sockets);
 
 const me = (token) => api(srv.url, 'GET', '/api/users/@me', { token });
 const advance = (ms) => api(srv.url, 'POST', '/api/test/clock', { body: { advanceMs: ms } });

@@ -3,14 +3,12 @@
 'use strict';
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { startServer, api, appWithBot, install, serverWithMembers, gatewayConnect, quiet } = require('./helpers');
+const { startServer, api, appWithBot, install, serverWithMembers, gatewayConnect, quiet, sharedServer } = require('./helpers');
 
 const { P } = require('./permissions');
 const BOT_PERMS = P.VER_CANAL | P.CONECTAR_VOZ | P.FALAR;
-let srv;
 const sockets = [];
-test.before(async () => { srv = await startServer(); });
-test.after(async () => { for (const s of sockets) s.close(); const r = await srv.stop(); assert.equal(r.code, 0, srv.stderr); });
+const srv = sharedServer({}, sockets);
 
 const connect = (token, transports) => gatewayConnect(srv.url, { auth: { token }, ...(transports && { transports }) }, sockets);
 
