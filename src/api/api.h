@@ -30,7 +30,7 @@ struct state_voice;
 struct state;
 
 /* Shared by every thread; immutable after start except through its own locks. */
-struct api__later;
+struct api_later;
 struct endpoints;
 
 struct api_service {
@@ -74,8 +74,8 @@ struct api_call {
     char params[HTTP_MAX_PARAMS][128]; /* route parameters, NUL-terminated */
     json_t *body;                      /* parsed by api__body */
     int answered;
-    struct bus_held *held;    /* on the writer lane: events wait here for the commit */
-    struct api__later *later; /* set by api__later: the answer comes from a resumption */
+    struct bus_held *held;   /* on the writer lane: events wait here for the commit */
+    struct api_later *later; /* set by api__later: the answer comes from a resumption */
 };
 
 typedef void (*api_handler)(struct api_call *c);
@@ -141,11 +141,11 @@ extern const struct api_route *const api_route_tables[];
  * calls api__later and returns without answering; whoever it waits on later calls
  * api__later_resume, from any thread, which runs fn on a worker with a call for the same caller
  * and request, and sends what fn answers. NULL when out of memory (answer at once then). */
-struct api__later *api__later(struct api_call *c);
-void api__later_resume(struct api__later *l, void (*fn)(struct api_call *c, void *arg), void *arg);
+struct api_later *api__later(struct api_call *c);
+void api__later_resume(struct api_later *l, void (*fn)(struct api_call *c, void *arg), void *arg);
 /* The same on the writer, inside its transaction (fn must wait on nothing): its writes and the
  * events they publish commit together. */
-void api__later_resume_writer(struct api__later *l, void (*fn)(struct api_call *c, void *arg),
+void api__later_resume_writer(struct api_later *l, void (*fn)(struct api_call *c, void *arg),
                               void *arg);
 /* Takes the request back before anything waits on it: the handler answers it itself. */
 void api__later_cancel(struct api_call *c);

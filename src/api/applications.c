@@ -286,7 +286,7 @@ static void interactions_config_put(struct api_call *c, struct store_app *app)
 
 /* The ping's outcome, from the endpoints' thread to a worker. */
 struct ping {
-    struct api__later *later;
+    struct api_later *later;
     long status;
     int64_t latency_ms;
     int pong;

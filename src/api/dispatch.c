@@ -276,7 +276,7 @@ void api_worker_run(struct workers_job *job, void *thread_ctx)
 
 /* ---- answers that wait on something outside ---- */
 
-struct api__later {
+struct api_later {
     struct workers_job job; /* first: resumed on a worker */
     struct api_service *svc;
     struct http_exchange *ex;
@@ -285,9 +285,9 @@ struct api__later {
     void *arg;
 };
 
-struct api__later *api__later(struct api_call *c)
+struct api_later *api__later(struct api_call *c)
 {
-    struct api__later *l = calloc(1, sizeof *l);
+    struct api_later *l = calloc(1, sizeof *l);
     struct http_exchange *ex =
         (struct http_exchange *)((char *)c->res - offsetof(struct http_exchange, res));
     if (!l || c->held) { /* never on the writer lane: it holds a transaction */
@@ -309,7 +309,7 @@ void api__later_cancel(struct api_call *c)
 
 static void later_run(struct workers_job *job, void *thread_ctx)
 {
-    struct api__later *l = (struct api__later *)job;
+    struct api_later *l = (struct api_later *)job;
     struct api_call c = api__thread_call(thread_ctx);
     c.req = l->ex->req;
     c.res = &l->ex->res;
@@ -327,14 +327,14 @@ static void later_run(struct workers_job *job, void *thread_ctx)
 /* A resumption on the writer, inside its transaction: its events wait for the commit. */
 struct later_on_writer {
     struct store_writer_job job; /* first */
-    struct api__later *later;
+    struct api_later *later;
     struct bus_held events;
 };
 
 static void later_writer_run(struct store_writer_job *job, struct store *db)
 {
     struct later_on_writer *w = (struct later_on_writer *)job;
-    struct api__later *l = w->later;
+    struct api_later *l = w->later;
     struct api_call c = {.svc = l->svc,
                          .db = db,
                          .held = &w->events,
@@ -351,13 +351,13 @@ static void later_writer_run(struct store_writer_job *job, struct store *db)
 static void later_writer_done(struct store_writer_job *job, int committed)
 {
     struct later_on_writer *w = (struct later_on_writer *)job;
-    struct api__later *l = w->later;
+    struct api_later *l = w->later;
     answer_after_commit(l->svc, l->ex, &w->events, committed);
     free(l);
     free(w);
 }
 
-void api__later_resume_writer(struct api__later *l, void (*fn)(struct api_call *c, void *arg),
+void api__later_resume_writer(struct api_later *l, void (*fn)(struct api_call *c, void *arg),
                               void *arg)
 {
     struct later_on_writer *w = calloc(1, sizeof *w);
@@ -372,7 +372,7 @@ void api__later_resume_writer(struct api__later *l, void (*fn)(struct api_call *
     store_writer_submit(l->svc->writer, &w->job);
 }
 
-void api__later_resume(struct api__later *l, void (*fn)(struct api_call *c, void *arg), void *arg)
+void api__later_resume(struct api_later *l, void (*fn)(struct api_call *c, void *arg), void *arg)
 {
     l->fn = fn;
     l->arg = arg;

@@ -416,7 +416,7 @@ static void respond(struct api_call *c)
  * bot had sent it, on a call of its own so the person's answer stays separate. The call runs on
  * the endpoints' thread; the person's request waits for it without holding a worker. */
 struct endpoint_wait {
-    struct api__later *later;
+    struct api_later *later;
     char id[UUID_LEN + 1], app_id[UUID_LEN + 1], bot_user_id[UUID_LEN + 1];
     json_t *answer; /* the endpoint's JSON object, or NULL */
 };

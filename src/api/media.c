@@ -56,7 +56,7 @@ static int shows(json_t *message, const char *url)
 
 /* The fetch's outcome, from the calls' thread to a worker. */
 struct fetch {
-    struct api__later *later;
+    struct api_later *later;
     int sent;
     struct endpoint_result r;
 };

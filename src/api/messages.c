@@ -35,9 +35,9 @@ static char *stored_array(json_t *a)
 static void publish(struct api_call *c, const struct place *p, const char *name, json_t *payload)
 {
     if (strcmp(p->type, "thread") == 0)
-        api__event_people(c, name, p->srv, p->rule_perm_channel, payload);
+        api__event_people(c, name, p->srv, p->perm_channel, payload);
     else
-        api__event_message(c, name, p->srv, p->rule_perm_channel, payload);
+        api__event_message(c, name, p->srv, p->perm_channel, payload);
 }
 
 /* MESSAGE_CREATE from the text the caller also answers with. */
@@ -46,13 +46,13 @@ static void publish_created(struct api_call *c, const struct place *p, const cha
     if (strcmp(p->type, "thread") == 0) {
         json_t *payload = json_loadb(text, len, 0, NULL);
         if (payload)
-            api__event_people(c, "MESSAGE_CREATE", p->srv, p->rule_perm_channel, payload);
+            api__event_people(c, "MESSAGE_CREATE", p->srv, p->perm_channel, payload);
         return;
     }
     char *copy = malloc(len + 1);
     if (copy) {
         memcpy(copy, text, len + 1);
-        api__event_message_text(c, "MESSAGE_CREATE", p->srv, p->rule_perm_channel, copy, len);
+        api__event_message_text(c, "MESSAGE_CREATE", p->srv, p->perm_channel, copy, len);
     }
 }
 
@@ -473,7 +473,7 @@ static void react(struct api_call *c)
         json_t *list =
             store_reaction_toggle(c->svc->writer, &t) < 0 ? NULL : store_reactions_json(c->db, mid);
         if (list)
-            api__event_people(c, "MESSAGE_REACTIONS_UPDATE", p.srv, p.rule_perm_channel,
+            api__event_people(c, "MESSAGE_REACTIONS_UPDATE", p.srv, p.perm_channel,
                               json_pack("{sssssssO}", "serverId", p.sid, "channelId", p.cid,
                                         "messageId", mid, "reactions", list));
         api__reply_list(c, "reactions", list);
@@ -497,7 +497,7 @@ static void pin(struct api_call *c)
                 &(struct api_store_words){
                     .missing = "Mensagem não encontrada",
                     .full = "messageId: o canal já tem o máximo de 50 mensagens fixadas"})) {
-            api__event_people(c, "CHANNEL_PINS_UPDATE", p.srv, p.rule_perm_channel,
+            api__event_people(c, "CHANNEL_PINS_UPDATE", p.srv, p.perm_channel,
                               json_pack("{sssssssb}", "serverId", p.sid, "channelId", p.cid,
                                         "messageId", mid, "pinned", t.pinned));
             api__reply(c, 200, json_pack("{sb}", "pinned", t.pinned));

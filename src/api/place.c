@@ -35,15 +35,15 @@ static int place_channel(struct api_call *c, struct place *p, const char *cid)
     const struct state_channel *x = &p->srv->channels[ch];
     p->channel = ch;
     p->type = x->type;
-    p->rule_perm_channel = ch;
+    p->perm_channel = ch;
     if (!strcmp(x->type, "thread")) {
         /* A thread takes its parent's permissions. */
         p->parent_id = x->parent_id;
-        if ((p->rule_perm_channel = state_server_channel(p->srv, x->parent_id)) < 0)
+        if ((p->perm_channel = state_server_channel(p->srv, x->parent_id)) < 0)
             return not_found(c, p);
     }
-    p->perms = state_server_channel_perms(p->srv, (size_t)me, (size_t)p->rule_perm_channel,
-                                          clock_now_ms());
+    p->perms =
+        state_server_channel_perms(p->srv, (size_t)me, (size_t)p->perm_channel, clock_now_ms());
     /* A member knows the channel exists: missing VER_CANAL is a missing permission, not 404. */
     if (api__require_in(c, p->perms, PERM_VER_CANAL)) {
         api__place_cleanup(p);

@@ -16,10 +16,10 @@ struct place {
     struct state_server *srv; /* the server as read now (one reference) */
     const char *sid;
     const char *cid;
-    int64_t channel;           /* the channel or thread at :cid, an index into srv */
-    int64_t rule_perm_channel; /* the channel whose overwrites apply (the parent of a thread) */
-    const char *type;          /* text, forum, voice or thread (in srv) */
-    const char *parent_id;     /* for a thread (in srv) */
+    int64_t channel;       /* the channel or thread at :cid, an index into srv */
+    int64_t perm_channel;  /* the channel whose overwrites apply (the parent of a thread) */
+    const char *type;      /* text, forum, voice or thread (in srv) */
+    const char *parent_id; /* for a thread (in srv) */
     uint64_t perms;
     struct access a; /* last: large, and filled by api__access */
 };

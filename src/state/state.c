@@ -270,7 +270,7 @@ static void add_bytes(const char *key, void *value, void *arg)
     *(int64_t *)arg += ((struct state_server *)value)->bytes;
 }
 
-void state__stats(struct state *s, struct state__stats *out)
+void state__stats(struct state *s, struct state_stats *out)
 {
     pthread_mutex_lock(&s->lock);
     out->servers = s->servers.count;

@@ -51,10 +51,10 @@ size_t state_forget_idle(struct state *s, int64_t now, int64_t idle_ms);
 void state_on_change(void *state, const char *sid);
 
 /* What is held now: servers loaded and their bytes, identities cached. */
-struct state__stats {
+struct state_stats {
     size_t servers, identities;
     int64_t bytes;
 };
-void state__stats(struct state *s, struct state__stats *out);
+void state__stats(struct state *s, struct state_stats *out);
 
 #endif

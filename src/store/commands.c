@@ -57,8 +57,7 @@ json_t *store_app_commands_json(struct store *db, const char *app_id)
     return store__list_json(db, SQL, SV_ARGS(SV_STR(app_id)), STORE_COLS(COLS));
 }
 
-json_t *store_server_commands_json(struct store *db, const char *server_id,
-                                   uint32_t rule_intent_bit)
+json_t *store_server_commands_json(struct store *db, const char *server_id, uint32_t intent_bit)
 {
     static const char *SQL =
         "SELECT c.application_id, c.name, c.description, c.options"
@@ -74,7 +73,7 @@ json_t *store_server_commands_json(struct store *db, const char *server_id,
                                             {"name", COL_TEXT},
                                             {"description", COL_TEXT},
                                             {"options", COL_JSON}};
-    return store__list_json(db, SQL, SV_ARGS(SV_STR(server_id), SV_INT(rule_intent_bit)),
+    return store__list_json(db, SQL, SV_ARGS(SV_STR(server_id), SV_INT(intent_bit)),
                             STORE_COLS(COLS));
 }
 

@@ -21,8 +21,7 @@ json_t *store_app_commands_json(struct store *db, const char *app_id);
 /* [{applicationId, name, description, options}]: what members of a server can invoke, from the
  * applications installed there, not suspended, with the intent bit given; a server command
  * hides the global one of the same name. */
-json_t *store_server_commands_json(struct store *db, const char *server_id,
-                                   uint32_t rule_intent_bit);
+json_t *store_server_commands_json(struct store *db, const char *server_id, uint32_t intent_bit);
 /* {name, description, options} of the command an application offers in a server (its server
  * command, else its global one); NULL when none (*rc STORE_DONE) or on error. */
 json_t *store_command_find(struct store *db, const char *app_id, const char *server_id,

@@ -434,7 +434,7 @@ Test(state, idle_servers_are_forgotten_and_load_again)
 {
     make_world();
     int found;
-    struct state__stats st;
+    struct state_stats st;
     for (int s = 0; s < SERVERS; s++) {
         store_read_release(w.db);
         state_server_unref(state_server(w.state, w.db, w.servers[s], &found));
