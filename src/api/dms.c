@@ -107,6 +107,23 @@ static void dm_send(struct api_call *c)
     api__draft_cleanup(&d);
 }
 
+/* TYPING_START in a DM, to the two of them (see api/typing.c). */
+static void dm_typing(struct api_call *c)
+{
+    const char *cid = dm_of_caller(c);
+    if (!cid || api__limit_hit(c, &API_LIMIT_TYPING))
+        return;
+    struct idset *people = store_dm_people(c->db, cid);
+    if (!people) {
+        api__internal(c);
+        return;
+    }
+    api__event_to_people(c, "TYPING_START", people,
+                         json_pack("{snsssnsssI}", "serverId", "channelId", cid, "threadId",
+                                   "userId", c->me.user_id, "at", (json_int_t)clock_now_ms()));
+    api__ok(c);
+}
+
 static void dm_list(struct api_call *c)
 {
     json_t *dms = store_dm_list_json(c->db, c->me.user_id);
@@ -128,5 +145,6 @@ const struct api_route api_dm_routes[] = {
     {HTTP_GET, "/api/users/@me/dms", dm_list, API_PERSON, API_ON_WORKER, API_BODY_SMALL},
     {HTTP_POST, "/api/dms/:cid/messages", dm_send, API_PERSON, API_ON_WORKER, API_BODY_SMALL},
     {HTTP_GET, "/api/dms/:cid/messages", dm_history, API_PERSON, API_ON_WORKER, API_BODY_SMALL},
+    {HTTP_POST, "/api/dms/:cid/typing", dm_typing, API_PERSON, API_ON_WORKER, API_BODY_SMALL},
     {0, NULL, NULL, 0, 0, 0},
 };

@@ -30,6 +30,7 @@ extern const struct api_limit API_LIMIT_CREATE_SERVER;
 extern const struct api_limit API_LIMIT_CREATE_INVITE;
 extern const struct api_limit API_LIMIT_REACT;
 extern const struct api_limit API_LIMIT_READ_MARK;
+extern const struct api_limit API_LIMIT_TYPING;
 
 /* Counts one action of the caller; when over the limit answers 429 and returns -1. */
 int api__limit_hit(struct api_call *c, const struct api_limit *limit);

@@ -195,18 +195,22 @@ static int human_gates(struct api_call *c, const struct place *p)
     return 0;
 }
 
+int api__send_allowed(struct api_call *c, const struct place *p)
+{
+    int person_in_thread = !strcmp(p->type, "thread") && !c->me.is_bot;
+    if (!person_in_thread && text_channel_only(c, p))
+        return -1;
+    return human_gates(c, p);
+}
+
 static void human_send(struct api_call *c)
 {
     struct place p;
     if (api__place(c, &p))
         return;
-    int thread = !strcmp(p.type, "thread");
     json_t *body;
     struct draft d;
-    if (!(thread && !c->me.is_bot) && text_channel_only(c, &p)) {
-        /* answered */
-    } else if (!human_gates(c, &p) && (body = api__body(c)) &&
-               !api__draft_read(c, body, 0, 0, &d)) {
+    if (!api__send_allowed(c, &p) && (body = api__body(c)) && !api__draft_read(c, body, 0, 0, &d)) {
         /* Text only: embeds, components and flags are not read on this route. */
         if (!api__draft_check(c, d.content, NULL, NULL, 0))
             send_message(c, &p, &d, &API_LIMIT_HUMAN_SEND, NULL);

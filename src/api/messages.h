@@ -28,6 +28,10 @@ struct message_write {
  * when it has answered. */
 char *api__message_create(struct api_call *c, const struct place *p, struct draft *d,
                           const struct message_write *w, size_t *len);
+/* Whether the caller may send on the human route at p (a text channel, or a thread for a
+ * person; not timed out; ENVIAR_MENSAGENS; the rules accepted; the verification level met):
+ * 0, or -1 when it has answered. */
+int api__send_allowed(struct api_call *c, const struct place *p);
 /* Edits message mid (known to be at p) with an edit body: absent keeps a field. Returns the
  * updated object (MESSAGE_UPDATE published), or NULL when it has answered. */
 json_t *api__message_edit(struct api_call *c, const struct place *p, const char *mid, json_t *body,

@@ -772,3 +772,23 @@ test('unread is kept on the server: marks shown on opening the page, cleared by 
   assert.deepEqual(b.problems, []);
   await b.context().close();
 });
+
+test('who is typing shows above the composer on the other page, and goes when the message comes; a /command says nothing', async () => {
+  const { owner: ana, server, members: [bia] } = await serverWithMembers(srv.url, 1);
+  const a = await openApp(ana);
+  const b = await openApp(bia);
+  for (const p of [a, b]) await p.waitForSelector(`#channel-title:has-text("${server.channels[0].name}")`);
+  await a.fill('#text', '/eco');
+  await quiet(500);
+  assert.equal(await b.textContent('#typing'), '', 'a command is not announced');
+  await a.fill('#text', 'já vou escrever');
+  await b.waitForSelector(`#typing:has-text("${ana.user.displayName} está digitando…")`);
+  await shoot(b, 'chat-typing');
+  await a.click('#composer button[type=submit]');
+  await b.waitForSelector('.message:has-text("já vou escrever")');
+  assert.equal(await b.textContent('#typing'), '', 'gone with the message');
+  for (const p of [a, b]) {
+    assert.deepEqual(p.problems, [], 'no script errors or CSP violations');
+    await p.context().close();
+  }
+});

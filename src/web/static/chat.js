@@ -499,6 +499,7 @@ async function openChannel(cid) {
 
 // A room's newest page, scrolled to its end.
 function showHistory(messages, hasMore) {
+  paintTyping();
   chat.oldest = messages.length ? messages[0].id : null;
   chat.hasMore = hasMore;
   chat.messages = new Map(messages.map((m) => [m.id, m]));
@@ -570,6 +571,7 @@ async function send(event) {
     if (text.startsWith('/') && chat.dm) throw new Error('Comandos só funcionam nos canais de um servidor.');
     if (text.startsWith('/')) await invoke(commandBody(text));
     else showMessage((await api('POST', messagesPath(), { content: text })).message);
+    typingSent(chat.cid);
     if ($('#text').value.trim() === text) $('#text').value = ''; // not what was typed meanwhile
     $('#mentions').replaceChildren();
   } catch (e) {
@@ -733,6 +735,7 @@ function connectLive() {
     })
     .on('disconnect', () => { $('#live').textContent = 'reconectando…'; $('#live').classList.remove('on'); chat.live = false; })
     .on('MESSAGE_CREATE', (m) => {
+      typingStopped(m.fromId);
       if (!m.serverId) dmArrived(m);
       if ((m.threadId || m.channelId) === chat.cid) {
         showMessage(m);
@@ -754,6 +757,7 @@ function connectLive() {
     .on('GUILD_MEMBER_REMOVE', (m) => serverChanged(m.serverId))
     .on('INTERACTION_MODAL', openModal)
     .on('PRESENCE_UPDATE', presenceChanged)
+    .on('TYPING_START', typingArrived)
     .on('channel_voice:participants_update', (u) => {
       if (u.serverId !== chat.sid) return;
       chat.voice.set(u.channelId, u.participants);
@@ -772,6 +776,7 @@ async function main() {
   $('#composer').addEventListener('submit', send);
   $('#forum-form').addEventListener('submit', postInForum);
   $('#text').addEventListener('input', suggestMentions);
+  $('#text').addEventListener('input', typingSaid);
   $('#rules-accept').addEventListener('click', async () => {
     try {
       await api('POST', `/api/servers/${chat.sid}/rules/accept`);

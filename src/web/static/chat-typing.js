@@ -1,0 +1,46 @@
+// Typing indicators: the composer tells the room when the person types (at most once every 8 s
+// per room, never for a /command), and the room shows who else is typing: for 10 s after each
+// TYPING_START, or until that person's message arrives.
+'use strict';
+
+const TYPING_EVERY_MS = 8000;
+const TYPING_SHOWN_MS = 10000;
+const typing = { saidAt: new Map(), who: new Map() }; // room → when it was told; user → {room, timer}
+
+function typingSaid() {
+  const text = $('#text').value.trim();
+  if (!chat.cid || !text || text.startsWith('/')) return;
+  if (Date.now() - (typing.saidAt.get(chat.cid) || 0) < TYPING_EVERY_MS) return;
+  typing.saidAt.set(chat.cid, Date.now());
+  api('POST', messagesPath().replace(/messages$/, 'typing')).catch(() => {}); // only a hint
+}
+
+// A message sent: the next keystroke starts a new "typing".
+function typingSent(room) {
+  typing.saidAt.delete(room);
+}
+
+function typingArrived(t) {
+  if (t.userId === chat.me.id) return;
+  typingStopped(t.userId, false);
+  const timer = setTimeout(() => typingStopped(t.userId), TYPING_SHOWN_MS);
+  typing.who.set(t.userId, { room: t.threadId || t.channelId, timer });
+  paintTyping();
+}
+
+function typingStopped(userId, paint = true) {
+  const was = typing.who.get(userId);
+  if (!was) return;
+  clearTimeout(was.timer);
+  typing.who.delete(userId);
+  if (paint) paintTyping();
+}
+
+function paintTyping() {
+  const names = [...typing.who].filter(([, w]) => w.room === chat.cid).map(([id]) => nameOf(id));
+  $('#typing').textContent =
+    names.length === 0 ? '' :
+    names.length === 1 ? `${names[0]} está digitando…` :
+    names.length <= 3 ? `${names.slice(0, -1).join(', ')} e ${names.at(-1)} estão digitando…` :
+    'Várias pessoas estão digitando…';
+}
