@@ -638,6 +638,15 @@ test('a forum: its posts listed, a new post made from the page and opened', asyn
   await b.click('#channels button.forum:has-text("ideias")');
   await b.click('#forum-posts button:has-text("Primeira")');
   await b.waitForSelector('.message:has-text("oi")');
+  // A server opening slowly does not take the person away from the forum they clicked meanwhile.
+  let slowed;
+  const answered = new Promise((r) => { slowed = r; });
+  await b.route('**/api/servers', async (route) => { await quiet(800); await route.continue(); slowed(); }, { times: 1 });
+  await b.click(`#servers button[data-id="${sid}"]`);
+  await b.click('#channels button.forum:has-text("ideias")');
+  await answered;
+  await quiet(300); // the answer arrives, and the server's opening goes on from there
+  assert.equal(await b.isVisible('#forum-form button[type=submit]'), true, 'the forum stays open');
   assert.deepEqual(b.problems, []);
   await b.context().close();
 });

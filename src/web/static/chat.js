@@ -463,12 +463,15 @@ async function openServer(sid) {
   chat.sid = sid;
   chat.cid = null;
   chat.dm = null;
+  chat.forum = null;
   for (const b of document.querySelectorAll('#dms button')) b.setAttribute('aria-current', 'false');
   $('#text').placeholder = 'Mensagem ou /comando';
   await loadServer(sid);
   $('#invite-box').hidden = true;
   showPanel('#room');
   await loadServers();
+  // A room the person opened meanwhile (a click while this loaded) stays open.
+  if (chat.sid !== sid || chat.cid || chat.forum) return;
   history.replaceState(null, '', `#server=${sid}`);
   if (chat.channels.length) await openChannel(chat.channels[0].id);
 }
