@@ -30,20 +30,34 @@ struct worker {
     struct store *db;
 };
 
+/* Routes are matched in this order, the first match winning (http/router.h). */
 const struct api_route *const api_route_tables[] = {
-    api_health_routes,      api_auth_routes,
-    api_account_routes,     api_server_routes,
-    api_channel_routes,     api_role_routes,
-    api_member_routes,      api_invite_routes,
-    api_dm_routes,          api_read_state_routes,
-    api_typing_routes,      api_media_routes,
-    api_application_routes, api_oauth_routes,
-    api_bot_routes,         api_bot_event_routes,
-    api_install_routes,     api_message_routes,
-    api_thread_routes,      api_command_routes,
-    api_interaction_routes, api_voice_routes,
-    api_openapi_routes,     api_console_routes,
-    api_ticket_routes,      NULL,
+    api_health_routes, /* one table per resource file */
+    api_auth_routes,
+    api_account_routes,
+    api_server_routes,
+    api_channel_routes,
+    api_role_routes,
+    api_member_routes,
+    api_invite_routes,
+    api_dm_routes,
+    api_read_state_routes,
+    api_typing_routes,
+    api_media_routes,
+    api_application_routes,
+    api_oauth_routes,
+    api_bot_routes,
+    api_bot_event_routes,
+    api_install_routes,
+    api_message_routes,
+    api_thread_routes,
+    api_command_routes,
+    api_interaction_routes,
+    api_voice_routes,
+    api_openapi_routes,
+    api_console_routes,
+    api_ticket_routes,
+    NULL,
 };
 
 int api_service_init(struct api_service *a, const struct config *cfg, struct store_writer *writer,
