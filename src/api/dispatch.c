@@ -197,25 +197,10 @@ static void run(struct api_call *c, struct http_exchange *ex)
     c->body = NULL;
 }
 
-/* Whether the handler set Cache-Control itself (header lines end in \r\n). */
-static int says_cache(const struct buf *h)
-{
-    static const char NAME[] = "Cache-Control:";
-    for (size_t at = 0; h->data && at + sizeof NAME - 1 <= h->len;) {
-        if (!strncmp(h->data + at, NAME, sizeof NAME - 1))
-            return 1;
-        const char *end = memchr(h->data + at, '\n', h->len - at);
-        if (!end)
-            break;
-        at = (size_t)(end - h->data) + 1;
-    }
-    return 0;
-}
-
 static void answer(struct http_exchange *ex)
 {
-    if (!says_cache(&ex->res.headers))
-        http_response_add_header(&ex->res, "Cache-Control", "no-store");
+    if (!ex->res.cache_control)
+        ex->res.cache_control = "no-store"; /* unless the handler said otherwise */
     if (ex->req->method == HTTP_HEAD)
         ex->res.body_len = 0; /* same headers as GET, no body */
     http_exchange_done(ex);

@@ -81,7 +81,7 @@ static void fetched_reply(struct api_call *c, void *arg)
     } else {
         /* Kept by the browser of the one who asked for an hour, so a page shown again
          * does not fetch it again; another sign-in on that browser asks anew. */
-        http_response_add_header(c->res, "Cache-Control", "private, max-age=3600");
+        c->res->cache_control = "private, max-age=3600";
         http_response_add_header(c->res, "Vary", "Cookie, Authorization");
         api__reply_bytes(c, 200, type, f->r.body, f->r.body_len);
         f->r.body = NULL;

@@ -68,7 +68,7 @@ static void answer(struct http_exchange *ex, int status, const char *type, const
         copy[len] = '\0';
     }
     http_response_set(&ex->res, status, type, copy, copy ? len : 0);
-    http_response_add_header(&ex->res, "Cache-Control", "no-store");
+    ex->res.cache_control = "no-store";
     http_exchange_done(ex);
 }
 

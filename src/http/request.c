@@ -168,6 +168,8 @@ int http__response_head(const struct http_response *r, struct buf *out)
     int rc = buf_appendf(out, "HTTP/1.1 %d %s\r\n", r->status, http__status_text(r->status));
     if (!rc && r->content_type)
         rc = buf_appendf(out, "Content-Type: %s\r\n", r->content_type);
+    if (!rc && r->cache_control)
+        rc = buf_appendf(out, "Cache-Control: %s\r\n", r->cache_control);
     if (!rc && r->status != 101 && r->status != 204 && r->status != 304)
         rc = buf_appendf(out, "Content-Length: %zu\r\n", r->body_len);
     if (!rc && r->headers.len)

@@ -37,9 +37,10 @@ struct http_request {
 
 struct http_response {
     int status;
-    const char *content_type; /* static string; NULL = no body type */
-    struct buf headers;       /* extra header lines, each ending in \r\n */
-    char *body;               /* owned (malloc) */
+    const char *content_type;  /* static string; NULL = no body type */
+    const char *cache_control; /* static string; NULL = no Cache-Control header */
+    struct buf headers;        /* extra header lines, each ending in \r\n */
+    char *body;                /* owned (malloc) */
     size_t body_len;
     int close; /* close the connection after writing */
 };

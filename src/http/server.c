@@ -442,7 +442,7 @@ static void send_error(struct http_conn *c, int status)
     res.body = body;
     res.body_len = len;
     res.close = 1;
-    http_response_add_header(&res, "Cache-Control", "no-store");
+    res.cache_control = "no-store";
     write_response(c, &res, NULL, body);
     res.body = NULL; /* owned by the write now */
     http_response_cleanup(&res);

@@ -86,7 +86,7 @@ static void serve(struct http_exchange *ex, const struct embedded_file *f, int p
     char etag[24];
     etag_of(f, etag);
     http_response_add_header(&ex->res, "ETag", etag);
-    http_response_add_header(&ex->res, "Cache-Control", page ? "no-cache" : "public, max-age=300");
+    ex->res.cache_control = page ? "no-cache" : "public, max-age=300";
     security_headers(&ex->res);
     struct slice inm = http_request_header(ex->req, "if-none-match");
     if (inm.ptr && slice_eq(inm, etag)) {
@@ -111,7 +111,7 @@ static void not_found(struct http_exchange *ex)
     static const char fallback[] = "Página não encontrada";
     const struct embedded_file *f = find("404.html", 8);
     security_headers(&ex->res);
-    http_response_add_header(&ex->res, "Cache-Control", "no-cache");
+    ex->res.cache_control = "no-cache";
     if (f)
         answer(ex, 404, "text/html; charset=utf-8", (const char *)f->data, f->len);
     else

@@ -329,11 +329,16 @@ module.exports.rawResume = rawResume;
 async function metric(srv, name, labels = '') {
   const m = srv.stdout.match(/metrics on (http:\/\/\S+)/);
   if (!m) throw new Error('no metrics address printed: ' + srv.stdout);
-  const text = await (await fetch(m[1])).text();
+  return sample(await (await fetch(m[1])).text(), name, labels);
+}
+
+// The value of one sample in a Prometheus text page, or undefined.
+function sample(text, name, labels = '') {
   const line = text.split('\n').find((l) => l.startsWith(`${name}${labels ? `{${labels}}` : ''} `));
   return line === undefined ? undefined : Number(line.split(' ').pop());
 }
 module.exports.metric = metric;
+module.exports.sample = sample;
 
 // One server shared by all the tests of a file: started before the first, stopped after the
 // last with a check that it exited cleanly (the sanitizers' findings fail it), after closing

@@ -4,7 +4,7 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const { spawnSync } = require('node:child_process');
-const { startServer, api, register, serverWithMembers, appWithBot, install, gatewayConnect, eventually, BIN } = require('./helpers');
+const { startServer, api, register, serverWithMembers, appWithBot, install, gatewayConnect, eventually, BIN, sample } = require('./helpers');
 
 const sockets = [];
 test.after(() => { for (const s of sockets) s.disconnect(); });
@@ -16,11 +16,6 @@ async function metricsOf(srv) {
   assert.equal(r.status, 200);
   assert.equal(r.headers.get('content-type'), 'text/plain; version=0.0.4; charset=utf-8');
   return { url: m[1], text: await r.text() };
-}
-
-function sample(text, name, labels = '') {
-  const line = text.split('\n').find((l) => l.startsWith(`${name}${labels ? `{${labels}}` : ''} `));
-  return line === undefined ? undefined : Number(line.split(' ').pop());
 }
 
 test('text access log: one line per answer with the route pattern, status, time, caller and peer; never a token', async () => {
