@@ -94,6 +94,7 @@ void config_defaults(struct config *c)
     snprintf(c->log_format, sizeof c->log_format, "text");
     c->registrations_per_address = 20;
     c->logins_per_address = 30;
+    c->max_connections_per_address = 256;
 }
 
 static int set(struct config *c, const struct option *o, const char *value, char *err, int errlen)
@@ -238,7 +239,8 @@ const char *config_usage(void)
            "                                (0: the open-files limit less 256)\n"
            "  --max-connections-per-address N\n"
            "                                [PRACA_MAX_CONNECTIONS_PER_ADDRESS] from one peer\n"
-           "                                address at most (0: no cap)\n"
+           "                                address at most (256; 0: no cap; a --trusted-proxy\n"
+           "                                is never capped)\n"
            "  --event-retention-hours N     [PRACA_EVENT_RETENTION_HOURS] how long delivered\n"
            "                                events are kept for resuming connections (24)\n"
            "  --session-idle-days N         [PRACA_SESSION_IDLE_DAYS] a session unused this long\n"

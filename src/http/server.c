@@ -24,14 +24,17 @@
 #include "core/map.h"
 #include "http/reqparse.h"
 
-#define READ_CHUNK          65536
-#define PENDING_MAX         (READ_CHUNK * 2)
-#define LINGER_MS           2000
-#define DRAIN_READ_MS       5000 /* the longest a drain waits for a request still arriving */
+#define READ_CHUNK    65536
+#define PENDING_MAX   (READ_CHUNK * 2)
+#define LINGER_MS     2000
+#define DRAIN_READ_MS 5000 /* the longest a drain waits for a request still arriving */
+/* The longest a drain waits in all: a request still arriving, then its answer leaving. Past it
+ * every connection left is closed, whatever its client does. */
+#define DRAIN_MAX_MS        (DRAIN_READ_MS + 5000)
 #define BODY_BUDGET_DEFAULT ((size_t)256 * 1024 * 1024)
 #define BODY_MIN_RATE       (64 * 1024) /* bytes per second a body must keep up, on average */
 
-enum timer_kind { T_NONE, T_IDLE, T_HEAD, T_BODY, T_LINGER };
+enum timer_kind { T_NONE, T_IDLE, T_HEAD, T_BODY, T_WRITE, T_LINGER };
 
 struct http_conn {
     uv_tcp_t tcp;
@@ -55,6 +58,8 @@ struct http_conn {
     int stream_writes;
     int close_when_flushed;
     size_t body_reserved;        /* of the server's body budget, for the request in hand */
+    size_t answer_held;          /* of the answer being written, bytes the kernel has not taken */
+    size_t write_left;           /* the socket's write queue when the write deadline was set */
     char peer[INET6_ADDRSTRLEN]; /* the peer's address as text */
     int counted;                 /* in the server's per-address map */
     struct http_conn *prev, *next;
@@ -73,7 +78,10 @@ struct http_server {
     int drain_finished;
     struct map per_address; /* peer address → connections (a count in the pointer) */
     size_t body_bytes;      /* request bodies held now, all connections */
+    size_t answer_bytes;    /* answers queued and not yet taken by the kernel, all connections */
     unsigned long refused;
+    unsigned long write_timeouts; /* connections closed for an answer that made no progress */
+    uv_timer_t drain_timer;       /* the drain's outer bound (initialised by the drain) */
     void (*drained)(void *);
     void *drained_arg;
     char read_buf[READ_CHUNK];
@@ -94,6 +102,8 @@ static void send_error(struct http_conn *c, int status);
 static void conn_feed(struct http_conn *c, const char *data, size_t len);
 static void start_reading(struct http_conn *c);
 static void stop_reading(struct http_conn *c);
+static void write_deadline(struct http_conn *c);
+static void release_answer(struct http_conn *c);
 
 static void release_body(struct http_conn *c)
 {
@@ -171,6 +181,7 @@ static void finish_drain(struct http_server *s)
     if (s->drain_finished)
         return;
     s->drain_finished = 1;
+    uv_close((uv_handle_t *)&s->drain_timer, on_async_closed);
     inbox_close(s->done); /* the loop can end now */
     s->done = NULL;
     if (s->drained)
@@ -208,6 +219,7 @@ static void maybe_free(struct http_conn *c)
     }
     buf_cleanup(&c->pending);
     release_body(c);
+    release_answer(c);
     if (c->counted)
         count_address(s, c->peer, -1);
     free(c);
@@ -251,7 +263,11 @@ static void on_timer(uv_timer_t *t)
     c->timer_kind = T_NONE;
     if (kind == T_HEAD || kind == T_BODY) {
         send_error(c, 408);
+    } else if (kind == T_WRITE && c->writing && c->tcp.write_queue_size < c->write_left) {
+        write_deadline(c); /* the client is reading, however slowly: it gets another period */
     } else {
+        if (kind == T_WRITE)
+            c->srv->write_timeouts++;
         conn_close(c);
     }
 }
@@ -268,10 +284,10 @@ static int body_deadline_ms(const struct http_conn *c)
 static void set_timer(struct http_conn *c, enum timer_kind kind)
 {
     const struct http_server_config *cfg = &c->srv->cfg;
-    int ms = kind == T_IDLE   ? cfg->idle_timeout_ms
-             : kind == T_HEAD ? cfg->header_timeout_ms
-             : kind == T_BODY ? body_deadline_ms(c)
-                              : LINGER_MS;
+    int ms = kind == T_IDLE || kind == T_WRITE ? cfg->idle_timeout_ms
+             : kind == T_HEAD                  ? cfg->header_timeout_ms
+             : kind == T_BODY                  ? body_deadline_ms(c)
+                                               : LINGER_MS;
     c->timer_kind = kind;
     uv_timer_start(&c->timer, on_timer, (uint64_t)ms, 0);
 }
@@ -280,6 +296,21 @@ static void stop_timer(struct http_conn *c)
 {
     c->timer_kind = T_NONE;
     uv_timer_stop(&c->timer);
+}
+
+/* An answer the kernel did not take at once must make progress each idle period, or the
+ * connection closes: a client that never reads holds neither a connection nor the answer's
+ * bytes for long. */
+static void write_deadline(struct http_conn *c)
+{
+    c->write_left = c->tcp.write_queue_size;
+    set_timer(c, T_WRITE);
+}
+
+static void release_answer(struct http_conn *c)
+{
+    c->srv->answer_bytes -= c->answer_held;
+    c->answer_held = 0;
 }
 
 /* ---- writing ---- */
@@ -311,6 +342,9 @@ static void on_written(uv_write_t *req, int status)
     struct write_ctx *w = (struct write_ctx *)req;
     struct http_conn *c = w->conn;
     c->writing = 0;
+    release_answer(c);
+    if (c->timer_kind == T_WRITE)
+        stop_timer(c);
     buf_cleanup(&w->head);
     free(w->body);
     if (w->ex) {
@@ -421,8 +455,22 @@ static void write_response(struct http_conn *c, struct http_response *res, struc
     }
     rest->base += done;
     rest->len -= done;
-    if (uv_write(&w->req, (uv_stream_t *)&c->tcp, rest, nbufs, on_written))
+    size_t left = 0;
+    for (unsigned i = 0; i < nbufs; i++)
+        left += rest[i].len;
+    struct http_server *s = c->srv;
+    if (s->answer_bytes + left > s->cfg.answer_budget) {
+        s->write_timeouts++; /* too much is waiting on slow readers: this one is not kept */
+        on_written(&w->req, UV_ENOBUFS);
+        return;
+    }
+    if (uv_write(&w->req, (uv_stream_t *)&c->tcp, rest, nbufs, on_written)) {
         on_written(&w->req, UV_EPIPE);
+        return;
+    }
+    s->answer_bytes += left;
+    c->answer_held = left;
+    write_deadline(c);
 }
 
 static void send_error(struct http_conn *c, int status)
@@ -615,6 +663,9 @@ static int admit_address(struct http_conn *c)
 {
     struct http_server *s = c->srv;
     if (s->cfg.max_connections_per_address <= 0)
+        return 0;
+    /* A trusted proxy carries many clients; it limits them itself. */
+    if (s->cfg.trusted_proxy && s->cfg.trusted_proxy[0] && !strcmp(c->peer, s->cfg.trusted_proxy))
         return 0;
     if (!c->peer[0])
         return -1;
@@ -813,6 +864,8 @@ struct http_server *http_server_new(uv_loop_t *loop, const struct http_server_co
         s->cfg.max_connections = INT_MAX;
     if (!s->cfg.body_budget)
         s->cfg.body_budget = BODY_BUDGET_DEFAULT;
+    if (!s->cfg.answer_budget)
+        s->cfg.answer_budget = BODY_BUDGET_DEFAULT;
     map_init(&s->per_address);
     s->handler = handler;
     s->user = user;
@@ -844,6 +897,17 @@ int http_server_listen(struct http_server *s, int *port)
     return 0;
 }
 
+/* The drain's outer bound: whatever is left now closes (a handler still holding an exchange
+ * frees its connection when it answers). */
+static void on_drain_deadline(uv_timer_t *t)
+{
+    struct http_server *s = t->data;
+    for (struct http_conn *c = s->conns, *next; c; c = next) {
+        next = c->next;
+        conn_close(c);
+    }
+}
+
 void http_server_drain(struct http_server *s, void (*done)(void *arg), void *arg)
 {
     if (s->draining)
@@ -851,6 +915,9 @@ void http_server_drain(struct http_server *s, void (*done)(void *arg), void *arg
     s->draining = 1;
     s->drained = done;
     s->drained_arg = arg;
+    uv_timer_init(s->loop, &s->drain_timer);
+    s->drain_timer.data = s;
+    uv_timer_start(&s->drain_timer, on_drain_deadline, DRAIN_MAX_MS, 0);
     uv_close((uv_handle_t *)&s->listener, on_async_closed);
     for (struct http_conn *c = s->conns, *next; c; c = next) {
         next = c->next;
@@ -872,7 +939,9 @@ void http_server_stats(const struct http_server *s, struct http_server_stats *ou
 {
     out->connections = s->nconns;
     out->body_bytes = s->body_bytes;
+    out->answer_bytes = s->answer_bytes;
     out->refused = s->refused;
+    out->write_timeouts = s->write_timeouts;
 }
 
 void http_server_free(struct http_server *s)

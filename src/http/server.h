@@ -70,7 +70,10 @@ struct http_server_config {
     int max_connections;             /* beyond it new connections are closed at once */
     int max_connections_per_address; /* 0 = no cap */
     const char *trusted_proxy;       /* a peer whose X-Forwarded-For names the client (or NULL) */
-    size_t body_budget;       /* request body bytes held at once, all connections (0 = 256 MiB) */
+    size_t body_budget; /* request body bytes held at once, all connections (0 = 256 MiB) */
+    /* Answer bytes waiting on slow readers, all connections (0 = 256 MiB); past it an answer
+     * the kernel does not take at once closes its connection instead of waiting. */
+    size_t answer_budget;
     http_answer_fn on_answer; /* optional */
     /* Optional: a request's body limit (at most body_limit), decided from its headers; gets the
      * handler's user. */
@@ -80,9 +83,11 @@ struct http_server_config {
 
 /* What the server holds now. */
 struct http_server_stats {
-    size_t connections;    /* open, upgraded ones included */
-    size_t body_bytes;     /* request bodies held */
-    unsigned long refused; /* connections closed at once for a cap, since start */
+    size_t connections;           /* open, upgraded ones included */
+    size_t body_bytes;            /* request bodies held */
+    size_t answer_bytes;          /* answers waiting on their readers */
+    unsigned long refused;        /* connections closed at once for a cap, since start */
+    unsigned long write_timeouts; /* closed for an answer that made no progress, since start */
 };
 void http_server_stats(const struct http_server *s, struct http_server_stats *out);
 

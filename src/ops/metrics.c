@@ -134,6 +134,11 @@ static void held(struct buf *out, const struct metrics_sources *src)
         "Connections closed on arrival for a connection cap.", h.refused);
     one(out, "praca_http_body_bytes", "gauge", "Request body bytes held, all connections.",
         h.body_bytes);
+    one(out, "praca_http_answer_bytes", "gauge",
+        "Answer bytes waiting on clients that have not read them, all connections.",
+        h.answer_bytes);
+    one(out, "praca_http_write_timeouts_total", "counter",
+        "Connections closed because their answer made no progress.", h.write_timeouts);
     if (src->gateway) {
         struct gateway_stats g;
         gateway_stats(src->gateway, &g);

@@ -225,6 +225,46 @@ test('SIGTERM: a request that stops arriving gets 408 within the drain\'s 5 s, t
   assert.equal((await s.exited).code, 0);
 });
 
+// Clients that ask and never read: each pipelines twenty large answers and pauses its socket.
+function unreadConnections(port, count) {
+  const req = 'GET /api/openapi.json HTTP/1.1\r\nHost: x\r\n\r\n'.repeat(20);
+  return Array.from({ length: count }, () => {
+    const sock = require('node:net').connect(port, '127.0.0.1');
+    sock.on('error', () => {});
+    sock.pause();
+    sock.on('connect', () => sock.write(req));
+    return sock;
+  });
+}
+
+test('answers nobody reads: 300 such connections against a cap of 300 are closed after the idle timeout, and a new client is served', { timeout: 60000 }, async () => {
+  const s = await startServer({ args: ['--max-connections', '300', '--max-connections-per-address', '0', '--idle-timeout-ms', '1500', '--metrics-listen', '127.0.0.1:0'], single: true });
+  try {
+    const socks = unreadConnections(s.port, 300);
+    await eventually(async () => (await metric(s, 'praca_http_answer_bytes')) > 0 && (await metric(s, 'praca_http_connections')) === 300, 20000, 'every slot held by an unread answer');
+    const full = await rawExchange(s.port, ['GET /api/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n']);
+    assert.equal(full.data, '', 'the cap is full: a newcomer is closed at once');
+    // The idle timeout passes with no progress: the stuck answers close and their bytes go.
+    await eventually(async () => {
+      const r = await rawExchange(s.port, ['GET /api/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n']);
+      return /^HTTP\/1\.1 200 /.test(r.data);
+    }, 20000, 'a new client served');
+    assert.ok((await metric(s, 'praca_http_write_timeouts_total')) >= 1);
+    await eventually(async () => (await metric(s, 'praca_http_answer_bytes')) === 0, 20000, 'no answer bytes held');
+    for (const sock of socks) sock.destroy();
+  } finally { await s.stop(); }
+});
+
+test('SIGTERM ends even with answers nobody reads, then praca exits 0', { timeout: 30000 }, async () => {
+  // The idle timeout is longer than the drain's bound: the drain itself ends them.
+  const s = await startServer({ args: ['--idle-timeout-ms', '600000', '--metrics-listen', '127.0.0.1:0'], single: true });
+  const socks = unreadConnections(s.port, 5);
+  await eventually(async () => (await metric(s, 'praca_http_answer_bytes')) > 0, 10000, 'answers waiting');
+  s.proc.kill('SIGTERM');
+  assert.equal((await s.exited).code, 0);
+  for (const sock of socks) sock.destroy();
+});
+
 test('kill -9 loses no acknowledged write', async (t) => {
   const s = await startServer();
   t.after(() => s.proc.kill('SIGKILL')); // a failed assertion must not leave it running
