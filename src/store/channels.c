@@ -101,7 +101,18 @@ int store_channel_update(struct store_writer *w, const char *cid, const char *na
 
 int store_channel_delete(struct store_writer *w, const char *cid)
 {
+    /* A forum of thousands of posts, or a channel of a million messages, goes in chunks: the
+     * messages of the channel and of its threads and posts, then those, then the channel. */
+    static const char *SQL_MESSAGES =
+        "DELETE FROM messages WHERE id IN (SELECT m.id FROM channels c JOIN messages m"
+        " ON m.channel_id = c.id WHERE c.id = $1 OR c.parent_id = $1 LIMIT 1000)";
+    static const char *SQL_CHILDREN =
+        "DELETE FROM channels WHERE id IN (SELECT id FROM channels WHERE parent_id = $1 LIMIT 200)";
     static const char *SQL = "DELETE FROM channels WHERE id = $1";
+    int rc;
+    if ((rc = store__write_delete_chunks(w, SQL_MESSAGES, cid)) < 0 ||
+        (rc = store__write_delete_chunks(w, SQL_CHILDREN, cid)) < 0)
+        return rc;
     return store__write_exec(w, SQL, SV_ARGS(SV_STR(cid)), NULL);
 }
 

@@ -147,7 +147,17 @@ int store_server_update(struct store_writer *w, const struct store_server_patch 
 
 int store_server_delete(struct store_writer *w, const char *sid)
 {
+    /* As a channel's delete: the messages, then the channels, in chunks, then the rest. */
+    static const char *SQL_MESSAGES =
+        "DELETE FROM messages WHERE id IN (SELECT m.id FROM channels c JOIN messages m"
+        " ON m.channel_id = c.id WHERE c.server_id = $1 LIMIT 1000)";
+    static const char *SQL_CHANNELS =
+        "DELETE FROM channels WHERE id IN (SELECT id FROM channels WHERE server_id = $1 LIMIT 200)";
     static const char *SQL = "DELETE FROM servers WHERE id = $1";
+    int rc;
+    if ((rc = store__write_delete_chunks(w, SQL_MESSAGES, sid)) < 0 ||
+        (rc = store__write_delete_chunks(w, SQL_CHANNELS, sid)) < 0)
+        return rc;
     return store__write_exec(w, SQL, SV_ARGS(SV_STR(sid)), NULL);
 }
 

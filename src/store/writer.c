@@ -386,3 +386,13 @@ int store__write_exec(struct store_writer *w, const char *sql, const struct stor
         *changes = a.changes;
     return rc;
 }
+
+int store__write_delete_chunks(struct store_writer *w, const char *sql, const char *id)
+{
+    int64_t changes;
+    int rc;
+    do
+        rc = store__write_exec(w, sql, SV_ARGS(SV_STR(id)), &changes);
+    while (rc >= 0 && changes > 0);
+    return rc;
+}

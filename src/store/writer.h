@@ -63,6 +63,10 @@ int store_write(struct store_writer *w, store_write_fn fn, void *arg);
  * STORE_DONE or an error. */
 int store__write_exec(struct store_writer *w, const char *sql, const struct store_val *args,
                       size_t nargs, int64_t *changes);
+/* Runs sql, a statement that deletes at most a chunk of rows for one ID ($1), as one write
+ * after another until it deletes nothing: a large delete never holds the writer's transaction
+ * for long, and other writes run between its chunks. */
+int store__write_delete_chunks(struct store_writer *w, const char *sql, const char *id);
 /* Queues a job; returns at once. */
 void store_writer_submit(struct store_writer *w, struct store_writer_job *job);
 /* Queues a job without waking the writer: the I/O thread queues what one turn of its loop

@@ -137,6 +137,34 @@ test('channels: patch and delete, 404 for channels of other servers', async () =
   assert.equal((await api(srv.url, 'DELETE', `/api/servers/${a.sid}/channels/${cid}`, { token: a.owner.token })).status, 404);
 });
 
+test('deleting a forum takes its posts and their messages, past one chunk of each', async () => {
+  const roomy = await startServer({ args: ['--rate-limit-scale', '1000'] });
+  try {
+    const owner = await register(roomy.url);
+    const sid = (await api(roomy.url, 'POST', '/api/servers', { token: owner.token, body: { name: 'Fórum grande' } })).body.server.id;
+    const forum = (await api(roomy.url, 'POST', `/api/servers/${sid}/channels`, { token: owner.token, body: { name: 'perguntas', type: 'forum' } })).body.channel.id;
+    const posts = [];
+    for (let i = 0; i < 230; i++) { // the posts go 200 at a time
+      const r = await api(roomy.url, 'POST', `/api/servers/${sid}/channels/${forum}/threads`, { token: owner.token, body: { name: `pergunta ${i}`, content: `texto ${i}` } });
+      assert.equal(r.status, 201, r.text);
+      posts.push(r.body.channel.id);
+    }
+    const last = posts[posts.length - 1];
+    for (let i = 0; i < 1010; i++) { // and messages 1,000 at a time
+      const r = await api(roomy.url, 'POST', `/api/servers/${sid}/channels/${last}/messages`, { token: owner.token, body: { content: `m${i}` } });
+      assert.equal(r.status, 200, r.text);
+    }
+    assert.deepEqual((await api(roomy.url, 'DELETE', `/api/servers/${sid}/channels/${forum}`, { token: owner.token })).body, { ok: true });
+    for (const post of [posts[0], last]) {
+      assert.equal((await api(roomy.url, 'GET', `/api/servers/${sid}/channels/${post}/messages`, { token: owner.token })).status, 404);
+    }
+    const view = await api(roomy.url, 'GET', `/api/servers/${sid}`, { token: owner.token });
+    assert.deepEqual(view.body.channels.map((c) => c.name), ['geral']);
+    assert.deepEqual((await api(roomy.url, 'DELETE', `/api/servers/${sid}`, { token: owner.token })).body, { ok: true });
+    assert.equal((await api(roomy.url, 'GET', `/api/servers/${sid}`, { token: owner.token })).status, 404);
+  } finally { await roomy.stop(); }
+});
+
 test('overwrites: deny VER_CANAL to @everyone hides the channel; a role or member allow brings it back', async () => {
   const { owner, sid, members: [m1, m2] } = await serverWithMembers(srv.url, 2);
   const ch = await api(srv.url, 'POST', `/api/servers/${sid}/channels`, { token: owner.token, body: { name: 'secreto' } });
