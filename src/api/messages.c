@@ -17,6 +17,7 @@
 #include "api/messages.h"
 #include "api/place.h"
 #include "core/clock.h"
+#include "domain/emoji.h"
 #include "domain/message_rules.h"
 #include "domain/permissions.h"
 #include "store/messages.h"
@@ -439,7 +440,8 @@ static int not_timed_out(struct api_call *c, const struct place *p)
 static int read_reaction(struct api_call *c, json_t *body, const char **emoji, const char **custom)
 {
     if (api__in_str(c, body, "emoji", 1, 32, API_IN_NULLABLE, emoji) < 0 ||
-        api__in_str(c, body, "customEmojiId", 1, 64, API_IN_NULLABLE, custom) < 0)
+        api__in_str(c, body, "customEmojiId", 1, RULE_CUSTOM_EMOJI_MAX, API_IN_NULLABLE, custom) <
+            0)
         return -1;
     if (!*emoji == !*custom) {
         api__bad(c, "emoji",
@@ -447,12 +449,13 @@ static int read_reaction(struct api_call *c, json_t *body, const char **emoji, c
                         : "obrigatório (ou customEmojiId)");
         return -1;
     }
-    const char *s = *emoji ? *emoji : *custom;
-    for (const char *q = s; *q; q++) {
-        if ((unsigned char)*q <= ' ' || *q == 0x7f) {
-            api__bad(c, *emoji ? "emoji" : "customEmojiId", "não pode ter espaços");
-            return -1;
-        }
+    if (*emoji && !rule_emoji_valid(*emoji, strlen(*emoji))) {
+        api__bad(c, "emoji", "deve ser um emoji");
+        return -1;
+    }
+    if (*custom && !rule_emoji_custom_id_valid(*custom, strlen(*custom))) {
+        api__bad(c, "customEmojiId", "só letras, dígitos, _ e -");
+        return -1;
     }
     return 0;
 }
@@ -474,13 +477,21 @@ static void react(struct api_call *c)
                                           .custom_emoji_id = custom,
                                           .user_id = c->me.user_id,
                                           .now = clock_now_ms()};
-        json_t *list =
-            store_reaction_toggle(c->svc->writer, &t) < 0 ? NULL : store_reactions_json(c->db, mid);
-        if (list)
+        int rc = store_reaction_toggle(c->svc->writer, &t);
+        if (!api__store_answer(c, rc,
+                               &(struct api_store_words){
+                                   .full = "emoji: a mensagem já tem 20 reações diferentes"})) {
+            /* Viewers get the change, not the list: its size does not grow with the reactions. */
             api__event_people(c, "MESSAGE_REACTIONS_UPDATE", p.srv, p.perm_channel,
-                              json_pack("{sssssssO}", "serverId", p.sid, "channelId", p.cid,
-                                        "messageId", mid, "reactions", list));
-        api__reply_list(c, "reactions", list);
+                              json_pack("{sssssssosososIsb}", "serverId", p.sid, "channelId", p.cid,
+                                        "messageId", mid, "emoji",
+                                        emoji ? json_string(emoji) : json_null(), "customEmojiId",
+                                        custom ? json_string(custom) : json_null(), "userId",
+                                        json_string(c->me.user_id), "count", (json_int_t)t.count,
+                                        "added", t.added));
+            /* Read after the commit, on this worker's connection, not inside the writer's. */
+            api__reply_list(c, "reactions", store_reactions_json(c->db, mid));
+        }
     }
     api__place_cleanup(&p);
 }
@@ -524,7 +535,7 @@ const struct api_route api_message_routes[] = {
     {HTTP_DELETE, "/api/servers/:sid/channels/:cid/messages/:mid", message_delete, API_ANY,
      API_ON_WRITER, API_BODY_SMALL},
     {HTTP_POST, "/api/servers/:sid/channels/:cid/messages/:mid/react", react, API_ANY,
-     API_ON_WRITER, API_BODY_SMALL},
+     API_ON_WORKER, API_BODY_SMALL},
     {HTTP_POST, "/api/servers/:sid/channels/:cid/messages/:mid/pin", pin, API_ANY, API_ON_WRITER,
      API_BODY_SMALL},
     {0, NULL, NULL, 0, 0, 0},

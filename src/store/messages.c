@@ -6,6 +6,7 @@
 #include "core/buf.h"
 #include "core/clock.h"
 #include "core/jsonout.h"
+#include "domain/emoji.h"
 #include "store/rows.h"
 #include "store/writer.h"
 
@@ -58,38 +59,42 @@ static json_t *message_row(struct store_stmt *st)
 }
 
 /* Reaction rows (message_id, emoji, custom_emoji_id, user_id) grouped into elements, by
- * message ID, in the order of first appearance. */
+ * message ID, in the order of first appearance. Each row finds its element through a map
+ * keyed by message and reaction, so the fold is linear in the rows. */
 static int fold_reactions(struct store_stmt *st, json_t *by_message)
 {
+    json_t *elements = json_object(); /* "mid\x1femoji\x1fcustom" → element (borrowed) */
+    struct buf key;
+    buf_init(&key, 512);
     int rc;
     while ((rc = store__step(st)) == STORE_ROW) {
         const char *mid = store__text(st, 0), *emoji = store__text(st, 1),
                    *custom = store__text(st, 2), *user = store__text(st, 3);
-        json_t *list = json_object_get(by_message, mid);
-        if (!list) {
-            list = json_array();
-            json_object_set_new(by_message, mid, list);
+        key.len = 0;
+        if (buf_appendf(&key, "%s\x1f%s\x1f%s", mid, emoji, custom) || buf_append(&key, "", 1)) {
+            rc = STORE_ERR;
+            break;
         }
-        json_t *el = NULL, *e;
-        size_t i;
-        json_array_foreach(list, i, e)
-        {
-            json_t *em = json_object_get(e, "emoji"), *cu = json_object_get(e, "customEmojiId");
-            if (!strcmp(json_is_string(em) ? json_string_value(em) : "", emoji) &&
-                !strcmp(json_is_string(cu) ? json_string_value(cu) : "", custom))
-                el = e;
-        }
+        json_t *el = json_object_get(elements, key.data);
         if (!el) {
+            json_t *list = json_object_get(by_message, mid);
+            if (!list) {
+                list = json_array();
+                json_object_set_new(by_message, mid, list);
+            }
             el = json_pack("{s:o, s:o, s:i, s:[]}", "emoji",
                            *emoji ? json_string(emoji) : json_null(), "customEmojiId",
                            *custom ? json_string(custom) : json_null(), "count", 0, "userIds");
             json_array_append_new(list, el);
+            json_object_set(elements, key.data, el);
         }
-        json_array_append_new(json_object_get(el, "userIds"), json_string(user));
-        json_object_set_new(
-            el, "count", json_integer((json_int_t)json_array_size(json_object_get(el, "userIds"))));
+        json_t *users = json_object_get(el, "userIds");
+        json_array_append_new(users, json_string(user));
+        json_object_set_new(el, "count", json_integer((json_int_t)json_array_size(users)));
     }
     store__finish(st);
+    buf_cleanup(&key);
+    json_decref(elements);
     return rc;
 }
 
@@ -303,6 +308,21 @@ json_t *store_messages_page(struct store *db, const char *channel_id, enum store
     return older;
 }
 
+/* The one integer a query answers (0 with no row); < 0 on error. */
+static int64_t one_int(struct store *db, const char *sql, const struct store_val *args,
+                       size_t nargs)
+{
+    struct store_stmt *st = store__query(db, sql, args, nargs);
+    if (!st)
+        return STORE_ERR;
+    int rc = store__step(st);
+    int64_t v = rc == STORE_ROW ? store__int(st, 0) : 0;
+    store__finish(st);
+    return rc == STORE_ROW || rc == STORE_DONE ? v : rc;
+}
+
+/* Each step reads or writes one row of reaction_kinds (at most RULE_EMOJI_PER_MESSAGE for the
+ * cap): the cost does not grow with the people who reacted. */
 static int reaction_toggle_at(struct store *db, struct store_reaction_toggle *t)
 {
     static const char *SQL_DELETE =
@@ -311,16 +331,47 @@ static int reaction_toggle_at(struct store *db, struct store_reaction_toggle *t)
     static const char *SQL_INSERT =
         "INSERT INTO reactions (message_id, channel_id, emoji, custom_emoji_id, user_id,"
         " created_at) VALUES ($1, $5, $2, $3, $4, $6)";
+    static const char *SQL_KIND_COUNT = "SELECT count FROM reaction_kinds WHERE message_id = $1"
+                                        " AND emoji = $2 AND custom_emoji_id = $3";
+    static const char *SQL_KINDS = "SELECT count(*) FROM reaction_kinds WHERE message_id = $1";
+    static const char *SQL_KIND_ADD =
+        "INSERT INTO reaction_kinds (message_id, emoji, custom_emoji_id, count)"
+        " VALUES ($1, $2, $3, 1) ON CONFLICT (message_id, emoji, custom_emoji_id)"
+        " DO UPDATE SET count = reaction_kinds.count + 1";
+    static const char *SQL_KIND_SUB =
+        "UPDATE reaction_kinds SET count = count - 1"
+        " WHERE message_id = $1 AND emoji = $2 AND custom_emoji_id = $3";
+    static const char *SQL_KIND_GONE = "DELETE FROM reaction_kinds WHERE message_id = $1"
+                                       " AND emoji = $2 AND custom_emoji_id = $3 AND count <= 0";
     const char *emoji = t->emoji ? t->emoji : "",
                *custom = t->custom_emoji_id ? t->custom_emoji_id : "";
+    struct store_val kind[] = {SV_STR(t->message_id), SV_STR(emoji), SV_STR(custom)};
     int rc = store__exec(
         db, SQL_DELETE,
         SV_ARGS(SV_STR(t->message_id), SV_STR(emoji), SV_STR(custom), SV_STR(t->user_id)));
-    if (rc != STORE_DONE || store__changes(db) == 1)
+    if (rc != STORE_DONE)
         return rc;
-    return store__exec(db, SQL_INSERT,
-                       SV_ARGS(SV_STR(t->message_id), SV_STR(emoji), SV_STR(custom),
-                               SV_STR(t->user_id), SV_STR(t->channel_id), SV_INT(t->now)));
+    t->added = store__changes(db) == 0;
+    if (!t->added) {
+        if ((rc = store__exec(db, SQL_KIND_SUB, kind, 3)) != STORE_DONE ||
+            (rc = store__exec(db, SQL_KIND_GONE, kind, 3)) != STORE_DONE)
+            return rc;
+    } else {
+        int64_t have = one_int(db, SQL_KIND_COUNT, kind, 3);
+        int64_t kinds = have == 0 ? one_int(db, SQL_KINDS, kind, 1) : 0;
+        if (have < 0 || kinds < 0)
+            return STORE_ERR;
+        if (kinds >= RULE_EMOJI_PER_MESSAGE)
+            return STORE_FULL;
+        if ((rc = store__exec(db, SQL_INSERT,
+                              SV_ARGS(SV_STR(t->message_id), SV_STR(emoji), SV_STR(custom),
+                                      SV_STR(t->user_id), SV_STR(t->channel_id),
+                                      SV_INT(t->now)))) != STORE_DONE ||
+            (rc = store__exec(db, SQL_KIND_ADD, kind, 3)) != STORE_DONE)
+            return rc;
+    }
+    t->count = one_int(db, SQL_KIND_COUNT, kind, 3);
+    return t->count < 0 ? STORE_ERR : STORE_DONE;
 }
 
 static int reaction_toggle_job(struct store *db, void *arg)

@@ -61,10 +61,14 @@ enum store_page_mode { PAGE_LATEST, PAGE_BEFORE, PAGE_AROUND };
 json_t *store_messages_page(struct store *db, const char *channel_id, enum store_page_mode mode,
                             const char *bound, int64_t limit, int *has_more);
 
-/* Toggles one person's reaction; answers with the message's reactions after it. */
+/* Toggles one person's reaction. STORE_FULL when it would be the message's
+ * RULE_EMOJI_PER_MESSAGE + 1st distinct reaction. Out: added (1) or removed (0), and how many
+ * people now have that reaction. */
 struct store_reaction_toggle {
     const char *message_id, *channel_id, *emoji, *custom_emoji_id, *user_id;
     int64_t now;
+    int added;
+    int64_t count;
 };
 int store_reaction_toggle(struct store_writer *w, struct store_reaction_toggle *arg);
 json_t *store_reactions_json(struct store *db, const char *message_id);

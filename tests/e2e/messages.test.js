@@ -327,9 +327,11 @@ test('reactions toggle per person; pins toggle; permissions and bad bodies', asy
   assert.deepEqual(r3.body.reactions[1], { emoji: null, customEmojiId: 'festa_123', count: 1, userIds: [w.members[0].user.id] });
   const r4 = await react(bot, { emoji: '👍' });
   assert.deepEqual(r4.body.reactions[0].userIds, [w.members[0].user.id], 'toggled off');
-  for (const body of [{}, { emoji: '👍', customEmojiId: 'x' }, { emoji: 5 }, { emoji: '' }, { emoji: 'a b' }]) {
+  for (const body of [{}, { emoji: '👍', customEmojiId: 'x' }, { emoji: 5 }, { emoji: '' }, { emoji: 'a b' },
+    { emoji: 'ok' }, { emoji: '<b>' }, { emoji: '👍a' }, { emoji: '\u200d' }, { customEmojiId: 'a b' }, { customEmojiId: '<x>' }]) {
     assert.equal((await react(bot, body)).status, 400, JSON.stringify(body));
   }
+  assert.equal((await react(bot, { emoji: 'ok' })).body.error, 'emoji: deve ser um emoji');
   const pin = (who) => api(srv.url, 'POST', `${w.url}/${m.body.message.id}/pin`, { token: who.token });
   assert.deepEqual((await pin(bot)).body, { pinned: true });
   assert.equal((await api(srv.url, 'GET', w.url, { token: bot.token })).body.messages.at(-1).pinned, true);
@@ -340,6 +342,28 @@ test('reactions toggle per person; pins toggle; permissions and bad bodies', asy
   await api(srv.url, 'PATCH', `/api/servers/${w2.sid}/roles/${w2.sid}`, { token: w2.owner.token, body: { permissions: P.VER_CANAL } });
   const m2 = await w2.botSend({ content: 'x' });
   assert.equal((await api(srv.url, 'POST', `${w2.url}/${m2.body.message.id}/react`, { token: w2.info.botToken, body: { emoji: '👍' } })).status, 403);
+});
+
+test('a message takes at most 20 distinct reactions; more people on one of them is still fine', async () => {
+  const w = await world();
+  const m = await w.botSend({ content: 'muitas reações' });
+  const react = (who, body) => api(srv.url, 'POST', `${w.url}/${m.body.message.id}/react`, { token: who.token, body });
+  const EMOJI = ['😀', '😂', '😍', '😎', '😭', '😡', '👍', '👎', '👏', '🙏', '🔥', '🎉', '❤️', '💯', '✅', '❌', '🚀', '👀', '🤔', '🇧🇷'];
+  for (const emoji of EMOJI.slice(0, 19)) assert.equal((await react(w.owner, { emoji })).status, 200, emoji);
+  const twentieth = await react(w.owner, { customEmojiId: 'festa' });
+  assert.equal(twentieth.status, 200);
+  assert.equal(twentieth.body.reactions.length, 20);
+  const over = await react(w.owner, { emoji: EMOJI[19] });
+  assert.equal(over.status, 400);
+  assert.equal(over.body.error, 'emoji: a mensagem já tem 20 reações diferentes');
+  const joined = await react(w.members[0], { emoji: '🔥' });
+  assert.equal(joined.status, 200, 'an existing reaction takes more people');
+  assert.equal(joined.body.reactions.find((r) => r.emoji === '🔥').count, 2);
+  assert.equal((await react(w.owner, { emoji: '😀' })).status, 200, 'one removed…');
+  assert.equal((await react(w.members[0], { emoji: EMOJI[19] })).status, 200, '…makes room for another');
+  const list = (await api(srv.url, 'GET', w.url, { token: w.owner.token })).body.messages.find((x) => x.id === m.body.message.id).reactions;
+  assert.equal(list.length, 20);
+  assert.deepEqual(list.find((r) => r.emoji === '🔥').userIds, [w.owner.user.id, w.members[0].user.id]);
 });
 
 test('human route: people and bots (text only), timeouts, rules acceptance, verification levels', async () => {

@@ -79,7 +79,15 @@ test('people get reactions, pins and changes to the server live; bots never get 
   const reacted = next(sock, 'MESSAGE_REACTIONS_UPDATE');
   await api(srv.url, 'POST', path(geral, msgs['visível'], 'react'), { token: owner.token, body: { emoji: '👍' } });
   assert.deepEqual(await reacted, { serverId: sid, channelId: geral, messageId: msgs['visível'],
-                                    reactions: [{ emoji: '👍', customEmojiId: null, count: 1, userIds: [owner.user.id] }] });
+                                    emoji: '👍', customEmojiId: null, userId: owner.user.id, count: 1, added: true });
+  const another = next(sock, 'MESSAGE_REACTIONS_UPDATE');
+  await api(srv.url, 'POST', path(geral, msgs['visível'], 'react'), { token: bia.token, body: { emoji: '👍' } });
+  assert.deepEqual(await another, { serverId: sid, channelId: geral, messageId: msgs['visível'],
+                                    emoji: '👍', customEmojiId: null, userId: bia.user.id, count: 2, added: true });
+  const undone = next(sock, 'MESSAGE_REACTIONS_UPDATE');
+  await api(srv.url, 'POST', path(geral, msgs['visível'], 'react'), { token: owner.token, body: { emoji: '👍' } });
+  assert.deepEqual(await undone, { serverId: sid, channelId: geral, messageId: msgs['visível'],
+                                    emoji: '👍', customEmojiId: null, userId: owner.user.id, count: 1, added: false });
   await api(srv.url, 'POST', path(secret, msgs.oculta, 'pin'), { token: owner.token });
   const pinned = next(sock, 'CHANNEL_PINS_UPDATE');
   await api(srv.url, 'POST', path(geral, msgs['visível'], 'pin'), { token: owner.token });
@@ -109,7 +117,7 @@ test('people get reactions, pins and changes to the server live; bots never get 
   await eventually(() => bot.received.some((e) => e.name === 'GUILD_MEMBER_REMOVE'));
   const peopleOnly = ['MESSAGE_REACTIONS_UPDATE', 'CHANNEL_PINS_UPDATE', 'SERVER_UPDATE'];
   assert.deepEqual(bot.received.filter((e) => peopleOnly.includes(e.name)), [], 'bots never get people-only events');
-  assert.equal(sock.received.filter((e) => e.name === 'MESSAGE_REACTIONS_UPDATE').length, 1, 'not the hidden channel\'s');
+  assert.equal(sock.received.filter((e) => e.name === 'MESSAGE_REACTIONS_UPDATE').length, 3, 'not the hidden channel\'s');
   assert.equal(sock.received.filter((e) => e.name === 'CHANNEL_PINS_UPDATE').length, 1);
 });
 

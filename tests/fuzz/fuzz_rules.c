@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "domain/command_rules.h"
+#include "domain/emoji.h"
 #include "domain/interaction_rules.h"
 #include "domain/message_rules.h"
 #include "domain/voice_rules.h"
@@ -33,9 +34,16 @@ static json_t *clean_components_v2(json_t *v, struct rule_error *err)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+    /* A reaction: the raw bytes, and the body's emoji as the react route reads it. */
+    if (rule_emoji_valid((const char *)data, size) && size > RULE_EMOJI_MAX_BYTES)
+        abort();
+    rule_emoji_custom_id_valid((const char *)data, size);
     json_t *v = json_loadb((const char *)data, size, JSON_DECODE_ANY, NULL);
     if (!v)
         return 0;
+    const char *emoji = json_string_value(json_object_get(v, "emoji"));
+    if (emoji && rule_emoji_valid(emoji, strlen(emoji)) && !*emoji)
+        abort();
     json_t *(*const rules[])(json_t *, struct rule_error *) = {
         rule_message_clean_embeds,
         clean_components_v1,

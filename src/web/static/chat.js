@@ -255,6 +255,15 @@ async function togglePin(m) {
   }
 }
 
+// The list after one person's change, as the event tells it (the count is the server's).
+function reactionsAfter(list, r) {
+  const same = (x) => (x.emoji || null) === (r.emoji || null) && (x.customEmojiId || null) === (r.customEmojiId || null);
+  const users = (x) => (r.added ? [...new Set([...(x.userIds || []), r.userId])] : (x.userIds || []).filter((u) => u !== r.userId));
+  const out = list.map((x) => (same(x) ? { ...x, count: r.count, userIds: users(x) } : x));
+  if (r.added && !list.some(same)) out.push({ emoji: r.emoji, customEmojiId: r.customEmojiId, count: r.count, userIds: [r.userId] });
+  return out.filter((x) => x.count > 0);
+}
+
 function reactions(m) {
   const row = el('div', { class: 'reactions' });
   for (const r of m.reactions || []) {
@@ -749,7 +758,7 @@ function connectLive() {
     .on('MESSAGE_DELETE', (m) => forget(m.id))
     .on('MESSAGE_REACTIONS_UPDATE', (r) => {
       const m = chat.messages.get(r.messageId);
-      if (m && r.channelId === chat.cid) showMessage({ ...m, reactions: r.reactions });
+      if (m && r.channelId === chat.cid) showMessage({ ...m, reactions: reactionsAfter(m.reactions || [], r) });
     })
     .on('CHANNEL_PINS_UPDATE', (p) => {
       const m = chat.messages.get(p.messageId);

@@ -1,0 +1,17 @@
+/* What a reaction may be: a Unicode emoji, or the ID of a custom emoji. No I/O. */
+#ifndef PRACA_DOMAIN_EMOJI_H
+#define PRACA_DOMAIN_EMOJI_H
+#include <stddef.h>
+
+#define RULE_EMOJI_MAX_BYTES   64 /* the longest family or flag sequence fits */
+#define RULE_EMOJI_PER_MESSAGE 20 /* distinct reactions on one message (Discord's cap) */
+#define RULE_CUSTOM_EMOJI_MAX  64
+
+/* 1 when s (valid UTF-8, len bytes) is one emoji as people type it: a pictograph with its
+ * variation selector, skin tone, ZWJ joins and tags, a keycap (0-9 # * then U+20E3), or a pair
+ * of regional indicators (a flag). Letters, digits alone, spaces and marks are not. */
+int rule_emoji_valid(const char *s, size_t len);
+/* 1 when s is a custom emoji's ID: 1 to 64 of A-Z a-z 0-9 _ - */
+int rule_emoji_custom_id_valid(const char *s, size_t len);
+
+#endif
