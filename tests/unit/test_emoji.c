@@ -38,10 +38,29 @@ Test(emoji, accepts_what_people_react_with)
 Test(emoji, refuses_text_and_malformed_sequences)
 {
     const char *bad[] = {
-        "",    "a",         "ok",           "1",       "👍 ",           " 👍",
-        "👍a",  "👍👍x",       "\xe2\x80\x8d", "👍‍", "‍👍",      "🇧",
-        "🇧🇷🇵", "1\xe2\x83", "️",          "🏽",    "\xf0\x9f\x91", "é",
-        "<b>", "x\xcc\x81", "*", "#", "1\xef\xb8\x8f",
+        "",
+        "a",
+        "ok",
+        "1",
+        "👍 ",
+        " 👍",
+        "👍a",
+        "👍👍x",
+        "\xe2\x80\x8d",
+        "👍‍",
+        "‍👍",
+        "🇧",
+        "🇧🇷🇵",
+        "1\xe2\x83",
+        "️",
+        "🏽",
+        "\xf0\x9f\x91",
+        "é",
+        "<b>",
+        "x\xcc\x81",
+        "*",
+        "#",
+        "1\xef\xb8\x8f",
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
         cr_expect(!valid(bad[i]), "%s", bad[i]);
