@@ -92,9 +92,8 @@ int rule_emoji_valid(const char *text, size_t len)
         size_t m = decode(s + n, len - n, &d);
         return m && regional(d) && n + m == len;
     }
-    /* Pictographs joined by ZWJ, each with its modifiers: 👩🏽‍💻, 🏳️‍🌈, 🏴 with
-     * tags.
-     */
+    /* Pictographs joined by ZWJ, each with its modifiers (a woman technologist with a skin
+     * tone, the rainbow flag, a subdivision flag with its tags). */
     size_t i = 0;
     while (i < len) {
         if (!(n = decode(s + i, len - i, &c)) || !pictographic(c))
