@@ -478,7 +478,8 @@ test('sign in: a wrong password is a readable message; next never leaves the sit
 
 test('sign in: next spelled to become //host in the browser still stays on the site', async () => {
   const who = await register(srv.url);
-  for (const next of ['/%5Cevil.example', '/%09/evil.example/', '/%5C%5Cevil.example', '%2F%2Fevil.example', 'https://evil.example/']) {
+  for (const next of ['/%5Cevil.example', '/%09/evil.example/', '/%5C%5Cevil.example', '%2F%2Fevil.example', 'https://evil.example/',
+    '/.//evil.example/', '/..//evil.example/', '/%2e//evil.example/', '/a/..//evil.example/']) {
     const page = await openPage();
     await page.goto(`${srv.url}/login?next=${next}`);
     await page.fill('#login-username', who.user.username);

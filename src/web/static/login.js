@@ -7,7 +7,11 @@ function nextPage() {
   // "/<tab>/host" into "//host", another site.
   try {
     const url = new URL(next, location.origin);
-    if (next.startsWith('/') && url.origin === location.origin) return url.pathname + url.search + url.hash;
+    // The parser also folds dot segments: "/.//host" and "/a/..//host" have the path "//host",
+    // which is another site once assigned. A path that starts so is refused.
+    if (next.startsWith('/') && url.origin === location.origin && !/^[/\\]{2}/.test(url.pathname)) {
+      return url.pathname + url.search + url.hash;
+    }
   } catch (_) { /* not a URL at all */ }
   return '/developers';
 }
