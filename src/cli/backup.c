@@ -29,7 +29,9 @@ int cli_backup(const struct config *cfg, char **words, int n)
     store_close(db);
     if (rc != STORE_DONE)
         return 1;
-    printf("backup of %s written to %s\n", cfg->data, words[0]);
+    printf("backup of %s written to %s (mode 0600: it holds password and token hashes and "
+           "two-factor secrets)\n",
+           cfg->data, words[0]);
     return 0;
 }
 

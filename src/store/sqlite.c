@@ -1,4 +1,5 @@
 /* The SQLite engine (store/engine.h): one file, WAL, statements cached by their SQL text. */
+#include <fcntl.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -198,6 +199,14 @@ static int lite_backup(struct store *db, const char *dest)
     if ((size_t)snprintf(partial, sizeof partial, "%s.partial", dest) >= sizeof partial)
         return STORE_ERR;
     unlink(partial);
+    /* The copy holds password and token hashes and two-factor secrets: readable by its owner
+     * only. SQLite gives its journal the database file's mode. */
+    int fd = open(partial, O_WRONLY | O_CREAT | O_EXCL, 0600);
+    if (fd < 0) {
+        log_error("store: backup: cannot create %s", partial);
+        return STORE_ERR;
+    }
+    close(fd);
     sqlite3 *out = NULL;
     int rc = sqlite3_open_v2(partial, &out, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
     if (rc == SQLITE_OK) {

@@ -82,7 +82,8 @@ test('backup while serving and writing; a server started on the copy has every a
   writing = false;
   await during;
   assert.equal(run.code, 0, run.stderr);
-  assert.equal(run.stdout, `backup of ${srv.db} written to ${out}\n`);
+  assert.equal(run.stdout, `backup of ${srv.db} written to ${out} (mode 0600: it holds password and token hashes and two-factor secrets)\n`);
+  assert.equal(fs.statSync(out).mode & 0o777, 0o600, 'readable by its owner only');
   assert.ok(!fs.existsSync(out + '.partial'));
   // Restore: a server on a fresh folder holding only the copy.
   const dir = fs.mkdtempSync(path.join(require('node:os').tmpdir(), 'praca-restore-'));
