@@ -29,6 +29,7 @@
 #include "http/server.h"
 #include "ops/observe.h"
 #include "web/pages.h"
+#include "store/apps.h"
 #include "store/event_log.h"
 #include "store/migrate.h"
 #include "state/state.h"
@@ -108,6 +109,9 @@ static void trim_run(struct store_writer_job *job, struct store *db)
         log_error("events: trimming the log failed");
     else if (deleted)
         log_debug("events: %lld past retention trimmed", (long long)deleted);
+    /* Consent pages left open: kept an hour past their ten minutes, then gone. */
+    if (store_authorize_expire(db, clock_now_ms() - 3600 * 1000, &deleted) != STORE_DONE)
+        log_error("installs: deleting expired consent sessions failed");
 }
 
 static void trim_done(struct store_writer_job *job, int committed)

@@ -24,6 +24,7 @@ const struct api_limit API_LIMIT_TEST_ENDPOINT = {"test-endpoint", 10, MINUTE_MS
 const struct api_limit API_LIMIT_CREATE_SERVER = {"create-server", 10, HOUR_MS};
 const struct api_limit API_LIMIT_CREATE_INVITE = {"create-invite", 50, HOUR_MS};
 const struct api_limit API_LIMIT_REACT = {"react", 30, 10 * 1000};
+const struct api_limit API_LIMIT_AUTHORIZE_START = {"authorize-start", 60, MINUTE_MS};
 const struct api_limit API_LIMIT_READ_MARK = {"read-mark", 60, MINUTE_MS};
 const struct api_limit API_LIMIT_TYPING = {"typing", 10, 10 * 1000};
 const struct api_limit API_LIMIT_INVOKE = {"invoke", 20, 10 * 1000};

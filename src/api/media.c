@@ -5,6 +5,7 @@
 #include <http_parser.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "api/api.h"
 #include "api/reply.h"
@@ -65,8 +66,10 @@ static void fetched_reply(struct api_call *c, void *arg)
 {
     struct fetch *f = arg;
     const char *type = NULL;
+    /* The media type exactly (parameters aside): image/pngx is not image/png. */
+    size_t n = strcspn(f->r.content_type, "; \t");
     for (size_t i = 0; i < sizeof IMAGE_TYPES / sizeof IMAGE_TYPES[0]; i++)
-        if (!strncmp(f->r.content_type, IMAGE_TYPES[i], strlen(IMAGE_TYPES[i])))
+        if (n == strlen(IMAGE_TYPES[i]) && !strncasecmp(f->r.content_type, IMAGE_TYPES[i], n))
             type = IMAGE_TYPES[i];
     if (f->sent || !f->r.body) {
         api__error(c, 502,

@@ -32,8 +32,13 @@ static int query(struct api_call *c, const char *name, char *out, size_t cap)
     struct slice raw;
     if (!http_query_param(c->req->query, name, &raw))
         return 0;
-    if (http_url_decode(raw, out, cap, NULL) || strlen(out) != strnlen(out, cap)) {
+    size_t len;
+    if (http_url_decode(raw, out, cap, &len)) {
         api__bad(c, name, "valor inválido ou longo demais");
+        return -1;
+    }
+    if (strlen(out) != len) { /* a %00 would cut it short without a word */
+        api__bad(c, name, "não pode ter o caractere nulo");
         return -1;
     }
     return 1;
@@ -102,6 +107,8 @@ static void authorize_start(struct api_call *c)
         api__bad(c, "state", "deve ter no máximo 500 caracteres");
         return;
     }
+    if (api__limit_hit(c, &API_LIMIT_AUTHORIZE_START))
+        return;
     struct store_app app;
     int found = store_app_find_by_client(c->db, client_id, &app);
     if (found < 0) {

@@ -56,7 +56,6 @@ void api__reply_bytes(struct api_call *c, int status, const char *content_type, 
         return;
     }
     c->answered = 1;
-    http_response_add_header(c->res, "X-Content-Type-Options", "nosniff");
     http_response_add_header(c->res, "Content-Security-Policy", "default-src 'none'; sandbox");
     http_response_set(c->res, status, content_type, body, len);
 }

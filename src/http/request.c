@@ -166,8 +166,10 @@ const char *http__status_text(int status)
 int http__response_head(const struct http_response *r, struct buf *out)
 {
     int rc = buf_appendf(out, "HTTP/1.1 %d %s\r\n", r->status, http__status_text(r->status));
+    /* Every body is read as the type it is labelled with, never sniffed (JSON as a page). */
     if (!rc && r->content_type)
-        rc = buf_appendf(out, "Content-Type: %s\r\n", r->content_type);
+        rc = buf_appendf(out, "Content-Type: %s\r\nX-Content-Type-Options: nosniff\r\n",
+                         r->content_type);
     if (!rc && r->cache_control)
         rc = buf_appendf(out, "Cache-Control: %s\r\n", r->cache_control);
     if (!rc && r->status != 101 && r->status != 204 && r->status != 304)

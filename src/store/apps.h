@@ -105,6 +105,9 @@ struct store_authorize {
 int store_authorize_create(struct store_writer *w, const char *id, const char *app_id,
                            const char *user_id, const char *redirect_uri, const char *state,
                            int64_t requested, int64_t created_at, int64_t expires_at);
+/* Deletes the consent sessions that expired before `before` (on the writer's connection, in
+ * its retention job). */
+int store_authorize_expire(struct store *db, int64_t before, int64_t *deleted);
 int store_authorize_find(struct store *db, const char *id, struct store_authorize *out);
 
 #endif

@@ -213,6 +213,14 @@ int store_authorize_create(struct store_writer *w, const char *id, const char *a
                              NULL);
 }
 
+int store_authorize_expire(struct store *db, int64_t before, int64_t *deleted)
+{
+    static const char *SQL = "DELETE FROM authorize_sessions WHERE expires_at < $1";
+    int rc = store__exec(db, SQL, SV_ARGS(SV_INT(before)));
+    *deleted = rc == STORE_DONE ? store__changes(db) : 0;
+    return rc;
+}
+
 int store_authorize_find(struct store *db, const char *id, struct store_authorize *out)
 {
     static const char *SQL =

@@ -57,7 +57,6 @@ static void security_headers(struct http_response *res)
 {
     http_response_add_header(res, "Content-Security-Policy", CSP);
     http_response_add_header(res, "X-Frame-Options", "DENY");
-    http_response_add_header(res, "X-Content-Type-Options", "nosniff");
     http_response_add_header(res, "Referrer-Policy", "same-origin");
 }
 

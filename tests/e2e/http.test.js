@@ -21,11 +21,13 @@ test('health answers ok and a version, JSON and uncached', async () => {
   assert.equal(r.body.database, true);
   assert.equal(r.headers.get('cache-control'), 'no-store');
   assert.equal(r.headers.get('content-type'), 'application/json; charset=utf-8');
+  assert.equal(r.headers.get('x-content-type-options'), 'nosniff');
 });
 
 test('unknown path is 404 and a known path with another method is 405, both JSON', async () => {
   const a = await api(srv.url, 'GET', '/api/nada');
   assert.equal(a.status, 404);
+  assert.equal(a.headers.get('x-content-type-options'), 'nosniff', 'on errors too');
   assert.equal(typeof a.body.error, 'string');
   assert.equal(a.headers.get('cache-control'), 'no-store');
   const b = await api(srv.url, 'DELETE', '/api/health');

@@ -56,6 +56,9 @@ test('start: every error of the spec', async () => {
   }
   assert.equal((await q({ client_id: info.app.clientId, redirect_uri: info.redirect, state: 'é'.repeat(500) })).status, 200);
   assert.match((await q({ client_id: info.app.clientId, redirect_uri: info.redirect, state: 'x'.repeat(501) })).body.error, /^state: /);
+  const nul = await q({ client_id: info.app.clientId, redirect_uri: info.redirect, state: 'a\u0000b' });
+  assert.equal(nul.status, 400, 'a state is kept byte for byte or refused, never cut');
+  assert.equal(nul.body.error, 'state: não pode ter o caractere nulo');
   const noBot = await api(srv.url, 'POST', '/api/applications', { token: dev.token, body: { name: 'sem bot' } });
   await api(srv.url, 'PUT', `/api/applications/${noBot.body.application.id}/oauth/redirect-uris`, { token: dev.token, body: { redirectUris: [info.redirect] } });
   assert.equal((await q({ client_id: noBot.body.application.clientId, redirect_uri: info.redirect })).status, 400);
@@ -64,6 +67,17 @@ test('start: every error of the spec', async () => {
   assert.equal((await start(dev, info)).status, 200, 'the owner may install a private application');
   assert.equal((await api(srv.url, 'GET', `/api/oauth2/authorize/start?${startQuery(info)}`)).status, 401);
   assert.equal((await api(srv.url, 'GET', `/api/oauth2/authorize/start?${startQuery(info)}`, { token: info.botToken })).status, 403);
+});
+
+test('start: at most 60 a minute per person (each keeps a consent session)', async () => {
+  const dev = await register(srv.url);
+  const info = await appWithBot(srv.url, dev);
+  const who = await register(srv.url);
+  for (let i = 0; i < 60; i++) assert.equal((await start(who, info)).status, 200, `start ${i}`);
+  const over = await start(who, info);
+  assert.equal(over.status, 429);
+  assert.equal(typeof over.body.retryAfterMs, 'number');
+  assert.equal((await start(dev, info)).status, 200, 'another person is not held back');
 });
 
 test('complete: granted = requested ∩ installer\'s permissions ∩ what was left checked', async () => {

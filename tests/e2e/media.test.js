@@ -45,6 +45,8 @@ test.before(async () => {
   site = http.createServer((req, res) => {
     const send = (status, type, body) => { res.writeHead(status, { 'Content-Type': type }); res.end(body); };
     if (req.url === '/a.png' || req.url === '/a.png?t=1') send(200, 'image/png', IMAGE);
+    else if (req.url === '/pngx.png') send(200, 'image/pngx', IMAGE);
+    else if (req.url === '/params.png') send(200, 'Image/PNG; q=1', IMAGE);
     else if (req.url === '/x.svg') send(200, 'image/svg+xml', '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>');
     else if (req.url === '/page.html') send(200, 'text/html', '<h1>oi</h1>');
     else if (req.url === '/big.png') send(200, 'image/png', Buffer.alloc(5 * 1000 * 1000));
@@ -86,6 +88,16 @@ test('an embed image comes through the proxy as it is, marked so it never runs a
   assert.equal(r.headers.get('cache-control'), 'private, max-age=3600', 'kept by the browser that asked');
   assert.equal(r.headers.get('vary'), 'Cookie, Authorization', 'and only for the same sign-in');
   assert.ok(Buffer.from(await r.arrayBuffer()).equals(IMAGE));
+});
+
+test('the image type is matched exactly, its parameters aside', async () => {
+  const w = await world(srv.url, { content: 'tipos', embeds: [{ image: { url: `${base}/pngx.png` }, thumbnail: { url: `${base}/params.png` } }] });
+  const refused = await w.get(`${base}/pngx.png`);
+  assert.equal(refused.status, 502);
+  assert.equal((await refused.json()).error, 'O endereço não é de uma imagem PNG, JPEG, GIF, WebP ou AVIF');
+  const ok = await w.get(`${base}/params.png`);
+  assert.equal(ok.status, 200);
+  assert.equal(ok.headers.get('content-type'), 'image/png');
 });
 
 test('only images the message shows, only image types, bounded in size; the site\'s own failure said', async () => {

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "store/apps.h"
 #include "store/db.h"
 #include "store/migrate.h"
 #include "store/rows.h"
@@ -198,4 +199,35 @@ Test(store, batched_reads_share_a_snapshot_until_released_or_written)
     store_writer_free(w);
     store_read_batching(db, 0);
     store_close(other);
+}
+
+Test(store, expired_consent_sessions_are_deleted_and_no_others)
+{
+    static const char *SQL_APP =
+        "INSERT INTO applications (id, owner_id, name, client_id, created_at, updated_at)"
+        " VALUES ('app', 'u1', 'App', 'c1', 1, 1)";
+    static const char *SQL_SESSION =
+        "INSERT INTO authorize_sessions (id, application_id, user_id, redirect_uri,"
+        " requested_permissions, expires_at, created_at) VALUES ($1, 'app', 'u1', 'https://x', 0,"
+        " $2, 0)";
+    cr_assert_eq(
+        store__exec(db, SQL_INSERT, SV_ARGS(SV_STR("u1"), SV_STR("ana"), SV_STR("Ana"), SV_INT(1))),
+        STORE_DONE);
+    cr_assert_eq(store__exec_script(db, SQL_APP), STORE_DONE);
+    const char *ids[] = {"old", "recent", "live"};
+    int64_t expires[] = {1000, 5000, 9000};
+    for (int i = 0; i < 3; i++)
+        cr_assert_eq(store__exec(db, SQL_SESSION, SV_ARGS(SV_STR(ids[i]), SV_INT(expires[i]))),
+                     STORE_DONE);
+    int64_t deleted = -1;
+    cr_assert_eq(store_authorize_expire(db, 5000, &deleted), STORE_DONE);
+    cr_assert_eq(deleted, 1);
+    struct store_stmt *st =
+        store__query(db, "SELECT id FROM authorize_sessions ORDER BY expires_at", NULL, 0);
+    cr_assert_eq(store__step(st), STORE_ROW);
+    cr_assert_str_eq(store__text(st, 0), "recent");
+    cr_assert_eq(store__step(st), STORE_ROW);
+    cr_assert_str_eq(store__text(st, 0), "live");
+    cr_assert_eq(store__step(st), STORE_DONE);
+    store__finish(st);
 }
