@@ -89,6 +89,8 @@ static void invite_join(struct api_call *c)
         api__error(c, 404, "Convite inválido ou expirado");
         return;
     }
+    if (api__limit_hit(c, &API_LIMIT_JOIN))
+        return;
     struct store_invite_join j = {.code = code, .user_id = c->me.user_id, .now = clock_now_ms()};
     int rc = store_invite_join(c->svc->writer, &j);
     if (api__store_answer(c, rc,

@@ -24,6 +24,9 @@ const struct api_limit API_LIMIT_TEST_ENDPOINT = {"test-endpoint", 10, MINUTE_MS
 const struct api_limit API_LIMIT_CREATE_SERVER = {"create-server", 10, HOUR_MS};
 const struct api_limit API_LIMIT_CREATE_INVITE = {"create-invite", 50, HOUR_MS};
 const struct api_limit API_LIMIT_REACT = {"react", 30, 10 * 1000};
+/* Each join and leave is an event to every member and a row of the event log kept a day. */
+const struct api_limit API_LIMIT_JOIN = {"join", 20, MINUTE_MS};
+const struct api_limit API_LIMIT_LEAVE = {"leave", 20, MINUTE_MS};
 const struct api_limit API_LIMIT_AUTHORIZE_START = {"authorize-start", 60, MINUTE_MS};
 const struct api_limit API_LIMIT_READ_MARK = {"read-mark", 60, MINUTE_MS};
 const struct api_limit API_LIMIT_TYPING = {"typing", 10, 10 * 1000};

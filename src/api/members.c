@@ -10,6 +10,7 @@
 #include "api/access.h"
 #include "api/api.h"
 #include "api/reply.h"
+#include "api/limits.h"
 #include "api/input.h"
 #include "api/voice.h"
 #include "api/events.h"
@@ -59,6 +60,8 @@ static void member_leave(struct api_call *c)
         api__error(c, 403, "O dono não pode sair do servidor; apague-o");
         return;
     }
+    if (api__limit_hit(c, &API_LIMIT_LEAVE))
+        return;
     int64_t changes = 0;
     if (store_member_remove(c->svc->writer, sid, c->me.user_id, &changes) < 0) {
         api__internal(c);

@@ -18,6 +18,24 @@ async function giveRole(owner, sid, userId, permissions) {
 }
 const isMember = async (sid, u) => (await api(srv.url, 'GET', `/api/servers/${sid}`, { token: u.token })).status === 200;
 
+test('joining and leaving are limited to 20 a minute each per account', async () => {
+  const { code, sid } = await serverWithMembers(srv.url, 0);
+  const u = await register(srv.url);
+  assert.equal((await api(srv.url, 'POST', `/api/invites/${code}/join`, { token: u.token })).status, 200);
+  let joins = 1, leaves = 0;
+  for (; leaves < 20; leaves++, joins++) {
+    assert.equal((await api(srv.url, 'DELETE', `/api/servers/${sid}/members/@me`, { token: u.token })).status, 200, `leave ${leaves + 1}`);
+    if (joins === 20) break;
+    assert.equal((await api(srv.url, 'POST', `/api/invites/${code}/join`, { token: u.token })).status, 200, `join ${joins + 1}`);
+  }
+  const join = await api(srv.url, 'POST', `/api/invites/${code}/join`, { token: u.token });
+  assert.equal(join.status, 429, 'the 21st join');
+  assert.ok(join.body.retryAfterMs > 0);
+  assert.equal(await isMember(sid, u), false, 'the refused join changed nothing');
+  const other = await register(srv.url);
+  assert.equal((await api(srv.url, 'POST', `/api/invites/${code}/join`, { token: other.token })).status, 200, 'others still join');
+});
+
 test('invites: create, look up, join once, joining again changes nothing', async () => {
   const { owner, sid } = await serverWithMembers(srv.url, 0);
   const inv = await api(srv.url, 'POST', `/api/servers/${sid}/invites`, { token: owner.token });
