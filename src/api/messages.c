@@ -163,9 +163,7 @@ static void bot_send(struct api_call *c)
     api__place_cleanup(&p);
 }
 
-/* Rules, verification level and timeouts on the human route (the owner is exempt from the
- * first two, as the one who sets them). */
-static int human_gates(struct api_call *c, const struct place *p)
+int api__human_gates(struct api_call *c, const struct place *p)
 {
     const struct store_access *s = &p->a.s;
     int64_t now = clock_now_ms();
@@ -201,7 +199,7 @@ int api__send_allowed(struct api_call *c, const struct place *p)
     int person_in_thread = !strcmp(p->type, "thread") && !c->me.is_bot;
     if (!person_in_thread && text_channel_only(c, p))
         return -1;
-    return human_gates(c, p);
+    return api__human_gates(c, p);
 }
 
 static void human_send(struct api_call *c)

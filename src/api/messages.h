@@ -32,6 +32,10 @@ char *api__message_create(struct api_call *c, const struct place *p, struct draf
  * person; not timed out; ENVIAR_MENSAGENS; the rules accepted; the verification level met):
  * 0, or -1 when it has answered. */
 int api__send_allowed(struct api_call *c, const struct place *p);
+/* Timeouts, ENVIAR_MENSAGENS, rules acceptance and the verification level, as a person's send
+ * meets them (the owner is exempt from the rules and the level, as the one who sets them); also
+ * for whatever else posts text (threads, forum posts). -1 when it has answered. */
+int api__human_gates(struct api_call *c, const struct place *p);
 /* Edits message mid (known to be at p) with an edit body: absent keeps a field. Returns the
  * updated object (MESSAGE_UPDATE published), or NULL when it has answered. */
 json_t *api__message_edit(struct api_call *c, const struct place *p, const char *mid, json_t *body,

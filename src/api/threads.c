@@ -10,6 +10,9 @@
 #include "api/input.h"
 #include "api/events.h"
 #include "api/place.h"
+#include "api/compose.h"
+#include "api/limits.h"
+#include "api/messages.h"
 #include "core/clock.h"
 #include "domain/permissions.h"
 #include "store/messages.h"
@@ -46,9 +49,10 @@ static void thread_from_message(struct api_call *c)
     json_t *body;
     if (strcmp(p.type, "text") != 0)
         api__bad(c, "channelId", "threads começam de mensagens de canais de texto");
-    else if (!api__place_message(c, &p, &mid, &ref) &&
-             !api__require_in(c, p.perms, PERM_ENVIAR_MENSAGENS) && (body = api__body(c)) &&
-             api__in_str(c, body, "name", 1, 100, API_IN_REQUIRED | API_IN_TRIM, &name) >= 0) {
+    else if (!api__place_message(c, &p, &mid, &ref) && !api__human_gates(c, &p) &&
+             (body = api__body(c)) &&
+             api__in_str(c, body, "name", 1, 100, API_IN_REQUIRED | API_IN_TRIM, &name) >= 0 &&
+             !api__automod(c, p.srv, name, NULL, 0) && !api__limit_hit(c, &API_LIMIT_HUMAN_SEND)) {
         char id[UUID_LEN + 1];
         uuid_v7(id);
         struct store_new_thread t = {.id = id,
@@ -86,9 +90,11 @@ static void forum_thread(struct api_call *c)
     json_t *body;
     if (strcmp(p.type, "forum") != 0)
         api__bad(c, "channelId", "só canais de fórum recebem publicações novas");
-    else if (!api__require_in(c, p.perms, PERM_ENVIAR_MENSAGENS) && (body = api__body(c)) &&
+    else if (!api__human_gates(c, &p) && (body = api__body(c)) &&
              api__in_str(c, body, "name", 1, 100, API_IN_REQUIRED | API_IN_TRIM, &name) >= 0 &&
-             api__in_str(c, body, "content", 1, 4000, API_IN_REQUIRED, &content) >= 0) {
+             api__in_str(c, body, "content", 1, 4000, API_IN_REQUIRED, &content) >= 0 &&
+             !api__automod(c, p.srv, name, NULL, 0) && !api__automod(c, p.srv, content, NULL, 0) &&
+             !api__limit_hit(c, &API_LIMIT_HUMAN_SEND)) {
         char tid[UUID_LEN + 1], mid[UUID_LEN + 1];
         uuid_v7(tid);
         uuid_v7(mid);

@@ -192,6 +192,38 @@ test('automod: blocked words and too many mentions are 422 {automod: true} on se
   assert.equal(edit.status, 422);
 });
 
+test('forum posts and threads meet the send route\'s gates: automod on title and text, timeout, rules, verification, the send limit', async () => {
+  const w = await world();
+  const [b] = w.members;
+  const forum = (await api(srv.url, 'POST', `/api/servers/${w.sid}/channels`, { token: w.owner.token, body: { name: 'forum', type: 'forum' } })).body.channel.id;
+  const post = (who, body) => api(srv.url, 'POST', `/api/servers/${w.sid}/channels/${forum}/threads`, { token: who.token, body });
+  const origin = (await w.send(w.owner, { content: 'começo' })).body.message.id;
+  const thread = (who, name) => api(srv.url, 'POST', `${w.url}/${origin}/threads`, { token: who.token, body: { name } });
+  await api(srv.url, 'PUT', `/api/servers/${w.sid}/automod`, { token: w.owner.token, body: { blockedWords: ['golpe'], maxMentions: null } });
+  for (const r of [await post(b, { name: 'um golpe', content: 'oi' }), await post(b, { name: 'título', content: 'é golpe' }), await thread(b, 'golpe aqui')]) {
+    assert.equal(r.status, 422);
+    assert.equal(r.body.automod, true);
+  }
+  await api(srv.url, 'PUT', `/api/servers/${w.sid}/automod`, { token: w.owner.token, body: { blockedWords: [], maxMentions: null } });
+  await api(srv.url, 'PATCH', `/api/servers/${w.sid}/members/${b.user.id}`, { token: w.owner.token, body: { timeoutUntil: new Date(Date.now() + 600_000).toISOString() } });
+  assert.equal((await post(b, { name: 't', content: 'x' })).status, 403);
+  assert.equal((await thread(b, 't')).status, 403);
+  await api(srv.url, 'PATCH', `/api/servers/${w.sid}/members/${b.user.id}`, { token: w.owner.token, body: { timeoutUntil: null } });
+  await api(srv.url, 'PATCH', `/api/servers/${w.sid}`, { token: w.owner.token, body: { requiresRulesAcceptance: true, rules: 'Seja gentil' } });
+  assert.equal((await post(b, { name: 't', content: 'x' })).body.requiresRulesAcceptance, true);
+  assert.equal((await thread(b, 't')).body.requiresRulesAcceptance, true);
+  await api(srv.url, 'PATCH', `/api/servers/${w.sid}`, { token: w.owner.token, body: { requiresRulesAcceptance: false, verificationLevel: 3 } });
+  assert.equal((await post(b, { name: 't', content: 'x' })).body.verificationLevelBlocked, true);
+  assert.equal((await thread(b, 't')).body.verificationLevelBlocked, true);
+  await api(srv.url, 'PATCH', `/api/servers/${w.sid}`, { token: w.owner.token, body: { verificationLevel: 0 } });
+  // Posts, threads and sends share one limit: 10 per 10 s.
+  const statuses = [];
+  for (let i = 0; i < 11; i++) statuses.push((await post(b, { name: `p${i}`, content: 'x' })).status);
+  assert.deepEqual(statuses, [...Array(10).fill(201), 429]);
+  assert.equal((await thread(b, 'mais uma')).status, 429);
+  assert.equal((await w.send(b, { content: 'e uma mensagem' })).status, 429);
+});
+
 test('automod: a mention cap alone, blocked words alone, and neither', async () => {
   const w = await world({ members: 3 });
   const automod = (body) => api(srv.url, 'PUT', `/api/servers/${w.sid}/automod`, { token: w.owner.token, body });
