@@ -93,7 +93,7 @@ enum api_lane {
  * one not known in memory, may send; a large one needs a known, valid credential. */
 enum api__body {
     API_BODY_SMALL, /* API_BODY_SMALL_MAX */
-    API_BODY_LARGE, /* icons as data URLs, command sets: API_BODY_LARGE_MAX */
+    API_BODY_LARGE, /* icons as data URLs: API_BODY_LARGE_MAX */
 };
 #define API_BODY_ANONYMOUS_MAX (64u * 1024)        /* public routes, or no credential */
 #define API_BODY_SMALL_MAX     (1024u * 1024)      /* everything else */

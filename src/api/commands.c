@@ -3,6 +3,7 @@
  * invoke in a server (installed applications with interactions.receive).
  */
 #include <http_parser.h>
+#include <stdio.h>
 
 #include "api/access.h"
 #include "api/api.h"
@@ -35,6 +36,15 @@ static void bot_commands_put(struct api_call *c)
     json_t *clean = rule_command_clean_list(list, &err);
     if (!clean) {
         api__bad(c, err.path, err.reason);
+        return;
+    }
+    size_t bytes = json_dumpb(clean, NULL, 0, JSON_COMPACT);
+    if (bytes > CMD_SET_BYTES_MAX) {
+        char msg[120];
+        snprintf(msg, sizeof msg, "commands: o conjunto ocupa %zu bytes (máximo %d)", bytes,
+                 CMD_SET_BYTES_MAX);
+        api__error(c, 413, msg);
+        json_decref(clean);
         return;
     }
     struct access a;
@@ -78,7 +88,7 @@ static void server_commands(struct api_call *c)
 }
 
 const struct api_route api_command_routes[] = {
-    {HTTP_PUT, "/api/bot/commands", bot_commands_put, API_BOT, API_ON_WORKER, API_BODY_LARGE},
+    {HTTP_PUT, "/api/bot/commands", bot_commands_put, API_BOT, API_ON_WORKER, API_BODY_SMALL},
     {HTTP_GET, "/api/servers/:sid/commands", server_commands, API_ANY, API_ON_WORKER,
      API_BODY_SMALL},
     {0, NULL, NULL, 0, 0, 0},

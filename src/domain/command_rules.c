@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+#include "domain/text.h"
+
 static const char *const OPTION_TYPES[] = {"string", "integer", "number", "boolean",
                                            "user",   "channel", "role"};
 
@@ -161,6 +163,22 @@ static int options(json_t *src, json_t *dst, const char *base, struct rule_error
     return rc;
 }
 
+/* Characters of every text a command carries: its name and description, its options' and
+ * their choices' names, descriptions and values. */
+static size_t text_chars(json_t *v)
+{
+    if (json_is_string(v))
+        return rule_text_chars(json_string_value(v), json_string_length(v));
+    size_t n = 0, i;
+    const char *key;
+    json_t *e;
+    if (json_is_array(v))
+        json_array_foreach(v, i, e) n += text_chars(e);
+    else if (json_is_object(v))
+        json_object_foreach(v, key, e) n += text_chars(e);
+    return n;
+}
+
 json_t *rule_command_clean_list(json_t *commands, struct rule_error *err)
 {
     if (!json_is_array(commands)) {
@@ -189,6 +207,13 @@ json_t *rule_command_clean_list(json_t *commands, struct rule_error *err)
             rule__json_str(c, clean, "description", 1, CMD_DESCRIPTION_MAX, path, err, 1) < 0 ||
             options(c, clean, path, err) < 0)
             goto fail;
+        size_t chars = text_chars(clean);
+        if (chars > CMD_TEXT_MAX) {
+            rule__json_fail(err, path,
+                            "nomes, descrições e escolhas somam %zu caracteres (máximo %d)", chars,
+                            CMD_TEXT_MAX);
+            goto fail;
+        }
     }
     json_decref(seen);
     return out;

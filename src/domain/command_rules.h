@@ -14,6 +14,11 @@
 #define CMD_OPTIONS_MAX      25
 #define CMD_CHOICES_MAX      25
 #define CMD_CHOICE_VALUE_MAX 100
+/* The text of one command in all (Discord's rule): what every member of a server downloads
+ * stays small. */
+#define CMD_TEXT_MAX 4000
+/* A whole set as stored and served, in bytes of JSON. */
+#define CMD_SET_BYTES_MAX (256 * 1024)
 
 /*
  * commands: the request's array. Each clean command is {name, description, options}, each

@@ -85,6 +85,10 @@ test('bad commands: 400 with the field path; people cannot use the route', async
     [{ commands: Array.from({ length: 101 }, (_, i) => ({ name: `c${i}`, description: 'd' })) }, 'commands: no máximo 100 comandos'],
     [{ commands: [{ name: 'a', description: 'd', options: Array.from({ length: 26 }, (_, i) => ({ name: `o${i}`, description: 'd', type: 'string' })) }] },
       'commands.0.options: no máximo 25 opções'],
+    // One command's text in all: 25 options of 25 choices of 100 characters is far past 4,000.
+    [{ commands: [{ name: 'a', description: 'd', options: Array.from({ length: 25 }, (_, i) => ({ name: `o${i}`, description: 'd', type: 'string',
+      choices: Array.from({ length: 25 }, (_, j) => ({ name: `c${j}`, value: 'v'.repeat(100) })) })) }] },
+    /^commands\.0: nomes, descrições e escolhas somam \d+ caracteres \(máximo 4000\)$/],
   ];
   for (const [body, error] of cases) {
     const r = await put(info.botToken, body);
@@ -92,6 +96,13 @@ test('bad commands: 400 with the field path; people cannot use the route', async
     if (error instanceof RegExp) assert.match(r.body.error, error);
     else assert.equal(r.body.error, error);
   }
+  // Each command under 4,000 characters, but 100 of them pass the set's 256 KiB.
+  const heavy = (i) => ({ name: `c${i}`, description: 'd', options: Array.from({ length: 5 }, (_, k) => ({ name: `o${k}`, description: 'd', type: 'string',
+    choices: Array.from({ length: 7 }, (_, j) => ({ name: `c${j}`, value: 'v'.repeat(100) })) })) });
+  const tooBig = await put(info.botToken, { commands: Array.from({ length: 100 }, (_, i) => heavy(i)) });
+  assert.equal(tooBig.status, 413);
+  assert.match(tooBig.body.error, /^commands: o conjunto ocupa \d+ bytes \(máximo 262144\)$/);
+  assert.equal((await put(info.botToken, { commands: Array.from({ length: 40 }, (_, i) => heavy(i)) })).status, 200, 'a large set that fits');
   const hundred = await put(info.botToken, { commands: Array.from({ length: 100 }, (_, i) => ({ name: `c${i}`, description: 'd' })) });
   assert.equal(hundred.status, 200);
   assert.equal(hundred.body.commands.length, 100);
