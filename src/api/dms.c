@@ -37,13 +37,16 @@ static void dm_open(struct api_call *c)
         api__bad(c, "userId", "não é possível abrir uma conversa consigo mesmo");
         return;
     }
+    if (api__limit_hit(c, &API_LIMIT_DM_OPEN))
+        return;
     char id[UUID_LEN + 1];
     uuid_v7(id);
     struct store_dm_open dm = {.id = id, .a = c->me.user_id, .b = target, .now = clock_now_ms()};
-    if (store_dm_open(c->svc->writer, &dm) < 0) {
-        api__internal(c);
+    if (api__store_answer(c, store_dm_open(c->svc->writer, &dm),
+                          &(struct api_store_words){
+                              .refused = "Só é possível conversar com quem está em um servidor "
+                                         "em comum com você"}))
         return;
-    }
     int rc;
     json_t *ch = store_dm_json(c->db, dm.channel_id, &rc);
     if (!ch) {

@@ -25,6 +25,7 @@ const struct api_limit API_LIMIT_CREATE_SERVER = {"create-server", 10, HOUR_MS};
 const struct api_limit API_LIMIT_CREATE_INVITE = {"create-invite", 50, HOUR_MS};
 const struct api_limit API_LIMIT_REACT = {"react", 30, 10 * 1000};
 /* Each join and leave is an event to every member and a row of the event log kept a day. */
+const struct api_limit API_LIMIT_DM_OPEN = {"dm-open", 20, MINUTE_MS};
 const struct api_limit API_LIMIT_JOIN = {"join", 20, MINUTE_MS};
 const struct api_limit API_LIMIT_LEAVE = {"leave", 20, MINUTE_MS};
 const struct api_limit API_LIMIT_AUTHORIZE_START = {"authorize-start", 60, MINUTE_MS};

@@ -31,6 +31,7 @@ extern const struct api_limit API_LIMIT_CREATE_INVITE;
 extern const struct api_limit API_LIMIT_REACT;
 extern const struct api_limit API_LIMIT_AUTHORIZE_START;
 extern const struct api_limit API_LIMIT_JOIN;
+extern const struct api_limit API_LIMIT_DM_OPEN;
 extern const struct api_limit API_LIMIT_LEAVE;
 extern const struct api_limit API_LIMIT_READ_MARK;
 extern const struct api_limit API_LIMIT_TYPING;

@@ -179,6 +179,13 @@ static int dm_open_at(struct store *db, struct store_dm_open *dm)
     store__finish(st);
     if (rc != STORE_DONE)
         return rc == STORE_ROW ? STORE_DONE : rc;
+    /* A new conversation needs a server the two share: nobody is written to by strangers. */
+    static const char *SQL_SHARED =
+        "SELECT 1 FROM members a JOIN members b ON b.server_id = a.server_id AND b.user_id = $2"
+        " WHERE a.user_id = $1 LIMIT 1";
+    rc = store__exists(db, SQL_SHARED, SV_ARGS(SV_STR(dm->a), SV_STR(dm->b)));
+    if (rc <= 0)
+        return rc < 0 ? rc : STORE_REFUSED;
     rc = store__exec(db, SQL_CHANNEL, SV_ARGS(SV_STR(dm->id), SV_STR(key), SV_INT(dm->now)));
     if (rc == STORE_DONE)
         rc = store__exec(db, SQL_MEMBER, SV_ARGS(SV_STR(dm->id), SV_STR(dm->a)));

@@ -44,6 +44,8 @@ struct store_dm_open {
     int64_t now;
     char channel_id[40];
 };
+/* Finds or opens the pair's conversation; a new one needs a server the two share
+ * (STORE_REFUSED otherwise). */
 int store_dm_open(struct store_writer *w, struct store_dm_open *arg);
 
 #endif

@@ -220,7 +220,19 @@ async function serverWithMembers(base, memberCount = 1) {
   return { owner, sid, server: created.body, members, code: invite.body.code };
 }
 
-module.exports = { startServer, api, postFrom, register, uniqueName, rawExchange, totp, serverWithMembers, BIN, POSTGRES, NODES };
+// People who share a server (a conversation needs one): the first makes it, the rest join.
+async function acquaint(base, first, ...others) {
+  const created = await api(base, 'POST', '/api/servers', { token: first.token, body: { name: 'Em comum' } });
+  if (created.status !== 201) throw new Error('create server: ' + created.text);
+  const invite = await api(base, 'POST', `/api/servers/${created.body.server.id}/invites`, { token: first.token, body: {} });
+  for (const p of others) {
+    const j = await api(base, 'POST', `/api/invites/${invite.body.code}/join`, { token: p.token });
+    if (j.status !== 200) throw new Error('join: ' + j.text);
+  }
+  return created.body.server.id;
+}
+
+module.exports = { startServer, api, postFrom, register, uniqueName, rawExchange, totp, serverWithMembers, acquaint, BIN, POSTGRES, NODES };
 
 // An application with a bot and a registered redirect URI, owned by `owner`.
 async function appWithBot(base, owner, { name = 'Robô de Teste', intents = [], redirect = 'https://bot.example/callback' } = {}) {

@@ -3,7 +3,7 @@
 'use strict';
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { startServer, api, register, serverWithMembers, totp, gatewayConnect, eventually, appWithBot, quiet, sharedServer } = require('./helpers');
+const { startServer, api, register, serverWithMembers, totp, gatewayConnect, eventually, appWithBot, quiet, sharedServer, acquaint } = require('./helpers');
 
 const { P } = require('./permissions');
 const BOGUS_ID = '01a1fe3b-0000-7000-8000-000000000000';
@@ -273,6 +273,7 @@ test("DMs: one's conversations listed, the most recently active first; a message
   const [a, b, c, stranger] = [await register(srv.url), await register(srv.url), await register(srv.url), await register(srv.url)];
   const open = async (who, other) => (await api(srv.url, 'POST', '/api/users/@me/dms', { token: who.token, body: { userId: other.user.id } })).body.channel.id;
   const list = async (who) => (await api(srv.url, 'GET', '/api/users/@me/dms', { token: who.token })).body.dms;
+  await acquaint(srv.url, a, b, c);
   const withB = await open(a, b);
   const withC = await open(a, c);
   let dms = await list(a);
@@ -301,6 +302,11 @@ test("DMs: one's conversations listed, the most recently active first; a message
 test('DMs: one channel per pair, found again; self, unknown and malformed targets refused', async () => {
   const a = await register(srv.url);
   const b = await register(srv.url);
+  const stranger = await register(srv.url);
+  const refused = await api(srv.url, 'POST', '/api/users/@me/dms', { token: a.token, body: { userId: b.user.id } });
+  assert.equal(refused.status, 403, 'no server in common');
+  assert.equal(refused.body.error, 'Só é possível conversar com quem está em um servidor em comum com você');
+  const sid = await acquaint(srv.url, a, b, stranger);
   const r = await api(srv.url, 'POST', '/api/users/@me/dms', { token: a.token, body: { userId: b.user.id } });
   assert.equal(r.status, 200);
   assert.equal(r.body.channel.type, 'dm');
@@ -312,4 +318,19 @@ test('DMs: one channel per pair, found again; self, unknown and malformed target
   assert.equal((await api(srv.url, 'POST', '/api/users/@me/dms', { token: a.token, body: { userId: BOGUS_ID } })).status, 404);
   assert.equal((await api(srv.url, 'POST', '/api/users/@me/dms', { token: a.token, body: { userId: 'abc' } })).body.error, 'userId: deve ser um UUID');
   assert.equal((await api(srv.url, 'POST', '/api/users/@me/dms', { token: a.token, body: {} })).body.error, 'userId: obrigatório');
+  // Once open, the conversation stays open after the server in common is gone.
+  assert.equal((await api(srv.url, 'DELETE', `/api/servers/${sid}/members/@me`, { token: b.token })).status, 200);
+  const again = await api(srv.url, 'POST', '/api/users/@me/dms', { token: a.token, body: { userId: b.user.id } });
+  assert.equal(again.body.channel.id, r.body.channel.id);
+  assert.equal((await api(srv.url, 'POST', '/api/users/@me/dms', { token: b.token, body: { userId: stranger.user.id } })).status, 403);
+});
+
+test('DMs: opening conversations is limited to 20 a minute per person', async () => {
+  const a = await register(srv.url);
+  const b = await register(srv.url);
+  await acquaint(srv.url, a, b);
+  for (let i = 0; i < 20; i++) assert.equal((await api(srv.url, 'POST', '/api/users/@me/dms', { token: a.token, body: { userId: b.user.id } })).status, 200);
+  const over = await api(srv.url, 'POST', '/api/users/@me/dms', { token: a.token, body: { userId: b.user.id } });
+  assert.equal(over.status, 429);
+  assert.ok(over.body.retryAfterMs > 0);
 });

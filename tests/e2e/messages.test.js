@@ -2,7 +2,7 @@
 'use strict';
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { startServer, api, register, appWithBot, install, serverWithMembers, totp, sharedServer } = require('./helpers');
+const { startServer, api, register, appWithBot, install, serverWithMembers, totp, sharedServer, acquaint } = require('./helpers');
 
 const { P } = require('./permissions');
 const BOT_BITS = P.VER_CANAL | P.ENVIAR_MENSAGENS | P.ADICIONAR_REACOES | P.FIXAR_MENSAGENS;
@@ -480,6 +480,7 @@ test('DMs: send and read between the two people only', async () => {
   const a = await register(srv.url);
   const b = await register(srv.url);
   const c = await register(srv.url);
+  await acquaint(srv.url, a, b, c);
   const dm = await api(srv.url, 'POST', '/api/users/@me/dms', { token: a.token, body: { userId: b.user.id } });
   const url = `/api/dms/${dm.body.channel.id}/messages`;
   const sent = await api(srv.url, 'POST', url, { token: a.token, body: { content: 'oi, B' } });

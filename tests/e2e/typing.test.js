@@ -3,7 +3,7 @@
 'use strict';
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { api, register, serverWithMembers, gatewayConnect, appWithBot, install, quiet, nextEvent, sharedServer } = require('./helpers');
+const { api, register, serverWithMembers, gatewayConnect, appWithBot, install, quiet, nextEvent, sharedServer, acquaint } = require('./helpers');
 
 const { P } = require('./permissions');
 const sockets = [];
@@ -94,6 +94,7 @@ test('ten in ten seconds, then 429', async () => {
 
 test('in a DM: to the two of them only; a stranger 404, a bot 403', async () => {
   const [ana, bia, caio] = [await register(srv.url), await register(srv.url), await register(srv.url)];
+  await acquaint(srv.url, ana, bia, caio);
   const dm = await api(srv.url, 'POST', '/api/users/@me/dms', { token: ana.token, body: { userId: bia.user.id } });
   const dmId = dm.body.channel.id;
   const [biaSock, caioSock] = [await person(bia), await person(caio)];
