@@ -89,8 +89,8 @@ static int authenticate(struct api_call *c, enum api_auth need)
     crypto_sha256_hex(token.ptr, token.len, c->me.token_hash);
     struct store_token_owner owner;
     int rc = state_identity(c->svc->state, c->db, c->me.token_hash, &owner);
-    if (rc < 0) {
-        api__internal(c);
+    if (rc < 0) { /* not a bad credential: one that cannot be checked now */
+        api__busy(c, API_UNAVAILABLE);
         return -1;
     }
     if (rc == 0) {

@@ -110,7 +110,7 @@ void api__reply_list(struct api_call *c, const char *key, json_t *list)
 void api__internal(struct api_call *c)
 {
     if (!store_reachable())
-        api__busy(c, "O banco de dados está indisponível; tente novamente em instantes");
+        api__busy(c, API_UNAVAILABLE);
     else
         api__error(c, 500, "Erro interno; tente novamente em instantes");
 }

@@ -32,6 +32,7 @@ struct api_store_words {
 /* Answers a failed store write (rc < 0): the words for its code, or 500 (also for a code with
  * no words). Returns 1 when it answered, 0 when rc is a success. */
 int api__store_answer(struct api_call *c, int rc, const struct api_store_words *w);
+#define API_UNAVAILABLE "O banco de dados está indisponível; tente novamente em instantes"
 /* 503 {error: msg} with Retry-After: 1: a bounded queue or pool is full; try again soon. */
 void api__busy(struct api_call *c, const char *msg);
 void api__rate_limited(struct api_call *c, int64_t retry_after_ms);

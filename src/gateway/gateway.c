@@ -188,34 +188,63 @@ static void note_connect(struct gateway *gw, const struct store_token_owner *own
     log_fields(LOG_INFO, "gateway", f, sizeof f / sizeof f[0]);
 }
 
+#define TOO_MANY                                                                                   \
+    "Conexões demais para esta conta neste servidor (no máximo " GATEWAY_STR(                      \
+        GATEWAY_CONNECTIONS_PER_ACCOUNT) "); feche abas ou conexões antigas"
+
+/* The account's open connections on this node, counted up to the cap. */
+static int connections_of(struct gateway *gw, const char *user_id)
+{
+    int n = 0;
+    for (struct conn *c = map_get(&gw->users, user_id); c && n < GATEWAY_CONNECTIONS_PER_ACCOUNT;
+         c = c->next)
+        n++;
+    return n;
+}
+
+static void accept_connection(struct gateway *gw, struct sio_socket *sock, const struct auth_job *a)
+{
+    struct conn *c = calloc(1, sizeof *c);
+    if (!c) {
+        sio_connect_result(sock, 0, "Token inválido");
+        return;
+    }
+    c->sock = sock;
+    memcpy(c->user_id, a->owner.user_id, sizeof c->user_id);
+    memcpy(c->token_hash, a->token_hash, sizeof c->token_hash);
+    c->is_bot = a->owner.is_bot;
+    c->recovery = a->recovery;
+    sio_socket_set_data(sock, c);
+    attach(gw, c);
+    if (c->recovery)
+        accept_recoverable(gw, c, a);
+    else
+        sio_connect_result(sock, 1, NULL);
+}
+
 static void auth_answered(struct gateway_job *j)
 {
     struct auth_job *a = (struct auth_job *)j;
     struct gateway *gw = a->base.gw;
     struct sio_socket *sock = sio_server_find(gw->sio, a->socket_id);
     int valid = a->found == 1 && !(a->owner.is_bot && (a->owner.suspended || !a->owner.app_id[0]));
-    if (sock && !gw->draining) {
-        note_connect(gw, valid ? &a->owner : NULL, a->recovery);
-        if (!valid) {
-            sio_connect_result(sock, 0, a->bad_ticket ? "Ticket inválido" : "Token inválido");
-        } else {
-            struct conn *c = calloc(1, sizeof *c);
-            if (!c) {
-                sio_connect_result(sock, 0, "Token inválido");
-            } else {
-                c->sock = sock;
-                memcpy(c->user_id, a->owner.user_id, sizeof c->user_id);
-                memcpy(c->token_hash, a->token_hash, sizeof c->token_hash);
-                c->is_bot = a->owner.is_bot;
-                c->recovery = a->recovery;
-                sio_socket_set_data(sock, c);
-                attach(gw, c);
-                if (c->recovery)
-                    accept_recoverable(gw, c, a);
-                else
-                    sio_connect_result(sock, 1, NULL);
-            }
-        }
+    if (!sock || gw->draining) {
+        /* gone meanwhile, or closing with the node */
+    } else if (a->found < 0 && !a->bad_ticket) {
+        /* The credential could not be checked (the database is away): not a refusal, which
+         * official clients take as final, but a closed transport, which they retry. */
+        gw->stats.unchecked++;
+        sio_socket_close_transport(sock);
+    } else if (!valid) {
+        note_connect(gw, NULL, a->recovery);
+        sio_connect_result(sock, 0, a->bad_ticket ? "Ticket inválido" : "Token inválido");
+    } else if (connections_of(gw, a->owner.user_id) >= GATEWAY_CONNECTIONS_PER_ACCOUNT) {
+        gw->stats.too_many++;
+        note_connect(gw, NULL, a->recovery);
+        sio_connect_result(sock, 0, TOO_MANY);
+    } else {
+        note_connect(gw, &a->owner, a->recovery);
+        accept_connection(gw, sock, a);
     }
     free(a);
 }

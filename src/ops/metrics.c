@@ -152,8 +152,9 @@ static void held(struct buf *out, const struct metrics_sources *src)
                     "# HELP praca_gateway_connects_total Socket.IO CONNECTs, accepted or refused.\n"
                     "# TYPE praca_gateway_connects_total counter\n"
                     "praca_gateway_connects_total{result=\"accepted\"} %llu\n"
-                    "praca_gateway_connects_total{result=\"refused\"} %llu\n",
-                    g.connects, g.refused);
+                    "praca_gateway_connects_total{result=\"refused\"} %llu\n"
+                    "praca_gateway_connects_total{result=\"unchecked\"} %llu\n",
+                    g.connects, g.refused, g.unchecked);
         one(out, "praca_gateway_events_total", "counter", "Events fanned out.", g.events);
         one(out, "praca_gateway_event_recipients_total", "counter",
             "Accounts entitled to those events (intents and permissions applied), connected or "

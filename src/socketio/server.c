@@ -355,6 +355,12 @@ void sio_socket_disconnect(struct sio_socket *sock)
         eio_socket_close(c->eio, "server disconnect");
 }
 
+void sio_socket_close_transport(struct sio_socket *sock)
+{
+    if (!sock->client->closing)
+        eio_socket_close(sock->client->eio, "transport close");
+}
+
 /* ---- the server ---- */
 
 struct sio_server *sio_server_new(uv_loop_t *loop, const struct eio_config *eio,

@@ -79,5 +79,8 @@ int sio_socket_ack(struct sio_socket *sock, int64_t id, json_t *args,
 /* Server-side disconnect: DISCONNECT is sent first so the client does not reconnect; the
  * Engine.IO session closes when no namespace is left. */
 void sio_socket_disconnect(struct sio_socket *sock);
+/* Closes the socket's Engine.IO session without a Socket.IO word: the client takes it for a
+ * lost connection and reconnects (a CONNECT_ERROR would be final). */
+void sio_socket_close_transport(struct sio_socket *sock);
 
 #endif

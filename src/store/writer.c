@@ -93,6 +93,10 @@ static void check_foreign(struct store_writer *w)
         return;
     w->checked_at = now;
     int64_t v = store__data_version(w->db);
+    /* Unreadable (the database is away) says nothing changed: taking it for a change dropped
+     * every identity in memory, and a bot connecting during an outage was then refused. */
+    if (v < 0)
+        return;
     if (v != w->data_version && w->on_change)
         w->on_change(w->on_change_arg, NULL);
     w->data_version = v;

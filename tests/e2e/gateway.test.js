@@ -237,6 +237,24 @@ test('rotation, deletion and logout close connections with a server disconnect; 
   assert.equal(p2.connected, true);
 });
 
+test('one account holds at most 32 gateway connections: the 33rd is refused with the reason, and room comes back as one closes', async () => {
+  const w = await world();
+  const mine = [];
+  for (let i = 0; i < 32; i++) mine.push(await connect(w.info.botToken, 'websocket'));
+  const refused = await connect(w.info.botToken, 'websocket').then(() => null, (e) => e);
+  assert.ok(refused, 'the 33rd is refused');
+  assert.match(refused.message, /^Conexões demais para esta conta neste servidor \(no máximo 32\)/);
+  const person = await gatewayConnect(srv.url, { auth: { token: w.owner.token }, transports: ['websocket'] }, sockets);
+  assert.equal(person.connected, true, 'another account is not held back');
+  mine.pop().disconnect();
+  await eventually(async () => {
+    const s = await connect(w.info.botToken, 'websocket').catch(() => null);
+    if (s) mine.push(s);
+    return Boolean(s);
+  }, 5000, 'a new one once one left');
+  for (const s of mine) s.disconnect();
+});
+
 test('polling only works too, and a peer that stops answering pings is dropped', async () => {
   const w = await world();
   const s = await connect(w.info.botToken, 'default', { transports: ['polling'] });

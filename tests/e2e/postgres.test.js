@@ -8,7 +8,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
-const { startServer, api, appWithBot, install, serverWithMembers, gatewayConnect, eventually, POSTGRES } = require('./helpers');
+const { startServer, api, register, appWithBot, install, serverWithMembers, gatewayConnect, eventually, metric, POSTGRES } = require('./helpers');
 
 const CLUSTER = path.resolve(__dirname, '../../scripts/pg-cluster.sh');
 const { P } = require('./permissions');
@@ -28,7 +28,7 @@ test('PostgreSQL stopped and started again: 503 meanwhile, then the node carries
   try {
     const url = cluster('start', dir);
     assert.equal(spawnSync('psql', [url + '/postgres', '-qc', 'CREATE DATABASE praca']).status, 0);
-    srv = await startServer({ store: ['--database-url', url + '/praca'] });
+    srv = await startServer({ store: ['--database-url', url + '/praca'], args: ['--metrics-listen', '127.0.0.1:0'] });
     const w = await serverWithMembers(srv.url, 1);
     const info = await appWithBot(srv.url, w.owner, { intents: ['messages.read'] });
     assert.equal((await install(srv.url, w.owner, info, w.sid, { permissions: BOT_BITS })).complete.status, 200);
@@ -36,6 +36,7 @@ test('PostgreSQL stopped and started again: 503 meanwhile, then the node carries
     const botSend = (content, channel = cid) => api(srv.url, 'POST', `/api/bot/servers/${w.sid}/channels/${channel}/messages`, { token: info.botToken, body: { content } });
     const bot = await gatewayConnect(srv.url, { auth: { token: info.botToken }, transports: ['websocket'] }, sockets);
     assert.equal((await botSend('antes')).status, 200);
+    const late = await register(srv.url); // a session never used since: not in memory
 
     cluster('stop', dir);
     // A write, and a read that goes to SQL (history), are refused with the reason.
@@ -52,9 +53,23 @@ test('PostgreSQL stopped and started again: 503 meanwhile, then the node carries
     assert.equal(bot.connected, true);
     const again = await gatewayConnect(srv.url, { auth: { token: info.botToken }, transports: ['websocket'] }, sockets);
     assert.equal(again.connected, true);
+    // A credential that cannot be checked now is never called invalid: 503 with Retry-After on
+    // HTTP; on the gateway a closed transport, which the official client retries by itself.
+    const me = await api(srv.url, 'GET', '/api/users/@me', { token: late.token });
+    assert.equal(me.status, 503, me.text);
+    assert.equal(me.headers.get('retry-after'), '1');
+    const { io } = require('socket.io-client');
+    const person = io(srv.url, { auth: { token: late.token }, transports: ['websocket'], reconnectionDelay: 100, reconnectionDelayMax: 500 });
+    sockets.push(person);
+    const refusals = [];
+    person.on('connect_error', (e) => { if (e.data !== undefined || !/websocket error|xhr poll error|timeout/.test(e.message)) refusals.push(e.message); });
+    await eventually(async () => (await metric(srv, 'praca_gateway_connects_total', 'result="unchecked"')) >= 1, 10000, 'a connect that could not be checked');
+    assert.equal(person.connected, false);
 
     cluster('start', dir);
     await eventually(async () => (await botSend('depois')).status === 200 || 'not yet', 10000, 'a send after PostgreSQL came back');
+    await eventually(() => person.connected, 10000, 'the person\'s client came back by itself');
+    assert.deepEqual(refusals, [], 'never told its credential was bad');
     assert.equal((await api(srv.url, 'GET', '/api/health')).body.database, true);
     // The writer's change marks came back with its connection: a channel made now is known.
     const made = await api(srv.url, 'POST', `/api/servers/${w.sid}/channels`, { token: w.owner.token, body: { name: 'nova', type: 'text' } });
