@@ -96,6 +96,15 @@ static size_t body_limit_for(void *user, struct http_request *req)
     return s->svc ? api_body_limit(s->svc, req) : API_BODY_ANONYMOUS_MAX;
 }
 
+static void body_limit_ask(void *user, struct http_limit_ask *ask)
+{
+    struct serve *s = user;
+    if (s->svc)
+        api_body_limit_ask(s->svc, ask);
+    else
+        http_limit_decided(ask, API_BODY_SMALL_MAX);
+}
+
 /* ---- the event log's retention: trimmed by the writer once a minute ---- */
 
 #define TRIM_EVERY_MS (60 * 1000)
@@ -321,6 +330,8 @@ static int serve(struct serve *s)
         .body_budget = (size_t)s->cfg.body_budget_mb * 1024 * 1024,
         .on_answer = ops_observe_answer,
         .body_limit_for = body_limit_for,
+        .body_limit_ask = body_limit_ask,
+        .body_limit_floor = API_BODY_SMALL_MAX,
         .on_answer_user = &s->observe,
     };
     s->observe.access_log = s->cfg.access_log;

@@ -162,6 +162,9 @@ void api_service_cleanup(struct api_service *a);
 /* On the I/O thread, once a request's headers are in: the largest body it may send (see
  * enum api__body). */
 size_t api_body_limit(struct api_service *a, struct http_request *req);
+/* For a large route whose credential api_body_limit did not find in memory
+ * (HTTP_BODY_LIMIT_ASK): looks it up on a worker, then decides. */
+void api_body_limit_ask(struct api_service *a, struct http_limit_ask *ask);
 /* On the I/O thread: routes the exchange and hands it to its lane (dispatch.c). */
 void api_dispatch(struct api_service *a, struct http_exchange *ex);
 /* The hashing lane: threads, and requests that may wait for one before 503. */

@@ -8,6 +8,7 @@
  * answer into a 500 and drops the events).
  */
 #include "api/api.h"
+#include "http/reqparse.h"
 #include "api/reply.h"
 
 #include <http_parser.h>
@@ -208,6 +209,12 @@ static void answer(struct http_exchange *ex)
 
 /* ---- how large a body may be ---- */
 
+/* A credential that may send large bodies: a person's session, or a bot of a live application. */
+static int usable(const struct store_token_owner *owner)
+{
+    return !(owner->is_bot && (owner->suspended || !owner->app_id[0]));
+}
+
 size_t api_body_limit(struct api_service *a, struct http_request *req)
 {
     const struct http_route *route = NULL;
@@ -224,9 +231,43 @@ size_t api_body_limit(struct api_service *a, struct http_request *req)
     char hash[65];
     struct store_token_owner owner;
     crypto_sha256_hex(token.ptr, token.len, hash);
-    int valid = state_identity_known(a->state, hash, &owner) &&
-                !(owner.is_bot && (owner.suspended || !owner.app_id[0]));
-    return valid ? API_BODY_LARGE_MAX : API_BODY_SMALL_MAX;
+    if (!state_identity_known(a->state, hash, &owner))
+        return HTTP_BODY_LIMIT_ASK; /* looked up on a worker before the body is read */
+    return usable(&owner) ? API_BODY_LARGE_MAX : API_BODY_SMALL_MAX;
+}
+
+/* A credential looked up off the I/O thread; until then nothing of the body was read. */
+struct limit_job {
+    struct workers_job job;
+    struct http_limit_ask *ask;
+    char hash[65];
+};
+
+static void limit_job_run(struct workers_job *job, void *thread_ctx)
+{
+    struct limit_job *l = (struct limit_job *)job;
+    struct store_token_owner owner;
+    int found = api_identity(thread_ctx, l->hash, &owner);
+    http_limit_decided(l->ask,
+                       found == 1 && usable(&owner) ? API_BODY_LARGE_MAX : API_BODY_SMALL_MAX);
+    free(l);
+}
+
+void api_body_limit_ask(struct api_service *a, struct http_limit_ask *ask)
+{
+    struct slice token = bearer_token(ask->req);
+    if (!token.ptr)
+        token = cookie_token(ask->req);
+    struct limit_job *l = calloc(1, sizeof *l);
+    if (!l || !token.len || token.len > TOKEN_MAX) {
+        free(l);
+        http_limit_decided(ask, API_BODY_SMALL_MAX);
+        return;
+    }
+    l->job.fn = limit_job_run;
+    l->ask = ask;
+    crypto_sha256_hex(token.ptr, token.len, l->hash);
+    workers_submit(a->workers, &l->job);
 }
 
 /* After a writer-lane transaction: its events go out, or (not committed) they are dropped and

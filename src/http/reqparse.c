@@ -107,6 +107,21 @@ static int on_header_value(http_parser *hp, const char *at, size_t len)
     return buf_append(&p->req->head, at, len) ? fail(p, 431) : 0;
 }
 
+/* The body's limit is known: the declared length must fit it (413 before any body byte). */
+static int apply_limit(struct http_reqparse *p, size_t limit)
+{
+    http_parser *hp = &p->parser;
+    struct http_request *r = p->req;
+    int chunked = (hp->flags & F_CHUNKED) != 0;
+    r->body.max = limit;
+    if (!chunked && hp->content_length != ULLONG_MAX && hp->content_length > limit)
+        return fail(p, 413);
+    p->body_declared =
+        !chunked && hp->content_length != ULLONG_MAX ? (size_t)hp->content_length : 0;
+    p->expect_continue = slice_eq_nocase(http_request_header(r, "expect"), "100-continue");
+    return 0;
+}
+
 static int on_headers_complete(http_parser *hp)
 {
     struct http_reqparse *p = self(hp);
@@ -132,20 +147,23 @@ static int on_headers_complete(http_parser *hp)
     r->keep_alive = http_should_keep_alive(hp);
     r->upgrade = hp->upgrade;
     p->phase = HTTP_PHASE_BODY;
-    int chunked = (hp->flags & F_CHUNKED) != 0;
     size_t limit = p->body_limit;
     if (p->limit_for) {
         size_t asked = p->limit_for(p->limit_user, r);
-        limit = asked < limit ? asked : limit;
         r->nparams = 0; /* a router may have looked; the handler routes again */
+        if (asked == HTTP_BODY_LIMIT_ASK) {
+            int chunked = (hp->flags & F_CHUNKED) != 0;
+            if (chunked || hp->content_length == ULLONG_MAX ||
+                hp->content_length > p->limit_floor) {
+                p->asking = 1;
+                http_parser_pause(hp, 1);
+                return 0;
+            }
+            asked = p->limit_floor;
+        }
+        limit = asked < limit ? asked : limit;
     }
-    r->body.max = limit;
-    if (!chunked && hp->content_length != ULLONG_MAX && hp->content_length > limit)
-        return fail(p, 413);
-    p->body_declared =
-        !chunked && hp->content_length != ULLONG_MAX ? (size_t)hp->content_length : 0;
-    p->expect_continue = slice_eq_nocase(http_request_header(r, "expect"), "100-continue");
-    return 0;
+    return apply_limit(p, limit);
 }
 
 static int on_body(http_parser *hp, const char *at, size_t len)
@@ -181,6 +199,7 @@ static void reset(struct http_reqparse *p)
     p->complete = 0;
     p->expect_continue = 0;
     p->body_declared = 0;
+    p->asking = 0;
     p->phase = HTTP_PHASE_IDLE;
     p->in_value = 0;
     p->name_len = p->value_len = 0;
@@ -213,17 +232,35 @@ enum http_reqparse_result http__reqparse_feed(struct http_reqparse *p, const cha
         return HTTP_REQPARSE_ERROR;
     if (p->complete)
         return HTTP_REQPARSE_REQUEST;
+    if (p->asking)
+        return HTTP_REQPARSE_ASK;
     size_t n = http_parser_execute(&p->parser, &settings, data, len);
     *consumed = n;
     enum http_errno err = HTTP_PARSER_ERRNO(&p->parser);
     if (p->complete)
         return HTTP_REQPARSE_REQUEST;
+    if (p->asking)
+        return HTTP_REQPARSE_ASK;
     if (err != HPE_OK || p->parser.upgrade) {
         if (!p->error_status)
             p->error_status = err == HPE_HEADER_OVERFLOW ? 431 : 400;
         return HTTP_REQPARSE_ERROR;
     }
     return HTTP_REQPARSE_MORE;
+}
+
+int http__reqparse_decide(struct http_reqparse *p, size_t limit)
+{
+    if (!p->asking)
+        return -1;
+    p->asking = 0;
+    http_parser_pause(&p->parser, 0);
+    return apply_limit(p, limit < p->body_limit ? limit : p->body_limit) ? -1 : 0;
+}
+
+size_t http__reqparse_limit(const struct http_reqparse *p)
+{
+    return p->req ? p->req->body.max : p->body_limit;
 }
 
 struct http_request *http__reqparse_take(struct http_reqparse *p)

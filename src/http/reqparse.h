@@ -19,6 +19,9 @@ enum http_reqparse_result {
     HTTP_REQPARSE_MORE = 0,    /* everything consumed; no request complete yet */
     HTTP_REQPARSE_REQUEST = 1, /* a request is complete: take it */
     HTTP_REQPARSE_ERROR = -1,  /* answer error_status and close */
+    /* The headers are complete and the body's limit must be decided elsewhere (limit_for said
+     * HTTP_BODY_LIMIT_ASK): feed nothing more until http__reqparse_decide. */
+    HTTP_REQPARSE_ASK = 2,
 };
 
 enum http_reqparse_phase {
@@ -27,8 +30,10 @@ enum http_reqparse_phase {
     HTTP_PHASE_BODY, /* headers complete, body arriving */
 };
 
-/* Decides a request's body limit from its line and headers (NULL: body_limit for all). */
+/* Decides a request's body limit from its line and headers (NULL: body_limit for all), or
+ * answers HTTP_BODY_LIMIT_ASK when it cannot tell without a lookup. */
 typedef size_t (*http_body_limit_fn)(void *user, struct http_request *req);
+#define HTTP_BODY_LIMIT_ASK ((size_t)-1)
 
 struct http_reqparse {
     http_parser parser;
@@ -36,6 +41,8 @@ struct http_reqparse {
     size_t body_limit;        /* the most any request may send */
     http_body_limit_fn limit_for;
     void *limit_user;
+    size_t limit_floor; /* a body declared this small is taken without asking (0: always ask) */
+    int asking;         /* paused after the headers until http__reqparse_decide */
     size_t head_bytes;
     int error_status;
     int complete;
@@ -55,6 +62,11 @@ void http__reqparse_cleanup(struct http_reqparse *p);
 /* Parses up to len bytes; *consumed says how many were used. */
 enum http_reqparse_result http__reqparse_feed(struct http_reqparse *p, const char *data, size_t len,
                                               size_t *consumed);
+/* The limit asked for (HTTP_REQPARSE_ASK), at most body_limit; parsing may go on. Returns 0, or
+ * -1 with error_status 413 when the declared body is over it. */
+int http__reqparse_decide(struct http_reqparse *p, size_t limit);
+/* The limit of the request being read, or that was refused (for the 413's message). */
+size_t http__reqparse_limit(const struct http_reqparse *p);
 /* Hands over the completed request (caller frees with http__request_cleanup + free) and gets
  * ready for the next one. */
 struct http_request *http__reqparse_take(struct http_reqparse *p);

@@ -17,6 +17,7 @@
 #include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -51,6 +52,7 @@ struct http_conn {
     int lingering;
     int continue_sent;
     int peer_done; /* EOF while busy: answer, then close */
+    int asking;    /* a body limit is being decided elsewhere (an http_limit_ask is out) */
     /* After an upgrade: */
     const struct http_stream_callbacks *stream_cb;
     void *stream_user;
@@ -150,7 +152,7 @@ static const char *error_message(int status)
     case 408:
         return "Tempo esgotado esperando a requisição";
     case 413:
-        return "Corpo da requisição grande demais (máximo 20 MB)";
+        return "Corpo da requisição grande demais";
     case 431:
         return "Cabeçalhos grandes demais (máximo 16 KiB)";
     case 503:
@@ -160,9 +162,28 @@ static const char *error_message(int status)
     }
 }
 
-char *http__error_json(int status, size_t *len)
+/* A size as people read it: 64 KiB, 1 MiB, 20 MB, 1 MB. */
+static void size_text(size_t n, char *out, size_t cap)
 {
-    json_t *o = json_pack("{ss}", "error", error_message(status));
+    if (n >= 1024 * 1024 && n % (1024 * 1024) == 0)
+        snprintf(out, cap, "%zu MiB", n / (1024 * 1024));
+    else if (n >= 1000000 && n % 1000000 == 0)
+        snprintf(out, cap, "%zu MB", n / 1000000);
+    else if (n >= 1024 && n % 1024 == 0)
+        snprintf(out, cap, "%zu KiB", n / 1024);
+    else
+        snprintf(out, cap, "%zu bytes", n);
+}
+
+char *http__error_json(int status, size_t limit, size_t *len)
+{
+    char text[160], size[32];
+    snprintf(text, sizeof text, "%s", error_message(status));
+    if (status == 413) {
+        size_text(limit, size, sizeof size);
+        snprintf(text, sizeof text, "%s (máximo %s)", error_message(status), size);
+    }
+    json_t *o = json_pack("{ss}", "error", text);
     char *s = jsonout_dump(o, NULL);
     json_decref(o);
     *len = s ? strlen(s) : 0;
@@ -204,7 +225,7 @@ static uintptr_t count_address(struct http_server *s, const char *addr, int delt
 
 static void maybe_free(struct http_conn *c)
 {
-    if (c->open_handles || c->busy || c->writing || c->stream_writes)
+    if (c->open_handles || c->busy || c->writing || c->stream_writes || c->asking)
         return;
     struct http_server *s = c->srv;
     if (c->prev)
@@ -484,7 +505,8 @@ static void send_error(struct http_conn *c, int status)
     struct http_response res;
     http_response_init(&res);
     size_t len;
-    char *body = http__error_json(status, &len);
+    size_t limit = c->parser ? http__reqparse_limit(c->parser) : c->srv->cfg.body_limit;
+    char *body = http__error_json(status, limit, &len);
     res.status = status;
     res.content_type = "application/json; charset=utf-8";
     res.body = body;
@@ -529,6 +551,60 @@ static void send_continue(struct http_conn *c)
     c->continue_sent = 1;
 }
 
+static void limit_decided(struct inbox_item *item)
+{
+    struct http_limit_ask *ask =
+        (struct http_limit_ask *)((char *)item - offsetof(struct http_limit_ask, back));
+    struct http_conn *c = ask->conn;
+    size_t limit = ask->limit;
+    free(ask);
+    c->asking = 0;
+    if (c->closing) {
+        maybe_free(c);
+        return;
+    }
+    if (http__reqparse_decide(c->parser, limit)) {
+        send_error(c, c->parser->error_status ? c->parser->error_status : 413);
+        return;
+    }
+    if (c->parser->expect_continue && !c->continue_sent)
+        send_continue(c);
+    if (c->pending.len) {
+        struct buf held = c->pending;
+        buf_init(&c->pending, PENDING_MAX);
+        conn_feed(c, held.data, held.len);
+        buf_cleanup(&held);
+    }
+    if (!c->busy && !c->closing && !c->writing && !c->asking && c->parser)
+        start_reading(c);
+}
+
+void http_limit_decided(struct http_limit_ask *ask, size_t limit)
+{
+    ask->limit = limit;
+    ask->back.run = limit_decided;
+    inbox_post(ask->conn->srv->done, &ask->back);
+}
+
+/* Reading pauses while the body's limit is decided elsewhere (a credential to look up). */
+static void ask_limit(struct http_conn *c)
+{
+    struct http_server *s = c->srv;
+    struct http_limit_ask *ask = calloc(1, sizeof *ask);
+    if (!ask) {
+        send_error(c, 503);
+        return;
+    }
+    ask->req = c->parser->req;
+    ask->conn = c;
+    c->asking = 1;
+    stop_reading(c);
+    if (s->cfg.body_limit_ask)
+        s->cfg.body_limit_ask(s->user, ask);
+    else
+        http_limit_decided(ask, s->cfg.body_limit_floor);
+}
+
 static void conn_feed(struct http_conn *c, const char *data, size_t len)
 {
     if (c->lingering || !c->parser) /* no HTTP after an upgrade */
@@ -541,6 +617,17 @@ static void conn_feed(struct http_conn *c, const char *data, size_t len)
         len -= used;
         if (rc == HTTP_REQPARSE_ERROR) {
             send_error(c, c->parser->error_status);
+            return;
+        }
+        if (rc == HTTP_REQPARSE_ASK) {
+            if (len && buf_append(&c->pending, data, len)) {
+                send_error(c, 431);
+                return;
+            }
+            if (before != HTTP_PHASE_BODY)
+                set_timer(c, T_BODY); /* the lookup counts against the body's deadline */
+            if (!c->asking)
+                ask_limit(c);
             return;
         }
         if ((rc == HTTP_REQPARSE_REQUEST || c->parser->phase == HTTP_PHASE_BODY) &&
@@ -620,7 +707,7 @@ static void stop_reading(struct http_conn *c)
 
 static void start_reading(struct http_conn *c)
 {
-    if (c->reading || c->closing || c->peer_done)
+    if (c->reading || c->closing || c->peer_done || c->asking)
         return;
     if (uv_read_start((uv_stream_t *)&c->tcp, on_alloc, on_read) == 0)
         c->reading = 1;
@@ -698,6 +785,7 @@ static void on_connection(uv_stream_t *listener, int status)
         http__reqparse_init(c->parser, s->cfg.body_limit);
         c->parser->limit_for = s->cfg.body_limit_for;
         c->parser->limit_user = s->user;
+        c->parser->limit_floor = s->cfg.body_limit_floor;
     }
     buf_init(&c->pending, PENDING_MAX);
     c->next = s->conns;

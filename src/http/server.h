@@ -48,6 +48,18 @@ struct http_stream_callbacks {
 
 typedef void (*http_handler_fn)(void *user, struct http_exchange *ex);
 
+/* A request whose body limit body_limit_for could not tell from memory (it answered
+ * HTTP_BODY_LIMIT_ASK): the handler's user decides it off the I/O thread and calls
+ * http_limit_decided. Nothing of the body is read meanwhile. */
+struct http_limit_ask {
+    const struct http_request *req; /* line and headers; valid until decided */
+    struct http_conn *conn;         /* private */
+    struct inbox_item back;         /* private */
+    size_t limit;                   /* private */
+};
+/* Thread-safe; the ask is freed by the server. */
+void http_limit_decided(struct http_limit_ask *ask, size_t limit);
+
 /* One answer leaving, for the access log and metrics (I/O thread). req and the labels are NULL
  * for answers this layer makes before a request is whole (400, 408, 413, 431, 503). */
 struct http_answer {
@@ -76,8 +88,11 @@ struct http_server_config {
     size_t answer_budget;
     http_answer_fn on_answer; /* optional */
     /* Optional: a request's body limit (at most body_limit), decided from its headers; gets the
-     * handler's user. */
+     * handler's user. HTTP_BODY_LIMIT_ASK hands a body declared over body_limit_floor to
+     * body_limit_ask (a smaller one gets body_limit_floor at once). */
     size_t (*body_limit_for)(void *user, struct http_request *req);
+    void (*body_limit_ask)(void *user, struct http_limit_ask *ask);
+    size_t body_limit_floor;
     void *on_answer_user;
 };
 
@@ -114,7 +129,7 @@ void http_stream_close(struct http_stream *s);
 void http_server_drain(struct http_server *s, void (*done)(void *arg), void *arg);
 /* After the loop has stopped. http_server_free(NULL) does nothing. */
 void http_server_free(struct http_server *s);
-/* The JSON error body the HTTP layer itself answers with, e.g. for 413: malloc'd. */
-char *http__error_json(int status, size_t *len);
+/* The JSON error body the HTTP layer itself answers with: malloc'd. A 413 names limit. */
+char *http__error_json(int status, size_t limit, size_t *len);
 
 #endif

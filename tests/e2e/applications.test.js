@@ -51,6 +51,28 @@ test('create validates name, description and icon; an icon over 2 MB is 413', as
   assert.equal(edge.status, 201);
 });
 
+test('a person who has just signed up creates an application with a 1 MB icon, also as the first request after a restart', async () => {
+  const icon = 'data:image/png;base64,' + 'A'.repeat(1_060_000); // a body over the 1 MiB of a credential not yet checked
+  const fresh = await register(srv.url);
+  const r = await api(srv.url, 'POST', '/api/applications', { token: fresh.token, body: { name: 'Ícone grande', iconUrl: icon } });
+  assert.equal(r.status, 201, r.text);
+  assert.equal(r.body.application.iconUrl.length, icon.length);
+  const own = await startServer();
+  try {
+    const who = await register(own.url);
+    await own.stop();
+    const again = await startServer({ dir: own.dir }); // the session is in the database only
+    try {
+      const first = await api(again.url, 'POST', '/api/applications', { token: who.token, body: { name: 'Depois do reinício', iconUrl: icon } });
+      assert.equal(first.status, 201, first.text);
+      // A credential that turns out unknown keeps the small limit, and the 413 says which.
+      const unknown = await api(again.url, 'POST', '/api/applications', { token: 'inventado', body: { name: 'x', iconUrl: icon } });
+      assert.equal(unknown.status, 413);
+      assert.equal(unknown.body.error, 'Corpo da requisição grande demais (máximo 1 MiB)');
+    } finally { await again.stop(); }
+  } finally { await own.stop(); }
+});
+
 test("someone else's application is 404 on every route", async () => {
   const owner = await register(srv.url);
   const other = await register(srv.url);

@@ -59,6 +59,7 @@ test('a body whose Content-Length passes 20 MB is refused with 413 before it is 
   const head = 'POST /api/auth/register HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 20000001\r\n\r\n';
   const r = await rawExchange(srv.port, [head, 'x'.repeat(1000)], { until: (d) => d.includes('}') });
   assert.match(r.data, /^HTTP\/1\.1 413 /);
+  assert.match(Buffer.from(r.data, 'latin1').toString('utf8'), /"error":"Corpo da requisição grande demais \(máximo 64 KiB\)"/, 'the limit that applied');
   assert.match(r.data, /Connection: close/i);
   assert.match(r.data, /"error":/);
   await healthy();
@@ -98,9 +99,12 @@ test('bodies are sized by route and credential before they are read', async () =
   assert.equal(await declared('/api/auth/register', 65 * 1024), 413);
   assert.equal(await declared('/api/applications', 65 * 1024), 413, 'no credential');
   assert.notEqual(await declared('/api/auth/login', 60 * 1024), 413, 'under it: the body is awaited');
-  // A credential the server does not know in memory gets 1 MiB, even on a large route.
+  // A credential the server does not know in memory is looked up before the body is read: an
+  // unknown one gets 1 MiB, even on a large route; a session made just now gets the 20 MB.
   assert.equal(await declared('/api/applications', 1100 * 1024, 'Authorization: Bearer inventado\r\n'), 413);
   assert.notEqual(await declared('/api/applications', 1000 * 1024, 'Authorization: Bearer inventado\r\n'), 413);
+  const fresh = await register(srv.url);
+  assert.notEqual(await declared('/api/applications', 3_000_000, `Authorization: Bearer ${fresh.token}\r\n`), 413);
   // A known credential: 1 MiB on ordinary routes, 20 MB on the large ones.
   assert.equal(await declared('/api/servers', 1100 * 1024, auth), 413);
   assert.notEqual(await declared('/api/applications', 3_000_000, auth), 413);

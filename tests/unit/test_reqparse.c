@@ -175,3 +175,67 @@ Test(reqparse, http10_predates_host)
     cr_assert_eq(http__reqparse_feed(&p, old, strlen(old), &used), HTTP_REQPARSE_REQUEST);
     free_req(http__reqparse_take(&p));
 }
+
+static size_t ask_always(void *user, struct http_request *req)
+{
+    (void)user;
+    (void)req;
+    return HTTP_BODY_LIMIT_ASK;
+}
+
+/* Feeds the whole input, deciding `limit` when asked; returns the last result. */
+static enum http_reqparse_result feed_deciding(const char *in, size_t limit, int *asked)
+{
+    size_t len = strlen(in), used;
+    *asked = 0;
+    enum http_reqparse_result rc = http__reqparse_feed(&p, in, len, &used);
+    if (rc == HTTP_REQPARSE_ASK) {
+        *asked = 1;
+        size_t again;
+        cr_assert_eq(http__reqparse_feed(&p, in + used, len - used, &again), HTTP_REQPARSE_ASK,
+                     "nothing more is taken until the limit is decided");
+        cr_assert_eq(again, 0);
+        if (http__reqparse_decide(&p, limit))
+            return HTTP_REQPARSE_ERROR;
+        rc = http__reqparse_feed(&p, in + used, len - used, &again);
+    }
+    return rc;
+}
+
+Test(reqparse, an_asked_limit_is_decided_before_the_body_and_applied)
+{
+    p.limit_for = ask_always;
+    p.limit_floor = 10;
+    int asked;
+    /* Small enough for the floor: no asking. */
+    cr_assert_eq(
+        feed_deciding("POST /x HTTP/1.1\r\nHost: h\r\nContent-Length: 2\r\n\r\n{}", 0, &asked),
+        HTTP_REQPARSE_REQUEST);
+    cr_assert_eq(asked, 0);
+    free_req(http__reqparse_take(&p));
+    /* Over the floor: asked, then read whole under the decided limit. */
+    cr_assert_eq(feed_deciding("POST /x HTTP/1.1\r\nHost: h\r\nContent-Length: 12\r\n\r\n"
+                               "{\"a\":\"1234\"}",
+                               500, &asked),
+                 HTTP_REQPARSE_REQUEST);
+    cr_assert_eq(asked, 1);
+    struct http_request *r = http__reqparse_take(&p);
+    cr_assert_eq(r->body.len, 12);
+    free_req(r);
+    /* Over the decided limit: 413, and the limit that applied is known for the answer. */
+    cr_assert_eq(
+        feed_deciding("POST /x HTTP/1.1\r\nHost: h\r\nContent-Length: 600\r\n\r\n", 500, &asked),
+        HTTP_REQPARSE_ERROR);
+    cr_assert_eq(p.error_status, 413);
+    cr_assert_eq(http__reqparse_limit(&p), 500);
+}
+
+Test(reqparse, a_decided_limit_never_passes_the_parser_s_own)
+{
+    p.limit_for = ask_always;
+    int asked;
+    cr_assert_eq(feed_deciding("POST /x HTTP/1.1\r\nHost: h\r\nContent-Length: 1001\r\n\r\n",
+                               1000000, &asked),
+                 HTTP_REQPARSE_ERROR);
+    cr_assert_eq(http__reqparse_limit(&p), 1000);
+}
