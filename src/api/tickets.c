@@ -19,7 +19,15 @@ static void ticket(struct api_call *c)
         return;
     char t[CRYPTO_TOKEN_LEN + 1];
     int64_t now = clock_now_ms();
-    if (state_tickets_issue(state_tickets(c->svc->state), c->me.token_hash, now, t)) {
+    int rc =
+        state_tickets_issue(state_tickets(c->svc->state), c->me.token_hash, c->me.user_id, now, t);
+    if (rc == -2) {
+        api__error(c, 429,
+                   "Tickets demais em aberto para esta conta (no máximo 8); use os que "
+                   "já tem ou espere um minuto");
+        return;
+    }
+    if (rc) {
         api__busy(c, "Muitas conexões sendo abertas agora; tente de novo em instantes");
         return;
     }

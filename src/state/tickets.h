@@ -11,15 +11,17 @@
 #include "core/crypto.h"
 #include "core/redis.h"
 
-#define TICKET_TTL_MS 60000
-#define TICKETS_MAX   4096
+#define TICKET_TTL_MS       60000
+#define TICKETS_MAX         65536 /* about 6 MiB at most */
+#define TICKETS_PER_ACCOUNT 8     /* so it takes 8,192 accounts to fill them */
 
 struct tickets;
 struct tickets *state__tickets_new(void);
 void state__tickets_free(struct tickets *t);
-/* A new ticket for the session whose token hashes to token_hash. Returns 0, or -1 when
- * TICKETS_MAX are outstanding (or out of memory). */
-int state_tickets_issue(struct tickets *t, const char *token_hash, int64_t now,
+/* A new ticket for the session whose token hashes to token_hash, of account user_id. Returns 0,
+ * -1 when TICKETS_MAX are outstanding (or out of memory), -2 when the account has
+ * TICKETS_PER_ACCOUNT outstanding (kept in this node's memory; in Redis they lapse alone). */
+int state_tickets_issue(struct tickets *t, const char *token_hash, const char *user_id, int64_t now,
                         char ticket[CRYPTO_TOKEN_LEN + 1]);
 /* Uses the ticket up: 1 and the session's token hash, or 0 (unknown, used or lapsed). On
  * several nodes it may ask Redis: call it from a worker then (state_tickets_shared). */
