@@ -142,19 +142,18 @@ static void accept_recoverable(struct gateway *gw, struct conn *c, const struct 
     /* A session this process never saw: from its last offset, or (no event received yet) from
      * the position its pid says it began at. */
     uint64_t from = a->offset ? a->offset : a->pid[0] ? gateway__recovery_pid_position(a->pid) : 0;
-    if (!recovered && from) {
+    /* A session it did see resumes the same way, from the offset it claimed: the log is read
+     * on a worker and judged against who may see what now (the ring would replay with the
+     * audience of the moment each event was sent); the ring tops up what came meanwhile. */
+    if (recovered)
+        from = offset;
+    if (recovered || from) {
         gateway__resume_from_log(gw, c, a->pid, from);
         return;
     }
-    if (recovered)
-        memcpy(c->pid, a->pid, sizeof c->pid);
-    else
-        gateway__recovery_new_pid(c->pid, gateway__recovery_last(gw->recovery));
+    gateway__recovery_new_pid(c->pid, gateway__recovery_last(gw->recovery));
     c->since = gateway__recovery_last(gw->recovery);
     sio_connect_accept_pid(c->sock, c->pid);
-    if (recovered) {
-        gateway__recovery_replay(gw->recovery, offset, c->user_id, gateway__replay_one, c->sock);
-    }
 }
 
 static void auth_on_worker(struct gateway_job *j, void *thread_ctx)

@@ -26,6 +26,8 @@ static int place(struct entitle *e, const struct store_event *ev, int64_t *chann
 
 int state_entitled(struct entitle *e, const char *user_id, const struct store_event *ev)
 {
+    if (ev->redacted)
+        return 0;
     if (ev->user_id)
         return !strcmp(ev->user_id, user_id);
     int64_t channel;
@@ -34,12 +36,19 @@ int state_entitled(struct entitle *e, const char *user_id, const struct store_ev
     struct idset *to = state_server_audience(e->srv, channel, ev->intent, clock_now_ms());
     int yes = to && idset_has(to, user_id);
     idset_unref(to);
+    /* Nothing from before one came in: a bot installed today, or installed again after an
+     * uninstall, replays nothing of the time it was not there. */
+    int64_t m = yes ? state_server_member(e->srv, user_id) : -1;
+    if (m >= 0 && ev->at < e->srv->members[m].joined_at)
+        yes = 0;
     return yes;
 }
 
 struct idset *state_event_audience(struct entitle *e, const struct store_event *ev)
 {
     int64_t channel;
+    if (ev->redacted)
+        return NULL;
     if (ev->user_id) {
         struct idset *to = idset_new(1);
         if (to && idset_add(to, ev->user_id)) {

@@ -1,7 +1,9 @@
 /*
  * Who may receive a logged event *now*: the one user it was addressed to, or the bots of its
  * server whose intent is on and who may see its channel today (a role or an overwrite changed
- * since, an intent switched off: the event is withheld). Used when replaying the event log.
+ * since, an intent switched off: the event is withheld), and who were members when it happened
+ * (a bot installed later gets nothing from before). A redacted event (its message was deleted)
+ * goes to nobody. Used when replaying the event log.
  */
 #ifndef PRACA_STATE_ENTITLE_H
 #define PRACA_STATE_ENTITLE_H

@@ -1,6 +1,7 @@
 /* The event log: see event_log.h. */
 #include "store/event_log.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -8,6 +9,7 @@
 #include "core/crypto.h"
 #include "core/jsonout.h"
 #include "store/engine.h"
+#include "store/event_redact.h"
 
 /* Moves the stream's counter (gap-free: in the same transaction). Plain statements: an upsert
  * with RETURNING opens a statement journal each time, whose buffers cost more than the rest of
@@ -31,7 +33,46 @@ struct store_event_batch {
     size_t count, cap;
     size_t *ends;     /* json.len after each event, to forget those after a savepoint */
     uint64_t **slots; /* where each event's position goes */
+    /* The edits and deletions among them, run once every row of the batch is in (the message
+     * they redact may be in the same batch). */
+    struct redaction {
+        size_t event; /* its index in the batch */
+        char message_id[UUID_LEN + 1];
+        char type[16];
+        char *payload;
+        size_t len;
+    } * redactions;
+    size_t nredactions, redactions_cap;
 };
+
+static void redactions_forget(struct store_event_batch *b, size_t keep)
+{
+    while (b->nredactions && b->redactions[b->nredactions - 1].event >= keep)
+        free(b->redactions[--b->nredactions].payload);
+}
+
+static int redaction_add(struct store_event_batch *b, const struct store_event *e,
+                         const char *message_id)
+{
+    if (b->nredactions == b->redactions_cap) {
+        size_t cap = b->redactions_cap ? 2 * b->redactions_cap : 8;
+        struct redaction *more = realloc(b->redactions, cap * sizeof *more);
+        if (!more)
+            return -1;
+        b->redactions = more;
+        b->redactions_cap = cap;
+    }
+    struct redaction *r = &b->redactions[b->nredactions];
+    if (!(r->payload = malloc(e->len ? e->len : 1)))
+        return -1;
+    memcpy(r->payload, e->payload, e->len);
+    r->len = e->len;
+    r->event = b->count;
+    memcpy(r->message_id, message_id, sizeof r->message_id);
+    snprintf(r->type, sizeof r->type, "%s", e->type);
+    b->nredactions++;
+    return 0;
+}
 
 #define BATCH_BYTES ((size_t)512 << 20)
 
@@ -62,6 +103,10 @@ static int wait_for_position(struct store *db, const struct store_event *e, uint
     }
     if (batch_reserve(b))
         return STORE_ERR;
+    char message_id[UUID_LEN + 1];
+    int about_message = store__event_message_id(e, message_id);
+    if (about_message && store__event_redacts(e) && redaction_add(b, e, message_id))
+        return STORE_ERR;
     size_t mark = b->json.len;
     struct jsonout_obj o;
     if (b->count)
@@ -74,6 +119,7 @@ static int wait_for_position(struct store *db, const struct store_event *e, uint
     jsonout_obj_int(&o, "i", e->intent);
     jsonout_obj_str(&o, "u", e->user_id);
     jsonout_obj_int(&o, "a", e->at);
+    jsonout_obj_str(&o, "m", about_message ? message_id : NULL);
     if (o.rc || buf_append(&b->json, ",\"p\":", 5) || buf_append(&b->json, e->payload, e->len) ||
         buf_append(&b->json, "}", 1)) {
         b->json.len = mark;
@@ -96,6 +142,7 @@ void store__events_forget(struct store *db, size_t keep)
         return;
     b->count = keep;
     b->json.len = keep ? b->ends[keep - 1] : 0;
+    redactions_forget(b, keep);
 }
 
 int store__events_flush(struct store *db)
@@ -105,7 +152,7 @@ int store__events_flush(struct store *db)
     static const char *SQL =
         "WITH ev AS (SELECT (o->>'o')::bigint AS ord, o->>'s' AS stream, o->>'t' AS type,"
         " o->>'c' AS channel_id, (o->>'i')::bigint AS intent, o->>'u' AS user_id,"
-        " (o->'p')::text AS payload, (o->>'a')::bigint AS created_at"
+        " (o->'p')::text AS payload, (o->>'a')::bigint AS created_at, o->>'m' AS message_id"
         " FROM json_array_elements($1::json) AS o),"
         " c AS (UPDATE event_clock SET last = last + $2::bigint WHERE id = 1 RETURNING last),"
         " n AS (SELECT stream, count(*) AS k FROM ev WHERE stream IS NOT NULL GROUP BY stream),"
@@ -114,9 +161,9 @@ int store__events_flush(struct store *db)
         " ON CONFLICT (stream) DO UPDATE SET last_seq = es.last_seq + EXCLUDED.last_seq"
         " RETURNING es.stream, es.last_seq),"
         " i AS (INSERT INTO event_log (position, stream, seq, type, channel_id, intent, user_id,"
-        " payload, created_at) SELECT c.last - $2::bigint + ev.ord, ev.stream,"
+        " payload, created_at, message_id) SELECT c.last - $2::bigint + ev.ord, ev.stream,"
         " s.last_seq - n.k + row_number() OVER (PARTITION BY ev.stream ORDER BY ev.ord),"
-        " ev.type, ev.channel_id, ev.intent, ev.user_id, ev.payload, ev.created_at"
+        " ev.type, ev.channel_id, ev.intent, ev.user_id, ev.payload, ev.created_at, ev.message_id"
         " FROM ev CROSS JOIN c LEFT JOIN n ON n.stream = ev.stream"
         " LEFT JOIN s ON s.stream = ev.stream)"
         " SELECT last FROM c";
@@ -140,6 +187,12 @@ int store__events_flush(struct store *db)
     if (st)
         store__finish(st);
     buf_cleanup(&all);
+    for (size_t i = 0; i < b->nredactions && rc == STORE_ROW; i++) {
+        struct redaction *r = &b->redactions[i];
+        struct store_event e = {.type = r->type, .payload = r->payload, .len = r->len};
+        if (store__event_redact(db, &e, r->message_id) != STORE_DONE)
+            rc = STORE_ERR;
+    }
     store__events_forget(db, 0);
     return rc == STORE_ROW ? STORE_DONE : rc < 0 ? rc : STORE_ERR;
 }
@@ -150,6 +203,8 @@ void store__events_discard(struct store *db)
     if (!b)
         return;
     buf_cleanup(&b->json);
+    redactions_forget(b, 0);
+    free(b->redactions);
     free(b->ends);
     free(b->slots);
     free(b);
@@ -160,19 +215,23 @@ int store_event_append(struct store *db, const struct store_event *e, uint64_t *
 {
     static const char *SQL =
         "INSERT INTO event_log (stream, seq, type, channel_id, intent, user_id, payload, "
-        "created_at)"
+        "created_at, message_id)"
         " VALUES ($1, (SELECT last_seq FROM event_streams WHERE stream = $1), $2, $3, $4, $5, $6,"
-        " $7)";
+        " $7, $8)";
     *position = 0;
     if (store__positions_at_commit(db))
         return wait_for_position(db, e, position);
     if (e->stream && bump_stream(db, e->stream) != STORE_DONE)
         return STORE_ERR;
+    char message_id[UUID_LEN + 1];
+    int about_message = store__event_message_id(e, message_id);
     int rc = store__exec(db, SQL,
                          SV_ARGS(SV_STR(e->stream), SV_STR(e->type), SV_STR(e->channel_id),
                                  SV_INT(e->intent), SV_STR(e->user_id), SV_STRN(e->payload, e->len),
-                                 SV_INT(e->at)));
+                                 SV_INT(e->at), SV_STR(about_message ? message_id : NULL)));
     *position = rc == STORE_DONE ? (uint64_t)store__last_insert_id(db) : 0;
+    if (rc == STORE_DONE && about_message && store__event_redacts(e))
+        rc = store__event_redact(db, e, message_id);
     return rc;
 }
 
@@ -180,8 +239,8 @@ long store_events_after(struct store *db, uint64_t after, long limit,
                         void (*fn)(void *arg, const struct store_event *e), void *arg)
 {
     static const char *SQL =
-        "SELECT position, stream, type, channel_id, intent, user_id, payload, created_at, seq"
-        " FROM event_log WHERE position > $1 ORDER BY position LIMIT $2";
+        "SELECT position, stream, type, channel_id, intent, user_id, payload, created_at, seq,"
+        " redacted FROM event_log WHERE position > $1 ORDER BY position LIMIT $2";
     struct store_stmt *st = store__query(db, SQL, SV_ARGS(SV_INT(after), SV_INT(limit)));
     if (!st)
         return STORE_ERR;
@@ -199,6 +258,7 @@ long store_events_after(struct store *db, uint64_t after, long limit,
             .len = store__text_len(st, 6),
             .at = store__int(st, 7),
             .seq = (uint64_t)store__int(st, 8),
+            .redacted = (int)store__int(st, 9),
         };
         fn(arg, &e);
         n++;

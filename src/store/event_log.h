@@ -20,9 +20,12 @@ struct store_event {
     int64_t at;
     uint64_t position; /* filled by store_events_after */
     uint64_t seq;      /* its place in its stream (gap-free per server); 0 without a stream */
+    int redacted;      /* filled by store_events_after: its message was deleted, never replay it */
 };
 
 /* Appends e (on the writer's connection, inside its transaction); *position gets its place.
+ * A message's edit or deletion redacts the message's earlier events in the same transaction
+ * (store/event_redact.h).
  * With several writers (store__positions_at_commit) the place is given just before the commit
  * (store__events_flush), so positions follow commit order: *position must then stay valid until
  * the transaction ends, and stays 0 for an event forgotten with its savepoint. */

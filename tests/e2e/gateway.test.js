@@ -7,7 +7,7 @@ const assert = require('node:assert/strict');
 const net = require('node:net');
 const { spawnSync } = require('node:child_process');
 const { io } = require('socket.io-client');
-const { startServer, api, register, appWithBot, install, serverWithMembers, gatewayConnect, eventually, BIN, nextEvent: next, quiet, sharedServer } = require('./helpers');
+const { startServer, api, register, appWithBot, install, serverWithMembers, gatewayConnect, eventually, BIN, nextEvent: next, quiet, sharedServer, rawResume } = require('./helpers');
 
 const { P } = require('./permissions');
 const MODES = { default: {}, websocket: { transports: ['websocket'] } };
@@ -406,6 +406,34 @@ test('connection-state recovery (opt-in): a short drop, then the missed events a
   const plainEvent = new Promise((r) => plain.on('MESSAGE_CREATE', (...args) => r(args)));
   await api(srv.url, 'POST', w.url, { token: w.owner.token, body: { content: 'simples' } });
   assert.equal((await plainEvent).length, 1);
+});
+
+test('a quick resume judges who may see what now: a channel hidden while away keeps its events', async () => {
+  const w = await world();
+  const other = (await api(srv.url, 'POST', `/api/servers/${w.sid}/channels`, { token: w.owner.token, body: { name: 'outro' } })).body.channel.id;
+  const s = io(srv.url, { auth: { token: w.info.botToken, recovery: true }, transports: ['websocket'], reconnection: false });
+  sockets.push(s);
+  let offset;
+  s.on('MESSAGE_CREATE', (m, o) => { offset = o; });
+  await new Promise((r) => s.on('connect', r));
+  const first = next(s, 'MESSAGE_CREATE');
+  await api(srv.url, 'POST', w.url, { token: w.owner.token, body: { content: 'antes' } });
+  await first;
+  const pid = s._pid;
+  assert.match(pid, /.+/);
+  const dropped = next(s, 'disconnect');
+  s.io.engine.close(); // a drop: the session is kept for a quick resume
+  await dropped;
+  await api(srv.url, 'POST', w.url, { token: w.owner.token, body: { content: 'escondida' } });
+  await api(srv.url, 'POST', `/api/servers/${w.sid}/channels/${other}/messages`, { token: w.owner.token, body: { content: 'visível' } });
+  await api(srv.url, 'PUT', `/api/servers/${w.sid}/channels/${w.cid}/overwrites/${w.info.app.botUserId}`, { token: w.owner.token, body: { type: 'member', deny: P.VER_CANAL } });
+  const { ws, events, connect: accepted } = await rawResume(srv.url, w.info.botToken, pid, offset);
+  try {
+    assert.equal(accepted.pid, pid, 'the same session, resumed');
+    await eventually(() => events.some((e) => e[1] && e[1].content === 'visível') || events, 5000, 'the visible one');
+    await quiet(300);
+    assert.deepEqual(events.filter((e) => e[0] === 'MESSAGE_CREATE').map((e) => e[1].content), ['visível'], 'not the hidden channel\'s');
+  } finally { ws.close(); }
 });
 
 test('after a restart, bots are known from the start: valid ones connect, a suspended one does not', async () => {

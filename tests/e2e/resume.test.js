@@ -157,6 +157,48 @@ test('GET /api/bot/events: the same stream over HTTP, paged by position, filtere
   }
 });
 
+test('replay shows nothing deleted or edited away, and nothing from before the bot came (or while it was gone)', async () => {
+  const srv = await startServer({ args: ['--rate-limit-scale', '100'] });
+  try {
+    const w = await serverWithMembers(srv.url, 0);
+    const cid = w.server.channels[0].id;
+    const url = `/api/servers/${w.sid}/channels/${cid}/messages`;
+    const send = async (content) => (await api(srv.url, 'POST', url, { token: w.owner.token, body: { content } })).body.message.id;
+    await send('antes do bot');
+    const info = await appWithBot(srv.url, w.owner, { intents: ['messages.read'] });
+    await install(srv.url, w.owner, info, w.sid, { permissions: P.VER_CANAL | P.ENVIAR_MENSAGENS });
+    await send('fica');
+    const gone = await send('segredo apagado');
+    const edited = await send('texto antigo');
+    assert.equal((await api(srv.url, 'DELETE', `${url}/${gone}`, { token: w.owner.token })).status, 200);
+    assert.equal((await api(srv.url, 'PATCH', `${url}/${edited}`, { token: w.owner.token, body: { content: 'texto novo' } })).status, 200);
+    // Away: uninstalled, then installed again.
+    assert.equal((await api(srv.url, 'DELETE', `/api/applications/${info.app.id}/installs/${w.sid}`, { token: w.owner.token })).status, 200);
+    await send('enquanto fora');
+    await install(srv.url, w.owner, info, w.sid, { permissions: P.VER_CANAL | P.ENVIAR_MENSAGENS });
+    await send('de volta');
+    const events = (await api(srv.url, 'GET', '/api/bot/events?after=0', { token: info.botToken })).body.events;
+    const texts = events.filter((e) => e.type === 'MESSAGE_CREATE' || e.type === 'MESSAGE_UPDATE').map((e) => `${e.type} ${e.data.content}`);
+    assert.deepEqual(texts, ['MESSAGE_CREATE de volta'], 'what came before this install is not replayed');
+    // A bot present all along: the deleted message is gone, the edited one shows its new text.
+    const other = await appWithBot(srv.url, w.owner, { intents: ['messages.read'], name: 'Outro' });
+    const w2 = await serverWithMembers(srv.url, 0);
+    const c2 = w2.server.channels[0].id;
+    const url2 = `/api/servers/${w2.sid}/channels/${c2}/messages`;
+    await install(srv.url, w2.owner, other, w2.sid, { permissions: P.VER_CANAL | P.ENVIAR_MENSAGENS });
+    const send2 = async (content) => (await api(srv.url, 'POST', url2, { token: w2.owner.token, body: { content } })).body.message.id;
+    await send2('fica');
+    const gone2 = await send2('segredo apagado');
+    const edited2 = await send2('texto antigo');
+    await api(srv.url, 'DELETE', `${url2}/${gone2}`, { token: w2.owner.token });
+    await api(srv.url, 'PATCH', `${url2}/${edited2}`, { token: w2.owner.token, body: { content: 'texto novo' } });
+    const seen = (await api(srv.url, 'GET', '/api/bot/events?after=0', { token: other.botToken })).body.events;
+    assert.deepEqual(seen.filter((e) => e.type.startsWith('MESSAGE_')).map((e) => `${e.type} ${e.data.content ?? e.data.id}`),
+      ['MESSAGE_CREATE fica', 'MESSAGE_CREATE texto novo', `MESSAGE_DELETE ${gone2}`, 'MESSAGE_UPDATE texto novo']);
+    assert.ok(!JSON.stringify(seen).includes('segredo') && !JSON.stringify(seen).includes('texto antigo'), 'neither text is anywhere');
+  } finally { await srv.stop(); }
+});
+
 test('SIGKILL during a send storm: after the restart the bot has every acknowledged message once, in order', async () => {
   const s1 = await startServer({ args: ['--rate-limit-scale', '1000'] });
   let s2;

@@ -36,7 +36,7 @@ TestSuite(event_log, .init = setup, .fini = teardown);
 static uint64_t append(const char *payload, int64_t at)
 {
     struct store_event e = {"MESSAGE_CREATE", "s1", "c1", 1, NULL, payload,
-                            strlen(payload),  at,   0,    0};
+                            strlen(payload),  at,   0,    0, 0};
     uint64_t position = 0;
     cr_assert_eq(store_event_append(db, &e, &position), STORE_DONE);
     return position;
@@ -62,11 +62,12 @@ Test(event_log, each_server_numbers_its_events_without_gaps_even_after_a_trim)
 {
     static const char *streams[] = {"s1", "s2", "s1", "s1", "s2"};
     for (size_t i = 0; i < 5; i++) {
-        struct store_event e = {"E", streams[i], NULL, 0, NULL, "{}", 2, 1000 + (int64_t)i, 0, 0};
+        struct store_event e = {"E", streams[i],        NULL, 0, NULL, "{}",
+                                2,   1000 + (int64_t)i, 0,    0, 0};
         uint64_t position;
         cr_assert_eq(store_event_append(db, &e, &position), STORE_DONE);
     }
-    struct store_event to_user = {"E", NULL, NULL, 0, "u1", "{}", 2, 2000, 0, 0};
+    struct store_event to_user = {"E", NULL, NULL, 0, "u1", "{}", 2, 2000, 0, 0, 0};
     uint64_t position;
     cr_assert_eq(store_event_append(db, &to_user, &position), STORE_DONE);
     nseqs = 0;
@@ -77,7 +78,7 @@ Test(event_log, each_server_numbers_its_events_without_gaps_even_after_a_trim)
         cr_assert_eq(seqs[i], want[i], "event %zu", i);
     int64_t deleted;
     cr_assert_eq(store_events_trim(db, 99999, &deleted), STORE_DONE);
-    struct store_event again = {"E", "s1", NULL, 0, NULL, "{}", 2, 3000, 0, 0};
+    struct store_event again = {"E", "s1", NULL, 0, NULL, "{}", 2, 3000, 0, 0, 0};
     cr_assert_eq(store_event_append(db, &again, &position), STORE_DONE);
     nseqs = 0;
     store_events_after(db, position - 1, 8, collect_seq, NULL);
