@@ -48,6 +48,19 @@ static const char *withheld_because(struct api_call *c, const struct store_app *
     if (store_events_after(c->db, e->position - 1, 1, logged_row, &l) < 0 || !l.found ||
         (l.user_id[0] && strcmp(l.user_id, app->bot_user_id)))
         return NULL;
+    /* A place the bot cannot see is not shown at all, whatever else held the event back: its
+     * owner learns nothing of what happens there, not even that something did. */
+    int found;
+    struct state_server *srv = state_server(c->svc->state, c->db, e->server_id, &found);
+    int64_t me = srv ? state_server_member(srv, app->bot_user_id) : -1;
+    int64_t ch = srv && e->channel_id[0] ? state_server_channel(srv, e->channel_id) : -1;
+    uint64_t perms = me >= 0 && ch >= 0
+                         ? state_server_channel_perms(srv, (size_t)me, (size_t)ch, clock_now_ms())
+                         : 0;
+    int gone = srv && e->channel_id[0] && ch < 0;
+    state_server_unref(srv);
+    if (me < 0 || gone || (ch >= 0 && !(perms & PERM_VER_CANAL)))
+        return NULL;
     if (app->suspended) {
         snprintf(detail, cap, "Aplicação suspensa");
         return "suspended";
@@ -57,20 +70,6 @@ static const char *withheld_because(struct api_call *c, const struct store_app *
             snprintf(detail, cap, "Intent %s desligada", rule_intent_name(i));
             return "intent_off";
         }
-    int found;
-    struct state_server *srv = state_server(c->svc->state, c->db, e->server_id, &found);
-    int64_t me = srv ? state_server_member(srv, app->bot_user_id) : -1;
-    int64_t ch = srv && e->channel_id[0] ? state_server_channel(srv, e->channel_id) : -1;
-    uint64_t perms = me >= 0 && ch >= 0
-                         ? state_server_channel_perms(srv, (size_t)me, (size_t)ch, clock_now_ms())
-                         : 0;
-    state_server_unref(srv);
-    if (me < 0)
-        return NULL;
-    if (ch >= 0 && !(perms & PERM_VER_CANAL)) {
-        snprintf(detail, cap, "Sem VER_CANAL no canal");
-        return "no_view_channel";
-    }
     snprintf(detail, cap, "Fora dos destinatários quando o evento saiu");
     return "not_recipient";
 }
