@@ -4,6 +4,7 @@
 # Request limits are scaled out of the way with PRACA_RATE_LIMIT_SCALE. Prints sends/s,
 # latency and praca's CPU time per send (from /proc/PID/stat).
 #   bench/bot_send.sh [seconds] [connections] [bots]
+# PRACA_ARGS adds flags to praca serve (e.g. PRACA_ARGS="--sync full").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 secs=${1:-10}
@@ -14,8 +15,9 @@ make -s build/praca
 
 dir=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$dir"' EXIT
+# shellcheck disable=SC2086
 PRACA_RATE_LIMIT_SCALE=1000000 build/praca serve --port 0 --data "$dir/bench.db" --log-level 2 \
-    > "$dir/out" &
+    ${PRACA_ARGS:-} > "$dir/out" &
 pid=$!
 for _ in $(seq 50); do grep -q listening "$dir/out" && break; sleep 0.1; done
 base=$(sed -n 's/^listening on //p' "$dir/out")
@@ -32,5 +34,5 @@ rps=$(awk '/Requests\/sec/ {print $2}' "$dir/wrk.txt")
 p50=$(awk '$1 == "50%" {print $2}' "$dir/wrk.txt")
 p99=$(awk '$1 == "99%" {print $2}' "$dir/wrk.txt")
 cpu=$(awk -v d=$((after - before)) -v t="$(getconf CLK_TCK)" -v n="$reqs" 'BEGIN { printf "%.1f", d / t * 1e6 / n }')
-echo "# $(date -u +%Y-%m-%dT%H:%MZ) $(nproc) cores, $bots bots, wrk -t2 -c$conns -d${secs}s"
+echo "# $(date -u +%Y-%m-%dT%H:%MZ) $(nproc) cores, $bots bots, wrk -t2 -c$conns -d${secs}s ${PRACA_ARGS:-}"
 printf 'bot sends: %s/s  p50 %s  p99 %s  praca CPU/send %s µs  non-2xx %s\n' "$rps" "$p50" "$p99" "$cpu" "${non2xx:-0}"

@@ -301,7 +301,7 @@ static int serve(struct serve *s)
     const char *target = config_store_target(&s->cfg);
     if (store_open(target, &db) != STORE_DONE || store_migrate(db) < 0)
         goto out;
-    if (!(writer = store_writer_new(target)))
+    if (!(writer = store_writer_new_durable(target, !strcmp(s->cfg.sync, "full"))))
         goto out;
     s->loop = uv_default_loop();
     s->bus = bus_new(s->loop);
@@ -498,6 +498,10 @@ int main(int argc, char **argv)
         return 2;
     }
     log_set_level((enum log_level)s.cfg.log_level);
+    if (strcmp(s.cfg.sync, "normal") && strcmp(s.cfg.sync, "full")) {
+        fprintf(stderr, "praca: --sync: normal or full, not '%s'\n", s.cfg.sync);
+        return 2;
+    }
     if (strcmp(s.cfg.log_format, "text") && strcmp(s.cfg.log_format, "json")) {
         fprintf(stderr, "praca: --log-format: text or json, not '%s'\n", s.cfg.log_format);
         return 2;

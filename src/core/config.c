@@ -61,6 +61,7 @@ static const struct option options[] = {
     STR("--trusted-proxy", "PRACA_TRUSTED_PROXY", trusted_proxy),
     BOOL("--access-log", "PRACA_ACCESS_LOG", access_log),
     STR("--log-format", "PRACA_LOG_FORMAT", log_format),
+    STR("--sync", "PRACA_SYNC", sync),
     INT("--event-retention-hours", "PRACA_EVENT_RETENTION_HOURS", event_retention_hours, 1,
         24 * 365),
     INT("--session-idle-days", "PRACA_SESSION_IDLE_DAYS", session_idle_days, 1, 3650),
@@ -92,6 +93,7 @@ void config_defaults(struct config *c)
     c->event_retention_hours = 24;
     c->access_log = 1;
     snprintf(c->log_format, sizeof c->log_format, "text");
+    snprintf(c->sync, sizeof c->sync, "normal");
     c->registrations_per_address = 20;
     c->logins_per_address = 30;
     c->max_connections_per_address = 256;
@@ -250,6 +252,8 @@ const char *config_usage(void)
            "  --logins-per-address N        [PRACA_LOGINS_PER_ADDRESS] login attempts from one\n"
            "                                address per minute (30; 0: no limit)\n"
            "  --log-format text|json        [PRACA_LOG_FORMAT] log lines as text or JSON (text)\n"
+           "  --sync normal|full            [PRACA_SYNC] SQLite: full flushes every commit to the\n"
+           "                                disk before answering (normal)\n"
            "  --access-log=0|1              [PRACA_ACCESS_LOG] a line per answer and gateway\n"
            "                                connect (1)\n"
            "  --trusted-proxy ADDRESS       [PRACA_TRUSTED_PROXY] a reverse proxy whose\n"

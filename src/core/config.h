@@ -31,6 +31,7 @@ struct config {
     char trusted_proxy[64];          /* its X-Forwarded-For names the client; "" = none */
     int access_log;
     char log_format[8];            /* text | json */
+    char sync[8];                  /* normal | full: SQLite's fsync per commit or not */
     int event_retention_hours;     /* the event log keeps this much */
     int session_idle_days;         /* a session unused this long expires */
     int registrations_per_address; /* accounts registered per address per hour (0 = any) */

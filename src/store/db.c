@@ -34,6 +34,13 @@ int store_open(const char *target, struct store **out)
     return e->open(target, out);
 }
 
+int store__sync_full(struct store *db)
+{
+    if (db->engine != &store_sqlite)
+        return STORE_DONE;
+    return store__exec_script(db, "PRAGMA synchronous=FULL;");
+}
+
 const char *store__engine_name(const struct store *db)
 {
     return db->engine->name;

@@ -135,6 +135,9 @@ static inline int store_found(int rc)
 struct store_stmt *store__row(struct store *db, const char *sql, const char *key, int *found);
 /* Whether a query returns a row: 1 yes, 0 no, < 0 an error. */
 int store__exists(struct store *db, const char *sql, const struct store_val *args, size_t nargs);
+/* Commits on this connection reach the disk before they return (SQLite: synchronous=FULL;
+ * PostgreSQL: its synchronous_commit, on unless its operator turned it off). */
+int store__sync_full(struct store *db);
 /* Runs several ;-separated statements with no parameters (migrations). */
 int store__exec_script(struct store *db, const char *sql);
 

@@ -236,11 +236,17 @@ static void *writer_main(void *p)
 
 struct store_writer *store_writer_new(const char *path)
 {
+    return store_writer_new_durable(path, 0);
+}
+
+struct store_writer *store_writer_new_durable(const char *path, int full)
+{
     struct store_writer *w = calloc(1, sizeof *w);
     if (!w)
         return NULL;
     w->changed = malloc(CHANGED_MAX * sizeof *w->changed);
     if (!w->changed || store_open(path, &w->db) != STORE_DONE ||
+        (full && store__sync_full(w->db) != STORE_DONE) ||
         store__changes_begin(w->db) != STORE_DONE) {
         store_close(w->db);
         free(w->changed);

@@ -52,6 +52,9 @@ typedef void (*store_change_fn)(void *arg, const char *server_id);
 typedef void (*store_changed_fn)(void *arg);
 
 struct store_writer *store_writer_new(const char *path);
+/* The same, its commits flushed to the disk before they are acknowledged when full (SQLite's
+ * synchronous=FULL: an fsync per group commit; PostgreSQL follows its own synchronous_commit). */
+struct store_writer *store_writer_new_durable(const char *path, int full);
 /* Sets who is told of changes; call before the first write. */
 void store_writer_on_change(struct store_writer *w, store_change_fn fn, store_changed_fn done,
                             void *arg);

@@ -296,6 +296,17 @@ test('kill -9 loses no acknowledged write', async (t) => {
   await again.stop();
 });
 
+test('--sync full serves and keeps what it acknowledged; any other word is refused', async () => {
+  const bad = spawnSync(BIN, ['serve', '--sync', 'talvez', '--port', '0'], { encoding: 'utf8' });
+  assert.equal(bad.status, 2);
+  assert.match(bad.stderr, /--sync: normal or full, not 'talvez'/);
+  const s = await startServer({ args: ['--sync', 'full'] });
+  try {
+    const u = await register(s.url);
+    assert.equal((await api(s.url, 'GET', '/api/users/@me', { token: u.token })).status, 200);
+  } finally { await s.stop(); }
+});
+
 test('praca --help lists commands and flags; migrate works alone', () => {
   const help = spawnSync(BIN, ['--help'], { encoding: 'utf8' });
   assert.equal(help.status, 0);

@@ -231,3 +231,16 @@ Test(store, expired_consent_sessions_are_deleted_and_no_others)
     cr_assert_eq(store__step(st), STORE_DONE);
     store__finish(st);
 }
+
+Test(store, sync_full_flushes_every_commit_on_sqlite)
+{
+    struct store_stmt *st = store__query(db, "PRAGMA synchronous", NULL, 0);
+    cr_assert_eq(store__step(st), STORE_ROW);
+    cr_assert_eq(store__int(st, 0), 1, "NORMAL by default");
+    store__finish(st);
+    cr_assert_eq(store__sync_full(db), STORE_DONE);
+    st = store__query(db, "PRAGMA synchronous", NULL, 0);
+    cr_assert_eq(store__step(st), STORE_ROW);
+    cr_assert_eq(store__int(st, 0), 2, "FULL");
+    store__finish(st);
+}
