@@ -2,7 +2,9 @@
 //   unread   300 connections that pipeline large answers and never read them, against a cap
 //            of 300: how long until a new client is served, what the server held meanwhile;
 //   react    a message with 20 distinct reactions while 10 accounts react at their limit:
-//            each react's latency, and a bystander's sends elsewhere meanwhile;
+//            each react's latency, and a bystander's sends elsewhere meanwhile; then the same
+//            with 2,000 and 20,000 people's reactions already on it (rows written with the
+//            sqlite3 command while the server is stopped), to show how the cost grows;
 //   forum    deleting a forum of 4,000 posts in a database of 20,000 channels: how long the
 //            delete takes, and the longest send of a bystander while it runs.
 //
@@ -96,7 +98,11 @@ async function unread() {
       return sock;
     });
     let held = 0;
-    for (let i = 0; i < 100 && !((await metric(s, 'praca_http_connections')) === 300 && (held = await metric(s, 'praca_http_answer_bytes')) > 0); i++) await sleep(100);
+    for (let i = 0; i < 100 && (await metric(s, 'praca_http_connections')) !== 300; i++) await sleep(100);
+    for (let i = 0; i < 10; i++) { // what the stuck answers hold, at its highest
+      held = Math.max(held, (await metric(s, 'praca_http_answer_bytes')) || 0);
+      await sleep(100);
+    }
     const t0 = performance.now();
     let served = false;
     let tries = 0;
@@ -118,8 +124,26 @@ async function unread() {
   } finally { await s.stop(); }
 }
 
-async function react() {
-  const s = await start();
+const EMOJI = ['😀', '😂', '😍', '😎', '😭', '😡', '👍', '👎', '👏', '🙏', '🔥', '🎉', '❤️', '💯', '✅', '❌', '🚀', '👀', '🤔', '🌟'];
+
+// Writes `each` made-up people's reactions to every one of the message's 20 reactions.
+function seedReactions(dbPath, mid, cid, each) {
+  const { spawnSync } = require('node:child_process');
+  if (spawnSync('sqlite3', ['-version']).status !== 0) spawnSync('apt-get', ['install', '-y', '-qq', 'sqlite3']);
+  const values = [];
+  EMOJI.forEach((e, k) => { for (let i = 0; i < each; i++) values.push(`('${mid}', '${cid}', '${e}', '', 'seed-${k}-${i}', ${1000 + i})`); });
+  const kinds = spawnSync('sqlite3', [dbPath, "SELECT count(*) FROM sqlite_master WHERE name = 'reaction_kinds'"], { encoding: 'utf8' }).stdout.trim() === '1';
+  const sql = ['BEGIN;'];
+  for (let i = 0; i < values.length; i += 500) sql.push(`INSERT INTO reactions (message_id, channel_id, emoji, custom_emoji_id, user_id, created_at) VALUES ${values.slice(i, i + 500).join(',')};`);
+  if (kinds) sql.push(`UPDATE reaction_kinds SET count = count + ${each} WHERE message_id = '${mid}';`);
+  sql.push('COMMIT;');
+  const r = spawnSync('sqlite3', [dbPath], { input: sql.join('\n'), encoding: 'utf8' });
+  if (r.status !== 0) throw new Error('seeding: ' + r.stderr);
+}
+
+async function reactWith(each) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'praca-abuse-'));
+  let s = await start([], dir);
   try {
     const owner = await person(s.url);
     const people = [];
@@ -128,13 +152,17 @@ async function react() {
     const where = await serverOf(s.url, owner, [...people, by]);
     const elsewhere = await serverOf(s.url, by);
     const mid = (await api(s.url, 'POST', `/api/servers/${where.sid}/channels/${where.cid}/messages`, { token: owner.token, body: { content: 'reaja' } })).body.message.id;
-    const EMOJI = ['😀', '😂', '😍', '😎', '😭', '😡', '👍', '👎', '👏', '🙏', '🔥', '🎉', '❤️', '💯', '✅', '❌', '🚀', '👀', '🤔', '🌟'];
     const url = `/api/servers/${where.sid}/channels/${where.cid}/messages/${mid}/react`;
     for (const emoji of EMOJI) await api(s.url, 'POST', url, { token: owner.token, body: { emoji } });
+    if (each) {
+      await s.stop();
+      seedReactions(path.join(dir, 'p.db'), mid, where.cid, each);
+      s = await start([], dir);
+    }
     const side = bystander(s.url, by, elsewhere);
     const reactLat = [];
     const statuses = {};
-    const seconds = Number(process.env.SECONDS_REACT || 20);
+    const seconds = Number(process.env.SECONDS_REACT || 10);
     const end = performance.now() + seconds * 1000;
     await Promise.all(people.map(async (p, k) => {
       let i = k;
@@ -147,8 +175,12 @@ async function react() {
       }
     }));
     await side.stop();
-    console.log(`react: 10 accounts at their limit on a message of 20 distinct reactions for ${seconds} s: ${JSON.stringify(statuses)}; react ${quantiles(reactLat)}; a bystander's send elsewhere ${quantiles(side.lat)}`);
+    console.log(`react: 20 distinct reactions, ${(each * 20).toLocaleString('en')} people's already on the message, 10 accounts at their limit for ${seconds} s: ${JSON.stringify(statuses)}; react ${quantiles(reactLat)}; a bystander's send elsewhere ${quantiles(side.lat)}`);
   } finally { await s.stop(); }
+}
+
+async function react() {
+  for (const each of [0, 100, 1000]) await reactWith(each);
 }
 
 async function forum() {
