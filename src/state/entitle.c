@@ -33,7 +33,10 @@ int state_entitled(struct entitle *e, const char *user_id, const struct store_ev
     int64_t channel;
     if (!ev->stream || !place(e, ev, &channel))
         return 0;
-    struct idset *to = state_server_audience(e->srv, channel, ev->intent, clock_now_ms());
+    /* As it went out live: bots by intent and channel, people by channel (a person's page
+     * resumes too). */
+    struct idset *to =
+        state_server_audience_with_people(e->srv, channel, ev->intent, clock_now_ms());
     int yes = to && idset_has(to, user_id);
     idset_unref(to);
     /* Nothing from before one came in: a bot installed today, or installed again after an

@@ -51,6 +51,34 @@ test('a ticket stands for the session once; used, unknown or of a session gone, 
   assert.ok(limited.body.retryAfterMs > 0);
 });
 
+test("a person's connection resumes too: a drop, then the messages they may see arrive once, in order", async () => {
+  const { owner, sid, server, members: [bia] } = await serverWithMembers(srv.url, 1);
+  const geral = server.channels[0].id;
+  const secret = (await api(srv.url, 'POST', `/api/servers/${sid}/channels`, { token: owner.token, body: { name: 'segredo' } })).body.channel.id;
+  await api(srv.url, 'PUT', `/api/servers/${sid}/channels/${secret}/overwrites/${bia.user.id}`, { token: owner.token, body: { type: 'member', deny: P.VER_CANAL } });
+  const { io } = require('socket.io-client');
+  const s = io(srv.url, { auth: { token: bia.token, recovery: true }, transports: ['websocket'], reconnectionDelay: 200, reconnectionDelayMax: 400 });
+  sockets.push(s);
+  const seen = [];
+  s.on('MESSAGE_CREATE', (m) => seen.push(m.content));
+  await new Promise((r) => s.once('connect', r));
+  const say = (cid, content) => api(srv.url, 'POST', `/api/servers/${sid}/channels/${cid}/messages`, { token: owner.token, body: { content } });
+  await say(geral, 'antes');
+  await eventually(() => seen.length === 1 || seen, 3000, 'the first, live');
+  const dropped = new Promise((r) => s.once('disconnect', r));
+  s.io.engine.close();
+  await dropped;
+  for (let i = 0; i < 5; i++) await say(geral, `perdida ${i}`);
+  await say(secret, 'não é para a Bia');
+  await new Promise((r) => s.once('connect', r));
+  assert.equal(s.recovered, true);
+  await eventually(() => seen.length === 6 || seen, 5000, 'what came meanwhile');
+  await say(geral, 'depois');
+  await eventually(() => seen.length === 7 || seen, 3000, 'live again');
+  assert.deepEqual(seen, ['antes', 'perdida 0', 'perdida 1', 'perdida 2', 'perdida 3', 'perdida 4', 'depois']);
+  s.disconnect();
+});
+
 test("a person's connection gets the messages of the channels they can see, live", async () => {
   const { owner, sid, server, members: [bia] } = await serverWithMembers(srv.url, 1);
   const geral = server.channels[0].id;
