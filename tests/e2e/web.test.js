@@ -265,10 +265,12 @@ test('portal: the event console shows what reached the bot and what was withheld
   const sockets = [];
   await gatewayConnect(srv.url, { auth: { token: info.botToken } }, sockets);
   await say(open, 'entregue');
-  await say(hidden, 'escondido');
+  await say(hidden, 'escondido'); // where the bot cannot look: not listed at all
+  await say(open, 'de novo');
   await page.waitForFunction(() => document.querySelectorAll('#console-rows tr').length === 3);
   const rows = await page.$$eval('#console-rows tr', (trs) => trs.map((tr) => tr.lastElementChild.textContent));
-  assert.deepEqual(rows, ['Retido Sem VER_CANAL no canal', 'Entregue', 'Retido Bot não conectado'], 'newest first');
+  assert.deepEqual(rows, ['Entregue', 'Entregue', 'Retido Bot não conectado'], 'newest first');
+  assert.ok(!(await page.textContent('#console-rows')).includes(hidden));
   for (const [size, viewport] of [['390', PHONE], ['1280', DESKTOP]]) {
     await page.setViewportSize(viewport);
     await page.screenshot({ path: path.join(SHOTS, `portal-eventos-${size}.png`), fullPage: true });
@@ -433,7 +435,7 @@ test('a styled 404 page; the API reference is served as text', async () => {
   assert.equal(await page.title(), 'Página não encontrada · Praça');
   assert.equal(await page.textContent('h1'), 'Página não encontrada');
   assert.ok(await page.evaluate(() => getComputedStyle(document.querySelector('.card')).borderRadius !== '0px'), 'styled');
-  assert.equal(await page.getAttribute('a.button', 'href'), '/developers');
+  assert.equal(await page.getAttribute('a.button', 'href'), '/app', 'the 404 leads a person to the chat');
   for (const [name, viewport] of [['404-390', PHONE], ['404-1280', DESKTOP]]) {
     await page.setViewportSize(viewport);
     await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
@@ -461,6 +463,26 @@ test('consent: "Não é você? Sair" signs out and comes back to the same link',
   await closePage(page);
 });
 
+test('signing out and in again lands in the chat; the portal has a way back to it', async () => {
+  const who = await register(srv.url);
+  const page = await openPage();
+  await page.goto(`${srv.url}/login`);
+  await page.fill('#login-username', who.user.username);
+  await page.fill('#login-password', 'senha-secreta-1');
+  await page.click('#login button[type=submit]');
+  await page.waitForURL(srv.url + '/app');
+  await page.click('#logout');
+  await page.waitForURL(/\/login$/);
+  await page.fill('#login-username', who.user.username);
+  await page.fill('#login-password', 'senha-secreta-1');
+  await page.click('#login button[type=submit]');
+  await page.waitForURL(srv.url + '/app');
+  await page.goto(`${srv.url}/developers`);
+  await page.click('#to-chat');
+  await page.waitForURL(srv.url + '/app');
+  await closePage(page);
+});
+
 test('sign in: a wrong password is a readable message; next never leaves the site', async () => {
   const who = await register(srv.url);
   const page = await openPage();
@@ -472,7 +494,7 @@ test('sign in: a wrong password is a readable message; next never leaves the sit
   assert.doesNotMatch(await page.textContent('#login-error'), /[{}]/);
   await page.fill('#login-password', 'senha-secreta-1');
   await page.click('#login button[type=submit]');
-  await page.waitForURL(srv.url + '/developers');
+  await page.waitForURL(srv.url + '/app');
   await closePage(page);
 });
 
@@ -485,7 +507,7 @@ test('sign in: next spelled to become //host in the browser still stays on the s
     await page.fill('#login-username', who.user.username);
     await page.fill('#login-password', 'senha-secreta-1');
     await page.click('#login button[type=submit]');
-    await page.waitForURL(srv.url + '/developers');
+    await page.waitForURL(srv.url + '/app');
     await closePage(page);
   }
   const page = await openPage(); // a path of this site is kept, query included
@@ -515,8 +537,7 @@ test('sign in: with two-factor on, the page asks for the code and then signs in'
   assert.ok(await page.isVisible('#login-error'));
   await page.fill('#login-code', totp(secret, nowMs + 30_000));
   await page.click('#login button[type=submit]');
-  await page.waitForURL(srv.url + '/developers');
-  await page.waitForSelector('#no-apps:not([hidden])');
-  assert.equal(await page.textContent('#who'), who.user.username);
+  await page.waitForURL(srv.url + '/app');
+  await page.waitForFunction((name) => document.querySelector('#who').textContent === name, who.user.displayName || who.user.username);
   await closePage(page);
 });

@@ -91,6 +91,7 @@ function succeeded(session, done) {
   $('#done-text').textContent = `${session.application.name} agora faz parte de ${server ? server.name : 'seu servidor'}.`;
   $('#done-perms').textContent = granted.length ? `Permissões concedidas: ${granted.join(', ')}.` : 'Nenhuma permissão concedida.';
   $('#done-continue').href = done.redirectUrl;
+  $('#done-app').href = `/app#server=${encodeURIComponent(done.install.serverId)}`;
   $('#done-continue').textContent = `Continuar para ${destination()}`;
   $('#done-auto').textContent = 'Você será levado para lá em instantes.';
   $('#done').hidden = false;

@@ -13,7 +13,7 @@ function nextPage() {
       return url.pathname + url.search + url.hash;
     }
   } catch (_) { /* not a URL at all */ }
-  return '/developers';
+  return '/app';
 }
 
 function selectTab(which) {
