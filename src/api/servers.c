@@ -93,11 +93,48 @@ static void server_list(struct api_call *c)
     api__reply_list(c, "servers", list);
 }
 
+#define THREADS_PER_PARENT 100
+
+/* ?threads=1: the threads and forum posts of every channel in the view too (the newest
+ * THREADS_PER_PARENT of each), so a page reads a server's whole tree in one request. */
+static int add_threads(struct api_call *c, json_t *view)
+{
+    json_t *threads = json_array();
+    size_t i;
+    json_t *ch;
+    json_array_foreach(json_object_get(view, "channels"), i, ch)
+    {
+        const char *type = json_string_value(json_object_get(ch, "type"));
+        if (!type || (strcmp(type, "text") && strcmp(type, "forum")))
+            continue;
+        json_t *some = store_threads_json(c->db, json_string_value(json_object_get(ch, "id")),
+                                          THREADS_PER_PARENT);
+        if (!some) {
+            json_decref(threads);
+            return -1;
+        }
+        json_array_extend(threads, some);
+        json_decref(some);
+    }
+    json_object_set_new(view, "threads", threads);
+    return 0;
+}
+
 static void server_get(struct api_call *c)
 {
     const char *sid = api__param_id(c, "sid", "Servidor não encontrado");
-    if (sid)
-        reply_server_view(c, 200, sid);
+    struct slice v;
+    int with_threads = http_query_param(c->req->query, "threads", &v) && slice_eq(v, "1");
+    struct access a;
+    if (!sid || api__access(c, sid, &a))
+        return;
+    json_t *view = server_view(c, &a, sid);
+    if (!view || (with_threads && add_threads(c, view))) {
+        json_decref(view);
+        api__internal(c);
+        return;
+    }
+    api__reply(c, 200, view);
 }
 
 static void reply_server(struct api_call *c, const char *sid)

@@ -232,6 +232,80 @@ test('history pages back as one scrolls up, keeping one\'s place', async () => {
   }
 });
 
+test('a dropped socket loses nothing: 20 messages posted while it is down appear once each, in order, without reading the room again', async () => {
+  const roomy = await startServer({ args: ['--rate-limit-scale', '100'] });
+  try {
+    const { owner: ana, sid, server } = await serverWithMembers(roomy.url, 0);
+    const cid = server.channels[0].id;
+    await api(roomy.url, 'POST', `/api/servers/${sid}/channels/${cid}/messages`, { token: ana.token, body: { content: 'antes da queda' } });
+    const a = await openApp(ana, DESKTOP, roomy.url);
+    await a.waitForSelector('.message:has-text("antes da queda")');
+    const reads = [];
+    a.on('request', (r) => { if (r.url().includes('/messages?')) reads.push(r.url()); });
+    // The page's own WebSocket drops (as when a phone changes network).
+    await a.evaluate(() => chat.gateway.ws.close());
+    await a.waitForSelector('#live:not(.on)');
+    for (let i = 1; i <= 20; i++)
+      await api(roomy.url, 'POST', `/api/servers/${sid}/channels/${cid}/messages`, { token: ana.token, body: { content: `durante ${i}` } });
+    await a.waitForSelector('#live.on');
+    await a.waitForFunction(() => document.querySelectorAll('.message').length === 21);
+    await quiet(300);
+    const shown = await a.$$eval('.message .content', (ps) => ps.map((p) => p.textContent));
+    assert.deepEqual(shown, ['antes da queda', ...Array.from({ length: 20 }, (_, i) => `durante ${i + 1}`)]);
+    assert.deepEqual(reads, [], 'replayed by the gateway, not read again');
+    // A reconnect that cannot be resumed (the server restarted in between is the same case for
+    // the page) reads the room again once.
+    await a.evaluate(() => { chat.gateway.pid = 'desconhecido'; chat.gateway.ws.close(); });
+    await api(roomy.url, 'POST', `/api/servers/${sid}/channels/${cid}/messages`, { token: ana.token, body: { content: 'depois de tudo' } });
+    await a.waitForSelector('.message:has-text("depois de tudo")');
+    assert.equal(await a.locator('.message:has-text("depois de tudo")').count(), 1);
+    assert.deepEqual(a.problems, []);
+    await a.context().close();
+  } finally {
+    const r = await roomy.stop();
+    assert.equal(r.code, 0, roomy.stderr);
+  }
+});
+
+test('changes arrive as changes: a join, a role change and a channel rename in a server of 30 channels cost an open page at most one request each', async () => {
+  const roomy = await startServer({ args: ['--rate-limit-scale', '100'] });
+  try {
+    const { owner: ana, sid, server, code } = await serverWithMembers(roomy.url, 0);
+    const channels = [server.channels[0].id];
+    for (let i = 1; i < 30; i++)
+      channels.push((await api(roomy.url, 'POST', `/api/servers/${sid}/channels`, { token: ana.token, body: { name: `canal-${i}` } })).body.channel.id);
+    const a = await openApp(ana, DESKTOP, roomy.url);
+    await a.waitForSelector('#channels button:has-text("canal-29")');
+    await quiet(300);
+    const seen = [];
+    a.on('request', (r) => seen.push(`${r.method()} ${new URL(r.url()).pathname}${new URL(r.url()).search}`));
+    const counted = async (what, change, visible) => {
+      seen.length = 0;
+      await change();
+      await a.waitForFunction(visible);
+      await quiet(300);
+      assert.ok(seen.length <= 1, `${what}: ${JSON.stringify(seen)}`);
+      return [...seen];
+    };
+    const caio = await register(roomy.url);
+    const joined = await counted('a join', () => api(roomy.url, 'POST', `/api/invites/${code}/join`, { token: caio.token }),
+      () => /2 conectadas|de 2/.test(document.querySelector('#people-title').textContent));
+    assert.deepEqual(joined, [], 'the event carries the member');
+    await counted('a role change', () => api(roomy.url, 'POST', `/api/servers/${sid}/roles`, { token: ana.token, body: { name: 'Moderação' } }),
+      () => chat.roles.some((r) => r.name === 'Moderação'));
+    await counted('a channel rename', () => api(roomy.url, 'PATCH', `/api/servers/${sid}/channels/${channels[5]}`, { token: ana.token, body: { name: 'renomeado' } }),
+      () => [...document.querySelectorAll('#channels button')].some((b) => b.textContent.includes('renomeado')));
+    const left = await counted('a leave', () => api(roomy.url, 'DELETE', `/api/servers/${sid}/members/@me`, { token: caio.token }),
+      () => /de 1/.test(document.querySelector('#people-title').textContent));
+    assert.deepEqual(left, []);
+    assert.deepEqual(a.problems, []);
+    await a.context().close();
+  } finally {
+    const r = await roomy.stop();
+    assert.equal(r.code, 0, roomy.stderr);
+  }
+});
+
 test('account: change the password, then sign out everywhere', async () => {
   const ana = await register(srv.url);
   const other = await api(srv.url, 'POST', '/api/auth/login', { body: { username: ana.user.username, password: ana.password } });

@@ -165,6 +165,22 @@ test('deleting a forum takes its posts and their messages, past one chunk of eac
   } finally { await roomy.stop(); }
 });
 
+test('GET a server with ?threads=1 lists the threads and forum posts of the channels one can see', async () => {
+  const { owner, sid, server, members: [bia] } = await serverWithMembers(srv.url, 1);
+  const geral = server.channels[0].id;
+  const m = (await api(srv.url, 'POST', `/api/servers/${sid}/channels/${geral}/messages`, { token: owner.token, body: { content: 'começo' } })).body.message.id;
+  const thread = (await api(srv.url, 'POST', `/api/servers/${sid}/channels/${geral}/messages/${m}/threads`, { token: owner.token, body: { name: 'conversa' } })).body.channel.id;
+  const hidden = (await api(srv.url, 'POST', `/api/servers/${sid}/channels`, { token: owner.token, body: { name: 'forum-secreto', type: 'forum' } })).body.channel.id;
+  const post = (await api(srv.url, 'POST', `/api/servers/${sid}/channels/${hidden}/threads`, { token: owner.token, body: { name: 'oculto', content: 'x' } })).body.channel.id;
+  await api(srv.url, 'PUT', `/api/servers/${sid}/channels/${hidden}/overwrites/${bia.user.id}`, { token: owner.token, body: { type: 'member', deny: P.VER_CANAL } });
+  const plain = await api(srv.url, 'GET', `/api/servers/${sid}`, { token: owner.token });
+  assert.equal(plain.body.threads, undefined, 'only when asked');
+  const mine = await api(srv.url, 'GET', `/api/servers/${sid}?threads=1`, { token: owner.token });
+  assert.deepEqual(mine.body.threads.map((t) => t.id).sort(), [thread, post].sort());
+  const hers = await api(srv.url, 'GET', `/api/servers/${sid}?threads=1`, { token: bia.token });
+  assert.deepEqual(hers.body.threads.map((t) => t.id), [thread], 'not the posts of a forum she cannot see');
+});
+
 test('overwrites: deny VER_CANAL to @everyone hides the channel; a role or member allow brings it back', async () => {
   const { owner, sid, members: [m1, m2] } = await serverWithMembers(srv.url, 2);
   const ch = await api(srv.url, 'POST', `/api/servers/${sid}/channels`, { token: owner.token, body: { name: 'secreto' } });

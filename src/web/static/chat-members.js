@@ -81,6 +81,32 @@ function paintPeople() {
   $('#people-box').hidden = false;
 }
 
+// GUILD_MEMBER_ADD and GUILD_MEMBER_REMOVE change one member in place, with no request: the
+// event carries the member. Another server's are nothing to this page until it is opened.
+function memberJoined(m) {
+  if (m.serverId !== chat.sid) {
+    if (m.userId === chat.me.id) loadServers().catch(() => {}); // joined elsewhere (another tab)
+    return;
+  }
+  const { serverId, ...member } = m;
+  void serverId;
+  const known = chat.members.find((x) => x.userId === m.userId);
+  applyMembers(chat.members.filter((x) => x.userId !== m.userId).concat({ status: known ? known.status : 'offline', ...member }));
+  membersRepainted();
+}
+
+function memberLeft(m) {
+  if (m.serverId !== chat.sid) return;
+  applyMembers(chat.members.filter((x) => x.userId !== m.userId));
+  membersRepainted();
+}
+
+function membersRepainted() {
+  paintServer(); // what I may do may have changed with my own member
+  for (const m of chat.messages.values()) showMessage(m);
+  if (!$('#members-settings').hidden && !$('#settings').hidden) paintMembers();
+}
+
 // PRESENCE_UPDATE: someone in the open server connected, left or changed their status.
 function presenceChanged(u) {
   const m = chat.members.find((x) => x.userId === u.userId);

@@ -8,6 +8,7 @@ const chat = {
   servers: [],
   sid: null,
   channels: [],
+  allChannels: [], // the open server's channels of every kind, as read
   cid: null,
   names: new Map(), // user id → shown name, for the open server
   commands: [],
@@ -323,28 +324,30 @@ function forget(id) {
 
 async function loadServers() {
   ({ servers: chat.servers } = await api('GET', '/api/servers'));
-  const list = $('#servers');
-  list.replaceChildren(...chat.servers.map((s) => el('li', {}, el('button', {
+  paintServers();
+}
+
+function paintServers() {
+  $('#servers').replaceChildren(...chat.servers.map((s) => el('li', {}, el('button', {
     type: 'button', class: 'server', text: s.name, title: s.name, 'data-id': s.id,
     'aria-current': s.id === chat.sid ? 'true' : false, onclick: () => openServer(s.id),
   }))));
 }
 
-// The open server's settings, channels, roles and members, read again after SERVER_UPDATE.
-// Returns false when a later read has started (or another server opened): that one applies.
-async function loadServer(sid) {
-  const generation = ++chat.loads;
-  const [{ server, channels, roles }, { members }, { commands }] = await Promise.all([
-    api('GET', `/api/servers/${sid}`), api('GET', `/api/servers/${sid}/members`), api('GET', `/api/servers/${sid}/commands`)]);
-  if (sid !== chat.sid || generation !== chat.loads) return false;
-  Object.assign(chat, { server, roles, members, commands });
+// The open server's tree as one read answers it (GET /api/servers/:sid?threads=1): the server,
+// its channels, their threads and forum posts, its roles.
+function applyTree({ server, channels, roles, threads }) {
+  Object.assign(chat, { server, roles });
+  chat.allChannels = channels;
   chat.channels = channels.filter((c) => c.type === 'text');
-  const parents = channels.filter((c) => c.type === 'text' || c.type === 'forum');
-  const threads = await Promise.all(parents.map((c) =>
-    api('GET', `/api/servers/${sid}/channels/${c.id}/threads`).then((r) => r.threads, () => [])));
-  if (sid !== chat.sid || generation !== chat.loads) return false;
-  chat.parents = parents;
-  chat.threads = threads.flat();
+  chat.parents = channels.filter((c) => c.type === 'text' || c.type === 'forum');
+  chat.threads = threads || [];
+  chat.voiceChannels = channels.filter((c) => c.type === 'voice');
+}
+
+// The server's members, as read or as an event changed them: names, one's own standing.
+function applyMembers(members) {
+  chat.members = members;
   chat.mine = members.find((m) => m.userId === chat.me.id) || null;
   chat.names = new Map(members.map((m) => [m.user.id, m.nickname || m.user.displayName || m.user.username]));
   chat.usernames = members.map((m) => m.user.username).sort();
@@ -354,19 +357,36 @@ async function loadServer(sid) {
   $('#timeout').textContent = until
     ? `Você está suspenso neste servidor até ${until.toLocaleString('pt-BR')}${mine.timeoutReason ? ` (${mine.timeoutReason})` : ''}: pode ler, mas não enviar, reagir nem usar comandos.`
     : '';
-  paintVerificationHold();
+}
+
+// The server's header, its channels and people, and what one may do, from what is held.
+function paintServer() {
+  const { server, roles, mine } = chat;
   $('#server-title').textContent = server.name;
+  paintVerificationHold();
   const base = basePermissions(server, roles, mine);
   $('#settings-open').hidden = !(base & (PERM.GERENCIAR_SERVIDOR | PERM.GERENCIAR_CARGOS | PERM.GERENCIAR_CANAIS |
                                           PERM.EXPULSAR_MEMBROS | PERM.MODERAR_MEMBROS));
   $('#server-leave').hidden = server.ownerId === chat.me.id; // the owner deletes it instead
   $('#invite-make').hidden = !(base & PERM.CRIAR_CONVITE);
-  chat.voiceChannels = channels.filter((c) => c.type === 'voice');
-  await loadVoice(sid, channels);
-  if (sid !== chat.sid || generation !== chat.loads) return false;
-  paintChannels(channels);
+  paintChannels(chat.allChannels);
   paintPeople();
   chat.perms = channelPermissions(server, roles, mine, roomOf(chat.cid).parent);
+}
+
+// The open server, read whole when it is opened. Returns false when a later read has started
+// (or another server opened): that one applies.
+async function loadServer(sid) {
+  const generation = ++chat.loads;
+  const [tree, { members }, { commands }] = await Promise.all([
+    api('GET', `/api/servers/${sid}?threads=1`), api('GET', `/api/servers/${sid}/members`), api('GET', `/api/servers/${sid}/commands`)]);
+  if (sid !== chat.sid || generation !== chat.loads) return false;
+  chat.commands = commands;
+  applyTree(tree);
+  applyMembers(members);
+  await loadVoice(sid, tree.channels);
+  if (sid !== chat.sid || generation !== chat.loads) return false;
+  paintServer();
   return true;
 }
 
@@ -507,6 +527,19 @@ async function openChannel(cid) {
   if (cid !== chat.cid) return;
   showHistory(messages, hasMore);
   history.replaceState(null, '', `#server=${chat.sid}&channel=${cid}`);
+}
+
+// After a reconnect that could not be resumed: the open room's newest page read again (one
+// request), so no message sent meanwhile is missing.
+async function refreshRoom() {
+  const cid = chat.cid;
+  if (!cid || chat.forum) return;
+  try {
+    const { messages, hasMore } = await api('GET', `${messagesPath()}?limit=${HISTORY_PAGE}`);
+    if (cid === chat.cid) showHistory(messages, hasMore);
+  } catch (e) {
+    showError($('#page-error'), e);
+  }
 }
 
 // A room's newest page, scrolled to its end.
@@ -719,10 +752,30 @@ function wirePanels() {
 
 // Something in a server changed: the open one is read again (a channel I no longer see closes),
 // another one only renamed in the list.
-async function serverChanged(sid) {
-  if (sid !== chat.sid) return loadServers().catch(() => {});
+// SERVER_UPDATE: what changed is read again, in one request; never the whole server.
+async function serverChanged({ serverId: sid, changed }) {
+  if (sid !== chat.sid) {
+    if (changed === 'server') loadServers().catch(() => {}); // its name in the list
+    return;
+  }
+  const generation = ++chat.loads;
   try {
-    if (!(await loadServer(sid))) return;
+    if (changed === 'members') {
+      const { members } = await api('GET', `/api/servers/${sid}/members`);
+      if (sid !== chat.sid || generation !== chat.loads) return;
+      applyMembers(members);
+    } else {
+      const tree = await api('GET', `/api/servers/${sid}?threads=1`);
+      if (sid !== chat.sid || generation !== chat.loads) return;
+      applyTree(tree);
+      for (const c of chat.voiceChannels) if (!chat.voice.has(c.id)) chat.voice.set(c.id, []); // a new one: nobody in it yet
+      const listed = chat.servers.find((x) => x.id === sid);
+      if (listed && listed.name !== tree.server.name) {
+        listed.name = tree.server.name;
+        paintServers();
+      }
+    }
+    paintServer();
     if (chat.cid && !roomOf(chat.cid).room) {
       chat.cid = null;
       if (chat.channels.length) await openChannel(chat.channels[0].id);
@@ -746,6 +799,10 @@ function connectLive() {
       if (chat.sid) paintPeople();
     })
     .on('disconnect', () => { $('#live').textContent = 'reconectando…'; $('#live').classList.remove('on'); chat.live = false; })
+    // Back after a drop: what came meanwhile was replayed; when it could not be, the open room
+    // is read again so nothing is missing.
+    .on('resumed', (resumed) => { if (!resumed) refreshRoom(); })
+    .on('EVENTS_GAP', () => refreshRoom())
     .on('MESSAGE_CREATE', (m) => {
       typingStopped(m.fromId);
       if (!m.serverId) dmArrived(m);
@@ -764,9 +821,9 @@ function connectLive() {
       const m = chat.messages.get(p.messageId);
       if (m && p.channelId === chat.cid) showMessage({ ...m, pinned: p.pinned });
     })
-    .on('SERVER_UPDATE', (u) => serverChanged(u.serverId))
-    .on('GUILD_MEMBER_ADD', (m) => serverChanged(m.serverId))
-    .on('GUILD_MEMBER_REMOVE', (m) => serverChanged(m.serverId))
+    .on('SERVER_UPDATE', serverChanged)
+    .on('GUILD_MEMBER_ADD', memberJoined)
+    .on('GUILD_MEMBER_REMOVE', memberLeft)
     .on('INTERACTION_MODAL', openModal)
     .on('PRESENCE_UPDATE', presenceChanged)
     .on('TYPING_START', typingArrived)

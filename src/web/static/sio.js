@@ -1,7 +1,11 @@
 // A small Socket.IO v4 client for the pages (Engine.IO 4 over WebSocket only, the default
 // namespace, events and acknowledgements): what the chat page needs, with no external script.
 // Connects with a single-use ticket from POST /api/gateway/ticket (the page cannot read its
-// HttpOnly session cookie), and reconnects with a new one when the connection drops.
+// HttpOnly session cookie), and reconnects with a new one when the connection drops. It opts
+// into connection-state recovery: a reconnect presents its session id and the last offset it
+// processed, the server replays what came meanwhile, and an event already processed (an offset
+// not past the last) is not applied twice. A reconnect the server could not resume ('resumed'
+// with false) or a gap it reports ('EVENTS_GAP') tells the page to read what it shows again.
 'use strict';
 
 class Gateway {
@@ -12,6 +16,14 @@ class Gateway {
     this.retryMs = 500;
     this.acks = new Map(); // id → resolve, for events sent with an acknowledgement
     this.nextAck = 0;
+    this.pid = null; // the session to resume, from the server's CONNECT answer
+    this.offset = null; // the position of the last event processed (a decimal string)
+    this.connectedOnce = false;
+  }
+
+  // Positions are decimal strings that only grow; they may pass 2^53.
+  static after(a, b) {
+    return a.length !== b.length ? a.length > b.length : a > b;
   }
 
   // Sends an event and resolves with the server's acknowledgement (rejects after 5 s or when
@@ -64,16 +76,29 @@ class Gateway {
 
   // Engine.IO: 0 open, 2 ping, 4 message; Socket.IO inside 4: 0 connect, 2 event, 4 error.
   packet(ws, data, ticket) {
-    if (data[0] === '0') ws.send('40' + JSON.stringify({ ticket }));
-    else if (data === '2') ws.send('3');
+    if (data[0] === '0') {
+      const auth = { ticket, recovery: true };
+      if (this.pid) Object.assign(auth, { pid: this.pid }, this.offset ? { offset: this.offset } : {});
+      ws.send('40' + JSON.stringify(auth));
+    } else if (data === '2') ws.send('3');
     else if (data.startsWith('40')) {
       this.retryMs = 500;
+      const answer = JSON.parse(data.slice(2) || '{}');
+      const resumed = Boolean(this.pid) && answer.pid === this.pid;
+      const reconnect = this.connectedOnce;
+      this.pid = answer.pid || null;
+      this.connectedOnce = true;
       this.emitLocal('connect');
+      if (reconnect) this.emitLocal('resumed', resumed);
     } else if (data.startsWith('44')) {
       this.emitLocal('connect_error', JSON.parse(data.slice(2)));
       ws.close(); // a refusal is final for this ticket; the next try asks for a new one
     } else if (data.startsWith('42')) {
-      const [name, payload] = JSON.parse(data.slice(2));
+      const [name, payload, offset] = JSON.parse(data.slice(2));
+      if (typeof offset === 'string') {
+        if (this.offset && !Gateway.after(offset, this.offset)) return; // already processed
+        this.offset = offset;
+      }
       this.emitLocal(name, payload);
     } else if (data.startsWith('43')) { // 43<id>[answer]
       const at = data.indexOf('[');
