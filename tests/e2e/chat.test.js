@@ -306,6 +306,37 @@ test('changes arrive as changes: a join, a role change and a channel rename in a
   }
 });
 
+test('messages show Markdown: marks, code, quotes, lists, spoilers, safe links, mentions (one\'s own marked); never HTML', async () => {
+  const { owner: ana, sid, server, members: [bia] } = await serverWithMembers(srv.url, 1);
+  const cid = server.channels[0].id;
+  const text = ['**negrito** _itálico_ ~~riscado~~ `código` ||segredo||', '> citação', '- um', '- dois',
+    '```', 'bloco <b>cru</b>', '```', 'veja https://praca.example/x e [isto](javascript:alert(1)) <img src=x onerror=alert(1)>',
+    `oi @${bia.user.username} e @${ana.user.username}`].join('\n');
+  await api(srv.url, 'POST', `/api/servers/${sid}/channels/${cid}/messages`, { token: ana.token, body: { content: text } });
+  const b = await openApp(bia);
+  await b.waitForSelector('.message .content strong');
+  const c = '.message:last-child .content';
+  assert.equal(await b.textContent(`${c} strong`), 'negrito');
+  assert.equal(await b.textContent(`${c} em`), 'itálico');
+  assert.equal(await b.textContent(`${c} s`), 'riscado');
+  assert.equal(await b.textContent(`${c} p code`), 'código');
+  assert.equal(await b.textContent(`${c} blockquote`), 'citação');
+  assert.deepEqual(await b.$$eval(`${c} ul li`, (li) => li.map((x) => x.textContent)), ['um', 'dois']);
+  assert.equal(await b.textContent(`${c} pre code`), 'bloco <b>cru</b>', 'a code block is text');
+  assert.equal(await b.locator(`${c} img`).count(), 0, 'no HTML from anyone');
+  const links = await b.$$eval(`${c} a`, (as) => as.map((a) => [a.getAttribute('href'), a.target, a.rel]));
+  assert.deepEqual(links, [['https://praca.example/x', '_blank', 'noopener noreferrer nofollow']], 'javascript: is not a link');
+  const spoiler = b.locator(`${c} .spoiler`);
+  assert.equal(await spoiler.evaluate((s) => getComputedStyle(s).color), 'rgba(0, 0, 0, 0)', 'hidden until clicked');
+  await spoiler.click();
+  assert.ok(await spoiler.evaluate((s) => s.classList.contains('shown')));
+  assert.deepEqual(await b.$$eval(`${c} .mention`, (ms) => ms.map((m) => [m.textContent, m.classList.contains('self')])),
+    [[`@${bia.user.displayName || bia.user.username}`, true], [`@${ana.user.displayName || ana.user.username}`, false]]);
+  await shoot(b, 'chat-markdown');
+  assert.deepEqual(b.problems, []);
+  await b.context().close();
+});
+
 test('account: change the password, then sign out everywhere', async () => {
   const ana = await register(srv.url);
   const other = await api(srv.url, 'POST', '/api/auth/login', { body: { username: ana.user.username, password: ana.password } });

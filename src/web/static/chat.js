@@ -143,6 +143,13 @@ function embed(e, message) {
   return box;
 }
 
+// A mention in text: a member of the open server (by username), marked when it is oneself.
+function mentionOf(username) {
+  const m = chat.members.find((x) => x.user.username === username);
+  if (!m) return null;
+  return { label: m.nickname || m.user.displayName || m.user.username, self: m.userId === chat.me.id };
+}
+
 function messageItem(m) {
   const when = new Date(m.createdAt).toLocaleTimeString('pt-BR', { hour: '2-digit', minute: '2-digit' });
   const head = el('div', { class: 'head' }, el('strong', { text: nameOf(m.fromId) }),
@@ -153,7 +160,7 @@ function messageItem(m) {
   const li = el('li', { class: 'message', id: `m-${m.id}` }, head);
   if (m.flags & 64) li.classList.add('ephemeral');
   if (m.replyTo) li.append(el('div', { class: 'reply muted small', text: `↪ ${nameOf(m.replyTo.fromId)}: ${m.replyTo.preview}` }));
-  if (m.content) li.append(el('p', { class: 'content', text: m.content }));
+  if (m.content) li.append(el('div', { class: 'content' }, ...markdownNodes(parseMarkdown(m.content), mentionOf)));
   for (const e of m.embeds || []) li.append(embed(e, m));
   if (m.components && m.components.length) li.append(components(m.components, m));
   if (m.flags & 64) {
