@@ -169,6 +169,12 @@ test('two people and a bot: a server made on the page, the bot installed through
   await b.waitForSelector('.message:has-text("cor: azul") .pin-tag');
   assert.equal(await b.locator('button:has-text("Fixar")').count(), 0, 'Bia may not pin');
   await shoot(b, 'chat-live');
+  // Deleting asks first: cancelled, the message stays; confirmed, it goes.
+  a.once('dialog', (d) => { assert.match(d.message(), /Apagar esta mensagem/); d.dismiss(); });
+  await a.click('.message:has-text("Olá, Bia!") button:has-text("Apagar")');
+  await quiet(300);
+  assert.equal(await b.locator('.message:has-text("Olá, Bia!")').count(), 1, 'kept when cancelled');
+  a.once('dialog', (d) => d.accept());
   await a.click('.message:has-text("Olá, Bia!") button:has-text("Apagar")');
   await b.waitForSelector('.message:has-text("Olá, Bia!")', { state: 'detached' });
   assert.equal(await b.locator('.message:has-text("cor: azul") button:has-text("Apagar")').count(), 0, 'only one\'s own');
@@ -871,9 +877,11 @@ test('unread is kept on the server: marks shown on opening the page, cleared by 
   await b.waitForSelector(`#servers button[data-id="${first}"][aria-current=true]`);
   await b.waitForSelector(`#servers button.unread[data-id="${other.server.id}"]`);
   await b.waitForSelector(`#dms button.unread[data-id="${dm.id}"]`);
+  await b.waitForFunction(() => document.title === '(2) Praça', null, { timeout: 5000 }); // a channel and a DM wait
   await shoot(b, 'chat-unread');
   await b.click(`#servers button[data-id="${other.server.id}"]`);
   await b.waitForSelector('.message:has-text("enquanto você dormia")');
+  await b.waitForFunction(() => document.title === '(1) Praça', null, { timeout: 5000 });
   const unread = async () => (await api(srv.url, 'GET', '/api/users/@me/unread', { token: bia.token })).body.unread.map((u) => u.channelId);
   await eventually(async () => JSON.stringify(await unread()) === JSON.stringify([dm.id]) || unread(), 5000, 'the channel read, marked on the server');
   await b.reload();
@@ -882,6 +890,7 @@ test('unread is kept on the server: marks shown on opening the page, cleared by 
   assert.equal(await b.locator(`#servers button.unread[data-id="${other.server.id}"]`).count(), 0, 'read before the reload');
   await b.click(`#dms button[data-id="${dm.id}"]`);
   await b.waitForSelector('.message:has-text("oi, sumida")');
+  await b.waitForFunction(() => document.title === 'Praça', null, { timeout: 5000 });
   await eventually(async () => (await unread()).length === 0 || unread(), 5000, 'the DM read');
   assert.deepEqual(b.problems, []);
   await b.context().close();

@@ -34,6 +34,7 @@ const chat = {
   dms: [], // my conversations (chat-dms.js)
   dm: null, // the open one, when a DM is open instead of a server's channel
   live: false, // the gateway connection is up
+  unseenHere: 0, // messages that came to the open room while the tab was hidden
 };
 
 // Where the open room's messages are read and sent.
@@ -180,7 +181,7 @@ function messageActions(m) {
   const mine = m.fromId === chat.me.id;
   if (mine && !m.applicationId && chat.perms & PERM.ENVIAR_MENSAGENS) action('Editar', 'Editar esta mensagem', () => startEdit(m));
   if (chat.perms & PERM.FIXAR_MENSAGENS) action(m.pinned ? 'Desafixar' : 'Fixar', m.pinned ? 'Desafixar esta mensagem' : 'Fixar esta mensagem', () => togglePin(m));
-  if (mine || chat.perms & PERM.GERENCIAR_MENSAGENS) action('Apagar', 'Apagar esta mensagem', () => remove(m));
+  if (mine || chat.perms & PERM.GERENCIAR_MENSAGENS) action('Apagar', 'Apagar esta mensagem', (event) => remove(m, event));
   if (!m.threadId && chat.perms & PERM.ENVIAR_MENSAGENS && roomOf(chat.cid).room.type === 'text')
     action('Thread', 'Abrir uma thread a partir desta mensagem', () => startThread(m));
   if (!mine && !m.applicationId) action('Conversar', `Mandar uma mensagem direta a ${nameOf(m.fromId)}`, () => startDm(m.fromId));
@@ -297,7 +298,9 @@ async function react(m, emoji) {
   }
 }
 
-async function remove(m) {
+async function remove(m, event) {
+  // Shift skips the question, as on Discord.
+  if (!(event && event.shiftKey) && !confirm('Apagar esta mensagem? Não dá para desfazer.')) return;
   $('#send-error').hidden = true;
   try {
     await api('DELETE', `/api/servers/${chat.sid}/channels/${chat.cid}/messages/${m.id}`);
@@ -702,6 +705,15 @@ function markUnread(m) {
 function paintUnread() {
   for (const b of document.querySelectorAll('#channels button, #dms button')) b.classList.toggle('unread', chat.unread.has(b.dataset.id));
   for (const b of document.querySelectorAll('#servers button')) b.classList.toggle('unread', chat.unread.has(b.dataset.id));
+  paintTitle();
+}
+
+// The tab's title counts what waits: rooms with unread messages, and messages that came to the
+// open room while the tab was hidden.
+function paintTitle() {
+  const rooms = [...chat.unread].filter((id) => !chat.servers.some((s) => s.id === id)).length;
+  const n = rooms + chat.unseenHere;
+  document.title = n ? `(${n}) Praça` : 'Praça';
 }
 
 // ---- panels: the server's settings, one's account ----
@@ -816,6 +828,10 @@ function connectLive() {
       if ((m.threadId || m.channelId) === chat.cid) {
         showMessage(m);
         markRead(chat.cid, m.id);
+        if (document.hidden && m.fromId !== chat.me.id) {
+          chat.unseenHere++;
+          paintTitle();
+        }
       } else if (m.fromId !== chat.me.id) markUnread(m);
     })
     .on('MESSAGE_UPDATE', (m) => { if ((m.threadId || m.channelId) === chat.cid && document.getElementById(`m-${m.id}`)) showMessage(m); })
@@ -848,6 +864,11 @@ async function main() {
   $('#logout').addEventListener('click', async () => {
     await api('POST', '/api/auth/logout').catch(() => {});
     location.assign('/login');
+  });
+  document.addEventListener('visibilitychange', () => {
+    if (document.hidden) return;
+    chat.unseenHere = 0;
+    paintTitle();
   });
   $('#composer').addEventListener('submit', send);
   $('#forum-form').addEventListener('submit', postInForum);
