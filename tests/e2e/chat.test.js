@@ -343,6 +343,41 @@ test('messages show Markdown: marks, code, quotes, lists, spoilers, safe links, 
   await b.context().close();
 });
 
+test('on a phone the app is screens: servers, then channels, then the room, and back by the button or the browser', async () => {
+  const { owner: ana, sid, server } = await serverWithMembers(srv.url, 0);
+  const cid = server.channels[0].id;
+  await api(srv.url, 'POST', `/api/servers/${sid}/channels/${cid}/messages`, { token: ana.token, body: { content: 'olá do telefone' } });
+  const context = await browser.newContext({ viewport: PHONE });
+  await context.addCookies([{ name: 'session', value: ana.token, url: srv.url }]);
+  const a = await context.newPage();
+  await a.goto(`${srv.url}/app`);
+  await a.waitForSelector('#live.on');
+  const shown = async () => ({ servers: await a.isVisible('nav.servers'), channels: await a.isVisible('nav.channels'), room: await a.isVisible('#room'), back: await a.isVisible('#back') });
+  await a.waitForSelector(`#servers button[data-id="${sid}"]`);
+  assert.deepEqual(await shown(), { servers: true, channels: false, room: false, back: false });
+  await a.screenshot({ path: path.join(SHOTS, 'phone-servers-390.png'), fullPage: true });
+  await a.click(`#servers button[data-id="${sid}"]`);
+  await a.waitForSelector('nav.channels:visible');
+  assert.deepEqual(await shown(), { servers: false, channels: true, room: false, back: true });
+  await a.screenshot({ path: path.join(SHOTS, 'phone-channels-390.png'), fullPage: true });
+  await a.click(`#channels button[data-id="${cid}"]`);
+  await a.waitForSelector('.message:has-text("olá do telefone")');
+  assert.deepEqual(await shown(), { servers: false, channels: false, room: true, back: true });
+  assert.ok(await a.isVisible('#text'), 'the composer is there');
+  await a.screenshot({ path: path.join(SHOTS, 'phone-room-390.png'), fullPage: true });
+  await a.click('#back');
+  await a.waitForSelector('nav.channels:visible');
+  assert.equal(await a.isVisible('#room'), false);
+  await a.click(`#channels button[data-id="${cid}"]`);
+  await a.waitForSelector('#room:visible');
+  await a.goBack(); // the browser's back gesture
+  await a.waitForSelector('nav.channels:visible');
+  await a.goBack();
+  await a.waitForSelector('nav.servers:visible');
+  assert.deepEqual(await shown(), { servers: true, channels: false, room: false, back: false });
+  await context.close();
+});
+
 test('account: change the password, then sign out everywhere', async () => {
   const ana = await register(srv.url);
   const other = await api(srv.url, 'POST', '/api/auth/login', { body: { username: ana.user.username, password: ana.password } });
@@ -855,8 +890,9 @@ test("the people of the open server, connected first, follow a bot's presence li
   await a.waitForSelector(`${dot}.offline`);
   assert.deepEqual(a.problems, []);
   await a.context().close();
-  // On a phone the list is folded above the room, a tap away.
+  // On a phone the list is folded on the server's screen, a tap away.
   const b = await openApp(bia, PHONE);
+  await b.click(`#servers button[data-id="${sid}"]`);
   await b.waitForSelector('#people-box:not([hidden])');
   assert.equal(await b.$eval('#people-box', (d) => d.open), false);
   await b.screenshot({ path: path.join(SHOTS, 'chat-people-folded-390.png') });

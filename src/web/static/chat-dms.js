@@ -9,7 +9,7 @@ async function loadDms() {
   ({ dms: chat.dms } = await api('GET', '/api/users/@me/dms'));
   $('#dms').replaceChildren(...chat.dms.map((d) => el('li', {}, el('button', {
     type: 'button', text: dmName(d), title: `@${d.username}`, 'data-id': d.id,
-    'aria-current': chat.dm && chat.dm.id === d.id ? 'true' : false, onclick: () => openDm(d.id),
+    'aria-current': chat.dm && chat.dm.id === d.id ? 'true' : false, onclick: () => { go('room'); openDm(d.id); },
   }))));
   $('#no-dms').hidden = chat.dms.length > 0;
   paintUnread();
@@ -19,6 +19,7 @@ async function startDm(userId) {
   try {
     const { channel } = await api('POST', '/api/users/@me/dms', { userId });
     await loadDms();
+    go('room');
     await openDm(channel.id);
   } catch (e) {
     showError($('#page-error'), e);
@@ -52,7 +53,7 @@ async function openDm(cid) {
   const { messages, hasMore } = await api('GET', `${messagesPath()}?limit=${HISTORY_PAGE}`);
   if (cid !== chat.cid) return;
   showHistory(messages, hasMore);
-  history.replaceState(null, '', `#dm=${cid}`);
+  history.replaceState(history.state, '', `#dm=${cid}`);
 }
 
 // A message in a conversation this page does not list yet (someone wrote first): the list again.

@@ -37,6 +37,46 @@ const chat = {
   unseenHere: 0, // messages that came to the open room while the tab was hidden
 };
 
+// ---- on a phone, one screen at a time: servers → channels → room ----
+
+const SCREENS = ['servers', 'channels', 'room'];
+
+// The person went deeper (a server, a room): that screen, with a step the back button and the
+// browser's back gesture undo. On a desktop every column shows and this only keeps the steps.
+function go(screen) {
+  if (document.body.dataset.screen === screen) return;
+  document.body.dataset.screen = screen;
+  history.pushState({ screen }, '', location.hash);
+  paintBack();
+}
+
+function paintBack() {
+  const at = SCREENS.indexOf(document.body.dataset.screen);
+  $('#back').hidden = at <= 0;
+  $('#back').setAttribute('aria-label', at === 2 ? 'Voltar aos canais' : 'Voltar aos servidores');
+}
+
+function wireScreens() {
+  const hash = new URLSearchParams(location.hash.slice(1));
+  const screen = hash.get('channel') || hash.get('dm') ? 'room' : hash.get('server') ? 'channels' : 'servers';
+  document.body.dataset.screen = screen;
+  history.replaceState({ screen }, '', location.hash);
+  window.addEventListener('popstate', (e) => {
+    const at = SCREENS.indexOf(document.body.dataset.screen);
+    document.body.dataset.screen = (e.state && e.state.screen) || SCREENS[Math.max(0, at - 1)];
+    paintBack();
+  });
+  $('#back').addEventListener('click', () => {
+    const at = SCREENS.indexOf(document.body.dataset.screen);
+    if (history.state && history.state.screen === document.body.dataset.screen && history.length > 1) history.back();
+    else {
+      document.body.dataset.screen = SCREENS[Math.max(0, at - 1)];
+      paintBack();
+    }
+  });
+  paintBack();
+}
+
 // Where the open room's messages are read and sent.
 function messagesPath() {
   return chat.dm ? `/api/dms/${chat.cid}/messages` : `/api/servers/${chat.sid}/channels/${chat.cid}/messages`;
@@ -340,7 +380,7 @@ async function loadServers() {
 function paintServers() {
   $('#servers').replaceChildren(...chat.servers.map((s) => el('li', {}, el('button', {
     type: 'button', class: 'server', text: s.name, title: s.name, 'data-id': s.id,
-    'aria-current': s.id === chat.sid ? 'true' : false, onclick: () => openServer(s.id),
+    'aria-current': s.id === chat.sid ? 'true' : false, onclick: () => { go('channels'); openServer(s.id); },
   }))));
 }
 
@@ -428,7 +468,7 @@ function paintVerificationHold() {
 const CHANNEL_GROUPS = [['Texto', 'text'], ['Fóruns', 'forum'], ['Voz', 'voice']];
 function paintChannels(channels) {
   const room = (c, text) => el('button', { type: 'button', class: c.type === 'thread' ? 'channel thread' : 'channel', text, 'data-id': c.id,
-                                          onclick: () => openChannel(c.id), 'aria-current': c.id === chat.cid ? 'true' : 'false' });
+                                          onclick: () => { go('room'); openChannel(c.id); }, 'aria-current': c.id === chat.cid ? 'true' : 'false' });
   const threadsOf = (c) => {
     const mine = chat.threads.filter((t) => t.parentId === c.id);
     return mine.length ? el('ul', { class: 'threads', 'aria-label': `Threads de ${c.name}` }, ...mine.map((t) => el('li', {}, room(t, `↳ ${t.name}`)))) : '';
@@ -436,7 +476,7 @@ function paintChannels(channels) {
   const item = (c) => el('li', {}, c.type === 'text'
     ? room(c, `# ${c.name}`)
     : c.type === 'voice' ? voiceChannel(c)
-      : el('button', { type: 'button', class: 'channel forum', text: `💬 ${c.name}`, 'data-id': c.id, onclick: () => openForum(c),
+      : el('button', { type: 'button', class: 'channel forum', text: `💬 ${c.name}`, 'data-id': c.id, onclick: () => { go('room'); openForum(c); },
                        'aria-current': c.id === chat.forum ? 'true' : 'false' }),
   c.type === 'text' || c.type === 'forum' ? threadsOf(c) : '');
   // By type, each in the server's order (the API has no categories); a heading once there are two kinds.
@@ -511,7 +551,7 @@ async function openServer(sid) {
   await loadServers();
   // A room the person opened meanwhile (a click while this loaded) stays open.
   if (chat.sid !== sid || chat.cid || chat.forum) return;
-  history.replaceState(null, '', `#server=${sid}`);
+  history.replaceState(history.state, '', `#server=${sid}`);
   if (chat.channels.length) await openChannel(chat.channels[0].id);
 }
 
@@ -536,7 +576,7 @@ async function openChannel(cid) {
   const { messages, hasMore } = await api('GET', `${messagesPath()}?limit=${HISTORY_PAGE}`);
   if (cid !== chat.cid) return;
   showHistory(messages, hasMore);
-  history.replaceState(null, '', `#server=${chat.sid}&channel=${cid}`);
+  history.replaceState(history.state, '', `#server=${chat.sid}&channel=${cid}`);
 }
 
 // After a reconnect that could not be resumed: the open room's newest page read again (one
@@ -724,6 +764,7 @@ function showPanel(id) {
 
 function wirePanels() {
   $('#settings-open').addEventListener('click', async () => {
+    go('room');
     $('#settings-error').hidden = true;
     showPanel('#settings');
     await loadSettings().catch((e) => showError($('#settings-error'), e));
@@ -742,7 +783,7 @@ function wirePanels() {
       return showError($('#settings-error'), new Error(`O link de autorização começa com ${location.origin}/oauth2/authorize`));
     location.assign(url.pathname + url.search);
   });
-  $('#account-open').addEventListener('click', () => { $('#account-error').hidden = true; showPanel('#account'); });
+  $('#account-open').addEventListener('click', () => { go('room'); $('#account-error').hidden = true; showPanel('#account'); });
   wireMfa();
   $('#account-close').addEventListener('click', () => showPanel('#room'));
   $('#password-form').addEventListener('submit', async (e) => {
@@ -915,6 +956,7 @@ async function main() {
   });
   $('#invite-copy').addEventListener('click', (e) => copyText($('#invite-link').textContent, e.target));
   wirePanels();
+  wireScreens();
   connectLive();
   await Promise.all([loadServers(), loadDms()]);
   await loadUnread().catch((e) => showError($('#page-error'), e));
