@@ -378,6 +378,32 @@ test('on a phone the app is screens: servers, then channels, then the room, and 
   await context.close();
 });
 
+test('a command nobody answers says so after its deadline, next to the composer; one answered says nothing', async () => {
+  const { owner: ana, sid } = await serverWithMembers(srv.url, 0);
+  const quiet = await appWithBot(srv.url, ana, { name: 'Calado', intents: ['interactions.receive'] });
+  const talker = await appWithBot(srv.url, ana, { name: 'Falante', intents: ['interactions.receive'] });
+  for (const [info, name] of [[quiet, 'calado'], [talker, 'fala']]) {
+    assert.equal((await install(srv.url, ana, info, sid, { permissions: P.VER_CANAL | P.ENVIAR_MENSAGENS })).complete.status, 200);
+    await api(srv.url, 'PUT', '/api/bot/commands', { token: info.botToken, body: { commands: [{ name, description: 'Um comando' }] } });
+  }
+  const bot = await gatewayConnect(srv.url, { auth: { token: talker.botToken } }, sockets);
+  bot.on('INTERACTION_CREATE', (i) => api(srv.url, 'POST', `/api/bot/interactions/${i.id}/respond`, { token: talker.botToken, body: { type: 'message', data: { content: 'respondi' } } }));
+  const a = await openApp(ana);
+  await a.waitForFunction(() => chat.commands.length === 2);
+  await a.fill('#text', '/fala');
+  await a.press('#text', 'Enter');
+  await a.waitForSelector('.message:has-text("respondi")');
+  await quiet(4000); // past the deadline: an answered command says nothing
+  assert.equal(await a.isHidden('#send-error'), true);
+  await a.fill('#text', '/calado');
+  await a.press('#text', 'Enter');
+  await a.waitForSelector('#send-error:has-text("O aplicativo não respondeu a /calado.")', { timeout: 10000 });
+  await shoot(a, 'chat-no-answer');
+  assert.deepEqual(a.problems, []);
+  await a.context().close();
+  bot.close();
+});
+
 test('account: change the password, then sign out everywhere', async () => {
   const ana = await register(srv.url);
   const other = await api(srv.url, 'POST', '/api/auth/login', { body: { username: ana.user.username, password: ana.password } });

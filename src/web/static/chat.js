@@ -648,12 +648,34 @@ function commandBody(text) {
   return { type: 'command', applicationId: command.applicationId, commandName: word, options };
 }
 
+// A command's answer is awaited this long (an endpoint's 3 s and a little), then the person is
+// told that nobody answered, as Discord does.
+const ANSWER_WAIT_MS = 3500;
+const awaiting = new Map(); // interaction id → {applicationId, timer}
+
 async function invoke(body) {
   $('#send-error').hidden = true;
   try {
-    await api('POST', `/api/servers/${chat.sid}/channels/${chat.cid}/interactions`, body);
+    const { interactionId } = await api('POST', `/api/servers/${chat.sid}/channels/${chat.cid}/interactions`, body);
+    if (body.type !== 'command' || !interactionId) return;
+    const timer = setTimeout(() => {
+      if (!awaiting.delete(interactionId)) return;
+      showError($('#send-error'), `O aplicativo não respondeu a /${body.commandName}.`);
+    }, ANSWER_WAIT_MS);
+    awaiting.set(interactionId, { applicationId: body.applicationId, timer });
   } catch (e) {
     showError($('#send-error'), e);
+  }
+}
+
+// An answer came (a message of that application for me, or its form): the oldest wait ends.
+function answered(applicationId, interactionId) {
+  for (const [id, w] of awaiting) {
+    if (id === interactionId || (!interactionId && w.applicationId === applicationId)) {
+      clearTimeout(w.timer);
+      awaiting.delete(id);
+      return;
+    }
   }
 }
 
@@ -865,6 +887,7 @@ function connectLive() {
     .on('EVENTS_GAP', () => refreshRoom())
     .on('MESSAGE_CREATE', (m) => {
       typingStopped(m.fromId);
+      if (m.applicationId && m.commandInvokerId === chat.me.id) answered(m.applicationId, null);
       if (!m.serverId) dmArrived(m);
       if ((m.threadId || m.channelId) === chat.cid) {
         showMessage(m);
@@ -888,7 +911,7 @@ function connectLive() {
     .on('SERVER_UPDATE', serverChanged)
     .on('GUILD_MEMBER_ADD', memberJoined)
     .on('GUILD_MEMBER_REMOVE', memberLeft)
-    .on('INTERACTION_MODAL', openModal)
+    .on('INTERACTION_MODAL', (m) => { answered(m.applicationId, m.interactionId); openModal(m); })
     .on('PRESENCE_UPDATE', presenceChanged)
     .on('TYPING_START', typingArrived)
     .on('channel_voice:participants_update', (u) => {
