@@ -380,9 +380,9 @@ test('on a phone the app is screens: servers, then channels, then the room, and 
 
 test('a command nobody answers says so after its deadline, next to the composer; one answered says nothing', async () => {
   const { owner: ana, sid } = await serverWithMembers(srv.url, 0);
-  const quiet = await appWithBot(srv.url, ana, { name: 'Calado', intents: ['interactions.receive'] });
+  const mute = await appWithBot(srv.url, ana, { name: 'Calado', intents: ['interactions.receive'] });
   const talker = await appWithBot(srv.url, ana, { name: 'Falante', intents: ['interactions.receive'] });
-  for (const [info, name] of [[quiet, 'calado'], [talker, 'fala']]) {
+  for (const [info, name] of [[mute, 'calado'], [talker, 'fala']]) {
     assert.equal((await install(srv.url, ana, info, sid, { permissions: P.VER_CANAL | P.ENVIAR_MENSAGENS })).complete.status, 200);
     await api(srv.url, 'PUT', '/api/bot/commands', { token: info.botToken, body: { commands: [{ name, description: 'Um comando' }] } });
   }
