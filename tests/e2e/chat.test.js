@@ -404,6 +404,29 @@ test('a command nobody answers says so after its deadline, next to the composer;
   bot.close();
 });
 
+test('dark mode follows the system, and Conta can choose; the page reads well either way', async () => {
+  const { owner: ana, sid, server } = await serverWithMembers(srv.url, 0);
+  await api(srv.url, 'POST', `/api/servers/${sid}/channels/${server.channels[0].id}/messages`, { token: ana.token, body: { content: '**escuro** com `código` e @' + ana.user.username } });
+  const context = await browser.newContext({ viewport: DESKTOP, colorScheme: 'dark' });
+  await context.addCookies([{ name: 'session', value: ana.token, url: srv.url }]);
+  const a = await context.newPage();
+  await a.goto(`${srv.url}/app`);
+  await a.waitForSelector('.message strong');
+  const colors = () => a.evaluate(() => [getComputedStyle(document.body).backgroundColor, getComputedStyle(document.body).color]);
+  assert.deepEqual(await colors(), ['rgb(23, 25, 26)', 'rgb(236, 235, 231)'], 'dark, from the system');
+  await shoot(a, 'chat-dark');
+  await a.click('#account-open');
+  await a.selectOption('#theme', 'light');
+  assert.deepEqual(await colors(), ['rgb(246, 245, 242)', 'rgb(29, 28, 26)'], 'light, chosen');
+  await a.reload();
+  await a.waitForSelector('.message strong');
+  assert.deepEqual(await colors(), ['rgb(246, 245, 242)', 'rgb(29, 28, 26)'], 'the choice is kept');
+  await a.click('#account-open');
+  await a.selectOption('#theme', '');
+  assert.deepEqual(await colors(), ['rgb(23, 25, 26)', 'rgb(236, 235, 231)'], 'back to the system');
+  await context.close();
+});
+
 test('account: change the password, then sign out everywhere', async () => {
   const ana = await register(srv.url);
   const other = await api(srv.url, 'POST', '/api/auth/login', { body: { username: ana.user.username, password: ana.password } });

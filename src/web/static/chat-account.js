@@ -11,7 +11,17 @@ function paintMfa() {
   if (on) $('#mfa-setup').hidden = true;
 }
 
+function wireTheme() {
+  $('#theme').value = localStorage.getItem(THEME_KEY) || '';
+  $('#theme').addEventListener('change', () => {
+    if ($('#theme').value) localStorage.setItem(THEME_KEY, $('#theme').value);
+    else localStorage.removeItem(THEME_KEY);
+    applyTheme();
+  });
+}
+
 function wireMfa() {
+  wireTheme();
   paintMfa();
   $('#mfa-start').addEventListener('click', async () => {
     $('#account-error').hidden = true;

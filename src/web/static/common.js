@@ -12,6 +12,14 @@ const PERMISSIONS = [
   ['CONECTAR_VOZ', 'Conectar à voz'], ['FALAR', 'Falar'], ['USAR_COMANDOS', 'Usar comandos'],
 ].map(([name, label], bit) => ({ name, label, bit: 1 << bit }));
 
+// The look chosen in Conta (light or dark), kept in this browser; none follows the system.
+const THEME_KEY = 'praca-theme';
+function applyTheme(theme = localStorage.getItem(THEME_KEY) || '') {
+  if (theme) document.documentElement.dataset.theme = theme;
+  else delete document.documentElement.dataset.theme;
+}
+if (typeof document !== 'undefined') applyTheme(); // (the rules' tests load this file in Node)
+
 class ApiError extends Error {
   constructor(status, body) {
     super((body && body.error) || `Erro ${status}`);
