@@ -353,28 +353,27 @@ test('on a phone the app is screens: servers, then channels, then the room, and 
   await a.goto(`${srv.url}/app`);
   await a.waitForSelector('#live.on');
   const shown = async () => ({ servers: await a.isVisible('nav.servers'), channels: await a.isVisible('nav.channels'), room: await a.isVisible('#room'), back: await a.isVisible('#back') });
-  await a.waitForSelector(`#servers button[data-id="${sid}"]`);
-  assert.deepEqual(await shown(), { servers: true, channels: false, room: false, back: false });
-  await a.screenshot({ path: path.join(SHOTS, 'phone-servers-390.png'), fullPage: true });
-  await a.click(`#servers button[data-id="${sid}"]`);
-  await a.waitForSelector('nav.channels:visible');
-  assert.deepEqual(await shown(), { servers: false, channels: true, room: false, back: true });
-  await a.screenshot({ path: path.join(SHOTS, 'phone-channels-390.png'), fullPage: true });
-  await a.click(`#channels button[data-id="${cid}"]`);
+  // It opens in the room it shows, with the levels above to go back to.
   await a.waitForSelector('.message:has-text("olá do telefone")');
   assert.deepEqual(await shown(), { servers: false, channels: false, room: true, back: true });
   assert.ok(await a.isVisible('#text'), 'the composer is there');
   await a.screenshot({ path: path.join(SHOTS, 'phone-room-390.png'), fullPage: true });
   await a.click('#back');
   await a.waitForSelector('nav.channels:visible');
-  assert.equal(await a.isVisible('#room'), false);
-  await a.click(`#channels button[data-id="${cid}"]`);
-  await a.waitForSelector('#room:visible');
+  assert.deepEqual(await shown(), { servers: false, channels: true, room: false, back: true });
+  await a.screenshot({ path: path.join(SHOTS, 'phone-channels-390.png'), fullPage: true });
   await a.goBack(); // the browser's back gesture
-  await a.waitForSelector('nav.channels:visible');
-  await a.goBack();
   await a.waitForSelector('nav.servers:visible');
   assert.deepEqual(await shown(), { servers: true, channels: false, room: false, back: false });
+  await a.screenshot({ path: path.join(SHOTS, 'phone-servers-390.png'), fullPage: true });
+  // And down again by tapping.
+  await a.click(`#servers button[data-id="${sid}"]`);
+  await a.waitForSelector('nav.channels:visible');
+  await a.click(`#channels button[data-id="${cid}"]`);
+  await a.waitForSelector('#room:visible');
+  assert.deepEqual(await shown(), { servers: false, channels: false, room: true, back: true });
+  await a.goBack();
+  await a.waitForSelector('nav.channels:visible');
   await context.close();
 });
 
@@ -425,6 +424,39 @@ test('dark mode follows the system, and Conta can choose; the page reads well ei
   await a.selectOption('#theme', '');
   assert.deepEqual(await colors(), ['rgb(23, 25, 26)', 'rgb(236, 235, 231)'], 'back to the system');
   await context.close();
+});
+
+test('reply: the answered message is quoted above the composer, the reply shows it, and its quote leads back to it', async () => {
+  const roomy = await startServer({ args: ['--rate-limit-scale', '100'] });
+  try {
+    const { owner: ana, sid, server, members: [bia] } = await serverWithMembers(roomy.url, 1);
+    const cid = server.channels[0].id;
+    const first = (await api(roomy.url, 'POST', `/api/servers/${sid}/channels/${cid}/messages`, { token: bia.token, body: { content: 'a pergunta lá de cima' } })).body.message;
+    for (let i = 1; i <= 60; i++) // the question leaves the newest page
+      await api(roomy.url, 'POST', `/api/servers/${sid}/channels/${cid}/messages`, { token: bia.token, body: { content: `conversa ${i}` } });
+    const a = await openApp(ana, DESKTOP, roomy.url);
+    await a.waitForSelector('.message:has-text("conversa 60")');
+    await a.click('.message:has-text("conversa 60") button:has-text("Responder")');
+    await a.waitForSelector('#reply-bar:not([hidden]):has-text("Respondendo a")');
+    await a.press('#text', 'Escape');
+    assert.equal(await a.isHidden('#reply-bar'), true, 'Esc gives up');
+    // Reply to the question, reached by the history API's around.
+    await a.evaluate((m) => startReply(m), first);
+    await a.fill('#text', 'a resposta');
+    await a.press('#text', 'Enter');
+    await a.waitForSelector('.message:has-text("a resposta") .reply:has-text("a pergunta lá de cima")');
+    assert.equal(await a.isHidden('#reply-bar'), true, 'sent: no longer replying');
+    assert.equal(await a.locator('.message:has-text("a pergunta lá de cima") >> nth=0').count() > 0, true);
+    await a.click('.message:has-text("a resposta") .reply');
+    await a.waitForSelector(`#m-${first.id}.flash`);
+    assert.ok(await a.evaluate((id) => { const r = document.getElementById(`m-${id}`).getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; }, first.id), 'scrolled to');
+    await shoot(a, 'chat-reply');
+    assert.deepEqual(a.problems, []);
+    await a.context().close();
+  } finally {
+    const r = await roomy.stop();
+    assert.equal(r.code, 0, roomy.stderr);
+  }
 });
 
 test('account: change the password, then sign out everywhere', async () => {
@@ -941,8 +973,9 @@ test("the people of the open server, connected first, follow a bot's presence li
   await a.context().close();
   // On a phone the list is folded on the server's screen, a tap away.
   const b = await openApp(bia, PHONE);
-  await b.click(`#servers button[data-id="${sid}"]`);
-  await b.waitForSelector('#people-box:not([hidden])');
+  await b.waitForSelector('#back:visible');
+  await b.click('#back'); // from the room up to the server's screen
+  await b.waitForSelector('#people-box:visible');
   assert.equal(await b.$eval('#people-box', (d) => d.open), false);
   await b.screenshot({ path: path.join(SHOTS, 'chat-people-folded-390.png') });
   await b.click('#people-title');

@@ -39,6 +39,7 @@ function paintDmNav(d) {
 }
 
 async function openDm(cid) {
+  stopReply();
   const d = chat.dms.find((x) => x.id === cid);
   if (!d) return;
   Object.assign(chat, { dm: d, sid: null, cid, server: null, roles: [], mine: null, commands: [], usernames: [], perms: 0, forum: null });

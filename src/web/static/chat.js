@@ -35,6 +35,7 @@ const chat = {
   dm: null, // the open one, when a DM is open instead of a server's channel
   live: false, // the gateway connection is up
   unseenHere: 0, // messages that came to the open room while the tab was hidden
+  replyTo: null, // the message the composer answers
 };
 
 // ---- on a phone, one screen at a time: servers → channels → room ----
@@ -58,6 +59,7 @@ function paintBack() {
 
 function wireScreens() {
   const hash = new URLSearchParams(location.hash.slice(1));
+  // A reload starts where it was; main() then steps down to the room it opens.
   const screen = hash.get('channel') || hash.get('dm') ? 'room' : hash.get('server') ? 'channels' : 'servers';
   document.body.dataset.screen = screen;
   history.replaceState({ screen }, '', location.hash);
@@ -200,7 +202,8 @@ function messageItem(m) {
   if (m.pinned) head.append(el('span', { class: 'pin-tag', text: '📌 fixada' }));
   const li = el('li', { class: 'message', id: `m-${m.id}` }, head);
   if (m.flags & 64) li.classList.add('ephemeral');
-  if (m.replyTo) li.append(el('div', { class: 'reply muted small', text: `↪ ${nameOf(m.replyTo.fromId)}: ${m.replyTo.preview}` }));
+  if (m.replyTo) li.append(el('button', { type: 'button', class: 'reply muted small', text: `↪ ${nameOf(m.replyTo.fromId)}: ${m.replyTo.preview}`,
+                                          title: 'Ir à mensagem respondida', onclick: () => jumpTo(m.replyTo.id) }));
   if (m.content) li.append(el('div', { class: 'content' }, ...markdownNodes(parseMarkdown(m.content), mentionOf)));
   for (const e of m.embeds || []) li.append(embed(e, m));
   if (m.components && m.components.length) li.append(components(m.components, m));
@@ -219,6 +222,7 @@ function messageActions(m) {
   const box = el('span', { class: 'actions-inline' });
   const action = (text, label, fn) => box.append(el('button', { type: 'button', class: 'link-button small', text, 'aria-label': label, onclick: fn }));
   const mine = m.fromId === chat.me.id;
+  if (chat.perms & PERM.ENVIAR_MENSAGENS) action('Responder', 'Responder a esta mensagem', () => startReply(m));
   if (mine && !m.applicationId && chat.perms & PERM.ENVIAR_MENSAGENS) action('Editar', 'Editar esta mensagem', () => startEdit(m));
   if (chat.perms & PERM.FIXAR_MENSAGENS) action(m.pinned ? 'Desafixar' : 'Fixar', m.pinned ? 'Desafixar esta mensagem' : 'Fixar esta mensagem', () => togglePin(m));
   if (mine || chat.perms & PERM.GERENCIAR_MENSAGENS) action('Apagar', 'Apagar esta mensagem', (event) => remove(m, event));
@@ -563,6 +567,7 @@ function roomOf(cid) {
 }
 
 async function openChannel(cid) {
+  stopReply();
   chat.cid = cid;
   chat.unread.delete(cid);
   chat.unread.delete(chat.sid);
@@ -687,7 +692,12 @@ async function send(event) {
   try {
     if (text.startsWith('/') && chat.dm) throw new Error('Comandos só funcionam nos canais de um servidor.');
     if (text.startsWith('/')) await invoke(commandBody(text));
-    else showMessage((await api('POST', messagesPath(), { content: text })).message);
+    else {
+      const body = { content: text };
+      if (chat.replyTo) body.replyToId = chat.replyTo.id;
+      showMessage((await api('POST', messagesPath(), body)).message);
+      stopReply();
+    }
     typingSent(chat.cid);
     if ($('#text').value.trim() === text) $('#text').value = ''; // not what was typed meanwhile
     $('#mentions').replaceChildren();
@@ -695,6 +705,39 @@ async function send(event) {
     if (e.body && e.body.requiresRulesAcceptance) return askRules();
     showError($('#send-error'), e);
   }
+}
+
+// Replying: the message answered shows above the composer until sent, or cancelled (✕, Esc).
+function startReply(m) {
+  chat.replyTo = m;
+  $('#reply-to').textContent = `Respondendo a ${nameOf(m.fromId)}: ${(m.content || '').slice(0, 80)}`;
+  $('#reply-bar').hidden = false;
+  $('#text').focus();
+}
+
+function stopReply() {
+  chat.replyTo = null;
+  $('#reply-bar').hidden = true;
+}
+
+// A reply's quote leads to the original: shown already, it is scrolled to; else the messages
+// around it are read (one request).
+async function jumpTo(id) {
+  let target = document.getElementById(`m-${id}`);
+  if (!target) {
+    try {
+      const { messages, hasMore } = await api('GET', `${messagesPath()}?around=${id}&limit=${HISTORY_PAGE}`);
+      showHistory(messages, hasMore);
+    } catch (e) {
+      return showError($('#send-error'), e);
+    }
+    target = document.getElementById(`m-${id}`);
+  }
+  if (!target) return;
+  target.scrollIntoView({ block: 'center' });
+  target.classList.remove('flash');
+  void target.offsetWidth; // the highlight again, if it was just shown
+  target.classList.add('flash');
 }
 
 // A server that asks for its rules to be accepted before anyone speaks.
@@ -935,6 +978,8 @@ async function main() {
     paintTitle();
   });
   $('#composer').addEventListener('submit', send);
+  $('#reply-cancel').addEventListener('click', stopReply);
+  $('#text').addEventListener('keydown', (e) => { if (e.key === 'Escape' && chat.replyTo) stopReply(); });
   $('#forum-form').addEventListener('submit', postInForum);
   $('#text').addEventListener('input', suggestMentions);
   $('#text').addEventListener('input', typingSaid);
@@ -990,6 +1035,9 @@ async function main() {
     await openServer(first.id);
     if (hash.get('channel') && roomOf(hash.get('channel')).room) await openChannel(hash.get('channel'));
   }
+  // The page opens in the room it shows (on a phone too), with the levels above it to go back to.
+  if (chat.cid && !chat.dm) go('channels');
+  if (chat.cid) go('room');
 }
 
 main().catch((e) => showError($('#page-error'), e));
