@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "domain/automod.h"
 #include "domain/command_rules.h"
 #include "domain/emoji.h"
 #include "domain/interaction_rules.h"
@@ -44,6 +45,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const char *emoji = json_string_value(json_object_get(v, "emoji"));
     if (emoji && rule_emoji_valid(emoji, strlen(emoji)) && !*emoji)
         abort();
+    /* A thread or forum post: its name and first message through automod, with the words the
+     * body brings (a word list is any array). */
+    json_t *words = json_object_get(v, "blockedWords");
+    for (const char *key = "name"; key; key = strcmp(key, "name") ? NULL : "content") {
+        const char *text = json_string_value(json_object_get(v, key));
+        if (text && json_is_array(words))
+            rule_automod_blocks(text, strlen(text), words, 2, 3);
+    }
     json_t *(*const rules[])(json_t *, struct rule_error *) = {
         rule_message_clean_embeds,
         clean_components_v1,
