@@ -157,7 +157,21 @@ test('two people and a bot: a server made on the page, the bot installed through
   assert.equal(await a.locator('.message:has-text("Obrigado, Bia")').count(), 0, 'only the invoker sees it');
 
   // A reaction, an edit and a pin show on the other page as they happen; so does a delete.
+  // + Reagir opens the picker: found by name, chosen, and then among the recent ones.
   await b.click('.message:has-text("Olá, Bia!") button.reaction.add');
+  await b.waitForSelector('#emoji-picker[open]');
+  await b.fill('#emoji-search', 'joinha');
+  assert.deepEqual(await b.$$eval('#emoji-grid button', (bs) => bs.map((x) => x.textContent)), ['👍']);
+  await b.fill('#emoji-search', 'nada-assim');
+  await b.waitForSelector('#emoji-none:not([hidden])');
+  await b.fill('#emoji-search', 'festa');
+  await b.click('#emoji-grid button:has-text("🎉")');
+  await b.waitForSelector('.message:has-text("Olá, Bia!") button.reaction[aria-pressed=true]:has-text("🎉 1")');
+  await a.waitForSelector('.message:has-text("Olá, Bia!") button.reaction[aria-pressed=false]:has-text("🎉 1")');
+  await b.click('.message:has-text("Olá, Bia!") button.reaction.add');
+  assert.equal(await b.textContent('#emoji-grid button >> nth=0'), '🎉', 'recent first');
+  await b.fill('#emoji-search', 'joinha');
+  await b.press('#emoji-search', 'Enter');
   await b.waitForSelector('.message:has-text("Olá, Bia!") button.reaction[aria-pressed=true]:has-text("👍 1")');
   await a.waitForSelector('.message:has-text("Olá, Bia!") button.reaction[aria-pressed=false]:has-text("👍 1")');
   await a.click('.message:has-text("Olá, Bia!") button:has-text("Editar")');

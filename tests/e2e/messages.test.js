@@ -398,6 +398,30 @@ test('a message takes at most 20 distinct reactions; more people on one of them 
   assert.deepEqual(list.find((r) => r.emoji === '🔥').userIds, [w.owner.user.id, w.members[0].user.id]);
 });
 
+test('every emoji the page\'s picker offers is one the react route takes', async () => {
+  const vm = require('node:vm');
+  const fs = require('node:fs');
+  const path = require('node:path');
+  const page = vm.createContext({});
+  vm.runInContext(fs.readFileSync(path.join(__dirname, '../../src/web/static/chat-emoji.js'), 'utf8'), page);
+  const offered = vm.runInContext('EMOJI', page).map(([e]) => e);
+  assert.ok(offered.length >= 60);
+  const roomy = await startServer({ args: ['--rate-limit-scale', '100'] });
+  try {
+    const s = await serverWithMembers(roomy.url, 0);
+    const cid = s.server.channels[0].id;
+    const refused = [];
+    for (let i = 0; i < offered.length; i += 20) { // 20 distinct reactions per message
+      const mid = (await api(roomy.url, 'POST', `/api/servers/${s.sid}/channels/${cid}/messages`, { token: s.owner.token, body: { content: `lote ${i}` } })).body.message.id;
+      for (const emoji of offered.slice(i, i + 20)) {
+        const r = await api(roomy.url, 'POST', `/api/servers/${s.sid}/channels/${cid}/messages/${mid}/react`, { token: s.owner.token, body: { emoji } });
+        if (r.status !== 200) refused.push(`${emoji} ${r.status} ${r.body.error}`);
+      }
+    }
+    assert.deepEqual(refused, []);
+  } finally { await roomy.stop(); }
+});
+
 test('human route: people and bots (text only), timeouts, rules acceptance, verification levels', async () => {
   const w = await world({ members: 2 });
   const [a, b] = w.members;

@@ -327,8 +327,8 @@ function reactions(m) {
   }
   const may = (chat.perms & PERM.ADICIONAR_REACOES) !== 0;
   for (const chip of row.children) chip.disabled = !may;
-  if (may) row.append(el('button', { type: 'button', class: 'reaction add', text: '+ Reagir', 'aria-label': 'Reagir com 👍',
-                                     onclick: () => react(m, '👍') }));
+  if (may) row.append(el('button', { type: 'button', class: 'reaction add', text: '+ Reagir', 'aria-label': 'Reagir com um emoji',
+                                     onclick: async () => { const e = await pickEmoji(); if (e) react(m, e); } }));
   return row;
 }
 
