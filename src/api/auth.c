@@ -11,6 +11,7 @@
 #include "api/reply.h"
 #include "api/input.h"
 #include "api/events.h"
+#include "api/mfa.h"
 #include "state/ratelimit.h"
 #include "core/clock.h"
 #include "core/config.h"
@@ -21,7 +22,6 @@
 #define LOGIN_FAILURES      10  /* per name from one address: a guesser */
 #define LOGIN_FAILURES_NAME 100 /* per name from everywhere: a distributed guesser */
 #define LOGIN_WINDOW_MS     (10 * 60 * 1000)
-#define TOTP_STEP_MS        30000
 #define REGISTER_WINDOW_MS  (60 * 60 * 1000)
 #define LOGIN_ADDRESS_MS    (60 * 1000)
 
@@ -120,24 +120,6 @@ static void auth_register(struct api_call *c)
     reply_session(c, 201, id, token);
 }
 
-/* 1 when code is the TOTP of this or a neighbouring step and newer than the last one used. */
-static int totp_accept(struct api_call *c, const char *user_id, const char *secret,
-                       int64_t last_step, const char *code)
-{
-    if (strlen(code) != 6)
-        return 0;
-    long long want;
-    if (slice_to_i64(slice_from(code), 0, 999999, &want))
-        return 0;
-    int64_t now_step = clock_now_ms() / TOTP_STEP_MS;
-    for (int64_t step = now_step - 1; step <= now_step + 1; step++) {
-        if (step <= last_step || crypto_totp_code(secret, step) != want)
-            continue;
-        return store_mfa_use_step(c->svc->writer, user_id, step) == 1;
-    }
-    return 0;
-}
-
 /* Failures count per name and address, so nobody can lock a person out from elsewhere; a
  * looser count per name alone still stops guessing spread over many addresses. */
 static void failure_key(const struct api_call *c, const char *username, char *key, size_t cap)
@@ -219,7 +201,7 @@ static void auth_login(struct api_call *c)
             api__error_flag(c, 401, "Código de dois fatores obrigatório", "mfaRequired");
             return;
         }
-        if (!totp_accept(c, who.id, who.mfa_secret, who.mfa_last_step, code)) {
+        if (!api__mfa_accept(c, &who, code)) { /* a recovery code does too */
             login_failed(c, username, "Código de dois fatores inválido", "mfaRequired");
             return;
         }
@@ -302,15 +284,20 @@ static void mfa_totp_verify(struct api_call *c)
         api__bad(c, "code", "comece a ativação em POST /api/users/@me/mfa/totp");
         return;
     }
-    if (!totp_accept(c, who.id, who.mfa_secret, who.mfa_last_step, code)) {
+    if (!api__mfa_accept(c, &who, code)) {
         api__bad(c, "code", "código inválido ou expirado");
         return;
     }
-    if (store_mfa_enable(c->svc->writer, c->me.user_id) < 0) {
+    /* On, with its recovery codes, shown this once. */
+    json_t *codes =
+        store_mfa_enable(c->svc->writer, c->me.user_id) < 0 ? NULL : api__mfa_new_recovery_codes(c);
+    json_t *me = codes ? store_user_json(c->db, c->me.user_id, &rc) : NULL;
+    if (!me) {
+        json_decref(codes);
         api__internal(c);
         return;
     }
-    users_me(c);
+    api__reply(c, 200, json_pack("{soso}", "user", me, "recoveryCodes", codes));
 }
 
 const struct api_route api_auth_routes[] = {

@@ -1,6 +1,7 @@
 /*
  * praca admin: suspend and unsuspend applications, list applications and people, revoke a
- * person's sessions. Changes reach a running server within a second (it watches the file).
+ * person's sessions, turn a person's two-factor off. Changes reach a running server within a second
+ * (it watches the file).
  */
 #include <stdio.h>
 #include <string.h>
@@ -18,7 +19,8 @@ static const char USAGE[] = "usage: praca admin suspend <appId> --reason <text>\
                             "       praca admin unsuspend <appId>\n"
                             "       praca admin apps [--limit N]\n"
                             "       praca admin people [--limit N]\n"
-                            "       praca admin revoke-sessions <userId|username>\n";
+                            "       praca admin revoke-sessions <userId|username>\n"
+                            "       praca admin reset-mfa <userId|username>\n";
 
 static struct store *open_db(const struct config *cfg)
 {
@@ -151,6 +153,27 @@ static int revoke(const struct config *cfg, char **words, int n)
     return 0;
 }
 
+/* A person who lost their authenticator and their recovery codes signs in with the password
+ * again (and may turn two-factor on anew). */
+static int reset_mfa(const struct config *cfg, char **words, int n)
+{
+    if (n != 2) {
+        fputs(USAGE, stderr);
+        return 2;
+    }
+    struct store *db = open_db(cfg);
+    int found = db ? store_admin_reset_mfa(db, words[1]) : STORE_ERR;
+    store_close(db);
+    if (found < 0)
+        return 1;
+    if (!found) {
+        fprintf(stderr, "praca admin: no person %s\n", words[1]);
+        return 1;
+    }
+    printf("two-factor of %s turned off; their recovery codes are gone\n", words[1]);
+    return 0;
+}
+
 int cli_admin(const struct config *cfg, char **words, int n)
 {
     const char *what = n > 0 ? words[0] : "";
@@ -160,6 +183,8 @@ int cli_admin(const struct config *cfg, char **words, int n)
         return listing(cfg, words, n, !strcmp(what, "apps"));
     if (!strcmp(what, "revoke-sessions"))
         return revoke(cfg, words, n);
+    if (!strcmp(what, "reset-mfa"))
+        return reset_mfa(cfg, words, n);
     fputs(USAGE, stderr);
     return 2;
 }

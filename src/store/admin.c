@@ -1,6 +1,7 @@
 /* The operator's queries: see admin.h. */
 #include "store/admin.h"
 
+#include "store/people.h"
 #include "store/rows.h"
 
 json_t *store_admin_people(struct store *db, int64_t limit)
@@ -30,19 +31,42 @@ json_t *store_admin_apps(struct store *db, int64_t limit)
     return store__list_json(db, SQL, SV_ARGS(SV_INT(limit)), STORE_COLS(COLS));
 }
 
-int store_admin_revoke_sessions(struct store *db, const char *who, int64_t *revoked)
+/* The person named by ID or username into id: 1, 0 none (bots are not people here). */
+static int person(struct store *db, const char *who, char id[64])
 {
     static const char *SQL_FIND =
         "SELECT id FROM users WHERE (id = $1 OR username = $1) AND is_bot = 0";
-    static const char *SQL_REVOKE = "DELETE FROM tokens WHERE user_id = $1 AND kind = 'session'";
     int found;
     struct store_stmt *st = store__row(db, SQL_FIND, who, &found);
     if (!st)
         return found;
-    char id[64];
-    store__text_copy(st, 0, id, sizeof id);
+    store__text_copy(st, 0, id, 64);
     store__finish(st);
+    return 1;
+}
+
+int store_admin_revoke_sessions(struct store *db, const char *who, int64_t *revoked)
+{
+    static const char *SQL_REVOKE = "DELETE FROM tokens WHERE user_id = $1 AND kind = 'session'";
+    char id[64];
+    int found = person(db, who, id);
+    if (found != 1)
+        return found;
     int rc = store__exec(db, SQL_REVOKE, SV_ARGS(SV_STR(id)));
     *revoked = store__changes(db);
+    return rc == STORE_DONE ? 1 : rc;
+}
+
+int store_admin_reset_mfa(struct store *db, const char *who)
+{
+    char id[64];
+    int found = person(db, who, id);
+    if (found != 1)
+        return found;
+    int rc = store__exec_script(db, "BEGIN");
+    if (rc == STORE_DONE && (rc = store__mfa_disable_at(db, id)) == STORE_DONE)
+        rc = store__exec_script(db, "COMMIT");
+    else
+        store__exec_script(db, "ROLLBACK");
     return rc == STORE_DONE ? 1 : rc;
 }

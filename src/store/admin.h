@@ -13,5 +13,7 @@ json_t *store_admin_apps(struct store *db, int64_t limit);
 /* Deletes every session of the person with this ID or username; 1 found (with *revoked set),
  * 0 no such person, < 0 error. */
 int store_admin_revoke_sessions(struct store *db, const char *who, int64_t *revoked);
+/* Turns a person's two-factor off (a lost phone and lost recovery codes): 1, 0 no such person. */
+int store_admin_reset_mfa(struct store *db, const char *who);
 
 #endif

@@ -161,6 +161,70 @@ int store_mfa_enable(struct store_writer *w, const char *user_id)
     return store__write_exec(w, SQL, SV_ARGS(SV_STR(user_id)), NULL);
 }
 
+static int recovery_replace_job(struct store *db, void *arg)
+{
+    static const char *SQL_DROP = "DELETE FROM mfa_recovery_codes WHERE user_id = $1";
+    static const char *SQL_ADD =
+        "INSERT INTO mfa_recovery_codes (user_id, code_hash) VALUES ($1, $2)";
+    struct store_mfa_recovery *set = arg;
+    int rc = store__exec(db, SQL_DROP, SV_ARGS(SV_STR(set->user_id)));
+    for (size_t i = 0; i < STORE_MFA_RECOVERY_CODES && rc == STORE_DONE; i++)
+        rc = store__exec(db, SQL_ADD, SV_ARGS(SV_STR(set->user_id), SV_STR(set->hashes[i])));
+    return rc;
+}
+
+int store_mfa_recovery_replace(struct store_writer *w, struct store_mfa_recovery *set)
+{
+    return store_write(w, recovery_replace_job, set);
+}
+
+int store_mfa_recovery_use(struct store_writer *w, const char *user_id, const char *hash)
+{
+    static const char *SQL = "UPDATE mfa_recovery_codes SET used_at = $3 WHERE user_id = $1"
+                             " AND code_hash = $2 AND used_at IS NULL";
+    int64_t changes = 0;
+    int rc = store__write_exec(
+        w, SQL, SV_ARGS(SV_STR(user_id), SV_STR(hash), SV_INT(clock_now_ms())), &changes);
+    return rc < 0 ? rc : changes == 1;
+}
+
+int64_t store_mfa_recovery_left(struct store *db, const char *user_id)
+{
+    static const char *SQL =
+        "SELECT count(*) FROM mfa_recovery_codes WHERE user_id = $1 AND used_at IS NULL";
+    struct store_stmt *st = store__query(db, SQL, SV_ARGS(SV_STR(user_id)));
+    if (!st)
+        return STORE_ERR;
+    int rc = store__step(st);
+    int64_t n = rc == STORE_ROW ? store__int(st, 0) : STORE_ERR;
+    store__finish(st);
+    return n;
+}
+
+int store__mfa_disable_at(struct store *db, const char *user_id)
+{
+    static const char *SQL_USER = "UPDATE users SET mfa_enabled = 0, mfa_secret = NULL,"
+                                  " mfa_last_step = 0 WHERE id = $1";
+    static const char *SQL_CODES = "DELETE FROM mfa_recovery_codes WHERE user_id = $1";
+    int rc = store__exec(db, SQL_USER, SV_ARGS(SV_STR(user_id)));
+    return rc == STORE_DONE ? store__exec(db, SQL_CODES, SV_ARGS(SV_STR(user_id))) : rc;
+}
+
+struct mfa_disable {
+    const char *user_id;
+};
+
+static int mfa_disable_job(struct store *db, void *arg)
+{
+    return store__mfa_disable_at(db, ((const struct mfa_disable *)arg)->user_id);
+}
+
+int store_mfa_disable(struct store_writer *w, const char *user_id)
+{
+    struct mfa_disable d = {user_id};
+    return store_write(w, mfa_disable_job, &d);
+}
+
 int store_mfa_use_step(struct store_writer *w, const char *user_id, int64_t step)
 {
     static const char *SQL =

@@ -63,4 +63,20 @@ int store_mfa_enable(struct store_writer *w, const char *user_id);
 /* Accepts a TOTP step only once: 1 when it was newer than the last one used, else 0. */
 int store_mfa_use_step(struct store_writer *w, const char *user_id, int64_t step);
 
+#define STORE_MFA_RECOVERY_CODES 10
+/* Replaces the person's recovery codes with these (their SHA-256, hex). */
+struct store_mfa_recovery {
+    const char *user_id;
+    char hashes[STORE_MFA_RECOVERY_CODES][65];
+};
+int store_mfa_recovery_replace(struct store_writer *w, struct store_mfa_recovery *set);
+/* Uses one up: 1 when it was one of the person's and unused, else 0. */
+int store_mfa_recovery_use(struct store_writer *w, const char *user_id, const char *hash);
+/* How many are left unused; < 0 on error. */
+int64_t store_mfa_recovery_left(struct store *db, const char *user_id);
+/* Two-factor off: its secret and recovery codes gone (the second on a connection of one's own,
+ * for praca admin). */
+int store_mfa_disable(struct store_writer *w, const char *user_id);
+int store__mfa_disable_at(struct store *db, const char *user_id);
+
 #endif

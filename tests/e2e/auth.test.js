@@ -174,6 +174,38 @@ test('two-factor: enrol, verify, then login needs the code, and a code works onc
   assert.equal(badPw.status, 401);
 });
 
+test('recovery codes: ten shown once when two-factor goes on, each good once to sign in; a new set on demand; off with a code', async () => {
+  const u = await register(srv.url);
+  const { body: { secret } } = await api(srv.url, 'POST', '/api/users/@me/mfa/totp', { token: u.token });
+  const on = await api(srv.url, 'POST', '/api/users/@me/mfa/totp/verify', { token: u.token, body: { code: totp(secret) } });
+  assert.equal(on.status, 200);
+  const codes = on.body.recoveryCodes;
+  assert.equal(codes.length, 10);
+  assert.ok(codes.every((c) => /^[a-z2-7]{5}-[a-z2-7]{5}$/.test(c)), JSON.stringify(codes));
+  assert.equal(new Set(codes).size, 10);
+  const login = (code) => api(srv.url, 'POST', '/api/auth/login', { body: { username: u.user.username, password: u.password, code } });
+  assert.equal((await login(codes[0])).status, 200, 'a recovery code in place of the app\'s');
+  assert.equal((await login(codes[0])).status, 401, 'once');
+  assert.equal((await login(codes[1].toUpperCase().replace('-', ' '))).status, 200, 'as typed: any case, a space');
+  assert.equal((await login('aaaaa-aaaaa')).status, 401);
+  // A new set needs proof, and the old set stops working.
+  const noProof = await api(srv.url, 'POST', '/api/users/@me/mfa/recovery-codes', { token: u.token, body: { code: '123' } });
+  assert.equal(noProof.status, 400);
+  assert.equal(noProof.body.error, 'code: código inválido, expirado ou já usado');
+  const fresh = await api(srv.url, 'POST', '/api/users/@me/mfa/recovery-codes', { token: u.token, body: { code: codes[2] } });
+  assert.equal(fresh.status, 200);
+  assert.equal(fresh.body.recoveryCodes.length, 10);
+  assert.equal((await login(codes[3])).status, 401, 'the old set is gone');
+  assert.equal((await login(fresh.body.recoveryCodes[0])).status, 200);
+  // Off with a recovery code; then a password alone signs in, and the codes are gone.
+  const off = await api(srv.url, 'DELETE', '/api/users/@me/mfa', { token: u.token, body: { code: fresh.body.recoveryCodes[1] } });
+  assert.equal(off.status, 200, off.text);
+  assert.equal(off.body.user.mfaEnabled, false);
+  assert.equal((await api(srv.url, 'POST', '/api/auth/login', { body: { username: u.user.username, password: u.password } })).status, 200);
+  assert.equal((await api(srv.url, 'DELETE', '/api/users/@me/mfa', { token: u.token, body: { code: '123456' } })).status, 409, 'already off');
+  assert.equal((await api(srv.url, 'POST', '/api/users/@me/mfa/recovery-codes', { token: u.token, body: { code: '123456' } })).status, 409);
+});
+
 test('verify without enrolling first is 400', async () => {
   const u = await register(srv.url);
   const r = await api(srv.url, 'POST', '/api/users/@me/mfa/totp/verify', { token: u.token, body: { code: '123456' } });

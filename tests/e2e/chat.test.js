@@ -529,6 +529,26 @@ test('account: two-factor set up from a QR code drawn on the page, confirmed wit
   const noCode = await api(srv.url, 'POST', '/api/auth/login', { body: { username: ana.user.username, password: ana.password } });
   assert.equal(noCode.status, 401);
   assert.equal(noCode.body.mfaRequired, true);
+  // The recovery codes, shown this once; one of them signs in.
+  await a.waitForSelector('#mfa-codes-box:not([hidden])');
+  const codes = await a.$$eval('#mfa-codes code', (cs) => cs.map((c) => c.textContent));
+  assert.equal(codes.length, 10);
+  await shoot(a, 'chat-mfa-codes');
+  const withCode = await api(srv.url, 'POST', '/api/auth/login', { body: { username: ana.user.username, password: ana.password, code: codes[9] } });
+  assert.equal(withCode.status, 200);
+  // A new set from the page, proven with one of the old codes.
+  await a.fill('#mfa-proof', codes[0]);
+  await a.click('#mfa-regenerate');
+  await a.waitForFunction((old) => document.querySelector('#mfa-codes code').textContent !== old, codes[0]);
+  const fresh = await a.$$eval('#mfa-codes code', (cs) => cs.map((c) => c.textContent));
+  assert.equal(fresh.length, 10);
+  assert.ok(!fresh.includes(codes[1]));
+  // Off, after a confirmation, with a code of the new set.
+  a.once('dialog', (d) => d.accept());
+  await a.fill('#mfa-proof', fresh[0]);
+  await a.click('#mfa-disable');
+  await a.waitForSelector('#mfa-state:has-text("Desativada")');
+  assert.equal((await api(srv.url, 'GET', '/api/users/@me', { token: ana.token })).body.user.mfaEnabled, false);
   assert.deepEqual(a.problems, []);
   await a.context().close();
 });

@@ -38,6 +38,22 @@ test('admin people and apps list what exists, newest first, with sessions and in
   }
 });
 
+test('admin reset-mfa turns a person\'s two-factor off: the password alone signs in again', async () => {
+  const u = await register(srv.url);
+  const { body: { secret } } = await api(srv.url, 'POST', '/api/users/@me/mfa/totp', { token: u.token });
+  const { totp } = require('./helpers');
+  assert.equal((await api(srv.url, 'POST', '/api/users/@me/mfa/totp/verify', { token: u.token, body: { code: totp(secret) } })).status, 200);
+  assert.equal((await api(srv.url, 'POST', '/api/auth/login', { body: { username: u.user.username, password: u.password } })).body.mfaRequired, true);
+  const r = praca('admin', 'reset-mfa', u.user.username);
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.stdout, `two-factor of ${u.user.username} turned off; their recovery codes are gone\n`);
+  assert.equal((await api(srv.url, 'POST', '/api/auth/login', { body: { username: u.user.username, password: u.password } })).status, 200);
+  const none = praca('admin', 'reset-mfa', 'ninguem_aqui');
+  assert.equal(none.status, 1);
+  assert.match(none.stderr, /no person ninguem_aqui/);
+  assert.equal(praca('admin', 'reset-mfa').status, 2);
+});
+
 test('admin revoke-sessions signs a person out of a running server, gateway included', async () => {
   const u = await register(srv.url);
   const bystander = await register(srv.url);

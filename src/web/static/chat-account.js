@@ -8,7 +8,14 @@ function paintMfa() {
     ? 'Ativada: entrar pede a senha e um código do seu aplicativo autenticador.'
     : 'Desativada. Com ela, entrar pede também um código do seu aplicativo autenticador (e servidores que a exigem deixam você moderar).';
   $('#mfa-start').hidden = on;
+  $('#mfa-manage').hidden = !on;
   if (on) $('#mfa-setup').hidden = true;
+}
+
+// Recovery codes are shown once: when two-factor goes on, or a new set is made.
+function showRecoveryCodes(codes) {
+  $('#mfa-codes').replaceChildren(...codes.map((c) => el('li', {}, el('code', { text: c }))));
+  $('#mfa-codes-box').hidden = false;
 }
 
 function wireTheme() {
@@ -23,6 +30,26 @@ function wireTheme() {
 function wireMfa() {
   wireTheme();
   paintMfa();
+  $('#mfa-codes-copy').addEventListener('click', (e) => copyText([...document.querySelectorAll('#mfa-codes code')].map((c) => c.textContent).join('\n'), e.target));
+  $('#mfa-manage').addEventListener('submit', async (e) => {
+    e.preventDefault();
+    $('#account-error').hidden = true;
+    const code = $('#mfa-proof').value.trim();
+    try {
+      if (e.submitter && e.submitter.value === 'disable') {
+        if (!confirm('Desativar a verificação em duas etapas? Entrar vai pedir só a senha.')) return;
+        ({ user: chat.me } = await api('DELETE', '/api/users/@me/mfa', { code }));
+        $('#mfa-codes-box').hidden = true;
+      } else {
+        showRecoveryCodes((await api('POST', '/api/users/@me/mfa/recovery-codes', { code })).recoveryCodes);
+      }
+      $('#mfa-manage').reset();
+      paintMfa();
+      if (chat.server) paintVerificationHold();
+    } catch (err) {
+      showError($('#account-error'), err);
+    }
+  });
   $('#mfa-start').addEventListener('click', async () => {
     $('#account-error').hidden = true;
     try {
@@ -40,9 +67,11 @@ function wireMfa() {
     e.preventDefault();
     $('#account-error').hidden = true;
     try {
-      ({ user: chat.me } = await api('POST', '/api/users/@me/mfa/totp/verify', { code: $('#mfa-code').value.trim() }));
+      const { user, recoveryCodes } = await api('POST', '/api/users/@me/mfa/totp/verify', { code: $('#mfa-code').value.trim() });
+      chat.me = user;
       $('#mfa-form').reset();
       paintMfa();
+      showRecoveryCodes(recoveryCodes);
       if (chat.server) paintVerificationHold();
     } catch (err) {
       showError($('#account-error'), err);
