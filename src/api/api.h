@@ -110,7 +110,6 @@ struct api_route {
 
 /* Route tables, one per resource file; each ends with {0, NULL, NULL, 0}. */
 extern const struct api_route api_auth_routes[];
-extern const struct api_route api_mfa_routes[];
 extern const struct api_route api_account_routes[];
 extern const struct api_route api_server_routes[];
 extern const struct api_route api_channel_routes[];

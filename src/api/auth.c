@@ -308,5 +308,8 @@ const struct api_route api_auth_routes[] = {
      API_BODY_SMALL},
     {HTTP_POST, "/api/users/@me/mfa/totp/verify", mfa_totp_verify, API_PERSON, API_ON_WORKER,
      API_BODY_SMALL},
+    {HTTP_POST, "/api/users/@me/mfa/recovery-codes", api__mfa_recovery_codes, API_PERSON,
+     API_ON_WORKER, API_BODY_SMALL},
+    {HTTP_DELETE, "/api/users/@me/mfa", api__mfa_off, API_PERSON, API_ON_WORKER, API_BODY_SMALL},
     {0, NULL, NULL, 0, 0, 0},
 };

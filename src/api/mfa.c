@@ -119,8 +119,7 @@ static int proven(struct api_call *c, struct store_login *who)
     return 0;
 }
 
-/* POST /api/users/@me/mfa/recovery-codes {code}: a new set; the old one stops working. */
-static void recovery_codes(struct api_call *c)
+void api__mfa_recovery_codes(struct api_call *c)
 {
     struct store_login who;
     if (proven(c, &who))
@@ -132,8 +131,7 @@ static void recovery_codes(struct api_call *c)
         api__reply(c, 200, json_pack("{so}", "recoveryCodes", codes));
 }
 
-/* DELETE /api/users/@me/mfa {code}: two-factor off. */
-static void mfa_off(struct api_call *c)
+void api__mfa_off(struct api_call *c)
 {
     struct store_login who;
     if (proven(c, &who))
@@ -147,10 +145,3 @@ static void mfa_off(struct api_call *c)
     else
         api__reply(c, 200, json_pack("{so}", "user", user));
 }
-
-const struct api_route api_mfa_routes[] = {
-    {HTTP_POST, "/api/users/@me/mfa/recovery-codes", recovery_codes, API_PERSON, API_ON_WORKER,
-     API_BODY_SMALL},
-    {HTTP_DELETE, "/api/users/@me/mfa", mfa_off, API_PERSON, API_ON_WORKER, API_BODY_SMALL},
-    {0, NULL, NULL, 0, 0, 0},
-};

@@ -15,5 +15,9 @@ int api__mfa_accept(struct api_call *c, const struct store_login *who, const cha
 /* A new set of recovery codes for the caller, stored as hashes; the codes themselves (to show
  * once), or NULL. */
 json_t *api__mfa_new_recovery_codes(struct api_call *c);
+/* POST /api/users/@me/mfa/recovery-codes {code}: a new set; the old one stops working. */
+void api__mfa_recovery_codes(struct api_call *c);
+/* DELETE /api/users/@me/mfa {code}: two-factor off. */
+void api__mfa_off(struct api_call *c);
 
 #endif
