@@ -549,14 +549,21 @@ async function openServer(sid) {
   chat.forum = null;
   for (const b of document.querySelectorAll('#dms button')) b.setAttribute('aria-current', 'false');
   $('#text').placeholder = 'Mensagem ou /comando';
+  const panel = openPanel();
   await loadServer(sid);
   $('#invite-box').hidden = true;
-  showPanel('#room');
+  // Settings or Conta opened while this loaded stay open; what was open before goes.
+  if (openPanel() === panel) showPanel('#room');
   await loadServers();
   // A room the person opened meanwhile (a click while this loaded) stays open.
   if (chat.sid !== sid || chat.cid || chat.forum) return;
   history.replaceState(history.state, '', `#server=${sid}`);
-  if (chat.channels.length) await openChannel(chat.channels[0].id);
+  if (chat.channels.length) await openChannel(chat.channels[0].id, { behind: openPanel() !== '#room' });
+}
+
+// The panel shown in the third column.
+function openPanel() {
+  return ['#settings', '#account', '#forum', '#room'].find((p) => !$(p).hidden) || '#room';
 }
 
 // A room the page opens: a text channel, or a thread (whose permissions are its parent's).
@@ -566,12 +573,13 @@ function roomOf(cid) {
   return { room: thread || parent, parent };
 }
 
-async function openChannel(cid) {
+// behind: opened by the page itself while the person looks at settings or Conta, which stay.
+async function openChannel(cid, { behind = false } = {}) {
   stopReply();
   chat.cid = cid;
   chat.unread.delete(cid);
   chat.unread.delete(chat.sid);
-  showPanel('#room');
+  if (!behind) showPanel('#room');
   const { room, parent } = roomOf(cid);
   chat.perms = channelPermissions(chat.server, chat.roles, chat.mine, parent);
   $('#channel-title').textContent = room.type === 'thread' ? `↳ ${room.name} (em #${parent.name})` : `# ${room.name}`;
