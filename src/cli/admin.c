@@ -133,6 +133,14 @@ static int listing(const struct config *cfg, char **words, int n, int apps)
     return 0;
 }
 
+/* The exit status of a command about a person who was not found (0) or could not be (< 0). */
+static int not_found(int found, const char *who)
+{
+    if (found == 0)
+        fprintf(stderr, "praca admin: no person %s\n", who);
+    return 1;
+}
+
 static int revoke(const struct config *cfg, char **words, int n)
 {
     if (n != 2) {
@@ -143,12 +151,8 @@ static int revoke(const struct config *cfg, char **words, int n)
     int64_t revoked = 0;
     int found = db ? store_admin_revoke_sessions(db, words[1], &revoked) : STORE_ERR;
     store_close(db);
-    if (found < 0)
-        return 1;
-    if (!found) {
-        fprintf(stderr, "praca admin: no person %s\n", words[1]);
-        return 1;
-    }
+    if (found != 1)
+        return not_found(found, words[1]);
     printf("%lld sessions of %s revoked\n", (long long)revoked, words[1]);
     return 0;
 }
@@ -164,12 +168,8 @@ static int reset_mfa(const struct config *cfg, char **words, int n)
     struct store *db = open_db(cfg);
     int found = db ? store_admin_reset_mfa(db, words[1]) : STORE_ERR;
     store_close(db);
-    if (found < 0)
-        return 1;
-    if (!found) {
-        fprintf(stderr, "praca admin: no person %s\n", words[1]);
-        return 1;
-    }
+    if (found != 1)
+        return not_found(found, words[1]);
     printf("two-factor of %s turned off; their recovery codes are gone\n", words[1]);
     return 0;
 }
