@@ -192,7 +192,12 @@ test('replay shows nothing deleted or edited away, and nothing from before the b
     const edited2 = await send2('texto antigo');
     await api(srv.url, 'DELETE', `${url2}/${gone2}`, { token: w2.owner.token });
     await api(srv.url, 'PATCH', `${url2}/${edited2}`, { token: w2.owner.token, body: { content: 'texto novo' } });
-    const seen = (await api(srv.url, 'GET', '/api/bot/events?after=0', { token: other.botToken })).body.events;
+    // A person's edit is logged by a writer job right after its answer: wait for it.
+    let seen = [];
+    await eventually(async () => {
+      seen = (await api(srv.url, 'GET', '/api/bot/events?after=0', { token: other.botToken })).body.events;
+      return seen.some((e) => e.type === 'MESSAGE_UPDATE') || seen.map((e) => e.type);
+    }, 10000, 'the edit logged');
     assert.deepEqual(seen.filter((e) => e.type.startsWith('MESSAGE_')).map((e) => `${e.type} ${e.data.content ?? e.data.id}`),
       ['MESSAGE_CREATE fica', 'MESSAGE_CREATE texto novo', `MESSAGE_DELETE ${gone2}`, 'MESSAGE_UPDATE texto novo']);
     assert.ok(!JSON.stringify(seen).includes('segredo') && !JSON.stringify(seen).includes('texto antigo'), 'neither text is anywhere');
