@@ -403,9 +403,13 @@ test('a command nobody answers says so after its deadline, next to the composer;
   bot.on('INTERACTION_CREATE', (i) => api(srv.url, 'POST', `/api/bot/interactions/${i.id}/respond`, { token: talker.botToken, body: { type: 'message', data: { content: 'respondi' } } }));
   const a = await openApp(ana);
   await a.waitForFunction(() => chat.commands.length === 2);
+  // The interaction's own answer reaches the page after the bot's message: the wait still ends.
+  let held = 0;
+  await a.route('**/interactions', async (route) => { const r = await route.fetch(); await quiet(1500); held++; await route.fulfill({ response: r }); }, { times: 1 });
   await a.fill('#text', '/fala');
   await a.press('#text', 'Enter');
   await a.waitForSelector('.message:has-text("respondi")');
+  await eventually(() => held === 1, 5000, "the held answer delivered");
   await quiet(4000); // past the deadline: an answered command says nothing
   assert.equal(await a.isHidden('#send-error'), true);
   await a.fill('#text', '/calado');

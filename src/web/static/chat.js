@@ -664,29 +664,34 @@ function commandBody(text) {
 // A command's answer is awaited this long (an endpoint's 3 s and a little), then the person is
 // told that nobody answered, as Discord does.
 const ANSWER_WAIT_MS = 3500;
-const awaiting = new Map(); // interaction id → {applicationId, timer}
+const awaiting = new Set(); // waits: {applicationId, interactionId, timer}
 
 async function invoke(body) {
   $('#send-error').hidden = true;
+  // The wait starts before the request: the bot's answer can come over the socket first.
+  const wait = { applicationId: body.applicationId, interactionId: null, timer: null };
+  if (body.type === 'command') awaiting.add(wait);
   try {
     const { interactionId } = await api('POST', `/api/servers/${chat.sid}/channels/${chat.cid}/interactions`, body);
-    if (body.type !== 'command' || !interactionId) return;
-    const timer = setTimeout(() => {
-      if (!awaiting.delete(interactionId)) return;
+    if (!awaiting.has(wait)) return; // answered already
+    if (!interactionId) return void awaiting.delete(wait);
+    wait.interactionId = interactionId;
+    wait.timer = setTimeout(() => {
+      if (!awaiting.delete(wait)) return;
       showError($('#send-error'), `O aplicativo não respondeu a /${body.commandName}.`);
     }, ANSWER_WAIT_MS);
-    awaiting.set(interactionId, { applicationId: body.applicationId, timer });
   } catch (e) {
+    awaiting.delete(wait);
     showError($('#send-error'), e);
   }
 }
 
 // An answer came (a message of that application for me, or its form): the oldest wait ends.
 function answered(applicationId, interactionId) {
-  for (const [id, w] of awaiting) {
-    if (id === interactionId || (!interactionId && w.applicationId === applicationId)) {
+  for (const w of awaiting) {
+    if ((interactionId && w.interactionId === interactionId) || w.applicationId === applicationId) {
       clearTimeout(w.timer);
-      awaiting.delete(id);
+      awaiting.delete(w);
       return;
     }
   }
