@@ -421,6 +421,59 @@ test('a command nobody answers says so after its deadline, next to the composer;
   bot.close();
 });
 
+test('typing / opens a palette of the commands and their options; keys choose, choices fill, a wrong option is explained before anything is sent', async () => {
+  const { owner: ana, sid } = await serverWithMembers(srv.url, 0);
+  const info = await appWithBot(srv.url, ana, { name: 'Tempo', intents: ['interactions.receive'] });
+  assert.equal((await install(srv.url, ana, info, sid, { permissions: P.VER_CANAL | P.ENVIAR_MENSAGENS })).complete.status, 200);
+  await api(srv.url, 'PUT', '/api/bot/commands', { token: info.botToken, body: { commands: [
+    { name: 'clima', description: 'O tempo numa cidade', options: [
+      { name: 'cidade', description: 'Qual cidade', type: 'string', required: true, choices: [{ name: 'Rio', value: 'rio' }, { name: 'São Paulo', value: 'sao paulo' }] },
+      { name: 'dias', description: 'Quantos dias', type: 'integer' }] },
+    { name: 'ajuda', description: 'O que o bot faz' }] } });
+  const bot = await gatewayConnect(srv.url, { auth: { token: info.botToken } }, sockets);
+  const got = [];
+  bot.on('INTERACTION_CREATE', (i) => { got.push(i.options.map(({ name, value }) => ({ name, value }))); api(srv.url, 'POST', `/api/bot/interactions/${i.id}/respond`, { token: info.botToken, body: { type: 'message', data: { content: `clima em ${i.options[0].value}` } } }); });
+  const a = await openApp(ana);
+  await a.waitForFunction(() => chat.commands.length === 2);
+  let sent = 0;
+  a.on('request', (r) => { if (r.url().endsWith('/interactions')) sent++; });
+  const items = () => a.$$eval('#palette .palette-item', (li) => li.map((x) => x.textContent));
+  await a.focus('#text');
+  await a.keyboard.type('/');
+  await a.waitForSelector('#palette:not([hidden])');
+  assert.deepEqual(await items(), ['/ajuda O que o bot faz', '/clima O tempo numa cidade']);
+  assert.equal(await a.getAttribute('#palette-0', 'aria-selected'), 'true');
+  await a.keyboard.press('ArrowUp'); // round to the last
+  assert.equal(await a.getAttribute('#palette-1', 'aria-selected'), 'true');
+  await a.keyboard.press('Tab');
+  assert.equal(await a.inputValue('#text'), '/clima ');
+  assert.match(await a.textContent('#palette .palette-head'), /\/clima O tempo numa cidade cidade: Rio \| São Paulo · dias\?: inteiro/);
+  assert.deepEqual(await items(), ['cidade texto · Qual cidade', 'dias (opcional) inteiro · Quantos dias'], 'required first');
+  await a.keyboard.press('Enter'); // takes the option, sends nothing
+  assert.equal(await a.inputValue('#text'), '/clima cidade=');
+  assert.deepEqual(await items(), ['Rio', 'São Paulo']);
+  await a.keyboard.type('s');
+  assert.deepEqual(await items(), ['São Paulo']);
+  await shoot(a, 'chat-palette');
+  await a.keyboard.press('Enter');
+  assert.equal(await a.inputValue('#text'), '/clima cidade="sao paulo" ');
+  await a.keyboard.type('dias=dois');
+  await a.keyboard.press('Enter');
+  await a.waitForSelector('#send-error:has-text("dias: deve ser um número inteiro")');
+  assert.equal(sent, 0, 'explained before anything is sent');
+  await a.fill('#text', '/clima cidade="sao paulo" dias=2');
+  await a.press('#text', 'Escape');
+  assert.equal(await a.isHidden('#palette'), true);
+  await a.press('#text', 'Enter');
+  await a.waitForSelector('.message:has-text("clima em sao paulo")');
+  assert.deepEqual(got, [[{ name: 'cidade', value: 'sao paulo' }, { name: 'dias', value: 2 }]]);
+  assert.equal(await a.inputValue('#text'), '');
+  assert.equal(await a.isHidden('#palette'), true);
+  assert.deepEqual(a.problems, []);
+  await a.context().close();
+  bot.close();
+});
+
 test('dark mode follows the system, and Conta can choose; the page reads well either way', async () => {
   const { owner: ana, sid, server } = await serverWithMembers(srv.url, 0);
   await api(srv.url, 'POST', `/api/servers/${sid}/channels/${server.channels[0].id}/messages`, { token: ana.token, body: { content: '**escuro** com `código` e @' + ana.user.username } });

@@ -642,25 +642,6 @@ async function loadOlder() {
 
 // ---- sending: text, or /command name=value … ----
 
-function commandBody(text) {
-  const [word, ...args] = text.slice(1).trim().split(/\s+/);
-  const command = chat.commands.find((c) => c.name === word);
-  if (!command) throw new Error(`Comando /${word} não existe aqui. Disponíveis: ${chat.commands.map((c) => '/' + c.name).join(' ') || 'nenhum'}`);
-  const options = args.filter(Boolean).map((a) => {
-    const [name, value = ''] = a.split(/=(.*)/s);
-    const option = command.options.find((o) => o.name === name);
-    if (!option) throw new Error(`/${word} não tem a opção ${name}`);
-    if (option.type === 'integer' || option.type === 'number') {
-      const n = Number(value);
-      if (!Number.isFinite(n) || (option.type === 'integer' && !Number.isInteger(n))) throw new Error(`${name}: deve ser um número${option.type === 'integer' ? ' inteiro' : ''}`);
-      return { name, value: n };
-    }
-    if (option.type === 'boolean') return { name, value: value === 'true' || value === 'sim' };
-    return { name, value };
-  });
-  return { type: 'command', applicationId: command.applicationId, commandName: word, options };
-}
-
 // A command's answer is awaited this long (an endpoint's 3 s and a little), then the person is
 // told that nobody answered, as Discord does.
 const ANSWER_WAIT_MS = 3500;
@@ -704,7 +685,7 @@ async function send(event) {
   $('#send-error').hidden = $('#rules').hidden = true;
   try {
     if (text.startsWith('/') && chat.dm) throw new Error('Comandos só funcionam nos canais de um servidor.');
-    if (text.startsWith('/')) await invoke(commandBody(text));
+    if (text.startsWith('/')) await invoke(commandBody(text, chat.commands, commandResolver()));
     else {
       const body = { content: text };
       if (chat.replyTo) body.replyToId = chat.replyTo.id;
@@ -714,6 +695,7 @@ async function send(event) {
     typingSent(chat.cid);
     if ($('#text').value.trim() === text) $('#text').value = ''; // not what was typed meanwhile
     $('#mentions').replaceChildren();
+    paintPalette();
   } catch (e) {
     if (e.body && e.body.requiresRulesAcceptance) return askRules();
     showError($('#send-error'), e);
@@ -992,6 +974,10 @@ async function main() {
   });
   $('#composer').addEventListener('submit', send);
   $('#reply-cancel').addEventListener('click', stopReply);
+  $('#text').addEventListener('keydown', paletteKey); // first: its keys are not the composer's
+  $('#text').addEventListener('input', paintPalette);
+  $('#text').addEventListener('blur', () => { $('#palette').hidden = true; });
+  $('#text').addEventListener('focus', paintPalette);
   $('#text').addEventListener('keydown', (e) => { if (e.key === 'Escape' && chat.replyTo) stopReply(); });
   $('#forum-form').addEventListener('submit', postInForum);
   $('#text').addEventListener('input', suggestMentions);

@@ -1,0 +1,171 @@
+// Slash commands in the composer: what was typed read as a command (each option checked against
+// the command's definition before anything is sent), and the palette that lists the server's
+// commands, then the chosen one's options, as the person types. The reading has no DOM: the
+// page's tests run it in Node.
+'use strict';
+
+const OPTION_TYPES = { string: 'texto', integer: 'inteiro', number: 'número', boolean: 'sim/não', user: '@pessoa', channel: '#canal', role: '@cargo' };
+
+// "/name a=1 b="two words"" → {word, args: [{name, value}], open}: `open` is the option being
+// typed (no space after it yet), for the palette.
+function splitCommand(text) {
+  const src = text.slice(1);
+  const word = (src.match(/^\S*/) || [''])[0];
+  const args = [];
+  const re = /\s+([^\s=]+)(?:=("([^"]*)"?|\S*))?/gy;
+  re.lastIndex = word.length;
+  let m;
+  let end = word.length; // a failed sticky match sets lastIndex back to 0
+  while ((m = re.exec(src))) {
+    args.push({ name: m[1], value: m[3] !== undefined ? m[3] : (m[2] || ''), given: m[2] !== undefined });
+    end = re.lastIndex;
+  }
+  return { word, args, spaced: /\s$/.test(src), unread: src.slice(end).trim() };
+}
+
+// One option's value as the API takes it, or an Error that says what is wrong in Portuguese.
+// resolve.{user,channel,role}(text) → an ID or null.
+function optionValue(option, raw, resolve) {
+  const { name, type } = option;
+  if (raw === '') throw new Error(`${name}: falta o valor (${name}=…)`);
+  let value = raw;
+  if (type === 'integer' || type === 'number') {
+    value = Number(raw.replace(',', '.'));
+    if (!Number.isFinite(value) || (type === 'integer' && !Number.isInteger(value))) throw new Error(`${name}: deve ser um número${type === 'integer' ? ' inteiro' : ''}`);
+  } else if (type === 'boolean') {
+    if (/^(sim|true|s)$/i.test(raw)) value = true;
+    else if (/^(não|nao|false|n)$/i.test(raw)) value = false;
+    else throw new Error(`${name}: responda sim ou não`);
+  } else if (type === 'user' || type === 'channel' || type === 'role') {
+    value = resolve[type](raw.replace(/^[@#]/, ''));
+    if (!value) throw new Error(`${name}: ${{ user: 'pessoa', channel: 'canal', role: 'cargo' }[type]} ${raw} não existe neste servidor`);
+  }
+  if (option.choices && option.choices.length) {
+    const choice = option.choices.find((c) => c.value === value || c.name === raw);
+    if (!choice) throw new Error(`${name}: escolha ${option.choices.map((c) => c.name).join(', ')}`);
+    value = choice.value;
+  }
+  return value;
+}
+
+// The body of POST …/interactions for the typed command, or an Error before anything is sent.
+function commandBody(text, commands, resolve) {
+  const { word, args, unread } = splitCommand(text.trim());
+  const command = commands.find((c) => c.name === word);
+  if (!command) throw new Error(`Comando /${word} não existe aqui. Disponíveis: ${commands.map((c) => '/' + c.name).join(' ') || 'nenhum'}`);
+  if (unread) throw new Error(`/${word}: não entendi “${unread}”; escreva opção=valor`);
+  const options = [];
+  for (const a of args) {
+    const option = (command.options || []).find((o) => o.name === a.name);
+    if (!option) throw new Error(`/${word} não tem a opção ${a.name}${command.options && command.options.length ? `; tem ${command.options.map((o) => o.name).join(', ')}` : ''}`);
+    if (options.some((o) => o.name === a.name)) throw new Error(`${a.name}: a opção aparece duas vezes`);
+    options.push({ name: a.name, value: optionValue(option, a.value, resolve) });
+  }
+  const missing = (command.options || []).filter((o) => o.required && !options.some((x) => x.name === o.name));
+  if (missing.length) throw new Error(`/${word}: falta ${missing.map((o) => o.name).join(', ')}`);
+  return { type: 'command', applicationId: command.applicationId, commandName: word, options };
+}
+
+// What the palette lists for the text so far: the commands whose name starts with what follows
+// "/", or, once a command is chosen, its options not yet given (required first) and, while an
+// option's value is typed, its choices.
+function paletteFor(text, commands) {
+  if (!text.startsWith('/') || text.includes('\n')) return null;
+  const { word, args, spaced } = splitCommand(text);
+  const command = commands.find((c) => c.name === word);
+  if (!command || (!spaced && !args.length)) {
+    if (/\s/.test(text)) return null;
+    const items = commands.filter((c) => c.name.startsWith(word)).map((c) => ({ kind: 'command', command: c, insert: `/${c.name} ` }));
+    return items.length ? { command: null, items } : null;
+  }
+  const last = args[args.length - 1];
+  // What stays when an item is taken: everything before the token being typed.
+  const head = spaced || !last ? text : text.slice(0, last.given ? text.lastIndexOf(`${last.name}=`) : text.length - last.name.length);
+  const options = (command.options || []).slice().sort((a, b) => (b.required ? 1 : 0) - (a.required ? 1 : 0));
+  if (last && !spaced && last.given) {
+    const option = options.find((o) => o.name === last.name);
+    const choices = (option && option.choices) || [];
+    const items = choices.filter((c) => c.name.toLowerCase().startsWith(last.value.toLowerCase()) || String(c.value).startsWith(last.value))
+      .map((c) => ({ kind: 'choice', choice: c, option, insert: `${head}${option.name}=${/\s/.test(String(c.value)) ? `"${c.value}"` : c.value} ` }));
+    return { command, option, items };
+  }
+  const typed = last && !spaced ? last.name : '';
+  const given = new Set(args.filter((a) => a.given).map((a) => a.name));
+  const items = options.filter((o) => !given.has(o.name) && o.name.startsWith(typed))
+    .map((o) => ({ kind: 'option', option: o, insert: `${head}${o.name}=` }));
+  return { command, items };
+}
+
+function optionHint(o) {
+  const kind = o.choices && o.choices.length ? o.choices.map((c) => c.name).join(' | ') : OPTION_TYPES[o.type] || o.type;
+  return `${o.name}${o.required ? '' : '?'}: ${kind}`;
+}
+
+// ---- the palette in the page ----
+
+const palette = { items: [], at: 0 };
+
+function paintPalette() {
+  const box = $('#palette');
+  const found = chat.dm ? null : paletteFor($('#text').value, chat.commands);
+  palette.items = found ? found.items : [];
+  palette.at = Math.min(palette.at, Math.max(0, palette.items.length - 1));
+  box.hidden = !found;
+  $('#text').setAttribute('aria-expanded', String(!!found));
+  if (!found) return box.replaceChildren();
+  const title = found.command
+    ? el('li', { class: 'palette-head' }, el('strong', { text: `/${found.command.name}` }), ' ',
+         el('span', { class: 'muted', text: found.command.description }), ' ',
+         el('span', { class: 'muted small', text: (found.command.options || []).map(optionHint).join(' · ') }))
+    : el('li', { class: 'palette-head muted small', text: 'Comandos deste servidor' });
+  box.replaceChildren(title, ...palette.items.map((item, i) => {
+    const text = item.kind === 'command' ? [el('strong', { text: `/${item.command.name}` }), ' ', el('span', { class: 'muted', text: item.command.description })]
+      : item.kind === 'option' ? [el('strong', { text: `${item.option.name}${item.option.required ? '' : ' (opcional)'}` }), ' ',
+                                  el('span', { class: 'muted', text: `${OPTION_TYPES[item.option.type] || item.option.type} · ${item.option.description}` })]
+      : [el('strong', { text: item.choice.name })];
+    return el('li', { role: 'option', id: `palette-${i}`, class: 'palette-item', 'aria-selected': String(i === palette.at),
+                      onmousedown: (e) => { e.preventDefault(); choosePalette(i); } }, ...text);
+  }));
+  if (found.command && !palette.items.length && !found.option) box.append(el('li', { class: 'muted small', text: 'Enter envia o comando.' }));
+  $('#text').setAttribute('aria-activedescendant', palette.items.length ? `palette-${palette.at}` : '');
+}
+
+function choosePalette(i) {
+  const item = palette.items[i];
+  if (!item) return;
+  $('#text').value = item.insert;
+  $('#text').focus();
+  palette.at = 0;
+  paintPalette();
+}
+
+// ↑ ↓ move, Tab or Enter take the item (Enter sends once nothing is left to choose), Esc closes.
+function paletteKey(e) {
+  if ($('#palette').hidden) return false;
+  if (e.key === 'Escape') {
+    $('#palette').hidden = true;
+    palette.items = [];
+  } else if (!palette.items.length) {
+    return false;
+  } else if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+    palette.at = (palette.at + (e.key === 'ArrowDown' ? 1 : palette.items.length - 1)) % palette.items.length;
+    paintPalette();
+  } else if (e.key === 'Tab' || (e.key === 'Enter' && !e.shiftKey)) {
+    // Enter on a command typed whole sends it; otherwise it takes the item.
+    if (e.key === 'Enter' && palette.items[palette.at].insert.trim() === $('#text').value.trim()) return false;
+    choosePalette(palette.at);
+  } else return false;
+  e.preventDefault();
+  e.stopImmediatePropagation();
+  return true;
+}
+
+// Names typed for user, channel and role options, read against the open server.
+function commandResolver() {
+  const byName = (list, name, ...keys) => { const x = list.find((v) => keys.some((k) => k(v) === name)); return x ? x : null; };
+  return {
+    user: (s) => { const m = byName(chat.members, s, (v) => v.user.username, (v) => v.userId); return m && m.userId; },
+    channel: (s) => { const c = byName(chat.allChannels, s, (v) => v.name, (v) => v.id); return c && c.id; },
+    role: (s) => { const r = byName(chat.roles, s, (v) => v.name, (v) => v.id); return r && r.id; },
+  };
+}

@@ -1,0 +1,92 @@
+// The chat page's slash commands (src/web/static/chat-commands.js): what is typed read as the
+// API's interaction body, every invalid option explained before sending, and what the palette
+// lists as the person types. No DOM: it runs here as the page runs it.
+'use strict';
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+const vm = require('node:vm');
+
+const page = vm.createContext({});
+vm.runInContext(fs.readFileSync(path.join(__dirname, '../../src/web/static/chat-commands.js'), 'utf8'), page, { filename: 'chat-commands.js' });
+const plain = (v) => JSON.parse(JSON.stringify(v));
+const { commandBody, paletteFor } = vm.runInContext('({ commandBody, paletteFor })', page);
+
+const COMMANDS = [
+  { applicationId: 'app1', name: 'clima', description: 'O tempo numa cidade', options: [
+    { name: 'dias', description: 'Quantos dias', type: 'integer' },
+    { name: 'cidade', description: 'Qual cidade', type: 'string', required: true, choices: [{ name: 'Rio', value: 'rio' }, { name: 'São Paulo', value: 'sao paulo' }] },
+  ] },
+  { applicationId: 'app1', name: 'cargo', description: 'Dá um cargo', options: [
+    { name: 'pessoa', description: 'Quem', type: 'user', required: true },
+    { name: 'qual', description: 'Que cargo', type: 'role', required: true },
+    { name: 'aviso', description: 'Avisar no canal', type: 'boolean' },
+    { name: 'onde', description: 'Canal', type: 'channel' },
+    { name: 'nota', description: 'Um número', type: 'number' },
+  ] },
+  { applicationId: 'app2', name: 'ping', description: 'Pong', options: [] },
+];
+const RESOLVE = {
+  user: (s) => ({ ana: 'u-ana' })[s] || null,
+  channel: (s) => ({ geral: 'c-geral' })[s] || null,
+  role: (s) => ({ mod: 'r-mod' })[s] || null,
+};
+const body = (text) => plain(commandBody(text, COMMANDS, RESOLVE));
+const refused = (text, message) => assert.throws(() => commandBody(text, COMMANDS, RESOLVE), { message });
+
+test('a typed command becomes the interaction body, with each option of its type', () => {
+  assert.deepEqual(body('/ping'), { type: 'command', applicationId: 'app2', commandName: 'ping', options: [] });
+  assert.deepEqual(body('/clima cidade=rio dias=3'), { type: 'command', applicationId: 'app1', commandName: 'clima',
+    options: [{ name: 'cidade', value: 'rio' }, { name: 'dias', value: 3 }] });
+  assert.deepEqual(body('/cargo pessoa=@ana qual=@mod aviso=sim onde=#geral nota=2,5').options, [
+    { name: 'pessoa', value: 'u-ana' }, { name: 'qual', value: 'r-mod' }, { name: 'aviso', value: true },
+    { name: 'onde', value: 'c-geral' }, { name: 'nota', value: 2.5 }]);
+});
+
+test('a choice is taken by its value or its name, and a quoted value keeps its spaces', () => {
+  assert.deepEqual(body('/clima cidade="São Paulo"').options, [{ name: 'cidade', value: 'sao paulo' }]);
+  assert.deepEqual(body('/clima cidade="sao paulo"').options, [{ name: 'cidade', value: 'sao paulo' }]);
+  assert.deepEqual(body('/clima cidade=Rio').options, [{ name: 'cidade', value: 'rio' }]);
+});
+
+test('every invalid option is explained before anything is sent', () => {
+  refused('/nada', /Comando \/nada não existe aqui\. Disponíveis: \/clima \/cargo \/ping/);
+  refused('/clima', /\/clima: falta cidade/);
+  refused('/clima cidade=recife', /cidade: escolha Rio, São Paulo/);
+  refused('/clima cidade=rio dias=2.5', /dias: deve ser um número inteiro/);
+  refused('/clima cidade=rio dias=muitos', /dias: deve ser um número inteiro/);
+  refused('/clima cidade=rio cor=azul', /\/clima não tem a opção cor; tem dias, cidade/);
+  refused('/clima cidade=rio cidade=rio', /cidade: a opção aparece duas vezes/);
+  refused('/clima cidade=', /cidade: falta o valor/);
+  refused('/clima cidade', /cidade: falta o valor/);
+  refused('/cargo pessoa=@bia qual=mod', /pessoa: pessoa @bia não existe neste servidor/);
+  refused('/cargo pessoa=ana qual=admin', /qual: cargo admin não existe neste servidor/);
+  refused('/cargo pessoa=ana qual=mod aviso=talvez', /aviso: responda sim ou não/);
+  refused('/cargo pessoa=ana qual=mod onde=#nada', /onde: canal #nada não existe/);
+  refused('/clima cidade="rio"x', /não entendi “x”/);
+});
+
+test('the palette lists commands by prefix, then the chosen one\'s options required first, then choices', () => {
+  const names = (p) => p && p.items.map((i) => i.insert);
+  assert.deepEqual(names(paletteFor('/', COMMANDS)), ['/clima ', '/cargo ', '/ping ']);
+  assert.deepEqual(names(paletteFor('/c', COMMANDS)), ['/clima ', '/cargo ']);
+  assert.deepEqual(names(paletteFor('/clima', COMMANDS)), ['/clima ']);
+  assert.equal(paletteFor('/x', COMMANDS), null);
+  assert.equal(paletteFor('olá', COMMANDS), null);
+  assert.equal(paletteFor('/nada com espaço', COMMANDS), null);
+  assert.deepEqual(names(paletteFor('/clima ', COMMANDS)), ['/clima cidade=', '/clima dias=']);
+  assert.deepEqual(names(paletteFor('/clima di', COMMANDS)), ['/clima dias=']);
+  assert.deepEqual(names(paletteFor('/clima cidade=rio ', COMMANDS)), ['/clima cidade=rio dias=']);
+  assert.deepEqual(names(paletteFor('/clima cidade=', COMMANDS)), ['/clima cidade=rio ', '/clima cidade="sao paulo" ']);
+  assert.deepEqual(names(paletteFor('/clima dias=2 cidade=s', COMMANDS)), ['/clima dias=2 cidade="sao paulo" ']);
+  assert.deepEqual(names(paletteFor('/ping ', COMMANDS)), []);
+  assert.equal(paletteFor('/clima ', COMMANDS).command.name, 'clima');
+});
+
+test('odd input: 10,000 options, an unclosed quote, a run of equals signs', () => {
+  refused(`/clima ${'a=1 '.repeat(10000)}`, /não tem a opção a/);
+  assert.deepEqual(body('/clima cidade="Rio').options, [{ name: 'cidade', value: 'rio' }]); // the quote ends with the text
+  refused(`/clima ${'='.repeat(10000)}`, /não entendi/);
+  assert.deepEqual(paletteFor(`/clima ${'dias=1 '.repeat(10000)}`, COMMANDS).items.map((i) => i.option.name), ['cidade']);
+});
