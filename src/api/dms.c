@@ -127,6 +127,83 @@ static void dm_typing(struct api_call *c)
     api__ok(c);
 }
 
+/* :mid in the caller's DM :cid, written by the caller; answered (404, 403) otherwise. */
+static const char *own_dm_message(struct api_call *c, const char *cid, const char *refusal)
+{
+    const char *mid = api__param_id(c, "mid", "Mensagem não encontrada");
+    if (!mid)
+        return NULL;
+    struct store_message_ref ref;
+    int found = store_message_ref(c->db, mid, &ref);
+    if (found < 0) {
+        api__internal(c);
+        return NULL;
+    }
+    if (!found || strcmp(ref.channel_id, cid)) {
+        api__error(c, 404, "Mensagem não encontrada");
+        return NULL;
+    }
+    if (strcmp(ref.author_id, c->me.user_id)) {
+        api__error(c, 403, refusal);
+        return NULL;
+    }
+    return mid;
+}
+
+/* The text of one's own DM message (as a person edits in a server: content only). */
+static void dm_edit(struct api_call *c)
+{
+    const char *cid = dm_of_caller(c), *mid;
+    json_t *body;
+    struct draft d;
+    if (!cid || !(mid = own_dm_message(c, cid, "Só quem escreveu a mensagem pode editá-la")) ||
+        !(body = api__body(c)) || api__draft_read(c, body, 0, 0, &d))
+        return;
+    if (!d.content_set)
+        api__bad(c, "content", "obrigatório");
+    else if (!api__draft_check(c, d.content, NULL, NULL, 0) &&
+             !api__limit_hit(c, &API_LIMIT_HUMAN_EDIT)) {
+        struct store_message_edit edit = {.id = mid,
+                                          .content = d.content,
+                                          .mentions_json = "[]",
+                                          .role_ids_json = "[]",
+                                          .now = clock_now_ms()};
+        int rc;
+        json_t *msg = store_message_edit(c->svc->writer, &edit) < 0
+                          ? NULL
+                          : store_message_json(c->db, mid, &rc);
+        struct idset *people = msg ? store_dm_people(c->db, cid) : NULL;
+        if (!msg)
+            api__internal(c);
+        else {
+            if (people)
+                api__event_to_people(c, "MESSAGE_UPDATE", people, json_incref(msg));
+            api__reply(c, 200, json_pack("{so}", "message", msg));
+        }
+    }
+    api__draft_cleanup(&d);
+}
+
+static void dm_delete(struct api_call *c)
+{
+    const char *cid = dm_of_caller(c), *mid;
+    if (!cid || !(mid = own_dm_message(c, cid, "Só quem escreveu a mensagem pode apagá-la")))
+        return;
+    int64_t changes = 0;
+    struct idset *people;
+    if (store_message_delete(c->svc->writer, mid, &changes) < 0 ||
+        !(people = store_dm_people(c->db, cid))) {
+        api__internal(c);
+        return;
+    }
+    if (changes)
+        api__event_to_people(c, "MESSAGE_DELETE", people,
+                             json_pack("{sssnss}", "id", mid, "serverId", "channelId", cid));
+    else
+        idset_unref(people);
+    api__ok(c);
+}
+
 static void dm_list(struct api_call *c)
 {
     json_t *dms = store_dm_list_json(c->db, c->me.user_id);
@@ -148,6 +225,9 @@ const struct api_route api_dm_routes[] = {
     {HTTP_GET, "/api/users/@me/dms", dm_list, API_PERSON, API_ON_WORKER, API_BODY_SMALL},
     {HTTP_POST, "/api/dms/:cid/messages", dm_send, API_PERSON, API_ON_WORKER, API_BODY_SMALL},
     {HTTP_GET, "/api/dms/:cid/messages", dm_history, API_PERSON, API_ON_WORKER, API_BODY_SMALL},
+    {HTTP_PATCH, "/api/dms/:cid/messages/:mid", dm_edit, API_PERSON, API_ON_WORKER, API_BODY_SMALL},
+    {HTTP_DELETE, "/api/dms/:cid/messages/:mid", dm_delete, API_PERSON, API_ON_WORKER,
+     API_BODY_SMALL},
     {HTTP_POST, "/api/dms/:cid/typing", dm_typing, API_PERSON, API_ON_WORKER, API_BODY_SMALL},
     {0, NULL, NULL, 0, 0, 0},
 };

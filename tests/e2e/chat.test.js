@@ -990,10 +990,28 @@ test('direct messages: one started from a message, written and answered live, li
   await b.click(`#dms button:has-text("${ana.user.displayName}")`);
   await b.waitForSelector('.message:has-text("oi Bia, tudo bem?")');
   assert.equal(await b.locator('#dms button.unread').count(), 0, 'read once opened');
-  assert.equal(await b.locator('.message button.reaction, .message .actions-inline').count(), 0, 'no reactions nor edits in a DM');
-  await b.fill('#text', 'tudo ótimo!');
+  assert.equal(await b.locator('.message button.reaction').count(), 0, 'no reactions in a DM');
+  const herMessage = b.locator('.message:has-text("oi Bia, tudo bem?")');
+  assert.deepEqual(await herMessage.locator('.actions-inline button').allTextContents(), ['Responder'], "only answering someone else's");
+  await b.fill('#text', 'tudo otimo!');
   await b.click('#composer button[type=submit]');
-  await a.waitForSelector('.message:has-text("tudo ótimo!")'); // live on Ana's open DM
+  await a.waitForSelector('.message:has-text("tudo otimo!")'); // live on Ana's open DM
+  // ↑ in the empty composer edits one's last message; the other page follows.
+  await b.waitForSelector('.message:has-text("tudo otimo!") .actions-inline button:has-text("Editar")');
+  await b.focus('#text');
+  await b.keyboard.press('ArrowUp');
+  await b.fill('.message textarea.edit', 'tudo ótimo!');
+  await b.press('.message textarea.edit', 'Enter');
+  await a.waitForSelector('.message:has-text("tudo ótimo!"):has-text("(editada)")');
+  assert.equal(await b.evaluate(() => document.activeElement.id), 'text', 'back in the composer');
+  // Deleting one's own DM message asks first, then goes from both pages.
+  await b.fill('#text', 'mensagem errada');
+  await b.press('#text', 'Enter');
+  await a.waitForSelector('.message:has-text("mensagem errada")');
+  b.once('dialog', (d) => d.accept());
+  await b.click('.message:has-text("mensagem errada") button:has-text("Apagar")');
+  await a.waitForSelector('.message:has-text("mensagem errada")', { state: 'detached' });
+  await b.waitForSelector('.message:has-text("mensagem errada")', { state: 'detached' });
   await b.fill('#text', '/eco x=1');
   await b.click('#composer button[type=submit]');
   await b.waitForSelector('#send-error:has-text("Comandos só funcionam nos canais de um servidor.")');

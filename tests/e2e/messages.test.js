@@ -2,7 +2,7 @@
 'use strict';
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { startServer, api, register, appWithBot, install, serverWithMembers, totp, sharedServer, acquaint } = require('./helpers');
+const { startServer, api, register, appWithBot, install, serverWithMembers, totp, sharedServer, acquaint, gatewayConnect, nextEvent } = require('./helpers');
 
 const { P } = require('./permissions');
 const BOT_BITS = P.VER_CANAL | P.ENVIAR_MENSAGENS | P.ADICIONAR_REACOES | P.FIXAR_MENSAGENS;
@@ -517,6 +517,48 @@ test('DMs: send and read between the two people only', async () => {
   assert.equal((await api(srv.url, 'GET', url, { token: c.token })).status, 404);
   assert.equal((await api(srv.url, 'POST', url, { token: c.token, body: { content: 'x' } })).status, 404);
   assert.equal((await api(srv.url, 'POST', url, { token: a.token, body: {} })).status, 400);
+});
+
+test('DMs: one edits and deletes one\'s own message; both pages hear it; nobody else may, nor anywhere else', async () => {
+  const a = await register(srv.url);
+  const b = await register(srv.url);
+  const c = await register(srv.url);
+  await acquaint(srv.url, a, b, c);
+  const dm = (await api(srv.url, 'POST', '/api/users/@me/dms', { token: a.token, body: { userId: b.user.id } })).body.channel;
+  const other = (await api(srv.url, 'POST', '/api/users/@me/dms', { token: a.token, body: { userId: c.user.id } })).body.channel;
+  const url = `/api/dms/${dm.id}/messages`;
+  const mine = (await api(srv.url, 'POST', url, { token: a.token, body: { content: 'oi, B' } })).body.message;
+  const hers = (await api(srv.url, 'POST', url, { token: b.token, body: { content: 'oi, A' } })).body.message;
+  const sockets = [];
+  const bSocket = await gatewayConnect(srv.url, { auth: { token: b.token } }, sockets);
+  const updated = nextEvent(bSocket, 'MESSAGE_UPDATE');
+  const edited = await api(srv.url, 'PATCH', `${url}/${mine.id}`, { token: a.token, body: { content: 'olá, B' } });
+  assert.equal(edited.status, 200);
+  assert.equal(edited.body.message.content, 'olá, B');
+  assert.ok(edited.body.message.editedAt);
+  const { id, content, serverId, channelId } = await updated;
+  assert.deepEqual({ id, content, serverId, channelId }, { id: mine.id, content: 'olá, B', serverId: null, channelId: dm.id });
+  const refusals = [
+    [b.token, 'PATCH', `${url}/${mine.id}`, { content: 'x' }, 403, 'Só quem escreveu a mensagem pode editá-la'],
+    [a.token, 'DELETE', `${url}/${hers.id}`, undefined, 403, 'Só quem escreveu a mensagem pode apagá-la'],
+    [c.token, 'PATCH', `${url}/${mine.id}`, { content: 'x' }, 404, 'Conversa não encontrada'],
+    [c.token, 'DELETE', `${url}/${mine.id}`, undefined, 404, 'Conversa não encontrada'],
+    [a.token, 'PATCH', `/api/dms/${other.id}/messages/${mine.id}`, { content: 'x' }, 404, 'Mensagem não encontrada'],
+    [a.token, 'PATCH', `${url}/nada`, { content: 'x' }, 404, 'Mensagem não encontrada'],
+    [a.token, 'PATCH', `${url}/${mine.id}`, {}, 400, 'content: obrigatório'],
+    [a.token, 'PATCH', `${url}/${mine.id}`, { content: 'x'.repeat(4001) }, 400, null],
+  ];
+  for (const [token, method, path, body, status, error] of refusals) {
+    const r = await api(srv.url, method, path, { token, body });
+    assert.equal(r.status, status, `${method} ${path}`);
+    if (error) assert.equal(r.body.error, error);
+  }
+  const deleted = nextEvent(bSocket, 'MESSAGE_DELETE');
+  assert.equal((await api(srv.url, 'DELETE', `${url}/${mine.id}`, { token: a.token })).status, 200);
+  assert.deepEqual(await deleted, { id: mine.id, serverId: null, channelId: dm.id });
+  assert.deepEqual((await api(srv.url, 'GET', url, { token: b.token })).body.messages.map((m) => m.content), ['oi, A']);
+  assert.equal((await api(srv.url, 'DELETE', `${url}/${mine.id}`, { token: a.token })).status, 404, 'gone');
+  for (const s of sockets) s.close();
 });
 
 test('read state: unread until read up to the newest message by someone else, never back; threads, DMs, hidden channels; bad marks refused', async () => {

@@ -211,8 +211,7 @@ function messageItem(m) {
     li.append(el('small', { class: 'muted', text: 'Só você vê esta mensagem.' }));
     return li;
   }
-  if (chat.dm) return li; // a DM has no reactions, pins nor edits
-  li.append(reactions(m));
+  if (!chat.dm) li.append(reactions(m)); // a DM has no reactions nor pins
   head.append(messageActions(m));
   return li;
 }
@@ -222,6 +221,12 @@ function messageActions(m) {
   const box = el('span', { class: 'actions-inline' });
   const action = (text, label, fn) => box.append(el('button', { type: 'button', class: 'link-button small', text, 'aria-label': label, onclick: fn }));
   const mine = m.fromId === chat.me.id;
+  if (chat.dm) { // the two people: each answers, edits and deletes their own
+    action('Responder', 'Responder a esta mensagem', () => startReply(m));
+    if (mine) action('Editar', 'Editar esta mensagem', () => startEdit(m));
+    if (mine) action('Apagar', 'Apagar esta mensagem', (event) => remove(m, event));
+    return box;
+  }
   if (chat.perms & PERM.ENVIAR_MENSAGENS) action('Responder', 'Responder a esta mensagem', () => startReply(m));
   if (mine && !m.applicationId && chat.perms & PERM.ENVIAR_MENSAGENS) action('Editar', 'Editar esta mensagem', () => startEdit(m));
   if (chat.perms & PERM.FIXAR_MENSAGENS) action(m.pinned ? 'Desafixar' : 'Fixar', m.pinned ? 'Desafixar esta mensagem' : 'Fixar esta mensagem', () => togglePin(m));
@@ -281,14 +286,15 @@ function startEdit(m) {
   field.value = m.content;
   const save = async () => {
     try {
-      showMessage((await api('PATCH', `/api/servers/${chat.sid}/channels/${chat.cid}/messages/${m.id}`, { content: field.value.trim() })).message);
+      showMessage((await api('PATCH', `${messagesPath()}/${m.id}`, { content: field.value.trim() })).message);
+      $('#text').focus();
     } catch (e) {
       showError($('#send-error'), e);
     }
   };
   field.addEventListener('keydown', (e) => {
     if (e.key === 'Enter' && !e.shiftKey) { e.preventDefault(); save(); }
-    if (e.key === 'Escape') showMessage(m);
+    if (e.key === 'Escape') { showMessage(m); $('#text').focus(); }
   });
   const content = li.querySelector('.content');
   const form = el('div', { class: 'edit-box' }, field,
@@ -296,6 +302,16 @@ function startEdit(m) {
   if (content) content.replaceWith(form);
   else li.querySelector('.head').after(form);
   field.focus();
+}
+
+// ↑ in an empty composer edits one's newest message shown here, as on Discord and Slack.
+function editLastOwn(event) {
+  const own = [...chat.messages.values()].filter((m) => m.fromId === chat.me.id && !m.applicationId && !(m.flags & 64) &&
+                                                     document.getElementById(`m-${m.id}`));
+  const last = own.sort((a, b) => (a.id < b.id ? -1 : 1)).pop();
+  if (!last || !(chat.dm || chat.perms & PERM.ENVIAR_MENSAGENS)) return;
+  event.preventDefault();
+  startEdit(last);
 }
 
 async function togglePin(m) {
@@ -347,7 +363,7 @@ async function remove(m, event) {
   if (!(event && event.shiftKey) && !confirm('Apagar esta mensagem? Não dá para desfazer.')) return;
   $('#send-error').hidden = true;
   try {
-    await api('DELETE', `/api/servers/${chat.sid}/channels/${chat.cid}/messages/${m.id}`);
+    await api('DELETE', `${messagesPath()}/${m.id}`);
     forget(m.id);
   } catch (e) {
     showError($('#send-error'), e);
@@ -994,6 +1010,7 @@ async function main() {
   $('#messages').addEventListener('scroll', () => { if ($('#messages').scrollTop < 80) loadOlder(); });
   $('#text').addEventListener('keydown', (e) => {
     if (e.key === 'Enter' && !e.shiftKey) send(e);
+    if (e.key === 'ArrowUp' && !$('#text').value) editLastOwn(e);
   });
   $('#modal-cancel').addEventListener('click', () => $('#modal').close());
   $('#create-server').addEventListener('submit', async (e) => {
