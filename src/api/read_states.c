@@ -46,8 +46,9 @@ static int unread_in_server(struct api_call *c, const char *sid, json_t *out)
             channel_in(channels, parent ? parent : json_string_value(json_object_get(row, "id")));
         if (ch && api__channel_perms(&a, ch) & PERM_VER_CANAL)
             json_array_append_new(
-                out, json_pack("{sOsssO}", "channelId", json_object_get(row, "id"), "serverId", sid,
-                               "lastMessageId", json_object_get(row, "lastMessageId")));
+                out, json_pack("{sOsssOsO}", "channelId", json_object_get(row, "id"), "serverId",
+                               sid, "lastMessageId", json_object_get(row, "lastMessageId"),
+                               "lastReadId", json_object_get(row, "lastReadId")));
     }
     rc = rows ? 0 : -1;
     json_decref(rows);
@@ -67,9 +68,10 @@ static void unread_list(struct api_call *c)
     }
     for (size_t i = 0; i < json_array_size(dms); i++) {
         json_t *dm = json_array_get(dms, i);
-        json_array_append_new(out, json_pack("{sOsnsO}", "channelId", json_object_get(dm, "id"),
+        json_array_append_new(out, json_pack("{sOsnsOsO}", "channelId", json_object_get(dm, "id"),
                                              "serverId", "lastMessageId",
-                                             json_object_get(dm, "lastMessageId")));
+                                             json_object_get(dm, "lastMessageId"), "lastReadId",
+                                             json_object_get(dm, "lastReadId")));
     }
     json_decref(servers);
     json_decref(dms);

@@ -31,8 +31,10 @@ json_t *store_unread_in_server(struct store *db, const char *sid, const char *ui
 {
     static const char *SQL = UNREAD_OF("SELECT id AS cid, parent_id FROM channels"
                                        " WHERE server_id = $1 AND type IN ('text', 'thread')");
-    static const struct store_col COLS[] = {
-        {"id", COL_TEXT}, {"parentId", COL_TEXT}, {"lastMessageId", COL_TEXT}};
+    static const struct store_col COLS[] = {{"id", COL_TEXT},
+                                            {"parentId", COL_TEXT},
+                                            {"lastMessageId", COL_TEXT},
+                                            {"lastReadId", COL_TEXT}};
     return store__list_json(db, SQL, SV_ARGS(SV_STR(sid), SV_STR(uid)), STORE_COLS(COLS));
 }
 
@@ -40,6 +42,7 @@ json_t *store_unread_dms(struct store *db, const char *uid)
 {
     static const char *SQL =
         UNREAD_OF("SELECT channel_id AS cid FROM dm_members WHERE user_id = $1"); /* $1 = $2 */
-    static const struct store_col COLS[] = {{"id", COL_TEXT}, {"lastMessageId", COL_TEXT}};
+    static const struct store_col COLS[] = {
+        {"id", COL_TEXT}, {"lastMessageId", COL_TEXT}, {"lastReadId", COL_TEXT}};
     return store__list_json(db, SQL, SV_ARGS(SV_STR(uid), SV_STR(uid)), STORE_COLS(COLS));
 }

@@ -12,9 +12,10 @@
 int store_read_mark(struct store_writer *w, const char *uid, const char *cid, const char *mid,
                     int64_t now);
 /* The text channels and threads of server sid with a message by someone else after uid's mark
- * (or any, without one): [{id, parentId, lastMessageId}], visibility unchecked; NULL on error. */
+ * (or any, without one): [{id, parentId, lastMessageId, lastReadId}] (lastReadId: uid's mark or
+ * null), visibility unchecked; NULL on error. */
 json_t *store_unread_in_server(struct store *db, const char *sid, const char *uid);
-/* The same for uid's DMs: [{id, lastMessageId}]. */
+/* The same for uid's DMs: [{id, lastMessageId, lastReadId}]. */
 json_t *store_unread_dms(struct store *db, const char *uid);
 
 #endif

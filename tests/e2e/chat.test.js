@@ -252,6 +252,51 @@ test('history pages back as one scrolls up, keeping one\'s place', async () => {
   }
 });
 
+test('a room reads as a conversation: a line per day, "novas" after one\'s read mark, one author\'s messages grouped under their initials', async () => {
+  const clocked = await startServer({ args: ['--test-clock'] });
+  try {
+    const { owner: ana, sid, server, members: [bia] } = await serverWithMembers(clocked.url, 1);
+    const cid = server.channels[0].id;
+    const say = async (who, content) => (await api(clocked.url, 'POST', `/api/servers/${sid}/channels/${cid}/messages`, { token: who.token, body: { content } })).body.message;
+    const advance = (ms) => api(clocked.url, 'POST', '/api/test/clock', { body: { advanceMs: ms } });
+    const first = await say(bia, 'primeira');
+    await say(ana, 'lida');
+    assert.equal((await api(clocked.url, 'PUT', `/api/users/@me/read-states/${cid}`, { token: ana.token, body: { messageId: first.id } })).status, 200);
+    await advance(24 * 3600_000);
+    await say(bia, 'segunda');
+    await say(bia, 'terceira');
+    await say(ana, 'minha');
+    await advance(6 * 60_000);
+    await say(ana, 'depois');
+    const a = await openApp(ana, DESKTOP, clocked.url);
+    await a.waitForSelector('.message:has-text("depois")');
+    const flow = await a.$$eval('#messages > li', (items) => items.map((li) => (li.classList.contains('message')
+      ? `${li.classList.contains('cont') ? '+' : ''}${li.querySelector('.content').textContent}` : `[${li.textContent}]`)));
+    assert.equal(flow[0], '[Hoje]');
+    assert.match(flow[3], /^\[\d+ de \p{L}+ de \d{4}\]$/u, 'the next day, by its date');
+    assert.deepEqual([flow[1], flow[2], ...flow.slice(4)], ['primeira', 'lida', '[novas]', 'segunda', '+terceira', 'minha', 'depois'],
+      'grouped by author within 5 minutes; "novas" after the mark, not before one\'s own');
+    // Initials on a colour of one's own, once per group.
+    const initials = (text) => a.locator(`.message:has-text("${text}") .avatar`);
+    assert.equal(await initials('segunda').isVisible(), true);
+    assert.match(await initials('segunda').textContent(), /^[A-Z0-9]{1,2}$/);
+    assert.equal(await initials('terceira').isVisible(), false, 'a continuation shows no initials');
+    const hue = (text) => initials(text).evaluate((n) => getComputedStyle(n).backgroundColor);
+    assert.equal(await hue('segunda'), await hue('primeira'));
+    assert.notEqual(await hue('segunda'), await hue('minha'));
+    await shoot(a, 'chat-flow');
+    // Writing reads what came before: the line goes.
+    await a.fill('#text', 'li tudo');
+    await a.press('#text', 'Enter');
+    await a.waitForSelector('.message:has-text("li tudo")');
+    assert.equal(await a.locator('#messages .flow-line.new').count(), 0);
+    assert.deepEqual(a.problems, []);
+    await a.context().close();
+  } finally {
+    await clocked.stop();
+  }
+});
+
 test('a dropped socket loses nothing: 20 messages posted while it is down appear once each, in order, without reading the room again', async () => {
   const roomy = await startServer({ args: ['--rate-limit-scale', '100'] });
   try {

@@ -569,10 +569,10 @@ test('read state: unread until read up to the newest message by someone else, ne
   const mark = (who, cid, messageId) => api(srv.url, 'PUT', `/api/users/@me/read-states/${cid}`, { token: who.token, body: { messageId } });
   const m1 = await post(a, geral, 'um');
   const m2 = await post(a, geral, 'dois');
-  assert.deepEqual(await unread(b), [{ channelId: geral, serverId: sid, lastMessageId: m2.id }]);
+  assert.deepEqual(await unread(b), [{ channelId: geral, serverId: sid, lastMessageId: m2.id, lastReadId: null }]);
   assert.deepEqual(await unread(a), [], 'one\'s own messages are read');
   assert.deepEqual((await mark(b, geral, m1.id)).body, { ok: true });
-  assert.deepEqual((await unread(b)).map((u) => u.channelId), [geral], 'a newer one is left');
+  assert.deepEqual(await unread(b), [{ channelId: geral, serverId: sid, lastMessageId: m2.id, lastReadId: m1.id }], 'a newer one is left, after the mark');
   assert.equal((await mark(b, geral, m2.id)).status, 200);
   assert.deepEqual(await unread(b), []);
   assert.equal((await mark(b, geral, m1.id)).status, 200);
@@ -590,7 +590,7 @@ test('read state: unread until read up to the newest message by someone else, ne
   const inDm = (await api(srv.url, 'POST', `/api/dms/${dm.id}/messages`, { token: a.token, body: { content: 'oi' } })).body.message;
   const got = await unread(b);
   assert.deepEqual(got.map((u) => u.channelId).sort(), [geral, thread.id, dm.id].sort(), 'not the hidden channel');
-  assert.deepEqual(got.find((u) => u.channelId === dm.id), { channelId: dm.id, serverId: null, lastMessageId: inDm.id });
+  assert.deepEqual(got.find((u) => u.channelId === dm.id), { channelId: dm.id, serverId: null, lastMessageId: inDm.id, lastReadId: null });
   assert.equal(got.find((u) => u.channelId === thread.id).lastMessageId, inThread.id);
   assert.equal((await mark(b, dm.id, inDm.id)).status, 200);
   assert.equal((await mark(b, thread.id, inThread.id)).status, 200);

@@ -44,6 +44,7 @@ async function openDm(cid) {
   if (!d) return;
   Object.assign(chat, { dm: d, sid: null, cid, server: null, roles: [], mine: null, commands: [], usernames: [], perms: 0, forum: null });
   chat.names = new Map([[chat.me.id, chat.me.displayName || chat.me.username], [d.userId, dmName(d)]]);
+  newLineFor(cid);
   chat.unread.delete(cid);
   paintVerificationHold(); // no server: nothing to wait for
   showPanel('#room');

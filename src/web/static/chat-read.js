@@ -8,6 +8,7 @@ const reading = { timer: 0, pending: new Map() }; // room id → the newest mess
 async function loadUnread() {
   const { unread } = await api('GET', '/api/users/@me/unread');
   for (const u of unread) {
+    chat.readMarks.set(u.channelId, u.lastReadId);
     if (u.channelId === chat.cid) continue;
     chat.unread.add(u.channelId);
     if (u.serverId && u.serverId !== chat.sid) chat.unread.add(u.serverId);
@@ -17,6 +18,7 @@ async function loadUnread() {
 
 function markRead(cid, messageId) {
   if (!cid || !messageId) return;
+  chat.readMarks.set(cid, messageId);
   reading.pending.set(cid, messageId);
   if (!reading.timer) reading.timer = setTimeout(sendMarks, READ_EVERY_MS);
 }

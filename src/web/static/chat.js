@@ -36,6 +36,8 @@ const chat = {
   live: false, // the gateway connection is up
   unseenHere: 0, // messages that came to the open room while the tab was hidden
   replyTo: null, // the message the composer answers
+  readMarks: new Map(), // room id → the newest message the person has read there (chat-read.js)
+  newAfter: null, // the open room's "novas mensagens" line follows this message ID (chat-flow.js)
 };
 
 // ---- on a phone, one screen at a time: servers → channels → room ----
@@ -195,12 +197,12 @@ function mentionOf(username) {
 
 function messageItem(m) {
   const when = new Date(m.createdAt).toLocaleTimeString('pt-BR', { hour: '2-digit', minute: '2-digit' });
-  const head = el('div', { class: 'head' }, el('strong', { text: nameOf(m.fromId) }),
+  const head = el('div', { class: 'head' }, avatar(m.fromId, nameOf(m.fromId)), el('strong', { text: nameOf(m.fromId) }),
                   m.applicationId ? el('span', { class: 'bot-tag', text: 'BOT' }) : '',
                   el('time', { datetime: m.createdAt, text: when }),
                   m.editedAt ? el('span', { class: 'muted small', text: '(editada)' }) : '');
   if (m.pinned) head.append(el('span', { class: 'pin-tag', text: '📌 fixada' }));
-  const li = el('li', { class: 'message', id: `m-${m.id}` }, head);
+  const li = el('li', { class: 'message', id: `m-${m.id}`, 'data-id': m.id, 'data-at': m.createdAt, 'data-from': m.fromId }, head);
   if (m.flags & 64) li.classList.add('ephemeral');
   if (m.replyTo) li.append(el('button', { type: 'button', class: 'reply muted small', text: `↪ ${nameOf(m.replyTo.fromId)}: ${m.replyTo.preview}`,
                                           title: 'Ir à mensagem respondida', onclick: () => jumpTo(m.replyTo.id) }));
@@ -211,8 +213,13 @@ function messageItem(m) {
     li.append(el('small', { class: 'muted', text: 'Só você vê esta mensagem.' }));
     return li;
   }
-  if (!chat.dm) li.append(reactions(m)); // a DM has no reactions nor pins
-  head.append(messageActions(m));
+  const actions = messageActions(m);
+  head.append(actions);
+  if (chat.dm) return li; // a DM has no reactions nor pins
+  // Reactions show below a message that has some; "Reagir" otherwise waits in its actions.
+  const row = reactions(m);
+  if (row.querySelector('.reaction:not(.add)')) li.append(row);
+  else if (row.firstChild) actions.prepend(Object.assign(row.firstChild, { textContent: 'Reagir' }));
   return li;
 }
 
@@ -375,10 +382,14 @@ function showMessage(m) {
   const list = $('#messages');
   const old = document.getElementById(`m-${m.id}`);
   const item = messageItem(m);
-  if (old) old.replaceWith(item);
-  else {
+  if (old) {
+    item.classList.toggle('cont', old.classList.contains('cont'));
+    old.replaceWith(item);
+  } else {
     const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
+    const before = [...list.querySelectorAll('.message')].pop() || null;
     list.append(item);
+    placeInFlow(before, item);
     if (atBottom) list.scrollTop = list.scrollHeight;
   }
   $('#no-messages').hidden = true;
@@ -387,7 +398,9 @@ function showMessage(m) {
 function forget(id) {
   chat.messages.delete(id);
   const li = document.getElementById(`m-${id}`);
-  if (li) li.remove();
+  if (!li) return;
+  li.remove();
+  paintFlow();
 }
 
 // ---- loading ----
@@ -593,6 +606,7 @@ function roomOf(cid) {
 async function openChannel(cid, { behind = false } = {}) {
   stopReply();
   chat.cid = cid;
+  newLineFor(cid);
   chat.unread.delete(cid);
   chat.unread.delete(chat.sid);
   if (!behind) showPanel('#room');
@@ -628,6 +642,7 @@ function showHistory(messages, hasMore) {
   chat.hasMore = hasMore;
   chat.messages = new Map(messages.map((m) => [m.id, m]));
   $('#messages').replaceChildren(...messages.map(messageItem));
+  paintFlow();
   $('#no-messages').hidden = messages.length > 0;
   $('#composer').hidden = false;
   $('#messages').scrollTop = $('#messages').scrollHeight;
@@ -646,6 +661,7 @@ async function loadOlder() {
     const from = list.scrollHeight - list.scrollTop;
     for (const m of messages) chat.messages.set(m.id, m);
     list.prepend(...messages.map(messageItem));
+    paintFlow();
     list.scrollTop = list.scrollHeight - from;
     chat.hasMore = hasMore;
     if (messages.length) chat.oldest = messages[0].id;
@@ -705,6 +721,7 @@ async function send(event) {
     else {
       const body = { content: text };
       if (chat.replyTo) body.replyToId = chat.replyTo.id;
+      clearNewLine(); // what came before is read
       showMessage((await api('POST', messagesPath(), body)).message);
       stopReply();
     }
@@ -944,6 +961,8 @@ function connectLive() {
       if (m.applicationId && m.commandInvokerId === chat.me.id) answered(m.applicationId, null);
       if (!m.serverId) dmArrived(m);
       if ((m.threadId || m.channelId) === chat.cid) {
+        // Away from the tab: the line marks where reading stopped.
+        if (document.hidden && m.fromId !== chat.me.id && !chat.newAfter && !chat.messages.has(m.id)) chat.newAfter = lastShownId();
         showMessage(m);
         markRead(chat.cid, m.id);
         if (document.hidden && m.fromId !== chat.me.id) {

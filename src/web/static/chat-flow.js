@@ -1,0 +1,67 @@
+// How a room's messages read as a conversation: a line for each new day, a "novas mensagens"
+// line after the person's read mark, messages of one author within minutes grouped under one
+// name, and each author's initials on a colour of their own.
+'use strict';
+
+const GROUP_MS = 5 * 60 * 1000;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+function dayLabel(iso, now = new Date()) {
+  const d = new Date(iso);
+  const midnight = (x) => new Date(x.getFullYear(), x.getMonth(), x.getDate()).getTime();
+  const days = Math.round((midnight(now) - midnight(d)) / DAY_MS);
+  if (days === 0) return 'Hoje';
+  if (days === 1) return 'Ontem';
+  return d.toLocaleDateString('pt-BR', { day: 'numeric', month: 'long', year: 'numeric' });
+}
+
+// The initials of a name (two letters at most) on a hue the user's ID picks, so one person keeps
+// one colour everywhere.
+function avatar(userId, name) {
+  const words = String(name || '?').trim().split(/[\s_.-]+/).filter(Boolean);
+  const letters = (words.length > 1 ? words[0][0] + words[1][0] : (words[0] || '?').slice(0, 2)).toUpperCase();
+  let hue = 0;
+  for (const ch of String(userId)) hue = (hue * 31 + ch.charCodeAt(0)) % 360;
+  const node = el('span', { class: 'avatar', 'aria-hidden': 'true', text: letters });
+  node.style.setProperty('--hue', String(hue)); // through the DOM: the CSP refuses style attributes
+  return node;
+}
+
+// What goes before message item li, given the message item before it (or null): a day line, the
+// new-messages line, or nothing, with li marked as a continuation of its author's group.
+function placeInFlow(prev, li) {
+  const newDay = !prev || new Date(prev.dataset.at).toDateString() !== new Date(li.dataset.at).toDateString();
+  if (newDay) li.before(el('li', { class: 'flow-line day', role: 'separator', text: dayLabel(li.dataset.at) }));
+  const fresh = chat.newAfter && li.dataset.id > chat.newAfter && li.dataset.from !== chat.me.id && !$('#messages .flow-line.new');
+  if (fresh) li.before(el('li', { class: 'flow-line new', role: 'separator', 'aria-label': 'Novas mensagens', text: 'novas' }));
+  li.classList.toggle('cont', !newDay && !fresh && prev.dataset.from === li.dataset.from && !li.querySelector('.reply') &&
+                             Date.parse(li.dataset.at) - Date.parse(prev.dataset.at) < GROUP_MS);
+}
+
+// The whole list again: after a page of history, a jump, or a deletion.
+function paintFlow() {
+  const list = $('#messages');
+  for (const d of list.querySelectorAll('.flow-line')) d.remove();
+  let prev = null;
+  for (const li of list.querySelectorAll('.message')) {
+    placeInFlow(prev, li);
+    prev = li;
+  }
+}
+
+// The line goes once the person writes (what came before is read), or another room opens.
+function clearNewLine() {
+  chat.newAfter = null;
+  if ($('#messages .flow-line.new')) paintFlow();
+}
+
+// The newest message shown, or "0" (before every ID) when none is.
+function lastShownId() {
+  const last = [...$('#messages').querySelectorAll('.message')].pop();
+  return last ? last.dataset.id : '0';
+}
+
+// Opening room cid: the line goes after the person's mark there, if something came since.
+function newLineFor(cid) {
+  chat.newAfter = chat.unread.has(cid) ? chat.readMarks.get(cid) || null : null;
+}
