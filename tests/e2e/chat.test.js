@@ -625,7 +625,7 @@ test('account: two-factor set up from a QR code drawn on the page, confirmed wit
   await a.waitForSelector('#account-error:not([hidden])');
   await a.fill('#mfa-code', totp(secret));
   await a.click('#mfa-form button[type=submit]');
-  await a.waitForSelector('#mfa-state:has-text("Ativada")');
+  await a.waitForSelector('#mfa-state:text-matches("^Ativada")');
   assert.equal(await a.locator('#mfa-start:not([hidden])').count(), 0);
   assert.equal((await api(srv.url, 'GET', '/api/users/@me', { token: ana.token })).body.user.mfaEnabled, true);
   const noCode = await api(srv.url, 'POST', '/api/auth/login', { body: { username: ana.user.username, password: ana.password } });
