@@ -402,6 +402,20 @@ static void history(struct api_call *c)
     api__place_cleanup(&p);
 }
 
+/* The channel's pins, for its panel: anyone who can read the channel. */
+static void pins(struct api_call *c)
+{
+    struct place p;
+    if (api__place(c, &p))
+        return;
+    json_t *list = store_messages_pinned(c->db, p.cid);
+    if (list)
+        api__reply(c, 200, json_pack("{so}", "messages", list));
+    else
+        api__internal(c);
+    api__place_cleanup(&p);
+}
+
 static void message_delete(struct api_call *c)
 {
     struct place p;
@@ -534,6 +548,8 @@ const struct api_route api_message_routes[] = {
      API_ON_WRITER, API_BODY_SMALL},
     {HTTP_POST, "/api/servers/:sid/channels/:cid/messages/:mid/react", react, API_ANY,
      API_ON_WORKER, API_BODY_SMALL},
+    {HTTP_GET, "/api/servers/:sid/channels/:cid/pins", pins, API_ANY, API_ON_WORKER,
+     API_BODY_SMALL},
     {HTTP_POST, "/api/servers/:sid/channels/:cid/messages/:mid/pin", pin, API_ANY, API_ON_WRITER,
      API_BODY_SMALL},
     {0, NULL, NULL, 0, 0, 0},

@@ -379,6 +379,25 @@ static int reaction_toggle_job(struct store *db, void *arg)
     return reaction_toggle_at(db, arg);
 }
 
+json_t *store_messages_pinned(struct store *db, const char *channel_id)
+{
+    static const char *SQL = MESSAGE_SELECT " WHERE m.channel_id = $1 AND m.pinned = 1"
+                                            " ORDER BY m.id DESC LIMIT $2";
+    struct store_stmt *st = store__query(db, SQL, SV_ARGS(SV_STR(channel_id), SV_INT(PINS_MAX)));
+    if (!st)
+        return NULL;
+    json_t *out = json_array();
+    int rc;
+    while ((rc = store__step(st)) == STORE_ROW)
+        json_array_append_new(out, message_row(st));
+    store__finish(st);
+    if (rc != STORE_DONE) {
+        json_decref(out);
+        return NULL;
+    }
+    return out;
+}
+
 int store_reaction_toggle(struct store_writer *w, struct store_reaction_toggle *t)
 {
     return store_write(w, reaction_toggle_job, t);

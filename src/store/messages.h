@@ -54,6 +54,9 @@ json_t *store_reply_target(struct store *db, const char *id, const char *channel
 char *store_message_view_text(const struct store_new_message *m, const json_t *reply_to,
                               size_t *len);
 
+/* The pinned messages of channel_id (at most PINS_MAX), newest first, without their reactions
+ * (a pins list shows what was said). NULL on error. */
+json_t *store_messages_pinned(struct store *db, const char *channel_id);
 enum store_page_mode { PAGE_LATEST, PAGE_BEFORE, PAGE_AROUND };
 /* A page of history, oldest first; *has_more tells whether older messages exist (for
  * PAGE_AROUND: messages beyond the page on either side). bound is a message ID or a UUIDv7

@@ -376,6 +376,32 @@ test('reactions toggle per person; pins toggle; permissions and bad bodies', asy
   assert.equal((await api(srv.url, 'POST', `${w2.url}/${m2.body.message.id}/react`, { token: w2.info.botToken, body: { emoji: '👍' } })).status, 403);
 });
 
+test('a channel\'s pins: newest first, whole messages, gone when unpinned or deleted; only for who can read the channel', async () => {
+  const w = await world();
+  const pinsUrl = `/api/servers/${w.sid}/channels/${w.cid}/pins`;
+  const owner = { token: w.owner.token };
+  const pins = async (who = owner) => (await api(srv.url, 'GET', pinsUrl, { token: who.token })).body.messages.map((m) => m.content);
+  assert.deepEqual(await pins(), []);
+  const sent = [];
+  for (const content of ['um', 'dois', 'três']) sent.push((await w.send(w.owner, { content })).body.message);
+  for (const m of [sent[0], sent[2]]) assert.deepEqual((await api(srv.url, 'POST', `${w.url}/${m.id}/pin`, owner)).body, { pinned: true });
+  const got = (await api(srv.url, 'GET', pinsUrl, owner)).body.messages;
+  assert.deepEqual(got.map((m) => m.content), ['três', 'um'], 'newest first');
+  assert.deepEqual(Object.keys(got[0]), MESSAGE_KEYS);
+  assert.equal(got[0].pinned, true);
+  assert.deepEqual(await pins(w.members[0]), ['três', 'um'], 'any member who reads the channel');
+  assert.deepEqual(await pins({ token: w.info.botToken }), ['três', 'um'], 'and a bot that does');
+  await api(srv.url, 'POST', `${w.url}/${sent[2].id}/pin`, owner);
+  await api(srv.url, 'DELETE', `${w.url}/${sent[0].id}`, owner);
+  assert.deepEqual(await pins(), []);
+  const stranger = await register(srv.url);
+  assert.equal((await api(srv.url, 'GET', pinsUrl, { token: stranger.token })).status, 404);
+  await api(srv.url, 'PUT', `/api/servers/${w.sid}/channels/${w.cid}/overwrites/${w.sid}`, { token: w.owner.token, body: { type: 'role', deny: P.VER_CANAL } });
+  const hidden = await api(srv.url, 'GET', pinsUrl, { token: w.members[0].token });
+  assert.equal(hidden.status, 403);
+  assert.equal((await api(srv.url, 'GET', `/api/servers/${w.sid}/channels/${BOGUS_ID}/pins`, owner)).status, 404);
+});
+
 test('a message takes at most 20 distinct reactions; more people on one of them is still fine', async () => {
   const w = await world();
   const m = await w.botSend({ content: 'muitas reações' });
