@@ -519,6 +519,40 @@ test('typing / opens a palette of the commands and their options; keys choose, c
   bot.close();
 });
 
+test('the pins panel lists the channel\'s pins newest first, follows a pin made on another page, leads to the message and unpins', async () => {
+  const { owner: ana, sid, server, members: [bia] } = await serverWithMembers(srv.url, 1);
+  const cid = server.channels[0].id;
+  const say = async (who, content) => (await api(srv.url, 'POST', `/api/servers/${sid}/channels/${cid}/messages`, { token: who.token, body: { content } })).body.message;
+  const old = await say(ana, 'a regra antiga');
+  for (let i = 0; i < 8; i++) await say(bia, `conversa ${i}`);
+  await api(srv.url, 'POST', `/api/servers/${sid}/channels/${cid}/messages/${old.id}/pin`, { token: ana.token });
+  const a = await openApp(ana);
+  await a.waitForSelector('.message:has-text("conversa 7")');
+  await a.click('#pins-open');
+  await a.waitForSelector('#pins .pin:has-text("a regra antiga")');
+  assert.equal(await a.getAttribute('#pins-open', 'aria-expanded'), 'true');
+  // Ana's other page pins a new one: the open panel follows, newest first.
+  const b = await openApp(ana);
+  await b.waitForSelector('.message:has-text("conversa 7")');
+  await b.hover('.message:has-text("conversa 7")');
+  await b.click('.message:has-text("conversa 7") button:has-text("Fixar")');
+  await a.waitForFunction(() => [...document.querySelectorAll('#pins .pin .content')].map((c) => c.textContent).join('|') === 'conversa 7|a regra antiga');
+  await shoot(a, 'chat-pins');
+  // "Ir à mensagem" reads the page around it, and closes the panel.
+  await a.click('#pins .pin:has-text("a regra antiga") button:has-text("Ir à mensagem")');
+  await a.waitForSelector(`#m-${old.id}.flash`);
+  assert.equal(await a.isHidden('#pins'), true);
+  await a.click('#pins-open');
+  await a.click('#pins .pin:has-text("conversa 7") button:has-text("Desafixar")');
+  await a.waitForFunction(() => document.querySelectorAll('#pins .pin').length === 1);
+  await a.click('#pins .pin button:has-text("Desafixar")');
+  await a.waitForSelector('#no-pins:not([hidden])');
+  for (const p of [a, b]) {
+    assert.deepEqual(p.problems, []);
+    await p.context().close();
+  }
+});
+
 test('dark mode follows the system, and Conta can choose; the page reads well either way', async () => {
   const { owner: ana, sid, server } = await serverWithMembers(srv.url, 0);
   await api(srv.url, 'POST', `/api/servers/${sid}/channels/${server.channels[0].id}/messages`, { token: ana.token, body: { content: '**escuro** com `código` e @' + ana.user.username } });

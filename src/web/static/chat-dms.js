@@ -51,6 +51,8 @@ async function openDm(cid) {
   paintDmNav(d);
   paintUnread();
   $('#channel-title').textContent = `@ ${dmName(d)}`;
+  $('#pins-open').hidden = true; // a DM has no pins
+  togglePins(false);
   $('#text').placeholder = `Mensagem para ${dmName(d)}`;
   const { messages, hasMore } = await api('GET', `${messagesPath()}?limit=${HISTORY_PAGE}`);
   if (cid !== chat.cid) return;

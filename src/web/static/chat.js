@@ -325,7 +325,8 @@ async function togglePin(m) {
   $('#send-error').hidden = true;
   try {
     const { pinned } = await api('POST', `/api/servers/${chat.sid}/channels/${chat.cid}/messages/${m.id}/pin`);
-    showMessage({ ...m, pinned });
+    if (chat.messages.has(m.id)) showMessage({ ...chat.messages.get(m.id), pinned });
+    pinsChanged({ channelId: chat.cid });
   } catch (e) {
     showError($('#send-error'), e);
   }
@@ -613,6 +614,8 @@ async function openChannel(cid, { behind = false } = {}) {
   const { room, parent } = roomOf(cid);
   chat.perms = channelPermissions(chat.server, chat.roles, chat.mine, parent);
   $('#channel-title').textContent = room.type === 'thread' ? `↳ ${room.name} (em #${parent.name})` : `# ${room.name}`;
+  $('#pins-open').hidden = false;
+  togglePins(false);
   for (const b of document.querySelectorAll('#channels button'))
     b.setAttribute('aria-current', b.dataset.id === cid ? 'true' : 'false');
   paintUnread();
@@ -980,6 +983,7 @@ function connectLive() {
     .on('CHANNEL_PINS_UPDATE', (p) => {
       const m = chat.messages.get(p.messageId);
       if (m && p.channelId === chat.cid) showMessage({ ...m, pinned: p.pinned });
+      pinsChanged(p);
     })
     .on('SERVER_UPDATE', serverChanged)
     .on('GUILD_MEMBER_ADD', memberJoined)
@@ -1008,6 +1012,7 @@ async function main() {
     paintTitle();
   });
   $('#composer').addEventListener('submit', send);
+  $('#pins-open').addEventListener('click', () => togglePins());
   $('#reply-cancel').addEventListener('click', stopReply);
   $('#text').addEventListener('keydown', paletteKey); // first: its keys are not the composer's
   $('#text').addEventListener('input', paintPalette);

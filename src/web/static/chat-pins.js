@@ -1,0 +1,41 @@
+// The open channel's pins, in a panel under its title: what was pinned, newest first, each a way
+// to the message, and to unpin it for those who may. Read when opened, and again when a pin of
+// that channel changes while it is open.
+'use strict';
+
+async function paintPins() {
+  const cid = chat.cid;
+  const path = `/api/servers/${chat.sid}/channels/${cid}/pins`;
+  try {
+    const { messages } = await api('GET', path);
+    if (cid !== chat.cid || $('#pins').hidden) return;
+    $('#pins-list').replaceChildren(...messages.map(pinItem));
+    $('#no-pins').hidden = messages.length > 0;
+  } catch (e) {
+    showError($('#send-error'), e);
+  }
+}
+
+function pinItem(m) {
+  const when = new Date(m.createdAt).toLocaleString('pt-BR', { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
+  const item = el('li', { class: 'pin', 'data-id': m.id },
+    el('div', { class: 'head' }, el('strong', { text: nameOf(m.fromId) }), el('time', { datetime: m.createdAt, text: when })),
+    m.content ? el('div', { class: 'content' }, ...markdownNodes(parseMarkdown(m.content), mentionOf)) : el('em', { class: 'muted', text: '(sem texto)' }));
+  const actions = el('div', { class: 'pin-actions' },
+    el('button', { type: 'button', class: 'link-button small', text: 'Ir à mensagem', onclick: () => { togglePins(false); jumpTo(m.id); } }));
+  if (chat.perms & PERM.FIXAR_MENSAGENS)
+    actions.append(el('button', { type: 'button', class: 'link-button small', text: 'Desafixar', onclick: () => togglePin(m) }));
+  item.append(actions);
+  return item;
+}
+
+function togglePins(open = $('#pins').hidden) {
+  $('#pins').hidden = !open;
+  $('#pins-open').setAttribute('aria-expanded', String(open));
+  if (open) paintPins();
+}
+
+// CHANNEL_PINS_UPDATE: the panel follows while it shows that channel.
+function pinsChanged(p) {
+  if (p.channelId === chat.cid && !$('#pins').hidden) paintPins();
+}
