@@ -553,6 +553,23 @@ test('the pins panel lists the channel\'s pins newest first, follows a pin made 
   }
 });
 
+test('an error away from any form shows as a toast in view, on a phone too, and goes with ✕', async () => {
+  const ana = await register(srv.url);
+  const a = await openApp(ana, PHONE);
+  await a.fill('#invite-code', 'nao-existe');
+  await a.click('#join button[type=submit]');
+  const note = a.locator('#toasts .toast');
+  await note.waitFor();
+  assert.match(await note.textContent(), /Convite/);
+  const box = await note.boundingBox();
+  assert.ok(box.y >= 0 && box.y + box.height <= PHONE.height && box.x >= 0 && box.x + box.width <= PHONE.width, JSON.stringify(box));
+  await shoot(a, 'chat-toast');
+  await a.click('#toasts .toast button');
+  assert.equal(await note.count(), 0);
+  assert.deepEqual(a.problems, []);
+  await a.context().close();
+});
+
 test('dark mode follows the system, and Conta can choose; the page reads well either way', async () => {
   const { owner: ana, sid, server } = await serverWithMembers(srv.url, 0);
   await api(srv.url, 'POST', `/api/servers/${sid}/channels/${server.channels[0].id}/messages`, { token: ana.token, body: { content: '**escuro** com `código` e @' + ana.user.username } });

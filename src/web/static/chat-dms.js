@@ -22,7 +22,7 @@ async function startDm(userId) {
     go('room');
     await openDm(channel.id);
   } catch (e) {
-    showError($('#page-error'), e);
+    toast(e);
   }
 }
 

@@ -160,7 +160,7 @@ function wireSettings() {
       await api('DELETE', `/api/servers/${chat.sid}/members/@me`);
       location.assign('/app');
     } catch (err) {
-      showError($('#page-error'), err);
+      toast(err);
     }
   });
 }

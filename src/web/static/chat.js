@@ -281,7 +281,7 @@ async function startThread(m) {
     await loadServer(chat.sid);
     await openChannel(channel.id);
   } catch (e) {
-    showError($('#page-error'), e);
+    toast(e);
   }
 }
 
@@ -557,7 +557,7 @@ async function joinVoice(c) {
     chat.voice.set(c.id, joined.participants);
     paintVoice(c.id);
   } catch (e) {
-    showError($('#page-error'), e);
+    toast(e);
   }
 }
 
@@ -568,7 +568,7 @@ async function leaveVoice(c) {
     chat.voice.set(c.id, (chat.voice.get(c.id) || []).filter((p) => p.userId !== chat.me.id));
     paintVoice(c.id);
   } catch (e) {
-    showError($('#page-error'), e);
+    toast(e);
   }
 }
 
@@ -634,7 +634,7 @@ async function refreshRoom() {
     const { messages, hasMore } = await api('GET', `${messagesPath()}?limit=${HISTORY_PAGE}`);
     if (cid === chat.cid) showHistory(messages, hasMore);
   } catch (e) {
-    showError($('#page-error'), e);
+    toast(e);
   }
 }
 
@@ -852,6 +852,20 @@ function paintTitle() {
   document.title = n ? `(${n}) Praça` : 'Praça';
 }
 
+// ---- toasts: what went wrong away from any form, shown where the person looks ----
+
+const TOAST_MS = 8000;
+const TOASTS_MAX = 3;
+function toast(err) {
+  const box = $('#toasts');
+  const note = el('div', { class: 'toast', role: 'alert' }, el('span', { text: err instanceof Error ? err.message : String(err) }));
+  const close = () => note.remove();
+  note.append(el('button', { type: 'button', class: 'link-button', 'aria-label': 'Fechar aviso', text: '✕', onclick: close }));
+  box.append(note);
+  while (box.children.length > TOASTS_MAX) box.firstChild.remove();
+  setTimeout(close, TOAST_MS);
+}
+
 // ---- panels: the server's settings, one's account ----
 
 function showPanel(id) {
@@ -942,7 +956,7 @@ async function serverChanged({ serverId: sid, changed }) {
     if (!$('#settings').hidden) await loadSettings();
   } catch (e) {
     if (e.status === 403 || e.status === 404) location.assign('/app'); // I am no longer there
-    else showError($('#page-error'), e);
+    else toast(e);
   }
 }
 
@@ -1039,7 +1053,7 @@ async function main() {
   $('#modal-cancel').addEventListener('click', () => $('#modal').close());
   $('#create-server').addEventListener('submit', async (e) => {
     e.preventDefault();
-    const { server } = await api('POST', '/api/servers', { name: $('#server-name').value }).catch((err) => { showError($('#page-error'), err); return {}; });
+    const { server } = await api('POST', '/api/servers', { name: $('#server-name').value }).catch((err) => { toast(err); return {}; });
     if (!server) return;
     $('#server-name').value = '';
     await openServer(server.id);
@@ -1047,7 +1061,7 @@ async function main() {
   $('#join').addEventListener('submit', async (e) => {
     e.preventDefault();
     const code = $('#invite-code').value.trim().replace(/^.*\/invite\//, '');
-    const joined = await api('POST', `/api/invites/${encodeURIComponent(code)}/join`).catch((err) => { showError($('#page-error'), err); return null; });
+    const joined = await api('POST', `/api/invites/${encodeURIComponent(code)}/join`).catch((err) => { toast(err); return null; });
     if (!joined) return;
     $('#invite-code').value = '';
     await openServer(joined.server.id);
@@ -1059,7 +1073,7 @@ async function main() {
       $('#invite-box').hidden = false;
       if (!$('#invites-settings').hidden && !$('#settings').hidden) await loadInvites();
     } catch (err) {
-      showError($('#page-error'), err);
+      toast(err);
     }
   });
   $('#invite-copy').addEventListener('click', (e) => copyText($('#invite-link').textContent, e.target));
@@ -1067,7 +1081,7 @@ async function main() {
   wireScreens();
   connectLive();
   await Promise.all([loadServers(), loadDms()]);
-  await loadUnread().catch((e) => showError($('#page-error'), e));
+  await loadUnread().catch((e) => toast(e));
   const hash = new URLSearchParams(location.hash.slice(1));
   const first = chat.servers.find((s) => s.id === hash.get('server')) || chat.servers[0];
   if (hash.get('dm') && chat.dms.some((d) => d.id === hash.get('dm'))) await openDm(hash.get('dm'));
@@ -1080,4 +1094,4 @@ async function main() {
   if (chat.cid) go('room');
 }
 
-main().catch((e) => showError($('#page-error'), e));
+main().catch((e) => toast(e));
