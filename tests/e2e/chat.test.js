@@ -1219,6 +1219,35 @@ test('unread is kept on the server: marks shown on opening the page, cleared by 
   await b.context().close();
 });
 
+test('a channel, or the whole server, is marked read without opening it, and stays read after a reload', async () => {
+  const { owner: ana, members: [bia], sid, server } = await serverWithMembers(srv.url, 1);
+  const geral = server.channels[0].id;
+  const make = async (name) => (await api(srv.url, 'POST', `/api/servers/${sid}/channels`, { token: ana.token, body: { name } })).body.channel.id;
+  const [avisos, jogos, musica] = [await make('avisos'), await make('jogos'), await make('musica')];
+  const b = await openApp(bia);
+  await b.waitForSelector(`#channels button[data-id="${geral}"][aria-current=true]`);
+  for (const cid of [avisos, jogos, musica])
+    await api(srv.url, 'POST', `/api/servers/${sid}/channels/${cid}/messages`, { token: ana.token, body: { content: 'novidade' } });
+  await b.waitForFunction(() => document.querySelectorAll('#channels button.channel.unread').length === 3);
+  assert.equal(await b.isVisible('#server-read'), true);
+  await shoot(b, 'chat-mark-read');
+  await b.click('#channels button[aria-label="Marcar avisos como lida"]');
+  await b.waitForFunction(() => document.querySelectorAll('#channels button.channel.unread').length === 2);
+  assert.equal(await b.locator('#channels button[aria-label="Marcar avisos como lida"]').count(), 0);
+  const unread = async () => (await api(srv.url, 'GET', '/api/users/@me/unread', { token: bia.token })).body.unread.map((u) => u.channelId).sort();
+  await eventually(async () => JSON.stringify(await unread()) === JSON.stringify([jogos, musica].sort()) || unread(), 5000, 'avisos read on the server');
+  await b.click('#server-read');
+  await b.waitForFunction(() => document.querySelectorAll('#channels button.channel.unread').length === 0);
+  assert.equal(await b.isHidden('#server-read'), true);
+  await eventually(async () => (await unread()).length === 0 || unread(), 5000, 'all read on the server');
+  await b.reload();
+  await b.waitForSelector('#live.on');
+  await b.waitForSelector(`#channels button[data-id="${musica}"]`);
+  assert.equal(await b.locator('#channels button.channel.unread').count(), 0);
+  assert.deepEqual(b.problems, []);
+  await b.context().close();
+});
+
 test('who is typing shows above the composer on the other page, and goes when the message comes; a /command says nothing', async () => {
   const { owner: ana, server, members: [bia] } = await serverWithMembers(srv.url, 1);
   const a = await openApp(ana);

@@ -9,6 +9,7 @@ async function loadUnread() {
   const { unread } = await api('GET', '/api/users/@me/unread');
   for (const u of unread) {
     chat.readMarks.set(u.channelId, u.lastReadId);
+    chat.newest.set(u.channelId, { serverId: u.serverId, id: u.lastMessageId });
     if (u.channelId === chat.cid) continue;
     chat.unread.add(u.channelId);
     if (u.serverId && u.serverId !== chat.sid) chat.unread.add(u.serverId);
@@ -29,4 +30,31 @@ async function sendMarks() {
   reading.pending.clear();
   for (const [cid, messageId] of marks)
     await api('PUT', `/api/users/@me/read-states/${cid}`, { messageId }).catch(() => {}); // the next read tries again
+}
+
+// Marked read without being opened: one room, or every room of the open server, up to the newest
+// message the page knows of there.
+function markRoomRead(cid) {
+  const newest = chat.newest.get(cid);
+  if (newest) markRead(cid, newest.id);
+  chat.unread.delete(cid);
+}
+
+function markServerRead(sid) {
+  for (const [cid, newest] of chat.newest) if (newest.serverId === sid && chat.unread.has(cid)) markRoomRead(cid);
+  chat.unread.delete(sid);
+  paintUnread();
+}
+
+// A ✓ beside each unread channel of the open server, and "mark all" when there is one.
+function paintMarkRead() {
+  for (const b of document.querySelectorAll('#channels .mark-read')) b.remove();
+  let any = false;
+  for (const b of document.querySelectorAll('#channels button.channel.unread')) {
+    any = true;
+    const name = b.textContent.replace(/^(# |↳ )/, '');
+    b.after(el('button', { type: 'button', class: 'mark-read', text: '✓', title: 'Marcar como lida', 'aria-label': `Marcar ${name} como lida`,
+                           onclick: () => { markRoomRead(b.dataset.id); paintUnread(); } }));
+  }
+  $('#server-read').hidden = !any;
 }

@@ -38,6 +38,7 @@ const chat = {
   replyTo: null, // the message the composer answers
   readMarks: new Map(), // room id → the newest message the person has read there (chat-read.js)
   newAfter: null, // the open room's "novas mensagens" line follows this message ID (chat-flow.js)
+  newest: new Map(), // room id → {serverId, id}: the newest message by someone else known there
 };
 
 // ---- on a phone, one screen at a time: servers → channels → room ----
@@ -834,6 +835,7 @@ function openModal(m) {
 
 function markUnread(m) {
   chat.unread.add(m.threadId || m.channelId);
+  chat.newest.set(m.threadId || m.channelId, { serverId: m.serverId, id: m.id });
   if (m.serverId && m.serverId !== chat.sid) chat.unread.add(m.serverId);
   paintUnread();
 }
@@ -841,6 +843,7 @@ function markUnread(m) {
 function paintUnread() {
   for (const b of document.querySelectorAll('#channels button, #dms button')) b.classList.toggle('unread', chat.unread.has(b.dataset.id));
   for (const b of document.querySelectorAll('#servers button')) b.classList.toggle('unread', chat.unread.has(b.dataset.id));
+  paintMarkRead();
   paintTitle();
 }
 
@@ -1027,6 +1030,7 @@ async function main() {
   });
   $('#composer').addEventListener('submit', send);
   $('#pins-open').addEventListener('click', () => togglePins());
+  $('#server-read').addEventListener('click', () => markServerRead(chat.sid));
   $('#reply-cancel').addEventListener('click', stopReply);
   $('#text').addEventListener('keydown', paletteKey); // first: its keys are not the composer's
   $('#text').addEventListener('input', paintPalette);
