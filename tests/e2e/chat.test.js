@@ -570,6 +570,60 @@ test('an error away from any form shows as a toast in view, on a phone too, and 
   await a.context().close();
 });
 
+test('notifications: asked once; a DM and a mention notify while the tab is hidden, nothing while it is in view; a click opens the room', async () => {
+  const { owner: ana, sid, server, members: [bia] } = await serverWithMembers(srv.url, 1);
+  const geral = server.channels[0].id;
+  const context = await browser.newContext({ viewport: DESKTOP });
+  await context.grantPermissions(['notifications'], { origin: srv.url });
+  await context.addCookies([{ name: 'session', value: bia.token, url: srv.url }]);
+  // The page's view of the tab and of Notification, as a test can drive them.
+  await context.addInitScript(() => {
+    window.shown = [];
+    window.tabHidden = false;
+    Object.defineProperty(document, 'visibilityState', { get: () => (window.tabHidden ? 'hidden' : 'visible') });
+    Object.defineProperty(document, 'hidden', { get: () => window.tabHidden });
+    let permission = 'default';
+    window.Notification = class {
+      static get permission() { return permission; }
+      static async requestPermission() { permission = 'granted'; return permission; }
+      constructor(title, options) { this.title = title; this.body = options.body; window.shown.push(this); }
+      close() {}
+    };
+  });
+  const b = await context.newPage();
+  b.problems = [];
+  b.on('pageerror', (e) => b.problems.push(e.message));
+  await b.goto(`${srv.url}/app`);
+  await b.waitForSelector('#live.on');
+  await b.waitForSelector('#notify-ask:not([hidden])');
+  await shoot(b, 'chat-notify-ask');
+  await b.click('#notify-yes');
+  await b.waitForSelector('#notify-ask', { state: 'hidden' });
+  const say = (content) => api(srv.url, 'POST', `/api/servers/${sid}/channels/${geral}/messages`, { token: ana.token, body: { content } });
+  await say(`@${bia.user.username} visível`); // in view: nothing
+  await b.waitForSelector('.message:has-text("visível")');
+  await b.evaluate(() => { window.tabHidden = true; document.dispatchEvent(new Event('visibilitychange')); });
+  await say('sem menção');
+  await say(`@${bia.user.username} olha isso`);
+  await b.waitForSelector('.message:has-text("olha isso")');
+  const dm = (await api(srv.url, 'POST', '/api/users/@me/dms', { token: ana.token, body: { userId: bia.user.id } })).body.channel;
+  await api(srv.url, 'POST', `/api/dms/${dm.id}/messages`, { token: ana.token, body: { content: 'em particular' } });
+  await b.waitForFunction(() => window.shown.length === 2);
+  const shown = await b.evaluate(() => window.shown.map((n) => ({ title: n.title, body: n.body })));
+  const name = ana.user.displayName || ana.user.username;
+  assert.deepEqual(shown, [{ title: `${name} em ${server.server.name}`, body: `@${bia.user.username} olha isso` },
+                           { title: `${name} (mensagem direta)`, body: 'em particular' }]);
+  await b.evaluate(() => window.shown[1].onclick());
+  await b.waitForSelector(`#channel-title:has-text("@ ${name}")`);
+  await b.waitForSelector('.message:has-text("em particular")');
+  // Asked once: a reload does not ask again.
+  await b.reload();
+  await b.waitForSelector('#live.on');
+  assert.equal(await b.isHidden('#notify-ask'), true);
+  assert.deepEqual(b.problems, []);
+  await context.close();
+});
+
 test('dark mode follows the system, and Conta can choose; the page reads well either way', async () => {
   const { owner: ana, sid, server } = await serverWithMembers(srv.url, 0);
   await api(srv.url, 'POST', `/api/servers/${sid}/channels/${server.channels[0].id}/messages`, { token: ana.token, body: { content: '**escuro** com `código` e @' + ana.user.username } });

@@ -980,6 +980,7 @@ function connectLive() {
       typingStopped(m.fromId);
       if (m.applicationId && m.commandInvokerId === chat.me.id) answered(m.applicationId, null);
       if (!m.serverId) dmArrived(m);
+      notifyArrived(m);
       if ((m.threadId || m.channelId) === chat.cid) {
         // Away from the tab: the line marks where reading stopped.
         if (document.hidden && m.fromId !== chat.me.id && !chat.newAfter && !chat.messages.has(m.id)) chat.newAfter = lastShownId();
@@ -1083,6 +1084,7 @@ async function main() {
   $('#invite-copy').addEventListener('click', (e) => copyText($('#invite-link').textContent, e.target));
   wirePanels();
   wireScreens();
+  wireNotify();
   connectLive();
   await Promise.all([loadServers(), loadDms()]);
   await loadUnread().catch((e) => toast(e));
