@@ -17,6 +17,9 @@
 
 #define INVITE_CODE_LEN 10
 #define INVITE_AGE_MAX  (7LL * 24 * 3600) /* seconds */
+/* An invite nobody gave an age to ends in 7 days, as Discord's: a link pasted somewhere public
+ * stops working on its own; 0 asks for one that never ends. */
+#define INVITE_AGE_DEFAULT INVITE_AGE_MAX
 
 static void invite_code(char out[INVITE_CODE_LEN + 1])
 {
@@ -34,7 +37,7 @@ static void invite_create(struct api_call *c)
     const char *sid = api__server(c, &a, PERM_CRIAR_CONVITE);
     if (!sid)
         return;
-    int64_t max_uses = 0, max_age = 0;
+    int64_t max_uses = 0, max_age = INVITE_AGE_DEFAULT;
     json_t *body = c->req->body.len ? api__body(c) : NULL;
     if (c->req->body.len &&
         (!body || api__in_int(c, body, "maxUses", 0, 100, API_IN_NULLABLE, &max_uses) < 0 ||

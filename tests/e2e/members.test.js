@@ -89,7 +89,13 @@ test('invites listed and revoked by GERENCIAR_SERVIDOR: only those still usable 
   const used = await make({ maxUses: 1 });
   assert.equal((await api(srv.url, 'POST', `/api/invites/${used.code}/join`, { token: (await register(srv.url)).token })).status, 200);
   const timed = await make({ maxAgeSeconds: 60 });
-  const open = await make({});
+  const open = await make({ maxAgeSeconds: 0 });
+  const week = await make({});
+  const weekMs = Date.parse(week.expiresAt) - Date.now();
+  assert.ok(weekMs > 7 * 86400_000 - 120_000 && weekMs <= 7 * 86400_000 + 120_000, `no age given: 7 days (${week.expiresAt})`);
+  const unsaid = await make({ maxAgeSeconds: null });
+  assert.ok(Math.abs(Date.parse(unsaid.expiresAt) - Date.parse(week.expiresAt)) < 120_000, 'null: the default too');
+  for (const i of [week, unsaid]) await api(srv.url, 'DELETE', `${path}/${i.code}`, { token: owner.token });
   const list = async (who = owner) => api(srv.url, 'GET', path, { token: who.token });
   let got = await list();
   assert.equal(got.status, 200);
