@@ -123,20 +123,27 @@ static void role_patch(struct api_call *c)
     json_t *body = api__body(c);
     const char *name;
     uint64_t perms = 0;
-    int64_t color = -1;
+    int64_t color = -1, position = 0;
     int mentionable = -1;
-    int has_perms;
+    int has_perms, has_position;
     if (!body || api__in_str(c, body, "name", 1, 100, API_IN_TRIM, &name) < 0 ||
         (has_perms = api__in_perms(c, body, "permissions", 0, &perms)) < 0 ||
         api__in_int(c, body, "color", 0, 0xFFFFFF, 0, &color) < 0 ||
+        (has_position = api__in_int(c, body, "position", 1, ROLES_MAX, 0, &position)) < 0 ||
         api__in_bool(c, body, "mentionable", 0, &mentionable) < 0 || grantable(c, &a, perms))
         return;
-    if (is_everyone && name) {
-        api__bad(c, "name", "o cargo @everyone não pode ser renomeado");
+    if (is_everyone && (name || has_position)) {
+        api__bad(c, name ? "name" : "position",
+                 name ? "o cargo @everyone não pode ser renomeado"
+                      : "o cargo @everyone fica sempre abaixo de todos");
         return;
     }
+    /* A role moves only to a place below the mover's own highest role. */
+    if (has_position && api__role_below(c, &a, position))
+        return;
     if (store_role_update(c->svc->writer, rid, name, has_perms ? (int64_t)perms : -1, color,
-                          mentionable) < 0) {
+                          mentionable) < 0 ||
+        (has_position && store_role_move(c->svc->writer, rid, &position) < 0)) {
         api__internal(c);
         return;
     }

@@ -106,6 +106,59 @@ int store_role_delete(struct store_writer *w, const char *rid)
     return store_write(w, role_delete, &r);
 }
 
+/* The role to move and where, for the writer's job. */
+struct role_move {
+    const char *id;
+    int64_t to;
+};
+
+/* The roles between the old and the new place shift by one toward the old one, so positions
+ * stay 1..n without gaps; the new place is clamped to the top. */
+static int role_move(struct store *db, void *arg)
+{
+    static const char *SQL_POS =
+        "SELECT server_id, position,"
+        " (SELECT max(position) FROM roles r WHERE r.server_id = roles.server_id)"
+        " FROM roles WHERE id = $1";
+    static const char *SQL_DOWN = "UPDATE roles SET position = position + 1"
+                                  " WHERE server_id = $1 AND position >= $2 AND position < $3";
+    static const char *SQL_UP = "UPDATE roles SET position = position - 1"
+                                " WHERE server_id = $1 AND position > $3 AND position <= $2";
+    static const char *SQL_SET = "UPDATE roles SET position = $2 WHERE id = $1";
+    struct role_move *m = arg;
+    struct store_stmt *st = store__query(db, SQL_POS, SV_ARGS(SV_STR(m->id)));
+    if (!st)
+        return STORE_ERR;
+    int rc = store__step(st);
+    char sid[40] = "";
+    int64_t from = 0, top = 0;
+    if (rc == STORE_ROW) {
+        store__text_copy(st, 0, sid, sizeof sid);
+        from = store__int(st, 1);
+        top = store__int(st, 2);
+    }
+    store__finish(st);
+    if (rc != STORE_ROW)
+        return rc;
+    if (m->to > top)
+        m->to = top;
+    if (m->to == from)
+        return STORE_DONE;
+    rc = store__exec(db, m->to < from ? SQL_DOWN : SQL_UP,
+                     SV_ARGS(SV_STR(sid), SV_INT(m->to), SV_INT(from)));
+    if (rc == STORE_DONE)
+        rc = store__exec(db, SQL_SET, SV_ARGS(SV_STR(m->id), SV_INT(m->to)));
+    return rc;
+}
+
+int store_role_move(struct store_writer *w, const char *rid, int64_t *position)
+{
+    struct role_move m = {rid, *position};
+    int rc = store_write(w, role_move, &m);
+    *position = m.to;
+    return rc;
+}
+
 int store_member_role_add(struct store_writer *w, const char *sid, const char *uid, const char *rid)
 {
     static const char *SQL = "INSERT INTO member_roles (server_id, user_id, role_id)"

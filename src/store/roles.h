@@ -20,6 +20,9 @@ int store_role_update(struct store_writer *w, const char *rid, const char *name,
                       int64_t permissions, int64_t color, int mentionable);
 /* Deletes the role, its overwrites, and closes the gap in the positions above it. */
 int store_role_delete(struct store_writer *w, const char *rid);
+/* Moves role rid to *position (1 = just above @everyone; past the top: the top, written back
+ * to *position), the roles in between shifting by one. */
+int store_role_move(struct store_writer *w, const char *rid, int64_t *position);
 int store_member_role_add(struct store_writer *w, const char *sid, const char *uid,
                           const char *rid);
 int store_member_role_remove(struct store_writer *w, const char *sid, const char *uid,

@@ -290,6 +290,37 @@ test('role hierarchy: no managing roles at or above one\'s own, no granting bits
   assert.equal((await api(srv.url, 'PUT', `/api/servers/${sid}/members/${BOGUS_ID}/roles/${low.body.role.id}`, { token: owner.token })).status, 404);
 });
 
+test('role order: a role moves to a new place, the others close up; never to or above one\'s own highest, never @everyone', async () => {
+  const { owner, sid, members: [mod] } = await serverWithMembers(srv.url, 1);
+  const make = async (name) => (await api(srv.url, 'POST', `/api/servers/${sid}/roles`, { token: owner.token, body: { name } })).body.role.id;
+  const a = await make('A');
+  const b = await make('B');
+  const c = await make('C'); // new roles go just above @everyone: C 1, B 2, A 3
+  const order = async () => (await api(srv.url, 'GET', `/api/servers/${sid}`, { token: owner.token })).body.roles
+    .sort((x, y) => y.position - x.position).map((r) => [r.name, r.position]);
+  assert.deepEqual(await order(), [['A', 3], ['B', 2], ['C', 1], ['@everyone', 0]]);
+  const move = (who, rid, position) => api(srv.url, 'PATCH', `/api/servers/${sid}/roles/${rid}`, { token: who.token, body: { position } });
+  const up = await move(owner, c, 3);
+  assert.equal(up.status, 200);
+  assert.equal(up.body.role.position, 3);
+  assert.deepEqual(await order(), [['C', 3], ['A', 2], ['B', 1], ['@everyone', 0]]);
+  assert.equal((await move(owner, c, 1)).body.role.position, 1);
+  assert.deepEqual(await order(), [['A', 3], ['B', 2], ['C', 1], ['@everyone', 0]]);
+  assert.equal((await move(owner, b, 250)).body.role.position, 3, 'past the top: the top');
+  assert.deepEqual(await order(), [['B', 3], ['A', 2], ['C', 1], ['@everyone', 0]]);
+  for (const bad of [0, -1, 251, 'x', 1.5]) assert.equal((await move(owner, a, bad)).status, 400, JSON.stringify(bad));
+  const everyone = await move(owner, sid, 2);
+  assert.equal(everyone.status, 400);
+  assert.equal(everyone.body.error, 'position: o cargo @everyone fica sempre abaixo de todos');
+  // A moderator holding A (at 2) with GERENCIAR_CARGOS moves C below A, but not to A's place or above.
+  await api(srv.url, 'PATCH', `/api/servers/${sid}/roles/${a}`, { token: owner.token, body: { permissions: P.GERENCIAR_CARGOS } });
+  await api(srv.url, 'PUT', `/api/servers/${sid}/members/${mod.user.id}/roles/${a}`, { token: owner.token });
+  assert.equal((await move(mod, c, 2)).status, 403, 'to its own level');
+  assert.equal((await move(mod, c, 3)).status, 403, 'above it');
+  assert.equal((await move(mod, b, 1)).status, 403, 'a role above its own stays where it is');
+  assert.deepEqual(await order(), [['B', 3], ['A', 2], ['C', 1], ['@everyone', 0]]);
+});
+
 test('creating servers, invites and reactions is limited per account (429 with retryAfterMs)', async () => {
   const s = await startServer();
   try {
