@@ -157,12 +157,13 @@ int store_unban(struct store_writer *w, const char *sid, const char *uid, int64_
 
 json_t *store_bans_json(struct store *db, const char *sid)
 {
-    static const char *SQL = "SELECT user_id, reason, banned_by, created_at FROM bans"
-                             " WHERE server_id = $1 ORDER BY created_at, user_id";
-    static const struct store_col COLS[] = {{"userId", COL_TEXT},
-                                            {"reason", COL_TEXT},
-                                            {"bannedBy", COL_TEXT},
-                                            {"createdAt", COL_TIME}};
+    static const char *SQL =
+        "SELECT b.user_id, b.reason, b.banned_by, b.created_at, u.username, u.display_name"
+        " FROM bans b JOIN users u ON u.id = b.user_id"
+        " WHERE b.server_id = $1 ORDER BY b.created_at, b.user_id";
+    static const struct store_col COLS[] = {{"userId", COL_TEXT},   {"reason", COL_TEXT},
+                                            {"bannedBy", COL_TEXT}, {"createdAt", COL_TIME},
+                                            {"username", COL_TEXT}, {"displayName", COL_TEXT}};
     return store__list_json(db, SQL, SV_ARGS(SV_STR(sid)), STORE_COLS(COLS));
 }
 

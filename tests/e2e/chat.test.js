@@ -59,6 +59,14 @@ async function shoot(page, name) {
   await page.setViewportSize(DESKTOP);
 }
 
+// The server's settings, at one of their sections (Servidor, Canais, Cargos, Membros, Convites,
+// Moderação, Bots).
+async function openSettings(page, tab) {
+  await page.click('#settings-open');
+  await page.click(`#settings-tabs [role=tab]:text-is("${tab}")`);
+  await page.waitForSelector(`#settings-tabs [role=tab][aria-selected=true]:text-is("${tab}")`);
+}
+
 // A bot that answers /eco with an embed, a button and a select; the button edits the message,
 // the select too, and "form" opens a form whose submission gets an ephemeral thanks.
 async function startBot(info) {
@@ -97,7 +105,7 @@ test('two people and a bot: a server made on the page, the bot installed through
   const sid = new URLSearchParams((await a.evaluate(() => location.hash)).slice(1)).get('server');
   assert.equal(await a.textContent('#server-title'), 'Servidor de teste');
   const consent = `${srv.url}/oauth2/authorize?` + new URLSearchParams({ client_id: info.app.clientId, redirect_uri: info.redirect, permissions: String(P.VER_CANAL | P.ENVIAR_MENSAGENS) });
-  await a.click('#settings-open');
+  await openSettings(a, 'Bots');
   await a.fill('#install-link', consent);
   await a.click('#install button[type=submit]');
   await a.waitForSelector('#consent:not([hidden])');
@@ -211,7 +219,7 @@ test('two people and a bot: a server made on the page, the bot installed through
   assert.equal(await b.locator('#channels button.unread').count(), 0);
 
   // A uninstalls the bot from the server's settings; its command is gone.
-  await a.click('#settings-open');
+  await openSettings(a, 'Bots');
   await a.waitForSelector('#apps li');
   assert.match(await a.textContent('#apps li'), /Eco[\s\S]*Ver canais, Enviar mensagens/);
   await shoot(a, 'chat-settings');
@@ -816,7 +824,7 @@ test('server settings: roles and their permissions, the name and the rules; the 
   assert.equal(await b.locator('#settings-open:not([hidden])').count(), 0, 'Bia manages nothing here');
   assert.equal(await b.locator('.message button:has-text("Fixar")').count(), 0);
 
-  await a.click('#settings-open');
+  await openSettings(a, 'Cargos');
   await a.waitForSelector(`#roles details[data-id="${sid}"]`);
   await a.fill('#role-name', 'Moderação');
   await a.check('#role-perms input[data-perm=FIXAR_MENSAGENS]');
@@ -830,10 +838,11 @@ test('server settings: roles and their permissions, the name and the rules; the 
   const everyone = `#roles details[data-id="${sid}"]`;
   await a.click(`${everyone} summary`);
   await a.uncheck(`${everyone} input[data-perm=ADICIONAR_REACOES]`);
-  await a.click(`${everyone} button:has-text("Salvar permissões")`);
-  await a.waitForSelector('#roles-done:has-text("Permissões salvas.")');
+  await a.click(`${everyone} button:text-is("Salvar")`);
+  await a.waitForSelector('#roles-done:has-text("Cargo salvo.")');
   await b.waitForSelector('.message:has-text("para reagir") button.reaction.add', { state: 'detached' });
 
+  await a.click('#settings-tabs [role=tab]:text-is("Servidor")');
   await a.fill('#server-rename', 'Praça da Bia');
   await a.check('#requires-rules');
   await a.fill('#rules-edit', 'Seja gentil.');
@@ -852,6 +861,86 @@ test('server settings: roles and their permissions, the name and the rules; the 
   await a.waitForSelector('.message:has-text("para reagir") .pin-tag');
   for (const p of [a, b]) {
     assert.deepEqual(p.problems, [], 'no script errors or CSP violations');
+    await p.context().close();
+  }
+});
+
+test('settings in sections: channels renamed, made private and deleted; roles coloured and ordered; a nickname, a ban and an unban; the icon; the server deleted', async () => {
+  const { owner: ana, sid, server, members: [bia] } = await serverWithMembers(srv.url, 1);
+  const geral = server.channels[0].id;
+  const extra = (await api(srv.url, 'POST', `/api/servers/${sid}/channels`, { token: ana.token, body: { name: 'rascunho' } })).body.channel.id;
+  const a = await openApp(ana);
+  const b = await openApp(bia);
+  await b.waitForSelector(`#channels button[data-id="${extra}"]`);
+  await openSettings(a, 'Canais');
+  assert.deepEqual(await a.$$eval('#settings-tabs [role=tab]:not([hidden])', (t) => t.map((x) => x.textContent)),
+    ['Servidor', 'Canais', 'Cargos', 'Membros', 'Convites', 'Moderação', 'Bots'], 'the owner sees every section');
+  assert.equal(await a.isHidden('#roles-settings'), true, 'one section at a time');
+  // Rename, private, delete.
+  const row = (cid) => `#channels-manage li[data-id="${cid}"]`;
+  await a.fill(`${row(geral)} input[type=text]`, 'praça');
+  await a.click(`${row(geral)} button:has-text("Renomear")`);
+  await b.waitForSelector(`#channels button[data-id="${geral}"]:has-text("praça")`);
+  await a.check(`${row(extra)} input[data-private]`);
+  await a.waitForSelector('#channels-done:has-text("agora é privado")');
+  await b.waitForSelector(`#channels button[data-id="${extra}"]`, { state: 'detached' });
+  await shoot(a, 'chat-settings-channels');
+  await a.uncheck(`${row(extra)} input[data-private]`);
+  await b.waitForSelector(`#channels button[data-id="${extra}"]`);
+  a.once('dialog', (d) => d.accept());
+  await a.click(`${row(extra)} button:has-text("Apagar")`);
+  await b.waitForSelector(`#channels button[data-id="${extra}"]`, { state: 'detached' });
+  // Roles: a colour, and an order.
+  for (const name of ['Alto', 'Baixo']) await api(srv.url, 'POST', `/api/servers/${sid}/roles`, { token: ana.token, body: { name } });
+  await a.click('#settings-tabs [role=tab]:text-is("Cargos")');
+  const role = (name) => `#roles details:has(summary:has-text("${name}"))`;
+  await a.waitForSelector(role('Baixo'));
+  const order = () => a.$$eval('#roles details summary strong', (s) => s.map((x) => x.textContent));
+  assert.deepEqual(await order(), ['Alto', 'Baixo', '@everyone'], 'a new role goes just above @everyone');
+  await a.click(`${role('Baixo')} summary`);
+  assert.equal(await a.isDisabled(`${role('Baixo')} button:has-text("↓ Descer")`), true, 'nothing below it but @everyone');
+  await a.click(`${role('Baixo')} button:has-text("↑ Subir")`);
+  await a.waitForSelector('#roles-done:has-text("Ordem salva.")');
+  assert.deepEqual(await order(), ['Baixo', 'Alto', '@everyone']);
+  await a.click(`${role('Alto')} summary`);
+  await a.fill(`${role('Alto')} input[type=color]`, '#e91e63');
+  await a.click(`${role('Alto')} button:text-is("Salvar")`);
+  await a.waitForSelector(`${role('Alto')} summary .role-dot`);
+  const saved = (await api(srv.url, 'GET', `/api/servers/${sid}`, { token: ana.token })).body.roles.find((r) => r.name === 'Alto');
+  assert.equal(saved.color, 0xe91e63);
+  await shoot(a, 'chat-settings-roles');
+  // Members: a nickname, then a ban; Moderação lists the ban and lifts it.
+  await a.click('#settings-tabs [role=tab]:text-is("Membros")');
+  const member = `#members-list li[data-id="${bia.user.id}"]`;
+  a.once('dialog', (d) => d.accept('Bia da Praça'));
+  await a.click(`${member} button:has-text("Apelido")`);
+  await a.waitForSelector(`${member} strong:text-is("Bia da Praça")`);
+  a.once('dialog', (d) => d.accept('spam'));
+  await a.click(`${member} button:has-text("Banir")`);
+  await a.waitForSelector(member, { state: 'detached' });
+  await a.click('#settings-tabs [role=tab]:text-is("Moderação")');
+  await a.waitForSelector(`#bans li[data-id="${bia.user.id}"]:has-text("motivo: spam")`);
+  await shoot(a, 'chat-settings-bans');
+  await a.click(`#bans li[data-id="${bia.user.id}"] button:has-text("Desbanir")`);
+  await a.waitForSelector('#no-bans:not([hidden])');
+  assert.equal((await api(srv.url, 'GET', `/api/servers/${sid}/bans`, { token: ana.token })).body.bans.length, 0);
+  // The icon, from a file.
+  await a.click('#settings-tabs [role=tab]:text-is("Servidor")');
+  const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+  await a.setInputFiles('#server-icon', { name: 'icone.png', mimeType: 'image/png', buffer: png });
+  await a.waitForSelector('#server-icon-preview:not([hidden])');
+  assert.match((await api(srv.url, 'GET', `/api/servers/${sid}`, { token: ana.token })).body.server.iconUrl, /^data:image\/png;base64,/);
+  await shoot(a, 'chat-settings-server');
+  // Deleting asks for the name first.
+  await a.fill('#server-delete-name', 'outro nome');
+  await a.click('#server-delete button[type=submit]');
+  await a.waitForSelector('#settings-error:has-text("não é o do servidor")');
+  await a.fill('#server-delete-name', server.server.name);
+  await a.click('#server-delete button[type=submit]');
+  await a.waitForURL(`${srv.url}/app`);
+  assert.equal((await api(srv.url, 'GET', `/api/servers/${sid}`, { token: ana.token })).status, 404);
+  for (const p of [a, b]) {
+    assert.deepEqual(p.problems, []);
     await p.context().close();
   }
 });
@@ -893,7 +982,7 @@ test('a channel made in the settings shows on the other page; a member leaves th
   const b = await openApp(bia);
   await b.waitForSelector('#server-leave:not([hidden])');
   assert.equal(await a.locator('#server-leave:not([hidden])').count(), 0, 'the owner deletes instead');
-  await a.click('#settings-open');
+  await openSettings(a, 'Canais');
   await a.waitForSelector('#channels-settings:not([hidden])');
   await a.fill('#channel-name', 'Sala nova');
   await a.selectOption('#channel-type', 'voice');
@@ -956,7 +1045,7 @@ test('members in the settings: who is connected, a role given and taken, a timeo
   const rid = role.body.role.id;
   const b = await openApp(bia);
   const a = await openApp(ana);
-  await a.click('#settings-open');
+  await openSettings(a, 'Membros');
   const row = (u) => `#members-list li[data-id="${u.user.id}"]`;
   await a.waitForSelector(`${row(bia)} .status.online`);
   await a.waitForSelector(`${row(caio)} .status.offline`);
@@ -1013,7 +1102,7 @@ test("a bot's Components V2 layout: a container with text, a section and its but
   assert.equal(await a.locator(`${card} hr.divider`).count(), 1);
   assert.equal(await a.getAttribute(`${card} .media a`, 'href'), 'https://example.com/jogo.png');
   await a.waitForSelector(`${card} .media a:has-text("🖼 Foto do jogo")`); // the proxy could not fetch it: a link
-  assert.deepEqual(await a.$$eval('img', (imgs) => imgs.map((i) => new URL(i.src).origin).filter((o) => o !== location.origin)), [], 'nothing loaded from elsewhere');
+  assert.deepEqual(await a.$$eval('img[src]', (imgs) => imgs.map((i) => new URL(i.src).origin).filter((o) => o !== location.origin)), [], 'nothing loaded from elsewhere');
   await shoot(a, 'chat-components-v2');
   await a.click(`${card} button:has-text("Mais um")`);
   await a.waitForSelector(`${card} .section:has-text("Ana: 4 pontos")`);
@@ -1024,7 +1113,7 @@ test("a bot's Components V2 layout: a container with text, a section and its but
 test('automod from the settings: blocked words and a mention cap, then a blocked message is refused with the reason', async () => {
   const { owner: ana, sid, members: [bia] } = await serverWithMembers(srv.url, 1);
   const a = await openApp(ana);
-  await a.click('#settings-open');
+  await openSettings(a, 'Moderação');
   await a.waitForSelector('#automod-settings:not([hidden])');
   await a.fill('#blocked-words', 'feio\n  chato  \n\n');
   await a.fill('#max-mentions', '3');
@@ -1186,14 +1275,22 @@ test("invites in the settings: those still valid with who made them, a new one l
   const first = (await api(srv.url, 'GET', `/api/servers/${sid}/invites`, { token: ana.token })).body.invites[0];
   const limited = await api(srv.url, 'POST', `/api/servers/${sid}/invites`, { token: ana.token, body: { maxUses: 5, maxAgeSeconds: 3600 } });
   const a = await openApp(ana);
-  await a.click('#settings-open');
+  await openSettings(a, 'Convites');
   await a.waitForSelector(`#invites li[data-code="${first.code}"]`);
   assert.match(await a.textContent(`#invites li[data-code="${limited.body.code}"]`), /0 de 5 usos · vale até .* · criado por /);
-  assert.match(await a.textContent(`#invites li[data-code="${first.code}"]`), /1 uso, sem limite · não expira/);
+  assert.match(await a.textContent(`#invites li[data-code="${first.code}"]`), /1 uso, sem limite · vale até /);
   await a.click('#invite-make');
   await a.waitForSelector('#invites li:nth-child(3)');
   const made = (await a.textContent('#invite-link')).split('/invite/')[1];
   assert.equal(await a.getAttribute('#invites li:first-child', 'data-code'), made, 'the newest first');
+  const week = (await api(srv.url, 'GET', `/api/servers/${sid}/invites`, { token: ana.token })).body.invites.find((i) => i.code === made);
+  assert.ok(Math.abs(Date.parse(week.expiresAt) - Date.now() - 7 * 86400_000) < 120_000, 'a link from "Convidar pessoas" lasts 7 days');
+  // One made in the section: for ever, at most 10 uses.
+  await a.selectOption('#invite-age', '0');
+  await a.selectOption('#invite-uses', '10');
+  await a.click('#invite-form button[type=submit]');
+  await a.waitForSelector('#invites li:nth-child(4)');
+  assert.match(await a.textContent('#invites li:first-child'), /0 de 10 usos · não expira/);
   await shoot(a, 'chat-invites');
   await a.click(`#invites li[data-code="${first.code}"] button:has-text("Revogar")`);
   await a.waitForSelector('#invites-done:has-text("revogado")');

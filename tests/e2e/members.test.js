@@ -189,6 +189,9 @@ test('ban: removes the member, blocks invites, shows in the list; unban lets the
   assert.match((await api(srv.url, 'PUT', `/api/servers/${sid}/bans/${outsider.user.id}`, { token: owner.token, body: { reason: 'x'.repeat(513) } })).body.error, /^reason: /);
   const list = await api(srv.url, 'GET', `/api/servers/${sid}/bans`, { token: owner.token });
   assert.deepEqual(list.body.bans.map((b) => b.userId).sort(), [m.user.id, stranger.user.id].sort());
+  const listed = list.body.bans.find((b) => b.userId === m.user.id);
+  assert.deepEqual({ ...listed, createdAt: null }, { userId: m.user.id, reason: 'spam', bannedBy: owner.user.id, createdAt: null,
+                                                     username: m.user.username, displayName: m.user.displayName }, 'who it is, for a list');
   assert.deepEqual((await api(srv.url, 'DELETE', `/api/servers/${sid}/bans/${m.user.id}`, { token: owner.token })).body, { ok: true });
   assert.equal((await api(srv.url, 'DELETE', `/api/servers/${sid}/bans/${m.user.id}`, { token: owner.token })).status, 404);
   assert.equal((await api(srv.url, 'POST', `/api/invites/${code}/join`, { token: m.token })).status, 200);

@@ -6,19 +6,15 @@
 const VERIFICATION_LEVELS = ['Nenhum', 'Conta com 5 minutos', 'Membro há 10 minutos', 'Verificação em duas etapas'];
 
 async function loadSettings() {
-  const base = basePermissions(chat.server, chat.roles, chat.mine);
-  $('#server-settings').hidden = !(base & PERM.GERENCIAR_SERVIDOR);
-  $('#roles-settings').hidden = !(base & PERM.GERENCIAR_CARGOS);
-  $('#channels-settings').hidden = !(base & PERM.GERENCIAR_CANAIS);
-  const moderates = base & (PERM.GERENCIAR_CARGOS | PERM.EXPULSAR_MEMBROS | PERM.MODERAR_MEMBROS);
-  $('#members-settings').hidden = !moderates;
-  if (moderates) paintMembers();
-  $('#apps-settings').hidden = !(base & PERM.GERENCIAR_SERVIDOR);
-  $('#automod-settings').hidden = !(base & PERM.GERENCIAR_SERVIDOR);
-  $('#invites-settings').hidden = !(base & PERM.GERENCIAR_SERVIDOR);
-  if (base & PERM.GERENCIAR_SERVIDOR) fillServerForm();
-  if (base & PERM.GERENCIAR_CARGOS) paintRoles();
-  if (base & PERM.GERENCIAR_SERVIDOR) await Promise.all([loadApps(), loadInvites()]);
+  const allowed = allowedSections();
+  paintTabs(allowed);
+  const shown = (id) => allowed.has(id) && !$(`#${id}`).hidden;
+  if (shown('server-settings')) { fillServerForm(); paintServerIcon(); }
+  if (shown('automod-settings')) fillServerForm();
+  if (shown('channels-settings')) paintChannelsManage();
+  if (shown('roles-settings')) paintRoles();
+  if (shown('members-settings')) paintMembers();
+  await Promise.all([shown('apps-settings') && loadApps(), shown('invites-settings') && loadInvites(), shown('bans-settings') && loadBans()]);
 }
 
 function fillServerForm() {
@@ -45,26 +41,47 @@ function paintRoles() {
                     el('summary', {}, el('strong', { text: name }),
                        el('span', { class: 'muted small', text: r.managed ? ' · de uma aplicação' : ` · ${PERMISSIONS.filter((p) => r.permissions & p.bit).length} permissões` })),
                     boxes);
+    if (r.color) item.querySelector('summary').prepend(roleDot(r.color));
     if (!r.managed) {
-      const save = el('button', { type: 'button', text: 'Salvar permissões', onclick: () => changeRole(r.id, 'PATCH', { permissions: checkedBits(boxes) }) });
+      const everyone = r.id === chat.server.id;
+      const color = el('input', { type: 'color', 'aria-label': `Cor do cargo ${name}`, 'data-color': r.id });
+      color.value = colour(r.color || 0x99aab5);
+      const save = el('button', { type: 'button', text: 'Salvar', onclick: () => changeRole(r.id, 'PATCH',
+        { permissions: checkedBits(boxes), ...(everyone ? {} : { color: parseInt(color.value.slice(1), 16) }) }) });
       const actions = el('div', { class: 'actions' }, save);
-      if (r.id !== chat.server.id)
-        actions.append(el('button', { type: 'button', class: 'danger', text: 'Apagar cargo', onclick: () => {
-          if (confirm(`Apagar o cargo ${r.name}?`)) changeRole(r.id, 'DELETE');
-        } }));
+      if (!everyone) {
+        item.insertBefore(el('label', { class: 'check role-color' }, color, 'Cor do nome'), boxes);
+        const top = Math.max(...chat.roles.map((x) => x.position));
+        actions.append(
+          el('button', { type: 'button', class: 'secondary', text: '↑ Subir', 'aria-label': `Subir o cargo ${r.name}`, disabled: r.position >= top,
+                         onclick: () => changeRole(r.id, 'PATCH', { position: r.position + 1 }, 'Ordem salva.') }),
+          el('button', { type: 'button', class: 'secondary', text: '↓ Descer', 'aria-label': `Descer o cargo ${r.name}`, disabled: r.position <= 1,
+                         onclick: () => changeRole(r.id, 'PATCH', { position: r.position - 1 }, 'Ordem salva.') }),
+          el('button', { type: 'button', class: 'danger', text: 'Apagar cargo', onclick: () => {
+            if (confirm(`Apagar o cargo ${r.name}?`)) changeRole(r.id, 'DELETE');
+          } }));
+      }
       item.append(actions);
     }
     return item;
   }));
 }
 
-async function changeRole(rid, method, body) {
+function roleDot(color) {
+  const dot = el('span', { class: 'role-dot', 'aria-hidden': 'true' });
+  dot.style.background = colour(color); // through the DOM: the CSP refuses style attributes
+  return dot;
+}
+
+async function changeRole(rid, method, body, done = method === 'DELETE' ? 'Cargo apagado.' : 'Cargo salvo.') {
   $('#settings-error').hidden = true;
+  const open = [...document.querySelectorAll('#roles details[open]')].map((d) => d.dataset.id);
   try {
     await api(method, `/api/servers/${chat.sid}/roles/${rid}`, body);
     await loadServer(chat.sid); // SERVER_UPDATE follows too; this page need not wait for it
     paintRoles();
-    flash('#roles-done', method === 'DELETE' ? 'Cargo apagado.' : 'Permissões salvas.');
+    for (const id of open) { const d = $(`#roles details[data-id="${id}"]`); if (d) d.open = true; }
+    flash('#roles-done', done);
   } catch (e) {
     showError($('#settings-error'), e);
   }
@@ -96,6 +113,9 @@ async function loadApps() {
 }
 
 function wireSettings() {
+  wireTabs();
+  wireServerSettings();
+  wireInviteForm();
   $('#server-form').addEventListener('submit', async (e) => {
     e.preventDefault();
     $('#settings-error').hidden = true;

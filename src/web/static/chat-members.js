@@ -48,9 +48,24 @@ function memberRow(m, can) {
       onclick: () => memberAction(() => api('PATCH', path, { timeoutUntil: held ? null : new Date(Date.now() + TIMEOUT_MS).toISOString() }),
         held ? `A suspensão de ${who} acabou.` : `${who} está suspenso por 10 minutos.`) }));
   }
+  if (can & PERM.MODERAR_MEMBROS) {
+    actions.append(el('button', { type: 'button', class: 'secondary small-button', text: 'Apelido', 'aria-label': `Mudar o apelido de ${who}`, onclick: () => {
+      const nickname = prompt(`Apelido de ${m.user.displayName || m.user.username} neste servidor (vazio: nenhum)`, m.nickname || '');
+      if (nickname === null) return;
+      memberAction(() => api('PATCH', path, { nickname: nickname.trim() || null }),
+        nickname.trim() ? `${m.user.username} agora aparece como ${nickname.trim()}.` : `${m.user.username} não tem mais apelido.`);
+    } }));
+  }
   if (can & PERM.EXPULSAR_MEMBROS) {
     actions.append(el('button', { type: 'button', class: 'danger small-button', text: 'Expulsar',
       onclick: () => confirm(`Expulsar ${who}? Com um convite, pode voltar.`) && memberAction(() => api('DELETE', path), `${who} foi expulso.`) }));
+  }
+  if (can & PERM.BANIR_MEMBROS) {
+    actions.append(el('button', { type: 'button', class: 'danger small-button', text: 'Banir', onclick: () => {
+      const reason = prompt(`Banir ${who}? Não volta nem com convite até ser desbanido. Motivo (opcional):`, '');
+      if (reason === null) return;
+      memberAction(() => api('PUT', `/api/servers/${chat.sid}/bans/${m.userId}`, reason.trim() ? { reason: reason.trim() } : {}), `${who} foi banido.`);
+    } }));
   }
   row.append(actions);
   return row;

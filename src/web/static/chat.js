@@ -39,6 +39,7 @@ const chat = {
   readMarks: new Map(), // room id → the newest message the person has read there (chat-read.js)
   newAfter: null, // the open room's "novas mensagens" line follows this message ID (chat-flow.js)
   newest: new Map(), // room id → {serverId, id}: the newest message by someone else known there
+  settingsTab: null, // the settings section shown (chat-settings.js)
 };
 
 // ---- on a phone, one screen at a time: servers → channels → room ----
@@ -450,7 +451,7 @@ function paintServer() {
   $('#server-title').textContent = server.name;
   paintVerificationHold();
   const base = basePermissions(server, roles, mine);
-  $('#settings-open').hidden = !(base & (PERM.GERENCIAR_SERVIDOR | PERM.GERENCIAR_CARGOS | PERM.GERENCIAR_CANAIS |
+  $('#settings-open').hidden = !(base & (PERM.GERENCIAR_SERVIDOR | PERM.GERENCIAR_CARGOS | PERM.GERENCIAR_CANAIS | PERM.BANIR_MEMBROS |
                                           PERM.EXPULSAR_MEMBROS | PERM.MODERAR_MEMBROS));
   $('#server-leave').hidden = server.ownerId === chat.me.id; // the owner deletes it instead
   $('#invite-make').hidden = !(base & PERM.CRIAR_CONVITE);

@@ -1,0 +1,193 @@
+// The server's settings in sections, one shown at a time, each only to those the API lets use it:
+// the server (name, icon, rules, deletion by the owner), its channels (rename, private, delete),
+// invites with an expiry and a number of uses, and the bans. Roles, members and bots are drawn by
+// chat-manage.js and chat-members.js; the server decides every change.
+'use strict';
+
+const ICON_MAX_BYTES = 2 * 1024 * 1024; // the API's limit for a data: icon
+
+// Which sections the person may use, from their permissions in the open server.
+function allowedSections() {
+  const base = basePermissions(chat.server, chat.roles, chat.mine);
+  const owner = chat.server.ownerId === chat.me.id;
+  const any = (bits) => (base & bits) !== 0;
+  return new Set([
+    ...(any(PERM.GERENCIAR_SERVIDOR) || owner ? ['server-settings'] : []),
+    ...(any(PERM.GERENCIAR_CANAIS) ? ['channels-settings'] : []),
+    ...(any(PERM.GERENCIAR_CARGOS) ? ['roles-settings'] : []),
+    ...(any(PERM.GERENCIAR_CARGOS | PERM.EXPULSAR_MEMBROS | PERM.MODERAR_MEMBROS | PERM.BANIR_MEMBROS) ? ['members-settings'] : []),
+    ...(any(PERM.GERENCIAR_SERVIDOR) ? ['invites-settings', 'automod-settings', 'apps-settings'] : []),
+    ...(any(PERM.BANIR_MEMBROS) ? ['bans-settings'] : []),
+  ]);
+}
+
+// The tabs the person may use; the chosen one (kept while it stays allowed) shows its sections.
+function paintTabs(allowed, chosen = chat.settingsTab) {
+  const tabs = [...document.querySelectorAll('#settings-tabs [role=tab]')];
+  const usable = tabs.filter((t) => t.dataset.sections.split(' ').some((s) => allowed.has(s)));
+  for (const t of tabs) t.hidden = !usable.includes(t);
+  const current = usable.find((t) => t.dataset.sections === chosen) || usable[0];
+  chat.settingsTab = current ? current.dataset.sections : null;
+  for (const t of tabs) t.setAttribute('aria-selected', String(t === current));
+  for (const section of document.querySelectorAll('#settings > section'))
+    section.hidden = !(current && current.dataset.sections.split(' ').includes(section.id) && allowed.has(section.id));
+}
+
+function wireTabs() {
+  for (const t of document.querySelectorAll('#settings-tabs [role=tab]')) {
+    t.addEventListener('click', () => {
+      chat.settingsTab = t.dataset.sections;
+      loadSettings().catch((e) => showError($('#settings-error'), e));
+    });
+  }
+}
+
+// ---- the server: its icon, and its deletion by the owner ----
+
+function paintServerIcon() {
+  const url = chat.server.iconUrl;
+  $('#server-icon-preview').hidden = !url;
+  if (url) $('#server-icon-preview').src = url;
+  $('#server-icon-remove').hidden = !url;
+  $('#server-delete').hidden = chat.server.ownerId !== chat.me.id;
+}
+
+function readAsDataUrl(file) {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(reader.result);
+    reader.onerror = () => reject(new Error('Não foi possível ler a imagem.'));
+    reader.readAsDataURL(file);
+  });
+}
+
+async function setServerIcon(iconUrl, done) {
+  $('#settings-error').hidden = true;
+  try {
+    await api('PATCH', `/api/servers/${chat.sid}`, { iconUrl });
+    await loadServer(chat.sid);
+    await loadServers();
+    paintServerIcon();
+    flash('#server-done', done);
+  } catch (e) {
+    showError($('#settings-error'), e);
+  }
+}
+
+function wireServerSettings() {
+  $('#server-icon').addEventListener('change', async () => {
+    const file = $('#server-icon').files[0];
+    $('#server-icon').value = '';
+    if (!file) return;
+    if (file.size > ICON_MAX_BYTES) return showError($('#settings-error'), 'A imagem passa de 2 MB: escolha uma menor.');
+    await setServerIcon(await readAsDataUrl(file), 'Ícone trocado.');
+  });
+  $('#server-icon-remove').addEventListener('click', () => setServerIcon(null, 'Ícone tirado.'));
+  $('#server-delete').addEventListener('submit', async (e) => {
+    e.preventDefault();
+    $('#settings-error').hidden = true;
+    if ($('#server-delete-name').value.trim() !== chat.server.name)
+      return showError($('#settings-error'), 'O nome digitado não é o do servidor.');
+    try {
+      await api('DELETE', `/api/servers/${chat.sid}`);
+      location.assign('/app');
+    } catch (err) {
+      showError($('#settings-error'), err);
+    }
+  });
+}
+
+// ---- channels: rename, private for @everyone, delete ----
+
+function isPrivate(c) {
+  const everyone = (c.overwrites || []).find((o) => o.targetId === chat.sid);
+  return !!everyone && (everyone.deny & PERM.VER_CANAL) !== 0;
+}
+
+// Private: @everyone's overwrite denies VER_CANAL (its other bits kept); public: that bit lifted,
+// and an overwrite left with nothing in it removed.
+function privacyChange(c, makePrivate) {
+  const path = `/api/servers/${chat.sid}/channels/${c.id}/overwrites/${chat.sid}`;
+  const o = (c.overwrites || []).find((x) => x.targetId === chat.sid) || { allow: 0, deny: 0 };
+  const deny = makePrivate ? o.deny | PERM.VER_CANAL : o.deny & ~PERM.VER_CANAL;
+  const allow = makePrivate ? o.allow & ~PERM.VER_CANAL : o.allow;
+  return !allow && !deny ? api('DELETE', path) : api('PUT', path, { type: 'role', allow, deny });
+}
+
+async function channelAction(fn, done) {
+  $('#settings-error').hidden = true;
+  try {
+    await fn();
+    await loadServer(chat.sid);
+    paintChannelsManage();
+    flash('#channels-done', done);
+  } catch (e) {
+    showError($('#settings-error'), e);
+  }
+}
+
+const CHANNEL_KINDS = { text: '#', forum: '💬', voice: '🔊' };
+function paintChannelsManage() {
+  const mayPrivacy = (basePermissions(chat.server, chat.roles, chat.mine) & PERM.GERENCIAR_CARGOS) !== 0;
+  $('#channels-manage').replaceChildren(...chat.allChannels.map((c) => {
+    const name = el('input', { type: 'text', maxlength: '100', required: true, 'aria-label': `Nome do canal ${c.name}` });
+    name.value = c.name;
+    const rename = el('form', { class: 'channel-rename' }, el('span', { class: 'muted', text: CHANNEL_KINDS[c.type] || '#' }), name,
+                      el('button', { type: 'submit', class: 'secondary small-button', text: 'Renomear' }));
+    rename.addEventListener('submit', (e) => {
+      e.preventDefault();
+      channelAction(() => api('PATCH', `/api/servers/${chat.sid}/channels/${c.id}`, { name: name.value }), `Canal renomeado para ${name.value.trim()}.`);
+    });
+    const row = el('li', { class: 'channel-manage', 'data-id': c.id }, rename);
+    const actions = el('div', { class: 'member-actions' });
+    if (mayPrivacy) {
+      const box = el('input', { type: 'checkbox', 'data-private': c.id });
+      box.checked = isPrivate(c);
+      box.addEventListener('change', () => channelAction(() => privacyChange(c, box.checked),
+        box.checked ? `${c.name} agora é privado: só quem tem um cargo com acesso o vê.` : `${c.name} agora é visível para todos.`));
+      actions.append(el('label', { class: 'check' }, box, 'Privado'));
+    }
+    actions.append(el('button', { type: 'button', class: 'danger small-button', text: 'Apagar', onclick: () =>
+      confirm(`Apagar ${c.name} e todas as suas mensagens? Não dá para desfazer.`) &&
+      channelAction(() => api('DELETE', `/api/servers/${chat.sid}/channels/${c.id}`), `Canal ${c.name} apagado.`) }));
+    row.append(actions);
+    return row;
+  }));
+}
+
+// ---- invites: made with an expiry and a number of uses ----
+
+function wireInviteForm() {
+  $('#invite-form').addEventListener('submit', async (e) => {
+    e.preventDefault();
+    $('#settings-error').hidden = true;
+    try {
+      const { code } = await api('POST', `/api/servers/${chat.sid}/invites`,
+                                 { maxAgeSeconds: Number($('#invite-age').value), maxUses: Number($('#invite-uses').value) });
+      await loadInvites();
+      flash('#invites-done', `Convite ${code} criado.`);
+    } catch (err) {
+      showError($('#settings-error'), err);
+    }
+  });
+}
+
+// ---- bans: who is banned, and unbanning ----
+
+async function loadBans() {
+  const { bans } = await api('GET', `/api/servers/${chat.sid}/bans`);
+  $('#bans').replaceChildren(...bans.map((b) => el('li', { class: 'ban', 'data-id': b.userId },
+    el('span', {}, el('strong', { text: b.displayName || b.username }), el('span', { class: 'muted small', text: ` @${b.username}` }), el('br'),
+       el('small', { class: 'muted', text: `${b.reason ? `motivo: ${b.reason} · ` : ''}desde ${new Date(b.createdAt).toLocaleString('pt-BR')}` })),
+    el('button', { type: 'button', class: 'secondary small-button', text: 'Desbanir', onclick: async () => {
+      $('#settings-error').hidden = true;
+      try {
+        await api('DELETE', `/api/servers/${chat.sid}/bans/${b.userId}`);
+        await loadBans();
+        flash('#bans-done', 'Banimento retirado: com um convite, pode voltar.');
+      } catch (e) {
+        showError($('#settings-error'), e);
+      }
+    } }))));
+  $('#no-bans').hidden = bans.length > 0;
+}
