@@ -97,23 +97,16 @@ function paintPeople() {
 }
 
 // GUILD_MEMBER_ADD and GUILD_MEMBER_REMOVE change one member in place, with no request: the
-// event carries the member. Another server's are nothing to this page until it is opened.
+// event carries the member (chat-store.js). Another server's are nothing to this page until it
+// is opened.
 function memberJoined(m) {
-  if (m.serverId !== chat.sid) {
-    if (m.userId === chat.me.id) loadServers().catch(() => {}); // joined elsewhere (another tab)
-    return;
-  }
-  const { serverId, ...member } = m;
-  void serverId;
-  const known = chat.members.find((x) => x.userId === m.userId);
-  applyMembers(chat.members.filter((x) => x.userId !== m.userId).concat({ status: known ? known.status : 'offline', ...member }));
-  membersRepainted();
+  const changed = memberAdded(m);
+  if (changed === 'mine-elsewhere') loadServers().catch(() => {}); // joined elsewhere (another tab)
+  else if (changed) membersRepainted();
 }
 
 function memberLeft(m) {
-  if (m.serverId !== chat.sid) return;
-  applyMembers(chat.members.filter((x) => x.userId !== m.userId));
-  membersRepainted();
+  if (memberRemoved(m)) membersRepainted();
 }
 
 function membersRepainted() {
@@ -124,9 +117,7 @@ function membersRepainted() {
 
 // PRESENCE_UPDATE: someone in the open server connected, left or changed their status.
 function presenceChanged(u) {
-  const m = chat.members.find((x) => x.userId === u.userId);
-  if (!m || !chat.sid) return;
-  m.status = u.status;
+  if (!presenceApplied(u)) return;
   paintPeople();
   if (!$('#members-settings').hidden && !$('#settings').hidden) paintMembers();
 }

@@ -3,44 +3,7 @@
 'use strict';
 
 const HISTORY_PAGE = 50;
-const chat = {
-  me: null,
-  servers: [],
-  sid: null,
-  channels: [],
-  allChannels: [], // the open server's channels of every kind, as read
-  cid: null,
-  names: new Map(), // user id → shown name, for the open server
-  commands: [],
-  gateway: null,
-  oldest: null, // the oldest message shown, for paging back
-  hasMore: false,
-  loadingOlder: false,
-  unread: new Set(), // channel and server ids with messages not seen on this page
-  server: null,
-  roles: [],
-  members: [],
-  mine: null, // my member object in the open server
-  loads: 0, // reads of the open server started, so only the last one applies
-  perms: 0, // what I may do in the open channel (chat-perms.js)
-  messages: new Map(), // id → message shown, to draw it again when its reactions change
-  usernames: [], // of the open server's members, for @ suggestions
-  voice: new Map(), // voice channel id → its participants, in the open server
-  holdTimer: 0, // when the verification level's wait ends
-  voiceChannels: [],
-  forum: null, // the forum whose posts are shown
-  parents: [], // text and forum channels, which may hold threads
-  threads: [], // the open server's threads, listed under their parents
-  dms: [], // my conversations (chat-dms.js)
-  dm: null, // the open one, when a DM is open instead of a server's channel
-  live: false, // the gateway connection is up
-  unseenHere: 0, // messages that came to the open room while the tab was hidden
-  replyTo: null, // the message the composer answers
-  readMarks: new Map(), // room id → the newest message the person has read there (chat-read.js)
-  newAfter: null, // the open room's "novas mensagens" line follows this message ID (chat-flow.js)
-  newest: new Map(), // room id → {serverId, id}: the newest message by someone else known there
-  settingsTab: null, // the settings section shown (chat-settings.js)
-};
+// The page's state lives in chat-store.js.
 
 // ---- on a phone, one screen at a time: servers → channels → room ----
 
@@ -334,15 +297,6 @@ async function togglePin(m) {
   }
 }
 
-// The list after one person's change, as the event tells it (the count is the server's).
-function reactionsAfter(list, r) {
-  const same = (x) => (x.emoji || null) === (r.emoji || null) && (x.customEmojiId || null) === (r.customEmojiId || null);
-  const users = (x) => (r.added ? [...new Set([...(x.userIds || []), r.userId])] : (x.userIds || []).filter((u) => u !== r.userId));
-  const out = list.map((x) => (same(x) ? { ...x, count: r.count, userIds: users(x) } : x));
-  if (r.added && !list.some(same)) out.push({ emoji: r.emoji, customEmojiId: r.customEmojiId, count: r.count, userIds: [r.userId] });
-  return out.filter((x) => x.count > 0);
-}
-
 function reactions(m) {
   const row = el('div', { class: 'reactions' });
   for (const r of m.reactions || []) {
@@ -399,7 +353,7 @@ function showMessage(m) {
 }
 
 function forget(id) {
-  chat.messages.delete(id);
+  messageRemoved(id);
   const li = document.getElementById(`m-${id}`);
   if (!li) return;
   li.remove();
@@ -420,28 +374,12 @@ function paintServers() {
   }))));
 }
 
-// The open server's tree as one read answers it (GET /api/servers/:sid?threads=1): the server,
-// its channels, their threads and forum posts, its roles.
-function applyTree({ server, channels, roles, threads }) {
-  Object.assign(chat, { server, roles });
-  chat.allChannels = channels;
-  chat.channels = channels.filter((c) => c.type === 'text');
-  chat.parents = channels.filter((c) => c.type === 'text' || c.type === 'forum');
-  chat.threads = threads || [];
-  chat.voiceChannels = channels.filter((c) => c.type === 'voice');
-}
-
-// The server's members, as read or as an event changed them: names, one's own standing.
-function applyMembers(members) {
-  chat.members = members;
-  chat.mine = members.find((m) => m.userId === chat.me.id) || null;
-  chat.names = new Map(members.map((m) => [m.user.id, m.nickname || m.user.displayName || m.user.username]));
-  chat.usernames = members.map((m) => m.user.username).sort();
-  const mine = chat.mine;
-  const until = mine && mine.timeoutUntil && new Date(mine.timeoutUntil) > new Date() ? new Date(mine.timeoutUntil) : null;
+// My timeout in the open server, said above the composer.
+function paintTimeout() {
+  const until = timedOutUntil();
   $('#timeout').hidden = !until;
   $('#timeout').textContent = until
-    ? `Você está suspenso neste servidor até ${until.toLocaleString('pt-BR')}${mine.timeoutReason ? ` (${mine.timeoutReason})` : ''}: pode ler, mas não enviar, reagir nem usar comandos.`
+    ? `Você está suspenso neste servidor até ${until.toLocaleString('pt-BR')}${chat.mine.timeoutReason ? ` (${chat.mine.timeoutReason})` : ''}: pode ler, mas não enviar, reagir nem usar comandos.`
     : '';
 }
 
@@ -449,6 +387,7 @@ function applyMembers(members) {
 function paintServer() {
   const { server, roles, mine } = chat;
   $('#server-title').textContent = server.name;
+  paintTimeout();
   paintVerificationHold();
   const base = basePermissions(server, roles, mine);
   $('#settings-open').hidden = !(base & (PERM.GERENCIAR_SERVIDOR | PERM.GERENCIAR_CARGOS | PERM.GERENCIAR_CANAIS | PERM.BANIR_MEMBROS |
@@ -834,13 +773,6 @@ function openModal(m) {
 
 // ---- unread: channels and servers with messages since this page last showed them ----
 
-function markUnread(m) {
-  chat.unread.add(m.threadId || m.channelId);
-  chat.newest.set(m.threadId || m.channelId, { serverId: m.serverId, id: m.id });
-  if (m.serverId && m.serverId !== chat.sid) chat.unread.add(m.serverId);
-  paintUnread();
-}
-
 function paintUnread() {
   for (const b of document.querySelectorAll('#channels button, #dms button')) b.classList.toggle('unread', chat.unread.has(b.dataset.id));
   for (const b of document.querySelectorAll('#servers button')) b.classList.toggle('unread', chat.unread.has(b.dataset.id));
@@ -942,7 +874,6 @@ async function serverChanged({ serverId: sid, changed }) {
       const tree = await api('GET', `/api/servers/${sid}?threads=1`);
       if (sid !== chat.sid || generation !== chat.loads) return;
       applyTree(tree);
-      for (const c of chat.voiceChannels) if (!chat.voice.has(c.id)) chat.voice.set(c.id, []); // a new one: nobody in it yet
       const listed = chat.servers.find((x) => x.id === sid);
       if (listed && listed.name !== tree.server.name) {
         listed.name = tree.server.name;
@@ -982,7 +913,9 @@ function connectLive() {
       if (m.applicationId && m.commandInvokerId === chat.me.id) answered(m.applicationId, null);
       if (!m.serverId) dmArrived(m);
       notifyArrived(m);
-      if ((m.threadId || m.channelId) === chat.cid) {
+      const where = messageArrived(m);
+      if (where === 'unread') paintUnread();
+      if (where === 'here') {
         // Away from the tab: the line marks where reading stopped.
         if (document.hidden && m.fromId !== chat.me.id && !chat.newAfter && !chat.messages.has(m.id)) chat.newAfter = lastShownId();
         showMessage(m);
@@ -991,17 +924,17 @@ function connectLive() {
           chat.unseenHere++;
           paintTitle();
         }
-      } else if (m.fromId !== chat.me.id) markUnread(m);
+      }
     })
-    .on('MESSAGE_UPDATE', (m) => { if ((m.threadId || m.channelId) === chat.cid && document.getElementById(`m-${m.id}`)) showMessage(m); })
+    .on('MESSAGE_UPDATE', (m) => { if (messageEdited(m)) showMessage(m); })
     .on('MESSAGE_DELETE', (m) => forget(m.id))
     .on('MESSAGE_REACTIONS_UPDATE', (r) => {
-      const m = chat.messages.get(r.messageId);
-      if (m && r.channelId === chat.cid) showMessage({ ...m, reactions: reactionsAfter(m.reactions || [], r) });
+      const m = reactionApplied(r);
+      if (m) showMessage(m);
     })
     .on('CHANNEL_PINS_UPDATE', (p) => {
-      const m = chat.messages.get(p.messageId);
-      if (m && p.channelId === chat.cid) showMessage({ ...m, pinned: p.pinned });
+      const m = pinApplied(p);
+      if (m) showMessage(m);
       pinsChanged(p);
     })
     .on('SERVER_UPDATE', serverChanged)
@@ -1010,11 +943,7 @@ function connectLive() {
     .on('INTERACTION_MODAL', (m) => { answered(m.applicationId, m.interactionId); openModal(m); })
     .on('PRESENCE_UPDATE', presenceChanged)
     .on('TYPING_START', typingArrived)
-    .on('channel_voice:participants_update', (u) => {
-      if (u.serverId !== chat.sid) return;
-      chat.voice.set(u.channelId, u.participants);
-      paintVoice(u.channelId);
-    });
+    .on('channel_voice:participants_update', (u) => { if (voiceApplied(u)) paintVoice(u.channelId); });
   chat.gateway.open();
 }
 

@@ -1,0 +1,154 @@
+// The chat page's state, and each gateway event applied to it as a change: a join adds one
+// member, a reaction changes one message, a message elsewhere marks one room unread. Nothing
+// here touches the page; each function says what changed so the views redraw only that. The
+// page's tests run this file in Node, event by event.
+'use strict';
+
+const chat = {
+  me: null,
+  servers: [],
+  sid: null,
+  channels: [],
+  allChannels: [], // the open server's channels of every kind, as read
+  cid: null,
+  names: new Map(), // user id → shown name, for the open server
+  commands: [],
+  gateway: null,
+  oldest: null, // the oldest message shown, for paging back
+  hasMore: false,
+  loadingOlder: false,
+  unread: new Set(), // channel and server ids with messages not seen on this page
+  server: null,
+  roles: [],
+  members: [],
+  mine: null, // my member object in the open server
+  loads: 0, // reads of the open server started, so only the last one applies
+  perms: 0, // what I may do in the open channel (chat-perms.js)
+  messages: new Map(), // id → message shown, to draw it again when its reactions change
+  usernames: [], // of the open server's members, for @ suggestions
+  voice: new Map(), // voice channel id → its participants, in the open server
+  holdTimer: 0, // when the verification level's wait ends
+  voiceChannels: [],
+  forum: null, // the forum whose posts are shown
+  parents: [], // text and forum channels, which may hold threads
+  threads: [], // the open server's threads, listed under their parents
+  dms: [], // my conversations (chat-dms.js)
+  dm: null, // the open one, when a DM is open instead of a server's channel
+  live: false, // the gateway connection is up
+  unseenHere: 0, // messages that came to the open room while the tab was hidden
+  replyTo: null, // the message the composer answers
+  readMarks: new Map(), // room id → the newest message the person has read there (chat-read.js)
+  newAfter: null, // the open room's "novas mensagens" line follows this message ID (chat-flow.js)
+  newest: new Map(), // room id → {serverId, id}: the newest message by someone else known there
+  settingsTab: null, // the settings section shown (chat-settings.js)
+};
+
+// The open server's tree as one read answers it (GET /api/servers/:sid?threads=1): the server,
+// its channels, their threads and forum posts, its roles.
+function applyTree({ server, channels, roles, threads }) {
+  Object.assign(chat, { server, roles });
+  chat.allChannels = channels;
+  chat.channels = channels.filter((c) => c.type === 'text');
+  chat.parents = channels.filter((c) => c.type === 'text' || c.type === 'forum');
+  chat.threads = threads || [];
+  chat.voiceChannels = channels.filter((c) => c.type === 'voice');
+  for (const c of chat.voiceChannels) if (!chat.voice.has(c.id)) chat.voice.set(c.id, []); // a new one: nobody in it yet
+}
+
+// The server's members, as read or as an event changed them: names, one's own standing.
+function applyMembers(members) {
+  chat.members = members;
+  chat.mine = members.find((m) => m.userId === chat.me.id) || null;
+  chat.names = new Map(members.map((m) => [m.user.id, m.nickname || m.user.displayName || m.user.username]));
+  chat.usernames = members.map((m) => m.user.username).sort();
+}
+
+// When I may speak again in the open server, or null when I am not timed out.
+function timedOutUntil(now = new Date()) {
+  const mine = chat.mine;
+  return mine && mine.timeoutUntil && new Date(mine.timeoutUntil) > now ? new Date(mine.timeoutUntil) : null;
+}
+
+// GUILD_MEMBER_ADD: the member in place (its status kept if known). True when it is the open
+// server's; 'mine-elsewhere' when I joined another server (another tab did); false otherwise.
+function memberAdded(m) {
+  if (m.serverId !== chat.sid) return m.userId === chat.me.id ? 'mine-elsewhere' : false;
+  const { serverId, ...member } = m;
+  void serverId;
+  const known = chat.members.find((x) => x.userId === m.userId);
+  applyMembers(chat.members.filter((x) => x.userId !== m.userId).concat({ ...member, status: member.status || (known ? known.status : 'offline') }));
+  return true;
+}
+
+// GUILD_MEMBER_REMOVE: true when the open server lost the member.
+function memberRemoved(m) {
+  if (m.serverId !== chat.sid || !chat.members.some((x) => x.userId === m.userId)) return false;
+  applyMembers(chat.members.filter((x) => x.userId !== m.userId));
+  return true;
+}
+
+// PRESENCE_UPDATE: true when someone of the open server changed status.
+function presenceApplied(u) {
+  const m = chat.sid && chat.members.find((x) => x.userId === u.userId);
+  if (!m || m.status === u.status) return false;
+  m.status = u.status;
+  return true;
+}
+
+// The list after one person's change, as the event tells it (the count is the server's).
+function reactionsAfter(list, r) {
+  const same = (x) => (x.emoji || null) === (r.emoji || null) && (x.customEmojiId || null) === (r.customEmojiId || null);
+  const users = (x) => (r.added ? [...new Set([...(x.userIds || []), r.userId])] : (x.userIds || []).filter((u) => u !== r.userId));
+  const out = list.map((x) => (same(x) ? { ...x, count: r.count, userIds: users(x) } : x));
+  if (r.added && !list.some(same)) out.push({ emoji: r.emoji, customEmojiId: r.customEmojiId, count: r.count, userIds: [r.userId] });
+  return out.filter((x) => x.count > 0);
+}
+
+// MESSAGE_REACTIONS_UPDATE and CHANNEL_PINS_UPDATE change one shown message: the message as it
+// is now, or null when it is not shown.
+function reactionApplied(r) {
+  const m = chat.messages.get(r.messageId);
+  if (!m || r.channelId !== chat.cid) return null;
+  const now = { ...m, reactions: reactionsAfter(m.reactions || [], r) };
+  chat.messages.set(now.id, now);
+  return now;
+}
+
+function pinApplied(p) {
+  const m = chat.messages.get(p.messageId);
+  if (!m || p.channelId !== chat.cid) return null;
+  const now = { ...m, pinned: p.pinned };
+  chat.messages.set(now.id, now);
+  return now;
+}
+
+// MESSAGE_CREATE: 'here' for the open room (the view shows it), 'unread' when it marks another
+// room (and its server) unread, 'mine' for my own elsewhere.
+function messageArrived(m) {
+  const room = m.threadId || m.channelId;
+  if (room === chat.cid) return 'here';
+  if (m.fromId === chat.me.id) return 'mine';
+  chat.unread.add(room);
+  chat.newest.set(room, { serverId: m.serverId, id: m.id });
+  if (m.serverId && m.serverId !== chat.sid) chat.unread.add(m.serverId);
+  return 'unread';
+}
+
+// MESSAGE_UPDATE: true when the message is shown (its new form replaces it).
+function messageEdited(m) {
+  if ((m.threadId || m.channelId) !== chat.cid || !chat.messages.has(m.id)) return false;
+  chat.messages.set(m.id, m);
+  return true;
+}
+
+// MESSAGE_DELETE: true when it was shown.
+function messageRemoved(id) {
+  return chat.messages.delete(id);
+}
+
+// channel_voice:participants_update: true for a voice channel of the open server.
+function voiceApplied(u) {
+  if (u.serverId !== chat.sid) return false;
+  chat.voice.set(u.channelId, u.participants);
+  return true;
+}
