@@ -1043,8 +1043,11 @@ test('members in the settings: who is connected, a role given and taken, a timeo
   const role = await api(srv.url, 'POST', `/api/servers/${sid}/roles`, { token: ana.token, body: { name: 'Equipe', permissions: 0 } });
   assert.equal(role.status, 201, role.text);
   const rid = role.body.role.id;
+  await api(srv.url, 'POST', `/api/servers/${sid}/channels/${(await api(srv.url, 'GET', `/api/servers/${sid}`, { token: ana.token })).body.channels[0].id}/messages`,
+            { token: ana.token, body: { content: 'uma mensagem' } });
   const b = await openApp(bia);
   const a = await openApp(ana);
+  await b.waitForSelector('.message:has-text("uma mensagem") .actions-inline button:has-text("Responder")');
   await openSettings(a, 'Membros');
   const row = (u) => `#members-list li[data-id="${u.user.id}"]`;
   await a.waitForSelector(`${row(bia)} .status.online`);
@@ -1057,10 +1060,15 @@ test('members in the settings: who is connected, a role given and taken, a timeo
   await a.click(`${row(bia)} button:has-text("Suspender por 10 min")`);
   await a.waitForSelector(`${row(bia)}:has-text("suspenso até")`);
   await b.waitForSelector('#timeout:not([hidden])'); // Bia's page follows
+  assert.match(await b.textContent('#timeout'), /suspenso neste servidor até .*: pode ler, mas não enviar/);
+  // Timed out, the page offers nothing the server would refuse (the rule mirrors the server's).
+  await b.waitForSelector('.message:has-text("uma mensagem") .actions-inline button:has-text("Responder")', { state: 'detached' });
+  assert.equal(await b.locator('.message:has-text("uma mensagem") button.reaction.add').count(), 0);
   assert.ok((await member(bia)).timeoutUntil);
   await shoot(a, 'chat-members');
   await a.click(`${row(bia)} button:has-text("Retirar suspensão")`);
   await b.waitForSelector('#timeout', { state: 'hidden' });
+  await b.waitForSelector('.message:has-text("uma mensagem") .actions-inline button:has-text("Responder")');
   await a.uncheck(`${row(bia)} input[data-role="${rid}"]`);
   await a.waitForSelector('#members-done:has-text("não tem mais o cargo Equipe")');
   assert.deepEqual((await member(bia)).roleIds, []);

@@ -35,7 +35,10 @@ for (const mode of Object.keys(MODES)) {
     const s = await connect(w.info.botToken, mode);
     assert.match(s.id, /^[\w-]{20}$/);
     await quiet(500);
-    assert.deepEqual(s.received, [], 'nothing is sent on connect');
+    // With two nodes the install's own GUILD_MEMBER_ADD, committed just before, may still be on
+    // its way to this node (docs/api.md); nothing else comes, and no READY.
+    const own = (e) => e.name === 'GUILD_MEMBER_ADD' && e.payload.userId === w.info.app.botUserId;
+    assert.deepEqual(s.received.filter((e) => !own(e)), [], 'nothing is sent on connect');
     assert.equal(s.io.engine.transport.name, 'websocket', 'default mode upgrades');
   });
 

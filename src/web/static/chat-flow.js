@@ -55,9 +55,15 @@ function clearNewLine() {
   if ($('#messages .flow-line.new')) paintFlow();
 }
 
+// The last message item of the list (lines only ever come before a message), or null.
+function lastMessageItem() {
+  const last = $('#messages').lastElementChild;
+  return last && last.classList.contains('message') ? last : null;
+}
+
 // The newest message shown, or "0" (before every ID) when none is.
 function lastShownId() {
-  const last = [...$('#messages').querySelectorAll('.message')].pop();
+  const last = lastMessageItem();
   return last ? last.dataset.id : '0';
 }
 

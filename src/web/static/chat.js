@@ -344,12 +344,31 @@ function showMessage(m) {
     old.replaceWith(item);
   } else {
     const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
-    const before = [...list.querySelectorAll('.message')].pop() || null;
+    const before = lastMessageItem();
     list.append(item);
     placeInFlow(before, item);
-    if (atBottom) list.scrollTop = list.scrollHeight;
+    if (atBottom) {
+      trimOldest(list);
+      list.scrollTop = list.scrollHeight;
+    }
   }
   $('#no-messages').hidden = true;
+}
+
+// A page left open on a busy room holds at most SHOWN_MAX messages: while the reader is at the
+// end, the oldest go (scrolling up reads them again), so its memory stays flat.
+const SHOWN_MAX = 200;
+function trimOldest(list) {
+  const items = list.querySelectorAll('.message');
+  const extra = items.length - SHOWN_MAX;
+  if (extra <= 0) return;
+  for (let i = 0; i < extra; i++) {
+    chat.messages.delete(items[i].dataset.id);
+    items[i].remove();
+  }
+  chat.oldest = items[extra].dataset.id;
+  chat.hasMore = true;
+  paintFlow();
 }
 
 function forget(id) {
