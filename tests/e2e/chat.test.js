@@ -51,10 +51,15 @@ async function openApp(who, viewport = DESKTOP, base = srv.url) {
   return page;
 }
 
+// Each screen at a phone's width and a desktop's, light and dark.
 async function shoot(page, name) {
+  const dark = await page.evaluate(() => matchMedia('(prefers-color-scheme: dark)').matches);
   for (const [size, viewport] of [['390', PHONE], ['1280', DESKTOP]]) {
     await page.setViewportSize(viewport);
     await page.screenshot({ path: path.join(SHOTS, `${name}-${size}.png`), fullPage: true });
+    await page.emulateMedia({ colorScheme: dark ? 'light' : 'dark' });
+    await page.screenshot({ path: path.join(SHOTS, `${name}-${size}-${dark ? 'light' : 'dark'}.png`), fullPage: true });
+    await page.emulateMedia({ colorScheme: dark ? 'dark' : 'light' });
   }
   await page.setViewportSize(DESKTOP);
 }

@@ -59,6 +59,14 @@ function consentUrl(app, permissions, extra = {}) {
   return `${srv.url}/oauth2/authorize?${q}`;
 }
 
+// One screenshot light and one dark (name.png and name-dark.png).
+async function shot(page, name) {
+  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.screenshot({ path: path.join(SHOTS, `${name}-dark.png`), fullPage: true });
+  await page.emulateMedia({ colorScheme: null });
+}
+
 test('pages carry strict security headers; static files have ETags and stay in their folder', async () => {
   for (const p of ['/login', '/developers', '/oauth2/authorize?client_id=x']) {
     const r = await fetch(srv.url + p);
@@ -207,7 +215,7 @@ test('portal: create an account, an application and its bot in sections; confirm
     await tab(page, section);
     for (const [size, viewport] of [['390', PHONE], ['1280', DESKTOP]]) {
       await page.setViewportSize(viewport);
-      await page.screenshot({ path: path.join(SHOTS, `portal-${section}-${size}.png`), fullPage: true });
+      await shot(page, `portal-${section}-${size}`);
     }
   }
 
@@ -273,7 +281,7 @@ test('portal: the event console shows what reached the bot and what was withheld
   assert.ok(!(await page.textContent('#console-rows')).includes(hidden));
   for (const [size, viewport] of [['390', PHONE], ['1280', DESKTOP]]) {
     await page.setViewportSize(viewport);
-    await page.screenshot({ path: path.join(SHOTS, `portal-eventos-${size}.png`), fullPage: true });
+    await shot(page, `portal-eventos-${size}`);
   }
   for (const s of sockets) s.close();
   await closePage(page);
@@ -313,7 +321,7 @@ test('consent: sign in first, uncheck a permission, authorize, land with only th
 
   for (const [name, viewport] of [['consent-390', PHONE], ['consent-1280', DESKTOP]]) {
     await page.setViewportSize(viewport);
-    await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+    await shot(page, name);
   }
 
   await page.click('#authorize');
@@ -323,7 +331,7 @@ test('consent: sign in first, uncheck a permission, authorize, land with only th
   assert.equal(await page.textContent('#done-continue'), 'Continuar para https://bot.example');
   for (const [name, viewport] of [['consent-done-390', PHONE], ['consent-done-1280', DESKTOP]]) {
     await page.setViewportSize(viewport);
-    await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+    await shot(page, name);
   }
   await page.waitForURL(/^https:\/\/bot\.example\//);
   assert.equal(page.url(), `${REDIRECT}?state=estado%2042`);
@@ -438,7 +446,7 @@ test('a styled 404 page; the API reference is served as text', async () => {
   assert.equal(await page.getAttribute('a.button', 'href'), '/app', 'the 404 leads a person to the chat');
   for (const [name, viewport] of [['404-390', PHONE], ['404-1280', DESKTOP]]) {
     await page.setViewportSize(viewport);
-    await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+    await shot(page, name);
   }
   await closePage(page);
   assert.equal((await fetch(`${srv.url}/static/404.html`)).status, 404, 'not as a static file');
