@@ -32,7 +32,7 @@ async function main() {
       await cdp.send('HeapProfiler.collectGarbage');
       const { metrics } = await cdp.send('Performance.getMetrics');
       const m = Object.fromEntries(metrics.map((x) => [x.name, x.value]));
-      const shown = await page.evaluate(() => ({ dom: document.querySelectorAll('.message').length, held: chat.messages.size }));
+      const shown = await page.evaluate(() => ({ dom: document.querySelectorAll('.message').length, held: praca.chat.messages.size }));
       console.log(JSON.stringify({ minute, sent, heapMB: +(m.JSHeapUsedSize / 1048576).toFixed(2), domNodes: m.Nodes,
                                    messagesInDom: shown.dom, messagesHeld: shown.held }));
     };

@@ -321,7 +321,7 @@ test('a dropped socket loses nothing: 20 messages posted while it is down appear
     const reads = [];
     a.on('request', (r) => { if (r.url().includes('/messages?')) reads.push(r.url()); });
     // The page's own WebSocket drops (as when a phone changes network).
-    await a.evaluate(() => chat.gateway.ws.close());
+    await a.evaluate(() => praca.chat.gateway.ws.close());
     await a.waitForSelector('#live:not(.on)');
     for (let i = 1; i <= 20; i++)
       await api(roomy.url, 'POST', `/api/servers/${sid}/channels/${cid}/messages`, { token: ana.token, body: { content: `durante ${i}` } });
@@ -333,7 +333,7 @@ test('a dropped socket loses nothing: 20 messages posted while it is down appear
     assert.deepEqual(reads, [], 'replayed by the gateway, not read again');
     // A reconnect that cannot be resumed (the server restarted in between is the same case for
     // the page) reads the room again once.
-    await a.evaluate(() => { chat.gateway.pid = 'desconhecido'; chat.gateway.ws.close(); });
+    await a.evaluate(() => { praca.chat.gateway.pid = 'desconhecido'; praca.chat.gateway.ws.close(); });
     await api(roomy.url, 'POST', `/api/servers/${sid}/channels/${cid}/messages`, { token: ana.token, body: { content: 'depois de tudo' } });
     await a.waitForSelector('.message:has-text("depois de tudo")');
     assert.equal(await a.locator('.message:has-text("depois de tudo")').count(), 1);
@@ -370,7 +370,7 @@ test('changes arrive as changes: a join, a role change and a channel rename in a
       () => /2 conectadas|de 2/.test(document.querySelector('#people-title').textContent));
     assert.deepEqual(joined, [], 'the event carries the member');
     await counted('a role change', () => api(roomy.url, 'POST', `/api/servers/${sid}/roles`, { token: ana.token, body: { name: 'Moderação' } }),
-      () => chat.roles.some((r) => r.name === 'Moderação'));
+      () => praca.chat.roles.some((r) => r.name === 'Moderação'));
     await counted('a channel rename', () => api(roomy.url, 'PATCH', `/api/servers/${sid}/channels/${channels[5]}`, { token: ana.token, body: { name: 'renomeado' } }),
       () => [...document.querySelectorAll('#channels button')].some((b) => b.textContent.includes('renomeado')));
     const left = await counted('a leave', () => api(roomy.url, 'DELETE', `/api/servers/${sid}/members/@me`, { token: caio.token }),
@@ -460,7 +460,7 @@ test('a command nobody answers says so after its deadline, next to the composer;
   const bot = await gatewayConnect(srv.url, { auth: { token: talker.botToken } }, sockets);
   bot.on('INTERACTION_CREATE', (i) => api(srv.url, 'POST', `/api/bot/interactions/${i.id}/respond`, { token: talker.botToken, body: { type: 'message', data: { content: 'respondi' } } }));
   const a = await openApp(ana);
-  await a.waitForFunction(() => chat.commands.length === 2);
+  await a.waitForFunction(() => praca.chat.commands.length === 2);
   // The interaction's own answer reaches the page after the bot's message: the wait still ends.
   let held = 0;
   await a.route('**/interactions', async (route) => { const r = await route.fetch(); await quiet(1500); held++; await route.fulfill({ response: r }); }, { times: 1 });
@@ -492,7 +492,7 @@ test('typing / opens a palette of the commands and their options; keys choose, c
   const got = [];
   bot.on('INTERACTION_CREATE', (i) => { got.push(i.options.map(({ name, value }) => ({ name, value }))); api(srv.url, 'POST', `/api/bot/interactions/${i.id}/respond`, { token: info.botToken, body: { type: 'message', data: { content: `clima em ${i.options[0].value}` } } }); });
   const a = await openApp(ana);
-  await a.waitForFunction(() => chat.commands.length === 2);
+  await a.waitForFunction(() => praca.chat.commands.length === 2);
   let sent = 0;
   a.on('request', (r) => { if (r.url().endsWith('/interactions')) sent++; });
   const items = () => a.$$eval('#palette .palette-item', (li) => li.map((x) => x.textContent));
@@ -675,7 +675,7 @@ test('reply: the answered message is quoted above the composer, the reply shows 
     await a.press('#text', 'Escape');
     assert.equal(await a.isHidden('#reply-bar'), true, 'Esc gives up');
     // Reply to the question, reached by the history API's around.
-    await a.evaluate((m) => startReply(m), first);
+    await a.evaluate((m) => praca.startReply(m), first);
     await a.fill('#text', 'a resposta');
     await a.press('#text', 'Enter');
     await a.waitForSelector('.message:has-text("a resposta") .reply:has-text("a pergunta lá de cima")');
@@ -797,7 +797,7 @@ test('rules are asked for before one speaks; @ suggests members and mentionable 
   // Mentionable roles are offered after the members; a role nobody may mention is not.
   const role = (await api(srv.url, 'POST', `/api/servers/${sid}/roles`, { token: ana.token, body: { name: 'Moderação', mentionable: true } })).body.role;
   await api(srv.url, 'POST', `/api/servers/${sid}/roles`, { token: ana.token, body: { name: 'Mordomos' } });
-  await b.waitForFunction(() => chat.roles.length === 3); // SERVER_UPDATE read the server again
+  await b.waitForFunction(() => praca.chat.roles.length === 3); // SERVER_UPDATE read the server again
   await b.fill('#text', 'Chamando @mo');
   await b.waitForSelector('#mentions button:has-text("@Moderação · cargo")');
   assert.equal(await b.locator('#mentions button:has-text("Mordomos")').count(), 0);

@@ -79,7 +79,7 @@ test('10,000 messages open at the newest and page back; 50 a second arrive live'
     // A page left at the end holds the newest 200 messages, in order; the older ones went.
     const shown = await page.$$eval('.message .content', (cs) => cs.map((c) => c.textContent));
     assert.deepEqual(shown, Array.from({ length: 200 }, (_, i) => `ao vivo ${total - 199 + i}`));
-    assert.equal(await page.evaluate(() => chat.messages.size), 200);
+    assert.equal(await page.evaluate(() => praca.chat.messages.size), 200);
     const sum = (xs) => Math.round(xs.reduce((a, b) => a + b, 0));
     console.log(JSON.stringify({
       scenario: 'chat-load', history: HISTORY,

@@ -4,12 +4,10 @@
 'use strict';
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const fs = require('node:fs');
-const path = require('node:path');
 const vm = require('node:vm');
+const { pageScripts } = require('./helpers');
 
-const page = vm.createContext({});
-vm.runInContext(fs.readFileSync(path.join(__dirname, '../../src/web/static/chat-commands.js'), 'utf8'), page, { filename: 'chat-commands.js' });
+const page = pageScripts(['chat-commands.js']);
 const plain = (v) => JSON.parse(JSON.stringify(v));
 const { commandBody, paletteFor } = vm.runInContext('({ commandBody, paletteFor })', page);
 

@@ -4,12 +4,10 @@
 'use strict';
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const fs = require('node:fs');
-const path = require('node:path');
 const vm = require('node:vm');
+const { pageScripts } = require('./helpers');
 
-const page = vm.createContext({ URL });
-vm.runInContext(fs.readFileSync(path.join(__dirname, '../../src/web/static/markdown.js'), 'utf8'), page, { filename: 'markdown.js' });
+const page = pageScripts(['markdown.js'], { URL });
 const parse = (text) => JSON.parse(JSON.stringify(vm.runInContext('parseMarkdown', page)(text)));
 const text = (v) => ({ t: 'text', v });
 const p = (...c) => ({ t: 'p', c });

@@ -3,13 +3,10 @@
 'use strict';
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const fs = require('node:fs');
-const path = require('node:path');
 const vm = require('node:vm');
+const { pageScripts } = require('./helpers');
 
-const STATIC = path.join(__dirname, '../../src/web/static');
-const page = vm.createContext({});
-for (const f of ['common.js', 'chat-perms.js']) vm.runInContext(fs.readFileSync(path.join(STATIC, f), 'utf8'), page, { filename: f });
+const page = pageScripts(['common.js', 'chat-perms.js']);
 const { basePermissions, channelPermissions, PERM, ALL_PERMISSIONS } = vm.runInContext('({ basePermissions, channelPermissions, PERM, ALL_PERMISSIONS })', page);
 const EVERYONE_DEFAULT = PERM.VER_CANAL | PERM.ENVIAR_MENSAGENS | PERM.ADICIONAR_REACOES | PERM.CRIAR_CONVITE | PERM.CONECTAR_VOZ | PERM.FALAR | PERM.USAR_COMANDOS;
 

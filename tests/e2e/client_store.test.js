@@ -4,17 +4,14 @@
 'use strict';
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const fs = require('node:fs');
-const path = require('node:path');
 const vm = require('node:vm');
+const { pageScripts } = require('./helpers');
 
-const SOURCE = fs.readFileSync(path.join(__dirname, '../../src/web/static/chat-store.js'), 'utf8');
 const plain = (v) => JSON.parse(JSON.stringify(v));
 
 // A page whose open server is srv with members ana (me) and bia, and a shown message in #geral.
 function page() {
-  const ctx = vm.createContext({});
-  vm.runInContext(SOURCE, ctx, { filename: 'chat-store.js' });
+  const ctx = pageScripts(['chat-store.js']);
   const s = vm.runInContext(`({ chat, applyTree, applyMembers, timedOutUntil, memberAdded, memberRemoved, presenceApplied,
     reactionApplied, pinApplied, messageArrived, messageEdited, messageRemoved, voiceApplied })`, ctx);
   s.chat.me = { id: 'ana' };

@@ -368,3 +368,20 @@ function sharedServer(options, sockets = []) {
   return new Proxy({}, { get: (_, key) => started[key] });
 }
 module.exports.sharedServer = sharedServer;
+
+// The pages' scripts are ES modules; their pure parts (rules, parsers, the store) run here in a
+// fresh context of their own, as the page runs them: each file's imports and exports are taken
+// off and the files share one scope, in the order given. Returns the context.
+function pageScripts(files, globals = {}) {
+  const fs = require('node:fs');
+  const path = require('node:path');
+  const vm = require('node:vm');
+  const ctx = vm.createContext({ ...globals });
+  for (const f of files) {
+    const source = fs.readFileSync(path.join(__dirname, '../../src/web/static', f), 'utf8')
+      .replace(/^import \{[^}]*\} from '[^']+';$/gm, '').replace(/^export /gm, '');
+    vm.runInContext(source, ctx, { filename: f });
+  }
+  return ctx;
+}
+module.exports.pageScripts = pageScripts;

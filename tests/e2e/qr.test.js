@@ -5,7 +5,7 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const path = require('node:path');
 const jsQR = require('jsqr');
-const QR = require(path.join(__dirname, '../../src/web/static/qr.js'));
+const { QR } = require(path.join(__dirname, '../../src/web/static/qr.js')); // an ES module, as the pages load it
 
 function read(dark, scale = 3) {
   const size = (dark.length + 8) * scale;

@@ -1,6 +1,6 @@
 // The consent page: start an Authorize session, let the person pick a server and uncheck
 // permissions, then complete it (or cancel) and send the browser to the application.
-'use strict';
+import { $, api, checkedBits, el, permissionBoxes, PERMISSIONS, requireSession, showError } from './common.js';
 
 const query = new URLSearchParams(location.search);
 // Permissions that let an application run the server or act on people: marked on the page.

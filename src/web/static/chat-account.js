@@ -1,6 +1,9 @@
 // The account panel's two-factor setup: a new secret, its QR code drawn here (qr.js), and the
 // first code from the person's authenticator to turn it on.
-'use strict';
+import { chat } from './chat-store.js';
+import { paintVerificationHold } from './chat.js';
+import { $, api, applyTheme, copyText, el, showError, THEME_KEY } from './common.js';
+import { QR } from './qr.js';
 
 function paintMfa() {
   const on = chat.me.mfaEnabled;
@@ -27,7 +30,7 @@ function wireTheme() {
   });
 }
 
-function wireMfa() {
+export function wireMfa() {
   wireTheme();
   paintMfa();
   $('#mfa-codes-copy').addEventListener('click', (e) => copyText([...document.querySelectorAll('#mfa-codes code')].map((c) => c.textContent).join('\n'), e.target));

@@ -2,7 +2,8 @@
 // the command's definition before anything is sent), and the palette that lists the server's
 // commands, then the chosen one's options, as the person types. The reading has no DOM: the
 // page's tests run it in Node.
-'use strict';
+import { chat } from './chat-store.js';
+import { $, el } from './common.js';
 
 const OPTION_TYPES = { string: 'texto', integer: 'inteiro', number: 'número', boolean: 'sim/não', user: '@pessoa', channel: '#canal', role: '@cargo' };
 
@@ -49,7 +50,7 @@ function optionValue(option, raw, resolve) {
 }
 
 // The body of POST …/interactions for the typed command, or an Error before anything is sent.
-function commandBody(text, commands, resolve) {
+export function commandBody(text, commands, resolve) {
   const { word, args, unread } = splitCommand(text.trim());
   const command = commands.find((c) => c.name === word);
   if (!command) throw new Error(`Comando /${word} não existe aqui. Disponíveis: ${commands.map((c) => '/' + c.name).join(' ') || 'nenhum'}`);
@@ -105,7 +106,7 @@ function optionHint(o) {
 
 const palette = { items: [], at: 0 };
 
-function paintPalette() {
+export function paintPalette() {
   const box = $('#palette');
   const found = chat.dm ? null : paletteFor($('#text').value, chat.commands);
   palette.items = found ? found.items : [];
@@ -140,7 +141,7 @@ function choosePalette(i) {
 }
 
 // ↑ ↓ move, Tab or Enter take the item (Enter sends once nothing is left to choose), Esc closes.
-function paletteKey(e) {
+export function paletteKey(e) {
   if ($('#palette').hidden) return false;
   if (e.key === 'Escape') {
     $('#palette').hidden = true;
@@ -161,7 +162,7 @@ function paletteKey(e) {
 }
 
 // Names typed for user, channel and role options, read against the open server.
-function commandResolver() {
+export function commandResolver() {
   const byName = (list, name, ...keys) => { const x = list.find((v) => keys.some((k) => k(v) === name)); return x ? x : null; };
   return {
     user: (s) => { const m = byName(chat.members, s, (v) => v.user.username, (v) => v.userId); return m && m.userId; },

@@ -1,11 +1,15 @@
 // Direct messages: one's conversations with other people, listed under the servers and opened
 // like a channel (history paged upward, the composer, live messages), and a new one started from
 // someone's message or member row. A DM has no reactions, pins, edits nor commands in the API.
-'use strict';
+import { newLineFor } from './chat-flow.js';
+import { togglePins } from './chat-pins.js';
+import { chat } from './chat-store.js';
+import { go, HISTORY_PAGE, messagesPath, paintUnread, paintVerificationHold, showHistory, showPanel, stopReply, toast } from './chat.js';
+import { $, api, el } from './common.js';
 
-const dmName = (d) => d.displayName || d.username;
+export const dmName = (d) => d.displayName || d.username;
 
-async function loadDms() {
+export async function loadDms() {
   ({ dms: chat.dms } = await api('GET', '/api/users/@me/dms'));
   $('#dms').replaceChildren(...chat.dms.map((d) => el('li', {}, el('button', {
     type: 'button', text: dmName(d), title: `@${d.username}`, 'data-id': d.id,
@@ -15,7 +19,7 @@ async function loadDms() {
   paintUnread();
 }
 
-async function startDm(userId) {
+export async function startDm(userId) {
   try {
     const { channel } = await api('POST', '/api/users/@me/dms', { userId });
     await loadDms();
@@ -38,7 +42,7 @@ function paintDmNav(d) {
   for (const b of document.querySelectorAll('#dms button')) b.setAttribute('aria-current', b.dataset.id === d.id ? 'true' : 'false');
 }
 
-async function openDm(cid) {
+export async function openDm(cid) {
   stopReply();
   const d = chat.dms.find((x) => x.id === cid);
   if (!d) return;
@@ -61,6 +65,6 @@ async function openDm(cid) {
 }
 
 // A message in a conversation this page does not list yet (someone wrote first): the list again.
-function dmArrived(m) {
+export function dmArrived(m) {
   if (!chat.dms.some((d) => d.id === m.channelId)) loadDms().catch(() => {});
 }

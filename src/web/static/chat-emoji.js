@@ -1,7 +1,7 @@
 // The reaction picker: any of the common emoji, found by their Portuguese names, the person's
 // recent ones first (kept in this browser). A reaction must be one Unicode emoji (the server
 // checks); these are.
-'use strict';
+import { $, el } from './common.js';
 
 const EMOJI = [
   ['👍', 'joinha positivo sim curtir'], ['👎', 'negativo não'], ['❤️', 'coração amor'], ['😂', 'rindo chorando risada'],
@@ -43,7 +43,7 @@ function rememberEmoji(emoji) {
 }
 
 // Opens the picker for a message; resolves with the emoji chosen, or null.
-function pickEmoji() {
+export function pickEmoji() {
   const dialog = $('#emoji-picker');
   const search = $('#emoji-search');
   const paint = () => {

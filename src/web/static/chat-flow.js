@@ -1,7 +1,8 @@
 // How a room's messages read as a conversation: a line for each new day, a "novas mensagens"
 // line after the person's read mark, messages of one author within minutes grouped under one
 // name, and each author's initials on a colour of their own.
-'use strict';
+import { chat } from './chat-store.js';
+import { $, el } from './common.js';
 
 const GROUP_MS = 5 * 60 * 1000;
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -17,7 +18,7 @@ function dayLabel(iso, now = new Date()) {
 
 // The initials of a name (two letters at most) on a hue the user's ID picks, so one person keeps
 // one colour everywhere.
-function avatar(userId, name) {
+export function avatar(userId, name) {
   const words = String(name || '?').trim().split(/[\s_.-]+/).filter(Boolean);
   const letters = (words.length > 1 ? words[0][0] + words[1][0] : (words[0] || '?').slice(0, 2)).toUpperCase();
   let hue = 0;
@@ -29,7 +30,7 @@ function avatar(userId, name) {
 
 // What goes before message item li, given the message item before it (or null): a day line, the
 // new-messages line, or nothing, with li marked as a continuation of its author's group.
-function placeInFlow(prev, li) {
+export function placeInFlow(prev, li) {
   const newDay = !prev || new Date(prev.dataset.at).toDateString() !== new Date(li.dataset.at).toDateString();
   if (newDay) li.before(el('li', { class: 'flow-line day', role: 'separator', text: dayLabel(li.dataset.at) }));
   const fresh = chat.newAfter && li.dataset.id > chat.newAfter && li.dataset.from !== chat.me.id && !$('#messages .flow-line.new');
@@ -39,7 +40,7 @@ function placeInFlow(prev, li) {
 }
 
 // The whole list again: after a page of history, a jump, or a deletion.
-function paintFlow() {
+export function paintFlow() {
   const list = $('#messages');
   for (const d of list.querySelectorAll('.flow-line')) d.remove();
   let prev = null;
@@ -50,24 +51,24 @@ function paintFlow() {
 }
 
 // The line goes once the person writes (what came before is read), or another room opens.
-function clearNewLine() {
+export function clearNewLine() {
   chat.newAfter = null;
   if ($('#messages .flow-line.new')) paintFlow();
 }
 
 // The last message item of the list (lines only ever come before a message), or null.
-function lastMessageItem() {
+export function lastMessageItem() {
   const last = $('#messages').lastElementChild;
   return last && last.classList.contains('message') ? last : null;
 }
 
 // The newest message shown, or "0" (before every ID) when none is.
-function lastShownId() {
+export function lastShownId() {
   const last = lastMessageItem();
   return last ? last.dataset.id : '0';
 }
 
 // Opening room cid: the line goes after the person's mark there, if something came since.
-function newLineFor(cid) {
+export function newLineFor(cid) {
   chat.newAfter = chat.unread.has(cid) ? chat.readMarks.get(cid) || null : null;
 }

@@ -1,6 +1,8 @@
 // The server's invites in its settings (GERENCIAR_SERVIDOR): those still usable, with who made
 // them, how often they were used and until when they last; each can be copied or revoked.
-'use strict';
+import { flash } from './chat-manage.js';
+import { chat } from './chat-store.js';
+import { $, api, copyText, el, showError } from './common.js';
 
 function inviteTerms(i) {
   const uses = i.maxUses ? `${i.uses} de ${i.maxUses} usos` : `${i.uses} ${i.uses === 1 ? 'uso' : 'usos'}, sem limite`;
@@ -8,7 +10,7 @@ function inviteTerms(i) {
   return `${uses} · ${until} · criado por ${i.createdBy.displayName || i.createdBy.username}`;
 }
 
-async function loadInvites() {
+export async function loadInvites() {
   const { invites } = await api('GET', `/api/servers/${chat.sid}/invites`);
   $('#invites').replaceChildren(...invites.map((i) => {
     const link = `${location.origin}/invite/${i.code}`;

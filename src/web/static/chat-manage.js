@@ -1,11 +1,16 @@
 // The server's settings in the chat client: its name, rules and verification level, its roles
 // with their permissions, its invites (chat-invites.js), and the applications installed. Each part shows only to those the API
 // lets change it (GERENCIAR_SERVIDOR, GERENCIAR_CARGOS); the server still decides.
-'use strict';
+import { loadInvites } from './chat-invites.js';
+import { paintMembers } from './chat-members.js';
+import { allowedSections, loadBans, paintChannelsManage, paintServerIcon, paintTabs, wireInviteForm, wireServerSettings, wireTabs } from './chat-settings.js';
+import { chat } from './chat-store.js';
+import { colour, loadServer, loadServers, toast } from './chat.js';
+import { $, api, checkedBits, el, permissionBoxes, PERMISSIONS, showError } from './common.js';
 
 const VERIFICATION_LEVELS = ['Nenhum', 'Conta com 5 minutos', 'Membro há 10 minutos', 'Verificação em duas etapas'];
 
-async function loadSettings() {
+export async function loadSettings() {
   const allowed = allowedSections();
   paintTabs(allowed);
   const shown = (id) => allowed.has(id) && !$(`#${id}`).hidden;
@@ -87,7 +92,7 @@ async function changeRole(rid, method, body, done = method === 'DELETE' ? 'Cargo
   }
 }
 
-function flash(box, text) {
+export function flash(box, text) {
   $(box).textContent = text;
   $(box).hidden = false;
   setTimeout(() => { $(box).hidden = true; }, 4000);
@@ -112,7 +117,7 @@ async function loadApps() {
   $('#no-apps').hidden = applications.length > 0;
 }
 
-function wireSettings() {
+export function wireSettings() {
   wireTabs();
   wireServerSettings();
   wireInviteForm();

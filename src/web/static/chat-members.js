@@ -1,7 +1,12 @@
 // The server's members: who is here, in the channels column (connected first, their status kept
 // live by PRESENCE_UPDATE), and in the settings what the person may do with each (roles, a
 // timeout, a kick), as the API allows it.
-'use strict';
+import { startDm } from './chat-dms.js';
+import { flash } from './chat-manage.js';
+import { basePermissions, PERM } from './chat-perms.js';
+import { chat, memberAdded, memberRemoved, presenceApplied } from './chat-store.js';
+import { loadServer, loadServers, paintServer, showMessage } from './chat.js';
+import { $, api, el, showError } from './common.js';
 
 const STATUS_LABELS = { online: 'online', idle: 'ausente', dnd: 'não perturbe', offline: 'offline' };
 const TIMEOUT_MS = 10 * 60 * 1000;
@@ -71,7 +76,7 @@ function memberRow(m, can) {
   return row;
 }
 
-function paintMembers() {
+export function paintMembers() {
   const can = basePermissions(chat.server, chat.roles, chat.mine);
   $('#members-list').replaceChildren(...chat.members.map((m) => memberRow(m, can)));
 }
@@ -79,7 +84,7 @@ function paintMembers() {
 // The channels column's list of people: connected first, then by name; at most PEOPLE_SHOWN.
 const PEOPLE_SHOWN = 50;
 const STATUS_ORDER = { online: 0, idle: 1, dnd: 2, offline: 3 };
-function paintPeople() {
+export function paintPeople() {
   const name = (m) => m.nickname || m.user.displayName || m.user.username;
   // The members were maybe read before this page's own connection was up: I am here.
   const me = chat.members.find((m) => m.userId === chat.me.id);
@@ -99,13 +104,13 @@ function paintPeople() {
 // GUILD_MEMBER_ADD and GUILD_MEMBER_REMOVE change one member in place, with no request: the
 // event carries the member (chat-store.js). Another server's are nothing to this page until it
 // is opened.
-function memberJoined(m) {
+export function memberJoined(m) {
   const changed = memberAdded(m);
   if (changed === 'mine-elsewhere') loadServers().catch(() => {}); // joined elsewhere (another tab)
   else if (changed) membersRepainted();
 }
 
-function memberLeft(m) {
+export function memberLeft(m) {
   if (memberRemoved(m)) membersRepainted();
 }
 
@@ -116,7 +121,7 @@ function membersRepainted() {
 }
 
 // PRESENCE_UPDATE: someone in the open server connected, left or changed their status.
-function presenceChanged(u) {
+export function presenceChanged(u) {
   if (!presenceApplied(u)) return;
   paintPeople();
   if (!$('#members-settings').hidden && !$('#settings').hidden) paintMembers();

@@ -1,7 +1,10 @@
 // Browser notifications for what is meant for the person: a DM, or a message that mentions them
 // (by name, by one of their roles in the open server, or @everyone). Asked for once, from a
 // button (browsers only ask after a click); never shown while the tab is in view.
-'use strict';
+import { dmName, openDm } from './chat-dms.js';
+import { chat } from './chat-store.js';
+import { openChannel, openServer } from './chat.js';
+import { $ } from './common.js';
 
 const NOTIFY_KEY = 'praca-notify-asked';
 
@@ -14,7 +17,7 @@ function paintNotifyAsk() {
   $('#notify-ask').hidden = !notifySupported() || Notification.permission !== 'default' || !!localStorage.getItem(NOTIFY_KEY);
 }
 
-function wireNotify() {
+export function wireNotify() {
   $('#notify-yes').addEventListener('click', async () => {
     localStorage.setItem(NOTIFY_KEY, 'yes');
     await Notification.requestPermission().catch(() => 'denied');
@@ -35,7 +38,7 @@ function meantForMe(m) {
 }
 
 // MESSAGE_CREATE by someone else: a notification when it is for me and the tab is not in view.
-function notifyArrived(m) {
+export function notifyArrived(m) {
   if (!notifySupported() || Notification.permission !== 'granted' || document.visibilityState === 'visible') return;
   if (m.fromId === chat.me.id || !meantForMe(m)) return;
   const where = m.serverId ? (chat.servers.find((s) => s.id === m.serverId) || {}).name : null;

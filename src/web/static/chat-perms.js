@@ -1,10 +1,10 @@
 // What the signed-in person may do in a channel, worked out as the server does (docs/api.md,
 // "Permissions"; src/domain/permissions.c, whose cases tests/e2e/client_perms.test.js runs here
 // too), so the page offers only the actions that will be allowed. The server decides.
-'use strict';
+import { PERMISSIONS } from './common.js';
 
 const ALL_PERMISSIONS = PERMISSIONS.reduce((all, p) => all | p.bit, 0);
-const PERM = Object.fromEntries(PERMISSIONS.map((p) => [p.name, p.bit]));
+export const PERM = Object.fromEntries(PERMISSIONS.map((p) => [p.name, p.bit]));
 
 // me: the member object ({userId, roleIds, timeoutUntil}); roles: the server's, @everyone's ID
 // being the server's.
@@ -19,14 +19,14 @@ function unrestricted(server, roles, me) {
   return { all: server.ownerId === me.userId || (bits & PERM.ADMINISTRADOR) !== 0, bits };
 }
 
-function basePermissions(server, roles, me) {
+export function basePermissions(server, roles, me) {
   if (!me) return 0;
   const { all, bits } = unrestricted(server, roles, me);
   if (all) return ALL_PERMISSIONS;
   return timedOut(me) ? bits & PERM.VER_CANAL : bits; // a timeout keeps only the view
 }
 
-function channelPermissions(server, roles, me, channel) {
+export function channelPermissions(server, roles, me, channel) {
   if (!me) return 0;
   if (!channel) return basePermissions(server, roles, me);
   const { all, bits: roleBits } = unrestricted(server, roles, me);

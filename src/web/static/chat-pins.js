@@ -1,7 +1,11 @@
 // The open channel's pins, in a panel under its title: what was pinned, newest first, each a way
 // to the message, and to unpin it for those who may. Read when opened, and again when a pin of
 // that channel changes while it is open.
-'use strict';
+import { PERM } from './chat-perms.js';
+import { chat } from './chat-store.js';
+import { jumpTo, mentionOf, nameOf, togglePin } from './chat.js';
+import { $, api, el, showError } from './common.js';
+import { markdownNodes, parseMarkdown } from './markdown.js';
 
 async function paintPins() {
   const cid = chat.cid;
@@ -29,13 +33,13 @@ function pinItem(m) {
   return item;
 }
 
-function togglePins(open = $('#pins').hidden) {
+export function togglePins(open = $('#pins').hidden) {
   $('#pins').hidden = !open;
   $('#pins-open').setAttribute('aria-expanded', String(open));
   if (open) paintPins();
 }
 
 // CHANNEL_PINS_UPDATE: the panel follows while it shows that channel.
-function pinsChanged(p) {
+export function pinsChanged(p) {
   if (p.channelId === chat.cid && !$('#pins').hidden) paintPins();
 }

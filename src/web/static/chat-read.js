@@ -1,11 +1,13 @@
 // Read state kept on the server: what is unread when the page opens, and the person's mark moved
 // as they read (a room opened, a message arriving in the open room), at most once a second.
-'use strict';
+import { chat } from './chat-store.js';
+import { paintUnread } from './chat.js';
+import { $, api, el } from './common.js';
 
 const READ_EVERY_MS = 1000;
 const reading = { timer: 0, pending: new Map() }; // room id → the newest message seen there
 
-async function loadUnread() {
+export async function loadUnread() {
   const { unread } = await api('GET', '/api/users/@me/unread');
   for (const u of unread) {
     chat.readMarks.set(u.channelId, u.lastReadId);
@@ -17,7 +19,7 @@ async function loadUnread() {
   paintUnread();
 }
 
-function markRead(cid, messageId) {
+export function markRead(cid, messageId) {
   if (!cid || !messageId) return;
   chat.readMarks.set(cid, messageId);
   reading.pending.set(cid, messageId);
@@ -40,14 +42,14 @@ function markRoomRead(cid) {
   chat.unread.delete(cid);
 }
 
-function markServerRead(sid) {
+export function markServerRead(sid) {
   for (const [cid, newest] of chat.newest) if (newest.serverId === sid && chat.unread.has(cid)) markRoomRead(cid);
   chat.unread.delete(sid);
   paintUnread();
 }
 
 // A ✓ beside each unread channel of the open server, and "mark all" when there is one.
-function paintMarkRead() {
+export function paintMarkRead() {
   for (const b of document.querySelectorAll('#channels .mark-read')) b.remove();
   let any = false;
   for (const b of document.querySelectorAll('#channels button.channel.unread')) {

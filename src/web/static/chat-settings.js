@@ -2,12 +2,17 @@
 // the server (name, icon, rules, deletion by the owner), its channels (rename, private, delete),
 // invites with an expiry and a number of uses, and the bans. Roles, members and bots are drawn by
 // chat-manage.js and chat-members.js; the server decides every change.
-'use strict';
+import { loadInvites } from './chat-invites.js';
+import { flash, loadSettings } from './chat-manage.js';
+import { basePermissions, PERM } from './chat-perms.js';
+import { chat } from './chat-store.js';
+import { loadServer, loadServers } from './chat.js';
+import { $, api, el, showError } from './common.js';
 
 const ICON_MAX_BYTES = 2 * 1024 * 1024; // the API's limit for a data: icon
 
 // Which sections the person may use, from their permissions in the open server.
-function allowedSections() {
+export function allowedSections() {
   const base = basePermissions(chat.server, chat.roles, chat.mine);
   const owner = chat.server.ownerId === chat.me.id;
   const any = (bits) => (base & bits) !== 0;
@@ -22,7 +27,7 @@ function allowedSections() {
 }
 
 // The tabs the person may use; the chosen one (kept while it stays allowed) shows its sections.
-function paintTabs(allowed, chosen = chat.settingsTab) {
+export function paintTabs(allowed, chosen = chat.settingsTab) {
   const tabs = [...document.querySelectorAll('#settings-tabs [role=tab]')];
   const usable = tabs.filter((t) => t.dataset.sections.split(' ').some((s) => allowed.has(s)));
   for (const t of tabs) t.hidden = !usable.includes(t);
@@ -33,7 +38,7 @@ function paintTabs(allowed, chosen = chat.settingsTab) {
     section.hidden = !(current && current.dataset.sections.split(' ').includes(section.id) && allowed.has(section.id));
 }
 
-function wireTabs() {
+export function wireTabs() {
   for (const t of document.querySelectorAll('#settings-tabs [role=tab]')) {
     t.addEventListener('click', () => {
       chat.settingsTab = t.dataset.sections;
@@ -44,7 +49,7 @@ function wireTabs() {
 
 // ---- the server: its icon, and its deletion by the owner ----
 
-function paintServerIcon() {
+export function paintServerIcon() {
   const url = chat.server.iconUrl;
   $('#server-icon-preview').hidden = !url;
   if (url) $('#server-icon-preview').src = url;
@@ -74,7 +79,7 @@ async function setServerIcon(iconUrl, done) {
   }
 }
 
-function wireServerSettings() {
+export function wireServerSettings() {
   $('#server-icon').addEventListener('change', async () => {
     const file = $('#server-icon').files[0];
     $('#server-icon').value = '';
@@ -127,7 +132,7 @@ async function channelAction(fn, done) {
 }
 
 const CHANNEL_KINDS = { text: '#', forum: '💬', voice: '🔊' };
-function paintChannelsManage() {
+export function paintChannelsManage() {
   const mayPrivacy = (basePermissions(chat.server, chat.roles, chat.mine) & PERM.GERENCIAR_CARGOS) !== 0;
   $('#channels-manage').replaceChildren(...chat.allChannels.map((c) => {
     const name = el('input', { type: 'text', maxlength: '100', required: true, 'aria-label': `Nome do canal ${c.name}` });
@@ -157,7 +162,7 @@ function paintChannelsManage() {
 
 // ---- invites: made with an expiry and a number of uses ----
 
-function wireInviteForm() {
+export function wireInviteForm() {
   $('#invite-form').addEventListener('submit', async (e) => {
     e.preventDefault();
     $('#settings-error').hidden = true;
@@ -174,7 +179,7 @@ function wireInviteForm() {
 
 // ---- bans: who is banned, and unbanning ----
 
-async function loadBans() {
+export async function loadBans() {
   const { bans } = await api('GET', `/api/servers/${chat.sid}/bans`);
   $('#bans').replaceChildren(...bans.map((b) => el('li', { class: 'ban', 'data-id': b.userId },
     el('span', {}, el('strong', { text: b.displayName || b.username }), el('span', { class: 'muted small', text: ` @${b.username}` }), el('br'),

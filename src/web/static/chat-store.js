@@ -2,9 +2,8 @@
 // member, a reaction changes one message, a message elsewhere marks one room unread. Nothing
 // here touches the page; each function says what changed so the views redraw only that. The
 // page's tests run this file in Node, event by event.
-'use strict';
 
-const chat = {
+export const chat = {
   me: null,
   servers: [],
   sid: null,
@@ -45,7 +44,7 @@ const chat = {
 
 // The open server's tree as one read answers it (GET /api/servers/:sid?threads=1): the server,
 // its channels, their threads and forum posts, its roles.
-function applyTree({ server, channels, roles, threads }) {
+export function applyTree({ server, channels, roles, threads }) {
   Object.assign(chat, { server, roles });
   chat.allChannels = channels;
   chat.channels = channels.filter((c) => c.type === 'text');
@@ -56,7 +55,7 @@ function applyTree({ server, channels, roles, threads }) {
 }
 
 // The server's members, as read or as an event changed them: names, one's own standing.
-function applyMembers(members) {
+export function applyMembers(members) {
   chat.members = members;
   chat.mine = members.find((m) => m.userId === chat.me.id) || null;
   chat.names = new Map(members.map((m) => [m.user.id, m.nickname || m.user.displayName || m.user.username]));
@@ -64,14 +63,14 @@ function applyMembers(members) {
 }
 
 // When I may speak again in the open server, or null when I am not timed out.
-function timedOutUntil(now = new Date()) {
+export function timedOutUntil(now = new Date()) {
   const mine = chat.mine;
   return mine && mine.timeoutUntil && new Date(mine.timeoutUntil) > now ? new Date(mine.timeoutUntil) : null;
 }
 
 // GUILD_MEMBER_ADD: the member in place (its status kept if known). True when it is the open
 // server's; 'mine-elsewhere' when I joined another server (another tab did); false otherwise.
-function memberAdded(m) {
+export function memberAdded(m) {
   if (m.serverId !== chat.sid) return m.userId === chat.me.id ? 'mine-elsewhere' : false;
   const { serverId, ...member } = m;
   void serverId;
@@ -81,14 +80,14 @@ function memberAdded(m) {
 }
 
 // GUILD_MEMBER_REMOVE: true when the open server lost the member.
-function memberRemoved(m) {
+export function memberRemoved(m) {
   if (m.serverId !== chat.sid || !chat.members.some((x) => x.userId === m.userId)) return false;
   applyMembers(chat.members.filter((x) => x.userId !== m.userId));
   return true;
 }
 
 // PRESENCE_UPDATE: true when someone of the open server changed status.
-function presenceApplied(u) {
+export function presenceApplied(u) {
   const m = chat.sid && chat.members.find((x) => x.userId === u.userId);
   if (!m || m.status === u.status) return false;
   m.status = u.status;
@@ -106,7 +105,7 @@ function reactionsAfter(list, r) {
 
 // MESSAGE_REACTIONS_UPDATE and CHANNEL_PINS_UPDATE change one shown message: the message as it
 // is now, or null when it is not shown.
-function reactionApplied(r) {
+export function reactionApplied(r) {
   const m = chat.messages.get(r.messageId);
   if (!m || r.channelId !== chat.cid) return null;
   const now = { ...m, reactions: reactionsAfter(m.reactions || [], r) };
@@ -114,7 +113,7 @@ function reactionApplied(r) {
   return now;
 }
 
-function pinApplied(p) {
+export function pinApplied(p) {
   const m = chat.messages.get(p.messageId);
   if (!m || p.channelId !== chat.cid) return null;
   const now = { ...m, pinned: p.pinned };
@@ -124,7 +123,7 @@ function pinApplied(p) {
 
 // MESSAGE_CREATE: 'here' for the open room (the view shows it), 'unread' when it marks another
 // room (and its server) unread, 'mine' for my own elsewhere.
-function messageArrived(m) {
+export function messageArrived(m) {
   const room = m.threadId || m.channelId;
   if (room === chat.cid) return 'here';
   if (m.fromId === chat.me.id) return 'mine';
@@ -135,19 +134,19 @@ function messageArrived(m) {
 }
 
 // MESSAGE_UPDATE: true when the message is shown (its new form replaces it).
-function messageEdited(m) {
+export function messageEdited(m) {
   if ((m.threadId || m.channelId) !== chat.cid || !chat.messages.has(m.id)) return false;
   chat.messages.set(m.id, m);
   return true;
 }
 
 // MESSAGE_DELETE: true when it was shown.
-function messageRemoved(id) {
+export function messageRemoved(id) {
   return chat.messages.delete(id);
 }
 
 // channel_voice:participants_update: true for a voice channel of the open server.
-function voiceApplied(u) {
+export function voiceApplied(u) {
   if (u.serverId !== chat.sid) return false;
   chat.voice.set(u.channelId, u.participants);
   return true;

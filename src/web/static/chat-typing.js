@@ -1,13 +1,15 @@
 // Typing indicators: the composer tells the room when the person types (at most once every 8 s
 // per room, never for a /command), and the room shows who else is typing: for 10 s after each
 // TYPING_START, or until that person's message arrives.
-'use strict';
+import { chat } from './chat-store.js';
+import { messagesPath, nameOf } from './chat.js';
+import { $, api } from './common.js';
 
 const TYPING_EVERY_MS = 8000;
 const TYPING_SHOWN_MS = 10000;
 const typing = { saidAt: new Map(), who: new Map() }; // room → when it was told; user → {room, timer}
 
-function typingSaid() {
+export function typingSaid() {
   const text = $('#text').value.trim();
   if (!chat.cid || !text || text.startsWith('/')) return;
   if (Date.now() - (typing.saidAt.get(chat.cid) || 0) < TYPING_EVERY_MS) return;
@@ -16,11 +18,11 @@ function typingSaid() {
 }
 
 // A message sent: the next keystroke starts a new "typing".
-function typingSent(room) {
+export function typingSent(room) {
   typing.saidAt.delete(room);
 }
 
-function typingArrived(t) {
+export function typingArrived(t) {
   if (t.userId === chat.me.id) return;
   typingStopped(t.userId, false);
   const timer = setTimeout(() => typingStopped(t.userId), TYPING_SHOWN_MS);
@@ -28,7 +30,7 @@ function typingArrived(t) {
   paintTyping();
 }
 
-function typingStopped(userId, paint = true) {
+export function typingStopped(userId, paint = true) {
   const was = typing.who.get(userId);
   if (!was) return;
   clearTimeout(was.timer);
@@ -36,7 +38,7 @@ function typingStopped(userId, paint = true) {
   if (paint) paintTyping();
 }
 
-function paintTyping() {
+export function paintTyping() {
   const names = [...typing.who].filter(([, w]) => w.room === chat.cid).map(([id]) => nameOf(id));
   $('#typing').textContent =
     names.length === 0 ? '' :

@@ -1,8 +1,24 @@
 // The chat client: servers, their text channels, messages live over the gateway, a composer
 // that also runs slash commands, bots' buttons and forms. Text only through textContent.
-'use strict';
+import { wireMfa } from './chat-account.js';
+import { commandBody, commandResolver, paintPalette, paletteKey } from './chat-commands.js';
+import { dmArrived, loadDms, openDm, startDm } from './chat-dms.js';
+import { pickEmoji } from './chat-emoji.js';
+import { avatar, clearNewLine, lastMessageItem, lastShownId, newLineFor, paintFlow, placeInFlow } from './chat-flow.js';
+import { loadInvites } from './chat-invites.js';
+import { loadSettings, wireSettings } from './chat-manage.js';
+import { memberJoined, memberLeft, paintPeople, presenceChanged } from './chat-members.js';
+import { notifyArrived, wireNotify } from './chat-notify.js';
+import { basePermissions, channelPermissions, PERM } from './chat-perms.js';
+import { pinsChanged, togglePins } from './chat-pins.js';
+import { loadUnread, markRead, markServerRead, paintMarkRead } from './chat-read.js';
+import { applyMembers, applyTree, chat, messageArrived, messageEdited, messageRemoved, pinApplied, reactionApplied, timedOutUntil, voiceApplied } from './chat-store.js';
+import { paintTyping, typingArrived, typingSaid, typingSent, typingStopped } from './chat-typing.js';
+import { $, api, copyText, el, requireSession, showError } from './common.js';
+import { markdownNodes, parseMarkdown } from './markdown.js';
+import { Gateway } from './sio.js';
 
-const HISTORY_PAGE = 50;
+export const HISTORY_PAGE = 50;
 // The page's state lives in chat-store.js.
 
 // ---- on a phone, one screen at a time: servers → channels → room ----
@@ -11,7 +27,7 @@ const SCREENS = ['servers', 'channels', 'room'];
 
 // The person went deeper (a server, a room): that screen, with a step the back button and the
 // browser's back gesture undo. On a desktop every column shows and this only keeps the steps.
-function go(screen) {
+export function go(screen) {
   if (document.body.dataset.screen === screen) return;
   document.body.dataset.screen = screen;
   history.pushState({ screen }, '', location.hash);
@@ -47,13 +63,13 @@ function wireScreens() {
 }
 
 // Where the open room's messages are read and sent.
-function messagesPath() {
+export function messagesPath() {
   return chat.dm ? `/api/dms/${chat.cid}/messages` : `/api/servers/${chat.sid}/channels/${chat.cid}/messages`;
 }
 
 // ---- rendering ----
 
-function nameOf(userId) {
+export function nameOf(userId) {
   return chat.names.get(userId) || 'alguém';
 }
 
@@ -100,7 +116,7 @@ function media(m, description, kind = 'imagem', message = null, label = '') {
   return el('div', { class: 'media' }, link);
 }
 
-const colour = (n) => `#${n.toString(16).padStart(6, '0')}`;
+export const colour = (n) => `#${n.toString(16).padStart(6, '0')}`;
 
 // One component of a message: action rows as before, and with IS_COMPONENTS_V2 the layout
 // pieces (sections, text, media, separators, containers) in the order the bot gave them.
@@ -154,7 +170,7 @@ function embed(e, message) {
 }
 
 // A mention in text: a member of the open server (by username), marked when it is oneself.
-function mentionOf(username) {
+export function mentionOf(username) {
   const m = chat.members.find((x) => x.user.username === username);
   if (!m) return null;
   return { label: m.nickname || m.user.displayName || m.user.username, self: m.userId === chat.me.id };
@@ -286,7 +302,7 @@ function editLastOwn(event) {
   startEdit(last);
 }
 
-async function togglePin(m) {
+export async function togglePin(m) {
   $('#send-error').hidden = true;
   try {
     const { pinned } = await api('POST', `/api/servers/${chat.sid}/channels/${chat.cid}/messages/${m.id}/pin`);
@@ -334,7 +350,7 @@ async function remove(m, event) {
   }
 }
 
-function showMessage(m) {
+export function showMessage(m) {
   chat.messages.set(m.id, m);
   const list = $('#messages');
   const old = document.getElementById(`m-${m.id}`);
@@ -381,7 +397,7 @@ function forget(id) {
 
 // ---- loading ----
 
-async function loadServers() {
+export async function loadServers() {
   ({ servers: chat.servers } = await api('GET', '/api/servers'));
   paintServers();
 }
@@ -403,7 +419,7 @@ function paintTimeout() {
 }
 
 // The server's header, its channels and people, and what one may do, from what is held.
-function paintServer() {
+export function paintServer() {
   const { server, roles, mine } = chat;
   $('#server-title').textContent = server.name;
   paintTimeout();
@@ -420,7 +436,7 @@ function paintServer() {
 
 // The open server, read whole when it is opened. Returns false when a later read has started
 // (or another server opened): that one applies.
-async function loadServer(sid) {
+export async function loadServer(sid) {
   const generation = ++chat.loads;
   const [tree, { members }, { commands }] = await Promise.all([
     api('GET', `/api/servers/${sid}?threads=1`), api('GET', `/api/servers/${sid}/members`), api('GET', `/api/servers/${sid}/commands`)]);
@@ -438,7 +454,7 @@ async function loadServer(sid) {
 // me from speaking, said before I try, and looked at again when a wait ends.
 const ACCOUNT_WAIT_MS = 5 * 60 * 1000;
 const MEMBER_WAIT_MS = 10 * 60 * 1000;
-function paintVerificationHold() {
+export function paintVerificationHold() {
   clearTimeout(chat.holdTimer);
   const { server, mine, me } = chat;
   const level = server ? server.verificationLevel : 0;
@@ -532,7 +548,7 @@ async function leaveVoice(c) {
   }
 }
 
-async function openServer(sid) {
+export async function openServer(sid) {
   chat.sid = sid;
   chat.cid = null;
   chat.dm = null;
@@ -564,7 +580,7 @@ function roomOf(cid) {
 }
 
 // behind: opened by the page itself while the person looks at settings or Conta, which stay.
-async function openChannel(cid, { behind = false } = {}) {
+export async function openChannel(cid, { behind = false } = {}) {
   stopReply();
   chat.cid = cid;
   newLineFor(cid);
@@ -599,7 +615,7 @@ async function refreshRoom() {
 }
 
 // A room's newest page, scrolled to its end.
-function showHistory(messages, hasMore) {
+export function showHistory(messages, hasMore) {
   paintTyping();
   chat.oldest = messages.length ? messages[0].id : null;
   chat.hasMore = hasMore;
@@ -706,14 +722,14 @@ function startReply(m) {
   $('#text').focus();
 }
 
-function stopReply() {
+export function stopReply() {
   chat.replyTo = null;
   $('#reply-bar').hidden = true;
 }
 
 // A reply's quote leads to the original: shown already, it is scrolled to; else the messages
 // around it are read (one request).
-async function jumpTo(id) {
+export async function jumpTo(id) {
   let target = document.getElementById(`m-${id}`);
   if (!target) {
     try {
@@ -792,7 +808,7 @@ function openModal(m) {
 
 // ---- unread: channels and servers with messages since this page last showed them ----
 
-function paintUnread() {
+export function paintUnread() {
   for (const b of document.querySelectorAll('#channels button, #dms button')) b.classList.toggle('unread', chat.unread.has(b.dataset.id));
   for (const b of document.querySelectorAll('#servers button')) b.classList.toggle('unread', chat.unread.has(b.dataset.id));
   paintMarkRead();
@@ -811,7 +827,7 @@ function paintTitle() {
 
 const TOAST_MS = 8000;
 const TOASTS_MAX = 3;
-function toast(err) {
+export function toast(err) {
   const box = $('#toasts');
   const note = el('div', { class: 'toast', role: 'alert' }, el('span', { text: err instanceof Error ? err.message : String(err) }));
   const close = () => note.remove();
@@ -823,7 +839,7 @@ function toast(err) {
 
 // ---- panels: the server's settings, one's account ----
 
-function showPanel(id) {
+export function showPanel(id) {
   for (const p of ['#settings', '#account', '#forum', '#room']) $(p).hidden = p !== id;
 }
 
@@ -1048,5 +1064,8 @@ async function main() {
   if (chat.cid && !chat.dm) go('channels');
   if (chat.cid) go('room');
 }
+
+// The page's state and one of its actions, for the browser's console and the page's tests.
+window.praca = { chat, startReply };
 
 main().catch((e) => toast(e));

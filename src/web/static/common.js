@@ -1,7 +1,6 @@
 // Shared by the pages: API calls with the session cookie, permission names, small DOM helpers.
-'use strict';
 
-const PERMISSIONS = [
+export const PERMISSIONS = [
   ['ADMINISTRADOR', 'Administrador'], ['GERENCIAR_SERVIDOR', 'Gerenciar o servidor'],
   ['GERENCIAR_CANAIS', 'Gerenciar canais'], ['GERENCIAR_CARGOS', 'Gerenciar cargos'],
   ['EXPULSAR_MEMBROS', 'Expulsar membros'], ['BANIR_MEMBROS', 'Banir membros'],
@@ -13,8 +12,8 @@ const PERMISSIONS = [
 ].map(([name, label], bit) => ({ name, label, bit: 1 << bit }));
 
 // The look chosen in Conta (light or dark), kept in this browser; none follows the system.
-const THEME_KEY = 'praca-theme';
-function applyTheme(theme = localStorage.getItem(THEME_KEY) || '') {
+export const THEME_KEY = 'praca-theme';
+export function applyTheme(theme = localStorage.getItem(THEME_KEY) || '') {
   if (theme) document.documentElement.dataset.theme = theme;
   else delete document.documentElement.dataset.theme;
 }
@@ -30,7 +29,7 @@ class ApiError extends Error {
 
 // Same-origin calls: the browser sends the session cookie and the Origin header the server's
 // CSRF guard expects.
-async function api(method, path, body) {
+export async function api(method, path, body) {
   const init = { method, credentials: 'same-origin', headers: {} };
   if (body !== undefined) {
     init.headers['content-type'] = 'application/json';
@@ -44,7 +43,7 @@ async function api(method, path, body) {
 }
 
 // The signed-in person, or a trip to the sign-in page that comes back here.
-async function requireSession() {
+export async function requireSession() {
   try {
     return (await api('GET', '/api/users/@me')).user;
   } catch (e) {
@@ -56,9 +55,9 @@ async function requireSession() {
   }
 }
 
-function $(selector, root = document) { return root.querySelector(selector); }
+export function $(selector, root = document) { return root.querySelector(selector); }
 
-function el(tag, attrs = {}, ...children) {
+export function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {
     if (k === 'text') node.textContent = v;
@@ -70,12 +69,12 @@ function el(tag, attrs = {}, ...children) {
   return node;
 }
 
-function showError(box, err) {
+export function showError(box, err) {
   box.textContent = err instanceof Error ? err.message : String(err);
   box.hidden = false;
 }
 
-function permissionBoxes(container, bits, { name = 'perm', checked = true, only } = {}) {
+export function permissionBoxes(container, bits, { name = 'perm', checked = true, only } = {}) {
   container.replaceChildren();
   for (const p of PERMISSIONS) {
     if (only !== undefined && !(only & p.bit)) continue;
@@ -85,13 +84,13 @@ function permissionBoxes(container, bits, { name = 'perm', checked = true, only 
   }
 }
 
-function checkedBits(container) {
+export function checkedBits(container) {
   let bits = 0;
   for (const input of container.querySelectorAll('input[type=checkbox]:checked')) bits |= Number(input.value);
   return bits;
 }
 
-async function copyText(text, button) {
+export async function copyText(text, button) {
   try {
     await navigator.clipboard.writeText(text);
     button.textContent = 'Copiado';

@@ -1,6 +1,6 @@
 // The developer portal: applications in sections (Geral, Bot, Instalação, OAuth2, Interações,
 // Eventos). Everything goes through the same JSON API bots and people use.
-'use strict';
+import { $, api, checkedBits, copyText, el, permissionBoxes, PERMISSIONS, requireSession, showError } from './common.js';
 
 const INTENTS = [
   ['messages.read', 'Ler mensagens (eventos de mensagem no gateway)'],

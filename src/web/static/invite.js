@@ -1,6 +1,6 @@
 // The invite page: who invites you where, then join (signing in first when needed) and open the
 // server in the chat client.
-'use strict';
+import { $, api, requireSession, showError } from './common.js';
 
 const code = decodeURIComponent(location.pathname.split('/')[2] || '');
 

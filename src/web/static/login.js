@@ -1,5 +1,5 @@
 // Sign in or create an account, then go back to where the person came from.
-'use strict';
+import { $, api, showError } from './common.js';
 
 function nextPage() {
   const next = new URLSearchParams(location.search).get('next') || '';

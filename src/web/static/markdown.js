@@ -4,7 +4,7 @@
 // @mentions. parseMarkdown turns text into a small tree with no I/O (tests run it in Node);
 // markdownNodes builds DOM nodes from it with createElement and text nodes only: whatever anyone
 // writes is never parsed as HTML.
-'use strict';
+import { el } from './common.js';
 
 const MD_DEPTH_MAX = 8; // nesting beyond this stays text
 const MD_INLINE = [ // longest first: ** before *
@@ -85,7 +85,7 @@ function mdInline(text, depth = 0) {
 
 // Blocks: code fences first (their text is never parsed), then quotes, headings, lists and
 // paragraphs, line by line.
-function parseMarkdown(text) {
+export function parseMarkdown(text) {
   const lines = String(text).split('\n');
   const blocks = [];
   let para = null;
@@ -141,7 +141,7 @@ function parseMarkdown(text) {
 }
 
 // DOM nodes for the tree. mentionOf(username) → {label, self} for a known person, else null.
-function markdownNodes(blocks, mentionOf = () => null) {
+export function markdownNodes(blocks, mentionOf = () => null) {
   const inline = (nodes) => nodes.map((x) => {
     switch (x.t) {
     case 'text': return document.createTextNode(x.v);

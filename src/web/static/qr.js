@@ -1,9 +1,8 @@
 // A QR code (ISO/IEC 18004) of a text, drawn on a canvas, for the two-factor setup: byte mode,
 // error correction level M, versions 1 to 10 (up to 213 bytes), so no outside service ever sees
 // the secret. The construction follows Project Nayuki's QR Code generator (MIT).
-'use strict';
 
-const QR = (() => {
+export const QR = (() => {
   // Level M, versions 1–10: error correction codewords per block, and blocks.
   const ECC_PER_BLOCK = [10, 16, 26, 18, 24, 16, 18, 22, 22, 26];
   const BLOCKS = [1, 1, 1, 2, 2, 4, 4, 4, 5, 5];
@@ -224,4 +223,3 @@ const QR = (() => {
   return { modules, draw };
 })();
 
-if (typeof module !== 'undefined') module.exports = QR;

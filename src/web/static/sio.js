@@ -6,9 +6,9 @@
 // processed, the server replays what came meanwhile, and an event already processed (an offset
 // not past the last) is not applied twice. A reconnect the server could not resume ('resumed'
 // with false) or a gap it reports ('EVENTS_GAP') tells the page to read what it shows again.
-'use strict';
+import { api, requireSession } from './common.js';
 
-class Gateway {
+export class Gateway {
   constructor() {
     this.handlers = new Map();
     this.ws = null;
