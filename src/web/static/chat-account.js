@@ -1,7 +1,7 @@
 // The account panel's two-factor setup: a new secret, its QR code drawn here (qr.js), and the
 // first code from the person's authenticator to turn it on.
+import { paintVerificationHold } from './chat-servers.js';
 import { chat } from './chat-store.js';
-import { paintVerificationHold } from './chat.js';
 import { $, api, applyTheme, copyText, el, showError, THEME_KEY } from './common.js';
 import { QR } from './qr.js';
 

@@ -2,9 +2,14 @@
 // like a channel (history paged upward, the composer, live messages), and a new one started from
 // someone's message or member row. A DM has no reactions, pins, edits nor commands in the API.
 import { newLineFor } from './chat-flow.js';
+import { messagesPath } from './chat-messages.js';
 import { togglePins } from './chat-pins.js';
+import { paintUnread } from './chat-read.js';
+import { HISTORY_PAGE, showHistory, stopReply } from './chat-room.js';
+import { go } from './chat-screens.js';
+import { paintVerificationHold } from './chat-servers.js';
 import { chat } from './chat-store.js';
-import { go, HISTORY_PAGE, messagesPath, paintUnread, paintVerificationHold, showHistory, showPanel, stopReply, toast } from './chat.js';
+import { showPanel, toast } from './chat-ui.js';
 import { $, api, el } from './common.js';
 
 export const dmName = (d) => d.displayName || d.username;

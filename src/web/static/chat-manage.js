@@ -1,11 +1,13 @@
 // The server's settings in the chat client: its name, rules and verification level, its roles
 // with their permissions, its invites (chat-invites.js), and the applications installed. Each part shows only to those the API
 // lets change it (GERENCIAR_SERVIDOR, GERENCIAR_CARGOS); the server still decides.
+import { colour } from './chat-components.js';
 import { loadInvites } from './chat-invites.js';
 import { paintMembers } from './chat-members.js';
+import { loadServer, loadServers } from './chat-servers.js';
 import { allowedSections, loadBans, paintChannelsManage, paintServerIcon, paintTabs, wireInviteForm, wireServerSettings, wireTabs } from './chat-settings.js';
 import { chat } from './chat-store.js';
-import { colour, loadServer, loadServers, toast } from './chat.js';
+import { toast } from './chat-ui.js';
 import { $, api, checkedBits, el, permissionBoxes, PERMISSIONS, showError } from './common.js';
 
 const VERIFICATION_LEVELS = ['Nenhum', 'Conta com 5 minutos', 'Membro há 10 minutos', 'Verificação em duas etapas'];

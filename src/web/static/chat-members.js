@@ -3,9 +3,10 @@
 // timeout, a kick), as the API allows it.
 import { startDm } from './chat-dms.js';
 import { flash } from './chat-manage.js';
+import { showMessage } from './chat-messages.js';
 import { basePermissions, PERM } from './chat-perms.js';
+import { loadServer, loadServers, paintServer } from './chat-servers.js';
 import { chat, memberAdded, memberRemoved, presenceApplied } from './chat-store.js';
-import { loadServer, loadServers, paintServer, showMessage } from './chat.js';
 import { $, api, el, showError } from './common.js';
 
 const STATUS_LABELS = { online: 'online', idle: 'ausente', dnd: 'não perturbe', offline: 'offline' };

@@ -2,8 +2,9 @@
 // (by name, by one of their roles in the open server, or @everyone). Asked for once, from a
 // button (browsers only ask after a click); never shown while the tab is in view.
 import { dmName, openDm } from './chat-dms.js';
+import { openChannel } from './chat-room.js';
+import { openServer } from './chat-servers.js';
 import { chat } from './chat-store.js';
-import { openChannel, openServer } from './chat.js';
 import { $ } from './common.js';
 
 const NOTIFY_KEY = 'praca-notify-asked';

@@ -1,9 +1,10 @@
 // The open channel's pins, in a panel under its title: what was pinned, newest first, each a way
 // to the message, and to unpin it for those who may. Read when opened, and again when a pin of
 // that channel changes while it is open.
+import { mentionOf, nameOf, togglePin } from './chat-messages.js';
 import { PERM } from './chat-perms.js';
+import { jumpTo } from './chat-room.js';
 import { chat } from './chat-store.js';
-import { jumpTo, mentionOf, nameOf, togglePin } from './chat.js';
 import { $, api, el, showError } from './common.js';
 import { markdownNodes, parseMarkdown } from './markdown.js';
 

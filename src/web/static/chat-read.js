@@ -1,7 +1,6 @@
 // Read state kept on the server: what is unread when the page opens, and the person's mark moved
 // as they read (a room opened, a message arriving in the open room), at most once a second.
 import { chat } from './chat-store.js';
-import { paintUnread } from './chat.js';
 import { $, api, el } from './common.js';
 
 const READ_EVERY_MS = 1000;
@@ -49,7 +48,7 @@ export function markServerRead(sid) {
 }
 
 // A ✓ beside each unread channel of the open server, and "mark all" when there is one.
-export function paintMarkRead() {
+function paintMarkRead() {
   for (const b of document.querySelectorAll('#channels .mark-read')) b.remove();
   let any = false;
   for (const b of document.querySelectorAll('#channels button.channel.unread')) {
@@ -59,4 +58,19 @@ export function paintMarkRead() {
                            onclick: () => { markRoomRead(b.dataset.id); paintUnread(); } }));
   }
   $('#server-read').hidden = !any;
+}
+
+export function paintUnread() {
+  for (const b of document.querySelectorAll('#channels button, #dms button')) b.classList.toggle('unread', chat.unread.has(b.dataset.id));
+  for (const b of document.querySelectorAll('#servers button')) b.classList.toggle('unread', chat.unread.has(b.dataset.id));
+  paintMarkRead();
+  paintTitle();
+}
+
+// The tab's title counts what waits: rooms with unread messages, and messages that came to the
+// open room while the tab was hidden.
+export function paintTitle() {
+  const rooms = [...chat.unread].filter((id) => !chat.servers.some((s) => s.id === id)).length;
+  const n = rooms + chat.unseenHere;
+  document.title = n ? `(${n}) Praça` : 'Praça';
 }

@@ -5,8 +5,8 @@
 import { loadInvites } from './chat-invites.js';
 import { flash, loadSettings } from './chat-manage.js';
 import { basePermissions, PERM } from './chat-perms.js';
+import { loadServer, loadServers } from './chat-servers.js';
 import { chat } from './chat-store.js';
-import { loadServer, loadServers } from './chat.js';
 import { $, api, el, showError } from './common.js';
 
 const ICON_MAX_BYTES = 2 * 1024 * 1024; // the API's limit for a data: icon

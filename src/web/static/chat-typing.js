@@ -1,8 +1,8 @@
 // Typing indicators: the composer tells the room when the person types (at most once every 8 s
 // per room, never for a /command), and the room shows who else is typing: for 10 s after each
 // TYPING_START, or until that person's message arrives.
+import { messagesPath, nameOf } from './chat-messages.js';
 import { chat } from './chat-store.js';
-import { messagesPath, nameOf } from './chat.js';
 import { $, api } from './common.js';
 
 const TYPING_EVERY_MS = 8000;

@@ -4,7 +4,7 @@
 // @mentions. parseMarkdown turns text into a small tree with no I/O (tests run it in Node);
 // markdownNodes builds DOM nodes from it with createElement and text nodes only: whatever anyone
 // writes is never parsed as HTML.
-import { el } from './common.js';
+import { $, el } from './common.js';
 
 const MD_DEPTH_MAX = 8; // nesting beyond this stays text
 const MD_INLINE = [ // longest first: ** before *

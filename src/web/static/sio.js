@@ -6,7 +6,7 @@
 // processed, the server replays what came meanwhile, and an event already processed (an offset
 // not past the last) is not applied twice. A reconnect the server could not resume ('resumed'
 // with false) or a gap it reports ('EVENTS_GAP') tells the page to read what it shows again.
-import { api, requireSession } from './common.js';
+import { $, api, requireSession } from './common.js';
 
 export class Gateway {
   constructor() {

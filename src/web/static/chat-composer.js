@@ -1,0 +1,103 @@
+// The composer: text sent, or a /command run and its answer awaited; the rules asked for before
+// one speaks, and @ suggestions.
+import { commandBody, commandResolver, paintPalette } from './chat-commands.js';
+import { clearNewLine } from './chat-flow.js';
+import { messagesPath, showMessage } from './chat-messages.js';
+import { PERM } from './chat-perms.js';
+import { stopReply } from './chat-room.js';
+import { chat } from './chat-store.js';
+import { typingSent } from './chat-typing.js';
+import { $, api, el, showError } from './common.js';
+
+// A command's answer is awaited this long (an endpoint's 3 s and a little), then the person is
+// told that nobody answered, as Discord does.
+const ANSWER_WAIT_MS = 3500;
+
+const awaiting = new Set(); // waits: {applicationId, interactionId, timer}
+
+export async function invoke(body) {
+  $('#send-error').hidden = true;
+  // The wait starts before the request: the bot's answer can come over the socket first.
+  const wait = { applicationId: body.applicationId, interactionId: null, timer: null };
+  if (body.type === 'command') awaiting.add(wait);
+  try {
+    const { interactionId } = await api('POST', `/api/servers/${chat.sid}/channels/${chat.cid}/interactions`, body);
+    if (!awaiting.has(wait)) return; // answered already
+    if (!interactionId) return void awaiting.delete(wait);
+    wait.interactionId = interactionId;
+    wait.timer = setTimeout(() => {
+      if (!awaiting.delete(wait)) return;
+      showError($('#send-error'), `O aplicativo não respondeu a /${body.commandName}.`);
+    }, ANSWER_WAIT_MS);
+  } catch (e) {
+    awaiting.delete(wait);
+    showError($('#send-error'), e);
+  }
+}
+
+// An answer came (a message of that application for me, or its form): the oldest wait ends.
+export function answered(applicationId, interactionId) {
+  for (const w of awaiting) {
+    if ((interactionId && w.interactionId === interactionId) || w.applicationId === applicationId) {
+      clearTimeout(w.timer);
+      awaiting.delete(w);
+      return;
+    }
+  }
+}
+
+export async function send(event) {
+  event.preventDefault();
+  const text = $('#text').value.trim();
+  if (!text) return;
+  $('#send-error').hidden = $('#rules').hidden = true;
+  try {
+    if (text.startsWith('/') && chat.dm) throw new Error('Comandos só funcionam nos canais de um servidor.');
+    if (text.startsWith('/')) await invoke(commandBody(text, chat.commands, commandResolver()));
+    else {
+      const body = { content: text };
+      if (chat.replyTo) body.replyToId = chat.replyTo.id;
+      clearNewLine(); // what came before is read
+      showMessage((await api('POST', messagesPath(), body)).message);
+      stopReply();
+    }
+    typingSent(chat.cid);
+    if ($('#text').value.trim() === text) $('#text').value = ''; // not what was typed meanwhile
+    $('#mentions').replaceChildren();
+    paintPalette();
+  } catch (e) {
+    if (e.body && e.body.requiresRulesAcceptance) return askRules();
+    showError($('#send-error'), e);
+  }
+}
+
+// A server that asks for its rules to be accepted before anyone speaks.
+function askRules() {
+  $('#rules-text').textContent = chat.server.rules || '(sem texto)';
+  $('#rules').hidden = false;
+  $('#rules-accept').focus();
+}
+
+// @ at the end of what is being typed: the members whose username starts with what follows,
+// then the mentionable roles (and @everyone / @here for those who may use them).
+export function suggestMentions() {
+  const box = $('#mentions');
+  const m = /(^|\s)@([\p{L}\p{N}_.]*)$/u.exec($('#text').value);
+  box.replaceChildren();
+  if (!m) return;
+  const typed = m[2].toLowerCase();
+  const roles = chat.roles.filter((r) => r.mentionable && r.id !== chat.server.id).map((r) => r.name);
+  if (chat.perms & PERM.MENCIONAR_TODOS) roles.push('everyone', 'here');
+  const offers = [
+    ...chat.usernames.filter((u) => u.startsWith(typed)).map((name) => ({ name, note: '' })),
+    ...roles.filter((r) => r.toLowerCase().startsWith(typed)).map((name) => ({ name, note: ' · cargo' })),
+  ];
+  for (const { name, note } of offers.slice(0, 8)) {
+    box.append(el('li', {}, el('button', { type: 'button', text: `@${name}${note}`, onclick: () => {
+      const t = $('#text');
+      t.value = t.value.slice(0, t.value.length - typed.length) + name + ' ';
+      box.replaceChildren();
+      t.focus();
+    } })));
+  }
+}

@@ -1,0 +1,222 @@
+// A message in the room: its item (author, time, text, reply, embeds, reactions) and what one may
+// do with it, as the API allows: reply, edit, pin, react, delete, start a thread or a DM.
+import { components, embed } from './chat-components.js';
+import { startDm } from './chat-dms.js';
+import { pickEmoji } from './chat-emoji.js';
+import { avatar, lastMessageItem, paintFlow, placeInFlow } from './chat-flow.js';
+import { PERM } from './chat-perms.js';
+import { pinsChanged } from './chat-pins.js';
+import { jumpTo, openChannel, startReply } from './chat-room.js';
+import { loadServer, roomOf } from './chat-servers.js';
+import { chat, messageRemoved } from './chat-store.js';
+import { toast } from './chat-ui.js';
+import { $, api, el, showError } from './common.js';
+import { markdownNodes, parseMarkdown } from './markdown.js';
+
+// Where the open room's messages are read and sent.
+export function messagesPath() {
+  return chat.dm ? `/api/dms/${chat.cid}/messages` : `/api/servers/${chat.sid}/channels/${chat.cid}/messages`;
+}
+
+export function nameOf(userId) {
+  return chat.names.get(userId) || 'alguém';
+}
+
+// A mention in text: a member of the open server (by username), marked when it is oneself.
+export function mentionOf(username) {
+  const m = chat.members.find((x) => x.user.username === username);
+  if (!m) return null;
+  return { label: m.nickname || m.user.displayName || m.user.username, self: m.userId === chat.me.id };
+}
+
+export function messageItem(m) {
+  const when = new Date(m.createdAt).toLocaleTimeString('pt-BR', { hour: '2-digit', minute: '2-digit' });
+  const head = el('div', { class: 'head' }, avatar(m.fromId, nameOf(m.fromId)), el('strong', { text: nameOf(m.fromId) }),
+                  m.applicationId ? el('span', { class: 'bot-tag', text: 'BOT' }) : '',
+                  el('time', { datetime: m.createdAt, text: when }),
+                  m.editedAt ? el('span', { class: 'muted small', text: '(editada)' }) : '');
+  if (m.pinned) head.append(el('span', { class: 'pin-tag', text: '📌 fixada' }));
+  const li = el('li', { class: 'message', id: `m-${m.id}`, 'data-id': m.id, 'data-at': m.createdAt, 'data-from': m.fromId }, head);
+  if (m.flags & 64) li.classList.add('ephemeral');
+  if (m.replyTo) li.append(el('button', { type: 'button', class: 'reply muted small', text: `↪ ${nameOf(m.replyTo.fromId)}: ${m.replyTo.preview}`,
+                                          title: 'Ir à mensagem respondida', onclick: () => jumpTo(m.replyTo.id) }));
+  if (m.content) li.append(el('div', { class: 'content' }, ...markdownNodes(parseMarkdown(m.content), mentionOf)));
+  for (const e of m.embeds || []) li.append(embed(e, m));
+  if (m.components && m.components.length) li.append(components(m.components, m));
+  if (m.flags & 64) {
+    li.append(el('small', { class: 'muted', text: 'Só você vê esta mensagem.' }));
+    return li;
+  }
+  const actions = messageActions(m);
+  head.append(actions);
+  if (chat.dm) return li; // a DM has no reactions nor pins
+  // Reactions show below a message that has some; "Reagir" otherwise waits in its actions.
+  const row = reactions(m);
+  if (row.querySelector('.reaction:not(.add)')) li.append(row);
+  else if (row.firstChild) actions.prepend(Object.assign(row.firstChild, { textContent: 'Reagir' }));
+  return li;
+}
+
+// Only what the API will allow: edit one's own text, delete one's own (or any, moderating), pin.
+function messageActions(m) {
+  const box = el('span', { class: 'actions-inline' });
+  const action = (text, label, fn) => box.append(el('button', { type: 'button', class: 'link-button small', text, 'aria-label': label, onclick: fn }));
+  const mine = m.fromId === chat.me.id;
+  if (chat.dm) { // the two people: each answers, edits and deletes their own
+    action('Responder', 'Responder a esta mensagem', () => startReply(m));
+    if (mine) action('Editar', 'Editar esta mensagem', () => startEdit(m));
+    if (mine) action('Apagar', 'Apagar esta mensagem', (event) => remove(m, event));
+    return box;
+  }
+  if (chat.perms & PERM.ENVIAR_MENSAGENS) action('Responder', 'Responder a esta mensagem', () => startReply(m));
+  if (mine && !m.applicationId && chat.perms & PERM.ENVIAR_MENSAGENS) action('Editar', 'Editar esta mensagem', () => startEdit(m));
+  if (chat.perms & PERM.FIXAR_MENSAGENS) action(m.pinned ? 'Desafixar' : 'Fixar', m.pinned ? 'Desafixar esta mensagem' : 'Fixar esta mensagem', () => togglePin(m));
+  if (mine || chat.perms & PERM.GERENCIAR_MENSAGENS) action('Apagar', 'Apagar esta mensagem', (event) => remove(m, event));
+  if (!m.threadId && chat.perms & PERM.ENVIAR_MENSAGENS && roomOf(chat.cid).room.type === 'text')
+    action('Thread', 'Abrir uma thread a partir desta mensagem', () => startThread(m));
+  if (!mine && !m.applicationId) action('Conversar', `Mandar uma mensagem direta a ${nameOf(m.fromId)}`, () => startDm(m.fromId));
+  return box;
+}
+
+// A thread from a message (one per message): named, then opened.
+async function startThread(m) {
+  const name = prompt('Nome da thread');
+  if (!name || !name.trim()) return;
+  try {
+    const { channel } = await api('POST', `/api/servers/${chat.sid}/channels/${m.channelId}/messages/${m.id}/threads`, { name: name.trim() });
+    await loadServer(chat.sid);
+    await openChannel(channel.id);
+  } catch (e) {
+    toast(e);
+  }
+}
+
+// The text becomes a field: Enter saves, Escape gives up.
+function startEdit(m) {
+  const li = document.getElementById(`m-${m.id}`);
+  if (!li || li.querySelector('.edit')) return;
+  const field = el('textarea', { class: 'edit', rows: '2', maxlength: '4000', 'aria-label': 'Novo texto da mensagem' });
+  field.value = m.content;
+  const save = async () => {
+    try {
+      showMessage((await api('PATCH', `${messagesPath()}/${m.id}`, { content: field.value.trim() })).message);
+      $('#text').focus();
+    } catch (e) {
+      showError($('#send-error'), e);
+    }
+  };
+  field.addEventListener('keydown', (e) => {
+    if (e.key === 'Enter' && !e.shiftKey) { e.preventDefault(); save(); }
+    if (e.key === 'Escape') { showMessage(m); $('#text').focus(); }
+  });
+  const content = li.querySelector('.content');
+  const form = el('div', { class: 'edit-box' }, field,
+                  el('small', { class: 'muted', text: 'Enter salva · Esc cancela' }));
+  if (content) content.replaceWith(form);
+  else li.querySelector('.head').after(form);
+  field.focus();
+}
+
+// ↑ in an empty composer edits one's newest message shown here, as on Discord and Slack.
+export function editLastOwn(event) {
+  const own = [...chat.messages.values()].filter((m) => m.fromId === chat.me.id && !m.applicationId && !(m.flags & 64) &&
+                                                     document.getElementById(`m-${m.id}`));
+  const last = own.sort((a, b) => (a.id < b.id ? -1 : 1)).pop();
+  if (!last || !(chat.dm || chat.perms & PERM.ENVIAR_MENSAGENS)) return;
+  event.preventDefault();
+  startEdit(last);
+}
+
+export async function togglePin(m) {
+  $('#send-error').hidden = true;
+  try {
+    const { pinned } = await api('POST', `/api/servers/${chat.sid}/channels/${chat.cid}/messages/${m.id}/pin`);
+    if (chat.messages.has(m.id)) showMessage({ ...chat.messages.get(m.id), pinned });
+    pinsChanged({ channelId: chat.cid });
+  } catch (e) {
+    showError($('#send-error'), e);
+  }
+}
+
+function reactions(m) {
+  const row = el('div', { class: 'reactions' });
+  for (const r of m.reactions || []) {
+    const mine = (r.userIds || []).includes(chat.me.id);
+    row.append(el('button', { type: 'button', class: mine ? 'reaction mine' : 'reaction', 'aria-pressed': String(mine),
+                              text: `${r.emoji || ':' + r.customEmojiId + ':'} ${r.count}`,
+                              onclick: () => react(m, r.emoji) }));
+  }
+  const may = (chat.perms & PERM.ADICIONAR_REACOES) !== 0;
+  for (const chip of row.children) chip.disabled = !may;
+  if (may) row.append(el('button', { type: 'button', class: 'reaction add', text: '+ Reagir', 'aria-label': 'Reagir com um emoji',
+                                     onclick: async () => { const e = await pickEmoji(); if (e) react(m, e); } }));
+  return row;
+}
+
+async function react(m, emoji) {
+  $('#send-error').hidden = true;
+  try {
+    const { reactions: now } = await api('POST', `/api/servers/${chat.sid}/channels/${chat.cid}/messages/${m.id}/react`, { emoji });
+    showMessage({ ...m, reactions: now });
+  } catch (e) {
+    showError($('#send-error'), e);
+  }
+}
+
+async function remove(m, event) {
+  // Shift skips the question, as on Discord.
+  if (!(event && event.shiftKey) && !confirm('Apagar esta mensagem? Não dá para desfazer.')) return;
+  $('#send-error').hidden = true;
+  try {
+    await api('DELETE', `${messagesPath()}/${m.id}`);
+    forget(m.id);
+  } catch (e) {
+    showError($('#send-error'), e);
+  }
+}
+
+export function showMessage(m) {
+  chat.messages.set(m.id, m);
+  const list = $('#messages');
+  const old = document.getElementById(`m-${m.id}`);
+  const item = messageItem(m);
+  if (old) {
+    item.classList.toggle('cont', old.classList.contains('cont'));
+    old.replaceWith(item);
+  } else {
+    const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
+    const before = lastMessageItem();
+    list.append(item);
+    placeInFlow(before, item);
+    if (atBottom) {
+      trimOldest(list);
+      list.scrollTop = list.scrollHeight;
+    }
+  }
+  $('#no-messages').hidden = true;
+}
+
+// A page left open on a busy room holds at most SHOWN_MAX messages: while the reader is at the
+// end, the oldest go (scrolling up reads them again), so its memory stays flat.
+const SHOWN_MAX = 200;
+
+function trimOldest(list) {
+  const items = list.querySelectorAll('.message');
+  const extra = items.length - SHOWN_MAX;
+  if (extra <= 0) return;
+  for (let i = 0; i < extra; i++) {
+    chat.messages.delete(items[i].dataset.id);
+    items[i].remove();
+  }
+  chat.oldest = items[extra].dataset.id;
+  chat.hasMore = true;
+  paintFlow();
+}
+
+export function forget(id) {
+  messageRemoved(id);
+  const li = document.getElementById(`m-${id}`);
+  if (!li) return;
+  li.remove();
+  paintFlow();
+}

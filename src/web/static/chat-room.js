@@ -1,0 +1,125 @@
+// The open room: its newest page of history, older pages as one scrolls up, the page around a
+// message one jumps to, and the message the composer answers.
+import { newLineFor, paintFlow } from './chat-flow.js';
+import { messageItem, messagesPath, nameOf } from './chat-messages.js';
+import { channelPermissions } from './chat-perms.js';
+import { togglePins } from './chat-pins.js';
+import { markRead, paintUnread } from './chat-read.js';
+import { roomOf } from './chat-servers.js';
+import { chat } from './chat-store.js';
+import { paintTyping } from './chat-typing.js';
+import { showPanel, toast } from './chat-ui.js';
+import { $, api, showError } from './common.js';
+
+export const HISTORY_PAGE = 50;
+// The page's state lives in chat-store.js.
+
+// The panel shown in the third column.
+export function openPanel() {
+  return ['#settings', '#account', '#forum', '#room'].find((p) => !$(p).hidden) || '#room';
+}
+
+// behind: opened by the page itself while the person looks at settings or Conta, which stay.
+export async function openChannel(cid, { behind = false } = {}) {
+  stopReply();
+  chat.cid = cid;
+  newLineFor(cid);
+  chat.unread.delete(cid);
+  chat.unread.delete(chat.sid);
+  if (!behind) showPanel('#room');
+  const { room, parent } = roomOf(cid);
+  chat.perms = channelPermissions(chat.server, chat.roles, chat.mine, parent);
+  $('#channel-title').textContent = room.type === 'thread' ? `↳ ${room.name} (em #${parent.name})` : `# ${room.name}`;
+  $('#pins-open').hidden = false;
+  togglePins(false);
+  for (const b of document.querySelectorAll('#channels button'))
+    b.setAttribute('aria-current', b.dataset.id === cid ? 'true' : 'false');
+  paintUnread();
+  const { messages, hasMore } = await api('GET', `${messagesPath()}?limit=${HISTORY_PAGE}`);
+  if (cid !== chat.cid) return;
+  showHistory(messages, hasMore);
+  history.replaceState(history.state, '', `#server=${chat.sid}&channel=${cid}`);
+}
+
+// After a reconnect that could not be resumed: the open room's newest page read again (one
+// request), so no message sent meanwhile is missing.
+export async function refreshRoom() {
+  const cid = chat.cid;
+  if (!cid || chat.forum) return;
+  try {
+    const { messages, hasMore } = await api('GET', `${messagesPath()}?limit=${HISTORY_PAGE}`);
+    if (cid === chat.cid) showHistory(messages, hasMore);
+  } catch (e) {
+    toast(e);
+  }
+}
+
+// A room's newest page, scrolled to its end.
+export function showHistory(messages, hasMore) {
+  paintTyping();
+  chat.oldest = messages.length ? messages[0].id : null;
+  chat.hasMore = hasMore;
+  chat.messages = new Map(messages.map((m) => [m.id, m]));
+  $('#messages').replaceChildren(...messages.map(messageItem));
+  paintFlow();
+  $('#no-messages').hidden = messages.length > 0;
+  $('#composer').hidden = false;
+  $('#messages').scrollTop = $('#messages').scrollHeight;
+  if (messages.length) markRead(chat.cid, messages[messages.length - 1].id);
+}
+
+// Scrolled to the top: the page before, kept where the reader was.
+export async function loadOlder() {
+  if (!chat.hasMore || chat.loadingOlder || !chat.oldest) return;
+  chat.loadingOlder = true;
+  const cid = chat.cid;
+  try {
+    const { messages, hasMore } = await api('GET', `${messagesPath()}?limit=${HISTORY_PAGE}&beforeId=${chat.oldest}`);
+    if (cid !== chat.cid) return;
+    const list = $('#messages');
+    const from = list.scrollHeight - list.scrollTop;
+    for (const m of messages) chat.messages.set(m.id, m);
+    list.prepend(...messages.map(messageItem));
+    paintFlow();
+    list.scrollTop = list.scrollHeight - from;
+    chat.hasMore = hasMore;
+    if (messages.length) chat.oldest = messages[0].id;
+  } catch (e) {
+    showError($('#send-error'), e);
+  } finally {
+    chat.loadingOlder = false;
+  }
+}
+
+// Replying: the message answered shows above the composer until sent, or cancelled (✕, Esc).
+export function startReply(m) {
+  chat.replyTo = m;
+  $('#reply-to').textContent = `Respondendo a ${nameOf(m.fromId)}: ${(m.content || '').slice(0, 80)}`;
+  $('#reply-bar').hidden = false;
+  $('#text').focus();
+}
+
+export function stopReply() {
+  chat.replyTo = null;
+  $('#reply-bar').hidden = true;
+}
+
+// A reply's quote leads to the original: shown already, it is scrolled to; else the messages
+// around it are read (one request).
+export async function jumpTo(id) {
+  let target = document.getElementById(`m-${id}`);
+  if (!target) {
+    try {
+      const { messages, hasMore } = await api('GET', `${messagesPath()}?around=${id}&limit=${HISTORY_PAGE}`);
+      showHistory(messages, hasMore);
+    } catch (e) {
+      return showError($('#send-error'), e);
+    }
+    target = document.getElementById(`m-${id}`);
+  }
+  if (!target) return;
+  target.scrollIntoView({ block: 'center' });
+  target.classList.remove('flash');
+  void target.offsetWidth; // the highlight again, if it was just shown
+  target.classList.add('flash');
+}

@@ -1,0 +1,42 @@
+// On a phone, one screen at a time: servers → channels → room, with the back button and the
+// browser's back gesture going up a level. On a desktop every column shows; only the steps are kept.
+import { $ } from './common.js';
+
+const SCREENS = ['servers', 'channels', 'room'];
+
+// The person went deeper (a server, a room): that screen, with a step the back button and the
+// browser's back gesture undo. On a desktop every column shows and this only keeps the steps.
+export function go(screen) {
+  if (document.body.dataset.screen === screen) return;
+  document.body.dataset.screen = screen;
+  history.pushState({ screen }, '', location.hash);
+  paintBack();
+}
+
+function paintBack() {
+  const at = SCREENS.indexOf(document.body.dataset.screen);
+  $('#back').hidden = at <= 0;
+  $('#back').setAttribute('aria-label', at === 2 ? 'Voltar aos canais' : 'Voltar aos servidores');
+}
+
+export function wireScreens() {
+  const hash = new URLSearchParams(location.hash.slice(1));
+  // A reload starts where it was; main() then steps down to the room it opens.
+  const screen = hash.get('channel') || hash.get('dm') ? 'room' : hash.get('server') ? 'channels' : 'servers';
+  document.body.dataset.screen = screen;
+  history.replaceState({ screen }, '', location.hash);
+  window.addEventListener('popstate', (e) => {
+    const at = SCREENS.indexOf(document.body.dataset.screen);
+    document.body.dataset.screen = (e.state && e.state.screen) || SCREENS[Math.max(0, at - 1)];
+    paintBack();
+  });
+  $('#back').addEventListener('click', () => {
+    const at = SCREENS.indexOf(document.body.dataset.screen);
+    if (history.state && history.state.screen === document.body.dataset.screen && history.length > 1) history.back();
+    else {
+      document.body.dataset.screen = SCREENS[Math.max(0, at - 1)];
+      paintBack();
+    }
+  });
+  paintBack();
+}

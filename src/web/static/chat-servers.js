@@ -1,0 +1,142 @@
+// The person's servers and the open one: its tree and members read, its header and channels
+// painted with what one may do there, and what holds one back from speaking (the verification
+// level, a timeout).
+import { openForum } from './chat-forum.js';
+import { paintPeople } from './chat-members.js';
+import { basePermissions, channelPermissions, PERM } from './chat-perms.js';
+import { paintUnread } from './chat-read.js';
+import { openChannel, openPanel } from './chat-room.js';
+import { go } from './chat-screens.js';
+import { applyMembers, applyTree, chat, timedOutUntil } from './chat-store.js';
+import { showPanel } from './chat-ui.js';
+import { loadVoice, voiceChannel } from './chat-voice.js';
+import { $, api, el } from './common.js';
+
+export async function loadServers() {
+  ({ servers: chat.servers } = await api('GET', '/api/servers'));
+  paintServers();
+}
+
+export function paintServers() {
+  $('#servers').replaceChildren(...chat.servers.map((s) => el('li', {}, el('button', {
+    type: 'button', class: 'server', text: s.name, title: s.name, 'data-id': s.id,
+    'aria-current': s.id === chat.sid ? 'true' : false, onclick: () => { go('channels'); openServer(s.id); },
+  }))));
+}
+
+// My timeout in the open server, said above the composer.
+function paintTimeout() {
+  const until = timedOutUntil();
+  $('#timeout').hidden = !until;
+  $('#timeout').textContent = until
+    ? `Você está suspenso neste servidor até ${until.toLocaleString('pt-BR')}${chat.mine.timeoutReason ? ` (${chat.mine.timeoutReason})` : ''}: pode ler, mas não enviar, reagir nem usar comandos.`
+    : '';
+}
+
+// The server's header, its channels and people, and what one may do, from what is held.
+export function paintServer() {
+  const { server, roles, mine } = chat;
+  $('#server-title').textContent = server.name;
+  paintTimeout();
+  paintVerificationHold();
+  const base = basePermissions(server, roles, mine);
+  $('#settings-open').hidden = !(base & (PERM.GERENCIAR_SERVIDOR | PERM.GERENCIAR_CARGOS | PERM.GERENCIAR_CANAIS | PERM.BANIR_MEMBROS |
+                                          PERM.EXPULSAR_MEMBROS | PERM.MODERAR_MEMBROS));
+  $('#server-leave').hidden = server.ownerId === chat.me.id; // the owner deletes it instead
+  $('#invite-make').hidden = !(base & PERM.CRIAR_CONVITE);
+  paintChannels(chat.allChannels);
+  paintPeople();
+  chat.perms = channelPermissions(server, roles, mine, roomOf(chat.cid).parent);
+}
+
+// The open server, read whole when it is opened. Returns false when a later read has started
+// (or another server opened): that one applies.
+export async function loadServer(sid) {
+  const generation = ++chat.loads;
+  const [tree, { members }, { commands }] = await Promise.all([
+    api('GET', `/api/servers/${sid}?threads=1`), api('GET', `/api/servers/${sid}/members`), api('GET', `/api/servers/${sid}/commands`)]);
+  if (sid !== chat.sid || generation !== chat.loads) return false;
+  chat.commands = commands;
+  applyTree(tree);
+  applyMembers(members);
+  await loadVoice(sid, tree.channels);
+  if (sid !== chat.sid || generation !== chat.loads) return false;
+  paintServer();
+  return true;
+}
+
+// The server's verification level, as the API applies it to a message (docs/api.md): what keeps
+// me from speaking, said before I try, and looked at again when a wait ends.
+const ACCOUNT_WAIT_MS = 5 * 60 * 1000;
+
+const MEMBER_WAIT_MS = 10 * 60 * 1000;
+
+export function paintVerificationHold() {
+  clearTimeout(chat.holdTimer);
+  const { server, mine, me } = chat;
+  const level = server ? server.verificationLevel : 0;
+  let text = '';
+  if (server && mine && server.ownerId !== me.id && level > 0) {
+    const until = Math.max(level >= 1 ? Date.parse(me.createdAt) + ACCOUNT_WAIT_MS : 0,
+                           level >= 2 ? Date.parse(mine.joinedAt) + MEMBER_WAIT_MS : 0);
+    if (until > Date.now()) {
+      text = `Este servidor pede que ${level >= 2 ? 'contas e membros novos' : 'contas novas'} esperem antes de falar: você poderá enviar mensagens a partir de ${new Date(until).toLocaleTimeString('pt-BR')}.`;
+      chat.holdTimer = setTimeout(paintVerificationHold, until - Date.now() + 500);
+    } else if (level >= 3 && !me.mfaEnabled) {
+      text = 'Este servidor exige verificação em duas etapas para falar: ative-a em Conta.';
+    }
+  }
+  $('#verification-hold').textContent = text;
+  $('#verification-hold').hidden = !text;
+}
+
+// Text channels open; voice channels show who is in them, with a way in and out; forums are
+// listed for what they are.
+const CHANNEL_GROUPS = [['Texto', 'text'], ['Fóruns', 'forum'], ['Voz', 'voice']];
+
+function paintChannels(channels) {
+  const room = (c, text) => el('button', { type: 'button', class: c.type === 'thread' ? 'channel thread' : 'channel', text, 'data-id': c.id,
+                                          onclick: () => { go('room'); openChannel(c.id); }, 'aria-current': c.id === chat.cid ? 'true' : 'false' });
+  const threadsOf = (c) => {
+    const mine = chat.threads.filter((t) => t.parentId === c.id);
+    return mine.length ? el('ul', { class: 'threads', 'aria-label': `Threads de ${c.name}` }, ...mine.map((t) => el('li', {}, room(t, `↳ ${t.name}`)))) : '';
+  };
+  const item = (c) => el('li', {}, c.type === 'text'
+    ? room(c, `# ${c.name}`)
+    : c.type === 'voice' ? voiceChannel(c)
+      : el('button', { type: 'button', class: 'channel forum', text: `💬 ${c.name}`, 'data-id': c.id, onclick: () => { go('room'); openForum(c); },
+                       'aria-current': c.id === chat.forum ? 'true' : 'false' }),
+  c.type === 'text' || c.type === 'forum' ? threadsOf(c) : '');
+  // By type, each in the server's order (the API has no categories); a heading once there are two kinds.
+  const groups = CHANNEL_GROUPS.map(([title, type]) => [title, channels.filter((c) => c.type === type)]).filter(([, list]) => list.length);
+  $('#channels').replaceChildren(...groups.flatMap(([title, list]) => [
+    ...(groups.length > 1 ? [el('li', { class: 'channel-group', 'aria-hidden': 'true' }, el('span', { class: 'nav-title', text: title }))] : []),
+    ...list.map(item)]));
+  paintUnread();
+}
+
+export async function openServer(sid) {
+  chat.sid = sid;
+  chat.cid = null;
+  chat.dm = null;
+  chat.forum = null;
+  for (const b of document.querySelectorAll('#dms button')) b.setAttribute('aria-current', 'false');
+  $('#text').placeholder = 'Mensagem ou /comando';
+  const panel = openPanel();
+  await loadServer(sid);
+  $('#invite-box').hidden = true;
+  // Settings or Conta opened while this loaded stay open; what was open before goes.
+  if (openPanel() === panel) showPanel('#room');
+  await loadServers();
+  // A room the person opened meanwhile (a click while this loaded) stays open.
+  if (chat.sid !== sid || chat.cid || chat.forum) return;
+  history.replaceState(history.state, '', `#server=${sid}`);
+  if (chat.channels.length) await openChannel(chat.channels[0].id, { behind: openPanel() !== '#room' });
+}
+
+// A room the page opens: a text channel, or a thread (whose permissions are its parent's).
+export function roomOf(cid) {
+  const thread = chat.threads.find((t) => t.id === cid);
+  const parent = thread ? chat.parents.find((c) => c.id === thread.parentId) : chat.channels.find((c) => c.id === cid);
+  return { room: thread || parent, parent };
+}

@@ -1,0 +1,21 @@
+// The page's frame: toasts for what went wrong away from any form, and which panel the third
+// column shows.
+import { $, el } from './common.js';
+
+const TOAST_MS = 8000;
+
+const TOASTS_MAX = 3;
+
+export function toast(err) {
+  const box = $('#toasts');
+  const note = el('div', { class: 'toast', role: 'alert' }, el('span', { text: err instanceof Error ? err.message : String(err) }));
+  const close = () => note.remove();
+  note.append(el('button', { type: 'button', class: 'link-button', 'aria-label': 'Fechar aviso', text: '✕', onclick: close }));
+  box.append(note);
+  while (box.children.length > TOASTS_MAX) box.firstChild.remove();
+  setTimeout(close, TOAST_MS);
+}
+
+export function showPanel(id) {
+  for (const p of ['#settings', '#account', '#forum', '#room']) $(p).hidden = p !== id;
+}
