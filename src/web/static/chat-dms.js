@@ -60,7 +60,7 @@ export async function openDm(cid) {
   paintDmNav(d);
   paintUnread();
   $('#channel-title').textContent = `@ ${dmName(d)}`;
-  $('#pins-open').hidden = true; // a DM has no pins
+  $('#pins-open').hidden = $('#people-open').hidden = true; // a DM has no pins, and two people
   togglePins(false);
   $('#text').placeholder = `Mensagem para ${dmName(d)}`;
   const { messages, hasMore } = await api('GET', `${messagesPath()}?limit=${HISTORY_PAGE}`);

@@ -18,12 +18,12 @@ function dayLabel(iso, now = new Date()) {
 
 // The initials of a name (two letters at most) on a hue the user's ID picks, so one person keeps
 // one colour everywhere.
-export function avatar(userId, name) {
+export function avatar(userId, name, kind = 'avatar') {
   const words = String(name || '?').trim().split(/[\s_.-]+/).filter(Boolean);
   const letters = (words.length > 1 ? words[0][0] + words[1][0] : (words[0] || '?').slice(0, 2)).toUpperCase();
   let hue = 0;
   for (const ch of String(userId)) hue = (hue * 31 + ch.charCodeAt(0)) % 360;
-  const node = el('span', { class: 'avatar', 'aria-hidden': 'true', text: letters });
+  const node = el('span', { class: kind, 'aria-hidden': 'true', text: letters });
   node.style.setProperty('--hue', String(hue)); // through the DOM: the CSP refuses style attributes
   return node;
 }

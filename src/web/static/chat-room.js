@@ -30,7 +30,7 @@ export async function openChannel(cid, { behind = false } = {}) {
   const { room, parent } = roomOf(cid);
   chat.perms = channelPermissions(chat.server, chat.roles, chat.mine, parent);
   $('#channel-title').textContent = room.type === 'thread' ? `↳ ${room.name} (em #${parent.name})` : `# ${room.name}`;
-  $('#pins-open').hidden = false;
+  $('#pins-open').hidden = $('#people-open').hidden = false;
   togglePins(false);
   for (const b of document.querySelectorAll('#channels button'))
     b.setAttribute('aria-current', b.dataset.id === cid ? 'true' : 'false');

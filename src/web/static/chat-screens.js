@@ -1,8 +1,8 @@
-// On a phone, one screen at a time: servers → channels → room, with the back button and the
+// On a phone, one screen at a time: servers → channels → room → members, with the back button and the
 // browser's back gesture going up a level. On a desktop every column shows; only the steps are kept.
 import { $ } from './common.js';
 
-const SCREENS = ['servers', 'channels', 'room'];
+const SCREENS = ['servers', 'channels', 'room', 'members'];
 
 // The person went deeper (a server, a room): that screen, with a step the back button and the
 // browser's back gesture undo. On a desktop every column shows and this only keeps the steps.
@@ -11,12 +11,17 @@ export function go(screen) {
   document.body.dataset.screen = screen;
   history.pushState({ screen }, '', location.hash);
   paintBack();
+  // The room's 👥 (on a phone): the open server's people, a screen of their own.
+  $('#people-open').addEventListener('click', () => {
+    $('#people-box').open = true;
+    go('members');
+  });
 }
 
 function paintBack() {
   const at = SCREENS.indexOf(document.body.dataset.screen);
   $('#back').hidden = at <= 0;
-  $('#back').setAttribute('aria-label', at === 2 ? 'Voltar aos canais' : 'Voltar aos servidores');
+  $('#back').setAttribute('aria-label', ['', 'Voltar aos servidores', 'Voltar aos canais', 'Voltar à conversa'][at] || 'Voltar');
 }
 
 export function wireScreens() {

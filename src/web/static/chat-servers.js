@@ -1,6 +1,7 @@
 // The person's servers and the open one: its tree and members read, its header and channels
 // painted with what one may do there, and what holds one back from speaking (the verification
 // level, a timeout).
+import { avatar } from './chat-flow.js';
 import { openForum } from './chat-forum.js';
 import { paintPeople } from './chat-members.js';
 import { basePermissions, channelPermissions, PERM } from './chat-perms.js';
@@ -17,11 +18,13 @@ export async function loadServers() {
   paintServers();
 }
 
+// Each server with its icon (or its initials on a colour of its own) and its name.
 export function paintServers() {
   $('#servers').replaceChildren(...chat.servers.map((s) => el('li', {}, el('button', {
-    type: 'button', class: 'server', text: s.name, title: s.name, 'data-id': s.id,
+    type: 'button', class: 'server', title: s.name, 'data-id': s.id,
     'aria-current': s.id === chat.sid ? 'true' : false, onclick: () => { go('channels'); openServer(s.id); },
-  }))));
+  }, s.iconUrl ? el('img', { class: 'server-mark', src: s.iconUrl, alt: '' }) : avatar(s.id, s.name, 'server-mark'),
+  el('span', { class: 'server-name', text: s.name })))));
 }
 
 // My timeout in the open server, said above the composer.
