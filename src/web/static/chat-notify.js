@@ -1,7 +1,7 @@
 // Browser notifications for what is meant for the person: a DM, or a message that mentions them
 // (by name, by one of their roles in the open server, or @everyone). Asked for once, from a
 // button (browsers only ask after a click); never shown while the tab is in view.
-import { dmName, openDm } from './chat-dms.js';
+import { dmName, loadDms, openDm } from './chat-dms.js';
 import { openChannel } from './chat-room.js';
 import { openServer } from './chat-servers.js';
 import { chat } from './chat-store.js';
@@ -50,7 +50,8 @@ export function notifyArrived(m) {
   });
   n.onclick = () => {
     window.focus();
-    if (!m.serverId) openDm(m.channelId);
+    // A DM someone just began may not be listed yet: the list first.
+    if (!m.serverId) (chat.dms.some((d) => d.id === m.channelId) ? Promise.resolve() : loadDms()).then(() => openDm(m.channelId));
     else if (m.serverId === chat.sid) openChannel(m.threadId || m.channelId);
     else openServer(m.serverId).then(() => openChannel(m.threadId || m.channelId));
     n.close();
