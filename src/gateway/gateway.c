@@ -122,16 +122,6 @@ struct auth_job {
     struct store_token_owner owner;
 };
 
-void gateway__replay_one(void *sock, uint64_t seq, const char *name, const char *payload,
-                         size_t len)
-{
-    struct buf packet;
-    buf_init(&packet, len + 96);
-    if (!sio_encode_event(&packet, name, payload, len, seq))
-        sio_socket_send_packet(sock, packet.data, packet.len);
-    buf_cleanup(&packet);
-}
-
 /* Accepts an opted-in connection: recovered (missed events replayed) or with a new pid. */
 static void accept_recoverable(struct gateway *gw, struct conn *c, const struct auth_job *a)
 {

@@ -81,10 +81,6 @@ struct gateway_job {
 };
 
 void gateway__run(struct gateway *gw, struct gateway_job *j);
-/* Sends a kept event to a socket (a struct sio_socket *) with its offset: a
- * gateway__recovery_replay callback. */
-void gateway__replay_one(void *sock, uint64_t seq, const char *name, const char *payload,
-                         size_t len);
 /* Sends an event to those of its audience connected here, with its offset when logged. */
 struct bus_event;
 void gateway__fan_out(struct gateway *gw, const struct bus_event *ev);

@@ -57,14 +57,43 @@ static void read_log(struct gateway_job *j, void *thread_ctx)
     store_read_release(db);
 }
 
+/* Where a replay goes. A send can end the connection (a reader too slow for what is replayed
+ * is dropped, and its socket and conn freed), so after a send that failed the socket is looked
+ * up again by its ID; once it is gone, nothing more is sent nor touched. */
+struct replay_target {
+    struct gateway *gw;
+    const char *socket_id;
+    struct sio_socket *sock; /* NULL once the connection is gone */
+};
+
+static void replay_send(struct replay_target *t, const char *packet, size_t len)
+{
+    if (t->sock && sio_socket_send_packet(t->sock, packet, len))
+        t->sock = sio_server_find(t->gw->sio, t->socket_id);
+}
+
+/* A gateway__recovery_replay callback: one event from the ring, with its offset. */
+static void replay_from_ring(void *target, uint64_t seq, const char *name, const char *payload,
+                             size_t len)
+{
+    struct replay_target *t = target;
+    struct buf packet;
+    if (!t->sock)
+        return;
+    buf_init(&packet, len + 96);
+    if (!sio_encode_event(&packet, name, payload, len, seq))
+        replay_send(t, packet.data, packet.len);
+    buf_cleanup(&packet);
+}
+
 static void replay_ready(struct gateway_job *j)
 {
     struct resume_job *r = (struct resume_job *)j;
     struct gateway *gw = j->gw;
-    struct sio_socket *sock = sio_server_find(gw->sio, r->socket_id);
-    struct conn *c = sock ? sio_socket_data(sock) : NULL;
-    if (c && !gw->draining) {
-        sio_connect_accept_pid(sock, r->pid);
+    struct replay_target t = {gw, r->socket_id, sio_server_find(gw->sio, r->socket_id)};
+    if (t.sock && sio_socket_data(t.sock) && !gw->draining) {
+        sio_connect_accept_pid(t.sock, r->pid);
+        t.sock = sio_server_find(gw->sio, r->socket_id);
         /* Retention passed events after the offset (what is left still comes), or there is more
          * than we replay, or the offset is from another log: a gap, never silence. */
         int expired = r->first > r->offset + 1;
@@ -74,21 +103,25 @@ static void replay_ready(struct gateway_job *j)
             int n = snprintf(packet, sizeof packet,
                              "2[\"EVENTS_GAP\",{\"after\":\"%llu\",\"oldestPosition\":\"%llu\"}]",
                              (unsigned long long)r->offset, (unsigned long long)r->first);
-            sio_socket_send_packet(sock, packet, (size_t)n);
+            replay_send(&t, packet, (size_t)n);
         }
-        for (size_t i = 0, at = 0; i < r->count && !skip; i++) {
+        for (size_t i = 0, at = 0; i < r->count && !skip && t.sock; i++) {
             const char *p = r->packets.data + at;
             size_t len = strlen(p);
-            sio_socket_send_packet(sock, p, len);
+            replay_send(&t, p, len);
             at += len + 1;
         }
         /* What was delivered while the log was read: from the ring, after what was replayed;
          * events read from the log and still on their way to the gateway are not sent twice. */
         uint64_t from = skip ? gateway__recovery_last(gw->recovery) : r->upto;
-        gateway__recovery_replay(gw->recovery, from, c->user_id, gateway__replay_one, sock);
-        c->since = gateway__recovery_last(gw->recovery);
-        c->resumed_upto = from > c->since ? from : c->since;
-        c->replaying = 0;
+        if (t.sock)
+            gateway__recovery_replay(gw->recovery, from, r->user_id, replay_from_ring, &t);
+        struct conn *c = t.sock ? sio_socket_data(t.sock) : NULL;
+        if (c) {
+            c->since = gateway__recovery_last(gw->recovery);
+            c->resumed_upto = from > c->since ? from : c->since;
+            c->replaying = 0;
+        }
     }
     buf_cleanup(&r->packets);
     free(r);
