@@ -5,18 +5,14 @@
 //
 //   PRACA_BIN=build/praca node bench/page_memory.js            (MINUTES=2 RATE=20 for a short run)
 'use strict';
-const { chromium } = require('playwright-core');
-const { startServer, api, serverWithMembers } = require('../tests/e2e/helpers');
+const { startServer, api, serverWithMembers, launchChromium } = require('../tests/e2e/helpers');
 
 const MINUTES = Number(process.env.MINUTES || 10);
 const RATE = Number(process.env.RATE || 20);
 
 async function main() {
   const srv = await startServer({ args: ['--rate-limit-scale', '100000'] });
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-dev-shm-usage'],
-  });
+  const browser = await launchChromium();
   try {
     const { owner: ana, sid, server, members: [bia] } = await serverWithMembers(srv.url, 1);
     const cid = server.channels[0].id;

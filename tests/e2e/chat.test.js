@@ -8,9 +8,8 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
-const { chromium } = require('playwright-core');
 const jsQR = require('jsqr');
-const { startServer, api, register, appWithBot, install, serverWithMembers, gatewayConnect, totp, eventually, quiet } = require('./helpers');
+const { startServer, api, register, appWithBot, install, serverWithMembers, gatewayConnect, totp, eventually, quiet, launchChromium } = require('./helpers');
 
 const SHOTS = path.join(__dirname, 'screenshots');
 const PHONE = { width: 390, height: 844 };
@@ -23,10 +22,7 @@ const sockets = [];
 test.before(async () => {
   srv = await startServer();
   fs.mkdirSync(SHOTS, { recursive: true });
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-dev-shm-usage'],
-  });
+  browser = await launchChromium();
 });
 test.after(async () => {
   for (const s of sockets) s.close();

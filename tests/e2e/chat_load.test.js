@@ -5,8 +5,7 @@
 'use strict';
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { chromium } = require('playwright-core');
-const { startServer, api, serverWithMembers } = require('./helpers');
+const { startServer, api, serverWithMembers, launchChromium } = require('./helpers');
 
 const HISTORY = 10000;
 const PAGES_BACK = 20;
@@ -23,10 +22,7 @@ async function pool(n, width, fn) {
 
 test('10,000 messages open at the newest and page back; 50 a second arrive live', { timeout: 600000 }, async () => {
   const srv = await startServer({ args: ['--rate-limit-scale', '100000'] });
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-dev-shm-usage'],
-  });
+  const browser = await launchChromium();
   try {
     const { owner: ana, sid, server, members: [bia] } = await serverWithMembers(srv.url, 1);
     const cid = server.channels[0].id;

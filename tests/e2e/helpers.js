@@ -385,3 +385,13 @@ function pageScripts(files, globals = {}) {
   return ctx;
 }
 module.exports.pageScripts = pageScripts;
+
+// Headless Chromium as the page tests and the page benches use it (Debian's, or $CHROMIUM).
+function launchChromium() {
+  const { chromium } = require('playwright-core');
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-dev-shm-usage'],
+  });
+}
+module.exports.launchChromium = launchChromium;

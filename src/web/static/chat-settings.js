@@ -7,7 +7,7 @@ import { flash, loadSettings } from './chat-manage.js';
 import { basePermissions, PERM } from './chat-perms.js';
 import { loadServer, loadServers } from './chat-servers.js';
 import { chat } from './chat-store.js';
-import { $, api, el, showError } from './common.js';
+import { $, api, el, readAsDataUrl, showError } from './common.js';
 
 const ICON_MAX_BYTES = 2 * 1024 * 1024; // the API's limit for a data: icon
 
@@ -55,15 +55,6 @@ export function paintServerIcon() {
   if (url) $('#server-icon-preview').src = url;
   $('#server-icon-remove').hidden = !url;
   $('#server-delete').hidden = chat.server.ownerId !== chat.me.id;
-}
-
-function readAsDataUrl(file) {
-  return new Promise((resolve, reject) => {
-    const reader = new FileReader();
-    reader.onload = () => resolve(reader.result);
-    reader.onerror = () => reject(new Error('Não foi possível ler a imagem.'));
-    reader.readAsDataURL(file);
-  });
 }
 
 async function setServerIcon(iconUrl, done) {

@@ -90,6 +90,16 @@ export function checkedBits(container) {
   return bits;
 }
 
+// A file the person chose, as a data: URL (icons are sent that way).
+export function readAsDataUrl(file) {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(reader.result);
+    reader.onerror = () => reject(new Error('Não foi possível ler o arquivo.'));
+    reader.readAsDataURL(file);
+  });
+}
+
 export async function copyText(text, button) {
   try {
     await navigator.clipboard.writeText(text);

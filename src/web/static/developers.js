@@ -1,6 +1,6 @@
 // The developer portal: applications in sections (Geral, Bot, Instalação, OAuth2, Interações,
 // Eventos). Everything goes through the same JSON API bots and people use.
-import { $, api, checkedBits, copyText, el, permissionBoxes, PERMISSIONS, requireSession, showError } from './common.js';
+import { $, api, checkedBits, copyText, el, permissionBoxes, PERMISSIONS, readAsDataUrl, requireSession, showError } from './common.js';
 
 const INTENTS = [
   ['messages.read', 'Ler mensagens (eventos de mensagem no gateway)'],
@@ -241,15 +241,6 @@ async function loadApps() {
   else renderDetail();
 }
 
-function readIcon(file) {
-  return new Promise((resolve, reject) => {
-    const reader = new FileReader();
-    reader.onload = () => resolve(reader.result);
-    reader.onerror = () => reject(new Error('Não foi possível ler o arquivo.'));
-    reader.readAsDataURL(file);
-  });
-}
-
 function wire() {
   $('#logout').addEventListener('click', async () => {
     await api('POST', '/api/auth/logout').catch(() => {});
@@ -267,7 +258,7 @@ function wire() {
     const file = $('#icon').files[0];
     if (!file) return;
     if (file.size > 1500000) throw new Error('O ícone é grande demais: use uma imagem de até 1,5 MB.');
-    pendingIcon = await readIcon(file);
+    pendingIcon = await readAsDataUrl(file);
     $('#icon-preview').src = pendingIcon;
   }));
   $('#icon-clear').addEventListener('click', () => {
