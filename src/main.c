@@ -27,23 +27,28 @@
 #include "state/presence.h"
 #include "state/voice.h"
 #include "http/server.h"
+#include "media/probe.h"
 #include "ops/observe.h"
 #include "web/pages.h"
 #include "store/apps.h"
 #include "store/event_log.h"
+#include "store/files.h"
 #include "store/migrate.h"
 #include "state/state.h"
 #include "store/writer.h"
 
-#define BODY_LIMIT         API_BODY_LARGE_MAX
 #define GATEWAY_BODY_LIMIT (1000u * 1000) /* Engine.IO's maxHttpBufferSize */
 
 struct serve {
     struct config cfg;
     uv_loop_t *loop;
     uv_signal_t sigterm, sigint;
-    uv_timer_t grace;       /* polling clients collect their disconnect before HTTP closes */
-    uv_timer_t trim;        /* the event log's retention */
+    uv_timer_t grace; /* polling clients collect their disconnect before HTTP closes */
+    uv_timer_t trim;  /* the event log's retention */
+    uv_timer_t sweep; /* files nothing refers to */
+    struct store_writer_job sweep_job;
+    int sweeping;
+    char sweep_cursor[CRYPTO_SHA256_HEX + 1];
     uv_check_t wake_writer; /* after each turn of the loop: the writer runs what it read */
     struct store_writer_job trim_job;
     int trimming;
@@ -130,6 +135,37 @@ static void trim_done(struct store_writer_job *job, int committed)
     __atomic_store_n(&s->trimming, 0, __ATOMIC_RELEASE);
 }
 
+/* ---- files nothing refers to: deleted by the writer, a slice of the blobs each time ---- */
+
+#define SWEEP_SLICE 500
+
+static void sweep_run(struct store_writer_job *job, struct store *db)
+{
+    struct serve *s = (struct serve *)((char *)job - offsetof(struct serve, sweep_job));
+    int64_t before = clock_now_ms() - (int64_t)s->cfg.files_grace_seconds * 1000;
+    int n = store_files_sweep_at(&s->svc->files, db, before, s->sweep_cursor, SWEEP_SLICE);
+    if (n < 0)
+        log_error("files: the sweep failed");
+    else if (n)
+        log_info("files: %d files nothing refers to deleted", n);
+}
+
+static void sweep_done(struct store_writer_job *job, int committed)
+{
+    struct serve *s = (struct serve *)((char *)job - offsetof(struct serve, sweep_job));
+    (void)committed;
+    __atomic_store_n(&s->sweeping, 0, __ATOMIC_RELEASE);
+}
+
+static void on_sweep(uv_timer_t *t)
+{
+    struct serve *s = t->data;
+    if (__atomic_exchange_n(&s->sweeping, 1, __ATOMIC_ACQ_REL))
+        return;
+    s->sweep_job = (struct store_writer_job){.run = sweep_run, .done = sweep_done};
+    store_writer_submit(s->writer, &s->sweep_job);
+}
+
 static void on_loop_turn(uv_check_t *c)
 {
     struct serve *s = c->data;
@@ -161,6 +197,7 @@ static void on_drained(void *arg)
     uv_close((uv_handle_t *)&s->sigterm, on_signal_closed);
     uv_close((uv_handle_t *)&s->sigint, on_signal_closed);
     uv_close((uv_handle_t *)&s->trim, on_signal_closed);
+    uv_close((uv_handle_t *)&s->sweep, on_signal_closed);
     uv_close((uv_handle_t *)&s->wake_writer, on_signal_closed);
     bus_close(s->bus);
     bus_relay_stop(s->relay);
@@ -320,7 +357,7 @@ static int serve(struct serve *s)
     struct http_server_config hc = {
         .host = s->cfg.host,
         .port = s->cfg.port,
-        .body_limit = BODY_LIMIT,
+        .body_limit = api_body_max(&s->cfg),
         .header_timeout_ms = s->cfg.header_timeout_ms,
         .body_timeout_ms = s->cfg.body_timeout_ms,
         .idle_timeout_ms = s->cfg.idle_timeout_ms,
@@ -414,6 +451,10 @@ static int serve(struct serve *s)
     uv_timer_init(s->loop, &s->trim);
     s->trim.data = s;
     uv_timer_start(&s->trim, on_trim, 1000, TRIM_EVERY_MS);
+    uint64_t sweep_ms = (uint64_t)s->cfg.files_sweep_seconds * 1000;
+    uv_timer_init(s->loop, &s->sweep);
+    s->sweep.data = s;
+    uv_timer_start(&s->sweep, on_sweep, sweep_ms, sweep_ms);
     uv_check_init(s->loop, &s->wake_writer);
     s->wake_writer.data = s;
     uv_check_start(&s->wake_writer, on_loop_turn);
@@ -467,6 +508,7 @@ out:
     gateway_conformance_free(s->conformance);
     state_presence_free(s->presence);
     state_voice_free(s->voice);
+    media_shutdown();
     return status;
 }
 

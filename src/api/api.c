@@ -3,6 +3,7 @@
  * connections and route parameters. Requests come in through dispatch.c.
  */
 #include "api/api.h"
+#include "media/probe.h"
 #include "api/reply.h"
 #include "api/input.h"
 #include "state/console.h"
@@ -33,32 +34,50 @@ struct worker {
 /* Routes are matched in this order, the first match winning (http/router.h). */
 const struct api_route *const api_route_tables[] = {
     api_health_routes, /* one table per resource file */
-    api_auth_routes,
-    api_account_routes,
-    api_server_routes,
-    api_channel_routes,
-    api_role_routes,
-    api_member_routes,
-    api_invite_routes,
-    api_dm_routes,
-    api_read_state_routes,
-    api_typing_routes,
-    api_media_routes,
-    api_application_routes,
-    api_oauth_routes,
-    api_bot_routes,
-    api_bot_event_routes,
-    api_install_routes,
-    api_message_routes,
-    api_thread_routes,
-    api_command_routes,
-    api_interaction_routes,
-    api_voice_routes,
-    api_openapi_routes,
-    api_console_routes,
-    api_ticket_routes,
-    NULL,
+    api_auth_routes,        api_account_routes,
+    api_server_routes,      api_channel_routes,
+    api_role_routes,        api_member_routes,
+    api_invite_routes,      api_dm_routes,
+    api_read_state_routes,  api_typing_routes,
+    api_media_routes,       api_application_routes,
+    api_oauth_routes,       api_bot_routes,
+    api_bot_event_routes,   api_install_routes,
+    api_message_routes,     api_attachment_routes,
+    api_thread_routes,      api_command_routes,
+    api_interaction_routes, api_voice_routes,
+    api_openapi_routes,     api_console_routes,
+    api_ticket_routes,      NULL,
 };
+
+/* Where attachments' bytes go: --files, else a folder beside the SQLite file (or ./praca-files
+ * with PostgreSQL); in the database with PostgreSQL unless --files-store says otherwise. */
+static int files_init(struct api_service *a, const struct config *cfg)
+{
+    char root[1024];
+    const char *slash = strrchr(cfg->data, '/');
+    if (cfg->files[0])
+        snprintf(root, sizeof root, "%s", cfg->files);
+    else if (cfg->database_url[0])
+        snprintf(root, sizeof root, "./praca-files");
+    else if (slash)
+        snprintf(root, sizeof root, "%.*s/files", (int)(slash - cfg->data), cfg->data);
+    else
+        snprintf(root, sizeof root, "files");
+    enum store_files_kind kind = cfg->database_url[0] ? STORE_FILES_DATABASE : STORE_FILES_DISK;
+    if (!strcmp(cfg->files_store, "disk"))
+        kind = STORE_FILES_DISK;
+    else if (!strcmp(cfg->files_store, "database"))
+        kind = STORE_FILES_DATABASE;
+    else if (cfg->files_store[0]) {
+        log_error("--files-store: disk or database, not '%s'", cfg->files_store);
+        return -1;
+    }
+    if (kind == STORE_FILES_DATABASE && !cfg->database_url[0]) {
+        log_error("--files-store database: only with PostgreSQL (--database-url)");
+        return -1;
+    }
+    return store_files_init(&a->files, kind, root);
+}
 
 int api_service_init(struct api_service *a, const struct config *cfg, struct store_writer *writer,
                      struct bus *bus, struct presence *presence, struct state_voice *voice,
@@ -70,7 +89,7 @@ int api_service_init(struct api_service *a, const struct config *cfg, struct sto
     a->bus = bus;
     a->presence = presence;
     a->voice = voice;
-    if (slice_copy(slice_from(site_url), a->site_url, sizeof a->site_url))
+    if (slice_copy(slice_from(site_url), a->site_url, sizeof a->site_url) || files_init(a, cfg))
         return -1;
     a->limits = state_ratelimit_new(cfg->rate_limit_scale);
     a->state = state_new();
@@ -122,6 +141,7 @@ void api_worker_cleanup(void *thread_ctx)
 {
     struct worker *w = thread_ctx;
     store_close(w->db);
+    media_thread_cleanup();
     free(w);
 }
 

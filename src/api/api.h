@@ -18,6 +18,7 @@
 #include "http/router.h"
 #include "http/server.h"
 #include "store/db.h"
+#include "store/files.h"
 #include "store/people.h"
 #include "store/writer.h"
 
@@ -46,7 +47,8 @@ struct api_service {
     struct workers *hashing;
     struct endpoints *endpoints; /* calls to applications' endpoints (not owned) */
     struct http_router router;
-    char site_url[512]; /* origin used for the CSRF check and links */
+    struct store_files files; /* attachments' bytes */
+    char site_url[512];       /* origin used for the CSRF check and links */
 };
 
 enum api_auth {
@@ -94,6 +96,9 @@ enum api_lane {
 enum api__body {
     API_BODY_SMALL, /* API_BODY_SMALL_MAX */
     API_BODY_LARGE, /* icons as data URLs: API_BODY_LARGE_MAX */
+    /* A message's JSON (API_BODY_SMALL_MAX), or multipart/form-data with files: written to the
+     * files' spool as it arrives (http/upload.h), each file within --file-max-mb. */
+    API_BODY_UPLOAD,
 };
 #define API_BODY_ANONYMOUS_MAX (64u * 1024)        /* public routes, or no credential */
 #define API_BODY_SMALL_MAX     (1024u * 1024)      /* everything else */
@@ -132,6 +137,7 @@ extern const struct api_route api_install_routes[];
 extern const struct api_route api_command_routes[];
 extern const struct api_route api_interaction_routes[];
 extern const struct api_route api_message_routes[];
+extern const struct api_route api_attachment_routes[];
 extern const struct api_route api_thread_routes[];
 extern const struct api_route api_voice_routes[];
 
@@ -162,6 +168,8 @@ void api_service_cleanup(struct api_service *a);
 /* On the I/O thread, once a request's headers are in: the largest body it may send (see
  * enum api__body). */
 size_t api_body_limit(struct api_service *a, struct http_request *req);
+/* The largest body any route takes (the HTTP server's own cap). */
+size_t api_body_max(const struct config *cfg);
 /* For a large route whose credential api_body_limit did not find in memory
  * (HTTP_BODY_LIMIT_ASK): looks it up on a worker, then decides. */
 void api_body_limit_ask(struct api_service *a, struct http_limit_ask *ask);

@@ -73,7 +73,7 @@ int api__draft_read(struct api_call *c, json_t *body, int rich, int64_t base_fla
 }
 
 int api__draft_check(struct api_call *c, const char *content, json_t *embeds, json_t *components,
-                     int64_t flags)
+                     int64_t flags, size_t files)
 {
     int has_content = content && *content;
     int has_embeds = json_array_size(embeds) > 0;
@@ -92,8 +92,8 @@ int api__draft_check(struct api_call *c, const char *content, json_t *embeds, js
             return -1;
         }
     }
-    if (!has_content && !has_embeds && !has_components) {
-        api__bad(c, "content", "obrigatório (envie content, embeds ou components)");
+    if (!has_content && !has_embeds && !has_components && !files) {
+        api__bad(c, "content", "obrigatório (envie content, embeds, components ou arquivos)");
         return -1;
     }
     return 0;

@@ -30,9 +30,10 @@ void api__draft_cleanup(struct draft *d);
  * when the body does not set them (0 on send, the message's own on edit). */
 int api__draft_read(struct api_call *c, json_t *body, int rich, int64_t base_flags,
                     struct draft *d);
-/* The final message must have something in it and respect the V2 flag. */
+/* The final message must have something in it (text, embeds, components or files) and respect
+ * the V2 flag. */
 int api__draft_check(struct api_call *c, const char *content, json_t *embeds, json_t *components,
-                     int64_t flags);
+                     int64_t flags, size_t files);
 
 struct mentions_out {
     json_t *users; /* array of user IDs (owned) */

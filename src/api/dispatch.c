@@ -190,6 +190,8 @@ static void run(struct api_call *c, struct http_exchange *ex)
     c->res = &ex->res;
     c->route = ex->route;
     handle(c, ex);
+    if (ex->req->upload)
+        http_upload_discard(ex->req->upload); /* the files the handler did not keep */
     if (!c->answered && !c->later) {
         log_error("api: handler for %s left no answer", c->route ? c->route->pattern : "?");
         api__internal(c);
@@ -215,6 +217,41 @@ static int usable(const struct store_token_owner *owner)
     return !(owner->is_bot && (owner->suspended || !owner->app_id[0]));
 }
 
+static int is_multipart(const struct http_request *req)
+{
+    struct slice t = http_request_header(req, "content-type");
+    return t.len >= 19 && slice_eq_nocase((struct slice){t.ptr, 19}, "multipart/form-data");
+}
+
+/* The largest upload: every file at its limit, and the JSON beside them. */
+static size_t upload_max(const struct config *cfg)
+{
+    return (size_t)cfg->files_per_message * (size_t)cfg->file_max_mb * 1000 * 1000 +
+           API_BODY_SMALL_MAX;
+}
+
+size_t api_body_max(const struct config *cfg)
+{
+    size_t up = upload_max(cfg);
+    return up > API_BODY_LARGE_MAX ? up : API_BODY_LARGE_MAX;
+}
+
+/* The limit a known, valid credential gets on its route (an upload's files go to the spool). */
+static size_t granted(struct api_service *a, struct http_request *req, enum api__body body)
+{
+    if (body == API_BODY_LARGE)
+        return API_BODY_LARGE_MAX;
+    if (body != API_BODY_UPLOAD || !is_multipart(req))
+        return API_BODY_SMALL_MAX;
+    req->upload_limits = (struct http_upload_limits){
+        .dir = a->files.spool,
+        .file_max = (size_t)a->cfg->file_max_mb * 1000 * 1000,
+        .files_max = (size_t)a->cfg->files_per_message,
+        .field_max = API_BODY_SMALL_MAX,
+    };
+    return upload_max(a->cfg);
+}
+
 size_t api_body_limit(struct api_service *a, struct http_request *req)
 {
     const struct http_route *route = NULL;
@@ -226,20 +263,25 @@ size_t api_body_limit(struct api_service *a, struct http_request *req)
         token = cookie_token(req);
     if (def->auth == API_PUBLIC || !token.len || token.len > TOKEN_MAX)
         return API_BODY_ANONYMOUS_MAX;
-    if (def->body != API_BODY_LARGE)
+    if (def->body == API_BODY_SMALL || (def->body == API_BODY_UPLOAD && !is_multipart(req)))
         return API_BODY_SMALL_MAX;
     char hash[65];
     struct store_token_owner owner;
     crypto_sha256_hex(token.ptr, token.len, hash);
-    if (!state_identity_known(a->state, hash, &owner))
-        return HTTP_BODY_LIMIT_ASK; /* looked up on a worker before the body is read */
-    return usable(&owner) ? API_BODY_LARGE_MAX : API_BODY_SMALL_MAX;
+    if (!state_identity_known(a->state, hash, &owner)) {
+        if (def->body == API_BODY_UPLOAD)
+            req->upload_limits.dir = ""; /* asked about however small: it may be an upload */
+        return HTTP_BODY_LIMIT_ASK;      /* looked up on a worker before the body is read */
+    }
+    return usable(&owner) ? granted(a, req, def->body) : API_BODY_SMALL_MAX;
 }
 
 /* A credential looked up off the I/O thread; until then nothing of the body was read. */
 struct limit_job {
     struct workers_job job;
     struct http_limit_ask *ask;
+    struct api_service *svc;
+    enum api__body body;
     char hash[65];
 };
 
@@ -248,8 +290,10 @@ static void limit_job_run(struct workers_job *job, void *thread_ctx)
     struct limit_job *l = (struct limit_job *)job;
     struct store_token_owner owner;
     int found = api_identity(thread_ctx, l->hash, &owner);
-    http_limit_decided(l->ask,
-                       found == 1 && usable(&owner) ? API_BODY_LARGE_MAX : API_BODY_SMALL_MAX);
+    /* The request is the paused connection's, untouched by the I/O thread until decided. */
+    struct http_request *req = (struct http_request *)l->ask->req;
+    http_limit_decided(l->ask, found == 1 && usable(&owner) ? granted(l->svc, req, l->body)
+                                                            : API_BODY_SMALL_MAX);
     free(l);
 }
 
@@ -264,8 +308,12 @@ void api_body_limit_ask(struct api_service *a, struct http_limit_ask *ask)
         http_limit_decided(ask, API_BODY_SMALL_MAX);
         return;
     }
+    const struct http_route *route = NULL;
+    route_of(a, (struct http_request *)ask->req, &route);
     l->job.fn = limit_job_run;
     l->ask = ask;
+    l->svc = a;
+    l->body = route ? ((const struct api_route *)route->handler)->body : API_BODY_SMALL;
     crypto_sha256_hex(token.ptr, token.len, l->hash);
     workers_submit(a->workers, &l->job);
 }
@@ -445,6 +493,8 @@ void api_dispatch(struct api_service *a, struct http_exchange *ex)
         ex->route = route;
     ex->label = route ? route->pattern : NULL;
     enum api_lane lane = route ? ((const struct api_route *)route->handler)->lane : API_ON_WORKER;
+    if (ex->req->upload)
+        lane = API_ON_WORKER; /* its files are hashed, stripped and stored before the write */
     if (lane == API_ON_HASHING) {
         if (workers_try_submit(a->hashing, &ex->job, API_HASHING_QUEUE))
             busy(a, ex);

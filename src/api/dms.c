@@ -6,6 +6,7 @@
 #include "api/reply.h"
 #include "api/input.h"
 #include "core/clock.h"
+#include "api/attachments.h"
 #include "api/compose.h"
 #include "api/events.h"
 #include "api/limits.h"
@@ -77,8 +78,12 @@ static void dm_send(struct api_call *c)
     struct draft d;
     if (!cid || !(body = api__body(c)) || api__draft_read(c, body, 0, 0, &d))
         return;
-    if (!api__draft_check(c, d.content, NULL, NULL, 0) &&
-        !api__limit_hit(c, &API_LIMIT_HUMAN_SEND)) {
+    struct api_files f;
+    char *files = NULL;
+    if (!api__files_take(c, NULL, NULL, NULL, NULL, &f) &&
+        !api__draft_check(c, d.content, NULL, NULL, 0, f.n) &&
+        !api__limit_hit(c, &API_LIMIT_HUMAN_SEND) &&
+        (!f.n || (files = api__files_json(&f)) || (api__internal(c), 0))) {
         char id[UUID_LEN + 1];
         uuid_v7(id);
         const char *reply = d.reply_to_id && uuid_valid(d.reply_to_id, strlen(d.reply_to_id)) &&
@@ -93,6 +98,8 @@ static void dm_send(struct api_call *c)
                                       .reply_to_id = reply,
                                       .mentions_json = "[]",
                                       .role_ids_json = "[]",
+                                      .attachments_json = files,
+                                      .files = files ? &f.set : NULL,
                                       .now = clock_now_ms()};
         int rc;
         json_t *msg = store_message_insert(c->svc->writer, &m) < 0
@@ -107,6 +114,8 @@ static void dm_send(struct api_call *c)
             api__reply(c, 200, json_pack("{so}", "message", msg));
         }
     }
+    free(files);
+    api__files_cleanup(&f);
     api__draft_cleanup(&d);
 }
 
@@ -161,7 +170,7 @@ static void dm_edit(struct api_call *c)
         return;
     if (!d.content_set)
         api__bad(c, "content", "obrigatório");
-    else if (!api__draft_check(c, d.content, NULL, NULL, 0) &&
+    else if (!api__draft_check(c, d.content, NULL, NULL, 0, 0) &&
              !api__limit_hit(c, &API_LIMIT_HUMAN_EDIT)) {
         struct store_message_edit edit = {.id = mid,
                                           .content = d.content,
@@ -223,7 +232,7 @@ static void dm_history(struct api_call *c)
 const struct api_route api_dm_routes[] = {
     {HTTP_POST, "/api/users/@me/dms", dm_open, API_PERSON, API_ON_WORKER, API_BODY_SMALL},
     {HTTP_GET, "/api/users/@me/dms", dm_list, API_PERSON, API_ON_WORKER, API_BODY_SMALL},
-    {HTTP_POST, "/api/dms/:cid/messages", dm_send, API_PERSON, API_ON_WORKER, API_BODY_SMALL},
+    {HTTP_POST, "/api/dms/:cid/messages", dm_send, API_PERSON, API_ON_WORKER, API_BODY_UPLOAD},
     {HTTP_GET, "/api/dms/:cid/messages", dm_history, API_PERSON, API_ON_WORKER, API_BODY_SMALL},
     {HTTP_PATCH, "/api/dms/:cid/messages/:mid", dm_edit, API_PERSON, API_ON_WORKER, API_BODY_SMALL},
     {HTTP_DELETE, "/api/dms/:cid/messages/:mid", dm_delete, API_PERSON, API_ON_WORKER,

@@ -15,7 +15,13 @@ json_t *api__body(struct api_call *c)
         return c->body;
     json_error_t err;
     const struct buf *b = &c->req->body;
-    c->body = json_loadb(b->data ? b->data : "", b->len, 0, &err);
+    struct slice text = {b->data ? b->data : "", b->len};
+    if (c->req->upload) { /* multipart: the JSON is the payload_json field, if any */
+        text = http_upload_field(c->req->upload, "payload_json");
+        if (!text.ptr)
+            text = SLICE_LIT("{}");
+    }
+    c->body = json_loadb(text.ptr, text.len, 0, &err);
     if (!c->body) {
         api__bad(c, "body", "JSON inválido");
         return NULL;

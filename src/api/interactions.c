@@ -287,6 +287,15 @@ static int claim(struct api_call *c, void *arg)
         c, rc, &(struct api_store_words){.taken = "Interação já respondida ou expirada"});
 }
 
+/* An ephemeral answer is kept nowhere, so nothing could serve its files. */
+static int no_files_if(struct api_call *c, int ephemeral, const struct api_files *f)
+{
+    if (!ephemeral || !f->n)
+        return 0;
+    api__bad(c, "files", "uma resposta efêmera não leva arquivos");
+    return -1;
+}
+
 static void respond_message(struct api_call *c, const struct store_interaction *it,
                             const struct place *p, json_t *data)
 {
@@ -294,14 +303,18 @@ static void respond_message(struct api_call *c, const struct store_interaction *
     struct draft d;
     if (api__in_bool(c, data, "ephemeral", 0, &ephemeral) < 0 || api__draft_read(c, data, 1, 0, &d))
         return;
-    if (!api__draft_check(c, d.content, d.embeds, d.components, d.flags)) {
+    struct api_files f;
+    if (api__files_take(c, p->sid, NULL, NULL, NULL, &f) == 0 && !no_files_if(c, ephemeral, &f) &&
+        !api__files_resolve(c, &f, d.embeds, d.components) &&
+        !api__draft_check(c, d.content, d.embeds, d.components, d.flags, f.n)) {
         struct claim cl = {it->id, NULL};
         struct message_write w = {.application_id = it->application_id,
                                   .command_name = it->command_name[0] ? it->command_name : NULL,
                                   .command_invoker_id = it->user_id,
                                   .ephemeral = ephemeral,
                                   .gate = claim,
-                                  .gate_arg = &cl};
+                                  .gate_arg = &cl,
+                                  .files = &f};
         size_t len;
         char *text = api__message_create(c, p, &d, &w, &len);
         json_t *m = text ? json_loadb(text, len, 0, NULL) : NULL;
@@ -313,6 +326,7 @@ static void respond_message(struct api_call *c, const struct store_interaction *
             api__reply(c, 200, json_pack("{so}", "message", m));
         }
     }
+    api__files_cleanup(&f);
     api__draft_cleanup(&d);
 }
 
@@ -495,6 +509,6 @@ const struct api_route api_interaction_routes[] = {
     {HTTP_POST, "/api/servers/:sid/channels/:cid/interactions", invoke, API_PERSON, API_ON_WORKER,
      API_BODY_SMALL},
     {HTTP_POST, "/api/bot/interactions/:id/respond", respond, API_BOT, API_ON_WRITER,
-     API_BODY_SMALL},
+     API_BODY_UPLOAD},
     {0, NULL, NULL, 0, 0, 0},
 };

@@ -71,6 +71,7 @@ char *api__message_create(struct api_call *c, const struct place *p, struct draf
     if (api__mentions(c, p->srv, content, (p->perms & PERM_MENCIONAR_TODOS) != 0, &men))
         return NULL;
     char *users = NULL, *roles = NULL, *embeds = NULL, *components = NULL, *view = NULL;
+    char *files = NULL;
     if (api__automod(c, p->srv, content, d->embeds, men.total) || last_checks(c, w))
         goto out;
     int rc = STORE_DONE;
@@ -88,6 +89,10 @@ char *api__message_create(struct api_call *c, const struct place *p, struct draf
     roles = jsonout_dump(men.roles, NULL);
     embeds = stored_array(d->embeds);
     components = stored_array(d->components);
+    if (w->files && w->files->n && !(files = api__files_json(w->files))) {
+        api__internal(c);
+        goto out;
+    }
     struct store_new_message m = {
         .id = id,
         .channel_id = p->cid,
@@ -104,6 +109,8 @@ char *api__message_create(struct api_call *c, const struct place *p, struct draf
         .reply_to_id = reply,
         .mentions_json = users,
         .role_ids_json = roles,
+        .attachments_json = files,
+        .files = files ? &w->files->set : NULL,
         .flags = d->flags | (w->ephemeral ? MSG_FLAG_EPHEMERAL : 0),
         .now = clock_now_ms(),
         .everyone = men.everyone,
@@ -119,14 +126,16 @@ out:
     free(roles);
     free(embeds);
     free(components);
+    free(files);
     api__mentions_out_cleanup(&men);
     return view;
 }
 
 static void send_message(struct api_call *c, const struct place *p, struct draft *d,
-                         const struct api_limit *limit, const char *application_id)
+                         const struct api_limit *limit, const char *application_id,
+                         struct api_files *files)
 {
-    struct message_write w = {.limit = limit, .application_id = application_id};
+    struct message_write w = {.limit = limit, .application_id = application_id, .files = files};
     size_t len;
     char *text = api__message_create(c, p, d, &w, &len);
     if (text)
@@ -156,8 +165,12 @@ static void bot_send(struct api_call *c)
     if (!text_channel_only(c, &p) &&
         !api__require_in(c, p.perms, PERM_VER_CANAL | PERM_ENVIAR_MENSAGENS) &&
         (body = api__body(c)) && !api__draft_read(c, body, 1, 0, &d)) {
-        if (!api__draft_check(c, d.content, d.embeds, d.components, d.flags))
-            send_message(c, &p, &d, &API_LIMIT_BOT_SEND, c->me.app_id);
+        struct api_files f;
+        if (!api__files_take(c, p.sid, NULL, NULL, NULL, &f) &&
+            !api__files_resolve(c, &f, d.embeds, d.components) &&
+            !api__draft_check(c, d.content, d.embeds, d.components, d.flags, f.n))
+            send_message(c, &p, &d, &API_LIMIT_BOT_SEND, c->me.app_id, &f);
+        api__files_cleanup(&f);
         api__draft_cleanup(&d);
     }
     api__place_cleanup(&p);
@@ -210,9 +223,12 @@ static void human_send(struct api_call *c)
     json_t *body;
     struct draft d;
     if (!api__send_allowed(c, &p) && (body = api__body(c)) && !api__draft_read(c, body, 0, 0, &d)) {
-        /* Text only: embeds, components and flags are not read on this route. */
-        if (!api__draft_check(c, d.content, NULL, NULL, 0))
-            send_message(c, &p, &d, &API_LIMIT_HUMAN_SEND, NULL);
+        /* Text and files only: embeds, components and flags are not read on this route. */
+        struct api_files f;
+        if (!api__files_take(c, p.sid, NULL, NULL, NULL, &f) &&
+            !api__draft_check(c, d.content, NULL, NULL, 0, f.n))
+            send_message(c, &p, &d, &API_LIMIT_HUMAN_SEND, NULL, &f);
+        api__files_cleanup(&f);
         api__draft_cleanup(&d);
     }
     api__place_cleanup(&p);
@@ -224,7 +240,8 @@ json_t *api__message_edit(struct api_call *c, const struct place *p, const char 
     json_t *old = NULL, *embeds = NULL, *components = NULL, *result = NULL;
     struct draft d = {0};
     struct mentions_out men = {0};
-    char *users = NULL, *roles = NULL, *e = NULL, *k = NULL;
+    struct api_files f = {0};
+    char *users = NULL, *roles = NULL, *e = NULL, *k = NULL, *files = NULL;
     int rc;
     if (!(old = store_message_json(c->db, mid, &rc))) {
         api__internal(c);
@@ -249,8 +266,17 @@ json_t *api__message_edit(struct api_call *c, const struct place *p, const char 
         }
         json_decref(again);
     }
-    if (api__draft_check(c, content, embeds, components, d.flags))
+    if (!w->text_only &&
+        (api__files_take(c, p->sid, mid, json_object_get(old, "attachments"), body, &f) ||
+         api__files_resolve(c, &f, embeds, components)))
         goto out;
+    size_t nfiles = w->text_only ? json_array_size(json_object_get(old, "attachments")) : f.n;
+    if (api__draft_check(c, content, embeds, components, d.flags, nfiles))
+        goto out;
+    if (f.changed && f.n && !(files = api__files_json(&f))) {
+        api__internal(c);
+        goto out;
+    }
     if (d.content_set) {
         if (api__mentions(c, p->srv, content, (p->perms & PERM_MENCIONAR_TODOS) != 0, &men))
             goto out;
@@ -272,6 +298,10 @@ json_t *api__message_edit(struct api_call *c, const struct place *p, const char 
                                       .components_json = k,
                                       .mentions_json = users,
                                       .role_ids_json = roles,
+                                      .attachments_json = files,
+                                      .files = f.changed ? &f.set : NULL,
+                                      .channel_id = p->cid,
+                                      .server_id = p->sid,
                                       .flags = d.flags,
                                       .now = clock_now_ms(),
                                       .everyone = men.everyone};
@@ -285,6 +315,8 @@ out:
     free(roles);
     free(e);
     free(k);
+    free(files);
+    api__files_cleanup(&f);
     json_decref(old);
     json_decref(embeds);
     json_decref(components);
@@ -535,13 +567,13 @@ static void pin(struct api_call *c)
 
 const struct api_route api_message_routes[] = {
     {HTTP_POST, "/api/bot/servers/:sid/channels/:cid/messages", bot_send, API_BOT, API_ON_WRITER,
-     API_BODY_SMALL},
+     API_BODY_UPLOAD},
     {HTTP_PATCH, "/api/bot/servers/:sid/channels/:cid/messages/:mid", bot_edit, API_BOT,
-     API_ON_WRITER, API_BODY_SMALL},
+     API_ON_WRITER, API_BODY_UPLOAD},
     {HTTP_GET, "/api/servers/:sid/channels/:cid/messages", history, API_ANY, API_ON_WORKER,
      API_BODY_SMALL},
     {HTTP_POST, "/api/servers/:sid/channels/:cid/messages", human_send, API_ANY, API_ON_WRITER,
-     API_BODY_SMALL},
+     API_BODY_UPLOAD},
     {HTTP_PATCH, "/api/servers/:sid/channels/:cid/messages/:mid", human_edit, API_PERSON,
      API_ON_WORKER, API_BODY_SMALL},
     {HTTP_DELETE, "/api/servers/:sid/channels/:cid/messages/:mid", message_delete, API_ANY,

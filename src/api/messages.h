@@ -6,6 +6,7 @@
 #define PRACA_API_MESSAGES_H
 #include <jansson.h>
 
+#include "api/attachments.h"
 #include "api/compose.h"
 #include "api/limits.h"
 #include "api/place.h"
@@ -15,8 +16,9 @@ struct message_write {
     const char *application_id;    /* the author's application */
     const char *command_name;      /* replies to an interaction */
     const char *command_invoker_id;
-    int ephemeral; /* not stored nor published: the caller shows it to the invoker */
-    int text_only; /* a person's edit: embeds, components and flags are not read */
+    int ephemeral;           /* not stored nor published: the caller shows it to the invoker */
+    int text_only;           /* a person's edit: embeds, components and flags are not read */
+    struct api_files *files; /* the message's files (a send with an upload, a bot's edit) */
     /* The last check before the write (after every 400/422): answers and returns nonzero to
      * stop. NULL: none. */
     int (*gate)(struct api_call *c, void *arg);

@@ -65,6 +65,14 @@ static const struct option options[] = {
     INT("--event-retention-hours", "PRACA_EVENT_RETENTION_HOURS", event_retention_hours, 1,
         24 * 365),
     INT("--session-idle-days", "PRACA_SESSION_IDLE_DAYS", session_idle_days, 1, 3650),
+    STR("--files", "PRACA_FILES", files),
+    STR("--files-store", "PRACA_FILES_STORE", files_store),
+    INT("--file-max-mb", "PRACA_FILE_MAX_MB", file_max_mb, 1, 4096),
+    INT("--files-per-message", "PRACA_FILES_PER_MESSAGE", files_per_message, 1, 100),
+    INT("--server-quota-mb", "PRACA_SERVER_QUOTA_MB", server_quota_mb, 1, 100000000),
+    INT("--uploads-per-minute", "PRACA_UPLOADS_PER_MINUTE", uploads_per_minute, 1, 100000),
+    INT("--files-sweep-seconds", "PRACA_FILES_SWEEP_SECONDS", files_sweep_seconds, 1, 86400),
+    INT("--files-grace-seconds", "PRACA_FILES_GRACE_SECONDS", files_grace_seconds, 0, 604800),
     INT("--max-connections-per-address", "PRACA_MAX_CONNECTIONS_PER_ADDRESS",
         max_connections_per_address, 0, 10000000),
 };
@@ -97,6 +105,12 @@ void config_defaults(struct config *c)
     c->registrations_per_address = 20;
     c->logins_per_address = 30;
     c->max_connections_per_address = 256;
+    c->file_max_mb = 25;
+    c->files_per_message = 10;
+    c->server_quota_mb = 10 * 1000;
+    c->uploads_per_minute = 30;
+    c->files_sweep_seconds = 600;
+    c->files_grace_seconds = 3600;
 }
 
 static int set(struct config *c, const struct option *o, const char *value, char *err, int errlen)

@@ -36,6 +36,15 @@ struct config {
     int session_idle_days;         /* a session unused this long expires */
     int registrations_per_address; /* accounts registered per address per hour (0 = any) */
     int logins_per_address;        /* login attempts per address per minute (0 = any) */
+    /* Attachments: */
+    char files[1024];        /* the files' folder; "" = beside the SQLite file, or ./praca-files */
+    char files_store[16];    /* disk | database ("" = disk on SQLite, database on PostgreSQL) */
+    int file_max_mb;         /* bytes per file, in MB */
+    int files_per_message;   /* files per message */
+    int server_quota_mb;     /* bytes of files per server, in MB */
+    int uploads_per_minute;  /* messages with files per account per minute */
+    int files_sweep_seconds; /* how often unreferenced files are looked for */
+    int files_grace_seconds; /* an upload not in a message yet is kept this long */
 };
 
 enum config_result { CONFIG_OK = 0, CONFIG_ERROR = -1 };

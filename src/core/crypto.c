@@ -89,6 +89,30 @@ void crypto_sha256_hex(const void *data, size_t len, char out[CRYPTO_SHA256_HEX 
     crypto_hex(md, sizeof md, out);
 }
 
+struct crypto_sha256 *crypto_sha256_new(void)
+{
+    EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+    if (ctx && EVP_DigestInit_ex(ctx, EVP_sha256(), NULL) != 1) {
+        EVP_MD_CTX_free(ctx);
+        ctx = NULL;
+    }
+    return (struct crypto_sha256 *)ctx;
+}
+
+void crypto_sha256_update(struct crypto_sha256 *h, const void *data, size_t len)
+{
+    EVP_DigestUpdate((EVP_MD_CTX *)h, data, len);
+}
+
+void crypto_sha256_final(struct crypto_sha256 *h, char out[CRYPTO_SHA256_HEX + 1])
+{
+    unsigned char md[32];
+    unsigned int mdlen = 0;
+    EVP_DigestFinal_ex((EVP_MD_CTX *)h, md, &mdlen);
+    EVP_MD_CTX_free((EVP_MD_CTX *)h);
+    crypto_hex(md, sizeof md, out);
+}
+
 int crypto_equal(const void *a, const void *b, size_t n)
 {
     return CRYPTO_memcmp(a, b, n) == 0;

@@ -23,6 +23,12 @@ void crypto_random_hex(char *out, size_t n);
 /* SHA-1 (only for the WebSocket accept key, as RFC 6455 requires). */
 void crypto_sha1(const void *data, size_t len, unsigned char out[20]);
 void crypto_sha256_hex(const void *data, size_t len, char out[CRYPTO_SHA256_HEX + 1]);
+/* SHA-256 over bytes that come in pieces: new, update any number of times, then final (which
+ * frees it). NULL when out of memory. */
+struct crypto_sha256;
+struct crypto_sha256 *crypto_sha256_new(void);
+void crypto_sha256_update(struct crypto_sha256 *h, const void *data, size_t len);
+void crypto_sha256_final(struct crypto_sha256 *h, char out[CRYPTO_SHA256_HEX + 1]);
 /* 1 when equal; time depends only on n. */
 int crypto_equal(const void *a, const void *b, size_t n);
 /* HMAC; md is "SHA1" or "SHA256"; out must hold 32 bytes; returns the MAC length or -1. */

@@ -142,8 +142,8 @@ static json_t *clean_embed(json_t *e, const char *path, struct rule_error *err)
              opt_url(e, out, "url", path, err, 0, 0) >= 0 &&
              rule__json_int(e, out, "color", 0, 0xFFFFFF, path, err, 0) >= 0 &&
              embed_sub_object(e, out, "footer", path, err, "text", 2048) >= 0 &&
-             url_object(e, out, "image", path, err, 0, 0) >= 0 &&
-             url_object(e, out, "thumbnail", path, err, 0, 0) >= 0 &&
+             url_object(e, out, "image", path, err, 0, 1) >= 0 &&
+             url_object(e, out, "thumbnail", path, err, 0, 1) >= 0 &&
              embed_sub_object(e, out, "author", path, err, "name", 256) >= 0 &&
              embed_fields(e, out, path, err) >= 0;
     json_t *ts = json_object_get(e, "timestamp");

@@ -9,6 +9,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <uv.h>
 
 static struct http_reqparse *self(http_parser *hp)
 {
@@ -107,6 +108,23 @@ static int on_header_value(http_parser *hp, const char *at, size_t len)
     return buf_append(&p->req->head, at, len) ? fail(p, 431) : 0;
 }
 
+/* A body the limit's decision asked to take as an upload, when it is multipart/form-data. */
+static int start_upload(struct http_reqparse *p)
+{
+    struct http_request *r = p->req;
+    struct slice type = http_request_header(r, "content-type");
+    if (!r->upload_limits.dir || !r->upload_limits.dir[0] || !p->loop ||
+        !(type.len >= 10 && slice_eq_nocase((struct slice){type.ptr, 10}, "multipart/")))
+        return 0;
+    int status;
+    r->upload = http_upload_new(p->loop, &r->upload_limits, type, &status);
+    if (!r->upload)
+        return fail(p, status);
+    if (p->upload_wake)
+        http_upload_on_wake(r->upload, p->upload_wake, p->upload_wake_arg);
+    return 0;
+}
+
 /* The body's limit is known: the declared length must fit it (413 before any body byte). */
 static int apply_limit(struct http_reqparse *p, size_t limit)
 {
@@ -119,7 +137,7 @@ static int apply_limit(struct http_reqparse *p, size_t limit)
     p->body_declared =
         !chunked && hp->content_length != ULLONG_MAX ? (size_t)hp->content_length : 0;
     p->expect_continue = slice_eq_nocase(http_request_header(r, "expect"), "100-continue");
-    return 0;
+    return start_upload(p);
 }
 
 static int on_headers_complete(http_parser *hp)
@@ -154,7 +172,7 @@ static int on_headers_complete(http_parser *hp)
         if (asked == HTTP_BODY_LIMIT_ASK) {
             int chunked = (hp->flags & F_CHUNKED) != 0;
             if (chunked || hp->content_length == ULLONG_MAX ||
-                hp->content_length > p->limit_floor) {
+                hp->content_length > p->limit_floor || r->upload_limits.dir) {
                 p->asking = 1;
                 http_parser_pause(hp, 1);
                 return 0;
@@ -169,6 +187,18 @@ static int on_headers_complete(http_parser *hp)
 static int on_body(http_parser *hp, const char *at, size_t len)
 {
     struct http_reqparse *p = self(hp);
+    if (p->req->upload) {
+        /* Counted here, as the buffer would: the upload itself only bounds each file. */
+        if ((p->upload_bytes += len) > p->req->body.max)
+            return fail(p, 413);
+        int rc = http_upload_feed(p->req->upload, at, len);
+        if (rc == 1) {
+            p->waiting = 1;
+            http_parser_pause(hp, 1);
+            return 0;
+        }
+        return rc ? fail(p, rc) : 0;
+    }
     int rc = buf_append(&p->req->body, at, len);
     if (rc == BUF_ETOOBIG)
         return fail(p, 413);
@@ -180,6 +210,12 @@ static int on_message_complete(http_parser *hp)
     struct http_reqparse *p = self(hp);
     p->complete = 1;
     http_parser_pause(hp, 1);
+    if (p->req->upload) {
+        int rc = http_upload_end(p->req->upload);
+        if (rc > 1)
+            return fail(p, rc);
+        p->waiting = rc == 1;
+    }
     return 0;
 }
 
@@ -200,6 +236,8 @@ static void reset(struct http_reqparse *p)
     p->expect_continue = 0;
     p->body_declared = 0;
     p->asking = 0;
+    p->waiting = 0;
+    p->upload_bytes = 0;
     p->phase = HTTP_PHASE_IDLE;
     p->in_value = 0;
     p->name_len = p->value_len = 0;
@@ -230,6 +268,8 @@ enum http_reqparse_result http__reqparse_feed(struct http_reqparse *p, const cha
     *consumed = 0;
     if (p->error_status)
         return HTTP_REQPARSE_ERROR;
+    if (p->waiting)
+        return HTTP_REQPARSE_WAIT;
     if (p->complete)
         return HTTP_REQPARSE_REQUEST;
     if (p->asking)
@@ -237,6 +277,10 @@ enum http_reqparse_result http__reqparse_feed(struct http_reqparse *p, const cha
     size_t n = http_parser_execute(&p->parser, &settings, data, len);
     *consumed = n;
     enum http_errno err = HTTP_PARSER_ERRNO(&p->parser);
+    if (p->error_status)
+        return HTTP_REQPARSE_ERROR;
+    if (p->waiting)
+        return HTTP_REQPARSE_WAIT;
     if (p->complete)
         return HTTP_REQPARSE_REQUEST;
     if (p->asking)
@@ -258,8 +302,26 @@ int http__reqparse_decide(struct http_reqparse *p, size_t limit)
     return apply_limit(p, limit < p->body_limit ? limit : p->body_limit) ? -1 : 0;
 }
 
+void http__reqparse_resume(struct http_reqparse *p)
+{
+    if (!p->waiting)
+        return;
+    p->waiting = 0;
+    if (p->complete) {
+        int rc = p->req && p->req->upload ? http_upload_state(p->req->upload) : 0;
+        if (rc == 1)
+            p->waiting = 1; /* not done yet after all */
+        else if (rc)
+            p->error_status = rc;
+        return;
+    }
+    http_parser_pause(&p->parser, 0);
+}
+
 size_t http__reqparse_limit(const struct http_reqparse *p)
 {
+    if (p->req && p->req->upload && p->req->upload->refused_limit)
+        return p->req->upload->refused_limit;
     return p->req ? p->req->body.max : p->body_limit;
 }
 

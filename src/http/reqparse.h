@@ -22,6 +22,9 @@ enum http_reqparse_result {
     /* The headers are complete and the body's limit must be decided elsewhere (limit_for said
      * HTTP_BODY_LIMIT_ASK): feed nothing more until http__reqparse_decide. */
     HTTP_REQPARSE_ASK = 2,
+    /* An upload's files are behind on the disk (or the request is complete but its last
+     * writes are not done): feed nothing more until the upload wakes (http__reqparse_resume). */
+    HTTP_REQPARSE_WAIT = 3,
 };
 
 enum http_reqparse_phase {
@@ -43,10 +46,15 @@ struct http_reqparse {
     void *limit_user;
     size_t limit_floor; /* a body declared this small is taken without asking (0: always ask) */
     int asking;         /* paused after the headers until http__reqparse_decide */
+    int waiting;        /* paused for an upload's writes until http__reqparse_resume */
+    void *loop;         /* the uv_loop_t an upload's files are written from */
+    void (*upload_wake)(void *arg); /* called when an upload's wait is over */
+    void *upload_wake_arg;
     size_t head_bytes;
     int error_status;
     int complete;
     int expect_continue;  /* set when the headers asked for 100-continue */
+    size_t upload_bytes;  /* body bytes handed to the upload */
     size_t body_declared; /* Content-Length, once the headers are complete (0: none, chunked) */
     enum http_reqparse_phase phase;
     int in_value; /* the last header callback was a value */
@@ -65,6 +73,8 @@ enum http_reqparse_result http__reqparse_feed(struct http_reqparse *p, const cha
 /* The limit asked for (HTTP_REQPARSE_ASK), at most body_limit; parsing may go on. Returns 0, or
  * -1 with error_status 413 when the declared body is over it. */
 int http__reqparse_decide(struct http_reqparse *p, size_t limit);
+/* After HTTP_REQPARSE_WAIT, once the upload woke: parsing may go on. */
+void http__reqparse_resume(struct http_reqparse *p);
 /* The limit of the request being read, or that was refused (for the 413's message). */
 size_t http__reqparse_limit(const struct http_reqparse *p);
 /* Hands over the completed request (caller frees with http__request_cleanup + free) and gets

@@ -1,8 +1,10 @@
 /* Requests and responses: see request.h. */
 #include "http/request.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define HEAD_MAX          (16 * 1024 + 1024)
 #define RESPONSE_HDRS_MAX 8192
@@ -18,6 +20,8 @@ void http__request_cleanup(struct http_request *r)
 {
     buf_cleanup(&r->head);
     buf_cleanup(&r->body);
+    http_upload_free(r->upload);
+    r->upload = NULL;
 }
 
 struct slice http_request_header(const struct http_request *r, const char *name)
@@ -96,6 +100,21 @@ void http_response_cleanup(struct http_response *r)
     buf_cleanup(&r->headers);
     free(r->body);
     r->body = NULL;
+    if (r->has_file)
+        close(r->file_fd);
+    r->has_file = 0;
+}
+
+void http_response_set_file(struct http_response *r, int status, const char *content_type, int fd,
+                            size_t offset, size_t len)
+{
+    http_response_set(r, status, content_type, NULL, 0);
+    if (r->has_file)
+        close(r->file_fd);
+    r->has_file = 1;
+    r->file_fd = fd;
+    r->file_offset = offset;
+    r->body_len = len;
 }
 
 void http_response_set(struct http_response *r, int status, const char *content_type, char *body,
@@ -181,4 +200,52 @@ int http__response_head(const struct http_response *r, struct buf *out)
     if (!rc)
         rc = buf_append_str(out, "\r\n");
     return rc;
+}
+
+/* Digits of a range bound: the value, or -1 (none, or too large). */
+static long long range_number(const char **p, const char *end)
+{
+    long long v = -1;
+    while (*p < end && **p >= '0' && **p <= '9') {
+        if (v > (LLONG_MAX - 9) / 10)
+            return -2;
+        v = (v < 0 ? 0 : v * 10) + (**p - '0');
+        (*p)++;
+    }
+    return v;
+}
+
+int http_range_parse(struct slice header, size_t size, size_t *start, size_t *len)
+{
+    if (!header.ptr)
+        return 0;
+    const char *p = header.ptr, *end = header.ptr + header.len;
+    if (header.len < 7 || memcmp(p, "bytes=", 6))
+        return 0;
+    p += 6;
+    if (memchr(p, ',', (size_t)(end - p)))
+        return 0; /* several ranges: the whole body instead */
+    long long first = range_number(&p, end);
+    if (first == -2 || p >= end || *p != '-')
+        return 0;
+    p++;
+    long long last = range_number(&p, end);
+    if (p != end || last == -2 || (first < 0 && last < 0))
+        return 0;
+    if (first < 0) { /* the last `last` bytes */
+        if (last == 0 || size == 0)
+            return -1;
+        size_t n = (unsigned long long)last < size ? (size_t)last : size;
+        *start = size - n;
+        *len = n;
+        return 1;
+    }
+    if ((unsigned long long)first >= size)
+        return -1;
+    if (last >= 0 && last < first)
+        return 0; /* invalid: ignored, as RFC 9110 allows */
+    size_t stop = last < 0 || (unsigned long long)last >= size ? size - 1 : (size_t)last;
+    *start = (size_t)first;
+    *len = stop - (size_t)first + 1;
+    return 1;
 }

@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "core/buf.h"
+#include "http/upload.h"
 
 #define HTTP_MAX_HEADERS 100
 #define HTTP_MAX_PARAMS  8
@@ -30,6 +31,10 @@ struct http_request {
     int keep_alive;
     int upgrade;
     char peer[48]; /* the peer's address, as text ("" when unknown) */
+    /* Set by the body limit's decision to take a multipart/form-data body as an upload: its
+     * files then go to upload_limits.dir and body stays empty. */
+    struct http_upload_limits upload_limits;
+    struct http_upload *upload; /* owned; NULL unless the body was taken as an upload */
     /* Filled by the router: */
     struct slice params[HTTP_MAX_PARAMS];
     size_t nparams;
@@ -43,6 +48,11 @@ struct http_response {
     char *body;                /* owned (malloc) */
     size_t body_len;
     int close; /* close the connection after writing */
+    /* A body read from a file instead (has_file): body_len bytes from file_offset, streamed in
+     * chunks; the fd is owned and closed once written. */
+    int has_file;
+    int file_fd;
+    size_t file_offset;
 };
 
 void http__request_init(struct http_request *r);
@@ -54,12 +64,20 @@ int http_query_param(struct slice query, const char *name, struct slice *value);
 /* Decodes %XX and '+' into out (cap bytes, NUL-terminated); -1 when malformed or too long. */
 int http_url_decode(struct slice in, char *out, size_t cap, size_t *outlen);
 
+/* A Range header (RFC 9110 §14) over a body of size bytes: 1 with the one range it asks for,
+ * 0 when the whole body is the answer (no header, several ranges, another unit), -1 when it
+ * cannot be satisfied (416). */
+int http_range_parse(struct slice header, size_t size, size_t *start, size_t *len);
+
 void http_response_init(struct http_response *r);
 void http_response_cleanup(struct http_response *r);
 /* Takes ownership of body (malloc'd). */
 void http_response_set(struct http_response *r, int status, const char *content_type, char *body,
                        size_t len);
 int http_response_add_header(struct http_response *r, const char *name, const char *value);
+/* Takes ownership of fd: len bytes from offset are the body. */
+void http_response_set_file(struct http_response *r, int status, const char *content_type, int fd,
+                            size_t offset, size_t len);
 /* Serializes the status line and headers (with Content-Length) into out. */
 int http__response_head(const struct http_response *r, struct buf *out);
 const char *http__status_text(int status);

@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/log.h"
 #include "core/map.h"
@@ -97,7 +98,14 @@ struct write_ctx {
     struct http_exchange *ex; /* NULL for responses made by this layer */
     char *body;               /* for those */
     int close;
+    /* A body from a file: read a chunk, write it, repeat (one of the two in flight). */
+    int file_fd; /* -1: none */
+    size_t file_off, file_left;
+    char *chunk;
+    uv_fs_t fs;
 };
+
+#define FILE_CHUNK (256 * 1024)
 
 static void conn_close(struct http_conn *c);
 static void send_error(struct http_conn *c, int status);
@@ -119,6 +127,8 @@ static int reserve_body(struct http_conn *c)
     struct http_reqparse *p = c->parser;
     size_t have = p->req ? p->req->body.len : 0;
     size_t want = p->body_declared > have ? p->body_declared : have;
+    if (p->req && p->req->upload)
+        want = HTTP_UPLOAD_STAGED; /* its files are on disk: only the staged bytes are held */
     if (want <= c->body_reserved)
         return 0;
     struct http_server *s = c->srv;
@@ -177,11 +187,16 @@ static void size_text(size_t n, char *out, size_t cap)
 
 char *http__error_json(int status, size_t limit, size_t *len)
 {
-    char text[160], size[32];
-    snprintf(text, sizeof text, "%s", error_message(status));
-    if (status == 413) {
+    return http__error_json_text(status, error_message(status), limit, len);
+}
+
+char *http__error_json_text(int status, const char *message, size_t limit, size_t *len)
+{
+    char text[200], size[32];
+    snprintf(text, sizeof text, "%s", message);
+    if (status == 413 && limit) {
         size_text(limit, size, sizeof size);
-        snprintf(text, sizeof text, "%s (máximo %s)", error_message(status), size);
+        snprintf(text, sizeof text, "%s (máximo %s)", message, size);
     }
     json_t *o = json_pack("{ss}", "error", text);
     char *s = jsonout_dump(o, NULL);
@@ -299,6 +314,10 @@ static int body_deadline_ms(const struct http_conn *c)
 {
     const struct http_reqparse *p = c->parser;
     size_t size = p && p->body_declared ? p->body_declared : c->srv->cfg.body_limit;
+    /* While its limit is asked about, a body's declared length is known but not yet taken. */
+    if (p && !p->body_declared && p->asking && !(p->parser.flags & F_CHUNKED) &&
+        p->parser.content_length != ULLONG_MAX && p->parser.content_length < size)
+        size = (size_t)p->parser.content_length;
     return c->srv->cfg.body_timeout_ms + (int)(size / BODY_MIN_RATE * 1000);
 }
 
@@ -358,10 +377,56 @@ static void linger_close(struct http_conn *c)
     start_reading(c);
 }
 
+static void on_written(uv_write_t *req, int status);
+
+static void on_file_read(uv_fs_t *fs)
+{
+    struct write_ctx *w = (struct write_ctx *)((char *)fs - offsetof(struct write_ctx, fs));
+    struct http_conn *c = w->conn;
+    ssize_t n = fs->result;
+    uv_fs_req_cleanup(fs);
+    if (c->closing || n <= 0) {
+        on_written(&w->req, n <= 0 ? UV_EIO : UV_ECANCELED);
+        return;
+    }
+    w->file_off += (size_t)n;
+    w->file_left -= (size_t)n < w->file_left ? (size_t)n : w->file_left;
+    uv_buf_t b = uv_buf_init(w->chunk, (unsigned)n);
+    if (uv_write(&w->req, (uv_stream_t *)&c->tcp, &b, 1, on_written)) {
+        on_written(&w->req, UV_EPIPE);
+        return;
+    }
+    c->srv->answer_bytes += (size_t)n;
+    c->answer_held = (size_t)n;
+    write_deadline(c);
+}
+
+/* The next chunk of a file body: 0, or -1 when it cannot be read. */
+static int file_next(struct write_ctx *w)
+{
+    if (!w->chunk && !(w->chunk = malloc(FILE_CHUNK)))
+        return -1;
+    size_t n = w->file_left < FILE_CHUNK ? w->file_left : FILE_CHUNK;
+    uv_buf_t b = uv_buf_init(w->chunk, (unsigned)n);
+    return uv_fs_read(w->conn->srv->loop, &w->fs, w->file_fd, &b, 1, (int64_t)w->file_off,
+                      on_file_read)
+               ? -1
+               : 0;
+}
+
 static void on_written(uv_write_t *req, int status)
 {
     struct write_ctx *w = (struct write_ctx *)req;
     struct http_conn *c = w->conn;
+    if (w->file_fd >= 0 && status >= 0 && w->file_left && !c->closing) {
+        release_answer(c);
+        if (file_next(w) == 0)
+            return; /* still writing */
+        status = UV_EIO;
+    }
+    if (w->file_fd >= 0)
+        close(w->file_fd); /* read-only: nothing waits on the disk */
+    free(w->chunk);
     c->writing = 0;
     release_answer(c);
     if (c->timer_kind == T_WRITE)
@@ -448,6 +513,13 @@ static void write_response(struct http_conn *c, struct http_response *res, struc
     w->ex = ex;
     w->body = own_body;
     w->close = res->close;
+    w->file_fd = -1;
+    if (res->has_file) {
+        w->file_fd = res->file_fd;
+        w->file_off = res->file_offset;
+        w->file_left = res->body_len;
+        res->has_file = 0;
+    }
     buf_init(&w->head, 64 * 1024);
     if (http__response_head(res, &w->head)) {
         on_written(&w->req, UV_ENOBUFS);
@@ -455,7 +527,7 @@ static void write_response(struct http_conn *c, struct http_response *res, struc
     }
     uv_buf_t bufs[2] = {uv_buf_init(w->head.data, (unsigned)w->head.len),
                         uv_buf_init(res->body ? res->body : "", (unsigned)res->body_len)};
-    unsigned nbufs = res->body_len ? 2 : 1;
+    unsigned nbufs = res->body_len && w->file_fd < 0 ? 2 : 1;
     c->writing = 1;
     /* Most answers fit the socket buffer: a direct write spares the loop a watcher change. */
     int sent = uv_try_write((uv_stream_t *)&c->tcp, bufs, nbufs);
@@ -506,7 +578,10 @@ static void send_error(struct http_conn *c, int status)
     http_response_init(&res);
     size_t len;
     size_t limit = c->parser ? http__reqparse_limit(c->parser) : c->srv->cfg.body_limit;
-    char *body = http__error_json(status, limit, &len);
+    const struct http_upload *up = c->parser && c->parser->req ? c->parser->req->upload : NULL;
+    char *body = up && up->refusal && up->status == status
+                     ? http__error_json_text(status, up->refusal, limit, &len)
+                     : http__error_json(status, limit, &len);
     res.status = status;
     res.content_type = "application/json; charset=utf-8";
     res.body = body;
@@ -551,6 +626,33 @@ static void send_continue(struct http_conn *c)
     c->continue_sent = 1;
 }
 
+/* Feeds what arrived while reading was paused, then reads on. */
+static void feed_pending(struct http_conn *c)
+{
+    if (c->pending.len || (c->parser && c->parser->complete)) {
+        struct buf held = c->pending;
+        buf_init(&c->pending, PENDING_MAX);
+        conn_feed(c, held.data ? held.data : "", held.len);
+        buf_cleanup(&held);
+    }
+    if (!c->busy && !c->closing && !c->writing && !c->asking && c->parser && !c->parser->waiting)
+        start_reading(c);
+}
+
+/* An upload's files caught up with the body (or its last writes are done). */
+static void upload_woke(void *arg)
+{
+    struct http_conn *c = arg;
+    if (c->closing || !c->parser || !c->parser->waiting)
+        return;
+    http__reqparse_resume(c->parser);
+    if (c->parser->error_status) {
+        send_error(c, c->parser->error_status);
+        return;
+    }
+    feed_pending(c);
+}
+
 static void limit_decided(struct inbox_item *item)
 {
     struct http_limit_ask *ask =
@@ -569,14 +671,7 @@ static void limit_decided(struct inbox_item *item)
     }
     if (c->parser->expect_continue && !c->continue_sent)
         send_continue(c);
-    if (c->pending.len) {
-        struct buf held = c->pending;
-        buf_init(&c->pending, PENDING_MAX);
-        conn_feed(c, held.data, held.len);
-        buf_cleanup(&held);
-    }
-    if (!c->busy && !c->closing && !c->writing && !c->asking && c->parser)
-        start_reading(c);
+    feed_pending(c);
 }
 
 void http_limit_decided(struct http_limit_ask *ask, size_t limit)
@@ -617,6 +712,14 @@ static void conn_feed(struct http_conn *c, const char *data, size_t len)
         len -= used;
         if (rc == HTTP_REQPARSE_ERROR) {
             send_error(c, c->parser->error_status);
+            return;
+        }
+        if (rc == HTTP_REQPARSE_WAIT) {
+            if (len && buf_append(&c->pending, data, len)) {
+                send_error(c, 431);
+                return;
+            }
+            stop_reading(c);
             return;
         }
         if (rc == HTTP_REQPARSE_ASK) {
@@ -707,7 +810,7 @@ static void stop_reading(struct http_conn *c)
 
 static void start_reading(struct http_conn *c)
 {
-    if (c->reading || c->closing || c->peer_done || c->asking)
+    if (c->reading || c->closing || c->peer_done || c->asking || (c->parser && c->parser->waiting))
         return;
     if (uv_read_start((uv_stream_t *)&c->tcp, on_alloc, on_read) == 0)
         c->reading = 1;
@@ -786,6 +889,9 @@ static void on_connection(uv_stream_t *listener, int status)
         c->parser->limit_for = s->cfg.body_limit_for;
         c->parser->limit_user = s->user;
         c->parser->limit_floor = s->cfg.body_limit_floor;
+        c->parser->loop = s->loop;
+        c->parser->upload_wake = upload_woke;
+        c->parser->upload_wake_arg = c;
     }
     buf_init(&c->pending, PENDING_MAX);
     c->next = s->conns;

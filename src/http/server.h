@@ -131,5 +131,7 @@ void http_server_drain(struct http_server *s, void (*done)(void *arg), void *arg
 void http_server_free(struct http_server *s);
 /* The JSON error body the HTTP layer itself answers with: malloc'd. A 413 names limit. */
 char *http__error_json(int status, size_t limit, size_t *len);
+/* The same with a message of the caller's (a static string). */
+char *http__error_json_text(int status, const char *message, size_t limit, size_t *len);
 
 #endif

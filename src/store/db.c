@@ -218,6 +218,17 @@ int store__exec(struct store *db, const char *sql, const struct store_val *args,
     return rc;
 }
 
+int64_t store__number(struct store *db, const char *sql, const char *key)
+{
+    struct store_stmt *st = store__query(db, sql, SV_ARGS(SV_STR(key)));
+    if (!st)
+        return STORE_ERR;
+    int rc = store__step(st);
+    int64_t n = rc == STORE_ROW ? store__int(st, 0) : STORE_ERR;
+    store__finish(st);
+    return n;
+}
+
 struct store_stmt *store__row(struct store *db, const char *sql, const char *key, int *found)
 {
     struct store_stmt *st = store__query(db, sql, SV_ARGS(SV_STR(key)));

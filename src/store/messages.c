@@ -40,7 +40,7 @@ static const struct store_col MENTION_COLS[] = {
     " m.type, m.created_at, m.edited_at, m.embeds, m.components, m.flags, m.application_id,"       \
     " m.command_name, m.command_invoker_id, m.reply_to_id,"                                        \
     " r.id, r.author_id, r.type, substr(r.content, 1, 100),"                                       \
-    " m.mentions, m.mentions_everyone, m.mentioned_role_ids, m.pinned"                             \
+    " m.mentions, m.mentions_everyone, m.mentioned_role_ids, m.pinned, m.attachments"              \
     " FROM messages m LEFT JOIN messages r ON r.id = m.reply_to_id"
 
 /* Builds the Message object from a MESSAGE_SELECT row (reactions filled in later). */
@@ -55,6 +55,12 @@ static json_t *message_row(struct store_stmt *st)
     json_decref(mentions);
     json_object_set_new(m, "reactions", json_array());
     json_object_set_new(m, "pinned", json_boolean(store__int(st, 23)));
+    json_t *files = store__is_null(st, 24)
+                        ? NULL
+                        : json_loadb(store__text(st, 24), store__text_len(st, 24), 0, NULL);
+    json_object_set_new(m, "attachments", json_is_array(files) ? files : json_array());
+    if (files && !json_is_array(files))
+        json_decref(files);
     return m;
 }
 
@@ -168,16 +174,20 @@ int store_message_insert_at(struct store *db, struct store_new_message *m)
         "INSERT INTO messages (id, channel_id, thread_parent_id, server_id, author_id,"
         " application_id, type, content, embeds, components, flags, command_name,"
         " command_invoker_id, reply_to_id, mentions, mentioned_role_ids, mentions_everyone,"
-        " created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15,"
-        " $16, $17, $18)";
-    return store__exec(db, SQL,
-                       SV_ARGS(SV_STR(m->id), SV_STR(m->channel_id), SV_STR(m->thread_parent_id),
-                               SV_STR(m->server_id), SV_STR(m->author_id),
-                               SV_STR(m->application_id), SV_STR(m->type), SV_STR(m->content),
-                               SV_STR(m->embeds_json), SV_STR(m->components_json), SV_INT(m->flags),
-                               SV_STR(m->command_name), SV_STR(m->command_invoker_id),
-                               SV_STR(m->reply_to_id), SV_STR(m->mentions_json),
-                               SV_STR(m->role_ids_json), SV_INT(m->everyone), SV_INT(m->now)));
+        " created_at, attachments) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13,"
+        " $14, $15, $16, $17, $18, $19)";
+    int rc =
+        store__exec(db, SQL,
+                    SV_ARGS(SV_STR(m->id), SV_STR(m->channel_id), SV_STR(m->thread_parent_id),
+                            SV_STR(m->server_id), SV_STR(m->author_id), SV_STR(m->application_id),
+                            SV_STR(m->type), SV_STR(m->content), SV_STR(m->embeds_json),
+                            SV_STR(m->components_json), SV_INT(m->flags), SV_STR(m->command_name),
+                            SV_STR(m->command_invoker_id), SV_STR(m->reply_to_id),
+                            SV_STR(m->mentions_json), SV_STR(m->role_ids_json), SV_INT(m->everyone),
+                            SV_INT(m->now), SV_STR(m->attachments_json)));
+    if (rc == STORE_DONE && m->files && m->files->n)
+        rc = store_attachments_put_at(db, m->files, m->id, m->channel_id, m->server_id, m->now);
+    return rc;
 }
 
 static int message_insert_job(struct store *db, void *arg)
@@ -190,18 +200,29 @@ int store_message_insert(struct store_writer *w, struct store_new_message *m)
     return store_write(w, message_insert_job, m);
 }
 
-int store_message_edit(struct store_writer *w, const struct store_message_edit *e)
+static int message_edit_job(struct store *db, void *arg)
 {
     static const char *SQL =
         "UPDATE messages SET content = $2, embeds = $3, components = $4, flags = $5,"
         " mentions = $6, mentioned_role_ids = $7, mentions_everyone = $8, edited_at = $9"
         " WHERE id = $1";
-    return store__write_exec(w, SQL,
-                             SV_ARGS(SV_STR(e->id), SV_STR(e->content), SV_STR(e->embeds_json),
-                                     SV_STR(e->components_json), SV_INT(e->flags),
-                                     SV_STR(e->mentions_json), SV_STR(e->role_ids_json),
-                                     SV_INT(e->everyone), SV_INT(e->now)),
-                             NULL);
+    static const char *FILES = "UPDATE messages SET attachments = $2 WHERE id = $1";
+    const struct store_message_edit *e = arg;
+    int rc =
+        store__exec(db, SQL,
+                    SV_ARGS(SV_STR(e->id), SV_STR(e->content), SV_STR(e->embeds_json),
+                            SV_STR(e->components_json), SV_INT(e->flags), SV_STR(e->mentions_json),
+                            SV_STR(e->role_ids_json), SV_INT(e->everyone), SV_INT(e->now)));
+    if (rc == STORE_DONE && e->files)
+        rc = store__exec(db, FILES, SV_ARGS(SV_STR(e->id), SV_STR(e->attachments_json)));
+    if (rc == STORE_DONE && e->files)
+        rc = store_attachments_put_at(db, e->files, e->id, e->channel_id, e->server_id, e->now);
+    return rc;
+}
+
+int store_message_edit(struct store_writer *w, const struct store_message_edit *e)
+{
+    return store_write(w, message_edit_job, (void *)e);
 }
 
 int store_message_delete(struct store_writer *w, const char *id, int64_t *changes)
@@ -525,6 +546,7 @@ char *store_message_view_text(const struct store_new_message *m, const json_t *r
     jsonout_obj_raw(&o, "mentionedRoleIds", m->role_ids_json, "null");
     jsonout_obj_raw(&o, "reactions", "[]", NULL);
     jsonout_obj_bool(&o, "pinned", 0);
+    jsonout_obj_raw(&o, "attachments", m->attachments_json, "[]");
     if (jsonout_obj_end(&o) != BUF_OK) {
         buf_cleanup(&b);
         return NULL;

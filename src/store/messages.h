@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "core/uuid.h"
+#include "store/attachments.h"
 #include "store/db.h"
 #include "store/writer.h"
 
@@ -19,6 +20,8 @@ struct store_new_message {
     const char *type, *content, *embeds_json, *components_json;
     const char *command_name, *command_invoker_id, *reply_to_id;
     const char *mentions_json, *role_ids_json;
+    const char *attachments_json;             /* the attachment objects, or NULL */
+    const struct store_attachment_set *files; /* their rows, or NULL */
     int64_t flags, now;
     int everyone;
 };
@@ -28,6 +31,9 @@ int store_message_insert_at(struct store *db, struct store_new_message *arg);
 
 struct store_message_edit {
     const char *id, *content, *embeds_json, *components_json, *mentions_json, *role_ids_json;
+    const char *attachments_json;             /* with files set: the new attachment objects */
+    const struct store_attachment_set *files; /* NULL: the attachments stay as they are */
+    const char *channel_id, *server_id;       /* for the rows, with files */
     int64_t flags, now;
     int everyone;
 };

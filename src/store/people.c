@@ -192,13 +192,7 @@ int64_t store_mfa_recovery_left(struct store *db, const char *user_id)
 {
     static const char *SQL =
         "SELECT count(*) FROM mfa_recovery_codes WHERE user_id = $1 AND used_at IS NULL";
-    struct store_stmt *st = store__query(db, SQL, SV_ARGS(SV_STR(user_id)));
-    if (!st)
-        return STORE_ERR;
-    int rc = store__step(st);
-    int64_t n = rc == STORE_ROW ? store__int(st, 0) : STORE_ERR;
-    store__finish(st);
-    return n;
+    return store__number(db, SQL, user_id);
 }
 
 int store__mfa_disable_at(struct store *db, const char *user_id)

@@ -14,8 +14,9 @@ extern const struct embedded_file praca_web[];
 extern const struct embedded_file praca_docs[]; /* docs/api.md and docs/openapi.json */
 
 #define CSP                                                                                        \
-    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "              \
-    "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'; "            \
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; "        \
+    "media-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; "              \
+    "form-action 'self'; "                                                                         \
     "object-src 'none'"
 
 static const struct {

@@ -1437,3 +1437,67 @@ test('who is typing shows above the composer on the other page, and goes when th
     await p.context().close();
   }
 });
+
+test('files: an image pasted, its progress, shown on the other page and opened in the viewer; a document as a card', async () => {
+  const s = await serverWithMembers(srv.url, 1);
+  const ana = s.owner;
+  const bia = s.members[0];
+  const a = await openApp(ana);
+  const b = await openApp(bia);
+  await a.waitForSelector('#composer:not([hidden])');
+  await b.waitForSelector('#composer:not([hidden])');
+  // A picture drawn on a canvas, pasted into the composer as a screenshot would be.
+  await a.evaluate(async () => {
+    const canvas = document.createElement('canvas');
+    canvas.width = 640;
+    canvas.height = 360;
+    const g = canvas.getContext('2d');
+    const grad = g.createLinearGradient(0, 0, 640, 360);
+    grad.addColorStop(0, '#1f6f5c');
+    grad.addColorStop(1, '#e8c547');
+    g.fillStyle = grad;
+    g.fillRect(0, 0, 640, 360);
+    g.fillStyle = '#fff';
+    g.font = 'bold 48px sans-serif';
+    g.fillText('Praça', 240, 200);
+    const blob = await new Promise((r) => canvas.toBlob(r, 'image/png'));
+    const dt = new DataTransfer();
+    dt.items.add(new File([blob], 'captura.png', { type: 'image/png' }));
+    document.querySelector('#text').dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }));
+  });
+  await a.waitForSelector('#pending-files:not([hidden]) .pending-file progress');
+  assert.equal(await a.textContent('#pending-files .pending-file .name'), 'captura.png');
+  await a.fill('#text', 'olha isso');
+  await shoot(a, 'chat-file-pending');
+  await a.press('#text', 'Enter');
+  await a.waitForFunction(() => document.querySelector('#pending-files').hidden);
+  // On the other page: the picture in place, at its proportions, from its thumbnail.
+  const img = '#messages .message .attachment-image img';
+  await b.waitForSelector(img);
+  await b.waitForFunction((sel) => { const i = document.querySelector(sel); return i && i.complete && i.naturalWidth > 0; }, img);
+  assert.match(await b.getAttribute(img, 'src'), /\/api\/attachments\/.+\/captura\.png\?thumbnail=1$/);
+  assert.equal(await b.getAttribute(img, 'width'), '400');
+  assert.equal(await b.getAttribute(img, 'height'), '225');
+  await b.click('#messages .attachment-image');
+  await b.waitForFunction(() => { const i = document.querySelector('#viewer-image'); return document.querySelector('#viewer').open && i.complete && i.naturalWidth === 640; });
+  await shoot(b, 'chat-file-viewer');
+  await b.keyboard.press('Escape');
+  await b.waitForFunction(() => !document.querySelector('#viewer').open);
+  await shoot(b, 'chat-file-inline');
+
+  // A document chosen with the button: a card with its name, size and a download link.
+  await a.setInputFiles('#file-input', { name: 'notas.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4\n1 0 obj\n<<>>\nendobj\ntrailer\n<<>>\n%%EOF\n') });
+  await a.waitForSelector('#pending-files .pending-file');
+  await a.press('#text', 'Enter');
+  const card = '#messages .attachment-card a.name';
+  await b.waitForSelector(card);
+  assert.equal(await b.textContent(card), 'notas.pdf');
+  const href = await b.getAttribute(card, 'href');
+  const got = await b.evaluate(async (u) => { const r = await fetch(u); return { status: r.status, disposition: r.headers.get('content-disposition') }; }, href);
+  assert.equal(got.status, 200);
+  assert.match(got.disposition, /^attachment; filename="notas.pdf"/);
+  assert.deepEqual(a.problems, []);
+  assert.deepEqual(b.problems, []);
+  await a.context().close();
+  await b.context().close();
+});

@@ -234,3 +234,24 @@ test("the README's code is copied from examples/, line for line", () => {
       assert.ok(source.includes(line), `${file} has no line ${JSON.stringify(line)}`);
   }
 });
+
+test('grafico.mjs: /grafico answers with a PNG it drew, uploaded and shown through attachment://', async () => {
+  const w = await bootstrap();
+  const bot = run(process.execPath, ['grafico.mjs'], w.env);
+  await bot.waitFor(/connected/);
+  const used = await invoke(w, { type: 'command', applicationId: w.env.PRACA_APP_ID, commandName: 'grafico', options: [{ name: 'barras', value: 5 }] });
+  assert.equal(used.status, 202, used.text);
+  const m = await until('the chart', async () => (await history(w)).find((x) => x.commandName === 'grafico'));
+  assert.match(m.content, /^📊 \d+( · \d+){4}$/);
+  const [file] = m.attachments;
+  assert.equal(file.filename, 'grafico.png');
+  assert.equal(file.contentType, 'image/png');
+  assert.deepEqual([file.width, file.height], [480, 270]);
+  assert.equal(m.embeds[0].image.url, file.url);
+  const res = await fetch(file.url, { headers: { authorization: `Bearer ${w.person}` } });
+  assert.equal(res.status, 200);
+  const bytes = Buffer.from(await res.arrayBuffer());
+  assert.equal(bytes.subarray(1, 4).toString(), 'PNG');
+  await bot.waitFor(/answered grafico with 5 bars/);
+  assert.equal(bot.err(), '');
+});

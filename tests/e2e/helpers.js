@@ -50,7 +50,9 @@ async function startServer(options = {}) {
   try {
     const args = (options.args || []).filter((a, i, all) => a !== '--port' && all[i - 1] !== '--port');
     for (let i = 1; i < NODES; i++) {
-      others.push(await startNode({ ...options, dir: first.dir, args, env: { ...SHARED, ...options.env } }));
+      // Each node its own files folder: with PostgreSQL the bytes are in the database, and a
+      // node that did not take the upload reads them from there.
+      others.push(await startNode({ ...options, dir: first.dir, files: `files-${i + 1}`, args, env: { ...SHARED, ...options.env } }));
     }
   } catch (e) {
     await first.stop().catch(() => {});
@@ -69,13 +71,14 @@ async function startServer(options = {}) {
   });
 }
 
-async function startNode({ args = [], env = {}, dir, store } = {}) {
+async function startNode({ args = [], env = {}, dir, store, files: filesDir = 'files' } = {}) {
   dir = dir || fs.mkdtempSync(path.join(os.tmpdir(), 'praca-e2e-'));
   const db = path.join(dir, 'praca.db');
   store = store || (POSTGRES ? ['--database-url', postgresDatabase(dir)] : ['--data', db]);
   // Every test registers and logs in from 127.0.0.1; the per-address limits get their own tests.
+  const files = args.includes('--files') ? [] : ['--files', path.join(dir, filesDir)];
   const proc = spawn(BIN, ['serve', '--port', '0', ...store, '--workers', '4',
-    '--registrations-per-address', '0', '--logins-per-address', '0', ...args], {
+    '--registrations-per-address', '0', '--logins-per-address', '0', ...files, ...args], {
     env: { ...process.env, ASAN_OPTIONS: 'detect_leaks=1:abort_on_error=0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

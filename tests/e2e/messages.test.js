@@ -9,7 +9,7 @@ const BOT_BITS = P.VER_CANAL | P.ENVIAR_MENSAGENS | P.ADICIONAR_REACOES | P.FIXA
 const BOGUS_ID = '01a1fe3b-0000-7000-8000-000000000000';
 const MESSAGE_KEYS = ['id', 'serverId', 'channelId', 'threadId', 'fromId', 'content', 'type', 'createdAt', 'editedAt', 'embeds',
   'components', 'flags', 'applicationId', 'commandName', 'commandInvokerId', 'replyToId', 'replyTo', 'mentions',
-  'mentionsEveryone', 'mentionedRoleIds', 'reactions', 'pinned'];
+  'mentionsEveryone', 'mentionedRoleIds', 'reactions', 'pinned', 'attachments'];
 
 const srv = sharedServer({ args: ['--test-clock'] });
 
@@ -115,7 +115,7 @@ test('bot send: limits at their edges with path: motivo', async () => {
       [{ embeds: [{ fields: Array.from({ length: 26 }, () => ({ name: 'n', value: 'v' })) }] }, /^embeds\.0\.fields: /],
       [{ embeds: [{ url: 'ftp://x' }] }, /^embeds\.0\.url: /],
       [{ embeds: [{ color: -1 }] }, /^embeds\.0\.color: /],
-      [{}, 'content: obrigatório (envie content, embeds ou components)'], [{ content: '' }, /^content: obrigatório/],
+      [{}, 'content: obrigatório (envie content, embeds, components ou arquivos)'], [{ content: '' }, /^content: obrigatório/],
       [{ content: 5 }, 'content: deve ser um texto'], [{ embeds: {} }, 'embeds: deve ser uma lista'],
       [{ content: 'x', flags: 4 }, /^flags: /], [{ content: 'x', flags: 'x' }, /^flags: /],
     ];

@@ -1,6 +1,7 @@
 // The composer: text sent, or a /command run and its answer awaited; the rules asked for before
 // one speaks, and @ suggestions.
 import { commandBody, commandResolver, paintPalette } from './chat-commands.js';
+import { clearPending, pendingCount, uploadWith } from './chat-files.js';
 import { clearNewLine } from './chat-flow.js';
 import { messagesPath, showMessage } from './chat-messages.js';
 import { PERM } from './chat-perms.js';
@@ -49,16 +50,19 @@ export function answered(applicationId, interactionId) {
 export async function send(event) {
   event.preventDefault();
   const text = $('#text').value.trim();
-  if (!text) return;
+  const files = pendingCount();
+  if (!text && !files) return;
   $('#send-error').hidden = $('#rules').hidden = true;
   try {
     if (text.startsWith('/') && chat.dm) throw new Error('Comandos só funcionam nos canais de um servidor.');
-    if (text.startsWith('/')) await invoke(commandBody(text, chat.commands, commandResolver()));
+    if (text.startsWith('/') && !files) await invoke(commandBody(text, chat.commands, commandResolver()));
     else {
-      const body = { content: text };
+      const body = text ? { content: text } : {};
       if (chat.replyTo) body.replyToId = chat.replyTo.id;
       clearNewLine(); // what came before is read
-      showMessage((await api('POST', messagesPath(), body)).message);
+      const sent = files ? await uploadWith(messagesPath(), body) : await api('POST', messagesPath(), body);
+      if (files) clearPending();
+      showMessage(sent.message);
       stopReply();
     }
     typingSent(chat.cid);

@@ -1,6 +1,7 @@
 // A message in the room: its item (author, time, text, reply, embeds, reactions) and what one may
 // do with it, as the API allows: reply, edit, pin, react, delete, start a thread or a DM.
 import { components, embed } from './chat-components.js';
+import { attachmentsView } from './chat-files.js';
 import { startDm } from './chat-dms.js';
 import { pickEmoji } from './chat-emoji.js';
 import { avatar, lastMessageItem, paintFlow, placeInFlow } from './chat-flow.js';
@@ -41,6 +42,7 @@ export function messageItem(m) {
   if (m.replyTo) li.append(el('button', { type: 'button', class: 'reply muted small', text: `↪ ${nameOf(m.replyTo.fromId)}: ${m.replyTo.preview}`,
                                           title: 'Ir à mensagem respondida', onclick: () => jumpTo(m.replyTo.id) }));
   if (m.content) li.append(el('div', { class: 'content' }, ...markdownNodes(parseMarkdown(m.content), mentionOf)));
+  if (m.attachments && m.attachments.length) li.append(attachmentsView(m));
   for (const e of m.embeds || []) li.append(embed(e, m));
   if (m.components && m.components.length) li.append(components(m.components, m));
   if (m.flags & 64) {

@@ -4,6 +4,7 @@
 import { wireMfa } from './chat-account.js';
 import { paintPalette, paletteKey } from './chat-commands.js';
 import { answered, send, suggestMentions } from './chat-composer.js';
+import { initFiles } from './chat-files.js';
 import { dmArrived, loadDms, openDm } from './chat-dms.js';
 import { lastShownId } from './chat-flow.js';
 import { postInForum } from './chat-forum.js';
@@ -175,6 +176,7 @@ async function main() {
     paintTitle();
   });
   $('#composer').addEventListener('submit', send);
+  initFiles();
   $('#pins-open').addEventListener('click', () => togglePins());
   $('#server-read').addEventListener('click', () => markServerRead(chat.sid));
   $('#reply-cancel').addEventListener('click', stopReply);

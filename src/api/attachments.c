@@ -1,0 +1,438 @@
+/*
+ * Attachments: taking an upload's files for a message (see attachments.h), and serving them
+ * (GET /api/attachments/:aid/:name) to whoever can see the message's channel.
+ */
+#include "api/attachments.h"
+
+#include <fcntl.h>
+#include <http_parser.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "api/input.h"
+#include "api/limits.h"
+#include "api/place.h"
+#include "api/reply.h"
+#include "core/log.h"
+#include "domain/files.h"
+#include "http/upload.h"
+#include "media/probe.h"
+#include "media/strip.h"
+#include "store/channels.h"
+
+#define THUMB_SIDE 400
+/* The bytes behind a URL never change (a new file is a new attachment): kept by the browser,
+ * for this person only. */
+#define CACHE     "private, max-age=31536000, immutable"
+#define MINUTE_MS (60 * 1000)
+
+int api__files_sent(const struct api_call *c)
+{
+    return c->req && c->req->upload != NULL;
+}
+
+/* ---- one file ---- */
+
+struct fd_io {
+    int in, out;
+};
+
+static ssize_t fd_read(void *ctx, void *buf, size_t n)
+{
+    return read(((struct fd_io *)ctx)->in, buf, n);
+}
+
+static int fd_write(void *ctx, const void *buf, size_t n)
+{
+    const char *p = buf;
+    while (n) {
+        ssize_t w = write(((struct fd_io *)ctx)->out, p, n);
+        if (w <= 0)
+            return -1;
+        p += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+/* A new empty file in the spool: its descriptor, path in out. */
+static int spool_file(const struct api_service *a, const char *kind, char *out, size_t cap)
+{
+    if (snprintf(out, cap, "%s/%s-XXXXXX", a->files.spool, kind) >= (int)cap)
+        return -1;
+    return mkstemp(out);
+}
+
+/* The JPEG or PNG at *path rewritten without its metadata; *path then names the new file (the
+ * old one is deleted). 0, or -1 when the image is malformed or cannot be written. */
+static int strip_metadata(const struct api_service *a, const char *type, char *path, size_t cap)
+{
+    char out[HTTP_UPLOAD_PATH];
+    struct fd_io io = {open(path, O_RDONLY | O_CLOEXEC), spool_file(a, "strip", out, sizeof out)};
+    int rc = -1;
+    if (io.in >= 0 && io.out >= 0) {
+        struct media_io m = {fd_read, fd_write, &io};
+        rc = !strcmp(type, "image/jpeg") ? media_strip_jpeg(&m) : media_strip_png(&m);
+    }
+    if (io.in >= 0)
+        close(io.in);
+    if (io.out >= 0)
+        close(io.out);
+    if (rc) {
+        if (io.out >= 0)
+            unlink(out);
+        return -1;
+    }
+    unlink(path);
+    snprintf(path, cap, "%s", out);
+    return 0;
+}
+
+static void file_url(const struct api_call *c, const struct store_attachment *a, char *out,
+                     size_t cap)
+{
+    char name[RULE_FILENAME_MAX * 3 + 1];
+    rule_filename_url(a->filename, name, sizeof name);
+    snprintf(out, cap, "%s/api/attachments/%s/%s", c->svc->site_url, a->id, name);
+}
+
+static json_t *file_object(const struct api_call *c, const struct store_attachment *a, int width,
+                           int height)
+{
+    char url[1200], thumb[1300];
+    file_url(c, a, url, sizeof url);
+    snprintf(thumb, sizeof thumb, "%s?thumbnail=1", url);
+    json_t *o = json_pack("{ss, ss, sI, ss, ss, so}", "id", a->id, "filename", a->filename, "size",
+                          (json_int_t)a->size, "contentType", a->content_type, "url", url,
+                          "thumbnailUrl", a->thumb[0] ? json_string(thumb) : json_null());
+    if (o && width > 0 && height > 0) {
+        json_object_set_new(o, "width", json_integer(width));
+        json_object_set_new(o, "height", json_integer(height));
+    }
+    return o;
+}
+
+/* Checks and stores one uploaded file: 0, or -1 when it has answered. */
+static int take_one(struct api_call *c, size_t index, struct http_upload_file *up,
+                    struct store_attachment *a, struct api_files *f)
+{
+    const struct api_service *svc = c->svc;
+    char path[HTTP_UPLOAD_PATH], where[32], thumb_path[HTTP_UPLOAD_PATH] = "";
+    snprintf(path, sizeof path, "%s", up->path);
+    up->path[0] = '\0'; /* this function's now: deleted or stored below */
+    snprintf(where, sizeof where, "files[%zu]", index);
+    rule_filename_clean(up->filename, a->filename);
+    media_type(path, a->content_type, sizeof a->content_type);
+    int width = 0, height = 0, rc = -1;
+    size_t size;
+    if ((!strcmp(a->content_type, "image/jpeg") || !strcmp(a->content_type, "image/png")) &&
+        strip_metadata(svc, a->content_type, path, sizeof path)) {
+        api__bad(c, where, "imagem malformada");
+        goto out;
+    }
+    if (rule_file_is_image(a->content_type) && !media_image_size(path, &width, &height)) {
+        int fd = spool_file(svc, "thumb", thumb_path, sizeof thumb_path);
+        if (fd >= 0)
+            close(fd);
+        if (fd < 0 || media_thumbnail(path, thumb_path, THUMB_SIDE) ||
+            store_files_put(&svc->files, c->db, thumb_path, a->thumb, &size)) {
+            a->thumb[0] = '\0'; /* shown without one */
+        } else {
+            a->thumb_size = (int64_t)size;
+        }
+    }
+    if (store_files_put(&svc->files, c->db, path, a->blob, &size)) {
+        path[0] = '\0'; /* put deletes it */
+        api__internal(c);
+        goto out;
+    }
+    path[0] = '\0';
+    a->size = (int64_t)size;
+    uuid_v7(a->id);
+    json_t *o = file_object(c, a, width, height);
+    if (!o) {
+        api__internal(c);
+        goto out;
+    }
+    json_object_set(f->names, up->filename, json_object_get(o, "url"));
+    json_object_set(f->names, a->filename, json_object_get(o, "url"));
+    json_array_append_new(f->objects, o);
+    rc = 0;
+out:
+    if (path[0])
+        unlink(path);
+    if (thumb_path[0])
+        unlink(thumb_path);
+    return rc;
+}
+
+/* ---- a message's files ---- */
+
+/* On an edit: the attachments the body keeps (all when it does not say). */
+static int keep_old(struct api_call *c, const char *mid, json_t *old, json_t *body,
+                    struct api_files *f)
+{
+    json_t *keep = body ? json_object_get(body, "attachments") : NULL;
+    json_t *wanted = keep && !json_is_null(keep) ? keep : NULL;
+    if (wanted && !json_is_array(wanted)) {
+        api__bad(c, "attachments", "deve ser uma lista de {id}");
+        return -1;
+    }
+    size_t n = wanted ? json_array_size(wanted) : json_array_size(old);
+    for (size_t i = 0; i < n; i++) {
+        json_t *o = json_array_get(wanted ? wanted : old, i);
+        const char *id = json_string_value(json_object_get(o, "id"));
+        char where[40];
+        snprintf(where, sizeof where, "attachments[%zu].id", i);
+        struct store_attachment *a = &f->items[f->n];
+        int found =
+            id && uuid_valid(id, strlen(id)) ? store_attachment_of_message(c->db, mid, id, a) : 0;
+        if (found < 0) {
+            api__internal(c);
+            return -1;
+        }
+        json_t *object = NULL;
+        for (size_t k = 0; found && k < json_array_size(old); k++)
+            if (json_equal(json_object_get(json_array_get(old, k), "id"), json_object_get(o, "id")))
+                object = json_array_get(old, k);
+        if (!found || !object) {
+            api__bad(c, where, "não é um anexo desta mensagem");
+            return -1;
+        }
+        json_array_append(f->objects, object);
+        f->n++;
+    }
+    f->changed = wanted != NULL;
+    return 0;
+}
+
+static int over_quota(struct api_call *c, const char *sid, const struct http_upload *up)
+{
+    int64_t quota = (int64_t)c->svc->cfg->server_quota_mb * 1000 * 1000, sent = 0;
+    for (size_t i = 0; i < up->nfiles; i++)
+        sent += (int64_t)up->files[i].size;
+    int64_t used = store_attachments_server_bytes(c->db, sid);
+    if (used < 0) {
+        api__internal(c);
+        return -1;
+    }
+    if (used + sent <= quota)
+        return 0;
+    char msg[160];
+    snprintf(msg, sizeof msg, "A cota de arquivos deste servidor acabou (%d MB)",
+             c->svc->cfg->server_quota_mb);
+    api__error_flag(c, 413, msg, "quotaExceeded");
+    return -1;
+}
+
+int api__files_take(struct api_call *c, const char *sid, const char *mid, json_t *old, json_t *body,
+                    struct api_files *f)
+{
+    memset(f, 0, sizeof *f);
+    struct http_upload *up = c->req->upload;
+    if (!up && !mid)
+        return 0; /* a plain send: nothing to allocate on the hot path */
+    size_t sent = up ? up->nfiles : 0, max = (size_t)c->svc->cfg->files_per_message;
+    size_t room = sent + (mid ? json_array_size(old) : 0);
+    f->objects = json_array();
+    f->names = json_object();
+    f->items = calloc(room ? room : 1, sizeof *f->items);
+    if (!f->objects || !f->names || !f->items) {
+        api__internal(c);
+        return -1;
+    }
+    f->set = (struct store_attachment_set){&c->svc->files, f->items, 0, c->me.user_id};
+    if (mid && keep_old(c, mid, old, body, f))
+        return -1;
+    if (f->n + sent > max) {
+        char msg[80];
+        snprintf(msg, sizeof msg, "no máximo %zu arquivos por mensagem", max);
+        api__bad(c, "files", msg);
+        return -1;
+    }
+    if (!sent) {
+        f->set.n = f->n;
+        return 0;
+    }
+    struct api_limit limit = {"upload", (uint32_t)c->svc->cfg->uploads_per_minute, MINUTE_MS};
+    if (api__limit_hit(c, &limit) || (sid && over_quota(c, sid, up)))
+        return -1;
+    for (size_t i = 0; i < sent; i++) {
+        if (take_one(c, i, &up->files[i], &f->items[f->n], f))
+            return -1;
+        f->n++;
+    }
+    f->set.n = f->n;
+    f->changed = 1;
+    return 0;
+}
+
+/* ---- attachment://name ---- */
+
+static int resolve_tree(struct api_call *c, const struct api_files *f, json_t *node,
+                        const char *path)
+{
+    if (json_is_array(node)) {
+        for (size_t i = 0; i < json_array_size(node); i++) {
+            char sub[200];
+            snprintf(sub, sizeof sub, "%s.%zu", path, i);
+            if (resolve_tree(c, f, json_array_get(node, i), sub))
+                return -1;
+        }
+        return 0;
+    }
+    if (!json_is_object(node))
+        return 0;
+    const char *key;
+    json_t *v;
+    json_object_foreach(node, key, v)
+    {
+        char sub[200];
+        snprintf(sub, sizeof sub, "%s.%s", path, key);
+        const char *s = json_string_value(v);
+        if (s && !strcmp(key, "url") && !strncmp(s, "attachment://", 13)) {
+            json_t *url = json_object_get(f->names, s + 13);
+            if (!url) {
+                api__bad(c, sub, "attachment:// não corresponde a nenhum arquivo enviado");
+                return -1;
+            }
+            json_object_set(node, key, url);
+        } else if (resolve_tree(c, f, v, sub)) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int api__files_resolve(struct api_call *c, const struct api_files *f, json_t *embeds,
+                       json_t *components)
+{
+    return resolve_tree(c, f, embeds, "embeds") || resolve_tree(c, f, components, "components") ? -1
+                                                                                                : 0;
+}
+
+char *api__files_json(const struct api_files *f)
+{
+    return json_array_size(f->objects) ? json_dumps(f->objects, JSON_COMPACT) : NULL;
+}
+
+void api__files_cleanup(struct api_files *f)
+{
+    json_decref(f->objects);
+    json_decref(f->names);
+    free(f->items);
+    memset(f, 0, sizeof *f);
+}
+
+/* ---- serving ---- */
+
+/* Whether the caller sees the attachment's channel: 0, or -1 when it has answered 404. */
+static int may_read(struct api_call *c, const struct store_attachment_row *row)
+{
+    if (row->server_id[0]) {
+        struct place p;
+        if (api__place_at(c, row->server_id, row->channel_id, &p))
+            return -1;
+        api__place_cleanup(&p);
+        return 0;
+    }
+    int in = store_dm_member(c->db, row->channel_id, c->me.user_id);
+    if (in == 1)
+        return 0;
+    if (in < 0)
+        api__internal(c);
+    else
+        api__error(c, 404, "Arquivo não encontrado");
+    return -1;
+}
+
+static void disposition(struct api_call *c, const char *type, const char *name)
+{
+    char ascii[RULE_FILENAME_MAX + 1], encoded[RULE_FILENAME_MAX * 3 + 1], value[600];
+    size_t i = 0;
+    for (const unsigned char *p = (const unsigned char *)name; *p && i < RULE_FILENAME_MAX; p++)
+        if ((*p & 0xC0) != 0x80) /* one '_' per character beyond ASCII */
+            ascii[i++] = *p >= 0x20 && *p < 0x7F && *p != '"' && *p != '\\' ? (char)*p : '_';
+    ascii[i] = '\0';
+    rule_filename_url(name, encoded, sizeof encoded);
+    snprintf(value, sizeof value, "%s; filename=\"%s\"; filename*=UTF-8''%s",
+             rule_file_inline(type) ? "inline" : "attachment", ascii, encoded);
+    http_response_add_header(c->res, "Content-Disposition", value);
+}
+
+static void attachment_get(struct api_call *c)
+{
+    const char *aid = api__param_id(c, "aid", "Arquivo não encontrado");
+    const char *name = api__param(c, "name");
+    struct store_attachment_row row;
+    int found = aid ? store_attachment_get(c->db, aid, &row) : 0;
+    if (!aid)
+        return;
+    if (found < 0) {
+        api__internal(c);
+        return;
+    }
+    if (!found || strcmp(row.a.filename, name)) {
+        api__error(c, 404, "Arquivo não encontrado");
+        return;
+    }
+    if (may_read(c, &row))
+        return;
+    struct slice q;
+    int thumb = http_query_param(c->req->query, "thumbnail", &q) != 0;
+    const char *hash = thumb ? row.a.thumb : row.a.blob;
+    if (!hash[0]) {
+        api__error(c, 404, "Este arquivo não tem miniatura");
+        return;
+    }
+    const char *type = thumb ? "image/webp" : row.a.content_type;
+    char etag[CRYPTO_SHA256_HEX + 3];
+    snprintf(etag, sizeof etag, "\"%s\"", hash);
+    http_response_add_header(c->res, "ETag", etag);
+    struct slice match = http_request_header(c->req, "if-none-match");
+    if (match.ptr && slice_eq(match, etag)) {
+        c->answered = 1;
+        c->res->cache_control = CACHE;
+        http_response_set(c->res, 304, NULL, NULL, 0);
+        return;
+    }
+    size_t size;
+    int fd = store_files_open(&c->svc->files, c->db, hash, &size);
+    if (fd < 0) {
+        log_error("files: the bytes of %s are missing", hash);
+        api__error(c, 404, "Arquivo não encontrado");
+        return;
+    }
+    size_t start = 0, len = size;
+    int range = http_range_parse(http_request_header(c->req, "range"), size, &start, &len);
+    char value[100];
+    if (range < 0) {
+        close(fd);
+        snprintf(value, sizeof value, "bytes */%zu", size);
+        http_response_add_header(c->res, "Content-Range", value);
+        api__error(c, 416, "Intervalo fora do arquivo");
+        return;
+    }
+    if (range > 0) {
+        snprintf(value, sizeof value, "bytes %zu-%zu/%zu", start, start + len - 1, size);
+        http_response_add_header(c->res, "Content-Range", value);
+    }
+    /* The type is the row's, not a static string: it goes as a header of its own. */
+    http_response_add_header(c->res, "Content-Type", type);
+    http_response_add_header(c->res, "X-Content-Type-Options", "nosniff");
+    http_response_add_header(c->res, "Content-Security-Policy", "default-src 'none'; sandbox");
+    http_response_add_header(c->res, "Cross-Origin-Resource-Policy", "same-origin");
+    http_response_add_header(c->res, "Accept-Ranges", "bytes");
+    disposition(c, type, row.a.filename);
+    c->res->cache_control = CACHE;
+    c->answered = 1;
+    http_response_set_file(c->res, range > 0 ? 206 : 200, NULL, fd, start, len);
+}
+
+const struct api_route api_attachment_routes[] = {
+    {HTTP_GET, "/api/attachments/:aid/:name", attachment_get, API_ANY, API_ON_WORKER,
+     API_BODY_SMALL},
+    {0, NULL, NULL, 0, 0, 0},
+};

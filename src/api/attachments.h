@@ -1,0 +1,38 @@
+/*
+ * Files attached to messages: the files of a multipart send or edit turned into attachments
+ * (type from the bytes, metadata stripped, size and thumbnail of images, stored under their
+ * hash), attachment://name references resolved, and the attachment objects of the message.
+ */
+#ifndef PRACA_API_ATTACHMENTS_H
+#define PRACA_API_ATTACHMENTS_H
+#include <jansson.h>
+
+#include "api/api.h"
+#include "store/attachments.h"
+
+struct api_files {
+    struct store_attachment *items; /* kept ones (an edit), then new ones */
+    size_t n;
+    json_t *objects; /* their attachment objects, in the same order */
+    json_t *names;   /* file name as sent → URL, for attachment:// (new files only) */
+    struct store_attachment_set set;
+    int changed; /* an edit: the attachments are not the message's old ones */
+};
+
+/* Whether the request came as a multipart upload (its files are in c->req->upload). */
+int api__files_sent(const struct api_call *c);
+/* Takes the upload's files for a message in server sid (NULL: a DM): the per-account upload
+ * limit, the server's quota, then each file checked and stored. old: on an edit, the message's
+ * attachment objects and the body's "attachments" (absent keeps all; [{id}] keeps those);
+ * NULL on a send. 0, or -1 when it has answered. */
+int api__files_take(struct api_call *c, const char *sid, const char *mid, json_t *old, json_t *body,
+                    struct api_files *out);
+/* Replaces every "url" that reads attachment://<name> in embeds and components by the URL of
+ * the file sent under that name. 0, or -1 when it has answered (400: no such file). */
+int api__files_resolve(struct api_call *c, const struct api_files *f, json_t *embeds,
+                       json_t *components);
+/* The attachment objects as stored text (malloc'd), or NULL for none. */
+char *api__files_json(const struct api_files *f);
+void api__files_cleanup(struct api_files *f);
+
+#endif

@@ -1,0 +1,99 @@
+/* File rules: see files.h. */
+#include "domain/files.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* The length of the UTF-8 sequence at p (at most left bytes), or 0 when it is not valid. */
+static size_t utf8_len(const unsigned char *p, size_t left)
+{
+    size_t n = p[0] < 0x80         ? 1
+               : (p[0] >> 5) == 6  ? 2
+               : (p[0] >> 4) == 14 ? 3
+               : (p[0] >> 3) == 30 ? 4
+                                   : 0;
+    if (!n || n > left || (n == 2 && p[0] < 0xC2))
+        return 0;
+    for (size_t i = 1; i < n; i++)
+        if ((p[i] & 0xC0) != 0x80)
+            return 0;
+    return n;
+}
+
+void rule_filename_clean(const char *in, char out[RULE_FILENAME_MAX + 1])
+{
+    const char *base = in;
+    for (const char *p = in; *p; p++)
+        if (*p == '/' || *p == '\\')
+            base = p + 1;
+    const unsigned char *p = (const unsigned char *)base;
+    size_t left = strlen(base), o = 0;
+    while (*p == '.' || *p == ' ') {
+        p++;
+        left--;
+    }
+    while (left) {
+        size_t n = utf8_len(p, left);
+        if (!n) { /* not UTF-8: one replacement, then on */
+            p++;
+            left--;
+            if (o + 1 > RULE_FILENAME_MAX)
+                break;
+            out[o++] = '_';
+            continue;
+        }
+        if (o + n > RULE_FILENAME_MAX)
+            break;
+        int bad = n == 1 && (*p < 0x20 || *p == 0x7F || strchr("<>:\"/\\|?*", *p));
+        if (bad)
+            out[o++] = '_';
+        else
+            memcpy(out + o, p, n), o += n;
+        p += n;
+        left -= n;
+    }
+    while (o && out[o - 1] == ' ')
+        o--;
+    out[o] = '\0';
+    if (!o)
+        snprintf(out, RULE_FILENAME_MAX + 1, "arquivo");
+}
+
+int rule_file_is_image(const char *t)
+{
+    return !strcmp(t, "image/jpeg") || !strcmp(t, "image/png") || !strcmp(t, "image/gif") ||
+           !strcmp(t, "image/webp");
+}
+
+int rule_file_inline(const char *t)
+{
+    static const char *const safe[] = {
+        "video/mp4",    "video/webm", "video/ogg",   "video/quicktime", "audio/mpeg",
+        "audio/ogg",    "audio/wav",  "audio/x-wav", "audio/webm",      "audio/flac",
+        "audio/x-flac", "audio/mp4",  "text/plain",  "image/avif",
+    };
+    if (rule_file_is_image(t))
+        return 1;
+    for (size_t i = 0; i < sizeof safe / sizeof *safe; i++)
+        if (!strcmp(t, safe[i]))
+            return 1;
+    return 0;
+}
+
+void rule_filename_url(const char *name, char *out, size_t cap)
+{
+    static const char hex[] = "0123456789ABCDEF";
+    size_t o = 0;
+    for (const unsigned char *p = (const unsigned char *)name; *p && o + 4 <= cap; p++) {
+        int plain = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+                    (*p >= '0' && *p <= '9') || strchr("-._~", *p);
+        if (plain) {
+            out[o++] = (char)*p;
+        } else {
+            out[o++] = '%';
+            out[o++] = hex[*p >> 4];
+            out[o++] = hex[*p & 15];
+        }
+    }
+    out[o] = '\0';
+}

@@ -1,0 +1,22 @@
+/* Rules for attached files, with no I/O: names people see and save, and what a browser may show
+ * in place. */
+#ifndef PRACA_DOMAIN_FILES_H
+#define PRACA_DOMAIN_FILES_H
+#include <stddef.h>
+
+#define RULE_FILENAME_MAX 100 /* bytes */
+
+/* A file name safe to show, store and save: the last path component only, no control
+ * characters nor any of <>:"/\|?*, no leading dots or spaces, valid UTF-8 cut at a character
+ * boundary to RULE_FILENAME_MAX bytes; "arquivo" when nothing is left. out holds
+ * RULE_FILENAME_MAX + 1. */
+void rule_filename_clean(const char *in, char out[RULE_FILENAME_MAX + 1]);
+/* 1 when a browser may show a file of this type in the page (pictures, sound, video and plain
+ * text that run nothing); every other type is served as a download. */
+int rule_file_inline(const char *content_type);
+/* 1 for the image types thumbnails are made of. */
+int rule_file_is_image(const char *content_type);
+/* "%"-encodes a file name for a URL path segment or an RFC 8187 filename* (out holds 3x+1). */
+void rule_filename_url(const char *name, char *out, size_t cap);
+
+#endif

@@ -1,0 +1,310 @@
+// Attachments: multipart sends and edits of bots and people, attachment:// in embeds, who may
+// download, metadata stripped, Range, downloads of what a browser would run, limits, deletion.
+'use strict';
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const net = require('node:net');
+const path = require('node:path');
+const { startServer, api, register, appWithBot, install, serverWithMembers, sharedServer, acquaint, eventually, POSTGRES } = require('./helpers');
+const { P } = require('./permissions');
+
+const BOT_BITS = P.VER_CANAL | P.ENVIAR_MENSAGENS;
+const JPEG = fs.readFileSync(path.join(__dirname, 'fixtures', 'gps.jpg'));
+const PNG = fs.readFileSync(path.join(__dirname, 'fixtures', 'note.png'));
+const srv = sharedServer({});
+
+async function world(base = srv.url) {
+  const s = await serverWithMembers(base, 1);
+  const info = await appWithBot(base, s.owner, { intents: ['messages.read'] });
+  const { complete } = await install(base, s.owner, info, s.sid, { permissions: BOT_BITS });
+  assert.equal(complete.status, 200);
+  const cid = s.server.channels[0].id;
+  return { ...s, info, cid, botUrl: `/api/bot/servers/${s.sid}/channels/${cid}/messages`, url: `/api/servers/${s.sid}/channels/${cid}/messages` };
+}
+
+// A multipart request: payload (JSON or undefined) and files [{name, data, type}].
+async function upload(base, method, p, token, payload, files = []) {
+  const form = new FormData();
+  if (payload !== undefined) form.append('payload_json', JSON.stringify(payload));
+  files.forEach((f, i) => form.append(`files[${i}]`, new Blob([f.data], { type: f.type || 'application/octet-stream' }), f.name));
+  const res = await fetch(base + p, { method, headers: { authorization: `Bearer ${token}` }, body: form });
+  const text = await res.text();
+  let body = null;
+  try { body = JSON.parse(text); } catch { /* not JSON */ }
+  return { status: res.status, body, text };
+}
+
+async function download(url, token, headers = {}) {
+  const res = await fetch(url, { headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers } });
+  return { status: res.status, headers: res.headers, data: Buffer.from(await res.arrayBuffer()) };
+}
+
+// The Exif block of a JPEG ("Exif\0\0" …), or null.
+function exifOf(jpeg) {
+  let i = 2;
+  while (i + 4 <= jpeg.length && jpeg[i] === 0xff) {
+    const m = jpeg[i + 1];
+    const len = jpeg.readUInt16BE(i + 2);
+    if (m === 0xe1 && jpeg.subarray(i + 4, i + 10).toString('latin1') === 'Exif\0\0') return jpeg.subarray(i + 4, i + 2 + len);
+    if (m === 0xda) break;
+    i += 2 + len;
+  }
+  return null;
+}
+
+test('a bot uploads two files with an embed showing one through attachment://', async () => {
+  const w = await world();
+  const r = await upload(srv.url, 'POST', w.botUrl, w.info.botToken,
+    { content: 'relatório', embeds: [{ title: 'Foto', image: { url: 'attachment://gps.jpg' } }] },
+    [{ name: 'gps.jpg', data: JPEG, type: 'image/jpeg' }, { name: '../../etc/relatório\u0007.txt', data: Buffer.from('linha 1\nlinha 2\n'), type: 'image/png' }]);
+  assert.equal(r.status, 200, r.text);
+  const m = r.body.message;
+  assert.equal(m.content, 'relatório');
+  assert.equal(m.attachments.length, 2);
+  const [photo, text] = m.attachments;
+  assert.equal(photo.filename, 'gps.jpg');
+  assert.equal(photo.contentType, 'image/jpeg');
+  assert.equal(photo.width, 320);
+  assert.equal(photo.height, 240);
+  assert.match(photo.thumbnailUrl, /\?thumbnail=1$/);
+  assert.equal(m.embeds[0].image.url, photo.url, 'attachment:// resolves to the file');
+  // The name loses its path and control characters; the type is the bytes', not the client's.
+  assert.equal(text.filename, 'relatório_.txt');
+  assert.equal(text.contentType, 'text/plain');
+  assert.equal(text.size, 16);
+  assert.equal(text.thumbnailUrl, null);
+  assert.equal(text.width, undefined);
+
+  // A member of the server downloads both; the bot too.
+  const t = await download(text.url, w.members[0].token);
+  assert.equal(t.status, 200);
+  assert.equal(t.data.toString(), 'linha 1\nlinha 2\n');
+  assert.equal(t.headers.get('content-type'), 'text/plain');
+  assert.equal(t.headers.get('x-content-type-options'), 'nosniff');
+  assert.match(t.headers.get('cache-control'), /private/);
+  assert.match(t.headers.get('content-disposition'), /^inline; filename="relat_rio_.txt"; filename\*=UTF-8''relat%C3%B3rio_.txt$/);
+  assert.equal((await download(photo.url, w.info.botToken)).status, 200);
+  const thumb = await download(photo.thumbnailUrl, w.members[0].token);
+  assert.equal(thumb.status, 200);
+  assert.equal(thumb.headers.get('content-type'), 'image/webp');
+  assert.equal(thumb.data.subarray(0, 4).toString(), 'RIFF');
+
+  // Someone outside the server gets 404; nobody at all 401.
+  const outsider = await register(srv.url);
+  assert.equal((await download(text.url, outsider.token)).status, 404);
+  assert.equal((await download(text.url)).status, 401);
+  // The file's name is part of its address.
+  assert.equal((await download(text.url.replace(/[^/]+$/, 'outro.txt'), w.members[0].token)).status, 404);
+
+  // History shows the same attachments.
+  const h = await api(srv.url, 'GET', w.url, { token: w.owner.token });
+  assert.deepEqual(h.body.messages.find((x) => x.id === m.id).attachments, m.attachments);
+});
+
+test('JPEG and PNG are stored without their metadata; the orientation stays', async () => {
+  const w = await world();
+  assert.ok(JPEG.includes('Segredo da Praca') && JPEG.includes('PracaCam'), 'the fixture carries metadata');
+  const r = await upload(srv.url, 'POST', w.url, w.members[0].token, { content: 'fotos' },
+    [{ name: 'gps.jpg', data: JPEG }, { name: 'note.png', data: PNG }]);
+  assert.equal(r.status, 200, r.text);
+  const [photo, png] = r.body.message.attachments;
+  const jpeg = (await download(photo.url, w.owner.token)).data;
+  assert.equal(jpeg.readUInt16BE(0), 0xffd8);
+  assert.ok(!jpeg.includes('Segredo da Praca') && !jpeg.includes('PracaCam'), 'text tags gone');
+  const exif = exifOf(jpeg);
+  assert.ok(exif, 'an Exif block with the orientation alone');
+  // "Exif\0\0", a big-endian TIFF header, one entry (Orientation = 6), no next IFD.
+  assert.deepEqual(exif, Buffer.from('457869660000' + '4d4d002a00000008' + '0001' + '011200030000000100060000' + '00000000', 'hex'));
+  const original = exifOf(JPEG);
+  assert.ok(original.includes(Buffer.from([0x25, 0x88])) || original.includes(Buffer.from([0x88, 0x25])), 'the fixture had a GPS IFD');
+  assert.ok(photo.size < JPEG.length);
+  const stored = (await download(png.url, w.owner.token)).data;
+  assert.deepEqual(stored.subarray(0, 8), PNG.subarray(0, 8));
+  assert.ok(PNG.includes('segredo-png') && !stored.includes('segredo-png'));
+  assert.equal(stored.subarray(stored.length - 8, stored.length - 4).toString(), 'IEND');
+  assert.equal(png.width, 64);
+});
+
+test('HTML, SVG and other runnable types are downloads with a sandbox policy', async () => {
+  const w = await world();
+  const html = '<!doctype html><html><body><script>alert(1)</script></body></html>';
+  const svg = '<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>';
+  const r = await upload(srv.url, 'POST', w.url, w.members[0].token, {},
+    [{ name: 'page.html', data: Buffer.from(html), type: 'text/plain' }, { name: 'x.svg', data: Buffer.from(svg), type: 'image/png' }]);
+  assert.equal(r.status, 200, r.text);
+  for (const a of r.body.message.attachments) {
+    const d = await download(a.url, w.owner.token);
+    assert.equal(d.status, 200);
+    assert.match(d.headers.get('content-disposition'), /^attachment; /, a.filename);
+    assert.match(d.headers.get('content-security-policy'), /sandbox/);
+    assert.equal(d.headers.get('x-content-type-options'), 'nosniff');
+    assert.match(a.contentType, /html|svg/);
+  }
+});
+
+test('Range requests return the bytes asked for; ETag answers 304', async () => {
+  const w = await world();
+  const data = Buffer.from('0123456789abcdefghij');
+  const r = await upload(srv.url, 'POST', w.url, w.members[0].token, {}, [{ name: 'd.bin', data }]);
+  assert.equal(r.status, 200, r.text);
+  const url = r.body.message.attachments[0].url;
+  const part = await download(url, w.owner.token, { range: 'bytes=2-5' });
+  assert.equal(part.status, 206);
+  assert.equal(part.data.toString(), '2345');
+  assert.equal(part.headers.get('content-range'), 'bytes 2-5/20');
+  const tail = await download(url, w.owner.token, { range: 'bytes=-3' });
+  assert.equal(tail.data.toString(), 'hij');
+  const open = await download(url, w.owner.token, { range: 'bytes=15-' });
+  assert.equal(open.data.toString(), 'fghij');
+  const past = await download(url, w.owner.token, { range: 'bytes=20-' });
+  assert.equal(past.status, 416);
+  assert.equal(past.headers.get('content-range'), 'bytes */20');
+  const whole = await download(url, w.owner.token);
+  const again = await download(url, w.owner.token, { 'if-none-match': whole.headers.get('etag') });
+  assert.equal(again.status, 304);
+  assert.equal(again.data.length, 0);
+});
+
+test('a bot edit keeps attachments by ID, drops the others and adds new files', async () => {
+  const w = await world();
+  const sent = await upload(srv.url, 'POST', w.botUrl, w.info.botToken, { content: 'v1' },
+    [{ name: 'a.txt', data: Buffer.from('a') }, { name: 'b.txt', data: Buffer.from('b') }]);
+  assert.equal(sent.status, 200, sent.text);
+  const [a, b] = sent.body.message.attachments;
+  const mid = sent.body.message.id;
+  // Without `attachments` an edit keeps them all.
+  const plain = await api(srv.url, 'PATCH', `${w.botUrl}/${mid}`, { token: w.info.botToken, body: { content: 'v2' } });
+  assert.equal(plain.status, 200, plain.text);
+  assert.deepEqual(plain.body.message.attachments.map((x) => x.id), [a.id, b.id]);
+  const edited = await upload(srv.url, 'PATCH', `${w.botUrl}/${mid}`, w.info.botToken,
+    { content: 'v3', attachments: [{ id: b.id }] }, [{ name: 'c.txt', data: Buffer.from('c') }]);
+  assert.equal(edited.status, 200, edited.text);
+  const files = edited.body.message.attachments;
+  assert.deepEqual(files.map((x) => x.filename), ['b.txt', 'c.txt']);
+  assert.equal(files[0].id, b.id);
+  assert.equal((await download(a.url, w.owner.token)).status, 404, 'the dropped one is gone');
+  assert.equal((await download(files[1].url, w.owner.token)).data.toString(), 'c');
+  const wrong = await upload(srv.url, 'PATCH', `${w.botUrl}/${mid}`, w.info.botToken, { attachments: [{ id: a.id }] });
+  assert.equal(wrong.status, 400);
+  assert.match(wrong.body.error, /^attachments\[0\]\.id: /);
+});
+
+test('attachment:// naming no file sent is refused; so are eleven files', async () => {
+  const w = await world();
+  const r = await upload(srv.url, 'POST', w.botUrl, w.info.botToken,
+    { embeds: [{ image: { url: 'attachment://nada.png' } }] }, [{ name: 'x.txt', data: Buffer.from('x') }]);
+  assert.equal(r.status, 400);
+  assert.match(r.body.error, /^embeds\.0\.image\.url: /);
+  const json = await api(srv.url, 'POST', w.botUrl, { token: w.info.botToken, body: { embeds: [{ image: { url: 'attachment://nada.png' } }] } });
+  assert.equal(json.status, 400);
+  const many = Array.from({ length: 11 }, (_, i) => ({ name: `${i}.txt`, data: Buffer.from(String(i)) }));
+  const tooMany = await upload(srv.url, 'POST', w.url, w.members[0].token, {}, many);
+  assert.equal(tooMany.status, 413);
+  assert.match(tooMany.body.error, /Arquivos demais.*10/);
+  // A file alone is a message; nothing at all is not.
+  const empty = await upload(srv.url, 'POST', w.url, w.members[0].token, {}, []);
+  assert.equal(empty.status, 400);
+});
+
+test('a 26 MB file is refused with 413 before it is stored', async () => {
+  const w = await world();
+  const spool = path.join(srv.dir, 'files', 'spool');
+  const big = Buffer.alloc(26 * 1000 * 1000, 7);
+  const r = await upload(srv.url, 'POST', w.url, w.members[0].token, { content: 'grande' }, [{ name: 'big.bin', data: big }]);
+  assert.equal(r.status, 413);
+  assert.equal(r.body.error, 'Arquivo grande demais (máximo 25 MB)');
+  await eventually(() => fs.readdirSync(spool).filter((f) => f.startsWith('upload-')).length === 0, 10000, 'the partial file is deleted');
+  const h = await api(srv.url, 'GET', w.url, { token: w.owner.token });
+  assert.ok(!h.body.messages.some((m) => m.content === 'grande'));
+});
+
+test('DM files: the two people download them, nobody else', async () => {
+  const a = await register(srv.url);
+  const b = await register(srv.url);
+  const c = await register(srv.url);
+  await acquaint(srv.url, a, b);
+  const dm = await api(srv.url, 'POST', '/api/users/@me/dms', { token: a.token, body: { userId: b.user.id } });
+  assert.equal(dm.status, 200, dm.text);
+  const cid = dm.body.channel.id;
+  const r = await upload(srv.url, 'POST', `/api/dms/${cid}/messages`, a.token, { content: 'segue' }, [{ name: 'n.txt', data: Buffer.from('oi') }]);
+  assert.equal(r.status, 200, r.text);
+  const url = r.body.message.attachments[0].url;
+  assert.equal((await download(url, b.token)).data.toString(), 'oi');
+  assert.equal((await download(url, c.token)).status, 404);
+});
+
+test('every node serves the same file', async () => {
+  const w = await world();
+  const r = await upload(srv.url, 'POST', w.url, w.members[0].token, {}, [{ name: 'n.txt', data: Buffer.from('em todos') }]);
+  assert.equal(r.status, 200, r.text);
+  const u = new URL(r.body.message.attachments[0].url);
+  for (const node of srv.nodes || [srv]) {
+    const d = await download(node.url + u.pathname, w.owner.token);
+    assert.equal(d.status, 200);
+    assert.equal(d.data.toString(), 'em todos');
+  }
+});
+
+test('a deleted message takes its files; the sweep deletes the bytes', async () => {
+  const own = await startServer({ args: ['--files-sweep-seconds', '1', '--files-grace-seconds', '0'], single: true });
+  try {
+    const w = await world(own.url);
+    const r = await upload(own.url, 'POST', w.url, w.members[0].token, {}, [{ name: 'x.txt', data: Buffer.from('apagar') }]);
+    assert.equal(r.status, 200, r.text);
+    const url = r.body.message.attachments[0].url;
+    const got = await download(url, w.owner.token);
+    const hash = JSON.parse(got.headers.get('etag'));
+    const kind = POSTGRES ? 'cache' : 'blobs';
+    const where = path.join(own.dir, 'files', kind, hash.slice(0, 2), hash);
+    assert.ok(fs.existsSync(where), 'stored (or cached) under its hash');
+    const del = await api(own.url, 'DELETE', `${w.url}/${r.body.message.id}`, { token: w.members[0].token });
+    assert.equal(del.status, 200, del.text);
+    assert.equal((await download(url, w.owner.token)).status, 404);
+    await eventually(() => !fs.existsSync(where), 10000, 'the bytes are deleted');
+  } finally {
+    await own.stop();
+  }
+});
+
+test('the server quota refuses with a clear error', async () => {
+  const own = await startServer({ args: ['--server-quota-mb', '1'] });
+  try {
+    const w = await world(own.url);
+    const part = Buffer.alloc(600 * 1000, 1);
+    const first = await upload(own.url, 'POST', w.url, w.members[0].token, {}, [{ name: 'a.bin', data: part }]);
+    assert.equal(first.status, 200, first.text);
+    const second = await upload(own.url, 'POST', w.url, w.members[0].token, {}, [{ name: 'b.bin', data: part }]);
+    assert.equal(second.status, 413);
+    assert.equal(second.body.quotaExceeded, true);
+    assert.match(second.body.error, /cota de arquivos deste servidor/);
+  } finally {
+    await own.stop();
+  }
+});
+
+test('a stalled upload is cut and leaves no file', async () => {
+  const own = await startServer({ args: ['--body-timeout-ms', '500'], single: true });
+  try {
+    const w = await world(own.url);
+    const spool = path.join(own.dir, 'files', 'spool');
+    const boundary = 'praca-stall';
+    const head = `--${boundary}\r\nContent-Disposition: form-data; name="files[0]"; filename="s.bin"\r\n\r\n`;
+    const declared = 100 * 1000;
+    const closed = await new Promise((resolve) => {
+      const sock = net.connect(own.port, '127.0.0.1', () => {
+        sock.write(`POST ${w.url} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${w.members[0].token}\r\n` +
+          `Content-Type: multipart/form-data; boundary=${boundary}\r\nContent-Length: ${declared}\r\n\r\n` + head);
+        sock.write(Buffer.alloc(40 * 1000, 1)); // then nothing more
+      });
+      let data = '';
+      sock.on('data', (d) => { data += d; });
+      sock.on('close', () => resolve(data));
+      sock.on('error', () => {});
+    });
+    assert.match(closed, /^HTTP\/1\.1 408 /);
+    await eventually(() => fs.readdirSync(spool).length === 0, 10000, 'the partial file is deleted');
+  } finally {
+    await own.stop();
+  }
+});

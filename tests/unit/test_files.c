@@ -1,0 +1,54 @@
+/* File rules: names lose paths, controls and reserved characters and stay valid UTF-8 within
+ * their limit; only types that run nothing are shown in place. */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "domain/files.h"
+
+Test(files, names_are_cleaned)
+{
+    char out[RULE_FILENAME_MAX + 1];
+    rule_filename_clean("../../etc/passwd", out);
+    cr_assert_str_eq(out, "passwd");
+    rule_filename_clean("C:\\Users\\eu\\foto.jpg", out);
+    cr_assert_str_eq(out, "foto.jpg");
+    rule_filename_clean("..hidden", out);
+    cr_assert_str_eq(out, "hidden");
+    rule_filename_clean("a<b>c:d\"e|f?g*h\x01.txt", out);
+    cr_assert_str_eq(out, "a_b_c_d_e_f_g_h_.txt");
+    rule_filename_clean("relatório ção.pdf", out);
+    cr_assert_str_eq(out, "relatório ção.pdf");
+    rule_filename_clean("bad\xff\xfe.bin", out);
+    cr_assert_str_eq(out, "bad__.bin");
+    rule_filename_clean("...", out);
+    cr_assert_str_eq(out, "arquivo");
+    rule_filename_clean("", out);
+    cr_assert_str_eq(out, "arquivo");
+    char longname[400];
+    memset(longname, 0, sizeof longname);
+    for (int i = 0; i < 150; i++)
+        strcat(longname, "ç"); /* 2 bytes each: cut at a character boundary */
+    rule_filename_clean(longname, out);
+    cr_assert_eq(strlen(out), RULE_FILENAME_MAX);
+    cr_assert_eq((unsigned char)out[RULE_FILENAME_MAX - 2], 0xC3);
+}
+
+Test(files, inline_types)
+{
+    cr_assert(rule_file_inline("image/png"));
+    cr_assert(rule_file_inline("video/mp4"));
+    cr_assert(rule_file_inline("audio/mpeg"));
+    cr_assert(rule_file_inline("text/plain"));
+    cr_assert(!rule_file_inline("text/html"));
+    cr_assert(!rule_file_inline("image/svg+xml"));
+    cr_assert(!rule_file_inline("application/pdf"));
+    cr_assert(!rule_file_inline("text/xml"));
+    cr_assert(!rule_file_inline("application/octet-stream"));
+}
+
+Test(files, names_in_urls)
+{
+    char out[400];
+    rule_filename_url("a b/ç?.txt", out, sizeof out);
+    cr_assert_str_eq(out, "a%20b%2F%C3%A7%3F.txt");
+}
