@@ -365,6 +365,7 @@ static int serve(struct serve *s)
         .max_connections_per_address = s->cfg.max_connections_per_address,
         .trusted_proxy = s->cfg.trusted_proxy,
         .body_budget = (size_t)s->cfg.body_budget_mb * 1024 * 1024,
+        .spool_budget = (size_t)s->cfg.upload_budget_mb * 1000 * 1000,
         .on_answer = ops_observe_answer,
         .body_limit_for = body_limit_for,
         .body_limit_ask = body_limit_ask,

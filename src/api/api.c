@@ -3,7 +3,6 @@
  * connections and route parameters. Requests come in through dispatch.c.
  */
 #include "api/api.h"
-#include "media/probe.h"
 #include "api/reply.h"
 #include "api/input.h"
 #include "state/console.h"
@@ -141,7 +140,6 @@ void api_worker_cleanup(void *thread_ctx)
 {
     struct worker *w = thread_ctx;
     store_close(w->db);
-    media_thread_cleanup();
     free(w);
 }
 

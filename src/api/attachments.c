@@ -15,6 +15,7 @@
 #include "api/limits.h"
 #include "api/place.h"
 #include "api/reply.h"
+#include "core/clock.h"
 #include "core/log.h"
 #include "domain/files.h"
 #include "http/upload.h"
@@ -114,6 +115,29 @@ static json_t *file_object(const struct api_call *c, const struct store_attachme
     return o;
 }
 
+/* A stored blob is recorded at once, so the sweep finds it even if no message ever claims it
+ * (the message refused after the upload). */
+struct claim {
+    const struct store_files *files;
+    const char *hash;
+    int64_t size;
+};
+
+static int claim_job(struct store *db, void *arg)
+{
+    const struct claim *cl = arg;
+    return store_files_claim_at(cl->files, db, cl->hash, cl->size, clock_now_ms());
+}
+
+static int put_claimed(struct api_call *c, char *path, char hash[CRYPTO_SHA256_HEX + 1],
+                       size_t *size)
+{
+    if (store_files_put(&c->svc->files, c->db, path, hash, size))
+        return -1;
+    struct claim cl = {&c->svc->files, hash, (int64_t)*size};
+    return store_write(c->svc->writer, claim_job, &cl) == STORE_DONE ? 0 : -1;
+}
+
 /* Checks and stores one uploaded file: 0, or -1 when it has answered. */
 static int take_one(struct api_call *c, size_t index, struct http_upload_file *up,
                     struct store_attachment *a, struct api_files *f)
@@ -137,13 +161,15 @@ static int take_one(struct api_call *c, size_t index, struct http_upload_file *u
         if (fd >= 0)
             close(fd);
         if (fd < 0 || media_thumbnail(path, thumb_path, THUMB_SIDE) ||
-            store_files_put(&svc->files, c->db, thumb_path, a->thumb, &size)) {
+            put_claimed(c, thumb_path, a->thumb, &size)) {
             a->thumb[0] = '\0'; /* shown without one */
         } else {
             a->thumb_size = (int64_t)size;
         }
     }
-    if (store_files_put(&svc->files, c->db, path, a->blob, &size)) {
+    if (!strncmp(a->content_type, "video/", 6) && media_video_file_size(path, &width, &height))
+        width = height = 0;
+    if (put_claimed(c, path, a->blob, &size)) {
         path[0] = '\0'; /* put deletes it */
         api__internal(c);
         goto out;

@@ -72,6 +72,7 @@ static const struct option options[] = {
     INT("--server-quota-mb", "PRACA_SERVER_QUOTA_MB", server_quota_mb, 1, 100000000),
     INT("--uploads-per-minute", "PRACA_UPLOADS_PER_MINUTE", uploads_per_minute, 1, 100000),
     INT("--files-sweep-seconds", "PRACA_FILES_SWEEP_SECONDS", files_sweep_seconds, 1, 86400),
+    INT("--upload-budget-mb", "PRACA_UPLOAD_BUDGET_MB", upload_budget_mb, 1, 10000000),
     INT("--files-grace-seconds", "PRACA_FILES_GRACE_SECONDS", files_grace_seconds, 0, 604800),
     INT("--max-connections-per-address", "PRACA_MAX_CONNECTIONS_PER_ADDRESS",
         max_connections_per_address, 0, 10000000),
@@ -111,6 +112,7 @@ void config_defaults(struct config *c)
     c->uploads_per_minute = 30;
     c->files_sweep_seconds = 600;
     c->files_grace_seconds = 3600;
+    c->upload_budget_mb = 4096;
 }
 
 static int set(struct config *c, const struct option *o, const char *value, char *err, int errlen)
@@ -265,6 +267,23 @@ const char *config_usage(void)
            "                                one address per hour (20; 0: no limit)\n"
            "  --logins-per-address N        [PRACA_LOGINS_PER_ADDRESS] login attempts from one\n"
            "                                address per minute (30; 0: no limit)\n"
+           "  --files DIR                   [PRACA_FILES] attachments' folder (files/ beside the\n"
+           "                                SQLite file; ./praca-files with PostgreSQL)\n"
+           "  --files-store disk|database   [PRACA_FILES_STORE] where attachments' bytes live "
+           "(disk;\n"
+           "                                database by default with PostgreSQL)\n"
+           "  --file-max-mb N               [PRACA_FILE_MAX_MB] bytes per attached file (25)\n"
+           "  --files-per-message N         [PRACA_FILES_PER_MESSAGE] files per message (10)\n"
+           "  --server-quota-mb N           [PRACA_SERVER_QUOTA_MB] files per server (10000)\n"
+           "  --uploads-per-minute N        [PRACA_UPLOADS_PER_MINUTE] messages with files per\n"
+           "                                account per minute (30)\n"
+           "  --upload-budget-mb N          [PRACA_UPLOAD_BUDGET_MB] uploads arriving at once, "
+           "all\n"
+           "                                connections (4096)\n"
+           "  --files-sweep-seconds N       [PRACA_FILES_SWEEP_SECONDS] how often unreferenced\n"
+           "                                files are deleted (600)\n"
+           "  --files-grace-seconds N       [PRACA_FILES_GRACE_SECONDS] an upload no message took\n"
+           "                                yet is kept this long (3600)\n"
            "  --log-format text|json        [PRACA_LOG_FORMAT] log lines as text or JSON (text)\n"
            "  --sync normal|full            [PRACA_SYNC] SQLite: full flushes every commit to the\n"
            "                                disk before answering (normal)\n"

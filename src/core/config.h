@@ -45,6 +45,7 @@ struct config {
     int uploads_per_minute;  /* messages with files per account per minute */
     int files_sweep_seconds; /* how often unreferenced files are looked for */
     int files_grace_seconds; /* an upload not in a message yet is kept this long */
+    int upload_budget_mb;    /* uploads' files in flight, all connections, in MB */
 };
 
 enum config_result { CONFIG_OK = 0, CONFIG_ERROR = -1 };

@@ -32,9 +32,10 @@
 #define DRAIN_READ_MS 5000 /* the longest a drain waits for a request still arriving */
 /* The longest a drain waits in all: a request still arriving, then its answer leaving. Past it
  * every connection left is closed, whatever its client does. */
-#define DRAIN_MAX_MS        (DRAIN_READ_MS + 5000)
-#define BODY_BUDGET_DEFAULT ((size_t)256 * 1024 * 1024)
-#define BODY_MIN_RATE       (64 * 1024) /* bytes per second a body must keep up, on average */
+#define DRAIN_MAX_MS         (DRAIN_READ_MS + 5000)
+#define BODY_BUDGET_DEFAULT  ((size_t)256 * 1024 * 1024)
+#define SPOOL_BUDGET_DEFAULT ((size_t)4 * 1024 * 1024 * 1024)
+#define BODY_MIN_RATE        (64 * 1024) /* bytes per second a body must keep up, on average */
 
 enum timer_kind { T_NONE, T_IDLE, T_HEAD, T_BODY, T_WRITE, T_LINGER };
 
@@ -61,6 +62,7 @@ struct http_conn {
     int stream_writes;
     int close_when_flushed;
     size_t body_reserved;        /* of the server's body budget, for the request in hand */
+    size_t spool_reserved;       /* of the server's spool budget, for an upload in hand */
     size_t answer_held;          /* of the answer being written, bytes the kernel has not taken */
     size_t write_left;           /* the socket's write queue when the write deadline was set */
     char peer[INET6_ADDRSTRLEN]; /* the peer's address as text */
@@ -82,6 +84,7 @@ struct http_server {
     struct map per_address; /* peer address → connections (a count in the pointer) */
     size_t body_bytes;      /* request bodies held now, all connections */
     size_t answer_bytes;    /* answers queued and not yet taken by the kernel, all connections */
+    size_t spool_bytes;     /* uploads' files on disk, in flight, all connections */
     unsigned long refused;
     unsigned long write_timeouts; /* connections closed for an answer that made no progress */
     uv_timer_t drain_timer;       /* the drain's outer bound (initialised by the drain) */
@@ -119,6 +122,24 @@ static void release_body(struct http_conn *c)
 {
     c->srv->body_bytes -= c->body_reserved;
     c->body_reserved = 0;
+    c->srv->spool_bytes -= c->spool_reserved;
+    c->spool_reserved = 0;
+}
+
+/* An upload's files count against the spool's budget from its first byte until its handler is
+ * done with them: as large as declared, or as its limit when chunked. -1 past the budget. */
+static int reserve_spool(struct http_conn *c)
+{
+    struct http_reqparse *p = c->parser;
+    if (c->spool_reserved || !p->req || !p->req->upload)
+        return 0;
+    size_t want = p->body_declared ? p->body_declared : p->req->body.max;
+    struct http_server *s = c->srv;
+    if (s->spool_bytes + want > s->cfg.spool_budget)
+        return -1;
+    s->spool_bytes += want;
+    c->spool_reserved = want;
+    return 0;
 }
 
 /* Counts the body of the request being read against the server's budget; -1 past it. */
@@ -127,8 +148,11 @@ static int reserve_body(struct http_conn *c)
     struct http_reqparse *p = c->parser;
     size_t have = p->req ? p->req->body.len : 0;
     size_t want = p->body_declared > have ? p->body_declared : have;
-    if (p->req && p->req->upload)
+    if (p->req && p->req->upload) {
         want = HTTP_UPLOAD_STAGED; /* its files are on disk: only the staged bytes are held */
+        if (reserve_spool(c))
+            return -1;
+    }
     if (want <= c->body_reserved)
         return 0;
     struct http_server *s = c->srv;
@@ -309,11 +333,13 @@ static void on_timer(uv_timer_t *t)
 }
 
 /* The whole body must arrive within the body timeout plus a second per BODY_MIN_RATE bytes
- * declared (a chunked body: as if it were as large as allowed). */
+ * declared (a chunked body: as if it were as large as its request may send). */
 static int body_deadline_ms(const struct http_conn *c)
 {
     const struct http_reqparse *p = c->parser;
     size_t size = p && p->body_declared ? p->body_declared : c->srv->cfg.body_limit;
+    if (p && !p->body_declared && p->req && p->req->body.max && p->req->body.max < size)
+        size = p->req->body.max; /* a chunked body: as if as large as its own limit */
     /* While its limit is asked about, a body's declared length is known but not yet taken. */
     if (p && !p->body_declared && p->asking && !(p->parser.flags & F_CHUNKED) &&
         p->parser.content_length != ULLONG_MAX && p->parser.content_length < size)
@@ -671,6 +697,7 @@ static void limit_decided(struct inbox_item *item)
     }
     if (c->parser->expect_continue && !c->continue_sent)
         send_continue(c);
+    set_timer(c, T_BODY); /* the deadline of the limit decided (a chunked body's depends on it) */
     feed_pending(c);
 }
 
@@ -1060,6 +1087,8 @@ struct http_server *http_server_new(uv_loop_t *loop, const struct http_server_co
         s->cfg.body_budget = BODY_BUDGET_DEFAULT;
     if (!s->cfg.answer_budget)
         s->cfg.answer_budget = BODY_BUDGET_DEFAULT;
+    if (!s->cfg.spool_budget)
+        s->cfg.spool_budget = SPOOL_BUDGET_DEFAULT;
     map_init(&s->per_address);
     s->handler = handler;
     s->user = user;
@@ -1134,6 +1163,7 @@ void http_server_stats(const struct http_server *s, struct http_server_stats *ou
     out->connections = s->nconns;
     out->body_bytes = s->body_bytes;
     out->answer_bytes = s->answer_bytes;
+    out->spool_bytes = s->spool_bytes;
     out->refused = s->refused;
     out->write_timeouts = s->write_timeouts;
 }

@@ -83,6 +83,9 @@ struct http_server_config {
     int max_connections_per_address; /* 0 = no cap */
     const char *trusted_proxy;       /* a peer whose X-Forwarded-For names the client (or NULL) */
     size_t body_budget; /* request body bytes held at once, all connections (0 = 256 MiB) */
+    /* Uploads' files in flight on disk, all connections, counted as declared (0 = 4 GiB): past
+     * it an upload is answered 503 before its body is read. */
+    size_t spool_budget;
     /* Answer bytes waiting on slow readers, all connections (0 = 256 MiB); past it an answer
      * the kernel does not take at once closes its connection instead of waiting. */
     size_t answer_budget;
@@ -101,6 +104,7 @@ struct http_server_stats {
     size_t connections;           /* open, upgraded ones included */
     size_t body_bytes;            /* request bodies held */
     size_t answer_bytes;          /* answers waiting on their readers */
+    size_t spool_bytes;           /* uploads' files in flight */
     unsigned long refused;        /* connections closed at once for a cap, since start */
     unsigned long write_timeouts; /* closed for an answer that made no progress, since start */
 };

@@ -1,35 +1,49 @@
 /* File types and images: see probe.h. */
 #include "media/probe.h"
 
+#include <fcntl.h>
 #include <magic.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <vips/vips.h>
 
 #include "core/log.h"
+#include "media/video.h"
 
-static _Thread_local magic_t cookie;
+/* One libmagic handle for all threads, in turn: its database takes several MB per copy. */
+static pthread_mutex_t magic_lock = PTHREAD_MUTEX_INITIALIZER;
+static magic_t cookie;
+static int magic_failed;
 static pthread_once_t vips_once = PTHREAD_ONCE_INIT;
 static int vips_ready;
 
+#define MAGIC_HEAD (64 * 1024) /* what libmagic reads of a file */
+
 void media_type(const char *path, char *out, size_t cap)
 {
-    if (!cookie && (cookie = magic_open(MAGIC_MIME_TYPE | MAGIC_ERROR)) &&
+    char *head = malloc(MAGIC_HEAD);
+    int fd = head ? open(path, O_RDONLY | O_CLOEXEC) : -1;
+    ssize_t n = fd >= 0 ? read(fd, head, MAGIC_HEAD) : -1;
+    if (fd >= 0)
+        close(fd);
+    const char *type = NULL;
+    pthread_mutex_lock(&magic_lock);
+    if (!cookie && !magic_failed && (cookie = magic_open(MAGIC_MIME_TYPE | MAGIC_ERROR)) &&
         magic_load(cookie, NULL)) {
         log_error("media: libmagic's database cannot be loaded: %s", magic_error(cookie));
         magic_close(cookie);
         cookie = NULL;
+        magic_failed = 1;
     }
-    const char *type = cookie ? magic_file(cookie, path) : NULL;
+    if (cookie && n >= 0)
+        type = magic_buffer(cookie, head, (size_t)n);
     snprintf(out, cap, "%s", type && strchr(type, '/') ? type : "application/octet-stream");
-}
-
-void media_thread_cleanup(void)
-{
-    if (cookie)
-        magic_close(cookie);
-    cookie = NULL;
+    pthread_mutex_unlock(&magic_lock);
+    free(head);
 }
 
 static void start_vips(void)
@@ -83,8 +97,31 @@ int media_thumbnail(const char *path, const char *out, int side)
     return rc ? -1 : 0;
 }
 
+static ssize_t fd_pread(void *ctx, void *buf, size_t n, uint64_t offset)
+{
+    return pread(*(int *)ctx, buf, n, (off_t)offset);
+}
+
+int media_video_file_size(const char *path, int *width, int *height)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0)
+        return -1;
+    int rc = -1;
+    if (fstat(fd, &st) == 0) {
+        struct media_source src = {fd_pread, (uint64_t)st.st_size, &fd};
+        rc = media_video_size(&src, width, height);
+    }
+    close(fd);
+    return rc;
+}
+
 void media_shutdown(void)
 {
     if (vips_ready)
         vips_shutdown();
+    if (cookie)
+        magic_close(cookie);
+    cookie = NULL;
 }

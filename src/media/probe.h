@@ -1,8 +1,8 @@
 /*
- * What a file's bytes are (libmagic), and an image's size and thumbnail (libvips). Worker
- * threads only: each keeps its own libmagic handle; libvips starts on first use, with one
- * thread per operation and no cache, so an image costs only the memory it needs while it is
- * read.
+ * What a file's bytes are (libmagic), and an image's size and thumbnail (libvips), on worker
+ * threads. One libmagic handle serves them in turn (its database is several MB a copy); libvips
+ * starts on first use, with one thread per operation and no cache, so an image costs only the
+ * memory it needs while it is read.
  */
 #ifndef PRACA_MEDIA_PROBE_H
 #define PRACA_MEDIA_PROBE_H
@@ -18,9 +18,9 @@ int media_image_size(const char *path, int *width, int *height);
 /* A WebP thumbnail of the image at path, at most side pixels wide and high, written to out
  * (metadata stripped): 0 or -1. */
 int media_thumbnail(const char *path, const char *out, int side);
-/* The thread's libmagic handle goes (a worker thread's last call). */
-void media_thread_cleanup(void);
-/* At exit, after every worker: libvips stops. */
+/* A video's width and height (media/video.h) from the file at path: 0, or -1. */
+int media_video_file_size(const char *path, int *width, int *height);
+/* At exit, after every worker: libvips stops, libmagic's handle goes. */
 void media_shutdown(void);
 
 #endif

@@ -126,6 +126,29 @@ test('JPEG and PNG are stored without their metadata; the orientation stays', as
   assert.equal(png.width, 64);
 });
 
+// An MP4's headers: ftyp, then moov → trak → tkhd (version 0) with 1280×720 in 16.16.
+function mp4(width, height) {
+  const box = (type, ...parts) => { const body = Buffer.concat(parts); const head = Buffer.alloc(8); head.writeUInt32BE(8 + body.length); head.write(type, 4, 'latin1'); return Buffer.concat([head, body]); };
+  const dims = Buffer.alloc(8);
+  dims.writeUInt32BE(width * 65536, 0);
+  dims.writeUInt32BE(height * 65536, 4);
+  const ftyp = box('ftyp', Buffer.from('isom\0\0\x02\0isomiso2mp41', 'latin1'));
+  return Buffer.concat([ftyp, box('moov', box('trak', box('tkhd', Buffer.alloc(76), dims))), box('mdat', Buffer.alloc(64))]);
+}
+
+test('a video gets its width and height from its headers and plays in place, by ranges', async () => {
+  const w = await world();
+  const r = await upload(srv.url, 'POST', w.url, w.members[0].token, {}, [{ name: 'clip.mp4', data: mp4(1280, 720), type: 'application/octet-stream' }]);
+  assert.equal(r.status, 200, r.text);
+  const [clip] = r.body.message.attachments;
+  assert.equal(clip.contentType, 'video/mp4');
+  assert.deepEqual([clip.width, clip.height], [1280, 720]);
+  assert.equal(clip.thumbnailUrl, null);
+  const d = await download(clip.url, w.owner.token, { range: 'bytes=0-7' });
+  assert.equal(d.status, 206);
+  assert.match(d.headers.get('content-disposition'), /^inline; /);
+});
+
 test('HTML, SVG and other runnable types are downloads with a sandbox policy', async () => {
   const w = await world();
   const html = '<!doctype html><html><body><script>alert(1)</script></body></html>';
@@ -246,7 +269,7 @@ test('every node serves the same file', async () => {
   }
 });
 
-test('a deleted message takes its files; the sweep deletes the bytes', async () => {
+test('a deleted message takes its files; the sweep deletes their bytes and those of an orphan upload', async () => {
   const own = await startServer({ args: ['--files-sweep-seconds', '1', '--files-grace-seconds', '0'], single: true });
   try {
     const w = await world(own.url);
@@ -262,6 +285,16 @@ test('a deleted message takes its files; the sweep deletes the bytes', async () 
     assert.equal(del.status, 200, del.text);
     assert.equal((await download(url, w.owner.token)).status, 404);
     await eventually(() => !fs.existsSync(where), 10000, 'the bytes are deleted');
+    // A file stored for a message that was then refused belongs to nothing: collected too.
+    const orphan = Buffer.from(`órfão ${Date.now()}`);
+    const refused = await upload(own.url, 'POST', w.botUrl, w.info.botToken,
+      { embeds: [{ image: { url: 'attachment://outro.png' } }] }, [{ name: 'o.txt', data: orphan }]);
+    assert.equal(refused.status, 400);
+    if (!POSTGRES) {
+      const sha = require('node:crypto').createHash('sha256').update(orphan).digest('hex');
+      const left = path.join(own.dir, 'files', 'blobs', sha.slice(0, 2), sha);
+      await eventually(() => !fs.existsSync(left), 10000, 'the orphan is deleted');
+    }
   } finally {
     await own.stop();
   }
@@ -304,6 +337,19 @@ test('a stalled upload is cut and leaves no file', async () => {
     });
     assert.match(closed, /^HTTP\/1\.1 408 /);
     await eventually(() => fs.readdirSync(spool).length === 0, 10000, 'the partial file is deleted');
+  } finally {
+    await own.stop();
+  }
+});
+
+test('uploads arriving at once have a budget: past it 503 before the body is read', async () => {
+  const own = await startServer({ args: ['--upload-budget-mb', '2'] });
+  try {
+    const w = await world(own.url);
+    const big = await upload(own.url, 'POST', w.url, w.members[0].token, {}, [{ name: 'b.bin', data: Buffer.alloc(3 * 1000 * 1000, 3) }]);
+    assert.equal(big.status, 503);
+    const fits = await upload(own.url, 'POST', w.url, w.members[0].token, {}, [{ name: 'a.bin', data: Buffer.alloc(1000 * 1000, 4) }]);
+    assert.equal(fits.status, 200, fits.text);
   } finally {
     await own.stop();
   }

@@ -1,8 +1,8 @@
 /*
- * libFuzzer driver for the multipart/form-data parser and the metadata strippers: the first
+ * libFuzzer driver for the multipart/form-data parser and what reads files' bytes: the first
  * byte splits the input into pieces of that size (a body arrives in any pieces), the parser's
  * callbacks check that parts open, carry data and close in order; the same bytes then go
- * through the JPEG and PNG strippers.
+ * through the JPEG and PNG strippers and the video size reader.
  */
 #include <assert.h>
 #include <stdint.h>
@@ -10,6 +10,7 @@
 
 #include "http/multipart.h"
 #include "media/strip.h"
+#include "media/video.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -60,6 +61,16 @@ static ssize_t mem_read(void *ctx, void *buf, size_t n)
     return (ssize_t)k;
 }
 
+static ssize_t mem_pread(void *ctx, void *buf, size_t n, uint64_t off)
+{
+    struct mem *m = ctx;
+    if (off >= m->len)
+        return 0;
+    size_t k = m->len - off < n ? m->len - off : n;
+    memcpy(buf, m->p + off, k);
+    return (ssize_t)k;
+}
+
 static int mem_write(void *ctx, const void *buf, size_t n)
 {
     (void)ctx;
@@ -90,5 +101,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     media_strip_jpeg(&io);
     m.pos = 0;
     media_strip_png(&io);
+    struct media_source src = {mem_pread, size, &m};
+    int w, h;
+    if (media_video_size(&src, &w, &h) == 0)
+        assert(w > 0 && h > 0 && w <= 65535 && h <= 65535);
     return 0;
 }

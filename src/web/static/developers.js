@@ -377,3 +377,6 @@ async function main() {
 }
 
 main().catch((e) => showError($('#page-error'), e));
+
+// The examples speak of this site.
+for (const node of document.querySelectorAll('.site-origin')) node.textContent = location.origin;
