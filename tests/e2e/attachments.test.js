@@ -213,6 +213,17 @@ test('a bot edit keeps attachments by ID, drops the others and adds new files', 
   assert.match(wrong.body.error, /^attachments\[0\]\.id: /);
 });
 
+test('attachment:// in Components V2: a media gallery and a file component point at the files sent', async () => {
+  const w = await world();
+  const r = await upload(srv.url, 'POST', w.botUrl, w.info.botToken,
+    { flags: 32768, components: [{ type: 12, items: [{ media: { url: 'attachment://note.png' } }] }, { type: 13, file: { url: 'attachment://dados.csv' } }] },
+    [{ name: 'note.png', data: PNG }, { name: 'dados.csv', data: Buffer.from('a,b\n1,2\n') }]);
+  assert.equal(r.status, 200, r.text);
+  const [png, csv] = r.body.message.attachments;
+  assert.equal(r.body.message.components[0].items[0].media.url, png.url);
+  assert.equal(r.body.message.components[1].file.url, csv.url);
+});
+
 test('attachment:// naming no file sent is refused; so are eleven files', async () => {
   const w = await world();
   const r = await upload(srv.url, 'POST', w.botUrl, w.info.botToken,

@@ -1492,6 +1492,7 @@ test('files: an image pasted, its progress, shown on the other page and opened i
   const card = '#messages .attachment-card a.name';
   await b.waitForSelector(card);
   assert.equal(await b.textContent(card), 'notas.pdf');
+  await shoot(b, 'chat-file-card');
   const href = await b.getAttribute(card, 'href');
   const got = await b.evaluate(async (u) => { const r = await fetch(u); return { status: r.status, disposition: r.headers.get('content-disposition') }; }, href);
   assert.equal(got.status, 200);
