@@ -266,11 +266,13 @@ json_t *api__message_edit(struct api_call *c, const struct place *p, const char 
         }
         json_decref(again);
     }
-    if (!w->text_only &&
+    /* A person's edit keeps or removes files (by `attachments`) but adds none, as on Discord. */
+    int files_read = !w->text_only || json_object_get(body, "attachments");
+    if (files_read &&
         (api__files_take(c, p->sid, mid, json_object_get(old, "attachments"), body, &f) ||
          api__files_resolve(c, &f, embeds, components)))
         goto out;
-    size_t nfiles = w->text_only ? json_array_size(json_object_get(old, "attachments")) : f.n;
+    size_t nfiles = files_read ? f.n : json_array_size(json_object_get(old, "attachments"));
     if (api__draft_check(c, content, embeds, components, d.flags, nfiles))
         goto out;
     if (f.changed && f.n && !(files = api__files_json(&f))) {

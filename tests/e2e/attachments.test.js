@@ -224,6 +224,23 @@ test('attachment:// in Components V2: a media gallery and a file component point
   assert.equal(r.body.message.components[1].file.url, csv.url);
 });
 
+test("a person's edit takes files out of their message, but adds none", async () => {
+  const w = await world();
+  const sent = await upload(srv.url, 'POST', w.url, w.members[0].token, { content: 'dois' },
+    [{ name: 'a.txt', data: Buffer.from('a') }, { name: 'b.txt', data: Buffer.from('b') }]);
+  assert.equal(sent.status, 200, sent.text);
+  const [a, b] = sent.body.message.attachments;
+  const url = `${w.url}/${sent.body.message.id}`;
+  const text = await api(srv.url, 'PATCH', url, { token: w.members[0].token, body: { content: 'ainda dois' } });
+  assert.deepEqual(text.body.message.attachments.map((x) => x.id), [a.id, b.id]);
+  const one = await api(srv.url, 'PATCH', url, { token: w.members[0].token, body: { content: 'um', attachments: [{ id: b.id }] } });
+  assert.equal(one.status, 200, one.text);
+  assert.deepEqual(one.body.message.attachments.map((x) => x.id), [b.id]);
+  assert.equal((await download(a.url, w.owner.token)).status, 404);
+  const added = await upload(srv.url, 'PATCH', url, w.members[0].token, { content: 'três' }, [{ name: 'c.txt', data: Buffer.from('c') }]);
+  assert.equal(added.status, 400, 'a person\'s edit takes JSON only');
+});
+
 test('attachment:// naming no file sent is refused; so are eleven files', async () => {
   const w = await world();
   const r = await upload(srv.url, 'POST', w.botUrl, w.info.botToken,

@@ -99,9 +99,20 @@ function startEdit(m) {
   if (!li || li.querySelector('.edit')) return;
   const field = el('textarea', { class: 'edit', rows: '2', maxlength: '4000', 'aria-label': 'Novo texto da mensagem' });
   field.value = m.content;
+  // Its files can be taken out (not added), as on Discord.
+  const kept = new Set((m.attachments || []).map((a) => a.id));
+  const files = el('ul', { class: 'edit-files' });
+  for (const a of chat.dm ? [] : m.attachments || []) {
+    const chip = el('li', {}, el('span', { text: a.filename }));
+    chip.append(el('button', { type: 'button', class: 'link-button', text: '✕', 'aria-label': `Tirar ${a.filename} da mensagem`,
+                               onclick: () => { kept.delete(a.id); chip.remove(); } }));
+    files.append(chip);
+  }
   const save = async () => {
+    const body = { content: field.value.trim() };
+    if (kept.size !== (m.attachments || []).length) body.attachments = [...kept].map((id) => ({ id }));
     try {
-      showMessage((await api('PATCH', `${messagesPath()}/${m.id}`, { content: field.value.trim() })).message);
+      showMessage((await api('PATCH', `${messagesPath()}/${m.id}`, body)).message);
       $('#text').focus();
     } catch (e) {
       showError($('#send-error'), e);
@@ -112,7 +123,7 @@ function startEdit(m) {
     if (e.key === 'Escape') { showMessage(m); $('#text').focus(); }
   });
   const content = li.querySelector('.content');
-  const form = el('div', { class: 'edit-box' }, field,
+  const form = el('div', { class: 'edit-box' }, field, files.firstChild ? files : '',
                   el('small', { class: 'muted', text: 'Enter salva · Esc cancela' }));
   if (content) content.replaceWith(form);
   else li.querySelector('.head').after(form);
