@@ -328,8 +328,8 @@ test('a deleted message takes its files; the sweep deletes their bytes and those
   }
 });
 
-test('the server quota refuses with a clear error', async () => {
-  const own = await startServer({ args: ['--server-quota-mb', '1'] });
+test('the server quota refuses with a clear error; uploads per account have a limit', async () => {
+  const own = await startServer({ args: ['--server-quota-mb', '1', '--uploads-per-minute', '3'] });
   try {
     const w = await world(own.url);
     const part = Buffer.alloc(600 * 1000, 1);
@@ -339,6 +339,13 @@ test('the server quota refuses with a clear error', async () => {
     assert.equal(second.status, 413);
     assert.equal(second.body.quotaExceeded, true);
     assert.match(second.body.error, /cota de arquivos deste servidor/);
+    const third = await upload(own.url, 'POST', w.url, w.members[0].token, {}, [{ name: 'c.bin', data: Buffer.alloc(1000, 2) }]);
+    assert.equal(third.status, 200, third.text);
+    const fourth = await upload(own.url, 'POST', w.url, w.members[0].token, {}, [{ name: 'd.bin', data: Buffer.alloc(1000, 3) }]);
+    assert.equal(fourth.status, 429);
+    assert.ok(fourth.body.retryAfterMs > 0);
+    // Text goes on: the limit is the files'.
+    assert.equal((await api(own.url, 'POST', w.url, { token: w.members[0].token, body: { content: 'ainda falo' } })).status, 200);
   } finally {
     await own.stop();
   }
