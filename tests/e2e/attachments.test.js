@@ -389,3 +389,26 @@ test('uploads arriving at once have a budget: past it 503 before the body is rea
     await own.stop();
   }
 });
+
+test('the first upload after a restart: its credential is looked up before the body is read, small or large', async () => {
+  const own = await startServer({ single: true });
+  try {
+    const w = await world(own.url);
+    await own.stop();
+    const again = await startServer({ dir: own.dir, single: true }); // the session is in the database only
+    try {
+      const small = await upload(again.url, 'POST', w.url, w.members[0].token, { content: 'pequeno' }, [{ name: 's.txt', data: Buffer.from('s') }]);
+      assert.equal(small.status, 200, small.text);
+      const large = await upload(again.url, 'POST', w.url, w.owner.token, { content: 'grande' }, [{ name: 'l.bin', data: Buffer.alloc(3 * 1000 * 1000, 5) }]);
+      assert.equal(large.status, 200, large.text);
+      assert.equal(large.body.message.attachments[0].size, 3 * 1000 * 1000);
+      // A credential that turns out unknown sends nothing: 413 for its small limit, not a file.
+      const unknown = await upload(again.url, 'POST', w.url, 'inventado', {}, [{ name: 'x.bin', data: Buffer.alloc(2 * 1000 * 1000, 6) }]);
+      assert.equal(unknown.status, 413);
+      assert.equal(fs.readdirSync(path.join(again.dir, 'files', 'spool')).length, 0);
+    } finally { await again.stop(); }
+  } catch (e) {
+    await own.stop().catch(() => {});
+    throw e;
+  }
+});
