@@ -27,6 +27,7 @@ static const struct {
     {"/oauth2/authorize", "authorize.html"},
     {"/developers", "developers.html"},
     {"/app", "app.html"},
+    {"/docs", "docs.html"},
 };
 
 static const char *content_type(const char *name)

@@ -1502,3 +1502,28 @@ test('files: an image pasted, its progress, shown on the other page and opened i
   await a.context().close();
   await b.context().close();
 });
+
+test('the API reference as a page: /docs renders docs/api.md with its contents, and fits a phone', async () => {
+  const context = await browser.newContext({ viewport: DESKTOP });
+  const page = await context.newPage();
+  const problems = [];
+  page.on('pageerror', (e) => problems.push(e.message));
+  await page.goto(`${srv.url}/docs`);
+  await page.waitForSelector('#toc a[href="#attachments"]');
+  const md = fs.readFileSync(path.join(__dirname, '..', '..', 'docs', 'api.md'), 'utf8');
+  const sections = md.split('\n').filter((l) => /^#{2,3} /.test(l)).length;
+  assert.equal(await page.$$eval('#toc a', (a) => a.length), sections, 'every ## and ### heading in the contents');
+  assert.ok(await page.$$eval('.docs-body table', (t) => t.length) >= 10);
+  assert.ok(await page.$$eval('.docs-body pre code', (c) => c.length) >= 10);
+  // Nothing in the document runs: its text is text.
+  assert.equal(await page.$$eval('.docs-body script, .docs-body img', (n) => n.length), 0);
+  await page.click('#toc a[href="#attachments"]');
+  await page.waitForFunction(() => location.hash === '#attachments' && document.getElementById('attachments').getBoundingClientRect().top < 100);
+  // The page is long: the screen's view of it, not all of it.
+  await page.screenshot({ path: path.join(SHOTS, 'docs-1280.png') });
+  await page.setViewportSize(PHONE);
+  await page.screenshot({ path: path.join(SHOTS, 'docs-390.png') });
+  assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), PHONE.width, 'no sideways scrolling on a phone');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
