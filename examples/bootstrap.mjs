@@ -6,16 +6,18 @@
 // Signs in (or, with --register, creates the account), creates an application with its bot,
 // turns on the intents messages.read and interactions.receive, registers a redirect URI,
 // creates a server and installs the bot there through the consent flow, exactly as the consent
-// page does it for a person who clicks "Autorizar". Prints shell assignments on stdout
-// (PRACA_URL, PRACA_BOT_TOKEN, …) and what it did, with the consent link, on stderr.
-// PRACA_URL defaults to http://127.0.0.1:8080.
+// page does it for a person who clicks "Autorizar". Run again, it reuses the application and
+// the server it made (the bot gets a new token, since the old one was shown only once).
+// Prints shell assignments on stdout (PRACA_URL, PRACA_BOT_TOKEN, …) and what it did, with the
+// consent link, on stderr. PRACA_URL defaults to http://127.0.0.1:8080; point it at another
+// praca with PRACA_URL=https://praca.example.
 
 const base = process.env.PRACA_URL || 'http://127.0.0.1:8080';
 const username = process.env.PRACA_USERNAME;
 const password = process.env.PRACA_PASSWORD;
 const appName = process.env.PRACA_APP_NAME || 'Meu primeiro bot';
-// Where the browser goes after someone installs the bot: the developer portal, unless you have a page.
-const redirectUri = process.env.PRACA_REDIRECT_URI || `${base}/developers`;
+// Where the browser goes after someone installs the bot: back to the chat, unless you have a page.
+const redirectUri = process.env.PRACA_REDIRECT_URI || `${base}/app`;
 // VER_CANAL | ENVIAR_MENSAGENS | ADICIONAR_REACOES | USAR_COMANDOS (docs/api.md, "Permissions").
 const permissions = (1 << 8) | (1 << 9) | (1 << 12) | (1 << 16);
 
@@ -29,6 +31,9 @@ async function call(method, path, body, token) {
     method,
     headers: { 'content-type': 'application/json', ...(token && { authorization: `Bearer ${token}` }) },
     body: body === undefined ? undefined : JSON.stringify(body),
+  }).catch((err) => {
+    const why = err.cause?.code || err.cause?.errors?.[0]?.code || err.cause?.message || err.message;
+    throw new Error(`cannot reach ${base} (${why}); is praca running there? Set PRACA_URL to its address`);
   });
   const data = await res.json().catch(() => ({}));
   if (!res.ok) throw Object.assign(new Error(`${method} ${path}: ${res.status} ${data.error || ''}`.trim()), { data });
@@ -50,11 +55,23 @@ async function signIn() {
 
 try {
   const token = await signIn();
-  const { application } = await call('POST', '/api/applications', { name: appName, description: 'Responde !ping e /dado.' }, token);
-  const bot = await call('POST', `/api/applications/${application.id}/bot`, undefined, token);
+  // A second run takes what the first made: the application by its name, the server by its.
+  const { applications } = await call('GET', '/api/applications', undefined, token);
+  const existing = applications.find((a) => a.name === appName);
+  const { application } = existing ? { application: existing }
+    : await call('POST', '/api/applications', { name: appName, description: 'Responde !ping e /dado.' }, token);
+  const bot = application.hasBot
+    ? { ...(await call('POST', `/api/applications/${application.id}/bot/token/rotate`, undefined, token)), botUsername: application.botUsername }
+    : await call('POST', `/api/applications/${application.id}/bot`, undefined, token);
   await call('PUT', `/api/applications/${application.id}/intents`, { intents: ['messages.read', 'interactions.receive'] }, token);
-  await call('PUT', `/api/applications/${application.id}/oauth/redirect-uris`, { redirectUris: [redirectUri] }, token);
-  const { server, channels } = await call('POST', '/api/servers', { name: `Servidor de ${username}` }, token);
+  const redirectUris = [...new Set([...(application.redirectUris || []), redirectUri])].slice(-10);
+  await call('PUT', `/api/applications/${application.id}/oauth/redirect-uris`, { redirectUris }, token);
+  const serverName = `Servidor de ${username}`;
+  const { user: me } = await call('GET', '/api/users/@me', undefined, token);
+  const { servers } = await call('GET', '/api/servers', undefined, token);
+  const mine = servers.find((s) => s.name === serverName && s.ownerId === me.id);
+  const { server, channels } = mine ? await call('GET', `/api/servers/${mine.id}`, undefined, token)
+    : await call('POST', '/api/servers', { name: serverName }, token);
 
   const query = new URLSearchParams({ client_id: application.clientId, redirect_uri: redirectUri, permissions: String(permissions) });
   const consent = `${base}/oauth2/authorize?${query}`;
@@ -67,8 +84,8 @@ try {
   console.log(`PRACA_APP_ID=${application.id}`);
   console.log(`PRACA_SERVER_ID=${server.id}`);
   console.log(`PRACA_CHANNEL_ID=${text.id}`);
-  console.error(`Application "${application.name}" (${application.id}) with bot @${bot.botUsername}.`);
-  console.error(`Installed in "${server.name}" through the consent link:\n  ${consent}`);
+  console.error(`${existing ? 'Reused' : 'Created'} application "${application.name}" (${application.id}) with bot @${bot.botUsername}.`);
+  console.error(`Installed in "${server.name}" (${mine ? 'again, ' : ''}through the consent link):\n  ${consent}`);
   console.error('Send that link to the admin of any other server to install the bot there too.');
   console.error(`The bot token was printed once; keep it secret. Channel #${text.name} is ${text.id}.`);
 } catch (err) {

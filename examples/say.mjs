@@ -68,5 +68,8 @@ try {
   for (const m of found) console.log(`bot: ${m.content}`);
 } catch (err) {
   console.error(`say: ${err.message}`);
-  process.exit(1);
+  process.exitCode = 1;
+} finally {
+  // Each run signs in: its session goes with it, instead of piling up on the account.
+  if (token) await call('POST', '/api/auth/logout').catch(() => {});
 }

@@ -7,7 +7,7 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 const { spawn } = require('node:child_process');
-const { startServer, api, uniqueName, gatewayConnect } = require('./helpers');
+const { startServer, api, uniqueName, gatewayConnect, freePort } = require('./helpers');
 
 const EXAMPLES = path.join(__dirname, '..', '..', 'examples');
 const README = path.join(__dirname, '..', '..', 'README.md');
@@ -88,6 +88,28 @@ test('bootstrap.mjs: an application, its bot, intents and an install in a new se
   const servers = await api(srv.url, 'GET', '/api/bot/servers', { token: w.env.PRACA_BOT_TOKEN });
   assert.deepEqual(servers.body.servers.map((s) => [s.id, s.grantedPermissions]), [[w.env.PRACA_SERVER_ID, 256 | 512 | 4096 | 65536]]);
 
+  // The admin who installs it lands back in the chat.
+  assert.equal(q.get('redirect_uri'), `${srv.url}/app`);
+
+  // Run again: the same application and server, a new token, nothing duplicated.
+  const again = run(process.execPath, ['bootstrap.mjs'], { PRACA_URL: srv.url, PRACA_USERNAME: w.username, PRACA_PASSWORD: w.password });
+  assert.equal(await again.exited, 0, again.err());
+  const env2 = Object.fromEntries(again.out().trim().split('\n').map((l) => l.split(/=(.*)/s).slice(0, 2)));
+  assert.equal(env2.PRACA_APP_ID, w.env.PRACA_APP_ID);
+  assert.equal(env2.PRACA_SERVER_ID, w.env.PRACA_SERVER_ID);
+  assert.equal(env2.PRACA_CHANNEL_ID, w.env.PRACA_CHANNEL_ID);
+  assert.notEqual(env2.PRACA_BOT_TOKEN, w.env.PRACA_BOT_TOKEN);
+  assert.match(again.err(), /^Reused application/);
+  assert.equal((await api(srv.url, 'GET', '/api/bot/@me', { token: env2.PRACA_BOT_TOKEN })).status, 200);
+  assert.equal((await api(srv.url, 'GET', '/api/applications', { token: w.person })).body.applications.length, 1);
+  assert.equal((await api(srv.url, 'GET', '/api/servers', { token: w.person })).body.servers.length, 1);
+
+  // A praca that is not there is named.
+  const closed = await freePort();
+  const nowhere = run(process.execPath, ['bootstrap.mjs'], { PRACA_URL: `http://127.0.0.1:${closed}`, PRACA_USERNAME: w.username, PRACA_PASSWORD: w.password });
+  assert.equal(await nowhere.exited, 1);
+  assert.equal(nowhere.err(), `bootstrap: cannot reach http://127.0.0.1:${closed} (ECONNREFUSED); is praca running there? Set PRACA_URL to its address\n`);
+
   const wrong = run(process.execPath, ['bootstrap.mjs'], { PRACA_URL: srv.url, PRACA_USERNAME: uniqueName('no'), PRACA_PASSWORD: 'errada errada' });
   assert.equal(await wrong.exited, 1);
   assert.match(wrong.err(), /^bootstrap: POST \/api\/auth\/login: 401 Usuário ou senha incorretos/);
@@ -154,6 +176,8 @@ test('bot.mjs: !ping, /dado with options, a button that edits, a button that ope
   const alone = run(process.execPath, ['say.mjs', '!ping'], as);
   assert.equal(await alone.exited, 1);
   assert.match(alone.err(), /no answer within 5 s: is the bot running\?/);
+  // Each of the four runs signed out the session it signed in with.
+  assert.ok((srv.stderr.match(/method=POST route=\/api\/auth\/logout status=200/g) || []).length >= 4, 'say.mjs signs out');
 });
 
 test('bot.py (python-socketio): the same bot in Python', async () => {

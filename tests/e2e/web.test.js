@@ -175,6 +175,12 @@ test('portal: create an account, an application and its bot in sections; confirm
   await page.waitForSelector('#intents-saved:not([hidden])');
   await tab(page, 'oauth2');
   await page.fill('#redirects', `${REDIRECT}\nhttps://bot.example/outro`);
+  // A bot without a website of its own: one click offers the chat as where the admin lands.
+  assert.equal(await page.textContent('#redirect-hint code'), `${srv.url}/app`);
+  await page.click('#redirect-app');
+  await page.click('#redirect-app'); // not twice
+  assert.equal(await page.inputValue('#redirects'), `${REDIRECT}\nhttps://bot.example/outro\n${srv.url}/app`);
+  await page.fill('#redirects', `${REDIRECT}\nhttps://bot.example/outro`);
   await page.uncheck('#public');
   await page.click('#oauth button[type=submit]');
   await page.waitForSelector('#oauth-saved:not([hidden])');

@@ -378,5 +378,12 @@ async function main() {
 
 main().catch((e) => showError($('#page-error'), e));
 
-// The examples speak of this site.
+// The examples speak of this site; a bot with no website sends the installing admin to the chat.
 for (const node of document.querySelectorAll('.site-origin')) node.textContent = location.origin;
+for (const node of document.querySelectorAll('.site-app')) node.textContent = `${location.origin}/app`;
+$('#redirect-app').addEventListener('click', () => {
+  const field = $('#redirects');
+  const lines = field.value.split('\n').map((s) => s.trim()).filter(Boolean);
+  if (!lines.includes(`${location.origin}/app`)) field.value = [...lines, `${location.origin}/app`].join('\n');
+  field.focus();
+});
