@@ -138,6 +138,7 @@ extern const struct api_route api_command_routes[];
 extern const struct api_route api_interaction_routes[];
 extern const struct api_route api_message_routes[];
 extern const struct api_route api_attachment_routes[];
+extern const struct api_route api_interaction_followup_routes[];
 extern const struct api_route api_thread_routes[];
 extern const struct api_route api_voice_routes[];
 

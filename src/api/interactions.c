@@ -15,8 +15,10 @@
 #include "api/events.h"
 #include "api/messages.h"
 #include "core/clock.h"
+#include "core/crypto.h"
 #include "domain/interaction_rules.h"
 #include "domain/intents.h"
+#include "domain/message_rules.h"
 #include "domain/permissions.h"
 #include "store/apps.h"
 #include "store/commands.h"
@@ -231,10 +233,16 @@ static void invoke(struct api_call *c)
         api__internal(c);
         goto out;
     }
-    char id[UUID_LEN + 1];
+    char id[UUID_LEN + 1], token[CRYPTO_TOKEN_LEN + 1], token_hash[CRYPTO_SHA256_HEX + 1];
     uuid_v7(id);
+    /* The interaction's own credential: it answers later through /api/interactions/:id/:token,
+     * for 15 minutes, without the bot's token. Only its hash is kept. */
+    crypto_token(token);
+    crypto_sha256_hex(token, strlen(token), token_hash);
     int64_t now = clock_now_ms();
     json_t *payload = interaction_payload(id, &p, &inv, user, now);
+    char *kept = jsonout_dump(payload, NULL); /* the row keeps it without the token */
+    json_object_set_new(payload, "token", json_string(token));
     char *text = jsonout_dump(payload, NULL);
     struct store_new_interaction row = {.id = id,
                                         .application_id = inv.app_id,
@@ -244,11 +252,12 @@ static void invoke(struct api_call *c)
                                         .type = inv.type,
                                         .command_name = inv.command_name,
                                         .message_id = inv.message_id,
-                                        .payload = text,
+                                        .payload = kept,
+                                        .token_hash = token_hash,
                                         .open_modal_of = inv.open_modal_of,
                                         .now = now};
     /* Gateway mode: the interaction and its INTERACTION_CREATE commit together. */
-    if (!text)
+    if (!text || !kept)
         rc = -1;
     else if (url)
         rc = store_interaction_insert(c->svc->writer, &row);
@@ -262,6 +271,7 @@ static void invoke(struct api_call *c)
     else if (!c->answered)
         api__reply(c, 202, json_pack("{ss}", "interactionId", id));
     free(text);
+    free(kept);
     json_decref(payload);
 out:
     json_decref(endpoint);
@@ -271,17 +281,24 @@ out:
 
 /* ---- the answer ---- */
 
-/* Claims the interaction just before the answer is written: once, within 15 minutes. */
+/* Claims the interaction just before the answer is written: once, within 15 minutes, saying
+ * what the answer is (deferred, ephemeral, the message it is on). */
 struct claim {
     const char *id;
     const char *modal_custom_id;
+    int deferred, ephemeral;
+    const char *response_message_id;
 };
 
 static int claim(struct api_call *c, void *arg)
 {
     struct claim *cl = arg;
-    struct store_interaction_answer a = {
-        .id = cl->id, .modal_custom_id = cl->modal_custom_id, .now = clock_now_ms()};
+    struct store_interaction_answer a = {.id = cl->id,
+                                         .modal_custom_id = cl->modal_custom_id,
+                                         .deferred = cl->deferred,
+                                         .ephemeral = cl->ephemeral,
+                                         .response_message_id = cl->response_message_id,
+                                         .now = clock_now_ms()};
     int rc = store_interaction_answer(c->svc->writer, &a);
     return api__store_answer(
         c, rc, &(struct api_store_words){.taken = "Interação já respondida ou expirada"});
@@ -296,18 +313,25 @@ static int no_files_if(struct api_call *c, int ephemeral, const struct api_files
     return -1;
 }
 
+/* A message answer. A defer is one too: an empty message flagged LOADING (the page shows the bot
+ * thinking), which the bot replaces later through the interaction's token. */
 static void respond_message(struct api_call *c, const struct store_interaction *it,
-                            const struct place *p, json_t *data)
+                            const struct place *p, json_t *data, int defer)
 {
     int ephemeral = 0;
-    struct draft d;
-    if (api__in_bool(c, data, "ephemeral", 0, &ephemeral) < 0 || api__draft_read(c, data, 1, 0, &d))
+    struct draft d = {0};
+    if (api__in_bool(c, data, "ephemeral", 0, &ephemeral) < 0)
         return;
-    struct api_files f;
-    if (api__files_take(c, p->sid, NULL, NULL, NULL, &f) == 0 && !no_files_if(c, ephemeral, &f) &&
-        !api__files_resolve(c, &f, d.embeds, d.components) &&
-        !api__draft_check(c, d.content, d.embeds, d.components, d.flags, f.n)) {
-        struct claim cl = {it->id, NULL};
+    if (defer)
+        d.flags = MSG_FLAG_LOADING;
+    else if (api__draft_read(c, data, 1, 0, &d))
+        return;
+    struct api_files f = {0};
+    if (defer ||
+        (api__files_take(c, p->sid, NULL, NULL, NULL, &f) == 0 && !no_files_if(c, ephemeral, &f) &&
+         !api__files_resolve(c, &f, d.embeds, d.components) &&
+         !api__draft_check(c, d.content, d.embeds, d.components, d.flags, f.n))) {
+        struct claim cl = {it->id, NULL, defer, ephemeral, NULL};
         struct message_write w = {.application_id = it->application_id,
                                   .command_name = it->command_name[0] ? it->command_name : NULL,
                                   .command_invoker_id = it->user_id,
@@ -321,7 +345,11 @@ static void respond_message(struct api_call *c, const struct store_interaction *
         if (text && !m)
             api__internal(c);
         free(text);
-        if (m) {
+        const char *mid = m ? json_string_value(json_object_get(m, "id")) : NULL;
+        if (mid && store_interaction_set_response(c->svc->writer, it->id, mid, 0) < 0) {
+            json_decref(m);
+            api__internal(c);
+        } else if (m) {
             api__event_to_user(c, "MESSAGE_CREATE", it->user_id, json_incref(m));
             api__reply(c, 200, json_pack("{so}", "message", m));
         }
@@ -340,7 +368,7 @@ static void respond_update(struct api_call *c, const struct store_interaction *i
     struct store_message_ref ref;
     if (api__place_message_at(c, p, it->message_id, &ref))
         return;
-    struct claim cl = {it->id, NULL};
+    struct claim cl = {it->id, NULL, 0, 0, it->message_id};
     struct message_write w = {.gate = claim, .gate_arg = &cl};
     json_t *m = api__message_edit(c, p, it->message_id, data, &w);
     if (m) {
@@ -361,7 +389,7 @@ static void respond_modal(struct api_call *c, const struct store_interaction *it
         rule_answer(c, &err);
         return;
     }
-    struct claim cl = {it->id, json_string_value(json_object_get(modal, "customId"))};
+    struct claim cl = {it->id, json_string_value(json_object_get(modal, "customId")), 0, 0, NULL};
     if (claim(c, &cl)) {
         json_decref(modal);
         return;
@@ -373,6 +401,22 @@ static void respond_modal(struct api_call *c, const struct store_interaction *it
     api__event_to_user(c, "INTERACTION_MODAL", it->user_id, ev);
     api__reply(c, 200, json_pack("{so}", "modal", modal));
 }
+
+/* A component's answer "later", with no visible change: the bot edits the component's message
+ * through the interaction's token when it is ready. */
+static void respond_defer_update(struct api_call *c, const struct store_interaction *it)
+{
+    if (strcmp(it->type, "component") != 0) {
+        api__bad(c, "type", "deferUpdate só responde a interações de componente");
+        return;
+    }
+    struct claim cl = {it->id, NULL, 1, 0, it->message_id};
+    if (!claim(c, &cl))
+        api__reply(c, 200, json_pack("{sb}", "deferred", 1));
+}
+
+static void respond_typed(struct api_call *c, const struct store_interaction *it, const char *type,
+                          json_t *data);
 
 /* Applies the answer {type, data} of the caller's application to interaction id. */
 static void respond_with(struct api_call *c, const char *id, json_t *body)
@@ -390,30 +434,45 @@ static void respond_with(struct api_call *c, const char *id, json_t *body)
     const char *type;
     if (api__in_str(c, body, "type", 1, 16, API_IN_REQUIRED, &type) < 0)
         return;
+    int defer = !strcmp(type, "defer"), defer_update = !strcmp(type, "deferUpdate");
     json_t *data = json_object_get(body, "data");
+    json_t *none = (defer || defer_update) && !data ? json_object() : NULL;
+    if (none)
+        data = none; /* a defer needs no data */
     if (!json_is_object(data)) {
         api__bad(c, "data", "deve ser um objeto");
         return;
     }
-    if (it.answered || clock_now_ms() - it.created_at >= INTERACTION_TTL_MS) {
+    respond_typed(c, &it, type, data);
+    json_decref(none);
+}
+
+static void respond_typed(struct api_call *c, const struct store_interaction *it, const char *type,
+                          json_t *data)
+{
+    if (it->answered || clock_now_ms() - it->created_at >= INTERACTION_TTL_MS) {
         api__error(c, 409, "Interação já respondida ou expirada");
         return;
     }
     if (!strcmp(type, "modal")) {
-        respond_modal(c, &it, data);
+        respond_modal(c, it, data);
         return;
     }
-    if (strcmp(type, "message") && strcmp(type, "update")) {
-        api__bad(c, "type", "deve ser message, update ou modal");
+    if (!strcmp(type, "deferUpdate")) {
+        respond_defer_update(c, it);
+        return;
+    }
+    if (strcmp(type, "message") && strcmp(type, "update") && strcmp(type, "defer")) {
+        api__bad(c, "type", "deve ser message, update, modal, defer ou deferUpdate");
         return;
     }
     struct place p;
-    if (api__place_at(c, it.server_id, it.channel_id, &p))
+    if (api__place_at(c, it->server_id, it->channel_id, &p))
         return;
-    if (!strcmp(type, "message"))
-        respond_message(c, &it, &p, data);
+    if (!strcmp(type, "update"))
+        respond_update(c, it, &p, data);
     else
-        respond_update(c, &it, &p, data);
+        respond_message(c, it, &p, data, !strcmp(type, "defer"));
     api__place_cleanup(&p);
 }
 

@@ -15,7 +15,8 @@
 #define MSG_EMBED_TOTAL_MAX    6000
 #define MSG_COMPONENTS_MAX     40
 #define MSG_FLAG_COMPONENTS_V2 32768
-#define MSG_FLAG_EPHEMERAL     64 /* an interaction reply shown to its invoker only */
+#define MSG_FLAG_EPHEMERAL     64  /* an interaction reply shown to its invoker only */
+#define MSG_FLAG_LOADING       128 /* an interaction deferred: its answer is on its way */
 
 /* embeds: a JSON array. Returns a new array, or NULL with err set. */
 json_t *rule_message_clean_embeds(json_t *embeds, struct rule_error *err);

@@ -16,8 +16,8 @@ int store_interaction_insert_at(struct store *db, struct store_new_interaction *
         "   ORDER BY answered_at DESC LIMIT 1)";
     static const char *SQL_INSERT =
         "INSERT INTO interactions (id, application_id, server_id, channel_id, user_id, type,"
-        " command_name, message_id, payload, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8,"
-        " $9, $10)";
+        " command_name, message_id, payload, created_at, token_hash) VALUES ($1, $2, $3, $4, $5,"
+        " $6, $7, $8, $9, $10, $11)";
     int rc;
     if (in->open_modal_of) {
         rc = store__exec(db, SQL_USE_MODAL,
@@ -32,7 +32,7 @@ int store_interaction_insert_at(struct store *db, struct store_new_interaction *
                        SV_ARGS(SV_STR(in->id), SV_STR(in->application_id), SV_STR(in->server_id),
                                SV_STR(in->channel_id), SV_STR(in->user_id), SV_STR(in->type),
                                SV_STR(in->command_name), SV_STR(in->message_id),
-                               SV_STR(in->payload), SV_INT(in->now)));
+                               SV_STR(in->payload), SV_INT(in->now), SV_STR(in->token_hash)));
 }
 
 static int interaction_insert_job(struct store *db, void *arg)
@@ -49,7 +49,9 @@ int store_interaction_find(struct store *db, const char *id, struct store_intera
 {
     static const char *SQL =
         "SELECT id, application_id, server_id, channel_id, user_id, message_id, type,"
-        " command_name, created_at, answered_at IS NOT NULL FROM interactions WHERE id = $1";
+        " command_name, created_at, answered_at IS NOT NULL, deferred, ephemeral,"
+        " COALESCE(response_message_id, ''), COALESCE(token_hash, ''), followups"
+        " FROM interactions WHERE id = $1";
     memset(out, 0, sizeof *out);
     int found;
     struct store_stmt *st = store__row(db, SQL, id, &found);
@@ -64,6 +66,11 @@ int store_interaction_find(struct store *db, const char *id, struct store_intera
         store__text_copy(st, 7, out->command_name, sizeof out->command_name);
         out->created_at = store__int(st, 8);
         out->answered = (int)store__int(st, 9);
+        out->deferred = (int)store__int(st, 10);
+        out->ephemeral = (int)store__int(st, 11);
+        store__text_copy(st, 12, out->response_message_id, sizeof out->response_message_id);
+        store__text_copy(st, 13, out->token_hash, sizeof out->token_hash);
+        out->followups = (int)store__int(st, 14);
         store__finish(st);
     }
     return found;
@@ -71,11 +78,14 @@ int store_interaction_find(struct store *db, const char *id, struct store_intera
 
 static int interaction_answer_at(struct store *db, struct store_interaction_answer *a)
 {
-    static const char *SQL = "UPDATE interactions SET answered_at = $2, modal_custom_id = $3"
-                             " WHERE id = $1 AND answered_at IS NULL AND created_at > $4";
+    static const char *SQL =
+        "UPDATE interactions SET answered_at = $2, modal_custom_id = $3, deferred = $5,"
+        " ephemeral = $6, response_message_id = $7"
+        " WHERE id = $1 AND answered_at IS NULL AND created_at > $4";
     int rc = store__exec(db, SQL,
                          SV_ARGS(SV_STR(a->id), SV_INT(a->now), SV_STR(a->modal_custom_id),
-                                 SV_INT(a->now - INTERACTION_TTL_MS)));
+                                 SV_INT(a->now - INTERACTION_TTL_MS), SV_INT(a->deferred),
+                                 SV_INT(a->ephemeral), SV_STR(a->response_message_id)));
     if (rc != STORE_DONE)
         return rc;
     return store__changes(db) == 1 ? STORE_DONE : STORE_TAKEN;
@@ -89,6 +99,48 @@ static int interaction_answer_job(struct store *db, void *arg)
 int store_interaction_answer(struct store_writer *w, struct store_interaction_answer *a)
 {
     return store_write(w, interaction_answer_job, a);
+}
+
+struct set_response {
+    const char *id, *message_id;
+    int done;
+};
+
+static int set_response_job(struct store *db, void *arg)
+{
+    static const char *SQL = "UPDATE interactions SET response_message_id = $2,"
+                             " deferred = CASE WHEN $3 = 1 THEN 0 ELSE deferred END WHERE id = $1";
+    const struct set_response *r = arg;
+    return store__exec(db, SQL, SV_ARGS(SV_STR(r->id), SV_STR(r->message_id), SV_INT(r->done)));
+}
+
+int store_interaction_set_response(struct store_writer *w, const char *id, const char *message_id,
+                                   int done)
+{
+    struct set_response r = {id, message_id, done};
+    return store_write(w, set_response_job, &r);
+}
+
+struct followup {
+    const char *id;
+    int max;
+};
+
+static int followup_job(struct store *db, void *arg)
+{
+    static const char *SQL =
+        "UPDATE interactions SET followups = followups + 1 WHERE id = $1 AND followups < $2";
+    const struct followup *f = arg;
+    int rc = store__exec(db, SQL, SV_ARGS(SV_STR(f->id), SV_INT(f->max)));
+    if (rc != STORE_DONE)
+        return rc;
+    return store__changes(db) == 1 ? STORE_DONE : STORE_FULL;
+}
+
+int store_interaction_followup(struct store_writer *w, const char *id, int max)
+{
+    struct followup f = {id, max};
+    return store_write(w, followup_job, &f);
 }
 
 int store_app_installed(struct store *db, const char *app_id, const char *server_id)

@@ -16,6 +16,7 @@
 struct store_new_interaction {
     const char *id, *application_id, *server_id, *channel_id, *user_id, *type;
     const char *command_name, *message_id, *payload;
+    const char *token_hash;    /* SHA-256 of the interaction's own token */
     const char *open_modal_of; /* customId of the form being submitted, or NULL */
     int64_t now;
 };
@@ -34,17 +35,32 @@ struct store_interaction {
     char command_name[40]; /* "" when not a command */
     int64_t created_at;
     int answered;
+    int deferred;  /* answered "later": a thinking message, or nothing for a component */
+    int ephemeral; /* its answer is seen by the invoker only (and kept nowhere) */
+    char response_message_id[UUID_LEN + 1]; /* the answer's message ("" when none) */
+    char token_hash[65];
+    int followups;
 };
 /* 1 found, 0 not, <0 error. */
 int store_interaction_find(struct store *db, const char *id, struct store_interaction *out);
 
 /* Argument of store_interaction_answer (store_write): marks it answered if it was not and is
- * younger than the TTL, else returns -409. modal_custom_id records an opened form. */
+ * younger than the TTL, else returns -409. modal_custom_id records an opened form; deferred,
+ * ephemeral and response_message_id what the answer was (the message may be set later, by
+ * store_interaction_set_response). */
 struct store_interaction_answer {
     const char *id, *modal_custom_id;
+    int deferred, ephemeral;
+    const char *response_message_id;
     int64_t now;
 };
 int store_interaction_answer(struct store_writer *w, struct store_interaction_answer *arg);
+/* The answer's message, once written; also clears `deferred` when done is set (the thinking
+ * message was replaced). */
+int store_interaction_set_response(struct store_writer *w, const char *id, const char *message_id,
+                                   int done);
+/* Counts one follow-up: STORE_DONE, or STORE_FULL past `max`. */
+int store_interaction_followup(struct store_writer *w, const char *id, int max);
 
 /* {url, secret} of an application's interactions endpoint (either may be null); NULL when there
  * is no such application (*rc STORE_DONE) or on error. */

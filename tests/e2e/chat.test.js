@@ -1527,3 +1527,33 @@ test('the API reference as a page: /docs renders docs/api.md with its contents, 
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+test('a deferred command: the page shows the bot thinking, then its answer in the same place', async () => {
+  const { owner: ana, sid } = await serverWithMembers(srv.url, 0);
+  const info = await appWithBot(srv.url, ana, { name: 'Lento', intents: ['interactions.receive'] });
+  assert.equal((await install(srv.url, ana, info, sid, { permissions: P.VER_CANAL | P.ENVIAR_MENSAGENS })).complete.status, 200);
+  await api(srv.url, 'PUT', '/api/bot/commands', { token: info.botToken, body: { commands: [{ name: 'pensa', description: 'Demora um pouco' }] } });
+  const bot = await gatewayConnect(srv.url, { auth: { token: info.botToken } }, sockets);
+  let interaction = null;
+  bot.on('INTERACTION_CREATE', async (i) => {
+    await api(srv.url, 'POST', `/api/bot/interactions/${i.id}/respond`, { token: info.botToken, body: { type: 'defer' } });
+    interaction = i; // the test answers when it has seen the thinking state
+  });
+  const a = await openApp(ana);
+  await a.waitForFunction(() => praca.chat.commands.length === 1);
+  await a.fill('#text', '/pensa');
+  await a.press('#text', 'Enter');
+  await a.waitForSelector('.message .thinking:has-text("está pensando")');
+  assert.match(await a.textContent('.message .thinking'), /^lento_bot está pensando…$|^Lento está pensando…$/);
+  await shoot(a, 'chat-thinking');
+  const thinkingId = await a.getAttribute('.message:has(.thinking)', 'data-id');
+  // Well past the page's own wait for an answer: the defer was the answer.
+  await new Promise((r) => setTimeout(r, 4000));
+  assert.equal(await a.isHidden('#send-error'), true, 'no "did not answer" for a deferred command');
+  const edit = await api(srv.url, 'PATCH', `/api/interactions/${interaction.id}/${interaction.token}/messages/@original`, { body: { content: 'Pensei: 42' } });
+  assert.equal(edit.status, 200, edit.text);
+  await a.waitForSelector(`#m-${thinkingId} .content:has-text("Pensei: 42")`);
+  assert.equal(await a.$$eval('.message .thinking', (n) => n.length), 0);
+  assert.deepEqual(a.problems, []);
+  await a.context().close();
+});

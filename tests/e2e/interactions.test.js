@@ -48,13 +48,14 @@ for (const transports of [undefined, ['websocket']]) {
     assert.equal(r.status, 202, r.text);
     const ev = await created;
     assert.equal(ev.id, r.body.interactionId);
-    assert.deepEqual(Object.keys(ev), ['id', 'type', 'applicationId', 'serverId', 'channelId', 'user', 'commandName', 'options', 'messageId', 'customId', 'values', 'createdAt']);
-    assert.deepEqual({ ...ev, createdAt: undefined }, {
+    assert.deepEqual(Object.keys(ev), ['id', 'type', 'applicationId', 'serverId', 'channelId', 'user', 'commandName', 'options', 'messageId', 'customId', 'values', 'createdAt', 'token']);
+    assert.match(ev.token, /^[A-Za-z0-9_-]{43}$/);
+    assert.deepEqual({ ...ev, createdAt: undefined, token: undefined }, {
       id: r.body.interactionId, type: 'command', applicationId: w.info.app.id, serverId: w.sid, channelId: w.cid,
       user: { id: w.member.user.id, username: w.member.user.username, displayName: w.member.user.displayName },
       commandName: 'clima',
       options: [{ name: 'cidade', type: 'string', value: 'recife' }, { name: 'dias', type: 'integer', value: 3 }],
-      messageId: null, customId: null, values: null, createdAt: undefined,
+      messageId: null, customId: null, values: null, createdAt: undefined, token: undefined,
     });
     assert.ok(Math.abs(Date.parse(ev.createdAt) - Date.now()) < 60_000 * 60);
 
@@ -261,7 +262,7 @@ test('respond: unknown or foreign interactions are 404; bad bodies 400', async (
   assert.equal(foreign.status, 404);
   assert.equal(foreign.body.error, 'Interação não encontrada');
   assert.equal((await w.respond(ev.id, { type: 'message', data: { content: 'x' } }, w.member.token)).status, 403);
-  for (const [body, error] of [[{ type: 'message' }, 'data: deve ser um objeto'], [{ type: 'eco', data: {} }, 'type: deve ser message, update ou modal'], [{ data: {} }, 'type: obrigatório'], [{ type: 'message', data: {} }, /^content: /]]) {
+  for (const [body, error] of [[{ type: 'message' }, 'data: deve ser um objeto'], [{ type: 'eco', data: {} }, 'type: deve ser message, update, modal, defer ou deferUpdate'], [{ data: {} }, 'type: obrigatório'], [{ type: 'message', data: {} }, /^content: /]]) {
     const r = await w.respond(ev.id, body);
     assert.equal(r.status, 400, JSON.stringify(body));
     if (error instanceof RegExp) assert.match(r.body.error, error);

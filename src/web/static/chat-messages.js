@@ -42,6 +42,8 @@ export function messageItem(m) {
   if (m.replyTo) li.append(el('button', { type: 'button', class: 'reply muted small', text: `↪ ${nameOf(m.replyTo.fromId)}: ${m.replyTo.preview}`,
                                           title: 'Ir à mensagem respondida', onclick: () => jumpTo(m.replyTo.id) }));
   if (m.content) li.append(el('div', { class: 'content' }, ...markdownNodes(parseMarkdown(m.content), mentionOf)));
+  // A deferred answer: the bot took the command and is working on it.
+  if (m.flags & 128) li.append(el('div', { class: 'thinking muted', role: 'status', text: `${nameOf(m.fromId)} está pensando…` }));
   if (m.attachments && m.attachments.length) li.append(attachmentsView(m));
   for (const e of m.embeds || []) li.append(embed(e, m));
   if (m.components && m.components.length) li.append(components(m.components, m));
