@@ -220,3 +220,21 @@ test('a person invokes at most 20 interactions in 10 s', async () => {
   for (let i = 0; i < 21; i++) statuses.push((await w.invoke()).status);
   assert.deepEqual(statuses, [...Array(20).fill(202), 429]);
 });
+
+test('an endpoint answers defer within its 3 s, then finishes through the interaction token', async () => {
+  const w = await world();
+  await api(srv.url, 'PUT', `${w.appUrl}/interactions-config`, { token: w.owner.token, body: { interactionsEndpointUrl: endpointUrl() } });
+  await api(srv.url, 'POST', `${w.appUrl}/interactions/signing-secret/rotate`, { token: w.owner.token });
+  let payload = null;
+  handler = (req, body, res) => { payload = JSON.parse(body); json(res, 200, { type: 'defer' }); };
+  const r = await w.invoke();
+  assert.equal(r.status, 202, r.text);
+  assert.match(payload.token, /^[A-Za-z0-9_-]{43}$/);
+  const history = async () => (await api(srv.url, 'GET', `/api/servers/${w.sid}/channels/${w.cid}/messages`, { token: w.member.token })).body.messages;
+  const thinking = (await history())[0];
+  assert.deepEqual([thinking.flags, thinking.content, thinking.commandName], [128, '', 'ping']);
+  const done = await api(srv.url, 'PATCH', `/api/interactions/${payload.id}/${payload.token}/messages/@original`, { body: { content: 'pong, depois' } });
+  assert.equal(done.status, 200, done.text);
+  const answer = (await history())[0];
+  assert.deepEqual([answer.id, answer.content, answer.flags], [thinking.id, 'pong, depois', 0]);
+});
