@@ -1,5 +1,5 @@
 // A complete bot: answers "!ping", offers the slash command /dado with options, a button that
-// rolls again and a button that opens a form (modal).
+// rolls again and a button that opens a form (modal), and /pensa, a slow command answered later.
 //
 //   npm install            # in this folder, once (socket.io-client)
 //   PRACA_BOT_TOKEN=… node bot.mjs
@@ -82,7 +82,8 @@ for (const intent of ['messages.read', 'interactions.receive']) {
   if (!application.intents.includes(intent))
     console.error(`Warning: the intent ${intent} is off for "${application.name}"; turn it on in the developer portal.`);
 }
-const saved = await call('PUT', '/api/bot/commands', { commands: [dado] });
+const pensa = { name: 'pensa', description: 'Pensa um pouco antes de responder' };
+const saved = await call('PUT', '/api/bot/commands', { commands: [dado, pensa] });
 if (saved.warning) console.error(`Warning: ${saved.warning}`);
 
 const socket = io(base, { auth: { token } });
@@ -99,7 +100,23 @@ socket.on('MESSAGE_CREATE', async (m) => {
     .then(() => console.log(`pong to ${m.id}`), (err) => console.error(err.message));
 });
 
+// A slow answer: "thinking…" at once (defer), the answer in its place when the work is done,
+// then a follow-up. The last two need only the interaction's own token, not the bot's: a
+// separate worker could send them.
+async function answerLater(i) {
+  await call('POST', `/api/bot/interactions/${i.id}/respond`, { type: 'defer' });
+  await new Promise((resolve) => setTimeout(resolve, 1500)); // the slow work
+  const later = (method, path, body) => fetch(`${base}/api/interactions/${i.id}/${i.token}${path}`, {
+    method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body),
+  }).then((res) => { if (!res.ok) throw new Error(`${method} ${path}: ${res.status}`); });
+  await later('PATCH', '/messages/@original', { content: '🤔 Pensei: a resposta é 42.' });
+  await later('POST', '/followups', { content: 'Pergunte de novo quando quiser.' });
+}
+
 socket.on('INTERACTION_CREATE', async (i) => {
+  if (i.type === 'command' && i.commandName === 'pensa') {
+    return answerLater(i).then(() => console.log('answered command pensa later'), (err) => console.error(err.message));
+  }
   const reply = answer(i);
   if (!reply) return;
   await call('POST', `/api/bot/interactions/${i.id}/respond`, reply)

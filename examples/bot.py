@@ -1,4 +1,5 @@
-"""The bot of bot.mjs in Python, with python-socketio: "!ping", /dado, its buttons and its form.
+"""The bot of bot.mjs in Python, with python-socketio: "!ping", /dado, its buttons and its form,
+and /pensa, answered later.
 
     sudo apt-get install python3-socketio     # or: pip install "python-socketio[client]"
     PRACA_BOT_TOKEN=… python3 bot.py
@@ -78,7 +79,8 @@ for intent in ("messages.read", "interactions.receive"):
     if intent not in me["application"]["intents"]:
         print(f'Warning: the intent {intent} is off for "{me["application"]["name"]}"; '
               "turn it on in the developer portal.", file=sys.stderr, flush=True)
-saved = call("PUT", "/api/bot/commands", {"commands": [DADO]})
+PENSA = {"name": "pensa", "description": "Pensa um pouco antes de responder"}
+saved = call("PUT", "/api/bot/commands", {"commands": [DADO, PENSA]})
 if saved.get("warning"):
     print(f"Warning: {saved['warning']}", file=sys.stderr, flush=True)
 
@@ -112,8 +114,32 @@ def message_create(m):
         print(e, file=sys.stderr, flush=True)
 
 
+def later(i, method, path, body):
+    """A call with the interaction's own token (no bot token): a separate worker could make it."""
+    req = urllib.request.Request(f"{BASE}/api/interactions/{i['id']}/{i['token']}{path}",
+                                 data=json.dumps(body).encode(), method=method,
+                                 headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=10) as res:
+        return json.load(res)
+
+
+def answer_later(i):
+    """A slow answer: "thinking…" at once, the answer in its place, then a follow-up."""
+    call("POST", f"/api/bot/interactions/{i['id']}/respond", {"type": "defer"})
+    sio.sleep(1.5)  # the slow work
+    later(i, "PATCH", "/messages/@original", {"content": "🤔 Pensei: a resposta é 42."})
+    later(i, "POST", "/followups", {"content": "Pergunte de novo quando quiser."})
+    print("answered command pensa later", flush=True)
+
+
 @sio.on("INTERACTION_CREATE")
 def interaction_create(i):
+    if i["type"] == "command" and i["commandName"] == "pensa":
+        try:
+            answer_later(i)
+        except (PracaError, urllib.error.HTTPError) as e:
+            print(e, file=sys.stderr, flush=True)
+        return
     reply = answer(i)
     if reply is None:
         return

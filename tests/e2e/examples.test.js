@@ -129,7 +129,7 @@ async function exercise(w, bot) {
   assert.equal(pong.replyToId, ping.body.message.id);
 
   const commands = await api(srv.url, 'GET', `/api/servers/${w.env.PRACA_SERVER_ID}/commands`, { token: w.person });
-  assert.deepEqual(commands.body.commands.map((c) => [c.name, c.options.map((o) => o.name)]), [['dado', ['lados', 'vezes']]]);
+  assert.deepEqual(commands.body.commands.map((c) => [c.name, c.options.map((o) => o.name)]), [['dado', ['lados', 'vezes']], ['pensa', []]]);
   const used = await invoke(w, { type: 'command', applicationId: w.env.PRACA_APP_ID, commandName: 'dado', options: [{ name: 'lados', value: 20 }, { name: 'vezes', value: 2 }] });
   assert.equal(used.status, 202, used.text);
   const rolled = await until('the roll', async () => (await history(w)).find((m) => /^🎲 d20: \d+, \d+$/.test(m.content)));
@@ -149,6 +149,15 @@ async function exercise(w, bot) {
   const submit = await invoke(w, { type: 'modal_submit', applicationId: w.env.PRACA_APP_ID, customId: 'sugestao', values: [{ customId: 'lados', value: '12' }] });
   assert.equal(submit.status, 202, submit.text);
   assert.equal((await thanks).content, 'Obrigado! Anotei a sugestão: d12');
+
+  // /pensa: thinking at once, then the answer in the same message, then a follow-up.
+  const thinkingSeen = new Promise((resolve) => person.on('MESSAGE_CREATE', (m) => m.commandName === 'pensa' && m.flags === 128 && resolve(m)));
+  const slow = await invoke(w, { type: 'command', applicationId: w.env.PRACA_APP_ID, commandName: 'pensa' });
+  assert.equal(slow.status, 202, slow.text);
+  const thinking = await thinkingSeen;
+  const answered = await until('the answer in its place', async () => (await history(w)).find((m) => m.id === thinking.id && m.flags === 0));
+  assert.equal(answered.content, '🤔 Pensei: a resposta é 42.');
+  await until('the follow-up', async () => (await history(w)).find((m) => m.commandName === 'pensa' && m.content === 'Pergunte de novo quando quiser.'));
   person.close();
 }
 
@@ -156,8 +165,8 @@ test('bot.mjs: !ping, /dado with options, a button that edits, a button that ope
   const w = await bootstrap();
   const bot = run(process.execPath, ['bot.mjs'], w.env);
   await exercise(w, bot);
-  await bot.waitFor(/answered modal_submit sugestao/);
-  assert.match(bot.out(), /pong to \S+\nanswered command dado\nanswered component dado:20:2\nanswered component sugerir\nanswered modal_submit sugestao/);
+  await bot.waitFor(/answered command pensa later/);
+  assert.match(bot.out(), /pong to \S+\nanswered command dado\nanswered component dado:20:2\nanswered component sugerir\nanswered modal_submit sugestao\nanswered command pensa later/);
   assert.equal(bot.err(), '', 'nothing to warn about');
 
   // say.mjs: the person's side from a terminal, as the README uses it.
@@ -170,7 +179,7 @@ test('bot.mjs: !ping, /dado with options, a button that edits, a button that ope
   assert.match(dado.out(), /^bot: 🎲 d6: [1-6], [1-6], [1-6]\n$/);
   const unknown = run(process.execPath, ['say.mjs', '/nada'], as);
   assert.equal(await unknown.exited, 1);
-  assert.equal(unknown.err(), 'say: no command /nada here; this server has: /dado\n');
+  assert.equal(unknown.err(), 'say: no command /nada here; this server has: /dado /pensa\n');
   bot.proc.kill('SIGTERM');
   assert.equal(await bot.exited, 0);
   const alone = run(process.execPath, ['say.mjs', '!ping'], as);
@@ -184,7 +193,7 @@ test('bot.py (python-socketio): the same bot in Python', async () => {
   const w = await bootstrap();
   const bot = run('/usr/bin/python3', ['bot.py'], w.env);
   await exercise(w, bot);
-  await bot.waitFor(/answered modal_submit sugestao/);
+  await bot.waitFor(/answered command pensa later/);
   bot.proc.kill('SIGTERM');
   assert.equal(await bot.exited, 0);
 });
