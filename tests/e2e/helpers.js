@@ -97,6 +97,11 @@ async function startNode({ args = [], env = {}, dir, store, files: filesDir = 'f
     proc.on('exit', (code) => { clearTimeout(timer); reject(new Error(`praca exited ${code}: ${stderr}`)); });
   });
   const exited = new Promise((resolve) => proc.on('exit', (code, signal) => resolve({ code, signal })));
+  let stopping = false;
+  // A process that ends on its own in the middle of a test says why, whatever the test checks.
+  proc.on('exit', (code, signal) => {
+    if (!stopping && (code || signal)) console.error(`praca at ${url} ended on its own (${code ?? signal}):\n${stderr.slice(-6000)}`);
+  });
   const server = {
     url, dir, db, proc, exited,
     storeArgs: store, // what `praca admin …` needs to reach the same data
@@ -104,6 +109,7 @@ async function startNode({ args = [], env = {}, dir, store, files: filesDir = 'f
     get stdout() { return stdout; },
     port: Number(new URL(url).port),
     async stop() {
+      stopping = true;
       if (proc.exitCode !== null || proc.signalCode !== null) return exited;
       proc.kill('SIGTERM');
       const r = await exited;
