@@ -189,9 +189,12 @@ static void run(struct api_call *c, struct http_exchange *ex)
     c->req = ex->req;
     c->res = &ex->res;
     c->route = ex->route;
+    /* Read before the handler: one that answers later may see the exchange freed before it
+     * returns. Uploads are never answered later, so theirs is still here after it. */
+    struct http_upload *upload = ex->req->upload;
     handle(c, ex);
-    if (ex->req->upload)
-        http_upload_discard(ex->req->upload); /* the files the handler did not keep */
+    if (upload && !c->later)
+        http_upload_discard(upload); /* the files the handler did not keep */
     if (!c->answered && !c->later) {
         log_error("api: handler for %s left no answer", c->route ? c->route->pattern : "?");
         api__internal(c);

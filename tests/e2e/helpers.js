@@ -100,7 +100,7 @@ async function startNode({ args = [], env = {}, dir, store, files: filesDir = 'f
   let stopping = false;
   // A process that ends on its own in the middle of a test says why, whatever the test checks.
   proc.on('exit', (code, signal) => {
-    if (!stopping && (code || signal)) console.error(`praca at ${url} ended on its own (${code ?? signal}):\n${stderr.slice(-6000)}`);
+    if (!stopping && (code || (signal && signal !== 'SIGKILL'))) console.error(`praca at ${url} ended on its own (${code ?? signal}):\n${stderr.slice(-6000)}`);
   });
   const server = {
     url, dir, db, proc, exited,
