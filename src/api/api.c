@@ -54,6 +54,7 @@ const struct api_route *const api_route_tables[] = {
     api_interaction_followup_routes,
     api_thread_routes,
     api_command_routes,
+    api_command_permission_routes,
     api_interaction_routes,
     api_voice_routes,
     api_openapi_routes,

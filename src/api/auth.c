@@ -16,6 +16,7 @@
 #include "core/clock.h"
 #include "core/config.h"
 #include "core/crypto.h"
+#include "domain/locales.h"
 #include "domain/text.h"
 #include "store/people.h"
 
@@ -224,7 +225,35 @@ static void users_me(struct api_call *c)
         api__internal(c);
         return;
     }
+    char locale[LOCALE_TAG_MAX + 1];
+    if (store_user_locale(c->db, c->me.user_id, locale) < 0) {
+        json_decref(user);
+        api__internal(c);
+        return;
+    }
+    json_object_set_new(user, "locale", locale[0] ? json_string(locale) : json_null());
     api__reply(c, 200, json_pack("{so}", "user", user));
+}
+
+/* PATCH /api/users/@me {locale}: the language commands are shown in (null: the browser's). */
+static void users_me_patch(struct api_call *c)
+{
+    json_t *body = api__body(c);
+    const char *tag = NULL, *known = NULL;
+    if (!body || api__in_str(c, body, "locale", 2, LOCALE_TAG_MAX, API_IN_NULLABLE, &tag) < 0)
+        return;
+    if (!json_object_get(body, "locale")) {
+        api__bad(c, "locale", "obrigatório");
+        return;
+    }
+    if (tag && !(known = rule_locale_known(tag))) {
+        api__bad(c, "locale", "idioma desconhecido (use pt-BR, en-US, es-ES…)");
+        return;
+    }
+    if (store_user_locale_set(c->svc->writer, c->me.user_id, known) < 0)
+        api__internal(c);
+    else
+        users_me(c);
 }
 
 static void mfa_totp_start(struct api_call *c)
@@ -304,6 +333,7 @@ const struct api_route api_auth_routes[] = {
     {HTTP_POST, "/api/auth/register", auth_register, API_PUBLIC, API_ON_HASHING, API_BODY_SMALL},
     {HTTP_POST, "/api/auth/login", auth_login, API_PUBLIC, API_ON_HASHING, API_BODY_SMALL},
     {HTTP_GET, "/api/users/@me", users_me, API_PERSON, API_ON_WORKER, API_BODY_SMALL},
+    {HTTP_PATCH, "/api/users/@me", users_me_patch, API_PERSON, API_ON_WORKER, API_BODY_SMALL},
     {HTTP_POST, "/api/users/@me/mfa/totp", mfa_totp_start, API_PERSON, API_ON_WORKER,
      API_BODY_SMALL},
     {HTTP_POST, "/api/users/@me/mfa/totp/verify", mfa_totp_verify, API_PERSON, API_ON_WORKER,

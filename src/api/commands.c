@@ -4,8 +4,10 @@
  */
 #include <http_parser.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "api/access.h"
+#include "api/command_access.h"
 #include "api/api.h"
 #include "api/reply.h"
 #include "api/input.h"
@@ -15,6 +17,7 @@
 #include "domain/intents.h"
 #include "store/apps.h"
 #include "store/commands.h"
+#include "store/people.h"
 
 #define COMMANDS_HIDDEN                                                                            \
     "Comandos salvos, mas a intent interactions.receive está desligada: ninguém os vê nem os "  \
@@ -76,15 +79,67 @@ static void bot_commands_put(struct api_call *c)
     api__reply(c, 200, out);
 }
 
-/* GET /api/servers/:sid/commands: what the caller can invoke there. */
+/* The overrides of the command among a server's [{applicationId, commandName, permissions}]. */
+static json_t *overrides_in(json_t *all, json_t *cmd)
+{
+    const char *app = json_string_value(json_object_get(cmd, "applicationId"));
+    const char *name = json_string_value(json_object_get(cmd, "name"));
+    size_t i;
+    json_t *o;
+    json_array_foreach(all, i, o)
+    {
+        if (!strcmp(json_string_value(json_object_get(o, "applicationId")), app) &&
+            !strcmp(json_string_value(json_object_get(o, "commandName")), name))
+            return json_object_get(o, "permissions");
+    }
+    return NULL;
+}
+
+/* GET /api/servers/:sid/commands[?channelId=]: what the caller may invoke there (in that
+ * channel, when given), with names and descriptions in the caller's language. */
 static void server_commands(struct api_call *c)
 {
     struct access a;
     const char *sid = api__server(c, &a, 0);
     if (!sid)
         return;
+    struct slice v;
+    char cid[UUID_LEN + 1] = "";
+    json_t *channel = NULL;
+    uint64_t perms = a.base;
+    if (http_query_param(c->req->query, "channelId", &v)) {
+        if (v.len != UUID_LEN || !uuid_valid(v.ptr, v.len)) {
+            api__bad(c, "channelId", "deve ser um ID");
+            return;
+        }
+        memcpy(cid, v.ptr, UUID_LEN);
+        cid[UUID_LEN] = 0;
+        if (api__channel(c, &a, cid, &channel, &perms))
+            return;
+        json_decref(channel);
+    }
+    char locale[LOCALE_TAG_MAX + 1] = "";
     json_t *list = store_server_commands_json(c->db, sid, INTENT_INTERACTIONS_RECEIVE);
-    api__reply_list(c, "commands", list);
+    json_t *overrides = list ? store_command_overrides_json(c->db, sid) : NULL;
+    if (!overrides || (!c->me.is_bot && store_user_locale(c->db, c->me.user_id, locale) < 0)) {
+        json_decref(list);
+        json_decref(overrides);
+        api__internal(c);
+        return;
+    }
+    json_t *mine = json_array();
+    size_t i;
+    json_t *cmd;
+    json_array_foreach(list, i, cmd)
+    {
+        if (api__command_permitted(&a, cid[0] ? cid : NULL, perms, cmd,
+                                   overrides_in(overrides, cmd)))
+            json_array_append(mine, cmd);
+    }
+    json_decref(list);
+    json_decref(overrides);
+    api__commands_localize(mine, locale);
+    api__reply_list(c, "commands", mine);
 }
 
 const struct api_route api_command_routes[] = {

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api/command_access.h"
 #include "api/reply.h"
 #include "api/input.h"
 #include "core/jsonout.h"
@@ -18,11 +19,14 @@
 #include "core/crypto.h"
 #include "domain/interaction_rules.h"
 #include "domain/intents.h"
+#include "domain/locales.h"
 #include "domain/message_rules.h"
 #include "domain/permissions.h"
 #include "store/apps.h"
 #include "store/commands.h"
 #include "store/interactions.h"
+#include "store/members.h"
+#include "store/messages.h"
 #include "store/people.h"
 
 /* What the person invoked, read from the body; the JSON parts are owned. */
@@ -30,17 +34,21 @@ struct invocation {
     const char *type;
     const char *app_id;
     const char *command_name;
+    const char *command_type; /* chat, user or message (static) */
+    const char *target_id;    /* a context-menu command's member or message */
     const char *message_id;
     const char *custom_id;
     const char *open_modal_of;
     json_t *options;
     json_t *values;
+    json_t *target; /* the resolved member or message */
 };
 
 static void invocation_cleanup(struct invocation *inv)
 {
     json_decref(inv->options);
     json_decref(inv->values);
+    json_decref(inv->target);
 }
 
 static int rule_answer(struct api_call *c, const struct rule_error *err)
@@ -49,26 +57,106 @@ static int rule_answer(struct api_call *c, const struct rule_error *err)
     return -1;
 }
 
-static int read_command(struct api_call *c, const struct place *p, json_t *body,
-                        struct invocation *inv)
+/* The command the person names, if they may use it in this channel: its definition (owned). */
+static json_t *command_allowed(struct api_call *c, const struct place *p, json_t *body,
+                               struct invocation *inv)
 {
     if (api__in_id(c, body, "applicationId", API_IN_REQUIRED, &inv->app_id) < 0 ||
         api__in_str(c, body, "commandName", 1, 32, API_IN_REQUIRED, &inv->command_name) < 0)
-        return -1;
+        return NULL;
     int rc;
     json_t *cmd = store_command_find(c->db, inv->app_id, p->sid, inv->command_name, &rc);
-    if (!cmd) {
-        if (rc < 0)
-            api__internal(c);
-        else
-            api__error(c, 404, "Comando não encontrado");
+    json_t *overrides =
+        cmd ? store_command_overrides_of(c->db, p->sid, inv->app_id, inv->command_name, &rc) : NULL;
+    if ((!cmd || !overrides) && rc < 0)
+        api__internal(c);
+    else if (!cmd)
+        api__error(c, 404, "Comando não encontrado");
+    else if (!api__command_permitted(&p->a, p->cid, p->perms, cmd, overrides))
+        api__error(c, 403, "Você não tem permissão para usar este comando aqui");
+    else {
+        json_decref(overrides);
+        const char *type = json_string_value(json_object_get(cmd, "type"));
+        inv->command_type = !strcmp(type, "user")      ? "user"
+                            : !strcmp(type, "message") ? "message"
+                                                       : "chat";
+        return cmd;
+    }
+    json_decref(overrides);
+    json_decref(cmd);
+    return NULL;
+}
+
+/* A context-menu command's target: a member of this server, or a message of this channel
+ * (which the person sees, as they see the channel). */
+static int read_target(struct api_call *c, const struct place *p, json_t *body,
+                       struct invocation *inv)
+{
+    json_t *opts = json_object_get(body, "options");
+    if (opts && !json_is_null(opts) && json_array_size(opts) > 0) {
+        api__bad(c, "options", "comandos de menu não têm opções");
         return -1;
     }
-    struct rule_error err;
-    inv->options = rule_interaction_clean_options(json_object_get(cmd, "options"),
-                                                  json_object_get(body, "options"), &err);
+    if (api__in_id(c, body, "targetId", API_IN_REQUIRED, &inv->target_id) < 0)
+        return -1;
+    int rc;
+    if (!strcmp(inv->command_type, "message")) {
+        struct store_message_ref ref;
+        if (api__place_message_at(c, p, inv->target_id, &ref))
+            return -1;
+        inv->target = store_message_json(c->db, inv->target_id, &rc);
+    } else {
+        inv->target = store_member_json(c->db, p->sid, inv->target_id, &rc);
+        if (!inv->target && rc >= 0) {
+            api__error(c, 404, "Membro não encontrado");
+            return -1;
+        }
+    }
+    if (!inv->target) {
+        api__internal(c);
+        return -1;
+    }
+    return 0;
+}
+
+static int read_command(struct api_call *c, const struct place *p, json_t *body,
+                        struct invocation *inv)
+{
+    json_t *cmd = command_allowed(c, p, body, inv);
+    if (!cmd)
+        return -1;
+    int rc;
+    if (strcmp(inv->command_type, "chat") != 0) {
+        rc = read_target(c, p, body, inv);
+    } else {
+        struct rule_error err;
+        inv->options = rule_interaction_clean_options(json_object_get(cmd, "options"),
+                                                      json_object_get(body, "options"), &err);
+        rc = inv->options ? 0 : rule_answer(c, &err);
+    }
     json_decref(cmd);
-    return inv->options ? 0 : rule_answer(c, &err);
+    return rc;
+}
+
+/* An option being typed: the options so far, one of them focused (autocomplete: true). */
+static int read_autocomplete(struct api_call *c, const struct place *p, json_t *body,
+                             struct invocation *inv)
+{
+    const char *focused;
+    json_t *cmd = command_allowed(c, p, body, inv);
+    if (!cmd)
+        return -1;
+    int rc = -1;
+    if (strcmp(inv->command_type, "chat") != 0)
+        api__bad(c, "commandName", "só comandos de barra têm opções");
+    else if (api__in_str(c, body, "focused", 1, 32, API_IN_REQUIRED, &focused) >= 0) {
+        struct rule_error err;
+        inv->options = rule_interaction_clean_partial_options(
+            json_object_get(cmd, "options"), json_object_get(body, "options"), focused, &err);
+        rc = inv->options ? 0 : rule_answer(c, &err);
+    }
+    json_decref(cmd);
+    return rc;
 }
 
 static int read_component(struct api_call *c, const struct place *p, json_t *body,
@@ -106,6 +194,7 @@ static int read_component(struct api_call *c, const struct place *p, json_t *bod
     return inv->values ? 0 : rule_answer(c, &err);
 }
 
+/* A form's values, checked against the form the bot showed (still open for this person). */
 static int read_modal_submit(struct api_call *c, json_t *body, struct invocation *inv)
 {
     if (api__in_id(c, body, "applicationId", API_IN_REQUIRED, &inv->app_id) < 0 ||
@@ -115,6 +204,20 @@ static int read_modal_submit(struct api_call *c, json_t *body, struct invocation
     struct rule_error err;
     inv->values = rule_interaction_clean_form_values(json_object_get(body, "values"), &err);
     if (!inv->values)
+        return rule_answer(c, &err);
+    int rc;
+    json_t *modal = store_interaction_open_modal(c->db, c->me.user_id, inv->app_id, inv->custom_id,
+                                                 clock_now_ms(), &rc);
+    if (!modal) {
+        if (rc < 0)
+            api__internal(c);
+        else
+            api__error(c, 409, "Nenhum formulário aberto com este customId");
+        return -1;
+    }
+    int ok = rule_interaction_check_form(modal, inv->values, &err);
+    json_decref(modal);
+    if (ok < 0)
         return rule_answer(c, &err);
     inv->open_modal_of = inv->custom_id;
     return 0;
@@ -143,15 +246,20 @@ static int app_ready(struct api_call *c, const char *app_id, const char *sid,
     return ok ? 0 : -1;
 }
 
+/* Who invoked, with their language (null: never chosen) so the bot can answer in it. */
 static json_t *user_summary(struct api_call *c)
 {
     int rc;
+    char locale[LOCALE_TAG_MAX + 1];
     json_t *u = store_user_json(c->db, c->me.user_id, &rc);
-    if (!u)
+    if (!u || store_user_locale(c->db, c->me.user_id, locale) < 0) {
+        json_decref(u);
         return NULL;
+    }
     json_t *out =
-        json_pack("{sOsOsO}", "id", json_object_get(u, "id"), "username",
-                  json_object_get(u, "username"), "displayName", json_object_get(u, "displayName"));
+        json_pack("{sOsOsOso}", "id", json_object_get(u, "id"), "username",
+                  json_object_get(u, "username"), "displayName", json_object_get(u, "displayName"),
+                  "locale", locale[0] ? json_string(locale) : json_null());
     json_decref(u);
     return out;
 }
@@ -170,6 +278,9 @@ static json_t *interaction_payload(const char *id, const struct place *p,
                           "serverId", p->sid, "channelId", p->cid);
     json_object_set_new(o, "user", user);
     json_object_set_new(o, "commandName", nullable(inv->command_name));
+    json_object_set_new(o, "commandType", nullable(inv->command_name ? inv->command_type : NULL));
+    json_object_set_new(o, "targetId", nullable(inv->target_id));
+    json_object_set_new(o, "target", inv->target ? json_incref(inv->target) : json_null());
     json_object_set_new(o, "options", inv->options ? json_incref(inv->options) : json_null());
     json_object_set_new(o, "messageId", nullable(inv->message_id));
     json_object_set_new(o, "customId", nullable(inv->custom_id));
@@ -212,11 +323,15 @@ static void invoke(struct api_call *c)
         rc = read_component(c, &p, body, &inv, app_id);
     else if (!strcmp(inv.type, "modal_submit"))
         rc = read_modal_submit(c, body, &inv);
+    else if (!strcmp(inv.type, "autocomplete"))
+        rc = read_autocomplete(c, &p, body, &inv);
     else {
-        api__bad(c, "type", "deve ser command, component ou modal_submit");
+        api__bad(c, "type", "deve ser command, component, modal_submit ou autocomplete");
         goto out;
     }
-    if (rc || app_ready(c, inv.app_id, p.sid, bot_user_id) || api__limit_hit(c, &API_LIMIT_INVOKE))
+    if (rc || app_ready(c, inv.app_id, p.sid, bot_user_id) ||
+        api__limit_hit(c, strcmp(inv.type, "autocomplete") ? &API_LIMIT_INVOKE
+                                                           : &API_LIMIT_AUTOCOMPLETE))
         goto out;
     if (!(endpoint = store_app_endpoint(c->db, inv.app_id, &rc))) {
         api__internal(c);
@@ -286,6 +401,7 @@ out:
 struct claim {
     const char *id;
     const char *modal_custom_id;
+    const char *modal;
     int deferred, ephemeral;
     const char *response_message_id;
 };
@@ -295,6 +411,7 @@ static int claim(struct api_call *c, void *arg)
     struct claim *cl = arg;
     struct store_interaction_answer a = {.id = cl->id,
                                          .modal_custom_id = cl->modal_custom_id,
+                                         .modal = cl->modal,
                                          .deferred = cl->deferred,
                                          .ephemeral = cl->ephemeral,
                                          .response_message_id = cl->response_message_id,
@@ -331,7 +448,7 @@ static void respond_message(struct api_call *c, const struct store_interaction *
         (api__files_take(c, p->sid, NULL, NULL, NULL, &f) == 0 && !no_files_if(c, ephemeral, &f) &&
          !api__files_resolve(c, &f, d.embeds, d.components) &&
          !api__draft_check(c, d.content, d.embeds, d.components, d.flags, f.n))) {
-        struct claim cl = {it->id, NULL, defer, ephemeral, NULL};
+        struct claim cl = {it->id, NULL, NULL, defer, ephemeral, NULL};
         struct message_write w = {.application_id = it->application_id,
                                   .command_name = it->command_name[0] ? it->command_name : NULL,
                                   .command_invoker_id = it->user_id,
@@ -368,7 +485,7 @@ static void respond_update(struct api_call *c, const struct store_interaction *i
     struct store_message_ref ref;
     if (api__place_message_at(c, p, it->message_id, &ref))
         return;
-    struct claim cl = {it->id, NULL, 0, 0, it->message_id};
+    struct claim cl = {it->id, NULL, NULL, 0, 0, it->message_id};
     struct message_write w = {.gate = claim, .gate_arg = &cl};
     json_t *m = api__message_edit(c, p, it->message_id, data, &w);
     if (m) {
@@ -389,8 +506,12 @@ static void respond_modal(struct api_call *c, const struct store_interaction *it
         rule_answer(c, &err);
         return;
     }
-    struct claim cl = {it->id, json_string_value(json_object_get(modal, "customId")), 0, 0, NULL};
-    if (claim(c, &cl)) {
+    char *kept = jsonout_dump(modal, NULL);
+    struct claim cl = {it->id, json_string_value(json_object_get(modal, "customId")), kept, 0, 0,
+                       NULL};
+    int rc = kept ? claim(c, &cl) : (api__internal(c), -1);
+    free(kept);
+    if (rc) {
         json_decref(modal);
         return;
     }
@@ -410,13 +531,34 @@ static void respond_defer_update(struct api_call *c, const struct store_interact
         api__bad(c, "type", "deferUpdate só responde a interações de componente");
         return;
     }
-    struct claim cl = {it->id, NULL, 1, 0, it->message_id};
+    struct claim cl = {it->id, NULL, NULL, 1, 0, it->message_id};
     if (!claim(c, &cl))
         api__reply(c, 200, json_pack("{sb}", "deferred", 1));
 }
 
 static void respond_typed(struct api_call *c, const struct store_interaction *it, const char *type,
                           json_t *data);
+
+/* Suggestions for the option being typed: shown to the person at once, kept nowhere. */
+static void respond_autocomplete(struct api_call *c, const struct store_interaction *it,
+                                 json_t *data)
+{
+    struct rule_error err;
+    json_t *choices = rule_interaction_clean_choices(data, &err);
+    if (!choices) {
+        rule_answer(c, &err);
+        return;
+    }
+    struct claim cl = {it->id, NULL, NULL, 0, 0, NULL};
+    if (claim(c, &cl)) {
+        json_decref(choices);
+        return;
+    }
+    json_t *ev = json_pack("{sssssssO}", "interactionId", it->id, "applicationId",
+                           it->application_id, "commandName", it->command_name, "choices", choices);
+    api__event_to_user(c, "INTERACTION_AUTOCOMPLETE", it->user_id, ev);
+    api__reply(c, 200, json_pack("{so}", "choices", choices));
+}
 
 /* Applies the answer {type, data} of the caller's application to interaction id. */
 static void respond_with(struct api_call *c, const char *id, json_t *body)
@@ -450,8 +592,20 @@ static void respond_with(struct api_call *c, const char *id, json_t *body)
 static void respond_typed(struct api_call *c, const struct store_interaction *it, const char *type,
                           json_t *data)
 {
-    if (it->answered || clock_now_ms() - it->created_at >= INTERACTION_TTL_MS) {
+    int suggest = !strcmp(it->type, "autocomplete");
+    int64_t ttl = suggest ? AUTOCOMPLETE_TTL_MS : INTERACTION_TTL_MS;
+    if (it->answered || clock_now_ms() - it->created_at >= ttl) {
         api__error(c, 409, "Interação já respondida ou expirada");
+        return;
+    }
+    if (suggest != !strcmp(type, "autocomplete")) {
+        api__bad(c, "type",
+                 suggest ? "uma interação autocomplete só se responde com autocomplete"
+                         : "autocomplete só responde a interações autocomplete");
+        return;
+    }
+    if (suggest) {
+        respond_autocomplete(c, it, data);
         return;
     }
     if (!strcmp(type, "modal")) {
@@ -463,7 +617,7 @@ static void respond_typed(struct api_call *c, const struct store_interaction *it
         return;
     }
     if (strcmp(type, "message") && strcmp(type, "update") && strcmp(type, "defer")) {
-        api__bad(c, "type", "deve ser message, update, modal, defer ou deferUpdate");
+        api__bad(c, "type", "deve ser message, update, modal, defer, deferUpdate ou autocomplete");
         return;
     }
     struct place p;

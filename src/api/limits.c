@@ -32,6 +32,8 @@ const struct api_limit API_LIMIT_AUTHORIZE_START = {"authorize-start", 60, MINUT
 const struct api_limit API_LIMIT_READ_MARK = {"read-mark", 60, MINUTE_MS};
 const struct api_limit API_LIMIT_TYPING = {"typing", 10, 10 * 1000};
 const struct api_limit API_LIMIT_INVOKE = {"invoke", 20, 10 * 1000};
+/* Suggestions while typing: the page asks at most once in flight, after a pause. */
+const struct api_limit API_LIMIT_AUTOCOMPLETE = {"autocomplete", 40, 10 * 1000};
 
 int api__limit_hit(struct api_call *c, const struct api_limit *limit)
 {

@@ -23,6 +23,7 @@ extern const struct api_limit API_LIMIT_HUMAN_SEND;
 extern const struct api_limit API_LIMIT_HUMAN_EDIT;
 extern const struct api_limit API_LIMIT_PRESENCE;
 extern const struct api_limit API_LIMIT_INVOKE;
+extern const struct api_limit API_LIMIT_AUTOCOMPLETE;
 extern const struct api_limit API_LIMIT_BOT_COMMANDS;
 extern const struct api_limit API_LIMIT_GATEWAY_TICKETS;
 extern const struct api_limit API_LIMIT_TEST_ENDPOINT;

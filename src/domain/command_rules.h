@@ -8,7 +8,8 @@
 
 #include "domain/json_rules.h"
 
-#define CMD_MAX              100
+#define CMD_MAX              100 /* slash commands */
+#define CMD_MENU_MAX         15  /* of each context-menu kind (user, message) */
 #define CMD_NAME_MAX         32
 #define CMD_DESCRIPTION_MAX  100
 #define CMD_OPTIONS_MAX      25
@@ -21,9 +22,11 @@
 #define CMD_SET_BYTES_MAX (256 * 1024)
 
 /*
- * commands: the request's array. Each clean command is {name, description, options}, each
- * option {name, description, type, required} plus choices when given. Names are unique in the
- * list and among a command's options; required options come before optional ones.
+ * commands: the request's array. Each clean command is {type, name, description, options,
+ * defaultMemberPermissions, nameLocalizations, descriptionLocalizations}; each option {name,
+ * description, type, required} plus choices or autocomplete when given. Names are unique in the
+ * list (whatever the kind) and among a command's options; required options come before optional
+ * ones. A context-menu command (type user or message) has an empty description and no options.
  */
 json_t *rule_command_clean_list(json_t *commands, struct rule_error *err);
 

@@ -80,12 +80,13 @@ static int interaction_answer_at(struct store *db, struct store_interaction_answ
 {
     static const char *SQL =
         "UPDATE interactions SET answered_at = $2, modal_custom_id = $3, deferred = $5,"
-        " ephemeral = $6, response_message_id = $7"
+        " ephemeral = $6, response_message_id = $7, modal = $8"
         " WHERE id = $1 AND answered_at IS NULL AND created_at > $4";
     int rc = store__exec(db, SQL,
                          SV_ARGS(SV_STR(a->id), SV_INT(a->now), SV_STR(a->modal_custom_id),
                                  SV_INT(a->now - INTERACTION_TTL_MS), SV_INT(a->deferred),
-                                 SV_INT(a->ephemeral), SV_STR(a->response_message_id)));
+                                 SV_INT(a->ephemeral), SV_STR(a->response_message_id),
+                                 SV_STR(a->modal)));
     if (rc != STORE_DONE)
         return rc;
     return store__changes(db) == 1 ? STORE_DONE : STORE_TAKEN;
@@ -99,6 +100,23 @@ static int interaction_answer_job(struct store *db, void *arg)
 int store_interaction_answer(struct store_writer *w, struct store_interaction_answer *a)
 {
     return store_write(w, interaction_answer_job, a);
+}
+
+json_t *store_interaction_open_modal(struct store *db, const char *user_id, const char *app_id,
+                                     const char *custom_id, int64_t now, int *rc)
+{
+    static const char *SQL =
+        "SELECT modal FROM interactions WHERE user_id = $1 AND application_id = $2"
+        " AND modal_custom_id = $3 AND modal_used = 0 AND answered_at > $4"
+        " ORDER BY answered_at DESC LIMIT 1";
+    static const struct store_col COLS[] = {{"modal", COL_JSON}};
+    json_t *row = store__get_json(db, SQL,
+                                  SV_ARGS(SV_STR(user_id), SV_STR(app_id), SV_STR(custom_id),
+                                          SV_INT(now - INTERACTION_TTL_MS)),
+                                  STORE_COLS(COLS), rc);
+    json_t *modal = json_incref(json_object_get(row, "modal"));
+    json_decref(row);
+    return json_is_object(modal) ? modal : (json_decref(modal), NULL);
 }
 
 struct set_response {

@@ -9,6 +9,8 @@
 #include "store/writer.h"
 
 #define INTERACTION_TTL_MS (15 * 60 * 1000)
+/* An autocomplete interaction is answered within 3 s or not at all. */
+#define AUTOCOMPLETE_TTL_MS (3 * 1000)
 
 /* Argument of store_interaction_insert (store_write). With open_modal_of set it is a form
  * submission: the form must be open (answered with that customId by user_id, within the TTL,
@@ -32,7 +34,7 @@ struct store_interaction {
     char user_id[UUID_LEN + 1];
     char message_id[UUID_LEN + 1]; /* "" when not a component interaction */
     char type[16];
-    char command_name[40]; /* "" when not a command */
+    char command_name[4 * 32 + 1]; /* "" when not a command; 32 characters of UTF-8 */
     int64_t created_at;
     int answered;
     int deferred;  /* answered "later": a thinking message, or nothing for a component */
@@ -50,11 +52,16 @@ int store_interaction_find(struct store *db, const char *id, struct store_intera
  * store_interaction_set_response). */
 struct store_interaction_answer {
     const char *id, *modal_custom_id;
+    const char *modal; /* the form's clean JSON, to check its submission */
     int deferred, ephemeral;
     const char *response_message_id;
     int64_t now;
 };
 int store_interaction_answer(struct store_writer *w, struct store_interaction_answer *arg);
+/* The clean form (JSON) user_id may submit to the application under that customId: answered
+ * within the TTL and not submitted yet. NULL when none (*rc STORE_DONE) or on error. */
+json_t *store_interaction_open_modal(struct store *db, const char *user_id, const char *app_id,
+                                     const char *custom_id, int64_t now, int *rc);
 /* The answer's message, once written; also clears `deferred` when done is set (the thinking
  * message was replaced). */
 int store_interaction_set_response(struct store_writer *w, const char *id, const char *message_id,

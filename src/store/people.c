@@ -249,3 +249,22 @@ int store_password_set(struct store_writer *w, const char *user_id, const char *
     static const char *SQL = "UPDATE users SET password_hash = $2 WHERE id = $1 AND is_bot = 0";
     return store__write_exec(w, SQL, SV_ARGS(SV_STR(user_id), SV_STR(hash)), NULL);
 }
+
+int store_user_locale_set(struct store_writer *w, const char *user_id, const char *locale)
+{
+    static const char *SQL = "UPDATE users SET locale = $2 WHERE id = $1";
+    return store__write_exec(w, SQL, SV_ARGS(SV_STR(user_id), SV_STR(locale)), NULL);
+}
+
+int store_user_locale(struct store *db, const char *user_id, char out[LOCALE_TAG_MAX + 1])
+{
+    static const char *SQL = "SELECT COALESCE(locale, '') FROM users WHERE id = $1";
+    int found;
+    struct store_stmt *st = store__row(db, SQL, user_id, &found);
+    out[0] = 0;
+    if (st) {
+        store__text_copy(st, 0, out, LOCALE_TAG_MAX + 1);
+        store__finish(st);
+    }
+    return found;
+}

@@ -3,6 +3,8 @@
 #define PRACA_STORE_PEOPLE_H
 #include <jansson.h>
 
+#include "domain/locales.h"
+
 #include "core/crypto.h"
 #include "core/uuid.h"
 #include "store/db.h"
@@ -45,6 +47,11 @@ int store_password_hash(struct store *db, const char *user_id, char out[CRYPTO_P
  * (*rc STORE_DONE) or on error. */
 json_t *store_user_json(struct store *db, const char *id, int *rc);
 /* 1 when the user exists and is a person (not a bot); 0 unknown or bot; < 0 error. */
+/* The account's language (domain/locales.h), "" when it never chose one. Returns 1 found, 0
+ * not, -1 error. */
+int store_user_locale(struct store *db, const char *user_id, char out[LOCALE_TAG_MAX + 1]);
+/* locale NULL: back to the browser's. */
+int store_user_locale_set(struct store_writer *w, const char *user_id, const char *locale);
 int store_user_kind(struct store *db, const char *id, int *is_bot);
 
 /* Writes (run them with store_write). */

@@ -30,11 +30,11 @@ test('PUT /api/bot/commands replaces the global set and answers the clean comman
   const r = await put(info.botToken, { commands: [{ ...clima, extra: true }, { name: 'oi', description: 'Olá' }] });
   assert.equal(r.status, 200, r.text);
   assert.deepEqual(r.body.commands, [
-    { name: 'clima', description: 'Previsão do tempo', serverId: null, options: [
+    { type: 'chat', name: 'clima', description: 'Previsão do tempo', serverId: null, options: [
       { name: 'cidade', description: 'Qual cidade', type: 'string', required: true, choices: [{ name: 'Rio', value: 'rio' }] },
       { name: 'dias', description: 'Quantos dias', type: 'integer', required: false },
-    ] },
-    { name: 'oi', description: 'Olá', options: [], serverId: null },
+    ], defaultMemberPermissions: null, nameLocalizations: null, descriptionLocalizations: null },
+    { type: 'chat', name: 'oi', description: 'Olá', options: [], serverId: null, defaultMemberPermissions: null, nameLocalizations: null, descriptionLocalizations: null },
   ]);
   const owned = await api(srv.url, 'GET', `/api/applications/${info.app.id}/commands`, { token: dev.token });
   assert.deepEqual(owned.body.commands.map((c) => c.name), ['clima', 'oi']);
@@ -82,7 +82,8 @@ test('bad commands: 400 with the field path; people cannot use the route', async
       'commands.0.options.1.required: as opções obrigatórias vêm antes das opcionais'],
     [{ commands: [{ name: 'a', description: 'd', options: [{ name: 'o', description: 'd', type: 'integer', choices: [{ name: 'um', value: 'um' }] }] }] },
       'commands.0.options.0.choices.0.value: deve ser um número inteiro'],
-    [{ commands: Array.from({ length: 101 }, (_, i) => ({ name: `c${i}`, description: 'd' })) }, 'commands: no máximo 100 comandos'],
+    [{ commands: Array.from({ length: 101 }, (_, i) => ({ name: `c${i}`, description: 'd' })) }, 'commands.100: no máximo 100 comandos do tipo chat'],
+    [{ commands: Array.from({ length: 131 }, (_, i) => ({ name: `c${i}`, description: 'd' })) }, 'commands: no máximo 130 comandos'],
     [{ commands: [{ name: 'a', description: 'd', options: Array.from({ length: 26 }, (_, i) => ({ name: `o${i}`, description: 'd', type: 'string' })) }] },
       'commands.0.options: no máximo 25 opções'],
     // One command's text in all: 25 options of 25 choices of 100 characters is far past 4,000.
@@ -141,7 +142,7 @@ test('GET /api/servers/:sid/commands: installed applications with interactions.r
   assert.deepEqual(shown.body.commands.map((c) => [c.applicationId, c.name, c.description]),
                    [[info.app.id, 'clima', 'Previsão do tempo'], [info.app.id, 'oi', 'Olá daqui']],
                    'the server command hides the global one of the same name');
-  assert.deepEqual(Object.keys(shown.body.commands[0]), ['applicationId', 'name', 'description', 'options']);
+  assert.deepEqual(Object.keys(shown.body.commands[0]), ['applicationId', 'type', 'name', 'description', 'options', 'defaultMemberPermissions', 'nameLocalizations', 'descriptionLocalizations', 'nameLocalized', 'descriptionLocalized']);
   assert.equal(shown.body.commands[0].options.length, 2);
 
   // Another server where it is installed sees the global set only.

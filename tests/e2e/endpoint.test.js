@@ -238,3 +238,31 @@ test('an endpoint answers defer within its 3 s, then finishes through the intera
   const answer = (await history())[0];
   assert.deepEqual([answer.id, answer.content, answer.flags], [thinking.id, 'pong, depois', 0]);
 });
+
+test('an endpoint answers autocomplete in its 3 s: the choices reach the person typing', async () => {
+  const w = await world();
+  await api(srv.url, 'PUT', '/api/bot/commands', { token: w.info.botToken, body: { commands: [{ name: 'busca', description: 'Busca', options: [{ name: 'termo', description: 'O quê', type: 'string', required: true, autocomplete: true }] }] } });
+  await api(srv.url, 'PUT', `${w.appUrl}/interactions-config`, { token: w.owner.token, body: { interactionsEndpointUrl: endpointUrl() } });
+  await api(srv.url, 'POST', `${w.appUrl}/interactions/signing-secret/rotate`, { token: w.owner.token });
+  let payload = null;
+  handler = (req, body, res) => {
+    payload = JSON.parse(body);
+    const typed = payload.options.find((o) => o.focused).value;
+    json(res, 200, { type: 'autocomplete', data: { choices: [`${typed}ia`, `${typed}ola`].map((v) => ({ name: v, value: v })) } });
+  };
+  const person = io(srv.url, { auth: { token: w.member.token }, transports: ['websocket'] });
+  sockets.push(person);
+  await new Promise((resolve, reject) => { person.on('connect', resolve); person.on('connect_error', reject); });
+  const shown = new Promise((resolve) => person.on('INTERACTION_AUTOCOMPLETE', resolve));
+  const r = await api(srv.url, 'POST', `/api/servers/${w.sid}/channels/${w.cid}/interactions`, { token: w.member.token, body: { type: 'autocomplete', applicationId: w.info.app.id, commandName: 'busca', focused: 'termo', options: [{ name: 'termo', value: 'Bah' }] } });
+  assert.equal(r.status, 202, r.text);
+  assert.equal(payload.type, 'autocomplete');
+  const got = await shown;
+  assert.deepEqual(got.choices.map((c) => c.value), ['Bahia', 'Bahola']);
+
+  // 26 choices from the endpoint: refused, and the person is told why.
+  handler = (req, body, res) => json(res, 200, { type: 'autocomplete', data: { choices: Array.from({ length: 26 }, (_, i) => ({ name: `n${i}`, value: `v${i}` })) } });
+  const many = await api(srv.url, 'POST', `/api/servers/${w.sid}/channels/${w.cid}/interactions`, { token: w.member.token, body: { type: 'autocomplete', applicationId: w.info.app.id, commandName: 'busca', focused: 'termo' } });
+  assert.equal(many.status, 502);
+  assert.equal(many.body.error, 'A resposta da aplicação foi recusada: data.choices: deve ser uma lista de até 25 {name, value}');
+});

@@ -48,12 +48,12 @@ for (const transports of [undefined, ['websocket']]) {
     assert.equal(r.status, 202, r.text);
     const ev = await created;
     assert.equal(ev.id, r.body.interactionId);
-    assert.deepEqual(Object.keys(ev), ['id', 'type', 'applicationId', 'serverId', 'channelId', 'user', 'commandName', 'options', 'messageId', 'customId', 'values', 'createdAt', 'token']);
+    assert.deepEqual(Object.keys(ev), ['id', 'type', 'applicationId', 'serverId', 'channelId', 'user', 'commandName', 'commandType', 'targetId', 'target', 'options', 'messageId', 'customId', 'values', 'createdAt', 'token']);
     assert.match(ev.token, /^[A-Za-z0-9_-]{43}$/);
     assert.deepEqual({ ...ev, createdAt: undefined, token: undefined }, {
       id: r.body.interactionId, type: 'command', applicationId: w.info.app.id, serverId: w.sid, channelId: w.cid,
-      user: { id: w.member.user.id, username: w.member.user.username, displayName: w.member.user.displayName },
-      commandName: 'clima',
+      user: { id: w.member.user.id, username: w.member.user.username, displayName: w.member.user.displayName, locale: null },
+      commandName: 'clima', commandType: 'chat', targetId: null, target: null,
       options: [{ name: 'cidade', type: 'string', value: 'recife' }, { name: 'dias', type: 'integer', value: 3 }],
       messageId: null, customId: null, values: null, createdAt: undefined, token: undefined,
     });
@@ -79,7 +79,7 @@ for (const transports of [undefined, ['websocket']]) {
 test('invoking: permissions, unknown commands, and options checked against the definition', async () => {
   const w = await world();
   const cases = [
-    [{ type: 'nada' }, 400, 'type: deve ser command, component ou modal_submit'],
+    [{ type: 'nada' }, 400, 'type: deve ser command, component, modal_submit ou autocomplete'],
     [{ type: 'command', applicationId: w.info.app.id, commandName: 'nenhum' }, 404, 'Comando não encontrado'],
     [{ type: 'command', applicationId: w.info.app.id, commandName: 'clima' }, 400, 'options: falta a opção obrigatória cidade'],
     [{ type: 'command', applicationId: w.info.app.id, commandName: 'clima', options: [{ name: 'cidade', value: 'lisboa' }] }, 400, 'options.0.value: não é uma das escolhas da opção'],
@@ -262,7 +262,7 @@ test('respond: unknown or foreign interactions are 404; bad bodies 400', async (
   assert.equal(foreign.status, 404);
   assert.equal(foreign.body.error, 'Interação não encontrada');
   assert.equal((await w.respond(ev.id, { type: 'message', data: { content: 'x' } }, w.member.token)).status, 403);
-  for (const [body, error] of [[{ type: 'message' }, 'data: deve ser um objeto'], [{ type: 'eco', data: {} }, 'type: deve ser message, update, modal, defer ou deferUpdate'], [{ data: {} }, 'type: obrigatório'], [{ type: 'message', data: {} }, /^content: /]]) {
+  for (const [body, error] of [[{ type: 'message' }, 'data: deve ser um objeto'], [{ type: 'eco', data: {} }, 'type: deve ser message, update, modal, defer, deferUpdate ou autocomplete'], [{ data: {} }, 'type: obrigatório'], [{ type: 'message', data: {} }, /^content: /]]) {
     const r = await w.respond(ev.id, body);
     assert.equal(r.status, 400, JSON.stringify(body));
     if (error instanceof RegExp) assert.match(r.body.error, error);

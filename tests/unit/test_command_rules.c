@@ -63,11 +63,14 @@ Test(command_rules, clean_shape_with_defaults)
                            "\"type\":\"integer\"}]},{\"name\":\"oi\",\"description\":\"Olá\"}]");
     char *s = json_dumps(out, JSON_COMPACT | JSON_SORT_KEYS);
     cr_assert_str_eq(
-        s,
-        "[{\"description\":\"Previsão\",\"name\":\"clima\",\"options\":[{\"choices\":[{\"name\":"
-        "\"Rio\",\"value\":\"rio\"}],\"description\":\"Qual\",\"name\":\"cidade\",\"required\":"
-        "true,\"type\":\"string\"},{\"description\":\"Quantos\",\"name\":\"dias\",\"required\":"
-        "false,\"type\":\"integer\"}]},{\"description\":\"Olá\",\"name\":\"oi\",\"options\":[]}]");
+        s, "[{\"defaultMemberPermissions\":null,\"description\":\"Previsão\","
+           "\"descriptionLocalizations\":null,\"name\":\"clima\",\"nameLocalizations\":null,"
+           "\"options\":[{\"choices\":[{\"name\":"
+           "\"Rio\",\"value\":\"rio\"}],\"description\":\"Qual\",\"name\":\"cidade\",\"required\":"
+           "true,\"type\":\"string\"},{\"description\":\"Quantos\",\"name\":\"dias\",\"required\":"
+           "false,\"type\":\"integer\"}],\"type\":\"chat\"},{\"defaultMemberPermissions\":null,"
+           "\"description\":\"Olá\",\"descriptionLocalizations\":null,\"name\":\"oi\","
+           "\"nameLocalizations\":null,\"options\":[],\"type\":\"chat\"}]");
     free(s);
     json_decref(out);
     json_decref(accepted("[]"));
@@ -115,7 +118,7 @@ Test(command_rules, list_limits)
     json_decref(out);
     json_array_append_new(max, json_pack("{ssss}", "name", "extra", "description", "d"));
     cr_assert_null(rule_command_clean_list(max, &err));
-    cr_assert_str_eq(err.path, "commands");
+    cr_assert_str_eq(err.path, "commands.100");
     json_decref(max);
 
     json_t *opts = commands_of(1, CMD_OPTIONS_MAX);
@@ -194,4 +197,74 @@ Test(command_rules, choices)
     memmove(cut, cut + strlen(",{\"name\":\"c\",\"value\":25}"),
             strlen(cut + strlen(",{\"name\":\"c\",\"value\":25}")) + 1);
     json_decref(accepted(json));
+}
+
+Test(command_rules, context_menu_kinds)
+{
+    json_t *out = accepted("[{\"type\":\"message\",\"name\":\"Traduzir mensagem\"},"
+                           "{\"type\":\"user\",\"name\":\"Ver perfil\",\"description\":\"\"}]");
+    cr_assert_str_eq(json_string_value(json_object_get(json_array_get(out, 0), "type")), "message");
+    cr_assert_str_eq(json_string_value(json_object_get(json_array_get(out, 1), "description")), "");
+    cr_assert_eq(json_array_size(json_object_get(json_array_get(out, 1), "options")), 0);
+    json_decref(out);
+    refused("[{\"type\":\"menu\",\"name\":\"a\"}]", "commands.0.type", "chat, user ou message");
+    refused("[{\"type\":\"user\",\"name\":\" Ver\"}]", "commands.0.name", "sem espaços");
+    refused("[{\"type\":\"user\",\"name\":\"abcdefghijklmnopqrstuvwxyz 0123456\"}]",
+            "commands.0.name", "de 1 a 32");
+    refused("[{\"type\":\"user\",\"name\":\"V\",\"options\":[{\"name\":\"x\"}]}]",
+            "commands.0.options", "não têm opções");
+    /* 15 of each menu kind beside 100 slash commands; the 16th is refused */
+    json_t *list = commands_of(CMD_MAX, 0);
+    for (int kind = 0; kind < 2; kind++)
+        for (int i = 0; i < CMD_MENU_MAX; i++) {
+            char name[32];
+            snprintf(name, sizeof name, "Menu %d %d", kind, i);
+            json_array_append_new(
+                list, json_pack("{ssss}", "type", kind ? "user" : "message", "name", name));
+        }
+    struct rule_error err = {0};
+    out = rule_command_clean_list(list, &err);
+    cr_assert_not_null(out, "%s %s", err.path, err.reason);
+    json_decref(out);
+    json_array_append_new(list, json_pack("{ssss}", "type", "user", "name", "Mais um"));
+    cr_assert_null(rule_command_clean_list(list, &err));
+    cr_assert_str_eq(err.path, "commands");
+    json_decref(list);
+}
+
+Test(command_rules, autocomplete_permissions_localizations)
+{
+    json_t *out = accepted(
+        "[{\"name\":\"a\",\"description\":\"d\",\"defaultMemberPermissions\":\"16\","
+        "\"nameLocalizations\":{\"en-us\":\"ay\"},\"descriptionLocalizations\":{\"es-ES\":\"de\"},"
+        "\"options\":[{\"name\":\"o\",\"description\":\"d\",\"type\":\"string\","
+        "\"autocomplete\":true},{\"name\":\"p\",\"description\":\"d\",\"type\":\"integer\","
+        "\"autocomplete\":false}]}]");
+    json_t *c = json_array_get(out, 0);
+    cr_assert_eq(json_integer_value(json_object_get(c, "defaultMemberPermissions")), 16);
+    cr_assert_str_eq(
+        json_string_value(json_object_get(json_object_get(c, "nameLocalizations"), "en-US")), "ay",
+        "the tag in its canonical spelling");
+    json_t *opts = json_object_get(c, "options");
+    cr_assert(json_is_true(json_object_get(json_array_get(opts, 0), "autocomplete")));
+    cr_assert_null(json_object_get(json_array_get(opts, 1), "autocomplete"), "false is dropped");
+    json_decref(out);
+    json_decref(
+        accepted("[{\"name\":\"a\",\"description\":\"d\",\"defaultMemberPermissions\":0}]"));
+    refused("[{\"name\":\"a\",\"description\":\"d\",\"defaultMemberPermissions\":-1}]",
+            "commands.0.defaultMemberPermissions", "conjunto de permissões");
+    refused("[{\"name\":\"a\",\"description\":\"d\",\"defaultMemberPermissions\":\"1x\"}]",
+            "commands.0.defaultMemberPermissions", "conjunto de permissões");
+    refused("[{\"name\":\"a\",\"description\":\"d\",\"defaultMemberPermissions\":"
+            "1099511627776}]",
+            "commands.0.defaultMemberPermissions", "conjunto de permissões");
+    refused("[{\"name\":\"a\",\"description\":\"d\",\"nameLocalizations\":{\"en-US\":\"Ay\"}}]",
+            "commands.0.nameLocalizations.en-US.name", "minúsculas");
+    refused("[{\"name\":\"a\",\"description\":\"d\",\"nameLocalizations\":[]}]",
+            "commands.0.nameLocalizations", "objeto");
+    refused("[{\"type\":\"user\",\"name\":\"A\",\"descriptionLocalizations\":{\"en-US\":\"x\"}}]",
+            "commands.0.descriptionLocalizations", "não têm descrição");
+    refused("[{\"name\":\"a\",\"description\":\"d\",\"options\":[{\"name\":\"o\","
+            "\"description\":\"d\",\"type\":\"user\",\"autocomplete\":true}]}]",
+            "commands.0.options.0.autocomplete", "se completam");
 }

@@ -161,3 +161,117 @@ Test(interaction_rules, find_component_anywhere)
     cr_assert_null(rule_interaction_find_component(NULL, "a"));
     json_decref(components);
 }
+
+static const char *FORM =
+    "{\"customId\":\"f\",\"title\":\"T\",\"components\":["
+    "{\"type\":1,\"components\":[{\"type\":3,\"customId\":\"s\",\"options\":[{\"label\":\"A\","
+    "\"value\":\"a\"},{\"label\":\"B\",\"value\":\"b\"},{\"label\":\"C\",\"value\":\"c\"}],"
+    "\"maxValues\":2}]},"
+    "{\"type\":1,\"components\":[{\"type\":4,\"customId\":\"t\",\"label\":\"T\",\"style\":2,"
+    "\"minLength\":3,\"maxLength\":5}]},"
+    "{\"type\":1,\"components\":[{\"type\":4,\"customId\":\"o\",\"label\":\"O\",\"style\":1,"
+    "\"required\":false}]}]}";
+
+/* Checks values against FORM: NULL when accepted, else the error's path. */
+static void form_check(const char *values, const char *path)
+{
+    struct rule_error err = {0};
+    json_t *in = parse(FORM);
+    json_t *modal = rule_interaction_clean_modal(in, &err);
+    cr_assert_not_null(modal, "%s %s", err.path, err.reason);
+    json_t *v = parse(values);
+    json_t *clean = rule_interaction_clean_form_values(v, &err);
+    int rc = clean ? rule_interaction_check_form(modal, clean, &err) : -1;
+    if (path) {
+        cr_assert_eq(rc, -1, "accepted %s", values);
+        cr_assert_str_eq(err.path, path, "%s: %s", values, err.reason);
+    } else {
+        cr_assert_eq(rc, 0, "%s: %s %s", values, err.path, err.reason);
+    }
+    json_decref(clean);
+    json_decref(v);
+    json_decref(modal);
+    json_decref(in);
+}
+
+Test(interaction_rules, form_checked_against_its_definition)
+{
+    form_check("[{\"customId\":\"s\",\"values\":[\"a\"]},{\"customId\":\"t\",\"value\":\"abc\"}]",
+               NULL);
+    form_check("[{\"customId\":\"s\",\"values\":[\"a\",\"c\"]},{\"customId\":\"t\",\"value\":"
+               "\"abcde\"},{\"customId\":\"o\",\"value\":\"\"}]",
+               NULL);
+    form_check("[{\"customId\":\"t\",\"value\":\"abc\"}]", "values.s");
+    form_check("[{\"customId\":\"s\",\"values\":[]},{\"customId\":\"t\",\"value\":\"abc\"}]",
+               "values.s");
+    form_check("[{\"customId\":\"s\",\"values\":[\"a\",\"b\",\"c\"]},{\"customId\":\"t\","
+               "\"value\":\"abc\"}]",
+               "values.s");
+    form_check("[{\"customId\":\"s\",\"values\":[\"z\"]},{\"customId\":\"t\",\"value\":\"abc\"}]",
+               "values.s");
+    form_check("[{\"customId\":\"s\",\"value\":\"a\"},{\"customId\":\"t\",\"value\":\"abc\"}]",
+               "values.s");
+    form_check("[{\"customId\":\"s\",\"values\":[\"a\"]},{\"customId\":\"t\",\"value\":\"ab\"}]",
+               "values.t");
+    form_check(
+        "[{\"customId\":\"s\",\"values\":[\"a\"]},{\"customId\":\"t\",\"value\":\"abcdef\"}]",
+        "values.t");
+    form_check("[{\"customId\":\"s\",\"values\":[\"a\"]},{\"customId\":\"t\",\"value\":\"\"}]",
+               "values.t");
+    form_check("[{\"customId\":\"s\",\"values\":[\"a\"]},{\"customId\":\"t\",\"values\":[\"x\"]}]",
+               "values.t");
+    form_check("[{\"customId\":\"s\",\"values\":[\"a\"]},{\"customId\":\"t\",\"value\":\"abc\"},"
+               "{\"customId\":\"x\",\"value\":\"\"}]",
+               "values");
+    form_check("[{\"customId\":\"s\",\"values\":[\"a\"]},{\"customId\":\"t\",\"value\":\"abc\"},"
+               "{\"customId\":\"t\",\"value\":\"abd\"}]",
+               "values");
+}
+
+Test(interaction_rules, partial_options_and_choices)
+{
+    json_t *defined = parse("[{\"name\":\"q\",\"type\":\"string\",\"autocomplete\":true},"
+                            "{\"name\":\"n\",\"type\":\"integer\"}]");
+    struct rule_error err = {0};
+    json_t *given = parse("[{\"name\":\"n\",\"value\":\"4\"}]"); /* half-typed: kept as is */
+    json_t *out = rule_interaction_clean_partial_options(defined, given, "q", &err);
+    cr_assert_not_null(out, "%s %s", err.path, err.reason);
+    cr_assert_eq(json_array_size(out), 2, "the focused option is added when absent");
+    cr_assert(json_is_true(json_object_get(json_array_get(out, 1), "focused")));
+    cr_assert_str_eq(json_string_value(json_object_get(json_array_get(out, 1), "value")), "");
+    json_decref(out);
+    json_decref(given);
+    cr_assert_null(rule_interaction_clean_partial_options(defined, NULL, "n", &err));
+    cr_assert_str_eq(err.path, "focused");
+    cr_assert_null(rule_interaction_clean_partial_options(defined, NULL, "x", &err));
+    given = parse("[{\"name\":\"q\",\"value\":\"a\"},{\"name\":\"q\",\"value\":\"b\"}]");
+    cr_assert_null(rule_interaction_clean_partial_options(defined, given, "q", &err));
+    cr_assert_str_eq(err.path, "options.1");
+    json_decref(given);
+    given = parse("[{\"name\":\"q\",\"value\":{}}]");
+    cr_assert_null(rule_interaction_clean_partial_options(defined, given, "q", &err));
+    json_decref(given);
+    json_decref(defined);
+
+    json_t *data = parse("{\"choices\":[{\"name\":\"Rio\",\"value\":\"rio\"},{\"name\":\"Dez\","
+                         "\"value\":10}]}");
+    out = rule_interaction_clean_choices(data, &err);
+    cr_assert_not_null(out);
+    cr_assert_eq(json_array_size(out), 2);
+    json_decref(out);
+    json_decref(data);
+    data = parse("{\"choices\":[{\"name\":\"\",\"value\":\"x\"}]}");
+    cr_assert_null(rule_interaction_clean_choices(data, &err));
+    cr_assert_str_eq(err.path, "data.choices.0.name");
+    json_decref(data);
+    data = parse("{\"choices\":[{\"name\":\"a\",\"value\":true}]}");
+    cr_assert_null(rule_interaction_clean_choices(data, &err));
+    json_decref(data);
+    data = json_pack("{s[]}", "choices");
+    for (int i = 0; i <= AUTOCOMPLETE_CHOICES_MAX; i++)
+        json_array_append_new(json_object_get(data, "choices"),
+                              json_pack("{ssss}", "name", "n", "value", "v"));
+    cr_assert_null(rule_interaction_clean_choices(data, &err));
+    cr_assert_str_eq(err.path, "data.choices");
+    json_decref(data);
+}
