@@ -1,5 +1,7 @@
 // A complete bot: answers "!ping", offers the slash command /dado with options, a button that
-// rolls again and a button that opens a form (modal), and /pensa, a slow command answered later.
+// rolls again and a button that opens a form (modal), /pensa, a slow command answered later,
+// /cor, whose option the bot completes as the person types, and "Contar letras" in a message's
+// Apps menu.
 //
 //   npm install            # in this folder, once (socket.io-client)
 //   PRACA_BOT_TOKEN=… node bot.mjs
@@ -66,12 +68,21 @@ function answer(i) {
     return { type: 'update', data: roll(sides, times) };
   }
   if (i.type === 'component' && i.customId === 'sugerir') return { type: 'modal', data: sugestao };
+  if (i.type === 'autocomplete' && i.commandName === 'cor') { // suggestions for what is typed so far
+    const typed = String(i.options.find((o) => o.focused).value).toLowerCase();
+    return { type: 'autocomplete', data: { choices: CORES.filter((c) => c.startsWith(typed)).slice(0, 25).map((c) => ({ name: c, value: c })) } };
+  }
+  if (i.type === 'command' && i.commandName === 'cor') return { type: 'message', data: { content: `🎨 ${i.options[0].value}` } };
+  if (i.type === 'command' && i.commandName === 'Contar letras') // the message it was run on is i.target
+    return { type: 'message', data: { content: `A mensagem tem ${[...i.target.content].length} caracteres.`, ephemeral: true } };
   if (i.type === 'modal_submit' && i.customId === 'sugestao') {
     const sides = i.values.find((v) => v.customId === 'lados')?.value;
     return { type: 'message', data: { content: `Obrigado! Anotei a sugestão: d${sides}`, ephemeral: true } };
   }
   return null;
 }
+
+const CORES = ['amarelo', 'azul', 'branco', 'cinza', 'laranja', 'preto', 'rosa', 'roxo', 'verde', 'vermelho'];
 
 // Say at once what would otherwise make the bot silent.
 const { user, application } = await call('GET', '/api/bot/@me').catch((err) => {
@@ -83,7 +94,10 @@ for (const intent of ['messages.read', 'interactions.receive']) {
     console.error(`Warning: the intent ${intent} is off for "${application.name}"; turn it on in the developer portal.`);
 }
 const pensa = { name: 'pensa', description: 'Pensa um pouco antes de responder' };
-const saved = await call('PUT', '/api/bot/commands', { commands: [dado, pensa] });
+const cor = { name: 'cor', description: 'Mostra uma cor',
+  options: [{ name: 'nome', description: 'Qual cor', type: 'string', required: true, autocomplete: true }] };
+const contar = { type: 'message', name: 'Contar letras' };
+const saved = await call('PUT', '/api/bot/commands', { commands: [dado, pensa, cor, contar] });
 if (saved.warning) console.error(`Warning: ${saved.warning}`);
 
 const socket = io(base, { auth: { token } });

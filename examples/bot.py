@@ -56,6 +56,9 @@ def roll(sides, times):
         {"type": 2, "style": 2, "label": "Sugerir um dado", "customId": "sugerir"}]}]}
 
 
+CORES = ["amarelo", "azul", "branco", "cinza", "laranja", "preto", "rosa", "roxo", "verde", "vermelho"]
+
+
 def answer(i):
     if i["type"] == "command" and i["commandName"] == "dado":
         opts = {o["name"]: o["value"] for o in i["options"] or []}
@@ -65,6 +68,15 @@ def answer(i):
         return {"type": "update", "data": roll(int(sides), int(times))}
     if i["type"] == "component" and i["customId"] == "sugerir":
         return {"type": "modal", "data": SUGESTAO}
+    if i["type"] == "autocomplete" and i["commandName"] == "cor":  # suggestions for what is typed
+        typed = str(next(o["value"] for o in i["options"] if o.get("focused"))).lower()
+        choices = [{"name": c, "value": c} for c in CORES if c.startswith(typed)][:25]
+        return {"type": "autocomplete", "data": {"choices": choices}}
+    if i["type"] == "command" and i["commandName"] == "cor":
+        return {"type": "message", "data": {"content": f"🎨 {i['options'][0]['value']}"}}
+    if i["type"] == "command" and i["commandName"] == "Contar letras":  # run on the message i["target"]
+        return {"type": "message", "data": {"content": f"A mensagem tem {len(i['target']['content'])} caracteres.",
+                                            "ephemeral": True}}
     if i["type"] == "modal_submit" and i["customId"] == "sugestao":
         sides = next((v["value"] for v in i["values"] if v["customId"] == "lados"), "?")
         return {"type": "message", "data": {"content": f"Obrigado! Anotei a sugestão: d{sides}", "ephemeral": True}}
@@ -80,7 +92,10 @@ for intent in ("messages.read", "interactions.receive"):
         print(f'Warning: the intent {intent} is off for "{me["application"]["name"]}"; '
               "turn it on in the developer portal.", file=sys.stderr, flush=True)
 PENSA = {"name": "pensa", "description": "Pensa um pouco antes de responder"}
-saved = call("PUT", "/api/bot/commands", {"commands": [DADO, PENSA]})
+COR = {"name": "cor", "description": "Mostra uma cor",
+       "options": [{"name": "nome", "description": "Qual cor", "type": "string", "required": True, "autocomplete": True}]}
+CONTAR = {"type": "message", "name": "Contar letras"}
+saved = call("PUT", "/api/bot/commands", {"commands": [DADO, PENSA, COR, CONTAR]})
 if saved.get("warning"):
     print(f"Warning: {saved['warning']}", file=sys.stderr, flush=True)
 

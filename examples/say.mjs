@@ -51,7 +51,7 @@ try {
   let picks;
   if (text.startsWith('/')) {
     const name = text.slice(1);
-    const { commands } = await call('GET', `/api/servers/${sid}/commands`);
+    const commands = (await call('GET', `/api/servers/${sid}/commands`)).commands.filter((c) => c.type === 'chat'); // menus are not typed
     const command = commands.find((c) => c.name === name);
     if (!command) throw new Error(`no command /${name} here; this server has: ${commands.map((c) => '/' + c.name).join(' ') || 'none'}`);
     // Answers to earlier runs of the same command are already in the channel: only new ones count.

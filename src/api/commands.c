@@ -95,15 +95,17 @@ static json_t *overrides_in(json_t *all, json_t *cmd)
     return NULL;
 }
 
-/* GET /api/servers/:sid/commands[?channelId=]: what the caller may invoke there (in that
- * channel, when given), with names and descriptions in the caller's language. */
+/* GET /api/servers/:sid/commands[?channelId=][?manage=1]: what the caller may invoke there (in
+ * that channel, when given), with names and descriptions in the caller's language; with manage,
+ * every command, for a server admin setting who may use them. */
 static void server_commands(struct api_call *c)
 {
     struct access a;
-    const char *sid = api__server(c, &a, 0);
+    struct slice v;
+    int manage = http_query_param(c->req->query, "manage", &v) && slice_eq(v, "1");
+    const char *sid = api__server(c, &a, manage ? PERM_GERENCIAR_SERVIDOR : 0);
     if (!sid)
         return;
-    struct slice v;
     char cid[UUID_LEN + 1] = "";
     json_t *channel = NULL;
     uint64_t perms = a.base;

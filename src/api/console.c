@@ -87,9 +87,9 @@ static json_t *entry_json(struct api_call *c, const struct store_app *app,
         return NULL;
     }
     snprintf(position, sizeof position, "%llu", (unsigned long long)e->position);
-    return json_pack("{sssssssososbsoss}", "position", position, "type", e->type, "serverId",
-                     e->server_id, "channelId",
-                     e->channel_id[0] ? json_string(e->channel_id) : json_null(), "at",
+    return json_pack("{sssssosssososbsoss}", "position", position, "type", e->type, "kind",
+                     e->kind[0] ? json_string(e->kind) : json_null(), "serverId", e->server_id,
+                     "channelId", e->channel_id[0] ? json_string(e->channel_id) : json_null(), "at",
                      jsonout_time(e->at), "delivered", reason == NULL, "reason",
                      reason ? json_string(reason) : json_null(), "detail", detail);
 }

@@ -478,6 +478,13 @@ static void note_for_console(struct gateway *gw, const struct bus_event *ev)
         !slice_copy(slice_from(ev->name), e.type, sizeof e.type)) {
         if (cid && slice_copy(slice_from(cid), e.channel_id, sizeof e.channel_id))
             e.channel_id[0] = '\0';
+        /* What kind of interaction, or a deferred answer still thinking: shape, never content. */
+        const char *kind = !strcmp(ev->name, "INTERACTION_CREATE")
+                               ? json_string_value(json_object_get(p, "type"))
+                           : (json_integer_value(json_object_get(p, "flags")) & 128) ? "thinking"
+                                                                                     : NULL;
+        if (kind && slice_copy(slice_from(kind), e.kind, sizeof e.kind))
+            e.kind[0] = '\0';
         struct console_arg arg = {gw, ev->to};
         state_console_record(gw->console, &e, console_outcome_of, &arg);
     }

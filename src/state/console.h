@@ -30,6 +30,7 @@ enum console_outcome {
 struct console_entry {
     uint64_t position;
     char type[32];
+    char kind[16]; /* an interaction's type (autocomplete…), "thinking" for a deferred answer */
     char server_id[UUID_LEN + 1];
     char channel_id[UUID_LEN + 1]; /* "" when the event has none */
     int64_t at;                    /* milliseconds */

@@ -1557,3 +1557,83 @@ test('a deferred command: the page shows the bot thinking, then its answer in th
   assert.deepEqual(a.problems, []);
   await a.context().close();
 });
+
+test('apps on the page: suggestions while an option is typed, a message\'s and a person\'s Apps menu, a denied command absent until the admin allows it in Comandos', async () => {
+  const { owner: ana, sid, members: [bob] } = await serverWithMembers(srv.url, 1);
+  const info = await appWithBot(srv.url, ana, { name: 'Guia', intents: ['interactions.receive'] });
+  assert.equal((await install(srv.url, ana, info, sid, { permissions: P.VER_CANAL | P.ENVIAR_MENSAGENS })).complete.status, 200);
+  await api(srv.url, 'PUT', '/api/bot/commands', { token: info.botToken, body: { commands: [
+    { name: 'busca', description: 'Procura uma cidade', options: [{ name: 'termo', description: 'O começo do nome', type: 'string', required: true, autocomplete: true }] },
+    { name: 'faxina', description: 'Limpa o canal', defaultMemberPermissions: 0 },
+    { type: 'message', name: 'Citar' },
+    { type: 'user', name: 'Saudar' }] } });
+  const CITIES = ['Salvador', 'Salto', 'Santos', 'Recife'];
+  const bot = await gatewayConnect(srv.url, { auth: { token: info.botToken } }, sockets);
+  const respond = (i, body) => api(srv.url, 'POST', `/api/bot/interactions/${i.id}/respond`, { token: info.botToken, body });
+  const asked = [];
+  bot.on('INTERACTION_CREATE', (i) => {
+    if (i.type === 'autocomplete') {
+      const typed = i.options.find((o) => o.focused).value.toLowerCase();
+      asked.push(typed);
+      respond(i, { type: 'autocomplete', data: { choices: CITIES.filter((c) => c.toLowerCase().startsWith(typed)).map((c) => ({ name: c, value: c.toLowerCase() })) } });
+    } else if (i.commandType === 'message') respond(i, { type: 'message', data: { content: `citou: “${i.target.content}”` } });
+    else if (i.commandType === 'user') respond(i, { type: 'message', data: { content: `olá, ${i.target.user.username}!` } });
+    else respond(i, { type: 'message', data: { content: `${i.commandName}: ${i.options.map((o) => o.value).join(' ')}` } });
+  });
+  const b = await openApp(bob);
+  await b.waitForFunction(() => praca.chat.commands.length === 3);
+  const items = () => b.$$eval('#palette .palette-item', (li) => li.map((x) => x.textContent));
+  await b.focus('#text');
+  await b.keyboard.type('/');
+  await b.waitForSelector('#palette:not([hidden])');
+  assert.deepEqual(await items(), ['/busca Procura uma cidade'], 'a denied command and menu commands stay out');
+
+  // Suggestions while typing: asked after a pause, never two at once, shown and taken.
+  await b.keyboard.type('busca termo=sa', { delay: 40 });
+  await b.waitForFunction(() => [...document.querySelectorAll('#palette .palette-item')].map((x) => x.textContent).join() === 'Salvador,Salto,Santos');
+  await shoot(b, 'chat-autocomplete');
+  await b.keyboard.type('l', { delay: 40 });
+  await b.waitForFunction(() => [...document.querySelectorAll('#palette .palette-item')].map((x) => x.textContent).join() === 'Salvador,Salto');
+  assert.ok(asked.length <= 3, `asked after pauses, not per key: ${asked}`);
+  assert.equal(asked[asked.length - 1], 'sal');
+  await b.keyboard.press('Enter');
+  assert.equal(await b.inputValue('#text'), '/busca termo=salvador ');
+  await b.keyboard.press('Enter');
+  await b.waitForSelector('.message:has-text("busca: salvador")');
+
+  // A message's Apps menu runs the message command on it.
+  await api(srv.url, 'POST', `/api/servers/${sid}/channels/${(await api(srv.url, 'GET', `/api/servers/${sid}`, { token: ana.token })).body.channels[0].id}/messages`, { token: ana.token, body: { content: 'bom dia, gente' } });
+  const said = b.locator('.message:has-text("bom dia, gente")');
+  await said.hover();
+  await said.locator('.actions-inline button:has-text("Apps")').click();
+  await b.waitForSelector('.menu [role=menuitem]:has-text("Citar")');
+  await shoot(b, 'chat-message-apps');
+  await b.click('.menu [role=menuitem]:has-text("Citar")');
+  await b.waitForSelector('.message:has-text("citou: “bom dia, gente”")');
+  assert.equal(await b.$('.menu'), null, 'the menu closes');
+
+  // A person's menu: a direct message, or a user command on them.
+  await b.click(`#people .person[data-id="${ana.user.id}"]`);
+  await b.click('.menu [role=menuitem]:has-text("Apps › Saudar")');
+  await b.waitForSelector(`.message:has-text("olá, ${ana.user.username}!")`);
+
+  // The admin allows /faxina to bob in Comandos; bob's palette lists it once the page reads again.
+  const a = await openApp(ana);
+  await openSettings(a, 'Bots');
+  const faxina = a.locator('#command-settings details:has(summary:has-text("/faxina"))');
+  await faxina.locator('summary').click();
+  assert.match(await faxina.locator('summary').textContent(), /Padrão: só administradores · 0 regras/);
+  await faxina.locator('select[aria-label="Tipo de alvo"]').selectOption('member');
+  await faxina.locator('select[aria-label="Alvo"]').selectOption(bob.user.id);
+  await faxina.locator('button:has-text("Adicionar")').click();
+  await a.waitForSelector(`#command-settings details:has(summary:has-text("/faxina")) li:has-text("Membro ${bob.user.displayName || bob.user.username}: pode")`);
+  await shoot(a, 'chat-commands-settings');
+  await b.reload();
+  await b.waitForSelector('#live.on');
+  await b.waitForFunction(() => praca.chat.commands.some((c) => c.name === 'faxina'));
+  assert.deepEqual(a.problems, []);
+  assert.deepEqual(b.problems, []);
+  await a.context().close();
+  await b.context().close();
+  bot.close();
+});

@@ -7,7 +7,7 @@ const assert = require('node:assert/strict');
 const vm = require('node:vm');
 const { pageScripts } = require('./helpers');
 
-const page = pageScripts(['chat-commands.js']);
+const page = pageScripts(['chat-apps.js', 'chat-commands.js']);
 const plain = (v) => JSON.parse(JSON.stringify(v));
 const { commandBody, paletteFor } = vm.runInContext('({ commandBody, paletteFor })', page);
 
@@ -87,4 +87,37 @@ test('odd input: 10,000 options, an unclosed quote, a run of equals signs', () =
   assert.deepEqual(body('/clima cidade="Rio').options, [{ name: 'cidade', value: 'rio' }]); // the quote ends with the text
   refused(`/clima ${'='.repeat(10000)}`, /não entendi/);
   assert.deepEqual(paletteFor(`/clima ${'dias=1 '.repeat(10000)}`, COMMANDS).items.map((i) => i.option.name), ['cidade']);
+});
+
+test('menus stay out of the palette; names in the person\'s language are listed, typed and sent by their own name', () => {
+  const { browserLocale } = vm.runInContext('({ browserLocale })', page);
+  const list = [
+    { applicationId: 'app1', type: 'chat', name: 'clima', nameLocalized: 'weather', description: 'Previsão', descriptionLocalized: 'Forecast', options: [] },
+    { applicationId: 'app1', type: 'message', name: 'Traduzir', nameLocalized: 'Translate', description: '', options: [] },
+  ];
+  const names = (p) => p.items.map((i) => i.insert);
+  assert.deepEqual(names(paletteFor('/', list)), ['/weather ']);
+  assert.equal(paletteFor('/T', list), null, 'a menu command is not a slash command');
+  assert.deepEqual(plain(commandBody('/weather', list, RESOLVE)), { type: 'command', applicationId: 'app1', commandName: 'clima', options: [] });
+  assert.deepEqual(plain(commandBody('/clima', list, RESOLVE)).commandName, 'clima', 'the default name works too');
+  assert.throws(() => commandBody('/Traduzir', list, RESOLVE), /não existe aqui/);
+  assert.equal(browserLocale(['en-AU', 'pt-BR']), 'en-US', 'the same language, another region');
+  assert.equal(browserLocale(['pt-br']), 'pt-BR');
+  assert.equal(browserLocale(['tlh']), null);
+});
+
+test('an autocompleted option shows the bot\'s suggestions, or says it is asking, and fills the value', () => {
+  const list = [{ applicationId: 'app1', type: 'chat', name: 'busca', description: 'B', options: [
+    { name: 'termo', description: 'O quê', type: 'string', required: true, autocomplete: true },
+    { name: 'limite', description: 'Quantos', type: 'integer' }] }];
+  const asking = paletteFor('/busca termo=sal', list, () => ({ choices: [], asking: true }));
+  assert.equal(asking.asking, true);
+  assert.deepEqual(plain(asking.suggest.args.map((a) => [a.name, a.value])), [['termo', 'sal']]);
+  assert.deepEqual(asking.items, []);
+  const got = paletteFor('/busca limite=3 termo=sal', list, (command, option) => {
+    assert.equal(option.name, 'termo');
+    return { choices: [{ name: 'Salvador', value: 'salvador' }, { name: 'São Luís', value: 'sao luis' }], asking: false };
+  });
+  assert.deepEqual(got.items.map((i) => i.insert), ['/busca limite=3 termo=salvador ', '/busca limite=3 termo="sao luis" ']);
+  assert.equal(paletteFor('/busca limite=', list, () => assert.fail('not asked for a plain option')).suggest, undefined);
 });

@@ -45,7 +45,8 @@ test('delivered, not connected, intent off: each with its reason, only while wat
   const offline = await events(w, 1);
   assert.equal(offline.events.length, 1);
   const e = offline.events[0];
-  assert.deepEqual(Object.keys(e), ['position', 'type', 'serverId', 'channelId', 'at', 'delivered', 'reason', 'detail']);
+  assert.deepEqual(Object.keys(e), ['position', 'type', 'kind', 'serverId', 'channelId', 'at', 'delivered', 'reason', 'detail']);
+  assert.equal(e.kind, null);
   assert.deepEqual([e.type, e.serverId, e.channelId, e.delivered, e.reason, e.detail],
                    ['MESSAGE_CREATE', w.sid, w.open, false, 'not_connected', 'Bot não conectado']);
   assert.match(e.position, /^\d+$/);
@@ -69,6 +70,23 @@ test('delivered, not connected, intent off: each with its reason, only while wat
   const off = await events(w, 1, two.next);
   assert.deepEqual(off.events.map((x) => [x.delivered, x.reason, x.detail]), [[false, 'intent_off', 'Intent messages.read desligada']]);
   assert.ok(!JSON.stringify(off).includes('sem intent'), 'never the content');
+  bot.close();
+});
+
+test('interactions show their kind (autocomplete, command), and a deferred answer shows as thinking', async () => {
+  const w = await world(['messages.read', 'interactions.receive']);
+  await api(srv.url, 'PUT', '/api/bot/commands', { token: w.info.botToken, body: { commands: [
+    { name: 'busca', description: 'Busca', options: [{ name: 'termo', description: 't', type: 'string', autocomplete: true }] }] } });
+  const bot = await gatewayConnect(srv.url, { auth: { token: w.info.botToken } }, sockets);
+  bot.on('INTERACTION_CREATE', (i) => api(srv.url, 'POST', `/api/bot/interactions/${i.id}/respond`, { token: w.info.botToken,
+    body: i.type === 'autocomplete' ? { type: 'autocomplete', data: { choices: [] } } : { type: 'defer' } }));
+  assert.equal((await w.look()).status, 200); // watching from here
+  const invoke = (body) => api(srv.url, 'POST', `/api/servers/${w.sid}/channels/${w.open}/interactions`, { token: w.owner.token, body: { applicationId: w.info.app.id, commandName: 'busca', ...body } });
+  assert.equal((await invoke({ type: 'autocomplete', focused: 'termo', options: [{ name: 'termo', value: 'x' }] })).status, 202);
+  assert.equal((await invoke({ type: 'command', options: [] })).status, 202);
+  const seen = await events(w, 3);
+  assert.deepEqual(seen.events.map((x) => [x.type, x.kind, x.delivered]), [
+    ['INTERACTION_CREATE', 'autocomplete', true], ['INTERACTION_CREATE', 'command', true], ['MESSAGE_CREATE', 'thinking', true]]);
   bot.close();
 });
 

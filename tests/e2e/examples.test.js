@@ -129,7 +129,8 @@ async function exercise(w, bot) {
   assert.equal(pong.replyToId, ping.body.message.id);
 
   const commands = await api(srv.url, 'GET', `/api/servers/${w.env.PRACA_SERVER_ID}/commands`, { token: w.person });
-  assert.deepEqual(commands.body.commands.map((c) => [c.name, c.options.map((o) => o.name)]), [['dado', ['lados', 'vezes']], ['pensa', []]]);
+  assert.deepEqual(commands.body.commands.map((c) => [c.type, c.name, c.options.map((o) => o.name)]),
+    [['message', 'Contar letras', []], ['chat', 'cor', ['nome']], ['chat', 'dado', ['lados', 'vezes']], ['chat', 'pensa', []]]);
   const used = await invoke(w, { type: 'command', applicationId: w.env.PRACA_APP_ID, commandName: 'dado', options: [{ name: 'lados', value: 20 }, { name: 'vezes', value: 2 }] });
   assert.equal(used.status, 202, used.text);
   const rolled = await until('the roll', async () => (await history(w)).find((m) => /^🎲 d20: \d+, \d+$/.test(m.content)));
@@ -158,6 +159,22 @@ async function exercise(w, bot) {
   const answered = await until('the answer in its place', async () => (await history(w)).find((m) => m.id === thinking.id && m.flags === 0));
   assert.equal(answered.content, '🤔 Pensei: a resposta é 42.');
   await until('the follow-up', async () => (await history(w)).find((m) => m.commandName === 'pensa' && m.content === 'Pergunte de novo quando quiser.'));
+
+  // /cor: suggestions for what is typed, then the command with one of them.
+  await bot.waitFor(/answered command pensa later/); // the bot's log stays in order
+  const suggested = new Promise((resolve) => person.once('INTERACTION_AUTOCOMPLETE', resolve));
+  const typing = await invoke(w, { type: 'autocomplete', applicationId: w.env.PRACA_APP_ID, commandName: 'cor', focused: 'nome', options: [{ name: 'nome', value: 'ro' }] });
+  assert.equal(typing.status, 202, typing.text);
+  assert.deepEqual((await suggested).choices, [{ name: 'rosa', value: 'rosa' }, { name: 'roxo', value: 'roxo' }]);
+  assert.equal((await invoke(w, { type: 'command', applicationId: w.env.PRACA_APP_ID, commandName: 'cor', options: [{ name: 'nome', value: 'roxo' }] })).status, 202);
+  await until('the colour', async () => (await history(w)).find((m) => m.content === '🎨 roxo'));
+
+  // "Contar letras" on the !ping message, from its Apps menu: an answer for the person only.
+  const counted = new Promise((resolve) => person.on('MESSAGE_CREATE', (m) => m.commandName === 'Contar letras' && resolve(m)));
+  const menu = await invoke(w, { type: 'command', applicationId: w.env.PRACA_APP_ID, commandName: 'Contar letras', targetId: ping.body.message.id });
+  assert.equal(menu.status, 202, menu.text);
+  const count = await counted;
+  assert.deepEqual([count.content, count.flags], ['A mensagem tem 5 caracteres.', 64]);
   person.close();
 }
 
@@ -166,7 +183,8 @@ test('bot.mjs: !ping, /dado with options, a button that edits, a button that ope
   const bot = run(process.execPath, ['bot.mjs'], w.env);
   await exercise(w, bot);
   await bot.waitFor(/answered command pensa later/);
-  assert.match(bot.out(), /pong to \S+\nanswered command dado\nanswered component dado:20:2\nanswered component sugerir\nanswered modal_submit sugestao\nanswered command pensa later/);
+  await bot.waitFor(/answered command Contar letras/);
+  assert.match(bot.out(), /pong to \S+\nanswered command dado\nanswered component dado:20:2\nanswered component sugerir\nanswered modal_submit sugestao\nanswered command pensa later\nanswered autocomplete cor\nanswered command cor\nanswered command Contar letras/);
   assert.equal(bot.err(), '', 'nothing to warn about');
 
   // say.mjs: the person's side from a terminal, as the README uses it.
@@ -179,7 +197,7 @@ test('bot.mjs: !ping, /dado with options, a button that edits, a button that ope
   assert.match(dado.out(), /^bot: 🎲 d6: [1-6], [1-6], [1-6]\n$/);
   const unknown = run(process.execPath, ['say.mjs', '/nada'], as);
   assert.equal(await unknown.exited, 1);
-  assert.equal(unknown.err(), 'say: no command /nada here; this server has: /dado /pensa\n');
+  assert.equal(unknown.err(), 'say: no command /nada here; this server has: /cor /dado /pensa\n');
   bot.proc.kill('SIGTERM');
   assert.equal(await bot.exited, 0);
   const alone = run(process.execPath, ['say.mjs', '!ping'], as);

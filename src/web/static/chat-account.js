@@ -1,6 +1,8 @@
-// The account panel's two-factor setup: a new secret, its QR code drawn here (qr.js), and the
+// The account panel: its theme and language, and two-factor setup: a new secret, its QR code drawn here (qr.js), and the
 // first code from the person's authenticator to turn it on.
+import { paintLocaleChoice, setLocale } from './chat-apps.js';
 import { paintVerificationHold } from './chat-servers.js';
+import { toast } from './chat-ui.js';
 import { chat } from './chat-store.js';
 import { $, api, applyTheme, copyText, el, showError, THEME_KEY } from './common.js';
 import { QR } from './qr.js';
@@ -30,8 +32,22 @@ function wireTheme() {
   });
 }
 
+// The language commands are shown in: the account's, or the browser's when it never chose.
+function wireLocale() {
+  paintLocaleChoice();
+  $('#locale').addEventListener('change', async () => {
+    try {
+      await setLocale($('#locale').value || null);
+    } catch (e) {
+      toast(e);
+      paintLocaleChoice();
+    }
+  });
+}
+
 export function wireMfa() {
   wireTheme();
+  wireLocale();
   paintMfa();
   $('#mfa-codes-copy').addEventListener('click', (e) => copyText([...document.querySelectorAll('#mfa-codes code')].map((c) => c.textContent).join('\n'), e.target));
   $('#mfa-manage').addEventListener('submit', async (e) => {

@@ -2,6 +2,7 @@
 // the command's definition before anything is sent), and the palette that lists the server's
 // commands, then the chosen one's options, as the person types. The reading has no DOM: the
 // page's tests run it in Node.
+import { askSuggestions, commandLabel, suggestionsFor } from './chat-apps.js';
 import { chat } from './chat-store.js';
 import { $, el } from './common.js';
 
@@ -49,11 +50,16 @@ function optionValue(option, raw, resolve) {
   return value;
 }
 
+// The slash commands among a list (menus have their own place), found by their name or by the
+// name in the person's language.
+const slashCommands = (commands) => commands.filter((c) => !c.type || c.type === 'chat');
+const named = (commands, word) => slashCommands(commands).find((c) => c.name === word || c.nameLocalized === word);
+
 // The body of POST …/interactions for the typed command, or an Error before anything is sent.
 export function commandBody(text, commands, resolve) {
   const { word, args, unread } = splitCommand(text.trim());
-  const command = commands.find((c) => c.name === word);
-  if (!command) throw new Error(`Comando /${word} não existe aqui. Disponíveis: ${commands.map((c) => '/' + c.name).join(' ') || 'nenhum'}`);
+  const command = named(commands, word);
+  if (!command) throw new Error(`Comando /${word} não existe aqui. Disponíveis: ${slashCommands(commands).map((c) => '/' + commandLabel(c)).join(' ') || 'nenhum'}`);
   if (unread) throw new Error(`/${word}: não entendi “${unread}”; escreva opção=valor`);
   const options = [];
   for (const a of args) {
@@ -64,19 +70,21 @@ export function commandBody(text, commands, resolve) {
   }
   const missing = (command.options || []).filter((o) => o.required && !options.some((x) => x.name === o.name));
   if (missing.length) throw new Error(`/${word}: falta ${missing.map((o) => o.name).join(', ')}`);
-  return { type: 'command', applicationId: command.applicationId, commandName: word, options };
+  return { type: 'command', applicationId: command.applicationId, commandName: command.name, options };
 }
 
 // What the palette lists for the text so far: the commands whose name starts with what follows
 // "/", or, once a command is chosen, its options not yet given (required first) and, while an
-// option's value is typed, its choices.
-function paletteFor(text, commands) {
+// option's value is typed, its choices (or, for an autocompleted option, the bot's suggestions:
+// `suggest` then holds what to ask with). suggestions(command, option) → {choices, asking}.
+export function paletteFor(text, commands, suggestions = () => ({ choices: [], asking: false })) {
   if (!text.startsWith('/') || text.includes('\n')) return null;
   const { word, args, spaced } = splitCommand(text);
-  const command = commands.find((c) => c.name === word);
+  const command = named(commands, word);
   if (!command || (!spaced && !args.length)) {
     if (/\s/.test(text)) return null;
-    const items = commands.filter((c) => c.name.startsWith(word)).map((c) => ({ kind: 'command', command: c, insert: `/${c.name} ` }));
+    const items = slashCommands(commands).filter((c) => commandLabel(c).startsWith(word))
+      .map((c) => ({ kind: 'command', command: c, insert: `/${commandLabel(c)} ` }));
     return items.length ? { command: null, items } : null;
   }
   const last = args[args.length - 1];
@@ -85,9 +93,13 @@ function paletteFor(text, commands) {
   const options = (command.options || []).slice().sort((a, b) => (b.required ? 1 : 0) - (a.required ? 1 : 0));
   if (last && !spaced && last.given) {
     const option = options.find((o) => o.name === last.name);
+    const fill = (c) => ({ kind: 'choice', choice: c, option, insert: `${head}${option.name}=${/\s/.test(String(c.value)) ? `"${c.value}"` : c.value} ` });
+    if (option && option.autocomplete) {
+      const { choices, asking } = suggestions(command, option);
+      return { command, option, items: choices.map(fill), suggest: { args }, asking };
+    }
     const choices = (option && option.choices) || [];
-    const items = choices.filter((c) => c.name.toLowerCase().startsWith(last.value.toLowerCase()) || String(c.value).startsWith(last.value))
-      .map((c) => ({ kind: 'choice', choice: c, option, insert: `${head}${option.name}=${/\s/.test(String(c.value)) ? `"${c.value}"` : c.value} ` }));
+    const items = choices.filter((c) => c.name.toLowerCase().startsWith(last.value.toLowerCase()) || String(c.value).startsWith(last.value)).map(fill);
     return { command, option, items };
   }
   const typed = last && !spaced ? last.name : '';
@@ -105,22 +117,27 @@ function optionHint(o) {
 // ---- the palette in the page ----
 
 const palette = { items: [], at: 0 };
+let lastAsked = ''; // the text suggestions were last asked for (a repaint does not ask again)
 
 export function paintPalette() {
   const box = $('#palette');
-  const found = chat.dm ? null : paletteFor($('#text').value, chat.commands);
+  const found = chat.dm ? null : paletteFor($('#text').value, chat.commands, suggestionsFor);
+  if (found && found.suggest && lastAsked !== $('#text').value) {
+    lastAsked = $('#text').value;
+    askSuggestions(found.command, found.option, found.suggest.args, paintPalette);
+  }
   palette.items = found ? found.items : [];
   palette.at = Math.min(palette.at, Math.max(0, palette.items.length - 1));
   box.hidden = !found;
   $('#text').setAttribute('aria-expanded', String(!!found));
   if (!found) return box.replaceChildren();
   const title = found.command
-    ? el('li', { class: 'palette-head' }, el('strong', { text: `/${found.command.name}` }), ' ',
-         el('span', { class: 'muted', text: found.command.description }), ' ',
+    ? el('li', { class: 'palette-head' }, el('strong', { text: `/${commandLabel(found.command)}` }), ' ',
+         el('span', { class: 'muted', text: found.command.descriptionLocalized || found.command.description }), ' ',
          el('span', { class: 'muted small', text: (found.command.options || []).map(optionHint).join(' · ') }))
     : el('li', { class: 'palette-head muted small', text: 'Comandos deste servidor' });
   box.replaceChildren(title, ...palette.items.map((item, i) => {
-    const text = item.kind === 'command' ? [el('strong', { text: `/${item.command.name}` }), ' ', el('span', { class: 'muted', text: item.command.description })]
+    const text = item.kind === 'command' ? [el('strong', { text: `/${commandLabel(item.command)}` }), ' ', el('span', { class: 'muted', text: item.command.descriptionLocalized || item.command.description })]
       : item.kind === 'option' ? [el('strong', { text: `${item.option.name}${item.option.required ? '' : ' (opcional)'}` }), ' ',
                                   el('span', { class: 'muted', text: `${OPTION_TYPES[item.option.type] || item.option.type} · ${item.option.description}` })]
       : [el('strong', { text: item.choice.name })];
@@ -128,6 +145,8 @@ export function paintPalette() {
                       onmousedown: (e) => { e.preventDefault(); choosePalette(i); } }, ...text);
   }));
   if (found.command && !palette.items.length && !found.option) box.append(el('li', { class: 'muted small', text: 'Enter envia o comando.' }));
+  if (found.suggest && !palette.items.length)
+    box.append(el('li', { class: 'muted small suggesting', text: found.asking ? 'Buscando sugestões…' : 'Nenhuma sugestão; escreva o valor.' }));
   $('#text').setAttribute('aria-activedescendant', palette.items.length ? `palette-${palette.at}` : '');
 }
 

@@ -1,6 +1,7 @@
 // The server's settings in the chat client: its name, rules and verification level, its roles
 // with their permissions, its invites (chat-invites.js), and the applications installed. Each part shows only to those the API
 // lets change it (GERENCIAR_SERVIDOR, GERENCIAR_CARGOS); the server still decides.
+import { loadCommandSettings } from './chat-command-settings.js';
 import { colour } from './chat-components.js';
 import { loadInvites } from './chat-invites.js';
 import { paintMembers } from './chat-members.js';
@@ -21,7 +22,8 @@ export async function loadSettings() {
   if (shown('channels-settings')) paintChannelsManage();
   if (shown('roles-settings')) paintRoles();
   if (shown('members-settings')) paintMembers();
-  await Promise.all([shown('apps-settings') && loadApps(), shown('invites-settings') && loadInvites(), shown('bans-settings') && loadBans()]);
+  await Promise.all([shown('apps-settings') && loadApps(), shown('commands-settings') && loadCommandSettings(),
+    shown('invites-settings') && loadInvites(), shown('bans-settings') && loadBans()]);
 }
 
 function fillServerForm() {

@@ -1,6 +1,7 @@
 // The server's members: who is here, in the channels column (connected first, their status kept
 // live by PRESENCE_UPDATE), and in the settings what the person may do with each (roles, a
 // timeout, a kick), as the API allows it.
+import { personMenu } from './chat-apps.js';
 import { startDm } from './chat-dms.js';
 import { flash } from './chat-manage.js';
 import { showMessage } from './chat-messages.js';
@@ -93,7 +94,9 @@ export function paintPeople() {
   const sorted = [...chat.members].sort((a, b) => (STATUS_ORDER[a.status] ?? 3) - (STATUS_ORDER[b.status] ?? 3) || name(a).localeCompare(name(b), 'pt-BR'));
   const online = chat.members.filter((m) => m.status !== 'offline').length;
   $('#people-title').textContent = `Pessoas: ${online} de ${chat.members.length} conectadas`;
-  $('#people').replaceChildren(...sorted.slice(0, PEOPLE_SHOWN).map((m) => el('li', { class: 'person', 'data-id': m.userId },
+  const menu = (m) => (e) => { if (e.type === 'click' || e.key === 'Enter' || e.key === ' ') { e.preventDefault(); personMenu(e.currentTarget, m, startDm); } };
+  $('#people').replaceChildren(...sorted.slice(0, PEOPLE_SHOWN).map((m) => el('li', { class: 'person', 'data-id': m.userId, tabindex: '0', 'aria-haspopup': 'menu',
+                                                                                    onclick: menu(m), onkeydown: menu(m) },
     el('span', { class: `status ${m.status}`, role: 'img', 'aria-label': STATUS_LABELS[m.status] || m.status, title: STATUS_LABELS[m.status] || m.status }),
     el('span', { class: m.status === 'offline' ? 'muted' : '', text: name(m) }),
     m.user.isBot ? el('span', { class: 'bot-tag', text: 'BOT' }) : '')));

@@ -1,5 +1,6 @@
 // A message in the room: its item (author, time, text, reply, embeds, reactions) and what one may
 // do with it, as the API allows: reply, edit, pin, react, delete, start a thread or a DM.
+import { messageAppsButton } from './chat-apps.js';
 import { components, embed } from './chat-components.js';
 import { attachmentsView } from './chat-files.js';
 import { startDm } from './chat-dms.js';
@@ -79,6 +80,8 @@ function messageActions(m) {
   if (!m.threadId && chat.perms & PERM.ENVIAR_MENSAGENS && roomOf(chat.cid).room.type === 'text')
     action('Thread', 'Abrir uma thread a partir desta mensagem', () => startThread(m));
   if (!mine && !m.applicationId) action('Conversar', `Mandar uma mensagem direta a ${nameOf(m.fromId)}`, () => startDm(m.fromId));
+  const apps = roomOf(chat.cid).room.type === 'text' && messageAppsButton(m);
+  if (apps) box.append(apps);
   return box;
 }
 

@@ -1,5 +1,6 @@
 // The open room: its newest page of history, older pages as one scrolls up, the page around a
 // message one jumps to, and the message the composer answers.
+import { loadChannelCommands } from './chat-apps.js';
 import { newLineFor, paintFlow } from './chat-flow.js';
 import { messageItem, messagesPath, nameOf } from './chat-messages.js';
 import { channelPermissions } from './chat-perms.js';
@@ -35,6 +36,7 @@ export async function openChannel(cid, { behind = false } = {}) {
   for (const b of document.querySelectorAll('#channels button'))
     b.setAttribute('aria-current', b.dataset.id === cid ? 'true' : 'false');
   paintUnread();
+  if (room.type !== 'thread') loadChannelCommands(chat.sid, cid); // its overrides may differ
   const { messages, hasMore } = await api('GET', `${messagesPath()}?limit=${HISTORY_PAGE}`);
   if (cid !== chat.cid) return;
   showHistory(messages, hasMore);

@@ -21,7 +21,7 @@ export function allowedSections() {
     ...(any(PERM.GERENCIAR_CANAIS) ? ['channels-settings'] : []),
     ...(any(PERM.GERENCIAR_CARGOS) ? ['roles-settings'] : []),
     ...(any(PERM.GERENCIAR_CARGOS | PERM.EXPULSAR_MEMBROS | PERM.MODERAR_MEMBROS | PERM.BANIR_MEMBROS) ? ['members-settings'] : []),
-    ...(any(PERM.GERENCIAR_SERVIDOR) ? ['invites-settings', 'automod-settings', 'apps-settings'] : []),
+    ...(any(PERM.GERENCIAR_SERVIDOR) ? ['invites-settings', 'automod-settings', 'apps-settings', 'commands-settings'] : []),
     ...(any(PERM.BANIR_MEMBROS) ? ['bans-settings'] : []),
   ]);
 }

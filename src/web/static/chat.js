@@ -2,6 +2,7 @@
 // the store, then the views that show it redrawn), and the server, channel or DM the address
 // names opened. The parts live in the chat-*.js modules it imports.
 import { wireMfa } from './chat-account.js';
+import { adoptBrowserLocale, suggestionsCame } from './chat-apps.js';
 import { paintPalette, paletteKey } from './chat-commands.js';
 import { answered, send, suggestMentions } from './chat-composer.js';
 import { initFiles } from './chat-files.js';
@@ -157,6 +158,7 @@ function connectLive() {
     .on('GUILD_MEMBER_ADD', memberJoined)
     .on('GUILD_MEMBER_REMOVE', memberLeft)
     .on('INTERACTION_MODAL', (m) => { answered(m.applicationId, m.interactionId); openModal(m); })
+    .on('INTERACTION_AUTOCOMPLETE', suggestionsCame)
     .on('PRESENCE_UPDATE', presenceChanged)
     .on('TYPING_START', typingArrived)
     .on('channel_voice:participants_update', (u) => { if (voiceApplied(u)) paintVoice(u.channelId); });
@@ -165,6 +167,7 @@ function connectLive() {
 
 async function main() {
   chat.me = await requireSession();
+  await adoptBrowserLocale();
   $('#who').textContent = chat.me.displayName || chat.me.username;
   $('#logout').addEventListener('click', async () => {
     await api('POST', '/api/auth/logout').catch(() => {});

@@ -129,11 +129,14 @@ function showTab(name) {
 
 // ---- the event console: polls while its tab is open ----
 
+// What an interaction was, or an answer still thinking (a defer), beside the event's type.
+const KINDS = { command: 'comando', component: 'componente', modal_submit: 'formulário', autocomplete: 'autocomplete', thinking: 'pensando' };
+
 function consoleRow(e) {
   const time = new Date(e.at).toLocaleTimeString('pt-BR');
   const outcome = el('span', { class: e.delivered ? 'badge ok' : 'badge held', text: e.delivered ? 'Entregue' : 'Retido' });
   return el('tr', {},
-    el('td', { text: time }), el('td', {}, el('code', { text: e.type })),
+    el('td', { text: time }), el('td', {}, el('code', { text: e.type }), e.kind ? el('span', { class: 'badge kind', text: KINDS[e.kind] || e.kind }) : ''),
     el('td', { 'data-label': 'servidor' }, el('code', { text: e.serverId.slice(-8), title: e.serverId })),
     el('td', { 'data-label': 'canal' }, e.channelId ? el('code', { text: e.channelId.slice(-8), title: e.channelId }) : '—'),
     el('td', { 'data-label': 'posição', text: e.position }),

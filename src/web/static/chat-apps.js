@@ -1,0 +1,177 @@
+// Apps in the page: the commands of the open channel, context-menu commands on a message's or a
+// person's menu ("Apps"), the suggestions a bot gives while an option is typed (autocomplete),
+// and the account's language, which picks the commands' names.
+import { invoke } from './chat-composer.js';
+import { chat } from './chat-store.js';
+import { toast } from './chat-ui.js';
+import { $, api, el } from './common.js';
+
+// The commands I may use in the open channel (its overrides included); the server-wide list
+// read with the server stays until this answers.
+export async function loadChannelCommands(sid, cid) {
+  try {
+    const { commands } = await api('GET', `/api/servers/${sid}/commands?channelId=${cid}`);
+    if (chat.sid === sid && chat.cid === cid) chat.commands = commands;
+  } catch { /* the server-wide list stays */ }
+}
+
+export const commandLabel = (c) => c.nameLocalized || c.name;
+export const menuCommands = (type) => chat.commands.filter((c) => c.type === type);
+
+// ---- a small menu by its anchor: buttons, closed by Esc, a click elsewhere or a choice ----
+
+let openNow = null;
+
+function closeMenu() {
+  if (!openNow) return;
+  openNow.box.remove();
+  document.removeEventListener('mousedown', openNow.outside, true);
+  document.removeEventListener('keydown', openNow.esc, true);
+  openNow.anchor.setAttribute('aria-expanded', 'false');
+  openNow.anchor.focus();
+  openNow = null;
+}
+
+export function openMenu(anchor, title, items) {
+  closeMenu();
+  const box = el('div', { class: 'menu', role: 'menu', 'aria-label': title },
+    el('div', { class: 'menu-title muted small', text: title }),
+    ...items.map((item) => el('button', { type: 'button', role: 'menuitem', class: 'menu-item', text: item.label,
+                                          onclick: () => { closeMenu(); item.run(); } })));
+  const r = anchor.getBoundingClientRect();
+  box.style.top = `${Math.min(r.bottom + 4, innerHeight - 40 - 36 * items.length)}px`;
+  box.style.left = `${Math.max(8, Math.min(r.left, innerWidth - 248))}px`;
+  document.body.append(box);
+  openNow = {
+    box, anchor,
+    outside: (e) => { if (!box.contains(e.target)) closeMenu(); },
+    esc: (e) => { if (e.key === 'Escape') { e.preventDefault(); closeMenu(); } },
+  };
+  document.addEventListener('mousedown', openNow.outside, true);
+  document.addEventListener('keydown', openNow.esc, true);
+  anchor.setAttribute('aria-expanded', 'true');
+  box.querySelector('.menu-item')?.focus();
+}
+
+const runMenu = (c, targetId) => () => invoke({ type: 'command', applicationId: c.applicationId, commandName: c.name, targetId });
+
+// A message's "Apps": its application's message commands, the target this message.
+export function messageAppsButton(m) {
+  const commands = menuCommands('message');
+  if (!commands.length) return null;
+  const b = el('button', { type: 'button', class: 'link-button small', text: 'Apps', 'aria-haspopup': 'menu', 'aria-expanded': 'false',
+                           'aria-label': 'Comandos de aplicativos para esta mensagem' });
+  b.onclick = () => openMenu(b, 'Apps', commands.map((c) => ({ label: commandLabel(c), run: runMenu(c, m.id) })));
+  return b;
+}
+
+// A person's menu in the people list: a direct message, then the user commands on them.
+export function personMenu(anchor, member, startDm) {
+  const items = [];
+  if (!member.user.isBot && member.userId !== chat.me.id) items.push({ label: 'Mandar mensagem', run: () => startDm(member.userId) });
+  for (const c of menuCommands('user')) items.push({ label: `Apps › ${commandLabel(c)}`, run: runMenu(c, member.userId) });
+  if (items.length) openMenu(anchor, member.nickname || member.user.displayName || member.user.username, items);
+}
+
+// ---- suggestions while an option is typed ----
+
+// The page asks 150 ms after the last keystroke, never twice at once: a keystroke while one is
+// in flight asks again when it is answered (or after the bot's 3 s).
+const SUGGEST_PAUSE_MS = 150;
+const SUGGEST_WAIT_MS = 3200;
+
+const suggest = { key: '', choices: [], asking: false, timer: null, inflight: null, next: null, repaint: null };
+
+const keyOf = (command, option) => `${command.applicationId}/${command.name}/${option.name}`;
+
+// What the palette shows for this option: the latest choices for it, and whether more are coming.
+export function suggestionsFor(command, option) {
+  const mine = suggest.key === keyOf(command, option);
+  return { choices: mine ? suggest.choices : [], asking: suggest.asking };
+}
+
+// body: the autocomplete interaction for what is typed now.
+export function askSuggestions(command, option, args, repaint) {
+  const options = args.filter((a) => a.given && (command.options || []).some((o) => o.name === a.name))
+    .map((a) => ({ name: a.name, value: a.value.slice(0, 100) }));
+  const body = { type: 'autocomplete', applicationId: command.applicationId, commandName: command.name, focused: option.name, options };
+  const key = keyOf(command, option);
+  if (suggest.key !== key) suggest.choices = [];
+  suggest.key = key;
+  suggest.repaint = repaint;
+  suggest.asking = true;
+  clearTimeout(suggest.timer);
+  suggest.timer = setTimeout(() => send(body), SUGGEST_PAUSE_MS);
+}
+
+async function send(body) {
+  if (suggest.inflight) { suggest.next = body; return; }
+  const flight = { id: null, timer: setTimeout(() => landed(flight), SUGGEST_WAIT_MS) };
+  suggest.inflight = flight;
+  try {
+    const { interactionId } = await api('POST', `/api/servers/${chat.sid}/channels/${chat.cid}/interactions`, body);
+    flight.id = interactionId;
+  } catch (e) {
+    landed(flight);
+    toast(e);
+  }
+}
+
+function landed(flight) {
+  if (suggest.inflight !== flight) return;
+  clearTimeout(flight.timer);
+  suggest.inflight = null;
+  const next = suggest.next;
+  suggest.next = null;
+  if (next) send(next);
+  else {
+    suggest.asking = false;
+    if (suggest.repaint) suggest.repaint();
+  }
+}
+
+// INTERACTION_AUTOCOMPLETE: the bot's choices for what I typed.
+export function suggestionsCame(ev) {
+  if (`${ev.applicationId}/${ev.commandName}` === suggest.key.split('/').slice(0, 2).join('/')) suggest.choices = ev.choices;
+  if (suggest.inflight) landed(suggest.inflight);
+  else if (suggest.repaint) suggest.repaint();
+}
+
+// ---- the account's language ----
+
+export const LOCALES = [['pt-BR', 'Português (Brasil)'], ['pt-PT', 'Português (Portugal)'], ['en-US', 'English (US)'], ['en-GB', 'English (UK)'],
+  ['es-ES', 'Español (España)'], ['es-419', 'Español (Latinoamérica)'], ['fr', 'Français'], ['de', 'Deutsch'], ['it', 'Italiano'],
+  ['ja', '日本語'], ['ko', '한국어'], ['zh-CN', '中文（简体）']];
+
+// The browser's first language the server knows (exact, else the same language), or null.
+export function browserLocale(languages = navigator.languages || [navigator.language]) {
+  for (const tag of languages) {
+    const exact = LOCALES.find(([t]) => t.toLowerCase() === String(tag).toLowerCase());
+    if (exact) return exact[0];
+    const lang = LOCALES.find(([t]) => t.split('-')[0] === String(tag).split('-')[0].toLowerCase());
+    if (lang) return lang[0];
+  }
+  return null;
+}
+
+// An account that never chose takes the browser's language once, so commands speak it.
+export async function adoptBrowserLocale() {
+  if (chat.me.locale) return;
+  const locale = browserLocale();
+  if (!locale) return;
+  try {
+    ({ user: chat.me } = await api('PATCH', '/api/users/@me', { locale }));
+  } catch { /* the default names stay */ }
+}
+
+export async function setLocale(locale) {
+  ({ user: chat.me } = await api('PATCH', '/api/users/@me', { locale }));
+  if (chat.sid) await loadChannelCommands(chat.sid, chat.cid);
+}
+
+export function paintLocaleChoice() {
+  const select = $('#locale');
+  if (!select) return;
+  select.replaceChildren(el('option', { value: '', text: 'O do navegador' }), ...LOCALES.map(([t, name]) => el('option', { value: t, text: name })));
+  select.value = chat.me.locale || '';
+}
