@@ -161,8 +161,8 @@ static int select_option(json_t *src, json_t *dst, const char *path, struct rule
                : 0;
 }
 
-/* A string select inside a form: {type: 3, customId, options (1–25 {label, value,
- * description?}), placeholder?, minValues?, maxValues?, required?}. */
+/* A string select inside a form: {type: 3, customId, label? (shown above it), options (1–25
+ * {label, value, description?}), placeholder?, minValues?, maxValues?, required?}. */
 static json_t *modal_select(json_t *in, const char *path, struct rule_error *err)
 {
     json_t *out = json_object();
@@ -172,6 +172,7 @@ static json_t *modal_select(json_t *in, const char *path, struct rule_error *err
     json_t *clean = NULL;
     if (rule__json_int(in, out, "type", 3, 3, path, err, 1) < 0 ||
         custom_id(in, out, path, err) < 0 ||
+        rule__json_str(in, out, "label", 1, MODAL_INPUT_LABEL_MAX, path, err, 0) < 0 ||
         rule__json_str(in, out, "placeholder", 0, 150, path, err, 0) < 0 ||
         rule__json_int(in, out, "minValues", 0, INTERACTION_VALUES_MAX, path, err, 0) < 0 ||
         rule__json_int(in, out, "maxValues", 1, INTERACTION_VALUES_MAX, path, err, 0) < 0 ||

@@ -24,7 +24,7 @@ json_t *rule_interaction_clean_options(json_t *defined, json_t *given, struct ru
 
 /* A form (modal response data): {customId, title, components} where components are 1–5 action
  * rows each holding one text input {type: 4, customId, label, style 1|2, required?,
- * minLength?, maxLength?, placeholder?, value?} or one string select {type: 3, customId,
+ * minLength?, maxLength?, placeholder?, value?} or one string select {type: 3, customId, label?,
  * options, placeholder?, minValues?, maxValues?, required?}. */
 json_t *rule_interaction_clean_modal(json_t *data, struct rule_error *err);
 

@@ -1571,12 +1571,21 @@ test('apps on the page: suggestions while an option is typed, a message\'s and a
   const bot = await gatewayConnect(srv.url, { auth: { token: info.botToken } }, sockets);
   const respond = (i, body) => api(srv.url, 'POST', `/api/bot/interactions/${i.id}/respond`, { token: info.botToken, body });
   const asked = [];
+  const quoted = new Map();
   bot.on('INTERACTION_CREATE', (i) => {
     if (i.type === 'autocomplete') {
       const typed = i.options.find((o) => o.focused).value.toLowerCase();
       asked.push(typed);
       respond(i, { type: 'autocomplete', data: { choices: CITIES.filter((c) => c.toLowerCase().startsWith(typed)).map((c) => ({ name: c, value: c.toLowerCase() })) } });
-    } else if (i.commandType === 'message') respond(i, { type: 'message', data: { content: `citou: “${i.target.content}”` } });
+    } else if (i.commandType === 'message') {
+      quoted.set(i.target.id, i.target.content);
+      respond(i, { type: 'modal', data: { customId: `citar:${i.target.id}`, title: 'Citar', components: [
+        { type: 1, components: [{ type: 3, customId: 'tom', label: 'Em que tom', placeholder: 'Escolha um', options: [{ label: 'Sério', value: 'serio' }, { label: 'Brincando', value: 'brincando' }] }] },
+        { type: 1, components: [{ type: 4, customId: 'nota', label: 'Uma nota', style: 2, required: false, maxLength: 200 }] }] } });
+    } else if (i.type === 'modal_submit') {
+      const v = Object.fromEntries(i.values.map((x) => [x.customId, x.values || x.value]));
+      respond(i, { type: 'message', data: { content: `citou (${v.tom[0]}): “${quoted.get(i.customId.slice(6))}” ${v.nota}`.trim() } });
+    }
     else if (i.commandType === 'user') respond(i, { type: 'message', data: { content: `olá, ${i.target.user.username}!` } });
     else respond(i, { type: 'message', data: { content: `${i.commandName}: ${i.options.map((o) => o.value).join(' ')}` } });
   });
@@ -1609,8 +1618,14 @@ test('apps on the page: suggestions while an option is typed, a message\'s and a
   await b.waitForSelector('.menu [role=menuitem]:has-text("Citar")');
   await shoot(b, 'chat-message-apps');
   await b.click('.menu [role=menuitem]:has-text("Citar")');
-  await b.waitForSelector('.message:has-text("citou: “bom dia, gente”")');
   assert.equal(await b.$('.menu'), null, 'the menu closes');
+  // Its form: a select and a paragraph; the select is required, so the form waits for it.
+  await b.waitForSelector('#modal[open] select');
+  await b.fill('#modal textarea', 'com carinho');
+  await b.selectOption('#modal select', 'brincando');
+  await shoot(b, 'chat-modal-select');
+  await b.click('#modal-send');
+  await b.waitForSelector('.message:has-text("citou (brincando): “bom dia, gente” com carinho")');
 
   // A person's menu: a direct message, or a user command on them.
   await b.click(`#people .person[data-id="${ana.user.id}"]`);

@@ -161,6 +161,13 @@ test('permissions: defaults hide commands from the palette and the route refuses
   assert.equal((await bot).commandName, 'faxina');
   assert.ok(!(await names(w.other)).includes('faxina'), 'not for members without the role');
 
+  // A role denied: its members lose a command everyone else keeps.
+  await w.overrides('cidade', [{ type: 'role', id: role.id, allow: false }]);
+  assert.ok(!(await names(w.member)).includes('cidade'));
+  assert.equal((await w.invoke({ type: 'command', commandName: 'cidade', options: [{ name: 'nome', value: 'x' }] })).status, 403);
+  assert.ok((await names(w.other)).includes('cidade'), 'members without the role keep it');
+  await w.overrides('cidade', []);
+
   // A member's own override beats the role's; a channel denied refuses everyone but admins there.
   await w.overrides('faxina', [{ type: 'role', id: role.id, allow: true }, { type: 'member', id: w.member.user.id, allow: false }]);
   assert.equal((await w.invoke({ type: 'command', commandName: 'faxina' })).status, 403);

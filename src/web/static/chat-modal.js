@@ -19,7 +19,7 @@ export function openModal(m) {
   for (const row of m.components) {
     for (const input of row.components) {
       const id = `field-${input.customId}`;
-      if (input.type === 3) { fields.append(el('label', { for: id, text: input.placeholder || input.customId }), selectField(id, input)); continue; }
+      if (input.type === 3) { fields.append(el('label', { for: id, text: input.label || input.placeholder || input.customId }), selectField(id, input)); continue; }
       const field = input.style === 2
         ? el('textarea', { id, 'data-id': input.customId, maxlength: input.maxLength, placeholder: input.placeholder || '' })
         : el('input', { id, type: 'text', 'data-id': input.customId, maxlength: input.maxLength, placeholder: input.placeholder || '' });
