@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api/attachments.h"
 #include "api/events.h"
 #include "api/input.h"
 #include "api/messages.h"
@@ -62,6 +63,15 @@ static int interaction_of_token(struct api_call *c, struct store_interaction *it
     else if (!usable)
         api__error(c, 403, "A aplicação não pode responder agora (sem bot ou suspensa)");
     return found == 1 && usable ? 0 : -1;
+}
+
+/* An ephemeral message is kept nowhere, so nothing could serve its files. */
+static int no_files_here(struct api_call *c)
+{
+    if (!c->req->upload || !c->req->upload->nfiles)
+        return 0;
+    api__bad(c, "files", "uma resposta efêmera não leva arquivos");
+    return -1;
 }
 
 static int answered_first(struct api_call *c, const struct store_interaction *it)
@@ -118,7 +128,7 @@ static void original_edit(struct api_call *c)
         return;
     if (it.ephemeral) {
         struct draft d;
-        if (!api__draft_read(c, body, 1, 0, &d) &&
+        if (!no_files_here(c) && !api__draft_read(c, body, 1, 0, &d) &&
             !api__draft_check(c, d.content, d.embeds, d.components, d.flags, 0))
             ephemeral_to_invoker(c, &it, &p, &d, it.response_message_id, "MESSAGE_UPDATE");
         api__draft_cleanup(&d);
@@ -184,9 +194,13 @@ static void followup(struct api_call *c)
         return;
     int ephemeral = 0;
     struct draft d = {0};
+    struct api_files f = {0};
     if (api__in_bool(c, body, "ephemeral", 0, &ephemeral) < 0 ||
         api__draft_read(c, body, 1, 0, &d) ||
-        api__draft_check(c, d.content, d.embeds, d.components, d.flags, 0))
+        (ephemeral ? no_files_here(c)
+                   : api__files_take(c, it.server_id, NULL, NULL, NULL, &f) ||
+                         api__files_resolve(c, &f, d.embeds, d.components)) ||
+        api__draft_check(c, d.content, d.embeds, d.components, d.flags, f.n))
         goto out;
     int rc = store_interaction_followup(c->svc->writer, it.id, FOLLOWUPS_MAX);
     if (rc == STORE_FULL) {
@@ -203,22 +217,24 @@ static void followup(struct api_call *c)
     }
     struct message_write w = {.application_id = it.application_id,
                               .command_name = it.command_name[0] ? it.command_name : NULL,
-                              .command_invoker_id = it.user_id};
+                              .command_invoker_id = it.user_id,
+                              .files = &f};
     size_t len;
     char *text = api__message_create(c, &p, &d, &w, &len);
     if (text)
         api__reply_wrapped(c, "message", text);
 out:
+    api__files_cleanup(&f);
     api__draft_cleanup(&d);
     api__place_cleanup(&p);
 }
 
 const struct api_route api_interaction_followup_routes[] = {
     {HTTP_PATCH, "/api/interactions/:id/:token/messages/@original", original_edit, API_PUBLIC,
-     API_ON_WORKER, API_BODY_SMALL},
+     API_ON_WORKER, API_BODY_UPLOAD},
     {HTTP_DELETE, "/api/interactions/:id/:token/messages/@original", original_delete, API_PUBLIC,
      API_ON_WORKER, API_BODY_SMALL},
     {HTTP_POST, "/api/interactions/:id/:token/followups", followup, API_PUBLIC, API_ON_WORKER,
-     API_BODY_SMALL},
+     API_BODY_UPLOAD},
     {0, NULL, NULL, 0, 0, 0},
 };

@@ -132,3 +132,47 @@ test('deferUpdate on a component: nothing visible, then the component\'s message
   // The component's message is not the interaction's own: it is not deleted through it.
   assert.equal((await w.later(cev, 'DELETE', '/messages/@original')).status, 404);
 });
+
+// A multipart request to an interaction's own route (no Authorization: the token is in the path).
+async function multipart(method, p, payload, files) {
+  const form = new FormData();
+  form.append('payload_json', JSON.stringify(payload));
+  files.forEach((f, i) => form.append(`files[${i}]`, new Blob([f.data], { type: 'application/octet-stream' }), f.name));
+  const res = await fetch(srv.url + p, { method, body: form });
+  const text = await res.text();
+  let body = null;
+  try { body = JSON.parse(text); } catch { /* not JSON */ }
+  return { status: res.status, body, text };
+}
+
+test('files through the token: a follow-up and the edited answer carry them; an ephemeral one cannot; a wrong token uploads nothing', async () => {
+  const w = await world();
+  const ev = await w.command();
+  assert.equal((await w.respond(ev, { type: 'defer' })).status, 200);
+  const report = { name: 'relatorio.txt', data: Buffer.from('tudo certo\n'.repeat(100)) };
+  const base = `/api/interactions/${ev.id}/${ev.token}`;
+  const f = await multipart('POST', `${base}/followups`, { content: 'o relatório' }, [report]);
+  assert.equal(f.status, 200, f.text);
+  assert.deepEqual(f.body.message.attachments.map((a) => [a.filename, a.size]), [['relatorio.txt', 1100]]);
+  const got = await fetch(f.body.message.attachments[0].url, { headers: { authorization: `Bearer ${w.member.token}` } });
+  assert.equal(got.status, 200);
+  assert.equal((await got.text()).length, 1100);
+
+  const e = await multipart('PATCH', `${base}/messages/@original`, { content: 'pronto, com gráfico', embeds: [{ image: { url: 'attachment://g.txt' } }] }, [{ name: 'g.txt', data: Buffer.from('g') }]);
+  assert.equal(e.status, 200, e.text);
+  assert.equal(e.body.message.attachments[0].filename, 'g.txt');
+  assert.equal(e.body.message.embeds[0].image.url, e.body.message.attachments[0].url);
+  assert.equal(e.body.message.flags, 0);
+
+  const secret = await multipart('POST', `${base}/followups`, { content: 'só para você', ephemeral: true }, [report]);
+  assert.equal(secret.status, 400);
+  assert.equal(secret.body.error, 'files: uma resposta efêmera não leva arquivos');
+
+  // Another interaction's token: refused; a file larger than a body without a credential is
+  // refused before it is read.
+  const other = await w.command();
+  const wrong = await multipart('POST', `/api/interactions/${ev.id}/${other.token}/followups`, { content: 'x' }, [report]);
+  assert.equal(wrong.status, 403);
+  const big = await multipart('POST', `/api/interactions/${ev.id}/${other.token}/followups`, { content: 'x' }, [{ name: 'big.bin', data: Buffer.alloc(2 * 1024 * 1024, 7) }]);
+  assert.equal(big.status, 413, big.text);
+});
