@@ -81,7 +81,7 @@ static void missing(struct api_call *c, uint64_t bits)
 {
     char msg[128];
     const char *name = NULL;
-    for (int i = 0; i < 17 && !name; i++)
+    for (int i = 0; i < 64 && !name; i++)
         if (bits & (UINT64_C(1) << i))
             name = rule_perm_name(UINT64_C(1) << i);
     snprintf(msg, sizeof msg, "Sem permissão: é preciso %s", name ? name : "permissão");

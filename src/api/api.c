@@ -55,6 +55,8 @@ const struct api_route *const api_route_tables[] = {
     api_thread_routes,
     api_command_routes,
     api_command_permission_routes,
+    api_webhook_routes,
+    api_webhook_post_routes,
     api_interaction_routes,
     api_voice_routes,
     api_openapi_routes,

@@ -136,6 +136,8 @@ extern const struct api_route api_bot_event_routes[];
 extern const struct api_route api_install_routes[];
 extern const struct api_route api_command_routes[];
 extern const struct api_route api_command_permission_routes[];
+extern const struct api_route api_webhook_routes[];
+extern const struct api_route api_webhook_post_routes[];
 extern const struct api_route api_interaction_routes[];
 extern const struct api_route api_message_routes[];
 extern const struct api_route api_attachment_routes[];

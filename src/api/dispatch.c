@@ -23,6 +23,7 @@
 #include "core/workers.h"
 #include "state/state.h"
 #include "store/interactions.h"
+#include "store/webhooks.h"
 #include "store/people.h"
 
 #define TOKEN_MAX 256
@@ -257,11 +258,15 @@ static size_t granted(struct api_service *a, struct http_request *req, enum api_
     return upload_max(a->cfg);
 }
 
-/* An upload to an interaction's own routes (/api/interactions/:id/:token/…): the token in the
- * path is the credential, and it is checked like a bearer token before any byte of the body. */
-static int token_in_path_upload(const struct api_route *def, const struct http_request *req)
+/* A route whose credential is a token in its path: an interaction's (/api/interactions/:id/
+ * :token/…) or a webhook's (/api/webhooks/:wid/:token). The token is checked like a bearer
+ * token before any byte of the body: an upload, or a webhook's JSON past the anonymous limit
+ * (a GitHub push), needs it. */
+static int token_in_path_upload(const struct http_route *route, const struct http_request *req)
 {
-    return def->auth == API_PUBLIC && def->body == API_BODY_UPLOAD && is_multipart(req);
+    const struct api_route *def = route->handler;
+    return def->auth == API_PUBLIC && def->body == API_BODY_UPLOAD &&
+           (is_multipart(req) || http_route_param_index(route, "wid") >= 0);
 }
 
 size_t api_body_limit(struct api_service *a, struct http_request *req)
@@ -270,7 +275,7 @@ size_t api_body_limit(struct api_service *a, struct http_request *req)
     if (!is_api_path(req->path) || route_of(a, req, &route) != HTTP_ROUTE_FOUND)
         return API_BODY_ANONYMOUS_MAX;
     const struct api_route *def = route->handler;
-    if (token_in_path_upload(def, req)) {
+    if (token_in_path_upload(route, req)) {
         req->upload_limits.dir = ""; /* the interaction's token is checked before the body */
         return HTTP_BODY_LIMIT_ASK;
     }
@@ -313,47 +318,62 @@ static void limit_job_run(struct workers_job *job, void *thread_ctx)
     free(l);
 }
 
-/* An interaction's token from the path, looked up the same way: a valid one within its 15
- * minutes grants its route's upload. */
-struct interaction_limit_job {
+/* A token from the path, looked up the same way: an interaction's (within its 15 minutes) or a
+ * webhook's grants its route's body; any other keeps the anonymous limit. */
+struct path_token_job {
     struct workers_job job;
     struct http_limit_ask *ask;
     struct api_service *svc;
+    int webhook; /* a webhook's token, else an interaction's */
     char id[UUID_LEN + 1];
     char hash[CRYPTO_SHA256_HEX + 1];
 };
 
-static void interaction_limit_run(struct workers_job *job, void *thread_ctx)
+/* Whether the token of the path is the interaction's (within its 15 minutes) or the webhook's. */
+static int path_token_valid(struct store *db, const struct path_token_job *l)
 {
-    struct interaction_limit_job *l = (struct interaction_limit_job *)job;
-    struct api_call c = api__thread_call(thread_ctx);
+    if (l->webhook) {
+        struct store_webhook h;
+        return store_webhook_find(db, l->id, &h) == 1 &&
+               crypto_equal(l->hash, h.token_hash, CRYPTO_SHA256_HEX);
+    }
     struct store_interaction it;
-    int ok = store_interaction_find(c.db, l->id, &it) == 1 &&
-             clock_now_ms() - it.created_at < INTERACTION_TTL_MS &&
-             strlen(it.token_hash) == CRYPTO_SHA256_HEX &&
-             crypto_equal(l->hash, it.token_hash, CRYPTO_SHA256_HEX);
+    return store_interaction_find(db, l->id, &it) == 1 &&
+           clock_now_ms() - it.created_at < INTERACTION_TTL_MS &&
+           strlen(it.token_hash) == CRYPTO_SHA256_HEX &&
+           crypto_equal(l->hash, it.token_hash, CRYPTO_SHA256_HEX);
+}
+
+static void path_token_run(struct workers_job *job, void *thread_ctx)
+{
+    struct path_token_job *l = (struct path_token_job *)job;
+    struct api_call c = api__thread_call(thread_ctx);
+    int ok = path_token_valid(c.db, l);
     store_read_release(c.db);
     struct http_request *req = (struct http_request *)l->ask->req;
-    http_limit_decided(l->ask, ok ? granted(l->svc, req, API_BODY_UPLOAD) : API_BODY_SMALL_MAX);
+    http_limit_decided(l->ask, ok ? granted(l->svc, req, API_BODY_UPLOAD) : API_BODY_ANONYMOUS_MAX);
     free(l);
 }
 
-static void interaction_limit_ask(struct api_service *a, struct http_limit_ask *ask,
+static void path_token_ask(struct api_service *a, struct http_limit_ask *ask,
                                   const struct http_route *route)
 {
     const struct http_request *req = ask->req;
-    int id = http_route_param_index(route, "id"), token = http_route_param_index(route, "token");
-    struct interaction_limit_job *l = calloc(1, sizeof *l);
+    int webhook = http_route_param_index(route, "wid") >= 0;
+    int id = http_route_param_index(route, webhook ? "wid" : "id");
+    int token = http_route_param_index(route, "token");
+    struct path_token_job *l = calloc(1, sizeof *l);
     if (!l || id < 0 || token < 0 || req->params[id].len != UUID_LEN ||
         !uuid_valid(req->params[id].ptr, UUID_LEN) || !req->params[token].len ||
         req->params[token].len > TOKEN_MAX) {
         free(l);
-        http_limit_decided(ask, API_BODY_SMALL_MAX);
+        http_limit_decided(ask, API_BODY_ANONYMOUS_MAX);
         return;
     }
+    l->webhook = webhook;
     memcpy(l->id, req->params[id].ptr, UUID_LEN);
     crypto_sha256_hex(req->params[token].ptr, req->params[token].len, l->hash);
-    l->job.fn = interaction_limit_run;
+    l->job.fn = path_token_run;
     l->ask = ask;
     l->svc = a;
     workers_submit(a->workers, &l->job);
@@ -363,8 +383,8 @@ void api_body_limit_ask(struct api_service *a, struct http_limit_ask *ask)
 {
     const struct http_route *found = NULL;
     if (route_of(a, (struct http_request *)ask->req, &found) == HTTP_ROUTE_FOUND &&
-        token_in_path_upload(found->handler, ask->req)) {
-        interaction_limit_ask(a, ask, found);
+        token_in_path_upload(found, ask->req)) {
+        path_token_ask(a, ask, found);
         return;
     }
     struct slice token = bearer_token(ask->req);

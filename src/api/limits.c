@@ -35,12 +35,21 @@ const struct api_limit API_LIMIT_INVOKE = {"invoke", 20, 10 * 1000};
 /* Suggestions while typing: the page asks at most once in flight, after a pause. */
 const struct api_limit API_LIMIT_AUTOCOMPLETE = {"autocomplete", 40, 10 * 1000};
 
-int api__limit_hit(struct api_call *c, const struct api_limit *limit)
+/* A webhook's posts (Discord's numbers): per webhook, and per channel whatever the webhook. */
+const struct api_limit API_LIMIT_WEBHOOK = {"webhook", 5, 2 * 1000};
+const struct api_limit API_LIMIT_WEBHOOK_CHANNEL = {"webhook-channel", 30, MINUTE_MS};
+
+int api__limit_hit_for(struct api_call *c, const struct api_limit *limit, const char *key)
 {
-    int64_t wait = state_ratelimit_hit(c->svc->limits, limit->action, c->me.user_id, limit->count,
-                                       limit->window_ms);
+    int64_t wait =
+        state_ratelimit_hit(c->svc->limits, limit->action, key, limit->count, limit->window_ms);
     if (!wait)
         return 0;
     api__rate_limited(c, wait);
     return -1;
+}
+
+int api__limit_hit(struct api_call *c, const struct api_limit *limit)
+{
+    return api__limit_hit_for(c, limit, c->me.user_id);
 }

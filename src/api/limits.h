@@ -37,7 +37,12 @@ extern const struct api_limit API_LIMIT_LEAVE;
 extern const struct api_limit API_LIMIT_READ_MARK;
 extern const struct api_limit API_LIMIT_TYPING;
 
+extern const struct api_limit API_LIMIT_WEBHOOK;
+extern const struct api_limit API_LIMIT_WEBHOOK_CHANNEL;
+
 /* Counts one action of the caller; when over the limit answers 429 and returns -1. */
 int api__limit_hit(struct api_call *c, const struct api_limit *limit);
+/* The same for another key than the caller (a webhook, a channel). */
+int api__limit_hit_for(struct api_call *c, const struct api_limit *limit, const char *key);
 
 #endif

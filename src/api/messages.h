@@ -19,6 +19,7 @@ struct message_write {
     int ephemeral;           /* not stored nor published: the caller shows it to the invoker */
     int text_only;           /* a person's edit: embeds, components and flags are not read */
     struct api_files *files; /* the message's files (a send with an upload, a bot's edit) */
+    const struct store_message_webhook *webhook; /* posted by a webhook: its ID is the author */
     /* The last check before the write (after every 400/422): answers and returns nonzero to
      * stop. NULL: none. */
     int (*gate)(struct api_call *c, void *arg);

@@ -28,6 +28,10 @@ struct place {
 int api__place(struct api_call *c, struct place *p);
 /* The same for a server and channel known to the caller (both IDs already valid). */
 int api__place_at(struct api_call *c, const char *sid, const char *cid, struct place *p);
+/* A place for a poster that is no member (a webhook): the channel or thread cid of sid, with
+ * the permissions given; 404 when it is not there. */
+int api__place_trusted(struct api_call *c, const char *sid, const char *cid, uint64_t perms,
+                       struct place *p);
 void api__place_cleanup(struct place *p);
 /* Loads :mid and checks it lives at this place: 404 otherwise. */
 int api__place_message(struct api_call *c, const struct place *p, const char **mid,

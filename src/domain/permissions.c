@@ -78,7 +78,7 @@ const char *rule_perm_name(uint64_t bit)
         "EXPULSAR_MEMBROS", "BANIR_MEMBROS",      "MODERAR_MEMBROS",     "CRIAR_CONVITE",
         "VER_CANAL",        "ENVIAR_MENSAGENS",   "GERENCIAR_MENSAGENS", "ADICIONAR_REACOES",
         "FIXAR_MENSAGENS",  "MENCIONAR_TODOS",    "CONECTAR_VOZ",        "FALAR",
-        "USAR_COMANDOS",
+        "USAR_COMANDOS",    "GERENCIAR_WEBHOOKS", "VER_AUDITORIA",
     };
     for (unsigned i = 0; i < sizeof names / sizeof names[0]; i++)
         if (bit == (UINT64_C(1) << i))

@@ -29,7 +29,9 @@
 #define PERM_CONECTAR_VOZ        (UINT64_C(1) << 14)
 #define PERM_FALAR               (UINT64_C(1) << 15)
 #define PERM_USAR_COMANDOS       (UINT64_C(1) << 16)
-#define PERM_ALL                 ((UINT64_C(1) << 17) - 1)
+#define PERM_GERENCIAR_WEBHOOKS  (UINT64_C(1) << 17)
+#define PERM_VER_AUDITORIA       (UINT64_C(1) << 18)
+#define PERM_ALL                 ((UINT64_C(1) << 19) - 1)
 
 #define PERM_EVERYONE_DEFAULT                                                                      \
     (PERM_VER_CANAL | PERM_ENVIAR_MENSAGENS | PERM_ADICIONAR_REACOES | PERM_CRIAR_CONVITE |        \

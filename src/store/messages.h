@@ -15,7 +15,14 @@
 
 #define PINS_MAX 50
 
+/* A message posted by a webhook: which, and the name and avatar it showed (avatar_url NULL:
+ * none). */
+struct store_message_webhook {
+    const char *id, *name, *avatar_url;
+};
+
 struct store_new_message {
+    const struct store_message_webhook *webhook; /* NULL: not a webhook's */
     const char *id, *channel_id, *thread_parent_id, *server_id, *author_id, *application_id;
     const char *type, *content, *embeds_json, *components_json;
     const char *command_name, *command_invoker_id, *reply_to_id;

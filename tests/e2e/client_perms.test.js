@@ -74,6 +74,6 @@ test('a timeout does not touch the owner or an administrator', () => {
 });
 
 test('the bits are the server\'s: 17 of them, @everyone\'s default as it is', () => {
-  assert.equal(ALL_PERMISSIONS, (1 << 17) - 1);
+  assert.equal(ALL_PERMISSIONS, (1 << 19) - 1);
   assert.equal(EVERYONE_DEFAULT, (1 << 8) | (1 << 9) | (1 << 11) | (1 << 7) | (1 << 14) | (1 << 15) | (1 << 16));
 });

@@ -215,7 +215,7 @@ test('overwrites: validation, unknown targets, and no granting bits one lacks', 
   const cid = (await api(srv.url, 'GET', `/api/servers/${sid}`, { token: owner.token })).body.channels[0].id;
   const url = (t) => `/api/servers/${sid}/channels/${cid}/overwrites/${t}`;
   assert.equal((await api(srv.url, 'PUT', url(sid), { token: owner.token, body: { type: 'team' } })).body.error, 'type: deve ser role ou member');
-  assert.match((await api(srv.url, 'PUT', url(sid), { token: owner.token, body: { type: 'role', allow: 1 << 17 } })).body.error, /^allow: /);
+  assert.match((await api(srv.url, 'PUT', url(sid), { token: owner.token, body: { type: 'role', allow: 1 << 19 } })).body.error, /^allow: /);
   assert.match((await api(srv.url, 'PUT', url(sid), { token: owner.token, body: { type: 'role', deny: -1 } })).body.error, /^deny: /);
   assert.match((await api(srv.url, 'PUT', url(sid), { token: owner.token, body: { type: 'role', allow: 1.5 } })).body.error, /^allow: /);
   assert.equal((await api(srv.url, 'PUT', url(BOGUS_ID), { token: owner.token, body: { type: 'role' } })).status, 404);
@@ -239,7 +239,7 @@ test('roles: create, edit, delete, with validation and managed/@everyone rules',
   assert.equal(r.body.role.managed, false);
   const asString = await api(srv.url, 'POST', `/api/servers/${sid}/roles`, { token: owner.token, body: { name: 'Texto', permissions: String(P.VER_CANAL) } });
   assert.equal(asString.body.role.permissions, P.VER_CANAL);
-  for (const [body, path] of [[{ permissions: 1 }, 'name'], [{ name: 'x', permissions: 1 << 17 }, 'permissions'], [{ name: 'x', permissions: -1 }, 'permissions'], [{ name: 'x', permissions: '12abc' }, 'permissions'], [{ name: 'x', color: 0x1000000 }, 'color'], [{ name: 'x', mentionable: 1 }, 'mentionable']]) {
+  for (const [body, path] of [[{ permissions: 1 }, 'name'], [{ name: 'x', permissions: 1 << 19 }, 'permissions'], [{ name: 'x', permissions: -1 }, 'permissions'], [{ name: 'x', permissions: '12abc' }, 'permissions'], [{ name: 'x', color: 0x1000000 }, 'color'], [{ name: 'x', mentionable: 1 }, 'mentionable']]) {
     const bad = await api(srv.url, 'POST', `/api/servers/${sid}/roles`, { token: owner.token, body });
     assert.equal(bad.status, 400, JSON.stringify(body));
     assert.ok(bad.body.error.startsWith(path + ': '), bad.body.error);

@@ -111,10 +111,13 @@ Test(permissions, valid_bits)
     cr_assert(rule_perm_valid(0));
     cr_assert(rule_perm_valid((int64_t)PERM_ALL));
     cr_assert(!rule_perm_valid((int64_t)PERM_ALL + 1));
-    cr_assert(!rule_perm_valid(1 << 17));
+    cr_assert(rule_perm_valid(1 << 18), "VER_AUDITORIA is the last bit");
+    cr_assert(!rule_perm_valid(1 << 19), "bits above 18 are invalid");
     cr_assert(!rule_perm_valid(-1));
     cr_assert_str_eq(rule_perm_name(PERM_VER_CANAL), "VER_CANAL");
     cr_assert_str_eq(rule_perm_name(PERM_USAR_COMANDOS), "USAR_COMANDOS");
+    cr_assert_str_eq(rule_perm_name(PERM_GERENCIAR_WEBHOOKS), "GERENCIAR_WEBHOOKS");
+    cr_assert_str_eq(rule_perm_name(PERM_VER_AUDITORIA), "VER_AUDITORIA");
     cr_assert_null(rule_perm_name(PERM_VER_CANAL | PERM_FALAR));
 }
 

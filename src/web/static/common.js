@@ -9,6 +9,7 @@ export const PERMISSIONS = [
   ['GERENCIAR_MENSAGENS', 'Gerenciar mensagens'], ['ADICIONAR_REACOES', 'Adicionar reações'],
   ['FIXAR_MENSAGENS', 'Fixar mensagens'], ['MENCIONAR_TODOS', 'Mencionar @everyone e @here'],
   ['CONECTAR_VOZ', 'Conectar à voz'], ['FALAR', 'Falar'], ['USAR_COMANDOS', 'Usar comandos'],
+  ['GERENCIAR_WEBHOOKS', 'Gerenciar webhooks'], ['VER_AUDITORIA', 'Ver o registro de auditoria'],
 ].map(([name, label], bit) => ({ name, label, bit: 1 << bit }));
 
 // The look chosen in Conta (light or dark), kept in this browser; none follows the system.
