@@ -356,7 +356,7 @@ static void path_token_run(struct workers_job *job, void *thread_ctx)
 }
 
 static void path_token_ask(struct api_service *a, struct http_limit_ask *ask,
-                                  const struct http_route *route)
+                           const struct http_route *route)
 {
     const struct http_request *req = ask->req;
     int webhook = http_route_param_index(route, "wid") >= 0;

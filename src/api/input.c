@@ -167,7 +167,7 @@ int api__in_perms(struct api_call *c, json_t *obj, const char *key, int flags, u
         return -1;
     }
     if (!rule_perm_valid(bits)) {
-        api__bad(c, key, "bits de permissão desconhecidos (válidos: 0 a 131071)");
+        api__bad(c, key, "bits de permissão desconhecidos (válidos: 0 a 524287)");
         return -1;
     }
     *out = (uint64_t)bits;

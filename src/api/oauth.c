@@ -100,7 +100,7 @@ static void authorize_start(struct api_call *c)
     long long requested = 0;
     if (has_perms && *perms_text &&
         (slice_to_i64(slice_from(perms_text), 0, (long long)PERM_ALL, &requested))) {
-        api__bad(c, "permissions", "deve ser um número inteiro de 0 a 131071");
+        api__bad(c, "permissions", "deve ser um número inteiro de 0 a 524287");
         return;
     }
     if (has_state && rule_text_chars(state, strlen(state)) > STATE_MAX) {

@@ -101,8 +101,8 @@ static json_t *native_body(struct api_call *c, json_t *body, const char *format,
 
 /* username and avatarUrl of the post: a member's name is refused (from another service's
  * payload it is dropped instead, and the webhook's own name shows). */
-static int read_author(struct api_call *c, json_t *body, const struct store_webhook *h,
-                       int lenient, struct store_message_webhook *who)
+static int read_author(struct api_call *c, json_t *body, const struct store_webhook *h, int lenient,
+                       struct store_message_webhook *who)
 {
     struct rule_error err;
     json_t *name = json_object_get(body, "username"), *avatar = json_object_get(body, "avatarUrl");
@@ -127,10 +127,10 @@ static int read_author(struct api_call *c, json_t *body, const struct store_webh
             who->name = json_string_value(name);
     }
     if (avatar && !json_is_null(avatar)) {
-        const char *why = json_is_string(avatar) && json_string_length(avatar) <= URL_MAX
-                              ? rule_url_check_http(json_string_value(avatar),
-                                                    json_string_length(avatar))
-                              : "deve ser uma URL http(s)";
+        const char *why =
+            json_is_string(avatar) && json_string_length(avatar) <= URL_MAX
+                ? rule_url_check_http(json_string_value(avatar), json_string_length(avatar))
+                : "deve ser uma URL http(s)";
         if (why && !lenient) {
             api__bad(c, "avatarUrl", why);
             return -1;

@@ -73,8 +73,7 @@ static int manages_in(struct api_call *c, const struct access *a, const char *ci
     return api__require_in(c, perms, PERM_GERENCIAR_WEBHOOKS);
 }
 
-static const struct api_store_words FULL = {
-    .full = "channelId: no máximo 15 webhooks por canal"};
+static const struct api_store_words FULL = {.full = "channelId: no máximo 15 webhooks por canal"};
 
 /* POST /api/servers/:sid/channels/:cid/webhooks {name, avatarUrl?} */
 static void create(struct api_call *c)
@@ -213,8 +212,7 @@ const struct api_route api_webhook_routes[] = {
     {HTTP_GET, "/api/servers/:sid/channels/:cid/webhooks", list_channel, API_ANY, API_ON_WORKER,
      API_BODY_SMALL},
     {HTTP_GET, "/api/servers/:sid/webhooks", list_server, API_ANY, API_ON_WORKER, API_BODY_SMALL},
-    {HTTP_PATCH, "/api/servers/:sid/webhooks/:wid", change, API_ANY, API_ON_WORKER,
-     API_BODY_SMALL},
+    {HTTP_PATCH, "/api/servers/:sid/webhooks/:wid", change, API_ANY, API_ON_WORKER, API_BODY_SMALL},
     {HTTP_POST, "/api/servers/:sid/webhooks/:wid/token", rotate, API_ANY, API_ON_WORKER,
      API_BODY_SMALL},
     {HTTP_DELETE, "/api/servers/:sid/webhooks/:wid", delete_hook, API_ANY, API_ON_WORKER,

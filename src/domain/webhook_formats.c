@@ -181,13 +181,12 @@ static json_t *slack_block_embeds(json_t *blocks)
         } else if (!strcmp(type, "context")) {
             size_t j;
             json_t *el;
-            json_array_foreach(json_object_get(bl, "elements"), j, el)
-                if (str(el, "text"))
-                    add_mrkdwn(json_object_get(cur, "footer")
-                                   ? json_object_get(cur, "footer")
-                                   : (json_object_set_new(cur, "footer", json_object()),
-                                      json_object_get(cur, "footer")),
-                               "text", str(el, "text"), 2048);
+            json_array_foreach(json_object_get(bl, "elements"), j, el) if (str(el, "text"))
+                add_mrkdwn(json_object_get(cur, "footer")
+                               ? json_object_get(cur, "footer")
+                               : (json_object_set_new(cur, "footer", json_object()),
+                                  json_object_get(cur, "footer")),
+                           "text", str(el, "text"), 2048);
         } else if (!strcmp(type, "image") && str(bl, "image_url"))
             json_object_set_new(cur, "image", json_pack("{ss}", "url", str(bl, "image_url")));
     }
@@ -227,7 +226,8 @@ static void slack_attachments(json_t *list, json_t *embeds)
             json_t *field = json_object();
             set_clipped(field, "name", str(f, "title"), 256);
             add_mrkdwn(field, "value", str(f, "value"), 1024);
-            json_object_set_new(field, "inline", json_boolean(json_is_true(json_object_get(f, "short"))));
+            json_object_set_new(field, "inline",
+                                json_boolean(json_is_true(json_object_get(f, "short"))));
             if (json_object_get(field, "name") && json_object_get(field, "value"))
                 json_array_append(fields, field);
             json_decref(field);
@@ -236,7 +236,8 @@ static void slack_attachments(json_t *list, json_t *embeds)
             json_object_set(e, "fields", fields);
         json_decref(fields);
         if (str(a, "footer"))
-            json_object_set_new(e, "footer", json_pack("{so}", "text", clip(str(a, "footer"), 2048)));
+            json_object_set_new(e, "footer",
+                                json_pack("{so}", "text", clip(str(a, "footer"), 2048)));
         if (json_object_size(e))
             json_array_append(embeds, e);
         json_decref(e);
@@ -316,8 +317,8 @@ static json_t *github_push(json_t *p, const char *repo)
         const char *id = str(c, "id"), *msg = str(c, "message"), *who = str(c, "author.name");
         size_t line = msg ? strcspn(msg, "\n") : 0;
         char head[160];
-        snprintf(head, sizeof head, "`%.7s` %.*s", id ? id : "???????", line > 100 ? 100 : (int)line,
-                 msg ? msg : "");
+        snprintf(head, sizeof head, "`%.7s` %.*s", id ? id : "???????",
+                 line > 100 ? 100 : (int)line, msg ? msg : "");
         buf_append(&b, head, strlen(head));
         if (who) {
             buf_append(&b, " — ", strlen(" — "));
@@ -379,9 +380,8 @@ static json_t *github_release(json_t *p, const char *repo)
     char title[512];
     snprintf(title, sizeof title, "[%s] Nova versão: %s", repo,
              str(p, "release.name") && *str(p, "release.name") ? str(p, "release.name")
-                                                                : str(p, "release.tag_name")
-                                                                      ? str(p, "release.tag_name")
-                                                                      : "?");
+             : str(p, "release.tag_name")                      ? str(p, "release.tag_name")
+                                                               : "?");
     json_t *e = github_embed(p, title, str(p, "release.html_url"), COLOR_OPENED);
     set_clipped(e, "description", str(p, "release.body"), GITHUB_BODY_SHOWN);
     return e;
@@ -396,9 +396,12 @@ static json_t *github_workflow(json_t *p, const char *repo)
     char title[512];
     snprintf(title, sizeof title, "[%s] %s: %s em %s", repo,
              str(p, "workflow_run.name") ? str(p, "workflow_run.name") : "workflow",
-             ok ? "passou" : conclusion ? conclusion : "terminou",
+             ok           ? "passou"
+             : conclusion ? conclusion
+                          : "terminou",
              str(p, "workflow_run.head_branch") ? str(p, "workflow_run.head_branch") : "?");
-    return github_embed(p, title, str(p, "workflow_run.html_url"), ok ? COLOR_OPENED : COLOR_CLOSED);
+    return github_embed(p, title, str(p, "workflow_run.html_url"),
+                        ok ? COLOR_OPENED : COLOR_CLOSED);
 }
 
 json_t *rule_webhook_from_github(const char *event, json_t *payload, int *ignored,
@@ -426,9 +429,9 @@ json_t *rule_webhook_from_github(const char *event, json_t *payload, int *ignore
         rule__json_fail(err, "repository.full_name", "obrigatório num evento do GitHub");
         return NULL;
     }
-    json_t *e = !strcmp(event, "push")           ? github_push(payload, repo)
-                : !strcmp(event, "pull_request") ? github_item(payload, repo, "pull_request")
-                : !strcmp(event, "issues")       ? github_item(payload, repo, "issue")
+    json_t *e = !strcmp(event, "push")            ? github_push(payload, repo)
+                : !strcmp(event, "pull_request")  ? github_item(payload, repo, "pull_request")
+                : !strcmp(event, "issues")        ? github_item(payload, repo, "issue")
                 : !strcmp(event, "issue_comment") ? github_comment(payload, repo)
                 : !strcmp(event, "release")       ? github_release(payload, repo)
                 : !strcmp(event, "workflow_run")  ? github_workflow(payload, repo)

@@ -40,7 +40,7 @@ static const struct store_col MENTION_COLS[] = {
     " m.type, m.created_at, m.edited_at, m.embeds, m.components, m.flags, m.application_id,"       \
     " m.command_name, m.command_invoker_id, m.reply_to_id,"                                        \
     " r.id, r.author_id, r.type, substr(r.content, 1, 100),"                                       \
-    " m.mentions, m.mentions_everyone, m.mentioned_role_ids, m.pinned, m.attachments,"            \
+    " m.mentions, m.mentions_everyone, m.mentioned_role_ids, m.pinned, m.attachments,"             \
     " m.webhook_id, m.author_name, m.author_avatar"                                                \
     " FROM messages m LEFT JOIN messages r ON r.id = m.reply_to_id"
 
@@ -62,17 +62,16 @@ static json_t *message_row(struct store_stmt *st)
     json_object_set_new(m, "attachments", json_is_array(files) ? files : json_array());
     if (files && !json_is_array(files))
         json_decref(files);
-    json_object_set_new(m, "webhook",
-                        store__is_null(st, 25)
+    json_object_set_new(
+        m, "webhook",
+        store__is_null(st, 25)
+            ? json_null()
+            : json_pack("{s:s%,s:s%,s:o}", "id", store__text(st, 25),
+                        (size_t)store__text_len(st, 25), "name", store__text(st, 26),
+                        (size_t)store__text_len(st, 26), "avatarUrl",
+                        store__is_null(st, 27)
                             ? json_null()
-                            : json_pack("{s:s%,s:s%,s:o}", "id", store__text(st, 25),
-                                        (size_t)store__text_len(st, 25), "name",
-                                        store__text(st, 26), (size_t)store__text_len(st, 26),
-                                        "avatarUrl",
-                                        store__is_null(st, 27)
-                                            ? json_null()
-                                            : json_stringn(store__text(st, 27),
-                                                           store__text_len(st, 27))));
+                            : json_stringn(store__text(st, 27), store__text_len(st, 27))));
     return m;
 }
 
@@ -188,18 +187,17 @@ int store_message_insert_at(struct store *db, struct store_new_message *m)
         " command_invoker_id, reply_to_id, mentions, mentioned_role_ids, mentions_everyone,"
         " created_at, attachments, webhook_id, author_name, author_avatar) VALUES ($1, $2, $3,"
         " $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22)";
-    int rc =
-        store__exec(db, SQL,
-                    SV_ARGS(SV_STR(m->id), SV_STR(m->channel_id), SV_STR(m->thread_parent_id),
-                            SV_STR(m->server_id), SV_STR(m->author_id), SV_STR(m->application_id),
-                            SV_STR(m->type), SV_STR(m->content), SV_STR(m->embeds_json),
-                            SV_STR(m->components_json), SV_INT(m->flags), SV_STR(m->command_name),
-                            SV_STR(m->command_invoker_id), SV_STR(m->reply_to_id),
-                            SV_STR(m->mentions_json), SV_STR(m->role_ids_json), SV_INT(m->everyone),
-                            SV_INT(m->now), SV_STR(m->attachments_json),
-                            SV_STR(m->webhook ? m->webhook->id : NULL),
-                            SV_STR(m->webhook ? m->webhook->name : NULL),
-                            SV_STR(m->webhook ? m->webhook->avatar_url : NULL)));
+    int rc = store__exec(
+        db, SQL,
+        SV_ARGS(SV_STR(m->id), SV_STR(m->channel_id), SV_STR(m->thread_parent_id),
+                SV_STR(m->server_id), SV_STR(m->author_id), SV_STR(m->application_id),
+                SV_STR(m->type), SV_STR(m->content), SV_STR(m->embeds_json),
+                SV_STR(m->components_json), SV_INT(m->flags), SV_STR(m->command_name),
+                SV_STR(m->command_invoker_id), SV_STR(m->reply_to_id), SV_STR(m->mentions_json),
+                SV_STR(m->role_ids_json), SV_INT(m->everyone), SV_INT(m->now),
+                SV_STR(m->attachments_json), SV_STR(m->webhook ? m->webhook->id : NULL),
+                SV_STR(m->webhook ? m->webhook->name : NULL),
+                SV_STR(m->webhook ? m->webhook->avatar_url : NULL)));
     if (rc == STORE_DONE && m->files && m->files->n)
         rc = store_attachments_put_at(db, m->files, m->id, m->channel_id, m->server_id, m->now);
     return rc;
@@ -562,12 +560,11 @@ char *store_message_view_text(const struct store_new_message *m, const json_t *r
     jsonout_obj_raw(&o, "reactions", "[]", NULL);
     jsonout_obj_bool(&o, "pinned", 0);
     jsonout_obj_raw(&o, "attachments", m->attachments_json, "[]");
-    json_t *webhook = m->webhook ? json_pack("{ssssso}", "id", m->webhook->id, "name",
-                                             m->webhook->name, "avatarUrl",
-                                             m->webhook->avatar_url
-                                                 ? json_string(m->webhook->avatar_url)
-                                                 : json_null())
-                                 : NULL;
+    json_t *webhook =
+        m->webhook
+            ? json_pack("{ssssso}", "id", m->webhook->id, "name", m->webhook->name, "avatarUrl",
+                        m->webhook->avatar_url ? json_string(m->webhook->avatar_url) : json_null())
+            : NULL;
     jsonout_obj_value(&o, "webhook", webhook);
     json_decref(webhook);
     if (jsonout_obj_end(&o) != BUF_OK) {

@@ -6,12 +6,17 @@
 #include "store/rows.h"
 
 static const struct store_col WEBHOOK_COLS[] = {
-    {"id", COL_TEXT},        {"serverId", COL_TEXT},  {"channelId", COL_TEXT},
-    {"name", COL_TEXT},      {"avatarUrl", COL_TEXT}, {"creatorId", COL_TEXT},
-    {"applicationId", COL_TEXT}, {"createdAt", COL_TIME},
+    {"id", COL_TEXT},
+    {"serverId", COL_TEXT},
+    {"channelId", COL_TEXT},
+    {"name", COL_TEXT},
+    {"avatarUrl", COL_TEXT},
+    {"creatorId", COL_TEXT},
+    {"applicationId", COL_TEXT},
+    {"createdAt", COL_TIME},
 };
 #define WEBHOOK_SELECT                                                                             \
-    "SELECT id, server_id, channel_id, name, avatar_url, creator_id, application_id, created_at"  \
+    "SELECT id, server_id, channel_id, name, avatar_url, creator_id, application_id, created_at"   \
     " FROM webhooks"
 
 static const char *SQL_COUNT = "SELECT COUNT(*) FROM webhooks WHERE channel_id = $1";
@@ -48,7 +53,8 @@ json_t *store_webhooks_json(struct store *db, const char *server_id, const char 
 {
     static const char *SQL = WEBHOOK_SELECT " WHERE server_id = $1 AND ($2 = '' OR channel_id = $2)"
                                             " ORDER BY created_at, id";
-    return store__list_json(db, SQL, SV_ARGS(SV_STR(server_id), SV_STR(channel_id ? channel_id : "")),
+    return store__list_json(db, SQL,
+                            SV_ARGS(SV_STR(server_id), SV_STR(channel_id ? channel_id : "")),
                             STORE_COLS(WEBHOOK_COLS));
 }
 

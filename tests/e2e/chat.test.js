@@ -1652,3 +1652,28 @@ test('apps on the page: suggestions while an option is typed, a message\'s and a
   await b.context().close();
   bot.close();
 });
+
+test('webhooks in the settings: one made for a channel shows its URL once; what it posts shows as the webhook\'s, marked', async () => {
+  const { owner: ana, sid } = await serverWithMembers(srv.url, 0);
+  const a = await openApp(ana);
+  await openSettings(a, 'Bots');
+  await a.fill('#webhook-name', 'CI');
+  await a.click('#webhook-form button[type=submit]');
+  await a.waitForSelector('#webhook-new:not([hidden]) code');
+  const url = await a.textContent('#webhook-new code');
+  assert.match(url, new RegExp(`^${srv.url}/api/webhooks/[0-9a-f-]{36}/[A-Za-z0-9_-]{43}$`));
+  await a.waitForSelector('#webhooks li:has-text("CI")');
+  await shoot(a, 'chat-webhooks-settings');
+  const res = await fetch(`${url}?format=github`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-github-event': 'push' },
+    body: JSON.stringify({ ref: 'refs/heads/main', compare: 'https://github.com/ana/app/compare/a...b', repository: { full_name: 'ana/app' }, sender: { login: 'ana' },
+      commits: [{ id: 'abcdef0123456789', message: 'Primeiro commit', author: { name: 'Ana' } }] }) });
+  assert.equal(res.status, 204);
+  await a.click('#settings-close');
+  await a.waitForSelector('.message:has(.webhook-tag):has-text("GitHub")');
+  assert.match(await a.textContent('.message:has(.webhook-tag) .embed'), /\[ana\/app:main\] 1 novo commit/);
+  await shoot(a, 'chat-webhook-message');
+  assert.equal(await a.$$eval('.message:has(.webhook-tag) .actions-inline button', (b) => b.map((x) => x.textContent).filter((t) => t === 'Conversar').length), 0, 'no DM to a webhook');
+  assert.deepEqual(a.problems, []);
+  await a.context().close();
+  void sid;
+});

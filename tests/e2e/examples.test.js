@@ -265,6 +265,21 @@ test('endpoint.mjs: signed interactions answered at its own URL; unsigned ones r
   assert.equal(await ep.exited, 0);
 });
 
+test('webhook.sh: curl posts through a webhook URL and prints the message; a wrong URL says why', async () => {
+  const w = await bootstrap();
+  const made = await api(srv.url, 'POST', `/api/servers/${w.env.PRACA_SERVER_ID}/channels/${w.env.PRACA_CHANNEL_ID}/webhooks`, { token: w.person, body: { name: 'CI' } });
+  assert.equal(made.status, 201, made.text);
+  const sh = run('/bin/sh', ['webhook.sh', 'Deploy "v2" concluído'], { PRACA_WEBHOOK_URL: made.body.url });
+  assert.equal(await sh.exited, 0, sh.err());
+  const id = /^posted (\S+)\n$/.exec(sh.out());
+  assert.ok(id, sh.out());
+  const m = (await history(w)).find((x) => x.id === id[1]);
+  assert.deepEqual([m.content, m.webhook.name, m.embeds.length], ['Deploy "v2" concluído', 'Script', 1]);
+  const wrong = run('/bin/sh', ['webhook.sh', 'x'], { PRACA_WEBHOOK_URL: made.body.url.replace(/[^/]+$/, 'x'.repeat(43)) });
+  assert.equal(await wrong.exited, 1);
+  assert.match(wrong.err(), /\nwebhook: \{"error":"Token de webhook inválido"\}\n$/, "curl says the status, the script what praca answered");
+});
+
 test('tour.mjs: register, a server, an invite; a taken name is an error with its reason', async () => {
   const name = uniqueName('tour');
   const tour = run(process.execPath, ['tour.mjs', name, 'outra senha longa'], { PRACA_URL: srv.url });

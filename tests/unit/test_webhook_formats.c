@@ -35,19 +35,23 @@ Test(webhook_formats, mrkdwn)
 Test(webhook_formats, slack_blocks_and_attachments)
 {
     struct rule_error err = {0};
-    json_t *in = parse("{\"text\":\"t\",\"username\":\"CI\",\"icon_url\":\"https://i.example/a.png\","
-                       "\"blocks\":[{\"type\":\"section\",\"text\":{\"type\":\"mrkdwn\",\"text\":\"a\"}},"
-                       "{\"type\":\"divider\"},{\"type\":\"image\",\"image_url\":\"https://i.example/b.png\"}],"
-                       "\"attachments\":[{\"color\":\"#ff0000\",\"title\":\"T\",\"title_link\":\"https://x.example\","
-                       "\"text\":\"body\",\"fields\":[{\"title\":\"k\",\"value\":\"v\",\"short\":true}],\"footer\":\"f\"}]}");
+    json_t *in = parse(
+        "{\"text\":\"t\",\"username\":\"CI\",\"icon_url\":\"https://i.example/a.png\","
+        "\"blocks\":[{\"type\":\"section\",\"text\":{\"type\":\"mrkdwn\",\"text\":\"a\"}},"
+        "{\"type\":\"divider\"},{\"type\":\"image\",\"image_url\":\"https://i.example/b.png\"}],"
+        "\"attachments\":[{\"color\":\"#ff0000\",\"title\":\"T\",\"title_link\":\"https://"
+        "x.example\","
+        "\"text\":\"body\",\"fields\":[{\"title\":\"k\",\"value\":\"v\",\"short\":true}],"
+        "\"footer\":\"f\"}]}");
     json_t *out = rule_webhook_from_slack(in, &err);
     cr_assert_not_null(out, "%s %s", err.path, err.reason);
     char *s = json_dumps(out, JSON_COMPACT | JSON_SORT_KEYS);
-    cr_assert_str_eq(s, "{\"avatarUrl\":\"https://i.example/a.png\",\"content\":\"t\",\"embeds\":["
-                        "{\"description\":\"a\"},{\"image\":{\"url\":\"https://i.example/b.png\"}},"
-                        "{\"color\":16711680,\"description\":\"body\",\"fields\":[{\"inline\":true,"
-                        "\"name\":\"k\",\"value\":\"v\"}],\"footer\":{\"text\":\"f\"},\"title\":\"T\","
-                        "\"url\":\"https://x.example\"}],\"username\":\"CI\"}");
+    cr_assert_str_eq(s,
+                     "{\"avatarUrl\":\"https://i.example/a.png\",\"content\":\"t\",\"embeds\":["
+                     "{\"description\":\"a\"},{\"image\":{\"url\":\"https://i.example/b.png\"}},"
+                     "{\"color\":16711680,\"description\":\"body\",\"fields\":[{\"inline\":true,"
+                     "\"name\":\"k\",\"value\":\"v\"}],\"footer\":{\"text\":\"f\"},\"title\":\"T\","
+                     "\"url\":\"https://x.example\"}],\"username\":\"CI\"}");
     free(s);
     json_decref(out);
     json_decref(in);
@@ -75,11 +79,13 @@ Test(webhook_formats, github_events)
     int ignored;
     json_t *issue = parse("{\"action\":\"opened\",\"repository\":{\"full_name\":\"a/b\"},"
                           "\"sender\":{\"login\":\"ana\",\"avatar_url\":\"http://insecure\"},"
-                          "\"issue\":{\"number\":3,\"title\":\"Falha\",\"html_url\":\"https://github.com/a/b/issues/3\",\"body\":\"passos\"}}");
+                          "\"issue\":{\"number\":3,\"title\":\"Falha\",\"html_url\":\"https://"
+                          "github.com/a/b/issues/3\",\"body\":\"passos\"}}");
     json_t *out = rule_webhook_from_github("issues", issue, &ignored, &err);
     cr_assert_not_null(out);
     json_t *e = json_array_get(json_object_get(out, "embeds"), 0);
-    cr_assert_str_eq(json_string_value(json_object_get(e, "title")), "[a/b] Issue aberto: #3 Falha");
+    cr_assert_str_eq(json_string_value(json_object_get(e, "title")),
+                     "[a/b] Issue aberto: #3 Falha");
     cr_assert_str_eq(json_string_value(json_object_get(e, "description")), "passos");
     cr_assert_null(json_object_get(json_object_get(e, "author"), "iconUrl"), "https only");
     json_decref(out);
@@ -90,13 +96,15 @@ Test(webhook_formats, github_events)
 
     json_t *ping = parse("{\"zen\":\"Keep it simple.\"}");
     out = rule_webhook_from_github("ping", ping, &ignored, &err);
-    cr_assert_str_eq(json_string_value(json_object_get(out, "content")), "GitHub conectado: Keep it simple.");
+    cr_assert_str_eq(json_string_value(json_object_get(out, "content")),
+                     "GitHub conectado: Keep it simple.");
     json_decref(out);
     json_decref(ping);
 
-    json_t *run = parse("{\"action\":\"completed\",\"repository\":{\"full_name\":\"a/b\"},"
-                        "\"workflow_run\":{\"name\":\"CI\",\"conclusion\":\"failure\",\"head_branch\":\"main\","
-                        "\"html_url\":\"https://github.com/a/b/actions/runs/1\"}}");
+    json_t *run = parse(
+        "{\"action\":\"completed\",\"repository\":{\"full_name\":\"a/b\"},"
+        "\"workflow_run\":{\"name\":\"CI\",\"conclusion\":\"failure\",\"head_branch\":\"main\","
+        "\"html_url\":\"https://github.com/a/b/actions/runs/1\"}}");
     out = rule_webhook_from_github("workflow_run", run, &ignored, &err);
     e = json_array_get(json_object_get(out, "embeds"), 0);
     cr_assert_str_eq(json_string_value(json_object_get(e, "title")), "[a/b] CI: failure em main");
@@ -117,9 +125,9 @@ Test(webhook_formats, github_events)
     memset(body, 0, sizeof body);
     for (int i = 0; i < 600; i++)
         strcat(body, "é");
-    json_t *rel = json_pack("{sss{ss}s{ssssss}}", "action", "published", "repository", "full_name",
-                            "a/b", "release", "tag_name", "v1", "html_url", "https://x.example",
-                            "body", body);
+    json_t *rel =
+        json_pack("{sss{ss}s{ssssss}}", "action", "published", "repository", "full_name", "a/b",
+                  "release", "tag_name", "v1", "html_url", "https://x.example", "body", body);
     out = rule_webhook_from_github("release", rel, &ignored, &err);
     const char *d = json_string_value(
         json_object_get(json_array_get(json_object_get(out, "embeds"), 0), "description"));

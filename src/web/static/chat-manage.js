@@ -2,6 +2,7 @@
 // with their permissions, its invites (chat-invites.js), and the applications installed. Each part shows only to those the API
 // lets change it (GERENCIAR_SERVIDOR, GERENCIAR_CARGOS); the server still decides.
 import { loadCommandSettings } from './chat-command-settings.js';
+import { loadWebhooks, wireWebhooks } from './chat-webhooks.js';
 import { colour } from './chat-components.js';
 import { loadInvites } from './chat-invites.js';
 import { paintMembers } from './chat-members.js';
@@ -23,6 +24,7 @@ export async function loadSettings() {
   if (shown('roles-settings')) paintRoles();
   if (shown('members-settings')) paintMembers();
   await Promise.all([shown('apps-settings') && loadApps(), shown('commands-settings') && loadCommandSettings(),
+    shown('webhooks-settings') && loadWebhooks(),
     shown('invites-settings') && loadInvites(), shown('bans-settings') && loadBans()]);
 }
 
@@ -123,6 +125,7 @@ async function loadApps() {
 
 export function wireSettings() {
   wireTabs();
+  wireWebhooks();
   wireServerSettings();
   wireInviteForm();
   $('#server-form').addEventListener('submit', async (e) => {

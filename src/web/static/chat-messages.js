@@ -33,18 +33,21 @@ export function mentionOf(username) {
 
 export function messageItem(m) {
   const when = new Date(m.createdAt).toLocaleTimeString('pt-BR', { hour: '2-digit', minute: '2-digit' });
-  const head = el('div', { class: 'head' }, avatar(m.fromId, nameOf(m.fromId)), el('strong', { text: nameOf(m.fromId) }),
+  // A webhook's post shows the name it was given, marked as a webhook's: never a member.
+  const author = m.webhook ? m.webhook.name : nameOf(m.fromId);
+  const head = el('div', { class: 'head' }, avatar(m.fromId, author), el('strong', { text: author }),
                   m.applicationId ? el('span', { class: 'bot-tag', text: 'BOT' }) : '',
+                  m.webhook ? el('span', { class: 'bot-tag webhook-tag', text: 'WEBHOOK', title: 'Enviada por um webhook' }) : '',
                   el('time', { datetime: m.createdAt, text: when }),
                   m.editedAt ? el('span', { class: 'muted small', text: '(editada)' }) : '');
   if (m.pinned) head.append(el('span', { class: 'pin-tag', text: '📌 fixada' }));
-  const li = el('li', { class: 'message', id: `m-${m.id}`, 'data-id': m.id, 'data-at': m.createdAt, 'data-from': m.fromId }, head);
+  const li = el('li', { class: 'message', id: `m-${m.id}`, 'data-id': m.id, 'data-at': m.createdAt, 'data-from': m.webhook ? `${m.fromId}:${author}` : m.fromId }, head);
   if (m.flags & 64) li.classList.add('ephemeral');
   if (m.replyTo) li.append(el('button', { type: 'button', class: 'reply muted small', text: `↪ ${nameOf(m.replyTo.fromId)}: ${m.replyTo.preview}`,
                                           title: 'Ir à mensagem respondida', onclick: () => jumpTo(m.replyTo.id) }));
   if (m.content) li.append(el('div', { class: 'content' }, ...markdownNodes(parseMarkdown(m.content), mentionOf)));
   // A deferred answer: the bot took the command and is working on it.
-  if (m.flags & 128) li.append(el('div', { class: 'thinking muted', role: 'status', text: `${nameOf(m.fromId)} está pensando…` }));
+  if (m.flags & 128) li.append(el('div', { class: 'thinking muted', role: 'status', text: `${author} está pensando…` }));
   if (m.attachments && m.attachments.length) li.append(attachmentsView(m));
   for (const e of m.embeds || []) li.append(embed(e, m));
   if (m.components && m.components.length) li.append(components(m.components, m));
@@ -79,7 +82,7 @@ function messageActions(m) {
   if (mine || chat.perms & PERM.GERENCIAR_MENSAGENS) action('Apagar', 'Apagar esta mensagem', (event) => remove(m, event));
   if (!m.threadId && chat.perms & PERM.ENVIAR_MENSAGENS && roomOf(chat.cid).room.type === 'text')
     action('Thread', 'Abrir uma thread a partir desta mensagem', () => startThread(m));
-  if (!mine && !m.applicationId) action('Conversar', `Mandar uma mensagem direta a ${nameOf(m.fromId)}`, () => startDm(m.fromId));
+  if (!mine && !m.applicationId && !m.webhook) action('Conversar', `Mandar uma mensagem direta a ${nameOf(m.fromId)}`, () => startDm(m.fromId));
   const apps = roomOf(chat.cid).room.type === 'text' && messageAppsButton(m);
   if (apps) box.append(apps);
   return box;

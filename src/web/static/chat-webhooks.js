@@ -1,0 +1,65 @@
+// The settings' webhooks: a channel's secret URLs for other services (CI, monitoring, GitHub,
+// Slack-shaped alerts) to post through. The URL shows once, when made or renewed.
+import { chat } from './chat-store.js';
+import { $, api, copyText, el, showError } from './common.js';
+
+const textChannels = () => chat.allChannels.filter((c) => c.type === 'text');
+const channelName = (id) => (chat.allChannels.find((c) => c.id === id) || { name: '?' }).name;
+
+// The URL just made or renewed, with how to use it; it is not shown again.
+function showUrl(name, url) {
+  const copy = el('button', { type: 'button', class: 'secondary small-button', text: 'Copiar' });
+  copy.onclick = () => copyText(url, copy);
+  $('#webhook-new').replaceChildren(
+    el('p', { text: `URL de ${name}: copie agora, ela não aparece de novo.` }),
+    el('div', { class: 'webhook-url' }, el('code', { text: url }), copy),
+    el('p', { class: 'muted small', text: 'Envie um POST com {"content": "…"}; acrescente ?format=github na URL para eventos do GitHub, ou ?format=slack para mensagens no formato do Slack.' }));
+  $('#webhook-new').hidden = false;
+}
+
+async function act(fn) {
+  $('#settings-error').hidden = true;
+  try {
+    await fn();
+    await loadWebhooks();
+  } catch (e) {
+    showError($('#settings-error'), e);
+  }
+}
+
+function webhookItem(h) {
+  const path = `/api/servers/${chat.sid}/webhooks/${h.id}`;
+  const move = el('select', { 'aria-label': `Canal de ${h.name}` }, ...textChannels().map((c) => el('option', { value: c.id, text: `#${c.name}` })));
+  move.value = h.channelId;
+  move.onchange = () => act(() => api('PATCH', path, { channelId: move.value }));
+  const button = (text, fn, cls = 'link-button small') => el('button', { type: 'button', class: cls, text, onclick: fn });
+  return el('li', { class: 'webhook' },
+    el('span', {}, el('strong', { text: h.name }), el('br'), el('small', { class: 'muted', text: `em #${channelName(h.channelId)}` })),
+    el('span', { class: 'webhook-actions' }, move,
+      button('Renomear', () => { const name = prompt('Novo nome do webhook', h.name); if (name) act(() => api('PATCH', path, { name: name.trim() })); }),
+      button('Nova URL', () => confirm(`Gerar uma nova URL para ${h.name}? A atual para de funcionar.`) &&
+        act(async () => { const r = await api('POST', `${path}/token`); showUrl(h.name, r.url); })),
+      button('Apagar', () => confirm(`Apagar ${h.name}? O que ele já postou fica.`) && act(() => api('DELETE', path)), 'link-button small danger-link')));
+}
+
+export async function loadWebhooks() {
+  const { webhooks } = await api('GET', `/api/servers/${chat.sid}/webhooks`);
+  $('#webhooks').replaceChildren(...webhooks.map(webhookItem));
+  $('#no-webhooks').hidden = webhooks.length > 0;
+  const select = $('#webhook-channel');
+  const keep = select.value;
+  select.replaceChildren(...textChannels().map((c) => el('option', { value: c.id, text: `#${c.name}` })));
+  if (keep) select.value = keep;
+}
+
+export function wireWebhooks() {
+  $('#webhook-form').addEventListener('submit', (e) => {
+    e.preventDefault();
+    const name = $('#webhook-name').value.trim();
+    act(async () => {
+      const r = await api('POST', `/api/servers/${chat.sid}/channels/${$('#webhook-channel').value}/webhooks`, { name });
+      $('#webhook-form').reset();
+      showUrl(r.webhook.name, r.url);
+    });
+  });
+}
