@@ -60,6 +60,12 @@ async function shoot(page, name) {
   await page.setViewportSize(DESKTOP);
 }
 
+// The open room takes commands: the server's list read and the composer shown (the room's
+// history is in), so what is typed lands in it.
+async function commandsReady(page, n) {
+  await page.waitForFunction((count) => praca.chat.commands.length === count && !document.querySelector('#composer').hidden, n);
+}
+
 // The server's settings, at one of their sections (Servidor, Canais, Cargos, Membros, Convites,
 // Moderação, Bots).
 async function openSettings(page, tab) {
@@ -465,7 +471,7 @@ test('a command nobody answers says so after its deadline, next to the composer;
   const bot = await gatewayConnect(srv.url, { auth: { token: talker.botToken } }, sockets);
   bot.on('INTERACTION_CREATE', (i) => api(srv.url, 'POST', `/api/bot/interactions/${i.id}/respond`, { token: talker.botToken, body: { type: 'message', data: { content: 'respondi' } } }));
   const a = await openApp(ana);
-  await a.waitForFunction(() => praca.chat.commands.length === 2);
+  await commandsReady(a, 2);
   // The interaction's own answer reaches the page after the bot's message: the wait still ends.
   let held = 0;
   await a.route('**/interactions', async (route) => { const r = await route.fetch(); await quiet(1500); held++; await route.fulfill({ response: r }); }, { times: 1 });
@@ -497,7 +503,7 @@ test('typing / opens a palette of the commands and their options; keys choose, c
   const got = [];
   bot.on('INTERACTION_CREATE', (i) => { got.push(i.options.map(({ name, value }) => ({ name, value }))); api(srv.url, 'POST', `/api/bot/interactions/${i.id}/respond`, { token: info.botToken, body: { type: 'message', data: { content: `clima em ${i.options[0].value}` } } }); });
   const a = await openApp(ana);
-  await a.waitForFunction(() => praca.chat.commands.length === 2);
+  await commandsReady(a, 2);
   let sent = 0;
   a.on('request', (r) => { if (r.url().endsWith('/interactions')) sent++; });
   const items = () => a.$$eval('#palette .palette-item', (li) => li.map((x) => x.textContent));
@@ -1540,7 +1546,7 @@ test('a deferred command: the page shows the bot thinking, then its answer in th
     interaction = i; // the test answers when it has seen the thinking state
   });
   const a = await openApp(ana);
-  await a.waitForFunction(() => praca.chat.commands.length === 1);
+  await commandsReady(a, 1);
   await a.fill('#text', '/pensa');
   await a.press('#text', 'Enter');
   await a.waitForSelector('.message .thinking:has-text("está pensando")');
@@ -1590,7 +1596,7 @@ test('apps on the page: suggestions while an option is typed, a message\'s and a
     else respond(i, { type: 'message', data: { content: `${i.commandName}: ${i.options.map((o) => o.value).join(' ')}` } });
   });
   const b = await openApp(bob);
-  await b.waitForFunction(() => praca.chat.commands.length === 3);
+  await commandsReady(b, 3);
   const items = () => b.$$eval('#palette .palette-item', (li) => li.map((x) => x.textContent));
   await b.focus('#text');
   await b.keyboard.type('/');
