@@ -28,6 +28,27 @@ static int answer_rule_error(struct api_call *c, const struct rule_error *err)
     return -1;
 }
 
+/* nonce (a string of 1–64 characters, or an integer as Discord allows) and enforceNonce. */
+static int read_nonce(struct api_call *c, json_t *body, struct draft *d)
+{
+    json_t *n = json_object_get(body, "nonce");
+    if (json_is_integer(n)) {
+        snprintf(d->nonce_text, sizeof d->nonce_text, "%" JSON_INTEGER_FORMAT,
+                 json_integer_value(n));
+        d->nonce = d->nonce_text;
+    } else if (n && !json_is_null(n) &&
+               api__in_str(c, body, "nonce", 1, MESSAGE_NONCE_MAX, 0, &d->nonce) < 0) {
+        return -1;
+    }
+    if (api__in_bool(c, body, "enforceNonce", 0, &d->enforce_nonce) < 0)
+        return -1;
+    if (d->enforce_nonce && !d->nonce) {
+        api__bad(c, "nonce", "obrigatório com enforceNonce");
+        return -1;
+    }
+    return 0;
+}
+
 int api__draft_read(struct api_call *c, json_t *body, int rich, int64_t base_flags, struct draft *d)
 {
     memset(d, 0, sizeof *d);
@@ -43,6 +64,8 @@ int api__draft_read(struct api_call *c, json_t *body, int rich, int64_t base_fla
         }
         d->reply_to_id = json_string_value(reply);
     }
+    if (read_nonce(c, body, d))
+        return -1;
     if (!rich)
         return 0;
     d->flags = base_flags;

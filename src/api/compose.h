@@ -13,6 +13,8 @@
 struct access;
 struct state_server;
 
+#define MESSAGE_NONCE_MAX 64
+
 struct draft {
     int content_set; /* present and not null */
     const char *content;
@@ -23,6 +25,9 @@ struct draft {
     int flags_set;
     int64_t flags;
     const char *reply_to_id; /* as sent; checked by the caller */
+    const char *nonce;       /* a send's nonce (1–64 characters, or a number as text) or NULL */
+    int enforce_nonce;       /* the same nonce from the same author makes one message a day */
+    char nonce_text[24];     /* a number's text */
 };
 
 void api__draft_cleanup(struct draft *d);

@@ -100,12 +100,14 @@ static void dm_send(struct api_call *c)
                                       .role_ids_json = "[]",
                                       .attachments_json = files,
                                       .files = files ? &f.set : NULL,
+                                      .nonce = d.enforce_nonce ? d.nonce : NULL,
                                       .now = clock_now_ms()};
-        int rc;
-        json_t *msg = store_message_insert(c->svc->writer, &m) < 0
-                          ? NULL
-                          : store_message_json(c->db, id, &rc);
-        struct idset *people = msg ? store_dm_people(c->db, cid) : NULL;
+        int rc = store_message_insert(c->svc->writer, &m), again = rc == STORE_TAKEN;
+        /* A nonce seen today: the message it made, and nobody is told twice. */
+        json_t *msg = again    ? store_message_by_nonce(c->db, m.author_id, m.nonce, m.now, &rc)
+                      : rc < 0 ? NULL
+                               : store_message_json(c->db, id, &rc);
+        struct idset *people = msg && !again ? store_dm_people(c->db, cid) : NULL;
         if (!msg)
             api__internal(c);
         else {

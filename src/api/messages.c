@@ -63,6 +63,19 @@ static int last_checks(struct api_call *c, const struct message_write *w)
     return (w->limit && api__limit_hit(c, w->limit)) || (w->gate && w->gate(c, w->gate_arg));
 }
 
+/* The message a nonce made, as text; NULL answered. */
+static char *nonce_message(struct api_call *c, const char *author_id, const char *nonce,
+                           size_t *len)
+{
+    int rc;
+    json_t *m = store_message_by_nonce(c->db, author_id, nonce, clock_now_ms(), &rc);
+    char *text = m ? jsonout_dump(m, len) : NULL;
+    json_decref(m);
+    if (!text)
+        api__internal(c);
+    return text;
+}
+
 char *api__message_create(struct api_call *c, const struct place *p, struct draft *d,
                           const struct message_write *w, size_t *len)
 {
@@ -115,9 +128,14 @@ char *api__message_create(struct api_call *c, const struct place *p, struct draf
         .flags = d->flags | (w->ephemeral ? MSG_FLAG_EPHEMERAL : 0),
         .now = clock_now_ms(),
         .everyone = men.everyone,
+        .nonce = d->enforce_nonce && !w->ephemeral ? d->nonce : NULL,
     };
-    if (!users || !roles || (!w->ephemeral && store_message_insert(c->svc->writer, &m) < 0) ||
-        !(view = store_message_view_text(&m, reply_to, len)))
+    rc = !users || !roles ? STORE_ERR
+         : w->ephemeral   ? STORE_DONE
+                          : store_message_insert(c->svc->writer, &m);
+    if (rc == STORE_TAKEN) /* the nonce's message, made before: answered again, not sent again */
+        view = nonce_message(c, m.author_id, m.nonce, len);
+    else if (rc < 0 || !(view = store_message_view_text(&m, reply_to, len)))
         api__internal(c);
     else if (!w->ephemeral)
         publish_created(c, p, view, *len);

@@ -173,6 +173,21 @@ int store_message_ref(struct store *db, const char *id, struct store_message_ref
     return found;
 }
 
+json_t *store_message_by_nonce(struct store *db, const char *author_id, const char *nonce,
+                               int64_t now, int *rc)
+{
+    static const char *SQL = "SELECT id FROM messages WHERE author_id = $1 AND nonce = $2"
+                             " AND created_at > $3";
+    static const struct store_col COLS[] = {{"id", COL_TEXT}};
+    json_t *row = store__get_json(
+        db, SQL, SV_ARGS(SV_STR(author_id), SV_STR(nonce), SV_INT(now - MESSAGE_NONCE_TTL_MS)),
+        STORE_COLS(COLS), rc);
+    const char *id = json_string_value(json_object_get(row, "id"));
+    json_t *m = id ? store_message_json(db, id, rc) : NULL;
+    json_decref(row);
+    return m;
+}
+
 int store_message_in_channel(struct store *db, const char *id, const char *channel_id)
 {
     static const char *SQL = "SELECT 1 FROM messages WHERE id = $1 AND channel_id = $2";
@@ -185,8 +200,19 @@ int store_message_insert_at(struct store *db, struct store_new_message *m)
         "INSERT INTO messages (id, channel_id, thread_parent_id, server_id, author_id,"
         " application_id, type, content, embeds, components, flags, command_name,"
         " command_invoker_id, reply_to_id, mentions, mentioned_role_ids, mentions_everyone,"
-        " created_at, attachments, webhook_id, author_name, author_avatar) VALUES ($1, $2, $3,"
-        " $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22)";
+        " created_at, attachments, webhook_id, author_name, author_avatar, nonce) VALUES ($1, $2,"
+        " $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21,"
+        " $22, $23)";
+    /* A nonce is held a day: an older message gives it up to this one. */
+    static const char *SQL_EXPIRE = "UPDATE messages SET nonce = NULL WHERE author_id = $1"
+                                    " AND nonce = $2 AND created_at <= $3";
+    if (m->nonce) {
+        int expired = store__exec(
+            db, SQL_EXPIRE,
+            SV_ARGS(SV_STR(m->author_id), SV_STR(m->nonce), SV_INT(m->now - MESSAGE_NONCE_TTL_MS)));
+        if (expired != STORE_DONE)
+            return expired;
+    }
     int rc = store__exec(
         db, SQL,
         SV_ARGS(SV_STR(m->id), SV_STR(m->channel_id), SV_STR(m->thread_parent_id),
@@ -197,7 +223,9 @@ int store_message_insert_at(struct store *db, struct store_new_message *m)
                 SV_STR(m->role_ids_json), SV_INT(m->everyone), SV_INT(m->now),
                 SV_STR(m->attachments_json), SV_STR(m->webhook ? m->webhook->id : NULL),
                 SV_STR(m->webhook ? m->webhook->name : NULL),
-                SV_STR(m->webhook ? m->webhook->avatar_url : NULL)));
+                SV_STR(m->webhook ? m->webhook->avatar_url : NULL), SV_STR(m->nonce)));
+    if (rc == STORE_CONSTRAINT && m->nonce)
+        return STORE_TAKEN; /* that nonce made a message already: the caller answers with it */
     if (rc == STORE_DONE && m->files && m->files->n)
         rc = store_attachments_put_at(db, m->files, m->id, m->channel_id, m->server_id, m->now);
     return rc;

@@ -29,6 +29,7 @@ struct store_new_message {
     const char *mentions_json, *role_ids_json;
     const char *attachments_json;             /* the attachment objects, or NULL */
     const struct store_attachment_set *files; /* their rows, or NULL */
+    const char *nonce; /* enforced: STORE_TAKEN when the author's nonce made a message today */
     int64_t flags, now;
     int everyone;
 };
@@ -46,6 +47,12 @@ struct store_message_edit {
 };
 int store_message_edit(struct store_writer *w, const struct store_message_edit *e);
 int store_message_delete(struct store_writer *w, const char *id, int64_t *changes);
+
+/* How long a send's nonce is held for its author. */
+#define MESSAGE_NONCE_TTL_MS (24 * 3600 * 1000LL)
+/* The message the author's nonce made in the last day; NULL when none (*rc STORE_DONE). */
+json_t *store_message_by_nonce(struct store *db, const char *author_id, const char *nonce,
+                               int64_t now, int *rc);
 
 /* The Message object with replyTo and reactions; NULL when unknown (*rc STORE_DONE). */
 json_t *store_message_json(struct store *db, const char *id, int *rc);
