@@ -57,6 +57,7 @@ const struct api_route *const api_route_tables[] = {
     api_command_permission_routes,
     api_webhook_routes,
     api_webhook_post_routes,
+    api_limit_routes,
     api_interaction_routes,
     api_voice_routes,
     api_openapi_routes,

@@ -66,6 +66,13 @@ struct api_caller {
     char app_id[UUID_LEN + 1]; /* for a bot: its application */
 };
 
+/* A request limit as a successful answer tells it (X-RateLimit-*): name NULL when none. */
+struct api_budget {
+    const char *name;
+    uint32_t limit, remaining;
+    int64_t reset_ms;
+};
+
 struct api_call {
     struct api_service *svc;
     struct store *db;
@@ -76,8 +83,9 @@ struct api_call {
     char params[HTTP_MAX_PARAMS][128]; /* route parameters, NUL-terminated */
     json_t *body;                      /* parsed by api__body */
     int answered;
-    struct bus_held *held;   /* on the writer lane: events wait here for the commit */
-    struct api_later *later; /* set by api__later: the answer comes from a resumption */
+    struct bus_held *held;    /* on the writer lane: events wait here for the commit */
+    struct api_budget budget; /* the request limit it passed: told on a success (api/limits.c) */
+    struct api_later *later;  /* set by api__later: the answer comes from a resumption */
 };
 
 typedef void (*api_handler)(struct api_call *c);
@@ -138,6 +146,7 @@ extern const struct api_route api_command_routes[];
 extern const struct api_route api_command_permission_routes[];
 extern const struct api_route api_webhook_routes[];
 extern const struct api_route api_webhook_post_routes[];
+extern const struct api_route api_limit_routes[];
 extern const struct api_route api_interaction_routes[];
 extern const struct api_route api_message_routes[];
 extern const struct api_route api_attachment_routes[];

@@ -4,6 +4,8 @@
 
 #include "state/ratelimit.h"
 
+#include <http_parser.h>
+
 #define HOUR_MS   (3600 * 1000)
 #define MINUTE_MS (60 * 1000)
 
@@ -39,15 +41,74 @@ const struct api_limit API_LIMIT_AUTOCOMPLETE = {"autocomplete", 40, 10 * 1000};
 const struct api_limit API_LIMIT_WEBHOOK = {"webhook", 5, 2 * 1000};
 const struct api_limit API_LIMIT_WEBHOOK_CHANNEL = {"webhook-channel", 30, MINUTE_MS};
 
+/* Every limit counted per account, for GET /api/bot/rate-limits. */
+static const struct api_limit *const PER_ACCOUNT[] = {
+    &API_LIMIT_BOT_SEND,
+    &API_LIMIT_BOT_EDIT,
+    &API_LIMIT_REACT,
+    &API_LIMIT_BOT_COMMANDS,
+    &API_LIMIT_PRESENCE,
+    &API_LIMIT_GATEWAY_TICKETS,
+    &API_LIMIT_HUMAN_SEND,
+    &API_LIMIT_HUMAN_EDIT,
+    &API_LIMIT_TYPING,
+    &API_LIMIT_INVOKE,
+    &API_LIMIT_AUTOCOMPLETE,
+    &API_LIMIT_READ_MARK,
+    &API_LIMIT_DM_OPEN,
+    &API_LIMIT_JOIN,
+    &API_LIMIT_LEAVE,
+    &API_LIMIT_CREATE_SERVER,
+    &API_LIMIT_CREATE_INVITE,
+    &API_LIMIT_AUTHORIZE_START,
+    &API_LIMIT_COMPLETE_INSTALL,
+    &API_LIMIT_CREATE_APPLICATION,
+    &API_LIMIT_GENERATE_BOT,
+    &API_LIMIT_ROTATE_TOKEN,
+    &API_LIMIT_ROTATE_SIGNING,
+    &API_LIMIT_ROTATE_CLIENT,
+    &API_LIMIT_TEST_ENDPOINT,
+};
+
 int api__limit_hit_for(struct api_call *c, const struct api_limit *limit, const char *key)
 {
-    int64_t wait =
-        state_ratelimit_hit(c->svc->limits, limit->action, key, limit->count, limit->window_ms);
-    if (!wait)
+    struct ratelimit_status st;
+    int64_t wait = state_ratelimit_status(c->svc->limits, limit->action, key, limit->count,
+                                          limit->window_ms, 1, &st);
+    if (!wait) {
+        /* The answer tells what is left: of the limits passed, the one closest to its end. */
+        uint32_t left = st.limit > st.used ? st.limit - st.used : 0;
+        if (!c->budget.name || left < c->budget.remaining)
+            c->budget = (struct api_budget){limit->action, st.limit, left, st.reset_ms};
         return 0;
+    }
+    c->budget.name = NULL; /* a 429 says nothing of budgets */
     api__rate_limited(c, wait);
     return -1;
 }
+
+/* GET /api/bot/rate-limits: every per-account limit, what is left of it and when it refills. */
+static void rate_limits(struct api_call *c)
+{
+    json_t *list = json_array();
+    for (size_t i = 0; i < sizeof PER_ACCOUNT / sizeof *PER_ACCOUNT; i++) {
+        const struct api_limit *l = PER_ACCOUNT[i];
+        struct ratelimit_status st;
+        state_ratelimit_status(c->svc->limits, l->action, c->me.user_id, l->count, l->window_ms, 0,
+                               &st);
+        json_array_append_new(
+            list, json_pack("{sssIsIsIsI}", "name", l->action, "limit", (json_int_t)st.limit,
+                            "windowMs", (json_int_t)l->window_ms, "remaining",
+                            (json_int_t)(st.limit > st.used ? st.limit - st.used : 0),
+                            "resetAfterMs", (json_int_t)st.reset_ms));
+    }
+    api__reply(c, 200, json_pack("{so}", "limits", list));
+}
+
+const struct api_route api_limit_routes[] = {
+    {HTTP_GET, "/api/bot/rate-limits", rate_limits, API_ANY, API_ON_WORKER, API_BODY_SMALL},
+    {0, NULL, NULL, 0, 0, 0},
+};
 
 int api__limit_hit(struct api_call *c, const struct api_limit *limit)
 {

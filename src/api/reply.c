@@ -11,6 +11,22 @@
 #include "core/log.h"
 #include "store/db.h"
 
+/* A success tells the request limit it passed, as Discord's answers do; a 429 tells nothing
+ * but its body (the interface's rule). */
+static void budget_headers(struct api_call *c, int status)
+{
+    if (!c->budget.name || status < 200 || status >= 300)
+        return;
+    char v[32];
+    snprintf(v, sizeof v, "%u", c->budget.limit);
+    http_response_add_header(c->res, "X-RateLimit-Limit", v);
+    snprintf(v, sizeof v, "%u", c->budget.remaining);
+    http_response_add_header(c->res, "X-RateLimit-Remaining", v);
+    snprintf(v, sizeof v, "%.3f", (double)c->budget.reset_ms / 1000.0);
+    http_response_add_header(c->res, "X-RateLimit-Reset-After", v);
+    http_response_add_header(c->res, "X-RateLimit-Bucket", c->budget.name);
+}
+
 void api__reply(struct api_call *c, int status, json_t *body)
 {
     if (c->answered) {
@@ -24,6 +40,7 @@ void api__reply(struct api_call *c, int status, json_t *body)
         status = 500;
         text = strdup("{\"error\":\"Erro interno\"}");
     }
+    budget_headers(c, status);
     http_response_set(c->res, status, "application/json; charset=utf-8", text,
                       text ? strlen(text) : 0);
 }
@@ -45,6 +62,7 @@ void api__reply_wrapped(struct api_call *c, const char *key, char *json)
     c->answered = 1;
     size_t len;
     char *text = buf_detach(&b, &len);
+    budget_headers(c, 200);
     http_response_set(c->res, 200, "application/json; charset=utf-8", text, len);
 }
 
@@ -56,6 +74,7 @@ void api__reply_bytes(struct api_call *c, int status, const char *content_type, 
         return;
     }
     c->answered = 1;
+    budget_headers(c, status);
     http_response_add_header(c->res, "Content-Security-Policy", "default-src 'none'; sandbox");
     http_response_set(c->res, status, content_type, body, len);
 }

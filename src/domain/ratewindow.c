@@ -46,6 +46,13 @@ int64_t rule_ratewindow_hit(struct ratewindow *w, int64_t now)
     return 0;
 }
 
+uint32_t rule_ratewindow_used(struct ratewindow *w, int64_t now, int64_t *reset_ms)
+{
+    expire(w, now);
+    *reset_ms = w->count ? w->times[w->head] + w->window_ms - now : 0;
+    return w->count;
+}
+
 int rule_ratewindow_idle(const struct ratewindow *w, int64_t now)
 {
     if (!w->count)

@@ -23,6 +23,9 @@ void rule_ratewindow_cleanup(struct ratewindow *w);
 int64_t rule_ratewindow_hit(struct ratewindow *w, int64_t now);
 /* Like hit, but records nothing either way. */
 int64_t rule_ratewindow_check(struct ratewindow *w, int64_t now);
+/* Events still in the window at now, and in *reset_ms when the oldest of them leaves it (0 when
+ * there is none): what a caller has used and when one more is free. */
+uint32_t rule_ratewindow_used(struct ratewindow *w, int64_t now, int64_t *reset_ms);
 /* 1 when every recorded event has left the window (the entry can be dropped). */
 int rule_ratewindow_idle(const struct ratewindow *w, int64_t now);
 

@@ -88,16 +88,20 @@ static void sweep(struct ratelimit *rl, int64_t now)
 }
 
 static int64_t apply(struct ratelimit *rl, const char *action, const char *account, uint32_t limit,
-                     int64_t window_ms, int record)
+                     int64_t window_ms, int record, struct ratelimit_status *st)
 {
+    struct ratelimit_status none;
+    if (!st)
+        st = &none;
     char key[KEY_MAX];
     snprintf(key, sizeof key, "%s|%s", action, account);
     double scaled = (double)limit * rl->scale;
     uint32_t n = scaled < 1 ? 1 : scaled > 1e6 ? 1000000 : (uint32_t)scaled;
     int64_t now = clock_now_ms();
     int64_t wait = 0;
-    if (rl->shared &&
-        (wait = state__ratelimit_shared_apply(&rl->redis, key, n, window_ms, now, record)) >= 0)
+    *st = (struct ratelimit_status){.limit = n, .used = 0, .reset_ms = 0};
+    if (rl->shared && (wait = state__ratelimit_shared_apply(&rl->redis, key, n, window_ms, now,
+                                                            record, &st->used, &st->reset_ms)) >= 0)
         return wait;
     wait = 0;
     pthread_mutex_lock(&rl->lock);
@@ -118,8 +122,10 @@ static int64_t apply(struct ratelimit *rl, const char *action, const char *accou
             e = NULL;
         }
     }
-    if (e)
+    if (e) {
         wait = record ? rule_ratewindow_hit(&e->win, now) : rule_ratewindow_check(&e->win, now);
+        st->used = rule_ratewindow_used(&e->win, now, &st->reset_ms);
+    }
     pthread_mutex_unlock(&rl->lock);
     return wait;
 }
@@ -127,11 +133,18 @@ static int64_t apply(struct ratelimit *rl, const char *action, const char *accou
 int64_t state_ratelimit_hit(struct ratelimit *rl, const char *action, const char *account,
                             uint32_t limit, int64_t window_ms)
 {
-    return apply(rl, action, account, limit, window_ms, 1);
+    return apply(rl, action, account, limit, window_ms, 1, NULL);
 }
 
 int64_t state_ratelimit_check(struct ratelimit *rl, const char *action, const char *account,
                               uint32_t limit, int64_t window_ms)
 {
-    return apply(rl, action, account, limit, window_ms, 0);
+    return apply(rl, action, account, limit, window_ms, 0, NULL);
+}
+
+int64_t state_ratelimit_status(struct ratelimit *rl, const char *action, const char *account,
+                               uint32_t limit, int64_t window_ms, int record,
+                               struct ratelimit_status *st)
+{
+    return apply(rl, action, account, limit, window_ms, record, st);
 }

@@ -22,4 +22,16 @@ int64_t state_ratelimit_hit(struct ratelimit *rl, const char *action, const char
 int64_t state_ratelimit_check(struct ratelimit *rl, const char *action, const char *account,
                               uint32_t limit, int64_t window_ms);
 
+/* A window as the caller may see it: its size after the operator's scale, how much of it is used
+ * (after this call), and in how many milliseconds the oldest use leaves it (0: none in it). */
+struct ratelimit_status {
+    uint32_t limit;
+    uint32_t used;
+    int64_t reset_ms;
+};
+/* hit (record) or check, saying the window's status too. */
+int64_t state_ratelimit_status(struct ratelimit *rl, const char *action, const char *account,
+                               uint32_t limit, int64_t window_ms, int record,
+                               struct ratelimit_status *st);
+
 #endif

@@ -12,19 +12,24 @@
 #include "core/log.h"
 
 /* KEYS[1] the window; ARGV now, window, limit, record, a unique member. Times at or before
- * now - window have left it; the wait is until the oldest kept time leaves. */
+ * now - window have left it; the wait is until the oldest kept time leaves. Answers {wait, used,
+ * reset}: used the times in the window after this call, reset when the oldest of them leaves. */
 static const char SCRIPT[] =
     "local now, win, limit = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]) "
     "redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - win) "
-    "if redis.call('ZCARD', KEYS[1]) < limit then "
-    "  if ARGV[4] == '1' then "
-    "    redis.call('ZADD', KEYS[1], now, ARGV[5]) "
-    "    redis.call('PEXPIRE', KEYS[1], win) "
-    "  end "
-    "  return 0 "
+    "local used = redis.call('ZCARD', KEYS[1]) "
+    "local full = used >= limit "
+    "if not full and ARGV[4] == '1' then "
+    "  redis.call('ZADD', KEYS[1], now, ARGV[5]) "
+    "  redis.call('PEXPIRE', KEYS[1], win) "
+    "  used = used + 1 "
     "end "
     "local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES') "
-    "return tonumber(oldest[2]) + win - now";
+    "local reset = 0 "
+    "if oldest[2] then reset = tonumber(oldest[2]) + win - now end "
+    "local wait = 0 "
+    "if full then wait = reset end "
+    "return {wait, used, reset}";
 
 /* This thread's: the script's digest once loaded on its connection, and a counter that makes
  * each recorded member unique. */
@@ -32,7 +37,8 @@ static _Thread_local char script_sha[48];
 static _Thread_local unsigned long member_seq;
 
 int64_t state__ratelimit_shared_apply(const struct redis_url *url, const char *key, uint32_t limit,
-                                      int64_t window_ms, int64_t now, int record)
+                                      int64_t window_ms, int64_t now, int record, uint32_t *used,
+                                      int64_t *reset_ms)
 {
     redisContext *c = redis_thread(url, "limits", "this node counts alone meanwhile");
     if (!c)
@@ -51,9 +57,13 @@ int64_t state__ratelimit_shared_apply(const struct redis_url *url, const char *k
     const char *argv[] = {"1", window_key, now_s, window_s, limit_s, record_s, member};
     redisReply *r = redis_script(c, script_sha, SCRIPT, sizeof argv / sizeof argv[0], argv, NULL);
     int64_t wait = -1;
-    if (r && r->type == REDIS_REPLY_INTEGER)
-        wait = r->integer > 0 ? r->integer : 0;
-    else
+    if (r && r->type == REDIS_REPLY_ARRAY && r->elements == 3 &&
+        r->element[0]->type == REDIS_REPLY_INTEGER && r->element[1]->type == REDIS_REPLY_INTEGER &&
+        r->element[2]->type == REDIS_REPLY_INTEGER) {
+        wait = r->element[0]->integer > 0 ? r->element[0]->integer : 0;
+        *used = (uint32_t)r->element[1]->integer;
+        *reset_ms = r->element[2]->integer > 0 ? r->element[2]->integer : 0;
+    } else
         log_error("limits: Redis answered %s", r ? (r->str ? r->str : "?") : c->errstr);
     if (!r) /* the connection broke: open another next time */
         redis_thread_broken();

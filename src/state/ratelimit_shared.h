@@ -11,8 +11,9 @@
 #include "core/redis.h"
 
 /* The wait in milliseconds (0 = allowed, and recorded when record), or -1 when Redis could not
- * answer. */
+ * answer; *used and *reset_ms as state_ratelimit_status says. */
 int64_t state__ratelimit_shared_apply(const struct redis_url *url, const char *key, uint32_t limit,
-                                      int64_t window_ms, int64_t now, int record);
+                                      int64_t window_ms, int64_t now, int record, uint32_t *used,
+                                      int64_t *reset_ms);
 
 #endif

@@ -42,3 +42,20 @@ Test(ratewindow, check_records_nothing_and_idle)
     cr_assert(rule_ratewindow_idle(&w, 60000));
     rule_ratewindow_cleanup(&w);
 }
+
+Test(ratewindow, used_and_reset)
+{
+    struct ratewindow w;
+    int64_t reset;
+    rule_ratewindow_init(&w, 3, 1000);
+    cr_assert_eq(rule_ratewindow_used(&w, 0, &reset), 0);
+    cr_assert_eq(reset, 0, "nothing used: nothing to wait for");
+    rule_ratewindow_hit(&w, 100);
+    rule_ratewindow_hit(&w, 300);
+    cr_assert_eq(rule_ratewindow_used(&w, 400, &reset), 2);
+    cr_assert_eq(reset, 700, "the oldest (at 100) leaves at 1100");
+    cr_assert_eq(rule_ratewindow_used(&w, 1100, &reset), 1, "it left");
+    cr_assert_eq(reset, 200);
+    cr_assert_eq(rule_ratewindow_used(&w, 5000, &reset), 0);
+    rule_ratewindow_cleanup(&w);
+}
