@@ -10,6 +10,7 @@
 #include "api/api.h"
 #include "http/reqparse.h"
 #include "api/reply.h"
+#include "api/idempotency.h"
 
 #include <http_parser.h>
 #include <stddef.h>
@@ -183,7 +184,11 @@ static void handle(struct api_call *c, struct http_exchange *ex)
     /* Before the handler: one that answers later (api__later) may see the exchange answered
      * and freed by another thread before it returns here. */
     memcpy(ex->caller, c->me.user_id, sizeof c->me.user_id);
+    struct api_idempotency idem;
+    if (api__idempotency_begin(c, &idem))
+        return;
     def->fn(c);
+    api__idempotency_end(c, &idem);
 }
 
 /* Handles the exchange's request; its route may be known already (ex->route). */
