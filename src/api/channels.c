@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "api/access.h"
+#include "api/audit.h"
 #include "api/api.h"
 #include "api/reply.h"
 #include "api/input.h"
@@ -68,6 +69,10 @@ static void channel_create(struct api_call *c)
         api__internal(c);
         return;
     }
+    api__audit_object(c, sid, "channel.create", "channel", id,
+                      json_pack("{sssssO}", "name", name, "type", type, "topic",
+                                topic ? json_string(topic) : json_null()),
+                      0);
     api__event_server_changed(c, sid, "channels");
     reply_channel(c, 201, id);
 }
@@ -100,11 +105,19 @@ static void channel_patch(struct api_call *c)
         api__in_str(c, body, "topic", 0, TOPIC_MAX, API_IN_NULLABLE, &topic) < 0 ||
         api__in_int(c, body, "position", 0, 10000, 0, &position) < 0)
         return;
-    int set_topic = json_object_get(body, "topic") != NULL;
-    if (store_channel_update(c->svc->writer, cid, name, set_topic, topic, position) < 0) {
+    int set_topic = json_object_get(body, "topic") != NULL, rc;
+    json_t *before = store_channel_json(c->db, cid, &rc);
+    if (!before ||
+        store_channel_update(c->svc->writer, cid, name, set_topic, topic, position) < 0) {
+        json_decref(before);
         api__internal(c);
         return;
     }
+    json_t *after = store_channel_json(c->db, cid, &rc);
+    static const char *const KEYS[] = {"name", "topic", "position", NULL};
+    api__audit(c, sid, "channel.update", "channel", cid, api__audit_changes(before, after, KEYS));
+    json_decref(before);
+    json_decref(after);
     api__event_server_changed(c, sid, "channels");
     reply_channel(c, 200, cid);
 }
@@ -115,10 +128,18 @@ static void channel_delete(struct api_call *c)
     const char *sid, *cid;
     if (channel_gate(c, &a, &sid, &cid, PERM_GERENCIAR_CANAIS))
         return;
-    if (store_channel_delete(c->svc->writer, cid) < 0) {
+    int rc;
+    json_t *gone = store_channel_json(c->db, cid, &rc);
+    if (!gone || store_channel_delete(c->svc->writer, cid) < 0) {
+        json_decref(gone);
         api__internal(c);
         return;
     }
+    api__audit_object(c, sid, "channel.delete", "channel", cid,
+                      json_pack("{sOsO}", "name", json_object_get(gone, "name"), "type",
+                                json_object_get(gone, "type")),
+                      1);
+    json_decref(gone);
     api__voice_review_server(c, sid);
     api__event_server_changed(c, sid, "channels");
     api__ok(c);
@@ -165,23 +186,42 @@ static void overwrite_put(struct api_call *c)
     json_t *ch = store_channel_json(c->db, cid, &rc);
     json_t *existing = ch ? json_object_get(ch, "overwrites") : NULL;
     size_t count = json_array_size(existing), i;
-    json_t *o;
+    json_t *o, *old = NULL;
     int replaces = 0;
-    json_array_foreach(existing, i, o) replaces |=
-        !strcmp(json_string_value(json_object_get(o, "targetId")), target);
+    json_array_foreach(existing, i, o)
+    {
+        if (!strcmp(json_string_value(json_object_get(o, "targetId")), target)) {
+            replaces = 1;
+            old = json_pack("{sOsO}", "allow", json_object_get(o, "allow"), "deny",
+                            json_object_get(o, "deny"));
+        }
+    }
     json_decref(ch);
     if (!replaces && count >= CHANNEL_OVERWRITES_MAX) {
+        json_decref(old);
         api__bad(c, "targetId", "o canal já tem o máximo de 100 sobrescritas");
         return;
     }
     /* Nobody grants or takes away, in a channel, bits they do not hold themselves. */
-    if (!a.is_owner && !(a.base & PERM_ADMINISTRADOR) &&
-        api__require(c, &a, (allow | deny) & ~PERM_ADMINISTRADOR))
-        return;
-    if (store_overwrite_put(c->svc->writer, cid, target, type, (int64_t)allow, (int64_t)deny) < 0) {
-        api__internal(c);
+    if ((!a.is_owner && !(a.base & PERM_ADMINISTRADOR) &&
+         api__require(c, &a, (allow | deny) & ~PERM_ADMINISTRADOR)) ||
+        store_overwrite_put(c->svc->writer, cid, target, type, (int64_t)allow, (int64_t)deny) < 0) {
+        json_decref(old);
+        if (!c->answered)
+            api__internal(c);
         return;
     }
+    static const char *const KEYS[] = {"targetId", "type", "allow", "deny", NULL};
+    json_t *now = json_pack("{sssssIsI}", "targetId", target, "type", type, "allow",
+                            (json_int_t)allow, "deny", (json_int_t)deny);
+    if (old) {
+        json_object_set_new(old, "targetId", json_string(target));
+        json_object_set_new(old, "type", json_string(type));
+    }
+    api__audit(c, sid, old ? "channel.overwrite.update" : "channel.overwrite.create", "channel",
+               cid, api__audit_changes(old, now, KEYS));
+    json_decref(old);
+    json_decref(now);
     api__voice_review_server(c, sid);
     api__event_server_changed(c, sid, "channels");
     reply_channel(c, 200, cid);
@@ -205,6 +245,8 @@ static void overwrite_delete(struct api_call *c)
         api__error(c, 404, "Sobrescrita não encontrada");
         return;
     }
+    api__audit_object(c, sid, "channel.overwrite.delete", "channel", cid,
+                      json_pack("{ss}", "targetId", target), 1);
     api__voice_review_server(c, sid);
     api__event_server_changed(c, sid, "channels");
     api__ok(c);

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "api/audit.h"
 #include "api/access.h"
 #include "api/command_access.h"
 #include "api/input.h"
@@ -109,13 +110,21 @@ static void overrides_put(struct api_call *c)
     else if (!cmd)
         api__error(c, 404, "Comando não encontrado neste servidor");
     else if (!targets_exist(c, sid, overrides)) {
+        json_t *old = store_command_overrides_of(c->db, sid, app_id, name, &rc);
         struct store_command_overrides_put put = {sid, app_id, name, overrides, clock_now_ms()};
-        if (store_command_overrides_put(c->svc->writer, &put) < 0)
+        char target[UUID_LEN + 4 * 32 + 2];
+        snprintf(target, sizeof target, "%s/%s", app_id, name);
+        if (store_command_overrides_put(c->svc->writer, &put) < 0) {
+            json_decref(old);
             api__internal(c);
-        else
+        } else {
+            api__audit(c, sid, "command.permissions.update", "command", target,
+                       json_pack("[{sssosO}]", "key", "permissions", "old",
+                                 old ? old : json_array(), "new", overrides));
             api__reply(c, 200,
                        json_pack("{sssssO}", "applicationId", app_id, "commandName", name,
                                  "permissions", overrides));
+        }
     }
     json_decref(cmd);
     json_decref(overrides);

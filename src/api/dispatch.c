@@ -10,6 +10,7 @@
 #include "api/api.h"
 #include "http/reqparse.h"
 #include "api/reply.h"
+#include "api/audit.h"
 #include "api/idempotency.h"
 
 #include <http_parser.h>
@@ -185,7 +186,7 @@ static void handle(struct api_call *c, struct http_exchange *ex)
      * and freed by another thread before it returns here. */
     memcpy(ex->caller, c->me.user_id, sizeof c->me.user_id);
     struct api_idempotency idem;
-    if (api__idempotency_begin(c, &idem))
+    if (api__audit_reason_check(c) || api__idempotency_begin(c, &idem))
         return;
     def->fn(c);
     api__idempotency_end(c, &idem);

@@ -2,6 +2,7 @@
  * Installs seen from a server: list the installed applications, let a server admin uninstall
  * one; and the uninstall shared with kicks, bans and application deletion.
  */
+#include "api/audit.h"
 #include "api/reply.h"
 #include "api/input.h"
 #include "api/installs.h"
@@ -25,6 +26,8 @@ int api__uninstall(struct api_call *c, const char *app_id, const char *bot_user_
     }
     if (u.removed && reason && bot_user_id && *bot_user_id)
         api__event_member_remove(c, sid, bot_user_id, reason);
+    if (u.removed)
+        api__audit(c, sid, "application.uninstall", "application", app_id, NULL);
     return u.removed;
 }
 

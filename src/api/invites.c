@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "core/jsonout.h"
+#include "api/audit.h"
 #include "api/access.h"
 #include "api/api.h"
 #include "api/reply.h"
@@ -52,6 +53,10 @@ static void invite_create(struct api_call *c)
         api__internal(c);
         return;
     }
+    api__audit_object(c, sid, "invite.create", "invite", code,
+                      json_pack("{sIso}", "maxUses", (json_int_t)max_uses, "expiresAt",
+                                expires ? jsonout_time(expires) : json_null()),
+                      0);
     api__reply(c, 200,
                json_pack("{sssIso}", "code", code, "maxUses", (json_int_t)max_uses, "expiresAt",
                          expires ? jsonout_time(expires) : json_null()));
@@ -126,8 +131,10 @@ static void invite_delete(struct api_call *c)
         api__internal(c);
     else if (!rc)
         api__error(c, 404, "Convite não encontrado");
-    else
+    else {
+        api__audit(c, sid, "invite.delete", "invite", code, NULL);
         api__ok(c);
+    }
 }
 
 const struct api_route api_invite_routes[] = {

@@ -8,6 +8,7 @@
 
 #include "core/jsonout.h"
 #include "api/access.h"
+#include "api/audit.h"
 #include "api/api.h"
 #include "api/reply.h"
 #include "api/limits.h"
@@ -97,8 +98,10 @@ static void member_kick(struct api_call *c)
         return;
     }
     if (bot_app) { /* kicking a bot uninstalls its application */
-        if (api__uninstall(c, app_id, uid, sid, "kicked") >= 0)
+        if (api__uninstall(c, app_id, uid, sid, "kicked") >= 0) {
+            api__audit(c, sid, "member.kick", "member", uid, NULL);
             api__ok(c);
+        }
         return;
     }
     int64_t changes = 0;
@@ -106,6 +109,8 @@ static void member_kick(struct api_call *c)
         api__internal(c);
         return;
     }
+    if (changes)
+        api__audit(c, sid, "member.kick", "member", uid, NULL);
     if (changes)
         api__event_member_remove(c, sid, uid, "kicked");
     api__ok(c);
@@ -152,6 +157,8 @@ static void ban_put(struct api_call *c)
     }
     if (target.s.is_member)
         api__event_member_remove(c, sid, uid, "banned");
+    api__audit(c, sid, "member.ban", "member", uid,
+               reason ? json_pack("[{sssnss}]", "key", "reason", "old", "new", reason) : NULL);
     json_t *ban = json_pack("{sssssossso}", "serverId", sid, "userId", uid, "reason",
                             jsonout_str_or_null(reason), "bannedBy", c->me.user_id, "createdAt",
                             jsonout_time(clock_now_ms()));
@@ -176,6 +183,7 @@ static void ban_delete(struct api_call *c)
         api__error(c, 404, "Banimento não encontrado");
         return;
     }
+    api__audit(c, sid, "member.unban", "member", uid, NULL);
     api__ok(c);
 }
 
@@ -212,13 +220,22 @@ static void member_patch(struct api_call *c)
     }
     if (t == 1 && until <= now)
         until = 0; /* a time in the past lifts the timeout */
-    int set_timeout = t >= 1;
+    int set_timeout = t >= 1, rc;
     int set_nick = json_object_get(body, "nickname") != NULL;
-    if (store_member_update(c->svc->writer, sid, uid, set_timeout, until, until ? reason : NULL,
-                            set_nick, nick) < 0) {
+    json_t *before = store_member_json(c->db, sid, uid, &rc);
+    if (!before || store_member_update(c->svc->writer, sid, uid, set_timeout, until,
+                                       until ? reason : NULL, set_nick, nick) < 0) {
+        json_decref(before);
         api__internal(c);
         return;
     }
+    json_t *after = store_member_json(c->db, sid, uid, &rc);
+    static const char *const KEYS[] = {"nickname", "timeoutUntil", "timeoutReason", NULL};
+    api__audit(c, sid,
+               set_timeout ? (until ? "member.timeout" : "member.timeout.remove") : "member.update",
+               "member", uid, api__audit_changes(before, after, KEYS));
+    json_decref(before);
+    json_decref(after);
     if (set_timeout)
         api__voice_review_server(c, sid);
     api__event_server_changed(c, sid, "members");

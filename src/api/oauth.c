@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "core/jsonout.h"
+#include "api/audit.h"
 #include "api/access.h"
 #include "api/api.h"
 #include "api/reply.h"
@@ -206,6 +207,9 @@ static void install(struct api_call *c, const struct store_authorize *s, const s
                                .now = clock_now_ms()};
     if (api__store_answer(c, store_install(c->svc->writer, &in), &words))
         return;
+    api__audit(
+        c, a->server_id, "application.install", "application", app->id,
+        json_pack("[{sssnsI}]", "key", "grantedPermissions", "old", "new", (json_int_t)granted));
     if (in.created)
         api__event_member_add(c, a->server_id, app->bot_user_id);
     else

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "api/access.h"
+#include "api/audit.h"
 #include "api/api.h"
 #include "api/reply.h"
 #include "api/input.h"
@@ -76,6 +77,10 @@ static void role_create(struct api_call *c)
         api__internal(c);
         return;
     }
+    api__audit_object(c, sid, "role.create", "role", id,
+                      json_pack("{sssIsIsb}", "name", name, "permissions", (json_int_t)perms,
+                                "color", (json_int_t)color, "mentionable", mentionable),
+                      0);
     api__event_server_changed(c, sid, "roles");
     reply_role(c, 201, id);
 }
@@ -119,7 +124,6 @@ static void role_patch(struct api_call *c)
     if (!role)
         return;
     int is_everyone = strcmp(rid, sid) == 0;
-    json_decref(role);
     json_t *body = api__body(c);
     const char *name;
     uint64_t perms = 0;
@@ -130,23 +134,34 @@ static void role_patch(struct api_call *c)
         (has_perms = api__in_perms(c, body, "permissions", 0, &perms)) < 0 ||
         api__in_int(c, body, "color", 0, 0xFFFFFF, 0, &color) < 0 ||
         (has_position = api__in_int(c, body, "position", 1, ROLES_MAX, 0, &position)) < 0 ||
-        api__in_bool(c, body, "mentionable", 0, &mentionable) < 0 || grantable(c, &a, perms))
+        api__in_bool(c, body, "mentionable", 0, &mentionable) < 0 || grantable(c, &a, perms)) {
+        json_decref(role);
         return;
+    }
     if (is_everyone && (name || has_position)) {
+        json_decref(role);
         api__bad(c, name ? "name" : "position",
                  name ? "o cargo @everyone não pode ser renomeado"
                       : "o cargo @everyone fica sempre abaixo de todos");
         return;
     }
     /* A role moves only to a place below the mover's own highest role. */
-    if (has_position && api__role_below(c, &a, position))
-        return;
-    if (store_role_update(c->svc->writer, rid, name, has_perms ? (int64_t)perms : -1, color,
+    if ((has_position && api__role_below(c, &a, position)) ||
+        store_role_update(c->svc->writer, rid, name, has_perms ? (int64_t)perms : -1, color,
                           mentionable) < 0 ||
         (has_position && store_role_move(c->svc->writer, rid, &position) < 0)) {
-        api__internal(c);
+        json_decref(role);
+        if (!c->answered)
+            api__internal(c);
         return;
     }
+    int rc;
+    json_t *after = store_role_json(c->db, rid, &rc);
+    static const char *const KEYS[] = {"name",        "permissions", "color",
+                                       "mentionable", "position",    NULL};
+    api__audit(c, sid, "role.update", "role", rid, api__audit_changes(role, after, KEYS));
+    json_decref(role);
+    json_decref(after);
     if (has_perms)
         api__voice_review_server(c, sid);
     api__event_server_changed(c, sid, "roles");
@@ -160,15 +175,19 @@ static void role_delete(struct api_call *c)
     json_t *role = role_gate(c, &a, &sid, &rid);
     if (!role)
         return;
+    if (strcmp(rid, sid) == 0 || store_role_delete(c->svc->writer, rid) < 0) {
+        json_decref(role);
+        if (strcmp(rid, sid) == 0)
+            api__error(c, 403, "O cargo @everyone não pode ser apagado");
+        else
+            api__internal(c);
+        return;
+    }
+    api__audit_object(c, sid, "role.delete", "role", rid,
+                      json_pack("{sOsO}", "name", json_object_get(role, "name"), "permissions",
+                                json_object_get(role, "permissions")),
+                      1);
     json_decref(role);
-    if (strcmp(rid, sid) == 0) {
-        api__error(c, 403, "O cargo @everyone não pode ser apagado");
-        return;
-    }
-    if (store_role_delete(c->svc->writer, rid) < 0) {
-        api__internal(c);
-        return;
-    }
     api__voice_review_server(c, sid);
     api__event_server_changed(c, sid, "roles");
     api__ok(c);
@@ -203,6 +222,8 @@ static void member_role_put(struct api_call *c)
         api__internal(c);
         return;
     }
+    api__audit(c, sid, "member.role.add", "member", uid,
+               json_pack("[{sssnss}]", "key", "roleId", "old", "new", rid));
     api__voice_review_server(c, sid);
     api__event_server_changed(c, sid, "members");
     api__reply_member(c, sid, uid);
@@ -222,6 +243,8 @@ static void member_role_delete(struct api_call *c)
         api__error(c, 404, "O membro não tem este cargo");
         return;
     }
+    api__audit(c, sid, "member.role.remove", "member", uid,
+               json_pack("[{sssssn}]", "key", "roleId", "old", rid, "new"));
     api__voice_review_server(c, sid);
     api__event_server_changed(c, sid, "members");
     api__ok(c);

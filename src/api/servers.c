@@ -8,6 +8,7 @@
 
 #include "core/jsonout.h"
 #include "api/access.h"
+#include "api/audit.h"
 #include "api/api.h"
 #include "api/reply.h"
 #include "api/input.h"
@@ -174,10 +175,34 @@ static void server_patch(struct api_call *c)
     p.requires_rules = rr;
     p.requires_2fa = r2;
     p.discoverable = disc;
-    if (store_server_update(c->svc->writer, &p) < 0) {
+    int rc;
+    json_t *before = store_server_json(c->db, sid, &rc);
+    if (!before || store_server_update(c->svc->writer, &p) < 0) {
+        json_decref(before);
         api__internal(c);
         return;
     }
+    json_t *after = store_server_json(c->db, sid, &rc);
+    static const char *const KEYS[] = {"name",
+                                       "verificationLevel",
+                                       "requiresRulesAcceptance",
+                                       "rules",
+                                       "requires2FA",
+                                       "discoverable",
+                                       "iconUrl",
+                                       NULL};
+    json_t *changes = api__audit_changes(before, after, KEYS);
+    size_t i;
+    json_t *ch;
+    json_array_foreach(changes, i, ch) /* an icon is shown as changed, not kept twice */
+        if (!strcmp(json_string_value(json_object_get(ch, "key")), "iconUrl"))
+    {
+        json_object_set_new(ch, "old", json_boolean(!json_is_null(json_object_get(ch, "old"))));
+        json_object_set_new(ch, "new", json_boolean(!json_is_null(json_object_get(ch, "new"))));
+    }
+    api__audit(c, sid, "server.update", "server", sid, changes);
+    json_decref(before);
+    json_decref(after);
     api__event_server_changed(c, sid, "server");
     reply_server(c, sid);
 }
@@ -255,6 +280,10 @@ static void automod_put(struct api_call *c)
         api__internal(c);
         return;
     }
+    api__audit(c, sid, "automod.update", "server", sid,
+               json_pack("[{sssnsO}{sssnso}]", "key", "blockedWords", "old", "new", clean, "key",
+                         "maxMentions", "old", "new",
+                         has_max == 1 ? json_integer(max_mentions) : json_null()));
     api__reply(c, 200,
                json_pack("{s{soso}}", "automod", "blockedWords", clean, "maxMentions",
                          has_max == 1 ? json_integer(max_mentions) : json_null()));

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "api/access.h"
+#include "api/audit.h"
 #include "api/input.h"
 #include "api/reply.h"
 #include "core/clock.h"
@@ -103,10 +104,16 @@ static void create(struct api_call *c)
     json_t *hook = NULL;
     if (api__store_answer(c, store_webhook_create(c->svc->writer, &h), &FULL))
         return;
-    if (!(hook = store_webhook_json(c->db, id, &rc)))
+    if (!(hook = store_webhook_json(c->db, id, &rc))) {
         api__internal(c);
-    else
-        api__reply(c, 201, with_token(c, hook, token));
+        return;
+    }
+    api__audit_object(c, sid, "webhook.create", "webhook", id,
+                      json_pack("{sOsOsO}", "name", json_object_get(hook, "name"), "channelId",
+                                json_object_get(hook, "channelId"), "avatarUrl",
+                                json_object_get(hook, "avatarUrl")),
+                      0);
+    api__reply(c, 201, with_token(c, hook, token));
 }
 
 /* GET /api/servers/:sid/webhooks (GERENCIAR_WEBHOOKS in the server) */
@@ -162,13 +169,22 @@ static void change(struct api_call *c)
         return;
     struct store_webhook_change ch = {h.id, name, cid, avatar, avatar_set};
     int rc;
-    json_t *hook;
-    if (api__store_answer(c, store_webhook_change(c->svc->writer, &ch), &FULL))
+    json_t *before = store_webhook_json(c->db, h.id, &rc), *hook;
+    if (!before || api__store_answer(c, store_webhook_change(c->svc->writer, &ch), &FULL)) {
+        if (!c->answered)
+            api__internal(c);
+        json_decref(before);
         return;
-    if (!(hook = store_webhook_json(c->db, h.id, &rc)))
+    }
+    if (!(hook = store_webhook_json(c->db, h.id, &rc))) {
+        json_decref(before);
         api__internal(c);
-    else
-        api__reply(c, 200, json_pack("{so}", "webhook", hook));
+        return;
+    }
+    static const char *const KEYS[] = {"name", "channelId", "avatarUrl", NULL};
+    api__audit(c, sid, "webhook.update", "webhook", h.id, api__audit_changes(before, hook, KEYS));
+    json_decref(before);
+    api__reply(c, 200, json_pack("{so}", "webhook", hook));
 }
 
 /* POST /api/servers/:sid/webhooks/:wid/token: a new token; the old URL stops working. */
@@ -185,10 +201,12 @@ static void rotate(struct api_call *c)
     int rc;
     json_t *hook;
     if (store_webhook_set_token(c->svc->writer, h.id, hash) < 0 ||
-        !(hook = store_webhook_json(c->db, h.id, &rc)))
+        !(hook = store_webhook_json(c->db, h.id, &rc))) {
         api__internal(c);
-    else
-        api__reply(c, 200, with_token(c, hook, token));
+        return;
+    }
+    api__audit(c, sid, "webhook.token", "webhook", h.id, NULL);
+    api__reply(c, 200, with_token(c, hook, token));
 }
 
 /* DELETE /api/servers/:sid/webhooks/:wid: its messages stay. */
@@ -200,10 +218,13 @@ static void delete_hook(struct api_call *c)
     int64_t changes = 0;
     if (managed_hook(c, &a, &sid, &h))
         return;
-    if (store_webhook_delete(c->svc->writer, h.id, &changes) < 0)
+    if (store_webhook_delete(c->svc->writer, h.id, &changes) < 0) {
         api__internal(c);
-    else
-        api__ok(c);
+        return;
+    }
+    api__audit_object(c, sid, "webhook.delete", "webhook", h.id, json_pack("{ss}", "name", h.name),
+                      1);
+    api__ok(c);
 }
 
 const struct api_route api_webhook_routes[] = {

@@ -1683,3 +1683,20 @@ test('webhooks in the settings: one made for a channel shows its URL once; what 
   await a.context().close();
   void sid;
 });
+
+test('the audit log in the settings: who changed what and why, newest first', async () => {
+  const { owner: ana, sid, server } = await serverWithMembers(srv.url, 0);
+  const cid = server.channels[0].id;
+  await api(srv.url, 'PATCH', `/api/servers/${sid}/channels/${cid}`, { token: ana.token, body: { name: 'recepcao' }, headers: { 'x-audit-log-reason': encodeURIComponent('mais claro') } });
+  await api(srv.url, 'POST', `/api/servers/${sid}/roles`, { token: ana.token, body: { name: 'Equipe' } });
+  const a = await openApp(ana);
+  await openSettings(a, 'Moderação');
+  await a.waitForSelector('#audit .audit-entry');
+  const lines = await a.$$eval('#audit .audit-entry > div:first-child', (n) => n.map((x) => x.textContent));
+  assert.match(lines[0], /criou o cargo Equipe/);
+  assert.match(lines[1], /alterou o canal #recepcao/);
+  assert.match(await a.textContent('#audit .audit-entry:nth-child(2)'), /name geral → recepcao.*Motivo: mais claro/s);
+  await shoot(a, 'chat-audit');
+  assert.deepEqual(a.problems, []);
+  await a.context().close();
+});

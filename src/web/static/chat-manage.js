@@ -1,6 +1,7 @@
 // The server's settings in the chat client: its name, rules and verification level, its roles
 // with their permissions, its invites (chat-invites.js), and the applications installed. Each part shows only to those the API
 // lets change it (GERENCIAR_SERVIDOR, GERENCIAR_CARGOS); the server still decides.
+import { loadAudit, wireAudit } from './chat-audit.js';
 import { loadCommandSettings } from './chat-command-settings.js';
 import { loadWebhooks, wireWebhooks } from './chat-webhooks.js';
 import { colour } from './chat-components.js';
@@ -24,7 +25,7 @@ export async function loadSettings() {
   if (shown('roles-settings')) paintRoles();
   if (shown('members-settings')) paintMembers();
   await Promise.all([shown('apps-settings') && loadApps(), shown('commands-settings') && loadCommandSettings(),
-    shown('webhooks-settings') && loadWebhooks(),
+    shown('webhooks-settings') && loadWebhooks(), shown('audit-settings') && loadAudit(),
     shown('invites-settings') && loadInvites(), shown('bans-settings') && loadBans()]);
 }
 
@@ -126,6 +127,7 @@ async function loadApps() {
 export function wireSettings() {
   wireTabs();
   wireWebhooks();
+  wireAudit();
   wireServerSettings();
   wireInviteForm();
   $('#server-form').addEventListener('submit', async (e) => {

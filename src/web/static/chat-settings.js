@@ -24,6 +24,7 @@ export function allowedSections() {
     ...(any(PERM.GERENCIAR_SERVIDOR) ? ['invites-settings', 'automod-settings', 'apps-settings', 'commands-settings'] : []),
     ...(any(PERM.BANIR_MEMBROS) ? ['bans-settings'] : []),
     ...(any(PERM.GERENCIAR_WEBHOOKS) ? ['webhooks-settings'] : []),
+    ...(any(PERM.VER_AUDITORIA) ? ['audit-settings'] : []),
   ]);
 }
 
