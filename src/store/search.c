@@ -17,18 +17,31 @@
     " AND ($7 = 0 OR (m.attachments IS NOT NULL AND m.attachments <> '[]'))"                       \
     " AND (CAST($8 AS BIGINT) = 0 OR m.created_at >= CAST($8 AS BIGINT))"                          \
     " AND (CAST($9 AS BIGINT) = 0 OR m.created_at < CAST($9 AS BIGINT))"                           \
-    " AND ($10 = '' OR m.id < $10) ORDER BY m.id DESC LIMIT $11"
+    " AND ($10 = '' OR m.id < $10)"
 
 json_t *store_search_ids(struct store *db, const struct store_search *q, int *has_more)
 {
+    /* With words, SQLite walks the FTS5 index newest first (its rowids follow the messages'
+     * order) and stops at the page: a rare word costs its few matches, not the table. */
+    static const char *SQLITE_WORDS =
+        "SELECT m.id FROM message_search s JOIN messages m ON m.rowid = s.rowid"
+        " WHERE message_search MATCH $2 AND $2 <> ''"
+        " AND m.channel_id IN (SELECT value FROM json_each($1))" FILTERS
+        " ORDER BY s.rowid DESC LIMIT $11";
     static const char *SQLITE =
         "SELECT m.id FROM messages m WHERE m.channel_id IN (SELECT value FROM json_each($1))"
-        " AND ($2 = '' OR m.rowid IN (SELECT rowid FROM message_search WHERE message_search"
-        "   MATCH $2))" FILTERS;
+        " AND $2 = ''" FILTERS " ORDER BY m.id DESC LIMIT $11";
+    /* With words, PostgreSQL first takes every match through the GIN index, then the newest:
+     * left to itself it would walk the messages newest first and compute each one's tsvector,
+     * seconds for a rare word in a large server. */
+    static const char *POSTGRES_WORDS =
+        "WITH hits AS MATERIALIZED (SELECT m.id FROM messages m"
+        " WHERE to_tsvector('portuguese', m.content) @@ websearch_to_tsquery('portuguese', $2)"
+        " AND m.channel_id IN (SELECT json_array_elements_text($1::json))" FILTERS ")"
+        " SELECT id FROM hits ORDER BY id DESC LIMIT $11";
     static const char *POSTGRES = "SELECT m.id FROM messages m WHERE m.channel_id IN"
-                                  " (SELECT json_array_elements_text($1::json))"
-                                  " AND ($2 = '' OR to_tsvector('portuguese', m.content) @@"
-                                  "   websearch_to_tsquery('portuguese', $2))" FILTERS;
+                                  " (SELECT json_array_elements_text($1::json)) AND $2 = ''" FILTERS
+                                  " ORDER BY m.id DESC LIMIT $11";
     static const struct store_col COLS[] = {{"id", COL_TEXT}};
     int pg = !strcmp(store__engine_name(db), "postgres");
     size_t cap = 2 * strlen(q->text) + 3;
@@ -40,7 +53,10 @@ json_t *store_search_ids(struct store *db, const struct store_search *q, int *ha
     else
         rule_search_fts5(q->text, words, cap);
     json_t *rows = store__list_json(
-        db, pg ? POSTGRES : SQLITE,
+        db,
+        pg         ? (words[0] ? POSTGRES_WORDS : POSTGRES)
+        : words[0] ? SQLITE_WORDS
+                   : SQLITE,
         SV_ARGS(SV_STR(q->channels_json), SV_STR(words), SV_STR(q->author_id ? q->author_id : ""),
                 SV_STR(q->mentions_id ? q->mentions_id : ""), SV_INT(q->has_link),
                 SV_INT(q->has_embed), SV_INT(q->has_file), SV_INT(q->after_ms),
