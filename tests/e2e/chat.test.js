@@ -1663,6 +1663,7 @@ test('webhooks in the settings: one made for a channel shows its URL once; what 
   const { owner: ana, sid } = await serverWithMembers(srv.url, 0);
   const a = await openApp(ana);
   await openSettings(a, 'Bots');
+  await a.waitForSelector('#webhook-channel option', { state: 'attached' }); // the section has read the server's webhooks
   await a.fill('#webhook-name', 'CI');
   await a.click('#webhook-form button[type=submit]');
   await a.waitForSelector('#webhook-new:not([hidden]) code');

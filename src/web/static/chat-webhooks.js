@@ -56,8 +56,11 @@ export function wireWebhooks() {
   $('#webhook-form').addEventListener('submit', (e) => {
     e.preventDefault();
     const name = $('#webhook-name').value.trim();
+    // The list of channels may still be on its way: the first text channel, as it will show.
+    const channel = $('#webhook-channel').value || (textChannels()[0] || {}).id;
+    if (!channel) return;
     act(async () => {
-      const r = await api('POST', `/api/servers/${chat.sid}/channels/${$('#webhook-channel').value}/webhooks`, { name });
+      const r = await api('POST', `/api/servers/${chat.sid}/channels/${channel}/webhooks`, { name });
       $('#webhook-form').reset();
       showUrl(r.webhook.name, r.url);
     });
