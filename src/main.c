@@ -12,6 +12,7 @@
 
 #include "api/api.h"
 #include "api/endpoint.h"
+#include "api/event_push.h"
 #include "api/presence.h"
 #include "api/voice.h"
 #include "cli/cli.h"
@@ -46,6 +47,7 @@ struct serve {
     uv_timer_t grace; /* polling clients collect their disconnect before HTTP closes */
     uv_timer_t trim;  /* the event log's retention */
     uv_timer_t sweep; /* files nothing refers to */
+    uv_timer_t push;  /* events pushed to applications' endpoints */
     struct store_writer_job sweep_job;
     int sweeping;
     char sweep_cursor[CRYPTO_SHA256_HEX + 1];
@@ -166,6 +168,12 @@ static void on_sweep(uv_timer_t *t)
     store_writer_submit(s->writer, &s->sweep_job);
 }
 
+static void on_push(uv_timer_t *t)
+{
+    struct serve *s = t->data;
+    api_push_tick(s->svc->push);
+}
+
 static void on_loop_turn(uv_check_t *c)
 {
     struct serve *s = c->data;
@@ -198,6 +206,8 @@ static void on_drained(void *arg)
     uv_close((uv_handle_t *)&s->sigint, on_signal_closed);
     uv_close((uv_handle_t *)&s->trim, on_signal_closed);
     uv_close((uv_handle_t *)&s->sweep, on_signal_closed);
+    uv_close((uv_handle_t *)&s->push, on_signal_closed);
+    api_push_stop(s->svc->push);
     uv_close((uv_handle_t *)&s->wake_writer, on_signal_closed);
     bus_close(s->bus);
     bus_relay_stop(s->relay);
@@ -456,6 +466,9 @@ static int serve(struct serve *s)
     uv_timer_init(s->loop, &s->sweep);
     s->sweep.data = s;
     uv_timer_start(&s->sweep, on_sweep, sweep_ms, sweep_ms);
+    uv_timer_init(s->loop, &s->push);
+    s->push.data = s;
+    uv_timer_start(&s->push, on_push, PUSH_TICK_MS, PUSH_TICK_MS);
     uv_check_init(s->loop, &s->wake_writer);
     s->wake_writer.data = s;
     uv_check_start(&s->wake_writer, on_loop_turn);
@@ -471,6 +484,8 @@ static int serve(struct serve *s)
     uv_run(s->loop, UV_RUN_DEFAULT);
     status = 0;
 out:
+    if (app_ready)
+        api_push_stop(api.push);      /* no batch is sent once the endpoints thread stops */
     api_endpoints_free(s->endpoints); /* its calls resume on the workers: before them */
     workers_free(s->hashing);
     workers_free(s->workers);

@@ -3,6 +3,7 @@
  * connections and route parameters. Requests come in through dispatch.c.
  */
 #include "api/api.h"
+#include "api/event_push.h"
 #include "api/reply.h"
 #include "api/input.h"
 #include "state/console.h"
@@ -48,6 +49,7 @@ const struct api_route *const api_route_tables[] = {
     api_oauth_routes,
     api_bot_routes,
     api_bot_event_routes,
+    api_events_config_routes,
     api_install_routes,
     api_message_routes,
     api_attachment_routes,
@@ -112,7 +114,8 @@ int api_service_init(struct api_service *a, const struct config *cfg, struct sto
     a->limits = state_ratelimit_new(cfg->rate_limit_scale);
     a->state = state_new();
     a->console = state_console_new();
-    if (!a->limits || !a->state || !a->console)
+    a->push = api_push_new(a);
+    if (!a->limits || !a->state || !a->console || !a->push)
         return -1;
     if (cfg->redis_url[0] && (state_ratelimit_share(a->limits, cfg->redis_url) ||
                               state_tickets_share(state_tickets(a->state), cfg->redis_url)))
@@ -136,6 +139,8 @@ void api_service_cleanup(struct api_service *a)
     a->state = NULL;
     state_console_free(a->console);
     a->console = NULL;
+    api_push_free(a->push);
+    a->push = NULL;
 }
 
 void *api_worker_init(void *app, int index)

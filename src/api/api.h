@@ -33,6 +33,7 @@ struct state;
 /* Shared by every thread; immutable after start except through its own locks. */
 struct api_later;
 struct endpoints;
+struct api_push;
 
 struct api_service {
     const struct config *cfg;
@@ -46,6 +47,7 @@ struct api_service {
     struct workers *workers; /* the lanes, set once they run (not owned) */
     struct workers *hashing;
     struct endpoints *endpoints; /* calls to applications' endpoints (not owned) */
+    struct api_push *push;       /* events pushed to applications' endpoints (owned) */
     struct http_router router;
     struct store_files files; /* attachments' bytes */
     char site_url[512];       /* origin used for the CSRF check and links */
@@ -141,6 +143,7 @@ extern const struct api_route api_application_routes[];
 extern const struct api_route api_oauth_routes[];
 extern const struct api_route api_bot_routes[];
 extern const struct api_route api_bot_event_routes[];
+extern const struct api_route api_events_config_routes[];
 extern const struct api_route api_install_routes[];
 extern const struct api_route api_command_routes[];
 extern const struct api_route api_command_permission_routes[];

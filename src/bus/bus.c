@@ -206,7 +206,7 @@ void bus_held_drop(struct bus_held *h)
     h->head = h->tail = NULL;
 }
 
-unsigned long bus__published(struct bus *b)
+unsigned long bus_published(struct bus *b)
 {
     return atomic_load(&b->published);
 }

@@ -89,7 +89,7 @@ void bus_close(struct bus *b);
 /* After the loop has run the close and every publishing thread has stopped (the writer, the
  * workers). bus_free(NULL) does nothing. */
 void bus_free(struct bus *b);
-/* Events published so far (for the health of the pipeline and tests of it). */
-unsigned long bus__published(struct bus *b);
+/* Events published so far (any thread): what changed since a count was last taken. */
+unsigned long bus_published(struct bus *b);
 
 #endif

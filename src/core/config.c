@@ -64,6 +64,7 @@ static const struct option options[] = {
     STR("--sync", "PRACA_SYNC", sync),
     INT("--event-retention-hours", "PRACA_EVENT_RETENTION_HOURS", event_retention_hours, 1,
         24 * 365),
+    INT("--events-retry-ms", "PRACA_EVENTS_RETRY_MS", events_retry_ms, 100, 600000),
     INT("--session-idle-days", "PRACA_SESSION_IDLE_DAYS", session_idle_days, 1, 3650),
     STR("--files", "PRACA_FILES", files),
     STR("--files-store", "PRACA_FILES_STORE", files_store),
@@ -100,6 +101,7 @@ void config_defaults(struct config *c)
     c->body_budget_mb = 256;
     c->session_idle_days = 30;
     c->event_retention_hours = 24;
+    c->events_retry_ms = 1000;
     c->access_log = 1;
     snprintf(c->log_format, sizeof c->log_format, "text");
     snprintf(c->sync, sizeof c->sync, "normal");
@@ -261,6 +263,10 @@ const char *config_usage(void)
            "                                is never capped)\n"
            "  --event-retention-hours N     [PRACA_EVENT_RETENTION_HOURS] how long delivered\n"
            "                                events are kept for resuming connections (24)\n"
+           "  --events-retry-ms MS          [PRACA_EVENTS_RETRY_MS] an events endpoint that "
+           "failed\n"
+           "                                is tried again after this, doubling up to 5 min\n"
+           "                                (1000)\n"
            "  --session-idle-days N         [PRACA_SESSION_IDLE_DAYS] a session unused this long\n"
            "                                expires (30)\n"
            "  --registrations-per-address N [PRACA_REGISTRATIONS_PER_ADDRESS] accounts made from\n"
