@@ -25,7 +25,7 @@ static void bot_events(struct api_call *c)
         return;
     }
     struct api_event_page p;
-    if (api__event_page(c->db, c->svc->state, c->me.user_id, (uint64_t)after, limit, SIZE_MAX,
+    if (api__event_page(c->db, c->svc->state, c->me.user_id, (uint64_t)after, limit, SIZE_MAX, NULL,
                         &p)) {
         api__internal(c);
         return;

@@ -12,9 +12,11 @@
 #include "store/db.h"
 
 struct state;
+struct buf;
 
 struct api_event_page {
-    json_t *events;  /* [{position, type, data}] (owned) */
+    json_t *events;  /* [{position, type, data}] (owned); NULL in text mode */
+    size_t count;    /* events in the page */
     uint64_t next;   /* the last position looked at: the next page starts after it */
     uint64_t oldest; /* the log's first position when events after `after` were trimmed
                       * (a gap), else 0 */
@@ -22,8 +24,10 @@ struct api_event_page {
 };
 
 /* Reads up to `limit` events for user_id after `after`, stopping too once their payloads pass
- * `bytes`. 0, or -1 on a storage error (nothing to release then). */
+ * `bytes`. With text (text mode) each event is appended there as JSON text, commas between
+ * them, its stored payload as is (a pusher sends it on without parsing it); otherwise they are
+ * out->events. 0, or -1 on a storage error (nothing to release then). */
 int api__event_page(struct store *db, struct state *state, const char *user_id, uint64_t after,
-                    long limit, size_t bytes, struct api_event_page *out);
+                    long limit, size_t bytes, struct buf *text, struct api_event_page *out);
 
 #endif

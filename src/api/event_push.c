@@ -11,14 +11,16 @@
 #include "api/event_page.h"
 #include "bus/bus.h"
 #include "core/clock.h"
-#include "core/jsonout.h"
+#include "core/buf.h"
 #include "core/log.h"
 #include "core/workers.h"
 #include "store/event_push.h"
 
-#define PUSH_SCAN_EVERY_MS                                                                         \
-    1000 /* looked at even when this node published nothing new: another                           \
-          * node's events may come by the log alone */
+/* A batch passes PUSH_BATCH_BYTES by its last event at most. */
+#define PUSH_BODY_MAX (8u * 1024 * 1024)
+/* Looked at this often even when this node published nothing new: another node's events may
+ * come by the log alone. */
+#define PUSH_SCAN_EVERY_MS 1000
 
 /* One application that pushes. Only `busy`, `listed` and `changed` are shared (under the
  * mutex); the rest belongs to the job that set `busy`. */
@@ -174,14 +176,29 @@ static int claim(struct api_push *p, struct push_app *a, int64_t wall)
 
 static void answered(void *arg, int sent, struct endpoint_result *r);
 
-static json_t *gap_event(uint64_t after, uint64_t oldest)
+/* The batch's body: {"type": "events", "applicationId", "events": [EVENTS_GAP?, …], "next"},
+ * the page's events spliced in as the log holds them. NULL without memory. */
+static char *batch_body(const struct push_app *a, const struct api_event_page *pg,
+                        const struct buf *events, size_t *len)
 {
-    char a[24], o[24], at[24];
-    snprintf(a, sizeof a, "%llu", (unsigned long long)after);
-    snprintf(o, sizeof o, "%llu", (unsigned long long)oldest);
-    snprintf(at, sizeof at, "%llu", (unsigned long long)(oldest - 1));
-    return json_pack("{sssss{ssss}}", "position", at, "type", "EVENTS_GAP", "data", "after", a,
-                     "oldestPosition", o);
+    struct buf b;
+    buf_init(&b, PUSH_BODY_MAX);
+    int rc = buf_appendf(&b, "{\"type\":\"events\",\"applicationId\":\"%s\",\"events\":[", a->id);
+    if (pg->oldest) /* its position is the last one trimmed */
+        rc |= buf_appendf(
+            &b,
+            "{\"position\":\"%llu\",\"type\":\"EVENTS_GAP\",\"data\":{\"after\":\"%llu\","
+            "\"oldestPosition\":\"%llu\"}}%s",
+            (unsigned long long)(pg->oldest - 1), (unsigned long long)a->cursor,
+            (unsigned long long)pg->oldest, pg->count ? "," : "");
+    if (events->len)
+        rc |= buf_append(&b, events->data, events->len);
+    rc |= buf_appendf(&b, "],\"next\":\"%llu\"}", (unsigned long long)pg->next);
+    if (rc != BUF_OK) {
+        buf_cleanup(&b);
+        return NULL;
+    }
+    return buf_detach(&b, len);
 }
 
 /* Reads the next page and sends it; 1 when a batch is in flight (the job lives on). */
@@ -190,36 +207,32 @@ static int send_page(struct push_job *j, struct store *db)
     struct api_push *p = j->push;
     struct push_app *a = j->app;
     struct api_event_page pg;
+    struct buf events;
+    buf_init(&events, PUSH_BODY_MAX);
     a->scanned_at = clock_mono_ms();
     int failed = api__event_page(db, p->svc->state, a->bot_user_id, a->cursor, PUSH_BATCH_EVENTS,
-                                 PUSH_BATCH_BYTES, &pg);
+                                 PUSH_BATCH_BYTES, &events, &pg);
     store_read_release(db); /* the worker's next job reads afresh */
-    if (failed) {
-        a->not_before = clock_mono_ms() + 1000;
-        return 0;
-    }
-    if (!json_array_size(pg.events) && !pg.oldest) { /* nothing for this bot: pass over it */
-        json_decref(pg.events);
-        a->cursor = pg.next;
+    if (failed || (!pg.count && !pg.oldest)) {
+        buf_cleanup(&events);
+        if (failed) {
+            a->not_before = clock_mono_ms() + 1000;
+            return 0;
+        }
+        a->cursor = pg.next; /* nothing for this bot: passed over */
         a->more = pg.more;
         if (!pg.more)
             a->seen = j->published;
         return 0;
     }
-    if (pg.oldest)
-        json_array_insert_new(pg.events, 0, gap_event(a->cursor, pg.oldest));
     j->first = a->cursor + 1;
     j->last = pg.next;
-    j->events = (int)json_array_size(pg.events);
+    j->events = (int)pg.count + (pg.oldest != 0);
     j->gap = pg.oldest != 0;
     j->more = pg.more;
-    char next[24];
-    snprintf(next, sizeof next, "%llu", (unsigned long long)pg.next);
-    json_t *body = json_pack("{sssssoss}", "type", "events", "applicationId", a->id, "events",
-                             pg.events, "next", next);
     size_t len = 0;
-    char *text = body ? jsonout_dump(body, &len) : NULL;
-    json_decref(body);
+    char *text = batch_body(a, &pg, &events, &len);
+    buf_cleanup(&events);
     int rc = -1;
     pthread_mutex_lock(&p->mu);
     if (text && !p->stopping)

@@ -269,8 +269,10 @@ long store_events_after(struct store *db, uint64_t after, long limit,
 
 int store_events_bounds(struct store *db, uint64_t *first, uint64_t *last)
 {
-    static const char *SQL = "SELECT COALESCE(MIN(position), 0), COALESCE(MAX(position), 0)"
-                             " FROM event_log";
+    /* Two subqueries: SQLite reads one end of the index for a lone MIN or MAX, but scans the
+     * whole table for both in one SELECT. */
+    static const char *SQL = "SELECT COALESCE((SELECT MIN(position) FROM event_log), 0),"
+                             " COALESCE((SELECT MAX(position) FROM event_log), 0)";
     struct store_stmt *st = store__query(db, SQL, NULL, 0);
     if (!st)
         return STORE_ERR;

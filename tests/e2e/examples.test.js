@@ -7,7 +7,7 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 const { spawn } = require('node:child_process');
-const { startServer, api, uniqueName, gatewayConnect, freePort } = require('./helpers');
+const { startServer, api, uniqueName, gatewayConnect, freePort, eventually } = require('./helpers');
 
 const EXAMPLES = path.join(__dirname, '..', '..', 'examples');
 const README = path.join(__dirname, '..', '..', 'README.md');
@@ -263,6 +263,32 @@ test('endpoint.mjs: signed interactions answered at its own URL; unsigned ones r
   await ep.waitFor(/interaction ping\ninteraction command dado\nrefused: bad or missing signature\nrefused: bad or missing signature\n/);
   ep.proc.kill('SIGTERM');
   assert.equal(await ep.exited, 0);
+});
+
+test('push_receiver.mjs: events pushed to its URL, a !ping answered once even when a batch comes twice', async () => {
+  const w = await bootstrap();
+  const secret = (await api(srv.url, 'POST', `/api/applications/${w.env.PRACA_APP_ID}/interactions/signing-secret/rotate`, { token: w.person })).body.signingSecret;
+  const dir = fs.mkdtempSync(path.join(require('node:os').tmpdir(), 'push-'));
+  const rx = run(process.execPath, ['push_receiver.mjs'], { ...w.env, PRACA_SIGNING_SECRET: secret, PORT: '0', PUSH_STATE_FILE: path.join(dir, 'state.json') });
+  const url = (await rx.waitFor(/listening on (\S+)/))[1];
+  const cfg = await api(srv.url, 'PUT', `/api/applications/${w.env.PRACA_APP_ID}/events-config`, { token: w.person, body: { eventsEndpointUrl: url } });
+  assert.equal(cfg.status, 200, cfg.text);
+  const ping = await api(srv.url, 'POST', `/api/servers/${w.env.PRACA_SERVER_ID}/channels/${w.env.PRACA_CHANNEL_ID}/messages`, { token: w.person, body: { content: '!ping' } });
+  const pongs = async () => (await history(w)).filter((m) => m.content === 'pong' && m.replyTo?.id === ping.body.message.id).length;
+  await rx.waitFor(new RegExp(`event \\d+ MESSAGE_CREATE`));
+  await eventually(async () => (await pongs()) === 1 || await pongs(), 10000, 'the pong');
+  // The same batch again (a replay from before the !ping): taken once, by position.
+  const config = async () => (await api(srv.url, 'GET', `/api/applications/${w.env.PRACA_APP_ID}/events-config`, { token: w.person })).body;
+  const deliveries = async () => (await config()).deliveries;
+  await rx.waitFor(/event \d+ MESSAGE_CREATE[\s\S]*event \d+ MESSAGE_CREATE/); // the !ping and the pong
+  await eventually(async () => { const c = await config(); return c.cursor === c.lastPosition || c; }, 10000, 'everything delivered');
+  const before = (await deliveries()).length;
+  const again = await api(srv.url, 'POST', `/api/applications/${w.env.PRACA_APP_ID}/events-config/replay`, { token: w.person, body: { after: cfg.body.cursor } });
+  assert.equal(again.status, 200, again.text);
+  await eventually(async () => (await deliveries()).length > before || (await deliveries()).length, 10000, 'the replay delivered');
+  assert.equal(await pongs(), 1);
+  const forged = await fetch(url, { method: 'POST', headers: { 'x-signature-timestamp': String(Math.floor(Date.now() / 1000)), 'x-signature-256': 'sha256=' + '0'.repeat(64) }, body: '{"events":[]}' });
+  assert.equal(forged.status, 401);
 });
 
 test('webhook.sh: curl posts through a webhook URL and prints the message; a wrong URL says why', async () => {

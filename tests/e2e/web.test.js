@@ -19,7 +19,7 @@ let srv;
 let browser;
 
 test.before(async () => {
-  srv = await startServer({ args: ['--test-clock'] });
+  srv = await startServer({ args: ['--test-clock', '--allow-private-endpoints'] });
   fs.mkdirSync(SHOTS, { recursive: true });
   browser = await chromium.launch({
     executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
@@ -291,6 +291,50 @@ test('portal: the event console shows what reached the bot and what was withheld
   }
   for (const s of sockets) s.close();
   await closePage(page);
+});
+
+test('portal: an events endpoint is set, its deliveries are listed, and it pauses and resumes', async () => {
+  const http = require('node:http');
+  const received = [];
+  const receiver = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (d) => { body += d; });
+    req.on('end', () => { received.push(JSON.parse(body)); res.writeHead(received.length === 1 ? 500 : 200).end(); });
+  });
+  await new Promise((r) => receiver.listen(0, '127.0.0.1', r));
+  const dev = await register(srv.url);
+  const info = await appWithBot(srv.url, dev, { name: 'Carteiro', intents: ['messages.read'] });
+  await api(srv.url, 'POST', `/api/applications/${info.app.id}/interactions/signing-secret/rotate`, { token: dev.token });
+  const { owner, sid, server } = await serverWithMembers(srv.url, 0);
+  await install(srv.url, owner, info, sid, { permissions: P.VER_CANAL | P.ENVIAR_MENSAGENS });
+  const say = (content) => api(srv.url, 'POST', `/api/servers/${sid}/channels/${server.channels[0].id}/messages`, { token: owner.token, body: { content } });
+
+  const page = await openPage({ who: dev });
+  await page.goto(`${srv.url}/developers#app=${info.app.id}&tab=eventos`);
+  await page.waitForSelector('#push-state:has-text("Nenhuma URL")');
+  await page.fill('#push-url', `http://127.0.0.1:${receiver.address().port}/eventos`);
+  await page.click('#push-save');
+  await page.waitForSelector('#push-state:has-text("Ativo")');
+  await say('primeira');
+  await say('segunda');
+  // The first try is refused (500), the next one delivers: both rows, newest first.
+  await page.waitForFunction(() => document.querySelectorAll('#push-rows tr').length >= 2 &&
+    document.querySelector('#push-rows tr').textContent.includes('200'), null, { timeout: 15000 });
+  assert.match(await page.textContent('#push-rows tr:last-child'), /500.*HTTP 500/);
+  const contents = received.filter((_, i) => i > 0).flatMap((b) => b.events.map((e) => e.data.content));
+  assert.deepEqual(contents, ['primeira', 'segunda']);
+  for (const [size, viewport] of [['390', PHONE], ['1280', DESKTOP]]) {
+    await page.setViewportSize(viewport);
+    await shot(page, `portal-push-${size}`);
+  }
+  await page.click('#push-pause');
+  await page.waitForSelector('#push-state:has-text("Pausado")');
+  await page.waitForSelector('#push-resume:not([hidden])');
+  await page.click('#push-resume');
+  await page.waitForSelector('#push-state:has-text("Ativo")');
+  await closePage(page);
+  receiver.closeAllConnections();
+  await new Promise((r) => receiver.close(r));
 });
 
 test('consent: sign in first, uncheck a permission, authorize, land with only the state', async () => {

@@ -1,5 +1,6 @@
 // The developer portal: applications in sections (Geral, Bot, Instalação, OAuth2, Interações,
 // Eventos). Everything goes through the same JSON API bots and people use.
+import { loadPush, wirePush } from './developers-push.js';
 import { $, api, checkedBits, copyText, el, permissionBoxes, PERMISSIONS, readAsDataUrl, requireSession, showError } from './common.js';
 
 const INTENTS = [
@@ -146,6 +147,7 @@ function consoleRow(e) {
 async function pollConsole() {
   const app = current;
   try {
+    if (app.hasBot) loadPush(app);
     const r = await api('GET', `/api/applications/${app.id}/console?after=${consoleAfter}`);
     if (app !== current || tab !== 'eventos') return;
     consoleAfter = r.next;
@@ -224,6 +226,8 @@ async function select(id, wantedTab = tab) {
     for (const box of ['#token-box', '#secret-box', '#endpoint-result', '#rotate-confirm', '#secret-confirm']) $(box).hidden = true;
     permissionBoxes($('#link-perms'), 0, { checked: false });
     $('#console-rows').replaceChildren();
+    $('#push-rows').replaceChildren();
+    $('#push-url').value = '';
     $('#delete-name').value = '';
     $('#delete').disabled = true;
     consoleAfter = '0';
@@ -245,6 +249,7 @@ async function loadApps() {
 }
 
 function wire() {
+  wirePush(() => current, guarded);
   $('#logout').addEventListener('click', async () => {
     await api('POST', '/api/auth/logout').catch(() => {});
     location.assign('/login');
