@@ -35,6 +35,7 @@
 #include "store/event_log.h"
 #include "store/files.h"
 #include "store/migrate.h"
+#include "store/search.h"
 #include "state/state.h"
 #include "store/writer.h"
 
@@ -48,6 +49,10 @@ struct serve {
     uv_timer_t trim;  /* the event log's retention */
     uv_timer_t sweep; /* files nothing refers to */
     uv_timer_t push;  /* events pushed to applications' endpoints */
+    uv_timer_t index; /* SQLite: the search index catches up with the messages */
+    struct store_writer_job index_job;
+    int indexing;
+    int index_behind; /* the last catch-up was a full batch: the next one goes at the next turn */
     struct store_writer_job sweep_job;
     int sweeping;
     char sweep_cursor[CRYPTO_SHA256_HEX + 1];
@@ -137,6 +142,39 @@ static void trim_done(struct store_writer_job *job, int committed)
     __atomic_store_n(&s->trimming, 0, __ATOMIC_RELEASE);
 }
 
+/* ---- the search index (SQLite): what was sent since it last caught up, off the send path ---- */
+
+#define INDEX_EVERY_MS 250
+
+static void index_run(struct store_writer_job *job, struct store *db)
+{
+    struct serve *s = (struct serve *)((char *)job - offsetof(struct serve, index_job));
+    int n = store_search_catch_up_at(db, STORE_SEARCH_BATCH);
+    if (n < 0)
+        log_error("search: indexing the new messages failed");
+    __atomic_store_n(&s->index_behind, n == STORE_SEARCH_BATCH, __ATOMIC_RELEASE);
+}
+
+static void index_done(struct store_writer_job *job, int committed)
+{
+    struct serve *s = (struct serve *)((char *)job - offsetof(struct serve, index_job));
+    (void)committed;
+    __atomic_store_n(&s->indexing, 0, __ATOMIC_RELEASE);
+}
+
+static void index_now(struct serve *s)
+{
+    if (__atomic_exchange_n(&s->indexing, 1, __ATOMIC_ACQ_REL))
+        return;
+    s->index_job = (struct store_writer_job){.run = index_run, .done = index_done};
+    store_writer_submit(s->writer, &s->index_job);
+}
+
+static void on_index(uv_timer_t *t)
+{
+    index_now(t->data);
+}
+
 /* ---- files nothing refers to: deleted by the writer, a slice of the blobs each time ---- */
 
 #define SWEEP_SLICE 500
@@ -177,6 +215,8 @@ static void on_push(uv_timer_t *t)
 static void on_loop_turn(uv_check_t *c)
 {
     struct serve *s = c->data;
+    if (__atomic_load_n(&s->index_behind, __ATOMIC_ACQUIRE)) /* a backlog: batch after batch */
+        index_now(s);
     store_writer_wake(s->writer);
 }
 
@@ -207,6 +247,7 @@ static void on_drained(void *arg)
     uv_close((uv_handle_t *)&s->trim, on_signal_closed);
     uv_close((uv_handle_t *)&s->sweep, on_signal_closed);
     uv_close((uv_handle_t *)&s->push, on_signal_closed);
+    uv_close((uv_handle_t *)&s->index, on_signal_closed);
     api_push_stop(s->svc->push);
     uv_close((uv_handle_t *)&s->wake_writer, on_signal_closed);
     bus_close(s->bus);
@@ -469,6 +510,10 @@ static int serve(struct serve *s)
     uv_timer_init(s->loop, &s->push);
     s->push.data = s;
     uv_timer_start(&s->push, on_push, PUSH_TICK_MS, PUSH_TICK_MS);
+    uv_timer_init(s->loop, &s->index);
+    s->index.data = s;
+    if (!s->cfg.database_url[0]) /* PostgreSQL's index follows the table by itself */
+        uv_timer_start(&s->index, on_index, INDEX_EVERY_MS, INDEX_EVERY_MS);
     uv_check_init(s->loop, &s->wake_writer);
     s->wake_writer.data = s;
     uv_check_start(&s->wake_writer, on_loop_turn);

@@ -61,6 +61,7 @@ const struct api_route *const api_route_tables[] = {
     api_webhook_post_routes,
     api_limit_routes,
     api_audit_routes,
+    api_search_routes,
     api_interaction_routes,
     api_voice_routes,
     api_openapi_routes,

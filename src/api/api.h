@@ -151,6 +151,7 @@ extern const struct api_route api_webhook_routes[];
 extern const struct api_route api_webhook_post_routes[];
 extern const struct api_route api_limit_routes[];
 extern const struct api_route api_audit_routes[];
+extern const struct api_route api_search_routes[];
 extern const struct api_route api_interaction_routes[];
 extern const struct api_route api_message_routes[];
 extern const struct api_route api_attachment_routes[];

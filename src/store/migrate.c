@@ -2,6 +2,7 @@
 #include "store/migrate.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include "core/buf.h"
 #include "core/clock.h"
@@ -16,6 +17,16 @@ static const char *SQL_TABLE = "CREATE TABLE IF NOT EXISTS schema_migrations ("
 static const char *SQL_APPLIED = "SELECT 1 FROM schema_migrations WHERE version = $1";
 static const char *SQL_RECORD =
     "INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)";
+
+/* A migration named NNN_what.sqlite.sql or NNN_what.postgres.sql is for that engine only (what
+ * the two write differently: a full-text index); any other is for both. */
+static int for_engine(const char *name, const char *engine)
+{
+    const char *tag = strstr(name, ".sqlite.")     ? "sqlite"
+                      : strstr(name, ".postgres.") ? "postgres"
+                                                   : NULL;
+    return !tag || !strcmp(tag, engine);
+}
 
 static long long version_of(const char *name)
 {
@@ -37,6 +48,8 @@ int store_migrate(struct store *db)
             log_error("migrate: %s has no version number", f->name);
             return -1;
         }
+        if (!for_engine(f->name, store__engine_name(db)))
+            continue;
         struct store_stmt *st = store__query(db, SQL_APPLIED, SV_ARGS(SV_INT(v)));
         if (!st)
             return -1;

@@ -1701,3 +1701,28 @@ test('the audit log in the settings: who changed what and why, newest first', as
   assert.deepEqual(a.problems, []);
   await a.context().close();
 });
+
+test('search from the room: results from every channel one can read, each leading to its message', async () => {
+  const { owner: ana, sid, server } = await serverWithMembers(srv.url, 0);
+  const geral = server.channels[0].id;
+  const avisos = (await api(srv.url, 'POST', `/api/servers/${sid}/channels`, { token: ana.token, body: { name: 'avisos' } })).body.channel.id;
+  const sent = await api(srv.url, 'POST', `/api/servers/${sid}/channels/${avisos}/messages`, { token: ana.token, body: { content: 'A reunião de planejamento é na quinta' } });
+  for (let i = 0; i < 5; i++) await api(srv.url, 'POST', `/api/servers/${sid}/channels/${geral}/messages`, { token: ana.token, body: { content: `conversa ${i}` } });
+  await api(srv.url, 'POST', `/api/servers/${sid}/channels/${geral}/messages`, { token: ana.token, body: { content: 'planejamento do trimestre, rascunho' } });
+  const a = await openApp(ana);
+  await a.fill('#search', 'planejamento');
+  await a.press('#search', 'Enter');
+  await a.waitForSelector('#search-panel:not([hidden]) #search-results li');
+  assert.equal(await a.textContent('#search-title'), '2 resultados para “planejamento”');
+  assert.deepEqual(await a.$$eval('#search-results li .head .muted', (n) => n.map((x) => x.textContent)), ['#geral', '#avisos']);
+  await shoot(a, 'chat-search');
+  await a.click(`#search-results li[data-id="${sent.body.message.id}"] button:has-text("Ir à mensagem")`);
+  await a.waitForSelector(`#m-${sent.body.message.id}`);
+  assert.match(await a.textContent('#channel-title'), /avisos/);
+  assert.equal(await a.isHidden('#search-panel'), true);
+  await a.fill('#search', 'inexistente');
+  await a.press('#search', 'Enter');
+  await a.waitForSelector('#search-title:has-text("Nada encontrado")');
+  assert.deepEqual(a.problems, []);
+  await a.context().close();
+});

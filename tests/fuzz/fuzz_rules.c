@@ -8,6 +8,7 @@
 #include "domain/automod.h"
 #include "domain/command_access.h"
 #include "domain/command_rules.h"
+#include "domain/search_rules.h"
 #include "domain/webhook_formats.h"
 #include "domain/emoji.h"
 #include "domain/interaction_rules.h"
@@ -41,16 +42,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (rule_emoji_valid((const char *)data, size) && size > RULE_EMOJI_MAX_BYTES)
         abort();
     rule_emoji_custom_id_valid((const char *)data, size);
-    /* Slack's mrkdwn: any bytes up to a NUL. */
-    char raw[1024];
-    size_t tn = size < sizeof raw - 1 ? size : sizeof raw - 1;
-    memcpy(raw, data, tn);
-    raw[tn] = 0;
-    free(rule_webhook_mrkdwn(raw));
+    /* A search as typed: any bytes up to a NUL; the FTS5 text always fits its buffer. */
+    char q[1024];
+    size_t qn = size < sizeof q - 1 ? size : sizeof q - 1;
+    memcpy(q, data, qn);
+    q[qn] = 0;
+    struct search_query sq;
+    const char *why;
+    if (!rule_search_parse(q, &sq, &why)) {
+        char fts[2 * sizeof sq.text + 3];
+        rule_search_fts5(sq.text, fts, sizeof fts);
+    }
+    char *md = rule_webhook_mrkdwn(q);
+    free(md);
     json_t *v = json_loadb((const char *)data, size, JSON_DECODE_ANY, NULL);
     if (!v)
         return 0;
-    /* Other services' webhook bodies, an override list, autocomplete choices. */
+    /* Other services' webhook bodies, and an override list. */
     struct rule_error werr;
     int ignored;
     json_decref(rule_webhook_from_slack(v, &werr));

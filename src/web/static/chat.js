@@ -18,6 +18,7 @@ import { notifyArrived, wireNotify } from './chat-notify.js';
 import { pinsChanged, togglePins } from './chat-pins.js';
 import { loadUnread, markRead, markServerRead, paintTitle, paintUnread } from './chat-read.js';
 import { loadOlder, openChannel, refreshRoom, startReply, stopReply } from './chat-room.js';
+import { wireSearch } from './chat-search.js';
 import { go, wireScreens } from './chat-screens.js';
 import { loadServers, openServer, paintServer, paintServers, roomOf } from './chat-servers.js';
 import { applyMembers, applyTree, chat, messageArrived, messageEdited, pinApplied, reactionApplied, voiceApplied } from './chat-store.js';
@@ -181,6 +182,7 @@ async function main() {
   $('#composer').addEventListener('submit', send);
   initFiles();
   $('#pins-open').addEventListener('click', () => togglePins());
+  wireSearch();
   $('#server-read').addEventListener('click', () => markServerRead(chat.sid));
   $('#reply-cancel').addEventListener('click', stopReply);
   $('#text').addEventListener('keydown', paletteKey); // first: its keys are not the composer's

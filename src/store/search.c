@@ -1,0 +1,145 @@
+/* Message search: see search.h. The filters are the same SQL for both engines (times cast to
+ * BIGINT: PostgreSQL would read "$8 = 0" as a 32-bit integer); the words are
+ * FTS5's MATCH on SQLite and to_tsvector @@ websearch_to_tsquery ('portuguese') on PostgreSQL. */
+#include "store/search.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "domain/search_rules.h"
+#include "store/rows.h"
+
+#define FILTERS                                                                                    \
+    " AND ($3 = '' OR m.author_id = $3)"                                                           \
+    " AND ($4 = '' OR m.mentions LIKE '%\"' || $4 || '\"%')"                                       \
+    " AND ($5 = 0 OR m.content LIKE '%http://%' OR m.content LIKE '%https://%')"                   \
+    " AND ($6 = 0 OR (m.embeds IS NOT NULL AND m.embeds <> '[]'))"                                 \
+    " AND ($7 = 0 OR (m.attachments IS NOT NULL AND m.attachments <> '[]'))"                       \
+    " AND (CAST($8 AS BIGINT) = 0 OR m.created_at >= CAST($8 AS BIGINT))"                          \
+    " AND (CAST($9 AS BIGINT) = 0 OR m.created_at < CAST($9 AS BIGINT))"                           \
+    " AND ($10 = '' OR m.id < $10)"
+
+json_t *store_search_ids(struct store *db, const struct store_search *q, int *has_more)
+{
+    /* With words, SQLite walks the FTS5 index newest first (its rowids follow the messages'
+     * order) and stops at the page: a rare word costs its few matches, not the table. */
+    static const char *SQLITE_WORDS =
+        "SELECT m.id FROM message_search s JOIN messages m ON m.rowid = s.rowid"
+        " WHERE message_search MATCH $2 AND $2 <> ''"
+        " AND m.channel_id IN (SELECT value FROM json_each($1))" FILTERS
+        " ORDER BY s.rowid DESC LIMIT $11";
+    static const char *SQLITE =
+        "SELECT m.id FROM messages m WHERE m.channel_id IN (SELECT value FROM json_each($1))"
+        " AND $2 = ''" FILTERS " ORDER BY m.id DESC LIMIT $11";
+    /* With words, PostgreSQL first takes every match through the GIN index, then the newest:
+     * left to itself it would walk the messages newest first and compute each one's tsvector,
+     * seconds for a rare word in a large server. */
+    static const char *POSTGRES_WORDS =
+        "WITH hits AS MATERIALIZED (SELECT m.id FROM messages m"
+        " WHERE to_tsvector('portuguese', m.content) @@ websearch_to_tsquery('portuguese', $2)"
+        " AND m.channel_id IN (SELECT json_array_elements_text($1::json))" FILTERS ")"
+        " SELECT id FROM hits ORDER BY id DESC LIMIT $11";
+    static const char *POSTGRES = "SELECT m.id FROM messages m WHERE m.channel_id IN"
+                                  " (SELECT json_array_elements_text($1::json)) AND $2 = ''" FILTERS
+                                  " ORDER BY m.id DESC LIMIT $11";
+    static const struct store_col COLS[] = {{"id", COL_TEXT}};
+    int pg = !strcmp(store__engine_name(db), "postgres");
+    size_t cap = 2 * strlen(q->text) + 3;
+    char *words = malloc(cap);
+    if (!words)
+        return NULL;
+    if (pg)
+        memcpy(words, q->text, strlen(q->text) + 1);
+    else
+        rule_search_fts5(q->text, words, cap);
+    json_t *rows = store__list_json(
+        db,
+        pg         ? (words[0] ? POSTGRES_WORDS : POSTGRES)
+        : words[0] ? SQLITE_WORDS
+                   : SQLITE,
+        SV_ARGS(SV_STR(q->channels_json), SV_STR(words), SV_STR(q->author_id ? q->author_id : ""),
+                SV_STR(q->mentions_id ? q->mentions_id : ""), SV_INT(q->has_link),
+                SV_INT(q->has_embed), SV_INT(q->has_file), SV_INT(q->after_ms),
+                SV_INT(q->before_ms), SV_STR(q->before_id ? q->before_id : ""),
+                SV_INT(q->limit + 1)),
+        STORE_COLS(COLS));
+    free(words);
+    if (!rows)
+        return NULL;
+    json_t *ids = json_array();
+    size_t i;
+    json_t *r;
+    json_array_foreach(rows, i, r)
+    {
+        if ((int64_t)i < q->limit)
+            json_array_append(ids, json_object_get(r, "id"));
+    }
+    *has_more = (int64_t)json_array_size(rows) > q->limit;
+    json_decref(rows);
+    return ids;
+}
+
+int store_search_indexed_by_writer(const struct store *db)
+{
+    return !strcmp(store__engine_name(db), "sqlite");
+}
+
+int store_search_catch_up_at(struct store *db, long limit)
+{
+    static const char *SQL_MARK = "SELECT indexed_rowid FROM message_search_state WHERE id = 1";
+    static const char *SQL_UPTO = "SELECT COALESCE(MAX(r), $1) FROM (SELECT rowid AS r FROM"
+                                  " messages WHERE rowid > $1 ORDER BY rowid LIMIT $2)";
+    static const char *SQL_INDEX = "INSERT INTO message_search(rowid, content) SELECT rowid,"
+                                   " content FROM messages WHERE rowid > $1 AND rowid <= $2";
+    static const char *SQL_MOVE = "UPDATE message_search_state SET indexed_rowid = $1 WHERE id = 1";
+    if (!store_search_indexed_by_writer(db))
+        return 0;
+    int64_t from = 0, upto = 0;
+    struct store_stmt *st = store__query(db, SQL_MARK, NULL, 0);
+    int rc = st ? store__step(st) : STORE_ERR;
+    if (rc == STORE_ROW)
+        from = store__int(st, 0);
+    store__finish(st);
+    if (rc != STORE_ROW)
+        return STORE_ERR;
+    st = store__query(db, SQL_UPTO, SV_ARGS(SV_INT(from), SV_INT(limit)));
+    rc = st ? store__step(st) : STORE_ERR;
+    if (rc == STORE_ROW)
+        upto = store__int(st, 0);
+    store__finish(st);
+    if (rc != STORE_ROW)
+        return STORE_ERR;
+    if (upto <= from)
+        return 0;
+    if ((rc = store__exec(db, SQL_INDEX, SV_ARGS(SV_INT(from), SV_INT(upto)))) != STORE_DONE)
+        return rc;
+    long indexed = (long)store__changes(db);
+    rc = store__exec(db, SQL_MOVE, SV_ARGS(SV_INT(upto)));
+    return rc == STORE_DONE ? (int)indexed : rc;
+}
+
+static int catch_up_job(struct store *db, void *arg)
+{
+    (void)arg;
+    return store_search_catch_up_at(db, STORE_SEARCH_BATCH);
+}
+
+int store_search_catch_up(struct store_writer *w)
+{
+    return store_write(w, catch_up_job, NULL);
+}
+
+int store_channel_named(struct store *db, const char *server_id, const char *name,
+                        char out[UUID_LEN + 1])
+{
+    static const char *SQL = "SELECT id FROM channels WHERE server_id = $1"
+                             " AND (lower(name) = lower($2) OR id = $2) LIMIT 1";
+    struct store_stmt *st = store__query(db, SQL, SV_ARGS(SV_STR(server_id), SV_STR(name)));
+    if (!st)
+        return STORE_ERR;
+    int rc = store__step(st);
+    if (rc == STORE_ROW)
+        store__text_copy(st, 0, out, UUID_LEN + 1);
+    store__finish(st);
+    return store_found(rc);
+}

@@ -1,0 +1,46 @@
+// Searching what was said: a box in the room's head searches the open server (or the open DM)
+// with words, "phrases" and filters (from:, in:, has:, mentions:, before:, after:); each result
+// leads to its message, in its channel.
+import { mentionOf, nameOf } from './chat-messages.js';
+import { jumpTo, openChannel } from './chat-room.js';
+import { chat } from './chat-store.js';
+import { $, api, el, showError } from './common.js';
+import { markdownNodes, parseMarkdown } from './markdown.js';
+
+function resultItem(m) {
+  const when = new Date(m.createdAt).toLocaleString('pt-BR', { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
+  const room = chat.dm ? null : chat.allChannels.find((c) => c.id === (m.threadId || m.channelId));
+  const go = async () => {
+    $('#search-panel').hidden = true;
+    const where = m.threadId || m.channelId;
+    if (!chat.dm && where !== chat.cid) await openChannel(where);
+    jumpTo(m.id);
+  };
+  return el('li', { class: 'pin', 'data-id': m.id },
+    el('div', { class: 'head' }, el('strong', { text: m.webhook ? m.webhook.name : nameOf(m.fromId) }),
+      room ? el('span', { class: 'muted small', text: `#${room.name}` }) : '', el('time', { datetime: m.createdAt, text: when })),
+    m.content ? el('div', { class: 'content' }, ...markdownNodes(parseMarkdown(m.content), mentionOf)) : el('em', { class: 'muted', text: '(sem texto)' }),
+    el('div', { class: 'pin-actions' }, el('button', { type: 'button', class: 'link-button small', text: 'Ir à mensagem', onclick: go })));
+}
+
+async function search(e) {
+  e.preventDefault();
+  const q = $('#search').value.trim();
+  if (!q) return;
+  const path = chat.dm ? `/api/dms/${chat.cid}/messages/search` : `/api/servers/${chat.sid}/messages/search`;
+  try {
+    const { messages, hasMore } = await api('GET', `${path}?q=${encodeURIComponent(q)}`);
+    $('#search-results').replaceChildren(...messages.map(resultItem));
+    $('#search-title').textContent = messages.length
+      ? `${messages.length}${hasMore ? '+' : ''} ${messages.length === 1 ? 'resultado' : 'resultados'} para “${q}”`
+      : `Nada encontrado para “${q}”`;
+    $('#search-panel').hidden = false;
+  } catch (err) {
+    showError($('#send-error'), err);
+  }
+}
+
+export function wireSearch() {
+  $('#search-form').addEventListener('submit', search);
+  $('#search-close').addEventListener('click', () => { $('#search-panel').hidden = true; });
+}
