@@ -95,7 +95,9 @@ static int reachable(struct pg *s)
     if (PQstatus(s->conn) == CONNECTION_OK)
         return 1;
     int64_t now = clock_now_ms();
-    if (now < s->retry_at_ms)
+    /* Attempts are spaced while the server is away; once another connection found it back,
+     * this one tries at once rather than fail a request for the rest of its wait. */
+    if (now < s->retry_at_ms && !store_reachable())
         return 0;
     s->retry_at_ms = now + RECONNECT_MS;
     PQreset(s->conn);

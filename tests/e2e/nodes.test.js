@@ -363,6 +363,9 @@ test('voice across nodes: participants and signals cross, and a node killed with
     const updates = () => bot.received.filter((e) => e.name === 'channel_voice:participants_update').map((e) => e.payload.participants.map((p) => p.userId).sort());
     const both = [info.app.botUserId, w.members[0].user.id].sort();
     assert.equal((await ask(bot, 'voice:join', { channelId: vcid })).ok, true);
+    // B shares the bot's session through Redis after answering it: C knows it once it lists it.
+    const listedOn = async (node) => (await api(node.url, 'GET', `/api/bot/servers/${w.sid}/channels/${vcid}/voice-members`, { token: info.botToken })).body.members.map((m) => m.userId);
+    await eventually(async () => (await listedOn(c)).includes(info.app.botUserId) || listedOn(c), 5000, 'C knows the bot joined on B');
     const joined = await ask(person, 'voice:join', { channelId: vcid });
     assert.deepEqual(joined.participants.map((p) => p.userId).sort(), both, 'C knows the bot joined on B');
     await eventually(() => JSON.stringify(updates().at(-1)) === JSON.stringify(both) || updates(), 5000, 'B tells the bot of the person on C');
