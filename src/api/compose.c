@@ -140,9 +140,9 @@ int api__mentions(struct api_call *c, const struct state_server *srv, const char
            nusers = 0;
     (void)c;
     for (size_t i = 0; i < ncand; i++) {
-        int64_t m = state_server_member_by_username(srv, names[i]);
-        if (m >= 0) {
-            users[nusers].id = srv->members[m].user_id;
+        const struct state_member *m = state_server_member_by_username(srv, names[i]);
+        if (m) {
+            users[nusers].id = m->user_id;
             users[nusers].username = names[i];
             nusers++;
         }
@@ -150,9 +150,10 @@ int api__mentions(struct api_call *c, const struct state_server *srv, const char
     /* Mentionable roles above @everyone, highest first (the state keeps them in that order). */
     size_t nroles = 0;
     struct mention_role roles[250];
-    for (size_t i = 0; len && memchr(content, '@', len) && i < srv->nroles && nroles < 250; i++)
-        if (srv->roles[i].mentionable && srv->roles[i].position > 0)
-            roles[nroles++] = (struct mention_role){srv->roles[i].id, srv->roles[i].name};
+    const struct state_shape *sh = srv->shape;
+    for (size_t i = 0; len && memchr(content, '@', len) && i < sh->nroles && nroles < 250; i++)
+        if (sh->roles[i].mentionable && sh->roles[i].position > 0)
+            roles[nroles++] = (struct mention_role){sh->roles[i].id, sh->roles[i].name};
     struct mention_result res;
     rule_mentions_resolve(content ? content : "", len, users, nusers, roles, nroles, allow_everyone,
                           &res);
@@ -197,11 +198,11 @@ static char *moderated_text(const char *content, json_t *embeds)
 int api__automod(struct api_call *c, const struct state_server *srv, const char *content,
                  json_t *embeds, size_t mentions)
 {
-    if (!srv->automod_on)
+    if (!srv->shape->automod_on)
         return 0;
     char *text = moderated_text(content, embeds);
-    int blocked = text && rule_automod_blocks(text, strlen(text), srv->automod_words,
-                                              srv->automod_max, mentions);
+    int blocked = text && rule_automod_blocks(text, strlen(text), srv->shape->automod_words,
+                                              srv->shape->automod_max, mentions);
     free(text);
     if (blocked) {
         api__error_flag(c, 422, "Mensagem bloqueada pela moderação automática do servidor",

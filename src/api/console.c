@@ -52,14 +52,13 @@ static const char *withheld_because(struct api_call *c, const struct store_app *
      * owner learns nothing of what happens there, not even that something did. */
     int found;
     struct state_server *srv = state_server(c->svc->state, c->db, e->server_id, &found);
-    int64_t me = srv ? state_server_member(srv, app->bot_user_id) : -1;
+    const struct state_member *me = srv ? state_server_member(srv, app->bot_user_id) : NULL;
     int64_t ch = srv && e->channel_id[0] ? state_server_channel(srv, e->channel_id) : -1;
-    uint64_t perms = me >= 0 && ch >= 0
-                         ? state_server_channel_perms(srv, (size_t)me, (size_t)ch, clock_now_ms())
-                         : 0;
+    uint64_t perms =
+        me && ch >= 0 ? state_server_channel_perms(srv, me, (size_t)ch, clock_now_ms()) : 0;
     int gone = srv && e->channel_id[0] && ch < 0;
     state_server_unref(srv);
-    if (me < 0 || gone || (ch >= 0 && !(perms & PERM_VER_CANAL)))
+    if (!me || gone || (ch >= 0 && !(perms & PERM_VER_CANAL)))
         return NULL;
     if (app->suspended) {
         snprintf(detail, cap, "Aplicação suspensa");

@@ -241,7 +241,7 @@ void api__event_message_text(struct api_call *c, const char *name, struct state_
         free(text);
         return;
     }
-    const char *cid = channel >= 0 ? srv->channels[channel].id : NULL;
+    const char *cid = channel >= 0 ? srv->shape->channels[channel].id : NULL;
     struct event_scope scope = {srv->id, cid, NULL, INTENT_MESSAGES_READ};
     send_text(c, name, text, len, to, &scope);
 }
@@ -266,6 +266,17 @@ void api__event_people(struct api_call *c, const char *name, struct state_server
         json_decref(payload);
 }
 
+struct ids_arg {
+    char (*ids)[UUID_LEN + 1];
+    size_t n;
+};
+
+static void copy_id(const char *id, void *arg)
+{
+    struct ids_arg *a = arg;
+    memcpy(a->ids[a->n++], id, UUID_LEN + 1);
+}
+
 int api__ids_array(const struct idset *set, char (**to)[UUID_LEN + 1], size_t *n)
 {
     size_t count = idset_count(set);
@@ -273,11 +284,12 @@ int api__ids_array(const struct idset *set, char (**to)[UUID_LEN + 1], size_t *n
     *n = 0;
     if (!count)
         return 0;
-    if (!(*to = malloc(count * sizeof **to)))
+    struct ids_arg a = {malloc(count * sizeof **to), 0};
+    if (!a.ids)
         return -1;
-    for (size_t i = 0; i < count; i++)
-        memcpy((*to)[i], idset_at(set, i), UUID_LEN + 1);
-    *n = count;
+    idset_each(set, copy_id, &a);
+    *to = a.ids;
+    *n = a.n;
     return 0;
 }
 

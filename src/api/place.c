@@ -32,7 +32,7 @@ static int place_find(struct api_call *c, struct place *p, const char *cid)
     int64_t ch = state_server_channel(p->srv, cid);
     if (ch < 0)
         return not_found(c, p);
-    const struct state_channel *x = &p->srv->channels[ch];
+    const struct state_channel *x = &p->srv->shape->channels[ch];
     p->channel = ch;
     p->type = x->type;
     p->perm_channel = ch;
@@ -50,11 +50,10 @@ static int place_channel(struct api_call *c, struct place *p, const char *cid)
 {
     if (place_find(c, p, cid))
         return -1;
-    int64_t me = state_server_member(p->srv, p->a.user_id);
-    if (me < 0)
+    const struct state_member *me = state_server_member(p->srv, p->a.user_id);
+    if (!me)
         return not_found(c, p);
-    p->perms =
-        state_server_channel_perms(p->srv, (size_t)me, (size_t)p->perm_channel, clock_now_ms());
+    p->perms = state_server_channel_perms(p->srv, me, (size_t)p->perm_channel, clock_now_ms());
     /* A member knows the channel exists: missing VER_CANAL is a missing permission, not 404. */
     if (api__require_in(c, p->perms, PERM_VER_CANAL)) {
         api__place_cleanup(p);

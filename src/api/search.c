@@ -109,15 +109,15 @@ static void run_search(struct api_call *c, const char *channels, const struct se
 }
 
 /* The IDs of the channels and threads the member may read now, as a JSON array's text. */
-static char *readable_channels(struct state_server *srv, int64_t me, const char *only)
+static char *readable_channels(struct state_server *srv, const struct state_member *me,
+                               const char *only)
 {
     json_t *list = json_array();
     int64_t now = clock_now_ms();
-    for (size_t i = 0; i < srv->nchannels; i++) {
-        const struct state_channel *ch = &srv->channels[i];
+    for (size_t i = 0; i < srv->shape->nchannels; i++) {
+        const struct state_channel *ch = &srv->shape->channels[i];
         int64_t perm = ch->parent_id[0] ? state_server_channel(srv, ch->parent_id) : (int64_t)i;
-        if (perm < 0 ||
-            !(state_server_channel_perms(srv, (size_t)me, (size_t)perm, now) & PERM_VER_CANAL))
+        if (perm < 0 || !(state_server_channel_perms(srv, me, (size_t)perm, now) & PERM_VER_CANAL))
             continue;
         if (only && strcmp(ch->id, only) != 0 && strcmp(ch->parent_id, only) != 0)
             continue;
@@ -145,26 +145,29 @@ static void server_search(struct api_call *c)
         api__internal(c);
         return;
     }
-    int64_t me = state_server_member(srv, c->me.user_id);
+    const struct state_member *me = state_server_member(srv, c->me.user_id);
     rule_text_username_fold(sq.from, strlen(sq.from)); /* usernames are kept folded */
     rule_text_username_fold(sq.mentions, strlen(sq.mentions));
-    int64_t from = sq.from[0] ? state_server_member_by_username(srv, sq.from) : -2;
-    int64_t mentions = sq.mentions[0] ? state_server_member_by_username(srv, sq.mentions) : -2;
+    const struct state_member *from =
+        sq.from[0] ? state_server_member_by_username(srv, sq.from) : NULL;
+    const struct state_member *mentions =
+        sq.mentions[0] ? state_server_member_by_username(srv, sq.mentions) : NULL;
     int in_found = sq.in[0] ? store_channel_named(c->db, sid, sq.in, in) : 1;
     char author[UUID_LEN + 1] = "", mentioned[UUID_LEN + 1] = "";
-    if (from >= 0)
-        memcpy(author, srv->members[from].user_id, sizeof author);
-    if (mentions >= 0)
-        memcpy(mentioned, srv->members[mentions].user_id, sizeof mentioned);
-    char *channels = me >= 0 && in_found > 0 ? readable_channels(srv, me, in[0] ? in : NULL) : NULL;
+    if (from)
+        memcpy(author, from->user_id, sizeof author);
+    if (mentions)
+        memcpy(mentioned, mentions->user_id, sizeof mentioned);
+    char *channels = me && in_found > 0 ? readable_channels(srv, me, in[0] ? in : NULL) : NULL;
     state_server_unref(srv);
-    if (in_found < 0 || (me >= 0 && in_found > 0 && !channels)) {
+    int nobody = (sq.from[0] && !from) || (sq.mentions[0] && !mentions);
+    if (in_found < 0 || (me && in_found > 0 && !channels)) {
         free(channels);
         api__internal(c);
         return;
     }
     /* A name that is nobody here, or a channel that is not here, finds nothing. */
-    if (me < 0 || from == -1 || mentions == -1 || !in_found) {
+    if (!me || nobody || !in_found) {
         free(channels);
         reply_found(c, json_array(), 0);
         return;

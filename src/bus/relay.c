@@ -9,6 +9,7 @@
 #include "core/clock.h"
 #include "core/crypto.h"
 #include "core/log.h"
+#include "store/snapshot.h"
 
 struct relay {
     char node[17]; /* this node's name in every stream: random at each start */
@@ -65,7 +66,10 @@ void bus_relay_event(void *relay, const struct bus_event *ev)
 
 void bus_relay_change(struct relay *r, const char *what)
 {
-    bus__shard_change(shard_of(r, bus_route(what)), what);
+    /* A member's or an install's change travels with its server's events, in their order. */
+    char sid[UUID_LEN + 1], who[UUID_LEN + 1];
+    const char *where = what && !store_change_parse(what, sid, who) ? sid : what;
+    bus__shard_change(shard_of(r, bus_route(where)), what);
 }
 
 void bus_relay_settle(struct relay *r)

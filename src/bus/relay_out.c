@@ -379,27 +379,38 @@ struct relay_shard *bus__shard_new(const char *url, int index, const char *log_n
     return r;
 }
 
+struct audience_text {
+    struct buf buf;
+    int failed;
+};
+
+static void append_id(const char *id, void *arg)
+{
+    struct audience_text *t = arg;
+    t->failed =
+        t->failed || buf_append_str(&t->buf, t->buf.len ? "," : "") || buf_append_str(&t->buf, id);
+}
+
 void bus__shard_event(struct relay_shard *r, const struct bus_event *ev)
 {
     if (r->exit_before && strstr(ev->payload, r->exit_before))
         _exit(137); /* as a kill -9 between the commit and the relay would */
-    struct buf to;
-    buf_init(&to, (size_t)16 << 20);
-    size_t n = ev->to ? idset_count(ev->to) : 0;
-    for (size_t i = 0; i < n; i++)
-        if (buf_append_str(&to, i ? "," : "") || buf_append_str(&to, idset_at(ev->to, i))) {
-            log_error("relay: %s's audience is too large to relay", ev->name);
-            buf_cleanup(&to);
-            return;
-        }
+    struct audience_text to = {.failed = 0};
+    buf_init(&to.buf, (size_t)16 << 20);
+    idset_each(ev->to, append_id, &to);
+    if (to.failed) {
+        log_error("relay: %s's audience is too large to relay", ev->name);
+        buf_cleanup(&to.buf);
+        return;
+    }
     char position[24];
     snprintf(position, sizeof position, "%llu", (unsigned long long)ev->position);
     const struct field f[] = {{"t", ev->name, 0},
                               {"o", position, 0},
                               {"p", ev->payload, ev->payload_len},
-                              {"r", to.data ? to.data : "", 0}};
+                              {"r", to.buf.data ? to.buf.data : "", 0}};
     append(r, "e", f, sizeof f / sizeof f[0]);
-    buf_cleanup(&to);
+    buf_cleanup(&to.buf);
 }
 
 void bus__shard_settle(struct relay_shard *r, const struct timespec *until)

@@ -11,6 +11,7 @@ struct idset {
     size_t count, cap, mask;
     uint32_t *slots; /* index + 1; 0 = empty */
     char (*ids)[UUID_LEN + 1];
+    struct pmap map; /* instead, with map.key set: a persistent map's keys */
 };
 
 static size_t hash(const char *s)
@@ -58,7 +59,7 @@ static uint32_t *slot_of(const struct idset *s, const char *id)
 
 int idset_add(struct idset *s, const char *id)
 {
-    if (strnlen(id, UUID_LEN + 1) != UUID_LEN)
+    if (s->map.key || strnlen(id, UUID_LEN + 1) != UUID_LEN)
         return -1;
     uint32_t *p = slot_of(s, id);
     if (*p)
@@ -81,6 +82,18 @@ struct idset *idset_of(const char (*ids)[UUID_LEN + 1], size_t n)
     return s;
 }
 
+struct union_arg {
+    struct idset *all;
+    const char *skip;
+};
+
+static void add_unless_skipped(const char *id, void *arg)
+{
+    struct union_arg *u = arg;
+    if (!u->skip || strcmp(id, u->skip))
+        idset_add(u->all, id);
+}
+
 struct idset *idset_union(struct idset *const *sets, size_t n, size_t max_each, const char *skip)
 {
     size_t total = 0;
@@ -91,11 +104,29 @@ struct idset *idset_union(struct idset *const *sets, size_t n, size_t max_each, 
     for (size_t i = 0; all && i < n; i++) {
         if (max_each && idset_count(sets[i]) > max_each)
             continue;
-        for (size_t k = 0; k < idset_count(sets[i]); k++)
-            if (!skip || strcmp(idset_at(sets[i], k), skip))
-                idset_add(all, idset_at(sets[i], k));
+        struct union_arg u = {all, skip};
+        idset_each(sets[i], add_unless_skipped, &u);
     }
     return all;
+}
+
+struct idset *idset_of_pmap(struct pmap *m)
+{
+    struct idset *s = calloc(1, sizeof *s);
+    if (!s) {
+        pmap_cleanup(m);
+        return NULL;
+    }
+    atomic_init(&s->refs, 1);
+    s->map = *m;
+    s->count = m->count;
+    pmap_init(m, m->key);
+    return s;
+}
+
+const struct pmap *idset_pmap(const struct idset *s)
+{
+    return s && s->map.key ? &s->map : NULL;
 }
 
 size_t idset_count(const struct idset *s)
@@ -103,14 +134,36 @@ size_t idset_count(const struct idset *s)
     return s ? s->count : 0;
 }
 
-const char *idset_at(const struct idset *s, size_t i)
+struct each_arg {
+    const struct pmap *map;
+    void (*fn)(const char *id, void *arg);
+    void *arg;
+};
+
+static void each_key(struct pmap_value *v, void *arg)
 {
-    return s->ids[i];
+    struct each_arg *e = arg;
+    e->fn(e->map->key(v), e->arg);
+}
+
+void idset_each(const struct idset *s, void (*fn)(const char *id, void *arg), void *arg)
+{
+    if (!s)
+        return;
+    if (s->map.key) {
+        struct each_arg e = {&s->map, fn, arg};
+        pmap_each(&s->map, each_key, &e);
+        return;
+    }
+    for (size_t i = 0; i < s->count; i++)
+        fn(s->ids[i], arg);
 }
 
 int idset_has(const struct idset *s, const char *id)
 {
-    return s && strnlen(id, UUID_LEN + 1) == UUID_LEN && *slot_of(s, id) != 0;
+    if (!s || strnlen(id, UUID_LEN + 1) != UUID_LEN)
+        return 0;
+    return s->map.key ? pmap_get(&s->map, id) != NULL : *slot_of(s, id) != 0;
 }
 
 struct idset *idset_ref(struct idset *s)
@@ -124,6 +177,7 @@ void idset_unref(struct idset *s)
 {
     if (!s || atomic_fetch_sub_explicit(&s->refs, 1, memory_order_acq_rel) != 1)
         return;
+    pmap_cleanup(&s->map);
     free(s->slots);
     free(s->ids);
     free(s);

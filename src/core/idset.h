@@ -5,11 +5,15 @@
  * the I/O thread, and the recovery window keeps it while the event is replayable. Sharing one
  * reference-counted set instead of copying the IDs keeps an event's cost independent of how
  * many bots may receive it. Membership is a hash lookup; the IDs keep their insertion order.
+ *
+ * A set may also be a persistent map's keys (core/pmap.h): the state keeps each audience that
+ * way, so a member who joins or leaves makes a new set that shares all but a path with the old.
  */
 #ifndef PRACA_CORE_IDSET_H
 #define PRACA_CORE_IDSET_H
 #include <stddef.h>
 
+#include "core/pmap.h"
 #include "core/uuid.h"
 
 struct idset;
@@ -24,8 +28,14 @@ struct idset *idset_of(const char (*ids)[UUID_LEN + 1], size_t n);
 /* The IDs of those of the n sets (NULL ones skipped) that hold at most max_each (0: any size),
  * but skip (may be NULL), each once, in the sets' order; NULL when out of memory. */
 struct idset *idset_union(struct idset *const *sets, size_t n, size_t max_each, const char *skip);
+/* A set of the keys of m, whose handle it takes over (m is left empty); NULL when out of memory
+ * (m is cleaned up). */
+struct idset *idset_of_pmap(struct pmap *m);
+/* The persistent map of a set made by idset_of_pmap, else NULL. */
+const struct pmap *idset_pmap(const struct idset *s);
 size_t idset_count(const struct idset *s);
-const char *idset_at(const struct idset *s, size_t i);
+/* Calls fn for each ID: in insertion order, or in no particular order for a map's keys. */
+void idset_each(const struct idset *s, void (*fn)(const char *id, void *arg), void *arg);
 int idset_has(const struct idset *s, const char *id);
 /* Thread-safe reference counting; idset_unref(NULL) does nothing. */
 struct idset *idset_ref(struct idset *s);

@@ -429,14 +429,24 @@ static void pick_connected(const char *key, void *value, void *arg)
         memcpy(p->ids[p->n++], key, UUID_LEN + 1);
 }
 
+struct send_arg {
+    struct gateway *gw;
+    struct frames *f;
+};
+
+static void send_each(const char *id, void *arg)
+{
+    struct send_arg *a = arg;
+    send_to_user(a->gw, id, a->f);
+}
+
 /* The audience's connected users: the smaller of the two sides is walked, so a server with
  * many bots installed and few connected costs what the connected ones cost. */
 static void send_to_audience(struct gateway *gw, const struct idset *to, struct frames *f)
 {
-    size_t n = idset_count(to);
-    if (n <= gw->users.count) {
-        for (size_t i = 0; i < n; i++)
-            send_to_user(gw, idset_at(to, i), f);
+    if (idset_count(to) <= gw->users.count) {
+        struct send_arg a = {gw, f};
+        idset_each(to, send_each, &a);
         return;
     }
     /* Picked first: a write may drop a slow reader, which changes the map. */
@@ -491,6 +501,17 @@ static void note_for_console(struct gateway *gw, const struct bus_event *ev)
     json_decref(p);
 }
 
+struct kick_arg {
+    struct gateway *gw;
+    const char *hash, *keep;
+};
+
+static void kick_each(const char *user_id, void *arg)
+{
+    struct kick_arg *k = arg;
+    kick_except(k->gw, user_id, k->hash, k->keep);
+}
+
 static void deliver(void *user, const struct bus_event *ev)
 {
     struct gateway *gw = user;
@@ -502,8 +523,8 @@ static void deliver(void *user, const struct bus_event *ev)
         json_t *p = json_loadb(ev->payload, ev->payload_len, 0, NULL);
         const char *hash = json_string_value(json_object_get(p, "tokenHash"));
         const char *keep = json_string_value(json_object_get(p, "keepTokenHash"));
-        for (size_t i = 0; i < idset_count(ev->to); i++)
-            kick_except(gw, idset_at(ev->to, i), hash, keep);
+        struct kick_arg k = {gw, hash, keep};
+        idset_each(ev->to, kick_each, &k);
         json_decref(p);
         return;
     }

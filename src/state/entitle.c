@@ -14,7 +14,7 @@ static int place(struct entitle *e, const struct store_event *ev, int64_t *chann
     if (!e->srv || strcmp(e->srv->id, ev->stream)) {
         state_entitle_done(e);
         if (e->fresh)
-            state__changed(e->state, ev->stream);
+            state__forget(e->state, ev->stream);
         int found;
         e->srv = state_server(e->state, e->db, ev->stream, &found);
         if (!e->srv)
@@ -41,8 +41,8 @@ int state_entitled(struct entitle *e, const char *user_id, const struct store_ev
     idset_unref(to);
     /* Nothing from before one came in: a bot installed today, or installed again after an
      * uninstall, replays nothing of the time it was not there. */
-    int64_t m = yes ? state_server_member(e->srv, user_id) : -1;
-    if (m >= 0 && ev->at < e->srv->members[m].joined_at)
+    const struct state_member *m = yes ? state_server_member(e->srv, user_id) : NULL;
+    if (m && ev->at < m->joined_at)
         yes = 0;
     return yes;
 }

@@ -5,54 +5,91 @@
 #include <string.h>
 
 #include "core/buf.h"
+#include "core/clock.h"
+#include "core/vec.h"
 #include "domain/intents.h"
 #include "domain/permissions.h"
 #include "store/snapshot.h"
 
 #define OVERWRITES_MAX 100 /* per channel, as the API enforces */
+#define MAP_ENTRY      40  /* about what one entry costs a persistent map, for the footprint */
 
 struct state_audience {
-    struct idset *bots;
+    struct idset *set;   /* a persistent map's keys: member records by user ID */
     int64_t valid_until; /* the first bot timeout that ends after it was computed; 0 = never */
 };
 
 /* [without, with people][channel + 1 (0: the whole server)][intent bit, then people only] */
 static size_t audience_slots(const struct state_server *s)
 {
-    return 2 * (s->nchannels + 1) * (INTENT_COUNT + 1);
+    return 2 * (s->shape->nchannels + 1) * (INTENT_COUNT + 1);
 }
 
-/* ---- building ---- */
+/* ---- keys and releases of what the maps hold ---- */
+
+static const char *member_id(const struct pmap_value *v)
+{
+    return ((const struct state_member *)v)->user_id;
+}
+static const char *member_name(const struct pmap_value *v)
+{
+    return ((const struct state_member *)v)->username;
+}
+static const char *bot_user(const struct pmap_value *v)
+{
+    return ((const struct state_bot *)v)->user_id;
+}
+static const char *bot_app(const struct pmap_value *v)
+{
+    return ((const struct state_bot *)v)->app_id;
+}
+
+static void member_release(struct pmap_value *v)
+{
+    struct state_member *m = (struct state_member *)v;
+    free(m->username);
+    free(m->role_ids);
+    free(m);
+}
+
+static void bot_release(struct pmap_value *v)
+{
+    free(v);
+}
 
 static const char *role_key(const void *base, uint32_t i)
 {
-    return ((const struct state_server *)base)->roles[i].id;
+    return ((const struct state_shape *)base)->roles[i].id;
 }
 static const char *channel_key(const void *base, uint32_t i)
 {
-    return ((const struct state_server *)base)->channels[i].id;
-}
-static const char *member_key(const void *base, uint32_t i)
-{
-    return ((const struct state_server *)base)->members[i].user_id;
-}
-static const char *username_key(const void *base, uint32_t i)
-{
-    return ((const struct state_server *)base)->members[i].username;
+    return ((const struct state_shape *)base)->channels[i].id;
 }
 
-/* Makes room for one more element of an array of the snapshot. */
+static void shape_unref(struct state_shape *sh)
+{
+    if (!sh || atomic_fetch_sub_explicit(&sh->refs, 1, memory_order_acq_rel) != 1)
+        return;
+    for (size_t i = 0; i < sh->nroles; i++)
+        free(sh->roles[i].name);
+    free(sh->roles);
+    free(sh->channels);
+    free(sh->overwrites);
+    state__index_cleanup(&sh->role_ix);
+    state__index_cleanup(&sh->channel_ix);
+    json_decref(sh->automod_words);
+    free(sh);
+}
+
+/* ---- building from rows ---- */
+
+/* Makes room for one more element of an array, counting what it costs. */
 static int grow(void **items, size_t *cap, size_t n, size_t size, int64_t *bytes)
 {
-    if (n < *cap)
-        return 0;
-    size_t next = *cap ? *cap * 2 : 8;
-    void *p = realloc(*items, next * size);
-    if (!p)
+    size_t was = *cap;
+    if (vec_reserve(items, cap, n, size, 8))
         return -1;
-    *bytes += (int64_t)((next - *cap) * size);
-    *items = p;
-    *cap = next;
+    *bytes += (int64_t)((*cap - was) * size);
     return 0;
 }
 #define GROW(s, arr, n, cap)                                                                       \
@@ -63,20 +100,16 @@ static int copy_id(char out[UUID_LEN + 1], const char *id)
     return slice_copy(slice_from(id ? id : ""), out, UUID_LEN + 1) ? STORE_ERR : 0;
 }
 
-/* Member-role pairs are collected as (member, role) and grouped once all are in. */
-struct pair {
-    uint32_t member, role;
-};
-
+/* What a walk fills: a shape, and members and bots into maps built in place. */
 struct builder {
-    struct state_server *s;
-    struct pair *pairs;
-    size_t npairs, cap_pairs;
+    struct state_shape *shape;
+    struct pmap members, bots, apps;
+    int64_t member_bytes;
 };
 
 static int on_server(void *arg, const struct store_server_row *r)
 {
-    struct state_server *s = ((struct builder *)arg)->s;
+    struct state_shape *s = ((struct builder *)arg)->shape;
     s->verification_level = r->verification_level;
     s->requires_2fa = r->requires_2fa;
     s->requires_rules = r->requires_rules;
@@ -93,7 +126,7 @@ static int on_server(void *arg, const struct store_server_row *r)
 
 static int on_role(void *arg, const struct store_role_row *r)
 {
-    struct state_server *s = ((struct builder *)arg)->s;
+    struct state_shape *s = ((struct builder *)arg)->shape;
     if (GROW(s, roles, nroles, cap_roles))
         return STORE_ERR;
     struct state_role *x = &s->roles[s->nroles];
@@ -109,7 +142,7 @@ static int on_role(void *arg, const struct store_role_row *r)
 
 static int on_channel(void *arg, const struct store_channel_row *r)
 {
-    struct state_server *s = ((struct builder *)arg)->s;
+    struct state_shape *s = ((struct builder *)arg)->shape;
     if (GROW(s, channels, nchannels, cap_channels))
         return STORE_ERR;
     struct state_channel *x = &s->channels[s->nchannels];
@@ -124,7 +157,7 @@ static int on_channel(void *arg, const struct store_channel_row *r)
 /* Overwrites arrive sorted by channel ID, as the channels are: one merge pass places them. */
 static int on_overwrite(void *arg, const struct store_overwrite_row *r)
 {
-    struct state_server *s = ((struct builder *)arg)->s;
+    struct state_shape *s = ((struct builder *)arg)->shape;
     if (!s->channel_ix.slots && state__index_build(&s->channel_ix, s->nchannels, channel_key, s))
         return STORE_ERR;
     int64_t ch = state__index_find(&s->channel_ix, r->channel_id, channel_key, s);
@@ -147,124 +180,169 @@ static int on_overwrite(void *arg, const struct store_overwrite_row *r)
 
 static int on_member(void *arg, const struct store_member_row *r)
 {
-    struct state_server *s = ((struct builder *)arg)->s;
-    if (GROW(s, members, nmembers, cap_members))
+    struct builder *b = arg;
+    struct state_member *m = calloc(1, sizeof *m);
+    if (!m)
         return STORE_ERR;
-    struct state_member *m = &s->members[s->nmembers];
-    memset(m, 0, sizeof *m);
-    m->bot = -1;
-    if (copy_id(m->user_id, r->user_id) || !(m->username = strdup(r->username)))
+    atomic_init(&m->v.refs, 1);
+    m->v.release = member_release;
+    if (copy_id(m->user_id, r->user_id) || !(m->username = strdup(r->username))) {
+        member_release(&m->v);
         return STORE_ERR;
-    s->bytes += (int64_t)strlen(r->username) + 1;
+    }
+    m->bytes = (int64_t)(sizeof *m + strlen(r->username) + 1 + 2 * MAP_ENTRY);
     m->is_bot = r->is_bot;
     m->mfa_enabled = r->mfa_enabled;
     m->account_created_at = r->account_created_at;
     m->joined_at = r->joined_at;
     m->timeout_until = r->timeout_until;
     m->rules_accepted_at = r->rules_accepted_at;
-    s->nmembers++;
+    int rc = pmap_put(&b->members, &m->v);
+    pmap_value_unref(&m->v);
+    if (rc)
+        return STORE_ERR;
+    b->member_bytes += m->bytes;
     return 0;
 }
 
-static int ensure_member_indexes(struct state_server *s)
-{
-    if (s->member_ix.slots)
-        return 0;
-    if (!s->channel_ix.slots && state__index_build(&s->channel_ix, s->nchannels, channel_key, s))
-        return -1;
-    return state__index_build(&s->member_ix, s->nmembers, member_key, s) ||
-           state__index_build(&s->username_ix, s->nmembers, username_key, s) ||
-           state__index_build(&s->role_ix, s->nroles, role_key, s);
-}
-
+/* The member's record is still the builder's alone, so its roles are added in place. */
 static int on_member_role(void *arg, const char *user_id, const char *role_id)
 {
     struct builder *b = arg;
-    struct state_server *s = b->s;
-    if (ensure_member_indexes(s))
-        return STORE_ERR;
-    int64_t m = state__index_find(&s->member_ix, user_id, member_key, s);
-    int64_t r = state__index_find(&s->role_ix, role_id, role_key, s);
-    if (m < 0 || r < 0)
+    struct state_member *m = (struct state_member *)pmap_get(&b->members, user_id);
+    if (!m)
         return 0;
-    int64_t unused = 0;
-    if (grow((void **)&b->pairs, &b->cap_pairs, b->npairs, sizeof *b->pairs, &unused))
+    int64_t before = m->bytes;
+    if (GROW(m, role_ids, nroles, cap_roles))
         return STORE_ERR;
-    b->pairs[b->npairs++] = (struct pair){(uint32_t)m, (uint32_t)r};
-    return 0;
+    b->member_bytes += m->bytes - before;
+    return copy_id(m->role_ids[m->nroles++], role_id);
 }
 
 static int on_bot(void *arg, const struct store_bot_row *r)
 {
-    struct state_server *s = ((struct builder *)arg)->s;
-    if (ensure_member_indexes(s))
+    struct builder *b = arg;
+    struct state_bot *x = calloc(1, sizeof *x);
+    if (!x)
         return STORE_ERR;
-    int64_t m = state__index_find(&s->member_ix, r->user_id, member_key, s);
-    if (m < 0) /* installed but no longer a member: not a recipient, as before */
-        return 0;
-    if (GROW(s, bots, nbots, cap_bots))
-        return STORE_ERR;
-    struct state_bot *b = &s->bots[s->nbots];
-    b->member = (uint32_t)m;
-    b->intents = r->intents;
-    b->suspended = r->suspended;
-    s->members[m].bot = (int32_t)s->nbots++;
-    return copy_id(b->app_id, r->app_id);
+    atomic_init(&x->v.refs, 1);
+    x->v.release = bot_release;
+    x->intents = r->intents;
+    x->suspended = r->suspended;
+    int rc = copy_id(x->user_id, r->user_id) || copy_id(x->app_id, r->app_id) ||
+             pmap_put(&b->bots, &x->v) || pmap_put(&b->apps, &x->v);
+    pmap_value_unref(&x->v);
+    return rc ? STORE_ERR : 0;
 }
 
 static const struct store_server_visitor VISITOR = {
     on_server, on_role, on_channel, on_overwrite, on_member, on_member_role, on_bot};
 
-static int by_member_then_role(const void *a, const void *b)
+static void builder_init(struct builder *b)
 {
-    const struct pair *x = a, *y = b;
-    if (x->member != y->member)
-        return x->member < y->member ? -1 : 1;
-    return x->role < y->role ? -1 : x->role > y->role;
+    memset(b, 0, sizeof *b);
+    pmap_init(&b->members, member_id);
+    pmap_init(&b->bots, bot_user);
+    pmap_init(&b->apps, bot_app);
 }
 
-/* Roles are sorted highest first, so each member's list comes out in that order. */
-static int group_member_roles(struct state_server *s, struct builder *b)
+static void builder_cleanup(struct builder *b)
 {
-    if (b->npairs)
-        qsort(b->pairs, b->npairs, sizeof *b->pairs, by_member_then_role);
-    s->member_roles = malloc((b->npairs ? b->npairs : 1) * sizeof *s->member_roles);
-    if (!s->member_roles)
-        return -1;
-    s->bytes += (int64_t)(b->npairs * sizeof *s->member_roles);
-    for (size_t i = 0; i < b->npairs; i++) {
-        struct state_member *m = &s->members[b->pairs[i].member];
-        if (!m->nroles)
-            m->first_role = (uint32_t)i;
-        m->nroles++;
-        s->member_roles[i] = b->pairs[i].role;
+    shape_unref(b->shape);
+    pmap_cleanup(&b->members);
+    pmap_cleanup(&b->bots);
+    pmap_cleanup(&b->apps);
+}
+
+static struct state_shape *shape_new(void)
+{
+    struct state_shape *sh = calloc(1, sizeof *sh);
+    if (sh) {
+        atomic_init(&sh->refs, 1);
+        sh->bytes = sizeof *sh;
     }
-    s->nmember_roles = b->npairs;
+    return sh;
+}
+
+static int shape_finish(struct state_shape *sh)
+{
+    if (!sh->channel_ix.slots &&
+        state__index_build(&sh->channel_ix, sh->nchannels, channel_key, sh))
+        return -1;
+    if (state__index_build(&sh->role_ix, sh->nroles, role_key, sh))
+        return -1;
+    sh->bytes += (int64_t)((sh->channel_ix.mask + 1 + sh->role_ix.mask + 1) * sizeof(uint32_t));
     return 0;
 }
 
-struct state_server *state__server_load(struct store *db, const char *sid, int *found)
+/* Reads the shape of sid alone: *found as state__server_load. */
+static struct state_shape *shape_load(struct store *db, const char *sid, int *found)
+{
+    struct builder b;
+    builder_init(&b);
+    b.shape = shape_new();
+    *found = b.shape ? store_server_walk(db, sid, STORE_WALK_SHAPE, &VISITOR, &b) : STORE_ERR;
+    if (*found == 1 && shape_finish(b.shape))
+        *found = STORE_ERR;
+    struct state_shape *sh = *found == 1 ? b.shape : NULL;
+    if (sh)
+        b.shape = NULL;
+    builder_cleanup(&b);
+    return sh;
+}
+
+static struct state_server *server_new(const char *sid, struct state_shape *shape)
 {
     struct state_server *s = calloc(1, sizeof *s);
-    if (!s) {
-        *found = STORE_ERR;
+    if (!s || copy_id(s->id, sid)) {
+        free(s);
+        shape_unref(shape);
         return NULL;
     }
     atomic_init(&s->refs, 1);
     pthread_mutex_init(&s->lock, NULL);
-    s->bytes = sizeof *s;
-    struct builder b = {.s = s};
-    *found = copy_id(s->id, sid) ? 0 : store_server_walk(db, sid, &VISITOR, &b);
-    if (*found == 1 && (ensure_member_indexes(s) || group_member_roles(s, &b)))
+    s->shape = shape;
+    pmap_init(&s->members, member_id);
+    pmap_init(&s->usernames, member_name);
+    pmap_init(&s->bots, bot_user);
+    pmap_init(&s->apps, bot_app);
+    return s;
+}
+
+static void add_username(struct pmap_value *v, void *arg)
+{
+    struct state_server *s = arg;
+    if (pmap_put(&s->usernames, v))
+        s->bytes = -1; /* marks the failure */
+}
+
+struct state_server *state__server_load(struct store *db, const char *sid, int *found)
+{
+    struct builder b;
+    builder_init(&b);
+    b.shape = shape_new();
+    *found = b.shape ? store_server_walk(db, sid, STORE_WALK_ALL, &VISITOR, &b) : STORE_ERR;
+    if (*found == 1 && shape_finish(b.shape))
         *found = STORE_ERR;
-    free(b.pairs);
-    if (*found != 1) {
-        state_server_unref(s);
-        return NULL;
+    struct state_server *s = NULL;
+    if (*found == 1 && (s = server_new(sid, b.shape))) {
+        b.shape = NULL;
+        s->members = b.members;
+        s->bots = b.bots;
+        s->apps = b.apps;
+        builder_init(&b);
+        pmap_each(&s->members, add_username, s);
+        if (s->bytes < 0) {
+            state_server_unref(s);
+            s = NULL;
+        } else {
+            s->bytes = (int64_t)sizeof *s + s->shape->bytes + b.member_bytes +
+                       (int64_t)(s->bots.count * (sizeof(struct state_bot) + 2 * MAP_ENTRY));
+        }
     }
-    s->bytes += (int64_t)((s->channel_ix.mask + 1 + s->member_ix.mask + 1 + s->username_ix.mask +
-                           1 + s->role_ix.mask + 1) *
-                          sizeof(uint32_t));
+    if (*found == 1 && !s)
+        *found = STORE_ERR;
+    builder_cleanup(&b);
     return s;
 }
 
@@ -278,25 +356,17 @@ void state_server_unref(struct state_server *s)
 {
     if (!s || atomic_fetch_sub_explicit(&s->refs, 1, memory_order_acq_rel) != 1)
         return;
-    for (size_t i = 0; i < s->nroles; i++)
-        free(s->roles[i].name);
-    for (size_t i = 0; i < s->nmembers; i++)
-        free(s->members[i].username);
     if (s->audiences)
         for (size_t i = 0; i < audience_slots(s); i++)
-            idset_unref(s->audiences[i].bots);
+            idset_unref(s->audiences[i].set);
     free(s->audiences);
-    free(s->roles);
-    free(s->channels);
-    free(s->overwrites);
-    free(s->members);
-    free(s->member_roles);
-    free(s->bots);
-    state__index_cleanup(&s->role_ix);
-    state__index_cleanup(&s->channel_ix);
-    state__index_cleanup(&s->member_ix);
-    state__index_cleanup(&s->username_ix);
-    json_decref(s->automod_words);
+    state_server_unref(s->parent);
+    free(s->touched);
+    pmap_cleanup(&s->members);
+    pmap_cleanup(&s->usernames);
+    pmap_cleanup(&s->bots);
+    pmap_cleanup(&s->apps);
+    shape_unref(s->shape);
     pthread_mutex_destroy(&s->lock);
     free(s);
 }
@@ -305,34 +375,70 @@ void state_server_unref(struct state_server *s)
 
 int64_t state_server_channel(const struct state_server *s, const char *cid)
 {
-    return state__index_find(&s->channel_ix, cid, channel_key, s);
+    return state__index_find(&s->shape->channel_ix, cid, channel_key, s->shape);
 }
 
-int64_t state_server_member(const struct state_server *s, const char *uid)
+const struct state_member *state_server_member(const struct state_server *s, const char *uid)
 {
-    return state__index_find(&s->member_ix, uid, member_key, s);
+    return (const struct state_member *)pmap_get(&s->members, uid);
 }
 
-int64_t state_server_member_by_username(const struct state_server *s, const char *username)
+const struct state_member *state_server_member_by_username(const struct state_server *s,
+                                                           const char *username)
 {
-    return state__index_find(&s->username_ix, username, username_key, s);
+    return (const struct state_member *)pmap_get(&s->usernames, username);
+}
+
+size_t state_server_member_count(const struct state_server *s)
+{
+    return s->members.count;
+}
+
+static int by_index(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The member's roles that exist, as indexes into the shape's roles: highest first, at most
+ * ACCESS_MAX_ROLES, as SQL orders them. */
+static size_t member_roles(const struct state_shape *sh, const struct state_member *m,
+                           uint32_t out[ACCESS_MAX_ROLES])
+{
+    uint32_t found[ACCESS_MAX_ROLES];
+    size_t n = 0, more = 0;
+    uint32_t *all = m->nroles > ACCESS_MAX_ROLES ? malloc(m->nroles * sizeof *all) : found;
+    if (!all)
+        return 0;
+    for (size_t i = 0; i < m->nroles; i++) {
+        int64_t r = state__index_find(&sh->role_ix, m->role_ids[i], role_key, sh);
+        if (r >= 0)
+            all[more++] = (uint32_t)r;
+    }
+    if (more > 1)
+        qsort(all, more, sizeof *all, by_index);
+    n = more < ACCESS_MAX_ROLES ? more : ACCESS_MAX_ROLES;
+    memcpy(out, all, n * sizeof *out);
+    if (all != found)
+        free(all);
+    return n;
 }
 
 void state_server_access(const struct state_server *s, const char *uid, struct store_access *a)
 {
+    const struct state_shape *sh = s->shape;
     memset(a, 0, offsetof(struct store_access, role_ids));
     a->top_position = 0; /* after the role arrays, which are filled only up to nroles */
     a->server_found = 1;
-    memcpy(a->owner_id, s->owner_id, sizeof a->owner_id);
-    a->verification_level = s->verification_level;
-    a->requires_2fa = s->requires_2fa;
-    a->requires_rules = s->requires_rules;
-    a->everyone = s->everyone;
-    a->automod_on = s->automod_on;
-    int64_t i = state_server_member(s, uid);
-    if (i < 0)
+    memcpy(a->owner_id, sh->owner_id, sizeof a->owner_id);
+    a->verification_level = sh->verification_level;
+    a->requires_2fa = sh->requires_2fa;
+    a->requires_rules = sh->requires_rules;
+    a->everyone = sh->everyone;
+    a->automod_on = sh->automod_on;
+    const struct state_member *m = state_server_member(s, uid);
+    if (!m)
         return;
-    const struct state_member *m = &s->members[i];
     a->is_member = 1;
     a->mfa_enabled = m->mfa_enabled;
     a->is_bot = m->is_bot;
@@ -340,8 +446,10 @@ void state_server_access(const struct state_server *s, const char *uid, struct s
     a->joined_at = m->joined_at;
     a->timeout_until = m->timeout_until;
     a->rules_accepted_at = m->rules_accepted_at;
-    for (uint32_t r = 0; r < m->nroles && a->nroles < ACCESS_MAX_ROLES; r++) {
-        const struct state_role *role = &s->roles[s->member_roles[m->first_role + r]];
+    uint32_t roles[ACCESS_MAX_ROLES];
+    size_t n = member_roles(sh, m, roles);
+    for (size_t r = 0; r < n; r++) {
+        const struct state_role *role = &sh->roles[roles[r]];
         memcpy(a->role_ids[a->nroles], role->id, UUID_LEN + 1);
         a->role_perms[a->nroles++] = role->perms;
         if (role->position > a->top_position)
@@ -349,33 +457,35 @@ void state_server_access(const struct state_server *s, const char *uid, struct s
     }
 }
 
-uint64_t state_server_channel_perms(const struct state_server *s, size_t member, size_t channel,
-                                    int64_t now)
+uint64_t state_server_channel_perms(const struct state_server *s, const struct state_member *m,
+                                    size_t channel, int64_t now)
 {
-    const struct state_member *m = &s->members[member];
-    const struct state_channel *c = &s->channels[channel];
-    size_t nroles = m->nroles < ACCESS_MAX_ROLES ? m->nroles : ACCESS_MAX_ROLES;
+    const struct state_shape *sh = s->shape;
+    const struct state_channel *c = &sh->channels[channel];
+    uint32_t roles[ACCESS_MAX_ROLES];
+    size_t nroles = member_roles(sh, m, roles);
     const char *role_ids[ACCESS_MAX_ROLES];
     uint64_t role_perms[ACCESS_MAX_ROLES];
     for (size_t r = 0; r < nroles; r++) {
-        const struct state_role *role = &s->roles[s->member_roles[m->first_role + r]];
-        role_ids[r] = role->id;
-        role_perms[r] = role->perms;
+        role_ids[r] = sh->roles[roles[r]].id;
+        role_perms[r] = sh->roles[roles[r]].perms;
     }
     struct perm_overwrite ow[OVERWRITES_MAX];
     for (uint32_t i = 0; i < c->noverwrites; i++) {
-        const struct state_overwrite *o = &s->overwrites[c->first_overwrite + i];
+        const struct state_overwrite *o = &sh->overwrites[c->first_overwrite + i];
         ow[i] = (struct perm_overwrite){o->target_id, o->is_member, o->allow, o->deny};
     }
     struct perm_overwrites folded;
     rule_perm_overwrites_fold(ow, c->noverwrites, s->id, role_ids, nroles, m->user_id, &folded);
-    struct perm_member pm = {.is_owner = !strcmp(s->owner_id, m->user_id),
+    struct perm_member pm = {.is_owner = !strcmp(sh->owner_id, m->user_id),
                              .timed_out = m->timeout_until > now,
-                             .everyone = s->everyone,
+                             .everyone = sh->everyone,
                              .roles = role_perms,
                              .nroles = nroles};
     return rule_perm_channel(&pm, &folded);
 }
+
+/* ---- audiences ---- */
 
 static int intent_index(uint32_t intent)
 {
@@ -385,42 +495,74 @@ static int intent_index(uint32_t intent)
     return -1;
 }
 
-/* With people, also every person who may see the channel (people have no intents). */
+/* Whether member m belongs in the audience (people?, channel, intent): people who may see the
+ * channel when people are asked for, and bots installed, not suspended, with the intent, that
+ * may see it. A bot's timeout moves *valid_until (0 = none yet) to when it ends. */
+static int belongs(const struct state_server *s, const struct state_member *m, int people,
+                   int64_t channel, uint32_t intent, int64_t now, int64_t *valid_until)
+{
+    const struct state_bot *b = (const struct state_bot *)pmap_get(&s->bots, m->user_id);
+    if (!b && (m->is_bot || !people))
+        return 0;
+    if (b && (b->suspended || !(b->intents & intent)))
+        return 0;
+    if (channel < 0)
+        return 1;
+    if (b && m->timeout_until > now && (!*valid_until || m->timeout_until < *valid_until))
+        *valid_until = m->timeout_until;
+    return (state_server_channel_perms(s, m, (size_t)channel, now) & PERM_VER_CANAL) != 0;
+}
+
+struct compute {
+    const struct state_server *s;
+    int people;
+    int64_t channel, now, valid_until;
+    uint32_t intent;
+    struct pmap set;
+    int failed;
+};
+
+static void consider_member(struct pmap_value *v, void *arg)
+{
+    struct compute *c = arg;
+    const struct state_member *m = (const struct state_member *)v;
+    if (belongs(c->s, m, c->people, c->channel, c->intent, c->now, &c->valid_until) &&
+        pmap_put(&c->set, v))
+        c->failed = 1;
+}
+
+static void consider_bot(struct pmap_value *v, void *arg)
+{
+    struct compute *c = arg;
+    struct pmap_value *m = pmap_get(&c->s->members, ((struct state_bot *)v)->user_id);
+    if (m) /* installed but no longer a member: not a recipient */
+        consider_member(m, arg);
+}
+
 static struct idset *compute_audience(const struct state_server *s, int64_t channel,
                                       uint32_t intent, int people, int64_t now,
                                       int64_t *valid_until)
 {
-    struct idset *set = idset_new(people ? s->nmembers : s->nbots);
-    *valid_until = 0;
-    for (size_t i = 0; set && people && i < s->nmembers; i++) {
-        const struct state_member *m = &s->members[i];
-        if (m->bot >= 0 || m->is_bot)
-            continue;
-        if (channel < 0 ||
-            (state_server_channel_perms(s, i, (size_t)channel, now) & PERM_VER_CANAL))
-            idset_add(set, m->user_id);
+    struct compute c = {s, people, channel, now, 0, intent, {0}, 0};
+    pmap_init(&c.set, member_id);
+    pmap_each(people ? &s->members : &s->bots, people ? consider_member : consider_bot, &c);
+    *valid_until = c.valid_until;
+    if (c.failed) {
+        pmap_cleanup(&c.set);
+        return NULL;
     }
-    for (size_t i = 0; set && i < s->nbots; i++) {
-        const struct state_bot *b = &s->bots[i];
-        const struct state_member *m = &s->members[b->member];
-        if (b->suspended || !(b->intents & intent))
-            continue;
-        if (channel >= 0) {
-            if (m->timeout_until > now && (!*valid_until || m->timeout_until < *valid_until))
-                *valid_until = m->timeout_until;
-            if (!(state_server_channel_perms(s, b->member, (size_t)channel, now) & PERM_VER_CANAL))
-                continue;
-        }
-        idset_add(set, m->user_id);
-    }
-    return set;
+    return idset_of_pmap(&c.set);
 }
+
+static struct idset *derive(const struct state_server *s, const struct idset *from,
+                            int64_t *valid_until, const char (*touched)[UUID_LEN + 1],
+                            size_t ntouched, size_t slot, int64_t now);
 
 static struct idset *audience(struct state_server *s, int64_t channel, uint32_t intent, int people,
                               int64_t now)
 {
     int bit = intent ? intent_index(intent) : INTENT_COUNT; /* 0: people only */
-    if (bit < 0 || channel >= (int64_t)s->nchannels)
+    if (bit < 0 || channel >= (int64_t)s->shape->nchannels)
         return idset_new(0);
     size_t per = audience_slots(s) / 2;
     size_t slot = (size_t)people * per + (size_t)(channel + 1) * (INTENT_COUNT + 1) + (size_t)bit;
@@ -428,16 +570,25 @@ static struct idset *audience(struct state_server *s, int64_t channel, uint32_t 
     if (!s->audiences)
         s->audiences = calloc(audience_slots(s), sizeof *s->audiences);
     struct state_audience *a = s->audiences ? &s->audiences[slot] : NULL;
-    if (a && a->bots && (!a->valid_until || now < a->valid_until)) {
-        struct idset *set = idset_ref(a->bots);
+    if (a && a->set && (!a->valid_until || now < a->valid_until)) {
+        struct idset *set = idset_ref(a->set);
         pthread_mutex_unlock(&s->lock);
         return set;
     }
-    int64_t valid_until;
-    struct idset *set = compute_audience(s, channel, intent, people, now, &valid_until);
+    int64_t valid_until = 0;
+    struct idset *set = NULL;
+    if (s->parent) { /* asked of the shared version, which keeps it for the next change */
+        struct idset *was = audience(s->parent, channel, intent, people, now);
+        set = was ? derive(s, was, &valid_until, (const char(*)[UUID_LEN + 1]) s->touched,
+                           s->ntouched, slot, now)
+                  : NULL;
+        idset_unref(was);
+    } else {
+        set = compute_audience(s, channel, intent, people, now, &valid_until);
+    }
     if (a && set) {
-        idset_unref(a->bots);
-        a->bots = idset_ref(set);
+        idset_unref(a->set);
+        a->set = idset_ref(set);
         a->valid_until = valid_until;
     }
     pthread_mutex_unlock(&s->lock);
@@ -459,4 +610,196 @@ struct idset *state_server_audience_with_people(struct state_server *s, int64_t 
 struct idset *state_server_people(struct state_server *s, int64_t channel, int64_t now)
 {
     return audience(s, channel, 0, 1, now);
+}
+
+/* ---- a new version from changes ---- */
+
+/* The users whose place in an audience may have moved. */
+struct touched {
+    char (*ids)[UUID_LEN + 1];
+    size_t n, cap;
+};
+
+static int touch(struct touched *t, const char *uid)
+{
+    if (VEC_RESERVE(t->ids, t->n, t->cap, 8))
+        return -1;
+    memcpy(t->ids[t->n++], uid, UUID_LEN + 1);
+    return 0;
+}
+
+/* Member uid as the database has it now, in place of the old one. */
+static int apply_member(struct state_server *s, struct store *db, const char *uid)
+{
+    struct builder b;
+    builder_init(&b);
+    int rc = store_server_member_walk(db, s->id, uid, &VISITOR, &b);
+    struct state_member *now = rc == 1 ? (struct state_member *)pmap_get(&b.members, uid) : NULL;
+    const struct state_member *old = state_server_member(s, uid);
+    if (rc >= 0 && old) {
+        s->bytes -= old->bytes;
+        if (pmap_del(&s->usernames, old->username) < 0 || pmap_del(&s->members, uid) < 0)
+            rc = STORE_ERR;
+    }
+    if (rc >= 0 && now) {
+        s->bytes += now->bytes;
+        if (pmap_put(&s->members, &now->v) || pmap_put(&s->usernames, &now->v))
+            rc = STORE_ERR;
+    }
+    builder_cleanup(&b);
+    return rc < 0 ? rc : 0;
+}
+
+/* Application app_id's install as the database has it now; *old_user and *new_user get its bot
+ * user before and after ("" for none). */
+static int apply_install(struct state_server *s, struct store *db, const char *app_id,
+                         struct touched *t)
+{
+    struct builder b;
+    builder_init(&b);
+    int rc = store_server_install_walk(db, s->id, app_id, &VISITOR, &b);
+
+    struct pmap_value *now = rc == 1 ? pmap_get(&b.apps, app_id) : NULL;
+    const struct state_bot *old = (const struct state_bot *)pmap_get(&s->apps, app_id);
+    if (rc >= 0 && old) {
+        if (touch(t, old->user_id) || pmap_del(&s->bots, old->user_id) < 0 ||
+            pmap_del(&s->apps, app_id) < 0)
+            rc = STORE_ERR;
+    }
+    if (rc >= 0 && now) {
+        if (touch(t, ((struct state_bot *)now)->user_id) || pmap_put(&s->bots, now) ||
+            pmap_put(&s->apps, now))
+            rc = STORE_ERR;
+    }
+    builder_cleanup(&b);
+    return rc < 0 ? rc : 0;
+}
+
+/* An audience of base's carried over to s: the touched users' places worked out again, each
+ * O(log n). NULL when out of memory. */
+static struct idset *derive(const struct state_server *s, const struct idset *from,
+                            int64_t *valid_until, const char (*touched)[UUID_LEN + 1],
+                            size_t ntouched, size_t slot, int64_t now)
+{
+    size_t per = audience_slots(s) / 2;
+    int people = slot >= per;
+    int64_t channel = (int64_t)((slot % per) / (INTENT_COUNT + 1)) - 1;
+    size_t bit = slot % (INTENT_COUNT + 1);
+    uint32_t intent = bit < INTENT_COUNT ? 1u << bit : 0;
+    struct pmap set = pmap_copy(idset_pmap(from));
+    int rc = 0;
+    for (size_t k = 0; k < ntouched && !rc; k++) {
+        const struct state_member *m = state_server_member(s, touched[k]);
+        int want = m && belongs(s, m, people, channel, intent, now, valid_until);
+        int have = pmap_get(&set, touched[k]) != NULL;
+        if (want && !have)
+            rc = pmap_put(&set, (struct pmap_value *)&m->v);
+        else if (!want && have)
+            rc = pmap_del(&set, touched[k]) < 0;
+    }
+    struct idset *out = rc ? NULL : idset_of_pmap(&set);
+    pmap_cleanup(&set);
+    return out;
+}
+
+/* Each audience base had computed, carried over to s. */
+static int carry_audiences(struct state_server *s, struct state_server *base,
+                           const struct touched *t, int64_t now)
+{
+    size_t n = audience_slots(base);
+    pthread_mutex_lock(&base->lock);
+    struct state_audience *from = base->audiences ? calloc(n, sizeof *from) : NULL;
+    for (size_t i = 0; from && i < n; i++)
+        if ((from[i] = base->audiences[i]).set)
+            idset_ref(from[i].set);
+    pthread_mutex_unlock(&base->lock);
+    if (!from)
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        struct state_audience *a = &from[i];
+        struct idset *was = a->set;
+        a->set = was && idset_pmap(was) && (!a->valid_until || now < a->valid_until)
+                     ? derive(s, was, &a->valid_until, (const char(*)[UUID_LEN + 1]) t->ids, t->n,
+                              i, now)
+                     : NULL;
+        idset_unref(was);
+    }
+    s->audiences = from;
+    return 0;
+}
+
+/* Whether everyone's permissions read the same under both shapes, but for members who hold a
+ * role added or removed (their own marks name them): the same owner, @everyone, channels and
+ * overwrites, and every role both have with the same bits. A role added, or roles moved, do
+ * not change anyone else's audiences, so those carry over. */
+static int same_rights(const struct state_shape *a, const struct state_shape *b)
+{
+    if (strcmp(a->owner_id, b->owner_id) || a->everyone != b->everyone ||
+        a->nchannels != b->nchannels || a->noverwrites != b->noverwrites)
+        return 0;
+    for (size_t i = 0; i < a->nchannels; i++) {
+        const struct state_channel *x = &a->channels[i], *y = &b->channels[i];
+        if (strcmp(x->id, y->id) || strcmp(x->parent_id, y->parent_id) ||
+            x->noverwrites != y->noverwrites)
+            return 0;
+        for (uint32_t k = 0; k < x->noverwrites; k++) {
+            const struct state_overwrite *o = &a->overwrites[x->first_overwrite + k];
+            const struct state_overwrite *p = &b->overwrites[y->first_overwrite + k];
+            if (strcmp(o->target_id, p->target_id) || o->is_member != p->is_member ||
+                o->allow != p->allow || o->deny != p->deny)
+                return 0;
+        }
+    }
+    for (size_t i = 0; i < a->nroles; i++) {
+        int64_t r = state__index_find(&b->role_ix, a->roles[i].id, role_key, b);
+        if (r >= 0 && b->roles[r].perms != a->roles[i].perms)
+            return 0;
+    }
+    return 1;
+}
+
+struct state_server *state__server_apply(struct state_server *base, struct store *db,
+                                         const struct state_delta *d, int private, int *found)
+{
+    struct state_shape *shape = NULL;
+    if (d->shape) {
+        if (!(shape = shape_load(db, base->id, found)))
+            return NULL;
+    } else {
+        shape = base->shape;
+        atomic_fetch_add_explicit(&shape->refs, 1, memory_order_relaxed);
+    }
+    struct state_server *s = server_new(base->id, shape);
+    if (!s) {
+        *found = STORE_ERR;
+        return NULL;
+    }
+    s->members = pmap_copy(&base->members);
+    s->usernames = pmap_copy(&base->usernames);
+    s->bots = pmap_copy(&base->bots);
+    s->apps = pmap_copy(&base->apps);
+    s->bytes = base->bytes - base->shape->bytes + shape->bytes;
+    struct touched t = {0};
+    int rc = 0;
+    for (size_t i = 0; i < d->nmembers && !rc; i++)
+        rc = apply_member(s, db, d->members[i]) || touch(&t, d->members[i]);
+    for (size_t i = 0; i < d->napps && !rc; i++)
+        rc = apply_install(s, db, d->apps[i], &t);
+    int carried = !d->shape || same_rights(base->shape, shape);
+    if (!rc && carried)
+        rc = carry_audiences(s, base, &t, clock_now_ms());
+    if (!rc && carried && private) {
+        s->parent = state__server_ref(base);
+        s->touched = t.ids;
+        s->ntouched = t.n;
+        t.ids = NULL;
+    }
+    free(t.ids);
+    if (rc) {
+        state_server_unref(s);
+        *found = STORE_ERR;
+        return NULL;
+    }
+    *found = 1;
+    return s;
 }

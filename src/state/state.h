@@ -1,14 +1,16 @@
 /*
  * The in-memory state the hot paths read instead of SQL: identities by token hash, and each
- * server as one immutable snapshot (server.h). It follows the database and never leads it:
- *   - a miss loads from the caller's own connection and keeps the result, unless the server
- *     changed while it was being read (then the reader uses its copy once and keeps nothing);
- *   - the writer, after each commit and before it wakes anyone, names the servers the batch
- *     changed (store/snapshot.h marks them), and their snapshots are dropped, so the next read
- *     loads them again and a handler reads its own writes;
+ * server as its newest immutable version (server.h). It follows the database and never leads it:
+ *   - a miss loads the whole server from the caller's own connection and keeps the result,
+ *     unless the server changed while it was being read (then the reader uses its copy once and
+ *     keeps nothing);
+ *   - the writer, after each commit and before it wakes anyone, names what the batch changed
+ *     (store/snapshot.h: a server's shape, a member, an install, a token); the state notes it
+ *     against the server, and the next reader reads just those rows and files a new version
+ *     made from the old one, so a handler reads its own writes and a change costs O(log n);
  *   - changes made by another process (praca admin) are seen by the writer's data_version
  *     check, at most a second later, and drop everything.
- * Thread-safe: one mutex guards the tables; snapshots are shared by reference.
+ * Thread-safe: one mutex guards the tables; versions are shared by reference.
  */
 #ifndef PRACA_STATE_STATE_H
 #define PRACA_STATE_STATE_H
@@ -38,12 +40,14 @@ void state_identity_used(struct state *s, const char *token_hash, int64_t now);
  * Returns how many, or < 0. */
 long state_identities_preload(struct state *s, struct store *db);
 /* Server sid: a reference (release with state_server_unref), or NULL with *found 0 (no such
- * server) or < 0 (storage error). May end db's read transaction to load a fresh copy. */
+ * server) or < 0 (storage error). May end db's read transaction to read what changed. */
 struct state_server *state_server(struct state *s, struct store *db, const char *sid, int *found);
 
-/* The writer's side: server sid changed ("" = identities may have); everything changed. */
-void state__changed(struct state *s, const char *sid);
+/* The writer's side: what a commit changed (a mark, store/snapshot.h); everything changed. */
+void state__changed(struct state *s, const char *mark);
 void state__changed_all(struct state *s);
+/* Forgets server sid, so its next reader reads it whole. */
+void state__forget(struct state *s, const char *sid);
 /* Forgets the servers not asked for since idle_ms before now (they load again on use): a node
  * holds the servers it serves, not every server it ever served. Returns how many. */
 size_t state_forget_idle(struct state *s, int64_t now, int64_t idle_ms);

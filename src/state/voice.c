@@ -1,6 +1,7 @@
 /* Voice sessions: see voice.h. */
 #include "core/buf.h"
 #include "core/jsonout.h"
+#include "core/vec.h"
 #include "state/voice.h"
 
 #include <pthread.h>
@@ -92,14 +93,8 @@ static int put_locked(struct state_voice *v, const struct voice_session *s,
         }
         take_out(v, (size_t)i);
     }
-    if (v->n == v->cap) {
-        size_t cap = v->cap ? v->cap * 2 : 16;
-        struct voice_session *grown = realloc(v->list, cap * sizeof *grown);
-        if (!grown)
-            return -1;
-        v->list = grown;
-        v->cap = cap;
-    }
+    if (VEC_RESERVE(v->list, v->n, v->cap, 16))
+        return -1;
     v->list[v->n++] = *s;
     return i >= 0;
 }

@@ -18,15 +18,25 @@ static const char *SQL_OVERWRITES =
     "SELECT o.channel_id, o.target_id, o.type = 'member', o.allow, o.deny FROM overwrites o"
     " JOIN channels c ON c.id = o.channel_id WHERE c.server_id = $1"
     " ORDER BY o.channel_id, o.target_id";
-static const char *SQL_MEMBERS =
-    "SELECT m.user_id, u.username, u.is_bot, u.mfa_enabled, u.created_at, m.joined_at,"
-    " COALESCE(m.timeout_until, 0), COALESCE(m.rules_accepted_at, 0)"
-    " FROM members m JOIN users u ON u.id = m.user_id WHERE m.server_id = $1";
-static const char *SQL_MEMBER_ROLES = "SELECT mr.user_id, mr.role_id FROM member_roles mr"
-                                      " JOIN roles r ON r.id = mr.role_id WHERE mr.server_id = $1";
-static const char *SQL_BOTS = "SELECT a.bot_user_id, a.id, a.intents, a.suspended FROM installs i"
-                              " JOIN applications a ON a.id = i.application_id"
-                              " WHERE i.server_id = $1 AND a.bot_user_id IS NOT NULL";
+#define MEMBERS                                                                                    \
+    "SELECT m.user_id, u.username, u.is_bot, u.mfa_enabled, u.created_at, m.joined_at,"            \
+    " COALESCE(m.timeout_until, 0), COALESCE(m.rules_accepted_at, 0)"                              \
+    " FROM members m JOIN users u ON u.id = m.user_id WHERE m.server_id = $1"
+#define MEMBER_ROLES                                                                               \
+    "SELECT mr.user_id, mr.role_id FROM member_roles mr"                                           \
+    " JOIN roles r ON r.id = mr.role_id WHERE mr.server_id = $1"
+#define BOTS                                                                                       \
+    "SELECT a.bot_user_id, a.id, a.intents, a.suspended FROM installs i"                           \
+    " JOIN applications a ON a.id = i.application_id"                                              \
+    " WHERE i.server_id = $1 AND a.bot_user_id IS NOT NULL"
+static const char *SQL_MEMBERS = MEMBERS;
+static const char *SQL_MEMBER_ROLES = MEMBER_ROLES;
+static const char *SQL_BOTS = BOTS;
+/* The same for one member or one application (statements are cached by their text's address,
+ * so each is a string of its own). */
+static const char *SQL_MEMBER = MEMBERS " AND m.user_id = $2";
+static const char *SQL_MEMBER_ROLES_OF = MEMBER_ROLES " AND mr.user_id = $2";
+static const char *SQL_BOT = BOTS " AND i.application_id = $2";
 
 typedef int (*row_fn)(struct store_stmt *st, const struct store_server_visitor *v, void *arg);
 
@@ -100,47 +110,68 @@ static int on_bot(struct store_stmt *st, const struct store_server_visitor *v, v
 }
 
 /* Runs one query and hands each row on: the number of rows, or < 0. */
-static int walk(struct store *db, const char *sql, const char *sid, row_fn fn,
-                const struct store_server_visitor *v, void *arg)
+static int walk(struct store *db, const char *sql, const struct store_val *args, size_t nargs,
+                row_fn fn, const struct store_server_visitor *v, void *arg)
 {
-    struct store_stmt *st = store__query(db, sql, SV_ARGS(SV_STR(sid)));
+    struct store_stmt *st = store__query(db, sql, args, nargs);
     if (!st)
         return STORE_ERR;
     int rc, rows = 0;
     while ((rc = store__step(st)) == STORE_ROW) {
         rows++;
-        if ((rc = fn(st, v, arg)) < 0)
+        if (fn && (rc = fn(st, v, arg)) < 0)
             break;
     }
     store__finish(st);
     return rc < 0 ? rc : rows;
 }
 
-int store_server_walk(struct store *db, const char *sid, const struct store_server_visitor *v,
-                      void *arg)
+int store_server_walk(struct store *db, const char *sid, int parts,
+                      const struct store_server_visitor *v, void *arg)
 {
     static const struct {
         const char **sql;
         row_fn fn;
-    } steps[] = {{&SQL_ROLES, on_role},
-                 {&SQL_CHANNELS, on_channel},
-                 {&SQL_OVERWRITES, on_overwrite},
-                 {&SQL_MEMBERS, on_member},
-                 {&SQL_MEMBER_ROLES, on_member_role},
-                 {&SQL_BOTS, on_bot}};
-    int rc = walk(db, SQL_SERVER, sid, on_server, v, arg);
+        int part;
+    } steps[] = {{&SQL_ROLES, on_role, STORE_WALK_SHAPE},
+                 {&SQL_CHANNELS, on_channel, STORE_WALK_SHAPE},
+                 {&SQL_OVERWRITES, on_overwrite, STORE_WALK_SHAPE},
+                 {&SQL_MEMBERS, on_member, STORE_WALK_MEMBERS},
+                 {&SQL_MEMBER_ROLES, on_member_role, STORE_WALK_MEMBERS},
+                 {&SQL_BOTS, on_bot, STORE_WALK_MEMBERS}};
+    int rc = walk(db, SQL_SERVER, SV_ARGS(SV_STR(sid)), v->server ? on_server : NULL, v, arg);
     if (rc <= 0)
         return rc;
     for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++)
-        if ((rc = walk(db, *steps[i].sql, sid, steps[i].fn, v, arg)) < 0)
+        if ((parts & steps[i].part) &&
+            (rc = walk(db, *steps[i].sql, SV_ARGS(SV_STR(sid)), steps[i].fn, v, arg)) < 0)
             return rc;
     return 1;
+}
+
+int store_server_member_walk(struct store *db, const char *sid, const char *uid,
+                             const struct store_server_visitor *v, void *arg)
+{
+    int rc = walk(db, SQL_MEMBER, SV_ARGS(SV_STR(sid), SV_STR(uid)), on_member, v, arg);
+    if (rc <= 0)
+        return rc;
+    rc = walk(db, SQL_MEMBER_ROLES_OF, SV_ARGS(SV_STR(sid), SV_STR(uid)), on_member_role, v, arg);
+    return rc < 0 ? rc : 1;
+}
+
+int store_server_install_walk(struct store *db, const char *sid, const char *app_id,
+                              const struct store_server_visitor *v, void *arg)
+{
+    int rc = walk(db, SQL_BOT, SV_ARGS(SV_STR(sid), SV_STR(app_id)), on_bot, v, arg);
+    return rc < 0 ? rc : rc > 0;
 }
 
 /* ---- change marks ---- */
 
 /* After each change to a table the state reads, the servers it touches (and '' when identities
  * may have changed); recorded on the writer's connection only. */
+#define MEMBER(row)  "VALUES ('m:' || " row ".server_id || ':' || " row ".user_id)"
+#define INSTALL(row) "VALUES ('a:' || " row ".server_id || ':' || " row ".application_id)"
 static const struct store_change_mark MARKS[] = {
     {"servers_u", "UPDATE ON main.servers", "VALUES (NEW.id)"},
     {"servers_d", "DELETE ON main.servers", "VALUES (OLD.id)"},
@@ -150,14 +181,14 @@ static const struct store_change_mark MARKS[] = {
     {"roles_i", "INSERT ON main.roles", "VALUES (NEW.server_id)"},
     {"roles_u", "UPDATE ON main.roles", "VALUES (NEW.server_id)"},
     {"roles_d", "DELETE ON main.roles", "VALUES (OLD.server_id)"},
-    {"members_i", "INSERT ON main.members", "VALUES (NEW.server_id)"},
-    {"members_u", "UPDATE ON main.members", "VALUES (NEW.server_id)"},
-    {"members_d", "DELETE ON main.members", "VALUES (OLD.server_id)"},
-    {"mroles_i", "INSERT ON main.member_roles", "VALUES (NEW.server_id)"},
-    {"mroles_d", "DELETE ON main.member_roles", "VALUES (OLD.server_id)"},
-    {"installs_i", "INSERT ON main.installs", "VALUES (NEW.server_id)"},
-    {"installs_u", "UPDATE ON main.installs", "VALUES (NEW.server_id)"},
-    {"installs_d", "DELETE ON main.installs", "VALUES (OLD.server_id)"},
+    {"members_i", "INSERT ON main.members", MEMBER("NEW")},
+    {"members_u", "UPDATE ON main.members", MEMBER("NEW")},
+    {"members_d", "DELETE ON main.members", MEMBER("OLD")},
+    {"mroles_i", "INSERT ON main.member_roles", MEMBER("NEW")},
+    {"mroles_d", "DELETE ON main.member_roles", MEMBER("OLD")},
+    {"installs_i", "INSERT ON main.installs", INSTALL("NEW")},
+    {"installs_u", "UPDATE ON main.installs", INSTALL("NEW")},
+    {"installs_d", "DELETE ON main.installs", INSTALL("OLD")},
     {"ow_i", "INSERT ON main.overwrites",
      "SELECT server_id FROM main.channels WHERE id = NEW.channel_id"},
     {"ow_u", "UPDATE ON main.overwrites",
@@ -165,14 +196,32 @@ static const struct store_change_mark MARKS[] = {
     {"ow_d", "DELETE ON main.overwrites",
      "SELECT server_id FROM main.channels WHERE id = OLD.channel_id"},
     {"apps_u", "UPDATE OF intents, suspended, bot_user_id ON main.applications",
-     "SELECT server_id FROM main.installs WHERE application_id = NEW.id UNION SELECT ''"},
-    {"apps_d", "DELETE ON main.applications",
-     "SELECT server_id FROM main.installs WHERE application_id = OLD.id UNION SELECT ''"},
+     "SELECT 'a:' || server_id || ':' || NEW.id FROM main.installs WHERE application_id = NEW.id"
+     " UNION SELECT ''"},
+    {"apps_d", "DELETE ON main.applications", "VALUES ('')"},
     {"users_u", "UPDATE OF username, mfa_enabled, created_at, is_bot ON main.users",
-     "SELECT server_id FROM main.members WHERE user_id = NEW.id"},
+     "SELECT 'm:' || server_id || ':' || NEW.id FROM main.members WHERE user_id = NEW.id"},
     {"tokens_u", "UPDATE OF hash, user_id, kind ON main.tokens", "VALUES ('t:' || OLD.hash)"},
     {"tokens_d", "DELETE ON main.tokens", "VALUES ('t:' || OLD.hash)"},
 };
+
+int store_change_parse(const char *mark, char sid[UUID_LEN + 1], char who[UUID_LEN + 1])
+{
+    size_t len = strlen(mark);
+    who[0] = '\0';
+    if (len == UUID_LEN && mark[1] != ':') {
+        memcpy(sid, mark, UUID_LEN + 1);
+        return 0;
+    }
+    if (len != 2 * UUID_LEN + 3 ||
+        (strncmp(mark, STORE_CHANGE_MEMBER, 2) && strncmp(mark, STORE_CHANGE_INSTALL, 2)) ||
+        mark[2 + UUID_LEN] != ':')
+        return -1;
+    memcpy(sid, mark + 2, UUID_LEN);
+    sid[UUID_LEN] = '\0';
+    memcpy(who, mark + 3 + UUID_LEN, UUID_LEN + 1);
+    return 0;
+}
 
 int store__changes_begin(struct store *db)
 {
@@ -191,6 +240,21 @@ int store_changes_pending(struct store *db)
     int any = store__step(st) != STORE_ROW || store__int(st, 0) != 0;
     store__finish(st);
     return any;
+}
+
+int store_changes_peek(struct store *db, void (*fn)(void *arg, const char *mark), void *arg)
+{
+    static const char *SQL = "SELECT DISTINCT sid FROM praca_changed WHERE sid IS NOT NULL";
+    if (store__changes_seen(db) == 0)
+        return STORE_DONE;
+    struct store_stmt *st = store__query(db, SQL, NULL, 0);
+    if (!st)
+        return STORE_ERR;
+    int rc;
+    while ((rc = store__step(st)) == STORE_ROW)
+        fn(arg, text_or_empty(st, 0));
+    store__finish(st);
+    return rc < 0 ? rc : STORE_DONE;
 }
 
 int store__changes_take(struct store *db, void (*fn)(void *arg, const char *server_id), void *arg)

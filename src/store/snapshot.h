@@ -8,6 +8,7 @@
 #define PRACA_STORE_SNAPSHOT_H
 #include <stdint.h>
 
+#include "core/uuid.h"
 #include "store/db.h"
 
 struct store_server_row {
@@ -59,9 +60,19 @@ struct store_server_visitor {
     int (*bot)(void *arg, const struct store_bot_row *r);
 };
 
-/* 1 the server was walked, 0 no such server, < 0 a storage error or a visitor's error. */
-int store_server_walk(struct store *db, const char *sid, const struct store_server_visitor *v,
-                      void *arg);
+/* What a walk reads: the shape (server, roles, channels, overwrites), the members (members,
+ * member roles, bots), or both. */
+enum { STORE_WALK_SHAPE = 1, STORE_WALK_MEMBERS = 2, STORE_WALK_ALL = 3 };
+/* 1 the server was walked, 0 no such server, < 0 a storage error or a visitor's error. The
+ * server row is always read first (v->server may be NULL when only its existence matters). */
+int store_server_walk(struct store *db, const char *sid, int parts,
+                      const struct store_server_visitor *v, void *arg);
+/* One member of server sid, then that member's roles: 1 a member, 0 not one, < 0 an error. */
+int store_server_member_walk(struct store *db, const char *sid, const char *uid,
+                             const struct store_server_visitor *v, void *arg);
+/* Application app_id's bot in server sid: 1 installed (v->bot called), 0 not, < 0 an error. */
+int store_server_install_walk(struct store *db, const char *sid, const char *app_id,
+                              const struct store_server_visitor *v, void *arg);
 
 /* Tracks on the writer's connection which servers a transaction changes: store__changes_begin
  * once after opening it, store__changes_take before each COMMIT. Rolled-back savepoints take
@@ -69,12 +80,24 @@ int store_server_walk(struct store *db, const char *sid, const struct store_serv
 int store__changes_begin(struct store *db);
 /* 1 when the open transaction has changed a server (or identities) so far, else 0. */
 int store_changes_pending(struct store *db);
-/* What a change names: a server ID, "t:" and a token's hash (that token changed or went), or ""
- * (every identity may have changed: suspensions). At most STORE_CHANGE_MAX bytes with the NUL. */
-#define STORE_CHANGE_MAX   72
-#define STORE_CHANGE_TOKEN "t:"
+/* What a change names:
+ *   - a server ID: its shape (settings, roles, channels, overwrites) or its existence;
+ *   - "m:<server>:<user>": that member (joined, left, roles, timeout, its user's fields);
+ *   - "a:<server>:<application>": that application's install there (intents, suspension);
+ *   - "t:" and a token's hash: that token changed or went;
+ *   - "": every identity may have changed (suspensions).
+ * At most STORE_CHANGE_MAX bytes with the NUL. */
+#define STORE_CHANGE_MAX     80
+#define STORE_CHANGE_TOKEN   "t:"
+#define STORE_CHANGE_MEMBER  "m:"
+#define STORE_CHANGE_INSTALL "a:"
+/* The server a change names (into sid) and, for a member or install, whose (into who, else "").
+ * Returns 0, or -1 for a token or identities mark or one that does not parse. */
+int store_change_parse(const char *mark, char sid[UUID_LEN + 1], char who[UUID_LEN + 1]);
 /* Calls fn for each change since the last take, then forgets them. Returns STORE_DONE or an
  * error. */
 int store__changes_take(struct store *db, void (*fn)(void *arg, const char *server_id), void *arg);
+/* The same without forgetting them: what the open transaction has changed so far. */
+int store_changes_peek(struct store *db, void (*fn)(void *arg, const char *mark), void *arg);
 
 #endif

@@ -319,14 +319,37 @@ static struct idset *sql_audience(const char *sid, const char *cid, uint32_t int
     return set;
 }
 
+/* The people (not bots) who are members and may see cid (NULL: every person in the server). */
+static struct idset *sql_people(const char *sid, int s, const char *cid)
+{
+    struct idset *set = idset_new(PEOPLE);
+    for (int u = 0; u < PEOPLE; u++) {
+        int member;
+        uint64_t bits = sql_perms(sid, w.people[u], cid ? cid : w.channels[s][0], &member);
+        if (member && (!cid || (bits & PERM_VER_CANAL)))
+            idset_add(set, w.people[u]);
+    }
+    return set;
+}
+
+struct has_arg {
+    const struct idset *in;
+    const char *what;
+};
+
+static void must_have(const char *id, void *arg)
+{
+    struct has_arg *h = arg;
+    cr_assert(idset_has(h->in, id), "seed %u step %d: %s: %s missing", w.seed, w.step, h->what, id);
+}
+
 static void same_sets(struct idset *mem, struct idset *sql, const char *what)
 {
     cr_assert_eq(idset_count(mem), idset_count(sql),
                  "seed %u step %d: %s: %zu in memory, %zu in SQL", w.seed, w.step, what,
                  idset_count(mem), idset_count(sql));
-    for (size_t i = 0; i < idset_count(sql); i++)
-        cr_assert(idset_has(mem, idset_at(sql, i)), "seed %u step %d: %s: %s missing", w.seed,
-                  w.step, what, idset_at(sql, i));
+    struct has_arg h = {mem, what};
+    idset_each(sql, must_have, &h);
 }
 
 static void compare(void)
@@ -338,32 +361,50 @@ static void compare(void)
         store_read_release(w.db);
         struct state_server *srv = state_server(w.state, w.db, sid, &found);
         cr_assert_not_null(srv);
+        size_t members = 0;
         for (int u = 0; u < PEOPLE + BOTS; u++) {
             const char *uid = u < PEOPLE ? w.people[u] : w.bots[u - PEOPLE];
-            int64_t m = state_server_member(srv, uid);
+            const struct state_member *m = state_server_member(srv, uid);
+            char name[16];
+            snprintf(name, sizeof name, u < PEOPLE ? "p%d" : "b%d", u < PEOPLE ? u : u - PEOPLE);
+            cr_assert_eq(state_server_member_by_username(srv, name), m,
+                         "seed %u step %d: %s by username", w.seed, w.step, name);
+            members += m != NULL;
             for (int c = 0; c < CHANNELS; c++) {
                 int member;
                 uint64_t want = sql_perms(sid, uid, w.channels[s][c], &member);
-                cr_assert_eq(m >= 0, member, "seed %u step %d: membership of %s", w.seed, w.step,
+                cr_assert_eq(m != NULL, member, "seed %u step %d: membership of %s", w.seed, w.step,
                              uid);
-                if (m < 0)
+                if (!m)
                     continue;
                 int64_t ch = state_server_channel(srv, w.channels[s][c]);
-                uint64_t got = state_server_channel_perms(srv, (size_t)m, (size_t)ch, now);
+                uint64_t got = state_server_channel_perms(srv, m, (size_t)ch, now);
                 cr_assert_eq(got, want, "seed %u step %d: perms of %s in channel %d: %llx != %llx",
                              w.seed, w.step, uid, c, (unsigned long long)got,
                              (unsigned long long)want);
             }
         }
+        cr_assert_eq(state_server_member_count(srv), members);
         for (int c = -1; c < CHANNELS; c++) {
             const char *cid = c < 0 ? NULL : w.channels[s][c];
+            int64_t ch = cid ? state_server_channel(srv, cid) : -1;
             uint32_t intent = c < 0 ? INTENT_MEMBERS_READ : INTENT_MESSAGES_READ;
-            struct idset *mem =
-                state_server_audience(srv, cid ? state_server_channel(srv, cid) : -1, intent, now);
+            struct idset *mem = state_server_audience(srv, ch, intent, now);
             struct idset *sql = sql_audience(sid, cid, intent);
             same_sets(mem, sql, cid ? "message audience" : "member audience");
+            struct idset *people = sql_people(sid, s, cid);
+            struct idset *mem_people = state_server_people(srv, ch, now);
+            same_sets(mem_people, people, "people");
+            struct idset *both[] = {sql, people};
+            struct idset *all = idset_union(both, 2, 0, NULL);
+            struct idset *mem_all = state_server_audience_with_people(srv, ch, intent, now);
+            same_sets(mem_all, all, "audience with people");
             idset_unref(mem);
             idset_unref(sql);
+            idset_unref(people);
+            idset_unref(mem_people);
+            idset_unref(all);
+            idset_unref(mem_all);
         }
         state_server_unref(srv);
     }

@@ -1,0 +1,218 @@
+// A large server against a small one in the same run: what a membership change costs at
+// MEMBERS members (default 100,000) and at SMALL (default 100).
+//
+// Seeding: the owner, both servers, a role in each and ROUNDS people who will join are made
+// through the API; then, with the server stopped, MEMBERS - 1 and SMALL - 1 members (every tenth
+// holding the role) and MESSAGES messages (default 1,000,000) in the large server's channel are
+// written straight into the SQLite file with Python's sqlite3 (not through the API: 100,000
+// sign-ups would take hours of password hashing). Then the server starts again and:
+//   - startup: from spawn to listening, and to the first answer that needs the large server in
+//     memory; the process's resident memory before and after it, per member;
+//   - ROUNDS rounds (default 40), each on the large server then the small one: a person joins by
+//     invite, the owner grants them the role, times them out for a minute, they leave, and the
+//     owner sends a message in between (the send reads the audiences the changes carried over).
+//     Each call's latency through the API (p50, p99) and the server's CPU per call (all its
+//     threads' run time from /proc/PID/task/*/schedstat, read before and after each call).
+//
+//   PRACA_BIN=build/praca node bench/large_server.js
+//   MEMBERS=10000 MESSAGES=0 ROUNDS=20 PRACA_BIN=build/praca node bench/large_server.js
+//   PERF=/tmp/large.data …                 (the rounds under perf record -g)
+'use strict';
+const fs = require('node:fs');
+const { spawnSync } = require('node:child_process');
+const { startServer, api, register } = require('../tests/e2e/helpers');
+
+const MEMBERS = Number(process.env.MEMBERS || 100000);
+const SMALL = Number(process.env.SMALL || 100);
+const MESSAGES = Number(process.env.MESSAGES ?? 1000000);
+const ROUNDS = Number(process.env.ROUNDS || 40);
+const BOTS = Number(process.env.BOTS ?? 5000); // connected for the fan-out: installed bots among the members
+const FAN_MESSAGES = Number(process.env.FAN_MESSAGES || 100);
+const FAN_RATE = Number(process.env.FAN_RATE || 5);
+const ARGS = ['--rate-limit-scale', '100000', '--access-log=0', '--max-connections-per-address', '0'];
+
+const pct = (xs, p) => { const s = [...xs].sort((a, b) => a - b); return +s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))].toFixed(2); };
+
+const SEED_PY = `
+import sqlite3, sys
+import hashlib
+path, big, small, role_big, role_small, channel, members, small_members, messages, owner, bots, tokens_out = sys.argv[1:13]
+members, small_members, messages, bots = int(members), int(small_members), int(messages), int(bots)
+db = sqlite3.connect(path)
+db.execute('PRAGMA synchronous=OFF')
+cur = db.cursor()
+cur.execute('BEGIN')
+t0 = 1735689600000
+def uid(i): return '01910000-%04x-7000-8000-%012x' % (i >> 48, i & 0xffffffffffff)
+for i in range(members - 1 + small_members - 1):
+    cur.execute("INSERT INTO users (id, username, display_name, is_bot, created_at) VALUES (?, ?, ?, ?, ?)",
+                (uid(i), 'semeado%07d' % i, 'Pessoa %d' % i, 1 if i < bots else 0, t0))
+# The first bots members are installed bots (messages.read) with a token each.
+tokens = []
+for i in range(bots):
+    app = '01930000-0000-7000-8000-%012x' % i
+    token = 'bench-fanout-token-%07d' % i
+    tokens.append(token)
+    cur.execute("INSERT INTO applications (id, owner_id, name, client_id, bot_user_id, intents, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 1, ?, ?)",
+                (app, owner, 'Robô %d' % i, app, uid(i), t0, t0))
+    cur.execute("INSERT INTO installs (application_id, server_id, role_id, granted_permissions, installed_by, installed_at) VALUES (?, ?, ?, 0, ?, ?)",
+                (app, big, big, owner, t0))
+    cur.execute("INSERT INTO tokens (hash, user_id, kind, created_at) VALUES (?, ?, 'bot', ?)",
+                (hashlib.sha256(token.encode()).hexdigest(), uid(i), t0))
+open(tokens_out, 'w').write(chr(10).join(tokens))
+for i in range(members - 1):
+    cur.execute("INSERT INTO members (server_id, user_id, joined_at) VALUES (?, ?, ?)", (big, uid(i), t0 + i))
+    if i % 10 == 0:
+        cur.execute("INSERT INTO member_roles (server_id, user_id, role_id) VALUES (?, ?, ?)", (big, uid(i), role_big))
+for k in range(small_members - 1):
+    i = members - 1 + k
+    cur.execute("INSERT INTO members (server_id, user_id, joined_at) VALUES (?, ?, ?)", (small, uid(i), t0 + i))
+    if k % 10 == 0:
+        cur.execute("INSERT INTO member_roles (server_id, user_id, role_id) VALUES (?, ?, ?)", (small, uid(i), role_small))
+for i in range(messages):
+    cur.execute("INSERT INTO messages (id, channel_id, server_id, author_id, type, content, created_at) VALUES (?, ?, ?, ?, 'text', ?, ?)",
+                ('01920000-%04x-7000-8000-%012x' % (i >> 48, i & 0xffffffffffff), channel, big, uid(i % (members - 1)) if members > 1 else owner,
+                 'mensagem numero %d de um servidor grande, com algumas palavras' % i, t0 + i * 1000))
+cur.execute('COMMIT')
+db.execute('UPDATE message_search_state SET indexed_rowid = (SELECT COALESCE(MAX(rowid), 0) FROM messages) WHERE id = 1')
+db.commit()
+db.close()
+`;
+
+// All the server's threads' run time so far, in nanoseconds.
+function cpuNs(pid) {
+  let total = 0;
+  for (const t of fs.readdirSync(`/proc/${pid}/task`)) {
+    try { total += Number(fs.readFileSync(`/proc/${pid}/task/${t}/schedstat`, 'utf8').split(' ')[0]); } catch { /* a thread that ended */ }
+  }
+  return total;
+}
+const rssKiB = (pid) => Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))[1]);
+
+async function ok(r, what) {
+  if (r.status >= 300) throw new Error(`${what}: ${r.status} ${r.text}`);
+  return r.body;
+}
+
+async function place(url, owner, name) {
+  const s = await ok(await api(url, 'POST', '/api/servers', { token: owner.token, body: { name } }), 'server');
+  const sid = s.server.id;
+  const invite = await ok(await api(url, 'POST', `/api/servers/${sid}/invites`, { token: owner.token, body: { maxUses: 0, maxAgeSeconds: 0 } }), 'invite');
+  const role = await ok(await api(url, 'POST', `/api/servers/${sid}/roles`, { token: owner.token, body: { name: 'Veterano' } }), 'role');
+  return { sid, cid: s.channels[0].id, code: invite.code, rid: role.role.id };
+}
+
+// BOTS bots of the large server connected (two client processes), FAN_MESSAGES sends by the
+// owner at FAN_RATE a second: each delivery's latency from the send, what was lost, and the
+// server's CPU per delivery.
+async function fanout(srv, pid, owner, big, tokens) {
+  const { fork } = require('node:child_process');
+  const half = Math.ceil(tokens.length / 2);
+  const kids = [tokens.slice(0, half), tokens.slice(half)].map((t) => fork(`${__dirname}/fanout_client.js`, [srv.url, JSON.stringify(t)]));
+  const once = (k, key) => new Promise((r) => k.on('message', function on(m) { if (key in m) { k.off('message', on); r(m); } }));
+  const t0 = Date.now();
+  const ready = await Promise.all(kids.map((k) => once(k, 'ready')));
+  const connected = ready.reduce((n, r) => n + r.connected, 0);
+  const connectS = (Date.now() - t0) / 1000;
+  await new Promise((r) => setTimeout(r, 2000));
+  const c0 = cpuNs(pid);
+  const sendMs = [];
+  const start = Date.now();
+  for (let i = 0; i < FAN_MESSAGES; i++) {
+    const at = performance.timeOrigin + performance.now();
+    const r = await api(srv.url, 'POST', `/api/servers/${big.sid}/channels/${big.cid}/messages`, { token: owner.token, body: { content: `fan ${at.toFixed(3)}` } });
+    if (r.status !== 200) throw new Error(`fan-out send: ${r.status} ${r.text}`);
+    sendMs.push(performance.timeOrigin + performance.now() - at);
+    const wait = (i + 1) * (1000 / FAN_RATE) - (Date.now() - start);
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+  }
+  // Until every delivery came (or 10 s passed).
+  let reports;
+  for (let waited = 0; waited < 10000; waited += 250) {
+    await new Promise((r) => setTimeout(r, 250));
+    reports = await Promise.all(kids.map((k) => { const p = once(k, 'delivered'); k.send({ cmd: 'report' }); return p; }));
+    if (reports.reduce((n, r) => n + r.delivered, 0) >= FAN_MESSAGES * connected) break;
+  }
+  const cpu = cpuNs(pid) - c0;
+  for (const k of kids) k.kill();
+  const lat = reports.flatMap((r) => r.latencies);
+  console.log(JSON.stringify({ fanout: { connected, connectS: +connectS.toFixed(1), messages: FAN_MESSAGES, ratePerS: FAN_RATE, delivered: lat.length, lost: FAN_MESSAGES * connected - lat.length,
+    p50Ms: pct(lat, 50), p99Ms: pct(lat, 99), maxMs: pct(lat, 100), sendP50Ms: pct(sendMs, 50), cpuPerDeliveryUs: +(cpu / 1e3 / Math.max(1, lat.length)).toFixed(2) } }));
+}
+
+async function main() {
+  const first = await startServer({ single: true, args: ARGS });
+  const owner = await register(first.url);
+  const big = await place(first.url, owner, 'Grande');
+  const small = await place(first.url, owner, 'Pequeno');
+  const people = [];
+  for (let i = 0; i < ROUNDS; i++) people.push(await register(first.url));
+  const store = first.storeArgs;
+  await first.stop();
+  if (store[0] !== '--data') throw new Error('this bench seeds SQLite');
+  let t = Date.now();
+  const seeded = spawnSync('/usr/bin/python3', ['-c', SEED_PY, store[1], big.sid, small.sid, big.rid, small.rid, big.cid,
+    String(MEMBERS), String(SMALL), String(MESSAGES), owner.user.id, String(BOTS), `${first.dir}/tokens.txt`], { encoding: 'utf8' });
+  if (seeded.status !== 0) throw new Error('seed: ' + seeded.stderr);
+  console.log(JSON.stringify({ members: MEMBERS, small: SMALL, messages: MESSAGES, seedSeconds: Math.round((Date.now() - t) / 1000), databaseMiB: Math.round(fs.statSync(store[1]).size / 1048576) }));
+
+  t = Date.now();
+  const srv = await startServer({ single: true, dir: first.dir, store, args: ARGS });
+  const listenMs = Date.now() - t;
+  const pid = srv.proc.pid;
+  try {
+    const rssBefore = rssKiB(pid);
+    t = Date.now();
+    await ok(await api(srv.url, 'POST', `/api/servers/${big.sid}/channels/${big.cid}/messages`, { token: owner.token, body: { content: 'primeira' } }), 'first send');
+    const firstSendMs = Date.now() - t;
+    const rssAfter = rssKiB(pid);
+    console.log(JSON.stringify({ startup: { listenMs, firstSendToLargeMs: firstSendMs, rssBeforeMiB: +(rssBefore / 1024).toFixed(1), rssAfterMiB: +(rssAfter / 1024).toFixed(1), bytesPerMember: Math.round(((rssAfter - rssBefore) * 1024) / MEMBERS) } }));
+    await ok(await api(srv.url, 'POST', `/api/servers/${small.sid}/channels/${small.cid}/messages`, { token: owner.token, body: { content: 'primeira' } }), 'first send');
+
+    // PERF=file: the rounds under `perf record -g` (to see where a change's time goes).
+    const perf = process.env.PERF ? require('node:child_process').spawn('perf', ['record', '-g', '-o', process.env.PERF, '-p', String(pid)], { stdio: 'ignore' }) : null;
+    if (perf) await new Promise((r) => setTimeout(r, 500));
+    const ops = ['join', 'role', 'timeout', 'send', 'leave'];
+    const stats = {};
+    for (const where of ['large', 'small']) for (const op of ops) stats[`${op}/${where}`] = { ms: [], cpu: [] };
+    const timed = async (key, fn) => {
+      const c0 = cpuNs(pid);
+      const t0 = process.hrtime.bigint();
+      await fn();
+      stats[key].ms.push(Number(process.hrtime.bigint() - t0) / 1e6);
+      stats[key].cpu.push((cpuNs(pid) - c0) / 1e3);
+    };
+    for (let i = 0; i < ROUNDS; i++) {
+      const p = people[i];
+      for (const [where, s] of [['large', big], ['small', small]]) {
+        const as = (tok) => ({ token: tok });
+        await timed(`join/${where}`, async () => ok(await api(srv.url, 'POST', `/api/invites/${s.code}/join`, as(p.token)), 'join'));
+        await timed(`role/${where}`, async () => ok(await api(srv.url, 'PUT', `/api/servers/${s.sid}/members/${p.user.id}/roles/${s.rid}`, as(owner.token)), 'role'));
+        await timed(`timeout/${where}`, async () => ok(await api(srv.url, 'PATCH', `/api/servers/${s.sid}/members/${p.user.id}`, { token: owner.token, body: { timeoutUntil: new Date(Date.now() + 60000).toISOString() } }), 'timeout'));
+        await timed(`send/${where}`, async () => ok(await api(srv.url, 'POST', `/api/servers/${s.sid}/channels/${s.cid}/messages`, { token: owner.token, body: { content: `rodada ${i}` } }), 'send'));
+        await timed(`leave/${where}`, async () => ok(await api(srv.url, 'DELETE', `/api/servers/${s.sid}/members/@me`, as(p.token)), 'leave'));
+      }
+    }
+    if (perf) { perf.kill('SIGINT'); await new Promise((r) => perf.on('exit', r)); }
+    if (process.env.SHOW) for (const k of Object.keys(stats)) console.log(k, stats[k].ms.map((x) => x.toFixed(1)).join(" "));
+    const rows = [];
+    for (const op of ops) {
+      const L = stats[`${op}/large`], S = stats[`${op}/small`];
+      const row = {
+        op,
+        largeP50Ms: pct(L.ms, 50), largeP99Ms: pct(L.ms, 99), largeCpuUs: pct(L.cpu, 50),
+        smallP50Ms: pct(S.ms, 50), smallP99Ms: pct(S.ms, 99), smallCpuUs: pct(S.cpu, 50),
+      };
+      row.ratioP50 = +(row.largeP50Ms / row.smallP50Ms).toFixed(2);
+      row.ratioCpu = +(row.largeCpuUs / row.smallCpuUs).toFixed(2);
+      rows.push(row);
+      console.log(JSON.stringify(row));
+    }
+    console.log(JSON.stringify({ rssEndMiB: +(rssKiB(pid) / 1024).toFixed(1) }));
+    if (BOTS) await fanout(srv, pid, owner, big, fs.readFileSync(`${first.dir}/tokens.txt`, 'utf8').split('\n'));
+  } finally {
+    await srv.stop();
+  }
+}
+
+main().catch((e) => { console.error(e); process.exit(1); });
