@@ -10,6 +10,7 @@
 #include "core/jsonout.h"
 #include "store/engine.h"
 #include "store/event_redact.h"
+#include "store/messages.h"
 
 /* Moves the stream's counter (gap-free: in the same transaction). Plain statements: an upsert
  * with RETURNING opens a statement journal each time, whose buffers cost more than the rest of
@@ -120,7 +121,10 @@ static int wait_for_position(struct store *db, const struct store_event *e, uint
     jsonout_obj_str(&o, "u", e->user_id);
     jsonout_obj_int(&o, "a", e->at);
     jsonout_obj_str(&o, "m", about_message ? message_id : NULL);
-    if (o.rc || buf_append(&b->json, ",\"p\":", 5) || buf_append(&b->json, e->payload, e->len) ||
+    int by_reference = about_message && store__event_by_reference(e);
+    if (o.rc || buf_append(&b->json, ",\"p\":", 5) ||
+        (by_reference ? buf_append(&b->json, "\"\"", 2)
+                      : buf_append(&b->json, e->payload, e->len)) ||
         buf_append(&b->json, "}", 1)) {
         b->json.len = mark;
         return STORE_ERR;
@@ -152,7 +156,8 @@ int store__events_flush(struct store *db)
     static const char *SQL =
         "WITH ev AS (SELECT (o->>'o')::bigint AS ord, o->>'s' AS stream, o->>'t' AS type,"
         " o->>'c' AS channel_id, (o->>'i')::bigint AS intent, o->>'u' AS user_id,"
-        " (o->'p')::text AS payload, (o->>'a')::bigint AS created_at, o->>'m' AS message_id"
+        " CASE WHEN json_typeof(o->'p') = 'string' THEN '' ELSE (o->'p')::text END AS payload,"
+        " (o->>'a')::bigint AS created_at, o->>'m' AS message_id"
         " FROM json_array_elements($1::json) AS o),"
         " c AS (UPDATE event_clock SET last = last + $2::bigint WHERE id = 1 RETURNING last),"
         " n AS (SELECT stream, count(*) AS k FROM ev WHERE stream IS NOT NULL GROUP BY stream),"
@@ -225,9 +230,11 @@ int store_event_append(struct store *db, const struct store_event *e, uint64_t *
         return STORE_ERR;
     char message_id[UUID_LEN + 1];
     int about_message = store__event_message_id(e, message_id);
+    int by_reference = about_message && store__event_by_reference(e);
     int rc = store__exec(db, SQL,
                          SV_ARGS(SV_STR(e->stream), SV_STR(e->type), SV_STR(e->channel_id),
-                                 SV_INT(e->intent), SV_STR(e->user_id), SV_STRN(e->payload, e->len),
+                                 SV_INT(e->intent), SV_STR(e->user_id),
+                                 SV_STRN(by_reference ? "" : e->payload, by_reference ? 0 : e->len),
                                  SV_INT(e->at), SV_STR(about_message ? message_id : NULL)));
     *position = rc == STORE_DONE ? (uint64_t)store__last_insert_id(db) : 0;
     if (rc == STORE_DONE && about_message && store__event_redacts(e))
@@ -235,12 +242,24 @@ int store_event_append(struct store *db, const struct store_event *e, uint64_t *
     return rc;
 }
 
+/* A row logged by reference: its message as stored now, as text (NULL when the message is gone,
+ * or on error: *rc says which). */
+static char *message_now(struct store *db, const char *message_id, size_t *len, int *rc)
+{
+    json_t *m = store_message_json(db, message_id, rc);
+    char *text = m ? jsonout_dump(m, len) : NULL;
+    json_decref(m);
+    if (m && !text)
+        *rc = STORE_ERR;
+    return text;
+}
+
 long store_events_after(struct store *db, uint64_t after, long limit,
                         void (*fn)(void *arg, const struct store_event *e), void *arg)
 {
     static const char *SQL =
         "SELECT position, stream, type, channel_id, intent, user_id, payload, created_at, seq,"
-        " redacted FROM event_log WHERE position > $1 ORDER BY position LIMIT $2";
+        " redacted, message_id FROM event_log WHERE position > $1 ORDER BY position LIMIT $2";
     struct store_stmt *st = store__query(db, SQL, SV_ARGS(SV_INT(after), SV_INT(limit)));
     if (!st)
         return STORE_ERR;
@@ -260,7 +279,20 @@ long store_events_after(struct store *db, uint64_t after, long limit,
             .seq = (uint64_t)store__int(st, 8),
             .redacted = (int)store__int(st, 9),
         };
+        const char *message_id = store__text(st, 10);
+        char *now = NULL;
+        if (!e.len && message_id && !e.redacted) {
+            int found;
+            if (!(now = message_now(db, message_id, &e.len, &found)) && found < 0) {
+                rc = found;
+                break;
+            }
+            e.payload = now ? now : "{}";
+            e.len = now ? e.len : 2;
+            e.redacted = !now; /* deleted with no MESSAGE_DELETE: its channel went */
+        }
         fn(arg, &e);
+        free(now);
         n++;
     }
     store__finish(st);

@@ -90,7 +90,12 @@ test('a push endpoint that fails 3 times then succeeds receives every event once
   const last = list[list.length - 1].body;
   assert.equal(last.next, last.events[last.events.length - 1].position);
 
-  const log = await api(srv.url, 'GET', w.config, { token: w.owner.token });
+  // The attempt and the cursor are written once the endpoint's answer is back.
+  let log;
+  await eventually(async () => {
+    log = await api(srv.url, 'GET', w.config, { token: w.owner.token });
+    return log.body.cursor === last.next || log.body.cursor;
+  }, 5000, 'the cursor at the last batch');
   assert.equal(log.status, 200);
   const statuses = log.body.deliveries.map((d) => d.status).reverse();
   assert.deepEqual(statuses.slice(0, 4), [500, 500, 500, 200], 'oldest first: three failures, then the success');
@@ -207,8 +212,11 @@ test('past the log’s retention the next batch starts with EVENTS_GAP', async (
     assert.ok(BigInt(events[0].data.oldestPosition) > BigInt(cursor) + 1n);
     assert.ok(!w.contents().includes('velha 1'), 'trimmed');
     assert.equal(w.contents()[w.contents().length - 1], 'nova');
-    const log = await api(s2.url, 'GET', w.config, { token: w.owner.token });
-    assert.equal(log.body.deliveries[log.body.deliveries.length - 1].gap, true);
+    // The attempt is written once the endpoint's answer is back, after the endpoint has the batch.
+    await eventually(async () => {
+      const log = await api(s2.url, 'GET', w.config, { token: w.owner.token });
+      return log.body.deliveries.some((d) => d.gap === true);
+    }, 5000, 'the gap in the delivery log');
   } finally {
     if (s2) {
       const r = await s2.stop();

@@ -106,3 +106,55 @@ Test(event_log, positions_grow_and_survive_a_full_trim)
     cr_assert_eq(store_events_after(db, 0, 1, collect, seen), 1, "limit");
     cr_assert_str_eq(seen, "c");
 }
+
+static char replayed[4096];
+static int replayed_redacted;
+
+static void keep_replay(void *arg, const struct store_event *e)
+{
+    (void)arg;
+    snprintf(replayed, sizeof replayed, "%.*s", (int)e->len, e->payload);
+    replayed_redacted = e->redacted;
+}
+
+/* A server's MESSAGE_CREATE is logged by reference: its row holds no copy of the message, and a
+ * replay reads the message as it is then (edited text; nothing once it is deleted). */
+Test(event_log, a_message_event_is_kept_by_reference_and_replayed_as_the_message_is_now)
+{
+    static const char *MID = "01a1fe3b-0000-7000-8000-0000000000aa";
+    const char *setup_sql[] = {
+        "INSERT INTO users (id, username, display_name, is_bot, created_at) VALUES ('u1', 'u1', "
+        "'u1', 0, 1)",
+        "INSERT INTO servers (id, name, owner_id, created_at) VALUES ('s1', 's', 'u1', 1)",
+        "INSERT INTO channels (id, server_id, type, name, created_at) VALUES ('c1', 's1', 'text', "
+        "'geral', 1)",
+        "INSERT INTO messages (id, channel_id, server_id, author_id, type, content, created_at) "
+        "VALUES ('01a1fe3b-0000-7000-8000-0000000000aa', 'c1', 's1', 'u1', 'text', 'primeiro', 1)",
+    };
+    for (size_t i = 0; i < sizeof setup_sql / sizeof setup_sql[0]; i++)
+        cr_assert_eq(store__exec(db, setup_sql[i], NULL, 0), STORE_DONE, "%s", setup_sql[i]);
+    char payload[128];
+    snprintf(payload, sizeof payload, "{\"id\":\"%s\",\"content\":\"primeiro\"}", MID);
+    uint64_t at = append(payload, 1000);
+    struct store_stmt *st =
+        store__query(db, "SELECT length(payload), message_id FROM event_log WHERE position = $1",
+                     SV_ARGS(SV_INT((int64_t)at)));
+    cr_assert_eq(store__step(st), STORE_ROW);
+    cr_assert_eq(store__int(st, 0), 0, "no copy of the message in the log");
+    cr_assert_str_eq(store__text(st, 1), MID);
+    store__finish(st);
+
+    cr_assert_eq(store_events_after(db, at - 1, 1, keep_replay, NULL), 1);
+    cr_assert(strstr(replayed, "\"content\":\"primeiro\""), "%s", replayed);
+    cr_assert_eq(replayed_redacted, 0);
+    cr_assert_eq(store__exec(db, "UPDATE messages SET content = 'editado' WHERE id = $1",
+                             SV_ARGS(SV_STR(MID))),
+                 STORE_DONE);
+    cr_assert_eq(store_events_after(db, at - 1, 1, keep_replay, NULL), 1);
+    cr_assert(strstr(replayed, "\"content\":\"editado\""), "as it is now: %s", replayed);
+    cr_assert_eq(store__exec(db, "DELETE FROM messages WHERE id = $1", SV_ARGS(SV_STR(MID))),
+                 STORE_DONE);
+    cr_assert_eq(store_events_after(db, at - 1, 1, keep_replay, NULL), 1);
+    cr_assert_eq(replayed_redacted, 1, "a message gone is never replayed");
+    cr_assert_null(strstr(replayed, "editado"));
+}
