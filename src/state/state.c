@@ -281,7 +281,9 @@ static void on_tx_mark(void *arg, const char *mark)
     char sid[UUID_LEN + 1], who[UUID_LEN + 1];
     if (store_change_parse(mark, sid, who) || strcmp(sid, t->sid))
         return;
-    if (!who[0])
+    if (!strcmp(who, "*"))
+        t->d->failed = 1; /* too much for a delta: read whole (below) */
+    else if (!who[0])
         t->d->shape = 1;
     else
         delta_add(t->d, who, !strncmp(mark, STORE_CHANGE_INSTALL, 2));
@@ -306,6 +308,12 @@ static struct state_server *private_version(struct state *s, struct store *db, c
     struct tx_marks t = {sid, &d};
     if (store_changes_peek(db, on_tx_mark, &t) != STORE_DONE)
         d.failed = 1;
+    if (d.failed) { /* too many changes in this transaction: a private copy read whole */
+        free(d.members);
+        free(d.apps);
+        state_server_unref(base);
+        return state__server_load(db, sid, found);
+    }
     struct state_server *next = delta_apply(base, db, &d, 1, found);
     state_server_unref(base);
     return next;
@@ -422,7 +430,9 @@ void state__changed(struct state *s, const char *mark)
     } else if (!store_change_parse(mark, sid, who)) {
         drop(s, sid);
         struct entry *e = map_get(&s->servers, sid);
-        if (e && !who[0])
+        if (e && !strcmp(who, "*"))
+            entry_free(map_remove(&s->servers, sid));
+        else if (e && !who[0])
             e->shape_seq = s->seq;
         else if (e && pend(e, who, !strncmp(mark, STORE_CHANGE_INSTALL, 2), s->seq))
             entry_free(map_remove(&s->servers, sid)); /* too much at once: read it again whole */

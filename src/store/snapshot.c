@@ -213,6 +213,11 @@ int store_change_parse(const char *mark, char sid[UUID_LEN + 1], char who[UUID_L
         memcpy(sid, mark, UUID_LEN + 1);
         return 0;
     }
+    if (len == UUID_LEN + 2 && !strncmp(mark, STORE_CHANGE_WHOLE, 2)) {
+        memcpy(sid, mark + 2, UUID_LEN + 1);
+        memcpy(who, "*", 2);
+        return 0;
+    }
     if (len != 2 * UUID_LEN + 3 ||
         (strncmp(mark, STORE_CHANGE_MEMBER, 2) && strncmp(mark, STORE_CHANGE_INSTALL, 2)) ||
         mark[2 + UUID_LEN] != ':')
@@ -242,12 +247,25 @@ int store_changes_pending(struct store *db)
     return any;
 }
 
+/* The marks of a commit, but a server with more than 256 members or installs marked (a role
+ * held by thousands deleted, the server itself deleted) is named once as "f:" and its ID: read
+ * it again whole, rather than thousands of rows one by one. */
+#define MARKED     "SELECT DISTINCT sid FROM praca_changed WHERE sid IS NOT NULL"
+#define ONE_BY_ONE "(sid LIKE 'm:%' OR sid LIKE 'a:%')"
+#define MANY_PER_SERVER                                                                            \
+    "SELECT substr(sid, 3, 36) AS server FROM c WHERE " ONE_BY_ONE                                 \
+    " GROUP BY 1 HAVING count(*) > 256"
+
+static const char *SQL_TAKE = "WITH c AS (" MARKED "), many AS (" MANY_PER_SERVER ")"
+                              " SELECT sid FROM c WHERE NOT (" ONE_BY_ONE
+                              " AND substr(sid, 3, 36) IN (SELECT server FROM many))"
+                              " UNION ALL SELECT 'f:' || server FROM many";
+
 int store_changes_peek(struct store *db, void (*fn)(void *arg, const char *mark), void *arg)
 {
-    static const char *SQL = "SELECT DISTINCT sid FROM praca_changed WHERE sid IS NOT NULL";
     if (store__changes_seen(db) == 0)
         return STORE_DONE;
-    struct store_stmt *st = store__query(db, SQL, NULL, 0);
+    struct store_stmt *st = store__query(db, SQL_TAKE, NULL, 0);
     if (!st)
         return STORE_ERR;
     int rc;
@@ -259,7 +277,7 @@ int store_changes_peek(struct store *db, void (*fn)(void *arg, const char *mark)
 
 int store__changes_take(struct store *db, void (*fn)(void *arg, const char *server_id), void *arg)
 {
-    static const char *SQL_TAKE = "SELECT DISTINCT sid FROM praca_changed WHERE sid IS NOT NULL";
+
     static const char *SQL_FORGET = "DELETE FROM praca_changed";
     if (store__changes_seen(db) == 0)
         return STORE_DONE; /* nothing marked since the last take */

@@ -84,6 +84,7 @@ int store_changes_pending(struct store *db);
  *   - a server ID: its shape (settings, roles, channels, overwrites) or its existence;
  *   - "m:<server>:<user>": that member (joined, left, roles, timeout, its user's fields);
  *   - "a:<server>:<application>": that application's install there (intents, suspension);
+ *   - "f:<server>": so many of its members or installs that it is read again whole;
  *   - "t:" and a token's hash: that token changed or went;
  *   - "": every identity may have changed (suspensions).
  * At most STORE_CHANGE_MAX bytes with the NUL. */
@@ -91,7 +92,9 @@ int store_changes_pending(struct store *db);
 #define STORE_CHANGE_TOKEN   "t:"
 #define STORE_CHANGE_MEMBER  "m:"
 #define STORE_CHANGE_INSTALL "a:"
-/* The server a change names (into sid) and, for a member or install, whose (into who, else "").
+#define STORE_CHANGE_WHOLE   "f:"
+/* The server a change names (into sid) and, for a member or install, whose (into who, else "";
+ * "*" for a server to read again whole).
  * Returns 0, or -1 for a token or identities mark or one that does not parse. */
 int store_change_parse(const char *mark, char sid[UUID_LEN + 1], char who[UUID_LEN + 1]);
 /* Calls fn for each change since the last take, then forgets them. Returns STORE_DONE or an

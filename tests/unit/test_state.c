@@ -498,3 +498,40 @@ Test(state, idle_servers_are_forgotten_and_load_again)
     store_read_release(w.db);
     end_world();
 }
+
+/* A commit that changes hundreds of one server's members (a role held by many deleted, a bulk
+ * join) has the server read again whole, and leaves the other servers in memory. */
+Test(state, many_members_changed_at_once_read_the_server_whole)
+{
+    static const char *SQL_USERS =
+        "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 300)"
+        " INSERT INTO users (id, username, display_name, is_bot, created_at)"
+        " SELECT '00000000-0000-7000-8000-' || (100000000000 + i), 'many' || i, 'many' || i, 0, 1"
+        " FROM n";
+    static const char *SQL_JOIN_ALL = "INSERT INTO members (server_id, user_id, joined_at)"
+                                      " SELECT $1, id, 1 FROM users WHERE username LIKE 'many%'";
+    make_world();
+    int found;
+    for (int s = 0; s < SERVERS; s++)
+        state_server_unref(state_server(w.state, w.db, w.servers[s], &found));
+    struct idset *before = NULL;
+    struct state_server *old = state_server(w.state, w.db, w.servers[0], &found);
+    before = state_server_people(old, -1, clock_now_ms());
+    put(SQL_USERS, NULL, 0);
+    put(SQL_JOIN_ALL, SV_ARGS(SV_STR(w.servers[0])));
+    struct state_stats st;
+    state__stats(w.state, &st);
+    cr_assert_eq(st.servers, SERVERS - 1, "the other server stays in memory");
+    store_read_release(w.db);
+    struct state_server *now = state_server(w.state, w.db, w.servers[0], &found);
+    cr_assert_eq(state_server_member_count(now), state_server_member_count(old) + 300);
+    struct idset *after = state_server_people(now, -1, clock_now_ms());
+    cr_assert_eq(idset_count(after), idset_count(before) + 300);
+    cr_assert_not_null(state_server_member_by_username(now, "many300"));
+    cr_assert_null(state_server_member_by_username(old, "many300"), "the old version unchanged");
+    idset_unref(before);
+    idset_unref(after);
+    state_server_unref(old);
+    state_server_unref(now);
+    end_world();
+}
