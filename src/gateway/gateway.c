@@ -316,6 +316,30 @@ static int flooding(struct gateway *gw, struct conn *c)
     return ++c->events > CLIENT_EVENTS_MAX * gw->rate_limit_scale;
 }
 
+/* channel:view {channelId: a channel or thread ID, or null}: the room this page shows, so that
+ * typing there (and only there) reaches it. Acknowledged with {ok: true} or {error}. */
+static void on_view(struct sio_socket *sock, struct conn *c, json_t *payload, int64_t ack_id)
+{
+    json_t *id = json_object_get(payload, "channelId");
+    const char *cid = json_string_value(id);
+    const char *error = !json_is_object(payload)    ? "payload: deve ser um objeto"
+                        : !id                       ? "channelId: obrigatório"
+                        : !json_is_null(id) && !cid ? "channelId: deve ser um texto ou null"
+                        : cid && !uuid_valid(cid, strlen(cid)) ? "channelId: deve ser um UUID"
+                                                               : NULL;
+    if (!error) {
+        if (cid)
+            memcpy(c->viewing, cid, UUID_LEN + 1);
+        else
+            c->viewing[0] = '\0';
+    }
+    if (ack_id >= 0) {
+        json_t *answer = error ? json_pack("[{ss}]", "error", error) : json_pack("[{sb}]", "ok", 1);
+        sio_socket_ack(sock, ack_id, answer, NULL, 0);
+        json_decref(answer);
+    }
+}
+
 static void on_event(void *user, struct sio_socket *sock, json_t *args, int64_t ack_id,
                      const struct sio_attachment *att, int natt)
 {
@@ -328,9 +352,13 @@ static void on_event(void *user, struct sio_socket *sock, json_t *args, int64_t 
         sio_socket_disconnect(sock);
         return;
     }
+    const char *name = json_string_value(json_array_get(args, 0));
+    if (c && name && !strcmp(name, "channel:view")) {
+        on_view(sock, c, json_array_get(args, 1), ack_id);
+        return;
+    }
     if (c && !gw->draining &&
-        gateway__voice_on_event(gw, c, json_string_value(json_array_get(args, 0)),
-                                json_array_get(args, 1), ack_id, natt))
+        gateway__voice_on_event(gw, c, name, json_array_get(args, 1), ack_id, natt))
         return;
     /* Other events mean nothing here; acknowledge so a waiting client moves on. */
     if (ack_id >= 0) {
@@ -389,6 +417,7 @@ struct frames {
     int have_offset;
     const struct bus_event *ev;
     uint64_t seq;
+    char only_viewing[UUID_LEN + 1]; /* a server's typing: only the pages with that room open */
 };
 
 static void send_to_user(struct gateway *gw, const char *user_id, struct frames *f)
@@ -397,6 +426,8 @@ static void send_to_user(struct gateway *gw, const char *user_id, struct frames 
         next = c->next; /* a slow reader may be dropped while we write */
         if (c->replaying || (f->seq && f->seq <= c->resumed_upto))
             continue; /* it comes (or came) with the replay */
+        if (f->only_viewing[0] && strcmp(c->viewing, f->only_viewing))
+            continue;
         gw->stats.deliveries++;
         if (!c->recovery || !f->seq) {
             sio_socket_send_prepared(c->sock, &f->plain);
@@ -539,6 +570,21 @@ static void deliver(void *user, const struct bus_event *ev)
     gateway__fan_out(gw, ev);
 }
 
+/* A server's TYPING_START goes only to the pages with its room open: the thread, or the
+ * channel. A DM's goes to both of its people's pages. */
+static void typing_room(const struct bus_event *ev, char room[UUID_LEN + 1])
+{
+    json_t *p = json_loadb(ev->payload, ev->payload_len, 0, NULL);
+    const char *thread = json_string_value(json_object_get(p, "threadId"));
+    const char *channel = json_string_value(json_object_get(p, "channelId"));
+    const char *at = thread ? thread : channel;
+    room[0] = '\0';
+    if (json_is_string(json_object_get(p, "serverId")) && at &&
+        slice_copy(slice_from(at), room, UUID_LEN + 1))
+        room[0] = '\0';
+    json_decref(p);
+}
+
 void gateway__fan_out(struct gateway *gw, const struct bus_event *ev)
 {
     /* 2["NAME",payload]: built once, the same bytes for everyone. */
@@ -549,6 +595,8 @@ void gateway__fan_out(struct gateway *gw, const struct bus_event *ev)
         return;
     }
     struct frames f = {.ev = ev};
+    if (!strcmp(ev->name, "TYPING_START"))
+        typing_room(ev, f.only_viewing);
     /* Logged events carry their log position as the offset; live-only ones none. */
     f.seq = ev->position
                 ? gateway__recovery_record_at(gw->recovery, ev->position, ev->name, ev->payload,

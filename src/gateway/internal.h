@@ -35,7 +35,8 @@ struct conn {
     struct voice_limits *voice_limits; /* made on the first voice event */
     int64_t events_since;              /* the client's events in the window from there */
     int replaying;                     /* resuming from the log: live events wait */
-    uint64_t resumed_upto;             /* events up to this position were replayed */
+    char viewing[UUID_LEN + 1]; /* the channel or thread the page has open ("" none): typing */
+    uint64_t resumed_upto;      /* events up to this position were replayed */
     int events;
 };
 

@@ -1,5 +1,6 @@
-// Typing indicators: TYPING_START goes live to the people who can see the room, only from
-// someone who could send there; bots never get it, and nothing of it is logged.
+// Typing indicators: TYPING_START goes live to the pages that show the room (channel:view) of
+// people who can see it, only from someone who could send there; bots never get it, and nothing
+// of it is logged.
 'use strict';
 const test = require('node:test');
 const assert = require('node:assert/strict');
@@ -9,21 +10,27 @@ const { P } = require('./permissions');
 const sockets = [];
 const srv = sharedServer({}, sockets);
 
-const person = async (who) => {
+// A page of `who`, showing room `view` (a channel or thread ID; none when omitted).
+const person = async (who, view) => {
   const t = await api(srv.url, 'POST', '/api/gateway/ticket', { token: who.token });
-  return gatewayConnect(srv.url, { auth: { ticket: t.body.ticket }, transports: ['websocket'] }, sockets);
+  const s = await gatewayConnect(srv.url, { auth: { ticket: t.body.ticket }, transports: ['websocket'] }, sockets);
+  if (view) assert.deepEqual(await s.emitWithAck('channel:view', { channelId: view }), { ok: true });
+  return s;
 };
 const typed = (who, sid, cid) => api(srv.url, 'POST', `/api/servers/${sid}/channels/${cid}/typing`, { token: who.token });
 const typings = (s) => s.received.filter((e) => e.name === 'TYPING_START').map((e) => e.payload);
 
-test('TYPING_START reaches the people who can see the channel, not the typist\'s own page nor bots nor those kept out', async () => {
+test('TYPING_START reaches the pages showing the channel of people who can see it, not bots nor those kept out nor other rooms', async () => {
   const { owner, sid, server, members: [bia, caio] } = await serverWithMembers(srv.url, 2);
   const cid = server.channels[0].id;
   const info = await appWithBot(srv.url, owner, { intents: ['messages.read'] });
   await install(srv.url, owner, info, sid, { permissions: P.VER_CANAL | P.ENVIAR_MENSAGENS });
   const bot = await gatewayConnect(srv.url, { auth: { token: info.botToken } }, sockets);
   assert.equal((await api(srv.url, 'PUT', `/api/servers/${sid}/channels/${cid}/overwrites/${caio.user.id}`, { token: owner.token, body: { type: 'member', deny: P.VER_CANAL } })).status, 200);
-  const [ownerSock, biaSock, caioSock] = [await person(owner), await person(bia), await person(caio)];
+  const [ownerSock, biaSock, caioSock] = [await person(owner, cid), await person(bia, cid), await person(caio, cid)];
+  const other = await api(srv.url, 'POST', `/api/servers/${sid}/channels`, { token: owner.token, body: { name: 'outro' } });
+  const biaElsewhere = await person(bia, other.body.channel.id);
+  const biaNowhere = await person(bia);
 
   const arrived = nextEvent(biaSock, 'TYPING_START');
   const r = await typed(owner, sid, cid);
@@ -37,6 +44,16 @@ test('TYPING_START reaches the people who can see the channel, not the typist\'s
   assert.deepEqual(typings(caioSock), [], 'who cannot see the channel is not told');
   assert.deepEqual(typings(bot), [], 'bots get no typing');
   assert.equal(typings(ownerSock).length, 1, "the typist's own pages are told too (they ignore it)");
+  assert.deepEqual(typings(biaElsewhere), [], 'a page showing another channel is not told');
+  assert.deepEqual(typings(biaNowhere), [], 'nor one that said what it shows');
+  // A page that moves to the channel is told from then on; one that leaves it is not.
+  assert.deepEqual(await biaElsewhere.emitWithAck('channel:view', { channelId: cid }), { ok: true });
+  assert.deepEqual(await biaSock.emitWithAck('channel:view', { channelId: null }), { ok: true });
+  const moved = nextEvent(biaElsewhere, 'TYPING_START');
+  assert.equal((await typed(owner, sid, cid)).status, 200);
+  await moved;
+  await quiet();
+  assert.equal(typings(biaSock).length, 1, 'the page that left the channel got only the first');
 
   // Nothing of it is in the event log.
   const logged = await api(srv.url, 'GET', '/api/bot/events?after=0', { token: info.botToken });
@@ -75,12 +92,30 @@ test('in a thread: the parent channel and the thread, to those who see the paren
   const msg = await api(srv.url, 'POST', `/api/servers/${sid}/channels/${cid}/messages`, { token: owner.token, body: { content: 'assunto' } });
   const thread = await api(srv.url, 'POST', `/api/servers/${sid}/channels/${cid}/messages/${msg.body.message.id}/threads`, { token: owner.token, body: { name: 'fio' } });
   assert.equal(thread.status, 201, thread.text);
-  const biaSock = await person(bia);
+  const biaSock = await person(bia, thread.body.channel.id);
+  const biaInParent = await person(bia, cid);
   const arrived = nextEvent(biaSock, 'TYPING_START');
   assert.equal((await typed(owner, sid, thread.body.channel.id)).status, 200);
   const t = await arrived;
   assert.equal(t.channelId, cid);
   assert.equal(t.threadId, thread.body.channel.id);
+  await quiet();
+  assert.deepEqual(typings(biaInParent), [], 'a page showing the parent channel is not told of the thread');
+});
+
+test('channel:view: an object with channelId, a UUID or null; anything else is refused and changes nothing', async () => {
+  const { owner, sid, server, members: [bia] } = await serverWithMembers(srv.url, 1);
+  const cid = server.channels[0].id;
+  const s = await person(bia, cid);
+  for (const [payload, error] of [
+    ['x', 'payload: deve ser um objeto'],
+    [{}, 'channelId: obrigatório'],
+    [{ channelId: 7 }, 'channelId: deve ser um texto ou null'],
+    [{ channelId: 'geral' }, 'channelId: deve ser um UUID'],
+  ]) assert.deepEqual(await s.emitWithAck('channel:view', payload), { error }, JSON.stringify(payload));
+  const arrived = nextEvent(s, 'TYPING_START');
+  assert.equal((await typed(owner, sid, cid)).status, 200);
+  assert.equal((await arrived).channelId, cid, 'still showing the channel');
 });
 
 test('ten in ten seconds, then 429', async () => {

@@ -9,6 +9,7 @@ import { paintUnread } from './chat-read.js';
 import { openChannel, openPanel } from './chat-room.js';
 import { go } from './chat-screens.js';
 import { applyMembers, applyTree, chat, timedOutUntil } from './chat-store.js';
+import { tellViewing } from './chat-typing.js';
 import { showPanel } from './chat-ui.js';
 import { loadVoice, voiceChannel } from './chat-voice.js';
 import { $, api, el } from './common.js';
@@ -121,6 +122,7 @@ function paintChannels(channels) {
 export async function openServer(sid) {
   chat.sid = sid;
   chat.cid = null;
+  tellViewing();
   chat.dm = null;
   chat.forum = null;
   for (const b of document.querySelectorAll('#dms button')) b.setAttribute('aria-current', 'false');

@@ -17,6 +17,12 @@ export function typingSaid() {
   api('POST', messagesPath().replace(/messages$/, 'typing')).catch(() => {}); // only a hint
 }
 
+// Tells the gateway which room this page shows: a server's typing reaches only the pages that
+// show its room. Again after each reconnect (a new connection starts with none).
+export function tellViewing() {
+  if (chat.gateway && chat.live) chat.gateway.emitWithAck('channel:view', { channelId: chat.cid || null }).catch(() => {});
+}
+
 // A message sent: the next keystroke starts a new "typing".
 export function typingSent(room) {
   typing.saidAt.delete(room);

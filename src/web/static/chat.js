@@ -22,7 +22,7 @@ import { wireSearch } from './chat-search.js';
 import { go, wireScreens } from './chat-screens.js';
 import { loadServers, openServer, paintServer, paintServers, roomOf } from './chat-servers.js';
 import { applyMembers, applyTree, chat, messageArrived, messageEdited, pinApplied, reactionApplied, voiceApplied } from './chat-store.js';
-import { typingArrived, typingSaid, typingStopped } from './chat-typing.js';
+import { tellViewing, typingArrived, typingSaid, typingStopped } from './chat-typing.js';
 import { showPanel, toast } from './chat-ui.js';
 import { paintVoice } from './chat-voice.js';
 import { $, api, copyText, requireSession, showError } from './common.js';
@@ -119,6 +119,7 @@ function connectLive() {
       $('#live').textContent = 'ao vivo';
       $('#live').classList.add('on');
       chat.live = true;
+      tellViewing();
       if (chat.sid) paintPeople();
     })
     .on('disconnect', () => { $('#live').textContent = 'reconectando…'; $('#live').classList.remove('on'); chat.live = false; })
