@@ -35,6 +35,8 @@ struct eio_socket {
     struct http_exchange *get; /* held long-poll */
     struct out_item *head, *tail;
     size_t queued;
+    size_t allowance; /* more than max_queued may wait, until allowed_until (eio_socket_allow) */
+    uint64_t allowed_until;
     uv_timer_t ping_timer;
     uv_timer_t upgrade_timer;
     int awaiting_pong;
@@ -202,9 +204,22 @@ static void finish_now(struct eio_socket *s, const char *reason, const char *get
 
 /* ---- output ---- */
 
+/* What may wait for this socket's reader before it counts as too slow. */
+static size_t queue_limit(const struct eio_socket *s)
+{
+    size_t limit = s->srv->cfg.max_queued;
+    return s->allowance && uv_now(s->srv->loop) < s->allowed_until ? limit + s->allowance : limit;
+}
+
+void eio_socket_allow(struct eio_socket *s, size_t bytes, uint64_t ms)
+{
+    s->allowance = bytes;
+    s->allowed_until = uv_now(s->srv->loop) + ms;
+}
+
 static int enqueue(struct eio_socket *s, int binary, const char *data, size_t len)
 {
-    if (s->queued + len > s->srv->cfg.max_queued)
+    if (s->queued + len > queue_limit(s))
         return -1;
     struct out_item *it = malloc(sizeof *it + len);
     if (!it)
@@ -271,7 +286,7 @@ static int send_packet(struct eio_socket *s, int binary, const char *data, size_
     if (s->closed)
         return -1;
     if (s->ws) {
-        if (ws_queued(s->ws) > s->srv->cfg.max_queued) {
+        if (ws_queued(s->ws) > queue_limit(s)) {
             log_warn("engine.io: %s reads too slowly; dropping it", s->id);
             finish(s, "slow reader");
             return -1;
@@ -327,7 +342,7 @@ int eio_socket_send_prepared(struct eio_socket *s, const struct eio_prepared *p)
         return -1;
     if (!s->ws)
         return send_packet(s, 0, p->packet.data, p->packet.len);
-    if (ws_queued(s->ws) > s->srv->cfg.max_queued) {
+    if (ws_queued(s->ws) > queue_limit(s)) {
         log_warn("engine.io: %s reads too slowly; dropping it", s->id);
         finish(s, "slow reader");
         return -1;

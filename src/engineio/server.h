@@ -47,6 +47,10 @@ void eio_server_free(struct eio_server *srv);
 /* Sends a message packet: text (without the "4"), or binary bytes. Returns 0 or -1 (closed,
  * or over max_queued: the session is then closed). */
 int eio_socket_send(struct eio_socket *s, int binary, const char *data, size_t len);
+/* Lets bytes more than max_queued wait for s's reader for the next ms: a burst the server
+ * already holds in memory (a replay) is handed over whole instead of counting as a slow
+ * reader. The usual limit applies again afterwards. */
+void eio_socket_allow(struct eio_socket *s, size_t bytes, uint64_t ms);
 /* A message prepared once for many sessions: the text packet and its WebSocket frame. */
 struct eio_prepared {
     struct buf packet; /* "4" + message */

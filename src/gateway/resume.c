@@ -13,6 +13,9 @@
 #include "state/entitle.h"
 #include "store/event_log.h"
 
+#define REPLAY_SLACK   ((size_t)1 << 20) /* the ring's top-up and live events meanwhile */
+#define REPLAY_READ_MS 60000
+
 struct resume_job {
     struct gateway_job base;
     char socket_id[32];
@@ -105,6 +108,11 @@ static void replay_ready(struct gateway_job *j)
                              (unsigned long long)r->offset, (unsigned long long)r->first);
             replay_send(&t, packet, (size_t)n);
         }
+        /* The replay is already in memory: handed over whole, with a minute to be read (the
+         * packets' framing and the ring's top-up on top), rather than the reader dropped for
+         * being behind on a burst it asked for. */
+        if (t.sock && r->count && !skip)
+            sio_socket_allow(t.sock, r->packets.len + r->count * 16 + REPLAY_SLACK, REPLAY_READ_MS);
         for (size_t i = 0, at = 0; i < r->count && !skip && t.sock; i++) {
             const char *p = r->packets.data + at;
             size_t len = strlen(p);

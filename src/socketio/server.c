@@ -301,6 +301,11 @@ int sio_socket_send_packet(struct sio_socket *sock, const char *packet, size_t l
     return eio_socket_send(sock->client->eio, 0, packet, len);
 }
 
+void sio_socket_allow(struct sio_socket *sock, size_t bytes, uint64_t ms)
+{
+    eio_socket_allow(sock->client->eio, bytes, ms);
+}
+
 int sio_prepare(struct sio_prepared *p, const char *packet, size_t len)
 {
     return eio_prepare(&p->eio, packet, len);

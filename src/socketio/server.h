@@ -64,6 +64,8 @@ void *sio_socket_data(const struct sio_socket *sock);
 void sio_socket_set_data(struct sio_socket *sock, void *data);
 /* Sends an already encoded packet of the "/" namespace ("2[…]" → "42[…]"). */
 int sio_socket_send_packet(struct sio_socket *sock, const char *packet, size_t len);
+/* eio_socket_allow for this socket's session. */
+void sio_socket_allow(struct sio_socket *sock, size_t bytes, uint64_t ms);
 /* A packet of the "/" namespace framed once for many sockets (an event to many users). */
 struct sio_prepared {
     struct eio_prepared eio;

@@ -374,3 +374,35 @@ test('a bot that had received nothing when praca restarted still gets what was s
     }
   }
 });
+
+// More than a connection may have waiting (1 MiB), and more than the kernel's socket buffers
+// take at once: the replay is handed over whole, not taken for a slow reader. 2,000 messages of
+// 3,000 characters are about 7 MB.
+test('a replay larger than a connection’s output limit arrives whole, the bot is not dropped as a slow reader', async () => {
+  const srv = await startServer({ args: ['--rate-limit-scale', '100000'] });
+  try {
+    const w = await world(srv);
+    const first = await api(srv.url, 'GET', '/api/bot/events?after=0', { token: w.info.botToken });
+    const N = 2000;
+    let next = 0;
+    const sender = async () => {
+      for (let i = next++; i < N; i = next++) {
+        const r = await api(srv.url, 'POST', w.url, { token: w.owner.token, body: { content: `perdida ${i} ${'x'.repeat(3000)}` } });
+        assert.equal(r.status, 200);
+      }
+    };
+    await Promise.all(Array.from({ length: 8 }, sender));
+    const r = await rawResume(srv.url, w.info.botToken, 'z'.repeat(20), first.body.next);
+    let closed = false;
+    r.ws.on('close', () => { closed = true; });
+    await eventually(() => r.events.length >= N || closed || r.events.length, 30000, 'every missed message');
+    assert.equal(closed, false, 'still connected');
+    const contents = r.events.filter(([name]) => name === 'MESSAGE_CREATE').map(([, m]) => m.content);
+    assert.equal(contents.length, N);
+    assert.equal(new Set(contents).size, N, 'each once');
+    r.ws.close();
+    assert.doesNotMatch(srv.stderr, /reads too slowly/);
+  } finally {
+    await srv.stop();
+  }
+});
