@@ -702,21 +702,28 @@ static struct idset *derive(const struct state_server *s, const struct idset *fr
     return out;
 }
 
-/* Each audience base had computed, carried over to s. */
+/* Each audience base had computed, carried over to s: for a channel of s, from the old channel
+ * map names (-1: none; map NULL: the same index), server-wide ones always. */
 static int carry_audiences(struct state_server *s, struct state_server *base,
-                           const struct touched *t, int64_t now)
+                           const struct touched *t, const int32_t *map, int64_t now)
 {
-    size_t n = audience_slots(base);
+    const size_t k = INTENT_COUNT + 1;
+    size_t n = audience_slots(s), per = n / 2, per_old = audience_slots(base) / 2;
+    struct state_audience *to = calloc(n, sizeof *to);
+    if (!to)
+        return -1;
     pthread_mutex_lock(&base->lock);
-    struct state_audience *from = base->audiences ? calloc(n, sizeof *from) : NULL;
-    for (size_t i = 0; from && i < n; i++)
-        if ((from[i] = base->audiences[i]).set)
-            idset_ref(from[i].set);
+    for (size_t i = 0; base->audiences && i < n; i++) {
+        int64_t channel = (int64_t)((i % per) / k) - 1;
+        int64_t old = channel < 0 ? -1 : map ? map[channel] : channel;
+        if (channel >= 0 && old < 0)
+            continue;
+        to[i] = base->audiences[(i >= per ? per_old : 0) + (size_t)(old + 1) * k + i % k];
+        idset_ref(to[i].set);
+    }
     pthread_mutex_unlock(&base->lock);
-    if (!from)
-        return 0;
     for (size_t i = 0; i < n; i++) {
-        struct state_audience *a = &from[i];
+        struct state_audience *a = &to[i];
         struct idset *was = a->set;
         a->set = was && idset_pmap(was) && (!a->valid_until || now < a->valid_until)
                      ? derive(s, was, &a->valid_until, (const char(*)[UUID_LEN + 1]) t->ids, t->n,
@@ -724,38 +731,68 @@ static int carry_audiences(struct state_server *s, struct state_server *base,
                      : NULL;
         idset_unref(was);
     }
-    s->audiences = from;
+    s->audiences = to;
     return 0;
 }
 
-/* Whether everyone's permissions read the same under both shapes, but for members who hold a
- * role added or removed (their own marks name them): the same owner, @everyone, channels and
- * overwrites, and every role both have with the same bits. A role added, or roles moved, do
- * not change anyone else's audiences, so those carry over. */
-static int same_rights(const struct state_shape *a, const struct state_shape *b)
+/* Whether channel y (new) has x's (old) overwrites but for ones naming members, whom it touches:
+ * 0 yes, 1 no (a role's overwrite changed), -1 out of memory. Both lists are sorted by target. */
+static int member_overwrites_only(const struct state_shape *a, const struct state_channel *x,
+                                  const struct state_shape *b, const struct state_channel *y,
+                                  struct touched *t)
 {
-    if (strcmp(a->owner_id, b->owner_id) || a->everyone != b->everyone ||
-        a->nchannels != b->nchannels || a->noverwrites != b->noverwrites)
-        return 0;
-    for (size_t i = 0; i < a->nchannels; i++) {
-        const struct state_channel *x = &a->channels[i], *y = &b->channels[i];
-        if (strcmp(x->id, y->id) || strcmp(x->parent_id, y->parent_id) ||
-            x->noverwrites != y->noverwrites)
-            return 0;
-        for (uint32_t k = 0; k < x->noverwrites; k++) {
-            const struct state_overwrite *o = &a->overwrites[x->first_overwrite + k];
-            const struct state_overwrite *p = &b->overwrites[y->first_overwrite + k];
-            if (strcmp(o->target_id, p->target_id) || o->is_member != p->is_member ||
-                o->allow != p->allow || o->deny != p->deny)
-                return 0;
+    uint32_t i = 0, j = 0;
+    while (i < x->noverwrites || j < y->noverwrites) {
+        const struct state_overwrite *o =
+            i < x->noverwrites ? &a->overwrites[x->first_overwrite + i] : NULL;
+        const struct state_overwrite *p =
+            j < y->noverwrites ? &b->overwrites[y->first_overwrite + j] : NULL;
+        int order = !o ? 1 : !p ? -1 : strcmp(o->target_id, p->target_id);
+        const struct state_overwrite *only = order < 0 ? o : order > 0 ? p : NULL;
+        int differs =
+            only || o->is_member != p->is_member || o->allow != p->allow || o->deny != p->deny;
+        if (differs) {
+            /* A member's own overwrite touches that member; anything about a role, everyone
+             * holding it. */
+            int member = only ? only->is_member : o->is_member && p->is_member;
+            if (!member)
+                return 1;
+            if (touch(t, (only ? only : o)->target_id))
+                return -1;
         }
+        i += order <= 0;
+        j += order >= 0;
     }
-    for (size_t i = 0; i < a->nroles; i++) {
+    return 0;
+}
+
+/* For each channel of the new shape b, the channel of a whose audiences carry over to it, or -1:
+ * the same channel and parent, with the same overwrites but for members' (those members are
+ * touched), while the owner, @everyone and every role both shapes have read the same. Returns
+ * 1 when every channel carries from its own index and nothing was touched, 0 otherwise, -1 out
+ * of memory. */
+static int plan_carry(const struct state_shape *a, const struct state_shape *b, int32_t *map,
+                      struct touched *t)
+{
+    size_t touched_before = t->n;
+    int same = !strcmp(a->owner_id, b->owner_id) && a->everyone == b->everyone;
+    for (size_t i = 0; same && i < a->nroles; i++) {
         int64_t r = state__index_find(&b->role_ix, a->roles[i].id, role_key, b);
-        if (r >= 0 && b->roles[r].perms != a->roles[i].perms)
-            return 0;
+        same = r < 0 || b->roles[r].perms == a->roles[i].perms;
     }
-    return 1;
+    int identical = same && a->nchannels == b->nchannels;
+    for (size_t i = 0; i < b->nchannels; i++) {
+        const struct state_channel *y = &b->channels[i];
+        int64_t j = same ? state__index_find(&a->channel_ix, y->id, channel_key, a) : -1;
+        int rc = j >= 0 && !strcmp(a->channels[j].parent_id, y->parent_id)
+                     ? member_overwrites_only(a, &a->channels[j], b, y, t)
+                     : 1;
+        if (rc < 0)
+            return -1;
+        map[i] = rc ? -1 : (int32_t)j;
+        identical = identical && map[i] == (int32_t)i;
+    }
+    return identical && t->n == touched_before;
 }
 
 struct state_server *state__server_apply(struct state_server *base, struct store *db,
@@ -785,10 +822,16 @@ struct state_server *state__server_apply(struct state_server *base, struct store
         rc = apply_member(s, db, d->members[i]) || touch(&t, d->members[i]);
     for (size_t i = 0; i < d->napps && !rc; i++)
         rc = apply_install(s, db, d->apps[i], &t);
-    int carried = !d->shape || same_rights(base->shape, shape);
-    if (!rc && carried)
-        rc = carry_audiences(s, base, &t, clock_now_ms());
-    if (!rc && carried && private) {
+    /* A new shape carries what it can (plan_carry); a version asks its parent for the rest only
+     * when the two read every right the same. */
+    int32_t *map = d->shape ? malloc((shape->nchannels + 1) * sizeof *map) : NULL;
+    int same = !d->shape ? 1 : map ? plan_carry(base->shape, shape, map, &t) : -1;
+    if (!rc && same < 0)
+        rc = -1;
+    if (!rc)
+        rc = carry_audiences(s, base, &t, d->shape ? map : NULL, clock_now_ms());
+    free(map);
+    if (!rc && same == 1 && private) {
         s->parent = state__server_ref(base);
         s->touched = t.ids;
         s->ntouched = t.n;

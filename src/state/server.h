@@ -8,7 +8,8 @@
  * A version is immutable once handed out and shared by reference between threads; state.h
  * replaces it by a newer one. The audiences of events are computed from a version on first use
  * and kept with it; a new version made by member changes carries them over with only those
- * members' places changed (O(log n) each), a new shape starts them again.
+ * members' places changed (O(log n) each). A new shape carries those of channels whose rights
+ * read the same (plan_carry in server.c); a role's changed bits start them all again.
  */
 #ifndef PRACA_STATE_SERVER_H
 #define PRACA_STATE_SERVER_H

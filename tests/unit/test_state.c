@@ -184,7 +184,7 @@ static void change(void)
     int s = (int)rnd(SERVERS);
     const char *sid = w.servers[s], *cid = w.channels[s][rnd(CHANNELS)];
     uint32_t b = rnd(BOTS);
-    switch (rnd(16)) {
+    switch (rnd(17)) {
     case 0:
         if (w.nroles[s] < 16) {
             uuid_v7(w.roles[s][w.nroles[s]]);
@@ -243,6 +243,19 @@ static void change(void)
     case 14:
         put(SQL_INTENTS, SV_ARGS(SV_STR(w.apps[b]), SV_INT(rnd(8))));
         break;
+    case 16: { /* a channel that sorts first comes and goes: every other one moves */
+        static const char *SQL_GONE = "DELETE FROM channels WHERE id = $1";
+        char first[UUID_LEN + 1];
+        snprintf(first, sizeof first, "00000000-0000-7000-8000-%012d", s);
+        int found;
+        json_t *ch = store_channel_json(w.db, first, &found);
+        json_decref(ch);
+        if (ch)
+            put(SQL_GONE, SV_ARGS(SV_STR(first)));
+        else
+            put(SQL_CHANNEL, SV_ARGS(SV_STR(first), SV_STR(sid)));
+        break;
+    }
     case 15:
         if (rnd(4))
             put(SQL_EVERYONE, SV_ARGS(SV_STR(sid), SV_INT(any_bits())));
@@ -486,7 +499,9 @@ Test(state, idle_servers_are_forgotten_and_load_again)
     cr_assert_eq(state_forget_idle(w.state, now, 60000), 0, "all used just now");
     store_read_release(w.db);
     state_server_unref(state_server(w.state, w.db, w.servers[0], &found));
-    cr_assert_eq(state_forget_idle(w.state, now + 60001, 60000), SERVERS, "none used since");
+    /* The clock read after the last use: a minute and a millisecond later, none was used. */
+    cr_assert_eq(state_forget_idle(w.state, clock_now_ms() + 60001, 60000), SERVERS,
+                 "none used since");
     state__stats(w.state, &st);
     cr_assert_eq(st.servers, 0);
     store_read_release(w.db);
