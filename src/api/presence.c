@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "api/events.h"
+#include "bus/bus.h"
 #include "core/clock.h"
 #include "core/log.h"
 #include "state/presence.h"
@@ -13,7 +14,7 @@
 #include "store/servers.h"
 
 /* The people of user_id's servers (the first PRESENCE_SERVERS_MAX, none of more than
- * PRESENCE_PEOPLE_MAX people), but user_id; NULL on error. */
+ * --presence-people-max people), but user_id; NULL on error. */
 static struct idset *watchers(struct api_call *c, const char *user_id)
 {
     json_t *ids = store_server_ids_of_member(c->db, user_id, PRESENCE_SERVERS_MAX);
@@ -26,7 +27,8 @@ static struct idset *watchers(struct api_call *c, const char *user_id)
         people[i] = srv ? state_server_people(srv, -1, clock_now_ms()) : NULL;
         state_server_unref(srv);
     }
-    struct idset *all = people ? idset_union(people, n, PRESENCE_PEOPLE_MAX, user_id) : NULL;
+    struct idset *all =
+        people ? idset_union(people, n, (size_t)c->svc->cfg->presence_people_max, user_id) : NULL;
     for (size_t i = 0; people && i < n; i++)
         idset_unref(people[i]);
     free(people);
@@ -49,10 +51,12 @@ void api__presence_announce(struct api_call *c, const char *user_id)
     if (!set || state_presence_statuses(c->svc->presence, &user_id, 1, &status)) {
         log_error("presence: %s's new status was not announced", user_id);
         idset_unref(set);
-    } else if (!idset_count(set)) {
+        return;
+    }
+    api__event_control(c, BUS_PRESENCE, json_pack("{ssss}", "userId", user_id, "status", status));
+    if (!idset_count(set))
         idset_unref(set);
-    } else {
+    else
         api__event_to_people(c, "PRESENCE_UPDATE", set,
                              json_pack("{ssss}", "userId", user_id, "status", status));
-    }
 }

@@ -3,7 +3,9 @@
  * server with a user whose shown status changed (a first connection, the last one closing, a
  * bot's new status). Bounded so a popular bot's reconnects cost little: only the first
  * PRESENCE_SERVERS_MAX servers the user joined count, and a server of more than
- * PRESENCE_PEOPLE_MAX people gets none (its member list shows statuses when it is read).
+ * --presence-people-max people (1000) gets none: its pages see the person's row move in the
+ * member list they subscribe to (gateway/member_lists.h), which hears every change through
+ * BUS_PRESENCE.
  */
 #ifndef PRACA_API_PRESENCE_H
 #define PRACA_API_PRESENCE_H
@@ -13,7 +15,6 @@
 #include "core/uuid.h"
 
 #define PRESENCE_SERVERS_MAX 100
-#define PRESENCE_PEOPLE_MAX  1000
 
 /* The people user_id's status goes to (user_id not among them), on a worker (thread_ctx is
  * its): a new reference, or NULL on error. */

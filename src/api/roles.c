@@ -49,11 +49,12 @@ static void role_create(struct api_call *c)
     const char *name;
     uint64_t perms = 0;
     int64_t color = 0;
-    int mentionable = 0;
+    int mentionable = 0, hoist = 0;
     if (!body || api__in_str(c, body, "name", 1, 100, API_IN_REQUIRED | API_IN_TRIM, &name) < 0 ||
         api__in_perms(c, body, "permissions", 0, &perms) < 0 ||
         api__in_int(c, body, "color", 0, 0xFFFFFF, 0, &color) < 0 ||
-        api__in_bool(c, body, "mentionable", 0, &mentionable) < 0 || grantable(c, &a, perms))
+        api__in_bool(c, body, "mentionable", 0, &mentionable) < 0 ||
+        api__in_bool(c, body, "hoist", 0, &hoist) < 0 || grantable(c, &a, perms))
         return;
     int64_t count;
     if (store_count(c->db, STORE_SQL_COUNT_ROLES, sid, &count) != STORE_DONE) {
@@ -72,14 +73,16 @@ static void role_create(struct api_call *c)
                                .permissions = (int64_t)perms,
                                .color = color,
                                .now = clock_now_ms(),
-                               .mentionable = mentionable};
+                               .mentionable = mentionable,
+                               .hoist = hoist};
     if (store_role_create(c->svc->writer, &r) < 0) {
         api__internal(c);
         return;
     }
     api__audit_object(c, sid, "role.create", "role", id,
-                      json_pack("{sssIsIsb}", "name", name, "permissions", (json_int_t)perms,
-                                "color", (json_int_t)color, "mentionable", mentionable),
+                      json_pack("{sssIsIsbsb}", "name", name, "permissions", (json_int_t)perms,
+                                "color", (json_int_t)color, "mentionable", mentionable, "hoist",
+                                hoist),
                       0);
     api__event_server_changed(c, sid, "roles");
     reply_role(c, 201, id);
@@ -128,13 +131,14 @@ static void role_patch(struct api_call *c)
     const char *name;
     uint64_t perms = 0;
     int64_t color = -1, position = 0;
-    int mentionable = -1;
+    int mentionable = -1, hoist = -1;
     int has_perms, has_position;
     if (!body || api__in_str(c, body, "name", 1, 100, API_IN_TRIM, &name) < 0 ||
         (has_perms = api__in_perms(c, body, "permissions", 0, &perms)) < 0 ||
         api__in_int(c, body, "color", 0, 0xFFFFFF, 0, &color) < 0 ||
         (has_position = api__in_int(c, body, "position", 1, ROLES_MAX, 0, &position)) < 0 ||
-        api__in_bool(c, body, "mentionable", 0, &mentionable) < 0 || grantable(c, &a, perms)) {
+        api__in_bool(c, body, "mentionable", 0, &mentionable) < 0 ||
+        api__in_bool(c, body, "hoist", 0, &hoist) < 0 || grantable(c, &a, perms)) {
         json_decref(role);
         return;
     }
@@ -146,9 +150,10 @@ static void role_patch(struct api_call *c)
         return;
     }
     /* A role moves only to a place below the mover's own highest role. */
+    struct store_role_change change = {name, has_perms ? (int64_t)perms : -1, color, mentionable,
+                                       hoist};
     if ((has_position && api__role_below(c, &a, position)) ||
-        store_role_update(c->svc->writer, rid, name, has_perms ? (int64_t)perms : -1, color,
-                          mentionable) < 0 ||
+        store_role_update(c->svc->writer, rid, &change) < 0 ||
         (has_position && store_role_move(c->svc->writer, rid, &position) < 0)) {
         json_decref(role);
         if (!c->answered)
@@ -157,8 +162,8 @@ static void role_patch(struct api_call *c)
     }
     int rc;
     json_t *after = store_role_json(c->db, rid, &rc);
-    static const char *const KEYS[] = {"name",        "permissions", "color",
-                                       "mentionable", "position",    NULL};
+    static const char *const KEYS[] = {"name",     "permissions", "color", "mentionable",
+                                       "position", "hoist",       NULL};
     api__audit(c, sid, "role.update", "role", rid, api__audit_changes(role, after, KEYS));
     json_decref(role);
     json_decref(after);

@@ -78,7 +78,8 @@ static void enqueue(struct bus *b, struct bus_event *first, struct bus_event *la
 {
     for (struct bus_event *ev = first; ev; ev = ev->next) {
         if (b->relay && !ev->from_peer &&
-            (ev->to || !strcmp(ev->name, BUS_DISCONNECT) || !strcmp(ev->name, BUS_VOICE_REVIEW)))
+            (ev->to || !strcmp(ev->name, BUS_DISCONNECT) || !strcmp(ev->name, BUS_VOICE_REVIEW) ||
+             !strcmp(ev->name, BUS_PRESENCE)))
             b->relay(b->relay_user, ev);
         ev->bus = b;
         ev->item.run = deliver;

@@ -24,6 +24,9 @@
 /* Payload {serverId} or {userId}: check again the rights of the voice sessions in that server
  * (or of that user), after roles, overwrites, memberships, channels or intents changed. */
 #define BUS_VOICE_REVIEW "__voice_review__"
+/* Payload {userId, status}: a user's shown status may have changed (on any node), for the
+ * member lists pages subscribe to (gateway/member_lists.h). */
+#define BUS_PRESENCE "__presence__"
 
 struct bus_event {
     char name[48]; /* MESSAGE_CREATE, GUILD_MEMBER_ADD … */

@@ -65,6 +65,7 @@ static const struct option options[] = {
     INT("--event-retention-hours", "PRACA_EVENT_RETENTION_HOURS", event_retention_hours, 1,
         24 * 365),
     INT("--events-retry-ms", "PRACA_EVENTS_RETRY_MS", events_retry_ms, 100, 600000),
+    INT("--presence-people-max", "PRACA_PRESENCE_PEOPLE_MAX", presence_people_max, 1, 1000000),
     INT("--session-idle-days", "PRACA_SESSION_IDLE_DAYS", session_idle_days, 1, 3650),
     STR("--files", "PRACA_FILES", files),
     STR("--files-store", "PRACA_FILES_STORE", files_store),
@@ -102,6 +103,7 @@ void config_defaults(struct config *c)
     c->session_idle_days = 30;
     c->event_retention_hours = 24;
     c->events_retry_ms = 1000;
+    c->presence_people_max = 1000;
     c->access_log = 1;
     snprintf(c->log_format, sizeof c->log_format, "text");
     snprintf(c->sync, sizeof c->sync, "normal");
@@ -266,6 +268,11 @@ const char *config_usage(void)
            "  --events-retry-ms MS          [PRACA_EVENTS_RETRY_MS] an events endpoint that "
            "failed\n"
            "                                is tried again after this, doubling up to 5 min\n"
+           "                                (1000)\n"
+           "  --presence-people-max N       [PRACA_PRESENCE_PEOPLE_MAX] a server of up to N "
+           "people\n"
+           "                                tells them each other's presence; a larger one only\n"
+           "                                to the pages showing the person in its member list\n"
            "                                (1000)\n"
            "  --session-idle-days N         [PRACA_SESSION_IDLE_DAYS] a session unused this long\n"
            "                                expires (30)\n"

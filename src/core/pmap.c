@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/vec.h"
+
 #define BITS      5
 #define HASH_BITS 64
 
@@ -347,4 +349,82 @@ void pmap_each(const struct pmap *m, void (*fn)(struct pmap_value *v, void *arg)
 {
     if (m->root)
         each(m->root, fn, arg);
+}
+
+/* ---- diff ---- */
+
+struct values {
+    struct pmap_value **v;
+    size_t n, cap;
+    int failed;
+};
+
+static void collect(struct pmap_value *v, void *arg)
+{
+    struct values *l = arg;
+    if (!l->failed && VEC_RESERVE(l->v, l->n, l->cap, 8))
+        l->failed = 1;
+    else if (!l->failed)
+        l->v[l->n++] = v;
+}
+
+static void collect_slot(const struct slot *s, struct values *l)
+{
+    if (s && s->node)
+        each(s->node, collect, l);
+    else if (s)
+        collect(s->value, l);
+}
+
+/* Two small subtrees of different make (an entry against a node, or collision nodes), key by
+ * key: they hold the few keys that share a long prefix of hash. */
+static int diff_by_key(const struct pmap *m, const struct slot *a, const struct slot *b,
+                       pmap_diff_fn fn, void *arg)
+{
+    struct values la = {0}, lb = {0};
+    collect_slot(a, &la);
+    collect_slot(b, &lb);
+    int rc = la.failed || lb.failed ? -1 : 0;
+    for (size_t i = 0; !rc && i < la.n; i++) {
+        size_t j = 0;
+        while (j < lb.n && (!lb.v[j] || strcmp(m->key(la.v[i]), m->key(lb.v[j]))))
+            j++;
+        if (j == lb.n) {
+            fn(la.v[i], NULL, arg);
+        } else {
+            if (la.v[i] != lb.v[j])
+                fn(la.v[i], lb.v[j], arg);
+            lb.v[j] = NULL;
+        }
+    }
+    for (size_t j = 0; !rc && j < lb.n; j++)
+        if (lb.v[j])
+            fn(NULL, lb.v[j], arg);
+    free(la.v);
+    free(lb.v);
+    return rc;
+}
+
+static int diff(const struct pmap *m, const struct slot *a, const struct slot *b, unsigned shift,
+                pmap_diff_fn fn, void *arg)
+{
+    if (a && b && a->node == b->node && a->value == b->value)
+        return 0; /* shared: nothing below differs */
+    if (!a || !b || !a->node || !b->node || shift >= HASH_BITS)
+        return diff_by_key(m, a, b, fn, arg);
+    const struct pmap_node *na = a->node, *nb = b->node;
+    for (uint32_t bits = na->bitmap | nb->bitmap; bits; bits &= bits - 1) {
+        uint32_t bit = bits & -bits;
+        const struct slot *sa = na->bitmap & bit ? &na->slots[position(na->bitmap, bit)] : NULL;
+        const struct slot *sb = nb->bitmap & bit ? &nb->slots[position(nb->bitmap, bit)] : NULL;
+        if (diff(m, sa, sb, shift + BITS, fn, arg))
+            return -1;
+    }
+    return 0;
+}
+
+int pmap_diff(const struct pmap *a, const struct pmap *b, pmap_diff_fn fn, void *arg)
+{
+    struct slot ra = {a->root, NULL, 0}, rb = {b->root, NULL, 0};
+    return diff(a, a->root ? &ra : NULL, b->root ? &rb : NULL, 0, fn, arg);
 }

@@ -48,6 +48,12 @@ int pmap_del(struct pmap *m, const char *key);
 /* Calls fn for each value, in no particular order; fn must not change the map. */
 void pmap_each(const struct pmap *m, void (*fn)(struct pmap_value *v, void *arg), void *arg);
 
+/* What differs from a to b (two versions of one map, same key function): fn(old, new) for each
+ * key whose value changed, fn(old, NULL) for each removed, fn(NULL, new) for each added. Nodes
+ * the two share are skipped, so a few changes cost a few paths, whatever the size. Returns 0,
+ * or -1 when out of memory (fn may have been called for some keys). */
+typedef void (*pmap_diff_fn)(struct pmap_value *old, struct pmap_value *now, void *arg);
+int pmap_diff(const struct pmap *a, const struct pmap *b, pmap_diff_fn fn, void *arg);
 struct pmap_value *pmap_value_ref(struct pmap_value *v);
 void pmap_value_unref(struct pmap_value *v);
 

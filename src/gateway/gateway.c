@@ -22,6 +22,7 @@
 #include "gateway/internal.h"
 #include "state/console.h"
 #include "state/presence.h"
+#include "gateway/member_lists.h"
 #include "gateway/presence_live.h"
 #include "gateway/recovery.h"
 #include "gateway/resume.h"
@@ -357,6 +358,10 @@ static void on_event(void *user, struct sio_socket *sock, json_t *args, int64_t 
         on_view(sock, c, json_array_get(args, 1), ack_id);
         return;
     }
+    if (c && name && !strcmp(name, "members:subscribe")) {
+        gateway__lists_subscribe(gw, c, json_array_get(args, 1), ack_id);
+        return;
+    }
     if (c && !gw->draining &&
         gateway__voice_on_event(gw, c, name, json_array_get(args, 1), ack_id, natt))
         return;
@@ -381,6 +386,7 @@ static void on_disconnect(void *user, struct sio_socket *sock, const char *reaso
         gateway__recovery_park(gw->recovery, c->pid, c->user_id, c->token_hash, c->since,
                                clock_now_ms());
     gateway__voice_on_disconnect(gw, c);
+    gateway__lists_leave(gw, c);
     detach(gw, c);
     free(c);
 }
@@ -567,6 +573,10 @@ static void deliver(void *user, const struct bus_event *ev)
         sweep(gw);
         return;
     }
+    if (!strcmp(ev->name, BUS_PRESENCE)) {
+        gateway__lists_presence(gw, ev->payload, ev->payload_len);
+        return;
+    }
     gateway__fan_out(gw, ev);
 }
 
@@ -746,6 +756,7 @@ struct gateway *gateway_new(uv_loop_t *loop, const struct gateway_config *cfg,
     uv_timer_init(loop, &gw->sweep);
     gw->sweep.data = gw;
     gateway__presence_init(gw);
+    gateway__lists_init(gw);
     uv_timer_start(&gw->sweep, on_sweep, SWEEP_MS, SWEEP_MS);
     bus_subscribe(bus, deliver, gw);
     return gw;
@@ -798,6 +809,7 @@ void gateway_drain(struct gateway *gw)
     bus_subscribe(gw->bus, NULL, NULL);
     uv_close((uv_handle_t *)&gw->sweep, on_sweep_closed);
     gateway__presence_close(gw);
+    gateway__lists_close(gw);
     gateway__sequence_stop(gw->sequence);
     if (gw->inflight == 0) {
         inbox_close(gw->inbox);
@@ -824,5 +836,6 @@ void gateway_free(struct gateway *gw)
     gateway__sequence_free(gw->sequence);
     map_cleanup(&gw->users);
     gateway__presence_cleanup(gw);
+    gateway__lists_cleanup(gw);
     free(gw);
 }

@@ -22,6 +22,7 @@ struct presence;
 struct recovery;
 struct state_voice;
 struct voice_limits;
+struct list_sub;
 
 struct conn {
     struct sio_socket *sock;
@@ -37,6 +38,7 @@ struct conn {
     int replaying;                     /* resuming from the log: live events wait */
     char viewing[UUID_LEN + 1]; /* the channel or thread the page has open ("" none): typing */
     uint64_t resumed_upto;      /* events up to this position were replayed */
+    struct list_sub *list_sub;  /* the member list it follows (member_lists.h), or NULL */
     int events;
 };
 
@@ -69,6 +71,8 @@ struct gateway {
     uintptr_t presence_ticks;    /* sweeps so far */
     int presence_busy;           /* a presence job is on a worker */
     uv_timer_t presence_timer;   /* the next presence job's start */
+    struct map lists;            /* "server/channel" → member list (member_lists.h) */
+    uv_timer_t lists_timer;      /* their tick, while there are any */
 };
 
 /* A piece of work for a worker thread (the database) whose answer comes back to the I/O

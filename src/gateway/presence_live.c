@@ -43,15 +43,22 @@ static void answered(struct gateway_job *j)
     for (size_t i = 0; i < p->n; i++) {
         const char *id = p->users[i].user_id;
         struct idset *to = p->users[i].watchers;
-        if (idset_count(to) && !map_get(&gw->users, id) && strcmp(p->users[i].status, "offline")) {
+        const char *status = p->users[i].status;
+        if (!to) {
+            /* not read: logged on the worker */
+        } else if (!map_get(&gw->users, id) && strcmp(status, "offline")) {
             /* connected elsewhere only: still online to everyone, nothing said */
             if (!p->users[i].second_look &&
                 map_set(&gw->presence_later, id, (void *)(uintptr_t)(gw->presence_ticks + 1)))
                 log_error("gateway: %s's presence not looked at again: no memory", id);
-        } else if (idset_count(to)) {
-            bus_publish_json(gw->bus, "PRESENCE_UPDATE",
-                             json_pack("{ssss}", "userId", id, "status", p->users[i].status),
-                             idset_ref(to), 0);
+        } else {
+            /* the member lists on every node, and the people who share a small server */
+            bus_publish_json(gw->bus, BUS_PRESENCE,
+                             json_pack("{ssss}", "userId", id, "status", status), NULL, 0);
+            if (idset_count(to))
+                bus_publish_json(gw->bus, "PRESENCE_UPDATE",
+                                 json_pack("{ssss}", "userId", id, "status", status), idset_ref(to),
+                                 0);
         }
         idset_unref(to);
     }

@@ -47,6 +47,8 @@ static const char *bot_app(const struct pmap_value *v)
 static void member_release(struct pmap_value *v)
 {
     struct state_member *m = (struct state_member *)v;
+    if (m->name != m->username)
+        free(m->name);
     free(m->username);
     free(m->role_ids);
     free(m);
@@ -136,6 +138,7 @@ static int on_role(void *arg, const struct store_role_row *r)
     x->perms = r->perms;
     x->position = r->position;
     x->mentionable = r->mentionable;
+    x->hoist = r->hoist;
     s->nroles++;
     return 0;
 }
@@ -186,11 +189,15 @@ static int on_member(void *arg, const struct store_member_row *r)
         return STORE_ERR;
     atomic_init(&m->v.refs, 1);
     m->v.release = member_release;
-    if (copy_id(m->user_id, r->user_id) || !(m->username = strdup(r->username))) {
+    /* The shown name shares the username's bytes when they are the same. */
+    if (copy_id(m->user_id, r->user_id) || !(m->username = strdup(r->username)) ||
+        !(m->name = strcmp(r->name, r->username) ? strdup(r->name) : m->username)) {
         member_release(&m->v);
         return STORE_ERR;
     }
     m->bytes = (int64_t)(sizeof *m + strlen(r->username) + 1 + 2 * MAP_ENTRY);
+    if (m->name != m->username)
+        m->bytes += (int64_t)strlen(m->name) + 1;
     m->is_bot = r->is_bot;
     m->mfa_enabled = r->mfa_enabled;
     m->account_created_at = r->account_created_at;

@@ -31,6 +31,7 @@ struct state_role {
     uint64_t perms;
     int64_t position;
     int mentionable;
+    int hoist; /* its connected holders are listed apart (state/member_list.h) */
 };
 
 struct state_overwrite {
@@ -69,6 +70,7 @@ struct state_member {
     struct pmap_value v; /* first: filed by user ID and by username */
     char user_id[UUID_LEN + 1];
     char *username; /* owned */
+    char *name;     /* as shown here: nickname, else display name (owned, or username) */
     int is_bot, mfa_enabled;
     int64_t account_created_at, joined_at, timeout_until, rules_accepted_at;
     char (*role_ids)[UUID_LEN + 1]; /* owned; in no particular order */

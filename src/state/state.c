@@ -417,6 +417,15 @@ static void drop(struct state *s, const char *sid)
         d->sid[0] = '\0';
 }
 
+int state_server_changed(struct state *s, const char *sid, uint64_t *seen)
+{
+    pthread_mutex_lock(&s->lock);
+    int changed = !*seen || changed_since(s, *seen, sid);
+    *seen = s->seq;
+    pthread_mutex_unlock(&s->lock);
+    return changed;
+}
+
 void state__changed(struct state *s, const char *mark)
 {
     char sid[UUID_LEN + 1], who[UUID_LEN + 1];

@@ -43,6 +43,10 @@ long state_identities_preload(struct state *s, struct store *db);
  * server) or < 0 (storage error). May end db's read transaction to read what changed. */
 struct state_server *state_server(struct state *s, struct store *db, const char *sid, int *found);
 
+/* Whether server sid may have changed since *seen (what an earlier call left there; 0 at
+ * first): 1 yes or cannot tell, 0 no. *seen is then the count of changes so far. A lock and a
+ * look at the last changes: cheap enough to ask often. */
+int state_server_changed(struct state *s, const char *sid, uint64_t *seen);
 /* The writer's side: what a commit changed (a mark, store/snapshot.h); everything changed. */
 void state__changed(struct state *s, const char *mark);
 void state__changed_all(struct state *s);

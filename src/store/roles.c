@@ -6,12 +6,12 @@
 #include "store/roles.h"
 
 static const struct store_col ROLE_COLS[] = {
-    {"id", COL_TEXT},         {"serverId", COL_TEXT}, {"name", COL_TEXT},
-    {"permissions", COL_INT}, {"color", COL_INT},     {"mentionable", COL_BOOL},
-    {"position", COL_INT},    {"managed", COL_BOOL},  {"createdAt", COL_TIME},
+    {"id", COL_TEXT},      {"serverId", COL_TEXT},    {"name", COL_TEXT},  {"permissions", COL_INT},
+    {"color", COL_INT},    {"mentionable", COL_BOOL}, {"hoist", COL_BOOL}, {"position", COL_INT},
+    {"managed", COL_BOOL}, {"createdAt", COL_TIME},
 };
 #define ROLE_SELECT                                                                                \
-    "SELECT id, server_id, name, permissions, color, mentionable, position, managed,"              \
+    "SELECT id, server_id, name, permissions, color, mentionable, hoist, position, managed,"       \
     " created_at FROM roles"
 
 json_t *store_roles_json(struct store *db, const char *sid)
@@ -31,14 +31,14 @@ static int role_create_at(struct store *db, struct store_new_role *r)
     static const char *SQL_SHIFT =
         "UPDATE roles SET position = position + 1 WHERE server_id = $1 AND position >= 1";
     static const char *SQL_INSERT = "INSERT INTO roles (id, server_id, name, permissions, color, "
-                                    "mentionable, position, created_at)"
-                                    " VALUES ($1, $2, $3, $4, $5, $6, 1, $7)";
+                                    "mentionable, position, created_at, hoist)"
+                                    " VALUES ($1, $2, $3, $4, $5, $6, 1, $7, $8)";
     int rc = store__exec(db, SQL_SHIFT, SV_ARGS(SV_STR(r->server_id)));
     if (rc == STORE_DONE)
         rc = store__exec(db, SQL_INSERT,
                          SV_ARGS(SV_STR(r->id), SV_STR(r->server_id), SV_STR(r->name),
                                  SV_INT(r->permissions), SV_INT(r->color), SV_INT(r->mentionable),
-                                 SV_INT(r->now)));
+                                 SV_INT(r->now), SV_INT(r->hoist)));
     return rc;
 }
 
@@ -52,18 +52,18 @@ int store_role_create(struct store_writer *w, struct store_new_role *r)
     return store_write(w, role_create_job, r);
 }
 
-int store_role_update(struct store_writer *w, const char *rid, const char *name,
-                      int64_t permissions, int64_t color, int mentionable)
+int store_role_update(struct store_writer *w, const char *rid, const struct store_role_change *ch)
 {
     static const char *SQL = "UPDATE roles SET name = COALESCE($2, name),"
                              " permissions = CASE WHEN $3 >= 0 THEN $3 ELSE permissions END,"
                              " color = CASE WHEN $4 >= 0 THEN $4 ELSE color END,"
-                             " mentionable = CASE WHEN $5 >= 0 THEN $5 ELSE mentionable END"
+                             " mentionable = CASE WHEN $5 >= 0 THEN $5 ELSE mentionable END,"
+                             " hoist = CASE WHEN $6 >= 0 THEN $6 ELSE hoist END"
                              " WHERE id = $1";
-    return store__write_exec(
-        w, SQL,
-        SV_ARGS(SV_STR(rid), SV_STR(name), SV_INT(permissions), SV_INT(color), SV_INT(mentionable)),
-        NULL);
+    return store__write_exec(w, SQL,
+                             SV_ARGS(SV_STR(rid), SV_STR(ch->name), SV_INT(ch->permissions),
+                                     SV_INT(ch->color), SV_INT(ch->mentionable), SV_INT(ch->hoist)),
+                             NULL);
 }
 
 /* The role to delete, for the writer's job. */

@@ -13,11 +13,16 @@ json_t *store_role_json(struct store *db, const char *rid, int *rc);
 struct store_new_role {
     const char *id, *server_id, *name;
     int64_t permissions, color, now;
-    int mentionable;
+    int mentionable, hoist;
 };
 int store_role_create(struct store_writer *w, struct store_new_role *arg);
-int store_role_update(struct store_writer *w, const char *rid, const char *name,
-                      int64_t permissions, int64_t color, int mentionable);
+/* What a role update sets: NULL or -1 keeps a field as it is. */
+struct store_role_change {
+    const char *name;
+    int64_t permissions, color;
+    int mentionable, hoist;
+};
+int store_role_update(struct store_writer *w, const char *rid, const struct store_role_change *ch);
 /* Deletes the role, its overwrites, and closes the gap in the positions above it. */
 int store_role_delete(struct store_writer *w, const char *rid);
 /* Moves role rid to *position (1 = just above @everyone; past the top: the top, written back

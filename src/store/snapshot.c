@@ -10,8 +10,9 @@ static const char *SQL_SERVER =
     "SELECT s.owner_id, s.verification_level, s.requires_2fa, s.requires_rules_acceptance,"
     " s.automod_blocked_words, COALESCE(s.automod_max_mentions, -1), r.permissions"
     " FROM servers s JOIN roles r ON r.id = s.id WHERE s.id = $1";
-static const char *SQL_ROLES = "SELECT id, name, permissions, position, mentionable FROM roles"
-                               " WHERE server_id = $1 AND id <> $1 ORDER BY position DESC, id";
+static const char *SQL_ROLES =
+    "SELECT id, name, permissions, position, mentionable, hoist FROM roles"
+    " WHERE server_id = $1 AND id <> $1 ORDER BY position DESC, id";
 static const char *SQL_CHANNELS =
     "SELECT id, type, parent_id FROM channels WHERE server_id = $1 ORDER BY id";
 static const char *SQL_OVERWRITES =
@@ -20,7 +21,8 @@ static const char *SQL_OVERWRITES =
     " ORDER BY o.channel_id, o.target_id";
 #define MEMBERS                                                                                    \
     "SELECT m.user_id, u.username, u.is_bot, u.mfa_enabled, u.created_at, m.joined_at,"            \
-    " COALESCE(m.timeout_until, 0), COALESCE(m.rules_accepted_at, 0)"                              \
+    " COALESCE(m.timeout_until, 0), COALESCE(m.rules_accepted_at, 0),"                             \
+    " COALESCE(m.nickname, u.display_name)"                                                        \
     " FROM members m JOIN users u ON u.id = m.user_id WHERE m.server_id = $1"
 #define MEMBER_ROLES                                                                               \
     "SELECT mr.user_id, mr.role_id FROM member_roles mr"                                           \
@@ -62,9 +64,9 @@ static int on_server(struct store_stmt *st, const struct store_server_visitor *v
 
 static int on_role(struct store_stmt *st, const struct store_server_visitor *v, void *arg)
 {
-    struct store_role_row r = {text_or_empty(st, 0), text_or_empty(st, 1),
+    struct store_role_row r = {text_or_empty(st, 0),        text_or_empty(st, 1),
                                (uint64_t)store__int(st, 2), store__int(st, 3),
-                               (int)store__int(st, 4)};
+                               (int)store__int(st, 4),      (int)store__int(st, 5)};
     return v->role(arg, &r);
 }
 
@@ -93,6 +95,7 @@ static int on_member(struct store_stmt *st, const struct store_server_visitor *v
         .joined_at = store__int(st, 5),
         .timeout_until = store__int(st, 6),
         .rules_accepted_at = store__int(st, 7),
+        .name = text_or_empty(st, 8),
     };
     return v->member(arg, &r);
 }
@@ -199,7 +202,7 @@ static const struct store_change_mark MARKS[] = {
      "SELECT 'a:' || server_id || ':' || NEW.id FROM main.installs WHERE application_id = NEW.id"
      " UNION SELECT ''"},
     {"apps_d", "DELETE ON main.applications", "VALUES ('')"},
-    {"users_u", "UPDATE OF username, mfa_enabled, created_at, is_bot ON main.users",
+    {"users_u", "UPDATE OF username, display_name, mfa_enabled, created_at, is_bot ON main.users",
      "SELECT 'm:' || server_id || ':' || NEW.id FROM main.members WHERE user_id = NEW.id"},
     {"tokens_u", "UPDATE OF hash, user_id, kind ON main.tokens", "VALUES ('t:' || OLD.hash)"},
     {"tokens_d", "DELETE ON main.tokens", "VALUES ('t:' || OLD.hash)"},

@@ -23,7 +23,7 @@ struct store_role_row {
     const char *id, *name;
     uint64_t perms;
     int64_t position;
-    int mentionable;
+    int mentionable, hoist;
 };
 
 struct store_channel_row {
@@ -40,6 +40,7 @@ struct store_member_row {
     const char *user_id, *username;
     int is_bot, mfa_enabled;
     int64_t account_created_at, joined_at, timeout_until, rules_accepted_at; /* 0 = none */
+    const char *name; /* as shown in the server: the nickname, else the display name */
 };
 
 struct store_bot_row {

@@ -846,11 +846,13 @@ test('server settings: roles and their permissions, the name and the rules; the 
   await a.waitForSelector(`#roles details[data-id="${sid}"]`);
   await a.fill('#role-name', 'Moderação');
   await a.check('#role-perms input[data-perm=FIXAR_MENSAGENS]');
+  await a.check('#role-hoist');
   await a.click('#role-form button[type=submit]');
   await a.waitForSelector('#roles details:has-text("Moderação")');
   const roles = (await api(srv.url, 'GET', `/api/servers/${sid}`, { token: ana.token })).body.roles;
   const mod = roles.find((r) => r.name === 'Moderação');
   assert.equal(mod.permissions, 4096, 'FIXAR_MENSAGENS only');
+  assert.equal(mod.hoist, true, 'shown apart in the people column');
 
   // @everyone loses reactions: Bia's page drops its "+ Reagir" without reloading.
   const everyone = `#roles details[data-id="${sid}"]`;
@@ -872,9 +874,12 @@ test('server settings: roles and their permissions, the name and the rules; the 
   await shoot(a, 'chat-roles');
   await a.click('#settings-close');
 
-  // Given the new role, Bia may pin: the button appears on her page.
+  // Given the new role, Bia may pin: the button appears on her page; Ana's people column lists
+  // her under the role, shown apart.
   await api(srv.url, 'PUT', `/api/servers/${sid}/members/${bia.user.id}/roles/${mod.id}`, { token: ana.token });
   await b.waitForSelector('.message:has-text("para reagir") button:has-text("Fixar")');
+  await a.waitForSelector('#people li.people-group:text-is("Moderação — 1") + li.person');
+  assert.equal(await a.getAttribute('#people li.people-group:text-is("Moderação — 1") + li.person', 'data-id'), bia.user.id);
   await b.click('.message:has-text("para reagir") button:has-text("Fixar")');
   await a.waitForSelector('.message:has-text("para reagir") .pin-tag');
   for (const p of [a, b]) {

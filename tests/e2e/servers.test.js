@@ -231,15 +231,16 @@ test('roles: create, edit, delete, with validation and managed/@everyone rules',
   const { owner, sid, members: [m] } = await serverWithMembers(srv.url, 1);
   const r = await api(srv.url, 'POST', `/api/servers/${sid}/roles`, { token: owner.token, body: { name: 'Moderação', permissions: P.EXPULSAR_MEMBROS | P.BANIR_MEMBROS, mentionable: true, color: 0xff8800 } });
   assert.equal(r.status, 201);
-  assert.deepEqual(Object.keys(r.body.role), ['id', 'serverId', 'name', 'permissions', 'color', 'mentionable', 'position', 'managed', 'createdAt']);
+  assert.deepEqual(Object.keys(r.body.role), ['id', 'serverId', 'name', 'permissions', 'color', 'mentionable', 'hoist', 'position', 'managed', 'createdAt']);
   assert.equal(r.body.role.permissions, P.EXPULSAR_MEMBROS | P.BANIR_MEMBROS);
   assert.equal(r.body.role.mentionable, true);
   assert.equal(r.body.role.color, 0xff8800);
   assert.equal(r.body.role.position, 1);
   assert.equal(r.body.role.managed, false);
+  assert.equal(r.body.role.hoist, false, 'not listed apart unless asked');
   const asString = await api(srv.url, 'POST', `/api/servers/${sid}/roles`, { token: owner.token, body: { name: 'Texto', permissions: String(P.VER_CANAL) } });
   assert.equal(asString.body.role.permissions, P.VER_CANAL);
-  for (const [body, path] of [[{ permissions: 1 }, 'name'], [{ name: 'x', permissions: 1 << 19 }, 'permissions'], [{ name: 'x', permissions: -1 }, 'permissions'], [{ name: 'x', permissions: '12abc' }, 'permissions'], [{ name: 'x', color: 0x1000000 }, 'color'], [{ name: 'x', mentionable: 1 }, 'mentionable']]) {
+  for (const [body, path] of [[{ permissions: 1 }, 'name'], [{ name: 'x', permissions: 1 << 19 }, 'permissions'], [{ name: 'x', permissions: -1 }, 'permissions'], [{ name: 'x', permissions: '12abc' }, 'permissions'], [{ name: 'x', color: 0x1000000 }, 'color'], [{ name: 'x', mentionable: 1 }, 'mentionable'], [{ name: 'x', hoist: 'sim' }, 'hoist']]) {
     const bad = await api(srv.url, 'POST', `/api/servers/${sid}/roles`, { token: owner.token, body });
     assert.equal(bad.status, 400, JSON.stringify(body));
     assert.ok(bad.body.error.startsWith(path + ': '), bad.body.error);
@@ -249,6 +250,10 @@ test('roles: create, edit, delete, with validation and managed/@everyone rules',
   assert.equal(patched.body.role.name, 'Mods');
   assert.equal(patched.body.role.permissions, P.EXPULSAR_MEMBROS);
   assert.equal(patched.body.role.color, 0xff8800);
+  const hoisted = await api(srv.url, 'PATCH', `/api/servers/${sid}/roles/${r.body.role.id}`, { token: owner.token, body: { hoist: true } });
+  assert.equal(hoisted.body.role.hoist, true);
+  assert.equal(hoisted.body.role.name, 'Mods', 'the rest kept');
+  assert.equal((await api(srv.url, 'PATCH', `/api/servers/${sid}/roles/${r.body.role.id}`, { token: owner.token, body: { hoist: 0 } })).status, 400);
   const everyone = await api(srv.url, 'PATCH', `/api/servers/${sid}/roles/${sid}`, { token: owner.token, body: { permissions: P.VER_CANAL } });
   assert.equal(everyone.body.role.permissions, P.VER_CANAL);
   assert.equal((await api(srv.url, 'PATCH', `/api/servers/${sid}/roles/${sid}`, { token: owner.token, body: { name: 'todos' } })).status, 400);

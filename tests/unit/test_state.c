@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -18,6 +19,7 @@
 #include "core/uuid.h"
 #include "domain/intents.h"
 #include "domain/permissions.h"
+#include "state/member_list.h"
 #include "state/state.h"
 #include "store/access.h"
 #include "store/events.h"
@@ -184,7 +186,7 @@ static void change(void)
     int s = (int)rnd(SERVERS);
     const char *sid = w.servers[s], *cid = w.channels[s][rnd(CHANNELS)];
     uint32_t b = rnd(BOTS);
-    switch (rnd(17)) {
+    switch (rnd(19)) {
     case 0:
         if (w.nroles[s] < 16) {
             uuid_v7(w.roles[s][w.nroles[s]]);
@@ -254,6 +256,19 @@ static void change(void)
             put(SQL_GONE, SV_ARGS(SV_STR(first)));
         else
             put(SQL_CHANNEL, SV_ARGS(SV_STR(first), SV_STR(sid)));
+        break;
+    }
+    case 17: {
+        static const char *SQL_HOIST = "UPDATE roles SET hoist = 1 - hoist WHERE id = $1";
+        put(SQL_HOIST, SV_ARGS(SV_STR(any_role(s))));
+        break;
+    }
+    case 18: { /* a nickname, sorting before or after the usernames, or none */
+        static const char *SQL_NICK =
+            "UPDATE members SET nickname = $3 WHERE server_id = $1 AND user_id = $2";
+        static const char *const NICKS[] = {"Ana", "zé", "p3", NULL};
+        const char *nick = NICKS[rnd(4)];
+        put(SQL_NICK, SV_ARGS(SV_STR(sid), SV_STR(any_user()), SV_STR(nick)));
         break;
     }
     case 15:
@@ -365,6 +380,98 @@ static void same_sets(struct idset *mem, struct idset *sql, const char *what)
     idset_each(sql, must_have, &h);
 }
 
+/* ---- member lists: followed by deltas, against one built afresh, against SQL ---- */
+
+static const char *const STATUSES[] = {"online", "idle", "dnd", "offline"};
+static int status_of_user[PEOPLE + BOTS];
+static struct state_member_list *lists[SERVERS][CHANNELS + 1];
+
+static int user_index(const char *uid)
+{
+    for (int u = 0; u < PEOPLE + BOTS; u++)
+        if (!strcmp(uid, u < PEOPLE ? w.people[u] : w.bots[u - PEOPLE]))
+            return u;
+    return -1;
+}
+
+static const char *test_status(void *arg, const char *uid)
+{
+    (void)arg;
+    int u = user_index(uid);
+    return u < 0 ? "offline" : STATUSES[status_of_user[u]];
+}
+
+/* Someone's status changes now and then; every list hears it. */
+static void presence_changes(void)
+{
+    if (rnd(3))
+        return;
+    int u = (int)rnd(PEOPLE + BOTS);
+    status_of_user[u] = (int)rnd(4);
+    const char *uid = u < PEOPLE ? w.people[u] : w.bots[u - PEOPLE];
+    for (int s = 0; s < SERVERS; s++)
+        for (int c = 0; c <= CHANNELS; c++)
+            if (lists[s][c])
+                cr_assert_geq(
+                    state_member_list_presence(lists[s][c], uid, STATUSES[status_of_user[u]]), 0);
+}
+
+static void same_list(struct state_server *srv, int s, int c)
+{
+    const char *cid = c ? w.channels[s][c - 1] : NULL;
+    struct state_member_list **l = &lists[s][c];
+    struct state_server *was = *l ? state_member_list_version(*l) : NULL;
+    struct state_member_list_delta *d =
+        was ? state_member_list_delta(was, srv, test_status, NULL) : NULL;
+    state_server_unref(was);
+    if (d) {
+        cr_assert_geq(state_member_list_apply(*l, d), 0);
+    } else { /* first, or a new shape */
+        state_member_list_free(*l);
+        *l = state_member_list_build(srv, cid, test_status, NULL);
+    }
+    cr_assert_not_null(*l);
+    struct state_member_list *fresh = state_member_list_build(srv, cid, test_status, NULL);
+    json_t *followed = state_member_list_range(*l, 0, 1000),
+           *built = state_member_list_range(fresh, 0, 1000);
+    json_t *sum_followed = state_member_list_summary(*l),
+           *sum_built = state_member_list_summary(fresh);
+    char *a = json_dumps(followed, JSON_COMPACT), *b = json_dumps(built, JSON_COMPACT);
+    cr_assert_str_eq(a, b, "seed %u step %d: list %d/%d followed != built:\n%s\n%s", w.seed, w.step,
+                     s, c, a, b);
+    cr_assert(json_equal(sum_followed, sum_built), "seed %u step %d: counts", w.seed, w.step);
+    cr_assert_eq(state_member_list_rows(*l), json_array_size(built));
+    /* Who is listed: those who may see the channel, as SQL says. */
+    size_t listed = 0;
+    for (size_t i = 0; i < json_array_size(built); i++) {
+        json_t *m = json_object_get(json_array_get(built, i), "member");
+        if (!m)
+            continue;
+        listed++;
+        int member;
+        const char *uid = json_string_value(json_object_get(m, "userId"));
+        uint64_t perms = cid ? sql_perms(w.servers[s], uid, cid, &member) : PERM_VER_CANAL;
+        cr_assert(perms & PERM_VER_CANAL, "seed %u step %d: %s listed out of sight", w.seed, w.step,
+                  uid);
+    }
+    size_t want = 0;
+    for (int u = 0; u < PEOPLE + BOTS; u++) {
+        const char *uid = u < PEOPLE ? w.people[u] : w.bots[u - PEOPLE];
+        int member;
+        uint64_t perms = sql_perms(w.servers[s], uid, cid ? cid : w.channels[s][0], &member);
+        want += member && (!cid || (perms & PERM_VER_CANAL));
+    }
+    cr_assert_eq(listed, want, "seed %u step %d: list %d/%d holds %zu, not %zu", w.seed, w.step, s,
+                 c, listed, want);
+    free(a);
+    free(b);
+    json_decref(followed);
+    json_decref(built);
+    json_decref(sum_followed);
+    json_decref(sum_built);
+    state_member_list_free(fresh);
+}
+
 static void compare(void)
 {
     int64_t now = clock_now_ms();
@@ -398,6 +505,8 @@ static void compare(void)
             }
         }
         cr_assert_eq(state_server_member_count(srv), members);
+        for (int c = 0; c <= CHANNELS; c++)
+            same_list(srv, s, c);
         for (int c = -1; c < CHANNELS; c++) {
             const char *cid = c < 0 ? NULL : w.channels[s][c];
             int64_t ch = cid ? state_server_channel(srv, cid) : -1;
@@ -452,8 +561,12 @@ Test(state, memory_answers_as_sql_after_every_change, .timeout = 600)
             change_elsewhere();
         else
             change();
+        presence_changes();
         compare();
     }
+    for (int s = 0; s < SERVERS; s++)
+        for (int c = 0; c <= CHANNELS; c++)
+            state_member_list_free(lists[s][c]);
     end_world();
 }
 
@@ -548,5 +661,118 @@ Test(state, many_members_changed_at_once_read_the_server_whole)
     idset_unref(after);
     state_server_unref(old);
     state_server_unref(now);
+    end_world();
+}
+
+/* A list of 1,200 members, more than a chunk holds per group, followed through joins, leaves,
+ * role and presence changes one at a time: always the same rows as one built afresh, sorted
+ * within groups, and any range the same as that slice of the whole. */
+static int big_status[1300];
+
+static const char *big_status_of(void *arg, const char *uid)
+{
+    (void)arg;
+    int i = atoi(uid + 24 + 6); /* '00000000-0000-7000-8000-' || (100000000000 + i) */
+    return STATUSES[big_status[i % 1300]];
+}
+
+static void same_as_fresh(struct state_member_list *l, struct state_server *srv)
+{
+    struct state_member_list *fresh =
+        state_member_list_build(srv, w.channels[0][0], big_status_of, NULL);
+    json_t *a = state_member_list_range(l, 0, 100000),
+           *b = state_member_list_range(fresh, 0, 100000);
+    cr_assert(json_equal(a, b), "seed %u step %d: followed != built", w.seed, w.step);
+    json_t *slice = state_member_list_range(l, 300, 399);
+    cr_assert_eq(json_array_size(slice), 100);
+    for (size_t i = 0; i < 100; i++)
+        cr_assert(json_equal(json_array_get(slice, i), json_array_get(a, 300 + i)));
+    const char *prev = NULL;
+    for (size_t i = 0; i < json_array_size(a); i++) {
+        json_t *m = json_object_get(json_array_get(a, i), "member");
+        const char *name = json_string_value(json_object_get(m, "name"));
+        cr_assert(!m || !prev || strcasecmp(prev, name) <= 0, "sorted within a group");
+        prev = m ? name : NULL;
+    }
+    json_decref(a);
+    json_decref(b);
+    json_decref(slice);
+    state_member_list_free(fresh);
+}
+
+Test(state, a_large_member_list_follows_changes_one_by_one, .timeout = 300)
+{
+    static const char *SQL_USERS =
+        "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1200)"
+        " INSERT INTO users (id, username, display_name, is_bot, created_at)"
+        " SELECT '00000000-0000-7000-8000-' || (100000000000 + i), 'big' || i,"
+        " CASE WHEN i % 2 = 0 THEN 'Big' || i ELSE 'big' || i END, 0, 1 FROM n";
+    static const char *SQL_JOIN_ALL = "INSERT INTO members (server_id, user_id, joined_at)"
+                                      " SELECT $1, id, 1 FROM users WHERE username LIKE 'big%'";
+    static const char *SQL_HOISTED =
+        "INSERT INTO roles (id, server_id, name, permissions, position, mentionable, created_at,"
+        " hoist) VALUES ($1, $2, 'h', 0, 1, 0, 1, 1)";
+    static const char *SQL_GIVE_SOME =
+        "INSERT INTO member_roles (server_id, user_id, role_id) SELECT $1, id, $2 FROM users"
+        " WHERE username LIKE 'big%' AND CAST(substr(username, 4) AS INTEGER) % 7 = 0";
+    static const char *SQL_LEAVE = "DELETE FROM members WHERE server_id = $1 AND user_id = $2";
+    static const char *SQL_TAKE = "DELETE FROM member_roles WHERE server_id = $1 AND user_id = $2";
+    static const char *SQL_GIVE =
+        "INSERT INTO member_roles (server_id, user_id, role_id) SELECT $1, $2, $3 WHERE EXISTS"
+        " (SELECT 1 FROM members WHERE server_id = $1 AND user_id = $2) ON CONFLICT DO NOTHING";
+    make_world();
+    for (int i = 0; i < 1300; i++)
+        big_status[i] = i % 3 ? 3 : (int)rnd(3);
+    char role[UUID_LEN + 1];
+    uuid_v7(role);
+    put(SQL_USERS, NULL, 0);
+    put(SQL_JOIN_ALL, SV_ARGS(SV_STR(w.servers[0])));
+    put(SQL_HOISTED, SV_ARGS(SV_STR(role), SV_STR(w.servers[0])));
+    put(SQL_GIVE_SOME, SV_ARGS(SV_STR(w.servers[0]), SV_STR(role)));
+    int found;
+    store_read_release(w.db);
+    struct state_server *srv = state_server(w.state, w.db, w.servers[0], &found);
+    struct state_member_list *l =
+        state_member_list_build(srv, w.channels[0][0], big_status_of, NULL);
+    cr_assert_not_null(l);
+    json_t *sum = state_member_list_summary(l);
+    cr_assert_eq(json_integer_value(json_object_get(sum, "memberCount")), 1201);
+    cr_assert_eq(json_array_size(json_object_get(sum, "groups")), 3, "hoisted, online, offline");
+    cr_assert_str_eq(
+        json_string_value(json_object_get(json_array_get(json_object_get(sum, "groups"), 0), "id")),
+        role);
+    json_decref(sum);
+    same_as_fresh(l, srv);
+    for (w.step = 0; w.step < 300; w.step++) {
+        char uid[UUID_LEN + 1];
+        int i = 1 + (int)rnd(1200);
+        snprintf(uid, sizeof uid, "00000000-0000-7000-8000-%lld", 100000000000LL + i);
+        switch (rnd(4)) {
+        case 0:
+            put(rnd(2) ? SQL_LEAVE : SQL_JOIN, SV_ARGS(SV_STR(w.servers[0]), SV_STR(uid)));
+            break;
+        case 1:
+            put(SQL_TAKE, SV_ARGS(SV_STR(w.servers[0]), SV_STR(uid)));
+            break;
+        case 2:
+            put(SQL_GIVE, SV_ARGS(SV_STR(w.servers[0]), SV_STR(uid), SV_STR(role)));
+            break;
+        case 3: /* presence: the list hears it directly */
+            big_status[i] = (int)rnd(4);
+            cr_assert_geq(state_member_list_presence(l, uid, STATUSES[big_status[i]]), 0);
+            break;
+        }
+        store_read_release(w.db);
+        struct state_server *next = state_server(w.state, w.db, w.servers[0], &found);
+        struct state_member_list_delta *d = state_member_list_delta(srv, next, big_status_of, NULL);
+        cr_assert_not_null(d, "the same shape: a delta");
+        cr_assert_geq(state_member_list_apply(l, d), 0);
+        state_server_unref(srv);
+        srv = next;
+        same_as_fresh(l, srv);
+    }
+    state_member_list_free(l);
+    state_server_unref(srv);
+    store_read_release(w.db);
     end_world();
 }

@@ -58,11 +58,14 @@ function paintRoles() {
       const everyone = r.id === chat.server.id;
       const color = el('input', { type: 'color', 'aria-label': `Cor do cargo ${name}`, 'data-color': r.id });
       color.value = colour(r.color || 0x99aab5);
+      const hoist = el('input', { type: 'checkbox', 'data-hoist': r.id });
+      hoist.checked = r.hoist;
       const save = el('button', { type: 'button', text: 'Salvar', onclick: () => changeRole(r.id, 'PATCH',
-        { permissions: checkedBits(boxes), ...(everyone ? {} : { color: parseInt(color.value.slice(1), 16) }) }) });
+        { permissions: checkedBits(boxes), ...(everyone ? {} : { color: parseInt(color.value.slice(1), 16), hoist: hoist.checked }) }) });
       const actions = el('div', { class: 'actions' }, save);
       if (!everyone) {
         item.insertBefore(el('label', { class: 'check role-color' }, color, 'Cor do nome'), boxes);
+        item.insertBefore(el('label', { class: 'check' }, hoist, 'Mostrar separado na lista de pessoas'), boxes);
         const top = Math.max(...chat.roles.map((x) => x.position));
         actions.append(
           el('button', { type: 'button', class: 'secondary', text: '↑ Subir', 'aria-label': `Subir o cargo ${r.name}`, disabled: r.position >= top,
@@ -149,7 +152,7 @@ export function wireSettings() {
     e.preventDefault();
     $('#settings-error').hidden = true;
     try {
-      await api('POST', `/api/servers/${chat.sid}/roles`, { name: $('#role-name').value, permissions: checkedBits($('#role-perms')), mentionable: $('#role-mentionable').checked });
+      await api('POST', `/api/servers/${chat.sid}/roles`, { name: $('#role-name').value, permissions: checkedBits($('#role-perms')), mentionable: $('#role-mentionable').checked, hoist: $('#role-hoist').checked });
       $('#role-form').reset();
       permissionBoxes($('#role-perms'), 0);
       await loadServer(chat.sid);

@@ -1,7 +1,5 @@
-// The server's members: who is here, in the channels column (connected first, their status kept
-// live by PRESENCE_UPDATE), and in the settings what the person may do with each (roles, a
-// timeout, a kick), as the API allows it.
-import { personMenu } from './chat-apps.js';
+// The server's members in the settings: what the person may do with each (roles, a timeout, a
+// kick), as the API allows it. The people column is chat-people.js.
 import { startDm } from './chat-dms.js';
 import { flash } from './chat-manage.js';
 import { showMessage } from './chat-messages.js';
@@ -83,28 +81,6 @@ export function paintMembers() {
   $('#members-list').replaceChildren(...chat.members.map((m) => memberRow(m, can)));
 }
 
-// The channels column's list of people: connected first, then by name; at most PEOPLE_SHOWN.
-const PEOPLE_SHOWN = 50;
-const STATUS_ORDER = { online: 0, idle: 1, dnd: 2, offline: 3 };
-export function paintPeople() {
-  const name = (m) => m.nickname || m.user.displayName || m.user.username;
-  // The members were maybe read before this page's own connection was up: I am here.
-  const me = chat.members.find((m) => m.userId === chat.me.id);
-  if (me && chat.live && me.status === 'offline') me.status = 'online';
-  const sorted = [...chat.members].sort((a, b) => (STATUS_ORDER[a.status] ?? 3) - (STATUS_ORDER[b.status] ?? 3) || name(a).localeCompare(name(b), 'pt-BR'));
-  const online = chat.members.filter((m) => m.status !== 'offline').length;
-  $('#people-title').textContent = `Pessoas: ${online} de ${chat.members.length} conectadas`;
-  const menu = (m) => (e) => { if (e.type === 'click' || e.key === 'Enter' || e.key === ' ') { e.preventDefault(); personMenu(e.currentTarget, m, startDm); } };
-  $('#people').replaceChildren(...sorted.slice(0, PEOPLE_SHOWN).map((m) => el('li', { class: 'person', 'data-id': m.userId, tabindex: '0', 'aria-haspopup': 'menu',
-                                                                                    onclick: menu(m), onkeydown: menu(m) },
-    el('span', { class: `status ${m.status}`, role: 'img', 'aria-label': STATUS_LABELS[m.status] || m.status, title: STATUS_LABELS[m.status] || m.status }),
-    el('span', { class: m.status === 'offline' ? 'muted' : '', text: name(m) }),
-    m.user.isBot ? el('span', { class: 'bot-tag', text: 'BOT' }) : '')));
-  if (sorted.length > PEOPLE_SHOWN) $('#people').append(el('li', { class: 'muted small', text: `e mais ${sorted.length - PEOPLE_SHOWN}` }));
-  if ($('#people-box').hidden) $('#people-box').open = matchMedia('(min-width: 720px)').matches; // folded on a phone, above the room
-  $('#people-box').hidden = false;
-}
-
 // GUILD_MEMBER_ADD and GUILD_MEMBER_REMOVE change one member in place, with no request: the
 // event carries the member (chat-store.js). Another server's are nothing to this page until it
 // is opened.
@@ -124,9 +100,10 @@ function membersRepainted() {
   if (!$('#members-settings').hidden && !$('#settings').hidden) paintMembers();
 }
 
-// PRESENCE_UPDATE: someone in the open server connected, left or changed their status.
+// PRESENCE_UPDATE (servers of up to 1,000 people): someone in the open server connected, left
+// or changed their status, as the settings' member list shows it. The people column follows
+// its own list (chat-people.js).
 export function presenceChanged(u) {
   if (!presenceApplied(u)) return;
-  paintPeople();
   if (!$('#members-settings').hidden && !$('#settings').hidden) paintMembers();
 }

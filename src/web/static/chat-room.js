@@ -8,6 +8,7 @@ import { togglePins } from './chat-pins.js';
 import { markRead, paintUnread } from './chat-read.js';
 import { roomOf } from './chat-servers.js';
 import { chat } from './chat-store.js';
+import { followPeople } from './chat-people.js';
 import { paintTyping, tellViewing } from './chat-typing.js';
 import { showPanel, toast } from './chat-ui.js';
 import { $, api, showError } from './common.js';
@@ -25,6 +26,7 @@ export async function openChannel(cid, { behind = false } = {}) {
   stopReply();
   chat.cid = cid;
   tellViewing();
+  followPeople();
   newLineFor(cid);
   chat.unread.delete(cid);
   chat.unread.delete(chat.sid);

@@ -3,7 +3,7 @@
 // level, a timeout).
 import { avatar } from './chat-flow.js';
 import { openForum } from './chat-forum.js';
-import { paintPeople } from './chat-members.js';
+import { paintPeople } from './chat-people.js';
 import { basePermissions, channelPermissions, PERM } from './chat-perms.js';
 import { paintUnread } from './chat-read.js';
 import { openChannel, openPanel } from './chat-room.js';

@@ -11,7 +11,8 @@ import { lastShownId } from './chat-flow.js';
 import { postInForum } from './chat-forum.js';
 import { loadInvites } from './chat-invites.js';
 import { loadSettings, wireSettings } from './chat-manage.js';
-import { memberJoined, memberLeft, paintPeople, presenceChanged } from './chat-members.js';
+import { memberJoined, memberLeft, presenceChanged } from './chat-members.js';
+import { followPeople, listArrived } from './chat-people.js';
 import { editLastOwn, forget, showMessage } from './chat-messages.js';
 import { openModal } from './chat-modal.js';
 import { notifyArrived, wireNotify } from './chat-notify.js';
@@ -120,7 +121,7 @@ function connectLive() {
       $('#live').classList.add('on');
       chat.live = true;
       tellViewing();
-      if (chat.sid) paintPeople();
+      followPeople(true); // a new connection follows no list yet
     })
     .on('disconnect', () => { $('#live').textContent = 'reconectando…'; $('#live').classList.remove('on'); chat.live = false; })
     // Back after a drop: what came meanwhile was replayed; when it could not be, the open room
@@ -162,6 +163,7 @@ function connectLive() {
     .on('INTERACTION_MODAL', (m) => { answered(m.applicationId, m.interactionId); openModal(m); })
     .on('INTERACTION_AUTOCOMPLETE', suggestionsCame)
     .on('PRESENCE_UPDATE', presenceChanged)
+    .on('MEMBER_LIST_UPDATE', listArrived)
     .on('TYPING_START', typingArrived)
     .on('channel_voice:participants_update', (u) => { if (voiceApplied(u)) paintVoice(u.channelId); });
   chat.gateway.open();
