@@ -13,6 +13,11 @@
 //     owner sends a message in between (the send reads the audiences the changes carried over).
 //     Each call's latency through the API (p50, p99) and the server's CPU per call (all its
 //     threads' run time from /proc/PID/task/*/schedstat, read before and after each call).
+//     The owner's page follows each server's member list meanwhile: "list" is the time from a
+//     join's answer to the MEMBER_LIST_UPDATE that shows it, and the CPU spent in between;
+//   - a person's page opening each server: the bytes and time of what /app reads (the server,
+//     its members' first page, its commands) and of the member list's first range
+//     (members:subscribe, the list built on a worker), then again with the list held;
 //
 //   PRACA_BIN=build/praca node bench/large_server.js
 //   MEMBERS=10000 MESSAGES=0 ROUNDS=20 PRACA_BIN=build/praca node bench/large_server.js
@@ -20,7 +25,7 @@
 'use strict';
 const fs = require('node:fs');
 const { spawnSync } = require('node:child_process');
-const { startServer, api, register } = require('../tests/e2e/helpers');
+const { startServer, api, register, gatewayConnect } = require('../tests/e2e/helpers');
 
 const MEMBERS = Number(process.env.MEMBERS || 100000);
 const SMALL = Number(process.env.SMALL || 100);
@@ -102,6 +107,43 @@ async function place(url, owner, name) {
   return { sid, cid: s.channels[0].id, code: invite.code, rid: role.role.id };
 }
 
+// The same fan-out with the side by side's load generator and its minimal client (--client raw),
+// whose per-event cost is a fraction of the official client's: on two cores the official
+// client's processes, not the server, set the p99 (LOADGEN: where ../shared/bench-peer is).
+function rawFanout(srv, pid, big, tokensFile) {
+  const loadgen = `${process.env.LOADGEN || `${__dirname}/../../shared/bench-peer`}/loadgen/fanout.js`;
+  if (!fs.existsSync(loadgen)) return;
+  const r = spawnSync('node', [loadgen, '--url', srv.url, '--tokens-file', tokensFile, '--n', String(BOTS), '--m', String(FAN_MESSAGES),
+    '--rate', String(FAN_RATE), '--pid', String(pid), '--server-id', big.sid, '--channel-id', big.cid, '--client', 'raw', '--drain', '5'], { encoding: 'utf8', maxBuffer: 1 << 26 });
+  const out = JSON.parse(r.stdout.trim().split('\n').pop());
+  console.log(JSON.stringify({ rawFanout: { connected: out.connected, delivered: out.delivered, lost: out.lost, latMs: out.latMs, serverCpuUsPerDelivery: out.serverCpuUsPerDelivery, clientCpuUsPerDelivery: out.clientCpuUsPerDelivery } }));
+}
+
+// A page of `who` connected to the gateway, as /app connects.
+async function page(url, who) {
+  const t = await ok(await api(url, 'POST', '/api/gateway/ticket', { token: who.token }), 'ticket');
+  return gatewayConnect(url, { auth: { ticket: t.ticket }, transports: ['websocket'] }, []);
+}
+
+// What a page reads on opening server s, and its member list's first range: bytes and ms.
+async function pageOpen(url, pid, who, s, sock) {
+  const t0 = Date.now();
+  let bytes = 0;
+  for (const p of [`/api/servers/${s.sid}?threads=1`, `/api/servers/${s.sid}/members`, `/api/servers/${s.sid}/commands`]) {
+    bytes += (await api(url, 'GET', p, { token: who.token })).text.length;
+  }
+  const readMs = Date.now() - t0;
+  const subscribe = async () => {
+    const c0 = cpuNs(pid), t = Date.now();
+    const a = await sock.emitWithAck('members:subscribe', { serverId: s.sid, channelId: s.cid, ranges: [[0, 99]] });
+    if (a.error) throw new Error(`subscribe: ${a.error}`);
+    return { ms: Date.now() - t, cpuUs: Math.round((cpuNs(pid) - c0) / 1e3), bytes: JSON.stringify(a).length, rows: a.ranges[0].rows.length, members: a.memberCount };
+  };
+  const first = await subscribe();
+  const held = await subscribe();
+  return { readBytes: bytes, readMs, firstRange: first, againHeld: held };
+}
+
 // BOTS bots of the large server connected (two client processes), FAN_MESSAGES sends by the
 // owner at FAN_RATE a second: each delivery's latency from the send, what was lost, and the
 // server's CPU per delivery.
@@ -168,11 +210,16 @@ async function main() {
     const rssAfter = rssKiB(pid);
     console.log(JSON.stringify({ startup: { listenMs, firstSendToLargeMs: firstSendMs, rssBeforeMiB: +(rssBefore / 1024).toFixed(1), rssAfterMiB: +(rssAfter / 1024).toFixed(1), bytesPerMember: Math.round(((rssAfter - rssBefore) * 1024) / MEMBERS) } }));
     await ok(await api(srv.url, 'POST', `/api/servers/${small.sid}/channels/${small.cid}/messages`, { token: owner.token, body: { content: 'primeira' } }), 'first send');
+    const pages = { large: await page(srv.url, owner), small: await page(srv.url, owner) };
+    for (const [where, s] of [['large', big], ['small', small]]) console.log(JSON.stringify({ pageOpen: where, ...(await pageOpen(srv.url, pid, owner, s, pages[where])) }));
+    // The next MEMBER_LIST_UPDATE on a page whose count is n.
+    const listed = (sock, n) => new Promise((resolve) => sock.on('MEMBER_LIST_UPDATE', function on(u) { if (u.memberCount === n) { sock.off('MEMBER_LIST_UPDATE', on); resolve(); } }));
+    const counts = { large: MEMBERS, small: SMALL }; // the owner and those seeded: all see the channel
 
     // PERF=file: the rounds under `perf record -g` (to see where a change's time goes).
     const perf = process.env.PERF ? require('node:child_process').spawn('perf', ['record', '-g', '-o', process.env.PERF, '-p', String(pid)], { stdio: 'ignore' }) : null;
     if (perf) await new Promise((r) => setTimeout(r, 500));
-    const ops = ['join', 'role', 'timeout', 'send', 'leave'];
+    const ops = ['join', 'list', 'role', 'timeout', 'send', 'leave'];
     const stats = {};
     for (const where of ['large', 'small']) for (const op of ops) stats[`${op}/${where}`] = { ms: [], cpu: [] };
     const timed = async (key, fn) => {
@@ -186,13 +233,18 @@ async function main() {
       const p = people[i];
       for (const [where, s] of [['large', big], ['small', small]]) {
         const as = (tok) => ({ token: tok });
+        const shown = listed(pages[where], counts[where] + 1);
         await timed(`join/${where}`, async () => ok(await api(srv.url, 'POST', `/api/invites/${s.code}/join`, as(p.token)), 'join'));
+        await timed(`list/${where}`, () => shown);
         await timed(`role/${where}`, async () => ok(await api(srv.url, 'PUT', `/api/servers/${s.sid}/members/${p.user.id}/roles/${s.rid}`, as(owner.token)), 'role'));
         await timed(`timeout/${where}`, async () => ok(await api(srv.url, 'PATCH', `/api/servers/${s.sid}/members/${p.user.id}`, { token: owner.token, body: { timeoutUntil: new Date(Date.now() + 60000).toISOString() } }), 'timeout'));
         await timed(`send/${where}`, async () => ok(await api(srv.url, 'POST', `/api/servers/${s.sid}/channels/${s.cid}/messages`, { token: owner.token, body: { content: `rodada ${i}` } }), 'send'));
+        const gone = listed(pages[where], counts[where]);
         await timed(`leave/${where}`, async () => ok(await api(srv.url, 'DELETE', `/api/servers/${s.sid}/members/@me`, as(p.token)), 'leave'));
+        await gone;
       }
     }
+    for (const sock of Object.values(pages)) sock.disconnect();
     if (perf) { perf.kill('SIGINT'); await new Promise((r) => perf.on('exit', r)); }
     if (process.env.SHOW) for (const k of Object.keys(stats)) console.log(k, stats[k].ms.map((x) => x.toFixed(1)).join(" "));
     const rows = [];
@@ -210,6 +262,7 @@ async function main() {
     }
     console.log(JSON.stringify({ rssEndMiB: +(rssKiB(pid) / 1024).toFixed(1) }));
     if (BOTS) await fanout(srv, pid, owner, big, fs.readFileSync(`${first.dir}/tokens.txt`, 'utf8').split('\n'));
+    if (BOTS) rawFanout(srv, pid, big, `${first.dir}/tokens.txt`);
   } finally {
     await srv.stop();
   }

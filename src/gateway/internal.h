@@ -73,6 +73,7 @@ struct gateway {
     uv_timer_t presence_timer;   /* the next presence job's start */
     struct map lists;            /* "server/channel" → member list (member_lists.h) */
     uv_timer_t lists_timer;      /* their tick, while there are any */
+    size_t lists_members;        /* members held in all of them */
 };
 
 /* A piece of work for a worker thread (the database) whose answer comes back to the I/O

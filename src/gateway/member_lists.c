@@ -30,6 +30,7 @@ struct list_sub {
 };
 
 struct list_slot {
+    struct gateway *gw;
     char key[2 * UUID_LEN + 2];
     char sid[UUID_LEN + 1], cid[UUID_LEN + 1];
     struct state_member_list *list; /* NULL until first built */
@@ -42,7 +43,16 @@ struct list_slot {
     struct map ranges;   /* "start" → the rows last made (json) */
     json_t *summary;     /* the counts last made */
     int64_t empty_since; /* when the last subscriber left (0: someone is subscribed) */
+    size_t members;      /* counted in gw->lists_members */
 };
+
+/* The node's count of members held follows the slot's list. */
+static void count_members(struct list_slot *slot)
+{
+    size_t now = slot->list ? state_member_list_members(slot->list) : 0;
+    slot->gw->lists_members = slot->gw->lists_members - slot->members + now;
+    slot->members = now;
+}
 
 /* ---- statuses, as the worker reads them ---- */
 
@@ -272,6 +282,8 @@ static void free_rows(const char *key, void *value, void *arg)
 static void slot_free(struct list_slot *slot)
 {
     state_member_list_free(slot->list);
+    slot->list = NULL;
+    count_members(slot);
     map_cleanup(&slot->noted);
     map_each(&slot->ranges, free_rows, NULL);
     map_cleanup(&slot->ranges);
@@ -388,6 +400,7 @@ static void job_done(struct gateway_job *j)
         slot->list = lj->built;
         slot->dirty = 1;
     }
+    count_members(slot);
     if (slot->list && !lj->error && !slot->rebuild) {
         map_each(&slot->noted, apply_noted, slot);
         if (slot->dirty || !slot->summary)
@@ -437,8 +450,10 @@ static struct list_slot *slot_for(struct gateway *gw, const char *sid, const cha
     char key[2 * UUID_LEN + 2];
     snprintf(key, sizeof key, "%s/%s", sid, cid);
     struct list_slot *slot = map_get(&gw->lists, key);
-    if (slot || gw->lists.count >= LISTS_MAX || !(slot = calloc(1, sizeof *slot)))
+    if (slot || gw->lists.count >= LISTS_MAX || gw->lists_members >= LISTS_ROWS_MAX ||
+        !(slot = calloc(1, sizeof *slot)))
         return slot;
+    slot->gw = gw;
     memcpy(slot->key, key, sizeof key);
     memcpy(slot->sid, sid, UUID_LEN + 1);
     memcpy(slot->cid, cid, UUID_LEN + 1);
@@ -538,7 +553,7 @@ static int gone(void *value, void *arg)
     struct list_slot *slot = value;
     int64_t now = *(const int64_t *)arg;
     return !slot->subs && !slot->busy && slot->empty_since &&
-           now - slot->empty_since >= LISTS_KEEP_MS;
+           (now - slot->empty_since >= LISTS_KEEP_MS || slot->gw->lists_members > LISTS_ROWS_KEEP);
 }
 
 static void release_slot(void *value)

@@ -8,10 +8,10 @@
  * subscription; a bot's connection none.
  *
  * A list is kept per server and channel while pages subscribe to it (LISTS_KEEP_MS after the
- * last leaves), and built on a worker. Every LISTS_TICK_MS the lists whose server changed
- * (state_server_changed) follow it on a worker by the versions' difference, or are built again
- * after a new shape; presence (BUS_PRESENCE, from any node) moves a row in place. Then each
- * changed range is made once and sent to its subscribers. I/O thread only.
+ * last leaves, while the node holds few), and built on a worker. Every LISTS_TICK_MS the lists
+ * whose server changed (state_server_changed) follow it on a worker by the versions' difference, or
+ * are built again after a new shape; presence (BUS_PRESENCE, from any node) moves a row in place.
+ * Then each changed range is made once and sent to its subscribers. I/O thread only.
  */
 #ifndef PRACA_GATEWAY_MEMBER_LISTS_H
 #define PRACA_GATEWAY_MEMBER_LISTS_H
@@ -22,6 +22,10 @@
 #define LISTS_TICK_MS 100
 #define LISTS_KEEP_MS 30000
 #define LISTS_MAX     1024 /* lists held on one node */
+/* Members held in all of a node's lists (about 100 bytes each): past LISTS_ROWS_KEEP a list
+ * nobody follows goes at once, past LISTS_ROWS_MAX no new list is made. */
+#define LISTS_ROWS_KEEP 500000
+#define LISTS_ROWS_MAX  2000000
 
 void gateway__lists_init(struct gateway *gw);
 /* As the gateway drains: the timer closes, subscriptions end. */

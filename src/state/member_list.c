@@ -392,6 +392,11 @@ int state_member_list_presence(struct state_member_list *l, const char *user_id,
 
 /* ---- reading ---- */
 
+size_t state_member_list_members(const struct state_member_list *l)
+{
+    return l->users.count;
+}
+
 size_t state_member_list_rows(const struct state_member_list *l)
 {
     size_t rows = 0;

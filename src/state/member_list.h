@@ -54,6 +54,8 @@ int state_member_list_apply(struct state_member_list *l, struct state_member_lis
 int state_member_list_presence(struct state_member_list *l, const char *user_id,
                                const char *status);
 
+/* Members listed. */
+size_t state_member_list_members(const struct state_member_list *l);
 /* Rows in all. */
 size_t state_member_list_rows(const struct state_member_list *l);
 /* {memberCount, onlineCount, groups: [{id, count}]}: a new object, or NULL. */
