@@ -218,6 +218,11 @@ int store__exec(struct store *db, const char *sql, const struct store_val *args,
     return rc;
 }
 
+int store__exec_later(struct store *db, const char *sql)
+{
+    return db->engine->exec_later ? db->engine->exec_later(db, sql) : store__exec(db, sql, NULL, 0);
+}
+
 int64_t store__number(struct store *db, const char *sql, const char *key)
 {
     struct store_stmt *st = store__query(db, sql, SV_ARGS(SV_STR(key)));

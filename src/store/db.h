@@ -121,6 +121,9 @@ void store__finish(struct store_stmt *st);
 
 /* Runs a statement to its end; returns STORE_DONE or an error. */
 int store__exec(struct store *db, const char *sql, const struct store_val *args, size_t nargs);
+/* A statement without parameters or rows whose outcome matters only to the next statement
+ * (SAVEPOINT, RELEASE): on PostgreSQL it goes with that statement, in one round trip. */
+int store__exec_later(struct store *db, const char *sql);
 /* Rows changed by the last statement. */
 int64_t store__changes(struct store *db);
 /* The row ID of the last row this connection inserted. */

@@ -47,6 +47,9 @@ struct store_engine {
     int64_t (*changes)(struct store *db);
     int64_t (*last_insert_id)(struct store *db);
     int (*exec_script)(struct store *db, const char *sql);
+    /* A statement without parameters or rows whose outcome only the next statement needs
+     * (SAVEPOINT, RELEASE): sent along with that one, or (NULL) run at once. */
+    int (*exec_later)(struct store *db, const char *sql);
     /* 1 while a transaction is open, even one a failed statement has left unusable until
      * a rollback (PostgreSQL). */
     int (*in_transaction)(struct store *db);

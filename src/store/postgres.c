@@ -22,6 +22,7 @@
 #define TEXTS_MAX    (64u << 20) /* a statement's text parameters together */
 #define RECONNECT_MS 500         /* between attempts to reach a server that went away */
 #define SCRIPT_MAX   (1u << 20)  /* a migration, or the change marks' definitions */
+#define LATER_MAX    4           /* statements waiting to go with the next one */
 
 struct pg_stmt {
     struct store_stmt base;
@@ -38,8 +39,10 @@ struct pg {
     struct store base;
     PGconn *conn;
     int64_t changes;
-    int64_t retry_at_ms; /* the next attempt to connect again */
-    int marked;          /* a change mark's notice arrived since the last take */
+    int64_t retry_at_ms;              /* the next attempt to connect again */
+    int marked;                       /* a change mark's notice arrived since the last take */
+    struct pg_stmt *later[LATER_MAX]; /* sent with the next statement (pg_exec_later) */
+    int nlater;
     struct pg_stmt cache[CACHE_SLOTS];
 };
 
@@ -110,6 +113,7 @@ static int reachable(struct pg *s)
         s->cache[i].res = NULL;
         s->cache[i].prepared = 0;
     }
+    s->nlater = 0; /* their transaction went with the connection */
     PGresult *res = s->base.tracks_changes ? PQexec(s->conn, SQL_CHANGED_TABLE) : NULL;
     int rc = res ? finish_result(s, res, SQL_CHANGED_TABLE) : STORE_DONE;
     PQclear(res);
@@ -131,10 +135,82 @@ static int reconnected_for_retry(struct pg *s, int was_idle)
     return reachable(s);
 }
 
+static void stmt_name(const struct pg *s, const struct pg_stmt *st, char name[16])
+{
+    snprintf(name, 16, "s%d", (int)(st - s->cache));
+}
+
+/* Runs the statements waiting (pg_exec_later) one by one: before anything but a prepared
+ * statement, which takes them along instead. A failure shows in the transaction's state. */
+static void run_later(struct pg *s)
+{
+    for (int i = 0; i < s->nlater; i++) {
+        char name[16];
+        stmt_name(s, s->later[i], name);
+        PGresult *res = PQexecPrepared(s->conn, name, 0, NULL, NULL, NULL, 0);
+        finish_result(s, res, s->later[i]->base.sql);
+        PQclear(res);
+    }
+    s->nlater = 0;
+}
+
+/* The statement named, after those waiting, in one round trip (libpq's pipeline mode): its
+ * result, or that of the first waiting one that failed (the rest were not run). */
+static PGresult *exec_with_later(struct pg *s, const char *name, struct pg_stmt *st)
+{
+    if (!s->nlater)
+        return PQexecPrepared(s->conn, name, st->nparams, st->values, NULL, NULL, 0);
+    if (PQenterPipelineMode(s->conn) != 1) {
+        run_later(s);
+        return PQexecPrepared(s->conn, name, st->nparams, st->values, NULL, NULL, 0);
+    }
+    int sent = 0, n = s->nlater;
+    for (int i = 0; i < n; i++) {
+        char later[16];
+        stmt_name(s, s->later[i], later);
+        sent += PQsendQueryPrepared(s->conn, later, 0, NULL, NULL, NULL, 0) == 1;
+    }
+    sent += PQsendQueryPrepared(s->conn, name, st->nparams, st->values, NULL, NULL, 0) == 1;
+    s->nlater = 0;
+    PGresult *failed = NULL, *last = NULL;
+    if (sent == n + 1 && PQpipelineSync(s->conn) == 1) {
+        /* One result per statement, each followed by a NULL, then the sync's; two NULLs in a
+         * row mean nothing more is coming (the connection broke). */
+        for (int got = 0, nulls = 0; nulls < 2;) {
+            PGresult *res = PQgetResult(s->conn);
+            if (!res) {
+                nulls++;
+                continue;
+            }
+            nulls = 0;
+            ExecStatusType status = PQresultStatus(res);
+            if (status == PGRES_PIPELINE_SYNC) {
+                PQclear(res);
+                break;
+            }
+            if (got++ == n)
+                last = res;
+            else if (!failed && status != PGRES_COMMAND_OK)
+                failed = res;
+            else
+                PQclear(res);
+        }
+    }
+    if (PQexitPipelineMode(s->conn) != 1)
+        log_error("store: PostgreSQL's pipeline mode left with results pending: %s",
+                  PQerrorMessage(s->conn));
+    if (failed) {
+        PQclear(last);
+        return failed;
+    }
+    return last ? last : PQmakeEmptyPGresult(s->conn, PGRES_FATAL_ERROR);
+}
+
 static int pg_exec_script(struct store *db, const char *sql)
 {
     if (!reachable(pg_of(db)))
         return STORE_ERR;
+    run_later(pg_of(db));
     char *text = store__pg_sql_from_sqlite_ddl(sql, SCRIPT_MAX);
     if (!text)
         return STORE_ERR;
@@ -168,8 +244,9 @@ static int prepare(struct pg *s, struct pg_stmt *st)
     for (int i = 0; i < n; i++)
         types[i] = used[i] ? 0 : OID_TEXT;
     char name[16];
-    snprintf(name, sizeof name, "s%d", (int)(st - s->cache));
+    stmt_name(s, st, name);
     int rc;
+    run_later(s);
     /* A failed PREPARE would leave an open transaction unusable: try it in a savepoint. */
     int in_tx = PQtransactionStatus(s->conn) == PQTRANS_INTRANS;
     for (int tries = 0;; tries++) {
@@ -259,10 +336,10 @@ static int pg_step(struct store_stmt *base)
     if (!st->res) {
         int was_idle = PQtransactionStatus(s->conn) == PQTRANS_IDLE;
         char name[16];
-        snprintf(name, sizeof name, "s%d", (int)(st - s->cache));
+        stmt_name(s, st, name);
         int rc;
         for (int tries = 0;; tries++) {
-            st->res = PQexecPrepared(s->conn, name, st->nparams, st->values, NULL, NULL, 0);
+            st->res = exec_with_later(s, name, st);
             rc = finish_result(s, st->res, base->sql);
             if (rc == STORE_DONE)
                 break;
@@ -490,6 +567,7 @@ static int pg_track_changes(struct store *db, const struct store_change_mark *ma
     buf_appendf(&sql, "COMMIT; %s;", SQL_CHANGED_TABLE);
     int rc = STORE_ERR;
     if (buf_appendf(&sql, " ") == BUF_OK) {
+        run_later(pg_of(db));
         PGresult *res = PQexec(pg_of(db)->conn, sql.data);
         rc = finish_result(pg_of(db), res, "the change marks");
         PQclear(res);
@@ -498,6 +576,23 @@ static int pg_track_changes(struct store *db, const struct store_change_mark *ma
     }
     buf_cleanup(&sql);
     return rc;
+}
+
+/* SAVEPOINT and RELEASE, whose answers matter only to the statements after them: each waits to
+ * go with the next statement, in the same round trip. */
+static int pg_exec_later(struct store *db, const char *sql)
+{
+    struct pg *s = pg_of(db);
+    struct pg_stmt *st = slot_for(s, sql);
+    if (!st || !reachable(s) || (!st->prepared && prepare(s, st)))
+        return STORE_ERR;
+    if (s->nlater == LATER_MAX)
+        run_later(s);
+    PQclear(st->res);
+    st->res = NULL;
+    st->nparams = 0;
+    s->later[s->nlater++] = st;
+    return STORE_DONE;
 }
 
 static int64_t pg_data_version(struct store *db)
@@ -525,6 +620,7 @@ const struct store_engine store_postgres = {
     .changes = pg_changes,
     .last_insert_id = pg_last_insert_id,
     .exec_script = pg_exec_script,
+    .exec_later = pg_exec_later,
     .in_transaction = pg_in_transaction,
     .failed = pg_failed,
     .read_batching = pg_read_batching,

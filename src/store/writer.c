@@ -109,14 +109,14 @@ static int write_in_savepoint(struct store_writer *w, store_write_fn fn, void *a
     if (!store__in_transaction(w->db))
         return STORE_ERR;
     store__set_wrote(w->db, 1);
-    store__exec(w->db, SQL_SAVEPOINT, NULL, 0);
+    store__exec_later(w->db, SQL_SAVEPOINT);
     size_t events = store__events_waiting(w->db);
     int result = fn(w->db, arg);
     if (result < 0 || store__failed(w->db)) {
         store__exec(w->db, SQL_ROLLBACK_TO, NULL, 0);
         store__events_forget(w->db, events);
     }
-    store__exec(w->db, SQL_RELEASE, NULL, 0);
+    store__exec_later(w->db, SQL_RELEASE);
     return result;
 }
 
