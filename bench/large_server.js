@@ -34,6 +34,7 @@ const ROUNDS = Number(process.env.ROUNDS || 40);
 const BOTS = Number(process.env.BOTS ?? 5000); // connected for the fan-out: installed bots among the members
 const FAN_MESSAGES = Number(process.env.FAN_MESSAGES || 100);
 const FAN_RATE = Number(process.env.FAN_RATE || 5);
+const PAGES = process.env.PAGES !== '0'; // PAGES=0: no member lists (a build from before them)
 const ARGS = ['--rate-limit-scale', '100000', '--access-log=0', '--max-connections-per-address', '0'];
 
 const pct = (xs, p) => { const s = [...xs].sort((a, b) => a - b); return +s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))].toFixed(2); };
@@ -210,16 +211,16 @@ async function main() {
     const rssAfter = rssKiB(pid);
     console.log(JSON.stringify({ startup: { listenMs, firstSendToLargeMs: firstSendMs, rssBeforeMiB: +(rssBefore / 1024).toFixed(1), rssAfterMiB: +(rssAfter / 1024).toFixed(1), bytesPerMember: Math.round(((rssAfter - rssBefore) * 1024) / MEMBERS) } }));
     await ok(await api(srv.url, 'POST', `/api/servers/${small.sid}/channels/${small.cid}/messages`, { token: owner.token, body: { content: 'primeira' } }), 'first send');
-    const pages = { large: await page(srv.url, owner), small: await page(srv.url, owner) };
-    for (const [where, s] of [['large', big], ['small', small]]) console.log(JSON.stringify({ pageOpen: where, ...(await pageOpen(srv.url, pid, owner, s, pages[where])) }));
+    const pages = PAGES ? { large: await page(srv.url, owner), small: await page(srv.url, owner) } : {};
+    for (const [where, s] of PAGES ? [['large', big], ['small', small]] : []) console.log(JSON.stringify({ pageOpen: where, ...(await pageOpen(srv.url, pid, owner, s, pages[where])) }));
     // The next MEMBER_LIST_UPDATE on a page whose count is n.
-    const listed = (sock, n) => new Promise((resolve) => sock.on('MEMBER_LIST_UPDATE', function on(u) { if (u.memberCount === n) { sock.off('MEMBER_LIST_UPDATE', on); resolve(); } }));
+    const listed = (sock, n) => !sock ? Promise.resolve() : new Promise((resolve) => sock.on('MEMBER_LIST_UPDATE', function on(u) { if (u.memberCount === n) { sock.off('MEMBER_LIST_UPDATE', on); resolve(); } }));
     const counts = { large: MEMBERS, small: SMALL }; // the owner and those seeded: all see the channel
 
     // PERF=file: the rounds under `perf record -g` (to see where a change's time goes).
     const perf = process.env.PERF ? require('node:child_process').spawn('perf', ['record', '-g', '-o', process.env.PERF, '-p', String(pid)], { stdio: 'ignore' }) : null;
     if (perf) await new Promise((r) => setTimeout(r, 500));
-    const ops = ['join', 'list', 'role', 'timeout', 'send', 'leave'];
+    const ops = PAGES ? ['join', 'list', 'role', 'timeout', 'send', 'leave'] : ['join', 'role', 'timeout', 'send', 'leave'];
     const stats = {};
     for (const where of ['large', 'small']) for (const op of ops) stats[`${op}/${where}`] = { ms: [], cpu: [] };
     const timed = async (key, fn) => {
@@ -235,7 +236,7 @@ async function main() {
         const as = (tok) => ({ token: tok });
         const shown = listed(pages[where], counts[where] + 1);
         await timed(`join/${where}`, async () => ok(await api(srv.url, 'POST', `/api/invites/${s.code}/join`, as(p.token)), 'join'));
-        await timed(`list/${where}`, () => shown);
+        if (PAGES) await timed(`list/${where}`, () => shown);
         await timed(`role/${where}`, async () => ok(await api(srv.url, 'PUT', `/api/servers/${s.sid}/members/${p.user.id}/roles/${s.rid}`, as(owner.token)), 'role'));
         await timed(`timeout/${where}`, async () => ok(await api(srv.url, 'PATCH', `/api/servers/${s.sid}/members/${p.user.id}`, { token: owner.token, body: { timeoutUntil: new Date(Date.now() + 60000).toISOString() } }), 'timeout'));
         await timed(`send/${where}`, async () => ok(await api(srv.url, 'POST', `/api/servers/${s.sid}/channels/${s.cid}/messages`, { token: owner.token, body: { content: `rodada ${i}` } }), 'send'));
