@@ -212,7 +212,13 @@ async function main() {
     console.log(JSON.stringify({ startup: { listenMs, firstSendToLargeMs: firstSendMs, rssBeforeMiB: +(rssBefore / 1024).toFixed(1), rssAfterMiB: +(rssAfter / 1024).toFixed(1), bytesPerMember: Math.round(((rssAfter - rssBefore) * 1024) / MEMBERS) } }));
     await ok(await api(srv.url, 'POST', `/api/servers/${small.sid}/channels/${small.cid}/messages`, { token: owner.token, body: { content: 'primeira' } }), 'first send');
     const pages = PAGES ? { large: await page(srv.url, owner), small: await page(srv.url, owner) } : {};
-    for (const [where, s] of PAGES ? [['large', big], ['small', small]] : []) console.log(JSON.stringify({ pageOpen: where, ...(await pageOpen(srv.url, pid, owner, s, pages[where])) }));
+    // PERF_OPEN=file: the large server's page opening under `perf record -g`.
+    const perfOpen = process.env.PERF_OPEN ? require('node:child_process').spawn('perf', ['record', '-g', '-o', process.env.PERF_OPEN, '-p', String(pid)], { stdio: 'ignore' }) : null;
+    if (perfOpen) await new Promise((r) => setTimeout(r, 500));
+    for (const [where, s] of PAGES ? [['large', big], ['small', small]] : []) {
+      console.log(JSON.stringify({ pageOpen: where, ...(await pageOpen(srv.url, pid, owner, s, pages[where])) }));
+      if (perfOpen && where === 'large') { perfOpen.kill('SIGINT'); await new Promise((r) => perfOpen.on('exit', r)); }
+    }
     // The next MEMBER_LIST_UPDATE on a page whose count is n.
     const listed = (sock, n) => !sock ? Promise.resolve() : new Promise((resolve) => sock.on('MEMBER_LIST_UPDATE', function on(u) { if (u.memberCount === n) { sock.off('MEMBER_LIST_UPDATE', on); resolve(); } }));
     const counts = { large: MEMBERS, small: SMALL }; // the owner and those seeded: all see the channel

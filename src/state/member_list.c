@@ -38,6 +38,7 @@ struct state_member_list {
     struct group *groups;
     struct map users; /* user ID → struct entry */
     size_t online;
+    int open_to_all; /* everyone may see the channel (open_to_all) */
 };
 
 static enum status status_of(const char *name)
@@ -74,9 +75,19 @@ static uint32_t group_of(const struct state_member_list *l, const struct state_m
     return best;
 }
 
+/* Whether everyone in the server may see the list's channel, whatever their roles: @everyone
+ * may see (or administer) and no overwrite on the channel says otherwise. Then nobody's rights
+ * need working out, which at 100,000 members is most of a list's building. */
+static int open_to_all(const struct state_member_list *l)
+{
+    const struct state_shape *sh = l->srv->shape;
+    return l->channel < 0 || ((sh->everyone & (PERM_VER_CANAL | PERM_ADMINISTRADOR)) &&
+                              !sh->channels[l->channel].noverwrites);
+}
+
 static int listed(const struct state_member_list *l, const struct state_member *m)
 {
-    return l->channel < 0 ||
+    return l->open_to_all ||
            (state_server_channel_perms(l->srv, m, (size_t)l->channel, 0) & PERM_VER_CANAL);
 }
 
@@ -245,6 +256,7 @@ struct state_member_list *state_member_list_build(struct state_server *srv, cons
         return NULL;
     l->srv = state__server_ref(srv);
     l->channel = channel;
+    l->open_to_all = open_to_all(l);
     map_init(&l->users);
     for (size_t r = 0; r < srv->shape->nroles; r++)
         l->nhoisted += srv->shape->roles[r].hoist != 0;

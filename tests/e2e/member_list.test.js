@@ -67,12 +67,12 @@ test('the first range: groups in order (hoisted roles, online, offline), names s
   assert.equal(role.status, 201, role.text);
   assert.equal(role.body.role.hoist, true);
   const rid = role.body.role.id;
-  let next = nextEvent(ownerPage, 'MEMBER_LIST_UPDATE');
+  let next = nextEvent(ownerPage, 'MEMBER_LIST_UPDATE', 10000);
   assert.equal((await api(srv.url, 'PUT', `/api/servers/${sid}/members/${duda.user.id}/roles/${rid}`, { token: owner.token })).status, 200);
   let u = await next;
   assert.deepEqual(shown(u.ranges[0].rows), ['group:online', 'A-dona:online', 'Caio:online', 'group:offline', 'bia:offline', 'duda:offline'], 'offline: no group of its role');
   assert.deepEqual(u.ranges[0].rows[5].member.roleIds, [rid], "duda's row carries the role");
-  next = nextEvent(ownerPage, 'MEMBER_LIST_UPDATE');
+  next = nextEvent(ownerPage, 'MEMBER_LIST_UPDATE', 10000);
   await page(duda);
   u = await next;
   assert.deepEqual(u.groups, [{ id: rid, count: 1 }, { id: 'online', count: 2 }, { id: 'offline', count: 1 }]);
@@ -81,18 +81,18 @@ test('the first range: groups in order (hoisted roles, online, offline), names s
 
   // Someone joins: offline, between bia and … by name.
   const eva = await person('Eva');
-  next = nextEvent(ownerPage, 'MEMBER_LIST_UPDATE');
+  next = nextEvent(ownerPage, 'MEMBER_LIST_UPDATE', 10000);
   assert.equal((await join(eva, code)).status, 200);
   u = await next;
   assert.equal(u.memberCount, 5);
   assert.deepEqual(shown(u.ranges[0].rows).slice(-3), ['group:offline', 'bia:offline', 'Eva:offline']);
 
   // A nickname moves the row; a kick takes it out.
-  next = nextEvent(ownerPage, 'MEMBER_LIST_UPDATE');
+  next = nextEvent(ownerPage, 'MEMBER_LIST_UPDATE', 10000);
   assert.equal((await nickname(sid, owner, bia, 'Zuleica')).status, 200);
   u = await next;
   assert.deepEqual(shown(u.ranges[0].rows).slice(-3), ['group:offline', 'Eva:offline', 'Zuleica:offline']);
-  next = nextEvent(ownerPage, 'MEMBER_LIST_UPDATE');
+  next = nextEvent(ownerPage, 'MEMBER_LIST_UPDATE', 10000);
   assert.equal((await api(srv.url, 'DELETE', `/api/servers/${sid}/members/${eva.user.id}`, { token: owner.token })).status, 200);
   u = await next;
   assert.equal(u.memberCount, 4);
@@ -107,7 +107,7 @@ test('a page whose range a change does not touch gets the counts only; a range p
   assert.equal(r.memberCount, 3);
   assert.deepEqual(r.ranges, [{ range: [100, 199], rows: [] }]);
   await subscribe(top, sid, cid, [[0, 99], [100, 199]]);
-  const [toTop, toPast] = [nextEvent(top, 'MEMBER_LIST_UPDATE'), nextEvent(past, 'MEMBER_LIST_UPDATE')];
+  const [toTop, toPast] = [nextEvent(top, 'MEMBER_LIST_UPDATE', 10000), nextEvent(past, 'MEMBER_LIST_UPDATE', 10000)];
   assert.equal((await join(await person('davi'), code)).status, 200);
   const [a, b] = [await toTop, await toPast];
   assert.equal(a.memberCount, 4);
@@ -126,12 +126,12 @@ test('presence in a server larger than --presence-people-max: only to the pages 
   await subscribe(listening, sid, cid);
   await subscribe(narrow, sid, cid, [[0, 99]]);
   // duda connects: the subscribers see the row move; nobody gets PRESENCE_UPDATE about duda.
-  const moved = nextEvent(listening, 'MEMBER_LIST_UPDATE');
+  const moved = nextEvent(listening, 'MEMBER_LIST_UPDATE', 10000);
   const dudaPage = await page(duda);
   const u = await moved;
   assert.ok(shown(u.ranges[0].rows).includes('duda:online'), JSON.stringify(u));
-  await eventually(() => updates(narrow).some((x) => x.ranges.length && shown(x.ranges[0].rows).includes('duda:online')));
-  const gone = nextEvent(listening, 'MEMBER_LIST_UPDATE');
+  await eventually(() => updates(narrow).some((x) => x.ranges.length && shown(x.ranges[0].rows).includes('duda:online')), 10000, 'the narrow page sees duda online');
+  const gone = nextEvent(listening, 'MEMBER_LIST_UPDATE', 10000);
   dudaPage.disconnect();
   assert.ok(shown((await gone).ranges[0].rows).includes('duda:offline'));
   await quiet();
@@ -171,11 +171,11 @@ test('members:subscribe: a channel out of sight, another server, a bot, bad payl
   await api(srv.url, 'DELETE', `/api/servers/${sid}/channels/${cid}/overwrites/${bia.user.id}`, { token: owner.token });
   assert.equal((await subscribe(biaPage, sid, cid)).memberCount, 3);
   await subscribe(ownerPage, sid, cid);
-  const told = nextEvent(ownerPage, 'MEMBER_LIST_UPDATE');
+  const told = nextEvent(ownerPage, 'MEMBER_LIST_UPDATE', 10000);
   assert.equal((await api(srv.url, 'PUT', `/api/servers/${sid}/channels/${cid}/overwrites/${bia.user.id}`, { token: owner.token, body: { type: 'member', deny: P.VER_CANAL } })).status, 200);
   assert.equal((await told).memberCount, 2, 'the list itself loses bia');
   const before = updates(biaPage).length;
-  const renamed = nextEvent(ownerPage, 'MEMBER_LIST_UPDATE');
+  const renamed = nextEvent(ownerPage, 'MEMBER_LIST_UPDATE', 10000);
   assert.equal((await nickname(sid, owner, caio, 'caio-2')).status, 200);
   await renamed;
   assert.equal(updates(biaPage).length, before, 'bia no longer sees the channel: no update');
