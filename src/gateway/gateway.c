@@ -607,6 +607,10 @@ void gateway__fan_out(struct gateway *gw, const struct bus_event *ev)
     struct frames f = {.ev = ev};
     if (!strcmp(ev->name, "TYPING_START"))
         typing_room(ev, f.only_viewing);
+    if (gw->lists.count &&
+        (!strcmp(ev->name, "GUILD_MEMBER_ADD") || !strcmp(ev->name, "GUILD_MEMBER_REMOVE") ||
+         !strcmp(ev->name, "SERVER_UPDATE")))
+        gateway__lists_soon(gw); /* the state has the change already: lists follow it now */
     /* Logged events carry their log position as the offset; live-only ones none. */
     f.seq = ev->position
                 ? gateway__recovery_record_at(gw->recovery, ev->position, ev->name, ev->payload,

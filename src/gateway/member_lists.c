@@ -530,8 +530,10 @@ static void presence_each(const char *key, void *value, void *arg)
     const struct presence_arg *p = arg;
     if (slot->busy && map_set(&slot->noted, p->user_id, (void *)p->status))
         log_error("gateway: %s's presence lost for a member list: no memory", p->user_id);
-    if (slot->list && state_member_list_presence(slot->list, p->user_id, p->status))
+    if (slot->list && state_member_list_presence(slot->list, p->user_id, p->status)) {
         slot->dirty = 1;
+        gateway__lists_soon(slot->gw);
+    }
 }
 
 void gateway__lists_presence(struct gateway *gw, const char *payload, size_t len)
@@ -583,6 +585,14 @@ static void on_tick(uv_timer_t *t)
         map_each(&gw->lists, tick_each, gw);
     if (!gw->lists.count)
         uv_timer_stop(t);
+}
+
+void gateway__lists_soon(struct gateway *gw)
+{
+    uv_timer_t *t = &gw->lists_timer;
+    if (gw->lists.count && !gw->draining && uv_is_active((uv_handle_t *)t) &&
+        uv_timer_get_due_in(t) > LISTS_SOON_MS)
+        uv_timer_start(t, on_tick, LISTS_SOON_MS, LISTS_TICK_MS);
 }
 
 void gateway__lists_init(struct gateway *gw)

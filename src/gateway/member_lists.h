@@ -20,6 +20,7 @@
 
 #define LISTS_RANGES  3
 #define LISTS_TICK_MS 100
+#define LISTS_SOON_MS 5
 #define LISTS_KEEP_MS 30000
 #define LISTS_MAX     1024 /* lists held on one node */
 /* Members held in all of a node's lists (about 100 bytes each): past LISTS_ROWS_KEEP a list
@@ -38,5 +39,8 @@ void gateway__lists_subscribe(struct gateway *gw, struct conn *c, json_t *payloa
 void gateway__lists_leave(struct gateway *gw, struct conn *c);
 /* A BUS_PRESENCE event's payload. */
 void gateway__lists_presence(struct gateway *gw, const char *payload, size_t len);
+/* A member event or a server's change went by: the lists look at their servers within
+ * LISTS_SOON_MS rather than at the next tick. */
+void gateway__lists_soon(struct gateway *gw);
 
 #endif
