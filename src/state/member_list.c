@@ -16,9 +16,24 @@ static const char *const STATUS_NAMES[] = {"online", "idle", "dnd", "offline"};
 
 struct entry {
     const struct state_member *m; /* one reference */
+    uint64_t key[2];              /* the name's first 16 bytes, lower case, big-endian */
     uint32_t group;
     enum status status;
 };
+
+/* Names mostly differ in their first 16 bytes: compared as two integers, with strcasecmp only
+ * on a tie, they sort as strcasecmp sorts them (bytes after a NUL count as 0, as the end). */
+static void name_key(const char *name, uint64_t key[2])
+{
+    unsigned char b[16] = {0};
+    for (size_t i = 0; i < 16 && name[i]; i++)
+        b[i] = (unsigned char)(name[i] >= 'A' && name[i] <= 'Z' ? name[i] - 'A' + 'a' : name[i]);
+    for (int w = 0; w < 2; w++) {
+        key[w] = 0;
+        for (int i = 0; i < 8; i++)
+            key[w] = key[w] << 8 | b[w * 8 + i];
+    }
+}
 
 struct chunk {
     uint32_t n;
@@ -93,6 +108,9 @@ static int listed(const struct state_member_list *l, const struct state_member *
 
 static int compare(const struct entry *a, const struct entry *b)
 {
+    for (int w = 0; w < 2; w++)
+        if (a->key[w] != b->key[w])
+            return a->key[w] < b->key[w] ? -1 : 1;
     int c = strcasecmp(a->m->name, b->m->name);
     return c ? c : strcmp(a->m->user_id, b->m->user_id);
 }
@@ -207,6 +225,7 @@ static int add(struct state_member_list *l, const struct state_member *m, enum s
     if (!e)
         return -1;
     e->m = (const struct state_member *)pmap_value_ref((struct pmap_value *)&m->v);
+    name_key(m->name, e->key);
     e->status = status;
     e->group = group_of(l, m, status);
     if (map_set(&l->users, m->user_id, e)) {
