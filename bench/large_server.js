@@ -22,6 +22,8 @@
 //   PRACA_BIN=build/praca node bench/large_server.js
 //   MEMBERS=10000 MESSAGES=0 ROUNDS=20 PRACA_BIN=build/praca node bench/large_server.js
 //   PERF=/tmp/large.data …                 (the rounds under perf record -g)
+//   PERF_OPEN=/tmp/open.data …, PERF_FAN=/tmp/fan.data …   (the page opening, the raw fan-out)
+//   PAGES=0 …                              (no member lists: a build from before them)
 'use strict';
 const fs = require('node:fs');
 const { spawnSync } = require('node:child_process');
@@ -114,8 +116,11 @@ async function place(url, owner, name) {
 function rawFanout(srv, pid, big, tokensFile) {
   const loadgen = `${process.env.LOADGEN || `${__dirname}/../../shared/bench-peer`}/loadgen/fanout.js`;
   if (!fs.existsSync(loadgen)) return;
+  // PERF_FAN=file: this fan-out under `perf record -g` (where a delivery's time goes).
+  const perf = process.env.PERF_FAN ? spawnSync('sh', ['-c', `perf record -g -o ${process.env.PERF_FAN} -p ${pid} >/dev/null 2>&1 & echo $!`], { encoding: 'utf8' }).stdout.trim() : null;
   const r = spawnSync('node', [loadgen, '--url', srv.url, '--tokens-file', tokensFile, '--n', String(BOTS), '--m', String(FAN_MESSAGES),
     '--rate', String(FAN_RATE), '--pid', String(pid), '--server-id', big.sid, '--channel-id', big.cid, '--client', 'raw', '--drain', '5'], { encoding: 'utf8', maxBuffer: 1 << 26 });
+  if (perf) spawnSync('sh', ['-c', `kill -INT ${perf}; while kill -0 ${perf} 2>/dev/null; do sleep 0.2; done`]);
   const out = JSON.parse(r.stdout.trim().split('\n').pop());
   console.log(JSON.stringify({ rawFanout: { connected: out.connected, delivered: out.delivered, lost: out.lost, latMs: out.latMs, serverCpuUsPerDelivery: out.serverCpuUsPerDelivery, clientCpuUsPerDelivery: out.clientCpuUsPerDelivery } }));
 }
