@@ -672,7 +672,10 @@ static int big_status[1300];
 static const char *big_status_of(void *arg, const char *uid)
 {
     (void)arg;
-    int i = atoi(uid + 24 + 6); /* '00000000-0000-7000-8000-' || (100000000000 + i) */
+    /* '00000000-0000-7000-8000-' || (100000000000 + i); the world's own people stay offline */
+    if (strncmp(uid, "00000000-0000-7000-8000-1", 25))
+        return "offline";
+    int i = atoi(uid + 24 + 6);
     return STATUSES[big_status[i % 1300]];
 }
 
