@@ -486,7 +486,7 @@ static int serve(struct serve *s)
         goto out;
     }
     s->observe.sources =
-        (struct metrics_sources){s->http, s->gateway, s->workers, s->hashing, writer};
+        (struct metrics_sources){s->http, s->gateway, s->workers, s->hashing, writer, s->relay};
     if (s->observe.metrics &&
         ops_observe_listen_metrics(&s->observe, s->loop, s->cfg.metrics_listen, &s->metrics_http))
         goto out;

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api/limits.h"
 #include "state/ratelimit.h"
 #include "state/tickets.h"
 #include "core/clock.h"
@@ -128,7 +129,7 @@ int api_service_init(struct api_service *a, const struct config *cfg, struct sto
                 log_error("api: bad route pattern %s", r->pattern);
                 return -1;
             }
-    return 0;
+    return api__limits_ahead_valid();
 }
 
 void api_service_cleanup(struct api_service *a)

@@ -23,6 +23,7 @@
 #include "store/writer.h"
 
 struct ratelimit;
+struct ratelimit_taken;
 struct bus;
 struct bus_held;
 struct workers;
@@ -87,7 +88,8 @@ struct api_call {
     int answered;
     struct bus_held *held;    /* on the writer lane: events wait here for the commit */
     struct api_budget budget; /* the request limit it passed: told on a success (api/limits.c) */
-    struct api_later *later;  /* set by api__later: the answer comes from a resumption */
+    struct ratelimit_taken *taken; /* its route's limit, counted before the writer lane */
+    struct api_later *later;       /* set by api__later: the answer comes from a resumption */
 };
 
 typedef void (*api_handler)(struct api_call *c);

@@ -12,6 +12,7 @@
 #include "api/reply.h"
 #include "api/audit.h"
 #include "api/idempotency.h"
+#include "api/limits.h"
 
 #include <http_parser.h>
 #include <stddef.h>
@@ -23,6 +24,7 @@
 #include "core/crypto.h"
 #include "core/log.h"
 #include "core/workers.h"
+#include "state/ratelimit.h"
 #include "state/state.h"
 #include "store/interactions.h"
 #include "store/webhooks.h"
@@ -552,23 +554,70 @@ void api__later_resume(struct api_later *l, void (*fn)(struct api_call *c, void 
 
 struct writer_call {
     struct store_writer_job job; /* first: the writer hands it back */
+    struct workers_job ahead;    /* with several nodes: the route's limit, counted first */
     struct api_service *svc;
     struct http_exchange *ex;
     struct bus_held events;
+    struct ratelimit_taken taken; /* what ahead counted; key "" when nothing */
 };
 
 static void writer_call_run(struct store_writer_job *job, struct store *db)
 {
     struct writer_call *w = (struct writer_call *)job;
     struct api_call c = {.svc = w->svc, .db = db, .held = &w->events};
+    c.taken = w->taken.key[0] ? &w->taken : NULL;
     run(&c, w->ex);
+    if (!c.taken)
+        w->taken.key[0] = '\0'; /* the handler used it */
+}
+
+/* On a worker: an allowed use the handler did not make (it refused the request first). */
+static void give_back_run(struct workers_job *job, void *thread_ctx)
+{
+    (void)thread_ctx;
+    struct writer_call *w =
+        (struct writer_call *)((char *)job - offsetof(struct writer_call, ahead));
+    state_ratelimit_give_back(w->svc->limits, &w->taken);
+    free(w);
 }
 
 static void writer_call_done(struct store_writer_job *job, int committed)
 {
     struct writer_call *w = (struct writer_call *)job;
     answer_after_commit(w->svc, w->ex, &w->events, committed);
+    if (w->taken.key[0] && w->taken.member[0]) {
+        w->ahead.fn = give_back_run;
+        workers_submit(w->svc->workers, &w->ahead);
+        return;
+    }
     free(w);
+}
+
+/* On a worker, with several nodes: counts the route's limit for the caller in Redis, so that the
+ * handler on the writer finds the answer and never waits on the network. A request whose caller
+ * is not known is left to the handler, which answers it. */
+static void ahead_run(struct workers_job *job, void *thread_ctx)
+{
+    struct writer_call *w =
+        (struct writer_call *)((char *)job - offsetof(struct writer_call, ahead));
+    const struct http_request *req = w->ex->req;
+    const struct http_route *route = w->ex->route;
+    const struct api_limit *limit = api__limit_ahead(route->handler);
+    struct slice token = bearer_token(req);
+    if (!token.ptr)
+        token = cookie_token(req);
+    if (token.len && token.len <= TOKEN_MAX) {
+        char hash[65];
+        struct store_token_owner owner;
+        struct api_call c = api__thread_call(thread_ctx);
+        crypto_sha256_hex(token.ptr, token.len, hash);
+        int known = state_identity(w->svc->state, c.db, hash, &owner);
+        store_read_release(c.db);
+        if (known == 1)
+            state_ratelimit_take(w->svc->limits, limit->action, owner.user_id, limit->count,
+                                 limit->window_ms, &w->taken);
+    }
+    store_writer_submit(w->svc->writer, &w->job);
 }
 
 /* On the I/O thread, when the hashing lane's queue is full. */
@@ -602,5 +651,10 @@ void api_dispatch(struct api_service *a, struct http_exchange *ex)
     w->job = (struct store_writer_job){.run = writer_call_run, .done = writer_call_done};
     w->svc = a;
     w->ex = ex;
+    if (state_ratelimit_shared(a->limits) && api__limit_ahead(route->handler)) {
+        w->ahead.fn = ahead_run;
+        workers_submit(a->workers, &w->ahead);
+        return;
+    }
     store_writer_submit_later(a->writer, &w->job); /* woken once this turn of the loop ends */
 }

@@ -5,6 +5,9 @@
 #include "state/ratelimit.h"
 
 #include <http_parser.h>
+#include <string.h>
+
+#include "core/log.h"
 
 #define HOUR_MS   (3600 * 1000)
 #define MINUTE_MS (60 * 1000)
@@ -70,11 +73,75 @@ static const struct api_limit *const PER_ACCOUNT[] = {
     &API_LIMIT_TEST_ENDPOINT,
 };
 
+/* The limits the writer lane's handlers count, by route. With several nodes each is counted in
+ * Redis on a worker before the lane (dispatch.c), so that the writer never waits on the network:
+ * every writer-lane route that counts a limit against its caller is here, and
+ * api__limits_ahead_valid refuses an entry that names no writer-lane route. */
+static const struct {
+    int method;
+    const char *pattern;
+    const struct api_limit *limit;
+} AHEAD[] = {
+    {HTTP_POST, "/api/bot/servers/:sid/channels/:cid/messages", &API_LIMIT_BOT_SEND},
+    {HTTP_PATCH, "/api/bot/servers/:sid/channels/:cid/messages/:mid", &API_LIMIT_BOT_EDIT},
+    {HTTP_POST, "/api/servers/:sid/channels/:cid/messages", &API_LIMIT_HUMAN_SEND},
+    {HTTP_POST, "/api/invites/:code/join", &API_LIMIT_JOIN},
+    {HTTP_DELETE, "/api/servers/:sid/members/@me", &API_LIMIT_LEAVE},
+    {HTTP_POST, "/api/oauth2/authorize/:authorizeSessionId/complete", &API_LIMIT_COMPLETE_INSTALL},
+};
+
+const struct api_limit *api__limit_ahead(const struct api_route *route)
+{
+    for (size_t i = 0; i < sizeof AHEAD / sizeof *AHEAD; i++)
+        if (route->method == AHEAD[i].method && strcmp(route->pattern, AHEAD[i].pattern) == 0)
+            return AHEAD[i].limit;
+    return NULL;
+}
+
+int api__limits_ahead_valid(void)
+{
+    for (size_t i = 0; i < sizeof AHEAD / sizeof *AHEAD; i++) {
+        int found = 0;
+        for (size_t t = 0; api_route_tables[t]; t++)
+            for (const struct api_route *r = api_route_tables[t]; r->pattern; r++)
+                found |= r->lane == API_ON_WRITER && api__limit_ahead(r) == AHEAD[i].limit &&
+                         r->method == AHEAD[i].method && !strcmp(r->pattern, AHEAD[i].pattern);
+        if (!found) {
+            log_error("api: the limit %s counted ahead names no writer-lane route %s",
+                      AHEAD[i].limit->action, AHEAD[i].pattern);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* The answer counted before the writer lane for this action, taken once; NULL when none. */
+static const struct ratelimit_taken *taken_ahead(struct api_call *c, const struct api_limit *limit,
+                                                 const char *key)
+{
+    struct ratelimit_taken *t = c->taken;
+    if (!t || !state_ratelimit_taken_for(t, limit->action, key))
+        return NULL;
+    c->taken = NULL; /* used: not given back */
+    return t;
+}
+
 int api__limit_hit_for(struct api_call *c, const struct api_limit *limit, const char *key)
 {
     struct ratelimit_status st;
-    int64_t wait = state_ratelimit_status(c->svc->limits, limit->action, key, limit->count,
-                                          limit->window_ms, 1, &st);
+    const struct ratelimit_taken *t = taken_ahead(c, limit, key);
+    /* On the writer lane (c->held) only this node's window, should nothing have been counted
+     * ahead (Redis too slow, or a limit its route does not declare). */
+    if (!t && c->held && state_ratelimit_shared(c->svc->limits) && c->route &&
+        !api__limit_ahead(c->route->handler))
+        log_error("api: %s counts %s on the writer lane without counting it ahead (AHEAD)",
+                  c->route->pattern, limit->action);
+    int64_t wait = t ? t->wait
+                     : state_ratelimit_status(
+                           c->svc->limits, limit->action, key, limit->count, limit->window_ms,
+                           RATELIMIT_RECORD | (c->held ? RATELIMIT_HERE : 0), &st);
+    if (t)
+        st = t->st;
     if (!wait) {
         /* The answer tells what is left: of the limits passed, the one closest to its end. */
         uint32_t left = st.limit > st.used ? st.limit - st.used : 0;
@@ -94,8 +161,8 @@ static void rate_limits(struct api_call *c)
     for (size_t i = 0; i < sizeof PER_ACCOUNT / sizeof *PER_ACCOUNT; i++) {
         const struct api_limit *l = PER_ACCOUNT[i];
         struct ratelimit_status st;
-        state_ratelimit_status(c->svc->limits, l->action, c->me.user_id, l->count, l->window_ms, 0,
-                               &st);
+        state_ratelimit_status(c->svc->limits, l->action, c->me.user_id, l->count, l->window_ms,
+                               RATELIMIT_CHECK, &st);
         json_array_append_new(
             list, json_pack("{sssIsIsIsI}", "name", l->action, "limit", (json_int_t)st.limit,
                             "windowMs", (json_int_t)l->window_ms, "remaining",

@@ -45,4 +45,10 @@ int api__limit_hit(struct api_call *c, const struct api_limit *limit);
 /* The same for another key than the caller (a webhook, a channel). */
 int api__limit_hit_for(struct api_call *c, const struct api_limit *limit, const char *key);
 
+/* The limit a writer-lane route's handler counts against its caller, counted ahead with several
+ * nodes (dispatch.c); NULL when none. */
+const struct api_limit *api__limit_ahead(const struct api_route *route);
+/* 0 when every such limit names a writer-lane route, else -1 (logged). */
+int api__limits_ahead_valid(void);
+
 #endif

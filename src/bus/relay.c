@@ -79,6 +79,14 @@ void bus_relay_settle(struct relay *r)
         bus__shard_settle(r->shard[i], &until);
 }
 
+size_t bus_relay_queued_bytes(struct relay *r)
+{
+    size_t n = 0;
+    for (int i = 0; i < r->n; i++)
+        n += bus__shard_queued_bytes(r->shard[i]);
+    return n;
+}
+
 void bus_relay_on_voice(struct relay *r, const struct bus_relay_voice *voice)
 {
     r->shard[0]->voice = *voice;

@@ -40,6 +40,8 @@ void bus_relay_change(struct relay *r, const char *what);
  * failure tests, PRACA_FAULT_RELAY_READ_PAUSE_MS=N makes this node wait N ms before each XREAD. */
 #define RELAY_SETTLE_MS 500
 void bus_relay_settle(struct relay *r);
+/* Bytes of entries waiting to be appended (all shards): it grows while Redis is slow. */
+size_t bus_relay_queued_bytes(struct relay *r);
 /* Voice sessions across nodes (state/voice.h), as text the relay does not read. A change
  * is appended as an entry and kept in the hash praca:LOG_NAME:voice:OWNER under key (the node
  * that holds the session's socket; a removal deletes the key); a node that starts following

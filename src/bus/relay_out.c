@@ -423,6 +423,14 @@ void bus__shard_settle(struct relay_shard *r, const struct timespec *until)
     pthread_mutex_unlock(&r->lock);
 }
 
+size_t bus__shard_queued_bytes(struct relay_shard *r)
+{
+    pthread_mutex_lock(&r->lock);
+    size_t n = r->queued_bytes;
+    pthread_mutex_unlock(&r->lock);
+    return n;
+}
+
 void bus__shard_voice(struct relay_shard *r, const char *owner, const char *key, const char *text,
                       int removed)
 {

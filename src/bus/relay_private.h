@@ -71,6 +71,8 @@ struct relay_shard *bus__shard_new(const char *url, int index, const char *log_n
 void bus__shard_event(struct relay_shard *r, const struct bus_event *ev);
 void bus__shard_change(struct relay_shard *r, const char *what);
 void bus__shard_settle(struct relay_shard *r, const struct timespec *until);
+/* Bytes queued for out_thread, not yet taken. */
+size_t bus__shard_queued_bytes(struct relay_shard *r);
 void bus__shard_voice(struct relay_shard *r, const char *owner, const char *key, const char *text,
                       int removed);
 void bus__shard_free(struct relay_shard *r);

@@ -180,7 +180,7 @@ redisContext *redis_thread(const struct redis_url *u, const char *who, const cha
     if (now < t->retry_at)
         return NULL;
     t->retry_at = now + THREAD_RETRY_MS;
-    t->c = redis_open(u, 1, who, meanwhile);
+    t->c = redis_open(u, REDIS_THREAD_TIMEOUT_S, who, meanwhile);
     return t->c;
 }
 

@@ -36,6 +36,9 @@ int redis_connected_to_itself(int fd);
 redisReply *redis_script(redisContext *c, char sha[48], const char *script, int argc,
                          const char **argv, const size_t *lens);
 
+/* How long a thread's connection waits for a connect or a reply unless its user says less. */
+#define REDIS_THREAD_TIMEOUT_S 1
+
 /* The calling thread's own connection to u, opened on first use (who and meanwhile as above),
  * kept until the thread ends; NULL when Redis cannot be used, and then without trying again for
  * a second. */

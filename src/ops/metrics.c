@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bus/relay.h"
 #include "core/buf.h"
 #include "core/workers.h"
 #include "gateway/gateway.h"
@@ -179,6 +180,10 @@ static void held(struct buf *out, const struct metrics_sources *src)
                 "praca_queue_depth{queue=\"workers\"} %zu\n"
                 "praca_queue_depth{queue=\"hashing\"} %zu\n",
                 w.queued, workers_queued(src->workers), workers_queued(src->hashing));
+    if (src->relay)
+        one(out, "praca_relay_queue_bytes", "gauge",
+            "Events and changes committed and waiting to be appended to Redis.",
+            bus_relay_queued_bytes(src->relay));
 }
 
 char *ops__metrics_render(const struct metrics *m, const struct metrics_sources *src, size_t *len)

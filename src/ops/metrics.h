@@ -18,6 +18,7 @@ struct metrics_sources {
     struct gateway *gateway; /* NULL in conformance mode */
     struct workers *workers, *hashing;
     struct store_writer *writer;
+    struct relay *relay; /* NULL on one node */
 };
 
 struct metrics;

@@ -2,6 +2,7 @@
 #include "state/ratelimit.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +13,7 @@
 
 #define BUCKETS     4096
 #define SWEEP_EVERY 4096
-#define KEY_MAX     160
+#define KEY_MAX     RATELIMIT_KEY_MAX
 
 struct entry {
     char key[KEY_MAX];
@@ -25,6 +26,7 @@ struct ratelimit {
     double scale;
     int shared;
     struct redis_url redis;
+    _Atomic int64_t quiet_until; /* monotonic ms: until then Redis is not asked */
     struct entry *buckets[BUCKETS];
     unsigned ops;
 };
@@ -87,21 +89,43 @@ static void sweep(struct ratelimit *rl, int64_t now)
     }
 }
 
+static uint32_t scaled(const struct ratelimit *rl, uint32_t limit)
+{
+    double n = (double)limit * rl->scale;
+    return n < 1 ? 1 : n > 1e6 ? 1000000 : (uint32_t)n;
+}
+
+/* Asks Redis unless it failed to answer lately: the wait, or -1 (then quiet for a while). */
+static int64_t shared_apply(struct ratelimit *rl, const char *key, uint32_t n, int64_t window_ms,
+                            int64_t now, int record, struct ratelimit_status *st,
+                            char member[RATELIMIT_MEMBER_MAX])
+{
+    int64_t mono = clock_mono_ms();
+    if (!rl->shared || mono < atomic_load(&rl->quiet_until))
+        return -1;
+    int64_t wait = state__ratelimit_shared_apply(&rl->redis, key, n, window_ms, now, record,
+                                                 &st->used, &st->reset_ms, member);
+    if (wait < 0)
+        atomic_store(&rl->quiet_until, clock_mono_ms() + RATELIMIT_REDIS_QUIET_MS);
+    return wait;
+}
+
 static int64_t apply(struct ratelimit *rl, const char *action, const char *account, uint32_t limit,
-                     int64_t window_ms, int record, struct ratelimit_status *st)
+                     int64_t window_ms, int how, struct ratelimit_status *st)
 {
     struct ratelimit_status none;
     if (!st)
         st = &none;
     char key[KEY_MAX];
     snprintf(key, sizeof key, "%s|%s", action, account);
-    double scaled = (double)limit * rl->scale;
-    uint32_t n = scaled < 1 ? 1 : scaled > 1e6 ? 1000000 : (uint32_t)scaled;
+    uint32_t n = scaled(rl, limit);
+    int record = how & RATELIMIT_RECORD;
     int64_t now = clock_now_ms();
     int64_t wait = 0;
+    char member[RATELIMIT_MEMBER_MAX];
     *st = (struct ratelimit_status){.limit = n, .used = 0, .reset_ms = 0};
-    if (rl->shared && (wait = state__ratelimit_shared_apply(&rl->redis, key, n, window_ms, now,
-                                                            record, &st->used, &st->reset_ms)) >= 0)
+    if (!(how & RATELIMIT_HERE) &&
+        (wait = shared_apply(rl, key, n, window_ms, now, record, st, member)) >= 0)
         return wait;
     wait = 0;
     pthread_mutex_lock(&rl->lock);
@@ -133,18 +157,54 @@ static int64_t apply(struct ratelimit *rl, const char *action, const char *accou
 int64_t state_ratelimit_hit(struct ratelimit *rl, const char *action, const char *account,
                             uint32_t limit, int64_t window_ms)
 {
-    return apply(rl, action, account, limit, window_ms, 1, NULL);
+    return apply(rl, action, account, limit, window_ms, RATELIMIT_RECORD, NULL);
 }
 
 int64_t state_ratelimit_check(struct ratelimit *rl, const char *action, const char *account,
                               uint32_t limit, int64_t window_ms)
 {
-    return apply(rl, action, account, limit, window_ms, 0, NULL);
+    return apply(rl, action, account, limit, window_ms, RATELIMIT_CHECK, NULL);
 }
 
 int64_t state_ratelimit_status(struct ratelimit *rl, const char *action, const char *account,
-                               uint32_t limit, int64_t window_ms, int record,
+                               uint32_t limit, int64_t window_ms, int how,
                                struct ratelimit_status *st)
 {
-    return apply(rl, action, account, limit, window_ms, record, st);
+    return apply(rl, action, account, limit, window_ms, how, st);
+}
+
+int state_ratelimit_shared(const struct ratelimit *rl)
+{
+    return rl->shared;
+}
+
+int state_ratelimit_take(struct ratelimit *rl, const char *action, const char *account,
+                         uint32_t limit, int64_t window_ms, struct ratelimit_taken *out)
+{
+    memset(out, 0, sizeof *out);
+    char key[KEY_MAX];
+    snprintf(key, sizeof key, "%s|%s", action, account);
+    out->st.limit = scaled(rl, limit);
+    out->wait =
+        shared_apply(rl, key, out->st.limit, window_ms, clock_now_ms(), 1, &out->st, out->member);
+    if (out->wait < 0)
+        return -1;
+    memcpy(out->key, key, sizeof key);
+    if (out->wait > 0)
+        out->member[0] = '\0'; /* refused: nothing recorded to give back */
+    return 0;
+}
+
+int state_ratelimit_taken_for(const struct ratelimit_taken *t, const char *action,
+                              const char *account)
+{
+    size_t a = strlen(action);
+    return t->key[0] && strncmp(t->key, action, a) == 0 && t->key[a] == '|' &&
+           strcmp(t->key + a + 1, account) == 0;
+}
+
+void state_ratelimit_give_back(struct ratelimit *rl, const struct ratelimit_taken *t)
+{
+    if (rl->shared && t->key[0] && t->member[0])
+        state__ratelimit_shared_forget(&rl->redis, t->key, t->member);
 }

@@ -29,9 +29,43 @@ struct ratelimit_status {
     uint32_t used;
     int64_t reset_ms;
 };
-/* hit (record) or check, saying the window's status too. */
+/* How state_ratelimit_status counts: records the action when allowed, or only checks; and
+ * HERE on this node's own window whatever the sharing, for a thread that must never wait on the
+ * network (the writer). */
+enum { RATELIMIT_CHECK = 0, RATELIMIT_RECORD = 1, RATELIMIT_HERE = 2 };
+/* hit or check as how says, saying the window's status too. */
 int64_t state_ratelimit_status(struct ratelimit *rl, const char *action, const char *account,
-                               uint32_t limit, int64_t window_ms, int record,
+                               uint32_t limit, int64_t window_ms, int how,
                                struct ratelimit_status *st);
+
+/* 1 when the windows live in Redis (several nodes), else 0. */
+int state_ratelimit_shared(const struct ratelimit *rl);
+
+/*
+ * An action counted ahead in the shared windows by a thread that may wait on Redis, for the
+ * writer, which may not: the writer uses the answer where it would have counted, and an
+ * allowed action it did not do is given back. A shared call waits at most
+ * RATELIMIT_REDIS_WAIT_MS; when Redis does not answer in time, this node counts alone for a
+ * second (RATELIMIT_REDIS_QUIET_MS) before it asks again.
+ */
+#define RATELIMIT_KEY_MAX        160
+#define RATELIMIT_MEMBER_MAX     64
+#define RATELIMIT_REDIS_WAIT_MS  200
+#define RATELIMIT_REDIS_QUIET_MS 1000
+struct ratelimit_taken {
+    char key[RATELIMIT_KEY_MAX];       /* action|account; "" when nothing was taken */
+    char member[RATELIMIT_MEMBER_MAX]; /* the use recorded in Redis; "" when refused */
+    int64_t wait;                      /* as state_ratelimit_status returns */
+    struct ratelimit_status st;
+};
+/* 0 with *out filled (the action recorded when allowed), or -1 when Redis could not answer in
+ * time or the windows are not shared (nothing counted, out->key ""). */
+int state_ratelimit_take(struct ratelimit *rl, const char *action, const char *account,
+                         uint32_t limit, int64_t window_ms, struct ratelimit_taken *out);
+/* 1 when t is the answer for (action, account), else 0. */
+int state_ratelimit_taken_for(const struct ratelimit_taken *t, const char *action,
+                              const char *account);
+/* Forgets an allowed use that was not made after all (waits on Redis, at most as a take). */
+void state_ratelimit_give_back(struct ratelimit *rl, const struct ratelimit_taken *t);
 
 #endif

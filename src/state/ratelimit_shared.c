@@ -36,17 +36,34 @@ static const char SCRIPT[] =
 static _Thread_local char script_sha[48];
 static _Thread_local unsigned long member_seq;
 
+#define WHO       "limits"
+#define MEANWHILE "this node counts alone meanwhile"
+
+/* The thread's connection, set to give up on a command after RATELIMIT_REDIS_WAIT_MS. */
+static redisContext *connection(const struct redis_url *url)
+{
+    redisContext *c = redis_thread(url, WHO, MEANWHILE);
+    if (c)
+        redisSetTimeout(c, (struct timeval){0, RATELIMIT_REDIS_WAIT_MS * 1000});
+    return c;
+}
+
+/* Back to the thread connection's usual wait, for its other users (tickets, presence). */
+static void done_with(redisContext *c)
+{
+    redisSetTimeout(c, (struct timeval){REDIS_THREAD_TIMEOUT_S, 0});
+}
+
 int64_t state__ratelimit_shared_apply(const struct redis_url *url, const char *key, uint32_t limit,
                                       int64_t window_ms, int64_t now, int record, uint32_t *used,
-                                      int64_t *reset_ms)
+                                      int64_t *reset_ms, char member[RATELIMIT_MEMBER_MAX])
 {
-    redisContext *c = redis_thread(url, "limits", "this node counts alone meanwhile");
+    redisContext *c = connection(url);
     if (!c)
         return -1;
-    char member[64];
     char node[17];
     crypto_random_hex(node, 8);
-    snprintf(member, sizeof member, "%lld-%s-%lu", (long long)now, node, ++member_seq);
+    snprintf(member, RATELIMIT_MEMBER_MAX, "%lld-%s-%lu", (long long)now, node, ++member_seq);
     char now_s[24], window_s[24], limit_s[16], record_s[4];
     snprintf(now_s, sizeof now_s, "%lld", (long long)now);
     snprintf(window_s, sizeof window_s, "%lld", (long long)window_ms);
@@ -65,8 +82,22 @@ int64_t state__ratelimit_shared_apply(const struct redis_url *url, const char *k
         *reset_ms = r->element[2]->integer > 0 ? r->element[2]->integer : 0;
     } else
         log_error("limits: Redis answered %s", r ? (r->str ? r->str : "?") : c->errstr);
-    if (!r) /* the connection broke: open another next time */
+    if (!r) /* the connection broke or Redis was too slow: open another next time */
         redis_thread_broken();
+    else
+        done_with(c);
     freeReplyObject(r);
     return wait;
+}
+
+void state__ratelimit_shared_forget(const struct redis_url *url, const char *key,
+                                    const char *member)
+{
+    redisContext *c = connection(url);
+    if (!c)
+        return;
+    redisReply *r = redisCommand(c, "ZREM praca:limit:%s %s", key, member);
+    if (r)
+        done_with(c);
+    freeReplyObject(redis_thread_reply(WHO, c, r));
 }

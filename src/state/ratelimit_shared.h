@@ -9,11 +9,16 @@
 #include <stdint.h>
 
 #include "core/redis.h"
+#include "state/ratelimit.h"
 
-/* The wait in milliseconds (0 = allowed, and recorded when record), or -1 when Redis could not
- * answer; *used and *reset_ms as state_ratelimit_status says. */
+/* The wait in milliseconds (0 = allowed, and recorded as member when record), or -1 when Redis
+ * could not answer within RATELIMIT_REDIS_WAIT_MS; *used and *reset_ms as
+ * state_ratelimit_status says. */
 int64_t state__ratelimit_shared_apply(const struct redis_url *url, const char *key, uint32_t limit,
                                       int64_t window_ms, int64_t now, int record, uint32_t *used,
-                                      int64_t *reset_ms);
+                                      int64_t *reset_ms, char member[RATELIMIT_MEMBER_MAX]);
+/* Removes a recorded use from its window. */
+void state__ratelimit_shared_forget(const struct redis_url *url, const char *key,
+                                    const char *member);
 
 #endif

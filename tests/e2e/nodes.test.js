@@ -9,7 +9,7 @@ const os = require('node:os');
 const path = require('node:path');
 const net = require('node:net');
 const { spawn, spawnSync } = require('node:child_process');
-const { startServer, api, appWithBot, install, serverWithMembers, gatewayConnect, eventually, rawResume, POSTGRES, BIN, freePort, quiet } = require('./helpers');
+const { startServer, api, appWithBot, install, serverWithMembers, gatewayConnect, eventually, rawResume, POSTGRES, BIN, freePort, quiet, metric } = require('./helpers');
 
 const REDIS = '/usr/bin/redis-server';
 const { P } = require('./permissions');
@@ -142,6 +142,56 @@ test('request limits count a bot across nodes: 12 sends alternating the two, exa
       statuses.push(r.status);
     }
     assert.deepEqual(statuses, [...Array(10).fill(200), 429, 429], round);
+  }
+});
+
+// A limit is counted in Redis before the writer lane, which never waits on the network: a
+// request the handler refuses before it would count gives its use back.
+test('a send refused before its limit counts nothing on either node', { skip }, async () => {
+  const w = await world(a);
+  const send = (node, content) => api(node.url, 'POST', `/api/bot/servers/${w.sid}/channels/${w.cid}/messages`, { token: w.info.botToken, body: { content } });
+  for (let i = 0; i < 4; i++) assert.equal((await send(i % 2 ? b : a, '')).status, 400);
+  const answers = [];
+  for (let i = 0; i < 12; i++) answers.push(await send(i % 2 ? b : a, `n${i}`));
+  assert.deepEqual(answers.map((r) => r.status), [...Array(10).fill(200), 429, 429]);
+  assert.deepEqual(answers.slice(0, 10).map((r) => r.headers.get('x-ratelimit-remaining')), ['9', '8', '7', '6', '5', '4', '3', '2', '1', '0']);
+  for (const node of [a, b]) {
+    const limits = await api(node.url, 'GET', '/api/bot/rate-limits', { token: w.info.botToken });
+    assert.equal(limits.body.limits.find((l) => l.name === 'bot-send').remaining, 0);
+  }
+});
+
+test('Redis paused for 2 s: sends are answered meanwhile, only the relay queue grows, and the other node then gets each message once, in order', { skip }, async (t) => {
+  const c = await startServer({ store: a.storeArgs, env: { PRACA_REDIS_URL: redis.url }, args: ['--metrics-listen', '127.0.0.1:0'], single: true });
+  try {
+    const w = await world(b, c);
+    assert.equal((await w.post(c, 'antes')).status, 200);
+    await eventually(() => w.got().length === 1 || w.got(), 5000, 'relayed as usual');
+    const pause = 2000;
+    const paused = spawnSync('redis-cli', ['-u', redis.url, 'CLIENT', 'PAUSE', String(pause), 'ALL']);
+    const start = Date.now();
+    assert.equal(paused.status, 0, String(paused.stderr));
+    assert.match(String(paused.stdout), /OK/);
+    const took = [];
+    for (let i = 0; i < 6; i++) {
+      const t = Date.now();
+      const r = await w.post(c, `p${i}`);
+      assert.equal(r.status, 200, r.text);
+      took.push(Date.now() - t);
+    }
+    const queued = await metric(c, 'praca_relay_queue_bytes');
+    const elapsed = Date.now() - start;
+    // Had a send waited for Redis, the six could not all be answered within the pause.
+    assert.ok(elapsed < pause, `answered while Redis was paused: ${elapsed} ms in all (${took.join(', ')})`);
+    assert.ok(queued > 0, `the relay held them meanwhile (${queued} bytes)`);
+    t.diagnostic(`six sends in ${elapsed} ms while Redis was paused (${took.join(', ')} ms); relay queue ${queued} B`);
+    const all = ['antes', 'p0', 'p1', 'p2', 'p3', 'p4', 'p5'];
+    await eventually(() => w.got().length >= all.length || w.got(), 15000, 'delivered once Redis answers');
+    await eventually(async () => (await metric(c, 'praca_relay_queue_bytes')) === 0 || 'queued', 15000, 'the queue drained');
+    await quiet(300);
+    assert.deepEqual(w.got(), all);
+  } finally {
+    if (c.proc.exitCode === null && c.proc.signalCode === null) await c.stop();
   }
 });
 
