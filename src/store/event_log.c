@@ -151,14 +151,16 @@ void store__events_forget(struct store *db, size_t keep)
 
 int store__events_flush(struct store *db)
 {
-    /* The clock is taken first (s reads c), then the streams' counters in their order: every
+    /* json_to_recordset reads each event once (o->>'x' would lex the object again per field).
+     * The clock is taken first (s reads c), then the streams' counters in their order: every
      * writer locks in that order, so two nodes never wait on each other in a circle. */
     static const char *SQL =
-        "WITH ev AS (SELECT (o->>'o')::bigint AS ord, o->>'s' AS stream, o->>'t' AS type,"
-        " o->>'c' AS channel_id, (o->>'i')::bigint AS intent, o->>'u' AS user_id,"
-        " CASE WHEN json_typeof(o->'p') = 'string' THEN '' ELSE (o->'p')::text END AS payload,"
-        " (o->>'a')::bigint AS created_at, o->>'m' AS message_id"
-        " FROM json_array_elements($1::json) AS o),"
+        "WITH ev AS (SELECT o.o AS ord, o.s AS stream, o.t AS type, o.c AS channel_id,"
+        " o.i AS intent, o.u AS user_id,"
+        " CASE WHEN json_typeof(o.p) = 'string' THEN '' ELSE o.p::text END AS payload,"
+        " o.a AS created_at, o.m AS message_id"
+        " FROM json_to_recordset($1::json)"
+        " AS o(o bigint, s text, t text, c text, i bigint, u text, a bigint, m text, p json)),"
         " c AS (UPDATE event_clock SET last = last + $2::bigint WHERE id = 1 RETURNING last),"
         " n AS (SELECT stream, count(*) AS k FROM ev WHERE stream IS NOT NULL GROUP BY stream),"
         " s AS (INSERT INTO event_streams AS es (stream, last_seq)"
