@@ -73,6 +73,7 @@ lint:
 	scripts/check-banned.sh
 	scripts/check-format.sh
 	scripts/check-prefixes.py
+	scripts/check-layers.py
 
 unit: build/asan/unit
 	ASAN_OPTIONS=detect_leaks=1 build/asan/unit --jobs 2
