@@ -36,6 +36,7 @@
 #include "store/files.h"
 #include "store/migrate.h"
 #include "store/search.h"
+#include "store/snapshot.h"
 #include "state/state.h"
 #include "store/writer.h"
 
@@ -289,12 +290,31 @@ static void on_signal(uv_signal_t *sig, int signum)
     uv_timer_start(&s->grace, on_grace, 0, 50);
 }
 
+/* Voice rights follow every change a commit made to a server, whatever route made it: a
+ * member's change reviews that member's sessions there, any other the server's; a change of
+ * everything (another process) reviews them all. Each node reviews its own sessions, for its
+ * own marks and those relayed to it. Tokens and identities say nothing of servers. */
+static void review_voice(struct serve *s, const char *what)
+{
+    char sid[UUID_LEN + 1], who[UUID_LEN + 1];
+    json_t *p = NULL;
+    if (!what)
+        p = json_pack("{sb}", "all", 1);
+    else if (!store_change_parse(what, sid, who))
+        p = !strncmp(what, STORE_CHANGE_MEMBER, strlen(STORE_CHANGE_MEMBER))
+                ? json_pack("{ssss}", "serverId", sid, "userId", who)
+                : json_pack("{ss}", "serverId", sid);
+    if (p)
+        bus_publish_json(s->bus, BUS_VOICE_REVIEW, p, NULL, 1);
+}
+
 /* The writer's news: the state drops what changed; another process's commit also makes the
  * gateway look for suspended applications (after the state has dropped their identities). */
 static void on_store_change(void *arg, const char *sid)
 {
     struct serve *s = arg;
     state_on_change(s->state, sid);
+    review_voice(s, sid);
     char *payload = sid ? NULL : strdup("{}");
     if (payload)
         bus_publish(s->bus, BUS_SWEEP, payload, 2, NULL);

@@ -140,7 +140,6 @@ static void channel_delete(struct api_call *c)
                                 json_object_get(gone, "type")),
                       1);
     json_decref(gone);
-    api__voice_review_server(c, sid);
     api__event_server_changed(c, sid, "channels");
     api__ok(c);
 }
@@ -222,7 +221,6 @@ static void overwrite_put(struct api_call *c)
                cid, api__audit_changes(old, now, KEYS));
     json_decref(old);
     json_decref(now);
-    api__voice_review_server(c, sid);
     api__event_server_changed(c, sid, "channels");
     reply_channel(c, 200, cid);
 }
@@ -247,7 +245,6 @@ static void overwrite_delete(struct api_call *c)
     }
     api__audit_object(c, sid, "channel.overwrite.delete", "channel", cid,
                       json_pack("{ss}", "targetId", target), 1);
-    api__voice_review_server(c, sid);
     api__event_server_changed(c, sid, "channels");
     api__ok(c);
 }

@@ -228,7 +228,6 @@ void api__event_member_remove(struct api_call *c, const char *sid, const char *u
     if (reason)
         json_object_set_new(ev, "reason", json_string(reason));
     publish(c, "GUILD_MEMBER_REMOVE", sid, ev);
-    api__voice_review_server(c, sid);
 }
 
 void api__event_message_text(struct api_call *c, const char *name, struct state_server *srv,

@@ -236,8 +236,6 @@ static void member_patch(struct api_call *c)
                "member", uid, api__audit_changes(before, after, KEYS));
     json_decref(before);
     json_decref(after);
-    if (set_timeout)
-        api__voice_review_server(c, sid);
     api__event_server_changed(c, sid, "members");
     api__reply_member(c, sid, uid);
 }

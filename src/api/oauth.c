@@ -212,8 +212,6 @@ static void install(struct api_call *c, const struct store_authorize *s, const s
         json_pack("[{sssnsI}]", "key", "grantedPermissions", "old", "new", (json_int_t)granted));
     if (in.created)
         api__event_member_add(c, a->server_id, app->bot_user_id);
-    else
-        api__voice_review_server(c, a->server_id); /* a reinstall may grant fewer permissions */
     char *url = redirect_url(s);
     api__reply(c, 200,
                json_pack("{s:s, s:{s:s, s:I}}", "redirectUrl", url ? url : s->redirect_uri,

@@ -167,8 +167,6 @@ static void role_patch(struct api_call *c)
     api__audit(c, sid, "role.update", "role", rid, api__audit_changes(role, after, KEYS));
     json_decref(role);
     json_decref(after);
-    if (has_perms)
-        api__voice_review_server(c, sid);
     api__event_server_changed(c, sid, "roles");
     reply_role(c, 200, rid);
 }
@@ -193,7 +191,6 @@ static void role_delete(struct api_call *c)
                                 json_object_get(role, "permissions")),
                       1);
     json_decref(role);
-    api__voice_review_server(c, sid);
     api__event_server_changed(c, sid, "roles");
     api__ok(c);
 }
@@ -229,7 +226,6 @@ static void member_role_put(struct api_call *c)
     }
     api__audit(c, sid, "member.role.add", "member", uid,
                json_pack("[{sssnss}]", "key", "roleId", "old", "new", rid));
-    api__voice_review_server(c, sid);
     api__event_server_changed(c, sid, "members");
     api__reply_member(c, sid, uid);
 }
@@ -250,7 +246,6 @@ static void member_role_delete(struct api_call *c)
     }
     api__audit(c, sid, "member.role.remove", "member", uid,
                json_pack("[{sssssn}]", "key", "roleId", "old", rid, "new"));
-    api__voice_review_server(c, sid);
     api__event_server_changed(c, sid, "members");
     api__ok(c);
 }

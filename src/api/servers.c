@@ -221,7 +221,6 @@ static void server_delete(struct api_call *c)
         api__internal(c);
         return;
     }
-    api__voice_review_server(c, sid);
     api__ok(c);
 }
 

@@ -78,19 +78,9 @@ int api_voice_observers(void *thread_ctx, const char *server_id, const char *cha
     return failed ? -1 : 0;
 }
 
-static void review(struct api_call *c, const char *key, const char *id)
-{
-    api__event_control(c, BUS_VOICE_REVIEW, json_pack("{ss}", key, id));
-}
-
-void api__voice_review_server(struct api_call *c, const char *server_id)
-{
-    review(c, "serverId", server_id);
-}
-
 void api__voice_review_user(struct api_call *c, const char *user_id)
 {
-    review(c, "userId", user_id);
+    api__event_control(c, BUS_VOICE_REVIEW, json_pack("{ss}", "userId", user_id));
 }
 
 /* GET /api/bot/servers/:sid/channels/:cid/voice-members (a bot with voice.connect) and

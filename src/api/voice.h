@@ -20,8 +20,9 @@ void api_voice_standing(void *thread_ctx, const char *user_id, int is_bot, const
 int api_voice_observers(void *thread_ctx, const char *server_id, const char *channel_id,
                         char (**to)[UUID_LEN + 1], size_t *n);
 
-/* Asks the gateway to check again the voice sessions in a server, or those of one user. */
-void api__voice_review_server(struct api_call *c, const char *server_id);
+/* Asks every node to check again one user's voice sessions: for a change that names no server
+ * (an application's intents). What changes in a server is reviewed from the writer's change
+ * marks (main.c), whatever route made it. */
 void api__voice_review_user(struct api_call *c, const char *user_id);
 
 #endif

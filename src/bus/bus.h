@@ -21,8 +21,10 @@
 #define BUS_DISCONNECT "__disconnect__"
 /* Another process changed the database: look for suspended applications now. */
 #define BUS_SWEEP "__sweep__"
-/* Payload {serverId} or {userId}: check again the rights of the voice sessions in that server
- * (or of that user), after roles, overwrites, memberships, channels or intents changed. */
+/* Payload {serverId}, {userId}, both (that user's sessions in that server) or {all: true}: check
+ * again the rights of those voice sessions. Each node asks it of itself for each change mark
+ * (main.c: roles, overwrites, memberships, channels, installs), and the API of every node
+ * when an application's intents change. */
 #define BUS_VOICE_REVIEW "__voice_review__"
 /* Payload {userId, status}: a user's shown status may have changed (on any node), for the
  * member lists pages subscribe to (gateway/member_lists.h). */

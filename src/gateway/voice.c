@@ -496,10 +496,15 @@ void gateway__voice_on_review(struct gateway *gw, const char *payload, size_t le
     json_t *p = json_loadb(payload, len, 0, NULL);
     const char *server_id = json_string_value(json_object_get(p, "serverId"));
     const char *user_id = json_string_value(json_object_get(p, "userId"));
+    char in_server[UUID_LEN + 1] = ""; /* with userId: that user's sessions in it only */
+    if (server_id && user_id)
+        slice_copy(slice_from(server_id), in_server, sizeof in_server);
     struct voice_session *list = NULL;
-    long n = server_id ? state_voice_list(gw->voice, VOICE_BY_SERVER, server_id, &list)
-             : user_id ? state_voice_list(gw->voice, VOICE_BY_USER, user_id, &list)
-                       : 0;
+    long n = user_id     ? state_voice_list(gw->voice, VOICE_BY_USER, user_id, &list)
+             : server_id ? state_voice_list(gw->voice, VOICE_BY_SERVER, server_id, &list)
+             : json_is_true(json_object_get(p, "all"))
+                 ? state_voice_list(gw->voice, VOICE_ALL, "", &list)
+                 : 0;
     json_decref(p);
     if (n <= 0 || gw->draining) {
         free(list);
@@ -516,7 +521,8 @@ void gateway__voice_on_review(struct gateway *gw, const char *payload, size_t le
     }
     long k = 0;
     for (long i = 0; i < n; i++)
-        if (!list[i].node[0]) /* each node reviews the sessions of its own sockets */
+        if (!list[i].node[0] && /* each node reviews the sessions of its own sockets */
+            (!in_server[0] || !strcmp(list[i].server_id, in_server)))
             entries[k++].session = list[i];
     free(list);
     if (!k) {

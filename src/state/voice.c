@@ -56,6 +56,8 @@ static const char *key_of(const struct voice_session *s, enum voice_key key)
         return s->user_id;
     case VOICE_BY_SOCKET:
         return s->socket_id;
+    case VOICE_ALL:
+        return "";
     }
     return "";
 }

@@ -32,7 +32,8 @@ struct voice_session {
 };
 
 /* What state_voice_list matches on. */
-enum voice_key { VOICE_BY_CHANNEL, VOICE_BY_SERVER, VOICE_BY_USER, VOICE_BY_SOCKET };
+enum voice_key { VOICE_BY_CHANNEL, VOICE_BY_SERVER, VOICE_BY_USER, VOICE_BY_SOCKET, VOICE_ALL };
+/* VOICE_ALL matches every session when given the value "". */
 
 struct state_voice;
 

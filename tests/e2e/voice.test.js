@@ -221,6 +221,34 @@ test('a timeout takes the right to connect away', async () => {
   assert.deepEqual(await ask(w.person, 'voice:join', { channelId: w.vcid }), { ok: false, status: 403, error: 'Sem permissão: é preciso CONECTAR_VOZ' });
 });
 
+// No route asks for a review: the rights follow the changes each commit names (the writer's
+// change marks), whichever route made them.
+test('a right held through a role follows the role: its CONECTAR_VOZ taken away, the role taken back, the role deleted', async () => {
+  const w = await world();
+  const everyone = w.server.roles.find((r) => r.id === w.sid);
+  const base = await api(srv.url, 'PATCH', `/api/servers/${w.sid}/roles/${w.sid}`, { token: w.owner.token, body: { permissions: everyone.permissions & ~P.CONECTAR_VOZ } });
+  assert.equal(base.status, 200, base.text);
+  const made = await api(srv.url, 'POST', `/api/servers/${w.sid}/roles`, { token: w.owner.token, body: { name: 'Voz', permissions: P.VER_CANAL | P.CONECTAR_VOZ | P.FALAR } });
+  assert.equal(made.status, 201, made.text);
+  const rid = made.body.role.id;
+  const grant = async () => assert.equal((await api(srv.url, 'PUT', `/api/servers/${w.sid}/members/${w.personId}/roles/${rid}`, { token: w.owner.token })).status, 200);
+  const joinsAndEnds = async (change) => {
+    const joined = await ask(w.person, 'voice:join', { channelId: w.vcid });
+    assert.equal(joined.ok, true, JSON.stringify(joined));
+    const p = mark(w.person);
+    const r = await change();
+    assert.ok(r.status === 200 || r.status === 204, r.text);
+    assert.deepEqual(await waitFor(w.person, 'voice:session_ended', () => true, { from: p }), { serverId: w.sid, channelId: w.vcid, reason: 'permission_revoked' });
+    assert.deepEqual(await ask(w.person, 'voice:join', { channelId: w.vcid }), { ok: false, status: 403, error: 'Sem permissão: é preciso CONECTAR_VOZ' });
+  };
+  await grant();
+  await joinsAndEnds(() => api(srv.url, 'PATCH', `/api/servers/${w.sid}/roles/${rid}`, { token: w.owner.token, body: { permissions: P.VER_CANAL | P.FALAR } }));
+  assert.equal((await api(srv.url, 'PATCH', `/api/servers/${w.sid}/roles/${rid}`, { token: w.owner.token, body: { permissions: P.VER_CANAL | P.CONECTAR_VOZ | P.FALAR } })).status, 200);
+  await joinsAndEnds(() => api(srv.url, 'DELETE', `/api/servers/${w.sid}/members/${w.personId}/roles/${rid}`, { token: w.owner.token }));
+  await grant();
+  await joinsAndEnds(() => api(srv.url, 'DELETE', `/api/servers/${w.sid}/roles/${rid}`, { token: w.owner.token }));
+});
+
 test('bad joins, leaves and signals are refused with the reason', async () => {
   const w = await world();
   const refused = (status, error) => ({ ok: false, status, error });
