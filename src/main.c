@@ -32,6 +32,7 @@
 #include "ops/observe.h"
 #include "web/pages.h"
 #include "store/apps.h"
+#include "store/installs.h"
 #include "store/event_log.h"
 #include "store/files.h"
 #include "store/migrate.h"

@@ -23,6 +23,7 @@
 #include "domain/text.h"
 #include "domain/urls.h"
 #include "store/apps.h"
+#include "store/installs.h"
 #include "store/commands.h"
 #include "store/interactions.h"
 

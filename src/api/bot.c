@@ -12,6 +12,7 @@
 #include "state/presence.h"
 #include "domain/intents.h"
 #include "store/apps.h"
+#include "store/installs.h"
 #include "store/people.h"
 #include "store/members.h"
 

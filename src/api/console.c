@@ -21,6 +21,7 @@
 #include "state/presence.h"
 #include "state/state.h"
 #include "store/event_log.h"
+#include "store/installs.h"
 
 /* Where the event log says an event went. */
 struct logged {

@@ -15,6 +15,7 @@
 #include "domain/intents.h"
 #include "domain/permissions.h"
 #include "store/apps.h"
+#include "store/installs.h"
 
 int api__uninstall(struct api_call *c, const char *app_id, const char *bot_user_id, const char *sid,
                    const char *reason)

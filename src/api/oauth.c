@@ -22,6 +22,7 @@
 #include "domain/permissions.h"
 #include "domain/text.h"
 #include "store/apps.h"
+#include "store/installs.h"
 #include "store/servers.h"
 
 #define SESSION_LIFETIME_MS (10 * 60 * 1000)

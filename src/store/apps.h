@@ -1,5 +1,5 @@
 /*
- * Applications, their bot users and tokens, installs into servers, and authorize sessions.
+ * Applications, their bot users and tokens (installs and authorize sessions: store/installs.h).
  * Secrets: a client secret is kept only as its SHA-256; the interaction signing secret is kept
  * as is, because requests are signed with it.
  */
@@ -60,7 +60,8 @@ struct store_new_bot {
     const char *app_id, *user_id, *username, *display_name, *token_hash;
     int64_t now;
 };
-/* -409 when the application already has a bot, STORE_CONSTRAINT when the username is taken. */
+/* STORE_TAKEN when the application already has a bot, STORE_MISSING when there is no such
+ * application, STORE_CONSTRAINT when the username is taken. */
 int store_bot_create(struct store_writer *w, struct store_new_bot *arg);
 struct store_bot_token {
     const char *bot_user_id, *token_hash;
@@ -68,46 +69,5 @@ struct store_bot_token {
 };
 /* Replaces every token of the bot with the new one. */
 int store_bot_token_replace(struct store_writer *w, struct store_bot_token *arg);
-
-/* ---- installs ---- */
-json_t *store_app_installs_json(struct store *db, const char *app_id);
-json_t *store_server_apps_json(struct store *db, const char *sid);
-json_t *store_bot_servers_json(struct store *db, const char *bot_user_id);
-
-struct store_install {
-    const char *app_id, *server_id, *bot_user_id, *role_name, *installer_id, *new_role_id;
-    const char *session_id; /* when set, the authorize session is used up in the same step */
-    int64_t granted, now;
-    int created; /* out: 1 new install, 0 reinstall */
-};
-/* -404 session used or expired, -403 bot banned from the server. */
-int store_install(struct store_writer *w, struct store_install *arg);
-struct store_uninstall {
-    const char *app_id, *server_id;
-    int removed; /* out */
-};
-int store_uninstall(struct store_writer *w, struct store_uninstall *arg);
-/* Server IDs where the application is installed, as a JSON array of strings. */
-json_t *store_app_install_servers(struct store *db, const char *app_id);
-
-/* ---- authorize sessions ---- */
-struct store_authorize {
-    char id[UUID_LEN + 1];
-    char app_id[UUID_LEN + 1];
-    char user_id[UUID_LEN + 1];
-    char redirect_uri[2049];
-    char state[2048];
-    int has_state;
-    int64_t requested;
-    int64_t expires_at;
-    int used;
-};
-int store_authorize_create(struct store_writer *w, const char *id, const char *app_id,
-                           const char *user_id, const char *redirect_uri, const char *state,
-                           int64_t requested, int64_t created_at, int64_t expires_at);
-/* Deletes the consent sessions that expired before `before` (on the writer's connection, in
- * its retention job). */
-int store_authorize_expire(struct store *db, int64_t before, int64_t *deleted);
-int store_authorize_find(struct store *db, const char *id, struct store_authorize *out);
 
 #endif

@@ -2,7 +2,7 @@
 #include <string.h>
 
 #include "core/buf.h"
-#include "store/apps.h"
+#include "store/installs.h"
 #include "store/rows.h"
 #include "store/writer.h"
 

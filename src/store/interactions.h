@@ -14,7 +14,7 @@
 
 /* Argument of store_interaction_insert (store_write). With open_modal_of set it is a form
  * submission: the form must be open (answered with that customId by user_id, within the TTL,
- * not yet submitted) or the write returns -409 and inserts nothing. */
+ * not yet submitted) or the write returns STORE_TAKEN and inserts nothing. */
 struct store_new_interaction {
     const char *id, *application_id, *server_id, *channel_id, *user_id, *type;
     const char *command_name, *message_id, *payload;
@@ -47,7 +47,7 @@ struct store_interaction {
 int store_interaction_find(struct store *db, const char *id, struct store_interaction *out);
 
 /* Argument of store_interaction_answer (store_write): marks it answered if it was not and is
- * younger than the TTL, else returns -409. modal_custom_id records an opened form; deferred,
+ * younger than the TTL, else returns STORE_TAKEN. modal_custom_id records an opened form; deferred,
  * ephemeral and response_message_id what the answer was (the message may be set later, by
  * store_interaction_set_response). */
 struct store_interaction_answer {

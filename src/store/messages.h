@@ -96,7 +96,7 @@ struct store_reaction_toggle {
 int store_reaction_toggle(struct store_writer *w, struct store_reaction_toggle *arg);
 json_t *store_reactions_json(struct store *db, const char *message_id);
 
-/* Toggles the pin; out: pinned. -409 when pinning would pass PINS_MAX. */
+/* Toggles the pin; out: pinned. STORE_FULL when pinning would pass PINS_MAX. */
 struct store_pin_toggle {
     const char *message_id, *channel_id;
     int pinned;
@@ -109,7 +109,8 @@ int store__member_by_username(struct store *db, const char *sid, const char *use
 /* Mentionable roles of a server: [{id, name}]. */
 json_t *store__mentionable_roles(struct store *db, const char *sid);
 
-/* A thread started from a message (or, in a forum, from nothing): -409 when the message has one. */
+/* A thread started from a message (or, in a forum, from nothing): STORE_TAKEN when the message
+ * has one. */
 struct store_new_thread {
     const char *id, *server_id, *parent_id, *name, *origin_message_id;
     int64_t now;

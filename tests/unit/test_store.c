@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "store/apps.h"
+#include "store/installs.h"
 #include "store/db.h"
 #include "store/migrate.h"
 #include "store/rows.h"
