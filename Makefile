@@ -85,7 +85,7 @@ e2e: build/asan/praca node_modules/.package-lock.json
 	PRACA_BIN=build/asan/praca node --test --test-concurrency=2 $(E2E)
 # The differential test of the in-memory state, on PostgreSQL.
 unit-postgres: build/asan/unit
-	scripts/with-postgres.sh build/asan/unit --filter '@(state|event_clock|schema)/*'
+	scripts/with-postgres.sh build/asan/unit --filter '@(state|event_clock|schema|store|event_log|writer_jobs)/*'
 e2e-postgres: build/asan/praca node_modules/.package-lock.json
 	PRACA_BIN=build/asan/praca scripts/with-postgres.sh node --test --test-concurrency=2 $(E2E_PG)
 e2e-nodes: build/asan/praca node_modules/.package-lock.json

@@ -6,39 +6,52 @@
 #include <unistd.h>
 
 #include "store/db.h"
+#include "test_database.h"
 #include "store/event_log.h"
 #include "store/migrate.h"
 
-static char path[64];
+static struct test_database database;
 static struct store *db;
 
 static void setup(void)
 {
-    snprintf(path, sizeof path, "/tmp/praca-evlog-%d.db", getpid());
-    unlink(path);
-    cr_assert_eq(store_open(path, &db), STORE_DONE);
+    test_database_create(&database, "evlog");
+    cr_assert_eq(store_open(database.target, &db), STORE_DONE);
     cr_assert_gt(store_migrate(db), 0);
 }
 
 static void teardown(void)
 {
     store_close(db);
-    char p[80];
-    const char *suffixes[] = {"", "-wal", "-shm"};
-    for (int i = 0; i < 3; i++) {
-        snprintf(p, sizeof p, "%s%s", path, suffixes[i]);
-        unlink(p);
-    }
+    test_database_remove(&database);
 }
 
 TestSuite(event_log, .init = setup, .fini = teardown);
+
+/* Appends one event and commits it: where positions are given at commit (PostgreSQL), inside a
+ * transaction of its own, as the writer does. */
+static int append_committed(const struct store_event *e, uint64_t *position)
+{
+    if (!store__positions_at_commit(db))
+        return store_event_append(db, e, position);
+    int rc = store__exec(db, store__sql_begin_write(db), NULL, 0);
+    if (rc == STORE_DONE)
+        rc = store_event_append(db, e, position);
+    if (rc == STORE_DONE)
+        rc = store__events_flush(db);
+    if (rc == STORE_DONE)
+        rc = store__exec(db, "COMMIT", NULL, 0);
+    else
+        store__exec(db, "ROLLBACK", NULL, 0);
+    return rc;
+}
 
 static uint64_t append(const char *payload, int64_t at)
 {
     struct store_event e = {"MESSAGE_CREATE", "s1", "c1", 1, NULL, payload,
                             strlen(payload),  at,   0,    0, 0};
     uint64_t position = 0;
-    cr_assert_eq(store_event_append(db, &e, &position), STORE_DONE);
+    cr_assert_eq(append_committed(&e, &position), STORE_DONE);
     return position;
 }
 
@@ -65,11 +78,11 @@ Test(event_log, each_server_numbers_its_events_without_gaps_even_after_a_trim)
         struct store_event e = {"E", streams[i],        NULL, 0, NULL, "{}",
                                 2,   1000 + (int64_t)i, 0,    0, 0};
         uint64_t position;
-        cr_assert_eq(store_event_append(db, &e, &position), STORE_DONE);
+        cr_assert_eq(append_committed(&e, &position), STORE_DONE);
     }
     struct store_event to_user = {"E", NULL, NULL, 0, "u1", "{}", 2, 2000, 0, 0, 0};
     uint64_t position;
-    cr_assert_eq(store_event_append(db, &to_user, &position), STORE_DONE);
+    cr_assert_eq(append_committed(&to_user, &position), STORE_DONE);
     nseqs = 0;
     store_events_after(db, 0, 8, collect_seq, NULL);
     uint64_t want[] = {1, 1, 2, 3, 2, 0};
@@ -79,7 +92,7 @@ Test(event_log, each_server_numbers_its_events_without_gaps_even_after_a_trim)
     int64_t deleted;
     cr_assert_eq(store_events_trim(db, 99999, &deleted), STORE_DONE);
     struct store_event again = {"E", "s1", NULL, 0, NULL, "{}", 2, 3000, 0, 0, 0};
-    cr_assert_eq(store_event_append(db, &again, &position), STORE_DONE);
+    cr_assert_eq(append_committed(&again, &position), STORE_DONE);
     nseqs = 0;
     store_events_after(db, position - 1, 8, collect_seq, NULL);
     cr_assert_eq(seqs[0], 4, "s1 goes on after its trimmed events");
@@ -87,11 +100,12 @@ Test(event_log, each_server_numbers_its_events_without_gaps_even_after_a_trim)
 
 Test(event_log, positions_grow_and_survive_a_full_trim)
 {
-    uint64_t a = append("a", 1000), b = append("b", 2000), c = append("c", 3000);
+    /* Payloads are JSON: PostgreSQL receives the batch as one JSON array. */
+    uint64_t a = append("1", 1000), b = append("2", 2000), c = append("3", 3000);
     cr_assert(a < b && b < c);
     char seen[64] = "";
     cr_assert_eq(store_events_after(db, a, 10, collect, seen), 2);
-    cr_assert_str_eq(seen, "bc");
+    cr_assert_str_eq(seen, "23");
     int64_t deleted;
     cr_assert_eq(store_events_trim(db, 2500, &deleted), STORE_DONE);
     cr_assert_eq(deleted, 2, "a and b are older than the window");
@@ -100,11 +114,11 @@ Test(event_log, positions_grow_and_survive_a_full_trim)
     cr_assert_eq(first, c);
     cr_assert_eq(store_events_trim(db, 99999, &deleted), STORE_DONE);
     cr_assert_eq(deleted, 0, "the newest row stays, whatever its age");
-    uint64_t d = append("d", 4000);
+    uint64_t d = append("4", 4000);
     cr_assert_gt(d, c, "positions never start over");
     seen[0] = '\0';
     cr_assert_eq(store_events_after(db, 0, 1, collect, seen), 1, "limit");
-    cr_assert_str_eq(seen, "c");
+    cr_assert_str_eq(seen, "3");
 }
 
 static char replayed[4096];
