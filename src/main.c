@@ -22,7 +22,7 @@
 #include "core/config.h"
 #include "core/log.h"
 #include "core/workers.h"
-#include "gateway/conformance.h"
+#include "socketio/conformance.h"
 #include "gateway/gateway.h"
 #include "gateway/voice.h"
 #include "state/presence.h"
@@ -89,7 +89,7 @@ static void on_request(void *user, struct http_exchange *ex)
 {
     struct serve *s = user;
     /* Socket.IO sessions live on this thread; everything else is a worker's. */
-    if (s->conformance && gateway_conformance_handle(s->conformance, ex))
+    if (s->conformance && sio_conformance_handle(s->conformance, ex))
         return;
     if (s->gateway && gateway_owns(ex->req)) {
         ex->label = "/socket.io/";
@@ -261,7 +261,7 @@ static void on_grace(uv_timer_t *t)
 {
     struct serve *s = t->data;
     size_t left =
-        s->gateway ? gateway_sessions(s->gateway) : gateway_conformance_sessions(s->conformance);
+        s->gateway ? gateway_sessions(s->gateway) : sio_conformance_sessions(s->conformance);
     if (left > 0 && ++s->grace_ticks < 20)
         return; /* up to a second */
     uv_timer_stop(t);
@@ -269,7 +269,7 @@ static void on_grace(uv_timer_t *t)
     if (s->gateway)
         gateway_release(s->gateway);
     else
-        gateway_conformance_release(s->conformance);
+        sio_conformance_release(s->conformance);
     http_server_drain(s->http, on_drained, s);
 }
 
@@ -285,7 +285,7 @@ static void on_signal(uv_signal_t *sig, int signum)
     if (s->gateway)
         gateway_drain(s->gateway); /* transports close; clients reconnect and resume */
     else
-        gateway_conformance_drain(s->conformance);
+        sio_conformance_drain(s->conformance);
     uv_timer_init(s->loop, &s->grace);
     s->grace.data = s;
     uv_timer_start(&s->grace, on_grace, 0, 50);
@@ -498,7 +498,7 @@ static int serve(struct serve *s)
         s->cfg.ping_interval_ms, s->cfg.ping_timeout_ms,  1000000,           1024 * 1024,
         s->cfg.rate_limit_scale, (size_t)max_connections, s->cfg.access_log, s->relay != NULL};
     if (s->cfg.conformance) {
-        s->conformance = gateway_conformance_new(s->loop);
+        s->conformance = sio_conformance_new(s->loop);
         if (!s->conformance)
             goto out;
         log_warn("conformance mode: /socket.io/ serves the protocol test handlers, not bots");
@@ -565,8 +565,8 @@ out:
             if (s->gateway)
                 gateway_drain(s->gateway);
             if (s->conformance) {
-                gateway_conformance_drain(s->conformance);
-                gateway_conformance_release(s->conformance);
+                sio_conformance_drain(s->conformance);
+                sio_conformance_release(s->conformance);
             }
             if (s->http)
                 http_server_drain(s->http, NULL, NULL);
@@ -587,7 +587,7 @@ out:
     http_server_free(s->metrics_http);
     ops_metrics_free(s->observe.metrics);
     gateway_free(s->gateway);
-    gateway_conformance_free(s->conformance);
+    sio_conformance_free(s->conformance);
     state_presence_free(s->presence);
     state_voice_free(s->voice);
     media_shutdown();

@@ -22,7 +22,7 @@
 #include <uv.h>
 
 #include "core/log.h"
-#include "gateway/conformance.h"
+#include "socketio/conformance.h"
 #include "http/server.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -43,7 +43,7 @@ struct world {
 static void on_request(void *user, struct http_exchange *ex)
 {
     struct world *w = user;
-    if (gateway_conformance_handle(w->conf, ex))
+    if (sio_conformance_handle(w->conf, ex))
         return;
     ex->res.status = 404;
     http_exchange_done(ex);
@@ -82,7 +82,7 @@ static int start(struct world *w)
         .max_connections = 8,
         .body_budget = 256 * 1024,
     };
-    w->conf = gateway_conformance_new(&w->loop);
+    w->conf = sio_conformance_new(&w->loop);
     w->http = http_server_new(&w->loop, &cfg, on_request, w);
     return w->conf && w->http && http_server_listen(w->http, &w->port) == 0 ? 0 : -1;
 }
@@ -90,14 +90,14 @@ static int start(struct world *w)
 static void stop(struct world *w)
 {
     if (w->conf) {
-        gateway_conformance_drain(w->conf);
-        gateway_conformance_release(w->conf);
+        sio_conformance_drain(w->conf);
+        sio_conformance_release(w->conf);
     }
     if (w->http)
         http_server_drain(w->http, NULL, NULL);
     uv_run(&w->loop, UV_RUN_DEFAULT);
     http_server_free(w->http);
-    gateway_conformance_free(w->conf);
+    sio_conformance_free(w->conf);
     uv_loop_close(&w->loop);
 }
 

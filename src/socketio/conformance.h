@@ -5,20 +5,20 @@
  * and "/custom", answering CONNECT with an `auth` event, `message` with `message-back`, and
  * acknowledging `message-with-ack`, binary attachments kept. Heartbeat 300/200 ms.
  */
-#ifndef PRACA_GATEWAY_CONFORMANCE_H
-#define PRACA_GATEWAY_CONFORMANCE_H
+#ifndef PRACA_SOCKETIO_CONFORMANCE_H
+#define PRACA_SOCKETIO_CONFORMANCE_H
 #include <uv.h>
 
 #include "http/server.h"
 
 struct conformance;
 
-struct conformance *gateway_conformance_new(uv_loop_t *loop);
+struct conformance *sio_conformance_new(uv_loop_t *loop);
 /* 1 when it took the request (/engine.io/ or /socket.io/). */
-int gateway_conformance_handle(struct conformance *c, struct http_exchange *ex);
-void gateway_conformance_drain(struct conformance *c);
-size_t gateway_conformance_sessions(const struct conformance *c);
-void gateway_conformance_release(struct conformance *c);
-void gateway_conformance_free(struct conformance *c);
+int sio_conformance_handle(struct conformance *c, struct http_exchange *ex);
+void sio_conformance_drain(struct conformance *c);
+size_t sio_conformance_sessions(const struct conformance *c);
+void sio_conformance_release(struct conformance *c);
+void sio_conformance_free(struct conformance *c);
 
 #endif

@@ -1,5 +1,5 @@
 /* Conformance handlers: see conformance.h. */
-#include "gateway/conformance.h"
+#include "socketio/conformance.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -83,7 +83,7 @@ static void on_disconnect(void *user, struct sio_socket *sock, const char *reaso
 
 static const struct sio_handlers sio_handlers = {on_connect, on_event, on_disconnect};
 
-struct conformance *gateway_conformance_new(uv_loop_t *loop)
+struct conformance *sio_conformance_new(uv_loop_t *loop)
 {
     static const char *const namespaces[] = {"/", "/custom", NULL};
     struct conformance *c = calloc(1, sizeof *c);
@@ -94,7 +94,7 @@ struct conformance *gateway_conformance_new(uv_loop_t *loop)
     c->echo = eio_server_new(loop, &eio, &echo_handlers, c);
     c->sio = sio_server_new(loop, &eio, &sio, &sio_handlers, c);
     if (!c->echo || !c->sio) {
-        gateway_conformance_free(c);
+        sio_conformance_free(c);
         return NULL;
     }
     return c;
@@ -107,7 +107,7 @@ static int has_prefix(struct slice path, const char *prefix)
            (path.len == n - 1 && memcmp(path.ptr, prefix, n - 1) == 0);
 }
 
-int gateway_conformance_handle(struct conformance *c, struct http_exchange *ex)
+int sio_conformance_handle(struct conformance *c, struct http_exchange *ex)
 {
     if (has_prefix(ex->req->path, "/engine.io/")) {
         eio_server_handle(c->echo, ex);
@@ -120,24 +120,24 @@ int gateway_conformance_handle(struct conformance *c, struct http_exchange *ex)
     return 0;
 }
 
-void gateway_conformance_drain(struct conformance *c)
+void sio_conformance_drain(struct conformance *c)
 {
     eio_server_close_all(c->echo);
     sio_server_close_all(c->sio);
 }
 
-size_t gateway_conformance_sessions(const struct conformance *c)
+size_t sio_conformance_sessions(const struct conformance *c)
 {
     return eio_server_count(c->echo) + sio_server_count(c->sio);
 }
 
-void gateway_conformance_release(struct conformance *c)
+void sio_conformance_release(struct conformance *c)
 {
     eio_server_release_all(c->echo);
     sio_server_release_all(c->sio);
 }
 
-void gateway_conformance_free(struct conformance *c)
+void sio_conformance_free(struct conformance *c)
 {
     if (!c)
         return;
