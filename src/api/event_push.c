@@ -11,6 +11,7 @@
 #include "api/event_page.h"
 #include "bus/bus.h"
 #include "core/clock.h"
+#include "core/vec.h"
 #include "core/buf.h"
 #include "core/log.h"
 #include "core/workers.h"
@@ -84,14 +85,8 @@ struct listed {
 static void list_one(void *arg, const char *id)
 {
     struct listed *l = arg;
-    if (l->n == l->cap) {
-        size_t cap = l->cap ? l->cap * 2 : 64;
-        void *grown = cap <= PUSH_APPS_MAX ? realloc(l->ids, cap * sizeof *l->ids) : NULL;
-        if (!grown)
-            return;
-        l->ids = grown;
-        l->cap = cap;
-    }
+    if (l->n >= PUSH_APPS_MAX || VEC_RESERVE(l->ids, l->n, l->cap, 64))
+        return;
     snprintf(l->ids[l->n++], UUID_LEN + 1, "%s", id);
 }
 

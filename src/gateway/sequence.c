@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/buf.h"
+#include "core/vec.h"
 #include "core/clock.h"
 #include "core/log.h"
 #include "state/entitle.h"
@@ -71,14 +72,8 @@ static void keep(struct sequence *s, const struct bus_event *ev)
     }
     if (lo < s->count && s->waiting[lo].position == ev->position)
         return; /* here already */
-    if (s->count == s->cap) {
-        size_t cap = s->cap ? 2 * s->cap : 64;
-        struct bus_event *more = realloc(s->waiting, cap * sizeof *more);
-        if (!more)
-            return; /* read from the log later */
-        s->waiting = more;
-        s->cap = cap;
-    }
+    if (VEC_RESERVE(s->waiting, s->count, s->cap, 64))
+        return; /* read from the log later */
     char *payload = malloc(ev->payload_len + 1);
     if (!payload)
         return;
@@ -124,14 +119,8 @@ struct read_job {
 static void read_one(void *arg, const struct store_event *e)
 {
     struct read_job *r = arg;
-    if (r->count == r->cap) {
-        size_t cap = r->cap ? 2 * r->cap : 64;
-        struct bus_event *more = realloc(r->events, cap * sizeof *more);
-        if (!more)
-            return;
-        r->events = more;
-        r->cap = cap;
-    }
+    if (VEC_RESERVE(r->events, r->count, r->cap, 64))
+        return;
     struct bus_event *ev = &r->events[r->count];
     memset(ev, 0, sizeof *ev);
     ev->position = e->position;

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/vec.h"
+
 void http_router_init(struct http_router *r)
 {
     memset(r, 0, sizeof *r);
@@ -48,14 +50,8 @@ int http_router_add(struct http_router *r, int method, const char *pattern, cons
         params += route.segments[i].ptr[0] == ':';
     if (params > HTTP_MAX_PARAMS)
         return -1;
-    if (r->n == r->cap) {
-        size_t cap = r->cap ? r->cap * 2 : 64;
-        struct http_route *p = realloc(r->routes, cap * sizeof *p);
-        if (!p)
-            return -1;
-        r->routes = p;
-        r->cap = cap;
-    }
+    if (VEC_RESERVE(r->routes, r->n, r->cap, 64))
+        return -1;
     r->routes[r->n++] = route;
     return 0;
 }

@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "core/buf.h"
+#include "core/vec.h"
 #include "core/clock.h"
 #include "core/crypto.h"
 #include "core/log.h"
@@ -146,15 +147,9 @@ struct users {
 static void collect(void *arg, const char *user_id)
 {
     struct users *u = arg;
-    if (u->n == u->cap) {
-        size_t cap = u->cap ? u->cap * 2 : 64;
-        void *more = realloc(u->ids, cap * sizeof *u->ids);
-        if (!more) {
-            u->failed = 1;
-            return;
-        }
-        u->ids = more;
-        u->cap = cap;
+    if (VEC_RESERVE(u->ids, u->n, u->cap, 64)) {
+        u->failed = 1;
+        return;
     }
     if (!slice_copy(slice_from(user_id), u->ids[u->n], sizeof u->ids[0]))
         u->n++;

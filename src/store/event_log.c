@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/buf.h"
+#include "core/vec.h"
 #include "core/crypto.h"
 #include "core/jsonout.h"
 #include "store/engine.h"
@@ -55,14 +56,8 @@ static void redactions_forget(struct store_event_batch *b, size_t keep)
 static int redaction_add(struct store_event_batch *b, const struct store_event *e,
                          const char *message_id)
 {
-    if (b->nredactions == b->redactions_cap) {
-        size_t cap = b->redactions_cap ? 2 * b->redactions_cap : 8;
-        struct redaction *more = realloc(b->redactions, cap * sizeof *more);
-        if (!more)
-            return -1;
-        b->redactions = more;
-        b->redactions_cap = cap;
-    }
+    if (VEC_RESERVE(b->redactions, b->nredactions, b->redactions_cap, 8))
+        return -1;
     struct redaction *r = &b->redactions[b->nredactions];
     if (!(r->payload = malloc(e->len ? e->len : 1)))
         return -1;

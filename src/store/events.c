@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/buf.h"
+#include "core/vec.h"
 
 int store__event_recipients(struct store *db, const char *sid, int64_t intent,
                             char (**out)[UUID_LEN + 1], size_t *n)
@@ -20,14 +21,9 @@ int store__event_recipients(struct store *db, const char *sid, int64_t intent,
     size_t cap = 0;
     int rc;
     while ((rc = store__step(st)) == STORE_ROW) {
-        if (*n == cap) {
-            cap = cap ? cap * 2 : 8;
-            char(*grown)[UUID_LEN + 1] = realloc(*out, cap * sizeof **out);
-            if (!grown) {
-                rc = STORE_ERR;
-                break;
-            }
-            *out = grown;
+        if (VEC_RESERVE(*out, *n, cap, 8)) {
+            rc = STORE_ERR;
+            break;
         }
         store__text_copy(st, 0, (*out)[(*n)++], UUID_LEN + 1);
     }
@@ -88,14 +84,9 @@ int store__bot_standings(struct store *db, const char *sid, int64_t intent,
     while ((rc = store__step(st)) == STORE_ROW) {
         const char *bot = store__text(st, 0);
         if (!*n || strcmp((*out)[*n - 1].bot_user_id, bot)) {
-            if (*n == cap) {
-                cap = cap ? cap * 2 : 8;
-                struct store_bot_standing *grown = realloc(*out, cap * sizeof *grown);
-                if (!grown) {
-                    rc = STORE_ERR;
-                    break;
-                }
-                *out = grown;
+            if (VEC_RESERVE(*out, *n, cap, 8)) {
+                rc = STORE_ERR;
+                break;
             }
             struct store_bot_standing *b = &(*out)[(*n)++];
             memset(b, 0, sizeof *b);
