@@ -34,10 +34,11 @@ struct relay *bus_relay_new(const char *urls, const char *log_name, struct bus *
  * again after losing Redis has everyone drop what they hold in memory, itself included. */
 void bus_relay_event(void *relay, const struct bus_event *ev);
 void bus_relay_change(struct relay *r, const char *what);
-/* On the writer's thread after a commit's changes: waits, at most RELAY_SETTLE_MS, until every
- * node that follows the stream has applied the changes this node relayed so far, so that a
- * request answered here and followed by one to another node finds the change there too. For
- * failure tests, PRACA_FAULT_RELAY_READ_PAUSE_MS=N makes this node wait N ms before each XREAD. */
+/* After a commit's changes, on the writer's settler thread (store/writer.h), never the writer:
+ * waits, at most RELAY_SETTLE_MS, until every node that follows the stream has applied the changes
+ * this node relayed so far, so that a request answered here and followed by one to another node
+ * finds the change there too. For failure tests, PRACA_FAULT_RELAY_READ_PAUSE_MS=N makes this node
+ * wait N ms before each XREAD. */
 #define RELAY_SETTLE_MS 500
 void bus_relay_settle(struct relay *r);
 /* Bytes of entries waiting to be appended (all shards): it grows while Redis is slow. */

@@ -54,6 +54,22 @@ struct store_writer {
     char (*changed)[STORE_CHANGE_MAX];
     size_t nchanged;
     int changed_all;
+    int told; /* its changes were told: on_changed is due before its waiters wake */
+    /* With on_changed: the batches whose waiters wait for it, in commit order, woken by the
+     * settler thread (under lock). */
+    pthread_t settler;
+    pthread_cond_t settle;
+    struct settling *settle_head, *settle_tail;
+    int settling; /* the settler holds batches taken from the queue */
+    int settler_runs;
+};
+
+/* A committed batch whose waiters wake after on_changed. */
+struct settling {
+    struct settling *next;
+    struct store_writer_job *jobs;
+    int committed;
+    int told;
 };
 
 static void note_change(void *arg, const char *sid)
@@ -78,8 +94,7 @@ static void announce_changes(struct store_writer *w)
         else
             for (size_t i = 0; i < w->nchanged; i++)
                 w->on_change(w->on_change_arg, w->changed[i]);
-        if (w->on_changed)
-            w->on_changed(w->on_change_arg);
+        w->told = 1;
     }
     w->nchanged = 0;
     w->changed_all = 0;
@@ -197,15 +212,84 @@ static struct store_writer_job *run_transaction(struct store_writer *w,
     return ran;
 }
 
+static void wake_jobs(struct store_writer_job *ran, int committed)
+{
+    for (struct store_writer_job *j = ran, *next; j; j = next) {
+        next = j->next; /* done may free j */
+        j->done(j, committed);
+    }
+}
+
+/* The settler: takes every batch queued, tells on_changed once if any of them changed
+ * something (its wait covers them all), then wakes their waiters in commit order. */
+static void *settler_main(void *p)
+{
+    struct store_writer *w = p;
+    pthread_mutex_lock(&w->lock);
+    for (;;) {
+        while (!w->settle_head && w->settler_runs)
+            pthread_cond_wait(&w->settle, &w->lock);
+        struct settling *list = w->settle_head;
+        if (!list)
+            break;
+        w->settle_head = w->settle_tail = NULL;
+        w->settling = 1;
+        pthread_mutex_unlock(&w->lock);
+        int told = 0;
+        for (struct settling *s = list; s; s = s->next)
+            told |= s->told;
+        if (told)
+            w->on_changed(w->on_change_arg);
+        for (struct settling *s = list, *next; s; s = next) {
+            next = s->next;
+            wake_jobs(s->jobs, s->committed);
+            free(s);
+        }
+        pthread_mutex_lock(&w->lock);
+        w->settling = 0;
+        pthread_cond_broadcast(&w->settle); /* a writer out of memory may wait for this */
+    }
+    pthread_mutex_unlock(&w->lock);
+    return NULL;
+}
+
+/* Hands a batch to the settler when it changed something, or when batches before it still wait
+ * there (their waiters wake first). 0 when handed, -1 when its waiters may wake now. */
+static int settle_later(struct store_writer *w, struct store_writer_job *ran, int committed)
+{
+    int told = w->told;
+    w->told = 0;
+    if (!w->settler_runs)
+        return -1;
+    pthread_mutex_lock(&w->lock);
+    int behind = w->settle_head || w->settling;
+    struct settling *s = told || behind ? malloc(sizeof *s) : NULL;
+    if (s) {
+        *s = (struct settling){.jobs = ran, .committed = committed, .told = told};
+        if (w->settle_tail)
+            w->settle_tail->next = s;
+        else
+            w->settle_head = s;
+        w->settle_tail = s;
+        pthread_cond_broadcast(&w->settle);
+    } else if (told || behind) {
+        /* Out of memory: the batches before it wake first, then it, after on_changed here. */
+        while (w->settle_head || w->settling)
+            pthread_cond_wait(&w->settle, &w->lock);
+    }
+    pthread_mutex_unlock(&w->lock);
+    if (!s && told)
+        w->on_changed(w->on_change_arg);
+    return s ? 0 : -1;
+}
+
 static void run_batch(struct store_writer *w, struct store_writer_job *queue)
 {
     while (queue) {
         int committed;
         struct store_writer_job *ran = run_transaction(w, &queue, &committed);
-        for (struct store_writer_job *j = ran, *next; j; j = next) {
-            next = j->next; /* done may free j */
-            j->done(j, committed);
-        }
+        if (settle_later(w, ran, committed))
+            wake_jobs(ran, committed);
     }
 }
 
@@ -257,6 +341,7 @@ struct store_writer *store_writer_new_durable(const char *path, int full)
     w->checked_at = clock_now_ms();
     pthread_mutex_init(&w->lock, NULL);
     pthread_cond_init(&w->wake, NULL);
+    pthread_cond_init(&w->settle, NULL);
     if (pthread_create(&w->thread, NULL, writer_main, w)) {
         store_close(w->db);
         free(w->changed);
@@ -274,6 +359,13 @@ void store_writer_on_change(struct store_writer *w, store_change_fn fn, store_ch
     w->on_changed = done;
     w->on_change_arg = arg;
     pthread_mutex_unlock(&w->lock);
+    if (done && !w->settler_runs) {
+        w->settler_runs = 1;
+        if (pthread_create(&w->settler, NULL, settler_main, w)) {
+            log_error("writer: no thread for the settler; commits wait for the other nodes");
+            w->settler_runs = 0;
+        }
+    }
 }
 
 static void enqueue(struct store_writer *w, struct store_writer_job *job, int wake)
@@ -365,10 +457,18 @@ void store_writer_free(struct store_writer *w)
     pthread_cond_signal(&w->wake);
     pthread_mutex_unlock(&w->lock);
     pthread_join(w->thread, NULL);
+    if (w->settler_runs) { /* after the writer: it drains what the writer handed it */
+        pthread_mutex_lock(&w->lock);
+        w->settler_runs = 0;
+        pthread_cond_broadcast(&w->settle);
+        pthread_mutex_unlock(&w->lock);
+        pthread_join(w->settler, NULL);
+    }
     store_close(w->db);
     free(w->changed);
     pthread_mutex_destroy(&w->lock);
     pthread_cond_destroy(&w->wake);
+    pthread_cond_destroy(&w->settle);
     free(w);
 }
 

@@ -48,7 +48,10 @@ void store_writer_stats(struct store_writer *w, struct store_writer_stats *out);
  * batch made (a server, a token or every identity: see store/snapshot.h), or with NULL when
  * anything may have (another process committed, or the batch named too many). */
 typedef void (*store_change_fn)(void *arg, const char *server_id);
-/* Told once after a batch's changes were told, still before its waiters wake (may be NULL). */
+/* Told once after a batch's changes were told, still before its waiters wake (may be NULL). It
+ * may wait (several nodes: until the others have the changes), so it runs on a thread of its
+ * own, never the writer's: the writer goes on committing, and the waiters of that batch, and of
+ * every batch after it, wake in commit order once it returns. */
 typedef void (*store_changed_fn)(void *arg);
 
 struct store_writer *store_writer_new(const char *path);

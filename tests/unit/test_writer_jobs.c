@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/clock.h"
 #include "store/db.h"
 #include "test_database.h"
 #include "store/migrate.h"
@@ -174,6 +175,87 @@ Test(writer_jobs, a_state_change_is_committed_before_the_next_job_runs)
     cr_assert_eq(jobs[3].result, STORE_DONE);
     cr_assert_eq(jobs[2].servers_seen, 0, "still one transaction");
     cr_assert_eq(jobs[4].servers_seen, 1, "committed before the job after the change read");
+}
+
+/* Several nodes: on_changed waits until the other nodes have a batch's changes. It waits on a
+ * thread of its own: the writer goes on committing, and the answers wait, in commit order. */
+static pthread_mutex_t gate_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t gate_cond = PTHREAD_COND_INITIALIZER;
+static int gate_open, gate_waiting;
+
+static void noted(void *arg, const char *sid)
+{
+    (void)arg;
+    (void)sid;
+}
+
+static void held_until_open(void *arg)
+{
+    (void)arg;
+    pthread_mutex_lock(&gate_lock);
+    gate_waiting = 1;
+    pthread_cond_broadcast(&gate_cond);
+    struct timespec until = clock_deadline(10000);
+    while (!gate_open && !pthread_cond_timedwait(&gate_cond, &gate_lock, &until))
+        ;
+    pthread_mutex_unlock(&gate_lock);
+}
+
+struct writing {
+    pthread_t thread;
+    store_write_fn fn;
+    void *arg;
+    int rc, returned;
+};
+
+static void *write_on_a_thread(void *p)
+{
+    struct writing *t = p;
+    t->rc = store_write(writer, t->fn, t->arg);
+    __atomic_store_n(&t->returned, 1, __ATOMIC_RELEASE);
+    return NULL;
+}
+
+static int until_ms(int (*cond)(void), int ms)
+{
+    for (int i = 0; i < ms / 5 && !cond(); i++)
+        usleep(5000);
+    return cond();
+}
+
+static int gate_is_waited(void)
+{
+    pthread_mutex_lock(&gate_lock);
+    int w = gate_waiting;
+    pthread_mutex_unlock(&gate_lock);
+    return w;
+}
+
+static int bia_is_committed(void)
+{
+    return count("SELECT count(*) FROM users WHERE username = 'bia'") == 1;
+}
+
+Test(writer_jobs, a_wait_for_the_other_nodes_holds_the_answers_not_the_writer)
+{
+    cr_assert_eq(store_write(writer, add_user, "owner"), STORE_DONE);
+    cr_assert_eq(store_write(writer, add_server, "s1"), STORE_DONE);
+    store_writer_on_change(writer, noted, held_until_open, NULL);
+    struct writing a = {.fn = rename_server, .arg = "s1"}, b = {.fn = add_user, .arg = "bia"};
+    pthread_create(&a.thread, NULL, write_on_a_thread, &a);
+    cr_assert(until_ms(gate_is_waited, 5000), "the renamed server's changes are being waited for");
+    pthread_create(&b.thread, NULL, write_on_a_thread, &b);
+    cr_assert(until_ms(bia_is_committed, 5000), "the writer committed the next write meanwhile");
+    cr_assert_eq(__atomic_load_n(&a.returned, __ATOMIC_ACQUIRE), 0, "its answer waits");
+    cr_assert_eq(__atomic_load_n(&b.returned, __ATOMIC_ACQUIRE), 0, "and the next one behind it");
+    pthread_mutex_lock(&gate_lock);
+    gate_open = 1;
+    pthread_cond_broadcast(&gate_cond);
+    pthread_mutex_unlock(&gate_lock);
+    pthread_join(a.thread, NULL);
+    pthread_join(b.thread, NULL);
+    cr_assert_eq(a.rc, STORE_DONE);
+    cr_assert_eq(b.rc, STORE_DONE);
 }
 
 static struct job late = {.fn = add_user, .arg = "late"};
