@@ -86,6 +86,7 @@ static const struct {
     {HTTP_PATCH, "/api/bot/servers/:sid/channels/:cid/messages/:mid", &API_LIMIT_BOT_EDIT},
     {HTTP_POST, "/api/servers/:sid/channels/:cid/messages", &API_LIMIT_HUMAN_SEND},
     {HTTP_POST, "/api/invites/:code/join", &API_LIMIT_JOIN},
+    {HTTP_POST, "/api/servers/:sid/join", &API_LIMIT_JOIN},
     {HTTP_DELETE, "/api/servers/:sid/members/@me", &API_LIMIT_LEAVE},
     {HTTP_POST, "/api/oauth2/authorize/:authorizeSessionId/complete", &API_LIMIT_COMPLETE_INSTALL},
 };

@@ -330,6 +330,8 @@ static void server_join(struct api_call *c)
             api__error(c, 403, "Você foi banido deste servidor");
         return;
     }
+    if (api__limit_hit(c, &API_LIMIT_JOIN))
+        return;
     int added = store_member_add(c->svc->writer, sid, c->me.user_id);
     if (added < 0) {
         api__internal(c);

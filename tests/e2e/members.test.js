@@ -18,8 +18,9 @@ async function giveRole(owner, sid, userId, permissions) {
 }
 const isMember = async (sid, u) => (await api(srv.url, 'GET', `/api/servers/${sid}`, { token: u.token })).status === 200;
 
-test('joining and leaving are limited to 20 a minute each per account', async () => {
-  const { code, sid } = await serverWithMembers(srv.url, 0);
+test('joining (by invite or discovery) and leaving are limited to 20 a minute each per account', async () => {
+  const { code, sid, owner } = await serverWithMembers(srv.url, 0);
+  await api(srv.url, 'PATCH', `/api/servers/${sid}`, { token: owner.token, body: { discoverable: true } });
   const u = await register(srv.url);
   assert.equal((await api(srv.url, 'POST', `/api/invites/${code}/join`, { token: u.token })).status, 200);
   let joins = 1, leaves = 0;
@@ -32,6 +33,9 @@ test('joining and leaving are limited to 20 a minute each per account', async ()
   assert.equal(join.status, 429, 'the 21st join');
   assert.ok(join.body.retryAfterMs > 0);
   assert.equal(await isMember(sid, u), false, 'the refused join changed nothing');
+  const discovered = await api(srv.url, 'POST', `/api/servers/${sid}/join`, { token: u.token });
+  assert.equal(discovered.status, 429, 'joining through discovery counts against the same limit');
+  assert.equal(await isMember(sid, u), false);
   const other = await register(srv.url);
   assert.equal((await api(srv.url, 'POST', `/api/invites/${code}/join`, { token: other.token })).status, 200, 'others still join');
 });
