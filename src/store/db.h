@@ -87,6 +87,16 @@ int store__prepare_schema(struct store *db);
 int store__positions_at_commit(const struct store *db);
 /* Called by the writer after each commit, before anyone hears of it. */
 void store__after_commit(struct store *db);
+
+/* For the engines and snapshot.c, from db.c: */
+struct store_change_mark;
+/* An engine says whether its last attempt found the database reachable (see store_reachable). */
+void store__note_reachable(int yes);
+/* What changes_seen and changes_taken answer for db's engine (snapshot.c asks). */
+int store__changes_seen(struct store *db);
+void store__changes_taken(struct store *db);
+/* Marks the connection as the writer's and installs its change marks. */
+int store__track_changes(struct store *db, const struct store_change_mark *marks, size_t n);
 /* The database's change counter as this connection sees it: it moves when another process
  * (praca admin) commits a change the in-memory state follows. */
 int64_t store__data_version(struct store *db);

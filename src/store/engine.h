@@ -75,16 +75,6 @@ struct store_engine {
     int positions_at_commit;
 };
 
-/* An engine says whether its last attempt found the database reachable (see store_reachable). */
-void store__note_reachable(int yes);
-
-/* What changes_seen and changes_taken answer for db's engine (snapshot.c asks). */
-int store__changes_seen(struct store *db);
-void store__changes_taken(struct store *db);
-
-/* Marks the connection as the writer's and installs its change marks. */
-int store__track_changes(struct store *db, const struct store_change_mark *marks, size_t n);
-
 extern const struct store_engine store_sqlite;
 extern const struct store_engine store_postgres;
 
