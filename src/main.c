@@ -25,7 +25,10 @@
 #include "socketio/conformance.h"
 #include "gateway/gateway.h"
 #include "gateway/voice.h"
+#include "state/console.h"
 #include "state/presence.h"
+#include "state/ratelimit.h"
+#include "state/tickets.h"
 #include "state/voice.h"
 #include "http/server.h"
 #include "media/probe.h"
@@ -77,7 +80,9 @@ struct serve {
     struct presence *presence;
     struct state_voice *voice;
     struct api_service *svc;
-    struct state *state; /* the API service's, for the writer's news */
+    struct state *state; /* what requests read instead of SQL; follows the writer's news */
+    struct ratelimit *limits;
+    struct console *console;
     int stopping;
 };
 
@@ -390,10 +395,34 @@ static int connection_budget(int asked)
     return asked > 0 && asked <= fit ? asked : (int)fit;
 }
 
-/* The API's answers to the gateway's questions (see gateway.h). */
-static const struct gateway_rules gateway_rules = {
-    api_identity, api_thread_store, api_voice_standing, api_voice_observers, api_presence_watchers,
-};
+/* Every state/ object the API and the gateway share; with several nodes, the limits, tickets
+ * and presence are kept in Redis too. */
+static int state_start(struct serve *s)
+{
+    s->state = state_new();
+    s->limits = state_ratelimit_new(s->cfg.rate_limit_scale);
+    s->console = state_console_new();
+    s->presence = state_presence_new();
+    s->voice = state_voice_new();
+    if (!s->state || !s->limits || !s->console || !s->presence || !s->voice)
+        return -1;
+    if (!s->cfg.redis_url[0])
+        return 0;
+    return state_ratelimit_share(s->limits, s->cfg.redis_url) ||
+                   state_tickets_share(state_tickets(s->state), s->cfg.redis_url) ||
+                   (s->relay && state_presence_share(s->presence, s->cfg.redis_url, s->log_name))
+               ? -1
+               : 0;
+}
+
+static void state_stop(struct serve *s)
+{
+    state_presence_free(s->presence);
+    state_voice_free(s->voice);
+    state_console_free(s->console);
+    state_ratelimit_free(s->limits);
+    state_free(s->state);
+}
 
 static int serve(struct serve *s)
 {
@@ -457,31 +486,32 @@ static int serve(struct serve *s)
     char origin[512];
     snprintf(origin, sizeof origin, strchr(s->cfg.host, ':') ? "http://[%s]:%d" : "http://%s:%d",
              s->cfg.host, port);
-    s->presence = state_presence_new();
-    s->voice = state_voice_new();
-    if (!s->presence || !s->voice ||
-        (s->relay && state_presence_share(s->presence, s->cfg.redis_url, s->log_name)) ||
-        api_service_init(&api, &s->cfg, writer, s->bus, s->presence, s->voice,
+    if (state_start(s))
+        goto out;
+    struct api_state st = {s->state, s->limits, s->console, s->presence, s->voice};
+    if (api_service_init(&api, &s->cfg, writer, s->bus, &st,
                          s->cfg.site_url[0] ? s->cfg.site_url : origin))
         goto out;
     app_ready = 1;
     s->svc = &api;
-    s->state = api.state;
+    state_sessions_expire(s->state, writer, s->cfg.session_idle_days);
     uint64_t first_position = 0, last_position = 0;
     if (store_events_bounds(db, &first_position, &last_position) != STORE_DONE)
         goto out;
     int64_t preload_started = clock_now_ms();
-    long bots = state_identities_preload(api.state, db);
+    long bots = state_identities_preload(s->state, db);
     log_info("state: %ld bot identities loaded in %lld ms", bots,
              (long long)(clock_now_ms() - preload_started));
     store_close(db);
     db = NULL;
     store_writer_on_change(writer, s->relay ? on_store_change_shared : on_store_change,
                            s->relay ? on_store_changed_shared : NULL, s);
-    s->workers =
-        workers_new(s->cfg.workers, api_worker_init, api_worker_cleanup, api_worker_run, &api);
-    s->hashing =
-        workers_new(API_HASHING_THREADS, api_worker_init, api_worker_cleanup, api_worker_run, &api);
+    /* Each worker's context is its own database connection, opened on its thread. */
+    void *store_target = (void *)target;
+    s->workers = workers_new(s->cfg.workers, store_worker_open, store_worker_close, api_worker_run,
+                             store_target);
+    s->hashing = workers_new(API_HASHING_THREADS, store_worker_open, store_worker_close,
+                             api_worker_run, store_target);
     if (!s->workers || !s->hashing) {
         log_error("cannot start %d workers", s->cfg.workers);
         goto out;
@@ -495,15 +525,23 @@ static int serve(struct serve *s)
     api.endpoints = s->endpoints;
     /* A session per connection at most, polling ones included (they need no connection). */
     struct gateway_config gc = {
-        s->cfg.ping_interval_ms, s->cfg.ping_timeout_ms,  1000000,           1024 * 1024,
-        s->cfg.rate_limit_scale, (size_t)max_connections, s->cfg.access_log, s->relay != NULL};
+        .ping_interval_ms = s->cfg.ping_interval_ms,
+        .ping_timeout_ms = s->cfg.ping_timeout_ms,
+        .max_payload = GATEWAY_BODY_LIMIT,
+        .max_queued = 1024 * 1024,
+        .rate_limit_scale = s->cfg.rate_limit_scale,
+        .max_sessions = (size_t)max_connections,
+        .access_log = s->cfg.access_log,
+        .in_order = s->relay != NULL,
+        .presence_people_max = (size_t)s->cfg.presence_people_max,
+    };
     if (s->cfg.conformance) {
         s->conformance = sio_conformance_new(s->loop);
         if (!s->conformance)
             goto out;
         log_warn("conformance mode: /socket.io/ serves the protocol test handlers, not bots");
-    } else if (!(s->gateway = gateway_new(s->loop, &gc, &gateway_rules, s->state, s->workers,
-                                          s->bus, s->presence, s->voice, api.console))) {
+    } else if (!(s->gateway = gateway_new(s->loop, &gc, s->state, s->workers, s->bus, s->presence,
+                                          s->voice, s->console))) {
         goto out;
     }
     s->observe.sources =
@@ -588,8 +626,7 @@ out:
     ops_metrics_free(s->observe.metrics);
     gateway_free(s->gateway);
     sio_conformance_free(s->conformance);
-    state_presence_free(s->presence);
-    state_voice_free(s->voice);
+    state_stop(s);
     media_shutdown();
     return status;
 }

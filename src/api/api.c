@@ -25,13 +25,6 @@
 
 #define TOKEN_MAX 256
 
-#define WORKER_CACHE_KIB 256 /* per worker: what requests read most is in the state */
-
-struct worker {
-    struct api_service *svc;
-    struct store *db;
-};
-
 /* Routes are matched in this order, the first match winning (http/router.h). */
 const struct api_route *const api_route_tables[] = {
     api_health_routes, /* one table per resource file */
@@ -102,25 +95,20 @@ static int files_init(struct api_service *a, const struct config *cfg)
 }
 
 int api_service_init(struct api_service *a, const struct config *cfg, struct store_writer *writer,
-                     struct bus *bus, struct presence *presence, struct state_voice *voice,
-                     const char *site_url)
+                     struct bus *bus, const struct api_state *st, const char *site_url)
 {
     memset(a, 0, sizeof *a);
     a->cfg = cfg;
     a->writer = writer;
     a->bus = bus;
-    a->presence = presence;
-    a->voice = voice;
+    a->state = st->state;
+    a->limits = st->limits;
+    a->console = st->console;
+    a->presence = st->presence;
+    a->voice = st->voice;
     if (slice_copy(slice_from(site_url), a->site_url, sizeof a->site_url) || files_init(a, cfg))
         return -1;
-    a->limits = state_ratelimit_new(cfg->rate_limit_scale);
-    a->state = state_new();
-    a->console = state_console_new();
-    a->push = api_push_new(a);
-    if (!a->limits || !a->state || !a->console || !a->push)
-        return -1;
-    if (cfg->redis_url[0] && (state_ratelimit_share(a->limits, cfg->redis_url) ||
-                              state_tickets_share(state_tickets(a->state), cfg->redis_url)))
+    if (!(a->push = api_push_new(a)))
         return -1;
     http_router_init(&a->router);
     for (size_t t = 0; api_route_tables[t]; t++)
@@ -135,76 +123,13 @@ int api_service_init(struct api_service *a, const struct config *cfg, struct sto
 void api_service_cleanup(struct api_service *a)
 {
     http_router_cleanup(&a->router);
-    state_ratelimit_free(a->limits);
-    a->limits = NULL;
-    state_free(a->state);
-    a->state = NULL;
-    state_console_free(a->console);
-    a->console = NULL;
     api_push_free(a->push);
     a->push = NULL;
 }
 
-void *api_worker_init(void *app, int index)
+struct api_call api__thread_call(struct api_service *svc, void *thread_ctx)
 {
-    struct api_service *a = app;
-    (void)index;
-    struct worker *w = calloc(1, sizeof *w);
-    if (!w)
-        return NULL;
-    w->svc = a;
-    if (store_open(config_store_target(a->cfg), &w->db) != STORE_DONE) {
-        free(w);
-        return NULL;
-    }
-    store_read_batching(w->db, 1);
-    store_cache_kib(w->db, WORKER_CACHE_KIB);
-    return w;
-}
-
-void api_worker_cleanup(void *thread_ctx)
-{
-    struct worker *w = thread_ctx;
-    store_close(w->db);
-    free(w);
-}
-
-struct store *api_thread_store(void *thread_ctx)
-{
-    return ((struct worker *)thread_ctx)->db;
-}
-
-struct api_call api__thread_call(void *thread_ctx)
-{
-    struct worker *w = thread_ctx;
-    return (struct api_call){.svc = w->svc, .db = w->db};
-}
-
-#define DAY_MS (24 * 60 * 60 * 1000LL)
-/* A session's use is written at most this often: it is a write, and expiry counts in days. */
-#define SESSION_TOUCH_MS (60 * 60 * 1000LL)
-
-int api__session_expired(struct api_service *a, const char *token_hash, int64_t last_used)
-{
-    int64_t now = clock_now_ms();
-    if (now - last_used > a->cfg->session_idle_days * DAY_MS) {
-        store_token_delete(a->writer, token_hash);
-        return 1;
-    }
-    if (now - last_used > SESSION_TOUCH_MS &&
-        store_session_touch(a->writer, token_hash, now) == STORE_DONE)
-        state_identity_used(a->state, token_hash, now);
-    return 0;
-}
-
-int api_identity(void *thread_ctx, const char *token_hash, struct store_token_owner *out)
-{
-    struct worker *w = thread_ctx;
-    int found = state_identity(w->svc->state, w->db, token_hash, out);
-    store_read_release(w->db);
-    if (found == 1 && !out->is_bot && api__session_expired(w->svc, token_hash, out->last_used))
-        return 0;
-    return found;
+    return (struct api_call){.svc = svc, .db = thread_ctx};
 }
 
 const char *api__param(struct api_call *c, const char *name)

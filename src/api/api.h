@@ -43,8 +43,8 @@ struct api_service {
     struct bus *bus;
     struct presence *presence;
     struct state_voice *voice;
-    struct state *state;     /* what requests read instead of SQL (owned) */
-    struct console *console; /* the portal's event console (owned) */
+    struct state *state;     /* what requests read instead of SQL */
+    struct console *console; /* the portal's event console */
     struct workers *workers; /* the lanes, set once they run (not owned) */
     struct workers *hashing;
     struct endpoints *endpoints; /* calls to applications' endpoints (not owned) */
@@ -180,10 +180,19 @@ void api__later_cancel(struct api_call *c);
 /* Sets the session cookie to token, or clears it (NULL); Secure on an https site. */
 void api__session_cookie(struct api_call *c, const char *token);
 
-/* Builds the router and shared state. Returns 0 or -1. */
+/* The state the API reads beside the database: made by main, shared with the gateway, and
+ * freed by main after both. */
+struct api_state {
+    struct state *state;
+    struct ratelimit *limits;
+    struct console *console;
+    struct presence *presence;
+    struct state_voice *voice;
+};
+
+/* Builds the router and the API's own parts. Returns 0 or -1. */
 int api_service_init(struct api_service *a, const struct config *cfg, struct store_writer *writer,
-                     struct bus *bus, struct presence *presence, struct state_voice *voice,
-                     const char *site_url);
+                     struct bus *bus, const struct api_state *st, const char *site_url);
 void api_service_cleanup(struct api_service *a);
 /* On the I/O thread, once a request's headers are in: the largest body it may send (see
  * enum api__body). */
@@ -198,18 +207,10 @@ void api_dispatch(struct api_service *a, struct http_exchange *ex);
 /* The hashing lane: threads, and requests that may wait for one before 503. */
 #define API_HASHING_THREADS 2
 #define API_HASHING_QUEUE   8
-/* Worker-thread entry points (see core/workers.h). */
-void *api_worker_init(void *app, int index);
-void api_worker_cleanup(void *thread_ctx);
+/* Runs a request on a worker (core/workers.h's run function). A worker's context is its own
+ * database connection (store_worker_open). */
 void api_worker_run(struct workers_job *job, void *thread_ctx);
-/* A worker thread's own database connection (for jobs other than HTTP requests). */
-struct store *api_thread_store(void *thread_ctx);
-/* Who holds a token (state_identity on the worker's connection): 1, 0 nobody, < 0 an error. */
-int api_identity(void *thread_ctx, const char *token_hash, struct store_token_owner *out);
-/* 1 when a person's session has been idle past --session-idle-days (it is then deleted);
- * otherwise 0, recording the use at most once an hour. */
-int api__session_expired(struct api_service *a, const char *token_hash, int64_t last_used);
 /* A context for work on a worker that is not an HTTP request (app and db only). */
-struct api_call api__thread_call(void *thread_ctx);
+struct api_call api__thread_call(struct api_service *svc, void *thread_ctx);
 
 #endif

@@ -109,7 +109,7 @@ static int authenticate(struct api_call *c, enum api_auth need)
         api__error(c, 401, "Token inválido: a aplicação está suspensa");
         return -1;
     }
-    if (!owner.is_bot && api__session_expired(c->svc, c->me.token_hash, owner.last_used)) {
+    if (!owner.is_bot && state_session_expired(c->svc->state, c->me.token_hash, owner.last_used)) {
         api__error(c, 401, "Sessão expirada: entre de novo");
         return -1;
     }
@@ -318,7 +318,7 @@ static void limit_job_run(struct workers_job *job, void *thread_ctx)
 {
     struct limit_job *l = (struct limit_job *)job;
     struct store_token_owner owner;
-    int found = api_identity(thread_ctx, l->hash, &owner);
+    int found = state_identity_current(l->svc->state, thread_ctx, l->hash, &owner);
     /* The request is the paused connection's, untouched by the I/O thread until decided. */
     struct http_request *req = (struct http_request *)l->ask->req;
     http_limit_decided(l->ask, found == 1 && usable(&owner) ? granted(l->svc, req, l->body)
@@ -355,9 +355,8 @@ static int path_token_valid(struct store *db, const struct path_token_job *l)
 static void path_token_run(struct workers_job *job, void *thread_ctx)
 {
     struct path_token_job *l = (struct path_token_job *)job;
-    struct api_call c = api__thread_call(thread_ctx);
-    int ok = path_token_valid(c.db, l);
-    store_read_release(c.db);
+    int ok = path_token_valid(thread_ctx, l);
+    store_read_release(thread_ctx);
     struct http_request *req = (struct http_request *)l->ask->req;
     http_limit_decided(l->ask, ok ? granted(l->svc, req, API_BODY_UPLOAD) : API_BODY_ANONYMOUS_MAX);
     free(l);
@@ -437,7 +436,7 @@ void api_worker_run(struct workers_job *job, void *thread_ctx)
 {
     struct http_exchange *ex =
         (struct http_exchange *)((char *)job - offsetof(struct http_exchange, job));
-    struct api_call c = api__thread_call(thread_ctx);
+    struct api_call c = api__thread_call(ex->user, thread_ctx);
     run(&c, ex);
     store_read_release(c.db);
     if (!c.later)
@@ -480,7 +479,7 @@ void api__later_cancel(struct api_call *c)
 static void later_run(struct workers_job *job, void *thread_ctx)
 {
     struct api_later *l = (struct api_later *)job;
-    struct api_call c = api__thread_call(thread_ctx);
+    struct api_call c = api__thread_call(l->svc, thread_ctx);
     c.req = l->ex->req;
     c.res = &l->ex->res;
     c.route = l->ex->route;
@@ -609,10 +608,9 @@ static void ahead_run(struct workers_job *job, void *thread_ctx)
     if (token.len && token.len <= TOKEN_MAX) {
         char hash[65];
         struct store_token_owner owner;
-        struct api_call c = api__thread_call(thread_ctx);
         crypto_sha256_hex(token.ptr, token.len, hash);
-        int known = state_identity(w->svc->state, c.db, hash, &owner);
-        store_read_release(c.db);
+        int known = state_identity(w->svc->state, thread_ctx, hash, &owner);
+        store_read_release(thread_ctx);
         if (known == 1)
             state_ratelimit_take(w->svc->limits, limit->action, owner.user_id, limit->count,
                                  limit->window_ms, &w->taken);
@@ -635,6 +633,7 @@ void api_dispatch(struct api_service *a, struct http_exchange *ex)
     if (is_api_path(ex->req->path) && route_of(a, ex->req, &route) == HTTP_ROUTE_FOUND)
         ex->route = route;
     ex->label = route ? route->pattern : NULL;
+    ex->user = a; /* for the worker that runs it (api_worker_run) */
     enum api_lane lane = route ? ((const struct api_route *)route->handler)->lane : API_ON_WORKER;
     if (ex->req->upload)
         lane = API_ON_WORKER; /* its files are hashed, stripped and stored before the write */

@@ -134,7 +134,7 @@ static void list_run(struct workers_job *job, void *thread_ctx)
 {
     struct api_push *p = (struct api_push *)((char *)job - offsetof(struct api_push, list_job));
     struct listed l = {0};
-    struct store *db = api_thread_store(thread_ctx);
+    struct store *db = (struct store *)thread_ctx;
     int rc = store_push_apps(db, list_one, &l);
     store_read_release(db); /* the worker's next job reads afresh */
     if (l.n) /* in byte order, as the merge and the lookups compare (not the database's) */
@@ -256,7 +256,7 @@ static void turn_run(struct workers_job *job, void *thread_ctx)
         a->held = 0; /* another node pushes it, or pushing is off: look again later */
         a->not_before = clock_mono_ms() + PUSH_RELIST_MS;
     }
-    if (stopping || !a->held || !send_page(j, api_thread_store(thread_ctx)))
+    if (stopping || !a->held || !send_page(j, (struct store *)thread_ctx))
         release(j);
 }
 
@@ -306,7 +306,7 @@ static void record_run(struct workers_job *job, void *thread_ctx)
     pthread_mutex_lock(&p->mu);
     int go_on = delivered && a->held && j->more && !p->stopping && !a->changed;
     pthread_mutex_unlock(&p->mu);
-    if (!go_on || !send_page(j, api_thread_store(thread_ctx)))
+    if (!go_on || !send_page(j, (struct store *)thread_ctx))
         release(j);
 }
 

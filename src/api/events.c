@@ -265,33 +265,6 @@ void api__event_people(struct api_call *c, const char *name, struct state_server
         json_decref(payload);
 }
 
-struct ids_arg {
-    char (*ids)[UUID_LEN + 1];
-    size_t n;
-};
-
-static void copy_id(const char *id, void *arg)
-{
-    struct ids_arg *a = arg;
-    memcpy(a->ids[a->n++], id, UUID_LEN + 1);
-}
-
-int api__ids_array(const struct idset *set, char (**to)[UUID_LEN + 1], size_t *n)
-{
-    size_t count = idset_count(set);
-    *to = NULL;
-    *n = 0;
-    if (!count)
-        return 0;
-    struct ids_arg a = {malloc(count * sizeof **to), 0};
-    if (!a.ids)
-        return -1;
-    idset_each(set, copy_id, &a);
-    *to = a.ids;
-    *n = a.n;
-    return 0;
-}
-
 void api__event_to_people(struct api_call *c, const char *name, struct idset *to, json_t *payload)
 {
     send_to(c, name, payload, to, NULL);

@@ -45,9 +45,6 @@ void api__event_message(struct api_call *c, const char *name, struct state_serve
  * never logged nor replayed. Takes payload. */
 void api__event_people(struct api_call *c, const char *name, struct state_server *srv,
                        int64_t channel, json_t *payload);
-/* The IDs of set in a malloc'd array (*to, *n; NULL and 0 when empty): 0, or -1 without
- * memory. */
-int api__ids_array(const struct idset *set, char (**to)[UUID_LEN + 1], size_t *n);
 /* An event for the people in `to` only (a DM's two): live, never logged. Takes payload and the
  * reference to `to`. */
 void api__event_to_people(struct api_call *c, const char *name, struct idset *to, json_t *payload);

@@ -11,43 +11,14 @@
 #include "state/presence.h"
 #include "state/server.h"
 #include "state/state.h"
+#include "state/watchers.h"
 #include "store/servers.h"
-
-/* The people of user_id's servers (the first PRESENCE_SERVERS_MAX, none of more than
- * --presence-people-max people), but user_id; NULL on error. */
-static struct idset *watchers(struct api_call *c, const char *user_id)
-{
-    json_t *ids = store_server_ids_of_member(c->db, user_id, PRESENCE_SERVERS_MAX);
-    size_t n = json_array_size(ids);
-    struct idset **people = ids ? calloc(n ? n : 1, sizeof *people) : NULL;
-    for (size_t i = 0; people && i < n; i++) {
-        int found;
-        const char *sid = json_string_value(json_object_get(json_array_get(ids, i), "id"));
-        struct state_server *srv = state_server(c->svc->state, c->db, sid, &found);
-        people[i] = srv ? state_server_people(srv, -1, clock_now_ms()) : NULL;
-        state_server_unref(srv);
-    }
-    struct idset *all =
-        people ? idset_union(people, n, (size_t)c->svc->cfg->presence_people_max, user_id) : NULL;
-    for (size_t i = 0; people && i < n; i++)
-        idset_unref(people[i]);
-    free(people);
-    json_decref(ids);
-    return all;
-}
-
-struct idset *api_presence_watchers(void *thread_ctx, const char *user_id)
-{
-    struct api_call c = api__thread_call(thread_ctx);
-    struct idset *set = watchers(&c, user_id);
-    store_read_release(c.db);
-    return set;
-}
 
 void api__presence_announce(struct api_call *c, const char *user_id)
 {
     const char *status;
-    struct idset *set = watchers(c, user_id);
+    struct idset *set = state_presence_watchers(c->svc->state, c->db, user_id,
+                                                (size_t)c->svc->cfg->presence_people_max);
     if (!set || state_presence_statuses(c->svc->presence, &user_id, 1, &status)) {
         log_error("presence: %s's new status was not announced", user_id);
         idset_unref(set);

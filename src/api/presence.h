@@ -13,12 +13,8 @@
 
 #include "api/api.h"
 #include "core/uuid.h"
+#include "state/watchers.h"
 
-#define PRESENCE_SERVERS_MAX 100
-
-/* The people user_id's status goes to (user_id not among them), on a worker (thread_ctx is
- * its): a new reference, or NULL on error. */
-struct idset *api_presence_watchers(void *thread_ctx, const char *user_id);
 /* After a handler changed user_id's saved status: PRESENCE_UPDATE to its watchers. */
 void api__presence_announce(struct api_call *c, const char *user_id);
 

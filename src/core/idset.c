@@ -182,3 +182,30 @@ void idset_unref(struct idset *s)
     free(s->ids);
     free(s);
 }
+
+struct copy_out {
+    char (*ids)[UUID_LEN + 1];
+    size_t n;
+};
+
+static void copy_one(const char *id, void *arg)
+{
+    struct copy_out *a = arg;
+    memcpy(a->ids[a->n++], id, UUID_LEN + 1);
+}
+
+int idset_copy_out(const struct idset *s, char (**to)[UUID_LEN + 1], size_t *n)
+{
+    size_t count = idset_count(s);
+    *to = NULL;
+    *n = 0;
+    if (!count)
+        return 0;
+    struct copy_out a = {malloc(count * sizeof **to), 0};
+    if (!a.ids)
+        return -1;
+    idset_each(s, copy_one, &a);
+    *to = a.ids;
+    *n = a.n;
+    return 0;
+}

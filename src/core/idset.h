@@ -37,6 +37,8 @@ size_t idset_count(const struct idset *s);
 /* Calls fn for each ID: in insertion order, or in no particular order for a map's keys. */
 void idset_each(const struct idset *s, void (*fn)(const char *id, void *arg), void *arg);
 int idset_has(const struct idset *s, const char *id);
+/* The IDs as a malloc'd array (*to NULL when none): 0, or -1 when out of memory. */
+int idset_copy_out(const struct idset *s, char (**to)[UUID_LEN + 1], size_t *n);
 /* Thread-safe reference counting; idset_unref(NULL) does nothing. */
 struct idset *idset_ref(struct idset *s);
 void idset_unref(struct idset *s);

@@ -155,7 +155,7 @@ static void auth_on_worker(struct gateway_job *j, void *thread_ctx)
         a->bad_ticket = 1;
         return;
     }
-    a->found = j->gw->rules.identity(thread_ctx, a->token_hash, &a->owner);
+    a->found = state_identity_current(j->gw->state, thread_ctx, a->token_hash, &a->owner);
 }
 
 /* Counts a CONNECT's outcome and logs it (owner NULL: refused). */
@@ -640,7 +640,7 @@ struct sweep_job {
 static void sweep_on_worker(struct gateway_job *j, void *thread_ctx)
 {
     struct sweep_job *s = (struct sweep_job *)j;
-    struct store *db = j->gw->rules.thread_store(thread_ctx);
+    struct store *db = thread_ctx;
     s->suspended = store_suspended_bots(db);
     size_t i = 0;
     while (i < json_array_size(s->sessions)) {
@@ -720,8 +720,7 @@ void gateway_stats(const struct gateway *gw, struct gateway_stats *out)
     out->bots = gw->bots;
 }
 
-struct gateway *gateway_new(uv_loop_t *loop, const struct gateway_config *cfg,
-                            const struct gateway_rules *rules, struct state *state,
+struct gateway *gateway_new(uv_loop_t *loop, const struct gateway_config *cfg, struct state *state,
                             struct workers *workers, struct bus *bus, struct presence *presence,
                             struct state_voice *voice, struct console *console)
 {
@@ -730,7 +729,6 @@ struct gateway *gateway_new(uv_loop_t *loop, const struct gateway_config *cfg,
     if (!gw)
         return NULL;
     gw->loop = loop;
-    gw->rules = *rules;
     gw->state = state;
     gw->workers = workers;
     gw->bus = bus;
@@ -739,12 +737,19 @@ struct gateway *gateway_new(uv_loop_t *loop, const struct gateway_config *cfg,
     gw->console = console;
     gw->rate_limit_scale = cfg->rate_limit_scale > 0 ? cfg->rate_limit_scale : 1;
     gw->access_log = cfg->access_log;
+    gw->presence_people_max = cfg->presence_people_max;
     map_init(&gw->users);
     map_init(&gw->presence_noted);
     map_init(&gw->presence_later);
-    struct eio_config eio = {cfg->ping_interval_ms, cfg->ping_timeout_ms, cfg->max_payload, 10000,
-                             cfg->max_queued,       cfg->max_sessions};
-    struct sio_config sio = {namespaces, 45000};
+    struct eio_config eio = {
+        .ping_interval_ms = cfg->ping_interval_ms,
+        .ping_timeout_ms = cfg->ping_timeout_ms,
+        .max_payload = cfg->max_payload,
+        .upgrade_timeout_ms = 10000,
+        .max_queued = cfg->max_queued,
+        .max_sessions = cfg->max_sessions,
+    };
+    struct sio_config sio = {.namespaces = namespaces, .connect_timeout_ms = 45000};
     gw->sio = sio_server_new(loop, &eio, &sio, &handlers, gw);
     gw->inbox = inbox_new(loop);
     gw->recovery = gateway__recovery_new();

@@ -20,25 +20,6 @@ struct console;
 struct gateway;
 struct state;
 
-/* What the gateway asks of the API's rules, on a worker thread (thread_ctx is the worker's).
- * main.c wires the API's functions in, so neither layer includes the other. */
-struct gateway_rules {
-    /* Who holds the token: 1 found, 0 nobody, < 0 a storage error. */
-    int (*identity)(void *thread_ctx, const char *token_hash, struct store_token_owner *out);
-    /* The worker's database connection. */
-    struct store *(*thread_store)(void *thread_ctx);
-    /* Where user_id stands in voice channel channel_id. */
-    void (*voice_standing)(void *thread_ctx, const char *user_id, int is_bot,
-                           const char *channel_id, struct voice_standing *out);
-    /* Who watches the channel's voice participants: the bots with voice.connect and the people
-     * that can see it (malloc'd array). 0 or -1. */
-    int (*voice_observers)(void *thread_ctx, const char *server_id, const char *channel_id,
-                           char (**to)[UUID_LEN + 1], size_t *n);
-    /* Who sees user_id's presence change live (a new reference), or NULL on error. The rule
-     * itself NULL: nobody. */
-    struct idset *(*presence_watchers)(void *thread_ctx, const char *user_id);
-};
-
 struct gateway_config {
     int ping_interval_ms;
     int ping_timeout_ms;
@@ -48,6 +29,8 @@ struct gateway_config {
     size_t max_sessions;     /* Engine.IO sessions open at once (0 = no cap) */
     int access_log;          /* a log line per connect and refusal */
     int in_order;            /* several nodes: logged events in position order (sequence.h) */
+    /* The people of a larger server get no PRESENCE_UPDATE (state/watchers.h). */
+    size_t presence_people_max;
 };
 
 /* What the gateway has done, for metrics (I/O thread). */
@@ -69,8 +52,9 @@ struct gateway_stats {
 };
 void gateway_stats(const struct gateway *gw, struct gateway_stats *out);
 
-struct gateway *gateway_new(uv_loop_t *loop, const struct gateway_config *cfg,
-                            const struct gateway_rules *rules, struct state *state,
+/* The workers' thread context is their database connection (store_worker_open): the gateway's
+ * jobs read through it, and ask state what the API would answer. */
+struct gateway *gateway_new(uv_loop_t *loop, const struct gateway_config *cfg, struct state *state,
                             struct workers *workers, struct bus *bus, struct presence *presence,
                             struct state_voice *voice, struct console *console);
 /* 1 when the request is for the gateway's path. */

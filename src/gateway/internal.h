@@ -44,7 +44,6 @@ struct conn {
 
 struct gateway {
     uv_loop_t *loop;
-    struct gateway_rules rules;
     struct state *state; /* identities known in memory answer a CONNECT at once */
     struct sio_server *sio;
     struct workers *workers;
@@ -56,6 +55,7 @@ struct gateway {
     struct state_voice *voice;
     struct console *console; /* the portal's event console (not owned; may be NULL) */
     double rate_limit_scale;
+    size_t presence_people_max;
     struct map users;           /* user id → first struct conn */
     size_t conns;               /* connected sockets */
     size_t bots;                /* of which bots */

@@ -134,7 +134,7 @@ struct list_job {
 static void job_on_worker(struct gateway_job *j, void *thread_ctx)
 {
     struct list_job *lj = (struct list_job *)j;
-    struct store *db = j->gw->rules.thread_store(thread_ctx);
+    struct store *db = thread_ctx;
     int found = 0;
     struct state_server *srv = state_server(j->gw->state, db, lj->slot->sid, &found);
     store_read_release(db);

@@ -7,6 +7,7 @@
 
 #include "bus/bus.h"
 #include "core/log.h"
+#include "state/watchers.h"
 #include "state/presence.h"
 
 /* What a noted user's value says: a change here, or the second look. */
@@ -29,7 +30,8 @@ static void on_worker(struct gateway_job *j, void *thread_ctx)
     for (size_t i = 0; i < p->n; i++) {
         const char *id = p->users[i].user_id;
         if (state_presence_statuses(j->gw->presence, &id, 1, &p->users[i].status) ||
-            !(p->users[i].watchers = j->gw->rules.presence_watchers(thread_ctx, id)))
+            !(p->users[i].watchers = state_presence_watchers(j->gw->state, thread_ctx, id,
+                                                             j->gw->presence_people_max)))
             log_error("gateway: %s's presence was not announced", id);
     }
 }
@@ -111,7 +113,7 @@ static void schedule(struct gateway *gw)
 
 void gateway__presence_note(struct gateway *gw, const char *user_id)
 {
-    if (!gw->rules.presence_watchers || strlen(user_id) != UUID_LEN)
+    if (strlen(user_id) != UUID_LEN)
         return;
     if (map_set(&gw->presence_noted, user_id, &CHANGED))
         log_error("gateway: %s's presence change not announced: no memory", user_id);

@@ -2,7 +2,7 @@
  * A user's first connection here, or the last one closing, may change what people see of them:
  * the user is noted, and one worker job at a time reads, PRESENCE_LIVE_WAIT_MS later, for up
  * to PRESENCE_LIVE_BATCH noted users, their shown status and who shares a server with them
- * (rules.presence_watchers), then publishes PRESENCE_UPDATE {userId, status} to those people on
+ * (state_presence_watchers), then publishes PRESENCE_UPDATE {userId, status} to those people on
  * every node. One job at a time keeps the updates in the order of the changes, each reading the
  * status as it is by then, and bounds what a flapping client costs. A user found connected to other
  * nodes only is still online to everyone: nothing is said then, but the user is looked at once more

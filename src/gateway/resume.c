@@ -47,7 +47,7 @@ static void keep_event(void *arg, const struct store_event *e)
 static void read_log(struct gateway_job *j, void *thread_ctx)
 {
     struct resume_job *r = (struct resume_job *)j;
-    struct store *db = j->gw->rules.thread_store(thread_ctx);
+    struct store *db = thread_ctx;
     r->entitle = (struct entitle){.state = j->gw->state, .db = db};
     r->upto = r->offset;
     if (store_events_bounds(db, &r->first, &r->last) != STORE_DONE)

@@ -140,7 +140,7 @@ static void read_one(void *arg, const struct store_event *e)
 static void read_log(struct gateway_job *j, void *thread_ctx)
 {
     struct read_job *r = (struct read_job *)j;
-    struct store *db = j->gw->rules.thread_store(thread_ctx);
+    struct store *db = thread_ctx;
     store_read_release(db); /* a snapshot taken now holds every position before a waiting one */
     r->entitle = (struct entitle){.state = j->gw->state, .db = db, .fresh = 1};
     if (store_events_bounds(db, &r->first, &r->last) == STORE_DONE && !r->tail_only &&

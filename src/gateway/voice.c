@@ -18,6 +18,7 @@
 #include "domain/ratewindow.h"
 #include "domain/voice_rules.h"
 #include "gateway/internal.h"
+#include "state/watchers.h"
 #include "state/voice.h"
 #include "socketio/server.h"
 
@@ -108,8 +109,8 @@ static void announce(struct gateway *gw, const char *server_id, const char *chan
 static void announce_on_worker(struct gateway_job *j, void *thread_ctx)
 {
     struct announce_job *a = (struct announce_job *)j;
-    a->failed = j->gw->rules.voice_observers(thread_ctx, a->server_id, a->channel_id, &a->observers,
-                                             &a->nobservers);
+    a->failed = state_voice_observers(j->gw->state, thread_ctx, a->server_id, a->channel_id,
+                                      &a->observers, &a->nobservers);
 }
 
 static int among(const struct voice_session *list, size_t n, const char *user_id)
@@ -190,8 +191,8 @@ struct join_job {
 static void join_on_worker(struct gateway_job *j, void *thread_ctx)
 {
     struct join_job *jj = (struct join_job *)j;
-    j->gw->rules.voice_standing(thread_ctx, jj->user_id, jj->is_bot, jj->req.channel_id,
-                                &jj->standing);
+    state_voice_standing(j->gw->state, thread_ctx, jj->user_id, jj->is_bot, jj->req.channel_id,
+                         &jj->standing);
 }
 
 static void join_apply(struct gateway *gw, struct sio_socket *sock, const struct join_job *jj)
@@ -429,8 +430,8 @@ static void review_on_worker(struct gateway_job *j, void *thread_ctx)
     struct review_job *r = (struct review_job *)j;
     for (long i = 0; i < r->n; i++) {
         struct review_entry *e = &r->entries[i];
-        j->gw->rules.voice_standing(thread_ctx, e->session.user_id, e->session.is_bot,
-                                    e->session.channel_id, &e->standing);
+        state_voice_standing(j->gw->state, thread_ctx, e->session.user_id, e->session.is_bot,
+                             e->session.channel_id, &e->standing);
     }
 }
 

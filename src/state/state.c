@@ -20,7 +20,9 @@
 #include "core/clock.h"
 #include "core/map.h"
 #include "core/vec.h"
+#include "store/people.h"
 #include "store/snapshot.h"
+#include "store/writer.h"
 
 #define DROPS_KEPT     256
 #define PENDING_MAX    1024   /* changes waiting per server; past it, the server is read whole */
@@ -55,6 +57,8 @@ struct state {
     uint64_t all_at;         /* seq of the last drop of everything */
     struct drop drops[DROPS_KEPT];
     struct tickets *tickets; /* gateway tickets of sessions (owned) */
+    struct store_writer *sessions_writer;
+    int sessions_idle_days;
 };
 
 struct state *state_new(void)
@@ -193,6 +197,39 @@ int state_identity(struct state *s, struct store *db, const char *token_hash,
         map_get(&s->identities, token_hash) || map_set(&s->identities, token_hash, copy))
         free(copy);
     pthread_mutex_unlock(&s->lock);
+    return found;
+}
+
+#define DAY_MS (24 * 60 * 60 * 1000LL)
+/* A session's use is written at most this often: it is a write, and expiry counts in days. */
+#define SESSION_TOUCH_MS (60 * 60 * 1000LL)
+
+void state_sessions_expire(struct state *s, struct store_writer *w, int idle_days)
+{
+    s->sessions_writer = w;
+    s->sessions_idle_days = idle_days;
+}
+
+int state_session_expired(struct state *s, const char *token_hash, int64_t last_used)
+{
+    int64_t now = clock_now_ms();
+    if (now - last_used > s->sessions_idle_days * DAY_MS) {
+        store_token_delete(s->sessions_writer, token_hash);
+        return 1;
+    }
+    if (now - last_used > SESSION_TOUCH_MS &&
+        store_session_touch(s->sessions_writer, token_hash, now) == STORE_DONE)
+        state_identity_used(s, token_hash, now);
+    return 0;
+}
+
+int state_identity_current(struct state *s, struct store *db, const char *token_hash,
+                           struct store_token_owner *out)
+{
+    int found = state_identity(s, db, token_hash, out);
+    store_read_release(db);
+    if (found == 1 && !out->is_bot && state_session_expired(s, token_hash, out->last_used))
+        return 0;
     return found;
 }
 

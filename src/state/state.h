@@ -21,6 +21,7 @@
 #include "store/people.h"
 
 struct state;
+struct store_writer;
 struct tickets;
 
 struct state *state_new(void);
@@ -31,6 +32,15 @@ struct tickets *state_tickets(struct state *s);
 /* Who holds a token (by its SHA-256 hex): 1 found, 0 no such token, < 0 storage error. */
 int state_identity(struct state *s, struct store *db, const char *token_hash,
                    struct store_token_owner *out);
+/* A person's session ends once unused for idle_days; its use is written through w at most
+ * hourly. Set once, before serving. */
+void state_sessions_expire(struct state *s, struct store_writer *w, int idle_days);
+/* 1 when a person's session last used at last_used has been idle too long (it is then
+ * deleted); else 0, having recorded this use when the last one written is an hour old. */
+int state_session_expired(struct state *s, const char *token_hash, int64_t last_used);
+/* Who holds a token now: state_identity, with a person's session idle too long ended (0). */
+int state_identity_current(struct state *s, struct store *db, const char *token_hash,
+                           struct store_token_owner *out);
 /* The same from memory only, never blocking on storage: 1 known, 0 not in memory (ask
  * state_identity). */
 int state_identity_known(struct state *s, const char *token_hash, struct store_token_owner *out);

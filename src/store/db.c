@@ -117,6 +117,25 @@ int store_cache_kib(struct store *db, int kib)
     return db->engine->cache_kib(db, kib);
 }
 
+/* What requests read most is in the state (state/), not in the page cache. */
+#define WORKER_CACHE_KIB 256
+
+void *store_worker_open(void *target, int index)
+{
+    (void)index;
+    struct store *db;
+    if (store_open(target, &db) != STORE_DONE)
+        return NULL;
+    store_read_batching(db, 1);
+    store_cache_kib(db, WORKER_CACHE_KIB);
+    return db;
+}
+
+void store_worker_close(void *db)
+{
+    store_close(db);
+}
+
 void store_read_release(struct store *db)
 {
     if (db)

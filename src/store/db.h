@@ -113,6 +113,11 @@ void store_read_batching(struct store *db, int on);
  * hot data lives in memory elsewhere needs far less, and there is one per worker). */
 int store_cache_kib(struct store *db, int kib);
 void store_read_release(struct store *db);
+/* A worker thread's own connection, for the pool's thread initialiser (core/workers.h): target
+ * is the store's target, batching on, a small cache. NULL when it cannot open. Every job on a
+ * worker (a request, a gateway job) reads through its thread's. */
+void *store_worker_open(void *target, int index);
+void store_worker_close(void *db);
 /* Releases the read transaction of the calling thread's batched connection, if any. */
 void store__read_release_current(void);
 
