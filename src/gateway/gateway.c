@@ -3,11 +3,14 @@
  *
  * A CONNECT's token is checked on a worker thread (the loop never touches the database); the
  * answer comes back through the inbox and finds the socket by its id, which may be gone.
- * Delivery serializes an event once and writes the same bytes to each recipient's sockets.
+ * Bus events are sorted here: control events act on connections, the rest are delivered
+ * (deliver.h). Every other part of the gateway is called from here and calls nothing back.
  * When the writer sees a commit by another process (praca admin), a worker lists suspended
  * applications and their connections close.
  */
 #include "gateway/gateway.h"
+#include "gateway/deliver.h"
+#include "gateway/jobs.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -65,47 +68,6 @@ static void detach(struct gateway *gw, struct conn *c)
         gateway__presence_note(gw, c->user_id);
     gw->bots -= c->is_bot;
     gw->conns--;
-}
-
-/* ---- work on the workers ---- */
-
-static void job_on_worker(struct workers_job *job, void *thread_ctx)
-{
-    struct gateway_job *j = (struct gateway_job *)((char *)job - offsetof(struct gateway_job, job));
-    j->work(j, thread_ctx);
-    inbox_post(j->gw->inbox, &j->item);
-}
-
-/* The inbox closes once the last worker answer is in (after a drain). */
-static void job_answered(struct inbox_item *item)
-{
-    struct gateway_job *j =
-        (struct gateway_job *)((char *)item - offsetof(struct gateway_job, item));
-    struct gateway *gw = j->gw;
-    j->done(j);
-    if (--gw->inflight == 0 && gw->draining && gw->inbox) {
-        inbox_close(gw->inbox);
-        gw->inbox = NULL;
-    }
-}
-
-void gateway__run(struct gateway *gw, struct gateway_job *j)
-{
-    j->gw = gw;
-    j->job.fn = job_on_worker;
-    j->item.run = job_answered;
-    gw->inflight++;
-    workers_submit(gw->workers, &j->job);
-}
-
-void gateway__publish(struct gateway *gw, const char *name, json_t *payload,
-                      const char (*to)[UUID_LEN + 1], size_t n, int everywhere)
-{
-    struct idset *set = n ? idset_of(to, n) : NULL;
-    if (set)
-        bus_publish_json(gw->bus, name, payload, set, !everywhere);
-    else
-        json_decref(payload);
 }
 
 /* ---- CONNECT: the token is checked on a worker ---- */
@@ -417,127 +379,6 @@ static void kick(struct gateway *gw, const char *user_id, const char *token_hash
     kick_except(gw, user_id, token_hash, NULL);
 }
 
-/* One event's frames: the plain one, and one with the recovery offset made on first need. */
-struct frames {
-    struct sio_prepared plain, with_offset;
-    int have_offset;
-    const struct bus_event *ev;
-    uint64_t seq;
-    char only_viewing[UUID_LEN + 1]; /* a server's typing: only the pages with that room open */
-};
-
-static void send_to_user(struct gateway *gw, const char *user_id, struct frames *f)
-{
-    for (struct conn *c = map_get(&gw->users, user_id), *next; c; c = next) {
-        next = c->next; /* a slow reader may be dropped while we write */
-        if (c->replaying || (f->seq && f->seq <= c->resumed_upto))
-            continue; /* it comes (or came) with the replay */
-        if (f->only_viewing[0] && strcmp(c->viewing, f->only_viewing))
-            continue;
-        gw->stats.deliveries++;
-        if (!c->recovery || !f->seq) {
-            sio_socket_send_prepared(c->sock, &f->plain);
-            continue;
-        }
-        if (!f->have_offset) {
-            struct buf p2;
-            buf_init(&p2, f->ev->payload_len + 96);
-            f->have_offset =
-                !sio_encode_event(&p2, f->ev->name, f->ev->payload, f->ev->payload_len, f->seq) &&
-                !sio_prepare(&f->with_offset, p2.data, p2.len);
-            buf_cleanup(&p2);
-        }
-        if (f->have_offset)
-            sio_socket_send_prepared(c->sock, &f->with_offset);
-    }
-}
-
-struct pick {
-    const struct idset *to;
-    char (*ids)[UUID_LEN + 1];
-    size_t n;
-};
-
-static void pick_connected(const char *key, void *value, void *arg)
-{
-    struct pick *p = arg;
-    (void)value;
-    if (idset_has(p->to, key))
-        memcpy(p->ids[p->n++], key, UUID_LEN + 1);
-}
-
-struct send_arg {
-    struct gateway *gw;
-    struct frames *f;
-};
-
-static void send_each(const char *id, void *arg)
-{
-    struct send_arg *a = arg;
-    send_to_user(a->gw, id, a->f);
-}
-
-/* The audience's connected users: the smaller of the two sides is walked, so a server with
- * many bots installed and few connected costs what the connected ones cost. */
-static void send_to_audience(struct gateway *gw, const struct idset *to, struct frames *f)
-{
-    if (idset_count(to) <= gw->users.count) {
-        struct send_arg a = {gw, f};
-        idset_each(to, send_each, &a);
-        return;
-    }
-    /* Picked first: a write may drop a slow reader, which changes the map. */
-    struct pick p = {to, malloc(gw->users.count * sizeof *p.ids), 0};
-    if (!p.ids)
-        return;
-    map_each(&gw->users, pick_connected, &p);
-    for (size_t i = 0; i < p.n; i++)
-        send_to_user(gw, p.ids[i], f);
-    free(p.ids);
-}
-
-/* ---- the portal's event console: what became of each event for a watched bot ---- */
-
-struct console_arg {
-    struct gateway *gw;
-    const struct idset *to;
-};
-
-static enum console_outcome console_outcome_of(void *arg, const char *bot_user_id)
-{
-    struct console_arg *a = arg;
-    if (!idset_has(a->to, bot_user_id))
-        return CONSOLE_NOT_RECIPIENT;
-    if (map_get(&a->gw->users, bot_user_id))
-        return CONSOLE_DELIVERED;
-    return a->gw->sequence ? CONSOLE_NOT_HERE
-                           : CONSOLE_NOT_CONNECTED; /* another node may hold it */
-}
-
-/* Only while an owner has the console open: the payload says where the event happened. */
-static void note_for_console(struct gateway *gw, const struct bus_event *ev)
-{
-    json_t *p = json_loadb(ev->payload, ev->payload_len, 0, NULL);
-    const char *sid = json_string_value(json_object_get(p, "serverId"));
-    const char *cid = json_string_value(json_object_get(p, "channelId"));
-    struct console_entry e = {.position = ev->position, .at = clock_now_ms()};
-    if (sid && !slice_copy(slice_from(sid), e.server_id, sizeof e.server_id) &&
-        !slice_copy(slice_from(ev->name), e.type, sizeof e.type)) {
-        if (cid && slice_copy(slice_from(cid), e.channel_id, sizeof e.channel_id))
-            e.channel_id[0] = '\0';
-        /* What kind of interaction, or a deferred answer still thinking: shape, never content. */
-        const char *kind = !strcmp(ev->name, "INTERACTION_CREATE")
-                               ? json_string_value(json_object_get(p, "type"))
-                           : (json_integer_value(json_object_get(p, "flags")) & 128) ? "thinking"
-                                                                                     : NULL;
-        if (kind && slice_copy(slice_from(kind), e.kind, sizeof e.kind))
-            e.kind[0] = '\0';
-        struct console_arg arg = {gw, ev->to};
-        state_console_record(gw->console, &e, console_outcome_of, &arg);
-    }
-    json_decref(p);
-}
-
 struct kick_arg {
     struct gateway *gw;
     const char *hash, *keep;
@@ -578,55 +419,6 @@ static void deliver(void *user, const struct bus_event *ev)
         return;
     }
     gateway__fan_out(gw, ev);
-}
-
-/* A server's TYPING_START goes only to the pages with its room open: the thread, or the
- * channel. A DM's goes to both of its people's pages. */
-static void typing_room(const struct bus_event *ev, char room[UUID_LEN + 1])
-{
-    json_t *p = json_loadb(ev->payload, ev->payload_len, 0, NULL);
-    const char *thread = json_string_value(json_object_get(p, "threadId"));
-    const char *channel = json_string_value(json_object_get(p, "channelId"));
-    const char *at = thread ? thread : channel;
-    room[0] = '\0';
-    if (json_is_string(json_object_get(p, "serverId")) && at &&
-        slice_copy(slice_from(at), room, UUID_LEN + 1))
-        room[0] = '\0';
-    json_decref(p);
-}
-
-void gateway__fan_out(struct gateway *gw, const struct bus_event *ev)
-{
-    /* 2["NAME",payload]: built once, the same bytes for everyone. */
-    struct buf packet;
-    buf_init(&packet, ev->payload_len + 64);
-    if (sio_encode_event(&packet, ev->name, ev->payload, ev->payload_len, 0)) {
-        buf_cleanup(&packet);
-        return;
-    }
-    struct frames f = {.ev = ev};
-    if (!strcmp(ev->name, "TYPING_START"))
-        typing_room(ev, f.only_viewing);
-    if (gw->lists.count &&
-        (!strcmp(ev->name, "GUILD_MEMBER_ADD") || !strcmp(ev->name, "GUILD_MEMBER_REMOVE") ||
-         !strcmp(ev->name, "SERVER_UPDATE")))
-        gateway__lists_soon(gw); /* the state has the change already: lists follow it now */
-    /* Logged events carry their log position as the offset; live-only ones none. */
-    f.seq = ev->position
-                ? gateway__recovery_record_at(gw->recovery, ev->position, ev->name, ev->payload,
-                                              ev->payload_len, ev->to, clock_now_ms())
-                : 0;
-    gw->stats.events++;
-    gw->stats.recipients += idset_count(ev->to);
-    if (ev->position && gw->console && state_console_watching(gw->console))
-        note_for_console(gw, ev);
-    if (!sio_prepare(&f.plain, packet.data, packet.len)) {
-        send_to_audience(gw, ev->to, &f);
-        if (f.have_offset)
-            sio_prepared_cleanup(&f.with_offset);
-        sio_prepared_cleanup(&f.plain);
-    }
-    buf_cleanup(&packet);
 }
 
 /* ---- suspensions and revocations made elsewhere ---- */
@@ -739,8 +531,6 @@ struct gateway *gateway_new(uv_loop_t *loop, const struct gateway_config *cfg, s
     gw->access_log = cfg->access_log;
     gw->presence_people_max = cfg->presence_people_max;
     map_init(&gw->users);
-    map_init(&gw->presence_noted);
-    map_init(&gw->presence_later);
     struct eio_config eio = {
         .ping_interval_ms = cfg->ping_interval_ms,
         .ping_timeout_ms = cfg->ping_timeout_ms,
@@ -755,17 +545,19 @@ struct gateway *gateway_new(uv_loop_t *loop, const struct gateway_config *cfg, s
     gw->recovery = gateway__recovery_new();
     if (cfg->in_order && gw->sio && gw->inbox && gw->recovery)
         gw->sequence = gateway__sequence_new(gw, 0);
-    if (!gw->sio || !gw->inbox || !gw->recovery || (cfg->in_order && !gw->sequence)) {
+    if (!gw->sio || !gw->inbox || !gw->recovery || (cfg->in_order && !gw->sequence) ||
+        gateway__presence_init(gw) || gateway__lists_init(gw)) {
         sio_server_free(gw->sio);
         inbox_close(gw->inbox);
         gateway__recovery_free(gw->recovery);
+        gateway__sequence_free(gw->sequence);
+        gateway__presence_cleanup(gw);
+        gateway__lists_cleanup(gw);
         free(gw);
         return NULL;
     }
     uv_timer_init(loop, &gw->sweep);
     gw->sweep.data = gw;
-    gateway__presence_init(gw);
-    gateway__lists_init(gw);
     uv_timer_start(&gw->sweep, on_sweep, SWEEP_MS, SWEEP_MS);
     bus_subscribe(bus, deliver, gw);
     return gw;

@@ -1,6 +1,6 @@
 /*
- * What the gateway's parts share on the I/O thread: a connection, the gateway itself, and how a
- * part runs a job on a worker and hears its answer.
+ * What the gateway's parts share on the I/O thread: a connection and the gateway itself. How a
+ * part runs a job on a worker is jobs.h; delivering an event, deliver.h.
  */
 #ifndef PRACA_GATEWAY_INTERNAL_H
 #define PRACA_GATEWAY_INTERNAL_H
@@ -66,33 +66,8 @@ struct gateway {
     int sweeping;
     int draining;
     unsigned long voice_reviews; /* rights reviews started: observers listed before are stale */
-    struct map presence_noted;   /* user id → why: presence to announce (presence_live.h) */
-    struct map presence_later;   /* user id → the tick after which to look at it again */
-    uintptr_t presence_ticks;    /* sweeps so far */
-    int presence_busy;           /* a presence job is on a worker */
-    uv_timer_t presence_timer;   /* the next presence job's start */
-    struct map lists;            /* "server/channel" → member list (member_lists.h) */
-    uv_timer_t lists_timer;      /* their tick, while there are any */
-    size_t lists_members;        /* members held in all of them */
+    struct presence_live *presence_live; /* presence announced to people (presence_live.h) */
+    struct lists *lists;                 /* member lists by range (member_lists.h) */
 };
-
-/* A piece of work for a worker thread (the database) whose answer comes back to the I/O
- * thread. Embed it first in a struct of your own. */
-struct gateway_job {
-    struct workers_job job;
-    struct inbox_item item;
-    struct gateway *gw;
-    void (*work)(struct gateway_job *j, void *thread_ctx); /* on a worker */
-    void (*done)(struct gateway_job *j);                   /* on the I/O thread; frees the job */
-};
-
-void gateway__run(struct gateway *gw, struct gateway_job *j);
-/* Sends an event to those of its audience connected here, with its offset when logged. */
-struct bus_event;
-void gateway__fan_out(struct gateway *gw, const struct bus_event *ev);
-/* Publishes an event to users' connections (takes payload): to those on every node, or (with
- * everywhere 0) to this node's only. */
-void gateway__publish(struct gateway *gw, const char *name, json_t *payload,
-                      const char (*to)[UUID_LEN + 1], size_t n, int everywhere);
 
 #endif

@@ -1,5 +1,6 @@
 /* Member lists for people's pages: see member_lists.h. */
 #include "gateway/member_lists.h"
+#include "gateway/jobs.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +30,14 @@ struct list_sub {
     struct list_sub *next;
 };
 
+/* The gateway's part for member lists, behind its pointer. */
+struct lists {
+    struct map slots; /* "server/channel" → struct list_slot */
+    uv_timer_t timer; /* their tick, while there are any */
+    size_t members;   /* members held in all of them */
+    int timer_made;   /* on first use: a gateway that fails to start has no handle to close */
+};
+
 struct list_slot {
     struct gateway *gw;
     char key[2 * UUID_LEN + 2];
@@ -43,14 +52,14 @@ struct list_slot {
     struct map ranges;   /* "start" → the rows last made (json) */
     json_t *summary;     /* the counts last made */
     int64_t empty_since; /* when the last subscriber left (0: someone is subscribed) */
-    size_t members;      /* counted in gw->lists_members */
+    size_t members;      /* counted in gw->lists->members */
 };
 
 /* The node's count of members held follows the slot's list. */
 static void count_members(struct list_slot *slot)
 {
     size_t now = slot->list ? state_member_list_members(slot->list) : 0;
-    slot->gw->lists_members = slot->gw->lists_members - slot->members + now;
+    slot->gw->lists->members = slot->gw->lists->members - slot->members + now;
     slot->members = now;
 }
 
@@ -449,8 +458,8 @@ static struct list_slot *slot_for(struct gateway *gw, const char *sid, const cha
 {
     char key[2 * UUID_LEN + 2];
     snprintf(key, sizeof key, "%s/%s", sid, cid);
-    struct list_slot *slot = map_get(&gw->lists, key);
-    if (slot || gw->lists.count >= LISTS_MAX || gw->lists_members >= LISTS_ROWS_MAX ||
+    struct list_slot *slot = map_get(&gw->lists->slots, key);
+    if (slot || gw->lists->slots.count >= LISTS_MAX || gw->lists->members >= LISTS_ROWS_MAX ||
         !(slot = calloc(1, sizeof *slot)))
         return slot;
     slot->gw = gw;
@@ -460,13 +469,18 @@ static struct list_slot *slot_for(struct gateway *gw, const char *sid, const cha
     map_init(&slot->noted);
     map_init(&slot->ranges);
     state_server_changed(gw->state, sid, &slot->seen); /* the build reads what is newer */
-    if (map_set(&gw->lists, key, slot)) {
+    if (map_set(&gw->lists->slots, key, slot)) {
         slot_free(slot);
         return NULL;
     }
     slot->empty_since = clock_now_ms();
-    if (!uv_is_active((uv_handle_t *)&gw->lists_timer))
-        uv_timer_start(&gw->lists_timer, on_tick, LISTS_TICK_MS, LISTS_TICK_MS);
+    if (!gw->lists->timer_made) {
+        uv_timer_init(gw->loop, &gw->lists->timer);
+        gw->lists->timer.data = gw;
+        gw->lists->timer_made = 1;
+    }
+    if (!uv_is_active((uv_handle_t *)&gw->lists->timer))
+        uv_timer_start(&gw->lists->timer, on_tick, LISTS_TICK_MS, LISTS_TICK_MS);
     return slot;
 }
 
@@ -538,13 +552,13 @@ static void presence_each(const char *key, void *value, void *arg)
 
 void gateway__lists_presence(struct gateway *gw, const char *payload, size_t len)
 {
-    if (!gw->lists.count)
+    if (!gw->lists->slots.count)
         return;
     json_t *p = json_loadb(payload, len, 0, NULL);
     const char *uid = json_string_value(json_object_get(p, "userId"));
     struct presence_arg a = {uid, status_name(json_string_value(json_object_get(p, "status")))};
     if (uid && strlen(uid) == UUID_LEN)
-        map_each(&gw->lists, presence_each, &a);
+        map_each(&gw->lists->slots, presence_each, &a);
     json_decref(p);
 }
 
@@ -555,7 +569,7 @@ static int gone(void *value, void *arg)
     struct list_slot *slot = value;
     int64_t now = *(const int64_t *)arg;
     return !slot->subs && !slot->busy && slot->empty_since &&
-           (now - slot->empty_since >= LISTS_KEEP_MS || slot->gw->lists_members > LISTS_ROWS_KEEP);
+           (now - slot->empty_since >= LISTS_KEEP_MS || slot->gw->lists->members > LISTS_ROWS_KEEP);
 }
 
 static void release_slot(void *value)
@@ -580,26 +594,29 @@ static void on_tick(uv_timer_t *t)
 {
     struct gateway *gw = t->data;
     int64_t now = clock_now_ms();
-    map_remove_if(&gw->lists, gone, &now, release_slot);
+    map_remove_if(&gw->lists->slots, gone, &now, release_slot);
     if (!gw->draining)
-        map_each(&gw->lists, tick_each, gw);
-    if (!gw->lists.count)
+        map_each(&gw->lists->slots, tick_each, gw);
+    if (!gw->lists->slots.count)
         uv_timer_stop(t);
 }
 
 void gateway__lists_soon(struct gateway *gw)
 {
-    uv_timer_t *t = &gw->lists_timer;
-    if (gw->lists.count && !gw->draining && uv_is_active((uv_handle_t *)t) &&
+    uv_timer_t *t = &gw->lists->timer;
+    if (gw->lists->slots.count && !gw->draining && uv_is_active((uv_handle_t *)t) &&
         uv_timer_get_due_in(t) > LISTS_SOON_MS)
         uv_timer_start(t, on_tick, LISTS_SOON_MS, LISTS_TICK_MS);
 }
 
-void gateway__lists_init(struct gateway *gw)
+int gateway__lists_init(struct gateway *gw)
 {
-    map_init(&gw->lists);
-    uv_timer_init(gw->loop, &gw->lists_timer);
-    gw->lists_timer.data = gw;
+    struct lists *l = calloc(1, sizeof *l);
+    if (!l)
+        return -1;
+    map_init(&l->slots);
+    gw->lists = l;
+    return 0;
 }
 
 static void on_closed(uv_handle_t *h)
@@ -609,7 +626,8 @@ static void on_closed(uv_handle_t *h)
 
 void gateway__lists_close(struct gateway *gw)
 {
-    uv_close((uv_handle_t *)&gw->lists_timer, on_closed);
+    if (gw->lists->timer_made)
+        uv_close((uv_handle_t *)&gw->lists->timer, on_closed);
 }
 
 static void free_slot(const char *key, void *value, void *arg)
@@ -624,6 +642,10 @@ static void free_slot(const char *key, void *value, void *arg)
 
 void gateway__lists_cleanup(struct gateway *gw)
 {
-    map_each(&gw->lists, free_slot, NULL);
-    map_cleanup(&gw->lists);
+    if (!gw->lists)
+        return;
+    map_each(&gw->lists->slots, free_slot, NULL);
+    map_cleanup(&gw->lists->slots);
+    free(gw->lists);
+    gw->lists = NULL;
 }

@@ -28,7 +28,8 @@
 #define LISTS_ROWS_KEEP 500000
 #define LISTS_ROWS_MAX  2000000
 
-void gateway__lists_init(struct gateway *gw);
+/* 0, or -1 without memory. */
+int gateway__lists_init(struct gateway *gw);
 /* As the gateway drains: the timer closes, subscriptions end. */
 void gateway__lists_close(struct gateway *gw);
 void gateway__lists_cleanup(struct gateway *gw);

@@ -1,5 +1,6 @@
 /* Presence changes published live: see presence_live.h. */
 #include "gateway/presence_live.h"
+#include "gateway/jobs.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -9,6 +10,16 @@
 #include "core/log.h"
 #include "state/watchers.h"
 #include "state/presence.h"
+
+/* The gateway's part for presence, behind its pointer. */
+struct presence_live {
+    struct map noted; /* user id → why: presence to announce */
+    struct map later; /* user id → the tick after which to look at it again */
+    uintptr_t ticks;  /* sweeps so far */
+    int busy;         /* a presence job is on a worker */
+    uv_timer_t timer; /* the next presence job's start */
+    int timer_made;   /* on first use: a gateway that fails to start has no handle to close */
+};
 
 /* What a noted user's value says: a change here, or the second look. */
 static char CHANGED, SECOND_LOOK;
@@ -51,7 +62,8 @@ static void answered(struct gateway_job *j)
         } else if (!map_get(&gw->users, id) && strcmp(status, "offline")) {
             /* connected elsewhere only: still online to everyone, nothing said */
             if (!p->users[i].second_look &&
-                map_set(&gw->presence_later, id, (void *)(uintptr_t)(gw->presence_ticks + 1)))
+                map_set(&gw->presence_live->later, id,
+                        (void *)(uintptr_t)(gw->presence_live->ticks + 1)))
                 log_error("gateway: %s's presence not looked at again: no memory", id);
         } else {
             /* the member lists on every node, and the people who share a small server */
@@ -65,8 +77,8 @@ static void answered(struct gateway_job *j)
         idset_unref(to);
     }
     free(p);
-    gw->presence_busy = 0;
-    if (gw->presence_noted.count)
+    gw->presence_live->busy = 0;
+    if (gw->presence_live->noted.count)
         schedule(gw);
 }
 
@@ -82,19 +94,19 @@ static void take_one(const char *user_id, void *value, void *arg)
 /* The next batch, unless one is on a worker or nothing is noted. */
 static void start(struct gateway *gw)
 {
-    if (gw->presence_busy || !gw->presence_noted.count || gw->draining)
+    if (gw->presence_live->busy || !gw->presence_live->noted.count || gw->draining)
         return;
     struct presence_job *p = calloc(1, sizeof *p);
     if (!p) {
         log_error("gateway: presence changes not announced: no memory");
         return;
     }
-    map_each(&gw->presence_noted, take_one, p);
+    map_each(&gw->presence_live->noted, take_one, p);
     for (size_t i = 0; i < p->n; i++)
-        map_remove(&gw->presence_noted, p->users[i].user_id);
+        map_remove(&gw->presence_live->noted, p->users[i].user_id);
     p->base.work = on_worker;
     p->base.done = answered;
-    gw->presence_busy = 1;
+    gw->presence_live->busy = 1;
     gateway__run(gw, &p->base);
 }
 
@@ -107,15 +119,23 @@ static void on_timer(uv_timer_t *t)
  * at a time share a worker's round trip. */
 static void schedule(struct gateway *gw)
 {
-    if (!gw->presence_busy && !gw->draining && !uv_is_active((uv_handle_t *)&gw->presence_timer))
-        uv_timer_start(&gw->presence_timer, on_timer, PRESENCE_LIVE_WAIT_MS, 0);
+    struct presence_live *p = gw->presence_live;
+    if (p->busy || gw->draining)
+        return;
+    if (!p->timer_made) {
+        uv_timer_init(gw->loop, &p->timer);
+        p->timer.data = gw;
+        p->timer_made = 1;
+    }
+    if (!uv_is_active((uv_handle_t *)&p->timer))
+        uv_timer_start(&p->timer, on_timer, PRESENCE_LIVE_WAIT_MS, 0);
 }
 
 void gateway__presence_note(struct gateway *gw, const char *user_id)
 {
     if (strlen(user_id) != UUID_LEN)
         return;
-    if (map_set(&gw->presence_noted, user_id, &CHANGED))
+    if (map_set(&gw->presence_live->noted, user_id, &CHANGED))
         log_error("gateway: %s's presence change not announced: no memory", user_id);
     schedule(gw);
 }
@@ -134,26 +154,31 @@ struct walk {
 static void queue_due(const char *user_id, void *value, void *arg)
 {
     struct walk *w = arg;
-    if (due(value, &w->now) && !map_get(&w->gw->presence_noted, user_id) &&
-        map_set(&w->gw->presence_noted, user_id, &SECOND_LOOK))
+    if (due(value, &w->now) && !map_get(&w->gw->presence_live->noted, user_id) &&
+        map_set(&w->gw->presence_live->noted, user_id, &SECOND_LOOK))
         log_error("gateway: %s's presence not looked at again: no memory", user_id);
 }
 
 void gateway__presence_tick(struct gateway *gw)
 {
-    struct walk w = {gw, ++gw->presence_ticks};
-    if (!gw->presence_later.count)
+    struct walk w = {gw, ++gw->presence_live->ticks};
+    if (!gw->presence_live->later.count)
         return;
-    map_each(&gw->presence_later, queue_due, &w);
-    map_remove_if(&gw->presence_later, due, &w.now, NULL);
-    if (gw->presence_noted.count)
+    map_each(&gw->presence_live->later, queue_due, &w);
+    map_remove_if(&gw->presence_live->later, due, &w.now, NULL);
+    if (gw->presence_live->noted.count)
         schedule(gw);
 }
 
-void gateway__presence_init(struct gateway *gw)
+int gateway__presence_init(struct gateway *gw)
 {
-    uv_timer_init(gw->loop, &gw->presence_timer);
-    gw->presence_timer.data = gw;
+    struct presence_live *p = calloc(1, sizeof *p);
+    if (!p)
+        return -1;
+    map_init(&p->noted);
+    map_init(&p->later);
+    gw->presence_live = p;
+    return 0;
 }
 
 static void on_timer_closed(uv_handle_t *h)
@@ -163,11 +188,16 @@ static void on_timer_closed(uv_handle_t *h)
 
 void gateway__presence_close(struct gateway *gw)
 {
-    uv_close((uv_handle_t *)&gw->presence_timer, on_timer_closed);
+    if (gw->presence_live->timer_made)
+        uv_close((uv_handle_t *)&gw->presence_live->timer, on_timer_closed);
 }
 
 void gateway__presence_cleanup(struct gateway *gw)
 {
-    map_cleanup(&gw->presence_noted);
-    map_cleanup(&gw->presence_later);
+    if (!gw->presence_live)
+        return;
+    map_cleanup(&gw->presence_live->noted);
+    map_cleanup(&gw->presence_live->later);
+    free(gw->presence_live);
+    gw->presence_live = NULL;
 }

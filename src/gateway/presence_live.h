@@ -17,8 +17,9 @@
 #define PRESENCE_LIVE_BATCH   64
 #define PRESENCE_LIVE_WAIT_MS 100
 
-/* With the gateway's loop; gateway__presence_close as it drains, before the loop's last run. */
-void gateway__presence_init(struct gateway *gw);
+/* With the gateway's loop: 0, or -1 without memory; gateway__presence_close as it drains,
+ * before the loop's last run. */
+int gateway__presence_init(struct gateway *gw);
 void gateway__presence_close(struct gateway *gw);
 
 void gateway__presence_note(struct gateway *gw, const char *user_id);

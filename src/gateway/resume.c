@@ -1,5 +1,6 @@
 /* Resuming from the event log: see resume.h. */
 #include "gateway/resume.h"
+#include "gateway/jobs.h"
 
 #include <stdio.h>
 #include <stdlib.h>

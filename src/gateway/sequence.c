@@ -1,5 +1,7 @@
 /* Logged events in position order, each once: see sequence.h. */
 #include "gateway/sequence.h"
+#include "gateway/deliver.h"
+#include "gateway/jobs.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -8,6 +8,7 @@
  * is always the current list.
  */
 #include "gateway/voice.h"
+#include "gateway/jobs.h"
 
 #include <stdio.h>
 #include <stdlib.h>
