@@ -424,37 +424,25 @@ static void state_stop(struct serve *s)
     state_free(s->state);
 }
 
-static int serve(struct serve *s)
+/* Several nodes: the other nodes' events and changes come through Redis. */
+static int relay_start(struct serve *s, struct store *db)
 {
-    int status = 1;
-    struct store *db = NULL;
-    struct store_writer *writer = NULL;
-    struct api_service api;
-    int app_ready = 0;
-    if (s->cfg.redis_url[0] && !s->cfg.database_url[0]) {
-        log_error(
-            "several nodes share one PostgreSQL: set PRACA_DATABASE_URL with PRACA_REDIS_URL");
-        return 1;
+    if (!s->cfg.redis_url[0])
+        return 0;
+    if (store_events_name(db, s->log_name) != STORE_DONE) {
+        log_error("several nodes: the event log's name cannot be read");
+        return -1;
     }
-    const char *target = config_store_target(&s->cfg);
-    if (store_open(target, &db) != STORE_DONE || store_migrate(db) < 0)
-        goto out;
-    if (!(writer = store_writer_new_durable(target, !strcmp(s->cfg.sync, "full"))))
-        goto out;
-    s->loop = uv_default_loop();
-    s->bus = bus_new(s->loop);
-    if (s->bus && s->cfg.redis_url[0]) {
-        if (store_events_name(db, s->log_name) != STORE_DONE) {
-            log_error("several nodes: the event log's name cannot be read");
-            goto out;
-        }
-        if (!(s->relay =
-                  bus_relay_new(s->cfg.redis_streams[0] ? s->cfg.redis_streams : s->cfg.redis_url,
-                                s->log_name, s->bus, on_store_change, s)))
-            goto out;
-        bus_set_relay(s->bus, bus_relay_event, s->relay);
-    }
-    int max_connections = connection_budget(s->cfg.max_connections);
+    const char *streams = s->cfg.redis_streams[0] ? s->cfg.redis_streams : s->cfg.redis_url;
+    if (!(s->relay = bus_relay_new(streams, s->log_name, s->bus, on_store_change, s)))
+        return -1;
+    bus_set_relay(s->bus, bus_relay_event, s->relay);
+    return 0;
+}
+
+/* The HTTP server, listening; origin is where it answers (http://host:port). */
+static int listen_start(struct serve *s, int max_connections, char *origin, size_t origin_size)
+{
     struct http_server_config hc = {
         .host = s->cfg.host,
         .port = s->cfg.port,
@@ -475,38 +463,23 @@ static int serve(struct serve *s)
     };
     s->observe.access_log = s->cfg.access_log;
     if (s->cfg.metrics_listen[0] && !(s->observe.metrics = ops_metrics_new()))
-        goto out;
+        return -1;
     s->http = http_server_new(s->loop, &hc, on_request, s);
     int port = 0;
     int rc = s->http ? http_server_listen(s->http, &port) : UV_ENOMEM;
     if (rc) {
         log_error("cannot listen on %s:%d: %s", s->cfg.host, s->cfg.port, uv_strerror(rc));
-        goto out;
+        return -1;
     }
-    char origin[512];
-    snprintf(origin, sizeof origin, strchr(s->cfg.host, ':') ? "http://[%s]:%d" : "http://%s:%d",
+    snprintf(origin, origin_size, strchr(s->cfg.host, ':') ? "http://[%s]:%d" : "http://%s:%d",
              s->cfg.host, port);
-    if (state_start(s))
-        goto out;
-    struct api_state st = {s->state, s->limits, s->console, s->presence, s->voice};
-    if (api_service_init(&api, &s->cfg, writer, s->bus, &st,
-                         s->cfg.site_url[0] ? s->cfg.site_url : origin))
-        goto out;
-    app_ready = 1;
-    s->svc = &api;
-    state_sessions_expire(s->state, writer, s->cfg.session_idle_days);
-    uint64_t first_position = 0, last_position = 0;
-    if (store_events_bounds(db, &first_position, &last_position) != STORE_DONE)
-        goto out;
-    int64_t preload_started = clock_now_ms();
-    long bots = state_identities_preload(s->state, db);
-    log_info("state: %ld bot identities loaded in %lld ms", bots,
-             (long long)(clock_now_ms() - preload_started));
-    store_close(db);
-    db = NULL;
-    store_writer_on_change(writer, s->relay ? on_store_change_shared : on_store_change,
-                           s->relay ? on_store_changed_shared : NULL, s);
-    /* Each worker's context is its own database connection, opened on its thread. */
+    return 0;
+}
+
+/* The worker lanes (each worker's context is its own database connection, opened on its
+ * thread) and the thread that calls applications' endpoints. */
+static int threads_start(struct serve *s, struct api_service *api, const char *target)
+{
     void *store_target = (void *)target;
     s->workers = workers_new(s->cfg.workers, store_worker_open, store_worker_close, api_worker_run,
                              store_target);
@@ -514,15 +487,21 @@ static int serve(struct serve *s)
                              api_worker_run, store_target);
     if (!s->workers || !s->hashing) {
         log_error("cannot start %d workers", s->cfg.workers);
-        goto out;
+        return -1;
     }
-    api.workers = s->workers;
-    api.hashing = s->hashing;
+    api->workers = s->workers;
+    api->hashing = s->hashing;
     if (!(s->endpoints = api_endpoints_new())) {
         log_error("cannot start the interactions endpoint thread");
-        goto out;
+        return -1;
     }
-    api.endpoints = s->endpoints;
+    api->endpoints = s->endpoints;
+    return 0;
+}
+
+/* /socket.io/: the gateway, or with --conformance the protocol suites' handlers. */
+static int gateway_start(struct serve *s, int max_connections, uint64_t last_position)
+{
     /* A session per connection at most, polling ones included (they need no connection). */
     struct gateway_config gc = {
         .ping_interval_ms = s->cfg.ping_interval_ms,
@@ -536,43 +515,42 @@ static int serve(struct serve *s)
         .presence_people_max = (size_t)s->cfg.presence_people_max,
     };
     if (s->cfg.conformance) {
-        s->conformance = sio_conformance_new(s->loop);
-        if (!s->conformance)
-            goto out;
+        if (!(s->conformance = sio_conformance_new(s->loop)))
+            return -1;
         log_warn("conformance mode: /socket.io/ serves the protocol test handlers, not bots");
-    } else if (!(s->gateway = gateway_new(s->loop, &gc, s->state, s->workers, s->bus, s->presence,
-                                          s->voice, s->console))) {
-        goto out;
+        return 0;
     }
-    s->observe.sources =
-        (struct metrics_sources){s->http, s->gateway, s->workers, s->hashing, writer, s->relay};
-    if (s->observe.metrics &&
-        ops_observe_listen_metrics(&s->observe, s->loop, s->cfg.metrics_listen, &s->metrics_http))
-        goto out;
-    if (s->gateway)
-        gateway_resume_after(s->gateway, last_position);
-    if (s->relay && s->gateway) {
+    if (!(s->gateway = gateway_new(s->loop, &gc, s->state, s->workers, s->bus, s->presence,
+                                   s->voice, s->console)))
+        return -1;
+    gateway_resume_after(s->gateway, last_position);
+    if (s->relay) {
         state_voice_on_change(s->voice, on_voice_change, s);
         bus_relay_on_voice(s->relay,
                            &(struct bus_relay_voice){on_peer_voice, on_peer_voice_gone, s});
     }
-    if (s->relay)
-        bus_relay_follow(s->relay, s->loop);
-    s->writer = writer;
-    uv_timer_init(s->loop, &s->trim);
-    s->trim.data = s;
-    uv_timer_start(&s->trim, on_trim, 1000, TRIM_EVERY_MS);
+    return 0;
+}
+
+static void timer_start(struct serve *s, uv_timer_t *t, uv_timer_cb cb, uint64_t first,
+                        uint64_t every)
+{
+    uv_timer_init(s->loop, t);
+    t->data = s;
+    if (every)
+        uv_timer_start(t, cb, first, every);
+}
+
+/* The periodic work, the writer's wake-up after each turn of the loop, and the signals. */
+static void loop_start(struct serve *s)
+{
     uint64_t sweep_ms = (uint64_t)s->cfg.files_sweep_seconds * 1000;
-    uv_timer_init(s->loop, &s->sweep);
-    s->sweep.data = s;
-    uv_timer_start(&s->sweep, on_sweep, sweep_ms, sweep_ms);
-    uv_timer_init(s->loop, &s->push);
-    s->push.data = s;
-    uv_timer_start(&s->push, on_push, PUSH_TICK_MS, PUSH_TICK_MS);
-    uv_timer_init(s->loop, &s->index);
-    s->index.data = s;
-    if (!s->cfg.database_url[0]) /* PostgreSQL's index follows the table by itself */
-        uv_timer_start(&s->index, on_index, INDEX_EVERY_MS, INDEX_EVERY_MS);
+    timer_start(s, &s->trim, on_trim, 1000, TRIM_EVERY_MS);
+    timer_start(s, &s->sweep, on_sweep, sweep_ms, sweep_ms);
+    timer_start(s, &s->push, on_push, PUSH_TICK_MS, PUSH_TICK_MS);
+    /* PostgreSQL's search index follows the table by itself. */
+    timer_start(s, &s->index, on_index, INDEX_EVERY_MS,
+                s->cfg.database_url[0] ? 0 : INDEX_EVERY_MS);
     uv_check_init(s->loop, &s->wake_writer);
     s->wake_writer.data = s;
     uv_check_start(&s->wake_writer, on_loop_turn);
@@ -581,24 +559,21 @@ static int serve(struct serve *s)
     s->sigterm.data = s->sigint.data = s;
     uv_signal_start(&s->sigterm, on_signal, SIGTERM);
     uv_signal_start(&s->sigint, on_signal, SIGINT);
-    log_info("accepting up to %d connections (%d per address; 0 = no cap)", max_connections,
-             s->cfg.max_connections_per_address);
-    printf("listening on %s\n", origin);
-    fflush(stdout);
-    uv_run(s->loop, UV_RUN_DEFAULT);
-    status = 0;
-out:
+}
+
+/* After the loop (or a failed start): threads first, then what they used. */
+static void serve_stop(struct serve *s, struct api_service *api, int app_ready, int failed)
+{
     if (app_ready)
-        api_push_stop(api.push);      /* no batch is sent once the endpoints thread stops */
+        api_push_stop(api->push);     /* no batch is sent once the endpoints thread stops */
     api_endpoints_free(s->endpoints); /* its calls resume on the workers: before them */
     workers_free(s->hashing);
     workers_free(s->workers);
-    store_writer_free(writer);
-    store_close(db);
+    store_writer_free(s->writer);
     if (app_ready)
-        api_service_cleanup(&api);
+        api_service_cleanup(api);
     if (s->loop) {
-        if (status) {
+        if (failed) {
             /* Failed start: close what was opened so the loop can be closed. */
             if (s->gateway)
                 gateway_drain(s->gateway);
@@ -628,7 +603,70 @@ out:
     sio_conformance_free(s->conformance);
     state_stop(s);
     media_shutdown();
-    return status;
+}
+
+/* Opens the database, starts every part in order, and runs the loop until a signal. */
+static int serve(struct serve *s)
+{
+    struct store *db = NULL;
+    struct api_service api;
+    int app_ready = 0;
+    if (s->cfg.redis_url[0] && !s->cfg.database_url[0]) {
+        log_error(
+            "several nodes share one PostgreSQL: set PRACA_DATABASE_URL with PRACA_REDIS_URL");
+        return 1;
+    }
+    const char *target = config_store_target(&s->cfg);
+    if (store_open(target, &db) != STORE_DONE || store_migrate(db) < 0)
+        goto failed;
+    if (!(s->writer = store_writer_new_durable(target, !strcmp(s->cfg.sync, "full"))))
+        goto failed;
+    s->loop = uv_default_loop();
+    if (!(s->bus = bus_new(s->loop)) || relay_start(s, db))
+        goto failed;
+    int max_connections = connection_budget(s->cfg.max_connections);
+    char origin[512];
+    if (listen_start(s, max_connections, origin, sizeof origin) || state_start(s))
+        goto failed;
+    struct api_state st = {s->state, s->limits, s->console, s->presence, s->voice};
+    if (api_service_init(&api, &s->cfg, s->writer, s->bus, &st,
+                         s->cfg.site_url[0] ? s->cfg.site_url : origin))
+        goto failed;
+    app_ready = 1;
+    s->svc = &api;
+    state_sessions_expire(s->state, s->writer, s->cfg.session_idle_days);
+    uint64_t first_position = 0, last_position = 0;
+    if (store_events_bounds(db, &first_position, &last_position) != STORE_DONE)
+        goto failed;
+    int64_t preload_started = clock_now_ms();
+    long bots = state_identities_preload(s->state, db);
+    log_info("state: %ld bot identities loaded in %lld ms", bots,
+             (long long)(clock_now_ms() - preload_started));
+    store_close(db);
+    db = NULL;
+    store_writer_on_change(s->writer, s->relay ? on_store_change_shared : on_store_change,
+                           s->relay ? on_store_changed_shared : NULL, s);
+    if (threads_start(s, &api, target) || gateway_start(s, max_connections, last_position))
+        goto failed;
+    s->observe.sources =
+        (struct metrics_sources){s->http, s->gateway, s->workers, s->hashing, s->writer, s->relay};
+    if (s->observe.metrics &&
+        ops_observe_listen_metrics(&s->observe, s->loop, s->cfg.metrics_listen, &s->metrics_http))
+        goto failed;
+    if (s->relay)
+        bus_relay_follow(s->relay, s->loop);
+    loop_start(s);
+    log_info("accepting up to %d connections (%d per address; 0 = no cap)", max_connections,
+             s->cfg.max_connections_per_address);
+    printf("listening on %s\n", origin);
+    fflush(stdout);
+    uv_run(s->loop, UV_RUN_DEFAULT);
+    serve_stop(s, &api, app_ready, 0);
+    return 0;
+failed:
+    store_close(db);
+    serve_stop(s, &api, app_ready, 1);
+    return 1;
 }
 
 int main(int argc, char **argv)
