@@ -1,5 +1,7 @@
 /*
- * HTTP server: see server.h.
+ * HTTP server: see server.h. This file accepts connections, keeps their deadlines and budgets,
+ * frees them, takes answers back from the handlers and drains; the rest is read.c, write.c and
+ * stream.c (conn.h).
  *
  * Life of a connection: reading → (request complete) the exchange goes to the handler → response
  * written → parsing resumes on any pipelined bytes kept in `pending`. Reading goes on while the
@@ -9,9 +11,7 @@
  * timer per connection enforces the idle, header and body deadlines. A connection is freed only
  * when both its handles are closed and no exchange refers to it (mark, then reap).
  */
-#include "core/jsonout.h"
 #include "http/server.h"
-#include "http/client_address.h"
 
 #include <jansson.h>
 #include <limits.h>
@@ -22,101 +22,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/jsonout.h"
 #include "core/log.h"
-#include "core/map.h"
-#include "http/reqparse.h"
-
-#define READ_CHUNK    65536
-#define PENDING_MAX   (READ_CHUNK * 2)
-#define LINGER_MS     2000
-#define DRAIN_READ_MS 5000 /* the longest a drain waits for a request still arriving */
-/* The longest a drain waits in all: a request still arriving, then its answer leaving. Past it
- * every connection left is closed, whatever its client does. */
-#define DRAIN_MAX_MS         (DRAIN_READ_MS + 5000)
-#define BODY_BUDGET_DEFAULT  ((size_t)256 * 1024 * 1024)
-#define SPOOL_BUDGET_DEFAULT ((size_t)4 * 1024 * 1024 * 1024)
-#define BODY_MIN_RATE        (64 * 1024) /* bytes per second a body must keep up, on average */
-
-enum timer_kind { T_NONE, T_IDLE, T_HEAD, T_BODY, T_WRITE, T_LINGER };
-
-struct http_conn {
-    uv_tcp_t tcp;
-    uv_timer_t timer;
-    struct http_server *srv;
-    struct http_reqparse *parser; /* freed when the connection is upgraded */
-    struct buf pending;
-    struct http_exchange *busy; /* in the handler or being written */
-    enum timer_kind timer_kind;
-    int open_handles;
-    int closing;
-    int reading;
-    int writing;
-    int lingering;
-    int continue_sent;
-    int peer_done; /* EOF while busy: answer, then close */
-    int asking;    /* a body limit is being decided elsewhere (an http_limit_ask is out) */
-    /* After an upgrade: */
-    const struct http_stream_callbacks *stream_cb;
-    void *stream_user;
-    size_t stream_queued;
-    int stream_writes;
-    int close_when_flushed;
-    size_t body_reserved;        /* of the server's body budget, for the request in hand */
-    size_t spool_reserved;       /* of the server's spool budget, for an upload in hand */
-    size_t answer_held;          /* of the answer being written, bytes the kernel has not taken */
-    size_t write_left;           /* the socket's write queue when the write deadline was set */
-    char peer[INET6_ADDRSTRLEN]; /* the peer's address as text */
-    int counted;                 /* in the server's per-address map */
-    struct http_conn *prev, *next;
-};
-
-struct http_server {
-    uv_loop_t *loop;
-    uv_tcp_t listener;
-    struct inbox *done; /* answers coming back from the handlers' threads */
-    struct http_server_config cfg;
-    http_handler_fn handler;
-    void *user;
-    struct http_conn *conns;
-    size_t nconns;
-    int draining;
-    int drain_finished;
-    struct map per_address; /* peer address → connections (a count in the pointer) */
-    size_t body_bytes;      /* request bodies held now, all connections */
-    size_t answer_bytes;    /* answers queued and not yet taken by the kernel, all connections */
-    size_t spool_bytes;     /* uploads' files on disk, in flight, all connections */
-    unsigned long refused;
-    unsigned long write_timeouts; /* connections closed for an answer that made no progress */
-    uv_timer_t drain_timer;       /* the drain's outer bound (initialised by the drain) */
-    void (*drained)(void *);
-    void *drained_arg;
-    char read_buf[READ_CHUNK];
-    int read_buf_busy;
-};
-
-struct write_ctx {
-    uv_write_t req;
-    struct http_conn *conn;
-    struct buf head;
-    struct http_exchange *ex; /* NULL for responses made by this layer */
-    char *body;               /* for those */
-    int close;
-    /* A body from a file: read a chunk, write it, repeat (one of the two in flight). */
-    int file_fd; /* -1: none */
-    size_t file_off, file_left;
-    char *chunk;
-    uv_fs_t fs;
-};
-
-#define FILE_CHUNK (256 * 1024)
-
-static void conn_close(struct http_conn *c);
-static void send_error(struct http_conn *c, int status);
-static void conn_feed(struct http_conn *c, const char *data, size_t len);
-static void start_reading(struct http_conn *c);
-static void stop_reading(struct http_conn *c);
-static void write_deadline(struct http_conn *c);
-static void release_answer(struct http_conn *c);
+#include "http/client_address.h"
+#include "http/conn.h"
 
 static void release_body(struct http_conn *c)
 {
@@ -143,7 +52,7 @@ static int reserve_spool(struct http_conn *c)
 }
 
 /* Counts the body of the request being read against the server's budget; -1 past it. */
-static int reserve_body(struct http_conn *c)
+int http__reserve_body(struct http_conn *c)
 {
     struct http_reqparse *p = c->parser;
     size_t have = p->req ? p->req->body.len : 0;
@@ -164,7 +73,7 @@ static int reserve_body(struct http_conn *c)
     return 0;
 }
 
-static void exchange_free(struct http_exchange *ex)
+void http__exchange_free(struct http_exchange *ex)
 {
     if (!ex)
         return;
@@ -176,57 +85,6 @@ static void exchange_free(struct http_exchange *ex)
     }
     http_response_cleanup(&ex->res);
     free(ex);
-}
-
-static const char *error_message(int status)
-{
-    switch (status) {
-    case 400:
-        return "Requisição HTTP inválida";
-    case 408:
-        return "Tempo esgotado esperando a requisição";
-    case 413:
-        return "Corpo da requisição grande demais";
-    case 431:
-        return "Cabeçalhos grandes demais (máximo 16 KiB)";
-    case 503:
-        return "Servidor ocupado; tente de novo em instantes";
-    default:
-        return "Erro interno";
-    }
-}
-
-/* A size as people read it: 64 KiB, 1 MiB, 20 MB, 1 MB. */
-static void size_text(size_t n, char *out, size_t cap)
-{
-    if (n >= 1024 * 1024 && n % (1024 * 1024) == 0)
-        snprintf(out, cap, "%zu MiB", n / (1024 * 1024));
-    else if (n >= 1000000 && n % 1000000 == 0)
-        snprintf(out, cap, "%zu MB", n / 1000000);
-    else if (n >= 1024 && n % 1024 == 0)
-        snprintf(out, cap, "%zu KiB", n / 1024);
-    else
-        snprintf(out, cap, "%zu bytes", n);
-}
-
-char *http__error_json(int status, size_t limit, size_t *len)
-{
-    return http__error_json_text(status, error_message(status), limit, len);
-}
-
-char *http__error_json_text(int status, const char *message, size_t limit, size_t *len)
-{
-    char text[200], size[32];
-    snprintf(text, sizeof text, "%s", message);
-    if (status == 413 && limit) {
-        size_text(limit, size, sizeof size);
-        snprintf(text, sizeof text, "%s (máximo %s)", message, size);
-    }
-    json_t *o = json_pack("{ss}", "error", text);
-    char *s = jsonout_dump(o, NULL);
-    json_decref(o);
-    *len = s ? strlen(s) : 0;
-    return s;
 }
 
 /* ---- freeing: mark, then reap ---- */
@@ -262,7 +120,7 @@ static uintptr_t count_address(struct http_server *s, const char *addr, int delt
     return n;
 }
 
-static void maybe_free(struct http_conn *c)
+void http__maybe_free(struct http_conn *c)
 {
     if (c->open_handles || c->busy || c->writing || c->stream_writes || c->asking)
         return;
@@ -279,7 +137,7 @@ static void maybe_free(struct http_conn *c)
     }
     buf_cleanup(&c->pending);
     release_body(c);
-    release_answer(c);
+    http__release_answer(c);
     if (c->counted)
         count_address(s, c->peer, -1);
     free(c);
@@ -292,10 +150,10 @@ static void on_handle_closed(uv_handle_t *h)
 {
     struct http_conn *c = h->data;
     c->open_handles--;
-    maybe_free(c);
+    http__maybe_free(c);
 }
 
-static void conn_close(struct http_conn *c)
+void http__conn_close(struct http_conn *c)
 {
     if (c->closing)
         return;
@@ -322,13 +180,13 @@ static void on_timer(uv_timer_t *t)
     enum timer_kind kind = c->timer_kind;
     c->timer_kind = T_NONE;
     if (kind == T_HEAD || kind == T_BODY) {
-        send_error(c, 408);
+        http__send_error(c, 408);
     } else if (kind == T_WRITE && c->writing && c->tcp.write_queue_size < c->write_left) {
-        write_deadline(c); /* the client is reading, however slowly: it gets another period */
+        http__write_deadline(c); /* the client is reading, however slowly: it gets another period */
     } else {
         if (kind == T_WRITE)
             c->srv->write_timeouts++;
-        conn_close(c);
+        http__conn_close(c);
     }
 }
 
@@ -347,7 +205,7 @@ static int body_deadline_ms(const struct http_conn *c)
     return c->srv->cfg.body_timeout_ms + (int)(size / BODY_MIN_RATE * 1000);
 }
 
-static void set_timer(struct http_conn *c, enum timer_kind kind)
+void http__set_timer(struct http_conn *c, enum timer_kind kind)
 {
     const struct http_server_config *cfg = &c->srv->cfg;
     int ms = kind == T_IDLE || kind == T_WRITE ? cfg->idle_timeout_ms
@@ -358,7 +216,7 @@ static void set_timer(struct http_conn *c, enum timer_kind kind)
     uv_timer_start(&c->timer, on_timer, (uint64_t)ms, 0);
 }
 
-static void stop_timer(struct http_conn *c)
+void http__stop_timer(struct http_conn *c)
 {
     c->timer_kind = T_NONE;
     uv_timer_stop(&c->timer);
@@ -367,482 +225,16 @@ static void stop_timer(struct http_conn *c)
 /* An answer the kernel did not take at once must make progress each idle period, or the
  * connection closes: a client that never reads holds neither a connection nor the answer's
  * bytes for long. */
-static void write_deadline(struct http_conn *c)
+void http__write_deadline(struct http_conn *c)
 {
     c->write_left = c->tcp.write_queue_size;
-    set_timer(c, T_WRITE);
+    http__set_timer(c, T_WRITE);
 }
 
-static void release_answer(struct http_conn *c)
+void http__release_answer(struct http_conn *c)
 {
     c->srv->answer_bytes -= c->answer_held;
     c->answer_held = 0;
-}
-
-/* ---- writing ---- */
-
-static void on_shutdown(uv_shutdown_t *req, int status)
-{
-    (void)status;
-    free(req);
-}
-
-/* Ends a connection gently: no more bytes from us, and what the peer still sends is read and
- * dropped for a moment, since closing with unread bytes resets the connection and the peer
- * would lose our last answer or frames. */
-static void linger_close(struct http_conn *c)
-{
-    uv_shutdown_t *sd = malloc(sizeof *sd);
-    if (!sd || uv_shutdown(sd, (uv_stream_t *)&c->tcp, on_shutdown)) {
-        free(sd);
-        conn_close(c);
-        return;
-    }
-    c->lingering = 1;
-    set_timer(c, T_LINGER);
-    start_reading(c);
-}
-
-static void on_written(uv_write_t *req, int status);
-
-static void on_file_read(uv_fs_t *fs)
-{
-    struct write_ctx *w = (struct write_ctx *)((char *)fs - offsetof(struct write_ctx, fs));
-    struct http_conn *c = w->conn;
-    ssize_t n = fs->result;
-    uv_fs_req_cleanup(fs);
-    if (c->closing || n <= 0) {
-        on_written(&w->req, n <= 0 ? UV_EIO : UV_ECANCELED);
-        return;
-    }
-    w->file_off += (size_t)n;
-    w->file_left -= (size_t)n < w->file_left ? (size_t)n : w->file_left;
-    uv_buf_t b = uv_buf_init(w->chunk, (unsigned)n);
-    if (uv_write(&w->req, (uv_stream_t *)&c->tcp, &b, 1, on_written)) {
-        on_written(&w->req, UV_EPIPE);
-        return;
-    }
-    c->srv->answer_bytes += (size_t)n;
-    c->answer_held = (size_t)n;
-    write_deadline(c);
-}
-
-/* The next chunk of a file body: 0, or -1 when it cannot be read. */
-static int file_next(struct write_ctx *w)
-{
-    if (!w->chunk && !(w->chunk = malloc(FILE_CHUNK)))
-        return -1;
-    size_t n = w->file_left < FILE_CHUNK ? w->file_left : FILE_CHUNK;
-    uv_buf_t b = uv_buf_init(w->chunk, (unsigned)n);
-    return uv_fs_read(w->conn->srv->loop, &w->fs, w->file_fd, &b, 1, (int64_t)w->file_off,
-                      on_file_read)
-               ? -1
-               : 0;
-}
-
-static void on_written(uv_write_t *req, int status)
-{
-    struct write_ctx *w = (struct write_ctx *)req;
-    struct http_conn *c = w->conn;
-    if (w->file_fd >= 0 && status >= 0 && w->file_left && !c->closing) {
-        release_answer(c);
-        if (file_next(w) == 0)
-            return; /* still writing */
-        status = UV_EIO;
-    }
-    if (w->file_fd >= 0)
-        close(w->file_fd); /* read-only: nothing waits on the disk */
-    free(w->chunk);
-    c->writing = 0;
-    release_answer(c);
-    if (c->timer_kind == T_WRITE)
-        stop_timer(c);
-    buf_cleanup(&w->head);
-    free(w->body);
-    if (w->ex) {
-        exchange_free(w->ex);
-        c->busy = NULL;
-    }
-    int close = w->close;
-    free(w);
-    if (c->closing) {
-        maybe_free(c);
-        return;
-    }
-    if (status < 0) {
-        conn_close(c);
-        return;
-    }
-    if (close && c->srv->draining) {
-        conn_close(c);
-        return;
-    }
-    if (close) {
-        linger_close(c);
-        return;
-    }
-    if (c->srv->draining) {
-        conn_close(c);
-        return;
-    }
-    /* Pipelined bytes first, then the socket. */
-    if (c->pending.len) {
-        struct buf held = c->pending;
-        buf_init(&c->pending, PENDING_MAX);
-        conn_feed(c, held.data, held.len);
-        buf_cleanup(&held);
-    }
-    if (!c->parser)
-        return; /* a pipelined request upgraded the connection: the stream reads from now on */
-    if (!c->busy && !c->closing && !c->writing && c->peer_done) {
-        conn_close(c);
-        return;
-    }
-    if (!c->busy && !c->closing && !c->writing) {
-        if (c->parser->phase == HTTP_PHASE_IDLE)
-            set_timer(c, T_IDLE);
-        start_reading(c);
-    }
-}
-
-static void tell_answer(struct http_conn *c, const struct http_response *res,
-                        const struct http_exchange *ex)
-{
-    const struct http_server_config *cfg = &c->srv->cfg;
-    if (!cfg->on_answer)
-        return;
-    struct http_answer a = {.peer = c->peer, .status = res->status};
-    if (ex) {
-        a.peer = ex->req->peer; /* the client a trusted proxy named, if any */
-        a.req = ex->req;
-        a.label = ex->label;
-        a.caller = ex->caller[0] ? ex->caller : NULL;
-        a.duration_ns = uv_hrtime() - ex->started_ns;
-    }
-    cfg->on_answer(cfg->on_answer_user, &a);
-}
-
-static void write_response(struct http_conn *c, struct http_response *res, struct http_exchange *ex,
-                           char *own_body)
-{
-    tell_answer(c, res, ex);
-    struct write_ctx *w = calloc(1, sizeof *w);
-    if (!w) {
-        exchange_free(ex);
-        free(own_body);
-        if (ex)
-            c->busy = NULL;
-        conn_close(c);
-        return;
-    }
-    w->conn = c;
-    w->ex = ex;
-    w->body = own_body;
-    w->close = res->close;
-    w->file_fd = -1;
-    if (res->has_file) {
-        w->file_fd = res->file_fd;
-        w->file_off = res->file_offset;
-        w->file_left = res->body_len;
-        res->has_file = 0;
-    }
-    buf_init(&w->head, 64 * 1024);
-    if (http__response_head(res, &w->head)) {
-        on_written(&w->req, UV_ENOBUFS);
-        return;
-    }
-    uv_buf_t bufs[2] = {uv_buf_init(w->head.data, (unsigned)w->head.len),
-                        uv_buf_init(res->body ? res->body : "", (unsigned)res->body_len)};
-    unsigned nbufs = res->body_len && w->file_fd < 0 ? 2 : 1;
-    c->writing = 1;
-    /* Most answers fit the socket buffer: a direct write spares the loop a watcher change. */
-    int sent = uv_try_write((uv_stream_t *)&c->tcp, bufs, nbufs);
-    if (sent < 0 && sent != UV_EAGAIN) {
-        on_written(&w->req, sent);
-        return;
-    }
-    size_t done = sent > 0 ? (size_t)sent : 0;
-    uv_buf_t *rest = bufs;
-    while (nbufs && done >= rest->len) {
-        done -= rest->len;
-        rest++;
-        nbufs--;
-    }
-    if (!nbufs) {
-        on_written(&w->req, 0);
-        return;
-    }
-    rest->base += done;
-    rest->len -= done;
-    size_t left = 0;
-    for (unsigned i = 0; i < nbufs; i++)
-        left += rest[i].len;
-    struct http_server *s = c->srv;
-    if (s->answer_bytes + left > s->cfg.answer_budget) {
-        s->write_timeouts++; /* too much is waiting on slow readers: this one is not kept */
-        on_written(&w->req, UV_ENOBUFS);
-        return;
-    }
-    if (uv_write(&w->req, (uv_stream_t *)&c->tcp, rest, nbufs, on_written)) {
-        on_written(&w->req, UV_EPIPE);
-        return;
-    }
-    s->answer_bytes += left;
-    c->answer_held = left;
-    write_deadline(c);
-}
-
-static void send_error(struct http_conn *c, int status)
-{
-    if (c->closing || c->writing || c->busy) {
-        conn_close(c);
-        return;
-    }
-    stop_reading(c);
-    stop_timer(c);
-    struct http_response res;
-    http_response_init(&res);
-    size_t len;
-    size_t limit = c->parser ? http__reqparse_limit(c->parser) : c->srv->cfg.body_limit;
-    const struct http_upload *up = c->parser && c->parser->req ? c->parser->req->upload : NULL;
-    char *body = up && up->refusal && up->status == status
-                     ? http__error_json_text(status, up->refusal, limit, &len)
-                     : http__error_json(status, limit, &len);
-    res.status = status;
-    res.content_type = "application/json; charset=utf-8";
-    res.body = body;
-    res.body_len = len;
-    res.close = 1;
-    res.cache_control = "no-store";
-    write_response(c, &res, NULL, body);
-    res.body = NULL; /* owned by the write now */
-    http_response_cleanup(&res);
-}
-
-/* ---- reading and parsing ---- */
-
-static void dispatch(struct http_conn *c, struct http_request *req)
-{
-    struct http_exchange *ex = calloc(1, sizeof *ex);
-    if (!ex) {
-        http__request_cleanup(req);
-        free(req);
-        conn_close(c);
-        return;
-    }
-    ex->req = req;
-    ex->conn = c;
-    ex->started_ns = uv_hrtime();
-    const char *proxy = c->srv->cfg.trusted_proxy;
-    struct slice forwarded =
-        proxy && proxy[0] ? http_request_header(req, "x-forwarded-for") : (struct slice){NULL, 0};
-    http__client_address(c->peer, proxy, forwarded, req->peer, sizeof req->peer);
-    http_response_init(&ex->res);
-    c->busy = ex;
-    c->continue_sent = 0;
-    stop_timer(c);
-    c->srv->handler(c->srv->user, ex);
-}
-
-static void send_continue(struct http_conn *c)
-{
-    static char line[] = "HTTP/1.1 100 Continue\r\n\r\n";
-    uv_buf_t b = uv_buf_init(line, sizeof line - 1);
-    uv_try_write((uv_stream_t *)&c->tcp, &b, 1);
-    c->continue_sent = 1;
-}
-
-/* Feeds what arrived while reading was paused, then reads on. */
-static void feed_pending(struct http_conn *c)
-{
-    if (c->pending.len || (c->parser && c->parser->complete)) {
-        struct buf held = c->pending;
-        buf_init(&c->pending, PENDING_MAX);
-        conn_feed(c, held.data ? held.data : "", held.len);
-        buf_cleanup(&held);
-    }
-    if (!c->busy && !c->closing && !c->writing && !c->asking && c->parser && !c->parser->waiting)
-        start_reading(c);
-}
-
-/* An upload's files caught up with the body (or its last writes are done). */
-static void upload_woke(void *arg)
-{
-    struct http_conn *c = arg;
-    if (c->closing || !c->parser || !c->parser->waiting)
-        return;
-    http__reqparse_resume(c->parser);
-    if (c->parser->error_status) {
-        send_error(c, c->parser->error_status);
-        return;
-    }
-    feed_pending(c);
-}
-
-static void limit_decided(struct inbox_item *item)
-{
-    struct http_limit_ask *ask =
-        (struct http_limit_ask *)((char *)item - offsetof(struct http_limit_ask, back));
-    struct http_conn *c = ask->conn;
-    size_t limit = ask->limit;
-    free(ask);
-    c->asking = 0;
-    if (c->closing) {
-        maybe_free(c);
-        return;
-    }
-    if (http__reqparse_decide(c->parser, limit)) {
-        send_error(c, c->parser->error_status ? c->parser->error_status : 413);
-        return;
-    }
-    if (c->parser->expect_continue && !c->continue_sent)
-        send_continue(c);
-    set_timer(c, T_BODY); /* the deadline of the limit decided (a chunked body's depends on it) */
-    feed_pending(c);
-}
-
-void http_limit_decided(struct http_limit_ask *ask, size_t limit)
-{
-    ask->limit = limit;
-    ask->back.run = limit_decided;
-    inbox_post(ask->conn->srv->done, &ask->back);
-}
-
-/* Reading pauses while the body's limit is decided elsewhere (a credential to look up). */
-static void ask_limit(struct http_conn *c)
-{
-    struct http_server *s = c->srv;
-    struct http_limit_ask *ask = calloc(1, sizeof *ask);
-    if (!ask) {
-        send_error(c, 503);
-        return;
-    }
-    ask->req = c->parser->req;
-    ask->conn = c;
-    c->asking = 1;
-    stop_reading(c);
-    if (s->cfg.body_limit_ask)
-        s->cfg.body_limit_ask(s->user, ask);
-    else
-        http_limit_decided(ask, s->cfg.body_limit_floor);
-}
-
-static void conn_feed(struct http_conn *c, const char *data, size_t len)
-{
-    if (c->lingering || !c->parser) /* no HTTP after an upgrade */
-        return;
-    for (;;) {
-        size_t used = 0;
-        enum http_reqparse_phase before = c->parser->phase;
-        enum http_reqparse_result rc = http__reqparse_feed(c->parser, data, len, &used);
-        data += used;
-        len -= used;
-        if (rc == HTTP_REQPARSE_ERROR) {
-            send_error(c, c->parser->error_status);
-            return;
-        }
-        if (rc == HTTP_REQPARSE_WAIT) {
-            if (len && buf_append(&c->pending, data, len)) {
-                send_error(c, 431);
-                return;
-            }
-            stop_reading(c);
-            return;
-        }
-        if (rc == HTTP_REQPARSE_ASK) {
-            if (len && buf_append(&c->pending, data, len)) {
-                send_error(c, 431);
-                return;
-            }
-            if (before != HTTP_PHASE_BODY)
-                set_timer(c, T_BODY); /* the lookup counts against the body's deadline */
-            if (!c->asking)
-                ask_limit(c);
-            return;
-        }
-        if ((rc == HTTP_REQPARSE_REQUEST || c->parser->phase == HTTP_PHASE_BODY) &&
-            reserve_body(c)) {
-            send_error(c, 503);
-            return;
-        }
-        if (rc == HTTP_REQPARSE_REQUEST) {
-            if (len && buf_append(&c->pending, data, len)) {
-                send_error(c, 431);
-                return;
-            }
-            struct http_request *req = http__reqparse_take(c->parser);
-            if (req->upgrade || c->pending.len >= READ_CHUNK)
-                stop_reading(c);
-            dispatch(c, req);
-            return;
-        }
-        enum http_reqparse_phase now = c->parser->phase;
-        if (now == HTTP_PHASE_HEAD && before != HTTP_PHASE_HEAD)
-            set_timer(c, T_HEAD);
-        else if (now == HTTP_PHASE_BODY) {
-            if (before != HTTP_PHASE_BODY)
-                set_timer(c, T_BODY); /* once: trickling bytes do not move the deadline */
-            if (c->parser->expect_continue && !c->continue_sent)
-                send_continue(c);
-        }
-        if (!len)
-            return;
-    }
-}
-
-static void on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *b)
-{
-    struct http_conn *c = h->data;
-    (void)suggested;
-    /* One shared read buffer: data is consumed (parsed or copied) before the next read. */
-    b->base = c->srv->read_buf;
-    b->len = READ_CHUNK;
-}
-
-static void on_read(uv_stream_t *stream, ssize_t nread, const uv_buf_t *b)
-{
-    struct http_conn *c = stream->data;
-    int busy = !c->stream_cb && (c->busy || c->writing);
-    if (nread == UV_EOF && busy) {
-        stop_reading(c);
-        c->peer_done = 1;
-        return;
-    }
-    if (nread < 0) {
-        conn_close(c);
-        return;
-    }
-    if (nread == 0 || c->closing)
-        return;
-    if (c->stream_cb) {
-        c->stream_cb->on_data(c->stream_user, b->base, (size_t)nread);
-        return;
-    }
-    if (busy) { /* parsed once the answer is out */
-        if (buf_append(&c->pending, b->base, (size_t)nread))
-            conn_close(c);
-        else if (c->pending.len >= READ_CHUNK)
-            stop_reading(c);
-        return;
-    }
-    conn_feed(c, b->base, (size_t)nread);
-}
-
-static void stop_reading(struct http_conn *c)
-{
-    if (c->reading)
-        uv_read_stop((uv_stream_t *)&c->tcp);
-    c->reading = 0;
-}
-
-static void start_reading(struct http_conn *c)
-{
-    if (c->reading || c->closing || c->peer_done || c->asking || (c->parser && c->parser->waiting))
-        return;
-    if (uv_read_start((uv_stream_t *)&c->tcp, on_alloc, on_read) == 0)
-        c->reading = 1;
-    else
-        conn_close(c);
 }
 
 static void on_refused_closed(uv_handle_t *h)
@@ -917,7 +309,7 @@ static void on_connection(uv_stream_t *listener, int status)
         c->parser->limit_user = s->user;
         c->parser->limit_floor = s->cfg.body_limit_floor;
         c->parser->loop = s->loop;
-        c->parser->upload_wake = upload_woke;
+        c->parser->upload_wake = http__upload_woke;
         c->parser->upload_wake_arg = c;
     }
     buf_init(&c->pending, PENDING_MAX);
@@ -927,17 +319,17 @@ static void on_connection(uv_stream_t *listener, int status)
     s->conns = c;
     s->nconns++;
     if (uv_accept(listener, (uv_stream_t *)&c->tcp) || !c->parser) {
-        conn_close(c);
+        http__conn_close(c);
         return;
     }
     read_peer(c);
     if (admit_address(c)) {
-        conn_close(c);
+        http__conn_close(c);
         return;
     }
     uv_tcp_nodelay(&c->tcp, 1);
-    set_timer(c, T_IDLE);
-    start_reading(c);
+    http__set_timer(c, T_IDLE);
+    http__start_reading(c);
 }
 
 /* ---- responses coming back from handlers ---- */
@@ -949,12 +341,12 @@ static void answered(struct inbox_item *item)
     struct http_conn *c = ex->conn;
     if (c->closing) {
         c->busy = NULL;
-        exchange_free(ex);
-        maybe_free(c);
+        http__exchange_free(ex);
+        http__maybe_free(c);
     } else {
         if (!ex->req->keep_alive || ex->req->upgrade || c->srv->draining)
             ex->res.close = 1;
-        write_response(c, &ex->res, ex, NULL);
+        http__write_response(c, &ex->res, ex, NULL);
     }
 }
 
@@ -962,115 +354,6 @@ void http_exchange_done(struct http_exchange *ex)
 {
     ex->answered.run = answered;
     inbox_post(ex->conn->srv->done, &ex->answered);
-}
-
-/* ---- upgraded connections ---- */
-
-struct stream_write {
-    uv_write_t req;
-    struct http_conn *conn;
-    size_t len;
-    char data[];
-};
-
-static void on_stream_written(uv_write_t *req, int status)
-{
-    struct stream_write *w = (struct stream_write *)req;
-    struct http_conn *c = w->conn;
-    c->stream_writes--;
-    c->stream_queued -= w->len;
-    free(w);
-    if (c->closing) {
-        maybe_free(c);
-        return;
-    }
-    if (status < 0)
-        conn_close(c);
-    else if (c->close_when_flushed && c->stream_writes == 0)
-        linger_close(c);
-}
-
-struct http_stream *http_exchange_upgrade(struct http_exchange *ex,
-                                          const struct http_stream_callbacks *cb, void *user,
-                                          const char *head, size_t head_len)
-{
-    struct http_conn *c = ex->conn;
-    c->busy = NULL;
-    exchange_free(ex);
-    stop_timer(c);
-    http__reqparse_cleanup(c->parser); /* no more HTTP on this connection */
-    free(c->parser);
-    c->parser = NULL;
-    c->stream_cb = cb;
-    c->stream_user = user;
-    struct http_stream *s = (struct http_stream *)c;
-    http_stream_write(s, head, head_len);
-    return s;
-}
-
-void http_stream_start(struct http_stream *s)
-{
-    struct http_conn *c = (struct http_conn *)s;
-    if (c->closing)
-        return;
-    if (c->pending.len && c->stream_cb) {
-        struct buf held = c->pending;
-        buf_init(&c->pending, PENDING_MAX);
-        c->stream_cb->on_data(c->stream_user, held.data, held.len);
-        buf_cleanup(&held);
-    }
-    start_reading(c);
-}
-
-int http_stream_write(struct http_stream *s, const void *data, size_t len)
-{
-    struct http_conn *c = (struct http_conn *)s;
-    if (c->closing || c->close_when_flushed)
-        return -1;
-    /* Try the socket first; queue only what it does not take now. */
-    uv_buf_t b = uv_buf_init((char *)data, (unsigned)len);
-    int sent = c->stream_writes ? 0 : uv_try_write((uv_stream_t *)&c->tcp, &b, 1);
-    if (sent < 0 && sent != UV_EAGAIN) {
-        conn_close(c);
-        return -1;
-    }
-    size_t done = sent > 0 ? (size_t)sent : 0;
-    if (done == len)
-        return 0;
-    struct stream_write *w = malloc(sizeof *w + len - done);
-    if (!w) {
-        conn_close(c);
-        return -1;
-    }
-    w->conn = c;
-    w->len = len - done;
-    memcpy(w->data, (const char *)data + done, w->len);
-    uv_buf_t rest = uv_buf_init(w->data, (unsigned)w->len);
-    if (uv_write(&w->req, (uv_stream_t *)&c->tcp, &rest, 1, on_stream_written)) {
-        free(w);
-        conn_close(c);
-        return -1;
-    }
-    c->stream_writes++;
-    c->stream_queued += w->len;
-    return 0;
-}
-
-size_t http_stream_queued(const struct http_stream *s)
-{
-    return ((const struct http_conn *)s)->stream_queued;
-}
-
-void http_stream_close(struct http_stream *s)
-{
-    struct http_conn *c = (struct http_conn *)s;
-    c->stream_cb = NULL; /* the owner is done with it: no on_close */
-    if (c->stream_writes) {
-        c->close_when_flushed = 1;
-        set_timer(c, T_LINGER); /* a peer that does not read is not waited for */
-    } else {
-        linger_close(c);
-    }
 }
 
 struct http_server *http_server_new(uv_loop_t *loop, const struct http_server_config *cfg,
@@ -1127,7 +410,7 @@ static void on_drain_deadline(uv_timer_t *t)
     struct http_server *s = t->data;
     for (struct http_conn *c = s->conns, *next; c; c = next) {
         next = c->next;
-        conn_close(c);
+        http__conn_close(c);
     }
 }
 
@@ -1151,7 +434,7 @@ void http_server_drain(struct http_server *s, void (*done)(void *arg), void *arg
             if (uv_timer_get_due_in(&c->timer) > DRAIN_READ_MS)
                 uv_timer_start(&c->timer, on_timer, DRAIN_READ_MS, 0);
         } else if (!c->busy && !c->writing && !c->stream_writes && !c->close_when_flushed) {
-            conn_close(c);
+            http__conn_close(c);
         }
     }
     if (s->nconns == 0)
