@@ -149,14 +149,20 @@ static void reply_server(struct api_call *c, const char *sid)
     api__reply(c, 200, json_pack("{so}", "server", server));
 }
 
-static void server_patch(struct api_call *c)
+/* A change to the server's settings: the server, when the caller holds GERENCIAR_SERVIDOR
+ * there and sent a JSON body (*body); else NULL, answered. */
+static const char *managed(struct api_call *c, json_t **body)
 {
     struct access a;
     const char *sid = api__server(c, &a, PERM_GERENCIAR_SERVIDOR);
+    return sid && (*body = api__body(c)) ? sid : NULL;
+}
+
+static void server_patch(struct api_call *c)
+{
+    json_t *body;
+    const char *sid = managed(c, &body);
     if (!sid)
-        return;
-    json_t *body = api__body(c);
-    if (!body)
         return;
     struct store_server_patch p = {.id = sid,
                                    .verification_level = -1,
@@ -226,12 +232,9 @@ static void server_delete(struct api_call *c)
 
 static void automod_put(struct api_call *c)
 {
-    struct access a;
-    const char *sid = api__server(c, &a, PERM_GERENCIAR_SERVIDOR);
+    json_t *body;
+    const char *sid = managed(c, &body);
     if (!sid)
-        return;
-    json_t *body = api__body(c);
-    if (!body)
         return;
     json_t *words = json_object_get(body, "blockedWords");
     json_t *clean = json_array();

@@ -360,36 +360,48 @@ static json_t *github_item(json_t *p, const char *repo, const char *kind)
     return e;
 }
 
+/* An embed titled title, linked to what.html_url, with what.body as its text (clipped). */
+static json_t *github_post(json_t *p, const char *title, const char *what, int color)
+{
+    char url[32], body[32];
+    snprintf(url, sizeof url, "%s.html_url", what);
+    snprintf(body, sizeof body, "%s.body", what);
+    json_t *e = github_embed(p, title, str(p, url), color);
+    set_clipped(e, "description", str(p, body), GITHUB_BODY_SHOWN);
+    return e;
+}
+
+static int action_is(json_t *p, const char *action)
+{
+    return str(p, "action") && !strcmp(str(p, "action"), action);
+}
+
 static json_t *github_comment(json_t *p, const char *repo)
 {
-    if (!str(p, "action") || strcmp(str(p, "action"), "created") != 0)
+    if (!action_is(p, "created"))
         return NULL;
     char title[512];
     snprintf(title, sizeof title, "[%s] Comentário em #%lld: %s", repo,
              (long long)json_integer_value(json_object_get(json_object_get(p, "issue"), "number")),
              str(p, "issue.title") ? str(p, "issue.title") : "");
-    json_t *e = github_embed(p, title, str(p, "comment.html_url"), COLOR_GITHUB);
-    set_clipped(e, "description", str(p, "comment.body"), GITHUB_BODY_SHOWN);
-    return e;
+    return github_post(p, title, "comment", COLOR_GITHUB);
 }
 
 static json_t *github_release(json_t *p, const char *repo)
 {
-    if (!str(p, "action") || strcmp(str(p, "action"), "published") != 0)
+    if (!action_is(p, "published"))
         return NULL;
     char title[512];
     snprintf(title, sizeof title, "[%s] Nova versão: %s", repo,
              str(p, "release.name") && *str(p, "release.name") ? str(p, "release.name")
              : str(p, "release.tag_name")                      ? str(p, "release.tag_name")
                                                                : "?");
-    json_t *e = github_embed(p, title, str(p, "release.html_url"), COLOR_OPENED);
-    set_clipped(e, "description", str(p, "release.body"), GITHUB_BODY_SHOWN);
-    return e;
+    return github_post(p, title, "release", COLOR_OPENED);
 }
 
 static json_t *github_workflow(json_t *p, const char *repo)
 {
-    if (!str(p, "action") || strcmp(str(p, "action"), "completed") != 0)
+    if (!action_is(p, "completed"))
         return NULL;
     const char *conclusion = str(p, "workflow_run.conclusion");
     int ok = conclusion && !strcmp(conclusion, "success");

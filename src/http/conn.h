@@ -66,16 +66,11 @@ struct http_server {
     http_handler_fn handler;
     void *user;
     struct http_conn *conns;
-    size_t nconns;
     int draining;
     int drain_finished;
-    struct map per_address; /* peer address → connections (a count in the pointer) */
-    size_t body_bytes;      /* request bodies held now, all connections */
-    size_t answer_bytes;    /* answers queued and not yet taken by the kernel, all connections */
-    size_t spool_bytes;     /* uploads' files on disk, in flight, all connections */
-    unsigned long refused;
-    unsigned long write_timeouts; /* connections closed for an answer that made no progress */
-    uv_timer_t drain_timer;       /* the drain's outer bound (initialised by the drain) */
+    struct map per_address;         /* peer address → connections (a count in the pointer) */
+    struct http_server_stats stats; /* its counters and what all connections hold now */
+    uv_timer_t drain_timer;         /* the drain's outer bound (initialised by the drain) */
     void (*drained)(void *);
     void *drained_arg;
     char read_buf[READ_CHUNK];

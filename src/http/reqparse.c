@@ -262,29 +262,30 @@ void http__reqparse_cleanup(struct http_reqparse *p)
     }
 }
 
+/* 1 when the parser holds where it is (*out says why): an error to answer, an upload's writes
+ * to wait for, a request to take, or a body limit being decided elsewhere. */
+static int stopped(const struct http_reqparse *p, enum http_reqparse_result *out)
+{
+    *out = p->error_status ? HTTP_REQPARSE_ERROR
+           : p->waiting    ? HTTP_REQPARSE_WAIT
+           : p->complete   ? HTTP_REQPARSE_REQUEST
+           : p->asking     ? HTTP_REQPARSE_ASK
+                           : HTTP_REQPARSE_MORE;
+    return *out != HTTP_REQPARSE_MORE;
+}
+
 enum http_reqparse_result http__reqparse_feed(struct http_reqparse *p, const char *data, size_t len,
                                               size_t *consumed)
 {
     *consumed = 0;
-    if (p->error_status)
-        return HTTP_REQPARSE_ERROR;
-    if (p->waiting)
-        return HTTP_REQPARSE_WAIT;
-    if (p->complete)
-        return HTTP_REQPARSE_REQUEST;
-    if (p->asking)
-        return HTTP_REQPARSE_ASK;
+    enum http_reqparse_result held;
+    if (stopped(p, &held))
+        return held;
     size_t n = http_parser_execute(&p->parser, &settings, data, len);
     *consumed = n;
     enum http_errno err = HTTP_PARSER_ERRNO(&p->parser);
-    if (p->error_status)
-        return HTTP_REQPARSE_ERROR;
-    if (p->waiting)
-        return HTTP_REQPARSE_WAIT;
-    if (p->complete)
-        return HTTP_REQPARSE_REQUEST;
-    if (p->asking)
-        return HTTP_REQPARSE_ASK;
+    if (stopped(p, &held))
+        return held;
     if (err != HPE_OK || p->parser.upgrade) {
         if (!p->error_status)
             p->error_status = err == HPE_HEADER_OVERFLOW ? 431 : 400;

@@ -29,9 +29,9 @@
 
 static void release_body(struct http_conn *c)
 {
-    c->srv->body_bytes -= c->body_reserved;
+    c->srv->stats.body_bytes -= c->body_reserved;
     c->body_reserved = 0;
-    c->srv->spool_bytes -= c->spool_reserved;
+    c->srv->stats.spool_bytes -= c->spool_reserved;
     c->spool_reserved = 0;
 }
 
@@ -44,9 +44,9 @@ static int reserve_spool(struct http_conn *c)
         return 0;
     size_t want = p->body_declared ? p->body_declared : p->req->body.max;
     struct http_server *s = c->srv;
-    if (s->spool_bytes + want > s->cfg.spool_budget)
+    if (s->stats.spool_bytes + want > s->cfg.spool_budget)
         return -1;
-    s->spool_bytes += want;
+    s->stats.spool_bytes += want;
     c->spool_reserved = want;
     return 0;
 }
@@ -66,9 +66,9 @@ int http__reserve_body(struct http_conn *c)
         return 0;
     struct http_server *s = c->srv;
     size_t more = want - c->body_reserved;
-    if (s->body_bytes + more > s->cfg.body_budget)
+    if (s->stats.body_bytes + more > s->cfg.body_budget)
         return -1;
-    s->body_bytes += more;
+    s->stats.body_bytes += more;
     c->body_reserved = want;
     return 0;
 }
@@ -141,8 +141,8 @@ void http__maybe_free(struct http_conn *c)
     if (c->counted)
         count_address(s, c->peer, -1);
     free(c);
-    s->nconns--;
-    if (s->draining && s->nconns == 0)
+    s->stats.connections--;
+    if (s->draining && s->stats.connections == 0)
         finish_drain(s);
 }
 
@@ -185,7 +185,7 @@ static void on_timer(uv_timer_t *t)
         http__write_deadline(c); /* the client is reading, however slowly: it gets another period */
     } else {
         if (kind == T_WRITE)
-            c->srv->write_timeouts++;
+            c->srv->stats.write_timeouts++;
         http__conn_close(c);
     }
 }
@@ -233,7 +233,7 @@ void http__write_deadline(struct http_conn *c)
 
 void http__release_answer(struct http_conn *c)
 {
-    c->srv->answer_bytes -= c->answer_held;
+    c->srv->stats.answer_bytes -= c->answer_held;
     c->answer_held = 0;
 }
 
@@ -252,7 +252,7 @@ static void refuse(struct http_server *s, uv_stream_t *listener)
     uv_tcp_init(s->loop, t);
     uv_accept(listener, (uv_stream_t *)t);
     uv_close((uv_handle_t *)t, on_refused_closed);
-    s->refused++;
+    s->stats.refused++;
 }
 
 static void read_peer(struct http_conn *c)
@@ -280,7 +280,7 @@ static int admit_address(struct http_conn *c)
         return -1;
     c->counted = 1;
     if (count_address(s, c->peer, 1) > (uintptr_t)s->cfg.max_connections_per_address) {
-        s->refused++;
+        s->stats.refused++;
         return -1;
     }
     return 0;
@@ -292,7 +292,7 @@ static void on_connection(uv_stream_t *listener, int status)
     if (status < 0)
         return;
     struct http_conn *c = NULL;
-    if (s->nconns >= (size_t)s->cfg.max_connections || !(c = calloc(1, sizeof *c))) {
+    if (s->stats.connections >= (size_t)s->cfg.max_connections || !(c = calloc(1, sizeof *c))) {
         refuse(s, listener);
         return;
     }
@@ -317,7 +317,7 @@ static void on_connection(uv_stream_t *listener, int status)
     if (s->conns)
         s->conns->prev = c;
     s->conns = c;
-    s->nconns++;
+    s->stats.connections++;
     if (uv_accept(listener, (uv_stream_t *)&c->tcp) || !c->parser) {
         http__conn_close(c);
         return;
@@ -437,18 +437,13 @@ void http_server_drain(struct http_server *s, void (*done)(void *arg), void *arg
             http__conn_close(c);
         }
     }
-    if (s->nconns == 0)
+    if (s->stats.connections == 0)
         finish_drain(s);
 }
 
 void http_server_stats(const struct http_server *s, struct http_server_stats *out)
 {
-    out->connections = s->nconns;
-    out->body_bytes = s->body_bytes;
-    out->answer_bytes = s->answer_bytes;
-    out->spool_bytes = s->spool_bytes;
-    out->refused = s->refused;
-    out->write_timeouts = s->write_timeouts;
+    *out = s->stats;
 }
 
 void http_server_free(struct http_server *s)

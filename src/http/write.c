@@ -128,7 +128,7 @@ static void on_file_read(uv_fs_t *fs)
         on_written(&w->req, UV_EPIPE);
         return;
     }
-    c->srv->answer_bytes += (size_t)n;
+    c->srv->stats.answer_bytes += (size_t)n;
     c->answer_held = (size_t)n;
     http__write_deadline(c);
 }
@@ -284,8 +284,8 @@ void http__write_response(struct http_conn *c, struct http_response *res, struct
     for (unsigned i = 0; i < nbufs; i++)
         left += rest[i].len;
     struct http_server *s = c->srv;
-    if (s->answer_bytes + left > s->cfg.answer_budget) {
-        s->write_timeouts++; /* too much is waiting on slow readers: this one is not kept */
+    if (s->stats.answer_bytes + left > s->cfg.answer_budget) {
+        s->stats.write_timeouts++; /* too much is waiting on slow readers: this one is not kept */
         on_written(&w->req, UV_ENOBUFS);
         return;
     }
@@ -293,7 +293,7 @@ void http__write_response(struct http_conn *c, struct http_response *res, struct
         on_written(&w->req, UV_EPIPE);
         return;
     }
-    s->answer_bytes += left;
+    s->stats.answer_bytes += left;
     c->answer_held = left;
     http__write_deadline(c);
 }

@@ -109,15 +109,7 @@ static int app_create_at(struct store *db, struct store_new_app *a)
                                SV_STR(a->client_id), SV_INT(a->now)));
 }
 
-static int app_create_job(struct store *db, void *arg)
-{
-    return app_create_at(db, arg);
-}
-
-int store_app_create(struct store_writer *w, struct store_new_app *a)
-{
-    return store_write(w, app_create_job, a);
-}
+STORE_WRITE_AS(store_app_create, struct store_new_app, app_create_at)
 
 int store_app_update(struct store_writer *w, const char *id, const char *name,
                      const char *description, int set_icon, const char *icon_url)
@@ -259,15 +251,7 @@ static int bot_create_at(struct store *db, struct store_new_bot *b)
     return rc;
 }
 
-static int bot_create_job(struct store *db, void *arg)
-{
-    return bot_create_at(db, arg);
-}
-
-int store_bot_create(struct store_writer *w, struct store_new_bot *b)
-{
-    return store_write(w, bot_create_job, b);
-}
+STORE_WRITE_AS(store_bot_create, struct store_new_bot, bot_create_at)
 
 static int bot_token_replace_at(struct store *db, struct store_bot_token *t)
 {
@@ -281,15 +265,7 @@ static int bot_token_replace_at(struct store *db, struct store_bot_token *t)
     return rc;
 }
 
-static int bot_token_replace_job(struct store *db, void *arg)
-{
-    return bot_token_replace_at(db, arg);
-}
-
-int store_bot_token_replace(struct store_writer *w, struct store_bot_token *t)
-{
-    return store_write(w, bot_token_replace_job, t);
-}
+STORE_WRITE_AS(store_bot_token_replace, struct store_bot_token, bot_token_replace_at)
 
 json_t *store_suspended_bots(struct store *db)
 {

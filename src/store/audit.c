@@ -21,15 +21,7 @@ int store_audit_insert_at(struct store *db, struct store_audit_entry *e)
                                SV_INT(e->now)));
 }
 
-static int insert_job(struct store *db, void *arg)
-{
-    return store_audit_insert_at(db, arg);
-}
-
-int store_audit_insert(struct store_writer *w, struct store_audit_entry *e)
-{
-    return store_write(w, insert_job, e);
-}
+STORE_WRITE_AS(store_audit_insert, struct store_audit_entry, store_audit_insert_at)
 
 json_t *store_audit_json(struct store *db, const struct store_audit_query *q, int *has_more)
 {

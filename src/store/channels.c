@@ -76,15 +76,7 @@ static int channel_create_at(struct store *db, struct store_new_channel *c)
                                SV_STR(c->name), SV_STR(c->topic), SV_INT(c->now)));
 }
 
-static int channel_create_job(struct store *db, void *arg)
-{
-    return channel_create_at(db, arg);
-}
-
-int store_channel_create(struct store_writer *w, struct store_new_channel *c)
-{
-    return store_write(w, channel_create_job, c);
-}
+STORE_WRITE_AS(store_channel_create, struct store_new_channel, channel_create_at)
 
 int store_channel_update(struct store_writer *w, const char *cid, const char *name, int set_topic,
                          const char *topic, int64_t position)
@@ -196,15 +188,7 @@ static int dm_open_at(struct store *db, struct store_dm_open *dm)
     return rc;
 }
 
-static int dm_open_job(struct store *db, void *arg)
-{
-    return dm_open_at(db, arg);
-}
-
-int store_dm_open(struct store_writer *w, struct store_dm_open *dm)
-{
-    return store_write(w, dm_open_job, dm);
-}
+STORE_WRITE_AS(store_dm_open, struct store_dm_open, dm_open_at)
 
 json_t *store_dm_list_json(struct store *db, const char *uid)
 {

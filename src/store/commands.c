@@ -64,15 +64,7 @@ static int commands_replace_at(struct store *db, struct store_commands_put *p)
     return rc;
 }
 
-static int commands_replace_job(struct store *db, void *arg)
-{
-    return commands_replace_at(db, arg);
-}
-
-int store_commands_replace(struct store_writer *w, struct store_commands_put *p)
-{
-    return store_write(w, commands_replace_job, p);
-}
+STORE_WRITE_AS(store_commands_replace, struct store_commands_put, commands_replace_at)
 
 json_t *store_app_commands_json(struct store *db, const char *app_id)
 {
@@ -154,15 +146,7 @@ static int overrides_put_at(struct store *db, struct store_command_overrides_put
     return rc;
 }
 
-static int overrides_put_job(struct store *db, void *arg)
-{
-    return overrides_put_at(db, arg);
-}
-
-int store_command_overrides_put(struct store_writer *w, struct store_command_overrides_put *p)
-{
-    return store_write(w, overrides_put_job, p);
-}
+STORE_WRITE_AS(store_command_overrides_put, struct store_command_overrides_put, overrides_put_at)
 
 int store_command_target_exists(struct store *db, const char *server_id, const char *type,
                                 const char *id)

@@ -7,36 +7,6 @@
 #include "core/buf.h"
 #include "core/vec.h"
 
-int store__event_recipients(struct store *db, const char *sid, int64_t intent,
-                            char (**out)[UUID_LEN + 1], size_t *n)
-{
-    static const char *SQL =
-        "SELECT a.bot_user_id FROM installs i JOIN applications a ON a.id = i.application_id"
-        " WHERE i.server_id = $1 AND a.suspended = 0 AND (a.intents & $2) != 0";
-    *out = NULL;
-    *n = 0;
-    struct store_stmt *st = store__query(db, SQL, SV_ARGS(SV_STR(sid), SV_INT(intent)));
-    if (!st)
-        return STORE_ERR;
-    size_t cap = 0;
-    int rc;
-    while ((rc = store__step(st)) == STORE_ROW) {
-        if (VEC_RESERVE(*out, *n, cap, 8)) {
-            rc = STORE_ERR;
-            break;
-        }
-        store__text_copy(st, 0, (*out)[(*n)++], UUID_LEN + 1);
-    }
-    store__finish(st);
-    if (rc != STORE_DONE) {
-        free(*out);
-        *out = NULL;
-        *n = 0;
-        return rc;
-    }
-    return STORE_DONE;
-}
-
 void store__bot_standings_free(struct store_bot_standing *list, size_t n)
 {
     for (size_t i = 0; i < n; i++) {

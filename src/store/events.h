@@ -1,5 +1,6 @@
-/* Who receives a server's events: the bots installed there whose application has the intent
- * (read now, at publish time) and is not suspended. */
+/* Who may receive a server's events, read from SQL: the bots installed and members there whose
+ * application has the intent and is not suspended. The in-memory state answers this on the hot
+ * paths (state/server.h); its differential test checks it against this. */
 #ifndef PRACA_STORE_EVENTS_H
 #define PRACA_STORE_EVENTS_H
 #include <stddef.h>
@@ -7,11 +8,6 @@
 
 #include "core/uuid.h"
 #include "store/db.h"
-
-/* Bot user IDs in a malloc'd array (*out, *n); STORE_DONE or an error. intent is a bit of
- * domain/intents.h. */
-int store__event_recipients(struct store *db, const char *sid, int64_t intent,
-                            char (**out)[UUID_LEN + 1], size_t *n);
 
 /* What channel visibility needs for each candidate bot: one row per (bot, role) of the bots
  * installed in sid with the intent, not suspended. */

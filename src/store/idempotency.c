@@ -55,15 +55,8 @@ int store_idempotency_reserve_at(struct store *db, struct store_idempotency_writ
     return store__changes(db) == 1 ? STORE_DONE : STORE_TAKEN;
 }
 
-static int reserve_job(struct store *db, void *arg)
-{
-    return store_idempotency_reserve_at(db, arg);
-}
-
-int store_idempotency_reserve(struct store_writer *w, struct store_idempotency_write *arg)
-{
-    return store_write(w, reserve_job, arg);
-}
+STORE_WRITE_AS(store_idempotency_reserve, struct store_idempotency_write,
+               store_idempotency_reserve_at)
 
 int store_idempotency_settle_at(struct store *db, struct store_idempotency_write *a)
 {
@@ -78,12 +71,5 @@ int store_idempotency_settle_at(struct store *db, struct store_idempotency_write
                                SV_STRN(a->body ? a->body : "", a->body ? a->body_len : 0)));
 }
 
-static int settle_job(struct store *db, void *arg)
-{
-    return store_idempotency_settle_at(db, arg);
-}
-
-int store_idempotency_settle(struct store_writer *w, struct store_idempotency_write *arg)
-{
-    return store_write(w, settle_job, arg);
-}
+STORE_WRITE_AS(store_idempotency_settle, struct store_idempotency_write,
+               store_idempotency_settle_at)

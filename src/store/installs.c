@@ -139,15 +139,7 @@ static int install_at(struct store *db, struct store_install *in)
     return rc;
 }
 
-static int install_job(struct store *db, void *arg)
-{
-    return install_at(db, arg);
-}
-
-int store_install(struct store_writer *w, struct store_install *in)
-{
-    return store_write(w, install_job, in);
-}
+STORE_WRITE_AS(store_install, struct store_install, install_at)
 
 static int uninstall_at(struct store *db, struct store_uninstall *u)
 {
@@ -189,15 +181,7 @@ static int uninstall_at(struct store *db, struct store_uninstall *u)
     return rc;
 }
 
-static int uninstall_job(struct store *db, void *arg)
-{
-    return uninstall_at(db, arg);
-}
-
-int store_uninstall(struct store_writer *w, struct store_uninstall *u)
-{
-    return store_write(w, uninstall_job, u);
-}
+STORE_WRITE_AS(store_uninstall, struct store_uninstall, uninstall_at)
 
 int store_authorize_create(struct store_writer *w, const char *id, const char *app_id,
                            const char *user_id, const char *redirect_uri, const char *state,

@@ -35,15 +35,7 @@ int store_interaction_insert_at(struct store *db, struct store_new_interaction *
                                SV_STR(in->payload), SV_INT(in->now), SV_STR(in->token_hash)));
 }
 
-static int interaction_insert_job(struct store *db, void *arg)
-{
-    return store_interaction_insert_at(db, arg);
-}
-
-int store_interaction_insert(struct store_writer *w, struct store_new_interaction *in)
-{
-    return store_write(w, interaction_insert_job, in);
-}
+STORE_WRITE_AS(store_interaction_insert, struct store_new_interaction, store_interaction_insert_at)
 
 int store_interaction_find(struct store *db, const char *id, struct store_interaction *out)
 {
@@ -92,15 +84,7 @@ static int interaction_answer_at(struct store *db, struct store_interaction_answ
     return store__changes(db) == 1 ? STORE_DONE : STORE_TAKEN;
 }
 
-static int interaction_answer_job(struct store *db, void *arg)
-{
-    return interaction_answer_at(db, arg);
-}
-
-int store_interaction_answer(struct store_writer *w, struct store_interaction_answer *a)
-{
-    return store_write(w, interaction_answer_job, a);
-}
+STORE_WRITE_AS(store_interaction_answer, struct store_interaction_answer, interaction_answer_at)
 
 json_t *store_interaction_open_modal(struct store *db, const char *user_id, const char *app_id,
                                      const char *custom_id, int64_t now, int *rc)

@@ -217,15 +217,7 @@ static int invite_join_at(struct store *db, struct store_invite_join *j)
     return rc == STORE_DONE ? 1 : rc;
 }
 
-static int invite_join_job(struct store *db, void *arg)
-{
-    return invite_join_at(db, arg);
-}
-
-int store_invite_join(struct store_writer *w, struct store_invite_join *j)
-{
-    return store_write(w, invite_join_job, j);
-}
+STORE_WRITE_AS(store_invite_join, struct store_invite_join, invite_join_at)
 
 json_t *store_invite_json(struct store *db, const char *code, int64_t now, int *rc)
 {

@@ -231,15 +231,7 @@ int store_message_insert_at(struct store *db, struct store_new_message *m)
     return rc;
 }
 
-static int message_insert_job(struct store *db, void *arg)
-{
-    return store_message_insert_at(db, arg);
-}
-
-int store_message_insert(struct store_writer *w, struct store_new_message *m)
-{
-    return store_write(w, message_insert_job, m);
-}
+STORE_WRITE_AS(store_message_insert, struct store_new_message, store_message_insert_at)
 
 static int message_edit_job(struct store *db, void *arg)
 {
@@ -495,15 +487,7 @@ static int pin_toggle_at(struct store *db, struct store_pin_toggle *t)
     return store__exec(db, SQL_SET, SV_ARGS(SV_STR(t->message_id), SV_INT(t->pinned)));
 }
 
-static int pin_toggle_job(struct store *db, void *arg)
-{
-    return pin_toggle_at(db, arg);
-}
-
-int store_pin_toggle(struct store_writer *w, struct store_pin_toggle *t)
-{
-    return store_write(w, pin_toggle_job, t);
-}
+STORE_WRITE_AS(store_pin_toggle, struct store_pin_toggle, pin_toggle_at)
 
 int store__member_by_username(struct store *db, const char *sid, const char *username,
                               char id[UUID_LEN + 1])
@@ -539,15 +523,7 @@ int store_thread_create_at(struct store *db, struct store_new_thread *t)
     return rc == STORE_CONSTRAINT ? STORE_TAKEN : rc;
 }
 
-static int thread_create_job(struct store *db, void *arg)
-{
-    return store_thread_create_at(db, arg);
-}
-
-int store_thread_create(struct store_writer *w, struct store_new_thread *t)
-{
-    return store_write(w, thread_create_job, t);
-}
+STORE_WRITE_AS(store_thread_create, struct store_new_thread, store_thread_create_at)
 
 json_t *store_reply_target(struct store *db, const char *id, const char *channel_id, int *rc)
 {

@@ -125,15 +125,7 @@ static int user_create_at(struct store *db, struct store_new_user *u)
     return rc;
 }
 
-static int user_create_job(struct store *db, void *arg)
-{
-    return user_create_at(db, arg);
-}
-
-int store_user_create(struct store_writer *w, struct store_new_user *u)
-{
-    return store_write(w, user_create_job, u);
-}
+STORE_WRITE_AS(store_user_create, struct store_new_user, user_create_at)
 
 int store_session_create(struct store_writer *w, const char *hash, const char *user_id)
 {

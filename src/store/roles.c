@@ -42,15 +42,7 @@ static int role_create_at(struct store *db, struct store_new_role *r)
     return rc;
 }
 
-static int role_create_job(struct store *db, void *arg)
-{
-    return role_create_at(db, arg);
-}
-
-int store_role_create(struct store_writer *w, struct store_new_role *r)
-{
-    return store_write(w, role_create_job, r);
-}
+STORE_WRITE_AS(store_role_create, struct store_new_role, role_create_at)
 
 int store_role_update(struct store_writer *w, const char *rid, const struct store_role_change *ch)
 {

@@ -116,15 +116,7 @@ static int server_create_at(struct store *db, struct store_new_server *s)
     return rc;
 }
 
-static int server_create_job(struct store *db, void *arg)
-{
-    return server_create_at(db, arg);
-}
-
-int store_server_create(struct store_writer *w, struct store_new_server *s)
-{
-    return store_write(w, server_create_job, s);
-}
+STORE_WRITE_AS(store_server_create, struct store_new_server, server_create_at)
 
 int store_server_update(struct store_writer *w, const struct store_server_patch *p)
 {

@@ -65,6 +65,19 @@ void store_writer_on_change(struct store_writer *w, store_change_fn fn, store_ch
  * Inside a job (on the writer thread) it runs fn at once and returns its result; the job
  * learns whether it was committed from its done. */
 int store_write(struct store_writer *w, store_write_fn fn, void *arg);
+/* Defines int name(struct store_writer *w, type *arg): a write that runs at(db, arg) on the
+ * writer (store_write), where at takes the typed argument. One line instead of a typed
+ * function, an untyped trampoline and the call. */
+#define STORE_WRITE_AS(name, type, at)                                                             \
+    static int name##_job(struct store *db, void *arg)                                             \
+    {                                                                                              \
+        return at(db, arg);                                                                        \
+    }                                                                                              \
+    int name(struct store_writer *w, type *arg)                                                    \
+    {                                                                                              \
+        return store_write(w, name##_job, arg);                                                    \
+    }
+
 /* One statement as a write; *changes (may be NULL) gets the rows it changed. Returns
  * STORE_DONE or an error. */
 int store__write_exec(struct store_writer *w, const char *sql, const struct store_val *args,

@@ -322,25 +322,13 @@ static uint64_t sql_perms(const char *sid, const char *uid, const char *cid, int
 static struct idset *sql_audience(const char *sid, const char *cid, uint32_t intent)
 {
     struct idset *set = idset_new(BOTS);
-    if (!cid) {
-        char(*to)[UUID_LEN + 1];
-        size_t n;
-        cr_assert_eq(store__event_recipients(w.db, sid, intent, &to, &n), STORE_DONE);
-        for (size_t i = 0; i < n; i++) {
-            int member;
-            sql_perms(sid, to[i], w.channels[0][0], &member); /* members only, as in memory */
-            if (member)
-                idset_add(set, to[i]);
-        }
-        free(to);
-        return set;
-    }
     struct store_bot_standing *bots;
     size_t n;
     cr_assert_eq(store__bot_standings(w.db, sid, intent, &bots, &n), STORE_DONE);
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < n; i++) { /* members only, as in memory */
         int member;
-        if (sql_perms(sid, bots[i].bot_user_id, cid, &member) & PERM_VER_CANAL)
+        uint64_t bits = sql_perms(sid, bots[i].bot_user_id, cid ? cid : w.channels[0][0], &member);
+        if (member && (!cid || (bits & PERM_VER_CANAL)))
             idset_add(set, bots[i].bot_user_id);
     }
     store__bot_standings_free(bots, n);
