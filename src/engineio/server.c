@@ -299,6 +299,8 @@ static void handle_poll_get(struct eio_socket *s, struct http_exchange *ex)
     } else {
         eio__flush(s);
     }
+    if (s->get == ex) /* nothing to send: held until something is (what a test waits for) */
+        log_debug("engine.io: session %s's poll is held", s->id);
 }
 
 struct post_ctx {

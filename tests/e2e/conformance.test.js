@@ -6,7 +6,7 @@ const assert = require('node:assert/strict');
 const WebSocket = require('ws');
 const { startServer, eventually, sharedServer } = require('./helpers');
 
-const srv = sharedServer({ args: ['--conformance'] });
+const srv = sharedServer({ args: ['--conformance', '--log-level', '0'] });
 
 const poll = async (path, sid, body) => {
   const url = `${srv.url}${path}?EIO=4&transport=polling${sid ? `&sid=${sid}` : ''}`;
@@ -109,10 +109,12 @@ test('polling → WebSocket upgrade: probe, noop to the held GET, then polling i
   ws.close();
 });
 
-// Two requests on two connections: nothing shows which reached the server first, and a ping
-// (every 300 ms here) may answer a held GET before the second request comes. A try where the
-// case did not happen (the ping came first, or the requests crossed) is made again, on a fresh
-// session; the behaviour itself must hold on every try where it did.
+// Two requests on two connections: the second is sent once the server says it holds the first
+// (at --log-level 0). A ping (every 300 ms here) may still answer the held GET before the second
+// request comes; a try where that happened is made again, on a fresh session; the behaviour
+// itself must hold on every try where it did.
+const isHeld = (sid) => eventually(() => srv.stderr.includes(`session ${sid}'s poll is held`), 5000, `${sid}'s GET held`);
+
 async function whenItHappens(tryOnce) {
   for (let attempt = 1; ; attempt++) {
     const outcome = await tryOnce();
@@ -125,7 +127,7 @@ test('a second concurrent GET fails and closes the session; the first gets the c
     const { text } = await poll('/engine.io/');
     const sid = JSON.parse(text.slice(1)).sid;
     const first = poll('/engine.io/', sid);
-    await new Promise((r) => setTimeout(r, 50));
+    await isHeld(sid);
     const second = await poll('/engine.io/', sid);
     const held = await first;
     if (held.text === '2') return 'not this time'; // the ping answered the first GET before the second came
@@ -212,7 +214,7 @@ test('suite: a client close (POST 1) while a GET is pending answers that GET wit
     const { text } = await poll('/engine.io/');
     const sid = JSON.parse(text.slice(1)).sid;
     const held = poll('/engine.io/', sid);
-    await new Promise((r) => setTimeout(r, 50));
+    await isHeld(sid);
     const close = await poll('/engine.io/', sid, '1');
     assert.equal(close.status, 200);
     const got = await held;

@@ -3,7 +3,7 @@
 'use strict';
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { startServer, api, register, appWithBot, install, serverWithMembers, gatewayConnect, sharedServer } = require('./helpers');
+const { startServer, api, register, appWithBot, install, serverWithMembers, gatewayConnect, sharedServer, eventually } = require('./helpers');
 
 const { P } = require('./permissions');
 const sockets = [];
@@ -62,7 +62,8 @@ test('delivered, not connected, intent off: each with its reason, only while wat
     [w.open, true, null, 'Entregue'],
   ], 'nothing of the channel the bot cannot see');
   assert.ok(!JSON.stringify(two).includes(w.hidden));
-  assert.ok(bot.received.some((r) => r.name === 'MESSAGE_CREATE' && r.payload.content === 'entregue'));
+  // Written to the bot's socket is what the console says; the client reads it a moment later.
+  await eventually(() => bot.received.some((r) => r.name === 'MESSAGE_CREATE' && r.payload.content === 'entregue'), 5000, 'the bot got it');
   assert.ok(!bot.received.some((r) => r.payload && r.payload.content === 'escondido'), 'the console tells, the bot did not get it');
 
   assert.equal((await api(srv.url, 'PUT', `/api/applications/${w.info.app.id}/intents`, { token: w.dev.token, body: { intents: [] } })).status, 200);

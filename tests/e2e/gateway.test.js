@@ -401,7 +401,8 @@ test('connection-state recovery (opt-in): a short drop, then the missed events a
   await api(srv.url, 'POST', w.url, { token: w.owner.token, body: { content: 'perdida 2' } });
   await next(s, 'connect', 5000);
   assert.equal(s.recovered, true);
-  await quiet(300);
+  await eventually(() => seen.length >= 3 || seen, 5000, 'the missed events');
+  await quiet(300); // and nothing more
   assert.deepEqual(seen.map((e) => e.content), ['antes', 'perdida 1', 'perdida 2']);
   const after = next(s, 'MESSAGE_CREATE');
   await api(srv.url, 'POST', w.url, { token: w.owner.token, body: { content: 'depois' } });

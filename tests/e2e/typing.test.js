@@ -33,6 +33,7 @@ test('TYPING_START reaches the pages showing the channel of people who can see i
   const biaNowhere = await person(bia);
 
   const arrived = nextEvent(biaSock, 'TYPING_START');
+  const toOwner = nextEvent(ownerSock, 'TYPING_START');
   const r = await typed(owner, sid, cid);
   assert.equal(r.status, 200, r.text);
   assert.deepEqual(r.body, { ok: true });
@@ -40,7 +41,8 @@ test('TYPING_START reaches the pages showing the channel of people who can see i
   assert.deepEqual(Object.keys(t).sort(), ['at', 'channelId', 'serverId', 'threadId', 'userId']);
   assert.deepEqual({ ...t, at: 0 }, { serverId: sid, channelId: cid, threadId: null, userId: owner.user.id, at: 0 });
   assert.ok(Math.abs(t.at - Date.now()) < 60000, 'at is the time in ms');
-  await quiet();
+  await toOwner; // the typist's own pages are told too (they ignore it)
+  await quiet(); // and nobody else
   assert.deepEqual(typings(caioSock), [], 'who cannot see the channel is not told');
   assert.deepEqual(typings(bot), [], 'bots get no typing');
   assert.equal(typings(ownerSock).length, 1, "the typist's own pages are told too (they ignore it)");
