@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Fails when an #include climbs or crosses the layers: the table under "## Layers" in
 docs/architecture.md is the rule. Its rows go from the top (main.c) down, and a folder includes
-only folders of the rows below its own, or those named after it in its own row (`socketio/`,
-`engineio/`: socketio/ may include engineio/). Every folder under src/ must be in the table."""
+only folders of the rows below its own. A row whose folder is written "(beside `x/`)" is on x/'s
+level: the two never include each other. Every folder under src/ must be in the table."""
 import glob
 import re
 import sys
@@ -10,11 +10,13 @@ import sys
 DOC = 'docs/architecture.md'
 text = open(DOC).read()
 section = text.split('\n## Layers\n', 1)[1].split('\n## ', 1)[0]
-place = {}  # folder -> (row, position in the row)
+place = {}  # folder -> its level, counted from the top
 for row, line in enumerate(l for l in section.splitlines() if l.startswith('| `')):
     cell = line.split('|')[1]
-    for pos, name in enumerate(re.findall(r'`([a-z_]+)(?:/|\.c)`', cell)):
-        place[name] = (row, pos)
+    name = re.match(r' `([a-z_]+)(?:/|\.c)`', cell)
+    beside = re.search(r'\(beside `([a-z_]+)/`\)', cell)
+    if name:
+        place[name.group(1)] = place[beside.group(1)] if beside else row
 
 failed = []
 if len(place) < 10:
@@ -31,8 +33,7 @@ for path in sorted(glob.glob('src/**/*.[ch]', recursive=True)):
     for there in INCLUDE.findall(open(path).read()):
         if there == here or there not in place:
             continue
-        (hr, hp), (tr, tp) = place[here], place[there]
-        if tr < hr or (tr == hr and tp <= hp):
+        if place[there] <= place[here]:
             failed.append(f'{path}: includes {there}/, which is not below {here}/ in {DOC}')
 for line in failed:
     print(line, file=sys.stderr)
