@@ -89,8 +89,15 @@ struct conformance *sio_conformance_new(uv_loop_t *loop)
     struct conformance *c = calloc(1, sizeof *c);
     if (!c)
         return NULL;
-    struct eio_config eio = {PING_INTERVAL_MS, PING_TIMEOUT_MS, 1000000, 10000, 1024 * 1024, 0};
-    struct sio_config sio = {namespaces, CONNECT_TIMEOUT_MS};
+    struct eio_config eio = {
+        .ping_interval_ms = PING_INTERVAL_MS,
+        .ping_timeout_ms = PING_TIMEOUT_MS,
+        .max_payload = 1000000,
+        .upgrade_timeout_ms = 10000,
+        .max_queued = 1024 * 1024,
+        .max_sessions = 0,
+    };
+    struct sio_config sio = {.namespaces = namespaces, .connect_timeout_ms = CONNECT_TIMEOUT_MS};
     c->echo = eio_server_new(loop, &eio, &echo_handlers, c);
     c->sio = sio_server_new(loop, &eio, &sio, &sio_handlers, c);
     if (!c->echo || !c->sio) {
