@@ -59,6 +59,19 @@ static struct slice cookie_token(const struct http_request *req)
     return (struct slice){NULL, 0};
 }
 
+/* The caller's credential: the bearer token, else the session cookie (*via_cookie 1; may be
+ * NULL). An empty slice when there is neither. */
+static struct slice request_token(const struct http_request *req, int *via_cookie)
+{
+    struct slice token = bearer_token(req);
+    int cookie = !token.ptr;
+    if (cookie)
+        token = cookie_token(req);
+    if (via_cookie)
+        *via_cookie = cookie && token.ptr;
+    return token;
+}
+
 static int same_origin(struct api_call *c)
 {
     struct slice origin = http_request_header(c->req, "origin");
@@ -81,11 +94,7 @@ static int same_origin(struct api_call *c)
 
 static int authenticate(struct api_call *c, enum api_auth need)
 {
-    struct slice token = bearer_token(c->req);
-    if (!token.ptr) {
-        token = cookie_token(c->req);
-        c->me.via_cookie = token.ptr != NULL;
-    }
+    struct slice token = request_token(c->req, &c->me.via_cookie);
     if (!token.ptr || token.len == 0) {
         api__error(c, 401, "Não autenticado: envie o token em Authorization: Bearer");
         return -1;
@@ -287,9 +296,7 @@ size_t api_body_limit(struct api_service *a, struct http_request *req)
         req->upload_limits.dir = ""; /* the interaction's token is checked before the body */
         return HTTP_BODY_LIMIT_ASK;
     }
-    struct slice token = bearer_token(req);
-    if (!token.ptr)
-        token = cookie_token(req);
+    struct slice token = request_token(req, NULL);
     if (def->auth == API_PUBLIC || !token.len || token.len > TOKEN_MAX)
         return API_BODY_ANONYMOUS_MAX;
     if (def->body == API_BODY_SMALL || (def->body == API_BODY_UPLOAD && !is_multipart(req)))
@@ -394,9 +401,7 @@ void api_body_limit_ask(struct api_service *a, struct http_limit_ask *ask)
         path_token_ask(a, ask, found);
         return;
     }
-    struct slice token = bearer_token(ask->req);
-    if (!token.ptr)
-        token = cookie_token(ask->req);
+    struct slice token = request_token(ask->req, NULL);
     struct limit_job *l = calloc(1, sizeof *l);
     if (!l || !token.len || token.len > TOKEN_MAX) {
         free(l);
@@ -602,9 +607,7 @@ static void ahead_run(struct workers_job *job, void *thread_ctx)
     const struct http_request *req = w->ex->req;
     const struct http_route *route = w->ex->route;
     const struct api_limit *limit = api__limit_ahead(route->handler);
-    struct slice token = bearer_token(req);
-    if (!token.ptr)
-        token = cookie_token(req);
+    struct slice token = request_token(req, NULL);
     if (token.len && token.len <= TOKEN_MAX) {
         char hash[65];
         struct store_token_owner owner;
