@@ -21,6 +21,7 @@
 #include "domain/permissions.h"
 #include "state/member_list.h"
 #include "state/state.h"
+#include "state/watchers.h"
 #include "store/access.h"
 #include "store/events.h"
 #include "store/migrate.h"
@@ -765,5 +766,87 @@ Test(state, a_large_member_list_follows_changes_one_by_one, .timeout = 300)
     state_member_list_free(l);
     state_server_unref(srv);
     store_read_release(w.db);
+    end_world();
+}
+
+/* The gateway's questions, answered by state/watchers.c from the in-memory server: where a user
+ * stands in a voice channel (each verdict), who watches the channel, who sees a presence. */
+Test(state, voice_standing_and_watchers_answer_from_memory)
+{
+    make_world();
+    static const char *SQL_VOICE = "INSERT INTO channels (id, server_id, type, name, created_at)"
+                                   " VALUES ($1, $2, 'voice', 'v', 1)";
+    static const char *SQL_OW = "INSERT INTO overwrites (channel_id, target_id, type, allow, deny)"
+                                " VALUES ($1, $2, 'member', 0, $3)";
+    static const char *SQL_INSTALL =
+        "INSERT INTO installs (application_id, server_id, role_id, granted_permissions,"
+        " installed_by, installed_at) VALUES ($1, $2, $2, 0, $3, 1)";
+    static const char *SQL_INTENTS = "UPDATE applications SET intents = $2 WHERE id = $1";
+    const char *sid = w.servers[0];
+    id_t_ vcid, nowhere;
+    uuid_v7(vcid);
+    uuid_v7(nowhere);
+    put(SQL_VOICE, SV_ARGS(SV_STR(vcid), SV_STR(sid)));
+    for (int p = 1; p <= 4; p++)
+        put(SQL_JOIN, SV_ARGS(SV_STR(sid), SV_STR(w.people[p])));
+    put(SQL_OW, SV_ARGS(SV_STR(vcid), SV_STR(w.people[2]), SV_INT((int64_t)PERM_VER_CANAL)));
+    put(SQL_OW, SV_ARGS(SV_STR(vcid), SV_STR(w.people[3]), SV_INT((int64_t)PERM_CONECTAR_VOZ)));
+    put(SQL_OW, SV_ARGS(SV_STR(vcid), SV_STR(w.people[4]), SV_INT((int64_t)PERM_FALAR)));
+    for (int b = 0; b < 2; b++) {
+        put(SQL_JOIN, SV_ARGS(SV_STR(sid), SV_STR(w.bots[b])));
+        put(SQL_INSTALL, SV_ARGS(SV_STR(w.apps[b]), SV_STR(sid), SV_STR(w.people[0])));
+    }
+    put(SQL_INTENTS, SV_ARGS(SV_STR(w.apps[0]), SV_INT(INTENT_VOICE_CONNECT)));
+    struct {
+        const char *user, *channel;
+        int is_bot;
+        enum voice_verdict verdict;
+        int can_speak;
+    } cases[] = {
+        {w.people[0], vcid, 0, VOICE_ALLOWED, 1},               /* the owner */
+        {w.people[1], vcid, 0, VOICE_ALLOWED, 1},               /* @everyone's rights */
+        {w.people[2], vcid, 0, VOICE_HIDDEN, 0},                /* VER_CANAL denied */
+        {w.people[3], vcid, 0, VOICE_NO_PERMISSION, 0},         /* CONECTAR_VOZ denied */
+        {w.people[4], vcid, 0, VOICE_ALLOWED, 0},               /* FALAR denied: listens only */
+        {w.people[5], vcid, 0, VOICE_NOT_MEMBER, 0},            /* not in the server */
+        {w.people[1], w.channels[0][0], 0, VOICE_NOT_VOICE, 0}, /* a text channel */
+        {w.people[1], nowhere, 0, VOICE_NO_CHANNEL, 0},         /* no such channel */
+        {w.bots[0], vcid, 1, VOICE_ALLOWED, 1},                 /* voice.connect on */
+        {w.bots[1], vcid, 1, VOICE_NO_INTENT, 0},               /* voice.connect off */
+        {w.bots[2], vcid, 1, VOICE_NOT_MEMBER, 0},              /* not installed there */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        struct voice_standing st;
+        state_voice_standing(w.state, w.db, cases[i].user, cases[i].is_bot, cases[i].channel, &st);
+        cr_assert_eq(st.verdict, cases[i].verdict, "case %zu: verdict %d", i, (int)st.verdict);
+        cr_assert_eq(st.can_speak, cases[i].can_speak, "case %zu: can_speak", i);
+        if (cases[i].verdict == VOICE_ALLOWED)
+            cr_assert_str_eq(st.server_id, sid, "case %zu: its server", i);
+    }
+
+    /* Who watches the channel: the bot with voice.connect, and the people who may see it. */
+    char(*to)[UUID_LEN + 1];
+    size_t n;
+    cr_assert_eq(state_voice_observers(w.state, w.db, sid, vcid, &to, &n), 0);
+    struct idset *watching = idset_of((const char(*)[UUID_LEN + 1]) to, n);
+    free(to);
+    cr_assert_eq(idset_count(watching), 5, "the bot and four people: %zu", idset_count(watching));
+    cr_assert(idset_has(watching, w.bots[0]) && !idset_has(watching, w.bots[1]));
+    cr_assert(!idset_has(watching, w.people[2]), "who cannot see it");
+    for (int p = 0; p <= 4; p++)
+        cr_assert_eq(idset_has(watching, w.people[p]), p != 2, "person %d", p);
+    idset_unref(watching);
+    cr_assert_eq(state_voice_observers(w.state, w.db, sid, nowhere, &to, &n), 0);
+    cr_assert_eq(n, 0, "a channel not in the server: nobody");
+
+    /* Who sees p1's presence: the server's other people, not its bots; none past people_max. */
+    struct idset *seeing = state_presence_watchers(w.state, w.db, w.people[1], 100);
+    cr_assert_not_null(seeing);
+    cr_assert_eq(idset_count(seeing), 4, "%zu", idset_count(seeing));
+    cr_assert(!idset_has(seeing, w.people[1]) && !idset_has(seeing, w.bots[0]));
+    idset_unref(seeing);
+    seeing = state_presence_watchers(w.state, w.db, w.people[1], 4);
+    cr_assert_eq(idset_count(seeing), 0, "a server of 5 people is past 4");
+    idset_unref(seeing);
     end_world();
 }
