@@ -151,36 +151,6 @@ static void send_to(struct api_call *c, const char *name, json_t *payload, struc
         idset_unref(to);
 }
 
-static struct idset *audience(struct api_call *c, const char *sid, const char *cid, uint32_t intent,
-                              int people, int *failed)
-{
-    int found;
-    struct state_server *srv = state_server(c->svc->state, c->db, sid, &found);
-    *failed = found < 0;
-    if (!srv)
-        return NULL;
-    int64_t channel = cid ? state_server_channel(srv, cid) : -1;
-    struct idset *to = cid && channel < 0 ? idset_new(0)
-                       : people
-                           ? state_server_audience_with_people(srv, channel, intent, clock_now_ms())
-                           : state_server_audience(srv, channel, intent, clock_now_ms());
-    *failed = to == NULL;
-    state_server_unref(srv);
-    return to;
-}
-
-struct idset *api__audience(struct api_call *c, const char *sid, const char *cid, uint32_t intent,
-                            int *failed)
-{
-    return audience(c, sid, cid, intent, 0, failed);
-}
-
-struct idset *api__audience_with_people(struct api_call *c, const char *sid, const char *cid,
-                                        uint32_t intent, int *failed)
-{
-    return audience(c, sid, cid, intent, 1, failed);
-}
-
 /* Server sid's bots with that intent and every person in it (intent 0: the people only); NULL
  * when the server is gone (*found 0) or on error. */
 static struct idset *server_wide(struct api_call *c, const char *sid, uint32_t intent, int *found)

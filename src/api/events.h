@@ -27,15 +27,8 @@ void api__event_disconnect(struct api_call *c, const char *user_id, const char *
 /* Disconnects the user's connections except those made with keep_hash. */
 void api__event_disconnect_others(struct api_call *c, const char *user_id, const char *keep_hash);
 
+struct idset;
 struct state_server;
-/* The bots whose application has intent (a bit of domain/intents.h) and that can see channel
- * cid of server sid (any channel when cid is NULL), from the in-memory state. A new reference,
- * or NULL with *failed set on a storage error (and with *failed 0 when there is no server). */
-struct idset *api__audience(struct api_call *c, const char *sid, const char *cid, uint32_t intent,
-                            int *failed);
-/* The same, with the people who can see the channel too. */
-struct idset *api__audience_with_people(struct api_call *c, const char *sid, const char *cid,
-                                        uint32_t intent, int *failed);
 /* A message event (MESSAGE_CREATE / UPDATE / DELETE) in a server channel: to the bots with
  * messages.read that can see channel `channel` (an index into srv) now. Takes payload. */
 void api__event_message(struct api_call *c, const char *name, struct state_server *srv,

@@ -83,9 +83,11 @@ int state_voice_observers(struct state *s, struct store *db, const char *server_
         return found < 0 ? -1 : 0;
     int64_t at = state_server_channel(srv, channel_id);
     struct idset *set =
-        at < 0 ? idset_new(0)
+        at < 0 ? NULL /* not a channel of the server: nobody */
                : state_server_audience_with_people(srv, at, INTENT_VOICE_CONNECT, clock_now_ms());
     state_server_unref(srv);
+    if (at < 0)
+        return 0;
     int failed = !set || idset_copy_out(set, to, n);
     idset_unref(set);
     return failed ? -1 : 0;

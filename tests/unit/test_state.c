@@ -62,6 +62,14 @@ static void put(const char *sql, const struct store_val *args, size_t n)
     cr_assert(rc == STORE_DONE || rc == STORE_CONSTRAINT, "write failed (%d): %s", rc, sql);
 }
 
+static const char *SQL_OW =
+    "INSERT INTO overwrites (channel_id, target_id, type, allow, deny) VALUES ($1, $2, $3, $4, $5)"
+    " ON CONFLICT (channel_id, target_id) DO UPDATE SET allow = $4, deny = $5";
+static const char *SQL_INSTALL =
+    "INSERT INTO installs (application_id, server_id, role_id, granted_permissions, installed_by,"
+    " installed_at) VALUES ($1, $2, $2, 0, $3, 1) ON CONFLICT DO NOTHING";
+static const char *SQL_INTENTS = "UPDATE applications SET intents = $2 WHERE id = $1";
+
 /* ---- the world ---- */
 
 static const char *SQL_USER = "INSERT INTO users (id, username, display_name, is_bot, created_at)"
@@ -165,9 +173,6 @@ static void change(void)
                                   " ON CONFLICT DO NOTHING";
     static const char *SQL_TAKE =
         "DELETE FROM member_roles WHERE server_id = $1 AND user_id = $2 AND role_id = $3";
-    static const char *SQL_OW =
-        "INSERT INTO overwrites (channel_id, target_id, type, allow, deny) VALUES ($1, $2, $3, $4,"
-        " $5) ON CONFLICT (channel_id, target_id) DO UPDATE SET allow = $4, deny = $5";
     static const char *SQL_OW_DEL =
         "DELETE FROM overwrites WHERE channel_id = $1 AND target_id = $2";
     static const char *SQL_KICK = "DELETE FROM members WHERE server_id = $1 AND user_id = $2"
@@ -176,12 +181,8 @@ static void change(void)
                                  " VALUES ($1, $2, $2, 1) ON CONFLICT DO NOTHING";
     static const char *SQL_TIMEOUT =
         "UPDATE members SET timeout_until = $3 WHERE server_id = $1 AND user_id = $2";
-    static const char *SQL_INSTALL =
-        "INSERT INTO installs (application_id, server_id, role_id, granted_permissions,"
-        " installed_by, installed_at) VALUES ($1, $2, $2, 0, $3, 1) ON CONFLICT DO NOTHING";
     static const char *SQL_UNINSTALL =
         "DELETE FROM installs WHERE application_id = $1 AND server_id = $2";
-    static const char *SQL_INTENTS = "UPDATE applications SET intents = $2 WHERE id = $1";
     static const char *SQL_SUSPEND = "UPDATE applications SET suspended = $2 WHERE id = $1";
     static const char *SQL_EVERYONE = "UPDATE roles SET permissions = $2 WHERE id = $1";
     int s = (int)rnd(SERVERS);
@@ -776,12 +777,6 @@ Test(state, voice_standing_and_watchers_answer_from_memory)
     make_world();
     static const char *SQL_VOICE = "INSERT INTO channels (id, server_id, type, name, created_at)"
                                    " VALUES ($1, $2, 'voice', 'v', 1)";
-    static const char *SQL_OW = "INSERT INTO overwrites (channel_id, target_id, type, allow, deny)"
-                                " VALUES ($1, $2, 'member', 0, $3)";
-    static const char *SQL_INSTALL =
-        "INSERT INTO installs (application_id, server_id, role_id, granted_permissions,"
-        " installed_by, installed_at) VALUES ($1, $2, $2, 0, $3, 1)";
-    static const char *SQL_INTENTS = "UPDATE applications SET intents = $2 WHERE id = $1";
     const char *sid = w.servers[0];
     id_t_ vcid, nowhere;
     uuid_v7(vcid);
@@ -789,9 +784,12 @@ Test(state, voice_standing_and_watchers_answer_from_memory)
     put(SQL_VOICE, SV_ARGS(SV_STR(vcid), SV_STR(sid)));
     for (int p = 1; p <= 4; p++)
         put(SQL_JOIN, SV_ARGS(SV_STR(sid), SV_STR(w.people[p])));
-    put(SQL_OW, SV_ARGS(SV_STR(vcid), SV_STR(w.people[2]), SV_INT((int64_t)PERM_VER_CANAL)));
-    put(SQL_OW, SV_ARGS(SV_STR(vcid), SV_STR(w.people[3]), SV_INT((int64_t)PERM_CONECTAR_VOZ)));
-    put(SQL_OW, SV_ARGS(SV_STR(vcid), SV_STR(w.people[4]), SV_INT((int64_t)PERM_FALAR)));
+    put(SQL_OW, SV_ARGS(SV_STR(vcid), SV_STR(w.people[2]), SV_STR("member"), SV_INT(0),
+                        SV_INT((int64_t)PERM_VER_CANAL)));
+    put(SQL_OW, SV_ARGS(SV_STR(vcid), SV_STR(w.people[3]), SV_STR("member"), SV_INT(0),
+                        SV_INT((int64_t)PERM_CONECTAR_VOZ)));
+    put(SQL_OW, SV_ARGS(SV_STR(vcid), SV_STR(w.people[4]), SV_STR("member"), SV_INT(0),
+                        SV_INT((int64_t)PERM_FALAR)));
     for (int b = 0; b < 2; b++) {
         put(SQL_JOIN, SV_ARGS(SV_STR(sid), SV_STR(w.bots[b])));
         put(SQL_INSTALL, SV_ARGS(SV_STR(w.apps[b]), SV_STR(sid), SV_STR(w.people[0])));
