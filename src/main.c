@@ -481,10 +481,10 @@ static int listen_start(struct serve *s, int max_connections, char *origin, size
 static int threads_start(struct serve *s, struct api_service *api, const char *target)
 {
     void *store_target = (void *)target;
-    s->workers = workers_new(s->cfg.workers, store_worker_open, store_worker_close, api_worker_run,
-                             store_target);
-    s->hashing = workers_new(API_HASHING_THREADS, store_worker_open, store_worker_close,
+    s->workers = workers_new("praca-worker", s->cfg.workers, store_worker_open, store_worker_close,
                              api_worker_run, store_target);
+    s->hashing = workers_new("praca-hashing", API_HASHING_THREADS, store_worker_open,
+                             store_worker_close, api_worker_run, store_target);
     if (!s->workers || !s->hashing) {
         log_error("cannot start %d workers", s->cfg.workers);
         return -1;

@@ -1,5 +1,6 @@
 /* Interactions endpoint: see endpoint.h. */
 #include "api/endpoint.h"
+#include "core/thread_name.h"
 
 #include <arpa/inet.h>
 #include <pthread.h>
@@ -187,6 +188,7 @@ static void finish(struct endpoints *e, struct call *c, CURLcode rc)
 static void *endpoints_main(void *arg)
 {
     struct endpoints *e = arg;
+    thread_name("praca-endpoints");
     for (;;) {
         pthread_mutex_lock(&e->lock);
         struct call *fresh = e->incoming;

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "bus/relay.h"
+#include "core/thread_name.h"
 #include "bus/relay_private.h"
 #include "core/buf.h"
 #include "core/clock.h"
@@ -283,6 +284,7 @@ static struct relay_entry *take(struct relay_shard *r)
 static void *out_main(void *arg)
 {
     struct relay_shard *r = arg;
+    thread_name("praca-relay-out");
     unsigned long dropped = 0;
     int64_t logged_at = 0;
     pthread_mutex_lock(&r->lock);

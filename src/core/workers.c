@@ -1,5 +1,6 @@
 /* Worker pool: see workers.h. One mutex and condition variable guard a FIFO of jobs. */
 #include "core/workers.h"
+#include "core/thread_name.h"
 
 #include <pthread.h>
 #include <stdint.h>
@@ -18,6 +19,7 @@ struct workers {
     workers_cleanup_fn cleanup;
     workers_run_fn run;
     void *arg;
+    const char *name;
 };
 
 struct start {
@@ -31,6 +33,7 @@ static void *thread_main(void *p)
     struct workers *w = s->w;
     int index = s->index;
     free(s);
+    thread_name(w->name);
     void *ctx = w->init(w->arg, index);
     pthread_mutex_lock(&w->lock);
     w->started++;
@@ -64,8 +67,8 @@ static void *thread_main(void *p)
     return NULL;
 }
 
-struct workers *workers_new(int n, workers_init_fn init, workers_cleanup_fn cleanup,
-                            workers_run_fn run, void *arg)
+struct workers *workers_new(const char *name, int n, workers_init_fn init,
+                            workers_cleanup_fn cleanup, workers_run_fn run, void *arg)
 {
     struct workers *w = calloc(1, sizeof *w);
     if (!w)
@@ -82,6 +85,7 @@ struct workers *workers_new(int n, workers_init_fn init, workers_cleanup_fn clea
     w->cleanup = cleanup;
     w->run = run;
     w->arg = arg;
+    w->name = name;
     for (int i = 0; i < n; i++) {
         struct start *s = malloc(sizeof *s);
         if (s) {

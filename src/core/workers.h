@@ -18,9 +18,9 @@ typedef void (*workers_run_fn)(struct workers_job *job, void *thread_ctx);
 
 struct workers;
 
-/* Starts n threads; returns NULL when any thread's init failed. */
-struct workers *workers_new(int n, workers_init_fn init, workers_cleanup_fn cleanup,
-                            workers_run_fn run, void *arg);
+/* Starts n threads named name (thread_name.h); returns NULL when any thread's init failed. */
+struct workers *workers_new(const char *name, int n, workers_init_fn init,
+                            workers_cleanup_fn cleanup, workers_run_fn run, void *arg);
 void workers_submit(struct workers *w, struct workers_job *job);
 /* Queues the job unless max_queued jobs already wait for a thread; 0 queued, -1 refused. */
 int workers_try_submit(struct workers *w, struct workers_job *job, size_t max_queued);

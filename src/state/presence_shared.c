@@ -1,5 +1,6 @@
 /* Presence across nodes: see presence_shared.h. */
 #include "state/presence_shared.h"
+#include "core/thread_name.h"
 
 #include <pthread.h>
 #include <stdint.h>
@@ -215,6 +216,7 @@ static void beat(struct presence_shared *s)
 static void *writer_main(void *arg)
 {
     struct presence_shared *s = arg;
+    thread_name("praca-presence");
     int64_t next_beat = 0;
     pthread_mutex_lock(&s->lock);
     while (!s->stopping) {

@@ -1,5 +1,6 @@
 /* Group-commit writer: see writer.h. */
 #include "store/writer.h"
+#include "core/thread_name.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -225,6 +226,7 @@ static void wake_jobs(struct store_writer_job *ran, int committed)
 static void *settler_main(void *p)
 {
     struct store_writer *w = p;
+    thread_name("praca-settler");
     pthread_mutex_lock(&w->lock);
     for (;;) {
         while (!w->settle_head && w->settler_runs)
@@ -296,6 +298,7 @@ static void run_batch(struct store_writer *w, struct store_writer_job *queue)
 static void *writer_main(void *p)
 {
     struct store_writer *w = p;
+    thread_name("praca-writer");
     running_here = w;
     for (;;) {
         pthread_mutex_lock(&w->lock);
