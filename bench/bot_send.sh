@@ -5,19 +5,21 @@
 # latency and praca's CPU time per send (from /proc/PID/stat), in all and by thread (the I/O
 # thread is "praca"; the others are named for what they do).
 #   bench/bot_send.sh [seconds] [connections] [bots]
-# PRACA_ARGS adds flags to praca serve (e.g. PRACA_ARGS="--sync full").
+# PRACA_ARGS adds flags to praca serve (e.g. PRACA_ARGS="--sync full"); PRACA_BIN runs another
+# build instead of this checkout's.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 secs=${1:-10}
 conns=${2:-64}
 bots=${3:-50}
 command -v wrk >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk; }
-make -s build/praca
+bin=${PRACA_BIN:-build/praca} # another build to compare with this one
+[ -n "${PRACA_BIN:-}" ] || make -s build/praca
 
 dir=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$dir"' EXIT
 # shellcheck disable=SC2086
-PRACA_RATE_LIMIT_SCALE=1000000 build/praca serve --port 0 --data "$dir/bench.db" --log-level 2 \
+PRACA_RATE_LIMIT_SCALE=1000000 "$bin" serve --port 0 --data "$dir/bench.db" --log-level 2 \
     ${PRACA_ARGS:-} > "$dir/out" &
 pid=$!
 for _ in $(seq 50); do grep -q listening "$dir/out" && break; sleep 0.1; done

@@ -88,8 +88,18 @@ struct api_call {
     int answered;
     struct bus_held *held;    /* on the writer lane: events wait here for the commit */
     struct api_budget budget; /* the request limit it passed: told on a success (api/limits.c) */
-    struct ratelimit_taken *taken; /* its route's limit, counted before the writer lane */
-    struct api_later *later;       /* set by api__later: the answer comes from a resumption */
+    struct ratelimit_taken *taken;  /* its route's limit, counted before the writer lane */
+    struct api_later *later;        /* set by api__later: the answer comes from a resumption */
+    const struct api_prepared *pre; /* on the writer lane: what was decided before it, or NULL */
+};
+
+/* What is decided about a writer-lane request before it enters the writer lane (dispatch.c):
+ * who calls, on the I/O thread from memory, or on a worker when memory does not hold the token
+ * (or, with several nodes, when the route's limit is counted in Redis). */
+struct api_prepared {
+    int admitted;            /* me is the caller, admitted */
+    struct api_caller me;    /* set when admitted */
+    uint64_t identity_epoch; /* state_identity_epoch before the caller was looked up */
 };
 
 typedef void (*api_handler)(struct api_call *c);

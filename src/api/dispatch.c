@@ -92,39 +92,22 @@ static int same_origin(struct api_call *c)
     return 0;
 }
 
-static int authenticate(struct api_call *c, enum api_auth need)
+/* Admits the holder of c->me.token_hash as the caller of a route for need; answers 401/403 and
+ * returns -1 when it may not call it. */
+static int admit(struct api_call *c, enum api_auth need, const struct store_token_owner *owner)
 {
-    struct slice token = request_token(c->req, &c->me.via_cookie);
-    if (!token.ptr || token.len == 0) {
-        api__error(c, 401, "Não autenticado: envie o token em Authorization: Bearer");
-        return -1;
-    }
-    if (token.len > TOKEN_MAX) {
-        api__error(c, 401, "Token inválido");
-        return -1;
-    }
-    crypto_sha256_hex(token.ptr, token.len, c->me.token_hash);
-    struct store_token_owner owner;
-    int rc = state_identity(c->svc->state, c->db, c->me.token_hash, &owner);
-    if (rc < 0) { /* not a bad credential: one that cannot be checked now */
-        api__busy(c, API_UNAVAILABLE);
-        return -1;
-    }
-    if (rc == 0) {
-        api__error(c, 401, "Token inválido");
-        return -1;
-    }
-    if (owner.is_bot && (owner.suspended || !owner.app_id[0])) {
+    if (owner->is_bot && (owner->suspended || !owner->app_id[0])) {
         api__error(c, 401, "Token inválido: a aplicação está suspensa");
         return -1;
     }
-    if (!owner.is_bot && state_session_expired(c->svc->state, c->me.token_hash, owner.last_used)) {
+    if (!owner->is_bot &&
+        state_session_expired(c->svc->state, c->me.token_hash, owner->last_used)) {
         api__error(c, 401, "Sessão expirada: entre de novo");
         return -1;
     }
-    memcpy(c->me.user_id, owner.user_id, sizeof c->me.user_id);
-    memcpy(c->me.app_id, owner.app_id, sizeof c->me.app_id);
-    c->me.is_bot = owner.is_bot;
+    memcpy(c->me.user_id, owner->user_id, sizeof c->me.user_id);
+    memcpy(c->me.app_id, owner->app_id, sizeof c->me.app_id);
+    c->me.is_bot = owner->is_bot;
     int safe = c->req->method == HTTP_GET || c->req->method == HTTP_HEAD;
     if (c->me.via_cookie && !safe && !same_origin(c)) {
         api__error(c, 403,
@@ -140,6 +123,58 @@ static int authenticate(struct api_call *c, enum api_auth need)
         return -1;
     }
     return 0;
+}
+
+/* The request's credential, hashed into c->me.token_hash; answers 401 and returns -1 when it
+ * sent none, or one too long to be a token. */
+static int credential(struct api_call *c)
+{
+    struct slice token = request_token(c->req, &c->me.via_cookie);
+    if (!token.ptr || token.len == 0) {
+        api__error(c, 401, "Não autenticado: envie o token em Authorization: Bearer");
+        return -1;
+    }
+    if (token.len > TOKEN_MAX) {
+        api__error(c, 401, "Token inválido");
+        return -1;
+    }
+    crypto_sha256_hex(token.ptr, token.len, c->me.token_hash);
+    return 0;
+}
+
+static int authenticate(struct api_call *c, enum api_auth need)
+{
+    if (credential(c))
+        return -1;
+    struct store_token_owner owner;
+    int rc = state_identity(c->svc->state, c->db, c->me.token_hash, &owner);
+    if (rc < 0) { /* not a bad credential: one that cannot be checked now */
+        api__busy(c, API_UNAVAILABLE);
+        return -1;
+    }
+    if (rc == 0) {
+        api__error(c, 401, "Token inválido");
+        return -1;
+    }
+    return admit(c, need, &owner);
+}
+
+/* On the writer: the caller admitted before the writer lane, if its token still names them
+ * (it may have been revoked since, in a commit this request follows). */
+static int still_admitted(struct api_call *c)
+{
+    struct store_token_owner owner;
+    const struct api_prepared *pre = c->pre;
+    if (pre && pre->admitted && pre->identity_epoch == state_identity_epoch(c->svc->state)) {
+        c->me = pre->me; /* no identity has left memory since: still the same holder */
+        return 1;
+    }
+    if (!pre || !pre->admitted ||
+        state_identity_known(c->svc->state, pre->me.token_hash, &owner) != 1 ||
+        strcmp(owner.user_id, pre->me.user_id) || (owner.is_bot && owner.suspended))
+        return 0;
+    c->me = pre->me;
+    return 1;
 }
 
 /* ---- routing ---- */
@@ -178,20 +213,27 @@ static int find_route(struct api_call *c, struct http_request *req)
     }
 }
 
+/* The route's parameters, decoded into c->params; -1 when one is malformed. */
+static int decode_params(struct api_call *c, const struct http_request *req)
+{
+    for (size_t i = 0; i < req->nparams; i++)
+        if (http_url_decode(req->params[i], c->params[i], sizeof c->params[i], NULL) ||
+            strlen(c->params[i]) != strnlen(c->params[i], sizeof c->params[i]))
+            return -1;
+    return 0;
+}
+
 static void handle(struct api_call *c, struct http_exchange *ex)
 {
     struct http_request *req = ex->req;
     if (find_route(c, req))
         return;
-    for (size_t i = 0; i < req->nparams; i++) {
-        if (http_url_decode(req->params[i], c->params[i], sizeof c->params[i], NULL) ||
-            strlen(c->params[i]) != strnlen(c->params[i], sizeof c->params[i])) {
-            api__error(c, 404, "Rota não encontrada");
-            return;
-        }
+    if (decode_params(c, req)) {
+        api__error(c, 404, "Rota não encontrada");
+        return;
     }
     const struct api_route *def = c->route->handler;
-    if (def->auth != API_PUBLIC && authenticate(c, def->auth))
+    if (def->auth != API_PUBLIC && !still_admitted(c) && authenticate(c, def->auth))
         return;
     /* Before the handler: one that answers later (api__later) may see the exchange answered
      * and freed by another thread before it returns here. */
@@ -558,17 +600,18 @@ void api__later_resume(struct api_later *l, void (*fn)(struct api_call *c, void 
 
 struct writer_call {
     struct store_writer_job job; /* first: the writer hands it back */
-    struct workers_job ahead;    /* with several nodes: the route's limit, counted first */
+    struct workers_job ahead;    /* a worker's part before the writer: see ahead_run */
     struct api_service *svc;
     struct http_exchange *ex;
     struct bus_held events;
     struct ratelimit_taken taken; /* what ahead counted; key "" when nothing */
+    struct api_prepared pre;
 };
 
 static void writer_call_run(struct store_writer_job *job, struct store *db)
 {
     struct writer_call *w = (struct writer_call *)job;
-    struct api_call c = {.svc = w->svc, .db = db, .held = &w->events};
+    struct api_call c = {.svc = w->svc, .db = db, .held = &w->events, .pre = &w->pre};
     c.taken = w->taken.key[0] ? &w->taken : NULL;
     run(&c, w->ex);
     if (!c.taken)
@@ -597,27 +640,69 @@ static void writer_call_done(struct store_writer_job *job, int committed)
     free(w);
 }
 
-/* On a worker, with several nodes: counts the route's limit for the caller in Redis, so that the
- * handler on the writer finds the answer and never waits on the network. A request whose caller
- * is not known is left to the handler, which answers it. */
+enum prepared {
+    PREPARED,        /* on to the writer */
+    PREPARED_ANSWER, /* answered (the caller may not call the route): the writer is not needed */
+    PREPARED_ASK,    /* from memory it cannot tell: again on a worker, with its database */
+};
+
+/* Admits the caller before the writer lane: from memory on the I/O thread (db NULL) when the
+ * token is known there and its use writes nothing, else on a worker, which may read the token
+ * and record a session's use. */
+static enum prepared prepare_caller(struct writer_call *w, struct api_call *c, enum api_auth need)
+{
+    if (credential(c))
+        return PREPARED_ANSWER;
+    w->pre.identity_epoch = state_identity_epoch(w->svc->state);
+    if (!c->db) {
+        struct store_token_owner owner;
+        if (!state_identity_known(w->svc->state, c->me.token_hash, &owner) ||
+            (!owner.is_bot && !state_session_fresh(w->svc->state, owner.last_used)))
+            return PREPARED_ASK;
+        if (admit(c, need, &owner))
+            return PREPARED_ANSWER;
+    } else if (authenticate(c, need)) {
+        return PREPARED_ANSWER;
+    }
+    w->pre.admitted = 1;
+    w->pre.me = c->me;
+    return PREPARED;
+}
+
+/* Decides before the writer lane who calls: a caller refused is answered there, and the writer
+ * is left the write. A request it cannot place (a malformed parameter) is left whole to the
+ * handler, which answers it in its usual order. */
+static enum prepared prepare(struct writer_call *w, struct store *db)
+{
+    struct http_exchange *ex = w->ex;
+    const struct http_route *route = ex->route;
+    const struct api_route *def = route->handler;
+    struct api_call c = {
+        .svc = w->svc, .db = db, .req = ex->req, .res = &ex->res, .route = ex->route};
+    if (def->auth == API_PUBLIC || decode_params(&c, ex->req))
+        return PREPARED;
+    enum prepared p = prepare_caller(w, &c, def->auth);
+    store_read_release(db);
+    return p;
+}
+
+/* On a worker: the request's preparing when memory could not tell its caller, and with several
+ * nodes its route's limit counted in Redis, so that the handler on the writer finds the answer
+ * and never waits on the network. */
 static void ahead_run(struct workers_job *job, void *thread_ctx)
 {
     struct writer_call *w =
         (struct writer_call *)((char *)job - offsetof(struct writer_call, ahead));
-    const struct http_request *req = w->ex->req;
+    if (prepare(w, thread_ctx) == PREPARED_ANSWER) {
+        answer(w->ex);
+        free(w);
+        return;
+    }
     const struct http_route *route = w->ex->route;
     const struct api_limit *limit = api__limit_ahead(route->handler);
-    struct slice token = request_token(req, NULL);
-    if (token.len && token.len <= TOKEN_MAX) {
-        char hash[65];
-        struct store_token_owner owner;
-        crypto_sha256_hex(token.ptr, token.len, hash);
-        int known = state_identity(w->svc->state, thread_ctx, hash, &owner);
-        store_read_release(thread_ctx);
-        if (known == 1)
-            state_ratelimit_take(w->svc->limits, limit->action, owner.user_id, limit->count,
-                                 limit->window_ms, &w->taken);
-    }
+    if (w->pre.admitted && limit && state_ratelimit_shared(w->svc->limits))
+        state_ratelimit_take(w->svc->limits, limit->action, w->pre.me.user_id, limit->count,
+                             limit->window_ms, &w->taken);
     store_writer_submit(w->svc->writer, &w->job);
 }
 
@@ -653,10 +738,16 @@ void api_dispatch(struct api_service *a, struct http_exchange *ex)
     w->job = (struct store_writer_job){.run = writer_call_run, .done = writer_call_done};
     w->svc = a;
     w->ex = ex;
-    if (state_ratelimit_shared(a->limits) && api__limit_ahead(route->handler)) {
+    enum prepared p = state_ratelimit_shared(a->limits) && api__limit_ahead(route->handler)
+                          ? PREPARED_ASK
+                          : prepare(w, NULL);
+    if (p == PREPARED_ANSWER) {
+        answer(ex);
+        free(w);
+    } else if (p == PREPARED_ASK) {
         w->ahead.fn = ahead_run;
         workers_submit(a->workers, &w->ahead);
-        return;
+    } else {
+        store_writer_submit_later(a->writer, &w->job); /* woken once this turn of the loop ends */
     }
-    store_writer_submit_later(a->writer, &w->job); /* woken once this turn of the loop ends */
 }

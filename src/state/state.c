@@ -12,6 +12,7 @@
 #include "state/tickets.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,11 +51,12 @@ struct entry {
 
 struct state {
     pthread_mutex_t lock;
-    pthread_mutex_t refresh; /* one refresh at a time (below) */
-    struct map servers;      /* sid -> struct entry */
-    struct map identities;   /* token hash -> struct store_token_owner */
-    uint64_t seq;            /* drops so far */
-    uint64_t all_at;         /* seq of the last drop of everything */
+    pthread_mutex_t refresh;         /* one refresh at a time (below) */
+    struct map servers;              /* sid -> struct entry */
+    struct map identities;           /* token hash -> struct store_token_owner */
+    uint64_t seq;                    /* drops so far */
+    _Atomic uint64_t identity_drops; /* identities dropped so far (state_identity_epoch) */
+    uint64_t all_at;                 /* seq of the last drop of everything */
     struct drop drops[DROPS_KEPT];
     struct tickets *tickets; /* gateway tickets of sessions (owned) */
     struct store_writer *sessions_writer;
@@ -101,6 +103,7 @@ static void free_value(const char *key, void *value, void *arg)
 
 static void clear_identities(struct state *s)
 {
+    atomic_fetch_add(&s->identity_drops, 1);
     map_each(&s->identities, free_value, NULL);
     map_cleanup(&s->identities);
     map_init(&s->identities);
@@ -208,6 +211,17 @@ void state_sessions_expire(struct state *s, struct store_writer *w, int idle_day
 {
     s->sessions_writer = w;
     s->sessions_idle_days = idle_days;
+}
+
+uint64_t state_identity_epoch(struct state *s)
+{
+    return atomic_load(&s->identity_drops);
+}
+
+int state_session_fresh(const struct state *s, int64_t last_used)
+{
+    int64_t idle = clock_now_ms() - last_used;
+    return idle <= SESSION_TOUCH_MS && idle <= s->sessions_idle_days * DAY_MS;
 }
 
 int state_session_expired(struct state *s, const char *token_hash, int64_t last_used)
@@ -472,6 +486,7 @@ void state__changed(struct state *s, const char *mark)
         clear_identities(s);
     } else if (!strncmp(mark, STORE_CHANGE_TOKEN, 2)) {
         drop(s, mark);
+        atomic_fetch_add(&s->identity_drops, 1);
         free(map_remove(&s->identities, mark + 2));
     } else if (!store_change_parse(mark, sid, who)) {
         drop(s, sid);

@@ -35,9 +35,16 @@ int state_identity(struct state *s, struct store *db, const char *token_hash,
 /* A person's session ends once unused for idle_days; its use is written through w at most
  * hourly. Set once, before serving. */
 void state_sessions_expire(struct state *s, struct store_writer *w, int idle_days);
+/* A count that moves whenever an identity leaves memory (a token revoked or changed, or all
+ * of them read again): an identity found before and the same count now is still current,
+ * without a lookup. */
+uint64_t state_identity_epoch(struct state *s);
 /* 1 when a person's session last used at last_used has been idle too long (it is then
  * deleted); else 0, having recorded this use when the last one written is an hour old. */
 int state_session_expired(struct state *s, const char *token_hash, int64_t last_used);
+/* 1 when a person's session last used at last_used needs no write on this use (neither ended
+ * nor due the hourly record of its use): it may be admitted from memory, off the writer. */
+int state_session_fresh(const struct state *s, int64_t last_used);
 /* Who holds a token now: state_identity, with a person's session idle too long ended (0). */
 int state_identity_current(struct state *s, struct store *db, const char *token_hash,
                            struct store_token_owner *out);

@@ -575,7 +575,12 @@ Test(state, a_token_change_drops_that_identity_only)
     cr_assert_eq(state_identity(w.state, w.db, "session-a", &o), 1);
     cr_assert_eq(state_identity(w.state, w.db, "session-b", &o), 1);
     store_read_release(w.db);
+    uint64_t epoch = state_identity_epoch(w.state);
+    put("UPDATE members SET nickname = 'outro' WHERE server_id = $1",
+        SV_ARGS(SV_STR(w.servers[0])));
+    cr_assert_eq(state_identity_epoch(w.state), epoch, "a server's change leaves identities");
     put(SQL_DELETE, SV_ARGS(SV_STR("session-a")));
+    cr_assert_gt(state_identity_epoch(w.state), epoch, "an identity left memory: admit again");
     cr_assert_eq(state_identity_known(w.state, "session-a", &o), 0, "the signed-out session");
     cr_assert_eq(state_identity(w.state, w.db, "session-a", &o), 0, "and it is gone for good");
     cr_assert_eq(state_identity_known(w.state, "session-b", &o), 1, "another person's session");
@@ -583,6 +588,22 @@ Test(state, a_token_change_drops_that_identity_only)
         cr_assert_eq(state_identity_known(w.state, w.tokens[b], &o), 1, "bot %d", b);
     store_read_release(w.db);
     end_world();
+}
+
+/* A session admitted without the writer is one whose use writes nothing: not ended, and not due
+ * the hourly record of its use. */
+Test(state, a_fresh_session_needs_no_write)
+{
+    struct state *s = state_new();
+    state_sessions_expire(s, NULL, 30);
+    int64_t now = clock_now_ms();
+    cr_assert(state_session_fresh(s, now - 1000), "used a second ago");
+    cr_assert(state_session_fresh(s, now - 59 * 60 * 1000LL), "used within the hour");
+    cr_assert(!state_session_fresh(s, now - 61 * 60 * 1000LL), "its use is due a record");
+    cr_assert(!state_session_fresh(s, now - 31 * 24 * 60 * 60 * 1000LL), "ended");
+    state_sessions_expire(s, NULL, 0);
+    cr_assert(!state_session_fresh(s, now - 1000), "sessions that end at once are never fresh");
+    state_free(s);
 }
 
 /* A node holds the servers it serves: one not asked for in a while is forgotten, and comes back
