@@ -1,5 +1,6 @@
 /* Applications and bots: see apps.h. */
 #include "store/apps.h"
+#include "store/fields.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -48,17 +49,20 @@ void store_app_cleanup(struct store_app *a)
 
 static int find_ref(struct store *db, const char *sql, const char *key, struct store_app *out)
 {
+    static const struct store_field FIELDS[] = {
+        STORE_FIELD_TEXT(struct store_app, id),
+        STORE_FIELD_TEXT(struct store_app, owner_id),
+        STORE_FIELD_TEXT(struct store_app, bot_user_id),
+        STORE_FIELD_TEXT(struct store_app, name),
+        STORE_FIELD_INT(struct store_app, is_public),
+        STORE_FIELD_INT(struct store_app, suspended),
+        STORE_FIELD_INT(struct store_app, intents),
+    }; /* then the redirect URIs, a JSON array */
     memset(out, 0, sizeof *out);
     int found;
     struct store_stmt *st = store__row(db, sql, key, &found);
     if (st) {
-        store__text_copy(st, 0, out->id, sizeof out->id);
-        store__text_copy(st, 1, out->owner_id, sizeof out->owner_id);
-        store__text_copy(st, 2, out->bot_user_id, sizeof out->bot_user_id);
-        store__text_copy(st, 3, out->name, sizeof out->name);
-        out->is_public = (int)store__int(st, 4);
-        out->suspended = (int)store__int(st, 5);
-        out->intents = (uint32_t)store__int(st, 6);
+        store__read_fields(st, STORE_FIELDS(FIELDS), out);
         out->redirect_uris = json_loadb(store__text(st, 7), store__text_len(st, 7), 0, NULL);
         if (!out->redirect_uris)
             out->redirect_uris = json_array();

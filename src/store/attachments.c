@@ -1,5 +1,6 @@
 /* Attachments' rows: see attachments.h. */
 #include "store/attachments.h"
+#include "store/fields.h"
 
 #include <string.h>
 
@@ -34,13 +35,16 @@ int store_attachments_put_at(struct store *db, const struct store_attachment_set
 
 static void read_row(struct store_stmt *st, struct store_attachment *a)
 {
-    store__text_copy(st, 0, a->id, sizeof a->id);
-    store__text_copy(st, 1, a->blob, sizeof a->blob);
-    store__text_copy(st, 2, a->thumb, sizeof a->thumb);
-    store__text_copy(st, 3, a->filename, sizeof a->filename);
-    store__text_copy(st, 4, a->content_type, sizeof a->content_type);
-    a->size = store__int(st, 5);
-    a->thumb_size = store__int(st, 6);
+    static const struct store_field FIELDS[] = {
+        STORE_FIELD_TEXT(struct store_attachment, id),
+        STORE_FIELD_TEXT(struct store_attachment, blob),
+        STORE_FIELD_TEXT(struct store_attachment, thumb),
+        STORE_FIELD_TEXT(struct store_attachment, filename),
+        STORE_FIELD_TEXT(struct store_attachment, content_type),
+        STORE_FIELD_INT(struct store_attachment, size),
+        STORE_FIELD_INT(struct store_attachment, thumb_size),
+    };
+    store__read_fields(st, STORE_FIELDS(FIELDS), a);
 }
 
 int store_attachment_get(struct store *db, const char *id, struct store_attachment_row *out)

@@ -1,5 +1,6 @@
 /* Interactions: see interactions.h. */
 #include "store/interactions.h"
+#include "store/fields.h"
 
 #include <string.h>
 
@@ -44,28 +45,24 @@ int store_interaction_find(struct store *db, const char *id, struct store_intera
         " command_name, created_at, answered_at IS NOT NULL, deferred, ephemeral,"
         " COALESCE(response_message_id, ''), COALESCE(token_hash, ''), followups"
         " FROM interactions WHERE id = $1";
-    memset(out, 0, sizeof *out);
-    int found;
-    struct store_stmt *st = store__row(db, SQL, id, &found);
-    if (st) {
-        store__text_copy(st, 0, out->id, sizeof out->id);
-        store__text_copy(st, 1, out->application_id, sizeof out->application_id);
-        store__text_copy(st, 2, out->server_id, sizeof out->server_id);
-        store__text_copy(st, 3, out->channel_id, sizeof out->channel_id);
-        store__text_copy(st, 4, out->user_id, sizeof out->user_id);
-        store__text_copy(st, 5, out->message_id, sizeof out->message_id);
-        store__text_copy(st, 6, out->type, sizeof out->type);
-        store__text_copy(st, 7, out->command_name, sizeof out->command_name);
-        out->created_at = store__int(st, 8);
-        out->answered = (int)store__int(st, 9);
-        out->deferred = (int)store__int(st, 10);
-        out->ephemeral = (int)store__int(st, 11);
-        store__text_copy(st, 12, out->response_message_id, sizeof out->response_message_id);
-        store__text_copy(st, 13, out->token_hash, sizeof out->token_hash);
-        out->followups = (int)store__int(st, 14);
-        store__finish(st);
-    }
-    return found;
+    static const struct store_field FIELDS[] = {
+        STORE_FIELD_TEXT(struct store_interaction, id),
+        STORE_FIELD_TEXT(struct store_interaction, application_id),
+        STORE_FIELD_TEXT(struct store_interaction, server_id),
+        STORE_FIELD_TEXT(struct store_interaction, channel_id),
+        STORE_FIELD_TEXT(struct store_interaction, user_id),
+        STORE_FIELD_TEXT(struct store_interaction, message_id),
+        STORE_FIELD_TEXT(struct store_interaction, type),
+        STORE_FIELD_TEXT(struct store_interaction, command_name),
+        STORE_FIELD_INT(struct store_interaction, created_at),
+        STORE_FIELD_INT(struct store_interaction, answered),
+        STORE_FIELD_INT(struct store_interaction, deferred),
+        STORE_FIELD_INT(struct store_interaction, ephemeral),
+        STORE_FIELD_TEXT(struct store_interaction, response_message_id),
+        STORE_FIELD_TEXT(struct store_interaction, token_hash),
+        STORE_FIELD_INT(struct store_interaction, followups),
+    };
+    return store__row_fields(db, SQL, id, STORE_FIELDS(FIELDS), out, sizeof *out);
 }
 
 static int interaction_answer_at(struct store *db, struct store_interaction_answer *a)

@@ -1,5 +1,6 @@
 /* People and tokens: see people.h. */
 #include "store/people.h"
+#include "store/fields.h"
 
 #include "core/clock.h"
 #include "core/buf.h"
@@ -18,18 +19,14 @@ int store_token_find(struct store *db, const char *hash, struct store_token_owne
         " COALESCE(t.last_used_at, t.created_at) FROM tokens t"
         " JOIN users u ON u.id = t.user_id LEFT JOIN applications a ON a.bot_user_id = u.id"
         " WHERE t.hash = $1";
-    int found;
-    struct store_stmt *st = store__row(db, SQL, hash, &found);
-    if (st) {
-        store__text_copy(st, 0, out->user_id, sizeof out->user_id);
-        out->is_bot = (int)store__int(st, 1);
-        const char *app = store__text(st, 2);
-        slice_copy(slice_from(app ? app : ""), out->app_id, sizeof out->app_id);
-        out->suspended = (int)store__int(st, 3);
-        out->last_used = store__int(st, 4);
-        store__finish(st);
-    }
-    return found;
+    static const struct store_field FIELDS[] = {
+        STORE_FIELD_TEXT(struct store_token_owner, user_id),
+        STORE_FIELD_INT(struct store_token_owner, is_bot),
+        STORE_FIELD_TEXT(struct store_token_owner, app_id), /* "" for people (NULL) */
+        STORE_FIELD_INT(struct store_token_owner, suspended),
+        STORE_FIELD_INT(struct store_token_owner, last_used),
+    };
+    return store__row_fields(db, SQL, hash, STORE_FIELDS(FIELDS), out, sizeof *out);
 }
 
 long store_bot_tokens_each(struct store *db, long max,

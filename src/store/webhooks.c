@@ -1,5 +1,6 @@
 /* Webhooks: see webhooks.h. */
 #include "store/webhooks.h"
+#include "store/fields.h"
 
 #include <string.h>
 
@@ -62,19 +63,15 @@ int store_webhook_find(struct store *db, const char *id, struct store_webhook *o
 {
     static const char *SQL = "SELECT id, server_id, channel_id, name, COALESCE(avatar_url, ''),"
                              " token_hash FROM webhooks WHERE id = $1";
-    memset(out, 0, sizeof *out);
-    int found;
-    struct store_stmt *st = store__row(db, SQL, id, &found);
-    if (st) {
-        store__text_copy(st, 0, out->id, sizeof out->id);
-        store__text_copy(st, 1, out->server_id, sizeof out->server_id);
-        store__text_copy(st, 2, out->channel_id, sizeof out->channel_id);
-        store__text_copy(st, 3, out->name, sizeof out->name);
-        store__text_copy(st, 4, out->avatar_url, sizeof out->avatar_url);
-        store__text_copy(st, 5, out->token_hash, sizeof out->token_hash);
-        store__finish(st);
-    }
-    return found;
+    static const struct store_field FIELDS[] = {
+        STORE_FIELD_TEXT(struct store_webhook, id),
+        STORE_FIELD_TEXT(struct store_webhook, server_id),
+        STORE_FIELD_TEXT(struct store_webhook, channel_id),
+        STORE_FIELD_TEXT(struct store_webhook, name),
+        STORE_FIELD_TEXT(struct store_webhook, avatar_url),
+        STORE_FIELD_TEXT(struct store_webhook, token_hash),
+    };
+    return store__row_fields(db, SQL, id, STORE_FIELDS(FIELDS), out, sizeof *out);
 }
 
 static int change_job(struct store *db, void *arg)

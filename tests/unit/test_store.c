@@ -8,6 +8,7 @@
 #include "store/apps.h"
 #include "store/installs.h"
 #include "store/db.h"
+#include "store/fields.h"
 #include "test_database.h"
 #include "store/migrate.h"
 #include "store/rows.h"
@@ -52,6 +53,41 @@ Test(store, binds_by_number_whatever_the_order)
     cr_assert_eq(store__int(st, 1), 42);
     cr_assert_eq(store__int(st, 2), 1);
     store__finish(st);
+}
+
+/* A row read by a table of fields: text copied or "" (NULL, or too long for its field), each
+ * integer at its field's width, the struct zeroed first; no row leaves it zeroed. */
+struct field_row {
+    char name[8];
+    int flag;
+    uint32_t bits;
+    int64_t big;
+    char cut[4];
+    char absent[8];
+};
+
+Test(store, a_row_is_read_by_its_fields)
+{
+    static const struct store_field FIELDS[] = {
+        STORE_FIELD_TEXT(struct field_row, name), STORE_FIELD_INT(struct field_row, flag),
+        STORE_FIELD_INT(struct field_row, bits),  STORE_FIELD_INT(struct field_row, big),
+        STORE_FIELD_TEXT(struct field_row, cut),  STORE_FIELD_TEXT(struct field_row, absent),
+    };
+    static const char *SQL = "SELECT $1, 1, 4294967295, 9007199254740993, 'longo', NULL";
+    struct field_row r;
+    memset(&r, 0x55, sizeof r);
+    cr_assert_eq(store__row_fields(db, SQL, "ana", STORE_FIELDS(FIELDS), &r, sizeof r), 1);
+    cr_assert_str_eq(r.name, "ana");
+    cr_assert_eq(r.flag, 1);
+    cr_assert_eq(r.bits, UINT32_MAX);
+    cr_assert_eq(r.big, INT64_C(9007199254740993));
+    cr_assert_str_eq(r.cut, "", "too long for its field");
+    cr_assert_str_eq(r.absent, "", "NULL");
+    static const char *NONE = "SELECT $1, 1, 2, 3, 'x', 'y' WHERE 1 = 0";
+    memset(&r, 0x55, sizeof r);
+    cr_assert_eq(store__row_fields(db, NONE, "ana", STORE_FIELDS(FIELDS), &r, sizeof r), 0);
+    cr_assert_eq(r.flag, 0, "zeroed");
+    cr_assert_str_eq(r.name, "");
 }
 
 Test(store, insert_read_and_unique_constraint)
