@@ -1717,6 +1717,8 @@ test('search from the room: results from every channel one can read, each leadin
   for (let i = 0; i < 5; i++) await api(srv.url, 'POST', `/api/servers/${sid}/channels/${geral}/messages`, { token: ana.token, body: { content: `conversa ${i}` } });
   await api(srv.url, 'POST', `/api/servers/${sid}/channels/${geral}/messages`, { token: ana.token, body: { content: 'planejamento do trimestre, rascunho' } });
   const a = await openApp(ana);
+  // The room drawn, as a person sees it before searching: its channels name the results.
+  await a.waitForSelector(`#channels button[data-id="${avisos}"]`);
   await a.fill('#search', 'planejamento');
   await a.press('#search', 'Enter');
   await a.waitForSelector('#search-panel:not([hidden]) #search-results li');
