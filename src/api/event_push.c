@@ -29,7 +29,7 @@ struct push_app {
     char id[UUID_LEN + 1];
     int busy, listed, changed;
     int held; /* the lease is this node's until lease_until (wall clock) */
-    int64_t lease_until, generation;
+    int64_t lease_until, generation, replays;
     uint64_t cursor;
     unsigned long seen; /* the bus's count when the log was last found read to its end */
     int more;           /* the last page stopped before the log's end */
@@ -162,6 +162,7 @@ static int claim(struct api_push *p, struct push_app *a, int64_t wall)
     a->held = 1;
     a->lease_until = sp.lease_until;
     a->generation = sp.generation;
+    a->replays = sp.replays;
     a->cursor = sp.cursor;
     memcpy(a->url, sp.url, sizeof a->url);
     memcpy(a->secret, sp.secret, sizeof a->secret);
@@ -282,6 +283,7 @@ static void record_run(struct workers_job *job, void *thread_ctx)
     struct store_push_attempt at = {.app_id = a->id,
                                     .node = p->node,
                                     .generation = a->generation,
+                                    .replays = a->replays,
                                     .first = j->first,
                                     .last = j->last,
                                     .events = j->events,
@@ -291,12 +293,12 @@ static void record_run(struct workers_job *job, void *thread_ctx)
                                     .now = clock_now_ms(),
                                     .error = error[0] ? error : NULL,
                                     .delivered = delivered};
-    int moved = store_push_record(p->svc->writer, &at);
+    int holds = store_push_record(p->svc->writer, &at);
     if (delivered) {
         a->cursor = j->last;
         a->failures = 0;
         a->more = j->more;
-        if (moved != 1)
+        if (holds != 1)
             a->held = 0; /* the owner changed something, or another node took over: read again */
     } else {
         a->failures++;

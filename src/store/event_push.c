@@ -16,7 +16,7 @@ static int claim_job(struct store *db, void *arg)
         " AND (events_lease_node IS NULL OR events_lease_node = $2 OR events_lease_until < $6)";
     static const char *SQL_READ =
         "SELECT events_endpoint_url, signing_secret, bot_user_id, events_cursor,"
-        " events_generation FROM applications WHERE id = $1";
+        " events_generation, events_replays FROM applications WHERE id = $1";
     struct store_push *p = arg;
     int rc = store__exec(db, SQL_CLAIM,
                          SV_ARGS(SV_STR(p->app_id), SV_STR(p->node), SV_INT(p->lease_until),
@@ -34,6 +34,7 @@ static int claim_job(struct store *db, void *arg)
     store__text_copy(st, 2, p->bot_user_id, sizeof p->bot_user_id);
     p->cursor = (uint64_t)store__int(st, 3);
     p->generation = store__int(st, 4);
+    p->replays = store__int(st, 5);
     store__finish(st);
     return 1;
 }
@@ -53,9 +54,12 @@ static int record_job(struct store *db, void *arg)
         "DELETE FROM event_push_attempts WHERE application_id = $1 AND id NOT IN"
         " (SELECT id FROM event_push_attempts WHERE application_id = $1 ORDER BY id DESC"
         "  LIMIT $2)";
-    static const char *SQL_MOVE =
-        "UPDATE applications SET events_cursor = $3 WHERE id = $1 AND events_lease_node = $2"
-        " AND events_generation = $4 AND events_cursor < $3";
+    /* Delivered is delivered, whoever holds the lease now and whatever else the owner changed;
+     * only the owner's own cursor (a replay) since the batch was read wins over it. */
+    static const char *SQL_MOVE = "UPDATE applications SET events_cursor = $3"
+                                  " WHERE id = $1 AND events_replays = $2 AND events_cursor < $3";
+    static const char *SQL_HELD = "SELECT 1 FROM applications WHERE id = $1"
+                                  " AND events_lease_node = $2 AND events_generation = $3";
     const struct store_push_attempt *a = arg;
     char id[UUID_LEN + 1];
     uuid_v7(id);
@@ -66,12 +70,12 @@ static int record_job(struct store *db, void *arg)
     if (rc == STORE_DONE)
         rc = store__exec(db, SQL_OLD, SV_ARGS(SV_STR(a->app_id), SV_INT(STORE_PUSH_ATTEMPTS_MAX)));
     if (rc == STORE_DONE && a->delivered)
-        rc = store__exec(
-            db, SQL_MOVE,
-            SV_ARGS(SV_STR(a->app_id), SV_STR(a->node), SV_INT(a->last), SV_INT(a->generation)));
-    if (rc != STORE_DONE)
-        return rc;
-    return a->delivered && store__changes(db) == 1;
+        rc = store__exec(db, SQL_MOVE,
+                         SV_ARGS(SV_STR(a->app_id), SV_INT(a->replays), SV_INT(a->last)));
+    if (rc != STORE_DONE || !a->delivered)
+        return rc == STORE_DONE ? 0 : rc;
+    return store__exists(db, SQL_HELD,
+                         SV_ARGS(SV_STR(a->app_id), SV_STR(a->node), SV_INT(a->generation)));
 }
 
 int store_push_record(struct store_writer *w, const struct store_push_attempt *a)
@@ -103,6 +107,8 @@ int store_push_set_url(struct store_writer *w, const char *app_id, const char *u
     static const char *SQL =
         "UPDATE applications SET events_cursor = CASE WHEN events_endpoint_url IS NULL"
         "   THEN (SELECT COALESCE(MAX(position), 0) FROM event_log) ELSE events_cursor END,"
+        " events_replays = events_replays + CASE WHEN events_endpoint_url IS NULL THEN 1 ELSE 0 "
+        "END,"
         " events_endpoint_url = $2," RESET " WHERE id = $1";
     return store__write_exec(w, SQL, SV_ARGS(SV_STR(app_id), SV_STR(url)), NULL);
 }
@@ -115,7 +121,8 @@ int store_push_set_paused(struct store_writer *w, const char *app_id, int paused
 
 int store_push_replay(struct store_writer *w, const char *app_id, uint64_t after)
 {
-    static const char *SQL = "UPDATE applications SET events_cursor = $2," RESET " WHERE id = $1";
+    static const char *SQL = "UPDATE applications SET events_cursor = $2,"
+                             " events_replays = events_replays + 1," RESET " WHERE id = $1";
     return store__write_exec(w, SQL, SV_ARGS(SV_STR(app_id), SV_INT(after)), NULL);
 }
 

@@ -20,6 +20,7 @@ struct store_push {
     char app_id[UUID_LEN + 1];
     char node[UUID_LEN + 1];
     int64_t generation; /* in: the one the pusher holds; out: the stored one */
+    int64_t replays;    /* out: how many times the owner set the cursor */
     uint64_t cursor;    /* in: how far the pusher got; out: where to go on from */
     int64_t now, lease_until;
     /* out: */
@@ -37,6 +38,7 @@ int store_push_claim(struct store_writer *w, struct store_push *p);
 struct store_push_attempt {
     const char *app_id, *node;
     int64_t generation;
+    int64_t replays;      /* as the batch was read (struct store_push) */
     uint64_t first, last; /* positions the batch covered */
     int events, gap, status;
     int64_t latency_ms, now;
@@ -44,8 +46,9 @@ struct store_push_attempt {
     int delivered; /* a 2xx: the cursor moves to `last` */
 };
 /* Logs an attempt (the application's oldest past STORE_PUSH_ATTEMPTS_MAX go) and, when it
- * delivered, moves the cursor while the lease and generation are still the pusher's. On the
- * writer. 1 when the cursor moved, 0 when it did not, or an error (< 0). */
+ * delivered, moves the cursor to `last` unless the owner set it since the batch was read (a
+ * replay). On the writer. 1 when it delivered and the pusher still holds the application as it
+ * read it (lease and generation): it goes on; 0 otherwise (it reads again); or an error. */
 int store_push_record(struct store_writer *w, const struct store_push_attempt *a);
 
 /* The applications that push (a URL, not paused): calls fn with each ID. STORE_DONE or an

@@ -8,6 +8,7 @@
 #include "store/apps.h"
 #include "store/installs.h"
 #include "store/db.h"
+#include "store/event_push.h"
 #include "store/fields.h"
 #include "test_database.h"
 #include "store/migrate.h"
@@ -88,6 +89,62 @@ Test(store, a_row_is_read_by_its_fields)
     cr_assert_eq(store__row_fields(db, NONE, "ana", STORE_FIELDS(FIELDS), &r, sizeof r), 0);
     cr_assert_eq(r.flag, 0, "zeroed");
     cr_assert_str_eq(r.name, "");
+}
+
+/* A batch delivered moves the pushed cursor even when the owner paused, resumed or took the
+ * lease away meanwhile (the pusher then reads again); only a replay since it was read wins. */
+static int64_t push_cursor(void)
+{
+    return store__number(db, "SELECT events_cursor FROM applications WHERE id = $1", "app");
+}
+
+Test(store, a_delivered_batch_moves_the_cursor_unless_replayed_since)
+{
+    cr_assert_eq(store__exec(db, SQL_INSERT,
+                             SV_ARGS(SV_STR("dono"), SV_STR("dono"), SV_STR("Dono"), SV_INT(1))),
+                 STORE_DONE);
+    cr_assert_eq(store__exec(db, SQL_INSERT,
+                             SV_ARGS(SV_STR("robo"), SV_STR("robo"), SV_STR("Robô"), SV_INT(1))),
+                 STORE_DONE);
+    cr_assert_eq(store__exec(db,
+                             "INSERT INTO applications (id, owner_id, bot_user_id, name, client_id,"
+                             " signing_secret, events_endpoint_url, created_at, updated_at)"
+                             " VALUES ('app', 'dono', 'robo', 'App', $1, 's', 'http://x/', 1, 1)",
+                             SV_ARGS(SV_STR("0123456789abcdef0123456789abcdef"))),
+                 STORE_DONE);
+    struct store_writer *w = store_writer_new(database.target);
+    cr_assert_not_null(w);
+    struct store_push p = {.app_id = "app", .node = "n1", .now = 1, .lease_until = 100000};
+    cr_assert_eq(store_push_claim(w, &p), 1);
+    struct store_push_attempt a = {.app_id = "app",
+                                   .node = "n1",
+                                   .generation = p.generation,
+                                   .replays = p.replays,
+                                   .first = 1,
+                                   .last = 5,
+                                   .events = 5,
+                                   .status = 200,
+                                   .now = 2,
+                                   .delivered = 1};
+    cr_assert_eq(store_push_record(w, &a), 1, "held as read: go on");
+    cr_assert_eq(push_cursor(), 5);
+
+    cr_assert_eq(store_push_set_paused(w, "app", 1), STORE_DONE);
+    a.first = 6, a.last = 8;
+    cr_assert_eq(store_push_record(w, &a), 0, "the owner changed something: read again");
+    cr_assert_eq(push_cursor(), 8, "but what was delivered stays delivered");
+    cr_assert_eq(store_push_set_paused(w, "app", 0), STORE_DONE);
+
+    cr_assert_eq(store_push_claim(w, &p), 1);
+    cr_assert_eq(p.cursor, 8, "the pusher goes on after it");
+    a.generation = p.generation, a.replays = p.replays, a.first = 9, a.last = 12;
+    cr_assert_eq(store_push_replay(w, "app", 3), STORE_DONE);
+    cr_assert_eq(store_push_record(w, &a), 0);
+    cr_assert_eq(push_cursor(), 3, "the replay asked since wins");
+    a.delivered = 0, a.status = 500, a.replays = p.replays + 1;
+    cr_assert_eq(store_push_record(w, &a), 0);
+    cr_assert_eq(push_cursor(), 3, "a failure moves nothing");
+    store_writer_free(w);
 }
 
 Test(store, insert_read_and_unique_constraint)
