@@ -3,7 +3,7 @@
 'use strict';
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { startServer, api, register, serverWithMembers, appWithBot, install, metric } = require('./helpers');
+const { startServer, api, register, serverWithMembers, appWithBot, install, metric, NODES } = require('./helpers');
 
 const REFUSED_EACH = 10;
 
@@ -69,7 +69,9 @@ test('a caller admitted ahead is still checked on the writer: a token rotated or
     const seen = await stream;
     assert.deepEqual(after.map((r) => r.status), Array(10).fill(401), 'every send begun after the rotation');
     assert.deepEqual([...new Set(seen)].filter((s) => s !== 200 && s !== 401), []);
-    assert.deepEqual(seen.slice(seen.indexOf(401)).filter((s) => s !== 401), [], 'never 200 once refused');
+    // On one node a refusal is final at once; with several, a node that has not yet read the
+    // rotation still admits until the rotation's answer, which waits for every node.
+    if (NODES < 2) assert.deepEqual(seen.slice(seen.indexOf(401)).filter((s) => s !== 401), [], 'never 200 once refused');
     assert.equal((await send(rotated.body.token)).status, 200, 'the new token at once');
 
     const m = w.members[0];
