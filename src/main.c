@@ -259,6 +259,7 @@ static void on_drained(void *arg)
     uv_close((uv_handle_t *)&s->wake_writer, on_signal_closed);
     bus_close(s->bus);
     bus_relay_stop(s->relay);
+    state_ratelimit_detach(s->limits); /* every request is answered: no take waits */
     log_info("drained; stopping");
 }
 
@@ -409,6 +410,7 @@ static int state_start(struct serve *s)
     if (!s->cfg.redis_url[0])
         return 0;
     return state_ratelimit_share(s->limits, s->cfg.redis_url) ||
+                   state_ratelimit_attach(s->limits, s->loop) ||
                    state_tickets_share(state_tickets(s->state), s->cfg.redis_url) ||
                    (s->relay && state_presence_share(s->presence, s->cfg.redis_url, s->log_name))
                ? -1
@@ -588,6 +590,7 @@ static void serve_stop(struct serve *s, struct api_service *api, int app_ready, 
             if (s->bus)
                 bus_close(s->bus);
             bus_relay_stop(s->relay);
+            state_ratelimit_detach(s->limits);
             uv_run(s->loop, UV_RUN_DEFAULT);
         }
         uv_loop_close(s->loop);

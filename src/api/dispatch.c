@@ -700,6 +700,26 @@ static void ahead_run(struct workers_job *job, void *thread_ctx)
     store_writer_submit(w->svc->writer, &w->job);
 }
 
+/* On the I/O thread: Redis counted the route's limit (or did not answer in time, and then the
+ * handler counts on this node). */
+static void limit_taken(void *arg)
+{
+    struct writer_call *w = arg;
+    store_writer_submit_later(w->svc->writer, &w->job); /* woken once this turn of the loop ends */
+}
+
+/* With several nodes, a caller admitted from memory has its route's limit counted in Redis from
+ * the I/O thread, without waiting there: 1 when asked (limit_taken goes on), else 0. */
+static int limit_ahead(struct writer_call *w)
+{
+    const struct http_route *route = w->ex->route;
+    const struct api_limit *limit = api__limit_ahead(route->handler);
+    return w->pre.admitted && limit && state_ratelimit_shared(w->svc->limits) &&
+           state_ratelimit_take_async(w->svc->limits, limit->action, w->pre.me.user_id,
+                                      limit->count, limit->window_ms, &w->taken, limit_taken,
+                                      w) == 0;
+}
+
 /* On the I/O thread, when the hashing lane's queue is full. */
 static void busy(struct api_service *a, struct http_exchange *ex)
 {
@@ -732,9 +752,9 @@ void api_dispatch(struct api_service *a, struct http_exchange *ex)
     w->job = (struct store_writer_job){.run = writer_call_run, .done = writer_call_done};
     w->svc = a;
     w->ex = ex;
-    enum prepared p = state_ratelimit_shared(a->limits) && api__limit_ahead(route->handler)
-                          ? PREPARED_ASK
-                          : prepare(w, NULL);
+    enum prepared p = prepare(w, NULL);
+    if (p == PREPARED && limit_ahead(w))
+        return; /* on to the writer once Redis has counted it */
     if (p == PREPARED_ANSWER) {
         answer(ex);
         free(w);

@@ -9,6 +9,7 @@
 
 #include "core/clock.h"
 #include "domain/ratewindow.h"
+#include "state/ratelimit_async.h"
 #include "state/ratelimit_shared.h"
 
 #define BUCKETS     4096
@@ -26,7 +27,8 @@ struct ratelimit {
     double scale;
     int shared;
     struct redis_url redis;
-    _Atomic int64_t quiet_until; /* monotonic ms: until then Redis is not asked */
+    _Atomic int64_t quiet_until;   /* monotonic ms: until then Redis is not asked */
+    struct ratelimit_async *async; /* the loop's connection, once attached */
     struct entry *buckets[BUCKETS];
     unsigned ops;
 };
@@ -176,6 +178,35 @@ int64_t state_ratelimit_status(struct ratelimit *rl, const char *action, const c
 int state_ratelimit_shared(const struct ratelimit *rl)
 {
     return rl->shared;
+}
+
+int state_ratelimit_attach(struct ratelimit *rl, uv_loop_t *loop)
+{
+    if (!rl->shared || rl->async)
+        return 0;
+    return (rl->async = state__ratelimit_async_new(loop, &rl->redis, &rl->quiet_until)) ? 0 : -1;
+}
+
+void state_ratelimit_detach(struct ratelimit *rl)
+{
+    if (!rl)
+        return;
+    state__ratelimit_async_close(rl->async);
+    rl->async = NULL;
+}
+
+int state_ratelimit_take_async(struct ratelimit *rl, const char *action, const char *account,
+                               uint32_t limit, int64_t window_ms, struct ratelimit_taken *out,
+                               void (*done)(void *arg), void *arg)
+{
+    memset(out, 0, sizeof *out);
+    if (!rl->async || clock_mono_ms() < atomic_load(&rl->quiet_until))
+        return -1;
+    char key[KEY_MAX];
+    snprintf(key, sizeof key, "%s|%s", action, account);
+    out->st.limit = scaled(rl, limit);
+    return state__ratelimit_async_take(rl->async, key, out->st.limit, window_ms, clock_now_ms(),
+                                       out, done, arg);
 }
 
 int state_ratelimit_take(struct ratelimit *rl, const char *action, const char *account,

@@ -6,6 +6,7 @@
 #ifndef PRACA_STATE_RATELIMIT_H
 #define PRACA_STATE_RATELIMIT_H
 #include <stdint.h>
+#include <uv.h>
 
 struct ratelimit;
 
@@ -65,6 +66,21 @@ int state_ratelimit_take(struct ratelimit *rl, const char *action, const char *a
 /* 1 when t is the answer for (action, account), else 0. */
 int state_ratelimit_taken_for(const struct ratelimit_taken *t, const char *action,
                               const char *account);
+/* With shared windows: takes may be asked from loop's thread without waiting
+ * (state_ratelimit_take_async), through one connection of their own. 0, or -1 when out of
+ * memory; does nothing when the windows are not shared. On loop's thread, before any take. */
+int state_ratelimit_attach(struct ratelimit *rl, uv_loop_t *loop);
+/* Drops that connection (its waiting takes count nothing) and closes its handles, so that the
+ * loop can end. On loop's thread; the limits themselves stay usable. */
+void state_ratelimit_detach(struct ratelimit *rl);
+/* As state_ratelimit_take, on the attached loop's thread and without waiting: 0 when asked, and
+ * then done(arg) runs later on that thread with *out filled (out->key "" when nothing was
+ * counted: Redis did not answer in time); -1 when not asked (not attached, or Redis left alone
+ * after failing to answer), out->key "". Takes asked in one turn of the loop go to Redis in one
+ * write. */
+int state_ratelimit_take_async(struct ratelimit *rl, const char *action, const char *account,
+                               uint32_t limit, int64_t window_ms, struct ratelimit_taken *out,
+                               void (*done)(void *arg), void *arg);
 /* Forgets an allowed use that was not made after all (waits on Redis, at most as a take). */
 void state_ratelimit_give_back(struct ratelimit *rl, const struct ratelimit_taken *t);
 

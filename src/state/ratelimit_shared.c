@@ -14,7 +14,7 @@
 /* KEYS[1] the window; ARGV now, window, limit, record, a unique member. Times at or before
  * now - window have left it; the wait is until the oldest kept time leaves. Answers {wait, used,
  * reset}: used the times in the window after this call, reset when the oldest of them leaves. */
-static const char SCRIPT[] =
+const char STATE__RATELIMIT_SCRIPT[] =
     "local now, win, limit = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]) "
     "redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - win) "
     "local used = redis.call('ZCARD', KEYS[1]) "
@@ -35,6 +35,23 @@ static const char SCRIPT[] =
  * each recorded member unique. */
 static _Thread_local char script_sha[48];
 static _Thread_local unsigned long member_seq;
+
+void state__ratelimit_member(char member[RATELIMIT_MEMBER_MAX], int64_t now, const char *node,
+                             unsigned long seq)
+{
+    snprintf(member, RATELIMIT_MEMBER_MAX, "%lld-%s-%lu", (long long)now, node, seq);
+}
+
+int64_t state__ratelimit_reply(const redisReply *r, uint32_t *used, int64_t *reset_ms)
+{
+    if (!r || r->type != REDIS_REPLY_ARRAY || r->elements != 3 ||
+        r->element[0]->type != REDIS_REPLY_INTEGER || r->element[1]->type != REDIS_REPLY_INTEGER ||
+        r->element[2]->type != REDIS_REPLY_INTEGER)
+        return -1;
+    *used = (uint32_t)r->element[1]->integer;
+    *reset_ms = r->element[2]->integer > 0 ? r->element[2]->integer : 0;
+    return r->element[0]->integer > 0 ? r->element[0]->integer : 0;
+}
 
 #define WHO       "limits"
 #define MEANWHILE "this node counts alone meanwhile"
@@ -63,7 +80,7 @@ int64_t state__ratelimit_shared_apply(const struct redis_url *url, const char *k
         return -1;
     char node[17];
     crypto_random_hex(node, 8);
-    snprintf(member, RATELIMIT_MEMBER_MAX, "%lld-%s-%lu", (long long)now, node, ++member_seq);
+    state__ratelimit_member(member, now, node, ++member_seq);
     char now_s[24], window_s[24], limit_s[16], record_s[4];
     snprintf(now_s, sizeof now_s, "%lld", (long long)now);
     snprintf(window_s, sizeof window_s, "%lld", (long long)window_ms);
@@ -72,15 +89,10 @@ int64_t state__ratelimit_shared_apply(const struct redis_url *url, const char *k
     char window_key[256];
     snprintf(window_key, sizeof window_key, "praca:limit:%s", key);
     const char *argv[] = {"1", window_key, now_s, window_s, limit_s, record_s, member};
-    redisReply *r = redis_script(c, script_sha, SCRIPT, sizeof argv / sizeof argv[0], argv, NULL);
-    int64_t wait = -1;
-    if (r && r->type == REDIS_REPLY_ARRAY && r->elements == 3 &&
-        r->element[0]->type == REDIS_REPLY_INTEGER && r->element[1]->type == REDIS_REPLY_INTEGER &&
-        r->element[2]->type == REDIS_REPLY_INTEGER) {
-        wait = r->element[0]->integer > 0 ? r->element[0]->integer : 0;
-        *used = (uint32_t)r->element[1]->integer;
-        *reset_ms = r->element[2]->integer > 0 ? r->element[2]->integer : 0;
-    } else
+    redisReply *r = redis_script(c, script_sha, STATE__RATELIMIT_SCRIPT,
+                                 sizeof argv / sizeof argv[0], argv, NULL);
+    int64_t wait = state__ratelimit_reply(r, used, reset_ms);
+    if (wait < 0)
         log_error("limits: Redis answered %s", r ? (r->str ? r->str : "?") : c->errstr);
     if (!r) /* the connection broke or Redis was too slow: open another next time */
         redis_thread_broken();

@@ -11,6 +11,15 @@
 #include "core/redis.h"
 #include "state/ratelimit.h"
 
+/* KEYS[1] the window; ARGV now, window, limit, record (1 or 0), a unique member. */
+extern const char STATE__RATELIMIT_SCRIPT[];
+/* A use's unique name in its window: its time, the asking node or thread, and a count. */
+void state__ratelimit_member(char member[RATELIMIT_MEMBER_MAX], int64_t now, const char *node,
+                             unsigned long seq);
+/* The script's answer read: the wait (0 = allowed) with *used and *reset_ms, or -1 when r is not
+ * such an answer (none, or an error). */
+int64_t state__ratelimit_reply(const redisReply *r, uint32_t *used, int64_t *reset_ms);
+
 /* The wait in milliseconds (0 = allowed, and recorded as member when record), or -1 when Redis
  * could not answer within RATELIMIT_REDIS_WAIT_MS; *used and *reset_ms as
  * state_ratelimit_status says. */
