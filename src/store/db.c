@@ -6,6 +6,8 @@
 #include "core/buf.h"
 #include "store/engine.h"
 #include "store/event_log.h"
+#include "store/message_rows.h"
+#include "store/savepoints.h"
 
 static atomic_int unreachable;
 
@@ -103,6 +105,7 @@ void store_close(struct store *db)
     if (current == db)
         current = NULL;
     store__events_discard(db);
+    store__message_rows_free(db);
     db->engine->close(db);
 }
 
@@ -150,6 +153,7 @@ void store__read_release_current(void)
 struct store_stmt *store__query(struct store *db, const char *sql, const struct store_val *args,
                                 size_t nargs)
 {
+    store__before_statement(db);
     return db->engine->query(db, sql, args, nargs);
 }
 

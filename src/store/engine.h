@@ -16,6 +16,16 @@ struct store {
     int tracks_changes; /* the writer's connection: its changes are marked (snapshot.h) */
     int wrote;          /* the writer's current job has written */
     struct store_event_batch *events; /* appended, waiting for positions (event_log.c) */
+    struct store_row_batch *rows;     /* new messages' rows held back (message_rows.c) */
+    /* The writer's savepoints, innermost last (savepoints.c): whether each was opened yet, and
+     * how many rows were held when it was asked for. */
+    struct store_savepoint {
+        int opened;
+        size_t rows;
+    } savepoints[8];
+    int nsavepoints;
+    int deeper;        /* savepoints past those, each opened when asked for */
+    int statement_due; /* inside store__before_statement: its own statements pass */
 };
 
 /* The part of a statement db.c reads; an engine's statement starts with it. */
@@ -73,6 +83,9 @@ struct store_engine {
     /* Several nodes write: event positions are given just before each commit, under one lock,
      * so they follow commit order (store/event_log.h). SQLite's one writer needs no more. */
     int positions_at_commit;
+    /* A round trip costs more than the statement: new messages' rows wait for the next
+     * statement or the commit (store/message_rows.h). */
+    int rows_at_commit;
 };
 
 extern const struct store_engine store_sqlite;

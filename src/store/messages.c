@@ -7,6 +7,7 @@
 #include "core/clock.h"
 #include "core/jsonout.h"
 #include "domain/emoji.h"
+#include "store/message_rows.h"
 #include "store/rows.h"
 #include "store/writer.h"
 
@@ -213,6 +214,8 @@ int store_message_insert_at(struct store *db, struct store_new_message *m)
         if (expired != STORE_DONE)
             return expired;
     }
+    if (store__message_row_may_wait(db, m))
+        return store__message_row_hold(db, m);
     int rc = store__exec(
         db, SQL,
         SV_ARGS(SV_STR(m->id), SV_STR(m->channel_id), SV_STR(m->thread_parent_id),

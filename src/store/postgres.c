@@ -635,4 +635,5 @@ const struct store_engine store_postgres = {
     .prepare_schema = pg_prepare_schema,
     .sql_begin_write = "BEGIN",
     .positions_at_commit = 1,
+    .rows_at_commit = 1,
 };

@@ -11,6 +11,7 @@
 #include "core/clock.h"
 #include "core/log.h"
 #include "store/event_log.h"
+#include "store/savepoints.h"
 #include "store/snapshot.h"
 
 #define FOREIGN_CHECK_MS 1000 /* how often commits by other processes are looked for */
@@ -34,9 +35,6 @@ struct write_req {
 /* Prepared once on the writer's connection (store__exec caches by SQL address). */
 static const char *SQL_COMMIT = "COMMIT";
 static const char *SQL_ROLLBACK = "ROLLBACK";
-static const char *SQL_SAVEPOINT = "SAVEPOINT w";
-static const char *SQL_ROLLBACK_TO = "ROLLBACK TO w";
-static const char *SQL_RELEASE = "RELEASE w";
 
 struct store_writer {
     struct store *db;
@@ -125,14 +123,13 @@ static int write_in_savepoint(struct store_writer *w, store_write_fn fn, void *a
     if (!store__in_transaction(w->db))
         return STORE_ERR;
     store__set_wrote(w->db, 1);
-    store__exec_later(w->db, SQL_SAVEPOINT);
+    store__savepoint_open(w->db);
     size_t events = store__events_waiting(w->db);
     int result = fn(w->db, arg);
-    if (result < 0 || store__failed(w->db)) {
-        store__exec(w->db, SQL_ROLLBACK_TO, NULL, 0);
+    int keep = result >= 0 && !store__failed(w->db);
+    if (!keep)
         store__events_forget(w->db, events);
-    }
-    store__exec_later(w->db, SQL_RELEASE);
+    store__savepoint_close(w->db, keep);
     return result;
 }
 
@@ -190,6 +187,7 @@ static struct store_writer_job *run_transaction(struct store_writer *w,
     pthread_mutex_unlock(&w->lock);
     if (lost) {
         store__events_forget(w->db, 0);
+        store__savepoints_forget(w->db);
         log_error("writer: the transaction was rolled back by the database; %s",
                   "its requests fail, the next ones start afresh");
         *committed = 0;
@@ -198,11 +196,13 @@ static struct store_writer_job *run_transaction(struct store_writer *w,
     *committed = began;
     if (began && store__changes_take(w->db, note_change, w) != STORE_DONE)
         w->changed_all = 1;
-    if (began && (store__events_flush(w->db) != STORE_DONE ||
-                  store__exec(w->db, SQL_COMMIT, NULL, 0) != STORE_DONE)) {
+    if (began &&
+        (store__rows_flush(w->db) != STORE_DONE || store__events_flush(w->db) != STORE_DONE ||
+         store__exec(w->db, SQL_COMMIT, NULL, 0) != STORE_DONE)) {
         log_error("writer: commit failed; batch rolled back");
         store__exec(w->db, SQL_ROLLBACK, NULL, 0);
         store__events_forget(w->db, 0);
+        store__savepoints_forget(w->db);
         *committed = 0;
     }
     if (*committed)

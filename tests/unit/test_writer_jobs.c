@@ -9,6 +9,7 @@
 #include "core/clock.h"
 #include "store/db.h"
 #include "test_database.h"
+#include "store/messages.h"
 #include "store/migrate.h"
 #include "store/writer.h"
 
@@ -358,4 +359,88 @@ Test(writer_jobs, a_full_disk_fails_only_the_jobs_it_rolled_back)
     }
     cr_assert_eq(jobs[2].committed, 1, "the jobs after the failure run in a new transaction");
     cr_assert_eq(jobs[3].committed, 1);
+}
+
+/* ---- new messages' rows held until the next statement (PostgreSQL) ---- */
+
+static int run_sql(struct store *w, void *sql)
+{
+    return store__exec(w, sql, NULL, 0);
+}
+
+static struct store_new_message message(const char *id, const char *channel)
+{
+    return (struct store_new_message){.id = id,
+                                      .channel_id = channel,
+                                      .server_id = "s1",
+                                      .author_id = "ana",
+                                      .type = "text",
+                                      .content = id,
+                                      .mentions_json = "[]",
+                                      .role_ids_json = "[]",
+                                      .now = 1};
+}
+
+static int send_one(struct store *w, void *id)
+{
+    struct store_new_message m = message(id, "c1");
+    return store_message_insert_at(w, &m);
+}
+
+static int send_then_fail(struct store *w, void *id)
+{
+    send_one(w, id);
+    return -1;
+}
+
+/* Holds its row, reads what the jobs before it sent (a statement: the rows held go in first,
+ * its own inside its savepoint), then fails: its row must go with its savepoint. */
+static int seen_before_failing;
+static int send_read_then_fail(struct store *w, void *id)
+{
+    send_one(w, id);
+    seen_before_failing =
+        store_message_in_channel(w, "m1", "c1") * 10 + store_message_in_channel(w, id, "c1");
+    return -1;
+}
+
+/* A channel deleted by another connection while the row for it waits (PostgreSQL's writer
+ * holds no lock on it until the row goes in). */
+static int send_to_a_channel_deleted_meanwhile(struct store *w, void *id)
+{
+    struct store_new_message m = message(id, "c2");
+    int rc = store_message_insert_at(w, &m);
+    if (rc == STORE_DONE && database.pg_name[0])
+        cr_assert_eq(store__exec(db, "DELETE FROM channels WHERE id = 'c2'", NULL, 0), STORE_DONE);
+    return rc;
+}
+
+Test(writer_jobs, held_message_rows_go_in_with_their_jobs_savepoints)
+{
+    cr_assert_eq(store_write(writer, add_user, "owner"), STORE_DONE);
+    cr_assert_eq(store_write(writer, add_server, "s1"), STORE_DONE);
+    cr_assert_eq(store_write(writer, run_sql,
+                             "INSERT INTO channels (id, server_id, type, name, created_at) VALUES"
+                             " ('c1', 's1', 'text', 'geral', 1), ('c2', 's1', 'text', 'outro', 1)"),
+                 STORE_DONE);
+    struct job jobs[6] = {
+        {.fn = send_one, .arg = "m1"},
+        {.fn = send_then_fail, .arg = "m2"},
+        {.fn = send_read_then_fail, .arg = "m3"},
+        {.fn = send_to_a_channel_deleted_meanwhile, .arg = "m5"},
+        {.fn = send_one, .arg = "m4"},
+        {.fn = send_then_fail, .arg = "m6"},
+    };
+    submit_batch(jobs, 6);
+    for (int i = 0; i < 6; i++)
+        cr_assert_eq(jobs[i].committed, 1, "job %d committed", i);
+    cr_assert_eq(seen_before_failing, 11, "a statement sees the rows held before it");
+    cr_assert_eq(count("SELECT count(*) FROM messages WHERE id IN ('m1', 'm4')"), 2);
+    cr_assert_eq(count("SELECT count(*) FROM messages WHERE id IN ('m2', 'm3', 'm6')"), 0,
+                 "a job rolled back takes its row along, held or inserted");
+    if (database.pg_name[0])
+        cr_assert_eq(count("SELECT count(*) FROM messages WHERE id = 'm5'"), 0,
+                     "a row for a channel deleted meanwhile is left out, not the batch");
+    else
+        cr_assert_eq(count("SELECT count(*) FROM messages WHERE id = 'm5'"), 1);
 }
