@@ -201,6 +201,15 @@ int state_voice_set_can_speak(struct state_voice *v, const char *user_id, const 
     return changed;
 }
 
+/* Joining order, whichever node heard of each session first. */
+static int by_joining(const void *a, const void *b)
+{
+    const struct voice_session *x = a, *y = b;
+    if (x->joined_at != y->joined_at)
+        return x->joined_at < y->joined_at ? -1 : 1;
+    return strcmp(x->user_id, y->user_id);
+}
+
 long state_voice_list(struct state_voice *v, enum voice_key key, const char *value,
                       struct voice_session **out)
 {
@@ -218,6 +227,8 @@ long state_voice_list(struct state_voice *v, enum voice_key key, const char *val
         if (!strcmp(key_of(&v->list[i], key), value))
             copy[k++] = v->list[i];
     pthread_mutex_unlock(&v->lock);
+    if (n > 1)
+        qsort(copy, n, sizeof *copy, by_joining);
     *out = copy;
     return (long)n;
 }

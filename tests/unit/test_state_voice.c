@@ -12,6 +12,7 @@
 #define ROOM_B   "01a1fe3b-0000-7000-8000-000000000cb1"
 #define ANA      "01a1fe3b-0000-7000-8000-0000000000a1"
 #define BOT      "01a1fe3b-0000-7000-8000-0000000000b0"
+#define BIA      "01a1fe3b-0000-7000-8000-0000000000a2"
 
 static struct voice_session session(const char *server, const char *channel, const char *user,
                                     const char *socket, int64_t joined_at)
@@ -147,6 +148,18 @@ Test(state_voice, another_nodes_sessions_are_applied_and_told_apart)
     cr_assert_eq(state_voice_apply(v, &theirs, 0, &before), 0, "added");
     cr_assert_eq(told.n, 1, "another node's put is not told back");
     cr_assert_eq(count(v, VOICE_BY_CHANNEL, ROOM_1), 2);
+
+    /* Heard of after this node's own, though it joined before: listed first all the same. */
+    struct voice_session earlier = session(SERVER_A, ROOM_1, BIA, "s8", 50);
+    strcpy(earlier.node, "b0b0b0b0b0b0b0b0");
+    cr_assert_eq(state_voice_apply(v, &earlier, 0, &before), 0);
+    struct voice_session *list;
+    cr_assert_eq(state_voice_list(v, VOICE_BY_CHANNEL, ROOM_1, &list), 3);
+    cr_assert_str_eq(list[0].user_id, BIA, "joining order across nodes");
+    cr_assert_str_eq(list[1].user_id, ANA);
+    cr_assert_str_eq(list[2].user_id, BOT);
+    free(list);
+    cr_assert_eq(state_voice_apply(v, &earlier, 1, &before), 1);
 
     /* A removal from a node that no longer holds the session changes nothing. */
     struct voice_session stale = theirs;
