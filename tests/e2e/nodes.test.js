@@ -145,6 +145,18 @@ test('request limits count a bot across nodes: 12 sends alternating the two, exa
   }
 });
 
+// Counts asked at once from each node's I/O thread, many in flight on one connection: still
+// exactly the limit, and each accepted send tells its own place in the window.
+test('request limits count 24 sends at once across nodes: exactly 10 accepted', { skip }, async () => {
+  const w = await world(a);
+  const answers = await Promise.all(Array.from({ length: 24 }, (_, i) => api((i % 2 ? b : a).url, 'POST', `/api/bot/servers/${w.sid}/channels/${w.cid}/messages`, { token: w.info.botToken, body: { content: `n${i}` } })));
+  const statuses = answers.map((r) => r.status);
+  assert.equal(statuses.filter((s) => s === 200).length, 10, statuses.join(' '));
+  assert.equal(statuses.filter((s) => s === 429).length, 14, statuses.join(' '));
+  const remaining = answers.filter((r) => r.status === 200).map((r) => Number(r.headers.get('x-ratelimit-remaining'))).sort((x, y) => x - y);
+  assert.deepEqual(remaining, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9], 'each accepted send saw its own place in the window');
+});
+
 // A limit is counted in Redis before the writer lane, which never waits on the network: a
 // request the handler refuses before it would count gives its use back.
 test('a send refused before its limit counts nothing on either node', { skip }, async () => {
