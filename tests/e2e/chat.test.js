@@ -1709,6 +1709,31 @@ test('the audit log in the settings: who changed what and why, newest first', as
   await a.context().close();
 });
 
+test('a search typed before the server is drawn names its channels and authors once it is', async () => {
+  const { owner: ana, sid } = await serverWithMembers(srv.url, 0);
+  const avisos = (await api(srv.url, 'POST', `/api/servers/${sid}/channels`, { token: ana.token, body: { name: 'avisos' } })).body.channel.id;
+  await api(srv.url, 'POST', `/api/servers/${sid}/channels/${avisos}/messages`, { token: ana.token, body: { content: 'orçamento aprovado' } });
+  const context = await browser.newContext({ viewport: DESKTOP });
+  await context.addCookies([{ name: 'session', value: ana.token, url: srv.url }]);
+  // The server's tree held back until the results are on screen.
+  let release;
+  const held = new Promise((r) => { release = r; });
+  await context.route((url) => url.pathname === `/api/servers/${sid}` && url.search === '?threads=1', async (route) => { await held; await route.continue(); });
+  const a = await context.newPage();
+  await a.goto(`${srv.url}/app`);
+  await a.waitForSelector('#live.on');
+  await a.fill('#search', 'orçamento');
+  await a.press('#search', 'Enter');
+  await a.waitForSelector('#search-panel:not([hidden]) #search-results li');
+  assert.deepEqual(await a.$$eval('#search-results li .head .muted', (n) => n.map((x) => x.textContent)), [], 'no channel known yet');
+  assert.equal(await a.textContent('#search-results li .head strong'), 'alguém', 'no member known yet');
+  release();
+  await a.waitForSelector('#search-results li .head .muted');
+  assert.deepEqual(await a.$$eval('#search-results li .head .muted', (n) => n.map((x) => x.textContent)), ['#avisos']);
+  assert.equal(await a.textContent('#search-results li .head strong'), ana.user.displayName || ana.user.username);
+  await context.close();
+});
+
 test('search from the room: results from every channel one can read, each leading to its message', async () => {
   const { owner: ana, sid, server } = await serverWithMembers(srv.url, 0);
   const geral = server.channels[0].id;

@@ -23,17 +23,32 @@ function resultItem(m) {
     el('div', { class: 'pin-actions' }, el('button', { type: 'button', class: 'link-button small', text: 'Ir à mensagem', onclick: go })));
 }
 
+// The results shown, and where they were searched: drawn again when the server's tree or its
+// members arrive after them (a search typed as the page opens names its channels and authors).
+let shown = null;
+
+function paintResults() {
+  const { messages, hasMore, q } = shown;
+  $('#search-results').replaceChildren(...messages.map(resultItem));
+  $('#search-title').textContent = messages.length
+    ? `${messages.length}${hasMore ? '+' : ''} ${messages.length === 1 ? 'resultado' : 'resultados'} para “${q}”`
+    : `Nada encontrado para “${q}”`;
+}
+
+export function repaintSearch() {
+  if (shown && !$('#search-panel').hidden && shown.sid === chat.sid && !chat.dm) paintResults();
+}
+
 async function search(e) {
   e.preventDefault();
   const q = $('#search').value.trim();
   if (!q) return;
   const path = chat.dm ? `/api/dms/${chat.cid}/messages/search` : `/api/servers/${chat.sid}/messages/search`;
+  const sid = chat.sid;
   try {
     const { messages, hasMore } = await api('GET', `${path}?q=${encodeURIComponent(q)}`);
-    $('#search-results').replaceChildren(...messages.map(resultItem));
-    $('#search-title').textContent = messages.length
-      ? `${messages.length}${hasMore ? '+' : ''} ${messages.length === 1 ? 'resultado' : 'resultados'} para “${q}”`
-      : `Nada encontrado para “${q}”`;
+    shown = { messages, hasMore, q, sid };
+    paintResults();
     $('#search-panel').hidden = false;
   } catch (err) {
     showError($('#send-error'), err);

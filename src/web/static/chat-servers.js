@@ -8,6 +8,7 @@ import { basePermissions, channelPermissions, PERM } from './chat-perms.js';
 import { paintUnread } from './chat-read.js';
 import { openChannel, openPanel } from './chat-room.js';
 import { go } from './chat-screens.js';
+import { repaintSearch } from './chat-search.js';
 import { applyMembers, applyTree, chat, timedOutUntil } from './chat-store.js';
 import { tellViewing } from './chat-typing.js';
 import { showPanel } from './chat-ui.js';
@@ -50,6 +51,7 @@ export function paintServer() {
   $('#invite-make').hidden = !(base & PERM.CRIAR_CONVITE);
   paintChannels(chat.allChannels);
   paintPeople();
+  repaintSearch();
   chat.perms = channelPermissions(server, roles, mine, roomOf(chat.cid).parent);
 }
 
