@@ -201,13 +201,18 @@ int state_voice_set_can_speak(struct state_voice *v, const char *user_id, const 
     return changed;
 }
 
-/* Joining order, whichever node heard of each session first. */
-static int by_joining(const void *a, const void *b)
+/* Joining order, whichever node heard of each session first: by the time each joined, and for
+ * two in the same millisecond in the order this node heard of them (a stable sort of a list
+ * kept in that order; a channel holds few). */
+static void sort_by_joining(struct voice_session *list, size_t n)
 {
-    const struct voice_session *x = a, *y = b;
-    if (x->joined_at != y->joined_at)
-        return x->joined_at < y->joined_at ? -1 : 1;
-    return strcmp(x->user_id, y->user_id);
+    for (size_t i = 1; i < n; i++) {
+        struct voice_session s = list[i];
+        size_t j = i;
+        for (; j > 0 && list[j - 1].joined_at > s.joined_at; j--)
+            list[j] = list[j - 1];
+        list[j] = s;
+    }
 }
 
 long state_voice_list(struct state_voice *v, enum voice_key key, const char *value,
@@ -227,8 +232,7 @@ long state_voice_list(struct state_voice *v, enum voice_key key, const char *val
         if (!strcmp(key_of(&v->list[i], key), value))
             copy[k++] = v->list[i];
     pthread_mutex_unlock(&v->lock);
-    if (n > 1)
-        qsort(copy, n, sizeof *copy, by_joining);
+    sort_by_joining(copy, n);
     *out = copy;
     return (long)n;
 }

@@ -87,6 +87,21 @@ Test(state_voice, lists_in_joining_order_and_removes)
     state_voice_free(v);
 }
 
+Test(state_voice, two_joined_in_one_millisecond_stay_in_the_order_they_came)
+{
+    struct state_voice *v = state_voice_new();
+    struct voice_session first = session(SERVER_A, ROOM_1, BOT, "s1", 300),
+                         second = session(SERVER_A, ROOM_1, ANA, "s2", 300), out;
+    state_voice_put(v, &first, &out);
+    state_voice_put(v, &second, &out);
+    struct voice_session *list;
+    cr_assert_eq(state_voice_list(v, VOICE_BY_CHANNEL, ROOM_1, &list), 2);
+    cr_assert_str_eq(list[0].user_id, BOT, "first come, though its ID sorts after");
+    cr_assert_str_eq(list[1].user_id, ANA);
+    free(list);
+    state_voice_free(v);
+}
+
 Test(state_voice, can_speak_changes_only_once)
 {
     struct state_voice *v = state_voice_new();
