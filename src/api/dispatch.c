@@ -456,7 +456,8 @@ void api_body_limit_ask(struct api_service *a, struct http_limit_ask *ask)
 
 /* After a writer-lane transaction: its events go out, or (not committed) they are dropped and
  * the answer becomes a 500; then the answer leaves. */
-static void answer_after_commit(struct api_service *a, struct http_exchange *ex,
+/* After the commit: its events published, or the answer made a 500 when it failed. */
+static void settle_after_commit(struct api_service *a, struct http_exchange *ex,
                                 struct bus_held *events, int committed)
 {
     if (committed) {
@@ -468,6 +469,12 @@ static void answer_after_commit(struct api_service *a, struct http_exchange *ex,
         struct api_call c = {.svc = a, .req = ex->req, .res = &ex->res};
         api__internal(&c);
     }
+}
+
+static void answer_after_commit(struct api_service *a, struct http_exchange *ex,
+                                struct bus_held *events, int committed)
+{
+    settle_after_commit(a, ex, events, committed);
     answer(ex);
 }
 
@@ -612,25 +619,28 @@ static void writer_call_run(struct store_writer_job *job, struct store *db)
         w->taken.key[0] = '\0'; /* the handler used it */
 }
 
-/* On a worker: an allowed use the handler did not make (it refused the request first). */
+/* On a worker: an allowed use the handler did not make (it refused the request first) is given
+ * back before the answer goes, so the caller's next request finds it free. */
 static void give_back_run(struct workers_job *job, void *thread_ctx)
 {
     (void)thread_ctx;
     struct writer_call *w =
         (struct writer_call *)((char *)job - offsetof(struct writer_call, ahead));
     state_ratelimit_give_back(w->svc->limits, &w->taken);
+    answer(w->ex);
     free(w);
 }
 
 static void writer_call_done(struct store_writer_job *job, int committed)
 {
     struct writer_call *w = (struct writer_call *)job;
-    answer_after_commit(w->svc, w->ex, &w->events, committed);
+    settle_after_commit(w->svc, w->ex, &w->events, committed);
     if (w->taken.key[0] && w->taken.member[0]) {
         w->ahead.fn = give_back_run;
         workers_submit(w->svc->workers, &w->ahead);
         return;
     }
+    answer(w->ex);
     free(w);
 }
 
