@@ -529,6 +529,8 @@ test('signing out and in again lands in the chat; the portal has a way back to i
   await page.fill('#login-password', 'senha-secreta-1');
   await page.click('#login button[type=submit]');
   await page.waitForURL(srv.url + '/app');
+  // The page wires its buttons once it knows who signed in; live once that is done.
+  await page.waitForSelector('#live.on');
   await page.click('#logout');
   await page.waitForURL(/\/login$/);
   await page.fill('#login-username', who.user.username);
