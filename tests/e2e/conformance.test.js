@@ -241,16 +241,25 @@ test('suite: a client close (POST 1) while a GET is pending answers that GET wit
 });
 
 test('suite: a second WebSocket handshake on an upgraded sid is accepted, then closed by the server', async () => {
-  const { sid, ws } = await upgraded();
-  const again = new WebSocket(`${srv.url.replace('http', 'ws')}/engine.io/?EIO=4&transport=websocket&sid=${sid}`);
-  const outcome = await new Promise((resolve) => {
-    let opened = false;
-    again.on('open', () => { opened = true; });
-    again.on('error', (e) => resolve({ error: e.message }));
-    again.on('close', () => resolve({ opened }));
-  });
-  assert.deepEqual(outcome, { opened: true }, 'accepted (101), then closed');
-  ws.send('4still here');
-  assert.equal(await ws.next(), '4still here', 'the upgraded session goes on');
-  ws.close();
+  for (let attempt = 1; ; attempt++) {
+    const { sid, ws } = await upgraded();
+    const again = new WebSocket(`${srv.url.replace('http', 'ws')}/engine.io/?EIO=4&transport=websocket&sid=${sid}`);
+    const outcome = await new Promise((resolve) => {
+      let opened = false;
+      again.on('open', () => { opened = true; });
+      again.on('error', (e) => resolve({ error: e.message }));
+      again.on('close', () => resolve({ opened }));
+    });
+    // The session lost to the suite's 200 ms ping timeout while this client was starved is not
+    // the case under test: the same exchange again on a fresh one.
+    const lost = outcome.error && /Session ID unknown/.test((await poll('/engine.io/', sid)).text);
+    if (lost && attempt < 5) { ws.close(); continue; }
+    assert.deepEqual(outcome, { opened: true }, 'accepted (101), then closed');
+    ws.send('4still here');
+    let echo;
+    do echo = await ws.next(); while (echo === '2'); // a ping the suite sent meanwhile
+    assert.equal(echo, '4still here', 'the upgraded session goes on');
+    ws.close();
+    return;
+  }
 });
