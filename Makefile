@@ -25,7 +25,7 @@ OBJ       := $(patsubst src/%.c,build/obj/%.o,$(LIB_SRC) $(GEN:build/gen/%=src/%
 ASAN_OBJ  := $(patsubst src/%.c,build/asan/obj/%.o,$(LIB_SRC) $(GEN:build/gen/%=src/%))
 SANITIZE  := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-.PHONY: all run check unit unit-postgres e2e e2e-postgres e2e-nodes lint fuzz fuzz-quick bench clean deps
+.PHONY: all run check unit unit-postgres unit-redis e2e e2e-postgres e2e-nodes lint fuzz fuzz-quick bench clean deps
 all: build/praca
 
 deps:
@@ -86,6 +86,9 @@ e2e: build/asan/praca node_modules/.package-lock.json
 # The differential test of the in-memory state, on PostgreSQL.
 unit-postgres: build/asan/unit
 	scripts/with-postgres.sh build/asan/unit --filter '@(state|event_clock|schema|store|event_log|writer_jobs)/*'
+# The shared request-limit window's script, against Redis.
+unit-redis: build/asan/unit
+	scripts/with-redis.sh build/asan/unit --filter 'ratelimit_shared/*'
 e2e-postgres: build/asan/praca node_modules/.package-lock.json
 	PRACA_BIN=build/asan/praca scripts/with-postgres.sh node --test --test-concurrency=2 $(E2E_PG)
 e2e-nodes: build/asan/praca node_modules/.package-lock.json
@@ -99,6 +102,7 @@ check:
 	$(MAKE) build/praca
 	$(MAKE) unit
 	$(MAKE) unit-postgres
+	$(MAKE) unit-redis
 	$(MAKE) fuzz-quick
 	$(MAKE) e2e
 	$(MAKE) e2e-postgres

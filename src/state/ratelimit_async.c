@@ -46,8 +46,6 @@ struct ratelimit_async {
     int64_t connect_ms; /* when the connection was asked for */
     int doomed;         /* connected to itself: dropped at the next tick */
     char sha[41];       /* the script's digest, worked out here */
-    char node[17];      /* names this node's uses, with seq */
-    unsigned long seq;
     struct ask *oldest, *newest;
 };
 
@@ -121,8 +119,7 @@ static void send_ask(struct ratelimit_async *a, struct ask *k)
                           k->now,
                           k->window,
                           k->limit,
-                          "1",
-                          k->member};
+                          "1"};
     if (redisAsyncCommandArgv(a->ac, on_reply, k, (int)(sizeof argv / sizeof *argv), argv, NULL) !=
         REDIS_OK)
         finish(k); /* nothing counted */
@@ -198,7 +195,6 @@ struct ratelimit_async *state__ratelimit_async_new(uv_loop_t *loop, const struct
     unsigned char digest[20];
     crypto_sha1(STATE__RATELIMIT_SCRIPT, strlen(STATE__RATELIMIT_SCRIPT), digest);
     crypto_hex(digest, sizeof digest, a->sha);
-    crypto_random_hex(a->node, 8);
     uv_timer_init(loop, &a->tick);
     a->tick.data = a;
     return a;
@@ -232,11 +228,11 @@ int state__ratelimit_async_take(struct ratelimit_async *a, const char *key, uint
     *k = (struct ask){.owner = a, .out = out, .done = done, .arg = arg};
     k->sent_ms = clock_mono_ms();
     snprintf(k->key, sizeof k->key, "%s", key);
-    snprintf(k->window_key, sizeof k->window_key, "praca:limit:%s", key);
+    state__ratelimit_key(k->window_key, key);
     snprintf(k->now, sizeof k->now, "%lld", (long long)now);
     snprintf(k->window, sizeof k->window, "%lld", (long long)window_ms);
     snprintf(k->limit, sizeof k->limit, "%u", limit);
-    state__ratelimit_member(k->member, now, a->node, ++a->seq);
+    state__ratelimit_member(k->member, now);
     k->prev = a->newest;
     if (a->newest)
         a->newest->next = k;

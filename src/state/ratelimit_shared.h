@@ -1,7 +1,8 @@
 /*
  * Request-limit windows kept in Redis, so that several nodes count one bot's requests together:
- * the same exact sliding window as domain/ratewindow.h, as a sorted set of the accepted times
- * per (action, account), checked and recorded atomically by a script. Each calling thread has
+ * the same exact sliding window as domain/ratewindow.h, as a list of the accepted times per
+ * (action, account) under praca:window:ACTION|ACCOUNT, checked and recorded atomically by a
+ * script. Each calling thread has
  * its own connection. When Redis cannot be reached the caller falls back to its own window.
  */
 #ifndef PRACA_STATE_RATELIMIT_SHARED_H
@@ -11,11 +12,13 @@
 #include "core/redis.h"
 #include "state/ratelimit.h"
 
-/* KEYS[1] the window; ARGV now, window, limit, record (1 or 0), a unique member. */
+/* KEYS[1] the window; ARGV now, window, limit, record (1 or 0). */
 extern const char STATE__RATELIMIT_SCRIPT[];
-/* A use's unique name in its window: its time, the asking node or thread, and a count. */
-void state__ratelimit_member(char member[RATELIMIT_MEMBER_MAX], int64_t now, const char *node,
-                             unsigned long seq);
+/* A use as its window holds it: its time (two uses of one millisecond are the same to give back).
+ */
+void state__ratelimit_member(char member[RATELIMIT_MEMBER_MAX], int64_t now);
+/* The window's key in Redis for key (action|account). */
+void state__ratelimit_key(char window_key[RATELIMIT_KEY_MAX + 16], const char *key);
 /* The script's answer read: the wait (0 = allowed) with *used and *reset_ms, or -1 when r is not
  * such an answer (none, or an error). */
 int64_t state__ratelimit_reply(const redisReply *r, uint32_t *used, int64_t *reset_ms);
