@@ -88,6 +88,24 @@ const char *store__sql_begin_write(const struct store *db)
     return db->engine->sql_begin_write;
 }
 
+int store__begin_write(struct store *db)
+{
+    return store__exec_later(db, db->engine->sql_begin_write);
+}
+
+void store__commit_with_next(struct store *db, int on)
+{
+    if (db->engine->commit_with_next)
+        db->engine->commit_with_next(db, on);
+}
+
+int store__commit(struct store *db)
+{
+    static const char *SQL = "COMMIT";
+    int went = db->engine->commit_went ? db->engine->commit_went(db) : 1;
+    return went != 1 ? went : store__exec(db, SQL, NULL, 0);
+}
+
 int store__prepare_schema(struct store *db)
 {
     return db->engine->prepare_schema(db);

@@ -80,6 +80,16 @@ int store__in_transaction(struct store *db);
 int store__failed(struct store *db);
 /* The writer's BEGIN for this engine (SQLite takes the write lock at once). */
 const char *store__sql_begin_write(const struct store *db);
+/* Opens the writer's transaction: STORE_DONE, or STORE_ERR when it could not. On PostgreSQL the
+ * BEGIN waits to go with the transaction's first statement, in the same round trip
+ * (store__exec_later), and store__in_transaction already says 1. */
+int store__begin_write(struct store *db);
+/* The writer's COMMIT: on PostgreSQL it can go in the round trip of the transaction's last
+ * statement. store__commit_with_next(db, 1) before that statement asks for it (0 takes the
+ * ask back); store__commit then answers how the COMMIT went, sending it only when it did not go
+ * yet. STORE_DONE when the transaction committed. */
+void store__commit_with_next(struct store *db, int on);
+int store__commit(struct store *db);
 /* Defines what the migrations need of the engine beyond the tables (PostgreSQL: SQLite's
  * functions our SQL uses). Run by store_migrate first. */
 int store__prepare_schema(struct store *db);

@@ -60,6 +60,11 @@ struct store_engine {
     /* A statement without parameters or rows whose outcome only the next statement needs
      * (SAVEPOINT, RELEASE): sent along with that one, or (NULL) run at once. */
     int (*exec_later)(struct store *db, const char *sql);
+    /* The next statement takes the writer's COMMIT along in its round trip (on=1), or not
+     * (on=0); commit_went then tells that COMMIT's outcome, or 1 when none went. NULL: each
+     * COMMIT goes alone. */
+    void (*commit_with_next)(struct store *db, int on);
+    int (*commit_went)(struct store *db);
     /* 1 while a transaction is open, even one a failed statement has left unusable until
      * a rollback (PostgreSQL). */
     int (*in_transaction)(struct store *db);

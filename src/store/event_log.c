@@ -144,7 +144,19 @@ void store__events_forget(struct store *db, size_t keep)
     redactions_forget(b, keep);
 }
 
+static int flush(struct store *db, int commit);
+
 int store__events_flush(struct store *db)
+{
+    return flush(db, 0);
+}
+
+int store__events_flush_commit(struct store *db)
+{
+    return flush(db, 1);
+}
+
+static int flush(struct store *db, int commit)
 {
     /* json_to_recordset reads each event once (o->>'x' would lex the object again per field).
      * The clock is taken first (s reads c), then the streams' counters in their order: every
@@ -171,7 +183,9 @@ int store__events_flush(struct store *db)
         " SELECT last FROM c";
     struct store_event_batch *b = db->events;
     if (!b || !b->count)
-        return STORE_DONE;
+        return commit ? store__commit(db) : STORE_DONE;
+    /* Redactions are statements of their own after this one: the COMMIT waits for them. */
+    store__commit_with_next(db, commit && !b->nredactions);
     struct buf all;
     buf_init(&all, BATCH_BYTES + 2);
     int rc = buf_append(&all, "[", 1) || buf_append(&all, b->json.data, b->json.len) ||
@@ -196,7 +210,14 @@ int store__events_flush(struct store *db)
             rc = STORE_ERR;
     }
     store__events_forget(db, 0);
-    return rc == STORE_ROW ? STORE_DONE : rc < 0 ? rc : STORE_ERR;
+    rc = rc == STORE_ROW ? STORE_DONE : rc < 0 ? rc : STORE_ERR;
+    if (!commit)
+        return rc;
+    if (rc != STORE_DONE) { /* not COMMIT (into a failed transaction, it would answer ROLLBACK) */
+        store__commit_with_next(db, 0);
+        return rc;
+    }
+    return store__commit(db);
 }
 
 void store__events_discard(struct store *db)

@@ -37,6 +37,10 @@ int store_event_append(struct store *db, const struct store_event *e, uint64_t *
 size_t store__events_waiting(const struct store *db);
 void store__events_forget(struct store *db, size_t keep);
 int store__events_flush(struct store *db);
+/* Gives them their positions and commits the transaction (store__commit): with nothing else to
+ * run after it, the positions' statement takes the COMMIT along in its round trip. STORE_DONE
+ * when both went well; on a failure nothing is committed and the caller rolls back. */
+int store__events_flush_commit(struct store *db);
 void store__events_discard(struct store *db);
 /* Calls fn with each event after position `after`, oldest first, at most limit of them.
  * Returns how many, or < 0. The strings live until fn returns. */

@@ -43,6 +43,10 @@ struct pg {
     int marked;                       /* a change mark's notice arrived since the last take */
     struct pg_stmt *later[LATER_MAX]; /* sent with the next statement (pg_exec_later) */
     int nlater;
+    int begin_later;             /* the writer's BEGIN is among them: the transaction is open */
+    struct pg_stmt *commit_next; /* COMMIT, to go with the next statement (pg_commit_with_next) */
+    int commit_went;             /* it did, and commit_rc is its outcome */
+    int commit_rc;
     struct pg_stmt cache[CACHE_SLOTS];
 };
 
@@ -114,6 +118,8 @@ static int reachable(struct pg *s)
         s->cache[i].prepared = 0;
     }
     s->nlater = 0; /* their transaction went with the connection */
+    s->begin_later = s->commit_went = 0;
+    s->commit_next = NULL;
     PGresult *res = s->base.tracks_changes ? PQexec(s->conn, SQL_CHANGED_TABLE) : NULL;
     int rc = res ? finish_result(s, res, SQL_CHANGED_TABLE) : STORE_DONE;
     PQclear(res);
@@ -152,28 +158,60 @@ static void run_later(struct pg *s)
         PQclear(res);
     }
     s->nlater = 0;
+    s->begin_later = 0;
 }
 
-/* The statement named, after those waiting, in one round trip (libpq's pipeline mode): its
- * result, or that of the first waiting one that failed (the rest were not run). */
+/* No transaction open, nor one whose BEGIN waits to go: a statement that failed on a connection
+ * the server had closed may run again on a new one. */
+static int idle(struct pg *s)
+{
+    return PQtransactionStatus(s->conn) == PQTRANS_IDLE && !s->begin_later;
+}
+
+static const char *SQL_COMMIT = "COMMIT";
+
+/* A COMMIT that went in a pipeline: done only when it committed (one sent into a failed
+ * transaction answers ROLLBACK, and one after a failed statement was not run). */
+static void note_commit(struct pg *s, PGresult *res)
+{
+    s->commit_went = 1;
+    s->commit_rc =
+        res && PQresultStatus(res) == PGRES_COMMAND_OK && !strcmp(PQcmdStatus(res), "COMMIT")
+            ? STORE_DONE
+            : STORE_ERR;
+    if (s->commit_rc != STORE_DONE && res)
+        finish_result(s, res, SQL_COMMIT);
+}
+
+/* The statement named, after those waiting and followed by COMMIT when one is due, in one round
+ * trip (libpq's pipeline mode): its result, or that of the first waiting one that failed (the
+ * rest were not run). */
 static PGresult *exec_with_later(struct pg *s, const char *name, struct pg_stmt *st)
 {
-    if (!s->nlater)
+    struct pg_stmt *commit = s->commit_next;
+    s->commit_next = NULL;
+    if (!s->nlater && !commit)
         return PQexecPrepared(s->conn, name, st->nparams, st->values, NULL, NULL, 0);
     if (PQenterPipelineMode(s->conn) != 1) {
         run_later(s);
         return PQexecPrepared(s->conn, name, st->nparams, st->values, NULL, NULL, 0);
     }
-    int sent = 0, n = s->nlater;
+    int sent = 0, n = s->nlater, more = commit != NULL;
     for (int i = 0; i < n; i++) {
         char later[16];
         stmt_name(s, s->later[i], later);
         sent += PQsendQueryPrepared(s->conn, later, 0, NULL, NULL, NULL, 0) == 1;
     }
     sent += PQsendQueryPrepared(s->conn, name, st->nparams, st->values, NULL, NULL, 0) == 1;
+    if (commit) {
+        char commit_name[16];
+        stmt_name(s, commit, commit_name);
+        sent += PQsendQueryPrepared(s->conn, commit_name, 0, NULL, NULL, NULL, 0) == 1;
+    }
     s->nlater = 0;
-    PGresult *failed = NULL, *last = NULL;
-    if (sent == n + 1 && PQpipelineSync(s->conn) == 1) {
+    s->begin_later = 0;
+    PGresult *failed = NULL, *last = NULL, *committed = NULL;
+    if (sent == n + 1 + more && PQpipelineSync(s->conn) == 1) {
         /* One result per statement, each followed by a NULL, then the sync's; two NULLs in a
          * row mean nothing more is coming (the connection broke). */
         for (int got = 0, nulls = 0; nulls < 2;) {
@@ -188,8 +226,11 @@ static PGresult *exec_with_later(struct pg *s, const char *name, struct pg_stmt 
                 PQclear(res);
                 break;
             }
-            if (got++ == n)
+            int at = got++;
+            if (at == n)
                 last = res;
+            else if (at == n + 1)
+                committed = res;
             else if (!failed && status != PGRES_COMMAND_OK)
                 failed = res;
             else
@@ -199,6 +240,9 @@ static PGresult *exec_with_later(struct pg *s, const char *name, struct pg_stmt 
     if (PQexitPipelineMode(s->conn) != 1)
         log_error("store: PostgreSQL's pipeline mode left with results pending: %s",
                   PQerrorMessage(s->conn));
+    if (commit)
+        note_commit(s, committed);
+    PQclear(committed);
     if (failed) {
         PQclear(last);
         return failed;
@@ -299,7 +343,7 @@ static struct store_stmt *pg_query(struct store *db, const char *sql, const stru
     if (!st || !reachable(s))
         return NULL;
     if (!st->prepared) {
-        int was_idle = PQtransactionStatus(s->conn) == PQTRANS_IDLE;
+        int was_idle = idle(s);
         if (prepare(s, st) && !(reconnected_for_retry(s, was_idle) && !prepare(s, st)))
             return NULL;
     }
@@ -334,7 +378,7 @@ static int pg_step(struct store_stmt *base)
     struct pg_stmt *st = stmt_of(base);
     struct pg *s = pg_of(base->db);
     if (!st->res) {
-        int was_idle = PQtransactionStatus(s->conn) == PQTRANS_IDLE;
+        int was_idle = idle(s);
         char name[16];
         stmt_name(s, st, name);
         int rc;
@@ -416,7 +460,7 @@ static int64_t pg_last_insert_id(struct store *db)
 static int pg_in_transaction(struct store *db)
 {
     PGTransactionStatusType t = PQtransactionStatus(pg_of(db)->conn);
-    return t == PQTRANS_INTRANS || t == PQTRANS_INERROR;
+    return t == PQTRANS_INTRANS || t == PQTRANS_INERROR || pg_of(db)->begin_later;
 }
 
 static int pg_failed(struct store *db)
@@ -578,8 +622,33 @@ static int pg_track_changes(struct store *db, const struct store_change_mark *ma
     return rc;
 }
 
-/* SAVEPOINT and RELEASE, whose answers matter only to the statements after them: each waits to
- * go with the next statement, in the same round trip. */
+/* The writer's last statement before its COMMIT takes the COMMIT along (on=1), or no longer
+ * (on=0: that statement is not coming, or failed). */
+static void pg_commit_with_next(struct store *db, int on)
+{
+    struct pg *s = pg_of(db);
+    s->commit_next = NULL;
+    s->commit_went = 0;
+    if (!on)
+        return;
+    struct pg_stmt *st = slot_for(s, SQL_COMMIT);
+    if (st && reachable(s) && (st->prepared || !prepare(s, st)))
+        s->commit_next = st;
+}
+
+/* The outcome of the COMMIT that went with a statement, or 1 when none went. */
+static int pg_commit_went(struct store *db)
+{
+    struct pg *s = pg_of(db);
+    s->commit_next = NULL;
+    if (!s->commit_went)
+        return 1;
+    s->commit_went = 0;
+    return s->commit_rc;
+}
+
+/* BEGIN, SAVEPOINT and RELEASE, whose answers matter only to the statements after them: each
+ * waits to go with the next statement, in the same round trip. */
 static int pg_exec_later(struct store *db, const char *sql)
 {
     struct pg *s = pg_of(db);
@@ -592,6 +661,7 @@ static int pg_exec_later(struct store *db, const char *sql)
     st->res = NULL;
     st->nparams = 0;
     s->later[s->nlater++] = st;
+    s->begin_later |= !strcmp(sql, store_postgres.sql_begin_write);
     return STORE_DONE;
 }
 
@@ -621,6 +691,8 @@ const struct store_engine store_postgres = {
     .last_insert_id = pg_last_insert_id,
     .exec_script = pg_exec_script,
     .exec_later = pg_exec_later,
+    .commit_with_next = pg_commit_with_next,
+    .commit_went = pg_commit_went,
     .in_transaction = pg_in_transaction,
     .failed = pg_failed,
     .read_batching = pg_read_batching,

@@ -33,7 +33,6 @@ struct write_req {
 };
 
 /* Prepared once on the writer's connection (store__exec caches by SQL address). */
-static const char *SQL_COMMIT = "COMMIT";
 static const char *SQL_ROLLBACK = "ROLLBACK";
 
 struct store_writer {
@@ -159,7 +158,7 @@ static struct store_writer_job *run_transaction(struct store_writer *w,
                                                 struct store_writer_job **queue, int *committed)
 {
     struct store_writer_job *ran = *queue, *last = NULL;
-    int began = store__exec(w->db, store__sql_begin_write(w->db), NULL, 0) == STORE_DONE;
+    int began = store__begin_write(w->db) == STORE_DONE;
     int lost = 0;
     uint64_t start = now_ns(), waited = 0, jobs = 0;
     for (struct store_writer_job *j = ran; j; j = j->next) {
@@ -196,9 +195,8 @@ static struct store_writer_job *run_transaction(struct store_writer *w,
     *committed = began;
     if (began && store__changes_take(w->db, note_change, w) != STORE_DONE)
         w->changed_all = 1;
-    if (began &&
-        (store__rows_flush(w->db) != STORE_DONE || store__events_flush(w->db) != STORE_DONE ||
-         store__exec(w->db, SQL_COMMIT, NULL, 0) != STORE_DONE)) {
+    if (began && (store__rows_flush(w->db) != STORE_DONE ||
+                  store__events_flush_commit(w->db) != STORE_DONE)) {
         log_error("writer: commit failed; batch rolled back");
         store__exec(w->db, SQL_ROLLBACK, NULL, 0);
         store__events_forget(w->db, 0);

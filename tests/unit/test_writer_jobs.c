@@ -8,6 +8,7 @@
 
 #include "core/clock.h"
 #include "store/db.h"
+#include "store/event_log.h"
 #include "test_database.h"
 #include "store/messages.h"
 #include "store/migrate.h"
@@ -443,4 +444,91 @@ Test(writer_jobs, held_message_rows_go_in_with_their_jobs_savepoints)
                      "a row for a channel deleted meanwhile is left out, not the batch");
     else
         cr_assert_eq(count("SELECT count(*) FROM messages WHERE id = 'm5'"), 1);
+}
+
+/* A user and an event, in one job: the batch's COMMIT then goes along with the events'
+ * positions (store__events_flush_commit). */
+static uint64_t positions[3];
+
+static int add_user_and_event(struct store *w, void *name)
+{
+    int at = !strcmp(name, "ana") ? 0 : !strcmp(name, "bia") ? 1 : 2;
+    if (add_user(w, name) != STORE_DONE)
+        return -1;
+    struct store_event e = {"E", NULL, NULL, 0, "owner", "{}", 2, 1, 0, 0, 0};
+    return store_event_append(w, &e, &positions[at]);
+}
+
+/* Makes the commit fail, and only the commit: a deferred check on PostgreSQL, a deferred
+ * foreign key on SQLite. */
+static int refuse_at_commit(struct store *w, void *arg)
+{
+    (void)arg;
+    if (!database.pg_name[0])
+        return defer_a_broken_reference(w, NULL);
+    return store__exec_script(
+        w, "CREATE FUNCTION praca_refuse() RETURNS trigger LANGUAGE plpgsql AS"
+           " $f$ BEGIN RAISE EXCEPTION 'refused at commit'; END $f$;"
+           " CREATE CONSTRAINT TRIGGER refuse AFTER INSERT ON users DEFERRABLE INITIALLY DEFERRED"
+           " FOR EACH ROW WHEN (NEW.username = 'refused') EXECUTE FUNCTION praca_refuse();"
+           " INSERT INTO users (id, username, display_name, created_at)"
+           " VALUES ('refused', 'refused', 'r', 1)");
+}
+
+Test(writer_jobs, a_commit_refused_with_the_events_fails_every_job_and_the_writer_goes_on)
+{
+    cr_assert_eq(store_write(writer, add_user, "owner"), STORE_DONE);
+    struct job jobs[3] = {
+        {.fn = add_user_and_event, .arg = "ana"},
+        {.fn = refuse_at_commit},
+        {.fn = add_user_and_event, .arg = "bia"},
+    };
+    submit_batch(jobs, 3);
+    for (int i = 0; i < 3; i++) {
+        cr_assert_eq(jobs[i].result, STORE_DONE, "job %d's writes went through", i);
+        cr_assert_eq(jobs[i].committed, 0, "job %d is told its commit failed", i);
+    }
+    cr_assert_eq(count("SELECT count(*) FROM users WHERE username IN ('ana', 'bia', 'refused')"),
+                 0);
+    cr_assert_eq(count("SELECT count(*) FROM event_log"), 0, "the events went with them");
+    /* The writer goes on: the next batch commits, its events with it. */
+    struct job next[1] = {{.fn = add_user_and_event, .arg = "cris"}};
+    submit_batch(next, 1);
+    cr_assert_eq(next[0].committed, 1);
+    cr_assert_eq(count("SELECT count(*) FROM users WHERE username = 'cris'"), 1);
+    cr_assert_eq(count("SELECT count(*) FROM event_log"), 1);
+    cr_assert_gt(positions[2], 0, "its event has its position");
+}
+
+static int add_user_and_boom(struct store *w, void *name)
+{
+    if (add_user(w, name) != STORE_DONE)
+        return -1;
+    struct store_event e = {"E", NULL, NULL, 0, "owner", "{\"boom\":1}", 10, 1, 0, 0, 0};
+    return store_event_append(w, &e, &positions[2]);
+}
+
+Test(writer_jobs, events_refused_at_commit_time_take_the_commit_along)
+{
+    if (!database.pg_name[0])
+        cr_skip_test("SQLite writes each event with its job, in the job's savepoint");
+    cr_assert_eq(store_write(writer, add_user, "owner"), STORE_DONE);
+    cr_assert_eq(
+        store__exec_script(db, "CREATE FUNCTION praca_boom() RETURNS trigger LANGUAGE plpgsql AS"
+                               " $f$ BEGIN RAISE EXCEPTION 'boom'; END $f$;"
+                               " CREATE TRIGGER boom BEFORE INSERT ON event_log FOR EACH ROW"
+                               " WHEN (NEW.payload LIKE '%boom%') EXECUTE FUNCTION praca_boom()"),
+        STORE_DONE);
+    struct job jobs[2] = {
+        {.fn = add_user_and_event, .arg = "ana"},
+        {.fn = add_user_and_boom, .arg = "eva"},
+    };
+    submit_batch(jobs, 2);
+    cr_assert_eq(jobs[0].committed, 0, "the COMMIT behind the failed statement did not run");
+    cr_assert_eq(jobs[1].committed, 0);
+    cr_assert_eq(count("SELECT count(*) FROM users WHERE username IN ('ana', 'eva')"), 0);
+    struct job next[1] = {{.fn = add_user_and_event, .arg = "bia"}};
+    submit_batch(next, 1);
+    cr_assert_eq(next[0].committed, 1, "the writer goes on");
+    cr_assert_eq(count("SELECT count(*) FROM users WHERE username = 'bia'"), 1);
 }
