@@ -17,7 +17,8 @@
 #include "core/log.h"
 
 #define BLOCK_MS      "1000" /* an XREAD's longest wait; the next one follows at once */
-#define READ_COUNT    "512"
+#define READ_COUNT    512
+#define GATHER_MS     1 /* between reads while entries keep coming: see read_again */
 #define RETRY_MS      500
 #define CONNECT_MS    1000 /* a connection not made by then is dropped and tried again */
 #define QUIET_MS      3000 /* no answer for this long, with XREADs waiting BLOCK_MS: dropped */
@@ -122,11 +123,16 @@ static void on_pause(uv_timer_t *t)
         read_next(r);
 }
 
-/* The next XREAD, at once (or after the failure tests' pause). */
-static void read_again(struct relay_shard *r)
+/* The next XREAD after one that brought `got` entries: at once after a wait that ended empty or
+ * a full read (a backlog), else after GATHER_MS, so that a busy stream is read in batches rather
+ * than an entry or two per round trip (the failure tests' pause replaces it). */
+static void read_again(struct relay_shard *r, size_t got)
 {
-    if (r->pause_ms)
-        uv_timer_start(&r->pause, on_pause, (uint64_t)r->pause_ms, 0);
+    uint64_t pause = r->pause_ms                   ? (uint64_t)r->pause_ms
+                     : got > 0 && got < READ_COUNT ? GATHER_MS
+                                                   : 0;
+    if (pause)
+        uv_timer_start(&r->pause, on_pause, pause, 0);
     else
         read_next(r);
 }
@@ -141,11 +147,13 @@ static void on_read(redisAsyncContext *ac, void *reply_, void *arg)
         return; /* disconnected: on_disconnect takes over */
     r->in_since_ms = clock_mono_ms();
     int marks = 0;
+    size_t got = 0;
     if (reply->type == REDIS_REPLY_ERROR) {
         log_error("relay: XREAD failed: %s", reply->str);
     } else if (reply->type == REDIS_REPLY_ARRAY && reply->elements == 1 &&
                reply->element[0]->elements == 2) {
         const redisReply *entries = reply->element[0]->element[1];
+        got = entries->elements;
         for (size_t i = 0; i < entries->elements; i++) {
             const redisReply *e = entries->element[i];
             if (e->elements != 2 || e->element[0]->type != REDIS_REPLY_STRING)
@@ -156,13 +164,13 @@ static void on_read(redisAsyncContext *ac, void *reply_, void *arg)
         }
     }
     tell_applied(r, marks);
-    read_again(r);
+    read_again(r, got);
 }
 
 static void read_next(struct relay_shard *r)
 {
-    const char *argv[] = {"XREAD",  "COUNT",   READ_COUNT, "BLOCK",
-                          BLOCK_MS, "STREAMS", r->stream,  r->last_id};
+    const char *argv[] = {"XREAD",  "COUNT",   STR(READ_COUNT), "BLOCK",
+                          BLOCK_MS, "STREAMS", r->stream,       r->last_id};
     redisAsyncCommandArgv(r->in, on_read, r, (int)(sizeof argv / sizeof argv[0]), argv, NULL);
 }
 
@@ -248,6 +256,8 @@ static void start(struct relay_shard *r)
         return;
     }
     r->in->data = r;
+    if (r->replies)
+        redis_replies_use(r->replies, r->in->c.reader);
     redisAsyncSetConnectCallback(r->in, on_connect);
     redisAsyncSetDisconnectCallback(r->in, on_disconnect);
     if (r->url.password[0])
@@ -300,6 +310,7 @@ int bus__shard_follow(struct relay_shard *r, uv_loop_t *loop)
 {
     r->loop = loop;
     r->last_id[0] = '\0';
+    r->replies = redis_replies_new(); /* NULL: hiredis's own allocation per element */
     uv_timer_init(loop, &r->tick);
     r->tick.data = r;
     r->tick_started = 1;
