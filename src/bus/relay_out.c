@@ -469,6 +469,7 @@ void bus__shard_free(struct relay_shard *r)
     }
     free_entries(r->head);
     redisFree(r->out);
+    redis_replies_free(r->replies); /* its reader went with the following connection */
     pthread_cond_destroy(&r->settled);
     pthread_cond_destroy(&r->queued);
     pthread_mutex_destroy(&r->lock);

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "core/redis.h"
+#include "core/redis_replies.h"
 #include "bus/relay.h"
 
 #define RELAY_STREAM_KEEP "100000" /* MAXLEN ~ of the stream */
@@ -47,8 +48,9 @@ struct relay_shard {
     int64_t unreachable_logged_ms;
     /* The following side (the loop's thread). */
     uv_loop_t *loop;
-    redisAsyncContext *in; /* NULL between attempts */
-    uv_timer_t tick;       /* watches the connection, whatever state it is in */
+    redisAsyncContext *in;         /* NULL between attempts */
+    struct redis_replies *replies; /* where in's replies are built (bus_relay_free frees it) */
+    uv_timer_t tick;               /* watches the connection, whatever state it is in */
     int tick_started;
     int64_t in_since_ms;    /* when the attempt began, or the last answer came */
     int64_t in_retry_at_ms; /* with no connection: when to try again */
