@@ -1,7 +1,6 @@
 /*
  * Delivery: see deliver.h. An event is serialized once and the same bytes are written to each
- * recipient's sockets; the frame with a recovery offset is made only when a connection that
- * opted in needs it.
+ * recipient's sockets; each frame is made only when a connected recipient needs it.
  */
 #include "gateway/deliver.h"
 
@@ -18,14 +17,26 @@
 #include "socketio/server.h"
 #include "state/console.h"
 
-/* One event's frames: the plain one, and one with the recovery offset made on first need. */
+/* One event's frames, each made on first need: the plain one, and one with the recovery offset
+ * (1 made, -1 failed, 0 not yet). A node with none of the audience connected makes neither. */
 struct frames {
     struct sio_prepared plain, with_offset;
-    int have_offset;
+    int have_plain, have_offset;
     const struct bus_event *ev;
     uint64_t seq;
     char only_viewing[UUID_LEN + 1]; /* a server's typing: only the pages with that room open */
 };
+
+/* 2["NAME",payload] (with the offset when seq is not 0): the same bytes for everyone. */
+static int make_frame(const struct bus_event *ev, uint64_t seq, struct sio_prepared *out)
+{
+    struct buf packet;
+    buf_init(&packet, ev->payload_len + 96);
+    int rc = sio_encode_event(&packet, ev->name, ev->payload, ev->payload_len, seq) ||
+             sio_prepare(out, packet.data, packet.len);
+    buf_cleanup(&packet);
+    return rc;
+}
 
 static void send_to_user(struct gateway *gw, const char *user_id, struct frames *f)
 {
@@ -36,20 +47,13 @@ static void send_to_user(struct gateway *gw, const char *user_id, struct frames 
         if (f->only_viewing[0] && strcmp(c->viewing, f->only_viewing))
             continue;
         gw->stats.deliveries++;
-        if (!c->recovery || !f->seq) {
-            sio_socket_send_prepared(c->sock, &f->plain);
-            continue;
-        }
-        if (!f->have_offset) {
-            struct buf p2;
-            buf_init(&p2, f->ev->payload_len + 96);
-            f->have_offset =
-                !sio_encode_event(&p2, f->ev->name, f->ev->payload, f->ev->payload_len, f->seq) &&
-                !sio_prepare(&f->with_offset, p2.data, p2.len);
-            buf_cleanup(&p2);
-        }
-        if (f->have_offset)
-            sio_socket_send_prepared(c->sock, &f->with_offset);
+        int plain = !c->recovery || !f->seq;
+        int *have = plain ? &f->have_plain : &f->have_offset;
+        struct sio_prepared *frame = plain ? &f->plain : &f->with_offset;
+        if (!*have)
+            *have = make_frame(f->ev, plain ? 0 : f->seq, frame) ? -1 : 1;
+        if (*have > 0)
+            sio_socket_send_prepared(c->sock, frame);
     }
 }
 
@@ -156,13 +160,6 @@ static void typing_room(const struct bus_event *ev, char room[UUID_LEN + 1])
 
 void gateway__fan_out(struct gateway *gw, const struct bus_event *ev)
 {
-    /* 2["NAME",payload]: built once, the same bytes for everyone. */
-    struct buf packet;
-    buf_init(&packet, ev->payload_len + 64);
-    if (sio_encode_event(&packet, ev->name, ev->payload, ev->payload_len, 0)) {
-        buf_cleanup(&packet);
-        return;
-    }
     struct frames f = {.ev = ev};
     if (!strcmp(ev->name, "TYPING_START"))
         typing_room(ev, f.only_viewing);
@@ -178,11 +175,9 @@ void gateway__fan_out(struct gateway *gw, const struct bus_event *ev)
     gw->stats.recipients += idset_count(ev->to);
     if (ev->position && gw->console && state_console_watching(gw->console))
         note_for_console(gw, ev);
-    if (!sio_prepare(&f.plain, packet.data, packet.len)) {
-        send_to_audience(gw, ev->to, &f);
-        if (f.have_offset)
-            sio_prepared_cleanup(&f.with_offset);
+    send_to_audience(gw, ev->to, &f);
+    if (f.have_plain > 0)
         sio_prepared_cleanup(&f.plain);
-    }
-    buf_cleanup(&packet);
+    if (f.have_offset > 0)
+        sio_prepared_cleanup(&f.with_offset);
 }
