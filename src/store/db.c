@@ -259,9 +259,21 @@ int store__exec(struct store *db, const char *sql, const struct store_val *args,
     return rc;
 }
 
+int store__runs_later(const struct store *db)
+{
+    return db->engine->exec_later != NULL;
+}
+
 int store__exec_later(struct store *db, const char *sql)
 {
-    return db->engine->exec_later ? db->engine->exec_later(db, sql) : store__exec(db, sql, NULL, 0);
+    return store__exec_later_args(db, sql, NULL, 0);
+}
+
+int store__exec_later_args(struct store *db, const char *sql, const struct store_val *args,
+                           size_t nargs)
+{
+    return db->engine->exec_later ? db->engine->exec_later(db, sql, args, nargs)
+                                  : store__exec(db, sql, args, nargs);
 }
 
 int64_t store__number(struct store *db, const char *sql, const char *key)

@@ -146,9 +146,14 @@ void store__finish(struct store_stmt *st);
 
 /* Runs a statement to its end; returns STORE_DONE or an error. */
 int store__exec(struct store *db, const char *sql, const struct store_val *args, size_t nargs);
-/* A statement without parameters or rows whose outcome matters only to the next statement
- * (SAVEPOINT, RELEASE): on PostgreSQL it goes with that statement, in one round trip. */
+/* A statement without rows whose outcome matters only to the next statement (SAVEPOINT,
+ * RELEASE, a batch of inserts): on PostgreSQL it goes with that statement, in one round trip,
+ * and a failure shows as that statement's. Elsewhere it runs at once. */
 int store__exec_later(struct store *db, const char *sql);
+int store__exec_later_args(struct store *db, const char *sql, const struct store_val *args,
+                           size_t nargs);
+/* 1 when store__exec_later waits for the next statement (store__changes does not count it). */
+int store__runs_later(const struct store *db);
 /* Rows changed by the last statement. */
 int64_t store__changes(struct store *db);
 /* The row ID of the last row this connection inserted. */

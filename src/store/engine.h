@@ -57,9 +57,10 @@ struct store_engine {
     int64_t (*changes)(struct store *db);
     int64_t (*last_insert_id)(struct store *db);
     int (*exec_script)(struct store *db, const char *sql);
-    /* A statement without parameters or rows whose outcome only the next statement needs
-     * (SAVEPOINT, RELEASE): sent along with that one, or (NULL) run at once. */
-    int (*exec_later)(struct store *db, const char *sql);
+    /* A statement without rows whose outcome only the next statement needs (SAVEPOINT,
+     * RELEASE, a batch of inserts): sent along with that one, or (NULL) run at once. */
+    int (*exec_later)(struct store *db, const char *sql, const struct store_val *args,
+                      size_t nargs);
     /* The next statement takes the writer's COMMIT along in its round trip (on=1), or not
      * (on=0); commit_went then tells that COMMIT's outcome, or 1 when none went. NULL: each
      * COMMIT goes alone. */

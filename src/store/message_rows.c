@@ -168,10 +168,10 @@ int store__message_rows_insert(struct store *db, size_t n)
     int rc = array_of(&rows, &b->rows, b->row_ends[n - 1]) ||
                      array_of(&channels, &b->channels, b->channel_ends[n - 1])
                  ? STORE_ERR
-                 : store__exec(
+                 : store__exec_later_args(
                        db, SQL,
                        SV_ARGS(SV_STRN(rows.data, rows.len), SV_STRN(channels.data, channels.len)));
-    if (rc == STORE_DONE && store__changes(db) < (int64_t)n)
+    if (rc == STORE_DONE && !store__runs_later(db) && store__changes(db) < (int64_t)n)
         log_info("store: %lld of %zu new messages left out: their channels were deleted",
                  (long long)((int64_t)n - store__changes(db)), n);
     buf_cleanup(&rows);

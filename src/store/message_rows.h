@@ -19,9 +19,11 @@ int store__message_row_hold(struct store *db, const struct store_new_message *m)
 size_t store__message_rows_held(const struct store *db);
 /* Forgets the rows held after the first keep (a savepoint rolled back). */
 void store__message_rows_forget(struct store *db, size_t keep);
-/* Inserts the first n rows held (all of them when n is more) and forgets them. A row whose
- * channel was deleted meanwhile (by another node) is left out, as if that delete had removed it
- * with the channel's other messages. STORE_DONE or an error. */
+/* Inserts the first n rows held (all of them when n is more) and forgets them; on PostgreSQL
+ * the insert goes with the next statement (store__exec_later_args), whose outcome is its own.
+ * A row whose channel was deleted meanwhile (by another node) is left out, as if that delete
+ * had removed it with the channel's other messages (logged where the insert runs at once).
+ * STORE_DONE or an error. */
 int store__message_rows_insert(struct store *db, size_t n);
 
 /* Frees what was held (the connection closes). */

@@ -153,7 +153,8 @@ static void run_later(struct pg *s)
     for (int i = 0; i < s->nlater; i++) {
         char name[16];
         stmt_name(s, s->later[i], name);
-        PGresult *res = PQexecPrepared(s->conn, name, 0, NULL, NULL, NULL, 0);
+        PGresult *res =
+            PQexecPrepared(s->conn, name, s->later[i]->nparams, s->later[i]->values, NULL, NULL, 0);
         finish_result(s, res, s->later[i]->base.sql);
         PQclear(res);
     }
@@ -200,7 +201,8 @@ static PGresult *exec_with_later(struct pg *s, const char *name, struct pg_stmt 
     for (int i = 0; i < n; i++) {
         char later[16];
         stmt_name(s, s->later[i], later);
-        sent += PQsendQueryPrepared(s->conn, later, 0, NULL, NULL, NULL, 0) == 1;
+        sent += PQsendQueryPrepared(s->conn, later, s->later[i]->nparams, s->later[i]->values, NULL,
+                                    NULL, 0) == 1;
     }
     sent += PQsendQueryPrepared(s->conn, name, st->nparams, st->values, NULL, NULL, 0) == 1;
     if (commit) {
@@ -647,19 +649,21 @@ static int pg_commit_went(struct store *db)
     return s->commit_rc;
 }
 
-/* BEGIN, SAVEPOINT and RELEASE, whose answers matter only to the statements after them: each
- * waits to go with the next statement, in the same round trip. */
-static int pg_exec_later(struct store *db, const char *sql)
+/* BEGIN, SAVEPOINT, RELEASE and the rows of a commit's sends, whose answers matter only to the
+ * statements after them: each waits to go with the next statement, in the same round trip. Its
+ * parameters wait in its slot, so a slot already waiting goes first. */
+static int pg_exec_later(struct store *db, const char *sql, const struct store_val *args,
+                         size_t nargs)
 {
     struct pg *s = pg_of(db);
     struct pg_stmt *st = slot_for(s, sql);
-    if (!st || !reachable(s) || (!st->prepared && prepare(s, st)))
+    for (int i = 0; st && i < s->nlater; i++)
+        if (s->later[i] == st)
+            run_later(s);
+    if (!st || !pg_query(db, sql, args, nargs))
         return STORE_ERR;
     if (s->nlater == LATER_MAX)
         run_later(s);
-    PQclear(st->res);
-    st->res = NULL;
-    st->nparams = 0;
     s->later[s->nlater++] = st;
     s->begin_later |= !strcmp(sql, store_postgres.sql_begin_write);
     return STORE_DONE;

@@ -532,3 +532,40 @@ Test(writer_jobs, events_refused_at_commit_time_take_the_commit_along)
     cr_assert_eq(next[0].committed, 1, "the writer goes on");
     cr_assert_eq(count("SELECT count(*) FROM users WHERE username = 'bia'"), 1);
 }
+
+/* The rows held until the commit go in the same round trip as the events and the COMMIT: one
+ * refused there fails the whole batch, the COMMIT behind it never runs, and the writer goes on. */
+Test(writer_jobs, held_rows_refused_at_commit_time_take_the_batch_along)
+{
+    if (!database.pg_name[0])
+        cr_skip_test("SQLite inserts each row with its job, in the job's savepoint");
+    cr_assert_eq(store_write(writer, add_user, "owner"), STORE_DONE);
+    cr_assert_eq(store_write(writer, add_server, "s1"), STORE_DONE);
+    cr_assert_eq(store_write(writer, run_sql,
+                             "INSERT INTO channels (id, server_id, type, name, created_at) VALUES"
+                             " ('c1', 's1', 'text', 'geral', 1)"),
+                 STORE_DONE);
+    cr_assert_eq(
+        store__exec_script(db, "CREATE FUNCTION praca_boom() RETURNS trigger LANGUAGE plpgsql AS"
+                               " $f$ BEGIN RAISE EXCEPTION 'boom'; END $f$;"
+                               " CREATE TRIGGER boom BEFORE INSERT ON messages FOR EACH ROW"
+                               " WHEN (NEW.content LIKE 'boom%') EXECUTE FUNCTION praca_boom()"),
+        STORE_DONE);
+    struct job jobs[3] = {
+        {.fn = send_one, .arg = "m1"},
+        {.fn = add_user_and_event, .arg = "ana"},
+        {.fn = send_one, .arg = "boom1"},
+    };
+    submit_batch(jobs, 3);
+    for (int i = 0; i < 3; i++)
+        cr_assert_eq(jobs[i].committed, 0, "job %d failed with its batch", i);
+    cr_assert_eq(count("SELECT count(*) FROM messages"), 0);
+    cr_assert_eq(count("SELECT count(*) FROM users WHERE username = 'ana'"), 0);
+    cr_assert_eq(count("SELECT count(*) FROM event_log WHERE type = 'E'"), 0);
+    struct job next[2] = {{.fn = send_one, .arg = "m2"}, {.fn = add_user_and_event, .arg = "bia"}};
+    submit_batch(next, 2);
+    cr_assert_eq(next[0].committed, 1, "the writer goes on");
+    cr_assert_eq(next[1].committed, 1);
+    cr_assert_eq(count("SELECT count(*) FROM messages WHERE id = 'm2'"), 1);
+    cr_assert_eq(count("SELECT count(*) FROM event_log WHERE type = 'E'"), 1);
+}
