@@ -15,6 +15,7 @@
 #include "core/clock.h"
 #include "core/crypto.h"
 #include "core/log.h"
+#include "core/redis_replies.h"
 #include "state/ratelimit_shared.h"
 
 #define TICK_MS 50
@@ -43,9 +44,10 @@ struct ratelimit_async {
     struct redis_url url;
     _Atomic int64_t *quiet_until;
     redisAsyncContext *ac;
-    int64_t connect_ms; /* when the connection was asked for */
-    int doomed;         /* connected to itself: dropped at the next tick */
-    char sha[41];       /* the script's digest, worked out here */
+    struct redis_replies *replies; /* where ac's replies are built; NULL: by hiredis */
+    int64_t connect_ms;            /* when the connection was asked for */
+    int doomed;                    /* connected to itself: dropped at the next tick */
+    char sha[41];                  /* the script's digest, worked out here */
     struct ask *oldest, *newest;
 };
 
@@ -160,6 +162,8 @@ static int connect_now(struct ratelimit_async *a)
         return -1;
     }
     ac->data = a;
+    if (a->replies)
+        redis_replies_use(a->replies, ac->c.reader);
     redisAsyncSetConnectCallback(ac, on_connect);
     redisAsyncSetDisconnectCallback(ac, on_disconnect);
     if (a->url.password[0])
@@ -192,6 +196,7 @@ struct ratelimit_async *state__ratelimit_async_new(uv_loop_t *loop, const struct
     a->loop = loop;
     a->url = *url;
     a->quiet_until = quiet_until;
+    a->replies = redis_replies_new();
     unsigned char digest[20];
     crypto_sha1(STATE__RATELIMIT_SCRIPT, strlen(STATE__RATELIMIT_SCRIPT), digest);
     crypto_hex(digest, sizeof digest, a->sha);
@@ -202,7 +207,9 @@ struct ratelimit_async *state__ratelimit_async_new(uv_loop_t *loop, const struct
 
 static void on_closed(uv_handle_t *h)
 {
-    free(h->data);
+    struct ratelimit_async *a = h->data;
+    redis_replies_free(a->replies); /* the connection went before */
+    free(a);
 }
 
 void state__ratelimit_async_close(struct ratelimit_async *a)
