@@ -99,11 +99,12 @@ void store__commit_with_next(struct store *db, int on)
         db->engine->commit_with_next(db, on);
 }
 
+const char STORE__SQL_COMMIT[] = "COMMIT";
+
 int store__commit(struct store *db)
 {
-    static const char *SQL = "COMMIT";
     int went = db->engine->commit_went ? db->engine->commit_went(db) : 1;
-    return went != 1 ? went : store__exec(db, SQL, NULL, 0);
+    return went != 1 ? went : store__exec(db, STORE__SQL_COMMIT, NULL, 0);
 }
 
 int store__prepare_schema(struct store *db)

@@ -90,6 +90,8 @@ int store__begin_write(struct store *db);
  * yet. STORE_DONE when the transaction committed. */
 void store__commit_with_next(struct store *db, int on);
 int store__commit(struct store *db);
+/* The writer's COMMIT, one text (statements are cached by their text's address). */
+extern const char STORE__SQL_COMMIT[];
 /* Defines what the migrations need of the engine beyond the tables (PostgreSQL: SQLite's
  * functions our SQL uses). Run by store_migrate first. */
 int store__prepare_schema(struct store *db);

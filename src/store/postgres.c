@@ -169,8 +169,6 @@ static int idle(struct pg *s)
     return PQtransactionStatus(s->conn) == PQTRANS_IDLE && !s->begin_later;
 }
 
-static const char *SQL_COMMIT = "COMMIT";
-
 /* A COMMIT that went in a pipeline: done only when it committed (one sent into a failed
  * transaction answers ROLLBACK, and one after a failed statement was not run). */
 static void note_commit(struct pg *s, PGresult *res)
@@ -181,7 +179,7 @@ static void note_commit(struct pg *s, PGresult *res)
             ? STORE_DONE
             : STORE_ERR;
     if (s->commit_rc != STORE_DONE && res)
-        finish_result(s, res, SQL_COMMIT);
+        finish_result(s, res, STORE__SQL_COMMIT);
 }
 
 /* The statement named, after those waiting and followed by COMMIT when one is due, in one round
@@ -633,7 +631,7 @@ static void pg_commit_with_next(struct store *db, int on)
     s->commit_went = 0;
     if (!on)
         return;
-    struct pg_stmt *st = slot_for(s, SQL_COMMIT);
+    struct pg_stmt *st = slot_for(s, STORE__SQL_COMMIT);
     if (st && reachable(s) && (st->prepared || !prepare(s, st)))
         s->commit_next = st;
 }
