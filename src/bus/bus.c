@@ -39,7 +39,9 @@ static void deliver(struct inbox_item *item)
 struct bus *bus_new(uv_loop_t *loop)
 {
     struct bus *b = calloc(1, sizeof *b);
-    if (!b || !(b->inbox = inbox_new(loop))) {
+    /* After the I/O callbacks: an answer that reaches the loop with its events is written before
+     * they go out to every connected recipient (tens of milliseconds in a large server). */
+    if (!b || !(b->inbox = inbox_new_after_io(loop))) {
         free(b);
         return NULL;
     }

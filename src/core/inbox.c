@@ -10,15 +10,15 @@ struct inbox {
     struct inbox_item *head, *tail;
     int shut;          /* posts refused */
     int free_on_close; /* inbox_close: nobody frees it afterwards */
+    /* inbox_new_after_io: what was taken waits in ready for the loop's check phase. */
+    int after_io;
+    uv_check_t check;
+    struct inbox_item *ready, *ready_tail;
+    int open_handles; /* freed once the last is closed */
 };
 
-static void drain(uv_async_t *a)
+static void run_all(struct inbox_item *it)
 {
-    struct inbox *in = a->data;
-    pthread_mutex_lock(&in->lock);
-    struct inbox_item *it = in->head;
-    in->head = in->tail = NULL;
-    pthread_mutex_unlock(&in->lock);
     while (it) {
         struct inbox_item *next = it->next;
         it->run(it);
@@ -26,7 +26,35 @@ static void drain(uv_async_t *a)
     }
 }
 
-struct inbox *inbox_new(uv_loop_t *loop)
+static void run_ready(uv_check_t *c)
+{
+    struct inbox *in = c->data;
+    struct inbox_item *it = in->ready;
+    in->ready = in->ready_tail = NULL;
+    uv_check_stop(c);
+    run_all(it);
+}
+
+static void drain(uv_async_t *a)
+{
+    struct inbox *in = a->data;
+    pthread_mutex_lock(&in->lock);
+    struct inbox_item *it = in->head, *last = in->tail;
+    in->head = in->tail = NULL;
+    pthread_mutex_unlock(&in->lock);
+    if (!in->after_io || !it) {
+        run_all(it);
+        return;
+    }
+    if (in->ready_tail)
+        in->ready_tail->next = it;
+    else
+        in->ready = it;
+    in->ready_tail = last;
+    uv_check_start(&in->check, run_ready);
+}
+
+static struct inbox *create(uv_loop_t *loop, int after_io)
 {
     struct inbox *in = calloc(1, sizeof *in);
     if (!in)
@@ -38,7 +66,24 @@ struct inbox *inbox_new(uv_loop_t *loop)
         return NULL;
     }
     in->async.data = in;
+    in->open_handles = 1;
+    in->after_io = after_io;
+    if (after_io) {
+        uv_check_init(loop, &in->check);
+        in->check.data = in;
+        in->open_handles++;
+    }
     return in;
+}
+
+struct inbox *inbox_new(uv_loop_t *loop)
+{
+    return create(loop, 0);
+}
+
+struct inbox *inbox_new_after_io(uv_loop_t *loop)
+{
+    return create(loop, 1);
 }
 
 int inbox_post_list(struct inbox *in, struct inbox_item *first, struct inbox_item *last)
@@ -67,17 +112,27 @@ int inbox_post(struct inbox *in, struct inbox_item *item)
 static void on_closed(uv_handle_t *h)
 {
     struct inbox *in = h->data;
-    if (in->free_on_close)
+    if (--in->open_handles == 0 && in->free_on_close)
         inbox_free(in);
+}
+
+/* What is queued runs now, and the handles close. */
+static void finish(struct inbox *in)
+{
+    drain(&in->async);
+    if (in->after_io) {
+        run_ready(&in->check);
+        uv_close((uv_handle_t *)&in->check, on_closed);
+    }
+    uv_close((uv_handle_t *)&in->async, on_closed);
 }
 
 void inbox_close(struct inbox *in)
 {
     if (!in)
         return;
-    drain(&in->async);
     in->free_on_close = 1;
-    uv_close((uv_handle_t *)&in->async, on_closed);
+    finish(in);
 }
 
 void inbox_shut(struct inbox *in)
@@ -87,8 +142,7 @@ void inbox_shut(struct inbox *in)
     pthread_mutex_lock(&in->lock);
     in->shut = 1;
     pthread_mutex_unlock(&in->lock);
-    drain(&in->async);
-    uv_close((uv_handle_t *)&in->async, on_closed);
+    finish(in);
 }
 
 void inbox_free(struct inbox *in)

@@ -15,6 +15,9 @@ struct inbox_item {
 struct inbox;
 
 struct inbox *inbox_new(uv_loop_t *loop);
+/* The same, its items run after the I/O callbacks of the loop's turn that took them (its check
+ * phase): what other inboxes brought in that turn runs first. */
+struct inbox *inbox_new_after_io(uv_loop_t *loop);
 /* Thread-safe. 0, or -1 when the inbox is shut (the item stays the caller's). */
 int inbox_post(struct inbox *in, struct inbox_item *item);
 /* The same for items already linked first..last through next, woken once. */
