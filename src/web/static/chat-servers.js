@@ -57,7 +57,19 @@ export function paintServer() {
 
 // The open server, read whole when it is opened. Returns false when a later read has started
 // (or another server opened): that one applies.
+// The open server read again. A read overtaken by a newer one (the SERVER_UPDATE that a change
+// made here brings, before or after the change's own answer, may read only the members) is made
+// again, so what the caller does next finds the whole server as it is now. False when another
+// server was opened meanwhile.
 export async function loadServer(sid) {
+  for (let tries = 0; tries < 3; tries++) {
+    if (await readServer(sid)) return true;
+    if (sid !== chat.sid) return false;
+  }
+  return false;
+}
+
+async function readServer(sid) {
   const generation = ++chat.loads;
   const [tree, { members }, { commands }] = await Promise.all([
     api('GET', `/api/servers/${sid}?threads=1`), api('GET', `/api/servers/${sid}/members`), api('GET', `/api/servers/${sid}/commands`)]);
