@@ -49,7 +49,7 @@ struct relay_shard {
     /* The following side (the loop's thread). */
     uv_loop_t *loop;
     redisAsyncContext *in;         /* NULL between attempts */
-    struct redis_replies *replies; /* where in's replies are built (bus_relay_free frees it) */
+    struct redis_replies *replies; /* where in's replies are built (bus__shard_free frees it) */
     uv_timer_t tick;               /* watches the connection, whatever state it is in */
     int tick_started;
     int64_t in_since_ms;    /* when the attempt began, or the last answer came */
