@@ -243,6 +243,11 @@ int store__positions_at_commit(const struct store *db)
     return db->engine->positions_at_commit;
 }
 
+int store__messages_lock_channel(const struct store *db)
+{
+    return db->engine->messages_lock_channel;
+}
+
 int64_t store__data_version(struct store *db)
 {
     return db->engine->data_version(db);

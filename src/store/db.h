@@ -97,6 +97,8 @@ extern const char STORE__SQL_COMMIT[];
 int store__prepare_schema(struct store *db);
 /* 1 when event positions are given at commit (several writers: PostgreSQL), 0 when at append. */
 int store__positions_at_commit(const struct store *db);
+/* 1 when an insert of messages locks its channel itself (no foreign key: engine.h). */
+int store__messages_lock_channel(const struct store *db);
 /* Called by the writer after each commit, before anyone hears of it. */
 void store__after_commit(struct store *db);
 

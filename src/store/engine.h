@@ -92,6 +92,9 @@ struct store_engine {
     /* A round trip costs more than the statement: new messages' rows wait for the next
      * statement or the commit (store/message_rows.h). */
     int rows_at_commit;
+    /* messages.channel_id has no foreign key (migration 026): an insert of messages locks its
+     * channel itself, so that none is deleted before the insert commits. */
+    int messages_lock_channel;
 };
 
 extern const struct store_engine store_sqlite;

@@ -143,9 +143,9 @@ static int array_of(struct buf *out, const struct buf *list, size_t len)
 
 int store__message_rows_insert(struct store *db, size_t n)
 {
-    /* The channels are locked first (FOR KEY SHARE, as the foreign key would): one deleted by
-     * a commit that came first is not found, and its rows are left out instead of failing the
-     * whole transaction on the foreign key; none can be deleted before this one commits. */
+    /* The channels are locked first (FOR KEY SHARE): one deleted by a commit that came first
+     * is not found, and its rows are left out; none can be deleted before this one commits,
+     * which is what keeps messages to existing channels (no foreign key: migration 026). */
     static const char *SQL =
         "INSERT INTO messages (id, channel_id, thread_parent_id, server_id, author_id,"
         " application_id, type, content, embeds, components, flags, command_name,"

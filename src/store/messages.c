@@ -204,6 +204,14 @@ int store_message_insert_at(struct store *db, struct store_new_message *m)
         " created_at, attachments, webhook_id, author_name, author_avatar, nonce) VALUES ($1, $2,"
         " $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21,"
         " $22, $23)";
+    /* No foreign key on PostgreSQL: the channel is locked here, and its absence leaves nothing. */
+    static const char *SQL_LOCKING =
+        "INSERT INTO messages (id, channel_id, thread_parent_id, server_id, author_id,"
+        " application_id, type, content, embeds, components, flags, command_name,"
+        " command_invoker_id, reply_to_id, mentions, mentioned_role_ids, mentions_everyone,"
+        " created_at, attachments, webhook_id, author_name, author_avatar, nonce) SELECT $1, $2,"
+        " $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21,"
+        " $22, $23 WHERE EXISTS (SELECT 1 FROM channels WHERE id = $2 FOR KEY SHARE)";
     /* A nonce is held a day: an older message gives it up to this one. */
     static const char *SQL_EXPIRE = "UPDATE messages SET nonce = NULL WHERE author_id = $1"
                                     " AND nonce = $2 AND created_at <= $3";
@@ -217,7 +225,7 @@ int store_message_insert_at(struct store *db, struct store_new_message *m)
     if (store__message_row_may_wait(db, m))
         return store__message_row_hold(db, m);
     int rc = store__exec(
-        db, SQL,
+        db, store__messages_lock_channel(db) ? SQL_LOCKING : SQL,
         SV_ARGS(SV_STR(m->id), SV_STR(m->channel_id), SV_STR(m->thread_parent_id),
                 SV_STR(m->server_id), SV_STR(m->author_id), SV_STR(m->application_id),
                 SV_STR(m->type), SV_STR(m->content), SV_STR(m->embeds_json),
@@ -229,6 +237,8 @@ int store_message_insert_at(struct store *db, struct store_new_message *m)
                 SV_STR(m->webhook ? m->webhook->avatar_url : NULL), SV_STR(m->nonce)));
     if (rc == STORE_CONSTRAINT && m->nonce)
         return STORE_TAKEN; /* that nonce made a message already: the caller answers with it */
+    if (rc == STORE_DONE && store__messages_lock_channel(db) && store__changes(db) != 1)
+        return STORE_MISSING; /* the channel was deleted by a commit that came first */
     if (rc == STORE_DONE && m->files && m->files->n)
         rc = store_attachments_put_at(db, m->files, m->id, m->channel_id, m->server_id, m->now);
     return rc;

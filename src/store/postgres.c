@@ -710,4 +710,5 @@ const struct store_engine store_postgres = {
     .sql_begin_write = "BEGIN",
     .positions_at_commit = 1,
     .rows_at_commit = 1,
+    .messages_lock_channel = 1,
 };

@@ -446,6 +446,49 @@ Test(writer_jobs, held_message_rows_go_in_with_their_jobs_savepoints)
         cr_assert_eq(count("SELECT count(*) FROM messages WHERE id = 'm5'"), 1);
 }
 
+static int send_with_nonce(struct store *w, void *id)
+{
+    struct store_new_message m = message(id, "c1");
+    m.nonce = id; /* a nonce's message is inserted at once, by its own statement */
+    return store_message_insert_at(w, &m);
+}
+
+static int send_to_c2(struct store *w, void *id)
+{
+    struct store_new_message m = message(id, "c2");
+    return store_message_insert_at(w, &m);
+}
+
+/* Messages keep to existing channels: by a foreign key on SQLite, by the inserts' own lock and
+ * a trigger on PostgreSQL (migration 026). Either way a channel's deletion takes its messages
+ * along, and a message for a channel already gone is not inserted. */
+Test(writer_jobs, a_deleted_channel_takes_its_messages_and_refuses_new_ones)
+{
+    cr_assert_eq(store_write(writer, add_user, "owner"), STORE_DONE);
+    cr_assert_eq(store_write(writer, add_server, "s1"), STORE_DONE);
+    cr_assert_eq(store_write(writer, run_sql,
+                             "INSERT INTO channels (id, server_id, type, name, created_at) VALUES"
+                             " ('c1', 's1', 'text', 'geral', 1), ('c2', 's1', 'text', 'outro', 1)"),
+                 STORE_DONE);
+    cr_assert_eq(store_write(writer, send_one, "m1"), STORE_DONE);
+    cr_assert_eq(store_write(writer, send_with_nonce, "m2"), STORE_DONE);
+    cr_assert_eq(store_write(writer, send_to_c2, "m3"), STORE_DONE);
+    cr_assert_eq(count("SELECT count(*) FROM messages"), 3);
+    cr_assert_eq(store_write(writer, run_sql, "DELETE FROM channels WHERE id = 'c1'"), STORE_DONE);
+    cr_assert_eq(count("SELECT count(*) FROM messages WHERE channel_id = 'c1'"), 0,
+                 "the channel's messages went with it");
+    cr_assert_eq(count("SELECT count(*) FROM messages WHERE id = 'm3'"), 1,
+                 "another channel's stayed");
+    int rc = store_write(writer, send_with_nonce, "m4");
+    cr_assert_neq(rc, STORE_DONE, "a message for a channel already gone is refused");
+    if (database.pg_name[0])
+        cr_assert_eq(rc, STORE_MISSING);
+    cr_assert_eq(store_write(writer, send_one, "m5"),
+                 database.pg_name[0] ? STORE_DONE : STORE_CONSTRAINT,
+                 "PostgreSQL leaves a held row out alone; SQLite's key refuses it");
+    cr_assert_eq(count("SELECT count(*) FROM messages WHERE id IN ('m4', 'm5')"), 0);
+}
+
 /* A user and an event, in one job: the batch's COMMIT then goes along with the events'
  * positions (store__events_flush_commit). */
 static uint64_t positions[3];
