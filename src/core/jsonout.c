@@ -173,6 +173,12 @@ void jsonout_obj_str(struct jsonout_obj *o, const char *key, const char *s)
         o->rc = s ? append_string(o->out, s, strlen(s)) : buf_append(o->out, "null", 4);
 }
 
+void jsonout_obj_str_opt(struct jsonout_obj *o, const char *key, const char *s)
+{
+    if (s)
+        jsonout_obj_str(o, key, s);
+}
+
 void jsonout_obj_int(struct jsonout_obj *o, const char *key, json_int_t v)
 {
     if (!member(o, key))

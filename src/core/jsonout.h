@@ -27,6 +27,8 @@ struct jsonout_obj {
 };
 void jsonout_obj_begin(struct jsonout_obj *o, struct buf *out);
 void jsonout_obj_str(struct jsonout_obj *o, const char *key, const char *s); /* NULL: null */
+/* No member at all for NULL: for readers that take a missing key as null and parse less. */
+void jsonout_obj_str_opt(struct jsonout_obj *o, const char *key, const char *s);
 void jsonout_obj_int(struct jsonout_obj *o, const char *key, json_int_t v);
 void jsonout_obj_bool(struct jsonout_obj *o, const char *key, int v);
 void jsonout_obj_time(struct jsonout_obj *o, const char *key, int64_t ms);

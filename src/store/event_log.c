@@ -107,15 +107,15 @@ static int wait_for_position(struct store *db, const struct store_event *e, uint
     struct jsonout_obj o;
     if (b->count)
         buf_append(&b->json, ",", 1);
-    jsonout_obj_begin(&o, &b->json);
+    jsonout_obj_begin(&o, &b->json); /* a key left out is read as NULL */
     jsonout_obj_int(&o, "o", (json_int_t)b->count + 1);
-    jsonout_obj_str(&o, "s", e->stream);
+    jsonout_obj_str_opt(&o, "s", e->stream);
     jsonout_obj_str(&o, "t", e->type);
-    jsonout_obj_str(&o, "c", e->channel_id);
+    jsonout_obj_str_opt(&o, "c", e->channel_id);
     jsonout_obj_int(&o, "i", e->intent);
-    jsonout_obj_str(&o, "u", e->user_id);
+    jsonout_obj_str_opt(&o, "u", e->user_id);
     jsonout_obj_int(&o, "a", e->at);
-    jsonout_obj_str(&o, "m", about_message ? message_id : NULL);
+    jsonout_obj_str_opt(&o, "m", about_message ? message_id : NULL);
     int by_reference = about_message && store__event_by_reference(e);
     if (o.rc || buf_append(&b->json, ",\"p\":", 5) ||
         (by_reference ? buf_append(&b->json, "\"\"", 2)

@@ -60,29 +60,29 @@ int store__message_row_hold(struct store *db, const struct store_new_message *m)
     struct jsonout_obj o;
     if (b->count)
         buf_append(&b->rows, ",", 1);
-    jsonout_obj_begin(&o, &b->rows);
+    jsonout_obj_begin(&o, &b->rows); /* a key left out is read as NULL */
     jsonout_obj_str(&o, "id", m->id);
     jsonout_obj_str(&o, "c", m->channel_id);
-    jsonout_obj_str(&o, "tp", m->thread_parent_id);
+    jsonout_obj_str_opt(&o, "tp", m->thread_parent_id);
     jsonout_obj_str(&o, "s", m->server_id);
     jsonout_obj_str(&o, "au", m->author_id);
-    jsonout_obj_str(&o, "ap", m->application_id);
+    jsonout_obj_str_opt(&o, "ap", m->application_id);
     jsonout_obj_str(&o, "ty", m->type);
     jsonout_obj_str(&o, "co", m->content);
-    jsonout_obj_str(&o, "e", m->embeds_json);
-    jsonout_obj_str(&o, "cm", m->components_json);
+    jsonout_obj_str_opt(&o, "e", m->embeds_json);
+    jsonout_obj_str_opt(&o, "cm", m->components_json);
     jsonout_obj_int(&o, "f", m->flags);
-    jsonout_obj_str(&o, "cn", m->command_name);
-    jsonout_obj_str(&o, "ci", m->command_invoker_id);
-    jsonout_obj_str(&o, "r", m->reply_to_id);
+    jsonout_obj_str_opt(&o, "cn", m->command_name);
+    jsonout_obj_str_opt(&o, "ci", m->command_invoker_id);
+    jsonout_obj_str_opt(&o, "r", m->reply_to_id);
     jsonout_obj_str(&o, "mu", m->mentions_json);
     jsonout_obj_str(&o, "mr", m->role_ids_json);
     jsonout_obj_int(&o, "me", m->everyone);
     jsonout_obj_int(&o, "at", m->now);
-    jsonout_obj_str(&o, "a", m->attachments_json);
-    jsonout_obj_str(&o, "w", hook ? hook->id : NULL);
-    jsonout_obj_str(&o, "wn", hook ? hook->name : NULL);
-    jsonout_obj_str(&o, "wa", hook ? hook->avatar_url : NULL);
+    jsonout_obj_str_opt(&o, "a", m->attachments_json);
+    jsonout_obj_str_opt(&o, "w", hook ? hook->id : NULL);
+    jsonout_obj_str_opt(&o, "wn", hook ? hook->name : NULL);
+    jsonout_obj_str_opt(&o, "wa", hook ? hook->avatar_url : NULL);
     int rc = jsonout_obj_end(&o);
     if (!rc) {
         if (b->count)

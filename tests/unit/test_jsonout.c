@@ -116,7 +116,9 @@ Test(jsonout, object_writer_matches_a_tree)
     jsonout_obj_begin(&o, &b);
     jsonout_obj_str(&o, "s", "tab\t \"q\" ação");
     jsonout_obj_str(&o, "n", NULL);
+    jsonout_obj_str_opt(&o, "gone", NULL);
     jsonout_obj_int(&o, "i", -42);
+    jsonout_obj_str_opt(&o, "o", "here");
     jsonout_obj_bool(&o, "t", 1);
     jsonout_obj_bool(&o, "f", 0);
     jsonout_obj_time(&o, "at", 1763900000123);
@@ -126,9 +128,9 @@ Test(jsonout, object_writer_matches_a_tree)
     jsonout_obj_value(&o, "v", v);
     jsonout_obj_value(&o, "nv", NULL);
     cr_assert_eq(jsonout_obj_end(&o), BUF_OK);
-    json_t *tree = json_pack("{ss sn si sb sb ss s[{si}] s[] sO sn}", "s", "tab\t \"q\" ação", "n",
-                             "i", -42, "t", 1, "f", 0, "at", "2025-11-23T12:13:20.123Z", "raw", "a",
-                             1, "none", "v", v, "nv");
+    json_t *tree = json_pack("{ss sn si ss sb sb ss s[{si}] s[] sO sn}", "s", "tab\t \"q\" ação",
+                             "n", "i", -42, "o", "here", "t", 1, "f", 0, "at",
+                             "2025-11-23T12:13:20.123Z", "raw", "a", 1, "none", "v", v, "nv");
     char *want = jsonout_dump(tree, NULL);
     cr_assert_str_eq(b.data, want);
     free(want);
