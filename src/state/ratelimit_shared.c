@@ -15,23 +15,31 @@
  * leaves. Answers {wait, used, reset}: used the times in the window after this call, reset when
  * the oldest of them leaves. A list, not a sorted set: each call pops what left and pushes one
  * time, 40% less of Redis's time than a sorted set for the same answers (bench/RESULTS.md). A
+ * use is pushed first and popped again when it finds the window full, so an accepted one costs
+ * three calls (LINDEX, RPUSH, PEXPIRE), the fewest Redis's Lua allows for these answers. A
  * node whose clock runs behind another's may push a time below the newest; it then leaves the
  * window no later than the newest does, never earlier than it should. */
 const char STATE__RATELIMIT_SCRIPT[] =
     "local k, now, win, limit = KEYS[1], tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]) "
-    "local used = redis.call('LLEN', k) "
-    "local oldest = used > 0 and tonumber(redis.call('LINDEX', k, 0)) "
+    "local oldest = tonumber(redis.call('LINDEX', k, 0)) "
     "while oldest and oldest <= now - win do "
     "  redis.call('LPOP', k) "
-    "  used = used - 1 "
-    "  oldest = used > 0 and tonumber(redis.call('LINDEX', k, 0)) "
+    "  oldest = tonumber(redis.call('LINDEX', k, 0)) "
     "end "
-    "local full = used >= limit "
-    "if not full and ARGV[4] == '1' then "
-    "  redis.call('RPUSH', k, ARGV[1]) "
-    "  redis.call('PEXPIRE', k, win) "
-    "  used = used + 1 "
-    "  oldest = oldest or now "
+    "local used, full = 0, false "
+    "if ARGV[4] == '1' then "
+    "  used = redis.call('RPUSH', k, ARGV[1]) "
+    "  full = used > limit "
+    "  if full then "
+    "    redis.call('RPOP', k) "
+    "    used = used - 1 "
+    "  else "
+    "    redis.call('PEXPIRE', k, win) "
+    "    oldest = oldest or now "
+    "  end "
+    "elseif oldest then "
+    "  used = redis.call('LLEN', k) "
+    "  full = used >= limit "
     "end "
     "local reset = 0 "
     "if oldest then reset = oldest + win - now end "
