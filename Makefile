@@ -88,7 +88,7 @@ unit-postgres: build/asan/unit
 	scripts/with-postgres.sh build/asan/unit --filter '@(state|event_clock|schema|store|event_log|writer_jobs)/*'
 # The shared request-limit window's script, against Redis.
 unit-redis: build/asan/unit
-	scripts/with-redis.sh build/asan/unit --filter 'ratelimit_shared/*'
+	scripts/with-redis.sh build/asan/unit --filter '@(ratelimit_shared|redis_uv)/*'
 e2e-postgres: build/asan/praca node_modules/.package-lock.json
 	PRACA_BIN=build/asan/praca scripts/with-postgres.sh node --test --test-concurrency=2 $(E2E_PG)
 e2e-nodes: build/asan/praca node_modules/.package-lock.json

@@ -3,18 +3,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* hiredis's adapter is a header of static functions, written without our warnings in mind. */
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wunused-parameter"
-#pragma GCC diagnostic ignored "-Wunused-function"
-#include <hiredis/adapters/libuv.h>
-#pragma GCC diagnostic pop
-
 #include "bus/relay_private.h"
 #include "core/buf.h"
 #include "core/clock.h"
 #include "core/idset.h"
 #include "core/log.h"
+#include "core/redis_uv.h"
 
 #define BLOCK_MS      "1000" /* an XREAD's longest wait; the next one follows at once */
 #define READ_COUNT    512
@@ -248,7 +242,7 @@ static void start(struct relay_shard *r)
 {
     r->in = redisAsyncConnect(r->url.host, r->url.port);
     r->in_since_ms = clock_mono_ms();
-    if (!r->in || r->in->err || redisLibuvAttach(r->in, r->loop) != REDIS_OK) {
+    if (!r->in || r->in->err || redis_uv_attach(r->in, r->loop) != REDIS_OK) {
         log_error("relay: cannot follow Redis: %s", r->in ? r->in->errstr : "no memory");
         if (r->in)
             redisAsyncFree(r->in);

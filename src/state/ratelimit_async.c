@@ -5,17 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* hiredis's adapter is a header of static functions, written without our warnings in mind. */
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wunused-parameter"
-#pragma GCC diagnostic ignored "-Wunused-function"
-#include <hiredis/adapters/libuv.h>
-#pragma GCC diagnostic pop
-
 #include "core/clock.h"
 #include "core/crypto.h"
 #include "core/log.h"
 #include "core/redis_replies.h"
+#include "core/redis_uv.h"
 #include "state/ratelimit_shared.h"
 
 #define TICK_MS 50
@@ -154,7 +148,7 @@ static void on_disconnect(const redisAsyncContext *ac, int status)
 static int connect_now(struct ratelimit_async *a)
 {
     redisAsyncContext *ac = redisAsyncConnect(a->url.host, a->url.port);
-    if (!ac || ac->err || redisLibuvAttach(ac, a->loop) != REDIS_OK) {
+    if (!ac || ac->err || redis_uv_attach(ac, a->loop) != REDIS_OK) {
         log_error("limits: cannot reach Redis: %s", ac ? ac->errstr : "no memory");
         if (ac)
             redisAsyncFree(ac);
