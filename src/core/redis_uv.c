@@ -15,8 +15,10 @@ struct redis_uv {
 static void on_poll(uv_poll_t *h, int status, int events)
 {
     struct redis_uv *u = h->data;
-    if (status < 0) /* an error on the socket: hiredis finds it on its next read */
+    if (status < 0) { /* libuv stopped watching; hiredis finds the error on its read */
+        u->events = 0;
         events = UV_READABLE;
+    }
     if (u->ac && (events & UV_READABLE))
         redisAsyncHandleRead(u->ac);
     if (u->ac && (events & UV_WRITABLE))

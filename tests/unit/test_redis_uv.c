@@ -161,3 +161,41 @@ Test(redis_uv, a_context_freed_with_a_write_waiting_lets_go_of_everything, .init
     uv_run(&loop, UV_RUN_DEFAULT);
     cr_assert_eq(null_replies, 10, "each waiting command hears NULL");
 }
+
+static int connect_status = 1;
+
+static void on_connect(const redisAsyncContext *c, int status)
+{
+    (void)c;
+    connect_status = status;
+}
+
+/* A refused connection is told at once, not left for a timer to find. */
+Test(redis_uv, a_refused_connection_is_told, .init = setup, .fini = teardown)
+{
+    redisAsyncFree(ac); /* setup's, to a Redis that listens */
+    uv_run(&loop, UV_RUN_DEFAULT);
+    uv_tcp_t probe; /* a port nobody listens on: bound, then closed */
+    struct sockaddr_in at;
+    int len = sizeof at;
+    uv_ip4_addr("127.0.0.1", 0, &at);
+    uv_tcp_init(&loop, &probe);
+    cr_assert_eq(uv_tcp_bind(&probe, (const struct sockaddr *)&at, 0), 0);
+    uv_tcp_getsockname(&probe, (struct sockaddr *)&at, &len);
+    uv_close((uv_handle_t *)&probe, NULL);
+    uv_run(&loop, UV_RUN_DEFAULT);
+    ac = redisAsyncConnect("127.0.0.1", ntohs(at.sin_port));
+    cr_assert_not_null(ac);
+    if (ac->err) { /* refused before the loop was asked: nothing to watch */
+        redisAsyncFree(ac);
+        ac = NULL;
+        return;
+    }
+    cr_assert_eq(redis_uv_attach(ac, &loop), REDIS_OK);
+    redisAsyncSetDisconnectCallback(ac, on_gone);
+    redisAsyncSetConnectCallback(ac, on_connect);
+    redisAsyncCommand(ac, on_dropped, NULL, "PING");
+    uv_run(&loop, UV_RUN_DEFAULT);
+    cr_assert_eq(connect_status, REDIS_ERR);
+    cr_assert_eq(null_replies, 1, "the waiting command hears NULL");
+}
