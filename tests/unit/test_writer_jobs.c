@@ -416,7 +416,8 @@ static int send_to_a_channel_deleted_meanwhile(struct store *w, void *id)
     return rc;
 }
 
-Test(writer_jobs, held_message_rows_go_in_with_their_jobs_savepoints)
+/* Server s1 with text channels c1 and c2. */
+static void add_two_channels(void)
 {
     cr_assert_eq(store_write(writer, add_user, "owner"), STORE_DONE);
     cr_assert_eq(store_write(writer, add_server, "s1"), STORE_DONE);
@@ -424,6 +425,11 @@ Test(writer_jobs, held_message_rows_go_in_with_their_jobs_savepoints)
                              "INSERT INTO channels (id, server_id, type, name, created_at) VALUES"
                              " ('c1', 's1', 'text', 'geral', 1), ('c2', 's1', 'text', 'outro', 1)"),
                  STORE_DONE);
+}
+
+Test(writer_jobs, held_message_rows_go_in_with_their_jobs_savepoints)
+{
+    add_two_channels();
     struct job jobs[6] = {
         {.fn = send_one, .arg = "m1"},
         {.fn = send_then_fail, .arg = "m2"},
@@ -464,12 +470,7 @@ static int send_to_c2(struct store *w, void *id)
  * along, and a message for a channel already gone is not inserted. */
 Test(writer_jobs, a_deleted_channel_takes_its_messages_and_refuses_new_ones)
 {
-    cr_assert_eq(store_write(writer, add_user, "owner"), STORE_DONE);
-    cr_assert_eq(store_write(writer, add_server, "s1"), STORE_DONE);
-    cr_assert_eq(store_write(writer, run_sql,
-                             "INSERT INTO channels (id, server_id, type, name, created_at) VALUES"
-                             " ('c1', 's1', 'text', 'geral', 1), ('c2', 's1', 'text', 'outro', 1)"),
-                 STORE_DONE);
+    add_two_channels();
     cr_assert_eq(store_write(writer, send_one, "m1"), STORE_DONE);
     cr_assert_eq(store_write(writer, send_with_nonce, "m2"), STORE_DONE);
     cr_assert_eq(store_write(writer, send_to_c2, "m3"), STORE_DONE);
