@@ -465,6 +465,35 @@ static int send_to_c2(struct store *w, void *id)
     return store_message_insert_at(w, &m);
 }
 
+static int send_rich(struct store *w, void *id)
+{
+    struct store_new_message m = message(id, "c1");
+    m.type = "reply";
+    m.flags = 4;
+    m.mentions_json = "[\"u1\"]";
+    m.role_ids_json = "[\"r1\"]";
+    m.everyone = 1;
+    return store_message_insert_at(w, &m);
+}
+
+/* A held row leaves out its null members: a plain row and one with every field read back as
+ * they were sent. */
+Test(writer_jobs, held_rows_keep_their_fields_left_out_or_not)
+{
+    add_two_channels();
+    struct job jobs[2] = {{.fn = send_one, .arg = "m1"}, {.fn = send_rich, .arg = "m2"}};
+    submit_batch(jobs, 2);
+    cr_assert_eq(count("SELECT count(*) FROM messages WHERE id = 'm1' AND type = 'text'"
+                       " AND flags = 0 AND mentions = '[]' AND mentioned_role_ids = '[]'"
+                       " AND mentions_everyone = 0 AND thread_parent_id IS NULL"
+                       " AND content = 'm1' AND created_at = 1"),
+                 1);
+    cr_assert_eq(count("SELECT count(*) FROM messages WHERE id = 'm2' AND type = 'reply'"
+                       " AND flags = 4 AND mentions = '[\"u1\"]'"
+                       " AND mentioned_role_ids = '[\"r1\"]' AND mentions_everyone = 1"),
+                 1);
+}
+
 /* Messages keep to existing channels: by a foreign key on SQLite, by the inserts' own lock and
  * a trigger on PostgreSQL (migration 026). Either way a channel's deletion takes its messages
  * along, and a message for a channel already gone is not inserted. */
