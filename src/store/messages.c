@@ -197,21 +197,20 @@ int store_message_in_channel(struct store *db, const char *id, const char *chann
 
 int store_message_insert_at(struct store *db, struct store_new_message *m)
 {
-    static const char *SQL =
-        "INSERT INTO messages (id, channel_id, thread_parent_id, server_id, author_id,"
-        " application_id, type, content, embeds, components, flags, command_name,"
-        " command_invoker_id, reply_to_id, mentions, mentioned_role_ids, mentions_everyone,"
-        " created_at, attachments, webhook_id, author_name, author_avatar, nonce) VALUES ($1, $2,"
-        " $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21,"
-        " $22, $23)";
+#define INSERT_ONE                                                                                 \
+    "INSERT INTO messages (id, channel_id, thread_parent_id, server_id, author_id,"                \
+    " application_id, type, content, embeds, components, flags, command_name,"                     \
+    " command_invoker_id, reply_to_id, mentions, mentioned_role_ids, mentions_everyone,"           \
+    " created_at, attachments, webhook_id, author_name, author_avatar, nonce)"
+#define VALUES_ONE                                                                                 \
+    " $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19,"       \
+    " $20, $21, $22, $23"
+    static const char *SQL = INSERT_ONE " VALUES (" VALUES_ONE ")";
     /* No foreign key on PostgreSQL: the channel is locked here, and its absence leaves nothing. */
-    static const char *SQL_LOCKING =
-        "INSERT INTO messages (id, channel_id, thread_parent_id, server_id, author_id,"
-        " application_id, type, content, embeds, components, flags, command_name,"
-        " command_invoker_id, reply_to_id, mentions, mentioned_role_ids, mentions_everyone,"
-        " created_at, attachments, webhook_id, author_name, author_avatar, nonce) SELECT $1, $2,"
-        " $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21,"
-        " $22, $23 WHERE EXISTS (SELECT 1 FROM channels WHERE id = $2 FOR KEY SHARE)";
+    static const char *SQL_LOCKING = INSERT_ONE
+        " SELECT" VALUES_ONE " WHERE EXISTS (SELECT 1 FROM channels WHERE id = $2 FOR KEY SHARE)";
+#undef INSERT_ONE
+#undef VALUES_ONE
     /* A nonce is held a day: an older message gives it up to this one. */
     static const char *SQL_EXPIRE = "UPDATE messages SET nonce = NULL WHERE author_id = $1"
                                     " AND nonce = $2 AND created_at <= $3";
