@@ -6,10 +6,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "core/clock.h"
+#include "core/crypto.h"
 #include "domain/ratewindow.h"
 #include "state/ratelimit_async.h"
+#include "state/ratelimit_lease.h"
 #include "state/ratelimit_shared.h"
 
 #define BUCKETS     4096
@@ -27,8 +30,10 @@ struct ratelimit {
     double scale;
     int shared;
     struct redis_url redis;
-    _Atomic int64_t quiet_until;   /* monotonic ms: until then Redis is not asked */
-    struct ratelimit_async *async; /* the loop's connection, once attached */
+    char node[33];                   /* this node's name to Redis, for leases */
+    struct ratelimit_leases *leases; /* windows this node holds for a moment */
+    _Atomic int64_t quiet_until;     /* monotonic ms: until then Redis is not asked */
+    struct ratelimit_async *async;   /* the loop's connection, once attached */
     struct entry *buckets[BUCKETS];
     unsigned ops;
 };
@@ -45,8 +50,9 @@ struct ratelimit *state_ratelimit_new(double scale)
 
 int state_ratelimit_share(struct ratelimit *rl, const char *redis_url)
 {
-    if (redis_url_parse(redis_url, &rl->redis))
+    if (redis_url_parse(redis_url, &rl->redis) || !(rl->leases = state__leases_new()))
         return -1;
+    crypto_random_hex(rl->node, 16);
     rl->shared = 1;
     return 0;
 }
@@ -62,6 +68,7 @@ void state_ratelimit_free(struct ratelimit *rl)
             free(e);
         }
     }
+    state__leases_free(rl->leases);
     pthread_mutex_destroy(&rl->lock);
     free(rl);
 }
@@ -97,19 +104,39 @@ static uint32_t scaled(const struct ratelimit *rl, uint32_t limit)
     return n < 1 ? 1 : n > 1e6 ? 1000000 : (uint32_t)n;
 }
 
-/* Asks Redis unless it failed to answer lately: the wait, or -1 (then quiet for a while). */
+/* On this node's lease of the window, else asked of Redis unless it failed to answer lately:
+ * the wait, or -1 (then quiet for a while). A window leased elsewhere is asked again when the
+ * lease ends, as the loop's takes are (ratelimit_async.c). */
 static int64_t shared_apply(struct ratelimit *rl, const char *key, uint32_t n, int64_t window_ms,
                             int64_t now, int record, struct ratelimit_status *st,
                             char member[RATELIMIT_MEMBER_MAX])
 {
-    int64_t mono = clock_mono_ms();
+    int64_t mono = clock_mono_ms(), first = mono;
     if (!rl->shared || mono < atomic_load(&rl->quiet_until))
         return -1;
-    int64_t wait = state__ratelimit_shared_apply(&rl->redis, key, n, window_ms, now, record,
-                                                 &st->used, &st->reset_ms, member);
-    if (wait < 0)
-        atomic_store(&rl->quiet_until, clock_mono_ms() + RATELIMIT_REDIS_QUIET_MS);
-    return wait;
+    for (;;) {
+        struct ratelimit_taken t = {.st = *st};
+        if (state__leases_take(rl->leases, key, n, window_ms, now, mono, record, &t)) {
+            st->used = t.st.used;
+            st->reset_ms = t.st.reset_ms;
+            memcpy(member, t.member, RATELIMIT_MEMBER_MAX);
+            return t.wait;
+        }
+        int64_t wait = state__ratelimit_shared_apply(&rl->redis, rl->node, key, n, window_ms, now,
+                                                     record, &st->used, &st->reset_ms, member);
+        if (wait >= 0)
+            return wait;
+        mono = clock_mono_ms();
+        if (wait == -1 || mono - first >= 3 * RATELIMIT_LEASE_MS) {
+            atomic_store(&rl->quiet_until, mono + RATELIMIT_REDIS_QUIET_MS);
+            return -1;
+        }
+        int64_t ms = wait == RATELIMIT_LEASED_HERE ? 2 : st->reset_ms;
+        ms = ms < 1 ? 1 : ms > RATELIMIT_LEASE_MS ? RATELIMIT_LEASE_MS : ms;
+        nanosleep(&(struct timespec){ms / 1000, (long)(ms % 1000) * 1000000}, NULL);
+        now = clock_now_ms();
+        mono = clock_mono_ms();
+    }
 }
 
 static int64_t apply(struct ratelimit *rl, const char *action, const char *account, uint32_t limit,
@@ -184,13 +211,29 @@ int state_ratelimit_attach(struct ratelimit *rl, uv_loop_t *loop)
 {
     if (!rl->shared || rl->async)
         return 0;
-    return (rl->async = state__ratelimit_async_new(loop, &rl->redis, &rl->quiet_until)) ? 0 : -1;
+    return (rl->async = state__ratelimit_async_new(loop, &rl->redis, rl->node, rl->leases,
+                                                   &rl->quiet_until))
+               ? 0
+               : -1;
+}
+
+/* Sent and answered at once; the lease goes either way (-1 tells state__leases_due so). */
+static int flush_waiting(struct ratelimit_flush *f, void *arg)
+{
+    struct ratelimit *rl = arg;
+    state__ratelimit_shared_flush(&rl->redis, rl->node, f);
+    return -1;
 }
 
 void state_ratelimit_detach(struct ratelimit *rl)
 {
     if (!rl)
         return;
+    if (rl->leases && state__leases_count(rl->leases)) {
+        /* Stopping: what the leases decided goes to Redis, and the windows back to it now. */
+        state__leases_end_all(rl->leases);
+        state__leases_due(rl->leases, clock_now_ms(), clock_mono_ms(), flush_waiting, rl);
+    }
     state__ratelimit_async_close(rl->async);
     rl->async = NULL;
 }
@@ -236,6 +279,7 @@ int state_ratelimit_taken_for(const struct ratelimit_taken *t, const char *actio
 
 void state_ratelimit_give_back(struct ratelimit *rl, const struct ratelimit_taken *t)
 {
-    if (rl->shared && t->key[0] && t->member[0])
+    if (rl->shared && t->key[0] && t->member[0] &&
+        !state__leases_give_back(rl->leases, t->key, strtoll(t->member, NULL, 10)))
         state__ratelimit_shared_forget(&rl->redis, t->key, t->member);
 }

@@ -10,11 +10,16 @@
 #include "core/log.h"
 #include "core/redis_replies.h"
 #include "core/redis_uv.h"
+#include "state/ratelimit_lease.h"
 #include "state/ratelimit_shared.h"
 
-#define TICK_MS 50
-#define STR_(x) #x
-#define STR(x)  STR_(x)
+#define TICK_MS       50
+#define LEASE_TICK_MS 10
+/* A take told to wait for another node's lease asks again when it ends; one still unanswered
+ * after this long is counted on this node alone. */
+#define PARKED_MAX_MS (3 * RATELIMIT_LEASE_MS)
+#define STR_(x)       #x
+#define STR(x)        STR_(x)
 
 /* One take on its way: the script's arguments are kept for a Redis that lost the script
  * (restarted), which hears them again with the script's text. Oldest first. */
@@ -23,26 +28,39 @@ struct ask {
     struct ratelimit_taken *out;
     void (*done)(void *arg);
     void *arg;
-    int64_t sent_ms;
+    int64_t first_ms, sent_ms, retry_ms;
     int resent;
-    struct ask *prev, *next;
+    struct ask *prev, *next; /* asked, or parked */
     char key[RATELIMIT_KEY_MAX];
-    char window_key[RATELIMIT_KEY_MAX + 16];
+    struct ratelimit_keys keys;
+    uint32_t limit_n;
+    int64_t window_ms;
     char now[24], window[24], limit[16];
     char member[RATELIMIT_MEMBER_MAX];
 };
 
+/* A flush on its way, with what it carries, for a Redis that lost the script. */
+struct flushing {
+    struct ratelimit_async *owner;
+    struct ratelimit_flush *f;
+    int resent;
+};
+
 struct ratelimit_async {
     uv_loop_t *loop;
-    uv_timer_t tick;
+    uv_timer_t tick, lease_tick;
     struct redis_url url;
+    const char *node;
+    struct ratelimit_leases *leases;
     _Atomic int64_t *quiet_until;
     redisAsyncContext *ac;
     struct redis_replies *replies; /* where ac's replies are built; NULL: by hiredis */
     int64_t connect_ms;            /* when the connection was asked for */
     int doomed;                    /* connected to itself: dropped at the next tick */
-    char sha[41];                  /* the script's digest, worked out here */
+    char sha[41], flush_sha[41];   /* the scripts' digests, worked out here */
     struct ask *oldest, *newest;
+    struct ask *parked; /* waiting for another node's lease to end */
+    int closing, open_timers;
 };
 
 static void unlink_ask(struct ratelimit_async *a, struct ask *k)
@@ -66,6 +84,20 @@ static void finish(struct ask *k)
     done(arg);
 }
 
+/* Parked takes told nothing was counted: Redis is gone, or the node closes. */
+static void unpark_all(struct ratelimit_async *a)
+{
+    while (a->parked) {
+        struct ask *k = a->parked;
+        a->parked = k->next;
+        k->out->key[0] = '\0';
+        void (*done)(void *) = k->done;
+        void *arg = k->arg;
+        free(k);
+        done(arg);
+    }
+}
+
 /* Nothing answered in time: the waiting takes count here, and Redis is left alone a while. */
 static void give_up(struct ratelimit_async *a, const char *why)
 {
@@ -76,10 +108,57 @@ static void give_up(struct ratelimit_async *a, const char *why)
     a->ac = NULL;
     a->doomed = 0;
     if (ac)
-        redisAsyncFree(ac); /* each waiting take hears NULL */
+        redisAsyncFree(ac); /* each waiting take and flush hears NULL */
+    state__leases_clear(a->leases);
+    unpark_all(a);
 }
 
 static void send_ask(struct ratelimit_async *a, struct ask *k);
+static void on_tick(uv_timer_t *t);
+static void on_lease_tick(uv_timer_t *t);
+
+static void lease_ticking(struct ratelimit_async *a)
+{
+    if (!uv_is_active((uv_handle_t *)&a->lease_tick))
+        uv_timer_start(&a->lease_tick, on_lease_tick, LEASE_TICK_MS, LEASE_TICK_MS);
+}
+
+/* Another node holds the window (or this node's lease is on its way): asked again in ms. */
+static void park(struct ratelimit_async *a, struct ask *k, int64_t ms)
+{
+    unlink_ask(a, k);
+    int64_t now = clock_mono_ms();
+    if (now - k->first_ms >= PARKED_MAX_MS || a->closing) {
+        k->out->key[0] = '\0'; /* counted here instead, as when Redis is slow */
+        void (*done)(void *) = k->done;
+        void *arg = k->arg;
+        free(k);
+        done(arg);
+        return;
+    }
+    k->retry_ms = now + (ms < 1 ? 1 : ms > RATELIMIT_LEASE_MS ? RATELIMIT_LEASE_MS : ms);
+    k->prev = NULL;
+    k->next = a->parked;
+    a->parked = k;
+    lease_ticking(a);
+}
+
+/* The window lent with a use: its times, read from Redis's answer. */
+static void take_lease(struct ratelimit_async *a, struct ask *k, const redisReply *times)
+{
+    if (times->elements > RATELIMIT_LEASE_USES)
+        return; /* let it lapse */
+    int64_t *t = malloc((times->elements ? times->elements : 1) * sizeof *t);
+    if (!t)
+        return;
+    size_t n = 0;
+    for (size_t i = 0; i < times->elements; i++)
+        if (times->element[i]->type == REDIS_REPLY_STRING)
+            t[n++] = strtoll(times->element[i]->str, NULL, 10);
+    if (!state__leases_grant(a->leases, k->key, k->window_ms, t, n, k->sent_ms))
+        lease_ticking(a);
+    free(t);
+}
 
 static void on_reply(redisAsyncContext *ac, void *reply_, void *arg)
 {
@@ -95,11 +174,26 @@ static void on_reply(redisAsyncContext *ac, void *reply_, void *arg)
     }
     struct ratelimit_taken *out = k->out;
     int64_t wait = state__ratelimit_reply(r, &out->st.used, &out->st.reset_ms);
+    if (wait == RATELIMIT_LEASED_HERE) {
+        if (state__leases_take(a->leases, k->key, k->limit_n, k->window_ms, clock_now_ms(),
+                               clock_mono_ms(), 1, out))
+            finish(k); /* granted by an answer just before this one */
+        else
+            park(a, k, 2); /* this node's lease is ending: Redis has the window again soon */
+        return;
+    }
+    if (wait == RATELIMIT_LEASED_ELSEWHERE) {
+        park(a, k, out->st.reset_ms);
+        return;
+    }
     if (wait >= 0) {
         out->wait = wait;
         memcpy(out->key, k->key, sizeof out->key);
         if (wait == 0) /* recorded: given back should the handler not use it */
             memcpy(out->member, k->member, sizeof out->member);
+        const redisReply *times = state__ratelimit_reply_lease(r);
+        if (times)
+            take_lease(a, k, times);
     } else if (r) {
         log_error("limits: Redis answered %s", r->str ? r->str : "?");
     }
@@ -110,15 +204,130 @@ static void send_ask(struct ratelimit_async *a, struct ask *k)
 {
     const char *argv[] = {k->resent ? "EVAL" : "EVALSHA",
                           k->resent ? STATE__RATELIMIT_SCRIPT : a->sha,
-                          "1",
-                          k->window_key,
+                          "3",
+                          k->keys.window,
+                          k->keys.lease,
+                          k->keys.taker,
                           k->now,
                           k->window,
                           k->limit,
-                          "1"};
+                          "1",
+                          a->node,
+                          STR(RATELIMIT_LEASE_MS),
+                          STR(RATELIMIT_LEASE_USES)};
     if (redisAsyncCommandArgv(a->ac, on_reply, k, (int)(sizeof argv / sizeof *argv), argv, NULL) !=
         REDIS_OK)
         finish(k); /* nothing counted */
+}
+
+static int send_flush(struct flushing *fl);
+
+static void on_flushed(redisAsyncContext *ac, void *reply_, void *arg)
+{
+    (void)ac;
+    redisReply *r = reply_;
+    struct flushing *fl = arg;
+    struct ratelimit_async *a = fl->owner;
+    if (r && r->type == REDIS_REPLY_ERROR && !strncmp(r->str, "NOSCRIPT", 8) && !fl->resent &&
+        a->ac) {
+        fl->resent = 1;
+        if (!send_flush(fl))
+            return;
+        r = NULL;
+    }
+    int answer = r && r->type == REDIS_REPLY_INTEGER ? (int)r->integer : -1;
+    if (r && answer < 0)
+        log_error("limits: Redis answered a flush with %s", r->str ? r->str : "?");
+    state__leases_flushed(a->leases, fl->f, answer);
+    free(fl);
+}
+
+/* STATE__RATELIMIT_FLUSH_SCRIPT with the flush's uses: 0, or -1 when not sent. */
+static int send_flush(struct flushing *fl)
+{
+    struct ratelimit_async *a = fl->owner;
+    const struct ratelimit_flush *f = fl->f;
+    enum { FIXED = 11 };
+    const char **argv = malloc((FIXED + f->n) * sizeof *argv);
+    char(*uses)[24] = malloc((f->n ? f->n : 1) * sizeof *uses);
+    struct ratelimit_keys keys;
+    char window[24], kept[16];
+    int rc = -1;
+    if (argv && uses && a->ac) {
+        state__ratelimit_keys(&keys, f->key);
+        snprintf(window, sizeof window, "%lld", (long long)f->window_ms);
+        snprintf(kept, sizeof kept, "%u", f->kept);
+        const char *fixed[FIXED] = {fl->resent ? "EVAL" : "EVALSHA",
+                                    fl->resent ? STATE__RATELIMIT_FLUSH_SCRIPT : a->flush_sha,
+                                    "3",
+                                    keys.window,
+                                    keys.lease,
+                                    keys.taker,
+                                    a->node,
+                                    STR(RATELIMIT_LEASE_MS),
+                                    window,
+                                    kept,
+                                    f->last ? "1" : "0"};
+        memcpy(argv, fixed, sizeof fixed);
+        for (size_t i = 0; i < f->n; i++) {
+            snprintf(uses[i], sizeof uses[i], "%lld", (long long)f->uses[i]);
+            argv[FIXED + i] = uses[i];
+        }
+        rc = redisAsyncCommandArgv(a->ac, on_flushed, fl, (int)(FIXED + f->n), argv, NULL) ==
+                     REDIS_OK
+                 ? 0
+                 : -1;
+    }
+    free(argv);
+    free(uses);
+    return rc;
+}
+
+static int flush_now(struct ratelimit_flush *f, void *arg)
+{
+    struct ratelimit_async *a = arg;
+    struct flushing *fl = malloc(sizeof *fl);
+    if (!fl)
+        return -1;
+    *fl = (struct flushing){.owner = a, .f = f};
+    if (send_flush(fl)) {
+        free(fl);
+        return -1;
+    }
+    return 0;
+}
+
+/* Every LEASE_TICK_MS while leases are held or takes parked: parked takes asked again, and the
+ * leases' uses handed to Redis. */
+static void on_lease_tick(uv_timer_t *t)
+{
+    struct ratelimit_async *a = t->data;
+    int64_t mono = clock_mono_ms();
+    for (struct ask **pp = &a->parked; *pp;) {
+        struct ask *k = *pp;
+        if (k->retry_ms > mono || !a->ac) {
+            pp = &k->next;
+            continue;
+        }
+        *pp = k->next;
+        k->prev = a->newest;
+        k->next = NULL;
+        if (a->newest)
+            a->newest->next = k;
+        else
+            a->oldest = k;
+        a->newest = k;
+        k->sent_ms = mono;
+        snprintf(k->now, sizeof k->now, "%lld", (long long)clock_now_ms());
+        state__ratelimit_member(k->member, strtoll(k->now, NULL, 10));
+        if (!uv_is_active((uv_handle_t *)&a->tick))
+            uv_timer_start(&a->tick, on_tick, TICK_MS, TICK_MS);
+        send_ask(a, k);
+    }
+    if (a->ac)
+        state__leases_due(a->leases, clock_now_ms(), mono, flush_now, a);
+    if (!a->parked && !state__leases_count(a->leases))
+        uv_timer_stop(t);
 }
 
 static void on_connect(const redisAsyncContext *ac, int status)
@@ -142,6 +351,8 @@ static void on_disconnect(const redisAsyncContext *ac, int status)
         if (status != REDIS_OK)
             log_error("limits: lost Redis: %s", ac->errstr);
         a->ac = NULL;
+        state__leases_clear(a->leases); /* what they decided since their last flush is lost */
+        unpark_all(a);
     }
 }
 
@@ -182,6 +393,8 @@ static void on_tick(uv_timer_t *t)
 }
 
 struct ratelimit_async *state__ratelimit_async_new(uv_loop_t *loop, const struct redis_url *url,
+                                                   const char *node,
+                                                   struct ratelimit_leases *leases,
                                                    _Atomic int64_t *quiet_until)
 {
     struct ratelimit_async *a = calloc(1, sizeof *a);
@@ -189,19 +402,26 @@ struct ratelimit_async *state__ratelimit_async_new(uv_loop_t *loop, const struct
         return NULL;
     a->loop = loop;
     a->url = *url;
+    a->node = node;
+    a->leases = leases;
     a->quiet_until = quiet_until;
     a->replies = redis_replies_new();
     unsigned char digest[20];
     crypto_sha1(STATE__RATELIMIT_SCRIPT, strlen(STATE__RATELIMIT_SCRIPT), digest);
     crypto_hex(digest, sizeof digest, a->sha);
+    crypto_sha1(STATE__RATELIMIT_FLUSH_SCRIPT, strlen(STATE__RATELIMIT_FLUSH_SCRIPT), digest);
+    crypto_hex(digest, sizeof digest, a->flush_sha);
     uv_timer_init(loop, &a->tick);
-    a->tick.data = a;
+    uv_timer_init(loop, &a->lease_tick);
+    a->tick.data = a->lease_tick.data = a;
     return a;
 }
 
 static void on_closed(uv_handle_t *h)
 {
     struct ratelimit_async *a = h->data;
+    if (--a->open_timers)
+        return;
     redis_replies_free(a->replies); /* the connection went before */
     free(a);
 }
@@ -210,26 +430,37 @@ void state__ratelimit_async_close(struct ratelimit_async *a)
 {
     if (!a)
         return;
+    a->closing = 1;
+    a->open_timers = 2;
     redisAsyncContext *ac = a->ac;
     a->ac = NULL;
     if (ac)
         redisAsyncFree(ac);
+    state__leases_clear(a->leases);
+    unpark_all(a);
     uv_close((uv_handle_t *)&a->tick, on_closed);
+    uv_close((uv_handle_t *)&a->lease_tick, on_closed);
 }
 
 int state__ratelimit_async_take(struct ratelimit_async *a, const char *key, uint32_t limit,
                                 int64_t window_ms, int64_t now, struct ratelimit_taken *out,
                                 void (*done)(void *arg), void *arg)
 {
+    if (state__leases_take(a->leases, key, limit, window_ms, now, clock_mono_ms(), 1, out)) {
+        done(arg);
+        return 0;
+    }
     if (!a->ac && connect_now(a))
         return -1;
     struct ask *k = calloc(1, sizeof *k);
     if (!k)
         return -1;
     *k = (struct ask){.owner = a, .out = out, .done = done, .arg = arg};
-    k->sent_ms = clock_mono_ms();
+    k->first_ms = k->sent_ms = clock_mono_ms();
     snprintf(k->key, sizeof k->key, "%s", key);
-    state__ratelimit_key(k->window_key, key);
+    state__ratelimit_keys(&k->keys, key);
+    k->limit_n = limit;
+    k->window_ms = window_ms;
     snprintf(k->now, sizeof k->now, "%lld", (long long)now);
     snprintf(k->window, sizeof k->window, "%lld", (long long)window_ms);
     snprintf(k->limit, sizeof k->limit, "%u", limit);

@@ -17,17 +17,22 @@
 #include "state/ratelimit.h"
 
 struct ratelimit_async;
+struct ratelimit_leases;
 
-/* Opens nothing yet (the first take connects). quiet_until is the limits' own: set here when
- * Redis fails to answer. NULL when out of memory. */
+/* Opens nothing yet (the first take connects). node names this node to Redis, for leases
+ * (ratelimit_lease.h), which are kept in leases. quiet_until is the limits' own: set here when
+ * Redis fails to answer. Both outlive the object. NULL when out of memory. */
 struct ratelimit_async *state__ratelimit_async_new(uv_loop_t *loop, const struct redis_url *url,
+                                                   const char *node,
+                                                   struct ratelimit_leases *leases,
                                                    _Atomic int64_t *quiet_until);
 /* Drops the connection (its waiting takes are told nothing was counted) and closes the loop's
  * handles; the object is freed once they are closed. On the loop's thread. */
 void state__ratelimit_async_close(struct ratelimit_async *a);
 /* Records one use of key (action|account) in its window of limit uses per window_ms when it fits.
- * 0: asked, and done(arg) runs later on the loop's thread with *out filled (out->key "" when
- * nothing was counted); -1: not asked (no connection can be used now), *out left alone. */
+ * 0: asked, and done(arg) runs on the loop's thread with *out filled (out->key "" when nothing
+ * was counted): at once, before this returns, when this node holds the window's lease, else
+ * later; -1: not asked (no connection can be used now), *out left alone. */
 int state__ratelimit_async_take(struct ratelimit_async *a, const char *key, uint32_t limit,
                                 int64_t window_ms, int64_t now, struct ratelimit_taken *out,
                                 void (*done)(void *arg), void *arg);

@@ -9,18 +9,34 @@
 #include "core/buf.h"
 #include "core/clock.h"
 #include "core/log.h"
+#include "state/ratelimit_lease.h"
 
-/* KEYS[1] the window: a list of the accepted uses' times, oldest first; ARGV now, window, limit,
- * record. Times at or before now - window have left it; the wait is until the oldest kept time
- * leaves. Answers {wait, used, reset}: used the times in the window after this call, reset when
- * the oldest of them leaves. A list, not a sorted set: each call pops what left and pushes one
- * time, 40% less of Redis's time than a sorted set for the same answers (bench/RESULTS.md). A
- * use is pushed first and popped again when it finds the window full, so an accepted one costs
- * three calls (LINDEX, RPUSH, PEXPIRE), the fewest Redis's Lua allows for these answers. A
- * node whose clock runs behind another's may push a time below the newest; it then leaves the
- * window no later than the newest does, never earlier than it should. */
+/* KEYS the window, its lease and its taker; ARGV now, window, limit, record, node, lease, cap.
+ * The window is a list of the accepted uses' times, oldest first. Times at or before now - window
+ * have left it; the wait is until the oldest kept time leaves. Answers {wait, used, reset}: used
+ * the times in the window after this call, reset when the oldest of them leaves. A list, not a
+ * sorted set: each call pops what left and pushes one time, 40% less of Redis's time than a
+ * sorted set for the same answers (bench/RESULTS.md). A use is pushed first and popped again when
+ * it finds the window full. A node whose clock runs behind another's may push a time below the
+ * newest; it then leaves the window no later than the newest does, never earlier than it should.
+ *
+ * Leases (ratelimit_lease.h): while a node holds the window's lease, the window is its own: the
+ * holder is answered {-2} (count on your lease) and anyone else {-1, the lease's time left},
+ * which also marks the window as wanted by several ("*" as its taker) for a while, so that the
+ * holder's lease is not renewed and none is lent again. A node that took the window twice in a
+ * row, with no other node between, is lent it with a use it recorded: {wait, used, reset,
+ * [times]}; nodes that take it in turns never are. lease 0 asks for none (a thread that waits
+ * on Redis). */
 const char STATE__RATELIMIT_SCRIPT[] =
-    "local k, now, win, limit = KEYS[1], tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]) "
+    "local k, kl, kw = KEYS[1], KEYS[2], KEYS[3] "
+    "local now, win, limit = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]) "
+    "local node, lease = ARGV[5], tonumber(ARGV[6]) "
+    "local holder = redis.call('GET', kl) "
+    "if holder then "
+    "  if holder == node then return {-2, 0, 0} end "
+    "  redis.call('SET', kw, '*', 'PX', " STATE__RATELIMIT_MIXED_MS_S ") "
+    "  return {-1, redis.call('PTTL', kl), 0} "
+    "end "
     "local oldest = tonumber(redis.call('LINDEX', k, 0)) "
     "while oldest and oldest <= now - win do "
     "  redis.call('LPOP', k) "
@@ -45,7 +61,43 @@ const char STATE__RATELIMIT_SCRIPT[] =
     "if oldest then reset = oldest + win - now end "
     "local wait = 0 "
     "if full then wait = reset end "
+    "if lease > 0 then "
+    "  local taker = redis.call('GET', kw) "
+    "  if taker == node then "
+    "    if not full and ARGV[4] == '1' and used <= tonumber(ARGV[7]) then "
+    "      redis.call('SET', kl, node, 'PX', lease) "
+    "      return {wait, used, reset, redis.call('LRANGE', k, 0, -1)} "
+    "    end "
+    "  elseif taker ~= '*' then "
+    "    redis.call('SET', kw, node, 'PX', " STATE__RATELIMIT_MIXED_MS_S ") "
+    "  end "
+    "end "
     "return {wait, used, reset}";
+
+/* KEYS as above; ARGV node, lease, window, kept, last, then the holder's uses to add. The uses
+ * join the window, which keeps only its newest `kept` (the holder's count of it); the lease is
+ * renewed while its holder is still the window's only taker, and given up on the last flush. */
+const char STATE__RATELIMIT_FLUSH_SCRIPT[] =
+    "local k, kl, kw = KEYS[1], KEYS[2], KEYS[3] "
+    "local node, kept = ARGV[1], tonumber(ARGV[4]) "
+    "if #ARGV > 5 then "
+    "  redis.call('RPUSH', k, unpack(ARGV, 6)) "
+    "  if kept > 0 then "
+    "    redis.call('LTRIM', k, -kept, -1) "
+    "    redis.call('PEXPIRE', k, ARGV[3]) "
+    "  else "
+    "    redis.call('DEL', k) "
+    "  end "
+    "end "
+    "if redis.call('GET', kl) ~= node then return 0 end "
+    "if ARGV[5] == '1' then "
+    "  redis.call('DEL', kl) "
+    "  return 0 "
+    "end "
+    "if redis.call('GET', kw) ~= node then return 0 end "
+    "redis.call('PEXPIRE', kl, ARGV[2]) "
+    "redis.call('PEXPIRE', kw, " STATE__RATELIMIT_MIXED_MS_S ") "
+    "return 1";
 
 /* This thread's: the script's digest once loaded on its connection. */
 static _Thread_local char script_sha[48];
@@ -55,20 +107,36 @@ void state__ratelimit_member(char member[RATELIMIT_MEMBER_MAX], int64_t now)
     snprintf(member, RATELIMIT_MEMBER_MAX, "%lld", (long long)now);
 }
 
-void state__ratelimit_key(char window_key[RATELIMIT_KEY_MAX + 16], const char *key)
+void state__ratelimit_keys(struct ratelimit_keys *k, const char *key)
 {
-    snprintf(window_key, RATELIMIT_KEY_MAX + 16, "praca:window:%s", key);
+    snprintf(k->window, sizeof k->window, "praca:window:%s", key);
+    snprintf(k->lease, sizeof k->lease, "praca:lease:%s", key);
+    snprintf(k->taker, sizeof k->taker, "praca:taker:%s", key);
 }
 
 int64_t state__ratelimit_reply(const redisReply *r, uint32_t *used, int64_t *reset_ms)
 {
-    if (!r || r->type != REDIS_REPLY_ARRAY || r->elements != 3 ||
+    if (!r || r->type != REDIS_REPLY_ARRAY || r->elements < 3 || r->elements > 4 ||
         r->element[0]->type != REDIS_REPLY_INTEGER || r->element[1]->type != REDIS_REPLY_INTEGER ||
         r->element[2]->type != REDIS_REPLY_INTEGER)
         return -1;
+    if (r->element[0]->integer == -2)
+        return RATELIMIT_LEASED_HERE;
+    if (r->element[0]->integer == -1) {
+        *reset_ms = r->element[1]->integer > 0 ? r->element[1]->integer : 1;
+        return RATELIMIT_LEASED_ELSEWHERE;
+    }
     *used = (uint32_t)r->element[1]->integer;
     *reset_ms = r->element[2]->integer > 0 ? r->element[2]->integer : 0;
     return r->element[0]->integer > 0 ? r->element[0]->integer : 0;
+}
+
+const redisReply *state__ratelimit_reply_lease(const redisReply *r)
+{
+    return r && r->type == REDIS_REPLY_ARRAY && r->elements == 4 &&
+                   r->element[3]->type == REDIS_REPLY_ARRAY
+               ? r->element[3]
+               : NULL;
 }
 
 #define WHO       "limits"
@@ -89,9 +157,10 @@ static void done_with(redisContext *c)
     redisSetTimeout(c, (struct timeval){REDIS_THREAD_TIMEOUT_S, 0});
 }
 
-int64_t state__ratelimit_shared_apply(const struct redis_url *url, const char *key, uint32_t limit,
-                                      int64_t window_ms, int64_t now, int record, uint32_t *used,
-                                      int64_t *reset_ms, char member[RATELIMIT_MEMBER_MAX])
+int64_t state__ratelimit_shared_apply(const struct redis_url *url, const char *node,
+                                      const char *key, uint32_t limit, int64_t window_ms,
+                                      int64_t now, int record, uint32_t *used, int64_t *reset_ms,
+                                      char member[RATELIMIT_MEMBER_MAX])
 {
     redisContext *c = connection(url);
     if (!c)
@@ -102,13 +171,14 @@ int64_t state__ratelimit_shared_apply(const struct redis_url *url, const char *k
     snprintf(window_s, sizeof window_s, "%lld", (long long)window_ms);
     snprintf(limit_s, sizeof limit_s, "%u", limit);
     snprintf(record_s, sizeof record_s, "%d", record);
-    char window_key[RATELIMIT_KEY_MAX + 16];
-    state__ratelimit_key(window_key, key);
-    const char *argv[] = {"1", window_key, now_s, window_s, limit_s, record_s};
+    struct ratelimit_keys keys;
+    state__ratelimit_keys(&keys, key);
+    const char *argv[] = {"3",     keys.window, keys.lease, keys.taker, now_s, window_s,
+                          limit_s, record_s,    node,       "0",        "0"};
     redisReply *r = redis_script(c, script_sha, STATE__RATELIMIT_SCRIPT,
                                  sizeof argv / sizeof argv[0], argv, NULL);
     int64_t wait = state__ratelimit_reply(r, used, reset_ms);
-    if (wait < 0)
+    if (wait == -1)
         log_error("limits: Redis answered %s", r ? (r->str ? r->str : "?") : c->errstr);
     if (!r) /* the connection broke or Redis was too slow: open another next time */
         redis_thread_broken();
@@ -118,15 +188,56 @@ int64_t state__ratelimit_shared_apply(const struct redis_url *url, const char *k
     return wait;
 }
 
+/* This thread's: the flush script's digest once loaded on its connection. */
+static _Thread_local char flush_sha[48];
+#define FLUSH_CHUNK 1000 /* uses per call: redis_script's most arguments, with room */
+
+int state__ratelimit_shared_flush(const struct redis_url *url, const char *node,
+                                  const struct ratelimit_flush *f)
+{
+    redisContext *c = connection(url);
+    if (!c)
+        return -1;
+    struct ratelimit_keys keys;
+    state__ratelimit_keys(&keys, f->key);
+    char lease[16], window[24], kept[16], uses[FLUSH_CHUNK][24];
+    snprintf(lease, sizeof lease, "%d", RATELIMIT_LEASE_MS);
+    snprintf(window, sizeof window, "%lld", (long long)f->window_ms);
+    snprintf(kept, sizeof kept, "%u", f->kept);
+    const char *argv[9 + FLUSH_CHUNK] = {"3",  keys.window, keys.lease, keys.taker,
+                                         node, lease,       window,     kept};
+    int answer = -1;
+    size_t at = 0;
+    do { /* the last chunk is the flush's own last */
+        size_t n = f->n - at < FLUSH_CHUNK ? f->n - at : FLUSH_CHUNK;
+        argv[8] = f->last && at + n == f->n ? "1" : "0";
+        for (size_t i = 0; i < n; i++) {
+            snprintf(uses[i], sizeof uses[i], "%lld", (long long)f->uses[at + i]);
+            argv[9 + i] = uses[i];
+        }
+        redisReply *r =
+            redis_script(c, flush_sha, STATE__RATELIMIT_FLUSH_SCRIPT, (int)(9 + n), argv, NULL);
+        answer = r && r->type == REDIS_REPLY_INTEGER ? (int)r->integer : -1;
+        if (!r) {
+            redis_thread_broken();
+            return -1;
+        }
+        freeReplyObject(r);
+        at += n;
+    } while (at < f->n && answer >= 0);
+    done_with(c);
+    return answer;
+}
+
 void state__ratelimit_shared_forget(const struct redis_url *url, const char *key,
                                     const char *member)
 {
     redisContext *c = connection(url);
     if (!c)
         return;
-    char window_key[RATELIMIT_KEY_MAX + 16];
-    state__ratelimit_key(window_key, key);
-    redisReply *r = redisCommand(c, "LREM %s -1 %s", window_key, member);
+    struct ratelimit_keys keys;
+    state__ratelimit_keys(&keys, key);
+    redisReply *r = redisCommand(c, "LREM %s -1 %s", keys.window, member);
     if (r)
         done_with(c);
     freeReplyObject(redis_thread_reply(WHO, c, r));

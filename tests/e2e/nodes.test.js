@@ -173,6 +173,37 @@ test('a send refused before its limit counts nothing on either node', { skip }, 
   }
 });
 
+// A bot whose sends all reach one node has its window lent to that node (no Redis call per
+// send); the count stays exact when its sends move to another node, and when the node holding
+// the window stops.
+test('a window lent to one node stays exact when sends move to another node, and when that node stops', { skip }, async () => {
+  const c = await startServer({ store: a.storeArgs, env: { PRACA_REDIS_URL: redis.url }, single: true });
+  const leases = () => String(spawnSync('redis-cli', ['-u', redis.url, '--scan', '--pattern', 'praca:lease:*']).stdout).trim().split('\n').filter(Boolean);
+  try {
+    const sender = (w) => (node, i) => api(node.url, 'POST', `/api/bot/servers/${w.sid}/channels/${w.cid}/messages`, { token: w.info.botToken, body: { content: `n${i}` } });
+    const moving = sender(await world(a));
+    const answers = [];
+    for (let i = 0; i < 4; i++) answers.push(await moving(c, i));
+    assert.equal(leases().length, 1, 'node C holds the window');
+    for (let i = 4; i < 12; i++) answers.push(await moving(b, i));
+    assert.deepEqual(answers.map((r) => r.status), [...Array(10).fill(200), 429, 429]);
+    assert.deepEqual(answers.slice(0, 10).map((r) => r.headers.get('x-ratelimit-remaining')), ['9', '8', '7', '6', '5', '4', '3', '2', '1', '0']);
+
+    const stopping = sender(await world(a));
+    const before = [];
+    for (let i = 0; i < 5; i++) before.push((await stopping(c, i)).status);
+    assert.deepEqual(before, [200, 200, 200, 200, 200]);
+    assert.equal(leases().length, 1, 'node C holds the second window');
+    assert.equal((await c.stop()).code, 0, c.stderr);
+    assert.deepEqual(leases(), [], 'given back as C stopped');
+    const after = [];
+    for (let i = 5; i < 12; i++) after.push((await stopping(b, i)).status);
+    assert.deepEqual(after, [200, 200, 200, 200, 200, 429, 429], 'the five C accepted still count');
+  } finally {
+    if (c.proc.exitCode === null && c.proc.signalCode === null) await c.stop();
+  }
+});
+
 test('Redis paused for 2 s: sends are answered meanwhile, only the relay queue grows, and the other node then gets each message once, in order', { skip }, async (t) => {
   const c = await startServer({ store: a.storeArgs, env: { PRACA_REDIS_URL: redis.url }, args: ['--metrics-listen', '127.0.0.1:0'], single: true });
   try {
