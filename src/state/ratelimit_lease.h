@@ -17,8 +17,8 @@
 
 #include "state/ratelimit.h"
 
-#define RATELIMIT_LEASE_MS      150
-#define RATELIMIT_LEASE_SAFE_MS 40 /* a lease is used until this long before Redis ends it */
+#define RATELIMIT_LEASE_MS      300
+#define RATELIMIT_LEASE_SAFE_MS 150 /* a lease is used until this long before Redis ends it */
 #define RATELIMIT_FLUSH_MS      40
 #define RATELIMIT_LEASE_USES    1000000 /* the most uses a leased window holds: a limit's most */
 #define RATELIMIT_FLUSH_USES    4096    /* the most uses one flush hands over */

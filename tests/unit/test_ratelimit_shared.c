@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "state/ratelimit_lease.h"
 #include "state/ratelimit_shared.h"
 
 #define WINDOW 100
@@ -94,12 +95,13 @@ static redisReply *take_for(const char *node, int64_t now)
     static char sha[48];
     struct ratelimit_keys k;
     state__ratelimit_keys(&k, key);
-    char now_s[24], win_s[24], limit_s[16];
+    char now_s[24], win_s[24], limit_s[16], lease_s[16];
+    snprintf(lease_s, sizeof lease_s, "%d", RATELIMIT_LEASE_MS);
     snprintf(now_s, sizeof now_s, "%lld", (long long)now);
     snprintf(win_s, sizeof win_s, "%d", WINDOW);
     snprintf(limit_s, sizeof limit_s, "%d", LIMIT);
     const char *argv[] = {"3",     k.window, k.lease, k.taker, now_s, win_s,
-                          limit_s, "1",      node,    "150",   "4096"};
+                          limit_s, "1",      node,    lease_s, "4096"};
     if (!conn)
         conn = redis_open(&url, 1, "test", "");
     cr_assert_not_null(conn);
@@ -112,11 +114,12 @@ static long long flush_for(const char *node, const char *uses[], int n, int kept
     static char sha[48];
     struct ratelimit_keys k;
     state__ratelimit_keys(&k, key);
-    char kept_s[16], win_s[24];
+    char kept_s[16], win_s[24], lease_s[16];
+    snprintf(lease_s, sizeof lease_s, "%d", RATELIMIT_LEASE_MS);
     snprintf(kept_s, sizeof kept_s, "%d", kept);
     snprintf(win_s, sizeof win_s, "%d", WINDOW);
     const char *argv[16] = {"3",   k.window, k.lease, k.taker,         node,
-                            "150", win_s,    kept_s,  last ? "1" : "0"};
+                            lease_s, win_s,    kept_s,  last ? "1" : "0"};
     for (int i = 0; i < n; i++)
         argv[9 + i] = uses[i];
     redisReply *r = redis_script(conn, sha, STATE__RATELIMIT_FLUSH_SCRIPT, 9 + n, argv, NULL);
@@ -152,7 +155,7 @@ Test(ratelimit_shared, a_window_taken_twice_by_one_node_is_lent_to_it_and_others
                  "the holder counts on its lease");
     cr_assert_eq(answer_of(take_for("node-b", 1002), &used, &reset, &leased),
                  RATELIMIT_LEASED_ELSEWHERE);
-    cr_assert(reset > 0 && reset <= 150, "told the lease's time left: %lld", (long long)reset);
+    cr_assert(reset > 0 && reset <= RATELIMIT_LEASE_MS, "told the lease's time left: %lld", (long long)reset);
     /* The holder hands its use of 1002 over; the lease is not renewed, as node-b asked. */
     const char *uses[] = {"1002"};
     cr_assert_eq(flush_for("node-a", uses, 1, 3, 0), 0);
