@@ -303,9 +303,11 @@ static void on_lease_tick(uv_timer_t *t)
 {
     struct ratelimit_async *a = t->data;
     int64_t mono = clock_mono_ms();
+    if (!a->ac)
+        unpark_all(a); /* no connection to ask again on: counted here, as when Redis is gone */
     for (struct ask **pp = &a->parked; *pp;) {
         struct ask *k = *pp;
-        if (k->retry_ms > mono || !a->ac) {
+        if (k->retry_ms > mono) {
             pp = &k->next;
             continue;
         }

@@ -229,13 +229,14 @@ void state__leases_due(struct ratelimit_leases *t, int64_t now, int64_t mono,
         while (*pp) {
             struct lease *e = *pp;
             if (!e->flushing && !e->ended && mono >= e->until)
-                e->ended = 1; /* used up: what it decided since the last flush goes now */
+                e->ended =
+                    1; /* used up: it is given up with what it decided since its last flush */
             if (e->flushing || (!e->ended && (!e->npending || mono < e->flush_at))) {
                 pp = &e->next;
                 continue;
             }
-            if (e->ended && !e->npending && mono >= e->until) {
-                unlink_lease(t, pp); /* nothing to hand over, and Redis ends it by itself */
+            if (e->ended && !e->npending && mono >= e->until + RATELIMIT_LEASE_SAFE_MS) {
+                unlink_lease(t, pp); /* nothing to hand over, and Redis has ended it already */
                 continue;
             }
             struct ratelimit_flush *f = flush_of(e, now, mono);

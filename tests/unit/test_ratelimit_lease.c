@@ -143,11 +143,23 @@ Test(ratelimit_lease, uses_decided_until_the_lease_ran_out_leave_in_a_last_flush
     cr_assert_eq(state__leases_count(t), 0);
 }
 
-Test(ratelimit_lease, an_idle_lease_lapses_and_one_that_cannot_flush_is_dropped, .init = setup,
+Test(ratelimit_lease, an_idle_lease_is_given_up_when_used_up, .init = setup, .fini = teardown)
+{
+    int64_t last = ASKED + RATELIMIT_LEASE_MS - RATELIMIT_LEASE_SAFE_MS;
+    cr_assert_eq(due(1001, last - 1).n, 0, "nothing to hand over yet");
+    struct sent s = due(1001, last);
+    cr_assert_eq(s.n, 1, "used up: given up at once, not left for Redis to end");
+    cr_assert_eq(s.f[0]->last, 1);
+    cr_assert_eq(s.f[0]->n, 0);
+    state__leases_flushed(t, s.f[0], 0);
+    cr_assert_eq(state__leases_count(t), 0);
+}
+
+Test(ratelimit_lease, a_lease_that_ran_out_unseen_or_cannot_flush_is_dropped, .init = setup,
      .fini = teardown)
 {
-    cr_assert_eq(due(1001, ASKED + RATELIMIT_LEASE_MS).n, 0, "nothing to hand over");
-    cr_assert_eq(state__leases_count(t), 0, "forgotten: Redis ends it by itself");
+    cr_assert_eq(due(1001, ASKED + RATELIMIT_LEASE_MS).n, 0, "Redis has ended it already");
+    cr_assert_eq(state__leases_count(t), 0, "forgotten");
     const int64_t times[] = {1000};
     cr_assert_eq(state__leases_grant(t, KEY, WINDOW, times, 1, ASKED), 0);
     struct ratelimit_taken out;

@@ -118,7 +118,7 @@ static long long flush_for(const char *node, const char *uses[], int n, int kept
     snprintf(lease_s, sizeof lease_s, "%d", RATELIMIT_LEASE_MS);
     snprintf(kept_s, sizeof kept_s, "%d", kept);
     snprintf(win_s, sizeof win_s, "%d", WINDOW);
-    const char *argv[16] = {"3",   k.window, k.lease, k.taker,         node,
+    const char *argv[16] = {"3",     k.window, k.lease, k.taker,         node,
                             lease_s, win_s,    kept_s,  last ? "1" : "0"};
     for (int i = 0; i < n; i++)
         argv[9 + i] = uses[i];
@@ -155,7 +155,8 @@ Test(ratelimit_shared, a_window_taken_twice_by_one_node_is_lent_to_it_and_others
                  "the holder counts on its lease");
     cr_assert_eq(answer_of(take_for("node-b", 1002), &used, &reset, &leased),
                  RATELIMIT_LEASED_ELSEWHERE);
-    cr_assert(reset > 0 && reset <= RATELIMIT_LEASE_MS, "told the lease's time left: %lld", (long long)reset);
+    cr_assert(reset > 0 && reset <= RATELIMIT_LEASE_MS, "told the lease's time left: %lld",
+              (long long)reset);
     /* The holder hands its use of 1002 over; the lease is not renewed, as node-b asked. */
     const char *uses[] = {"1002"};
     cr_assert_eq(flush_for("node-a", uses, 1, 3, 0), 0);
