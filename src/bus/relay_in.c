@@ -37,22 +37,25 @@ static const char *text(const redisReply *fields, const char *name)
     return v && v->type == REDIS_REPLY_STRING ? v->str : NULL;
 }
 
-/* The recipients' IDs, comma-separated, as a set. */
-static struct idset *audience(const char *ids)
+/* The recipients' IDs, comma-separated in len bytes, as a set; NULL when one is not an ID. */
+static struct idset *audience(const char *ids, size_t len)
 {
-    size_t n = *ids ? 1 : 0;
-    for (const char *p = ids; *p; p++)
-        n += *p == ',';
-    struct idset *to = idset_new(n ? n : 1);
-    for (const char *p = ids; to && *p;) {
-        const char *end = strchr(p, ',');
-        size_t len = end ? (size_t)(end - p) : strlen(p);
-        char id[UUID_LEN + 1];
-        if (slice_copy((struct slice){p, len}, id, sizeof id) || idset_add(to, id)) {
+    const char *end = ids + len;
+    if (memchr(ids, '\0', len))
+        return NULL;
+    /* Each ID kept is UUID_LEN bytes and a comma, but the last. */
+    struct idset *to = idset_new((len + 1) / (UUID_LEN + 1) + 1);
+    for (const char *p = ids; to && p < end;) {
+        /* Each is UUID_LEN long: its comma, or the end, is where it should be. */
+        const char *comma = end - p > UUID_LEN && p[UUID_LEN] == ','
+                                ? p + UUID_LEN
+                                : memchr(p, ',', (size_t)(end - p));
+        size_t one = comma ? (size_t)(comma - p) : (size_t)(end - p);
+        if (idset_add_n(to, p, one)) {
             idset_unref(to);
             return NULL;
         }
-        p += len + (end != NULL);
+        p += one + (comma != NULL);
     }
     return to;
 }
@@ -76,11 +79,12 @@ static int apply(struct relay_shard *r, const redisReply *fields)
             r->voice.apply(r->voice.user, v->str, v->len, removed[0] == '1');
         return 0;
     }
-    const char *name = text(fields, "t"), *position = text(fields, "o"), *ids = text(fields, "r");
-    const redisReply *payload = field(fields, "p");
-    if (!name || !position || !ids || !payload || payload->type != REDIS_REPLY_STRING)
+    const char *name = text(fields, "t"), *position = text(fields, "o");
+    const redisReply *payload = field(fields, "p"), *ids = field(fields, "r");
+    if (!name || !position || !ids || ids->type != REDIS_REPLY_STRING || !payload ||
+        payload->type != REDIS_REPLY_STRING)
         return 0;
-    struct idset *to = audience(ids);
+    struct idset *to = audience(ids->str, ids->len);
     char *copy = malloc(payload->len + 1);
     if (!to || !copy) {
         log_error("relay: %s from node %s dropped: no memory", name, node);

@@ -22,29 +22,27 @@ static size_t hash(const char *s)
     return h;
 }
 
+/* One block: the set, its slots, then its IDs; a relayed event's audience costs one
+ * allocation, not three. */
 struct idset *idset_new(size_t cap)
 {
-    struct idset *s = calloc(1, sizeof *s);
-    if (!s || cap > UINT32_MAX / 4)
-        goto fail;
+    if (cap > UINT32_MAX / 4)
+        return NULL;
     size_t nslots = 8;
     while (nslots < cap * 2)
         nslots *= 2;
-    s->slots = calloc(nslots, sizeof *s->slots);
-    s->ids = malloc((cap ? cap : 1) * sizeof *s->ids);
-    if (!s->slots || !s->ids)
-        goto fail;
+    size_t ncap = cap ? cap : 1;
+    struct idset *s = malloc(sizeof *s + nslots * sizeof *s->slots + ncap * sizeof *s->ids);
+    if (!s)
+        return NULL;
+    memset(s, 0, sizeof *s);
+    s->slots = (uint32_t *)(s + 1);
+    memset(s->slots, 0, nslots * sizeof *s->slots);
+    s->ids = (char(*)[UUID_LEN + 1])(s->slots + nslots);
     atomic_init(&s->refs, 1);
     s->cap = cap;
     s->mask = nslots - 1;
     return s;
-fail:
-    if (s) {
-        free(s->slots);
-        free(s->ids);
-    }
-    free(s);
-    return NULL;
 }
 
 /* The slot holding id, or the empty slot where it would go. */
@@ -57,18 +55,24 @@ static uint32_t *slot_of(const struct idset *s, const char *id)
     }
 }
 
-int idset_add(struct idset *s, const char *id)
+int idset_add_n(struct idset *s, const char *id, size_t len)
 {
-    if (s->map.key || strnlen(id, UUID_LEN + 1) != UUID_LEN)
+    if (s->map.key || len != UUID_LEN)
         return -1;
     uint32_t *p = slot_of(s, id);
     if (*p)
         return 0;
     if (s->count == s->cap)
         return -1;
-    memcpy(s->ids[s->count], id, UUID_LEN + 1);
+    memcpy(s->ids[s->count], id, UUID_LEN);
+    s->ids[s->count][UUID_LEN] = '\0';
     *p = (uint32_t)++s->count;
     return 0;
+}
+
+int idset_add(struct idset *s, const char *id)
+{
+    return idset_add_n(s, id, strnlen(id, UUID_LEN + 1));
 }
 
 struct idset *idset_of(const char (*ids)[UUID_LEN + 1], size_t n)
@@ -178,9 +182,7 @@ void idset_unref(struct idset *s)
     if (!s || atomic_fetch_sub_explicit(&s->refs, 1, memory_order_acq_rel) != 1)
         return;
     pmap_cleanup(&s->map);
-    free(s->slots);
-    free(s->ids);
-    free(s);
+    free(s); /* its slots and IDs with it */
 }
 
 struct copy_out {

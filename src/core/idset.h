@@ -23,6 +23,9 @@ struct idset *idset_new(size_t cap);
 /* Adds id (a UUID); a repeated ID is kept once. Only before the set is shared.
  * Returns 0, or -1 when the set is full or id is not UUID_LEN long. */
 int idset_add(struct idset *s, const char *id);
+/* The same for an ID of len bytes at id, none of them NUL, not NUL-terminated (a field of a
+ * list). */
+int idset_add_n(struct idset *s, const char *id, size_t len);
 /* A set of the given IDs (n may be 0). */
 struct idset *idset_of(const char (*ids)[UUID_LEN + 1], size_t n);
 /* The IDs of those of the n sets (NULL ones skipped) that hold at most max_each (0: any size),

@@ -1,5 +1,6 @@
 /* Shared ID sets: membership, repeats, capacity and bad IDs. */
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,6 +38,23 @@ Test(idset, holds_what_was_added_once_in_order)
     cr_assert_eq(idset_add(s, C), -1, "full");
     cr_assert_eq(idset_add(s, "short"), -1);
     cr_assert(!idset_has(s, "01a1fe3b"));
+    idset_unref(s);
+}
+
+Test(idset, takes_ids_out_of_a_list_by_their_length)
+{
+    char list[3 * (UUID_LEN + 1)];
+    snprintf(list, sizeof list, "%s,%s,%s", A, B, A);
+    struct idset *s = idset_new(3);
+    cr_assert_eq(idset_add_n(s, list, UUID_LEN), 0);
+    cr_assert_eq(idset_add_n(s, list + UUID_LEN + 1, UUID_LEN), 0);
+    cr_assert_eq(idset_add_n(s, list + 2 * (UUID_LEN + 1), UUID_LEN), 0, "a repeat");
+    cr_assert_eq(idset_count(s), 2);
+    cr_assert(idset_has(s, A) && idset_has(s, B), "kept as whole, terminated IDs");
+    cr_assert_str_eq(order_of(s), "a b");
+    cr_assert_eq(idset_add_n(s, list, UUID_LEN + 1), -1, "the comma is not part of an ID");
+    cr_assert_eq(idset_add_n(s, list, UUID_LEN - 1), -1);
+    cr_assert_eq(idset_add_n(s, list, 0), -1);
     idset_unref(s);
 }
 
