@@ -75,13 +75,26 @@ static void unlink_ask(struct ratelimit_async *a, struct ask *k)
         a->newest = k->prev;
 }
 
-static void finish(struct ask *k)
+/* The take's caller hears its answer; k is already out of every list. */
+static void answer(struct ask *k)
 {
-    unlink_ask(k->owner, k);
     void (*done)(void *) = k->done;
     void *arg = k->arg;
     free(k);
     done(arg);
+}
+
+static void finish(struct ask *k)
+{
+    unlink_ask(k->owner, k);
+    answer(k);
+}
+
+/* Nothing was counted in Redis: the caller counts the use on this node, as when Redis is gone. */
+static void answer_uncounted(struct ask *k)
+{
+    k->out->key[0] = '\0';
+    answer(k);
 }
 
 /* Parked takes told nothing was counted: Redis is gone, or the node closes. */
@@ -90,11 +103,7 @@ static void unpark_all(struct ratelimit_async *a)
     while (a->parked) {
         struct ask *k = a->parked;
         a->parked = k->next;
-        k->out->key[0] = '\0';
-        void (*done)(void *) = k->done;
-        void *arg = k->arg;
-        free(k);
-        done(arg);
+        answer_uncounted(k);
     }
 }
 
@@ -129,11 +138,7 @@ static void park(struct ratelimit_async *a, struct ask *k, int64_t ms)
     unlink_ask(a, k);
     int64_t now = clock_mono_ms();
     if (now - k->first_ms >= PARKED_MAX_MS || a->closing) {
-        k->out->key[0] = '\0'; /* counted here instead, as when Redis is slow */
-        void (*done)(void *) = k->done;
-        void *arg = k->arg;
-        free(k);
-        done(arg);
+        answer_uncounted(k); /* counted here instead, as when Redis is slow */
         return;
     }
     k->retry_ms = now + (ms < 1 ? 1 : ms > RATELIMIT_LEASE_MS ? RATELIMIT_LEASE_MS : ms);
@@ -218,6 +223,21 @@ static void send_ask(struct ratelimit_async *a, struct ask *k)
     if (redisAsyncCommandArgv(a->ac, on_reply, k, (int)(sizeof argv / sizeof *argv), argv, NULL) !=
         REDIS_OK)
         finish(k); /* nothing counted */
+}
+
+/* The take joins the newest end of those on their way, watched by the tick, and is sent. */
+static void ask_now(struct ratelimit_async *a, struct ask *k)
+{
+    k->prev = a->newest;
+    k->next = NULL;
+    if (a->newest)
+        a->newest->next = k;
+    else
+        a->oldest = k;
+    a->newest = k;
+    if (!uv_is_active((uv_handle_t *)&a->tick))
+        uv_timer_start(&a->tick, on_tick, TICK_MS, TICK_MS);
+    send_ask(a, k);
 }
 
 static int send_flush(struct flushing *fl);
@@ -312,19 +332,10 @@ static void on_lease_tick(uv_timer_t *t)
             continue;
         }
         *pp = k->next;
-        k->prev = a->newest;
-        k->next = NULL;
-        if (a->newest)
-            a->newest->next = k;
-        else
-            a->oldest = k;
-        a->newest = k;
         k->sent_ms = mono;
         snprintf(k->now, sizeof k->now, "%lld", (long long)clock_now_ms());
         state__ratelimit_member(k->member, strtoll(k->now, NULL, 10));
-        if (!uv_is_active((uv_handle_t *)&a->tick))
-            uv_timer_start(&a->tick, on_tick, TICK_MS, TICK_MS);
-        send_ask(a, k);
+        ask_now(a, k);
     }
     if (a->ac)
         state__leases_due(a->leases, clock_now_ms(), mono, flush_now, a);
@@ -467,14 +478,6 @@ int state__ratelimit_async_take(struct ratelimit_async *a, const char *key, uint
     snprintf(k->window, sizeof k->window, "%lld", (long long)window_ms);
     snprintf(k->limit, sizeof k->limit, "%u", limit);
     state__ratelimit_member(k->member, now);
-    k->prev = a->newest;
-    if (a->newest)
-        a->newest->next = k;
-    else
-        a->oldest = k;
-    a->newest = k;
-    if (!uv_is_active((uv_handle_t *)&a->tick))
-        uv_timer_start(&a->tick, on_tick, TICK_MS, TICK_MS);
-    send_ask(a, k);
+    ask_now(a, k);
     return 0;
 }
