@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bus/relay_entry.h"
 #include "bus/relay_private.h"
 #include "core/buf.h"
 #include "core/clock.h"
@@ -21,19 +22,9 @@
 #define STR_(x)       #x
 #define STR(x)        STR_(x)
 
-/* The value of field name in an entry's [field, value, …] array, or NULL. */
-static const redisReply *field(const redisReply *fields, const char *name)
-{
-    for (size_t i = 0; i + 1 < fields->elements; i += 2)
-        if (fields->element[i]->type == REDIS_REPLY_STRING &&
-            !strcmp(fields->element[i]->str, name))
-            return fields->element[i + 1];
-    return NULL;
-}
-
 static const char *text(const redisReply *fields, const char *name)
 {
-    const redisReply *v = field(fields, name);
+    const redisReply *v = bus__entry_field(fields, name);
     return v && v->type == REDIS_REPLY_STRING ? v->str : NULL;
 }
 
@@ -60,6 +51,34 @@ static struct idset *audience(const char *ids, size_t len)
     return to;
 }
 
+struct publishing {
+    struct relay_shard *r;
+    const char *node;
+};
+
+/* One event from another node, published here. */
+static void publish(void *arg, const struct relay_event_fields *f)
+{
+    struct publishing *p = arg;
+    const redisReply *name = f->name, *position = f->position, *payload = f->payload, *ids = f->ids;
+    if (!name || name->type != REDIS_REPLY_STRING || !position ||
+        position->type != REDIS_REPLY_STRING || !ids || ids->type != REDIS_REPLY_STRING ||
+        !payload || payload->type != REDIS_REPLY_STRING)
+        return;
+    struct idset *to = audience(ids->str, ids->len);
+    char *copy = malloc(payload->len + 1);
+    if (!to || !copy) {
+        log_error("relay: %s from node %s dropped: no memory", name->str, p->node);
+        idset_unref(to);
+        free(copy);
+        return;
+    }
+    memcpy(copy, payload->str, payload->len);
+    copy[payload->len] = '\0';
+    bus__publish_peer(p->r->bus, name->str, copy, payload->len, to,
+                      strtoull(position->str, NULL, 10));
+}
+
 /* Returns 1 when the entry was another node's change mark. */
 static int apply(struct relay_shard *r, const redisReply *fields)
 {
@@ -73,28 +92,13 @@ static int apply(struct relay_shard *r, const redisReply *fields)
         return what != NULL;
     }
     if (!strcmp(kind, "v")) {
-        const redisReply *v = field(fields, "v");
+        const redisReply *v = bus__entry_field(fields, "v");
         const char *removed = text(fields, "x");
         if (r->voice.apply && v && v->type == REDIS_REPLY_STRING && removed)
             r->voice.apply(r->voice.user, v->str, v->len, removed[0] == '1');
         return 0;
     }
-    const char *name = text(fields, "t"), *position = text(fields, "o");
-    const redisReply *payload = field(fields, "p"), *ids = field(fields, "r");
-    if (!name || !position || !ids || ids->type != REDIS_REPLY_STRING || !payload ||
-        payload->type != REDIS_REPLY_STRING)
-        return 0;
-    struct idset *to = audience(ids->str, ids->len);
-    char *copy = malloc(payload->len + 1);
-    if (!to || !copy) {
-        log_error("relay: %s from node %s dropped: no memory", name, node);
-        idset_unref(to);
-        free(copy);
-        return 0;
-    }
-    memcpy(copy, payload->str, payload->len);
-    copy[payload->len] = '\0';
-    bus__publish_peer(r->bus, name, copy, payload->len, to, strtoull(position, NULL, 10));
+    bus__entry_events(fields, kind, publish, &(struct publishing){r, node});
     return 0;
 }
 

@@ -31,11 +31,17 @@ struct field {
 #define ENTRY_FIELDS 4
 #define ENTRY_ARGS   (ENTRY_HEAD + 2 * ENTRY_FIELDS)
 
+/* Events appended together go as one stream entry of kind "b" holding each one's four fields in
+ * turn: Redis then keeps, and the followers read, one entry for many events. */
+#define MERGE_MAX   64
+#define MERGE_BYTES ((size_t)256 << 10) /* one event larger than this goes alone */
+
 /* An XADD waiting for out_thread: its arguments point into data, which follows it. */
 struct relay_entry {
     struct relay_entry *next;
     int argc;
     int is_change;
+    int is_event;    /* kind "e", with its four fields */
     uint64_t ticket; /* a change mark's place among this node's marks */
     const char *argv[ENTRY_ARGS];
     size_t lens[ENTRY_ARGS];
@@ -81,8 +87,10 @@ static struct relay_entry *entry_new(struct relay_shard *r, const char *kind, co
         if (i < ENTRY_HEAD || (i - ENTRY_HEAD) % 2 == 0)
             lens[i] = strlen(argv[i]);
     struct relay_entry *e = entry_of(argc, argv, lens);
-    if (e)
+    if (e) {
         e->is_change = kind[0] == 'c';
+        e->is_event = kind[0] == 'e' && argc == ENTRY_ARGS;
+    }
     return e;
 }
 
@@ -142,6 +150,41 @@ static int appended(struct relay_shard *r, int *broken, char id[RELAY_ID_MAX])
     return ok;
 }
 
+/* How many entries from e on go as one stream entry: the events that follow one another, up to
+ * MERGE_MAX of them and MERGE_BYTES together; 1 for anything else. */
+static int merged_with(const struct relay_entry *e)
+{
+    int n = 0;
+    size_t bytes = 0;
+    for (; e && e->is_event && n < MERGE_MAX; e = e->next, n++) {
+        if (n && bytes + e->size > MERGE_BYTES)
+            break;
+        bytes += e->size;
+    }
+    return n ? n : 1;
+}
+
+/* The n events from e on as one XADD of kind "b"; e itself when n is 1. */
+static void append_merged(struct relay_shard *r, struct relay_entry *e, int n)
+{
+    if (n == 1) {
+        redisAppendCommandArgv(r->out, e->argc, e->argv, e->lens);
+        return;
+    }
+    enum { OWN = 2 * ENTRY_FIELDS };
+    const char *argv[ENTRY_HEAD + MERGE_MAX * OWN];
+    size_t lens[ENTRY_HEAD + MERGE_MAX * OWN];
+    memcpy(argv, e->argv, ENTRY_HEAD * sizeof *argv);
+    memcpy(lens, e->lens, ENTRY_HEAD * sizeof *lens);
+    argv[ENTRY_HEAD - 1] = "b";
+    int argc = ENTRY_HEAD;
+    for (int i = 0; i < n; i++, e = e->next, argc += OWN) {
+        memcpy(argv + argc, e->argv + ENTRY_HEAD, OWN * sizeof *argv);
+        memcpy(lens + argc, e->lens + ENTRY_HEAD, OWN * sizeof *lens);
+    }
+    redisAppendCommandArgv(r->out, argc, argv, lens);
+}
+
 /* Appends the entries in one round trip, after a "*" mark when marks were lost (everyone drops
  * what it holds: a lost mark may have mattered). Counts what Redis refused; -1 when the
  * connection broke (it is closed, and nothing is counted: the caller may send them again). */
@@ -152,15 +195,23 @@ static int send_entries(struct relay_shard *r, struct relay_entry *list, unsigne
     if (mark)
         redisAppendCommand(r->out, "XADD %s MAXLEN ~ %s * n %s k c s *", r->stream,
                            RELAY_STREAM_KEEP, r->node);
-    for (struct relay_entry *e = list; e; e = e->next)
-        redisAppendCommandArgv(r->out, e->argc, e->argv, e->lens);
+    for (struct relay_entry *e = list; e;) {
+        int n = merged_with(e);
+        append_merged(r, e, n);
+        while (n--)
+            e = e->next;
+    }
     if (mark)
         *marks_lost = !appended(r, &broken, NULL);
-    for (const struct relay_entry *e = list; e; e = e->next)
-        if (!appended(r, &broken, e->is_change ? last_mark : NULL)) {
-            ++*dropped;
-            *marks_lost |= e->is_change;
-        }
+    for (const struct relay_entry *e = list; e;) {
+        int n = merged_with(e);
+        int ok = appended(r, &broken, e->is_change ? last_mark : NULL);
+        for (; n--; e = e->next)
+            if (!ok) {
+                ++*dropped;
+                *marks_lost |= e->is_change;
+            }
+    }
     if (broken) {
         log_error("relay: Redis connection lost: %s", r->out->errstr);
         redisFree(r->out);

@@ -238,10 +238,33 @@ test('Redis paused for 2 s: sends are answered meanwhile, only the relay queue g
     await eventually(async () => (await metric(c, 'praca_relay_queue_bytes')) === 0 || 'queued', 15000, 'the queue drained');
     await quiet(300);
     assert.deepEqual(w.got(), all);
+    // What queued meanwhile went to the stream as one entry of several events ("b").
+    const merged = mergedContents(redis.port).filter((contents) => contents.some((x) => /^p\d$/.test(x)));
+    assert.ok(merged.some((contents) => contents.length >= 2), `queued events merged: ${JSON.stringify(merged)}`);
   } finally {
     if (c.proc.exitCode === null && c.proc.signalCode === null) await c.stop();
   }
 });
+
+// The contents of the messages in each stream entry that holds several events (kind "b"): one
+// line per entry (an event's JSON has no line break).
+function mergedContents(port) {
+  const script = `local out = {}
+    for _, key in ipairs(redis.call('KEYS', 'praca:*:events*')) do
+      for _, e in ipairs(redis.call('XRANGE', key, '-', '+')) do
+        local f, merged, payloads = e[2], false, {}
+        for i = 1, #f, 2 do
+          if f[i] == 'k' and f[i + 1] == 'b' then merged = true end
+          if f[i] == 'p' then payloads[#payloads + 1] = f[i + 1] end
+        end
+        if merged then out[#out + 1] = table.concat(payloads, ' ') end
+      end
+    end
+    return out`;
+  const r = spawnSync('redis-cli', ['-p', String(port), 'EVAL', script, '0'], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  return r.stdout.split('\n').filter(Boolean).map((line) => [...line.matchAll(/"content":"([^"]*)"/g)].map((m) => m[1]));
+}
 
 test('a token rotated through one node closes its sockets on the other', { skip }, async () => {
   const w = await world(b);
