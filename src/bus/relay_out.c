@@ -20,6 +20,11 @@
 #define CONNECT_EVERY_MS  100 /* between attempts to reach Redis, while entries wait */
 #define RELAY_BATCH       512 /* entries appended in one round trip */
 #define RELAY_QUEUE_BYTES ((size_t)64 << 20)
+/* While commits keep coming (the last append was under BUSY_MS ago), the thread lets GATHER_US
+ * pass before taking what is queued, so that one round trip carries several commits' events;
+ * a change mark waiting is taken at once, since answers wait for it. */
+#define GATHER_US 1000
+#define BUSY_MS   2
 
 /* One of an entry's fields; a value without a length is a C string. */
 struct field {
@@ -337,7 +342,8 @@ static void *out_main(void *arg)
     struct relay_shard *r = arg;
     thread_name("praca-relay-out");
     unsigned long dropped = 0;
-    int64_t logged_at = 0;
+    int64_t logged_at = 0, sent_at = 0;
+    uint64_t marks_taken = 0;
     pthread_mutex_lock(&r->lock);
     for (;;) {
         if (!r->head && r->out_stopping)
@@ -352,6 +358,12 @@ static void *out_main(void *arg)
             if (!r->head && r->out_stopping)
                 break;
         }
+        if (r->head && !r->out_stopping && r->marks_queued == marks_taken &&
+            clock_mono_ms() - sent_at < BUSY_MS) {
+            pthread_mutex_unlock(&r->lock);
+            nanosleep(&(struct timespec){0, GATHER_US * 1000L}, NULL);
+            pthread_mutex_lock(&r->lock);
+        }
         struct relay_entry *list = r->head ? take(r) : NULL;
         int marks_lost = r->marks_lost;
         r->marks_lost = 0;
@@ -360,10 +372,12 @@ static void *out_main(void *arg)
         pthread_mutex_unlock(&r->lock);
         char last_mark[RELAY_ID_MAX] = "";
         send_or_drop(r, list, &dropped, &marks_lost, last_mark);
-        int64_t now = clock_mono_ms();
+        int64_t now = sent_at = clock_mono_ms();
         if (last_mark[0] && r->out)
             wait_applied(r, last_mark);
         uint64_t settled = last_ticket(list);
+        if (settled)
+            marks_taken = settled;
         free_entries(list);
         if (dropped && now - logged_at >= 1000) {
             log_error("relay: %lu entries not appended; the other nodes read those events from "
