@@ -121,7 +121,14 @@ function rawFanout(srv, pid, big, tokensFile) {
   const r = spawnSync('node', [loadgen, '--url', srv.url, '--tokens-file', tokensFile, '--n', String(BOTS), '--m', String(FAN_MESSAGES),
     '--rate', String(FAN_RATE), '--pid', String(pid), '--server-id', big.sid, '--channel-id', big.cid, '--client', 'raw', '--drain', '5'], { encoding: 'utf8', maxBuffer: 1 << 26 });
   if (perf) spawnSync('sh', ['-c', `kill -INT ${perf}; while kill -0 ${perf} 2>/dev/null; do sleep 0.2; done`]);
-  const out = JSON.parse(r.stdout.trim().split('\n').pop());
+  // The load generator says nothing on stdout when it fails (a connect that timed out, say):
+  // its exit and its stderr's end are reported instead of a parse error that ends the run.
+  const last = (r.stdout || '').trim().split('\n').pop();
+  if (r.status !== 0 || !last.startsWith('{')) {
+    console.log(JSON.stringify({ rawFanout: { failed: r.error ? String(r.error) : `exit ${r.status} (${r.signal || 'no signal'})`, stderr: String(r.stderr || '').slice(-2000) } }));
+    return;
+  }
+  const out = JSON.parse(last);
   console.log(JSON.stringify({ rawFanout: { connected: out.connected, delivered: out.delivered, lost: out.lost, latMs: out.latMs, serverCpuUsPerDelivery: out.serverCpuUsPerDelivery, clientCpuUsPerDelivery: out.clientCpuUsPerDelivery } }));
 }
 

@@ -38,7 +38,7 @@ struct field {
 
 /* Events appended together go as one stream entry of kind "b" holding each one's four fields in
  * turn: Redis then keeps, and the followers read, one entry for many events. */
-#define MERGE_MAX   64
+#define MERGE_MAX   16
 #define MERGE_BYTES ((size_t)256 << 10) /* one event larger than this goes alone */
 
 /* An XADD waiting for out_thread: its arguments point into data, which follows it. */

@@ -11,10 +11,10 @@
 #include "core/redis_replies.h"
 #include "bus/relay.h"
 
-#define RELAY_STREAM_KEEP "100000" /* MAXLEN ~ of the stream */
-#define RELAY_BEAT_MS     1000     /* a following node says so at least this often */
-#define RELAY_GONE_MS     3000     /* one that has not said so for this long is not waited for */
-#define RELAY_ID_MAX      48       /* a stream entry's ID, "MS-SEQ" */
+#define RELAY_STREAM_KEEP "10000" /* MAXLEN ~ of the stream: entries, of up to 16 events each */
+#define RELAY_BEAT_MS     1000    /* a following node says so at least this often */
+#define RELAY_GONE_MS     3000    /* one that has not said so for this long is not waited for */
+#define RELAY_ID_MAX      48      /* a stream entry's ID, "MS-SEQ" */
 #define RELAY_SHARDS_MAX  64
 
 struct relay_shard {
