@@ -508,7 +508,9 @@ static int intent_index(uint32_t intent)
 static int belongs(const struct state_server *s, const struct state_member *m, int people,
                    int64_t channel, uint32_t intent, int64_t now, int64_t *valid_until)
 {
-    const struct state_bot *b = (const struct state_bot *)pmap_get(&s->bots, m->user_id);
+    /* Only bots are filed in s->bots: a person is not looked up there. */
+    const struct state_bot *b =
+        m->is_bot ? (const struct state_bot *)pmap_get(&s->bots, m->user_id) : NULL;
     if (!b && (m->is_bot || !people))
         return 0;
     if (b && (b->suspended || !(b->intents & intent)))
@@ -520,12 +522,14 @@ static int belongs(const struct state_server *s, const struct state_member *m, i
     return (state_server_channel_perms(s, m, (size_t)channel, now) & PERM_VER_CANAL) != 0;
 }
 
+/* An audience worked out member by member: those in it and those left out, in turn. */
 struct compute {
     const struct state_server *s;
     int people;
     int64_t channel, now, valid_until;
     uint32_t intent;
-    struct pmap set;
+    struct pmap_value **in, **out;
+    size_t nin, nout, cap_in, cap_out;
     int failed;
 };
 
@@ -533,9 +537,14 @@ static void consider_member(struct pmap_value *v, void *arg)
 {
     struct compute *c = arg;
     const struct state_member *m = (const struct state_member *)v;
-    if (belongs(c->s, m, c->people, c->channel, c->intent, c->now, &c->valid_until) &&
-        pmap_put(&c->set, v))
+    int in = belongs(c->s, m, c->people, c->channel, c->intent, c->now, &c->valid_until);
+    if (in ? VEC_RESERVE(c->in, c->nin, c->cap_in, 256)
+           : VEC_RESERVE(c->out, c->nout, c->cap_out, 256))
         c->failed = 1;
+    else if (in)
+        c->in[c->nin++] = v;
+    else
+        c->out[c->nout++] = v;
 }
 
 static void consider_bot(struct pmap_value *v, void *arg)
@@ -550,15 +559,30 @@ static struct idset *compute_audience(const struct state_server *s, int64_t chan
                                       uint32_t intent, int people, int64_t now,
                                       int64_t *valid_until)
 {
-    struct compute c = {s, people, channel, now, 0, intent, {0}, 0};
-    pmap_init(&c.set, member_id);
+    struct compute c = {.s = s, .people = people, .channel = channel, .now = now, .intent = intent};
     pmap_each(people ? &s->members : &s->bots, people ? consider_member : consider_bot, &c);
     *valid_until = c.valid_until;
+    /* People's audiences hold most members: the members' own map, shared, less those left out,
+     * costs what they cost; otherwise those in are filed one by one. */
+    struct pmap set;
+    if (people && c.nout < c.nin) {
+        set = pmap_copy(&s->members);
+        for (size_t i = 0; i < c.nout && !c.failed; i++)
+            if (pmap_del(&set, member_id(c.out[i])) < 0)
+                c.failed = 1;
+    } else {
+        pmap_init(&set, member_id);
+        for (size_t i = 0; i < c.nin && !c.failed; i++)
+            if (pmap_put(&set, c.in[i]))
+                c.failed = 1;
+    }
+    free(c.in);
+    free(c.out);
     if (c.failed) {
-        pmap_cleanup(&c.set);
+        pmap_cleanup(&set);
         return NULL;
     }
-    return idset_of_pmap(&c.set);
+    return idset_of_pmap(&set);
 }
 
 static struct idset *derive(const struct state_server *s, const struct idset *from,
