@@ -103,6 +103,9 @@ void http__stop_timer(struct http_conn *c);
 void http__write_deadline(struct http_conn *c);
 
 /* write.c */
+/* What the socket takes of bufs now, without waiting: bytes, or a negative UV error (UV_EAGAIN:
+ * nothing). One send(2) or sendmsg(2), which skip write(2)'s file layer: it runs per delivery. */
+int http__try_send(struct http_conn *c, const uv_buf_t *bufs, unsigned nbufs);
 /* No more bytes from us; what the peer still sends is read and dropped for a moment. */
 void http__linger_close(struct http_conn *c);
 /* Answers status with a JSON error of this layer, and closes after it. */

@@ -82,7 +82,7 @@ int http_stream_write(struct http_stream *s, const void *data, size_t len)
         return -1;
     /* Try the socket first; queue only what it does not take now. */
     uv_buf_t b = uv_buf_init((char *)data, (unsigned)len);
-    int sent = c->stream_writes ? 0 : uv_try_write((uv_stream_t *)&c->tcp, &b, 1);
+    int sent = c->stream_writes ? 0 : http__try_send(c, &b, 1);
     if (sent < 0 && sent != UV_EAGAIN) {
         http__conn_close(c);
         return -1;

@@ -5,6 +5,7 @@
  */
 #include "http/conn.h"
 
+#include <errno.h>
 #include <jansson.h>
 #include <limits.h>
 #include <stddef.h>
@@ -12,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "core/jsonout.h"
@@ -228,6 +230,27 @@ static void tell_answer(struct http_conn *c, const struct http_response *res,
     cfg->on_answer(cfg->on_answer_user, &a);
 }
 
+int http__try_send(struct http_conn *c, const uv_buf_t *bufs, unsigned nbufs)
+{
+    uv_os_fd_t fd;
+    if (c->tcp.write_queue_size) /* bytes queued by libuv go first */
+        return UV_EAGAIN;
+    if (uv_fileno((uv_handle_t *)&c->tcp, &fd))
+        return UV_EBADF;
+    ssize_t n;
+    do {
+        if (nbufs == 1) {
+            n = send(fd, bufs[0].base, bufs[0].len, MSG_DONTWAIT | MSG_NOSIGNAL);
+        } else {
+            struct msghdr m = {.msg_iov = (struct iovec *)bufs, .msg_iovlen = nbufs};
+            n = sendmsg(fd, &m, MSG_DONTWAIT | MSG_NOSIGNAL);
+        }
+    } while (n < 0 && errno == EINTR);
+    if (n >= 0)
+        return n > INT_MAX ? INT_MAX : (int)n;
+    return errno == EAGAIN || errno == EWOULDBLOCK ? UV_EAGAIN : -errno;
+}
+
 void http__write_response(struct http_conn *c, struct http_response *res, struct http_exchange *ex,
                           char *own_body)
 {
@@ -262,7 +285,7 @@ void http__write_response(struct http_conn *c, struct http_response *res, struct
     unsigned nbufs = res->body_len && w->file_fd < 0 ? 2 : 1;
     c->writing = 1;
     /* Most answers fit the socket buffer: a direct write spares the loop a watcher change. */
-    int sent = uv_try_write((uv_stream_t *)&c->tcp, bufs, nbufs);
+    int sent = http__try_send(c, bufs, nbufs);
     if (sent < 0 && sent != UV_EAGAIN) {
         on_written(&w->req, sent);
         return;
