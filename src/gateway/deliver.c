@@ -12,6 +12,7 @@
 #include "core/clock.h"
 #include "core/map.h"
 #include "gateway/member_lists.h"
+#include "gateway/reach.h"
 #include "gateway/recovery.h"
 #include "socketio/packet.h"
 #include "socketio/server.h"
@@ -38,9 +39,11 @@ static int make_frame(const struct bus_event *ev, uint64_t seq, struct sio_prepa
     return rc;
 }
 
-static void send_to_user(struct gateway *gw, const char *user_id, struct frames *f)
+/* To each of a user's connections that the event is for. */
+static void send_to_user(struct gateway *gw, struct conn *first, void *arg)
 {
-    for (struct conn *c = map_get(&gw->users, user_id), *next; c; c = next) {
+    struct frames *f = arg;
+    for (struct conn *c = first, *next; c; c = next) {
         next = c->next; /* a slow reader may be dropped while we write */
         if (c->replaying || (f->seq && f->seq <= c->resumed_upto))
             continue; /* it comes (or came) with the replay */
@@ -55,50 +58,6 @@ static void send_to_user(struct gateway *gw, const char *user_id, struct frames 
         if (*have > 0)
             sio_socket_send_prepared(c->sock, frame);
     }
-}
-
-struct pick {
-    const struct idset *to;
-    char (*ids)[UUID_LEN + 1];
-    size_t n;
-};
-
-static void pick_connected(const char *key, void *value, void *arg)
-{
-    struct pick *p = arg;
-    (void)value;
-    if (idset_has(p->to, key))
-        memcpy(p->ids[p->n++], key, UUID_LEN + 1);
-}
-
-struct send_arg {
-    struct gateway *gw;
-    struct frames *f;
-};
-
-static void send_each(const char *id, void *arg)
-{
-    struct send_arg *a = arg;
-    send_to_user(a->gw, id, a->f);
-}
-
-/* The audience's connected users: the smaller of the two sides is walked, so a server with
- * many bots installed and few connected costs what the connected ones cost. */
-static void send_to_audience(struct gateway *gw, const struct idset *to, struct frames *f)
-{
-    if (idset_count(to) <= gw->users.count) {
-        struct send_arg a = {gw, f};
-        idset_each(to, send_each, &a);
-        return;
-    }
-    /* Picked first: a write may drop a slow reader, which changes the map. */
-    struct pick p = {to, malloc(gw->users.count * sizeof *p.ids), 0};
-    if (!p.ids)
-        return;
-    map_each(&gw->users, pick_connected, &p);
-    for (size_t i = 0; i < p.n; i++)
-        send_to_user(gw, p.ids[i], f);
-    free(p.ids);
 }
 
 /* ---- the portal's event console: what became of each event for a watched bot ---- */
@@ -175,7 +134,7 @@ void gateway__fan_out(struct gateway *gw, const struct bus_event *ev)
     gw->stats.recipients += idset_count(ev->to);
     if (ev->position && gw->console && state_console_watching(gw->console))
         note_for_console(gw, ev);
-    send_to_audience(gw, ev->to, &f);
+    gateway__reach_each(gw, ev->to, send_to_user, &f);
     if (f.have_plain > 0)
         sio_prepared_cleanup(&f.plain);
     if (f.have_offset > 0)

@@ -27,6 +27,7 @@
 #include "state/presence.h"
 #include "gateway/member_lists.h"
 #include "gateway/presence_live.h"
+#include "gateway/reach.h"
 #include "gateway/recovery.h"
 #include "gateway/resume.h"
 #include "gateway/sequence.h"
@@ -51,6 +52,7 @@ static void attach(struct gateway *gw, struct conn *c)
         gateway__presence_note(gw, c->user_id);
     gw->bots += c->is_bot;
     gw->conns++;
+    gateway__reach_changed(gw);
 }
 
 static void detach(struct gateway *gw, struct conn *c)
@@ -68,6 +70,7 @@ static void detach(struct gateway *gw, struct conn *c)
         gateway__presence_note(gw, c->user_id);
     gw->bots -= c->is_bot;
     gw->conns--;
+    gateway__reach_changed(gw);
 }
 
 /* ---- CONNECT: the token is checked on a worker ---- */
@@ -638,5 +641,6 @@ void gateway_free(struct gateway *gw)
     map_cleanup(&gw->users);
     gateway__presence_cleanup(gw);
     gateway__lists_cleanup(gw);
+    gateway__reach_free(gw);
     free(gw);
 }

@@ -23,6 +23,7 @@ struct recovery;
 struct state_voice;
 struct voice_limits;
 struct list_sub;
+struct reach;
 
 struct conn {
     struct sio_socket *sock;
@@ -68,6 +69,7 @@ struct gateway {
     unsigned long voice_reviews; /* rights reviews started: observers listed before are stale */
     struct presence_live *presence_live; /* presence announced to people (presence_live.h) */
     struct lists *lists;                 /* member lists by range (member_lists.h) */
+    struct reach *reach;                 /* audiences' connected users, kept (reach.h) */
 };
 
 #endif
