@@ -24,6 +24,7 @@
 //   PERF=/tmp/large.data …                 (the rounds under perf record -g)
 //   PERF_OPEN=/tmp/open.data …, PERF_FAN=/tmp/fan.data …   (the page opening, the raw fan-out)
 //   PAGES=0 …                              (no member lists: a build from before them)
+//   OFFICIAL=0 …                           (the fan-out with the raw client only)
 'use strict';
 const fs = require('node:fs');
 const { spawnSync } = require('node:child_process');
@@ -36,6 +37,7 @@ const ROUNDS = Number(process.env.ROUNDS || 40);
 const BOTS = Number(process.env.BOTS ?? 5000); // connected for the fan-out: installed bots among the members
 const FAN_MESSAGES = Number(process.env.FAN_MESSAGES || 100);
 const FAN_RATE = Number(process.env.FAN_RATE || 5);
+const OFFICIAL = process.env.OFFICIAL !== '0'; // OFFICIAL=0: the raw client's fan-out only
 const PAGES = process.env.PAGES !== '0'; // PAGES=0: no member lists (a build from before them)
 const ARGS = ['--rate-limit-scale', '100000', '--access-log=0', '--max-connections-per-address', '0'];
 
@@ -280,7 +282,7 @@ async function main() {
       console.log(JSON.stringify(row));
     }
     console.log(JSON.stringify({ rssEndMiB: +(rssKiB(pid) / 1024).toFixed(1) }));
-    if (BOTS) await fanout(srv, pid, owner, big, fs.readFileSync(`${first.dir}/tokens.txt`, 'utf8').split('\n'));
+    if (BOTS && OFFICIAL) await fanout(srv, pid, owner, big, fs.readFileSync(`${first.dir}/tokens.txt`, 'utf8').split('\n'));
     if (BOTS) rawFanout(srv, pid, big, `${first.dir}/tokens.txt`);
   } finally {
     await srv.stop();
