@@ -19,6 +19,7 @@
 #define QUIET_MS      3000 /* no answer for this long, with XREADs waiting BLOCK_MS: dropped */
 #define TICK_MS       250
 #define GONE_CHECK_MS 2000 /* how often the nodes that stopped following are looked for */
+#define LATE_MS       1250 /* between two XREADs, past BLOCK_MS: this node was held up */
 #define STR_(x)       #x
 #define STR(x)        STR_(x)
 
@@ -165,12 +166,42 @@ static void on_read(redisAsyncContext *ac, void *reply_, void *arg)
                 marks |= apply(r, e->element[1]);
         }
     }
+    r->read_full = got >= READ_COUNT;
     tell_applied(r, marks);
     read_again(r, got);
 }
 
+/* 1 while the stream still holds an entry at or before ARGV[1]: it is trimmed from its oldest
+ * end, so then nothing after that entry is gone. */
+static const char KEPT_SCRIPT[] = "return #redis.call('XRANGE', KEYS[1], '-', ARGV[1], 'COUNT', 1)";
+
+static void on_kept(redisAsyncContext *ac, void *reply_, void *arg)
+{
+    struct relay_shard *r = arg;
+    redisReply *reply = reply_;
+    (void)ac;
+    if (!reply || r->stopping || r->in_doomed)
+        return;
+    if (reply->type == REDIS_REPLY_ERROR) {
+        log_error("relay: cannot tell whether entries were trimmed unread: %s", reply->str);
+    } else if (reply->type == REDIS_REPLY_INTEGER && reply->integer == 0) {
+        /* Change marks among them are lost to this node: it drops what it holds, as after a
+         * lost connection (the events among them come from the log by their positions). */
+        log_warn("relay: the stream was trimmed past what this node had read; dropping what it "
+                 "holds");
+        r->on_change(r->change_user, NULL);
+    }
+}
+
 static void read_next(struct relay_shard *r)
 {
+    int64_t now = clock_mono_ms();
+    /* A node that fell behind (a full read), or was held up between reads, may have let the
+     * stream's cap pass its last entry: asked just before the read, in the same round trip. */
+    if (strcmp(r->last_id, "0-0") &&
+        (r->read_full || (r->read_sent_ms && now - r->read_sent_ms > LATE_MS)))
+        redisAsyncCommand(r->in, on_kept, r, "EVAL %s 1 %s %s", KEPT_SCRIPT, r->stream, r->last_id);
+    r->read_sent_ms = now;
     const char *argv[] = {"XREAD",  "COUNT",   STR(READ_COUNT), "BLOCK",
                           BLOCK_MS, "STREAMS", r->stream,       r->last_id};
     redisAsyncCommandArgv(r->in, on_read, r, (int)(sizeof argv / sizeof argv[0]), argv, NULL);

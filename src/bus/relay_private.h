@@ -60,8 +60,10 @@ struct relay_shard {
     int loading;            /* other nodes' voice hashes still being read before the first XREAD */
     int64_t gone_checked_ms;
     uv_timer_t pause;
-    char last_id[64]; /* the last entry read; "" until the newest at start is known */
-    int lost;         /* not following since a connection dropped or failed */
+    char last_id[64];     /* the last entry read; "" until the newest at start is known */
+    int64_t read_sent_ms; /* when the last XREAD was sent */
+    int read_full;        /* it brought READ_COUNT entries: this node is behind */
+    int lost;             /* not following since a connection dropped or failed */
     int stopping;
 };
 
