@@ -98,7 +98,8 @@ static void list_walk(struct gateway *gw, struct reach_list *l, reach_fn fn, voi
     l->walking--;
 }
 
-/* The list kept for `to`, made again if stale; or a place for it (NULL: none is free). */
+/* The list kept for `to`, stale or not; else a place for it: an empty one or the least
+ * recently used (NULL: every place is being walked). */
 static struct reach_list *list_for(struct reach *r, const struct idset *to)
 {
     struct reach_list *free_place = NULL;

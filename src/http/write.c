@@ -230,6 +230,12 @@ static void tell_answer(struct http_conn *c, const struct http_response *res,
     cfg->on_answer(cfg->on_answer_user, &a);
 }
 
+/* libuv lays uv_buf_t out as struct iovec on Unix: bufs go to sendmsg(2) as they are. */
+_Static_assert(sizeof(uv_buf_t) == sizeof(struct iovec) &&
+                   offsetof(uv_buf_t, base) == offsetof(struct iovec, iov_base) &&
+                   offsetof(uv_buf_t, len) == offsetof(struct iovec, iov_len),
+               "uv_buf_t is not an iovec");
+
 int http__try_send(struct http_conn *c, const uv_buf_t *bufs, unsigned nbufs)
 {
     uv_os_fd_t fd;
