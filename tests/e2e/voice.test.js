@@ -282,7 +282,10 @@ test('bad joins, leaves and signals are refused with the reason', async () => {
   assert.deepEqual(await signal(w.person, { channelId: w.vcid, toUserId: w.personId, data }), refused(400, 'toUserId: não pode ser você'));
   assert.deepEqual(await signal(w.person, { channelId: w.vcid, toUserId: w.botId }), refused(400, 'data: obrigatório'));
   assert.deepEqual(await signal(w.person, { channelId: w.vcid, data }), refused(400, 'toUserId: obrigatório'));
+  const joined = mark(w.person);
   await ask(w.bot, 'voice:join', { channelId: w.vcid });
+  // On two nodes the bot's session reaches the person's node through the stream: signals wait for it.
+  await waitFor(w.person, 'channel_voice:participants_update', (u) => u.participants.length === 2, { from: joined });
   assert.deepEqual(await signal(w.person, { channelId: w.vcid, toUserId: w.botId, data: { sdp: 'x'.repeat(65536) } }), refused(413, 'data: no máximo 65536 bytes'));
   assert.deepEqual(await signal(w.person, { channelId: w.vcid, toUserId: w.botId, data: Buffer.from('binário') }), refused(400, 'data: deve ser JSON, sem anexos binários'));
   const b = mark(w.bot);
@@ -309,7 +312,9 @@ test('each connection may join or leave 10 times and signal 100 times in a windo
   // Another connection of the same person has its own count.
   const second = await connect(w.member.token);
   assert.equal((await ask(second, 'voice:join', { channelId: w.vcid })).ok, true);
+  const joined = mark(second);
   await ask(w.bot, 'voice:join', { channelId: w.vcid });
+  await waitFor(second, 'channel_voice:participants_update', (u) => u.participants.length === 2, { from: joined }); // known on second's node
   const b = mark(w.bot);
   const signal = () => ask(second, 'channel_voice:signal', { channelId: w.vcid, toUserId: w.botId, data: { n: 1 } });
   const answers = await Promise.all(Array.from({ length: 100 }, signal));
