@@ -129,6 +129,11 @@ build/bench-state: $(OBJ) bench/state_footprint.c
 	$(CC) -std=c11 $(WARN) $(CPPFLAGS) $(CFLAGS) $(PKG_CFLAGS) -o $@ bench/state_footprint.c $(OBJ) \
 	  $(PKG_LIBS)
 
+# The fan-out's low-cost measuring client (bench/fanout_probe.c, run by bench/large_server.js).
+build/fanout-probe: bench/fanout_probe.c
+	@mkdir -p build
+	$(CC) -std=c11 $(WARN) $(CFLAGS) -o $@ bench/fanout_probe.c -lpthread
+
 bench: build/praca build/bench-state
 	build/bench-state
 	bench/http_get.sh

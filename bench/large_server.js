@@ -18,13 +18,19 @@
 //   - a person's page opening each server: the bytes and time of what /app reads (the server,
 //     its members' first page, its commands) and of the member list's first range
 //     (members:subscribe, the list built on a worker), then again with the list held;
+//   - BOTS (5,000) of the large server's installed bots connected, FAN_MESSAGES (100) sends at
+//     FAN_RATE (5) a second: each delivery's latency from its send, what was lost, and the server's
+//     CPU per delivery, measured by three clients in turn: the official Socket.IO client, the load
+//     generator's raw client (Node.js) and build/fanout-probe (C, bench/fanout_probe.c);
 //
 //   PRACA_BIN=build/praca node bench/large_server.js
 //   MEMBERS=10000 MESSAGES=0 ROUNDS=20 PRACA_BIN=build/praca node bench/large_server.js
 //   PERF=/tmp/large.data …                 (the rounds under perf record -g)
 //   PERF_OPEN=/tmp/open.data …, PERF_FAN=/tmp/fan.data …   (the page opening, the raw fan-out)
 //   PAGES=0 …                              (no member lists: a build from before them)
-//   OFFICIAL=0 …                           (the fan-out with the raw client only)
+//   OFFICIAL=0 …                           (no fan-out with the official client)
+//   RAW=0 …                                (no fan-out with the load generator's raw client)
+//   PERF_PROBE=/tmp/probe.data …           (the probe's fan-out under perf record -g)
 'use strict';
 const fs = require('node:fs');
 const { spawnSync } = require('node:child_process');
@@ -37,7 +43,8 @@ const ROUNDS = Number(process.env.ROUNDS || 40);
 const BOTS = Number(process.env.BOTS ?? 5000); // connected for the fan-out: installed bots among the members
 const FAN_MESSAGES = Number(process.env.FAN_MESSAGES || 100);
 const FAN_RATE = Number(process.env.FAN_RATE || 5);
-const OFFICIAL = process.env.OFFICIAL !== '0'; // OFFICIAL=0: the raw client's fan-out only
+const OFFICIAL = process.env.OFFICIAL !== '0'; // OFFICIAL=0: no fan-out with the official client
+const RAW = process.env.RAW !== '0'; // RAW=0: not the load generator's raw client's fan-out
 const PAGES = process.env.PAGES !== '0'; // PAGES=0: no member lists (a build from before them)
 const ARGS = ['--rate-limit-scale', '100000', '--access-log=0', '--max-connections-per-address', '0'];
 
@@ -112,26 +119,42 @@ async function place(url, owner, name) {
   return { sid, cid: s.channels[0].id, code: invite.code, rid: role.role.id };
 }
 
+// A fan-out client run to its end, under `perf record -g` when perfFile is set (where a
+// delivery's time goes). A client says nothing on stdout when it fails (a connect that timed
+// out, say): its exit and its stderr's end are reported instead of a parse error that ends the run.
+function runFanoutClient(name, cmd, args, pid, perfFile) {
+  const perf = perfFile ? spawnSync('sh', ['-c', `perf record -g -o ${perfFile} -p ${pid} >/dev/null 2>&1 & echo $!`], { encoding: 'utf8' }).stdout.trim() : null;
+  const r = spawnSync(cmd, args, { encoding: 'utf8', maxBuffer: 1 << 26 });
+  if (perf) spawnSync('sh', ['-c', `kill -INT ${perf}; while kill -0 ${perf} 2>/dev/null; do sleep 0.2; done`]);
+  const last = (r.stdout || '').trim().split('\n').pop();
+  if (r.status !== 0 || !last.startsWith('{')) {
+    console.log(JSON.stringify({ [name]: { failed: r.error ? String(r.error) : `exit ${r.status} (${r.signal || 'no signal'})`, stderr: String(r.stderr || '').slice(-2000) } }));
+    return null;
+  }
+  return JSON.parse(last);
+}
+
 // The same fan-out with the side by side's load generator and its minimal client (--client raw),
 // whose per-event cost is a fraction of the official client's: on two cores the official
 // client's processes, not the server, set the p99 (LOADGEN: where ../shared/bench-peer is).
 function rawFanout(srv, pid, big, tokensFile) {
   const loadgen = `${process.env.LOADGEN || `${__dirname}/../../shared/bench-peer`}/loadgen/fanout.js`;
   if (!fs.existsSync(loadgen)) return;
-  // PERF_FAN=file: this fan-out under `perf record -g` (where a delivery's time goes).
-  const perf = process.env.PERF_FAN ? spawnSync('sh', ['-c', `perf record -g -o ${process.env.PERF_FAN} -p ${pid} >/dev/null 2>&1 & echo $!`], { encoding: 'utf8' }).stdout.trim() : null;
-  const r = spawnSync('node', [loadgen, '--url', srv.url, '--tokens-file', tokensFile, '--n', String(BOTS), '--m', String(FAN_MESSAGES),
-    '--rate', String(FAN_RATE), '--pid', String(pid), '--server-id', big.sid, '--channel-id', big.cid, '--client', 'raw', '--drain', '5'], { encoding: 'utf8', maxBuffer: 1 << 26 });
-  if (perf) spawnSync('sh', ['-c', `kill -INT ${perf}; while kill -0 ${perf} 2>/dev/null; do sleep 0.2; done`]);
-  // The load generator says nothing on stdout when it fails (a connect that timed out, say):
-  // its exit and its stderr's end are reported instead of a parse error that ends the run.
-  const last = (r.stdout || '').trim().split('\n').pop();
-  if (r.status !== 0 || !last.startsWith('{')) {
-    console.log(JSON.stringify({ rawFanout: { failed: r.error ? String(r.error) : `exit ${r.status} (${r.signal || 'no signal'})`, stderr: String(r.stderr || '').slice(-2000) } }));
-    return;
-  }
-  const out = JSON.parse(last);
-  console.log(JSON.stringify({ rawFanout: { connected: out.connected, delivered: out.delivered, lost: out.lost, latMs: out.latMs, serverCpuUsPerDelivery: out.serverCpuUsPerDelivery, clientCpuUsPerDelivery: out.clientCpuUsPerDelivery } }));
+  const out = runFanoutClient('rawFanout', 'node', [loadgen, '--url', srv.url, '--tokens-file', tokensFile, '--n', String(BOTS), '--m', String(FAN_MESSAGES),
+    '--rate', String(FAN_RATE), '--pid', String(pid), '--server-id', big.sid, '--channel-id', big.cid, '--client', 'raw', '--drain', '5'], pid, process.env.PERF_FAN);
+  if (out) console.log(JSON.stringify({ rawFanout: { connected: out.connected, delivered: out.delivered, lost: out.lost, latMs: out.latMs, serverCpuUsPerDelivery: out.serverCpuUsPerDelivery, clientCpuUsPerDelivery: out.clientCpuUsPerDelivery } }));
+}
+
+// The same fan-out measured by build/fanout-probe (bench/fanout_probe.c): one C process whose
+// cost per delivery is a fraction of a Node.js client's, so that the tail it reports is the
+// server's rather than the client's own queue on the same two cores.
+function probeFanout(srv, pid, big, tokensFile) {
+  const made = spawnSync('make', ['-s', '-C', `${__dirname}/..`, 'build/fanout-probe'], { encoding: 'utf8' });
+  if (made.status !== 0) throw new Error(`build/fanout-probe: ${made.stderr}`);
+  const u = new URL(srv.url);
+  const out = runFanoutClient('probeFanout', `${__dirname}/../build/fanout-probe`, [u.hostname, u.port, tokensFile, String(BOTS), String(FAN_MESSAGES),
+    String(FAN_RATE), big.sid, big.cid, String(pid)], pid, process.env.PERF_PROBE);
+  if (out) console.log(JSON.stringify({ probeFanout: out }));
 }
 
 // A page of `who` connected to the gateway, as /app connects.
@@ -283,7 +306,8 @@ async function main() {
     }
     console.log(JSON.stringify({ rssEndMiB: +(rssKiB(pid) / 1024).toFixed(1) }));
     if (BOTS && OFFICIAL) await fanout(srv, pid, owner, big, fs.readFileSync(`${first.dir}/tokens.txt`, 'utf8').split('\n'));
-    if (BOTS) rawFanout(srv, pid, big, `${first.dir}/tokens.txt`);
+    if (BOTS && RAW) rawFanout(srv, pid, big, `${first.dir}/tokens.txt`);
+    if (BOTS) probeFanout(srv, pid, big, `${first.dir}/tokens.txt`);
   } finally {
     await srv.stop();
   }
