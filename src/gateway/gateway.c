@@ -48,16 +48,16 @@ static void attach(struct gateway *gw, struct conn *c)
 {
     c->next = map_get(&gw->users, c->user_id);
     map_set(&gw->users, c->user_id, c);
+    gateway__reach_moved(gw, c->user_id, c->next, c);
     if (state_presence_connected(gw->presence, c->user_id))
         gateway__presence_note(gw, c->user_id);
     gw->bots += c->is_bot;
     gw->conns++;
-    gateway__reach_changed(gw);
 }
 
 static void detach(struct gateway *gw, struct conn *c)
 {
-    struct conn *first = map_get(&gw->users, c->user_id), **pp = &first;
+    struct conn *was = map_get(&gw->users, c->user_id), *first = was, **pp = &first;
     while (*pp && *pp != c)
         pp = &(*pp)->next;
     if (*pp)
@@ -66,11 +66,11 @@ static void detach(struct gateway *gw, struct conn *c)
         map_set(&gw->users, c->user_id, first);
     else
         map_remove(&gw->users, c->user_id);
+    gateway__reach_moved(gw, c->user_id, was, first);
     if (state_presence_disconnected(gw->presence, c->user_id))
         gateway__presence_note(gw, c->user_id);
     gw->bots -= c->is_bot;
     gw->conns--;
-    gateway__reach_changed(gw);
 }
 
 /* ---- CONNECT: the token is checked on a worker ---- */

@@ -1,8 +1,10 @@
 /*
  * Kept reach: see reach.h. A few audiences are kept (a busy node's few busy channels), each
  * holding a reference to its set, so a set's address names one audience for as long as it is
- * kept. Every connect and leave makes them stale; a stale one is made again on its next use,
- * at the cost every event paid before.
+ * kept. A connect or leave changes each kept list in place: a hash lookup in its set, and for a
+ * user of the audience a scan of the list's pointers (no string, no map). A list being walked
+ * when someone connects or leaves is not changed under its walker: it goes stale, and is made
+ * again on its next use, at the cost every event paid before.
  */
 #include "gateway/reach.h"
 
@@ -17,14 +19,15 @@ struct reach_list {
     uint64_t made_at; /* gw->reach->changes when made */
     uint64_t used;    /* the last walk's tick: the least recently used goes first */
     char (*ids)[UUID_LEN + 1];
-    struct conn **first; /* valid while no one has connected or left since made_at */
-    size_t n;
+    struct conn **first; /* valid while made_at is the reach's changes */
+    size_t n, cap;
     int walking; /* a walk is under way: not made again or dropped meanwhile */
 };
 
 struct reach {
     struct reach_list lists[REACH_KEPT];
     uint64_t changes, tick;
+    uint64_t made; /* lists made, kept or not */
 };
 
 static void list_clear(struct reach_list *l)
@@ -67,8 +70,9 @@ static void keep_if_in_audience(const char *key, void *value, void *arg)
 static int list_make(struct gateway *gw, struct idset *to, struct reach_list *l)
 {
     size_t cap = gw->users.count < idset_count(to) ? gw->users.count : idset_count(to);
-    l->ids = malloc((cap ? cap : 1) * sizeof *l->ids);
-    l->first = malloc((cap ? cap : 1) * sizeof *l->first);
+    l->cap = cap ? cap : 1;
+    l->ids = malloc(l->cap * sizeof *l->ids);
+    l->first = malloc(l->cap * sizeof *l->first);
     if (!l->ids || !l->first) {
         list_clear(l);
         return -1;
@@ -80,6 +84,52 @@ static int list_make(struct gateway *gw, struct idset *to, struct reach_list *l)
         map_each(&gw->users, keep_if_in_audience, &m);
     l->to = idset_ref(to);
     l->made_at = gw->reach ? gw->reach->changes : 0;
+    if (gw->reach)
+        gw->reach->made++;
+    return 0;
+}
+
+static int list_grow(struct reach_list *l)
+{
+    size_t cap = l->cap * 2;
+    char(*ids)[UUID_LEN + 1] = realloc(l->ids, cap * sizeof *ids);
+    if (!ids)
+        return -1;
+    l->ids = ids;
+    struct conn **first = realloc(l->first, cap * sizeof *first);
+    if (!first)
+        return -1;
+    l->first = first;
+    l->cap = cap;
+    return 0;
+}
+
+/* The user's first connection went from was to now (NULL: not connected). -1: the list could
+ * not follow, and must be made again. */
+static int list_follow(struct reach_list *l, const char *user_id, struct conn *was,
+                       struct conn *now)
+{
+    if (!idset_has(l->to, user_id))
+        return 0;
+    if (!was) {
+        if (l->n == l->cap && list_grow(l))
+            return -1;
+        memcpy(l->ids[l->n], user_id, UUID_LEN + 1);
+        l->first[l->n++] = now;
+        return 0;
+    }
+    size_t i = 0;
+    while (i < l->n && l->first[i] != was)
+        i++;
+    if (i == l->n)
+        return -1;
+    if (now) {
+        l->first[i] = now;
+        return 0;
+    }
+    l->n--; /* the last one takes its place: a walk's order does not matter */
+    l->first[i] = l->first[l->n];
+    memcpy(l->ids[i], l->ids[l->n], UUID_LEN + 1);
     return 0;
 }
 
@@ -165,10 +215,23 @@ void gateway__reach_each(struct gateway *gw, struct idset *to, reach_fn fn, void
     list_walk(gw, l, fn, arg);
 }
 
-void gateway__reach_changed(struct gateway *gw)
+void gateway__reach_moved(struct gateway *gw, const char *user_id, struct conn *was,
+                          struct conn *now)
 {
-    if (gw->reach)
-        gw->reach->changes++;
+    struct reach *r = gw->reach;
+    if (!r || was == now)
+        return; /* a connection other than the first came or went: the lists still hold */
+    uint64_t before = r->changes++;
+    for (size_t i = 0; i < REACH_KEPT; i++) {
+        struct reach_list *l = &r->lists[i];
+        if (l->to && !l->walking && l->made_at == before && !list_follow(l, user_id, was, now))
+            l->made_at = r->changes;
+    }
+}
+
+uint64_t gateway__reach_made(const struct gateway *gw)
+{
+    return gw->reach ? gw->reach->made : 0;
 }
 
 void gateway__reach_free(struct gateway *gw)

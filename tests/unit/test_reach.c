@@ -1,6 +1,7 @@
 /* An audience's connected users, kept between events: the same users as matching the audience
- * against who is connected, after connects, leaves, drops during a walk, walks within walks and
- * more audiences than are kept. */
+ * against who is connected, after connects, leaves, second connections, drops during a walk,
+ * walks within walks and more audiences than are kept; and the lists follow connects and
+ * leaves in place instead of being made again. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,7 +12,7 @@
 #define USERS 200
 
 static struct gateway *gw;
-static struct conn *conns[USERS]; /* one connection per user, or NULL */
+static struct conn *conns[USERS]; /* each user's first connection (the others follow next) */
 
 static void id_of(int i, char out[UUID_LEN + 1])
 {
@@ -23,6 +24,7 @@ static int user_of(const struct conn *c)
     return atoi(c->user_id + 24);
 }
 
+/* A connection for user i, first in its list as the gateway puts it. */
 static void connect_user(int i)
 {
     struct conn *c = calloc(1, sizeof *c);
@@ -31,15 +33,50 @@ static void connect_user(int i)
     c->next = map_get(&gw->users, c->user_id);
     map_set(&gw->users, c->user_id, c);
     conns[i] = c;
-    gateway__reach_changed(gw);
+    gateway__reach_moved(gw, c->user_id, c->next, c);
+}
+
+/* User i's first connection goes; the next one, if any, becomes the first. */
+static void drop_first(int i)
+{
+    struct conn *was = conns[i];
+    conns[i] = was->next;
+    if (conns[i])
+        map_set(&gw->users, was->user_id, conns[i]);
+    else
+        map_remove(&gw->users, was->user_id);
+    gateway__reach_moved(gw, was->user_id, was, conns[i]);
+    free(was);
+}
+
+/* User i's last connection goes, which is not the first unless it is the only one. */
+static void drop_last(int i)
+{
+    struct conn **pp = &conns[i];
+    while ((*pp)->next)
+        pp = &(*pp)->next;
+    if (pp == &conns[i]) {
+        drop_first(i);
+        return;
+    }
+    struct conn *last = *pp;
+    *pp = NULL;
+    gateway__reach_moved(gw, last->user_id, conns[i], conns[i]);
+    free(last);
 }
 
 static void leave_user(int i)
 {
-    map_remove(&gw->users, conns[i]->user_id);
-    free(conns[i]);
-    conns[i] = NULL;
-    gateway__reach_changed(gw);
+    while (conns[i])
+        drop_first(i);
+}
+
+static int connections_of(int i)
+{
+    int n = 0;
+    for (const struct conn *c = conns[i]; c; c = c->next)
+        n++;
+    return n;
 }
 
 /* The users in [from, to) as an audience. */
@@ -86,11 +123,11 @@ static void note(struct gateway *g, struct conn *first, void *arg)
     }
 }
 
-/* Each connected user of [from, to) seen once, no one else. */
+/* Each connection of the users of [from, to) seen once, no one else's. */
 static void assert_reached(const struct walk *w, int from, int to, int skip)
 {
     for (int i = 0; i < USERS; i++) {
-        int want = i >= from && i < to && i != skip && conns[i] ? 1 : 0;
+        int want = i >= from && i < to && i != skip ? connections_of(i) : 0;
         cr_assert_eq(w->seen[i], want, "user %d seen %d times, not %d", i, w->seen[i], want);
     }
 }
@@ -146,18 +183,78 @@ Test(reach, follows_who_connects_and_leaves)
     cr_assert_eq(w.seen[120], 1);
     cr_assert_eq(w.seen[3], 0);
     /* A second connection of the same user: both are reached through the first. */
-    struct conn *second = calloc(1, sizeof *second);
-    id_of(7, second->user_id);
-    second->next = map_get(&gw->users, second->user_id);
-    map_set(&gw->users, second->user_id, second);
-    gateway__reach_changed(gw);
+    connect_user(7);
     walk_init(&w);
     gateway__reach_each(gw, to, note, &w);
     cr_assert_eq(w.seen[7], 2);
-    map_set(&gw->users, second->user_id, conns[7]);
-    free(second);
-    gateway__reach_changed(gw);
+    drop_first(7);
+    walk_init(&w);
+    gateway__reach_each(gw, to, note, &w);
+    assert_reached(&w, 0, 150, -1);
+    cr_assert_eq(gateway__reach_made(gw), 1, "made again %d times",
+                 (int)gateway__reach_made(gw) - 1);
     idset_unref(to);
+}
+
+/* A connected user of [from, to) other than but, from a random place; -1: none. */
+static int some_connected(int from, int to, int but)
+{
+    int start = from + rand() % (to - from);
+    for (int k = 0; k < to - from; k++) {
+        int i = from + (start - from + k) % (to - from);
+        if (conns[i] && i != but)
+            return i;
+    }
+    return -1;
+}
+
+/* Random connects, second connections and leaves between walks of three kept audiences, and
+ * now and then a user dropped in the middle of a walk: every walk reaches exactly the
+ * audience's connections. A list is made again only after a walk of it saw a drop (its
+ * remaining users are then looked up by id, which the in-place changes must have kept). */
+Test(reach, kept_lists_follow_many_changes_in_place)
+{
+    srand(7);
+    struct idset *sets[3] = {audience(0, 120), audience(60, 200), audience(0, USERS)};
+    int from[3] = {0, 60, 0}, to[3] = {120, 200, USERS}, drops = 0;
+    for (int i = 0; i < USERS; i += 2)
+        connect_user(i);
+    for (int step = 0; step < 3000; step++) {
+        int i = rand() % USERS, op = rand() % 4;
+        if (op == 0 || !conns[i])
+            connect_user(i); /* the first, or a further one put first */
+        else if (op == 1)
+            drop_first(i);
+        else if (op == 2)
+            drop_last(i);
+        else
+            leave_user(i);
+        if (step % 7 == 0) {
+            int k = rand() % 3;
+            struct walk w;
+            walk_init(&w);
+            if (step % 49 == 0 && (w.at = some_connected(from[k], to[k], -1)) >= 0 &&
+                (w.drop = some_connected(from[k], to[k], w.at)) >= 0)
+                drops++;
+            else
+                w.at = w.drop = -1;
+            gateway__reach_each(gw, sets[k], note, &w);
+            if (w.drop >= 0)
+                w.seen[w.drop] = 0; /* reached or not, depending on where the walk met it */
+            assert_reached(&w, from[k], to[k], w.drop);
+        }
+    }
+    for (int k = 0; k < 3; k++) { /* a list left stale by a drop is made again here */
+        struct walk w;
+        walk_init(&w);
+        gateway__reach_each(gw, sets[k], note, &w);
+        assert_reached(&w, from[k], to[k], -1);
+    }
+    cr_assert_gt(drops, 10);
+    cr_assert_eq(gateway__reach_made(gw), 3 + (uint64_t)drops, "lists made %d times, %d drops",
+                 (int)gateway__reach_made(gw), drops);
+    for (int k = 0; k < 3; k++)
+        idset_unref(sets[k]);
 }
 
 Test(reach, a_user_dropped_during_the_walk_is_not_touched)
@@ -174,6 +271,13 @@ Test(reach, a_user_dropped_during_the_walk_is_not_touched)
     gateway__reach_each(gw, to, note, &w);
     cr_assert_null(conns[99]);
     assert_reached(&w, 0, 100, -1);
+    /* The list being walked went stale when 99 left: made again once, then kept. */
+    for (int round = 0; round < 2; round++) {
+        walk_init(&w);
+        gateway__reach_each(gw, to, note, &w);
+        assert_reached(&w, 0, 100, -1);
+    }
+    cr_assert_eq(gateway__reach_made(gw), 2);
     idset_unref(to);
 }
 
