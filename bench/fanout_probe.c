@@ -6,6 +6,10 @@
 //
 //   build/fanout-probe HOST PORT TOKENS_FILE N M RATE SERVER_ID CHANNEL_ID [SERVER_PID]
 //
+// PROBE_CHURN_PER_S=k: meanwhile, k times a second, one more connection of the next bot opens
+// and the previous one closes (what pages coming and going cost the fan-out); they are not
+// measured.
+//
 // Prints one JSON line: connected, delivered, lost, latency percentiles, the server's and this
 // process's CPU per delivery.
 #define _GNU_SOURCE
@@ -29,7 +33,9 @@ enum { CONNECTING_AT_ONCE = 100, WARMUP = 5, DRAIN_S = 10, SPIN_US = 2000, TOKEN
 
 struct conn {
     int fd;
-    int index;
+    int index; // of the measured connections; the churning one is at n
+    int token;
+    bool churn;
     bool upgraded; // the 101 came
     bool ready;    // Socket.IO's CONNECT was accepted
     char *buf;
@@ -52,6 +58,7 @@ struct run {
     long delivered, foreign;
     int posted_ok, posted_failed;
     bool sending_done;
+    int churned;
 };
 
 static int64_t now_us(void)
@@ -114,10 +121,10 @@ static void send_text(int fd, const char *text)
     send_all(fd, frame, n + 6);
 }
 
-static void open_one(struct run *r)
+static void open_conn(struct run *r, struct conn *c, int index, int token)
 {
-    struct conn *c = &r->conns[r->opened];
-    c->index = r->opened++;
+    free(c->buf);
+    *c = (struct conn){.index = index, .token = token, .churn = index >= r->n};
     c->fd = dial(r, false);
     c->cap = 4096;
     c->buf = malloc(c->cap);
@@ -128,11 +135,20 @@ static void open_one(struct run *r)
         die("epoll_ctl");
 }
 
+static void open_one(struct run *r)
+{
+    open_conn(r, &r->conns[r->opened], r->opened, r->opened);
+    r->opened++;
+}
+
 static void close_conn(struct run *r, struct conn *c, const char *why)
 {
     if (c->fd < 0)
         return;
-    if (!c->ready) {
+    if (c->churn) {
+        if (strcmp(why, "churn"))
+            fprintf(stderr, "fanout-probe: a churning connection: %s\n", why);
+    } else if (!c->ready) {
         r->failed++;
         fprintf(stderr, "fanout-probe: connection %d: %s\n", c->index, why);
     } else
@@ -145,6 +161,8 @@ static void close_conn(struct run *r, struct conn *c, const char *why)
 static void on_event_frame(struct run *r, struct conn *c, const char *p, size_t n)
 {
     static const char head[] = "42[\"MESSAGE_CREATE\"";
+    if (c->churn)
+        return;
     int64_t t = now_us();
     const char *at = n >= sizeof head - 1 && memcmp(p, head, sizeof head - 1) == 0
                          ? memmem(p, n, r->nonce, strlen(r->nonce))
@@ -179,11 +197,14 @@ static void on_text(struct run *r, struct conn *c, const char *p, size_t n)
         send_text(c->fd, "3");
     } else if (p[0] == '0') { // open: Socket.IO's CONNECT with the bot's token
         char msg[TOKEN_MAX + 32];
-        snprintf(msg, sizeof msg, "40{\"token\":\"%s\"}", r->tokens[c->index]);
+        snprintf(msg, sizeof msg, "40{\"token\":\"%s\"}", r->tokens[c->token]);
         send_text(c->fd, msg);
     } else if (n >= 2 && p[0] == '4' && p[1] == '0' && !c->ready) {
         c->ready = true;
-        r->connected++;
+        if (c->churn)
+            r->churned++;
+        else
+            r->connected++;
     } else if (n >= 2 && p[0] == '4' && p[1] == '4') {
         close_conn(r, c, "CONNECT refused");
     } else if (n >= 2 && p[0] == '4' && p[1] == '2') {
@@ -460,7 +481,11 @@ int main(int argc, char **argv)
     setrlimit(RLIMIT_NOFILE, &rl);
     load_tokens(&r, argv[3]);
     snprintf(r.nonce, sizeof r.nonce, "fp%06x:", (unsigned)(now_us() & 0xffffff));
-    r.conns = calloc((size_t)r.n, sizeof *r.conns);
+    r.conns = calloc((size_t)r.n + 1, sizeof *r.conns); // the last: the churning one
+    r.conns[r.n].fd = -1;
+    const char *churn = getenv("PROBE_CHURN_PER_S");
+    int64_t churn_every = churn && atoi(churn) > 0 ? 1000000 / atoi(churn) : 0, next_churn = 0;
+    int churns = 0;
     r.seen = calloc((size_t)r.n * (size_t)r.m, 1);
     r.lat_ms = calloc((size_t)r.n * (size_t)r.m, sizeof *r.lat_ms);
     r.epfd = epoll_create1(0);
@@ -492,6 +517,12 @@ int main(int argc, char **argv)
         // Within a burst the probe polls without sleeping (for up to SPIN_US after the last
         // frame): on loopback the sender pays for waking its reader, which a client on another
         // machine would not cost it.
+        if (churn_every && now_us() >= next_churn) {
+            struct conn *c = &r.conns[r.n];
+            close_conn(&r, c, "churn");
+            open_conn(&r, c, r.n, churns++ % r.n);
+            next_churn = now_us() + churn_every;
+        }
         bool spinning = now_us() - last_event < SPIN_US;
         if (poll_once(&r, spinning ? 0 : 50))
             last_event = now_us();
@@ -511,17 +542,20 @@ int main(int argc, char **argv)
            "\"connectS\":%.1f,\"posted\":%d,"
            "\"postFailed\":%d,\"expected\":%ld,\"delivered\":%ld,\"lost\":%ld,\"foreign\":%ld,"
            "\"latMs\":{\"min\":%.2f,\"p50\":%.2f,\"p90\":%.2f,\"p99\":%.2f,\"max\":%.2f},"
-           "\"serverCpuUsPerDelivery\":%.2f,\"clientCpuUsPerDelivery\":%.2f}\n",
+           "\"serverCpuUsPerDelivery\":%.2f,\"clientCpuUsPerDelivery\":%.2f,\"churned\":%d}\n",
            r.n, r.m, r.rate, r.connected, connect_s, r.posted_ok, r.posted_failed, (long)r.n * r.m,
            r.delivered, (long)r.n * r.m - r.delivered, r.foreign - foreign0,
            pct(r.lat_ms, r.delivered, 0), pct(r.lat_ms, r.delivered, 50),
            pct(r.lat_ms, r.delivered, 90), pct(r.lat_ms, r.delivered, 99),
            r.delivered ? (double)r.lat_ms[r.delivered - 1] : 0.0, server_s * 1e6 / (double)d,
-           own_s * 1e6 / (double)d);
-    for (int i = 0; i < r.opened; i++) {
-        if (r.conns[i].fd >= 0)
-            close(r.conns[i].fd);
-        free(r.conns[i].buf);
+           own_s * 1e6 / (double)d, r.churned);
+    for (int i = 0; i <= r.n; i++) {
+        struct conn *c = &r.conns[i];
+        if (i >= r.opened && i < r.n)
+            continue; // never opened: holds nothing
+        if (c->fd >= 0)
+            close(c->fd);
+        free(c->buf);
     }
     free(r.conns);
     free(r.seen);

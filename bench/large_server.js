@@ -31,6 +31,8 @@
 //   OFFICIAL=0 …                           (no fan-out with the official client)
 //   RAW=0 …                                (no fan-out with the load generator's raw client)
 //   PERF_PROBE=/tmp/probe.data …           (the probe's fan-out under perf record -g)
+//   PROBE_CHURN_PER_S=10 …                 (the probe's fan-out while a bot's second connection
+//                                           comes and goes 10 times a second)
 'use strict';
 const fs = require('node:fs');
 const { spawnSync } = require('node:child_process');
