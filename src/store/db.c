@@ -117,6 +117,12 @@ void store__after_commit(struct store *db)
     db->engine->after_commit(db);
 }
 
+uint64_t store__checkpoints(struct store *db, int *busy)
+{
+    *busy = 0;
+    return db->engine->checkpoints ? db->engine->checkpoints(db, busy) : 0;
+}
+
 void store_close(struct store *db)
 {
     if (!db)

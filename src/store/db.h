@@ -101,6 +101,9 @@ int store__positions_at_commit(const struct store *db);
 int store__messages_lock_channel(const struct store *db);
 /* Called by the writer after each commit, before anyone hears of it. */
 void store__after_commit(struct store *db);
+/* SQLite: the checkpoints its own thread ran for the writer's connection so far, and *busy
+ * while one runs or is wanted; else 0. */
+uint64_t store__checkpoints(struct store *db, int *busy);
 
 /* For the engines and snapshot.c, from db.c: */
 struct store_change_mark;

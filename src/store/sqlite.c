@@ -8,6 +8,7 @@
 
 #include "core/buf.h"
 #include "core/log.h"
+#include "store/checkpointer.h"
 #include "store/engine.h"
 #include "store/wal_watch.h"
 
@@ -29,6 +30,10 @@ struct lite {
     int in_read;
     struct wal_watch wal; /* watched on the writer's connection only */
     int watching;
+    char *path;
+    /* The writer's checkpoints, on their own thread and connection (checkpointer.h). */
+    struct checkpointer *checkpointer;
+    sqlite3 *checkpoint_db;
     struct lite_stmt cache[CACHE_SLOTS];
 };
 
@@ -161,10 +166,63 @@ static int lite_cache_kib(struct store *db, int kib)
 static void lite_close(struct store *db)
 {
     struct lite *s = lite_of(db);
+    store__checkpointer_stop(s->checkpointer);
+    sqlite3_close_v2(s->checkpoint_db);
     for (size_t i = 0; i < CACHE_SLOTS; i++)
         sqlite3_finalize(s->cache[i].stmt);
     sqlite3_close_v2(s->db);
+    free(s->path);
     free(s);
+}
+
+/* SQLite's own threshold for a checkpoint; past the second one the checkpoints' thread has not
+ * kept up (a steady stream of commits, each appending before a checkpoint could finish), and the
+ * writer checkpoints itself, as SQLite would, so that the -wal stays bounded. */
+#define CHECKPOINT_PAGES     1000
+#define CHECKPOINT_PAGES_MAX 8000
+
+static void run_checkpoint(void *arg)
+{
+    struct lite *s = arg;
+    int rc =
+        sqlite3_wal_checkpoint_v2(s->checkpoint_db, NULL, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
+    if (rc != SQLITE_OK && rc != SQLITE_BUSY)
+        log_warn("store: checkpoint: %s", sqlite3_errmsg(s->checkpoint_db));
+}
+
+/* After each of the writer's commits, with the pages the -wal holds. */
+static int on_wal_commit(void *arg, sqlite3 *db, const char *name, int pages)
+{
+    struct lite *s = arg;
+    if (pages >= CHECKPOINT_PAGES_MAX)
+        sqlite3_wal_checkpoint_v2(db, name, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
+    else if (pages >= CHECKPOINT_PAGES)
+        store__checkpointer_nudge(s->checkpointer);
+    return SQLITE_OK;
+}
+
+/* The writer's connection hands its checkpoints to their own thread (its WAL hook replaces
+ * SQLite's automatic checkpoint). If that cannot start, SQLite's stays. */
+static void checkpoint_beside(struct lite *s)
+{
+    int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX;
+    if (!s->path || sqlite3_open_v2(s->path, &s->checkpoint_db, flags, NULL) != SQLITE_OK ||
+        sqlite3_exec(s->checkpoint_db, "PRAGMA synchronous=NORMAL", NULL, NULL, NULL) !=
+            SQLITE_OK ||
+        !(s->checkpointer = store__checkpointer_start(run_checkpoint, s))) {
+        log_warn("store: checkpoints stay on the writer's thread");
+        sqlite3_close_v2(s->checkpoint_db);
+        s->checkpoint_db = NULL;
+        return;
+    }
+    sqlite3_wal_hook(s->db, on_wal_commit, s);
+}
+
+static uint64_t lite_checkpoints(struct store *db, int *busy)
+{
+    struct lite *s = lite_of(db);
+    *busy = 0;
+    return s->checkpointer ? store__checkpointer_runs(s->checkpointer, busy) : 0;
 }
 
 static int lite_open(const char *path, struct store **out)
@@ -174,6 +232,7 @@ static int lite_open(const char *path, struct store **out)
         return STORE_ERR;
     s->base.engine = &store_sqlite;
     store__wal_watch_init(&s->wal, path);
+    s->path = strdup(path);
     int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX;
     if (sqlite3_open_v2(path, &s->db, flags, NULL) != SQLITE_OK) {
         log_error("store: cannot open %s: %s", path, s->db ? sqlite3_errmsg(s->db) : "no memory");
@@ -337,6 +396,8 @@ static int64_t lite_changes(struct store *db)
 static int lite_track_changes(struct store *db, const struct store_change_mark *marks, size_t n)
 {
     struct lite *s = lite_of(db);
+    if (!s->watching)
+        checkpoint_beside(s);
     s->watching = 1;
     store__wal_watch_lost(&s->wal); /* the file exists once the connection has read */
     int rc = lite_exec_script(db, "CREATE TEMP TABLE IF NOT EXISTS praca_changed (sid TEXT)");
@@ -414,6 +475,7 @@ const struct store_engine store_sqlite = {
     .changes_seen = lite_changes_seen,
     .changes_taken = lite_changes_taken,
     .after_commit = lite_after_commit,
+    .checkpoints = lite_checkpoints,
     .prepare_schema = lite_prepare_schema,
     .sql_begin_write = "BEGIN IMMEDIATE",
 };

@@ -13,6 +13,7 @@
 #include "test_database.h"
 #include "store/migrate.h"
 #include "store/rows.h"
+#include "store/snapshot.h"
 #include "store/writer.h"
 
 static struct test_database database;
@@ -337,4 +338,81 @@ Test(store, sync_full_flushes_every_commit_on_sqlite)
     cr_assert_eq(store__step(st), STORE_ROW);
     cr_assert_eq(store__int(st, 0), 2, "FULL");
     store__finish(st);
+}
+
+/* The writer's connection commits n rows of 4 KB, one per transaction (about three pages of
+ * the -wal each). */
+static void commit_rows(int n)
+{
+    cr_assert_eq(store__exec_script(db, "CREATE TABLE IF NOT EXISTS filler (b BLOB)"), STORE_DONE);
+    for (int i = 0; i < n; i++) {
+        cr_assert_eq(store__begin_write(db), STORE_DONE);
+        cr_assert_eq(store__exec(db, "INSERT INTO filler VALUES (randomblob(4000))", NULL, 0),
+                     STORE_DONE);
+        cr_assert_eq(store__commit(db), STORE_DONE);
+    }
+}
+
+static long wal_bytes(void)
+{
+    char path[sizeof database.target + 8];
+    snprintf(path, sizeof path, "%s-wal", database.target);
+    FILE *f = fopen(path, "rb");
+    cr_assert_not_null(f);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fclose(f);
+    return n;
+}
+
+static uint64_t checkpoints(int *busy)
+{
+    return store__checkpoints(db, busy);
+}
+
+/* Until the checkpoints' thread has run more than `since` times and has nothing left to do. */
+static void checkpoints_settle(uint64_t since)
+{
+    int busy = 1;
+    for (int waited = 0; (checkpoints(&busy) == since || busy) && waited < 30000; waited += 10)
+        usleep(10 * 1000);
+    cr_assert_gt(checkpoints(&busy), since, "no checkpoint ran");
+    cr_assert_eq(busy, 0, "the checkpoints' thread is still busy");
+}
+
+/* Past 1,000 pages in the -wal the writer's connection has a checkpoint run on its own thread;
+ * once it caught up, the next commit writes the -wal again from its start instead of growing
+ * it. */
+Test(store, sqlite_checkpoints_run_beside_the_writer)
+{
+    if (database.pg_name[0])
+        cr_skip_test("PostgreSQL has no -wal of ours");
+    cr_assert_eq(store__changes_begin(db), STORE_DONE); /* the writer's connection */
+    commit_rows(1500);
+    checkpoints_settle(0);
+    long first = wal_bytes();
+    cr_assert_gt(first, 3000L * 4096);
+    for (int round = 0; round < 3; round++) {
+        int busy;
+        uint64_t before = checkpoints(&busy);
+        commit_rows(700); /* fewer pages than the first time, still past 1,000 */
+        checkpoints_settle(before);
+    }
+    cr_assert_eq(wal_bytes(), first, "the -wal grew from %ld to %ld bytes", first, wal_bytes());
+}
+
+/* With the checkpoints' thread held back, the writer does not checkpoint at 1,000 pages
+ * itself: its commits never wait on one. */
+Test(store, sqlite_writer_leaves_checkpoints_to_their_thread)
+{
+    if (database.pg_name[0])
+        cr_skip_test("PostgreSQL has no -wal of ours");
+    setenv("PRACA_FAULT_CHECKPOINTS_OFF", "1", 1);
+    int rc = store__changes_begin(db);
+    unsetenv("PRACA_FAULT_CHECKPOINTS_OFF");
+    cr_assert_eq(rc, STORE_DONE);
+    commit_rows(1000); /* about 3,000 pages */
+    int busy;
+    cr_assert_eq(checkpoints(&busy), 0);
+    cr_assert_geq(wal_bytes(), 2500L * 4096, "the -wal holds %ld bytes", wal_bytes());
 }
