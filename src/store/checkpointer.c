@@ -3,6 +3,7 @@
 
 #include <pthread.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "core/thread_name.h"
 
@@ -10,11 +11,24 @@ struct checkpointer {
     pthread_t thread;
     pthread_mutex_t mu;
     pthread_cond_t wake;
-    void (*job)(void *arg);
+    int (*job)(void *arg);
     void *arg;
-    int wanted, running, stopping, off;
+    int wanted, running, behind, stopping, off;
     uint64_t runs;
 };
+
+#define RETRY_MS 250 /* about as often as SQLite checkpoints under a steady load */
+
+static void wait_retry(struct checkpointer *c)
+{
+    struct timespec at;
+    clock_gettime(CLOCK_REALTIME, &at);
+    at.tv_nsec += RETRY_MS * 1000000L;
+    at.tv_sec += at.tv_nsec / 1000000000L;
+    at.tv_nsec %= 1000000000L;
+    pthread_cond_timedwait(&c->wake, &c->mu, &at);
+    c->wanted = 1; /* nudged or not */
+}
 
 static void *run(void *arg)
 {
@@ -22,23 +36,28 @@ static void *run(void *arg)
     thread_name("praca-wal");
     pthread_mutex_lock(&c->mu);
     while (!c->stopping) {
-        if (!c->wanted || c->off) {
+        if (c->off || (!c->wanted && !c->behind)) {
             pthread_cond_wait(&c->wake, &c->mu);
             continue;
+        }
+        if (!c->wanted) {
+            wait_retry(c);
+            continue; /* stopping is looked at again first */
         }
         c->wanted = 0;
         c->running = 1;
         pthread_mutex_unlock(&c->mu);
-        c->job(c->arg);
+        int behind = c->job(c->arg);
         pthread_mutex_lock(&c->mu);
         c->running = 0;
+        c->behind = behind;
         c->runs++;
     }
     pthread_mutex_unlock(&c->mu);
     return NULL;
 }
 
-struct checkpointer *store__checkpointer_start(void (*job)(void *arg), void *arg)
+struct checkpointer *store__checkpointer_start(int (*job)(void *arg), void *arg)
 {
     struct checkpointer *c = calloc(1, sizeof *c);
     if (!c)
@@ -71,7 +90,7 @@ uint64_t store__checkpointer_runs(struct checkpointer *c, int *busy)
 {
     pthread_mutex_lock(&c->mu);
     uint64_t runs = c->runs;
-    *busy = c->running || (c->wanted && !c->off);
+    *busy = !c->off && (c->running || c->wanted || c->behind);
     pthread_mutex_unlock(&c->mu);
     return runs;
 }

@@ -34,6 +34,8 @@ struct lite {
     /* The writer's checkpoints, on their own thread and connection (checkpointer.h). */
     struct checkpointer *checkpointer;
     sqlite3 *checkpoint_db;
+    int wal_nudged; /* the -wal's pages at the last nudge (the writer's thread only) */
+    int wal_pages;  /* at the writer's last commit (atomic: read by the checkpoints' thread) */
     struct lite_stmt cache[CACHE_SLOTS];
 };
 
@@ -181,23 +183,36 @@ static void lite_close(struct store *db)
 #define CHECKPOINT_PAGES     1000
 #define CHECKPOINT_PAGES_MAX 8000
 
-static void run_checkpoint(void *arg)
+/* 1 while the -wal holds pages not yet copied: the run copies up to where the -wal ended when
+ * it began, and the writer may have appended since. */
+static int run_checkpoint(void *arg)
 {
     struct lite *s = arg;
-    int rc =
-        sqlite3_wal_checkpoint_v2(s->checkpoint_db, NULL, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
+    int pages = 0, copied = 0;
+    int rc = sqlite3_wal_checkpoint_v2(s->checkpoint_db, NULL, SQLITE_CHECKPOINT_PASSIVE, &pages,
+                                       &copied);
     if (rc != SQLITE_OK && rc != SQLITE_BUSY)
         log_warn("store: checkpoint: %s", sqlite3_errmsg(s->checkpoint_db));
+    return rc == SQLITE_BUSY ||
+           (rc == SQLITE_OK && copied < __atomic_load_n(&s->wal_pages, __ATOMIC_RELAXED));
 }
 
-/* After each of the writer's commits, with the pages the -wal holds. */
+/* After each of the writer's commits, with the pages the -wal holds: a nudge for every 1,000
+ * pages appended, as often as SQLite would checkpoint. (A nudge on every commit past 1,000 kept
+ * the thread copying the same hot pages without pause under a steady load: 40% more CPU per
+ * send.) */
 static int on_wal_commit(void *arg, sqlite3 *db, const char *name, int pages)
 {
     struct lite *s = arg;
-    if (pages >= CHECKPOINT_PAGES_MAX)
+    __atomic_store_n(&s->wal_pages, pages, __ATOMIC_RELAXED);
+    if (pages < s->wal_nudged)
+        s->wal_nudged = 0; /* the -wal was started again */
+    if (pages >= CHECKPOINT_PAGES_MAX) {
         sqlite3_wal_checkpoint_v2(db, name, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
-    else if (pages >= CHECKPOINT_PAGES)
+    } else if (pages >= s->wal_nudged + CHECKPOINT_PAGES) {
+        s->wal_nudged = pages;
         store__checkpointer_nudge(s->checkpointer);
+    }
     return SQLITE_OK;
 }
 
