@@ -3,8 +3,8 @@
 
 #include <pthread.h>
 #include <stdlib.h>
-#include <time.h>
 
+#include "core/clock.h"
 #include "core/thread_name.h"
 
 struct checkpointer {
@@ -21,11 +21,7 @@ struct checkpointer {
 
 static void wait_retry(struct checkpointer *c)
 {
-    struct timespec at;
-    clock_gettime(CLOCK_REALTIME, &at);
-    at.tv_nsec += RETRY_MS * 1000000L;
-    at.tv_sec += at.tv_nsec / 1000000000L;
-    at.tv_nsec %= 1000000000L;
+    struct timespec at = clock_deadline(RETRY_MS);
     pthread_cond_timedwait(&c->wake, &c->mu, &at);
     c->wanted = 1; /* nudged or not */
 }

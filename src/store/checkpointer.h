@@ -13,9 +13,9 @@
 
 struct checkpointer;
 
-/* NULL if the thread cannot start. PRACA_FAULT_CHECKPOINTS_OFF set: the job never runs (a test
- * shows that the writer then does not checkpoint either). */
-/* job returns 0 once it caught up, 1 when there is more to do. */
+/* job returns 0 once it caught up, 1 when there is more to do. NULL if the thread cannot start.
+ * PRACA_FAULT_CHECKPOINTS_OFF set: the job never runs (a test shows that the writer then does
+ * not checkpoint either). */
 struct checkpointer *store__checkpointer_start(int (*job)(void *arg), void *arg);
 void store__checkpointer_nudge(struct checkpointer *c);
 /* The runs finished so far; *busy: 1 while a run is under way, wanted or due again. */
