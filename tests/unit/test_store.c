@@ -34,6 +34,13 @@ static void teardown(void)
 
 TestSuite(store, .init = setup, .fini = teardown);
 
+/* Criterion ends a skipped test without its .fini: the database goes with it here. */
+#define skip_test(why)                                                                             \
+    do {                                                                                           \
+        teardown();                                                                                \
+        cr_skip_test(why);                                                                         \
+    } while (0)
+
 static const char *SQL_INSERT =
     "INSERT INTO users (id, username, display_name, created_at) VALUES ($1, $2, $3, $4)";
 static const char *SQL_BY_NAME =
@@ -271,7 +278,7 @@ static int64_t count_users(struct store *s)
 Test(store, batched_reads_share_a_snapshot_until_released_or_written)
 {
     if (database.pg_name[0])
-        cr_skip_test("SQLite's read transactions: each PostgreSQL statement has its own snapshot");
+        skip_test("SQLite's read transactions: each PostgreSQL statement has its own snapshot");
     struct store *other;
     cr_assert_eq(store_open(database.target, &other), STORE_DONE);
     store_read_batching(db, 1);
@@ -328,7 +335,7 @@ Test(store, expired_consent_sessions_are_deleted_and_no_others)
 Test(store, sync_full_flushes_every_commit_on_sqlite)
 {
     if (database.pg_name[0])
-        cr_skip_test("PostgreSQL follows its own synchronous_commit");
+        skip_test("PostgreSQL follows its own synchronous_commit");
     struct store_stmt *st = store__query(db, "PRAGMA synchronous", NULL, 0);
     cr_assert_eq(store__step(st), STORE_ROW);
     cr_assert_eq(store__int(st, 0), 1, "NORMAL by default");
@@ -386,7 +393,7 @@ static void checkpoints_settle(uint64_t since)
 Test(store, sqlite_checkpoints_run_beside_the_writer)
 {
     if (database.pg_name[0])
-        cr_skip_test("PostgreSQL has no -wal of ours");
+        skip_test("PostgreSQL has no -wal of ours");
     cr_assert_eq(store__changes_begin(db), STORE_DONE); /* the writer's connection */
     commit_rows(1500);
     checkpoints_settle(0);
@@ -406,7 +413,7 @@ Test(store, sqlite_checkpoints_run_beside_the_writer)
 Test(store, sqlite_writer_leaves_checkpoints_to_their_thread)
 {
     if (database.pg_name[0])
-        cr_skip_test("PostgreSQL has no -wal of ours");
+        skip_test("PostgreSQL has no -wal of ours");
     setenv("PRACA_FAULT_CHECKPOINTS_OFF", "1", 1);
     int rc = store__changes_begin(db);
     unsetenv("PRACA_FAULT_CHECKPOINTS_OFF");

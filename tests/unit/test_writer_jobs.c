@@ -36,6 +36,13 @@ static void teardown(void)
 
 TestSuite(writer_jobs, .init = setup, .fini = teardown);
 
+/* Criterion ends a skipped test without its .fini: the database goes with it here. */
+#define skip_test(why)                                                                             \
+    do {                                                                                           \
+        teardown();                                                                                \
+        cr_skip_test(why);                                                                         \
+    } while (0)
+
 static int64_t count(const char *sql)
 {
     struct store_stmt *st = store__query(db, sql, NULL, 0);
@@ -291,7 +298,7 @@ Test(writer_jobs, a_job_queued_during_a_transaction_joins_its_commit)
 Test(writer_jobs, a_failed_commit_fails_every_job_of_its_batch)
 {
     if (database.pg_name[0])
-        cr_skip_test("made with SQLite's defer_foreign_keys; PostgreSQL's keys are not deferrable");
+        skip_test("made with SQLite's defer_foreign_keys; PostgreSQL's keys are not deferrable");
     struct job jobs[2] = {
         {.fn = add_user, .arg = "carla"},
         {.fn = defer_a_broken_reference},
@@ -335,7 +342,7 @@ static int uncap_the_file(struct store *w, void *arg)
 Test(writer_jobs, a_full_disk_fails_only_the_jobs_it_rolled_back)
 {
     if (database.pg_name[0])
-        cr_skip_test("made with SQLite's max_page_count");
+        skip_test("made with SQLite's max_page_count");
     cr_assert_eq(store_write(writer, cap_the_file, NULL), STORE_DONE);
     struct job jobs[4] = {
         {.fn = add_user, .arg = "before"},
@@ -584,7 +591,7 @@ static int add_user_and_boom(struct store *w, void *name)
 Test(writer_jobs, events_refused_at_commit_time_take_the_commit_along)
 {
     if (!database.pg_name[0])
-        cr_skip_test("SQLite writes each event with its job, in the job's savepoint");
+        skip_test("SQLite writes each event with its job, in the job's savepoint");
     cr_assert_eq(store_write(writer, add_user, "owner"), STORE_DONE);
     cr_assert_eq(
         store__exec_script(db, "CREATE FUNCTION praca_boom() RETURNS trigger LANGUAGE plpgsql AS"
@@ -611,7 +618,7 @@ Test(writer_jobs, events_refused_at_commit_time_take_the_commit_along)
 Test(writer_jobs, held_rows_refused_at_commit_time_take_the_batch_along)
 {
     if (!database.pg_name[0])
-        cr_skip_test("SQLite inserts each row with its job, in the job's savepoint");
+        skip_test("SQLite inserts each row with its job, in the job's savepoint");
     cr_assert_eq(store_write(writer, add_user, "owner"), STORE_DONE);
     cr_assert_eq(store_write(writer, add_server, "s1"), STORE_DONE);
     cr_assert_eq(store_write(writer, run_sql,
