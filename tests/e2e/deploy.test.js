@@ -5,12 +5,11 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const https = require('node:https');
 const http = require('node:http');
 const { spawn, spawnSync } = require('node:child_process');
-const { startServer, appWithBot, install, serverWithMembers, uniqueName, freePort } = require('./helpers');
+const { startServer, appWithBot, install, serverWithMembers, uniqueName, freePort, tempDir } = require('./helpers');
 
 const NGINX = '/usr/sbin/nginx';
 const CONF = path.resolve(__dirname, '../../deploy/nginx/praca.conf');
@@ -38,7 +37,7 @@ function request(url, { method = 'GET', body, localAddress = '127.0.0.1', token 
 }
 
 test('nginx with deploy/nginx/praca.conf: HTTPS, WebSocket and polling gateway, the client address', { skip: !fs.existsSync(NGINX) && 'nginx is not installed' }, async () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'praca-nginx-'));
+  const dir = tempDir('praca-nginx-');
   const srv = await startServer({ args: ['--trusted-proxy', '127.0.0.1', '--logins-per-address', '2'] });
   let nginx;
   const sockets = [];
@@ -118,7 +117,7 @@ http {
 
 test('deploy/local-cluster.sh: two nodes over a throwaway PostgreSQL and Redis, one conversation', { skip: (!fs.existsSync('/usr/bin/redis-server') && 'redis-server is not installed') || (!fs.readdirSync('/usr/lib').includes('postgresql') && 'postgresql is not installed') }, async () => {
   const script = path.resolve(__dirname, '../../deploy/local-cluster.sh');
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'praca-cluster-'));
+  const dir = tempDir('praca-cluster-');
   const ports = [await freePort(), await freePort()];
   const env = { ...process.env, PORTS: ports.join(' '), PRACA_BIN: require('./helpers').BIN };
   const sockets = [];

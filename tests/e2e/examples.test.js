@@ -7,7 +7,7 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 const { spawn } = require('node:child_process');
-const { startServer, api, uniqueName, gatewayConnect, eventually } = require('./helpers');
+const { startServer, api, uniqueName, gatewayConnect, eventually, tempDir } = require('./helpers');
 
 const EXAMPLES = path.join(__dirname, '..', '..', 'examples');
 const README = path.join(__dirname, '..', '..', 'README.md');
@@ -270,7 +270,7 @@ test('endpoint.mjs: signed interactions answered at its own URL; unsigned ones r
 test('push_receiver.mjs: events pushed to its URL, a !ping answered once even when a batch comes twice', async () => {
   const w = await bootstrap();
   const secret = (await api(srv.url, 'POST', `/api/applications/${w.env.PRACA_APP_ID}/interactions/signing-secret/rotate`, { token: w.person })).body.signingSecret;
-  const dir = fs.mkdtempSync(path.join(require('node:os').tmpdir(), 'push-'));
+  const dir = tempDir('praca-push-');
   const rx = run(process.execPath, ['push_receiver.mjs'], { ...w.env, PRACA_SIGNING_SECRET: secret, PORT: '0', PUSH_STATE_FILE: path.join(dir, 'state.json') });
   const url = (await rx.waitFor(/listening on (\S+)/))[1];
   const cfg = await api(srv.url, 'PUT', `/api/applications/${w.env.PRACA_APP_ID}/events-config`, { token: w.person, body: { eventsEndpointUrl: url } });

@@ -71,8 +71,23 @@ async function startServer(options = {}) {
   });
 }
 
+// A folder of this test file's own, removed with everything in it when the file's process ends.
+const madeDirs = [];
+function tempDir(prefix = 'praca-e2e-') {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  if (!madeDirs.length) {
+    process.on('exit', () => {
+      for (const d of madeDirs) {
+        try { fs.rmSync(d, { recursive: true, force: true }); } catch { /* a process of the test's still writes there */ }
+      }
+    });
+  }
+  madeDirs.push(dir);
+  return dir;
+}
+
 async function startNode({ args = [], env = {}, dir, store, files: filesDir = 'files' } = {}) {
-  dir = dir || fs.mkdtempSync(path.join(os.tmpdir(), 'praca-e2e-'));
+  dir = dir || tempDir();
   const db = path.join(dir, 'praca.db');
   store = store || (POSTGRES ? ['--database-url', postgresDatabase(dir)] : ['--data', db]);
   // Every test registers and logs in from 127.0.0.1; the per-address limits get their own tests.
@@ -241,7 +256,7 @@ async function acquaint(base, first, ...others) {
   return created.body.server.id;
 }
 
-module.exports = { startServer, api, postFrom, register, uniqueName, rawExchange, totp, serverWithMembers, acquaint, BIN, POSTGRES, NODES };
+module.exports = { startServer, tempDir, api, postFrom, register, uniqueName, rawExchange, totp, serverWithMembers, acquaint, BIN, POSTGRES, NODES };
 
 // An application with a bot and a registered redirect URI, owned by `owner`.
 async function appWithBot(base, owner, { name = 'Robô de Teste', intents = [], redirect = 'https://bot.example/callback' } = {}) {

@@ -3,7 +3,7 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const { spawnSync } = require('node:child_process');
-const { startServer, api, register, rawExchange, BIN, eventually, metric, sharedServer } = require('./helpers');
+const { startServer, api, register, rawExchange, BIN, eventually, metric, sharedServer, tempDir } = require('./helpers');
 
 const srv = sharedServer({ args: ['--header-timeout-ms', '600', '--idle-timeout-ms', '1500', '--body-timeout-ms', '800'] });
 
@@ -316,7 +316,7 @@ test('praca --help lists commands and flags; migrate works alone', () => {
   }
   const bad = spawnSync(BIN, ['serve', '--port', 'abc'], { encoding: 'utf8' });
   assert.equal(bad.status, 2);
-  const dir = require('node:fs').mkdtempSync(require('node:path').join(require('node:os').tmpdir(), 'praca-mig-'));
+  const dir = tempDir('praca-mig-');
   const mig = spawnSync(BIN, ['migrate', '--data', dir + '/m.db'], { encoding: 'utf8' });
   assert.equal(mig.status, 0, mig.stderr);
   assert.match(mig.stdout, /migrations applied: [1-9]/);
@@ -355,7 +355,7 @@ test('--version, and --help after a command', () => {
 });
 
 test('a start that cannot listen exits 1 with the reason', () => {
-  const dir = require('node:fs').mkdtempSync(require('node:path').join(require('node:os').tmpdir(), 'praca-port-'));
+  const dir = tempDir('praca-port-');
   const r = spawnSync(BIN, ['serve', '--port', String(srv.port), '--data', dir + '/p.db'], { encoding: 'utf8', timeout: 10000 });
   assert.equal(r.status, 1, 'exits instead of running on, serving nothing');
   assert.match(r.stderr, /cannot listen on .*address already in use/);

@@ -5,11 +5,10 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const net = require('node:net');
 const { spawn, spawnSync } = require('node:child_process');
-const { startServer, api, appWithBot, install, serverWithMembers, gatewayConnect, eventually, rawResume, POSTGRES, BIN, freePort, quiet, metric } = require('./helpers');
+const { startServer, api, appWithBot, install, serverWithMembers, gatewayConnect, eventually, rawResume, POSTGRES, BIN, freePort, quiet, metric, tempDir } = require('./helpers');
 
 const REDIS = '/usr/bin/redis-server';
 const { P } = require('./permissions');
@@ -61,7 +60,7 @@ const sockets = [];
 
 test.before(async () => {
   if (skip) return;
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'praca-nodes-'));
+  dir = tempDir('praca-nodes-');
   redis = await startRedis(dir);
   const name = 'nodes_' + path.basename(dir).replace(/[^a-z0-9]/gi, '').toLowerCase();
   assert.equal(spawnSync('psql', [POSTGRES + '/postgres', '-qc', `CREATE DATABASE ${name}`]).status, 0);

@@ -6,7 +6,7 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 const { spawnSync, spawn } = require('node:child_process');
-const { startServer, api, register, serverWithMembers, appWithBot, install, gatewayConnect, eventually, BIN, POSTGRES, sharedServer } = require('./helpers');
+const { startServer, api, register, serverWithMembers, appWithBot, install, gatewayConnect, eventually, BIN, POSTGRES, sharedServer, tempDir } = require('./helpers');
 
 const sockets = [];
 const srv = sharedServer({ args: ['--rate-limit-scale', '100'] }, sockets);
@@ -102,7 +102,7 @@ test('backup while serving and writing; a server started on the copy has every a
   assert.equal(fs.statSync(out).mode & 0o777, 0o600, 'readable by its owner only');
   assert.ok(!fs.existsSync(out + '.partial'));
   // Restore: a server on a fresh folder holding only the copy.
-  const dir = fs.mkdtempSync(path.join(require('node:os').tmpdir(), 'praca-restore-'));
+  const dir = tempDir('praca-restore-');
   fs.copyFileSync(out, path.join(dir, 'praca.db'));
   const restored = await startServer({ dir });
   try {

@@ -5,10 +5,9 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
-const { startServer, api, register, appWithBot, install, serverWithMembers, gatewayConnect, eventually, metric, POSTGRES } = require('./helpers');
+const { startServer, api, register, appWithBot, install, serverWithMembers, gatewayConnect, eventually, metric, POSTGRES, tempDir } = require('./helpers');
 
 const CLUSTER = path.resolve(__dirname, '../../scripts/pg-cluster.sh');
 const { P } = require('./permissions');
@@ -22,7 +21,7 @@ function cluster(cmd, dir) {
 }
 
 test('PostgreSQL stopped and started again: 503 meanwhile, then the node carries on by itself', { skip: !POSTGRES && 'needs PostgreSQL (make e2e-postgres)' }, async () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'praca-pg-own-'));
+  const dir = tempDir('praca-pg-own-');
   const sockets = [];
   let srv;
   try {
