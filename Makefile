@@ -129,6 +129,11 @@ build/bench-state: $(OBJ) bench/state_footprint.c
 	$(CC) -std=c11 $(WARN) $(CPPFLAGS) $(CFLAGS) $(PKG_CFLAGS) -o $@ bench/state_footprint.c $(OBJ) \
 	  $(PKG_LIBS)
 
+# What a connect or leave costs the kept audience lists, at three sizes (bench/reach_follow.c).
+build/bench-reach: $(OBJ) bench/reach_follow.c
+	$(CC) -std=c11 $(WARN) $(CPPFLAGS) $(CFLAGS) $(PKG_CFLAGS) -o $@ bench/reach_follow.c $(OBJ) \
+	  $(PKG_LIBS)
+
 # The fan-out's low-cost measuring client (bench/fanout_probe.c, run by bench/large_server.js).
 build/fanout-probe: bench/fanout_probe.c
 	@mkdir -p build

@@ -25,6 +25,8 @@ struct voice_limits;
 struct list_sub;
 struct reach;
 
+#define GATEWAY_REACH_KEPT 4 /* audiences whose connected users are kept (reach.c) */
+
 struct conn {
     struct sio_socket *sock;
     char user_id[UUID_LEN + 1];
@@ -41,6 +43,8 @@ struct conn {
     uint64_t resumed_upto;      /* events up to this position were replayed */
     struct list_sub *list_sub;  /* the member list it follows (member_lists.h), or NULL */
     int events;
+    uint32_t
+        reach_at[GATEWAY_REACH_KEPT]; /* a first connection's place in each kept list (reach.c) */
 };
 
 struct gateway {

@@ -1,17 +1,18 @@
 /*
  * Kept reach: see reach.h. A few audiences are kept (a busy node's few busy channels), each
  * holding a reference to its set, so a set's address names one audience for as long as it is
- * kept. A connect or leave changes each kept list in place: a hash lookup in its set, and for a
- * user of the audience a scan of the list's pointers (no string, no map). A list being walked
- * when someone connects or leaves is not changed under its walker: it goes stale, and is made
- * again on its next use, at the cost every event paid before.
+ * kept. A connect or leave changes each kept list in place at a constant cost: a hash lookup in
+ * its set, and for a user of the audience the place its first connection holds in the list
+ * (conn->reach_at, kept up to date as entries move). A list being walked when someone connects
+ * or leaves is not changed under its walker: it goes stale, and is made again on its next use,
+ * at the cost every event paid before.
  */
 #include "gateway/reach.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#define REACH_KEPT 4
+#define REACH_KEPT GATEWAY_REACH_KEPT
 #define REACH_MIN  64 /* smaller audiences cost less to walk than to keep */
 
 struct reach_list {
@@ -38,16 +39,25 @@ static void list_clear(struct reach_list *l)
     memset(l, 0, sizeof *l);
 }
 
+/* Entry i of the kept list in place `slot` is `first`; a list walked once has no place. */
+static void put(struct reach_list *l, int slot, size_t i, struct conn *first)
+{
+    l->first[i] = first;
+    if (slot >= 0)
+        first->reach_at[slot] = (uint32_t)i;
+}
+
 struct making {
     struct gateway *gw;
     const struct idset *to;
     struct reach_list *l;
+    int slot;
 };
 
 static void keep_user(struct making *m, const char *id, struct conn *first)
 {
     memcpy(m->l->ids[m->l->n], id, UUID_LEN + 1);
-    m->l->first[m->l->n++] = first;
+    put(m->l, m->slot, m->l->n++, first);
 }
 
 static void keep_if_connected(const char *id, void *arg)
@@ -67,7 +77,7 @@ static void keep_if_in_audience(const char *key, void *value, void *arg)
 
 /* The smaller of the two sides is walked: a server with many members and few connected costs
  * what the connected ones cost, and the reverse. */
-static int list_make(struct gateway *gw, struct idset *to, struct reach_list *l)
+static int list_make(struct gateway *gw, struct idset *to, struct reach_list *l, int slot)
 {
     size_t cap = gw->users.count < idset_count(to) ? gw->users.count : idset_count(to);
     l->cap = cap ? cap : 1;
@@ -77,7 +87,7 @@ static int list_make(struct gateway *gw, struct idset *to, struct reach_list *l)
         list_clear(l);
         return -1;
     }
-    struct making m = {gw, to, l};
+    struct making m = {gw, to, l, slot};
     if (idset_count(to) <= gw->users.count)
         idset_each(to, keep_if_connected, &m);
     else
@@ -106,7 +116,7 @@ static int list_grow(struct reach_list *l)
 
 /* The user's first connection went from was to now (NULL: not connected). -1: the list could
  * not follow, and must be made again. */
-static int list_follow(struct reach_list *l, const char *user_id, struct conn *was,
+static int list_follow(struct reach_list *l, int slot, const char *user_id, struct conn *was,
                        struct conn *now)
 {
     if (!idset_has(l->to, user_id))
@@ -115,20 +125,18 @@ static int list_follow(struct reach_list *l, const char *user_id, struct conn *w
         if (l->n == l->cap && list_grow(l))
             return -1;
         memcpy(l->ids[l->n], user_id, UUID_LEN + 1);
-        l->first[l->n++] = now;
+        put(l, slot, l->n++, now);
         return 0;
     }
-    size_t i = 0;
-    while (i < l->n && l->first[i] != was)
-        i++;
-    if (i == l->n)
-        return -1;
+    size_t i = was->reach_at[slot];
+    if (i >= l->n || l->first[i] != was)
+        return -1; /* not where it was put: cannot happen while the list is fresh */
     if (now) {
-        l->first[i] = now;
+        put(l, slot, i, now);
         return 0;
     }
     l->n--; /* the last one takes its place: a walk's order does not matter */
-    l->first[i] = l->first[l->n];
+    put(l, slot, i, l->first[l->n]);
     memcpy(l->ids[i], l->ids[l->n], UUID_LEN + 1);
     return 0;
 }
@@ -167,7 +175,7 @@ static struct reach_list *list_for(struct reach *r, const struct idset *to)
 static void walk_once(struct gateway *gw, struct idset *to, reach_fn fn, void *arg)
 {
     struct reach_list l = {0};
-    if (list_make(gw, to, &l))
+    if (list_make(gw, to, &l, -1))
         return;
     list_walk(gw, &l, fn, arg);
     list_clear(&l);
@@ -209,7 +217,7 @@ void gateway__reach_each(struct gateway *gw, struct idset *to, reach_fn fn, void
         walk_once(gw, to, fn, arg);
         return;
     }
-    if (!l->to && list_make(gw, to, l))
+    if (!l->to && list_make(gw, to, l, (int)(l - gw->reach->lists)))
         return;
     l->used = ++gw->reach->tick;
     list_walk(gw, l, fn, arg);
@@ -224,7 +232,8 @@ void gateway__reach_moved(struct gateway *gw, const char *user_id, struct conn *
     uint64_t before = r->changes++;
     for (size_t i = 0; i < REACH_KEPT; i++) {
         struct reach_list *l = &r->lists[i];
-        if (l->to && !l->walking && l->made_at == before && !list_follow(l, user_id, was, now))
+        if (l->to && !l->walking && l->made_at == before &&
+            !list_follow(l, (int)i, user_id, was, now))
             l->made_at = r->changes;
     }
 }
