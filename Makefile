@@ -100,6 +100,7 @@ check:
 	@scripts/install-deps.sh test
 	$(MAKE) lint
 	$(MAKE) build/praca
+	$(MAKE) build/bench-state build/bench-reach build/fanout-probe # the C benches keep building
 	$(MAKE) unit
 	$(MAKE) unit-postgres
 	$(MAKE) unit-redis
@@ -139,8 +140,9 @@ build/fanout-probe: bench/fanout_probe.c
 	@mkdir -p build
 	$(CC) -std=c11 $(WARN) $(CFLAGS) -o $@ bench/fanout_probe.c -lpthread
 
-bench: build/praca build/bench-state
+bench: build/praca build/bench-state build/bench-reach
 	build/bench-state
+	build/bench-reach
 	bench/http_get.sh
 	bench/bot_send.sh
 	bench/gateway.sh
