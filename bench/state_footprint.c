@@ -168,7 +168,7 @@ int main(int argc, char **argv)
             return 1;
     }
     int64_t load_ms = clock_mono_ms() - t0;
-    struct state__stats stats;
+    struct state_stats stats;
     state__stats(st, &stats);
     int64_t base = bytes_of(st, extra[0]);
     printf("{\"servers\":%ld,\"members\":%ld,\"bots\":%ld,\"channels\":%ld,\"load_ms\":%lld,"

@@ -13,6 +13,7 @@
 
 #define OVERWRITES_MAX 100 /* per channel, as the API enforces */
 #define MAP_ENTRY      40  /* about what one entry costs a persistent map, for the footprint */
+#define BOT_BYTES      ((int64_t)(sizeof(struct state_bot) + 2 * MAP_ENTRY)) /* bots and apps */
 
 struct state_audience {
     struct idset *set;   /* a persistent map's keys: member records by user ID */
@@ -337,14 +338,15 @@ struct state_server *state__server_load(struct store *db, const char *sid, int *
         s->members = b.members;
         s->bots = b.bots;
         s->apps = b.apps;
+        int64_t member_bytes = b.member_bytes;
         builder_init(&b);
         pmap_each(&s->members, add_username, s);
         if (s->bytes < 0) {
             state_server_unref(s);
             s = NULL;
         } else {
-            s->bytes = (int64_t)sizeof *s + s->shape->bytes + b.member_bytes +
-                       (int64_t)(s->bots.count * (sizeof(struct state_bot) + 2 * MAP_ENTRY));
+            s->bytes = (int64_t)sizeof *s + s->shape->bytes + member_bytes +
+                       (int64_t)s->bots.count * BOT_BYTES;
         }
     }
     if (*found == 1 && !s)
@@ -693,11 +695,13 @@ static int apply_install(struct state_server *s, struct store *db, const char *a
     struct pmap_value *now = rc == 1 ? pmap_get(&b.apps, app_id) : NULL;
     const struct state_bot *old = (const struct state_bot *)pmap_get(&s->apps, app_id);
     if (rc >= 0 && old) {
+        s->bytes -= BOT_BYTES;
         if (touch(t, old->user_id) || pmap_del(&s->bots, old->user_id) < 0 ||
             pmap_del(&s->apps, app_id) < 0)
             rc = STORE_ERR;
     }
     if (rc >= 0 && now) {
+        s->bytes += BOT_BYTES;
         if (touch(t, ((struct state_bot *)now)->user_id) || pmap_put(&s->bots, now) ||
             pmap_put(&s->apps, now))
             rc = STORE_ERR;

@@ -495,6 +495,12 @@ static void compare(void)
             }
         }
         cr_assert_eq(state_server_member_count(srv), members);
+        struct state_server *loaded = state__server_load(w.db, sid, &found);
+        cr_assert_not_null(loaded);
+        cr_assert_eq(srv->bytes, loaded->bytes,
+                     "seed %u step %d: %lld bytes followed, %lld loaded (%zu members)", w.seed,
+                     w.step, (long long)srv->bytes, (long long)loaded->bytes, members);
+        state_server_unref(loaded);
         for (int c = 0; c <= CHANNELS; c++)
             same_list(srv, s, c);
         for (int c = -1; c < CHANNELS; c++) {
