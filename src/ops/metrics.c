@@ -180,6 +180,14 @@ static void held(struct buf *out, const struct metrics_sources *src)
                 "praca_queue_depth{queue=\"workers\"} %zu\n"
                 "praca_queue_depth{queue=\"hashing\"} %zu\n",
                 w.queued, workers_queued(src->workers), workers_queued(src->hashing));
+    if (w.checkpoints.beside) {
+        one(out, "praca_sqlite_checkpoints_total", "counter",
+            "Checkpoints of SQLite's -wal run on their own thread, beside the writer.",
+            w.checkpoints.runs);
+        one(out, "praca_sqlite_wal_pages", "gauge",
+            "Pages in SQLite's -wal at the last commit (the writer checkpoints itself past 8000).",
+            (unsigned long long)w.checkpoints.wal_pages);
+    }
     if (src->relay)
         one(out, "praca_relay_queue_bytes", "gauge",
             "Events and changes committed and waiting to be appended to Redis.",

@@ -2,6 +2,7 @@
 #include "store/db.h"
 
 #include <stdatomic.h>
+#include <string.h>
 
 #include "core/buf.h"
 #include "store/engine.h"
@@ -117,10 +118,11 @@ void store__after_commit(struct store *db)
     db->engine->after_commit(db);
 }
 
-uint64_t store__checkpoints(struct store *db, int *busy)
+void store__checkpoints(struct store *db, struct store_checkpoints *out)
 {
-    *busy = 0;
-    return db->engine->checkpoints ? db->engine->checkpoints(db, busy) : 0;
+    memset(out, 0, sizeof *out);
+    if (db->engine->checkpoints)
+        db->engine->checkpoints(db, out);
 }
 
 void store_close(struct store *db)

@@ -101,9 +101,16 @@ int store__positions_at_commit(const struct store *db);
 int store__messages_lock_channel(const struct store *db);
 /* Called by the writer after each commit, before anyone hears of it. */
 void store__after_commit(struct store *db);
-/* SQLite: the checkpoints its own thread ran for the writer's connection so far, and *busy
- * while one runs or is wanted; else 0. */
-uint64_t store__checkpoints(struct store *db, int *busy);
+/* SQLite's -wal on the writer's connection: the checkpoints their own thread ran so far, busy
+ * while one runs or is wanted, and the pages the -wal held at the last commit. All 0 for an
+ * engine without one (beside: 0), or when its checkpoints stayed on the writer's thread. */
+struct store_checkpoints {
+    uint64_t runs;
+    int busy;
+    int wal_pages;
+    int beside; /* 1: they run on their own thread */
+};
+void store__checkpoints(struct store *db, struct store_checkpoints *out);
 
 /* For the engines and snapshot.c, from db.c: */
 struct store_change_mark;

@@ -83,9 +83,8 @@ struct store_engine {
     void (*changes_taken)(struct store *db);
     /* After each of the writer's commits, before anyone hears of it. */
     void (*after_commit)(struct store *db);
-    /* Checkpoints run off the writer's thread so far, *busy while one runs or is wanted (NULL:
-     * the engine has none). */
-    uint64_t (*checkpoints)(struct store *db, int *busy);
+    /* Its checkpoints off the writer's thread, filled in from zero (NULL: the engine has none). */
+    void (*checkpoints)(struct store *db, struct store_checkpoints *out);
     /* What the migrations' SQL needs of the engine beyond the tables, defined before them. */
     int (*prepare_schema)(struct store *db);
     const char *sql_begin_write; /* the writer's BEGIN */

@@ -233,11 +233,14 @@ static void checkpoint_beside(struct lite *s)
     sqlite3_wal_hook(s->db, on_wal_commit, s);
 }
 
-static uint64_t lite_checkpoints(struct store *db, int *busy)
+static void lite_checkpoints(struct store *db, struct store_checkpoints *out)
 {
     struct lite *s = lite_of(db);
-    *busy = 0;
-    return s->checkpointer ? store__checkpointer_runs(s->checkpointer, busy) : 0;
+    if (!s->checkpointer)
+        return;
+    out->beside = 1;
+    out->runs = store__checkpointer_runs(s->checkpointer, &out->busy);
+    out->wal_pages = __atomic_load_n(&s->wal_pages, __ATOMIC_RELAXED);
 }
 
 static int lite_open(const char *path, struct store **out)

@@ -447,6 +447,9 @@ void store_writer_stats(struct store_writer *w, struct store_writer_stats *out)
     pthread_mutex_lock(&w->lock);
     *out = w->stats;
     pthread_mutex_unlock(&w->lock);
+    /* The checkpoints' thread was started with the connection, before the writer's: what it
+     * reports is behind its own lock and an atomic. */
+    store__checkpoints(w->db, &out->checkpoints);
 }
 
 void store_writer_free(struct store_writer *w)

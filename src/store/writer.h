@@ -39,8 +39,9 @@ struct store_writer_job {
 struct store_writer_stats {
     unsigned long long transactions; /* committed or not */
     unsigned long long jobs;
-    unsigned long long wait_ns; /* jobs' time from submit to run, summed */
-    unsigned long long queued;  /* jobs waiting now */
+    unsigned long long wait_ns;           /* jobs' time from submit to run, summed */
+    unsigned long long queued;            /* jobs waiting now */
+    struct store_checkpoints checkpoints; /* SQLite's -wal beside the writer (store/db.h) */
 };
 void store_writer_stats(struct store_writer *w, struct store_writer_stats *out);
 

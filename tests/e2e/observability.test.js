@@ -4,7 +4,7 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const { spawnSync } = require('node:child_process');
-const { startServer, api, register, serverWithMembers, appWithBot, install, gatewayConnect, eventually, BIN, sample } = require('./helpers');
+const { startServer, api, register, serverWithMembers, appWithBot, install, gatewayConnect, eventually, BIN, sample, POSTGRES } = require('./helpers');
 
 const sockets = [];
 test.after(() => { for (const s of sockets) s.disconnect(); });
@@ -108,6 +108,12 @@ test('metrics: requests by route and status with latency, gateway, writer and qu
     assert.ok(sample(text, 'praca_writer_jobs_total') >= sample(before, 'praca_writer_jobs_total') + 3);
     assert.ok(sample(text, 'praca_writer_transactions_total') >= 1);
     assert.equal(sample(text, 'praca_queue_depth', 'queue="hashing"'), 0);
+    if (POSTGRES) {
+      assert.doesNotMatch(text, /praca_sqlite_/, 'PostgreSQL has no -wal of ours');
+    } else {
+      assert.ok(sample(text, 'praca_sqlite_wal_pages') >= 1, 'the sends are in the -wal');
+      assert.ok(Number.isInteger(sample(text, 'praca_sqlite_checkpoints_total')));
+    }
     assert.ok(sample(text, 'praca_http_connections') >= 1);
     for (const l of text.split('\n')) {
       if (l && !l.startsWith('#')) assert.match(l, /^[a-z_]+(\{[^}]*\})? -?[0-9.e+]+$/, l);

@@ -374,7 +374,10 @@ static long wal_bytes(void)
 
 static uint64_t checkpoints(int *busy)
 {
-    return store__checkpoints(db, busy);
+    struct store_checkpoints c;
+    store__checkpoints(db, &c);
+    *busy = c.busy;
+    return c.runs;
 }
 
 /* Until the checkpoints' thread has run more than `since` times and has nothing left to do. */
