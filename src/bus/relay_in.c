@@ -29,29 +29,6 @@ static const char *text(const redisReply *fields, const char *name)
     return v && v->type == REDIS_REPLY_STRING ? v->str : NULL;
 }
 
-/* The recipients' IDs, comma-separated in len bytes, as a set; NULL when one is not an ID. */
-static struct idset *audience(const char *ids, size_t len)
-{
-    const char *end = ids + len;
-    if (memchr(ids, '\0', len))
-        return NULL;
-    /* Each ID kept is UUID_LEN bytes and a comma, but the last. */
-    struct idset *to = idset_new((len + 1) / (UUID_LEN + 1) + 1);
-    for (const char *p = ids; to && p < end;) {
-        /* Each is UUID_LEN long: its comma, or the end, is where it should be. */
-        const char *comma = end - p > UUID_LEN && p[UUID_LEN] == ','
-                                ? p + UUID_LEN
-                                : memchr(p, ',', (size_t)(end - p));
-        size_t one = comma ? (size_t)(comma - p) : (size_t)(end - p);
-        if (idset_add_n(to, p, one)) {
-            idset_unref(to);
-            return NULL;
-        }
-        p += one + (comma != NULL);
-    }
-    return to;
-}
-
 struct publishing {
     struct relay_shard *r;
     const char *node;
@@ -66,7 +43,13 @@ static void publish(void *arg, const struct relay_event_fields *f)
         position->type != REDIS_REPLY_STRING || !ids || ids->type != REDIS_REPLY_STRING ||
         !payload || payload->type != REDIS_REPLY_STRING)
         return;
-    struct idset *to = audience(ids->str, ids->len);
+    uint64_t ref = bus__audience_ref(ids->str, ids->len);
+    if (ref) {
+        bus__audience_in(p->r, p->node, ref, name->str, payload->str, payload->len,
+                         strtoull(position->str, NULL, 10));
+        return;
+    }
+    struct idset *to = bus__audience_parse(ids->str, ids->len);
     char *copy = malloc(payload->len + 1);
     if (!to || !copy) {
         log_error("relay: %s from node %s dropped: no memory", name->str, p->node);

@@ -10,6 +10,7 @@
 
 #include "bus/relay.h"
 #include "core/thread_name.h"
+#include "bus/relay_entry.h"
 #include "bus/relay_private.h"
 #include "core/buf.h"
 #include "core/clock.h"
@@ -367,11 +368,13 @@ static void *out_main(void *arg)
         struct relay_entry *list = r->head ? take(r) : NULL;
         int marks_lost = r->marks_lost;
         r->marks_lost = 0;
+        unsigned long dropped_before = dropped;
         dropped += r->dropped;
         r->dropped = 0;
         pthread_mutex_unlock(&r->lock);
         char last_mark[RELAY_ID_MAX] = "";
         send_or_drop(r, list, &dropped, &marks_lost, last_mark);
+        int lost_entries = dropped > dropped_before; /* an audience's key among them, maybe */
         int64_t now = sent_at = clock_mono_ms();
         if (last_mark[0] && r->out)
             wait_applied(r, last_mark);
@@ -388,6 +391,7 @@ static void *out_main(void *arg)
         }
         pthread_mutex_lock(&r->lock);
         r->marks_lost |= marks_lost;
+        r->audiences_lost |= lost_entries;
         if (settled) {
             r->marks_settled = settled;
             pthread_cond_broadcast(&r->settled);
@@ -422,6 +426,12 @@ struct relay_shard *bus__shard_new(const char *url, int index, const char *log_n
     snprintf(r->node, sizeof r->node, "%s", node);
     r->bus = bus;
     r->exit_before = getenv("PRACA_FAULT_EXIT_BEFORE_RELAY");
+    const char *ref_min = getenv("PRACA_RELAY_AUDIENCE_REF_MIN");
+    long long min = 100;
+    if (ref_min && slice_to_i64(slice_from(ref_min), 1, 1000000000, &min))
+        min = 100;
+    r->audience_ref_min = (size_t)min;
+    r->audience_keys_off = getenv("PRACA_FAULT_AUDIENCE_KEYS_OFF") != NULL;
     r->on_change = on_change;
     r->change_user = change_user;
     key_name(r->stream, sizeof r->stream, log_name, "events", index);
@@ -458,24 +468,46 @@ static void append_id(const char *id, void *arg)
         t->failed || buf_append_str(&t->buf, t->buf.len ? "," : "") || buf_append_str(&t->buf, id);
 }
 
+/* SET key ids PX ttl, queued ahead of the entry that names it. */
+static void put_audience(struct relay_shard *r, uint64_t ref, const struct buf *ids)
+{
+    char key[RELAY_AUDIENCE_KEY_MAX];
+    bus__audience_key(key, r->stream, r->node, ref);
+    const char *argv[] = {"SET", key, ids->data ? ids->data : "", "PX", RELAY_AUDIENCE_TTL_MS};
+    size_t lens[] = {3, strlen(key), ids->len, 2, strlen(RELAY_AUDIENCE_TTL_MS)};
+    enqueue(r, entry_of(5, argv, lens), 0);
+}
+
 void bus__shard_event(struct relay_shard *r, const struct bus_event *ev)
 {
     if (r->exit_before && strstr(ev->payload, r->exit_before))
         _exit(137); /* as a kill -9 between the commit and the relay would */
+    int define;
+    pthread_mutex_lock(&r->lock);
+    uint64_t ref = bus__audience_out(r, ev, &define);
+    pthread_mutex_unlock(&r->lock);
     struct audience_text to = {.failed = 0};
     buf_init(&to.buf, (size_t)16 << 20);
-    idset_each(ev->to, append_id, &to);
+    if (!ref || define)
+        idset_each(ev->to, append_id, &to);
     if (to.failed) {
         log_error("relay: %s's audience is too large to relay", ev->name);
         buf_cleanup(&to.buf);
         return;
     }
-    char position[24];
+    char position[24], named[24];
     snprintf(position, sizeof position, "%llu", (unsigned long long)ev->position);
+    snprintf(named, sizeof named, "#%llu", (unsigned long long)ref);
+    if (define && !r->audience_keys_off)
+        put_audience(r, ref, &to.buf);
     const struct field f[] = {{"t", ev->name, 0},
                               {"o", position, 0},
                               {"p", ev->payload, ev->payload_len},
-                              {"r", to.buf.data ? to.buf.data : "", 0}};
+                              {"r",
+                               ref           ? named
+                               : to.buf.data ? to.buf.data
+                                             : "",
+                               0}};
     append(r, "e", f, sizeof f / sizeof f[0]);
     buf_cleanup(&to.buf);
 }
@@ -533,6 +565,7 @@ void bus__shard_free(struct relay_shard *r)
         freeReplyObject(redisCommand(r->out, "DEL %s%s", r->voice_prefix, r->node));
     }
     free_entries(r->head);
+    bus__audiences_free(r);
     redisFree(r->out);
     redis_replies_free(r->replies); /* its reader went with the following connection */
     pthread_cond_destroy(&r->settled);

@@ -16,6 +16,26 @@
 #define RELAY_GONE_MS     3000    /* one that has not said so for this long is not waited for */
 #define RELAY_ID_MAX      48      /* a stream entry's ID, "MS-SEQ" */
 #define RELAY_SHARDS_MAX  64
+#define RELAY_AUDIENCES                                                                            \
+    16 /* audiences named by reference, kept by each side (relay_audience.c)                       \
+        */
+#define RELAY_AUDIENCE_TTL_MS "10000" /* how long a key of one lives in Redis */
+
+/* An audience this node put under a key, and names by its reference for a while. */
+struct relay_audience_sent {
+    struct idset *to; /* one reference: its address is the audience's while it is held */
+    uint64_t ref;
+    int64_t at_ms;
+};
+
+/* Another node's audience read from its key, or being read (to NULL, events waiting). */
+struct relay_audience_kept {
+    char node[17];
+    uint64_t ref;
+    struct idset *to;
+    uint64_t used;
+    struct relay_audience_wait *waiting, **waiting_end;
+};
 
 struct relay_shard {
     struct redis_url url;
@@ -46,6 +66,11 @@ struct relay_shard {
     redisContext *out; /* out_thread's */
     int64_t retry_at_ms;
     int64_t unreachable_logged_ms;
+    size_t audience_ref_min; /* a logged event's audience this large goes by reference */
+    struct relay_audience_sent sent[RELAY_AUDIENCES]; /* under lock */
+    uint64_t audience_refs;                           /* the last reference given */
+    int audiences_lost;    /* an entry was not appended: each audience is put under a key again */
+    int audience_keys_off; /* failure tests: audiences are named, never put under their keys */
     /* The following side (the loop's thread). */
     uv_loop_t *loop;
     redisAsyncContext *in;         /* NULL between attempts */
@@ -65,6 +90,8 @@ struct relay_shard {
     int read_full;        /* it brought READ_COUNT entries: this node is behind */
     int lost;             /* not following since a connection dropped or failed */
     int stopping;
+    struct relay_audience_kept kept[RELAY_AUDIENCES];
+    uint64_t kept_tick;
 };
 
 /* relay_out.c: a shard's stream and its writing thread; what the relay.h functions of the same
@@ -90,5 +117,14 @@ void bus__shard_in_ready(struct relay_shard *r);
  * that stopped following dropped. Both do nothing unless voice is shared. */
 void bus__voice_load(struct relay_shard *r);
 void bus__voice_check_gone(struct relay_shard *r);
+/* relay_audience.c. The writing side, under r->lock: 0 when ev's audience goes in full, else the
+ * reference to name it by, *define set when it must first be put under its key. */
+uint64_t bus__audience_out(struct relay_shard *r, const struct bus_event *ev, int *define);
+/* The following side, on the loop: another node's event named by reference, published once its
+ * audience is known here (read from its key the first time). */
+void bus__audience_in(struct relay_shard *r, const char *node, uint64_t ref, const char *name,
+                      const char *payload, size_t len, uint64_t position);
+/* Both sides' audiences let go, when the shard is freed. */
+void bus__audiences_free(struct relay_shard *r);
 
 #endif

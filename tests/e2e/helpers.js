@@ -19,8 +19,11 @@ const POSTGRES = process.env.PRACA_TEST_POSTGRES;
 // the two, so each test's calls and sockets are spread over both.
 const REDIS = process.env.PRACA_TEST_REDIS;
 const NODES = POSTGRES && REDIS ? Number(process.env.PRACA_TEST_NODES || 1) : 1;
-// PRACA_TEST_STREAMS=N shards the nodes' event stream N ways over that one Redis.
-const SHARED = { PRACA_REDIS_URL: REDIS, PRACA_REDIS_STREAMS: Array(Number(process.env.PRACA_TEST_STREAMS || 1)).fill(REDIS).join(',') };
+// PRACA_TEST_STREAMS=N shards the nodes' event stream N ways over that one Redis. Every logged
+// event's audience goes through it by reference, however small (100 recipients and more outside
+// the tests), so that each test of the two nodes crosses that path.
+const SHARED = { PRACA_REDIS_URL: REDIS, PRACA_REDIS_STREAMS: Array(Number(process.env.PRACA_TEST_STREAMS || 1)).fill(REDIS).join(','),
+  PRACA_RELAY_AUDIENCE_REF_MIN: '1' };
 const clusters = new Map(); // the first node's URL → {urls, turn}
 
 // The URL of the node whose turn it is, for a URL handed out by startServer.

@@ -572,6 +572,60 @@ test('kill -9 between a commit and its relay: the other node delivers that event
   }
 });
 
+// The newest MESSAGE_CREATE's recipients field on the stream (redis-cli answers a line a value).
+function lastRecipients() {
+  const stream = spawnSync('redis-cli', ['-u', redis.url, '--scan', '--pattern', 'praca:*:events'], { encoding: 'utf8' }).stdout.trim().split('\n')[0];
+  const out = spawnSync('redis-cli', ['-u', redis.url, 'XREVRANGE', stream, '+', '-', 'COUNT', '20'], { encoding: 'utf8' }).stdout.split('\n');
+  const event = out.indexOf('MESSAGE_CREATE');
+  const at = event >= 0 ? out.indexOf('r', event) : -1;
+  return { stream, r: at >= 0 ? out[at + 1] : null };
+}
+
+test('a large audience goes by reference: the entry names it, Redis holds it for a while, and the other node delivers', { skip }, async () => {
+  const env = { PRACA_REDIS_URL: redis.url, PRACA_RELAY_AUDIENCE_REF_MIN: '2' };
+  const [c, d] = [await startServer({ store: a.storeArgs, env }), await startServer({ store: a.storeArgs, env })];
+  try {
+    const w = await world(d, c);
+    assert.equal((await w.post(c, 'por referência')).status, 200);
+    await eventually(() => w.got().includes('por referência') || w.got(), 5000, 'delivered on the other node');
+    const { stream, r } = lastRecipients();
+    assert.match(r, /^#[0-9]+$/, 'the entry names the audience');
+    const keys = spawnSync('redis-cli', ['-u', redis.url, '--scan', '--pattern', `${stream}:audience:*`], { encoding: 'utf8' }).stdout.trim().split('\n');
+    const key = keys.find((k) => k.endsWith(`:${r.slice(1)}`));
+    assert.ok(key, `its key is in Redis: ${keys}`);
+    const ids = spawnSync('redis-cli', ['-u', redis.url, 'GET', key], { encoding: 'utf8' }).stdout.trim().split(',');
+    assert.ok(w.info.app.botUserId && ids.includes(w.info.app.botUserId), `the bot is in it: ${ids}`);
+    const ttl = Number(spawnSync('redis-cli', ['-u', redis.url, 'PTTL', key], { encoding: 'utf8' }).stdout);
+    assert.ok(ttl > 0 && ttl <= 10000, `it expires (${ttl} ms left)`);
+    // The next messages to the same audience name the same key, and arrive in order.
+    for (const m of ['dois', 'três']) assert.equal((await w.post(c, m)).status, 200);
+    await eventually(() => w.got().length === 3 || w.got(), 5000, 'the next ones');
+    assert.equal(lastRecipients().r, r);
+    await quiet(300);
+    assert.deepEqual(w.got(), ['por referência', 'dois', 'três']);
+    assert.doesNotMatch(d.stderr, /could not be read|came from the event log, not the relay/, 'the relay brought them');
+  } finally {
+    await Promise.all([c.stop(), d.stop()]);
+  }
+});
+
+test('an audience named but never put under its key: the other node delivers those events from the log, once and in order', { skip }, async () => {
+  const env = { PRACA_REDIS_URL: redis.url, PRACA_RELAY_AUDIENCE_REF_MIN: '2' };
+  const c = await startServer({ store: a.storeArgs, env: { ...env, PRACA_FAULT_AUDIENCE_KEYS_OFF: '1' } });
+  const d = await startServer({ store: a.storeArgs, env });
+  try {
+    const w = await world(d, c);
+    for (const m of ['um', 'dois', 'três']) assert.equal((await w.post(c, m)).status, 200);
+    await eventually(() => w.got().length === 3 || w.got(), 5000, 'from the event log');
+    await quiet(300);
+    assert.deepEqual(w.got(), ['um', 'dois', 'três']);
+    assert.match(d.stderr, /could not be read; its events come from the event log/);
+    assert.match(d.stderr, /came from the event log, not the relay/);
+  } finally {
+    await Promise.all([c.stop(), d.stop()]);
+  }
+});
+
 test('sends through both nodes at once: a bot gets each once in offset order, and resuming on the other node from any offset gives exactly the rest', { skip }, async () => {
   const w = await world(b);
   // Two people share the ten sends (each may send 10 per 10 s, counted across nodes).

@@ -109,3 +109,41 @@ Test(relay_entry, a_field_is_found_by_name_and_only_among_names)
     cr_assert_null(bus__entry_field(r, "e"));
     freeReplyObject(r);
 }
+
+/* A large audience is named "#N"; anything else is a list of IDs (an ID never starts with #). */
+Test(relay_entry, an_audience_named_by_reference)
+{
+    cr_assert_eq(bus__audience_ref("#1", 2), 1);
+    cr_assert_eq(bus__audience_ref("#18446744073709551615", 21), UINT64_MAX);
+    cr_assert_eq(bus__audience_ref("#18446744073709551616", 21), 0, "past 64 bits");
+    cr_assert_eq(bus__audience_ref("#", 1), 0);
+    cr_assert_eq(bus__audience_ref("#12a", 4), 0);
+    cr_assert_eq(bus__audience_ref("#-1", 3), 0);
+    cr_assert_eq(bus__audience_ref("", 0), 0);
+    const char *id = "01a1fe3b-0000-7000-8000-000000000001";
+    cr_assert_eq(bus__audience_ref(id, strlen(id)), 0);
+    cr_assert_eq(bus__audience_ref("#7 and more", 2), 7, "only len bytes are read");
+    char key[RELAY_AUDIENCE_KEY_MAX];
+    bus__audience_key(key, "praca:abc:events:1", "f00d", 42);
+    cr_assert_str_eq(key, "praca:abc:events:1:audience:f00d:42");
+}
+
+Test(relay_entry, an_audience_read_from_its_ids)
+{
+    const char *ids = "01a1fe3b-0000-7000-8000-000000000001,01a1fe3b-0000-7000-8000-000000000002";
+    struct idset *to = bus__audience_parse(ids, strlen(ids));
+    cr_assert_not_null(to);
+    cr_assert_eq(idset_count(to), 2);
+    cr_assert(idset_has(to, "01a1fe3b-0000-7000-8000-000000000002"));
+    idset_unref(to);
+    to = bus__audience_parse("", 0);
+    cr_assert_not_null(to);
+    cr_assert_eq(idset_count(to), 0, "nobody");
+    idset_unref(to);
+    cr_assert_null(bus__audience_parse("#3", 2), "a reference is not a list");
+    cr_assert_null(bus__audience_parse("01a1fe3b,zz", 11));
+    cr_assert_null(bus__audience_parse(ids, strlen(ids) - 1), "an ID cut short");
+    char nul[] = "01a1fe3b-0000-7000-8000-000000000001";
+    nul[5] = '\0';
+    cr_assert_null(bus__audience_parse(nul, sizeof nul - 1));
+}

@@ -1,0 +1,184 @@
+/*
+ * Large audiences through the stream by reference. An event names its recipients so that another
+ * node needs no state to know whom it is for, at 37 bytes each: a message in a channel that
+ * 100,000 people can see would be an entry of 3.7 MB, parsed by every node, and Redis would keep
+ * 10,000 such entries. The sets are shared and never change (core/idset.h): while one is held
+ * here its address names it, so the writing side puts a logged event's audience of
+ * audience_ref_min users or more under a key once (SET … PX, queued ahead of the entry that
+ * names it, so Redis has it before anyone reads that entry) and names it "#N" in that event and
+ * the next ones to the same set, for SENT_FOR_MS; then it is put under a new key. The following
+ * side reads a key the first time one of its events comes, keeps the RELAY_AUDIENCES used last,
+ * and publishes the events in their order once it has the set. An event whose audience cannot be
+ * read (its key expired, an entry not appended, Redis lost) is dropped here: it is logged, so
+ * the gateway's sequence reads it from the event log after its short wait and delivers it to
+ * whoever here may receive it then, as it does for any entry that never came. Nodes of an older
+ * build do the same with every event named by reference.
+ */
+#include <hiredis/async.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bus/bus.h"
+#include "bus/relay_entry.h"
+#include "bus/relay_private.h"
+#include "core/clock.h"
+#include "core/log.h"
+
+#define SENT_FOR_MS 5000 /* a key is named for this long after it was put (it lives twice that) */
+
+/* ---- the writing side ---- */
+
+uint64_t bus__audience_out(struct relay_shard *r, const struct bus_event *ev, int *define)
+{
+    *define = 0;
+    if (!ev->position || !ev->to || idset_count(ev->to) < r->audience_ref_min)
+        return 0;
+    int64_t now = clock_mono_ms();
+    struct relay_audience_sent *slot = NULL;
+    for (size_t i = 0; i < RELAY_AUDIENCES; i++) {
+        struct relay_audience_sent *s = &r->sent[i];
+        if (r->audiences_lost && s->to) { /* its key may never have been put */
+            idset_unref(s->to);
+            s->to = NULL;
+        }
+        if (s->to == ev->to && now - s->at_ms < SENT_FOR_MS)
+            slot = s;
+    }
+    r->audiences_lost = 0;
+    if (slot)
+        return slot->ref;
+    for (size_t i = 0; i < RELAY_AUDIENCES; i++) { /* an empty place, else the oldest key */
+        struct relay_audience_sent *s = &r->sent[i];
+        if (!slot || (slot->to && (!s->to || s->at_ms < slot->at_ms)))
+            slot = s;
+    }
+    idset_unref(slot->to);
+    slot->to = idset_ref(ev->to);
+    slot->ref = ++r->audience_refs;
+    slot->at_ms = now;
+    *define = 1;
+    return slot->ref;
+}
+
+/* ---- the following side ---- */
+
+/* An event waiting for its audience to be read. */
+struct relay_audience_wait {
+    struct relay_audience_wait *next;
+    char name[48];
+    char *payload;
+    size_t len;
+    uint64_t position;
+};
+
+static void publish(struct relay_shard *r, struct relay_audience_wait *w, struct idset *to)
+{
+    bus__publish_peer(r->bus, w->name, w->payload, w->len, idset_ref(to), w->position);
+    w->payload = NULL; /* the bus owns it */
+}
+
+/* Publishes the events waiting in k with its set, or drops them without one. */
+static void settle(struct relay_shard *r, struct relay_audience_kept *k)
+{
+    for (struct relay_audience_wait *w = k->waiting, *next; w; w = next) {
+        next = w->next;
+        if (k->to)
+            publish(r, w, k->to);
+        free(w->payload);
+        free(w);
+    }
+    k->waiting = NULL;
+    k->waiting_end = &k->waiting;
+}
+
+static void forget(struct relay_audience_kept *k)
+{
+    idset_unref(k->to);
+    memset(k, 0, sizeof *k);
+}
+
+static void on_read_key(redisAsyncContext *ac, void *reply_, void *arg)
+{
+    struct relay_audience_kept *k = arg;
+    struct relay_shard *r = ac->data;
+    redisReply *reply = reply_;
+    if (reply && reply->type == REDIS_REPLY_STRING && !r->stopping)
+        k->to = bus__audience_parse(reply->str, reply->len);
+    if (!k->to && !r->stopping)
+        log_warn("relay: audience %llu of node %s could not be read; its events come from the "
+                 "event log",
+                 (unsigned long long)k->ref, k->node);
+    settle(r, k);
+    if (!k->to)
+        forget(k);
+}
+
+/* The place of node's audience ref: kept, being read, or taken for it (NULL: every place is
+ * being read). */
+static struct relay_audience_kept *kept_for(struct relay_shard *r, const char *node, uint64_t ref)
+{
+    struct relay_audience_kept *free_place = NULL;
+    for (size_t i = 0; i < RELAY_AUDIENCES; i++) {
+        struct relay_audience_kept *k = &r->kept[i];
+        if (k->ref == ref && !strcmp(k->node, node))
+            return k;
+        if (k->ref && !k->to)
+            continue; /* being read */
+        if (!free_place || (free_place->ref && (!k->ref || k->used < free_place->used)))
+            free_place = k;
+    }
+    if (free_place)
+        forget(free_place);
+    return free_place;
+}
+
+void bus__audience_in(struct relay_shard *r, const char *node, uint64_t ref, const char *name,
+                      const char *payload, size_t len, uint64_t position)
+{
+    struct relay_audience_kept *k = position && r->in ? kept_for(r, node, ref) : NULL;
+    struct relay_audience_wait *w = k ? calloc(1, sizeof *w) : NULL;
+    if (w && !(w->payload = malloc(len + 1))) {
+        free(w);
+        w = NULL;
+    }
+    if (!w) {
+        log_error("relay: %s from node %s dropped: no place for its audience", name, node);
+        return;
+    }
+    snprintf(w->name, sizeof w->name, "%s", name);
+    memcpy(w->payload, payload, len);
+    w->payload[len] = '\0';
+    w->len = len;
+    w->position = position;
+    k->used = ++r->kept_tick;
+    if (k->to) {
+        publish(r, w, k->to);
+        free(w);
+        return;
+    }
+    int first = !k->ref;
+    if (first) {
+        snprintf(k->node, sizeof k->node, "%s", node);
+        k->ref = ref;
+        k->waiting_end = &k->waiting;
+    }
+    *k->waiting_end = w;
+    k->waiting_end = &w->next;
+    if (first) {
+        char key[RELAY_AUDIENCE_KEY_MAX];
+        bus__audience_key(key, r->stream, node, ref);
+        redisAsyncCommand(r->in, on_read_key, k, "GET %s", key);
+    }
+}
+
+void bus__audiences_free(struct relay_shard *r)
+{
+    for (size_t i = 0; i < RELAY_AUDIENCES; i++) {
+        struct relay_audience_kept *k = &r->kept[i];
+        idset_unref(r->sent[i].to);
+        idset_unref(k->to);
+        k->to = NULL; /* nothing is published now: what waits is dropped */
+        settle(r, k);
+        memset(k, 0, sizeof *k);
+    }
+}
