@@ -24,7 +24,8 @@
 #include "core/clock.h"
 #include "core/log.h"
 
-#define SENT_FOR_MS 5000 /* a key is named for this long after it was put (it lives twice that) */
+#define SENT_FOR_MS 5000  /* a key is named for this long after it was put (it lives twice that) */
+#define KEPT_FOR_MS 10000 /* a set read here and not named since is let go */
 
 /* ---- the writing side ---- */
 
@@ -37,11 +38,13 @@ uint64_t bus__audience_out(struct relay_shard *r, const struct bus_event *ev, in
     struct relay_audience_sent *slot = NULL;
     for (size_t i = 0; i < RELAY_AUDIENCES; i++) {
         struct relay_audience_sent *s = &r->sent[i];
-        if (r->audiences_lost && s->to) { /* its key may never have been put */
+        /* One no longer named is let go (an old version of a channel's audience is megabytes
+         * in a large server), and so is each after a lost entry: its key may not be there. */
+        if (s->to && (r->audiences_lost || now - s->at_ms >= SENT_FOR_MS)) {
             idset_unref(s->to);
             s->to = NULL;
         }
-        if (s->to == ev->to && now - s->at_ms < SENT_FOR_MS)
+        if (s->to == ev->to)
             slot = s;
     }
     r->audiences_lost = 0;
@@ -117,9 +120,12 @@ static void on_read_key(redisAsyncContext *ac, void *reply_, void *arg)
  * being read). */
 static struct relay_audience_kept *kept_for(struct relay_shard *r, const char *node, uint64_t ref)
 {
+    int64_t now = clock_mono_ms();
     struct relay_audience_kept *free_place = NULL;
     for (size_t i = 0; i < RELAY_AUDIENCES; i++) {
         struct relay_audience_kept *k = &r->kept[i];
+        if (k->to && now - k->used_ms >= KEPT_FOR_MS)
+            forget(k); /* its node names a newer one by now */
         if (k->ref == ref && !strcmp(k->node, node))
             return k;
         if (k->ref && !k->to)
@@ -151,6 +157,7 @@ void bus__audience_in(struct relay_shard *r, const char *node, uint64_t ref, con
     w->len = len;
     w->position = position;
     k->used = ++r->kept_tick;
+    k->used_ms = clock_mono_ms();
     if (k->to) {
         publish(r, w, k->to);
         free(w);

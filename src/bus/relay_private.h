@@ -34,6 +34,7 @@ struct relay_audience_kept {
     uint64_t ref;
     struct idset *to;
     uint64_t used;
+    int64_t used_ms;
     struct relay_audience_wait *waiting, **waiting_end;
 };
 
