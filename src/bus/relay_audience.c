@@ -174,7 +174,10 @@ void bus__audience_in(struct relay_shard *r, const char *node, uint64_t ref, con
     if (first) {
         char key[RELAY_AUDIENCE_KEY_MAX];
         bus__audience_key(key, r->stream, node, ref);
-        redisAsyncCommand(r->in, on_read_key, k, "GET %s", key);
+        if (redisAsyncCommand(r->in, on_read_key, k, "GET %s", key) != REDIS_OK) {
+            settle(r, k); /* a connection going away: never answered, so dropped now */
+            forget(k);
+        }
     }
 }
 
