@@ -7,14 +7,15 @@
  * audience_ref_min users or more under a key once (SET … PX, queued ahead of the entry that
  * names it, so Redis has it before anyone reads that entry) and names it "#N" in that event and
  * the next ones to the same set, for SENT_FOR_MS; then it is put under a new key. The following
- * side reads a key the first time one of its events comes, keeps the RELAY_AUDIENCES used last,
- * and publishes the events in their order once it has the set. An event whose audience cannot be
- * read (its key expired, an entry not appended, Redis lost) is dropped here: it is logged, so
- * the gateway's sequence reads it from the event log after its short wait and delivers it to
- * whoever here may receive it then, as it does for any entry that never came. Nodes of an older
- * build do the same with every event named by reference.
+ * side reads a key the first time one of its events comes, keeps up to RELAY_AUDIENCES until one
+ * has not been named for KEPT_FOR_MS, and publishes the events in their order once it has the set.
+ * An event whose audience cannot be read (its key expired, an entry not appended, Redis lost) is
+ * dropped here: it is logged, so the gateway's sequence reads it from the event log after its short
+ * wait and delivers it to whoever here may receive it then, as it does for any entry that never
+ * came. Nodes of an older build do the same with every event named by reference.
  */
 #include <hiredis/async.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,12 +30,31 @@
 
 /* ---- the writing side ---- */
 
+/* A new key for `to`, in an empty place or the oldest key's. */
+static struct relay_audience_sent *place_for(struct relay_shard *r, struct idset *to, int64_t now,
+                                             int *define)
+{
+    struct relay_audience_sent *slot = NULL;
+    for (size_t i = 0; i < RELAY_AUDIENCES; i++) {
+        struct relay_audience_sent *s = &r->sent[i];
+        if (!slot || (slot->to && (!s->to || s->at_ms < slot->at_ms)))
+            slot = s;
+    }
+    idset_unref(slot->to);
+    slot->to = idset_ref(to);
+    slot->ref = ++r->audience_refs;
+    slot->at_ms = now;
+    *define = 1;
+    return slot;
+}
+
 uint64_t bus__audience_out(struct relay_shard *r, const struct bus_event *ev, int *define)
 {
     *define = 0;
     if (!ev->position || !ev->to || idset_count(ev->to) < r->audience_ref_min)
-        return 0;
+        return 0; /* most events: no lock taken */
     int64_t now = clock_mono_ms();
+    pthread_mutex_lock(&r->lock);
     struct relay_audience_sent *slot = NULL;
     for (size_t i = 0; i < RELAY_AUDIENCES; i++) {
         struct relay_audience_sent *s = &r->sent[i];
@@ -48,19 +68,11 @@ uint64_t bus__audience_out(struct relay_shard *r, const struct bus_event *ev, in
             slot = s;
     }
     r->audiences_lost = 0;
-    if (slot)
-        return slot->ref;
-    for (size_t i = 0; i < RELAY_AUDIENCES; i++) { /* an empty place, else the oldest key */
-        struct relay_audience_sent *s = &r->sent[i];
-        if (!slot || (slot->to && (!s->to || s->at_ms < slot->at_ms)))
-            slot = s;
-    }
-    idset_unref(slot->to);
-    slot->to = idset_ref(ev->to);
-    slot->ref = ++r->audience_refs;
-    slot->at_ms = now;
-    *define = 1;
-    return slot->ref;
+    if (!slot)
+        slot = place_for(r, ev->to, now, define);
+    uint64_t ref = slot->ref;
+    pthread_mutex_unlock(&r->lock);
+    return ref;
 }
 
 /* ---- the following side ---- */
@@ -138,10 +150,15 @@ static struct relay_audience_kept *kept_for(struct relay_shard *r, const char *n
     return free_place;
 }
 
-void bus__audience_in(struct relay_shard *r, const char *node, uint64_t ref, const char *name,
-                      const char *payload, size_t len, uint64_t position)
+struct idset *bus__audience_in(struct relay_shard *r, const char *node, uint64_t ref,
+                               const char *name, const char *payload, size_t len, uint64_t position)
 {
     struct relay_audience_kept *k = position && r->in ? kept_for(r, node, ref) : NULL;
+    if (k && k->to) {
+        k->used = ++r->kept_tick;
+        k->used_ms = clock_mono_ms();
+        return idset_ref(k->to);
+    }
     struct relay_audience_wait *w = k ? calloc(1, sizeof *w) : NULL;
     if (w && !(w->payload = malloc(len + 1))) {
         free(w);
@@ -149,7 +166,7 @@ void bus__audience_in(struct relay_shard *r, const char *node, uint64_t ref, con
     }
     if (!w) {
         log_error("relay: %s from node %s dropped: no place for its audience", name, node);
-        return;
+        return NULL;
     }
     snprintf(w->name, sizeof w->name, "%s", name);
     memcpy(w->payload, payload, len);
@@ -158,11 +175,6 @@ void bus__audience_in(struct relay_shard *r, const char *node, uint64_t ref, con
     w->position = position;
     k->used = ++r->kept_tick;
     k->used_ms = clock_mono_ms();
-    if (k->to) {
-        publish(r, w, k->to);
-        free(w);
-        return;
-    }
     int first = !k->ref;
     if (first) {
         snprintf(k->node, sizeof k->node, "%s", node);
@@ -179,6 +191,7 @@ void bus__audience_in(struct relay_shard *r, const char *node, uint64_t ref, con
             forget(k);
         }
     }
+    return NULL;
 }
 
 void bus__audiences_free(struct relay_shard *r)

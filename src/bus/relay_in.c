@@ -43,13 +43,13 @@ static void publish(void *arg, const struct relay_event_fields *f)
         position->type != REDIS_REPLY_STRING || !ids || ids->type != REDIS_REPLY_STRING ||
         !payload || payload->type != REDIS_REPLY_STRING)
         return;
-    uint64_t ref = bus__audience_ref(ids->str, ids->len);
-    if (ref) {
-        bus__audience_in(p->r, p->node, ref, name->str, payload->str, payload->len,
-                         strtoull(position->str, NULL, 10));
-        return;
-    }
-    struct idset *to = bus__audience_parse(ids->str, ids->len);
+    uint64_t ref = bus__audience_ref(ids->str, ids->len), at = strtoull(position->str, NULL, 10);
+    struct idset *to = NULL;
+    if (ref &&
+        !(to = bus__audience_in(p->r, p->node, ref, name->str, payload->str, payload->len, at)))
+        return; /* it waits for its audience to be read, or the event log brings it */
+    if (!ref)
+        to = bus__audience_parse(ids->str, ids->len);
     char *copy = malloc(payload->len + 1);
     if (!to || !copy) {
         log_error("relay: %s from node %s dropped: no memory", name->str, p->node);
@@ -59,8 +59,7 @@ static void publish(void *arg, const struct relay_event_fields *f)
     }
     memcpy(copy, payload->str, payload->len);
     copy[payload->len] = '\0';
-    bus__publish_peer(p->r->bus, name->str, copy, payload->len, to,
-                      strtoull(position->str, NULL, 10));
+    bus__publish_peer(p->r->bus, name->str, copy, payload->len, to, at);
 }
 
 /* Returns 1 when the entry was another node's change mark. */

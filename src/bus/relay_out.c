@@ -483,9 +483,7 @@ void bus__shard_event(struct relay_shard *r, const struct bus_event *ev)
     if (r->exit_before && strstr(ev->payload, r->exit_before))
         _exit(137); /* as a kill -9 between the commit and the relay would */
     int define;
-    pthread_mutex_lock(&r->lock);
     uint64_t ref = bus__audience_out(r, ev, &define);
-    pthread_mutex_unlock(&r->lock);
     struct audience_text to = {.failed = 0};
     buf_init(&to.buf, (size_t)16 << 20);
     if (!ref || define)

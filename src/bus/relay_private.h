@@ -118,13 +118,15 @@ void bus__shard_in_ready(struct relay_shard *r);
  * that stopped following dropped. Both do nothing unless voice is shared. */
 void bus__voice_load(struct relay_shard *r);
 void bus__voice_check_gone(struct relay_shard *r);
-/* relay_audience.c. The writing side, under r->lock: 0 when ev's audience goes in full, else the
+/* relay_audience.c. The writing side, any thread: 0 when ev's audience goes in full, else the
  * reference to name it by, *define set when it must first be put under its key. */
 uint64_t bus__audience_out(struct relay_shard *r, const struct bus_event *ev, int *define);
-/* The following side, on the loop: another node's event named by reference, published once its
- * audience is known here (read from its key the first time). */
-void bus__audience_in(struct relay_shard *r, const char *node, uint64_t ref, const char *name,
-                      const char *payload, size_t len, uint64_t position);
+/* The following side, on the loop: the audience another node named by reference, one reference
+ * for the caller to publish its event with; else NULL, the event waiting for the key to be read
+ * (published then) or dropped for the event log to bring. */
+struct idset *bus__audience_in(struct relay_shard *r, const char *node, uint64_t ref,
+                               const char *name, const char *payload, size_t len,
+                               uint64_t position);
 /* Both sides' audiences let go, when the shard is freed. */
 void bus__audiences_free(struct relay_shard *r);
 
