@@ -15,6 +15,10 @@
 #define COLOR_OPENED         0x2DA44E
 #define COLOR_CLOSED         0xCF222E
 #define COLOR_MERGED         0x8250DF
+/* Slack's own limits on a message: what it would refuse is not read at all. */
+#define SLACK_BLOCKS_MAX   50
+#define SLACK_FIELDS_MAX   10
+#define SLACK_ELEMENTS_MAX 10
 
 int rule_webhook_name(json_t *name, const char *path, struct rule_error *err)
 {
@@ -82,9 +86,14 @@ char *rule_webhook_mrkdwn(const char *text)
 {
     struct buf b;
     buf_init(&b, 64 * 1024);
+    /* The next '>' is looked for again only once p passed it, so a run of '<' with no '>'
+     * after it costs one scan, not one per '<'. */
+    const char *gt = text;
     for (const char *p = text; *p;) {
         if (*p == '<') {
-            const char *end = strchr(p, '>');
+            if (gt && gt <= p)
+                gt = strchr(p, '>');
+            const char *end = gt;
             if (end) {
                 const char *bar = memchr(p, '|', (size_t)(end - p));
                 const char *url = p + 1;
@@ -157,6 +166,8 @@ static json_t *slack_block_embeds(json_t *blocks)
     json_t *bl;
     json_array_foreach(blocks, i, bl)
     {
+        if (i >= SLACK_BLOCKS_MAX)
+            break;
         const char *type = str(bl, "type");
         if (!type)
             continue;
@@ -177,11 +188,16 @@ static json_t *slack_block_embeds(json_t *blocks)
             size_t j;
             json_t *f;
             json_array_foreach(json_object_get(bl, "fields"), j, f)
+            {
+                if (j >= SLACK_FIELDS_MAX)
+                    break;
                 append_description(cur, str(f, "text"));
+            }
         } else if (!strcmp(type, "context")) {
             size_t j;
             json_t *el;
-            json_array_foreach(json_object_get(bl, "elements"), j, el) if (str(el, "text"))
+            json_array_foreach(json_object_get(bl, "elements"), j,
+                               el) if (j < SLACK_ELEMENTS_MAX && str(el, "text"))
                 add_mrkdwn(json_object_get(cur, "footer")
                                ? json_object_get(cur, "footer")
                                : (json_object_set_new(cur, "footer", json_object()),
