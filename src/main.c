@@ -71,6 +71,7 @@ struct serve {
     struct observe observe;
     struct workers *workers;
     struct workers *hashing;     /* password hashing, apart from the workers */
+    struct workers *media;       /* uploads, apart from the workers */
     struct endpoints *endpoints; /* calls to applications' interactions endpoints */
     struct bus *bus;
     struct relay *relay; /* several nodes (--redis-url): the other nodes' events and changes */
@@ -487,12 +488,15 @@ static int threads_start(struct serve *s, struct api_service *api, const char *t
                              api_worker_run, store_target);
     s->hashing = workers_new("praca-hashing", API_HASHING_THREADS, store_worker_open,
                              store_worker_close, api_worker_run, store_target);
-    if (!s->workers || !s->hashing) {
+    s->media = workers_new("praca-media", s->cfg.media_workers, store_worker_open,
+                           store_worker_close, api_worker_run, store_target);
+    if (!s->workers || !s->hashing || !s->media) {
         log_error("cannot start %d workers", s->cfg.workers);
         return -1;
     }
     api->workers = s->workers;
     api->hashing = s->hashing;
+    api->media = s->media;
     if (!(s->endpoints = api_endpoints_new())) {
         log_error("cannot start the interactions endpoint thread");
         return -1;
@@ -570,6 +574,7 @@ static void serve_stop(struct serve *s, struct api_service *api, int app_ready, 
         api_push_stop(api->push);     /* no batch is sent once the endpoints thread stops */
     api_endpoints_free(s->endpoints); /* its calls resume on the workers: before them */
     workers_free(s->hashing);
+    workers_free(s->media);
     workers_free(s->workers);
     store_writer_free(s->writer);
     if (app_ready)
@@ -651,8 +656,8 @@ static int serve(struct serve *s)
                            s->relay ? on_store_changed_shared : NULL, s);
     if (threads_start(s, &api, target) || gateway_start(s, max_connections, last_position))
         goto failed;
-    s->observe.sources =
-        (struct metrics_sources){s->http, s->gateway, s->workers, s->hashing, s->writer, s->relay};
+    s->observe.sources = (struct metrics_sources){s->http,  s->gateway, s->workers, s->hashing,
+                                                  s->media, s->writer,  s->relay};
     if (s->observe.metrics &&
         ops_observe_listen_metrics(&s->observe, s->loop, s->cfg.metrics_listen, &s->metrics_http))
         goto failed;

@@ -47,6 +47,7 @@ struct api_service {
     struct console *console; /* the portal's event console */
     struct workers *workers; /* the lanes, set once they run (not owned) */
     struct workers *hashing;
+    struct workers *media; /* uploads: their files' checks and thumbnails, apart from the rest */
     struct endpoints *endpoints; /* calls to applications' endpoints (not owned) */
     struct api_push *push;       /* events pushed to applications' endpoints (owned) */
     struct http_router router;

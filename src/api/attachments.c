@@ -156,11 +156,14 @@ static int take_one(struct api_call *c, size_t index, struct http_upload_file *u
         api__bad(c, where, "imagem malformada");
         goto out;
     }
-    if (rule_file_is_image(a->content_type) && !media_image_size(path, &width, &height)) {
+    struct media_image_header header;
+    if (rule_file_is_image(a->content_type) && !media_image_file_header(path, &header)) {
+        width = (int)header.width;
+        height = (int)header.height;
         int fd = spool_file(svc, "thumb", thumb_path, sizeof thumb_path);
         if (fd >= 0)
             close(fd);
-        if (fd < 0 || media_thumbnail(path, thumb_path, THUMB_SIDE) ||
+        if (fd < 0 || media_thumbnail(path, &header, thumb_path, THUMB_SIDE) ||
             put_claimed(c, thumb_path, a->thumb, &size)) {
             a->thumb[0] = '\0'; /* shown without one */
         } else {

@@ -730,11 +730,11 @@ static int limit_ahead(struct writer_call *w)
                                       w) == 0;
 }
 
-/* On the I/O thread, when the hashing lane's queue is full. */
-static void busy(struct api_service *a, struct http_exchange *ex)
+/* On the I/O thread, when the hashing or the media lane's queue is full. */
+static void busy(struct api_service *a, struct http_exchange *ex, const char *what)
 {
     struct api_call c = {.svc = a, .req = ex->req, .res = &ex->res};
-    api__busy(&c, "Muitas entradas ao mesmo tempo; tente de novo em instantes");
+    api__busy(&c, what);
     answer(ex);
 }
 
@@ -747,11 +747,16 @@ void api_dispatch(struct api_service *a, struct http_exchange *ex)
     ex->label = route ? route->pattern : NULL;
     ex->user = a; /* for the worker that runs it (api_worker_run) */
     enum api_lane lane = route ? ((const struct api_route *)route->handler)->lane : API_ON_WORKER;
-    if (ex->req->upload)
-        lane = API_ON_WORKER; /* its files are hashed, stripped and stored before the write */
+    if (ex->req->upload) {
+        /* Its files are read, stripped, thumbnailed and stored before the write, on a lane of
+         * their own: a flood of images delays only images. */
+        if (workers_try_submit(a->media, &ex->job, (size_t)a->cfg->media_queue))
+            busy(a, ex, "Muitos envios de arquivos ao mesmo tempo; tente de novo em instantes");
+        return;
+    }
     if (lane == API_ON_HASHING) {
         if (workers_try_submit(a->hashing, &ex->job, API_HASHING_QUEUE))
-            busy(a, ex);
+            busy(a, ex, "Muitas entradas ao mesmo tempo; tente de novo em instantes");
         return;
     }
     struct writer_call *w = lane == API_ON_WRITER ? calloc(1, sizeof *w) : NULL;

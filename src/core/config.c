@@ -41,6 +41,8 @@ static const struct option options[] = {
     STR("--redis-url", "PRACA_REDIS_URL", redis_url),
     STR("--redis-streams", "PRACA_REDIS_STREAMS", redis_streams),
     INT("--workers", "PRACA_WORKERS", workers, 1, 256),
+    INT("--media-workers", "PRACA_MEDIA_WORKERS", media_workers, 1, 64),
+    INT("--media-queue", "PRACA_MEDIA_QUEUE", media_queue, 0, 100000),
     {"--rate-limit-scale", "PRACA_RATE_LIMIT_SCALE", K_DOUBLE,
      offsetof(struct config, rate_limit_scale), 0, 0, 0},
     BOOL("--conformance", "PRACA_CONFORMANCE", conformance),
@@ -92,6 +94,8 @@ void config_defaults(struct config *c)
     c->port = 8080;
     snprintf(c->data, sizeof c->data, "./praca.db");
     c->workers = 16;
+    c->media_workers = 2;
+    c->media_queue = 16;
     c->rate_limit_scale = 1.0;
     c->header_timeout_ms = 10000;
     c->idle_timeout_ms = 60000;
@@ -244,6 +248,10 @@ const char *config_usage(void)
            "  --redis-streams URL,…         [PRACA_REDIS_STREAMS] the event stream's shards, one\n"
            "                                per Redis URL (the --redis-url alone)\n"
            "  --workers N                   [PRACA_WORKERS] request worker threads (16)\n"
+           "  --media-workers N             [PRACA_MEDIA_WORKERS] threads for uploads (their\n"
+           "                                files checked, thumbnails made) (2)\n"
+           "  --media-queue N               [PRACA_MEDIA_QUEUE] uploads waiting for one, past\n"
+           "                                which 503 (16)\n"
            "  --rate-limit-scale X          [PRACA_RATE_LIMIT_SCALE] factor on every limit (1)\n"
            "  --conformance                 [PRACA_CONFORMANCE] Socket.IO conformance mode\n"
            "  --allow-private-endpoints     [PRACA_ALLOW_PRIVATE_ENDPOINTS] allow loopback and\n"

@@ -14,6 +14,8 @@ struct config {
     char redis_url[1024];
     char redis_streams[8192]; /* the event stream's shards, comma-separated; empty = redis_url */
     int workers;
+    int media_workers; /* threads of the uploads' lane (files checked, thumbnails made) */
+    int media_queue;   /* uploads waiting for one of them, past which 503 */
     double rate_limit_scale;
     int conformance;
     int allow_private_endpoints;

@@ -23,7 +23,8 @@
 #define DRAIN_MAX_MS         (DRAIN_READ_MS + 5000)
 #define BODY_BUDGET_DEFAULT  ((size_t)256 * 1024 * 1024)
 #define SPOOL_BUDGET_DEFAULT ((size_t)4 * 1024 * 1024 * 1024)
-#define BODY_MIN_RATE        (64 * 1024) /* bytes per second a body must keep up, on average */
+/* Bytes per second a body must keep up on average, once its first body timeout has passed. */
+#define BODY_MIN_RATE (64 * 1024)
 
 enum timer_kind { T_NONE, T_IDLE, T_HEAD, T_BODY, T_WRITE, T_LINGER };
 
@@ -50,7 +51,10 @@ struct http_conn {
     int stream_writes;
     int close_when_flushed;
     size_t body_reserved;        /* of the server's body budget, for the request in hand */
-    size_t spool_reserved;       /* of the server's spool budget, for an upload in hand */
+    size_t spool_reserved;       /* of the server's spool budget: an upload's bytes received */
+    uint64_t body_start_ms;      /* when the body's deadline was first set (0: no body yet) */
+    uint64_t body_last_ms;       /* when its last bytes arrived */
+    size_t body_in;              /* bytes read since body_start_ms */
     size_t answer_held;          /* of the answer being written, bytes the kernel has not taken */
     size_t write_left;           /* the socket's write queue when the write deadline was set */
     char peer[INET6_ADDRSTRLEN]; /* the peer's address as text */

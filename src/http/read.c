@@ -38,6 +38,7 @@ static void dispatch(struct http_conn *c, struct http_request *req)
     http__client_address(c->peer, proxy, forwarded, req->peer, sizeof req->peer);
     http_response_init(&ex->res);
     c->busy = ex;
+    c->body_start_ms = 0;
     c->continue_sent = 0;
     http__stop_timer(c);
     c->srv->handler(c->srv->user, ex);
@@ -225,6 +226,8 @@ static void on_read(uv_stream_t *stream, ssize_t nread, const uv_buf_t *b)
             http__stop_reading(c);
         return;
     }
+    c->body_in += (size_t)nread; /* what a body's deadline counts (body_due_ms) */
+    c->body_last_ms = uv_now(c->srv->loop);
     http__conn_feed(c, b->base, (size_t)nread);
 }
 

@@ -35,18 +35,24 @@ static void release_body(struct http_conn *c)
     c->spool_reserved = 0;
 }
 
-/* An upload's files count against the spool's budget from its first byte until its handler is
- * done with them: as large as declared, or as its limit when chunked. -1 past the budget. */
+/* An upload's files count against the spool's budget by the bytes received, until its handler
+ * is done with them: an upload that stalls holds only what it sent. One that declares more than
+ * is free now is refused at its first byte. -1 past the budget. */
 static int reserve_spool(struct http_conn *c)
 {
     struct http_reqparse *p = c->parser;
-    if (c->spool_reserved || !p->req || !p->req->upload)
+    if (!p->req || !p->req->upload)
         return 0;
-    size_t want = p->body_declared ? p->body_declared : p->req->body.max;
     struct http_server *s = c->srv;
-    if (s->stats.spool_bytes + want > s->cfg.spool_budget)
+    size_t free_now = s->cfg.spool_budget - s->stats.spool_bytes;
+    if (!c->spool_reserved && p->body_declared > free_now)
         return -1;
-    s->stats.spool_bytes += want;
+    size_t want = p->upload_bytes ? p->upload_bytes : 1; /* 1: counted from its first byte */
+    if (want <= c->spool_reserved)
+        return 0;
+    if (want - c->spool_reserved > free_now)
+        return -1;
+    s->stats.spool_bytes += want - c->spool_reserved;
     c->spool_reserved = want;
     return 0;
 }
@@ -174,12 +180,16 @@ void http__conn_close(struct http_conn *c)
 
 /* ---- timers ---- */
 
+static int body_due_ms(struct http_conn *c);
+
 static void on_timer(uv_timer_t *t)
 {
     struct http_conn *c = t->data;
     enum timer_kind kind = c->timer_kind;
     c->timer_kind = T_NONE;
-    if (kind == T_HEAD || kind == T_BODY) {
+    if (kind == T_BODY && !c->srv->draining && body_due_ms(c) > 0) {
+        http__set_timer(c, T_BODY); /* bytes came since it was set: not due yet */
+    } else if (kind == T_HEAD || kind == T_BODY) {
         http__send_error(c, 408);
     } else if (kind == T_WRITE && c->writing && c->tcp.write_queue_size < c->write_left) {
         http__write_deadline(c); /* the client is reading, however slowly: it gets another period */
@@ -190,27 +200,36 @@ static void on_timer(uv_timer_t *t)
     }
 }
 
-/* The whole body must arrive within the body timeout plus a second per BODY_MIN_RATE bytes
- * declared (a chunked body: as if it were as large as its request may send). */
-static int body_deadline_ms(const struct http_conn *c)
+/* Milliseconds until the body is late (0 or less: it is). A body is late when no byte came for
+ * the body timeout, or, once the first timeout has passed, when fewer bytes came than
+ * BODY_MIN_RATE a second since then: whatever it declares, a client that stalls or trickles
+ * holds its connection and budget for at most a timeout. The server's own pauses (the disk
+ * catching up, a credential looked up) are not the client's: they push both marks on. */
+static int body_due_ms(struct http_conn *c)
 {
-    const struct http_reqparse *p = c->parser;
-    size_t size = p && p->body_declared ? p->body_declared : c->srv->cfg.body_limit;
-    if (p && !p->body_declared && p->req && p->req->body.max && p->req->body.max < size)
-        size = p->req->body.max; /* a chunked body: as if as large as its own limit */
-    /* While its limit is asked about, a body's declared length is known but not yet taken. */
-    if (p && !p->body_declared && p->asking && !(p->parser.flags & F_CHUNKED) &&
-        p->parser.content_length != ULLONG_MAX && p->parser.content_length < size)
-        size = (size_t)p->parser.content_length;
-    return c->srv->cfg.body_timeout_ms + (int)(size / BODY_MIN_RATE * 1000);
+    uint64_t now = uv_now(c->srv->loop), timeout = (uint64_t)c->srv->cfg.body_timeout_ms;
+    if (c->asking || (c->parser && c->parser->waiting)) {
+        c->body_start_ms += now - c->body_last_ms;
+        c->body_last_ms = now;
+    }
+    uint64_t pause_due = c->body_last_ms + timeout;
+    uint64_t rate_due = c->body_start_ms + timeout + (uint64_t)c->body_in * 1000 / BODY_MIN_RATE;
+    uint64_t due = pause_due < rate_due ? pause_due : rate_due;
+    return due > now ? (int)(due - now < INT_MAX ? due - now : INT_MAX) : 0;
 }
 
 void http__set_timer(struct http_conn *c, enum timer_kind kind)
 {
     const struct http_server_config *cfg = &c->srv->cfg;
+    if (kind == T_BODY && !c->body_start_ms) {
+        c->body_start_ms = c->body_last_ms = uv_now(c->srv->loop);
+        c->body_in = 0;
+    } else if (kind == T_HEAD) {
+        c->body_start_ms = 0; /* the next body starts its own clock */
+    }
     int ms = kind == T_IDLE || kind == T_WRITE ? cfg->idle_timeout_ms
              : kind == T_HEAD                  ? cfg->header_timeout_ms
-             : kind == T_BODY                  ? body_deadline_ms(c)
+             : kind == T_BODY                  ? body_due_ms(c) + 1
                                                : LINGER_MS;
     c->timer_kind = kind;
     uv_timer_start(&c->timer, on_timer, (uint64_t)ms, 0);

@@ -4,6 +4,8 @@
 #include <fcntl.h>
 #include <magic.h>
 #include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,6 +48,9 @@ void media_type(const char *path, char *out, size_t cap)
     free(head);
 }
 
+/* libvips keeps nothing between operations (no cache of images, files or memory) and runs one
+ * thread per operation: its memory is what the image being shrunk needs, which the header's
+ * verdict bounds before it starts. */
 static void start_vips(void)
 {
     if (VIPS_INIT("praca")) {
@@ -54,35 +59,33 @@ static void start_vips(void)
     }
     vips_concurrency_set(1);
     vips_cache_set_max(0);
+    vips_cache_set_max_mem(0);
+    vips_cache_set_max_files(0);
     vips_ready = 1;
 }
 
-static VipsImage *open_image(const char *path)
+static atomic_ullong verdicts[MEDIA_THUMB_DECODE_BUDGET + 1];
+
+int media_image_file_header(const char *path, struct media_image_header *out)
 {
+    uint8_t *head = malloc(MEDIA_IMAGE_HEADER_BYTES);
+    int fd = head ? open(path, O_RDONLY | O_CLOEXEC) : -1;
+    ssize_t n = fd >= 0 ? read(fd, head, MEDIA_IMAGE_HEADER_BYTES) : -1;
+    if (fd >= 0)
+        close(fd);
+    int rc = n > 0 ? media_image_header(head, (size_t)n, out) : -1;
+    free(head);
+    return rc;
+}
+
+int media_thumbnail(const char *path, const struct media_image_header *h, const char *out, int side)
+{
+    enum media_thumb_verdict v = media_image_thumb_verdict(h);
+    atomic_fetch_add(&verdicts[v], 1);
+    if (v != MEDIA_THUMB_OK)
+        return -1;
     pthread_once(&vips_once, start_vips);
     if (!vips_ready)
-        return NULL;
-    VipsImage *im = vips_image_new_from_file(path, "access", VIPS_ACCESS_SEQUENTIAL, NULL);
-    if (!im)
-        vips_error_clear();
-    return im;
-}
-
-int media_image_size(const char *path, int *width, int *height)
-{
-    VipsImage *im = open_image(path);
-    if (!im)
-        return -1;
-    *width = vips_image_get_width(im);
-    *height = vips_image_get_height(im);
-    g_object_unref(im);
-    return 0;
-}
-
-int media_thumbnail(const char *path, const char *out, int side)
-{
-    int w, h;
-    if (media_image_size(path, &w, &h) || (long)w * h > MEDIA_PIXELS_MAX)
         return -1;
     VipsImage *thumb = NULL;
     /* Shrinks while decoding where the format allows (JPEG), and turns to the orientation. */
@@ -95,6 +98,12 @@ int media_thumbnail(const char *path, const char *out, int side)
     if (rc)
         vips_error_clear();
     return rc ? -1 : 0;
+}
+
+void media_stats(struct media_stats *out)
+{
+    for (int v = 0; v <= MEDIA_THUMB_DECODE_BUDGET; v++)
+        out->verdicts[v] = atomic_load(&verdicts[v]);
 }
 
 static ssize_t fd_pread(void *ctx, void *buf, size_t n, uint64_t offset)

@@ -1,23 +1,31 @@
 /*
- * What a file's bytes are (libmagic), and an image's size and thumbnail (libvips), on worker
- * threads. One libmagic handle serves them in turn (its database is several MB a copy); libvips
- * starts on first use, with one thread per operation and no cache, so an image costs only the
- * memory it needs while it is read.
+ * What a file's bytes are (libmagic), and an image's size (its header, image_header.h) and
+ * thumbnail (libvips), on the media lane's threads. One libmagic handle serves them in turn (its
+ * database is several MB a copy); libvips starts on first use, with one thread per operation and
+ * no cache, and is handed only images whose header's verdict bounds what decoding them costs.
  */
 #ifndef PRACA_MEDIA_PROBE_H
 #define PRACA_MEDIA_PROBE_H
 #include <stddef.h>
 
-#define MEDIA_PIXELS_MAX (100L * 1000 * 1000) /* larger images get no size nor thumbnail */
+#include "media/image_header.h"
+
+struct media_stats {
+    unsigned long long verdicts[MEDIA_THUMB_DECODE_BUDGET + 1]; /* thumbnails asked, by verdict */
+};
 
 /* The MIME type the bytes of the file at path have ("application/octet-stream" when
  * unknown). */
 void media_type(const char *path, char *out, size_t cap);
-/* An image's width and height: 0, or -1 when libvips cannot read it. */
-int media_image_size(const char *path, int *width, int *height);
-/* A WebP thumbnail of the image at path, at most side pixels wide and high, written to out
- * (metadata stripped): 0 or -1. */
-int media_thumbnail(const char *path, const char *out, int side);
+/* The header of the JPEG, PNG, GIF or WebP at path (its first MEDIA_IMAGE_HEADER_BYTES): 0, or
+ * -1 when it holds none. */
+int media_image_file_header(const char *path, struct media_image_header *out);
+/* A WebP thumbnail of the image at path whose header is h, at most side pixels wide and high,
+ * written to out (metadata stripped): 0, or -1 when it cannot be made or h's verdict refuses it
+ * (counted by verdict in media_stats). */
+int media_thumbnail(const char *path, const struct media_image_header *h, const char *out,
+                    int side);
+void media_stats(struct media_stats *out);
 /* A video's width and height (media/video.h) from the file at path: 0, or -1. */
 int media_video_file_size(const char *path, int *width, int *height);
 /* At exit, after every worker: libvips stops, libmagic's handle goes. */

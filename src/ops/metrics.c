@@ -11,6 +11,7 @@
 #include "core/workers.h"
 #include "gateway/gateway.h"
 #include "http/server.h"
+#include "media/probe.h"
 #include "store/writer.h"
 
 #define SLOTS    2048 /* series (method, route, status); more fold into the unmatched one */
@@ -138,6 +139,17 @@ static void held(struct buf *out, const struct metrics_sources *src)
     one(out, "praca_http_answer_bytes", "gauge",
         "Answer bytes waiting on clients that have not read them, all connections.",
         h.answer_bytes);
+    one(out, "praca_http_spool_bytes", "gauge",
+        "Uploads' bytes received and not yet stored or deleted (of --upload-budget-mb).",
+        h.spool_bytes);
+    struct media_stats ms;
+    media_stats(&ms);
+    buf_appendf(out, "# HELP praca_media_thumbnails_total Thumbnails asked of an image's header, "
+                     "by verdict (only \"ok\" reaches the decoder).\n"
+                     "# TYPE praca_media_thumbnails_total counter\n");
+    for (int v = 0; v <= MEDIA_THUMB_DECODE_BUDGET; v++)
+        buf_appendf(out, "praca_media_thumbnails_total{verdict=\"%s\"} %llu\n",
+                    media_thumb_verdict_name((enum media_thumb_verdict)v), ms.verdicts[v]);
     one(out, "praca_http_write_timeouts_total", "counter",
         "Connections closed because their answer made no progress.", h.write_timeouts);
     if (src->gateway) {
@@ -178,8 +190,10 @@ static void held(struct buf *out, const struct metrics_sources *src)
                 "# HELP praca_queue_depth Jobs waiting, by queue.\n# TYPE praca_queue_depth gauge\n"
                 "praca_queue_depth{queue=\"writer\"} %llu\n"
                 "praca_queue_depth{queue=\"workers\"} %zu\n"
-                "praca_queue_depth{queue=\"hashing\"} %zu\n",
-                w.queued, workers_queued(src->workers), workers_queued(src->hashing));
+                "praca_queue_depth{queue=\"hashing\"} %zu\n"
+                "praca_queue_depth{queue=\"media\"} %zu\n",
+                w.queued, workers_queued(src->workers), workers_queued(src->hashing),
+                workers_queued(src->media));
     if (w.checkpoints.beside) {
         one(out, "praca_sqlite_checkpoints_total", "counter",
             "Checkpoints of SQLite's -wal run on their own thread, beside the writer.",

@@ -16,7 +16,7 @@ struct store_writer;
 struct metrics_sources {
     struct http_server *http;
     struct gateway *gateway; /* NULL in conformance mode */
-    struct workers *workers, *hashing;
+    struct workers *workers, *hashing, *media;
     struct store_writer *writer;
     struct relay *relay; /* NULL on one node */
 };

@@ -4,9 +4,8 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
-const net = require('node:net');
 const path = require('node:path');
-const { startServer, api, register, appWithBot, install, serverWithMembers, sharedServer, acquaint, eventually, POSTGRES } = require('./helpers');
+const { startServer, api, register, appWithBot, install, serverWithMembers, sharedServer, acquaint, eventually, upload, rawUpload, POSTGRES } = require('./helpers');
 const { P } = require('./permissions');
 
 const BOT_BITS = P.VER_CANAL | P.ENVIAR_MENSAGENS;
@@ -21,18 +20,6 @@ async function world(base = srv.url) {
   assert.equal(complete.status, 200);
   const cid = s.server.channels[0].id;
   return { ...s, info, cid, botUrl: `/api/bot/servers/${s.sid}/channels/${cid}/messages`, url: `/api/servers/${s.sid}/channels/${cid}/messages` };
-}
-
-// A multipart request: payload (JSON or undefined) and files [{name, data, type}].
-async function upload(base, method, p, token, payload, files = []) {
-  const form = new FormData();
-  if (payload !== undefined) form.append('payload_json', JSON.stringify(payload));
-  files.forEach((f, i) => form.append(`files[${i}]`, new Blob([f.data], { type: f.type || 'application/octet-stream' }), f.name));
-  const res = await fetch(base + p, { method, headers: { authorization: `Bearer ${token}` }, body: form });
-  const text = await res.text();
-  let body = null;
-  try { body = JSON.parse(text); } catch { /* not JSON */ }
-  return { status: res.status, body, text };
 }
 
 async function download(url, token, headers = {}) {
@@ -356,20 +343,8 @@ test('a stalled upload is cut and leaves no file', async () => {
   try {
     const w = await world(own.url);
     const spool = path.join(own.dir, 'files', 'spool');
-    const boundary = 'praca-stall';
-    const head = `--${boundary}\r\nContent-Disposition: form-data; name="files[0]"; filename="s.bin"\r\n\r\n`;
-    const declared = 100 * 1000;
-    const closed = await new Promise((resolve) => {
-      const sock = net.connect(own.port, '127.0.0.1', () => {
-        sock.write(`POST ${w.url} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${w.members[0].token}\r\n` +
-          `Content-Type: multipart/form-data; boundary=${boundary}\r\nContent-Length: ${declared}\r\n\r\n` + head);
-        sock.write(Buffer.alloc(40 * 1000, 1)); // then nothing more
-      });
-      let data = '';
-      sock.on('data', (d) => { data += d; });
-      sock.on('close', () => resolve(data));
-      sock.on('error', () => {});
-    });
+    const closed = await rawUpload(own, w.url, w.members[0].token, 100 * 1000,
+      (sock) => sock.write(Buffer.alloc(40 * 1000, 1))); // then nothing more
     assert.match(closed, /^HTTP\/1\.1 408 /);
     await eventually(() => fs.readdirSync(spool).length === 0, 10000, 'the partial file is deleted');
   } finally {

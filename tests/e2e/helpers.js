@@ -377,6 +377,39 @@ function sample(text, name, labels = '') {
   return line === undefined ? undefined : Number(line.split(' ').pop());
 }
 module.exports.metric = metric;
+
+// A multipart request: payload (JSON or undefined) and files [{name, data, type}].
+async function upload(base, method, p, token, payload, files = []) {
+  const form = new FormData();
+  if (payload !== undefined) form.append('payload_json', JSON.stringify(payload));
+  files.forEach((f, i) => form.append(`files[${i}]`, new Blob([f.data], { type: f.type || 'application/octet-stream' }), f.name));
+  const res = await fetch(base + p, { method, headers: { authorization: `Bearer ${token}` }, body: form });
+  const text = await res.text();
+  let body = null;
+  try { body = JSON.parse(text); } catch { /* not JSON */ }
+  return { status: res.status, body, text };
+}
+module.exports.upload = upload;
+
+// Opens an upload to url that declares `declared` bytes and sends the head of its one file;
+// `then(sock)` goes on. Resolves with what the server answered once it closed the connection.
+function rawUpload(srv, url, token, declared, then) {
+  const net = require('node:net');
+  const boundary = 'praca-raw';
+  const head = `--${boundary}\r\nContent-Disposition: form-data; name="files[0]"; filename="x.bin"\r\n\r\n`;
+  return new Promise((resolve) => {
+    const sock = net.connect(srv.port, '127.0.0.1', () => {
+      sock.write(`POST ${url} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\n` +
+        `Content-Type: multipart/form-data; boundary=${boundary}\r\nContent-Length: ${declared}\r\n\r\n` + head);
+      if (then) then(sock);
+    });
+    let data = '';
+    sock.on('data', (d) => { data += d; });
+    sock.on('close', () => resolve(data));
+    sock.on('error', () => {});
+  });
+}
+module.exports.rawUpload = rawUpload;
 module.exports.sample = sample;
 
 // One server shared by all the tests of a file: started before the first, stopped after the

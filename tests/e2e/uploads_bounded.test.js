@@ -1,0 +1,168 @@
+// Uploads cannot be turned against everyone else: an image that decodes to more than its budget
+// gets no thumbnail and never reaches the decoder, uploads run on a lane of their own with a
+// queue bound, and an upload that stalls or trickles is cut after the body timeout whatever it
+// declares, holding only the bytes it sent while it lasts.
+'use strict';
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const zlib = require('node:zlib');
+const { startServer, api, appWithBot, install, serverWithMembers, eventually, metric, upload, rawUpload } = require('./helpers');
+const { P } = require('./permissions');
+
+// A PNG of width × height 8-bit gray pixels, all black; interlaced (Adam7) when asked.
+function png(width, height, interlaced) {
+  const passes = interlaced
+    ? [[0, 0, 8, 8], [4, 0, 8, 8], [0, 4, 4, 8], [2, 0, 4, 4], [0, 2, 2, 4], [1, 0, 2, 2], [0, 1, 1, 2]]
+    : [[0, 0, 1, 1]];
+  let raw = 0;
+  for (const [x0, y0, dx, dy] of passes) {
+    const w = Math.ceil((width - x0) / dx);
+    const h = Math.ceil((height - y0) / dy);
+    if (w > 0 && h > 0) raw += h * (1 + w); // each row: its filter byte, then its pixels
+  }
+  const chunk = (type, data) => {
+    const head = Buffer.alloc(8);
+    head.writeUInt32BE(data.length, 0);
+    head.write(type, 4, 'latin1');
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(zlib.crc32(Buffer.concat([head.subarray(4), data])) >>> 0, 0);
+    return Buffer.concat([head, data, crc]);
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr[8] = 8; // bit depth
+  ihdr[9] = 0; // gray
+  ihdr[12] = interlaced ? 1 : 0;
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', zlib.deflateSync(Buffer.alloc(raw), { level: 9 })),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+async function world(base) {
+  const s = await serverWithMembers(base, 1);
+  const cid = s.server.channels[0].id;
+  return { ...s, cid, url: `/api/servers/${s.sid}/channels/${cid}/messages` };
+}
+
+test('an interlaced PNG that decodes past the budget gets its size and no thumbnail; the decoder never sees it', async () => {
+  const own = await startServer({ args: ['--metrics-listen', '127.0.0.1:0'], single: true });
+  try {
+    const w = await world(own.url);
+    // 6,000 × 6,000 interlaced: 36 megapixels decoded whole, in a file of a few dozen kB.
+    const bomb = png(6000, 6000, true);
+    assert.ok(bomb.length < 200 * 1000, `${bomb.length} bytes`);
+    const r = await upload(own.url, 'POST', w.url, w.members[0].token, {}, [{ name: 'bomba.png', data: bomb, type: 'image/png' }]);
+    assert.equal(r.status, 200, r.text);
+    const a = r.body.message.attachments[0];
+    assert.equal(a.contentType, 'image/png');
+    assert.equal(a.width, 6000);
+    assert.equal(a.height, 6000);
+    assert.equal(a.thumbnailUrl, null);
+    assert.equal(await metric(own, 'praca_media_thumbnails_total', 'verdict="decode_budget"'), 1);
+    assert.equal(await metric(own, 'praca_media_thumbnails_total', 'verdict="ok"'), 0);
+    // The same picture not interlaced is shrunk a band of rows at a time: it gets one.
+    const plain = await upload(own.url, 'POST', w.url, w.members[0].token, {}, [{ name: 'plano.png', data: png(6000, 6000, false), type: 'image/png' }]);
+    assert.equal(plain.status, 200, plain.text);
+    assert.match(plain.body.message.attachments[0].thumbnailUrl, /\?thumbnail=1$/);
+    assert.equal(await metric(own, 'praca_media_thumbnails_total', 'verdict="ok"'), 1);
+    // Past 100 megapixels nothing is decoded, interlaced or not.
+    const huge = await upload(own.url, 'POST', w.url, w.members[0].token, {}, [{ name: 'enorme.png', data: png(12000, 9000, false), type: 'image/png' }]);
+    assert.equal(huge.status, 200, huge.text);
+    assert.equal(huge.body.message.attachments[0].thumbnailUrl, null);
+    assert.equal(await metric(own, 'praca_media_thumbnails_total', 'verdict="too_many_pixels"'), 1);
+  } finally {
+    await own.stop();
+  }
+});
+
+test('uploads wait on a lane of their own: past its queue 503, and a bystander reads on', async () => {
+  const own = await startServer({ args: ['--media-workers', '1', '--media-queue', '1', '--uploads-per-minute', '100'], single: true });
+  try {
+    const w = await world(own.url);
+    // Each takes its one thread a while (a 64-megapixel image shrunk); sent at once, the third
+    // and later find the thread busy and one already waiting.
+    const slow = png(8000, 8000, false);
+    const sends = Array.from({ length: 6 }, (_, i) =>
+      upload(own.url, 'POST', w.url, w.owner.token, {}, [{ name: `${i}.png`, data: slow, type: 'image/png' }]));
+    const read = await api(own.url, 'GET', w.url, { token: w.members[0].token });
+    assert.equal(read.status, 200, 'the history is read beside them');
+    const results = await Promise.all(sends);
+    const busy = results.filter((r) => r.status === 503);
+    assert.ok(busy.length >= 1, results.map((r) => r.status).join(' '));
+    assert.match(busy[0].body.error, /envios de arquivos/);
+    assert.ok(results.some((r) => r.status === 200), 'the first is served');
+  } finally {
+    await own.stop();
+  }
+});
+
+test('an upload that declares 251 MB and pauses is cut after the body timeout, not an hour later', async () => {
+  const own = await startServer({ args: ['--body-timeout-ms', '500', '--file-max-mb', '300', '--files-per-message', '1'], single: true });
+  try {
+    const w = await world(own.url);
+    const answer = await rawUpload(own, w.url, w.members[0].token, 251 * 1000 * 1000);
+    assert.match(answer, /^HTTP\/1\.1 408 /);
+  } finally {
+    await own.stop();
+  }
+});
+
+test('an upload that trickles a byte at a time is cut once its first timeout has passed', async () => {
+  const own = await startServer({ args: ['--body-timeout-ms', '500'], single: true });
+  try {
+    const w = await world(own.url);
+    let timer;
+    const answer = await rawUpload(own, w.url, w.members[0].token, 1000 * 1000, (sock) => {
+      timer = setInterval(() => sock.write('a'), 100); // never a pause of 500 ms, far below the rate
+    });
+    clearInterval(timer);
+    assert.match(answer, /^HTTP\/1\.1 408 /);
+  } finally {
+    await own.stop();
+  }
+});
+
+test('idle uploads hold only what they sent: a bystander uploads while one account holds many', async () => {
+  const own = await startServer({ args: ['--upload-budget-mb', '10', '--metrics-listen', '127.0.0.1:0'], single: true });
+  try {
+    const w = await world(own.url);
+    const held = [];
+    const answers = [];
+    for (let i = 0; i < 5; i++) {
+      answers.push(rawUpload(own, w.url, w.members[0].token, 9 * 1000 * 1000, (sock) => held.push(sock)));
+    }
+    await eventually(async () => held.length === 5 && (await metric(own, 'praca_http_spool_bytes')) > 0, 5000, 'the five uploads under way');
+    assert.ok(await metric(own, 'praca_http_spool_bytes') < 10 * 1000, 'a few bytes each, not 9 MB');
+    const s = await serverWithMembers(own.url, 0);
+    const cid = s.server.channels[0].id;
+    const bystander = await upload(own.url, 'POST', `/api/servers/${s.sid}/channels/${cid}/messages`, s.owner.token, {}, [{ name: 'b.bin', data: Buffer.alloc(3 * 1000 * 1000, 7) }]);
+    assert.equal(bystander.status, 200, bystander.text);
+    // An upload that declares more than is free now is refused at once.
+    const tooBig = await upload(own.url, 'POST', `/api/servers/${s.sid}/channels/${cid}/messages`, s.owner.token, {}, [{ name: 'c.bin', data: Buffer.alloc(11 * 1000 * 1000, 8) }]);
+    assert.equal(tooBig.status, 503);
+    for (const sock of held) sock.destroy();
+    await Promise.all(answers);
+    await eventually(async () => (await metric(own, 'praca_http_spool_bytes')) === 0, 5000, 'the budget given back');
+  } finally {
+    await own.stop();
+  }
+});
+
+test('a bot uploads on the same lane', async () => {
+  const own = await startServer({ single: true });
+  try {
+    const w = await world(own.url);
+    const info = await appWithBot(own.url, w.owner);
+    assert.equal((await install(own.url, w.owner, info, w.sid, { permissions: P.VER_CANAL | P.ENVIAR_MENSAGENS })).complete.status, 200);
+    const r = await upload(own.url, 'POST', `/api/bot/servers/${w.sid}/channels/${w.cid}/messages`, info.botToken, { content: 'foto' },
+      [{ name: 'p.png', data: png(640, 480, true), type: 'image/png' }]);
+    assert.equal(r.status, 200, r.text);
+    assert.match(r.body.message.attachments[0].thumbnailUrl, /\?thumbnail=1$/, 'a small interlaced image is fine');
+  } finally {
+    await own.stop();
+  }
+});
