@@ -187,6 +187,14 @@ static void on_index(uv_timer_t *t)
 
 #define SWEEP_SLICE 500
 
+/* The spool's leftovers of uploads a crash cut short, untouched for the grace period. */
+static void spool_sweep(struct serve *s, int64_t before)
+{
+    int n = store_files_sweep_spool(&s->svc->files, before);
+    if (n > 0)
+        log_info("files: %d files of uploads cut short deleted from the spool", n);
+}
+
 static void sweep_run(struct store_writer_job *job, struct store *db)
 {
     struct serve *s = (struct serve *)((char *)job - offsetof(struct serve, sweep_job));
@@ -196,6 +204,7 @@ static void sweep_run(struct store_writer_job *job, struct store *db)
         log_error("files: the sweep failed");
     else if (n)
         log_info("files: %d files nothing refers to deleted", n);
+    spool_sweep(s, before);
 }
 
 static void sweep_done(struct store_writer_job *job, int committed)
@@ -551,6 +560,7 @@ static void timer_start(struct serve *s, uv_timer_t *t, uv_timer_cb cb, uint64_t
 static void loop_start(struct serve *s)
 {
     uint64_t sweep_ms = (uint64_t)s->cfg.files_sweep_seconds * 1000;
+    spool_sweep(s, clock_now_ms() - (int64_t)s->cfg.files_grace_seconds * 1000); /* a crash's */
     timer_start(s, &s->trim, on_trim, 1000, TRIM_EVERY_MS);
     timer_start(s, &s->sweep, on_sweep, sweep_ms, sweep_ms);
     timer_start(s, &s->push, on_push, PUSH_TICK_MS, PUSH_TICK_MS);

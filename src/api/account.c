@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "api/api.h"
+#include "api/limits.h"
 #include "api/reply.h"
 #include "api/input.h"
 #include "api/events.h"
@@ -102,10 +103,10 @@ static void password_change(struct api_call *c)
 }
 
 const struct api_route api_account_routes[] = {
-    {HTTP_POST, "/api/auth/logout", auth_logout, API_PERSON, API_ON_WORKER, API_BODY_SMALL},
+    {HTTP_POST, "/api/auth/logout", auth_logout, API_PERSON, API_ON_WORKER, API_BODY_SMALL, NULL},
     {HTTP_POST, "/api/auth/logout-everywhere", auth_logout_everywhere, API_PERSON, API_ON_WORKER,
-     API_BODY_SMALL},
+     API_BODY_SMALL, NULL},
     {HTTP_POST, "/api/users/@me/password", password_change, API_PERSON, API_ON_HASHING,
-     API_BODY_SMALL},
-    {0, NULL, NULL, 0, 0, 0},
+     API_BODY_SMALL, NULL},
+    {0, NULL, NULL, 0, 0, 0, NULL},
 };

@@ -134,6 +134,10 @@ struct api_route {
     enum api_auth auth;
     enum api_lane lane;
     enum api__body body;
+    /* The limit its handler counts (after its own checks, so a refused request counts nothing).
+     * A route that changes something and names none counts API_LIMIT_WRITE against its caller,
+     * in the dispatcher before the handler; a public one must name one (api__route_limit). */
+    const struct api_limit *limit;
 };
 
 /* Route tables, one per resource file; each ends with {0, NULL, NULL, 0}. */

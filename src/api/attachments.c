@@ -237,23 +237,35 @@ static int keep_old(struct api_call *c, const char *mid, json_t *old, json_t *bo
     return 0;
 }
 
-static int over_quota(struct api_call *c, const char *sid, const struct http_upload *up)
+/* 0 when the upload fits what is left of a quota of quota_mb over `used` bytes; else answers
+ * 413 with what (a format naming the MB) and -1. */
+static int over(struct api_call *c, const struct http_upload *up, int64_t used, int quota_mb,
+                const char *what)
 {
-    int64_t quota = (int64_t)c->svc->cfg->server_quota_mb * 1000 * 1000, sent = 0;
+    int64_t sent = 0;
     for (size_t i = 0; i < up->nfiles; i++)
         sent += (int64_t)up->files[i].size;
-    int64_t used = store_attachments_server_bytes(c->db, sid);
     if (used < 0) {
         api__internal(c);
         return -1;
     }
-    if (used + sent <= quota)
+    if (used + sent <= (int64_t)quota_mb * 1000 * 1000)
         return 0;
     char msg[160];
-    snprintf(msg, sizeof msg, "A cota de arquivos deste servidor acabou (%d MB)",
-             c->svc->cfg->server_quota_mb);
+    snprintf(msg, sizeof msg, what, quota_mb);
     api__error_flag(c, 413, msg, "quotaExceeded");
     return -1;
+}
+
+/* The server's quota (its messages' files), then the caller's own (every file it attached, DMs
+ * included). */
+static int over_quota(struct api_call *c, const char *sid, const struct http_upload *up)
+{
+    const struct config *cfg = c->svc->cfg;
+    return (sid && over(c, up, store_attachments_server_bytes(c->db, sid), cfg->server_quota_mb,
+                        "A cota de arquivos deste servidor acabou (%d MB)")) ||
+           over(c, up, store_attachments_uploader_bytes(c->db, c->me.user_id),
+                cfg->account_quota_mb, "A sua cota de arquivos acabou (%d MB)");
 }
 
 int api__files_take(struct api_call *c, const char *sid, const char *mid, json_t *old, json_t *body,
@@ -286,7 +298,7 @@ int api__files_take(struct api_call *c, const char *sid, const char *mid, json_t
         return 0;
     }
     struct api_limit limit = {"upload", (uint32_t)c->svc->cfg->uploads_per_minute, MINUTE_MS};
-    if (api__limit_hit(c, &limit) || (sid && over_quota(c, sid, up)))
+    if (api__limit_hit(c, &limit) || over_quota(c, sid, up))
         return -1;
     for (size_t i = 0; i < sent; i++) {
         if (take_one(c, i, &up->files[i], &f->items[f->n], f))
@@ -357,13 +369,19 @@ void api__files_cleanup(struct api_files *f)
 
 /* ---- serving ---- */
 
-/* Whether the caller sees the attachment's channel: 0, or -1 when it has answered 404. */
+/* Whether the caller sees the attachment's channel: 0, or -1 when it has answered 404 (a file
+ * in a server or channel one cannot see is not there for them: never a 403 that says it is). */
 static int may_read(struct api_call *c, const struct store_attachment_row *row)
 {
     if (row->server_id[0]) {
         struct place p;
-        if (api__place_at(c, row->server_id, row->channel_id, &p))
+        if (api__place_at(c, row->server_id, row->channel_id, &p)) {
+            if (c->res->status == 403 || c->res->status == 404) {
+                api__unanswer(c);
+                api__error(c, 404, "Arquivo não encontrado");
+            }
             return -1;
+        }
         api__place_cleanup(&p);
         return 0;
     }
@@ -462,6 +480,6 @@ static void attachment_get(struct api_call *c)
 
 const struct api_route api_attachment_routes[] = {
     {HTTP_GET, "/api/attachments/:aid/:name", attachment_get, API_ANY, API_ON_WORKER,
-     API_BODY_SMALL},
-    {0, NULL, NULL, 0, 0, 0},
+     API_BODY_SMALL, NULL},
+    {0, NULL, NULL, 0, 0, 0, NULL},
 };

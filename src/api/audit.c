@@ -7,6 +7,7 @@
 
 #include "api/access.h"
 #include "api/input.h"
+#include "api/limits.h"
 #include "api/reply.h"
 #include "core/clock.h"
 #include "core/jsonout.h"
@@ -151,6 +152,7 @@ static void audit_list(struct api_call *c)
 }
 
 const struct api_route api_audit_routes[] = {
-    {HTTP_GET, "/api/servers/:sid/audit-log", audit_list, API_ANY, API_ON_WORKER, API_BODY_SMALL},
-    {0, NULL, NULL, 0, 0, 0},
+    {HTTP_GET, "/api/servers/:sid/audit-log", audit_list, API_ANY, API_ON_WORKER, API_BODY_SMALL,
+     NULL},
+    {0, NULL, NULL, 0, 0, 0, NULL},
 };

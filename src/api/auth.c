@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "api/api.h"
+#include "api/limits.h"
 #include "api/reply.h"
 #include "api/input.h"
 #include "api/events.h"
@@ -330,16 +331,19 @@ static void mfa_totp_verify(struct api_call *c)
 }
 
 const struct api_route api_auth_routes[] = {
-    {HTTP_POST, "/api/auth/register", auth_register, API_PUBLIC, API_ON_HASHING, API_BODY_SMALL},
-    {HTTP_POST, "/api/auth/login", auth_login, API_PUBLIC, API_ON_HASHING, API_BODY_SMALL},
-    {HTTP_GET, "/api/users/@me", users_me, API_PERSON, API_ON_WORKER, API_BODY_SMALL},
-    {HTTP_PATCH, "/api/users/@me", users_me_patch, API_PERSON, API_ON_WORKER, API_BODY_SMALL},
+    {HTTP_POST, "/api/auth/register", auth_register, API_PUBLIC, API_ON_HASHING, API_BODY_SMALL,
+     &API_LIMIT_KEYED_APART},
+    {HTTP_POST, "/api/auth/login", auth_login, API_PUBLIC, API_ON_HASHING, API_BODY_SMALL,
+     &API_LIMIT_KEYED_APART},
+    {HTTP_GET, "/api/users/@me", users_me, API_PERSON, API_ON_WORKER, API_BODY_SMALL, NULL},
+    {HTTP_PATCH, "/api/users/@me", users_me_patch, API_PERSON, API_ON_WORKER, API_BODY_SMALL, NULL},
     {HTTP_POST, "/api/users/@me/mfa/totp", mfa_totp_start, API_PERSON, API_ON_WORKER,
-     API_BODY_SMALL},
+     API_BODY_SMALL, NULL},
     {HTTP_POST, "/api/users/@me/mfa/totp/verify", mfa_totp_verify, API_PERSON, API_ON_WORKER,
-     API_BODY_SMALL},
+     API_BODY_SMALL, NULL},
     {HTTP_POST, "/api/users/@me/mfa/recovery-codes", api__mfa_recovery_codes, API_PERSON,
-     API_ON_WORKER, API_BODY_SMALL},
-    {HTTP_DELETE, "/api/users/@me/mfa", api__mfa_off, API_PERSON, API_ON_WORKER, API_BODY_SMALL},
-    {0, NULL, NULL, 0, 0, 0},
+     API_ON_WORKER, API_BODY_SMALL, NULL},
+    {HTTP_DELETE, "/api/users/@me/mfa", api__mfa_off, API_PERSON, API_ON_WORKER, API_BODY_SMALL,
+     NULL},
+    {0, NULL, NULL, 0, 0, 0, NULL},
 };

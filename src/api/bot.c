@@ -101,11 +101,12 @@ static void bot_presence(struct api_call *c)
 }
 
 const struct api_route api_bot_routes[] = {
-    {HTTP_GET, "/api/bot/@me", bot_me, API_BOT, API_ON_WORKER, API_BODY_SMALL},
-    {HTTP_GET, "/api/bot/servers", bot_servers, API_BOT, API_ON_WORKER, API_BODY_SMALL},
-    {HTTP_GET, "/api/bot/servers/:sid", bot_server, API_BOT, API_ON_WORKER, API_BODY_SMALL},
-    {HTTP_GET, "/api/bot/servers/:sid/members", bot_members, API_BOT, API_ON_WORKER,
-     API_BODY_SMALL},
-    {HTTP_PUT, "/api/bot/presence", bot_presence, API_BOT, API_ON_WORKER, API_BODY_SMALL},
-    {0, NULL, NULL, 0, 0, 0},
+    {HTTP_GET, "/api/bot/@me", bot_me, API_BOT, API_ON_WORKER, API_BODY_SMALL, NULL},
+    {HTTP_GET, "/api/bot/servers", bot_servers, API_BOT, API_ON_WORKER, API_BODY_SMALL, NULL},
+    {HTTP_GET, "/api/bot/servers/:sid", bot_server, API_BOT, API_ON_WORKER, API_BODY_SMALL, NULL},
+    {HTTP_GET, "/api/bot/servers/:sid/members", bot_members, API_BOT, API_ON_WORKER, API_BODY_SMALL,
+     NULL},
+    {HTTP_PUT, "/api/bot/presence", bot_presence, API_BOT, API_ON_WORKER, API_BODY_SMALL,
+     &API_LIMIT_PRESENCE},
+    {0, NULL, NULL, 0, 0, 0, NULL},
 };

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "api/api.h"
+#include "api/limits.h"
 #include "api/reply.h"
 #include "api/input.h"
 #include "api/event_page.h"
@@ -47,6 +48,6 @@ static void bot_events(struct api_call *c)
 }
 
 const struct api_route api_bot_event_routes[] = {
-    {HTTP_GET, "/api/bot/events", bot_events, API_BOT, API_ON_WORKER, API_BODY_SMALL},
-    {0, NULL, NULL, 0, 0, 0},
+    {HTTP_GET, "/api/bot/events", bot_events, API_BOT, API_ON_WORKER, API_BODY_SMALL, NULL},
+    {0, NULL, NULL, 0, 0, 0, NULL},
 };

@@ -5,6 +5,7 @@
 #include "api/access.h"
 #include "api/audit.h"
 #include "api/api.h"
+#include "api/limits.h"
 #include "api/reply.h"
 #include "api/input.h"
 #include "api/events.h"
@@ -251,14 +252,14 @@ static void overwrite_delete(struct api_call *c)
 
 const struct api_route api_channel_routes[] = {
     {HTTP_POST, "/api/servers/:sid/channels", channel_create, API_ANY, API_ON_WORKER,
-     API_BODY_SMALL},
+     API_BODY_SMALL, NULL},
     {HTTP_PATCH, "/api/servers/:sid/channels/:cid", channel_patch, API_ANY, API_ON_WORKER,
-     API_BODY_SMALL},
+     API_BODY_SMALL, NULL},
     {HTTP_DELETE, "/api/servers/:sid/channels/:cid", channel_delete, API_ANY, API_ON_WORKER,
-     API_BODY_SMALL},
+     API_BODY_SMALL, NULL},
     {HTTP_PUT, "/api/servers/:sid/channels/:cid/overwrites/:targetId", overwrite_put, API_ANY,
-     API_ON_WORKER, API_BODY_SMALL},
+     API_ON_WORKER, API_BODY_SMALL, NULL},
     {HTTP_DELETE, "/api/servers/:sid/channels/:cid/overwrites/:targetId", overwrite_delete, API_ANY,
-     API_ON_WORKER, API_BODY_SMALL},
-    {0, NULL, NULL, 0, 0, 0},
+     API_ON_WORKER, API_BODY_SMALL, NULL},
+    {0, NULL, NULL, 0, 0, 0, NULL},
 };

@@ -10,6 +10,7 @@
 #include "api/access.h"
 #include "api/command_access.h"
 #include "api/input.h"
+#include "api/limits.h"
 #include "api/reply.h"
 #include "core/clock.h"
 #include "domain/command_access.h"
@@ -132,8 +133,8 @@ static void overrides_put(struct api_call *c)
 
 const struct api_route api_command_permission_routes[] = {
     {HTTP_GET, "/api/servers/:sid/command-permissions", overrides_list, API_ANY, API_ON_WORKER,
-     API_BODY_SMALL},
+     API_BODY_SMALL, NULL},
     {HTTP_PUT, "/api/servers/:sid/command-permissions", overrides_put, API_ANY, API_ON_WORKER,
-     API_BODY_SMALL},
-    {0, NULL, NULL, 0, 0, 0},
+     API_BODY_SMALL, NULL},
+    {0, NULL, NULL, 0, 0, 0, NULL},
 };

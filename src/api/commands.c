@@ -145,8 +145,9 @@ static void server_commands(struct api_call *c)
 }
 
 const struct api_route api_command_routes[] = {
-    {HTTP_PUT, "/api/bot/commands", bot_commands_put, API_BOT, API_ON_WORKER, API_BODY_SMALL},
+    {HTTP_PUT, "/api/bot/commands", bot_commands_put, API_BOT, API_ON_WORKER, API_BODY_SMALL,
+     &API_LIMIT_BOT_COMMANDS},
     {HTTP_GET, "/api/servers/:sid/commands", server_commands, API_ANY, API_ON_WORKER,
-     API_BODY_SMALL},
-    {0, NULL, NULL, 0, 0, 0},
+     API_BODY_SMALL, NULL},
+    {0, NULL, NULL, 0, 0, 0, NULL},
 };

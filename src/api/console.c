@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api/limits.h"
 #include "api/reply.h"
 #include "api/input.h"
 #include "api/applications.h"
@@ -161,6 +162,7 @@ static void console(struct api_call *c)
 }
 
 const struct api_route api_console_routes[] = {
-    {HTTP_GET, "/api/applications/:id/console", console, API_PERSON, API_ON_WORKER, API_BODY_SMALL},
-    {0, NULL, NULL, 0, 0, 0},
+    {HTTP_GET, "/api/applications/:id/console", console, API_PERSON, API_ON_WORKER, API_BODY_SMALL,
+     NULL},
+    {0, NULL, NULL, 0, 0, 0, NULL},
 };

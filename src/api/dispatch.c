@@ -233,7 +233,7 @@ static void handle(struct api_call *c, struct http_exchange *ex)
      * and freed by another thread before it returns here. */
     memcpy(ex->caller, c->me.user_id, sizeof c->me.user_id);
     struct api_idempotency idem;
-    if (api__audit_reason_check(c) || api__idempotency_begin(c, &idem))
+    if (api__audit_reason_check(c) || api__limit_write(c) || api__idempotency_begin(c, &idem))
         return;
     def->fn(c);
     api__idempotency_end(c, &idem);

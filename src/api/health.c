@@ -2,6 +2,7 @@
 #include <http_parser.h>
 
 #include "api/api.h"
+#include "api/limits.h"
 #include "api/reply.h"
 #include "api/input.h"
 #include "core/clock.h"
@@ -35,7 +36,8 @@ static void test_clock(struct api_call *c)
 }
 
 const struct api_route api_health_routes[] = {
-    {HTTP_GET, "/api/health", health, API_PUBLIC, API_ON_WORKER, API_BODY_SMALL},
-    {HTTP_POST, "/api/test/clock", test_clock, API_PUBLIC, API_ON_WORKER, API_BODY_SMALL},
-    {0, NULL, NULL, 0, 0, 0},
+    {HTTP_GET, "/api/health", health, API_PUBLIC, API_ON_WORKER, API_BODY_SMALL, NULL},
+    {HTTP_POST, "/api/test/clock", test_clock, API_PUBLIC, API_ON_WORKER, API_BODY_SMALL,
+     &API_LIMIT_KEYED_APART},
+    {0, NULL, NULL, 0, 0, 0, NULL},
 };

@@ -3,6 +3,7 @@
  * one; and the uninstall shared with kicks, bans and application deletion.
  */
 #include "api/audit.h"
+#include "api/limits.h"
 #include "api/reply.h"
 #include "api/input.h"
 #include "api/installs.h"
@@ -91,8 +92,8 @@ static void server_app_uninstall(struct api_call *c)
 
 const struct api_route api_install_routes[] = {
     {HTTP_GET, "/api/servers/:sid/applications", server_apps, API_ANY, API_ON_WORKER,
-     API_BODY_SMALL},
+     API_BODY_SMALL, NULL},
     {HTTP_DELETE, "/api/servers/:sid/applications/:appId", server_app_uninstall, API_ANY,
-     API_ON_WRITER, API_BODY_SMALL},
-    {0, NULL, NULL, 0, 0, 0},
+     API_ON_WRITER, API_BODY_SMALL, NULL},
+    {0, NULL, NULL, 0, 0, 0, NULL},
 };

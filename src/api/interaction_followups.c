@@ -14,6 +14,7 @@
 #include "api/input.h"
 #include "api/messages.h"
 #include "api/place.h"
+#include "api/limits.h"
 #include "api/reply.h"
 #include "core/clock.h"
 #include "core/crypto.h"
@@ -118,7 +119,8 @@ static void original_edit(struct api_call *c)
     struct store_interaction it;
     json_t *body;
     struct place p;
-    if (interaction_of_token(c, &it) || answered_first(c, &it) || !(body = api__body(c)))
+    if (interaction_of_token(c, &it) || answered_first(c, &it) || !(body = api__body(c)) ||
+        api__limit_hit(c, &API_LIMIT_BOT_EDIT)) /* the bot's own edits' window */
         return;
     if (!it.response_message_id[0]) {
         api__error(c, 404, "Esta interação não tem uma mensagem de resposta");
@@ -155,7 +157,8 @@ static void original_delete(struct api_call *c)
 {
     struct store_interaction it;
     struct place p;
-    if (interaction_of_token(c, &it) || answered_first(c, &it))
+    if (interaction_of_token(c, &it) || answered_first(c, &it) ||
+        api__limit_hit(c, &API_LIMIT_WRITE))
         return;
     if (!it.response_message_id[0] || !strcmp(it.response_message_id, it.message_id)) {
         api__error(c, 404, "Esta interação não tem uma mensagem de resposta própria");
@@ -190,7 +193,7 @@ static void followup(struct api_call *c)
     json_t *body;
     struct place p;
     if (interaction_of_token(c, &it) || answered_first(c, &it) || !(body = api__body(c)) ||
-        api__place_at(c, it.server_id, it.channel_id, &p))
+        api__limit_hit(c, &API_LIMIT_BOT_SEND) || api__place_at(c, it.server_id, it.channel_id, &p))
         return;
     int ephemeral = 0;
     struct draft d = {0};
@@ -231,10 +234,10 @@ out:
 
 const struct api_route api_interaction_followup_routes[] = {
     {HTTP_PATCH, "/api/interactions/:id/:token/messages/@original", original_edit, API_PUBLIC,
-     API_ON_WORKER, API_BODY_UPLOAD},
+     API_ON_WORKER, API_BODY_UPLOAD, &API_LIMIT_BOT_EDIT},
     {HTTP_DELETE, "/api/interactions/:id/:token/messages/@original", original_delete, API_PUBLIC,
-     API_ON_WORKER, API_BODY_SMALL},
+     API_ON_WORKER, API_BODY_SMALL, &API_LIMIT_WRITE},
     {HTTP_POST, "/api/interactions/:id/:token/followups", followup, API_PUBLIC, API_ON_WORKER,
-     API_BODY_UPLOAD},
-    {0, NULL, NULL, 0, 0, 0},
+     API_BODY_UPLOAD, &API_LIMIT_BOT_SEND},
+    {0, NULL, NULL, 0, 0, 0, NULL},
 };

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "api/command_access.h"
+#include "api/limits.h"
 #include "api/reply.h"
 #include "api/input.h"
 #include "core/jsonout.h"
@@ -720,8 +721,8 @@ static void deliver_to_endpoint(struct api_call *c, const char *id, const char *
 
 const struct api_route api_interaction_routes[] = {
     {HTTP_POST, "/api/servers/:sid/channels/:cid/interactions", invoke, API_PERSON, API_ON_WORKER,
-     API_BODY_SMALL},
+     API_BODY_SMALL, &API_LIMIT_INVOKE},
     {HTTP_POST, "/api/bot/interactions/:id/respond", respond, API_BOT, API_ON_WRITER,
-     API_BODY_UPLOAD},
-    {0, NULL, NULL, 0, 0, 0},
+     API_BODY_UPLOAD, &API_LIMIT_ONCE},
+    {0, NULL, NULL, 0, 0, 0, NULL},
 };

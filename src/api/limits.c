@@ -36,9 +36,17 @@ const struct api_limit API_LIMIT_LEAVE = {"leave", 20, MINUTE_MS};
 const struct api_limit API_LIMIT_AUTHORIZE_START = {"authorize-start", 60, MINUTE_MS};
 const struct api_limit API_LIMIT_READ_MARK = {"read-mark", 60, MINUTE_MS};
 const struct api_limit API_LIMIT_TYPING = {"typing", 10, 10 * 1000};
+/* Each search reads up to --search-scan-rows messages (without words) or its words' matches. */
+const struct api_limit API_LIMIT_SEARCH = {"search", 20, 10 * 1000};
 const struct api_limit API_LIMIT_INVOKE = {"invoke", 20, 10 * 1000};
 /* Suggestions while typing: the page asks at most once in flight, after a pause. */
 const struct api_limit API_LIMIT_AUTOCOMPLETE = {"autocomplete", 40, 10 * 1000};
+
+/* Writes with no limit of their own (roles, channels, overwrites, kicks, bans, settings …):
+ * Discord's global 50 a second would let one account make 500 events in 10 s; this is a tenth. */
+const struct api_limit API_LIMIT_WRITE = {"write", 50, 10 * 1000};
+const struct api_limit API_LIMIT_KEYED_APART = {"keyed-apart", 0, 0};
+const struct api_limit API_LIMIT_ONCE = {"once", 0, 0};
 
 /* A webhook's posts (Discord's numbers): per webhook, and per channel whatever the webhook. */
 const struct api_limit API_LIMIT_WEBHOOK = {"webhook", 5, 2 * 1000};
@@ -71,6 +79,8 @@ static const struct api_limit *const PER_ACCOUNT[] = {
     &API_LIMIT_ROTATE_SIGNING,
     &API_LIMIT_ROTATE_CLIENT,
     &API_LIMIT_TEST_ENDPOINT,
+    &API_LIMIT_WRITE,
+    &API_LIMIT_SEARCH,
 };
 
 /* The limits the writer lane's handlers count, by route. With several nodes each is counted in
@@ -91,11 +101,35 @@ static const struct {
     {HTTP_POST, "/api/oauth2/authorize/:authorizeSessionId/complete", &API_LIMIT_COMPLETE_INSTALL},
 };
 
+int api__route_mutates(const struct api_route *route)
+{
+    return route->method == HTTP_POST || route->method == HTTP_PUT || route->method == HTTP_PATCH ||
+           route->method == HTTP_DELETE;
+}
+
+const struct api_limit *api__route_limit(const struct api_route *route)
+{
+    if (route->limit)
+        return route->limit;
+    return api__route_mutates(route) && route->auth != API_PUBLIC ? &API_LIMIT_WRITE : NULL;
+}
+
+int api__limit_write(struct api_call *c)
+{
+    const struct api_route *route = c->route ? c->route->handler : NULL;
+    if (!route || route->limit || api__route_limit(route) != &API_LIMIT_WRITE)
+        return 0;
+    return api__limit_hit(c, &API_LIMIT_WRITE);
+}
+
 const struct api_limit *api__limit_ahead(const struct api_route *route)
 {
     for (size_t i = 0; i < sizeof AHEAD / sizeof *AHEAD; i++)
         if (route->method == AHEAD[i].method && strcmp(route->pattern, AHEAD[i].pattern) == 0)
             return AHEAD[i].limit;
+    /* The writes counted by the dispatcher, ahead of the writer lane as the others. */
+    if (route->lane == API_ON_WRITER && api__route_limit(route) == &API_LIMIT_WRITE)
+        return &API_LIMIT_WRITE;
     return NULL;
 }
 
@@ -174,8 +208,8 @@ static void rate_limits(struct api_call *c)
 }
 
 const struct api_route api_limit_routes[] = {
-    {HTTP_GET, "/api/bot/rate-limits", rate_limits, API_ANY, API_ON_WORKER, API_BODY_SMALL},
-    {0, NULL, NULL, 0, 0, 0},
+    {HTTP_GET, "/api/bot/rate-limits", rate_limits, API_ANY, API_ON_WORKER, API_BODY_SMALL, NULL},
+    {0, NULL, NULL, 0, 0, 0, NULL},
 };
 
 int api__limit_hit(struct api_call *c, const struct api_limit *limit)

@@ -36,6 +36,16 @@ extern const struct api_limit API_LIMIT_DM_OPEN;
 extern const struct api_limit API_LIMIT_LEAVE;
 extern const struct api_limit API_LIMIT_READ_MARK;
 extern const struct api_limit API_LIMIT_TYPING;
+extern const struct api_limit API_LIMIT_SEARCH;
+
+/* Every route that changes something and counts no limit of its own. */
+extern const struct api_limit API_LIMIT_WRITE;
+/* Named in a route, never counted: a public route behind limits of another kind (register and
+ * login: per address and username; the test clock: only with --test-clock) … */
+extern const struct api_limit API_LIMIT_KEYED_APART;
+/* … and a route that acts once on something another limit made (an interaction's answer: one
+ * per invocation, which counts API_LIMIT_INVOKE). */
+extern const struct api_limit API_LIMIT_ONCE;
 
 extern const struct api_limit API_LIMIT_WEBHOOK;
 extern const struct api_limit API_LIMIT_WEBHOOK_CHANNEL;
@@ -44,6 +54,15 @@ extern const struct api_limit API_LIMIT_WEBHOOK_CHANNEL;
 int api__limit_hit(struct api_call *c, const struct api_limit *limit);
 /* The same for another key than the caller (a webhook, a channel). */
 int api__limit_hit_for(struct api_call *c, const struct api_limit *limit, const char *key);
+
+/* 1 for a method that changes something (POST, PUT, PATCH, DELETE). */
+int api__route_mutates(const struct api_route *route);
+/* The limit a request of the route counts: its own, API_LIMIT_WRITE for one that changes
+ * something and names none, or NULL (a read, or a public route that names none: a mistake the
+ * unit tests catch). */
+const struct api_limit *api__route_limit(const struct api_route *route);
+/* Counts API_LIMIT_WRITE when the route falls back on it: 0, or -1 when it answered 429. */
+int api__limit_write(struct api_call *c);
 
 /* The limit a writer-lane route's handler counts against its caller, counted ahead with several
  * nodes (dispatch.c); NULL when none. */

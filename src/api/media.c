@@ -8,6 +8,7 @@
 #include <strings.h>
 
 #include "api/api.h"
+#include "api/limits.h"
 #include "api/reply.h"
 #include "api/endpoint.h"
 #include "api/place.h"
@@ -163,6 +164,6 @@ static void media(struct api_call *c)
 
 const struct api_route api_media_routes[] = {
     {HTTP_GET, "/api/servers/:sid/channels/:cid/messages/:mid/media", media, API_PERSON,
-     API_ON_WORKER, API_BODY_SMALL},
-    {0, NULL, NULL, 0, 0, 0},
+     API_ON_WORKER, API_BODY_SMALL, NULL},
+    {0, NULL, NULL, 0, 0, 0, NULL},
 };

@@ -241,16 +241,18 @@ static void member_patch(struct api_call *c)
 }
 
 const struct api_route api_member_routes[] = {
-    {HTTP_GET, "/api/servers/:sid/members", member_list, API_ANY, API_ON_WORKER, API_BODY_SMALL},
+    {HTTP_GET, "/api/servers/:sid/members", member_list, API_ANY, API_ON_WORKER, API_BODY_SMALL,
+     NULL},
     {HTTP_DELETE, "/api/servers/:sid/members/@me", member_leave, API_ANY, API_ON_WRITER,
-     API_BODY_SMALL},
+     API_BODY_SMALL, &API_LIMIT_LEAVE},
     {HTTP_DELETE, "/api/servers/:sid/members/:uid", member_kick, API_ANY, API_ON_WRITER,
-     API_BODY_SMALL},
+     API_BODY_SMALL, NULL},
     {HTTP_PATCH, "/api/servers/:sid/members/:uid", member_patch, API_ANY, API_ON_WORKER,
-     API_BODY_SMALL},
-    {HTTP_GET, "/api/servers/:sid/bans", ban_list, API_ANY, API_ON_WORKER, API_BODY_SMALL},
-    {HTTP_PUT, "/api/servers/:sid/bans/:uid", ban_put, API_ANY, API_ON_WRITER, API_BODY_SMALL},
-    {HTTP_DELETE, "/api/servers/:sid/bans/:uid", ban_delete, API_ANY, API_ON_WORKER,
-     API_BODY_SMALL},
-    {0, NULL, NULL, 0, 0, 0},
+     API_BODY_SMALL, NULL},
+    {HTTP_GET, "/api/servers/:sid/bans", ban_list, API_ANY, API_ON_WORKER, API_BODY_SMALL, NULL},
+    {HTTP_PUT, "/api/servers/:sid/bans/:uid", ban_put, API_ANY, API_ON_WRITER, API_BODY_SMALL,
+     NULL},
+    {HTTP_DELETE, "/api/servers/:sid/bans/:uid", ban_delete, API_ANY, API_ON_WORKER, API_BODY_SMALL,
+     NULL},
+    {0, NULL, NULL, 0, 0, 0, NULL},
 };

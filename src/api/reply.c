@@ -96,6 +96,14 @@ int api__store_answer(struct api_call *c, int rc, const struct api_store_words *
     return 1;
 }
 
+void api__unanswer(struct api_call *c)
+{
+    http_response_cleanup(c->res);
+    http_response_init(c->res);
+    c->answered = 0;
+    c->budget.name = NULL;
+}
+
 void api__error(struct api_call *c, int status, const char *msg)
 {
     api__reply(c, status, json_pack("{ss}", "error", msg));

@@ -10,6 +10,8 @@
 void api__reply(struct api_call *c, int status, json_t *body); /* steals body */
 /* 200 {"key": json} from JSON text already serialized (key is a plain name); takes json. */
 void api__reply_wrapped(struct api_call *c, const char *key, char *json);
+/* Forgets the answer made (a refusal to be told another way, e.g. a 403 as a 404). */
+void api__unanswer(struct api_call *c);
 void api__error(struct api_call *c, int status, const char *msg);
 /* Adds `flag: true` to the error object (automod, requires2FA …). */
 void api__error_flag(struct api_call *c, int status, const char *msg, const char *flag);

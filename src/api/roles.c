@@ -9,6 +9,7 @@
 #include "api/access.h"
 #include "api/audit.h"
 #include "api/api.h"
+#include "api/limits.h"
 #include "api/reply.h"
 #include "api/input.h"
 #include "api/events.h"
@@ -251,14 +252,15 @@ static void member_role_delete(struct api_call *c)
 }
 
 const struct api_route api_role_routes[] = {
-    {HTTP_POST, "/api/servers/:sid/roles", role_create, API_ANY, API_ON_WORKER, API_BODY_SMALL},
-    {HTTP_PATCH, "/api/servers/:sid/roles/:rid", role_patch, API_ANY, API_ON_WORKER,
-     API_BODY_SMALL},
+    {HTTP_POST, "/api/servers/:sid/roles", role_create, API_ANY, API_ON_WORKER, API_BODY_SMALL,
+     NULL},
+    {HTTP_PATCH, "/api/servers/:sid/roles/:rid", role_patch, API_ANY, API_ON_WORKER, API_BODY_SMALL,
+     NULL},
     {HTTP_DELETE, "/api/servers/:sid/roles/:rid", role_delete, API_ANY, API_ON_WORKER,
-     API_BODY_SMALL},
+     API_BODY_SMALL, NULL},
     {HTTP_PUT, "/api/servers/:sid/members/:uid/roles/:rid", member_role_put, API_ANY, API_ON_WORKER,
-     API_BODY_SMALL},
+     API_BODY_SMALL, NULL},
     {HTTP_DELETE, "/api/servers/:sid/members/:uid/roles/:rid", member_role_delete, API_ANY,
-     API_ON_WORKER, API_BODY_SMALL},
-    {0, NULL, NULL, 0, 0, 0},
+     API_ON_WORKER, API_BODY_SMALL, NULL},
+    {0, NULL, NULL, 0, 0, 0, NULL},
 };

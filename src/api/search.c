@@ -11,6 +11,7 @@
 
 #include "api/access.h"
 #include "api/input.h"
+#include "api/limits.h"
 #include "api/reply.h"
 #include "core/clock.h"
 #include "core/jsonout.h"
@@ -59,8 +60,8 @@ static int read_query(struct api_call *c, struct search_query *sq, long long *li
     return 0;
 }
 
-/* The found messages, whole, in the order found: {messages, hasMore}. */
-static void reply_found(struct api_call *c, json_t *ids, int has_more)
+/* The found messages, whole, in the order found: {messages, hasMore, next}. */
+static void reply_found(struct api_call *c, json_t *ids, const char *next)
 {
     json_t *messages = json_array();
     size_t i;
@@ -73,7 +74,9 @@ static void reply_found(struct api_call *c, json_t *ids, int has_more)
             json_array_append_new(messages, m);
     }
     json_decref(ids);
-    api__reply(c, 200, json_pack("{sosb}", "messages", messages, "hasMore", has_more));
+    api__reply(c, 200,
+               json_pack("{sosbso}", "messages", messages, "hasMore", next[0] != '\0', "next",
+                         next[0] ? json_string(next) : json_null()));
 }
 
 /* Looks in channels (a JSON array's text) and answers {messages, hasMore}. */
@@ -91,8 +94,9 @@ static void run_search(struct api_call *c, const char *channels, const struct se
                              .after_ms = sq->after_ms,
                              .before_ms = sq->before_ms,
                              .before_id = before[0] ? before : NULL,
-                             .limit = limit};
-    int has_more = 0;
+                             .limit = limit,
+                             .scan_rows = c->svc->cfg->search_scan_rows};
+    char next[UUID_LEN + 1];
     /* What was sent just before is indexed first, and read in a fresh snapshot. */
     if (sq->text[0] && store_search_indexed_by_writer(c->db)) {
         if (store_search_catch_up(c->svc->writer) < 0) {
@@ -101,11 +105,11 @@ static void run_search(struct api_call *c, const char *channels, const struct se
         }
         store_read_release(c->db);
     }
-    json_t *ids = store_search_ids(c->db, &q, &has_more);
+    json_t *ids = store_search_ids(c->db, &q, next);
     if (!ids)
         api__internal(c);
     else
-        reply_found(c, ids, has_more);
+        reply_found(c, ids, next);
 }
 
 /* The IDs of the channels and threads the member may read now, as a JSON array's text. */
@@ -137,7 +141,7 @@ static void server_search(struct api_call *c)
     long long limit;
     char before[UUID_LEN + 1], in[UUID_LEN + 1] = "";
     if (!sid || (c->me.is_bot && api__bot_intent(c, INTENT_MESSAGES_READ)) ||
-        read_query(c, &sq, &limit, before))
+        read_query(c, &sq, &limit, before) || api__limit_hit(c, &API_LIMIT_SEARCH))
         return;
     int found;
     struct state_server *srv = state_server(c->svc->state, c->db, sid, &found);
@@ -169,7 +173,7 @@ static void server_search(struct api_call *c)
     /* A name that is nobody here, or a channel that is not here, finds nothing. */
     if (!me || nobody || !in_found) {
         free(channels);
-        reply_found(c, json_array(), 0);
+        reply_found(c, json_array(), "");
         return;
     }
     run_search(c, channels, &sq, author, mentioned, before, limit);
@@ -193,7 +197,7 @@ static void dm_search(struct api_call *c)
             api__error(c, 404, "Conversa não encontrada");
         return;
     }
-    if (read_query(c, &sq, &limit, before))
+    if (read_query(c, &sq, &limit, before) || api__limit_hit(c, &API_LIMIT_SEARCH))
         return;
     char channels[UUID_LEN + 8];
     snprintf(channels, sizeof channels, "[\"%s\"]", cid);
@@ -202,8 +206,8 @@ static void dm_search(struct api_call *c)
 
 const struct api_route api_search_routes[] = {
     {HTTP_GET, "/api/servers/:sid/messages/search", server_search, API_ANY, API_ON_WORKER,
-     API_BODY_SMALL},
+     API_BODY_SMALL, &API_LIMIT_SEARCH},
     {HTTP_GET, "/api/dms/:cid/messages/search", dm_search, API_PERSON, API_ON_WORKER,
-     API_BODY_SMALL},
-    {0, NULL, NULL, 0, 0, 0},
+     API_BODY_SMALL, &API_LIMIT_SEARCH},
+    {0, NULL, NULL, 0, 0, 0, NULL},
 };

@@ -351,14 +351,18 @@ void api__reply_server_view(struct api_call *c, const char *sid)
 }
 
 const struct api_route api_server_routes[] = {
-    {HTTP_POST, "/api/servers", server_create, API_PERSON, API_ON_WORKER, API_BODY_SMALL},
-    {HTTP_GET, "/api/servers", server_list, API_PERSON, API_ON_WORKER, API_BODY_SMALL},
-    {HTTP_GET, "/api/servers/:sid", server_get, API_ANY, API_ON_WORKER, API_BODY_SMALL},
-    {HTTP_PATCH, "/api/servers/:sid", server_patch, API_ANY, API_ON_WORKER, API_BODY_LARGE},
-    {HTTP_DELETE, "/api/servers/:sid", server_delete, API_PERSON, API_ON_WORKER, API_BODY_SMALL},
-    {HTTP_PUT, "/api/servers/:sid/automod", automod_put, API_ANY, API_ON_WORKER, API_BODY_SMALL},
+    {HTTP_POST, "/api/servers", server_create, API_PERSON, API_ON_WORKER, API_BODY_SMALL,
+     &API_LIMIT_CREATE_SERVER},
+    {HTTP_GET, "/api/servers", server_list, API_PERSON, API_ON_WORKER, API_BODY_SMALL, NULL},
+    {HTTP_GET, "/api/servers/:sid", server_get, API_ANY, API_ON_WORKER, API_BODY_SMALL, NULL},
+    {HTTP_PATCH, "/api/servers/:sid", server_patch, API_ANY, API_ON_WORKER, API_BODY_LARGE, NULL},
+    {HTTP_DELETE, "/api/servers/:sid", server_delete, API_PERSON, API_ON_WORKER, API_BODY_SMALL,
+     NULL},
+    {HTTP_PUT, "/api/servers/:sid/automod", automod_put, API_ANY, API_ON_WORKER, API_BODY_SMALL,
+     NULL},
     {HTTP_POST, "/api/servers/:sid/rules/accept", rules_accept, API_PERSON, API_ON_WORKER,
-     API_BODY_SMALL},
-    {HTTP_POST, "/api/servers/:sid/join", server_join, API_PERSON, API_ON_WRITER, API_BODY_SMALL},
-    {0, NULL, NULL, 0, 0, 0},
+     API_BODY_SMALL, NULL},
+    {HTTP_POST, "/api/servers/:sid/join", server_join, API_PERSON, API_ON_WRITER, API_BODY_SMALL,
+     &API_LIMIT_JOIN},
+    {0, NULL, NULL, 0, 0, 0, NULL},
 };

@@ -36,6 +36,7 @@ static void ticket(struct api_call *c)
 }
 
 const struct api_route api_ticket_routes[] = {
-    {HTTP_POST, "/api/gateway/ticket", ticket, API_PERSON, API_ON_WORKER, API_BODY_SMALL},
-    {0, NULL, NULL, 0, 0, 0},
+    {HTTP_POST, "/api/gateway/ticket", ticket, API_PERSON, API_ON_WORKER, API_BODY_SMALL,
+     &API_LIMIT_GATEWAY_TICKETS},
+    {0, NULL, NULL, 0, 0, 0, NULL},
 };

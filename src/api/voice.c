@@ -1,4 +1,5 @@
 /* Voice rights and the voice-members route: see voice.h. */
+#include "api/limits.h"
 #include "api/reply.h"
 #include "api/voice.h"
 
@@ -47,8 +48,8 @@ static void voice_members(struct api_call *c)
 
 const struct api_route api_voice_routes[] = {
     {HTTP_GET, "/api/bot/servers/:sid/channels/:cid/voice-members", voice_members, API_BOT,
-     API_ON_WORKER, API_BODY_SMALL},
+     API_ON_WORKER, API_BODY_SMALL, NULL},
     {HTTP_GET, "/api/servers/:sid/channels/:cid/voice-members", voice_members, API_PERSON,
-     API_ON_WORKER, API_BODY_SMALL},
-    {0, NULL, NULL, 0, 0, 0},
+     API_ON_WORKER, API_BODY_SMALL, NULL},
+    {0, NULL, NULL, 0, 0, 0, NULL},
 };

@@ -10,6 +10,7 @@
 #include "api/access.h"
 #include "api/audit.h"
 #include "api/input.h"
+#include "api/limits.h"
 #include "api/reply.h"
 #include "core/clock.h"
 #include "core/crypto.h"
@@ -229,14 +230,16 @@ static void delete_hook(struct api_call *c)
 
 const struct api_route api_webhook_routes[] = {
     {HTTP_POST, "/api/servers/:sid/channels/:cid/webhooks", create, API_ANY, API_ON_WORKER,
-     API_BODY_SMALL},
+     API_BODY_SMALL, NULL},
     {HTTP_GET, "/api/servers/:sid/channels/:cid/webhooks", list_channel, API_ANY, API_ON_WORKER,
-     API_BODY_SMALL},
-    {HTTP_GET, "/api/servers/:sid/webhooks", list_server, API_ANY, API_ON_WORKER, API_BODY_SMALL},
-    {HTTP_PATCH, "/api/servers/:sid/webhooks/:wid", change, API_ANY, API_ON_WORKER, API_BODY_SMALL},
+     API_BODY_SMALL, NULL},
+    {HTTP_GET, "/api/servers/:sid/webhooks", list_server, API_ANY, API_ON_WORKER, API_BODY_SMALL,
+     NULL},
+    {HTTP_PATCH, "/api/servers/:sid/webhooks/:wid", change, API_ANY, API_ON_WORKER, API_BODY_SMALL,
+     NULL},
     {HTTP_POST, "/api/servers/:sid/webhooks/:wid/token", rotate, API_ANY, API_ON_WORKER,
-     API_BODY_SMALL},
+     API_BODY_SMALL, NULL},
     {HTTP_DELETE, "/api/servers/:sid/webhooks/:wid", delete_hook, API_ANY, API_ON_WORKER,
-     API_BODY_SMALL},
-    {0, NULL, NULL, 0, 0, 0},
+     API_BODY_SMALL, NULL},
+    {0, NULL, NULL, 0, 0, 0, NULL},
 };

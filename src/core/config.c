@@ -43,6 +43,7 @@ static const struct option options[] = {
     INT("--workers", "PRACA_WORKERS", workers, 1, 256),
     INT("--media-workers", "PRACA_MEDIA_WORKERS", media_workers, 1, 64),
     INT("--media-queue", "PRACA_MEDIA_QUEUE", media_queue, 0, 100000),
+    INT("--search-scan-rows", "PRACA_SEARCH_SCAN_ROWS", search_scan_rows, 10, 10000000),
     {"--rate-limit-scale", "PRACA_RATE_LIMIT_SCALE", K_DOUBLE,
      offsetof(struct config, rate_limit_scale), 0, 0, 0},
     BOOL("--conformance", "PRACA_CONFORMANCE", conformance),
@@ -72,6 +73,7 @@ static const struct option options[] = {
     STR("--files", "PRACA_FILES", files),
     STR("--files-store", "PRACA_FILES_STORE", files_store),
     INT("--file-max-mb", "PRACA_FILE_MAX_MB", file_max_mb, 1, 4096),
+    INT("--account-quota-mb", "PRACA_ACCOUNT_QUOTA_MB", account_quota_mb, 1, 100000000),
     INT("--files-per-message", "PRACA_FILES_PER_MESSAGE", files_per_message, 1, 100),
     INT("--server-quota-mb", "PRACA_SERVER_QUOTA_MB", server_quota_mb, 1, 100000000),
     INT("--uploads-per-minute", "PRACA_UPLOADS_PER_MINUTE", uploads_per_minute, 1, 100000),
@@ -96,6 +98,7 @@ void config_defaults(struct config *c)
     c->workers = 16;
     c->media_workers = 2;
     c->media_queue = 16;
+    c->search_scan_rows = 10000;
     c->rate_limit_scale = 1.0;
     c->header_timeout_ms = 10000;
     c->idle_timeout_ms = 60000;
@@ -115,6 +118,7 @@ void config_defaults(struct config *c)
     c->logins_per_address = 30;
     c->max_connections_per_address = 256;
     c->file_max_mb = 25;
+    c->account_quota_mb = 10000;
     c->files_per_message = 10;
     c->server_quota_mb = 10 * 1000;
     c->uploads_per_minute = 30;
@@ -252,6 +256,8 @@ const char *config_usage(void)
            "                                files checked, thumbnails made) (2)\n"
            "  --media-queue N               [PRACA_MEDIA_QUEUE] uploads waiting for one, past\n"
            "                                which 503 (16)\n"
+           "  --search-scan-rows N          [PRACA_SEARCH_SCAN_ROWS] messages a search without\n"
+           "                                words examines per call (10000)\n"
            "  --rate-limit-scale X          [PRACA_RATE_LIMIT_SCALE] factor on every limit (1)\n"
            "  --conformance                 [PRACA_CONFORMANCE] Socket.IO conformance mode\n"
            "  --allow-private-endpoints     [PRACA_ALLOW_PRIVATE_ENDPOINTS] allow loopback and\n"
@@ -296,6 +302,8 @@ const char *config_usage(void)
            "  --file-max-mb N               [PRACA_FILE_MAX_MB] bytes per attached file (25)\n"
            "  --files-per-message N         [PRACA_FILES_PER_MESSAGE] files per message (10)\n"
            "  --server-quota-mb N           [PRACA_SERVER_QUOTA_MB] files per server (10000)\n"
+           "  --account-quota-mb N          [PRACA_ACCOUNT_QUOTA_MB] files one account attached,\n"
+           "                                DMs included (10000)\n"
            "  --uploads-per-minute N        [PRACA_UPLOADS_PER_MINUTE] messages with files per\n"
            "                                account per minute (30)\n"
            "  --upload-budget-mb N          [PRACA_UPLOAD_BUDGET_MB] uploads arriving at once, "

@@ -14,8 +14,9 @@ struct config {
     char redis_url[1024];
     char redis_streams[8192]; /* the event stream's shards, comma-separated; empty = redis_url */
     int workers;
-    int media_workers; /* threads of the uploads' lane (files checked, thumbnails made) */
-    int media_queue;   /* uploads waiting for one of them, past which 503 */
+    int media_workers;    /* threads of the uploads' lane (files checked, thumbnails made) */
+    int media_queue;      /* uploads waiting for one of them, past which 503 */
+    int search_scan_rows; /* messages one search without words examines at most */
     double rate_limit_scale;
     int conformance;
     int allow_private_endpoints;
@@ -44,6 +45,7 @@ struct config {
     char files[1024];        /* the files' folder; "" = beside the SQLite file, or ./praca-files */
     char files_store[16];    /* disk | database ("" = disk on SQLite, database on PostgreSQL) */
     int file_max_mb;         /* bytes per file, in MB */
+    int account_quota_mb;    /* every file one account attached, in MB */
     int files_per_message;   /* files per message */
     int server_quota_mb;     /* bytes of files per server, in MB */
     int uploads_per_minute;  /* messages with files per account per minute */

@@ -1,6 +1,7 @@
 /* File rules: see files.h. */
 #include "domain/files.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -18,6 +19,22 @@ static size_t utf8_len(const unsigned char *p, size_t left)
         if ((p[i] & 0xC0) != 0x80)
             return 0;
     return n;
+}
+
+/* Unicode's format characters (Cf) that change how a name reads without showing: bidirectional
+ * marks, embeddings, overrides and isolates ("fatura\u202Efdp.exe" shows as "faturaexe.pdf"),
+ * zero-width characters, the BOM, interlinear annotations and tags. */
+static int format_char(const unsigned char *p, size_t n)
+{
+    uint32_t cp = n == 2 ? (uint32_t)(p[0] & 0x1F) << 6 | (p[1] & 0x3F)
+                  : n == 3
+                      ? (uint32_t)(p[0] & 0x0F) << 12 | (uint32_t)(p[1] & 0x3F) << 6 | (p[2] & 0x3F)
+                  : n == 4 ? (uint32_t)(p[0] & 0x07) << 18 | (uint32_t)(p[1] & 0x3F) << 12 |
+                                 (uint32_t)(p[2] & 0x3F) << 6 | (p[3] & 0x3F)
+                           : 0;
+    return cp == 0xAD || cp == 0x61C || cp == 0x180E || (cp >= 0x200B && cp <= 0x200F) ||
+           (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2060 && cp <= 0x206F) || cp == 0xFEFF ||
+           (cp >= 0xFFF9 && cp <= 0xFFFB) || cp == 0xE0001 || (cp >= 0xE0020 && cp <= 0xE007F);
 }
 
 void rule_filename_clean(const char *in, char out[RULE_FILENAME_MAX + 1])
@@ -40,6 +57,11 @@ void rule_filename_clean(const char *in, char out[RULE_FILENAME_MAX + 1])
             if (o + 1 > RULE_FILENAME_MAX)
                 break;
             out[o++] = '_';
+            continue;
+        }
+        if (format_char(p, n)) {
+            p += n;
+            left -= n;
             continue;
         }
         if (o + n > RULE_FILENAME_MAX)

@@ -7,9 +7,9 @@
 #define RULE_FILENAME_MAX 100 /* bytes */
 
 /* A file name safe to show, store and save: the last path component only, no control
- * characters nor any of <>:"/\|?*, no leading dots or spaces, valid UTF-8 cut at a character
- * boundary to RULE_FILENAME_MAX bytes; "arquivo" when nothing is left. out holds
- * RULE_FILENAME_MAX + 1. */
+ * characters nor any of <>:"/\|?*, no Unicode format characters (bidirectional overrides,
+ * zero-width characters), no leading dots or spaces, valid UTF-8 cut at a character boundary to
+ * RULE_FILENAME_MAX bytes; "arquivo" when nothing is left. out holds RULE_FILENAME_MAX + 1. */
 void rule_filename_clean(const char *in, char out[RULE_FILENAME_MAX + 1]);
 /* 1 when a browser may show a file of this type in the page (pictures, sound, video and plain
  * text that run nothing); every other type is served as a download. */

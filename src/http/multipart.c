@@ -76,9 +76,8 @@ static int read_value(struct cursor *c, char *out, size_t cap)
                     return -1;
                 ch = *c->p++;
             }
-            if (n + 1 >= cap)
-                return -1;
-            out[n++] = ch;
+            if (n + 1 < cap) /* longer than kept: the rest is dropped (a name is cut anyway) */
+                out[n++] = ch;
         }
     } else {
         while (c->p < c->end && tchar((unsigned char)*c->p)) {

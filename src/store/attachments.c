@@ -87,3 +87,10 @@ int64_t store_attachments_server_bytes(struct store *db, const char *server_id)
     static const char *SQL = "SELECT COALESCE(SUM(size), 0) FROM attachments WHERE server_id = $1";
     return store__number(db, SQL, server_id);
 }
+
+int64_t store_attachments_uploader_bytes(struct store *db, const char *user_id)
+{
+    static const char *SQL =
+        "SELECT COALESCE(SUM(size), 0) FROM attachments WHERE uploader_id = $1";
+    return store__number(db, SQL, user_id);
+}

@@ -48,5 +48,7 @@ int store_attachment_of_message(struct store *db, const char *message_id, const 
                                 struct store_attachment *out);
 /* Bytes of files the server's messages hold; < 0 on an error. */
 int64_t store_attachments_server_bytes(struct store *db, const char *server_id);
+/* The bytes of every file the user attached, in servers and DMs (their quota); < 0 on error. */
+int64_t store_attachments_uploader_bytes(struct store *db, const char *user_id);
 
 #endif

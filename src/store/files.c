@@ -1,6 +1,7 @@
 /* File storage: see files.h. */
 #include "store/files.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -34,6 +35,28 @@ int store_files_init(struct store_files *f, enum store_files_kind kind, const ch
     snprintf(f->spool, sizeof f->spool, "%s/spool", f->root);
     snprintf(sub, sizeof sub, "%s/%s", f->root, kind == STORE_FILES_DISK ? "blobs" : "cache");
     return make_dir(f->root) || make_dir(f->spool) || make_dir(sub) ? -1 : 0;
+}
+
+int store_files_sweep_spool(const struct store_files *f, int64_t before)
+{
+    DIR *dir = opendir(f->spool);
+    if (!dir)
+        return -1;
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(dir))) {
+        char path[1200];
+        struct stat st;
+        if (e->d_name[0] == '.' ||
+            snprintf(path, sizeof path, "%s/%s", f->spool, e->d_name) >= (int)sizeof path ||
+            lstat(path, &st) || !S_ISREG(st.st_mode))
+            continue;
+        int64_t written = (int64_t)st.st_mtim.tv_sec * 1000 + st.st_mtim.tv_nsec / 1000000;
+        if (written < before && unlink(path) == 0)
+            n++;
+    }
+    closedir(dir);
+    return n;
 }
 
 /* root/blobs/ab/<hash> (or cache/); with mkdir, the folder is made. */

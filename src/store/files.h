@@ -43,6 +43,10 @@ int store_files_open(const struct store_files *f, struct store *db, const char *
  * again once the end is reached). Returns the number deleted, or < 0. */
 int store_files_sweep_at(const struct store_files *f, struct store *db, int64_t before,
                          char cursor[CRYPTO_SHA256_HEX + 1], int max);
+/* Deletes the spool's files last written before `before` (ms since the epoch): what an upload
+ * cut by a crash left (a live upload writes as it arrives, and waits at most a body timeout).
+ * Returns the number deleted, or -1 when the folder cannot be read. */
+int store_files_sweep_spool(const struct store_files *f, int64_t before);
 /* Whether the blob's bytes are where its kind keeps them (for tests and the sweep). */
 int store_files_present(const struct store_files *f, struct store *db, const char *hash);
 

@@ -3,6 +3,7 @@
  * FTS5's MATCH on SQLite and to_tsvector @@ websearch_to_tsquery ('portuguese') on PostgreSQL. */
 #include "store/search.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,9 +18,49 @@
     " AND ($7 = 0 OR (m.attachments IS NOT NULL AND m.attachments <> '[]'))"                       \
     " AND (CAST($8 AS BIGINT) = 0 OR m.created_at >= CAST($8 AS BIGINT))"                          \
     " AND (CAST($9 AS BIGINT) = 0 OR m.created_at < CAST($9 AS BIGINT))"                           \
-    " AND ($10 = '' OR m.id < $10)"
+    " AND ($10 = '' OR m.id < $10)"                                                                \
+    " AND ($12 = '' OR m.id >= $12)"
 
-json_t *store_search_ids(struct store *db, const struct store_search *q, int *has_more)
+/* Without words, each call looks at a window of the channels' newest messages below before_id:
+ * per channel, at most per_channel of them (an index range of messages_by_channel), so its cost
+ * never grows with the history. The window's floor is the highest of the per_channel-th newest
+ * message of the channels that have that many: below it some channel was not looked at, so the
+ * next call starts there. "" when every channel was looked at to its start. */
+static int scan_floor(struct store *db, const struct store_search *q, char floor[UUID_LEN + 1])
+{
+    static const char *SQL = "SELECT id FROM messages WHERE channel_id = $1"
+                             " AND ($2 = '' OR id < $2) ORDER BY id DESC LIMIT 1 OFFSET $3";
+    floor[0] = '\0';
+    json_t *channels = json_loads(q->channels_json, 0, NULL);
+    size_t n = json_array_size(channels);
+    if (!n) {
+        json_decref(channels);
+        return channels ? 0 : STORE_ERR;
+    }
+    int64_t per_channel = q->scan_rows / (int64_t)n;
+    if (per_channel < SEARCH_SCAN_PER_CHANNEL_MIN)
+        per_channel = SEARCH_SCAN_PER_CHANNEL_MIN;
+    int rc = 0;
+    for (size_t i = 0; i < n && rc >= 0; i++) {
+        struct store_stmt *st = store__query(
+            db, SQL,
+            SV_ARGS(SV_STR(json_string_value(json_array_get(channels, i))),
+                    SV_STR(q->before_id ? q->before_id : ""), SV_INT(per_channel - 1)));
+        int step = st ? store__step(st) : STORE_ERR;
+        char id[UUID_LEN + 1] = "";
+        if (step == STORE_ROW)
+            store__text_copy(st, 0, id, sizeof id);
+        store__finish(st);
+        if (step != STORE_ROW && step != STORE_DONE)
+            rc = STORE_ERR;
+        else if (id[0] && strcmp(id, floor) > 0)
+            memcpy(floor, id, sizeof id);
+    }
+    json_decref(channels);
+    return rc;
+}
+
+json_t *store_search_ids(struct store *db, const struct store_search *q, char next[UUID_LEN + 1])
 {
     /* With words, SQLite walks the FTS5 index newest first (its rowids follow the messages'
      * order) and stops at the page: a rare word costs its few matches, not the table. */
@@ -44,6 +85,9 @@ json_t *store_search_ids(struct store *db, const struct store_search *q, int *ha
                                   " ORDER BY m.id DESC LIMIT $11";
     static const struct store_col COLS[] = {{"id", COL_TEXT}};
     int pg = !strcmp(store__engine_name(db), "postgres");
+    char floor[UUID_LEN + 1] = "";
+    if (!q->text[0] && scan_floor(db, q, floor) < 0)
+        return NULL;
     size_t cap = 2 * strlen(q->text) + 3;
     char *words = malloc(cap);
     if (!words)
@@ -61,7 +105,7 @@ json_t *store_search_ids(struct store *db, const struct store_search *q, int *ha
                 SV_STR(q->mentions_id ? q->mentions_id : ""), SV_INT(q->has_link),
                 SV_INT(q->has_embed), SV_INT(q->has_file), SV_INT(q->after_ms),
                 SV_INT(q->before_ms), SV_STR(q->before_id ? q->before_id : ""),
-                SV_INT(q->limit + 1)),
+                SV_INT(q->limit + 1), SV_STR(floor)),
         STORE_COLS(COLS));
     free(words);
     if (!rows)
@@ -74,7 +118,12 @@ json_t *store_search_ids(struct store *db, const struct store_search *q, int *ha
         if ((int64_t)i < q->limit)
             json_array_append(ids, json_object_get(r, "id"));
     }
-    *has_more = (int64_t)json_array_size(rows) > q->limit;
+    next[0] = '\0';
+    if ((int64_t)json_array_size(rows) > q->limit)
+        snprintf(next, UUID_LEN + 1, "%s",
+                 json_string_value(json_array_get(ids, json_array_size(ids) - 1)));
+    else if (floor[0])
+        memcpy(next, floor, UUID_LEN + 1);
     json_decref(rows);
     return ids;
 }

@@ -17,9 +17,17 @@ struct store_search {
     int64_t after_ms, before_ms; /* 0: none */
     const char *before_id;       /* paging: older than this message; NULL: the newest */
     int64_t limit;
+    /* Without words: the messages examined in one call, at most (over all the channels, each
+     * at least SEARCH_SCAN_PER_CHANNEL_MIN), newest first below before_id. */
+    int64_t scan_rows;
 };
-/* [message ID], at most limit, newest first; *has_more when older ones match. NULL on error. */
-json_t *store_search_ids(struct store *db, const struct store_search *q, int *has_more);
+#define SEARCH_SCAN_PER_CHANNEL_MIN 10
+
+/* [message ID], at most limit, newest first. *next is where the next call goes on (the ID to
+ * pass as before_id), "" when nothing older can match: the last ID given when more matched, or,
+ * without words, the oldest message examined when the scan stopped at scan_rows. NULL on
+ * error. */
+json_t *store_search_ids(struct store *db, const struct store_search *q, char next[UUID_LEN + 1]);
 
 /* SQLite: indexes up to `limit` messages sent since the index last caught up, on the writer's
  * connection inside its transaction (sends write nothing to the index: this is how it follows

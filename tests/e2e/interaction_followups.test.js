@@ -176,3 +176,25 @@ test('files through the token: a follow-up and the edited answer carry them; an 
   const big = await multipart('POST', `/api/interactions/${ev.id}/${other.token}/followups`, { content: 'x' }, [{ name: 'big.bin', data: Buffer.alloc(2 * 1024 * 1024, 7) }]);
   assert.equal(big.status, 413, big.text);
 });
+
+test("the token's routes count the bot's own limits: edits as its edits, follow-ups as its sends", async () => {
+  const w = await world();
+  const ev = await w.command();
+  const first = await w.respond(ev, { type: 'message', data: { content: 'primeira' } });
+  assert.equal(first.status, 200, first.text);
+  // The bot's edit window (10 per 10 s) is the same whether it edits by its token or this one.
+  const statuses = [];
+  for (let i = 0; i < 11; i++) statuses.push((await w.later(ev, 'PATCH', '/messages/@original', { content: `versão ${i}` })).status);
+  assert.deepEqual(statuses, [...Array(10).fill(200), 429]);
+  const byBot = await api(srv.url, 'PATCH', `/api/bot/servers/${w.sid}/channels/${w.cid}/messages/${first.body.message.id}`, { token: w.info.botToken, body: { content: 'pelo bot' } });
+  assert.equal(byBot.status, 429, 'one window for the bot');
+  // Follow-ups share the bot's sends' window: with 6 sends of its own, the fifth follow-up is refused.
+  const sends = [];
+  for (let i = 0; i < 6; i++) sends.push((await api(srv.url, 'POST', `/api/bot/servers/${w.sid}/channels/${w.cid}/messages`, { token: w.info.botToken, body: { content: `envio ${i}` } })).status);
+  assert.deepEqual(sends, Array(6).fill(200));
+  const follow = [];
+  for (let i = 0; i < 5; i++) follow.push((await w.later(ev, 'POST', '/followups', { content: `mais ${i}` })).status);
+  assert.deepEqual(follow, [200, 200, 200, 200, 429]);
+  // A refused edit changed nothing and published nothing.
+  assert.equal((await w.history()).find((m) => m.content.startsWith('versão')).content, 'versão 9');
+});

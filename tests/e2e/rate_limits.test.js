@@ -50,3 +50,24 @@ test('the budget counts down on each success and matches the 429 that follows; t
   const me = await api(srv.url, 'GET', '/api/bot/@me', { token: info.botToken });
   assert.equal(me.headers.get('x-ratelimit-limit'), null);
 });
+
+test('a write with no limit of its own counts the write limit, 50 per 10 s per account, before its handler', async () => {
+  const w = await serverWithMembers(srv.url, 1);
+  const statuses = [];
+  let last;
+  for (let i = 0; i < 51; i++) {
+    last = await api(srv.url, 'POST', `/api/servers/${w.sid}/roles`, { token: w.owner.token, body: { name: `papel ${i}` } });
+    statuses.push(last.status);
+    if (i === 0) assert.equal(last.headers.get('x-ratelimit-bucket'), 'write');
+  }
+  assert.deepEqual(statuses, [...Array(50).fill(201), 429]);
+  assert.ok(last.body.retryAfterMs > 0);
+  // Another account's writes are its own; another kind of write shares the window.
+  assert.equal((await api(srv.url, 'PATCH', `/api/servers/${w.sid}`, { token: w.owner.token, body: { name: 'outro nome' } })).status, 429);
+  assert.notEqual((await api(srv.url, 'PUT', '/api/users/@me/read-states/' + w.server.channels[0].id, { token: w.owner.token, body: {} })).status, 429, 'a limit of its own is apart');
+  const other = await appWithBot(srv.url, w.members[0], {});
+  const theirs = await api(srv.url, 'PUT', `/api/applications/${other.app.id}/visibility`, { token: w.members[0].token, body: { isPublic: true } });
+  assert.equal(theirs.status, 200, theirs.text);
+  await api(srv.url, 'POST', '/api/test/clock', { body: { advanceMs: 10001 } });
+  assert.equal((await api(srv.url, 'POST', `/api/servers/${w.sid}/roles`, { token: w.owner.token, body: { name: 'depois' } })).status, 201);
+});

@@ -4,7 +4,7 @@
 'use strict';
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { api, appWithBot, install, serverWithMembers, sharedServer } = require('./helpers');
+const { api, appWithBot, install, serverWithMembers, sharedServer, startServer } = require('./helpers');
 const { P } = require('./permissions');
 
 const srv = sharedServer({}, []);
@@ -109,4 +109,48 @@ test('the index follows sends by itself; a message that takes a deleted one’s 
   const next = (await api(srv.url, 'POST', url, { token: w.owner.token, body: { content: 'betacaroteno segundo' } })).body.message;
   assert.deepEqual(await ids('betacaroteno'), [next.id]);
   assert.deepEqual(await ids('alfabeto'), []);
+});
+
+test('filters alone read a bounded window per call and say where to go on; searches have a limit', async () => {
+  const own = await startServer({ args: ['--search-scan-rows', '10', '--rate-limit-scale', '10'] });
+  try {
+    const w = await serverWithMembers(own.url, 0);
+    const cid = w.server.channels[0].id;
+    const say = async (content) => (await api(own.url, 'POST', `/api/servers/${w.sid}/channels/${cid}/messages`, { token: w.owner.token, body: { content } })).body.message;
+    const linked = [];
+    for (let i = 0; i < 3; i++) linked.push((await say(`veja https://exemplo.org/${i}`)).id);
+    for (let i = 0; i < 35; i++) await say(`conversa ${i}`);
+    // The 35 newest say nothing of links: the first calls find nothing and say where to go on.
+    const calls = [];
+    let before = '';
+    for (;;) {
+      const r = await api(own.url, 'GET', `/api/servers/${w.sid}/messages/search?q=has:link${before}`, { token: w.owner.token });
+      assert.equal(r.status, 200, r.text);
+      calls.push(r.body);
+      if (!r.body.hasMore) break;
+      assert.ok(r.body.next, 'a page with more says where');
+      before = `&before=${r.body.next}`;
+      assert.ok(calls.length < 10, 'each call moves back');
+    }
+    assert.deepEqual(calls[0].messages, [], 'the first window holds no link');
+    assert.equal(calls[0].hasMore, true);
+    assert.ok(calls.length >= 4, `${calls.length} calls for 38 messages in windows of 10`);
+    assert.deepEqual(calls.flatMap((b) => b.messages.map((m) => m.id)), linked.reverse(), 'all found, newest first, once');
+    assert.equal(calls.at(-1).next, null);
+    // Words go through the index, paged by what they found.
+    const words = await api(own.url, 'GET', `/api/servers/${w.sid}/messages/search?q=conversa&limit=25`, { token: w.owner.token });
+    assert.equal(words.body.messages.length, 25);
+    assert.equal(words.body.next, words.body.messages[24].id);
+  } finally {
+    await own.stop();
+  }
+});
+
+test('searches count 20 per 10 s per account; a malformed one counts nothing', async () => {
+  const w = await serverWithMembers(srv.url, 0);
+  const search = (q) => api(srv.url, 'GET', `/api/servers/${w.sid}/messages/search?q=${encodeURIComponent(q)}`, { token: w.owner.token });
+  assert.equal((await search('has:nada')).status, 400);
+  const statuses = [];
+  for (let i = 0; i < 21; i++) statuses.push((await search(`palavra${i}`)).status);
+  assert.deepEqual(statuses, [...Array(20).fill(200), 429]);
 });

@@ -5,6 +5,8 @@
 'use strict';
 const test = require('node:test');
 const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
 const zlib = require('node:zlib');
 const { startServer, api, appWithBot, install, serverWithMembers, eventually, metric, upload, rawUpload } = require('./helpers');
 const { P } = require('./permissions');
@@ -164,5 +166,75 @@ test('a bot uploads on the same lane', async () => {
     assert.match(r.body.message.attachments[0].thumbnailUrl, /\?thumbnail=1$/, 'a small interlaced image is fine');
   } finally {
     await own.stop();
+  }
+});
+
+test('a file in a channel one cannot see is not there (404); a DM of files alone is sent; names lose format characters and are cut, never refused', async () => {
+  const own = await startServer({});
+  try {
+    const w = await world(own.url);
+    const staff = (await api(own.url, 'POST', `/api/servers/${w.sid}/channels`, { token: w.owner.token, body: { name: 'equipe' } })).body.channel.id;
+    await api(own.url, 'PUT', `/api/servers/${w.sid}/channels/${staff}/overwrites/${w.sid}`, { token: w.owner.token, body: { type: 'role', deny: P.VER_CANAL } });
+    const long = 'n'.repeat(300) + '.txt';
+    const sent = await upload(own.url, 'POST', `/api/servers/${w.sid}/channels/${staff}/messages`, w.owner.token, {},
+      [{ name: 'fatura\u202Efdp.exe', data: Buffer.from('MZ') }, { name: long, data: Buffer.from('texto') }]);
+    assert.equal(sent.status, 200, sent.text);
+    const [exe, txt] = sent.body.message.attachments;
+    assert.equal(exe.filename, 'faturafdp.exe', 'the override is gone: it reads as what it is');
+    assert.equal(Buffer.byteLength(txt.filename), 100, 'cut to 100 bytes');
+    const seen = await fetch(exe.url, { headers: { authorization: `Bearer ${w.members[0].token}` } });
+    assert.equal(seen.status, 404, 'a member who cannot see the channel');
+    assert.equal((await seen.json()).error, 'Arquivo não encontrado');
+    assert.equal((await fetch(exe.url, { headers: { authorization: `Bearer ${w.owner.token}` } })).status, 200);
+
+    const dm = await api(own.url, 'POST', '/api/users/@me/dms', { token: w.owner.token, body: { userId: w.members[0].user.id } });
+    assert.equal(dm.status, 200, dm.text);
+    const only = await upload(own.url, 'POST', `/api/dms/${dm.body.channel.id}/messages`, w.owner.token, {}, [{ name: 'só.txt', data: Buffer.from('arquivo') }]);
+    assert.equal(only.status, 200, only.text);
+    assert.equal(only.body.message.content, '');
+    assert.equal(only.body.message.attachments.length, 1);
+  } finally {
+    await own.stop();
+  }
+});
+
+test('each account has a storage quota of its own, DM files included: 413 naming it', async () => {
+  const own = await startServer({ args: ['--account-quota-mb', '1'] });
+  try {
+    const w = await world(own.url);
+    const dm = await api(own.url, 'POST', '/api/users/@me/dms', { token: w.owner.token, body: { userId: w.members[0].user.id } });
+    const part = Buffer.alloc(600 * 1000, 1);
+    const first = await upload(own.url, 'POST', `/api/dms/${dm.body.channel.id}/messages`, w.owner.token, {}, [{ name: 'a.bin', data: part }]);
+    assert.equal(first.status, 200, first.text);
+    const second = await upload(own.url, 'POST', w.url, w.owner.token, {}, [{ name: 'b.bin', data: part }]);
+    assert.equal(second.status, 413);
+    assert.equal(second.body.quotaExceeded, true);
+    assert.match(second.body.error, /A sua cota de arquivos acabou \(1 MB\)/);
+    // Another account's quota is its own.
+    const theirs = await upload(own.url, 'POST', w.url, w.members[0].token, {}, [{ name: 'c.bin', data: part }]);
+    assert.equal(theirs.status, 200, theirs.text);
+  } finally {
+    await own.stop();
+  }
+});
+
+test('what an upload cut by a crash left in the spool is deleted once past the grace period', async () => {
+  const args = ['--files-grace-seconds', '1', '--files-sweep-seconds', '1'];
+  const own = await startServer({ args, single: true });
+  let again;
+  try {
+    const w = await world(own.url);
+    const spool = path.join(own.dir, 'files', 'spool');
+    rawUpload(own, w.url, w.members[0].token, 1000 * 1000, (sock) => sock.write(Buffer.alloc(40 * 1000, 1)));
+    await eventually(() => fs.readdirSync(spool).length === 1, 5000, 'the partial file in the spool');
+    own.proc.kill('SIGKILL');
+    await new Promise((r) => (own.proc.exitCode !== null || own.proc.signalCode !== null ? r() : own.proc.once('exit', r)));
+    assert.equal(fs.readdirSync(spool).length, 1, 'left behind');
+    again = await startServer({ args, dir: own.dir, single: true });
+    await eventually(() => fs.readdirSync(spool).length === 0, 10000, 'swept');
+    assert.match(again.stderr + again.stdout, /files of uploads cut short deleted from the spool/);
+  } finally {
+    if (again) await again.stop();
+    else await own.stop().catch(() => {});
   }
 });

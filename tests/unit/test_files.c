@@ -33,6 +33,28 @@ Test(files, names_are_cleaned)
     cr_assert_eq((unsigned char)out[RULE_FILENAME_MAX - 2], 0xC3);
 }
 
+Test(files, format_characters_are_dropped)
+{
+    char out[RULE_FILENAME_MAX + 1];
+    /* A right-to-left override makes "fatura\u202Efdp.exe" show as "faturaexe.pdf". */
+    rule_filename_clean("fatura\xE2\x80\xAE"
+                        "fdp.exe",
+                        out);
+    cr_assert_str_eq(out, "faturafdp.exe");
+    /* Zero-width space and joiner, the BOM, an isolate, a tag, a soft hyphen. */
+    rule_filename_clean("\xE2\x80\x8B"
+                        "fo\xE2\x80\x8D"
+                        "o\xEF\xBB\xBF\xE2\x81\xA6.t\xF3\xA0\x80\x81x\xC2\xAD"
+                        "t",
+                        out);
+    cr_assert_str_eq(out, "foo.txt");
+    rule_filename_clean("\xE2\x80\xAE", out);
+    cr_assert_str_eq(out, "arquivo", "nothing left");
+    /* Letters of other scripts stay. */
+    rule_filename_clean("\xD9\x85\xD9\x84\xD9\x81.pdf", out);
+    cr_assert_str_eq(out, "\xD9\x85\xD9\x84\xD9\x81.pdf");
+}
+
 Test(files, inline_types)
 {
     cr_assert(rule_file_inline("image/png"));

@@ -125,6 +125,19 @@ Test(multipart, malformed_parts_and_limits)
     struct got stop = {.stop_at_begin = 1};
     cr_assert_eq(parse(BODY, sizeof BODY - 1, 5, &stop, &finish), 413);
     buf_cleanup(&stop.log);
+    /* a file name longer than kept is cut, not refused (the rules cut it further) */
+    struct buf named;
+    buf_init(&named, 1 << 20);
+    buf_append_str(&named, "--b0undary\r\nContent-Disposition: form-data; name=\"f\"; filename=\"");
+    for (int i = 0; i < 300; i++)
+        buf_append_str(&named, "n");
+    buf_append_str(&named, ".txt\"\r\n\r\nx\r\n--b0undary--\r\n");
+    struct got n = {0};
+    cr_assert_eq(parse(named.data, named.len, 64, &n, &finish), 0);
+    cr_assert_eq(finish, 0);
+    cr_assert(strstr(n.log.data, "|F:nnnn") != NULL, "%s", n.log.data);
+    buf_cleanup(&n.log);
+    buf_cleanup(&named);
     /* headers past their limit */
     struct buf big;
     buf_init(&big, 1 << 20);

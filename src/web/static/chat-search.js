@@ -27,12 +27,32 @@ function resultItem(m) {
 // members arrive after them (a search typed as the page opens names its channels and authors).
 let shown = null;
 
+// A search the server answered in part (a page, or a window of a search by filters alone) ends
+// with a button that goes on from where it stopped.
 function paintResults() {
-  const { messages, hasMore, q } = shown;
-  $('#search-results').replaceChildren(...messages.map(resultItem));
+  const { messages, next, q } = shown;
+  const more = next
+    ? [el('li', { class: 'search-more' }, el('button', { type: 'button', class: 'link-button small', id: 'search-more', text: 'Procurar mais antigas', onclick: searchOlder }))]
+    : [];
+  $('#search-results').replaceChildren(...messages.map(resultItem), ...more);
   $('#search-title').textContent = messages.length
-    ? `${messages.length}${hasMore ? '+' : ''} ${messages.length === 1 ? 'resultado' : 'resultados'} para “${q}”`
-    : `Nada encontrado para “${q}”`;
+    ? `${messages.length}${next ? '+' : ''} ${messages.length === 1 ? 'resultado' : 'resultados'} para “${q}”`
+    : next ? `Nada encontrado ainda para “${q}”` : `Nada encontrado para “${q}”`;
+}
+
+const searchPath = (q, before) => (chat.dm ? `/api/dms/${chat.cid}/messages/search` : `/api/servers/${chat.sid}/messages/search`) +
+  `?q=${encodeURIComponent(q)}${before ? `&before=${before}` : ''}`;
+
+async function searchOlder() {
+  const was = shown;
+  try {
+    const { messages, next } = await api('GET', searchPath(was.q, was.next));
+    if (shown !== was) return; // another search began meanwhile
+    shown = { ...was, messages: [...was.messages, ...messages], next };
+    paintResults();
+  } catch (err) {
+    showError($('#send-error'), err);
+  }
 }
 
 export function repaintSearch() {
@@ -43,11 +63,10 @@ async function search(e) {
   e.preventDefault();
   const q = $('#search').value.trim();
   if (!q) return;
-  const path = chat.dm ? `/api/dms/${chat.cid}/messages/search` : `/api/servers/${chat.sid}/messages/search`;
   const sid = chat.sid;
   try {
-    const { messages, hasMore } = await api('GET', `${path}?q=${encodeURIComponent(q)}`);
-    shown = { messages, hasMore, q, sid };
+    const { messages, next } = await api('GET', searchPath(q));
+    shown = { messages, next, q, sid };
     paintResults();
     $('#search-panel').hidden = false;
   } catch (err) {
