@@ -66,8 +66,18 @@ static int spool_file(const struct api_service *a, const char *kind, char *out, 
     return mkstemp(out);
 }
 
-/* The JPEG or PNG at *path rewritten without its metadata; *path then names the new file (the
- * old one is deleted). 0, or -1 when the image is malformed or cannot be written. */
+/* What takes a type's metadata out in place, or NULL when it has none to take. */
+static int (*stripper(const char *type))(const struct media_io *)
+{
+    return !strcmp(type, "image/jpeg")   ? media_strip_jpeg
+           : !strcmp(type, "image/png")  ? media_strip_png
+           : !strcmp(type, "image/webp") ? media_strip_webp
+           : !strcmp(type, "image/gif")  ? media_strip_gif
+                                         : NULL;
+}
+
+/* The JPEG, PNG, WebP or GIF at *path rewritten without its metadata; *path then names the new
+ * file (the old one is deleted). 0, or -1 when the image is malformed or cannot be written. */
 static int strip_metadata(const struct api_service *a, const char *type, char *path, size_t cap)
 {
     char out[HTTP_UPLOAD_PATH];
@@ -75,7 +85,7 @@ static int strip_metadata(const struct api_service *a, const char *type, char *p
     int rc = -1;
     if (io.in >= 0 && io.out >= 0) {
         struct media_io m = {fd_read, fd_write, &io};
-        rc = !strcmp(type, "image/jpeg") ? media_strip_jpeg(&m) : media_strip_png(&m);
+        rc = stripper(type)(&m);
     }
     if (io.in >= 0)
         close(io.in);
@@ -88,6 +98,33 @@ static int strip_metadata(const struct api_service *a, const char *type, char *p
     }
     unlink(path);
     snprintf(path, cap, "%s", out);
+    return 0;
+}
+
+/* A HEIC/HEIF, AVIF or TIFF picture written again as a JPEG or PNG with no metadata (*path then
+ * names it, the name takes its extension): 0, or -1 when it has answered 400. */
+static int rewrite(struct api_call *c, const char *where, struct store_attachment *a, char *path,
+                   size_t cap)
+{
+    char out[HTTP_UPLOAD_PATH];
+    int fd = spool_file(c->svc, "rewrite", out, sizeof out);
+    if (fd < 0) {
+        api__internal(c);
+        return -1;
+    }
+    close(fd);
+    int rc = media_reencode(path, out, a->content_type, sizeof a->content_type);
+    if (rc) {
+        unlink(out);
+        api__bad(c, where,
+                 rc == MEDIA_REENCODE_TOO_LARGE
+                     ? "imagem grande demais para tirar os metadados (máximo 32 megapixels)"
+                     : "imagem malformada");
+        return -1;
+    }
+    unlink(path);
+    snprintf(path, cap, "%s", out);
+    rule_filename_set_extension(a->filename, strcmp(a->content_type, "image/png") ? "jpg" : "png");
     return 0;
 }
 
@@ -151,8 +188,9 @@ static int take_one(struct api_call *c, size_t index, struct http_upload_file *u
     media_type(path, a->content_type, sizeof a->content_type);
     int width = 0, height = 0, rc = -1;
     size_t size;
-    if ((!strcmp(a->content_type, "image/jpeg") || !strcmp(a->content_type, "image/png")) &&
-        strip_metadata(svc, a->content_type, path, sizeof path)) {
+    if (rule_file_rewritten(a->content_type) && rewrite(c, where, a, path, sizeof path))
+        goto out;
+    if (stripper(a->content_type) && strip_metadata(svc, a->content_type, path, sizeof path)) {
         api__bad(c, where, "imagem malformada");
         goto out;
     }

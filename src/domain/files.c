@@ -81,6 +81,23 @@ void rule_filename_clean(const char *in, char out[RULE_FILENAME_MAX + 1])
         snprintf(out, RULE_FILENAME_MAX + 1, "arquivo");
 }
 
+void rule_filename_set_extension(char name[RULE_FILENAME_MAX + 1], const char *ext)
+{
+    char *dot = strrchr(name, '.');
+    size_t base = dot && dot != name ? (size_t)(dot - name) : strlen(name), elen = strlen(ext);
+    if (base + 1 + elen > RULE_FILENAME_MAX)
+        base = RULE_FILENAME_MAX - 1 - elen;
+    while (base && ((unsigned char)name[base] & 0xC0) == 0x80)
+        base--; /* not inside a character */
+    snprintf(name + base, RULE_FILENAME_MAX + 1 - base, ".%s", ext);
+}
+
+int rule_file_rewritten(const char *t)
+{
+    return !strcmp(t, "image/heic") || !strcmp(t, "image/heif") || !strcmp(t, "image/avif") ||
+           !strcmp(t, "image/tiff");
+}
+
 int rule_file_is_image(const char *t)
 {
     return !strcmp(t, "image/jpeg") || !strcmp(t, "image/png") || !strcmp(t, "image/gif") ||

@@ -11,6 +11,12 @@
  * zero-width characters), no leading dots or spaces, valid UTF-8 cut at a character boundary to
  * RULE_FILENAME_MAX bytes; "arquivo" when nothing is left. out holds RULE_FILENAME_MAX + 1. */
 void rule_filename_clean(const char *in, char out[RULE_FILENAME_MAX + 1]);
+/* The name with its extension (what follows its last '.', if any) replaced by ext ("jpg"), cut
+ * before it where the whole would pass RULE_FILENAME_MAX. */
+void rule_filename_set_extension(char name[RULE_FILENAME_MAX + 1], const char *ext);
+/* 1 for the picture types whose metadata is taken out by writing them again (HEIC/HEIF, AVIF,
+ * TIFF), not in place. */
+int rule_file_rewritten(const char *content_type);
 /* 1 when a browser may show a file of this type in the page (pictures, sound, video and plain
  * text that run nothing); every other type is served as a download. */
 int rule_file_inline(const char *content_type);

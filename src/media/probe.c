@@ -100,6 +100,40 @@ int media_thumbnail(const char *path, const struct media_image_header *h, const 
     return rc ? -1 : 0;
 }
 
+int media_reencode(const char *path, const char *out, char *type, size_t cap)
+{
+    pthread_once(&vips_once, start_vips);
+    VipsImage *im = vips_ready ? vips_image_new_from_file(path, NULL) : NULL; /* the header */
+    if (!im) {
+        vips_error_clear();
+        return -1;
+    }
+    uint64_t pixels = (uint64_t)vips_image_get_width(im) * (uint64_t)vips_image_get_height(im);
+    uint64_t decoded = pixels * (uint64_t)vips_image_get_bands(im) *
+                       (uint64_t)vips_format_sizeof(vips_image_get_format(im));
+    if (pixels > MEDIA_WHOLE_PIXELS_MAX || decoded > MEDIA_WHOLE_DECODED_MAX) {
+        g_object_unref(im);
+        return MEDIA_REENCODE_TOO_LARGE;
+    }
+    VipsImage *upright = NULL, *srgb = NULL;
+    int rc = vips_autorot(im, &upright, NULL) ||
+             vips_colourspace(upright, &srgb, VIPS_INTERPRETATION_sRGB, NULL);
+    if (!rc) {
+        int alpha = vips_image_hasalpha(srgb);
+        snprintf(type, cap, "%s", alpha ? "image/png" : "image/jpeg");
+        rc = alpha ? vips_pngsave(srgb, out, "strip", TRUE, NULL)
+                   : vips_jpegsave(srgb, out, "Q", 90, "strip", TRUE, NULL);
+    }
+    if (rc)
+        vips_error_clear();
+    if (srgb)
+        g_object_unref(srgb);
+    if (upright)
+        g_object_unref(upright);
+    g_object_unref(im);
+    return rc ? -1 : 0;
+}
+
 void media_stats(struct media_stats *out)
 {
     for (int v = 0; v <= MEDIA_THUMB_DECODE_BUDGET; v++)

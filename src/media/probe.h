@@ -26,6 +26,12 @@ int media_image_file_header(const char *path, struct media_image_header *out);
 int media_thumbnail(const char *path, const struct media_image_header *h, const char *out,
                     int side);
 void media_stats(struct media_stats *out);
+/* Pictures whose metadata cannot be taken out in place (HEIC/HEIF, AVIF, TIFF) are decoded and
+ * written again to out, upright and with no metadata: a JPEG (Q 90), or a PNG when they have
+ * transparency; type gets which. 0; -1 when it cannot be read; MEDIA_REENCODE_TOO_LARGE (from
+ * its header, before decoding) past the whole-decode budget of image_header.h. */
+int media_reencode(const char *path, const char *out, char *type, size_t cap);
+#define MEDIA_REENCODE_TOO_LARGE (-2)
 /* A video's width and height (media/video.h) from the file at path: 0, or -1. */
 int media_video_file_size(const char *path, int *width, int *height);
 /* At exit, after every worker: libvips stops, libmagic's handle goes. */

@@ -277,3 +277,125 @@ int media_strip_png(const struct media_io *io)
             return MEDIA_STRIP_OK;
     }
 }
+
+/* ---- WebP ---- */
+
+/* Writes n zero bytes, for a chunk emptied in place. */
+static int put_zeros(struct rd *r, size_t n)
+{
+    static const unsigned char zeros[4096];
+    for (size_t k; n; n -= k) {
+        k = n < sizeof zeros ? n : sizeof zeros;
+        if (put(r, zeros, k))
+            return -1;
+    }
+    return 0;
+}
+
+int media_strip_webp(const struct media_io *io)
+{
+    struct rd r;
+    rd_init(&r, io);
+    unsigned char head[12];
+    if (take(&r, head, 12) || memcmp(head, "RIFF", 4) || memcmp(head + 8, "WEBP", 4) ||
+        put(&r, head, 12))
+        return fail(&r);
+    uint64_t left = get32(head + 4, 0);
+    if (left < 4)
+        return MEDIA_STRIP_MALFORMED;
+    left -= 4; /* "WEBP" */
+    while (left) {
+        unsigned char ch[8];
+        if (left < 8 || take(&r, ch, 8))
+            return fail(&r);
+        uint64_t size = get32(ch + 4, 0), padded = size + (size & 1);
+        if (padded > left - 8)
+            return MEDIA_STRIP_MALFORMED;
+        left -= 8 + padded;
+        int meta = !memcmp(ch, "EXIF", 4) || !memcmp(ch, "XMP ", 4);
+        if (meta) {
+            /* Emptied where it stands, as a chunk every reader skips: the RIFF's size, written
+             * first, stays true. (Browsers do not turn a WebP by its Exif orientation.) */
+            memcpy(ch, "JUNK", 4);
+            if (put(&r, ch, 8) || take(&r, NULL, padded) || put_zeros(&r, padded))
+                return fail(&r);
+        } else if (!memcmp(ch, "VP8X", 4) && size >= 1) {
+            unsigned char flags;
+            if (take(&r, &flags, 1))
+                return fail(&r);
+            flags &= (unsigned char)~(0x08 | 0x04); /* no Exif, no XMP */
+            if (put(&r, ch, 8) || put(&r, &flags, 1) || copy(&r, padded - 1))
+                return fail(&r);
+        } else if (put(&r, ch, 8) || copy(&r, padded)) {
+            return fail(&r);
+        }
+    }
+    return MEDIA_STRIP_OK; /* anything after the RIFF goes */
+}
+
+/* ---- GIF ---- */
+
+/* Data sub-blocks up to their terminator: copied, or skipped. */
+static int sub_blocks(struct rd *r, int keep)
+{
+    for (;;) {
+        unsigned char n;
+        if (take(r, &n, 1) || (keep && put(r, &n, 1)))
+            return -1;
+        if (!n)
+            return 0;
+        if (keep ? copy(r, n) : take(r, NULL, n))
+            return -1;
+    }
+}
+
+/* A colour table after a descriptor's packed byte, when its flag says there is one. */
+static int colour_table(struct rd *r, unsigned char packed)
+{
+    return packed & 0x80 ? copy(r, (size_t)3 << ((packed & 0x07) + 1)) : 0;
+}
+
+int media_strip_gif(const struct media_io *io)
+{
+    struct rd r;
+    rd_init(&r, io);
+    unsigned char head[13];
+    if (take(&r, head, 13) || (memcmp(head, "GIF87a", 6) && memcmp(head, "GIF89a", 6)) ||
+        put(&r, head, 13) || colour_table(&r, head[10]))
+        return fail(&r);
+    for (;;) {
+        unsigned char b;
+        if (take(&r, &b, 1))
+            return fail(&r);
+        if (b == 0x3B) /* the trailer: whatever follows goes */
+            return put(&r, &b, 1) ? fail(&r) : MEDIA_STRIP_OK;
+        if (b == 0x2C) { /* an image: descriptor, table, LZW code size, data */
+            unsigned char d[10] = {b};
+            if (take(&r, d + 1, 9) || put(&r, d, 10) || colour_table(&r, d[9]) || copy(&r, 1) ||
+                sub_blocks(&r, 1))
+                return fail(&r);
+            continue;
+        }
+        if (b != 0x21)
+            return MEDIA_STRIP_MALFORMED;
+        unsigned char label;
+        if (take(&r, &label, 1))
+            return fail(&r);
+        unsigned char ext[2] = {b, label};
+        int keep = label == 0xF9; /* graphic control: timing and transparency */
+        if (keep && put(&r, ext, 2))
+            return fail(&r);
+        if (label == 0xFF) { /* an application's: only the loop count stays */
+            unsigned char id[12];
+            if (take(&r, id, 1) || (id[0] == 11 && take(&r, id + 1, 11)))
+                return fail(&r);
+            keep = id[0] == 11 &&
+                   (!memcmp(id + 1, "NETSCAPE2.0", 11) || !memcmp(id + 1, "ANIMEXTS1.0", 11));
+            if ((keep && (put(&r, ext, 2) || put(&r, id, 12))) ||
+                (id[0] != 11 && take(&r, NULL, id[0])))
+                return fail(&r);
+        }
+        if (sub_blocks(&r, keep))
+            return fail(&r);
+    }
+}

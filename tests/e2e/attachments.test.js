@@ -123,6 +123,50 @@ function mp4(width, height) {
   return Buffer.concat([ftyp, box('moov', box('trak', box('tkhd', Buffer.alloc(76), dims))), box('mdat', Buffer.alloc(64))]);
 }
 
+test('WebP, GIF, HEIC, AVIF and TIFF keep no metadata: WebP and GIF emptied in place, the others written again upright', async () => {
+  const w = await world();
+  const fixture = (name) => fs.readFileSync(path.join(__dirname, 'fixtures', name));
+  const webp = fixture('gps.webp');
+  const heic = fixture('gps.heic');
+  const avif = fixture('gps.avif');
+  const tiff = fixture('orientation.tif');
+  for (const f of [webp, heic, avif]) assert.ok(f.includes('PracaCam') && f.includes('Segredo da Praca'), 'the fixture carries metadata');
+  // A 1×1 GIF with a comment and an XMP block beside its loop count.
+  const gif = Buffer.concat([Buffer.from('GIF89a'), Buffer.from([1, 0, 1, 0, 0x80, 0, 0, 0, 0, 0, 255, 255, 255]),
+    Buffer.from([0x21, 0xff, 11]), Buffer.from('NETSCAPE2.0'), Buffer.from([3, 1, 0, 0, 0]),
+    Buffer.from([0x21, 0xfe, 16]), Buffer.from('Segredo da Praca'), Buffer.from([0]),
+    Buffer.from([0x21, 0xff, 11]), Buffer.from('XMP DataXMP'), Buffer.from([8]), Buffer.from('PracaCam'), Buffer.from([0]),
+    Buffer.from([0x2c, 0, 0, 0, 0, 1, 0, 1, 0, 0, 2, 2, 0x44, 0x01, 0, 0x3b])]);
+  const r = await upload(srv.url, 'POST', w.url, w.members[0].token, { content: 'fotos do telefone' },
+    [{ name: 'a.webp', data: webp }, { name: 'b.gif', data: gif }, { name: 'IMG_0001.HEIC', data: heic }, { name: 'c.avif', data: avif }, { name: 'scan.tiff', data: tiff }]);
+  assert.equal(r.status, 200, r.text);
+  const [a, b, c, d, e] = r.body.message.attachments;
+  const bytes = async (x) => (await download(x.url, w.owner.token)).data;
+  for (const x of [a, b, c, d, e]) {
+    const stored = await bytes(x);
+    assert.ok(!stored.includes('PracaCam') && !stored.includes('Segredo da Praca') && !stored.includes('Exif\0\0'), `${x.filename}: no metadata`);
+  }
+  assert.equal(a.contentType, 'image/webp');
+  assert.equal((await bytes(a)).length, webp.length, 'WebP emptied in place');
+  assert.equal(b.contentType, 'image/gif');
+  assert.ok((await bytes(b)).includes('NETSCAPE2.0'), 'the loop count stays');
+  assert.deepEqual([c.contentType, c.filename], ['image/jpeg', 'IMG_0001.jpg'], 'HEIC written again as a JPEG a browser shows');
+  assert.deepEqual([d.contentType, d.filename], ['image/jpeg', 'c.jpg']);
+  assert.deepEqual([e.contentType, e.filename, e.width, e.height], ['image/jpeg', 'scan.jpg', 24, 32], 'turned upright by its orientation');
+  for (const x of [a, c, d, e]) assert.match(x.thumbnailUrl, /\?thumbnail=1$/);
+});
+
+test('a HEIC too large to decode within the budget is refused from its header, not stored with its metadata; a cut one is malformed', async () => {
+  const w = await world();
+  const big = fs.readFileSync(path.join(__dirname, 'fixtures', 'black-36mp.heic')); // 6000 × 6000 in 9 kB
+  const r = await upload(srv.url, 'POST', w.url, w.members[0].token, {}, [{ name: 'x.heic', data: big }]);
+  assert.equal(r.status, 400);
+  assert.equal(r.body.error, 'files[0]: imagem grande demais para tirar os metadados (máximo 32 megapixels)');
+  const cut = await upload(srv.url, 'POST', w.url, w.members[0].token, {}, [{ name: 'y.heic', data: big.subarray(0, 40) }]);
+  assert.equal(cut.status, 400);
+  assert.equal(cut.body.error, 'files[0]: imagem malformada');
+});
+
 test('a video gets its width and height from its headers and plays in place, by ranges', async () => {
   const w = await world();
   const r = await upload(srv.url, 'POST', w.url, w.members[0].token, {}, [{ name: 'clip.mp4', data: mp4(1280, 720), type: 'application/octet-stream' }]);

@@ -1,6 +1,7 @@
 /* File rules: names lose paths, controls and reserved characters and stay valid UTF-8 within
  * their limit; only types that run nothing are shown in place. */
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "domain/files.h"
@@ -73,4 +74,27 @@ Test(files, names_in_urls)
     char out[400];
     rule_filename_url("a b/ç?.txt", out, sizeof out);
     cr_assert_str_eq(out, "a%20b%2F%C3%A7%3F.txt");
+}
+
+Test(files, a_rewritten_picture_takes_its_new_extension)
+{
+    char name[RULE_FILENAME_MAX + 1] = "IMG_0001.HEIC";
+    rule_filename_set_extension(name, "jpg");
+    cr_assert_str_eq(name, "IMG_0001.jpg");
+    snprintf(name, sizeof name, "sem ponto");
+    rule_filename_set_extension(name, "png");
+    cr_assert_str_eq(name, "sem ponto.png");
+    snprintf(name, sizeof name, "a.b.tiff");
+    rule_filename_set_extension(name, "jpg");
+    cr_assert_str_eq(name, "a.b.jpg");
+    /* A name at its limit is cut before the extension, at a character's start. */
+    memset(name, 0, sizeof name);
+    for (int i = 0; i < RULE_FILENAME_MAX / 2; i++)
+        strcat(name, "ç");
+    rule_filename_set_extension(name, "jpg");
+    cr_assert_leq(strlen(name), RULE_FILENAME_MAX);
+    cr_assert_str_eq(name + strlen(name) - 4, ".jpg");
+    cr_assert_eq((unsigned char)name[strlen(name) - 6], 0xC3, "%s", name);
+    cr_assert(rule_file_rewritten("image/heic") && rule_file_rewritten("image/tiff"));
+    cr_assert(!rule_file_rewritten("image/webp"));
 }

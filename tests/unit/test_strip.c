@@ -1,5 +1,6 @@
-/* Metadata stripping of JPEG and PNG: what identifies a place, a camera or a person goes, the
- * pixels and the orientation stay, and malformed files are refused rather than passed on. */
+/* Metadata stripping of JPEG, PNG, WebP and GIF: what identifies a place, a camera or a person
+ * goes, the pixels and the orientation stay, and malformed files are refused rather than passed on.
+ */
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,14 +32,20 @@ static int mem_write(void *ctx, const void *buf, size_t n)
     return buf_append(&((struct mem *)ctx)->out, buf, n) ? -1 : 0;
 }
 
-static int strip(int png, const unsigned char *in, size_t len, size_t step, struct buf *out)
+static int strip_with(int (*fn)(const struct media_io *), const unsigned char *in, size_t len,
+                      size_t step, struct buf *out)
 {
     struct mem m = {in, len, 0, step, {0}};
     buf_init(&m.out, 1 << 20);
     struct media_io io = {mem_read, mem_write, &m};
-    int rc = png ? media_strip_png(&io) : media_strip_jpeg(&io);
+    int rc = fn(&io);
     *out = m.out;
     return rc;
+}
+
+static int strip(int png, const unsigned char *in, size_t len, size_t step, struct buf *out)
+{
+    return strip_with(png ? media_strip_png : media_strip_jpeg, in, len, step, out);
 }
 
 static int contains(const struct buf *b, const char *s)
@@ -166,4 +173,71 @@ Test(strip, png_drops_text_exif_and_time)
     }
     buf_cleanup(&out);
     buf_cleanup(&in);
+}
+
+/* A WebP: VP8X flagging Exif and XMP, a tiny VP8L, an EXIF chunk with a GPS word, an odd-sized
+ * XMP chunk (padded), then bytes after the RIFF. */
+static const unsigned char WEBP[] = {
+    'R',  'I',  'F', 'F', 60,  0, 0,   0,   'W', 'E', 'B', 'P', 'V', 'P', '8', 'X', 10,  0,   0,
+    0,    0x0C, 0,   0,   0,   0, 0,   0,   0,   0,   0,   'V', 'P', '8', 'L', 5,   0,   0,   0,
+    0x2F, 0,    0,   0,   0,   0, 'E', 'X', 'I', 'F', 6,   0,   0,   0,   'G', 'P', 'S', '4', '2',
+    '!',  'X',  'M', 'P', ' ', 1, 0,   0,   0,   'x', 0,   'T', 'R', 'A', 'I', 'L'};
+
+Test(strip, webp_empties_exif_and_xmp_in_place)
+{
+    for (size_t step = 0; step <= 7; step += 7) {
+        struct buf out;
+        cr_assert_eq(strip_with(media_strip_webp, WEBP, sizeof WEBP, step, &out), MEDIA_STRIP_OK);
+        cr_assert_eq(out.len, 68, "the RIFF's 60 bytes and its header, nothing after");
+        cr_assert_not(contains(&out, "GPS42"), "the Exif's bytes are gone");
+        cr_assert_not(contains(&out, "EXIF"));
+        cr_assert_not(contains(&out, "XMP "));
+        cr_assert(contains(&out, "JUNK"));
+        cr_assert(contains(&out, "VP8L"), "the image stays");
+        cr_assert_eq((unsigned char)out.data[20], 0, "VP8X no longer flags Exif nor XMP");
+        cr_assert_eq(memcmp(out.data, WEBP, 12), 0, "the RIFF's size is still true");
+        buf_cleanup(&out);
+    }
+    struct buf out;
+    unsigned char liar[sizeof WEBP];
+    memcpy(liar, WEBP, sizeof WEBP);
+    liar[16] = 200; /* VP8X says it runs past the RIFF */
+    cr_assert_eq(strip_with(media_strip_webp, liar, sizeof liar, 0, &out), MEDIA_STRIP_MALFORMED);
+    buf_cleanup(&out);
+    cr_assert_eq(strip_with(media_strip_webp, WEBP, 40, 0, &out), MEDIA_STRIP_MALFORMED, "cut");
+    buf_cleanup(&out);
+}
+
+/* A GIF: a 2-colour table, the loop count, a comment, an XMP application block, a graphic
+ * control, one image, the trailer, then more bytes. */
+static const unsigned char GIF[] = {
+    'G',  'I',  'F', '8',  '9',  'a',  1,    0,    1,    0,    0x80, 0,    0,    0,   0,   0,
+    255,  255,  255, 0x21, 0xFF, 11,   'N',  'E',  'T',  'S',  'C',  'A',  'P',  'E', '2', '.',
+    '0',  3,    1,   0,    0,    0,    0x21, 0xFE, 6,    'S',  'E',  'G',  'R',  'E', 'D', 0,
+    0x21, 0xFF, 11,  'X',  'M',  'P',  ' ',  'D',  'a',  't',  'a',  'X',  'M',  'P', 4,   'G',
+    'P',  'S',  '!', 0,    0x21, 0xF9, 4,    0,    0,    0,    0,    0,    0x2C, 0,   0,   0,
+    0,    1,    0,   1,    0,    0,    2,    2,    0x44, 0x01, 0,    0x3B, 'T',  'R'};
+
+Test(strip, gif_keeps_images_and_the_loop_only)
+{
+    for (size_t step = 0; step <= 5; step += 5) {
+        struct buf out;
+        cr_assert_eq(strip_with(media_strip_gif, GIF, sizeof GIF, step, &out), MEDIA_STRIP_OK);
+        cr_assert_not(contains(&out, "SEGRED"), "the comment is gone");
+        cr_assert_not(contains(&out, "XMP Data"), "the XMP block is gone");
+        cr_assert_not(contains(&out, "GPS!"));
+        cr_assert(contains(&out, "NETSCAPE2.0"), "the loop count stays");
+        cr_assert_eq((unsigned char)out.data[out.len - 1], 0x3B, "nothing after the trailer");
+        /* header+table 19, loop 19, control 8, image 10+1+3+1, trailer 1 */
+        cr_assert_eq(out.len, 19 + 19 + 8 + 15 + 1, "%zu", out.len);
+        buf_cleanup(&out);
+    }
+    struct buf out;
+    cr_assert_eq(strip_with(media_strip_gif, GIF, 60, 0, &out), MEDIA_STRIP_MALFORMED, "cut");
+    buf_cleanup(&out);
+    unsigned char odd[sizeof GIF];
+    memcpy(odd, GIF, sizeof GIF);
+    odd[19] = 0x20; /* neither an extension nor an image */
+    cr_assert_eq(strip_with(media_strip_gif, odd, sizeof odd, 0, &out), MEDIA_STRIP_MALFORMED);
+    buf_cleanup(&out);
 }
