@@ -2,7 +2,8 @@
 // vocabulary of 3,000, written straight into the database while the server is stopped (SQLite
 // through Python's sqlite3, then its FTS5 index rebuilt and marked caught up, as the migration
 // does for messages already there; PostgreSQL with one INSERT … SELECT, its GIN index included), then
-// each query asked RUNS times (default 30) through the API one after another: p50/p99.
+// each query asked RUNS times (default 30) through the API one after another: p50/p99; then a
+// crowd of filter-only searches beside a bystander's history reads (see crowd below).
 //
 //   PRACA_BIN=build/praca node bench/search.js                              (SQLite)
 //   PRACA_BIN=build/praca scripts/with-postgres.sh node bench/search.js     (PostgreSQL)
@@ -57,6 +58,38 @@ FROM generate_series(0, ${N} - 1) i;
 ANALYZE messages;
 `;
 
+// CROWD (default 16) filter-only searches asked over and over at once for CROWD_SECONDS (10),
+// each following `next` as the page does, while a bystander reads the channel's history every
+// 20 ms: the bystander's p50/p99, and the searches answered.
+const CROWD = Number(process.env.CROWD || 16);
+const CROWD_SECONDS = Number(process.env.CROWD_SECONDS || 10);
+
+async function crowd(srv, w, cid) {
+  const until = Date.now() + CROWD_SECONDS * 1000;
+  let searches = 0;
+  const searcher = async () => {
+    let before = '';
+    while (Date.now() < until) {
+      const r = await api(srv.url, 'GET', `/api/servers/${w.sid}/messages/search?q=has:link${before}`, { token: w.owner.token });
+      if (r.status !== 200) throw new Error(`crowd: ${r.status} ${r.text}`);
+      searches++;
+      before = r.body.next ? `&before=${r.body.next}` : '';
+    }
+  };
+  const reads = [];
+  const bystander = async () => {
+    while (Date.now() < until) {
+      const t = process.hrtime.bigint();
+      const r = await api(srv.url, 'GET', `/api/servers/${w.sid}/channels/${cid}/messages?limit=50`, { token: w.owner.token });
+      reads.push(Number(process.hrtime.bigint() - t) / 1e6);
+      if (r.status !== 200) throw new Error(`bystander: ${r.status}`);
+      await new Promise((res) => setTimeout(res, 20));
+    }
+  };
+  await Promise.all([bystander(), ...Array.from({ length: CROWD }, searcher)]);
+  console.log(JSON.stringify({ crowd: CROWD, seconds: CROWD_SECONDS, searches, bystanderReads: reads.length, bystanderP50Ms: pct(reads, 50), bystanderP99Ms: pct(reads, 99) }));
+}
+
 async function main() {
   const first = await startServer({ single: true, args: ['--rate-limit-scale', '100000', '--access-log=0'] });
   const w = await serverWithMembers(first.url, 0);
@@ -84,6 +117,7 @@ async function main() {
       }
       console.log(JSON.stringify({ engine, q, found, p50Ms: pct(times, 50), p99Ms: pct(times, 99) }));
     }
+    await crowd(srv, w, cid);
   } finally {
     await srv.stop();
   }

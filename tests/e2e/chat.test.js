@@ -1713,6 +1713,31 @@ test('the audit log in the settings: who changed what and why, newest first', as
   await a.context().close();
 });
 
+test('a search answered in part ends with a way to go on, which adds the older results', async () => {
+  const { owner: ana, members, sid, server } = await serverWithMembers(srv.url, 2);
+  const geral = server.channels[0].id;
+  // 30 messages with the word, sent by three people (each within their own send limit).
+  for (let i = 0; i < 30; i++) {
+    const who = [ana, ...members][i % 3];
+    const r = await api(srv.url, 'POST', `/api/servers/${sid}/channels/${geral}/messages`, { token: who.token, body: { content: `relatório número ${i}` } });
+    assert.equal(r.status, 200, r.text);
+  }
+  const a = await openApp(ana);
+  await a.waitForSelector(`#channels button[data-id="${geral}"]`);
+  await a.fill('#search', 'relatório');
+  await a.press('#search', 'Enter');
+  await a.waitForSelector('#search-more');
+  assert.equal(await a.textContent('#search-title'), '25+ resultados para “relatório”');
+  await a.$eval('#search-more', (b) => b.scrollIntoView({ block: 'nearest' }));
+  await shoot(a, 'chat-search-more');
+  await a.click('#search-more');
+  await a.waitForSelector('#search-title:has-text("30 resultados")');
+  assert.equal(await a.$$eval('#search-results li[data-id]', (n) => n.length), 30);
+  assert.equal(await a.isVisible('#search-more'), false, 'nothing older');
+  assert.deepEqual(a.problems, []);
+  await a.context().close();
+});
+
 test('a search typed before the server is drawn names its channels and authors once it is', async () => {
   const { owner: ana, sid } = await serverWithMembers(srv.url, 0);
   const avisos = (await api(srv.url, 'POST', `/api/servers/${sid}/channels`, { token: ana.token, body: { name: 'avisos' } })).body.channel.id;

@@ -32,7 +32,7 @@ let shown = null;
 function paintResults() {
   const { messages, next, q } = shown;
   const more = next
-    ? [el('li', { class: 'search-more' }, el('button', { type: 'button', class: 'link-button small', id: 'search-more', text: 'Procurar mais antigas', onclick: searchOlder }))]
+    ? [el('li', { class: 'search-more' }, el('button', { type: 'button', class: 'secondary small-button', id: 'search-more', text: 'Procurar mais antigas', onclick: searchOlder }))]
     : [];
   $('#search-results').replaceChildren(...messages.map(resultItem), ...more);
   $('#search-title').textContent = messages.length
