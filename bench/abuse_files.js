@@ -10,7 +10,8 @@
 //           (utime + stime from /proc) for each.
 //
 //   node bench/abuse_files.js [bombs|stall|slack ...]    (all three without arguments)
-// PRACA_BIN picks the binary (build/praca); SEED_DIR keeps the generated bomb between runs.
+// PRACA_BIN picks the binary (build/praca); WORKERS the request workers (16); SEED_DIR keeps the
+// generated bomb between runs.
 'use strict';
 const fs = require('node:fs');
 const net = require('node:net');
@@ -20,7 +21,7 @@ const zlib = require('node:zlib');
 const { startServer, api, serverWithMembers, upload } = require('../tests/e2e/helpers');
 
 const pct = (xs, p) => { const s = [...xs].sort((a, b) => a - b); return +s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))].toFixed(1); };
-const ARGS = ['--rate-limit-scale', '1000', '--access-log=0', '--workers', '16'];
+const ARGS = ['--rate-limit-scale', '1000', '--access-log=0', '--workers', process.env.WORKERS || '16'];
 
 // The finding's bomb: 10,000 × 10,000 RGBA, 16 bits a sample, Adam7, every pixel 0.
 function bomb() {

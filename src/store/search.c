@@ -10,16 +10,19 @@
 #include "domain/search_rules.h"
 #include "store/rows.h"
 
-#define FILTERS                                                                                    \
+#define FILTERS_COMMON                                                                             \
     " AND ($3 = '' OR m.author_id = $3)"                                                           \
     " AND ($4 = '' OR m.mentions LIKE '%\"' || $4 || '\"%')"                                       \
     " AND ($5 = 0 OR m.content LIKE '%http://%' OR m.content LIKE '%https://%')"                   \
     " AND ($6 = 0 OR (m.embeds IS NOT NULL AND m.embeds <> '[]'))"                                 \
     " AND ($7 = 0 OR (m.attachments IS NOT NULL AND m.attachments <> '[]'))"                       \
     " AND (CAST($8 AS BIGINT) = 0 OR m.created_at >= CAST($8 AS BIGINT))"                          \
-    " AND (CAST($9 AS BIGINT) = 0 OR m.created_at < CAST($9 AS BIGINT))"                           \
-    " AND ($10 = '' OR m.id < $10)"                                                                \
-    " AND ($12 = '' OR m.id >= $12)"
+    " AND (CAST($9 AS BIGINT) = 0 OR m.created_at < CAST($9 AS BIGINT))"
+/* With words the index says which messages; without, the window's bounds must be plain ranges
+ * on messages_by_channel (an "x = '' OR" around them would read the channel from its newest). */
+#define FILTERS       FILTERS_COMMON " AND ($10 = '' OR m.id < $10) AND ($12 = '' OR m.id >= $12)"
+#define WINDOW        " AND $10 = ''" FILTERS_COMMON " AND m.id >= $12 ORDER BY m.id DESC LIMIT $11"
+#define WINDOW_BEFORE FILTERS_COMMON " AND m.id < $10 AND m.id >= $12 ORDER BY m.id DESC LIMIT $11"
 
 /* Without words, each call looks at a window of the channels' newest messages below before_id:
  * per channel, at most per_channel of them (an index range of messages_by_channel), so its cost
@@ -69,9 +72,11 @@ json_t *store_search_ids(struct store *db, const struct store_search *q, char ne
         " WHERE message_search MATCH $2 AND $2 <> ''"
         " AND m.channel_id IN (SELECT value FROM json_each($1))" FILTERS
         " ORDER BY s.rowid DESC LIMIT $11";
-    static const char *SQLITE =
-        "SELECT m.id FROM messages m WHERE m.channel_id IN (SELECT value FROM json_each($1))"
-        " AND $2 = ''" FILTERS " ORDER BY m.id DESC LIMIT $11";
+#define SQLITE_WINDOW                                                                              \
+    "SELECT m.id FROM messages m WHERE m.channel_id IN (SELECT value FROM json_each($1))"          \
+    " AND $2 = ''"
+    static const char *SQLITE = SQLITE_WINDOW WINDOW;
+    static const char *SQLITE_BEFORE = SQLITE_WINDOW WINDOW_BEFORE;
     /* With words, PostgreSQL first takes every match through the GIN index, then the newest:
      * left to itself it would walk the messages newest first and compute each one's tsvector,
      * seconds for a rare word in a large server. */
@@ -80,9 +85,11 @@ json_t *store_search_ids(struct store *db, const struct store_search *q, char ne
         " WHERE to_tsvector('portuguese', m.content) @@ websearch_to_tsquery('portuguese', $2)"
         " AND m.channel_id IN (SELECT json_array_elements_text($1::json))" FILTERS ")"
         " SELECT id FROM hits ORDER BY id DESC LIMIT $11";
-    static const char *POSTGRES = "SELECT m.id FROM messages m WHERE m.channel_id IN"
-                                  " (SELECT json_array_elements_text($1::json)) AND $2 = ''" FILTERS
-                                  " ORDER BY m.id DESC LIMIT $11";
+#define POSTGRES_WINDOW                                                                            \
+    "SELECT m.id FROM messages m WHERE m.channel_id IN"                                            \
+    " (SELECT json_array_elements_text($1::json)) AND $2 = ''"
+    static const char *POSTGRES = POSTGRES_WINDOW WINDOW;
+    static const char *POSTGRES_BEFORE = POSTGRES_WINDOW WINDOW_BEFORE;
     static const struct store_col COLS[] = {{"id", COL_TEXT}};
     int pg = !strcmp(store__engine_name(db), "postgres");
     char floor[UUID_LEN + 1] = "";
@@ -98,9 +105,12 @@ json_t *store_search_ids(struct store *db, const struct store_search *q, char ne
         rule_search_fts5(q->text, words, cap);
     json_t *rows = store__list_json(
         db,
-        pg         ? (words[0] ? POSTGRES_WORDS : POSTGRES)
-        : words[0] ? SQLITE_WORDS
-                   : SQLITE,
+        pg             ? (words[0]       ? POSTGRES_WORDS
+                          : q->before_id ? POSTGRES_BEFORE
+                                         : POSTGRES)
+        : words[0]     ? SQLITE_WORDS
+        : q->before_id ? SQLITE_BEFORE
+                       : SQLITE,
         SV_ARGS(SV_STR(q->channels_json), SV_STR(words), SV_STR(q->author_id ? q->author_id : ""),
                 SV_STR(q->mentions_id ? q->mentions_id : ""), SV_INT(q->has_link),
                 SV_INT(q->has_embed), SV_INT(q->has_file), SV_INT(q->after_ms),
