@@ -18,7 +18,7 @@ const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
 const zlib = require('node:zlib');
-const { startServer, api, serverWithMembers, upload } = require('../tests/e2e/helpers');
+const { startServer, api, serverWithMembers, upload, pngFile, pngPasses } = require('../tests/e2e/helpers');
 
 const pct = (xs, p) => { const s = [...xs].sort((a, b) => a - b); return +s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))].toFixed(1); };
 const ARGS = ['--rate-limit-scale', '1000', '--access-log=0', '--workers', process.env.WORKERS || '16'];
@@ -29,34 +29,17 @@ function bomb() {
   const file = path.join(dir, 'praca-bomb-10000-rgba16-adam7.png');
   if (fs.existsSync(file)) return fs.readFileSync(file);
   const W = 10000, H = 10000, BPP = 8;
-  const passes = [[0, 0, 8, 8], [4, 0, 8, 8], [0, 4, 4, 8], [2, 0, 4, 4], [0, 2, 2, 4], [1, 0, 2, 2], [0, 1, 1, 2]];
   const deflate = zlib.createDeflate({ level: 9 });
   const parts = [];
   deflate.on('data', (d) => parts.push(d));
   const done = new Promise((r) => deflate.on('end', r));
   const zeros = Buffer.alloc(1 + W * BPP);
-  for (const [x0, y0, dx, dy] of passes) {
-    const w = Math.ceil((W - x0) / dx), h = Math.ceil((H - y0) / dy);
+  for (const [w, h] of pngPasses(W, H, true)) {
     for (let y = 0; y < h; y++) deflate.write(zeros.subarray(0, 1 + w * BPP));
   }
   deflate.end();
   return done.then(() => {
-    const chunk = (type, data) => {
-      const head = Buffer.alloc(8);
-      head.writeUInt32BE(data.length, 0);
-      head.write(type, 4, 'latin1');
-      const crc = Buffer.alloc(4);
-      crc.writeUInt32BE(zlib.crc32(Buffer.concat([head.subarray(4), data])) >>> 0, 0);
-      return Buffer.concat([head, data, crc]);
-    };
-    const ihdr = Buffer.alloc(13);
-    ihdr.writeUInt32BE(W, 0);
-    ihdr.writeUInt32BE(H, 4);
-    ihdr[8] = 16;
-    ihdr[9] = 6;
-    ihdr[12] = 1;
-    const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr),
-      chunk('IDAT', Buffer.concat(parts)), chunk('IEND', Buffer.alloc(0))]);
+    const png = pngFile(W, H, { depth: 16, type: 6, interlaced: true }, Buffer.concat(parts));
     fs.writeFileSync(file, png);
     return png;
   });

@@ -391,6 +391,39 @@ async function upload(base, method, p, token, payload, files = []) {
 }
 module.exports.upload = upload;
 
+// A PNG file around an already-deflated IDAT: width × height, bit depth, colour type (0 gray,
+// 6 RGBA …), Adam7 when interlaced.
+function pngFile(width, height, { depth = 8, type = 0, interlaced = false }, idat) {
+  const zlib = require('node:zlib');
+  const chunk = (kind, data) => {
+    const head = Buffer.alloc(8);
+    head.writeUInt32BE(data.length, 0);
+    head.write(kind, 4, 'latin1');
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(zlib.crc32(Buffer.concat([head.subarray(4), data])) >>> 0, 0);
+    return Buffer.concat([head, data, crc]);
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr[8] = depth;
+  ihdr[9] = type;
+  ihdr[12] = interlaced ? 1 : 0;
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr),
+    chunk('IDAT', idat), chunk('IEND', Buffer.alloc(0))]);
+}
+module.exports.pngFile = pngFile;
+
+// The rows each Adam7 pass of a width × height picture holds, [[pass width, pass height], …]
+// (one pass, the whole picture, when not interlaced).
+function pngPasses(width, height, interlaced) {
+  const passes = interlaced
+    ? [[0, 0, 8, 8], [4, 0, 8, 8], [0, 4, 4, 8], [2, 0, 4, 4], [0, 2, 2, 4], [1, 0, 2, 2], [0, 1, 1, 2]]
+    : [[0, 0, 1, 1]];
+  return passes.map(([x0, y0, dx, dy]) => [Math.ceil((width - x0) / dx), Math.ceil((height - y0) / dy)]).filter(([w, h]) => w > 0 && h > 0);
+}
+module.exports.pngPasses = pngPasses;
+
 // Opens an upload to url that declares `declared` bytes and sends the head of its one file;
 // `then(sock)` goes on. Resolves with what the server answered once it closed the connection.
 function rawUpload(srv, url, token, declared, then) {

@@ -8,40 +8,13 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 const zlib = require('node:zlib');
-const { startServer, api, appWithBot, install, serverWithMembers, eventually, metric, upload, rawUpload } = require('./helpers');
+const { startServer, api, appWithBot, install, serverWithMembers, eventually, metric, upload, rawUpload, pngFile, pngPasses } = require('./helpers');
 const { P } = require('./permissions');
 
 // A PNG of width × height 8-bit gray pixels, all black; interlaced (Adam7) when asked.
 function png(width, height, interlaced) {
-  const passes = interlaced
-    ? [[0, 0, 8, 8], [4, 0, 8, 8], [0, 4, 4, 8], [2, 0, 4, 4], [0, 2, 2, 4], [1, 0, 2, 2], [0, 1, 1, 2]]
-    : [[0, 0, 1, 1]];
-  let raw = 0;
-  for (const [x0, y0, dx, dy] of passes) {
-    const w = Math.ceil((width - x0) / dx);
-    const h = Math.ceil((height - y0) / dy);
-    if (w > 0 && h > 0) raw += h * (1 + w); // each row: its filter byte, then its pixels
-  }
-  const chunk = (type, data) => {
-    const head = Buffer.alloc(8);
-    head.writeUInt32BE(data.length, 0);
-    head.write(type, 4, 'latin1');
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(zlib.crc32(Buffer.concat([head.subarray(4), data])) >>> 0, 0);
-    return Buffer.concat([head, data, crc]);
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
-  ihdr[8] = 8; // bit depth
-  ihdr[9] = 0; // gray
-  ihdr[12] = interlaced ? 1 : 0;
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', ihdr),
-    chunk('IDAT', zlib.deflateSync(Buffer.alloc(raw), { level: 9 })),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
+  const raw = pngPasses(width, height, interlaced).reduce((n, [w, h]) => n + h * (1 + w), 0); // a filter byte a row
+  return pngFile(width, height, { interlaced }, zlib.deflateSync(Buffer.alloc(raw), { level: 9 }));
 }
 
 async function world(base) {
