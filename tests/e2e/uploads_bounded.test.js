@@ -86,12 +86,12 @@ test('an upload that declares 251 MB and pauses is cut after the body timeout, n
   }
 });
 
-test('an upload that trickles a byte at a time is cut once its first timeout has passed', async () => {
-  const own = await startServer({ args: ['--body-timeout-ms', '500'], single: true });
+test('an upload that trickles a byte at a time is cut once its first timeout has passed, whatever it declares', async () => {
+  const own = await startServer({ args: ['--body-timeout-ms', '500', '--file-max-mb', '300', '--files-per-message', '1'], single: true });
   try {
     const w = await world(own.url);
     let timer;
-    const answer = await rawUpload(own, w.url, w.members[0].token, 1000 * 1000, (sock) => {
+    const answer = await rawUpload(own, w.url, w.members[0].token, 251 * 1000 * 1000, (sock) => {
       timer = setInterval(() => sock.write('a'), 100); // never a pause of 500 ms, far below the rate
     });
     clearInterval(timer);
