@@ -4,12 +4,14 @@
 //           of 10,000 × 10,000, 0.78 MB each, at once) while a bystander reads a channel's
 //           history every 20 ms: the server's peak memory (VmHWM), the bystander's p50/p99,
 //           and how long the bombs took;
+//   flood   the same with images within every budget (8,000 × 8,000 gray PNGs, 64 MP each, 62 kB):
+//           what legitimate large images cost a bystander;
 //   stall   the account opens 23 uploads that declare 251 MB each, sends their first bytes and
 //           pauses; then a bystander uploads 100 MB: its status and time;
 //   slack   a webhook post of 100 KB and of 0.9 MB of '<' with ?format=slack: the server's CPU
 //           (utime + stime from /proc) for each.
 //
-//   node bench/abuse_files.js [bombs|stall|slack ...]    (all three without arguments)
+//   node bench/abuse_files.js [bombs|flood|stall|slack ...]    (all four without arguments)
 // PRACA_BIN picks the binary (build/praca); WORKERS the request workers (16); SEED_DIR keeps the
 // generated bomb between runs.
 'use strict';
@@ -71,8 +73,8 @@ async function bystanderWhile(srv, w, cid, work) {
   return { result, ms, reads };
 }
 
-async function bombs() {
-  const png = await bomb();
+async function bombs(png, label = 'bombs') {
+  png = png || (await bomb());
   const srv = await startServer({ single: true, args: ARGS });
   try {
     const w = await serverWithMembers(srv.url, 1);
@@ -82,7 +84,7 @@ async function bombs() {
     const { result, ms, reads } = await bystanderWhile(srv, w, cid, () => Promise.all(Array.from({ length: 4 }, () =>
       upload(srv.url, 'POST', `/api/servers/${w.sid}/channels/${cid}/messages`, w.members[0].token, {}, files))));
     const a = result[0].body && result[0].body.message ? result[0].body.message.attachments[0] : null;
-    console.log(JSON.stringify({ case: 'bombs', bombBytes: png.length, statuses: result.map((r) => r.status), thumbnail: a && a.thumbnailUrl !== null, seconds: +(ms / 1000).toFixed(1), hwmMbBefore: Math.round(before), hwmMbAfter: Math.round(hwmMb(srv.proc.pid)), bystanderReads: reads.length, bystanderP50Ms: pct(reads, 50), bystanderP99Ms: pct(reads, 99) }));
+    console.log(JSON.stringify({ case: label, bombBytes: png.length, statuses: result.map((r) => r.status), thumbnail: a && a.thumbnailUrl !== null, seconds: +(ms / 1000).toFixed(1), hwmMbBefore: Math.round(before), hwmMbAfter: Math.round(hwmMb(srv.proc.pid)), bystanderReads: reads.length, bystanderP50Ms: pct(reads, 50), bystanderP99Ms: pct(reads, 99) }));
   } finally {
     await srv.stop();
   }
@@ -139,7 +141,13 @@ async function slack() {
   }
 }
 
-const cases = { bombs, stall, slack };
+// 8,000 × 8,000 gray, not interlaced: within every budget, a second or so of libvips each.
+function flood() {
+  const raw = pngPasses(8000, 8000, false).reduce((n, [w, h]) => n + h * (1 + w), 0);
+  return bombs(pngFile(8000, 8000, {}, zlib.deflateSync(Buffer.alloc(raw), { level: 9 })), 'flood');
+}
+
+const cases = { bombs: () => bombs(), flood, stall, slack };
 (async () => {
   for (const name of process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(cases)) await cases[name]();
 })().catch((e) => { console.error(e); process.exit(1); });
