@@ -24,6 +24,8 @@
 #include "store/apps.h"
 #include "store/installs.h"
 #include "store/servers.h"
+#include "state/state.h"
+#include "state/server.h"
 
 #define SESSION_LIFETIME_MS (10 * 60 * 1000)
 #define STATE_MAX           500
@@ -179,6 +181,28 @@ static char *redirect_url(const struct store_authorize *s)
     return buf_detach(&b, NULL);
 }
 
+/* A server holds at most --server-bots-max bots; a bot already there may be installed again
+ * (its permissions change). Answers 400 when full. From memory: a few installs at once on
+ * several nodes may pass it by as many. */
+static int bots_full(struct api_call *c, const char *sid, const char *app_id)
+{
+    int found, full = 0;
+    struct state_server *srv = state_server(c->svc->state, c->db, sid, &found);
+    if (!srv) {
+        api__internal(c);
+        return -1;
+    }
+    int64_t max = c->svc->cfg->server_bots_max;
+    if (!state_server_installed(srv, app_id) && (int64_t)state_server_install_count(srv) >= max) {
+        char msg[80];
+        snprintf(msg, sizeof msg, "Este servidor já tem o máximo de %lld bots", (long long)max);
+        api__error(c, 400, msg);
+        full = -1;
+    }
+    state_server_unref(srv);
+    return full;
+}
+
 /* The authorization's last step, its application loaded: installs it in a->server_id with the
  * permissions asked for that the installer holds, and answers where the browser goes next. */
 static void install(struct api_call *c, const struct store_authorize *s, const struct access *a,
@@ -191,7 +215,7 @@ static void install(struct api_call *c, const struct store_authorize *s, const s
         api__error(c, 403, "Esta aplicação está suspensa");
         return;
     }
-    if (api__limit_hit(c, &API_LIMIT_COMPLETE_INSTALL))
+    if (api__limit_hit(c, &API_LIMIT_COMPLETE_INSTALL) || bots_full(c, a->server_id, app->id))
         return;
     uint64_t granted = asked & a->base;
     char role_name[200], role_id[UUID_LEN + 1];

@@ -19,7 +19,10 @@
 #include "store/roles.h"
 #include "store/servers.h"
 
+/* Roles people make, @everyone included; bots' roles count apart (--server-bots-max). */
 #define ROLES_MAX 250
+/* The highest rank a move may ask for: past the top means the top. */
+#define RANK_MAX 1000000
 
 static void reply_role(struct api_call *c, int status, const char *rid)
 {
@@ -137,7 +140,7 @@ static void role_patch(struct api_call *c)
     if (!body || api__in_str(c, body, "name", 1, 100, API_IN_TRIM, &name) < 0 ||
         (has_perms = api__in_perms(c, body, "permissions", 0, &perms)) < 0 ||
         api__in_int(c, body, "color", 0, 0xFFFFFF, 0, &color) < 0 ||
-        (has_position = api__in_int(c, body, "position", 1, ROLES_MAX, 0, &position)) < 0 ||
+        (has_position = api__in_int(c, body, "position", 1, RANK_MAX, 0, &position)) < 0 ||
         api__in_bool(c, body, "mentionable", 0, &mentionable) < 0 ||
         api__in_bool(c, body, "hoist", 0, &hoist) < 0 || grantable(c, &a, perms)) {
         json_decref(role);

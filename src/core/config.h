@@ -17,6 +17,7 @@ struct config {
     int media_workers;    /* threads of the uploads' lane (files checked, thumbnails made) */
     int media_queue;      /* uploads waiting for one of them, past which 503 */
     int search_scan_rows; /* messages one search without words examines at most */
+    int server_bots_max;  /* bots installed in one server at most */
     double rate_limit_scale;
     int conformance;
     int allow_private_endpoints;

@@ -272,8 +272,12 @@ static struct state_shape *shape_new(void)
     return sh;
 }
 
+/* Roles arrive highest first with their order keys (store/roles.h); what the state keeps and
+ * compares is the rank, as the API shows it. */
 static int shape_finish(struct state_shape *sh)
 {
+    for (size_t i = 0; i < sh->nroles; i++)
+        sh->roles[i].position = (int64_t)(sh->nroles - i);
     if (!sh->channel_ix.slots &&
         state__index_build(&sh->channel_ix, sh->nchannels, channel_key, sh))
         return -1;
@@ -401,6 +405,16 @@ const struct state_member *state_server_member_by_username(const struct state_se
 size_t state_server_member_count(const struct state_server *s)
 {
     return s->members.count;
+}
+
+size_t state_server_install_count(const struct state_server *s)
+{
+    return s->apps.count;
+}
+
+int state_server_installed(const struct state_server *s, const char *app_id)
+{
+    return pmap_get(&s->apps, app_id) != NULL;
 }
 
 static int by_index(const void *a, const void *b)

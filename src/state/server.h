@@ -29,7 +29,7 @@ struct state_role {
     char id[UUID_LEN + 1];
     char *name; /* owned */
     uint64_t perms;
-    int64_t position;
+    int64_t position; /* the rank: 1 just above @everyone (store/roles.h) */
     int mentionable;
     int hoist; /* its connected holders are listed apart (state/member_list.h) */
 };
@@ -133,6 +133,9 @@ const struct state_member *state_server_member(const struct state_server *s, con
 const struct state_member *state_server_member_by_username(const struct state_server *s,
                                                            const char *username);
 size_t state_server_member_count(const struct state_server *s);
+/* How many applications are installed, and whether app_id is one of them. */
+size_t state_server_install_count(const struct state_server *s);
+int state_server_installed(const struct state_server *s, const char *app_id);
 
 /* What store_access_load answered for uid, from memory. */
 void state_server_access(const struct state_server *s, const char *uid, struct store_access *a);

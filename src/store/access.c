@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "core/buf.h"
+#include "store/roles.h"
 
 int store_access_load(struct store *db, const char *server_id, const char *user_id,
                       struct store_access *a)
@@ -17,8 +18,8 @@ int store_access_load(struct store *db, const char *server_id, const char *user_
         " LEFT JOIN members m ON m.server_id = s.id AND m.user_id = $2"
         " LEFT JOIN users u ON u.id = $2 WHERE s.id = $1";
     static const char *SQL_ROLES =
-        "SELECT r.id, r.permissions, r.position FROM member_roles mr JOIN roles r ON r.id = "
-        "mr.role_id"
+        "SELECT r.id, r.permissions, " STORE_ROLE_RANK("r") " FROM member_roles mr"
+        " JOIN roles r ON r.id = mr.role_id"
         " WHERE mr.server_id = $1 AND mr.user_id = $2 ORDER BY r.position DESC LIMIT 250";
     memset(a, 0, sizeof *a);
     struct store_stmt *st =

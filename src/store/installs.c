@@ -3,6 +3,7 @@
 
 #include "core/buf.h"
 #include "store/installs.h"
+#include "store/roles.h"
 #include "store/rows.h"
 #include "store/writer.h"
 
@@ -77,11 +78,9 @@ static int install_at(struct store *db, struct store_install *in)
         " WHERE application_id = $1 AND server_id = $2";
     static const char *SQL_MEMBER = "INSERT INTO members (server_id, user_id, joined_at)"
                                     " VALUES ($1, $2, $3) ON CONFLICT DO NOTHING";
-    static const char *SQL_SHIFT =
-        "UPDATE roles SET position = position + 1 WHERE server_id = $1 AND position >= 1";
     static const char *SQL_ROLE =
         "INSERT INTO roles (id, server_id, name, permissions, position, managed, created_at)"
-        " VALUES ($1, $2, $3, $4, 1, 1, $5)";
+        " VALUES ($1, $2, $3, $4, " STORE_ROLE_NEW_KEY("$2") ", 1, $5)";
     static const char *SQL_GIVE =
         "INSERT INTO member_roles (server_id, user_id, role_id) VALUES ($1, $2, $3)";
     static const char *SQL_INSTALL =
@@ -123,8 +122,6 @@ static int install_at(struct store *db, struct store_install *in)
     rc = store__exec(db, SQL_MEMBER,
                      SV_ARGS(SV_STR(in->server_id), SV_STR(in->bot_user_id), SV_INT(in->now)));
     if (rc == STORE_DONE)
-        rc = store__exec(db, SQL_SHIFT, SV_ARGS(SV_STR(in->server_id)));
-    if (rc == STORE_DONE)
         rc = store__exec(db, SQL_ROLE,
                          SV_ARGS(SV_STR(in->new_role_id), SV_STR(in->server_id),
                                  SV_STR(in->role_name), SV_INT(in->granted), SV_INT(in->now)));
@@ -144,14 +141,12 @@ STORE_WRITE_AS(store_install, struct store_install, install_at)
 static int uninstall_at(struct store *db, struct store_uninstall *u)
 {
     static const char *SQL_FIND =
-        "SELECT i.role_id, a.bot_user_id, r.position FROM installs i"
-        " JOIN applications a ON a.id = i.application_id JOIN roles r ON r.id = i.role_id"
+        "SELECT i.role_id, a.bot_user_id FROM installs i"
+        " JOIN applications a ON a.id = i.application_id"
         " WHERE i.application_id = $1 AND i.server_id = $2";
     static const char *SQL_INSTALL =
         "DELETE FROM installs WHERE application_id = $1 AND server_id = $2";
     static const char *SQL_ROLE = "DELETE FROM roles WHERE id = $1";
-    static const char *SQL_SHIFT =
-        "UPDATE roles SET position = position - 1 WHERE server_id = $1 AND position > $2";
     static const char *SQL_MEMBER = "DELETE FROM members WHERE server_id = $1 AND user_id = $2";
     u->removed = 0;
     struct store_stmt *st =
@@ -159,13 +154,11 @@ static int uninstall_at(struct store *db, struct store_uninstall *u)
     if (!st)
         return STORE_ERR;
     char role_id[UUID_LEN + 1] = "", bot[UUID_LEN + 1] = "";
-    int64_t position = 0;
     int rc = store__step(st);
     if (rc == STORE_ROW) {
         const char *b = store__text(st, 1);
         store__text_copy(st, 0, role_id, sizeof role_id);
         slice_copy(slice_from(b ? b : ""), bot, sizeof bot);
-        position = store__int(st, 2);
     }
     store__finish(st);
     if (rc != STORE_ROW)
@@ -173,8 +166,6 @@ static int uninstall_at(struct store *db, struct store_uninstall *u)
     rc = store__exec(db, SQL_INSTALL, SV_ARGS(SV_STR(u->app_id), SV_STR(u->server_id)));
     if (rc == STORE_DONE)
         rc = store__exec(db, SQL_ROLE, SV_ARGS(SV_STR(role_id)));
-    if (rc == STORE_DONE)
-        rc = store__exec(db, SQL_SHIFT, SV_ARGS(SV_STR(u->server_id), SV_INT(position)));
     if (rc == STORE_DONE && bot[0])
         rc = store__exec(db, SQL_MEMBER, SV_ARGS(SV_STR(u->server_id), SV_STR(bot)));
     u->removed = rc == STORE_DONE;

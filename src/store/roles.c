@@ -1,45 +1,47 @@
-/* Roles and the roles members hold. New roles go just above @everyone (position 1), as in
- * Discord, so whoever made one stays above it. */
+/* Roles and the roles members hold. New roles go just above @everyone (rank 1), as in
+ * Discord, so whoever made one stays above it; see roles.h for keys and ranks. */
 #include "core/buf.h"
+#include "core/uuid.h"
 #include "store/rows.h"
 #include "store/writer.h"
 #include "store/roles.h"
+
+#include <stdlib.h>
+#include <string.h>
 
 static const struct store_col ROLE_COLS[] = {
     {"id", COL_TEXT},      {"serverId", COL_TEXT},    {"name", COL_TEXT},  {"permissions", COL_INT},
     {"color", COL_INT},    {"mentionable", COL_BOOL}, {"hoist", COL_BOOL}, {"position", COL_INT},
     {"managed", COL_BOOL}, {"createdAt", COL_TIME},
 };
-#define ROLE_SELECT                                                                                \
-    "SELECT id, server_id, name, permissions, color, mentionable, hoist, position, managed,"       \
+#define ROLE_SELECT(rank)                                                                          \
+    "SELECT id, server_id, name, permissions, color, mentionable, hoist, " rank ", managed,"       \
     " created_at FROM roles"
 
 json_t *store_roles_json(struct store *db, const char *sid)
 {
-    static const char *SQL = ROLE_SELECT " WHERE server_id = $1 ORDER BY position, id";
+    /* Lowest first, so the row number is the rank. */
+    static const char *SQL =
+        ROLE_SELECT("row_number() OVER (ORDER BY id <> server_id, position, id DESC) - 1")
+        " WHERE server_id = $1 ORDER BY id <> server_id, position, id DESC";
     return store__list_json(db, SQL, SV_ARGS(SV_STR(sid)), STORE_COLS(ROLE_COLS));
 }
 
 json_t *store_role_json(struct store *db, const char *rid, int *rc)
 {
-    static const char *SQL = ROLE_SELECT " WHERE id = $1";
+    static const char *SQL = ROLE_SELECT(STORE_ROLE_RANK("roles")) " WHERE id = $1";
     return store__get_json(db, SQL, SV_ARGS(SV_STR(rid)), STORE_COLS(ROLE_COLS), rc);
 }
 
 static int role_create_at(struct store *db, struct store_new_role *r)
 {
-    static const char *SQL_SHIFT =
-        "UPDATE roles SET position = position + 1 WHERE server_id = $1 AND position >= 1";
-    static const char *SQL_INSERT = "INSERT INTO roles (id, server_id, name, permissions, color, "
-                                    "mentionable, position, created_at, hoist)"
-                                    " VALUES ($1, $2, $3, $4, $5, $6, 1, $7, $8)";
-    int rc = store__exec(db, SQL_SHIFT, SV_ARGS(SV_STR(r->server_id)));
-    if (rc == STORE_DONE)
-        rc = store__exec(db, SQL_INSERT,
-                         SV_ARGS(SV_STR(r->id), SV_STR(r->server_id), SV_STR(r->name),
-                                 SV_INT(r->permissions), SV_INT(r->color), SV_INT(r->mentionable),
-                                 SV_INT(r->now), SV_INT(r->hoist)));
-    return rc;
+    static const char *SQL_INSERT =
+        "INSERT INTO roles (id, server_id, name, permissions, color, mentionable, position,"
+        " created_at, hoist) VALUES ($1, $2, $3, $4, $5, $6, " STORE_ROLE_NEW_KEY("$2") ", $7, $8)";
+    return store__exec(db, SQL_INSERT,
+                       SV_ARGS(SV_STR(r->id), SV_STR(r->server_id), SV_STR(r->name),
+                               SV_INT(r->permissions), SV_INT(r->color), SV_INT(r->mentionable),
+                               SV_INT(r->now), SV_INT(r->hoist)));
 }
 
 STORE_WRITE_AS(store_role_create, struct store_new_role, role_create_at)
@@ -65,30 +67,12 @@ struct role_ref {
 
 static int role_delete(struct store *db, void *arg)
 {
-    static const char *SQL_POS = "SELECT server_id, position FROM roles WHERE id = $1";
     static const char *SQL_DELETE = "DELETE FROM roles WHERE id = $1";
     static const char *SQL_OVERWRITES = "DELETE FROM overwrites WHERE target_id = $1";
-    static const char *SQL_SHIFT =
-        "UPDATE roles SET position = position - 1 WHERE server_id = $1 AND position > $2";
     const char *rid = ((const struct role_ref *)arg)->id;
-    struct store_stmt *st = store__query(db, SQL_POS, SV_ARGS(SV_STR(rid)));
-    if (!st)
-        return STORE_ERR;
-    int rc = store__step(st);
-    char sid[40] = "";
-    int64_t pos = 0;
-    if (rc == STORE_ROW) {
-        store__text_copy(st, 0, sid, sizeof sid);
-        pos = store__int(st, 1);
-    }
-    store__finish(st);
-    if (rc != STORE_ROW)
-        return rc;
-    rc = store__exec(db, SQL_DELETE, SV_ARGS(SV_STR(rid)));
+    int rc = store__exec(db, SQL_DELETE, SV_ARGS(SV_STR(rid)));
     if (rc == STORE_DONE)
         rc = store__exec(db, SQL_OVERWRITES, SV_ARGS(SV_STR(rid)));
-    if (rc == STORE_DONE)
-        rc = store__exec(db, SQL_SHIFT, SV_ARGS(SV_STR(sid), SV_INT(pos)));
     return rc;
 }
 
@@ -104,42 +88,77 @@ struct role_move {
     int64_t to;
 };
 
-/* The roles between the old and the new place shift by one toward the old one, so positions
- * stay 1..n without gaps; the new place is clamped to the top. */
-static int role_move(struct store *db, void *arg)
+/* One role of the server being reordered: its ID and key as read. */
+struct role_key {
+    char id[UUID_LEN + 1];
+    int64_t key;
+};
+
+/* The server's roles but @everyone, lowest first (as ranked), into *out (malloc'd). */
+static int role_keys(struct store *db, const char *rid, struct role_key **out, size_t *n)
 {
-    static const char *SQL_POS =
-        "SELECT server_id, position,"
-        " (SELECT max(position) FROM roles r WHERE r.server_id = roles.server_id)"
-        " FROM roles WHERE id = $1";
-    static const char *SQL_DOWN = "UPDATE roles SET position = position + 1"
-                                  " WHERE server_id = $1 AND position >= $2 AND position < $3";
-    static const char *SQL_UP = "UPDATE roles SET position = position - 1"
-                                " WHERE server_id = $1 AND position > $3 AND position <= $2";
-    static const char *SQL_SET = "UPDATE roles SET position = $2 WHERE id = $1";
-    struct role_move *m = arg;
-    struct store_stmt *st = store__query(db, SQL_POS, SV_ARGS(SV_STR(m->id)));
+    static const char *SQL = "SELECT b.id, b.position FROM roles r JOIN roles b"
+                             " ON b.server_id = r.server_id AND b.id <> b.server_id"
+                             " WHERE r.id = $1 ORDER BY b.position, b.id DESC";
+    struct store_stmt *st = store__query(db, SQL, SV_ARGS(SV_STR(rid)));
     if (!st)
         return STORE_ERR;
-    int rc = store__step(st);
-    char sid[40] = "";
-    int64_t from = 0, top = 0;
-    if (rc == STORE_ROW) {
-        store__text_copy(st, 0, sid, sizeof sid);
-        from = store__int(st, 1);
-        top = store__int(st, 2);
+    struct role_key *keys = NULL;
+    size_t len = 0, cap = 0;
+    int rc;
+    while ((rc = store__step(st)) == STORE_ROW) {
+        if (len == cap) {
+            struct role_key *more = realloc(keys, (cap = cap ? 2 * cap : 16) * sizeof *keys);
+            if (!more) {
+                rc = STORE_ERR;
+                break;
+            }
+            keys = more;
+        }
+        store__text_copy(st, 0, keys[len].id, sizeof keys[len].id);
+        keys[len++].key = store__int(st, 1);
     }
     store__finish(st);
-    if (rc != STORE_ROW)
+    if (rc != STORE_DONE) {
+        free(keys);
         return rc;
-    if (m->to > top)
-        m->to = top;
-    if (m->to == from)
-        return STORE_DONE;
-    rc = store__exec(db, m->to < from ? SQL_DOWN : SQL_UP,
-                     SV_ARGS(SV_STR(sid), SV_INT(m->to), SV_INT(from)));
-    if (rc == STORE_DONE)
-        rc = store__exec(db, SQL_SET, SV_ARGS(SV_STR(m->id), SV_INT(m->to)));
+    }
+    *out = keys;
+    *n = len;
+    return STORE_DONE;
+}
+
+/* Ranks are 1…n among the roles but @everyone: the moved role is taken out and put back at
+ * its new rank (clamped to the top), then every role whose key is not its rank gets it. */
+static int role_move(struct store *db, void *arg)
+{
+    static const char *SQL_SET = "UPDATE roles SET position = $2 WHERE id = $1";
+    struct role_move *m = arg;
+    struct role_key *keys;
+    size_t n;
+    int rc = role_keys(db, m->id, &keys, &n);
+    if (rc != STORE_DONE)
+        return rc;
+    size_t from = 0;
+    while (from < n && strcmp(keys[from].id, m->id))
+        from++;
+    if (from == n) {
+        free(keys);
+        return STORE_MISSING;
+    }
+    if (m->to > (int64_t)n)
+        m->to = (int64_t)n;
+    size_t to = (size_t)m->to - 1;
+    struct role_key moved = keys[from];
+    if (to < from)
+        memmove(&keys[to + 1], &keys[to], (from - to) * sizeof *keys);
+    else
+        memmove(&keys[from], &keys[from + 1], (to - from) * sizeof *keys);
+    keys[to] = moved;
+    for (size_t i = 0; i < n && rc == STORE_DONE; i++)
+        if (keys[i].key != (int64_t)i + 1)
+            rc = store__exec(db, SQL_SET, SV_ARGS(SV_STR(keys[i].id), SV_INT((int64_t)i + 1)));
+    free(keys);
     return rc;
 }
 

@@ -2,6 +2,7 @@
 #include <stdio.h>
 
 #include "core/clock.h"
+#include "store/roles.h"
 #include "store/rows.h"
 #include "store/writer.h"
 #include "store/servers.h"
@@ -85,7 +86,8 @@ int store_count(struct store *db, const char *sql, const char *id, int64_t *out)
     return rc == STORE_ROW ? STORE_DONE : rc;
 }
 
-const char *const STORE_SQL_COUNT_ROLES = "SELECT count(*) FROM roles WHERE server_id = $1";
+const char *const STORE_SQL_COUNT_ROLES =
+    "SELECT count(*) FROM roles WHERE server_id = $1 AND managed = 0";
 const char *const STORE_SQL_COUNT_CHANNELS =
     "SELECT count(*) FROM channels WHERE server_id = $1 AND parent_id IS NULL";
 
@@ -95,7 +97,7 @@ static int server_create_at(struct store *db, struct store_new_server *s)
         "INSERT INTO servers (id, name, owner_id, created_at) VALUES ($1, $2, $3, $4)";
     static const char *SQL_EVERYONE =
         "INSERT INTO roles (id, server_id, name, permissions, position, created_at)"
-        " VALUES ($1, $1, '@everyone', $2, 0, $3)";
+        " VALUES ($1, $1, '@everyone', $2, " STORE_ROLE_EVERYONE_KEY ", $3)";
     static const char *SQL_CHANNEL =
         "INSERT INTO channels (id, server_id, type, name, position, created_at)"
         " VALUES ($1, $2, 'text', 'geral', 0, $3)";

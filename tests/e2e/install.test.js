@@ -258,3 +258,38 @@ test('complete is limited to 30 per hour per installer', async () => {
   assert.equal(r.status, 429);
   assert.ok(r.body.retryAfterMs > 0);
 });
+
+test('a server holds at most --server-bots-max bots; bots\' roles do not count toward the 250 roles people make', async () => {
+  const small = await startServer({ args: ['--server-bots-max', '2', '--rate-limit-scale', '100'] });
+  try {
+    const dev = await register(small.url);
+    const { owner, sid } = await serverWithMembers(small.url, 0);
+    const bots = [];
+    for (const name of ['Um', 'Dois', 'Três']) bots.push(await appWithBot(small.url, dev, { name }));
+    for (const info of bots.slice(0, 2)) assert.equal((await install(small.url, owner, info, sid, { permissions: P.VER_CANAL })).complete.status, 200);
+    const full = (await install(small.url, owner, bots[2], sid, { permissions: P.VER_CANAL })).complete;
+    assert.equal(full.status, 400);
+    assert.equal(full.body.error, 'Este servidor já tem o máximo de 2 bots');
+    // A bot already there may be installed again (its permissions change).
+    const again = (await install(small.url, owner, bots[0], sid, { permissions: P.VER_CANAL | P.ENVIAR_MENSAGENS })).complete;
+    assert.equal(again.status, 200);
+    // Once one leaves, another may come.
+    assert.equal((await api(small.url, 'DELETE', `/api/servers/${sid}/applications/${bots[1].app.id}`, { token: owner.token })).status, 200);
+    assert.equal((await install(small.url, owner, bots[2], sid, { permissions: P.VER_CANAL })).complete.status, 200);
+    // 249 roles besides @everyone and the two bots' roles: the 250 are people's roles only.
+    const make = (name) => api(small.url, 'POST', `/api/servers/${sid}/roles`, { token: owner.token, body: { name } });
+    for (let i = 0; i < 249; i += 25) {
+      const made = await Promise.all(Array.from({ length: Math.min(25, 249 - i) }, (_, k) => make(`r${i + k}`)));
+      for (const r of made) assert.equal(r.status, 201, r.text);
+    }
+    const over = await make('demais');
+    assert.equal(over.status, 400);
+    assert.equal(over.body.error, 'name: o servidor já tem o máximo de 250 cargos');
+    const roles = (await api(small.url, 'GET', `/api/servers/${sid}`, { token: owner.token })).body.roles;
+    assert.equal(roles.length, 252);
+    assert.deepEqual(roles.map((r) => r.position).sort((a, b) => a - b), roles.map((_, i) => i), 'ranks 0 … n, none shared');
+    assert.equal(roles.filter((r) => r.managed).length, 2);
+  } finally {
+    await small.stop();
+  }
+});
