@@ -17,10 +17,10 @@ int store_access_load(struct store *db, const char *server_id, const char *user_
         " FROM servers s JOIN roles r ON r.id = s.id"
         " LEFT JOIN members m ON m.server_id = s.id AND m.user_id = $2"
         " LEFT JOIN users u ON u.id = $2 WHERE s.id = $1";
-    static const char *SQL_ROLES =
-        "SELECT r.id, r.permissions, " STORE_ROLE_RANK("r") " FROM member_roles mr"
-        " JOIN roles r ON r.id = mr.role_id"
-        " WHERE mr.server_id = $1 AND mr.user_id = $2 ORDER BY r.position DESC LIMIT 250";
+    static const char *SQL_ROLES = "SELECT r.id, r.permissions, " STORE_ROLE_RANK(
+        "r") " FROM member_roles mr"
+             " JOIN roles r ON r.id = mr.role_id"
+             " WHERE mr.server_id = $1 AND mr.user_id = $2 ORDER BY r.position DESC LIMIT 250";
     memset(a, 0, sizeof *a);
     struct store_stmt *st =
         store__query(db, SQL_SERVER, SV_ARGS(SV_STR(server_id), SV_STR(user_id)));

@@ -21,9 +21,9 @@ static const struct store_col ROLE_COLS[] = {
 json_t *store_roles_json(struct store *db, const char *sid)
 {
     /* Lowest first, so the row number is the rank. */
-    static const char *SQL =
-        ROLE_SELECT("row_number() OVER (ORDER BY id <> server_id, position, id DESC) - 1")
-        " WHERE server_id = $1 ORDER BY id <> server_id, position, id DESC";
+    static const char *SQL = ROLE_SELECT("row_number() OVER (ORDER BY id <> server_id, position, "
+                                         "id DESC) - 1") " WHERE server_id = $1 ORDER BY id <> "
+                                                         "server_id, position, id DESC";
     return store__list_json(db, SQL, SV_ARGS(SV_STR(sid)), STORE_COLS(ROLE_COLS));
 }
 

@@ -24,8 +24,8 @@
 /* The rank of role row `r` among its server's roles, as a column: how many are below it
  * (@everyone included), ties ordered by ID, the smaller above. */
 #define STORE_ROLE_RANK(r)                                                                         \
-    "(SELECT count(*) FROM roles b WHERE b.server_id = " r ".server_id AND (b.id = b.server_id"   \
-    " OR b.position < " r ".position OR (b.position = " r ".position AND b.id > " r ".id))"       \
+    "(SELECT count(*) FROM roles b WHERE b.server_id = " r ".server_id AND (b.id = b.server_id"    \
+    " OR b.position < " r ".position OR (b.position = " r ".position AND b.id > " r ".id))"        \
     " AND b.id <> " r ".id)"
 
 json_t *store_roles_json(struct store *db, const char *sid);

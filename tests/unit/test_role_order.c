@@ -119,10 +119,8 @@ Test(role_order, new_roles_go_just_above_everyone_without_moving_the_others)
     cr_assert_eq(rank_of(first), ROLES, "the first made is the highest");
     list_agrees(ROLES + 1);
     char *before = keys();
-    struct store_new_role r = {.id = "00000000-0000-7000-8000-0000000000dd",
-                               .server_id = SID,
-                               .name = "new",
-                               .now = 2};
+    struct store_new_role r = {
+        .id = "00000000-0000-7000-8000-0000000000dd", .server_id = SID, .name = "new", .now = 2};
     cr_assert_eq(store_role_create(w, &r), STORE_DONE);
     char *after = keys();
     cr_assert_str_eq(before, after, "no other key moved");
@@ -194,10 +192,8 @@ Test(role_order, a_move_ranks_the_role_where_asked_and_the_others_close_up)
     cr_assert_eq(to, ROLES, "past the top: the top");
     cr_assert_eq(rank_of(low), ROLES);
     /* A role made after the move still goes just above @everyone. */
-    struct store_new_role r = {.id = "00000000-0000-7000-8000-0000000000dd",
-                               .server_id = SID,
-                               .name = "new",
-                               .now = 2};
+    struct store_new_role r = {
+        .id = "00000000-0000-7000-8000-0000000000dd", .server_id = SID, .name = "new", .now = 2};
     cr_assert_eq(store_role_create(w, &r), STORE_DONE);
     cr_assert_eq(rank_of(r.id), 1);
     cr_assert_eq(rank_of(low), ROLES + 1);
