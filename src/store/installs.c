@@ -140,10 +140,9 @@ STORE_WRITE_AS(store_install, struct store_install, install_at)
 
 static int uninstall_at(struct store *db, struct store_uninstall *u)
 {
-    static const char *SQL_FIND =
-        "SELECT i.role_id, a.bot_user_id FROM installs i"
-        " JOIN applications a ON a.id = i.application_id"
-        " WHERE i.application_id = $1 AND i.server_id = $2";
+    static const char *SQL_FIND = "SELECT i.role_id, a.bot_user_id FROM installs i"
+                                  " JOIN applications a ON a.id = i.application_id"
+                                  " WHERE i.application_id = $1 AND i.server_id = $2";
     static const char *SQL_INSTALL =
         "DELETE FROM installs WHERE application_id = $1 AND server_id = $2";
     static const char *SQL_ROLE = "DELETE FROM roles WHERE id = $1";
