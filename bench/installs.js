@@ -7,7 +7,7 @@
 const fs = require('node:fs');
 const { startServer, api, register, appWithBot, install } = require('../tests/e2e/helpers');
 
-const MORE = 20;
+const MORE = 60;
 const cpuMs = (pid) => {
   const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
   return (Number(f[11]) + Number(f[12])) * 10;

@@ -14,6 +14,7 @@
 #include "store/apps.h"
 #include "store/channels.h"
 #include "store/members.h"
+#include "store/roles.h"
 
 /* What the permission rules need to know of the caller in this server. */
 static struct perm_member member_of(const struct access *a)
@@ -206,19 +207,34 @@ int api__outranks(struct api_call *c, const struct access *actor, const struct a
         api__error(c, 403, "Não é possível agir sobre si mesmo");
         return -1;
     }
-    if (!actor->is_owner && actor->s.top_position <= target->s.top_position) {
+    if (!actor->is_owner && actor->s.top_key <= target->s.top_key) {
         api__error(c, 403, "Sem permissão: o membro tem um cargo igual ou acima do seu");
         return -1;
     }
     return 0;
 }
 
-int api__role_below(struct api_call *c, const struct access *actor, int64_t position)
+static int role_not_below(struct api_call *c)
 {
-    if (actor->is_owner || position < actor->s.top_position)
-        return 0;
     api__error(c, 403, "Sem permissão: o cargo está igual ou acima do seu cargo mais alto");
     return -1;
+}
+
+int api__role_below(struct api_call *c, const struct access *actor, int64_t key)
+{
+    return actor->is_owner || key < actor->s.top_key ? 0 : role_not_below(c);
+}
+
+int api__rank_below(struct api_call *c, const struct access *actor, int64_t rank)
+{
+    if (actor->is_owner)
+        return 0;
+    int64_t top;
+    if (store_role_rank_of_key(c->db, actor->server_id, actor->s.top_key, &top) != STORE_DONE) {
+        api__internal(c);
+        return -1;
+    }
+    return rank < top ? 0 : role_not_below(c);
 }
 
 const char *api__server(struct api_call *c, struct access *a, uint64_t bits)

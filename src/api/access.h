@@ -57,7 +57,9 @@ int api__bot_intent(struct api_call *c, uint32_t intent);
 int api__moderation_allowed(struct api_call *c, const struct access *a);
 /* The actor may act on the target: not the owner, not themselves, and ranked above them. */
 int api__outranks(struct api_call *c, const struct access *actor, const struct access *target);
-/* The actor may manage a role at that position (owner always; others only below their top). */
-int api__role_below(struct api_call *c, const struct access *actor, int64_t position);
+/* The actor may manage the role keyed `key` (store/roles.h), or move one to rank `rank`: the
+ * owner always; others only below their highest role. */
+int api__role_below(struct api_call *c, const struct access *actor, int64_t key);
+int api__rank_below(struct api_call *c, const struct access *actor, int64_t rank);
 
 #endif

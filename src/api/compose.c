@@ -152,7 +152,7 @@ int api__mentions(struct api_call *c, const struct state_server *srv, const char
     struct mention_role roles[250];
     const struct state_shape *sh = srv->shape;
     for (size_t i = 0; len && memchr(content, '@', len) && i < sh->nroles && nroles < 250; i++)
-        if (sh->roles[i].mentionable && sh->roles[i].position > 0)
+        if (sh->roles[i].mentionable)
             roles[nroles++] = (struct mention_role){sh->roles[i].id, sh->roles[i].name};
     struct mention_result res;
     rule_mentions_resolve(content ? content : "", len, users, nusers, roles, nroles, allow_everyone,

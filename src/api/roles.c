@@ -115,9 +115,12 @@ static json_t *role_gate(struct api_call *c, struct access *a, const char **sid,
         api__error(c, 403, "Cargo gerenciado por uma aplicação: não pode ser alterado");
         return NULL;
     }
-    int64_t position = json_integer_value(json_object_get(role, "position"));
-    if (position > 0 && api__role_below(c, a, position)) {
+    int64_t key = 0;
+    int found = strcmp(*rid, *sid) ? store_role_key(c->db, *rid, &key) : 0;
+    if (found < 0 || (found && api__role_below(c, a, key))) {
         json_decref(role);
+        if (found < 0)
+            api__internal(c);
         return NULL;
     }
     return role;
@@ -156,7 +159,7 @@ static void role_patch(struct api_call *c)
     /* A role moves only to a place below the mover's own highest role. */
     struct store_role_change change = {name, has_perms ? (int64_t)perms : -1, color, mentionable,
                                        hoist};
-    if ((has_position && api__role_below(c, &a, position)) ||
+    if ((has_position && api__rank_below(c, &a, position)) ||
         store_role_update(c->svc->writer, rid, &change) < 0 ||
         (has_position && store_role_move(c->svc->writer, rid, &position) < 0)) {
         json_decref(role);

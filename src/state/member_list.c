@@ -349,6 +349,17 @@ static void note_change(struct pmap_value *old, struct pmap_value *now, void *ar
     c->status = c->now ? status_of(d->status(d->arg, c->now->user_id)) : OFFLINE;
 }
 
+/* A bot's install changed (its managed role's bits may let it see the channel or not): its
+ * place is worked out again like a member's that changed. */
+static void note_bot_change(struct pmap_value *old, struct pmap_value *now, void *arg)
+{
+    struct state_member_list_delta *d = arg;
+    const char *uid = ((const struct state_bot *)(now ? now : old))->user_id;
+    const struct state_member *m = state_server_member(d->to, uid);
+    if (m)
+        note_change((struct pmap_value *)&m->v, (struct pmap_value *)&m->v, arg);
+}
+
 struct state_member_list_delta *state_member_list_delta(struct state_server *from,
                                                         struct state_server *newer,
                                                         state_member_list_status_fn status,
@@ -362,7 +373,8 @@ struct state_member_list_delta *state_member_list_delta(struct state_server *fro
     d->to = state__server_ref(newer);
     d->status = status;
     d->arg = arg;
-    if (pmap_diff(&from->members, &newer->members, note_change, d) || d->failed) {
+    if (pmap_diff(&from->members, &newer->members, note_change, d) ||
+        pmap_diff(&from->bots, &newer->bots, note_bot_change, d) || d->failed) {
         state_member_list_delta_free(d);
         return NULL;
     }

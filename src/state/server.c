@@ -137,7 +137,7 @@ static int on_role(void *arg, const struct store_role_row *r)
         return STORE_ERR;
     s->bytes += (int64_t)strlen(r->name) + 1;
     x->perms = r->perms;
-    x->position = r->position;
+    x->key = r->position;
     x->mentionable = r->mentionable;
     x->hoist = r->hoist;
     s->nroles++;
@@ -237,8 +237,11 @@ static int on_bot(void *arg, const struct store_bot_row *r)
     x->v.release = bot_release;
     x->intents = r->intents;
     x->suspended = r->suspended;
+    x->role.perms = r->role_perms;
+    x->role.key = r->role_key;
     int rc = copy_id(x->user_id, r->user_id) || copy_id(x->app_id, r->app_id) ||
-             pmap_put(&b->bots, &x->v) || pmap_put(&b->apps, &x->v);
+             copy_id(x->role.id, r->role_id) || pmap_put(&b->bots, &x->v) ||
+             pmap_put(&b->apps, &x->v);
     pmap_value_unref(&x->v);
     return rc ? STORE_ERR : 0;
 }
@@ -272,12 +275,8 @@ static struct state_shape *shape_new(void)
     return sh;
 }
 
-/* Roles arrive highest first with their order keys (store/roles.h); what the state keeps and
- * compares is the rank, as the API shows it. */
 static int shape_finish(struct state_shape *sh)
 {
-    for (size_t i = 0; i < sh->nroles; i++)
-        sh->roles[i].position = (int64_t)(sh->nroles - i);
     if (!sh->channel_ix.slots &&
         state__index_build(&sh->channel_ix, sh->nchannels, channel_key, sh))
         return -1;
@@ -447,11 +446,39 @@ static size_t member_roles(const struct state_shape *sh, const struct state_memb
     return n;
 }
 
+/* A bot's managed role, when m is that bot and holds it (as the database joins it), else NULL. */
+static const struct state_role *managed_role(const struct state_server *s,
+                                             const struct state_member *m)
+{
+    const struct state_bot *b =
+        m->is_bot ? (const struct state_bot *)pmap_get(&s->bots, m->user_id) : NULL;
+    if (!b || !b->role.id[0])
+        return NULL;
+    for (size_t i = 0; i < m->nroles; i++)
+        if (!strcmp(m->role_ids[i], b->role.id))
+            return &b->role;
+    return NULL;
+}
+
+/* The member's roles: the shape's (member_roles), then a bot's own, at most ACCESS_MAX_ROLES. */
+static size_t member_role_list(const struct state_server *s, const struct state_member *m,
+                               const struct state_role *out[ACCESS_MAX_ROLES])
+{
+    uint32_t roles[ACCESS_MAX_ROLES];
+    size_t n = member_roles(s->shape, m, roles);
+    for (size_t r = 0; r < n; r++)
+        out[r] = &s->shape->roles[roles[r]];
+    const struct state_role *own = n < ACCESS_MAX_ROLES ? managed_role(s, m) : NULL;
+    if (own)
+        out[n++] = own;
+    return n;
+}
+
 void state_server_access(const struct state_server *s, const char *uid, struct store_access *a)
 {
     const struct state_shape *sh = s->shape;
     memset(a, 0, offsetof(struct store_access, role_ids));
-    a->top_position = 0; /* after the role arrays, which are filled only up to nroles */
+    a->top_key = ROLE_KEY_EVERYONE; /* after the role arrays, filled only up to nroles */
     a->server_found = 1;
     memcpy(a->owner_id, sh->owner_id, sizeof a->owner_id);
     a->verification_level = sh->verification_level;
@@ -469,14 +496,13 @@ void state_server_access(const struct state_server *s, const char *uid, struct s
     a->joined_at = m->joined_at;
     a->timeout_until = m->timeout_until;
     a->rules_accepted_at = m->rules_accepted_at;
-    uint32_t roles[ACCESS_MAX_ROLES];
-    size_t n = member_roles(sh, m, roles);
+    const struct state_role *roles[ACCESS_MAX_ROLES];
+    size_t n = member_role_list(s, m, roles);
     for (size_t r = 0; r < n; r++) {
-        const struct state_role *role = &sh->roles[roles[r]];
-        memcpy(a->role_ids[a->nroles], role->id, UUID_LEN + 1);
-        a->role_perms[a->nroles++] = role->perms;
-        if (role->position > a->top_position)
-            a->top_position = (int)role->position;
+        memcpy(a->role_ids[a->nroles], roles[r]->id, UUID_LEN + 1);
+        a->role_perms[a->nroles++] = roles[r]->perms;
+        if (roles[r]->key > a->top_key)
+            a->top_key = roles[r]->key;
     }
 }
 
@@ -485,13 +511,13 @@ uint64_t state_server_channel_perms(const struct state_server *s, const struct s
 {
     const struct state_shape *sh = s->shape;
     const struct state_channel *c = &sh->channels[channel];
-    uint32_t roles[ACCESS_MAX_ROLES];
-    size_t nroles = member_roles(sh, m, roles);
+    const struct state_role *roles[ACCESS_MAX_ROLES];
+    size_t nroles = member_role_list(s, m, roles);
     const char *role_ids[ACCESS_MAX_ROLES];
     uint64_t role_perms[ACCESS_MAX_ROLES];
     for (size_t r = 0; r < nroles; r++) {
-        role_ids[r] = sh->roles[roles[r]].id;
-        role_perms[r] = sh->roles[roles[r]].perms;
+        role_ids[r] = roles[r]->id;
+        role_perms[r] = roles[r]->perms;
     }
     struct perm_overwrite ow[OVERWRITES_MAX];
     for (uint32_t i = 0; i < c->noverwrites; i++) {

@@ -29,7 +29,7 @@ struct state_role {
     char id[UUID_LEN + 1];
     char *name; /* owned */
     uint64_t perms;
-    int64_t position; /* the rank: 1 just above @everyone (store/roles.h) */
+    int64_t key; /* order key (store/roles.h): compared, never shown */
     int mentionable;
     int hoist; /* its connected holders are listed apart (state/member_list.h) */
 };
@@ -56,7 +56,7 @@ struct state_shape {
     int64_t automod_max;   /* -1 = none */
     int automod_on;
     uint64_t everyone;
-    struct state_role *roles; /* highest position first, @everyone not included */
+    struct state_role *roles; /* highest first; neither @everyone nor bots' managed roles */
     struct state_channel *channels;
     struct state_overwrite *overwrites;
     size_t nroles, nchannels, noverwrites;
@@ -78,13 +78,15 @@ struct state_member {
     int64_t bytes;
 };
 
-/* An installed application's bot: filed by bot user ID and by application ID. */
+/* An installed application's bot: filed by bot user ID and by application ID. Its managed role
+ * lives here, not in the shape, so an install changes one entry, not the server's shape. */
 struct state_bot {
     struct pmap_value v;
     char user_id[UUID_LEN + 1];
     char app_id[UUID_LEN + 1];
     uint32_t intents;
     int suspended;
+    struct state_role role; /* id "" when none; name not kept (NULL) */
 };
 
 struct state_server {

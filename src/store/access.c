@@ -17,11 +17,12 @@ int store_access_load(struct store *db, const char *server_id, const char *user_
         " FROM servers s JOIN roles r ON r.id = s.id"
         " LEFT JOIN members m ON m.server_id = s.id AND m.user_id = $2"
         " LEFT JOIN users u ON u.id = $2 WHERE s.id = $1";
-    static const char *SQL_ROLES = "SELECT r.id, r.permissions, " STORE_ROLE_RANK(
-        "r") " FROM member_roles mr"
-             " JOIN roles r ON r.id = mr.role_id"
-             " WHERE mr.server_id = $1 AND mr.user_id = $2 ORDER BY r.position DESC LIMIT 250";
+    static const char *SQL_ROLES =
+        "SELECT r.id, r.permissions, r.position FROM member_roles mr"
+        " JOIN roles r ON r.id = mr.role_id"
+        " WHERE mr.server_id = $1 AND mr.user_id = $2 ORDER BY r.position DESC LIMIT 250";
     memset(a, 0, sizeof *a);
+    a->top_key = ROLE_KEY_EVERYONE;
     struct store_stmt *st =
         store__query(db, SQL_SERVER, SV_ARGS(SV_STR(server_id), SV_STR(user_id)));
     if (!st)
@@ -52,9 +53,9 @@ int store_access_load(struct store *db, const char *server_id, const char *user_
     while ((rc = store__step(st)) == STORE_ROW && a->nroles < ACCESS_MAX_ROLES) {
         store__text_copy(st, 0, a->role_ids[a->nroles], UUID_LEN + 1);
         a->role_perms[a->nroles] = (uint64_t)store__int(st, 1);
-        int pos = (int)store__int(st, 2);
-        if (pos > a->top_position)
-            a->top_position = pos;
+        int64_t key = store__int(st, 2);
+        if (key > a->top_key)
+            a->top_key = key;
         a->nroles++;
     }
     store__finish(st);

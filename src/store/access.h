@@ -10,6 +10,8 @@
 #include "store/db.h"
 
 #define ACCESS_MAX_ROLES 250
+/* @everyone's order key: STORE_ROLE_EVERYONE_KEY (store/roles.h) as a number. */
+#define ROLE_KEY_EVERYONE (-INT64_C(4611686018427387904))
 
 struct store_access {
     int server_found;
@@ -29,7 +31,8 @@ struct store_access {
     size_t nroles;
     char role_ids[ACCESS_MAX_ROLES][UUID_LEN + 1];
     uint64_t role_perms[ACCESS_MAX_ROLES];
-    int top_position; /* highest position among the member's roles; 0 = only @everyone */
+    int64_t top_key; /* highest order key among the member's roles (store/roles.h);
+                      * ROLE_KEY_EVERYONE = only @everyone */
 };
 
 /* Returns STORE_DONE or an error; a->server_found and a->is_member tell the rest. */

@@ -33,6 +33,33 @@ json_t *store_role_json(struct store *db, const char *rid, int *rc)
     return store__get_json(db, SQL, SV_ARGS(SV_STR(rid)), STORE_COLS(ROLE_COLS), rc);
 }
 
+/* One integer from one row: 1 a row, 0 none, < 0 an error. */
+static int one_int(struct store *db, const char *sql, const struct store_val *args, size_t n,
+                   int64_t *out)
+{
+    struct store_stmt *st = store__query(db, sql, args, n);
+    if (!st)
+        return STORE_ERR;
+    int rc = store__step(st);
+    if (rc == STORE_ROW)
+        *out = store__int(st, 0);
+    store__finish(st);
+    return rc == STORE_ROW ? 1 : rc == STORE_DONE ? 0 : rc;
+}
+
+int store_role_key(struct store *db, const char *rid, int64_t *key)
+{
+    static const char *SQL = "SELECT position FROM roles WHERE id = $1";
+    return one_int(db, SQL, SV_ARGS(SV_STR(rid)), key);
+}
+
+int store_role_rank_of_key(struct store *db, const char *sid, int64_t key, int64_t *rank)
+{
+    static const char *SQL = "SELECT count(*) FROM roles WHERE server_id = $1 AND position < $2";
+    int rc = one_int(db, SQL, SV_ARGS(SV_STR(sid), SV_INT(key)), rank);
+    return rc == 1 ? STORE_DONE : rc < 0 ? rc : STORE_ERR;
+}
+
 static int role_create_at(struct store *db, struct store_new_role *r)
 {
     static const char *SQL_INSERT =

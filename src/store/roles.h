@@ -31,6 +31,12 @@
 json_t *store_roles_json(struct store *db, const char *sid);
 json_t *store_role_json(struct store *db, const char *rid, int *rc);
 
+/* Role rid's order key: 1 found, 0 no such role, < 0 an error. */
+int store_role_key(struct store *db, const char *rid, int64_t *key);
+/* The rank a role keyed `key` has in server sid: how many roles are keyed below (@everyone
+ * included). STORE_DONE or an error. */
+int store_role_rank_of_key(struct store *db, const char *sid, int64_t key, int64_t *rank);
+
 struct store_new_role {
     const char *id, *server_id, *name;
     int64_t permissions, color, now;

@@ -12,7 +12,7 @@ static const char *SQL_SERVER =
     " FROM servers s JOIN roles r ON r.id = s.id WHERE s.id = $1";
 static const char *SQL_ROLES =
     "SELECT id, name, permissions, position, mentionable, hoist FROM roles"
-    " WHERE server_id = $1 AND id <> $1 ORDER BY position DESC, id";
+    " WHERE server_id = $1 AND id <> $1 AND managed = 0 ORDER BY position DESC, id";
 static const char *SQL_CHANNELS =
     "SELECT id, type, parent_id FROM channels WHERE server_id = $1 ORDER BY id";
 static const char *SQL_OVERWRITES =
@@ -28,8 +28,9 @@ static const char *SQL_OVERWRITES =
     "SELECT mr.user_id, mr.role_id FROM member_roles mr"                                           \
     " JOIN roles r ON r.id = mr.role_id WHERE mr.server_id = $1"
 #define BOTS                                                                                       \
-    "SELECT a.bot_user_id, a.id, a.intents, a.suspended FROM installs i"                           \
-    " JOIN applications a ON a.id = i.application_id"                                              \
+    "SELECT a.bot_user_id, a.id, a.intents, a.suspended, r.id, r.permissions, r.position"          \
+    " FROM installs i JOIN applications a ON a.id = i.application_id"                              \
+    " LEFT JOIN roles r ON r.id = i.role_id"                                                       \
     " WHERE i.server_id = $1 AND a.bot_user_id IS NOT NULL"
 static const char *SQL_MEMBERS = MEMBERS;
 static const char *SQL_MEMBER_ROLES = MEMBER_ROLES;
@@ -107,8 +108,10 @@ static int on_member_role(struct store_stmt *st, const struct store_server_visit
 
 static int on_bot(struct store_stmt *st, const struct store_server_visitor *v, void *arg)
 {
-    struct store_bot_row r = {text_or_empty(st, 0), text_or_empty(st, 1),
-                              (uint32_t)store__int(st, 2), (int)store__int(st, 3)};
+    struct store_bot_row r = {
+        text_or_empty(st, 0),   text_or_empty(st, 1), (uint32_t)store__int(st, 2),
+        (int)store__int(st, 3), text_or_empty(st, 4), (uint64_t)store__int(st, 5),
+        store__int(st, 6)};
     return v->bot(arg, &r);
 }
 
@@ -181,9 +184,10 @@ static const struct store_change_mark MARKS[] = {
     {"channels_i", "INSERT ON main.channels", "VALUES (NEW.server_id)"},
     {"channels_u", "UPDATE ON main.channels", "VALUES (NEW.server_id), (OLD.server_id)"},
     {"channels_d", "DELETE ON main.channels", "VALUES (OLD.server_id)"},
-    {"roles_i", "INSERT ON main.roles", "VALUES (NEW.server_id)"},
-    {"roles_u", "UPDATE ON main.roles", "VALUES (NEW.server_id)"},
-    {"roles_d", "DELETE ON main.roles", "VALUES (OLD.server_id)"},
+    /* A bot's managed role changes only with its install, whose mark reads it again. */
+    {"roles_i", "INSERT ON main.roles", "SELECT NEW.server_id WHERE NEW.managed = 0"},
+    {"roles_u", "UPDATE ON main.roles", "SELECT NEW.server_id WHERE NEW.managed = 0"},
+    {"roles_d", "DELETE ON main.roles", "SELECT OLD.server_id WHERE OLD.managed = 0"},
     {"members_i", "INSERT ON main.members", MEMBER("NEW")},
     {"members_u", "UPDATE ON main.members", MEMBER("NEW")},
     {"members_d", "DELETE ON main.members", MEMBER("OLD")},

@@ -47,9 +47,15 @@ struct store_bot_row {
     const char *user_id, *app_id;
     uint32_t intents;
     int suspended;
+    /* Its managed role ("" if none), kept with the bot rather than with the server's roles, so
+     * an install reads one row, not the server's shape. */
+    const char *role_id;
+    uint64_t role_perms;
+    int64_t role_key; /* order key, store/roles.h */
 };
 
-/* Called in this order: server, roles (highest position first), channels, overwrites (by
+/* Called in this order: server, roles made by people (highest first; bots' managed roles come
+ * with the bots), channels, overwrites (by
  * channel), members, member roles, bots. A visitor returning < 0 stops the walk. */
 struct store_server_visitor {
     int (*server)(void *arg, const struct store_server_row *r);

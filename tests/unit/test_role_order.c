@@ -160,10 +160,30 @@ Test(role_order, an_install_and_an_uninstall_write_no_other_role)
     cr_assert_str_eq(before, installed, "no role but the bot's was written");
     cr_assert_eq(rank_of(bot_role), 1);
     list_agrees(ROLES + 2);
-    /* The bot's access ranks it as the API does. */
+    /* The bot's access compares by its role's key, which is the lowest but @everyone's; the
+     * state has the role with the bot, not with the server's shape. */
     struct store_access a;
     cr_assert_eq(store_access_load(db, SID, bot, &a), STORE_DONE);
-    cr_assert_eq(a.top_position, 1);
+    int64_t key;
+    cr_assert_eq(store_role_key(db, bot_role, &key), 1);
+    cr_assert_eq(a.top_key, key);
+    int64_t rank;
+    cr_assert_eq(store_role_rank_of_key(db, SID, key, &rank), STORE_DONE);
+    cr_assert_eq(rank, 1);
+    int found;
+    struct state_server *srv = state__server_load(db, SID, &found);
+    cr_assert_eq(found, 1);
+    cr_assert_eq(srv->shape->nroles, ROLES, "people's roles only");
+    const struct state_bot *b = (const struct state_bot *)pmap_get(&srv->apps, app);
+    cr_assert_not_null(b);
+    cr_assert_str_eq(b->role.id, bot_role);
+    cr_assert_eq(b->role.key, key);
+    struct store_access mem;
+    state_server_access(srv, bot, &mem);
+    cr_assert_eq(mem.top_key, a.top_key);
+    cr_assert_eq(mem.nroles, 1);
+    cr_assert_str_eq(mem.role_ids[0], bot_role);
+    state_server_unref(srv);
     struct store_uninstall u = {.app_id = app, .server_id = SID};
     cr_assert_eq(store_uninstall(w, &u), STORE_DONE);
     cr_assert_eq(u.removed, 1);
@@ -208,13 +228,20 @@ Test(role_order, a_move_ranks_the_role_where_asked_and_the_others_close_up)
     free(after);
 }
 
-/* The state ranks a server's roles as the store does. */
-Test(role_order, the_state_ranks_as_the_store)
+/* The state orders a server's roles as the store ranks them, and @everyone's key is the one
+ * access.h compares with. */
+Test(role_order, the_state_orders_as_the_store_ranks)
 {
     int found;
     struct state_server *srv = state__server_load(db, SID, &found);
     cr_assert_eq(found, 1);
     for (size_t i = 0; i < srv->shape->nroles; i++)
-        cr_assert_eq(srv->shape->roles[i].position, rank_of(srv->shape->roles[i].id));
+        cr_assert_eq(rank_of(srv->shape->roles[i].id), (int64_t)(srv->shape->nroles - i));
     state_server_unref(srv);
+    int64_t key;
+    cr_assert_eq(store_role_key(db, SID, &key), 1);
+    cr_assert_eq(key, ROLE_KEY_EVERYONE);
+    struct store_access a;
+    cr_assert_eq(store_access_load(db, SID, OWNER, &a), STORE_DONE);
+    cr_assert_eq(a.top_key, ROLE_KEY_EVERYONE, "the owner holds no role");
 }

@@ -69,6 +69,28 @@ static const char *SQL_INSTALL =
     "INSERT INTO installs (application_id, server_id, role_id, granted_permissions, installed_by,"
     " installed_at) VALUES ($1, $2, $2, 0, $3, 1) ON CONFLICT DO NOTHING";
 static const char *SQL_INTENTS = "UPDATE applications SET intents = $2 WHERE id = $1";
+/* An install as store/installs.c makes it: a managed role, given to the bot, named by the
+ * install; its bits change with the install (a reinstall); it goes with it. */
+static const char *SQL_MANAGED =
+    "INSERT INTO roles (id, server_id, name, permissions, position, managed, created_at)"
+    " SELECT $1, $2, 'bot', $3, $4, 1, 1 WHERE NOT EXISTS"
+    " (SELECT 1 FROM installs WHERE application_id = $5 AND server_id = $2)";
+static const char *SQL_INSTALL_MANAGED =
+    "INSERT INTO installs (application_id, server_id, role_id, granted_permissions, installed_by,"
+    " installed_at) SELECT $1, $2, $3, 0, $4, 1 WHERE EXISTS (SELECT 1 FROM roles WHERE id = $3)"
+    " ON CONFLICT DO NOTHING";
+static const char *SQL_GIVE_MANAGED =
+    "INSERT INTO member_roles (server_id, user_id, role_id) SELECT i.server_id, $3, i.role_id"
+    " FROM installs i JOIN members m ON m.server_id = i.server_id AND m.user_id = $3"
+    " WHERE i.application_id = $1 AND i.server_id = $2 ON CONFLICT DO NOTHING";
+static const char *SQL_REINSTALL_ROLE =
+    "UPDATE roles SET permissions = $3 WHERE id ="
+    " (SELECT role_id FROM installs WHERE application_id = $1 AND server_id = $2) AND managed = 1";
+static const char *SQL_REINSTALL =
+    "UPDATE installs SET granted_permissions = $3 WHERE application_id = $1 AND server_id = $2";
+static const char *SQL_UNINSTALL_ROLES =
+    "DELETE FROM roles WHERE server_id = $1 AND managed = 1"
+    " AND id NOT IN (SELECT role_id FROM installs WHERE server_id = $1)";
 
 /* ---- the world ---- */
 
@@ -237,12 +259,25 @@ static void change(void)
         put(SQL_TIMEOUT, SV_ARGS(SV_STR(sid), SV_STR(any_user()),
                                  SV_INT(rnd(2) ? clock_now_ms() + 600000 : clock_now_ms() - 1)));
         break;
-    case 12:
+    case 12: {
+        char rid[UUID_LEN + 1];
+        uuid_v7(rid);
+        int64_t bits = (int64_t)any_bits();
         put(SQL_JOIN, SV_ARGS(SV_STR(sid), SV_STR(w.bots[b])));
-        put(SQL_INSTALL, SV_ARGS(SV_STR(w.apps[b]), SV_STR(sid), SV_STR(w.people[0])));
+        put(SQL_MANAGED, SV_ARGS(SV_STR(rid), SV_STR(sid), SV_INT(bits), SV_INT(rnd(10) - 5),
+                                 SV_STR(w.apps[b])));
+        put(SQL_INSTALL_MANAGED,
+            SV_ARGS(SV_STR(w.apps[b]), SV_STR(sid), SV_STR(rid), SV_STR(w.people[0])));
+        put(SQL_GIVE_MANAGED, SV_ARGS(SV_STR(w.apps[b]), SV_STR(sid), SV_STR(w.bots[b])));
+        if (rnd(2)) {
+            put(SQL_REINSTALL_ROLE, SV_ARGS(SV_STR(w.apps[b]), SV_STR(sid), SV_INT(bits ^ 3)));
+            put(SQL_REINSTALL, SV_ARGS(SV_STR(w.apps[b]), SV_STR(sid), SV_INT(bits ^ 3)));
+        }
         break;
+    }
     case 13:
         put(SQL_UNINSTALL, SV_ARGS(SV_STR(w.apps[b]), SV_STR(sid)));
+        put(SQL_UNINSTALL_ROLES, SV_ARGS(SV_STR(sid)));
         break;
     case 14:
         put(SQL_INTENTS, SV_ARGS(SV_STR(w.apps[b]), SV_INT(rnd(8))));
