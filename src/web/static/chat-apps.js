@@ -2,6 +2,7 @@
 // person's menu ("Apps"), the suggestions a bot gives while an option is typed (autocomplete),
 // and the account's language, which picks the commands' names.
 import { invoke } from './chat-composer.js';
+import { openMenu } from './chat-menu.js';
 import { chat } from './chat-store.js';
 import { toast } from './chat-ui.js';
 import { $, api, el } from './common.js';
@@ -18,51 +19,11 @@ export async function loadChannelCommands(sid, cid) {
 export const commandLabel = (c) => c.nameLocalized || c.name;
 export const menuCommands = (type) => chat.commands.filter((c) => c.type === type);
 
-// ---- a small menu by its anchor: buttons, closed by Esc, a click elsewhere or a choice ----
-
-let openNow = null;
-
-function closeMenu() {
-  if (!openNow) return;
-  openNow.box.remove();
-  document.removeEventListener('mousedown', openNow.outside, true);
-  document.removeEventListener('keydown', openNow.esc, true);
-  openNow.anchor.setAttribute('aria-expanded', 'false');
-  openNow.anchor.focus();
-  openNow = null;
-}
-
-export function openMenu(anchor, title, items) {
-  closeMenu();
-  const box = el('div', { class: 'menu', role: 'menu', 'aria-label': title },
-    el('div', { class: 'menu-title muted small', text: title }),
-    ...items.map((item) => el('button', { type: 'button', role: 'menuitem', class: 'menu-item', text: item.label,
-                                          onclick: () => { closeMenu(); item.run(); } })));
-  const r = anchor.getBoundingClientRect();
-  box.style.top = `${Math.min(r.bottom + 4, innerHeight - 40 - 36 * items.length)}px`;
-  box.style.left = `${Math.max(8, Math.min(r.left, innerWidth - 248))}px`;
-  document.body.append(box);
-  openNow = {
-    box, anchor,
-    outside: (e) => { if (!box.contains(e.target)) closeMenu(); },
-    esc: (e) => { if (e.key === 'Escape') { e.preventDefault(); closeMenu(); } },
-  };
-  document.addEventListener('mousedown', openNow.outside, true);
-  document.addEventListener('keydown', openNow.esc, true);
-  anchor.setAttribute('aria-expanded', 'true');
-  box.querySelector('.menu-item')?.focus();
-}
-
 const runMenu = (c, targetId) => () => invoke({ type: 'command', applicationId: c.applicationId, commandName: c.name, targetId });
 
-// A message's "Apps": its application's message commands, the target this message.
-export function messageAppsButton(m) {
-  const commands = menuCommands('message');
-  if (!commands.length) return null;
-  const b = el('button', { type: 'button', class: 'link-button small', text: 'Apps', 'aria-haspopup': 'menu', 'aria-expanded': 'false',
-                           'aria-label': 'Comandos de aplicativos para esta mensagem' });
-  b.onclick = () => openMenu(b, 'Apps', commands.map((c) => ({ label: commandLabel(c), run: runMenu(c, m.id) })));
-  return b;
+// A message's apps, as items of its menu: the message commands, the target this message.
+export function messageAppItems(m) {
+  return menuCommands('message').map((c) => ({ text: `Apps › ${commandLabel(c)}`, run: runMenu(c, m.id) }));
 }
 
 // A person's menu in the people list: a direct message, then the user commands on them.

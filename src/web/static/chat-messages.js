@@ -1,11 +1,12 @@
 // A message in the room: its item (author, time, text, reply, embeds, reactions) and what one may
 // do with it, as the API allows: reply, edit, pin, react, delete, start a thread or a DM.
-import { messageAppsButton } from './chat-apps.js';
+import { messageAppItems } from './chat-apps.js';
 import { components, embed } from './chat-components.js';
 import { attachmentsView } from './chat-files.js';
 import { startDm } from './chat-dms.js';
 import { pickEmoji } from './chat-emoji.js';
 import { avatar, lastMessageItem, paintFlow, placeInFlow } from './chat-flow.js';
+import { openMenu } from './chat-menu.js';
 import { PERM } from './chat-perms.js';
 import { pinsChanged } from './chat-pins.js';
 import { jumpTo, openChannel, startReply } from './chat-room.js';
@@ -57,35 +58,54 @@ export function messageItem(m) {
   }
   const actions = messageActions(m);
   head.append(actions);
+  // A long press (or a right click) opens the same menu as "…".
+  li.addEventListener('contextmenu', (e) => {
+    if (e.target.closest('a, button, textarea, input, select, .edit-box') || getSelection().toString()) return;
+    e.preventDefault();
+    actions.querySelector('.more').click();
+  });
   if (chat.dm) return li; // a DM has no reactions nor pins
   // Reactions show below a message that has some; "Reagir" otherwise waits in its actions.
   const row = reactions(m);
   if (row.querySelector('.reaction:not(.add)')) li.append(row);
-  else if (row.firstChild) actions.prepend(Object.assign(row.firstChild, { textContent: 'Reagir' }));
   return li;
 }
 
-// Only what the API will allow: edit one's own text, delete one's own (or any, moderating), pin.
-function messageActions(m) {
-  const box = el('span', { class: 'actions-inline' });
-  const action = (text, label, fn) => box.append(el('button', { type: 'button', class: 'link-button small', text, 'aria-label': label, onclick: fn }));
+// Only what the API will allow: react, reply, edit one's own text, start a thread, pin, a DM,
+// the apps' message commands, copy, delete one's own (or any, moderating). The first three that
+// have an icon wait on the message's toolbar; "…" (or a long press) lists them all.
+function actionsFor(m) {
+  const out = [];
   const mine = m.fromId === chat.me.id;
-  if (chat.dm) { // the two people: each answers, edits and deletes their own
-    action('Responder', 'Responder a esta mensagem', () => startReply(m));
-    if (mine) action('Editar', 'Editar esta mensagem', () => startEdit(m));
-    if (mine) action('Apagar', 'Apagar esta mensagem', (event) => remove(m, event));
-    return box;
-  }
-  if (chat.perms & PERM.ENVIAR_MENSAGENS) action('Responder', 'Responder a esta mensagem', () => startReply(m));
-  if (mine && !m.applicationId && chat.perms & PERM.ENVIAR_MENSAGENS) action('Editar', 'Editar esta mensagem', () => startEdit(m));
-  if (chat.perms & PERM.FIXAR_MENSAGENS) action(m.pinned ? 'Desafixar' : 'Fixar', m.pinned ? 'Desafixar esta mensagem' : 'Fixar esta mensagem', () => togglePin(m));
-  if (mine || chat.perms & PERM.GERENCIAR_MENSAGENS) action('Apagar', 'Apagar esta mensagem', (event) => remove(m, event));
-  if (!m.threadId && chat.perms & PERM.ENVIAR_MENSAGENS && roomOf(chat.cid).room.type === 'text')
-    action('Thread', 'Abrir uma thread a partir desta mensagem', () => startThread(m));
-  if (!mine && !m.applicationId && !m.webhook) action('Conversar', `Mandar uma mensagem direta a ${nameOf(m.fromId)}`, () => startDm(m.fromId));
-  const apps = roomOf(chat.cid).room.type === 'text' && messageAppsButton(m);
-  if (apps) box.append(apps);
-  return box;
+  const may = (bit) => chat.dm || (chat.perms & bit) !== 0;
+  const add = (icon, text, label, run, extra = {}) => out.push({ icon, text, label, run, ...extra });
+  if (!chat.dm && may(PERM.ADICIONAR_REACOES))
+    add('🙂', 'Reagir', 'Reagir com um emoji', async () => { const e = await pickEmoji(); if (e) react(m, e); }, { cls: 'reaction add' });
+  if (may(PERM.ENVIAR_MENSAGENS)) add('↩', 'Responder', 'Responder a esta mensagem', () => startReply(m));
+  if (mine && !m.applicationId && may(PERM.ENVIAR_MENSAGENS)) add('✎', 'Editar', 'Editar esta mensagem', () => startEdit(m));
+  const room = chat.dm ? null : roomOf(chat.cid).room;
+  if (room && !m.threadId && may(PERM.ENVIAR_MENSAGENS) && room.type === 'text')
+    add('🧵', 'Thread', 'Abrir uma thread a partir desta mensagem', () => startThread(m));
+  if (!chat.dm && may(PERM.FIXAR_MENSAGENS))
+    add('', m.pinned ? 'Desafixar' : 'Fixar', m.pinned ? 'Desafixar esta mensagem' : 'Fixar esta mensagem', () => togglePin(m));
+  if (!chat.dm && !mine && !m.applicationId && !m.webhook) add('', 'Conversar', `Mandar uma mensagem direta a ${nameOf(m.fromId)}`, () => startDm(m.fromId));
+  if (room && room.type === 'text') for (const item of messageAppItems(m)) add('', item.text, item.text, item.run);
+  if (m.content) add('', 'Copiar texto', 'Copiar o texto desta mensagem', () => navigator.clipboard?.writeText(m.content).then(() => toast('Texto copiado.')));
+  if (mine || (!chat.dm && may(PERM.GERENCIAR_MENSAGENS))) add('', 'Apagar', 'Apagar esta mensagem', (event) => remove(m, event), { danger: true });
+  return out;
+}
+
+function messageActions(m) {
+  const all = actionsFor(m);
+  const bar = el('span', { class: 'actions-inline', role: 'toolbar', 'aria-label': 'Ações da mensagem' });
+  for (const a of all.filter((x) => x.icon).slice(0, 3))
+    bar.append(el('button', { type: 'button', class: `quick ${a.cls || ''}`.trim(), text: a.icon, title: a.text, 'aria-label': a.label,
+                              onclick: (e) => a.run(e) }));
+  const more = el('button', { type: 'button', class: 'quick more', text: '…', title: 'Mais', 'aria-label': 'Mais ações',
+                              'aria-haspopup': 'menu', 'aria-expanded': 'false' });
+  more.onclick = () => openMenu(more, 'Mensagem', all.map((a) => ({ label: a.text, run: a.run, danger: a.danger })));
+  bar.append(more);
+  return bar;
 }
 
 // A thread from a message (one per message): named, then opened.
@@ -169,7 +189,7 @@ function reactions(m) {
   }
   const may = (chat.perms & PERM.ADICIONAR_REACOES) !== 0;
   for (const chip of row.children) chip.disabled = !may;
-  if (may) row.append(el('button', { type: 'button', class: 'reaction add', text: '+ Reagir', 'aria-label': 'Reagir com um emoji',
+  if (may) row.append(el('button', { type: 'button', class: 'reaction add', text: '+', title: 'Reagir', 'aria-label': 'Reagir com um emoji',
                                      onclick: async () => { const e = await pickEmoji(); if (e) react(m, e); } }));
   return row;
 }
