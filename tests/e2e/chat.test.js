@@ -1424,6 +1424,41 @@ test('unread is kept on the server: marks shown on opening the page, cleared by 
   await b.context().close();
 });
 
+test('a reload and a new login restore the room without reading another: the first channel keeps its unread mark', async () => {
+  const { owner: ana, members: [bia], sid, server } = await serverWithMembers(srv.url, 1);
+  const geral = server.channels[0].id;
+  const avisos = (await api(srv.url, 'POST', `/api/servers/${sid}/channels`, { token: ana.token, body: { name: 'avisos' } })).body.channel.id;
+  await api(srv.url, 'POST', `/api/servers/${sid}/channels/${avisos}/messages`, { token: ana.token, body: { content: 'leia-me' } });
+  await api(srv.url, 'POST', `/api/servers/${sid}/channels/${geral}/messages`, { token: ana.token, body: { content: 'no geral' } });
+  const marks = [];
+  const watch = (page) => page.on('request', (r) => { if (r.method() === 'PUT' && r.url().includes('/read-states/')) marks.push(r.url().split('/').pop()); });
+  // Bia was last in #avisos: the page opens there, and #geral stays unread, on the page and on the server.
+  const context = await browser.newContext({ viewport: DESKTOP });
+  await context.addCookies([{ name: 'session', value: bia.token, url: srv.url }]);
+  const b = await context.newPage();
+  watch(b);
+  await b.goto(`${srv.url}/app#server=${sid}&channel=${avisos}`);
+  await b.waitForSelector('.message:has-text("leia-me")');
+  await b.waitForSelector(`#channels button.unread[data-id="${geral}"]`);
+  const unread = async () => (await api(srv.url, 'GET', '/api/users/@me/unread', { token: bia.token })).body.unread.map((u) => u.channelId);
+  await eventually(async () => JSON.stringify(await unread()) === JSON.stringify([geral]), 5000, '#avisos read, #geral not');
+  await b.reload();
+  await b.waitForSelector('.message:has-text("leia-me")');
+  await b.waitForSelector(`#channels button.unread[data-id="${geral}"]`);
+  await quiet(1500); // a mark would leave within a second
+  assert.deepEqual([...new Set(marks)], [avisos], 'only the room shown was marked read');
+  assert.deepEqual(await unread(), [geral]);
+  await context.close();
+  // A new login opens the first channel, and another channel's mark stays.
+  await api(srv.url, 'POST', `/api/servers/${sid}/channels/${avisos}/messages`, { token: ana.token, body: { content: 'mais um aviso' } });
+  const fresh = await openApp(bia);
+  await fresh.waitForSelector('.message:has-text("no geral")');
+  await fresh.waitForSelector(`#channels button.unread[data-id="${avisos}"]`);
+  await eventually(async () => JSON.stringify(await unread()) === JSON.stringify([avisos]), 5000, '#geral read once shown, #avisos not');
+  assert.deepEqual(fresh.problems, []);
+  await fresh.context().close();
+});
+
 test('a channel, or the whole server, is marked read without opening it, and stays read after a reload', async () => {
   const { owner: ana, members: [bia], sid, server } = await serverWithMembers(srv.url, 1);
   const geral = server.channels[0].id;

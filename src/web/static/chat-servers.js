@@ -133,7 +133,9 @@ function paintChannels(channels) {
   paintUnread();
 }
 
-export async function openServer(sid) {
+// Opens server sid at room `at` when it has one by that ID (a reload restoring where the person
+// was), else at its first channel: only the room shown is marked read, never another.
+export async function openServer(sid, at = null) {
   chat.sid = sid;
   chat.cid = null;
   tellViewing();
@@ -150,7 +152,8 @@ export async function openServer(sid) {
   // A room the person opened meanwhile (a click while this loaded) stays open.
   if (chat.sid !== sid || chat.cid || chat.forum) return;
   history.replaceState(history.state, '', `#server=${sid}`);
-  if (chat.channels.length) await openChannel(chat.channels[0].id, { behind: openPanel() !== '#room' });
+  const room = at && roomOf(at).room ? at : chat.channels[0]?.id;
+  if (room) await openChannel(room, { behind: openPanel() !== '#room' });
 }
 
 // A room the page opens: a text channel, or a thread (whose permissions are its parent's).

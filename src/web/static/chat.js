@@ -246,10 +246,7 @@ async function main() {
   const hash = new URLSearchParams(location.hash.slice(1));
   const first = chat.servers.find((s) => s.id === hash.get('server')) || chat.servers[0];
   if (hash.get('dm') && chat.dms.some((d) => d.id === hash.get('dm'))) await openDm(hash.get('dm'));
-  else if (first) {
-    await openServer(first.id);
-    if (hash.get('channel') && roomOf(hash.get('channel')).room) await openChannel(hash.get('channel'));
-  }
+  else if (first) await openServer(first.id, hash.get('channel'));
   // The page opens in the room it shows (on a phone too), with the levels above it to go back to.
   if (chat.cid && !chat.dm) go('channels');
   if (chat.cid) go('room');
