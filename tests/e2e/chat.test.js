@@ -37,6 +37,8 @@ async function openApp(who, viewport = DESKTOP, base = srv.url) {
   const page = await context.newPage();
   page.problems = [];
   page.on('pageerror', (e) => page.problems.push(e.message));
+  // The page asks with its own dialogs: a native one is a problem (and is dismissed).
+  page.on('dialog', (d) => { page.problems.push(`native ${d.type()}: ${d.message()}`); d.dismiss().catch(() => {}); });
   // 4xx answers are the page's to handle; an image the media proxy could not fetch (502) stays a link.
   page.on('console', (m) => {
     if (m.type() === 'error' && !/status of 4\d\d/.test(m.text()) && !(m.location().url || '').includes('/media?url='))
@@ -68,6 +70,16 @@ async function commandsReady(page, n) {
 
 // A message's actions as a person reaches them: its "…" menu lists them all (the toolbar shows
 // three as icons). messageAction chooses one; menuOf reads the menu's items and closes it.
+// The page's own dialog (never the browser's): its question, then the button chosen, with a
+// text typed first when it asks for one.
+async function answer(page, button, { text, question } = {}) {
+  await page.waitForSelector('dialog.ask[open]');
+  if (question) assert.match(await page.textContent('dialog.ask[open]'), question);
+  if (text !== undefined) await page.fill('dialog.ask[open] #ask-field', text);
+  await page.click(`dialog.ask[open] button:text-is("${button}")`);
+  await page.waitForSelector('dialog.ask', { state: 'detached' });
+}
+
 async function menuOf(page, message) {
   const li = page.locator(message).first();
   await li.hover();
@@ -218,12 +230,14 @@ test('two people and a bot: a server made on the page, the bot installed through
   assert.ok(!(await menuOf(b, '.message:has-text("cor: azul")')).includes('Fixar'), 'Bia may not pin');
   await shoot(b, 'chat-live');
   // Deleting asks first: cancelled, the message stays; confirmed, it goes.
-  a.once('dialog', (d) => { assert.match(d.message(), /Apagar esta mensagem/); d.dismiss(); });
   await messageAction(a, '.message:has-text("Olá, Bia!")', 'Apagar');
+  await a.waitForSelector('dialog.ask[open]');
+  await shoot(a, 'chat-ask-delete');
+  await answer(a, 'Cancelar', { question: /Apagar esta mensagem/ });
   await quiet(300);
   assert.equal(await b.locator('.message:has-text("Olá, Bia!")').count(), 1, 'kept when cancelled');
-  a.once('dialog', (d) => d.accept());
   await messageAction(a, '.message:has-text("Olá, Bia!")', 'Apagar');
+  await answer(a, 'Apagar');
   await b.waitForSelector('.message:has-text("Olá, Bia!")', { state: 'detached' });
   assert.ok(!(await menuOf(b, '.message:has-text("cor: azul")')).includes('Apagar'), 'only one\'s own');
 
@@ -800,9 +814,9 @@ test('account: two-factor set up from a QR code drawn on the page, confirmed wit
   assert.equal(fresh.length, 10);
   assert.ok(!fresh.includes(codes[1]));
   // Off, after a confirmation, with a code of the new set.
-  a.once('dialog', (d) => d.accept());
   await a.fill('#mfa-proof', fresh[0]);
   await a.click('#mfa-disable');
+  await answer(a, 'Desativar');
   await a.waitForSelector('#mfa-state:has-text("Desativada")');
   assert.equal((await api(srv.url, 'GET', '/api/users/@me', { token: ana.token })).body.user.mfaEnabled, false);
   assert.deepEqual(a.problems, []);
@@ -933,8 +947,8 @@ test('settings in sections: channels renamed, made private and deleted; roles co
   await shoot(a, 'chat-settings-channels');
   await a.uncheck(`${row(extra)} input[data-private]`);
   await b.waitForSelector(`#channels button[data-id="${extra}"]`);
-  a.once('dialog', (d) => d.accept());
   await a.click(`${row(extra)} button:has-text("Apagar")`);
+  await answer(a, 'Apagar');
   await b.waitForSelector(`#channels button[data-id="${extra}"]`, { state: 'detached' });
   // Roles: a colour, and an order.
   for (const name of ['Alto', 'Baixo']) await api(srv.url, 'POST', `/api/servers/${sid}/roles`, { token: ana.token, body: { name } });
@@ -958,11 +972,11 @@ test('settings in sections: channels renamed, made private and deleted; roles co
   // Members: a nickname, then a ban; Moderação lists the ban and lifts it.
   await a.click('#settings-tabs [role=tab]:text-is("Membros")');
   const member = `#members-list li[data-id="${bia.user.id}"]`;
-  a.once('dialog', (d) => d.accept('Bia da Praça'));
   await a.click(`${member} button:has-text("Apelido")`);
+  await answer(a, 'Salvar', { text: 'Bia da Praça' });
   await a.waitForSelector(`${member} strong:text-is("Bia da Praça")`);
-  a.once('dialog', (d) => d.accept('spam'));
   await a.click(`${member} button:has-text("Banir")`);
+  await answer(a, 'Banir', { text: 'spam' });
   await a.waitForSelector(member, { state: 'detached' });
   await a.click('#settings-tabs [role=tab]:text-is("Moderação")');
   await a.waitForSelector(`#bans li[data-id="${bia.user.id}"]:has-text("motivo: spam")`);
@@ -1041,8 +1055,8 @@ test('a channel made in the settings shows on the other page; a member leaves th
   await a.fill('#channel-name', 'x'.repeat(101));
   await a.click('#channel-form button[type=submit]');
   await a.waitForSelector('#settings-error:not([hidden])');
-  b.on('dialog', (d) => d.accept());
   await b.click('#server-leave');
+  await answer(b, 'Sair');
   await b.waitForSelector('#live.on');
   await b.waitForSelector('#server-title:has-text("Escolha um servidor")');
   assert.equal(await b.locator(`#servers button[data-id="${sid}"]`).count(), 0);
@@ -1118,8 +1132,8 @@ test('members in the settings: who is connected, a role given and taken, a timeo
   await a.uncheck(`${row(bia)} input[data-role="${rid}"]`);
   await a.waitForSelector('#members-done:has-text("não tem mais o cargo Equipe")');
   assert.deepEqual((await member(bia)).roleIds, []);
-  a.on('dialog', (d) => d.accept());
   await a.click(`${row(caio)} button:has-text("Expulsar")`);
+  await answer(a, 'Expulsar');
   await a.waitForSelector(row(caio), { state: 'detached' });
   assert.equal(await member(caio), undefined);
   for (const p of [a, b]) {
@@ -1203,8 +1217,8 @@ test('threads: listed under their channel and a forum, one opened from a message
   const a = await openApp(ana);
   const b = await openApp(bia);
   await b.waitForSelector('.threads button.thread:has-text("Uma ideia")');
-  a.on('dialog', (d) => d.accept('Conversa'));
   await messageAction(a, `#m-${root.body.message.id}`, 'Thread');
+  await answer(a, 'Criar thread', { text: 'Conversa' });
   await a.waitForSelector('#channel-title:has-text("↳ Conversa (em #geral)")');
   await a.fill('#text', 'na thread');
   await a.click('#composer button[type=submit]');
@@ -1301,8 +1315,8 @@ test('direct messages: one started from a message, written and answered live, li
   await b.fill('#text', 'mensagem errada');
   await b.press('#text', 'Enter');
   await a.waitForSelector('.message:has-text("mensagem errada")');
-  b.once('dialog', (d) => d.accept());
   await messageAction(b, '.message:has-text("mensagem errada")', 'Apagar');
+  await answer(b, 'Apagar');
   await a.waitForSelector('.message:has-text("mensagem errada")', { state: 'detached' });
   await b.waitForSelector('.message:has-text("mensagem errada")', { state: 'detached' });
   await b.fill('#text', '/eco x=1');

@@ -1,5 +1,6 @@
 // The account panel: its theme and language, and two-factor setup: a new secret, its QR code drawn here (qr.js), and the
 // first code from the person's authenticator to turn it on.
+import { ask } from './chat-dialog.js';
 import { paintLocaleChoice, setLocale } from './chat-apps.js';
 import { paintVerificationHold } from './chat-servers.js';
 import { toast } from './chat-ui.js';
@@ -56,7 +57,7 @@ export function wireMfa() {
     const code = $('#mfa-proof').value.trim();
     try {
       if (e.submitter && e.submitter.value === 'disable') {
-        if (!confirm('Desativar a verificação em duas etapas? Entrar vai pedir só a senha.')) return;
+        if (!(await ask('Desativar a verificação em duas etapas?', 'Entrar vai pedir só a senha.', { confirm: 'Desativar', danger: true }))) return;
         ({ user: chat.me } = await api('DELETE', '/api/users/@me/mfa', { code }));
         $('#mfa-codes-box').hidden = true;
       } else {

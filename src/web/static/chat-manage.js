@@ -1,6 +1,7 @@
 // The server's settings in the chat client: its name, rules and verification level, its roles
 // with their permissions, its invites (chat-invites.js), and the applications installed. Each part shows only to those the API
 // lets change it (GERENCIAR_SERVIDOR, GERENCIAR_CARGOS); the server still decides.
+import { ask } from './chat-dialog.js';
 import { loadAudit, wireAudit } from './chat-audit.js';
 import { loadCommandSettings } from './chat-command-settings.js';
 import { loadWebhooks, wireWebhooks } from './chat-webhooks.js';
@@ -72,8 +73,8 @@ function paintRoles() {
                          onclick: () => changeRole(r.id, 'PATCH', { position: r.position + 1 }, 'Ordem salva.') }),
           el('button', { type: 'button', class: 'secondary', text: '↓ Descer', 'aria-label': `Descer o cargo ${r.name}`, disabled: r.position <= 1,
                          onclick: () => changeRole(r.id, 'PATCH', { position: r.position - 1 }, 'Ordem salva.') }),
-          el('button', { type: 'button', class: 'danger', text: 'Apagar cargo', onclick: () => {
-            if (confirm(`Apagar o cargo ${r.name}?`)) changeRole(r.id, 'DELETE');
+          el('button', { type: 'button', class: 'danger', text: 'Apagar cargo', onclick: async () => {
+            if (await ask(`Apagar o cargo ${r.name}?`, 'Quem o tem perde o que ele dava.', { confirm: 'Apagar', danger: true })) changeRole(r.id, 'DELETE');
           } }));
       }
       item.append(actions);
@@ -192,7 +193,7 @@ export function wireSettings() {
     }
   });
   $('#server-leave').addEventListener('click', async () => {
-    if (!confirm(`Sair de ${chat.server.name}? Para voltar, você vai precisar de um convite.`)) return;
+    if (!(await ask(`Sair de ${chat.server.name}?`, 'Para voltar, você vai precisar de um convite.', { confirm: 'Sair', danger: true }))) return;
     try {
       await api('DELETE', `/api/servers/${chat.sid}/members/@me`);
       location.assign('/app');

@@ -1,5 +1,6 @@
 // The server's members in the settings: what the person may do with each (roles, a timeout, a
 // kick), as the API allows it. The people column is chat-people.js.
+import { ask, askText } from './chat-dialog.js';
 import { startDm } from './chat-dms.js';
 import { flash } from './chat-manage.js';
 import { showMessage } from './chat-messages.js';
@@ -54,8 +55,9 @@ function memberRow(m, can) {
         held ? `A suspensão de ${who} acabou.` : `${who} está suspenso por 10 minutos.`) }));
   }
   if (can & PERM.MODERAR_MEMBROS) {
-    actions.append(el('button', { type: 'button', class: 'secondary small-button', text: 'Apelido', 'aria-label': `Mudar o apelido de ${who}`, onclick: () => {
-      const nickname = prompt(`Apelido de ${m.user.displayName || m.user.username} neste servidor (vazio: nenhum)`, m.nickname || '');
+    actions.append(el('button', { type: 'button', class: 'secondary small-button', text: 'Apelido', 'aria-label': `Mudar o apelido de ${who}`, onclick: async () => {
+      const nickname = await askText(`Apelido de ${m.user.displayName || m.user.username}`, 'Apelido neste servidor (vazio: nenhum)',
+                                     { value: m.nickname || '', maxLength: 32 });
       if (nickname === null) return;
       memberAction(() => api('PATCH', path, { nickname: nickname.trim() || null }),
         nickname.trim() ? `${m.user.username} agora aparece como ${nickname.trim()}.` : `${m.user.username} não tem mais apelido.`);
@@ -63,11 +65,13 @@ function memberRow(m, can) {
   }
   if (can & PERM.EXPULSAR_MEMBROS) {
     actions.append(el('button', { type: 'button', class: 'danger small-button', text: 'Expulsar',
-      onclick: () => confirm(`Expulsar ${who}? Com um convite, pode voltar.`) && memberAction(() => api('DELETE', path), `${who} foi expulso.`) }));
+      onclick: async () => (await ask(`Expulsar ${who}?`, 'Com um convite, pode voltar.', { confirm: 'Expulsar', danger: true })) &&
+        memberAction(() => api('DELETE', path), `${who} foi expulso.`) }));
   }
   if (can & PERM.BANIR_MEMBROS) {
-    actions.append(el('button', { type: 'button', class: 'danger small-button', text: 'Banir', onclick: () => {
-      const reason = prompt(`Banir ${who}? Não volta nem com convite até ser desbanido. Motivo (opcional):`, '');
+    actions.append(el('button', { type: 'button', class: 'danger small-button', text: 'Banir', onclick: async () => {
+      const reason = await askText(`Banir ${who}?`, 'Motivo (opcional)',
+                                   { text: 'Não volta nem com convite até ser desbanido.', confirm: 'Banir', maxLength: 512 });
       if (reason === null) return;
       memberAction(() => api('PUT', `/api/servers/${chat.sid}/bans/${m.userId}`, reason.trim() ? { reason: reason.trim() } : {}), `${who} foi banido.`);
     } }));

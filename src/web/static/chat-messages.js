@@ -1,5 +1,6 @@
 // A message in the room: its item (author, time, text, reply, embeds, reactions) and what one may
 // do with it, as the API allows: reply, edit, pin, react, delete, start a thread or a DM.
+import { ask, askText } from './chat-dialog.js';
 import { messageAppItems } from './chat-apps.js';
 import { components, embed } from './chat-components.js';
 import { attachmentsView } from './chat-files.js';
@@ -110,7 +111,7 @@ function messageActions(m) {
 
 // A thread from a message (one per message): named, then opened.
 async function startThread(m) {
-  const name = prompt('Nome da thread');
+  const name = await askText('Nova thread', 'Nome da thread', { confirm: 'Criar thread', required: true });
   if (!name || !name.trim()) return;
   try {
     const { channel } = await api('POST', `/api/servers/${chat.sid}/channels/${m.channelId}/messages/${m.id}/threads`, { name: name.trim() });
@@ -206,7 +207,7 @@ async function react(m, emoji) {
 
 async function remove(m, event) {
   // Shift skips the question, as on Discord.
-  if (!(event && event.shiftKey) && !confirm('Apagar esta mensagem? Não dá para desfazer.')) return;
+  if (!(event && event.shiftKey) && !(await ask('Apagar esta mensagem?', 'Não dá para desfazer.', { confirm: 'Apagar', danger: true }))) return;
   $('#send-error').hidden = true;
   try {
     await api('DELETE', `${messagesPath()}/${m.id}`);

@@ -2,6 +2,7 @@
 // the server (name, icon, rules, deletion by the owner), its channels (rename, private, delete),
 // invites with an expiry and a number of uses, and the bans. Roles, members and bots are drawn by
 // chat-manage.js and chat-members.js; the server decides every change.
+import { ask } from './chat-dialog.js';
 import { loadInvites } from './chat-invites.js';
 import { flash, loadSettings } from './chat-manage.js';
 import { basePermissions, PERM } from './chat-perms.js';
@@ -145,8 +146,8 @@ export function paintChannelsManage() {
         box.checked ? `${c.name} agora é privado: só quem tem um cargo com acesso o vê.` : `${c.name} agora é visível para todos.`));
       actions.append(el('label', { class: 'check' }, box, 'Privado'));
     }
-    actions.append(el('button', { type: 'button', class: 'danger small-button', text: 'Apagar', onclick: () =>
-      confirm(`Apagar ${c.name} e todas as suas mensagens? Não dá para desfazer.`) &&
+    actions.append(el('button', { type: 'button', class: 'danger small-button', text: 'Apagar', onclick: async () =>
+      (await ask(`Apagar ${c.name}?`, 'Todas as suas mensagens vão junto. Não dá para desfazer.', { confirm: 'Apagar', danger: true })) &&
       channelAction(() => api('DELETE', `/api/servers/${chat.sid}/channels/${c.id}`), `Canal ${c.name} apagado.`) }));
     row.append(actions);
     return row;

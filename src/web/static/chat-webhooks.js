@@ -1,5 +1,6 @@
 // The settings' webhooks: a channel's secret URLs for other services (CI, monitoring, GitHub,
 // Slack-shaped alerts) to post through. The URL shows once, when made or renewed.
+import { ask, askText } from './chat-dialog.js';
 import { chat } from './chat-store.js';
 import { $, api, copyText, el, showError } from './common.js';
 
@@ -36,10 +37,14 @@ function webhookItem(h) {
   return el('li', { class: 'webhook' },
     el('span', {}, el('strong', { text: h.name }), el('br'), el('small', { class: 'muted', text: `em #${channelName(h.channelId)}` })),
     el('span', { class: 'webhook-actions' }, move,
-      button('Renomear', () => { const name = prompt('Novo nome do webhook', h.name); if (name) act(() => api('PATCH', path, { name: name.trim() })); }),
-      button('Nova URL', () => confirm(`Gerar uma nova URL para ${h.name}? A atual para de funcionar.`) &&
+      button('Renomear', async () => {
+        const name = await askText(`Renomear ${h.name}`, 'Novo nome do webhook', { value: h.name, required: true, maxLength: 80 });
+        if (name && name.trim()) act(() => api('PATCH', path, { name: name.trim() }));
+      }),
+      button('Nova URL', async () => (await ask(`Gerar uma nova URL para ${h.name}?`, 'A atual para de funcionar.', { confirm: 'Gerar' })) &&
         act(async () => { const r = await api('POST', `${path}/token`); showUrl(h.name, r.url); })),
-      button('Apagar', () => confirm(`Apagar ${h.name}? O que ele já postou fica.`) && act(() => api('DELETE', path)), 'link-button small danger-link')));
+      button('Apagar', async () => (await ask(`Apagar ${h.name}?`, 'O que ele já postou fica.', { confirm: 'Apagar', danger: true })) &&
+        act(() => api('DELETE', path)), 'link-button small danger-link')));
 }
 
 export async function loadWebhooks() {

@@ -1,0 +1,38 @@
+// The page's own confirmations and questions, never the browser's: a modal dialog (focus kept
+// inside, Esc cancels), the focus given back to what had it. Each answers a promise:
+// ask() true or false; askText() the text typed, or null when cancelled.
+import { el } from './common.js';
+
+function open({ title, text, confirm, danger, field }) {
+  const back = document.activeElement;
+  const heading = el('h2', { id: 'ask-title', text: title });
+  const form = el('form', { method: 'dialog', class: 'ask-form' });
+  if (text) form.append(el('p', { class: 'ask-text', text }));
+  if (field) form.append(el('label', { for: 'ask-field', text: field.label }), field.input);
+  const yes = el('button', { type: 'submit', value: 'yes', class: danger ? 'danger' : '', text: confirm });
+  const no = el('button', { type: 'submit', value: 'no', class: 'secondary', text: 'Cancelar', formnovalidate: '' });
+  form.append(el('div', { class: 'actions' }, no, yes));
+  const dialog = el('dialog', { class: 'ask', 'aria-labelledby': 'ask-title' }, heading, form);
+  document.body.append(dialog);
+  return new Promise((resolve) => {
+    dialog.addEventListener('close', () => {
+      const answer = dialog.returnValue === 'yes';
+      dialog.remove();
+      if (back && back.isConnected) back.focus();
+      resolve(answer);
+    });
+    dialog.showModal();
+    (field ? field.input : danger ? no : yes).focus();
+  });
+}
+
+export function ask(title, text, { confirm = 'Confirmar', danger = false } = {}) {
+  return open({ title, text, confirm, danger });
+}
+
+export async function askText(title, label, { value = '', confirm = 'Salvar', required = false, maxLength = 100, text = '' } = {}) {
+  const input = el('input', { type: 'text', id: 'ask-field', maxlength: String(maxLength), autocomplete: 'off' });
+  input.value = value;
+  input.required = required;
+  return (await open({ title, text, confirm, field: { label, input } })) ? input.value : null;
+}
