@@ -1473,6 +1473,63 @@ test('a reload and a new login restore the room without reading another: the fir
   await fresh.context().close();
 });
 
+test('the outbox: a send without a network waits, shown pending across a reload, and goes once when it can; an answer lost is not a second message', async () => {
+  const { owner: ana, members: [bia], sid, server } = await serverWithMembers(srv.url, 1);
+  const cid = server.channels[0].id;
+  const a = await openApp(ana);
+  const b = await openApp(bia);
+  await commandsReady(a, 0);
+  // The page's sends fail as a dead network makes them fail (the socket may well stay up).
+  let mode = 'down';
+  const sends = [];
+  await a.context().route('**/api/servers/*/channels/*/messages', async (route) => {
+    if (route.request().method() !== 'POST') return route.continue();
+    sends.push(JSON.parse(route.request().postData()));
+    if (mode === 'down') return route.abort('internetdisconnected');
+    if (mode === 'lose-answer') { await route.fetch(); mode = 'up'; return route.abort('connectionreset'); } // made, answer lost
+    return route.continue();
+  });
+  await a.fill('#text', 'sem rede');
+  await a.press('#text', 'Enter');
+  await a.waitForSelector('.outbox-item:has-text("sem rede") .outbox-state:has-text("Não enviada")');
+  assert.equal(await a.inputValue('#text'), '', 'the composer is free for the next one');
+  assert.equal(await a.locator('#send-error:visible').count(), 0, 'no browser text anywhere');
+  assert.doesNotMatch(await a.textContent('body'), /Failed to fetch/);
+  await shoot(a, 'chat-outbox');
+  // Kept across a reload, still pending.
+  await a.reload();
+  await a.waitForSelector('#live.on');
+  await a.waitForSelector('.outbox-item:has-text("sem rede")');
+  // The network comes back with the answer lost once: the retry's nonce makes it one message.
+  mode = 'lose-answer';
+  await a.click('.outbox-item:has-text("sem rede") button:has-text("Tentar agora")');
+  await b.waitForSelector('.message:has-text("sem rede")');
+  await a.waitForSelector('.outbox-item', { state: 'detached', timeout: 15000 });
+  await a.waitForSelector('.message:has-text("sem rede")');
+  const nonces = new Set(sends.map((x) => x.nonce));
+  assert.equal(nonces.size, 1, 'every try carried the same nonce');
+  assert.ok(sends.length >= 3 && sends.every((x) => x.enforceNonce === true));
+  const listed = (await api(srv.url, 'GET', `/api/servers/${sid}/channels/${cid}/messages`, { token: ana.token })).body.messages;
+  assert.equal(listed.filter((m) => m.content === 'sem rede').length, 1, 'one message');
+  await quiet(300);
+  assert.equal(await b.locator('.message:has-text("sem rede")').count(), 1);
+  assert.equal(await a.locator('.message:has-text("sem rede")').count(), 1);
+  // Cancelled, it never goes.
+  mode = 'down';
+  await a.fill('#text', 'melhor não');
+  await a.press('#text', 'Enter');
+  await a.click('.outbox-item:has-text("melhor não") button[aria-label="Cancelar o envio"]');
+  mode = 'up';
+  await a.reload();
+  await a.waitForSelector('#live.on');
+  await quiet(500);
+  assert.equal(await a.locator('.outbox-item').count(), 0);
+  assert.equal(sends.filter((x) => x.content === 'melhor não').length, 1, 'tried once, then cancelled');
+  assert.deepEqual(a.problems.filter((p) => !/Failed to load resource/.test(p)), []);
+  await a.context().close();
+  await b.context().close();
+});
+
 test('a channel, or the whole server, is marked read without opening it, and stays read after a reload', async () => {
   const { owner: ana, members: [bia], sid, server } = await serverWithMembers(srv.url, 1);
   const geral = server.channels[0].id;

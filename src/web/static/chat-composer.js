@@ -5,6 +5,7 @@ import { clearPending, pendingCount, uploadWith } from './chat-files.js';
 import { clearNewLine } from './chat-flow.js';
 import { messagesPath, showMessage } from './chat-messages.js';
 import { PERM } from './chat-perms.js';
+import { queueSend } from './chat-outbox.js';
 import { stopReply } from './chat-room.js';
 import { chat } from './chat-store.js';
 import { typingSent } from './chat-typing.js';
@@ -60,9 +61,14 @@ export async function send(event) {
       const body = text ? { content: text } : {};
       if (chat.replyTo) body.replyToId = chat.replyTo.id;
       clearNewLine(); // what came before is read
-      const sent = files ? await uploadWith(messagesPath(), body) : await api('POST', messagesPath(), body);
-      if (files) clearPending();
-      showMessage(sent.message);
+      if (files) {
+        const sent = await uploadWith(messagesPath(), body);
+        clearPending();
+        showMessage(sent.message);
+      } else {
+        // Shown pending until it is in, kept if it cannot go; the rules asked for if they must be.
+        queueSend(messagesPath(), chat.cid, body, (e) => e.body && e.body.requiresRulesAcceptance && (askRules(), true));
+      }
       stopReply();
     }
     typingSent(chat.cid);

@@ -58,7 +58,8 @@ export function clearNewLine() {
 
 // The last message item of the list (lines only ever come before a message), or null.
 export function lastMessageItem() {
-  const last = $('#messages').lastElementChild;
+  let last = $('#messages').lastElementChild;
+  while (last && last.classList.contains('outbox-item')) last = last.previousElementSibling; // waiting, not shown yet
   return last && last.classList.contains('message') ? last : null;
 }
 

@@ -228,7 +228,9 @@ export function showMessage(m) {
   } else {
     const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
     const before = lastMessageItem();
-    list.append(item);
+    const waiting = list.querySelector('.outbox-item'); // the outbox stays last
+    if (waiting) list.insertBefore(item, waiting);
+    else list.append(item);
     placeInFlow(before, item);
     if (atBottom) {
       trimOldest(list);

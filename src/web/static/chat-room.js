@@ -4,6 +4,7 @@ import { loadChannelCommands } from './chat-apps.js';
 import { newLineFor, paintFlow } from './chat-flow.js';
 import { messageItem, messagesPath, nameOf } from './chat-messages.js';
 import { channelPermissions } from './chat-perms.js';
+import { paintOutbox } from './chat-outbox.js';
 import { togglePins } from './chat-pins.js';
 import { markRead, paintUnread } from './chat-read.js';
 import { roomOf } from './chat-servers.js';
@@ -68,6 +69,7 @@ export function showHistory(messages, hasMore) {
   $('#messages').replaceChildren(...messages.map(messageItem));
   paintFlow();
   $('#no-messages').hidden = messages.length > 0;
+  paintOutbox();
   $('#composer').hidden = false;
   $('#messages').scrollTop = $('#messages').scrollHeight;
   if (messages.length) markRead(chat.cid, messages[messages.length - 1].id);

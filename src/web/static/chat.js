@@ -15,6 +15,7 @@ import { memberJoined, memberLeft, presenceChanged } from './chat-members.js';
 import { followPeople, listArrived } from './chat-people.js';
 import { editLastOwn, forget, showMessage } from './chat-messages.js';
 import { openModal } from './chat-modal.js';
+import { loadOutbox, retryOutbox } from './chat-outbox.js';
 import { notifyArrived, wireNotify } from './chat-notify.js';
 import { pinsChanged, togglePins } from './chat-pins.js';
 import { loadUnread, markRead, markServerRead, paintTitle, paintUnread } from './chat-read.js';
@@ -120,6 +121,7 @@ function connectLive() {
       $('#live').textContent = 'ao vivo';
       $('#live').classList.add('on');
       chat.live = true;
+      retryOutbox(); // what waited for the connection goes now
       tellViewing();
       followPeople(true); // a new connection follows no list yet
     })
@@ -243,6 +245,8 @@ async function main() {
   connectLive();
   await Promise.all([loadServers(), loadDms()]);
   await loadUnread().catch((e) => toast(e));
+  loadOutbox(showMessage);
+  window.addEventListener('online', () => retryOutbox());
   const hash = new URLSearchParams(location.hash.slice(1));
   const first = chat.servers.find((s) => s.id === hash.get('server')) || chat.servers[0];
   if (hash.get('dm') && chat.dms.some((d) => d.id === hash.get('dm'))) await openDm(hash.get('dm'));

@@ -36,7 +36,12 @@ export async function api(method, path, body) {
     init.headers['content-type'] = 'application/json';
     init.body = JSON.stringify(body);
   }
-  const res = await fetch(path, init);
+  let res;
+  try {
+    res = await fetch(path, init);
+  } catch { // the browser's own words ("Failed to fetch") never reach the person
+    throw Object.assign(new Error('Sem conexão com o servidor. Tente de novo em instantes.'), { network: true });
+  }
   let data = null;
   try { data = await res.json(); } catch { /* no body */ }
   if (!res.ok) throw new ApiError(res.status, data);
