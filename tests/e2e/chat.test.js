@@ -558,14 +558,16 @@ test('typing / opens a palette of the commands and their options; keys choose, c
   assert.match(await a.textContent('#palette .palette-head'), /\/clima O tempo numa cidade cidade: Rio \| São Paulo · dias\?: inteiro/);
   assert.deepEqual(await items(), ['cidade texto · Qual cidade', 'dias (opcional) inteiro · Quantos dias'], 'required first');
   await a.keyboard.press('Enter'); // takes the option, sends nothing
-  assert.equal(await a.inputValue('#text'), '/clima cidade=');
+  assert.equal(await a.inputValue('#text'), '/clima cidade:');
   assert.deepEqual(await items(), ['Rio', 'São Paulo']);
   await a.keyboard.type('s');
   assert.deepEqual(await items(), ['São Paulo']);
   await shoot(a, 'chat-palette');
   await a.keyboard.press('Enter');
-  assert.equal(await a.inputValue('#text'), '/clima cidade="sao paulo" ');
-  await a.keyboard.type('dias=dois');
+  assert.equal(await a.inputValue('#text'), '/clima cidade:sao paulo ');
+  await a.keyboard.type('dias:dois');
+  // The palette's head shows the form as it is filled.
+  assert.match(await a.textContent('#palette .palette-head'), /cidade: sao paulo · dias: dois/);
   await a.keyboard.press('Enter');
   await a.waitForSelector('#send-error:has-text("dias: deve ser um número inteiro")');
   assert.equal(sent, 0, 'explained before anything is sent');
@@ -577,6 +579,12 @@ test('typing / opens a palette of the commands and their options; keys choose, c
   assert.deepEqual(got, [[{ name: 'cidade', value: 'sao paulo' }, { name: 'dias', value: 2 }]]);
   // The composer empties once the interaction's own answer is back (the bot's may come first).
   await a.waitForFunction(() => document.querySelector('#text').value === '' && document.querySelector('#palette').hidden);
+  // As typed on Discord: opção:valor with spaces, up to the next option.
+  await a.fill('#text', '/clima dias:3 cidade:São Paulo');
+  await a.press('#text', 'Escape');
+  await a.press('#text', 'Enter');
+  await eventually(() => got.length === 2, 5000, 'the second command');
+  assert.deepEqual(got[1], [{ name: 'dias', value: 3 }, { name: 'cidade', value: 'sao paulo' }]);
   assert.deepEqual(a.problems, []);
   await a.context().close();
   bot.close();

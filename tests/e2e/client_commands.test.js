@@ -48,6 +48,23 @@ test('a choice is taken by its value or its name, and a quoted value keeps its s
   assert.deepEqual(body('/clima cidade=Rio').options, [{ name: 'cidade', value: 'rio' }]);
 });
 
+test('as typed on Discord: opção:valor runs to the next option, spaces and colons included', () => {
+  assert.deepEqual(body('/clima cidade:São Paulo dias:3'), { type: 'command', applicationId: 'app1', commandName: 'clima',
+    options: [{ name: 'cidade', value: 'sao paulo' }, { name: 'dias', value: 3 }] });
+  assert.deepEqual(body('/cargo pessoa:@ana qual:mod aviso:sim nota=2').options.map((o) => o.value), ['u-ana', 'r-mod', true, 2]);
+  const list = [{ applicationId: 'app3', type: 'chat', name: 'lembrar', description: 'L', options: [
+    { name: 'texto', description: 'O quê', type: 'string', required: true },
+    { name: 'quando', description: 'Quando', type: 'string' }] }];
+  const lembrar = (text) => plain(commandBody(text, list, RESOLVE)).options;
+  assert.deepEqual(lembrar('/lembrar texto:Regar as plantas'), [{ name: 'texto', value: 'Regar as plantas' }]);
+  assert.deepEqual(lembrar('/lembrar texto:Regar as plantas às 10:30, ou: antes quando:amanhã cedo'),
+    [{ name: 'texto', value: 'Regar as plantas às 10:30, ou: antes' }, { name: 'quando', value: 'amanhã cedo' }]);
+  assert.deepEqual(lembrar('/lembrar quando:já texto:"entre aspas"'), [{ name: 'quando', value: 'já' }, { name: 'texto', value: 'entre aspas' }]);
+  assert.deepEqual(lembrar('/lembrar texto=uma'), [{ name: 'texto', value: 'uma' }], 'the old form stays');
+  assert.throws(() => commandBody('/lembrar texto:', list, RESOLVE), /texto: falta o valor \(texto:…\)/);
+  assert.equal(lembrar(`/lembrar texto:${'a b:c '.repeat(20000)}`)[0].value.length, 6 * 20000 - 1, 'a long text is read whole');
+});
+
 test('every invalid option is explained before anything is sent', () => {
   refused('/nada', /Comando \/nada não existe aqui\. Disponíveis: \/clima \/cargo \/ping/);
   refused('/clima', /\/clima: falta cidade/);
@@ -73,11 +90,14 @@ test('the palette lists commands by prefix, then the chosen one\'s options requi
   assert.equal(paletteFor('/x', COMMANDS), null);
   assert.equal(paletteFor('olá', COMMANDS), null);
   assert.equal(paletteFor('/nada com espaço', COMMANDS), null);
-  assert.deepEqual(names(paletteFor('/clima ', COMMANDS)), ['/clima cidade=', '/clima dias=']);
-  assert.deepEqual(names(paletteFor('/clima di', COMMANDS)), ['/clima dias=']);
-  assert.deepEqual(names(paletteFor('/clima cidade=rio ', COMMANDS)), ['/clima cidade=rio dias=']);
-  assert.deepEqual(names(paletteFor('/clima cidade=', COMMANDS)), ['/clima cidade=rio ', '/clima cidade="sao paulo" ']);
-  assert.deepEqual(names(paletteFor('/clima dias=2 cidade=s', COMMANDS)), ['/clima dias=2 cidade="sao paulo" ']);
+  assert.deepEqual(names(paletteFor('/clima ', COMMANDS)), ['/clima cidade:', '/clima dias:']);
+  assert.deepEqual(names(paletteFor('/clima di', COMMANDS)), ['/clima dias:']);
+  assert.deepEqual(names(paletteFor('/clima cidade=rio ', COMMANDS)), ['/clima cidade=rio dias:']);
+  assert.deepEqual(names(paletteFor('/clima cidade:', COMMANDS)), ['/clima cidade:rio ', '/clima cidade:sao paulo ']);
+  assert.deepEqual(names(paletteFor('/clima cidade=', COMMANDS)), ['/clima cidade:rio ', '/clima cidade:sao paulo ']);
+  assert.deepEqual(names(paletteFor('/clima dias:2 cidade:s', COMMANDS)), ['/clima dias:2 cidade:sao paulo ']);
+  // What each option has so far, for the form the palette shows.
+  assert.deepEqual(plain(paletteFor('/clima dias:2 cidade:s', COMMANDS).args.map((a) => [a.name, a.value])), [['dias', '2'], ['cidade', 's']]);
   assert.deepEqual(names(paletteFor('/ping ', COMMANDS)), []);
   assert.equal(paletteFor('/clima ', COMMANDS).command.name, 'clima');
 });
@@ -118,6 +138,6 @@ test('an autocompleted option shows the bot\'s suggestions, or says it is asking
     assert.equal(option.name, 'termo');
     return { choices: [{ name: 'Salvador', value: 'salvador' }, { name: 'São Luís', value: 'sao luis' }], asking: false };
   });
-  assert.deepEqual(got.items.map((i) => i.insert), ['/busca limite=3 termo=salvador ', '/busca limite=3 termo="sao luis" ']);
+  assert.deepEqual(got.items.map((i) => i.insert), ['/busca limite=3 termo:salvador ', '/busca limite=3 termo:sao luis ']);
   assert.equal(paletteFor('/busca limite=', list, () => assert.fail('not asked for a plain option')).suggest, undefined);
 });

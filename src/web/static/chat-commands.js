@@ -8,28 +8,55 @@ import { $, el } from './common.js';
 
 const OPTION_TYPES = { string: 'texto', integer: 'inteiro', number: 'número', boolean: 'sim/não', user: '@pessoa', channel: '#canal', role: '@cargo' };
 
-// "/name a=1 b="two words"" → {word, args: [{name, value}], open}: `open` is the option being
-// typed (no space after it yet), for the palette.
-function splitCommand(text) {
+const escape = (word) => word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+// "/name a:um valor b=2 c="três"" → {word, args: [{name, value, given}], spaced, unread}. As on
+// Discord, `name:value` runs to the next `name:` of one of the command's options (`names`; any
+// word followed by ":" when not known); `name=value` and quotes work too. An option typed but
+// not given yet (no separator) is there with given false, for the palette.
+function splitCommand(text, names = null) {
   const src = text.slice(1);
   const word = (src.match(/^\S*/) || [''])[0];
+  const next = names && names.length ? new RegExp(`\\s+(?:${names.map(escape).join('|')})[:=]`, 'g') : /\s+[^\s=:"]+[:=]/g;
   const args = [];
-  const re = /\s+([^\s=]+)(?:=("([^"]*)"?|\S*))?/gy;
-  re.lastIndex = word.length;
-  let m;
-  let end = word.length; // a failed sticky match sets lastIndex back to 0
-  while ((m = re.exec(src))) {
-    args.push({ name: m[1], value: m[3] !== undefined ? m[3] : (m[2] || ''), given: m[2] !== undefined });
-    end = re.lastIndex;
+  let at = word.length;
+  for (;;) {
+    const head = /\s+([^\s=:"]+)([=:])?/y;
+    head.lastIndex = at;
+    const m = head.exec(src);
+    if (!m) break;
+    let end = head.lastIndex;
+    let value = '';
+    if (!m[2]) {
+      args.push({ name: m[1], value, given: false });
+      at = end;
+      continue;
+    }
+    if (src[end] === '"') { // quoted: to the closing quote, or to the end while it is typed
+      const close = src.indexOf('"', end + 1);
+      value = src.slice(end + 1, close < 0 ? src.length : close);
+      end = close < 0 ? src.length : close + 1;
+    } else if (m[2] === '=') {
+      value = /\S*/y.exec(src.slice(end))[0];
+      end += value.length;
+    } else {
+      next.lastIndex = end;
+      const n = next.exec(src);
+      const stop = n ? n.index : src.length;
+      value = src.slice(end, stop).trim();
+      end = n ? stop : src.length;
+    }
+    args.push({ name: m[1], value, given: true });
+    at = end;
   }
-  return { word, args, spaced: /\s$/.test(src), unread: src.slice(end).trim() };
+  return { word, args, spaced: /\s$/.test(src), unread: src.slice(at).trim() };
 }
 
 // One option's value as the API takes it, or an Error that says what is wrong in Portuguese.
 // resolve.{user,channel,role}(text) → an ID or null.
 function optionValue(option, raw, resolve) {
   const { name, type } = option;
-  if (raw === '') throw new Error(`${name}: falta o valor (${name}=…)`);
+  if (raw === '') throw new Error(`${name}: falta o valor (${name}:…)`);
   let value = raw;
   if (type === 'integer' || type === 'number') {
     value = Number(raw.replace(',', '.'));
@@ -56,11 +83,14 @@ const slashCommands = (commands) => commands.filter((c) => !c.type || c.type ===
 const named = (commands, word) => slashCommands(commands).find((c) => c.name === word || c.nameLocalized === word);
 
 // The body of POST …/interactions for the typed command, or an Error before anything is sent.
+const wordOf = (text) => (text.slice(1).match(/^\S*/) || [''])[0];
+const optionNames = (command) => (command && command.options ? command.options.map((o) => o.name) : null);
+
 export function commandBody(text, commands, resolve) {
-  const { word, args, unread } = splitCommand(text.trim());
-  const command = named(commands, word);
+  const command = named(commands, wordOf(text.trim()));
+  const { word, args, unread } = splitCommand(text.trim(), optionNames(command));
   if (!command) throw new Error(`Comando /${word} não existe aqui. Disponíveis: ${slashCommands(commands).map((c) => '/' + commandLabel(c)).join(' ') || 'nenhum'}`);
-  if (unread) throw new Error(`/${word}: não entendi “${unread}”; escreva opção=valor`);
+  if (unread) throw new Error(`/${word}: não entendi “${unread}”; escreva opção:valor`);
   const options = [];
   for (const a of args) {
     const option = (command.options || []).find((o) => o.name === a.name);
@@ -79,8 +109,8 @@ export function commandBody(text, commands, resolve) {
 // `suggest` then holds what to ask with). suggestions(command, option) → {choices, asking}.
 export function paletteFor(text, commands, suggestions = () => ({ choices: [], asking: false })) {
   if (!text.startsWith('/') || text.includes('\n')) return null;
-  const { word, args, spaced } = splitCommand(text);
-  const command = named(commands, word);
+  const command = named(commands, wordOf(text));
+  const { word, args, spaced } = splitCommand(text, optionNames(command));
   if (!command || (!spaced && !args.length)) {
     if (/\s/.test(text)) return null;
     const items = slashCommands(commands).filter((c) => commandLabel(c).startsWith(word))
@@ -89,29 +119,33 @@ export function paletteFor(text, commands, suggestions = () => ({ choices: [], a
   }
   const last = args[args.length - 1];
   // What stays when an item is taken: everything before the token being typed.
-  const head = spaced || !last ? text : text.slice(0, last.given ? text.lastIndexOf(`${last.name}=`) : text.length - last.name.length);
+  const head = spaced || !last ? text
+    : text.slice(0, last.given ? Math.max(text.lastIndexOf(`${last.name}=`), text.lastIndexOf(`${last.name}:`)) : text.length - last.name.length);
   const options = (command.options || []).slice().sort((a, b) => (b.required ? 1 : 0) - (a.required ? 1 : 0));
   if (last && !spaced && last.given) {
     const option = options.find((o) => o.name === last.name);
-    const fill = (c) => ({ kind: 'choice', choice: c, option, insert: `${head}${option.name}=${/\s/.test(String(c.value)) ? `"${c.value}"` : c.value} ` });
+    const fill = (c) => ({ kind: 'choice', choice: c, option, insert: `${head}${option.name}:${c.value} ` });
     if (option && option.autocomplete) {
       const { choices, asking } = suggestions(command, option);
-      return { command, option, items: choices.map(fill), suggest: { args }, asking };
+      return { command, option, args, items: choices.map(fill), suggest: { args }, asking };
     }
     const choices = (option && option.choices) || [];
     const items = choices.filter((c) => c.name.toLowerCase().startsWith(last.value.toLowerCase()) || String(c.value).startsWith(last.value)).map(fill);
-    return { command, option, items };
+    return { command, option, args, items };
   }
   const typed = last && !spaced ? last.name : '';
   const given = new Set(args.filter((a) => a.given).map((a) => a.name));
   const items = options.filter((o) => !given.has(o.name) && o.name.startsWith(typed))
-    .map((o) => ({ kind: 'option', option: o, insert: `${head}${o.name}=` }));
-  return { command, items };
+    .map((o) => ({ kind: 'option', option: o, insert: `${head}${o.name}:` }));
+  return { command, args, items };
 }
 
-function optionHint(o) {
+// An option in the palette's head: what was given for it, or what it takes.
+function optionHint(o, args = []) {
+  const given = args.find((a) => a.given && a.name === o.name);
+  if (given) return el('span', { class: 'option-given', text: `${o.name}: ${given.value || '…'}` });
   const kind = o.choices && o.choices.length ? o.choices.map((c) => c.name).join(' | ') : OPTION_TYPES[o.type] || o.type;
-  return `${o.name}${o.required ? '' : '?'}: ${kind}`;
+  return el('span', { class: 'muted', text: `${o.name}${o.required ? '' : '?'}: ${kind}` });
 }
 
 // ---- the palette in the page ----
@@ -134,7 +168,7 @@ export function paintPalette() {
   const title = found.command
     ? el('li', { class: 'palette-head' }, el('strong', { text: `/${commandLabel(found.command)}` }), ' ',
          el('span', { class: 'muted', text: found.command.descriptionLocalized || found.command.description }), ' ',
-         el('span', { class: 'muted small', text: (found.command.options || []).map(optionHint).join(' · ') }))
+         el('span', { class: 'palette-form small' }, ...(found.command.options || []).flatMap((o, i) => [i ? ' · ' : '', optionHint(o, found.args)])))
     : el('li', { class: 'palette-head muted small', text: 'Comandos deste servidor' });
   box.replaceChildren(title, ...palette.items.map((item, i) => {
     const text = item.kind === 'command' ? [el('strong', { text: `/${commandLabel(item.command)}` }), ' ', el('span', { class: 'muted', text: item.command.descriptionLocalized || item.command.description })]
