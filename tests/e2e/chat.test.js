@@ -137,6 +137,9 @@ test('two people and a bot: a server made on the page, the bot installed through
   // A creates a server on the page, then installs the bot with the link its developer gave.
   const a = await openApp(ana);
   await shoot(a, 'chat-empty');
+  await a.click('#add-server-open'); // the rail's ＋
+  await a.waitForSelector('#server-name:visible');
+  await shoot(a, 'chat-add-server');
   await a.fill('#server-name', 'Servidor de teste');
   await a.click('#create-server button[type=submit]');
   await a.waitForSelector('#composer:not([hidden])');
@@ -1290,7 +1293,7 @@ test('direct messages: one started from a message, written and answered live, li
   await api(srv.url, 'POST', `/api/servers/${sid}/channels/${geral}/messages`, { token: bia.token, body: { content: 'alguém aí?' } });
   const a = await openApp(ana);
   const b = await openApp(bia);
-  await b.waitForSelector('#no-dms:not([hidden])');
+  await b.waitForSelector('#no-dms:not([hidden])', { state: 'attached' }); // said on a phone's list; the rail shows none
   await a.waitForSelector('.message:has-text("alguém aí?")');
   await messageAction(a, '.message:has-text("alguém aí?")', 'Conversar');
   await a.waitForSelector(`#channel-title:has-text("@ ${bia.user.displayName}")`);
@@ -1755,7 +1758,7 @@ test('apps on the page: suggestions while an option is typed, a message\'s and a
   assert.ok(asked.length <= 3, `asked after pauses, not per key: ${asked}`);
   assert.equal(asked[asked.length - 1], 'sal');
   await b.keyboard.press('Enter');
-  assert.equal(await b.inputValue('#text'), '/busca termo=salvador ');
+  assert.equal(await b.inputValue('#text'), '/busca termo:salvador ');
   await b.keyboard.press('Enter');
   await b.waitForSelector('.message:has-text("busca: salvador")');
 

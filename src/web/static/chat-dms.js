@@ -1,7 +1,7 @@
 // Direct messages: one's conversations with other people, listed under the servers and opened
 // like a channel (history paged upward, the composer, live messages), and a new one started from
 // someone's message or member row. A DM has no reactions, pins, edits nor commands in the API.
-import { newLineFor } from './chat-flow.js';
+import { avatar, newLineFor } from './chat-flow.js';
 import { messagesPath } from './chat-messages.js';
 import { togglePins } from './chat-pins.js';
 import { paintUnread } from './chat-read.js';
@@ -17,9 +17,9 @@ export const dmName = (d) => d.displayName || d.username;
 export async function loadDms() {
   ({ dms: chat.dms } = await api('GET', '/api/users/@me/dms'));
   $('#dms').replaceChildren(...chat.dms.map((d) => el('li', {}, el('button', {
-    type: 'button', text: dmName(d), title: `@${d.username}`, 'data-id': d.id,
+    type: 'button', class: 'server dm', title: `${dmName(d)} (@${d.username})`, 'data-id': d.id,
     'aria-current': chat.dm && chat.dm.id === d.id ? 'true' : false, onclick: () => { go('room'); openDm(d.id); },
-  }))));
+  }, avatar(d.userId || d.id, dmName(d), 'server-mark'), el('span', { class: 'server-name', text: dmName(d) })))));
   $('#no-dms').hidden = chat.dms.length > 0;
   paintUnread();
 }

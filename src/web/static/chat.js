@@ -115,6 +115,24 @@ async function serverChanged({ serverId: sid, changed }) {
   }
 }
 
+// On a desktop the servers are a rail of icons, and "＋" opens the forms to make or join one
+// beside it (Esc or a click elsewhere closes them); a phone shows the forms in the list.
+function toggleAddServer(open) {
+  $('.servers').classList.toggle('adding', open);
+  $('#add-server-open').setAttribute('aria-expanded', String(open));
+  if (open) $('#server-name').focus();
+}
+
+function wireAddServer() {
+  $('#add-server-open').addEventListener('click', () => toggleAddServer(!$('.servers').classList.contains('adding')));
+  document.addEventListener('keydown', (e) => {
+    if (e.key === 'Escape' && $('.servers').classList.contains('adding')) { toggleAddServer(false); $('#add-server-open').focus(); }
+  });
+  document.addEventListener('mousedown', (e) => {
+    if ($('.servers').classList.contains('adding') && !e.target.closest('#add-server, #add-server-open')) toggleAddServer(false);
+  });
+}
+
 function connectLive() {
   chat.gateway = new Gateway()
     .on('connect', () => {
@@ -213,11 +231,13 @@ async function main() {
     if (e.key === 'ArrowUp' && !$('#text').value) editLastOwn(e);
   });
   $('#modal-cancel').addEventListener('click', () => $('#modal').close());
+  wireAddServer();
   $('#create-server').addEventListener('submit', async (e) => {
     e.preventDefault();
     const { server } = await api('POST', '/api/servers', { name: $('#server-name').value }).catch((err) => { toast(err); return {}; });
     if (!server) return;
     $('#server-name').value = '';
+    toggleAddServer(false);
     await openServer(server.id);
   });
   $('#join').addEventListener('submit', async (e) => {
@@ -226,6 +246,7 @@ async function main() {
     const joined = await api('POST', `/api/invites/${encodeURIComponent(code)}/join`).catch((err) => { toast(err); return null; });
     if (!joined) return;
     $('#invite-code').value = '';
+    toggleAddServer(false);
     await openServer(joined.server.id);
   });
   $('#invite-make').addEventListener('click', async () => {
