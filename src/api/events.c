@@ -191,13 +191,28 @@ void api__event_member_add(struct api_call *c, const char *sid, const char *uid)
     publish(c, "GUILD_MEMBER_ADD", sid, ev);
 }
 
-void api__event_member_remove(struct api_call *c, const char *sid, const char *uid,
-                              const char *reason)
+static void to_user(struct api_call *c, const char *name, const char *user_id, json_t *payload,
+                    int logged);
+
+static json_t *member_removed(const char *sid, const char *uid, const char *reason)
 {
     json_t *ev = json_pack("{ssss}", "serverId", sid, "userId", uid);
     if (reason)
         json_object_set_new(ev, "reason", json_string(reason));
-    publish(c, "GUILD_MEMBER_REMOVE", sid, ev);
+    return ev;
+}
+
+void api__event_member_remove(struct api_call *c, const char *sid, const char *uid,
+                              const char *reason)
+{
+    publish(c, "GUILD_MEMBER_REMOVE", sid, member_removed(sid, uid, reason));
+}
+
+void api__event_person_removed(struct api_call *c, const char *sid, const char *uid,
+                               const char *reason)
+{
+    api__event_member_remove(c, sid, uid, reason);
+    to_user(c, "GUILD_MEMBER_REMOVE", uid, member_removed(sid, uid, reason), 0);
 }
 
 void api__event_message_text(struct api_call *c, const char *name, struct state_server *srv,

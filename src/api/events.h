@@ -12,6 +12,10 @@ void api__event_member_add(struct api_call *c, const char *sid, const char *uid)
 /* GUILD_MEMBER_REMOVE {serverId, userId, reason}; reason NULL when the member left. */
 void api__event_member_remove(struct api_call *c, const char *sid, const char *uid,
                               const char *reason);
+/* The same when a person leaves or is removed, and to that person's own pages too (live only), so
+ * they leave the server at once; bots get nothing of their own removal. */
+void api__event_person_removed(struct api_call *c, const char *sid, const char *uid,
+                               const char *reason);
 
 /* An event for one user's gateway connections (a person's or a bot's). Takes payload. */
 void api__event_to_user(struct api_call *c, const char *name, const char *user_id, json_t *payload);

@@ -68,7 +68,9 @@ static void member_leave(struct api_call *c)
         api__internal(c);
         return;
     }
-    if (changes)
+    if (changes && !a.s.is_bot)
+        api__event_person_removed(c, sid, c->me.user_id, NULL);
+    else if (changes)
         api__event_member_remove(c, sid, c->me.user_id, NULL);
     api__ok(c);
 }
@@ -112,7 +114,7 @@ static void member_kick(struct api_call *c)
     if (changes)
         api__audit(c, sid, "member.kick", "member", uid, NULL);
     if (changes)
-        api__event_member_remove(c, sid, uid, "kicked");
+        api__event_person_removed(c, sid, uid, "kicked"); /* a bot's kick returned above */
     api__ok(c);
 }
 
@@ -155,7 +157,9 @@ static void ban_put(struct api_call *c)
         api__internal(c);
         return;
     }
-    if (target.s.is_member)
+    if (target.s.is_member && !is_bot)
+        api__event_person_removed(c, sid, uid, "banned");
+    else if (target.s.is_member)
         api__event_member_remove(c, sid, uid, "banned");
     api__audit(c, sid, "member.ban", "member", uid,
                reason ? json_pack("[{sssnss}]", "key", "reason", "old", "new", reason) : NULL);

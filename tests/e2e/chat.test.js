@@ -745,6 +745,18 @@ test('reply: the answered message is quoted above the composer, the reply shows 
     await a.click('.message:has-text("a resposta") .reply');
     await a.waitForSelector(`#m-${first.id}.flash`);
     assert.ok(await a.evaluate((id) => { const r = document.getElementById(`m-${id}`).getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; }, first.id), 'scrolled to');
+    // A quote renders the answered message's Markdown, its spoiler still hidden.
+    const marked = (await api(roomy.url, 'POST', `/api/servers/${sid}/channels/${cid}/messages`, { token: bia.token, body: { content: '**negrito** e ||o segredo||' } })).body.message;
+    await a.waitForSelector('.message:has-text("negrito")');
+    await a.evaluate((m) => praca.startReply(m), marked);
+    await a.waitForSelector('#reply-bar strong:text-is("negrito")');
+    assert.doesNotMatch(await a.textContent('#reply-bar'), /\*\*|\|\|/, 'no raw marks');
+    await a.fill('#text', 'entendi');
+    await a.press('#text', 'Enter');
+    const quote = '.message:has-text("entendi") .reply';
+    await a.waitForSelector(`${quote} strong:text-is("negrito")`);
+    assert.doesNotMatch(await a.textContent(quote), /\*\*|\|\|/, 'no raw marks');
+    assert.equal(await a.$eval(`${quote} .spoiler`, (x) => getComputedStyle(x).color), 'rgba(0, 0, 0, 0)', 'the spoiler stays hidden');
     await shoot(a, 'chat-reply');
     assert.deepEqual(a.problems, []);
     await a.context().close();
@@ -1541,6 +1553,32 @@ test('the outbox: a send without a network waits, shown pending across a reload,
   await b.context().close();
 });
 
+test('a person banned or kicked leaves the server on their open page at once, told why', async () => {
+  const { owner: ana, members: [bia], sid } = await serverWithMembers(srv.url, 1);
+  const other = (await api(srv.url, 'POST', '/api/servers', { token: ana.token, body: { name: 'Outro lugar' } })).body;
+  const code = (await api(srv.url, 'POST', `/api/servers/${other.server.id}/invites`, { token: ana.token, body: {} })).body.code;
+  await api(srv.url, 'POST', `/api/invites/${code}/join`, { token: bia.token });
+  const b = await openApp(bia);
+  await b.click(`#servers button[data-id="${sid}"]`);
+  await b.waitForSelector(`#servers button[data-id="${sid}"][aria-current=true]`);
+  await b.waitForSelector('#composer:not([hidden])');
+  let requests = 0;
+  b.on('request', () => requests++);
+  assert.equal((await api(srv.url, 'PUT', `/api/servers/${sid}/bans/${bia.user.id}`, { token: ana.token, body: { reason: 'spam' } })).status, 200);
+  await b.waitForSelector(`#servers button[data-id="${sid}"]`, { state: 'detached' });
+  await b.waitForSelector('#toasts .toast:has-text("Você foi banido de Servidor de teste.")');
+  await b.waitForSelector(`#servers button[data-id="${other.server.id}"][aria-current=true]`);
+  await b.waitForSelector('#server-title:text-is("Outro lugar")');
+  assert.ok(requests <= 6, `moved with a few requests (${requests})`);
+  // Kicked from the last one: the page is left with no server.
+  assert.equal((await api(srv.url, 'DELETE', `/api/servers/${other.server.id}/members/${bia.user.id}`, { token: ana.token })).status, 200);
+  await b.waitForSelector(`#servers button[data-id="${other.server.id}"]`, { state: 'detached' });
+  await b.waitForSelector('#live.on');
+  assert.equal(await b.locator('#servers button').count(), 0);
+  assert.deepEqual(b.problems, []);
+  await b.context().close();
+});
+
 test('a channel, or the whole server, is marked read without opening it, and stays read after a reload', async () => {
   const { owner: ana, members: [bia], sid, server } = await serverWithMembers(srv.url, 1);
   const geral = server.channels[0].id;
@@ -1835,14 +1873,22 @@ test('the audit log in the settings: who changed what and why, newest first', as
   const { owner: ana, sid, server } = await serverWithMembers(srv.url, 0);
   const cid = server.channels[0].id;
   await api(srv.url, 'PATCH', `/api/servers/${sid}/channels/${cid}`, { token: ana.token, body: { name: 'recepcao' }, headers: { 'x-audit-log-reason': encodeURIComponent('mais claro') } });
-  await api(srv.url, 'POST', `/api/servers/${sid}/roles`, { token: ana.token, body: { name: 'Equipe' } });
+  const role = (await api(srv.url, 'POST', `/api/servers/${sid}/roles`, { token: ana.token, body: { name: 'Equipe' } })).body.role;
+  await api(srv.url, 'PATCH', `/api/servers/${sid}/roles/${role.id}`, { token: ana.token, body: { permissions: P.VER_CANAL | P.ENVIAR_MENSAGENS, hoist: true } });
   const a = await openApp(ana);
   await openSettings(a, 'Moderação');
   await a.waitForSelector('#audit .audit-entry');
   const lines = await a.$$eval('#audit .audit-entry > div:first-child', (n) => n.map((x) => x.textContent));
-  assert.match(lines[0], /criou o cargo Equipe/);
-  assert.match(lines[1], /alterou o canal #recepcao/);
-  assert.match(await a.textContent('#audit .audit-entry:nth-child(2)'), /name geral → recepcao.*Motivo: mais claro/s);
+  const name = ana.user.displayName || ana.user.username;
+  assert.match(lines[0], /alterou o cargo Equipe/);
+  assert.match(lines[1], /criou o cargo Equipe/);
+  assert.match(lines[2], /alterou o canal #recepcao/);
+  // Sentences with names, never field names or IDs.
+  const changes = await a.$$eval('#audit .audit-entry:nth-child(1) .audit-changes li', (n) => n.map((x) => x.textContent));
+  assert.ok(changes.includes(`${name} mudou as permissões de nenhuma para Ver canais, Enviar mensagens`), JSON.stringify(changes));
+  assert.ok(changes.includes(`${name} mudou se aparece à parte de não para sim`), JSON.stringify(changes));
+  assert.match(await a.textContent('#audit .audit-entry:nth-child(3)'), new RegExp(`${name} mudou o nome de #geral para #recepcao.*Motivo: mais claro`, 's'));
+  assert.doesNotMatch(await a.textContent('#audit'), /[0-9a-f]{8}-[0-9a-f]{4}-/, 'no IDs');
   await shoot(a, 'chat-audit');
   assert.deepEqual(a.problems, []);
   await a.context().close();

@@ -1,7 +1,7 @@
 // The settings' audit log: who changed what in the server, from what to what, and why, newest
 // first, a page at a time (VER_AUDITORIA).
 import { chat } from './chat-store.js';
-import { $, api, el, showError } from './common.js';
+import { $, PERMISSIONS, api, el, showError } from './common.js';
 
 const ACTIONS = {
   'server.update': 'alterou o servidor', 'automod.update': 'alterou a moderação automática',
@@ -27,16 +27,51 @@ function targetName(e) {
   const named = e.targetType === 'member' ? memberName(id) : e.targetType === 'role' ? roleName(id)
     : e.targetType === 'channel' ? channelName(id) : e.targetType === 'server' ? chat.server.name : null;
   const fromChanges = (e.changes || []).find((c) => c.key === 'name');
-  return named || (fromChanges && (fromChanges.new || fromChanges.old)) || id.slice(0, 8);
+  return named || (fromChanges && (fromChanges.new || fromChanges.old)) || 'um item apagado';
 }
 
-const shown = (v) => (v === null || v === undefined ? '—' : typeof v === 'object' ? JSON.stringify(v) : String(v));
+// What a change names, as a sentence says it ("mudou o nome de #geral para #avisos").
+const FIELDS = {
+  name: 'o nome', topic: 'o tópico', permissions: 'as permissões', color: 'a cor', mentionable: 'quem pode mencionar',
+  hoist: 'se aparece à parte', position: 'a posição', nickname: 'o apelido', verificationLevel: 'o nível de verificação',
+  requiresRulesAcceptance: 'o pedido de aceitar as regras', rules: 'as regras', requires2FA: 'a exigência de dois fatores',
+  blockedWords: 'as palavras bloqueadas', maxMentions: 'o máximo de menções', channelId: 'o canal', grantedPermissions: 'as permissões dadas',
+  allow: 'o que é permitido', deny: 'o que é negado', timeoutUntil: 'o silêncio', iconUrl: 'o ícone', maxUses: 'o máximo de usos',
+  maxAge: 'a validade', roleId: 'o cargo', type: 'o tipo',
+};
+const BITS = new Set(['permissions', 'grantedPermissions', 'allow', 'deny']);
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+// A value as a person reads it: names for IDs, permissions by name, yes or no, dates, quotes.
+function said(key, v) {
+  if (v === null || v === undefined || v === '') return 'nada';
+  if (typeof v === 'boolean') return v ? 'sim' : 'não';
+  if (BITS.has(key) && typeof v === 'number') {
+    const names = PERMISSIONS.filter((p) => v & p.bit).map((p) => p.label);
+    return names.length ? names.join(', ') : 'nenhuma';
+  }
+  if (Array.isArray(v)) return v.length ? v.map((x) => said(key, x)).join(', ') : 'nada';
+  if (typeof v === 'string' && UUID.test(v)) return channelName(v) || roleName(v) || memberName(v) || 'um item apagado';
+  if (typeof v === 'string' && /^\d{4}-\d\d-\d\dT/.test(v)) return new Date(v).toLocaleString('pt-BR', { dateStyle: 'short', timeStyle: 'short' });
+  if (key === 'color' && typeof v === 'number') return `#${v.toString(16).padStart(6, '0')}`;
+  if (typeof v === 'object') return JSON.stringify(v);
+  return `“${v}”`;
+}
+
+function changeLine(e, c) {
+  const field = FIELDS[c.key] || c.key;
+  if (c.key === 'name' && e.targetType === 'channel') return `mudou o nome de #${c.old} para #${c.new}`;
+  if (c.old === undefined || c.old === null) return `pôs ${field}: ${said(c.key, c.new)}`;
+  if (c.new === undefined || c.new === null) return `tirou ${field} (era ${said(c.key, c.old)})`;
+  return `mudou ${field} de ${said(c.key, c.old)} para ${said(c.key, c.new)}`;
+}
 
 function entryItem(e) {
   const when = new Date(e.createdAt).toLocaleString('pt-BR', { dateStyle: 'short', timeStyle: 'short' });
-  const changes = (e.changes || []).map((c) => el('li', { class: 'small' }, el('code', { text: c.key }), ` ${shown(c.old)} → ${shown(c.new)}`));
+  const who = memberName(e.actorId) || (e.applicationId ? 'um bot' : 'alguém');
+  const changes = (e.changes || []).map((c) => el('li', { class: 'small' }, `${who} ${changeLine(e, c)}`));
   return el('li', { class: 'audit-entry' },
-    el('div', {}, el('strong', { text: memberName(e.actorId) || (e.applicationId ? 'um bot' : 'alguém') }), ` ${ACTIONS[e.action] || e.action} `,
+    el('div', {}, el('strong', { text: who }), ` ${ACTIONS[e.action] || e.action} `,
       el('strong', { text: targetName(e) }), el('time', { class: 'muted small', datetime: e.createdAt, text: ` ${when}` })),
     changes.length ? el('ul', { class: 'audit-changes' }, ...changes) : '',
     e.reason ? el('div', { class: 'muted small', text: `Motivo: ${e.reason}` }) : '');

@@ -33,6 +33,16 @@ export function mentionOf(username) {
   return { label: m.nickname || m.user.displayName || m.user.username, self: m.userId === chat.me.id };
 }
 
+// A quoted message on one line, rendered as its Markdown is (a spoiler stays hidden), links and
+// blocks as plain inline text: it sits inside a button.
+export function quoteNodes(text) {
+  const box = el('span', {}, ...markdownNodes(parseMarkdown(String(text || '').replace(/\s*\n\s*/g, ' ')), mentionOf));
+  for (const a of box.querySelectorAll('a')) a.replaceWith(el('span', { class: 'link-text', text: a.textContent }));
+  for (const block of box.querySelectorAll('p, div, blockquote, pre, ul, ol, li, h1, h2, h3')) block.replaceWith(...block.childNodes);
+  for (const s of box.querySelectorAll('.spoiler')) s.removeAttribute('tabindex');
+  return [...box.childNodes];
+}
+
 export function messageItem(m) {
   const when = new Date(m.createdAt).toLocaleTimeString('pt-BR', { hour: '2-digit', minute: '2-digit' });
   // A webhook's post shows the name it was given, marked as a webhook's: never a member.
@@ -45,8 +55,8 @@ export function messageItem(m) {
   if (m.pinned) head.append(el('span', { class: 'pin-tag', text: '📌 fixada' }));
   const li = el('li', { class: 'message', id: `m-${m.id}`, 'data-id': m.id, 'data-at': m.createdAt, 'data-from': m.webhook ? `${m.fromId}:${author}` : m.fromId }, head);
   if (m.flags & 64) li.classList.add('ephemeral');
-  if (m.replyTo) li.append(el('button', { type: 'button', class: 'reply muted small', text: `↪ ${nameOf(m.replyTo.fromId)}: ${m.replyTo.preview}`,
-                                          title: 'Ir à mensagem respondida', onclick: () => jumpTo(m.replyTo.id) }));
+  if (m.replyTo) li.append(el('button', { type: 'button', class: 'reply muted small', title: 'Ir à mensagem respondida', onclick: () => jumpTo(m.replyTo.id) },
+                                '↪ ', el('strong', { text: nameOf(m.replyTo.fromId) }), ': ', ...quoteNodes(m.replyTo.preview)));
   if (m.content) li.append(el('div', { class: 'content' }, ...markdownNodes(parseMarkdown(m.content), mentionOf)));
   // A deferred answer: the bot took the command and is working on it.
   if (m.flags & 128) li.append(el('div', { class: 'thinking muted', role: 'status', text: `${author} está pensando…` }));

@@ -2,7 +2,7 @@
 // message one jumps to, and the message the composer answers.
 import { loadChannelCommands } from './chat-apps.js';
 import { newLineFor, paintFlow } from './chat-flow.js';
-import { messageItem, messagesPath, nameOf } from './chat-messages.js';
+import { messageItem, messagesPath, nameOf, quoteNodes } from './chat-messages.js';
 import { channelPermissions } from './chat-perms.js';
 import { paintOutbox } from './chat-outbox.js';
 import { togglePins } from './chat-pins.js';
@@ -12,7 +12,7 @@ import { chat } from './chat-store.js';
 import { followPeople } from './chat-people.js';
 import { paintTyping, tellViewing } from './chat-typing.js';
 import { showPanel, toast } from './chat-ui.js';
-import { $, api, showError } from './common.js';
+import { $, api, el, showError } from './common.js';
 
 export const HISTORY_PAGE = 50;
 // The page's state lives in chat-store.js.
@@ -101,7 +101,7 @@ export async function loadOlder() {
 // Replying: the message answered shows above the composer until sent, or cancelled (✕, Esc).
 export function startReply(m) {
   chat.replyTo = m;
-  $('#reply-to').textContent = `Respondendo a ${nameOf(m.fromId)}: ${(m.content || '').slice(0, 80)}`;
+  $('#reply-to').replaceChildren('Respondendo a ', el('strong', { text: nameOf(m.fromId) }), ': ', ...quoteNodes((m.content || '').slice(0, 80)));
   $('#reply-bar').hidden = false;
   $('#text').focus();
 }

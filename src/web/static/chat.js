@@ -133,6 +133,21 @@ function wireAddServer() {
   });
 }
 
+// I left a server on another page, or was kicked or banned: it goes from the list at once, and
+// the page moves to another one when it was open.
+async function removedFrom({ serverId, reason }) {
+  const server = chat.servers.find((x) => x.id === serverId);
+  if (!server) return;
+  chat.servers = chat.servers.filter((x) => x.id !== serverId);
+  chat.unread.delete(serverId);
+  paintServers();
+  const said = { banned: 'Você foi banido de', kicked: 'Você foi removido de' }[reason] || 'Você saiu de';
+  toast(`${said} ${server.name}.`);
+  if (chat.sid !== serverId) return;
+  if (chat.servers.length) await openServer(chat.servers[0].id);
+  else location.assign('/app');
+}
+
 function connectLive() {
   chat.gateway = new Gateway()
     .on('connect', () => {
@@ -179,7 +194,7 @@ function connectLive() {
     })
     .on('SERVER_UPDATE', serverChanged)
     .on('GUILD_MEMBER_ADD', memberJoined)
-    .on('GUILD_MEMBER_REMOVE', memberLeft)
+    .on('GUILD_MEMBER_REMOVE', (m) => (m.userId === chat.me.id ? removedFrom(m) : memberLeft(m)))
     .on('INTERACTION_MODAL', (m) => { answered(m.applicationId, m.interactionId); openModal(m); })
     .on('INTERACTION_AUTOCOMPLETE', suggestionsCame)
     .on('PRESENCE_UPDATE', presenceChanged)
