@@ -46,9 +46,10 @@ static int unread_in_server(struct api_call *c, const char *sid, json_t *out)
             channel_in(channels, parent ? parent : json_string_value(json_object_get(row, "id")));
         if (ch && api__channel_perms(&a, ch) & PERM_VER_CANAL)
             json_array_append_new(
-                out, json_pack("{sOsssOsO}", "channelId", json_object_get(row, "id"), "serverId",
+                out, json_pack("{sOsssOsOsO}", "channelId", json_object_get(row, "id"), "serverId",
                                sid, "lastMessageId", json_object_get(row, "lastMessageId"),
-                               "lastReadId", json_object_get(row, "lastReadId")));
+                               "lastReadId", json_object_get(row, "lastReadId"), "mentionCount",
+                               json_object_get(row, "mentionCount")));
     }
     rc = rows ? 0 : -1;
     json_decref(rows);
@@ -68,10 +69,11 @@ static void unread_list(struct api_call *c)
     }
     for (size_t i = 0; i < json_array_size(dms); i++) {
         json_t *dm = json_array_get(dms, i);
-        json_array_append_new(out, json_pack("{sOsnsOsO}", "channelId", json_object_get(dm, "id"),
+        json_array_append_new(out, json_pack("{sOsnsOsOsO}", "channelId", json_object_get(dm, "id"),
                                              "serverId", "lastMessageId",
                                              json_object_get(dm, "lastMessageId"), "lastReadId",
-                                             json_object_get(dm, "lastReadId")));
+                                             json_object_get(dm, "lastReadId"), "mentionCount",
+                                             json_object_get(dm, "mentionCount")));
     }
     json_decref(servers);
     json_decref(dms);

@@ -1579,6 +1579,37 @@ test('a person banned or kicked leaves the server on their open page at once, to
   await b.context().close();
 });
 
+test('mentions are counted per room and server, live and after a reload, and cleared by reading', async () => {
+  const { owner: ana, members: [bia], sid, server } = await serverWithMembers(srv.url, 1);
+  const geral = server.channels[0].id;
+  const avisos = (await api(srv.url, 'POST', `/api/servers/${sid}/channels`, { token: ana.token, body: { name: 'avisos' } })).body.channel.id;
+  const other = (await api(srv.url, 'POST', '/api/servers', { token: ana.token, body: { name: 'Outro' } })).body;
+  const code = (await api(srv.url, 'POST', `/api/servers/${other.server.id}/invites`, { token: ana.token, body: {} })).body.code;
+  await api(srv.url, 'POST', `/api/invites/${code}/join`, { token: bia.token });
+  const say = (where, cid, content) => api(srv.url, 'POST', `/api/servers/${where}/channels/${cid}/messages`, { token: ana.token, body: { content } });
+  const b = await openApp(bia);
+  await b.click(`#servers button[data-id="${sid}"]`);
+  await b.waitForSelector(`#channels button[data-id="${geral}"][aria-current=true]`);
+  await say(sid, avisos, `@${bia.user.username} olha isto`);
+  await say(sid, avisos, 'sem menção');
+  await say(sid, avisos, `@${bia.user.username} e isto`);
+  await say(other.server.id, other.channels[0].id, '@everyone reunião');
+  await b.waitForSelector(`#channels button[data-id="${avisos}"] .badge:text-is("2")`);
+  await b.waitForSelector(`#servers button[data-id="${other.server.id}"] .badge:text-is("1")`);
+  await b.waitForSelector(`#servers button[data-id="${sid}"] .badge:text-is("2")`); // its rooms' mentions, open or not
+  await shoot(b, 'chat-mentions');
+  await b.reload();
+  await b.waitForSelector('#live.on');
+  await b.waitForSelector(`#servers button[data-id="${other.server.id}"] .badge:text-is("1")`);
+  await b.click(`#servers button[data-id="${sid}"]`);
+  await b.waitForSelector(`#channels button[data-id="${avisos}"] .badge:text-is("2")`);
+  await b.click(`#channels button[data-id="${avisos}"]`);
+  await b.waitForSelector('.message:has-text("e isto")');
+  assert.equal(await b.locator(`#channels button[data-id="${avisos}"] .badge`).count(), 0, 'read, no count');
+  assert.deepEqual(b.problems, []);
+  await b.context().close();
+});
+
 test('a channel, or the whole server, is marked read without opening it, and stays read after a reload', async () => {
   const { owner: ana, members: [bia], sid, server } = await serverWithMembers(srv.url, 1);
   const geral = server.channels[0].id;

@@ -583,6 +583,26 @@ test('DMs: one edits and deletes one\'s own message; both pages hear it; nobody 
   for (const s of sockets) s.close();
 });
 
+test('mention counts: by name, @everyone, a role one holds, after the mark only', async () => {
+  const { owner: a, sid, server, members: [b, c] } = await serverWithMembers(srv.url, 2);
+  const geral = server.channels[0].id;
+  const post = async (who, content) => (await api(srv.url, 'POST', `/api/servers/${sid}/channels/${geral}/messages`, { token: who.token, body: { content } })).body.message;
+  const count = async (who) => ((await api(srv.url, 'GET', '/api/users/@me/unread', { token: who.token })).body.unread.find((u) => u.channelId === geral) || {}).mentionCount;
+  const role = (await api(srv.url, 'POST', `/api/servers/${sid}/roles`, { token: a.token, body: { name: 'Plantao', mentionable: true } })).body.role;
+  await api(srv.url, 'PUT', `/api/servers/${sid}/members/${b.user.id}/roles/${role.id}`, { token: a.token });
+  const first = await post(a, `@${b.user.username} oi`);
+  await post(a, 'nada para ninguém');
+  await post(a, '@everyone reunião');
+  await post(a, '@Plantao alguém?');
+  await post(a, `@${c.user.username} só para a C`);
+  assert.equal(await count(b), 3, 'by name, @everyone, and the role B holds');
+  assert.equal(await count(c), 2, 'by name and @everyone; not the role');
+  await api(srv.url, 'PUT', `/api/users/@me/read-states/${geral}`, { token: b.token, body: { messageId: first.id } });
+  assert.equal(await count(b), 2, 'only after the mark');
+  await post(b, `@${b.user.username} eu mesmo`);
+  assert.equal(await count(b), 2, 'one\'s own messages never count');
+});
+
 test('read state: unread until read up to the newest message by someone else, never back; threads, DMs, hidden channels; bad marks refused', async () => {
   const { owner: a, sid, server, members: [b] } = await serverWithMembers(srv.url, 1);
   const geral = server.channels[0].id;
@@ -591,10 +611,10 @@ test('read state: unread until read up to the newest message by someone else, ne
   const mark = (who, cid, messageId) => api(srv.url, 'PUT', `/api/users/@me/read-states/${cid}`, { token: who.token, body: { messageId } });
   const m1 = await post(a, geral, 'um');
   const m2 = await post(a, geral, 'dois');
-  assert.deepEqual(await unread(b), [{ channelId: geral, serverId: sid, lastMessageId: m2.id, lastReadId: null }]);
+  assert.deepEqual(await unread(b), [{ channelId: geral, serverId: sid, lastMessageId: m2.id, lastReadId: null, mentionCount: 0 }]);
   assert.deepEqual(await unread(a), [], 'one\'s own messages are read');
   assert.deepEqual((await mark(b, geral, m1.id)).body, { ok: true });
-  assert.deepEqual(await unread(b), [{ channelId: geral, serverId: sid, lastMessageId: m2.id, lastReadId: m1.id }], 'a newer one is left, after the mark');
+  assert.deepEqual(await unread(b), [{ channelId: geral, serverId: sid, lastMessageId: m2.id, lastReadId: m1.id, mentionCount: 0 }], 'a newer one is left, after the mark');
   assert.equal((await mark(b, geral, m2.id)).status, 200);
   assert.deepEqual(await unread(b), []);
   assert.equal((await mark(b, geral, m1.id)).status, 200);
@@ -612,7 +632,7 @@ test('read state: unread until read up to the newest message by someone else, ne
   const inDm = (await api(srv.url, 'POST', `/api/dms/${dm.id}/messages`, { token: a.token, body: { content: 'oi' } })).body.message;
   const got = await unread(b);
   assert.deepEqual(got.map((u) => u.channelId).sort(), [geral, thread.id, dm.id].sort(), 'not the hidden channel');
-  assert.deepEqual(got.find((u) => u.channelId === dm.id), { channelId: dm.id, serverId: null, lastMessageId: inDm.id, lastReadId: null });
+  assert.deepEqual(got.find((u) => u.channelId === dm.id), { channelId: dm.id, serverId: null, lastMessageId: inDm.id, lastReadId: null, mentionCount: 1 }, 'every DM message counts');
   assert.equal(got.find((u) => u.channelId === thread.id).lastMessageId, inThread.id);
   assert.equal((await mark(b, dm.id, inDm.id)).status, 200);
   assert.equal((await mark(b, thread.id, inThread.id)).status, 200);

@@ -55,6 +55,7 @@ export async function openDm(cid) {
   chat.names = new Map([[chat.me.id, chat.me.displayName || chat.me.username], [d.userId, dmName(d)]]);
   newLineFor(cid);
   chat.unread.delete(cid);
+  chat.mentions.delete(cid);
   paintVerificationHold(); // no server: nothing to wait for
   showPanel('#room');
   paintDmNav(d);

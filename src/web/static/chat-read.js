@@ -12,6 +12,7 @@ export async function loadUnread() {
     chat.readMarks.set(u.channelId, u.lastReadId);
     chat.newest.set(u.channelId, { serverId: u.serverId, id: u.lastMessageId });
     if (u.channelId === chat.cid) continue;
+    if (u.mentionCount) chat.mentions.set(u.channelId, { serverId: u.serverId, count: u.mentionCount });
     chat.unread.add(u.channelId);
     if (u.serverId && u.serverId !== chat.sid) chat.unread.add(u.serverId);
   }
@@ -39,6 +40,7 @@ function markRoomRead(cid) {
   const newest = chat.newest.get(cid);
   if (newest) markRead(cid, newest.id);
   chat.unread.delete(cid);
+  chat.mentions.delete(cid);
 }
 
 export function markServerRead(sid) {
@@ -53,18 +55,44 @@ function paintMarkRead() {
   let any = false;
   for (const b of document.querySelectorAll('#channels button.channel.unread')) {
     any = true;
-    const name = b.textContent.replace(/^(# |↳ )/, '');
+    const name = b.childNodes[0].textContent.replace(/^(# |↳ )/, ''); // not its count
     b.after(el('button', { type: 'button', class: 'mark-read', text: '✓', title: 'Marcar como lida', 'aria-label': `Marcar ${name} como lida`,
                            onclick: () => { markRoomRead(b.dataset.id); paintUnread(); } }));
   }
   $('#server-read').hidden = !any;
 }
 
+// Mentions waiting: a room's own, or a server's over its rooms.
+function mentionsIn(id) {
+  let n = 0;
+  for (const [room, m] of chat.mentions) if (room === id || m.serverId === id) n += m.count;
+  return n;
+}
+
+// A red count beside a room, on a server's icon and on a conversation, as Discord shows them.
+function paintBadge(button, n) {
+  let badge = button.querySelector('.badge');
+  if (!n) return badge?.remove();
+  if (!badge) button.append(badge = el('span', { class: 'badge' }));
+  badge.textContent = n > 99 ? '99+' : String(n);
+  badge.setAttribute('aria-label', n === 1 ? '1 menção' : `${n > 99 ? 'mais de 99' : n} menções`);
+}
+
 export function paintUnread() {
-  for (const b of document.querySelectorAll('#channels button, #dms button')) b.classList.toggle('unread', chat.unread.has(b.dataset.id));
-  for (const b of document.querySelectorAll('#servers button')) b.classList.toggle('unread', chat.unread.has(b.dataset.id));
+  for (const b of document.querySelectorAll('#channels button.channel, #channels button.thread, #dms button')) {
+    b.classList.toggle('unread', chat.unread.has(b.dataset.id));
+    paintBadge(b, mentionsIn(b.dataset.id));
+  }
+  for (const b of document.querySelectorAll('#servers button')) {
+    b.classList.toggle('unread', chat.unread.has(b.dataset.id));
+    paintBadge(b, mentionsIn(b.dataset.id));
+  }
   paintMarkRead();
   paintTitle();
+  if (navigator.setAppBadge) { // an installed app's icon counts them too, where the browser allows
+    const n = [...chat.mentions.values()].reduce((sum, m) => sum + m.count, 0);
+    (n ? navigator.setAppBadge(n) : navigator.clearAppBadge()).catch(() => {});
+  }
 }
 
 // The tab's title counts what waits: rooms with unread messages, and messages that came to the

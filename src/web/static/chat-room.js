@@ -30,6 +30,7 @@ export async function openChannel(cid, { behind = false } = {}) {
   followPeople();
   newLineFor(cid);
   chat.unread.delete(cid);
+  chat.mentions.delete(cid);
   chat.unread.delete(chat.sid);
   if (!behind) showPanel('#room');
   const { room, parent } = roomOf(cid);

@@ -17,6 +17,7 @@ export const chat = {
   hasMore: false,
   loadingOlder: false,
   unread: new Set(), // channel and server ids with messages not seen on this page
+  mentions: new Map(), // room id → {serverId, count}: mentions of me there since my mark (DMs: every message)
   server: null,
   roles: [],
   members: [],
@@ -123,12 +124,25 @@ export function pinApplied(p) {
 
 // MESSAGE_CREATE: 'here' for the open room (the view shows it), 'unread' when it marks another
 // room (and its server) unread, 'mine' for my own elsewhere.
+// A message for me: in a DM, any; else by name, @everyone or @here, or a role I hold (known for
+// the open server).
+export function mentionsMe(m) {
+  if (!m.serverId) return true;
+  if (m.mentionsEveryone || (m.mentions || []).includes(chat.me.id)) return true;
+  const mine = m.serverId === chat.sid && chat.mine ? chat.mine.roleIds || [] : [];
+  return (m.mentionedRoleIds || []).some((r) => mine.includes(r));
+}
+
 export function messageArrived(m) {
   const room = m.threadId || m.channelId;
   if (room === chat.cid) return 'here';
   if (m.fromId === chat.me.id) return 'mine';
   chat.unread.add(room);
   chat.newest.set(room, { serverId: m.serverId, id: m.id });
+  if (mentionsMe(m)) {
+    const was = chat.mentions.get(room);
+    chat.mentions.set(room, { serverId: m.serverId || null, count: (was ? was.count : 0) + 1 });
+  }
   if (m.serverId && m.serverId !== chat.sid) chat.unread.add(m.serverId);
   return 'unread';
 }
