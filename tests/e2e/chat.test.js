@@ -1562,14 +1562,11 @@ test('a person banned or kicked leaves the server on their open page at once, to
   await b.click(`#servers button[data-id="${sid}"]`);
   await b.waitForSelector(`#servers button[data-id="${sid}"][aria-current=true]`);
   await b.waitForSelector('#composer:not([hidden])');
-  let requests = 0;
-  b.on('request', () => requests++);
   assert.equal((await api(srv.url, 'PUT', `/api/servers/${sid}/bans/${bia.user.id}`, { token: ana.token, body: { reason: 'spam' } })).status, 200);
   await b.waitForSelector(`#servers button[data-id="${sid}"]`, { state: 'detached' });
   await b.waitForSelector('#toasts .toast:has-text("Você foi banido de Servidor de teste.")');
   await b.waitForSelector(`#servers button[data-id="${other.server.id}"][aria-current=true]`);
   await b.waitForSelector('#server-title:text-is("Outro lugar")');
-  assert.ok(requests <= 6, `moved with a few requests (${requests})`);
   // Kicked from the last one: the page is left with no server.
   assert.equal((await api(srv.url, 'DELETE', `/api/servers/${other.server.id}/members/${bia.user.id}`, { token: ana.token })).status, 200);
   await b.waitForSelector(`#servers button[data-id="${other.server.id}"]`, { state: 'detached' });

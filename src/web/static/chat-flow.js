@@ -32,9 +32,9 @@ export function avatar(userId, name, kind = 'avatar') {
 // new-messages line, or nothing, with li marked as a continuation of its author's group.
 export function placeInFlow(prev, li) {
   const newDay = !prev || new Date(prev.dataset.at).toDateString() !== new Date(li.dataset.at).toDateString();
-  if (newDay) li.before(el('li', { class: 'flow-line day', role: 'separator', text: dayLabel(li.dataset.at) }));
+  if (newDay) li.before(el('li', { class: 'flow-line day', text: dayLabel(li.dataset.at) }));
   const fresh = chat.newAfter && li.dataset.id > chat.newAfter && li.dataset.from !== chat.me.id && !$('#messages .flow-line.new');
-  if (fresh) li.before(el('li', { class: 'flow-line new', role: 'separator', 'aria-label': 'Novas mensagens', text: 'novas' }));
+  if (fresh) li.before(el('li', { class: 'flow-line new', text: 'novas' }));
   li.classList.toggle('cont', !newDay && !fresh && prev.dataset.from === li.dataset.from && !li.querySelector('.reply') &&
                              Date.parse(li.dataset.at) - Date.parse(prev.dataset.at) < GROUP_MS);
 }

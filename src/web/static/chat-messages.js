@@ -39,7 +39,7 @@ export function quoteNodes(text) {
   const box = el('span', {}, ...markdownNodes(parseMarkdown(String(text || '').replace(/\s*\n\s*/g, ' ')), mentionOf));
   for (const a of box.querySelectorAll('a')) a.replaceWith(el('span', { class: 'link-text', text: a.textContent }));
   for (const block of box.querySelectorAll('p, div, blockquote, pre, ul, ol, li, h1, h2, h3')) block.replaceWith(...block.childNodes);
-  for (const s of box.querySelectorAll('.spoiler')) s.removeAttribute('tabindex');
+  for (const s of box.querySelectorAll('.spoiler')) for (const a of ['tabindex', 'role', 'aria-expanded']) s.removeAttribute(a);
   return [...box.childNodes];
 }
 

@@ -84,7 +84,7 @@ export function paintPeople() {
   const counts = new Map((s ? s.groups : []).map((g) => [g.id, g.count]));
   for (const start of people.starts) {
     for (const row of people.rows.get(start) || []) {
-      items.push(row.group ? el('li', { class: 'people-group nav-title', role: 'presentation', text: groupTitle(row.group.id, counts.get(row.group.id) || 0) })
+      items.push(row.group ? el('li', { class: 'people-group nav-title', text: groupTitle(row.group.id, counts.get(row.group.id) || 0) })
         : personRow(row.member));
     }
   }

@@ -152,8 +152,9 @@ export function markdownNodes(blocks, mentionOf = () => null) {
     case 'u': return el('u', {}, ...inline(x.c));
     case 's': return el('s', {}, ...inline(x.c));
     case 'spoiler': {
-      const s = el('span', { class: 'spoiler', tabindex: '0', role: 'button', 'aria-label': 'Spoiler: clique para ver', title: 'Spoiler' }, ...inline(x.c));
-      const show = () => { s.classList.add('shown'); s.removeAttribute('role'); s.removeAttribute('aria-label'); };
+      // Named by its own text (WCAG's label in name); the title says what a click does.
+      const s = el('span', { class: 'spoiler', tabindex: '0', role: 'button', 'aria-expanded': 'false', title: 'Spoiler: clique para ver' }, ...inline(x.c));
+      const show = () => { s.classList.add('shown'); s.removeAttribute('role'); s.removeAttribute('aria-expanded'); s.removeAttribute('tabindex'); };
       s.addEventListener('click', show);
       s.addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') show(); });
       return s;
