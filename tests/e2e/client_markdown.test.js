@@ -7,7 +7,7 @@ const assert = require('node:assert/strict');
 const vm = require('node:vm');
 const { pageScripts } = require('./helpers');
 
-const page = pageScripts(['markdown.js'], { URL });
+const page = pageScripts(['emoji-names.js', 'markdown.js'], { URL });
 const parse = (text) => JSON.parse(JSON.stringify(vm.runInContext('parseMarkdown', page)(text)));
 const text = (v) => ({ t: 'text', v });
 const p = (...c) => ({ t: 'p', c });
@@ -69,4 +69,12 @@ test('nesting is bounded', () => {
   let depth = 0;
   while (tree && tree[0] && tree[0].c) { tree = tree[0].c; depth++; }
   assert.ok(depth <= 9, `depth ${depth}`);
+});
+
+test(':shortcodes: become their emoji, by their Portuguese or Discord name; unknown ones, code and times stay', () => {
+  assert.deepEqual(parse('oi :joinha: e :thumbsup: :tada:'), [p(text('oi 👍 e 👍 🎉'))]);
+  assert.deepEqual(parse('`:fogo:` :nada: 10:30:00'), [p({ t: 'code', v: ':fogo:' }, text(' :nada: 10:30:00'))]);
+  assert.deepEqual(parse('**:fogo:**'), [p({ t: 'b', c: [text('🔥')] })]);
+  const many = ':joinha:'.repeat(5000);
+  assert.equal(parse(many)[0].c[0].v, '👍'.repeat(5000), 'in one pass');
 });

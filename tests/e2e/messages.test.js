@@ -426,7 +426,7 @@ test('a message takes at most 20 distinct reactions; more people on one of them 
 
 test('every emoji the page\'s picker offers is one the react route takes', async () => {
   const vm = require('node:vm');
-  const offered = vm.runInContext('EMOJI', pageScripts(['chat-emoji.js'])).map(([e]) => e);
+  const offered = vm.runInContext('EMOJI', pageScripts(['emoji-names.js'])).map(([e]) => e);
   assert.ok(offered.length >= 60);
   const roomy = await startServer({ args: ['--rate-limit-scale', '100'] });
   try {

@@ -2,29 +2,9 @@
 // recent ones first (kept in this browser). A reaction must be one Unicode emoji (the server
 // checks); these are.
 import { $, el } from './common.js';
+import { EMOJI } from './emoji-names.js';
 
-const EMOJI = [
-  ['👍', 'joinha positivo sim curtir'], ['👎', 'negativo não'], ['❤️', 'coração amor'], ['😂', 'rindo chorando risada'],
-  ['🎉', 'festa comemorar parabéns'], ['🔥', 'fogo quente incrível'], ['😮', 'surpreso uau'], ['😢', 'triste choro'],
-  ['😡', 'bravo raiva'], ['🙏', 'obrigado por favor reza'], ['👏', 'palmas aplausos'], ['💯', 'cem perfeito'],
-  ['✅', 'feito certo ok'], ['❌', 'errado não x'], ['👀', 'olhos olhando vendo'], ['🤔', 'pensando hmm dúvida'],
-  ['😀', 'sorriso feliz'], ['😁', 'sorriso dentes'], ['😅', 'suor nervoso'], ['😊', 'sorriso corado'],
-  ['😍', 'apaixonado olhos coração'], ['😎', 'óculos escuros legal'], ['🥳', 'festa chapéu'], ['😴', 'dormindo sono'],
-  ['🤯', 'cabeça explodindo chocado'], ['🥲', 'sorriso lágrima'], ['😬', 'careta tenso'], ['🙃', 'de cabeça para baixo ironia'],
-  ['😉', 'piscadela'], ['😇', 'anjo inocente'], ['🤗', 'abraço'], ['🤝', 'aperto de mão acordo'],
-  ['💪', 'força músculo'], ['🙌', 'mãos para cima viva'], ['👋', 'tchau olá aceno'], ['✌️', 'paz vitória'],
-  ['🤞', 'dedos cruzados sorte'], ['👌', 'ok perfeito'], ['🫡', 'continência sim senhor'], ['🤷', 'sei lá não sei'],
-  ['💙', 'coração azul'], ['💚', 'coração verde'], ['💛', 'coração amarelo'], ['🖤', 'coração preto'],
-  ['⭐', 'estrela'], ['✨', 'brilho mágico'], ['⚡', 'raio rápido'], ['☀️', 'sol'],
-  ['🌧️', 'chuva'], ['🌈', 'arco-íris'], ['🍕', 'pizza'], ['☕', 'café'],
-  ['🍺', 'cerveja'], ['🎂', 'bolo aniversário'], ['⚽', 'futebol bola'], ['🏆', 'troféu campeão'],
-  ['🎵', 'música nota'], ['🎮', 'jogo videogame'], ['💻', 'computador código'], ['📌', 'fixar alfinete'],
-  ['📢', 'anúncio megafone'], ['❓', 'pergunta'], ['❗', 'exclamação importante'], ['⚠️', 'aviso atenção'],
-  ['🚀', 'foguete lançamento'], ['🐛', 'bug inseto erro'], ['🔧', 'ferramenta conserto'], ['🧠', 'cérebro inteligente'],
-  ['💡', 'ideia lâmpada'], ['📅', 'calendário data'], ['⏰', 'despertador hora'], ['🔒', 'cadeado seguro'],
-  ['🐶', 'cachorro'], ['🐱', 'gato'], ['🦜', 'papagaio'], ['🌵', 'cacto'],
-  ['🇧🇷', 'brasil bandeira'], ['🇵🇹', 'portugal bandeira'], ['💀', 'caveira morri'], ['🤡', 'palhaço'],
-];
+
 const RECENT_KEY = 'praca-recent-emoji';
 const RECENT_MAX = 8;
 

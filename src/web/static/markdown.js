@@ -1,10 +1,11 @@
 // Markdown as Discord renders it, for message text: **bold**, *italic* or _italic_, __underline__,
 // ~~strikethrough~~, ||spoiler||, `code`, ``` code blocks ```, > quotes (>>> quotes the rest),
 // # headings, - and 1. lists, links (bare or [masked](https://…), http and https only) and
-// @mentions. parseMarkdown turns text into a small tree with no I/O (tests run it in Node);
+// @mentions and :shortcodes: of emoji. parseMarkdown turns text into a small tree with no I/O (tests run it in Node);
 // markdownNodes builds DOM nodes from it with createElement and text nodes only: whatever anyone
 // writes is never parsed as HTML.
 import { $, el } from './common.js';
+import { SHORTCODES } from './emoji-names.js';
 
 const MD_DEPTH_MAX = 8; // nesting beyond this stays text
 const MD_INLINE = [ // longest first: ** before *
@@ -13,6 +14,7 @@ const MD_INLINE = [ // longest first: ** before *
 const MD_URL = /^https?:\/\/[^\s<>]+[^\s<>.,:;"')\]!?]/;
 const MD_MASKED = /^\[([^\]\n]{1,200})\]\((https?:\/\/[^\s()<>]{1,2000})\)/;
 const MD_MENTION = /^@([a-z0-9_.]{2,32})/;
+const MD_SHORTCODE = /^:([a-z0-9_+-]{1,32}):/;
 
 function mdSafeHref(href) {
   try {
@@ -52,6 +54,11 @@ function mdInline(text, depth = 0) {
     if (text[i] === '@' && (i === 0 || /\s/.test(text[i - 1])) && (m = MD_MENTION.exec(rest))) {
       flush();
       out.push({ t: 'mention', v: m[1] });
+      i += m[0].length;
+      continue;
+    }
+    if (text[i] === ':' && (m = MD_SHORTCODE.exec(rest)) && SHORTCODES.has(m[1])) { // :joinha: → 👍
+      plain += SHORTCODES.get(m[1]);
       i += m[0].length;
       continue;
     }
