@@ -92,3 +92,25 @@ for (const [width, height] of WIDTHS) {
     await context.close();
   });
 }
+
+test('on a wide screen the room\'s 👥 hides the people\'s column and the room widens; the choice is kept', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  await context.addCookies([{ name: 'session', value: world.owner.token, url: srv.url }]);
+  const page = await context.newPage();
+  await page.goto(`${srv.url}/app#server=${world.sid}&channel=${world.cid}`);
+  await page.waitForSelector('.message:has-text("mensagem 199")');
+  const roomWidth = () => page.$eval('#room', (r) => r.getBoundingClientRect().width);
+  const wide = await roomWidth();
+  assert.equal(await page.getAttribute('#people-open', 'aria-pressed'), 'true');
+  assert.equal(await page.isVisible('.people-col'), true);
+  await page.click('#people-open');
+  await page.waitForSelector('.people-col', { state: 'hidden' });
+  assert.ok(await roomWidth() > wide + 200, 'the room took the column\'s place');
+  assert.equal(await page.getAttribute('#people-open', 'aria-pressed'), 'false');
+  await page.reload();
+  await page.waitForSelector('.message:has-text("mensagem 199")');
+  assert.equal(await page.isVisible('.people-col'), false, 'kept across a reload');
+  await page.click('#people-open');
+  await page.waitForSelector('.people-col', { state: 'visible' });
+  await context.close();
+});

@@ -11,11 +11,14 @@ export function go(screen) {
   document.body.dataset.screen = screen;
   history.pushState({ screen }, '', location.hash);
   paintBack();
-  // The room's 👥 (on a phone): the open server's people, a screen of their own.
-  $('#people-open').addEventListener('click', () => {
-    $('#people-box').open = true;
-    go('members');
-  });
+}
+
+const PEOPLE_KEY = 'praca-people-hidden';
+
+function showPeopleColumn(shown) {
+  document.body.classList.toggle('people-hidden', !shown);
+  $('#people-open').setAttribute('aria-pressed', String(shown));
+  try { localStorage.setItem(PEOPLE_KEY, shown ? '' : '1'); } catch { /* not kept */ }
 }
 
 function paintBack() {
@@ -25,6 +28,16 @@ function paintBack() {
 }
 
 export function wireScreens() {
+  let hidden = false;
+  try { hidden = localStorage.getItem(PEOPLE_KEY) === '1'; } catch { /* shown */ }
+  showPeopleColumn(!hidden);
+  // The room's 👥: on a phone the open server's people, a screen of their own; on a wide screen
+  // it shows or hides the people's column (remembered here). Wired once.
+  $('#people-open').addEventListener('click', () => {
+    if (matchMedia('(min-width: 1100px)').matches) return showPeopleColumn(document.body.classList.contains('people-hidden'));
+    $('#people-box').open = true;
+    go('members');
+  });
   const hash = new URLSearchParams(location.hash.slice(1));
   // A reload starts where it was; main() then steps down to the room it opens.
   const screen = hash.get('channel') || hash.get('dm') ? 'room' : hash.get('server') ? 'channels' : 'servers';
