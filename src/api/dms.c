@@ -8,6 +8,7 @@
 #include "core/clock.h"
 #include "api/attachments.h"
 #include "api/compose.h"
+#include "api/dm.h"
 #include "api/events.h"
 #include "api/limits.h"
 #include "store/messages.h"
@@ -57,8 +58,7 @@ static void dm_open(struct api_call *c)
     api__reply(c, 200, json_pack("{so}", "channel", ch));
 }
 
-/* Loads :cid when it is a DM the caller is in; 404 otherwise. */
-static const char *dm_of_caller(struct api_call *c)
+const char *api__dm_of_caller(struct api_call *c)
 {
     const char *cid = api__param_id(c, "cid", "Conversa não encontrada");
     if (!cid)
@@ -73,7 +73,7 @@ static const char *dm_of_caller(struct api_call *c)
 
 static void dm_send(struct api_call *c)
 {
-    const char *cid = dm_of_caller(c);
+    const char *cid = api__dm_of_caller(c);
     json_t *body;
     struct draft d;
     if (!cid || !(body = api__body(c)) || api__draft_read(c, body, 0, 0, &d))
@@ -124,7 +124,7 @@ static void dm_send(struct api_call *c)
 /* TYPING_START in a DM, to the two of them (see api/typing.c). */
 static void dm_typing(struct api_call *c)
 {
-    const char *cid = dm_of_caller(c);
+    const char *cid = api__dm_of_caller(c);
     if (!cid || api__limit_hit(c, &API_LIMIT_TYPING))
         return;
     struct idset *people = store_dm_people(c->db, cid);
@@ -164,7 +164,7 @@ static const char *own_dm_message(struct api_call *c, const char *cid, const cha
 /* The text of one's own DM message (as a person edits in a server: content only). */
 static void dm_edit(struct api_call *c)
 {
-    const char *cid = dm_of_caller(c), *mid;
+    const char *cid = api__dm_of_caller(c), *mid;
     json_t *body;
     struct draft d;
     if (!cid || !(mid = own_dm_message(c, cid, "Só quem escreveu a mensagem pode editá-la")) ||
@@ -197,7 +197,7 @@ static void dm_edit(struct api_call *c)
 
 static void dm_delete(struct api_call *c)
 {
-    const char *cid = dm_of_caller(c), *mid;
+    const char *cid = api__dm_of_caller(c), *mid;
     if (!cid || !(mid = own_dm_message(c, cid, "Só quem escreveu a mensagem pode apagá-la")))
         return;
     int64_t changes = 0;
@@ -226,7 +226,7 @@ static void dm_list(struct api_call *c)
 
 static void dm_history(struct api_call *c)
 {
-    const char *cid = dm_of_caller(c);
+    const char *cid = api__dm_of_caller(c);
     if (cid)
         api__reply_history(c, cid);
 }

@@ -5,6 +5,7 @@
 #include "api/api.h"
 #include "api/reply.h"
 #include "api/input.h"
+#include "domain/emoji.h"
 #include "core/clock.h"
 #include "domain/permissions.h"
 #include "domain/text.h"
@@ -212,6 +213,29 @@ int api__query_position(struct api_call *c, const char *name, long long *out)
     struct slice v;
     if (http_query_param(c->req->query, name, &v) && slice_to_i64(v, 0, INT64_MAX, out)) {
         api__bad(c, name, "deve ser uma posição (número inteiro ≥ 0)");
+        return -1;
+    }
+    return 0;
+}
+
+int api__in_reaction(struct api_call *c, json_t *body, const char **emoji, const char **custom)
+{
+    if (api__in_str(c, body, "emoji", 1, 32, API_IN_NULLABLE, emoji) < 0 ||
+        api__in_str(c, body, "customEmojiId", 1, RULE_CUSTOM_EMOJI_MAX, API_IN_NULLABLE, custom) <
+            0)
+        return -1;
+    if (!*emoji == !*custom) {
+        api__bad(c, "emoji",
+                 *emoji ? "envie emoji ou customEmojiId, não os dois"
+                        : "obrigatório (ou customEmojiId)");
+        return -1;
+    }
+    if (*emoji && !rule_emoji_valid(*emoji, strlen(*emoji))) {
+        api__bad(c, "emoji", "deve ser um emoji");
+        return -1;
+    }
+    if (*custom && !rule_emoji_custom_id_valid(*custom, strlen(*custom))) {
+        api__bad(c, "customEmojiId", "só letras, dígitos, _ e -");
         return -1;
     }
     return 0;

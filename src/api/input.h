@@ -34,5 +34,8 @@ int api__in_time(struct api_call *c, json_t *obj, const char *key, int64_t *out)
 /* Query parameter `name` as an event-log position (0 when absent): 400 answered, -1, when it is
  * not a whole number ≥ 0. */
 int api__query_position(struct api_call *c, const char *name, long long *out);
+/* A reaction's body: exactly one of emoji (one Unicode emoji) or customEmojiId; 0, or -1 when
+ * it has answered 400. */
+int api__in_reaction(struct api_call *c, json_t *body, const char **emoji, const char **custom);
 
 #endif

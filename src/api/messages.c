@@ -502,29 +502,6 @@ static int not_timed_out(struct api_call *c, const struct place *p)
     return -1;
 }
 
-static int read_reaction(struct api_call *c, json_t *body, const char **emoji, const char **custom)
-{
-    if (api__in_str(c, body, "emoji", 1, 32, API_IN_NULLABLE, emoji) < 0 ||
-        api__in_str(c, body, "customEmojiId", 1, RULE_CUSTOM_EMOJI_MAX, API_IN_NULLABLE, custom) <
-            0)
-        return -1;
-    if (!*emoji == !*custom) {
-        api__bad(c, "emoji",
-                 *emoji ? "envie emoji ou customEmojiId, não os dois"
-                        : "obrigatório (ou customEmojiId)");
-        return -1;
-    }
-    if (*emoji && !rule_emoji_valid(*emoji, strlen(*emoji))) {
-        api__bad(c, "emoji", "deve ser um emoji");
-        return -1;
-    }
-    if (*custom && !rule_emoji_custom_id_valid(*custom, strlen(*custom))) {
-        api__bad(c, "customEmojiId", "só letras, dígitos, _ e -");
-        return -1;
-    }
-    return 0;
-}
-
 static void react(struct api_call *c)
 {
     struct place p;
@@ -535,7 +512,7 @@ static void react(struct api_call *c)
     json_t *body;
     if (!api__place_message(c, &p, &mid, &ref) && !not_timed_out(c, &p) &&
         !api__require_in(c, p.perms, PERM_ADICIONAR_REACOES) && (body = api__body(c)) &&
-        !read_reaction(c, body, &emoji, &custom) && !api__limit_hit(c, &API_LIMIT_REACT)) {
+        !api__in_reaction(c, body, &emoji, &custom) && !api__limit_hit(c, &API_LIMIT_REACT)) {
         struct store_reaction_toggle t = {.message_id = mid,
                                           .channel_id = p.cid,
                                           .emoji = emoji,

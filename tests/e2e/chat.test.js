@@ -1320,8 +1320,19 @@ test('direct messages: one started from a message, written and answered live, li
   await b.click(`#dms button:has-text("${ana.user.displayName}")`);
   await b.waitForSelector('.message:has-text("oi Bia, tudo bem?")');
   assert.equal(await b.locator('#dms button.unread').count(), 0, 'read once opened');
-  assert.equal(await b.locator('.message button.reaction').count(), 0, 'no reactions in a DM');
-  assert.deepEqual(await menuOf(b, '.message:has-text("oi Bia, tudo bem?")'), ['Responder', 'Copiar texto'], "only answering someone else's");
+  assert.deepEqual(await menuOf(b, '.message:has-text("oi Bia, tudo bem?")'), ['Reagir', 'Responder', 'Fixar', 'Copiar texto'],
+    "someone else's message: react, answer, pin, copy");
+  // A reaction and a pin in a DM, as in a channel, live on the other page.
+  await messageAction(b, '.message:has-text("oi Bia, tudo bem?")', 'Reagir');
+  await b.waitForSelector('#emoji-picker[open]');
+  await b.click('#emoji-grid button:has-text("👍")');
+  await a.waitForSelector('.message:has-text("oi Bia, tudo bem?") button.reaction[aria-pressed=false]:has-text("👍 1")');
+  await messageAction(b, '.message:has-text("oi Bia, tudo bem?")', 'Fixar');
+  await a.waitForSelector('.message:has-text("oi Bia, tudo bem?") .pin-tag');
+  await a.click('#pins-open');
+  await a.waitForSelector('#pins .pin:has-text("oi Bia, tudo bem?")');
+  await a.click('#pins .pin button:has-text("Desafixar")');
+  await b.waitForSelector('.message:has-text("oi Bia, tudo bem?") .pin-tag', { state: 'detached' });
   await b.fill('#text', 'tudo otimo!');
   await b.click('#composer button[type=submit]');
   await a.waitForSelector('.message:has-text("tudo otimo!")'); // live on Ana's open DM

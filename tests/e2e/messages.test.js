@@ -541,6 +541,41 @@ test('DMs: send and read between the two people only', async () => {
   assert.equal((await api(srv.url, 'POST', url, { token: a.token, body: {} })).status, 400);
 });
 
+test('DMs: either person reacts to and pins any message of their conversation; nobody else, and never a message elsewhere', async () => {
+  const a = await register(srv.url);
+  const b = await register(srv.url);
+  const c = await register(srv.url);
+  const sid = await acquaint(srv.url, a, b, c);
+  const dm = (await api(srv.url, 'POST', '/api/users/@me/dms', { token: a.token, body: { userId: b.user.id } })).body.channel;
+  const url = `/api/dms/${dm.id}`;
+  const m = (await api(srv.url, 'POST', `${url}/messages`, { token: a.token, body: { content: 'fixa isto' } })).body.message;
+  const react = (who, body, mid = m.id, where = url) => api(srv.url, 'POST', `${where}/messages/${mid}/react`, { token: who.token, body });
+  const pin = (who, mid = m.id, where = url) => api(srv.url, 'POST', `${where}/messages/${mid}/pin`, { token: who.token });
+  const r1 = await react(b, { emoji: '👍' });
+  assert.equal(r1.status, 200, r1.text);
+  assert.deepEqual(r1.body.reactions.map((r) => [r.emoji, r.count]), [['👍', 1]]);
+  assert.deepEqual((await react(a, { emoji: '👍' })).body.reactions.map((r) => [r.emoji, r.count]), [['👍', 2]]);
+  assert.deepEqual((await react(a, { emoji: '👍' })).body.reactions.map((r) => [r.emoji, r.count]), [['👍', 1]], 'a second time takes it back');
+  assert.deepEqual((await pin(b)).body, { pinned: true });
+  assert.deepEqual((await api(srv.url, 'GET', `${url}/pins`, { token: a.token })).body.messages.map((x) => x.id), [m.id]);
+  const listed = (await api(srv.url, 'GET', `${url}/messages`, { token: a.token })).body.messages[0];
+  assert.equal(listed.pinned, true);
+  assert.deepEqual(listed.reactions.map((r) => r.emoji), ['👍']);
+  // Not for the third person, nor for a message of another channel, nor with a bad body.
+  assert.equal((await react(c, { emoji: '👍' })).status, 404);
+  assert.equal((await pin(c)).status, 404);
+  assert.equal((await api(srv.url, 'GET', `${url}/pins`, { token: c.token })).status, 404);
+  const geral = (await api(srv.url, 'GET', `/api/servers/${sid}`, { token: a.token })).body.channels[0].id;
+  const elsewhere = (await api(srv.url, 'POST', `/api/servers/${sid}/channels/${geral}/messages`, { token: a.token, body: { content: 'no servidor' } })).body.message;
+  assert.equal((await react(a, { emoji: '👍' }, elsewhere.id)).status, 404);
+  assert.equal((await pin(a, elsewhere.id)).status, 404);
+  assert.equal((await react(a, {})).body.error, 'emoji: obrigatório (ou customEmojiId)');
+  assert.equal((await react(a, { emoji: 'abc' })).body.error, 'emoji: deve ser um emoji');
+  assert.deepEqual((await pin(a)).body, { pinned: false }, 'unpinned by the other person');
+  const info = await appWithBot(srv.url, a);
+  assert.equal((await react({ token: info.botToken }, { emoji: '👍' })).status, 403, 'bots have no DMs');
+});
+
 test('DMs: one edits and deletes one\'s own message; both pages hear it; nobody else may, nor anywhere else', async () => {
   const a = await register(srv.url);
   const b = await register(srv.url);

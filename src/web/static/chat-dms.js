@@ -61,7 +61,8 @@ export async function openDm(cid) {
   paintDmNav(d);
   paintUnread();
   $('#channel-title').textContent = `@ ${dmName(d)}`;
-  $('#pins-open').hidden = $('#people-open').hidden = true; // a DM has no pins, and two people
+  $('#pins-open').hidden = false; // pins, as a channel has
+  $('#people-open').hidden = true; // two people: no list
   togglePins(false);
   $('#text').placeholder = `Mensagem para ${dmName(d)}`;
   const { messages, hasMore } = await api('GET', `${messagesPath()}?limit=${HISTORY_PAGE}`);

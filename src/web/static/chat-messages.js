@@ -75,7 +75,6 @@ export function messageItem(m) {
     e.preventDefault();
     actions.querySelector('.more').click();
   });
-  if (chat.dm) return li; // a DM has no reactions nor pins
   // Reactions show below a message that has some; "Reagir" otherwise waits in its actions.
   const row = reactions(m);
   if (row.querySelector('.reaction:not(.add)')) li.append(row);
@@ -90,14 +89,14 @@ function actionsFor(m) {
   const mine = m.fromId === chat.me.id;
   const may = (bit) => chat.dm || (chat.perms & bit) !== 0;
   const add = (icon, text, label, run, extra = {}) => out.push({ icon, text, label, run, ...extra });
-  if (!chat.dm && may(PERM.ADICIONAR_REACOES))
+  if (may(PERM.ADICIONAR_REACOES))
     add('🙂', 'Reagir', 'Reagir com um emoji', async () => { const e = await pickEmoji(); if (e) react(m, e); }, { cls: 'reaction add' });
   if (may(PERM.ENVIAR_MENSAGENS)) add('↩', 'Responder', 'Responder a esta mensagem', () => startReply(m));
   if (mine && !m.applicationId && may(PERM.ENVIAR_MENSAGENS)) add('✎', 'Editar', 'Editar esta mensagem', () => startEdit(m));
   const room = chat.dm ? null : roomOf(chat.cid).room;
   if (room && !m.threadId && may(PERM.ENVIAR_MENSAGENS) && room.type === 'text')
     add('🧵', 'Thread', 'Abrir uma thread a partir desta mensagem', () => startThread(m));
-  if (!chat.dm && may(PERM.FIXAR_MENSAGENS))
+  if (may(PERM.FIXAR_MENSAGENS))
     add('', m.pinned ? 'Desafixar' : 'Fixar', m.pinned ? 'Desafixar esta mensagem' : 'Fixar esta mensagem', () => togglePin(m));
   if (!chat.dm && !mine && !m.applicationId && !m.webhook) add('', 'Conversar', `Mandar uma mensagem direta a ${nameOf(m.fromId)}`, () => startDm(m.fromId));
   if (room && room.type === 'text') for (const item of messageAppItems(m)) add('', item.text, item.text, item.run);
@@ -182,7 +181,7 @@ export function editLastOwn(event) {
 export async function togglePin(m) {
   $('#send-error').hidden = true;
   try {
-    const { pinned } = await api('POST', `/api/servers/${chat.sid}/channels/${chat.cid}/messages/${m.id}/pin`);
+    const { pinned } = await api('POST', `${messagesPath()}/${m.id}/pin`);
     if (chat.messages.has(m.id)) showMessage({ ...chat.messages.get(m.id), pinned });
     pinsChanged({ channelId: chat.cid });
   } catch (e) {
@@ -198,7 +197,7 @@ function reactions(m) {
                               text: `${r.emoji || ':' + r.customEmojiId + ':'} ${r.count}`,
                               onclick: () => react(m, r.emoji) }));
   }
-  const may = (chat.perms & PERM.ADICIONAR_REACOES) !== 0;
+  const may = chat.dm || (chat.perms & PERM.ADICIONAR_REACOES) !== 0; // in a DM, either person
   for (const chip of row.children) chip.disabled = !may;
   if (may) row.append(el('button', { type: 'button', class: 'reaction add', text: '+', title: 'Reagir', 'aria-label': 'Reagir com um emoji',
                                      onclick: async () => { const e = await pickEmoji(); if (e) react(m, e); } }));
@@ -208,7 +207,7 @@ function reactions(m) {
 async function react(m, emoji) {
   $('#send-error').hidden = true;
   try {
-    const { reactions: now } = await api('POST', `/api/servers/${chat.sid}/channels/${chat.cid}/messages/${m.id}/react`, { emoji });
+    const { reactions: now } = await api('POST', `${messagesPath()}/${m.id}/react`, { emoji });
     showMessage({ ...m, reactions: now });
   } catch (e) {
     showError($('#send-error'), e);

@@ -10,7 +10,7 @@ import { markdownNodes, parseMarkdown } from './markdown.js';
 
 async function paintPins() {
   const cid = chat.cid;
-  const path = `/api/servers/${chat.sid}/channels/${cid}/pins`;
+  const path = chat.dm ? `/api/dms/${cid}/pins` : `/api/servers/${chat.sid}/channels/${cid}/pins`;
   try {
     const { messages } = await api('GET', path);
     if (cid !== chat.cid || $('#pins').hidden) return;
@@ -28,7 +28,7 @@ function pinItem(m) {
     m.content ? el('div', { class: 'content' }, ...markdownNodes(parseMarkdown(m.content), mentionOf)) : el('em', { class: 'muted', text: '(sem texto)' }));
   const actions = el('div', { class: 'pin-actions' },
     el('button', { type: 'button', class: 'link-button small', text: 'Ir à mensagem', onclick: () => { togglePins(false); jumpTo(m.id); } }));
-  if (chat.perms & PERM.FIXAR_MENSAGENS)
+  if (chat.dm || chat.perms & PERM.FIXAR_MENSAGENS)
     actions.append(el('button', { type: 'button', class: 'link-button small', text: 'Desafixar', onclick: () => togglePin(m) }));
   item.append(actions);
   return item;
