@@ -77,3 +77,19 @@ test('the bits are the server\'s: 17 of them, @everyone\'s default as it is', ()
   assert.equal(ALL_PERMISSIONS, (1 << 19) - 1);
   assert.equal(EVERYONE_DEFAULT, (1 << 8) | (1 << 9) | (1 << 11) | (1 << 7) | (1 << 14) | (1 << 15) | (1 << 16));
 });
+
+// The very cases the server's rule is tested on (tests/unit/test_permission_cases.c).
+const CASES = JSON.parse(require('node:fs').readFileSync(require('node:path').join(__dirname, '..', 'cases', 'permissions.json'), 'utf8')).cases;
+const bitsOf = (names) => names.reduce((b, n) => b | (n === 'ALL' ? ALL_PERMISSIONS : n === 'DEFAULT' ? EVERYONE_DEFAULT : PERM[n]), 0);
+
+test('the page answers every shared case as the server does', () => {
+  assert.ok(CASES.length >= 10);
+  for (const c of CASES) {
+    for (const o of c.overwrites || []) for (const k of ['allow', 'deny']) for (const n of o[k]) assert.ok(n === 'ALL' || n in PERM, n);
+    const w = world({ everyone: bitsOf(c.everyone), roles: (c.roles || []).map((r) => ({ id: r.id, permissions: bitsOf(r.permissions) })),
+                      owner: !!c.owner, timedOut: !!c.timedOut });
+    const ows = (c.overwrites || []).map((o) => ow(o.targetId, o.type, bitsOf(o.allow), bitsOf(o.deny)));
+    assert.equal(basePermissions(SERVER, w.roles, w.me), bitsOf(c.base), `${c.name}: base`);
+    assert.equal(channel(w, ows), bitsOf(c.channel), `${c.name}: channel`);
+  }
+});
