@@ -867,6 +867,12 @@ test('rules are asked for before one speaks; @ suggests members and mentionable 
   const { messages } = (await api(srv.url, 'GET', `/api/servers/${sid}/channels/${cid}/messages`, { token: ana.token })).body;
   assert.deepEqual(messages.at(-1).mentions, [ana.user.id], 'a real mention');
 
+  // ":" and two letters offer emoji by name, as on Discord; one chosen replaces what was typed.
+  await b.fill('#text', 'que :fo');
+  await b.waitForSelector('#mentions button:has-text("🔥 :fogo:")');
+  await b.click('#mentions button:has-text("🔥 :fogo:")');
+  assert.equal(await b.inputValue('#text'), 'que 🔥 ');
+  await b.fill('#text', '');
   // Mentionable roles are offered after the members; a role nobody may mention is not.
   const role = (await api(srv.url, 'POST', `/api/servers/${sid}/roles`, { token: ana.token, body: { name: 'Moderação', mentionable: true } })).body.role;
   await api(srv.url, 'POST', `/api/servers/${sid}/roles`, { token: ana.token, body: { name: 'Mordomos' } });

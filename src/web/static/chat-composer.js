@@ -10,6 +10,7 @@ import { stopReply } from './chat-room.js';
 import { chat } from './chat-store.js';
 import { typingSent } from './chat-typing.js';
 import { $, api, el, showError } from './common.js';
+import { SHORTCODES } from './emoji-names.js';
 
 // A command's answer is awaited this long (an endpoint's 3 s and a little), then the person is
 // told that nobody answered, as Discord does.
@@ -94,7 +95,7 @@ export function suggestMentions() {
   const box = $('#mentions');
   const m = /(^|\s)@([\p{L}\p{N}_.]*)$/u.exec($('#text').value);
   box.replaceChildren();
-  if (!m) return;
+  if (!m) return suggestEmoji(box);
   const typed = m[2].toLowerCase();
   const roles = chat.roles.filter((r) => r.mentionable && r.id !== chat.server.id).map((r) => r.name);
   if (chat.perms & PERM.MENCIONAR_TODOS) roles.push('everyone', 'here');
@@ -106,6 +107,23 @@ export function suggestMentions() {
     box.append(el('li', {}, el('button', { type: 'button', text: `@${name}${note}`, onclick: () => {
       const t = $('#text');
       t.value = t.value.slice(0, t.value.length - typed.length) + name + ' ';
+      box.replaceChildren();
+      t.focus();
+    } })));
+  }
+}
+
+// ":" and two letters at the end of what is being typed: the emoji whose name starts so, as on
+// Discord; one chosen takes the place of what was typed.
+function suggestEmoji(box) {
+  const m = /(^|\s):([a-z0-9_+-]{2,32})$/.exec($('#text').value);
+  if (!m) return;
+  const typed = m[2];
+  const offers = [...SHORTCODES].filter(([name]) => name.startsWith(typed)).slice(0, 8);
+  for (const [name, emoji] of offers) {
+    box.append(el('li', {}, el('button', { type: 'button', text: `${emoji} :${name}:`, onclick: () => {
+      const t = $('#text');
+      t.value = t.value.slice(0, t.value.length - typed.length - 1) + emoji + ' ';
       box.replaceChildren();
       t.focus();
     } })));
