@@ -1,5 +1,28 @@
-// Sign in or create an account, then go back to where the person came from.
+// Sign in or create an account, then go back to where the person came from; in the browser's
+// language (i18n.js), the server's refusals worded by their status and field.
 import { $, api, showError } from './common.js';
+import { t, translatePage, useLanguage } from './i18n.js';
+
+useLanguage();
+translatePage();
+
+// What a refusal says, in the page's language.
+function said(e, form) {
+  if (e.network) return t('error.network');
+  const field = ((e.message || '').match(/^(\w+):/) || [])[1];
+  if (form === 'login') {
+    if (e.status === 429) return t('login.too.many');
+    if (e.status === 401 && e.body && e.body.mfaRequired) return $('#login-code').value ? t('login.code.wrong') : t('login.code.needed');
+    if (e.status === 401) return t('login.wrong');
+  } else {
+    if (e.status === 429) return t('register.too.many');
+    if (e.status === 409) return t('register.taken');
+    if (e.status === 400 && field === 'username') return t('register.username.bad');
+    if (e.status === 400 && field === 'password') return t('register.password.bad');
+    if (e.status === 400 && field === 'displayName') return t('register.display.bad');
+  }
+  return t('error.other');
+}
 
 function nextPage() {
   const next = new URLSearchParams(location.search).get('next') || '';
@@ -37,7 +60,7 @@ $('#login').addEventListener('submit', async (event) => {
     location.assign(nextPage());
   } catch (e) {
     if (e.body && e.body.mfaRequired) $('#login-code-field').hidden = false;
-    showError(error, e.status === 429 ? 'Muitas tentativas erradas. Espere alguns minutos.' : e);
+    showError(error, said(e, 'login'));
   }
 });
 
@@ -51,6 +74,6 @@ $('#register').addEventListener('submit', async (event) => {
     await api('POST', '/api/auth/register', body);
     location.assign(nextPage());
   } catch (e) {
-    showError(error, e);
+    showError(error, said(e, 'register'));
   }
 });
