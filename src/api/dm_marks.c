@@ -59,11 +59,7 @@ static void dm_react(struct api_call *c)
             &(struct api_store_words){.full = "emoji: a mensagem já tem 20 reações diferentes"}))
         return;
     tell_both(c, cid, "MESSAGE_REACTIONS_UPDATE",
-              json_pack("{snsssssosososIsb}", "serverId", "channelId", cid, "messageId", mid,
-                        "emoji", emoji ? json_string(emoji) : json_null(), "customEmojiId",
-                        custom ? json_string(custom) : json_null(), "userId",
-                        json_string(c->me.user_id), "count", (json_int_t)t.count, "added",
-                        t.added));
+              api__reaction_change(NULL, cid, mid, emoji, custom, c->me.user_id, t.count, t.added));
     api__reply_list(c, "reactions", store_reactions_json(c->db, mid));
 }
 
@@ -79,9 +75,7 @@ static void dm_pin(struct api_call *c)
                 .missing = "Mensagem não encontrada",
                 .full = "messageId: a conversa já tem o máximo de 50 mensagens fixadas"}))
         return;
-    tell_both(c, cid, "CHANNEL_PINS_UPDATE",
-              json_pack("{snsssssb}", "serverId", "channelId", cid, "messageId", mid, "pinned",
-                        t.pinned));
+    tell_both(c, cid, "CHANNEL_PINS_UPDATE", api__pin_change(NULL, cid, mid, t.pinned));
     api__reply(c, 200, json_pack("{sb}", "pinned", t.pinned));
 }
 

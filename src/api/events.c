@@ -194,6 +194,26 @@ void api__event_member_add(struct api_call *c, const char *sid, const char *uid)
 static void to_user(struct api_call *c, const char *name, const char *user_id, json_t *payload,
                     int logged);
 
+static json_t *string_or_null(const char *s)
+{
+    return s ? json_string(s) : json_null();
+}
+
+json_t *api__reaction_change(const char *sid, const char *cid, const char *mid, const char *emoji,
+                             const char *custom, const char *user_id, int64_t count, int added)
+{
+    return json_pack("{sosssssosososIsb}", "serverId", string_or_null(sid), "channelId", cid,
+                     "messageId", mid, "emoji", string_or_null(emoji), "customEmojiId",
+                     string_or_null(custom), "userId", json_string(user_id), "count",
+                     (json_int_t)count, "added", added);
+}
+
+json_t *api__pin_change(const char *sid, const char *cid, const char *mid, int pinned)
+{
+    return json_pack("{sosssssb}", "serverId", string_or_null(sid), "channelId", cid, "messageId",
+                     mid, "pinned", pinned);
+}
+
 static json_t *member_removed(const char *sid, const char *uid, const char *reason)
 {
     json_t *ev = json_pack("{ssss}", "serverId", sid, "userId", uid);

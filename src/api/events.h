@@ -45,6 +45,11 @@ void api__event_people(struct api_call *c, const char *name, struct state_server
 /* An event for the people in `to` only (a DM's two): live, never logged. Takes payload and the
  * reference to `to`. */
 void api__event_to_people(struct api_call *c, const char *name, struct idset *to, json_t *payload);
+/* The payloads of MESSAGE_REACTIONS_UPDATE (one person's change) and CHANNEL_PINS_UPDATE, for a
+ * channel or (sid NULL) a DM. */
+json_t *api__reaction_change(const char *sid, const char *cid, const char *mid, const char *emoji,
+                             const char *custom, const char *user_id, int64_t count, int added);
+json_t *api__pin_change(const char *sid, const char *cid, const char *mid, int pinned);
 /* A control event for the gateway (bus.h's BUS_*), with no audience: after the commit on the
  * writer lane, at once elsewhere. Takes payload. */
 void api__event_control(struct api_call *c, const char *name, json_t *payload);

@@ -525,12 +525,8 @@ static void react(struct api_call *c)
                                    .full = "emoji: a mensagem já tem 20 reações diferentes"})) {
             /* Viewers get the change, not the list: its size does not grow with the reactions. */
             api__event_people(c, "MESSAGE_REACTIONS_UPDATE", p.srv, p.perm_channel,
-                              json_pack("{sssssssosososIsb}", "serverId", p.sid, "channelId", p.cid,
-                                        "messageId", mid, "emoji",
-                                        emoji ? json_string(emoji) : json_null(), "customEmojiId",
-                                        custom ? json_string(custom) : json_null(), "userId",
-                                        json_string(c->me.user_id), "count", (json_int_t)t.count,
-                                        "added", t.added));
+                              api__reaction_change(p.sid, p.cid, mid, emoji, custom, c->me.user_id,
+                                                   t.count, t.added));
             /* Read after the commit, on this worker's connection, not inside the writer's. */
             api__reply_list(c, "reactions", store_reactions_json(c->db, mid));
         }
@@ -555,8 +551,7 @@ static void pin(struct api_call *c)
                     .missing = "Mensagem não encontrada",
                     .full = "messageId: o canal já tem o máximo de 50 mensagens fixadas"})) {
             api__event_people(c, "CHANNEL_PINS_UPDATE", p.srv, p.perm_channel,
-                              json_pack("{sssssssb}", "serverId", p.sid, "channelId", p.cid,
-                                        "messageId", mid, "pinned", t.pinned));
+                              api__pin_change(p.sid, p.cid, mid, t.pinned));
             api__reply(c, 200, json_pack("{sb}", "pinned", t.pinned));
         }
     }
