@@ -74,6 +74,7 @@ lint:
 	scripts/check-format.sh
 	scripts/check-prefixes.py
 	scripts/check-layers.py
+	scripts/check-page-imports.py
 
 unit: build/asan/unit
 	ASAN_OPTIONS=detect_leaks=1 build/asan/unit --jobs 2

@@ -1387,7 +1387,13 @@ test("invites in the settings: those still valid with who made them, a new one l
   await a.waitForSelector(`#invites li[data-code="${first.code}"]`);
   assert.match(await a.textContent(`#invites li[data-code="${limited.body.code}"]`), /0 de 5 usos · vale até .* · criado por /);
   assert.match(await a.textContent(`#invites li[data-code="${first.code}"]`), /1 uso, sem limite · vale até /);
+  // On a desktop the settings are a screen of their own: Esc goes back to the room, whose
+  // "Convidar pessoas" makes a 7-day link, listed when the settings open again.
+  await a.keyboard.press('Escape');
+  await a.waitForSelector('#settings', { state: 'hidden' });
   await a.click('#invite-make');
+  await a.waitForSelector('#invite-box:not([hidden])');
+  await openSettings(a, 'Convites');
   await a.waitForSelector('#invites li:nth-child(3)');
   const made = (await a.textContent('#invite-link')).split('/invite/')[1];
   assert.equal(await a.getAttribute('#invites li:first-child', 'data-code'), made, 'the newest first');

@@ -7,9 +7,10 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 const vm = require('node:vm');
-const { startServer, register, pageScripts, launchChromium } = require('./helpers');
+const { startServer, api, register, pageScripts, launchChromium } = require('./helpers');
 
 const STATIC = path.join(__dirname, '../../src/web/static');
+const SHOTS = path.join(__dirname, 'screenshots');
 const page = pageScripts(['i18n-pt.js', 'i18n-en.js']);
 const { PT, EN } = vm.runInContext('({ PT, EN })', page);
 
@@ -61,3 +62,75 @@ for (const [locale, words] of [
     await context.close();
   });
 }
+
+test('/app in English for an en-US browser: the account takes the language, every panel speaks it, and Conta switches it back', async () => {
+  const owner = await register(srv.url);
+  const created = await api(srv.url, 'POST', '/api/servers', { token: owner.token, body: { name: 'Clube' } });
+  const { id: sid } = created.body.server;
+  const cid = created.body.channels[0].id;
+  await api(srv.url, 'POST', `/api/servers/${sid}/channels/${cid}/messages`, { token: owner.token, body: { content: 'olá' } });
+  const context = await browser.newContext({ locale: 'en-US', viewport: { width: 1280, height: 800 } });
+  await context.addCookies([{ name: 'session', value: owner.token, url: srv.url }]);
+  const p = await context.newPage();
+  const problems = [];
+  p.on('pageerror', (e) => problems.push(e.message));
+  await p.goto(`${srv.url}/app`);
+  await p.waitForSelector('#live.on');
+  await p.waitForSelector('#messages .message');
+  assert.equal(await p.evaluate(() => document.documentElement.lang), 'en');
+  const me = await api(srv.url, 'GET', '/api/users/@me', { token: owner.token });
+  assert.equal(me.body.user.locale, 'en-US', 'the account took the browser language at its first visit');
+  assert.equal(await p.textContent('#account-open'), 'Account');
+  assert.equal(await p.getAttribute('#text', 'placeholder'), 'Message or /command');
+  assert.equal(await p.textContent('#live'), 'live');
+  const differs = new Set(Object.keys(PT).filter((k) => PT[k] !== EN[k] && PT[k].length > 3).map((k) => PT[k]));
+  const check = async (where) => {
+    const found = await p.evaluate((pt) => {
+      const shown = [];
+      const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+      for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+        const box = n.parentElement;
+        if (box && box.checkVisibility() && !box.closest('.content') && n.textContent.trim()) shown.push(n.textContent.trim());
+      }
+      for (const node of document.querySelectorAll('[aria-label], [placeholder], [title]'))
+        for (const a of ['aria-label', 'placeholder', 'title']) if (node.getAttribute(a)) shown.push(node.getAttribute(a).trim());
+      return [...new Set(shown.filter((s) => pt.includes(s)))];
+    }, [...differs]);
+    assert.deepEqual(found, [], `Portuguese on the English page (${where})`);
+  };
+  await check('the room');
+  await p.screenshot({ path: path.join(SHOTS, 'i18n-en-room-1280.png') });
+  await p.hover('#messages .message');
+  await p.click('#messages .message .more');
+  await p.waitForSelector('.menu');
+  assert.ok(await p.isVisible('.menu-item:has-text("Reply")'));
+  await check('a message menu');
+  await p.screenshot({ path: path.join(SHOTS, 'i18n-en-menu-1280.png') });
+  await p.keyboard.press('Escape');
+  await p.click('#settings-open');
+  for (const tab of await p.$$('#settings-tabs [role=tab]:not([hidden])')) {
+    await tab.click();
+    await p.waitForTimeout(50);
+    await check(`settings: ${await tab.textContent()}`);
+  }
+  await p.screenshot({ path: path.join(SHOTS, 'i18n-en-settings-1280.png') });
+  await p.click('#settings-close');
+  // An API error in the page's words, not the API's Portuguese: a role name that is too long.
+  await p.click('#settings-open');
+  await p.click('#settings-tabs [data-sections="roles-settings"]');
+  await p.evaluate(() => { document.querySelector('#role-name').removeAttribute('maxlength'); });
+  await p.fill('#role-name', 'r'.repeat(101));
+  await p.click('#role-form button[type=submit]');
+  await p.waitForSelector('#settings-error:not([hidden])');
+  assert.equal(await p.textContent('#settings-error'), 'The field “name” was not accepted.');
+  await p.click('#settings-close');
+  await p.click('#account-open');
+  await check('account');
+  await p.screenshot({ path: path.join(SHOTS, 'i18n-en-account-1280.png') });
+  await p.selectOption('#locale', 'pt-BR');
+  await p.waitForFunction(() => document.documentElement.lang === 'pt-BR' && document.querySelector('#live.on'));
+  assert.equal(await p.textContent('#account-open'), 'Conta');
+  assert.equal(await p.getAttribute('#text', 'placeholder'), 'Mensagem ou /comando');
+  assert.deepEqual(problems, []);
+  await context.close();
+});

@@ -470,7 +470,10 @@ function pageScripts(files, globals = {}) {
   const path = require('node:path');
   const vm = require('node:vm');
   const ctx = vm.createContext({ ...globals });
-  for (const f of files) {
+  // The pages' words come first: every module may word its tables when it loads (in Portuguese
+  // here, with no browser to ask).
+  const words = ['i18n-pt.js', 'i18n-en.js', 'i18n.js'];
+  for (const f of [...words, ...files.filter((x) => !words.includes(x))]) {
     const source = fs.readFileSync(path.join(__dirname, '../../src/web/static', f), 'utf8')
       .replace(/^import \{[^}]*\} from '[^']+';$/gm, '').replace(/^export /gm, '');
     vm.runInContext(source, ctx, { filename: f });
@@ -480,11 +483,15 @@ function pageScripts(files, globals = {}) {
 module.exports.pageScripts = pageScripts;
 
 // Headless Chromium as the page tests and the page benches use it (Debian's, or $CHROMIUM).
-function launchChromium() {
+// Its pages speak Portuguese unless a test asks for another locale.
+async function launchChromium() {
   const { chromium } = require('playwright-core');
-  return chromium.launch({
+  const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-dev-shm-usage'],
   });
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = (options = {}) => newContext({ locale: 'pt-BR', ...options });
+  return browser;
 }
 module.exports.launchChromium = launchChromium;

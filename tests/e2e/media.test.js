@@ -155,7 +155,7 @@ test('in Chromium the embed shows the image itself, from this site only; one the
   const w = await world(srv.url, embedWith());
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
   try {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'pt-BR' });
     await context.addCookies([{ name: 'session', value: w.members[0].token, url: srv.url }]);
     const page = await context.newPage();
     const outside = [];

@@ -37,7 +37,7 @@ test.after(async () => {
 // A page in its own cookie jar; `who` (from register) is signed in through the cookie.
 // Requests to the applications' redirect host are answered locally, so landing there is observable.
 async function openPage({ who, viewport = DESKTOP } = {}) {
-  const context = await browser.newContext({ viewport });
+  const context = await browser.newContext({ viewport, locale: 'pt-BR' });
   if (who) await context.addCookies([{ name: 'session', value: who.token, url: srv.url }]);
   await context.route('https://bot.example/**', (route) =>
     route.fulfill({ status: 200, contentType: 'text/html', body: '<h1>bot.example</h1>' }));

@@ -1,6 +1,7 @@
 // The consent page: start an Authorize session, let the person pick a server and uncheck
 // permissions, then complete it (or cancel) and send the browser to the application.
 import { $, api, checkedBits, el, permissionBoxes, PERMISSIONS, requireSession, showError } from './common.js';
+import { rememberLanguage, t, translatePage } from './i18n.js';
 
 const query = new URLSearchParams(location.search);
 // Permissions that let an application run the server or act on people: marked on the page.
@@ -18,10 +19,10 @@ function fail(title, text, hint = '') {
 }
 
 const START_TITLES = {
-  400: 'Link de autorização inválido',
-  403: 'Esta aplicação não pode ser instalada',
-  404: 'Aplicação não encontrada',
-  429: 'Muitas tentativas',
+  400: t('consent.bad.link'),
+  403: t('consent.not.installable'),
+  404: t('consent.no.app'),
+  429: t('consent.too.many'),
 };
 
 async function start() {
@@ -52,8 +53,8 @@ function destination() {
 function markDangerous(container) {
   for (const input of container.querySelectorAll('input[data-perm]')) {
     if (!DANGEROUS.includes(input.dataset.perm)) continue;
-    input.parentElement.append(el('span', { class: 'perm-danger', text: 'sensível' }));
-    input.parentElement.title = 'Permite administrar o servidor ou agir sobre pessoas';
+    input.parentElement.append(el('span', { class: 'perm-danger', text: t('consent.sensitive') }));
+    input.parentElement.title = t('consent.sensitive.title');
   }
 }
 
@@ -65,8 +66,8 @@ function render(session, me) {
   if (app.iconUrl) $('#app-icon').src = app.iconUrl;
   $('#app-description').textContent = app.description || '';
   $('#app-description').hidden = !app.description;
-  $('#destination').textContent = `Depois, seu navegador irá para ${destination()}.`;
-  document.title = `Autorizar ${app.name} · Praça`;
+  $('#destination').textContent = t('consent.then', { where: destination() });
+  document.title = t('consent.title', { name: app.name });
 
   const select = $('#server');
   for (const s of session.servers) select.append(el('option', { value: s.id, text: s.name }));
@@ -88,26 +89,27 @@ function succeeded(session, done) {
   const server = session.servers.find((x) => x.id === done.install.serverId);
   const granted = PERMISSIONS.filter((p) => done.install.grantedPermissions & p.bit).map((p) => p.label);
   $('#consent').hidden = true;
-  $('#done-text').textContent = `${session.application.name} agora faz parte de ${server ? server.name : 'seu servidor'}.`;
-  $('#done-perms').textContent = granted.length ? `Permissões concedidas: ${granted.join(', ')}.` : 'Nenhuma permissão concedida.';
+  $('#done-text').textContent = t('consent.done', { app: session.application.name, server: server ? server.name : t('consent.your.server') });
+  $('#done-perms').textContent = granted.length ? t('consent.granted', { list: granted.join(', ') }) : t('consent.granted.none');
   $('#done-continue').href = done.redirectUrl;
   $('#done-app').href = `/app#server=${encodeURIComponent(done.install.serverId)}`;
-  $('#done-continue').textContent = `Continuar para ${destination()}`;
-  $('#done-auto').textContent = 'Você será levado para lá em instantes.';
+  $('#done-continue').textContent = t('consent.continue', { where: destination() });
+  $('#done-auto').textContent = t('consent.soon');
   $('#done').hidden = false;
   setTimeout(() => location.assign(done.redirectUrl), REDIRECT_AFTER_MS);
 }
 
 async function main() {
   const me = await requireSession();
+  if (rememberLanguage(me.locale)) return location.reload(); // the account speaks another language
   $('#who').textContent = me.displayName || me.username;
   let session;
   try {
     session = await start();
   } catch (e) {
     if (e.status === 401) return requireSession();
-    return fail(START_TITLES[e.status] || 'Não foi possível continuar', e.message,
-                'Avise quem lhe enviou este link.');
+    return fail(START_TITLES[e.status] || t('authorize.failure-title'), e.message,
+                t('consent.tell.sender'));
   }
   render(session, me);
 
@@ -133,10 +135,11 @@ async function main() {
       $('#authorize').disabled = false;
       if (e.status === 401) return requireSession();
       if (e.status === 404)
-        return fail('Esta autorização expirou', e.message, 'Abra o link de autorização de novo.');
+        return fail(t('consent.expired'), e.message, t('consent.open.again'));
       showError(error, e);
     }
   });
 }
 
-main().catch((e) => fail('Não foi possível continuar', e.message));
+translatePage();
+main().catch((e) => fail(t('authorize.failure-title'), e.message));

@@ -6,13 +6,14 @@ import { paintVerificationHold } from './chat-servers.js';
 import { toast } from './chat-ui.js';
 import { chat } from './chat-store.js';
 import { $, api, applyTheme, copyText, el, showError, THEME_KEY } from './common.js';
+import { t } from './i18n.js';
 import { QR } from './qr.js';
 
 function paintMfa() {
   const on = chat.me.mfaEnabled;
   $('#mfa-state').textContent = on
-    ? 'Ativada: entrar pede a senha e um código do seu aplicativo autenticador.'
-    : 'Desativada. Com ela, entrar pede também um código do seu aplicativo autenticador (e servidores que a exigem deixam você moderar).';
+    ? t('mfa.on')
+    : t('mfa.off');
   $('#mfa-start').hidden = on;
   $('#mfa-manage').hidden = !on;
   if (on) $('#mfa-setup').hidden = true;
@@ -33,7 +34,8 @@ function wireTheme() {
   });
 }
 
-// The language commands are shown in: the account's, or the browser's when it never chose.
+// The page's language and the one commands are shown in: the account's, or the browser's when
+// it never chose. Another language redraws the page in it.
 function wireLocale() {
   paintLocaleChoice();
   $('#locale').addEventListener('change', async () => {
@@ -57,7 +59,7 @@ export function wireMfa() {
     const code = $('#mfa-proof').value.trim();
     try {
       if (e.submitter && e.submitter.value === 'disable') {
-        if (!(await ask('Desativar a verificação em duas etapas?', 'Entrar vai pedir só a senha.', { confirm: 'Desativar', danger: true }))) return;
+        if (!(await ask(t('mfa.disable.ask'), t('mfa.disable.text'), { confirm: t('mfa.disable'), danger: true }))) return;
         ({ user: chat.me } = await api('DELETE', '/api/users/@me/mfa', { code }));
         $('#mfa-codes-box').hidden = true;
       } else {
@@ -74,7 +76,7 @@ export function wireMfa() {
     $('#account-error').hidden = true;
     try {
       const { secret, otpauthUrl } = await api('POST', '/api/users/@me/mfa/totp');
-      if (!QR.draw($('#mfa-qr'), otpauthUrl, 4)) throw new Error('O código não coube no QR; use a chave.');
+      if (!QR.draw($('#mfa-qr'), otpauthUrl, 4)) throw new Error(t('mfa.qr.too.long'));
       $('#mfa-secret').textContent = secret.replace(/(.{4})/g, '$1 ').trim();
       $('#mfa-setup').hidden = false;
       $('#mfa-start').hidden = true;

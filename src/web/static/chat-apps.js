@@ -1,11 +1,12 @@
 // Apps in the page: the commands of the open channel, context-menu commands on a message's or a
 // person's menu ("Apps"), the suggestions a bot gives while an option is typed (autocomplete),
 // and the account's language, which picks the commands' names.
-import { invoke } from './chat-composer.js';
+import { act } from './chat-actions.js';
 import { openMenu } from './chat-menu.js';
 import { chat } from './chat-store.js';
 import { toast } from './chat-ui.js';
 import { $, api, el } from './common.js';
+import { rememberLanguage, t } from './i18n.js';
 
 // The commands I may use in the open channel (its overrides included); the server-wide list
 // read with the server stays until this answers.
@@ -19,18 +20,18 @@ export async function loadChannelCommands(sid, cid) {
 export const commandLabel = (c) => c.nameLocalized || c.name;
 export const menuCommands = (type) => chat.commands.filter((c) => c.type === type);
 
-const runMenu = (c, targetId) => () => invoke({ type: 'command', applicationId: c.applicationId, commandName: c.name, targetId });
+const runMenu = (c, targetId) => () => act.invoke({ type: 'command', applicationId: c.applicationId, commandName: c.name, targetId });
 
 // A message's apps, as items of its menu: the message commands, the target this message.
 export function messageAppItems(m) {
-  return menuCommands('message').map((c) => ({ text: `Apps › ${commandLabel(c)}`, run: runMenu(c, m.id) }));
+  return menuCommands('message').map((c) => ({ text: t('apps.item', { name: commandLabel(c) }), run: runMenu(c, m.id) }));
 }
 
 // A person's menu in the people list: a direct message, then the user commands on them.
 export function personMenu(anchor, member, startDm) {
   const items = [];
-  if (!member.user.isBot && member.userId !== chat.me.id) items.push({ label: 'Mandar mensagem', run: () => startDm(member.userId) });
-  for (const c of menuCommands('user')) items.push({ label: `Apps › ${commandLabel(c)}`, run: runMenu(c, member.userId) });
+  if (!member.user.isBot && member.userId !== chat.me.id) items.push({ label: t('person.message'), run: () => startDm(member.userId) });
+  for (const c of menuCommands('user')) items.push({ label: t('apps.item', { name: commandLabel(c) }), run: runMenu(c, member.userId) });
   if (items.length) openMenu(anchor, member.nickname || member.user.displayName || member.user.username, items);
 }
 
@@ -127,12 +128,13 @@ export async function adoptBrowserLocale() {
 
 export async function setLocale(locale) {
   ({ user: chat.me } = await api('PATCH', '/api/users/@me', { locale }));
+  if (rememberLanguage(chat.me.locale)) return location.reload();
   if (chat.sid) await loadChannelCommands(chat.sid, chat.cid);
 }
 
 export function paintLocaleChoice() {
   const select = $('#locale');
   if (!select) return;
-  select.replaceChildren(el('option', { value: '', text: 'O do navegador' }), ...LOCALES.map(([t, name]) => el('option', { value: t, text: name })));
+  select.replaceChildren(el('option', { value: '', text: t('locale.browser') }), ...LOCALES.map(([tag, name]) => el('option', { value: tag, text: name })));
   select.value = chat.me.locale || '';
 }

@@ -2,20 +2,12 @@
 // first, a page at a time (VER_AUDITORIA).
 import { chat } from './chat-store.js';
 import { $, PERMISSIONS, api, el, showError } from './common.js';
+import { locale, t } from './i18n.js';
 
-const ACTIONS = {
-  'server.update': 'alterou o servidor', 'automod.update': 'alterou a moderação automática',
-  'channel.create': 'criou o canal', 'channel.update': 'alterou o canal', 'channel.delete': 'apagou o canal',
-  'channel.overwrite.create': 'criou uma permissão no canal', 'channel.overwrite.update': 'alterou uma permissão no canal',
-  'channel.overwrite.delete': 'tirou uma permissão do canal',
-  'role.create': 'criou o cargo', 'role.update': 'alterou o cargo', 'role.delete': 'apagou o cargo',
-  'member.role.add': 'deu um cargo a', 'member.role.remove': 'tirou um cargo de', 'member.update': 'alterou',
-  'member.timeout': 'silenciou', 'member.timeout.remove': 'tirou o silêncio de', 'member.kick': 'expulsou',
-  'member.ban': 'baniu', 'member.unban': 'desbaniu', 'invite.create': 'criou o convite', 'invite.delete': 'revogou o convite',
-  'application.install': 'instalou a aplicação', 'application.uninstall': 'desinstalou a aplicação',
-  'command.permissions.update': 'mudou quem usa o comando', 'webhook.create': 'criou o webhook',
-  'webhook.update': 'alterou o webhook', 'webhook.token': 'gerou uma nova URL para o webhook', 'webhook.delete': 'apagou o webhook',
-};
+// The actions a sentence names (audit.<action> in the catalogues).
+const ACTIONS = new Set([
+  'server.update', 'automod.update', 'channel.create', 'channel.update', 'channel.delete', 'channel.overwrite.create', 'channel.overwrite.update', 'channel.overwrite.delete', 'role.create', 'role.update', 'role.delete', 'member.role.add', 'member.role.remove', 'member.update', 'member.timeout', 'member.timeout.remove', 'member.kick', 'member.ban', 'member.unban', 'invite.create', 'invite.delete', 'application.install', 'application.uninstall', 'command.permissions.update', 'webhook.create', 'webhook.update', 'webhook.token', 'webhook.delete',
+]);
 
 const memberName = (id) => { const m = chat.members.find((x) => x.userId === id); return m ? (m.nickname || m.user.displayName || m.user.username) : null; };
 const roleName = (id) => (chat.roles.find((r) => r.id === id) || {}).name;
@@ -27,54 +19,50 @@ function targetName(e) {
   const named = e.targetType === 'member' ? memberName(id) : e.targetType === 'role' ? roleName(id)
     : e.targetType === 'channel' ? channelName(id) : e.targetType === 'server' ? chat.server.name : null;
   const fromChanges = (e.changes || []).find((c) => c.key === 'name');
-  return named || (fromChanges && (fromChanges.new || fromChanges.old)) || 'um item apagado';
+  return named || (fromChanges && (fromChanges.new || fromChanges.old)) || t('audit.deleted');
 }
 
-// What a change names, as a sentence says it ("mudou o nome de #geral para #avisos").
-const FIELDS = {
-  name: 'o nome', topic: 'o tópico', permissions: 'as permissões', color: 'a cor', mentionable: 'quem pode mencionar',
-  hoist: 'se aparece à parte', position: 'a posição', nickname: 'o apelido', verificationLevel: 'o nível de verificação',
-  requiresRulesAcceptance: 'o pedido de aceitar as regras', rules: 'as regras', requires2FA: 'a exigência de dois fatores',
-  blockedWords: 'as palavras bloqueadas', maxMentions: 'o máximo de menções', channelId: 'o canal', grantedPermissions: 'as permissões dadas',
-  allow: 'o que é permitido', deny: 'o que é negado', timeoutUntil: 'o silêncio', iconUrl: 'o ícone', maxUses: 'o máximo de usos',
-  maxAge: 'a validade', roleId: 'o cargo', type: 'o tipo',
-};
+// What a change names, as a sentence says it ("mudou o nome de #geral para #avisos"): the fields
+// the catalogues word (audit.field.<key>); another is named by its key.
+const FIELDS = new Set([
+  'name', 'topic', 'permissions', 'color', 'mentionable', 'hoist', 'position', 'nickname', 'verificationLevel', 'requiresRulesAcceptance', 'rules', 'requires2FA', 'blockedWords', 'maxMentions', 'channelId', 'grantedPermissions', 'allow', 'deny', 'timeoutUntil', 'iconUrl', 'maxUses', 'maxAge', 'roleId', 'type',
+]);
 const BITS = new Set(['permissions', 'grantedPermissions', 'allow', 'deny']);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 // A value as a person reads it: names for IDs, permissions by name, yes or no, dates, quotes.
 function said(key, v) {
-  if (v === null || v === undefined || v === '') return 'nada';
-  if (typeof v === 'boolean') return v ? 'sim' : 'não';
+  if (v === null || v === undefined || v === '') return t('audit.nothing');
+  if (typeof v === 'boolean') return v ? t('audit.yes') : t('audit.no');
   if (BITS.has(key) && typeof v === 'number') {
     const names = PERMISSIONS.filter((p) => v & p.bit).map((p) => p.label);
-    return names.length ? names.join(', ') : 'nenhuma';
+    return names.length ? names.join(', ') : t('audit.none');
   }
-  if (Array.isArray(v)) return v.length ? v.map((x) => said(key, x)).join(', ') : 'nada';
-  if (typeof v === 'string' && UUID.test(v)) return channelName(v) || roleName(v) || memberName(v) || 'um item apagado';
-  if (typeof v === 'string' && /^\d{4}-\d\d-\d\dT/.test(v)) return new Date(v).toLocaleString('pt-BR', { dateStyle: 'short', timeStyle: 'short' });
+  if (Array.isArray(v)) return v.length ? v.map((x) => said(key, x)).join(', ') : t('audit.nothing');
+  if (typeof v === 'string' && UUID.test(v)) return channelName(v) || roleName(v) || memberName(v) || t('audit.deleted');
+  if (typeof v === 'string' && /^\d{4}-\d\d-\d\dT/.test(v)) return new Date(v).toLocaleString(locale(), { dateStyle: 'short', timeStyle: 'short' });
   if (key === 'color' && typeof v === 'number') return `#${v.toString(16).padStart(6, '0')}`;
   if (typeof v === 'object') return JSON.stringify(v);
   return `“${v}”`;
 }
 
 function changeLine(e, c) {
-  const field = FIELDS[c.key] || c.key;
-  if (c.key === 'name' && e.targetType === 'channel') return `mudou o nome de #${c.old} para #${c.new}`;
-  if (c.old === undefined || c.old === null) return `pôs ${field}: ${said(c.key, c.new)}`;
-  if (c.new === undefined || c.new === null) return `tirou ${field} (era ${said(c.key, c.old)})`;
-  return `mudou ${field} de ${said(c.key, c.old)} para ${said(c.key, c.new)}`;
+  const field = FIELDS.has(c.key) ? t(`audit.field.${c.key}`) : c.key;
+  if (c.key === 'name' && e.targetType === 'channel') return t('audit.renamed.channel', { old: c.old, new: c.new });
+  if (c.old === undefined || c.old === null) return t('audit.set', { field, new: said(c.key, c.new) });
+  if (c.new === undefined || c.new === null) return t('audit.unset', { field, old: said(c.key, c.old) });
+  return t('audit.changed', { field, old: said(c.key, c.old), new: said(c.key, c.new) });
 }
 
 function entryItem(e) {
-  const when = new Date(e.createdAt).toLocaleString('pt-BR', { dateStyle: 'short', timeStyle: 'short' });
-  const who = memberName(e.actorId) || (e.applicationId ? 'um bot' : 'alguém');
+  const when = new Date(e.createdAt).toLocaleString(locale(), { dateStyle: 'short', timeStyle: 'short' });
+  const who = memberName(e.actorId) || (e.applicationId ? t('audit.a.bot') : t('audit.someone'));
   const changes = (e.changes || []).map((c) => el('li', { class: 'small' }, `${who} ${changeLine(e, c)}`));
   return el('li', { class: 'audit-entry' },
-    el('div', {}, el('strong', { text: who }), ` ${ACTIONS[e.action] || e.action} `,
+    el('div', {}, el('strong', { text: who }), ` ${ACTIONS.has(e.action) ? t(`audit.${e.action}`) : e.action} `,
       el('strong', { text: targetName(e) }), el('time', { class: 'muted small', datetime: e.createdAt, text: ` ${when}` })),
     changes.length ? el('ul', { class: 'audit-changes' }, ...changes) : '',
-    e.reason ? el('div', { class: 'muted small', text: `Motivo: ${e.reason}` }) : '');
+    e.reason ? el('div', { class: 'muted small', text: t('audit.reason', { reason: e.reason }) }) : '');
 }
 
 let oldest = null;

@@ -3,14 +3,15 @@
 // admin sets them. The server decides; this draws and sends.
 import { chat } from './chat-store.js';
 import { $, api, el, PERMISSIONS, showError } from './common.js';
+import { t, tn } from './i18n.js';
 
-const KINDS = { role: 'Cargo', channel: 'Canal', member: 'Membro' };
+const KINDS = { role: t('rules.kind.role'), channel: t('rules.kind.channel'), member: t('rules.kind.member') };
 
 function defaultText(c) {
   const d = c.defaultMemberPermissions;
-  if (d === null || d === undefined) return 'Padrão: todos podem usar';
-  if (d === 0) return 'Padrão: só administradores';
-  return `Padrão: quem tem ${PERMISSIONS.filter((p) => d & p.bit).map((p) => p.label.toLowerCase()).join(', ')}`;
+  if (d === null || d === undefined) return t('rules.default.all');
+  if (d === 0) return t('rules.default.admins');
+  return t('rules.default.who', { perms: PERMISSIONS.filter((p) => d & p.bit).map((p) => p.label.toLowerCase()).join(', ') });
 }
 
 const targets = (kind) => kind === 'role' ? chat.roles.map((r) => [r.id, r.id === chat.sid ? '@everyone' : r.name])
@@ -20,26 +21,26 @@ const targets = (kind) => kind === 'role' ? chat.roles.map((r) => [r.id, r.id ==
 const targetName = (rule) => (targets(rule.type).find(([id]) => id === rule.id) || [rule.id, rule.id])[1];
 
 function commandItem(c, rules, save) {
-  const label = c.type === 'chat' ? `/${c.name}` : `${c.name} (${c.type === 'user' ? 'menu de pessoa' : 'menu de mensagem'})`;
+  const label = c.type === 'chat' ? `/${c.name}` : t(c.type === 'user' ? 'rules.user.menu' : 'rules.message.menu', { name: c.name });
   const list = el('ul', { class: 'list rules' }, ...rules.map((r, i) => el('li', {},
-    el('span', { text: `${KINDS[r.type]} ${targetName(r)}: ${r.allow ? 'pode' : 'não pode'}` }),
-    el('button', { type: 'button', class: 'link-button small', text: 'Tirar', 'aria-label': `Tirar a regra de ${targetName(r)} em ${label}`,
+    el('span', { text: `${KINDS[r.type]} ${targetName(r)}: ${r.allow ? t('rules.may') : t('rules.may.not')}` }),
+    el('button', { type: 'button', class: 'link-button small', text: t('rules.remove'), 'aria-label': t('rules.remove.label', { target: targetName(r), command: label }),
                    onclick: () => save(rules.filter((_, j) => j !== i)) }))));
-  const kind = el('select', { 'aria-label': 'Tipo de alvo' }, ...Object.entries(KINDS).map(([k, v]) => el('option', { value: k, text: v })));
-  const target = el('select', { 'aria-label': 'Alvo' });
+  const kind = el('select', { 'aria-label': t('rules.kind') }, ...Object.entries(KINDS).map(([k, v]) => el('option', { value: k, text: v })));
+  const target = el('select', { 'aria-label': t('rules.target') });
   const fill = () => target.replaceChildren(...targets(kind.value).map(([id, name]) => el('option', { value: id, text: name })));
   kind.onchange = fill;
   fill();
-  const allow = el('select', { 'aria-label': 'Pode ou não' }, el('option', { value: '1', text: 'pode' }), el('option', { value: '0', text: 'não pode' }));
-  const add = el('form', { class: 'rule-add' }, kind, target, allow, el('button', { type: 'submit', class: 'secondary small-button', text: 'Adicionar' }));
+  const allow = el('select', { 'aria-label': t('rules.may.or.not') }, el('option', { value: '1', text: t('rules.may') }), el('option', { value: '0', text: t('rules.may.not') }));
+  const add = el('form', { class: 'rule-add' }, kind, target, allow, el('button', { type: 'submit', class: 'secondary small-button', text: t('rules.add') }));
   add.onsubmit = (e) => {
     e.preventDefault();
     const rule = { type: kind.value, id: target.value, allow: allow.value === '1' };
     save([...rules.filter((r) => !(r.type === rule.type && r.id === rule.id)), rule]);
   };
   return el('details', { class: 'command-rules' },
-    el('summary', {}, el('strong', { text: label }), ' ', el('span', { class: 'muted small', text: `${defaultText(c)} · ${rules.length} ${rules.length === 1 ? 'regra' : 'regras'}` })),
-    rules.length ? list : el('p', { class: 'muted small', text: 'Sem regras deste servidor: vale o padrão.' }), add);
+    el('summary', {}, el('strong', { text: label }), ' ', el('span', { class: 'muted small', text: `${defaultText(c)} · ${tn('rules.count', rules.length)}` })),
+    rules.length ? list : el('p', { class: 'muted small', text: t('rules.none') }), add);
 }
 
 export async function loadCommandSettings() {

@@ -5,8 +5,12 @@
 import { askSuggestions, commandLabel, suggestionsFor } from './chat-apps.js';
 import { chat } from './chat-store.js';
 import { $, el } from './common.js';
+import { t } from './i18n.js';
 
-const OPTION_TYPES = { string: 'texto', integer: 'inteiro', number: 'número', boolean: 'sim/não', user: '@pessoa', channel: '#canal', role: '@cargo' };
+const OPTION_TYPES = {
+  string: t('option.string'), integer: t('option.integer'), number: t('option.number'), boolean: t('option.boolean'),
+  user: t('option.user'), channel: t('option.channel'), role: t('option.role'),
+};
 
 const escape = (word) => word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -52,26 +56,26 @@ function splitCommand(text, names = null) {
   return { word, args, spaced: /\s$/.test(src), unread: src.slice(at).trim() };
 }
 
-// One option's value as the API takes it, or an Error that says what is wrong in Portuguese.
+// One option's value as the API takes it, or an Error that says what is wrong in the page's language.
 // resolve.{user,channel,role}(text) → an ID or null.
 function optionValue(option, raw, resolve) {
   const { name, type } = option;
-  if (raw === '') throw new Error(`${name}: falta o valor (${name}:…)`);
+  if (raw === '') throw new Error(t('option.missing.value', { name }));
   let value = raw;
   if (type === 'integer' || type === 'number') {
     value = Number(raw.replace(',', '.'));
-    if (!Number.isFinite(value) || (type === 'integer' && !Number.isInteger(value))) throw new Error(`${name}: deve ser um número${type === 'integer' ? ' inteiro' : ''}`);
+    if (!Number.isFinite(value) || (type === 'integer' && !Number.isInteger(value))) throw new Error(t(type === 'integer' ? 'option.not.integer' : 'option.not.number', { name }));
   } else if (type === 'boolean') {
-    if (/^(sim|true|s)$/i.test(raw)) value = true;
-    else if (/^(não|nao|false|n)$/i.test(raw)) value = false;
-    else throw new Error(`${name}: responda sim ou não`);
+    if (/^(sim|true|s|yes|y)$/i.test(raw)) value = true;
+    else if (/^(não|nao|false|n|no)$/i.test(raw)) value = false;
+    else throw new Error(t('option.yes.no', { name }));
   } else if (type === 'user' || type === 'channel' || type === 'role') {
     value = resolve[type](raw.replace(/^[@#]/, ''));
-    if (!value) throw new Error(`${name}: ${{ user: 'pessoa', channel: 'canal', role: 'cargo' }[type]} ${raw} não existe neste servidor`);
+    if (!value) throw new Error(t(`option.no.${type}`, { name, raw }));
   }
   if (option.choices && option.choices.length) {
     const choice = option.choices.find((c) => c.value === value || c.name === raw);
-    if (!choice) throw new Error(`${name}: escolha ${option.choices.map((c) => c.name).join(', ')}`);
+    if (!choice) throw new Error(t('option.choose', { name, choices: option.choices.map((c) => c.name).join(', ') }));
     value = choice.value;
   }
   return value;
@@ -89,17 +93,17 @@ const optionNames = (command) => (command && command.options ? command.options.m
 export function commandBody(text, commands, resolve) {
   const command = named(commands, wordOf(text.trim()));
   const { word, args, unread } = splitCommand(text.trim(), optionNames(command));
-  if (!command) throw new Error(`Comando /${word} não existe aqui. Disponíveis: ${slashCommands(commands).map((c) => '/' + commandLabel(c)).join(' ') || 'nenhum'}`);
-  if (unread) throw new Error(`/${word}: não entendi “${unread}”; escreva opção:valor`);
+  if (!command) throw new Error(t('command.unknown', { word, list: slashCommands(commands).map((c) => '/' + commandLabel(c)).join(' ') || t('command.none') }));
+  if (unread) throw new Error(t('command.unread', { word, unread }));
   const options = [];
   for (const a of args) {
     const option = (command.options || []).find((o) => o.name === a.name);
-    if (!option) throw new Error(`/${word} não tem a opção ${a.name}${command.options && command.options.length ? `; tem ${command.options.map((o) => o.name).join(', ')}` : ''}`);
-    if (options.some((o) => o.name === a.name)) throw new Error(`${a.name}: a opção aparece duas vezes`);
+    if (!option) throw new Error(command.options && command.options.length ? t('command.no.option.has', { word, name: a.name, list: command.options.map((o) => o.name).join(', ') }) : t('command.no.option', { word, name: a.name }));
+    if (options.some((o) => o.name === a.name)) throw new Error(t('command.option.twice', { name: a.name }));
     options.push({ name: a.name, value: optionValue(option, a.value, resolve) });
   }
   const missing = (command.options || []).filter((o) => o.required && !options.some((x) => x.name === o.name));
-  if (missing.length) throw new Error(`/${word}: falta ${missing.map((o) => o.name).join(', ')}`);
+  if (missing.length) throw new Error(t('command.missing', { word, list: missing.map((o) => o.name).join(', ') }));
   return { type: 'command', applicationId: command.applicationId, commandName: command.name, options };
 }
 
@@ -169,18 +173,18 @@ export function paintPalette() {
     ? el('li', { class: 'palette-head' }, el('strong', { text: `/${commandLabel(found.command)}` }), ' ',
          el('span', { class: 'muted', text: found.command.descriptionLocalized || found.command.description }), ' ',
          el('span', { class: 'palette-form small' }, ...(found.command.options || []).flatMap((o, i) => [i ? ' · ' : '', optionHint(o, found.args)])))
-    : el('li', { class: 'palette-head muted small', text: 'Comandos deste servidor' });
+    : el('li', { class: 'palette-head muted small', text: t('palette.head') });
   box.replaceChildren(title, ...palette.items.map((item, i) => {
     const text = item.kind === 'command' ? [el('strong', { text: `/${commandLabel(item.command)}` }), ' ', el('span', { class: 'muted', text: item.command.descriptionLocalized || item.command.description })]
-      : item.kind === 'option' ? [el('strong', { text: `${item.option.name}${item.option.required ? '' : ' (opcional)'}` }), ' ',
+      : item.kind === 'option' ? [el('strong', { text: item.option.required ? item.option.name : t('palette.optional', { name: item.option.name }) }), ' ',
                                   el('span', { class: 'muted', text: `${OPTION_TYPES[item.option.type] || item.option.type} · ${item.option.description}` })]
       : [el('strong', { text: item.choice.name })];
     return el('li', { role: 'option', id: `palette-${i}`, class: 'palette-item', 'aria-selected': String(i === palette.at),
                       onmousedown: (e) => { e.preventDefault(); choosePalette(i); } }, ...text);
   }));
-  if (found.command && !palette.items.length && !found.option) box.append(el('li', { class: 'muted small', text: 'Enter envia o comando.' }));
+  if (found.command && !palette.items.length && !found.option) box.append(el('li', { class: 'muted small', text: t('palette.enter') }));
   if (found.suggest && !palette.items.length)
-    box.append(el('li', { class: 'muted small suggesting', text: found.asking ? 'Buscando sugestões…' : 'Nenhuma sugestão; escreva o valor.' }));
+    box.append(el('li', { class: 'muted small suggesting', text: found.asking ? t('palette.asking') : t('palette.no.suggestion') }));
   $('#text').setAttribute('aria-activedescendant', palette.items.length ? `palette-${palette.at}` : '');
 }
 

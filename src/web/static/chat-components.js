@@ -1,7 +1,8 @@
 // What a bot's message carries besides text: embeds, buttons and select menus, and Components V2
 // layouts, drawn from text nodes only; images through praca's media proxy.
-import { invoke } from './chat-composer.js';
+import { act } from './chat-actions.js';
 import { $, api, el } from './common.js';
+import { t } from './i18n.js';
 
 function button(component, message) {
   const b = el('button', { type: 'button', class: `component style-${component.style || 1}`, text: component.label || '…' });
@@ -9,17 +10,17 @@ function button(component, message) {
   if (component.style === 5 && component.url) {
     b.addEventListener('click', () => window.open(component.url, '_blank', 'noopener'));
   } else {
-    b.addEventListener('click', () => invoke({ type: 'component', messageId: message.id, customId: component.customId }));
+    b.addEventListener('click', () => act.invoke({ type: 'component', messageId: message.id, customId: component.customId }));
   }
   return b;
 }
 
 function selectMenu(component, message) {
-  const s = el('select', { 'aria-label': component.placeholder || 'Escolha' });
-  s.append(el('option', { value: '', text: component.placeholder || 'Escolha…' }));
+  const s = el('select', { 'aria-label': component.placeholder || t('select.choose') });
+  s.append(el('option', { value: '', text: component.placeholder || t('select.choose.more') }));
   for (const o of component.options || []) s.append(el('option', { value: o.value, text: o.label }));
   s.addEventListener('change', () => {
-    if (s.value) invoke({ type: 'component', messageId: message.id, customId: component.customId, values: [s.value] });
+    if (s.value) act.invoke({ type: 'component', messageId: message.id, customId: component.customId, values: [s.value] });
   });
   return s;
 }
@@ -27,21 +28,21 @@ function selectMenu(component, message) {
 // An image or file a bot points to: a link, and for an image of a stored message the image
 // itself through praca's media proxy (the page loads nothing from elsewhere, so no other site
 // learns who reads the message); an image the proxy cannot give stays a link.
-function media(m, description, kind = 'imagem', message = null, label = '') {
+function media(m, description, kind = 'image', message = null, label = '') {
   const url = m && m.url;
-  if (!/^https?:\/\//.test(url || '')) return el('div', { class: 'media' }, el('span', { text: description || label || url || kind }));
+  if (!/^https?:\/\//.test(url || '')) return el('div', { class: 'media' }, el('span', { text: description || label || url || t(`media.${kind}`) }));
   // Without a description of its own, the caption is only for when the image cannot be shown.
   const caption = el('span', { class: description ? 'media-caption' : 'media-caption generic', text: description || label || url });
   const link = el('a', { href: url, rel: 'noopener noreferrer', target: '_blank' }, caption);
   const room = message && message.serverId && !(message.flags & 64) && (message.threadId || message.channelId);
-  if (kind === 'imagem' && room) {
+  if (kind === 'image' && room) {
     const img = el('img', { alt: description || '', loading: 'lazy', decoding: 'async',
       src: `/api/servers/${message.serverId}/channels/${room}/messages/${message.id}/media?url=${encodeURIComponent(url)}` });
     img.addEventListener('error', () => { img.remove(); link.prepend('🖼 '); });
     img.addEventListener('load', () => link.classList.add('shown'));
     link.prepend(img);
   } else {
-    link.prepend(`${kind === 'arquivo' ? '📎' : '🖼'} `);
+    link.prepend(`${kind === 'file' ? '📎' : '🖼'} `);
   }
   return el('div', { class: 'media' }, link);
 }
@@ -65,9 +66,9 @@ function component(c, message) {
       el('div', { class: 'section-text' }, ...(c.components || []).map((x) => component(x, message))),
       c.accessory ? component(c.accessory, message) : '');
     case 10: return el('p', { class: 'text-display', text: c.content });
-    case 11: return media(c.media, c.description, 'imagem', message);
-    case 12: return el('div', { class: 'gallery' }, ...(c.items || []).map((i) => media(i.media, i.description, 'imagem', message)));
-    case 13: return media(c.file, null, 'arquivo');
+    case 11: return media(c.media, c.description, 'image', message);
+    case 12: return el('div', { class: 'gallery' }, ...(c.items || []).map((i) => media(i.media, i.description, 'image', message)));
+    case 13: return media(c.file, null, 'file');
     case 14: return el('hr', { class: c.divider === false ? 'spacer' : 'divider' });
     case 17: {
       const box = el('div', { class: 'container' }, ...(c.components || []).map((x) => component(x, message)));
@@ -93,8 +94,8 @@ export function embed(e, message) {
   }
   if (e.description) box.append(el('p', { text: e.description }));
   for (const f of e.fields || []) box.append(el('p', {}, el('strong', { text: `${f.name}: ` }), f.value));
-  if (e.thumbnail) box.append(media(e.thumbnail, null, 'imagem', message, 'miniatura'));
-  if (e.image) box.append(media(e.image, null, 'imagem', message, 'imagem'));
+  if (e.thumbnail) box.append(media(e.thumbnail, null, 'image', message, t('media.thumbnail')));
+  if (e.image) box.append(media(e.image, null, 'image', message, t('media.image')));
   if (e.footer && e.footer.text) box.append(el('small', { class: 'muted', text: e.footer.text }));
   return box;
 }

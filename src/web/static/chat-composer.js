@@ -1,5 +1,6 @@
 // The composer: text sent, or a /command run and its answer awaited; the rules asked for before
 // one speaks, and @ suggestions.
+import { provide } from './chat-actions.js';
 import { commandBody, commandResolver, paintPalette } from './chat-commands.js';
 import { clearPending, pendingCount, uploadWith } from './chat-files.js';
 import { clearNewLine } from './chat-flow.js';
@@ -11,6 +12,7 @@ import { chat } from './chat-store.js';
 import { typingSent } from './chat-typing.js';
 import { $, api, el, showError } from './common.js';
 import { SHORTCODES } from './emoji-names.js';
+import { t } from './i18n.js';
 
 // A command's answer is awaited this long (an endpoint's 3 s and a little), then the person is
 // told that nobody answered, as Discord does.
@@ -30,7 +32,7 @@ export async function invoke(body) {
     wait.interactionId = interactionId;
     wait.timer = setTimeout(() => {
       if (!awaiting.delete(wait)) return;
-      showError($('#send-error'), `O aplicativo não respondeu a /${body.commandName}.`);
+      showError($('#send-error'), t('command.no.answer', { name: body.commandName }));
     }, ANSWER_WAIT_MS);
   } catch (e) {
     awaiting.delete(wait);
@@ -56,7 +58,7 @@ export async function send(event) {
   if (!text && !files) return;
   $('#send-error').hidden = $('#rules').hidden = true;
   try {
-    if (text.startsWith('/') && chat.dm) throw new Error('Comandos só funcionam nos canais de um servidor.');
+    if (text.startsWith('/') && chat.dm) throw new Error(t('command.not.in.dm'));
     if (text.startsWith('/') && !files) await invoke(commandBody(text, chat.commands, commandResolver()));
     else {
       const body = text ? { content: text } : {};
@@ -84,7 +86,7 @@ export async function send(event) {
 
 // A server that asks for its rules to be accepted before anyone speaks.
 function askRules() {
-  $('#rules-text').textContent = chat.server.rules || '(sem texto)';
+  $('#rules-text').textContent = chat.server.rules || t('rules.no.text');
   $('#rules').hidden = false;
   $('#rules-accept').focus();
 }
@@ -101,14 +103,14 @@ export function suggestMentions() {
   if (chat.perms & PERM.MENCIONAR_TODOS) roles.push('everyone', 'here');
   const offers = [
     ...chat.usernames.filter((u) => u.startsWith(typed)).map((name) => ({ name, note: '' })),
-    ...roles.filter((r) => r.toLowerCase().startsWith(typed)).map((name) => ({ name, note: ' · cargo' })),
+    ...roles.filter((r) => r.toLowerCase().startsWith(typed)).map((name) => ({ name, note: t('mention.role.note') })),
   ];
   for (const { name, note } of offers.slice(0, 8)) {
     box.append(el('li', {}, el('button', { type: 'button', text: `@${name}${note}`, onclick: () => {
-      const t = $('#text');
-      t.value = t.value.slice(0, t.value.length - typed.length) + name + ' ';
+      const area = $('#text');
+      area.value = area.value.slice(0, area.value.length - typed.length) + name + ' ';
       box.replaceChildren();
-      t.focus();
+      area.focus();
     } })));
   }
 }
@@ -122,10 +124,12 @@ function suggestEmoji(box) {
   const offers = [...SHORTCODES].filter(([name]) => name.startsWith(typed)).slice(0, 8);
   for (const [name, emoji] of offers) {
     box.append(el('li', {}, el('button', { type: 'button', text: `${emoji} :${name}:`, onclick: () => {
-      const t = $('#text');
-      t.value = t.value.slice(0, t.value.length - typed.length - 1) + emoji + ' ';
+      const area = $('#text');
+      area.value = area.value.slice(0, area.value.length - typed.length - 1) + emoji + ' ';
       box.replaceChildren();
-      t.focus();
+      area.focus();
     } })));
   }
 }
+
+provide({ invoke });

@@ -2,6 +2,7 @@
 // inside, Esc cancels), the focus given back to what had it. Each answers a promise:
 // ask() true or false; askText() the text typed, or null when cancelled.
 import { el } from './common.js';
+import { t } from './i18n.js';
 
 function open({ title, text, confirm, danger, field }) {
   const back = document.activeElement;
@@ -10,7 +11,7 @@ function open({ title, text, confirm, danger, field }) {
   if (text) form.append(el('p', { class: 'ask-text', text }));
   if (field) form.append(el('label', { for: 'ask-field', text: field.label }), field.input);
   const yes = el('button', { type: 'submit', value: 'yes', class: danger ? 'danger' : '', text: confirm });
-  const no = el('button', { type: 'submit', value: 'no', class: 'secondary', text: 'Cancelar', formnovalidate: '' });
+  const no = el('button', { type: 'submit', value: 'no', class: 'secondary', text: t('dialog.cancel'), formnovalidate: '' });
   form.append(el('div', { class: 'actions' }, no, yes));
   const dialog = el('dialog', { class: 'ask', 'aria-labelledby': 'ask-title' }, heading, form);
   document.body.append(dialog);
@@ -26,11 +27,11 @@ function open({ title, text, confirm, danger, field }) {
   });
 }
 
-export function ask(title, text, { confirm = 'Confirmar', danger = false } = {}) {
+export function ask(title, text, { confirm = t('dialog.confirm'), danger = false } = {}) {
   return open({ title, text, confirm, danger });
 }
 
-export async function askText(title, label, { value = '', confirm = 'Salvar', required = false, maxLength = 100, text = '' } = {}) {
+export async function askText(title, label, { value = '', confirm = t('dialog.save'), required = false, maxLength = 100, text = '' } = {}) {
   const input = el('input', { type: 'text', id: 'ask-field', maxlength: String(maxLength), autocomplete: 'off' });
   input.value = value;
   input.required = required;

@@ -1,6 +1,7 @@
 // Direct messages: one's conversations with other people, listed under the servers and opened
 // like a channel (history paged upward, the composer, live messages), and a new one started from
 // someone's message or member row. A DM has no reactions, pins, edits nor commands in the API.
+import { provide } from './chat-actions.js';
 import { avatar, newLineFor } from './chat-flow.js';
 import { messagesPath } from './chat-messages.js';
 import { togglePins } from './chat-pins.js';
@@ -11,6 +12,7 @@ import { paintVerificationHold } from './chat-servers.js';
 import { chat } from './chat-store.js';
 import { showPanel, toast } from './chat-ui.js';
 import { $, api, el } from './common.js';
+import { t } from './i18n.js';
 
 export const dmName = (d) => d.displayName || d.username;
 
@@ -37,8 +39,8 @@ export async function startDm(userId) {
 
 // The channels column says whom the conversation is with; a server's buttons go.
 function paintDmNav(d) {
-  $('#server-title').textContent = 'Mensagem direta';
-  $('#channels').replaceChildren(el('li', { class: 'muted small', text: `Só você e ${dmName(d)} (@${d.username}) leem esta conversa.` }));
+  $('#server-title').textContent = t('dm.title');
+  $('#channels').replaceChildren(el('li', { class: 'muted small', text: t('dm.only.you', { name: dmName(d), username: d.username }) }));
   for (const id of ['#invite-make', '#settings-open', '#server-leave', '#invite-box', '#timeout', '#verification-hold', '#people-box']) {
     const node = document.querySelector(id);
     if (node) node.hidden = true;
@@ -64,7 +66,7 @@ export async function openDm(cid) {
   $('#pins-open').hidden = false; // pins, as a channel has
   $('#people-open').hidden = true; // two people: no list
   togglePins(false);
-  $('#text').placeholder = `Mensagem para ${dmName(d)}`;
+  $('#text').placeholder = t('dm.placeholder', { name: dmName(d) });
   const { messages, hasMore } = await api('GET', `${messagesPath()}?limit=${HISTORY_PAGE}`);
   if (cid !== chat.cid) return;
   showHistory(messages, hasMore);
@@ -75,3 +77,5 @@ export async function openDm(cid) {
 export function dmArrived(m) {
   if (!chat.dms.some((d) => d.id === m.channelId)) loadDms().catch(() => {});
 }
+
+provide({ startDm });

@@ -3,6 +3,7 @@
 // checks); these are.
 import { $, el } from './common.js';
 import { EMOJI } from './emoji-names.js';
+import { t } from './i18n.js';
 
 
 const RECENT_KEY = 'praca-recent-emoji';
@@ -33,7 +34,7 @@ export function pickEmoji() {
     const all = [...recent, ...found.filter((e) => !recent.includes(e))];
     $('#emoji-grid').replaceChildren(...all.map((e) => el('button', {
       type: 'button', class: 'emoji', text: e, title: (EMOJI.find(([x]) => x === e) || ['', ''])[1],
-      'aria-label': `Reagir com ${e}`, onclick: () => dialog.close(e),
+      'aria-label': t('emoji.react.with', { emoji: e }), onclick: () => dialog.close(e),
     })));
     $('#emoji-none').hidden = all.length > 0;
   };

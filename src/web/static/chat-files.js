@@ -2,7 +2,8 @@
 // each with its progress and a way out; sent with the message as multipart (payload_json +
 // files[n]). In messages: pictures and videos in place (a viewer on click), sound with the
 // browser's player, anything else as a card to download.
-import { $, el } from './common.js';
+import { $, ApiError, el } from './common.js';
+import { t } from './i18n.js';
 
 const MAX_FILES = 10;
 const pending = []; // {file, id, bar, chip, preview}
@@ -22,13 +23,13 @@ export function addFiles(list) {
   for (const file of list) {
     if (pending.length >= MAX_FILES) break;
     const item = { file, id: `${Date.now()}-${Math.random()}` };
-    const bar = el('progress', { max: '100', value: '0', 'aria-label': `Envio de ${file.name}` });
-    const remove = el('button', { type: 'button', class: 'link-button', text: '✕', 'aria-label': `Tirar ${file.name}`,
+    const bar = el('progress', { max: '100', value: '0', 'aria-label': t('file.progress', { name: file.name }) });
+    const remove = el('button', { type: 'button', class: 'link-button', text: '✕', 'aria-label': t('file.remove', { name: file.name }),
                                   onclick: () => drop(item) });
     item.preview = file.type.startsWith('image/') ? URL.createObjectURL(file) : null;
     item.chip = el('li', { class: 'pending-file' },
       item.preview ? el('img', { src: item.preview, alt: '' }) : el('span', { class: 'file-icon', text: '📄' }),
-      el('span', { class: 'name', text: file.name || 'imagem colada' }),
+      el('span', { class: 'name', text: file.name || t('file.pasted') }),
       el('span', { class: 'muted small', text: formatSize(file.size) }), bar, remove);
     item.bar = bar;
     pending.push(item);
@@ -74,13 +75,10 @@ export function uploadWith(path, body) {
       let data = null;
       try { data = JSON.parse(xhr.responseText); } catch { /* not JSON */ }
       if (xhr.status >= 200 && xhr.status < 300) return resolve(data);
-      const err = new Error((data && data.error) || `Erro ${xhr.status}`);
-      err.status = xhr.status;
-      err.body = data;
-      reject(err);
+      reject(new ApiError(xhr.status, data));
     };
-    xhr.onerror = () => { uploading = null; reject(new Error('O envio falhou; tente de novo.')); };
-    xhr.onabort = () => { uploading = null; reject(new Error('Envio cancelado.')); };
+    xhr.onerror = () => { uploading = null; reject(Object.assign(new Error(t('file.upload.failed')), { network: true })); };
+    xhr.onabort = () => { uploading = null; reject(new Error(t('file.upload.cancelled'))); };
     xhr.send(form);
   });
 }
@@ -107,7 +105,7 @@ function attachmentView(a) {
   if (type.startsWith('image/')) {
     // A GIF moves only in its own bytes; the others show their thumbnail.
     const src = a.thumbnailUrl && type !== 'image/gif' ? a.thumbnailUrl : a.url;
-    return el('button', { type: 'button', class: 'attachment-image', 'aria-label': `Ver ${a.filename}`, onclick: () => openViewer(a) },
+    return el('button', { type: 'button', class: 'attachment-image', 'aria-label': t('file.view', { name: a.filename }), onclick: () => openViewer(a) },
       sized(el('img', { src, alt: a.filename, loading: 'lazy' }), a));
   }
   if (type.startsWith('video/')) return sized(el('video', { class: 'attachment-video', src: a.url, controls: true, preload: 'metadata' }), a);
@@ -118,7 +116,7 @@ function attachmentView(a) {
   return el('div', { class: 'attachment-card' }, el('span', { class: 'file-icon', text: '📄' }),
     el('span', { class: 'file-meta' }, el('a', { href: a.url, download: a.filename, class: 'name', text: a.filename }),
       el('span', { class: 'muted small', text: formatSize(a.size) })),
-    el('a', { href: a.url, download: a.filename, class: 'link-button', text: 'Baixar', 'aria-label': `Baixar ${a.filename}` }));
+    el('a', { href: a.url, download: a.filename, class: 'link-button', text: t('file.download'), 'aria-label': t('file.download.name', { name: a.filename }) }));
 }
 
 // The picture at its size, over the page: Esc, ✕ or a click outside closes it.

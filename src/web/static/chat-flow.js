@@ -3,6 +3,7 @@
 // name, and each author's initials on a colour of their own.
 import { chat } from './chat-store.js';
 import { $, el } from './common.js';
+import { locale, t } from './i18n.js';
 
 const GROUP_MS = 5 * 60 * 1000;
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -11,9 +12,9 @@ function dayLabel(iso, now = new Date()) {
   const d = new Date(iso);
   const midnight = (x) => new Date(x.getFullYear(), x.getMonth(), x.getDate()).getTime();
   const days = Math.round((midnight(now) - midnight(d)) / DAY_MS);
-  if (days === 0) return 'Hoje';
-  if (days === 1) return 'Ontem';
-  return d.toLocaleDateString('pt-BR', { day: 'numeric', month: 'long', year: 'numeric' });
+  if (days === 0) return t('day.today');
+  if (days === 1) return t('day.yesterday');
+  return d.toLocaleDateString(locale(), { day: 'numeric', month: 'long', year: 'numeric' });
 }
 
 // The initials of a name (two letters at most) on a hue the user's ID picks, so one person keeps
@@ -34,7 +35,7 @@ export function placeInFlow(prev, li) {
   const newDay = !prev || new Date(prev.dataset.at).toDateString() !== new Date(li.dataset.at).toDateString();
   if (newDay) li.before(el('li', { class: 'flow-line day', text: dayLabel(li.dataset.at) }));
   const fresh = chat.newAfter && li.dataset.id > chat.newAfter && li.dataset.from !== chat.me.id && !$('#messages .flow-line.new');
-  if (fresh) li.before(el('li', { class: 'flow-line new', text: 'novas' }));
+  if (fresh) li.before(el('li', { class: 'flow-line new', text: t('flow.new') }));
   li.classList.toggle('cont', !newDay && !fresh && prev.dataset.from === li.dataset.from && !li.querySelector('.reply') &&
                              Date.parse(li.dataset.at) - Date.parse(prev.dataset.at) < GROUP_MS);
 }

@@ -1,6 +1,7 @@
 // The server's settings in the chat client: its name, rules and verification level, its roles
 // with their permissions, its invites (chat-invites.js), and the applications installed. Each part shows only to those the API
 // lets change it (GERENCIAR_SERVIDOR, GERENCIAR_CARGOS); the server still decides.
+import { provide } from './chat-actions.js';
 import { ask } from './chat-dialog.js';
 import { loadAudit, wireAudit } from './chat-audit.js';
 import { loadCommandSettings } from './chat-command-settings.js';
@@ -11,10 +12,11 @@ import { paintMembers } from './chat-members.js';
 import { loadServer, loadServers } from './chat-servers.js';
 import { allowedSections, loadBans, paintChannelsManage, paintServerIcon, paintTabs, wireInviteForm, wireServerSettings, wireTabs } from './chat-settings.js';
 import { chat } from './chat-store.js';
-import { toast } from './chat-ui.js';
+import { flash, toast } from './chat-ui.js';
 import { $, api, checkedBits, el, permissionBoxes, PERMISSIONS, showError } from './common.js';
+import { t, tn } from './i18n.js';
 
-const VERIFICATION_LEVELS = ['Nenhum', 'Conta com 5 minutos', 'Membro há 10 minutos', 'Verificação em duas etapas'];
+const VERIFICATION_LEVELS = [t('verification.none'), t('verification.account'), t('verification.member'), t('verification.mfa')];
 
 export async function loadSettings() {
   const allowed = allowedSections();
@@ -52,29 +54,29 @@ function paintRoles() {
     for (const input of boxes.querySelectorAll('input')) input.disabled = r.managed;
     const item = el('details', { class: 'role', 'data-id': r.id },
                     el('summary', {}, el('strong', { text: name }),
-                       el('span', { class: 'muted small', text: r.managed ? ' · de uma aplicação' : ` · ${PERMISSIONS.filter((p) => r.permissions & p.bit).length} permissões` })),
+                       el('span', { class: 'muted small', text: r.managed ? t('role.of.app') : ` · ${tn('role.perm.count', PERMISSIONS.filter((p) => r.permissions & p.bit).length)}` })),
                     boxes);
     if (r.color) item.querySelector('summary').prepend(roleDot(r.color));
     if (!r.managed) {
       const everyone = r.id === chat.server.id;
-      const color = el('input', { type: 'color', 'aria-label': `Cor do cargo ${name}`, 'data-color': r.id });
+      const color = el('input', { type: 'color', 'aria-label': t('role.color.label', { name }), 'data-color': r.id });
       color.value = colour(r.color || 0x99aab5);
       const hoist = el('input', { type: 'checkbox', 'data-hoist': r.id });
       hoist.checked = r.hoist;
-      const save = el('button', { type: 'button', text: 'Salvar', onclick: () => changeRole(r.id, 'PATCH',
+      const save = el('button', { type: 'button', text: t('dialog.save'), onclick: () => changeRole(r.id, 'PATCH',
         { permissions: checkedBits(boxes), ...(everyone ? {} : { color: parseInt(color.value.slice(1), 16), hoist: hoist.checked }) }) });
       const actions = el('div', { class: 'actions' }, save);
       if (!everyone) {
-        item.insertBefore(el('label', { class: 'check role-color' }, color, 'Cor do nome'), boxes);
-        item.insertBefore(el('label', { class: 'check' }, hoist, 'Mostrar separado na lista de pessoas'), boxes);
+        item.insertBefore(el('label', { class: 'check role-color' }, color, t('role.color')), boxes);
+        item.insertBefore(el('label', { class: 'check' }, hoist, t('app.mostrar-separado-lista-pessoas')), boxes);
         const top = Math.max(...chat.roles.map((x) => x.position));
         actions.append(
-          el('button', { type: 'button', class: 'secondary', text: '↑ Subir', 'aria-label': `Subir o cargo ${r.name}`, disabled: r.position >= top,
-                         onclick: () => changeRole(r.id, 'PATCH', { position: r.position + 1 }, 'Ordem salva.') }),
-          el('button', { type: 'button', class: 'secondary', text: '↓ Descer', 'aria-label': `Descer o cargo ${r.name}`, disabled: r.position <= 1,
-                         onclick: () => changeRole(r.id, 'PATCH', { position: r.position - 1 }, 'Ordem salva.') }),
-          el('button', { type: 'button', class: 'danger', text: 'Apagar cargo', onclick: async () => {
-            if (await ask(`Apagar o cargo ${r.name}?`, 'Quem o tem perde o que ele dava.', { confirm: 'Apagar', danger: true })) changeRole(r.id, 'DELETE');
+          el('button', { type: 'button', class: 'secondary', text: t('role.up'), 'aria-label': t('role.up.label', { name: r.name }), disabled: r.position >= top,
+                         onclick: () => changeRole(r.id, 'PATCH', { position: r.position + 1 }, t('role.order.saved')) }),
+          el('button', { type: 'button', class: 'secondary', text: t('role.down'), 'aria-label': t('role.down.label', { name: r.name }), disabled: r.position <= 1,
+                         onclick: () => changeRole(r.id, 'PATCH', { position: r.position - 1 }, t('role.order.saved')) }),
+          el('button', { type: 'button', class: 'danger', text: t('role.delete'), onclick: async () => {
+            if (await ask(t('role.delete.ask', { name: r.name }), t('role.delete.text'), { confirm: t('delete'), danger: true })) changeRole(r.id, 'DELETE');
           } }));
       }
       item.append(actions);
@@ -89,7 +91,7 @@ function roleDot(color) {
   return dot;
 }
 
-async function changeRole(rid, method, body, done = method === 'DELETE' ? 'Cargo apagado.' : 'Cargo salvo.') {
+async function changeRole(rid, method, body, done = method === 'DELETE' ? t('role.deleted') : t('role.saved')) {
   $('#settings-error').hidden = true;
   const open = [...document.querySelectorAll('#roles details[open]')].map((d) => d.dataset.id);
   try {
@@ -103,17 +105,12 @@ async function changeRole(rid, method, body, done = method === 'DELETE' ? 'Cargo
   }
 }
 
-export function flash(box, text) {
-  $(box).textContent = text;
-  $(box).hidden = false;
-  setTimeout(() => { $(box).hidden = true; }, 4000);
-}
 
 async function loadApps() {
   const { applications } = await api('GET', `/api/servers/${chat.sid}/applications`);
   $('#apps').replaceChildren(...applications.map((a) => {
     const granted = PERMISSIONS.filter((p) => a.grantedPermissions & p.bit).map((p) => p.label);
-    const remove = el('button', { type: 'button', class: 'secondary', text: 'Desinstalar', onclick: async () => {
+    const remove = el('button', { type: 'button', class: 'secondary', text: t('app.uninstall'), onclick: async () => {
       try {
         await api('DELETE', `/api/servers/${chat.sid}/applications/${a.id}`);
         chat.commands = (await api('GET', `/api/servers/${chat.sid}/commands`)).commands;
@@ -123,7 +120,7 @@ async function loadApps() {
       }
     } });
     return el('li', {}, el('span', {}, el('strong', { text: a.name }), el('br'),
-                           el('small', { class: 'muted', text: granted.join(', ') || 'sem permissões' })), remove);
+                           el('small', { class: 'muted', text: granted.join(', ') || t('app.no.permissions') })), remove);
   }));
   $('#no-apps').hidden = applications.length > 0;
 }
@@ -144,7 +141,7 @@ export function wireSettings() {
       });
       await loadServer(chat.sid);
       await loadServers();
-      flash('#server-done', 'Configurações salvas.');
+      flash('#server-done', t('server.saved'));
     } catch (err) {
       showError($('#settings-error'), err);
     }
@@ -158,7 +155,7 @@ export function wireSettings() {
       permissionBoxes($('#role-perms'), 0);
       await loadServer(chat.sid);
       paintRoles();
-      flash('#roles-done', 'Cargo criado.');
+      flash('#roles-done', t('role.created'));
     } catch (err) {
       showError($('#settings-error'), err);
     }
@@ -175,7 +172,7 @@ export function wireSettings() {
       });
       $('#blocked-words').value = automod.blockedWords.join('\n'); // as the server keeps them
       await loadServer(chat.sid);
-      flash('#automod-done', `Moderação salva: ${automod.blockedWords.length} ${automod.blockedWords.length === 1 ? 'palavra bloqueada' : 'palavras bloqueadas'}.`);
+      flash('#automod-done', tn('automod.saved', automod.blockedWords.length));
     } catch (err) {
       showError($('#settings-error'), err);
     }
@@ -187,13 +184,13 @@ export function wireSettings() {
       const { channel } = await api('POST', `/api/servers/${chat.sid}/channels`, { name: $('#channel-name').value, type: $('#channel-type').value });
       $('#channel-form').reset();
       await loadServer(chat.sid);
-      flash('#channels-done', `Canal ${channel.name} criado.`);
+      flash('#channels-done', t('channel.created', { name: channel.name }));
     } catch (err) {
       showError($('#settings-error'), err);
     }
   });
   $('#server-leave').addEventListener('click', async () => {
-    if (!(await ask(`Sair de ${chat.server.name}?`, 'Para voltar, você vai precisar de um convite.', { confirm: 'Sair', danger: true }))) return;
+    if (!(await ask(t('server.leave.ask', { name: chat.server.name }), t('server.leave.text'), { confirm: t('server.leave'), danger: true }))) return;
     try {
       await api('DELETE', `/api/servers/${chat.sid}/members/@me`);
       location.assign('/app');
@@ -202,3 +199,5 @@ export function wireSettings() {
     }
   });
 }
+
+provide({ loadSettings });

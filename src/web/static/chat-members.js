@@ -2,14 +2,15 @@
 // kick), as the API allows it. The people column is chat-people.js.
 import { ask, askText } from './chat-dialog.js';
 import { startDm } from './chat-dms.js';
-import { flash } from './chat-manage.js';
 import { showMessage } from './chat-messages.js';
 import { basePermissions, PERM } from './chat-perms.js';
 import { loadServer, loadServers, paintServer } from './chat-servers.js';
+import { flash, statusLabel } from './chat-ui.js';
 import { chat, memberAdded, memberRemoved, presenceApplied } from './chat-store.js';
 import { $, api, el, showError } from './common.js';
+import { locale, t } from './i18n.js';
 
-const STATUS_LABELS = { online: 'online', idle: 'ausente', dnd: 'não perturbe', offline: 'offline' };
+
 const TIMEOUT_MS = 10 * 60 * 1000;
 
 async function memberAction(fn, done) {
@@ -31,7 +32,7 @@ function memberRoles(m, who) {
     const box = el('input', { type: 'checkbox', 'data-role': r.id });
     box.checked = m.roleIds.includes(r.id);
     box.addEventListener('change', () => memberAction(() => api(box.checked ? 'PUT' : 'DELETE', path(r)),
-      `${who} ${box.checked ? 'agora tem' : 'não tem mais'} o cargo ${r.name}.`));
+      t(box.checked ? 'member.role.given' : 'member.role.taken', { who, role: r.name })));
     return el('label', { class: 'check' }, box, r.name);
   });
 }
@@ -41,39 +42,39 @@ function memberRow(m, can) {
   const owner = m.userId === chat.server.ownerId;
   const held = m.timeoutUntil && new Date(m.timeoutUntil) > new Date();
   const row = el('li', { class: 'member', 'data-id': m.userId },
-    el('span', { class: `status ${m.status}`, role: 'img', 'aria-label': STATUS_LABELS[m.status] || m.status, title: STATUS_LABELS[m.status] || m.status }),
+    el('span', { class: `status ${m.status}`, role: 'img', 'aria-label': statusLabel(m.status), title: statusLabel(m.status) }),
     el('strong', { text: who }),
-    el('span', { class: 'muted small', text: ` @${m.user.username}${m.user.isBot ? ' · bot' : ''}${owner ? ' · dono' : ''}${held ? ` · suspenso até ${new Date(m.timeoutUntil).toLocaleString('pt-BR')}` : ''}` }));
+    el('span', { class: 'muted small', text: ` @${m.user.username}${m.user.isBot ? ' · bot' : ''}${owner ? t('member.owner') : ''}${held ? t('member.held.until', { when: new Date(m.timeoutUntil).toLocaleString(locale()) }) : ''}` }));
   if (owner || m.userId === chat.me.id) return row;
   const actions = el('div', { class: 'member-actions' });
-  if (!m.user.isBot) actions.append(el('button', { type: 'button', class: 'secondary small-button', text: 'Conversar', onclick: () => startDm(m.userId) }));
+  if (!m.user.isBot) actions.append(el('button', { type: 'button', class: 'secondary small-button', text: t('action.dm'), onclick: () => startDm(m.userId) }));
   if (can & PERM.GERENCIAR_CARGOS) actions.append(...memberRoles(m, who));
   const path = `/api/servers/${chat.sid}/members/${m.userId}`;
   if (can & PERM.MODERAR_MEMBROS) {
-    actions.append(el('button', { type: 'button', class: 'secondary small-button', text: held ? 'Retirar suspensão' : 'Suspender por 10 min',
+    actions.append(el('button', { type: 'button', class: 'secondary small-button', text: held ? t('member.unhold') : t('member.hold'),
       onclick: () => memberAction(() => api('PATCH', path, { timeoutUntil: held ? null : new Date(Date.now() + TIMEOUT_MS).toISOString() }),
-        held ? `A suspensão de ${who} acabou.` : `${who} está suspenso por 10 minutos.`) }));
+        held ? t('member.unheld', { who }) : t('member.held', { who })) }));
   }
   if (can & PERM.MODERAR_MEMBROS) {
-    actions.append(el('button', { type: 'button', class: 'secondary small-button', text: 'Apelido', 'aria-label': `Mudar o apelido de ${who}`, onclick: async () => {
-      const nickname = await askText(`Apelido de ${m.user.displayName || m.user.username}`, 'Apelido neste servidor (vazio: nenhum)',
+    actions.append(el('button', { type: 'button', class: 'secondary small-button', text: t('member.nickname'), 'aria-label': t('member.nickname.label', { who }), onclick: async () => {
+      const nickname = await askText(t('member.nickname.of', { name: m.user.displayName || m.user.username }), t('member.nickname.field'),
                                      { value: m.nickname || '', maxLength: 32 });
       if (nickname === null) return;
       memberAction(() => api('PATCH', path, { nickname: nickname.trim() || null }),
-        nickname.trim() ? `${m.user.username} agora aparece como ${nickname.trim()}.` : `${m.user.username} não tem mais apelido.`);
+        nickname.trim() ? t('member.nickname.set', { name: m.user.username, nickname: nickname.trim() }) : t('member.nickname.unset', { name: m.user.username }));
     } }));
   }
   if (can & PERM.EXPULSAR_MEMBROS) {
-    actions.append(el('button', { type: 'button', class: 'danger small-button', text: 'Expulsar',
-      onclick: async () => (await ask(`Expulsar ${who}?`, 'Com um convite, pode voltar.', { confirm: 'Expulsar', danger: true })) &&
-        memberAction(() => api('DELETE', path), `${who} foi expulso.`) }));
+    actions.append(el('button', { type: 'button', class: 'danger small-button', text: t('member.kick'),
+      onclick: async () => (await ask(t('member.kick.ask', { who }), t('member.kick.text'), { confirm: t('member.kick'), danger: true })) &&
+        memberAction(() => api('DELETE', path), t('member.kicked', { who })) }));
   }
   if (can & PERM.BANIR_MEMBROS) {
-    actions.append(el('button', { type: 'button', class: 'danger small-button', text: 'Banir', onclick: async () => {
-      const reason = await askText(`Banir ${who}?`, 'Motivo (opcional)',
-                                   { text: 'Não volta nem com convite até ser desbanido.', confirm: 'Banir', maxLength: 512 });
+    actions.append(el('button', { type: 'button', class: 'danger small-button', text: t('member.ban'), onclick: async () => {
+      const reason = await askText(t('member.ban.ask', { who }), t('member.ban.reason'),
+                                   { text: t('member.ban.text'), confirm: t('member.ban'), maxLength: 512 });
       if (reason === null) return;
-      memberAction(() => api('PUT', `/api/servers/${chat.sid}/bans/${m.userId}`, reason.trim() ? { reason: reason.trim() } : {}), `${who} foi banido.`);
+      memberAction(() => api('PUT', `/api/servers/${chat.sid}/bans/${m.userId}`, reason.trim() ? { reason: reason.trim() } : {}), t('member.banned', { who }));
     } }));
   }
   row.append(actions);

@@ -31,12 +31,13 @@ export function openMenu(anchor, title, items) {
     el('div', { class: 'menu-title muted small', text: title }),
     ...items.map((item) => el('button', { type: 'button', role: 'menuitem', class: item.danger ? 'menu-item danger' : 'menu-item',
                                           text: item.label, onclick: (e) => { closeMenu(); item.run(e); } })));
-  if (!sheet) {
-    const r = anchor.getBoundingClientRect();
-    box.style.top = `${Math.max(8, Math.min(r.bottom + 4, innerHeight - 48 - 36 * items.length))}px`;
-    box.style.left = `${Math.max(8, Math.min(r.right - 240, innerWidth - 248))}px`;
-  }
   document.body.append(box);
+  if (!sheet) { // below its button, or above it when it would pass the window's bottom
+    const r = anchor.getBoundingClientRect();
+    const h = box.offsetHeight;
+    box.style.top = `${Math.max(8, r.bottom + 4 + h <= innerHeight - 8 ? r.bottom + 4 : Math.min(r.top - 4 - h, innerHeight - 8 - h))}px`;
+    box.style.left = `${Math.max(8, Math.min(r.right - box.offsetWidth, innerWidth - 8 - box.offsetWidth))}px`;
+  }
   const keys = (e) => {
     if (e.key === 'Escape') { e.preventDefault(); closeMenu(); }
     else if (e.key === 'ArrowDown' || e.key === 'ArrowUp') { e.preventDefault(); moveFocus(box, e.key === 'ArrowDown' ? 1 : -1); }

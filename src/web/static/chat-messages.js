@@ -1,20 +1,18 @@
 // A message in the room: its item (author, time, text, reply, embeds, reactions) and what one may
 // do with it, as the API allows: reply, edit, pin, react, delete, start a thread or a DM.
+import { act } from './chat-actions.js';
 import { ask, askText } from './chat-dialog.js';
 import { messageAppItems } from './chat-apps.js';
 import { components, embed } from './chat-components.js';
 import { attachmentsView } from './chat-files.js';
-import { startDm } from './chat-dms.js';
 import { pickEmoji } from './chat-emoji.js';
 import { avatar, lastMessageItem, paintFlow, placeInFlow } from './chat-flow.js';
 import { openMenu } from './chat-menu.js';
 import { PERM } from './chat-perms.js';
-import { pinsChanged } from './chat-pins.js';
-import { jumpTo, openChannel, startReply } from './chat-room.js';
-import { loadServer, roomOf } from './chat-servers.js';
-import { chat, messageRemoved } from './chat-store.js';
+import { chat, messageRemoved, roomOf } from './chat-store.js';
 import { toast } from './chat-ui.js';
 import { $, api, el, showError } from './common.js';
+import { locale, t } from './i18n.js';
 import { markdownNodes, parseMarkdown } from './markdown.js';
 
 // Where the open room's messages are read and sent.
@@ -23,7 +21,7 @@ export function messagesPath() {
 }
 
 export function nameOf(userId) {
-  return chat.names.get(userId) || 'alguém';
+  return chat.names.get(userId) || t('audit.someone');
 }
 
 // A mention in text: a member of the open server (by username), marked when it is oneself.
@@ -44,27 +42,27 @@ export function quoteNodes(text) {
 }
 
 export function messageItem(m) {
-  const when = new Date(m.createdAt).toLocaleTimeString('pt-BR', { hour: '2-digit', minute: '2-digit' });
+  const when = new Date(m.createdAt).toLocaleTimeString(locale(), { hour: '2-digit', minute: '2-digit' });
   // A webhook's post shows the name it was given, marked as a webhook's: never a member.
   const author = m.webhook ? m.webhook.name : nameOf(m.fromId);
   const head = el('div', { class: 'head' }, avatar(m.fromId, author), el('strong', { text: author }),
                   m.applicationId ? el('span', { class: 'bot-tag', text: 'BOT' }) : '',
-                  m.webhook ? el('span', { class: 'bot-tag webhook-tag', text: 'WEBHOOK', title: 'Enviada por um webhook' }) : '',
+                  m.webhook ? el('span', { class: 'bot-tag webhook-tag', text: 'WEBHOOK', title: t('message.by.webhook') }) : '',
                   el('time', { datetime: m.createdAt, text: when }),
-                  m.editedAt ? el('span', { class: 'muted small', text: '(editada)' }) : '');
-  if (m.pinned) head.append(el('span', { class: 'pin-tag', text: '📌 fixada' }));
+                  m.editedAt ? el('span', { class: 'muted small', text: t('message.edited') }) : '');
+  if (m.pinned) head.append(el('span', { class: 'pin-tag', text: t('message.pinned') }));
   const li = el('li', { class: 'message', id: `m-${m.id}`, 'data-id': m.id, 'data-at': m.createdAt, 'data-from': m.webhook ? `${m.fromId}:${author}` : m.fromId }, head);
   if (m.flags & 64) li.classList.add('ephemeral');
-  if (m.replyTo) li.append(el('button', { type: 'button', class: 'reply muted small', title: 'Ir à mensagem respondida', onclick: () => jumpTo(m.replyTo.id) },
+  if (m.replyTo) li.append(el('button', { type: 'button', class: 'reply muted small', title: t('message.reply.jump'), onclick: () => act.jumpTo(m.replyTo.id) },
                                 '↪ ', el('strong', { text: nameOf(m.replyTo.fromId) }), ': ', ...quoteNodes(m.replyTo.preview)));
   if (m.content) li.append(el('div', { class: 'content' }, ...markdownNodes(parseMarkdown(m.content), mentionOf)));
   // A deferred answer: the bot took the command and is working on it.
-  if (m.flags & 128) li.append(el('div', { class: 'thinking muted', role: 'status', text: `${author} está pensando…` }));
+  if (m.flags & 128) li.append(el('div', { class: 'thinking muted', role: 'status', text: t('message.thinking', { name: author }) }));
   if (m.attachments && m.attachments.length) li.append(attachmentsView(m));
   for (const e of m.embeds || []) li.append(embed(e, m));
   if (m.components && m.components.length) li.append(components(m.components, m));
   if (m.flags & 64) {
-    li.append(el('small', { class: 'muted', text: 'Só você vê esta mensagem.' }));
+    li.append(el('small', { class: 'muted', text: t('message.ephemeral') }));
     return li;
   }
   const actions = messageActions(m);
@@ -90,42 +88,42 @@ function actionsFor(m) {
   const may = (bit) => chat.dm || (chat.perms & bit) !== 0;
   const add = (icon, text, label, run, extra = {}) => out.push({ icon, text, label, run, ...extra });
   if (may(PERM.ADICIONAR_REACOES))
-    add('🙂', 'Reagir', 'Reagir com um emoji', async () => { const e = await pickEmoji(); if (e) react(m, e); }, { cls: 'reaction add' });
-  if (may(PERM.ENVIAR_MENSAGENS)) add('↩', 'Responder', 'Responder a esta mensagem', () => startReply(m));
-  if (mine && !m.applicationId && may(PERM.ENVIAR_MENSAGENS)) add('✎', 'Editar', 'Editar esta mensagem', () => startEdit(m));
+    add('🙂', t('action.react'), t('action.react.label'), async () => { const e = await pickEmoji(); if (e) react(m, e); }, { cls: 'reaction add' });
+  if (may(PERM.ENVIAR_MENSAGENS)) add('↩', t('action.reply'), t('action.reply.label'), () => act.startReply(m));
+  if (mine && !m.applicationId && may(PERM.ENVIAR_MENSAGENS)) add('✎', t('action.edit'), t('action.edit.label'), () => startEdit(m));
   const room = chat.dm ? null : roomOf(chat.cid).room;
   if (room && !m.threadId && may(PERM.ENVIAR_MENSAGENS) && room.type === 'text')
-    add('🧵', 'Thread', 'Abrir uma thread a partir desta mensagem', () => startThread(m));
+    add('🧵', t('action.thread'), t('action.thread.label'), () => startThread(m));
   if (may(PERM.FIXAR_MENSAGENS))
-    add('', m.pinned ? 'Desafixar' : 'Fixar', m.pinned ? 'Desafixar esta mensagem' : 'Fixar esta mensagem', () => togglePin(m));
-  if (!chat.dm && !mine && !m.applicationId && !m.webhook) add('', 'Conversar', `Mandar uma mensagem direta a ${nameOf(m.fromId)}`, () => startDm(m.fromId));
+    add('', m.pinned ? t('action.unpin') : t('action.pin'), m.pinned ? t('action.unpin.label') : t('action.pin.label'), () => togglePin(m));
+  if (!chat.dm && !mine && !m.applicationId && !m.webhook) add('', t('action.dm'), t('action.dm.label', { name: nameOf(m.fromId) }), () => act.startDm(m.fromId));
   if (room && room.type === 'text') for (const item of messageAppItems(m)) add('', item.text, item.text, item.run);
-  if (m.content) add('', 'Copiar texto', 'Copiar o texto desta mensagem', () => navigator.clipboard?.writeText(m.content).then(() => toast('Texto copiado.')));
-  if (mine || (!chat.dm && may(PERM.GERENCIAR_MENSAGENS))) add('', 'Apagar', 'Apagar esta mensagem', (event) => remove(m, event), { danger: true });
+  if (m.content) add('', t('action.copy'), t('action.copy.label'), () => navigator.clipboard?.writeText(m.content).then(() => toast(t('action.copied'))));
+  if (mine || (!chat.dm && may(PERM.GERENCIAR_MENSAGENS))) add('', t('delete'), t('action.delete.label'), (event) => remove(m, event), { danger: true });
   return out;
 }
 
 function messageActions(m) {
   const all = actionsFor(m);
-  const bar = el('span', { class: 'actions-inline', role: 'toolbar', 'aria-label': 'Ações da mensagem' });
+  const bar = el('span', { class: 'actions-inline', role: 'toolbar', 'aria-label': t('actions.label') });
   for (const a of all.filter((x) => x.icon).slice(0, 3))
     bar.append(el('button', { type: 'button', class: `quick ${a.cls || ''}`.trim(), text: a.icon, title: a.text, 'aria-label': a.label,
                               onclick: (e) => a.run(e) }));
-  const more = el('button', { type: 'button', class: 'quick more', text: '…', title: 'Mais', 'aria-label': 'Mais ações',
+  const more = el('button', { type: 'button', class: 'quick more', text: '…', title: t('actions.more'), 'aria-label': t('actions.more.label'),
                               'aria-haspopup': 'menu', 'aria-expanded': 'false' });
-  more.onclick = () => openMenu(more, 'Mensagem', all.map((a) => ({ label: a.text, run: a.run, danger: a.danger })));
+  more.onclick = () => openMenu(more, t('actions.menu'), all.map((a) => ({ label: a.text, run: a.run, danger: a.danger })));
   bar.append(more);
   return bar;
 }
 
 // A thread from a message (one per message): named, then opened.
 async function startThread(m) {
-  const name = await askText('Nova thread', 'Nome da thread', { confirm: 'Criar thread', required: true });
+  const name = await askText(t('thread.new'), t('thread.name'), { confirm: t('thread.create'), required: true });
   if (!name || !name.trim()) return;
   try {
     const { channel } = await api('POST', `/api/servers/${chat.sid}/channels/${m.channelId}/messages/${m.id}/threads`, { name: name.trim() });
-    await loadServer(chat.sid);
-    await openChannel(channel.id);
+    await act.loadServer(chat.sid);
+    await act.openChannel(channel.id);
   } catch (e) {
     toast(e);
   }
@@ -135,14 +133,14 @@ async function startThread(m) {
 function startEdit(m) {
   const li = document.getElementById(`m-${m.id}`);
   if (!li || li.querySelector('.edit')) return;
-  const field = el('textarea', { class: 'edit', rows: '2', maxlength: '4000', 'aria-label': 'Novo texto da mensagem' });
+  const field = el('textarea', { class: 'edit', rows: '2', maxlength: '4000', 'aria-label': t('edit.label') });
   field.value = m.content;
   // Its files can be taken out (not added), as on Discord.
   const kept = new Set((m.attachments || []).map((a) => a.id));
   const files = el('ul', { class: 'edit-files' });
   for (const a of chat.dm ? [] : m.attachments || []) {
     const chip = el('li', {}, el('span', { text: a.filename }));
-    chip.append(el('button', { type: 'button', class: 'link-button', text: '✕', 'aria-label': `Tirar ${a.filename} da mensagem`,
+    chip.append(el('button', { type: 'button', class: 'link-button', text: '✕', 'aria-label': t('edit.remove.file', { name: a.filename }),
                                onclick: () => { kept.delete(a.id); chip.remove(); } }));
     files.append(chip);
   }
@@ -162,7 +160,7 @@ function startEdit(m) {
   });
   const content = li.querySelector('.content');
   const form = el('div', { class: 'edit-box' }, field, files.firstChild ? files : '',
-                  el('small', { class: 'muted', text: 'Enter salva · Esc cancela' }));
+                  el('small', { class: 'muted', text: t('edit.keys') }));
   if (content) content.replaceWith(form);
   else li.querySelector('.head').after(form);
   field.focus();
@@ -183,7 +181,7 @@ export async function togglePin(m) {
   try {
     const { pinned } = await api('POST', `${messagesPath()}/${m.id}/pin`);
     if (chat.messages.has(m.id)) showMessage({ ...chat.messages.get(m.id), pinned });
-    pinsChanged({ channelId: chat.cid });
+    act.pinsChanged({ channelId: chat.cid });
   } catch (e) {
     showError($('#send-error'), e);
   }
@@ -199,7 +197,7 @@ function reactions(m) {
   }
   const may = chat.dm || (chat.perms & PERM.ADICIONAR_REACOES) !== 0; // in a DM, either person
   for (const chip of row.children) chip.disabled = !may;
-  if (may) row.append(el('button', { type: 'button', class: 'reaction add', text: '+', title: 'Reagir', 'aria-label': 'Reagir com um emoji',
+  if (may) row.append(el('button', { type: 'button', class: 'reaction add', text: '+', title: t('action.react'), 'aria-label': t('action.react.label'),
                                      onclick: async () => { const e = await pickEmoji(); if (e) react(m, e); } }));
   return row;
 }
@@ -216,7 +214,7 @@ async function react(m, emoji) {
 
 async function remove(m, event) {
   // Shift skips the question, as on Discord.
-  if (!(event && event.shiftKey) && !(await ask('Apagar esta mensagem?', 'Não dá para desfazer.', { confirm: 'Apagar', danger: true }))) return;
+  if (!(event && event.shiftKey) && !(await ask(t('message.delete.ask'), t('cannot.undo'), { confirm: t('delete'), danger: true }))) return;
   $('#send-error').hidden = true;
   try {
     await api('DELETE', `${messagesPath()}/${m.id}`);

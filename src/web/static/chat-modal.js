@@ -1,12 +1,13 @@
 // A form a bot opens (INTERACTION_MODAL), shown as a dialog and submitted as modal_submit.
 import { invoke } from './chat-composer.js';
 import { $, el } from './common.js';
+import { t } from './i18n.js';
 
 // A select in a form: a list to pick one from, or several (Ctrl/⌘ or touch) when it allows.
 function selectField(id, input) {
   const many = (input.maxValues || 1) > 1;
   const select = el('select', { id, 'data-id': input.customId, ...(many ? { multiple: '', size: String(Math.min(6, input.options.length)) } : {}) });
-  if (!many) select.append(el('option', { value: '', text: input.placeholder || 'Escolha…', disabled: '', selected: '' }));
+  if (!many) select.append(el('option', { value: '', text: input.placeholder || t('select.choose.more'), disabled: '', selected: '' }));
   select.append(...input.options.map((o) => el('option', { value: o.value, text: o.description ? `${o.label} — ${o.description}` : o.label })));
   select.required = input.required !== false && (input.minValues === undefined || input.minValues > 0);
   return select;

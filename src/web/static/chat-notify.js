@@ -6,6 +6,7 @@ import { openChannel } from './chat-room.js';
 import { openServer } from './chat-servers.js';
 import { chat } from './chat-store.js';
 import { $ } from './common.js';
+import { t } from './i18n.js';
 
 const NOTIFY_KEY = 'praca-notify-asked';
 
@@ -44,9 +45,9 @@ export function notifyArrived(m) {
   if (m.fromId === chat.me.id || !meantForMe(m)) return;
   const where = m.serverId ? (chat.servers.find((s) => s.id === m.serverId) || {}).name : null;
   const dm = m.serverId ? null : chat.dms.find((d) => d.id === m.channelId);
-  const who = dm ? dmName(dm) : chat.names.get(m.fromId) || 'Alguém'; // the open server's names
-  const n = new Notification(where ? `${who} em ${where}` : `${who} (mensagem direta)`, {
-    body: (m.content || '(sem texto)').slice(0, 200), tag: m.threadId || m.channelId,
+  const who = dm ? dmName(dm) : chat.names.get(m.fromId) || t('notify.someone'); // the open server's names
+  const n = new Notification(where ? t('notify.in', { who, where }) : t('notify.dm', { who }), {
+    body: (m.content || t('rules.no.text')).slice(0, 200), tag: m.threadId || m.channelId,
   });
   n.onclick = () => {
     window.focus();

@@ -4,6 +4,7 @@
 // the next page; its nonce (enforceNonce) makes any retry the same message, never a second.
 import { chat } from './chat-store.js';
 import { $, api, el, showError } from './common.js';
+import { t } from './i18n.js';
 
 const RETRY_MIN_MS = 2000;
 const RETRY_MAX_MS = 30000;
@@ -90,10 +91,10 @@ function paintItem(item) {
   if (!li) return;
   const state = li.querySelector('.outbox-state');
   state.replaceChildren();
-  if (item.sending || !item.failed) state.append('Enviando…');
-  else state.append('Não enviada: sem conexão. Vai de novo sozinha quando a conexão voltar. ',
-    el('button', { type: 'button', class: 'link-button small', text: 'Tentar agora', onclick: () => attempt(item) }), ' ',
-    el('button', { type: 'button', class: 'link-button small cancel', text: 'Cancelar', 'aria-label': 'Cancelar o envio', onclick: () => cancel(item) }));
+  if (item.sending || !item.failed) state.append(t('outbox.sending'));
+  else state.append(t('outbox.failed'), ' ',
+    el('button', { type: 'button', class: 'link-button small', text: t('outbox.retry'), onclick: () => attempt(item) }), ' ',
+    el('button', { type: 'button', class: 'link-button small cancel', text: t('dialog.cancel'), 'aria-label': t('outbox.cancel.label'), onclick: () => cancel(item) }));
 }
 
 function cancel(item) {

@@ -3,15 +3,16 @@
 // name. The page holds at most three ranges of 100 rows; "Mostrar mais" moves on to the next,
 // so a server of any size costs the page only what it shows. After a reconnect it subscribes
 // again and gets the rows as they are then.
+import { act } from './chat-actions.js';
 import { personMenu } from './chat-apps.js';
-import { startDm } from './chat-dms.js';
-import { roomOf } from './chat-servers.js';
-import { chat } from './chat-store.js';
+import { statusLabel } from './chat-ui.js';
+import { chat, roomOf } from './chat-store.js';
 import { $, el } from './common.js';
+import { language, t } from './i18n.js';
 
 const RANGE = 100;
 const RANGES = 3;
-const STATUS_LABELS = { online: 'online', idle: 'ausente', dnd: 'não perturbe', offline: 'offline' };
+
 const people = { key: '', starts: [0], summary: null, rows: new Map(), asked: 0 };
 
 // The channel whose list the column shows: the open room's (a thread's parent), else the
@@ -36,8 +37,8 @@ export async function followPeople(again = false) {
   if (asked !== people.asked || !key) return; // a later subscription, or none wanted
   if (!answer || answer.error) {
     people.key = ''; // asked again on the next room or reconnect
-    $('#people-title').textContent = 'Pessoas';
-    $('#people').replaceChildren(el('li', { class: 'muted small', text: answer ? answer.error : 'Lista indisponível; reconectando…' }));
+    $('#people-title').textContent = t('app.people-title');
+    $('#people').replaceChildren(el('li', { class: 'muted small', text: answer && language() === 'pt' ? answer.error : t('people.unavailable') }));
     return;
   }
   people.rows = new Map();
@@ -54,18 +55,18 @@ export function listArrived(u) {
 
 function groupTitle(id, count) {
   const role = chat.roles.find((r) => r.id === id);
-  const name = id === 'online' ? 'Conectados' : id === 'offline' ? 'Desconectados' : role ? role.name : 'Cargo';
+  const name = id === 'online' ? t('people.online') : id === 'offline' ? t('people.offline') : role ? role.name : t('rules.kind.role');
   return `${name} — ${count}`;
 }
 
 function personRow(m) {
   const member = { userId: m.userId, nickname: m.name, user: { id: m.userId, username: m.username, isBot: m.isBot, displayName: m.name } };
-  const menu = (e) => { if (e.type === 'click' || e.key === 'Enter' || e.key === ' ') { e.preventDefault(); personMenu(e.currentTarget, member, startDm); } };
+  const menu = (e) => { if (e.type === 'click' || e.key === 'Enter' || e.key === ' ') { e.preventDefault(); personMenu(e.currentTarget, member, act.startDm); } };
   const top = chat.roles.filter((r) => m.roleIds.includes(r.id) && r.color).sort((a, b) => b.position - a.position)[0];
   const name = el('span', { class: m.status === 'offline' ? 'muted' : '', text: m.name });
   if (top && m.status !== 'offline') name.style.color = `#${top.color.toString(16).padStart(6, '0')}`; // the CSSOM, which the page's CSP allows
   return el('li', { class: 'person', 'data-id': m.userId, tabindex: '0', 'aria-haspopup': 'menu', title: `${m.name} (@${m.username})`, onclick: menu, onkeydown: menu },
-    el('span', { class: `status ${m.status}`, role: 'img', 'aria-label': STATUS_LABELS[m.status] || m.status, title: STATUS_LABELS[m.status] || m.status }),
+    el('span', { class: `status ${m.status}`, role: 'img', 'aria-label': statusLabel(m.status), title: statusLabel(m.status) }),
     name, m.isBot ? el('span', { class: 'bot-tag', text: 'BOT' }) : '');
 }
 
@@ -79,7 +80,7 @@ export function paintPeople() {
   if (!chat.sid) return;
   followPeople(); // nothing when already following this room's list
   const s = people.summary;
-  $('#people-title').textContent = s ? `Pessoas: ${s.onlineCount} de ${s.memberCount} conectadas` : 'Pessoas';
+  $('#people-title').textContent = s ? t('people.count', { online: s.onlineCount, all: s.memberCount }) : t('app.people-title');
   const items = [];
   const counts = new Map((s ? s.groups : []).map((g) => [g.id, g.count]));
   for (const start of people.starts) {
@@ -90,9 +91,9 @@ export function paintPeople() {
   }
   const rows = s ? s.memberCount + s.groups.length : 0;
   const end = people.starts[people.starts.length - 1] + RANGE;
-  if (people.starts[0] > 0) items.unshift(el('li', {}, el('button', { type: 'button', class: 'people-more', text: 'Voltar ao início', onclick: () => moveTo(0) })));
+  if (people.starts[0] > 0) items.unshift(el('li', {}, el('button', { type: 'button', class: 'people-more', text: t('people.top'), onclick: () => moveTo(0) })));
   if (rows > end) {
-    items.push(el('li', {}, el('button', { type: 'button', class: 'people-more', text: `Mostrar mais (${rows - end})`,
+    items.push(el('li', {}, el('button', { type: 'button', class: 'people-more', text: t('people.more', { n: rows - end }),
       onclick: () => (people.starts.length < RANGES ? (people.starts.push(end), followPeople(true)) : moveTo(people.starts[1])) })));
   }
   $('#people').replaceChildren(...items);

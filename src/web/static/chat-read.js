@@ -2,6 +2,7 @@
 // as they read (a room opened, a message arriving in the open room), at most once a second.
 import { chat } from './chat-store.js';
 import { $, api, el } from './common.js';
+import { t, tn } from './i18n.js';
 
 const READ_EVERY_MS = 1000;
 const reading = { timer: 0, pending: new Map() }; // room id → the newest message seen there
@@ -56,7 +57,7 @@ function paintMarkRead() {
   for (const b of document.querySelectorAll('#channels button.channel.unread')) {
     any = true;
     const name = b.childNodes[0].textContent.replace(/^(# |↳ )/, ''); // not its count
-    b.after(el('button', { type: 'button', class: 'mark-read', text: '✓', title: 'Marcar como lida', 'aria-label': `Marcar ${name} como lida`,
+    b.after(el('button', { type: 'button', class: 'mark-read', text: '✓', title: t('read.mark'), 'aria-label': t('read.mark.label', { name }),
                            onclick: () => { markRoomRead(b.dataset.id); paintUnread(); } }));
   }
   $('#server-read').hidden = !any;
@@ -75,7 +76,7 @@ function paintBadge(button, n) {
   if (!n) return badge?.remove();
   if (!badge) button.append(badge = el('span', { class: 'badge' }));
   badge.textContent = n > 99 ? '99+' : String(n);
-  badge.setAttribute('aria-label', n === 1 ? '1 menção' : `${n > 99 ? 'mais de 99' : n} menções`);
+  badge.setAttribute('aria-label', n > 99 ? t('read.mentions.many') : tn('read.mentions', n));
 }
 
 export function paintUnread() {

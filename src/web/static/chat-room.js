@@ -1,5 +1,6 @@
 // The open room: its newest page of history, older pages as one scrolls up, the page around a
 // message one jumps to, and the message the composer answers.
+import { provide } from './chat-actions.js';
 import { loadChannelCommands } from './chat-apps.js';
 import { newLineFor, paintFlow } from './chat-flow.js';
 import { messageItem, messagesPath, nameOf, quoteNodes } from './chat-messages.js';
@@ -7,12 +8,12 @@ import { channelPermissions } from './chat-perms.js';
 import { paintOutbox } from './chat-outbox.js';
 import { togglePins } from './chat-pins.js';
 import { markRead, paintUnread } from './chat-read.js';
-import { roomOf } from './chat-servers.js';
-import { chat } from './chat-store.js';
+import { chat, roomOf } from './chat-store.js';
 import { followPeople } from './chat-people.js';
 import { paintTyping, tellViewing } from './chat-typing.js';
 import { showPanel, toast } from './chat-ui.js';
 import { $, api, el, showError } from './common.js';
+import { t } from './i18n.js';
 
 export const HISTORY_PAGE = 50;
 // The page's state lives in chat-store.js.
@@ -35,7 +36,7 @@ export async function openChannel(cid, { behind = false } = {}) {
   if (!behind) showPanel('#room');
   const { room, parent } = roomOf(cid);
   chat.perms = channelPermissions(chat.server, chat.roles, chat.mine, parent);
-  $('#channel-title').textContent = room.type === 'thread' ? `↳ ${room.name} (em #${parent.name})` : `# ${room.name}`;
+  $('#channel-title').textContent = room.type === 'thread' ? t('room.thread.title', { name: room.name, parent: parent.name }) : `# ${room.name}`;
   $('#pins-open').hidden = $('#people-open').hidden = false;
   togglePins(false);
   for (const b of document.querySelectorAll('#channels button'))
@@ -102,7 +103,7 @@ export async function loadOlder() {
 // Replying: the message answered shows above the composer until sent, or cancelled (✕, Esc).
 export function startReply(m) {
   chat.replyTo = m;
-  $('#reply-to').replaceChildren('Respondendo a ', el('strong', { text: nameOf(m.fromId) }), ': ', ...quoteNodes((m.content || '').slice(0, 80)));
+  $('#reply-to').replaceChildren(t('reply.to'), ' ', el('strong', { text: nameOf(m.fromId) }), ': ', ...quoteNodes((m.content || '').slice(0, 80)));
   $('#reply-bar').hidden = false;
   $('#text').focus();
 }
@@ -131,3 +132,5 @@ export async function jumpTo(id) {
   void target.offsetWidth; // the highlight again, if it was just shown
   target.classList.add('flash');
 }
+
+provide({ jumpTo, openChannel, startReply });

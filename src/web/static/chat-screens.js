@@ -1,6 +1,7 @@
 // On a phone, one screen at a time: servers → channels → room → members, with the back button and the
 // browser's back gesture going up a level. On a desktop every column shows; only the steps are kept.
 import { $ } from './common.js';
+import { t } from './i18n.js';
 
 const SCREENS = ['servers', 'channels', 'room', 'members'];
 
@@ -24,7 +25,7 @@ function showPeopleColumn(shown) {
 function paintBack() {
   const at = SCREENS.indexOf(document.body.dataset.screen);
   $('#back').hidden = at <= 0;
-  $('#back').setAttribute('aria-label', ['', 'Voltar aos servidores', 'Voltar aos canais', 'Voltar à conversa'][at] || 'Voltar');
+  $('#back').setAttribute('aria-label', t(['', 'back.servers', 'back.channels', 'back.room'][at] || 'app.back.label'));
 }
 
 export function wireScreens() {

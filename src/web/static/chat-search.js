@@ -2,13 +2,15 @@
 // with words, "phrases" and filters (from:, in:, has:, mentions:, before:, after:); each result
 // leads to its message, in its channel.
 import { mentionOf, nameOf } from './chat-messages.js';
+import { togglePins } from './chat-pins.js';
 import { jumpTo, openChannel } from './chat-room.js';
 import { chat } from './chat-store.js';
 import { $, api, el, showError } from './common.js';
+import { locale, t, tn } from './i18n.js';
 import { markdownNodes, parseMarkdown } from './markdown.js';
 
 function resultItem(m) {
-  const when = new Date(m.createdAt).toLocaleString('pt-BR', { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
+  const when = new Date(m.createdAt).toLocaleString(locale(), { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
   const room = chat.dm ? null : chat.allChannels.find((c) => c.id === (m.threadId || m.channelId));
   const go = async () => {
     $('#search-panel').hidden = true;
@@ -19,8 +21,8 @@ function resultItem(m) {
   return el('li', { class: 'pin', 'data-id': m.id },
     el('div', { class: 'head' }, el('strong', { text: m.webhook ? m.webhook.name : nameOf(m.fromId) }),
       room ? el('span', { class: 'muted small', text: `#${room.name}` }) : '', el('time', { datetime: m.createdAt, text: when })),
-    m.content ? el('div', { class: 'content' }, ...markdownNodes(parseMarkdown(m.content), mentionOf)) : el('em', { class: 'muted', text: '(sem texto)' }),
-    el('div', { class: 'pin-actions' }, el('button', { type: 'button', class: 'link-button small', text: 'Ir à mensagem', onclick: go })));
+    m.content ? el('div', { class: 'content' }, ...markdownNodes(parseMarkdown(m.content), mentionOf)) : el('em', { class: 'muted', text: t('rules.no.text') }),
+    el('div', { class: 'pin-actions' }, el('button', { type: 'button', class: 'link-button small', text: t('pins.jump'), onclick: go })));
 }
 
 // The results shown, and where they were searched: drawn again when the server's tree or its
@@ -32,12 +34,12 @@ let shown = null;
 function paintResults() {
   const { messages, next, q } = shown;
   const more = next
-    ? [el('li', { class: 'search-more' }, el('button', { type: 'button', class: 'secondary small-button', id: 'search-more', text: 'Procurar mais antigas', onclick: searchOlder }))]
+    ? [el('li', { class: 'search-more' }, el('button', { type: 'button', class: 'secondary small-button', id: 'search-more', text: t('search.older'), onclick: searchOlder }))]
     : [];
   $('#search-results').replaceChildren(...messages.map(resultItem), ...more);
   $('#search-title').textContent = messages.length
-    ? `${messages.length}${next ? '+' : ''} ${messages.length === 1 ? 'resultado' : 'resultados'} para “${q}”`
-    : next ? `Nada encontrado ainda para “${q}”` : `Nada encontrado para “${q}”`;
+    ? tn(next ? 'search.found.more' : 'search.found', messages.length, { q })
+    : t(next ? 'search.none.yet' : 'search.none', { q });
 }
 
 const searchPath = (q, before) => (chat.dm ? `/api/dms/${chat.cid}/messages/search` : `/api/servers/${chat.sid}/messages/search`) +
@@ -68,6 +70,7 @@ async function search(e) {
     const { messages, next } = await api('GET', searchPath(q));
     shown = { messages, next, q, sid };
     paintResults();
+    togglePins(false);
     $('#search-panel').hidden = false;
   } catch (err) {
     showError($('#send-error'), err);

@@ -1,6 +1,7 @@
 // The person's servers and the open one: its tree and members read, its header and channels
 // painted with what one may do there, and what holds one back from speaking (the verification
 // level, a timeout).
+import { provide } from './chat-actions.js';
 import { avatar } from './chat-flow.js';
 import { openForum } from './chat-forum.js';
 import { paintPeople } from './chat-people.js';
@@ -9,11 +10,12 @@ import { paintUnread } from './chat-read.js';
 import { openChannel, openPanel } from './chat-room.js';
 import { go } from './chat-screens.js';
 import { repaintSearch } from './chat-search.js';
-import { applyMembers, applyTree, chat, timedOutUntil } from './chat-store.js';
+import { applyMembers, applyTree, chat, roomOf, timedOutUntil } from './chat-store.js';
 import { tellViewing } from './chat-typing.js';
 import { showPanel } from './chat-ui.js';
 import { loadVoice, voiceChannel } from './chat-voice.js';
 import { $, api, el } from './common.js';
+import { locale, t } from './i18n.js';
 
 export async function loadServers() {
   ({ servers: chat.servers } = await api('GET', '/api/servers'));
@@ -34,7 +36,7 @@ function paintTimeout() {
   const until = timedOutUntil();
   $('#timeout').hidden = !until;
   $('#timeout').textContent = until
-    ? `Você está suspenso neste servidor até ${until.toLocaleString('pt-BR')}${chat.mine.timeoutReason ? ` (${chat.mine.timeoutReason})` : ''}: pode ler, mas não enviar, reagir nem usar comandos.`
+    ? t(chat.mine.timeoutReason ? 'timeout.until.why' : 'timeout.until', { when: until.toLocaleString(locale()), why: chat.mine.timeoutReason })
     : '';
 }
 
@@ -98,10 +100,10 @@ export function paintVerificationHold() {
     const until = Math.max(level >= 1 ? Date.parse(me.createdAt) + ACCOUNT_WAIT_MS : 0,
                            level >= 2 ? Date.parse(mine.joinedAt) + MEMBER_WAIT_MS : 0);
     if (until > Date.now()) {
-      text = `Este servidor pede que ${level >= 2 ? 'contas e membros novos' : 'contas novas'} esperem antes de falar: você poderá enviar mensagens a partir de ${new Date(until).toLocaleTimeString('pt-BR')}.`;
+      text = t(level >= 2 ? 'hold.members' : 'hold.accounts', { when: new Date(until).toLocaleTimeString(locale()) });
       chat.holdTimer = setTimeout(paintVerificationHold, until - Date.now() + 500);
     } else if (level >= 3 && !me.mfaEnabled) {
-      text = 'Este servidor exige verificação em duas etapas para falar: ative-a em Conta.';
+      text = t('hold.mfa');
     }
   }
   $('#verification-hold').textContent = text;
@@ -110,14 +112,14 @@ export function paintVerificationHold() {
 
 // Text channels open; voice channels show who is in them, with a way in and out; forums are
 // listed for what they are.
-const CHANNEL_GROUPS = [['Texto', 'text'], ['Fóruns', 'forum'], ['Voz', 'voice']];
+const CHANNEL_GROUPS = [[t('channels.text'), 'text'], [t('channels.forum'), 'forum'], [t('channels.voice'), 'voice']];
 
 function paintChannels(channels) {
   const room = (c, text) => el('button', { type: 'button', class: c.type === 'thread' ? 'channel thread' : 'channel', text, 'data-id': c.id,
                                           onclick: () => { go('room'); openChannel(c.id); }, 'aria-current': c.id === chat.cid ? 'true' : 'false' });
   const threadsOf = (c) => {
-    const mine = chat.threads.filter((t) => t.parentId === c.id);
-    return mine.length ? el('ul', { class: 'threads', 'aria-label': `Threads de ${c.name}` }, ...mine.map((t) => el('li', {}, room(t, `↳ ${t.name}`)))) : '';
+    const mine = chat.threads.filter((x) => x.parentId === c.id);
+    return mine.length ? el('ul', { class: 'threads', 'aria-label': t('channels.threads.of', { name: c.name }) }, ...mine.map((x) => el('li', {}, room(x, `↳ ${x.name}`)))) : '';
   };
   const item = (c) => el('li', {}, c.type === 'text'
     ? room(c, `# ${c.name}`)
@@ -142,7 +144,7 @@ export async function openServer(sid, at = null) {
   chat.dm = null;
   chat.forum = null;
   for (const b of document.querySelectorAll('#dms button')) b.setAttribute('aria-current', 'false');
-  $('#text').placeholder = 'Mensagem ou /comando';
+  $('#text').placeholder = t('app.text.placeholder');
   const panel = openPanel();
   await loadServer(sid);
   $('#invite-box').hidden = true;
@@ -157,8 +159,5 @@ export async function openServer(sid, at = null) {
 }
 
 // A room the page opens: a text channel, or a thread (whose permissions are its parent's).
-export function roomOf(cid) {
-  const thread = chat.threads.find((t) => t.id === cid);
-  const parent = thread ? chat.parents.find((c) => c.id === thread.parentId) : chat.channels.find((c) => c.id === cid);
-  return { room: thread || parent, parent };
-}
+
+provide({ loadServer });

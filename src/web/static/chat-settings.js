@@ -2,13 +2,15 @@
 // the server (name, icon, rules, deletion by the owner), its channels (rename, private, delete),
 // invites with an expiry and a number of uses, and the bans. Roles, members and bots are drawn by
 // chat-manage.js and chat-members.js; the server decides every change.
+import { act } from './chat-actions.js';
 import { ask } from './chat-dialog.js';
 import { loadInvites } from './chat-invites.js';
-import { flash, loadSettings } from './chat-manage.js';
 import { basePermissions, PERM } from './chat-perms.js';
 import { loadServer, loadServers } from './chat-servers.js';
 import { chat } from './chat-store.js';
+import { flash } from './chat-ui.js';
 import { $, api, el, readAsDataUrl, showError } from './common.js';
+import { locale, t } from './i18n.js';
 
 const ICON_MAX_BYTES = 2 * 1024 * 1024; // the API's limit for a data: icon
 
@@ -33,19 +35,19 @@ export function allowedSections() {
 export function paintTabs(allowed, chosen = chat.settingsTab) {
   const tabs = [...document.querySelectorAll('#settings-tabs [role=tab]')];
   const usable = tabs.filter((t) => t.dataset.sections.split(' ').some((s) => allowed.has(s)));
-  for (const t of tabs) t.hidden = !usable.includes(t);
+  for (const tab of tabs) tab.hidden = !usable.includes(tab);
   const current = usable.find((t) => t.dataset.sections === chosen) || usable[0];
   chat.settingsTab = current ? current.dataset.sections : null;
-  for (const t of tabs) t.setAttribute('aria-selected', String(t === current));
+  for (const tab of tabs) tab.setAttribute('aria-selected', String(tab === current));
   for (const section of document.querySelectorAll('#settings > section'))
     section.hidden = !(current && current.dataset.sections.split(' ').includes(section.id) && allowed.has(section.id));
 }
 
 export function wireTabs() {
-  for (const t of document.querySelectorAll('#settings-tabs [role=tab]')) {
-    t.addEventListener('click', () => {
-      chat.settingsTab = t.dataset.sections;
-      loadSettings().catch((e) => showError($('#settings-error'), e));
+  for (const tab of document.querySelectorAll('#settings-tabs [role=tab]')) {
+    tab.addEventListener('click', () => {
+      chat.settingsTab = tab.dataset.sections;
+      act.loadSettings().catch((e) => showError($('#settings-error'), e));
     });
   }
 }
@@ -78,15 +80,15 @@ export function wireServerSettings() {
     const file = $('#server-icon').files[0];
     $('#server-icon').value = '';
     if (!file) return;
-    if (file.size > ICON_MAX_BYTES) return showError($('#settings-error'), 'A imagem passa de 2 MB: escolha uma menor.');
-    await setServerIcon(await readAsDataUrl(file), 'Ícone trocado.');
+    if (file.size > ICON_MAX_BYTES) return showError($('#settings-error'), t('icon.too.big'));
+    await setServerIcon(await readAsDataUrl(file), t('icon.changed'));
   });
-  $('#server-icon-remove').addEventListener('click', () => setServerIcon(null, 'Ícone tirado.'));
+  $('#server-icon-remove').addEventListener('click', () => setServerIcon(null, t('icon.removed')));
   $('#server-delete').addEventListener('submit', async (e) => {
     e.preventDefault();
     $('#settings-error').hidden = true;
     if ($('#server-delete-name').value.trim() !== chat.server.name)
-      return showError($('#settings-error'), 'O nome digitado não é o do servidor.');
+      return showError($('#settings-error'), t('server.delete.wrong.name'));
     try {
       await api('DELETE', `/api/servers/${chat.sid}`);
       location.assign('/app');
@@ -129,13 +131,13 @@ const CHANNEL_KINDS = { text: '#', forum: '💬', voice: '🔊' };
 export function paintChannelsManage() {
   const mayPrivacy = (basePermissions(chat.server, chat.roles, chat.mine) & PERM.GERENCIAR_CARGOS) !== 0;
   $('#channels-manage').replaceChildren(...chat.allChannels.map((c) => {
-    const name = el('input', { type: 'text', maxlength: '100', required: true, 'aria-label': `Nome do canal ${c.name}` });
+    const name = el('input', { type: 'text', maxlength: '100', required: true, 'aria-label': t('channel.name.label', { name: c.name }) });
     name.value = c.name;
     const rename = el('form', { class: 'channel-rename' }, el('span', { class: 'muted', text: CHANNEL_KINDS[c.type] || '#' }), name,
-                      el('button', { type: 'submit', class: 'secondary small-button', text: 'Renomear' }));
+                      el('button', { type: 'submit', class: 'secondary small-button', text: t('rename') }));
     rename.addEventListener('submit', (e) => {
       e.preventDefault();
-      channelAction(() => api('PATCH', `/api/servers/${chat.sid}/channels/${c.id}`, { name: name.value }), `Canal renomeado para ${name.value.trim()}.`);
+      channelAction(() => api('PATCH', `/api/servers/${chat.sid}/channels/${c.id}`, { name: name.value }), t('channel.renamed', { name: name.value.trim() }));
     });
     const row = el('li', { class: 'channel-manage', 'data-id': c.id }, rename);
     const actions = el('div', { class: 'member-actions' });
@@ -143,12 +145,12 @@ export function paintChannelsManage() {
       const box = el('input', { type: 'checkbox', 'data-private': c.id });
       box.checked = isPrivate(c);
       box.addEventListener('change', () => channelAction(() => privacyChange(c, box.checked),
-        box.checked ? `${c.name} agora é privado: só quem tem um cargo com acesso o vê.` : `${c.name} agora é visível para todos.`));
-      actions.append(el('label', { class: 'check' }, box, 'Privado'));
+        t(box.checked ? 'channel.private.on' : 'channel.private.off', { name: c.name })));
+      actions.append(el('label', { class: 'check' }, box, t('channel.private')));
     }
-    actions.append(el('button', { type: 'button', class: 'danger small-button', text: 'Apagar', onclick: async () =>
-      (await ask(`Apagar ${c.name}?`, 'Todas as suas mensagens vão junto. Não dá para desfazer.', { confirm: 'Apagar', danger: true })) &&
-      channelAction(() => api('DELETE', `/api/servers/${chat.sid}/channels/${c.id}`), `Canal ${c.name} apagado.`) }));
+    actions.append(el('button', { type: 'button', class: 'danger small-button', text: t('delete'), onclick: async () =>
+      (await ask(t('channel.delete.ask', { name: c.name }), t('channel.delete.text'), { confirm: t('delete'), danger: true })) &&
+      channelAction(() => api('DELETE', `/api/servers/${chat.sid}/channels/${c.id}`), t('channel.deleted', { name: c.name })) }));
     row.append(actions);
     return row;
   }));
@@ -164,7 +166,7 @@ export function wireInviteForm() {
       const { code } = await api('POST', `/api/servers/${chat.sid}/invites`,
                                  { maxAgeSeconds: Number($('#invite-age').value), maxUses: Number($('#invite-uses').value) });
       await loadInvites();
-      flash('#invites-done', `Convite ${code} criado.`);
+      flash('#invites-done', t('invite.created', { code }));
     } catch (err) {
       showError($('#settings-error'), err);
     }
@@ -177,13 +179,13 @@ export async function loadBans() {
   const { bans } = await api('GET', `/api/servers/${chat.sid}/bans`);
   $('#bans').replaceChildren(...bans.map((b) => el('li', { class: 'ban', 'data-id': b.userId },
     el('span', {}, el('strong', { text: b.displayName || b.username }), el('span', { class: 'muted small', text: ` @${b.username}` }), el('br'),
-       el('small', { class: 'muted', text: `${b.reason ? `motivo: ${b.reason} · ` : ''}desde ${new Date(b.createdAt).toLocaleString('pt-BR')}` })),
-    el('button', { type: 'button', class: 'secondary small-button', text: 'Desbanir', onclick: async () => {
+       el('small', { class: 'muted', text: `${b.reason ? `${t('ban.reason', { reason: b.reason })} · ` : ''}${t('ban.since', { when: new Date(b.createdAt).toLocaleString(locale()) })}` })),
+    el('button', { type: 'button', class: 'secondary small-button', text: t('ban.lift'), onclick: async () => {
       $('#settings-error').hidden = true;
       try {
         await api('DELETE', `/api/servers/${chat.sid}/bans/${b.userId}`);
         await loadBans();
-        flash('#bans-done', 'Banimento retirado: com um convite, pode voltar.');
+        flash('#bans-done', t('ban.lifted'));
       } catch (e) {
         showError($('#settings-error'), e);
       }

@@ -165,3 +165,10 @@ export function voiceApplied(u) {
   chat.voice.set(u.channelId, u.participants);
   return true;
 }
+
+// The room a channel ID names (a channel, or a thread with its parent) in the open server.
+export function roomOf(cid) {
+  const thread = chat.threads.find((t) => t.id === cid);
+  const parent = thread ? chat.parents.find((c) => c.id === thread.parentId) : chat.channels.find((c) => c.id === cid);
+  return { room: thread || parent, parent };
+}

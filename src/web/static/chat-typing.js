@@ -4,6 +4,7 @@
 import { messagesPath, nameOf } from './chat-messages.js';
 import { chat } from './chat-store.js';
 import { $, api } from './common.js';
+import { t } from './i18n.js';
 
 const TYPING_EVERY_MS = 8000;
 const TYPING_SHOWN_MS = 10000;
@@ -48,7 +49,7 @@ export function paintTyping() {
   const names = [...typing.who].filter(([, w]) => w.room === chat.cid).map(([id]) => nameOf(id));
   $('#typing').textContent =
     names.length === 0 ? '' :
-    names.length === 1 ? `${names[0]} está digitando…` :
-    names.length <= 3 ? `${names.slice(0, -1).join(', ')} e ${names.at(-1)} estão digitando…` :
-    'Várias pessoas estão digitando…';
+    names.length === 1 ? t('typing.one', { name: names[0] }) :
+    names.length <= 3 ? t('typing.some', { names: names.slice(0, -1).join(', '), last: names.at(-1) }) :
+    t('typing.many');
 }

@@ -4,6 +4,7 @@ import { nameOf } from './chat-messages.js';
 import { chat } from './chat-store.js';
 import { toast } from './chat-ui.js';
 import { $, api, el } from './common.js';
+import { t } from './i18n.js';
 
 // A voice channel: its name, whether I am in it, and its participants (no audio in the page:
 // joining makes me a participant for the bots and clients that carry the audio).
@@ -12,11 +13,11 @@ export function voiceChannel(c) {
   const inside = people.some((p) => p.userId === chat.me.id);
   return el('div', { class: 'voice', 'data-id': c.id },
     el('span', { class: 'channel other', text: `🔊 ${c.name}` }),
-    el('button', { type: 'button', class: 'voice-toggle', text: inside ? 'Sair' : 'Entrar',
-                   'aria-label': `${inside ? 'Sair de' : 'Entrar em'} ${c.name}`,
-                   title: 'Sem áudio no navegador: você aparece na sala para bots e clientes de voz',
+    el('button', { type: 'button', class: 'voice-toggle', text: inside ? t('voice.leave') : t('voice.join'),
+                   'aria-label': t(inside ? 'voice.leave.label' : 'voice.join.label', { name: c.name }),
+                   title: t('voice.no.audio'),
                    onclick: () => (inside ? leaveVoice(c) : joinVoice(c)) }),
-    el('ul', { class: 'voice-people', 'aria-label': `Na sala ${c.name}` },
+    el('ul', { class: 'voice-people', 'aria-label': t('voice.people', { name: c.name }) },
       ...people.map((p) => el('li', { text: `${p.muted ? '🔇' : '🎙'} ${nameOf(p.userId)}` }))));
 }
 

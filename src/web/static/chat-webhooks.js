@@ -3,18 +3,19 @@
 import { ask, askText } from './chat-dialog.js';
 import { chat } from './chat-store.js';
 import { $, api, copyText, el, showError } from './common.js';
+import { t } from './i18n.js';
 
 const textChannels = () => chat.allChannels.filter((c) => c.type === 'text');
 const channelName = (id) => (chat.allChannels.find((c) => c.id === id) || { name: '?' }).name;
 
 // The URL just made or renewed, with how to use it; it is not shown again.
 function showUrl(name, url) {
-  const copy = el('button', { type: 'button', class: 'secondary small-button', text: 'Copiar' });
+  const copy = el('button', { type: 'button', class: 'secondary small-button', text: t('app.invite-copy') });
   copy.onclick = () => copyText(url, copy);
   $('#webhook-new').replaceChildren(
-    el('p', { text: `URL de ${name}: copie agora, ela não aparece de novo.` }),
+    el('p', { text: t('webhook.url.once', { name }) }),
     el('div', { class: 'webhook-url' }, el('code', { text: url }), copy),
-    el('p', { class: 'muted small', text: 'Envie um POST com {"content": "…"}; acrescente ?format=github na URL para eventos do GitHub, ou ?format=slack para mensagens no formato do Slack.' }));
+    el('p', { class: 'muted small', text: t('webhook.how') }));
   $('#webhook-new').hidden = false;
 }
 
@@ -30,20 +31,20 @@ async function act(fn) {
 
 function webhookItem(h) {
   const path = `/api/servers/${chat.sid}/webhooks/${h.id}`;
-  const move = el('select', { 'aria-label': `Canal de ${h.name}` }, ...textChannels().map((c) => el('option', { value: c.id, text: `#${c.name}` })));
+  const move = el('select', { 'aria-label': t('webhook.channel.of', { name: h.name }) }, ...textChannels().map((c) => el('option', { value: c.id, text: `#${c.name}` })));
   move.value = h.channelId;
   move.onchange = () => act(() => api('PATCH', path, { channelId: move.value }));
   const button = (text, fn, cls = 'link-button small') => el('button', { type: 'button', class: cls, text, onclick: fn });
   return el('li', { class: 'webhook' },
-    el('span', {}, el('strong', { text: h.name }), el('br'), el('small', { class: 'muted', text: `em #${channelName(h.channelId)}` })),
+    el('span', {}, el('strong', { text: h.name }), el('br'), el('small', { class: 'muted', text: t('webhook.in', { channel: channelName(h.channelId) }) })),
     el('span', { class: 'webhook-actions' }, move,
-      button('Renomear', async () => {
-        const name = await askText(`Renomear ${h.name}`, 'Novo nome do webhook', { value: h.name, required: true, maxLength: 80 });
+      button(t('rename'), async () => {
+        const name = await askText(t('webhook.rename', { name: h.name }), t('webhook.new.name'), { value: h.name, required: true, maxLength: 80 });
         if (name && name.trim()) act(() => api('PATCH', path, { name: name.trim() }));
       }),
-      button('Nova URL', async () => (await ask(`Gerar uma nova URL para ${h.name}?`, 'A atual para de funcionar.', { confirm: 'Gerar' })) &&
+      button(t('webhook.new.url'), async () => (await ask(t('webhook.new.url.ask', { name: h.name }), t('webhook.new.url.text'), { confirm: t('webhook.make') })) &&
         act(async () => { const r = await api('POST', `${path}/token`); showUrl(h.name, r.url); })),
-      button('Apagar', async () => (await ask(`Apagar ${h.name}?`, 'O que ele já postou fica.', { confirm: 'Apagar', danger: true })) &&
+      button(t('delete'), async () => (await ask(t('channel.delete.ask', { name: h.name }), t('webhook.delete.text'), { confirm: t('delete'), danger: true })) &&
         act(() => api('DELETE', path)), 'link-button small danger-link')));
 }
 

@@ -22,12 +22,13 @@ import { loadUnread, markRead, markServerRead, paintTitle, paintUnread } from '.
 import { loadOlder, openChannel, refreshRoom, startReply, stopReply } from './chat-room.js';
 import { wireSearch } from './chat-search.js';
 import { go, wireScreens } from './chat-screens.js';
-import { loadServers, openServer, paintServer, paintServers, roomOf } from './chat-servers.js';
-import { applyMembers, applyTree, chat, messageArrived, messageEdited, pinApplied, reactionApplied, voiceApplied } from './chat-store.js';
+import { loadServers, openServer, paintServer, paintServers } from './chat-servers.js';
+import { applyMembers, applyTree, chat, messageArrived, messageEdited, pinApplied, reactionApplied, roomOf, voiceApplied } from './chat-store.js';
 import { tellViewing, typingArrived, typingSaid, typingStopped } from './chat-typing.js';
 import { showPanel, toast } from './chat-ui.js';
 import { paintVoice } from './chat-voice.js';
 import { $, api, copyText, requireSession, showError } from './common.js';
+import { rememberLanguage, t, tn, translatePage } from './i18n.js';
 import { Gateway } from './sio.js';
 
 function wirePanels() {
@@ -39,16 +40,21 @@ function wirePanels() {
   });
   wireSettings();
   $('#settings-close').addEventListener('click', () => showPanel('#room'));
+  // Esc leaves the settings or the account for the room, unless a dialog or a menu has it.
+  document.addEventListener('keydown', (e) => {
+    if (e.key !== 'Escape' || e.defaultPrevented || document.querySelector('dialog[open], .menu')) return;
+    for (const panel of ['#settings', '#account']) if (!$(panel).hidden) showPanel('#room');
+  });
   $('#install').addEventListener('submit', (e) => {
     e.preventDefault();
     let url;
     try {
       url = new URL($('#install-link').value.trim());
     } catch {
-      return showError($('#settings-error'), new Error('Isso não é um link.'));
+      return showError($('#settings-error'), new Error(t('install.not.link')));
     }
     if (url.origin !== location.origin || url.pathname !== '/oauth2/authorize')
-      return showError($('#settings-error'), new Error(`O link de autorização começa com ${location.origin}/oauth2/authorize`));
+      return showError($('#settings-error'), new Error(t('install.link.starts', { start: `${location.origin}/oauth2/authorize` })));
     location.assign(url.pathname + url.search);
   });
   $('#account-open').addEventListener('click', () => { go('room'); $('#account-error').hidden = true; showPanel('#account'); });
@@ -60,7 +66,7 @@ function wirePanels() {
     try {
       const r = await api('POST', '/api/users/@me/password', { currentPassword: $('#current-password').value, newPassword: $('#new-password').value });
       $('#password-form').reset();
-      $('#password-done').textContent = `Senha trocada. ${r.revoked} ${r.revoked === 1 ? 'outra sessão foi encerrada' : 'outras sessões foram encerradas'}.`;
+      $('#password-done').textContent = tn('password.changed', r.revoked);
       $('#password-done').hidden = false;
     } catch (err) {
       showError($('#account-error'), err);
@@ -141,8 +147,8 @@ async function removedFrom({ serverId, reason }) {
   chat.servers = chat.servers.filter((x) => x.id !== serverId);
   chat.unread.delete(serverId);
   paintServers();
-  const said = { banned: 'Você foi banido de', kicked: 'Você foi removido de' }[reason] || 'Você saiu de';
-  toast(`${said} ${server.name}.`);
+  const said = { banned: 'removed.banned', kicked: 'removed.kicked' }[reason] || 'removed.left';
+  toast(t(said, { server: server.name }));
   if (chat.sid !== serverId) return;
   if (chat.servers.length) await openServer(chat.servers[0].id);
   else location.assign('/app');
@@ -151,14 +157,14 @@ async function removedFrom({ serverId, reason }) {
 function connectLive() {
   chat.gateway = new Gateway()
     .on('connect', () => {
-      $('#live').textContent = 'ao vivo';
+      $('#live').textContent = t('live.on');
       $('#live').classList.add('on');
       chat.live = true;
       retryOutbox(); // what waited for the connection goes now
       tellViewing();
       followPeople(true); // a new connection follows no list yet
     })
-    .on('disconnect', () => { $('#live').textContent = 'reconectando…'; $('#live').classList.remove('on'); chat.live = false; })
+    .on('disconnect', () => { $('#live').textContent = t('live.again'); $('#live').classList.remove('on'); chat.live = false; })
     // Back after a drop: what came meanwhile was replayed; when it could not be, the open room
     // is read again so nothing is missing.
     .on('resumed', (resumed) => { if (!resumed) refreshRoom(); })
@@ -207,6 +213,7 @@ function connectLive() {
 async function main() {
   chat.me = await requireSession();
   await adoptBrowserLocale();
+  if (rememberLanguage(chat.me.locale)) return location.reload(); // drawn in another language
   $('#who').textContent = chat.me.displayName || chat.me.username;
   $('#logout').addEventListener('click', async () => {
     await api('POST', '/api/auth/logout').catch(() => {});
@@ -294,5 +301,7 @@ async function main() {
 
 // The page's state and one of its actions, for the browser's console and the page's tests.
 window.praca = { chat, startReply };
+
+translatePage();
 
 main().catch((e) => toast(e));

@@ -1,16 +1,11 @@
 // Shared by the pages: API calls with the session cookie, permission names, small DOM helpers.
+import { has, language, t } from './i18n.js';
 
 export const PERMISSIONS = [
-  ['ADMINISTRADOR', 'Administrador'], ['GERENCIAR_SERVIDOR', 'Gerenciar o servidor'],
-  ['GERENCIAR_CANAIS', 'Gerenciar canais'], ['GERENCIAR_CARGOS', 'Gerenciar cargos'],
-  ['EXPULSAR_MEMBROS', 'Expulsar membros'], ['BANIR_MEMBROS', 'Banir membros'],
-  ['MODERAR_MEMBROS', 'Moderar membros'], ['CRIAR_CONVITE', 'Criar convites'],
-  ['VER_CANAL', 'Ver canais'], ['ENVIAR_MENSAGENS', 'Enviar mensagens'],
-  ['GERENCIAR_MENSAGENS', 'Gerenciar mensagens'], ['ADICIONAR_REACOES', 'Adicionar reações'],
-  ['FIXAR_MENSAGENS', 'Fixar mensagens'], ['MENCIONAR_TODOS', 'Mencionar @everyone e @here'],
-  ['CONECTAR_VOZ', 'Conectar à voz'], ['FALAR', 'Falar'], ['USAR_COMANDOS', 'Usar comandos'],
-  ['GERENCIAR_WEBHOOKS', 'Gerenciar webhooks'], ['VER_AUDITORIA', 'Ver o registro de auditoria'],
-].map(([name, label], bit) => ({ name, label, bit: 1 << bit }));
+  'ADMINISTRADOR', 'GERENCIAR_SERVIDOR', 'GERENCIAR_CANAIS', 'GERENCIAR_CARGOS', 'EXPULSAR_MEMBROS', 'BANIR_MEMBROS',
+  'MODERAR_MEMBROS', 'CRIAR_CONVITE', 'VER_CANAL', 'ENVIAR_MENSAGENS', 'GERENCIAR_MENSAGENS', 'ADICIONAR_REACOES',
+  'FIXAR_MENSAGENS', 'MENCIONAR_TODOS', 'CONECTAR_VOZ', 'FALAR', 'USAR_COMANDOS', 'GERENCIAR_WEBHOOKS', 'VER_AUDITORIA',
+].map((name, bit) => ({ name, label: t(`perm.${name}`), bit: 1 << bit }));
 
 // The look chosen in Conta (light or dark), kept in this browser; none follows the system.
 export const THEME_KEY = 'praca-theme';
@@ -20,12 +15,22 @@ export function applyTheme(theme = localStorage.getItem(THEME_KEY) || '') {
 }
 if (typeof document !== 'undefined') applyTheme(); // (the rules' tests load this file in Node)
 
-class ApiError extends Error {
+export class ApiError extends Error {
   constructor(status, body) {
-    super((body && body.error) || `Erro ${status}`);
+    super(errorText(status, body && body.error));
     this.status = status;
     this.body = body;
   }
+}
+
+// The API words its errors in Portuguese (its interface says so): a Portuguese page shows them
+// as they come; another words them itself, by status and, for a refused field, by the field.
+function errorText(status, said) {
+  if (said && language() === 'pt') return said;
+  const field = status === 400 && said && /^([\w.[\]]+): /.exec(said);
+  if (field) return t('error.field', { field: field[1] });
+  if (has(`error.${status}`)) return t(`error.${status}`);
+  return status >= 500 ? t('error.5xx') : t('error.other');
 }
 
 // Same-origin calls: the browser sends the session cookie and the Origin header the server's
@@ -40,7 +45,7 @@ export async function api(method, path, body) {
   try {
     res = await fetch(path, init);
   } catch { // the browser's own words ("Failed to fetch") never reach the person
-    throw Object.assign(new Error('Sem conexão com o servidor. Tente de novo em instantes.'), { network: true });
+    throw Object.assign(new Error(t('error.network')), { network: true });
   }
   let data = null;
   try { data = await res.json(); } catch { /* no body */ }
@@ -101,7 +106,7 @@ export function readAsDataUrl(file) {
   return new Promise((resolve, reject) => {
     const reader = new FileReader();
     reader.onload = () => resolve(reader.result);
-    reader.onerror = () => reject(new Error('Não foi possível ler o arquivo.'));
+    reader.onerror = () => reject(new Error(t('error.read.file')));
     reader.readAsDataURL(file);
   });
 }
@@ -109,8 +114,8 @@ export function readAsDataUrl(file) {
 export async function copyText(text, button) {
   try {
     await navigator.clipboard.writeText(text);
-    button.textContent = 'Copiado';
+    button.textContent = t('copy.done');
   } catch {
-    button.textContent = 'Selecione e copie';
+    button.textContent = t('copy.select');
   }
 }

@@ -2,25 +2,26 @@
 // POSTed, pause and resume, replay from a position, and the delivery log (docs/api.md, "Events
 // pushed over HTTP").
 import { $, api, el, showError } from './common.js';
+import { locale, t } from './i18n.js';
 
 function deliveryRow(d) {
   const ok = d.status >= 200 && d.status < 300;
   const span = d.firstPosition === d.lastPosition ? d.firstPosition : `${d.firstPosition}–${d.lastPosition}`;
   return el('tr', {},
-    el('td', { text: new Date(d.createdAt).toLocaleTimeString('pt-BR') }),
-    el('td', { 'data-label': 'posições', text: span }),
-    el('td', { 'data-label': 'eventos', text: String(d.events) }, d.gap ? el('span', { class: 'badge kind', text: 'lacuna' }) : ''),
-    el('td', {}, el('span', { class: ok ? 'badge ok' : 'badge held', text: ok ? `${d.status}` : (d.status ? `${d.status}` : 'sem resposta') }),
+    el('td', { text: new Date(d.createdAt).toLocaleTimeString(locale()) }),
+    el('td', { 'data-label': t('dev.posicoes').toLowerCase(), text: span }),
+    el('td', { 'data-label': t('dev.eventos').toLowerCase(), text: String(d.events) }, d.gap ? el('span', { class: 'badge kind', text: t('dev.gap') }) : ''),
+    el('td', {}, el('span', { class: ok ? 'badge ok' : 'badge held', text: ok ? `${d.status}` : (d.status ? `${d.status}` : t('live.no.answer')) }),
        ok ? '' : ` ${d.error || ''}`),
-    el('td', { 'data-label': 'latência', text: `${d.latencyMs} ms` }));
+    el('td', { 'data-label': t('dev.latencia').toLowerCase(), text: `${d.latencyMs} ms` }));
 }
 
 export function renderPush(config) {
   const on = Boolean(config.eventsEndpointUrl);
   if (document.activeElement !== $('#push-url')) $('#push-url').value = config.eventsEndpointUrl || '';
   $('#push-state').textContent = !on
-    ? 'Nenhuma URL: os eventos ficam no gateway e em GET /api/bot/events.'
-    : `${config.paused ? 'Pausado' : 'Ativo'} · entregue até a posição ${config.cursor} (a última é ${config.lastPosition}).`;
+    ? t('dev.push.none')
+    : t(config.paused ? 'dev.push.paused' : 'dev.push.on', { cursor: config.cursor, last: config.lastPosition });
   $('#push-pause').hidden = !on || config.paused;
   $('#push-resume').hidden = !on || !config.paused;
   $('#push-replay-form').hidden = !on;

@@ -2,13 +2,14 @@
 // Eventos). Everything goes through the same JSON API bots and people use.
 import { loadPush, wirePush } from './developers-push.js';
 import { $, api, checkedBits, copyText, el, permissionBoxes, PERMISSIONS, readAsDataUrl, requireSession, showError } from './common.js';
+import { rememberLanguage, t, translatePage } from './i18n.js';
 
 const INTENTS = [
-  ['messages.read', 'Ler mensagens (eventos de mensagem no gateway)'],
-  ['messages.write', 'Enviar e editar mensagens'],
-  ['members.read', 'Ver a lista de membros'],
-  ['interactions.receive', 'Receber interações (comandos e componentes)'],
-  ['voice.connect', 'Conectar à voz'],
+  ['messages.read', t('intent.messages.read')],
+  ['messages.write', t('intent.messages.write')],
+  ['members.read', t('intent.members.read')],
+  ['interactions.receive', t('intent.interactions.receive')],
+  ['voice.connect', t('perm.CONECTAR_VOZ')],
 ];
 
 const TABS = ['geral', 'bot', 'instalacao', 'oauth2', 'interacoes', 'eventos'];
@@ -76,7 +77,7 @@ function renderDetail() {
   $('#bot-username').textContent = app.hasBot ? `@${app.botUsername}` : '';
   $('#bot-user-id').textContent = app.botUserId || '';
   $('#suspended').hidden = !app.suspended;
-  $('#suspended').textContent = app.suspended ? `Suspensa: ${app.suspendedReason || 'sem motivo informado'}` : '';
+  $('#suspended').textContent = app.suspended ? t('dev.suspended', { why: app.suspendedReason || t('dev.suspended.no.reason') }) : '';
   $('#name').value = app.name;
   $('#description').value = app.description || '';
   $('#icon').value = '';
@@ -102,11 +103,11 @@ function renderDetail() {
   $('#public').checked = app.isPublic;
   $('#endpoint').value = app.interactionsEndpointUrl || '';
   $('#client-secret-state').textContent = app.hasClientSecret
-    ? 'Um segredo do cliente foi gerado. Gerar outro invalida o atual.'
-    : 'Nenhum segredo do cliente gerado.';
+    ? t('dev.client.secret.made')
+    : t('dev.client.secret.none');
   $('#signing-secret-state').textContent = app.hasInteractionSigningSecret
-    ? 'Segredo de assinatura: gerado. Gerar outro invalida o atual; atualize sua URL antes.'
-    : 'Segredo de assinatura: nenhum (a URL precisa dele para receber interações).';
+    ? t('dev.signing.secret.made')
+    : t('dev.signing.secret.none');
 
   const redirect = $('#link-redirect');
   const chosen = redirect.value;
@@ -131,16 +132,16 @@ function showTab(name) {
 // ---- the event console: polls while its tab is open ----
 
 // What an interaction was, or an answer still thinking (a defer), beside the event's type.
-const KINDS = { command: 'comando', component: 'componente', modal_submit: 'formulário', autocomplete: 'autocomplete', thinking: 'pensando' };
+const KINDS = { command: t('dev.kind.command'), component: t('dev.kind.component'), modal_submit: t('dev.kind.modal'), autocomplete: 'autocomplete', thinking: t('dev.kind.thinking') };
 
 function consoleRow(e) {
   const time = new Date(e.at).toLocaleTimeString('pt-BR');
-  const outcome = el('span', { class: e.delivered ? 'badge ok' : 'badge held', text: e.delivered ? 'Entregue' : 'Retido' });
+  const outcome = el('span', { class: e.delivered ? 'badge ok' : 'badge held', text: e.delivered ? t('dev.delivered') : t('dev.held') });
   return el('tr', {},
     el('td', { text: time }), el('td', {}, el('code', { text: e.type }), e.kind ? el('span', { class: 'badge kind', text: KINDS[e.kind] || e.kind }) : ''),
     el('td', { 'data-label': 'servidor' }, el('code', { text: e.serverId.slice(-8), title: e.serverId })),
-    el('td', { 'data-label': 'canal' }, e.channelId ? el('code', { text: e.channelId.slice(-8), title: e.channelId }) : '—'),
-    el('td', { 'data-label': 'posição', text: e.position }),
+    el('td', { 'data-label': t('dev.canal').toLowerCase() }, e.channelId ? el('code', { text: e.channelId.slice(-8), title: e.channelId }) : '—'),
+    el('td', { 'data-label': t('dev.posicao').toLowerCase(), text: e.position }),
     el('td', {}, outcome, e.delivered ? '' : ` ${e.detail}`));
 }
 
@@ -156,7 +157,7 @@ async function pollConsole() {
     while (rows.children.length > 200) rows.lastChild.remove();
     $('#console-table').hidden = rows.children.length === 0;
     $('#console-empty').hidden = rows.children.length > 0;
-    $('#console-empty').textContent = app.hasBot ? 'Aguardando eventos…' : 'Crie o bot para ver seus eventos.';
+    $('#console-empty').textContent = app.hasBot ? t('dev.console-empty') : t('dev.console.no.bot');
     $('#console-error').hidden = true;
   } catch (e) {
     if (e.status === 401) return requireSession();
@@ -207,13 +208,13 @@ async function loadInstalls() {
   list.replaceChildren();
   for (const inst of installs) {
     const granted = PERMISSIONS.filter((p) => inst.grantedPermissions & p.bit).map((p) => p.label);
-    const remove = el('button', { type: 'button', class: 'secondary', text: 'Desinstalar',
+    const remove = el('button', { type: 'button', class: 'secondary', text: t('app.uninstall'),
       onclick: guarded($('#installs-error'), async () => {
         await api('DELETE', `/api/applications/${current.id}/installs/${inst.serverId}`);
         await loadInstalls();
       }) });
     list.append(el('li', {}, el('span', {}, el('strong', { text: inst.serverName }),
-                                el('br'), el('small', { class: 'muted', text: granted.join(', ') || 'sem permissões' })),
+                                el('br'), el('small', { class: 'muted', text: granted.join(', ') || t('app.no.permissions') })),
                    remove));
   }
   $('#no-installs').hidden = installs.length > 0;
@@ -265,7 +266,7 @@ function wire() {
   $('#icon').addEventListener('change', guarded($('#general-error'), async () => {
     const file = $('#icon').files[0];
     if (!file) return;
-    if (file.size > 1500000) throw new Error('O ícone é grande demais: use uma imagem de até 1,5 MB.');
+    if (file.size > 1500000) throw new Error(t('dev.icon.too.big'));
     pendingIcon = await readAsDataUrl(file);
     $('#icon-preview').src = pendingIcon;
   }));
@@ -322,8 +323,8 @@ function wire() {
     $('#endpoint-result').hidden = true;
     const r = await api('POST', `/api/applications/${current.id}/interactions-config/test`);
     $('#endpoint-result').textContent = r.ok
-      ? `A URL respondeu pong em ${r.latencyMs} ms.`
-      : `A URL não respondeu {"type": "pong"} (status ${r.status ?? 'nenhum'}, ${r.latencyMs} ms).`;
+      ? t('dev.endpoint.pong', { ms: r.latencyMs })
+      : t('dev.endpoint.no.pong', { status: r.status ?? t('command.none'), ms: r.latencyMs });
     $('#endpoint-result').hidden = false;
   }));
   const rotateSecret = (path, field, label, question) => guarded($('#secrets-error'), async () => {
@@ -337,11 +338,11 @@ function wire() {
     replaceApp(application);
   });
   $('#client-secret-rotate').addEventListener('click',
-    rotateSecret('oauth/client-secret/rotate', 'clientSecret', 'Segredo do cliente.',
-                 'Gerar um novo segredo do cliente? O atual deixa de valer agora mesmo.'));
+    rotateSecret('oauth/client-secret/rotate', 'clientSecret', t('dev.client.secret.label'),
+                 t('dev.client.secret.ask')));
   $('#signing-secret-rotate').addEventListener('click',
-    rotateSecret('interactions/signing-secret/rotate', 'signingSecret', 'Segredo de assinatura.',
-                 'Gerar um novo segredo de assinatura? Assinaturas com o atual deixam de valer agora mesmo: atualize sua URL de interações.'));
+    rotateSecret('interactions/signing-secret/rotate', 'signingSecret', t('dev.signing.secret.label'),
+                 t('dev.signing.secret.ask')));
   $('#secret-copy').addEventListener('click', (e) => copyText($('#secret').textContent, e.target));
 
   for (const b of document.querySelectorAll('button.copy'))
@@ -378,12 +379,14 @@ function wire() {
 
 async function main() {
   const me = await requireSession();
+  if (rememberLanguage(me.locale)) return location.reload(); // the account speaks another language
   $('#who').textContent = me.displayName || me.username;
   wire();
   permissionBoxes($('#link-perms'), 0, { checked: false });
   await loadApps();
 }
 
+translatePage();
 main().catch((e) => showError($('#page-error'), e));
 
 // The examples speak of this site; a bot with no website sends the installing admin to the chat.

@@ -1,6 +1,7 @@
 // The invite page: who invites you where, then join (signing in first when needed) and open the
 // server in the chat client.
 import { $, api, requireSession, showError } from './common.js';
+import { t, tn, translatePage } from './i18n.js';
 
 const code = decodeURIComponent(location.pathname.split('/')[2] || '');
 
@@ -10,13 +11,13 @@ async function main() {
     ({ invite } = await api('GET', `/api/invites/${encodeURIComponent(code)}`));
   } catch (e) {
     $('#loading').hidden = true;
-    $('#failure-text').textContent = e.status === 404 ? 'Este convite não existe, expirou ou já foi usado o máximo de vezes.' : e.message;
+    $('#failure-text').textContent = e.status === 404 ? t('invite.gone') : e.message;
     $('#failure').hidden = false;
     return;
   }
   $('#server-name').textContent = invite.server.name;
   const n = invite.server.memberCount;
-  $('#members').textContent = `${n} ${n === 1 ? 'membro' : 'membros'}`;
+  $('#members').textContent = tn('invite.members', n);
   $('#loading').hidden = true;
   $('#invite').hidden = false;
   $('#join').addEventListener('click', async () => {
@@ -30,4 +31,5 @@ async function main() {
   });
 }
 
+translatePage();
 main().catch((e) => showError($('#join-error'), e));

@@ -6,6 +6,7 @@
 // writes is never parsed as HTML.
 import { $, el } from './common.js';
 import { SHORTCODES } from './emoji-names.js';
+import { t } from './i18n.js';
 
 const MD_DEPTH_MAX = 8; // nesting beyond this stays text
 const MD_INLINE = [ // longest first: ** before *
@@ -160,7 +161,7 @@ export function markdownNodes(blocks, mentionOf = () => null) {
     case 's': return el('s', {}, ...inline(x.c));
     case 'spoiler': {
       // Named by its own text (WCAG's label in name); the title says what a click does.
-      const s = el('span', { class: 'spoiler', tabindex: '0', role: 'button', 'aria-expanded': 'false', title: 'Spoiler: clique para ver' }, ...inline(x.c));
+      const s = el('span', { class: 'spoiler', tabindex: '0', role: 'button', 'aria-expanded': 'false', title: t('spoiler.title') }, ...inline(x.c));
       const show = () => { s.classList.add('shown'); s.removeAttribute('role'); s.removeAttribute('aria-expanded'); s.removeAttribute('tabindex'); };
       s.addEventListener('click', show);
       s.addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') show(); });

@@ -7,6 +7,7 @@
 // not past the last) is not applied twice. A reconnect the server could not resume ('resumed'
 // with false) or a gap it reports ('EVENTS_GAP') tells the page to read what it shows again.
 import { $, api, requireSession } from './common.js';
+import { t } from './i18n.js';
 
 export class Gateway {
   constructor() {
@@ -30,9 +31,9 @@ export class Gateway {
   // the connection is not open).
   emitWithAck(name, payload) {
     return new Promise((resolve, reject) => {
-      if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return reject(new Error('sem conexão'));
+      if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return reject(new Error(t('live.none')));
       const id = this.nextAck++;
-      const timer = setTimeout(() => { this.acks.delete(id); reject(new Error('sem resposta')); }, 5000);
+      const timer = setTimeout(() => { this.acks.delete(id); reject(new Error(t('live.no.answer'))); }, 5000);
       this.acks.set(id, (answer) => { clearTimeout(timer); resolve(answer); });
       this.ws.send(`42${id}` + JSON.stringify([name, payload]));
     });
