@@ -75,6 +75,7 @@ lint:
 	scripts/check-prefixes.py
 	scripts/check-layers.py
 	scripts/check-page-imports.py
+	scripts/check-css-tokens.py
 
 unit: build/asan/unit
 	ASAN_OPTIONS=detect_leaks=1 build/asan/unit --jobs 2

@@ -114,3 +114,36 @@ test('on a wide screen the room\'s 👥 hides the people\'s column and the room 
   await page.waitForSelector('.people-col', { state: 'visible' });
   await context.close();
 });
+
+test('on a wide screen the pins and a search\'s results are a column beside the messages, one at a time, never past the edge', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  await context.addCookies([{ name: 'session', value: world.owner.token, url: srv.url }]);
+  const page = await context.newPage();
+  await page.goto(`${srv.url}/app#server=${world.sid}&channel=${world.cid}`);
+  await page.waitForSelector('.message:has-text("mensagem 199")');
+  const box = (sel) => page.$eval(sel, (e) => { const r = e.getBoundingClientRect(); return { left: r.left, right: r.right, top: r.top, bottom: r.bottom }; });
+  const before = await box('#messages');
+  await page.click('#pins-open');
+  await page.waitForSelector('#pins:not([hidden])');
+  const list = await box('#messages');
+  const pins = await box('#pins');
+  assert.ok(pins.left >= list.right, `the pins are beside the messages (${pins.left} ≥ ${list.right})`);
+  assert.ok(list.right - list.left > 400, `the conversation keeps a readable width (${list.right - list.left} px)`);
+  assert.equal(await page.isVisible('.people-col'), false, 'the people\'s column made way');
+  assert.ok(pins.bottom - pins.top > 500, 'the column runs down the room');
+  assert.deepEqual((await measure(page)).past, [], 'nothing past the right edge');
+  await page.screenshot({ path: path.join(SHOTS, 'shell-1280-pins.png') });
+  await page.fill('#search', 'mensagem');
+  await page.press('#search', 'Enter');
+  await page.waitForSelector('#search-panel:not([hidden]) .pin');
+  assert.equal(await page.isHidden('#pins'), true, 'a search takes the pins\' place');
+  assert.ok((await box('#search-panel')).left >= (await box('#messages')).right);
+  await page.screenshot({ path: path.join(SHOTS, 'shell-1280-search.png') });
+  await page.click('#pins-open');
+  assert.equal(await page.isHidden('#search-panel'), true, 'and the pins take the search\'s');
+  await page.click('#pins-open');
+  await page.waitForSelector('#pins', { state: 'hidden' });
+  assert.ok(Math.abs((await box('#messages')).right - before.right) < 5, 'closed, the messages are as before');
+  assert.equal(await page.isVisible('.people-col'), true, 'and the people\'s column is back');
+  await context.close();
+});
