@@ -75,6 +75,7 @@ lint:
 	scripts/check-prefixes.py
 	scripts/check-layers.py
 	scripts/check-page-imports.py
+	scripts/check-page-store.py
 	scripts/check-css-tokens.py
 
 unit: build/asan/unit

@@ -365,7 +365,7 @@ test('a dropped socket loses nothing: 20 messages posted while it is down appear
     const reads = [];
     a.on('request', (r) => { if (r.url().includes('/messages?')) reads.push(r.url()); });
     // The page's own WebSocket drops (as when a phone changes network).
-    await a.evaluate(() => praca.chat.gateway.ws.close());
+    await a.evaluate(() => praca.view.gateway.ws.close());
     await a.waitForSelector('#live:not(.on)');
     for (let i = 1; i <= 20; i++)
       await api(roomy.url, 'POST', `/api/servers/${sid}/channels/${cid}/messages`, { token: ana.token, body: { content: `durante ${i}` } });
@@ -377,7 +377,7 @@ test('a dropped socket loses nothing: 20 messages posted while it is down appear
     assert.deepEqual(reads, [], 'replayed by the gateway, not read again');
     // A reconnect that cannot be resumed (the server restarted in between is the same case for
     // the page) reads the room again once.
-    await a.evaluate(() => { praca.chat.gateway.pid = 'desconhecido'; praca.chat.gateway.ws.close(); });
+    await a.evaluate(() => { praca.view.gateway.pid = 'desconhecido'; praca.view.gateway.ws.close(); });
     await api(roomy.url, 'POST', `/api/servers/${sid}/channels/${cid}/messages`, { token: ana.token, body: { content: 'depois de tudo' } });
     await a.waitForSelector('.message:has-text("depois de tudo")');
     assert.equal(await a.locator('.message:has-text("depois de tudo")').count(), 1);

@@ -4,7 +4,7 @@ import { ask } from './chat-dialog.js';
 import { paintLocaleChoice, setLocale } from './chat-apps.js';
 import { paintVerificationHold } from './chat-servers.js';
 import { toast } from './chat-ui.js';
-import { chat } from './chat-store.js';
+import { chat, meChanged } from './chat-store.js';
 import { $, api, applyTheme, copyText, el, showError, THEME_KEY } from './common.js';
 import { t } from './i18n.js';
 import { QR } from './qr.js';
@@ -60,7 +60,7 @@ export function wireMfa() {
     try {
       if (e.submitter && e.submitter.value === 'disable') {
         if (!(await ask(t('mfa.disable.ask'), t('mfa.disable.text'), { confirm: t('mfa.disable'), danger: true }))) return;
-        ({ user: chat.me } = await api('DELETE', '/api/users/@me/mfa', { code }));
+        meChanged((await api('DELETE', '/api/users/@me/mfa', { code })).user);
         $('#mfa-codes-box').hidden = true;
       } else {
         showRecoveryCodes((await api('POST', '/api/users/@me/mfa/recovery-codes', { code })).recoveryCodes);
@@ -90,7 +90,7 @@ export function wireMfa() {
     $('#account-error').hidden = true;
     try {
       const { user, recoveryCodes } = await api('POST', '/api/users/@me/mfa/totp/verify', { code: $('#mfa-code').value.trim() });
-      chat.me = user;
+      meChanged(user);
       $('#mfa-form').reset();
       paintMfa();
       showRecoveryCodes(recoveryCodes);

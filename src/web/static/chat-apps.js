@@ -3,7 +3,7 @@
 // and the account's language, which picks the commands' names.
 import { act } from './chat-actions.js';
 import { openMenu } from './chat-menu.js';
-import { chat } from './chat-store.js';
+import { chat, commandsRead, meChanged } from './chat-store.js';
 import { toast } from './chat-ui.js';
 import { $, api, el } from './common.js';
 import { rememberLanguage, t } from './i18n.js';
@@ -13,7 +13,7 @@ import { rememberLanguage, t } from './i18n.js';
 export async function loadChannelCommands(sid, cid) {
   try {
     const { commands } = await api('GET', `/api/servers/${sid}/commands?channelId=${cid}`);
-    if (chat.sid === sid && chat.cid === cid) chat.commands = commands;
+    if (chat.sid === sid && chat.cid === cid) commandsRead(commands);
   } catch { /* the server-wide list stays */ }
 }
 
@@ -122,12 +122,12 @@ export async function adoptBrowserLocale() {
   const locale = browserLocale();
   if (!locale) return;
   try {
-    ({ user: chat.me } = await api('PATCH', '/api/users/@me', { locale }));
+    meChanged((await api('PATCH', '/api/users/@me', { locale })).user);
   } catch { /* the default names stay */ }
 }
 
 export async function setLocale(locale) {
-  ({ user: chat.me } = await api('PATCH', '/api/users/@me', { locale }));
+  meChanged((await api('PATCH', '/api/users/@me', { locale })).user);
   if (rememberLanguage(chat.me.locale)) return location.reload();
   if (chat.sid) await loadChannelCommands(chat.sid, chat.cid);
 }

@@ -10,6 +10,7 @@ import { queueSend } from './chat-outbox.js';
 import { stopReply } from './chat-room.js';
 import { chat } from './chat-store.js';
 import { typingSent } from './chat-typing.js';
+import { view } from './chat-ui.js';
 import { $, api, el, showError } from './common.js';
 import { SHORTCODES } from './emoji-names.js';
 import { t } from './i18n.js';
@@ -62,7 +63,7 @@ export async function send(event) {
     if (text.startsWith('/') && !files) await invoke(commandBody(text, chat.commands, commandResolver()));
     else {
       const body = text ? { content: text } : {};
-      if (chat.replyTo) body.replyToId = chat.replyTo.id;
+      if (view.replyTo) body.replyToId = view.replyTo.id;
       clearNewLine(); // what came before is read
       if (files) {
         const sent = await uploadWith(messagesPath(), body);

@@ -9,7 +9,7 @@ import { paintUnread } from './chat-read.js';
 import { HISTORY_PAGE, showHistory, stopReply } from './chat-room.js';
 import { go } from './chat-screens.js';
 import { paintVerificationHold } from './chat-servers.js';
-import { chat } from './chat-store.js';
+import { chat, dmOpened, dmsRead } from './chat-store.js';
 import { showPanel, toast } from './chat-ui.js';
 import { $, api, el } from './common.js';
 import { t } from './i18n.js';
@@ -17,7 +17,7 @@ import { t } from './i18n.js';
 export const dmName = (d) => d.displayName || d.username;
 
 export async function loadDms() {
-  ({ dms: chat.dms } = await api('GET', '/api/users/@me/dms'));
+  dmsRead((await api('GET', '/api/users/@me/dms')).dms);
   $('#dms').replaceChildren(...chat.dms.map((d) => el('li', {}, el('button', {
     type: 'button', class: 'server dm', title: `${dmName(d)} (@${d.username})`, 'data-id': d.id,
     'aria-current': chat.dm && chat.dm.id === d.id ? 'true' : false, onclick: () => { go('room'); openDm(d.id); },
@@ -53,11 +53,8 @@ export async function openDm(cid) {
   stopReply();
   const d = chat.dms.find((x) => x.id === cid);
   if (!d) return;
-  Object.assign(chat, { dm: d, sid: null, cid, server: null, roles: [], mine: null, commands: [], usernames: [], perms: 0, forum: null });
-  chat.names = new Map([[chat.me.id, chat.me.displayName || chat.me.username], [d.userId, dmName(d)]]);
-  newLineFor(cid);
-  chat.unread.delete(cid);
-  chat.mentions.delete(cid);
+  newLineFor(cid); // from the unread mark, before opening clears it
+  dmOpened(d, dmName(d));
   paintVerificationHold(); // no server: nothing to wait for
   showPanel('#room');
   paintDmNav(d);

@@ -2,6 +2,7 @@
 // line after the person's read mark, messages of one author within minutes grouped under one
 // name, and each author's initials on a colour of their own.
 import { chat } from './chat-store.js';
+import { view } from './chat-ui.js';
 import { $, el } from './common.js';
 import { locale, t } from './i18n.js';
 
@@ -34,7 +35,7 @@ export function avatar(userId, name, kind = 'avatar') {
 export function placeInFlow(prev, li) {
   const newDay = !prev || new Date(prev.dataset.at).toDateString() !== new Date(li.dataset.at).toDateString();
   if (newDay) li.before(el('li', { class: 'flow-line day', text: dayLabel(li.dataset.at) }));
-  const fresh = chat.newAfter && li.dataset.id > chat.newAfter && li.dataset.from !== chat.me.id && !$('#messages .flow-line.new');
+  const fresh = view.newAfter && li.dataset.id > view.newAfter && li.dataset.from !== chat.me.id && !$('#messages .flow-line.new');
   if (fresh) li.before(el('li', { class: 'flow-line new', text: t('flow.new') }));
   li.classList.toggle('cont', !newDay && !fresh && prev.dataset.from === li.dataset.from && !li.querySelector('.reply') &&
                              Date.parse(li.dataset.at) - Date.parse(prev.dataset.at) < GROUP_MS);
@@ -53,7 +54,7 @@ export function paintFlow() {
 
 // The line goes once the person writes (what came before is read), or another room opens.
 export function clearNewLine() {
-  chat.newAfter = null;
+  view.newAfter = null;
   if ($('#messages .flow-line.new')) paintFlow();
 }
 
@@ -72,5 +73,5 @@ export function lastShownId() {
 
 // Opening room cid: the line goes after the person's mark there, if something came since.
 export function newLineFor(cid) {
-  chat.newAfter = chat.unread.has(cid) ? chat.readMarks.get(cid) || null : null;
+  view.newAfter = chat.unread.has(cid) ? chat.readMarks.get(cid) || null : null;
 }

@@ -2,14 +2,14 @@
 import { act } from './chat-actions.js';
 import { channelPermissions, PERM } from './chat-perms.js';
 import { openChannel } from './chat-room.js';
-import { chat } from './chat-store.js';
+import { chat, forumOpened } from './chat-store.js';
 import { showPanel } from './chat-ui.js';
 import { $, api, el, showError } from './common.js';
 import { t } from './i18n.js';
 
 // A forum: its posts, each a thread to open, and a form for a new one.
 export function openForum(c) {
-  chat.forum = c.id;
+  forumOpened(c.id);
   $('#forum-title').textContent = `💬 ${c.name}`;
   $('#forum-error').hidden = true;
   const posts = chat.threads.filter((t) => t.parentId === c.id);

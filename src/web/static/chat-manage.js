@@ -11,7 +11,7 @@ import { loadInvites } from './chat-invites.js';
 import { paintMembers } from './chat-members.js';
 import { loadServer, loadServers } from './chat-servers.js';
 import { allowedSections, loadBans, paintChannelsManage, paintServerIcon, paintTabs, wireInviteForm, wireServerSettings, wireTabs } from './chat-settings.js';
-import { chat } from './chat-store.js';
+import { chat, commandsRead } from './chat-store.js';
 import { flash, toast } from './chat-ui.js';
 import { $, api, checkedBits, el, permissionBoxes, PERMISSIONS, showError } from './common.js';
 import { t, tn } from './i18n.js';
@@ -113,7 +113,7 @@ async function loadApps() {
     const remove = el('button', { type: 'button', class: 'secondary', text: t('app.uninstall'), onclick: async () => {
       try {
         await api('DELETE', `/api/servers/${chat.sid}/applications/${a.id}`);
-        chat.commands = (await api('GET', `/api/servers/${chat.sid}/commands`)).commands;
+        commandsRead((await api('GET', `/api/servers/${chat.sid}/commands`)).commands);
         await loadApps();
       } catch (e) {
         showError($('#settings-error'), e);

@@ -9,7 +9,7 @@ import { pickEmoji } from './chat-emoji.js';
 import { avatar, lastMessageItem, paintFlow, placeInFlow } from './chat-flow.js';
 import { openMenu } from './chat-menu.js';
 import { PERM } from './chat-perms.js';
-import { chat, messageRemoved, roomOf } from './chat-store.js';
+import { chat, messageRemoved, messageShown, messagesTrimmed, roomOf } from './chat-store.js';
 import { toast } from './chat-ui.js';
 import { $, api, el, showError } from './common.js';
 import { locale, t } from './i18n.js';
@@ -225,7 +225,7 @@ async function remove(m, event) {
 }
 
 export function showMessage(m) {
-  chat.messages.set(m.id, m);
+  messageShown(m);
   const list = $('#messages');
   const old = document.getElementById(`m-${m.id}`);
   const item = messageItem(m);
@@ -255,12 +255,9 @@ function trimOldest(list) {
   const items = list.querySelectorAll('.message');
   const extra = items.length - SHOWN_MAX;
   if (extra <= 0) return;
-  for (let i = 0; i < extra; i++) {
-    chat.messages.delete(items[i].dataset.id);
-    items[i].remove();
-  }
-  chat.oldest = items[extra].dataset.id;
-  chat.hasMore = true;
+  const gone = [...items].slice(0, extra);
+  messagesTrimmed(gone.map((x) => x.dataset.id), items[extra].dataset.id);
+  for (const x of gone) x.remove();
   paintFlow();
 }
 

@@ -5,7 +5,7 @@
 // again and gets the rows as they are then.
 import { act } from './chat-actions.js';
 import { personMenu } from './chat-apps.js';
-import { statusLabel } from './chat-ui.js';
+import { statusLabel, view } from './chat-ui.js';
 import { chat, roomOf } from './chat-store.js';
 import { $, el } from './common.js';
 import { language, t } from './i18n.js';
@@ -29,11 +29,11 @@ function listChannel() {
 export async function followPeople(again = false) {
   const channelId = chat.sid && !chat.dm ? listChannel() : null;
   const key = channelId ? `${chat.sid}/${channelId}` : '';
-  if (!chat.gateway || !chat.live || (key === people.key && !again)) return;
+  if (!view.gateway || !view.live || (key === people.key && !again)) return;
   if (key !== people.key) Object.assign(people, { key, starts: [0], summary: null, rows: new Map() });
   const asked = ++people.asked;
   const payload = key ? { serverId: chat.sid, channelId, ranges: people.starts.map((s) => [s, s + RANGE - 1]) } : { serverId: null };
-  const answer = await chat.gateway.emitWithAck('members:subscribe', payload).catch(() => null);
+  const answer = await view.gateway.emitWithAck('members:subscribe', payload).catch(() => null);
   if (asked !== people.asked || !key) return; // a later subscription, or none wanted
   if (!answer || answer.error) {
     people.key = ''; // asked again on the next room or reconnect

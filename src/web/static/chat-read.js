@@ -1,6 +1,7 @@
 // Read state kept on the server: what is unread when the page opens, and the person's mark moved
 // as they read (a room opened, a message arriving in the open room), at most once a second.
-import { chat } from './chat-store.js';
+import { chat, readMarked, readStatesRead, roomRead, serverRead } from './chat-store.js';
+import { view } from './chat-ui.js';
 import { $, api, el } from './common.js';
 import { t, tn } from './i18n.js';
 
@@ -9,20 +10,13 @@ const reading = { timer: 0, pending: new Map() }; // room id → the newest mess
 
 export async function loadUnread() {
   const { unread } = await api('GET', '/api/users/@me/unread');
-  for (const u of unread) {
-    chat.readMarks.set(u.channelId, u.lastReadId);
-    chat.newest.set(u.channelId, { serverId: u.serverId, id: u.lastMessageId });
-    if (u.channelId === chat.cid) continue;
-    if (u.mentionCount) chat.mentions.set(u.channelId, { serverId: u.serverId, count: u.mentionCount });
-    chat.unread.add(u.channelId);
-    if (u.serverId && u.serverId !== chat.sid) chat.unread.add(u.serverId);
-  }
+  readStatesRead(unread);
   paintUnread();
 }
 
 export function markRead(cid, messageId) {
   if (!cid || !messageId) return;
-  chat.readMarks.set(cid, messageId);
+  readMarked(cid, messageId);
   reading.pending.set(cid, messageId);
   if (!reading.timer) reading.timer = setTimeout(sendMarks, READ_EVERY_MS);
 }
@@ -40,13 +34,12 @@ async function sendMarks() {
 function markRoomRead(cid) {
   const newest = chat.newest.get(cid);
   if (newest) markRead(cid, newest.id);
-  chat.unread.delete(cid);
-  chat.mentions.delete(cid);
+  roomRead(cid);
 }
 
 export function markServerRead(sid) {
   for (const [cid, newest] of chat.newest) if (newest.serverId === sid && chat.unread.has(cid)) markRoomRead(cid);
-  chat.unread.delete(sid);
+  serverRead(sid);
   paintUnread();
 }
 
@@ -100,6 +93,6 @@ export function paintUnread() {
 // open room while the tab was hidden.
 export function paintTitle() {
   const rooms = [...chat.unread].filter((id) => !chat.servers.some((s) => s.id === id)).length;
-  const n = rooms + chat.unseenHere;
+  const n = rooms + view.unseenHere;
   document.title = n ? `(${n}) Praça` : 'Praça';
 }

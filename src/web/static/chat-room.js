@@ -8,10 +8,10 @@ import { channelPermissions } from './chat-perms.js';
 import { paintOutbox } from './chat-outbox.js';
 import { togglePins } from './chat-pins.js';
 import { markRead, paintUnread } from './chat-read.js';
-import { chat, roomOf } from './chat-store.js';
+import { chat, historyRead, olderRead, permissionsFound, roomOf, roomOpened } from './chat-store.js';
 import { followPeople } from './chat-people.js';
 import { paintTyping, tellViewing } from './chat-typing.js';
-import { showPanel, toast } from './chat-ui.js';
+import { showPanel, toast, view } from './chat-ui.js';
 import { $, api, el, showError } from './common.js';
 import { t } from './i18n.js';
 
@@ -26,16 +26,13 @@ export function openPanel() {
 // behind: opened by the page itself while the person looks at settings or Conta, which stay.
 export async function openChannel(cid, { behind = false } = {}) {
   stopReply();
-  chat.cid = cid;
+  newLineFor(cid); // from the unread mark, before opening clears it
+  roomOpened(cid);
   tellViewing();
   followPeople();
-  newLineFor(cid);
-  chat.unread.delete(cid);
-  chat.mentions.delete(cid);
-  chat.unread.delete(chat.sid);
   if (!behind) showPanel('#room');
   const { room, parent } = roomOf(cid);
-  chat.perms = channelPermissions(chat.server, chat.roles, chat.mine, parent);
+  permissionsFound(channelPermissions(chat.server, chat.roles, chat.mine, parent));
   $('#channel-title').textContent = room.type === 'thread' ? t('room.thread.title', { name: room.name, parent: parent.name }) : `# ${room.name}`;
   $('#pins-open').hidden = $('#people-open').hidden = false;
   togglePins(false);
@@ -65,9 +62,7 @@ export async function refreshRoom() {
 // A room's newest page, scrolled to its end.
 export function showHistory(messages, hasMore) {
   paintTyping();
-  chat.oldest = messages.length ? messages[0].id : null;
-  chat.hasMore = hasMore;
-  chat.messages = new Map(messages.map((m) => [m.id, m]));
+  historyRead(messages, hasMore);
   $('#messages').replaceChildren(...messages.map(messageItem));
   paintFlow();
   $('#no-messages').hidden = messages.length > 0;
@@ -79,37 +74,35 @@ export function showHistory(messages, hasMore) {
 
 // Scrolled to the top: the page before, kept where the reader was.
 export async function loadOlder() {
-  if (!chat.hasMore || chat.loadingOlder || !chat.oldest) return;
-  chat.loadingOlder = true;
+  if (!chat.hasMore || view.loadingOlder || !chat.oldest) return;
+  view.loadingOlder = true;
   const cid = chat.cid;
   try {
     const { messages, hasMore } = await api('GET', `${messagesPath()}?limit=${HISTORY_PAGE}&beforeId=${chat.oldest}`);
     if (cid !== chat.cid) return;
     const list = $('#messages');
     const from = list.scrollHeight - list.scrollTop;
-    for (const m of messages) chat.messages.set(m.id, m);
+    olderRead(messages, hasMore);
     list.prepend(...messages.map(messageItem));
     paintFlow();
     list.scrollTop = list.scrollHeight - from;
-    chat.hasMore = hasMore;
-    if (messages.length) chat.oldest = messages[0].id;
   } catch (e) {
     showError($('#send-error'), e);
   } finally {
-    chat.loadingOlder = false;
+    view.loadingOlder = false;
   }
 }
 
 // Replying: the message answered shows above the composer until sent, or cancelled (✕, Esc).
 export function startReply(m) {
-  chat.replyTo = m;
+  view.replyTo = m;
   $('#reply-to').replaceChildren(t('reply.to'), ' ', el('strong', { text: nameOf(m.fromId) }), ': ', ...quoteNodes((m.content || '').slice(0, 80)));
   $('#reply-bar').hidden = false;
   $('#text').focus();
 }
 
 export function stopReply() {
-  chat.replyTo = null;
+  view.replyTo = null;
   $('#reply-bar').hidden = true;
 }
 

@@ -10,15 +10,15 @@ import { paintUnread } from './chat-read.js';
 import { openChannel, openPanel } from './chat-room.js';
 import { go } from './chat-screens.js';
 import { repaintSearch } from './chat-search.js';
-import { applyMembers, applyTree, chat, roomOf, timedOutUntil } from './chat-store.js';
+import { applyMembers, applyTree, chat, commandsRead, permissionsFound, roomOf, serverOpened, serversRead, timedOutUntil } from './chat-store.js';
 import { tellViewing } from './chat-typing.js';
-import { showPanel } from './chat-ui.js';
+import { showPanel, view } from './chat-ui.js';
 import { loadVoice, voiceChannel } from './chat-voice.js';
 import { $, api, el } from './common.js';
 import { locale, t } from './i18n.js';
 
 export async function loadServers() {
-  ({ servers: chat.servers } = await api('GET', '/api/servers'));
+  serversRead((await api('GET', '/api/servers')).servers);
   paintServers();
 }
 
@@ -54,7 +54,7 @@ export function paintServer() {
   paintChannels(chat.allChannels);
   paintPeople();
   repaintSearch();
-  chat.perms = channelPermissions(server, roles, mine, roomOf(chat.cid).parent);
+  permissionsFound(channelPermissions(server, roles, mine, roomOf(chat.cid).parent));
 }
 
 // The open server, read whole when it is opened. Returns false when a later read has started
@@ -72,15 +72,15 @@ export async function loadServer(sid) {
 }
 
 async function readServer(sid) {
-  const generation = ++chat.loads;
+  const generation = ++view.loads;
   const [tree, { members }, { commands }] = await Promise.all([
     api('GET', `/api/servers/${sid}?threads=1`), api('GET', `/api/servers/${sid}/members`), api('GET', `/api/servers/${sid}/commands`)]);
-  if (sid !== chat.sid || generation !== chat.loads) return false;
-  chat.commands = commands;
+  if (sid !== chat.sid || generation !== view.loads) return false;
+  commandsRead(commands);
   applyTree(tree);
   applyMembers(members);
   await loadVoice(sid, tree.channels);
-  if (sid !== chat.sid || generation !== chat.loads) return false;
+  if (sid !== chat.sid || generation !== view.loads) return false;
   paintServer();
   return true;
 }
@@ -92,7 +92,7 @@ const ACCOUNT_WAIT_MS = 5 * 60 * 1000;
 const MEMBER_WAIT_MS = 10 * 60 * 1000;
 
 export function paintVerificationHold() {
-  clearTimeout(chat.holdTimer);
+  clearTimeout(view.holdTimer);
   const { server, mine, me } = chat;
   const level = server ? server.verificationLevel : 0;
   let text = '';
@@ -101,7 +101,7 @@ export function paintVerificationHold() {
                            level >= 2 ? Date.parse(mine.joinedAt) + MEMBER_WAIT_MS : 0);
     if (until > Date.now()) {
       text = t(level >= 2 ? 'hold.members' : 'hold.accounts', { when: new Date(until).toLocaleTimeString(locale()) });
-      chat.holdTimer = setTimeout(paintVerificationHold, until - Date.now() + 500);
+      view.holdTimer = setTimeout(paintVerificationHold, until - Date.now() + 500);
     } else if (level >= 3 && !me.mfaEnabled) {
       text = t('hold.mfa');
     }
@@ -138,11 +138,8 @@ function paintChannels(channels) {
 // Opens server sid at room `at` when it has one by that ID (a reload restoring where the person
 // was), else at its first channel: only the room shown is marked read, never another.
 export async function openServer(sid, at = null) {
-  chat.sid = sid;
-  chat.cid = null;
+  serverOpened(sid);
   tellViewing();
-  chat.dm = null;
-  chat.forum = null;
   for (const b of document.querySelectorAll('#dms button')) b.setAttribute('aria-current', 'false');
   $('#text').placeholder = t('app.text.placeholder');
   const panel = openPanel();

@@ -8,7 +8,7 @@ import { loadInvites } from './chat-invites.js';
 import { basePermissions, PERM } from './chat-perms.js';
 import { loadServer, loadServers } from './chat-servers.js';
 import { chat } from './chat-store.js';
-import { flash } from './chat-ui.js';
+import { flash, view } from './chat-ui.js';
 import { $, api, el, readAsDataUrl, showError } from './common.js';
 import { locale, t } from './i18n.js';
 
@@ -32,12 +32,12 @@ export function allowedSections() {
 }
 
 // The tabs the person may use; the chosen one (kept while it stays allowed) shows its sections.
-export function paintTabs(allowed, chosen = chat.settingsTab) {
+export function paintTabs(allowed, chosen = view.settingsTab) {
   const tabs = [...document.querySelectorAll('#settings-tabs [role=tab]')];
   const usable = tabs.filter((t) => t.dataset.sections.split(' ').some((s) => allowed.has(s)));
   for (const tab of tabs) tab.hidden = !usable.includes(tab);
   const current = usable.find((t) => t.dataset.sections === chosen) || usable[0];
-  chat.settingsTab = current ? current.dataset.sections : null;
+  view.settingsTab = current ? current.dataset.sections : null;
   for (const tab of tabs) tab.setAttribute('aria-selected', String(tab === current));
   for (const section of document.querySelectorAll('#settings > section'))
     section.hidden = !(current && current.dataset.sections.split(' ').includes(section.id) && allowed.has(section.id));
@@ -46,7 +46,7 @@ export function paintTabs(allowed, chosen = chat.settingsTab) {
 export function wireTabs() {
   for (const tab of document.querySelectorAll('#settings-tabs [role=tab]')) {
     tab.addEventListener('click', () => {
-      chat.settingsTab = tab.dataset.sections;
+      view.settingsTab = tab.dataset.sections;
       act.loadSettings().catch((e) => showError($('#settings-error'), e));
     });
   }

@@ -1,7 +1,9 @@
 // The chat page's state, and each gateway event applied to it as a change: a join adds one
 // member, a reaction changes one message, a message elsewhere marks one room unread. Nothing
 // here touches the page; each function says what changed so the views redraw only that. The
-// page's tests run this file in Node, event by event.
+// page's tests run this file in Node, event by event. This file is the only writer of `chat`
+// (make lint checks it: scripts/check-page-store.py); what the views keep for themselves (the
+// connection, the reply being written, a timer) is `view`, in chat-ui.js.
 
 export const chat = {
   me: null,
@@ -12,35 +14,26 @@ export const chat = {
   cid: null,
   names: new Map(), // user id → shown name, for the open server
   commands: [],
-  gateway: null,
   oldest: null, // the oldest message shown, for paging back
   hasMore: false,
-  loadingOlder: false,
   unread: new Set(), // channel and server ids with messages not seen on this page
   mentions: new Map(), // room id → {serverId, count}: mentions of me there since my mark (DMs: every message)
   server: null,
   roles: [],
   members: [],
   mine: null, // my member object in the open server
-  loads: 0, // reads of the open server started, so only the last one applies
   perms: 0, // what I may do in the open channel (chat-perms.js)
   messages: new Map(), // id → message shown, to draw it again when its reactions change
   usernames: [], // of the open server's members, for @ suggestions
   voice: new Map(), // voice channel id → its participants, in the open server
-  holdTimer: 0, // when the verification level's wait ends
   voiceChannels: [],
   forum: null, // the forum whose posts are shown
   parents: [], // text and forum channels, which may hold threads
   threads: [], // the open server's threads, listed under their parents
   dms: [], // my conversations (chat-dms.js)
   dm: null, // the open one, when a DM is open instead of a server's channel
-  live: false, // the gateway connection is up
-  unseenHere: 0, // messages that came to the open room while the tab was hidden
-  replyTo: null, // the message the composer answers
   readMarks: new Map(), // room id → the newest message the person has read there (chat-read.js)
-  newAfter: null, // the open room's "novas mensagens" line follows this message ID (chat-flow.js)
   newest: new Map(), // room id → {serverId, id}: the newest message by someone else known there
-  settingsTab: null, // the settings section shown (chat-settings.js)
 };
 
 // The open server's tree as one read answers it (GET /api/servers/:sid?threads=1): the server,
@@ -171,4 +164,124 @@ export function roomOf(cid) {
   const thread = chat.threads.find((t) => t.id === cid);
   const parent = thread ? chat.parents.find((c) => c.id === thread.parentId) : chat.channels.find((c) => c.id === cid);
   return { room: thread || parent, parent };
+}
+
+// ---- what the views read or do, recorded ----
+
+export function meChanged(user) {
+  chat.me = user;
+}
+
+export function serversRead(servers) {
+  chat.servers = servers;
+}
+
+// I left a server (or was removed): it leaves the list and its unread mark.
+export function serverLeft(sid) {
+  chat.servers = chat.servers.filter((x) => x.id !== sid);
+  chat.unread.delete(sid);
+}
+
+export function dmsRead(dms) {
+  chat.dms = dms;
+}
+
+// A server opened: no room yet, no DM, no forum.
+export function serverOpened(sid) {
+  Object.assign(chat, { sid, cid: null, dm: null, forum: null });
+}
+
+// A DM opened in place of a server: no server's state applies; the names are the two people's.
+export function dmOpened(d, theirName) {
+  Object.assign(chat, { dm: d, sid: null, cid: d.id, server: null, roles: [], mine: null, commands: [], usernames: [], perms: 0, forum: null });
+  chat.names = new Map([[chat.me.id, chat.me.displayName || chat.me.username], [d.userId, theirName]]);
+  roomRead(d.id);
+}
+
+export function forumOpened(id) {
+  chat.forum = id;
+}
+
+// A room opened: it and its server are no longer unread on this page.
+export function roomOpened(cid) {
+  chat.cid = cid;
+  roomRead(cid);
+  chat.unread.delete(chat.sid);
+}
+
+export function roomClosed() {
+  chat.cid = null;
+}
+
+// What I may do in the open room, as chat-perms.js works it out.
+export function permissionsFound(perms) {
+  chat.perms = perms;
+}
+
+export function commandsRead(commands) {
+  chat.commands = commands;
+}
+
+// A room's newest page, shown in place of what was.
+export function historyRead(messages, hasMore) {
+  chat.oldest = messages.length ? messages[0].id : null;
+  chat.hasMore = hasMore;
+  chat.messages = new Map(messages.map((m) => [m.id, m]));
+}
+
+// The page before the oldest shown.
+export function olderRead(messages, hasMore) {
+  for (const m of messages) chat.messages.set(m.id, m);
+  chat.hasMore = hasMore;
+  if (messages.length) chat.oldest = messages[0].id;
+}
+
+export function messageShown(m) {
+  chat.messages.set(m.id, m);
+}
+
+// The oldest shown messages dropped (a long-open page stays small); `oldest` is the first kept.
+export function messagesTrimmed(ids, oldest) {
+  for (const id of ids) chat.messages.delete(id);
+  chat.oldest = oldest;
+  chat.hasMore = true;
+}
+
+// Who is in each voice channel of the open server, as read; then my own joins and leaves.
+export function voiceRead(lists) {
+  chat.voice = lists;
+}
+
+export function voiceJoined(cid, participants) {
+  chat.voice.set(cid, participants);
+}
+
+export function voiceLeft(cid) {
+  chat.voice.set(cid, (chat.voice.get(cid) || []).filter((p) => p.userId !== chat.me.id));
+}
+
+// The read states kept on the server (GET /users/@me/unread): marks, newest messages, and what
+// is unread with its mentions, except in the open room.
+export function readStatesRead(unread) {
+  for (const u of unread) {
+    chat.readMarks.set(u.channelId, u.lastReadId);
+    chat.newest.set(u.channelId, { serverId: u.serverId, id: u.lastMessageId });
+    if (u.channelId === chat.cid) continue;
+    if (u.mentionCount) chat.mentions.set(u.channelId, { serverId: u.serverId, count: u.mentionCount });
+    chat.unread.add(u.channelId);
+    if (u.serverId && u.serverId !== chat.sid) chat.unread.add(u.serverId);
+  }
+}
+
+export function readMarked(cid, messageId) {
+  chat.readMarks.set(cid, messageId);
+}
+
+export function roomRead(cid) {
+  chat.unread.delete(cid);
+  chat.mentions.delete(cid);
+}
+
+export function serverRead(sid) {
+  chat.unread.delete(sid);
 }

@@ -3,6 +3,7 @@
 // TYPING_START, or until that person's message arrives.
 import { messagesPath, nameOf } from './chat-messages.js';
 import { chat } from './chat-store.js';
+import { view } from './chat-ui.js';
 import { $, api } from './common.js';
 import { t } from './i18n.js';
 
@@ -21,7 +22,7 @@ export function typingSaid() {
 // Tells the gateway which room this page shows: a server's typing reaches only the pages that
 // show its room. Again after each reconnect (a new connection starts with none).
 export function tellViewing() {
-  if (chat.gateway && chat.live) chat.gateway.emitWithAck('channel:view', { channelId: chat.cid || null }).catch(() => {});
+  if (view.gateway && view.live) view.gateway.emitWithAck('channel:view', { channelId: chat.cid || null }).catch(() => {});
 }
 
 // A message sent: the next keystroke starts a new "typing".

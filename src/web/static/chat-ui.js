@@ -3,6 +3,19 @@
 import { $, el } from './common.js';
 import { has, t } from './i18n.js';
 
+// What the views keep for themselves, beside the store's state (which only chat-store.js writes).
+export const view = {
+  gateway: null, // the live connection (sio.js)
+  live: false, // it is up
+  loads: 0, // reads of the open server started, so only the last one applies
+  loadingOlder: false,
+  holdTimer: 0, // when the verification level's wait ends
+  unseenHere: 0, // messages that came to the open room while the tab was hidden
+  replyTo: null, // the message the composer answers
+  newAfter: null, // the open room's "novas mensagens" line follows this message ID (chat-flow.js)
+  settingsTab: null, // the settings section shown (chat-settings.js)
+};
+
 const TOAST_MS = 8000;
 
 // A presence status as the page says it (online, idle, dnd, offline), for a dot's label.

@@ -1,8 +1,8 @@
 // Voice channels in the channel list: who is in each, live, and a way in and out (the page
 // carries no audio: joining makes one a participant for the bots and clients that do).
 import { nameOf } from './chat-messages.js';
-import { chat } from './chat-store.js';
-import { toast } from './chat-ui.js';
+import { chat, voiceJoined, voiceLeft, voiceRead } from './chat-store.js';
+import { toast, view } from './chat-ui.js';
 import { $, api, el } from './common.js';
 import { t } from './i18n.js';
 
@@ -26,7 +26,7 @@ export async function loadVoice(sid, channels) {
   const lists = await Promise.all(voice.map((c) =>
     api('GET', `/api/servers/${sid}/channels/${c.id}/voice-members`).then((r) => r.members, () => [])));
   if (sid !== chat.sid) return;
-  chat.voice = new Map(voice.map((c, i) => [c.id, lists[i]]));
+  voiceRead(new Map(voice.map((c, i) => [c.id, lists[i]])));
 }
 
 export function paintVoice(cid) {
@@ -37,9 +37,9 @@ export function paintVoice(cid) {
 
 async function joinVoice(c) {
   try {
-    const joined = await chat.gateway.emitWithAck('voice:join', { channelId: c.id });
+    const joined = await view.gateway.emitWithAck('voice:join', { channelId: c.id });
     if (!joined.ok) throw Object.assign(new Error(joined.error), { status: joined.status });
-    chat.voice.set(c.id, joined.participants);
+    voiceJoined(c.id, joined.participants);
     paintVoice(c.id);
   } catch (e) {
     toast(e);
@@ -48,9 +48,9 @@ async function joinVoice(c) {
 
 async function leaveVoice(c) {
   try {
-    const left = await chat.gateway.emitWithAck('voice:leave', { channelId: c.id });
+    const left = await view.gateway.emitWithAck('voice:leave', { channelId: c.id });
     if (!left.ok) throw Object.assign(new Error(left.error), { status: left.status });
-    chat.voice.set(c.id, (chat.voice.get(c.id) || []).filter((p) => p.userId !== chat.me.id));
+    voiceLeft(c.id);
     paintVoice(c.id);
   } catch (e) {
     toast(e);

@@ -23,9 +23,9 @@ import { loadOlder, openChannel, refreshRoom, startReply, stopReply } from './ch
 import { wireSearch } from './chat-search.js';
 import { go, wireScreens } from './chat-screens.js';
 import { loadServers, openServer, paintServer, paintServers } from './chat-servers.js';
-import { applyMembers, applyTree, chat, messageArrived, messageEdited, pinApplied, reactionApplied, roomOf, voiceApplied } from './chat-store.js';
+import { applyMembers, applyTree, chat, meChanged, messageArrived, messageEdited, pinApplied, reactionApplied, roomClosed, roomOf, serverLeft, voiceApplied } from './chat-store.js';
 import { tellViewing, typingArrived, typingSaid, typingStopped } from './chat-typing.js';
-import { showPanel, toast } from './chat-ui.js';
+import { showPanel, toast, view } from './chat-ui.js';
 import { paintVoice } from './chat-voice.js';
 import { $, api, copyText, requireSession, showError } from './common.js';
 import { rememberLanguage, t, tn, translatePage } from './i18n.js';
@@ -90,15 +90,15 @@ async function serverChanged({ serverId: sid, changed }) {
     if (changed === 'server') loadServers().catch(() => {}); // its name in the list
     return;
   }
-  const generation = ++chat.loads;
+  const generation = ++view.loads;
   try {
     if (changed === 'members') {
       const { members } = await api('GET', `/api/servers/${sid}/members`);
-      if (sid !== chat.sid || generation !== chat.loads) return;
+      if (sid !== chat.sid || generation !== view.loads) return;
       applyMembers(members);
     } else {
       const tree = await api('GET', `/api/servers/${sid}?threads=1`);
-      if (sid !== chat.sid || generation !== chat.loads) return;
+      if (sid !== chat.sid || generation !== view.loads) return;
       applyTree(tree);
       const listed = chat.servers.find((x) => x.id === sid);
       if (listed && listed.name !== tree.server.name) {
@@ -108,7 +108,7 @@ async function serverChanged({ serverId: sid, changed }) {
     }
     paintServer();
     if (chat.cid && !roomOf(chat.cid).room) {
-      chat.cid = null;
+      roomClosed();
       if (chat.channels.length) await openChannel(chat.channels[0].id);
       else $('#messages').replaceChildren();
     } else {
@@ -144,8 +144,7 @@ function wireAddServer() {
 async function removedFrom({ serverId, reason }) {
   const server = chat.servers.find((x) => x.id === serverId);
   if (!server) return;
-  chat.servers = chat.servers.filter((x) => x.id !== serverId);
-  chat.unread.delete(serverId);
+  serverLeft(serverId);
   paintServers();
   const said = { banned: 'removed.banned', kicked: 'removed.kicked' }[reason] || 'removed.left';
   toast(t(said, { server: server.name }));
@@ -155,16 +154,16 @@ async function removedFrom({ serverId, reason }) {
 }
 
 function connectLive() {
-  chat.gateway = new Gateway()
+  view.gateway = new Gateway()
     .on('connect', () => {
       $('#live').textContent = t('live.on');
       $('#live').classList.add('on');
-      chat.live = true;
+      view.live = true;
       retryOutbox(); // what waited for the connection goes now
       tellViewing();
       followPeople(true); // a new connection follows no list yet
     })
-    .on('disconnect', () => { $('#live').textContent = t('live.again'); $('#live').classList.remove('on'); chat.live = false; })
+    .on('disconnect', () => { $('#live').textContent = t('live.again'); $('#live').classList.remove('on'); view.live = false; })
     // Back after a drop: what came meanwhile was replayed; when it could not be, the open room
     // is read again so nothing is missing.
     .on('resumed', (resumed) => { if (!resumed) refreshRoom(); })
@@ -178,11 +177,11 @@ function connectLive() {
       if (where === 'unread') paintUnread();
       if (where === 'here') {
         // Away from the tab: the line marks where reading stopped.
-        if (document.hidden && m.fromId !== chat.me.id && !chat.newAfter && !chat.messages.has(m.id)) chat.newAfter = lastShownId();
+        if (document.hidden && m.fromId !== chat.me.id && !view.newAfter && !chat.messages.has(m.id)) view.newAfter = lastShownId();
         showMessage(m);
         markRead(chat.cid, m.id);
         if (document.hidden && m.fromId !== chat.me.id) {
-          chat.unseenHere++;
+          view.unseenHere++;
           paintTitle();
         }
       }
@@ -207,11 +206,11 @@ function connectLive() {
     .on('MEMBER_LIST_UPDATE', listArrived)
     .on('TYPING_START', typingArrived)
     .on('channel_voice:participants_update', (u) => { if (voiceApplied(u)) paintVoice(u.channelId); });
-  chat.gateway.open();
+  view.gateway.open();
 }
 
 async function main() {
-  chat.me = await requireSession();
+  meChanged(await requireSession());
   await adoptBrowserLocale();
   if (rememberLanguage(chat.me.locale)) return location.reload(); // drawn in another language
   $('#who').textContent = chat.me.displayName || chat.me.username;
@@ -221,7 +220,7 @@ async function main() {
   });
   document.addEventListener('visibilitychange', () => {
     if (document.hidden) return;
-    chat.unseenHere = 0;
+    view.unseenHere = 0;
     paintTitle();
   });
   $('#composer').addEventListener('submit', send);
@@ -234,7 +233,7 @@ async function main() {
   $('#text').addEventListener('input', paintPalette);
   $('#text').addEventListener('blur', () => { $('#palette').hidden = true; });
   $('#text').addEventListener('focus', paintPalette);
-  $('#text').addEventListener('keydown', (e) => { if (e.key === 'Escape' && chat.replyTo) stopReply(); });
+  $('#text').addEventListener('keydown', (e) => { if (e.key === 'Escape' && view.replyTo) stopReply(); });
   $('#forum-form').addEventListener('submit', postInForum);
   $('#text').addEventListener('input', suggestMentions);
   $('#text').addEventListener('input', typingSaid);
@@ -300,7 +299,7 @@ async function main() {
 }
 
 // The page's state and one of its actions, for the browser's console and the page's tests.
-window.praca = { chat, startReply };
+window.praca = { chat, view, startReply };
 
 translatePage();
 
