@@ -124,6 +124,16 @@ test('/app in English for an en-US browser: the account takes the language, ever
   await p.waitForSelector('#settings-error:not([hidden])');
   assert.equal(await p.textContent('#settings-error'), 'The field “name” was not accepted.');
   await p.click('#settings-close');
+  // On a phone's width, in English too, nothing passes the right edge.
+  await p.setViewportSize({ width: 390, height: 844 });
+  await p.waitForTimeout(100);
+  const past = await p.evaluate(() => [...document.querySelectorAll('body *')].filter((e) => {
+    const r = e.getBoundingClientRect();
+    return r.width > 1 && r.right > innerWidth + 0.5 && getComputedStyle(e).visibility !== 'hidden';
+  }).map((e) => `${e.tagName.toLowerCase()}#${e.id}.${e.className}`));
+  assert.deepEqual(past, [], 'nothing past the right edge at 390 px');
+  await p.screenshot({ path: path.join(SHOTS, 'i18n-en-room-390.png') });
+  await p.setViewportSize({ width: 1280, height: 800 });
   await p.click('#account-open');
   await check('account');
   await p.screenshot({ path: path.join(SHOTS, 'i18n-en-account-1280.png') });
