@@ -36,12 +36,18 @@ function options(command) {
   });
 }
 
-// The newest messages that `picks` chooses, waiting up to 5 s for the first.
+// The newest messages that `picks` chooses, waiting up to 5 s for the first. A bot that said it
+// is thinking (a deferred answer: flag 128, no text yet) answers later in the same message, so
+// its answer is awaited up to 15 s instead of printing an empty line.
+const THINKING = 128;
 async function answers(picks) {
-  for (const end = Date.now() + 5000; Date.now() < end; await new Promise((r) => setTimeout(r, 200))) {
+  const started = Date.now();
+  for (let end = started + 5000; Date.now() < end; await new Promise((r) => setTimeout(r, 200))) {
     const { messages } = await call('GET', `/api/servers/${sid}/channels/${cid}/messages?limit=20`);
     const found = messages.filter(picks);
-    if (found.length) return found;
+    const done = found.filter((m) => !(m.flags & THINKING));
+    if (done.length) return done;
+    if (found.length) end = started + 15000;
   }
   return [];
 }

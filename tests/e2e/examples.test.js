@@ -197,6 +197,11 @@ test('bot.mjs: !ping, /dado with options, a button that edits, a button that ope
   const dado = run(process.execPath, ['say.mjs', '/dado', 'lados=6', 'vezes=3'], as);
   assert.equal(await dado.exited, 0, dado.err());
   assert.match(dado.out(), /^bot: 🎲 d6: [1-6], [1-6], [1-6]\n$/);
+  // A deferred answer: nothing is printed while the bot thinks, then its answer.
+  const pensa = run(process.execPath, ['say.mjs', '/pensa'], as);
+  assert.equal(await pensa.exited, 0, pensa.err());
+  assert.match(pensa.out(), /^bot: 🤔 Pensei: a resposta é 42\.\n/);
+  assert.doesNotMatch(pensa.out(), /^bot: $/m);
   const unknown = run(process.execPath, ['say.mjs', '/nada'], as);
   assert.equal(await unknown.exited, 1);
   assert.equal(unknown.err(), 'say: no command /nada here; this server has: /cor /dado /pensa\n');
@@ -205,8 +210,8 @@ test('bot.mjs: !ping, /dado with options, a button that edits, a button that ope
   const alone = run(process.execPath, ['say.mjs', '!ping'], as);
   assert.equal(await alone.exited, 1);
   assert.match(alone.err(), /no answer within 5 s: is the bot running\?/);
-  // Each of the four runs signed out the session it signed in with.
-  assert.ok((srv.stderr.match(/method=POST route=\/api\/auth\/logout status=200/g) || []).length >= 4, 'say.mjs signs out');
+  // Each of the five runs signed out the session it signed in with.
+  assert.ok((srv.stderr.match(/method=POST route=\/api\/auth\/logout status=200/g) || []).length >= 5, 'say.mjs signs out');
 });
 
 test('bot.py (python-socketio): the same bot in Python', async () => {
