@@ -9,26 +9,20 @@
 #include "core/vec.h"
 #include "domain/intents.h"
 #include "domain/permissions.h"
+#include "state/server_parts.h"
 #include "store/snapshot.h"
 
 #define OVERWRITES_MAX 100 /* per channel, as the API enforces */
-#define MAP_ENTRY      40  /* about what one entry costs a persistent map, for the footprint */
-#define BOT_BYTES      ((int64_t)(sizeof(struct state_bot) + 2 * MAP_ENTRY)) /* bots and apps */
-
-struct state_audience {
-    struct idset *set;   /* a persistent map's keys: member records by user ID */
-    int64_t valid_until; /* the first bot timeout that ends after it was computed; 0 = never */
-};
 
 /* [without, with people][channel + 1 (0: the whole server)][intent bit, then people only] */
-static size_t audience_slots(const struct state_server *s)
+size_t state__audience_slots(const struct state_server *s)
 {
     return 2 * (s->shape->nchannels + 1) * (INTENT_COUNT + 1);
 }
 
 /* ---- keys and releases of what the maps hold ---- */
 
-static const char *member_id(const struct pmap_value *v)
+const char *state__member_id(const struct pmap_value *v)
 {
     return ((const struct state_member *)v)->user_id;
 }
@@ -60,11 +54,11 @@ static void bot_release(struct pmap_value *v)
     free(v);
 }
 
-static const char *role_key(const void *base, uint32_t i)
+const char *state__role_key(const void *base, uint32_t i)
 {
     return ((const struct state_shape *)base)->roles[i].id;
 }
-static const char *channel_key(const void *base, uint32_t i)
+const char *state__channel_key(const void *base, uint32_t i)
 {
     return ((const struct state_shape *)base)->channels[i].id;
 }
@@ -103,16 +97,9 @@ static int copy_id(char out[UUID_LEN + 1], const char *id)
     return slice_copy(slice_from(id ? id : ""), out, UUID_LEN + 1) ? STORE_ERR : 0;
 }
 
-/* What a walk fills: a shape, and members and bots into maps built in place. */
-struct builder {
-    struct state_shape *shape;
-    struct pmap members, bots, apps;
-    int64_t member_bytes;
-};
-
 static int on_server(void *arg, const struct store_server_row *r)
 {
-    struct state_shape *s = ((struct builder *)arg)->shape;
+    struct state_shape *s = ((struct state__builder *)arg)->shape;
     s->verification_level = r->verification_level;
     s->requires_2fa = r->requires_2fa;
     s->requires_rules = r->requires_rules;
@@ -129,7 +116,7 @@ static int on_server(void *arg, const struct store_server_row *r)
 
 static int on_role(void *arg, const struct store_role_row *r)
 {
-    struct state_shape *s = ((struct builder *)arg)->shape;
+    struct state_shape *s = ((struct state__builder *)arg)->shape;
     if (GROW(s, roles, nroles, cap_roles))
         return STORE_ERR;
     struct state_role *x = &s->roles[s->nroles];
@@ -146,7 +133,7 @@ static int on_role(void *arg, const struct store_role_row *r)
 
 static int on_channel(void *arg, const struct store_channel_row *r)
 {
-    struct state_shape *s = ((struct builder *)arg)->shape;
+    struct state_shape *s = ((struct state__builder *)arg)->shape;
     if (GROW(s, channels, nchannels, cap_channels))
         return STORE_ERR;
     struct state_channel *x = &s->channels[s->nchannels];
@@ -161,10 +148,11 @@ static int on_channel(void *arg, const struct store_channel_row *r)
 /* Overwrites arrive sorted by channel ID, as the channels are: one merge pass places them. */
 static int on_overwrite(void *arg, const struct store_overwrite_row *r)
 {
-    struct state_shape *s = ((struct builder *)arg)->shape;
-    if (!s->channel_ix.slots && state__index_build(&s->channel_ix, s->nchannels, channel_key, s))
+    struct state_shape *s = ((struct state__builder *)arg)->shape;
+    if (!s->channel_ix.slots &&
+        state__index_build(&s->channel_ix, s->nchannels, state__channel_key, s))
         return STORE_ERR;
-    int64_t ch = state__index_find(&s->channel_ix, r->channel_id, channel_key, s);
+    int64_t ch = state__index_find(&s->channel_ix, r->channel_id, state__channel_key, s);
     if (ch < 0 || s->channels[ch].noverwrites >= OVERWRITES_MAX)
         return 0;
     if (GROW(s, overwrites, noverwrites, cap_overwrites))
@@ -184,7 +172,7 @@ static int on_overwrite(void *arg, const struct store_overwrite_row *r)
 
 static int on_member(void *arg, const struct store_member_row *r)
 {
-    struct builder *b = arg;
+    struct state__builder *b = arg;
     struct state_member *m = calloc(1, sizeof *m);
     if (!m)
         return STORE_ERR;
@@ -196,7 +184,7 @@ static int on_member(void *arg, const struct store_member_row *r)
         member_release(&m->v);
         return STORE_ERR;
     }
-    m->bytes = (int64_t)(sizeof *m + strlen(r->username) + 1 + 2 * MAP_ENTRY);
+    m->bytes = (int64_t)(sizeof *m + strlen(r->username) + 1 + 2 * STATE_MAP_ENTRY);
     if (m->name != m->username)
         m->bytes += (int64_t)strlen(m->name) + 1;
     m->is_bot = r->is_bot;
@@ -216,7 +204,7 @@ static int on_member(void *arg, const struct store_member_row *r)
 /* The member's record is still the builder's alone, so its roles are added in place. */
 static int on_member_role(void *arg, const char *user_id, const char *role_id)
 {
-    struct builder *b = arg;
+    struct state__builder *b = arg;
     struct state_member *m = (struct state_member *)pmap_get(&b->members, user_id);
     if (!m)
         return 0;
@@ -229,7 +217,7 @@ static int on_member_role(void *arg, const char *user_id, const char *role_id)
 
 static int on_bot(void *arg, const struct store_bot_row *r)
 {
-    struct builder *b = arg;
+    struct state__builder *b = arg;
     struct state_bot *x = calloc(1, sizeof *x);
     if (!x)
         return STORE_ERR;
@@ -246,18 +234,18 @@ static int on_bot(void *arg, const struct store_bot_row *r)
     return rc ? STORE_ERR : 0;
 }
 
-static const struct store_server_visitor VISITOR = {
+const struct store_server_visitor state__server_visitor = {
     on_server, on_role, on_channel, on_overwrite, on_member, on_member_role, on_bot};
 
-static void builder_init(struct builder *b)
+void state__builder_init(struct state__builder *b)
 {
     memset(b, 0, sizeof *b);
-    pmap_init(&b->members, member_id);
+    pmap_init(&b->members, state__member_id);
     pmap_init(&b->bots, bot_user);
     pmap_init(&b->apps, bot_app);
 }
 
-static void builder_cleanup(struct builder *b)
+void state__builder_cleanup(struct state__builder *b)
 {
     shape_unref(b->shape);
     pmap_cleanup(&b->members);
@@ -278,31 +266,32 @@ static struct state_shape *shape_new(void)
 static int shape_finish(struct state_shape *sh)
 {
     if (!sh->channel_ix.slots &&
-        state__index_build(&sh->channel_ix, sh->nchannels, channel_key, sh))
+        state__index_build(&sh->channel_ix, sh->nchannels, state__channel_key, sh))
         return -1;
-    if (state__index_build(&sh->role_ix, sh->nroles, role_key, sh))
+    if (state__index_build(&sh->role_ix, sh->nroles, state__role_key, sh))
         return -1;
     sh->bytes += (int64_t)((sh->channel_ix.mask + 1 + sh->role_ix.mask + 1) * sizeof(uint32_t));
     return 0;
 }
 
 /* Reads the shape of sid alone: *found as state__server_load. */
-static struct state_shape *shape_load(struct store *db, const char *sid, int *found)
+struct state_shape *state__shape_load(struct store *db, const char *sid, int *found)
 {
-    struct builder b;
-    builder_init(&b);
+    struct state__builder b;
+    state__builder_init(&b);
     b.shape = shape_new();
-    *found = b.shape ? store_server_walk(db, sid, STORE_WALK_SHAPE, &VISITOR, &b) : STORE_ERR;
+    *found = b.shape ? store_server_walk(db, sid, STORE_WALK_SHAPE, &state__server_visitor, &b)
+                     : STORE_ERR;
     if (*found == 1 && shape_finish(b.shape))
         *found = STORE_ERR;
     struct state_shape *sh = *found == 1 ? b.shape : NULL;
     if (sh)
         b.shape = NULL;
-    builder_cleanup(&b);
+    state__builder_cleanup(&b);
     return sh;
 }
 
-static struct state_server *server_new(const char *sid, struct state_shape *shape)
+struct state_server *state__server_new(const char *sid, struct state_shape *shape)
 {
     struct state_server *s = calloc(1, sizeof *s);
     if (!s || copy_id(s->id, sid)) {
@@ -313,7 +302,7 @@ static struct state_server *server_new(const char *sid, struct state_shape *shap
     atomic_init(&s->refs, 1);
     pthread_mutex_init(&s->lock, NULL);
     s->shape = shape;
-    pmap_init(&s->members, member_id);
+    pmap_init(&s->members, state__member_id);
     pmap_init(&s->usernames, member_name);
     pmap_init(&s->bots, bot_user);
     pmap_init(&s->apps, bot_app);
@@ -329,32 +318,33 @@ static void add_username(struct pmap_value *v, void *arg)
 
 struct state_server *state__server_load(struct store *db, const char *sid, int *found)
 {
-    struct builder b;
-    builder_init(&b);
+    struct state__builder b;
+    state__builder_init(&b);
     b.shape = shape_new();
-    *found = b.shape ? store_server_walk(db, sid, STORE_WALK_ALL, &VISITOR, &b) : STORE_ERR;
+    *found = b.shape ? store_server_walk(db, sid, STORE_WALK_ALL, &state__server_visitor, &b)
+                     : STORE_ERR;
     if (*found == 1 && shape_finish(b.shape))
         *found = STORE_ERR;
     struct state_server *s = NULL;
-    if (*found == 1 && (s = server_new(sid, b.shape))) {
+    if (*found == 1 && (s = state__server_new(sid, b.shape))) {
         b.shape = NULL;
         s->members = b.members;
         s->bots = b.bots;
         s->apps = b.apps;
         int64_t member_bytes = b.member_bytes;
-        builder_init(&b);
+        state__builder_init(&b);
         pmap_each(&s->members, add_username, s);
         if (s->bytes < 0) {
             state_server_unref(s);
             s = NULL;
         } else {
             s->bytes = (int64_t)sizeof *s + s->shape->bytes + member_bytes +
-                       (int64_t)s->bots.count * BOT_BYTES;
+                       (int64_t)s->bots.count * STATE_BOT_BYTES;
         }
     }
     if (*found == 1 && !s)
         *found = STORE_ERR;
-    builder_cleanup(&b);
+    state__builder_cleanup(&b);
     return s;
 }
 
@@ -369,7 +359,7 @@ void state_server_unref(struct state_server *s)
     if (!s || atomic_fetch_sub_explicit(&s->refs, 1, memory_order_acq_rel) != 1)
         return;
     if (s->audiences)
-        for (size_t i = 0; i < audience_slots(s); i++)
+        for (size_t i = 0; i < state__audience_slots(s); i++)
             idset_unref(s->audiences[i].set);
     free(s->audiences);
     state_server_unref(s->parent);
@@ -387,7 +377,7 @@ void state_server_unref(struct state_server *s)
 
 int64_t state_server_channel(const struct state_server *s, const char *cid)
 {
-    return state__index_find(&s->shape->channel_ix, cid, channel_key, s->shape);
+    return state__index_find(&s->shape->channel_ix, cid, state__channel_key, s->shape);
 }
 
 const struct state_member *state_server_member(const struct state_server *s, const char *uid)
@@ -433,7 +423,7 @@ static size_t member_roles(const struct state_shape *sh, const struct state_memb
     if (!all)
         return 0;
     for (size_t i = 0; i < m->nroles; i++) {
-        int64_t r = state__index_find(&sh->role_ix, m->role_ids[i], role_key, sh);
+        int64_t r = state__index_find(&sh->role_ix, m->role_ids[i], state__role_key, sh);
         if (r >= 0)
             all[more++] = (uint32_t)r;
     }
@@ -532,392 +522,4 @@ uint64_t state_server_channel_perms(const struct state_server *s, const struct s
                              .roles = role_perms,
                              .nroles = nroles};
     return rule_perm_channel(&pm, &folded);
-}
-
-/* ---- audiences ---- */
-
-static int intent_index(uint32_t intent)
-{
-    for (int i = 0; i < INTENT_COUNT; i++)
-        if (intent == (1u << i))
-            return i;
-    return -1;
-}
-
-/* Whether member m belongs in the audience (people?, channel, intent): people who may see the
- * channel when people are asked for, and bots installed, not suspended, with the intent, that
- * may see it. A bot's timeout moves *valid_until (0 = none yet) to when it ends. */
-static int belongs(const struct state_server *s, const struct state_member *m, int people,
-                   int64_t channel, uint32_t intent, int64_t now, int64_t *valid_until)
-{
-    /* Only bots are filed in s->bots: a person is not looked up there. */
-    const struct state_bot *b =
-        m->is_bot ? (const struct state_bot *)pmap_get(&s->bots, m->user_id) : NULL;
-    if (!b && (m->is_bot || !people))
-        return 0;
-    if (b && (b->suspended || !(b->intents & intent)))
-        return 0;
-    if (channel < 0)
-        return 1;
-    if (b && m->timeout_until > now && (!*valid_until || m->timeout_until < *valid_until))
-        *valid_until = m->timeout_until;
-    return (state_server_channel_perms(s, m, (size_t)channel, now) & PERM_VER_CANAL) != 0;
-}
-
-/* An audience worked out member by member: those in it and those left out, in turn. */
-struct compute {
-    const struct state_server *s;
-    int people;
-    int64_t channel, now, valid_until;
-    uint32_t intent;
-    struct pmap_value **in, **out;
-    size_t nin, nout, cap_in, cap_out;
-    int failed;
-};
-
-static void consider_member(struct pmap_value *v, void *arg)
-{
-    struct compute *c = arg;
-    const struct state_member *m = (const struct state_member *)v;
-    int in = belongs(c->s, m, c->people, c->channel, c->intent, c->now, &c->valid_until);
-    if (in ? VEC_RESERVE(c->in, c->nin, c->cap_in, 256)
-           : VEC_RESERVE(c->out, c->nout, c->cap_out, 256))
-        c->failed = 1;
-    else if (in)
-        c->in[c->nin++] = v;
-    else
-        c->out[c->nout++] = v;
-}
-
-static void consider_bot(struct pmap_value *v, void *arg)
-{
-    struct compute *c = arg;
-    struct pmap_value *m = pmap_get(&c->s->members, ((struct state_bot *)v)->user_id);
-    if (m) /* installed but no longer a member: not a recipient */
-        consider_member(m, arg);
-}
-
-static struct idset *compute_audience(const struct state_server *s, int64_t channel,
-                                      uint32_t intent, int people, int64_t now,
-                                      int64_t *valid_until)
-{
-    struct compute c = {.s = s, .people = people, .channel = channel, .now = now, .intent = intent};
-    pmap_each(people ? &s->members : &s->bots, people ? consider_member : consider_bot, &c);
-    *valid_until = c.valid_until;
-    /* People's audiences hold most members: the members' own map, shared, less those left out,
-     * costs what they cost; otherwise those in are filed one by one. */
-    struct pmap set;
-    if (people && c.nout < c.nin) {
-        set = pmap_copy(&s->members);
-        for (size_t i = 0; i < c.nout && !c.failed; i++)
-            if (pmap_del(&set, member_id(c.out[i])) < 0)
-                c.failed = 1;
-    } else {
-        pmap_init(&set, member_id);
-        for (size_t i = 0; i < c.nin && !c.failed; i++)
-            if (pmap_put(&set, c.in[i]))
-                c.failed = 1;
-    }
-    free(c.in);
-    free(c.out);
-    if (c.failed) {
-        pmap_cleanup(&set);
-        return NULL;
-    }
-    return idset_of_pmap(&set);
-}
-
-static struct idset *derive(const struct state_server *s, const struct idset *from,
-                            int64_t *valid_until, const char (*touched)[UUID_LEN + 1],
-                            size_t ntouched, size_t slot, int64_t now);
-
-static struct idset *audience(struct state_server *s, int64_t channel, uint32_t intent, int people,
-                              int64_t now)
-{
-    int bit = intent ? intent_index(intent) : INTENT_COUNT; /* 0: people only */
-    if (bit < 0 || channel >= (int64_t)s->shape->nchannels)
-        return idset_new(0);
-    size_t per = audience_slots(s) / 2;
-    size_t slot = (size_t)people * per + (size_t)(channel + 1) * (INTENT_COUNT + 1) + (size_t)bit;
-    pthread_mutex_lock(&s->lock);
-    if (!s->audiences)
-        s->audiences = calloc(audience_slots(s), sizeof *s->audiences);
-    struct state_audience *a = s->audiences ? &s->audiences[slot] : NULL;
-    if (a && a->set && (!a->valid_until || now < a->valid_until)) {
-        struct idset *set = idset_ref(a->set);
-        pthread_mutex_unlock(&s->lock);
-        return set;
-    }
-    int64_t valid_until = 0;
-    struct idset *set = NULL;
-    if (s->parent) { /* asked of the shared version, which keeps it for the next change */
-        struct idset *was = audience(s->parent, channel, intent, people, now);
-        set = was ? derive(s, was, &valid_until, (const char(*)[UUID_LEN + 1]) s->touched,
-                           s->ntouched, slot, now)
-                  : NULL;
-        idset_unref(was);
-    } else {
-        set = compute_audience(s, channel, intent, people, now, &valid_until);
-    }
-    if (a && set) {
-        idset_unref(a->set);
-        a->set = idset_ref(set);
-        a->valid_until = valid_until;
-    }
-    pthread_mutex_unlock(&s->lock);
-    return set;
-}
-
-struct idset *state_server_audience(struct state_server *s, int64_t channel, uint32_t intent,
-                                    int64_t now)
-{
-    return audience(s, channel, intent, 0, now);
-}
-
-struct idset *state_server_audience_with_people(struct state_server *s, int64_t channel,
-                                                uint32_t intent, int64_t now)
-{
-    return audience(s, channel, intent, 1, now);
-}
-
-struct idset *state_server_people(struct state_server *s, int64_t channel, int64_t now)
-{
-    return audience(s, channel, 0, 1, now);
-}
-
-/* ---- a new version from changes ---- */
-
-/* The users whose place in an audience may have moved. */
-struct touched {
-    char (*ids)[UUID_LEN + 1];
-    size_t n, cap;
-};
-
-static int touch(struct touched *t, const char *uid)
-{
-    if (VEC_RESERVE(t->ids, t->n, t->cap, 8))
-        return -1;
-    memcpy(t->ids[t->n++], uid, UUID_LEN + 1);
-    return 0;
-}
-
-/* Member uid as the database has it now, in place of the old one. */
-static int apply_member(struct state_server *s, struct store *db, const char *uid)
-{
-    struct builder b;
-    builder_init(&b);
-    int rc = store_server_member_walk(db, s->id, uid, &VISITOR, &b);
-    struct state_member *now = rc == 1 ? (struct state_member *)pmap_get(&b.members, uid) : NULL;
-    const struct state_member *old = state_server_member(s, uid);
-    if (rc >= 0 && old) {
-        s->bytes -= old->bytes;
-        if (pmap_del(&s->usernames, old->username) < 0 || pmap_del(&s->members, uid) < 0)
-            rc = STORE_ERR;
-    }
-    if (rc >= 0 && now) {
-        s->bytes += now->bytes;
-        if (pmap_put(&s->members, &now->v) || pmap_put(&s->usernames, &now->v))
-            rc = STORE_ERR;
-    }
-    builder_cleanup(&b);
-    return rc < 0 ? rc : 0;
-}
-
-/* Application app_id's install as the database has it now; *old_user and *new_user get its bot
- * user before and after ("" for none). */
-static int apply_install(struct state_server *s, struct store *db, const char *app_id,
-                         struct touched *t)
-{
-    struct builder b;
-    builder_init(&b);
-    int rc = store_server_install_walk(db, s->id, app_id, &VISITOR, &b);
-
-    struct pmap_value *now = rc == 1 ? pmap_get(&b.apps, app_id) : NULL;
-    const struct state_bot *old = (const struct state_bot *)pmap_get(&s->apps, app_id);
-    if (rc >= 0 && old) {
-        s->bytes -= BOT_BYTES;
-        if (touch(t, old->user_id) || pmap_del(&s->bots, old->user_id) < 0 ||
-            pmap_del(&s->apps, app_id) < 0)
-            rc = STORE_ERR;
-    }
-    if (rc >= 0 && now) {
-        s->bytes += BOT_BYTES;
-        if (touch(t, ((struct state_bot *)now)->user_id) || pmap_put(&s->bots, now) ||
-            pmap_put(&s->apps, now))
-            rc = STORE_ERR;
-    }
-    builder_cleanup(&b);
-    return rc < 0 ? rc : 0;
-}
-
-/* An audience of base's carried over to s: the touched users' places worked out again, each
- * O(log n). NULL when out of memory. */
-static struct idset *derive(const struct state_server *s, const struct idset *from,
-                            int64_t *valid_until, const char (*touched)[UUID_LEN + 1],
-                            size_t ntouched, size_t slot, int64_t now)
-{
-    size_t per = audience_slots(s) / 2;
-    int people = slot >= per;
-    int64_t channel = (int64_t)((slot % per) / (INTENT_COUNT + 1)) - 1;
-    size_t bit = slot % (INTENT_COUNT + 1);
-    uint32_t intent = bit < INTENT_COUNT ? 1u << bit : 0;
-    struct pmap set = pmap_copy(idset_pmap(from));
-    int rc = 0;
-    for (size_t k = 0; k < ntouched && !rc; k++) {
-        const struct state_member *m = state_server_member(s, touched[k]);
-        int want = m && belongs(s, m, people, channel, intent, now, valid_until);
-        int have = pmap_get(&set, touched[k]) != NULL;
-        if (want && !have)
-            rc = pmap_put(&set, (struct pmap_value *)&m->v);
-        else if (!want && have)
-            rc = pmap_del(&set, touched[k]) < 0;
-    }
-    struct idset *out = rc ? NULL : idset_of_pmap(&set);
-    pmap_cleanup(&set);
-    return out;
-}
-
-/* Each audience base had computed, carried over to s: for a channel of s, from the old channel
- * map names (-1: none; map NULL: the same index), server-wide ones always. */
-static int carry_audiences(struct state_server *s, struct state_server *base,
-                           const struct touched *t, const int32_t *map, int64_t now)
-{
-    const size_t k = INTENT_COUNT + 1;
-    size_t n = audience_slots(s), per = n / 2, per_old = audience_slots(base) / 2;
-    struct state_audience *to = calloc(n, sizeof *to);
-    if (!to)
-        return -1;
-    pthread_mutex_lock(&base->lock);
-    for (size_t i = 0; base->audiences && i < n; i++) {
-        int64_t channel = (int64_t)((i % per) / k) - 1;
-        int64_t old = channel < 0 ? -1 : map ? map[channel] : channel;
-        if (channel >= 0 && old < 0)
-            continue;
-        to[i] = base->audiences[(i >= per ? per_old : 0) + (size_t)(old + 1) * k + i % k];
-        idset_ref(to[i].set);
-    }
-    pthread_mutex_unlock(&base->lock);
-    for (size_t i = 0; i < n; i++) {
-        struct state_audience *a = &to[i];
-        struct idset *was = a->set;
-        a->set = was && idset_pmap(was) && (!a->valid_until || now < a->valid_until)
-                     ? derive(s, was, &a->valid_until, (const char(*)[UUID_LEN + 1]) t->ids, t->n,
-                              i, now)
-                     : NULL;
-        idset_unref(was);
-    }
-    s->audiences = to;
-    return 0;
-}
-
-/* Whether channel y (new) has x's (old) overwrites but for ones naming members, whom it touches:
- * 0 yes, 1 no (a role's overwrite changed), -1 out of memory. Both lists are sorted by target. */
-static int member_overwrites_only(const struct state_shape *a, const struct state_channel *x,
-                                  const struct state_shape *b, const struct state_channel *y,
-                                  struct touched *t)
-{
-    uint32_t i = 0, j = 0;
-    while (i < x->noverwrites || j < y->noverwrites) {
-        const struct state_overwrite *o =
-            i < x->noverwrites ? &a->overwrites[x->first_overwrite + i] : NULL;
-        const struct state_overwrite *p =
-            j < y->noverwrites ? &b->overwrites[y->first_overwrite + j] : NULL;
-        int order = !o ? 1 : !p ? -1 : strcmp(o->target_id, p->target_id);
-        const struct state_overwrite *only = order < 0 ? o : order > 0 ? p : NULL;
-        int differs =
-            only || o->is_member != p->is_member || o->allow != p->allow || o->deny != p->deny;
-        if (differs) {
-            /* A member's own overwrite touches that member; anything about a role, everyone
-             * holding it. */
-            int member = only ? only->is_member : o->is_member && p->is_member;
-            if (!member)
-                return 1;
-            if (touch(t, (only ? only : o)->target_id))
-                return -1;
-        }
-        i += order <= 0;
-        j += order >= 0;
-    }
-    return 0;
-}
-
-/* For each channel of the new shape b, the channel of a whose audiences carry over to it, or -1:
- * the same channel and parent, with the same overwrites but for members' (those members are
- * touched), while the owner, @everyone and every role both shapes have read the same. Returns
- * 1 when every channel carries from its own index and nothing was touched, 0 otherwise, -1 out
- * of memory. */
-static int plan_carry(const struct state_shape *a, const struct state_shape *b, int32_t *map,
-                      struct touched *t)
-{
-    size_t touched_before = t->n;
-    int same = !strcmp(a->owner_id, b->owner_id) && a->everyone == b->everyone;
-    for (size_t i = 0; same && i < a->nroles; i++) {
-        int64_t r = state__index_find(&b->role_ix, a->roles[i].id, role_key, b);
-        same = r < 0 || b->roles[r].perms == a->roles[i].perms;
-    }
-    int identical = same && a->nchannels == b->nchannels;
-    for (size_t i = 0; i < b->nchannels; i++) {
-        const struct state_channel *y = &b->channels[i];
-        int64_t j = same ? state__index_find(&a->channel_ix, y->id, channel_key, a) : -1;
-        int rc = j >= 0 && !strcmp(a->channels[j].parent_id, y->parent_id)
-                     ? member_overwrites_only(a, &a->channels[j], b, y, t)
-                     : 1;
-        if (rc < 0)
-            return -1;
-        map[i] = rc ? -1 : (int32_t)j;
-        identical = identical && map[i] == (int32_t)i;
-    }
-    return identical && t->n == touched_before;
-}
-
-struct state_server *state__server_apply(struct state_server *base, struct store *db,
-                                         const struct state_delta *d, int private, int *found)
-{
-    struct state_shape *shape = NULL;
-    if (d->shape) {
-        if (!(shape = shape_load(db, base->id, found)))
-            return NULL;
-    } else {
-        shape = base->shape;
-        atomic_fetch_add_explicit(&shape->refs, 1, memory_order_relaxed);
-    }
-    struct state_server *s = server_new(base->id, shape);
-    if (!s) {
-        *found = STORE_ERR;
-        return NULL;
-    }
-    s->members = pmap_copy(&base->members);
-    s->usernames = pmap_copy(&base->usernames);
-    s->bots = pmap_copy(&base->bots);
-    s->apps = pmap_copy(&base->apps);
-    s->bytes = base->bytes - base->shape->bytes + shape->bytes;
-    struct touched t = {0};
-    int rc = 0;
-    for (size_t i = 0; i < d->nmembers && !rc; i++)
-        rc = apply_member(s, db, d->members[i]) || touch(&t, d->members[i]);
-    for (size_t i = 0; i < d->napps && !rc; i++)
-        rc = apply_install(s, db, d->apps[i], &t);
-    /* A new shape carries what it can (plan_carry); a version asks its parent for the rest only
-     * when the two read every right the same. */
-    int32_t *map = d->shape ? malloc((shape->nchannels + 1) * sizeof *map) : NULL;
-    int same = !d->shape ? 1 : map ? plan_carry(base->shape, shape, map, &t) : -1;
-    if (!rc && same < 0)
-        rc = -1;
-    if (!rc)
-        rc = carry_audiences(s, base, &t, d->shape ? map : NULL, clock_now_ms());
-    free(map);
-    if (!rc && same == 1 && private) {
-        s->parent = state__server_ref(base);
-        s->touched = t.ids;
-        s->ntouched = t.n;
-        t.ids = NULL;
-    }
-    free(t.ids);
-    if (rc) {
-        state_server_unref(s);
-        *found = STORE_ERR;
-        return NULL;
-    }
-    *found = 1;
-    return s;
 }
