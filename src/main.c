@@ -34,14 +34,11 @@
 #include "media/probe.h"
 #include "ops/observe.h"
 #include "web/pages.h"
-#include "store/apps.h"
-#include "store/installs.h"
 #include "store/event_log.h"
-#include "store/files.h"
 #include "store/migrate.h"
-#include "store/search.h"
 #include "store/snapshot.h"
 #include "state/state.h"
+#include "store/maintenance.h"
 #include "store/writer.h"
 
 #define GATEWAY_BODY_LIMIT (1000u * 1000) /* Engine.IO's maxHttpBufferSize */
@@ -50,20 +47,10 @@ struct serve {
     struct config cfg;
     uv_loop_t *loop;
     uv_signal_t sigterm, sigint;
-    uv_timer_t grace; /* polling clients collect their disconnect before HTTP closes */
-    uv_timer_t trim;  /* the event log's retention */
-    uv_timer_t sweep; /* files nothing refers to */
-    uv_timer_t push;  /* events pushed to applications' endpoints */
-    uv_timer_t index; /* SQLite: the search index catches up with the messages */
-    struct store_writer_job index_job;
-    int indexing;
-    int index_behind; /* the last catch-up was a full batch: the next one goes at the next turn */
-    struct store_writer_job sweep_job;
-    int sweeping;
-    char sweep_cursor[CRYPTO_SHA256_HEX + 1];
-    uv_check_t wake_writer; /* after each turn of the loop: the writer runs what it read */
-    struct store_writer_job trim_job;
-    int trimming;
+    uv_timer_t grace;  /* polling clients collect their disconnect before HTTP closes */
+    uv_timer_t forget; /* servers not asked for leave memory */
+    uv_timer_t push;   /* events pushed to applications' endpoints */
+    struct store_maintenance *maintenance; /* the writer's periodic work */
     struct store_writer *writer;
     int grace_ticks;
     struct http_server *http;
@@ -125,130 +112,22 @@ static void body_limit_ask(void *user, struct http_limit_ask *ask)
         http_limit_decided(ask, API_BODY_SMALL_MAX);
 }
 
-/* ---- the event log's retention: trimmed by the writer once a minute ---- */
-
-#define TRIM_EVERY_MS (60 * 1000)
-
-static void trim_run(struct store_writer_job *job, struct store *db)
-{
-    struct serve *s = (struct serve *)((char *)job - offsetof(struct serve, trim_job));
-    int64_t deleted = 0;
-    int64_t before = clock_now_ms() - (int64_t)s->cfg.event_retention_hours * 3600 * 1000;
-    if (store_events_trim(db, before, &deleted) != STORE_DONE)
-        log_error("events: trimming the log failed");
-    else if (deleted)
-        log_debug("events: %lld past retention trimmed", (long long)deleted);
-    /* Consent pages left open: kept an hour past their ten minutes, then gone. */
-    if (store_authorize_expire(db, clock_now_ms() - 3600 * 1000, &deleted) != STORE_DONE)
-        log_error("installs: deleting expired consent sessions failed");
-}
-
-static void trim_done(struct store_writer_job *job, int committed)
-{
-    struct serve *s = (struct serve *)((char *)job - offsetof(struct serve, trim_job));
-    (void)committed;
-    __atomic_store_n(&s->trimming, 0, __ATOMIC_RELEASE);
-}
-
-/* ---- the search index (SQLite): what was sent since it last caught up, off the send path ---- */
-
-#define INDEX_EVERY_MS 250
-
-static void index_run(struct store_writer_job *job, struct store *db)
-{
-    struct serve *s = (struct serve *)((char *)job - offsetof(struct serve, index_job));
-    int n = store_search_catch_up_at(db, STORE_SEARCH_BATCH);
-    if (n < 0)
-        log_error("search: indexing the new messages failed");
-    __atomic_store_n(&s->index_behind, n == STORE_SEARCH_BATCH, __ATOMIC_RELEASE);
-}
-
-static void index_done(struct store_writer_job *job, int committed)
-{
-    struct serve *s = (struct serve *)((char *)job - offsetof(struct serve, index_job));
-    (void)committed;
-    __atomic_store_n(&s->indexing, 0, __ATOMIC_RELEASE);
-}
-
-static void index_now(struct serve *s)
-{
-    if (__atomic_exchange_n(&s->indexing, 1, __ATOMIC_ACQ_REL))
-        return;
-    s->index_job = (struct store_writer_job){.run = index_run, .done = index_done};
-    store_writer_submit(s->writer, &s->index_job);
-}
-
-static void on_index(uv_timer_t *t)
-{
-    index_now(t->data);
-}
-
-/* ---- files nothing refers to: deleted by the writer, a slice of the blobs each time ---- */
-
-#define SWEEP_SLICE 500
-
-/* The spool's leftovers of uploads a crash cut short, untouched for the grace period. */
-static void spool_sweep(struct serve *s, int64_t before)
-{
-    int n = store_files_sweep_spool(&s->svc->files, before);
-    if (n > 0)
-        log_info("files: %d files of uploads cut short deleted from the spool", n);
-}
-
-static void sweep_run(struct store_writer_job *job, struct store *db)
-{
-    struct serve *s = (struct serve *)((char *)job - offsetof(struct serve, sweep_job));
-    int64_t before = clock_now_ms() - (int64_t)s->cfg.files_grace_seconds * 1000;
-    int n = store_files_sweep_at(&s->svc->files, db, before, s->sweep_cursor, SWEEP_SLICE);
-    if (n < 0)
-        log_error("files: the sweep failed");
-    else if (n)
-        log_info("files: %d files nothing refers to deleted", n);
-    spool_sweep(s, before);
-}
-
-static void sweep_done(struct store_writer_job *job, int committed)
-{
-    struct serve *s = (struct serve *)((char *)job - offsetof(struct serve, sweep_job));
-    (void)committed;
-    __atomic_store_n(&s->sweeping, 0, __ATOMIC_RELEASE);
-}
-
-static void on_sweep(uv_timer_t *t)
-{
-    struct serve *s = t->data;
-    if (__atomic_exchange_n(&s->sweeping, 1, __ATOMIC_ACQ_REL))
-        return;
-    s->sweep_job = (struct store_writer_job){.run = sweep_run, .done = sweep_done};
-    store_writer_submit(s->writer, &s->sweep_job);
-}
-
 static void on_push(uv_timer_t *t)
 {
     struct serve *s = t->data;
     api_push_tick(s->svc->push);
 }
 
-static void on_loop_turn(uv_check_t *c)
-{
-    struct serve *s = c->data;
-    if (__atomic_load_n(&s->index_behind, __ATOMIC_ACQUIRE)) /* a backlog: batch after batch */
-        index_now(s);
-    store_writer_wake(s->writer);
-}
-
 #define STATE_IDLE_MS (10 * 60 * 1000) /* a server not asked for this long leaves memory */
 
-static void on_trim(uv_timer_t *t)
+#define FORGET_EVERY_MS (60 * 1000)
+
+static void on_forget(uv_timer_t *t)
 {
     struct serve *s = t->data;
     size_t forgotten = state_forget_idle(s->state, clock_now_ms(), STATE_IDLE_MS);
     if (forgotten)
         log_debug("state: %zu idle servers forgotten", forgotten);
-    if (__atomic_exchange_n(&s->trimming, 1, __ATOMIC_ACQ_REL))
-        return; /* the last one has not run yet */
-    s->trim_job = (struct store_writer_job){.run = trim_run, .done = trim_done};
-    store_writer_submit(s->writer, &s->trim_job);
 }
 
 static void on_signal_closed(uv_handle_t *h)
@@ -261,12 +140,10 @@ static void on_drained(void *arg)
     struct serve *s = arg;
     uv_close((uv_handle_t *)&s->sigterm, on_signal_closed);
     uv_close((uv_handle_t *)&s->sigint, on_signal_closed);
-    uv_close((uv_handle_t *)&s->trim, on_signal_closed);
-    uv_close((uv_handle_t *)&s->sweep, on_signal_closed);
+    uv_close((uv_handle_t *)&s->forget, on_signal_closed);
     uv_close((uv_handle_t *)&s->push, on_signal_closed);
-    uv_close((uv_handle_t *)&s->index, on_signal_closed);
     api_push_stop(s->svc->push);
-    uv_close((uv_handle_t *)&s->wake_writer, on_signal_closed);
+    store_maintenance_stop(s->maintenance);
     bus_close(s->bus);
     bus_relay_stop(s->relay);
     state_ratelimit_detach(s->limits); /* every request is answered: no take waits */
@@ -556,25 +433,25 @@ static void timer_start(struct serve *s, uv_timer_t *t, uv_timer_cb cb, uint64_t
         uv_timer_start(t, cb, first, every);
 }
 
-/* The periodic work, the writer's wake-up after each turn of the loop, and the signals. */
-static void loop_start(struct serve *s)
+/* The periodic work (the writer's own in store/maintenance.c) and the signals. */
+static int loop_start(struct serve *s)
 {
-    uint64_t sweep_ms = (uint64_t)s->cfg.files_sweep_seconds * 1000;
-    spool_sweep(s, clock_now_ms() - (int64_t)s->cfg.files_grace_seconds * 1000); /* a crash's */
-    timer_start(s, &s->trim, on_trim, 1000, TRIM_EVERY_MS);
-    timer_start(s, &s->sweep, on_sweep, sweep_ms, sweep_ms);
+    struct store_maintenance_config mc = {
+        .event_retention_hours = s->cfg.event_retention_hours,
+        .files_grace_seconds = s->cfg.files_grace_seconds,
+        .files_sweep_seconds = s->cfg.files_sweep_seconds,
+        .search_index = !s->cfg.database_url[0], /* PostgreSQL's index follows its table */
+    };
+    if (!(s->maintenance = store_maintenance_start(s->loop, s->writer, &s->svc->files, &mc)))
+        return -1;
+    timer_start(s, &s->forget, on_forget, FORGET_EVERY_MS, FORGET_EVERY_MS);
     timer_start(s, &s->push, on_push, PUSH_TICK_MS, PUSH_TICK_MS);
-    /* PostgreSQL's search index follows the table by itself. */
-    timer_start(s, &s->index, on_index, INDEX_EVERY_MS,
-                s->cfg.database_url[0] ? 0 : INDEX_EVERY_MS);
-    uv_check_init(s->loop, &s->wake_writer);
-    s->wake_writer.data = s;
-    uv_check_start(&s->wake_writer, on_loop_turn);
     uv_signal_init(s->loop, &s->sigterm);
     uv_signal_init(s->loop, &s->sigint);
     s->sigterm.data = s->sigint.data = s;
     uv_signal_start(&s->sigterm, on_signal, SIGTERM);
     uv_signal_start(&s->sigint, on_signal, SIGINT);
+    return 0;
 }
 
 /* After the loop (or a failed start): threads first, then what they used. */
@@ -673,7 +550,8 @@ static int serve(struct serve *s)
         goto failed;
     if (s->relay)
         bus_relay_follow(s->relay, s->loop);
-    loop_start(s);
+    if (loop_start(s))
+        goto failed;
     log_info("accepting up to %d connections (%d per address; 0 = no cap)", max_connections,
              s->cfg.max_connections_per_address);
     printf("listening on %s\n", origin);
