@@ -4,12 +4,16 @@
 'use strict';
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const vm = require('node:vm');
-const { pageScripts } = require('./helpers');
+const { pageModule } = require('./helpers');
 
-const page = pageScripts(['chat-apps.js', 'chat-commands.js']);
 const plain = (v) => JSON.parse(JSON.stringify(v));
-const { commandBody, paletteFor } = vm.runInContext('({ commandBody, paletteFor })', page);
+let commandBody;
+let paletteFor;
+let browserLocale;
+test.before(async () => {
+  ({ commandBody, paletteFor } = await pageModule('chat-commands.js'));
+  ({ browserLocale } = await pageModule('chat-apps.js'));
+});
 
 const COMMANDS = [
   { applicationId: 'app1', name: 'clima', description: 'O tempo numa cidade', options: [
@@ -110,7 +114,6 @@ test('odd input: 10,000 options, an unclosed quote, a run of equals signs', () =
 });
 
 test('menus stay out of the palette; names in the person\'s language are listed, typed and sent by their own name', () => {
-  const { browserLocale } = vm.runInContext('({ browserLocale })', page);
   const list = [
     { applicationId: 'app1', type: 'chat', name: 'clima', nameLocalized: 'weather', description: 'Previsão', descriptionLocalized: 'Forecast', options: [] },
     { applicationId: 'app1', type: 'message', name: 'Traduzir', nameLocalized: 'Translate', description: '', options: [] },

@@ -6,13 +6,16 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
-const vm = require('node:vm');
-const { startServer, api, register, pageScripts, launchChromium } = require('./helpers');
+const { startServer, api, register, pageModule, launchChromium } = require('./helpers');
 
 const STATIC = path.join(__dirname, '../../src/web/static');
 const SHOTS = path.join(__dirname, 'screenshots');
-const page = pageScripts(['i18n-pt.js', 'i18n-en.js']);
-const { PT, EN } = vm.runInContext('({ PT, EN })', page);
+let PT;
+let EN;
+test.before(async () => {
+  ({ PT } = await pageModule('i18n-pt.js'));
+  ({ EN } = await pageModule('i18n-en.js'));
+});
 
 test('both catalogues hold the same keys, none empty, and every key a page asks for', () => {
   assert.deepEqual(Object.keys(EN).sort(), Object.keys(PT).sort());

@@ -4,11 +4,11 @@
 'use strict';
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const vm = require('node:vm');
-const { pageScripts } = require('./helpers');
+const { pageModule } = require('./helpers');
 
-const page = pageScripts(['emoji-names.js', 'markdown.js'], { URL });
-const parse = (text) => JSON.parse(JSON.stringify(vm.runInContext('parseMarkdown', page)(text)));
+let parseMarkdown;
+test.before(async () => { ({ parseMarkdown } = await pageModule('markdown.js')); });
+const parse = (text) => JSON.parse(JSON.stringify(parseMarkdown(text)));
 const text = (v) => ({ t: 'text', v });
 const p = (...c) => ({ t: 'p', c });
 

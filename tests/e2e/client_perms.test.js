@@ -3,12 +3,17 @@
 'use strict';
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const vm = require('node:vm');
-const { pageScripts } = require('./helpers');
+const { pageModule } = require('./helpers');
 
-const page = pageScripts(['common.js', 'chat-perms.js']);
-const { basePermissions, channelPermissions, PERM, ALL_PERMISSIONS } = vm.runInContext('({ basePermissions, channelPermissions, PERM, ALL_PERMISSIONS })', page);
-const EVERYONE_DEFAULT = PERM.VER_CANAL | PERM.ENVIAR_MENSAGENS | PERM.ADICIONAR_REACOES | PERM.CRIAR_CONVITE | PERM.CONECTAR_VOZ | PERM.FALAR | PERM.USAR_COMANDOS;
+let basePermissions;
+let channelPermissions;
+let PERM;
+let ALL_PERMISSIONS;
+let EVERYONE_DEFAULT;
+test.before(async () => {
+  ({ basePermissions, channelPermissions, PERM, ALL_PERMISSIONS } = await pageModule('chat-perms.js'));
+  EVERYONE_DEFAULT = PERM.VER_CANAL | PERM.ENVIAR_MENSAGENS | PERM.ADICIONAR_REACOES | PERM.CRIAR_CONVITE | PERM.CONECTAR_VOZ | PERM.FALAR | PERM.USAR_COMANDOS;
+});
 
 const SERVER = { id: 'srv', ownerId: 'dono' };
 // The member "me" with roles [{id, permissions}] besides @everyone's bits.

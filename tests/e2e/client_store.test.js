@@ -4,32 +4,29 @@
 'use strict';
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const vm = require('node:vm');
-const { pageScripts } = require('./helpers');
+const { pageModule } = require('./helpers');
 
 const plain = (v) => JSON.parse(JSON.stringify(v));
 
 // A page whose open server is srv with members ana (me) and bia, and a shown message in #geral.
-function page() {
-  const ctx = pageScripts(['chat-store.js']);
-  const s = vm.runInContext(`({ chat, applyTree, applyMembers, timedOutUntil, memberAdded, memberRemoved, presenceApplied,
-    reactionApplied, pinApplied, messageArrived, messageEdited, messageRemoved, voiceApplied })`, ctx);
-  s.chat.me = { id: 'ana' };
-  s.chat.sid = 'srv';
-  s.chat.cid = 'geral';
+async function page() {
+  const s = await pageModule('chat-store.js', { fresh: true });
+  s.meChanged({ id: 'ana' });
+  s.serverOpened('srv');
+  s.roomOpened('geral');
   s.applyTree({ server: { id: 'srv', name: 'Praça' }, roles: [{ id: 'srv', position: 0 }],
                 channels: [{ id: 'geral', type: 'text' }, { id: 'sala', type: 'voice' }, { id: 'ideias', type: 'forum' }],
                 threads: [{ id: 't1', parentId: 'geral' }] });
   s.applyMembers([member('ana', 'online'), member('bia', 'offline')]);
-  s.chat.messages.set('m1', { id: 'm1', channelId: 'geral', content: 'oi', reactions: [], pinned: false });
+  s.messageShown({ id: 'm1', channelId: 'geral', content: 'oi', reactions: [], pinned: false });
   return s;
 }
 function member(id, status, extra = {}) {
   return { userId: id, status, roleIds: [], nickname: null, user: { id, username: id, displayName: id.toUpperCase() }, ...extra };
 }
 
-test('the tree: channels by kind, threads, and an empty participant list for each voice channel', () => {
-  const s = page();
+test('the tree: channels by kind, threads, and an empty participant list for each voice channel', async () => {
+  const s = await page();
   assert.deepEqual(s.chat.channels.map((c) => c.id), ['geral']);
   assert.deepEqual(s.chat.parents.map((c) => c.id), ['geral', 'ideias']);
   assert.deepEqual(s.chat.voiceChannels.map((c) => c.id), ['sala']);
@@ -37,8 +34,8 @@ test('the tree: channels by kind, threads, and an empty participant list for eac
   assert.deepEqual(s.chat.threads.map((t) => t.id), ['t1']);
 });
 
-test('members: names (nickname first), usernames sorted, my own member, my timeout', () => {
-  const s = page();
+test('members: names (nickname first), usernames sorted, my own member, my timeout', async () => {
+  const s = await page();
   assert.equal(s.chat.mine.userId, 'ana');
   assert.deepEqual(plain([...s.chat.names]), [['ana', 'ANA'], ['bia', 'BIA']]);
   s.applyMembers([member('ana', 'online', { timeoutUntil: '2999-01-01T00:00:00Z' }), member('bia', 'online', { nickname: 'Bia!' }), member('caio', 'online')]);
@@ -49,8 +46,8 @@ test('members: names (nickname first), usernames sorted, my own member, my timeo
   assert.equal(s.timedOutUntil(), null, 'a past timeout is none');
 });
 
-test('a join adds one member, keeping a status already known; a leave removes one; another server\'s change nothing', () => {
-  const s = page();
+test('a join adds one member, keeping a status already known; a leave removes one; another server\'s change nothing', async () => {
+  const s = await page();
   assert.equal(s.memberAdded({ serverId: 'srv', ...member('caio', undefined) }), true);
   assert.deepEqual(s.chat.members.map((m) => [m.userId, m.status]), [['ana', 'online'], ['bia', 'offline'], ['caio', 'offline']]);
   assert.equal('serverId' in s.chat.members[2], false);
@@ -66,16 +63,16 @@ test('a join adds one member, keeping a status already known; a leave removes on
   assert.deepEqual(s.chat.members.map((m) => m.userId), ['ana', 'bia']);
 });
 
-test('presence changes one member\'s status; the same status or a stranger is no change', () => {
-  const s = page();
+test('presence changes one member\'s status; the same status or a stranger is no change', async () => {
+  const s = await page();
   assert.equal(s.presenceApplied({ userId: 'bia', status: 'idle' }), true);
   assert.equal(s.chat.members[1].status, 'idle');
   assert.equal(s.presenceApplied({ userId: 'bia', status: 'idle' }), false);
   assert.equal(s.presenceApplied({ userId: 'zeca', status: 'online' }), false);
 });
 
-test('reactions: the count is the server\'s, my part follows the event; a reaction elsewhere changes nothing', () => {
-  const s = page();
+test('reactions: the count is the server\'s, my part follows the event; a reaction elsewhere changes nothing', async () => {
+  const s = await page();
   const r = (extra) => ({ messageId: 'm1', channelId: 'geral', emoji: '👍', customEmojiId: null, ...extra });
   assert.deepEqual(plain(s.reactionApplied(r({ userId: 'bia', count: 1, added: true })).reactions), [{ emoji: '👍', customEmojiId: null, count: 1, userIds: ['bia'] }]);
   s.reactionApplied(r({ userId: 'ana', count: 2, added: true }));
@@ -89,15 +86,15 @@ test('reactions: the count is the server\'s, my part follows the event; a reacti
   assert.equal(s.reactionApplied(r({ channelId: 'outro', userId: 'bia', count: 1, added: true })), null);
 });
 
-test('pins change one shown message', () => {
-  const s = page();
+test('pins change one shown message', async () => {
+  const s = await page();
   assert.equal(s.pinApplied({ messageId: 'm1', channelId: 'geral', pinned: true }).pinned, true);
   assert.equal(s.chat.messages.get('m1').pinned, true);
   assert.equal(s.pinApplied({ messageId: 'm9', channelId: 'geral', pinned: true }), null);
 });
 
-test('a message: here in the open room; elsewhere it marks its room and server unread, never for my own', () => {
-  const s = page();
+test('a message: here in the open room; elsewhere it marks its room and server unread, never for my own', async () => {
+  const s = await page();
   assert.equal(s.messageArrived({ id: 'm2', serverId: 'srv', channelId: 'geral', fromId: 'bia' }), 'here');
   assert.equal(s.messageArrived({ id: 'm3', serverId: 'srv', channelId: 'geral', threadId: 't1', fromId: 'bia' }), 'unread');
   assert.deepEqual(plain([...s.chat.unread]), ['t1'], 'the open server is not marked');
@@ -109,8 +106,8 @@ test('a message: here in the open room; elsewhere it marks its room and server u
   assert.equal(s.chat.unread.has('c8'), false);
 });
 
-test('an edit replaces a shown message only; a deletion forgets it once', () => {
-  const s = page();
+test('an edit replaces a shown message only; a deletion forgets it once', async () => {
+  const s = await page();
   assert.equal(s.messageEdited({ id: 'm1', channelId: 'geral', content: 'olá' }), true);
   assert.equal(s.chat.messages.get('m1').content, 'olá');
   assert.equal(s.messageEdited({ id: 'm7', channelId: 'geral', content: 'x' }), false, 'not shown: not drawn');
@@ -119,8 +116,8 @@ test('an edit replaces a shown message only; a deletion forgets it once', () => 
   assert.equal(s.messageRemoved('m1'), false);
 });
 
-test('voice participants of the open server\'s channels only', () => {
-  const s = page();
+test('voice participants of the open server\'s channels only', async () => {
+  const s = await page();
   assert.equal(s.voiceApplied({ serverId: 'srv', channelId: 'sala', participants: [{ userId: 'bia' }] }), true);
   assert.deepEqual(plain(s.chat.voice.get('sala')), [{ userId: 'bia' }]);
   assert.equal(s.voiceApplied({ serverId: 'outro', channelId: 'x', participants: [] }), false);

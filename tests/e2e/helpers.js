@@ -462,25 +462,16 @@ function sharedServer(options, sockets = []) {
 }
 module.exports.sharedServer = sharedServer;
 
-// The pages' scripts are ES modules; their pure parts (rules, parsers, the store) run here in a
-// fresh context of their own, as the page runs them: each file's imports and exports are taken
-// off and the files share one scope, in the order given. Returns the context.
-function pageScripts(files, globals = {}) {
-  const fs = require('node:fs');
-  const path = require('node:path');
-  const vm = require('node:vm');
-  const ctx = vm.createContext({ ...globals });
-  // The pages' words come first: every module may word its tables when it loads (in Portuguese
-  // here, with no browser to ask).
-  const words = ['i18n-pt.js', 'i18n-en.js', 'i18n.js'];
-  for (const f of [...words, ...files.filter((x) => !words.includes(x))]) {
-    const source = fs.readFileSync(path.join(__dirname, '../../src/web/static', f), 'utf8')
-      .replace(/^import \{[^}]*\} from '[^']+';$/gm, '').replace(/^export /gm, '');
-    vm.runInContext(source, ctx, { filename: f });
-  }
-  return ctx;
+// One of the pages' modules (src/web/static, ES modules), imported as the browser imports it,
+// with what it imports. fresh: a new instance of that module (its own state), for tests that
+// need a page of their own; what it imports is shared.
+let freshModules = 0;
+function pageModule(file, { fresh = false } = {}) {
+  const { pathToFileURL } = require('node:url');
+  const url = pathToFileURL(path.join(__dirname, '../../src/web/static', file)).href;
+  return import(fresh ? `${url}?page=${++freshModules}` : url);
 }
-module.exports.pageScripts = pageScripts;
+module.exports.pageModule = pageModule;
 
 // Headless Chromium as the page tests and the page benches use it (Debian's, or $CHROMIUM).
 // Its pages speak Portuguese unless a test asks for another locale.

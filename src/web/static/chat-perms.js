@@ -3,7 +3,7 @@
 // too), so the page offers only the actions that will be allowed. The server decides.
 import { PERMISSIONS } from './common.js';
 
-const ALL_PERMISSIONS = PERMISSIONS.reduce((all, p) => all | p.bit, 0);
+export const ALL_PERMISSIONS = PERMISSIONS.reduce((all, p) => all | p.bit, 0);
 export const PERM = Object.fromEntries(PERMISSIONS.map((p) => [p.name, p.bit]));
 
 // me: the member object ({userId, roleIds, timeoutUntil}); roles: the server's, @everyone's ID

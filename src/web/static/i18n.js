@@ -1,12 +1,9 @@
 // The pages' two languages: one catalogue each (i18n-pt.js, i18n-en.js), the same keys in both.
 // The language is chosen once, when this module loads, so that every module may word its tables
 // at load: the last account language this browser saw (kept by rememberLanguage) or else the
-// browser's own; Portuguese for a Portuguese locale, English for any other. The API's own error
-// texts stay Portuguese: a page words what it shows by the answer's status and field instead.
-import { EN } from './i18n-en.js';
-import { PT } from './i18n-pt.js';
-
-const CATALOGUES = { pt: PT, en: EN };
+// browser's own; Portuguese for a Portuguese locale, English for any other. Only that language's
+// catalogue is loaded. The API's own error texts stay Portuguese: a page words what it shows by
+// the answer's status and field instead.
 const KEPT = 'praca-lang';
 
 export function languageOf(locales) {
@@ -22,19 +19,13 @@ function kept() {
   }
 }
 
-let lang = languageOf(kept() || (typeof navigator === 'undefined' ? 'pt-BR' : navigator.languages));
+const lang = languageOf(kept() || (typeof document === 'undefined' ? 'pt-BR' : navigator.languages)); // Node: the tests'
+const words = lang === 'pt' ? (await import('./i18n-pt.js')).PT : (await import('./i18n-en.js')).EN;
 if (typeof document !== 'undefined') document.documentElement.lang = lang === 'pt' ? 'pt-BR' : 'en';
 
 export const language = () => lang;
 // The BCP 47 tag dates and numbers are formatted in.
 export const locale = () => (lang === 'pt' ? 'pt-BR' : 'en-US');
-
-// Chooses the language and says it on <html lang>.
-export function useLanguage(locales = kept() || navigator.languages) {
-  lang = languageOf(locales);
-  document.documentElement.lang = lang === 'pt' ? 'pt-BR' : 'en';
-  return lang;
-}
 
 // The account's locale (null: the browser's) becomes this browser's language from the next load;
 // true when it differs from the one the page was drawn in.
@@ -48,11 +39,12 @@ export function rememberLanguage(accountLocale) {
   return languageOf(accountLocale || navigator.languages) !== lang;
 }
 
-export const has = (key) => key in PT;
+export const has = (key) => key in words;
 
-// The text for key with {name}s filled from vars; the key itself when neither catalogue has it.
+// The text for key with {name}s filled from vars; the key itself when the catalogue lacks it (a
+// test fails on any such key a page asks for).
 export function t(key, vars = {}) {
-  const text = CATALOGUES[lang][key] ?? PT[key] ?? key;
+  const text = words[key] ?? key;
   return text.replace(/\{(\w+)\}/g, (_, name) => String(vars[name] ?? ''));
 }
 

@@ -1,9 +1,8 @@
 // Sign in or create an account, then go back to where the person came from; in the browser's
 // language (i18n.js), the server's refusals worded by their status and field.
 import { $, api, showError } from './common.js';
-import { t, translatePage, useLanguage } from './i18n.js';
+import { t, translatePage } from './i18n.js';
 
-useLanguage();
 translatePage();
 
 // What a refusal says, in the page's language.
