@@ -14,6 +14,7 @@
 #include "api/endpoint.h"
 #include "api/event_push.h"
 #include "api/presence.h"
+#include "api/routes.h"
 #include "api/voice.h"
 #include "cli/cli.h"
 #include "bus/bus.h"
@@ -618,6 +619,11 @@ int main(int argc, char **argv)
     }
     if (!strcmp(cmd, "admin"))
         return cli_admin(&s.cfg, positional, npos);
+    if (!strcmp(cmd, "routes") &&
+        (npos == 0 || (npos == 1 && !strcmp(positional[0], "markdown")))) {
+        api_routes_print(stdout, npos == 1);
+        return 0;
+    }
     fprintf(stderr, "praca: unknown command or argument (see praca --help)\n");
     return 2;
 }

@@ -239,6 +239,7 @@ const char *config_usage(void)
            "  admin apps|people [--limit N] list applications or people, newest first\n"
            "  admin revoke-sessions <user>  sign a person out everywhere (ID or username)\n"
            "  backup FILE                   copy the database, online, into FILE\n"
+           "  routes [markdown]             every API route: caller, lane, body, limit\n"
            "  --help                        this text (also after a command)\n"
            "  --version                     the version of this build\n"
            "\n"
