@@ -54,6 +54,23 @@ void bus_subscribe(struct bus *b, bus_deliver_fn fn, void *user)
     b->user = user;
 }
 
+static enum bus_kind kind_of(const char *name)
+{
+    static const struct {
+        const char *name;
+        enum bus_kind kind;
+    } CONTROL[] = {{BUS_DISCONNECT, BUS_KIND_DISCONNECT},
+                   {BUS_SWEEP, BUS_KIND_SWEEP},
+                   {BUS_VOICE_REVIEW, BUS_KIND_VOICE_REVIEW},
+                   {BUS_PRESENCE, BUS_KIND_PRESENCE}};
+    if (strncmp(name, "__", 2))
+        return BUS_KIND_CLIENT;
+    for (size_t i = 0; i < sizeof CONTROL / sizeof *CONTROL; i++)
+        if (!strcmp(name, CONTROL[i].name))
+            return CONTROL[i].kind;
+    return BUS_KIND_CLIENT;
+}
+
 static struct bus_event *event_new(const char *name, char *payload, size_t len, struct idset *to)
 {
     struct bus_event *ev = calloc(1, sizeof *ev);
@@ -66,6 +83,7 @@ static struct bus_event *event_new(const char *name, char *payload, size_t len, 
     ev->payload_len = len;
     ev->to = to;
     slice_copy(slice_from(name), ev->name, sizeof ev->name);
+    ev->kind = kind_of(name);
     return ev;
 }
 
@@ -79,9 +97,10 @@ void bus_set_relay(struct bus *b, bus_relay_fn fn, void *user)
 static void enqueue(struct bus *b, struct bus_event *first, struct bus_event *last, unsigned long n)
 {
     for (struct bus_event *ev = first; ev; ev = ev->next) {
+        /* Every node must hear of a disconnect, a voice review or a presence change; a sweep
+         * is each node's own (every node hears of the other process's commit). */
         if (b->relay && !ev->from_peer &&
-            (ev->to || !strcmp(ev->name, BUS_DISCONNECT) || !strcmp(ev->name, BUS_VOICE_REVIEW) ||
-             !strcmp(ev->name, BUS_PRESENCE)))
+            (ev->to || (ev->kind != BUS_KIND_CLIENT && ev->kind != BUS_KIND_SWEEP)))
             b->relay(b->relay_user, ev);
         ev->bus = b;
         ev->item.run = deliver;

@@ -30,8 +30,19 @@
  * member lists pages subscribe to (gateway/member_lists.h). */
 #define BUS_PRESENCE "__presence__"
 
+/* What an event is to the gateway: one for clients, or one of the control events above (their
+ * names travel between nodes; the kind is read from the name once, when the event is made). */
+enum bus_kind {
+    BUS_KIND_CLIENT,
+    BUS_KIND_DISCONNECT,
+    BUS_KIND_SWEEP,
+    BUS_KIND_VOICE_REVIEW,
+    BUS_KIND_PRESENCE,
+};
+
 struct bus_event {
     char name[48]; /* MESSAGE_CREATE, GUILD_MEMBER_ADD … */
+    enum bus_kind kind;
     char *payload; /* JSON text (owned) */
     size_t payload_len;
     struct idset *to;  /* user IDs (one reference; NULL = nobody) */

@@ -400,7 +400,8 @@ static void deliver(void *user, const struct bus_event *ev)
         gateway__sequence_accept(gw->sequence, ev);
         return;
     }
-    if (!strcmp(ev->name, BUS_DISCONNECT)) {
+    switch (ev->kind) {
+    case BUS_KIND_DISCONNECT: {
         json_t *p = json_loadb(ev->payload, ev->payload_len, 0, NULL);
         const char *hash = json_string_value(json_object_get(p, "tokenHash"));
         const char *keep = json_string_value(json_object_get(p, "keepTokenHash"));
@@ -409,17 +410,17 @@ static void deliver(void *user, const struct bus_event *ev)
         json_decref(p);
         return;
     }
-    if (!strcmp(ev->name, BUS_VOICE_REVIEW)) {
+    case BUS_KIND_VOICE_REVIEW:
         gateway__voice_on_review(gw, ev->payload, ev->payload_len);
         return;
-    }
-    if (!strcmp(ev->name, BUS_SWEEP)) {
+    case BUS_KIND_SWEEP:
         sweep(gw);
         return;
-    }
-    if (!strcmp(ev->name, BUS_PRESENCE)) {
+    case BUS_KIND_PRESENCE:
         gateway__lists_presence(gw, ev->payload, ev->payload_len);
         return;
+    case BUS_KIND_CLIENT:
+        break;
     }
     gateway__fan_out(gw, ev);
 }
