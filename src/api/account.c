@@ -55,7 +55,7 @@ static void auth_logout_everywhere(struct api_call *c)
     api__reply(c, 200, json_pack("{sbsI}", "ok", 1, "revoked", (json_int_t)revoked));
 }
 
-static int current_password_ok(struct api_call *c, const char *password)
+int api__password_ok(struct api_call *c, const char *password, const char *field)
 {
     int64_t wait = state_ratelimit_check(c->svc->limits, "password-failure", c->me.user_id,
                                          PASSWORD_FAILURES, PASSWORD_WINDOW_MS);
@@ -72,7 +72,7 @@ static int current_password_ok(struct api_call *c, const char *password)
     if (crypto_password_verify(password, strlen(password), hash) != 1) {
         state_ratelimit_hit(c->svc->limits, "password-failure", c->me.user_id, PASSWORD_FAILURES,
                             PASSWORD_WINDOW_MS);
-        api__bad(c, "currentPassword", "senha incorreta");
+        api__bad(c, field, "senha incorreta");
         return 0;
     }
     return 1;
@@ -85,7 +85,7 @@ static void password_change(struct api_call *c)
     const char *current, *fresh;
     if (!body || api__in_str(c, body, "currentPassword", 0, 1024, API_IN_REQUIRED, &current) < 0 ||
         api__in_str(c, body, "newPassword", 8, 128, API_IN_REQUIRED, &fresh) < 0 ||
-        !current_password_ok(c, current))
+        !api__password_ok(c, current, "currentPassword"))
         return;
     char hash[CRYPTO_PASSWORD_MAX];
     if (crypto_password_hash(fresh, strlen(fresh), hash)) {

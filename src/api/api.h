@@ -193,6 +193,10 @@ void api__later_resume_writer(struct api_later *l, void (*fn)(struct api_call *c
 /* Takes the request back before anything waits on it: the handler answers it itself. */
 void api__later_cancel(struct api_call *c);
 
+/* Whether password is the caller's (on the hashing lane): 1; else answered (400 on `field`, or
+ * 429 after five wrong ones in ten minutes) and 0. */
+int api__password_ok(struct api_call *c, const char *password, const char *field);
+
 /* Sets the session cookie to token, or clears it (NULL); Secure on an https site. */
 void api__session_cookie(struct api_call *c, const char *token);
 

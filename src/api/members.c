@@ -58,7 +58,8 @@ static void member_leave(struct api_call *c)
     if (!sid)
         return;
     if (a.is_owner) {
-        api__error(c, 403, "O dono não pode sair do servidor; apague-o");
+        api__error(c, 403,
+                   "O dono não pode sair do servidor; transfira-o a outro membro ou apague-o");
         return;
     }
     if (api__limit_hit(c, &API_LIMIT_LEAVE))

@@ -230,6 +230,45 @@ static void server_delete(struct api_call *c)
     api__ok(c);
 }
 
+/* PUT /api/servers/:sid/owner {userId, password}: the owner hands the server to a person who is
+ * a member, with their own password, so that they may leave it. */
+static void owner_put(struct api_call *c)
+{
+    struct access a, to;
+    const char *sid = api__server(c, &a, 0), *uid, *password;
+    json_t *body = sid ? api__body(c) : NULL;
+    if (!body || api__in_id(c, body, "userId", API_IN_REQUIRED, &uid) < 0 ||
+        api__in_str(c, body, "password", 0, 1024, API_IN_REQUIRED, &password) < 0)
+        return;
+    if (!a.is_owner) {
+        api__error(c, 403, "Só o dono pode transferir o servidor");
+        return;
+    }
+    if (!strcmp(uid, c->me.user_id)) {
+        api__bad(c, "userId", "você já é o dono");
+        return;
+    }
+    int rc = api__access_quiet(c, sid, uid, &to);
+    if (rc < 0) {
+        api__internal(c);
+        return;
+    }
+    if (rc || to.s.is_bot) {
+        api__bad(c, "userId", rc ? "não é membro deste servidor" : "um bot não pode ser dono");
+        return;
+    }
+    if (!api__password_ok(c, password, "password"))
+        return;
+    if (store_server_owner_set(c->svc->writer, sid, uid) < 0) {
+        api__internal(c);
+        return;
+    }
+    api__audit(c, sid, "server.transfer", "server", sid,
+               json_pack("[{ssssss}]", "key", "ownerId", "old", c->me.user_id, "new", uid));
+    api__event_server_changed(c, sid, "server");
+    reply_server(c, sid);
+}
+
 static void automod_put(struct api_call *c)
 {
     json_t *body;
@@ -359,6 +398,8 @@ const struct api_route api_server_routes[] = {
     {HTTP_DELETE, "/api/servers/:sid", server_delete, API_PERSON, API_ON_WORKER, API_BODY_SMALL,
      NULL},
     {HTTP_PUT, "/api/servers/:sid/automod", automod_put, API_ANY, API_ON_WORKER, API_BODY_SMALL,
+     NULL},
+    {HTTP_PUT, "/api/servers/:sid/owner", owner_put, API_PERSON, API_ON_HASHING, API_BODY_SMALL,
      NULL},
     {HTTP_POST, "/api/servers/:sid/rules/accept", rules_accept, API_PERSON, API_ON_WORKER,
      API_BODY_SMALL, NULL},

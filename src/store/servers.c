@@ -155,6 +155,12 @@ int store_server_delete(struct store_writer *w, const char *sid)
     return store__write_exec(w, SQL, SV_ARGS(SV_STR(sid)), NULL);
 }
 
+int store_server_owner_set(struct store_writer *w, const char *sid, const char *uid)
+{
+    static const char *SQL = "UPDATE servers SET owner_id = $2 WHERE id = $1";
+    return store__write_exec(w, SQL, SV_ARGS(SV_STR(sid), SV_STR(uid)), NULL);
+}
+
 int store_automod_set(struct store_writer *w, const char *sid, const char *words_json, int has_max,
                       int64_t max_mentions)
 {

@@ -38,6 +38,8 @@ struct store_server_patch {
 };
 int store_server_update(struct store_writer *w, const struct store_server_patch *p);
 int store_server_delete(struct store_writer *w, const char *sid);
+/* The server's owner becomes uid (a member: the caller checks). */
+int store_server_owner_set(struct store_writer *w, const char *sid, const char *uid);
 int store_automod_set(struct store_writer *w, const char *sid, const char *words_json, int has_max,
                       int64_t max_mentions);
 int store_rules_accept(struct store_writer *w, const char *sid, const char *uid);

@@ -2021,3 +2021,36 @@ test('search from the room: results from every channel one can read, each leadin
   assert.deepEqual(a.problems, []);
   await a.context().close();
 });
+
+test('the owner transfers the server from its settings, with the password; the new owner sees the settings the old one loses', async () => {
+  const { owner: ana, sid, members: [bia] } = await serverWithMembers(srv.url, 1);
+  const a = await openApp(ana);
+  await openSettings(a, 'Servidor');
+  await a.waitForSelector('#server-transfer:not([hidden])');
+  assert.deepEqual(await a.$$eval('#transfer-to option', (o) => o.map((x) => x.value)), [bia.user.id], 'the people who could take it, not the owner');
+  await a.selectOption('#transfer-to', bia.user.id);
+  await a.fill('#transfer-password', 'nao-e-esta');
+  await a.$eval('#server-transfer', (f) => f.scrollIntoView());
+  await a.screenshot({ path: path.join(SHOTS, 'chat-transfer-form-1280.png') });
+  await a.click('#server-transfer button[type=submit]');
+  await answer(a, 'Transferir', { question: /Transferir .* para / });
+  await a.waitForSelector('#settings-error:has-text("senha incorreta")');
+  await a.fill('#transfer-password', ana.password);
+  await a.click('#server-transfer button[type=submit]');
+  await answer(a, 'Transferir');
+  await a.waitForFunction(() => praca.chat.server && praca.chat.server.ownerId !== praca.chat.me.id);
+  assert.equal((await api(srv.url, 'GET', `/api/servers/${sid}`, { token: ana.token })).body.server.ownerId, bia.user.id);
+  await a.waitForSelector('#settings-open', { state: 'hidden' }); // @everyone manages nothing
+  const b = await openApp(bia);
+  await openSettings(b, 'Servidor');
+  await b.waitForSelector('#server-delete:not([hidden])');
+  await b.waitForSelector('#server-transfer:not([hidden])');
+  await b.click('#settings-tabs [role=tab]:text-is("Moderação")');
+  await b.waitForSelector('#audit li:has-text("transferiu o servidor")');
+  assert.match(await b.textContent('#audit li:has-text("transferiu o servidor")'), /mudou o dono de .* para /);
+  await shoot(b, 'chat-transfer');
+  for (const p of [a, b]) {
+    assert.deepEqual(p.problems, []);
+    await p.context().close();
+  }
+});

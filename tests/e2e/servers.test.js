@@ -354,3 +354,41 @@ test('creating servers, invites and reactions is limited per account (429 with r
     assert.equal((await react()).status, 429);
   } finally { await s.stop(); }
 });
+
+test('the owner hands the server to a member with their password; the old owner may then leave', async () => {
+  const { appWithBot, install } = require('./helpers');
+  const { owner: ana, sid, members: [bia, caio] } = await serverWithMembers(srv.url, 2);
+  const outsider = await register(srv.url);
+  const to = (who, body) => api(srv.url, 'PUT', `/api/servers/${sid}/owner`, { token: who.token, body });
+  // Refusals: not the owner, a wrong password, not a member, a bot, oneself, no body.
+  let r = await to(bia, { userId: caio.user.id, password: bia.password });
+  assert.equal(r.status, 403);
+  assert.equal(r.body.error, 'Só o dono pode transferir o servidor');
+  r = await to(ana, { userId: bia.user.id, password: 'nao-e-esta' });
+  assert.equal(r.status, 400);
+  assert.equal(r.body.error, 'password: senha incorreta');
+  r = await to(ana, { userId: outsider.user.id, password: ana.password });
+  assert.deepEqual([r.status, r.body.error], [400, 'userId: não é membro deste servidor']);
+  const info = await appWithBot(srv.url, ana);
+  assert.equal((await install(srv.url, ana, info, sid, { permissions: 0 })).complete.status, 200);
+  r = await to(ana, { userId: info.app.botUserId || info.botUserId, password: ana.password });
+  assert.deepEqual([r.status, r.body.error], [400, 'userId: um bot não pode ser dono']);
+  r = await to(ana, { userId: ana.user.id, password: ana.password });
+  assert.deepEqual([r.status, r.body.error], [400, 'userId: você já é o dono']);
+  r = await to(ana, {});
+  assert.equal(r.status, 400);
+  assert.equal((await api(srv.url, 'PUT', `/api/servers/${sid}/owner`, { token: info.botToken, body: { userId: bia.user.id, password: 'x'.repeat(8) } })).status, 403, 'a bot token is refused');
+  // The owner could not leave; after the hand-over bia owns it and ana leaves.
+  r = await api(srv.url, 'DELETE', `/api/servers/${sid}/members/@me`, { token: ana.token });
+  assert.deepEqual([r.status, r.body.error], [403, 'O dono não pode sair do servidor; transfira-o a outro membro ou apague-o']);
+  r = await to(ana, { userId: bia.user.id, password: ana.password });
+  assert.equal(r.status, 200, r.text);
+  assert.equal(r.body.server.ownerId, bia.user.id);
+  assert.equal((await api(srv.url, 'GET', `/api/servers/${sid}`, { token: caio.token })).body.server.ownerId, bia.user.id);
+  assert.equal((await api(srv.url, 'PATCH', `/api/servers/${sid}`, { token: ana.token, body: { name: 'Não mais' } })).status, 403, 'the old owner keeps only what their roles give');
+  const audit = await api(srv.url, 'GET', `/api/servers/${sid}/audit-log`, { token: bia.token });
+  const entry = audit.body.entries.find((e) => e.action === 'server.transfer');
+  assert.deepEqual([entry.actorId, entry.changes], [ana.user.id, [{ key: 'ownerId', old: ana.user.id, new: bia.user.id }]]);
+  assert.equal((await api(srv.url, 'DELETE', `/api/servers/${sid}/members/@me`, { token: ana.token })).status, 200);
+  assert.equal((await api(srv.url, 'DELETE', `/api/servers/${sid}`, { token: bia.token })).status, 200, 'the new owner may delete it');
+});

@@ -6,7 +6,7 @@ import { locale, t } from './i18n.js';
 
 // The actions a sentence names (audit.<action> in the catalogues).
 const ACTIONS = new Set([
-  'server.update', 'automod.update', 'channel.create', 'channel.update', 'channel.delete', 'channel.overwrite.create', 'channel.overwrite.update', 'channel.overwrite.delete', 'role.create', 'role.update', 'role.delete', 'member.role.add', 'member.role.remove', 'member.update', 'member.timeout', 'member.timeout.remove', 'member.kick', 'member.ban', 'member.unban', 'invite.create', 'invite.delete', 'application.install', 'application.uninstall', 'command.permissions.update', 'webhook.create', 'webhook.update', 'webhook.token', 'webhook.delete',
+  'server.update', 'server.transfer', 'automod.update', 'channel.create', 'channel.update', 'channel.delete', 'channel.overwrite.create', 'channel.overwrite.update', 'channel.overwrite.delete', 'role.create', 'role.update', 'role.delete', 'member.role.add', 'member.role.remove', 'member.update', 'member.timeout', 'member.timeout.remove', 'member.kick', 'member.ban', 'member.unban', 'invite.create', 'invite.delete', 'application.install', 'application.uninstall', 'command.permissions.update', 'webhook.create', 'webhook.update', 'webhook.token', 'webhook.delete',
 ]);
 
 const memberName = (id) => { const m = chat.members.find((x) => x.userId === id); return m ? (m.nickname || m.user.displayName || m.user.username) : null; };
@@ -25,7 +25,7 @@ function targetName(e) {
 // What a change names, as a sentence says it ("mudou o nome de #geral para #avisos"): the fields
 // the catalogues word (audit.field.<key>); another is named by its key.
 const FIELDS = new Set([
-  'name', 'topic', 'permissions', 'color', 'mentionable', 'hoist', 'position', 'nickname', 'verificationLevel', 'requiresRulesAcceptance', 'rules', 'requires2FA', 'blockedWords', 'maxMentions', 'channelId', 'grantedPermissions', 'allow', 'deny', 'timeoutUntil', 'iconUrl', 'maxUses', 'maxAge', 'roleId', 'type',
+  'ownerId', 'name', 'topic', 'permissions', 'color', 'mentionable', 'hoist', 'position', 'nickname', 'verificationLevel', 'requiresRulesAcceptance', 'rules', 'requires2FA', 'blockedWords', 'maxMentions', 'channelId', 'grantedPermissions', 'allow', 'deny', 'timeoutUntil', 'iconUrl', 'maxUses', 'maxAge', 'roleId', 'type',
 ]);
 const BITS = new Set(['permissions', 'grantedPermissions', 'allow', 'deny']);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -7,6 +7,7 @@ import { ask } from './chat-dialog.js';
 import { loadInvites } from './chat-invites.js';
 import { basePermissions, PERM } from './chat-perms.js';
 import { loadServer, loadServers } from './chat-servers.js';
+import { paintTransfer, wireTransfer } from './chat-transfer.js';
 import { chat } from './chat-store.js';
 import { flash, view } from './chat-ui.js';
 import { $, api, el, readAsDataUrl, showError } from './common.js';
@@ -60,6 +61,7 @@ export function paintServerIcon() {
   if (url) $('#server-icon-preview').src = url;
   $('#server-icon-remove').hidden = !url;
   $('#server-delete').hidden = chat.server.ownerId !== chat.me.id;
+  paintTransfer();
 }
 
 async function setServerIcon(iconUrl, done) {
@@ -76,6 +78,7 @@ async function setServerIcon(iconUrl, done) {
 }
 
 export function wireServerSettings() {
+  wireTransfer();
   $('#server-icon').addEventListener('change', async () => {
     const file = $('#server-icon').files[0];
     $('#server-icon').value = '';
