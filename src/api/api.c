@@ -30,6 +30,7 @@ const struct api_route *const api_route_tables[] = {
     api_health_routes, /* one table per resource file */
     api_auth_routes,
     api_account_routes,
+    api_password_reset_routes,
     api_server_routes,
     api_channel_routes,
     api_role_routes,

@@ -143,6 +143,7 @@ struct api_route {
 /* Route tables, one per resource file; each ends with {0, NULL, NULL, 0}. */
 extern const struct api_route api_auth_routes[];
 extern const struct api_route api_account_routes[];
+extern const struct api_route api_password_reset_routes[];
 extern const struct api_route api_server_routes[];
 extern const struct api_route api_channel_routes[];
 extern const struct api_route api_role_routes[];
@@ -192,6 +193,10 @@ void api__later_resume_writer(struct api_later *l, void (*fn)(struct api_call *c
                               void *arg);
 /* Takes the request back before anything waits on it: the handler answers it itself. */
 void api__later_cancel(struct api_call *c);
+
+/* The body of a route that takes JSON only (a cross-site form could post text/plain without
+ * asking): NULL when it answered 415 or 400. */
+json_t *api__json_body_only(struct api_call *c);
 
 /* Whether password is the caller's (on the hashing lane): 1; else answered (400 on `field`, or
  * 429 after five wrong ones in ten minutes) and 0. */

@@ -41,7 +41,7 @@ static int address_allows(struct api_call *c, const char *action, int limit, int
 
 /* Login and register take JSON only: a cross-site form can post text/plain without asking,
  * and would sign the visitor in to an account of the attacker's choosing. */
-static json_t *json_body_only(struct api_call *c)
+json_t *api__json_body_only(struct api_call *c)
 {
     struct slice type = http_request_header(c->req, "content-type");
     struct slice json = SLICE_LIT("application/json");
@@ -85,7 +85,7 @@ static void auth_register(struct api_call *c)
     if (!address_allows(c, "register-address", c->svc->cfg->registrations_per_address,
                         REGISTER_WINDOW_MS))
         return;
-    json_t *body = json_body_only(c);
+    json_t *body = api__json_body_only(c);
     char username[33];
     const char *password, *display;
     if (!body || read_username(c, body, username) ||
@@ -158,7 +158,7 @@ static void auth_login(struct api_call *c)
 {
     if (!address_allows(c, "login-address", c->svc->cfg->logins_per_address, LOGIN_ADDRESS_MS))
         return;
-    json_t *body = json_body_only(c);
+    json_t *body = api__json_body_only(c);
     char username[33];
     const char *password, *code;
     if (!body)

@@ -1,7 +1,7 @@
 /*
  * praca admin: suspend and unsuspend applications, list applications and people, revoke a
- * person's sessions, turn a person's two-factor off. Changes reach a running server within a second
- * (it watches the file).
+ * person's sessions, turn a person's two-factor off, make a one-time link to set a new password.
+ * Changes reach a running server within a second (it watches the file).
  */
 #include <stdio.h>
 #include <string.h>
@@ -12,6 +12,9 @@
 #include "store/admin.h"
 #include "store/apps.h"
 #include "store/migrate.h"
+#include "store/password_resets.h"
+#include "core/clock.h"
+#include "core/crypto.h"
 
 #define LIST_DEFAULT 50
 
@@ -20,7 +23,8 @@ static const char USAGE[] = "usage: praca admin suspend <appId> --reason <text>\
                             "       praca admin apps [--limit N]\n"
                             "       praca admin people [--limit N]\n"
                             "       praca admin revoke-sessions <userId|username>\n"
-                            "       praca admin reset-mfa <userId|username>\n";
+                            "       praca admin reset-mfa <userId|username>\n"
+                            "       praca admin reset-password <userId|username>\n";
 
 static struct store *open_db(const struct config *cfg)
 {
@@ -174,6 +178,32 @@ static int reset_mfa(const struct config *cfg, char **words, int n)
     return 0;
 }
 
+/* Someone who forgot their password (Praça has no e-mail unless configured): a link, good once
+ * and for an hour, that the operator hands over however they reach that person. */
+static int reset_password(const struct config *cfg, char **words, int n)
+{
+    if (n != 2) {
+        fputs(USAGE, stderr);
+        return 2;
+    }
+    char token[CRYPTO_TOKEN_LEN + 1], hash[CRYPTO_SHA256_HEX + 1];
+    crypto_token(token);
+    crypto_sha256_hex(token, strlen(token), hash);
+    struct store *db = open_db(cfg);
+    int found =
+        db ? store_password_reset_make(db, words[1], hash, clock_now_ms() + STORE_RESET_VALID_MS)
+           : STORE_ERR;
+    store_close(db);
+    if (found != 1)
+        return not_found(found, words[1]);
+    if (cfg->site_url[0])
+        printf("%s/reset#token=%s\n", cfg->site_url, token);
+    else
+        printf("http://%s:%d/reset#token=%s\n", cfg->host, cfg->port, token);
+    fprintf(stderr, "valid once, for one hour; it ends every session of %s when used\n", words[1]);
+    return 0;
+}
+
 int cli_admin(const struct config *cfg, char **words, int n)
 {
     const char *what = n > 0 ? words[0] : "";
@@ -183,6 +213,8 @@ int cli_admin(const struct config *cfg, char **words, int n)
         return listing(cfg, words, n, !strcmp(what, "apps"));
     if (!strcmp(what, "revoke-sessions"))
         return revoke(cfg, words, n);
+    if (!strcmp(what, "reset-password"))
+        return reset_password(cfg, words, n);
     if (!strcmp(what, "reset-mfa"))
         return reset_mfa(cfg, words, n);
     fputs(USAGE, stderr);

@@ -238,6 +238,7 @@ const char *config_usage(void)
            "  admin unsuspend <appId>       lift a suspension\n"
            "  admin apps|people [--limit N] list applications or people, newest first\n"
            "  admin revoke-sessions <user>  sign a person out everywhere (ID or username)\n"
+           "  admin reset-password <user>   print a one-time link to set a new password\n"
            "  backup FILE                   copy the database, online, into FILE\n"
            "  routes [markdown]             every API route: caller, lane, body, limit\n"
            "  --help                        this text (also after a command)\n"

@@ -24,6 +24,7 @@ static const struct {
     const char *file;
 } pages[] = {
     {"/login", "login.html"},
+    {"/reset", "reset.html"},
     {"/oauth2/authorize", "authorize.html"},
     {"/developers", "developers.html"},
     {"/app", "app.html"},

@@ -148,3 +148,48 @@ test('a -wal file deleted while serving loses nothing acknowledged, even through
     await s.stop();
   }
 });
+
+test('admin reset-password prints a one-time link: it sets a new password once, within the hour, and ends every session', async () => {
+  const u = await register(srv.url);
+  const linkOf = (r) => new URLSearchParams(r.stdout.trim().split('#')[1]).get('token');
+  const r = praca('admin', 'reset-password', u.user.username);
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /^http:\/\/\S+\/reset#token=[A-Za-z0-9_-]{43}\n$/);
+  assert.match(r.stderr, /valid once, for one hour/);
+  const token = linkOf(r);
+  const reset = (body) => api(srv.url, 'POST', '/api/auth/reset-password', { body });
+  // Refusals: a short password, an unknown link, text/plain (a cross-site form).
+  assert.deepEqual(((x) => [x.status, x.body.error])(await reset({ token, newPassword: 'curta' })), [400, 'newPassword: deve ter entre 8 e 128 caracteres']);
+  assert.deepEqual(((x) => [x.status, x.body.error])(await reset({ token: 'x'.repeat(43), newPassword: 'nova-senha-1' })), [404, 'Link de redefinição inválido']);
+  const plain = await fetch(`${srv.url}/api/auth/reset-password`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: JSON.stringify({ token, newPassword: 'nova-senha-1' }) });
+  assert.equal(plain.status, 415);
+  // Used: the new password signs in, the old does not, the old session is over; a second use is 410.
+  const used = await reset({ token, newPassword: 'nova-senha-1' });
+  assert.equal(used.status, 200, used.text);
+  assert.equal(used.body.revoked, 1);
+  assert.equal((await api(srv.url, 'GET', '/api/users/@me', { token: u.token })).status, 401);
+  assert.equal((await api(srv.url, 'POST', '/api/auth/login', { body: { username: u.user.username, password: u.password } })).status, 401);
+  assert.equal((await api(srv.url, 'POST', '/api/auth/login', { body: { username: u.user.username, password: 'nova-senha-1' } })).status, 200);
+  assert.deepEqual(((x) => [x.status, x.body.error])(await reset({ token, newPassword: 'outra-senha-2' })), [410, 'Este link já foi usado ou expirou']);
+  // Bots and nobody get no link.
+  const none = praca('admin', 'reset-password', 'ninguem_aqui');
+  assert.equal(none.status, 1);
+  assert.match(none.stderr, /no person ninguem_aqui/);
+  assert.equal(praca('admin', 'reset-password').status, 2);
+});
+
+test('a reset link past its hour is 410', async () => {
+  const clocked = await startServer({ args: ['--test-clock'] });
+  try {
+    const u = await register(clocked.url);
+    const r = spawnSync(BIN, ['admin', 'reset-password', u.user.username, ...clocked.storeArgs], { encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    const token = new URLSearchParams(r.stdout.trim().split('#')[1]).get('token');
+    await api(clocked.url, 'POST', '/api/test/clock', { body: { advanceMs: 3600_001 } });
+    const late = await api(clocked.url, 'POST', '/api/auth/reset-password', { body: { token, newPassword: 'nova-senha-1' } });
+    assert.deepEqual([late.status, late.body.error], [410, 'Este link já foi usado ou expirou']);
+    assert.equal((await api(clocked.url, 'POST', '/api/auth/login', { body: { username: u.user.username, password: u.password } })).status, 200, 'the password is unchanged');
+  } finally {
+    await clocked.stop();
+  }
+});

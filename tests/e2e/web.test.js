@@ -601,3 +601,41 @@ test('sign in: with two-factor on, the page asks for the code and then signs in'
   await page.waitForFunction((name) => document.querySelector('#who').textContent === name, who.user.displayName || who.user.username);
   await closePage(page);
 });
+
+test('the reset page: a one-time link sets a new password, then says it was used; in English too', async () => {
+  const u = await register(srv.url);
+  const link = () => {
+    const r = spawnSync(BIN, ['admin', 'reset-password', u.user.username, '--data', srv.db], { encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    return r.stdout.trim().split('#')[1];
+  };
+  const fragment = link();
+  for (const [viewport, size] of [[PHONE, '390'], [DESKTOP, '1280']]) {
+    const page = await openPage({ viewport });
+    await page.goto(`${srv.url}/reset#${fragment}`);
+    await page.waitForSelector('#reset:not([hidden])');
+    assert.equal(new URL(page.url()).hash, '', 'the token leaves the address bar');
+    await page.screenshot({ path: path.join(SHOTS, `reset-${size}.png`) });
+    await page.fill('#reset-password', 'nova-senha-1');
+    await page.click('#reset button[type=submit]');
+    if (size === '390') {
+      await page.waitForSelector('#reset-done:not([hidden])');
+      await page.screenshot({ path: path.join(SHOTS, `reset-done-${size}.png`) });
+    } else {
+      await page.waitForSelector('#reset-error:has-text("já foi usado ou expirou")');
+    }
+    assert.deepEqual(page.problems, []);
+    await page.context().close();
+  }
+  assert.equal((await api(srv.url, 'POST', '/api/auth/login', { body: { username: u.user.username, password: 'nova-senha-1' } })).status, 200);
+  const context = await browser.newContext({ locale: 'en-US' });
+  const en = await context.newPage();
+  await en.goto(`${srv.url}/reset#${link()}`);
+  await en.waitForSelector('h1:has-text("Choose a new password")');
+  assert.equal(await en.title(), 'New password · Praça');
+  await en.fill('#reset-password', 'curta');
+  await en.$eval('#reset-password', (i) => i.removeAttribute('minlength'));
+  await en.click('#reset button[type=submit]');
+  await en.waitForSelector('#reset-error:has-text("8 to 128")');
+  await context.close();
+});
