@@ -20,6 +20,7 @@
 #include "domain/locales.h"
 #include "domain/text.h"
 #include "store/people.h"
+#include "store/servers.h"
 
 #define LOGIN_FAILURES      10  /* per name from one address: a guesser */
 #define LOGIN_FAILURES_NAME 100 /* per name from everywhere: a distributed guesser */
@@ -92,8 +93,8 @@ static void auth_register(struct api_call *c)
         api__in_str(c, body, "password", 8, 128, API_IN_REQUIRED, &password) < 0 ||
         api__in_str(c, body, "displayName", 1, 32, API_IN_NULLABLE | API_IN_TRIM, &display) < 0)
         return;
-    if (display && rule_text_has_control(display, strlen(display), 0)) {
-        api__bad(c, "displayName", "não pode ter caracteres de controle");
+    if (display && !rule_text_name_ok(display, strlen(display))) {
+        api__bad(c, "displayName", "não pode ter caracteres de controle ou de formatação");
         return;
     }
     char hash[CRYPTO_PASSWORD_MAX], token[CRYPTO_TOKEN_LEN + 1], token_hash[65], id[UUID_LEN + 1];
@@ -222,39 +223,95 @@ static void users_me(struct api_call *c)
 {
     int rc;
     json_t *user = store_user_json(c->db, c->me.user_id, &rc);
-    if (!user) {
-        api__internal(c);
-        return;
-    }
+    json_t *profile = user ? store_user_profile_json(c->db, c->me.user_id, &rc) : NULL;
     char locale[LOCALE_TAG_MAX + 1];
-    if (store_user_locale(c->db, c->me.user_id, locale) < 0) {
+    if (!profile || store_user_locale(c->db, c->me.user_id, locale) < 0) {
         json_decref(user);
+        json_decref(profile);
         api__internal(c);
         return;
     }
+    json_object_set(user, "about", json_object_get(profile, "about"));
+    json_object_set(user, "bannerColor", json_object_get(profile, "bannerColor"));
+    json_decref(profile);
     json_object_set_new(user, "locale", locale[0] ? json_string(locale) : json_null());
     api__reply(c, 200, json_pack("{so}", "user", user));
 }
 
-/* PATCH /api/users/@me {locale}: the language commands are shown in (null: the browser's). */
+#define ABOUT_MAX 190
+
+/* The profile fields of PATCH /api/users/@me into p: 0, or -1 when it answered 400. */
+static int profile_fields(struct api_call *c, json_t *body, struct store_profile_patch *p)
+{
+    json_t *banner = json_object_get(body, "bannerColor");
+    int64_t color = -1;
+    p->set_display_name = json_object_get(body, "displayName") != NULL;
+    p->set_about = json_object_get(body, "about") != NULL;
+    p->set_banner_color = banner != NULL;
+    if (api__in_str(c, body, "displayName", 1, 32, API_IN_NULLABLE | API_IN_TRIM,
+                    &p->display_name) < 0 ||
+        api__in_str(c, body, "about", 0, ABOUT_MAX, API_IN_NULLABLE | API_IN_TRIM, &p->about) < 0 ||
+        (banner && !json_is_null(banner) &&
+         api__in_int(c, body, "bannerColor", 0, 0xFFFFFF, 0, &color) < 0))
+        return -1;
+    p->banner_color = color;
+    if (p->display_name && !rule_text_name_ok(p->display_name, strlen(p->display_name))) {
+        api__bad(c, "displayName", "não pode ter caracteres de controle ou de formatação");
+        return -1;
+    }
+    if (p->about && rule_text_has_control(p->about, strlen(p->about), 1)) {
+        api__bad(c, "about", "não pode ter caracteres de controle");
+        return -1;
+    }
+    if (p->about && !*p->about)
+        p->about = NULL; /* empty: none */
+    return 0;
+}
+
+/* Pages that show the person learn of a new name in each server they share: one SERVER_UPDATE
+ * {changed: "members"} per server (the page reads its members again). */
+static void name_changed(struct api_call *c)
+{
+    json_t *servers = store_servers_of_user(c->db, c->me.user_id);
+    size_t i;
+    json_t *s;
+    json_array_foreach(servers, i, s)
+    {
+        const char *sid = json_string_value(json_object_get(s, "id"));
+        if (sid)
+            api__event_server_changed(c, sid, "members");
+    }
+    json_decref(servers);
+}
+
+/* PATCH /api/users/@me {locale?, displayName?, about?, bannerColor?}: the language pages and
+ * commands are shown in (null: the browser's), and the profile others see. */
 static void users_me_patch(struct api_call *c)
 {
     json_t *body = api__body(c);
     const char *tag = NULL, *known = NULL;
-    if (!body || api__in_str(c, body, "locale", 2, LOCALE_TAG_MAX, API_IN_NULLABLE, &tag) < 0)
+    struct store_profile_patch p = {.user_id = c->me.user_id};
+    if (!body || api__in_str(c, body, "locale", 2, LOCALE_TAG_MAX, API_IN_NULLABLE, &tag) < 0 ||
+        profile_fields(c, body, &p) < 0)
         return;
-    if (!json_object_get(body, "locale")) {
-        api__bad(c, "locale", "obrigatório");
+    int set_locale = json_object_get(body, "locale") != NULL;
+    if (!set_locale && !p.set_display_name && !p.set_about && !p.set_banner_color) {
+        api__bad(c, "locale", "obrigatório (ou displayName, about, bannerColor)");
         return;
     }
     if (tag && !(known = rule_locale_known(tag))) {
         api__bad(c, "locale", "idioma desconhecido (use pt-BR, en-US, es-ES…)");
         return;
     }
-    if (store_user_locale_set(c->svc->writer, c->me.user_id, known) < 0)
+    if ((set_locale && store_user_locale_set(c->svc->writer, c->me.user_id, known) < 0) ||
+        ((p.set_display_name || p.set_about || p.set_banner_color) &&
+         store_user_profile_set(c->svc->writer, &p) < 0)) {
         api__internal(c);
-    else
-        users_me(c);
+        return;
+    }
+    if (p.set_display_name)
+        name_changed(c);
+    users_me(c);
 }
 
 static void mfa_totp_start(struct api_call *c)

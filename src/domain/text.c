@@ -2,6 +2,7 @@
 #include "domain/text.h"
 
 #include <stdio.h>
+#include <stdint.h>
 #include <string.h>
 
 size_t rule_text_chars(const char *s, size_t len)
@@ -55,6 +56,37 @@ int rule_text_has_control(const char *s, size_t len, int allow_newlines)
         }
     }
     return 0;
+}
+
+/* Unicode's format characters (general category Cf), as ranges. */
+static const uint32_t FORMAT[][2] = {
+    {0x00AD, 0x00AD},   {0x0600, 0x0605},   {0x061C, 0x061C},   {0x06DD, 0x06DD},
+    {0x070F, 0x070F},   {0x0890, 0x0891},   {0x08E2, 0x08E2},   {0x180E, 0x180E},
+    {0x200B, 0x200F},   {0x202A, 0x202E},   {0x2060, 0x2064},   {0x2066, 0x206F},
+    {0xFEFF, 0xFEFF},   {0xFFF9, 0xFFFB},   {0x110BD, 0x110BD}, {0x110CD, 0x110CD},
+    {0x13430, 0x1343F}, {0x1BCA0, 0x1BCA3}, {0x1D173, 0x1D17A}, {0xE0001, 0xE0001},
+    {0xE0020, 0xE007F},
+};
+
+int rule_text_name_ok(const char *s, size_t len)
+{
+    const unsigned char *p = (const unsigned char *)s, *end = p + len;
+    while (p < end) {
+        uint32_t cp;
+        int n = p[0] < 0x80 ? 1 : p[0] < 0xE0 ? 2 : p[0] < 0xF0 ? 3 : 4;
+        if (p + n > end)
+            return 0;
+        cp = n == 1 ? p[0] : p[0] & (0x7F >> n);
+        for (int i = 1; i < n; i++)
+            cp = (cp << 6) | (p[i] & 0x3F);
+        p += n;
+        if (cp < 0x20 || (cp >= 0x7F && cp <= 0x9F))
+            return 0;
+        for (size_t i = 0; i < sizeof FORMAT / sizeof *FORMAT; i++)
+            if (cp >= FORMAT[i][0] && cp <= FORMAT[i][1])
+                return 0;
+    }
+    return 1;
 }
 
 /* Latin-1's letters U+00C0–U+00FF in ASCII ("" for × and ÷), lower case. */

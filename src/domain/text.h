@@ -11,6 +11,11 @@ int rule_text_username_fold(char *s, size_t len);
 const char *rule_text_trim(const char *s, size_t *len);
 /* 1 when the text has a control character (other than tab/newline when allow_newlines). */
 int rule_text_has_control(const char *s, size_t len, int allow_newlines);
+/* Whether a name a person shows (a display name) may be used: no control characters (C0, DEL,
+ * C1) and no format characters (Unicode's Cf: bidirectional overrides and isolates, zero-width
+ * joiners and spaces, the soft hyphen, tags, the BOM …), which could make it read as another
+ * name or reorder the text around it. s is UTF-8 (as JSON gives it). */
+int rule_text_name_ok(const char *s, size_t len);
 
 /* A bot username made from an application name: lowercase ASCII letters and digits, other
  * characters folded into '_', then "_bot" (attempt 0) or "_<attempt>" — always 2 to 32 valid

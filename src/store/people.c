@@ -93,6 +93,39 @@ json_t *store_user_json(struct store *db, const char *id, int *rc)
     return store__get_json(db, SQL, SV_ARGS(SV_STR(id)), STORE_COLS(USER_COLS), rc);
 }
 
+static const struct store_col PROFILE_COLS[] = {
+    {"id", COL_TEXT},    {"username", COL_TEXT}, {"displayName", COL_TEXT},
+    {"isBot", COL_BOOL}, {"about", COL_TEXT},    {"bannerColor", COL_INT},
+};
+
+json_t *store_user_profile_json(struct store *db, const char *id, int *rc)
+{
+    static const char *SQL = "SELECT id, username, display_name, is_bot, about, banner_color"
+                             " FROM users WHERE id = $1";
+    return store__get_json(db, SQL, SV_ARGS(SV_STR(id)), STORE_COLS(PROFILE_COLS), rc);
+}
+
+static int profile_set_at(struct store *db, struct store_profile_patch *p)
+{
+    static const char *SQL_NAME =
+        "UPDATE users SET display_name = COALESCE($2, username) WHERE id = $1 AND is_bot = 0";
+    static const char *SQL_ABOUT = "UPDATE users SET about = $2 WHERE id = $1 AND is_bot = 0";
+    static const char *SQL_BANNER =
+        "UPDATE users SET banner_color = $2 WHERE id = $1 AND is_bot = 0";
+    int rc = STORE_DONE;
+    if (p->set_display_name)
+        rc = store__exec(db, SQL_NAME, SV_ARGS(SV_STR(p->user_id), SV_STR(p->display_name)));
+    if (rc == STORE_DONE && p->set_about)
+        rc = store__exec(db, SQL_ABOUT, SV_ARGS(SV_STR(p->user_id), SV_STR(p->about)));
+    if (rc == STORE_DONE && p->set_banner_color)
+        rc = store__exec(
+            db, SQL_BANNER,
+            SV_ARGS(SV_STR(p->user_id), p->banner_color < 0 ? SV_NULLV : SV_INT(p->banner_color)));
+    return rc;
+}
+
+STORE_WRITE_AS(store_user_profile_set, struct store_profile_patch, profile_set_at)
+
 int store_user_kind(struct store *db, const char *id, int *is_bot)
 {
     static const char *SQL = "SELECT is_bot FROM users WHERE id = $1";

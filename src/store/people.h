@@ -65,6 +65,18 @@ int store_session_touch(struct store_writer *w, const char *hash, int64_t now);
 int store_sessions_revoke(struct store_writer *w, const char *user_id, const char *keep_hash,
                           int64_t *revoked);
 int store_password_set(struct store_writer *w, const char *user_id, const char *hash);
+
+/* A person's profile: the User object's fields plus about and bannerColor (null when unset). */
+json_t *store_user_profile_json(struct store *db, const char *id, int *rc);
+/* What a person changes of it; each set_ field says whether its value is given (NULL, or -1 for
+ * the colour, clears it; a NULL display name is the username again). */
+struct store_profile_patch {
+    const char *user_id;
+    int set_display_name, set_about, set_banner_color;
+    const char *display_name, *about;
+    int64_t banner_color;
+};
+int store_user_profile_set(struct store_writer *w, struct store_profile_patch *p);
 int store_mfa_set_secret(struct store_writer *w, const char *user_id, const char *secret);
 int store_mfa_enable(struct store_writer *w, const char *user_id);
 /* Accepts a TOTP step only once: 1 when it was newer than the last one used, else 0. */

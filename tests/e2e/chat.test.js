@@ -2054,3 +2054,34 @@ test('the owner transfers the server from its settings, with the password; the n
     await p.context().close();
   }
 });
+
+test('a person sets the name others see, an about and a banner colour in Conta; another page shows the new name at once', async () => {
+  const { owner: ana, sid, server, members: [bia] } = await serverWithMembers(srv.url, 1);
+  const cid = server.channels[0].id;
+  await api(srv.url, 'POST', `/api/servers/${sid}/channels/${cid}/messages`, { token: ana.token, body: { content: 'bom dia' } });
+  const b = await openApp(bia);
+  await b.waitForSelector(`.message:has-text("bom dia") .head strong:text-is("${ana.user.username}")`);
+  const a = await openApp(ana);
+  await a.click('#account-open');
+  await a.waitForSelector('#profile-form');
+  assert.equal(await a.getAttribute('#profile-display', 'placeholder'), ana.user.username);
+  await a.fill('#profile-display', 'Ana 🌿');
+  await a.fill('#profile-about-text', 'Cuido da horta comunitária.');
+  await a.$eval('#profile-color', (i) => { i.value = '#8a3ffc'; i.dispatchEvent(new Event('input', { bubbles: true })); });
+  assert.equal(await a.textContent('#profile-name'), 'Ana 🌿', 'the preview follows what is typed');
+  await shoot(a, 'chat-profile');
+  await a.click('#profile-form button[type=submit]');
+  await a.waitForSelector('#profile-done:has-text("Perfil salvo")');
+  assert.equal(await a.textContent('#who'), 'Ana 🌿');
+  const me = (await api(srv.url, 'GET', '/api/users/@me', { token: ana.token })).body.user;
+  assert.deepEqual([me.displayName, me.about, me.bannerColor], ['Ana 🌿', 'Cuido da horta comunitária.', 0x8a3ffc]);
+  await b.waitForSelector('.message:has-text("bom dia") .head strong:text-is("Ana 🌿")');
+  // A name that could read as another is refused, in the page's words.
+  await a.fill('#profile-display', 'admin\u202e');
+  await a.click('#profile-form button[type=submit]');
+  await a.waitForSelector('#account-error:has-text("caracteres de controle ou de formatação")');
+  for (const p of [a, b]) {
+    assert.deepEqual(p.problems, []);
+    await p.context().close();
+  }
+});

@@ -64,3 +64,21 @@ Test(text, bot_usernames_are_valid_usernames)
         }
     }
 }
+
+Test(text, display_names_refuse_control_and_format_characters)
+{
+    cr_assert(rule_text_name_ok("Ana", 3));
+    cr_assert(rule_text_name_ok("João Conceição", strlen("João Conceição")));
+    cr_assert(rule_text_name_ok("محمد", strlen("محمد")), "any script");
+    cr_assert(rule_text_name_ok("李小龙 🐉", strlen("李小龙 🐉")));
+    cr_assert(!rule_text_name_ok("a\x01", 2), "C0");
+    cr_assert(!rule_text_name_ok("a\x7f", 2), "DEL");
+    cr_assert(!rule_text_name_ok("a\xc2\x85", 3), "C1 (NEL)");
+    cr_assert(!rule_text_name_ok("admin\xe2\x80\xae", 8), "a right-to-left override");
+    cr_assert(!rule_text_name_ok("an\xe2\x80\x8ba", 6), "a zero-width space");
+    cr_assert(!rule_text_name_ok("x\xe2\x81\xa6y", 5), "a left-to-right isolate");
+    cr_assert(!rule_text_name_ok("\xef\xbb\xbfAna", 6), "a byte order mark");
+    cr_assert(!rule_text_name_ok("a\xc2\xad", 3), "a soft hyphen");
+    cr_assert(!rule_text_name_ok("x\xf3\xa0\x80\xa1", 5), "a tag character");
+    cr_assert(!rule_text_name_ok("a\xe2\x80", 3), "cut short");
+}

@@ -2,6 +2,7 @@
 // first code from the person's authenticator to turn it on.
 import { ask } from './chat-dialog.js';
 import { paintLocaleChoice, setLocale } from './chat-apps.js';
+import { wireProfile } from './chat-profile.js';
 import { paintVerificationHold } from './chat-servers.js';
 import { toast } from './chat-ui.js';
 import { chat, meChanged } from './chat-store.js';
@@ -49,6 +50,7 @@ function wireLocale() {
 }
 
 export function wireMfa() {
+  wireProfile();
   wireTheme();
   wireLocale();
   paintMfa();

@@ -18,11 +18,11 @@ function dayLabel(iso, now = new Date()) {
   return d.toLocaleDateString(locale(), { day: 'numeric', month: 'long', year: 'numeric' });
 }
 
-// The initials of a name (two letters at most) on a hue the user's ID picks, so one person keeps
-// one colour everywhere.
+// The initials of a name (two letters at most, whole characters: an emoji or an accent is never
+// cut in half) on a hue the user's ID picks, so one person keeps one colour everywhere.
 export function avatar(userId, name, kind = 'avatar') {
-  const words = String(name || '?').trim().split(/[\s_.-]+/).filter(Boolean);
-  const letters = (words.length > 1 ? words[0][0] + words[1][0] : (words[0] || '?').slice(0, 2)).toUpperCase();
+  const words = String(name || '?').trim().split(/[\s_.-]+/).map((w) => w.match(/[\p{L}\p{N}]/gu) || []).filter((w) => w.length);
+  const letters = (words.length > 1 ? words[0][0] + words[1][0] : (words[0] || ['?']).slice(0, 2).join('')).toUpperCase();
   let hue = 0;
   for (const ch of String(userId)) hue = (hue * 31 + ch.charCodeAt(0)) % 360;
   const node = el('span', { class: kind, 'aria-hidden': 'true', text: letters });

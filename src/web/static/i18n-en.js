@@ -775,4 +775,11 @@ export const EN = {
   'reset.done.login': "Sign in",
   'reset.unknown': "This reset link is not valid. Ask whoever runs Praça for another.",
   'reset.gone': "This link has been used or has expired. Ask whoever runs Praça for another.",
+  'app.profile-title': "Your profile",
+  'app.label.profile-display': "The name others see (1 to 32 characters)",
+  'app.label.profile-about-text': "About you (up to 190 characters)",
+  'app.label.profile-color': "Banner colour",
+  'app.profile-color-none': "No colour",
+  'app.profile-save': "Save profile",
+  'profile.saved': "Profile saved.",
 };

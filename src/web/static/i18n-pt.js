@@ -775,4 +775,11 @@ export const PT = {
   'reset.done.login': "Entrar",
   'reset.unknown': "Este link de redefinição não vale. Peça outro a quem administra o Praça.",
   'reset.gone': "Este link já foi usado ou expirou. Peça outro a quem administra o Praça.",
+  'app.profile-title': "Seu perfil",
+  'app.label.profile-display': "Nome que os outros veem (1 a 32 caracteres)",
+  'app.label.profile-about-text': "Sobre você (até 190 caracteres)",
+  'app.label.profile-color': "Cor do banner",
+  'app.profile-color-none': "Sem cor",
+  'app.profile-save': "Salvar o perfil",
+  'profile.saved': "Perfil salvo.",
 };

@@ -1,0 +1,59 @@
+// A person's profile: the name others see (any script, no control or format characters), a
+// short "about" and a banner colour, set with PATCH /api/users/@me; a new name reaches the pages
+// of the people who share a server at once.
+'use strict';
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const { api, register, serverWithMembers, gatewayConnect, nextEvent, sharedServer } = require('./helpers');
+
+const sockets = [];
+const srv = sharedServer({ args: ['--rate-limit-scale', '100'] }, sockets);
+const patch = (who, body) => api(srv.url, 'PATCH', '/api/users/@me', { token: who.token, body });
+const refused = async (who, body, error) => {
+  const r = await patch(who, body);
+  assert.deepEqual([r.status, r.body.error], [400, error], JSON.stringify(body));
+};
+
+test('the name, about and banner colour: set, shown, cleared; what cannot be a name is refused', async () => {
+  const ana = await register(srv.url);
+  let r = await patch(ana, { displayName: '  Ana Conceição 🌿 ', about: 'Jardineira em Recife.', bannerColor: 0x1f6f5c });
+  assert.equal(r.status, 200, r.text);
+  assert.equal(r.body.user.displayName, 'Ana Conceição 🌿');
+  assert.equal(r.body.user.about, 'Jardineira em Recife.');
+  assert.equal(r.body.user.bannerColor, 0x1f6f5c);
+  r = await api(srv.url, 'GET', '/api/users/@me', { token: ana.token });
+  assert.deepEqual([r.body.user.displayName, r.body.user.about, r.body.user.bannerColor], ['Ana Conceição 🌿', 'Jardineira em Recife.', 0x1f6f5c]);
+  assert.equal((await patch(ana, { displayName: 'محمد' })).body.user.displayName, 'محمد', 'any script');
+  await refused(ana, { displayName: 'admin\u202e' }, 'displayName: não pode ter caracteres de controle ou de formatação');
+  await refused(ana, { displayName: 'An\u200ba' }, 'displayName: não pode ter caracteres de controle ou de formatação');
+  await refused(ana, { displayName: 'a\u0007' }, 'displayName: não pode ter caracteres de controle ou de formatação');
+  await refused(ana, { displayName: 'x'.repeat(33) }, 'displayName: deve ter entre 1 e 32 caracteres');
+  await refused(ana, { displayName: '   ' }, 'displayName: deve ter entre 1 e 32 caracteres');
+  await refused(ana, { about: 'a'.repeat(191) }, 'about: deve ter no máximo 190 caracteres');
+  await refused(ana, { about: 'sino\u0007' }, 'about: não pode ter caracteres de controle');
+  await refused(ana, { bannerColor: 0x1000000 }, 'bannerColor: deve estar entre 0 e 16777215');
+  await refused(ana, {}, 'locale: obrigatório (ou displayName, about, bannerColor)');
+  assert.equal((await patch(ana, { about: 'Duas linhas\ne um emoji 🌱' })).body.user.about, 'Duas linhas\ne um emoji 🌱');
+  // Null clears: the username shows again, no about, no colour.
+  r = await patch(ana, { displayName: null, about: null, bannerColor: null });
+  assert.deepEqual([r.body.user.displayName, r.body.user.about, r.body.user.bannerColor], [ana.user.username, null, null]);
+  // The same rule at sign-up.
+  const bad = await api(srv.url, 'POST', '/api/auth/register', { body: { username: `rtl_${Date.now() % 100000}`, password: 'senha-secreta-1', displayName: 'x\u202ey' } });
+  assert.deepEqual([bad.status, bad.body.error], [400, 'displayName: não pode ter caracteres de controle ou de formatação']);
+});
+
+test('a new name reaches the people of every server the person shares, and the members they read', async () => {
+  const { owner: ana, sid, members: [bia] } = await serverWithMembers(srv.url, 1);
+  const s = await gatewayConnect(srv.url, { auth: { token: bia.token } }, sockets);
+  const update = nextEvent(s, 'SERVER_UPDATE');
+  assert.equal((await patch(ana, { displayName: 'Ana da Praça' })).status, 200);
+  assert.deepEqual(await update, { serverId: sid, changed: 'members' });
+  const { body: { members } } = await api(srv.url, 'GET', `/api/servers/${sid}/members`, { token: bia.token });
+  assert.equal(members.find((m) => m.userId === ana.user.id).user.displayName, 'Ana da Praça');
+  // An about alone changes no name: nobody is told.
+  let told = false;
+  s.once('SERVER_UPDATE', () => { told = true; });
+  assert.equal((await patch(ana, { about: 'Sobre mim' })).status, 200);
+  await new Promise((r) => setTimeout(r, 400));
+  assert.equal(told, false);
+});
