@@ -39,6 +39,8 @@ static void dm_open(struct api_call *c)
         api__bad(c, "userId", "não é possível abrir uma conversa consigo mesmo");
         return;
     }
+    if (api__dm_blocked(c, NULL, target))
+        return;
     if (api__limit_hit(c, &API_LIMIT_DM_OPEN))
         return;
     char id[UUID_LEN + 1];
@@ -76,7 +78,8 @@ static void dm_send(struct api_call *c)
     const char *cid = api__dm_of_caller(c);
     json_t *body;
     struct draft d;
-    if (!cid || !(body = api__body(c)) || api__draft_read(c, body, 0, 0, &d))
+    if (!cid || api__dm_blocked(c, cid, NULL) || !(body = api__body(c)) ||
+        api__draft_read(c, body, 0, 0, &d))
         return;
     struct api_files f;
     char *files = NULL;

@@ -2085,3 +2085,26 @@ test('a person sets the name others see, an about and a banner colour in Conta; 
     await p.context().close();
   }
 });
+
+test('blocking from the people list collapses that person\'s messages until shown; Conta lifts it', async () => {
+  const { owner: ana, sid, server, members: [bia] } = await serverWithMembers(srv.url, 1);
+  const cid = server.channels[0].id;
+  await api(srv.url, 'POST', `/api/servers/${sid}/channels/${cid}/messages`, { token: bia.token, body: { content: 'mensagem da bia' } });
+  const a = await openApp(ana);
+  await a.waitForSelector('.message:has-text("mensagem da bia")');
+  await a.click(`#people li.person[data-id="${bia.user.id}"]`);
+  await a.click('.menu [role=menuitem]:text-is("Bloquear")');
+  await answer(a, 'Bloquear', { question: /^Bloquear /m });
+  await a.waitForSelector(`.message.blocked[data-from="${bia.user.id}"]:has-text("Mensagem de alguém que você bloqueou")`);
+  assert.equal(await a.locator('.message:has-text("mensagem da bia")').count(), 0, 'collapsed');
+  await shoot(a, 'chat-blocked');
+  await a.click('.message.blocked button:text-is("mostrar")');
+  await a.waitForSelector('.message:has-text("mensagem da bia")');
+  await a.click('#account-open');
+  await a.waitForSelector(`#blocks li:has-text("${bia.user.username}")`);
+  await a.click(`#blocks li:has-text("${bia.user.username}") button:text-is("Desbloquear")`);
+  await a.waitForSelector('#no-blocks:not([hidden])');
+  assert.deepEqual((await api(srv.url, 'GET', '/api/users/@me/blocks', { token: ana.token })).body.blocks, []);
+  assert.deepEqual(a.problems, []);
+  await a.context().close();
+});

@@ -2,6 +2,7 @@
 // person's menu ("Apps"), the suggestions a bot gives while an option is typed (autocomplete),
 // and the account's language, which picks the commands' names.
 import { act } from './chat-actions.js';
+import { toggleBlock } from './chat-blocks.js';
 import { openMenu } from './chat-menu.js';
 import { chat, commandsRead, meChanged } from './chat-store.js';
 import { toast } from './chat-ui.js';
@@ -32,6 +33,9 @@ export function personMenu(anchor, member, startDm) {
   const items = [];
   if (!member.user.isBot && member.userId !== chat.me.id) items.push({ label: t('person.message'), run: () => startDm(member.userId) });
   for (const c of menuCommands('user')) items.push({ label: t('apps.item', { name: commandLabel(c) }), run: runMenu(c, member.userId) });
+  const name = member.nickname || member.user.displayName || member.user.username;
+  if (member.userId !== chat.me.id)
+    items.push({ label: t(chat.blocked.has(member.userId) ? 'block.lift' : 'block.confirm'), danger: !chat.blocked.has(member.userId), run: () => toggleBlock(member.userId, name) });
   if (items.length) openMenu(anchor, member.nickname || member.user.displayName || member.user.username, items);
 }
 

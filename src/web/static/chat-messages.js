@@ -41,7 +41,17 @@ export function quoteNodes(text) {
   return [...box.childNodes];
 }
 
+// Shown once the reader asked to see it: a blocked person's message collapsed otherwise.
+const revealed = new Set();
+
+function collapsed(m) {
+  return el('li', { class: 'message blocked', id: `m-${m.id}`, 'data-id': m.id, 'data-at': m.createdAt, 'data-from': m.fromId },
+    el('span', { class: 'muted small', text: t('block.collapsed') }), ' ',
+    el('button', { type: 'button', class: 'link-button small', text: t('block.show'), onclick: () => { revealed.add(m.id); showMessage(m); } }));
+}
+
 export function messageItem(m) {
+  if (chat.blocked.has(m.fromId) && !revealed.has(m.id)) return collapsed(m);
   const when = new Date(m.createdAt).toLocaleTimeString(locale(), { hour: '2-digit', minute: '2-digit' });
   // A webhook's post shows the name it was given, marked as a webhook's: never a member.
   const author = m.webhook ? m.webhook.name : nameOf(m.fromId);

@@ -42,7 +42,7 @@ function meantForMe(m) {
 // MESSAGE_CREATE by someone else: a notification when it is for me and the tab is not in view.
 export function notifyArrived(m) {
   if (!notifySupported() || Notification.permission !== 'granted' || document.visibilityState === 'visible') return;
-  if (m.fromId === chat.me.id || !meantForMe(m)) return;
+  if (m.fromId === chat.me.id || chat.blocked.has(m.fromId) || !meantForMe(m)) return;
   const where = m.serverId ? (chat.servers.find((s) => s.id === m.serverId) || {}).name : null;
   const dm = m.serverId ? null : chat.dms.find((d) => d.id === m.channelId);
   const who = dm ? dmName(dm) : chat.names.get(m.fromId) || t('notify.someone'); // the open server's names

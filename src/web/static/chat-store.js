@@ -34,6 +34,7 @@ export const chat = {
   dm: null, // the open one, when a DM is open instead of a server's channel
   readMarks: new Map(), // room id → the newest message the person has read there (chat-read.js)
   newest: new Map(), // room id → {serverId, id}: the newest message by someone else known there
+  blocked: new Set(), // user ids I blocked: their messages collapsed, no notification from them
 };
 
 // The open server's tree as one read answers it (GET /api/servers/:sid?threads=1): the server,
@@ -284,4 +285,13 @@ export function roomRead(cid) {
 
 export function serverRead(sid) {
   chat.unread.delete(sid);
+}
+
+export function blocksRead(userIds) {
+  chat.blocked = new Set(userIds);
+}
+
+export function blockChanged(userId, on) {
+  if (on) chat.blocked.add(userId);
+  else chat.blocked.delete(userId);
 }

@@ -2,6 +2,7 @@
 // the store, then the views that show it redrawn), and the server, channel or DM the address
 // names opened. The parts live in the chat-*.js modules it imports.
 import { wireMfa } from './chat-account.js';
+import { loadBlocks } from './chat-blocks.js';
 import { adoptBrowserLocale, suggestionsCame } from './chat-apps.js';
 import { paintPalette, paletteKey } from './chat-commands.js';
 import { answered, send, suggestMentions } from './chat-composer.js';
@@ -285,7 +286,8 @@ async function main() {
   wireScreens();
   wireNotify();
   connectLive();
-  await Promise.all([loadServers(), loadDms()]);
+  await Promise.all([loadServers(), loadDms(),
+    loadBlocks(() => { for (const m of chat.messages.values()) showMessage(m); }).catch((e) => toast(e))]);
   await loadUnread().catch((e) => toast(e));
   loadOutbox(showMessage);
   window.addEventListener('online', () => retryOutbox());
