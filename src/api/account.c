@@ -102,11 +102,64 @@ static void password_change(struct api_call *c)
     api__reply(c, 200, json_pack("{sbsI}", "ok", 1, "revoked", (json_int_t)revoked));
 }
 
+/* GET /api/users/@me/sessions: where the person is signed in, this session marked. */
+static void sessions_list(struct api_call *c)
+{
+    json_t *list = store_sessions_json(c->db, c->me.user_id, c->me.token_hash);
+    if (!list) {
+        api__internal(c);
+        return;
+    }
+    api__reply(c, 200, json_pack("{so}", "sessions", list));
+}
+
+/* DELETE /api/users/@me/sessions/:id: that session ends, its sockets close. */
+static void session_end(struct api_call *c)
+{
+    const char *id = api__param(c, "id");
+    char hash[65];
+    int found = id && strlen(id) == 16 ? store_session_by_id(c->db, c->me.user_id, id, hash) : 0;
+    if (found < 0) {
+        api__internal(c);
+        return;
+    }
+    if (!found) {
+        api__error(c, 404, "Sessão não encontrada");
+        return;
+    }
+    if (store_token_delete(c->svc->writer, hash) < 0) {
+        api__internal(c);
+        return;
+    }
+    api__event_disconnect(c, c->me.user_id, hash);
+    if (!strcmp(hash, c->me.token_hash))
+        api__session_cookie(c, NULL); /* this one: signed out here too */
+    api__ok(c);
+}
+
+/* DELETE /api/users/@me/sessions: every session but this one ends. */
+static void sessions_end_others(struct api_call *c)
+{
+    int64_t revoked = 0;
+    if (store_sessions_revoke(c->svc->writer, c->me.user_id, c->me.token_hash, &revoked) < 0) {
+        api__internal(c);
+        return;
+    }
+    api__event_disconnect_others(c, c->me.user_id, c->me.token_hash);
+    api__reply(c, 200, json_pack("{sbsI}", "ok", 1, "revoked", (json_int_t)revoked));
+}
+
 const struct api_route api_account_routes[] = {
     {HTTP_POST, "/api/auth/logout", auth_logout, API_PERSON, API_ON_WORKER, API_BODY_SMALL, NULL},
     {HTTP_POST, "/api/auth/logout-everywhere", auth_logout_everywhere, API_PERSON, API_ON_WORKER,
      API_BODY_SMALL, NULL},
     {HTTP_POST, "/api/users/@me/password", password_change, API_PERSON, API_ON_HASHING,
+     API_BODY_SMALL, NULL},
+    {HTTP_GET, "/api/users/@me/sessions", sessions_list, API_PERSON, API_ON_WORKER, API_BODY_SMALL,
+     NULL},
+    {HTTP_DELETE, "/api/users/@me/sessions", sessions_end_others, API_PERSON, API_ON_WORKER,
+     API_BODY_SMALL, NULL},
+    {HTTP_DELETE, "/api/users/@me/sessions/:id", session_end, API_PERSON, API_ON_WORKER,
      API_BODY_SMALL, NULL},
     {0, NULL, NULL, 0, 0, 0, NULL},
 };

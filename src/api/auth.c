@@ -54,6 +54,23 @@ json_t *api__json_body_only(struct api_call *c)
     return api__body(c);
 }
 
+#define DEVICE_MAX 256 /* characters of the User-Agent kept with a session */
+
+/* Where a session is made from: the User-Agent (cut short, on a character's boundary) and the
+ * client's address, for the sessions list. */
+static void session_origin(struct api_call *c, char device[DEVICE_MAX + 1])
+{
+    struct slice ua = http_request_header(c->req, "user-agent");
+    size_t n = ua.len > DEVICE_MAX ? DEVICE_MAX : ua.len;
+    while (n < ua.len && n > 0 && ((unsigned char)ua.ptr[n] & 0xC0) == 0x80)
+        n--; /* not inside a character */
+    if (n)
+        memcpy(device, ua.ptr, n);
+    device[n] = '\0';
+    if (rule_text_has_control(device, n, 0))
+        device[0] = '\0';
+}
+
 /* Answers {user, token} with the cookie set. */
 static void reply_session(struct api_call *c, int status, const char *user_id, const char *token)
 {
@@ -105,11 +122,15 @@ static void auth_register(struct api_call *c)
     crypto_token(token);
     crypto_sha256_hex(token, strlen(token), token_hash);
     uuid_v7(id);
+    char device[DEVICE_MAX + 1];
+    session_origin(c, device);
     struct store_new_user u = {.id = id,
                                .username = username,
                                .display_name = display ? display : username,
                                .password_hash = hash,
                                .token_hash = token_hash,
+                               .device = device[0] ? device : NULL,
+                               .address = c->req->peer[0] ? c->req->peer : NULL,
                                .now = clock_now_ms()};
     int rc = store_user_create(c->svc->writer, &u);
     if (rc == STORE_CONSTRAINT) {
@@ -212,7 +233,10 @@ static void auth_login(struct api_call *c)
     char token[CRYPTO_TOKEN_LEN + 1], token_hash[65];
     crypto_token(token);
     crypto_sha256_hex(token, strlen(token), token_hash);
-    if (store_session_create(c->svc->writer, token_hash, who.id) < 0) {
+    char device[DEVICE_MAX + 1];
+    session_origin(c, device);
+    if (store_session_create(c->svc->writer, token_hash, who.id, device[0] ? device : NULL,
+                             c->req->peer[0] ? c->req->peer : NULL) < 0) {
         api__internal(c);
         return;
     }

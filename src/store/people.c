@@ -144,25 +144,59 @@ static int user_create_at(struct store *db, struct store_new_user *u)
     static const char *SQL_USER =
         "INSERT INTO users (id, username, display_name, password_hash, created_at)"
         " VALUES ($1, $2, $3, $4, $5)";
-    static const char *SQL_TOKEN =
-        "INSERT INTO tokens (hash, user_id, kind, created_at) VALUES ($1, $2, 'session', $3)";
+    static const char *SQL_TOKEN = "INSERT INTO tokens (hash, user_id, kind, created_at, device,"
+                                   " address) VALUES ($1, $2, 'session', $3, $4, $5)";
     int rc = store__exec(db, SQL_USER,
                          SV_ARGS(SV_STR(u->id), SV_STR(u->username), SV_STR(u->display_name),
                                  SV_STR(u->password_hash), SV_INT(u->now)));
     if (rc == STORE_DONE)
         rc = store__exec(db, SQL_TOKEN,
-                         SV_ARGS(SV_STR(u->token_hash), SV_STR(u->id), SV_INT(u->now)));
+                         SV_ARGS(SV_STR(u->token_hash), SV_STR(u->id), SV_INT(u->now),
+                                 SV_STR(u->device), SV_STR(u->address)));
     return rc;
 }
 
 STORE_WRITE_AS(store_user_create, struct store_new_user, user_create_at)
 
-int store_session_create(struct store_writer *w, const char *hash, const char *user_id)
+int store_session_create(struct store_writer *w, const char *hash, const char *user_id,
+                         const char *device, const char *address)
+{
+    static const char *SQL = "INSERT INTO tokens (hash, user_id, kind, created_at, device, address)"
+                             " VALUES ($1, $2, 'session', $3, $4, $5)";
+    return store__write_exec(w, SQL,
+                             SV_ARGS(SV_STR(hash), SV_STR(user_id), SV_INT(clock_now_ms()),
+                                     SV_STR(device), SV_STR(address)),
+                             NULL);
+}
+
+static const struct store_col SESSION_COLS[] = {
+    {"id", COL_TEXT},        {"device", COL_TEXT},     {"address", COL_TEXT},
+    {"createdAt", COL_TIME}, {"lastUsedAt", COL_TIME}, {"current", COL_BOOL},
+};
+
+json_t *store_sessions_json(struct store *db, const char *user_id, const char *current_hash)
 {
     static const char *SQL =
-        "INSERT INTO tokens (hash, user_id, kind, created_at) VALUES ($1, $2, 'session', $3)";
-    return store__write_exec(w, SQL, SV_ARGS(SV_STR(hash), SV_STR(user_id), SV_INT(clock_now_ms())),
-                             NULL);
+        "SELECT substr(hash, 1, 16), device, address, created_at,"
+        " COALESCE(last_used_at, created_at), CASE WHEN hash = $2 THEN 1 ELSE 0 END"
+        " FROM tokens WHERE user_id = $1 AND kind = 'session'"
+        " ORDER BY COALESCE(last_used_at, created_at) DESC LIMIT 100";
+    return store__list_json(db, SQL, SV_ARGS(SV_STR(user_id), SV_STR(current_hash)),
+                            STORE_COLS(SESSION_COLS));
+}
+
+int store_session_by_id(struct store *db, const char *user_id, const char *id, char hash[65])
+{
+    static const char *SQL = "SELECT hash FROM tokens WHERE user_id = $1 AND kind = 'session'"
+                             " AND substr(hash, 1, 16) = $2";
+    struct store_stmt *st = store__query(db, SQL, SV_ARGS(SV_STR(user_id), SV_STR(id)));
+    if (!st)
+        return STORE_ERR;
+    int rc = store__step(st);
+    if (rc == STORE_ROW)
+        store__text_copy(st, 0, hash, 65);
+    store__finish(st);
+    return store_found(rc);
 }
 
 int store_token_delete(struct store_writer *w, const char *hash)

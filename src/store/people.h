@@ -28,7 +28,8 @@ struct store_login {
 
 struct store_new_user {
     const char *id, *username, *display_name, *password_hash;
-    const char *token_hash; /* the first session */
+    const char *token_hash;       /* the first session */
+    const char *device, *address; /* where it was made (may be NULL) */
     int64_t now;
 };
 
@@ -57,7 +58,15 @@ int store_user_kind(struct store *db, const char *id, int *is_bot);
 /* Writes (run them with store_write). */
 int store_user_create(struct store_writer *w,
                       struct store_new_user *arg); /* STORE_CONSTRAINT: name taken */
-int store_session_create(struct store_writer *w, const char *hash, const char *user_id);
+/* A session made from device (the User-Agent) at address; either may be NULL. */
+int store_session_create(struct store_writer *w, const char *hash, const char *user_id,
+                         const char *device, const char *address);
+/* A person's sessions, [{id, device, address, createdAt, lastUsedAt, current}], the most
+ * recently used first; id is the first 16 hex digits of the token's hash, and current marks
+ * current_hash's. NULL on a storage error. */
+json_t *store_sessions_json(struct store *db, const char *user_id, const char *current_hash);
+/* The full hash of uid's session whose id is `id`: 1 found, 0 not, < 0 error. */
+int store_session_by_id(struct store *db, const char *user_id, const char *id, char hash[65]);
 int store_token_delete(struct store_writer *w, const char *hash);
 /* Records a session's use (kept coarse by the caller: it is a write). */
 int store_session_touch(struct store_writer *w, const char *hash, int64_t now);

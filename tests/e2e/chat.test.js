@@ -2108,3 +2108,22 @@ test('blocking from the people list collapses that person\'s messages until show
   assert.deepEqual(a.problems, []);
   await a.context().close();
 });
+
+test('Conta lists where the person is signed in and ends a session they do not recognize', async () => {
+  const ana = await register(srv.url);
+  const ua = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 Chrome/126.0 Mobile Safari/537.36';
+  const phone = await api(srv.url, 'POST', '/api/auth/login', { headers: { 'user-agent': ua }, body: { username: ana.user.username, password: ana.password } });
+  const a = await openApp(ana);
+  await a.click('#account-open');
+  await a.waitForSelector('#sessions li:has-text("Chrome · Android")');
+  assert.equal(await a.locator('#sessions li').count(), 2, 'the sign-up (this page) and the phone');
+  assert.equal(await a.locator('#sessions li:has-text("esta sessão")').count(), 1);
+  await a.$eval('#sessions', (e) => e.scrollIntoView());
+  await a.screenshot({ path: path.join(SHOTS, 'chat-sessions-1280.png') });
+  await a.click('#sessions li:has-text("Chrome · Android") button:text-is("Encerrar")');
+  await answer(a, 'Encerrar', { question: /Encerrar a sessão de Chrome · Android/ });
+  await a.waitForFunction(() => document.querySelectorAll('#sessions li').length === 1);
+  assert.equal((await api(srv.url, 'GET', '/api/users/@me', { token: phone.body.token })).status, 401);
+  assert.deepEqual(a.problems, []);
+  await a.context().close();
+});

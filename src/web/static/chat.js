@@ -21,6 +21,7 @@ import { notifyArrived, wireNotify } from './chat-notify.js';
 import { pinsChanged, togglePins } from './chat-pins.js';
 import { loadUnread, markRead, markServerRead, paintTitle, paintUnread } from './chat-read.js';
 import { loadOlder, openChannel, refreshRoom, startReply, stopReply } from './chat-room.js';
+import { loadSessions, wireSessions } from './chat-sessions.js';
 import { wireSearch } from './chat-search.js';
 import { go, wireScreens } from './chat-screens.js';
 import { loadServers, openServer, paintServer, paintServers } from './chat-servers.js';
@@ -58,7 +59,8 @@ function wirePanels() {
       return showError($('#settings-error'), new Error(t('install.link.starts', { start: `${location.origin}/oauth2/authorize` })));
     location.assign(url.pathname + url.search);
   });
-  $('#account-open').addEventListener('click', () => { go('room'); $('#account-error').hidden = true; showPanel('#account'); });
+  $('#account-open').addEventListener('click', () => { go('room'); $('#account-error').hidden = true; showPanel('#account'); loadSessions(); });
+  wireSessions();
   wireMfa();
   $('#account-close').addEventListener('click', () => showPanel('#room'));
   $('#password-form').addEventListener('submit', async (e) => {
