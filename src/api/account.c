@@ -11,6 +11,7 @@
 #include "api/reply.h"
 #include "api/input.h"
 #include "api/events.h"
+#include "api/presence.h"
 #include "core/crypto.h"
 #include "state/ratelimit.h"
 #include "store/people.h"
@@ -155,6 +156,8 @@ const struct api_route api_account_routes[] = {
      API_BODY_SMALL, NULL},
     {HTTP_POST, "/api/users/@me/password", password_change, API_PERSON, API_ON_HASHING,
      API_BODY_SMALL, NULL},
+    {HTTP_PUT, "/api/users/@me/presence", api__presence_put, API_PERSON, API_ON_WORKER,
+     API_BODY_SMALL, &API_LIMIT_PRESENCE},
     {HTTP_GET, "/api/users/@me/sessions", sessions_list, API_PERSON, API_ON_WORKER, API_BODY_SMALL,
      NULL},
     {HTTP_DELETE, "/api/users/@me/sessions", sessions_end_others, API_PERSON, API_ON_WORKER,

@@ -13,6 +13,7 @@
 #include "api/input.h"
 #include "api/events.h"
 #include "api/mfa.h"
+#include "state/presence.h"
 #include "state/ratelimit.h"
 #include "core/clock.h"
 #include "core/config.h"
@@ -259,6 +260,7 @@ static void users_me(struct api_call *c)
     json_object_set(user, "bannerColor", json_object_get(profile, "bannerColor"));
     json_decref(profile);
     json_object_set_new(user, "locale", locale[0] ? json_string(locale) : json_null());
+    json_object_set_new(user, "presence", state_presence_json(c->svc->presence, c->me.user_id));
     api__reply(c, 200, json_pack("{so}", "user", user));
 }
 

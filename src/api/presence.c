@@ -5,6 +5,9 @@
 #include <string.h>
 
 #include "api/events.h"
+#include "api/reply.h"
+#include "api/limits.h"
+#include "api/input.h"
 #include "bus/bus.h"
 #include "core/clock.h"
 #include "core/log.h"
@@ -30,4 +33,46 @@ void api__presence_announce(struct api_call *c, const char *user_id)
     else
         api__event_to_people(c, "PRESENCE_UPDATE", set,
                              json_pack("{ssss}", "userId", user_id, "status", status));
+}
+
+/* PUT /api/bot/presence and /api/users/@me/presence: the status shown while the caller is
+ * connected, and an activity (for a person, type custom: the status text). */
+void api__presence_put(struct api_call *c)
+{
+    json_t *body = api__body(c);
+    const char *status;
+    if (!body || api__in_str(c, body, "status", 0, 16, API_IN_REQUIRED, &status) < 0)
+        return;
+    if (strcmp(status, "online") && strcmp(status, "idle") && strcmp(status, "dnd") &&
+        strcmp(status, "invisible")) {
+        api__bad(c, "status", "deve ser online, idle, dnd ou invisible");
+        return;
+    }
+    json_t *activity = json_object_get(body, "activity");
+    json_t *clean = NULL;
+    if (activity && !json_is_null(activity)) {
+        const char *type, *name;
+        if (!json_is_object(activity)) {
+            api__bad(c, "activity", "deve ser um objeto");
+            return;
+        }
+        if (api__in_str(c, activity, "type", 0, 16, API_IN_REQUIRED, &type) < 0 ||
+            api__in_str(c, activity, "name", 1, 128, API_IN_REQUIRED, &name) < 0)
+            return;
+        if (strcmp(type, "playing") && strcmp(type, "listening") && strcmp(type, "watching") &&
+            strcmp(type, "custom")) {
+            api__bad(c, "activity.type", "deve ser playing, listening, watching ou custom");
+            return;
+        }
+        clean = json_pack("{ssss}", "type", type, "name", name);
+    }
+    if (api__limit_hit(c, &API_LIMIT_PRESENCE)) {
+        json_decref(clean);
+        return;
+    }
+    state_presence_set(c->svc->presence, c->me.user_id, status, clean);
+    json_decref(clean);
+    api__presence_announce(c, c->me.user_id);
+    api__reply(c, 200,
+               json_pack("{so}", "presence", state_presence_json(c->svc->presence, c->me.user_id)));
 }

@@ -17,5 +17,7 @@
 
 /* After a handler changed user_id's saved status: PRESENCE_UPDATE to its watchers. */
 void api__presence_announce(struct api_call *c, const char *user_id);
+/* PUT …/presence {status, activity?}: the caller's status, for bots and people alike. */
+void api__presence_put(struct api_call *c);
 
 #endif

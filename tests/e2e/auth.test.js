@@ -66,7 +66,9 @@ test('login, @me by Bearer, logout revokes the token at once', async () => {
   assert.notEqual(r.body.token, u.token);
   const me = await api(srv.url, 'GET', '/api/users/@me', { token: r.body.token });
   assert.equal(me.status, 200);
-  assert.deepEqual(me.body.user, { ...u.user, locale: null, about: null, bannerColor: null }, 'with the language it chose and its profile (none yet)');
+  const { presence, ...user } = me.body.user;
+  assert.deepEqual(user, { ...u.user, locale: null, about: null, bannerColor: null }, 'with the language it chose and its profile (none yet)');
+  assert.deepEqual(presence, { status: 'online', activity: null, connected: false }, 'and the status it chose (none: online), not connected');
   const out = await api(srv.url, 'POST', '/api/auth/logout', { token: r.body.token });
   assert.equal(out.status, 200);
   assert.deepEqual(out.body, { ok: true });

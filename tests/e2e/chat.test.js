@@ -2127,3 +2127,30 @@ test('Conta lists where the person is signed in and ends a session they do not r
   assert.deepEqual(a.problems, []);
   await a.context().close();
 });
+
+test('a person chooses their status from the header: do not disturb and a text, then invisible, as others see it', async () => {
+  const { owner: ana, members: [bia] } = await serverWithMembers(srv.url, 1);
+  const a = await openApp(ana);
+  const b = await openApp(bia);
+  const row = `#people li.person[data-id="${bia.user.id}"] .status`;
+  await a.waitForSelector(`${row}.online`);
+  await b.click('#status-open');
+  await b.click('.menu [role=menuitem]:has-text("Não perturbe")');
+  await b.waitForSelector('#my-status.dnd');
+  await a.waitForSelector(`${row}.dnd`);
+  await b.click('#status-open');
+  await b.click('.menu [role=menuitem]:has-text("Definir um texto de status")');
+  await answer(b, 'Salvar', { text: 'Estudando ☕' });
+  await b.waitForFunction(() => document.querySelector('#status-open').title.includes('Estudando ☕'));
+  await shoot(b, 'chat-status');
+  await b.click('#status-open');
+  await b.click('.menu [role=menuitem]:has-text("Invisível")');
+  await b.waitForSelector('#my-status.offline');
+  await a.waitForSelector(`${row}.offline`);
+  const me = (await api(srv.url, 'GET', '/api/users/@me', { token: bia.token })).body.user.presence;
+  assert.deepEqual([me.status, me.activity], ['invisible', { type: 'custom', name: 'Estudando ☕' }]);
+  for (const p of [a, b]) {
+    assert.deepEqual(p.problems, []);
+    await p.context().close();
+  }
+});

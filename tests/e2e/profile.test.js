@@ -57,3 +57,33 @@ test('a new name reaches the people of every server the person shares, and the m
   await new Promise((r) => setTimeout(r, 400));
   assert.equal(told, false);
 });
+
+test('a person\'s status: do not disturb shown, invisible shown offline yet sending, a custom text; online again', async () => {
+  const { owner: ana, sid, server, members: [bia] } = await serverWithMembers(srv.url, 1);
+  const cid = server.channels[0].id;
+  const watcher = await gatewayConnect(srv.url, { auth: { token: ana.token } }, sockets);
+  const online = nextEvent(watcher, 'PRESENCE_UPDATE');
+  await gatewayConnect(srv.url, { auth: { token: bia.token } }, sockets);
+  assert.deepEqual(await online, { userId: bia.user.id, status: 'online' });
+  const statusOf = async () => (await api(srv.url, 'GET', `/api/servers/${sid}/members`, { token: ana.token })).body.members.find((m) => m.userId === bia.user.id).status;
+  const set = (body) => api(srv.url, 'PUT', '/api/users/@me/presence', { token: bia.token, body });
+  let next = nextEvent(watcher, 'PRESENCE_UPDATE');
+  let r = await set({ status: 'dnd', activity: { type: 'custom', name: 'Estudando ☕' } });
+  assert.equal(r.status, 200, r.text);
+  assert.deepEqual(r.body.presence, { status: 'dnd', activity: { type: 'custom', name: 'Estudando ☕' }, connected: true });
+  assert.deepEqual(await next, { userId: bia.user.id, status: 'dnd' });
+  assert.equal(await statusOf(), 'dnd');
+  assert.equal((await api(srv.url, 'GET', '/api/users/@me', { token: bia.token })).body.user.presence.status, 'dnd', 'the page reads what it chose');
+  next = nextEvent(watcher, 'PRESENCE_UPDATE');
+  assert.equal((await set({ status: 'invisible' })).status, 200);
+  assert.deepEqual(await next, { userId: bia.user.id, status: 'offline' }, 'invisible is offline to others');
+  assert.equal(await statusOf(), 'offline');
+  assert.equal((await api(srv.url, 'POST', `/api/servers/${sid}/channels/${cid}/messages`, { token: bia.token, body: { content: 'ainda aqui' } })).status, 200, 'and still sends');
+  next = nextEvent(watcher, 'PRESENCE_UPDATE');
+  assert.equal((await set({ status: 'online' })).status, 200);
+  assert.deepEqual(await next, { userId: bia.user.id, status: 'online' });
+  r = await set({ status: 'away' });
+  assert.deepEqual([r.status, r.body.error], [400, 'status: deve ser online, idle, dnd ou invisible']);
+  const bot = await api(srv.url, 'PUT', '/api/users/@me/presence', { token: 'x', body: { status: 'dnd' } });
+  assert.equal(bot.status, 401);
+});

@@ -4,6 +4,7 @@
 import { dmName, loadDms, openDm } from './chat-dms.js';
 import { openChannel } from './chat-room.js';
 import { openServer } from './chat-servers.js';
+import { doNotDisturb } from './chat-status.js';
 import { chat } from './chat-store.js';
 import { $ } from './common.js';
 import { t } from './i18n.js';
@@ -42,7 +43,7 @@ function meantForMe(m) {
 // MESSAGE_CREATE by someone else: a notification when it is for me and the tab is not in view.
 export function notifyArrived(m) {
   if (!notifySupported() || Notification.permission !== 'granted' || document.visibilityState === 'visible') return;
-  if (m.fromId === chat.me.id || chat.blocked.has(m.fromId) || !meantForMe(m)) return;
+  if (m.fromId === chat.me.id || chat.blocked.has(m.fromId) || doNotDisturb() || !meantForMe(m)) return;
   const where = m.serverId ? (chat.servers.find((s) => s.id === m.serverId) || {}).name : null;
   const dm = m.serverId ? null : chat.dms.find((d) => d.id === m.channelId);
   const who = dm ? dmName(dm) : chat.names.get(m.fromId) || t('notify.someone'); // the open server's names

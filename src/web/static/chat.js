@@ -22,6 +22,7 @@ import { pinsChanged, togglePins } from './chat-pins.js';
 import { loadUnread, markRead, markServerRead, paintTitle, paintUnread } from './chat-read.js';
 import { loadOlder, openChannel, refreshRoom, startReply, stopReply } from './chat-room.js';
 import { loadSessions, wireSessions } from './chat-sessions.js';
+import { wireStatus } from './chat-status.js';
 import { wireSearch } from './chat-search.js';
 import { go, wireScreens } from './chat-screens.js';
 import { loadServers, openServer, paintServer, paintServers } from './chat-servers.js';
@@ -217,6 +218,7 @@ async function main() {
   await adoptBrowserLocale();
   if (rememberLanguage(chat.me.locale)) return location.reload(); // drawn in another language
   $('#who').textContent = chat.me.displayName || chat.me.username;
+  wireStatus();
   $('#logout').addEventListener('click', async () => {
     await api('POST', '/api/auth/logout').catch(() => {});
     location.assign('/login');
