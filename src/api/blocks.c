@@ -12,7 +12,6 @@
 #include "api/reply.h"
 #include "core/clock.h"
 #include "store/blocks.h"
-#include "store/people.h"
 
 static void blocks_list(struct api_call *c)
 {
@@ -29,15 +28,9 @@ static void block_set(struct api_call *c, int on)
     const char *uid = api__param_id(c, "uid", "Usuário não encontrado");
     if (!uid)
         return;
-    int is_bot = 0, exists = store_user_kind(c->db, uid, &is_bot);
-    if (exists < 0) {
-        api__internal(c);
+    int is_bot = 0;
+    if (!api__user_known(c, uid, &is_bot))
         return;
-    }
-    if (!exists) {
-        api__error(c, 404, "Usuário não encontrado");
-        return;
-    }
     if (!strcmp(uid, c->me.user_id)) {
         api__bad(c, "uid", "não é possível bloquear a si mesmo");
         return;

@@ -5,6 +5,8 @@
 
 /* :cid when it is a DM the caller is in; NULL when it has answered 404 (or 500). */
 const char *api__dm_of_caller(struct api_call *c);
+/* Whether uid is a user (*is_bot says which kind): 1; else answered (404, or 500) and 0. */
+int api__user_known(struct api_call *c, const char *uid, int *is_bot);
 /* Whether one of the caller and the other person (of DM cid, or `other` when cid is NULL)
  * blocked the other: 1 when it has answered 403 (or 500), 0 when neither did. */
 int api__dm_blocked(struct api_call *c, const char *cid, const char *other);

@@ -15,6 +15,16 @@
 #include "store/people.h"
 #include "store/channels.h"
 
+int api__user_known(struct api_call *c, const char *uid, int *is_bot)
+{
+    int exists = store_user_kind(c->db, uid, is_bot);
+    if (exists < 0)
+        api__internal(c);
+    else if (!exists)
+        api__error(c, 404, "Usuário não encontrado");
+    return exists == 1;
+}
+
 static void dm_open(struct api_call *c)
 {
     json_t *body = api__body(c);
@@ -22,15 +32,8 @@ static void dm_open(struct api_call *c)
     if (!body || api__in_id(c, body, "userId", API_IN_REQUIRED, &target) < 0)
         return;
     int is_bot = 0;
-    int exists = store_user_kind(c->db, target, &is_bot);
-    if (exists < 0) {
-        api__internal(c);
+    if (!api__user_known(c, target, &is_bot))
         return;
-    }
-    if (!exists) {
-        api__error(c, 404, "Usuário não encontrado");
-        return;
-    }
     if (is_bot) {
         api__error(c, 403, "Bots não recebem mensagens diretas");
         return;
