@@ -34,12 +34,13 @@ static void reset_password(struct api_call *c)
         return;
     char token_hash[CRYPTO_SHA256_HEX + 1], hash[CRYPTO_PASSWORD_MAX], user_id[64];
     crypto_sha256_hex(token, strlen(token), token_hash);
-    if (crypto_password_hash(fresh, strlen(fresh), hash)) {
-        api__internal(c);
-        return;
-    }
+    /* A link that is not there costs no password hash. */
+    int rc = store_password_reset_usable(c->db, token_hash, clock_now_ms());
     int64_t revoked = 0;
-    int rc = store_password_reset_use(c->svc->writer, token_hash, hash, clock_now_ms(), user_id,
+    if (rc == STORE_RESET_DONE && crypto_password_hash(fresh, strlen(fresh), hash))
+        rc = STORE_ERR;
+    if (rc == STORE_RESET_DONE)
+        rc = store_password_reset_use(c->svc->writer, token_hash, hash, clock_now_ms(), user_id,
                                       &revoked);
     if (rc == STORE_RESET_UNKNOWN)
         api__error(c, 404, "Link de redefinição inválido");

@@ -23,6 +23,19 @@ int store_password_reset_make(struct store *db, const char *who, const char *tok
     return rc == STORE_DONE ? 1 : rc;
 }
 
+int store_password_reset_usable(struct store *db, const char *token_hash, int64_t now)
+{
+    static const char *SQL =
+        "SELECT expires_at, used_at IS NOT NULL FROM password_resets WHERE token_hash = $1";
+    int found;
+    struct store_stmt *st = store__row(db, SQL, token_hash, &found);
+    if (!st)
+        return found < 0 ? found : STORE_RESET_UNKNOWN;
+    int gone = store__int(st, 0) <= now || store__int(st, 1);
+    store__finish(st);
+    return gone ? STORE_RESET_GONE : STORE_RESET_DONE;
+}
+
 struct reset_use {
     const char *token_hash, *password_hash;
     int64_t now;

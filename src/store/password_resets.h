@@ -17,6 +17,10 @@
 int store_password_reset_make(struct store *db, const char *who, const char *token_hash,
                               int64_t expires_at);
 
+/* Whether a link is there to be used (not used, not expired, at now): an enum store_reset_use
+ * without changing anything, or < 0 on a storage error. Read before the password is hashed. */
+int store_password_reset_usable(struct store *db, const char *token_hash, int64_t now);
+
 enum store_reset_use {
     STORE_RESET_DONE = 1,    /* the password is set and every session of the person ended */
     STORE_RESET_UNKNOWN = 0, /* no such link */

@@ -193,3 +193,15 @@ test('a reset link past its hour is 410', async () => {
     await clocked.stop();
   }
 });
+
+test('reset attempts are bounded per address before anyone signs in: the eleventh in a minute is 429', async () => {
+  const capped = await startServer();
+  try {
+    const tries = [];
+    for (let i = 0; i < 11; i++)
+      tries.push((await api(capped.url, 'POST', '/api/auth/reset-password', { node: 0, body: { token: `t${i}`.padEnd(43, 'x'), newPassword: 'nova-senha-1' } })).status);
+    assert.deepEqual(tries, [...Array(10).fill(404), 429]);
+  } finally {
+    await capped.stop();
+  }
+});
