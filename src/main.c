@@ -465,6 +465,7 @@ static void serve_stop(struct serve *s, struct api_service *api, int app_ready, 
     workers_free(s->media);
     workers_free(s->workers);
     store_writer_free(s->writer);
+    store_maintenance_free(s->maintenance); /* its jobs ran on the writer, which has stopped */
     if (app_ready)
         api_service_cleanup(api);
     if (s->loop) {

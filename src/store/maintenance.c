@@ -173,8 +173,7 @@ struct store_maintenance *store_maintenance_start(uv_loop_t *loop, struct store_
 static void on_closed(uv_handle_t *h)
 {
     struct store_maintenance *m = h->data;
-    if (--m->open_handles == 0)
-        free(m);
+    m->open_handles--;
 }
 
 void store_maintenance_stop(struct store_maintenance *m)
@@ -185,4 +184,9 @@ void store_maintenance_stop(struct store_maintenance *m)
     uv_close((uv_handle_t *)&m->sweep, on_closed);
     uv_close((uv_handle_t *)&m->index, on_closed);
     uv_close((uv_handle_t *)&m->turn, on_closed);
+}
+
+void store_maintenance_free(struct store_maintenance *m)
+{
+    free(m);
 }

@@ -27,7 +27,10 @@ struct store_maintenance;
 struct store_maintenance *store_maintenance_start(uv_loop_t *loop, struct store_writer *writer,
                                                   const struct store_files *files,
                                                   const struct store_maintenance_config *cfg);
-/* Closes its handles; it is freed when the loop has closed them. */
+/* Closes its handles (the loop then runs their close). */
 void store_maintenance_stop(struct store_maintenance *m);
+/* After the loop has closed them and the writer has stopped: a job it queued may still be on
+ * the writer until then. store_maintenance_free(NULL) does nothing. */
+void store_maintenance_free(struct store_maintenance *m);
 
 #endif
