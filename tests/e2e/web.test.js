@@ -467,11 +467,15 @@ test('consent: every failure is a readable page, never raw JSON', async () => {
   // No permission: the page was opened while the person could install, then lost the right.
   const { owner: admin, sid, members: [helper] } = await serverWithMembers(srv.url, 1);
   const role = await api(srv.url, 'POST', `/api/servers/${sid}/roles`, { token: admin.token, body: { name: 'Admins', permissions: P.GERENCIAR_SERVIDOR | P.VER_CANAL } });
-  await api(srv.url, 'PUT', `/api/servers/${sid}/members/${helper.user.id}/roles/${role.body.role.id}`, { token: admin.token });
+  assert.equal(role.status, 201, role.text);
+  const given = await api(srv.url, 'PUT', `/api/servers/${sid}/members/${helper.user.id}/roles/${role.body.role.id}`, { token: admin.token });
+  assert.equal(given.status, 200, given.text);
   const page = await openPage({ who: helper });
   await page.goto(consentUrl(info.app, P.VER_CANAL));
   await page.waitForSelector('#consent:not([hidden])');
-  await api(srv.url, 'DELETE', `/api/servers/${sid}/members/${helper.user.id}/roles/${role.body.role.id}`, { token: admin.token });
+  assert.ok(await page.isHidden('#no-servers'), 'the server where the person may install is offered');
+  const taken = await api(srv.url, 'DELETE', `/api/servers/${sid}/members/${helper.user.id}/roles/${role.body.role.id}`, { token: admin.token });
+  assert.equal(taken.status, 200, taken.text);
   await page.click('#authorize');
   await page.waitForSelector('#complete-error:not([hidden])');
   assert.match(await page.textContent('#complete-error'), /^Sem permissão: é preciso GERENCIAR_SERVIDOR/);
