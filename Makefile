@@ -16,7 +16,7 @@ UNIT_SRC  := $(sort $(wildcard tests/unit/*.c))
 E2E       := $(sort $(wildcard tests/e2e/*.test.js))
 # The same suites on PostgreSQL, but for the browser's and the page's own code run in Node
 # (client_*: nothing below the HTTP API differs for them).
-E2E_PG    := $(filter-out tests/e2e/chat.test.js tests/e2e/chat_load.test.js tests/e2e/web.test.js tests/e2e/client_%,$(E2E))
+E2E_PG    := $(filter-out tests/e2e/chat%.test.js tests/e2e/web.test.js tests/e2e/client_%,$(E2E))
 # And on two nodes over PostgreSQL and Redis (nodes.test.js starts its own two, in e2e-postgres;
 # voice sessions are still kept by each node).
 E2E_NODES := $(filter-out tests/e2e/nodes.test.js,$(E2E_PG))

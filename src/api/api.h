@@ -152,6 +152,7 @@ extern const struct api_route api_invite_routes[];
 extern const struct api_route api_dm_routes[];
 extern const struct api_route api_dm_mark_routes[];
 extern const struct api_route api_block_routes[];
+extern const struct api_route api_profile_routes[];
 extern const struct api_route api_read_state_routes[];
 extern const struct api_route api_typing_routes[];
 extern const struct api_route api_media_routes[];
@@ -205,6 +206,9 @@ int api__password_ok(struct api_call *c, const char *password, const char *field
 
 /* Sets the session cookie to token, or clears it (NULL); Secure on an https site. */
 void api__session_cookie(struct api_call *c, const char *token);
+
+/* 200 {user}: the caller's own user object, with its profile, language and presence. */
+void api__me_reply(struct api_call *c);
 
 /* The state the API reads beside the database: made by main, shared with the gateway, and
  * freed by main after both. */

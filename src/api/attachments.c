@@ -58,8 +58,7 @@ static int fd_write(void *ctx, const void *buf, size_t n)
     return 0;
 }
 
-/* A new empty file in the spool: its descriptor, path in out. */
-static int spool_file(const struct api_service *a, const char *kind, char *out, size_t cap)
+int api__spool_file(const struct api_service *a, const char *kind, char *out, size_t cap)
 {
     if (snprintf(out, cap, "%s/%s-XXXXXX", a->files.spool, kind) >= (int)cap)
         return -1;
@@ -81,7 +80,8 @@ static int (*stripper(const char *type))(const struct media_io *)
 static int strip_metadata(const struct api_service *a, const char *type, char *path, size_t cap)
 {
     char out[HTTP_UPLOAD_PATH];
-    struct fd_io io = {open(path, O_RDONLY | O_CLOEXEC), spool_file(a, "strip", out, sizeof out)};
+    struct fd_io io = {open(path, O_RDONLY | O_CLOEXEC),
+                       api__spool_file(a, "strip", out, sizeof out)};
     int rc = -1;
     if (io.in >= 0 && io.out >= 0) {
         struct media_io m = {fd_read, fd_write, &io};
@@ -107,7 +107,7 @@ static int rewrite(struct api_call *c, const char *where, struct store_attachmen
                    size_t cap)
 {
     char out[HTTP_UPLOAD_PATH];
-    int fd = spool_file(c->svc, "rewrite", out, sizeof out);
+    int fd = api__spool_file(c->svc, "rewrite", out, sizeof out);
     if (fd < 0) {
         api__internal(c);
         return -1;
@@ -166,8 +166,8 @@ static int claim_job(struct store *db, void *arg)
     return store_files_claim_at(cl->files, db, cl->hash, cl->size, clock_now_ms());
 }
 
-static int put_claimed(struct api_call *c, char *path, char hash[CRYPTO_SHA256_HEX + 1],
-                       size_t *size)
+int api__file_keep(struct api_call *c, const char *path, char hash[CRYPTO_SHA256_HEX + 1],
+                   size_t *size)
 {
     if (store_files_put(&c->svc->files, c->db, path, hash, size))
         return -1;
@@ -198,11 +198,11 @@ static int take_one(struct api_call *c, size_t index, struct http_upload_file *u
     if (rule_file_is_image(a->content_type) && !media_image_file_header(path, &header)) {
         width = (int)header.width;
         height = (int)header.height;
-        int fd = spool_file(svc, "thumb", thumb_path, sizeof thumb_path);
+        int fd = api__spool_file(svc, "thumb", thumb_path, sizeof thumb_path);
         if (fd >= 0)
             close(fd);
         if (fd < 0 || media_thumbnail(path, &header, thumb_path, THUMB_SIDE) ||
-            put_claimed(c, thumb_path, a->thumb, &size)) {
+            api__file_keep(c, thumb_path, a->thumb, &size)) {
             a->thumb[0] = '\0'; /* shown without one */
         } else {
             a->thumb_size = (int64_t)size;
@@ -210,7 +210,7 @@ static int take_one(struct api_call *c, size_t index, struct http_upload_file *u
     }
     if (!strncmp(a->content_type, "video/", 6) && media_video_file_size(path, &width, &height))
         width = height = 0;
-    if (put_claimed(c, path, a->blob, &size)) {
+    if (api__file_keep(c, path, a->blob, &size)) {
         path[0] = '\0'; /* put deletes it */
         api__internal(c);
         goto out;
@@ -447,32 +447,8 @@ static void disposition(struct api_call *c, const char *type, const char *name)
     http_response_add_header(c->res, "Content-Disposition", value);
 }
 
-static void attachment_get(struct api_call *c)
+void api__blob_send(struct api_call *c, const char *hash, const char *type, const char *name)
 {
-    const char *aid = api__param_id(c, "aid", "Arquivo não encontrado");
-    const char *name = api__param(c, "name");
-    struct store_attachment_row row;
-    int found = aid ? store_attachment_get(c->db, aid, &row) : 0;
-    if (!aid)
-        return;
-    if (found < 0) {
-        api__internal(c);
-        return;
-    }
-    if (!found || strcmp(row.a.filename, name)) {
-        api__error(c, 404, "Arquivo não encontrado");
-        return;
-    }
-    if (may_read(c, &row))
-        return;
-    struct slice q;
-    int thumb = http_query_param(c->req->query, "thumbnail", &q) != 0;
-    const char *hash = thumb ? row.a.thumb : row.a.blob;
-    if (!hash[0]) {
-        api__error(c, 404, "Este arquivo não tem miniatura");
-        return;
-    }
-    const char *type = thumb ? "image/webp" : row.a.content_type;
     char etag[CRYPTO_SHA256_HEX + 3];
     snprintf(etag, sizeof etag, "\"%s\"", hash);
     http_response_add_header(c->res, "ETag", etag);
@@ -504,16 +480,45 @@ static void attachment_get(struct api_call *c)
         snprintf(value, sizeof value, "bytes %zu-%zu/%zu", start, start + len - 1, size);
         http_response_add_header(c->res, "Content-Range", value);
     }
-    /* The type is the row's, not a static string: it goes as a header of its own. */
+    /* The type is not a static string: it goes as a header of its own. */
     http_response_add_header(c->res, "Content-Type", type);
     http_response_add_header(c->res, "X-Content-Type-Options", "nosniff");
     http_response_add_header(c->res, "Content-Security-Policy", "default-src 'none'; sandbox");
     http_response_add_header(c->res, "Cross-Origin-Resource-Policy", "same-origin");
     http_response_add_header(c->res, "Accept-Ranges", "bytes");
-    disposition(c, type, row.a.filename);
+    if (name)
+        disposition(c, type, name);
     c->res->cache_control = CACHE;
     c->answered = 1;
     http_response_set_file(c->res, range > 0 ? 206 : 200, NULL, fd, start, len);
+}
+
+static void attachment_get(struct api_call *c)
+{
+    const char *aid = api__param_id(c, "aid", "Arquivo não encontrado");
+    const char *name = api__param(c, "name");
+    struct store_attachment_row row;
+    int found = aid ? store_attachment_get(c->db, aid, &row) : 0;
+    if (!aid)
+        return;
+    if (found < 0) {
+        api__internal(c);
+        return;
+    }
+    if (!found || strcmp(row.a.filename, name)) {
+        api__error(c, 404, "Arquivo não encontrado");
+        return;
+    }
+    if (may_read(c, &row))
+        return;
+    struct slice q;
+    int thumb = http_query_param(c->req->query, "thumbnail", &q) != 0;
+    const char *hash = thumb ? row.a.thumb : row.a.blob;
+    if (!hash[0]) {
+        api__error(c, 404, "Este arquivo não tem miniatura");
+        return;
+    }
+    api__blob_send(c, hash, thumb ? "image/webp" : row.a.content_type, row.a.filename);
 }
 
 const struct api_route api_attachment_routes[] = {

@@ -35,4 +35,14 @@ int api__files_resolve(struct api_call *c, const struct api_files *f, json_t *em
 char *api__files_json(const struct api_files *f);
 void api__files_cleanup(struct api_files *f);
 
+/* A new empty file in the spool: its descriptor, its path in out. */
+int api__spool_file(const struct api_service *a, const char *kind, char *out, size_t cap);
+/* Stores the file at path (which is gone afterwards) as a blob, recorded at once so that the
+ * sweep finds it if nothing keeps it: its hash and size; 0, or -1. */
+int api__file_keep(struct api_call *c, const char *path, char hash[CRYPTO_SHA256_HEX + 1],
+                   size_t *size);
+/* Answers with the blob's bytes (Range, ETag, cached for a year: a blob never changes), shown
+ * inline or downloaded as name by type; none when name is NULL. */
+void api__blob_send(struct api_call *c, const char *hash, const char *type, const char *name);
+
 #endif

@@ -244,7 +244,7 @@ static void auth_login(struct api_call *c)
     reply_session(c, 200, who.id, token);
 }
 
-static void users_me(struct api_call *c)
+void api__me_reply(struct api_call *c)
 {
     int rc;
     json_t *user = store_user_json(c->db, c->me.user_id, &rc);
@@ -294,22 +294,6 @@ static int profile_fields(struct api_call *c, json_t *body, struct store_profile
     return 0;
 }
 
-/* Pages that show the person learn of a new name in each server they share: one SERVER_UPDATE
- * {changed: "members"} per server (the page reads its members again). */
-static void name_changed(struct api_call *c)
-{
-    json_t *servers = store_servers_of_user(c->db, c->me.user_id);
-    size_t i;
-    json_t *s;
-    json_array_foreach(servers, i, s)
-    {
-        const char *sid = json_string_value(json_object_get(s, "id"));
-        if (sid)
-            api__event_server_changed(c, sid, "members");
-    }
-    json_decref(servers);
-}
-
 /* PATCH /api/users/@me {locale?, displayName?, about?, bannerColor?}: the language pages and
  * commands are shown in (null: the browser's), and the profile others see. */
 static void users_me_patch(struct api_call *c)
@@ -336,8 +320,8 @@ static void users_me_patch(struct api_call *c)
         return;
     }
     if (p.set_display_name)
-        name_changed(c);
-    users_me(c);
+        api__event_profile_changed(c);
+    api__me_reply(c);
 }
 
 static void mfa_totp_start(struct api_call *c)
@@ -418,7 +402,7 @@ const struct api_route api_auth_routes[] = {
      &API_LIMIT_KEYED_APART},
     {HTTP_POST, "/api/auth/login", auth_login, API_PUBLIC, API_ON_HASHING, API_BODY_SMALL,
      &API_LIMIT_KEYED_APART},
-    {HTTP_GET, "/api/users/@me", users_me, API_PERSON, API_ON_WORKER, API_BODY_SMALL, NULL},
+    {HTTP_GET, "/api/users/@me", api__me_reply, API_PERSON, API_ON_WORKER, API_BODY_SMALL, NULL},
     {HTTP_PATCH, "/api/users/@me", users_me_patch, API_PERSON, API_ON_WORKER, API_BODY_SMALL, NULL},
     {HTTP_POST, "/api/users/@me/mfa/totp", mfa_totp_start, API_PERSON, API_ON_WORKER,
      API_BODY_SMALL, NULL},

@@ -16,6 +16,7 @@
 #include "state/state.h"
 #include "store/event_log.h"
 #include "store/members.h"
+#include "store/servers.h"
 #include "store/writer.h"
 
 /* Where an event happened and who may get it, for the event log (NULL: not logged). */
@@ -189,6 +190,20 @@ void api__event_member_add(struct api_call *c, const char *sid, const char *uid)
     json_object_del(ev, "status");
     json_decref(member);
     publish(c, "GUILD_MEMBER_ADD", sid, ev);
+}
+
+void api__event_profile_changed(struct api_call *c)
+{
+    json_t *servers = store_servers_of_user(c->db, c->me.user_id);
+    size_t i;
+    json_t *s;
+    json_array_foreach(servers, i, s)
+    {
+        const char *sid = json_string_value(json_object_get(s, "id"));
+        if (sid)
+            api__event_server_changed(c, sid, "members");
+    }
+    json_decref(servers);
 }
 
 static void to_user(struct api_call *c, const char *name, const char *user_id, json_t *payload,

@@ -56,6 +56,9 @@ void api__event_control(struct api_call *c, const char *name, json_t *payload);
 /* SERVER_UPDATE {serverId, changed}: what changed ("server", "channels", "roles", "members")
  * is to be read again. */
 void api__event_server_changed(struct api_call *c, const char *sid, const char *what);
+/* Pages that show the caller learn of a new name or picture in each server they share: one
+ * SERVER_UPDATE {changed: "members"} per server (the page reads its members again). */
+void api__event_profile_changed(struct api_call *c);
 /* The same with the payload already serialized (a send answers with the same text); takes text. */
 void api__event_message_text(struct api_call *c, const char *name, struct state_server *srv,
                              int64_t channel, char *text, size_t len);

@@ -78,7 +78,10 @@ int media_image_file_header(const char *path, struct media_image_header *out)
     return rc;
 }
 
-int media_thumbnail(const char *path, const struct media_image_header *h, const char *out, int side)
+/* Shrinks while decoding where the format allows (JPEG), and turns to the orientation; a square
+ * is cut from the middle when crop is set. */
+static int thumbnail(const char *path, const struct media_image_header *h, const char *out,
+                     int side, int crop)
 {
     enum media_thumb_verdict v = media_image_thumb_verdict(h);
     atomic_fetch_add(&verdicts[v], 1);
@@ -88,16 +91,38 @@ int media_thumbnail(const char *path, const struct media_image_header *h, const 
     if (!vips_ready)
         return -1;
     VipsImage *thumb = NULL;
-    /* Shrinks while decoding where the format allows (JPEG), and turns to the orientation. */
-    if (vips_thumbnail(path, &thumb, side, "height", side, "size", VIPS_SIZE_DOWN, NULL)) {
+    if (vips_thumbnail(path, &thumb, side, "height", side, "size",
+                       crop ? VIPS_SIZE_BOTH : VIPS_SIZE_DOWN, "crop",
+                       crop ? VIPS_INTERESTING_CENTRE : VIPS_INTERESTING_NONE, NULL)) {
         vips_error_clear();
         return -1;
     }
-    int rc = vips_webpsave(thumb, out, "Q", 75, "strip", TRUE, NULL);
+    /* libvips 8.14's WebP saver writes Exif made from the source's fields (a phone's GPS
+     * position among them) despite "strip": every field that can go goes from a copy first. */
+    VipsImage *bare = NULL;
+    int rc = vips_copy(thumb, &bare, NULL);
     g_object_unref(thumb);
+    if (!rc) {
+        gchar **fields = vips_image_get_fields(bare);
+        for (size_t i = 0; fields && fields[i]; i++)
+            vips_image_remove(bare, fields[i]);
+        g_strfreev(fields);
+        rc = vips_webpsave(bare, out, "Q", 75, "strip", TRUE, NULL);
+        g_object_unref(bare);
+    }
     if (rc)
         vips_error_clear();
     return rc ? -1 : 0;
+}
+
+int media_thumbnail(const char *path, const struct media_image_header *h, const char *out, int side)
+{
+    return thumbnail(path, h, out, side, 0);
+}
+
+int media_square(const char *path, const struct media_image_header *h, const char *out, int side)
+{
+    return thumbnail(path, h, out, side, 1);
 }
 
 int media_reencode(const char *path, const char *out, char *type, size_t cap)

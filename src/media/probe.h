@@ -25,6 +25,8 @@ int media_image_file_header(const char *path, struct media_image_header *out);
  * (counted by verdict in media_stats). */
 int media_thumbnail(const char *path, const struct media_image_header *h, const char *out,
                     int side);
+/* The same cut to a side × side square from the image's middle (a small image grows to it). */
+int media_square(const char *path, const struct media_image_header *h, const char *out, int side);
 void media_stats(struct media_stats *out);
 /* Pictures whose metadata cannot be taken out in place (HEIC/HEIF, AVIF, TIFF) are decoded and
  * written again to out, upright and with no metadata: a JPEG (Q 90), or a PNG when they have

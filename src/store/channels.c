@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "core/buf.h"
+#include "store/avatars.h"
 #include "store/rows.h"
 #include "store/writer.h"
 #include "store/channels.h"
@@ -147,6 +148,10 @@ json_t *store_dm_json(struct store *db, const char *cid, int *rc)
     return ch;
 }
 
+static const char *SQL_SHARED =
+    "SELECT 1 FROM members a JOIN members b ON b.server_id = a.server_id AND b.user_id = $2"
+    " WHERE a.user_id = $1 LIMIT 1";
+
 static int dm_open_at(struct store *db, struct store_dm_open *dm)
 {
     static const char *SQL_FIND = "SELECT id FROM channels WHERE dm_key = $1";
@@ -172,9 +177,6 @@ static int dm_open_at(struct store *db, struct store_dm_open *dm)
     if (rc != STORE_DONE)
         return rc == STORE_ROW ? STORE_DONE : rc;
     /* A new conversation needs a server the two share: nobody is written to by strangers. */
-    static const char *SQL_SHARED =
-        "SELECT 1 FROM members a JOIN members b ON b.server_id = a.server_id AND b.user_id = $2"
-        " WHERE a.user_id = $1 LIMIT 1";
     rc = store__exists(db, SQL_SHARED, SV_ARGS(SV_STR(dm->a), SV_STR(dm->b)));
     if (rc <= 0)
         return rc < 0 ? rc : STORE_REFUSED;
@@ -190,24 +192,40 @@ static int dm_open_at(struct store *db, struct store_dm_open *dm)
 
 STORE_WRITE_AS(store_dm_open, struct store_dm_open, dm_open_at)
 
+int store_people_acquainted(struct store *db, const char *a, const char *b)
+{
+    static const char *SQL_DM =
+        "SELECT 1 FROM dm_members x JOIN dm_members y ON y.channel_id = x.channel_id"
+        " AND y.user_id = $2 WHERE x.user_id = $1 LIMIT 1";
+    if (!strcmp(a, b))
+        return 1;
+    int rc = store__exists(db, SQL_SHARED, SV_ARGS(SV_STR(a), SV_STR(b)));
+    return rc ? rc : store__exists(db, SQL_DM, SV_ARGS(SV_STR(a), SV_STR(b)));
+}
+
 json_t *store_dm_list_json(struct store *db, const char *uid)
 {
     /* Each DM's newest message through messages_by_channel; a DM without one sorts by when it
      * was opened. */
     static const char *SQL =
-        "SELECT id, user_id, username, display_name, last_id, last_at FROM ("
+        "SELECT id, user_id, username, display_name, avatar_url, last_id, last_at FROM ("
         " SELECT c.id, u.id AS user_id, u.username, u.display_name, c.created_at,"
-        " (SELECT m.id FROM messages m WHERE m.channel_id = c.id ORDER BY m.id DESC LIMIT 1)"
-        "   AS last_id,"
-        " (SELECT m.created_at FROM messages m WHERE m.channel_id = c.id ORDER BY m.id DESC"
-        "   LIMIT 1) AS last_at"
-        " FROM dm_members me JOIN channels c ON c.id = me.channel_id"
-        " JOIN dm_members other ON other.channel_id = c.id AND other.user_id <> me.user_id"
-        " JOIN users u ON u.id = other.user_id WHERE me.user_id = $1) AS dms"
-        " ORDER BY COALESCE(last_at, created_at) DESC, id DESC LIMIT $2";
-    static const struct store_col COLS[] = {
-        {"id", COL_TEXT},          {"userId", COL_TEXT},        {"username", COL_TEXT},
-        {"displayName", COL_TEXT}, {"lastMessageId", COL_TEXT}, {"lastMessageAt", COL_TIME}};
+        " " STORE_AVATAR_URL_SQL(
+            "u") " AS avatar_url,"
+                 " (SELECT m.id FROM messages m WHERE m.channel_id = c.id ORDER BY m.id DESC LIMIT "
+                 "1)"
+                 "   AS last_id,"
+                 " (SELECT m.created_at FROM messages m WHERE m.channel_id = c.id ORDER BY m.id "
+                 "DESC"
+                 "   LIMIT 1) AS last_at"
+                 " FROM dm_members me JOIN channels c ON c.id = me.channel_id"
+                 " JOIN dm_members other ON other.channel_id = c.id AND other.user_id <> me.user_id"
+                 " JOIN users u ON u.id = other.user_id WHERE me.user_id = $1) AS dms"
+                 " ORDER BY COALESCE(last_at, created_at) DESC, id DESC LIMIT $2";
+    static const struct store_col COLS[] = {{"id", COL_TEXT},           {"userId", COL_TEXT},
+                                            {"username", COL_TEXT},     {"displayName", COL_TEXT},
+                                            {"avatarUrl", COL_TEXT},    {"lastMessageId", COL_TEXT},
+                                            {"lastMessageAt", COL_TIME}};
     return store__list_json(db, SQL, SV_ARGS(SV_STR(uid), SV_INT(STORE_DMS_MAX)), STORE_COLS(COLS));
 }
 

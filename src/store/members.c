@@ -3,6 +3,7 @@
 
 #include "core/clock.h"
 #include "core/buf.h"
+#include "store/avatars.h"
 #include "store/rows.h"
 #include "store/writer.h"
 #include "store/members.h"
@@ -11,23 +12,27 @@ static const struct store_col MEMBER_COLS[] = {
     {"userId", COL_TEXT},       {"nickname", COL_TEXT},      {"joinedAt", COL_TIME},
     {"timeoutUntil", COL_TIME}, {"timeoutReason", COL_TEXT},
 };
-static const struct store_col MEMBER_USER_COLS[] = {
-    {"id", COL_TEXT}, {"username", COL_TEXT}, {"displayName", COL_TEXT}, {"isBot", COL_BOOL}};
+static const struct store_col MEMBER_USER_COLS[] = {{"id", COL_TEXT},
+                                                    {"username", COL_TEXT},
+                                                    {"displayName", COL_TEXT},
+                                                    {"isBot", COL_BOOL},
+                                                    {"avatarUrl", COL_TEXT}};
 #define MEMBER_SELECT                                                                              \
     "SELECT m.user_id, m.nickname, m.joined_at,"                                                   \
     " CASE WHEN m.timeout_until > $3 THEN m.timeout_until END,"                                    \
     " CASE WHEN m.timeout_until > $3 THEN m.timeout_reason END,"                                   \
-    " u.id, u.username, u.display_name, u.is_bot,"                                                 \
-    " (SELECT json_group_array(role_id) FROM (SELECT mr.role_id FROM member_roles mr"              \
-    "   JOIN roles r ON r.id = mr.role_id WHERE mr.server_id = m.server_id"                        \
-    "   AND mr.user_id = m.user_id ORDER BY r.position) AS ids)"                                   \
-    " FROM members m JOIN users u ON u.id = m.user_id"
+    " u.id, u.username, u.display_name, u.is_bot, " STORE_AVATAR_URL_SQL(                          \
+        "u") ","                                                                                   \
+             " (SELECT json_group_array(role_id) FROM (SELECT mr.role_id FROM member_roles mr"     \
+             "   JOIN roles r ON r.id = mr.role_id WHERE mr.server_id = m.server_id"               \
+             "   AND mr.user_id = m.user_id ORDER BY r.position) AS ids)"                          \
+             " FROM members m JOIN users u ON u.id = m.user_id"
 
 static json_t *member_row(struct store_stmt *st)
 {
     json_t *m = store__row_json(st, 0, STORE_COLS(MEMBER_COLS));
     json_t *user = store__row_json(st, 5, STORE_COLS(MEMBER_USER_COLS));
-    json_t *roles = json_loadb(store__text(st, 9), store__text_len(st, 9), 0, NULL);
+    json_t *roles = json_loadb(store__text(st, 10), store__text_len(st, 10), 0, NULL);
     /* Reorder to the documented field order: userId, user, nickname, roleIds, … */
     json_t *o = json_object();
     json_object_set(o, "userId", json_object_get(m, "userId"));

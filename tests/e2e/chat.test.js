@@ -9,58 +9,15 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 const jsQR = require('jsqr');
-const { startServer, api, register, appWithBot, install, serverWithMembers, gatewayConnect, totp, eventually, quiet, launchChromium } = require('./helpers');
+const { api, register, appWithBot, install, serverWithMembers, gatewayConnect, totp, eventually, quiet, sharedServer } = require('./helpers');
+const pages = require('./browser');
+const { SHOTS, PHONE, DESKTOP, shoot, answer, openSettings } = pages;
 
-const SHOTS = path.join(__dirname, 'screenshots');
-const PHONE = { width: 390, height: 844 };
-const DESKTOP = { width: 1280, height: 900 };
 const { P } = require('./permissions');
-let srv;
-let browser;
 const sockets = [];
-
-test.before(async () => {
-  srv = await startServer();
-  fs.mkdirSync(SHOTS, { recursive: true });
-  browser = await launchChromium();
-});
-test.after(async () => {
-  for (const s of sockets) s.close();
-  if (browser) await browser.close();
-  const r = await srv.stop();
-  assert.equal(r.code, 0, srv.stderr);
-});
-
-async function openApp(who, viewport = DESKTOP, base = srv.url) {
-  const context = await browser.newContext({ viewport });
-  await context.addCookies([{ name: 'session', value: who.token, url: base }]);
-  const page = await context.newPage();
-  page.problems = [];
-  page.on('pageerror', (e) => page.problems.push(e.message));
-  // The page asks with its own dialogs: a native one is a problem (and is dismissed).
-  page.on('dialog', (d) => { page.problems.push(`native ${d.type()}: ${d.message()}`); d.dismiss().catch(() => {}); });
-  // 4xx answers are the page's to handle; an image the media proxy could not fetch (502) stays a link.
-  page.on('console', (m) => {
-    if (m.type() === 'error' && !/status of 4\d\d/.test(m.text()) && !(m.location().url || '').includes('/media?url='))
-      page.problems.push(m.text());
-  });
-  await page.goto(`${base}/app`);
-  await page.waitForSelector('#live.on');
-  return page;
-}
-
-// Each screen at a phone's width and a desktop's, light and dark.
-async function shoot(page, name) {
-  const dark = await page.evaluate(() => matchMedia('(prefers-color-scheme: dark)').matches);
-  for (const [size, viewport] of [['390', PHONE], ['1280', DESKTOP]]) {
-    await page.setViewportSize(viewport);
-    await page.screenshot({ path: path.join(SHOTS, `${name}-${size}.png`), fullPage: true });
-    await page.emulateMedia({ colorScheme: dark ? 'light' : 'dark' });
-    await page.screenshot({ path: path.join(SHOTS, `${name}-${size}-${dark ? 'light' : 'dark'}.png`), fullPage: true });
-    await page.emulateMedia({ colorScheme: dark ? 'dark' : 'light' });
-  }
-  await page.setViewportSize(DESKTOP);
-}
+const srv = sharedServer({}, sockets);
+const browser = pages.sharedBrowser();
+const openApp = (who, viewport = DESKTOP, base = srv.url) => pages.openApp(browser, base, who, viewport);
 
 // The open room takes commands: the server's list read and the composer shown (the room's
 // history is in), so what is typed lands in it.
@@ -70,16 +27,6 @@ async function commandsReady(page, n) {
 
 // A message's actions as a person reaches them: its "…" menu lists them all (the toolbar shows
 // three as icons). messageAction chooses one; menuOf reads the menu's items and closes it.
-// The page's own dialog (never the browser's): its question, then the button chosen, with a
-// text typed first when it asks for one.
-async function answer(page, button, { text, question } = {}) {
-  await page.waitForSelector('dialog.ask[open]');
-  if (question) assert.match(await page.textContent('dialog.ask[open]'), question);
-  if (text !== undefined) await page.fill('dialog.ask[open] #ask-field', text);
-  await page.click(`dialog.ask[open] button:text-is("${button}")`);
-  await page.waitForSelector('dialog.ask', { state: 'detached' });
-}
-
 async function menuOf(page, message) {
   const li = page.locator(message).first();
   await li.hover();
@@ -90,19 +37,12 @@ async function menuOf(page, message) {
   await page.waitForSelector('.menu', { state: 'detached' });
   return names;
 }
+
 async function messageAction(page, message, name) {
   const li = page.locator(message).first();
   await li.hover();
   await li.locator('.actions-inline button.more').click();
   await page.getByRole('menuitem', { name, exact: true }).click();
-}
-
-// The server's settings, at one of their sections (Servidor, Canais, Cargos, Membros, Convites,
-// Moderação, Bots).
-async function openSettings(page, tab) {
-  await page.click('#settings-open');
-  await page.click(`#settings-tabs [role=tab]:text-is("${tab}")`);
-  await page.waitForSelector(`#settings-tabs [role=tab][aria-selected=true]:text-is("${tab}")`);
 }
 
 // A bot that answers /eco with an embed, a button and a select; the button edits the message,
@@ -2020,137 +1960,4 @@ test('search from the room: results from every channel one can read, each leadin
   await a.waitForSelector('#search-title:has-text("Nada encontrado")');
   assert.deepEqual(a.problems, []);
   await a.context().close();
-});
-
-test('the owner transfers the server from its settings, with the password; the new owner sees the settings the old one loses', async () => {
-  const { owner: ana, sid, members: [bia] } = await serverWithMembers(srv.url, 1);
-  const a = await openApp(ana);
-  await openSettings(a, 'Servidor');
-  await a.waitForSelector('#server-transfer:not([hidden])');
-  assert.deepEqual(await a.$$eval('#transfer-to option', (o) => o.map((x) => x.value)), [bia.user.id], 'the people who could take it, not the owner');
-  await a.selectOption('#transfer-to', bia.user.id);
-  await a.fill('#transfer-password', 'nao-e-esta');
-  await a.$eval('#server-transfer', (f) => f.scrollIntoView());
-  await a.screenshot({ path: path.join(SHOTS, 'chat-transfer-form-1280.png') });
-  await a.click('#server-transfer button[type=submit]');
-  await answer(a, 'Transferir', { question: /Transferir .* para / });
-  await a.waitForSelector('#settings-error:has-text("senha incorreta")');
-  await a.fill('#transfer-password', ana.password);
-  await a.click('#server-transfer button[type=submit]');
-  await answer(a, 'Transferir');
-  await a.waitForFunction(() => praca.chat.server && praca.chat.server.ownerId !== praca.chat.me.id);
-  assert.equal((await api(srv.url, 'GET', `/api/servers/${sid}`, { token: ana.token })).body.server.ownerId, bia.user.id);
-  await a.waitForSelector('#settings-open', { state: 'hidden' }); // @everyone manages nothing
-  const b = await openApp(bia);
-  await openSettings(b, 'Servidor');
-  await b.waitForSelector('#server-delete:not([hidden])');
-  await b.waitForSelector('#server-transfer:not([hidden])');
-  await b.click('#settings-tabs [role=tab]:text-is("Moderação")');
-  await b.waitForSelector('#audit li:has-text("transferiu o servidor")');
-  assert.match(await b.textContent('#audit li:has-text("transferiu o servidor")'), /mudou o dono de .* para /);
-  await shoot(b, 'chat-transfer');
-  for (const p of [a, b]) {
-    assert.deepEqual(p.problems, []);
-    await p.context().close();
-  }
-});
-
-test('a person sets the name others see, an about and a banner colour in Conta; another page shows the new name at once', async () => {
-  const { owner: ana, sid, server, members: [bia] } = await serverWithMembers(srv.url, 1);
-  const cid = server.channels[0].id;
-  await api(srv.url, 'POST', `/api/servers/${sid}/channels/${cid}/messages`, { token: ana.token, body: { content: 'bom dia' } });
-  const b = await openApp(bia);
-  await b.waitForSelector(`.message:has-text("bom dia") .head strong:text-is("${ana.user.username}")`);
-  const a = await openApp(ana);
-  await a.click('#account-open');
-  await a.waitForSelector('#profile-form');
-  assert.equal(await a.getAttribute('#profile-display', 'placeholder'), ana.user.username);
-  await a.fill('#profile-display', 'Ana 🌿');
-  await a.fill('#profile-about-text', 'Cuido da horta comunitária.');
-  await a.$eval('#profile-color', (i) => { i.value = '#8a3ffc'; i.dispatchEvent(new Event('input', { bubbles: true })); });
-  assert.equal(await a.textContent('#profile-name'), 'Ana 🌿', 'the preview follows what is typed');
-  await shoot(a, 'chat-profile');
-  await a.click('#profile-form button[type=submit]');
-  await a.waitForSelector('#profile-done:has-text("Perfil salvo")');
-  assert.equal(await a.textContent('#who'), 'Ana 🌿');
-  const me = (await api(srv.url, 'GET', '/api/users/@me', { token: ana.token })).body.user;
-  assert.deepEqual([me.displayName, me.about, me.bannerColor], ['Ana 🌿', 'Cuido da horta comunitária.', 0x8a3ffc]);
-  await b.waitForSelector('.message:has-text("bom dia") .head strong:text-is("Ana 🌿")');
-  // A name that could read as another is refused, in the page's words.
-  await a.fill('#profile-display', 'admin\u202e');
-  await a.click('#profile-form button[type=submit]');
-  await a.waitForSelector('#account-error:has-text("caracteres de controle ou de formatação")');
-  for (const p of [a, b]) {
-    assert.deepEqual(p.problems, []);
-    await p.context().close();
-  }
-});
-
-test('blocking from the people list collapses that person\'s messages until shown; Conta lifts it', async () => {
-  const { owner: ana, sid, server, members: [bia] } = await serverWithMembers(srv.url, 1);
-  const cid = server.channels[0].id;
-  await api(srv.url, 'POST', `/api/servers/${sid}/channels/${cid}/messages`, { token: bia.token, body: { content: 'mensagem da bia' } });
-  const a = await openApp(ana);
-  await a.waitForSelector('.message:has-text("mensagem da bia")');
-  await a.click(`#people li.person[data-id="${bia.user.id}"]`);
-  await a.click('.menu [role=menuitem]:text-is("Bloquear")');
-  await answer(a, 'Bloquear', { question: /^Bloquear /m });
-  await a.waitForSelector(`.message.blocked[data-from="${bia.user.id}"]:has-text("Mensagem de alguém que você bloqueou")`);
-  assert.equal(await a.locator('.message:has-text("mensagem da bia")').count(), 0, 'collapsed');
-  await shoot(a, 'chat-blocked');
-  await a.click('.message.blocked button:text-is("mostrar")');
-  await a.waitForSelector('.message:has-text("mensagem da bia")');
-  await a.click('#account-open');
-  await a.waitForSelector(`#blocks li:has-text("${bia.user.username}")`);
-  await a.click(`#blocks li:has-text("${bia.user.username}") button:text-is("Desbloquear")`);
-  await a.waitForSelector('#no-blocks:not([hidden])');
-  assert.deepEqual((await api(srv.url, 'GET', '/api/users/@me/blocks', { token: ana.token })).body.blocks, []);
-  assert.deepEqual(a.problems, []);
-  await a.context().close();
-});
-
-test('Conta lists where the person is signed in and ends a session they do not recognize', async () => {
-  const ana = await register(srv.url);
-  const ua = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 Chrome/126.0 Mobile Safari/537.36';
-  const phone = await api(srv.url, 'POST', '/api/auth/login', { headers: { 'user-agent': ua }, body: { username: ana.user.username, password: ana.password } });
-  const a = await openApp(ana);
-  await a.click('#account-open');
-  await a.waitForSelector('#sessions li:has-text("Chrome · Android")');
-  assert.equal(await a.locator('#sessions li').count(), 2, 'the sign-up (this page) and the phone');
-  assert.equal(await a.locator('#sessions li:has-text("esta sessão")').count(), 1);
-  await a.$eval('#sessions', (e) => e.scrollIntoView());
-  await a.screenshot({ path: path.join(SHOTS, 'chat-sessions-1280.png') });
-  await a.click('#sessions li:has-text("Chrome · Android") button:text-is("Encerrar")');
-  await answer(a, 'Encerrar', { question: /Encerrar a sessão de Chrome · Android/ });
-  await a.waitForFunction(() => document.querySelectorAll('#sessions li').length === 1);
-  assert.equal((await api(srv.url, 'GET', '/api/users/@me', { token: phone.body.token })).status, 401);
-  assert.deepEqual(a.problems, []);
-  await a.context().close();
-});
-
-test('a person chooses their status from the header: do not disturb and a text, then invisible, as others see it', async () => {
-  const { owner: ana, members: [bia] } = await serverWithMembers(srv.url, 1);
-  const a = await openApp(ana);
-  const b = await openApp(bia);
-  const row = `#people li.person[data-id="${bia.user.id}"] .status`;
-  await a.waitForSelector(`${row}.online`);
-  await b.click('#status-open');
-  await b.click('.menu [role=menuitem]:has-text("Não perturbe")');
-  await b.waitForSelector('#my-status.dnd');
-  await a.waitForSelector(`${row}.dnd`);
-  await b.click('#status-open');
-  await b.click('.menu [role=menuitem]:has-text("Definir um texto de status")');
-  await answer(b, 'Salvar', { text: 'Estudando ☕' });
-  await b.waitForFunction(() => document.querySelector('#status-open').title.includes('Estudando ☕'));
-  await shoot(b, 'chat-status');
-  await b.click('#status-open');
-  await b.click('.menu [role=menuitem]:has-text("Invisível")');
-  await b.waitForSelector('#my-status.offline');
-  await a.waitForSelector(`${row}.offline`);
-  const me = (await api(srv.url, 'GET', '/api/users/@me', { token: bia.token })).body.user.presence;
-  assert.deepEqual([me.status, me.activity], ['invisible', { type: 'custom', name: 'Estudando ☕' }]);
-  for (const p of [a, b]) {
-    assert.deepEqual(p.problems, []);
-    await p.context().close();
-  }
 });

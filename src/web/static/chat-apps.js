@@ -3,6 +3,7 @@
 // and the account's language, which picks the commands' names.
 import { act } from './chat-actions.js';
 import { toggleBlock } from './chat-blocks.js';
+import { personCard } from './chat-card.js';
 import { openMenu } from './chat-menu.js';
 import { chat, commandsRead, meChanged } from './chat-store.js';
 import { toast } from './chat-ui.js';
@@ -36,7 +37,7 @@ export function personMenu(anchor, member, startDm) {
   const name = member.nickname || member.user.displayName || member.user.username;
   if (member.userId !== chat.me.id)
     items.push({ label: t(chat.blocked.has(member.userId) ? 'block.lift' : 'block.confirm'), danger: !chat.blocked.has(member.userId), run: () => toggleBlock(member.userId, name) });
-  if (items.length) openMenu(anchor, member.nickname || member.user.displayName || member.user.username, items);
+  openMenu(anchor, name, items, personCard(member.userId, name, member.user.username));
 }
 
 // ---- suggestions while an option is typed ----

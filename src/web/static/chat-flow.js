@@ -18,9 +18,15 @@ function dayLabel(iso, now = new Date()) {
   return d.toLocaleDateString(locale(), { day: 'numeric', month: 'long', year: 'numeric' });
 }
 
-// The initials of a name (two letters at most, whole characters: an emoji or an accent is never
-// cut in half) on a hue the user's ID picks, so one person keeps one colour everywhere.
-export function avatar(userId, name, kind = 'avatar') {
+// The person's picture when the page knows one; else the initials of a name (two letters at
+// most, whole characters: an emoji or an accent is never cut in half) on a hue the user's ID
+// picks, so one person keeps one colour everywhere. `large` asks for the 256-pixel copy.
+export function avatar(userId, name, kind = 'avatar', large = false) {
+  const face = chat.faces.get(userId);
+  if (face) {
+    return el('span', { class: `${kind} has-face`, 'aria-hidden': 'true' },
+      el('img', { src: `${face}?size=${large ? 256 : 64}`, alt: '', loading: 'lazy', decoding: 'async' }));
+  }
   const words = String(name || '?').trim().split(/[\s_.-]+/).map((w) => w.match(/[\p{L}\p{N}]/gu) || []).filter((w) => w.length);
   const letters = (words.length > 1 ? words[0][0] + words[1][0] : (words[0] || ['?']).slice(0, 2).join('')).toUpperCase();
   let hue = 0;

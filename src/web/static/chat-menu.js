@@ -1,6 +1,6 @@
 // The page's one menu: by its button on a desktop, a sheet from the bottom on a phone. Arrows
 // move between its items, Esc or a click elsewhere closes it, and the focus goes back to the
-// button. Items: {label, run(event), danger?}.
+// button. Items: {label, run(event), danger?}; head, when given, goes above them (a person's card).
 import { el } from './common.js';
 
 let openNow = null;
@@ -24,11 +24,11 @@ function moveFocus(box, step) {
   items[next]?.focus();
 }
 
-export function openMenu(anchor, title, items) {
+export function openMenu(anchor, title, items, head = null) {
   closeMenu();
   const sheet = matchMedia('(max-width: 639px)').matches;
   const box = el('div', { class: sheet ? 'menu sheet' : 'menu', role: 'menu', 'aria-label': title },
-    el('div', { class: 'menu-title muted small', text: title }),
+    head || el('div', { class: 'menu-title muted small', text: title }),
     ...items.map((item) => el('button', { type: 'button', role: 'menuitem', class: item.danger ? 'menu-item danger' : 'menu-item',
                                           text: item.label, onclick: (e) => { closeMenu(); item.run(e); } })));
   document.body.append(box);

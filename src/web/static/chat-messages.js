@@ -2,7 +2,7 @@
 // do with it, as the API allows: reply, edit, pin, react, delete, start a thread or a DM.
 import { act } from './chat-actions.js';
 import { ask, askText } from './chat-dialog.js';
-import { messageAppItems } from './chat-apps.js';
+import { messageAppItems, personMenu } from './chat-apps.js';
 import { components, embed } from './chat-components.js';
 import { attachmentsView } from './chat-files.js';
 import { pickEmoji } from './chat-emoji.js';
@@ -50,12 +50,28 @@ function collapsed(m) {
     el('button', { type: 'button', class: 'link-button small', text: t('block.show'), onclick: () => { revealed.add(m.id); showMessage(m); } }));
 }
 
+// The author's menu: a member as the page knows them, else what the message tells.
+function authorMenu(anchor, m, author) {
+  const member = chat.members.find((x) => x.userId === m.fromId) ||
+    { userId: m.fromId, nickname: null, user: { id: m.fromId, username: chat.dm && chat.dm.userId === m.fromId ? chat.dm.username : (m.fromId === chat.me.id ? chat.me.username : author), displayName: author, isBot: !!m.applicationId } };
+  personMenu(anchor, member, act.startDm);
+}
+
 export function messageItem(m) {
   if (chat.blocked.has(m.fromId) && !revealed.has(m.id)) return collapsed(m);
   const when = new Date(m.createdAt).toLocaleTimeString(locale(), { hour: '2-digit', minute: '2-digit' });
   // A webhook's post shows the name it was given, marked as a webhook's: never a member.
   const author = m.webhook ? m.webhook.name : nameOf(m.fromId);
-  const head = el('div', { class: 'head' }, avatar(m.fromId, author), el('strong', { text: author }),
+  const face = avatar(m.fromId, author);
+  const name = el('strong', { text: author });
+  if (!m.webhook) { // the author's card and menu, as a member row opens them
+    name.classList.add('author');
+    name.setAttribute('tabindex', '0');
+    name.setAttribute('aria-haspopup', 'menu');
+    const open = (e) => { if (e.type === 'click' || e.key === 'Enter' || e.key === ' ') { e.preventDefault(); authorMenu(name, m, author); } };
+    for (const node of [face, name]) { node.addEventListener('click', open); node.addEventListener('keydown', open); }
+  }
+  const head = el('div', { class: 'head' }, face, name,
                   m.applicationId ? el('span', { class: 'bot-tag', text: 'BOT' }) : '',
                   m.webhook ? el('span', { class: 'bot-tag webhook-tag', text: 'WEBHOOK', title: t('message.by.webhook') }) : '',
                   el('time', { datetime: m.createdAt, text: when }),

@@ -13,7 +13,8 @@ function paintPreview() {
   const name = $('#profile-display').value.trim() || chat.me.username;
   $('#profile-banner').style.background = color === null ? '' : hex(color);
   $('#profile-banner').classList.toggle('none', color === null);
-  $('#profile-avatar').replaceChildren(avatar(chat.me.id, name));
+  $('#profile-avatar').replaceChildren(avatar(chat.me.id, name, 'avatar', true));
+  $('#profile-picture-remove').hidden = !chat.me.avatarUrl;
   $('#profile-name').textContent = name;
   $('#profile-username').textContent = `@${chat.me.username}`;
   $('#profile-about').textContent = $('#profile-about-text').value.trim();
@@ -29,8 +30,35 @@ export function paintProfile() {
   paintPreview();
 }
 
+// A new picture is sent as soon as it is chosen (PUT /api/users/@me/avatar), or taken away.
+async function setPicture(file) {
+  $('#account-error').hidden = true;
+  try {
+    let user;
+    if (file) {
+      const form = new FormData();
+      form.append('avatar', file);
+      ({ user } = await api('PUT', '/api/users/@me/avatar', form));
+    } else {
+      ({ user } = await api('DELETE', '/api/users/@me/avatar'));
+    }
+    meChanged(user);
+    paintPreview();
+    flash('#profile-done', t(file ? 'profile.picture.saved' : 'profile.picture.removed'));
+  } catch (err) {
+    showError($('#account-error'), err);
+  }
+}
+
 export function wireProfile() {
   paintProfile();
+  $('#profile-picture').addEventListener('change', (e) => {
+    const [file] = e.target.files;
+    e.target.value = ''; // the same file may be chosen again
+    if (file) setPicture(file);
+  });
+  $('#profile-picture-choose').addEventListener('click', () => $('#profile-picture').click());
+  $('#profile-picture-remove').addEventListener('click', () => setPicture(null));
   $('#profile-display').addEventListener('input', paintPreview);
   $('#profile-about-text').addEventListener('input', paintPreview);
   $('#profile-color').addEventListener('input', () => { color = parseInt($('#profile-color').value.slice(1), 16); paintPreview(); });

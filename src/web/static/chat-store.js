@@ -35,7 +35,17 @@ export const chat = {
   readMarks: new Map(), // room id → the newest message the person has read there (chat-read.js)
   newest: new Map(), // room id → {serverId, id}: the newest message by someone else known there
   blocked: new Set(), // user ids I blocked: their messages collapsed, no notification from them
+  faces: new Map(), // user id → picture URL, from the members, DMs and myself the page has read
 };
+
+// The pictures of the users an answer carried ({id, avatarUrl}); none drawn initials.
+function learnFaces(users) {
+  for (const u of users) {
+    if (!u || !u.id) continue;
+    if (u.avatarUrl) chat.faces.set(u.id, u.avatarUrl);
+    else chat.faces.delete(u.id);
+  }
+}
 
 // The open server's tree as one read answers it (GET /api/servers/:sid?threads=1): the server,
 // its channels, their threads and forum posts, its roles.
@@ -55,6 +65,7 @@ export function applyMembers(members) {
   chat.mine = members.find((m) => m.userId === chat.me.id) || null;
   chat.names = new Map(members.map((m) => [m.user.id, m.nickname || m.user.displayName || m.user.username]));
   chat.usernames = members.map((m) => m.user.username).sort();
+  learnFaces(members.map((m) => m.user));
 }
 
 // When I may speak again in the open server, or null when I am not timed out.
@@ -171,6 +182,7 @@ export function roomOf(cid) {
 
 export function meChanged(user) {
   chat.me = user;
+  learnFaces([user]);
 }
 
 export function serversRead(servers) {
@@ -185,6 +197,7 @@ export function serverLeft(sid) {
 
 export function dmsRead(dms) {
   chat.dms = dms;
+  learnFaces(dms.map((d) => ({ id: d.userId, avatarUrl: d.avatarUrl })));
 }
 
 // A server opened: no room yet, no DM, no forum.

@@ -37,7 +37,9 @@ function errorText(status, said) {
 // CSRF guard expects.
 export async function api(method, path, body) {
   const init = { method, credentials: 'same-origin', headers: {} };
-  if (body !== undefined) {
+  if (body instanceof FormData) {
+    init.body = body; // the browser writes its multipart type
+  } else if (body !== undefined) {
     init.headers['content-type'] = 'application/json';
     init.body = JSON.stringify(body);
   }

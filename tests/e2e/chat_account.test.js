@@ -1,0 +1,196 @@
+// Conta and what a person does about themself in /app, in headless Chromium: the name and
+// picture others see and the card that shows them, blocking, sessions, status, and handing a
+// server over. Screenshots land in tests/e2e/screenshots/.
+'use strict';
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const path = require('node:path');
+const { api, register, serverWithMembers, sharedServer } = require('./helpers');
+const pages = require('./browser');
+const { SHOTS, PHONE, DESKTOP, shoot, answer, openSettings } = pages;
+
+const srv = sharedServer({});
+const browser = pages.sharedBrowser();
+const openApp = (who, viewport = DESKTOP, base = srv.url) => pages.openApp(browser, base, who, viewport);
+
+test('the owner transfers the server from its settings, with the password; the new owner sees the settings the old one loses', async () => {
+  const { owner: ana, sid, members: [bia] } = await serverWithMembers(srv.url, 1);
+  const a = await openApp(ana);
+  await openSettings(a, 'Servidor');
+  await a.waitForSelector('#server-transfer:not([hidden])');
+  assert.deepEqual(await a.$$eval('#transfer-to option', (o) => o.map((x) => x.value)), [bia.user.id], 'the people who could take it, not the owner');
+  await a.selectOption('#transfer-to', bia.user.id);
+  await a.fill('#transfer-password', 'nao-e-esta');
+  await a.$eval('#server-transfer', (f) => f.scrollIntoView());
+  await a.screenshot({ path: path.join(SHOTS, 'chat-transfer-form-1280.png') });
+  await a.click('#server-transfer button[type=submit]');
+  await answer(a, 'Transferir', { question: /Transferir .* para / });
+  await a.waitForSelector('#settings-error:has-text("senha incorreta")');
+  await a.fill('#transfer-password', ana.password);
+  await a.click('#server-transfer button[type=submit]');
+  await answer(a, 'Transferir');
+  await a.waitForFunction(() => praca.chat.server && praca.chat.server.ownerId !== praca.chat.me.id);
+  assert.equal((await api(srv.url, 'GET', `/api/servers/${sid}`, { token: ana.token })).body.server.ownerId, bia.user.id);
+  await a.waitForSelector('#settings-open', { state: 'hidden' }); // @everyone manages nothing
+  const b = await openApp(bia);
+  await openSettings(b, 'Servidor');
+  await b.waitForSelector('#server-delete:not([hidden])');
+  await b.waitForSelector('#server-transfer:not([hidden])');
+  await b.click('#settings-tabs [role=tab]:text-is("Moderação")');
+  await b.waitForSelector('#audit li:has-text("transferiu o servidor")');
+  assert.match(await b.textContent('#audit li:has-text("transferiu o servidor")'), /mudou o dono de .* para /);
+  await shoot(b, 'chat-transfer');
+  for (const p of [a, b]) {
+    assert.deepEqual(p.problems, []);
+    await p.context().close();
+  }
+});
+
+test('a person sets the name others see, an about and a banner colour in Conta; another page shows the new name at once', async () => {
+  const { owner: ana, sid, server, members: [bia] } = await serverWithMembers(srv.url, 1);
+  const cid = server.channels[0].id;
+  await api(srv.url, 'POST', `/api/servers/${sid}/channels/${cid}/messages`, { token: ana.token, body: { content: 'bom dia' } });
+  const b = await openApp(bia);
+  await b.waitForSelector(`.message:has-text("bom dia") .head strong:text-is("${ana.user.username}")`);
+  const a = await openApp(ana);
+  await a.click('#account-open');
+  await a.waitForSelector('#profile-form');
+  assert.equal(await a.getAttribute('#profile-display', 'placeholder'), ana.user.username);
+  await a.fill('#profile-display', 'Ana 🌿');
+  await a.fill('#profile-about-text', 'Cuido da horta comunitária.');
+  await a.$eval('#profile-color', (i) => { i.value = '#8a3ffc'; i.dispatchEvent(new Event('input', { bubbles: true })); });
+  assert.equal(await a.textContent('#profile-name'), 'Ana 🌿', 'the preview follows what is typed');
+  await shoot(a, 'chat-profile');
+  await a.click('#profile-form button[type=submit]');
+  await a.waitForSelector('#profile-done:has-text("Perfil salvo")');
+  assert.equal(await a.textContent('#who'), 'Ana 🌿');
+  const me = (await api(srv.url, 'GET', '/api/users/@me', { token: ana.token })).body.user;
+  assert.deepEqual([me.displayName, me.about, me.bannerColor], ['Ana 🌿', 'Cuido da horta comunitária.', 0x8a3ffc]);
+  await b.waitForSelector('.message:has-text("bom dia") .head strong:text-is("Ana 🌿")');
+  // A name that could read as another is refused, in the page's words.
+  await a.fill('#profile-display', 'admin\u202e');
+  await a.click('#profile-form button[type=submit]');
+  await a.waitForSelector('#account-error:has-text("caracteres de controle ou de formatação")');
+  for (const p of [a, b]) {
+    assert.deepEqual(p.problems, []);
+    await p.context().close();
+  }
+});
+
+test('blocking from the people list collapses that person\'s messages until shown; Conta lifts it', async () => {
+  const { owner: ana, sid, server, members: [bia] } = await serverWithMembers(srv.url, 1);
+  const cid = server.channels[0].id;
+  await api(srv.url, 'POST', `/api/servers/${sid}/channels/${cid}/messages`, { token: bia.token, body: { content: 'mensagem da bia' } });
+  const a = await openApp(ana);
+  await a.waitForSelector('.message:has-text("mensagem da bia")');
+  await a.click(`#people li.person[data-id="${bia.user.id}"]`);
+  await a.click('.menu [role=menuitem]:text-is("Bloquear")');
+  await answer(a, 'Bloquear', { question: /^Bloquear /m });
+  await a.waitForSelector(`.message.blocked[data-from="${bia.user.id}"]:has-text("Mensagem de alguém que você bloqueou")`);
+  assert.equal(await a.locator('.message:has-text("mensagem da bia")').count(), 0, 'collapsed');
+  await shoot(a, 'chat-blocked');
+  await a.click('.message.blocked button:text-is("mostrar")');
+  await a.waitForSelector('.message:has-text("mensagem da bia")');
+  await a.click('#account-open');
+  await a.waitForSelector(`#blocks li:has-text("${bia.user.username}")`);
+  await a.click(`#blocks li:has-text("${bia.user.username}") button:text-is("Desbloquear")`);
+  await a.waitForSelector('#no-blocks:not([hidden])');
+  assert.deepEqual((await api(srv.url, 'GET', '/api/users/@me/blocks', { token: ana.token })).body.blocks, []);
+  assert.deepEqual(a.problems, []);
+  await a.context().close();
+});
+
+test('Conta lists where the person is signed in and ends a session they do not recognize', async () => {
+  const ana = await register(srv.url);
+  const ua = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 Chrome/126.0 Mobile Safari/537.36';
+  const phone = await api(srv.url, 'POST', '/api/auth/login', { headers: { 'user-agent': ua }, body: { username: ana.user.username, password: ana.password } });
+  const a = await openApp(ana);
+  await a.click('#account-open');
+  await a.waitForSelector('#sessions li:has-text("Chrome · Android")');
+  assert.equal(await a.locator('#sessions li').count(), 2, 'the sign-up (this page) and the phone');
+  assert.equal(await a.locator('#sessions li:has-text("esta sessão")').count(), 1);
+  await a.$eval('#sessions', (e) => e.scrollIntoView());
+  await a.screenshot({ path: path.join(SHOTS, 'chat-sessions-1280.png') });
+  await a.click('#sessions li:has-text("Chrome · Android") button:text-is("Encerrar")');
+  await answer(a, 'Encerrar', { question: /Encerrar a sessão de Chrome · Android/ });
+  await a.waitForFunction(() => document.querySelectorAll('#sessions li').length === 1);
+  assert.equal((await api(srv.url, 'GET', '/api/users/@me', { token: phone.body.token })).status, 401);
+  assert.deepEqual(a.problems, []);
+  await a.context().close();
+});
+
+test('a person chooses their status from the header: do not disturb and a text, then invisible, as others see it', async () => {
+  const { owner: ana, members: [bia] } = await serverWithMembers(srv.url, 1);
+  const a = await openApp(ana);
+  const b = await openApp(bia);
+  const row = `#people li.person[data-id="${bia.user.id}"] .status`;
+  await a.waitForSelector(`${row}.online`);
+  await b.click('#status-open');
+  await b.click('.menu [role=menuitem]:has-text("Não perturbe")');
+  await b.waitForSelector('#my-status.dnd');
+  await a.waitForSelector(`${row}.dnd`);
+  await b.click('#status-open');
+  await b.click('.menu [role=menuitem]:has-text("Definir um texto de status")');
+  await answer(b, 'Salvar', { text: 'Estudando ☕' });
+  await b.waitForFunction(() => document.querySelector('#status-open').title.includes('Estudando ☕'));
+  await shoot(b, 'chat-status');
+  await b.click('#status-open');
+  await b.click('.menu [role=menuitem]:has-text("Invisível")');
+  await b.waitForSelector('#my-status.offline');
+  await a.waitForSelector(`${row}.offline`);
+  const me = (await api(srv.url, 'GET', '/api/users/@me', { token: bia.token })).body.user.presence;
+  assert.deepEqual([me.status, me.activity], ['invisible', { type: 'custom', name: 'Estudando ☕' }]);
+  for (const p of [a, b]) {
+    assert.deepEqual(p.problems, []);
+    await p.context().close();
+  }
+});
+
+test('a picture chosen in Conta shows beside the person\'s messages and in the card others open from them', async () => {
+  const { owner: ana, sid, server, members: [bia] } = await serverWithMembers(srv.url, 1);
+  const cid = server.channels[0].id;
+  await api(srv.url, 'PATCH', '/api/users/@me', { token: ana.token, body: { displayName: 'Ana Luz', about: 'Fotografia e plantas.', bannerColor: 0x2f6fae } });
+  await api(srv.url, 'POST', `/api/servers/${sid}/channels/${cid}/messages`, { token: ana.token, body: { content: 'olha a minha foto nova' } });
+  const b = await openApp(bia);
+  await b.waitForSelector('.message:has-text("olha a minha foto nova")');
+  const a = await openApp(ana);
+  await a.click('#account-open');
+  await a.waitForSelector('#profile-form');
+  assert.ok(await a.isHidden('#profile-picture-remove'), 'nothing to take away yet');
+  await a.setInputFiles('#profile-picture', path.join(__dirname, 'fixtures', 'gps.jpg'));
+  await a.waitForSelector('#profile-done:has-text("Foto salva")');
+  await a.waitForSelector('#profile-avatar img[src$="?size=256"]');
+  const me = (await api(srv.url, 'GET', '/api/users/@me', { token: ana.token })).body.user;
+  assert.match(me.avatarUrl, /\/avatar\/[0-9a-f]{16}$/);
+  assert.ok(await a.evaluate(() => document.querySelector('#profile-avatar img').naturalWidth === 256 || new Promise((r) => document.querySelector('#profile-avatar img').addEventListener('load', () => r(true)))));
+  await shoot(a, 'chat-profile-picture');
+  // Bia's page reads the members again and draws the picture beside Ana's message.
+  await b.waitForSelector(`.message[data-from="${ana.user.id}"] .head .avatar img[src="${me.avatarUrl}?size=64"]`);
+  // Her name opens her card: banner colour, picture, about; then what Bia may do.
+  await b.click(`.message[data-from="${ana.user.id}"] .head .author`);
+  await b.waitForSelector('.menu .person-card .person-about:text-is("Fotografia e plantas.")');
+  assert.equal(await b.textContent('.menu .person-card strong'), 'Ana Luz');
+  assert.equal(await b.$eval('.menu .person-card .profile-banner', (e) => getComputedStyle(e).backgroundColor), 'rgb(47, 111, 174)');
+  assert.ok(await b.isVisible('.menu [role=menuitem]:text-is("Mandar mensagem")'));
+  // Looked at as it opens at each width: a menu by the name on a desktop, a sheet on a phone.
+  await b.screenshot({ path: path.join(SHOTS, 'chat-person-card-1280.png') });
+  await b.keyboard.press('Escape');
+  await b.setViewportSize(PHONE);
+  await b.click(`.message[data-from="${ana.user.id}"] .head .author`);
+  await b.waitForSelector('.menu.sheet .person-card .person-about');
+  await b.screenshot({ path: path.join(SHOTS, 'chat-person-card-390.png') });
+  await b.emulateMedia({ colorScheme: 'dark' });
+  await b.screenshot({ path: path.join(SHOTS, 'chat-person-card-390-dark.png') });
+  await b.emulateMedia({ colorScheme: 'light' });
+  await b.keyboard.press('Escape');
+  await b.setViewportSize(DESKTOP);
+  // Taken away: initials again, on both pages.
+  await a.click('#profile-picture-remove');
+  await a.waitForSelector('#profile-done:has-text("Foto removida")');
+  assert.equal(await a.locator('#profile-avatar img').count(), 0);
+  await b.waitForSelector(`.message[data-from="${ana.user.id}"] .head .avatar:not(.has-face)`);
+  for (const p of [a, b]) {
+    assert.deepEqual(p.problems, []);
+    await p.context().close();
+  }
+});
