@@ -40,6 +40,7 @@ const struct api_route *const api_route_tables[] = {
     api_dm_mark_routes,
     api_block_routes,
     api_profile_routes,
+    api_account_delete_routes,
     api_read_state_routes,
     api_typing_routes,
     api_media_routes,

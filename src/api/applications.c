@@ -148,13 +148,13 @@ static void app_update(struct api_call *c, struct store_app *app)
     }
 }
 
-static void app_delete(struct api_call *c, struct store_app *app)
+int api__app_remove(struct api_call *c, const struct store_app *app)
 {
     json_t *servers = store_app_install_servers(c->db, app->id);
     if (!servers || store_app_delete(c->svc->writer, app->id) < 0) {
         json_decref(servers);
         api__internal(c);
-        return;
+        return -1;
     }
     size_t i;
     json_t *sid;
@@ -165,7 +165,13 @@ static void app_delete(struct api_call *c, struct store_app *app)
     json_decref(servers);
     if (app->bot_user_id[0])
         api__event_disconnect(c, app->bot_user_id, NULL);
-    api__ok(c);
+    return 0;
+}
+
+static void app_delete(struct api_call *c, struct store_app *app)
+{
+    if (!api__app_remove(c, app))
+        api__ok(c);
 }
 
 static void new_token(char token[CRYPTO_TOKEN_LEN + 1], char hash[65])

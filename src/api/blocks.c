@@ -11,6 +11,7 @@
 #include "api/input.h"
 #include "api/reply.h"
 #include "core/clock.h"
+#include "store/accounts.h"
 #include "store/blocks.h"
 
 static void blocks_list(struct api_call *c)
@@ -58,10 +59,14 @@ static void block_delete(struct api_call *c)
 
 int api__dm_blocked(struct api_call *c, const char *cid, const char *other)
 {
-    int rc = cid ? store_dm_blocked(c->db, cid, c->me.user_id)
-                 : store_blocked_between(c->db, c->me.user_id, other);
+    int gone = cid ? store_dm_partner_deleted(c->db, cid, c->me.user_id) : 0;
+    int rc = gone  ? gone
+             : cid ? store_dm_blocked(c->db, cid, c->me.user_id)
+                   : store_blocked_between(c->db, c->me.user_id, other);
     if (rc < 0)
         api__internal(c);
+    else if (gone)
+        api__error(c, 403, "Esta conta foi apagada: ninguém lerá a mensagem");
     else if (rc)
         api__error(c, 403, "Vocês não podem conversar: um de vocês bloqueou o outro");
     return rc != 0;

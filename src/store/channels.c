@@ -197,10 +197,12 @@ int store_people_acquainted(struct store *db, const char *a, const char *b)
     static const char *SQL_DM =
         "SELECT 1 FROM dm_members x JOIN dm_members y ON y.channel_id = x.channel_id"
         " AND y.user_id = $2 WHERE x.user_id = $1 LIMIT 1";
+    static const char *SQL_GONE = "SELECT 1 FROM users WHERE id = $1 AND deleted_at IS NOT NULL";
     if (!strcmp(a, b))
         return 1;
     int rc = store__exists(db, SQL_SHARED, SV_ARGS(SV_STR(a), SV_STR(b)));
-    return rc ? rc : store__exists(db, SQL_DM, SV_ARGS(SV_STR(a), SV_STR(b)));
+    rc = rc ? rc : store__exists(db, SQL_DM, SV_ARGS(SV_STR(a), SV_STR(b)));
+    return rc ? rc : store__exists(db, SQL_GONE, SV_ARGS(SV_STR(b)));
 }
 
 json_t *store_dm_list_json(struct store *db, const char *uid)

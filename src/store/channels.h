@@ -47,7 +47,8 @@ struct store_dm_open {
 /* Finds or opens the pair's conversation; a new one needs a server the two share
  * (STORE_REFUSED otherwise). */
 int store_dm_open(struct store_writer *w, struct store_dm_open *arg);
-/* Whether a and b share a server or a conversation (or are one person): 1, 0, < 0 error. */
+/* Whether a and b share a server or a conversation (or are one person), or b deleted their
+ * account (nothing of it is private any more): 1, 0, < 0 error. */
 int store_people_acquainted(struct store *db, const char *a, const char *b);
 
 #endif

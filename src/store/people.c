@@ -4,6 +4,7 @@
 
 #include "core/clock.h"
 #include "core/buf.h"
+#include "store/accounts.h"
 #include "store/avatars.h"
 #include "store/rows.h"
 #include "store/writer.h"
@@ -60,7 +61,8 @@ long store_bot_tokens_each(struct store *db, long max,
 int store_login_find(struct store *db, const char *username, struct store_login *out)
 {
     static const char *SQL = "SELECT id, password_hash, mfa_secret, mfa_enabled, mfa_last_step"
-                             " FROM users WHERE username = $1 AND is_bot = 0";
+                             " FROM users WHERE username = $1 AND is_bot = 0"
+                             " AND deleted_at IS NULL";
     int found;
     struct store_stmt *st = store__row(db, SQL, username, &found);
     if (st) {
@@ -97,13 +99,16 @@ json_t *store_user_json(struct store *db, const char *id, int *rc)
 
 static const struct store_col PROFILE_COLS[] = {
     {"id", COL_TEXT},    {"username", COL_TEXT},   {"displayName", COL_TEXT}, {"isBot", COL_BOOL},
-    {"about", COL_TEXT}, {"bannerColor", COL_INT}, {"avatarUrl", COL_TEXT},
+    {"about", COL_TEXT}, {"bannerColor", COL_INT}, {"avatarUrl", COL_TEXT},   {"deleted", COL_BOOL},
 };
 
 json_t *store_user_profile_json(struct store *db, const char *id, int *rc)
 {
-    static const char *SQL = "SELECT id, username, display_name, is_bot, about, banner_color,"
-                             " " STORE_AVATAR_URL_SQL("users") " FROM users WHERE id = $1";
+    static const char *SQL =
+        "SELECT id, username, display_name, is_bot, about, banner_color,"
+        " " STORE_AVATAR_URL_SQL(
+            "users") ","
+                     " CASE WHEN deleted_at IS NULL THEN 0 ELSE 1 END FROM users WHERE id = $1";
     return store__get_json(db, SQL, SV_ARGS(SV_STR(id)), STORE_COLS(PROFILE_COLS), rc);
 }
 
@@ -148,7 +153,9 @@ static int user_create_at(struct store *db, struct store_new_user *u)
         " VALUES ($1, $2, $3, $4, $5)";
     static const char *SQL_TOKEN = "INSERT INTO tokens (hash, user_id, kind, created_at, device,"
                                    " address) VALUES ($1, $2, 'session', $3, $4, $5)";
-    int rc = store__exec(db, SQL_USER,
+    int rc = store__account_name_release(db, u->username, u->now);
+    if (rc == STORE_DONE)
+        rc = store__exec(db, SQL_USER,
                          SV_ARGS(SV_STR(u->id), SV_STR(u->username), SV_STR(u->display_name),
                                  SV_STR(u->password_hash), SV_INT(u->now)));
     if (rc == STORE_DONE)

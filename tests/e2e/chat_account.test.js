@@ -194,3 +194,37 @@ test('a picture chosen in Conta shows beside the person\'s messages and in the c
     await p.context().close();
   }
 });
+
+test('a person deletes their account from Conta; the others then read their messages as "Conta apagada"', async () => {
+  const { owner: ana, sid, server, members: [bia] } = await serverWithMembers(srv.url, 1);
+  const cid = server.channels[0].id;
+  await api(srv.url, 'POST', `/api/servers/${sid}/channels/${cid}/messages`, { token: bia.token, body: { content: 'minha última mensagem' } });
+  // An owner is stopped first, and told which servers stand in the way.
+  const a = await openApp(ana);
+  await a.click('#account-open');
+  await a.fill('#erase-password', ana.password);
+  await a.click('#erase-form button[type=submit]');
+  await answer(a, 'Apagar', { question: /Apagar a sua conta\?/ });
+  await a.waitForSelector('#erase-error:has-text("Antes, transfira ou apague os servidores de que você é dono")');
+  assert.deepEqual(await a.locator('#erase-owned li').allTextContents(), ['Servidor de teste']);
+  await a.locator('#erase-form').scrollIntoViewIfNeeded();
+  await shoot(a, 'chat-erase-owner');
+  // A member goes.
+  const b = await openApp(bia);
+  await b.click('#account-open');
+  assert.ok(await b.isHidden('#erase-code-box'), 'no two-factor: no code asked');
+  await b.fill('#erase-password', bia.password);
+  await b.click('#erase-form button[type=submit]');
+  await answer(b, 'Apagar');
+  await b.waitForURL(/\/login/);
+  await b.waitForSelector('#erased:has-text("Sua conta foi apagada")');
+  await shoot(b, 'login-erased');
+  assert.equal((await api(srv.url, 'GET', '/api/users/@me', { token: bia.token })).status, 401);
+  await a.click('#account-close');
+  await a.reload();
+  await a.waitForSelector(`.message[data-from="${bia.user.id}"] .head .author:text-is("Conta apagada")`);
+  for (const p of [a, b]) {
+    assert.deepEqual(p.problems, []);
+    await p.context().close();
+  }
+});

@@ -2,6 +2,7 @@
 // first code from the person's authenticator to turn it on.
 import { ask } from './chat-dialog.js';
 import { paintLocaleChoice, setLocale } from './chat-apps.js';
+import { wireErase } from './chat-erase.js';
 import { wireProfile } from './chat-profile.js';
 import { paintVerificationHold } from './chat-servers.js';
 import { toast } from './chat-ui.js';
@@ -18,6 +19,7 @@ function paintMfa() {
   $('#mfa-start').hidden = on;
   $('#mfa-manage').hidden = !on;
   if (on) $('#mfa-setup').hidden = true;
+  $('#erase-code-box').hidden = !on;
 }
 
 // Recovery codes are shown once: when two-factor goes on, or a new set is made.
@@ -51,6 +53,7 @@ function wireLocale() {
 
 export function wireMfa() {
   wireProfile();
+  wireErase();
   wireTheme();
   wireLocale();
   paintMfa();

@@ -9,7 +9,7 @@ import { pickEmoji } from './chat-emoji.js';
 import { avatar, lastMessageItem, paintFlow, placeInFlow } from './chat-flow.js';
 import { openMenu } from './chat-menu.js';
 import { PERM } from './chat-perms.js';
-import { chat, messageRemoved, messageShown, messagesTrimmed, roomOf } from './chat-store.js';
+import { chat, messageRemoved, messageShown, messagesTrimmed, outsiderNamed, roomOf } from './chat-store.js';
 import { toast } from './chat-ui.js';
 import { $, api, el, showError } from './common.js';
 import { locale, t } from './i18n.js';
@@ -21,7 +21,24 @@ export function messagesPath() {
 }
 
 export function nameOf(userId) {
-  return chat.names.get(userId) || t('audit.someone');
+  const known = chat.names.get(userId) || chat.outsiders.get(userId);
+  if (known) return known;
+  askName(userId);
+  return t('audit.someone');
+}
+
+// An author who is not a member: their profile names them when the person may read it (one who
+// shares a server or a DM with them, or anyone for a deleted account); the heads already drawn
+// take the name.
+const asked = new Set();
+function askName(userId) {
+  if (!userId || asked.has(userId)) return;
+  asked.add(userId);
+  api('GET', `/api/users/${encodeURIComponent(userId)}/profile`).then(({ user }) => {
+    const name = user.deleted ? t('person.deleted') : user.displayName || user.username;
+    outsiderNamed(user.id, name);
+    for (const n of document.querySelectorAll(`.message[data-from="${CSS.escape(user.id)}"] .head .author`)) n.textContent = name;
+  }).catch(() => {}); // not to be read: "alguém" stays
 }
 
 // A mention in text: a member of the open server (by username), marked when it is oneself.

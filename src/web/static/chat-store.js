@@ -36,6 +36,7 @@ export const chat = {
   newest: new Map(), // room id → {serverId, id}: the newest message by someone else known there
   blocked: new Set(), // user ids I blocked: their messages collapsed, no notification from them
   faces: new Map(), // user id → picture URL, from the members, DMs and myself the page has read
+  outsiders: new Map(), // user id → name of an author who is not a member (left; deleted account)
 };
 
 // The pictures of the users an answer carried ({id, avatarUrl}); none drawn initials.
@@ -193,6 +194,10 @@ export function serversRead(servers) {
 export function serverLeft(sid) {
   chat.servers = chat.servers.filter((x) => x.id !== sid);
   chat.unread.delete(sid);
+}
+
+export function outsiderNamed(userId, name) {
+  chat.outsiders.set(userId, name);
 }
 
 export function dmsRead(dms) {

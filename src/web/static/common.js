@@ -15,6 +15,9 @@ export function applyTheme(theme = localStorage.getItem(THEME_KEY) || '') {
 }
 if (typeof document !== 'undefined') applyTheme(); // (the rules' tests load this file in Node)
 
+// Set in sessionStorage while an account is being deleted: the sign-in page then says it was.
+export const ERASED_KEY = 'praca-erased';
+
 export class ApiError extends Error {
   constructor(status, body) {
     super(errorText(status, body && body.error));

@@ -1,9 +1,11 @@
 // Sign in or create an account, then go back to where the person came from; in the browser's
 // language (i18n.js), the server's refusals worded by their status and field.
-import { $, api, showError } from './common.js';
+import { $, api, ERASED_KEY, showError } from './common.js';
 import { t, translatePage } from './i18n.js';
 
 translatePage();
+// Said until someone signs in again in this tab (the page may be loaded twice on the way here).
+$('#erased').hidden = sessionStorage.getItem(ERASED_KEY) !== '1';
 
 // What a refusal says, in the page's language.
 function said(e, form) {
@@ -56,6 +58,7 @@ $('#login').addEventListener('submit', async (event) => {
   if ($('#login-code').value) body.code = $('#login-code').value;
   try {
     await api('POST', '/api/auth/login', body);
+    sessionStorage.removeItem(ERASED_KEY);
     location.assign(nextPage());
   } catch (e) {
     if (e.body && e.body.mfaRequired) $('#login-code-field').hidden = false;
@@ -71,6 +74,7 @@ $('#register').addEventListener('submit', async (event) => {
   if ($('#register-display').value.trim()) body.displayName = $('#register-display').value;
   try {
     await api('POST', '/api/auth/register', body);
+    sessionStorage.removeItem(ERASED_KEY);
     location.assign(nextPage());
   } catch (e) {
     showError(error, said(e, 'register'));
