@@ -154,6 +154,7 @@ extern const struct api_route api_dm_mark_routes[];
 extern const struct api_route api_block_routes[];
 extern const struct api_route api_profile_routes[];
 extern const struct api_route api_account_delete_routes[];
+extern const struct api_route api_report_routes[];
 extern const struct api_route api_read_state_routes[];
 extern const struct api_route api_typing_routes[];
 extern const struct api_route api_media_routes[];

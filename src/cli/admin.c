@@ -1,6 +1,7 @@
 /*
  * praca admin: suspend and unsuspend applications, list applications and people, revoke a
- * person's sessions, turn a person's two-factor off, make a one-time link to set a new password.
+ * person's sessions, turn a person's two-factor off, make a one-time link to set a new password,
+ * and read and settle the reports of DMs (admin_reports.c).
  * Changes reach a running server within a second (it watches the file).
  */
 #include <stdio.h>
@@ -18,13 +19,16 @@
 
 #define LIST_DEFAULT 50
 
-static const char USAGE[] = "usage: praca admin suspend <appId> --reason <text>\n"
-                            "       praca admin unsuspend <appId>\n"
-                            "       praca admin apps [--limit N]\n"
-                            "       praca admin people [--limit N]\n"
-                            "       praca admin revoke-sessions <userId|username>\n"
-                            "       praca admin reset-mfa <userId|username>\n"
-                            "       praca admin reset-password <userId|username>\n";
+static const char USAGE[] =
+    "usage: praca admin suspend <appId> --reason <text>\n"
+    "       praca admin unsuspend <appId>\n"
+    "       praca admin apps [--limit N]\n"
+    "       praca admin people [--limit N]\n"
+    "       praca admin revoke-sessions <userId|username>\n"
+    "       praca admin reset-mfa <userId|username>\n"
+    "       praca admin reset-password <userId|username>\n"
+    "       praca admin reports [--all]\n"
+    "       praca admin reports resolve|dismiss|reopen <id> [--note TEXT]\n";
 
 static struct store *open_db(const struct config *cfg)
 {
@@ -217,6 +221,8 @@ int cli_admin(const struct config *cfg, char **words, int n)
         return reset_password(cfg, words, n);
     if (!strcmp(what, "reset-mfa"))
         return reset_mfa(cfg, words, n);
+    if (!strcmp(what, "reports"))
+        return cli_admin_reports(cfg, words, n);
     fputs(USAGE, stderr);
     return 2;
 }

@@ -9,6 +9,8 @@ struct config;
 
 /* praca admin suspend|unsuspend|apps|people|revoke-sessions … */
 int cli_admin(const struct config *cfg, char **words, int nwords);
+/* praca admin reports [--all] | resolve|dismiss|reopen <id> [--note TEXT]: reports of DMs */
+int cli_admin_reports(const struct config *cfg, char **words, int nwords);
 /* praca backup FILE */
 int cli_backup(const struct config *cfg, char **words, int nwords);
 /* praca migrate */

@@ -17,7 +17,7 @@ test('register folds the name, returns {user, token} with 201 and sets the sessi
   assert.equal(r.body.user.mfaEnabled, false);
   assert.match(r.body.user.id, /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
   assert.match(r.body.user.createdAt, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
-  assert.deepEqual(Object.keys(r.body.user), ['id', 'username', 'displayName', 'isBot', 'mfaEnabled', 'createdAt']);
+  assert.deepEqual(Object.keys(r.body.user), ['id', 'username', 'displayName', 'isBot', 'mfaEnabled', 'createdAt', 'avatarUrl']);
   assert.ok(r.body.token.length >= 43);
   const cookie = r.headers.get('set-cookie');
   assert.match(cookie, new RegExp(`^session=${r.body.token}; HttpOnly; SameSite=Lax; Path=/`));

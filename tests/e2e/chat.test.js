@@ -9,7 +9,7 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 const jsQR = require('jsqr');
-const { api, register, appWithBot, install, serverWithMembers, gatewayConnect, totp, eventually, quiet, sharedServer } = require('./helpers');
+const { startServer, api, register, appWithBot, install, serverWithMembers, gatewayConnect, totp, eventually, quiet, sharedServer } = require('./helpers');
 const pages = require('./browser');
 const { SHOTS, PHONE, DESKTOP, shoot, answer, openSettings } = pages;
 

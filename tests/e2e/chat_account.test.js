@@ -228,3 +228,38 @@ test('a person deletes their account from Conta; the others then read their mess
     await p.context().close();
   }
 });
+
+test('a member reports a message from its menu; a moderator finds it under Moderação, with the message, and resolves it', async () => {
+  const { owner: olga, sid, server, members: [ana, bia] } = await serverWithMembers(srv.url, 2);
+  const cid = server.channels[0].id;
+  const said = await api(srv.url, 'POST', `/api/servers/${sid}/channels/${cid}/messages`, { token: ana.token, body: { content: 'mensagem ofensiva' } });
+  const b = await openApp(bia);
+  const li = b.locator(`.message[data-id="${said.body.message.id}"]`);
+  await li.hover();
+  await li.locator('.actions-inline button.more').click();
+  await b.getByRole('menuitem', { name: 'Denunciar', exact: true }).click();
+  await b.waitForSelector('dialog.ask[open] select#ask-field');
+  await b.selectOption('dialog.ask[open] select#ask-field', 'harassment');
+  await b.fill('dialog.ask[open] #ask-words', 'Ela repete isso todo dia.');
+  await shoot(b, 'chat-report-dialog');
+  await b.click('dialog.ask[open] button:text-is("Enviar a denúncia")');
+  await b.waitForSelector('.toast:has-text("Denúncia enviada")');
+  // The author deletes it; the moderator still reads it as it was.
+  await api(srv.url, 'DELETE', `/api/servers/${sid}/channels/${cid}/messages/${said.body.message.id}`, { token: ana.token });
+  const o = await openApp(olga);
+  await openSettings(o, 'Moderação');
+  const item = o.locator('#reports li.report-item');
+  await item.waitFor();
+  assert.match(await item.textContent(), new RegExp(`denunciou uma mensagem de.*Assédio ou intimidação`));
+  assert.equal(await item.locator('.report-copy').textContent(), 'mensagem ofensiva');
+  assert.equal(await item.locator('.report-details').textContent(), 'Ela repete isso todo dia.');
+  await shoot(o, 'chat-reports');
+  await item.locator('button:text-is("Resolver")').click();
+  await o.waitForSelector('#no-reports:not([hidden])');
+  const open = (await api(srv.url, 'GET', `/api/servers/${sid}/reports`, { token: olga.token })).body.reports;
+  assert.deepEqual(open, []);
+  for (const p of [o, b]) {
+    assert.deepEqual(p.problems, []);
+    await p.context().close();
+  }
+});

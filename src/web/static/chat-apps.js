@@ -5,6 +5,7 @@ import { act } from './chat-actions.js';
 import { toggleBlock } from './chat-blocks.js';
 import { personCard } from './chat-card.js';
 import { openMenu } from './chat-menu.js';
+import { report } from './chat-report.js';
 import { chat, commandsRead, meChanged } from './chat-store.js';
 import { toast } from './chat-ui.js';
 import { $, api, el } from './common.js';
@@ -35,6 +36,8 @@ export function personMenu(anchor, member, startDm) {
   if (!member.user.isBot && member.userId !== chat.me.id) items.push({ label: t('person.message'), run: () => startDm(member.userId) });
   for (const c of menuCommands('user')) items.push({ label: t('apps.item', { name: commandLabel(c) }), run: runMenu(c, member.userId) });
   const name = member.nickname || member.user.displayName || member.user.username;
+  if (member.userId !== chat.me.id && chat.sid && !chat.dm)
+    items.push({ label: t('action.report'), run: () => report(`/api/servers/${chat.sid}/members/${member.userId}`, t('report.member.title', { name })) });
   if (member.userId !== chat.me.id)
     items.push({ label: t(chat.blocked.has(member.userId) ? 'block.lift' : 'block.confirm'), danger: !chat.blocked.has(member.userId), run: () => toggleBlock(member.userId, name) });
   openMenu(anchor, name, items, personCard(member.userId, name, member.user.username));

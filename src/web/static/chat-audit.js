@@ -6,7 +6,7 @@ import { locale, t } from './i18n.js';
 
 // The actions a sentence names (audit.<action> in the catalogues).
 const ACTIONS = new Set([
-  'server.update', 'server.transfer', 'automod.update', 'channel.create', 'channel.update', 'channel.delete', 'channel.overwrite.create', 'channel.overwrite.update', 'channel.overwrite.delete', 'role.create', 'role.update', 'role.delete', 'member.role.add', 'member.role.remove', 'member.update', 'member.timeout', 'member.timeout.remove', 'member.kick', 'member.ban', 'member.unban', 'invite.create', 'invite.delete', 'application.install', 'application.uninstall', 'command.permissions.update', 'webhook.create', 'webhook.update', 'webhook.token', 'webhook.delete',
+  'server.update', 'server.transfer', 'automod.update', 'channel.create', 'channel.update', 'channel.delete', 'channel.overwrite.create', 'channel.overwrite.update', 'channel.overwrite.delete', 'role.create', 'role.update', 'role.delete', 'member.role.add', 'member.role.remove', 'member.update', 'member.timeout', 'member.timeout.remove', 'member.kick', 'member.ban', 'member.unban', 'invite.create', 'invite.delete', 'application.install', 'application.uninstall', 'command.permissions.update', 'webhook.create', 'webhook.update', 'webhook.token', 'webhook.delete', 'report.create', 'report.resolve', 'report.dismiss', 'report.reopen',
 ]);
 
 const memberName = (id) => { const m = chat.members.find((x) => x.userId === id); return m ? (m.nickname || m.user.displayName || m.user.username) : null; };
@@ -15,7 +15,8 @@ const channelName = (id) => { const c = chat.allChannels.find((x) => x.id === id
 
 function targetName(e) {
   const id = e.targetId;
-  if (!id) return '';
+  if (!id || e.targetType === 'report') return '';
+  if (e.targetType === 'message') return t('audit.message');
   const named = e.targetType === 'member' ? memberName(id) : e.targetType === 'role' ? roleName(id)
     : e.targetType === 'channel' ? channelName(id) : e.targetType === 'server' ? chat.server.name : null;
   const fromChanges = (e.changes || []).find((c) => c.key === 'name');
@@ -25,7 +26,7 @@ function targetName(e) {
 // What a change names, as a sentence says it ("mudou o nome de #geral para #avisos"): the fields
 // the catalogues word (audit.field.<key>); another is named by its key.
 const FIELDS = new Set([
-  'ownerId', 'name', 'topic', 'permissions', 'color', 'mentionable', 'hoist', 'position', 'nickname', 'verificationLevel', 'requiresRulesAcceptance', 'rules', 'requires2FA', 'blockedWords', 'maxMentions', 'channelId', 'grantedPermissions', 'allow', 'deny', 'timeoutUntil', 'iconUrl', 'maxUses', 'maxAge', 'roleId', 'type',
+  'ownerId', 'name', 'topic', 'permissions', 'color', 'mentionable', 'hoist', 'position', 'nickname', 'verificationLevel', 'requiresRulesAcceptance', 'rules', 'requires2FA', 'blockedWords', 'maxMentions', 'channelId', 'grantedPermissions', 'allow', 'deny', 'timeoutUntil', 'iconUrl', 'maxUses', 'maxAge', 'roleId', 'type', 'reason', 'note',
 ]);
 const BITS = new Set(['permissions', 'grantedPermissions', 'allow', 'deny']);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -41,6 +42,7 @@ function said(key, v) {
   if (Array.isArray(v)) return v.length ? v.map((x) => said(key, x)).join(', ') : t('audit.nothing');
   if (typeof v === 'string' && UUID.test(v)) return channelName(v) || roleName(v) || memberName(v) || t('audit.deleted');
   if (typeof v === 'string' && /^\d{4}-\d\d-\d\dT/.test(v)) return new Date(v).toLocaleString(locale(), { dateStyle: 'short', timeStyle: 'short' });
+  if (key === 'reason' && typeof v === 'string') return t(`report.reason.${v}`);
   if (key === 'color' && typeof v === 'number') return `#${v.toString(16).padStart(6, '0')}`;
   if (typeof v === 'object') return JSON.stringify(v);
   return `“${v}”`;

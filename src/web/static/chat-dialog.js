@@ -1,15 +1,17 @@
 // The page's own confirmations and questions, never the browser's: a modal dialog (focus kept
 // inside, Esc cancels), the focus given back to what had it. Each answers a promise:
-// ask() true or false; askText() the text typed, or null when cancelled.
+// ask() true or false; askText() the text typed, askChoice() {choice, words}, or null when
+// cancelled.
 import { el } from './common.js';
 import { t } from './i18n.js';
 
-function open({ title, text, confirm, danger, field }) {
+function open({ title, text, confirm, danger, field, extra = [] }) {
   const back = document.activeElement;
   const heading = el('h2', { id: 'ask-title', text: title });
   const form = el('form', { method: 'dialog', class: 'ask-form' });
   if (text) form.append(el('p', { class: 'ask-text', text }));
   if (field) form.append(el('label', { for: 'ask-field', text: field.label }), field.input);
+  form.append(...extra);
   const yes = el('button', { type: 'submit', value: 'yes', class: danger ? 'danger' : '', text: confirm });
   const no = el('button', { type: 'submit', value: 'no', class: 'secondary', text: t('dialog.cancel'), formnovalidate: '' });
   form.append(el('div', { class: 'actions' }, no, yes));
@@ -36,4 +38,12 @@ export async function askText(title, label, { value = '', confirm = t('dialog.sa
   input.value = value;
   input.required = required;
   return (await open({ title, text, confirm, field: { label, input } })) ? input.value : null;
+}
+
+// One of choices ([value, name]) and words of one's own under it (optional).
+export async function askChoice(title, label, choices, { wordsLabel, maxLength = 1000, confirm = t('dialog.confirm'), text = '' } = {}) {
+  const input = el('select', { id: 'ask-field' }, ...choices.map(([value, name]) => el('option', { value, text: name })));
+  const words = el('textarea', { id: 'ask-words', maxlength: String(maxLength), rows: '3' });
+  const asked = await open({ title, text, confirm, field: { label, input }, extra: [el('label', { for: 'ask-words', text: wordsLabel }), words] });
+  return asked ? { choice: input.value, words: words.value.trim() } : null;
 }

@@ -8,6 +8,7 @@ import { loadCommandSettings } from './chat-command-settings.js';
 import { loadWebhooks, wireWebhooks } from './chat-webhooks.js';
 import { colour } from './chat-components.js';
 import { loadInvites } from './chat-invites.js';
+import { loadReports } from './chat-report-queue.js';
 import { paintMembers } from './chat-members.js';
 import { loadServer, loadServers } from './chat-servers.js';
 import { allowedSections, loadBans, paintChannelsManage, paintServerIcon, paintTabs, wireInviteForm, wireServerSettings, wireTabs } from './chat-settings.js';
@@ -29,7 +30,7 @@ export async function loadSettings() {
   if (shown('members-settings')) paintMembers();
   await Promise.all([shown('apps-settings') && loadApps(), shown('commands-settings') && loadCommandSettings(),
     shown('webhooks-settings') && loadWebhooks(), shown('audit-settings') && loadAudit(),
-    shown('invites-settings') && loadInvites(), shown('bans-settings') && loadBans()]);
+    shown('invites-settings') && loadInvites(), shown('bans-settings') && loadBans(), shown('reports-settings') && loadReports()]);
 }
 
 function fillServerForm() {

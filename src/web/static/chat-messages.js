@@ -9,6 +9,7 @@ import { pickEmoji } from './chat-emoji.js';
 import { avatar, lastMessageItem, paintFlow, placeInFlow } from './chat-flow.js';
 import { openMenu } from './chat-menu.js';
 import { PERM } from './chat-perms.js';
+import { report } from './chat-report.js';
 import { chat, messageRemoved, messageShown, messagesTrimmed, outsiderNamed, roomOf } from './chat-store.js';
 import { toast } from './chat-ui.js';
 import { $, api, el, showError } from './common.js';
@@ -142,6 +143,7 @@ function actionsFor(m) {
   if (!chat.dm && !mine && !m.applicationId && !m.webhook) add('', t('action.dm'), t('action.dm.label', { name: nameOf(m.fromId) }), () => act.startDm(m.fromId));
   if (room && room.type === 'text') for (const item of messageAppItems(m)) add('', item.text, item.text, item.run);
   if (m.content) add('', t('action.copy'), t('action.copy.label'), () => navigator.clipboard?.writeText(m.content).then(() => toast(t('action.copied'))));
+  if (!mine && !m.webhook) add('', t('action.report'), t('action.report.label'), () => report(`${messagesPath()}/${m.id}`, t('report.message.title')));
   if (mine || (!chat.dm && may(PERM.GERENCIAR_MENSAGENS))) add('', t('delete'), t('action.delete.label'), (event) => remove(m, event), { danger: true });
   return out;
 }
