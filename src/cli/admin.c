@@ -30,7 +30,7 @@ static const char USAGE[] =
     "       praca admin reports [--all]\n"
     "       praca admin reports resolve|dismiss|reopen <id> [--note TEXT]\n";
 
-static struct store *open_db(const struct config *cfg)
+struct store *cli_open_store(const struct config *cfg)
 {
     struct store *db;
     if (store_open(config_store_target(cfg), &db) != STORE_DONE)
@@ -66,7 +66,7 @@ static int suspension(const struct config *cfg, char **words, int n, int suspend
         fputs(USAGE, stderr);
         return 2;
     }
-    struct store *db = open_db(cfg);
+    struct store *db = cli_open_store(cfg);
     int64_t changes = 0;
     int rc = db ? store_app_suspend(db, words[1], suspend, reason, &changes) : STORE_ERR;
     store_close(db);
@@ -128,7 +128,7 @@ static int listing(const struct config *cfg, char **words, int n, int apps)
             return 2;
         }
     }
-    struct store *db = open_db(cfg);
+    struct store *db = cli_open_store(cfg);
     json_t *rows = !db ? NULL : apps ? store_admin_apps(db, limit) : store_admin_people(db, limit);
     store_close(db);
     if (!rows)
@@ -155,7 +155,7 @@ static int revoke(const struct config *cfg, char **words, int n)
         fputs(USAGE, stderr);
         return 2;
     }
-    struct store *db = open_db(cfg);
+    struct store *db = cli_open_store(cfg);
     int64_t revoked = 0;
     int found = db ? store_admin_revoke_sessions(db, words[1], &revoked) : STORE_ERR;
     store_close(db);
@@ -173,7 +173,7 @@ static int reset_mfa(const struct config *cfg, char **words, int n)
         fputs(USAGE, stderr);
         return 2;
     }
-    struct store *db = open_db(cfg);
+    struct store *db = cli_open_store(cfg);
     int found = db ? store_admin_reset_mfa(db, words[1]) : STORE_ERR;
     store_close(db);
     if (found != 1)
@@ -193,7 +193,7 @@ static int reset_password(const struct config *cfg, char **words, int n)
     char token[CRYPTO_TOKEN_LEN + 1], hash[CRYPTO_SHA256_HEX + 1];
     crypto_token(token);
     crypto_sha256_hex(token, strlen(token), hash);
-    struct store *db = open_db(cfg);
+    struct store *db = cli_open_store(cfg);
     int found =
         db ? store_password_reset_make(db, words[1], hash, clock_now_ms() + STORE_RESET_VALID_MS)
            : STORE_ERR;

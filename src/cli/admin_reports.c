@@ -10,7 +10,6 @@
 #include "core/clock.h"
 #include "core/config.h"
 #include "core/log.h"
-#include "store/migrate.h"
 #include "store/reports.h"
 
 #define OPERATOR "operator" /* who settled a report from the command line */
@@ -18,18 +17,6 @@
 static const char USAGE[] =
     "usage: praca admin reports [--all]\n"
     "       praca admin reports resolve|dismiss|reopen <id> [--note TEXT]\n";
-
-static struct store *open_db(const struct config *cfg)
-{
-    struct store *db;
-    if (store_open(config_store_target(cfg), &db) != STORE_DONE)
-        return NULL;
-    if (store_migrate(db) < 0) {
-        store_close(db);
-        return NULL;
-    }
-    return db;
-}
 
 static const char *text(json_t *o, const char *key)
 {
@@ -54,7 +41,7 @@ static void print_one(json_t *r)
 
 static int list(const struct config *cfg, int all)
 {
-    struct store *db = open_db(cfg);
+    struct store *db = cli_open_store(cfg);
     json_t *reports = db ? store_reports_json(db, NULL, all ? NULL : "open", NULL) : NULL;
     store_close(db);
     if (!reports) {
@@ -88,7 +75,7 @@ static int settle(const struct config *cfg, const char *status, char **words, in
         fputs(USAGE, stderr);
         return 2;
     }
-    struct store *db = open_db(cfg);
+    struct store *db = cli_open_store(cfg);
     struct store_report_settle s = {id, NULL, status, OPERATOR, note, clock_now_ms(), 0};
     int rc = db ? store_report_settle_db(db, &s) : STORE_ERR;
     store_close(db);

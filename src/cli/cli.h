@@ -6,6 +6,11 @@
 #define PRACA_CLI_CLI_H
 
 struct config;
+struct store;
+
+/* The database named by --data (or the PostgreSQL URL), migrated; NULL when it cannot be
+ * opened. */
+struct store *cli_open_store(const struct config *cfg);
 
 /* praca admin suspend|unsuspend|apps|people|revoke-sessions … */
 int cli_admin(const struct config *cfg, char **words, int nwords);
