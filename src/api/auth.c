@@ -258,6 +258,7 @@ void api__me_reply(struct api_call *c)
     }
     json_object_set(user, "about", json_object_get(profile, "about"));
     json_object_set(user, "bannerColor", json_object_get(profile, "bannerColor"));
+    json_object_set(user, "avatarUrl", json_object_get(profile, "avatarUrl"));
     json_decref(profile);
     json_object_set_new(user, "locale", locale[0] ? json_string(locale) : json_null());
     json_object_set_new(user, "presence", state_presence_json(c->svc->presence, c->me.user_id));

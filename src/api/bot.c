@@ -50,7 +50,7 @@ static void bot_members(struct api_call *c)
     const char *sid = api__server(c, &a, 0);
     if (!sid || api__bot_intent(c, INTENT_MEMBERS_READ))
         return;
-    json_t *list = store_members_json(c->db, sid, NULL, 1000);
+    json_t *list = store_members_json(c->db, sid, NULL, 1000, 0);
     if (!list) {
         api__internal(c);
         return;

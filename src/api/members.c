@@ -42,7 +42,7 @@ static void member_list(struct api_call *c)
         api__bad(c, "after", "deve ser um UUID");
         return;
     }
-    json_t *list = store_members_json(c->db, sid, after, limit);
+    json_t *list = store_members_json(c->db, sid, after, limit, !c->me.is_bot);
     if (!list) {
         api__internal(c);
         return;

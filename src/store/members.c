@@ -12,11 +12,8 @@ static const struct store_col MEMBER_COLS[] = {
     {"userId", COL_TEXT},       {"nickname", COL_TEXT},      {"joinedAt", COL_TIME},
     {"timeoutUntil", COL_TIME}, {"timeoutReason", COL_TEXT},
 };
-static const struct store_col MEMBER_USER_COLS[] = {{"id", COL_TEXT},
-                                                    {"username", COL_TEXT},
-                                                    {"displayName", COL_TEXT},
-                                                    {"isBot", COL_BOOL},
-                                                    {"avatarUrl", COL_TEXT}};
+static const struct store_col MEMBER_USER_COLS[] = {
+    {"id", COL_TEXT}, {"username", COL_TEXT}, {"displayName", COL_TEXT}, {"isBot", COL_BOOL}};
 #define MEMBER_SELECT                                                                              \
     "SELECT m.user_id, m.nickname, m.joined_at,"                                                   \
     " CASE WHEN m.timeout_until > $3 THEN m.timeout_until END,"                                    \
@@ -28,10 +25,14 @@ static const struct store_col MEMBER_USER_COLS[] = {{"id", COL_TEXT},
              "   AND mr.user_id = m.user_id ORDER BY r.position) AS ids)"                          \
              " FROM members m JOIN users u ON u.id = m.user_id"
 
-static json_t *member_row(struct store_stmt *st)
+/* faces: the user's avatarUrl too, for a person's page (the interface's Member object has none). */
+static json_t *member_row(struct store_stmt *st, int faces)
 {
     json_t *m = store__row_json(st, 0, STORE_COLS(MEMBER_COLS));
     json_t *user = store__row_json(st, 5, STORE_COLS(MEMBER_USER_COLS));
+    if (faces)
+        json_object_set_new(user, "avatarUrl",
+                            store__is_null(st, 9) ? json_null() : json_string(store__text(st, 9)));
     json_t *roles = json_loadb(store__text(st, 10), store__text_len(st, 10), 0, NULL);
     /* Reorder to the documented field order: userId, user, nickname, roleIds, … */
     json_t *o = json_object();
@@ -58,12 +59,13 @@ json_t *store_member_json(struct store *db, const char *sid, const char *uid, in
     }
     json_t *o = NULL;
     if ((*rc = store__step(st)) == STORE_ROW)
-        o = member_row(st);
+        o = member_row(st, 0);
     store__finish(st);
     return o;
 }
 
-json_t *store_members_json(struct store *db, const char *sid, const char *after, int64_t limit)
+json_t *store_members_json(struct store *db, const char *sid, const char *after, int64_t limit,
+                           int faces)
 {
     static const char *SQL =
         MEMBER_SELECT " WHERE m.server_id = $1 AND m.user_id > $2 ORDER BY m.user_id LIMIT $4";
@@ -75,7 +77,7 @@ json_t *store_members_json(struct store *db, const char *sid, const char *after,
     json_t *list = json_array();
     int rc;
     while ((rc = store__step(st)) == STORE_ROW)
-        json_array_append_new(list, member_row(st));
+        json_array_append_new(list, member_row(st, faces));
     store__finish(st);
     if (rc != STORE_DONE) {
         json_decref(list);

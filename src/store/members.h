@@ -9,7 +9,9 @@
 #include "store/writer.h"
 
 json_t *store_member_json(struct store *db, const char *sid, const char *uid, int *rc);
-json_t *store_members_json(struct store *db, const char *sid, const char *after, int64_t limit);
+/* faces: each user with avatarUrl (a person's page asks; bots get the interface's shape). */
+json_t *store_members_json(struct store *db, const char *sid, const char *after, int64_t limit,
+                           int faces);
 
 /* Adds a member; 1 when added, 0 when already a member (and nothing changed). */
 int store_member_add(struct store_writer *w, const char *sid, const char *uid);

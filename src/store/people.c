@@ -10,9 +10,8 @@
 #include "store/writer.h"
 
 static const struct store_col USER_COLS[] = {
-    {"id", COL_TEXT},        {"username", COL_TEXT},   {"displayName", COL_TEXT},
-    {"isBot", COL_BOOL},     {"mfaEnabled", COL_BOOL}, {"createdAt", COL_TIME},
-    {"avatarUrl", COL_TEXT},
+    {"id", COL_TEXT},    {"username", COL_TEXT},   {"displayName", COL_TEXT},
+    {"isBot", COL_BOOL}, {"mfaEnabled", COL_BOOL}, {"createdAt", COL_TIME},
 };
 
 int store_token_find(struct store *db, const char *hash, struct store_token_owner *out)
@@ -92,8 +91,8 @@ int store_password_hash(struct store *db, const char *user_id, char out[CRYPTO_P
 
 json_t *store_user_json(struct store *db, const char *id, int *rc)
 {
-    static const char *SQL = "SELECT id, username, display_name, is_bot, mfa_enabled, created_at,"
-                             " " STORE_AVATAR_URL_SQL("users") " FROM users WHERE id = $1";
+    static const char *SQL = "SELECT id, username, display_name, is_bot, mfa_enabled, created_at"
+                             " FROM users WHERE id = $1";
     return store__get_json(db, SQL, SV_ARGS(SV_STR(id)), STORE_COLS(USER_COLS), rc);
 }
 

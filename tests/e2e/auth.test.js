@@ -17,7 +17,7 @@ test('register folds the name, returns {user, token} with 201 and sets the sessi
   assert.equal(r.body.user.mfaEnabled, false);
   assert.match(r.body.user.id, /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
   assert.match(r.body.user.createdAt, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
-  assert.deepEqual(Object.keys(r.body.user), ['id', 'username', 'displayName', 'isBot', 'mfaEnabled', 'createdAt', 'avatarUrl']);
+  assert.deepEqual(Object.keys(r.body.user), ['id', 'username', 'displayName', 'isBot', 'mfaEnabled', 'createdAt']);
   assert.ok(r.body.token.length >= 43);
   const cookie = r.headers.get('set-cookie');
   assert.match(cookie, new RegExp(`^session=${r.body.token}; HttpOnly; SameSite=Lax; Path=/`));
@@ -67,7 +67,7 @@ test('login, @me by Bearer, logout revokes the token at once', async () => {
   const me = await api(srv.url, 'GET', '/api/users/@me', { token: r.body.token });
   assert.equal(me.status, 200);
   const { presence, ...user } = me.body.user;
-  assert.deepEqual(user, { ...u.user, locale: null, about: null, bannerColor: null }, 'with the language it chose and its profile (none yet)');
+  assert.deepEqual(user, { ...u.user, locale: null, about: null, bannerColor: null, avatarUrl: null }, 'with the language it chose and its profile (none yet)');
   assert.deepEqual(presence, { status: 'online', activity: null, connected: false }, 'and the status it chose (none: online), not connected');
   const out = await api(srv.url, 'POST', '/api/auth/logout', { token: r.body.token });
   assert.equal(out.status, 200);

@@ -17,7 +17,9 @@ export function wireErase() {
       await api('DELETE', '/api/users/@me', { password: $('#erase-password').value, code: $('#erase-code').value.trim() || null });
       location.assign('/login');
     } catch (err) {
-      sessionStorage.removeItem(ERASED_KEY);
+      // Refused: nothing was deleted. A fetch cut short (the page leaving as the sockets close)
+      // leaves the mark, since the deletion may well be done.
+      if (!err.network) sessionStorage.removeItem(ERASED_KEY);
       const owned = (err.status === 409 && err.body && err.body.servers) || [];
       $('#erase-owned').replaceChildren(...owned.map((s) => el('li', { text: s.name })));
       $('#erase-error-text').textContent = owned.length ? t('erase.owned') : err.message;
