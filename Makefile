@@ -88,7 +88,7 @@ e2e: build/asan/praca node_modules/.package-lock.json
 	PRACA_BIN=build/asan/praca node --test --test-concurrency=2 $(E2E)
 # The differential test of the in-memory state, on PostgreSQL.
 unit-postgres: build/asan/unit
-	scripts/with-postgres.sh build/asan/unit --filter '@(state|event_clock|schema|store|event_log|writer_jobs|role_order)/*'
+	scripts/with-postgres.sh build/asan/unit --filter '@(state|event_clock|schema|store|event_log|writer_jobs|role_order|exports)/*'
 # The shared request-limit window's script, against Redis.
 unit-redis: build/asan/unit
 	scripts/with-redis.sh build/asan/unit --filter '@(ratelimit_shared|redis_uv)/*'

@@ -60,6 +60,7 @@ struct serve {
     struct workers *workers;
     struct workers *hashing;     /* password hashing, apart from the workers */
     struct workers *media;       /* uploads, apart from the workers */
+    struct workers *exports;     /* people's data archives */
     struct endpoints *endpoints; /* calls to applications' interactions endpoints */
     struct bus *bus;
     struct relay *relay; /* several nodes (--redis-url): the other nodes' events and changes */
@@ -377,13 +378,16 @@ static int threads_start(struct serve *s, struct api_service *api, const char *t
                              store_worker_close, api_worker_run, store_target);
     s->media = workers_new("praca-media", s->cfg.media_workers, store_worker_open,
                            store_worker_close, api_worker_run, store_target);
-    if (!s->workers || !s->hashing || !s->media) {
+    s->exports = workers_new("praca-export", 1, store_worker_open, store_worker_close,
+                             api_worker_run, store_target);
+    if (!s->workers || !s->hashing || !s->media || !s->exports) {
         log_error("cannot start %d workers", s->cfg.workers);
         return -1;
     }
     api->workers = s->workers;
     api->hashing = s->hashing;
     api->media = s->media;
+    api->exports = s->exports;
     if (!(s->endpoints = api_endpoints_new())) {
         log_error("cannot start the interactions endpoint thread");
         return -1;
@@ -463,6 +467,7 @@ static void serve_stop(struct serve *s, struct api_service *api, int app_ready, 
     api_endpoints_free(s->endpoints); /* its calls resume on the workers: before them */
     workers_free(s->hashing);
     workers_free(s->media);
+    workers_free(s->exports);
     workers_free(s->workers);
     store_writer_free(s->writer);
     store_maintenance_free(s->maintenance); /* its jobs ran on the writer, which has stopped */

@@ -7,6 +7,7 @@
 #include "core/clock.h"
 #include "core/log.h"
 #include "store/event_log.h"
+#include "store/exports.h"
 #include "store/installs.h"
 #include "store/search.h"
 
@@ -56,6 +57,8 @@ static void trim_run(struct store_writer_job *job, struct store *db)
         log_debug("events: %lld past retention trimmed", (long long)deleted);
     if (store_authorize_expire(db, clock_now_ms() - CONSENT_KEPT_MS, &deleted) != STORE_DONE)
         log_error("installs: deleting expired consent sessions failed");
+    if (store_exports_expire(db, clock_now_ms(), &deleted) != STORE_DONE)
+        log_error("exports: deleting archives past their week failed");
 }
 
 static void trim_done(struct store_writer_job *job, int committed)

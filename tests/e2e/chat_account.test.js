@@ -264,3 +264,22 @@ test('a member reports a message from its menu; a moderator finds it under Moder
     await p.context().close();
   }
 });
+
+test('Conta prepares an archive of the person\'s data and offers it to download once ready', async () => {
+  const { owner: ana, sid, server } = await serverWithMembers(srv.url, 0);
+  await api(srv.url, 'POST', `/api/servers/${sid}/channels/${server.channels[0].id}/messages`, { token: ana.token, body: { content: 'para o arquivo' } });
+  const a = await openApp(ana);
+  await a.click('#account-open');
+  await a.click('#export-start');
+  const link = a.locator('#exports li[data-status="ready"] a');
+  await link.waitFor({ timeout: 20000 });
+  assert.match(await link.textContent(), /^Baixar \(\d+ KB\)$/);
+  await a.locator('#exports').scrollIntoViewIfNeeded();
+  await shoot(a, 'chat-exports');
+  const [download] = await Promise.all([a.waitForEvent('download'), link.click()]);
+  assert.match(download.suggestedFilename(), /^praca-[0-9a-f]{8}\.tar$/);
+  const bytes = require('node:fs').readFileSync(await download.path());
+  assert.equal(bytes.subarray(257, 262).toString(), 'ustar', 'a tar archive');
+  assert.deepEqual(a.problems, []);
+  await a.context().close();
+});

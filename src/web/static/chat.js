@@ -22,6 +22,7 @@ import { pinsChanged, togglePins } from './chat-pins.js';
 import { loadUnread, markRead, markServerRead, paintTitle, paintUnread } from './chat-read.js';
 import { loadOlder, openChannel, refreshRoom, startReply, stopReply } from './chat-room.js';
 import { loadSessions, wireSessions } from './chat-sessions.js';
+import { loadExports, wireExports } from './chat-exports.js';
 import { wireStatus } from './chat-status.js';
 import { wireSearch } from './chat-search.js';
 import { go, wireScreens } from './chat-screens.js';
@@ -60,8 +61,9 @@ function wirePanels() {
       return showError($('#settings-error'), new Error(t('install.link.starts', { start: `${location.origin}/oauth2/authorize` })));
     location.assign(url.pathname + url.search);
   });
-  $('#account-open').addEventListener('click', () => { go('room'); $('#account-error').hidden = true; showPanel('#account'); loadSessions(); });
+  $('#account-open').addEventListener('click', () => { go('room'); $('#account-error').hidden = true; showPanel('#account'); loadSessions(); loadExports(); });
   wireSessions();
+  wireExports();
   wireMfa();
   $('#account-close').addEventListener('click', () => showPanel('#room'));
   $('#password-form').addEventListener('submit', async (e) => {
