@@ -10,6 +10,7 @@
 #include <string.h>
 #include <uv.h>
 
+#include "api/mail.h"
 #include "api/api.h"
 #include "api/endpoint.h"
 #include "api/event_push.h"
@@ -61,6 +62,7 @@ struct serve {
     struct workers *hashing;     /* password hashing, apart from the workers */
     struct workers *media;       /* uploads, apart from the workers */
     struct workers *exports;     /* people's data archives */
+    struct mailer *mailer;       /* e-mail, with --smtp-url */
     struct endpoints *endpoints; /* calls to applications' interactions endpoints */
     struct bus *bus;
     struct relay *relay; /* several nodes (--redis-url): the other nodes' events and changes */
@@ -388,6 +390,12 @@ static int threads_start(struct serve *s, struct api_service *api, const char *t
     api->hashing = s->hashing;
     api->media = s->media;
     api->exports = s->exports;
+    int failed;
+    api->mailer = s->mailer = api_mailer_new(&s->cfg, &failed);
+    if (failed) {
+        log_error("cannot start the e-mail thread");
+        return -1;
+    }
     if (!(s->endpoints = api_endpoints_new())) {
         log_error("cannot start the interactions endpoint thread");
         return -1;
@@ -468,6 +476,7 @@ static void serve_stop(struct serve *s, struct api_service *api, int app_ready, 
     workers_free(s->hashing);
     workers_free(s->media);
     workers_free(s->exports);
+    api_mailer_free(s->mailer); /* what the workers queued is sent first */
     workers_free(s->workers);
     store_writer_free(s->writer);
     store_maintenance_free(s->maintenance); /* its jobs ran on the writer, which has stopped */
@@ -516,6 +525,11 @@ static int serve(struct serve *s)
     if (s->cfg.redis_url[0] && !s->cfg.database_url[0]) {
         log_error(
             "several nodes share one PostgreSQL: set PRACA_DATABASE_URL with PRACA_REDIS_URL");
+        return 1;
+    }
+    if (s->cfg.smtp_url[0] && (!s->cfg.mail_from[0] || (strncmp(s->cfg.smtp_url, "smtp://", 7) &&
+                                                        strncmp(s->cfg.smtp_url, "smtps://", 8)))) {
+        log_error("e-mail: --smtp-url must be smtp://… or smtps://…, with --mail-from");
         return 1;
     }
     const char *target = config_store_target(&s->cfg);

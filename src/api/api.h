@@ -49,6 +49,7 @@ struct api_service {
     struct workers *hashing;
     struct workers *media;   /* uploads: their files' checks and thumbnails, apart from the rest */
     struct workers *exports; /* people's data archives, one at a time, off every request */
+    struct mailer *mailer;   /* e-mail (api/mail.h); NULL without --smtp-url (not owned) */
     struct endpoints *endpoints; /* calls to applications' endpoints (not owned) */
     struct api_push *push;       /* events pushed to applications' endpoints (owned) */
     struct http_router router;
@@ -157,6 +158,7 @@ extern const struct api_route api_profile_routes[];
 extern const struct api_route api_account_delete_routes[];
 extern const struct api_route api_report_routes[];
 extern const struct api_route api_export_routes[];
+extern const struct api_route api_email_routes[];
 extern const struct api_route api_read_state_routes[];
 extern const struct api_route api_typing_routes[];
 extern const struct api_route api_media_routes[];

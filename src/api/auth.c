@@ -20,6 +20,7 @@
 #include "core/crypto.h"
 #include "domain/locales.h"
 #include "domain/text.h"
+#include "store/emails.h"
 #include "store/people.h"
 #include "store/servers.h"
 
@@ -259,6 +260,10 @@ void api__me_reply(struct api_call *c)
     json_object_set(user, "about", json_object_get(profile, "about"));
     json_object_set(user, "bannerColor", json_object_get(profile, "bannerColor"));
     json_object_set(user, "avatarUrl", json_object_get(profile, "avatarUrl"));
+    char email[STORE_EMAIL_MAX + 1] = "";
+    store_email_of(c->db, c->me.user_id, email);
+    json_object_set_new(user, "email", email[0] ? json_string(email) : json_null());
+    json_object_set_new(user, "canMail", json_boolean(c->svc->mailer != NULL));
     json_decref(profile);
     json_object_set_new(user, "locale", locale[0] ? json_string(locale) : json_null());
     json_object_set_new(user, "presence", state_presence_json(c->svc->presence, c->me.user_id));

@@ -37,6 +37,8 @@ static const struct option options[] = {
     INT("--port", "PRACA_PORT", port, 0, 65535),
     STR("--data", "PRACA_DATA", data),
     STR("--site-url", "PRACA_SITE_URL", site_url),
+    STR("--smtp-url", "PRACA_SMTP_URL", smtp_url),
+    STR("--mail-from", "PRACA_MAIL_FROM", mail_from),
     STR("--database-url", "PRACA_DATABASE_URL", database_url),
     STR("--redis-url", "PRACA_REDIS_URL", redis_url),
     STR("--redis-streams", "PRACA_REDIS_STREAMS", redis_streams),
@@ -249,6 +251,10 @@ const char *config_usage(void)
            "  --port PORT                   [PRACA_PORT] listen port (8080; 0 = any free port)\n"
            "  --data FILE                   [PRACA_DATA] SQLite file (./praca.db)\n"
            "  --site-url URL                [PRACA_SITE_URL] public origin (the listening origin)\n"
+           "  --smtp-url URL                [PRACA_SMTP_URL] smtp[s]://user:pass@host:port: "
+           "e-mail\n"
+           "                                for verified addresses and password resets (none)\n"
+           "  --mail-from ADDRESS           [PRACA_MAIL_FROM] the From: of those e-mails\n"
            "  --database-url URL            [PRACA_DATABASE_URL] postgres://…: the data in "
            "PostgreSQL\n"
            "  --redis-url URL               [PRACA_REDIS_URL] redis://…: several nodes (with\n"

@@ -9,7 +9,9 @@ struct config {
     char host[256];
     int port; /* 0 = any free port */
     char data[1024];
-    char site_url[512]; /* empty = the listening origin */
+    char site_url[512];  /* empty = the listening origin */
+    char smtp_url[1024]; /* smtp[s]://user:pass@host:port; empty = Praça sends no e-mail */
+    char mail_from[256]; /* the From: of its e-mails */
     char database_url[1024];
     char redis_url[1024];
     char redis_streams[8192]; /* the event stream's shards, comma-separated; empty = redis_url */

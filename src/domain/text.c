@@ -155,3 +155,30 @@ void rule_text_bot_username(const char *name, int attempt, char out[33])
     else
         snprintf(out, 33, "%s_%d", slug, attempt);
 }
+
+int rule_email_ok(const char *s, char *out, size_t cap)
+{
+    size_t len = strlen(s);
+    const char *at = strchr(s, '@');
+    if (len < 3 || len > 254 || cap <= len || !at || strchr(at + 1, '@') || at == s || at - s > 64)
+        return 0;
+    for (const char *p = s; p < at; p++)
+        if (*p <= ' ' || *p >= 0x7f || strchr("\"(),:;<>[\\]", *p))
+            return 0;
+    int labels = 0;
+    for (const char *p = at + 1; *p; labels++) {
+        const char *start = p;
+        while ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+               *p == '-')
+            p++;
+        if (p == start || *start == '-' || p[-1] == '-' || p - start > 63 || (*p && *p != '.'))
+            return 0;
+        if (*p == '.' && !*++p)
+            return 0;
+    }
+    if (labels < 2)
+        return 0;
+    for (size_t i = 0; i <= len; i++)
+        out[i] = (char)(s[i] >= 'A' && s[i] <= 'Z' ? s[i] + 32 : s[i]);
+    return 1;
+}

@@ -16,6 +16,11 @@ int rule_text_has_control(const char *s, size_t len, int allow_newlines);
  * joiners and spaces, the soft hyphen, tags, the BOM …), which could make it read as another
  * name or reorder the text around it. s is UTF-8 (as JSON gives it). */
 int rule_text_name_ok(const char *s, size_t len);
+/* Whether s is an e-mail address as people write them: local@domain, at most 254 bytes, a local
+ * part of 1–64 printable ASCII characters without spaces, quotes, brackets or separators, and a
+ * domain of dot-separated labels (letters, digits, inner hyphens; two labels at least). out
+ * (cap ≥ 255) gets it in lower case. 1, or 0. */
+int rule_email_ok(const char *s, char *out, size_t cap);
 
 /* A bot username made from an application name: lowercase ASCII letters and digits, other
  * characters folded into '_', then "_bot" (attempt 0) or "_<attempt>" — always 2 to 32 valid

@@ -32,7 +32,7 @@ static int erase_at(struct store *db, struct store_account_erase *e)
     static const char *SQL_USER =
         "UPDATE users SET display_name = '" STORE_DELETED_NAME "', password_hash = '',"
         " mfa_secret = NULL, mfa_enabled = 0, about = NULL, banner_color = NULL, avatar = NULL,"
-        " avatar_small = NULL, locale = NULL, deleted_at = $2"
+        " avatar_small = NULL, locale = NULL, email = NULL, deleted_at = $2"
         " WHERE id = $1 AND is_bot = 0 AND deleted_at IS NULL";
     static const char *const SQL_GONE[] = {
         "DELETE FROM tokens WHERE user_id = $1",
@@ -41,6 +41,7 @@ static int erase_at(struct store *db, struct store_account_erase *e)
         "DELETE FROM read_states WHERE user_id = $1",
         "DELETE FROM mfa_recovery_codes WHERE user_id = $1",
         "DELETE FROM authorize_sessions WHERE user_id = $1",
+        "DELETE FROM email_codes WHERE user_id = $1",
     };
     int rc = store__exec(db, SQL_USER, SV_ARGS(SV_STR(e->user_id), SV_INT(e->now)));
     for (size_t i = 0; rc == STORE_DONE && i < sizeof SQL_GONE / sizeof SQL_GONE[0]; i++)

@@ -67,7 +67,7 @@ test('login, @me by Bearer, logout revokes the token at once', async () => {
   const me = await api(srv.url, 'GET', '/api/users/@me', { token: r.body.token });
   assert.equal(me.status, 200);
   const { presence, ...user } = me.body.user;
-  assert.deepEqual(user, { ...u.user, locale: null, about: null, bannerColor: null, avatarUrl: null }, 'with the language it chose and its profile (none yet)');
+  assert.deepEqual(user, { ...u.user, locale: null, about: null, bannerColor: null, avatarUrl: null, email: null, canMail: false }, 'with the language it chose and its profile (none yet)');
   assert.deepEqual(presence, { status: 'online', activity: null, connected: false }, 'and the status it chose (none: online), not connected');
   const out = await api(srv.url, 'POST', '/api/auth/logout', { token: r.body.token });
   assert.equal(out.status, 200);

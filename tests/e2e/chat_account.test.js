@@ -283,3 +283,47 @@ test('Conta prepares an archive of the person\'s data and offers it to download 
   assert.deepEqual(a.problems, []);
   await a.context().close();
 });
+
+test('with e-mail on, Conta confirms an address by its code, and the sign-in page mails a new-password link', async () => {
+  const { startSmtp } = require('./smtp');
+  const { startServer } = require('./helpers');
+  const smtp = await startSmtp();
+  const mailing = await startServer({ args: ['--smtp-url', smtp.url, '--mail-from', 'praca@exemplo.org'] });
+  try {
+    const ana = await register(mailing.url);
+    const a = await openApp(ana, DESKTOP, mailing.url);
+    await a.click('#account-open');
+    await a.waitForSelector('#email-section:not([hidden]) #email-state:text-is("Nenhum e-mail confirmado.")');
+    const address = `${ana.user.username}@exemplo.org`;
+    await a.fill('#email-address', address);
+    await a.fill('#email-password', ana.password);
+    await a.click('#email-form button[type=submit]');
+    await a.waitForSelector('#email-code-form:not([hidden])');
+    const code = (await smtp.nextMail(0, address)).match(/\n {4}(\d{6})\r?\n/)[1];
+    await a.fill('#email-code', code);
+    await a.locator('#email-section').scrollIntoViewIfNeeded();
+    await shoot(a, 'chat-email');
+    await a.click('#email-code-form button[type=submit]');
+    await a.waitForSelector(`#email-state:text-is("Confirmado: ${address}")`);
+    assert.deepEqual(a.problems, []);
+    await a.context().close();
+
+    const context = await browser.newContext({ viewport: DESKTOP });
+    const p = await context.newPage();
+    await p.goto(`${mailing.url}/login`);
+    await p.click('#forgot-open');
+    await p.fill('#forgot-email', address);
+    const seen = smtp.messages().length;
+    await p.click('#forgot button[type=submit]');
+    await p.waitForSelector('#forgot-done:has-text("Se uma conta confirmou este e-mail")');
+    await shoot(p, 'login-forgot');
+    const link = (await smtp.nextMail(seen, address)).match(/(http\S+\/reset#token=[A-Za-z0-9_-]{43})/)[1];
+    await p.goto(link);
+    await p.waitForSelector('form');
+    await context.close();
+    assert.ok(link.startsWith(mailing.url), 'the link leads back to this Praça');
+  } finally {
+    await mailing.stop();
+    smtp.stop();
+  }
+});

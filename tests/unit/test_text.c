@@ -82,3 +82,31 @@ Test(text, display_names_refuse_control_and_format_characters)
     cr_assert(!rule_text_name_ok("x\xf3\xa0\x80\xa1", 5), "a tag character");
     cr_assert(!rule_text_name_ok("a\xe2\x80", 3), "cut short");
 }
+
+Test(text, email_addresses_as_people_write_them)
+{
+    char out[255];
+    cr_assert_eq(rule_email_ok("Ana.Souza+praca@Exemplo.COM.br", out, sizeof out), 1);
+    cr_assert_str_eq(out, "ana.souza+praca@exemplo.com.br");
+    cr_assert_eq(rule_email_ok("a@b.co", out, sizeof out), 1);
+    static const char *const BAD[] = {
+        "",           "ana",         "@exemplo.com",     "ana@",        "ana@exemplo",
+        "ana@@x.com", "a b@x.com",   "ana@x..com",       "ana@-x.com",  "ana@x-.com",
+        "ana@x.com.", "\"a\"@x.com", "ana@x_y.com",      "ana@x.com\n", "ana<x>@x.com",
+        "ana@.x.com", "ana;b@x.com", "ana@exem plo.com",
+    };
+    for (size_t i = 0; i < sizeof BAD / sizeof BAD[0]; i++)
+        cr_assert_eq(rule_email_ok(BAD[i], out, sizeof out), 0, "%s", BAD[i]);
+    char local[80], long_domain[300];
+    memset(local, 'a', 65);
+    strcpy(local + 65, "@x.com");
+    cr_assert_eq(rule_email_ok(local, out, sizeof out), 0, "a local part past 64");
+    memset(long_domain, 'b', sizeof long_domain);
+    long_domain[0] = 'a';
+    long_domain[1] = '@';
+    for (int i = 2; i < 250; i += 50)
+        long_domain[i + 49] = '.';
+    long_domain[255] = '\0';
+    cr_assert_eq(rule_email_ok(long_domain, out, sizeof out), 0, "past 254 bytes");
+    cr_assert_eq(rule_email_ok("a@b.co", out, 6), 0, "no room for it");
+}

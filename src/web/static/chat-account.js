@@ -2,6 +2,7 @@
 // first code from the person's authenticator to turn it on.
 import { ask } from './chat-dialog.js';
 import { paintLocaleChoice, setLocale } from './chat-apps.js';
+import { wireEmail } from './chat-email.js';
 import { wireErase } from './chat-erase.js';
 import { wireProfile } from './chat-profile.js';
 import { paintVerificationHold } from './chat-servers.js';
@@ -54,6 +55,7 @@ function wireLocale() {
 export function wireMfa() {
   wireProfile();
   wireErase();
+  wireEmail();
   wireTheme();
   wireLocale();
   paintMfa();

@@ -47,7 +47,22 @@ function selectTab(which) {
   }
 }
 
-$('#tab-login').addEventListener('click', () => selectTab('login'));
+$('#tab-login').addEventListener('click', () => { $('#forgot').hidden = true; selectTab('login'); });
+$('#forgot-open').addEventListener('click', () => { $('#forgot').hidden = false; $('#forgot-email').focus(); });
+
+// The answer is the same whether or not an account has the address: so is what the page says.
+$('#forgot').addEventListener('submit', async (event) => {
+  event.preventDefault();
+  $('#forgot-error').hidden = true;
+  $('#forgot-done').hidden = true;
+  try {
+    await api('POST', '/api/auth/forgot-password', { email: $('#forgot-email').value });
+    $('#forgot-done').textContent = t('forgot.sent');
+    $('#forgot-done').hidden = false;
+  } catch (e) {
+    showError($('#forgot-error'), e.status === 409 ? t('forgot.no.mail') : e.status === 429 ? t('login.too.many') : e.status === 400 ? t('forgot.bad') : t('error.other'));
+  }
+});
 $('#tab-register').addEventListener('click', () => selectTab('register'));
 
 $('#login').addEventListener('submit', async (event) => {
