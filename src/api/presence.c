@@ -1,4 +1,5 @@
 /* Presence, live to people: see presence.h. */
+#include "domain/text.h"
 #include "api/presence.h"
 
 #include <stdlib.h>
@@ -35,6 +36,36 @@ void api__presence_announce(struct api_call *c, const char *user_id)
                              json_pack("{ssss}", "userId", user_id, "status", status));
 }
 
+#define CUSTOM_EXPIRY_MAX_MS (30LL * 24 * 3600 * 1000)
+
+/* A custom status's emoji (up to 32 bytes, no control characters) and expiresAt (an ISO time
+ * within 30 days) into clean: 0, or -1 when it has answered 400. */
+static int custom_extras(struct api_call *c, json_t *activity, json_t *clean)
+{
+    const char *emoji = NULL, *expires = NULL;
+    int64_t at;
+    if (api__in_str(c, activity, "emoji", 1, 32, API_IN_NULLABLE, &emoji) < 0 ||
+        api__in_str(c, activity, "expiresAt", 1, 40, API_IN_NULLABLE, &expires) < 0)
+        return -1;
+    if (emoji && rule_text_has_control(emoji, strlen(emoji), 0)) {
+        api__bad(c, "activity.emoji", "não pode ter caracteres de controle");
+        return -1;
+    }
+    if (expires && (clock_parse(expires, strlen(expires), &at) || at <= clock_now_ms() ||
+                    at > clock_now_ms() + CUSTOM_EXPIRY_MAX_MS)) {
+        api__bad(c, "activity.expiresAt", "deve ser uma data ISO 8601 nos próximos 30 dias");
+        return -1;
+    }
+    if (emoji)
+        json_object_set_new(clean, "emoji", json_string(emoji));
+    if (expires) {
+        char iso[CLOCK_ISO_LEN + 1];
+        clock_format_iso(at, iso);
+        json_object_set_new(clean, "expiresAt", json_string(iso));
+    }
+    return 0;
+}
+
 /* PUT /api/bot/presence and /api/users/@me/presence: the status shown while the caller is
  * connected, and an activity (for a person, type custom: the status text). */
 void api__presence_put(struct api_call *c)
@@ -65,6 +96,10 @@ void api__presence_put(struct api_call *c)
             return;
         }
         clean = json_pack("{ssss}", "type", type, "name", name);
+        if (!strcmp(type, "custom") && custom_extras(c, activity, clean)) {
+            json_decref(clean);
+            return;
+        }
     }
     if (api__limit_hit(c, &API_LIMIT_PRESENCE)) {
         json_decref(clean);

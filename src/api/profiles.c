@@ -21,6 +21,7 @@
 #include "domain/files.h"
 #include "http/upload.h"
 #include "media/probe.h"
+#include "state/presence.h"
 #include "store/avatars.h"
 #include "store/channels.h"
 #include "store/people.h"
@@ -150,8 +151,10 @@ static void profile_get(struct api_call *c)
         api__internal(c);
     else if (!user)
         api__error(c, 404, NONE);
-    else
+    else {
+        json_object_set_new(user, "presence", state_presence_shown_json(c->svc->presence, uid));
         api__reply(c, 200, json_pack("{so}", "user", user));
+    }
 }
 
 const struct api_route api_profile_routes[] = {

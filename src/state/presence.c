@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/clock.h"
 #include "core/log.h"
 #include "core/map.h"
 #include "state/presence_shared.h"
@@ -122,6 +123,14 @@ struct view {
 
 /* The views of n users: this node's connections and saved statuses, and with several nodes the
  * others' connections and the statuses saved through any node. */
+/* A custom status past its expiresAt is no longer shown (nothing needs to clear it). */
+static int expired(json_t *activity)
+{
+    const char *at = json_string_value(json_object_get(activity, "expiresAt"));
+    int64_t ms;
+    return at && !clock_parse(at, strlen(at), &ms) && ms <= clock_now_ms();
+}
+
 static void views(struct presence *p, const char *const *user_ids, size_t n, struct view *out)
 {
     pthread_mutex_lock(&p->lock);
@@ -149,6 +158,11 @@ static void views(struct presence *p, const char *const *user_ids, size_t n, str
         }
     free(elsewhere);
     free(saved);
+    for (size_t i = 0; i < n; i++)
+        if (out[i].activity && expired(out[i].activity)) {
+            json_decref(out[i].activity);
+            out[i].activity = NULL;
+        }
 }
 
 /* online, idle, dnd or offline: always a static string. */
@@ -183,6 +197,17 @@ int state_presence_online_anywhere(struct presence *p, const char *user_id)
     views(p, &user_id, 1, &v);
     json_decref(v.activity);
     return v.connected;
+}
+
+json_t *state_presence_shown_json(struct presence *p, const char *user_id)
+{
+    struct view v;
+    views(p, &user_id, 1, &v);
+    const char *status = shown(&v);
+    json_t *activity = strcmp(status, "offline") && v.activity ? v.activity : json_null();
+    if (activity == json_null())
+        json_decref(v.activity);
+    return json_pack("{ssso}", "status", status, "activity", activity);
 }
 
 json_t *state_presence_json(struct presence *p, const char *user_id)

@@ -27,6 +27,9 @@ int state_presence_statuses(struct presence *p, const char *const *user_ids, siz
                             const char **out);
 /* 1 when the user has a connection open on any node (invisible or not). */
 int state_presence_online_anywhere(struct presence *p, const char *user_id);
+/* What others see of a user: their shown status (as state_presence_statuses) and, unless it is
+ * offline, their activity (or null); a new object. */
+json_t *state_presence_shown_json(struct presence *p, const char *user_id);
 /* {status, activity, connected} of a user (a new object). */
 json_t *state_presence_json(struct presence *p, const char *user_id);
 /* Several nodes: connections are counted and statuses saved in Redis too (presence_shared.h),

@@ -166,18 +166,24 @@ test('a picture chosen in Conta shows beside the person\'s messages and in the c
   await shoot(a, 'chat-profile-picture');
   // Bia's page reads the members again and draws the picture beside Ana's message.
   await b.waitForSelector(`.message[data-from="${ana.user.id}"] .head .avatar img[src="${me.avatarUrl}?size=64"]`);
-  // Her name opens her card: banner colour, picture, about; then what Bia may do.
+  // Her name opens her card: banner colour, picture, status text, about; then what Bia may do.
+  const status = await api(srv.url, 'PUT', '/api/users/@me/presence', { token: ana.token, body: { status: 'online', activity: { type: 'custom', name: 'Fotografando', emoji: '📷' } } });
+  assert.equal(status.status, 200, status.text);
   await b.click(`.message[data-from="${ana.user.id}"] .head .author`);
   await b.waitForSelector('.menu .person-card .person-about:text-is("Fotografia e plantas.")');
+  assert.equal((await b.textContent('.menu .person-card .person-status')).trim(), '📷 Fotografando');
   assert.equal(await b.textContent('.menu .person-card strong'), 'Ana Luz');
   assert.equal(await b.$eval('.menu .person-card .profile-banner', (e) => getComputedStyle(e).backgroundColor), 'rgb(47, 111, 174)');
   assert.ok(await b.isVisible('.menu [role=menuitem]:text-is("Mandar mensagem")'));
   // Looked at as it opens at each width: a menu by the name on a desktop, a sheet on a phone.
+  const pictured = () => b.waitForFunction(() => { const i = document.querySelector('.menu .person-card img'); return i && i.complete && i.naturalWidth > 0; });
+  await pictured();
   await b.screenshot({ path: path.join(SHOTS, 'chat-person-card-1280.png') });
   await b.keyboard.press('Escape');
   await b.setViewportSize(PHONE);
   await b.click(`.message[data-from="${ana.user.id}"] .head .author`);
   await b.waitForSelector('.menu.sheet .person-card .person-about');
+  await pictured();
   await b.screenshot({ path: path.join(SHOTS, 'chat-person-card-390.png') });
   await b.emulateMedia({ colorScheme: 'dark' });
   await b.screenshot({ path: path.join(SHOTS, 'chat-person-card-390-dark.png') });

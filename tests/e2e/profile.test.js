@@ -4,7 +4,7 @@
 'use strict';
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { api, register, serverWithMembers, gatewayConnect, nextEvent, sharedServer } = require('./helpers');
+const { startServer, api, register, serverWithMembers, gatewayConnect, nextEvent, sharedServer } = require('./helpers');
 
 const sockets = [];
 const srv = sharedServer({ args: ['--rate-limit-scale', '100'] }, sockets);
@@ -86,4 +86,41 @@ test('a person\'s status: do not disturb shown, invisible shown offline yet send
   assert.deepEqual([r.status, r.body.error], [400, 'status: deve ser online, idle, dnd ou invisible']);
   const bot = await api(srv.url, 'PUT', '/api/users/@me/presence', { token: 'x', body: { status: 'dnd' } });
   assert.equal(bot.status, 401);
+});
+
+test('a custom status with an emoji until a time: others read it on the card, and after that time nobody does', async () => {
+  const clocked = await startServer({ args: ['--test-clock'] });
+  try {
+    const { members: [ana, bia] } = await serverWithMembers(clocked.url, 2);
+    const socket = await gatewayConnect(clocked.url, { auth: { token: bia.token } }, sockets);
+    const set = (body) => api(clocked.url, 'PUT', '/api/users/@me/presence', { token: bia.token, body });
+    const now = Date.parse((await api(clocked.url, 'GET', '/api/health')).headers.get('date')) || Date.now();
+    const until = new Date(now + 3600_000).toISOString();
+    const r = await set({ status: 'online', activity: { type: 'custom', name: 'Em reunião', emoji: '📅', expiresAt: until } });
+    assert.equal(r.status, 200, r.text);
+    assert.equal(r.body.presence.activity.emoji, '📅');
+    assert.equal(Date.parse(r.body.presence.activity.expiresAt), Date.parse(until));
+    const card = async () => (await api(clocked.url, 'GET', `/api/users/${bia.user.id}/profile`, { token: ana.token })).body.user.presence;
+    assert.deepEqual(await card(), { status: 'online', activity: { type: 'custom', name: 'Em reunião', emoji: '📅', expiresAt: r.body.presence.activity.expiresAt } });
+    await api(clocked.url, 'POST', '/api/test/clock', { body: { advanceMs: 3600_001 } });
+    assert.deepEqual(await card(), { status: 'online', activity: null }, 'past its time');
+    assert.equal((await api(clocked.url, 'GET', '/api/users/@me', { token: bia.token })).body.user.presence.activity, null);
+    // Invisible: offline on the card, and no text.
+    await set({ status: 'invisible', activity: { type: 'custom', name: 'secreto' } });
+    assert.deepEqual(await card(), { status: 'offline', activity: null });
+    // Refusals.
+    for (const [activity, error] of [
+      [{ type: 'custom', name: 'x', emoji: 'a\u0007' }, 'activity.emoji: não pode ter caracteres de controle'],
+      [{ type: 'custom', name: 'x', emoji: '😀'.repeat(33) }, 'emoji: deve ter entre 1 e 32 caracteres'],
+      [{ type: 'custom', name: 'x', expiresAt: 'amanhã' }, 'activity.expiresAt: deve ser uma data ISO 8601 nos próximos 30 dias'],
+      [{ type: 'custom', name: 'x', expiresAt: new Date(now - 1000).toISOString() }, 'activity.expiresAt: deve ser uma data ISO 8601 nos próximos 30 dias'],
+      [{ type: 'custom', name: 'x', expiresAt: new Date(now + 40 * 86400_000).toISOString() }, 'activity.expiresAt: deve ser uma data ISO 8601 nos próximos 30 dias'],
+    ]) {
+      const x = await set({ status: 'online', activity });
+      assert.deepEqual([x.status, x.body.error], [400, error], JSON.stringify(activity));
+    }
+    socket.disconnect();
+  } finally {
+    await clocked.stop();
+  }
 });

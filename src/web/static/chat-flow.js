@@ -25,7 +25,7 @@ export function avatar(userId, name, kind = 'avatar', large = false) {
   const face = chat.faces.get(userId);
   if (face) {
     return el('span', { class: `${kind} has-face`, 'aria-hidden': 'true' },
-      el('img', { src: `${face}?size=${large ? 256 : 64}`, alt: '', loading: 'lazy', decoding: 'async' }));
+      el('img', { src: `${face}?size=${large ? 256 : 64}`, alt: '', loading: large ? 'eager' : 'lazy', decoding: 'async' }));
   }
   const words = String(name || '?').trim().split(/[\s_.-]+/).map((w) => w.match(/[\p{L}\p{N}]/gu) || []).filter((w) => w.length);
   const letters = (words.length > 1 ? words[0][0] + words[1][0] : (words[0] || ['?']).slice(0, 2).join('')).toUpperCase();
