@@ -22,12 +22,6 @@ void api__draft_cleanup(struct draft *d)
     d->embeds = d->components = NULL;
 }
 
-static int answer_rule_error(struct api_call *c, const struct rule_error *err)
-{
-    api__bad(c, err->path, err->reason);
-    return -1;
-}
-
 /* nonce (a string of 1–64 characters, or an integer as Discord allows) and enforceNonce. */
 static int read_nonce(struct api_call *c, json_t *body, struct draft *d)
 {
@@ -82,7 +76,7 @@ int api__draft_read(struct api_call *c, json_t *body, int rich, int64_t base_fla
     if (embeds && !json_is_null(embeds)) {
         d->embeds_set = 1;
         if (!(d->embeds = rule_message_clean_embeds(embeds, &err)))
-            return answer_rule_error(c, &err);
+            return api__rule_refused(c, &err);
     }
     json_t *components = json_object_get(body, "components");
     if (components && !json_is_null(components)) {
@@ -90,7 +84,7 @@ int api__draft_read(struct api_call *c, json_t *body, int rich, int64_t base_fla
         d->components =
             rule_message_clean_components(components, d->flags == MSG_FLAG_COMPONENTS_V2, &err);
         if (!d->components)
-            return answer_rule_error(c, &err);
+            return api__rule_refused(c, &err);
     }
     return 0;
 }

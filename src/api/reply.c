@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "domain/json_rules.h"
 #include "core/buf.h"
 #include "core/jsonout.h"
 #include "api/api.h"
@@ -119,6 +120,12 @@ void api__bad(struct api_call *c, const char *path, const char *reason)
     char msg[512];
     snprintf(msg, sizeof msg, "%s: %s", path, reason);
     api__error(c, 400, msg);
+}
+
+int api__rule_refused(struct api_call *c, const struct rule_error *err)
+{
+    api__bad(c, err->path, err->reason);
+    return -1;
 }
 
 void api__ok(struct api_call *c)

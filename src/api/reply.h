@@ -16,6 +16,9 @@ void api__error(struct api_call *c, int status, const char *msg);
 /* Adds `flag: true` to the error object (automod, requires2FA …). */
 void api__error_flag(struct api_call *c, int status, const char *msg, const char *flag);
 void api__bad(struct api_call *c, const char *path, const char *reason);
+/* A rule's refusal (domain/json_rules.h) as that 400: always -1, for `return`. */
+struct rule_error;
+int api__rule_refused(struct api_call *c, const struct rule_error *err);
 void api__ok(struct api_call *c);
 /* 200 {key: list}, or 500 when list is NULL (a storage error). Takes list. */
 void api__reply_list(struct api_call *c, const char *key, json_t *list);
