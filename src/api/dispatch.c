@@ -8,6 +8,7 @@
  * answer into a 500 and drops the events).
  */
 #include "api/api.h"
+#include "api/dispatch_parts.h"
 #include "http/reqparse.h"
 #include "api/reply.h"
 #include "api/audit.h"
@@ -26,11 +27,7 @@
 #include "core/workers.h"
 #include "state/ratelimit.h"
 #include "state/state.h"
-#include "store/interactions.h"
-#include "store/webhooks.h"
 #include "store/people.h"
-
-#define TOKEN_MAX 256
 
 /* ---- authentication ---- */
 
@@ -61,7 +58,7 @@ static struct slice cookie_token(const struct http_request *req)
 
 /* The caller's credential: the bearer token, else the session cookie (*via_cookie 1; may be
  * NULL). An empty slice when there is neither. */
-static struct slice request_token(const struct http_request *req, int *via_cookie)
+struct slice api__request_token(const struct http_request *req, int *via_cookie)
 {
     struct slice token = bearer_token(req);
     int cookie = !token.ptr;
@@ -129,7 +126,7 @@ static int admit(struct api_call *c, enum api_auth need, const struct store_toke
  * sent none, or one too long to be a token. */
 static int credential(struct api_call *c)
 {
-    struct slice token = request_token(c->req, &c->me.via_cookie);
+    struct slice token = api__request_token(c->req, &c->me.via_cookie);
     if (!token.ptr || token.len == 0) {
         api__error(c, 401, "Não autenticado: envie o token em Authorization: Bearer");
         return -1;
@@ -173,14 +170,14 @@ static int still_admitted(struct api_call *c)
 
 /* ---- routing ---- */
 
-static int is_api_path(struct slice path)
+int api__is_api_path(struct slice path)
 {
     return path.len >= 4 && memcmp(path.ptr, "/api", 4) == 0 &&
            (path.len == 4 || path.ptr[4] == '/');
 }
 
-static enum http_route_result route_of(struct api_service *a, struct http_request *req,
-                                       const struct http_route **route)
+enum http_route_result api__route_of(struct api_service *a, struct http_request *req,
+                                     const struct http_route **route)
 {
     int method = req->method == HTTP_HEAD ? HTTP_GET : req->method;
     return http_router_match(&a->router, method, req->path, route, req->params, &req->nparams);
@@ -191,11 +188,11 @@ static int find_route(struct api_call *c, struct http_request *req)
 {
     if (c->route)
         return 0;
-    if (!is_api_path(req->path)) {
+    if (!api__is_api_path(req->path)) {
         api__error(c, 404, "Página não encontrada");
         return -1;
     }
-    switch (route_of(c->svc, req, &c->route)) {
+    switch (api__route_of(c->svc, req, &c->route)) {
     case HTTP_ROUTE_NOT_FOUND:
         api__error(c, 404, "Rota não encontrada");
         return -1;
@@ -268,194 +265,6 @@ static void answer(struct http_exchange *ex)
     http_exchange_done(ex);
 }
 
-/* ---- how large a body may be ---- */
-
-/* A credential that may send large bodies: a person's session, or a bot of a live application. */
-static int usable(const struct store_token_owner *owner)
-{
-    return !(owner->is_bot && (owner->suspended || !owner->app_id[0]));
-}
-
-static int is_multipart(const struct http_request *req)
-{
-    struct slice t = http_request_header(req, "content-type");
-    return t.len >= 19 && slice_eq_nocase((struct slice){t.ptr, 19}, "multipart/form-data");
-}
-
-/* The largest upload: every file at its limit, and the JSON beside them. */
-static size_t upload_max(const struct config *cfg)
-{
-    return (size_t)cfg->files_per_message * (size_t)cfg->file_max_mb * 1000 * 1000 +
-           API_BODY_SMALL_MAX;
-}
-
-size_t api_body_max(const struct config *cfg)
-{
-    size_t up = upload_max(cfg);
-    return up > API_BODY_LARGE_MAX ? up : API_BODY_LARGE_MAX;
-}
-
-/* The limit a known, valid credential gets on its route (an upload's files go to the spool). */
-static size_t granted(struct api_service *a, struct http_request *req, enum api__body body)
-{
-    if (body == API_BODY_LARGE)
-        return API_BODY_LARGE_MAX;
-    if (body != API_BODY_UPLOAD || !is_multipart(req))
-        return API_BODY_SMALL_MAX;
-    req->upload_limits = (struct http_upload_limits){
-        .dir = a->files.spool,
-        .file_max = (size_t)a->cfg->file_max_mb * 1000 * 1000,
-        .files_max = (size_t)a->cfg->files_per_message,
-        .field_max = API_BODY_SMALL_MAX,
-    };
-    return upload_max(a->cfg);
-}
-
-/* A route whose credential is a token in its path: an interaction's (/api/interactions/:id/
- * :token/…) or a webhook's (/api/webhooks/:wid/:token). The token is checked like a bearer
- * token before any byte of the body: an upload, or a webhook's JSON past the anonymous limit
- * (a GitHub push), needs it. */
-static int token_in_path_upload(const struct http_route *route, const struct http_request *req)
-{
-    const struct api_route *def = route->handler;
-    return def->auth == API_PUBLIC && def->body == API_BODY_UPLOAD &&
-           (is_multipart(req) || http_route_param_index(route, "wid") >= 0);
-}
-
-size_t api_body_limit(struct api_service *a, struct http_request *req)
-{
-    const struct http_route *route = NULL;
-    if (!is_api_path(req->path) || route_of(a, req, &route) != HTTP_ROUTE_FOUND)
-        return API_BODY_ANONYMOUS_MAX;
-    const struct api_route *def = route->handler;
-    if (token_in_path_upload(route, req)) {
-        req->upload_limits.dir = ""; /* the interaction's token is checked before the body */
-        return HTTP_BODY_LIMIT_ASK;
-    }
-    struct slice token = request_token(req, NULL);
-    if (def->auth == API_PUBLIC || !token.len || token.len > TOKEN_MAX)
-        return API_BODY_ANONYMOUS_MAX;
-    if (def->body == API_BODY_SMALL || (def->body == API_BODY_UPLOAD && !is_multipart(req)))
-        return API_BODY_SMALL_MAX;
-    char hash[65];
-    struct store_token_owner owner;
-    crypto_sha256_hex(token.ptr, token.len, hash);
-    if (!state_identity_known(a->state, hash, &owner)) {
-        if (def->body == API_BODY_UPLOAD)
-            req->upload_limits.dir = ""; /* asked about however small: it may be an upload */
-        return HTTP_BODY_LIMIT_ASK;      /* looked up on a worker before the body is read */
-    }
-    return usable(&owner) ? granted(a, req, def->body) : API_BODY_SMALL_MAX;
-}
-
-/* A credential looked up off the I/O thread; until then nothing of the body was read. */
-struct limit_job {
-    struct workers_job job;
-    struct http_limit_ask *ask;
-    struct api_service *svc;
-    enum api__body body;
-    char hash[65];
-};
-
-static void limit_job_run(struct workers_job *job, void *thread_ctx)
-{
-    struct limit_job *l = (struct limit_job *)job;
-    struct store_token_owner owner;
-    int found = state_identity_current(l->svc->state, thread_ctx, l->hash, &owner);
-    /* The request is the paused connection's, untouched by the I/O thread until decided. */
-    struct http_request *req = (struct http_request *)l->ask->req;
-    http_limit_decided(l->ask, found == 1 && usable(&owner) ? granted(l->svc, req, l->body)
-                                                            : API_BODY_SMALL_MAX);
-    free(l);
-}
-
-/* A token from the path, looked up the same way: an interaction's (within its 15 minutes) or a
- * webhook's grants its route's body; any other keeps the anonymous limit. */
-struct path_token_job {
-    struct workers_job job;
-    struct http_limit_ask *ask;
-    struct api_service *svc;
-    int webhook; /* a webhook's token, else an interaction's */
-    char id[UUID_LEN + 1];
-    char hash[CRYPTO_SHA256_HEX + 1];
-};
-
-/* Whether the token of the path is the interaction's (within its 15 minutes) or the webhook's. */
-static int path_token_valid(struct store *db, const struct path_token_job *l)
-{
-    if (l->webhook) {
-        struct store_webhook h;
-        return store_webhook_find(db, l->id, &h) == 1 &&
-               crypto_equal(l->hash, h.token_hash, CRYPTO_SHA256_HEX);
-    }
-    struct store_interaction it;
-    return store_interaction_find(db, l->id, &it) == 1 &&
-           clock_now_ms() - it.created_at < INTERACTION_TTL_MS &&
-           strlen(it.token_hash) == CRYPTO_SHA256_HEX &&
-           crypto_equal(l->hash, it.token_hash, CRYPTO_SHA256_HEX);
-}
-
-static void path_token_run(struct workers_job *job, void *thread_ctx)
-{
-    struct path_token_job *l = (struct path_token_job *)job;
-    int ok = path_token_valid(thread_ctx, l);
-    store_read_release(thread_ctx);
-    struct http_request *req = (struct http_request *)l->ask->req;
-    http_limit_decided(l->ask, ok ? granted(l->svc, req, API_BODY_UPLOAD) : API_BODY_ANONYMOUS_MAX);
-    free(l);
-}
-
-static void path_token_ask(struct api_service *a, struct http_limit_ask *ask,
-                           const struct http_route *route)
-{
-    const struct http_request *req = ask->req;
-    int webhook = http_route_param_index(route, "wid") >= 0;
-    int id = http_route_param_index(route, webhook ? "wid" : "id");
-    int token = http_route_param_index(route, "token");
-    struct path_token_job *l = calloc(1, sizeof *l);
-    if (!l || id < 0 || token < 0 || req->params[id].len != UUID_LEN ||
-        !uuid_valid(req->params[id].ptr, UUID_LEN) || !req->params[token].len ||
-        req->params[token].len > TOKEN_MAX) {
-        free(l);
-        http_limit_decided(ask, API_BODY_ANONYMOUS_MAX);
-        return;
-    }
-    l->webhook = webhook;
-    memcpy(l->id, req->params[id].ptr, UUID_LEN);
-    crypto_sha256_hex(req->params[token].ptr, req->params[token].len, l->hash);
-    l->job.fn = path_token_run;
-    l->ask = ask;
-    l->svc = a;
-    workers_submit(a->workers, &l->job);
-}
-
-void api_body_limit_ask(struct api_service *a, struct http_limit_ask *ask)
-{
-    const struct http_route *found = NULL;
-    if (route_of(a, (struct http_request *)ask->req, &found) == HTTP_ROUTE_FOUND &&
-        token_in_path_upload(found, ask->req)) {
-        path_token_ask(a, ask, found);
-        return;
-    }
-    struct slice token = request_token(ask->req, NULL);
-    struct limit_job *l = calloc(1, sizeof *l);
-    if (!l || !token.len || token.len > TOKEN_MAX) {
-        free(l);
-        http_limit_decided(ask, API_BODY_SMALL_MAX);
-        return;
-    }
-    const struct http_route *route = NULL;
-    route_of(a, (struct http_request *)ask->req, &route);
-    l->job.fn = limit_job_run;
-    l->ask = ask;
-    l->svc = a;
-    l->body = route ? ((const struct api_route *)route->handler)->body : API_BODY_SMALL;
-    crypto_sha256_hex(token.ptr, token.len, l->hash);
-    workers_submit(a->workers, &l->job);
-}
-
-/* After a writer-lane transaction: its events go out, or (not committed) they are dropped and
- * the answer becomes a 500; then the answer leaves. */
 /* After the commit: its events published, or the answer made a 500 when it failed. */
 static void settle_after_commit(struct api_service *a, struct http_exchange *ex,
                                 struct bus_held *events, int committed)
@@ -742,7 +551,7 @@ void api_dispatch(struct api_service *a, struct http_exchange *ex)
 {
     const struct http_route *route = NULL;
     ex->route = NULL;
-    if (is_api_path(ex->req->path) && route_of(a, ex->req, &route) == HTTP_ROUTE_FOUND)
+    if (api__is_api_path(ex->req->path) && api__route_of(a, ex->req, &route) == HTTP_ROUTE_FOUND)
         ex->route = route;
     ex->label = route ? route->pattern : NULL;
     ex->user = a; /* for the worker that runs it (api_worker_run) */
