@@ -9,7 +9,8 @@
 //   - startup: from spawn to listening, and to the first answer that needs the large server in
 //     memory; the process's resident memory before and after it, per member;
 //   - ROUNDS rounds (default 40), each on the large server then the small one: a person joins by
-//     invite, the owner grants them the role, times them out for a minute, they leave, and the
+//     invite, the owner grants them the role, times them out for a minute, they open a page and
+//     choose "do not disturb" (presence: the answer, then the owner's list showing it), they leave, and the
 //     owner sends a message in between (the send reads the audiences the changes carried over).
 //     Each call's latency through the API (p50, p99) and the server's CPU per call (all its
 //     threads' run time from /proc/PID/task/*/schedstat, read before and after each call).
@@ -272,7 +273,7 @@ async function main() {
     // PERF=file: the rounds under `perf record -g` (to see where a change's time goes).
     const perf = process.env.PERF ? require('node:child_process').spawn('perf', ['record', '-g', '-o', process.env.PERF, '-p', String(pid)], { stdio: 'ignore' }) : null;
     if (perf) await new Promise((r) => setTimeout(r, 500));
-    const ops = PAGES ? ['join', 'list', 'role', 'timeout', 'send', 'leave'] : ['join', 'role', 'timeout', 'send', 'leave'];
+    const ops = PAGES ? ['join', 'list', 'role', 'timeout', 'presence', 'send', 'leave'] : ['join', 'role', 'timeout', 'presence', 'send', 'leave'];
     const stats = {};
     for (const where of ['large', 'small']) for (const op of ops) stats[`${op}/${where}`] = { ms: [], cpu: [] };
     const timed = async (key, fn) => {
@@ -291,6 +292,16 @@ async function main() {
         if (PAGES) await timed(`list/${where}`, () => shown);
         await timed(`role/${where}`, async () => ok(await api(srv.url, 'PUT', `/api/servers/${s.sid}/members/${p.user.id}/roles/${s.rid}`, as(owner.token)), 'role'));
         await timed(`timeout/${where}`, async () => ok(await api(srv.url, 'PATCH', `/api/servers/${s.sid}/members/${p.user.id}`, { token: owner.token, body: { timeoutUntil: new Date(Date.now() + 60000).toISOString() } }), 'timeout'));
+        // A presence change: the person's page is open (not timed), then they choose dnd; with
+        // pages, until the owner's list shows it.
+        const theirs = await page(srv.url, p);
+        const moved = !pages[where] ? Promise.resolve() : new Promise((resolve) => {
+          const t = setTimeout(resolve, 3000);
+          pages[where].on('MEMBER_LIST_UPDATE', function on(u) { if (JSON.stringify(u).includes('"dnd"')) { clearTimeout(t); pages[where].off('MEMBER_LIST_UPDATE', on); resolve(); } });
+        });
+        await timed(`presence/${where}`, async () => { ok(await api(srv.url, 'PUT', '/api/users/@me/presence', { token: p.token, body: { status: 'dnd' } }), 'presence'); await moved; });
+        await api(srv.url, 'PUT', '/api/users/@me/presence', { token: p.token, body: { status: 'online' } });
+        theirs.disconnect();
         await timed(`send/${where}`, async () => ok(await api(srv.url, 'POST', `/api/servers/${s.sid}/channels/${s.cid}/messages`, { token: owner.token, body: { content: `rodada ${i}` } }), 'send'));
         const gone = listed(pages[where], counts[where]);
         await timed(`leave/${where}`, async () => ok(await api(srv.url, 'DELETE', `/api/servers/${s.sid}/members/@me`, as(p.token)), 'leave'));
