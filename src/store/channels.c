@@ -205,29 +205,34 @@ int store_people_acquainted(struct store *db, const char *a, const char *b)
     return rc ? rc : store__exists(db, SQL_GONE, SV_ARGS(SV_STR(b)));
 }
 
+#define DM_AVATAR STORE_AVATAR_URL_SQL("u")
+
 json_t *store_dm_list_json(struct store *db, const char *uid)
 {
     /* Each DM's newest message through messages_by_channel; a DM without one sorts by when it
      * was opened. */
     static const char *SQL =
-        "SELECT id, user_id, username, display_name, avatar_url, last_id, last_at FROM ("
+        "SELECT id, user_id, username, display_name, avatar_url, deleted, last_id, last_at FROM ("
         " SELECT c.id, u.id AS user_id, u.username, u.display_name, c.created_at,"
-        " " STORE_AVATAR_URL_SQL(
-            "u") " AS avatar_url,"
-                 " (SELECT m.id FROM messages m WHERE m.channel_id = c.id ORDER BY m.id DESC LIMIT "
-                 "1)"
-                 "   AS last_id,"
-                 " (SELECT m.created_at FROM messages m WHERE m.channel_id = c.id ORDER BY m.id "
-                 "DESC"
-                 "   LIMIT 1) AS last_at"
-                 " FROM dm_members me JOIN channels c ON c.id = me.channel_id"
-                 " JOIN dm_members other ON other.channel_id = c.id AND other.user_id <> me.user_id"
-                 " JOIN users u ON u.id = other.user_id WHERE me.user_id = $1) AS dms"
-                 " ORDER BY COALESCE(last_at, created_at) DESC, id DESC LIMIT $2";
-    static const struct store_col COLS[] = {{"id", COL_TEXT},           {"userId", COL_TEXT},
-                                            {"username", COL_TEXT},     {"displayName", COL_TEXT},
-                                            {"avatarUrl", COL_TEXT},    {"lastMessageId", COL_TEXT},
-                                            {"lastMessageAt", COL_TIME}};
+        " " DM_AVATAR " AS avatar_url, CASE WHEN u.deleted_at IS NULL THEN 0 ELSE 1 END AS deleted,"
+        " (SELECT m.id FROM messages m WHERE m.channel_id = c.id ORDER BY m.id DESC LIMIT 1)"
+        "   AS last_id,"
+        " (SELECT m.created_at FROM messages m WHERE m.channel_id = c.id ORDER BY m.id DESC"
+        "   LIMIT 1) AS last_at"
+        " FROM dm_members me JOIN channels c ON c.id = me.channel_id"
+        " JOIN dm_members other ON other.channel_id = c.id AND other.user_id <> me.user_id"
+        " JOIN users u ON u.id = other.user_id WHERE me.user_id = $1) AS dms"
+        " ORDER BY COALESCE(last_at, created_at) DESC, id DESC LIMIT $2";
+    static const struct store_col COLS[] = {
+        {"id", COL_TEXT},
+        {"userId", COL_TEXT},
+        {"username", COL_TEXT},
+        {"displayName", COL_TEXT},
+        {"avatarUrl", COL_TEXT},
+        {"deleted", COL_BOOL},
+        {"lastMessageId", COL_TEXT},
+        {"lastMessageAt", COL_TIME},
+    };
     return store__list_json(db, SQL, SV_ARGS(SV_STR(uid), SV_INT(STORE_DMS_MAX)), STORE_COLS(COLS));
 }
 

@@ -70,7 +70,7 @@ test('an account is deleted after its password; its messages stay under "Conta a
   const history = (await api(srv.url, 'GET', `/api/servers/${sid}/channels/${cid}/messages`, { token: bia.token })).body.messages;
   assert.ok(history.some((m) => m.id === said.body.message.id && m.fromId === ana.user.id));
   const dms = (await api(srv.url, 'GET', '/api/users/@me/dms', { token: bia.token })).body.dms;
-  assert.equal(dms.find((d) => d.id === dm.id).displayName, 'Conta apagada');
+  assert.deepEqual(((d) => [d.displayName, d.deleted])(dms.find((d) => d.id === dm.id)), ['Conta apagada', true]);
   const card = await api(srv.url, 'GET', `/api/users/${ana.user.id}/profile`, { token: bia.token });
   assert.deepEqual([card.status, card.body.user.displayName, card.body.user.about, card.body.user.avatarUrl, card.body.user.deleted], [200, 'Conta apagada', null, null, true]);
   const stranger = await register(srv.url);
