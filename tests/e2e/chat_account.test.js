@@ -131,15 +131,21 @@ test('a person chooses their status from the header: do not disturb and a text, 
   await a.waitForSelector(`${row}.dnd`);
   await b.click('#status-open');
   await b.click('.menu [role=menuitem]:has-text("Definir um texto de status")');
-  await answer(b, 'Salvar', { text: 'Estudando ☕' });
-  await b.waitForFunction(() => document.querySelector('#status-open').title.includes('Estudando ☕'));
+  // A leading emoji goes apart, and the text clears itself after an hour.
+  await b.waitForSelector('dialog.ask[open] #ask-words');
+  await b.fill('dialog.ask[open] #ask-words', '☕ Estudando');
+  await b.selectOption('dialog.ask[open] #ask-field', '1h');
+  await b.click('dialog.ask[open] button:text-is("Salvar")');
+  await b.waitForSelector('dialog.ask', { state: 'detached' });
+  await b.waitForFunction(() => document.querySelector('#status-open').title.includes('☕ Estudando'));
   await shoot(b, 'chat-status');
   await b.click('#status-open');
   await b.click('.menu [role=menuitem]:has-text("Invisível")');
   await b.waitForSelector('#my-status.offline');
   await a.waitForSelector(`${row}.offline`);
   const me = (await api(srv.url, 'GET', '/api/users/@me', { token: bia.token })).body.user.presence;
-  assert.deepEqual([me.status, me.activity], ['invisible', { type: 'custom', name: 'Estudando ☕' }]);
+  assert.deepEqual([me.status, me.activity.type, me.activity.name, me.activity.emoji], ['invisible', 'custom', 'Estudando', '☕']);
+  assert.ok(Math.abs(Date.parse(me.activity.expiresAt) - (Date.now() + 3600_000)) < 120_000, me.activity.expiresAt);
   for (const p of [a, b]) {
     assert.deepEqual(p.problems, []);
     await p.context().close();
