@@ -10,12 +10,14 @@
 #include "core/buf.h"
 #include "core/clock.h"
 #include "core/config.h"
+#include "core/crypto.h"
 #include "core/log.h"
 #include "core/uuid.h"
 #include "core/workers.h"
 
-#define MAIL_TIMEOUT_S 30
-#define MAIL_MAX       8192
+#define MAIL_TIMEOUT_S   30
+#define MAIL_MAX         8192
+#define MAIL_SUBJECT_MAX 200 /* bytes of a subject: ours are short */
 
 struct mailer {
     struct workers *thread;
@@ -114,17 +116,14 @@ static int header_text(struct buf *b, const char *text)
         ascii &= *p >= 0x20 && *p < 0x7f;
     if (ascii)
         return buf_append_str(b, text);
-    static const char B64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     size_t n = strlen(text);
+    char encoded[4 * ((MAIL_SUBJECT_MAX + 2) / 3) + 1];
+    if (n > MAIL_SUBJECT_MAX)
+        return BUF_ETOOBIG;
+    crypto_base64((const unsigned char *)text, n, encoded);
     int rc = buf_append_str(b, "=?UTF-8?B?");
-    for (size_t i = 0; rc == BUF_OK && i < n; i += 3) {
-        unsigned v = (unsigned char)text[i] << 16 |
-                     (i + 1 < n ? (unsigned char)text[i + 1] << 8 : 0) |
-                     (i + 2 < n ? (unsigned char)text[i + 2] : 0);
-        char q[4] = {B64[v >> 18 & 63], B64[v >> 12 & 63], i + 1 < n ? B64[v >> 6 & 63] : '=',
-                     i + 2 < n ? B64[v & 63] : '='};
-        rc = buf_append(b, q, 4);
-    }
+    if (rc == BUF_OK)
+        rc = buf_append_str(b, encoded);
     return rc == BUF_OK ? buf_append_str(b, "?=") : rc;
 }
 

@@ -15,42 +15,9 @@
 #include "core/log.h"
 #include "store/engine.h"
 #include "store/pg_sql.h"
+#include "store/postgres_private.h"
 
-#define CACHE_SLOTS  512 /* power of two, well above the number of distinct queries */
-#define MAX_PARAMS   32
-#define OID_TEXT     25
-#define TEXTS_MAX    (64u << 20) /* a statement's text parameters together */
-#define RECONNECT_MS 500         /* between attempts to reach a server that went away */
-#define SCRIPT_MAX   (1u << 20)  /* a migration, or the change marks' definitions */
-#define LATER_MAX    4           /* statements waiting to go with the next one */
-
-struct pg_stmt {
-    struct store_stmt base;
-    int prepared;
-    int nparams;
-    PGresult *res; /* the running statement's rows */
-    int row, rows;
-    char ints[MAX_PARAMS][24];
-    struct buf texts; /* the text parameters, each with its NUL */
-    const char *values[MAX_PARAMS];
-};
-
-struct pg {
-    struct store base;
-    PGconn *conn;
-    int64_t changes;
-    int64_t retry_at_ms;              /* the next attempt to connect again */
-    int marked;                       /* a change mark's notice arrived since the last take */
-    struct pg_stmt *later[LATER_MAX]; /* sent with the next statement (pg_exec_later) */
-    int nlater;
-    int begin_later;             /* the writer's BEGIN is among them: the transaction is open */
-    struct pg_stmt *commit_next; /* COMMIT, to go with the next statement (pg_commit_with_next) */
-    int commit_went;             /* it did, and commit_rc is its outcome */
-    int commit_rc;
-    struct pg_stmt cache[CACHE_SLOTS];
-};
-
-static struct pg *pg_of(struct store *s)
+struct pg *store__pg_of(struct store *s)
 {
     return (struct pg *)s;
 }
@@ -76,7 +43,7 @@ static int result_of(const PGresult *res)
 }
 
 /* Counts the result's changed rows, logs a failure, and frees it unless the caller keeps it. */
-static int finish_result(struct pg *s, PGresult *res, const char *sql)
+int store__pg_finish_result(struct pg *s, PGresult *res, const char *sql)
 {
     int rc = result_of(res);
     if (rc != STORE_DONE && PQstatus(s->conn) == CONNECTION_BAD) {
@@ -93,7 +60,8 @@ static int finish_result(struct pg *s, PGresult *res, const char *sql)
     return rc;
 }
 
-static const char *SQL_CHANGED_TABLE = "CREATE TEMP TABLE IF NOT EXISTS praca_changed (sid TEXT)";
+const char STORE__PG_SQL_CHANGED_TABLE[] =
+    "CREATE TEMP TABLE IF NOT EXISTS praca_changed (sid TEXT)";
 
 /* A connection the server dropped (a restart, a failover) is opened again, at most every
  * RECONNECT_MS; its prepared statements and its temporary table went with it. */
@@ -120,8 +88,8 @@ static int reachable(struct pg *s)
     s->nlater = 0; /* their transaction went with the connection */
     s->begin_later = s->commit_went = 0;
     s->commit_next = NULL;
-    PGresult *res = s->base.tracks_changes ? PQexec(s->conn, SQL_CHANGED_TABLE) : NULL;
-    int rc = res ? finish_result(s, res, SQL_CHANGED_TABLE) : STORE_DONE;
+    PGresult *res = s->base.tracks_changes ? PQexec(s->conn, STORE__PG_SQL_CHANGED_TABLE) : NULL;
+    int rc = res ? store__pg_finish_result(s, res, STORE__PG_SQL_CHANGED_TABLE) : STORE_DONE;
     PQclear(res);
     if (rc != STORE_DONE)
         return 0;
@@ -148,14 +116,14 @@ static void stmt_name(const struct pg *s, const struct pg_stmt *st, char name[16
 
 /* Runs the statements waiting (pg_exec_later) one by one: before anything but a prepared
  * statement, which takes them along instead. A failure shows in the transaction's state. */
-static void run_later(struct pg *s)
+void store__pg_run_later(struct pg *s)
 {
     for (int i = 0; i < s->nlater; i++) {
         char name[16];
         stmt_name(s, s->later[i], name);
         PGresult *res =
             PQexecPrepared(s->conn, name, s->later[i]->nparams, s->later[i]->values, NULL, NULL, 0);
-        finish_result(s, res, s->later[i]->base.sql);
+        store__pg_finish_result(s, res, s->later[i]->base.sql);
         PQclear(res);
     }
     s->nlater = 0;
@@ -179,7 +147,7 @@ static void note_commit(struct pg *s, PGresult *res)
             ? STORE_DONE
             : STORE_ERR;
     if (s->commit_rc != STORE_DONE && res)
-        finish_result(s, res, STORE__SQL_COMMIT);
+        store__pg_finish_result(s, res, STORE__SQL_COMMIT);
 }
 
 /* The statement named, after those waiting and followed by COMMIT when one is due, in one round
@@ -192,7 +160,7 @@ static PGresult *exec_with_later(struct pg *s, const char *name, struct pg_stmt 
     if (!s->nlater && !commit)
         return PQexecPrepared(s->conn, name, st->nparams, st->values, NULL, NULL, 0);
     if (PQenterPipelineMode(s->conn) != 1) {
-        run_later(s);
+        store__pg_run_later(s);
         return PQexecPrepared(s->conn, name, st->nparams, st->values, NULL, NULL, 0);
     }
     int sent = 0, n = s->nlater, more = commit != NULL;
@@ -250,16 +218,16 @@ static PGresult *exec_with_later(struct pg *s, const char *name, struct pg_stmt 
     return last ? last : PQmakeEmptyPGresult(s->conn, PGRES_FATAL_ERROR);
 }
 
-static int pg_exec_script(struct store *db, const char *sql)
+int store__pg_exec_script(struct store *db, const char *sql)
 {
-    if (!reachable(pg_of(db)))
+    if (!reachable(store__pg_of(db)))
         return STORE_ERR;
-    run_later(pg_of(db));
+    store__pg_run_later(store__pg_of(db));
     char *text = store__pg_sql_from_sqlite_ddl(sql, SCRIPT_MAX);
     if (!text)
         return STORE_ERR;
-    PGresult *res = PQexec(pg_of(db)->conn, text);
-    int rc = finish_result(pg_of(db), res, text);
+    PGresult *res = PQexec(store__pg_of(db)->conn, text);
+    int rc = store__pg_finish_result(store__pg_of(db), res, text);
     PQclear(res);
     free(text);
     return rc;
@@ -290,7 +258,7 @@ static int prepare(struct pg *s, struct pg_stmt *st)
     char name[16];
     stmt_name(s, st, name);
     int rc;
-    run_later(s);
+    store__pg_run_later(s);
     /* A failed PREPARE would leave an open transaction unusable: try it in a savepoint. */
     int in_tx = PQtransactionStatus(s->conn) == PQTRANS_INTRANS;
     for (int tries = 0;; tries++) {
@@ -309,7 +277,7 @@ static int prepare(struct pg *s, struct pg_stmt *st)
             PQclear(res);
             continue;
         }
-        rc = finish_result(s, res, st->base.sql);
+        rc = store__pg_finish_result(s, res, st->base.sql);
         PQclear(res);
         break;
     }
@@ -338,7 +306,7 @@ static struct pg_stmt *slot_for(struct pg *s, const char *sql)
 static struct store_stmt *pg_query(struct store *db, const char *sql, const struct store_val *args,
                                    size_t nargs)
 {
-    struct pg *s = pg_of(db);
+    struct pg *s = store__pg_of(db);
     struct pg_stmt *st = slot_for(s, sql);
     if (!st || !reachable(s))
         return NULL;
@@ -376,7 +344,7 @@ static struct store_stmt *pg_query(struct store *db, const char *sql, const stru
 static int pg_step(struct store_stmt *base)
 {
     struct pg_stmt *st = stmt_of(base);
-    struct pg *s = pg_of(base->db);
+    struct pg *s = store__pg_of(base->db);
     if (!st->res) {
         int was_idle = idle(s);
         char name[16];
@@ -384,7 +352,7 @@ static int pg_step(struct store_stmt *base)
         int rc;
         for (int tries = 0;; tries++) {
             st->res = exec_with_later(s, name, st);
-            rc = finish_result(s, st->res, base->sql);
+            rc = store__pg_finish_result(s, st->res, base->sql);
             if (rc == STORE_DONE)
                 break;
             PQclear(st->res);
@@ -436,11 +404,11 @@ static void pg_finish(struct store_stmt *base)
 
 static int64_t pg_changes(struct store *db)
 {
-    return pg_of(db)->changes;
+    return store__pg_of(db)->changes;
 }
 
 /* The one integer a parameterless query answers, or fallback. */
-static int64_t single_int(struct store *db, const char *sql, int64_t fallback)
+int64_t store__pg_single_int(struct store *db, const char *sql, int64_t fallback)
 {
     int64_t v = fallback;
     struct store_stmt *st = pg_query(db, sql, NULL, 0);
@@ -454,18 +422,18 @@ static int64_t single_int(struct store *db, const char *sql, int64_t fallback)
 static int64_t pg_last_insert_id(struct store *db)
 {
     static const char *SQL = "SELECT lastval()";
-    return single_int(db, SQL, 0);
+    return store__pg_single_int(db, SQL, 0);
 }
 
 static int pg_in_transaction(struct store *db)
 {
-    PGTransactionStatusType t = PQtransactionStatus(pg_of(db)->conn);
-    return t == PQTRANS_INTRANS || t == PQTRANS_INERROR || pg_of(db)->begin_later;
+    PGTransactionStatusType t = PQtransactionStatus(store__pg_of(db)->conn);
+    return t == PQTRANS_INTRANS || t == PQTRANS_INERROR || store__pg_of(db)->begin_later;
 }
 
 static int pg_failed(struct store *db)
 {
-    return PQtransactionStatus(pg_of(db)->conn) == PQTRANS_INERROR;
+    return PQtransactionStatus(store__pg_of(db)->conn) == PQTRANS_INERROR;
 }
 
 /* Each statement reads the latest commit; there is no lock to share between them. */
@@ -497,28 +465,9 @@ static int pg_backup(struct store *db, const char *dest)
     return STORE_ERR;
 }
 
-/* PostgreSQL's notices are not logged; the one praca_mark raises on the writer's connection
- * says a change was marked, which spares a query after every job. */
-static void on_notice(void *arg, const char *message)
-{
-    struct pg *s = arg;
-    if (strstr(message, "praca_changed"))
-        s->marked = 1;
-}
-
-static int pg_changes_seen(struct store *db)
-{
-    return pg_of(db)->marked;
-}
-
-static void pg_changes_taken(struct store *db)
-{
-    pg_of(db)->marked = 0;
-}
-
 static void pg_close(struct store *db)
 {
-    struct pg *s = pg_of(db);
+    struct pg *s = store__pg_of(db);
     for (size_t i = 0; i < CACHE_SLOTS; i++) {
         PQclear(s->cache[i].res);
         buf_cleanup(&s->cache[i].texts);
@@ -526,29 +475,6 @@ static void pg_close(struct store *db)
     PQfinish(s->conn);
     free(s);
 }
-
-/* Functions of SQLite's that our SQL uses, and the change marks' bookkeeping (see
- * pg_track_changes): defined once per database, before the migrations run. */
-static const char *SQL_PRELUDE =
-    "SELECT pg_advisory_xact_lock(7262627);"
-    "CREATE OR REPLACE FUNCTION praca_json_array_end(text[]) RETURNS text LANGUAGE sql"
-    " IMMUTABLE AS $f$ SELECT array_to_json(COALESCE($1, '{}'))::text $f$;"
-    "CREATE OR REPLACE AGGREGATE json_group_array(text) (SFUNC = array_append,"
-    " STYPE = text[], FINALFUNC = praca_json_array_end, INITCOND = '{}');"
-    "CREATE TABLE IF NOT EXISTS praca_foreign_changes (n BIGINT NOT NULL);"
-    "INSERT INTO praca_foreign_changes SELECT 0"
-    " WHERE NOT EXISTS (SELECT 1 FROM praca_foreign_changes);"
-    /* On the writer's connection (which has the temporary table) a change is marked for the
-     * batch; anywhere else (praca admin) it moves the counter the writer polls. */
-    "CREATE OR REPLACE FUNCTION praca_mark(sid text) RETURNS void LANGUAGE plpgsql AS $f$"
-    " BEGIN"
-    "  IF to_regclass('pg_temp.praca_changed') IS NOT NULL THEN"
-    "   EXECUTE 'INSERT INTO pg_temp.praca_changed VALUES ($1)' USING sid;"
-    "   RAISE NOTICE 'praca_changed';"
-    "  ELSE"
-    "   UPDATE praca_foreign_changes SET n = n + 1;"
-    "  END IF;"
-    " END $f$;";
 
 static int pg_open(const char *url, struct store **out)
 {
@@ -566,67 +492,16 @@ static int pg_open(const char *url, struct store **out)
         pg_close(&s->base);
         return STORE_ERR;
     }
-    PQsetNoticeProcessor(s->conn, on_notice, s);
+    PQsetNoticeProcessor(s->conn, store__pg_on_notice, s);
     *out = &s->base;
     return STORE_DONE;
-}
-
-static int pg_prepare_schema(struct store *db)
-{
-    return pg_exec_script(db, "BEGIN;") == STORE_DONE &&
-                   pg_exec_script(db, SQL_PRELUDE) == STORE_DONE &&
-                   pg_exec_script(db, "COMMIT;") == STORE_DONE
-               ? STORE_DONE
-               : (pg_exec_script(db, "ROLLBACK;"), STORE_ERR);
-}
-
-/* The marks are permanent triggers calling praca_mark (above); the temporary table that makes
- * them record exists on the writer's connection only. A mark's SQL is SQLite's trigger body:
- * `main.` names a permanent table there. */
-static int pg_track_changes(struct store *db, const struct store_change_mark *marks, size_t n)
-{
-    struct buf sql;
-    buf_init(&sql, SCRIPT_MAX);
-    buf_appendf(&sql, "BEGIN; SELECT pg_advisory_xact_lock(7262627);");
-    for (size_t i = 0; i < n; i++) {
-        char when[256], sids[256];
-        const char *from[] = {marks[i].when, marks[i].sids};
-        char *to[] = {when, sids};
-        for (int k = 0; k < 2; k++) {
-            size_t o = 0;
-            for (const char *p = from[k]; *p && o + 1 < sizeof when; p++) {
-                if (!strncmp(p, "main.", 5))
-                    p += 5;
-                to[k][o++] = *p;
-            }
-            to[k][o] = '\0';
-        }
-        buf_appendf(&sql,
-                    "CREATE OR REPLACE FUNCTION praca_mark_%s() RETURNS trigger LANGUAGE plpgsql"
-                    " AS $f$ BEGIN PERFORM praca_mark(x) FROM (%s) AS t(x); RETURN NULL; END $f$;"
-                    "CREATE OR REPLACE TRIGGER praca_%s AFTER %s FOR EACH ROW"
-                    " EXECUTE FUNCTION praca_mark_%s();",
-                    marks[i].name, sids, marks[i].name, when, marks[i].name);
-    }
-    buf_appendf(&sql, "COMMIT; %s;", SQL_CHANGED_TABLE);
-    int rc = STORE_ERR;
-    if (buf_appendf(&sql, " ") == BUF_OK) {
-        run_later(pg_of(db));
-        PGresult *res = PQexec(pg_of(db)->conn, sql.data);
-        rc = finish_result(pg_of(db), res, "the change marks");
-        PQclear(res);
-        if (rc != STORE_DONE)
-            pg_exec_script(db, "ROLLBACK;");
-    }
-    buf_cleanup(&sql);
-    return rc;
 }
 
 /* The writer's last statement before its COMMIT takes the COMMIT along (on=1), or no longer
  * (on=0: that statement is not coming, or failed). */
 static void pg_commit_with_next(struct store *db, int on)
 {
-    struct pg *s = pg_of(db);
+    struct pg *s = store__pg_of(db);
     s->commit_next = NULL;
     s->commit_went = 0;
     if (!on)
@@ -639,7 +514,7 @@ static void pg_commit_with_next(struct store *db, int on)
 /* The outcome of the COMMIT that went with a statement, or 1 when none went. */
 static int pg_commit_went(struct store *db)
 {
-    struct pg *s = pg_of(db);
+    struct pg *s = store__pg_of(db);
     s->commit_next = NULL;
     if (!s->commit_went)
         return 1;
@@ -653,24 +528,18 @@ static int pg_commit_went(struct store *db)
 static int pg_exec_later(struct store *db, const char *sql, const struct store_val *args,
                          size_t nargs)
 {
-    struct pg *s = pg_of(db);
+    struct pg *s = store__pg_of(db);
     struct pg_stmt *st = slot_for(s, sql);
     for (int i = 0; st && i < s->nlater; i++)
         if (s->later[i] == st)
-            run_later(s);
+            store__pg_run_later(s);
     if (!st || !pg_query(db, sql, args, nargs))
         return STORE_ERR;
     if (s->nlater == LATER_MAX)
-        run_later(s);
+        store__pg_run_later(s);
     s->later[s->nlater++] = st;
     s->begin_later |= !strcmp(sql, store_postgres.sql_begin_write);
     return STORE_DONE;
-}
-
-static int64_t pg_data_version(struct store *db)
-{
-    static const char *SQL = "SELECT n FROM praca_foreign_changes";
-    return single_int(db, SQL, -1);
 }
 
 static void pg_after_commit(struct store *db)
@@ -691,7 +560,7 @@ const struct store_engine store_postgres = {
     .finish = pg_finish,
     .changes = pg_changes,
     .last_insert_id = pg_last_insert_id,
-    .exec_script = pg_exec_script,
+    .exec_script = store__pg_exec_script,
     .exec_later = pg_exec_later,
     .commit_with_next = pg_commit_with_next,
     .commit_went = pg_commit_went,
@@ -701,12 +570,12 @@ const struct store_engine store_postgres = {
     .read_release = pg_read_release,
     .cache_kib = pg_cache_kib,
     .backup = pg_backup,
-    .track_changes = pg_track_changes,
-    .data_version = pg_data_version,
-    .changes_seen = pg_changes_seen,
-    .changes_taken = pg_changes_taken,
+    .track_changes = store__pg_track_changes,
+    .data_version = store__pg_data_version,
+    .changes_seen = store__pg_changes_seen,
+    .changes_taken = store__pg_changes_taken,
     .after_commit = pg_after_commit,
-    .prepare_schema = pg_prepare_schema,
+    .prepare_schema = store__pg_prepare_schema,
     .sql_begin_write = "BEGIN",
     .positions_at_commit = 1,
     .rows_at_commit = 1,
