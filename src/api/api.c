@@ -37,6 +37,7 @@ const struct api_route *const api_route_tables[] = {
     api_member_routes,
     api_invite_routes,
     api_dm_routes,
+    api_dm_group_routes,
     api_dm_mark_routes,
     api_block_routes,
     api_profile_routes,

@@ -152,6 +152,7 @@ extern const struct api_route api_role_routes[];
 extern const struct api_route api_member_routes[];
 extern const struct api_route api_invite_routes[];
 extern const struct api_route api_dm_routes[];
+extern const struct api_route api_dm_group_routes[];
 extern const struct api_route api_dm_mark_routes[];
 extern const struct api_route api_block_routes[];
 extern const struct api_route api_profile_routes[];

@@ -11,4 +11,8 @@ int api__user_known(struct api_call *c, const char *uid, int *is_bot);
  * blocked the other: 1 when it has answered 403 (or 500), 0 when neither did. */
 int api__dm_blocked(struct api_call *c, const char *cid, const char *other);
 
+/* POST /api/users/@me/dms with userIds: a new group of the caller and those people
+ * (dm_groups.c). */
+void api__dm_group_create(struct api_call *c, json_t *body);
+
 #endif

@@ -1,4 +1,5 @@
-/* Direct messages between people: one channel per pair, found or made. Bots get no DMs. */
+/* Direct messages between people: one channel per pair, found or made, or a group's
+ * (api/dm_groups.c). Bots get no DMs. */
 #include <http_parser.h>
 #include <string.h>
 
@@ -29,6 +30,10 @@ static void dm_open(struct api_call *c)
 {
     json_t *body = api__body(c);
     const char *target;
+    if (body && json_object_get(body, "userIds")) {
+        api__dm_group_create(c, body);
+        return;
+    }
     if (!body || api__in_id(c, body, "userId", API_IN_REQUIRED, &target) < 0)
         return;
     int is_bot = 0;

@@ -18,8 +18,9 @@
 #include "store/messages.h"
 #include "store/channels.h"
 
-/* Answers with the new thread; the server's people read its channels again (SERVER_UPDATE). */
-static void reply_thread(struct api_call *c, const char *id, json_t *extra)
+/* Answers with the new thread (and the message it began from, when one did); the server's
+ * people read its channels again (SERVER_UPDATE). */
+static void reply_thread(struct api_call *c, const char *id, const char *origin, json_t *extra)
 {
     int rc;
     json_t *ch = store_channel_json(c->db, id, &rc);
@@ -32,6 +33,7 @@ static void reply_thread(struct api_call *c, const char *id, json_t *extra)
         return;
     }
     json_object_del(ch, "overwrites"); /* a thread takes its parent's */
+    json_object_set_new(ch, "originMessageId", origin ? json_string(origin) : json_null());
     json_t *out = json_pack("{so}", "channel", ch);
     if (extra)
         json_object_update(out, extra);
@@ -64,7 +66,7 @@ static void thread_from_message(struct api_call *c)
         int rc = store_thread_create(c->svc->writer, &t);
         if (!api__store_answer(
                 c, rc, &(struct api_store_words){.taken = "Esta mensagem já tem uma thread"}))
-            reply_thread(c, id, NULL);
+            reply_thread(c, id, mid, NULL);
     }
     api__place_cleanup(&p);
 }
@@ -120,7 +122,7 @@ static void forum_thread(struct api_call *c)
             if (!m)
                 api__internal(c);
             else
-                reply_thread(c, tid, json_pack("{so}", "message", m));
+                reply_thread(c, tid, NULL, json_pack("{so}", "message", m));
         }
     }
     api__place_cleanup(&p);

@@ -42,6 +42,12 @@ static int erase_at(struct store *db, struct store_account_erase *e)
         "DELETE FROM mfa_recovery_codes WHERE user_id = $1",
         "DELETE FROM authorize_sessions WHERE user_id = $1",
         "DELETE FROM email_codes WHERE user_id = $1",
+        /* A deleted account leaves its groups; a group it owned passes on, as on leaving. */
+        "DELETE FROM dm_members WHERE user_id = $1 AND channel_id IN"
+        " (SELECT id FROM channels WHERE type = 'dm' AND dm_key IS NULL)",
+        "UPDATE channels SET owner_id = (SELECT user_id FROM dm_members"
+        " WHERE channel_id = channels.id ORDER BY joined_at, user_id LIMIT 1)"
+        " WHERE owner_id = $1 AND dm_key IS NULL",
     };
     int rc = store__exec(db, SQL_USER, SV_ARGS(SV_STR(e->user_id), SV_INT(e->now)));
     for (size_t i = 0; rc == STORE_DONE && i < sizeof SQL_GONE / sizeof SQL_GONE[0]; i++)
@@ -52,6 +58,7 @@ static int erase_at(struct store *db, struct store_account_erase *e)
 int store_dm_partner_deleted(struct store *db, const char *cid, const char *uid)
 {
     static const char *SQL = "SELECT 1 FROM dm_members o JOIN users u ON u.id = o.user_id"
+                             " JOIN channels c ON c.id = o.channel_id AND c.dm_key IS NOT NULL"
                              " WHERE o.channel_id = $1 AND o.user_id <> $2"
                              " AND u.deleted_at IS NOT NULL";
     return store__exists(db, SQL, SV_ARGS(SV_STR(cid), SV_STR(uid)));

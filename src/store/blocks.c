@@ -32,9 +32,12 @@ int store_blocked_between(struct store *db, const char *a, const char *b)
 
 int store_dm_blocked(struct store *db, const char *cid, const char *uid)
 {
+    /* A pair's conversation only: in a group, a blocked person's messages collapse on the
+     * blocker's page, and nobody else's talk stops. */
     static const char *SQL = "SELECT 1 FROM dm_members o JOIN blocks b"
                              " ON (b.user_id = $2 AND b.blocked_id = o.user_id) OR (b.user_id = "
                              "o.user_id AND b.blocked_id = $2)"
+                             " JOIN channels c ON c.id = o.channel_id AND c.dm_key IS NOT NULL"
                              " WHERE o.channel_id = $1 AND o.user_id <> $2";
     return any_row(db, SQL, cid, uid);
 }

@@ -6,10 +6,17 @@
 #include "store/rows.h"
 #include "store/writer.h"
 #include "store/channels.h"
+#include "store/dm_groups.h"
 
 static const struct store_col CHANNEL_COLS[] = {
     {"id", COL_TEXT},   {"serverId", COL_TEXT}, {"parentId", COL_TEXT}, {"type", COL_TEXT},
     {"name", COL_TEXT}, {"topic", COL_TEXT},    {"position", COL_INT},  {"createdAt", COL_TIME},
+};
+/* A thread is a channel that also names the message it began from (none for a forum post). */
+static const struct store_col THREAD_COLS[] = {
+    {"id", COL_TEXT},      {"serverId", COL_TEXT},  {"parentId", COL_TEXT},
+    {"type", COL_TEXT},    {"name", COL_TEXT},      {"topic", COL_TEXT},
+    {"position", COL_INT}, {"createdAt", COL_TIME}, {"originMessageId", COL_TEXT},
 };
 static const struct store_col OVERWRITE_COLS[] = {
     {"targetId", COL_TEXT}, {"type", COL_TEXT}, {"allow", COL_INT}, {"deny", COL_INT}};
@@ -50,8 +57,10 @@ json_t *store_channels_json(struct store *db, const char *sid)
 json_t *store_threads_json(struct store *db, const char *cid, int64_t limit)
 {
     static const char *SQL =
-        CHANNEL_SELECT " WHERE parent_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2";
-    return store__list_json(db, SQL, SV_ARGS(SV_STR(cid), SV_INT(limit)), STORE_COLS(CHANNEL_COLS));
+        "SELECT id, server_id, parent_id, type, name, topic, position, created_at,"
+        " origin_message_id FROM channels WHERE parent_id = $1"
+        " ORDER BY created_at DESC, id DESC LIMIT $2";
+    return store__list_json(db, SQL, SV_ARGS(SV_STR(cid), SV_INT(limit)), STORE_COLS(THREAD_COLS));
 }
 
 json_t *store_channel_json(struct store *db, const char *cid, int *rc)
@@ -132,7 +141,7 @@ int store_overwrite_delete(struct store_writer *w, const char *cid, const char *
 json_t *store_dm_json(struct store *db, const char *cid, int *rc)
 {
     static const char *SQL_RECIPIENTS =
-        "SELECT user_id FROM dm_members WHERE channel_id = $1 ORDER BY user_id";
+        "SELECT user_id FROM dm_members WHERE channel_id = $1 ORDER BY joined_at, user_id";
     static const struct store_col ID_COL[] = {{"id", COL_TEXT}};
     json_t *ch = store_channel_json(db, cid, rc);
     if (!ch)
@@ -145,12 +154,17 @@ json_t *store_dm_json(struct store *db, const char *cid, int *rc)
     json_decref(rows);
     json_object_del(ch, "overwrites");
     json_object_set_new(ch, "recipientIds", ids);
+    char owner[40];
+    int group = store_dm_group_of(db, cid, owner);
+    if (group < 0) {
+        json_decref(ch);
+        *rc = group;
+        return NULL;
+    }
+    if (group)
+        json_object_set_new(ch, "ownerId", owner[0] ? json_string(owner) : json_null());
     return ch;
 }
-
-static const char *SQL_SHARED =
-    "SELECT 1 FROM members a JOIN members b ON b.server_id = a.server_id AND b.user_id = $2"
-    " WHERE a.user_id = $1 LIMIT 1";
 
 static int dm_open_at(struct store *db, struct store_dm_open *dm)
 {
@@ -177,7 +191,7 @@ static int dm_open_at(struct store *db, struct store_dm_open *dm)
     if (rc != STORE_DONE)
         return rc == STORE_ROW ? STORE_DONE : rc;
     /* A new conversation needs a server the two share: nobody is written to by strangers. */
-    rc = store__exists(db, SQL_SHARED, SV_ARGS(SV_STR(dm->a), SV_STR(dm->b)));
+    rc = store_people_share_server(db, dm->a, dm->b);
     if (rc <= 0)
         return rc < 0 ? rc : STORE_REFUSED;
     rc = store__exec(db, SQL_CHANNEL, SV_ARGS(SV_STR(dm->id), SV_STR(key), SV_INT(dm->now)));
@@ -200,7 +214,7 @@ int store_people_acquainted(struct store *db, const char *a, const char *b)
     static const char *SQL_GONE = "SELECT 1 FROM users WHERE id = $1 AND deleted_at IS NOT NULL";
     if (!strcmp(a, b))
         return 1;
-    int rc = store__exists(db, SQL_SHARED, SV_ARGS(SV_STR(a), SV_STR(b)));
+    int rc = store_people_share_server(db, a, b);
     rc = rc ? rc : store__exists(db, SQL_DM, SV_ARGS(SV_STR(a), SV_STR(b)));
     return rc ? rc : store__exists(db, SQL_GONE, SV_ARGS(SV_STR(b)));
 }
@@ -210,21 +224,32 @@ int store_people_acquainted(struct store *db, const char *a, const char *b)
 json_t *store_dm_list_json(struct store *db, const char *uid)
 {
     /* Each DM's newest message through messages_by_channel; a DM without one sorts by when it
-     * was opened. */
+     * was opened. A pair's row names the other person; a group's, its name and owner. */
+#define DM_LAST                                                                                    \
+    " (SELECT m.id FROM messages m WHERE m.channel_id = c.id ORDER BY m.id DESC LIMIT 1) AS "      \
+    "last_id,"                                                                                     \
+    " (SELECT m.created_at FROM messages m WHERE m.channel_id = c.id ORDER BY m.id DESC LIMIT 1)"  \
+    " AS last_at"
     static const char *SQL =
-        "SELECT id, user_id, username, display_name, avatar_url, deleted, last_id, last_at FROM ("
-        " SELECT c.id, u.id AS user_id, u.username, u.display_name, c.created_at,"
-        " " DM_AVATAR " AS avatar_url, CASE WHEN u.deleted_at IS NULL THEN 0 ELSE 1 END AS deleted,"
-        " (SELECT m.id FROM messages m WHERE m.channel_id = c.id ORDER BY m.id DESC LIMIT 1)"
-        "   AS last_id,"
-        " (SELECT m.created_at FROM messages m WHERE m.channel_id = c.id ORDER BY m.id DESC"
-        "   LIMIT 1) AS last_at"
-        " FROM dm_members me JOIN channels c ON c.id = me.channel_id"
+        "SELECT id, is_group, name, owner_id, user_id, username, display_name, avatar_url, deleted,"
+        " last_id, last_at FROM ("
+        " SELECT c.id, 0 AS is_group, NULL AS name, NULL AS owner_id, u.id AS user_id, u.username,"
+        " u.display_name, c.created_at, " DM_AVATAR " AS avatar_url,"
+        " CASE WHEN u.deleted_at IS NULL THEN 0 ELSE 1 END AS deleted," DM_LAST
+        " FROM dm_members me JOIN channels c ON c.id = me.channel_id AND c.dm_key IS NOT NULL"
         " JOIN dm_members other ON other.channel_id = c.id AND other.user_id <> me.user_id"
-        " JOIN users u ON u.id = other.user_id WHERE me.user_id = $1) AS dms"
+        " JOIN users u ON u.id = other.user_id WHERE me.user_id = $1"
+        " UNION ALL"
+        " SELECT c.id, 1, c.name, c.owner_id, NULL, NULL, NULL, c.created_at, NULL, 0," DM_LAST
+        " FROM dm_members me JOIN channels c ON c.id = me.channel_id AND c.dm_key IS NULL"
+        " WHERE me.user_id = $1) AS dms"
         " ORDER BY COALESCE(last_at, created_at) DESC, id DESC LIMIT $2";
+#undef DM_LAST
     static const struct store_col COLS[] = {
         {"id", COL_TEXT},
+        {"group", COL_BOOL},
+        {"name", COL_TEXT},
+        {"ownerId", COL_TEXT},
         {"userId", COL_TEXT},
         {"username", COL_TEXT},
         {"displayName", COL_TEXT},
@@ -233,18 +258,35 @@ json_t *store_dm_list_json(struct store *db, const char *uid)
         {"lastMessageId", COL_TEXT},
         {"lastMessageAt", COL_TIME},
     };
-    return store__list_json(db, SQL, SV_ARGS(SV_STR(uid), SV_INT(STORE_DMS_MAX)), STORE_COLS(COLS));
+    json_t *list =
+        store__list_json(db, SQL, SV_ARGS(SV_STR(uid), SV_INT(STORE_DMS_MAX)), STORE_COLS(COLS));
+    size_t i;
+    json_t *dm;
+    json_array_foreach(list, i, dm)
+    {
+        if (json_is_true(json_object_get(dm, "group")) && store__dm_group_people(db, dm, uid)) {
+            json_decref(list);
+            return NULL;
+        }
+        if (!json_is_true(json_object_get(dm, "group"))) {
+            json_object_del(dm, "name");
+            json_object_del(dm, "ownerId");
+        }
+    }
+    return list;
 }
 
 struct idset *store_dm_people(struct store *db, const char *cid)
 {
     static const char *SQL = "SELECT user_id FROM dm_members WHERE channel_id = $1";
     struct store_stmt *st = store__query(db, SQL, SV_ARGS(SV_STR(cid)));
-    struct idset *to = st ? idset_new(2) : NULL;
-    int rc;
+    struct idset *to = st ? idset_new(STORE_DM_GROUP_MAX) : NULL;
+    int rc = STORE_ERR;
     while (to && (rc = store__step(st)) == STORE_ROW)
-        if (idset_add(to, store__text(st, 0)))
+        if (idset_add(to, store__text(st, 0))) {
             rc = STORE_ERR;
+            break;
+        }
     if (to && rc != STORE_DONE) {
         idset_unref(to);
         to = NULL;

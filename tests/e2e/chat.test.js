@@ -1176,31 +1176,70 @@ test('automod from the settings: blocked words and a mention cap, then a blocked
   await b.context().close();
 });
 
-test('threads: listed under their channel and a forum, one opened from a message, talked in live on both pages', async () => {
+test('threads: listed under their channel and a forum; one begun from a message opens beside its channel on a wide screen, as the room on a phone, live on both pages', async () => {
   const { owner: ana, sid, server, members: [bia] } = await serverWithMembers(srv.url, 1);
   const geral = server.channels[0].id;
   const root = await api(srv.url, 'POST', `/api/servers/${sid}/channels/${geral}/messages`, { token: ana.token, body: { content: 'um tema' } });
   const forum = await api(srv.url, 'POST', `/api/servers/${sid}/channels`, { token: ana.token, body: { name: 'ideias', type: 'forum' } });
   const post = await api(srv.url, 'POST', `/api/servers/${sid}/channels/${forum.body.channel.id}/threads`, { token: ana.token, body: { name: 'Uma ideia', content: 'que tal?' } });
   assert.equal(post.status, 201, post.text);
+  assert.equal(post.body.channel.originMessageId, null, 'a forum post began from no message');
   const a = await openApp(ana);
   const b = await openApp(bia);
   await b.waitForSelector('.threads button.thread:has-text("Uma ideia")');
   await messageAction(a, `#m-${root.body.message.id}`, 'Thread');
   await answer(a, 'Criar thread', { text: 'Conversa' });
-  await a.waitForSelector('#channel-title:has-text("↳ Conversa (em #geral)")');
-  await a.fill('#text', 'na thread');
-  await a.click('#composer button[type=submit]');
-  await a.waitForSelector('.message:has-text("na thread")');
-  await b.waitForSelector('.threads button.thread:has-text("Conversa")'); // SERVER_UPDATE
+  // 1280 px: the thread opens beside #geral, which stays the room.
+  await a.waitForSelector('#thread-panel:not([hidden]) #thread-title:has-text("Conversa")');
+  await a.waitForSelector('#thread-origin:has-text("um tema")');
+  await a.waitForSelector('#thread-empty:not([hidden])');
+  assert.equal(await a.textContent('#channel-title'), '# geral');
+  const box = (p, sel) => p.$eval(sel, (e) => { const r = e.getBoundingClientRect(); return { left: r.left, right: r.right }; });
+  assert.ok((await box(a, '#thread-panel')).left >= (await box(a, '#messages')).right, 'beside the conversation');
+  assert.equal(await a.evaluate(() => document.activeElement.id), 'thread-text', 'the answer box is ready');
+  await a.fill('#thread-text', 'na thread');
+  await a.press('#thread-text', 'Enter');
+  await a.waitForSelector('#thread-messages .message:has-text("na thread")');
+  await a.waitForSelector(`#m-${root.body.message.id} .thread-chip:has-text("Conversa")`);
+  assert.equal(await a.locator('#messages .message:has-text("na thread")').count(), 0, 'not in the channel');
+  await shoot(a, 'chat-thread-beside');
+  // Bia, in #geral: the chip under the message it began from, after SERVER_UPDATE.
+  await b.click(`#channels button[data-id="${geral}"]`);
+  await b.waitForSelector(`#m-${root.body.message.id} .thread-chip:has-text("Conversa")`);
+  await b.click(`#m-${root.body.message.id} .thread-chip`);
+  await b.waitForSelector('#thread-messages .message:has-text("na thread")');
+  await a.fill('#thread-text', 'de novo');
+  await a.click('#thread-composer button[type=submit]');
+  await b.waitForSelector('#thread-messages .message:has-text("de novo")'); // live, with its threadId
+  assert.equal(await a.locator('#thread-messages .message:has-text("de novo")').count(), 1, 'shown once: the answer and its event');
+  // An action on a message beside acts on the thread: a reaction reaches the other page.
+  const beside = b.locator('#thread-messages .message:has-text("de novo")');
+  await beside.hover();
+  await beside.locator('.actions-inline button.reaction.add').click();
+  await b.waitForSelector('#emoji-picker[open]');
+  await b.fill('#emoji-search', 'joinha');
+  await b.click('#emoji-grid button:has-text("👍")');
+  await a.waitForSelector('#thread-messages .message:has-text("de novo") button.reaction:has-text("👍 1")');
+  // "Abrir como sala": the thread becomes the room, the side column closes.
+  await b.click('#thread-full');
+  await b.waitForSelector('#channel-title:has-text("↳ Conversa (em #geral)")');
+  await b.waitForSelector('#thread-panel', { state: 'hidden' });
+  await b.waitForSelector('#messages .message:has-text("de novo")');
   await b.click('.threads button.thread:has-text("Conversa")');
   await b.waitForSelector('.message:has-text("na thread")');
-  await a.fill('#text', 'de novo');
-  await a.click('#composer button[type=submit]');
-  await b.waitForSelector('.message:has-text("de novo")'); // live, with its threadId
   await b.click(`#channels button[data-id="${geral}"]`);
   await b.waitForSelector('.message:has-text("um tema")');
   assert.equal(await b.locator('.message:has-text("na thread")').count(), 0, 'not in the parent');
+  // A phone: the chip opens the thread as the room.
+  const phone = await openApp(bia, PHONE);
+  await phone.goto(`${srv.url}/app#server=${sid}&channel=${geral}`);
+  await phone.click(`#m-${root.body.message.id} .thread-chip`);
+  await phone.waitForSelector('#channel-title:has-text("↳ Conversa (em #geral)")');
+  await phone.waitForSelector('#messages .message:has-text("de novo")');
+  assert.equal(await phone.isHidden('#thread-panel'), true);
+  await shoot(phone, 'chat-thread-phone');
+  assert.deepEqual(phone.problems, []);
+  await phone.context().close();
   await shoot(b, 'chat-threads');
   const listed = await api(srv.url, 'GET', `/api/servers/${sid}/channels/${geral}/threads`, { token: bia.token });
   assert.deepEqual(listed.body.threads.map((t) => [t.name, t.type, t.parentId]), [['Conversa', 'thread', geral]]);

@@ -5,7 +5,11 @@
 const OWNERS = {
   invoke: 'chat-composer.js', // run a command, a component or a menu command
   startDm: 'chat-dms.js', // open (or start) a direct message with someone
+  openDm: 'chat-dms.js', // open one of one's conversations
+  loadDms: 'chat-dms.js', // read one's conversations again
+  groupLeft: 'chat.js', // out of a group conversation: the list and the room follow
   pinsChanged: 'chat-pins.js', // a pin came or went: the pins panel follows
+  openThread: 'chat-thread.js', // a thread beside its channel (the room itself on a phone)
   jumpTo: 'chat-room.js', // show one message of the open room
   openChannel: 'chat-room.js',
   startReply: 'chat-room.js',

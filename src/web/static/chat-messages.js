@@ -10,16 +10,19 @@ import { avatar, lastMessageItem, paintFlow, placeInFlow } from './chat-flow.js'
 import { openMenu } from './chat-menu.js';
 import { PERM } from './chat-perms.js';
 import { report } from './chat-report.js';
-import { chat, messageRemoved, messageShown, messagesTrimmed, outsiderNamed, roomOf } from './chat-store.js';
+import { chat, isBeside, messageRemoved, messageShown, messagesTrimmed, outsiderNamed, roomOf } from './chat-store.js';
 import { toast } from './chat-ui.js';
 import { $, api, el, showError } from './common.js';
 import { locale, t } from './i18n.js';
 import { markdownNodes, parseMarkdown } from './markdown.js';
 
-// Where the open room's messages are read and sent.
-export function messagesPath() {
-  return chat.dm ? `/api/dms/${chat.cid}/messages` : `/api/servers/${chat.sid}/channels/${chat.cid}/messages`;
+// Where a room's messages are read and sent (the open room's unless another is named).
+export function messagesPath(room = chat.cid) {
+  return chat.dm ? `/api/dms/${chat.cid}/messages` : `/api/servers/${chat.sid}/channels/${room}/messages`;
 }
+
+// Where message m is acted on: its own room, the open one or the thread beside it.
+const pathOf = (m) => messagesPath(m.threadId || m.channelId);
 
 export function nameOf(userId) {
   const known = chat.names.get(userId) || chat.outsiders.get(userId);
@@ -105,6 +108,8 @@ export function messageItem(m) {
   if (m.attachments && m.attachments.length) li.append(attachmentsView(m));
   for (const e of m.embeds || []) li.append(embed(e, m));
   if (m.components && m.components.length) li.append(components(m.components, m));
+  const thread = !m.threadId && !chat.dm && chat.threads.find((x) => x.originMessageId === m.id);
+  if (thread) li.append(threadChip(thread));
   if (m.flags & 64) {
     li.append(el('small', { class: 'muted', text: t('message.ephemeral') }));
     return li;
@@ -123,6 +128,23 @@ export function messageItem(m) {
   return li;
 }
 
+// Threads read again (one began here, or someone else's): the messages they began from, shown,
+// get their chip.
+export function paintThreadChips() {
+  for (const th of chat.threads) {
+    const m = th.originMessageId && chat.messages.get(th.originMessageId);
+    const li = m && document.getElementById(`m-${m.id}`);
+    if (li && !li.querySelector('.thread-chip')) showMessage(m);
+  }
+}
+
+// The thread a message began: its name, opened beside the channel (on a phone, as the room).
+function threadChip(thread) {
+  return el('button', { type: 'button', class: 'thread-chip', 'data-thread': thread.id, 'aria-label': t('thread.chip.label', { name: thread.name }),
+                        onclick: () => act.openThread(thread.id) },
+    el('span', { 'aria-hidden': 'true', text: '🧵' }), el('strong', { text: thread.name }), el('span', { class: 'muted small', text: t('thread.chip.open') }));
+}
+
 // Only what the API will allow: react, reply, edit one's own text, start a thread, pin, a DM,
 // the apps' message commands, copy, delete one's own (or any, moderating). The first three that
 // have an icon wait on the message's toolbar; "…" (or a long press) lists them all.
@@ -130,12 +152,13 @@ function actionsFor(m) {
   const out = [];
   const mine = m.fromId === chat.me.id;
   const may = (bit) => chat.dm || (chat.perms & bit) !== 0;
+  const beside = isBeside(m); // in the thread beside the room: no reply or command of the room's
   const add = (icon, text, label, run, extra = {}) => out.push({ icon, text, label, run, ...extra });
   if (may(PERM.ADICIONAR_REACOES))
     add('🙂', t('action.react'), t('action.react.label'), async () => { const e = await pickEmoji(); if (e) react(m, e); }, { cls: 'reaction add' });
-  if (may(PERM.ENVIAR_MENSAGENS)) add('↩', t('action.reply'), t('action.reply.label'), () => act.startReply(m));
+  if (!beside && may(PERM.ENVIAR_MENSAGENS)) add('↩', t('action.reply'), t('action.reply.label'), () => act.startReply(m));
   if (mine && !m.applicationId && may(PERM.ENVIAR_MENSAGENS)) add('✎', t('action.edit'), t('action.edit.label'), () => startEdit(m));
-  const room = chat.dm ? null : roomOf(chat.cid).room;
+  const room = chat.dm || beside ? null : roomOf(chat.cid).room;
   if (room && !m.threadId && may(PERM.ENVIAR_MENSAGENS) && room.type === 'text')
     add('🧵', t('action.thread'), t('action.thread.label'), () => startThread(m));
   if (may(PERM.FIXAR_MENSAGENS))
@@ -143,7 +166,7 @@ function actionsFor(m) {
   if (!chat.dm && !mine && !m.applicationId && !m.webhook) add('', t('action.dm'), t('action.dm.label', { name: nameOf(m.fromId) }), () => act.startDm(m.fromId));
   if (room && room.type === 'text') for (const item of messageAppItems(m)) add('', item.text, item.text, item.run);
   if (m.content) add('', t('action.copy'), t('action.copy.label'), () => navigator.clipboard?.writeText(m.content).then(() => toast(t('action.copied'))));
-  if (!mine && !m.webhook) add('', t('action.report'), t('action.report.label'), () => report(`${messagesPath()}/${m.id}`, t('report.message.title')));
+  if (!mine && !m.webhook) add('', t('action.report'), t('action.report.label'), () => report(`${pathOf(m)}/${m.id}`, t('report.message.title')));
   if (mine || (!chat.dm && may(PERM.GERENCIAR_MENSAGENS))) add('', t('delete'), t('action.delete.label'), (event) => remove(m, event), { danger: true });
   return out;
 }
@@ -168,7 +191,7 @@ async function startThread(m) {
   try {
     const { channel } = await api('POST', `/api/servers/${chat.sid}/channels/${m.channelId}/messages/${m.id}/threads`, { name: name.trim() });
     await act.loadServer(chat.sid);
-    await act.openChannel(channel.id);
+    await act.openThread(channel.id);
   } catch (e) {
     toast(e);
   }
@@ -193,7 +216,7 @@ function startEdit(m) {
     const body = { content: field.value.trim() };
     if (kept.size !== (m.attachments || []).length) body.attachments = [...kept].map((id) => ({ id }));
     try {
-      showMessage((await api('PATCH', `${messagesPath()}/${m.id}`, body)).message);
+      showMessage((await api('PATCH', `${pathOf(m)}/${m.id}`, body)).message);
       $('#text').focus();
     } catch (e) {
       showError($('#send-error'), e);
@@ -224,9 +247,10 @@ export function editLastOwn(event) {
 export async function togglePin(m) {
   $('#send-error').hidden = true;
   try {
-    const { pinned } = await api('POST', `${messagesPath()}/${m.id}/pin`);
-    if (chat.messages.has(m.id)) showMessage({ ...chat.messages.get(m.id), pinned });
-    act.pinsChanged({ channelId: chat.cid });
+    const { pinned } = await api('POST', `${pathOf(m)}/${m.id}/pin`);
+    const shown = isBeside(m) ? chat.beside.messages : chat.messages;
+    if (shown.has(m.id)) showMessage({ ...shown.get(m.id), pinned });
+    act.pinsChanged({ channelId: m.threadId || m.channelId });
   } catch (e) {
     showError($('#send-error'), e);
   }
@@ -250,7 +274,7 @@ function reactions(m) {
 async function react(m, emoji) {
   $('#send-error').hidden = true;
   try {
-    const { reactions: now } = await api('POST', `${messagesPath()}/${m.id}/react`, { emoji });
+    const { reactions: now } = await api('POST', `${pathOf(m)}/${m.id}/react`, { emoji });
     showMessage({ ...m, reactions: now });
   } catch (e) {
     showError($('#send-error'), e);
@@ -262,7 +286,7 @@ async function remove(m, event) {
   if (!(event && event.shiftKey) && !(await ask(t('message.delete.ask'), t('cannot.undo'), { confirm: t('delete'), danger: true }))) return;
   $('#send-error').hidden = true;
   try {
-    await api('DELETE', `${messagesPath()}/${m.id}`);
+    await api('DELETE', `${pathOf(m)}/${m.id}`);
     forget(m.id);
   } catch (e) {
     showError($('#send-error'), e);
@@ -271,13 +295,19 @@ async function remove(m, event) {
 
 export function showMessage(m) {
   messageShown(m);
-  const list = $('#messages');
   const old = document.getElementById(`m-${m.id}`);
   const item = messageItem(m);
   if (old) {
     item.classList.toggle('cont', old.classList.contains('cont'));
     old.replaceWith(item);
+  } else if (isBeside(m)) {
+    const list = $('#thread-messages');
+    const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
+    list.append(item);
+    $('#thread-empty').hidden = true;
+    if (atBottom) list.scrollTop = list.scrollHeight;
   } else {
+    const list = $('#messages');
     const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
     const before = lastMessageItem();
     const waiting = list.querySelector('.outbox-item'); // the outbox stays last
@@ -288,8 +318,8 @@ export function showMessage(m) {
       trimOldest(list);
       list.scrollTop = list.scrollHeight;
     }
+    $('#no-messages').hidden = true;
   }
-  $('#no-messages').hidden = true;
 }
 
 // A page left open on a busy room holds at most SHOWN_MAX messages: while the reader is at the

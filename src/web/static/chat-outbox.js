@@ -28,7 +28,8 @@ export function loadOutbox(showMessage) {
   retryOutbox();
 }
 
-function nonce() {
+// A send's nonce: the same message however often it is tried again.
+export function nonce() {
   const bytes = crypto.getRandomValues(new Uint8Array(12));
   return 'p' + [...bytes].map((b) => b.toString(16).padStart(2, '0')).join('');
 }

@@ -6,6 +6,7 @@ import { provide } from './chat-actions.js';
 import { mentionOf, nameOf, togglePin } from './chat-messages.js';
 import { PERM } from './chat-perms.js';
 import { chat } from './chat-store.js';
+import { closeThread } from './chat-thread.js';
 import { $, api, el, showError } from './common.js';
 import { locale, t } from './i18n.js';
 import { markdownNodes, parseMarkdown } from './markdown.js';
@@ -39,7 +40,10 @@ function pinItem(m) {
 // The pins and a search's results share the room's side (a column from 1100 px): one at a time.
 export function togglePins(open = $('#pins').hidden) {
   $('#pins').hidden = !open;
-  if (open) $('#search-panel').hidden = true;
+  if (open) {
+    $('#search-panel').hidden = true;
+    closeThread();
+  }
   $('#pins-open').setAttribute('aria-expanded', String(open));
   if (open) paintPins();
 }

@@ -7,6 +7,7 @@ import { messageItem, messagesPath, nameOf, quoteNodes } from './chat-messages.j
 import { channelPermissions } from './chat-perms.js';
 import { paintOutbox } from './chat-outbox.js';
 import { togglePins } from './chat-pins.js';
+import { closeThread } from './chat-thread.js';
 import { markRead, paintUnread } from './chat-read.js';
 import { chat, historyRead, olderRead, permissionsFound, roomOf, roomOpened } from './chat-store.js';
 import { followPeople } from './chat-people.js';
@@ -26,6 +27,7 @@ export function openPanel() {
 // behind: opened by the page itself while the person looks at settings or Conta, which stay.
 export async function openChannel(cid, { behind = false } = {}) {
   stopReply();
+  closeThread();
   newLineFor(cid); // from the unread mark, before opening clears it
   roomOpened(cid);
   tellViewing();

@@ -5,6 +5,7 @@ import { mentionOf, nameOf } from './chat-messages.js';
 import { togglePins } from './chat-pins.js';
 import { jumpTo, openChannel } from './chat-room.js';
 import { chat } from './chat-store.js';
+import { closeThread } from './chat-thread.js';
 import { $, api, el, showError } from './common.js';
 import { locale, t, tn } from './i18n.js';
 import { markdownNodes, parseMarkdown } from './markdown.js';
@@ -71,6 +72,7 @@ async function search(e) {
     shown = { messages, next, q, sid };
     paintResults();
     togglePins(false);
+    closeThread();
     $('#search-panel').hidden = false;
   } catch (err) {
     showError($('#send-error'), err);

@@ -4,6 +4,7 @@
 import { provide } from './chat-actions.js';
 import { avatar } from './chat-flow.js';
 import { openForum } from './chat-forum.js';
+import { paintThreadChips } from './chat-messages.js';
 import { paintPeople } from './chat-people.js';
 import { basePermissions, channelPermissions, PERM } from './chat-perms.js';
 import { paintUnread } from './chat-read.js';
@@ -11,6 +12,7 @@ import { openChannel, openPanel } from './chat-room.js';
 import { go } from './chat-screens.js';
 import { repaintSearch } from './chat-search.js';
 import { applyMembers, applyTree, chat, commandsRead, permissionsFound, roomOf, serverOpened, serversRead, timedOutUntil } from './chat-store.js';
+import { closeThread } from './chat-thread.js';
 import { tellViewing } from './chat-typing.js';
 import { showPanel, view } from './chat-ui.js';
 import { loadVoice, voiceChannel } from './chat-voice.js';
@@ -82,6 +84,7 @@ async function readServer(sid) {
   await loadVoice(sid, tree.channels);
   if (sid !== chat.sid || generation !== view.loads) return false;
   paintServer();
+  paintThreadChips();
   return true;
 }
 
@@ -138,6 +141,7 @@ function paintChannels(channels) {
 // Opens server sid at room `at` when it has one by that ID (a reload restoring where the person
 // was), else at its first channel: only the room shown is marked read, never another.
 export async function openServer(sid, at = null) {
+  closeThread();
   serverOpened(sid);
   tellViewing();
   for (const b of document.querySelectorAll('#dms button')) b.setAttribute('aria-current', 'false');

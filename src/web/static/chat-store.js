@@ -30,6 +30,7 @@ export const chat = {
   forum: null, // the forum whose posts are shown
   parents: [], // text and forum channels, which may hold threads
   threads: [], // the open server's threads, listed under their parents
+  beside: null, // {id, messages: Map}: a thread open beside its channel (from 1100 px)
   dms: [], // my conversations (chat-dms.js)
   dm: null, // the open one, when a DM is open instead of a server's channel
   readMarks: new Map(), // room id → the newest message the person has read there (chat-read.js)
@@ -110,26 +111,40 @@ function reactionsAfter(list, r) {
   return out.filter((x) => x.count > 0);
 }
 
+// The messages shown of room cid: the open room's, the thread's beside it, or none.
+function shownIn(cid) {
+  if (cid === chat.cid) return chat.messages;
+  return chat.beside && cid === chat.beside.id ? chat.beside.messages : null;
+}
+
+// Whether message m is shown in the thread beside the room (not in the room itself).
+export function isBeside(m) {
+  return !!(chat.beside && m.threadId === chat.beside.id && m.threadId !== chat.cid);
+}
+
 // MESSAGE_REACTIONS_UPDATE and CHANNEL_PINS_UPDATE change one shown message: the message as it
 // is now, or null when it is not shown.
 export function reactionApplied(r) {
-  const m = chat.messages.get(r.messageId);
-  if (!m || r.channelId !== chat.cid) return null;
+  const shown = shownIn(r.channelId);
+  const m = shown && shown.get(r.messageId);
+  if (!m) return null;
   const now = { ...m, reactions: reactionsAfter(m.reactions || [], r) };
-  chat.messages.set(now.id, now);
+  shown.set(now.id, now);
   return now;
 }
 
 export function pinApplied(p) {
-  const m = chat.messages.get(p.messageId);
-  if (!m || p.channelId !== chat.cid) return null;
+  const shown = shownIn(p.channelId);
+  const m = shown && shown.get(p.messageId);
+  if (!m) return null;
   const now = { ...m, pinned: p.pinned };
-  chat.messages.set(now.id, now);
+  shown.set(now.id, now);
   return now;
 }
 
-// MESSAGE_CREATE: 'here' for the open room (the view shows it), 'unread' when it marks another
-// room (and its server) unread, 'mine' for my own elsewhere.
+// MESSAGE_CREATE: 'here' for the open room (the view shows it), 'beside' for the thread open
+// beside it, 'unread' when it marks another room (and its server) unread, 'mine' for my own
+// elsewhere.
 // A message for me: in a DM, any; else by name, @everyone or @here, or a role I hold (known for
 // the open server).
 export function mentionsMe(m) {
@@ -142,6 +157,7 @@ export function mentionsMe(m) {
 export function messageArrived(m) {
   const room = m.threadId || m.channelId;
   if (room === chat.cid) return 'here';
+  if (chat.beside && room === chat.beside.id) return 'beside';
   if (m.fromId === chat.me.id) return 'mine';
   chat.unread.add(room);
   chat.newest.set(room, { serverId: m.serverId, id: m.id });
@@ -155,14 +171,16 @@ export function messageArrived(m) {
 
 // MESSAGE_UPDATE: true when the message is shown (its new form replaces it).
 export function messageEdited(m) {
-  if ((m.threadId || m.channelId) !== chat.cid || !chat.messages.has(m.id)) return false;
-  chat.messages.set(m.id, m);
+  const shown = shownIn(m.threadId || m.channelId);
+  if (!shown || !shown.has(m.id)) return false;
+  shown.set(m.id, m);
   return true;
 }
 
 // MESSAGE_DELETE: true when it was shown.
 export function messageRemoved(id) {
-  return chat.messages.delete(id);
+  const beside = chat.beside ? chat.beside.messages.delete(id) : false;
+  return chat.messages.delete(id) || beside;
 }
 
 // channel_voice:participants_update: true for a voice channel of the open server.
@@ -202,19 +220,26 @@ export function outsiderNamed(userId, name) {
 
 export function dmsRead(dms) {
   chat.dms = dms;
-  learnFaces(dms.map((d) => ({ id: d.userId, avatarUrl: d.avatarUrl })));
+  learnFaces(dms.flatMap((d) => (d.group ? d.people : [{ id: d.userId, avatarUrl: d.avatarUrl }])));
 }
 
 // A server opened: no room yet, no DM, no forum.
 export function serverOpened(sid) {
-  Object.assign(chat, { sid, cid: null, dm: null, forum: null });
+  Object.assign(chat, { sid, cid: null, dm: null, forum: null, beside: null });
 }
 
-// A DM opened in place of a server: no server's state applies; the names are the two people's.
-export function dmOpened(d, theirName) {
-  Object.assign(chat, { dm: d, sid: null, cid: d.id, server: null, roles: [], mine: null, commands: [], usernames: [], perms: 0, forum: null });
-  chat.names = new Map([[chat.me.id, chat.me.displayName || chat.me.username], [d.userId, theirName]]);
+// A DM opened in place of a server: no server's state applies; the names are its people's
+// (people: the others, [{id, name}]).
+export function dmOpened(d, people) {
+  Object.assign(chat, { beside: null, sid: null, cid: d.id, server: null, roles: [], mine: null, commands: [], usernames: [], perms: 0, forum: null });
+  dmChanged(d, people);
   roomRead(d.id);
+}
+
+// The open DM as read again (a group renamed, someone in or out).
+export function dmChanged(d, people) {
+  chat.dm = d;
+  chat.names = new Map([[chat.me.id, chat.me.displayName || chat.me.username], ...people.map((p) => [p.id, p.name])]);
 }
 
 export function forumOpened(id) {
@@ -256,7 +281,17 @@ export function olderRead(messages, hasMore) {
 }
 
 export function messageShown(m) {
-  chat.messages.set(m.id, m);
+  (isBeside(m) ? chat.beside.messages : chat.messages).set(m.id, m);
+}
+
+// A thread opened beside its channel (its newest page read), or closed.
+export function besideOpened(tid, messages) {
+  chat.beside = { id: tid, messages: new Map(messages.map((m) => [m.id, m])) };
+  roomRead(tid);
+}
+
+export function besideClosed() {
+  chat.beside = null;
 }
 
 // The oldest shown messages dropped (a long-open page stays small); `oldest` is the first kept.

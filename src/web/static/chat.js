@@ -7,7 +7,8 @@ import { adoptBrowserLocale, suggestionsCame } from './chat-apps.js';
 import { paintPalette, paletteKey } from './chat-commands.js';
 import { answered, send, suggestMentions } from './chat-composer.js';
 import { initFiles } from './chat-files.js';
-import { dmArrived, loadDms, openDm } from './chat-dms.js';
+import { provide } from './chat-actions.js';
+import { dmArrived, dmName, loadDms, openDm, wireGroups } from './chat-dms.js';
 import { lastShownId } from './chat-flow.js';
 import { postInForum } from './chat-forum.js';
 import { loadInvites } from './chat-invites.js';
@@ -25,6 +26,7 @@ import { loadSessions, wireSessions } from './chat-sessions.js';
 import { loadExports, wireExports } from './chat-exports.js';
 import { wireStatus } from './chat-status.js';
 import { wireSearch } from './chat-search.js';
+import { besideArrived, wireThread } from './chat-thread.js';
 import { go, wireScreens } from './chat-screens.js';
 import { loadServers, openServer, paintServer, paintServers } from './chat-servers.js';
 import { applyMembers, applyTree, chat, meChanged, messageArrived, messageEdited, pinApplied, reactionApplied, roomClosed, roomOf, serverLeft, voiceApplied } from './chat-store.js';
@@ -159,6 +161,20 @@ async function removedFrom({ serverId, reason }) {
   else location.assign('/app');
 }
 
+// Out of group conversation cid (left on this page or another, or removed): it leaves the list,
+// and when it was open the page goes to a server, as when one leaves a server.
+async function groupLeft(cid) {
+  const d = chat.dms.find((x) => x.id === cid);
+  await loadDms();
+  if (!d) return; // told already
+  toast(t('group.out', { name: dmName(d) }));
+  if (!chat.dm || chat.dm.id !== cid) return;
+  if (chat.servers.length) await openServer(chat.servers[0].id);
+  else location.assign('/app');
+}
+
+provide({ groupLeft });
+
 function connectLive() {
   view.gateway = new Gateway()
     .on('connect', () => {
@@ -181,6 +197,10 @@ function connectLive() {
       notifyArrived(m);
       const where = messageArrived(m);
       if (where === 'unread') paintUnread();
+      if (where === 'beside') {
+        showMessage(m);
+        besideArrived(m);
+      }
       if (where === 'here') {
         // Away from the tab: the line marks where reading stopped.
         if (document.hidden && m.fromId !== chat.me.id && !view.newAfter && !chat.messages.has(m.id)) view.newAfter = lastShownId();
@@ -211,6 +231,8 @@ function connectLive() {
     .on('PRESENCE_UPDATE', presenceChanged)
     .on('MEMBER_LIST_UPDATE', listArrived)
     .on('TYPING_START', typingArrived)
+    .on('DM_UPDATE', () => loadDms().catch(() => {}))
+    .on('DM_REMOVE', ({ channelId }) => groupLeft(channelId))
     .on('channel_voice:participants_update', (u) => { if (voiceApplied(u)) paintVoice(u.channelId); });
   view.gateway.open();
 }
@@ -234,6 +256,8 @@ async function main() {
   initFiles();
   $('#pins-open').addEventListener('click', () => togglePins());
   wireSearch();
+  wireGroups();
+  wireThread();
   $('#server-read').addEventListener('click', () => markServerRead(chat.sid));
   $('#reply-cancel').addEventListener('click', stopReply);
   $('#text').addEventListener('keydown', paletteKey); // first: its keys are not the composer's
