@@ -123,3 +123,37 @@ test('voice participants of the open server\'s channels only', async () => {
   assert.equal(s.voiceApplied({ serverId: 'outro', channelId: 'x', participants: [] }), false);
   assert.equal(s.chat.voice.has('x'), false);
 });
+
+test('a thread beside the room: its messages kept apart, its events change them, the room\'s stay; a new room closes it', async () => {
+  const s = await page();
+  s.besideOpened('t1', [{ id: 'b1', channelId: 'geral', threadId: 't1', content: 'na thread', reactions: [] }]);
+  assert.equal(s.isBeside({ id: 'b1', channelId: 'geral', threadId: 't1' }), true);
+  assert.equal(s.isBeside({ id: 'm1', channelId: 'geral', threadId: null }), false);
+  assert.equal(s.messageArrived({ id: 'b2', channelId: 'geral', threadId: 't1', fromId: 'bia', serverId: 'srv' }), 'beside');
+  assert.equal(s.chat.unread.has('t1'), false, 'read while it is beside');
+  s.messageShown({ id: 'b2', channelId: 'geral', threadId: 't1', content: 'mais', reactions: [] });
+  assert.deepEqual([...s.chat.beside.messages.keys()], ['b1', 'b2']);
+  assert.deepEqual([...s.chat.messages.keys()], ['m1'], 'the room keeps its own');
+  const r = s.reactionApplied({ channelId: 't1', messageId: 'b1', emoji: '👍', count: 1, userId: 'bia', added: true });
+  assert.deepEqual(plain(r.reactions), [{ emoji: '👍', customEmojiId: undefined, count: 1, userIds: ['bia'] }].map(plain));
+  assert.equal(s.pinApplied({ channelId: 't1', messageId: 'b2', pinned: true }).pinned, true);
+  assert.equal(s.messageEdited({ id: 'b1', channelId: 'geral', threadId: 't1', content: 'editada' }), true);
+  assert.equal(s.chat.beside.messages.get('b1').content, 'editada');
+  assert.equal(s.messageRemoved('b2'), true);
+  assert.equal(s.messageRemoved('b2'), false, 'once');
+  s.roomOpened('geral');
+  s.serverOpened('srv');
+  assert.equal(s.chat.beside, null, 'another server (or room) closes it');
+});
+
+test('a group conversation: its people name its authors, and a change to it renames them in place', async () => {
+  const s = await page();
+  const d = { id: 'g1', group: true, name: 'Praia', people: [{ id: 'bia', username: 'bia', avatarUrl: '/f/bia' }, { id: 'caio', username: 'caio', avatarUrl: null }] };
+  s.dmsRead([d]);
+  assert.equal(s.chat.faces.get('bia'), '/f/bia', 'the group\'s pictures are known');
+  s.dmOpened(d, [{ id: 'bia', name: 'Bia' }, { id: 'caio', name: 'Caio' }]);
+  assert.deepEqual(plain([...s.chat.names]).map(([id, name]) => (id === 'ana' ? id : name)), ['ana', 'Bia', 'Caio']);
+  s.dmChanged({ ...d, people: [d.people[0]] }, [{ id: 'bia', name: 'Bia' }]);
+  assert.deepEqual(plain([...s.chat.names]).map(([id]) => id), ['ana', 'bia'], 'who left names no one');
+  assert.equal(s.chat.cid, 'g1');
+});
