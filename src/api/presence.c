@@ -21,19 +21,26 @@
 void api__presence_announce(struct api_call *c, const char *user_id)
 {
     const char *status;
+    json_t *activity = NULL;
     struct idset *set = state_presence_watchers(c->svc->state, c->db, user_id,
                                                 (size_t)c->svc->cfg->presence_people_max);
-    if (!set || state_presence_statuses(c->svc->presence, &user_id, 1, &status)) {
+    if (!set || state_presence_shown_many(c->svc->presence, &user_id, 1, &status, &activity)) {
         log_error("presence: %s's new status was not announced", user_id);
         idset_unref(set);
         return;
     }
-    api__event_control(c, BUS_PRESENCE, json_pack("{ssss}", "userId", user_id, "status", status));
+    /* The status and the custom status shown with it (null: none, or offline). */
+    json_t *shown = activity ? activity : json_null();
+    api__event_control(
+        c, BUS_PRESENCE,
+        json_pack("{sssssO}", "userId", user_id, "status", status, "activity", shown));
     if (!idset_count(set))
         idset_unref(set);
     else
-        api__event_to_people(c, "PRESENCE_UPDATE", set,
-                             json_pack("{ssss}", "userId", user_id, "status", status));
+        api__event_to_people(
+            c, "PRESENCE_UPDATE", set,
+            json_pack("{sssssO}", "userId", user_id, "status", status, "activity", shown));
+    json_decref(activity);
 }
 
 #define CUSTOM_EXPIRY_MAX_MS (30LL * 24 * 3600 * 1000)

@@ -48,12 +48,34 @@ struct list_slot {
     int busy;            /* a job is on a worker */
     int rebuild;         /* the next job builds the list whole */
     int dirty;           /* rows changed since the last flush */
-    struct map noted;    /* user ID → status: presence heard while a job is out */
+    struct map noted;    /* user ID → struct noted: presence heard while a job is out */
     struct map ranges;   /* "start" → the rows last made (json) */
     json_t *summary;     /* the counts last made */
     int64_t empty_since; /* when the last subscriber left (0: someone is subscribed) */
     size_t members;      /* counted in gw->lists->members */
 };
+
+/* A presence heard while the slot's job is out, applied when it is back. */
+struct noted {
+    const char *status; /* a static string */
+    json_t *activity;   /* the custom status shown (NULL: none) */
+    int activity_said;  /* the change said what it is (else it stays as it was) */
+};
+
+static void free_noted(const char *key, void *value, void *arg)
+{
+    (void)key;
+    (void)arg;
+    struct noted *n = value;
+    json_decref(n->activity);
+    free(n);
+}
+
+static void forget_noted(struct list_slot *slot)
+{
+    map_each(&slot->noted, free_noted, NULL);
+    map_cleanup(&slot->noted);
+}
 
 /* The node's count of members held follows the slot's list. */
 static void count_members(struct list_slot *slot)
@@ -103,27 +125,53 @@ static void collect_id(struct pmap_value *v, void *arg)
         ids->v[ids->n++] = ((const struct state_member *)v)->user_id;
 }
 
+static void shown_in(const char *user_id, void *activity, void *list)
+{
+    if (state_member_list_activity(list, user_id, activity) < 0)
+        log_error("gateway: %s's custom status left out of a member list: no memory", user_id);
+}
+
+static void drop_shown(const char *user_id, void *activity, void *arg)
+{
+    (void)user_id;
+    (void)arg;
+    json_decref(activity);
+}
+
 /* Builds the list with every member's status read first, STATUS_BATCH at a time (one round
  * trip each with several nodes), keeping those not offline. */
 static struct state_member_list *build(struct presence *p, struct state_server *srv,
                                        const char *cid)
 {
     struct ids ids = {0};
-    struct map online;
+    struct map online, shown; /* user ID → status; → custom status (json) */
     map_init(&online);
+    map_init(&shown);
     pmap_each(&srv->members, collect_id, &ids);
     const char *out[STATUS_BATCH];
+    json_t *activity[STATUS_BATCH];
     for (size_t i = 0; !ids.failed && i < ids.n; i += STATUS_BATCH) {
         size_t n = ids.n - i < STATUS_BATCH ? ids.n - i : STATUS_BATCH;
-        if (state_presence_statuses(p, ids.v + i, n, out))
+        if (state_presence_shown_many(p, ids.v + i, n, out, activity)) {
             ids.failed = 1;
-        for (size_t k = 0; !ids.failed && k < n; k++)
-            if (strcmp(status_name(out[k]), "offline") &&
+            break;
+        }
+        for (size_t k = 0; k < n; k++) {
+            if (!ids.failed && strcmp(status_name(out[k]), "offline") &&
                 map_set(&online, ids.v[i + k], (void *)status_name(out[k])))
                 ids.failed = 1;
+            if (activity[k] && (ids.failed || map_set(&shown, ids.v[i + k], activity[k]))) {
+                json_decref(activity[k]);
+                ids.failed = 1;
+            }
+        }
     }
     struct state_member_list *l =
         ids.failed ? NULL : state_member_list_build(srv, cid, status_known, &online);
+    if (l)
+        map_each(&shown, shown_in, l);
+    map_each(&shown, drop_shown, NULL);
+    map_cleanup(&shown);
     map_cleanup(&online);
     free(ids.v);
     return l;
@@ -293,7 +341,7 @@ static void slot_free(struct list_slot *slot)
     state_member_list_free(slot->list);
     slot->list = NULL;
     count_members(slot);
-    map_cleanup(&slot->noted);
+    forget_noted(slot);
     map_each(&slot->ranges, free_rows, NULL);
     map_cleanup(&slot->ranges);
     json_decref(slot->summary);
@@ -379,10 +427,13 @@ static void refuse_waiting(struct list_slot *slot, const char *error)
     }
 }
 
-static void apply_noted(const char *user_id, void *status, void *arg)
+static void apply_noted(const char *user_id, void *value, void *arg)
 {
     struct list_slot *slot = arg;
-    if (state_member_list_presence(slot->list, user_id, status))
+    const struct noted *n = value;
+    if (state_member_list_presence(slot->list, user_id, n->status))
+        slot->dirty = 1;
+    if (n->activity_said && state_member_list_activity(slot->list, user_id, n->activity))
         slot->dirty = 1;
 }
 
@@ -416,7 +467,7 @@ static void job_done(struct gateway_job *j)
             flush(slot); /* the counts first: the waiting pages' answers carry them */
         answer_waiting(slot);
     }
-    map_cleanup(&slot->noted);
+    forget_noted(slot);
     state_server_unref(lj->from);
     state_member_list_delta_free(lj->delta);
     free(lj);
@@ -535,16 +586,42 @@ void gateway__lists_leave(struct gateway *gw, struct conn *c)
 
 struct presence_arg {
     const char *user_id, *status;
+    json_t *activity;  /* NULL: none */
+    int activity_said; /* the change carried its custom status */
 };
+
+/* Keeps a presence heard while the slot's job is out: 0, or -1 when out of memory. */
+static int note(struct list_slot *slot, const struct presence_arg *p)
+{
+    struct noted *n = map_get(&slot->noted, p->user_id);
+    if (!n) {
+        if (!(n = calloc(1, sizeof *n)) || map_set(&slot->noted, p->user_id, n)) {
+            free(n);
+            return -1;
+        }
+    }
+    n->status = p->status;
+    if (p->activity_said) {
+        json_decref(n->activity);
+        n->activity = json_incref(p->activity);
+        n->activity_said = 1;
+    }
+    return 0;
+}
 
 static void presence_each(const char *key, void *value, void *arg)
 {
     (void)key;
     struct list_slot *slot = value;
     const struct presence_arg *p = arg;
-    if (slot->busy && map_set(&slot->noted, p->user_id, (void *)p->status))
+    if (slot->busy && note(slot, p))
         log_error("gateway: %s's presence lost for a member list: no memory", p->user_id);
-    if (slot->list && state_member_list_presence(slot->list, p->user_id, p->status)) {
+    if (!slot->list)
+        return;
+    int changed = state_member_list_presence(slot->list, p->user_id, p->status);
+    if (p->activity_said)
+        changed |= state_member_list_activity(slot->list, p->user_id, p->activity);
+    if (changed) {
         slot->dirty = 1;
         gateway__lists_soon(slot->gw);
     }
@@ -556,7 +633,9 @@ void gateway__lists_presence(struct gateway *gw, const char *payload, size_t len
         return;
     json_t *p = json_loadb(payload, len, 0, NULL);
     const char *uid = json_string_value(json_object_get(p, "userId"));
-    struct presence_arg a = {uid, status_name(json_string_value(json_object_get(p, "status")))};
+    json_t *activity = json_object_get(p, "activity");
+    struct presence_arg a = {uid, status_name(json_string_value(json_object_get(p, "status"))),
+                             json_is_object(activity) ? activity : NULL, activity != NULL};
     if (uid && strlen(uid) == UUID_LEN)
         map_each(&gw->lists->slots, presence_each, &a);
     json_decref(p);

@@ -31,6 +31,7 @@ struct presence_job {
         char user_id[UUID_LEN + 1];
         int second_look;
         const char *status;
+        json_t *activity;       /* shown with it (NULL: none) */
         struct idset *watchers; /* NULL: nobody to tell */
     } users[PRESENCE_LIVE_BATCH];
 };
@@ -40,7 +41,8 @@ static void on_worker(struct gateway_job *j, void *thread_ctx)
     struct presence_job *p = (struct presence_job *)j;
     for (size_t i = 0; i < p->n; i++) {
         const char *id = p->users[i].user_id;
-        if (state_presence_statuses(j->gw->presence, &id, 1, &p->users[i].status) ||
+        if (state_presence_shown_many(j->gw->presence, &id, 1, &p->users[i].status,
+                                      &p->users[i].activity) ||
             !(p->users[i].watchers = state_presence_watchers(j->gw->state, thread_ctx, id,
                                                              j->gw->presence_people_max)))
             log_error("gateway: %s's presence was not announced", id);
@@ -67,13 +69,17 @@ static void answered(struct gateway_job *j)
                 log_error("gateway: %s's presence not looked at again: no memory", id);
         } else {
             /* the member lists on every node, and the people who share a small server */
-            bus_publish_json(gw->bus, BUS_PRESENCE,
-                             json_pack("{ssss}", "userId", id, "status", status), NULL, 0);
+            json_t *shown = p->users[i].activity ? p->users[i].activity : json_null();
+            bus_publish_json(
+                gw->bus, BUS_PRESENCE,
+                json_pack("{sssssO}", "userId", id, "status", status, "activity", shown), NULL, 0);
             if (idset_count(to))
-                bus_publish_json(gw->bus, "PRESENCE_UPDATE",
-                                 json_pack("{ssss}", "userId", id, "status", status), idset_ref(to),
-                                 0);
+                bus_publish_json(
+                    gw->bus, "PRESENCE_UPDATE",
+                    json_pack("{sssssO}", "userId", id, "status", status, "activity", shown),
+                    idset_ref(to), 0);
         }
+        json_decref(p->users[i].activity);
         idset_unref(to);
     }
     free(p);

@@ -51,7 +51,8 @@ struct state_member_list {
     uint32_t nhoisted;        /* groups 0..nhoisted-1: hoisted roles, then online, offline */
     uint32_t ngroups;
     struct group *groups;
-    struct map users; /* user ID → struct entry */
+    struct map users;      /* user ID → struct entry */
+    struct map activities; /* user ID → json_t: a listed member's custom status, while set */
     size_t online;
     int open_to_all; /* everyone may see the channel (open_to_all) */
 };
@@ -277,6 +278,7 @@ struct state_member_list *state_member_list_build(struct state_server *srv, cons
     l->channel = channel;
     l->open_to_all = open_to_all(l);
     map_init(&l->users);
+    map_init(&l->activities);
     for (size_t r = 0; r < srv->shape->nroles; r++)
         l->nhoisted += srv->shape->roles[r].hoist != 0;
     l->ngroups = l->nhoisted + 2;
@@ -298,12 +300,21 @@ static void free_entry(const char *key, void *value, void *arg)
     entry_free(value);
 }
 
+static void free_activity(const char *key, void *value, void *arg)
+{
+    (void)key;
+    (void)arg;
+    json_decref(value);
+}
+
 void state_member_list_free(struct state_member_list *l)
 {
     if (!l)
         return;
     map_each(&l->users, free_entry, NULL);
     map_cleanup(&l->users);
+    map_each(&l->activities, free_activity, NULL);
+    map_cleanup(&l->activities);
     for (uint32_t g = 0; l->groups && g < l->ngroups; g++) {
         for (size_t c = 0; c < l->groups[g].nchunks; c++)
             free(l->groups[g].chunks[c]);
@@ -413,6 +424,8 @@ int state_member_list_apply(struct state_member_list *l, struct state_member_lis
         if (c->now && listed(l, c->now)) {
             rc = add(l, c->now, status);
             changed = 1;
+        } else {
+            json_decref(map_remove(&l->activities, uid)); /* out of the list: forgotten */
         }
     }
     state_member_list_delta_free(d);
@@ -431,6 +444,24 @@ int state_member_list_presence(struct state_member_list *l, const char *user_id,
     int rc = add(l, m, s);
     pmap_value_unref((struct pmap_value *)&m->v);
     return rc ? -1 : 1;
+}
+
+int state_member_list_activity(struct state_member_list *l, const char *user_id, json_t *activity)
+{
+    const struct entry *e = map_get(&l->users, user_id);
+    json_t *old = map_get(&l->activities, user_id);
+    if (!e || (!old && !activity) || (old && activity && json_equal(old, activity)))
+        return 0;
+    if (!activity) {
+        json_decref(map_remove(&l->activities, user_id));
+    } else {
+        if (map_set(&l->activities, user_id, json_incref(activity))) {
+            json_decref(activity);
+            return -1;
+        }
+        json_decref(old);
+    }
+    return e->status != OFFLINE; /* an offline member's row shows none */
 }
 
 /* ---- reading ---- */
@@ -476,15 +507,16 @@ json_t *state_member_list_summary(const struct state_member_list *l)
                   : NULL;
 }
 
-static json_t *member_row(const struct entry *e)
+static json_t *member_row(const struct state_member_list *l, const struct entry *e)
 {
     const struct state_member *m = e->m;
     json_t *roles = json_array();
     for (size_t i = 0; roles && i < m->nroles; i++)
         json_array_append_new(roles, json_string(m->role_ids[i]));
-    return json_pack("{s{sssssssbssso}}", "member", "userId", m->user_id, "name", m->name,
+    json_t *activity = e->status == OFFLINE ? NULL : map_get(&l->activities, m->user_id);
+    return json_pack("{s{sssssssbsssosO}}", "member", "userId", m->user_id, "name", m->name,
                      "username", m->username, "isBot", m->is_bot, "status", STATUS_NAMES[e->status],
-                     "roleIds", roles);
+                     "roleIds", roles, "activity", activity ? activity : json_null());
 }
 
 json_t *state_member_list_range(const struct state_member_list *l, size_t start, size_t end)
@@ -511,7 +543,7 @@ json_t *state_member_list_range(const struct state_member_list *l, size_t start,
                 continue;
             }
             for (uint32_t i = (uint32_t)(k - seen); i < ch->n && row + 1 + k <= end; i++, k++)
-                if (json_array_append_new(rows, member_row(ch->e[i]))) {
+                if (json_array_append_new(rows, member_row(l, ch->e[i]))) {
                     json_decref(rows);
                     return NULL;
                 }

@@ -54,6 +54,11 @@ int state_member_list_apply(struct state_member_list *l, struct state_member_lis
 int state_member_list_presence(struct state_member_list *l, const char *user_id,
                                const char *status);
 
+/* A listed member's custom status (an object, as the presence shows it, or NULL: none), kept
+ * by the list (a reference) and shown in their row while they are not offline: 1 when a row
+ * changed, 0 not listed or the same, -1 no memory. */
+int state_member_list_activity(struct state_member_list *l, const char *user_id, json_t *activity);
+
 /* Members listed. */
 size_t state_member_list_members(const struct state_member_list *l);
 /* Rows in all. */

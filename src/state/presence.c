@@ -165,6 +165,8 @@ static void views(struct presence *p, const char *const *user_ids, size_t n, str
         }
 }
 
+static const char shown_offline[] = "offline";
+
 /* online, idle, dnd or offline: always a static string. */
 static const char *shown(const struct view *v)
 {
@@ -173,22 +175,34 @@ static const char *shown(const struct view *v)
         for (size_t i = 0; i < sizeof shown_as / sizeof shown_as[0]; i++)
             if (!strcmp(v->status, shown_as[i]))
                 return shown_as[i];
-    return "offline";
+    return shown_offline;
 }
 
-int state_presence_statuses(struct presence *p, const char *const *user_ids, size_t n,
-                            const char **out)
+int state_presence_shown_many(struct presence *p, const char *const *user_ids, size_t n,
+                              const char **status, json_t **activity)
 {
     struct view *v = calloc(n ? n : 1, sizeof *v);
     if (!v)
         return -1;
     views(p, user_ids, n, v);
     for (size_t i = 0; i < n; i++) {
-        out[i] = shown(&v[i]);
-        json_decref(v[i].activity);
+        status[i] = shown(&v[i]);
+        if (activity && status[i] != shown_offline) {
+            activity[i] = v[i].activity;
+        } else {
+            if (activity)
+                activity[i] = NULL;
+            json_decref(v[i].activity);
+        }
     }
     free(v);
     return 0;
+}
+
+int state_presence_statuses(struct presence *p, const char *const *user_ids, size_t n,
+                            const char **out)
+{
+    return state_presence_shown_many(p, user_ids, n, out, NULL);
 }
 
 int state_presence_online_anywhere(struct presence *p, const char *user_id)

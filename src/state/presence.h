@@ -25,6 +25,10 @@ void state_presence_set(struct presence *p, const char *user_id, const char *sta
  * -1 when out of memory. */
 int state_presence_statuses(struct presence *p, const char *const *user_ids, size_t n,
                             const char **out);
+/* The same, and for each user not offline their activity (a new reference, or NULL) into
+ * activity[i]; NULL for the others. */
+int state_presence_shown_many(struct presence *p, const char *const *user_ids, size_t n,
+                              const char **status, json_t **activity);
 /* 1 when the user has a connection open on any node (invisible or not). */
 int state_presence_online_anywhere(struct presence *p, const char *user_id);
 /* What others see of a user: their shown status (as state_presence_statuses) and, unless it is

@@ -138,11 +138,15 @@ test('a person chooses their status from the header: do not disturb and a text, 
   await b.click('dialog.ask[open] button:text-is("Salvar")');
   await b.waitForSelector('dialog.ask', { state: 'detached' });
   await b.waitForFunction(() => document.querySelector('#status-open').title.includes('☕ Estudando'));
+  // Ana's people column shows it under Bia's name.
+  await a.waitForSelector(`#people li.person[data-id="${bia.user.id}"] .person-activity:text-is("☕ Estudando")`);
+  await shoot(a, 'chat-status-others');
   await shoot(b, 'chat-status');
   await b.click('#status-open');
   await b.click('.menu [role=menuitem]:has-text("Invisível")');
   await b.waitForSelector('#my-status.offline');
   await a.waitForSelector(`${row}.offline`);
+  await a.waitForSelector(`#people li.person[data-id="${bia.user.id}"] .person-activity`, { state: 'detached' }); // invisible: no text
   const me = (await api(srv.url, 'GET', '/api/users/@me', { token: bia.token })).body.user.presence;
   assert.deepEqual([me.status, me.activity.type, me.activity.name, me.activity.emoji], ['invisible', 'custom', 'Estudando', '☕']);
   assert.ok(Math.abs(Date.parse(me.activity.expiresAt) - (Date.now() + 3600_000)) < 120_000, me.activity.expiresAt);

@@ -157,7 +157,7 @@ test("PRESENCE_UPDATE: the people of a bot's servers see it come, change its sta
     .map((e) => e.payload.status).filter((x, i, all) => i === 0 || x !== all[i - 1]);
   const first = await connect(w.info.botToken, 'websocket');
   await eventually(() => seen(person).join() === 'online' || seen(person), 5000, 'online');
-  assert.deepEqual(person.received.find((e) => e.name === 'PRESENCE_UPDATE').payload, { userId: bot, status: 'online' });
+  assert.deepEqual(person.received.find((e) => e.name === 'PRESENCE_UPDATE').payload, { userId: bot, status: 'online', activity: null });
   const second = await connect(w.info.botToken, 'default');
   await api(srv.url, 'PUT', '/api/bot/presence', { token: w.info.botToken, body: { status: 'idle' } });
   await eventually(() => seen(person).join() === 'online,idle' || seen(person), 5000, 'idle; a second connection says nothing');

@@ -58,7 +58,8 @@ test('the first range: groups in order (hoisted roles, online, offline), names s
   assert.deepEqual(first.ranges[0].range, [0, 99]);
   assert.deepEqual(shown(first.ranges[0].rows), ['group:online', 'A-dona:online', 'Caio:online', 'group:offline', 'bia:offline', 'duda:offline']);
   const row = first.ranges[0].rows[1].member;
-  assert.deepEqual(Object.keys(row).sort(), ['isBot', 'name', 'roleIds', 'status', 'userId', 'username']);
+  assert.deepEqual(Object.keys(row).sort(), ['activity', 'isBot', 'name', 'roleIds', 'status', 'userId', 'username']);
+  assert.equal(row.activity, null);
   assert.equal(row.userId, owner.user.id);
   assert.equal(row.isBot, false);
 
@@ -192,4 +193,34 @@ test('members:subscribe: a channel out of sight, another server, a bot, bad payl
   await install(srv.url, owner, info, sid, { permissions: P.VER_CANAL });
   const bot = await gatewayConnect(srv.url, { auth: { token: info.botToken } }, sockets);
   assert.match((await subscribe(bot, sid, cid)).error, /^members:subscribe: só para pessoas/);
+});
+
+test("a status text shows in its row while the person is connected: set, read by a list built afresh, gone offline, cleared", async () => {
+  const { owner, sid, cid, members: [bia] } = await named(['bia']);
+  const ownerPage = await page(owner);
+  const biaPage = await page(bia);
+  await subscribe(ownerPage, sid, cid);
+  const rowOf = (u) => u.ranges[0].rows.find((r) => r.member && r.member.userId === bia.user.id).member;
+  const custom = { type: 'custom', name: 'de férias', emoji: '🌴' };
+  let next = nextEvent(ownerPage, 'MEMBER_LIST_UPDATE', 10000);
+  const set = await api(srv.url, 'PUT', '/api/users/@me/presence', { token: bia.token, body: { status: 'online', activity: custom } });
+  assert.equal(set.status, 200, set.text);
+  assert.deepEqual(rowOf(await next).activity, custom, 'the same status, a new text: the row changes');
+  // A page subscribing later gets a list built with it.
+  const another = await page(owner);
+  const built = await subscribe(another, sid, cid);
+  assert.deepEqual(built.ranges[0].rows.find((r) => r.member && r.member.userId === bia.user.id).member.activity, custom);
+  // Offline: no text shown; connected again: shown again.
+  next = nextEvent(ownerPage, 'MEMBER_LIST_UPDATE', 10000);
+  biaPage.disconnect();
+  let u = await next;
+  assert.deepEqual([rowOf(u).status, rowOf(u).activity], ['offline', null]);
+  next = nextEvent(ownerPage, 'MEMBER_LIST_UPDATE', 10000);
+  await page(bia);
+  u = await next;
+  assert.deepEqual([rowOf(u).status, rowOf(u).activity], ['online', custom]);
+  // Cleared.
+  next = nextEvent(ownerPage, 'MEMBER_LIST_UPDATE', 10000);
+  assert.equal((await api(srv.url, 'PUT', '/api/users/@me/presence', { token: bia.token, body: { status: 'online', activity: null } })).status, 200);
+  assert.equal(rowOf(await next).activity, null);
 });

@@ -832,6 +832,78 @@ Test(state, a_large_member_list_follows_changes_one_by_one, .timeout = 300)
     end_world();
 }
 
+/* A member's custom status shows in their row while they are not offline; the same one again
+ * changes nothing; none clears it; a member who leaves the list takes theirs along. */
+static const char *all_online(void *arg, const char *uid)
+{
+    (void)arg;
+    (void)uid;
+    return "online";
+}
+
+static json_t *row_of(struct state_member_list *l, const char *uid)
+{
+    json_t *rows = state_member_list_range(l, 0, 100000), *row = NULL;
+    for (size_t i = 0; i < json_array_size(rows) && !row; i++) {
+        json_t *m = json_object_get(json_array_get(rows, i), "member");
+        if (m && !strcmp(json_string_value(json_object_get(m, "userId")), uid))
+            row = json_incref(m);
+    }
+    json_decref(rows);
+    cr_assert_not_null(row, "%s is listed", uid);
+    return row;
+}
+
+Test(state, a_member_list_row_shows_a_custom_status_while_not_offline)
+{
+    make_world();
+    int found;
+    store_read_release(w.db);
+    struct state_server *srv = state_server(w.state, w.db, w.servers[0], &found);
+    struct state_member_list *l = state_member_list_build(srv, NULL, all_online, NULL);
+    cr_assert_not_null(l);
+    json_t *rows = state_member_list_range(l, 0, 100000);
+    const char *uid = NULL;
+    for (size_t i = 0; i < json_array_size(rows) && !uid; i++) {
+        json_t *m = json_object_get(json_array_get(rows, i), "member");
+        uid = m ? json_string_value(json_object_get(m, "userId")) : NULL;
+    }
+    cr_assert_not_null(uid, "someone is listed");
+    char who[UUID_LEN + 1];
+    snprintf(who, sizeof who, "%s", uid);
+    json_decref(rows);
+    json_t *custom = json_pack("{ssssss}", "type", "custom", "text", "de férias", "emoji", "🌴");
+    json_t *row = row_of(l, who);
+    cr_assert(json_is_null(json_object_get(row, "activity")), "none before");
+    json_decref(row);
+    cr_assert_eq(state_member_list_activity(l, who, custom), 1);
+    row = row_of(l, who);
+    cr_assert(json_equal(json_object_get(row, "activity"), custom));
+    json_decref(row);
+    json_t *same = json_deep_copy(custom);
+    cr_assert_eq(state_member_list_activity(l, who, same), 0, "the same again: no change");
+    json_decref(same);
+    cr_assert_eq(state_member_list_presence(l, who, "offline"), 1);
+    row = row_of(l, who);
+    cr_assert(json_is_null(json_object_get(row, "activity")), "offline: none shown");
+    json_decref(row);
+    cr_assert_eq(state_member_list_presence(l, who, "idle"), 1);
+    row = row_of(l, who);
+    cr_assert(json_equal(json_object_get(row, "activity"), custom), "back: shown again");
+    json_decref(row);
+    cr_assert_eq(state_member_list_activity(l, who, NULL), 1);
+    row = row_of(l, who);
+    cr_assert(json_is_null(json_object_get(row, "activity")), "cleared");
+    json_decref(row);
+    cr_assert_eq(state_member_list_activity(l, "00000000-0000-7000-8000-999999999999", custom), 0,
+                 "not listed: nothing kept");
+    json_decref(custom);
+    state_member_list_free(l);
+    state_server_unref(srv);
+    store_read_release(w.db);
+    end_world();
+}
+
 /* The gateway's questions, answered by state/watchers.c from the in-memory server: where a user
  * stands in a voice channel (each verdict), who watches the channel, who sees a presence. */
 Test(state, voice_standing_and_watchers_answer_from_memory)

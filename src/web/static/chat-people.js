@@ -65,9 +65,18 @@ function personRow(m) {
   const top = chat.roles.filter((r) => m.roleIds.includes(r.id) && r.color).sort((a, b) => b.position - a.position)[0];
   const name = el('span', { class: m.status === 'offline' ? 'muted' : '', text: m.name });
   if (top && m.status !== 'offline') name.style.color = `#${top.color.toString(16).padStart(6, '0')}`; // the CSSOM, which the page's CSP allows
+  const said = activityText(m.activity);
   return el('li', { class: 'person', 'data-id': m.userId, tabindex: '0', 'aria-haspopup': 'menu', title: `${m.name} (@${m.username})`, onclick: menu, onkeydown: menu },
     el('span', { class: `status ${m.status}`, role: 'img', 'aria-label': statusLabel(m.status), title: statusLabel(m.status) }),
-    name, m.isBot ? el('span', { class: 'bot-tag', text: 'BOT' }) : '');
+    said ? el('span', { class: 'person-text' }, name, el('span', { class: 'person-activity', text: said })) : name,
+    m.isBot ? el('span', { class: 'bot-tag', text: 'BOT' }) : '');
+}
+
+// A row's status text (its emoji first), unless it has run out: the list is not told when one
+// ends, so the page hides it past its expiresAt.
+function activityText(a) {
+  if (!a || !a.name || (a.expiresAt && Date.parse(a.expiresAt) <= Date.now())) return '';
+  return a.emoji ? `${a.emoji} ${a.name}` : a.name;
 }
 
 function moveTo(first) {
