@@ -7,7 +7,7 @@ import re
 import sys
 
 PREFIX = {'api': 'api', 'bus': 'bus', 'cli': 'cli', 'domain': 'rule', 'engineio': 'eio',
-          'gateway': 'gateway', 'http': 'http', 'ops': 'ops', 'socketio': 'sio',
+          'gateway': 'gateway', 'http': 'http', 'ops': 'ops', 'serve': 'serve', 'socketio': 'sio',
           'state': 'state', 'store': 'store', 'web': 'web', 'ws': 'ws'}
 DEFINITION = re.compile(r'^(?!static\b)(?!typedef\b)[A-Za-z][^;{}()=#]*?\b([a-z_][a-z0-9_]*)\([^;{]*?\)\s*\n\{',
                         re.MULTILINE)
