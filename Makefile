@@ -77,6 +77,7 @@ lint:
 	scripts/check-page-imports.py
 	scripts/check-page-store.py
 	scripts/check-css-tokens.py
+	scripts/check-sizes.py
 
 unit: build/asan/unit
 	ASAN_OPTIONS=detect_leaks=1 build/asan/unit --jobs 2

@@ -292,53 +292,32 @@ static int insert_job(struct store *db, void *arg)
     return store_interaction_insert_at(db, arg);
 }
 
-static void invoke(struct api_call *c)
+/* The invocation of its type: 0, or -1 when it has answered. */
+static int read_invocation(struct api_call *c, struct place *p, json_t *body,
+                           struct invocation *inv, char app_id[UUID_LEN + 1])
 {
-    struct place p;
-    if (api__place(c, &p))
-        return;
-    struct invocation inv = {0};
-    char app_id[UUID_LEN + 1], bot_user_id[UUID_LEN + 1];
-    json_t *body, *endpoint = NULL;
-    if (strcmp(p.type, "text") != 0) {
-        api__bad(c, "channelId", "interações só acontecem em canais de texto do servidor");
-        goto out;
-    }
-    if (api__require_in(c, p.perms, PERM_VER_CANAL | PERM_USAR_COMANDOS) ||
-        !(body = api__body(c)) ||
-        api__in_str(c, body, "type", 1, 16, API_IN_REQUIRED, &inv.type) < 0)
-        goto out;
-    int rc;
-    if (!strcmp(inv.type, "command"))
-        rc = read_command(c, &p, body, &inv);
-    else if (!strcmp(inv.type, "component"))
-        rc = read_component(c, &p, body, &inv, app_id);
-    else if (!strcmp(inv.type, "modal_submit"))
-        rc = read_modal_submit(c, body, &inv);
-    else if (!strcmp(inv.type, "autocomplete"))
-        rc = read_autocomplete(c, &p, body, &inv);
-    else {
-        api__bad(c, "type", "deve ser command, component, modal_submit ou autocomplete");
-        goto out;
-    }
-    if (rc || app_ready(c, inv.app_id, p.sid, bot_user_id) ||
-        api__limit_hit(c, strcmp(inv.type, "autocomplete") ? &API_LIMIT_INVOKE
-                                                           : &API_LIMIT_AUTOCOMPLETE))
-        goto out;
-    if (!(endpoint = store_app_endpoint(c->db, inv.app_id, &rc))) {
-        api__internal(c);
-        goto out;
-    }
-    const char *url = json_string_value(json_object_get(endpoint, "url"));
-    const char *secret = json_string_value(json_object_get(endpoint, "secret"));
-    if (url && !secret) {
-        api__error(c, 502, "A aplicação não está configurada: falta o segredo de assinatura");
-        goto out;
-    }
+    if (!strcmp(inv->type, "command"))
+        return read_command(c, p, body, inv);
+    if (!strcmp(inv->type, "component"))
+        return read_component(c, p, body, inv, app_id);
+    if (!strcmp(inv->type, "modal_submit"))
+        return read_modal_submit(c, body, inv);
+    if (!strcmp(inv->type, "autocomplete"))
+        return read_autocomplete(c, p, body, inv);
+    api__bad(c, "type", "deve ser command, component, modal_submit ou autocomplete");
+    return -1;
+}
+
+/* The interaction kept and sent: to the application's endpoint when it has one, else as
+ * INTERACTION_CREATE to its bot, committed with the row. Answers the request. */
+static void send_interaction(struct api_call *c, const struct place *p,
+                             const struct invocation *inv, const char *bot_user_id, const char *url,
+                             const char *secret)
+{
     json_t *user = user_summary(c);
     if (!user) {
         api__internal(c);
-        goto out;
+        return;
     }
     char id[UUID_LEN + 1], token[CRYPTO_TOKEN_LEN + 1], token_hash[CRYPTO_SHA256_HEX + 1];
     uuid_v7(id);
@@ -347,22 +326,23 @@ static void invoke(struct api_call *c)
     crypto_token(token);
     crypto_sha256_hex(token, strlen(token), token_hash);
     int64_t now = clock_now_ms();
-    json_t *payload = interaction_payload(id, &p, &inv, user, now);
+    json_t *payload = interaction_payload(id, p, inv, user, now);
     char *kept = jsonout_dump(payload, NULL); /* the row keeps it without the token */
     json_object_set_new(payload, "token", json_string(token));
     char *text = jsonout_dump(payload, NULL);
     struct store_new_interaction row = {.id = id,
-                                        .application_id = inv.app_id,
-                                        .server_id = p.sid,
-                                        .channel_id = p.cid,
+                                        .application_id = inv->app_id,
+                                        .server_id = p->sid,
+                                        .channel_id = p->cid,
                                         .user_id = c->me.user_id,
-                                        .type = inv.type,
-                                        .command_name = inv.command_name,
-                                        .message_id = inv.message_id,
+                                        .type = inv->type,
+                                        .command_name = inv->command_name,
+                                        .message_id = inv->message_id,
                                         .payload = kept,
                                         .token_hash = token_hash,
-                                        .open_modal_of = inv.open_modal_of,
+                                        .open_modal_of = inv->open_modal_of,
                                         .now = now};
+    int rc;
     /* Gateway mode: the interaction and its INTERACTION_CREATE commit together. */
     if (!text || !kept)
         rc = -1;
@@ -374,13 +354,42 @@ static void invoke(struct api_call *c)
     static const struct api_store_words no_form = {
         .taken = "Nenhum formulário aberto com este customId"};
     if (!api__store_answer(c, rc, &no_form) && url)
-        api__interaction_to_endpoint(c, id, text, inv.app_id, bot_user_id, url, secret);
+        api__interaction_to_endpoint(c, id, text, inv->app_id, bot_user_id, url, secret);
     else if (!c->answered)
         api__reply(c, 202, json_pack("{ss}", "interactionId", id));
     free(text);
     free(kept);
     json_decref(payload);
-out:
+}
+
+static void invoke(struct api_call *c)
+{
+    struct place p;
+    if (api__place(c, &p))
+        return;
+    struct invocation inv = {0};
+    char app_id[UUID_LEN + 1], bot_user_id[UUID_LEN + 1];
+    json_t *body, *endpoint = NULL;
+    int rc;
+    if (strcmp(p.type, "text") != 0) {
+        api__bad(c, "channelId", "interações só acontecem em canais de texto do servidor");
+    } else if (!api__require_in(c, p.perms, PERM_VER_CANAL | PERM_USAR_COMANDOS) &&
+               (body = api__body(c)) &&
+               api__in_str(c, body, "type", 1, 16, API_IN_REQUIRED, &inv.type) >= 0 &&
+               !read_invocation(c, &p, body, &inv, app_id) &&
+               !app_ready(c, inv.app_id, p.sid, bot_user_id) &&
+               !api__limit_hit(c, strcmp(inv.type, "autocomplete") ? &API_LIMIT_INVOKE
+                                                                   : &API_LIMIT_AUTOCOMPLETE)) {
+        endpoint = store_app_endpoint(c->db, inv.app_id, &rc);
+        const char *url = json_string_value(json_object_get(endpoint, "url"));
+        const char *secret = json_string_value(json_object_get(endpoint, "secret"));
+        if (!endpoint)
+            api__internal(c);
+        else if (url && !secret)
+            api__error(c, 502, "A aplicação não está configurada: falta o segredo de assinatura");
+        else
+            send_interaction(c, &p, &inv, bot_user_id, url, secret);
+    }
     json_decref(endpoint);
     invocation_cleanup(&inv);
     api__place_cleanup(&p);

@@ -253,6 +253,37 @@ static void human_send(struct api_call *c)
     api__place_cleanup(&p);
 }
 
+/* The flag changed under the components an edit keeps: whether they fit the new rules (1), or
+ * it has answered 400 (0). */
+static int kept_components_fit(struct api_call *c, json_t *components, int64_t flags)
+{
+    if (!json_array_size(components))
+        return 1;
+    struct rule_error err;
+    json_t *again =
+        rule_message_clean_components(components, flags == MSG_FLAG_COMPONENTS_V2, &err);
+    if (!again) {
+        api__bad(c, err.path, err.reason);
+        return 0;
+    }
+    json_decref(again);
+    return 1;
+}
+
+/* An edit's mentions: read from its new text, or (content NULL) the message's as they were.
+ * 0, or -1 when it has answered. */
+static int edit_mentions(struct api_call *c, const struct place *p, const char *content,
+                         json_t *old, struct mentions_out *men)
+{
+    if (content)
+        return api__mentions(c, p->srv, content, (p->perms & PERM_MENCIONAR_TODOS) != 0, men);
+    men->users = json_incref(json_object_get(old, "mentions"));
+    men->roles = json_incref(json_object_get(old, "mentionedRoleIds"));
+    men->everyone = json_is_true(json_object_get(old, "mentionsEveryone"));
+    men->total = json_array_size(men->users) + json_array_size(men->roles) + (size_t)men->everyone;
+    return 0;
+}
+
 json_t *api__message_edit(struct api_call *c, const struct place *p, const char *mid, json_t *body,
                           const struct message_write *w)
 {
@@ -274,17 +305,8 @@ json_t *api__message_edit(struct api_call *c, const struct place *p, const char 
     embeds = d.embeds_set ? json_incref(d.embeds) : json_incref(json_object_get(old, "embeds"));
     components = d.components_set ? json_incref(d.components)
                                   : json_incref(json_object_get(old, "components"));
-    if (!d.components_set && d.flags != old_flags && json_array_size(components)) {
-        /* The flag changed under the kept components: they must fit the new rules. */
-        struct rule_error err;
-        json_t *again =
-            rule_message_clean_components(components, d.flags == MSG_FLAG_COMPONENTS_V2, &err);
-        if (!again) {
-            api__bad(c, err.path, err.reason);
-            goto out;
-        }
-        json_decref(again);
-    }
+    if (!d.components_set && d.flags != old_flags && !kept_components_fit(c, components, d.flags))
+        goto out;
     /* A person's edit keeps or removes files (by `attachments`) but adds none, as on Discord. */
     int files_read = !w->text_only || json_object_get(body, "attachments");
     if (files_read &&
@@ -298,16 +320,8 @@ json_t *api__message_edit(struct api_call *c, const struct place *p, const char 
         api__internal(c);
         goto out;
     }
-    if (d.content_set) {
-        if (api__mentions(c, p->srv, content, (p->perms & PERM_MENCIONAR_TODOS) != 0, &men))
-            goto out;
-    } else {
-        men.users = json_incref(json_object_get(old, "mentions"));
-        men.roles = json_incref(json_object_get(old, "mentionedRoleIds"));
-        men.everyone = json_is_true(json_object_get(old, "mentionsEveryone"));
-        men.total = json_array_size(men.users) + json_array_size(men.roles) + (size_t)men.everyone;
-    }
-    if (api__automod(c, p->srv, content, embeds, men.total) || last_checks(c, w))
+    if (edit_mentions(c, p, d.content_set ? content : NULL, old, &men) ||
+        api__automod(c, p->srv, content, embeds, men.total) || last_checks(c, w))
         goto out;
     users = jsonout_dump(men.users, NULL);
     roles = jsonout_dump(men.roles, NULL);

@@ -339,6 +339,81 @@ static int query_param(const struct http_request *req, const char *name, char *o
     return slice_copy(v, out, cap) == 0;
 }
 
+/* A request without a session: a new one opens, on polling or straight on WebSocket. */
+static void handshake(struct eio_server *srv, struct http_exchange *ex, int websocket)
+{
+    const struct http_request *req = ex->req;
+    if (websocket && !ws_is_upgrade(req)) {
+        answer_error(ex, EIO_BAD_REQUEST);
+        return;
+    }
+    if (!websocket && req->method != HTTP_GET) {
+        answer_error(ex, EIO_BAD_HANDSHAKE_METHOD);
+        return;
+    }
+    if (srv->cfg.max_sessions && srv->sockets.count >= srv->cfg.max_sessions) {
+        static const char busy[] = "{\"code\":3,\"message\":\"Too many sessions\"}";
+        ex->res.close = 1;
+        http_response_add_header(&ex->res, "Retry-After", "1");
+        eio__answer(ex, 503, "application/json", busy, sizeof busy - 1);
+        return;
+    }
+    struct eio_socket *s = socket_new(srv);
+    if (!s) {
+        answer_error(ex, EIO_BAD_REQUEST);
+        return;
+    }
+    char open[256];
+    int n = open_packet(s, !websocket, open, sizeof open);
+    if (websocket) {
+        s->websocket = 1;
+        s->ws = ws_accept(ex, &main_ws, s, srv->cfg.max_payload);
+        if (!s->ws) {
+            answer_error(ex, EIO_BAD_REQUEST);
+            s->closed = 1; /* never opened: nothing to tell above */
+            eio__release_now(s);
+            return;
+        }
+        ws_send(s->ws, 0, open, (size_t)n);
+    } else {
+        eio__answer(ex, 200, "text/plain; charset=UTF-8", open, (size_t)n);
+    }
+    if (s->closed)
+        return; /* the transport failed under the open packet: never opened above */
+    schedule_ping(s);
+    srv->h.on_open(srv->user, s);
+    if (websocket && s->ws && !s->closed)
+        ws_start(s->ws);
+}
+
+/* A WebSocket request for a polling session: the upgrade's probe. */
+static void upgrade(struct eio_server *srv, struct eio_socket *s, struct http_exchange *ex)
+{
+    const struct http_request *req = ex->req;
+    if (s->websocket && ws_is_upgrade(req)) {
+        /* A second upgrade of a session already on WebSocket: accepted, then closed, as the
+         * reference server does (a refused handshake is an error its clients throw). */
+        struct ws_conn *extra = ws_accept(ex, &eio__unwanted_ws, NULL, srv->cfg.max_payload);
+        if (extra)
+            ws_close(extra);
+        else
+            answer_error(ex, EIO_BAD_REQUEST);
+        return;
+    }
+    if (s->websocket || s->probe || !ws_is_upgrade(req)) {
+        answer_error(ex, EIO_BAD_REQUEST);
+        return;
+    }
+    s->probe = ws_accept(ex, &eio__probe_ws, s, srv->cfg.max_payload);
+    if (!s->probe) {
+        answer_error(ex, EIO_BAD_REQUEST);
+        return;
+    }
+    uv_timer_start(&s->upgrade_timer, eio__on_upgrade_timeout,
+                   (uint64_t)srv->cfg.upgrade_timeout_ms, 0);
+    ws_start(s->probe);
+}
+
 void eio_server_handle(struct eio_server *srv, struct http_exchange *ex)
 {
     const struct http_request *req = ex->req;
@@ -355,84 +430,17 @@ void eio_server_handle(struct eio_server *srv, struct http_exchange *ex)
         return;
     }
     if (!query_param(req, "sid", sid, sizeof sid)) {
-        if (websocket && !ws_is_upgrade(req)) {
-            answer_error(ex, EIO_BAD_REQUEST);
-            return;
-        }
-        if (!websocket && req->method != HTTP_GET) {
-            answer_error(ex, EIO_BAD_HANDSHAKE_METHOD);
-            return;
-        }
-        if (srv->cfg.max_sessions && srv->sockets.count >= srv->cfg.max_sessions) {
-            static const char busy[] = "{\"code\":3,\"message\":\"Too many sessions\"}";
-            ex->res.close = 1;
-            http_response_add_header(&ex->res, "Retry-After", "1");
-            eio__answer(ex, 503, "application/json", busy, sizeof busy - 1);
-            return;
-        }
-        struct eio_socket *s = socket_new(srv);
-        if (!s) {
-            answer_error(ex, EIO_BAD_REQUEST);
-            return;
-        }
-        char open[256];
-        int n = open_packet(s, !websocket, open, sizeof open);
-        if (websocket) {
-            s->websocket = 1;
-            s->ws = ws_accept(ex, &main_ws, s, srv->cfg.max_payload);
-            if (!s->ws) {
-                answer_error(ex, EIO_BAD_REQUEST);
-                s->closed = 1; /* never opened: nothing to tell above */
-                eio__release_now(s);
-                return;
-            }
-            ws_send(s->ws, 0, open, (size_t)n);
-        } else {
-            eio__answer(ex, 200, "text/plain; charset=UTF-8", open, (size_t)n);
-        }
-        if (s->closed)
-            return; /* the transport failed under the open packet: never opened above */
-        schedule_ping(s);
-        srv->h.on_open(srv->user, s);
-        if (websocket && s->ws && !s->closed)
-            ws_start(s->ws);
+        handshake(srv, ex, websocket);
         return;
     }
     struct eio_socket *s = map_get(&srv->sockets, sid);
-    if (!s || (s->closed && (websocket || req->method != HTTP_GET))) {
+    if (!s || (s->closed && (websocket || req->method != HTTP_GET)))
         answer_error(ex, EIO_SESSION_UNKNOWN);
-        return;
-    }
-    if (websocket) {
-        if (s->websocket && ws_is_upgrade(req)) {
-            /* A second upgrade of a session already on WebSocket: accepted, then closed, as the
-             * reference server does (a refused handshake is an error its clients throw). */
-            struct ws_conn *extra = ws_accept(ex, &eio__unwanted_ws, NULL, srv->cfg.max_payload);
-            if (extra)
-                ws_close(extra);
-            else
-                answer_error(ex, EIO_BAD_REQUEST);
-            return;
-        }
-        if (s->websocket || s->probe || !ws_is_upgrade(req)) {
-            answer_error(ex, EIO_BAD_REQUEST);
-            return;
-        }
-        s->probe = ws_accept(ex, &eio__probe_ws, s, srv->cfg.max_payload);
-        if (!s->probe) {
-            answer_error(ex, EIO_BAD_REQUEST);
-            return;
-        }
-        uv_timer_start(&s->upgrade_timer, eio__on_upgrade_timeout,
-                       (uint64_t)srv->cfg.upgrade_timeout_ms, 0);
-        ws_start(s->probe);
-        return;
-    }
-    if (s->websocket) {
+    else if (websocket)
+        upgrade(srv, s, ex);
+    else if (s->websocket)
         answer_error(ex, EIO_BAD_REQUEST);
-        return;
-    }
-    if (req->method == HTTP_GET)
+    else if (req->method == HTTP_GET)
         handle_poll_get(s, ex);
     else if (req->method == HTTP_POST)
         handle_poll_post(s, ex);

@@ -1,6 +1,7 @@
 /* Member lists for people's pages: see member_lists.h. */
 #include "gateway/member_lists.h"
 #include "gateway/jobs.h"
+#include "gateway/member_list_read.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,7 +9,6 @@
 
 #include "core/clock.h"
 #include "core/log.h"
-#include "core/vec.h"
 #include "domain/permissions.h"
 #include "socketio/server.h"
 #include "state/member_list.h"
@@ -17,7 +17,6 @@
 
 #define RANGE_ROWS      STATE_MEMBER_LIST_RANGE_MAX
 #define RANGE_START_MAX 10000000 /* past any server's rows */
-#define STATUS_BATCH    512      /* statuses read at once while a list is built */
 
 struct list_sub {
     struct conn *c;
@@ -85,98 +84,6 @@ static void count_members(struct list_slot *slot)
     slot->members = now;
 }
 
-/* ---- statuses, as the worker reads them ---- */
-
-static const char *status_name(const char *s)
-{
-    static const char *const KNOWN[] = {"online", "idle", "dnd"};
-    for (size_t i = 0; i < 3; i++)
-        if (s && !strcmp(s, KNOWN[i]))
-            return KNOWN[i];
-    return "offline";
-}
-
-static const char *status_one(void *arg, const char *user_id)
-{
-    const char *out = "offline";
-    if (state_presence_statuses(arg, &user_id, 1, &out))
-        out = "offline";
-    return status_name(out);
-}
-
-static const char *status_known(void *arg, const char *user_id)
-{
-    const char *s = map_get(arg, user_id);
-    return s ? s : "offline";
-}
-
-struct ids {
-    const char **v;
-    size_t n, cap;
-    int failed;
-};
-
-static void collect_id(struct pmap_value *v, void *arg)
-{
-    struct ids *ids = arg;
-    if (!ids->failed && VEC_RESERVE(ids->v, ids->n, ids->cap, 64))
-        ids->failed = 1;
-    else if (!ids->failed)
-        ids->v[ids->n++] = ((const struct state_member *)v)->user_id;
-}
-
-static void shown_in(const char *user_id, void *activity, void *list)
-{
-    if (state_member_list_activity(list, user_id, activity) < 0)
-        log_error("gateway: %s's custom status left out of a member list: no memory", user_id);
-}
-
-static void drop_shown(const char *user_id, void *activity, void *arg)
-{
-    (void)user_id;
-    (void)arg;
-    json_decref(activity);
-}
-
-/* Builds the list with every member's status read first, STATUS_BATCH at a time (one round
- * trip each with several nodes), keeping those not offline. */
-static struct state_member_list *build(struct presence *p, struct state_server *srv,
-                                       const char *cid)
-{
-    struct ids ids = {0};
-    struct map online, shown; /* user ID → status; → custom status (json) */
-    map_init(&online);
-    map_init(&shown);
-    pmap_each(&srv->members, collect_id, &ids);
-    const char *out[STATUS_BATCH];
-    json_t *activity[STATUS_BATCH];
-    for (size_t i = 0; !ids.failed && i < ids.n; i += STATUS_BATCH) {
-        size_t n = ids.n - i < STATUS_BATCH ? ids.n - i : STATUS_BATCH;
-        if (state_presence_shown_many(p, ids.v + i, n, out, activity)) {
-            ids.failed = 1;
-            break;
-        }
-        for (size_t k = 0; k < n; k++) {
-            if (!ids.failed && strcmp(status_name(out[k]), "offline") &&
-                map_set(&online, ids.v[i + k], (void *)status_name(out[k])))
-                ids.failed = 1;
-            if (activity[k] && (ids.failed || map_set(&shown, ids.v[i + k], activity[k]))) {
-                json_decref(activity[k]);
-                ids.failed = 1;
-            }
-        }
-    }
-    struct state_member_list *l =
-        ids.failed ? NULL : state_member_list_build(srv, cid, status_known, &online);
-    if (l)
-        map_each(&shown, shown_in, l);
-    map_each(&shown, drop_shown, NULL);
-    map_cleanup(&shown);
-    map_cleanup(&online);
-    free(ids.v);
-    return l;
-}
-
 /* ---- the worker's part ---- */
 
 struct list_job {
@@ -200,9 +107,10 @@ static void job_on_worker(struct gateway_job *j, void *thread_ctx)
         return;
     }
     if (lj->from)
-        lj->delta = state_member_list_delta(lj->from, srv, status_one, j->gw->presence);
+        lj->delta =
+            state_member_list_delta(lj->from, srv, gateway__list_status_one, j->gw->presence);
     if (!lj->delta) {
-        lj->built = build(j->gw->presence, srv, lj->slot->cid);
+        lj->built = gateway__list_build(j->gw->presence, srv, lj->slot->cid);
         if (!lj->built)
             lj->error = state_server_channel(srv, lj->slot->cid) < 0
                             ? "Canal não encontrado"
@@ -634,8 +542,9 @@ void gateway__lists_presence(struct gateway *gw, const char *payload, size_t len
     json_t *p = json_loadb(payload, len, 0, NULL);
     const char *uid = json_string_value(json_object_get(p, "userId"));
     json_t *activity = json_object_get(p, "activity");
-    struct presence_arg a = {uid, status_name(json_string_value(json_object_get(p, "status"))),
-                             json_is_object(activity) ? activity : NULL, activity != NULL};
+    struct presence_arg a = {
+        uid, gateway__list_status_name(json_string_value(json_object_get(p, "status"))),
+        json_is_object(activity) ? activity : NULL, activity != NULL};
     if (uid && strlen(uid) == UUID_LEN)
         map_each(&gw->lists->slots, presence_each, &a);
     json_decref(p);
