@@ -23,12 +23,7 @@
 static void reply_channel(struct api_call *c, int status, const char *cid)
 {
     int rc;
-    json_t *ch = store_channel_json(c->db, cid, &rc);
-    if (!ch) {
-        api__internal(c);
-        return;
-    }
-    api__reply(c, status, json_pack("{so}", "channel", ch));
+    api__reply_found(c, status, "channel", store_channel_json(c->db, cid, &rc));
 }
 
 static void channel_create(struct api_call *c)
@@ -49,15 +44,9 @@ static void channel_create(struct api_call *c)
         api__bad(c, "type", "deve ser text, forum ou voice");
         return;
     }
-    int64_t count;
-    if (store_count(c->db, STORE_SQL_COUNT_CHANNELS, sid, &count) != STORE_DONE) {
-        api__internal(c);
+    if (!api__room_for_one(c, STORE_SQL_COUNT_CHANNELS, sid, CHANNELS_MAX,
+                           "o servidor já tem o máximo de 500 canais"))
         return;
-    }
-    if (count >= CHANNELS_MAX) {
-        api__bad(c, "name", "o servidor já tem o máximo de 500 canais");
-        return;
-    }
     char id[UUID_LEN + 1];
     uuid_v7(id);
     struct store_new_channel ch = {.id = id,

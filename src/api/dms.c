@@ -60,12 +60,7 @@ static void dm_open(struct api_call *c)
                                          "em comum com você"}))
         return;
     int rc;
-    json_t *ch = store_dm_json(c->db, dm.channel_id, &rc);
-    if (!ch) {
-        api__internal(c);
-        return;
-    }
-    api__reply(c, 200, json_pack("{so}", "channel", ch));
+    api__reply_found(c, 200, "channel", store_dm_json(c->db, dm.channel_id, &rc));
 }
 
 const char *api__dm_of_caller(struct api_call *c)

@@ -11,6 +11,7 @@
 #include "core/clock.h"
 #include "core/log.h"
 #include "store/db.h"
+#include "store/servers.h"
 
 /* A success tells the request limit it passed, as Discord's answers do; a 429 tells nothing
  * but its body (the interface's rule). */
@@ -122,6 +123,21 @@ void api__bad(struct api_call *c, const char *path, const char *reason)
     api__error(c, 400, msg);
 }
 
+int api__room_for_one(struct api_call *c, const char *count_sql, const char *sid, int64_t max,
+                      const char *full)
+{
+    int64_t count;
+    if (store_count(c->db, count_sql, sid, &count) != STORE_DONE) {
+        api__internal(c);
+        return 0;
+    }
+    if (count >= max) {
+        api__bad(c, "name", full);
+        return 0;
+    }
+    return 1;
+}
+
 int api__rule_refused(struct api_call *c, const struct rule_error *err)
 {
     api__bad(c, err->path, err->reason);
@@ -133,12 +149,17 @@ void api__ok(struct api_call *c)
     api__reply(c, 200, json_pack("{sb}", "ok", 1));
 }
 
-void api__reply_list(struct api_call *c, const char *key, json_t *list)
+void api__reply_found(struct api_call *c, int status, const char *key, json_t *obj)
 {
-    if (list)
-        api__reply(c, 200, json_pack("{so}", key, list));
+    if (obj)
+        api__reply(c, status, json_pack("{so}", key, obj));
     else
         api__internal(c);
+}
+
+void api__reply_list(struct api_call *c, const char *key, json_t *list)
+{
+    api__reply_found(c, 200, key, list);
 }
 
 void api__internal(struct api_call *c)

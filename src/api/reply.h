@@ -16,10 +16,16 @@ void api__error(struct api_call *c, int status, const char *msg);
 /* Adds `flag: true` to the error object (automod, requires2FA …). */
 void api__error_flag(struct api_call *c, int status, const char *msg, const char *flag);
 void api__bad(struct api_call *c, const char *path, const char *reason);
+/* Whether server sid has room for one more of what count_sql counts (under max): 1; else it has
+ * answered (400 `name: <full>`, or 500) and 0. */
+int api__room_for_one(struct api_call *c, const char *count_sql, const char *sid, int64_t max,
+                      const char *full);
 /* A rule's refusal (domain/json_rules.h) as that 400: always -1, for `return`. */
 struct rule_error;
 int api__rule_refused(struct api_call *c, const struct rule_error *err);
 void api__ok(struct api_call *c);
+/* status {key: obj}, or 500 when obj is NULL (a storage error). Takes obj. */
+void api__reply_found(struct api_call *c, int status, const char *key, json_t *obj);
 /* 200 {key: list}, or 500 when list is NULL (a storage error). Takes list. */
 void api__reply_list(struct api_call *c, const char *key, json_t *list);
 void api__internal(struct api_call *c);

@@ -27,12 +27,7 @@
 static void reply_role(struct api_call *c, int status, const char *rid)
 {
     int rc;
-    json_t *role = store_role_json(c->db, rid, &rc);
-    if (!role) {
-        api__internal(c);
-        return;
-    }
-    api__reply(c, status, json_pack("{so}", "role", role));
+    api__reply_found(c, status, "role", store_role_json(c->db, rid, &rc));
 }
 
 /* Bits a non-admin editor may put in a role: only those they hold. */
@@ -60,15 +55,9 @@ static void role_create(struct api_call *c)
         api__in_bool(c, body, "mentionable", 0, &mentionable) < 0 ||
         api__in_bool(c, body, "hoist", 0, &hoist) < 0 || grantable(c, &a, perms))
         return;
-    int64_t count;
-    if (store_count(c->db, STORE_SQL_COUNT_ROLES, sid, &count) != STORE_DONE) {
-        api__internal(c);
+    if (!api__room_for_one(c, STORE_SQL_COUNT_ROLES, sid, ROLES_MAX,
+                           "o servidor já tem o máximo de 250 cargos"))
         return;
-    }
-    if (count >= ROLES_MAX) {
-        api__bad(c, "name", "o servidor já tem o máximo de 250 cargos");
-        return;
-    }
     char id[UUID_LEN + 1];
     uuid_v7(id);
     struct store_new_role r = {.id = id,

@@ -13,18 +13,7 @@ json_t *store_servers_owned_json(struct store *db, const char *user_id)
 json_t *store_apps_owned_ids(struct store *db, const char *user_id)
 {
     static const char *SQL = "SELECT id FROM applications WHERE owner_id = $1";
-    struct store_stmt *st = store__query(db, SQL, SV_ARGS(SV_STR(user_id)));
-    json_t *ids = st ? json_array() : NULL;
-    int rc = STORE_ERR;
-    while (ids && (rc = store__step(st)) == STORE_ROW)
-        json_array_append_new(ids, json_string(store__text(st, 0)));
-    if (st)
-        store__finish(st);
-    if (rc != STORE_DONE) {
-        json_decref(ids);
-        return NULL;
-    }
-    return ids;
+    return store__ids_json(db, SQL, SV_ARGS(SV_STR(user_id)));
 }
 
 static int erase_at(struct store *db, struct store_account_erase *e)

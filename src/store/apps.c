@@ -275,14 +275,5 @@ json_t *store_suspended_bots(struct store *db)
 {
     static const char *SQL = "SELECT bot_user_id FROM applications"
                              " WHERE suspended = 1 AND bot_user_id IS NOT NULL";
-    static const struct store_col COLS[] = {{"id", COL_TEXT}};
-    json_t *rows = store__list_json(db, SQL, NULL, 0, STORE_COLS(COLS));
-    if (!rows)
-        return NULL;
-    json_t *ids = json_array();
-    size_t i;
-    json_t *r;
-    json_array_foreach(rows, i, r) json_array_append(ids, json_object_get(r, "id"));
-    json_decref(rows);
-    return ids;
+    return store__ids_json(db, SQL, NULL, 0);
 }

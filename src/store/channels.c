@@ -142,16 +142,15 @@ json_t *store_dm_json(struct store *db, const char *cid, int *rc)
 {
     static const char *SQL_RECIPIENTS =
         "SELECT user_id FROM dm_members WHERE channel_id = $1 ORDER BY joined_at, user_id";
-    static const struct store_col ID_COL[] = {{"id", COL_TEXT}};
     json_t *ch = store_channel_json(db, cid, rc);
     if (!ch)
         return NULL;
-    json_t *rows = store__list_json(db, SQL_RECIPIENTS, SV_ARGS(SV_STR(cid)), STORE_COLS(ID_COL));
-    json_t *ids = json_array();
-    size_t i;
-    json_t *row;
-    json_array_foreach(rows, i, row) json_array_append(ids, json_object_get(row, "id"));
-    json_decref(rows);
+    json_t *ids = store__ids_json(db, SQL_RECIPIENTS, SV_ARGS(SV_STR(cid)));
+    if (!ids) {
+        json_decref(ch);
+        *rc = STORE_ERR;
+        return NULL;
+    }
     json_object_del(ch, "overwrites");
     json_object_set_new(ch, "recipientIds", ids);
     char owner[40];

@@ -52,16 +52,7 @@ json_t *store_bot_servers_json(struct store *db, const char *bot_user_id)
 json_t *store_app_install_servers(struct store *db, const char *app_id)
 {
     static const char *SQL = "SELECT server_id FROM installs WHERE application_id = $1";
-    static const struct store_col COLS[] = {{"id", COL_TEXT}};
-    json_t *rows = store__list_json(db, SQL, SV_ARGS(SV_STR(app_id)), STORE_COLS(COLS));
-    if (!rows)
-        return NULL;
-    json_t *ids = json_array();
-    size_t i;
-    json_t *r;
-    json_array_foreach(rows, i, r) json_array_append(ids, json_object_get(r, "id"));
-    json_decref(rows);
-    return ids;
+    return store__ids_json(db, SQL, SV_ARGS(SV_STR(app_id)));
 }
 
 static int install_at(struct store *db, struct store_install *in)

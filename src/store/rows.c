@@ -73,3 +73,20 @@ json_t *store__list_json(struct store *db, const char *sql, const struct store_v
     }
     return list;
 }
+
+json_t *store__ids_json(struct store *db, const char *sql, const struct store_val *args,
+                        size_t nargs)
+{
+    struct store_stmt *st = store__query(db, sql, args, nargs);
+    json_t *ids = st ? json_array() : NULL;
+    int rc = STORE_ERR;
+    while (ids && (rc = store__step(st)) == STORE_ROW)
+        json_array_append_new(ids, json_string(store__text(st, 0)));
+    if (st)
+        store__finish(st);
+    if (rc != STORE_DONE) {
+        json_decref(ids);
+        return NULL;
+    }
+    return ids;
+}

@@ -32,5 +32,8 @@ json_t *store__get_json(struct store *db, const char *sql, const struct store_va
 /* Runs a query and returns all rows as an array (NULL on error). */
 json_t *store__list_json(struct store *db, const char *sql, const struct store_val *args,
                          size_t nargs, const struct store_col *cols, size_t n);
+/* Runs a query and returns its rows' first column as an array of strings (NULL on error). */
+json_t *store__ids_json(struct store *db, const char *sql, const struct store_val *args,
+                        size_t nargs);
 
 #endif
