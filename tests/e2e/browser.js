@@ -23,9 +23,9 @@ function sharedBrowser() {
   return new Proxy({}, { get: (_, key) => (typeof started[key] === 'function' ? started[key].bind(started) : started[key]) });
 }
 
-// who's /app on base, live. page.problems lists its errors, native dialogs and console errors
+// who's /app on base (at a room's address when `at` names one, #server=…&channel=… or #dm=…), live. page.problems lists its errors, native dialogs and console errors
 // (4xx answers are the page's to handle; an image the media proxy could not fetch stays a link).
-async function openApp(browser, base, who, viewport = DESKTOP) {
+async function openApp(browser, base, who, viewport = DESKTOP, at = '') {
   const context = await browser.newContext({ viewport });
   await context.addCookies([{ name: 'session', value: who.token, url: base }]);
   const page = await context.newPage();
@@ -36,7 +36,7 @@ async function openApp(browser, base, who, viewport = DESKTOP) {
     if (m.type() === 'error' && !/status of 4\d\d/.test(m.text()) && !(m.location().url || '').includes('/media?url='))
       page.problems.push(m.text());
   });
-  await page.goto(`${base}/app`);
+  await page.goto(`${base}/app${at}`);
   await page.waitForSelector('#live.on');
   return page;
 }
@@ -72,4 +72,30 @@ async function openSettings(page, tab) {
   await page.waitForSelector(`#settings-tabs [role=tab][aria-selected=true]:text-is("${tab}")`);
 }
 
-module.exports = { SHOTS, PHONE, DESKTOP, sharedBrowser, openApp, shoot, answer, openSettings };
+// The open room takes commands: the server's list read and the composer shown (the room's
+// history is in), so what is typed lands in it.
+async function commandsReady(page, n) {
+  await page.waitForFunction((count) => praca.chat.commands.length === count && !document.querySelector('#composer').hidden, n);
+}
+
+// A message's actions as a person reaches them: its "…" menu lists them all (the toolbar shows
+// three as icons). messageAction chooses one; menuOf reads the menu's items and closes it.
+async function menuOf(page, message) {
+  const li = page.locator(message).first();
+  await li.hover();
+  await li.locator('.actions-inline button.more').click();
+  await page.waitForSelector('.menu [role=menuitem]');
+  const names = await page.locator('.menu [role=menuitem]').allTextContents();
+  await page.keyboard.press('Escape');
+  await page.waitForSelector('.menu', { state: 'detached' });
+  return names;
+}
+
+async function messageAction(page, message, name) {
+  const li = page.locator(message).first();
+  await li.hover();
+  await li.locator('.actions-inline button.more').click();
+  await page.getByRole('menuitem', { name, exact: true }).click();
+}
+
+module.exports = { SHOTS, PHONE, DESKTOP, sharedBrowser, openApp, shoot, answer, openSettings, commandsReady, menuOf, messageAction };

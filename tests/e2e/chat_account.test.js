@@ -1,11 +1,12 @@
 // Conta and what a person does about themself in /app, in headless Chromium: the name and
-// picture others see and the card that shows them, blocking, sessions, status, and handing a
-// server over. Screenshots land in tests/e2e/screenshots/.
+// picture others see and the card that shows them, blocking, sessions, status, the password and
+// two-factor sign-in, and handing a server over. Screenshots land in tests/e2e/screenshots/.
 'use strict';
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const path = require('node:path');
-const { api, register, serverWithMembers, sharedServer } = require('./helpers');
+const jsQR = require('jsqr');
+const { api, register, serverWithMembers, sharedServer, totp } = require('./helpers');
 const pages = require('./browser');
 const { SHOTS, PHONE, DESKTOP, shoot, answer, openSettings } = pages;
 
@@ -342,4 +343,84 @@ test('with e-mail on, Conta confirms an address by its code, and the sign-in pag
     await mailing.stop();
     smtp.stop();
   }
+});
+
+test('account: change the password, then sign out everywhere', async () => {
+  const ana = await register(srv.url);
+  const other = await api(srv.url, 'POST', '/api/auth/login', { body: { username: ana.user.username, password: ana.password } });
+  const a = await openApp(ana, PHONE);
+  await a.click('#account-open');
+  await a.waitForSelector('#account:not([hidden])');
+  await a.fill('#current-password', 'errada-errada');
+  await a.fill('#new-password', 'uma senha nova');
+  await a.click('#password-form button[type=submit]');
+  await a.waitForSelector('#account-error:has-text("currentPassword: senha incorreta")');
+  await a.fill('#current-password', ana.password);
+  await a.fill('#new-password', 'uma senha nova');
+  await a.click('#password-form button[type=submit]');
+  await a.waitForSelector('#password-done:has-text("1 outra sessão foi encerrada")');
+  assert.equal((await api(srv.url, 'GET', '/api/users/@me', { token: other.body.token })).status, 401);
+  assert.equal((await api(srv.url, 'POST', '/api/auth/login', { body: { username: ana.user.username, password: 'uma senha nova' } })).status, 200);
+  await shoot(a, 'chat-account');
+  await a.click('#logout-everywhere');
+  await a.waitForURL(/\/login/);
+  assert.equal((await api(srv.url, 'GET', '/api/users/@me', { token: ana.token })).status, 401);
+  assert.deepEqual(a.problems, []);
+  await a.context().close();
+});
+
+test('account: two-factor set up from a QR code drawn on the page, confirmed with a code', async () => {
+  const ana = await register(srv.url);
+  const a = await openApp(ana, PHONE);
+  await a.click('#account-open');
+  await a.waitForSelector('#mfa-state:has-text("Desativada")');
+  await a.click('#mfa-start');
+  await a.waitForSelector('#mfa-setup:not([hidden])');
+  // What a phone's camera would read: the canvas's pixels, decoded.
+  const image = await a.evaluate(() => {
+    const c = document.querySelector('#mfa-qr');
+    return { width: c.width, height: c.height, data: Array.from(c.getContext('2d').getImageData(0, 0, c.width, c.height).data) };
+  });
+  const read = jsQR(Uint8ClampedArray.from(image.data), image.width, image.height);
+  assert.ok(read, 'the QR code decodes');
+  const url = new URL(read.data);
+  assert.equal(url.protocol, 'otpauth:');
+  assert.equal(url.host, 'totp');
+  assert.equal(decodeURIComponent(url.pathname), `/Praça:${ana.user.username}`);
+  const secret = url.searchParams.get('secret');
+  assert.equal((await a.textContent('#mfa-secret')).replace(/ /g, ''), secret, 'the key shown is the one in the code');
+  await shoot(a, 'chat-mfa');
+  await a.fill('#mfa-code', '000000');
+  await a.click('#mfa-form button[type=submit]');
+  await a.waitForSelector('#account-error:not([hidden])');
+  await a.fill('#mfa-code', totp(secret));
+  await a.click('#mfa-form button[type=submit]');
+  await a.waitForSelector('#mfa-state:text-matches("^Ativada")');
+  assert.equal(await a.locator('#mfa-start:not([hidden])').count(), 0);
+  assert.equal((await api(srv.url, 'GET', '/api/users/@me', { token: ana.token })).body.user.mfaEnabled, true);
+  const noCode = await api(srv.url, 'POST', '/api/auth/login', { body: { username: ana.user.username, password: ana.password } });
+  assert.equal(noCode.status, 401);
+  assert.equal(noCode.body.mfaRequired, true);
+  // The recovery codes, shown this once; one of them signs in.
+  await a.waitForSelector('#mfa-codes-box:not([hidden])');
+  const codes = await a.$$eval('#mfa-codes code', (cs) => cs.map((c) => c.textContent));
+  assert.equal(codes.length, 10);
+  await shoot(a, 'chat-mfa-codes');
+  const withCode = await api(srv.url, 'POST', '/api/auth/login', { body: { username: ana.user.username, password: ana.password, code: codes[9] } });
+  assert.equal(withCode.status, 200);
+  // A new set from the page, proven with one of the old codes.
+  await a.fill('#mfa-proof', codes[0]);
+  await a.click('#mfa-regenerate');
+  await a.waitForFunction((old) => document.querySelector('#mfa-codes code').textContent !== old, codes[0]);
+  const fresh = await a.$$eval('#mfa-codes code', (cs) => cs.map((c) => c.textContent));
+  assert.equal(fresh.length, 10);
+  assert.ok(!fresh.includes(codes[1]));
+  // Off, after a confirmation, with a code of the new set.
+  await a.fill('#mfa-proof', fresh[0]);
+  await a.click('#mfa-disable');
+  await answer(a, 'Desativar');
+  await a.waitForSelector('#mfa-state:has-text("Desativada")');
+  assert.equal((await api(srv.url, 'GET', '/api/users/@me', { token: ana.token })).body.user.mfaEnabled, false);
+  assert.deepEqual(a.problems, []);
+  await a.context().close();
 });

@@ -78,9 +78,7 @@ test('a group: made with people chosen and a name, talked in live by all, rename
 test('a pair\'s conversation offers a group with more people, the other already chosen', async () => {
   const { owner: ana, members: [bia] } = await serverWithMembers(srv.url, 1);
   const dm = await api(srv.url, 'POST', '/api/users/@me/dms', { token: ana.token, body: { userId: bia.user.id } });
-  const a = await openApp(ana);
-  await a.goto(`${srv.url}/app#dm=${dm.body.channel.id}`);
-  await a.reload();
+  const a = await pages.openApp(browser, srv.url, ana, DESKTOP, `#dm=${dm.body.channel.id}`);
   await a.click('#channels button:text-is("Criar um grupo com mais pessoas")');
   await a.waitForSelector('dialog.ask[open] .ask-people');
   assert.equal(await a.isChecked(`#ask-p-${bia.user.id}`), true);

@@ -291,7 +291,7 @@ test("DMs: one's conversations listed, the most recently active first; a message
   const withC = await open(a, c);
   let dms = await list(a);
   assert.deepEqual(dms.map((d) => d.id), [withC, withB], 'the newer conversation first while both are silent');
-  assert.deepEqual(dms[0], { id: withC, userId: c.user.id, username: c.user.username, displayName: c.user.displayName, avatarUrl: null, deleted: false, lastMessageId: null, lastMessageAt: null });
+  assert.deepEqual(dms[0], { id: withC, group: false, userId: c.user.id, username: c.user.username, displayName: c.user.displayName, avatarUrl: null, deleted: false, lastMessageId: null, lastMessageAt: null });
   const [sa, sb, sc, ss] = await Promise.all([a, b, c, stranger].map((p) => gatewayConnect(srv.url, { auth: { token: p.token } }, sockets)));
   const sent = await api(srv.url, 'POST', `/api/dms/${withB}/messages`, { token: b.token, body: { content: 'oi A' } });
   assert.equal(sent.status, 200);

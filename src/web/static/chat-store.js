@@ -218,6 +218,12 @@ export function outsiderNamed(userId, name) {
   chat.outsiders.set(userId, name);
 }
 
+// Out of a conversation (a group left or removed from): gone from the list at once, so whichever
+// of the page and the event says so first tells the person, once.
+export function dmForgotten(cid) {
+  chat.dms = chat.dms.filter((d) => d.id !== cid);
+}
+
 export function dmsRead(dms) {
   chat.dms = dms;
   learnFaces(dms.flatMap((d) => (d.group ? d.people : [{ id: d.userId, avatarUrl: d.avatarUrl }])));

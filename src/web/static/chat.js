@@ -29,7 +29,7 @@ import { wireSearch } from './chat-search.js';
 import { besideArrived, wireThread } from './chat-thread.js';
 import { go, wireScreens } from './chat-screens.js';
 import { loadServers, openServer, paintServer, paintServers } from './chat-servers.js';
-import { applyMembers, applyTree, chat, meChanged, messageArrived, messageEdited, pinApplied, reactionApplied, roomClosed, roomOf, serverLeft, voiceApplied } from './chat-store.js';
+import { applyMembers, applyTree, chat, dmForgotten, meChanged, messageArrived, messageEdited, pinApplied, reactionApplied, roomClosed, roomOf, serverLeft, voiceApplied } from './chat-store.js';
 import { tellViewing, typingArrived, typingSaid, typingStopped } from './chat-typing.js';
 import { showPanel, toast, view } from './chat-ui.js';
 import { paintVoice } from './chat-voice.js';
@@ -165,8 +165,9 @@ async function removedFrom({ serverId, reason }) {
 // and when it was open the page goes to a server, as when one leaves a server.
 async function groupLeft(cid) {
   const d = chat.dms.find((x) => x.id === cid);
-  await loadDms();
   if (!d) return; // told already
+  dmForgotten(cid);
+  await loadDms();
   toast(t('group.out', { name: dmName(d) }));
   if (!chat.dm || chat.dm.id !== cid) return;
   if (chat.servers.length) await openServer(chat.servers[0].id);
