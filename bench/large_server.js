@@ -10,7 +10,8 @@
 //     memory; the process's resident memory before and after it, per member;
 //   - ROUNDS rounds (default 40), each on the large server then the small one: a person joins by
 //     invite, the owner grants them the role, times them out for a minute, they open a page and
-//     choose "do not disturb" (presence: the answer, then the owner's list showing it), they leave, and the
+//     choose "do not disturb" (presence: the answer, then the owner's list showing it), then a status
+//     text with it (text: the same, the row changed in place), they leave, and the
 //     owner sends a message in between (the send reads the audiences the changes carried over).
 //     Each call's latency through the API (p50, p99) and the server's CPU per call (all its
 //     threads' run time from /proc/PID/task/*/schedstat, read before and after each call).
@@ -273,7 +274,7 @@ async function main() {
     // PERF=file: the rounds under `perf record -g` (to see where a change's time goes).
     const perf = process.env.PERF ? require('node:child_process').spawn('perf', ['record', '-g', '-o', process.env.PERF, '-p', String(pid)], { stdio: 'ignore' }) : null;
     if (perf) await new Promise((r) => setTimeout(r, 500));
-    const ops = PAGES ? ['join', 'list', 'role', 'timeout', 'presence', 'send', 'leave'] : ['join', 'role', 'timeout', 'presence', 'send', 'leave'];
+    const ops = PAGES ? ['join', 'list', 'role', 'timeout', 'presence', 'text', 'send', 'leave'] : ['join', 'role', 'timeout', 'presence', 'text', 'send', 'leave'];
     const stats = {};
     for (const where of ['large', 'small']) for (const op of ops) stats[`${op}/${where}`] = { ms: [], cpu: [] };
     const timed = async (key, fn) => {
@@ -300,6 +301,13 @@ async function main() {
           pages[where].on('MEMBER_LIST_UPDATE', function on(u) { if (JSON.stringify(u).includes('"dnd"')) { clearTimeout(t); pages[where].off('MEMBER_LIST_UPDATE', on); resolve(); } });
         });
         await timed(`presence/${where}`, async () => { ok(await api(srv.url, 'PUT', '/api/users/@me/presence', { token: p.token, body: { status: 'dnd' } }), 'presence'); await moved; });
+        // A status text with the same status: the row changes in place.
+        const words = `de férias ${where} ${i}`;
+        const said = !pages[where] ? Promise.resolve() : new Promise((resolve) => {
+          const t = setTimeout(resolve, 3000);
+          pages[where].on('MEMBER_LIST_UPDATE', function on(u) { if (JSON.stringify(u).includes(words)) { clearTimeout(t); pages[where].off('MEMBER_LIST_UPDATE', on); resolve(); } });
+        });
+        await timed(`text/${where}`, async () => { ok(await api(srv.url, 'PUT', '/api/users/@me/presence', { token: p.token, body: { status: 'dnd', activity: { type: 'custom', name: words } } }), 'text'); await said; });
         await api(srv.url, 'PUT', '/api/users/@me/presence', { token: p.token, body: { status: 'online' } });
         theirs.disconnect();
         await timed(`send/${where}`, async () => ok(await api(srv.url, 'POST', `/api/servers/${s.sid}/channels/${s.cid}/messages`, { token: owner.token, body: { content: `rodada ${i}` } }), 'send'));
