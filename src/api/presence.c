@@ -31,9 +31,10 @@ void api__presence_announce(struct api_call *c, const char *user_id)
     }
     /* The status and the custom status shown with it (null: none, or offline). */
     json_t *shown = activity ? activity : json_null();
-    api__event_control(
-        c, BUS_PRESENCE,
-        json_pack("{sssssO}", "userId", user_id, "status", status, "activity", shown));
+    /* chosen: a connect's announce read before this choice is looked at again (presence_live.h) */
+    api__event_control(c, BUS_PRESENCE,
+                       json_pack("{sssssOsb}", "userId", user_id, "status", status, "activity",
+                                 shown, "chosen", 1));
     if (!idset_count(set))
         idset_unref(set);
     else

@@ -418,6 +418,7 @@ static void deliver(void *user, const struct bus_event *ev)
         return;
     case BUS_KIND_PRESENCE:
         gateway__lists_presence(gw, ev->payload, ev->payload_len);
+        gateway__presence_chosen(gw, ev->payload, ev->payload_len);
         return;
     case BUS_KIND_CLIENT:
         break;

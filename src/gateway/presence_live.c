@@ -146,6 +146,17 @@ void gateway__presence_note(struct gateway *gw, const char *user_id)
     schedule(gw);
 }
 
+void gateway__presence_chosen(struct gateway *gw, const char *payload, size_t len)
+{
+    if (!gw->presence_live->busy)
+        return; /* a batch that starts later reads the status as chosen */
+    json_t *p = json_loadb(payload, len, 0, NULL);
+    const char *uid = json_string_value(json_object_get(p, "userId"));
+    if (uid && json_is_true(json_object_get(p, "chosen")))
+        gateway__presence_note(gw, uid);
+    json_decref(p);
+}
+
 /* A user whose second look is due, unless a change here noted them meanwhile. */
 static int due(void *value, void *arg)
 {
