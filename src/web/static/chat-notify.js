@@ -6,6 +6,7 @@ import { openChannel } from './chat-room.js';
 import { openServer } from './chat-servers.js';
 import { doNotDisturb } from './chat-status.js';
 import { chat } from './chat-store.js';
+import { toast } from './chat-ui.js';
 import { $ } from './common.js';
 import { t } from './i18n.js';
 
@@ -53,9 +54,10 @@ export function notifyArrived(m) {
   n.onclick = () => {
     window.focus();
     // A DM someone just began may not be listed yet: the list first.
-    if (!m.serverId) (chat.dms.some((d) => d.id === m.channelId) ? Promise.resolve() : loadDms()).then(() => openDm(m.channelId));
-    else if (m.serverId === chat.sid) openChannel(m.threadId || m.channelId);
-    else openServer(m.serverId).then(() => openChannel(m.threadId || m.channelId));
+    const opened = !m.serverId ? (chat.dms.some((d) => d.id === m.channelId) ? Promise.resolve() : loadDms()).then(() => openDm(m.channelId))
+      : m.serverId === chat.sid ? openChannel(m.threadId || m.channelId)
+        : openServer(m.serverId).then(() => openChannel(m.threadId || m.channelId));
+    opened.catch(toast);
     n.close();
   };
 }

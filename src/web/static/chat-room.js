@@ -42,7 +42,14 @@ export async function openChannel(cid, { behind = false } = {}) {
     b.setAttribute('aria-current', b.dataset.id === cid ? 'true' : 'false');
   paintUnread();
   if (room.type !== 'thread') loadChannelCommands(chat.sid, cid); // its overrides may differ
-  const { messages, hasMore } = await api('GET', `${messagesPath()}?limit=${HISTORY_PAGE}`);
+  let page;
+  try {
+    page = await api('GET', `${messagesPath()}?limit=${HISTORY_PAGE}`);
+  } catch (e) {
+    if (cid === chat.cid) throw e;
+    return; // another room opened meanwhile (one left: a ban, a kick): this one's answer is no one's
+  }
+  const { messages, hasMore } = page;
   if (cid !== chat.cid) return;
   showHistory(messages, hasMore);
   history.replaceState(history.state, '', `#server=${chat.sid}&channel=${cid}`);

@@ -14,7 +14,7 @@ import { repaintSearch } from './chat-search.js';
 import { applyMembers, applyTree, chat, commandsRead, permissionsFound, roomOf, serverOpened, serversRead, timedOutUntil } from './chat-store.js';
 import { closeThread } from './chat-thread.js';
 import { tellViewing } from './chat-typing.js';
-import { showPanel, view } from './chat-ui.js';
+import { showPanel, toast, view } from './chat-ui.js';
 import { loadVoice, voiceChannel } from './chat-voice.js';
 import { $, api, el } from './common.js';
 import { locale, t } from './i18n.js';
@@ -28,7 +28,7 @@ export async function loadServers() {
 export function paintServers() {
   $('#servers').replaceChildren(...chat.servers.map((s) => el('li', {}, el('button', {
     type: 'button', class: 'server', title: s.name, 'data-id': s.id,
-    'aria-current': s.id === chat.sid ? 'true' : false, onclick: () => { go('channels'); openServer(s.id); },
+    'aria-current': s.id === chat.sid ? 'true' : false, onclick: () => { go('channels'); openServer(s.id).catch(toast); },
   }, s.iconUrl ? el('img', { class: 'server-mark', src: s.iconUrl, alt: '' }) : avatar(s.id, s.name, 'server-mark'),
   el('span', { class: 'server-name', text: s.name })))));
 }
@@ -119,7 +119,7 @@ const CHANNEL_GROUPS = [[t('channels.text'), 'text'], [t('channels.forum'), 'for
 
 function paintChannels(channels) {
   const room = (c, text) => el('button', { type: 'button', class: c.type === 'thread' ? 'channel thread' : 'channel', text, 'data-id': c.id,
-                                          onclick: () => { go('room'); openChannel(c.id); }, 'aria-current': c.id === chat.cid ? 'true' : 'false' });
+                                          onclick: () => { go('room'); openChannel(c.id).catch(toast); }, 'aria-current': c.id === chat.cid ? 'true' : 'false' });
   const threadsOf = (c) => {
     const mine = chat.threads.filter((x) => x.parentId === c.id);
     return mine.length ? el('ul', { class: 'threads', 'aria-label': t('channels.threads.of', { name: c.name }) }, ...mine.map((x) => el('li', {}, room(x, `↳ ${x.name}`)))) : '';

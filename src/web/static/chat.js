@@ -226,14 +226,14 @@ function connectLive() {
     })
     .on('SERVER_UPDATE', serverChanged)
     .on('GUILD_MEMBER_ADD', memberJoined)
-    .on('GUILD_MEMBER_REMOVE', (m) => (m.userId === chat.me.id ? removedFrom(m) : memberLeft(m)))
+    .on('GUILD_MEMBER_REMOVE', (m) => (m.userId === chat.me.id ? removedFrom(m).catch(toast) : memberLeft(m)))
     .on('INTERACTION_MODAL', (m) => { answered(m.applicationId, m.interactionId); openModal(m); })
     .on('INTERACTION_AUTOCOMPLETE', suggestionsCame)
     .on('PRESENCE_UPDATE', presenceChanged)
     .on('MEMBER_LIST_UPDATE', listArrived)
     .on('TYPING_START', typingArrived)
     .on('DM_UPDATE', () => loadDms().catch(() => {}))
-    .on('DM_REMOVE', ({ channelId }) => groupLeft(channelId))
+    .on('DM_REMOVE', ({ channelId }) => groupLeft(channelId).catch(toast))
     .on('channel_voice:participants_update', (u) => { if (voiceApplied(u)) paintVoice(u.channelId); });
   view.gateway.open();
 }
