@@ -19,7 +19,11 @@ async function startSmtp() {
   await eventually(() => new Promise((resolve) => {
     const c = net.connect(port, '127.0.0.1', () => { c.end(); resolve(true); }).on('error', () => resolve(false));
   }), 10000, 'the SMTP server up');
-  const messages = () => printed.split('---------- MESSAGE FOLLOWS ----------').slice(1);
+  // Whole messages only: the server's output comes in chunks, and a message's headers may be
+  // read before its body is printed.
+  const END = '------------ END MESSAGE ------------';
+  const messages = () => printed.split('---------- MESSAGE FOLLOWS ----------').slice(1)
+    .filter((m) => m.includes(END)).map((m) => m.slice(0, m.indexOf(END)));
   // The first message to `to` among those received after the first `after`.
   async function nextMail(after, to) {
     let found;
