@@ -30,7 +30,7 @@ static void group_changed(struct api_call *c, const char *cid)
         api__internal(c);
         return;
     }
-    api__event_to_people(c, "DM_UPDATE", people, json_pack("{sO}", "channel", ch));
+    api__event_dm(c, "DM_UPDATE", cid, NULL, people, json_pack("{sO}", "channel", ch));
     api__reply(c, 200, json_pack("{so}", "channel", ch));
 }
 
@@ -201,13 +201,13 @@ static void group_remove(struct api_call *c)
         api__internal(c);
         return;
     }
-    api__event_to_people(c, "DM_REMOVE", gone, json_pack("{ss}", "channelId", cid));
+    api__event_dm(c, "DM_REMOVE", cid, NULL, gone, json_pack("{ss}", "channelId", cid));
     if (strcmp(uid, c->me.user_id) == 0) { /* left: the others are told, the caller is done */
         int rc;
         json_t *ch = store_dm_json(c->db, cid, &rc);
         struct idset *people = ch ? store_dm_people(c->db, cid) : NULL;
         if (people)
-            api__event_to_people(c, "DM_UPDATE", people, json_pack("{so}", "channel", ch));
+            api__event_dm(c, "DM_UPDATE", cid, NULL, people, json_pack("{so}", "channel", ch));
         else
             json_decref(ch);
         api__ok(c);

@@ -32,11 +32,12 @@ static const char *dm_message(struct api_call *c, const char *cid)
 }
 
 /* The change, live, to the two people of the conversation. */
-static void tell_both(struct api_call *c, const char *cid, const char *name, json_t *payload)
+static void tell_both(struct api_call *c, const char *cid, const char *name, const char *mid,
+                      json_t *payload)
 {
     struct idset *people = store_dm_people(c->db, cid);
     if (people)
-        api__event_to_people(c, name, people, payload);
+        api__event_dm(c, name, cid, mid, people, payload);
     else
         json_decref(payload);
 }
@@ -58,7 +59,7 @@ static void dm_react(struct api_call *c)
             c, store_reaction_toggle(c->svc->writer, &t),
             &(struct api_store_words){.full = "emoji: a mensagem já tem 20 reações diferentes"}))
         return;
-    tell_both(c, cid, "MESSAGE_REACTIONS_UPDATE",
+    tell_both(c, cid, "MESSAGE_REACTIONS_UPDATE", mid,
               api__reaction_change(NULL, cid, mid, emoji, custom, c->me.user_id, t.count, t.added));
     api__reply_list(c, "reactions", store_reactions_json(c->db, mid));
 }
@@ -75,7 +76,7 @@ static void dm_pin(struct api_call *c)
                 .missing = "Mensagem não encontrada",
                 .full = "messageId: a conversa já tem o máximo de 50 mensagens fixadas"}))
         return;
-    tell_both(c, cid, "CHANNEL_PINS_UPDATE", api__pin_change(NULL, cid, mid, t.pinned));
+    tell_both(c, cid, "CHANNEL_PINS_UPDATE", mid, api__pin_change(NULL, cid, mid, t.pinned));
     api__reply(c, 200, json_pack("{sb}", "pinned", t.pinned));
 }
 

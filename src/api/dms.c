@@ -118,7 +118,7 @@ static void dm_send(struct api_call *c)
             api__internal(c);
         else {
             if (people) /* live only, to the two of them: a DM is no bot's business */
-                api__event_to_people(c, "MESSAGE_CREATE", people, json_incref(msg));
+                api__event_dm(c, "MESSAGE_CREATE", cid, id, people, json_incref(msg));
             api__reply(c, 200, json_pack("{so}", "message", msg));
         }
     }
@@ -138,9 +138,9 @@ static void dm_typing(struct api_call *c)
         api__internal(c);
         return;
     }
-    api__event_to_people(c, "TYPING_START", people,
-                         json_pack("{snsssnsssI}", "serverId", "channelId", cid, "threadId",
-                                   "userId", c->me.user_id, "at", (json_int_t)clock_now_ms()));
+    api__event_dm(c, "TYPING_START", cid, NULL, people,
+                  json_pack("{snsssnsssI}", "serverId", "channelId", cid, "threadId", "userId",
+                            c->me.user_id, "at", (json_int_t)clock_now_ms()));
     api__ok(c);
 }
 
@@ -194,7 +194,7 @@ static void dm_edit(struct api_call *c)
             api__internal(c);
         else {
             if (people)
-                api__event_to_people(c, "MESSAGE_UPDATE", people, json_incref(msg));
+                api__event_dm(c, "MESSAGE_UPDATE", cid, mid, people, json_incref(msg));
             api__reply(c, 200, json_pack("{so}", "message", msg));
         }
     }
@@ -214,8 +214,8 @@ static void dm_delete(struct api_call *c)
         return;
     }
     if (changes)
-        api__event_to_people(c, "MESSAGE_DELETE", people,
-                             json_pack("{sssnss}", "id", mid, "serverId", "channelId", cid));
+        api__event_dm(c, "MESSAGE_DELETE", cid, mid, people,
+                      json_pack("{sssnss}", "id", mid, "serverId", "channelId", cid));
     else
         idset_unref(people);
     api__ok(c);

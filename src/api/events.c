@@ -19,10 +19,12 @@
 #include "store/servers.h"
 #include "store/writer.h"
 
-/* Where an event happened and who may get it, for the event log (NULL: not logged). */
+/* Where an event happened (its header, bus.h) and whether the event log keeps it: a logged
+ * event goes to the bots with `intent` (0: none needed) and is replayed; the others are live. */
 struct event_scope {
-    const char *stream, *channel_id, *user_id;
+    struct bus_where where;
     uint32_t intent;
+    int logged;
 };
 
 /* A worker's event: logged by the writer in a job of its own, then published from the writer
@@ -34,8 +36,8 @@ struct log_job {
     char *text;
     size_t len;
     uint64_t position;
-    char name[48], stream[UUID_LEN + 1], channel[UUID_LEN + 1], user[UUID_LEN + 1];
-    uint32_t intent;
+    char name[48];
+    struct event_scope scope;
     int64_t at;
 };
 
@@ -44,26 +46,27 @@ static const char *or_null(const char *s)
     return *s ? s : NULL;
 }
 
-/* Where an event happened, for the stream shard that carries it (bus_route): its server, or
- * the one user it is for. */
-static const char *where(const char *stream, const char *user_id)
+/* The log's row of an event: its columns are the header's. */
+static struct store_event logged_as(const char *name, const struct event_scope *scope,
+                                    const char *text, size_t len, int64_t at)
 {
-    return stream ? stream : user_id;
+    const struct bus_where *w = &scope->where;
+    /* An event for one user is in that user's stream, wherever it happened. */
+    return (struct store_event){.type = name,
+                                .stream = w->user[0] ? NULL : or_null(w->server),
+                                .channel_id = or_null(w->channel),
+                                .intent = scope->intent,
+                                .user_id = or_null(w->user),
+                                .payload = text,
+                                .len = len,
+                                .at = at,
+                                .message_id = or_null(w->message)};
 }
 
 static void log_job_run(struct store_writer_job *job, struct store *db)
 {
     struct log_job *j = (struct log_job *)job;
-    struct store_event e = {.type = j->name,
-                            .stream = or_null(j->stream),
-                            .channel_id = or_null(j->channel),
-                            .intent = j->intent,
-                            .user_id = or_null(j->user),
-                            .payload = j->text,
-                            .len = j->len,
-                            .at = j->at,
-                            .position = 0,
-                            .seq = 0};
+    struct store_event e = logged_as(j->name, &j->scope, j->text, j->len, j->at);
     if (store_event_append(db, &e, &j->position) != STORE_DONE)
         j->position = 0;
 }
@@ -72,8 +75,7 @@ static void log_job_done(struct store_writer_job *job, int committed)
 {
     struct log_job *j = (struct log_job *)job;
     if (committed && j->position)
-        bus_publish_at(j->bus, j->name, j->text, j->len, j->to, j->position,
-                       where(or_null(j->stream), or_null(j->user)));
+        bus_publish_at(j->bus, j->name, j->text, j->len, j->to, j->position, &j->scope.where);
     else {
         log_error("events: %s could not be logged; not delivered", j->name);
         free(j->text);
@@ -89,32 +91,22 @@ static void copy_or_empty(char *out, size_t cap, const char *s)
 }
 
 /* Logs and hands to the bus (after the commit on the writer lane); takes text and the
- * reference to `to`. */
+ * reference to `to`. scope NULL: a control event, nowhere in particular. */
 static void send_text(struct api_call *c, const char *name, char *text, size_t len,
                       struct idset *to, const struct event_scope *scope)
 {
-    int64_t now = clock_now_ms();
-    if (!scope) { /* control events: never logged; on the writer lane, after the commit too */
+    const struct bus_where *where = scope ? &scope->where : NULL;
+    if (!scope || !scope->logged) { /* on the writer lane, after the commit too */
         if (c->held)
-            bus_hold(c->held, name, text, len, to, 0, NULL);
+            bus_hold(c->held, name, text, len, to, 0, where);
         else
-            bus_publish(c->svc->bus, name, text, len, to);
+            bus_publish_at(c->svc->bus, name, text, len, to, 0, where);
         return;
     }
     if (c->held) { /* on the writer, in the transaction of the change it reports */
-        struct store_event e = {.type = name,
-                                .stream = scope->stream,
-                                .channel_id = scope->channel_id,
-                                .intent = scope->intent,
-                                .user_id = scope->user_id,
-                                .payload = text,
-                                .len = len,
-                                .at = now,
-                                .position = 0,
-                                .seq = 0};
+        struct store_event e = logged_as(name, scope, text, len, clock_now_ms());
         /* The held event's position is filled by the append, or at the commit. */
-        uint64_t *position =
-            bus_hold(c->held, name, text, len, to, 0, where(scope->stream, scope->user_id));
+        uint64_t *position = bus_hold(c->held, name, text, len, to, 0, where);
         if (position && store_event_append(c->db, &e, position) != STORE_DONE)
             bus_held_drop_last(c->held);
         return;
@@ -130,12 +122,9 @@ static void send_text(struct api_call *c, const char *name, char *text, size_t l
     j->to = to;
     j->text = text;
     j->len = len;
-    j->intent = scope->intent;
-    j->at = now;
+    j->scope = *scope;
+    j->at = clock_now_ms();
     copy_or_empty(j->name, sizeof j->name, name);
-    copy_or_empty(j->stream, sizeof j->stream, scope->stream);
-    copy_or_empty(j->channel, sizeof j->channel, scope->channel_id);
-    copy_or_empty(j->user, sizeof j->user, scope->user_id);
     store_writer_submit(c->svc->writer, &j->base);
 }
 
@@ -175,7 +164,7 @@ static void publish(struct api_call *c, const char *name, const char *sid, json_
         json_decref(payload);
         return;
     }
-    struct event_scope scope = {sid, NULL, NULL, INTENT_MEMBERS_READ};
+    struct event_scope scope = {bus_where_of(sid, NULL, NULL, NULL, NULL), INTENT_MEMBERS_READ, 1};
     send_to(c, name, payload, to, &scope);
 }
 
@@ -206,8 +195,8 @@ void api__event_profile_changed(struct api_call *c)
     json_decref(servers);
 }
 
-static void to_user(struct api_call *c, const char *name, const char *user_id, json_t *payload,
-                    int logged);
+static void to_user(struct api_call *c, const char *name, const struct bus_where *at,
+                    json_t *payload, int logged);
 
 static json_t *string_or_null(const char *s)
 {
@@ -247,47 +236,62 @@ void api__event_person_removed(struct api_call *c, const char *sid, const char *
                                const char *reason)
 {
     api__event_member_remove(c, sid, uid, reason);
-    to_user(c, "GUILD_MEMBER_REMOVE", uid, member_removed(sid, uid, reason), 0);
+    struct bus_where at = bus_where_of(sid, NULL, NULL, NULL, uid);
+    to_user(c, "GUILD_MEMBER_REMOVE", &at, member_removed(sid, uid, reason), 0);
 }
 
-void api__event_message_text(struct api_call *c, const char *name, struct state_server *srv,
-                             int64_t channel, char *text, size_t len)
+struct bus_where api__where(const struct place *p, const char *mid)
 {
-    struct idset *to =
-        state_server_audience_with_people(srv, channel, INTENT_MESSAGES_READ, clock_now_ms());
+    const char *channel = p->perm_channel >= 0 ? p->srv->shape->channels[p->perm_channel].id : NULL;
+    return bus_where_of(p->srv->id, channel, p->cid, mid, NULL);
+}
+
+void api__event_message_text(struct api_call *c, const char *name, const struct place *p,
+                             const char *mid, char *text, size_t len)
+{
+    struct idset *to = state_server_audience_with_people(p->srv, p->perm_channel,
+                                                         INTENT_MESSAGES_READ, clock_now_ms());
     if (!to) {
         log_error("events: cannot resolve recipients of %s", name);
         free(text);
         return;
     }
-    const char *cid = channel >= 0 ? srv->shape->channels[channel].id : NULL;
-    struct event_scope scope = {srv->id, cid, NULL, INTENT_MESSAGES_READ};
+    struct event_scope scope = {api__where(p, mid), INTENT_MESSAGES_READ, 1};
     send_text(c, name, text, len, to, &scope);
 }
 
-void api__event_message(struct api_call *c, const char *name, struct state_server *srv,
-                        int64_t channel, json_t *payload)
+void api__event_message(struct api_call *c, const char *name, const struct place *p,
+                        const char *mid, json_t *payload)
 {
     size_t len = 0;
     char *text = jsonout_dump(payload, &len);
     json_decref(payload);
     if (text)
-        api__event_message_text(c, name, srv, channel, text, len);
+        api__event_message_text(c, name, p, mid, text, len);
 }
 
-void api__event_people(struct api_call *c, const char *name, struct state_server *srv,
-                       int64_t channel, json_t *payload)
+void api__event_people(struct api_call *c, const char *name, const struct place *p, const char *mid,
+                       json_t *payload)
 {
-    struct idset *to = state_server_people(srv, channel, clock_now_ms());
+    struct idset *to = state_server_people(p->srv, p->perm_channel, clock_now_ms());
+    struct event_scope scope = {api__where(p, mid), 0, 0};
     if (to)
-        send_to(c, name, payload, to, NULL);
+        send_to(c, name, payload, to, &scope);
     else
         json_decref(payload);
 }
 
 void api__event_to_people(struct api_call *c, const char *name, struct idset *to, json_t *payload)
 {
-    send_to(c, name, payload, to, NULL);
+    struct event_scope scope = {bus_where_of(NULL, NULL, NULL, NULL, NULL), 0, 0};
+    send_to(c, name, payload, to, &scope);
+}
+
+void api__event_dm(struct api_call *c, const char *name, const char *cid, const char *mid,
+                   struct idset *to, json_t *payload)
+{
+    struct event_scope scope = {bus_where_of(NULL, cid, cid, mid, NULL), 0, 0};
+    send_to(c, name, payload, to, &scope);
 }
 
 void api__event_control(struct api_call *c, const char *name, json_t *payload)
@@ -299,27 +303,29 @@ void api__event_server_changed(struct api_call *c, const char *sid, const char *
 {
     int found;
     struct idset *to = server_wide(c, sid, 0, &found);
+    struct event_scope scope = {bus_where_of(sid, NULL, NULL, NULL, NULL), 0, 0};
     if (to)
         send_to(c, "SERVER_UPDATE", json_pack("{ssss}", "serverId", sid, "changed", what), to,
-                NULL);
+                &scope);
 }
 
-static void to_user(struct api_call *c, const char *name, const char *user_id, json_t *payload,
-                    int logged)
+static void to_user(struct api_call *c, const char *name, const struct bus_where *at,
+                    json_t *payload, int logged)
 {
     struct idset *to = idset_new(1);
-    if (!to || idset_add(to, user_id)) {
+    if (!to || idset_add(to, at->user)) {
         idset_unref(to);
         json_decref(payload);
         return;
     }
-    struct event_scope scope = {NULL, NULL, user_id, 0};
-    send_to(c, name, payload, to, logged ? &scope : NULL);
+    struct event_scope scope = {*at, 0, logged};
+    send_to(c, name, payload, to, &scope);
 }
 
-void api__event_to_user(struct api_call *c, const char *name, const char *user_id, json_t *payload)
+void api__event_to_user(struct api_call *c, const char *name, const struct bus_where *at,
+                        json_t *payload)
 {
-    to_user(c, name, user_id, payload, 1);
+    to_user(c, name, at, payload, 1);
 }
 
 /* A write and the event it produces, in one writer transaction; the worker waits for it. */
@@ -346,8 +352,7 @@ static void write_event_done(struct store_writer_job *job, int committed)
     struct write_event *we = (struct write_event *)job;
     struct log_job *j = &we->log;
     if (committed && we->result >= 0 && j->position) {
-        bus_publish_at(j->bus, j->name, j->text, j->len, j->to, j->position,
-                       where(or_null(j->stream), or_null(j->user)));
+        bus_publish_at(j->bus, j->name, j->text, j->len, j->to, j->position, &j->scope.where);
     } else {
         free(j->text);
         idset_unref(j->to);
@@ -361,14 +366,14 @@ static void write_event_done(struct store_writer_job *job, int committed)
 }
 
 int api__write_with_event(struct api_call *c, store_write_fn fn, void *arg, const char *name,
-                          const char *user_id, json_t *payload)
+                          const struct bus_where *at, json_t *payload)
 {
     size_t len = 0;
     char *text = jsonout_dump(payload, &len);
     json_decref(payload);
     struct idset *to = idset_new(1);
     struct write_event *we = calloc(1, sizeof *we);
-    if (!text || !to || idset_add(to, user_id) || !we) {
+    if (!text || !to || idset_add(to, at->user) || !we) {
         free(text);
         idset_unref(to);
         free(we);
@@ -379,9 +384,9 @@ int api__write_with_event(struct api_call *c, store_write_fn fn, void *arg, cons
                                .to = to,
                                .text = text,
                                .len = len,
+                               .scope = {*at, 0, 1},
                                .at = clock_now_ms()};
     copy_or_empty(we->log.name, sizeof we->log.name, name);
-    copy_or_empty(we->log.user, sizeof we->log.user, user_id);
     we->writer = c->svc->writer;
     we->fn = fn;
     we->arg = arg;
@@ -403,10 +408,12 @@ int api__write_with_event(struct api_call *c, store_write_fn fn, void *arg, cons
 void api__event_disconnect(struct api_call *c, const char *user_id, const char *token_hash)
 {
     json_t *payload = token_hash ? json_pack("{ss}", "tokenHash", token_hash) : json_object();
-    to_user(c, BUS_DISCONNECT, user_id, payload, 0);
+    struct bus_where at = bus_where_of(NULL, NULL, NULL, NULL, user_id);
+    to_user(c, BUS_DISCONNECT, &at, payload, 0);
 }
 
 void api__event_disconnect_others(struct api_call *c, const char *user_id, const char *keep_hash)
 {
-    to_user(c, BUS_DISCONNECT, user_id, json_pack("{ss}", "keepTokenHash", keep_hash), 0);
+    struct bus_where at = bus_where_of(NULL, NULL, NULL, NULL, user_id);
+    to_user(c, BUS_DISCONNECT, &at, json_pack("{ss}", "keepTokenHash", keep_hash), 0);
 }

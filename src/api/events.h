@@ -6,6 +6,8 @@
 #define PRACA_API_EVENTS_H
 
 #include "api/api.h"
+#include "api/place.h"
+#include "bus/bus.h"
 
 /* GUILD_MEMBER_ADD with the member object of the new member. */
 void api__event_member_add(struct api_call *c, const char *sid, const char *uid);
@@ -17,14 +19,16 @@ void api__event_member_remove(struct api_call *c, const char *sid, const char *u
 void api__event_person_removed(struct api_call *c, const char *sid, const char *uid,
                                const char *reason);
 
-/* An event for one user's gateway connections (a person's or a bot's). Takes payload. */
-void api__event_to_user(struct api_call *c, const char *name, const char *user_id, json_t *payload);
+/* An event for one user's gateway connections (a person's or a bot's), at->user, logged in that
+ * user's own stream; at says where it happened. Takes payload. */
+void api__event_to_user(struct api_call *c, const char *name, const struct bus_where *at,
+                        json_t *payload);
 
-/* Runs fn as store_write does and, when it succeeds, logs `name` for user_id in the same
+/* Runs fn as store_write does and, when it succeeds, logs `name` for at->user in the same
  * transaction; the event is delivered after the commit. Takes payload. Returns fn's result (or
  * STORE_ERR when the commit failed). Not on the writer lane (there, write, then publish). */
 int api__write_with_event(struct api_call *c, store_write_fn fn, void *arg, const char *name,
-                          const char *user_id, json_t *payload);
+                          const struct bus_where *at, json_t *payload);
 
 /* Closes the gateway connections of a user (only those made with token_hash when given). */
 void api__event_disconnect(struct api_call *c, const char *user_id, const char *token_hash);
@@ -32,19 +36,24 @@ void api__event_disconnect(struct api_call *c, const char *user_id, const char *
 void api__event_disconnect_others(struct api_call *c, const char *user_id, const char *keep_hash);
 
 struct idset;
-struct state_server;
-/* A message event (MESSAGE_CREATE / UPDATE / DELETE) in a server channel: to the bots with
- * messages.read that can see channel `channel` (an index into srv) now. Takes payload. */
-void api__event_message(struct api_call *c, const char *name, struct state_server *srv,
-                        int64_t channel, json_t *payload);
-/* An event only people's connections get (the web client's: reactions, pins, changes to the
- * server), to the people of srv who may see channel `channel` (-1: all of them); live only,
- * never logged nor replayed. Takes payload. */
-void api__event_people(struct api_call *c, const char *name, struct state_server *srv,
-                       int64_t channel, json_t *payload);
-/* An event for the people in `to` only (a DM's two): live, never logged. Takes payload and the
- * reference to `to`. */
+/* The header of an event at place p (its server, the channel whose rights apply, the room p
+ * shows) about message mid (NULL: none). */
+struct bus_where api__where(const struct place *p, const char *mid);
+/* A message event (MESSAGE_CREATE / UPDATE / DELETE) about mid at place p, a server channel: to
+ * the bots with messages.read that can see it now and to its people; logged. Takes payload. */
+void api__event_message(struct api_call *c, const char *name, const struct place *p,
+                        const char *mid, json_t *payload);
+/* An event only people's connections get (the web client's: a thread's messages, reactions,
+ * pins, typing), to the people who may see place p; about mid (or NULL); live only, never logged
+ * nor replayed. Takes payload. */
+void api__event_people(struct api_call *c, const char *name, const struct place *p, const char *mid,
+                       json_t *payload);
+/* An event for the people in `to` only, live, never logged, about nowhere in particular (a
+ * presence). Takes payload and the reference to `to`. */
 void api__event_to_people(struct api_call *c, const char *name, struct idset *to, json_t *payload);
+/* The same in DM or group cid, about message mid (or NULL). */
+void api__event_dm(struct api_call *c, const char *name, const char *cid, const char *mid,
+                   struct idset *to, json_t *payload);
 /* The payloads of MESSAGE_REACTIONS_UPDATE (one person's change) and CHANNEL_PINS_UPDATE, for a
  * channel or (sid NULL) a DM. */
 json_t *api__reaction_change(const char *sid, const char *cid, const char *mid, const char *emoji,
@@ -59,8 +68,9 @@ void api__event_server_changed(struct api_call *c, const char *sid, const char *
 /* Pages that show the caller learn of a new name or picture in each server they share: one
  * SERVER_UPDATE {changed: "members"} per server (the page reads its members again). */
 void api__event_profile_changed(struct api_call *c);
-/* The same with the payload already serialized (a send answers with the same text); takes text. */
-void api__event_message_text(struct api_call *c, const char *name, struct state_server *srv,
-                             int64_t channel, char *text, size_t len);
+/* api__event_message with the payload already serialized (a send answers with the same text);
+ * takes text. */
+void api__event_message_text(struct api_call *c, const char *name, const struct place *p,
+                             const char *mid, char *text, size_t len);
 
 #endif

@@ -30,6 +30,11 @@
 #include "store/people.h"
 #include "api/interaction_answers.h"
 
+struct bus_where api__interaction_where(const struct store_interaction *it, const char *mid)
+{
+    return bus_where_of(it->server_id, it->channel_id, it->channel_id, mid, it->user_id);
+}
+
 /* Claims the interaction just before the answer is written: once, within 15 minutes, saying
  * what the answer is (deferred, ephemeral, the message it is on). */
 struct claim {
@@ -101,7 +106,8 @@ static void respond_message(struct api_call *c, const struct store_interaction *
             json_decref(m);
             api__internal(c);
         } else if (m) {
-            api__event_to_user(c, "MESSAGE_CREATE", it->user_id, json_incref(m));
+            struct bus_where at = api__interaction_where(it, mid);
+            api__event_to_user(c, "MESSAGE_CREATE", &at, json_incref(m));
             api__reply(c, 200, json_pack("{so}", "message", m));
         }
     }
@@ -123,7 +129,8 @@ static void respond_update(struct api_call *c, const struct store_interaction *i
     struct message_write w = {.gate = claim, .gate_arg = &cl};
     json_t *m = api__message_edit(c, p, it->message_id, data, &w);
     if (m) {
-        api__event_to_user(c, "MESSAGE_UPDATE", it->user_id, json_incref(m));
+        struct bus_where at = api__interaction_where(it, it->message_id);
+        api__event_to_user(c, "MESSAGE_UPDATE", &at, json_incref(m));
         api__reply(c, 200, json_pack("{so}", "message", m));
     }
 }
@@ -153,7 +160,8 @@ static void respond_modal(struct api_call *c, const struct store_interaction *it
         json_pack("{ssssssss}", "interactionId", it->id, "applicationId", it->application_id,
                   "serverId", it->server_id, "channelId", it->channel_id);
     json_object_update(ev, modal);
-    api__event_to_user(c, "INTERACTION_MODAL", it->user_id, ev);
+    struct bus_where at = api__interaction_where(it, NULL);
+    api__event_to_user(c, "INTERACTION_MODAL", &at, ev);
     api__reply(c, 200, json_pack("{so}", "modal", modal));
 }
 
@@ -190,7 +198,8 @@ static void respond_autocomplete(struct api_call *c, const struct store_interact
     }
     json_t *ev = json_pack("{sssssssO}", "interactionId", it->id, "applicationId",
                            it->application_id, "commandName", it->command_name, "choices", choices);
-    api__event_to_user(c, "INTERACTION_AUTOCOMPLETE", it->user_id, ev);
+    struct bus_where at = api__interaction_where(it, NULL);
+    api__event_to_user(c, "INTERACTION_AUTOCOMPLETE", &at, ev);
     api__reply(c, 200, json_pack("{so}", "choices", choices));
 }
 

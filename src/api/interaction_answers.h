@@ -4,6 +4,12 @@
 #define PRACA_API_INTERACTION_ANSWERS_H
 
 #include "api/api.h"
+#include "bus/bus.h"
+
+struct store_interaction;
+/* The header of an event about interaction it for its invoker (the user it is addressed to),
+ * about message mid (NULL: none). */
+struct bus_where api__interaction_where(const struct store_interaction *it, const char *mid);
 
 /* POST /api/bot/interactions/:id/respond {type, data} */
 void api__interaction_respond(struct api_call *c);

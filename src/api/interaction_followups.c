@@ -11,6 +11,7 @@
 
 #include "api/attachments.h"
 #include "api/events.h"
+#include "api/interaction_answers.h"
 #include "api/input.h"
 #include "api/messages.h"
 #include "api/place.h"
@@ -108,7 +109,8 @@ static void ephemeral_to_invoker(struct api_call *c, const struct store_interact
         json_object_set_new(m, "id", json_string(id));
         json_object_set_new(m, "editedAt", json_string(now));
     }
-    api__event_to_user(c, event, it->user_id, json_incref(m));
+    struct bus_where at = api__interaction_where(it, json_string_value(json_object_get(m, "id")));
+    api__event_to_user(c, event, &at, json_incref(m));
     api__reply(c, 200, json_pack("{so}", "message", m));
 }
 
@@ -145,7 +147,8 @@ static void original_edit(struct api_call *c)
             json_decref(m);
             api__internal(c);
         } else if (m) {
-            api__event_to_user(c, "MESSAGE_UPDATE", it.user_id, json_incref(m));
+            struct bus_where at = api__interaction_where(&it, it.response_message_id);
+            api__event_to_user(c, "MESSAGE_UPDATE", &at, json_incref(m));
             api__reply(c, 200, json_pack("{so}", "message", m));
         }
     }
@@ -170,7 +173,8 @@ static void original_delete(struct api_call *c)
                              "channelId", it.channel_id);
     int64_t changes = 0;
     if (it.ephemeral) {
-        api__event_to_user(c, "MESSAGE_DELETE", it.user_id, gone);
+        struct bus_where at = api__interaction_where(&it, it.response_message_id);
+        api__event_to_user(c, "MESSAGE_DELETE", &at, gone);
         api__ok(c);
     } else if (store_message_delete(c->svc->writer, it.response_message_id, &changes) < 0) {
         json_decref(gone);
@@ -179,7 +183,7 @@ static void original_delete(struct api_call *c)
         json_decref(gone);
         api__error(c, 404, "A mensagem de resposta já foi apagada");
     } else {
-        api__event_message(c, "MESSAGE_DELETE", p.srv, p.perm_channel, gone);
+        api__event_message(c, "MESSAGE_DELETE", &p, it.response_message_id, gone);
         api__ok(c);
     }
     api__place_cleanup(&p);

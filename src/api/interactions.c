@@ -344,12 +344,13 @@ static void send_interaction(struct api_call *c, const struct place *p,
                                         .now = now};
     int rc;
     /* Gateway mode: the interaction and its INTERACTION_CREATE commit together. */
+    struct bus_where at = bus_where_of(p->sid, p->cid, p->cid, inv->message_id, bot_user_id);
     if (!text || !kept)
         rc = -1;
     else if (url)
         rc = store_interaction_insert(c->svc->writer, &row);
     else
-        rc = api__write_with_event(c, insert_job, &row, "INTERACTION_CREATE", bot_user_id,
+        rc = api__write_with_event(c, insert_job, &row, "INTERACTION_CREATE", &at,
                                    json_incref(payload));
     static const struct api_store_words no_form = {
         .taken = "Nenhum formulário aberto com este customId"};

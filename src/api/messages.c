@@ -33,27 +33,29 @@ static char *stored_array(json_t *a)
 
 /* A thread's messages go to the people who can see its parent, live only: bots never get
  * thread events. */
-static void publish(struct api_call *c, const struct place *p, const char *name, json_t *payload)
+static void publish(struct api_call *c, const struct place *p, const char *name, const char *mid,
+                    json_t *payload)
 {
     if (strcmp(p->type, "thread") == 0)
-        api__event_people(c, name, p->srv, p->perm_channel, payload);
+        api__event_people(c, name, p, mid, payload);
     else
-        api__event_message(c, name, p->srv, p->perm_channel, payload);
+        api__event_message(c, name, p, mid, payload);
 }
 
-/* MESSAGE_CREATE from the text the caller also answers with. */
-static void publish_created(struct api_call *c, const struct place *p, const char *text, size_t len)
+/* MESSAGE_CREATE of mid from the text the caller also answers with. */
+static void publish_created(struct api_call *c, const struct place *p, const char *mid,
+                            const char *text, size_t len)
 {
     if (strcmp(p->type, "thread") == 0) {
         json_t *payload = json_loadb(text, len, 0, NULL);
         if (payload)
-            api__event_people(c, "MESSAGE_CREATE", p->srv, p->perm_channel, payload);
+            api__event_people(c, "MESSAGE_CREATE", p, mid, payload);
         return;
     }
     char *copy = malloc(len + 1);
     if (copy) {
         memcpy(copy, text, len + 1);
-        api__event_message_text(c, "MESSAGE_CREATE", p->srv, p->perm_channel, copy, len);
+        api__event_message_text(c, "MESSAGE_CREATE", p, mid, copy, len);
     }
 }
 
@@ -138,7 +140,7 @@ char *api__message_create(struct api_call *c, const struct place *p, struct draf
     else if (rc < 0 || !(view = store_message_view_text(&m, reply_to, len)))
         api__internal(c);
     else if (!w->ephemeral)
-        publish_created(c, p, view, *len);
+        publish_created(c, p, id, view, *len);
     json_decref(reply_to);
 out:
     free(users);
@@ -344,7 +346,7 @@ json_t *api__message_edit(struct api_call *c, const struct place *p, const char 
         !(result = store_message_json(c->db, mid, &rc)))
         api__internal(c);
     else
-        publish(c, p, "MESSAGE_UPDATE", json_incref(result));
+        publish(c, p, "MESSAGE_UPDATE", mid, json_incref(result));
 out:
     free(users);
     free(roles);
@@ -500,7 +502,7 @@ static void message_delete(struct api_call *c)
             api__internal(c);
         } else {
             if (changes)
-                publish(c, &p, "MESSAGE_DELETE", json_pack("{ss}", "id", mid));
+                publish(c, &p, "MESSAGE_DELETE", mid, json_pack("{ss}", "id", mid));
             api__ok(c);
         }
     }
@@ -538,7 +540,7 @@ static void react(struct api_call *c)
                                &(struct api_store_words){
                                    .full = "emoji: a mensagem já tem 20 reações diferentes"})) {
             /* Viewers get the change, not the list: its size does not grow with the reactions. */
-            api__event_people(c, "MESSAGE_REACTIONS_UPDATE", p.srv, p.perm_channel,
+            api__event_people(c, "MESSAGE_REACTIONS_UPDATE", &p, mid,
                               api__reaction_change(p.sid, p.cid, mid, emoji, custom, c->me.user_id,
                                                    t.count, t.added));
             /* Read after the commit, on this worker's connection, not inside the writer's. */
@@ -564,7 +566,7 @@ static void pin(struct api_call *c)
                 &(struct api_store_words){
                     .missing = "Mensagem não encontrada",
                     .full = "messageId: o canal já tem o máximo de 50 mensagens fixadas"})) {
-            api__event_people(c, "CHANNEL_PINS_UPDATE", p.srv, p.perm_channel,
+            api__event_people(c, "CHANNEL_PINS_UPDATE", &p, mid,
                               api__pin_change(p.sid, p.cid, mid, t.pinned));
             api__reply(c, 200, json_pack("{sb}", "pinned", t.pinned));
         }

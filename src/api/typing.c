@@ -18,7 +18,7 @@ static void channel_typing(struct api_call *c)
         return;
     if (!api__send_allowed(c, &p) && !api__limit_hit(c, &API_LIMIT_TYPING)) {
         int thread = p.parent_id != NULL;
-        api__event_people(c, "TYPING_START", p.srv, p.perm_channel,
+        api__event_people(c, "TYPING_START", &p, NULL,
                           json_pack("{sssssosssI}", "serverId", p.sid, "channelId",
                                     thread ? p.parent_id : p.cid, "threadId",
                                     thread ? json_string(p.cid) : json_null(), "userId",

@@ -3,6 +3,7 @@
 
 #include <stdatomic.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -52,6 +53,46 @@ void bus_subscribe(struct bus *b, bus_deliver_fn fn, void *user)
 {
     b->fn = fn;
     b->user = user;
+}
+
+static void where_id(char out[UUID_LEN + 1], const char *id, size_t len)
+{
+    out[0] = '\0';
+    if (id && len == UUID_LEN && uuid_valid(id, len)) {
+        memcpy(out, id, UUID_LEN);
+        out[UUID_LEN] = '\0';
+    }
+}
+
+struct bus_where bus_where_of(const char *server, const char *channel, const char *room,
+                              const char *message, const char *user)
+{
+    struct bus_where w;
+    const char *ids[] = {server, channel, room, message, user};
+    char *outs[] = {w.server, w.channel, w.room, w.message, w.user};
+    for (int i = 0; i < 5; i++)
+        where_id(outs[i], ids[i], ids[i] ? strlen(ids[i]) : 0);
+    return w;
+}
+
+void bus_where_text(const struct bus_where *w, char out[BUS_WHERE_TEXT])
+{
+    snprintf(out, BUS_WHERE_TEXT, "%s,%s,%s,%s,%s", w->server, w->channel, w->room, w->message,
+             w->user);
+}
+
+struct bus_where bus_where_parse(const char *text, size_t len)
+{
+    struct bus_where w;
+    char *outs[] = {w.server, w.channel, w.room, w.message, w.user};
+    const char *end = text + len;
+    for (int i = 0; i < 5; i++) {
+        const char *comma = text < end ? memchr(text, ',', (size_t)(end - text)) : NULL;
+        const char *stop = comma ? comma : end;
+        where_id(outs[i], text < end ? text : NULL, text < end ? (size_t)(stop - text) : 0);
+        text = comma ? comma + 1 : end;
+    }
+    return w;
 }
 
 static enum bus_kind kind_of(const char *name)
@@ -117,18 +158,6 @@ static void enqueue(struct bus *b, struct bus_event *first, struct bus_event *la
     }
 }
 
-static int publish(struct bus *b, const char *name, char *payload, size_t len, struct idset *to,
-                   uint64_t position, int from_peer)
-{
-    struct bus_event *ev = event_new(name, payload, len, to);
-    if (!ev)
-        return -1;
-    ev->position = position;
-    ev->from_peer = from_peer;
-    enqueue(b, ev, ev, 1);
-    return 0;
-}
-
 uint32_t bus_route(const char *id)
 {
     uint32_t h = 2166136261u; /* FNV-1a */
@@ -137,32 +166,50 @@ uint32_t bus_route(const char *id)
     return id ? h : 0;
 }
 
-int bus_publish_at(struct bus *b, const char *name, char *payload, size_t len, struct idset *to,
-                   uint64_t position, const char *where)
+/* Its header, and the stream shard that carries it: its user's when it is addressed to one (it
+ * is in that user's stream, wherever it happened), else its server's. */
+static void place(struct bus_event *ev, const struct bus_where *where)
+{
+    if (!where)
+        return;
+    ev->where = *where;
+    const char *by = where->user[0] ? where->user : where->server[0] ? where->server : NULL;
+    ev->route = bus_route(by);
+}
+
+static int publish(struct bus *b, const char *name, char *payload, size_t len, struct idset *to,
+                   uint64_t position, const struct bus_where *where, int from_peer)
 {
     struct bus_event *ev = event_new(name, payload, len, to);
     if (!ev)
         return -1;
     ev->position = position;
-    ev->route = bus_route(where);
+    ev->from_peer = from_peer;
+    place(ev, where);
     enqueue(b, ev, ev, 1);
     return 0;
 }
 
-int bus__publish_peer(struct bus *b, const char *name, char *payload, size_t len, struct idset *to,
-                      uint64_t position)
+int bus_publish_at(struct bus *b, const char *name, char *payload, size_t len, struct idset *to,
+                   uint64_t position, const struct bus_where *where)
 {
-    return publish(b, name, payload, len, to, position, 1);
+    return publish(b, name, payload, len, to, position, where, 0);
+}
+
+int bus__publish_peer(struct bus *b, const char *name, char *payload, size_t len, struct idset *to,
+                      uint64_t position, const struct bus_where *where)
+{
+    return publish(b, name, payload, len, to, position, where, 1);
 }
 
 int bus__publish_local(struct bus *b, const char *name, char *payload, size_t len, struct idset *to)
 {
-    return publish(b, name, payload, len, to, 0, 1);
+    return publish(b, name, payload, len, to, 0, NULL, 1);
 }
 
 int bus_publish(struct bus *b, const char *name, char *payload, size_t len, struct idset *to)
 {
-    return publish(b, name, payload, len, to, 0, 0);
+    return publish(b, name, payload, len, to, 0, NULL, 0);
 }
 
 int bus_publish_json(struct bus *b, const char *name, json_t *payload, struct idset *to,
@@ -175,17 +222,17 @@ int bus_publish_json(struct bus *b, const char *name, json_t *payload, struct id
         idset_unref(to);
         return -1;
     }
-    return publish(b, name, text, len, to, 0, here_only);
+    return publish(b, name, text, len, to, 0, NULL, here_only);
 }
 
 uint64_t *bus_hold(struct bus_held *h, const char *name, char *payload, size_t len,
-                   struct idset *to, uint64_t position, const char *where)
+                   struct idset *to, uint64_t position, const struct bus_where *where)
 {
     struct bus_event *ev = event_new(name, payload, len, to);
     if (!ev)
         return NULL;
     ev->position = position;
-    ev->route = bus_route(where);
+    place(ev, where);
     if (h->tail)
         h->tail->next = ev;
     else

@@ -40,14 +40,34 @@ enum bus_kind {
     BUS_KIND_PRESENCE,
 };
 
+/* Where an event happened, set by the code that publishes it: delivery, the event log, the relay
+ * and the console route by it, and nothing reads a payload to learn it. Each is an ID or "". */
+struct bus_where {
+    char server[UUID_LEN + 1];  /* its server; "" for a DM's or one user's own */
+    char channel[UUID_LEN + 1]; /* the channel whose rights apply (a thread's parent), or a DM */
+    char room[UUID_LEN + 1];    /* what a page shows it in: the thread itself, else the channel */
+    char message[UUID_LEN + 1]; /* the message it is about */
+    char user[UUID_LEN + 1];    /* the one user it is addressed to (their own stream) */
+};
+
+/* The IDs given (NULL for none) as a header; an ID of the wrong length is left out. */
+struct bus_where bus_where_of(const char *server, const char *channel, const char *room,
+                              const char *message, const char *user);
+/* "server,channel,room,message,user" (the relay's field), and back; bus_where_parse leaves out
+ * what is not an ID. */
+#define BUS_WHERE_TEXT (5 * (UUID_LEN + 1))
+void bus_where_text(const struct bus_where *w, char out[BUS_WHERE_TEXT]);
+struct bus_where bus_where_parse(const char *text, size_t len);
+
 struct bus_event {
     char name[48]; /* MESSAGE_CREATE, GUILD_MEMBER_ADD … */
     enum bus_kind kind;
+    struct bus_where where;
     char *payload; /* JSON text (owned) */
     size_t payload_len;
     struct idset *to;  /* user IDs (one reference; NULL = nobody) */
     uint64_t position; /* in the event log; 0: not logged (control and live-only events) */
-    uint32_t route;    /* bus_route of where it happened: which stream shard carries it */
+    uint32_t route;    /* bus_route of its server (else user): which stream shard carries it */
     int from_peer;     /* relayed from another node: not relayed again */
     struct bus_event *next;
     struct inbox_item item; /* private: the way to the I/O thread */
@@ -71,16 +91,17 @@ int bus_publish_json(struct bus *b, const char *name, json_t *payload, struct id
 /* Which of several streams carries what happens in a server (or to a user, or to a token):
  * a hash of its ID; 0 for NULL. The same on every node. */
 uint32_t bus_route(const char *id);
-/* The same for an event logged at position, that happened where `where` says (bus_route). */
+/* The same for an event logged at position (0: live only) that happened where `where` says
+ * (NULL: nowhere in particular). */
 int bus_publish_at(struct bus *b, const char *name, char *payload, size_t len, struct idset *to,
-                   uint64_t position, const char *where);
+                   uint64_t position, const struct bus_where *where);
 /* Events held back until a commit: filled by one thread, then published or dropped whole. */
 struct bus_held {
     struct bus_event *head, *tail;
 };
 /* An event another node relayed here: delivered to this node's sockets only. */
 int bus__publish_peer(struct bus *b, const char *name, char *payload, size_t len, struct idset *to,
-                      uint64_t position);
+                      uint64_t position, const struct bus_where *where);
 /* An event for this node's sockets only, never relayed: the I/O thread's own (it must not wait
  * on Redis). */
 int bus__publish_local(struct bus *b, const char *name, char *payload, size_t len,
@@ -94,7 +115,7 @@ void bus_set_relay(struct bus *b, bus_relay_fn fn, void *user);
 /* Like bus_publish_at, into h. Takes payload and the reference to `to`. Returns where the held
  * event's position is kept (valid until h is published or dropped), or NULL. */
 uint64_t *bus_hold(struct bus_held *h, const char *name, char *payload, size_t len,
-                   struct idset *to, uint64_t position, const char *where);
+                   struct idset *to, uint64_t position, const struct bus_where *where);
 /* Drops the event held last (its change did not happen after all). */
 void bus_held_drop_last(struct bus_held *h);
 /* Publishes every held event in order and empties h. */

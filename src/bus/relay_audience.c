@@ -84,11 +84,12 @@ struct relay_audience_wait {
     char *payload;
     size_t len;
     uint64_t position;
+    struct bus_where where;
 };
 
 static void publish(struct relay_shard *r, struct relay_audience_wait *w, struct idset *to)
 {
-    bus__publish_peer(r->bus, w->name, w->payload, w->len, idset_ref(to), w->position);
+    bus__publish_peer(r->bus, w->name, w->payload, w->len, idset_ref(to), w->position, &w->where);
     w->payload = NULL; /* the bus owns it */
 }
 
@@ -151,7 +152,8 @@ static struct relay_audience_kept *kept_for(struct relay_shard *r, const char *n
 }
 
 struct idset *bus__audience_in(struct relay_shard *r, const char *node, uint64_t ref,
-                               const char *name, const char *payload, size_t len, uint64_t position)
+                               const char *name, const char *payload, size_t len, uint64_t position,
+                               const struct bus_where *where)
 {
     struct relay_audience_kept *k = position && r->in ? kept_for(r, node, ref) : NULL;
     if (k && k->to) {
@@ -173,6 +175,7 @@ struct idset *bus__audience_in(struct relay_shard *r, const char *node, uint64_t
     w->payload[len] = '\0';
     w->len = len;
     w->position = position;
+    w->where = *where;
     k->used = ++r->kept_tick;
     k->used_ms = clock_mono_ms();
     int first = !k->ref;

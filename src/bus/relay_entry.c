@@ -26,7 +26,8 @@ void bus__entry_events(const redisReply *fields, const char *kind, relay_event_f
     if (!strcmp(kind, "e")) {
         fn(arg, &(struct relay_event_fields){
                     bus__entry_field(fields, "t"), bus__entry_field(fields, "o"),
-                    bus__entry_field(fields, "p"), bus__entry_field(fields, "r")});
+                    bus__entry_field(fields, "p"), bus__entry_field(fields, "r"),
+                    bus__entry_field(fields, "w")});
         return;
     }
     if (strcmp(kind, "b"))
@@ -35,10 +36,20 @@ void bus__entry_events(const redisReply *fields, const char *kind, relay_event_f
         redisReply *const *f = fields->element + i;
         if (!named(f[0], "t"))
             continue;
-        if (named(f[2], "o") && named(f[4], "p") && named(f[6], "r"))
-            fn(arg, &(struct relay_event_fields){f[1], f[3], f[5], f[7]});
-        i += 6;
+        if (!named(f[2], "o") || !named(f[4], "p") || !named(f[6], "r"))
+            continue;
+        int with_where = i + 9 < fields->elements && named(f[8], "w");
+        fn(arg, &(struct relay_event_fields){f[1], f[3], f[5], f[7], with_where ? f[9] : NULL});
+        i += with_where ? 8 : 6;
     }
+}
+
+struct bus_where bus__entry_where(const struct relay_event_fields *f)
+{
+    const redisReply *w = f->where;
+    if (!w || w->type != REDIS_REPLY_STRING)
+        return (struct bus_where){.server = ""};
+    return bus_where_parse(w->str, w->len);
 }
 
 struct idset *bus__audience_parse(const char *ids, size_t len)

@@ -44,9 +44,10 @@ static void publish(void *arg, const struct relay_event_fields *f)
         !payload || payload->type != REDIS_REPLY_STRING)
         return;
     uint64_t ref = bus__audience_ref(ids->str, ids->len), at = strtoull(position->str, NULL, 10);
+    struct bus_where where = bus__entry_where(f);
     struct idset *to = NULL;
-    if (ref &&
-        !(to = bus__audience_in(p->r, p->node, ref, name->str, payload->str, payload->len, at)))
+    if (ref && !(to = bus__audience_in(p->r, p->node, ref, name->str, payload->str, payload->len,
+                                       at, &where)))
         return; /* it waits for its audience to be read, or the event log brings it */
     if (!ref)
         to = bus__audience_parse(ids->str, ids->len);
@@ -59,7 +60,7 @@ static void publish(void *arg, const struct relay_event_fields *f)
     }
     memcpy(copy, payload->str, payload->len);
     copy[payload->len] = '\0';
-    bus__publish_peer(p->r->bus, name->str, copy, payload->len, to, at);
+    bus__publish_peer(p->r->bus, name->str, copy, payload->len, to, at, &where);
 }
 
 /* Returns 1 when the entry was another node's change mark. */

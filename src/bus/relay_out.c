@@ -34,10 +34,10 @@ struct field {
 };
 
 #define ENTRY_HEAD   10 /* XADD stream MAXLEN ~ keep * n node k kind */
-#define ENTRY_FIELDS 4
+#define ENTRY_FIELDS 5
 #define ENTRY_ARGS   (ENTRY_HEAD + 2 * ENTRY_FIELDS)
 
-/* Events appended together go as one stream entry of kind "b" holding each one's four fields in
+/* Events appended together go as one stream entry of kind "b" holding each one's five fields in
  * turn: Redis then keeps, and the followers read, one entry for many events. */
 #define MERGE_MAX   16
 #define MERGE_BYTES ((size_t)256 << 10) /* one event larger than this goes alone */
@@ -47,7 +47,7 @@ struct relay_entry {
     struct relay_entry *next;
     int argc;
     int is_change;
-    int is_event;    /* kind "e", with its four fields */
+    int is_event;    /* kind "e", with its five fields */
     uint64_t ticket; /* a change mark's place among this node's marks */
     const char *argv[ENTRY_ARGS];
     size_t lens[ENTRY_ARGS];
@@ -493,7 +493,8 @@ void bus__shard_event(struct relay_shard *r, const struct bus_event *ev)
         buf_cleanup(&to.buf);
         return;
     }
-    char position[24], named[24];
+    char position[24], named[24], where[BUS_WHERE_TEXT];
+    bus_where_text(&ev->where, where);
     snprintf(position, sizeof position, "%llu", (unsigned long long)ev->position);
     snprintf(named, sizeof named, "#%llu", (unsigned long long)ref);
     if (define && !r->audience_keys_off)
@@ -505,7 +506,8 @@ void bus__shard_event(struct relay_shard *r, const struct bus_event *ev)
                                ref           ? named
                                : to.buf.data ? to.buf.data
                                              : "",
-                               0}};
+                               0},
+                              {"w", where, 0}};
     append(r, "e", f, sizeof f / sizeof f[0]);
     buf_cleanup(&to.buf);
 }

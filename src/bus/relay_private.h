@@ -125,8 +125,8 @@ uint64_t bus__audience_out(struct relay_shard *r, const struct bus_event *ev, in
  * for the caller to publish its event with; else NULL, the event waiting for the key to be read
  * (published then) or dropped for the event log to bring. */
 struct idset *bus__audience_in(struct relay_shard *r, const char *node, uint64_t ref,
-                               const char *name, const char *payload, size_t len,
-                               uint64_t position);
+                               const char *name, const char *payload, size_t len, uint64_t position,
+                               const struct bus_where *where);
 /* Both sides' audiences let go, when the shard is freed. */
 void bus__audiences_free(struct relay_shard *r);
 

@@ -78,50 +78,37 @@ static enum console_outcome console_outcome_of(void *arg, const char *bot_user_i
                            : CONSOLE_NOT_CONNECTED; /* another node may hold it */
 }
 
-/* Only while an owner has the console open: the payload says where the event happened. */
+/* Only while an owner has the console open: an event in a server, where its header says. */
 static void note_for_console(struct gateway *gw, const struct bus_event *ev)
 {
-    json_t *p = json_loadb(ev->payload, ev->payload_len, 0, NULL);
-    const char *sid = json_string_value(json_object_get(p, "serverId"));
-    const char *cid = json_string_value(json_object_get(p, "channelId"));
+    if (!ev->where.server[0])
+        return;
     struct console_entry e = {.position = ev->position, .at = clock_now_ms()};
-    if (sid && !slice_copy(slice_from(sid), e.server_id, sizeof e.server_id) &&
-        !slice_copy(slice_from(ev->name), e.type, sizeof e.type)) {
-        if (cid && slice_copy(slice_from(cid), e.channel_id, sizeof e.channel_id))
-            e.channel_id[0] = '\0';
-        /* What kind of interaction, or a deferred answer still thinking: shape, never content. */
+    memcpy(e.server_id, ev->where.server, sizeof ev->where.server);
+    memcpy(e.channel_id, ev->where.channel, sizeof ev->where.channel);
+    if (!slice_copy(slice_from(ev->name), e.type, sizeof e.type)) {
+        /* What kind of interaction, or a deferred answer still thinking: shape, never content
+         * (the one thing read from the payload, and only while a console is open). */
+        json_t *p = json_loadb(ev->payload, ev->payload_len, 0, NULL);
         const char *kind = !strcmp(ev->name, "INTERACTION_CREATE")
                                ? json_string_value(json_object_get(p, "type"))
                            : (json_integer_value(json_object_get(p, "flags")) & 128) ? "thinking"
                                                                                      : NULL;
         if (kind && slice_copy(slice_from(kind), e.kind, sizeof e.kind))
             e.kind[0] = '\0';
+        json_decref(p);
         struct console_arg arg = {gw, ev->to};
         state_console_record(gw->console, &e, console_outcome_of, &arg);
     }
-    json_decref(p);
-}
-
-/* A server's TYPING_START goes only to the pages with its room open: the thread, or the
- * channel. A DM's goes to both of its people's pages. */
-static void typing_room(const struct bus_event *ev, char room[UUID_LEN + 1])
-{
-    json_t *p = json_loadb(ev->payload, ev->payload_len, 0, NULL);
-    const char *thread = json_string_value(json_object_get(p, "threadId"));
-    const char *channel = json_string_value(json_object_get(p, "channelId"));
-    const char *at = thread ? thread : channel;
-    room[0] = '\0';
-    if (json_is_string(json_object_get(p, "serverId")) && at &&
-        slice_copy(slice_from(at), room, UUID_LEN + 1))
-        room[0] = '\0';
-    json_decref(p);
 }
 
 void gateway__fan_out(struct gateway *gw, const struct bus_event *ev)
 {
     struct frames f = {.ev = ev};
-    if (!strcmp(ev->name, "TYPING_START"))
-        typing_room(ev, f.only_viewing);
+    /* A server's typing goes only to the pages with its room open (the thread, or the
+     * channel); a DM's to both of its people's pages. */
+    if (ev->where.server[0] && !strcmp(ev->name, "TYPING_START"))
+        memcpy(f.only_viewing, ev->where.room, sizeof f.only_viewing);
     if ((!strcmp(ev->name, "GUILD_MEMBER_ADD") || !strcmp(ev->name, "GUILD_MEMBER_REMOVE") ||
          !strcmp(ev->name, "SERVER_UPDATE")))
         gateway__lists_soon(gw); /* the state has the change already: lists follow it now */

@@ -296,8 +296,9 @@ long store_events_after(struct store *db, uint64_t after, long limit,
             .at = store__int(st, 7),
             .seq = (uint64_t)store__int(st, 8),
             .redacted = (int)store__int(st, 9),
+            .message_id = store__text(st, 10),
         };
-        const char *message_id = store__text(st, 10);
+        const char *message_id = e.message_id;
         char *now = NULL;
         if (!e.len && message_id && !e.redacted) {
             int found;

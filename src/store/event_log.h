@@ -21,6 +21,7 @@ struct store_event {
     uint64_t position; /* filled by store_events_after */
     uint64_t seq;      /* its place in its stream (gap-free per server); 0 without a stream */
     int redacted;      /* filled by store_events_after: its message was deleted, never replay it */
+    const char *message_id; /* the message it is about (its publisher's header), or NULL */
 };
 
 /* Appends e (on the writer's connection, inside its transaction); *position gets its place.

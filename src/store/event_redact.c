@@ -1,7 +1,6 @@
 /* Redacting a message's logged events: see event_redact.h. */
 #include "store/event_redact.h"
 
-#include <jansson.h>
 #include <string.h>
 
 static int is_message_event(const char *type)
@@ -12,24 +11,12 @@ static int is_message_event(const char *type)
 
 int store__event_message_id(const struct store_event *e, char out[UUID_LEN + 1])
 {
-    static const char PREFIX[] = "{\"id\":\"";
-    const size_t n = sizeof PREFIX - 1;
-    if (!e->type || !is_message_event(e->type))
+    const char *id = e->message_id;
+    if (!e->type || !is_message_event(e->type) || !id || strlen(id) != UUID_LEN ||
+        !uuid_valid(id, UUID_LEN))
         return 0;
-    /* The Message object and the deletion both begin with their id: no parse on a send. */
-    if (e->len > n + UUID_LEN && !memcmp(e->payload, PREFIX, n) &&
-        e->payload[n + UUID_LEN] == '"' && uuid_valid(e->payload + n, UUID_LEN)) {
-        memcpy(out, e->payload + n, UUID_LEN);
-        out[UUID_LEN] = '\0';
-        return 1;
-    }
-    json_t *v = json_loadb(e->payload, e->len, 0, NULL);
-    const char *id = json_string_value(json_object_get(v, "id"));
-    int found = id && uuid_valid(id, strlen(id));
-    if (found)
-        memcpy(out, id, UUID_LEN + 1);
-    json_decref(v);
-    return found;
+    memcpy(out, id, UUID_LEN + 1);
+    return 1;
 }
 
 int store__event_by_reference(const struct store_event *e)

@@ -13,8 +13,8 @@
 #include "store/db.h"
 #include "store/event_log.h"
 
-/* The message a MESSAGE_CREATE, MESSAGE_UPDATE or MESSAGE_DELETE is about (its payload's "id");
- * 1 found, 0 for any other event. */
+/* The message a MESSAGE_CREATE, MESSAGE_UPDATE or MESSAGE_DELETE is about (e->message_id, as its
+ * publisher set it); 1 found, 0 for any other event. */
 int store__event_message_id(const struct store_event *e, char out[UUID_LEN + 1]);
 /* 1 when e is logged by reference to its message (message_id): a server's MESSAGE_CREATE or
  * MESSAGE_UPDATE, whose payload is the message as stored. Its row keeps an empty payload, and a

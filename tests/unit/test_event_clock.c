@@ -40,7 +40,7 @@ TestSuite(event_clock, .init = setup, .fini = teardown);
 
 static void append(struct store *db, const char *stream, const char *payload, uint64_t *position)
 {
-    struct store_event e = {"E", stream, NULL, 0, NULL, payload, strlen(payload), 1, 0, 0, 0};
+    struct store_event e = {"E", stream, NULL, 0, NULL, payload, strlen(payload), 1, 0, 0, 0, NULL};
     cr_assert_eq(store_event_append(db, &e, position), STORE_DONE);
     cr_assert_eq(*position, 0, "a position before the commit");
 }

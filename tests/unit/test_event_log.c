@@ -46,13 +46,19 @@ static int append_committed(const struct store_event *e, uint64_t *position)
     return rc;
 }
 
-static uint64_t append(const char *payload, int64_t at)
+/* A MESSAGE_CREATE about message_id (NULL: about none its header names). */
+static uint64_t append_about(const char *payload, int64_t at, const char *message_id)
 {
     struct store_event e = {"MESSAGE_CREATE", "s1", "c1", 1, NULL, payload,
-                            strlen(payload),  at,   0,    0, 0};
+                            strlen(payload),  at,   0,    0, 0,    message_id};
     uint64_t position = 0;
     cr_assert_eq(append_committed(&e, &position), STORE_DONE);
     return position;
+}
+
+static uint64_t append(const char *payload, int64_t at)
+{
+    return append_about(payload, at, NULL);
 }
 
 static void collect(void *arg, const struct store_event *e)
@@ -76,11 +82,11 @@ Test(event_log, each_server_numbers_its_events_without_gaps_even_after_a_trim)
     static const char *streams[] = {"s1", "s2", "s1", "s1", "s2"};
     for (size_t i = 0; i < 5; i++) {
         struct store_event e = {"E", streams[i],        NULL, 0, NULL, "{}",
-                                2,   1000 + (int64_t)i, 0,    0, 0};
+                                2,   1000 + (int64_t)i, 0,    0, 0,    NULL};
         uint64_t position;
         cr_assert_eq(append_committed(&e, &position), STORE_DONE);
     }
-    struct store_event to_user = {"E", NULL, NULL, 0, "u1", "{}", 2, 2000, 0, 0, 0};
+    struct store_event to_user = {"E", NULL, NULL, 0, "u1", "{}", 2, 2000, 0, 0, 0, NULL};
     uint64_t position;
     cr_assert_eq(append_committed(&to_user, &position), STORE_DONE);
     nseqs = 0;
@@ -91,7 +97,7 @@ Test(event_log, each_server_numbers_its_events_without_gaps_even_after_a_trim)
         cr_assert_eq(seqs[i], want[i], "event %zu", i);
     int64_t deleted;
     cr_assert_eq(store_events_trim(db, 99999, &deleted), STORE_DONE);
-    struct store_event again = {"E", "s1", NULL, 0, NULL, "{}", 2, 3000, 0, 0, 0};
+    struct store_event again = {"E", "s1", NULL, 0, NULL, "{}", 2, 3000, 0, 0, 0, NULL};
     cr_assert_eq(append_committed(&again, &position), STORE_DONE);
     nseqs = 0;
     store_events_after(db, position - 1, 8, collect_seq, NULL);
@@ -149,7 +155,7 @@ Test(event_log, a_message_event_is_kept_by_reference_and_replayed_as_the_message
         cr_assert_eq(store__exec(db, setup_sql[i], NULL, 0), STORE_DONE, "%s", setup_sql[i]);
     char payload[128];
     snprintf(payload, sizeof payload, "{\"id\":\"%s\",\"content\":\"primeiro\"}", MID);
-    uint64_t at = append(payload, 1000);
+    uint64_t at = append_about(payload, 1000, MID);
     struct store_stmt *st =
         store__query(db, "SELECT length(payload), message_id FROM event_log WHERE position = $1",
                      SV_ARGS(SV_INT((int64_t)at)));

@@ -39,9 +39,9 @@ struct seen {
 static void note(void *arg, const struct relay_event_fields *f)
 {
     struct seen *s = arg;
-    const redisReply *parts[] = {f->name, f->position, f->payload, f->ids};
+    const redisReply *parts[] = {f->name, f->position, f->payload, f->ids, f->where};
     size_t len = strlen(s->text);
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < 5; i++)
         len += (size_t)snprintf(s->text + len, sizeof s->text - len, "%s%s", i ? "," : "",
                                 parts[i] ? parts[i]->str : "-");
     snprintf(s->text + len, sizeof s->text - len, ";");
@@ -62,13 +62,13 @@ Test(relay_entry, an_e_entry_holds_one_event_by_its_fields_names)
         fields("n", "node", "k", "e", "r", "id1", "t", "MESSAGE_CREATE", "p", "{}", "o", "7", NULL),
         "e");
     cr_assert_eq(s.count, 1);
-    cr_assert_str_eq(s.text, "MESSAGE_CREATE,7,{},id1;");
+    cr_assert_str_eq(s.text, "MESSAGE_CREATE,7,{},id1,-;");
 }
 
 Test(relay_entry, an_e_entry_missing_a_field_hears_null_for_it)
 {
     struct seen s = events_of(fields("n", "node", "k", "e", "t", "X", "o", "1", NULL), "e");
-    cr_assert_str_eq(s.text, "X,1,-,-;");
+    cr_assert_str_eq(s.text, "X,1,-,-,-;");
 }
 
 Test(relay_entry, a_b_entry_holds_its_events_in_order)
@@ -78,7 +78,40 @@ Test(relay_entry, a_b_entry_holds_its_events_in_order)
                                      "3", "p", "{c}", "r", "i1,i2", NULL),
                               "b");
     cr_assert_eq(s.count, 3);
-    cr_assert_str_eq(s.text, "A,1,{a},i1;B,2,{b},;C,3,{c},i1,i2;");
+    cr_assert_str_eq(s.text, "A,1,{a},i1,-;B,2,{b},,-;C,3,{c},i1,i2,-;");
+}
+
+/* Each event's w (where it happened) follows its r; an older node's group has none. */
+Test(relay_entry, a_b_entry_carries_each_events_where_when_it_has_one)
+{
+    struct seen s = events_of(fields("n", "node", "k", "b", "t", "A", "o", "1", "p", "{a}", "r",
+                                     "i1", "w", "s,c,,,", "t", "B", "o", "2", "p", "{b}", "r", "",
+                                     "t", "C", "o", "3", "p", "{c}", "r", "i2", "w", ",,,,u", NULL),
+                              "b");
+    cr_assert_eq(s.count, 3);
+    cr_assert_str_eq(s.text, "A,1,{a},i1,s,c,,,;B,2,{b},,-;C,3,{c},i2,,,,,u;");
+}
+
+Test(relay_entry, where_goes_out_as_text_and_comes_back_keeping_only_ids)
+{
+    static const char *S = "01a1fe3b-0000-7000-8000-000000000001",
+                      *C = "01a1fe3b-0000-7000-8000-000000000002",
+                      *M = "01a1fe3b-0000-7000-8000-000000000003";
+    struct bus_where w = bus_where_of(S, C, C, M, "not-an-id");
+    cr_assert_str_eq(w.user, "", "what is not an ID is left out");
+    char text[BUS_WHERE_TEXT];
+    bus_where_text(&w, text);
+    struct bus_where back = bus_where_parse(text, strlen(text));
+    cr_assert_str_eq(back.server, S);
+    cr_assert_str_eq(back.channel, C);
+    cr_assert_str_eq(back.room, C);
+    cr_assert_str_eq(back.message, M);
+    cr_assert_str_eq(back.user, "");
+    struct bus_where bad = bus_where_parse("x,,zz", 5);
+    cr_assert_str_eq(bad.server, "");
+    cr_assert_str_eq(bad.message, "");
+    struct bus_where cut = bus_where_parse(S, 20);
+    cr_assert_str_eq(cut.server, "", "an ID cut short is none");
 }
 
 Test(relay_entry, a_b_group_out_of_order_or_cut_short_is_skipped)
@@ -88,7 +121,7 @@ Test(relay_entry, a_b_group_out_of_order_or_cut_short_is_skipped)
                                      "3", "p", "{c}", "r", "i3", "t", "D", "o", "4", "p", NULL),
                               "b");
     cr_assert_eq(s.count, 2);
-    cr_assert_str_eq(s.text, "A,1,{a},i1;C,3,{c},i3;");
+    cr_assert_str_eq(s.text, "A,1,{a},i1,-;C,3,{c},i3,-;");
 }
 
 Test(relay_entry, other_kinds_hold_no_events)

@@ -535,7 +535,7 @@ static int add_user_and_event(struct store *w, void *name)
     int at = !strcmp(name, "ana") ? 0 : !strcmp(name, "bia") ? 1 : 2;
     if (add_user(w, name) != STORE_DONE)
         return -1;
-    struct store_event e = {"E", NULL, NULL, 0, "owner", "{}", 2, 1, 0, 0, 0};
+    struct store_event e = {"E", NULL, NULL, 0, "owner", "{}", 2, 1, 0, 0, 0, NULL};
     return store_event_append(w, &e, &positions[at]);
 }
 
@@ -584,7 +584,7 @@ static int add_user_and_boom(struct store *w, void *name)
 {
     if (add_user(w, name) != STORE_DONE)
         return -1;
-    struct store_event e = {"E", NULL, NULL, 0, "owner", "{\"boom\":1}", 10, 1, 0, 0, 0};
+    struct store_event e = {"E", NULL, NULL, 0, "owner", "{\"boom\":1}", 10, 1, 0, 0, 0, NULL};
     return store_event_append(w, &e, &positions[2]);
 }
 
