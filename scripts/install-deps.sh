@@ -17,7 +17,12 @@ if [ "${1:-build}" = test ]; then
     # The web pages are tested in headless Chromium driven by playwright-core; the emoji font
     # makes reactions in the screenshots look as they do on people's machines.
     want="$want chromium fonts-noto-color-emoji"
+    # Voice calls between pages are tried through a real TURN server.
+    want="$want coturn"
 fi
+# `make run` with a TURN server of its own (PRACA_TURN_URL set): coturn, started as
+# deploy/coturn/turnserver.conf shows.
+[ -n "${PRACA_TURN_URL:-}" ] && want="$want coturn"
 missing=""
 for p in $want; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

@@ -12,6 +12,12 @@ struct config {
     char site_url[512];  /* empty = the listening origin */
     char smtp_url[1024]; /* smtp[s]://user:pass@host:port; empty = Praça sends no e-mail */
     char mail_from[256]; /* the From: of its e-mails */
+    /* Voice: where browsers find each other (ICE servers, comma-separated URLs). */
+    char stun_urls[1024];  /* stun:host:port,…; "" = none (host candidates only, or TURN's) */
+    char turn_urls[1024];  /* turn[s]:host:port?transport=…,…; "" = no TURN */
+    char turn_secret[256]; /* TURN's shared secret (coturn's static-auth-secret) */
+    int turn_ttl_seconds;  /* how long a TURN credential handed out holds */
+    int voice_relay_only;  /* browsers reach each other only through TURN (no IPs shown) */
     char database_url[1024];
     char redis_url[1024];
     char redis_streams[8192]; /* the event stream's shards, comma-separated; empty = redis_url */

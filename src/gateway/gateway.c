@@ -535,6 +535,7 @@ struct gateway *gateway_new(uv_loop_t *loop, const struct gateway_config *cfg, s
     gw->rate_limit_scale = cfg->rate_limit_scale > 0 ? cfg->rate_limit_scale : 1;
     gw->access_log = cfg->access_log;
     gw->presence_people_max = cfg->presence_people_max;
+    gw->ice = cfg->ice;
     map_init(&gw->users);
     struct eio_config eio = {
         .ping_interval_ms = cfg->ping_interval_ms,

@@ -10,6 +10,7 @@
 #include "core/uuid.h"
 #include "core/workers.h"
 #include "domain/voice_rules.h"
+#include "gateway/voice_ice.h"
 #include "http/server.h"
 #include "store/people.h"
 
@@ -31,6 +32,7 @@ struct gateway_config {
     int in_order;            /* several nodes: logged events in position order (sequence.h) */
     /* The people of a larger server get no PRESENCE_UPDATE (state/watchers.h). */
     size_t presence_people_max;
+    struct voice_ice ice; /* handed out with voice:join (its strings outlive the gateway) */
 };
 
 /* What the gateway has done, for metrics (I/O thread). */

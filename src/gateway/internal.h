@@ -61,6 +61,7 @@ struct gateway {
     struct console *console; /* the portal's event console (not owned; may be NULL) */
     double rate_limit_scale;
     size_t presence_people_max;
+    struct voice_ice ice;       /* the ICE servers a voice:join answer hands out */
     struct map users;           /* user id → first struct conn */
     size_t conns;               /* connected sockets */
     size_t bots;                /* of which bots */

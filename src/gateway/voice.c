@@ -227,9 +227,12 @@ static void join_apply(struct gateway *gw, struct sio_socket *sock, const struct
     long n = state_voice_list(gw->voice, VOICE_BY_CHANNEL, s.channel_id, &list);
     json_t *participants = state_voice_participants_json(list, n > 0 ? (size_t)n : 0, 0);
     free(list);
-    answer(sock, jj->ack_id,
-           json_pack("{sbsssssbso}", "ok", 1, "serverId", s.server_id, "channelId", s.channel_id,
-                     "canSpeak", s.can_speak, "participants", participants));
+    json_t *body = json_pack("{sbsssssbso}", "ok", 1, "serverId", s.server_id, "channelId",
+                             s.channel_id, "canSpeak", s.can_speak, "participants", participants);
+    if (body &&
+        json_object_update_new(body, gateway__ice_json(&gw->ice, s.user_id, clock_now_ms())))
+        log_error("voice: the ICE servers could not be added to an answer");
+    answer(sock, jj->ack_id, body);
     announce(gw, s.server_id, s.channel_id);
 }
 

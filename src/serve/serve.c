@@ -236,6 +236,11 @@ static int gateway_start(struct serve *s, int max_connections, uint64_t last_pos
         .access_log = s->cfg.access_log,
         .in_order = s->relay != NULL,
         .presence_people_max = (size_t)s->cfg.presence_people_max,
+        .ice = {.stun_urls = s->cfg.stun_urls,
+                .turn_urls = s->cfg.turn_urls,
+                .turn_secret = s->cfg.turn_secret,
+                .ttl_seconds = s->cfg.turn_ttl_seconds,
+                .relay_only = s->cfg.voice_relay_only},
     };
     if (s->cfg.conformance) {
         if (!(s->conformance = sio_conformance_new(s->loop)))
@@ -292,6 +297,12 @@ static int serve(struct serve *s)
     if (s->cfg.smtp_url[0] && (!s->cfg.mail_from[0] || (strncmp(s->cfg.smtp_url, "smtp://", 7) &&
                                                         strncmp(s->cfg.smtp_url, "smtps://", 8)))) {
         log_error("e-mail: --smtp-url must be smtp://… or smtps://…, with --mail-from");
+        return 1;
+    }
+    const char *ice_problem = gateway_ice_problem(&(struct voice_ice){
+        s->cfg.stun_urls, s->cfg.turn_urls, s->cfg.turn_secret, 0, s->cfg.voice_relay_only});
+    if (ice_problem) {
+        log_error("voice: %s", ice_problem);
         return 1;
     }
     const char *target = config_store_target(&s->cfg);

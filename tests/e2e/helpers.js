@@ -479,7 +479,10 @@ async function launchChromium() {
   const { chromium } = require('playwright-core');
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-dev-shm-usage'],
+    // A fake microphone (a beep each second) that needs no one to allow it, and sound that
+    // plays without a click: voice calls between two pages.
+    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-dev-shm-usage',
+      '--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream', '--autoplay-policy=no-user-gesture-required'],
   });
   const newContext = browser.newContext.bind(browser);
   browser.newContext = (options = {}) => newContext({ locale: 'pt-BR', ...options });

@@ -52,7 +52,9 @@ for (const transports of [undefined, ['websocket']]) {
   test(`${mode}: a person and a bot share a voice channel, relay signals both ways, and leave`, async () => {
     const w = await world({ transports });
     const botJoined = await ask(w.bot, 'voice:join', { channelId: w.vcid });
-    assert.deepEqual(botJoined, { ok: true, serverId: w.sid, channelId: w.vcid, canSpeak: true, participants: [{ userId: w.botId, muted: false, deafened: false }] });
+    // Without --stun-url or --turn-url, no ICE servers: host candidates only.
+    assert.deepEqual(botJoined, { ok: true, serverId: w.sid, channelId: w.vcid, canSpeak: true, participants: [{ userId: w.botId, muted: false, deafened: false }],
+                                  iceServers: [], iceTransportPolicy: 'all' });
     await waitFor(w.bot, 'channel_voice:participants_update', (p) => p.participants.length === 1);
 
     const personJoined = await ask(w.person, 'voice:join', { channelId: w.vcid, deafened: true });
@@ -342,4 +344,42 @@ test('the voice-members route: errors', async () => {
   const hidden = await w.voiceMembers();
   assert.equal(hidden.status, 403);
   assert.equal(hidden.body.error, 'Sem permissão: é preciso VER_CANAL');
+});
+
+test('with a TURN server configured, each join hands out a credential coturn can check, expiring after the TTL', async () => {
+  const secret = 'segredo-compartilhado';
+  const own = await startServer({ args: ['--stun-url', 'stun:stun.example:3478', '--turn-url', 'turn:turn.example:3478?transport=udp,turns:turn.example:5349',
+    '--turn-secret', secret, '--turn-ttl-seconds', '600'] });
+  try {
+    const w = await serverWithMembers(own.url, 0);
+    const ch = await api(own.url, 'POST', `/api/servers/${w.sid}/channels`, { token: w.owner.token, body: { name: 'Voz', type: 'voice' } });
+    const s = await gatewayConnect(own.url, { auth: { token: w.owner.token } }, sockets);
+    const before = Math.floor(Date.now() / 1000);
+    const joined = await s.timeout(3000).emitWithAck('voice:join', { channelId: ch.body.channel.id });
+    assert.equal(joined.ok, true);
+    assert.equal(joined.iceTransportPolicy, 'all');
+    assert.deepEqual(joined.iceServers[0], { urls: ['stun:stun.example:3478'] });
+    const turn = joined.iceServers[1];
+    assert.deepEqual(turn.urls, ['turn:turn.example:3478?transport=udp', 'turns:turn.example:5349']);
+    const [expiry, user] = turn.username.split(':');
+    assert.equal(user, w.owner.user.id);
+    assert.ok(Number(expiry) >= before + 600 && Number(expiry) <= before + 602, turn.username);
+    const expected = require('node:crypto').createHmac('sha1', secret).update(turn.username).digest('base64');
+    assert.equal(turn.credential, expected, 'the TURN REST API scheme coturn\'s use-auth-secret checks');
+  } finally {
+    await own.stop();
+  }
+});
+
+test('a voice configuration that cannot work stops praca at start, saying why', async () => {
+  for (const [args, said] of [
+    [['--turn-url', 'turn:t.example:3478'], /--turn-url needs --turn-secret/],
+    [['--turn-url', 'http://t.example', '--turn-secret', 'x'], /each URL starts with turn: or turns:/],
+    [['--stun-url', 'turn:t.example'], /each URL starts with stun: or stuns:/],
+    [['--voice-relay-only'], /--voice-relay-only needs --turn-url/],
+  ]) {
+    const r = require('node:child_process').spawnSync(require('./helpers').BIN, ['serve', '--port', '0', '--data', require('node:path').join(require('./helpers').tempDir(), 'x.db'), ...args], { encoding: 'utf8', timeout: 20000 });
+    assert.notEqual(r.status, 0, args.join(' '));
+    assert.match(r.stderr + r.stdout, said);
+  }
 });

@@ -1,24 +1,41 @@
-// Voice channels in the channel list: who is in each, live, and a way in and out (the page
-// carries no audio: joining makes one a participant for the bots and clients that do).
+// Voice channels: who is in each (live, with who is speaking), a way in and out, and the call
+// bar (mute, deafen, leave) while this page is in a call. The media live in chat-call.js, loaded
+// on the first join.
 import { nameOf } from './chat-messages.js';
 import { chat, voiceJoined, voiceLeft, voiceRead } from './chat-store.js';
 import { toast, view } from './chat-ui.js';
 import { $, api, el } from './common.js';
-import { t } from './i18n.js';
+import { has, t } from './i18n.js';
 
-// A voice channel: its name, whether I am in it, and its participants (no audio in the page:
-// joining makes me a participant for the bots and clients that carry the audio).
+let call = null; // chat-call.js, once a join loaded it
+let joining = null; // the channel being joined: one at a time
+let callName = ''; // the call's channel, named while another server is open
+
+const inCall = (cid) => !!call && call.inCall(cid);
+
+function person(c, p) {
+  const mine = p.userId === chat.me.id;
+  const link = call && !mine && inCall(c.id) ? call.linkOf(p.userId) : '';
+  const speaking = !!call && inCall(c.id) && call.speaking(p.userId);
+  const marks = `${p.muted ? '🔇' : '🎙'}${p.deafened ? ' 🎧̸' : ''}`;
+  return el('li', { class: speaking ? 'speaking' : null, 'data-user': p.userId, 'data-link': link || null,
+                    title: link === 'failed' ? t('call.link.failed') : null },
+    el('span', { class: 'voice-dot', 'aria-hidden': 'true' }),
+    `${marks} ${nameOf(p.userId)}`,
+    speaking ? el('span', { class: 'sr', text: t('call.speaking') }) : '');
+}
+
+// A voice channel: its name, whether I am in it, and its participants.
 export function voiceChannel(c) {
   const people = chat.voice.get(c.id) || [];
-  const inside = people.some((p) => p.userId === chat.me.id);
+  const inside = people.some((p) => p.userId === chat.me.id) && (!call || !call.callState() || inCall(c.id));
   return el('div', { class: 'voice', 'data-id': c.id },
     el('span', { class: 'channel other', text: `🔊 ${c.name}` }),
     el('button', { type: 'button', class: 'voice-toggle', text: inside ? t('voice.leave') : t('voice.join'),
                    'aria-label': t(inside ? 'voice.leave.label' : 'voice.join.label', { name: c.name }),
-                   title: t('voice.no.audio'),
-                   onclick: () => (inside ? leaveVoice(c) : joinVoice(c)) }),
+                   onclick: () => (inside ? leaveVoice(c.id) : joinVoice(c)) }),
     el('ul', { class: 'voice-people', 'aria-label': t('voice.people', { name: c.name }) },
-      ...people.map((p) => el('li', { text: `${p.muted ? '🔇' : '🎙'} ${nameOf(p.userId)}` }))));
+      ...people.map((p) => person(c, p))));
 }
 
 export async function loadVoice(sid, channels) {
@@ -35,24 +52,122 @@ export function paintVoice(cid) {
   if (c && at) at.replaceWith(voiceChannel(c));
 }
 
+// The call bar: where I am, how the connections go, and mute, deafen and leave.
+function paintCall() {
+  const bar = $('#call-bar');
+  const state = call && call.callState();
+  bar.hidden = !state;
+  if (!state) return bar.replaceChildren();
+  const failed = call.unreachable();
+  const status = failed.length
+    ? t(call.hasTurn() ? 'call.failed' : 'call.failed.no.turn', { names: failed.map(nameOf).join(', ') })
+    : t('call.on');
+  bar.replaceChildren(
+    el('p', { class: failed.length ? 'call-status failed' : 'call-status', role: 'status', text: status }),
+    el('p', { class: 'call-where', text: `🔊 ${callName}` }),
+    el('div', { class: 'call-actions' },
+      icon('call-mute', state.muted ? '🔇' : '🎙', t(state.muted ? 'call.unmute' : 'call.mute'), 'secondary',
+        () => changeState(() => call.setMuted(!state.muted)), state.muted),
+      icon('call-deafen', '🎧', t(state.deafened ? 'call.undeafen' : 'call.deafen'), 'secondary',
+        () => changeState(() => call.setDeafened(!state.deafened)), state.deafened),
+      icon('call-leave', '📞', t('call.leave'), 'danger', () => leaveVoice(state.channelId))));
+}
+
+// One of the bar's buttons: an icon, its words for screen readers and the pointer's tooltip.
+function icon(id, glyph, words, kind, onclick, pressed) {
+  return el('button', { type: 'button', class: `${kind} small-button`, id, 'aria-label': words, title: words, text: glyph,
+                        'aria-pressed': pressed === undefined ? null : String(pressed), onclick });
+}
+
+function repaint() {
+  const state = call && call.callState();
+  if (state) paintVoice(state.channelId);
+  else for (const c of chat.voiceChannels) paintVoice(c.id);
+  paintCall();
+}
+
+async function join(channelId, muted = false, deafened = false) {
+  const joined = await view.gateway.emitWithAck('voice:join', { channelId, muted, deafened });
+  if (!joined.ok) throw Object.assign(new Error(joined.error), { status: joined.status });
+  return joined;
+}
+
 async function joinVoice(c) {
+  if (joining) return;
+  joining = c.id;
   try {
-    const joined = await view.gateway.emitWithAck('voice:join', { channelId: c.id });
-    if (!joined.ok) throw Object.assign(new Error(joined.error), { status: joined.status });
+    const joined = await join(c.id);
     voiceJoined(c.id, joined.participants);
-    paintVoice(c.id);
+    callName = c.name;
+    call = call || (await import('./chat-call.js'));
+    await call.startCall(c.id, joined, repaint);
   } catch (e) {
     toast(e);
+  } finally {
+    joining = null;
+    repaint();
   }
 }
 
-async function leaveVoice(c) {
+async function leaveVoice(cid) {
+  if (call) call.stopCall();
   try {
-    const left = await view.gateway.emitWithAck('voice:leave', { channelId: c.id });
-    if (!left.ok) throw Object.assign(new Error(left.error), { status: left.status });
-    voiceLeft(c.id);
-    paintVoice(c.id);
+    const left = await view.gateway.emitWithAck('voice:leave', { channelId: cid });
+    if (!left.ok && left.status !== 404) throw Object.assign(new Error(left.error), { status: left.status });
   } catch (e) {
     toast(e);
   }
+  voiceLeft(cid);
+  repaint();
+}
+
+// Mute and deafen: the media at once, then the session, so everyone's list shows it.
+async function changeState(apply) {
+  if (!call || !call.callState()) return;
+  apply();
+  const state = call.callState();
+  try {
+    const joined = await join(state.channelId, state.muted, state.deafened);
+    voiceJoined(state.channelId, joined.participants);
+  } catch (e) {
+    toast(e);
+  }
+  repaint();
+}
+
+// ---- from the live connection ----
+
+export function voiceSignal(s) {
+  if (call) call.signalCame(s);
+}
+
+export function voiceUpdated(u) {
+  if (call) call.participantsNow(u.channelId, u.participants);
+}
+
+export function voicePermission({ channelId, canSpeak }) {
+  if (inCall(channelId)) call.setCanSpeak(canSpeak);
+}
+
+// My session ended. When it was this page's connection that dropped, the page is back already
+// and joins again (the media never stopped); anything else ends the call.
+export function voiceEnded({ channelId, reason }) {
+  if (!inCall(channelId)) return;
+  if (reason === 'disconnected') {
+    voiceReconnected();
+    return;
+  }
+  call.stopCall();
+  voiceLeft(channelId);
+  toast(has(`call.ended.${reason}`) ? t(`call.ended.${reason}`) : t('call.ended'));
+  repaint();
+}
+
+// The live connection is back: the session went with the old one, the call goes on.
+export function voiceReconnected() {
+  const state = call && call.callState();
+  if (!state) return;
+  join(state.channelId, state.muted, state.deafened)
+    .then((joined) => { voiceJoined(state.channelId, joined.participants); repaint(); })
+    .catch((e) => { call.stopCall(); voiceLeft(state.channelId); toast(e); repaint(); });
 }

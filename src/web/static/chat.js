@@ -32,7 +32,7 @@ import { loadServers, openServer, paintServer, paintServers } from './chat-serve
 import { applyMembers, applyTree, chat, dmForgotten, meChanged, messageArrived, messageEdited, pinApplied, reactionApplied, roomClosed, roomOf, serverLeft, voiceApplied } from './chat-store.js';
 import { tellViewing, typingArrived, typingSaid, typingStopped } from './chat-typing.js';
 import { showPanel, toast, view } from './chat-ui.js';
-import { paintVoice } from './chat-voice.js';
+import { paintVoice, voiceEnded, voicePermission, voiceReconnected, voiceSignal, voiceUpdated } from './chat-voice.js';
 import { $, api, copyText, requireSession, showError } from './common.js';
 import { rememberLanguage, t, tn, translatePage } from './i18n.js';
 import { Gateway } from './sio.js';
@@ -185,6 +185,7 @@ function connectLive() {
       retryOutbox(); // what waited for the connection goes now
       tellViewing();
       followPeople(true); // a new connection follows no list yet
+      voiceReconnected(); // a call goes on: its session went with the old connection
     })
     .on('disconnect', () => { $('#live').textContent = t('live.again'); $('#live').classList.remove('on'); view.live = false; })
     // Back after a drop: what came meanwhile was replayed; when it could not be, the open room
@@ -234,7 +235,13 @@ function connectLive() {
     .on('TYPING_START', typingArrived)
     .on('DM_UPDATE', () => loadDms().catch(() => {}))
     .on('DM_REMOVE', ({ channelId }) => groupLeft(channelId).catch(toast))
-    .on('channel_voice:participants_update', (u) => { if (voiceApplied(u)) paintVoice(u.channelId); });
+    .on('channel_voice:participants_update', (u) => {
+      voiceUpdated(u);
+      if (voiceApplied(u)) paintVoice(u.channelId);
+    })
+    .on('channel_voice:signal', voiceSignal)
+    .on('voice:permission_changed', voicePermission)
+    .on('voice:session_ended', voiceEnded);
   view.gateway.open();
 }
 

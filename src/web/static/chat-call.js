@@ -1,0 +1,250 @@
+// A call in a voice channel: one RTCPeerConnection per other participant (a mesh, for a handful
+// of people), negotiated over the gateway's channel_voice:signal with the "perfect negotiation"
+// pattern (the smaller user ID is polite and yields when two offers cross), audio only, with the
+// browser's echo cancellation, noise suppression and gain control. Loaded on the first join, so
+// the page pays nothing for it until then. The gateway's session is only who is in the room:
+// the media go browser to browser (or through the TURN server Praça names), so a dropped
+// gateway connection costs no sound; the page joins again on reconnecting.
+import { chat } from './chat-store.js';
+import { view } from './chat-ui.js';
+import { el } from './common.js';
+
+const SPEAKING = 0.015; // the RMS level over which someone is speaking
+const HANGOVER_MS = 600; // still speaking this long after the level fell (between words)
+const TICK_MS = 50; // levels read this often (an analyser's window is 43 ms)
+const GONE_MS = 8000; // a participant missing this long is let go (a reconnect is back sooner)
+const CONNECT_MS = 10000; // a connection not up by then tries another path (an ICE restart)…
+const RESTARTS = 1; // …this many times, then says it failed
+
+let call = null;
+
+export const inCall = (cid) => !!call && (!cid || call.channelId === cid);
+export const callState = () => call && { channelId: call.channelId, muted: call.muted, deafened: call.deafened };
+export const speaking = (uid) => !!call && call.speaking.has(uid);
+// The state of my connection to uid: connecting, connected or failed ('' when not in the call).
+export const linkOf = (uid) => (call && call.peers.get(uid) ? call.peers.get(uid).link : '');
+// The peers no connection could reach, and whether a TURN server was there to help.
+export const unreachable = () => (call ? [...call.peers.values()].filter((p) => p.link === 'failed').map((p) => p.uid) : []);
+export const hasTurn = () => !!call && call.config.iceServers.some((s) => [].concat(s.urls).some((u) => /^turns?:/.test(u)));
+
+// Starts the call that voice:join's answer describes; onChange repaints what shows it.
+export async function startCall(channelId, joined, onChange) {
+  stopCall();
+  const next = {
+    channelId, onChange, peers: new Map(), speaking: new Set(), heardAt: new Map(), muted: false, deafened: false,
+    canSpeak: joined.canSpeak !== false, stream: null, noMic: false,
+    config: { iceServers: joined.iceServers || [], iceTransportPolicy: joined.iceTransportPolicy || 'all' },
+    audio: new AudioContext(), sink: el('div', { class: 'call-audio', hidden: true }),
+  };
+  try {
+    next.stream = await navigator.mediaDevices.getUserMedia({
+      audio: { echoCancellation: true, noiseSuppression: true, autoGainControl: true },
+    });
+  } catch {
+    next.noMic = true; // listening only: the others are still heard
+  }
+  if (call) stopCall(); // another join won meanwhile
+  call = next;
+  document.body.append(call.sink);
+  call.meter = call.stream ? meter(call.stream) : () => 0;
+  applyMic();
+  for (const p of joined.participants || []) if (p.userId !== chat.me.id) peer(p.userId);
+  call.timer = setInterval(tick, TICK_MS);
+  onChange();
+}
+
+export function stopCall() {
+  if (!call) return;
+  const was = call;
+  call = null;
+  clearInterval(was.timer);
+  for (const p of was.peers.values()) p.pc.close();
+  if (was.stream) for (const track of was.stream.getTracks()) track.stop();
+  was.audio.close().catch(() => {});
+  was.sink.remove();
+  was.onChange();
+}
+
+// The participants as the gateway says now: those gone for a while are let go.
+export function participantsNow(channelId, participants) {
+  if (!call || channelId !== call.channelId) return;
+  const here = new Set(participants.map((p) => p.userId));
+  const now = Date.now();
+  for (const p of call.peers.values()) {
+    if (here.has(p.uid)) p.goneAt = 0;
+    else if (!p.goneAt) p.goneAt = now;
+  }
+}
+
+export function setMuted(muted) {
+  if (!call) return;
+  call.muted = muted;
+  if (!muted) call.deafened = false; // speaking again means hearing again, as on Discord
+  applyMic();
+  call.onChange();
+}
+
+// Deafened is muted too; hearing again gives back the mute one had before.
+export function setDeafened(deafened) {
+  if (!call) return;
+  if (deafened && !call.deafened) call.mutedBefore = call.muted;
+  call.muted = deafened ? true : !!call.mutedBefore;
+  call.deafened = deafened;
+  applyMic();
+  call.onChange();
+}
+
+export function setCanSpeak(canSpeak) {
+  if (!call) return;
+  call.canSpeak = canSpeak;
+  applyMic();
+  call.onChange();
+}
+
+// A relayed signal: a description (offer or answer) or an ICE candidate from another participant.
+export function signalCame({ channelId, fromUserId, data }) {
+  if (!call || channelId !== call.channelId || !data || typeof data !== 'object') return;
+  const p = peer(fromUserId);
+  p.queue = p.queue.then(() => apply(p, data)).catch((e) => console.warn('voice:', e));
+}
+
+async function apply(p, data) {
+  const { pc } = p;
+  if (pc.signalingState === 'closed') return;
+  if (data.description) {
+    const offer = data.description.type === 'offer';
+    const collision = offer && (p.makingOffer || pc.signalingState !== 'stable');
+    p.ignoreOffer = !p.polite && collision;
+    if (p.ignoreOffer) return;
+    await pc.setRemoteDescription(data.description);
+    if (offer) {
+      await pc.setLocalDescription();
+      send(p.uid, { description: plain(pc.localDescription) });
+    }
+  } else if (data.candidate) {
+    try {
+      await pc.addIceCandidate(data.candidate);
+    } catch (e) {
+      if (!p.ignoreOffer) throw e;
+    }
+  }
+}
+
+const plain = (d) => ({ type: d.type, sdp: d.sdp });
+
+function send(uid, data) {
+  if (!call || !view.gateway) return;
+  view.gateway.emitWithAck('channel_voice:signal', { channelId: call.channelId, toUserId: uid, data })
+    .then((r) => { if (!r.ok) console.warn('voice: signal refused:', r.error); }, () => {});
+}
+
+// My connection to uid, made on first need (a participant I found, or one whose offer came).
+function peer(uid) {
+  const known = call.peers.get(uid);
+  if (known) {
+    known.goneAt = 0;
+    return known;
+  }
+  const pc = new RTCPeerConnection(call.config);
+  const p = { uid, pc, polite: chat.me.id < uid, makingOffer: false, ignoreOffer: false, link: 'connecting',
+              restarts: 0, deadline: Date.now() + CONNECT_MS, goneAt: 0, queue: Promise.resolve(),
+              level: () => 0, out: null };
+  call.peers.set(uid, p);
+  if (call.stream) for (const track of call.stream.getTracks()) pc.addTrack(track, call.stream);
+  else pc.addTransceiver('audio', { direction: 'recvonly' });
+  pc.onnegotiationneeded = async () => {
+    try {
+      p.makingOffer = true;
+      await pc.setLocalDescription();
+      send(uid, { description: plain(pc.localDescription) });
+    } catch (e) {
+      console.warn('voice:', e);
+    } finally {
+      p.makingOffer = false;
+    }
+  };
+  pc.onicecandidate = ({ candidate }) => { if (candidate) send(uid, { candidate: candidate.toJSON() }); };
+  pc.ontrack = ({ track, streams }) => hear(p, streams[0] || new MediaStream([track]));
+  pc.onconnectionstatechange = () => linkChanged(p);
+  return p;
+}
+
+function linkChanged(p) {
+  if (!call || call.peers.get(p.uid) !== p) return;
+  const state = p.pc.connectionState;
+  if (state === 'connected') {
+    p.link = 'connected';
+    p.restarts = 0;
+  } else if (state === 'failed') {
+    retry(p);
+  } else if (state === 'disconnected' || state === 'connecting') {
+    p.deadline = Math.min(p.deadline, Date.now() + CONNECT_MS);
+    if (p.link === 'connected') p.link = 'connecting';
+  }
+  call.onChange();
+}
+
+// A connection that failed, or is not up in time (no path found: ICE would wait forever): another
+// path is looked for (a network change, a path that closed), then it is said to have failed.
+function retry(p) {
+  p.deadline = Date.now() + CONNECT_MS;
+  if (p.restarts < RESTARTS) {
+    p.restarts++;
+    p.pc.restartIce();
+  } else if (p.link !== 'failed') {
+    p.link = 'failed';
+    call.onChange();
+  }
+}
+
+// What uid says, played and measured (a remote stream is only heard through a media element).
+function hear(p, stream) {
+  if (p.out) p.out.remove();
+  p.out = el('audio', { autoplay: true });
+  p.out.srcObject = stream;
+  p.out.muted = call.deafened;
+  call.sink.append(p.out);
+  p.level = meter(stream);
+}
+
+function meter(stream) {
+  const analyser = call.audio.createAnalyser();
+  analyser.fftSize = 2048;
+  call.audio.createMediaStreamSource(stream).connect(analyser);
+  const samples = new Float32Array(analyser.fftSize);
+  return () => {
+    analyser.getFloatTimeDomainData(samples);
+    let sum = 0;
+    for (const v of samples) sum += v * v;
+    return Math.sqrt(sum / samples.length);
+  };
+}
+
+function applyMic() {
+  const on = !call.muted && call.canSpeak;
+  if (call.stream) for (const track of call.stream.getAudioTracks()) track.enabled = on;
+  for (const p of call.peers.values()) if (p.out) p.out.muted = call.deafened;
+}
+
+// Who is speaking now, and the peers to let go; repaints only on a change.
+function tick() {
+  if (!call) return;
+  if (call.audio.state === 'suspended') call.audio.resume().catch(() => {});
+  const now = Date.now();
+  for (const p of [...call.peers.values()]) {
+    if (p.goneAt && now - p.goneAt > GONE_MS) {
+      p.pc.close();
+      if (p.out) p.out.remove();
+      call.peers.delete(p.uid);
+    }
+  }
+  for (const p of call.peers.values())
+    if (p.link !== 'connected' && p.pc.connectionState !== 'connected' && now > p.deadline) retry(p);
+  if (!call.muted && call.canSpeak && call.meter() > SPEAKING) call.heardAt.set(chat.me.id, now);
+  for (const p of call.peers.values()) if (p.level() > SPEAKING) call.heardAt.set(p.uid, now);
+  const speaking = new Set([...call.heardAt].filter(([uid, at]) => now - at < HANGOVER_MS &&
+    (uid === chat.me.id ? !call.muted : call.peers.has(uid))).map(([uid]) => uid));
+  const changed = speaking.size !== call.speaking.size || [...speaking].some((u) => !call.speaking.has(u));
+  call.speaking = speaking;
+  if (changed) call.onChange();
+}

@@ -1,0 +1,132 @@
+// Voice calls in /app, in headless Chromium with a fake microphone: two people in a voice channel
+// hear each other (each one's speaking mark lights on the other's page, which only sound that
+// arrived can do), mute and deafen reach everyone's list, the call survives the page's gateway
+// dropping, and a call through a real TURN server (coturn) works with relays only, while one
+// that cannot find a path says so. Screenshots land in tests/e2e/screenshots/.
+'use strict';
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const { startServer, api, serverWithMembers, eventually } = require('./helpers');
+const pages = require('./browser');
+const { DESKTOP, shoot } = pages;
+const { startTurn } = require('./turn');
+
+const browser = pages.sharedBrowser();
+const openApp = (base, who, viewport = DESKTOP) => pages.openApp(browser, base, who, viewport);
+
+// Ana and Bia, each on a page, both joined to a new voice channel from it.
+async function twoInACall(base) {
+  const { owner: ana, sid, members: [bia] } = await serverWithMembers(base, 1);
+  const ch = await api(base, 'POST', `/api/servers/${sid}/channels`, { token: ana.token, body: { name: 'Sala de voz', type: 'voice' } });
+  assert.equal(ch.status, 201, ch.text);
+  const vcid = ch.body.channel.id;
+  const a = await openApp(base, ana);
+  const b = await openApp(base, bia);
+  for (const page of [a, b]) {
+    await page.click(`.voice[data-id="${vcid}"] button:has-text("Entrar")`);
+    await page.waitForSelector('#call-bar:not([hidden])');
+  }
+  return { ana, bia, sid, vcid, a, b };
+}
+
+// uid's row in the page's list of the channel: connected to me, and heard speaking.
+const row = (vcid, uid) => `.voice[data-id="${vcid}"] .voice-people li[data-user="${uid}"]`;
+async function hears(page, vcid, uid) {
+  await page.waitForSelector(`${row(vcid, uid)}[data-link=connected]`, { timeout: 20000 });
+  await page.waitForSelector(`${row(vcid, uid)}.speaking`, { timeout: 20000 });
+}
+
+test('two people in a voice channel hear each other; mute, deafen and a dropped gateway', async () => {
+  const srv = await startServer({ args: ['--rate-limit-scale', '10'] });
+  try {
+    const { ana, bia, sid, vcid, a, b } = await twoInACall(srv.url);
+    await hears(a, vcid, bia.user.id);
+    await hears(b, vcid, ana.user.id);
+    await a.waitForSelector('#call-bar .call-status:has-text("Voz conectada")');
+    await shoot(a, 'chat-voice-call');
+
+    // Bia mutes: her microphone stops at once, and everyone's list says so.
+    await b.click('#call-mute');
+    await b.waitForSelector('#call-mute[aria-pressed=true]');
+    await a.waitForSelector(`${row(vcid, bia.user.id)}:has-text("🔇")`);
+    await a.waitForSelector(`${row(vcid, bia.user.id)}:not(.speaking)`);
+    await eventually(async () => {
+      const m = (await api(srv.url, 'GET', `/api/servers/${sid}/channels/${vcid}/voice-members`, { token: ana.token })).body.members;
+      return m.find((x) => x.userId === bia.user.id).muted === true;
+    }, 5000, 'Bia muted for the API too');
+    // Deafened is muted too, and hearing again gives back the mute she had.
+    await b.click('#call-deafen');
+    await b.waitForSelector('#call-deafen[aria-pressed=true]');
+    await a.waitForSelector(`${row(vcid, bia.user.id)}:has-text("🎧")`);
+    assert.equal(await b.$$eval('.call-audio audio', (els) => els.every((e) => e.muted)), true, 'nothing heard while deafened');
+    await b.click('#call-deafen');
+    await b.waitForSelector('#call-deafen[aria-pressed=false]');
+    await b.waitForSelector('#call-mute[aria-pressed=true]');
+    await b.click('#call-mute');
+    await b.waitForSelector('#call-mute[aria-pressed=false]');
+    await a.waitForSelector(`${row(vcid, bia.user.id)}.speaking`, { timeout: 20000 });
+
+    // Bia's gateway connection drops (a phone changing network): the sound never stops, and her
+    // page is back in the channel's list by itself.
+    const audioBefore = await a.$$eval('.call-audio audio', (els) => els.length);
+    await b.evaluate(() => praca.view.gateway.ws.close());
+    await b.waitForSelector('#live:not(.on)');
+    await b.waitForSelector('#live.on');
+    await eventually(async () => {
+      const m = (await api(srv.url, 'GET', `/api/servers/${sid}/channels/${vcid}/voice-members`, { token: ana.token })).body.members;
+      return m.length === 2;
+    }, 10000, 'Bia back in the channel');
+    await hears(a, vcid, bia.user.id);
+    assert.equal(await a.$$eval('.call-audio audio', (els) => els.length), audioBefore, 'the same connection: no new one was made');
+
+    // Leaving: the bar goes, the other page's list follows, and the media stop.
+    await b.click('#call-leave');
+    await b.waitForSelector('#call-bar', { state: 'hidden' });
+    await a.waitForSelector(row(vcid, bia.user.id), { state: 'detached' });
+    assert.equal(await b.$$eval('.call-audio', (els) => els.length), 0);
+    assert.deepEqual(a.problems, []);
+    assert.deepEqual(b.problems, []);
+    await a.context().close();
+    await b.context().close();
+  } finally {
+    await srv.stop();
+  }
+});
+
+test('through a TURN server only: coturn relays the call with the credentials Praça hands out', async () => {
+  const turn = await startTurn();
+  const srv = await startServer({ args: ['--turn-url', turn.url, '--turn-secret', turn.secret, '--voice-relay-only'] });
+  try {
+    const { ana, bia, vcid, a, b } = await twoInACall(srv.url);
+    await hears(a, vcid, bia.user.id);
+    await hears(b, vcid, ana.user.id);
+    // Only relayed candidates were allowed, so the sound went through coturn, which says whose
+    // credentials it took: the username is EXPIRY:USER_ID.
+    assert.match(turn.log(), new RegExp(`${ana.user.id}`), 'coturn took Ana\'s credential');
+    assert.match(turn.log(), new RegExp(`${bia.user.id}`), 'coturn took Bia\'s credential');
+    assert.deepEqual(a.problems, []);
+    await a.context().close();
+    await b.context().close();
+  } finally {
+    await srv.stop();
+    turn.stop();
+  }
+});
+
+test('a call that finds no path says so in the page, and names what is missing', async () => {
+  const turn = await startTurn({ secret: 'o-segredo-certo' });
+  // Praça signs with another secret: coturn refuses every credential, and relays are all there is.
+  const srv = await startServer({ args: ['--turn-url', turn.url, '--turn-secret', 'outro-segredo', '--voice-relay-only'] });
+  try {
+    const { ana, bia, vcid, a, b } = await twoInACall(srv.url);
+    await a.waitForSelector(`${row(vcid, bia.user.id)}[data-link=failed]`, { timeout: 60000 });
+    await a.waitForSelector(`#call-bar .call-status.failed:has-text("${bia.user.username}")`);
+    assert.match(await a.textContent('#call-bar .call-status'), /servidor TURN/);
+    await shoot(a, 'chat-voice-failed');
+    await a.context().close();
+    await b.context().close();
+  } finally {
+    await srv.stop();
+    turn.stop();
+  }
+});
