@@ -7,6 +7,7 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const { startServer, api, serverWithMembers, eventually } = require('./helpers');
+const { P } = require('./permissions');
 const pages = require('./browser');
 const { DESKTOP, shoot } = pages;
 const { startTurn } = require('./turn');
@@ -14,26 +15,42 @@ const { startTurn } = require('./turn');
 const browser = pages.sharedBrowser();
 const openApp = (base, who, viewport = DESKTOP) => pages.openApp(browser, base, who, viewport);
 
-// Ana and Bia, each on a page, both joined to a new voice channel from it.
-async function twoInACall(base) {
-  const { owner: ana, sid, members: [bia] } = await serverWithMembers(base, 1);
-  const ch = await api(base, 'POST', `/api/servers/${sid}/channels`, { token: ana.token, body: { name: 'Sala de voz', type: 'voice' } });
+// n people of a new server (Ana its owner, then Bia…), each on a page, all joined to a new voice
+// channel from it.
+async function inACall(base, n = 2) {
+  const { owner, sid, members } = await serverWithMembers(base, n - 1);
+  const ch = await api(base, 'POST', `/api/servers/${sid}/channels`, { token: owner.token, body: { name: 'Sala de voz', type: 'voice' } });
   assert.equal(ch.status, 201, ch.text);
   const vcid = ch.body.channel.id;
-  const a = await openApp(base, ana);
-  const b = await openApp(base, bia);
-  for (const page of [a, b]) {
+  const people = [];
+  for (const who of [owner, ...members]) {
+    const page = await openApp(base, who);
     await page.click(`.voice[data-id="${vcid}"] button:has-text("Entrar")`);
     await page.waitForSelector('#call-bar:not([hidden])');
+    people.push({ who, page });
   }
+  return { people, sid, vcid };
+}
+
+async function twoInACall(base) {
+  const { people: [{ who: ana, page: a }, { who: bia, page: b }], sid, vcid } = await inACall(base, 2);
   return { ana, bia, sid, vcid, a, b };
 }
 
-// uid's row in the page's list of the channel: connected to me, and heard speaking.
+// What the page's connections received, by user (chat-call.js's getStats reading).
+const received = (page) => page.evaluate(async () => (await import('/static/chat-call.js')).received());
+
+// uid's row in the page's list of the channel: connected to me, heard speaking, and what the
+// connection's getStats() says: audio bytes arriving and an audio level above silence.
 const row = (vcid, uid) => `.voice[data-id="${vcid}"] .voice-people li[data-user="${uid}"]`;
 async function hears(page, vcid, uid) {
   await page.waitForSelector(`${row(vcid, uid)}[data-link=connected]`, { timeout: 20000 });
   await page.waitForSelector(`${row(vcid, uid)}.speaking`, { timeout: 20000 });
+  const first = (await received(page))[uid];
+  await eventually(async () => {
+    const now = (await received(page))[uid];
+    return now && now.bytes > first.bytes && now.level > 0;
+  }, 10000, 'audio bytes and level from the other');
 }
 
 test('two people in a voice channel hear each other; mute, deafen and a dropped gateway', async () => {
@@ -66,9 +83,8 @@ test('two people in a voice channel hear each other; mute, deafen and a dropped 
     await b.waitForSelector('#call-mute[aria-pressed=false]');
     await a.waitForSelector(`${row(vcid, bia.user.id)}.speaking`, { timeout: 20000 });
 
-    // Bia's gateway connection drops (a phone changing network): the sound never stops, and her
-    // page is back in the channel's list by itself.
-    const audioBefore = await a.$$eval('.call-audio audio', (els) => els.length);
+    // Bia's gateway connection drops (a phone changing network): the call goes on, her page is
+    // back in the channel's list by itself, and calls Ana again.
     await b.evaluate(() => praca.view.gateway.ws.close());
     await b.waitForSelector('#live:not(.on)');
     await b.waitForSelector('#live.on');
@@ -76,18 +92,47 @@ test('two people in a voice channel hear each other; mute, deafen and a dropped 
       const m = (await api(srv.url, 'GET', `/api/servers/${sid}/channels/${vcid}/voice-members`, { token: ana.token })).body.members;
       return m.length === 2;
     }, 10000, 'Bia back in the channel');
+    await b.waitForSelector('#call-bar:not([hidden])');
     await hears(a, vcid, bia.user.id);
-    assert.equal(await a.$$eval('.call-audio audio', (els) => els.length), audioBefore, 'the same connection: no new one was made');
+    await hears(b, vcid, ana.user.id);
 
     // Leaving: the bar goes, the other page's list follows, and the media stop.
     await b.click('#call-leave');
     await b.waitForSelector('#call-bar', { state: 'hidden' });
     await a.waitForSelector(row(vcid, bia.user.id), { state: 'detached' });
     assert.equal(await b.$$eval('.call-audio', (els) => els.length), 0);
+    await eventually(async () => !(bia.user.id in (await received(a))), 5000, 'Ana hung up on Bia');
     assert.deepEqual(a.problems, []);
     assert.deepEqual(b.problems, []);
     await a.context().close();
     await b.context().close();
+  } finally {
+    await srv.stop();
+  }
+});
+
+test('four people in a channel all hear each other; one who loses CONECTAR_VOZ is cut off at once', async () => {
+  const srv = await startServer({ args: ['--rate-limit-scale', '10'] });
+  try {
+    const { people: everyone, sid, vcid } = await inACall(srv.url, 4);
+    const [{ who: ana }, { who: bia, page: b }] = everyone;
+    for (const one of everyone)
+      for (const other of everyone) if (other !== one) await hears(one.page, vcid, other.who.user.id);
+    await shoot(everyone[3].page, 'chat-voice-four');
+
+    // Bia may no longer connect there: her page leaves the call, and every other page hangs up
+    // on her (the media flow between the pages, so each one stops its own).
+    const deny = await api(srv.url, 'PUT', `/api/servers/${sid}/channels/${vcid}/overwrites/${bia.user.id}`,
+      { token: ana.token, body: { type: 'member', allow: 0, deny: P.CONECTAR_VOZ } });
+    assert.equal(deny.status, 200, deny.text);
+    await b.waitForSelector('#call-bar', { state: 'hidden' });
+    await b.waitForSelector('.toast:has-text("Você perdeu a permissão")');
+    assert.equal(await b.$$eval('.call-audio', (els) => els.length), 0, 'nothing of the call left on her page');
+    for (const { page } of everyone.filter((x) => x.page !== b)) {
+      await page.waitForSelector(row(vcid, bia.user.id), { state: 'detached' });
+      await eventually(async () => !(bia.user.id in (await received(page))), 5000, 'hung up on Bia');
+    }
+    for (const { page } of everyone) await page.context().close();
   } finally {
     await srv.stop();
   }

@@ -2,9 +2,11 @@
 // of people), negotiated over the gateway's channel_voice:signal with the "perfect negotiation"
 // pattern (the smaller user ID is polite and yields when two offers cross), audio only, with the
 // browser's echo cancellation, noise suppression and gain control. Loaded on the first join, so
-// the page pays nothing for it until then. The gateway's session is only who is in the room:
-// the media go browser to browser (or through the TURN server Praça names), so a dropped
-// gateway connection costs no sound; the page joins again on reconnecting.
+// the page pays nothing for it until then. Media flow only between people the gateway says are
+// in the room now: one who leaves it (or loses the right to be there) is hung up on at once.
+// Each connection has an ID that grows with time, sent with its signals: a signal from a newer
+// connection of the same person (their page reconnected and called again) replaces the old one,
+// and one from an older connection is left unanswered.
 import { chat } from './chat-store.js';
 import { view } from './chat-ui.js';
 import { el } from './common.js';
@@ -12,7 +14,6 @@ import { el } from './common.js';
 const SPEAKING = 0.015; // the RMS level over which someone is speaking
 const HANGOVER_MS = 600; // still speaking this long after the level fell (between words)
 const TICK_MS = 50; // levels read this often (an analyser's window is 43 ms)
-const GONE_MS = 8000; // a participant missing this long is let go (a reconnect is back sooner)
 const CONNECT_MS = 10000; // a connection not up by then tries another path (an ICE restart)…
 const RESTARTS = 1; // …this many times, then says it failed
 
@@ -65,15 +66,45 @@ export function stopCall() {
   was.onChange();
 }
 
-// The participants as the gateway says now: those gone for a while are let go.
+// The participants as the gateway says now: whoever is not among them is hung up on.
 export function participantsNow(channelId, participants) {
   if (!call || channelId !== call.channelId) return;
   const here = new Set(participants.map((p) => p.userId));
-  const now = Date.now();
+  for (const p of [...call.peers.values()]) if (!here.has(p.uid)) hangUp(p);
+  call.onChange();
+}
+
+// Joined again (the gateway connection came back): every connection is made anew, as by one
+// who just arrived, since the others hung up when the old session ended.
+export function rejoined(channelId, participants) {
+  if (!call || channelId !== call.channelId) return;
+  for (const p of [...call.peers.values()]) hangUp(p);
+  for (const p of participants) if (p.userId !== chat.me.id) peer(p.userId);
+  call.onChange();
+}
+
+function hangUp(p) {
+  p.pc.close();
+  if (p.out) p.out.remove();
+  call.peers.delete(p.uid);
+  call.heardAt.delete(p.uid);
+}
+
+// What each connection received: audio bytes and the last audio level (getStats), for the
+// connection-quality hint and for whoever checks that sound arrives.
+export async function received() {
+  if (!call) return {};
+  const out = {};
   for (const p of call.peers.values()) {
-    if (here.has(p.uid)) p.goneAt = 0;
-    else if (!p.goneAt) p.goneAt = now;
+    const reports = [...(await p.pc.getStats()).values()];
+    const audio = reports.find((r) => r.type === 'inbound-rtp' && r.kind === 'audio');
+    const pair = reports.find((r) => r.type === 'candidate-pair' && r.nominated && r.state === 'succeeded');
+    const local = pair && reports.find((r) => r.id === pair.localCandidateId);
+    out[p.uid] = { bytes: audio ? audio.bytesReceived : 0, level: audio ? audio.audioLevel || 0 : 0,
+                   lost: audio ? audio.packetsLost : 0, rttMs: pair ? Math.round(pair.currentRoundTripTime * 1000) : null,
+                   via: local ? local.candidateType : null };
   }
+  return out;
 }
 
 export function setMuted(muted) {
@@ -104,9 +135,21 @@ export function setCanSpeak(canSpeak) {
 // A relayed signal: a description (offer or answer) or an ICE candidate from another participant.
 export function signalCame({ channelId, fromUserId, data }) {
   if (!call || channelId !== call.channelId || !data || typeof data !== 'object') return;
-  const p = peer(fromUserId);
+  const from = String(data.pc || '');
+  let p = call.peers.get(fromUserId);
+  if (p && p.remote && from !== p.remote) {
+    if (older(from, p.remote)) return; // from a connection replaced since
+    hangUp(p); // they called again: the old connection is gone on their side
+    p = null;
+  }
+  p = p || peer(fromUserId);
+  p.remote = from;
   p.queue = p.queue.then(() => apply(p, data)).catch((e) => console.warn('voice:', e));
 }
+
+// Connection IDs are "MILLISECONDS-RANDOM": the earlier one is older.
+const older = (a, b) => Number(a.split('-')[0]) < Number(b.split('-')[0]);
+const newId = () => `${Date.now()}-${Math.random().toString(36).slice(2, 10)}`;
 
 async function apply(p, data) {
   const { pc } = p;
@@ -119,7 +162,7 @@ async function apply(p, data) {
     await pc.setRemoteDescription(data.description);
     if (offer) {
       await pc.setLocalDescription();
-      send(p.uid, { description: plain(pc.localDescription) });
+      send(p, { description: plain(pc.localDescription) });
     }
   } else if (data.candidate) {
     try {
@@ -132,22 +175,19 @@ async function apply(p, data) {
 
 const plain = (d) => ({ type: d.type, sdp: d.sdp });
 
-function send(uid, data) {
-  if (!call || !view.gateway) return;
-  view.gateway.emitWithAck('channel_voice:signal', { channelId: call.channelId, toUserId: uid, data })
+function send(p, data) {
+  if (!call || !view.gateway || call.peers.get(p.uid) !== p) return;
+  view.gateway.emitWithAck('channel_voice:signal', { channelId: call.channelId, toUserId: p.uid, data: { pc: p.id, ...data } })
     .then((r) => { if (!r.ok) console.warn('voice: signal refused:', r.error); }, () => {});
 }
 
 // My connection to uid, made on first need (a participant I found, or one whose offer came).
 function peer(uid) {
   const known = call.peers.get(uid);
-  if (known) {
-    known.goneAt = 0;
-    return known;
-  }
+  if (known) return known;
   const pc = new RTCPeerConnection(call.config);
-  const p = { uid, pc, polite: chat.me.id < uid, makingOffer: false, ignoreOffer: false, link: 'connecting',
-              restarts: 0, deadline: Date.now() + CONNECT_MS, goneAt: 0, queue: Promise.resolve(),
+  const p = { uid, pc, id: newId(), remote: '', polite: chat.me.id < uid, makingOffer: false, ignoreOffer: false,
+              link: 'connecting', restarts: 0, deadline: Date.now() + CONNECT_MS, queue: Promise.resolve(),
               level: () => 0, out: null };
   call.peers.set(uid, p);
   if (call.stream) for (const track of call.stream.getTracks()) pc.addTrack(track, call.stream);
@@ -156,14 +196,14 @@ function peer(uid) {
     try {
       p.makingOffer = true;
       await pc.setLocalDescription();
-      send(uid, { description: plain(pc.localDescription) });
+      send(p, { description: plain(pc.localDescription) });
     } catch (e) {
       console.warn('voice:', e);
     } finally {
       p.makingOffer = false;
     }
   };
-  pc.onicecandidate = ({ candidate }) => { if (candidate) send(uid, { candidate: candidate.toJSON() }); };
+  pc.onicecandidate = ({ candidate }) => { if (candidate) send(p, { candidate: candidate.toJSON() }); };
   pc.ontrack = ({ track, streams }) => hear(p, streams[0] || new MediaStream([track]));
   pc.onconnectionstatechange = () => linkChanged(p);
   return p;
@@ -231,13 +271,6 @@ function tick() {
   if (!call) return;
   if (call.audio.state === 'suspended') call.audio.resume().catch(() => {});
   const now = Date.now();
-  for (const p of [...call.peers.values()]) {
-    if (p.goneAt && now - p.goneAt > GONE_MS) {
-      p.pc.close();
-      if (p.out) p.out.remove();
-      call.peers.delete(p.uid);
-    }
-  }
   for (const p of call.peers.values())
     if (p.link !== 'connected' && p.pc.connectionState !== 'connected' && now > p.deadline) retry(p);
   if (!call.muted && call.canSpeak && call.meter() > SPEAKING) call.heardAt.set(chat.me.id, now);

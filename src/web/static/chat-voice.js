@@ -163,11 +163,19 @@ export function voiceEnded({ channelId, reason }) {
   repaint();
 }
 
-// The live connection is back: the session went with the old one, the call goes on.
+// The live connection is back: the session went with the old one, so the page joins again and
+// calls everyone anew (they hung up when the session ended). Once for a reconnect: the end of
+// the old session may also be told to the new connection.
+let rejoinedAt = 0;
 export function voiceReconnected() {
   const state = call && call.callState();
-  if (!state) return;
+  if (!state || Date.now() - rejoinedAt < 3000) return;
+  rejoinedAt = Date.now();
   join(state.channelId, state.muted, state.deafened)
-    .then((joined) => { voiceJoined(state.channelId, joined.participants); repaint(); })
+    .then((joined) => {
+      voiceJoined(state.channelId, joined.participants);
+      call.rejoined(state.channelId, joined.participants);
+      repaint();
+    })
     .catch((e) => { call.stopCall(); voiceLeft(state.channelId); toast(e); repaint(); });
 }
