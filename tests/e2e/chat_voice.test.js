@@ -111,6 +111,43 @@ test('two people in a voice channel hear each other; mute, deafen and a dropped 
   }
 });
 
+// A tile on page whose video plays frames that arrived (its size known, its clock moving).
+async function playing(page, selector) {
+  await page.waitForSelector(selector, { timeout: 20000 });
+  await page.waitForFunction((sel) => {
+    const v = document.querySelector(`${sel} video`);
+    return v && v.videoWidth > 0 && v.currentTime > 0.5;
+  }, selector, { timeout: 20000 });
+}
+
+test('a camera and a screen share reach the other page as tiles, and go when turned off', async () => {
+  const srv = await startServer({ args: ['--rate-limit-scale', '10'] });
+  try {
+    const { ana, bia, a, b } = await twoInACall(srv.url);
+    await a.click('#call-camera');
+    await a.waitForSelector('#call-camera[aria-pressed=true]');
+    await playing(a, `#call-stage .call-tile[data-owner=me][data-kind=camera]`);
+    await playing(b, `#call-stage .call-tile[data-user="${ana.user.id}"][data-kind=camera]`);
+    await b.click('#call-screen');
+    await b.waitForSelector('#call-screen[aria-pressed=true]');
+    await playing(a, `#call-stage .call-tile[data-user="${bia.user.id}"][data-kind=screen]`);
+    assert.match(await a.textContent(`#call-stage .call-tile[data-user="${bia.user.id}"] figcaption`), /^Tela de /);
+    await shoot(a, 'chat-voice-video');
+    // Off again: the tiles go on both pages, and the stage with the last one.
+    await a.click('#call-camera');
+    await b.waitForSelector(`#call-stage .call-tile[data-user="${ana.user.id}"]`, { state: 'detached', timeout: 20000 });
+    await b.click('#call-screen');
+    await a.waitForSelector(`#call-stage .call-tile[data-user="${bia.user.id}"]`, { state: 'detached', timeout: 20000 });
+    await a.waitForSelector('#call-stage', { state: 'hidden' });
+    assert.deepEqual(a.problems, []);
+    assert.deepEqual(b.problems, []);
+    await a.context().close();
+    await b.context().close();
+  } finally {
+    await srv.stop();
+  }
+});
+
 test('four people in a channel all hear each other; one who loses CONECTAR_VOZ is cut off at once', async () => {
   const srv = await startServer({ args: ['--rate-limit-scale', '10'] });
   try {

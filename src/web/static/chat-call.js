@@ -20,7 +20,8 @@ const RESTARTS = 1; // …this many times, then says it failed
 let call = null;
 
 export const inCall = (cid) => !!call && (!cid || call.channelId === cid);
-export const callState = () => call && { channelId: call.channelId, muted: call.muted, deafened: call.deafened };
+export const callState = () => call && { channelId: call.channelId, muted: call.muted, deafened: call.deafened,
+                                         camera: !!call.shown.camera, screen: !!call.shown.screen };
 export const speaking = (uid) => !!call && call.speaking.has(uid);
 // The state of my connection to uid: connecting, connected or failed ('' when not in the call).
 export const linkOf = (uid) => (call && call.peers.get(uid) ? call.peers.get(uid).link : '');
@@ -28,14 +29,16 @@ export const linkOf = (uid) => (call && call.peers.get(uid) ? call.peers.get(uid
 export const unreachable = () => (call ? [...call.peers.values()].filter((p) => p.link === 'failed').map((p) => p.uid) : []);
 export const hasTurn = () => !!call && call.config.iceServers.some((s) => [].concat(s.urls).some((u) => /^turns?:/.test(u)));
 
-// Starts the call that voice:join's answer describes; onChange repaints what shows it.
-export async function startCall(channelId, joined, onChange) {
+// Starts the call that voice:join's answer describes; onChange repaints what shows it, onName
+// names a video tile (a person's name, and whose screen).
+export async function startCall(channelId, joined, onChange, onName) {
   stopCall();
   const next = {
-    channelId, onChange, peers: new Map(), speaking: new Set(), heardAt: new Map(), muted: false, deafened: false,
+    channelId, onChange, onName, peers: new Map(), speaking: new Set(), heardAt: new Map(), muted: false, deafened: false,
     canSpeak: joined.canSpeak !== false, stream: null, noMic: false,
     config: { iceServers: joined.iceServers || [], iceTransportPolicy: joined.iceTransportPolicy || 'all' },
     audio: new AudioContext(), sink: el('div', { class: 'call-audio', hidden: true }),
+    shown: { camera: null, screen: null }, // my video streams, each while it is on
   };
   try {
     next.stream = await navigator.mediaDevices.getUserMedia({
@@ -60,9 +63,12 @@ export function stopCall() {
   call = null;
   clearInterval(was.timer);
   for (const p of was.peers.values()) p.pc.close();
-  if (was.stream) for (const track of was.stream.getTracks()) track.stop();
+  for (const stream of [was.stream, was.shown.camera, was.shown.screen])
+    if (stream) for (const track of stream.getTracks()) track.stop();
   was.audio.close().catch(() => {});
   was.sink.remove();
+  stage().replaceChildren();
+  stage().hidden = true;
   was.onChange();
 }
 
@@ -86,6 +92,8 @@ export function rejoined(channelId, participants) {
 function hangUp(p) {
   p.pc.close();
   if (p.out) p.out.remove();
+  for (const tile of p.tiles.values()) tile.remove();
+  paintStage();
   call.peers.delete(p.uid);
   call.heardAt.delete(p.uid);
 }
@@ -154,6 +162,10 @@ const newId = () => `${Date.now()}-${Math.random().toString(36).slice(2, 10)}`;
 async function apply(p, data) {
   const { pc } = p;
   if (pc.signalingState === 'closed') return;
+  if (data.media && typeof data.media === 'object') {
+    p.media = data.media;
+    for (const [id, tile] of p.tiles) tile.dataset.kind = p.media[id] || 'camera';
+  }
   if (data.description) {
     const offer = data.description.type === 'offer';
     const collision = offer && (p.makingOffer || pc.signalingState !== 'stable');
@@ -162,7 +174,7 @@ async function apply(p, data) {
     await pc.setRemoteDescription(data.description);
     if (offer) {
       await pc.setLocalDescription();
-      send(p, { description: plain(pc.localDescription) });
+      send(p, { description: plain(pc.localDescription), media: labels() });
     }
   } else if (data.candidate) {
     try {
@@ -188,15 +200,16 @@ function peer(uid) {
   const pc = new RTCPeerConnection(call.config);
   const p = { uid, pc, id: newId(), remote: '', polite: chat.me.id < uid, makingOffer: false, ignoreOffer: false,
               link: 'connecting', restarts: 0, deadline: Date.now() + CONNECT_MS, queue: Promise.resolve(),
-              level: () => 0, out: null };
+              level: () => 0, out: null, tiles: new Map(), media: {}, senders: {} };
   call.peers.set(uid, p);
   if (call.stream) for (const track of call.stream.getTracks()) pc.addTrack(track, call.stream);
   else pc.addTransceiver('audio', { direction: 'recvonly' });
+  for (const kind of ['camera', 'screen']) if (call.shown[kind]) show(p, kind);
   pc.onnegotiationneeded = async () => {
     try {
       p.makingOffer = true;
       await pc.setLocalDescription();
-      send(p, { description: plain(pc.localDescription) });
+      send(p, { description: plain(pc.localDescription), media: labels() });
     } catch (e) {
       console.warn('voice:', e);
     } finally {
@@ -204,7 +217,11 @@ function peer(uid) {
     }
   };
   pc.onicecandidate = ({ candidate }) => { if (candidate) send(p, { candidate: candidate.toJSON() }); };
-  pc.ontrack = ({ track, streams }) => hear(p, streams[0] || new MediaStream([track]));
+  pc.ontrack = ({ track, streams }) => {
+    const stream = streams[0] || new MediaStream([track]);
+    if (track.kind === 'audio') hear(p, stream);
+    else see(p, stream);
+  };
   pc.onconnectionstatechange = () => linkChanged(p);
   return p;
 }
@@ -280,4 +297,77 @@ function tick() {
   const changed = speaking.size !== call.speaking.size || [...speaking].some((u) => !call.speaking.has(u));
   call.speaking = speaking;
   if (changed) call.onChange();
+}
+
+// ---- camera and screen ----
+
+const stage = () => document.getElementById('call-stage');
+
+// Which of my streams is which, sent with each description: the others label their tiles.
+function labels() {
+  const out = {};
+  for (const kind of ['camera', 'screen']) if (call.shown[kind]) out[call.shown[kind].id] = kind;
+  return out;
+}
+
+// Turns my camera or my screen on or off; the connections renegotiate by themselves.
+export async function setVideo(kind, on) {
+  if (!call || !!call.shown[kind] === on) return;
+  if (on) {
+    const stream = kind === 'camera'
+      ? await navigator.mediaDevices.getUserMedia({ video: { width: { ideal: 1280 }, height: { ideal: 720 } } })
+      : await navigator.mediaDevices.getDisplayMedia({ video: true, audio: false });
+    if (!call) return stream.getTracks().forEach((track) => track.stop());
+    call.shown[kind] = stream;
+    // The browser's own "stop sharing" ends the track: the same as the button.
+    stream.getVideoTracks()[0].addEventListener('ended', () => setVideo(kind, false));
+    for (const p of call.peers.values()) show(p, kind);
+    tile('me', kind, stream, chat.me.id);
+  } else {
+    const stream = call.shown[kind];
+    call.shown[kind] = null;
+    for (const p of call.peers.values()) {
+      if (p.senders[kind] && p.pc.signalingState !== 'closed') p.pc.removeTrack(p.senders[kind]);
+      delete p.senders[kind];
+    }
+    for (const track of stream.getTracks()) track.stop();
+    const mine = stage().querySelector(`[data-owner=me][data-kind=${kind}]`);
+    if (mine) mine.remove();
+  }
+  paintStage();
+  call.onChange();
+}
+
+function show(p, kind) {
+  const stream = call.shown[kind];
+  p.senders[kind] = p.pc.addTrack(stream.getVideoTracks()[0], stream);
+}
+
+// A video from p: a tile while its stream has a video track.
+function see(p, stream) {
+  if (p.tiles.has(stream.id)) return;
+  const t = tile(p.uid, p.media[stream.id] || 'camera', stream, p.uid);
+  p.tiles.set(stream.id, t);
+  stream.addEventListener('removetrack', () => {
+    if (stream.getVideoTracks().length) return;
+    t.remove();
+    p.tiles.delete(stream.id);
+    paintStage();
+  });
+  paintStage();
+}
+
+function tile(owner, kind, stream, uid) {
+  const video = el('video', { autoplay: true, playsinline: true, muted: true });
+  video.muted = true; // the sound comes with the audio connection
+  video.srcObject = stream;
+  const t = el('figure', { class: 'call-tile', 'data-owner': owner, 'data-user': uid, 'data-kind': kind },
+    video, el('figcaption', { text: call.onName(uid, kind) }));
+  stage().append(t);
+  return t;
+}
+
+function paintStage() {
+  const s = stage();
+  s.hidden = !call || !s.children.length;
 }

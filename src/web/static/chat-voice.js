@@ -70,6 +70,12 @@ function paintCall() {
         () => changeState(() => call.setMuted(!state.muted)), state.muted),
       icon('call-deafen', '🎧', t(state.deafened ? 'call.undeafen' : 'call.deafen'), 'secondary',
         () => changeState(() => call.setDeafened(!state.deafened)), state.deafened),
+      icon('call-camera', '📷', t(state.camera ? 'call.camera.off' : 'call.camera.on'), 'secondary',
+        () => video('camera', !state.camera), state.camera),
+      navigator.mediaDevices && navigator.mediaDevices.getDisplayMedia
+        ? icon('call-screen', '🖥', t(state.screen ? 'call.screen.off' : 'call.screen.on'), 'secondary',
+          () => video('screen', !state.screen), state.screen)
+        : '',
       icon('call-leave', '📞', t('call.leave'), 'danger', () => leaveVoice(state.channelId))));
 }
 
@@ -77,6 +83,17 @@ function paintCall() {
 function icon(id, glyph, words, kind, onclick, pressed) {
   return el('button', { type: 'button', class: `${kind} small-button`, id, 'aria-label': words, title: words, text: glyph,
                         'aria-pressed': pressed === undefined ? null : String(pressed), onclick });
+}
+
+const tileName = (uid, kind) => (kind === 'screen' ? t('call.screen.of', { name: nameOf(uid) }) : nameOf(uid));
+
+// The camera or the screen, on or off: refused by the person or the browser, said in a toast.
+async function video(kind, on) {
+  try {
+    await call.setVideo(kind, on);
+  } catch (e) {
+    toast(e.name === 'NotAllowedError' ? t('call.video.refused') : e);
+  }
 }
 
 function repaint() {
@@ -100,7 +117,7 @@ async function joinVoice(c) {
     voiceJoined(c.id, joined.participants);
     callName = c.name;
     call = call || (await import('./chat-call.js'));
-    await call.startCall(c.id, joined, repaint);
+    await call.startCall(c.id, joined, repaint, tileName);
   } catch (e) {
     toast(e);
   } finally {
