@@ -15,6 +15,12 @@ const { startTurn } = require('./turn');
 const browser = pages.sharedBrowser();
 const openApp = (base, who, viewport = DESKTOP) => pages.openApp(browser, base, who, viewport);
 
+// The pages had no script errors, native dialogs or CSP violations; they close.
+async function closed(...pages) {
+  for (const page of pages) assert.deepEqual(page.problems, []);
+  for (const page of pages) await page.context().close();
+}
+
 // n people of a new server (Ana its owner, then Bia…), each on a page, all joined to a new voice
 // channel from it.
 async function inACall(base, n = 2) {
@@ -102,10 +108,7 @@ test('two people in a voice channel hear each other; mute, deafen and a dropped 
     await a.waitForSelector(row(vcid, bia.user.id), { state: 'detached' });
     assert.equal(await b.$$eval('.call-audio', (els) => els.length), 0);
     await eventually(async () => !(bia.user.id in (await received(a))), 5000, 'Ana hung up on Bia');
-    assert.deepEqual(a.problems, []);
-    assert.deepEqual(b.problems, []);
-    await a.context().close();
-    await b.context().close();
+    await closed(a, b);
   } finally {
     await srv.stop();
   }
@@ -139,10 +142,7 @@ test('a camera and a screen share reach the other page as tiles, and go when tur
     await b.click('#call-screen');
     await a.waitForSelector(`#call-stage .call-tile[data-user="${bia.user.id}"]`, { state: 'detached', timeout: 20000 });
     await a.waitForSelector('#call-stage', { state: 'hidden' });
-    assert.deepEqual(a.problems, []);
-    assert.deepEqual(b.problems, []);
-    await a.context().close();
-    await b.context().close();
+    await closed(a, b);
   } finally {
     await srv.stop();
   }
@@ -169,7 +169,7 @@ test('four people in a channel all hear each other; one who loses CONECTAR_VOZ i
       await page.waitForSelector(row(vcid, bia.user.id), { state: 'detached' });
       await eventually(async () => !(bia.user.id in (await received(page))), 5000, 'hung up on Bia');
     }
-    for (const { page } of everyone) await page.context().close();
+    await closed(...everyone.map((x) => x.page));
   } finally {
     await srv.stop();
   }
@@ -186,9 +186,7 @@ test('through a TURN server only: coturn relays the call with the credentials Pr
     // credentials it took: the username is EXPIRY:USER_ID.
     assert.match(turn.log(), new RegExp(`${ana.user.id}`), 'coturn took Ana\'s credential');
     assert.match(turn.log(), new RegExp(`${bia.user.id}`), 'coturn took Bia\'s credential');
-    assert.deepEqual(a.problems, []);
-    await a.context().close();
-    await b.context().close();
+    await closed(a, b);
   } finally {
     await srv.stop();
     turn.stop();
@@ -205,8 +203,7 @@ test('a call that finds no path says so in the page, and names what is missing',
     await a.waitForSelector(`#call-bar .call-status.failed:has-text("${bia.user.username}")`);
     assert.match(await a.textContent('#call-bar .call-status'), /servidor TURN/);
     await shoot(a, 'chat-voice-failed');
-    await a.context().close();
-    await b.context().close();
+    await closed(a, b);
   } finally {
     await srv.stop();
     turn.stop();
