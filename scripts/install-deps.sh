@@ -6,6 +6,8 @@ want="pkg-config gcc make libuv1-dev libhttp-parser-dev libjansson-dev libsqlite
 if [ "${1:-build}" = test ]; then
     want="$want clang libclang-rt-14-dev libcriterion-dev clang-format"
     want="$want python3-socketio python3-websocket python3-requests"
+    # examples/voice_bot.py speaks in a voice channel: WebRTC in Python, over asyncio.
+    want="$want python3-aiohttp python3-aiortc"
     # tests/e2e/email.test.js mails through a real SMTP server.
     want="$want python3-aiosmtpd"
     # examples/webhook.sh is run as it is written, with curl.

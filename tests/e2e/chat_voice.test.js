@@ -6,7 +6,10 @@
 'use strict';
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { startServer, api, serverWithMembers, eventually } = require('./helpers');
+const fs = require('node:fs');
+const path = require('node:path');
+const { spawn } = require('node:child_process');
+const { startServer, api, appWithBot, install, serverWithMembers, eventually, tempDir } = require('./helpers');
 const { P } = require('./permissions');
 const pages = require('./browser');
 const { DESKTOP, shoot } = pages;
@@ -171,6 +174,59 @@ test('four people in a channel all hear each other; one who loses CONECTAR_VOZ i
     }
     await closed(...everyone.map((x) => x.page));
   } finally {
+    await srv.stop();
+  }
+});
+
+// A WAV file of `seconds` of a 440 Hz tone (16-bit mono, 48 kHz): the sound the bot plays.
+function toneFile(seconds) {
+  const rate = 48000, n = rate * seconds, data = Buffer.alloc(n * 2);
+  for (let i = 0; i < n; i++) data.writeInt16LE(Math.round(12000 * Math.sin((2 * Math.PI * 440 * i) / rate)), i * 2);
+  const head = Buffer.alloc(44);
+  head.write('RIFF', 0); head.writeUInt32LE(36 + data.length, 4); head.write('WAVEfmt ', 8);
+  head.writeUInt32LE(16, 16); head.writeUInt16LE(1, 20); head.writeUInt16LE(1, 22); head.writeUInt32LE(rate, 24);
+  head.writeUInt32LE(rate * 2, 28); head.writeUInt16LE(2, 32); head.writeUInt16LE(16, 34);
+  head.write('data', 36); head.writeUInt32LE(data.length, 40);
+  const file = path.join(tempDir(), 'som.wav');
+  fs.writeFileSync(file, Buffer.concat([head, data]));
+  return file;
+}
+
+test('examples/voice_bot.py plays a sound into the channel on /tocar; the page hears it and marks the bot', async () => {
+  const srv = await startServer({ args: ['--rate-limit-scale', '10'] });
+  const { owner: ana, sid } = await serverWithMembers(srv.url, 0);
+  const vc = await api(srv.url, 'POST', `/api/servers/${sid}/channels`, { token: ana.token, body: { name: 'Música', type: 'voice' } });
+  const vcid = vc.body.channel.id;
+  const info = await appWithBot(srv.url, ana, { intents: ['interactions.receive', 'voice.connect'] });
+  const perms = P.VER_CANAL | P.ENVIAR_MENSAGENS | P.USAR_COMANDOS | P.CONECTAR_VOZ | P.FALAR;
+  assert.equal((await install(srv.url, ana, info, sid, { permissions: perms })).complete.status, 200);
+  const bot = spawn('/usr/bin/python3', [path.join(__dirname, '..', '..', 'examples', 'voice_bot.py')], {
+    env: { PATH: process.env.PATH, PRACA_URL: srv.url, PRACA_BOT_TOKEN: info.botToken, PRACA_SOUND: toneFile(6) },
+    stdio: ['ignore', 'pipe', 'pipe'] });
+  let said = '';
+  bot.stdout.on('data', (d) => { said += d; });
+  bot.stderr.on('data', (d) => { said += d; });
+  try {
+    await eventually(() => /connected as/.test(said), 20000, `the bot connected (it said: ${said})`);
+    const a = await openApp(srv.url, ana);
+    await a.click(`.voice[data-id="${vcid}"] button:has-text("Entrar")`);
+    await a.waitForSelector('#call-bar:not([hidden])');
+    const text = (await api(srv.url, 'GET', `/api/servers/${sid}`, { token: ana.token })).body.channels.find((c) => c.type === 'text').id;
+    const asked = await api(srv.url, 'POST', `/api/servers/${sid}/channels/${text}/interactions`,
+      { token: ana.token, body: { type: 'command', applicationId: info.app.id, commandName: 'tocar' } });
+    assert.equal(asked.status, 202, asked.text);
+    await a.waitForSelector('.message:has-text("Tocando em Música")', { timeout: 20000 });
+    const botId = info.app.botUserId;
+    await hears(a, vcid, botId);
+    await a.waitForSelector(`${row(vcid, botId)} .voice-bot`);
+    await a.waitForSelector('#call-bar .call-bot:has-text("Um bot está ouvindo")');
+    await shoot(a, 'chat-voice-bot');
+    // The sound over, the bot leaves the channel by itself.
+    await a.waitForSelector(row(vcid, botId), { state: 'detached', timeout: 20000 });
+    await eventually(() => /done playing/.test(said), 5000, 'the bot says it is done');
+    await closed(a);
+  } finally {
+    bot.kill('SIGTERM');
     await srv.stop();
   }
 });

@@ -12,6 +12,8 @@ let joining = null; // the channel being joined: one at a time
 let callName = ''; // the call's channel, named while another server is open
 
 const inCall = (cid) => !!call && call.inCall(cid);
+// A bot in a call gets everyone's sound, as any participant does: the page says so.
+const isBot = (uid) => (chat.members || []).some((m) => m.userId === uid && m.user.isBot);
 
 function person(c, p) {
   const mine = p.userId === chat.me.id;
@@ -22,6 +24,7 @@ function person(c, p) {
                     title: link === 'failed' ? t('call.link.failed') : null },
     el('span', { class: 'voice-dot', 'aria-hidden': 'true' }),
     `${marks} ${nameOf(p.userId)}`,
+    isBot(p.userId) ? el('span', { class: 'voice-bot', title: t('call.bot.listening'), text: ' 🤖' }) : '',
     speaking ? el('span', { class: 'sr', text: t('call.speaking') }) : '');
 }
 
@@ -65,6 +68,8 @@ function paintCall() {
   bar.replaceChildren(
     el('p', { class: failed.length ? 'call-status failed' : 'call-status', role: 'status', text: status }),
     el('p', { class: 'call-where', text: `🔊 ${callName}` }),
+    (chat.voice.get(state.channelId) || []).some((p) => isBot(p.userId))
+      ? el('p', { class: 'call-bot', text: `🤖 ${t('call.bot.listening')}` }) : '',
     el('div', { class: 'call-actions' },
       icon('call-mute', state.muted ? '🔇' : '🎙', t(state.muted ? 'call.unmute' : 'call.mute'), 'secondary',
         () => changeState(() => call.setMuted(!state.muted)), state.muted),

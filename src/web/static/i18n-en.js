@@ -917,6 +917,7 @@ export const EN = {
   'call.screen.off': "Stop sharing your screen",
   'call.screen.of': "{name}'s screen",
   'call.video.refused': "The browser did not allow the camera or the screen",
+  'call.bot.listening': "A bot is listening to this call",
   'profile.saved': "Profile saved.",
   'app.blocks-title': "Blocked people",
   'app.blocks-text': "You exchange no direct messages, and their messages are collapsed. Block someone from their menu, in the people list.",

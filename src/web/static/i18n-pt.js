@@ -917,6 +917,7 @@ export const PT = {
   'call.screen.off': "Parar de compartilhar a tela",
   'call.screen.of': "Tela de {name}",
   'call.video.refused': "O navegador não deixou usar a câmera ou a tela",
+  'call.bot.listening': "Um bot está ouvindo esta chamada",
   'profile.saved': "Perfil salvo.",
   'app.blocks-title': "Pessoas bloqueadas",
   'app.blocks-text': "Vocês não trocam mensagens diretas, e as mensagens delas aparecem recolhidas. Bloqueie alguém pelo menu da pessoa, na lista de pessoas.",
