@@ -9,7 +9,7 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 const { spawn } = require('node:child_process');
-const { startServer, api, appWithBot, install, serverWithMembers, eventually, tempDir } = require('./helpers');
+const { startServer, api, appWithBot, install, serverWithMembers, eventually, quiet, tempDir } = require('./helpers');
 const { P } = require('./permissions');
 const pages = require('./browser');
 const { DESKTOP, shoot } = pages;
@@ -91,6 +91,30 @@ test('two people in a voice channel hear each other; mute, deafen and a dropped 
     await b.click('#call-mute');
     await b.waitForSelector('#call-mute[aria-pressed=false]');
     await a.waitForSelector(`${row(vcid, bia.user.id)}.speaking`, { timeout: 20000 });
+
+    // The options: a microphone to choose (the fake one), Ana's volume for Bia, push-to-talk.
+    await b.click('#call-options');
+    await b.waitForSelector('#call-mic option', { state: 'attached' });
+    await b.selectOption('#call-mic', { index: 0 });
+    await a.click('#call-options');
+    await a.fill(`#call-options input[type=range][data-user="${bia.user.id}"]`, '40');
+    assert.equal(await a.$eval('.call-audio audio', (e) => e.volume), 0.4, 'Bia at 40% on Ana\'s page');
+    await b.check('#call-ptt');
+    await a.waitForSelector(`${row(vcid, bia.user.id)}:not(.speaking)`);
+    await b.waitForSelector('#call-talk');
+    await quiet(1500);
+    assert.equal(await a.locator(`${row(vcid, bia.user.id)}.speaking`).count(), 0, 'silent until she holds the key');
+    await b.click('#room'); // away from any text field
+    await b.keyboard.down('Backquote');
+    await b.waitForSelector('#call-talk[aria-pressed=true]');
+    await a.waitForSelector(`${row(vcid, bia.user.id)}.speaking`, { timeout: 20000 });
+    await shoot(b, 'chat-voice-options');
+    await b.keyboard.up('Backquote');
+    await b.waitForSelector('#call-talk[aria-pressed=false]');
+    await b.uncheck('#call-ptt');
+    await b.click('#call-options');
+    await a.click('#call-options');
+    await a.waitForSelector(`${row(vcid, bia.user.id)}[data-quality]`, { timeout: 10000 });
 
     // Bia's gateway connection drops (a phone changing network): the call goes on, her page is
     // back in the channel's list by itself, and calls Ana again.

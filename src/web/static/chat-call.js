@@ -16,12 +16,15 @@ const HANGOVER_MS = 600; // still speaking this long after the level fell (betwe
 const TICK_MS = 50; // levels read this often (an analyser's window is 43 ms)
 const CONNECT_MS = 10000; // a connection not up by then tries another path (an ICE restart)…
 const RESTARTS = 1; // …this many times, then says it failed
+const QUALITY_MS = 2000; // each connection's round trip and losses read this often
 
 let call = null;
 
 export const inCall = (cid) => !!call && (!cid || call.channelId === cid);
 export const callState = () => call && { channelId: call.channelId, muted: call.muted, deafened: call.deafened,
-                                         camera: !!call.shown.camera, screen: !!call.shown.screen };
+                                         camera: !!call.shown.camera, screen: !!call.shown.screen,
+                                         canSpeak: call.canSpeak, ptt: call.ptt, talking: call.talking, micId: call.micId,
+                                         speakerId: call.speakerId, volumes: call.volumes };
 export const speaking = (uid) => !!call && call.speaking.has(uid);
 // The state of my connection to uid: connecting, connected or failed ('' when not in the call).
 export const linkOf = (uid) => (call && call.peers.get(uid) ? call.peers.get(uid).link : '');
@@ -39,11 +42,10 @@ export async function startCall(channelId, joined, onChange, onName) {
     config: { iceServers: joined.iceServers || [], iceTransportPolicy: joined.iceTransportPolicy || 'all' },
     audio: new AudioContext(), sink: el('div', { class: 'call-audio', hidden: true }),
     shown: { camera: null, screen: null }, // my video streams, each while it is on
+    ...chosen(), talking: false,
   };
   try {
-    next.stream = await navigator.mediaDevices.getUserMedia({
-      audio: { echoCancellation: true, noiseSuppression: true, autoGainControl: true },
-    });
+    next.stream = await navigator.mediaDevices.getUserMedia({ audio: microphone(next.micId) });
   } catch {
     next.noMic = true; // listening only: the others are still heard
   }
@@ -54,6 +56,7 @@ export async function startCall(channelId, joined, onChange, onName) {
   applyMic();
   for (const p of joined.participants || []) if (p.userId !== chat.me.id) peer(p.userId);
   call.timer = setInterval(tick, TICK_MS);
+  call.measuring = setInterval(measure, QUALITY_MS);
   onChange();
 }
 
@@ -62,6 +65,7 @@ export function stopCall() {
   const was = call;
   call = null;
   clearInterval(was.timer);
+  clearInterval(was.measuring);
   for (const p of was.peers.values()) p.pc.close();
   for (const stream of [was.stream, was.shown.camera, was.shown.screen])
     if (stream) for (const track of stream.getTracks()) track.stop();
@@ -98,6 +102,33 @@ function hangUp(p) {
   call.heardAt.delete(p.uid);
 }
 
+// Each connection's quality from its round trip and the audio lost since the last reading:
+// good, fair (a delay or some loss one hears) or poor (hard to follow), as a hint on each name.
+async function measure() {
+  if (!call) return;
+  const now = await received();
+  let changed = false;
+  for (const p of call.peers.values()) {
+    const r = now[p.uid];
+    if (!r || r.rttMs === null) continue;
+    const before = p.counted || { lost: 0, packets: 0 };
+    const lost = Math.max(0, r.lost - before.lost), packets = Math.max(1, r.packets - before.packets);
+    p.counted = { lost: r.lost, packets: r.packets };
+    const loss = lost / (lost + packets);
+    const quality = r.rttMs > 400 || loss > 0.1 ? 'poor' : r.rttMs > 200 || loss > 0.03 ? 'fair' : 'good';
+    p.rttMs = r.rttMs;
+    changed = changed || quality !== p.quality;
+    p.quality = quality;
+  }
+  if (changed && call) call.onChange();
+}
+
+// A connection's quality hint: good, fair or poor, and its round trip ('' before the first reading).
+export const qualityOf = (uid) => {
+  const p = call && call.peers.get(uid);
+  return p && p.quality ? { quality: p.quality, rttMs: p.rttMs } : null;
+};
+
 // What each connection received: audio bytes and the last audio level (getStats), for the
 // connection-quality hint and for whoever checks that sound arrives.
 export async function received() {
@@ -109,7 +140,7 @@ export async function received() {
     const pair = reports.find((r) => r.type === 'candidate-pair' && r.nominated && r.state === 'succeeded');
     const local = pair && reports.find((r) => r.id === pair.localCandidateId);
     out[p.uid] = { bytes: audio ? audio.bytesReceived : 0, level: audio ? audio.audioLevel || 0 : 0,
-                   lost: audio ? audio.packetsLost : 0, rttMs: pair ? Math.round(pair.currentRoundTripTime * 1000) : null,
+                   lost: audio ? audio.packetsLost : 0, packets: audio ? audio.packetsReceived : 0, rttMs: pair ? Math.round(pair.currentRoundTripTime * 1000) : null,
                    via: local ? local.candidateType : null };
   }
   return out;
@@ -260,6 +291,8 @@ function hear(p, stream) {
   p.out = el('audio', { autoplay: true });
   p.out.srcObject = stream;
   p.out.muted = call.deafened;
+  p.out.volume = call.volumes[p.uid] ?? 1;
+  if (call.speakerId && p.out.setSinkId) p.out.setSinkId(call.speakerId).catch(() => {});
   call.sink.append(p.out);
   p.level = meter(stream);
 }
@@ -278,7 +311,7 @@ function meter(stream) {
 }
 
 function applyMic() {
-  const on = !call.muted && call.canSpeak;
+  const on = !call.muted && call.canSpeak && (!call.ptt || call.talking);
   if (call.stream) for (const track of call.stream.getAudioTracks()) track.enabled = on;
   for (const p of call.peers.values()) if (p.out) p.out.muted = call.deafened;
 }
@@ -290,10 +323,10 @@ function tick() {
   const now = Date.now();
   for (const p of call.peers.values())
     if (p.link !== 'connected' && p.pc.connectionState !== 'connected' && now > p.deadline) retry(p);
-  if (!call.muted && call.canSpeak && call.meter() > SPEAKING) call.heardAt.set(chat.me.id, now);
+  if (!call.muted && call.canSpeak && (!call.ptt || call.talking) && call.meter() > SPEAKING) call.heardAt.set(chat.me.id, now);
   for (const p of call.peers.values()) if (p.level() > SPEAKING) call.heardAt.set(p.uid, now);
   const speaking = new Set([...call.heardAt].filter(([uid, at]) => now - at < HANGOVER_MS &&
-    (uid === chat.me.id ? !call.muted : call.peers.has(uid))).map(([uid]) => uid));
+    (uid === chat.me.id ? !call.muted && (!call.ptt || call.talking) : call.peers.has(uid))).map(([uid]) => uid));
   const changed = speaking.size !== call.speaking.size || [...speaking].some((u) => !call.speaking.has(u));
   call.speaking = speaking;
   if (changed) call.onChange();
@@ -370,4 +403,87 @@ function tile(owner, kind, stream, uid) {
 function paintStage() {
   const s = stage();
   s.hidden = !call || !s.children.length;
+}
+
+// ---- the person's choices: devices, push-to-talk, each one's volume (kept in this browser) ----
+
+const KEPT = 'praca.call';
+
+function chosen() {
+  let kept = {};
+  try {
+    kept = JSON.parse(localStorage.getItem(KEPT)) || {};
+  } catch { /* none yet, or not readable */ }
+  return { micId: kept.micId || '', speakerId: kept.speakerId || '', ptt: !!kept.ptt,
+           volumes: kept.volumes && typeof kept.volumes === 'object' ? kept.volumes : {} };
+}
+
+function keep() {
+  const { micId, speakerId, ptt, volumes } = call;
+  try {
+    localStorage.setItem(KEPT, JSON.stringify({ micId, speakerId, ptt, volumes }));
+  } catch { /* private mode: chosen for this call only */ }
+}
+
+const microphone = (micId) => ({ echoCancellation: true, noiseSuppression: true, autoGainControl: true,
+                                 ...(micId && { deviceId: { exact: micId } }) });
+
+export async function devices() {
+  const all = await navigator.mediaDevices.enumerateDevices();
+  return { inputs: all.filter((d) => d.kind === 'audioinput'), outputs: all.filter((d) => d.kind === 'audiooutput') };
+}
+
+// Another microphone: its track takes the old one's place in every connection (no renegotiation).
+export async function useMicrophone(micId) {
+  if (!call) return;
+  const stream = await navigator.mediaDevices.getUserMedia({ audio: microphone(micId) });
+  const track = stream.getAudioTracks()[0];
+  for (const p of call.peers.values()) {
+    const t = p.pc.getTransceivers().find((x) => x.receiver.track.kind === 'audio'); // the first: mine
+    if (!t) continue;
+    await t.sender.replaceTrack(track);
+    if (t.direction === 'recvonly') t.direction = 'sendrecv'; // listening until now: renegotiates
+  }
+  if (call.stream) for (const old of call.stream.getTracks()) old.stop();
+  call.stream = stream;
+  call.noMic = false;
+  call.meter = meter(stream);
+  call.micId = micId;
+  keep();
+  applyMic();
+  call.onChange();
+}
+
+export async function useSpeaker(speakerId) {
+  if (!call) return;
+  call.speakerId = speakerId;
+  keep();
+  for (const p of call.peers.values()) if (p.out && p.out.setSinkId) await p.out.setSinkId(speakerId);
+}
+
+export const canChooseSpeaker = () => 'setSinkId' in HTMLMediaElement.prototype;
+
+export function setVolume(uid, volume) {
+  if (!call) return;
+  call.volumes[uid] = Math.min(1, Math.max(0, volume));
+  const p = call.peers.get(uid);
+  if (p && p.out) p.out.volume = call.volumes[uid];
+  keep();
+}
+
+// Push-to-talk: the microphone is live only while talk(true) holds (a key or the button).
+export function setPushToTalk(on) {
+  if (!call) return;
+  call.ptt = on;
+  call.talking = false;
+  keep();
+  applyMic();
+  call.onChange();
+}
+
+export function talk(on) {
+  if (!call || !call.ptt || call.talking === on) return;
+  call.talking = on;
+  applyMic();
+  call.onChange();
 }

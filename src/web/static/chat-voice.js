@@ -19,9 +19,11 @@ function person(c, p) {
   const mine = p.userId === chat.me.id;
   const link = call && !mine && inCall(c.id) ? call.linkOf(p.userId) : '';
   const speaking = !!call && inCall(c.id) && call.speaking(p.userId);
+  const q = link === 'connected' ? call.qualityOf(p.userId) : null;
   const marks = `${p.muted ? '🔇' : '🎙'}${p.deafened ? ' 🎧̸' : ''}`;
   return el('li', { class: speaking ? 'speaking' : null, 'data-user': p.userId, 'data-link': link || null,
-                    title: link === 'failed' ? t('call.link.failed') : null },
+                    'data-quality': q ? q.quality : null,
+                    title: link === 'failed' ? t('call.link.failed') : q ? t(`call.quality.${q.quality}`, { ms: q.rttMs }) : null },
     el('span', { class: 'voice-dot', 'aria-hidden': 'true' }),
     `${marks} ${nameOf(p.userId)}`,
     isBot(p.userId) ? el('span', { class: 'voice-bot', title: t('call.bot.listening'), text: ' 🤖' }) : '',
@@ -55,24 +57,42 @@ export function paintVoice(cid) {
   if (c && at) at.replaceWith(voiceChannel(c));
 }
 
-// The call bar: where I am, how the connections go, and mute, deafen and leave.
+// The call bar: where I am, how the connections go, and mute, deafen and leave. Drawn again only
+// when what it shows changed (who speaks changes many times a second; a list open in the options
+// or a button held must stay).
+let barDrawn = '';
 function paintCall() {
   const bar = $('#call-bar');
   const state = call && call.callState();
   bar.hidden = !state;
-  if (!state) return bar.replaceChildren();
+  if (!state) {
+    barDrawn = '';
+    return bar.replaceChildren();
+  }
   const failed = call.unreachable();
   const status = failed.length
     ? t(call.hasTurn() ? 'call.failed' : 'call.failed.no.turn', { names: failed.map(nameOf).join(', ') })
     : t('call.on');
+  const people = (chat.voice.get(state.channelId) || []).map((p) => p.userId);
+  const drawn = JSON.stringify([status, callName, people, optionsOpen, state.muted, state.deafened, state.camera,
+                                state.screen, state.ptt, state.canSpeak]);
+  const talk = document.getElementById('call-talk');
+  if (talk) {
+    talk.setAttribute('aria-pressed', String(state.talking));
+    talk.className = `${state.talking ? 'talking' : 'secondary'} small-button`;
+  }
+  if (drawn === barDrawn) return;
+  barDrawn = drawn;
   bar.replaceChildren(
     el('p', { class: failed.length ? 'call-status failed' : 'call-status', role: 'status', text: status }),
     el('p', { class: 'call-where', text: `🔊 ${callName}` }),
     (chat.voice.get(state.channelId) || []).some((p) => isBot(p.userId))
       ? el('p', { class: 'call-bot', text: `🤖 ${t('call.bot.listening')}` }) : '',
     el('div', { class: 'call-actions' },
-      icon('call-mute', state.muted ? '🔇' : '🎙', t(state.muted ? 'call.unmute' : 'call.mute'), 'secondary',
-        () => changeState(() => call.setMuted(!state.muted)), state.muted),
+      state.ptt && !state.muted
+        ? holdToTalk(state)
+        : icon('call-mute', state.muted ? '🔇' : '🎙', t(state.muted ? 'call.unmute' : 'call.mute'), 'secondary',
+          () => changeState(() => call.setMuted(!state.muted)), state.muted),
       icon('call-deafen', '🎧', t(state.deafened ? 'call.undeafen' : 'call.deafen'), 'secondary',
         () => changeState(() => call.setDeafened(!state.deafened)), state.deafened),
       icon('call-camera', '📷', t(state.camera ? 'call.camera.off' : 'call.camera.on'), 'secondary',
@@ -81,13 +101,67 @@ function paintCall() {
         ? icon('call-screen', '🖥', t(state.screen ? 'call.screen.off' : 'call.screen.on'), 'secondary',
           () => video('screen', !state.screen), state.screen)
         : '',
-      icon('call-leave', '📞', t('call.leave'), 'danger', () => leaveVoice(state.channelId))));
+      icon('call-options', '⚙', t('call.options'), 'secondary', () => { optionsOpen = !optionsOpen; paintCall(); }, optionsOpen),
+      icon('call-leave', '📞', t('call.leave'), 'danger', () => leaveVoice(state.channelId))),
+    optionsOpen ? options(state) : '');
+  if (optionsOpen) fillDevices(state);
+}
+
+let optionsOpen = false;
+
+// The call's options: which microphone and speaker, push-to-talk, and each one's volume.
+function options(state) {
+  const others = (chat.voice.get(state.channelId) || []).filter((p) => p.userId !== chat.me.id);
+  return el('div', { class: 'call-options', id: 'call-options' },
+    el('label', { for: 'call-mic', text: t('call.mic') }),
+    el('select', { id: 'call-mic', onchange: (e) => call.useMicrophone(e.target.value).catch(toast) }),
+    call.canChooseSpeaker() ? el('label', { for: 'call-speaker', text: t('call.speaker') }) : '',
+    call.canChooseSpeaker() ? el('select', { id: 'call-speaker', onchange: (e) => call.useSpeaker(e.target.value).catch(toast) }) : '',
+    el('label', { class: 'check' },
+      el('input', { type: 'checkbox', id: 'call-ptt', checked: state.ptt, onchange: (e) => call.setPushToTalk(e.target.checked) }),
+      ` ${t('call.ptt')}`),
+    ...others.map((p) => el('label', { class: 'call-volume' }, `${nameOf(p.userId)} `,
+      el('input', { type: 'range', min: '0', max: '100', step: '5', 'data-user': p.userId,
+                    value: String(Math.round((state.volumes[p.userId] ?? 1) * 100)),
+                    'aria-label': t('call.volume.of', { name: nameOf(p.userId) }),
+                    oninput: (e) => call.setVolume(p.userId, Number(e.target.value) / 100) }))));
+}
+
+async function fillDevices(state) {
+  const { inputs, outputs } = await call.devices();
+  const fill = (id, list, chosen) => {
+    const select = document.getElementById(id);
+    if (!select) return;
+    select.replaceChildren(...list.map((d, i) => el('option', { value: d.deviceId, text: d.label || t('call.device', { n: i + 1 }) })));
+    if (list.some((d) => d.deviceId === chosen)) select.value = chosen;
+  };
+  fill('call-mic', inputs, state.micId);
+  fill('call-speaker', outputs, state.speakerId);
+}
+
+// Push-to-talk: the key left of 1 (Backquote) held, away from any text field, opens the
+// microphone; so does holding the bar's 🎙 button.
+function pttKey(e, on) {
+  if (e.code !== 'Backquote' || !call || !call.callState() || !call.callState().ptt) return;
+  if (e.target.closest && e.target.closest('input, textarea, select, [contenteditable]')) return;
+  e.preventDefault();
+  if (!e.repeat) call.talk(on);
+}
+document.addEventListener('keydown', (e) => pttKey(e, true));
+document.addEventListener('keyup', (e) => pttKey(e, false));
+window.addEventListener('blur', () => { if (call) call.talk(false); });
+
+function holdToTalk(state) {
+  const b = icon('call-talk', '🎙', t('call.talk'), state.talking ? 'talking' : 'secondary', null, state.talking);
+  b.addEventListener('pointerdown', () => call.talk(true));
+  for (const end of ['pointerup', 'pointerleave', 'pointercancel']) b.addEventListener(end, () => call.talk(false));
+  return b;
 }
 
 // One of the bar's buttons: an icon, its words for screen readers and the pointer's tooltip.
 function icon(id, glyph, words, kind, onclick, pressed) {
   return el('button', { type: 'button', class: `${kind} small-button`, id, 'aria-label': words, title: words, text: glyph,
-                        'aria-pressed': pressed === undefined ? null : String(pressed), onclick });
+                        'aria-pressed': pressed === undefined ? null : String(pressed), onclick: onclick || null });
 }
 
 const tileName = (uid, kind) => (kind === 'screen' ? t('call.screen.of', { name: nameOf(uid) }) : nameOf(uid));
