@@ -14,28 +14,20 @@ const { P } = require('./permissions');
 const pages = require('./browser');
 const { DESKTOP, shoot } = pages;
 const { startTurn } = require('./turn');
+const { voiceChannel, joinCall, received, row, hears, closed } = require('./voice_pages');
 
 const browser = pages.sharedBrowser();
 const openApp = (base, who, viewport = DESKTOP) => pages.openApp(browser, base, who, viewport);
-
-// The pages had no script errors, native dialogs or CSP violations; they close.
-async function closed(...pages) {
-  for (const page of pages) assert.deepEqual(page.problems, []);
-  for (const page of pages) await page.context().close();
-}
 
 // n people of a new server (Ana its owner, then Bia…), each on a page, all joined to a new voice
 // channel from it.
 async function inACall(base, n = 2) {
   const { owner, sid, members } = await serverWithMembers(base, n - 1);
-  const ch = await api(base, 'POST', `/api/servers/${sid}/channels`, { token: owner.token, body: { name: 'Sala de voz', type: 'voice' } });
-  assert.equal(ch.status, 201, ch.text);
-  const vcid = ch.body.channel.id;
+  const vcid = await voiceChannel(base, owner, sid);
   const people = [];
   for (const who of [owner, ...members]) {
     const page = await openApp(base, who);
-    await page.click(`.voice[data-id="${vcid}"] button:has-text("Entrar")`);
-    await page.waitForSelector('#call-bar:not([hidden])');
+    await joinCall(page, vcid);
     people.push({ who, page });
   }
   return { people, sid, vcid };
@@ -44,22 +36,6 @@ async function inACall(base, n = 2) {
 async function twoInACall(base) {
   const { people: [{ who: ana, page: a }, { who: bia, page: b }], sid, vcid } = await inACall(base, 2);
   return { ana, bia, sid, vcid, a, b };
-}
-
-// What the page's connections received, by user (chat-call.js's getStats reading).
-const received = (page) => page.evaluate(async () => (await import('/static/chat-call.js')).received());
-
-// uid's row in the page's list of the channel: connected to me, heard speaking, and what the
-// connection's getStats() says: audio bytes arriving and an audio level above silence.
-const row = (vcid, uid) => `.voice[data-id="${vcid}"] .voice-people li[data-user="${uid}"]`;
-async function hears(page, vcid, uid) {
-  await page.waitForSelector(`${row(vcid, uid)}[data-link=connected]`, { timeout: 20000 });
-  await page.waitForSelector(`${row(vcid, uid)}.speaking`, { timeout: 20000 });
-  const first = (await received(page))[uid];
-  await eventually(async () => {
-    const now = (await received(page))[uid];
-    return now && now.bytes > first.bytes && now.level > 0;
-  }, 10000, 'audio bytes and level from the other');
 }
 
 test('two people in a voice channel hear each other; mute, deafen and a dropped gateway', async () => {
@@ -219,8 +195,7 @@ function toneFile(seconds) {
 test('examples/voice_bot.py plays a sound into the channel on /tocar; the page hears it and marks the bot', async () => {
   const srv = await startServer({ args: ['--rate-limit-scale', '10'] });
   const { owner: ana, sid } = await serverWithMembers(srv.url, 0);
-  const vc = await api(srv.url, 'POST', `/api/servers/${sid}/channels`, { token: ana.token, body: { name: 'Música', type: 'voice' } });
-  const vcid = vc.body.channel.id;
+  const vcid = await voiceChannel(srv.url, ana, sid, 'Música');
   const info = await appWithBot(srv.url, ana, { intents: ['interactions.receive', 'voice.connect'] });
   const perms = P.VER_CANAL | P.ENVIAR_MENSAGENS | P.USAR_COMANDOS | P.CONECTAR_VOZ | P.FALAR;
   assert.equal((await install(srv.url, ana, info, sid, { permissions: perms })).complete.status, 200);
@@ -233,8 +208,7 @@ test('examples/voice_bot.py plays a sound into the channel on /tocar; the page h
   try {
     await eventually(() => /connected as/.test(said), 20000, `the bot connected (it said: ${said})`);
     const a = await openApp(srv.url, ana);
-    await a.click(`.voice[data-id="${vcid}"] button:has-text("Entrar")`);
-    await a.waitForSelector('#call-bar:not([hidden])');
+    await joinCall(a, vcid);
     const text = (await api(srv.url, 'GET', `/api/servers/${sid}`, { token: ana.token })).body.channels.find((c) => c.type === 'text').id;
     const asked = await api(srv.url, 'POST', `/api/servers/${sid}/channels/${text}/interactions`,
       { token: ana.token, body: { type: 'command', applicationId: info.app.id, commandName: 'tocar' } });

@@ -129,6 +129,18 @@ export const qualityOf = (uid) => {
   return p && p.quality ? { quality: p.quality, rttMs: p.rttMs } : null;
 };
 
+// Bytes of media sent and received over all the connections (RTP), for measuring a call.
+export async function traffic() {
+  let sent = 0, got = 0;
+  for (const p of call ? call.peers.values() : []) {
+    for (const r of (await p.pc.getStats()).values()) {
+      if (r.type === 'outbound-rtp') sent += r.bytesSent;
+      if (r.type === 'inbound-rtp') got += r.bytesReceived;
+    }
+  }
+  return { sent, received: got };
+}
+
 // What each connection received: audio bytes and the last audio level (getStats), for the
 // connection-quality hint and for whoever checks that sound arrives.
 export async function received() {

@@ -1,0 +1,124 @@
+// Voice calls between pages (headless Chromium with a fake microphone, a beep each half second):
+//  - join to first audio: a page already in the channel, another clicks "Entrar"; the time until
+//    its connection to the first has received audio (getStats inbound bytes > 0), JOINS times
+//    (leaving between), p50 and p99;
+//  - a mesh of MESH pages for SECONDS: what each participant sends and receives (kbit/s, from
+//    getStats), the server's CPU per participant per minute (its threads' run time from
+//    /proc/PID/task/*/schedstat: only signaling and the participant lists cross it), and the
+//    browser's CPU per participant (all of Chromium's processes, divided by the pages).
+//
+//   JOINS=20 MESH=4 SECONDS=20 PRACA_BIN=build/praca node bench/voice.js
+'use strict';
+const fs = require('node:fs');
+const { startServer, api, serverWithMembers, launchChromium } = require('../tests/e2e/helpers');
+
+const JOINS = Number(process.env.JOINS || 20);
+const MESH = Number(process.env.MESH || 4);
+const SECONDS = Number(process.env.SECONDS || 20);
+
+function cpuNs(pid) {
+  let total = 0;
+  for (const t of fs.readdirSync(`/proc/${pid}/task`)) {
+    try { total += Number(fs.readFileSync(`/proc/${pid}/task/${t}/schedstat`, 'utf8').split(' ')[0]); } catch { /* a thread that ended */ }
+  }
+  return total;
+}
+
+// The user and system time of this process's descendants but `except` (its Chromium, not the
+// praca under test), in clock ticks.
+function chromiumTicks(except) {
+  const procs = [];
+  for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      procs.push({ pid: Number(pid), ppid: Number(f[1]), ticks: Number(f[11]) + Number(f[12]) });
+    } catch { /* gone */ }
+  }
+  const mine = new Set([process.pid]);
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const p of procs) if (!mine.has(p.pid) && mine.has(p.ppid)) { mine.add(p.pid); grew = true; }
+  }
+  return procs.filter((p) => p.pid !== process.pid && p.pid !== except && mine.has(p.pid)).reduce((a, p) => a + p.ticks, 0);
+}
+
+const pct = (xs, p) => xs.slice().sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
+
+async function open(browser, base, who) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  await context.addCookies([{ name: 'session', value: who.token, url: base }]);
+  const page = await context.newPage();
+  await page.goto(`${base}/app`);
+  await page.waitForSelector('#live.on');
+  return page;
+}
+
+const stats = (page) => page.evaluate(async () => {
+  const call = await import('/static/chat-call.js');
+  return call.received();
+});
+
+// Bytes each page sent and received over all its connections (RTP, audio).
+const traffic = (page) => page.evaluate(async () => {
+  const call = await import('/static/chat-call.js');
+  return call.traffic();
+});
+
+async function join(page, vcid) {
+  await page.click(`.voice[data-id="${vcid}"] button:has-text("Entrar")`);
+  await page.waitForSelector('#call-bar:not([hidden])');
+}
+
+async function main() {
+  const srv = await startServer({ single: true, args: ['--rate-limit-scale', '1000', '--access-log=0'] });
+  const browser = await launchChromium();
+  try {
+    const { owner, sid, members } = await serverWithMembers(srv.url, MESH - 1);
+    const ch = await api(srv.url, 'POST', `/api/servers/${sid}/channels`, { token: owner.token, body: { name: 'Sala', type: 'voice' } });
+    const vcid = ch.body.channel.id;
+    const first = await open(browser, srv.url, owner);
+    await join(first, vcid);
+    const second = await open(browser, srv.url, members[0]);
+    const times = [];
+    for (let i = 0; i < JOINS; i++) {
+      const t0 = Date.now();
+      await join(second, vcid);
+      for (;;) {
+        const r = (await stats(second))[owner.user.id];
+        if (r && r.bytes > 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      times.push(Date.now() - t0);
+      await second.click('#call-leave');
+      await second.waitForSelector('#call-bar', { state: 'hidden' });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    }
+    console.log(JSON.stringify({ measure: 'join to first audio', joins: JOINS, p50Ms: pct(times, 0.5), p99Ms: pct(times, 0.99), maxMs: Math.max(...times) }));
+
+    const pages = [first, second];
+    for (const m of members.slice(1)) pages.push(await open(browser, srv.url, m));
+    for (const p of pages.slice(1)) await join(p, vcid);
+    await new Promise((resolve) => setTimeout(resolve, 5000)); // every connection up
+    const before = await Promise.all(pages.map(traffic));
+    const cpu0 = cpuNs(srv.proc.pid), ticks0 = chromiumTicks(srv.proc.pid), t0 = Date.now();
+    await new Promise((resolve) => setTimeout(resolve, SECONDS * 1000));
+    const after = await Promise.all(pages.map(traffic));
+    const seconds = (Date.now() - t0) / 1000;
+    const serverMs = (cpuNs(srv.proc.pid) - cpu0) / 1e6;
+    const browserMs = ((chromiumTicks(srv.proc.pid) - ticks0) / 100) * 1000; // USER_HZ 100
+    const kbits = (k) => after.map((a, i) => ((a[k] - before[i][k]) * 8) / 1000 / seconds);
+    const sent = kbits('sent'), got = kbits('received');
+    console.log(JSON.stringify({
+      measure: `mesh of ${MESH}`, seconds: +seconds.toFixed(1),
+      sentKbitPerParticipant: +(sent.reduce((a, b) => a + b, 0) / MESH).toFixed(1),
+      receivedKbitPerParticipant: +(got.reduce((a, b) => a + b, 0) / MESH).toFixed(1),
+      serverCpuMsPerParticipantMinute: +((serverMs / MESH) * (60 / seconds)).toFixed(2),
+      browserCpuPctPerParticipant: +((browserMs / MESH / (seconds * 1000)) * 100).toFixed(1),
+    }));
+  } finally {
+    await browser.close();
+    await srv.stop();
+  }
+}
+
+main().catch((e) => { console.error(e); process.exit(1); });
