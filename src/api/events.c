@@ -294,9 +294,19 @@ void api__event_dm(struct api_call *c, const char *name, const char *cid, const 
     send_to(c, name, payload, to, &scope);
 }
 
-void api__event_control(struct api_call *c, const char *name, json_t *payload)
+/* A control event to the users in `to` (NULL: none), held until the commit on the writer lane. */
+static void control(struct api_call *c, enum bus_kind kind, struct bus_control *ctl,
+                    struct idset *to)
 {
-    send_to(c, name, payload, NULL, NULL);
+    if (c->held)
+        bus_hold_control(c->held, kind, ctl, to);
+    else
+        bus_publish_control(c->svc->bus, kind, ctl, to, 0);
+}
+
+void api__event_control(struct api_call *c, enum bus_kind kind, struct bus_control *ctl)
+{
+    control(c, kind, ctl, NULL);
 }
 
 void api__event_server_changed(struct api_call *c, const char *sid, const char *what)
@@ -405,15 +415,26 @@ int api__write_with_event(struct api_call *c, store_write_fn fn, void *arg, cons
     return result;
 }
 
+/* A DISCONNECT of user_id's connections: on token_hash only (NULL: all), or with keep all but. */
+static void disconnect(struct api_call *c, const char *user_id, const char *token_hash, int keep)
+{
+    struct idset *to = idset_new(1);
+    struct bus_control ctl = {.keep = keep};
+    if (!to || idset_add(to, user_id)) {
+        idset_unref(to);
+        return;
+    }
+    if (token_hash)
+        slice_copy(slice_from(token_hash), ctl.token_hash, sizeof ctl.token_hash);
+    control(c, BUS_KIND_DISCONNECT, &ctl, to);
+}
+
 void api__event_disconnect(struct api_call *c, const char *user_id, const char *token_hash)
 {
-    json_t *payload = token_hash ? json_pack("{ss}", "tokenHash", token_hash) : json_object();
-    struct bus_where at = bus_where_of(NULL, NULL, NULL, NULL, user_id);
-    to_user(c, BUS_DISCONNECT, &at, payload, 0);
+    disconnect(c, user_id, token_hash, 0);
 }
 
 void api__event_disconnect_others(struct api_call *c, const char *user_id, const char *keep_hash)
 {
-    struct bus_where at = bus_where_of(NULL, NULL, NULL, NULL, user_id);
-    to_user(c, BUS_DISCONNECT, &at, json_pack("{ss}", "keepTokenHash", keep_hash), 0);
+    disconnect(c, user_id, keep_hash, 1);
 }

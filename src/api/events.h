@@ -59,9 +59,9 @@ void api__event_dm(struct api_call *c, const char *name, const char *cid, const 
 json_t *api__reaction_change(const char *sid, const char *cid, const char *mid, const char *emoji,
                              const char *custom, const char *user_id, int64_t count, int added);
 json_t *api__pin_change(const char *sid, const char *cid, const char *mid, int pinned);
-/* A control event for the gateway (bus.h's BUS_*), with no audience: after the commit on the
- * writer lane, at once elsewhere. Takes payload. */
-void api__event_control(struct api_call *c, const char *name, json_t *payload);
+/* A control event for every node's gateway (bus.h), with no audience: after the commit on the
+ * writer lane, at once elsewhere. Takes ctl->activity. */
+void api__event_control(struct api_call *c, enum bus_kind kind, struct bus_control *ctl);
 /* SERVER_UPDATE {serverId, changed}: what changed ("server", "channels", "roles", "members")
  * is to be read again. */
 void api__event_server_changed(struct api_call *c, const char *sid, const char *what);

@@ -32,9 +32,10 @@ void api__presence_announce(struct api_call *c, const char *user_id)
     /* The status and the custom status shown with it (null: none, or offline). */
     json_t *shown = activity ? activity : json_null();
     /* chosen: a connect's announce read before this choice is looked at again (presence_live.h) */
-    api__event_control(c, BUS_PRESENCE,
-                       json_pack("{sssssOsb}", "userId", user_id, "status", status, "activity",
-                                 shown, "chosen", 1));
+    struct bus_control chosen = {.activity = json_incref(activity), .chosen = 1};
+    slice_copy(slice_from(user_id), chosen.user, sizeof chosen.user);
+    slice_copy(slice_from(status), chosen.status, sizeof chosen.status);
+    api__event_control(c, BUS_KIND_PRESENCE, &chosen);
     if (!idset_count(set))
         idset_unref(set);
     else

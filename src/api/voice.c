@@ -15,7 +15,9 @@
 
 void api__voice_review_user(struct api_call *c, const char *user_id)
 {
-    api__event_control(c, BUS_VOICE_REVIEW, json_pack("{ss}", "userId", user_id));
+    struct bus_control ctl = {.all = 0};
+    slice_copy(slice_from(user_id), ctl.user, sizeof ctl.user);
+    api__event_control(c, BUS_KIND_VOICE_REVIEW, &ctl);
 }
 
 /* GET /api/bot/servers/:sid/channels/:cid/voice-members (a bot with voice.connect) and

@@ -9,6 +9,7 @@
 
 #include "core/buf.h"
 #include "core/jsonout.h"
+#include "core/log.h"
 
 struct bus {
     struct inbox *inbox; /* to the I/O thread; shut by bus_close, freed by bus_free */
@@ -22,6 +23,7 @@ struct bus {
 
 static void event_free(struct bus_event *ev)
 {
+    json_decref(ev->control.activity);
     free(ev->payload);
     idset_unref(ev->to);
     free(ev);
@@ -125,7 +127,81 @@ static struct bus_event *event_new(const char *name, char *payload, size_t len, 
     ev->to = to;
     slice_copy(slice_from(name), ev->name, sizeof ev->name);
     ev->kind = kind_of(name);
+    /* A control that came as text (from another node): read once, here. */
+    if (ev->kind != BUS_KIND_CLIENT && bus_control_read(ev->kind, payload, len, &ev->control))
+        log_warn("bus: a %s that says nothing readable", name);
     return ev;
+}
+
+static void enqueue(struct bus *b, struct bus_event *first, struct bus_event *last,
+                    unsigned long n);
+
+static const char *control_name(enum bus_kind kind)
+{
+    switch (kind) {
+    case BUS_KIND_DISCONNECT:
+        return BUS_DISCONNECT;
+    case BUS_KIND_SWEEP:
+        return BUS_SWEEP;
+    case BUS_KIND_VOICE_REVIEW:
+        return BUS_VOICE_REVIEW;
+    case BUS_KIND_PRESENCE:
+        return BUS_PRESENCE;
+    case BUS_KIND_CLIENT:
+        break;
+    }
+    return "";
+}
+
+/* A control event made here: its fields as given (taken), and its text for the relay. */
+static struct bus_event *control_new(enum bus_kind kind, struct bus_control *c, struct idset *to)
+{
+    size_t len = 0;
+    char *text = bus_control_text(kind, c, &len);
+    struct bus_event *ev = text ? calloc(1, sizeof *ev) : NULL;
+    if (!ev) {
+        free(text);
+        json_decref(c->activity);
+        idset_unref(to);
+        return NULL;
+    }
+    ev->payload = text;
+    ev->payload_len = len;
+    ev->to = to;
+    ev->kind = kind;
+    ev->control = *c;
+    snprintf(ev->name, sizeof ev->name, "%s", control_name(kind));
+    return ev;
+}
+
+int bus_publish_control(struct bus *b, enum bus_kind kind, struct bus_control *c, struct idset *to,
+                        int here_only)
+{
+    struct bus_event *ev = control_new(kind, c, to);
+    if (!ev)
+        return -1;
+    ev->from_peer = here_only;
+    enqueue(b, ev, ev, 1);
+    return 0;
+}
+
+static void held_append(struct bus_held *h, struct bus_event *ev)
+{
+    if (h->tail)
+        h->tail->next = ev;
+    else
+        h->head = ev;
+    h->tail = ev;
+}
+
+int bus_hold_control(struct bus_held *h, enum bus_kind kind, struct bus_control *c,
+                     struct idset *to)
+{
+    struct bus_event *ev = control_new(kind, c, to);
+    if (!ev)
+        return -1;
+    held_append(h, ev);
+    return 0;
 }
 
 void bus_set_relay(struct bus *b, bus_relay_fn fn, void *user)
@@ -233,11 +309,7 @@ uint64_t *bus_hold(struct bus_held *h, const char *name, char *payload, size_t l
         return NULL;
     ev->position = position;
     place(ev, where);
-    if (h->tail)
-        h->tail->next = ev;
-    else
-        h->head = ev;
-    h->tail = ev;
+    held_append(h, ev);
     return &ev->position;
 }
 

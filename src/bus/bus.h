@@ -16,29 +16,40 @@
 #include "core/inbox.h"
 #include "core/uuid.h"
 
-/* Control events: from the API (or main) to the gateway, never sent to a client as such. */
-/* Close the recipients' connections (payload {tokenHash?}: only those made with that token). */
-#define BUS_DISCONNECT "__disconnect__"
-/* Another process changed the database: look for suspended applications now. */
-#define BUS_SWEEP "__sweep__"
-/* Payload {serverId}, {userId}, both (that user's sessions in that server) or {all: true}: check
- * again the rights of those voice sessions. Each node asks it of itself for each change mark
- * (main.c: roles, overwrites, memberships, channels, installs), and the API of every node
- * when an application's intents change. */
-#define BUS_VOICE_REVIEW "__voice_review__"
-/* Payload {userId, status}: a user's shown status may have changed (on any node), for the
- * member lists pages subscribe to (gateway/member_lists.h). */
-#define BUS_PRESENCE "__presence__"
-
-/* What an event is to the gateway: one for clients, or one of the control events above (their
- * names travel between nodes; the kind is read from the name once, when the event is made). */
+/* Control events: what the API (or the server's own parts) asks of every node's gateway, never
+ * sent to a client. Each is typed (struct bus_control); its name travels between nodes with its
+ * fields as JSON, written and read back once at the relay (bus_control_text, bus_control_read). */
 enum bus_kind {
-    BUS_KIND_CLIENT,
-    BUS_KIND_DISCONNECT,
-    BUS_KIND_SWEEP,
-    BUS_KIND_VOICE_REVIEW,
-    BUS_KIND_PRESENCE,
+    BUS_KIND_CLIENT,       /* an event for clients, not a control */
+    BUS_KIND_DISCONNECT,   /* close the recipients' connections (all, one token's, or all but one's)
+                            */
+    BUS_KIND_SWEEP,        /* another process changed the database: look for suspended apps now */
+    BUS_KIND_VOICE_REVIEW, /* check again the rights of some voice sessions (serve/news.c's marks,
+                            * and the API's when an application's intents change) */
+    BUS_KIND_PRESENCE,     /* a user's shown status may have changed (on any node), for the
+                            * member lists pages follow (gateway/member_lists.h) */
 };
+#define BUS_DISCONNECT   "__disconnect__"
+#define BUS_SWEEP        "__sweep__"
+#define BUS_VOICE_REVIEW "__voice_review__"
+#define BUS_PRESENCE     "__presence__"
+
+/* A control event's fields; which ones mean something depends on its kind. */
+struct bus_control {
+    char token_hash[65];       /* DISCONNECT: only that token's connections ("": all of them)… */
+    int keep;                  /* …or, set, all of them but that token's */
+    char server[UUID_LEN + 1]; /* VOICE_REVIEW: the sessions in that server… */
+    char user[UUID_LEN + 1];   /* …and/or that user's; PRESENCE: whose status */
+    int all;                   /* VOICE_REVIEW: every session */
+    char status[16];           /* PRESENCE: the status shown */
+    json_t *activity;          /* PRESENCE: the custom status shown (one reference; NULL: none) */
+    int chosen;                /* PRESENCE: the user chose it now (gateway/presence_live.h) */
+};
+
+/* The JSON text a control travels as between nodes (malloc'd; NULL when out of memory), and
+ * back: 0, or -1 when the text is not a control of that kind (out is then empty). */
+char *bus_control_text(enum bus_kind kind, const struct bus_control *c, size_t *len);
+int bus_control_read(enum bus_kind kind, const char *text, size_t len, struct bus_control *out);
 
 /* Where an event happened, set by the code that publishes it: delivery, the event log, the relay
  * and the console route by it, and nothing reads a payload to learn it. Each is an ID or "". */
@@ -63,7 +74,8 @@ struct bus_event {
     char name[48]; /* MESSAGE_CREATE, GUILD_MEMBER_ADD … */
     enum bus_kind kind;
     struct bus_where where;
-    char *payload; /* JSON text (owned) */
+    struct bus_control control; /* a control event's fields (kind not BUS_KIND_CLIENT) */
+    char *payload;              /* JSON text (owned) */
     size_t payload_len;
     struct idset *to;  /* user IDs (one reference; NULL = nobody) */
     uint64_t position; /* in the event log; 0: not logged (control and live-only events) */
@@ -95,6 +107,10 @@ uint32_t bus_route(const char *id);
  * (NULL: nowhere in particular). */
 int bus_publish_at(struct bus *b, const char *name, char *payload, size_t len, struct idset *to,
                    uint64_t position, const struct bus_where *where);
+/* A control event of that kind to the gateway of this node and (unless here_only) every other;
+ * takes c->activity and the reference to `to` (the DISCONNECT's users; NULL otherwise). */
+int bus_publish_control(struct bus *b, enum bus_kind kind, struct bus_control *c, struct idset *to,
+                        int here_only);
 /* Events held back until a commit: filled by one thread, then published or dropped whole. */
 struct bus_held {
     struct bus_event *head, *tail;
@@ -116,6 +132,9 @@ void bus_set_relay(struct bus *b, bus_relay_fn fn, void *user);
  * event's position is kept (valid until h is published or dropped), or NULL. */
 uint64_t *bus_hold(struct bus_held *h, const char *name, char *payload, size_t len,
                    struct idset *to, uint64_t position, const struct bus_where *where);
+/* A control event held as bus_publish_control would publish it; 0 or -1. */
+int bus_hold_control(struct bus_held *h, enum bus_kind kind, struct bus_control *c,
+                     struct idset *to);
 /* Drops the event held last (its change did not happen after all). */
 void bus_held_drop_last(struct bus_held *h);
 /* Publishes every held event in order and empties h. */

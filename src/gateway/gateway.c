@@ -402,23 +402,21 @@ static void deliver(void *user, const struct bus_event *ev)
     }
     switch (ev->kind) {
     case BUS_KIND_DISCONNECT: {
-        json_t *p = json_loadb(ev->payload, ev->payload_len, 0, NULL);
-        const char *hash = json_string_value(json_object_get(p, "tokenHash"));
-        const char *keep = json_string_value(json_object_get(p, "keepTokenHash"));
-        struct kick_arg k = {gw, hash, keep};
+        const struct bus_control *c = &ev->control;
+        const char *hash = c->token_hash[0] ? c->token_hash : NULL;
+        struct kick_arg k = {gw, c->keep ? NULL : hash, c->keep ? hash : NULL};
         idset_each(ev->to, kick_each, &k);
-        json_decref(p);
         return;
     }
     case BUS_KIND_VOICE_REVIEW:
-        gateway__voice_on_review(gw, ev->payload, ev->payload_len);
+        gateway__voice_on_review(gw, &ev->control);
         return;
     case BUS_KIND_SWEEP:
         sweep(gw);
         return;
     case BUS_KIND_PRESENCE:
-        gateway__lists_presence(gw, ev->payload, ev->payload_len);
-        gateway__presence_chosen(gw, ev->payload, ev->payload_len);
+        gateway__lists_presence(gw, &ev->control);
+        gateway__presence_chosen(gw, &ev->control);
         return;
     case BUS_KIND_CLIENT:
         break;

@@ -535,19 +535,12 @@ static void presence_each(const char *key, void *value, void *arg)
     }
 }
 
-void gateway__lists_presence(struct gateway *gw, const char *payload, size_t len)
+void gateway__lists_presence(struct gateway *gw, const struct bus_control *c)
 {
-    if (!gw->lists->slots.count)
+    if (!gw->lists->slots.count || !c->user[0])
         return;
-    json_t *p = json_loadb(payload, len, 0, NULL);
-    const char *uid = json_string_value(json_object_get(p, "userId"));
-    json_t *activity = json_object_get(p, "activity");
-    struct presence_arg a = {
-        uid, gateway__list_status_name(json_string_value(json_object_get(p, "status"))),
-        json_is_object(activity) ? activity : NULL, activity != NULL};
-    if (uid && strlen(uid) == UUID_LEN)
-        map_each(&gw->lists->slots, presence_each, &a);
-    json_decref(p);
+    struct presence_arg a = {c->user, gateway__list_status_name(c->status), c->activity, 1};
+    map_each(&gw->lists->slots, presence_each, &a);
 }
 
 /* ---- the tick ---- */

@@ -16,6 +16,7 @@
 #ifndef PRACA_GATEWAY_MEMBER_LISTS_H
 #define PRACA_GATEWAY_MEMBER_LISTS_H
 
+#include "bus/bus.h"
 #include "gateway/internal.h"
 
 #define LISTS_RANGES  3
@@ -38,8 +39,8 @@ void gateway__lists_cleanup(struct gateway *gw);
 void gateway__lists_subscribe(struct gateway *gw, struct conn *c, json_t *payload, int64_t ack_id);
 /* c is going: its subscription ends. */
 void gateway__lists_leave(struct gateway *gw, struct conn *c);
-/* A BUS_PRESENCE event's payload. */
-void gateway__lists_presence(struct gateway *gw, const char *payload, size_t len);
+/* A BUS_KIND_PRESENCE control: a user's shown status, for the lists that show them. */
+void gateway__lists_presence(struct gateway *gw, const struct bus_control *c);
 /* A member event or a server's change went by: the lists look at their servers within
  * LISTS_SOON_MS rather than at the next tick. */
 void gateway__lists_soon(struct gateway *gw);

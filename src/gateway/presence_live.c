@@ -70,9 +70,10 @@ static void answered(struct gateway_job *j)
         } else {
             /* the member lists on every node, and the people who share a small server */
             json_t *shown = p->users[i].activity ? p->users[i].activity : json_null();
-            bus_publish_json(
-                gw->bus, BUS_PRESENCE,
-                json_pack("{sssssO}", "userId", id, "status", status, "activity", shown), NULL, 0);
+            struct bus_control said = {.activity = json_incref(p->users[i].activity)};
+            slice_copy(slice_from(id), said.user, sizeof said.user);
+            slice_copy(slice_from(status), said.status, sizeof said.status);
+            bus_publish_control(gw->bus, BUS_KIND_PRESENCE, &said, NULL, 0);
             if (idset_count(to))
                 bus_publish_json(
                     gw->bus, "PRESENCE_UPDATE",
@@ -146,15 +147,12 @@ void gateway__presence_note(struct gateway *gw, const char *user_id)
     schedule(gw);
 }
 
-void gateway__presence_chosen(struct gateway *gw, const char *payload, size_t len)
+void gateway__presence_chosen(struct gateway *gw, const struct bus_control *c)
 {
     if (!gw->presence_live->busy)
         return; /* a batch that starts later reads the status as chosen */
-    json_t *p = json_loadb(payload, len, 0, NULL);
-    const char *uid = json_string_value(json_object_get(p, "userId"));
-    if (uid && json_is_true(json_object_get(p, "chosen")))
-        gateway__presence_note(gw, uid);
-    json_decref(p);
+    if (c->user[0] && c->chosen)
+        gateway__presence_note(gw, c->user);
 }
 
 /* A user whose second look is due, unless a change here noted them meanwhile. */

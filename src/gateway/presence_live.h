@@ -12,6 +12,7 @@
 #ifndef PRACA_GATEWAY_PRESENCE_LIVE_H
 #define PRACA_GATEWAY_PRESENCE_LIVE_H
 
+#include "bus/bus.h"
 #include "gateway/internal.h"
 
 #define PRESENCE_LIVE_BATCH   64
@@ -26,7 +27,7 @@ void gateway__presence_note(struct gateway *gw, const char *user_id);
 /* A status chosen (BUS_PRESENCE with `chosen`) while a batch is out: the batch may have read the
  * status before the choice and would publish it after, undoing it, so the user is looked at
  * again once the batch is back. */
-void gateway__presence_chosen(struct gateway *gw, const char *payload, size_t len);
+void gateway__presence_chosen(struct gateway *gw, const struct bus_control *c);
 /* Every second (the gateway's sweep): the users to look at once more go back to the queue. */
 void gateway__presence_tick(struct gateway *gw);
 /* Forgets what is noted and not yet sent (the gateway is going). */

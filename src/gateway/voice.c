@@ -495,22 +495,17 @@ static void review_answered(struct gateway_job *j)
     free(r);
 }
 
-void gateway__voice_on_review(struct gateway *gw, const char *payload, size_t len)
+void gateway__voice_on_review(struct gateway *gw, const struct bus_control *c)
 {
     gw->voice_reviews++;
-    json_t *p = json_loadb(payload, len, 0, NULL);
-    const char *server_id = json_string_value(json_object_get(p, "serverId"));
-    const char *user_id = json_string_value(json_object_get(p, "userId"));
-    char in_server[UUID_LEN + 1] = ""; /* with userId: that user's sessions in it only */
-    if (server_id && user_id)
-        slice_copy(slice_from(server_id), in_server, sizeof in_server);
+    char in_server[UUID_LEN + 1] = ""; /* with a user: that user's sessions in it only */
+    if (c->server[0] && c->user[0])
+        memcpy(in_server, c->server, sizeof in_server);
     struct voice_session *list = NULL;
-    long n = user_id     ? state_voice_list(gw->voice, VOICE_BY_USER, user_id, &list)
-             : server_id ? state_voice_list(gw->voice, VOICE_BY_SERVER, server_id, &list)
-             : json_is_true(json_object_get(p, "all"))
-                 ? state_voice_list(gw->voice, VOICE_ALL, "", &list)
-                 : 0;
-    json_decref(p);
+    long n = c->user[0]     ? state_voice_list(gw->voice, VOICE_BY_USER, c->user, &list)
+             : c->server[0] ? state_voice_list(gw->voice, VOICE_BY_SERVER, c->server, &list)
+             : c->all       ? state_voice_list(gw->voice, VOICE_ALL, "", &list)
+                            : 0;
     if (n <= 0 || gw->draining) {
         free(list);
         return;

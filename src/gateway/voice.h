@@ -8,6 +8,7 @@
  */
 #ifndef PRACA_GATEWAY_VOICE_H
 #define PRACA_GATEWAY_VOICE_H
+#include "bus/bus.h"
 #include <jansson.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -21,7 +22,7 @@ int gateway__voice_on_event(struct gateway *gw, struct conn *c, const char *name
 /* Ends the sessions owned by a closing connection and frees its voice limits. */
 void gateway__voice_on_disconnect(struct gateway *gw, struct conn *c);
 /* Handles a BUS_VOICE_REVIEW control event: each node reviews its own connections' sessions. */
-void gateway__voice_on_review(struct gateway *gw, const char *payload, size_t len);
+void gateway__voice_on_review(struct gateway *gw, const struct bus_control *c);
 /* With several nodes, on the loop's thread: another node put or removed a session (its text;
  * self is this node's name), or stopped following (node; NULL: every other node). */
 void gateway_voice_remote(struct gateway *gw, const char *text, size_t len, int removed,

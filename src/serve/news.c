@@ -22,15 +22,15 @@
 static void review_voice(struct serve *s, const char *what)
 {
     char sid[UUID_LEN + 1], who[UUID_LEN + 1];
-    json_t *p = NULL;
-    if (!what)
-        p = json_pack("{sb}", "all", 1);
-    else if (!store_change_parse(what, sid, who))
-        p = !strncmp(what, STORE_CHANGE_MEMBER, strlen(STORE_CHANGE_MEMBER))
-                ? json_pack("{ssss}", "serverId", sid, "userId", who)
-                : json_pack("{ss}", "serverId", sid);
-    if (p)
-        bus_publish_json(s->bus, BUS_VOICE_REVIEW, p, NULL, 1);
+    struct bus_control ctl = {.all = !what};
+    if (what && store_change_parse(what, sid, who))
+        return;
+    if (what) {
+        memcpy(ctl.server, sid, sizeof ctl.server);
+        if (!strncmp(what, STORE_CHANGE_MEMBER, strlen(STORE_CHANGE_MEMBER)))
+            memcpy(ctl.user, who, sizeof ctl.user);
+    }
+    bus_publish_control(s->bus, BUS_KIND_VOICE_REVIEW, &ctl, NULL, 1);
 }
 
 /* The writer's news: the state drops what changed; another process's commit also makes the
@@ -40,9 +40,8 @@ void serve__on_change(void *arg, const char *sid)
     struct serve *s = arg;
     state_on_change(s->state, sid);
     review_voice(s, sid);
-    char *payload = sid ? NULL : strdup("{}");
-    if (payload)
-        bus_publish(s->bus, BUS_SWEEP, payload, 2, NULL);
+    if (!sid)
+        bus_publish_control(s->bus, BUS_KIND_SWEEP, &(struct bus_control){.all = 0}, NULL, 1);
 }
 
 /* With several nodes, what this node's writer changed is the others' news too. */
