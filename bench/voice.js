@@ -3,9 +3,9 @@
 //    its connection to the first has received audio (getStats inbound bytes > 0), JOINS times
 //    (leaving between), p50 and p99;
 //  - a mesh of MESH pages for SECONDS: what each participant sends and receives (kbit/s, from
-//    getStats), the server's CPU per participant per minute (its threads' run time from
-//    /proc/PID/task/*/schedstat: only signaling and the participant lists cross it), and the
-//    browser's CPU per participant (all of Chromium's processes, divided by the pages).
+//    getStats), the server's CPU per minute (its threads' run time from /proc/PID/task/*/schedstat:
+//    only signaling and the participant lists cross it), against the same pages out of the call,
+//    and the browser's CPU per participant (this process's Chromium, divided by the pages).
 //
 //   JOINS=20 MESH=4 SECONDS=20 PRACA_BIN=build/praca node bench/voice.js
 'use strict';
@@ -112,9 +112,17 @@ async function main() {
       measure: `mesh of ${MESH}`, seconds: +seconds.toFixed(1),
       sentKbitPerParticipant: +(sent.reduce((a, b) => a + b, 0) / MESH).toFixed(1),
       receivedKbitPerParticipant: +(got.reduce((a, b) => a + b, 0) / MESH).toFixed(1),
-      serverCpuMsPerParticipantMinute: +((serverMs / MESH) * (60 / seconds)).toFixed(2),
+      serverCpuMsPerMinute: +(serverMs * (60 / seconds)).toFixed(1),
       browserCpuPctPerParticipant: +((browserMs / MESH / (seconds * 1000)) * 100).toFixed(1),
     }));
+    // The same pages out of the call, for what an open page costs the server anyway.
+    for (const p of pages) await p.click('#call-leave');
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    const idle0 = cpuNs(srv.proc.pid), i0 = Date.now();
+    await new Promise((resolve) => setTimeout(resolve, SECONDS * 1000));
+    const idleMs = (cpuNs(srv.proc.pid) - idle0) / 1e6, idleSeconds = (Date.now() - i0) / 1000;
+    console.log(JSON.stringify({ measure: `the same ${MESH} pages out of the call`, seconds: +idleSeconds.toFixed(1),
+      serverCpuMsPerMinute: +(idleMs * (60 / idleSeconds)).toFixed(1) }));
   } finally {
     await browser.close();
     await srv.stop();
