@@ -42,7 +42,7 @@ static const struct option options[] = {
     STR("--stun-url", "PRACA_STUN_URL", stun_urls),
     STR("--turn-url", "PRACA_TURN_URL", turn_urls),
     STR("--turn-secret", "PRACA_TURN_SECRET", turn_secret),
-    INT("--turn-ttl-seconds", "PRACA_TURN_TTL_SECONDS", turn_ttl_seconds, 60, 7 * 86400),
+    INT("--turn-ttl-seconds", "PRACA_TURN_TTL_SECONDS", turn_ttl_seconds, 10, 86400),
     BOOL("--voice-relay-only", "PRACA_VOICE_RELAY_ONLY", voice_relay_only),
     STR("--database-url", "PRACA_DATABASE_URL", database_url),
     STR("--redis-url", "PRACA_REDIS_URL", redis_url),
@@ -117,7 +117,7 @@ void config_defaults(struct config *c)
     c->log_level = 1;
     c->body_budget_mb = 256;
     c->session_idle_days = 30;
-    c->turn_ttl_seconds = 12 * 3600;
+    c->turn_ttl_seconds = 600;
     c->event_retention_hours = 24;
     c->events_retry_ms = 1000;
     c->presence_people_max = 1000;
@@ -267,7 +267,7 @@ static const char USAGE[] =
     "                                TURN server for voice (none), with --turn-secret\n"
     "  --turn-secret SECRET          [PRACA_TURN_SECRET] TURN's static-auth-secret\n"
     "  --turn-ttl-seconds N          [PRACA_TURN_TTL_SECONDS] a TURN credential holds\n"
-    "                                this long (43200)\n"
+    "                                this long (600); pages renew theirs\n"
     "  --voice-relay-only            [PRACA_VOICE_RELAY_ONLY] voice only through TURN:\n"
     "                                nobody learns another's address (off)\n"
     "  --database-url URL            [PRACA_DATABASE_URL] postgres://…: the data in "

@@ -247,6 +247,26 @@ test('through a TURN server only: coturn relays the call with the credentials Pr
   }
 });
 
+test('a TURN credential of ten seconds is renewed by the pages, and the relayed call goes on', async () => {
+  const turn = await startTurn();
+  const srv = await startServer({ args: ['--turn-url', turn.url, '--turn-secret', turn.secret, '--voice-relay-only', '--turn-ttl-seconds', '10'] });
+  try {
+    const { ana, bia, vcid, a, b } = await twoInACall(srv.url);
+    await hears(a, vcid, bia.user.id);
+    // Two credentials of Ana's reached coturn (each username is EXPIRY:USER_ID): the join's,
+    // then the renewed one, and the sound still arrives through the relay after it.
+    const credentials = () => new Set(turn.log().match(new RegExp(`\\d+:${ana.user.id}`, 'g')) || []);
+    await eventually(() => credentials().size >= 2, 20000, 'a second credential of Ana used');
+    await hears(a, vcid, bia.user.id);
+    await hears(b, vcid, ana.user.id);
+    assert.equal((await received(a))[bia.user.id].via, 'relay');
+    await closed(a, b);
+  } finally {
+    await srv.stop();
+    turn.stop();
+  }
+});
+
 test('a call that finds no path says so in the page, and names what is missing', async () => {
   const turn = await startTurn({ secret: 'o-segredo-certo' });
   // Praça signs with another secret: coturn refuses every credential, and relays are all there is.

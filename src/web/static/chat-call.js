@@ -93,6 +93,28 @@ export function rejoined(channelId, participants) {
   call.onChange();
 }
 
+// Fresh ICE servers from a join's answer (a TURN credential lives minutes): the paths found from
+// now on use them, and a connection relayed through TURN looks for a new path at once (an ICE
+// restart: the sound goes on over the old one meanwhile), before its credential runs out.
+export async function iceServersNow(joined) {
+  if (!call || !Array.isArray(joined.iceServers)) return;
+  call.config = { ...call.config, iceServers: joined.iceServers };
+  for (const p of [...call.peers.values()]) {
+    p.pc.setConfiguration(call.config);
+    const reports = [...(await p.pc.getStats()).values()];
+    const pair = reports.find((r) => r.type === 'candidate-pair' && r.nominated && r.state === 'succeeded');
+    const local = pair && reports.find((r) => r.id === pair.localCandidateId);
+    if (local && local.candidateType === 'relay' && p.pc.signalingState !== 'closed') p.pc.restartIce();
+  }
+}
+
+// When the call's TURN credential runs out, in ms since the epoch (its username is
+// "EXPIRY:USER_ID"); 0 without one.
+export function turnExpiresAt() {
+  const turn = call && call.config.iceServers.find((x) => typeof x.username === 'string' && /^\d+:/.test(x.username));
+  return turn ? Number(turn.username.split(':')[0]) * 1000 : 0;
+}
+
 function hangUp(p) {
   p.pc.close();
   if (p.out) p.out.remove();

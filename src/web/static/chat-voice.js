@@ -197,6 +197,7 @@ async function joinVoice(c) {
     callName = c.name;
     call = call || (await import('./chat-call.js'));
     await call.startCall(c.id, joined, repaint, tileName);
+    renewSoon();
   } catch (e) {
     toast(e);
   } finally {
@@ -205,7 +206,29 @@ async function joinVoice(c) {
   }
 }
 
+// A TURN credential lives minutes (--turn-ttl-seconds): a join again, three quarters of the way
+// to its end, brings a fresh one.
+let renewing = null;
+function renewSoon() {
+  clearTimeout(renewing);
+  const ends = call && call.callState() ? call.turnExpiresAt() : 0;
+  if (!ends) return;
+  renewing = setTimeout(async () => {
+    const state = call && call.callState();
+    if (!state) return;
+    try {
+      const joined = await join(state.channelId, state.muted, state.deafened);
+      voiceJoined(state.channelId, joined.participants);
+      await call.iceServersNow(joined);
+    } catch (e) {
+      console.warn('voice: the TURN credential was not renewed:', e);
+    }
+    renewSoon();
+  }, Math.max(5000, (ends - Date.now()) * 0.75));
+}
+
 async function leaveVoice(cid) {
+  clearTimeout(renewing);
   if (call) call.stopCall();
   try {
     const left = await view.gateway.emitWithAck('voice:leave', { channelId: cid });
