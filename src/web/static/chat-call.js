@@ -101,9 +101,7 @@ export async function iceServersNow(joined) {
   call.config = { ...call.config, iceServers: joined.iceServers };
   for (const p of [...call.peers.values()]) {
     p.pc.setConfiguration(call.config);
-    const reports = [...(await p.pc.getStats()).values()];
-    const pair = reports.find((r) => r.type === 'candidate-pair' && r.nominated && r.state === 'succeeded');
-    const local = pair && reports.find((r) => r.id === pair.localCandidateId);
+    const { local } = pathOf([...(await p.pc.getStats()).values()]);
     if (local && local.candidateType === 'relay' && p.pc.signalingState !== 'closed') p.pc.restartIce();
   }
 }
@@ -163,6 +161,13 @@ export async function traffic() {
   return { sent, received: got };
 }
 
+// The path a connection uses, from its getStats reports: the candidate pair chosen and its local
+// side (host, srflx or relay); both undefined before one is chosen.
+function pathOf(reports) {
+  const pair = reports.find((r) => r.type === 'candidate-pair' && r.nominated && r.state === 'succeeded');
+  return { pair, local: pair && reports.find((r) => r.id === pair.localCandidateId) };
+}
+
 // What each connection received: audio bytes and the last audio level (getStats), for the
 // connection-quality hint and for whoever checks that sound arrives.
 export async function received() {
@@ -171,8 +176,7 @@ export async function received() {
   for (const p of call.peers.values()) {
     const reports = [...(await p.pc.getStats()).values()];
     const audio = reports.find((r) => r.type === 'inbound-rtp' && r.kind === 'audio');
-    const pair = reports.find((r) => r.type === 'candidate-pair' && r.nominated && r.state === 'succeeded');
-    const local = pair && reports.find((r) => r.id === pair.localCandidateId);
+    const { pair, local } = pathOf(reports);
     out[p.uid] = { bytes: audio ? audio.bytesReceived : 0, level: audio ? audio.audioLevel || 0 : 0,
                    lost: audio ? audio.packetsLost : 0, packets: audio ? audio.packetsReceived : 0, rttMs: pair ? Math.round(pair.currentRoundTripTime * 1000) : null,
                    via: local ? local.candidateType : null };
