@@ -183,6 +183,7 @@ test('threads: listed under their channel and a forum; one begun from a message 
   await a.fill('#thread-text', 'de novo');
   await a.click('#thread-composer button[type=submit]');
   await b.waitForSelector('#thread-messages .message:has-text("de novo")'); // live, with its threadId
+  await a.waitForSelector('#thread-messages .message:has-text("de novo")');
   assert.equal(await a.locator('#thread-messages .message:has-text("de novo")').count(), 1, 'shown once: the answer and its event');
   // An action on a message beside acts on the thread: a reaction reaches the other page.
   const beside = b.locator('#thread-messages .message:has-text("de novo")');
