@@ -37,9 +37,14 @@ run: deps build/praca
 build/gen/migrations_data.c: $(MIGRATIONS) scripts/embed.sh
 	@mkdir -p $(dir $@)
 	scripts/embed.sh praca_migrations $(MIGRATIONS) > $@
-build/gen/web_data.c: $(WEB_FILES) scripts/embed.sh
+# The pages' shared <head> lines are written once (src/web/head.html) and set in at build time.
+WEB_BUILT := $(patsubst src/web/static/%.html,build/gen/web/%.html,$(WEB_FILES))
+build/gen/web/%.html: src/web/static/%.html src/web/head.html
 	@mkdir -p $(dir $@)
-	scripts/embed.sh praca_web $(WEB_FILES) > $@
+	sed -e '/<!--#include head.html-->/{r src/web/head.html' -e 'd;}' $< > $@
+build/gen/web_data.c: $(WEB_BUILT) scripts/embed.sh
+	@mkdir -p $(dir $@)
+	scripts/embed.sh praca_web $(WEB_BUILT) > $@
 build/gen/docs_data.c: docs/api.md docs/openapi.json scripts/embed.sh
 	@mkdir -p $(dir $@)
 	scripts/embed.sh praca_docs docs/api.md docs/openapi.json > $@

@@ -151,18 +151,13 @@ static void sessions_end_others(struct api_call *c)
 }
 
 const struct api_route api_account_routes[] = {
-    {HTTP_POST, "/api/auth/logout", auth_logout, API_PERSON, API_ON_WORKER, API_BODY_SMALL, NULL},
-    {HTTP_POST, "/api/auth/logout-everywhere", auth_logout_everywhere, API_PERSON, API_ON_WORKER,
-     API_BODY_SMALL, NULL},
-    {HTTP_POST, "/api/users/@me/password", password_change, API_PERSON, API_ON_HASHING,
-     API_BODY_SMALL, NULL},
-    {HTTP_PUT, "/api/users/@me/presence", api__presence_put, API_PERSON, API_ON_WORKER,
-     API_BODY_SMALL, &API_LIMIT_PRESENCE},
-    {HTTP_GET, "/api/users/@me/sessions", sessions_list, API_PERSON, API_ON_WORKER, API_BODY_SMALL,
-     NULL},
-    {HTTP_DELETE, "/api/users/@me/sessions", sessions_end_others, API_PERSON, API_ON_WORKER,
-     API_BODY_SMALL, NULL},
-    {HTTP_DELETE, "/api/users/@me/sessions/:id", session_end, API_PERSON, API_ON_WORKER,
-     API_BODY_SMALL, NULL},
-    {0, NULL, NULL, 0, 0, 0, NULL},
+    API_ROUTE(POST, "/api/auth/logout", auth_logout, API_PERSON),
+    API_ROUTE(POST, "/api/auth/logout-everywhere", auth_logout_everywhere, API_PERSON),
+    API_ROUTE(POST, "/api/users/@me/password", password_change, API_PERSON, .lane = API_ON_HASHING),
+    API_ROUTE(PUT, "/api/users/@me/presence", api__presence_put, API_PERSON,
+              .limit = &API_LIMIT_PRESENCE),
+    API_ROUTE(GET, "/api/users/@me/sessions", sessions_list, API_PERSON),
+    API_ROUTE(DELETE, "/api/users/@me/sessions", sessions_end_others, API_PERSON),
+    API_ROUTE(DELETE, "/api/users/@me/sessions/:id", session_end, API_PERSON),
+    {0},
 };

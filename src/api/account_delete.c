@@ -133,7 +133,6 @@ static void account_delete(struct api_call *c)
 }
 
 const struct api_route api_account_delete_routes[] = {
-    {HTTP_DELETE, "/api/users/@me", account_delete, API_PERSON, API_ON_HASHING, API_BODY_SMALL,
-     NULL},
-    {0, NULL, NULL, 0, 0, 0, NULL},
+    API_ROUTE(DELETE, "/api/users/@me", account_delete, API_PERSON, .lane = API_ON_HASHING),
+    {0},
 };

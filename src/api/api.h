@@ -142,7 +142,15 @@ struct api_route {
     const struct api_limit *limit;
 };
 
-/* Route tables, one per resource file; each ends with {0, NULL, NULL, 0}. */
+/* A route table's entry: method (GET, POST, …), path, handler and who may call it, then only
+ * what differs from a small body, a worker and the default limit, by name:
+ * API_ROUTE(POST, "/api/…", send, API_ANY, .lane = API_ON_WRITER, .limit = &API_LIMIT_SEND). */
+#define API_ROUTE(m, path, handler, who, ...)                                                      \
+    {                                                                                              \
+        .method = HTTP_##m, .pattern = path, .fn = handler, .auth = who, __VA_ARGS__               \
+    }
+
+/* Route tables, one per resource file; each ends with {0}. */
 extern const struct api_route api_auth_routes[];
 extern const struct api_route api_account_routes[];
 extern const struct api_route api_password_reset_routes[];

@@ -522,7 +522,6 @@ static void attachment_get(struct api_call *c)
 }
 
 const struct api_route api_attachment_routes[] = {
-    {HTTP_GET, "/api/attachments/:aid/:name", attachment_get, API_ANY, API_ON_WORKER,
-     API_BODY_SMALL, NULL},
-    {0, NULL, NULL, 0, 0, 0, NULL},
+    API_ROUTE(GET, "/api/attachments/:aid/:name", attachment_get, API_ANY),
+    {0},
 };

@@ -84,6 +84,15 @@ json_t *api__audit_changes(json_t *before, json_t *after, const char *const *key
     return out;
 }
 
+void api__audit_update(struct api_call *c, const char *sid, const char *action,
+                       const char *target_type, const char *target_id, json_t *before,
+                       json_t *after, const char *const *keys)
+{
+    api__audit(c, sid, action, target_type, target_id, api__audit_changes(before, after, keys));
+    json_decref(before);
+    json_decref(after);
+}
+
 void api__audit_object(struct api_call *c, const char *sid, const char *action,
                        const char *target_type, const char *target_id, json_t *what, int gone)
 {
@@ -152,7 +161,6 @@ static void audit_list(struct api_call *c)
 }
 
 const struct api_route api_audit_routes[] = {
-    {HTTP_GET, "/api/servers/:sid/audit-log", audit_list, API_ANY, API_ON_WORKER, API_BODY_SMALL,
-     NULL},
-    {0, NULL, NULL, 0, 0, 0, NULL},
+    API_ROUTE(GET, "/api/servers/:sid/audit-log", audit_list, API_ANY),
+    {0},
 };

@@ -23,6 +23,12 @@ void api__audit(struct api_call *c, const char *sid, const char *action, const c
  * after; either may be NULL (a creation: old null; a deletion: new null). */
 json_t *api__audit_changes(json_t *before, json_t *after, const char *const *keys);
 
+/* An update's entry: the keys (NULL-terminated) whose values differ between before and after,
+ * both let go. */
+void api__audit_update(struct api_call *c, const char *sid, const char *action,
+                       const char *target_type, const char *target_id, json_t *before,
+                       json_t *after, const char *const *keys);
+
 /* An entry for a creation (gone 0: each field of what as new) or a deletion (gone 1: as old);
  * what is taken. */
 void api__audit_object(struct api_call *c, const char *sid, const char *action,

@@ -73,11 +73,8 @@ int api__dm_blocked(struct api_call *c, const char *cid, const char *other)
 }
 
 const struct api_route api_block_routes[] = {
-    {HTTP_GET, "/api/users/@me/blocks", blocks_list, API_PERSON, API_ON_WORKER, API_BODY_SMALL,
-     NULL},
-    {HTTP_PUT, "/api/users/@me/blocks/:uid", block_put, API_PERSON, API_ON_WORKER, API_BODY_SMALL,
-     NULL},
-    {HTTP_DELETE, "/api/users/@me/blocks/:uid", block_delete, API_PERSON, API_ON_WORKER,
-     API_BODY_SMALL, NULL},
-    {0, NULL, NULL, 0, 0, 0, NULL},
+    API_ROUTE(GET, "/api/users/@me/blocks", blocks_list, API_PERSON),
+    API_ROUTE(PUT, "/api/users/@me/blocks/:uid", block_put, API_PERSON),
+    API_ROUTE(DELETE, "/api/users/@me/blocks/:uid", block_delete, API_PERSON),
+    {0},
 };

@@ -60,12 +60,10 @@ static void bot_members(struct api_call *c)
 }
 
 const struct api_route api_bot_routes[] = {
-    {HTTP_GET, "/api/bot/@me", bot_me, API_BOT, API_ON_WORKER, API_BODY_SMALL, NULL},
-    {HTTP_GET, "/api/bot/servers", bot_servers, API_BOT, API_ON_WORKER, API_BODY_SMALL, NULL},
-    {HTTP_GET, "/api/bot/servers/:sid", bot_server, API_BOT, API_ON_WORKER, API_BODY_SMALL, NULL},
-    {HTTP_GET, "/api/bot/servers/:sid/members", bot_members, API_BOT, API_ON_WORKER, API_BODY_SMALL,
-     NULL},
-    {HTTP_PUT, "/api/bot/presence", api__presence_put, API_BOT, API_ON_WORKER, API_BODY_SMALL,
-     &API_LIMIT_PRESENCE},
-    {0, NULL, NULL, 0, 0, 0, NULL},
+    API_ROUTE(GET, "/api/bot/@me", bot_me, API_BOT),
+    API_ROUTE(GET, "/api/bot/servers", bot_servers, API_BOT),
+    API_ROUTE(GET, "/api/bot/servers/:sid", bot_server, API_BOT),
+    API_ROUTE(GET, "/api/bot/servers/:sid/members", bot_members, API_BOT),
+    API_ROUTE(PUT, "/api/bot/presence", api__presence_put, API_BOT, .limit = &API_LIMIT_PRESENCE),
+    {0},
 };

@@ -48,6 +48,6 @@ static void bot_events(struct api_call *c)
 }
 
 const struct api_route api_bot_event_routes[] = {
-    {HTTP_GET, "/api/bot/events", bot_events, API_BOT, API_ON_WORKER, API_BODY_SMALL, NULL},
-    {0, NULL, NULL, 0, 0, 0, NULL},
+    API_ROUTE(GET, "/api/bot/events", bot_events, API_BOT),
+    {0},
 };

@@ -105,9 +105,7 @@ static void channel_patch(struct api_call *c)
     }
     json_t *after = store_channel_json(c->db, cid, &rc);
     static const char *const KEYS[] = {"name", "topic", "position", NULL};
-    api__audit(c, sid, "channel.update", "channel", cid, api__audit_changes(before, after, KEYS));
-    json_decref(before);
-    json_decref(after);
+    api__audit_update(c, sid, "channel.update", "channel", cid, before, after, KEYS);
     api__event_server_changed(c, sid, "channels");
     reply_channel(c, 200, cid);
 }
@@ -207,10 +205,8 @@ static void overwrite_put(struct api_call *c)
         json_object_set_new(old, "targetId", json_string(target));
         json_object_set_new(old, "type", json_string(type));
     }
-    api__audit(c, sid, old ? "channel.overwrite.update" : "channel.overwrite.create", "channel",
-               cid, api__audit_changes(old, now, KEYS));
-    json_decref(old);
-    json_decref(now);
+    api__audit_update(c, sid, old ? "channel.overwrite.update" : "channel.overwrite.create",
+                      "channel", cid, old, now, KEYS);
     api__event_server_changed(c, sid, "channels");
     reply_channel(c, 200, cid);
 }
@@ -240,15 +236,11 @@ static void overwrite_delete(struct api_call *c)
 }
 
 const struct api_route api_channel_routes[] = {
-    {HTTP_POST, "/api/servers/:sid/channels", channel_create, API_ANY, API_ON_WORKER,
-     API_BODY_SMALL, NULL},
-    {HTTP_PATCH, "/api/servers/:sid/channels/:cid", channel_patch, API_ANY, API_ON_WORKER,
-     API_BODY_SMALL, NULL},
-    {HTTP_DELETE, "/api/servers/:sid/channels/:cid", channel_delete, API_ANY, API_ON_WORKER,
-     API_BODY_SMALL, NULL},
-    {HTTP_PUT, "/api/servers/:sid/channels/:cid/overwrites/:targetId", overwrite_put, API_ANY,
-     API_ON_WORKER, API_BODY_SMALL, NULL},
-    {HTTP_DELETE, "/api/servers/:sid/channels/:cid/overwrites/:targetId", overwrite_delete, API_ANY,
-     API_ON_WORKER, API_BODY_SMALL, NULL},
-    {0, NULL, NULL, 0, 0, 0, NULL},
+    API_ROUTE(POST, "/api/servers/:sid/channels", channel_create, API_ANY),
+    API_ROUTE(PATCH, "/api/servers/:sid/channels/:cid", channel_patch, API_ANY),
+    API_ROUTE(DELETE, "/api/servers/:sid/channels/:cid", channel_delete, API_ANY),
+    API_ROUTE(PUT, "/api/servers/:sid/channels/:cid/overwrites/:targetId", overwrite_put, API_ANY),
+    API_ROUTE(DELETE, "/api/servers/:sid/channels/:cid/overwrites/:targetId", overwrite_delete,
+              API_ANY),
+    {0},
 };

@@ -132,9 +132,7 @@ static void overrides_put(struct api_call *c)
 }
 
 const struct api_route api_command_permission_routes[] = {
-    {HTTP_GET, "/api/servers/:sid/command-permissions", overrides_list, API_ANY, API_ON_WORKER,
-     API_BODY_SMALL, NULL},
-    {HTTP_PUT, "/api/servers/:sid/command-permissions", overrides_put, API_ANY, API_ON_WORKER,
-     API_BODY_SMALL, NULL},
-    {0, NULL, NULL, 0, 0, 0, NULL},
+    API_ROUTE(GET, "/api/servers/:sid/command-permissions", overrides_list, API_ANY),
+    API_ROUTE(PUT, "/api/servers/:sid/command-permissions", overrides_put, API_ANY),
+    {0},
 };

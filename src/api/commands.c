@@ -145,9 +145,8 @@ static void server_commands(struct api_call *c)
 }
 
 const struct api_route api_command_routes[] = {
-    {HTTP_PUT, "/api/bot/commands", bot_commands_put, API_BOT, API_ON_WORKER, API_BODY_SMALL,
-     &API_LIMIT_BOT_COMMANDS},
-    {HTTP_GET, "/api/servers/:sid/commands", server_commands, API_ANY, API_ON_WORKER,
-     API_BODY_SMALL, NULL},
-    {0, NULL, NULL, 0, 0, 0, NULL},
+    API_ROUTE(PUT, "/api/bot/commands", bot_commands_put, API_BOT,
+              .limit = &API_LIMIT_BOT_COMMANDS),
+    API_ROUTE(GET, "/api/servers/:sid/commands", server_commands, API_ANY),
+    {0},
 };

@@ -162,7 +162,6 @@ static void console(struct api_call *c)
 }
 
 const struct api_route api_console_routes[] = {
-    {HTTP_GET, "/api/applications/:id/console", console, API_PERSON, API_ON_WORKER, API_BODY_SMALL,
-     NULL},
-    {0, NULL, NULL, 0, 0, 0, NULL},
+    API_ROUTE(GET, "/api/applications/:id/console", console, API_PERSON),
+    {0},
 };

@@ -217,10 +217,8 @@ static void group_remove(struct api_call *c)
 }
 
 const struct api_route api_dm_group_routes[] = {
-    {HTTP_PATCH, "/api/dms/:cid", group_rename, API_PERSON, API_ON_WORKER, API_BODY_SMALL, NULL},
-    {HTTP_PUT, "/api/dms/:cid/members/:uid", group_add, API_PERSON, API_ON_WORKER, API_BODY_SMALL,
-     NULL},
-    {HTTP_DELETE, "/api/dms/:cid/members/:uid", group_remove, API_PERSON, API_ON_WORKER,
-     API_BODY_SMALL, NULL},
-    {0, NULL, NULL, 0, 0, 0, NULL},
+    API_ROUTE(PATCH, "/api/dms/:cid", group_rename, API_PERSON),
+    API_ROUTE(PUT, "/api/dms/:cid/members/:uid", group_add, API_PERSON),
+    API_ROUTE(DELETE, "/api/dms/:cid/members/:uid", group_remove, API_PERSON),
+    {0},
 };

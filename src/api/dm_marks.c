@@ -93,10 +93,9 @@ static void dm_pins(struct api_call *c)
 }
 
 const struct api_route api_dm_mark_routes[] = {
-    {HTTP_POST, "/api/dms/:cid/messages/:mid/react", dm_react, API_PERSON, API_ON_WORKER,
-     API_BODY_SMALL, &API_LIMIT_REACT},
-    {HTTP_POST, "/api/dms/:cid/messages/:mid/pin", dm_pin, API_PERSON, API_ON_WORKER,
-     API_BODY_SMALL, NULL},
-    {HTTP_GET, "/api/dms/:cid/pins", dm_pins, API_PERSON, API_ON_WORKER, API_BODY_SMALL, NULL},
-    {0, NULL, NULL, 0, 0, 0, NULL},
+    API_ROUTE(POST, "/api/dms/:cid/messages/:mid/react", dm_react, API_PERSON,
+              .limit = &API_LIMIT_REACT),
+    API_ROUTE(POST, "/api/dms/:cid/messages/:mid/pin", dm_pin, API_PERSON),
+    API_ROUTE(GET, "/api/dms/:cid/pins", dm_pins, API_PERSON),
+    {0},
 };

@@ -238,18 +238,14 @@ static void dm_history(struct api_call *c)
 }
 
 const struct api_route api_dm_routes[] = {
-    {HTTP_POST, "/api/users/@me/dms", dm_open, API_PERSON, API_ON_WORKER, API_BODY_SMALL,
-     &API_LIMIT_DM_OPEN},
-    {HTTP_GET, "/api/users/@me/dms", dm_list, API_PERSON, API_ON_WORKER, API_BODY_SMALL, NULL},
-    {HTTP_POST, "/api/dms/:cid/messages", dm_send, API_PERSON, API_ON_WORKER, API_BODY_UPLOAD,
-     &API_LIMIT_HUMAN_SEND},
-    {HTTP_GET, "/api/dms/:cid/messages", dm_history, API_PERSON, API_ON_WORKER, API_BODY_SMALL,
-     NULL},
-    {HTTP_PATCH, "/api/dms/:cid/messages/:mid", dm_edit, API_PERSON, API_ON_WORKER, API_BODY_SMALL,
-     &API_LIMIT_HUMAN_EDIT},
-    {HTTP_DELETE, "/api/dms/:cid/messages/:mid", dm_delete, API_PERSON, API_ON_WORKER,
-     API_BODY_SMALL, NULL},
-    {HTTP_POST, "/api/dms/:cid/typing", dm_typing, API_PERSON, API_ON_WORKER, API_BODY_SMALL,
-     &API_LIMIT_TYPING},
-    {0, NULL, NULL, 0, 0, 0, NULL},
+    API_ROUTE(POST, "/api/users/@me/dms", dm_open, API_PERSON, .limit = &API_LIMIT_DM_OPEN),
+    API_ROUTE(GET, "/api/users/@me/dms", dm_list, API_PERSON),
+    API_ROUTE(POST, "/api/dms/:cid/messages", dm_send, API_PERSON, .body = API_BODY_UPLOAD,
+              .limit = &API_LIMIT_HUMAN_SEND),
+    API_ROUTE(GET, "/api/dms/:cid/messages", dm_history, API_PERSON),
+    API_ROUTE(PATCH, "/api/dms/:cid/messages/:mid", dm_edit, API_PERSON,
+              .limit = &API_LIMIT_HUMAN_EDIT),
+    API_ROUTE(DELETE, "/api/dms/:cid/messages/:mid", dm_delete, API_PERSON),
+    API_ROUTE(POST, "/api/dms/:cid/typing", dm_typing, API_PERSON, .limit = &API_LIMIT_TYPING),
+    {0},
 };

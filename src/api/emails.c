@@ -171,12 +171,10 @@ static void forgot_password(struct api_call *c)
 }
 
 const struct api_route api_email_routes[] = {
-    {HTTP_PUT, "/api/users/@me/email", email_put, API_PERSON, API_ON_HASHING, API_BODY_SMALL, NULL},
-    {HTTP_POST, "/api/users/@me/email/verify", email_verify, API_PERSON, API_ON_WORKER,
-     API_BODY_SMALL, NULL},
-    {HTTP_DELETE, "/api/users/@me/email", email_delete, API_PERSON, API_ON_WORKER, API_BODY_SMALL,
-     NULL},
-    {HTTP_POST, "/api/auth/forgot-password", forgot_password, API_PUBLIC, API_ON_WORKER,
-     API_BODY_SMALL, &API_LIMIT_KEYED_APART},
-    {0, NULL, NULL, 0, 0, 0, NULL},
+    API_ROUTE(PUT, "/api/users/@me/email", email_put, API_PERSON, .lane = API_ON_HASHING),
+    API_ROUTE(POST, "/api/users/@me/email/verify", email_verify, API_PERSON),
+    API_ROUTE(DELETE, "/api/users/@me/email", email_delete, API_PERSON),
+    API_ROUTE(POST, "/api/auth/forgot-password", forgot_password, API_PUBLIC,
+              .limit = &API_LIMIT_KEYED_APART),
+    {0},
 };

@@ -143,15 +143,10 @@ static void config_replay(struct api_call *c)
 }
 
 const struct api_route api_events_config_routes[] = {
-    {HTTP_GET, "/api/applications/:id/events-config", config_get, API_PERSON, API_ON_WORKER,
-     API_BODY_SMALL, NULL},
-    {HTTP_PUT, "/api/applications/:id/events-config", config_put, API_PERSON, API_ON_WORKER,
-     API_BODY_SMALL, NULL},
-    {HTTP_POST, "/api/applications/:id/events-config/pause", config_pause, API_PERSON,
-     API_ON_WORKER, API_BODY_SMALL, NULL},
-    {HTTP_POST, "/api/applications/:id/events-config/resume", config_resume, API_PERSON,
-     API_ON_WORKER, API_BODY_SMALL, NULL},
-    {HTTP_POST, "/api/applications/:id/events-config/replay", config_replay, API_PERSON,
-     API_ON_WORKER, API_BODY_SMALL, NULL},
-    {0, NULL, NULL, 0, 0, 0, NULL},
+    API_ROUTE(GET, "/api/applications/:id/events-config", config_get, API_PERSON),
+    API_ROUTE(PUT, "/api/applications/:id/events-config", config_put, API_PERSON),
+    API_ROUTE(POST, "/api/applications/:id/events-config/pause", config_pause, API_PERSON),
+    API_ROUTE(POST, "/api/applications/:id/events-config/resume", config_resume, API_PERSON),
+    API_ROUTE(POST, "/api/applications/:id/events-config/replay", config_replay, API_PERSON),
+    {0},
 };

@@ -277,11 +277,8 @@ static void export_archive(struct api_call *c)
 }
 
 const struct api_route api_export_routes[] = {
-    {HTTP_POST, "/api/users/@me/exports", export_start, API_PERSON, API_ON_WORKER, API_BODY_SMALL,
-     NULL},
-    {HTTP_GET, "/api/users/@me/exports", exports_list, API_PERSON, API_ON_WORKER, API_BODY_SMALL,
-     NULL},
-    {HTTP_GET, "/api/users/@me/exports/:id/archive", export_archive, API_PERSON, API_ON_WORKER,
-     API_BODY_SMALL, NULL},
-    {0, NULL, NULL, 0, 0, 0, NULL},
+    API_ROUTE(POST, "/api/users/@me/exports", export_start, API_PERSON),
+    API_ROUTE(GET, "/api/users/@me/exports", exports_list, API_PERSON),
+    API_ROUTE(GET, "/api/users/@me/exports/:id/archive", export_archive, API_PERSON),
+    {0},
 };

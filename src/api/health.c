@@ -36,8 +36,7 @@ static void test_clock(struct api_call *c)
 }
 
 const struct api_route api_health_routes[] = {
-    {HTTP_GET, "/api/health", health, API_PUBLIC, API_ON_WORKER, API_BODY_SMALL, NULL},
-    {HTTP_POST, "/api/test/clock", test_clock, API_PUBLIC, API_ON_WORKER, API_BODY_SMALL,
-     &API_LIMIT_KEYED_APART},
-    {0, NULL, NULL, 0, 0, 0, NULL},
+    API_ROUTE(GET, "/api/health", health, API_PUBLIC),
+    API_ROUTE(POST, "/api/test/clock", test_clock, API_PUBLIC, .limit = &API_LIMIT_KEYED_APART),
+    {0},
 };

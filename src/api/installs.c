@@ -91,9 +91,8 @@ static void server_app_uninstall(struct api_call *c)
 }
 
 const struct api_route api_install_routes[] = {
-    {HTTP_GET, "/api/servers/:sid/applications", server_apps, API_ANY, API_ON_WORKER,
-     API_BODY_SMALL, NULL},
-    {HTTP_DELETE, "/api/servers/:sid/applications/:appId", server_app_uninstall, API_ANY,
-     API_ON_WRITER, API_BODY_SMALL, NULL},
-    {0, NULL, NULL, 0, 0, 0, NULL},
+    API_ROUTE(GET, "/api/servers/:sid/applications", server_apps, API_ANY),
+    API_ROUTE(DELETE, "/api/servers/:sid/applications/:appId", server_app_uninstall, API_ANY,
+              .lane = API_ON_WRITER),
+    {0},
 };

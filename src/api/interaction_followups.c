@@ -237,11 +237,11 @@ out:
 }
 
 const struct api_route api_interaction_followup_routes[] = {
-    {HTTP_PATCH, "/api/interactions/:id/:token/messages/@original", original_edit, API_PUBLIC,
-     API_ON_WORKER, API_BODY_UPLOAD, &API_LIMIT_BOT_EDIT},
-    {HTTP_DELETE, "/api/interactions/:id/:token/messages/@original", original_delete, API_PUBLIC,
-     API_ON_WORKER, API_BODY_SMALL, &API_LIMIT_WRITE},
-    {HTTP_POST, "/api/interactions/:id/:token/followups", followup, API_PUBLIC, API_ON_WORKER,
-     API_BODY_UPLOAD, &API_LIMIT_BOT_SEND},
-    {0, NULL, NULL, 0, 0, 0, NULL},
+    API_ROUTE(PATCH, "/api/interactions/:id/:token/messages/@original", original_edit, API_PUBLIC,
+              .body = API_BODY_UPLOAD, .limit = &API_LIMIT_BOT_EDIT),
+    API_ROUTE(DELETE, "/api/interactions/:id/:token/messages/@original", original_delete,
+              API_PUBLIC, .limit = &API_LIMIT_WRITE),
+    API_ROUTE(POST, "/api/interactions/:id/:token/followups", followup, API_PUBLIC,
+              .body = API_BODY_UPLOAD, .limit = &API_LIMIT_BOT_SEND),
+    {0},
 };

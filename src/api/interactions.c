@@ -399,9 +399,9 @@ static void invoke(struct api_call *c)
 /* ---- the answer ---- */
 
 const struct api_route api_interaction_routes[] = {
-    {HTTP_POST, "/api/servers/:sid/channels/:cid/interactions", invoke, API_PERSON, API_ON_WORKER,
-     API_BODY_SMALL, &API_LIMIT_INVOKE},
-    {HTTP_POST, "/api/bot/interactions/:id/respond", api__interaction_respond, API_BOT,
-     API_ON_WRITER, API_BODY_UPLOAD, &API_LIMIT_ONCE},
-    {0, NULL, NULL, 0, 0, 0, NULL},
+    API_ROUTE(POST, "/api/servers/:sid/channels/:cid/interactions", invoke, API_PERSON,
+              .limit = &API_LIMIT_INVOKE),
+    API_ROUTE(POST, "/api/bot/interactions/:id/respond", api__interaction_respond, API_BOT,
+              .lane = API_ON_WRITER, .body = API_BODY_UPLOAD, .limit = &API_LIMIT_ONCE),
+    {0},
 };

@@ -138,14 +138,12 @@ static void invite_delete(struct api_call *c)
 }
 
 const struct api_route api_invite_routes[] = {
-    {HTTP_POST, "/api/servers/:sid/invites", invite_create, API_ANY, API_ON_WORKER, API_BODY_SMALL,
-     &API_LIMIT_CREATE_INVITE},
-    {HTTP_GET, "/api/servers/:sid/invites", invite_list, API_ANY, API_ON_WORKER, API_BODY_SMALL,
-     NULL},
-    {HTTP_DELETE, "/api/servers/:sid/invites/:code", invite_delete, API_ANY, API_ON_WORKER,
-     API_BODY_SMALL, NULL},
-    {HTTP_GET, "/api/invites/:code", invite_get, API_PUBLIC, API_ON_WORKER, API_BODY_SMALL, NULL},
-    {HTTP_POST, "/api/invites/:code/join", invite_join, API_PERSON, API_ON_WRITER, API_BODY_SMALL,
-     &API_LIMIT_JOIN},
-    {0, NULL, NULL, 0, 0, 0, NULL},
+    API_ROUTE(POST, "/api/servers/:sid/invites", invite_create, API_ANY,
+              .limit = &API_LIMIT_CREATE_INVITE),
+    API_ROUTE(GET, "/api/servers/:sid/invites", invite_list, API_ANY),
+    API_ROUTE(DELETE, "/api/servers/:sid/invites/:code", invite_delete, API_ANY),
+    API_ROUTE(GET, "/api/invites/:code", invite_get, API_PUBLIC),
+    API_ROUTE(POST, "/api/invites/:code/join", invite_join, API_PERSON, .lane = API_ON_WRITER,
+              .limit = &API_LIMIT_JOIN),
+    {0},
 };

@@ -83,24 +83,6 @@ static const struct api_limit *const PER_ACCOUNT[] = {
     &API_LIMIT_SEARCH,
 };
 
-/* The limits the writer lane's handlers count, by route. With several nodes each is counted in
- * Redis on a worker before the lane (dispatch.c), so that the writer never waits on the network:
- * every writer-lane route that counts a limit against its caller is here, and
- * api__limits_ahead_valid refuses an entry that names no writer-lane route. */
-static const struct {
-    int method;
-    const char *pattern;
-    const struct api_limit *limit;
-} AHEAD[] = {
-    {HTTP_POST, "/api/bot/servers/:sid/channels/:cid/messages", &API_LIMIT_BOT_SEND},
-    {HTTP_PATCH, "/api/bot/servers/:sid/channels/:cid/messages/:mid", &API_LIMIT_BOT_EDIT},
-    {HTTP_POST, "/api/servers/:sid/channels/:cid/messages", &API_LIMIT_HUMAN_SEND},
-    {HTTP_POST, "/api/invites/:code/join", &API_LIMIT_JOIN},
-    {HTTP_POST, "/api/servers/:sid/join", &API_LIMIT_JOIN},
-    {HTTP_DELETE, "/api/servers/:sid/members/@me", &API_LIMIT_LEAVE},
-    {HTTP_POST, "/api/oauth2/authorize/:authorizeSessionId/complete", &API_LIMIT_COMPLETE_INSTALL},
-};
-
 int api__route_mutates(const struct api_route *route)
 {
     return route->method == HTTP_POST || route->method == HTTP_PUT || route->method == HTTP_PATCH ||
@@ -122,32 +104,13 @@ int api__limit_write(struct api_call *c)
     return api__limit_hit(c, &API_LIMIT_WRITE);
 }
 
+/* With several nodes a writer-lane route's limit is counted in Redis before the lane
+ * (writer_lane.c), so that the writer never waits on the network; one counted by its handler
+ * against a key of its own (a count of 0: an interaction's token) is not. */
 const struct api_limit *api__limit_ahead(const struct api_route *route)
 {
-    for (size_t i = 0; i < sizeof AHEAD / sizeof *AHEAD; i++)
-        if (route->method == AHEAD[i].method && strcmp(route->pattern, AHEAD[i].pattern) == 0)
-            return AHEAD[i].limit;
-    /* The writes counted by the dispatcher, ahead of the writer lane as the others. */
-    if (route->lane == API_ON_WRITER && api__route_limit(route) == &API_LIMIT_WRITE)
-        return &API_LIMIT_WRITE;
-    return NULL;
-}
-
-int api__limits_ahead_valid(void)
-{
-    for (size_t i = 0; i < sizeof AHEAD / sizeof *AHEAD; i++) {
-        int found = 0;
-        for (size_t t = 0; api_route_tables[t]; t++)
-            for (const struct api_route *r = api_route_tables[t]; r->pattern; r++)
-                found |= r->lane == API_ON_WRITER && api__limit_ahead(r) == AHEAD[i].limit &&
-                         r->method == AHEAD[i].method && !strcmp(r->pattern, AHEAD[i].pattern);
-        if (!found) {
-            log_error("api: the limit %s counted ahead names no writer-lane route %s",
-                      AHEAD[i].limit->action, AHEAD[i].pattern);
-            return -1;
-        }
-    }
-    return 0;
+    const struct api_limit *l = route->lane == API_ON_WRITER ? api__route_limit(route) : NULL;
+    return l && l->count ? l : NULL;
 }
 
 /* The answer counted before the writer lane for this action, taken once; NULL when none. */
@@ -166,10 +129,10 @@ int api__limit_hit_for(struct api_call *c, const struct api_limit *limit, const 
     struct ratelimit_status st;
     const struct ratelimit_taken *t = taken_ahead(c, limit, key);
     /* On the writer lane (c->held) only this node's window, should nothing have been counted
-     * ahead (Redis too slow, or a limit its route does not declare). */
+     * ahead (Redis too slow, or a limit its route does not name). */
     if (!t && c->held && state_ratelimit_shared(c->svc->limits) && c->route &&
         !api__limit_ahead(c->route->handler))
-        log_error("api: %s counts %s on the writer lane without counting it ahead (AHEAD)",
+        log_error("api: %s counts %s on the writer lane, not the limit its route names",
                   c->route->pattern, limit->action);
     int64_t wait = t ? t->wait
                      : state_ratelimit_status(
@@ -208,8 +171,8 @@ static void rate_limits(struct api_call *c)
 }
 
 const struct api_route api_limit_routes[] = {
-    {HTTP_GET, "/api/bot/rate-limits", rate_limits, API_ANY, API_ON_WORKER, API_BODY_SMALL, NULL},
-    {0, NULL, NULL, 0, 0, 0, NULL},
+    API_ROUTE(GET, "/api/bot/rate-limits", rate_limits, API_ANY),
+    {0},
 };
 
 int api__limit_hit(struct api_call *c, const struct api_limit *limit)

@@ -65,9 +65,7 @@ const struct api_limit *api__route_limit(const struct api_route *route);
 int api__limit_write(struct api_call *c);
 
 /* The limit a writer-lane route's handler counts against its caller, counted ahead with several
- * nodes (dispatch.c); NULL when none. */
+ * nodes (writer_lane.c); NULL when none. */
 const struct api_limit *api__limit_ahead(const struct api_route *route);
-/* 0 when every such limit names a writer-lane route, else -1 (logged). */
-int api__limits_ahead_valid(void);
 
 #endif

@@ -163,7 +163,6 @@ static void media(struct api_call *c)
 }
 
 const struct api_route api_media_routes[] = {
-    {HTTP_GET, "/api/servers/:sid/channels/:cid/messages/:mid/media", media, API_PERSON,
-     API_ON_WORKER, API_BODY_SMALL, NULL},
-    {0, NULL, NULL, 0, 0, 0, NULL},
+    API_ROUTE(GET, "/api/servers/:sid/channels/:cid/messages/:mid/media", media, API_PERSON),
+    {0},
 };

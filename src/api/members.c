@@ -236,28 +236,23 @@ static void member_patch(struct api_call *c)
     }
     json_t *after = store_member_json(c->db, sid, uid, &rc);
     static const char *const KEYS[] = {"nickname", "timeoutUntil", "timeoutReason", NULL};
-    api__audit(c, sid,
-               set_timeout ? (until ? "member.timeout" : "member.timeout.remove") : "member.update",
-               "member", uid, api__audit_changes(before, after, KEYS));
-    json_decref(before);
-    json_decref(after);
+    api__audit_update(c, sid,
+                      set_timeout ? (until ? "member.timeout" : "member.timeout.remove")
+                                  : "member.update",
+                      "member", uid, before, after, KEYS);
     api__event_server_changed(c, sid, "members");
     api__reply_member(c, sid, uid);
 }
 
 const struct api_route api_member_routes[] = {
-    {HTTP_GET, "/api/servers/:sid/members", member_list, API_ANY, API_ON_WORKER, API_BODY_SMALL,
-     NULL},
-    {HTTP_DELETE, "/api/servers/:sid/members/@me", member_leave, API_ANY, API_ON_WRITER,
-     API_BODY_SMALL, &API_LIMIT_LEAVE},
-    {HTTP_DELETE, "/api/servers/:sid/members/:uid", member_kick, API_ANY, API_ON_WRITER,
-     API_BODY_SMALL, NULL},
-    {HTTP_PATCH, "/api/servers/:sid/members/:uid", member_patch, API_ANY, API_ON_WORKER,
-     API_BODY_SMALL, NULL},
-    {HTTP_GET, "/api/servers/:sid/bans", ban_list, API_ANY, API_ON_WORKER, API_BODY_SMALL, NULL},
-    {HTTP_PUT, "/api/servers/:sid/bans/:uid", ban_put, API_ANY, API_ON_WRITER, API_BODY_SMALL,
-     NULL},
-    {HTTP_DELETE, "/api/servers/:sid/bans/:uid", ban_delete, API_ANY, API_ON_WORKER, API_BODY_SMALL,
-     NULL},
-    {0, NULL, NULL, 0, 0, 0, NULL},
+    API_ROUTE(GET, "/api/servers/:sid/members", member_list, API_ANY),
+    API_ROUTE(DELETE, "/api/servers/:sid/members/@me", member_leave, API_ANY, .lane = API_ON_WRITER,
+              .limit = &API_LIMIT_LEAVE),
+    API_ROUTE(DELETE, "/api/servers/:sid/members/:uid", member_kick, API_ANY,
+              .lane = API_ON_WRITER),
+    API_ROUTE(PATCH, "/api/servers/:sid/members/:uid", member_patch, API_ANY),
+    API_ROUTE(GET, "/api/servers/:sid/bans", ban_list, API_ANY),
+    API_ROUTE(PUT, "/api/servers/:sid/bans/:uid", ban_put, API_ANY, .lane = API_ON_WRITER),
+    API_ROUTE(DELETE, "/api/servers/:sid/bans/:uid", ban_delete, API_ANY),
+    {0},
 };

@@ -292,9 +292,9 @@ static void authorize_complete(struct api_call *c)
 }
 
 const struct api_route api_oauth_routes[] = {
-    {HTTP_GET, "/api/oauth2/authorize/start", authorize_start, API_PERSON, API_ON_WORKER,
-     API_BODY_SMALL, &API_LIMIT_AUTHORIZE_START},
-    {HTTP_POST, "/api/oauth2/authorize/:authorizeSessionId/complete", authorize_complete,
-     API_PERSON, API_ON_WRITER, API_BODY_SMALL, &API_LIMIT_COMPLETE_INSTALL},
-    {0, NULL, NULL, 0, 0, 0, NULL},
+    API_ROUTE(GET, "/api/oauth2/authorize/start", authorize_start, API_PERSON,
+              .limit = &API_LIMIT_AUTHORIZE_START),
+    API_ROUTE(POST, "/api/oauth2/authorize/:authorizeSessionId/complete", authorize_complete,
+              API_PERSON, .lane = API_ON_WRITER, .limit = &API_LIMIT_COMPLETE_INSTALL),
+    {0},
 };

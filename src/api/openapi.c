@@ -24,6 +24,6 @@ static void openapi(struct api_call *c)
 }
 
 const struct api_route api_openapi_routes[] = {
-    {HTTP_GET, "/api/openapi.json", openapi, API_PUBLIC, API_ON_WORKER, API_BODY_SMALL, NULL},
-    {0, NULL, NULL, 0, 0, 0, NULL},
+    API_ROUTE(GET, "/api/openapi.json", openapi, API_PUBLIC),
+    {0},
 };

@@ -55,7 +55,7 @@ static void reset_password(struct api_call *c)
 }
 
 const struct api_route api_password_reset_routes[] = {
-    {HTTP_POST, "/api/auth/reset-password", reset_password, API_PUBLIC, API_ON_HASHING,
-     API_BODY_SMALL, &API_LIMIT_KEYED_APART},
-    {0, NULL, NULL, 0, 0, 0, NULL},
+    API_ROUTE(POST, "/api/auth/reset-password", reset_password, API_PUBLIC, .lane = API_ON_HASHING,
+              .limit = &API_LIMIT_KEYED_APART),
+    {0},
 };

@@ -158,13 +158,9 @@ static void profile_get(struct api_call *c)
 }
 
 const struct api_route api_profile_routes[] = {
-    {HTTP_GET, "/api/users/:uid/profile", profile_get, API_ANY, API_ON_WORKER, API_BODY_SMALL,
-     NULL},
-    {HTTP_PUT, "/api/users/@me/avatar", avatar_put, API_PERSON, API_ON_WORKER, API_BODY_UPLOAD,
-     NULL},
-    {HTTP_DELETE, "/api/users/@me/avatar", avatar_delete, API_PERSON, API_ON_WORKER, API_BODY_SMALL,
-     NULL},
-    {HTTP_GET, "/api/users/:uid/avatar/:key", avatar_get, API_ANY, API_ON_WORKER, API_BODY_SMALL,
-     NULL},
-    {0, NULL, NULL, 0, 0, 0, NULL},
+    API_ROUTE(GET, "/api/users/:uid/profile", profile_get, API_ANY),
+    API_ROUTE(PUT, "/api/users/@me/avatar", avatar_put, API_PERSON, .body = API_BODY_UPLOAD),
+    API_ROUTE(DELETE, "/api/users/@me/avatar", avatar_delete, API_PERSON),
+    API_ROUTE(GET, "/api/users/:uid/avatar/:key", avatar_get, API_ANY),
+    {0},
 };

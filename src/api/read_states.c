@@ -136,9 +136,8 @@ static void read_mark(struct api_call *c)
 }
 
 const struct api_route api_read_state_routes[] = {
-    {HTTP_GET, "/api/users/@me/unread", unread_list, API_PERSON, API_ON_WORKER, API_BODY_SMALL,
-     NULL},
-    {HTTP_PUT, "/api/users/@me/read-states/:cid", read_mark, API_PERSON, API_ON_WORKER,
-     API_BODY_SMALL, &API_LIMIT_READ_MARK},
-    {0, NULL, NULL, 0, 0, 0, NULL},
+    API_ROUTE(GET, "/api/users/@me/unread", unread_list, API_PERSON),
+    API_ROUTE(PUT, "/api/users/@me/read-states/:cid", read_mark, API_PERSON,
+              .limit = &API_LIMIT_READ_MARK),
+    {0},
 };

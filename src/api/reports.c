@@ -206,15 +206,11 @@ static void report_settle(struct api_call *c)
 }
 
 const struct api_route api_report_routes[] = {
-    {HTTP_POST, "/api/servers/:sid/channels/:cid/messages/:mid/report", message_report, API_PERSON,
-     API_ON_WORKER, API_BODY_SMALL, NULL},
-    {HTTP_POST, "/api/dms/:cid/messages/:mid/report", dm_message_report, API_PERSON, API_ON_WORKER,
-     API_BODY_SMALL, NULL},
-    {HTTP_POST, "/api/servers/:sid/members/:uid/report", member_report, API_PERSON, API_ON_WORKER,
-     API_BODY_SMALL, NULL},
-    {HTTP_GET, "/api/servers/:sid/reports", reports_list, API_PERSON, API_ON_WORKER, API_BODY_SMALL,
-     NULL},
-    {HTTP_PATCH, "/api/servers/:sid/reports/:rid", report_settle, API_PERSON, API_ON_WORKER,
-     API_BODY_SMALL, NULL},
-    {0, NULL, NULL, 0, 0, 0, NULL},
+    API_ROUTE(POST, "/api/servers/:sid/channels/:cid/messages/:mid/report", message_report,
+              API_PERSON),
+    API_ROUTE(POST, "/api/dms/:cid/messages/:mid/report", dm_message_report, API_PERSON),
+    API_ROUTE(POST, "/api/servers/:sid/members/:uid/report", member_report, API_PERSON),
+    API_ROUTE(GET, "/api/servers/:sid/reports", reports_list, API_PERSON),
+    API_ROUTE(PATCH, "/api/servers/:sid/reports/:rid", report_settle, API_PERSON),
+    {0},
 };

@@ -160,9 +160,7 @@ static void role_patch(struct api_call *c)
     json_t *after = store_role_json(c->db, rid, &rc);
     static const char *const KEYS[] = {"name",     "permissions", "color", "mentionable",
                                        "position", "hoist",       NULL};
-    api__audit(c, sid, "role.update", "role", rid, api__audit_changes(role, after, KEYS));
-    json_decref(role);
-    json_decref(after);
+    api__audit_update(c, sid, "role.update", "role", rid, role, after, KEYS);
     api__event_server_changed(c, sid, "roles");
     reply_role(c, 200, rid);
 }
@@ -247,15 +245,10 @@ static void member_role_delete(struct api_call *c)
 }
 
 const struct api_route api_role_routes[] = {
-    {HTTP_POST, "/api/servers/:sid/roles", role_create, API_ANY, API_ON_WORKER, API_BODY_SMALL,
-     NULL},
-    {HTTP_PATCH, "/api/servers/:sid/roles/:rid", role_patch, API_ANY, API_ON_WORKER, API_BODY_SMALL,
-     NULL},
-    {HTTP_DELETE, "/api/servers/:sid/roles/:rid", role_delete, API_ANY, API_ON_WORKER,
-     API_BODY_SMALL, NULL},
-    {HTTP_PUT, "/api/servers/:sid/members/:uid/roles/:rid", member_role_put, API_ANY, API_ON_WORKER,
-     API_BODY_SMALL, NULL},
-    {HTTP_DELETE, "/api/servers/:sid/members/:uid/roles/:rid", member_role_delete, API_ANY,
-     API_ON_WORKER, API_BODY_SMALL, NULL},
-    {0, NULL, NULL, 0, 0, 0, NULL},
+    API_ROUTE(POST, "/api/servers/:sid/roles", role_create, API_ANY),
+    API_ROUTE(PATCH, "/api/servers/:sid/roles/:rid", role_patch, API_ANY),
+    API_ROUTE(DELETE, "/api/servers/:sid/roles/:rid", role_delete, API_ANY),
+    API_ROUTE(PUT, "/api/servers/:sid/members/:uid/roles/:rid", member_role_put, API_ANY),
+    API_ROUTE(DELETE, "/api/servers/:sid/members/:uid/roles/:rid", member_role_delete, API_ANY),
+    {0},
 };

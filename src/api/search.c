@@ -205,9 +205,9 @@ static void dm_search(struct api_call *c)
 }
 
 const struct api_route api_search_routes[] = {
-    {HTTP_GET, "/api/servers/:sid/messages/search", server_search, API_ANY, API_ON_WORKER,
-     API_BODY_SMALL, &API_LIMIT_SEARCH},
-    {HTTP_GET, "/api/dms/:cid/messages/search", dm_search, API_PERSON, API_ON_WORKER,
-     API_BODY_SMALL, &API_LIMIT_SEARCH},
-    {0, NULL, NULL, 0, 0, 0, NULL},
+    API_ROUTE(GET, "/api/servers/:sid/messages/search", server_search, API_ANY,
+              .limit = &API_LIMIT_SEARCH),
+    API_ROUTE(GET, "/api/dms/:cid/messages/search", dm_search, API_PERSON,
+              .limit = &API_LIMIT_SEARCH),
+    {0},
 };

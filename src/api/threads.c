@@ -147,11 +147,10 @@ static void thread_list(struct api_call *c)
 }
 
 const struct api_route api_thread_routes[] = {
-    {HTTP_GET, "/api/servers/:sid/channels/:cid/threads", thread_list, API_ANY, API_ON_WORKER,
-     API_BODY_SMALL, NULL},
-    {HTTP_POST, "/api/servers/:sid/channels/:cid/messages/:mid/threads", thread_from_message,
-     API_ANY, API_ON_WORKER, API_BODY_SMALL, &API_LIMIT_HUMAN_SEND},
-    {HTTP_POST, "/api/servers/:sid/channels/:cid/threads", forum_thread, API_ANY, API_ON_WORKER,
-     API_BODY_SMALL, &API_LIMIT_HUMAN_SEND},
-    {0, NULL, NULL, 0, 0, 0, NULL},
+    API_ROUTE(GET, "/api/servers/:sid/channels/:cid/threads", thread_list, API_ANY),
+    API_ROUTE(POST, "/api/servers/:sid/channels/:cid/messages/:mid/threads", thread_from_message,
+              API_ANY, .limit = &API_LIMIT_HUMAN_SEND),
+    API_ROUTE(POST, "/api/servers/:sid/channels/:cid/threads", forum_thread, API_ANY,
+              .limit = &API_LIMIT_HUMAN_SEND),
+    {0},
 };

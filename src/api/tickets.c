@@ -36,7 +36,6 @@ static void ticket(struct api_call *c)
 }
 
 const struct api_route api_ticket_routes[] = {
-    {HTTP_POST, "/api/gateway/ticket", ticket, API_PERSON, API_ON_WORKER, API_BODY_SMALL,
-     &API_LIMIT_GATEWAY_TICKETS},
-    {0, NULL, NULL, 0, 0, 0, NULL},
+    API_ROUTE(POST, "/api/gateway/ticket", ticket, API_PERSON, .limit = &API_LIMIT_GATEWAY_TICKETS),
+    {0},
 };

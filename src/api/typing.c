@@ -29,7 +29,7 @@ static void channel_typing(struct api_call *c)
 }
 
 const struct api_route api_typing_routes[] = {
-    {HTTP_POST, "/api/servers/:sid/channels/:cid/typing", channel_typing, API_ANY, API_ON_WORKER,
-     API_BODY_SMALL, &API_LIMIT_TYPING},
-    {0, NULL, NULL, 0, 0, 0, NULL},
+    API_ROUTE(POST, "/api/servers/:sid/channels/:cid/typing", channel_typing, API_ANY,
+              .limit = &API_LIMIT_TYPING),
+    {0},
 };

@@ -49,9 +49,7 @@ static void voice_members(struct api_call *c)
 }
 
 const struct api_route api_voice_routes[] = {
-    {HTTP_GET, "/api/bot/servers/:sid/channels/:cid/voice-members", voice_members, API_BOT,
-     API_ON_WORKER, API_BODY_SMALL, NULL},
-    {HTTP_GET, "/api/servers/:sid/channels/:cid/voice-members", voice_members, API_PERSON,
-     API_ON_WORKER, API_BODY_SMALL, NULL},
-    {0, NULL, NULL, 0, 0, 0, NULL},
+    API_ROUTE(GET, "/api/bot/servers/:sid/channels/:cid/voice-members", voice_members, API_BOT),
+    API_ROUTE(GET, "/api/servers/:sid/channels/:cid/voice-members", voice_members, API_PERSON),
+    {0},
 };

@@ -221,8 +221,8 @@ static void get(struct api_call *c)
 }
 
 const struct api_route api_webhook_post_routes[] = {
-    {HTTP_POST, "/api/webhooks/:wid/:token", post, API_PUBLIC, API_ON_WORKER, API_BODY_UPLOAD,
-     &API_LIMIT_WEBHOOK},
-    {HTTP_GET, "/api/webhooks/:wid/:token", get, API_PUBLIC, API_ON_WORKER, API_BODY_SMALL, NULL},
-    {0, NULL, NULL, 0, 0, 0, NULL},
+    API_ROUTE(POST, "/api/webhooks/:wid/:token", post, API_PUBLIC, .body = API_BODY_UPLOAD,
+              .limit = &API_LIMIT_WEBHOOK),
+    API_ROUTE(GET, "/api/webhooks/:wid/:token", get, API_PUBLIC),
+    {0},
 };

@@ -183,8 +183,7 @@ static void change(struct api_call *c)
         return;
     }
     static const char *const KEYS[] = {"name", "channelId", "avatarUrl", NULL};
-    api__audit(c, sid, "webhook.update", "webhook", h.id, api__audit_changes(before, hook, KEYS));
-    json_decref(before);
+    api__audit_update(c, sid, "webhook.update", "webhook", h.id, before, json_incref(hook), KEYS);
     api__reply(c, 200, json_pack("{so}", "webhook", hook));
 }
 
@@ -229,17 +228,11 @@ static void delete_hook(struct api_call *c)
 }
 
 const struct api_route api_webhook_routes[] = {
-    {HTTP_POST, "/api/servers/:sid/channels/:cid/webhooks", create, API_ANY, API_ON_WORKER,
-     API_BODY_SMALL, NULL},
-    {HTTP_GET, "/api/servers/:sid/channels/:cid/webhooks", list_channel, API_ANY, API_ON_WORKER,
-     API_BODY_SMALL, NULL},
-    {HTTP_GET, "/api/servers/:sid/webhooks", list_server, API_ANY, API_ON_WORKER, API_BODY_SMALL,
-     NULL},
-    {HTTP_PATCH, "/api/servers/:sid/webhooks/:wid", change, API_ANY, API_ON_WORKER, API_BODY_SMALL,
-     NULL},
-    {HTTP_POST, "/api/servers/:sid/webhooks/:wid/token", rotate, API_ANY, API_ON_WORKER,
-     API_BODY_SMALL, NULL},
-    {HTTP_DELETE, "/api/servers/:sid/webhooks/:wid", delete_hook, API_ANY, API_ON_WORKER,
-     API_BODY_SMALL, NULL},
-    {0, NULL, NULL, 0, 0, 0, NULL},
+    API_ROUTE(POST, "/api/servers/:sid/channels/:cid/webhooks", create, API_ANY),
+    API_ROUTE(GET, "/api/servers/:sid/channels/:cid/webhooks", list_channel, API_ANY),
+    API_ROUTE(GET, "/api/servers/:sid/webhooks", list_server, API_ANY),
+    API_ROUTE(PATCH, "/api/servers/:sid/webhooks/:wid", change, API_ANY),
+    API_ROUTE(POST, "/api/servers/:sid/webhooks/:wid/token", rotate, API_ANY),
+    API_ROUTE(DELETE, "/api/servers/:sid/webhooks/:wid", delete_hook, API_ANY),
+    {0},
 };
