@@ -245,7 +245,7 @@ const char *api__server(struct api_call *c, struct access *a, uint64_t bits)
     return sid;
 }
 
-/* Each member's shown status, in one read for the list. */
+/* Each member's shown status, in one read for the list ("offline" when presence cannot say). */
 void api__member_status(struct api_call *c, json_t *members)
 {
     json_t *one[1] = {members};
@@ -261,9 +261,9 @@ void api__member_status(struct api_call *c, json_t *members)
             ids[k++] = uid;
         }
     }
-    if (m && ids && shown && !state_presence_statuses(c->svc->presence, ids, k, shown))
-        for (size_t i = 0; i < k; i++)
-            json_object_set_new(m[i], "status", json_string(shown[i]));
+    int known = m && ids && shown && !state_presence_statuses(c->svc->presence, ids, k, shown);
+    for (size_t i = 0; m && i < k; i++)
+        json_object_set_new(m[i], "status", json_string(known ? shown[i] : "offline"));
     if (m != one)
         free(m);
     free(ids);

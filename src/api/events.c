@@ -176,7 +176,6 @@ void api__event_member_add(struct api_call *c, const char *sid, const char *uid)
         return;
     json_t *ev = json_pack("{ss}", "serverId", sid);
     json_object_update(ev, member);
-    json_object_del(ev, "status");
     json_decref(member);
     publish(c, "GUILD_MEMBER_ADD", sid, ev);
 }

@@ -107,6 +107,8 @@ static int read_target(struct api_call *c, const struct place *p, json_t *body,
             api__error(c, 404, "Membro não encontrado");
             return -1;
         }
+        if (inv->target)
+            api__member_status(c, inv->target);
     }
     if (!inv->target) {
         api__internal(c);

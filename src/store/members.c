@@ -43,7 +43,6 @@ static json_t *member_row(struct store_stmt *st, int faces)
     json_object_set(o, "joinedAt", json_object_get(m, "joinedAt"));
     json_object_set(o, "timeoutUntil", json_object_get(m, "timeoutUntil"));
     json_object_set(o, "timeoutReason", json_object_get(m, "timeoutReason"));
-    json_object_set_new(o, "status", json_string("offline"));
     json_decref(m);
     return o;
 }

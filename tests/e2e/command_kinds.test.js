@@ -122,6 +122,10 @@ test('context menus: a message command carries the message, a user command the m
   assert.equal((await w.invoke({ type: 'command', commandName: 'Ver perfil', targetId: w.other.user.id })).status, 202);
   const uev = await user;
   assert.deepEqual([uev.commandType, uev.targetId, uev.target.user.id], ['user', w.other.user.id, w.other.user.id]);
+  assert.equal(uev.target.status, 'offline', 'the member as shown: not connected');
+  const self = next(w.bot, 'INTERACTION_CREATE');
+  assert.equal((await w.invoke({ type: 'command', commandName: 'Ver perfil', targetId: w.member.user.id })).status, 202);
+  assert.equal((await self).target.status, 'online', 'the member as shown: connected to the gateway');
   const stranger = await w.invoke({ type: 'command', commandName: 'Ver perfil', targetId: '0190a000-0000-7000-8000-000000000000' });
   assert.equal(stranger.status, 404);
   assert.equal((await w.invoke({ type: 'command', commandName: 'Ver perfil' })).status, 400, 'a target is required');
