@@ -16,8 +16,8 @@
 #include "state/ratelimit.h"
 #include "store/people.h"
 
-#define PASSWORD_FAILURES  5 /* wrong current passwords per person: a stolen session guessing */
-#define PASSWORD_WINDOW_MS (10 * 60 * 1000)
+/* Wrong current passwords per person: a stolen session guessing. */
+static const struct api_limit PASSWORD_FAILURE = {"password-failure", 5, 10 * 60 * 1000};
 
 /* "; Secure" when the site is served over https: the cookie then never travels in clear. */
 void api__session_cookie(struct api_call *c, const char *token)
@@ -58,8 +58,7 @@ static void auth_logout_everywhere(struct api_call *c)
 
 int api__password_ok(struct api_call *c, const char *password, const char *field)
 {
-    int64_t wait = state_ratelimit_check(c->svc->limits, "password-failure", c->me.user_id,
-                                         PASSWORD_FAILURES, PASSWORD_WINDOW_MS);
+    int64_t wait = api__limit_count(c, &PASSWORD_FAILURE, c->me.user_id, RATELIMIT_CHECK);
     if (wait > 0) {
         api__rate_limited(c, wait);
         return 0;
@@ -71,8 +70,7 @@ int api__password_ok(struct api_call *c, const char *password, const char *field
         return 0;
     }
     if (crypto_password_verify(password, strlen(password), hash) != 1) {
-        state_ratelimit_hit(c->svc->limits, "password-failure", c->me.user_id, PASSWORD_FAILURES,
-                            PASSWORD_WINDOW_MS);
+        api__limit_count(c, &PASSWORD_FAILURE, c->me.user_id, RATELIMIT_RECORD);
         api__bad(c, field, "senha incorreta");
         return 0;
     }
@@ -153,7 +151,7 @@ static void sessions_end_others(struct api_call *c)
 const struct api_route api_account_routes[] = {
     API_ROUTE(POST, "/api/auth/logout", auth_logout, API_PERSON),
     API_ROUTE(POST, "/api/auth/logout-everywhere", auth_logout_everywhere, API_PERSON),
-    API_ROUTE(POST, "/api/users/@me/password", password_change, API_PERSON, .lane = API_ON_HASHING),
+    API_ROUTE(POST, "/api/users/@me/password", password_change, API_PERSON, .hashes = 1),
     API_ROUTE(PUT, "/api/users/@me/presence", api__presence_put, API_PERSON,
               .limit = &API_LIMIT_PRESENCE),
     API_ROUTE(GET, "/api/users/@me/sessions", sessions_list, API_PERSON),

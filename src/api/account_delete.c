@@ -133,6 +133,6 @@ static void account_delete(struct api_call *c)
 }
 
 const struct api_route api_account_delete_routes[] = {
-    API_ROUTE(DELETE, "/api/users/@me", account_delete, API_PERSON, .lane = API_ON_HASHING),
+    API_ROUTE(DELETE, "/api/users/@me", account_delete, API_PERSON, .hashes = 1),
     {0},
 };

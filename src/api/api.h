@@ -107,7 +107,7 @@ struct api_prepared {
 
 typedef void (*api_handler)(struct api_call *c);
 
-/* Where a route's handler runs. */
+/* Where a route's handler runs: what api__lane says of it. */
 enum api_lane {
     API_ON_WORKER,  /* may wait on anything: password hashing, endpoints, long reads */
     API_ON_WRITER,  /* reads memory and a few rows, writes, waits on nothing: inside the writer's
@@ -134,7 +134,10 @@ struct api_route {
     const char *pattern;
     api_handler fn;
     enum api_auth auth;
-    enum api_lane lane;
+    /* What it does, from which its lane follows (api__lane). */
+    unsigned hashes : 1;     /* hashes a password */
+    unsigned tells_bots : 1; /* may log a change bots are told of: MESSAGE_CREATE, MESSAGE_UPDATE,
+                              * MESSAGE_DELETE in a server, GUILD_MEMBER_ADD, GUILD_MEMBER_REMOVE */
     enum api__body body;
     /* The limit its handler counts (after its own checks, so a refused request counts nothing).
      * A route that changes something and names none counts API_LIMIT_WRITE against its caller,
@@ -149,6 +152,12 @@ struct api_route {
     {                                                                                              \
         .method = HTTP_##m, .pattern = path, .fn = handler, .auth = who, __VA_ARGS__               \
     }
+
+/* The lane a route runs on, by one rule: a password hashed, on the hashing lane; a change bots are
+ * told of, by a caller known before the handler runs (not public), on the writer, so that the
+ * bot's event is logged in the change's own transaction and the caller's limit is counted
+ * before; everything else on a worker. */
+enum api_lane api__lane(const struct api_route *route);
 
 /* Route tables, one per resource file; each ends with {0}. */
 extern const struct api_route api_auth_routes[];

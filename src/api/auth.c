@@ -24,19 +24,19 @@
 #include "store/people.h"
 #include "store/servers.h"
 
-#define LOGIN_FAILURES      10  /* per name from one address: a guesser */
-#define LOGIN_FAILURES_NAME 100 /* per name from everywhere: a distributed guesser */
-#define LOGIN_WINDOW_MS     (10 * 60 * 1000)
-#define REGISTER_WINDOW_MS  (60 * 60 * 1000)
-#define LOGIN_ADDRESS_MS    (60 * 1000)
+/* Per name from one address (a guesser), and per name from everywhere (a distributed one). */
+static const struct api_limit LOGIN_FAILURE = {"login-failure", 10, 10 * 60 * 1000};
+static const struct api_limit LOGIN_FAILURE_NAME = {"login-failure-name", 100, 10 * 60 * 1000};
+#define REGISTER_WINDOW_MS (60 * 60 * 1000)
+#define LOGIN_ADDRESS_MS   (60 * 1000)
 
 /* Each attempt costs a password hash: an address gets a few per window, whatever the names. */
 static int address_allows(struct api_call *c, const char *action, int limit, int64_t window_ms)
 {
     if (limit <= 0)
         return 1;
-    int64_t wait =
-        state_ratelimit_hit(c->svc->limits, action, c->req->peer, (uint32_t)limit, window_ms);
+    int64_t wait = api__limit_count(c, &(struct api_limit){action, (uint32_t)limit, window_ms},
+                                    c->req->peer, RATELIMIT_RECORD);
     if (wait > 0)
         api__rate_limited(c, wait);
     return wait == 0;
@@ -157,10 +157,8 @@ static int64_t login_wait(struct api_call *c, const char *username)
 {
     char key[128];
     failure_key(c, username, key, sizeof key);
-    int64_t here = state_ratelimit_check(c->svc->limits, "login-failure", key, LOGIN_FAILURES,
-                                         LOGIN_WINDOW_MS);
-    int64_t anywhere = state_ratelimit_check(c->svc->limits, "login-failure-name", username,
-                                             LOGIN_FAILURES_NAME, LOGIN_WINDOW_MS);
+    int64_t here = api__limit_count(c, &LOGIN_FAILURE, key, RATELIMIT_CHECK);
+    int64_t anywhere = api__limit_count(c, &LOGIN_FAILURE_NAME, username, RATELIMIT_CHECK);
     return here > anywhere ? here : anywhere;
 }
 
@@ -169,9 +167,8 @@ static void login_failed(struct api_call *c, const char *username, const char *m
 {
     char key[128];
     failure_key(c, username, key, sizeof key);
-    state_ratelimit_hit(c->svc->limits, "login-failure", key, LOGIN_FAILURES, LOGIN_WINDOW_MS);
-    state_ratelimit_hit(c->svc->limits, "login-failure-name", username, LOGIN_FAILURES_NAME,
-                        LOGIN_WINDOW_MS);
+    api__limit_count(c, &LOGIN_FAILURE, key, RATELIMIT_RECORD);
+    api__limit_count(c, &LOGIN_FAILURE_NAME, username, RATELIMIT_RECORD);
     if (flag)
         api__error_flag(c, 401, msg, flag);
     else
@@ -404,9 +401,9 @@ static void mfa_totp_verify(struct api_call *c)
 }
 
 const struct api_route api_auth_routes[] = {
-    API_ROUTE(POST, "/api/auth/register", auth_register, API_PUBLIC, .lane = API_ON_HASHING,
+    API_ROUTE(POST, "/api/auth/register", auth_register, API_PUBLIC, .hashes = 1,
               .limit = &API_LIMIT_KEYED_APART),
-    API_ROUTE(POST, "/api/auth/login", auth_login, API_PUBLIC, .lane = API_ON_HASHING,
+    API_ROUTE(POST, "/api/auth/login", auth_login, API_PUBLIC, .hashes = 1,
               .limit = &API_LIMIT_KEYED_APART),
     API_ROUTE(GET, "/api/users/@me", api__me_reply, API_PERSON),
     API_ROUTE(PATCH, "/api/users/@me", users_me_patch, API_PERSON),

@@ -159,6 +159,13 @@ static void busy(struct api_service *a, struct http_exchange *ex, const char *wh
     api__answer(ex);
 }
 
+enum api_lane api__lane(const struct api_route *route)
+{
+    if (route->hashes)
+        return API_ON_HASHING;
+    return route->tells_bots && route->auth != API_PUBLIC ? API_ON_WRITER : API_ON_WORKER;
+}
+
 void api_dispatch(struct api_service *a, struct http_exchange *ex)
 {
     const struct http_route *route = NULL;
@@ -167,7 +174,7 @@ void api_dispatch(struct api_service *a, struct http_exchange *ex)
         ex->route = route;
     ex->label = route ? route->pattern : NULL;
     ex->user = a; /* for the worker that runs it (api_worker_run) */
-    enum api_lane lane = route ? ((const struct api_route *)route->handler)->lane : API_ON_WORKER;
+    enum api_lane lane = route ? api__lane(route->handler) : API_ON_WORKER;
     if (ex->req->upload) {
         /* Its files are read, stripped, thumbnailed and stored before the write, on a lane of
          * their own: a flood of images delays only images. */

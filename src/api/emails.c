@@ -25,8 +25,9 @@
 #define MINUTE_MS (60 * 1000)
 
 static const struct api_limit CODE_LIMIT = {"email-code", 5, HOUR_MS};
-#define FORGOT_PER_ADDRESS 5 /* a minute, per address that asks (before anything is read) */
-#define FORGOT_PER_ACCOUNT 3 /* an hour, per account asked for: past it, no more mail */
+/* Per address that asks (before anything is read); per account asked for (past it, no mail). */
+static const struct api_limit FORGOT_ADDRESS = {"forgot-address", 5, MINUTE_MS};
+static const struct api_limit FORGOT_ACCOUNT = {"forgot-account", 3, HOUR_MS};
 
 /* 1 when Praça sends e-mail; else answered 409 and 0. */
 static int mails(struct api_call *c)
@@ -129,8 +130,7 @@ static void email_delete(struct api_call *c)
 /* POST /api/auth/forgot-password {email}: public; always 202 once the address is well formed. */
 static void forgot_password(struct api_call *c)
 {
-    int64_t wait = state_ratelimit_hit(c->svc->limits, "forgot-address", c->req->peer,
-                                       FORGOT_PER_ADDRESS, MINUTE_MS);
+    int64_t wait = api__limit_count(c, &FORGOT_ADDRESS, c->req->peer, RATELIMIT_RECORD);
     if (wait > 0) {
         api__rate_limited(c, wait);
         return;
@@ -155,8 +155,7 @@ static void forgot_password(struct api_call *c)
         return;
     }
     /* Past the account's bound the link is made but not sent: the answer stays the same. */
-    if (r.user_id[0] && !state_ratelimit_hit(c->svc->limits, "forgot-account", r.user_id,
-                                             FORGOT_PER_ACCOUNT, HOUR_MS)) {
+    if (r.user_id[0] && !api__limit_count(c, &FORGOT_ACCOUNT, r.user_id, RATELIMIT_RECORD)) {
         char text[1024];
         snprintf(
             text, sizeof text,
@@ -171,7 +170,7 @@ static void forgot_password(struct api_call *c)
 }
 
 const struct api_route api_email_routes[] = {
-    API_ROUTE(PUT, "/api/users/@me/email", email_put, API_PERSON, .lane = API_ON_HASHING),
+    API_ROUTE(PUT, "/api/users/@me/email", email_put, API_PERSON, .hashes = 1),
     API_ROUTE(POST, "/api/users/@me/email/verify", email_verify, API_PERSON),
     API_ROUTE(DELETE, "/api/users/@me/email", email_delete, API_PERSON),
     API_ROUTE(POST, "/api/auth/forgot-password", forgot_password, API_PUBLIC,

@@ -93,6 +93,6 @@ static void server_app_uninstall(struct api_call *c)
 const struct api_route api_install_routes[] = {
     API_ROUTE(GET, "/api/servers/:sid/applications", server_apps, API_ANY),
     API_ROUTE(DELETE, "/api/servers/:sid/applications/:appId", server_app_uninstall, API_ANY,
-              .lane = API_ON_WRITER),
+              .tells_bots = 1),
     {0},
 };

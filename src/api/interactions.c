@@ -404,6 +404,6 @@ const struct api_route api_interaction_routes[] = {
     API_ROUTE(POST, "/api/servers/:sid/channels/:cid/interactions", invoke, API_PERSON,
               .limit = &API_LIMIT_INVOKE),
     API_ROUTE(POST, "/api/bot/interactions/:id/respond", api__interaction_respond, API_BOT,
-              .lane = API_ON_WRITER, .body = API_BODY_UPLOAD, .limit = &API_LIMIT_ONCE),
+              .tells_bots = 1, .body = API_BODY_UPLOAD, .limit = &API_LIMIT_ONCE),
     {0},
 };

@@ -143,7 +143,7 @@ const struct api_route api_invite_routes[] = {
     API_ROUTE(GET, "/api/servers/:sid/invites", invite_list, API_ANY),
     API_ROUTE(DELETE, "/api/servers/:sid/invites/:code", invite_delete, API_ANY),
     API_ROUTE(GET, "/api/invites/:code", invite_get, API_PUBLIC),
-    API_ROUTE(POST, "/api/invites/:code/join", invite_join, API_PERSON, .lane = API_ON_WRITER,
+    API_ROUTE(POST, "/api/invites/:code/join", invite_join, API_PERSON, .tells_bots = 1,
               .limit = &API_LIMIT_JOIN),
     {0},
 };

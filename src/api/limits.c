@@ -109,7 +109,7 @@ int api__limit_write(struct api_call *c)
  * against a key of its own (a count of 0: an interaction's token) is not. */
 const struct api_limit *api__limit_ahead(const struct api_route *route)
 {
-    const struct api_limit *l = route->lane == API_ON_WRITER ? api__route_limit(route) : NULL;
+    const struct api_limit *l = api__lane(route) == API_ON_WRITER ? api__route_limit(route) : NULL;
     return l && l->count ? l : NULL;
 }
 
@@ -126,7 +126,7 @@ static const struct ratelimit_taken *taken_ahead(struct api_call *c, const struc
 
 int api__limit_hit_for(struct api_call *c, const struct api_limit *limit, const char *key)
 {
-    struct ratelimit_status st;
+    struct ratelimit_taken here;
     const struct ratelimit_taken *t = taken_ahead(c, limit, key);
     /* On the writer lane (c->held) only this node's window, should nothing have been counted
      * ahead (Redis too slow, or a limit its route does not name). */
@@ -134,12 +134,13 @@ int api__limit_hit_for(struct api_call *c, const struct api_limit *limit, const 
         !api__limit_ahead(c->route->handler))
         log_error("api: %s counts %s on the writer lane, not the limit its route names",
                   c->route->pattern, limit->action);
-    int64_t wait = t ? t->wait
-                     : state_ratelimit_status(
-                           c->svc->limits, limit->action, key, limit->count, limit->window_ms,
-                           RATELIMIT_RECORD | (c->held ? RATELIMIT_HERE : 0), &st);
-    if (t)
-        st = t->st;
+    if (!t) {
+        state_ratelimit_take(c->svc->limits, &API_ASK(limit, key),
+                             RATELIMIT_RECORD | (c->held ? RATELIMIT_HERE : 0), &here);
+        t = &here;
+    }
+    int64_t wait = t->wait;
+    struct ratelimit_status st = t->st;
     if (!wait) {
         /* The answer tells what is left: of the limits passed, the one closest to its end. */
         uint32_t left = st.limit > st.used ? st.limit - st.used : 0;
@@ -152,15 +153,21 @@ int api__limit_hit_for(struct api_call *c, const struct api_limit *limit, const 
     return -1;
 }
 
+int64_t api__limit_count(struct api_call *c, const struct api_limit *limit, const char *key,
+                         int how)
+{
+    return state_ratelimit_take(c->svc->limits, &API_ASK(limit, key), how, NULL);
+}
+
 /* GET /api/bot/rate-limits: every per-account limit, what is left of it and when it refills. */
 static void rate_limits(struct api_call *c)
 {
     json_t *list = json_array();
     for (size_t i = 0; i < sizeof PER_ACCOUNT / sizeof *PER_ACCOUNT; i++) {
         const struct api_limit *l = PER_ACCOUNT[i];
-        struct ratelimit_status st;
-        state_ratelimit_status(c->svc->limits, l->action, c->me.user_id, l->count, l->window_ms,
-                               RATELIMIT_CHECK, &st);
+        struct ratelimit_taken now;
+        state_ratelimit_take(c->svc->limits, &API_ASK(l, c->me.user_id), RATELIMIT_CHECK, &now);
+        struct ratelimit_status st = now.st;
         json_array_append_new(
             list, json_pack("{sssIsIsIsI}", "name", l->action, "limit", (json_int_t)st.limit,
                             "windowMs", (json_int_t)l->window_ms, "remaining",

@@ -10,6 +10,8 @@ struct api_limit {
     uint32_t count;
     int64_t window_ms;
 };
+/* The count of limit l against key, as state_ratelimit_take asks it. */
+#define API_ASK(l, key) ((struct ratelimit_ask){(l)->action, (key), (l)->count, (l)->window_ms})
 
 extern const struct api_limit API_LIMIT_CREATE_APPLICATION;
 extern const struct api_limit API_LIMIT_GENERATE_BOT;
@@ -63,6 +65,11 @@ int api__route_mutates(const struct api_route *route);
 const struct api_limit *api__route_limit(const struct api_route *route);
 /* Counts API_LIMIT_WRITE when the route falls back on it: 0, or -1 when it answered 429. */
 int api__limit_write(struct api_call *c);
+
+/* Counts (RATELIMIT_RECORD) or only looks at (RATELIMIT_CHECK) limit's window for key, answering
+ * nothing: the milliseconds to wait, 0 when allowed. */
+int64_t api__limit_count(struct api_call *c, const struct api_limit *limit, const char *key,
+                         int how);
 
 /* The limit a writer-lane route's handler counts against its caller, counted ahead with several
  * nodes (writer_lane.c); NULL when none. */

@@ -246,13 +246,12 @@ static void member_patch(struct api_call *c)
 
 const struct api_route api_member_routes[] = {
     API_ROUTE(GET, "/api/servers/:sid/members", member_list, API_ANY),
-    API_ROUTE(DELETE, "/api/servers/:sid/members/@me", member_leave, API_ANY, .lane = API_ON_WRITER,
+    API_ROUTE(DELETE, "/api/servers/:sid/members/@me", member_leave, API_ANY, .tells_bots = 1,
               .limit = &API_LIMIT_LEAVE),
-    API_ROUTE(DELETE, "/api/servers/:sid/members/:uid", member_kick, API_ANY,
-              .lane = API_ON_WRITER),
+    API_ROUTE(DELETE, "/api/servers/:sid/members/:uid", member_kick, API_ANY, .tells_bots = 1),
     API_ROUTE(PATCH, "/api/servers/:sid/members/:uid", member_patch, API_ANY),
     API_ROUTE(GET, "/api/servers/:sid/bans", ban_list, API_ANY),
-    API_ROUTE(PUT, "/api/servers/:sid/bans/:uid", ban_put, API_ANY, .lane = API_ON_WRITER),
+    API_ROUTE(PUT, "/api/servers/:sid/bans/:uid", ban_put, API_ANY, .tells_bots = 1),
     API_ROUTE(DELETE, "/api/servers/:sid/bans/:uid", ban_delete, API_ANY),
     {0},
 };

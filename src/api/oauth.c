@@ -295,6 +295,6 @@ const struct api_route api_oauth_routes[] = {
     API_ROUTE(GET, "/api/oauth2/authorize/start", authorize_start, API_PERSON,
               .limit = &API_LIMIT_AUTHORIZE_START),
     API_ROUTE(POST, "/api/oauth2/authorize/:authorizeSessionId/complete", authorize_complete,
-              API_PERSON, .lane = API_ON_WRITER, .limit = &API_LIMIT_COMPLETE_INSTALL),
+              API_PERSON, .tells_bots = 1, .limit = &API_LIMIT_COMPLETE_INSTALL),
     {0},
 };

@@ -16,13 +16,11 @@
 #include "state/ratelimit.h"
 #include "store/password_resets.h"
 
-#define RESETS_PER_ADDRESS 10
-#define RESET_ADDRESS_MS   (60 * 1000)
+static const struct api_limit RESET_ADDRESS = {"reset-address", 10, 60 * 1000};
 
 static void reset_password(struct api_call *c)
 {
-    int64_t wait = state_ratelimit_hit(c->svc->limits, "reset-address", c->req->peer,
-                                       RESETS_PER_ADDRESS, RESET_ADDRESS_MS);
+    int64_t wait = api__limit_count(c, &RESET_ADDRESS, c->req->peer, RATELIMIT_RECORD);
     if (wait > 0) {
         api__rate_limited(c, wait);
         return;
@@ -55,7 +53,7 @@ static void reset_password(struct api_call *c)
 }
 
 const struct api_route api_password_reset_routes[] = {
-    API_ROUTE(POST, "/api/auth/reset-password", reset_password, API_PUBLIC, .lane = API_ON_HASHING,
+    API_ROUTE(POST, "/api/auth/reset-password", reset_password, API_PUBLIC, .hashes = 1,
               .limit = &API_LIMIT_KEYED_APART),
     {0},
 };

@@ -53,9 +53,9 @@ void api_routes_print(FILE *out, int markdown)
             const char *ahead = api__limit_ahead(r) ? "yes" : "no";
             if (markdown)
                 fprintf(out, "| %s | `%s` | %s | %s | %s | %s | %s |\n", method, r->pattern,
-                        AUTH[r->auth], LANE[r->lane], BODY[r->body], limit, ahead);
+                        AUTH[r->auth], LANE[api__lane(r)], BODY[r->body], limit, ahead);
             else
                 fprintf(out, "%-6s %-72s %-13s %-7s %-6s %-34s %s\n", method, r->pattern,
-                        AUTH[r->auth], LANE[r->lane], BODY[r->body], limit, ahead);
+                        AUTH[r->auth], LANE[api__lane(r)], BODY[r->body], limit, ahead);
         }
 }

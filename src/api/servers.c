@@ -396,9 +396,9 @@ const struct api_route api_server_routes[] = {
     API_ROUTE(PATCH, "/api/servers/:sid", server_patch, API_ANY, .body = API_BODY_LARGE),
     API_ROUTE(DELETE, "/api/servers/:sid", server_delete, API_PERSON),
     API_ROUTE(PUT, "/api/servers/:sid/automod", automod_put, API_ANY),
-    API_ROUTE(PUT, "/api/servers/:sid/owner", owner_put, API_PERSON, .lane = API_ON_HASHING),
+    API_ROUTE(PUT, "/api/servers/:sid/owner", owner_put, API_PERSON, .hashes = 1),
     API_ROUTE(POST, "/api/servers/:sid/rules/accept", rules_accept, API_PERSON),
-    API_ROUTE(POST, "/api/servers/:sid/join", server_join, API_PERSON, .lane = API_ON_WRITER,
+    API_ROUTE(POST, "/api/servers/:sid/join", server_join, API_PERSON, .tells_bots = 1,
               .limit = &API_LIMIT_JOIN),
     {0},
 };

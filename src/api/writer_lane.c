@@ -123,8 +123,8 @@ static void ahead_run(struct workers_job *job, void *thread_ctx)
     const struct http_route *route = w->ex->route;
     const struct api_limit *limit = api__limit_ahead(route->handler);
     if (w->pre.admitted && limit && state_ratelimit_shared(w->svc->limits))
-        state_ratelimit_take(w->svc->limits, limit->action, w->pre.me.user_id, limit->count,
-                             limit->window_ms, &w->taken);
+        state_ratelimit_take(w->svc->limits, &API_ASK(limit, w->pre.me.user_id), RATELIMIT_AHEAD,
+                             &w->taken);
     store_writer_submit(w->svc->writer, &w->job);
 }
 
@@ -143,9 +143,8 @@ static int limit_ahead(struct writer_call *w)
     const struct http_route *route = w->ex->route;
     const struct api_limit *limit = api__limit_ahead(route->handler);
     return w->pre.admitted && limit && state_ratelimit_shared(w->svc->limits) &&
-           state_ratelimit_take_async(w->svc->limits, limit->action, w->pre.me.user_id,
-                                      limit->count, limit->window_ms, &w->taken, limit_taken,
-                                      w) == 0;
+           state_ratelimit_take_async(w->svc->limits, &API_ASK(limit, w->pre.me.user_id), &w->taken,
+                                      limit_taken, w) == 0;
 }
 
 int api__writer_lane(struct api_service *a, struct http_exchange *ex)

@@ -139,15 +139,13 @@ static int64_t shared_apply(struct ratelimit *rl, const char *key, uint32_t n, i
     }
 }
 
-static int64_t apply(struct ratelimit *rl, const char *action, const char *account, uint32_t limit,
-                     int64_t window_ms, int how, struct ratelimit_status *st)
+/* A take on this node's windows, or on the shared ones when they answer (the local ones stand
+ * in when they do not). */
+static int64_t apply(struct ratelimit *rl, const char *key, const struct ratelimit_ask *ask,
+                     int how, struct ratelimit_status *st)
 {
-    struct ratelimit_status none;
-    if (!st)
-        st = &none;
-    char key[KEY_MAX];
-    snprintf(key, sizeof key, "%s|%s", action, account);
-    uint32_t n = scaled(rl, limit);
+    uint32_t n = scaled(rl, ask->limit);
+    int64_t window_ms = ask->window_ms;
     int record = how & RATELIMIT_RECORD;
     int64_t now = clock_now_ms();
     int64_t wait = 0;
@@ -167,7 +165,7 @@ static int64_t apply(struct ratelimit *rl, const char *action, const char *accou
     if (!e && record) {
         e = calloc(1, sizeof *e);
         if (e && rule_ratewindow_init(&e->win, n, window_ms) == 0) {
-            memcpy(e->key, key, sizeof key);
+            snprintf(e->key, sizeof e->key, "%s", key);
             e->next = rl->buckets[b];
             rl->buckets[b] = e;
         } else {
@@ -181,25 +179,6 @@ static int64_t apply(struct ratelimit *rl, const char *action, const char *accou
     }
     pthread_mutex_unlock(&rl->lock);
     return wait;
-}
-
-int64_t state_ratelimit_hit(struct ratelimit *rl, const char *action, const char *account,
-                            uint32_t limit, int64_t window_ms)
-{
-    return apply(rl, action, account, limit, window_ms, RATELIMIT_RECORD, NULL);
-}
-
-int64_t state_ratelimit_check(struct ratelimit *rl, const char *action, const char *account,
-                              uint32_t limit, int64_t window_ms)
-{
-    return apply(rl, action, account, limit, window_ms, RATELIMIT_CHECK, NULL);
-}
-
-int64_t state_ratelimit_status(struct ratelimit *rl, const char *action, const char *account,
-                               uint32_t limit, int64_t window_ms, int how,
-                               struct ratelimit_status *st)
-{
-    return apply(rl, action, account, limit, window_ms, how, st);
 }
 
 int state_ratelimit_shared(const struct ratelimit *rl)
@@ -238,35 +217,39 @@ void state_ratelimit_detach(struct ratelimit *rl)
     rl->async = NULL;
 }
 
-int state_ratelimit_take_async(struct ratelimit *rl, const char *action, const char *account,
-                               uint32_t limit, int64_t window_ms, struct ratelimit_taken *out,
-                               void (*done)(void *arg), void *arg)
+int state_ratelimit_take_async(struct ratelimit *rl, const struct ratelimit_ask *ask,
+                               struct ratelimit_taken *out, void (*done)(void *arg), void *arg)
 {
     memset(out, 0, sizeof *out);
     if (!rl->async || clock_mono_ms() < atomic_load(&rl->quiet_until))
         return -1;
     char key[KEY_MAX];
-    snprintf(key, sizeof key, "%s|%s", action, account);
-    out->st.limit = scaled(rl, limit);
-    return state__ratelimit_async_take(rl->async, key, out->st.limit, window_ms, clock_now_ms(),
-                                       out, done, arg);
+    snprintf(key, sizeof key, "%s|%s", ask->action, ask->account);
+    out->st.limit = scaled(rl, ask->limit);
+    return state__ratelimit_async_take(rl->async, key, out->st.limit, ask->window_ms,
+                                       clock_now_ms(), out, done, arg);
 }
 
-int state_ratelimit_take(struct ratelimit *rl, const char *action, const char *account,
-                         uint32_t limit, int64_t window_ms, struct ratelimit_taken *out)
+int64_t state_ratelimit_take(struct ratelimit *rl, const struct ratelimit_ask *ask, int how,
+                             struct ratelimit_taken *out)
 {
+    struct ratelimit_taken none;
+    if (!out)
+        out = &none;
     memset(out, 0, sizeof *out);
     char key[KEY_MAX];
-    snprintf(key, sizeof key, "%s|%s", action, account);
-    out->st.limit = scaled(rl, limit);
-    out->wait =
-        shared_apply(rl, key, out->st.limit, window_ms, clock_now_ms(), 1, &out->st, out->member);
+    snprintf(key, sizeof key, "%s|%s", ask->action, ask->account);
+    if (!(how & RATELIMIT_AHEAD))
+        return out->wait = apply(rl, key, ask, how, &out->st);
+    out->st.limit = scaled(rl, ask->limit);
+    out->wait = shared_apply(rl, key, out->st.limit, ask->window_ms, clock_now_ms(), 1, &out->st,
+                             out->member);
     if (out->wait < 0)
         return -1;
     memcpy(out->key, key, sizeof key);
     if (out->wait > 0)
         out->member[0] = '\0'; /* refused: nothing recorded to give back */
-    return 0;
+    return out->wait;
 }
 
 int state_ratelimit_taken_for(const struct ratelimit_taken *t, const char *action,

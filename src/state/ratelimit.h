@@ -16,12 +16,14 @@ struct ratelimit *state_ratelimit_new(double scale);
  * URL is not redis://…. Before any request. */
 int state_ratelimit_share(struct ratelimit *rl, const char *redis_url);
 void state_ratelimit_free(struct ratelimit *rl);
-/* Records one action when allowed and returns 0; otherwise the milliseconds to wait. */
-int64_t state_ratelimit_hit(struct ratelimit *rl, const char *action, const char *account,
-                            uint32_t limit, int64_t window_ms);
-/* The wait without recording anything (0 = allowed). */
-int64_t state_ratelimit_check(struct ratelimit *rl, const char *action, const char *account,
-                              uint32_t limit, int64_t window_ms);
+/* One count: the window of (action, account), limit uses per window_ms before the operator's
+ * scale. */
+struct ratelimit_ask {
+    const char *action;
+    const char *account;
+    uint32_t limit;
+    int64_t window_ms;
+};
 
 /* A window as the caller may see it: its size after the operator's scale, how much of it is used
  * (after this call), and in how many milliseconds the oldest use leaves it (0: none in it). */
@@ -30,22 +32,14 @@ struct ratelimit_status {
     uint32_t used;
     int64_t reset_ms;
 };
-/* How state_ratelimit_status counts: records the action when allowed, or only checks; and
- * HERE on this node's own window whatever the sharing, for a thread that must never wait on the
- * network (the writer). */
-enum { RATELIMIT_CHECK = 0, RATELIMIT_RECORD = 1, RATELIMIT_HERE = 2 };
-/* hit or check as how says, saying the window's status too. */
-int64_t state_ratelimit_status(struct ratelimit *rl, const char *action, const char *account,
-                               uint32_t limit, int64_t window_ms, int how,
-                               struct ratelimit_status *st);
 
 /* 1 when the windows live in Redis (several nodes), else 0. */
 int state_ratelimit_shared(const struct ratelimit *rl);
 
 /*
- * An action counted ahead in the shared windows by a thread that may wait on Redis, for the
- * writer, which may not: the writer uses the answer where it would have counted, and an
- * allowed action it did not do is given back. A shared call waits at most
+ * What a take counted. An action counted ahead in the shared windows by a thread that may wait
+ * on Redis, for the writer, which may not: the writer uses the answer where it would have
+ * counted, and an allowed action it did not do is given back. A shared call waits at most
  * RATELIMIT_REDIS_WAIT_MS; when Redis does not answer in time, this node counts alone for a
  * second (RATELIMIT_REDIS_QUIET_MS) before it asks again.
  */
@@ -54,15 +48,22 @@ int state_ratelimit_shared(const struct ratelimit *rl);
 #define RATELIMIT_REDIS_WAIT_MS  200
 #define RATELIMIT_REDIS_QUIET_MS 1000
 struct ratelimit_taken {
-    char key[RATELIMIT_KEY_MAX];       /* action|account; "" when nothing was taken */
+    char key[RATELIMIT_KEY_MAX];       /* action|account when counted ahead; else "" */
     char member[RATELIMIT_MEMBER_MAX]; /* the use recorded in Redis; "" when refused */
-    int64_t wait;                      /* as state_ratelimit_status returns */
+    int64_t wait;                      /* as state_ratelimit_take returns */
     struct ratelimit_status st;
 };
-/* 0 with *out filled (the action recorded when allowed), or -1 when Redis could not answer in
- * time or the windows are not shared (nothing counted, out->key ""). */
-int state_ratelimit_take(struct ratelimit *rl, const char *action, const char *account,
-                         uint32_t limit, int64_t window_ms, struct ratelimit_taken *out);
+
+/* How a take counts: records the use when allowed, or only looks; HERE on this node's own window
+ * whatever the sharing (for a thread that must never wait on the network: the writer); AHEAD
+ * only in the shared windows (records), so that the writer can use the answer later. */
+enum { RATELIMIT_CHECK = 0, RATELIMIT_RECORD = 1, RATELIMIT_HERE = 2, RATELIMIT_AHEAD = 4 };
+
+/* The one way to count: the milliseconds to wait (0: allowed), or -1 with AHEAD when nothing was
+ * counted (the windows are not shared, or Redis did not answer in time). out (may be NULL) gets
+ * the window's status, and with AHEAD what to give back. */
+int64_t state_ratelimit_take(struct ratelimit *rl, const struct ratelimit_ask *ask, int how,
+                             struct ratelimit_taken *out);
 /* 1 when t is the answer for (action, account), else 0. */
 int state_ratelimit_taken_for(const struct ratelimit_taken *t, const char *action,
                               const char *account);
@@ -73,14 +74,13 @@ int state_ratelimit_attach(struct ratelimit *rl, uv_loop_t *loop);
 /* Drops that connection (its waiting takes count nothing) and closes its handles, so that the
  * loop can end. On loop's thread; the limits themselves stay usable. */
 void state_ratelimit_detach(struct ratelimit *rl);
-/* As state_ratelimit_take, on the attached loop's thread and without waiting: 0 when asked, and
+/* As an AHEAD take, on the attached loop's thread and without waiting: 0 when asked, and
  * then done(arg) runs later on that thread with *out filled (out->key "" when nothing was
  * counted: Redis did not answer in time); -1 when not asked (not attached, or Redis left alone
  * after failing to answer), out->key "". Takes asked in one turn of the loop go to Redis in one
  * write. */
-int state_ratelimit_take_async(struct ratelimit *rl, const char *action, const char *account,
-                               uint32_t limit, int64_t window_ms, struct ratelimit_taken *out,
-                               void (*done)(void *arg), void *arg);
+int state_ratelimit_take_async(struct ratelimit *rl, const struct ratelimit_ask *ask,
+                               struct ratelimit_taken *out, void (*done)(void *arg), void *arg);
 /* Forgets an allowed use that was not made after all (waits on Redis, at most as a take). */
 void state_ratelimit_give_back(struct ratelimit *rl, const struct ratelimit_taken *t);
 

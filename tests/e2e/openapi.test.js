@@ -5,17 +5,16 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
-const path = require('node:path');
-const { startServer, api } = require('./helpers');
+const { execFileSync } = require('node:child_process');
+const { BIN, startServer, api } = require('./helpers');
 const { doc, DOC_PATH, checkAnswer } = require('./openapi');
 
-const SRC = path.join(__dirname, '..', '..', 'src', 'api');
-
-// {method, pattern, auth} of every row of every route table in src/api/.
+// {method, pattern, auth} of every route the route tables hold, as `praca routes markdown` lists them.
+const AUTH = { public: 'API_PUBLIC', person: 'API_PERSON', bot: 'API_BOT', 'person or bot': 'API_ANY' };
 function routesInCode() {
-  const text = fs.readdirSync(SRC).filter((f) => f.endsWith('.c')).map((f) => fs.readFileSync(path.join(SRC, f), 'utf8')).join('\n');
-  return [...text.matchAll(/\{HTTP_(GET|POST|PUT|PATCH|DELETE),\s*"([^"]+)",\s*\w+,\s*(API_\w+)/g)]
-    .map(([, method, pattern, auth]) => ({ method, pattern, auth }));
+  return execFileSync(BIN, ['routes', 'markdown'], { encoding: 'utf8' }).trim().split('\n').slice(2)
+    .map((line) => line.split(' | ').map((c) => c.replace(/^\| |`| \|$/g, '')))
+    .map(([method, pattern, caller]) => ({ method, pattern, auth: AUTH[caller] }));
 }
 const toOpenApi = (pattern) => pattern.replace(/:(\w+)/g, '{$1}');
 

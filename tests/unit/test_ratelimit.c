@@ -6,17 +6,20 @@
 Test(ratelimit, here_counts_on_the_node_and_take_needs_shared_windows)
 {
     struct ratelimit *rl = state_ratelimit_new(1);
-    struct ratelimit_status st;
-    for (int i = 0; i < 3; i++)
-        cr_assert_eq(state_ratelimit_status(rl, "send", "u1", 3, 10000,
-                                            RATELIMIT_RECORD | RATELIMIT_HERE, &st),
-                     0);
-    cr_assert_eq(st.used, 3);
-    cr_assert_gt(state_ratelimit_status(rl, "send", "u1", 3, 10000, RATELIMIT_CHECK, &st), 0);
-    cr_assert_eq(state_ratelimit_status(rl, "send", "u2", 3, 10000, RATELIMIT_CHECK, &st), 0);
-    cr_assert_eq(state_ratelimit_shared(rl), 0);
+    const struct ratelimit_ask u1 = {"send", "u1", 3, 10000}, u2 = {"send", "u2", 3, 10000};
     struct ratelimit_taken t;
-    cr_assert_eq(state_ratelimit_take(rl, "send", "u1", 3, 10000, &t), -1);
+    for (int i = 0; i < 3; i++)
+        cr_assert_eq(state_ratelimit_take(rl, &u1, RATELIMIT_RECORD | RATELIMIT_HERE, &t), 0);
+    cr_assert_eq(t.st.used, 3);
+    cr_assert_eq(t.st.limit, 3);
+    cr_assert_str_empty(t.key, "counted here: nothing to give back");
+    cr_assert_gt(state_ratelimit_take(rl, &u1, RATELIMIT_CHECK, NULL), 0);
+    cr_assert_gt(state_ratelimit_take(rl, &u1, RATELIMIT_RECORD, &t), 0, "the fourth waits");
+    cr_assert_eq(t.wait, state_ratelimit_take(rl, &u1, RATELIMIT_CHECK, NULL));
+    cr_assert_eq(state_ratelimit_take(rl, &u2, RATELIMIT_CHECK, &t), 0);
+    cr_assert_eq(t.st.used, 0, "a look records nothing");
+    cr_assert_eq(state_ratelimit_shared(rl), 0);
+    cr_assert_eq(state_ratelimit_take(rl, &u1, RATELIMIT_AHEAD, &t), -1);
     cr_assert_str_empty(t.key);
     state_ratelimit_give_back(rl, &t); /* nothing to give: does nothing */
     state_ratelimit_free(rl);
