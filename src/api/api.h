@@ -79,6 +79,8 @@ struct api_budget {
     int64_t reset_ms;
 };
 
+#define API_AT_END_MAX 4
+
 struct api_call {
     struct api_service *svc;
     struct store *db;
@@ -94,7 +96,20 @@ struct api_call {
     struct ratelimit_taken *taken;  /* its route's limit, counted before the writer lane */
     struct api_later *later;        /* set by api__later: the answer comes from a resumption */
     const struct api_prepared *pre; /* on the writer lane: what was decided before it, or NULL */
+    /* What the request holds until its handler is done (api__at_end), released then in the
+     * reverse order by api__call_end: the server a place read, for one. */
+    struct api_at_end {
+        void (*fn)(void *arg);
+        void *arg;
+    } at_end[API_AT_END_MAX];
+    int n_at_end;
 };
+
+/* Releases arg with fn when the request's handler is done: 0, or -1 (500 answered, nothing
+ * taken) when the request holds API_AT_END_MAX things already. */
+int api__at_end(struct api_call *c, void (*fn)(void *arg), void *arg);
+/* After a handler (or a resumption's): what it held is released and its parsed body let go. */
+void api__call_end(struct api_call *c);
 
 /* What is decided about a writer-lane request before it enters the writer lane (dispatch.c):
  * who calls, on the I/O thread from memory, or on a worker when memory does not hold the token
@@ -263,7 +278,7 @@ void api_dispatch(struct api_service *a, struct http_exchange *ex);
 #define API_HASHING_QUEUE   8
 /* Runs a request on a worker (core/workers.h's run function). A worker's context is its own
  * database connection (store_worker_open). */
-void api_worker_run(struct workers_job *job, void *thread_ctx);
+void api_worker_run(struct job *job, void *thread_ctx);
 /* A context for work on a worker that is not an HTTP request (app and db only). */
 struct api_call api__thread_call(struct api_service *svc, void *thread_ctx);
 

@@ -420,7 +420,6 @@ static int may_read(struct api_call *c, const struct store_attachment_row *row)
             }
             return -1;
         }
-        api__place_cleanup(&p);
         return 0;
     }
     int in = store_dm_member(c->db, row->channel_id, c->me.user_id);

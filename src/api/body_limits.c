@@ -99,14 +99,14 @@ size_t api_body_limit(struct api_service *a, struct http_request *req)
 
 /* A credential looked up off the I/O thread; until then nothing of the body was read. */
 struct limit_job {
-    struct workers_job job;
+    struct job job;
     struct http_limit_ask *ask;
     struct api_service *svc;
     enum api__body body;
     char hash[65];
 };
 
-static void limit_job_run(struct workers_job *job, void *thread_ctx)
+static void limit_job_run(struct job *job, void *thread_ctx)
 {
     struct limit_job *l = (struct limit_job *)job;
     struct store_token_owner owner;
@@ -121,7 +121,7 @@ static void limit_job_run(struct workers_job *job, void *thread_ctx)
 /* A token from the path, looked up the same way: an interaction's (within its 15 minutes) or a
  * webhook's grants its route's body; any other keeps the anonymous limit. */
 struct path_token_job {
-    struct workers_job job;
+    struct job job;
     struct http_limit_ask *ask;
     struct api_service *svc;
     int webhook; /* a webhook's token, else an interaction's */
@@ -144,7 +144,7 @@ static int path_token_valid(struct store *db, const struct path_token_job *l)
            crypto_equal(l->hash, it.token_hash, CRYPTO_SHA256_HEX);
 }
 
-static void path_token_run(struct workers_job *job, void *thread_ctx)
+static void path_token_run(struct job *job, void *thread_ctx)
 {
     struct path_token_job *l = (struct path_token_job *)job;
     int ok = path_token_valid(thread_ctx, l);
@@ -172,7 +172,7 @@ static void path_token_ask(struct api_service *a, struct http_limit_ask *ask,
     l->webhook = webhook;
     memcpy(l->id, req->params[id].ptr, UUID_LEN);
     crypto_sha256_hex(req->params[token].ptr, req->params[token].len, l->hash);
-    l->job.fn = path_token_run;
+    l->job.run = path_token_run;
     l->ask = ask;
     l->svc = a;
     workers_submit(a->workers, &l->job);
@@ -195,7 +195,7 @@ void api_body_limit_ask(struct api_service *a, struct http_limit_ask *ask)
     }
     const struct http_route *route = NULL;
     api__route_of(a, (struct http_request *)ask->req, &route);
-    l->job.fn = limit_job_run;
+    l->job.run = limit_job_run;
     l->ask = ask;
     l->svc = a;
     l->body = route ? ((const struct api_route *)route->handler)->body : API_BODY_SMALL;

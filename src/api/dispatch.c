@@ -104,6 +104,27 @@ void api__run(struct api_call *c, struct http_exchange *ex)
         log_error("api: handler for %s left no answer", c->route ? c->route->pattern : "?");
         api__internal(c);
     }
+    api__call_end(c);
+}
+
+int api__at_end(struct api_call *c, void (*fn)(void *arg), void *arg)
+{
+    if (c->n_at_end == API_AT_END_MAX) {
+        log_error("api: %s holds more than %d things", c->route ? c->route->pattern : "?",
+                  API_AT_END_MAX);
+        api__internal(c);
+        return -1;
+    }
+    c->at_end[c->n_at_end++] = (struct api_at_end){fn, arg};
+    return 0;
+}
+
+void api__call_end(struct api_call *c)
+{
+    while (c->n_at_end) {
+        struct api_at_end *e = &c->at_end[--c->n_at_end];
+        e->fn(e->arg);
+    }
     json_decref(c->body);
     c->body = NULL;
 }
@@ -140,10 +161,9 @@ void api__answer_after_commit(struct api_service *a, struct http_exchange *ex,
 
 /* ---- the worker lane ---- */
 
-void api_worker_run(struct workers_job *job, void *thread_ctx)
+void api_worker_run(struct job *job, void *thread_ctx)
 {
-    struct http_exchange *ex =
-        (struct http_exchange *)((char *)job - offsetof(struct http_exchange, job));
+    struct http_exchange *ex = JOB_OF(job, struct http_exchange, job);
     struct api_call c = api__thread_call(ex->user, thread_ctx);
     api__run(&c, ex);
     store_read_release(c.db);

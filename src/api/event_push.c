@@ -46,12 +46,12 @@ struct api_push {
     char node[UUID_LEN + 1];
     int listing, stopping;
     int64_t next_list;
-    struct workers_job list_job;
+    struct job list_job;
 };
 
 /* A worker's turn with one application, and the batch it sent. */
 struct push_job {
-    struct workers_job job;
+    struct job job;
     struct api_push *push;
     struct push_app *app;
     unsigned long published;
@@ -130,9 +130,9 @@ static void list_merge(struct api_push *p, const struct listed *l)
     p->n = out;
 }
 
-static void list_run(struct workers_job *job, void *thread_ctx)
+static void list_run(struct job *job, void *thread_ctx)
 {
-    struct api_push *p = (struct api_push *)((char *)job - offsetof(struct api_push, list_job));
+    struct api_push *p = JOB_OF(job, struct api_push, list_job);
     struct listed l = {0};
     struct store *db = (struct store *)thread_ctx;
     int rc = store_push_apps(db, list_one, &l);
@@ -241,7 +241,7 @@ static int send_page(struct push_job *j, struct store *db)
     return rc == 0;
 }
 
-static void turn_run(struct workers_job *job, void *thread_ctx)
+static void turn_run(struct job *job, void *thread_ctx)
 {
     struct push_job *j = (struct push_job *)job;
     struct api_push *p = j->push;
@@ -269,7 +269,7 @@ static int64_t backoff_ms(const struct api_push *p, int failures)
     return ms < PUSH_RETRY_MAX_MS ? ms : PUSH_RETRY_MAX_MS;
 }
 
-static void record_run(struct workers_job *job, void *thread_ctx)
+static void record_run(struct job *job, void *thread_ctx)
 {
     struct push_job *j = (struct push_job *)job;
     struct api_push *p = j->push;
@@ -304,7 +304,7 @@ static void record_run(struct workers_job *job, void *thread_ctx)
         a->failures++;
         a->not_before = clock_mono_ms() + backoff_ms(p, a->failures);
     }
-    j->job.fn = turn_run;
+    j->job.run = turn_run;
     pthread_mutex_lock(&p->mu);
     int go_on = delivered && a->held && j->more && !p->stopping && !a->changed;
     pthread_mutex_unlock(&p->mu);
@@ -320,7 +320,7 @@ static void answered(void *arg, int sent, struct endpoint_result *r)
     j->status = r->status;
     j->latency_ms = r->latency_ms;
     api__endpoint_result_cleanup(r);
-    j->job.fn = record_run;
+    j->job.run = record_run;
     workers_submit(j->push->svc->workers, &j->job);
 }
 
@@ -342,7 +342,7 @@ void api_push_tick(struct api_push *p)
     if (!p->stopping && !p->listing && mono >= p->next_list) {
         p->listing = 1;
         p->next_list = mono + PUSH_RELIST_MS;
-        p->list_job = (struct workers_job){.fn = list_run};
+        p->list_job = (struct job){.run = list_run};
         workers_submit(p->svc->workers, &p->list_job);
     }
     for (size_t i = 0; i < p->n && !p->stopping; i++) {
@@ -351,7 +351,7 @@ void api_push_tick(struct api_push *p)
         if (!j)
             continue;
         a->busy = 1;
-        *j = (struct push_job){.job.fn = turn_run, .push = p, .app = a, .published = published};
+        *j = (struct push_job){.job.run = turn_run, .push = p, .app = a, .published = published};
         workers_submit(p->svc->workers, &j->job);
     }
     pthread_mutex_unlock(&p->mu);

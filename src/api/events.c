@@ -30,7 +30,7 @@ struct event_scope {
 /* A worker's event: logged by the writer in a job of its own, then published from the writer
  * thread after that commit, so events reach the bus in the order of their positions. */
 struct log_job {
-    struct store_writer_job base; /* first */
+    struct job base; /* first */
     struct bus *bus;
     struct idset *to;
     char *text;
@@ -63,7 +63,7 @@ static struct store_event logged_as(const char *name, const struct event_scope *
                                 .message_id = or_null(w->message)};
 }
 
-static void log_job_run(struct store_writer_job *job, struct store *db)
+static void log_job_run(struct job *job, void *db)
 {
     struct log_job *j = (struct log_job *)job;
     struct store_event e = logged_as(j->name, &j->scope, j->text, j->len, j->at);
@@ -71,7 +71,7 @@ static void log_job_run(struct store_writer_job *job, struct store *db)
         j->position = 0;
 }
 
-static void log_job_done(struct store_writer_job *job, int committed)
+static void log_job_done(struct job *job, int committed)
 {
     struct log_job *j = (struct log_job *)job;
     if (committed && j->position)
@@ -117,7 +117,7 @@ static void send_text(struct api_call *c, const char *name, char *text, size_t l
         idset_unref(to);
         return;
     }
-    j->base = (struct store_writer_job){.run = log_job_run, .done = log_job_done};
+    j->base = (struct job){.run = log_job_run, .done = log_job_done};
     j->bus = c->svc->bus;
     j->to = to;
     j->text = text;
@@ -348,7 +348,7 @@ struct write_event {
     pthread_cond_t cond;
 };
 
-static void write_event_run(struct store_writer_job *job, struct store *db)
+static void write_event_run(struct job *job, void *db)
 {
     struct write_event *we = (struct write_event *)job;
     we->result = store_write(we->writer, we->fn, we->arg); /* inline: we are on the writer */
@@ -356,7 +356,7 @@ static void write_event_run(struct store_writer_job *job, struct store *db)
         log_job_run(job, db);
 }
 
-static void write_event_done(struct store_writer_job *job, int committed)
+static void write_event_done(struct job *job, int committed)
 {
     struct write_event *we = (struct write_event *)job;
     struct log_job *j = &we->log;

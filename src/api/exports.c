@@ -35,7 +35,7 @@
 static const struct api_limit EXPORT_LIMIT = {"export", 3, 24 * 3600 * 1000};
 
 struct export_job {
-    struct workers_job job; /* first: run on the export thread */
+    struct job job; /* first: run on the export thread */
     struct api_service *svc;
     char id[UUID_LEN + 1], user_id[UUID_LEN + 1];
 };
@@ -186,7 +186,7 @@ static int write_archive(FILE *f, struct api_service *svc, struct store *db, con
                : 0;
 }
 
-static void export_run(struct workers_job *job, void *thread_ctx)
+static void export_run(struct job *job, void *thread_ctx)
 {
     struct export_job *x = (struct export_job *)job;
     struct api_call c = api__thread_call(x->svc, thread_ctx);
@@ -228,7 +228,7 @@ static void export_start(struct api_call *c)
     uuid_v7(x->id);
     snprintf(x->user_id, sizeof x->user_id, "%s", c->me.user_id);
     x->svc = c->svc;
-    x->job.fn = export_run;
+    x->job.run = export_run;
     struct store_export_start s = {x->id, x->user_id, clock_now_ms()};
     int rc = store_export_start(c->svc->writer, &s);
     json_t *list = rc == STORE_DONE ? store_exports_json(c->db, c->me.user_id, s.now) : NULL;

@@ -270,7 +270,6 @@ static void respond_typed(struct api_call *c, const struct store_interaction *it
         respond_update(c, it, &p, data);
     else
         respond_message(c, it, &p, data, !strcmp(type, "defer"));
-    api__place_cleanup(&p);
 }
 
 /* POST /api/bot/interactions/:id/respond {type, data} */

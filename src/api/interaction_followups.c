@@ -152,7 +152,6 @@ static void original_edit(struct api_call *c)
             api__reply(c, 200, json_pack("{so}", "message", m));
         }
     }
-    api__place_cleanup(&p);
 }
 
 /* DELETE /api/interactions/:id/:token/messages/@original */
@@ -186,7 +185,6 @@ static void original_delete(struct api_call *c)
         api__event_message(c, "MESSAGE_DELETE", &p, it.response_message_id, gone);
         api__ok(c);
     }
-    api__place_cleanup(&p);
 }
 
 /* POST /api/interactions/:id/:token/followups: a message of the bot in the interaction's
@@ -233,7 +231,6 @@ static void followup(struct api_call *c)
 out:
     api__files_cleanup(&f);
     api__draft_cleanup(&d);
-    api__place_cleanup(&p);
 }
 
 const struct api_route api_interaction_followup_routes[] = {

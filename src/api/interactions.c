@@ -395,7 +395,6 @@ static void invoke(struct api_call *c)
     }
     json_decref(endpoint);
     invocation_cleanup(&inv);
-    api__place_cleanup(&p);
 }
 
 /* ---- the answer ---- */

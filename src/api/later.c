@@ -13,7 +13,7 @@
 #include "store/writer.h"
 
 struct api_later {
-    struct workers_job job; /* first: resumed on a worker */
+    struct job job; /* first: resumed on a worker */
     struct api_service *svc;
     struct http_exchange *ex;
     struct api_caller me;
@@ -43,7 +43,7 @@ void api__later_cancel(struct api_call *c)
     c->later = NULL;
 }
 
-static void later_run(struct workers_job *job, void *thread_ctx)
+static void later_run(struct job *job, void *thread_ctx)
 {
     struct api_later *l = (struct api_later *)job;
     struct api_call c = api__thread_call(l->svc, thread_ctx);
@@ -54,7 +54,7 @@ static void later_run(struct workers_job *job, void *thread_ctx)
     l->fn(&c, l->arg);
     if (!c.answered)
         api__internal(&c);
-    json_decref(c.body);
+    api__call_end(&c);
     store_read_release(c.db);
     api__answer(l->ex);
     free(l);
@@ -62,12 +62,12 @@ static void later_run(struct workers_job *job, void *thread_ctx)
 
 /* A resumption on the writer, inside its transaction: its events wait for the commit. */
 struct later_on_writer {
-    struct store_writer_job job; /* first */
+    struct job job; /* first */
     struct api_later *later;
     struct bus_held events;
 };
 
-static void later_writer_run(struct store_writer_job *job, struct store *db)
+static void later_writer_run(struct job *job, void *db)
 {
     struct later_on_writer *w = (struct later_on_writer *)job;
     struct api_later *l = w->later;
@@ -81,10 +81,10 @@ static void later_writer_run(struct store_writer_job *job, struct store *db)
     l->fn(&c, l->arg);
     if (!c.answered)
         api__internal(&c);
-    json_decref(c.body);
+    api__call_end(&c);
 }
 
-static void later_writer_done(struct store_writer_job *job, int committed)
+static void later_writer_done(struct job *job, int committed)
 {
     struct later_on_writer *w = (struct later_on_writer *)job;
     struct api_later *l = w->later;
@@ -104,7 +104,7 @@ void api__later_resume_writer(struct api_later *l, void (*fn)(struct api_call *c
     l->fn = fn;
     l->arg = arg;
     w->later = l;
-    w->job = (struct store_writer_job){.run = later_writer_run, .done = later_writer_done};
+    w->job = (struct job){.run = later_writer_run, .done = later_writer_done};
     store_writer_submit(l->svc->writer, &w->job);
 }
 
@@ -112,6 +112,6 @@ void api__later_resume(struct api_later *l, void (*fn)(struct api_call *c, void 
 {
     l->fn = fn;
     l->arg = arg;
-    l->job.fn = later_run;
+    l->job.run = later_run;
     workers_submit(l->svc->workers, &l->job);
 }

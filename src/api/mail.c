@@ -25,7 +25,7 @@ struct mailer {
 };
 
 struct mail {
-    struct workers_job job; /* first */
+    struct job job; /* first */
     struct mailer *m;
     char to[256];
     struct buf text; /* the message, headers and body, CRLF lines */
@@ -42,7 +42,7 @@ static size_t read_text(char *out, size_t size, size_t n, void *arg)
     return k;
 }
 
-static void send_run(struct workers_job *job, void *thread_ctx)
+static void send_run(struct job *job, void *thread_ctx)
 {
     (void)thread_ctx;
     struct mail *x = (struct mail *)job;

@@ -159,7 +159,6 @@ static void media(struct api_call *c)
             fetch_for(c, url);
         json_decref(message);
     }
-    api__place_cleanup(&p);
 }
 
 const struct api_route api_media_routes[] = {

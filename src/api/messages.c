@@ -194,7 +194,6 @@ static void bot_send(struct api_call *c)
         api__files_cleanup(&f);
         api__draft_cleanup(&d);
     }
-    api__place_cleanup(&p);
 }
 
 int api__human_gates(struct api_call *c, const struct place *p)
@@ -252,7 +251,6 @@ static void human_send(struct api_call *c)
         api__files_cleanup(&f);
         api__draft_cleanup(&d);
     }
-    api__place_cleanup(&p);
 }
 
 /* The flag changed under the components an edit keeps: whether they fit the new rules (1), or
@@ -393,7 +391,6 @@ static void edit(struct api_call *c, int person)
     if (m)
         api__reply(c, 200, json_pack("{so}", "message", m));
 out:
-    api__place_cleanup(&p);
 }
 
 static void bot_edit(struct api_call *c)
@@ -468,7 +465,6 @@ static void history(struct api_call *c)
     if (api__place(c, &p))
         return;
     api__reply_history(c, p.cid);
-    api__place_cleanup(&p);
 }
 
 /* The channel's pins, for its panel: anyone who can read the channel. */
@@ -482,7 +478,6 @@ static void pins(struct api_call *c)
         api__reply(c, 200, json_pack("{so}", "messages", list));
     else
         api__internal(c);
-    api__place_cleanup(&p);
 }
 
 static void message_delete(struct api_call *c)
@@ -506,7 +501,6 @@ static void message_delete(struct api_call *c)
             api__ok(c);
         }
     }
-    api__place_cleanup(&p);
 }
 
 /* Timeouts stop reactions and pins with a message that says why. */
@@ -547,7 +541,6 @@ static void react(struct api_call *c)
             api__reply_list(c, "reactions", store_reactions_json(c->db, mid));
         }
     }
-    api__place_cleanup(&p);
 }
 
 static void pin(struct api_call *c)
@@ -571,7 +564,6 @@ static void pin(struct api_call *c)
             api__reply(c, 200, json_pack("{sb}", "pinned", t.pinned));
         }
     }
-    api__place_cleanup(&p);
 }
 
 const struct api_route api_message_routes[] = {

@@ -9,11 +9,15 @@
 #include "state/state.h"
 #include "store/messages.h"
 
-static int not_found(struct api_call *c, struct place *p)
+static int not_found(struct api_call *c)
 {
-    api__place_cleanup(p);
     api__error(c, 404, "Canal não encontrado");
     return -1;
+}
+
+static void server_release(void *srv)
+{
+    state_server_unref(srv);
 }
 
 /* Finds channel cid of server p->sid in memory (a thread: also its parent, whose permissions
@@ -27,11 +31,16 @@ static int place_find(struct api_call *c, struct place *p, const char *cid)
             api__internal(c);
             return -1;
         }
-        return not_found(c, p);
+        return not_found(c);
+    }
+    if (api__at_end(c, server_release, p->srv)) {
+        state_server_unref(p->srv);
+        p->srv = NULL;
+        return -1;
     }
     int64_t ch = state_server_channel(p->srv, cid);
     if (ch < 0)
-        return not_found(c, p);
+        return not_found(c);
     const struct state_channel *x = &p->srv->shape->channels[ch];
     p->channel = ch;
     p->type = x->type;
@@ -40,7 +49,7 @@ static int place_find(struct api_call *c, struct place *p, const char *cid)
         /* A thread takes its parent's permissions. */
         p->parent_id = x->parent_id;
         if ((p->perm_channel = state_server_channel(p->srv, x->parent_id)) < 0)
-            return not_found(c, p);
+            return not_found(c);
     }
     return 0;
 }
@@ -52,11 +61,10 @@ static int place_channel(struct api_call *c, struct place *p, const char *cid)
         return -1;
     const struct state_member *me = state_server_member(p->srv, p->a.user_id);
     if (!me)
-        return not_found(c, p);
+        return not_found(c);
     p->perms = state_server_channel_perms(p->srv, me, (size_t)p->perm_channel, clock_now_ms());
     /* A member knows the channel exists: missing VER_CANAL is a missing permission, not 404. */
     if (api__require_in(c, p->perms, PERM_VER_CANAL)) {
-        api__place_cleanup(p);
         return -1;
     }
     return 0;
@@ -89,12 +97,6 @@ int api__place_trusted(struct api_call *c, const char *sid, const char *cid, uin
         return -1;
     p->perms = perms;
     return 0;
-}
-
-void api__place_cleanup(struct place *p)
-{
-    state_server_unref(p->srv);
-    p->srv = NULL;
 }
 
 int api__place_message(struct api_call *c, const struct place *p, const char **mid,

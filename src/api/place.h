@@ -12,8 +12,10 @@
 
 struct state_server;
 
+/* A place holds what it reads until the request's handler is done (api__at_end): nothing to
+ * release. */
 struct place {
-    struct state_server *srv; /* the server as read now (one reference) */
+    struct state_server *srv; /* the server as read now (one reference, the request's) */
     const char *sid;
     const char *cid;
     int64_t channel;       /* the channel or thread at :cid, an index into srv */
@@ -32,7 +34,6 @@ int api__place_at(struct api_call *c, const char *sid, const char *cid, struct p
  * the permissions given; 404 when it is not there. */
 int api__place_trusted(struct api_call *c, const char *sid, const char *cid, uint64_t perms,
                        struct place *p);
-void api__place_cleanup(struct place *p);
 /* Loads :mid and checks it lives at this place: 404 otherwise. */
 int api__place_message(struct api_call *c, const struct place *p, const char **mid,
                        struct store_message_ref *ref);

@@ -105,7 +105,6 @@ static void message_report(struct api_call *c)
         struct filing f = {p.sid, p.cid, mid, ref.author_id};
         file(c, &f);
     }
-    api__place_cleanup(&p);
 }
 
 /* POST /api/dms/:cid/messages/:mid/report: one of the DM's two people; to the operators. */

@@ -68,7 +68,6 @@ static void thread_from_message(struct api_call *c)
                 c, rc, &(struct api_store_words){.taken = "Esta mensagem já tem uma thread"}))
             reply_thread(c, id, mid, NULL);
     }
-    api__place_cleanup(&p);
 }
 
 struct forum_post {
@@ -125,7 +124,6 @@ static void forum_thread(struct api_call *c)
                 reply_thread(c, tid, NULL, json_pack("{so}", "message", m));
         }
     }
-    api__place_cleanup(&p);
 }
 
 #define THREADS_LISTED 100
@@ -143,7 +141,6 @@ static void thread_list(struct api_call *c)
         api__internal(c);
     else
         api__reply(c, 200, json_pack("{so}", "threads", list));
-    api__place_cleanup(&p);
 }
 
 const struct api_route api_thread_routes[] = {

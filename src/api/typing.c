@@ -25,7 +25,6 @@ static void channel_typing(struct api_call *c)
                                     c->me.user_id, "at", (json_int_t)clock_now_ms()));
         api__ok(c);
     }
-    api__place_cleanup(&p);
 }
 
 const struct api_route api_typing_routes[] = {

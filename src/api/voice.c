@@ -28,17 +28,14 @@ static void voice_members(struct api_call *c)
     if (api__place(c, &p))
         return;
     if (c->me.is_bot && api__bot_intent(c, INTENT_VOICE_CONNECT)) {
-        api__place_cleanup(&p);
         return;
     }
     if (strcmp(p.type, "voice")) {
-        api__place_cleanup(&p);
         api__bad(c, "cid", "não é um canal de voz");
         return;
     }
     struct voice_session *list;
     long n = state_voice_list(c->svc->voice, VOICE_BY_CHANNEL, p.cid, &list);
-    api__place_cleanup(&p);
     if (n < 0) {
         api__internal(c);
         return;

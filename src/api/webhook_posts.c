@@ -202,7 +202,6 @@ static void post(struct api_call *c)
 out:
     api__files_cleanup(&f);
     api__draft_cleanup(&d);
-    api__place_cleanup(&p);
     json_decref(body);
 }
 

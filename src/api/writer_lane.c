@@ -18,8 +18,8 @@
 #include "store/writer.h"
 
 struct writer_call {
-    struct store_writer_job job; /* first: the writer hands it back */
-    struct workers_job ahead;    /* a worker's part before the writer: see ahead_run */
+    struct job job;   /* first: the writer hands it back */
+    struct job ahead; /* a worker's part before the writer: see ahead_run */
     struct api_service *svc;
     struct http_exchange *ex;
     struct bus_held events;
@@ -27,7 +27,7 @@ struct writer_call {
     struct api_prepared pre;
 };
 
-static void writer_call_run(struct store_writer_job *job, struct store *db)
+static void writer_call_run(struct job *job, void *db)
 {
     struct writer_call *w = (struct writer_call *)job;
     struct api_call c = {.svc = w->svc, .db = db, .held = &w->events, .pre = &w->pre};
@@ -39,22 +39,21 @@ static void writer_call_run(struct store_writer_job *job, struct store *db)
 
 /* On a worker: an allowed use the handler did not make (it refused the request first) is given
  * back before the answer goes, so the caller's next request finds it free. */
-static void give_back_run(struct workers_job *job, void *thread_ctx)
+static void give_back_run(struct job *job, void *thread_ctx)
 {
     (void)thread_ctx;
-    struct writer_call *w =
-        (struct writer_call *)((char *)job - offsetof(struct writer_call, ahead));
+    struct writer_call *w = JOB_OF(job, struct writer_call, ahead);
     state_ratelimit_give_back(w->svc->limits, &w->taken);
     api__answer(w->ex);
     free(w);
 }
 
-static void writer_call_done(struct store_writer_job *job, int committed)
+static void writer_call_done(struct job *job, int committed)
 {
     struct writer_call *w = (struct writer_call *)job;
     api__settle_after_commit(w->svc, w->ex, &w->events, committed);
     if (w->taken.key[0] && w->taken.member[0]) {
-        w->ahead.fn = give_back_run;
+        w->ahead.run = give_back_run;
         workers_submit(w->svc->workers, &w->ahead);
         return;
     }
@@ -111,10 +110,9 @@ static enum prepared prepare(struct writer_call *w, struct store *db)
 /* On a worker: the request's preparing when memory could not tell its caller, and with several
  * nodes its route's limit counted in Redis, so that the handler on the writer finds the answer
  * and never waits on the network. */
-static void ahead_run(struct workers_job *job, void *thread_ctx)
+static void ahead_run(struct job *job, void *thread_ctx)
 {
-    struct writer_call *w =
-        (struct writer_call *)((char *)job - offsetof(struct writer_call, ahead));
+    struct writer_call *w = JOB_OF(job, struct writer_call, ahead);
     if (prepare(w, thread_ctx) == PREPARED_ANSWER) {
         api__answer(w->ex);
         free(w);
@@ -152,7 +150,7 @@ int api__writer_lane(struct api_service *a, struct http_exchange *ex)
     struct writer_call *w = calloc(1, sizeof *w);
     if (!w)
         return -1;
-    w->job = (struct store_writer_job){.run = writer_call_run, .done = writer_call_done};
+    w->job = (struct job){.run = writer_call_run, .done = writer_call_done};
     w->svc = a;
     w->ex = ex;
     enum prepared p = prepare(w, NULL);
@@ -162,7 +160,7 @@ int api__writer_lane(struct api_service *a, struct http_exchange *ex)
         api__answer(ex);
         free(w);
     } else if (p == PREPARED_ASK) {
-        w->ahead.fn = ahead_run;
+        w->ahead.run = ahead_run;
         workers_submit(a->workers, &w->ahead);
     } else {
         store_writer_submit_later(a->writer, &w->job); /* woken once this turn of the loop ends */

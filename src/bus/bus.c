@@ -30,9 +30,10 @@ static void event_free(struct bus_event *ev)
 }
 
 /* On the I/O thread: one event to the subscriber, then freed. */
-static void deliver(struct inbox_item *item)
+static void deliver(struct job *item, void *ctx)
 {
-    struct bus_event *ev = (struct bus_event *)((char *)item - offsetof(struct bus_event, item));
+    (void)ctx;
+    struct bus_event *ev = JOB_OF(item, struct bus_event, item);
     struct bus *b = ev->bus;
     if (b->fn && !b->closing)
         b->fn(b->user, ev);

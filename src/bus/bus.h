@@ -82,8 +82,8 @@ struct bus_event {
     uint32_t route;    /* bus_route of its server (else user): which stream shard carries it */
     int from_peer;     /* relayed from another node: not relayed again */
     struct bus_event *next;
-    struct inbox_item item; /* private: the way to the I/O thread */
-    struct bus *bus;        /* private */
+    struct job item; /* private: the way to the I/O thread */
+    struct bus *bus; /* private */
 };
 
 /* Called on the I/O thread for each event; the event is freed after it returns. */

@@ -7,21 +7,21 @@
 struct inbox {
     uv_async_t async;
     pthread_mutex_t lock;
-    struct inbox_item *head, *tail;
+    struct job *head, *tail;
     int shut;          /* posts refused */
     int free_on_close; /* inbox_close: nobody frees it afterwards */
     /* inbox_new_after_io: what was taken waits in ready for the loop's check phase. */
     int after_io;
     uv_check_t check;
-    struct inbox_item *ready, *ready_tail;
+    struct job *ready, *ready_tail;
     int open_handles; /* freed once the last is closed */
 };
 
-static void run_all(struct inbox_item *it)
+static void run_all(struct job *it)
 {
     while (it) {
-        struct inbox_item *next = it->next;
-        it->run(it);
+        struct job *next = it->next;
+        it->run(it, NULL);
         it = next;
     }
 }
@@ -29,7 +29,7 @@ static void run_all(struct inbox_item *it)
 static void run_ready(uv_check_t *c)
 {
     struct inbox *in = c->data;
-    struct inbox_item *it = in->ready;
+    struct job *it = in->ready;
     in->ready = in->ready_tail = NULL;
     uv_check_stop(c);
     run_all(it);
@@ -39,7 +39,7 @@ static void drain(uv_async_t *a)
 {
     struct inbox *in = a->data;
     pthread_mutex_lock(&in->lock);
-    struct inbox_item *it = in->head, *last = in->tail;
+    struct job *it = in->head, *last = in->tail;
     in->head = in->tail = NULL;
     pthread_mutex_unlock(&in->lock);
     if (!in->after_io || !it) {
@@ -86,7 +86,7 @@ struct inbox *inbox_new_after_io(uv_loop_t *loop)
     return create(loop, 1);
 }
 
-int inbox_post_list(struct inbox *in, struct inbox_item *first, struct inbox_item *last)
+int inbox_post_list(struct inbox *in, struct job *first, struct job *last)
 {
     last->next = NULL;
     pthread_mutex_lock(&in->lock);
@@ -104,7 +104,7 @@ int inbox_post_list(struct inbox *in, struct inbox_item *first, struct inbox_ite
     return 0;
 }
 
-int inbox_post(struct inbox *in, struct inbox_item *item)
+int inbox_post(struct inbox *in, struct job *item)
 {
     return inbox_post_list(in, item, item);
 }

@@ -9,7 +9,7 @@
 struct workers {
     pthread_mutex_t lock;
     pthread_cond_t ready;
-    struct workers_job *head, *tail;
+    struct job *head, *tail;
     size_t queued; /* jobs waiting for a thread */
     int stopping;
     int n, started, failed;
@@ -47,7 +47,7 @@ static void *thread_main(void *p)
         pthread_mutex_lock(&w->lock);
         while (!w->head && !w->stopping)
             pthread_cond_wait(&w->ready, &w->lock);
-        struct workers_job *job = w->head;
+        struct job *job = w->head;
         if (job) {
             w->head = job->next;
             if (!w->head)
@@ -58,8 +58,8 @@ static void *thread_main(void *p)
         if (!job)
             break;
         job->next = NULL;
-        if (job->fn)
-            job->fn(job, ctx);
+        if (job->run)
+            job->run(job, ctx);
         else
             w->run(job, ctx);
     }
@@ -118,7 +118,7 @@ size_t workers_queued(struct workers *w)
     return n;
 }
 
-int workers_try_submit(struct workers *w, struct workers_job *job, size_t max_queued)
+int workers_try_submit(struct workers *w, struct job *job, size_t max_queued)
 {
     job->next = NULL;
     pthread_mutex_lock(&w->lock);
@@ -137,7 +137,7 @@ int workers_try_submit(struct workers *w, struct workers_job *job, size_t max_qu
     return 0;
 }
 
-void workers_submit(struct workers *w, struct workers_job *job)
+void workers_submit(struct workers *w, struct job *job)
 {
     workers_try_submit(w, job, SIZE_MAX);
 }

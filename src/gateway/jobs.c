@@ -6,18 +6,18 @@
 #include "bus/bus.h"
 #include "core/idset.h"
 
-static void job_on_worker(struct workers_job *job, void *thread_ctx)
+static void job_on_worker(struct job *job, void *thread_ctx)
 {
-    struct gateway_job *j = (struct gateway_job *)((char *)job - offsetof(struct gateway_job, job));
+    struct gateway_job *j = JOB_OF(job, struct gateway_job, job);
     j->work(j, thread_ctx);
     inbox_post(j->gw->inbox, &j->item);
 }
 
 /* The inbox closes once the last worker answer is in (after a drain). */
-static void job_answered(struct inbox_item *item)
+static void job_answered(struct job *item, void *ctx)
 {
-    struct gateway_job *j =
-        (struct gateway_job *)((char *)item - offsetof(struct gateway_job, item));
+    (void)ctx;
+    struct gateway_job *j = JOB_OF(item, struct gateway_job, item);
     struct gateway *gw = j->gw;
     j->done(j);
     if (--gw->inflight == 0 && gw->draining && gw->inbox) {
@@ -29,7 +29,7 @@ static void job_answered(struct inbox_item *item)
 void gateway__run(struct gateway *gw, struct gateway_job *j)
 {
     j->gw = gw;
-    j->job.fn = job_on_worker;
+    j->job.run = job_on_worker;
     j->item.run = job_answered;
     gw->inflight++;
     workers_submit(gw->workers, &j->job);

@@ -11,8 +11,8 @@
 
 /* Embed it first in a struct of your own. */
 struct gateway_job {
-    struct workers_job job;
-    struct inbox_item item;
+    struct job job;
+    struct job item;
     struct gateway *gw;
     void (*work)(struct gateway_job *j, void *thread_ctx); /* on a worker */
     void (*done)(struct gateway_job *j);                   /* on the I/O thread; frees the job */

@@ -79,10 +79,10 @@ void http__upload_woke(void *arg)
     feed_pending(c);
 }
 
-static void limit_decided(struct inbox_item *item)
+static void limit_decided(struct job *item, void *ctx)
 {
-    struct http_limit_ask *ask =
-        (struct http_limit_ask *)((char *)item - offsetof(struct http_limit_ask, back));
+    (void)ctx;
+    struct http_limit_ask *ask = JOB_OF(item, struct http_limit_ask, back);
     struct http_conn *c = ask->conn;
     size_t limit = ask->limit;
     free(ask);

@@ -353,10 +353,10 @@ static void on_connection(uv_stream_t *listener, int status)
 
 /* ---- responses coming back from handlers ---- */
 
-static void answered(struct inbox_item *item)
+static void answered(struct job *item, void *ctx)
 {
-    struct http_exchange *ex =
-        (struct http_exchange *)((char *)item - offsetof(struct http_exchange, answered));
+    (void)ctx;
+    struct http_exchange *ex = JOB_OF(item, struct http_exchange, answered);
     struct http_conn *c = ex->conn;
     if (c->closing) {
         c->busy = NULL;

@@ -22,8 +22,8 @@ struct http_server;
 struct http_exchange {
     struct http_request *req; /* owned by the exchange */
     struct http_response res;
-    struct workers_job job; /* free for the handler to queue the exchange with */
-    const void *route;      /* free for the handler */
+    struct job job;    /* free for the handler to queue the exchange with */
+    const void *route; /* free for the handler */
     /* Called on the I/O thread when the connection closes while the handler still holds the
      * exchange (a held long-poll); the handler must still call http_exchange_done. */
     void (*on_abort)(struct http_exchange *ex);
@@ -32,9 +32,9 @@ struct http_exchange {
      * whom (an account ID); left empty by handlers that have neither. */
     const char *label;
     char caller[40];
-    uint64_t started_ns;        /* when the request was complete (uv_hrtime) */
-    struct http_conn *conn;     /* private */
-    struct inbox_item answered; /* private: the way back to the I/O thread */
+    uint64_t started_ns;    /* when the request was complete (uv_hrtime) */
+    struct http_conn *conn; /* private */
+    struct job answered;    /* private: the way back to the I/O thread */
 };
 
 /* A connection taken over from HTTP (a WebSocket): raw bytes both ways, on the I/O thread. */
@@ -54,7 +54,7 @@ typedef void (*http_handler_fn)(void *user, struct http_exchange *ex);
 struct http_limit_ask {
     const struct http_request *req; /* line and headers; valid until decided */
     struct http_conn *conn;         /* private */
-    struct inbox_item back;         /* private */
+    struct job back;                /* private */
     size_t limit;                   /* private */
 };
 /* Thread-safe; the ask is freed by the server. */

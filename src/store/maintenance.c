@@ -24,29 +24,27 @@ struct store_maintenance {
     struct store_writer *writer;
     const struct store_files *files;
     struct store_maintenance_config cfg;
-    struct store_writer_job trim_job, sweep_job, index_job;
+    struct job trim_job, sweep_job, index_job;
     int trimming, sweeping, indexing; /* a job queued and not yet done */
     int index_behind; /* the last catch-up was a full batch: the next goes at the next turn */
     char sweep_cursor[CRYPTO_SHA256_HEX + 1];
 };
 
-#define OWNER(job, field)                                                                          \
-    ((struct store_maintenance *)((char *)(job)-offsetof(struct store_maintenance, field)))
+#define OWNER(job, field) JOB_OF(job, struct store_maintenance, field)
 
 /* Queues job unless the last one of its kind is still queued. */
-static void queue(struct store_maintenance *m, struct store_writer_job *job, int *busy,
-                  void (*run)(struct store_writer_job *, struct store *),
-                  void (*done)(struct store_writer_job *, int))
+static void queue(struct store_maintenance *m, struct job *job, int *busy,
+                  void (*run)(struct job *, void *), void (*done)(struct job *, int))
 {
     if (__atomic_exchange_n(busy, 1, __ATOMIC_ACQ_REL))
         return;
-    *job = (struct store_writer_job){.run = run, .done = done};
+    *job = (struct job){.run = run, .done = done};
     store_writer_submit(m->writer, job);
 }
 
 /* ---- the event log's retention ---- */
 
-static void trim_run(struct store_writer_job *job, struct store *db)
+static void trim_run(struct job *job, void *db)
 {
     struct store_maintenance *m = OWNER(job, trim_job);
     int64_t deleted = 0;
@@ -61,7 +59,7 @@ static void trim_run(struct store_writer_job *job, struct store *db)
         log_error("exports: deleting archives past their week failed");
 }
 
-static void trim_done(struct store_writer_job *job, int committed)
+static void trim_done(struct job *job, int committed)
 {
     (void)committed;
     __atomic_store_n(&OWNER(job, trim_job)->trimming, 0, __ATOMIC_RELEASE);
@@ -75,7 +73,7 @@ static void on_trim(uv_timer_t *t)
 
 /* ---- the search index (SQLite): what was sent since it last caught up, off the send path ---- */
 
-static void index_run(struct store_writer_job *job, struct store *db)
+static void index_run(struct job *job, void *db)
 {
     int n = store_search_catch_up_at(db, STORE_SEARCH_BATCH);
     if (n < 0)
@@ -84,7 +82,7 @@ static void index_run(struct store_writer_job *job, struct store *db)
                      __ATOMIC_RELEASE);
 }
 
-static void index_done(struct store_writer_job *job, int committed)
+static void index_done(struct job *job, int committed)
 {
     (void)committed;
     __atomic_store_n(&OWNER(job, index_job)->indexing, 0, __ATOMIC_RELEASE);
@@ -106,7 +104,7 @@ static void spool_sweep(const struct store_maintenance *m, int64_t before)
         log_info("files: %d files of uploads cut short deleted from the spool", n);
 }
 
-static void sweep_run(struct store_writer_job *job, struct store *db)
+static void sweep_run(struct job *job, void *db)
 {
     struct store_maintenance *m = OWNER(job, sweep_job);
     int64_t before = clock_now_ms() - (int64_t)m->cfg.files_grace_seconds * 1000;
@@ -118,7 +116,7 @@ static void sweep_run(struct store_writer_job *job, struct store *db)
     spool_sweep(m, before);
 }
 
-static void sweep_done(struct store_writer_job *job, int committed)
+static void sweep_done(struct job *job, int committed)
 {
     (void)committed;
     __atomic_store_n(&OWNER(job, sweep_job)->sweeping, 0, __ATOMIC_RELEASE);

@@ -23,7 +23,7 @@ static _Thread_local struct store_writer *running_here;
 
 /* A plain write: a job whose waiter sleeps until it is done. */
 struct write_req {
-    struct store_writer_job job;
+    struct job job;
     struct store_writer *w;
     store_write_fn fn;
     void *arg;
@@ -40,7 +40,7 @@ struct store_writer {
     pthread_t thread;
     pthread_mutex_t lock;
     pthread_cond_t wake; /* writer: work arrived */
-    struct store_writer_job *head, *tail;
+    struct job *head, *tail;
     int stopping;
     int unwoken;               /* jobs queued by store_writer_submit_later since the last signal */
     store_change_fn on_change; /* set before the first write */
@@ -65,7 +65,7 @@ struct store_writer {
 /* A committed batch whose waiters wake after on_changed. */
 struct settling {
     struct settling *next;
-    struct store_writer_job *jobs;
+    struct job *jobs;
     int committed;
     int told;
 };
@@ -141,10 +141,10 @@ static uint64_t now_ns(void)
 
 /* The jobs queued since the batch was taken: they join the open transaction, so one commit (its
  * WAL writes and its wake-ups) serves them too instead of a transaction of their own. */
-static struct store_writer_job *take_queued(struct store_writer *w)
+static struct job *take_queued(struct store_writer *w)
 {
     pthread_mutex_lock(&w->lock);
-    struct store_writer_job *more = w->head;
+    struct job *more = w->head;
     w->head = w->tail = NULL;
     pthread_mutex_unlock(&w->lock);
     return more;
@@ -154,14 +154,13 @@ static struct store_writer_job *take_queued(struct store_writer *w)
  * changed what the state holds or TRANSACTION_JOBS have run; jobs queued meanwhile join it.
  * The jobs run are cut off *queue and returned; *committed tells whether their transaction
  * committed. */
-static struct store_writer_job *run_transaction(struct store_writer *w,
-                                                struct store_writer_job **queue, int *committed)
+static struct job *run_transaction(struct store_writer *w, struct job **queue, int *committed)
 {
-    struct store_writer_job *ran = *queue, *last = NULL;
+    struct job *ran = *queue, *last = NULL;
     int began = store__begin_write(w->db) == STORE_DONE;
     int lost = 0;
     uint64_t start = now_ns(), waited = 0, jobs = 0;
-    for (struct store_writer_job *j = ran; j; j = j->next) {
+    for (struct job *j = ran; j; j = j->next) {
         last = j;
         jobs++;
         waited += start > j->queued_ns ? start - j->queued_ns : 0;
@@ -211,9 +210,9 @@ static struct store_writer_job *run_transaction(struct store_writer *w,
     return ran;
 }
 
-static void wake_jobs(struct store_writer_job *ran, int committed)
+static void wake_jobs(struct job *ran, int committed)
 {
-    for (struct store_writer_job *j = ran, *next; j; j = next) {
+    for (struct job *j = ran, *next; j; j = next) {
         next = j->next; /* done may free j */
         j->done(j, committed);
     }
@@ -255,7 +254,7 @@ static void *settler_main(void *p)
 
 /* Hands a batch to the settler when it changed something, or when batches before it still wait
  * there (their waiters wake first). 0 when handed, -1 when its waiters may wake now. */
-static int settle_later(struct store_writer *w, struct store_writer_job *ran, int committed)
+static int settle_later(struct store_writer *w, struct job *ran, int committed)
 {
     int told = w->told;
     w->told = 0;
@@ -283,11 +282,11 @@ static int settle_later(struct store_writer *w, struct store_writer_job *ran, in
     return s ? 0 : -1;
 }
 
-static void run_batch(struct store_writer *w, struct store_writer_job *queue)
+static void run_batch(struct store_writer *w, struct job *queue)
 {
     while (queue) {
         int committed;
-        struct store_writer_job *ran = run_transaction(w, &queue, &committed);
+        struct job *ran = run_transaction(w, &queue, &committed);
         if (settle_later(w, ran, committed))
             wake_jobs(ran, committed);
     }
@@ -308,7 +307,7 @@ static void *writer_main(void *p)
                 pthread_mutex_lock(&w->lock);
             }
         }
-        struct store_writer_job *batch = w->head;
+        struct job *batch = w->head;
         w->head = w->tail = NULL;
         pthread_mutex_unlock(&w->lock);
         if (!batch)
@@ -369,7 +368,7 @@ void store_writer_on_change(struct store_writer *w, store_change_fn fn, store_ch
     }
 }
 
-static void enqueue(struct store_writer *w, struct store_writer_job *job, int wake)
+static void enqueue(struct store_writer *w, struct job *job, int wake)
 {
     job->next = NULL;
     job->queued_ns = now_ns();
@@ -386,12 +385,12 @@ static void enqueue(struct store_writer *w, struct store_writer_job *job, int wa
     pthread_mutex_unlock(&w->lock);
 }
 
-void store_writer_submit(struct store_writer *w, struct store_writer_job *job)
+void store_writer_submit(struct store_writer *w, struct job *job)
 {
     enqueue(w, job, 1);
 }
 
-void store_writer_submit_later(struct store_writer *w, struct store_writer_job *job)
+void store_writer_submit_later(struct store_writer *w, struct job *job)
 {
     enqueue(w, job, 0);
 }
@@ -405,14 +404,14 @@ void store_writer_wake(struct store_writer *w)
     pthread_mutex_unlock(&w->lock);
 }
 
-static void write_req_run(struct store_writer_job *job, struct store *db)
+static void write_req_run(struct job *job, void *db)
 {
     struct write_req *r = (struct write_req *)job;
     (void)db;
     r->result = write_in_savepoint(r->w, r->fn, r->arg);
 }
 
-static void write_req_done(struct store_writer_job *job, int committed)
+static void write_req_done(struct job *job, int committed)
 {
     struct write_req *r = (struct write_req *)job;
     struct store_writer *w = r->w;

@@ -17,6 +17,7 @@
 
 #include <stdint.h>
 
+#include "core/job.h"
 #include "store/db.h"
 
 /* Runs on the writer thread inside a savepoint. Return >= 0 to keep the changes, < 0 to roll
@@ -25,15 +26,9 @@ typedef int (*store_write_fn)(struct store *db, void *arg);
 
 struct store_writer;
 
-struct store_writer_job {
-    /* On the writer thread, inside the transaction; db is the writer's connection. */
-    void (*run)(struct store_writer_job *job, struct store *db);
-    /* On the writer thread, after the commit (committed 0: it failed, the job's writes are
-     * gone). The job may be freed here. */
-    void (*done)(struct store_writer_job *job, int committed);
-    struct store_writer_job *next; /* the writer's */
-    uint64_t queued_ns;            /* the writer's: when it was submitted */
-};
+/* A job (core/job.h) for the writer: its run on the writer thread, inside the transaction, with
+ * the writer's connection (struct store *) as its context; its done on the writer thread after
+ * the commit (ok 0: it failed, the job's writes are gone). Both must be set. */
 
 /* What the writer has done since start, for metrics (any thread). */
 struct store_writer_stats {
@@ -88,11 +83,11 @@ int store__write_exec(struct store_writer *w, const char *sql, const struct stor
  * for long, and other writes run between its chunks. */
 int store__write_delete_chunks(struct store_writer *w, const char *sql, const char *id);
 /* Queues a job; returns at once. */
-void store_writer_submit(struct store_writer *w, struct store_writer_job *job);
+void store_writer_submit(struct store_writer *w, struct job *job);
 /* Queues a job without waking the writer: the I/O thread queues what one turn of its loop
  * read, then wakes the writer once, so those requests share a transaction instead of the first
  * one running alone. The writer also wakes by itself within a second. */
-void store_writer_submit_later(struct store_writer *w, struct store_writer_job *job);
+void store_writer_submit_later(struct store_writer *w, struct job *job);
 void store_writer_wake(struct store_writer *w);
 /* Finishes queued writes, then stops. store_writer_free(NULL) does nothing. */
 void store_writer_free(struct store_writer *w);

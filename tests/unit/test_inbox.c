@@ -6,14 +6,15 @@
 #include "core/inbox.h"
 
 struct mark {
-    struct inbox_item item;
+    struct job item;
     int id;
 };
 
 static int ran[8], nran;
 
-static void note(struct inbox_item *item)
+static void note(struct job *item, void *ctx)
 {
+    (void)ctx;
     ran[nran++] = ((struct mark *)((char *)item - offsetof(struct mark, item)))->id;
 }
 
@@ -22,7 +23,7 @@ Test(inbox, items_run_on_the_loop_in_order)
     uv_loop_t loop;
     uv_loop_init(&loop);
     struct inbox *in = inbox_new(&loop);
-    struct mark a = {{NULL, note}, 1}, b = {{NULL, note}, 2}, c = {{NULL, note}, 3};
+    struct mark a = {{.run = note}, 1}, b = {{.run = note}, 2}, c = {{.run = note}, 3};
     nran = 0;
     cr_assert_eq(inbox_post(in, &a.item), 0);
     b.item.next = &c.item;
@@ -41,7 +42,7 @@ Test(inbox, a_shut_inbox_runs_what_was_left_and_refuses_the_rest)
     uv_loop_t loop;
     uv_loop_init(&loop);
     struct inbox *in = inbox_new(&loop);
-    struct mark a = {{NULL, note}, 1}, late = {{NULL, note}, 9};
+    struct mark a = {{.run = note}, 1}, late = {{.run = note}, 9};
     nran = 0;
     cr_assert_eq(inbox_post(in, &a.item), 0);
     inbox_shut(in);
@@ -60,7 +61,7 @@ Test(inbox, an_after_io_inbox_runs_after_the_turns_other_inboxes)
     uv_loop_t loop;
     uv_loop_init(&loop);
     struct inbox *late = inbox_new_after_io(&loop), *plain = inbox_new(&loop);
-    struct mark e1 = {{NULL, note}, 1}, e2 = {{NULL, note}, 2}, answer = {{NULL, note}, 3};
+    struct mark e1 = {{.run = note}, 1}, e2 = {{.run = note}, 2}, answer = {{.run = note}, 3};
     nran = 0;
     cr_assert_eq(inbox_post(late, &e1.item), 0);
     cr_assert_eq(inbox_post(late, &e2.item), 0);
@@ -79,7 +80,7 @@ Test(inbox, a_shut_after_io_inbox_runs_what_waited_for_the_check_phase)
     uv_loop_t loop;
     uv_loop_init(&loop);
     struct inbox *in = inbox_new_after_io(&loop);
-    struct mark a = {{NULL, note}, 1}, b = {{NULL, note}, 2};
+    struct mark a = {{.run = note}, 1}, b = {{.run = note}, 2};
     nran = 0;
     cr_assert_eq(inbox_post(in, &a.item), 0);
     cr_assert_eq(inbox_post(in, &b.item), 0);

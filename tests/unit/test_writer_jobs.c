@@ -88,8 +88,8 @@ static int defer_a_broken_reference(struct store *w, void *arg)
     return store__exec(w, SQL, NULL, 0); /* fails only at COMMIT */
 }
 
-struct job {
-    struct store_writer_job base;
+struct test_job {
+    struct job base;
     store_write_fn fn;
     void *arg;
     int result;
@@ -102,17 +102,17 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t changed = PTHREAD_COND_INITIALIZER;
 static int gate_open;
 
-static void job_run(struct store_writer_job *b, struct store *w)
+static void job_run(struct job *b, void *w)
 {
-    struct job *j = (struct job *)b;
+    struct test_job *j = (struct test_job *)b;
     (void)w;
     j->servers_seen = count("SELECT count(*) FROM servers");
     j->result = j->fn ? store_write(writer, j->fn, j->arg) : 0;
 }
 
-static void job_done(struct store_writer_job *b, int committed)
+static void job_done(struct job *b, int committed)
 {
-    struct job *j = (struct job *)b;
+    struct test_job *j = (struct test_job *)b;
     pthread_mutex_lock(&lock);
     j->committed = committed;
     j->done = 1;
@@ -121,7 +121,7 @@ static void job_done(struct store_writer_job *b, int committed)
 }
 
 /* Holds the writer until the jobs behind it are queued, so they make one batch. */
-static void gate_run(struct store_writer_job *b, struct store *w)
+static void gate_run(struct job *b, void *w)
 {
     (void)b;
     (void)w;
@@ -131,19 +131,19 @@ static void gate_run(struct store_writer_job *b, struct store *w)
     pthread_mutex_unlock(&lock);
 }
 
-static void job_done_noop(struct store_writer_job *b, int committed)
+static void job_done_noop(struct job *b, int committed)
 {
     (void)b;
     (void)committed;
 }
 
-static void submit_batch(struct job *jobs, size_t n)
+static void submit_batch(struct test_job *jobs, size_t n)
 {
-    static struct store_writer_job gate = {.run = gate_run, .done = job_done_noop};
+    static struct job gate = {.run = gate_run, .done = job_done_noop};
     gate_open = 0;
     store_writer_submit(writer, &gate);
     for (size_t i = 0; i < n; i++) {
-        jobs[i].base = (struct store_writer_job){.run = job_run, .done = job_done};
+        jobs[i].base = (struct job){.run = job_run, .done = job_done};
         store_writer_submit(writer, &jobs[i].base);
     }
     pthread_mutex_lock(&lock);
@@ -157,7 +157,7 @@ static void submit_batch(struct job *jobs, size_t n)
 
 Test(writer_jobs, write_inline_and_hear_after_the_commit)
 {
-    struct job jobs[3] = {
+    struct test_job jobs[3] = {
         {.fn = add_user, .arg = "ana"},
         {.fn = fail_half_way, .arg = "half"},
         {.fn = add_user, .arg = "bia"},
@@ -173,7 +173,7 @@ Test(writer_jobs, write_inline_and_hear_after_the_commit)
 
 Test(writer_jobs, a_state_change_is_committed_before_the_next_job_runs)
 {
-    struct job jobs[5] = {
+    struct test_job jobs[5] = {
         {.fn = add_user, .arg = "owner"},
         {.fn = add_server, .arg = "s1"}, /* nobody holds a server that did not exist */
         {.fn = NULL},
@@ -267,13 +267,13 @@ Test(writer_jobs, a_wait_for_the_other_nodes_holds_the_answers_not_the_writer)
     cr_assert_eq(b.rc, STORE_DONE);
 }
 
-static struct job late = {.fn = add_user, .arg = "late"};
+static struct test_job late = {.fn = add_user, .arg = "late"};
 
 /* Runs as a job, then queues another while its transaction is still open. */
-static void queue_another_run(struct store_writer_job *b, struct store *w)
+static void queue_another_run(struct job *b, void *w)
 {
     job_run(b, w);
-    late.base = (struct store_writer_job){.run = job_run, .done = job_done};
+    late.base = (struct job){.run = job_run, .done = job_done};
     store_writer_submit(writer, &late.base);
 }
 
@@ -281,8 +281,8 @@ Test(writer_jobs, a_job_queued_during_a_transaction_joins_its_commit)
 {
     struct store_writer_stats before, after;
     store_writer_stats(writer, &before);
-    struct job first = {.fn = add_user, .arg = "first"};
-    first.base = (struct store_writer_job){.run = queue_another_run, .done = job_done};
+    struct test_job first = {.fn = add_user, .arg = "first"};
+    first.base = (struct job){.run = queue_another_run, .done = job_done};
     store_writer_submit(writer, &first.base);
     pthread_mutex_lock(&lock);
     while (!first.done || !late.done)
@@ -299,7 +299,7 @@ Test(writer_jobs, a_failed_commit_fails_every_job_of_its_batch)
 {
     if (database.pg_name[0])
         skip_test("made with SQLite's defer_foreign_keys; PostgreSQL's keys are not deferrable");
-    struct job jobs[2] = {
+    struct test_job jobs[2] = {
         {.fn = add_user, .arg = "carla"},
         {.fn = defer_a_broken_reference},
     };
@@ -344,7 +344,7 @@ Test(writer_jobs, a_full_disk_fails_only_the_jobs_it_rolled_back)
     if (database.pg_name[0])
         skip_test("made with SQLite's max_page_count");
     cr_assert_eq(store_write(writer, cap_the_file, NULL), STORE_DONE);
-    struct job jobs[4] = {
+    struct test_job jobs[4] = {
         {.fn = add_user, .arg = "before"},
         {.fn = add_big_user, .arg = "big"},
         {.fn = add_user, .arg = "after1"},
@@ -437,7 +437,7 @@ static void add_two_channels(void)
 Test(writer_jobs, held_message_rows_go_in_with_their_jobs_savepoints)
 {
     add_two_channels();
-    struct job jobs[6] = {
+    struct test_job jobs[6] = {
         {.fn = send_one, .arg = "m1"},
         {.fn = send_then_fail, .arg = "m2"},
         {.fn = send_read_then_fail, .arg = "m3"},
@@ -488,7 +488,7 @@ static int send_rich(struct store *w, void *id)
 Test(writer_jobs, held_rows_keep_their_fields_left_out_or_not)
 {
     add_two_channels();
-    struct job jobs[2] = {{.fn = send_one, .arg = "m1"}, {.fn = send_rich, .arg = "m2"}};
+    struct test_job jobs[2] = {{.fn = send_one, .arg = "m1"}, {.fn = send_rich, .arg = "m2"}};
     submit_batch(jobs, 2);
     cr_assert_eq(count("SELECT count(*) FROM messages WHERE id = 'm1' AND type = 'text'"
                        " AND flags = 0 AND mentions = '[]' AND mentioned_role_ids = '[]'"
@@ -558,7 +558,7 @@ static int refuse_at_commit(struct store *w, void *arg)
 Test(writer_jobs, a_commit_refused_with_the_events_fails_every_job_and_the_writer_goes_on)
 {
     cr_assert_eq(store_write(writer, add_user, "owner"), STORE_DONE);
-    struct job jobs[3] = {
+    struct test_job jobs[3] = {
         {.fn = add_user_and_event, .arg = "ana"},
         {.fn = refuse_at_commit},
         {.fn = add_user_and_event, .arg = "bia"},
@@ -572,7 +572,7 @@ Test(writer_jobs, a_commit_refused_with_the_events_fails_every_job_and_the_write
                  0);
     cr_assert_eq(count("SELECT count(*) FROM event_log"), 0, "the events went with them");
     /* The writer goes on: the next batch commits, its events with it. */
-    struct job next[1] = {{.fn = add_user_and_event, .arg = "cris"}};
+    struct test_job next[1] = {{.fn = add_user_and_event, .arg = "cris"}};
     submit_batch(next, 1);
     cr_assert_eq(next[0].committed, 1);
     cr_assert_eq(count("SELECT count(*) FROM users WHERE username = 'cris'"), 1);
@@ -599,7 +599,7 @@ Test(writer_jobs, events_refused_at_commit_time_take_the_commit_along)
                                " CREATE TRIGGER boom BEFORE INSERT ON event_log FOR EACH ROW"
                                " WHEN (NEW.payload LIKE '%boom%') EXECUTE FUNCTION praca_boom()"),
         STORE_DONE);
-    struct job jobs[2] = {
+    struct test_job jobs[2] = {
         {.fn = add_user_and_event, .arg = "ana"},
         {.fn = add_user_and_boom, .arg = "eva"},
     };
@@ -607,7 +607,7 @@ Test(writer_jobs, events_refused_at_commit_time_take_the_commit_along)
     cr_assert_eq(jobs[0].committed, 0, "the COMMIT behind the failed statement did not run");
     cr_assert_eq(jobs[1].committed, 0);
     cr_assert_eq(count("SELECT count(*) FROM users WHERE username IN ('ana', 'eva')"), 0);
-    struct job next[1] = {{.fn = add_user_and_event, .arg = "bia"}};
+    struct test_job next[1] = {{.fn = add_user_and_event, .arg = "bia"}};
     submit_batch(next, 1);
     cr_assert_eq(next[0].committed, 1, "the writer goes on");
     cr_assert_eq(count("SELECT count(*) FROM users WHERE username = 'bia'"), 1);
@@ -631,7 +631,7 @@ Test(writer_jobs, held_rows_refused_at_commit_time_take_the_batch_along)
                                " CREATE TRIGGER boom BEFORE INSERT ON messages FOR EACH ROW"
                                " WHEN (NEW.content LIKE 'boom%') EXECUTE FUNCTION praca_boom()"),
         STORE_DONE);
-    struct job jobs[3] = {
+    struct test_job jobs[3] = {
         {.fn = send_one, .arg = "m1"},
         {.fn = add_user_and_event, .arg = "ana"},
         {.fn = send_one, .arg = "boom1"},
@@ -642,7 +642,8 @@ Test(writer_jobs, held_rows_refused_at_commit_time_take_the_batch_along)
     cr_assert_eq(count("SELECT count(*) FROM messages"), 0);
     cr_assert_eq(count("SELECT count(*) FROM users WHERE username = 'ana'"), 0);
     cr_assert_eq(count("SELECT count(*) FROM event_log WHERE type = 'E'"), 0);
-    struct job next[2] = {{.fn = send_one, .arg = "m2"}, {.fn = add_user_and_event, .arg = "bia"}};
+    struct test_job next[2] = {{.fn = send_one, .arg = "m2"},
+                               {.fn = add_user_and_event, .arg = "bia"}};
     submit_batch(next, 2);
     cr_assert_eq(next[0].committed, 1, "the writer goes on");
     cr_assert_eq(next[1].committed, 1);
