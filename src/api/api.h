@@ -79,7 +79,7 @@ struct api_budget {
     int64_t reset_ms;
 };
 
-#define API_AT_END_MAX 4
+#define API_AT_END_MAX 8
 
 struct api_call {
     struct api_service *svc;
@@ -110,6 +110,10 @@ struct api_call {
 int api__at_end(struct api_call *c, void (*fn)(void *arg), void *arg);
 /* After a handler (or a resumption's): what it held is released and its parsed body let go. */
 void api__call_end(struct api_call *c);
+/* api__at_end for a JSON value (the request's reference) or a malloc'd block: 0, or -1 when it
+ * has answered 500, and then released it at once. */
+int api__at_end_json(struct api_call *c, json_t *j);
+int api__at_end_free(struct api_call *c, void *p);
 
 /* What is decided about a writer-lane request before it enters the writer lane (dispatch.c):
  * who calls, on the I/O thread from memory, or on a worker when memory does not hold the token

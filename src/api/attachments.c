@@ -318,8 +318,12 @@ int api__files_take(struct api_call *c, const char *sid, const char *mid, json_t
     f->objects = json_array();
     f->names = json_object();
     f->items = calloc(room ? room : 1, sizeof *f->items);
-    if (!f->objects || !f->names || !f->items) {
-        api__internal(c);
+    int held = api__at_end_json(c, f->objects) | api__at_end_json(c, f->names) |
+               api__at_end_free(c, f->items);
+    if (held || !f->objects || !f->names || !f->items) {
+        memset(f, 0, sizeof *f);
+        if (!c->answered)
+            api__internal(c);
         return -1;
     }
     f->set = (struct store_attachment_set){&c->svc->files, f->items, 0, c->me.user_id};
@@ -395,14 +399,6 @@ int api__files_resolve(struct api_call *c, const struct api_files *f, json_t *em
 char *api__files_json(const struct api_files *f)
 {
     return json_array_size(f->objects) ? json_dumps(f->objects, JSON_COMPACT) : NULL;
-}
-
-void api__files_cleanup(struct api_files *f)
-{
-    json_decref(f->objects);
-    json_decref(f->names);
-    free(f->items);
-    memset(f, 0, sizeof *f);
 }
 
 /* ---- serving ---- */

@@ -10,6 +10,7 @@
 #include "api/api.h"
 #include "store/attachments.h"
 
+/* What api__files_take allocates is the request's (api__at_end): nothing to release. */
 struct api_files {
     struct store_attachment *items; /* kept ones (an edit), then new ones */
     size_t n;
@@ -33,7 +34,6 @@ int api__files_resolve(struct api_call *c, const struct api_files *f, json_t *em
                        json_t *components);
 /* The attachment objects as stored text (malloc'd), or NULL for none. */
 char *api__files_json(const struct api_files *f);
-void api__files_cleanup(struct api_files *f);
 
 /* A new empty file in the spool: its descriptor, its path in out. */
 int api__spool_file(const struct api_service *a, const char *kind, char *out, size_t cap);

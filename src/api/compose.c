@@ -15,13 +15,6 @@
 #include "store/messages.h"
 #include "state/server.h"
 
-void api__draft_cleanup(struct draft *d)
-{
-    json_decref(d->embeds);
-    json_decref(d->components);
-    d->embeds = d->components = NULL;
-}
-
 /* nonce (a string of 1–64 characters, or an integer as Discord allows) and enforceNonce. */
 static int read_nonce(struct api_call *c, json_t *body, struct draft *d)
 {
@@ -77,6 +70,10 @@ int api__draft_read(struct api_call *c, json_t *body, int rich, int64_t base_fla
         d->embeds_set = 1;
         if (!(d->embeds = rule_message_clean_embeds(embeds, &err)))
             return api__rule_refused(c, &err);
+        if (api__at_end_json(c, d->embeds)) {
+            d->embeds = NULL;
+            return -1;
+        }
     }
     json_t *components = json_object_get(body, "components");
     if (components && !json_is_null(components)) {
@@ -85,6 +82,10 @@ int api__draft_read(struct api_call *c, json_t *body, int rich, int64_t base_fla
             rule_message_clean_components(components, d->flags == MSG_FLAG_COMPONENTS_V2, &err);
         if (!d->components)
             return api__rule_refused(c, &err);
+        if (api__at_end_json(c, d->components)) {
+            d->components = NULL;
+            return -1;
+        }
     }
     return 0;
 }

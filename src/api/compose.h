@@ -15,13 +15,14 @@ struct state_server;
 
 #define MESSAGE_NONCE_MAX 64
 
+/* A draft's JSON is the request's (api__at_end): nothing to release. */
 struct draft {
     int content_set; /* present and not null */
     const char *content;
     int embeds_set; /* present and not null: embeds is the cleaned array */
-    json_t *embeds; /* owned */
+    json_t *embeds; /* the request's */
     int components_set;
-    json_t *components; /* owned */
+    json_t *components; /* the request's */
     int flags_set;
     int64_t flags;
     const char *reply_to_id; /* as sent; checked by the caller */
@@ -30,7 +31,6 @@ struct draft {
     char nonce_text[24];     /* a number's text */
 };
 
-void api__draft_cleanup(struct draft *d);
 /* rich: embeds, components and flags are read (else ignored). base_flags: the flags in force
  * when the body does not set them (0 on send, the message's own on edit). */
 int api__draft_read(struct api_call *c, json_t *body, int rich, int64_t base_flags,

@@ -119,6 +119,27 @@ int api__at_end(struct api_call *c, void (*fn)(void *arg), void *arg)
     return 0;
 }
 
+static void json_release(void *j)
+{
+    json_decref(j);
+}
+
+int api__at_end_json(struct api_call *c, json_t *j)
+{
+    if (!j || !api__at_end(c, json_release, j))
+        return 0;
+    json_decref(j);
+    return -1;
+}
+
+int api__at_end_free(struct api_call *c, void *p)
+{
+    if (!p || !api__at_end(c, free, p))
+        return 0;
+    free(p);
+    return -1;
+}
+
 void api__call_end(struct api_call *c)
 {
     while (c->n_at_end) {

@@ -123,8 +123,6 @@ static void dm_send(struct api_call *c)
         }
     }
     free(files);
-    api__files_cleanup(&f);
-    api__draft_cleanup(&d);
 }
 
 /* TYPING_START in a DM, to the two of them (see api/typing.c). */
@@ -198,7 +196,6 @@ static void dm_edit(struct api_call *c)
             api__reply(c, 200, json_pack("{so}", "message", msg));
         }
     }
-    api__draft_cleanup(&d);
 }
 
 static void dm_delete(struct api_call *c)

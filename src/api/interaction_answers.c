@@ -111,8 +111,6 @@ static void respond_message(struct api_call *c, const struct store_interaction *
             api__reply(c, 200, json_pack("{so}", "message", m));
         }
     }
-    api__files_cleanup(&f);
-    api__draft_cleanup(&d);
 }
 
 static void respond_update(struct api_call *c, const struct store_interaction *it,

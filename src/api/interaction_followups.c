@@ -135,7 +135,6 @@ static void original_edit(struct api_call *c)
         if (!no_files_here(c) && !api__draft_read(c, body, 1, 0, &d) &&
             !api__draft_check(c, d.content, d.embeds, d.components, d.flags, 0))
             ephemeral_to_invoker(c, &it, &p, &d, it.response_message_id, "MESSAGE_UPDATE");
-        api__draft_cleanup(&d);
     } else {
         /* The thinking flag goes unless the body sets flags of its own. */
         if (it.deferred && !json_object_get(body, "flags"))
@@ -229,8 +228,6 @@ static void followup(struct api_call *c)
     if (text)
         api__reply_wrapped(c, "message", text);
 out:
-    api__files_cleanup(&f);
-    api__draft_cleanup(&d);
 }
 
 const struct api_route api_interaction_followup_routes[] = {

@@ -191,8 +191,6 @@ static void bot_send(struct api_call *c)
             !api__files_resolve(c, &f, d.embeds, d.components) &&
             !api__draft_check(c, d.content, d.embeds, d.components, d.flags, f.n))
             send_message(c, &p, &d, &API_LIMIT_BOT_SEND, c->me.app_id, &f);
-        api__files_cleanup(&f);
-        api__draft_cleanup(&d);
     }
 }
 
@@ -248,8 +246,6 @@ static void human_send(struct api_call *c)
         if (!api__files_take(c, p.sid, NULL, NULL, NULL, &f) &&
             !api__draft_check(c, d.content, NULL, NULL, 0, f.n))
             send_message(c, &p, &d, &API_LIMIT_HUMAN_SEND, NULL, &f);
-        api__files_cleanup(&f);
-        api__draft_cleanup(&d);
     }
 }
 
@@ -351,12 +347,10 @@ out:
     free(e);
     free(k);
     free(files);
-    api__files_cleanup(&f);
     json_decref(old);
     json_decref(embeds);
     json_decref(components);
     api__mentions_out_cleanup(&men);
-    api__draft_cleanup(&d);
     return result;
 }
 

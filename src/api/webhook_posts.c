@@ -200,8 +200,6 @@ static void post(struct api_call *c)
         api__reply_bytes(c, 204, "text/plain", NULL, 0);
     }
 out:
-    api__files_cleanup(&f);
-    api__draft_cleanup(&d);
     json_decref(body);
 }
 
