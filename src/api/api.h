@@ -79,7 +79,7 @@ struct api_budget {
     int64_t reset_ms;
 };
 
-#define API_AT_END_MAX 8
+#define API_AT_END_MAX 16
 
 struct api_call {
     struct api_service *svc;

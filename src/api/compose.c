@@ -117,13 +117,6 @@ int api__draft_check(struct api_call *c, const char *content, json_t *embeds, js
     return 0;
 }
 
-void api__mentions_out_cleanup(struct mentions_out *m)
-{
-    json_decref(m->users);
-    json_decref(m->roles);
-    m->users = m->roles = NULL;
-}
-
 int api__mentions(struct api_call *c, const struct state_server *srv, const char *content,
                   int allow_everyone, struct mentions_out *out)
 {
@@ -133,7 +126,6 @@ int api__mentions(struct api_call *c, const struct state_server *srv, const char
     struct mention_user users[MENTIONS_MAX];
     size_t ncand = len ? rule_mentions_candidates(content, len, names, MENTIONS_MAX) : 0,
            nusers = 0;
-    (void)c;
     for (size_t i = 0; i < ncand; i++) {
         const struct state_member *m = state_server_member_by_username(srv, names[i]);
         if (m) {
@@ -154,6 +146,10 @@ int api__mentions(struct api_call *c, const struct state_server *srv, const char
                           &res);
     out->users = json_array();
     out->roles = json_array();
+    if (api__at_end_json(c, out->users) | api__at_end_json(c, out->roles)) {
+        memset(out, 0, sizeof *out);
+        return -1;
+    }
     for (size_t i = 0; i < res.nusers; i++)
         json_array_append_new(out->users, json_string(res.user_ids[i]));
     for (size_t i = 0; i < res.nroles; i++)

@@ -41,12 +41,11 @@ int api__draft_check(struct api_call *c, const char *content, json_t *embeds, js
                      int64_t flags, size_t files);
 
 struct mentions_out {
-    json_t *users; /* array of user IDs (owned) */
-    json_t *roles; /* array of role IDs (owned) */
+    json_t *users; /* array of user IDs (the request's: api__at_end) */
+    json_t *roles; /* array of role IDs (the request's) */
     int everyone;
     size_t total;
 };
-void api__mentions_out_cleanup(struct mentions_out *m);
 /* Resolves the mentions of content in server sid. -1 on a storage error (answered 500). */
 int api__mentions(struct api_call *c, const struct state_server *srv, const char *content,
                   int allow_everyone, struct mentions_out *out);

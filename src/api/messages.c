@@ -148,7 +148,6 @@ out:
     free(embeds);
     free(components);
     free(files);
-    api__mentions_out_cleanup(&men);
     return view;
 }
 
@@ -275,6 +274,10 @@ static int edit_mentions(struct api_call *c, const struct place *p, const char *
         return api__mentions(c, p->srv, content, (p->perms & PERM_MENCIONAR_TODOS) != 0, men);
     men->users = json_incref(json_object_get(old, "mentions"));
     men->roles = json_incref(json_object_get(old, "mentionedRoleIds"));
+    if (api__at_end_json(c, men->users) | api__at_end_json(c, men->roles)) {
+        memset(men, 0, sizeof *men);
+        return -1;
+    }
     men->everyone = json_is_true(json_object_get(old, "mentionsEveryone"));
     men->total = json_array_size(men->users) + json_array_size(men->roles) + (size_t)men->everyone;
     return 0;
@@ -350,7 +353,6 @@ out:
     json_decref(old);
     json_decref(embeds);
     json_decref(components);
-    api__mentions_out_cleanup(&men);
     return result;
 }
 
