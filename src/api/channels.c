@@ -151,25 +151,24 @@ static void overwrite_put(struct api_call *c)
         api__bad(c, "type", "deve ser role ou member");
         return;
     }
-    int rc;
-    json_t *found = NULL;
+    int rc, found;
     if (is_member) {
-        found = store_member_json(c->db, sid, target, &rc);
+        json_t *member = store_member_json(c->db, sid, target, &rc);
+        found = member ? 1 : rc < 0 ? rc : 0;
+        json_decref(member);
     } else {
-        found = store_role_json(c->db, target, &rc);
-        if (found && strcmp(json_string_value(json_object_get(found, "serverId")), sid) != 0) {
-            json_decref(found);
-            found = NULL;
-        }
+        struct store_role_ref role;
+        found = store_role_ref(c->db, target, &role);
+        if (found > 0 && strcmp(role.server_id, sid) != 0)
+            found = 0; /* another server's */
     }
-    if (!found) {
-        if (rc < 0)
+    if (found <= 0) {
+        if (found < 0)
             api__internal(c);
         else
             api__error(c, 404, is_member ? "Membro não encontrado" : "Cargo não encontrado");
         return;
     }
-    json_decref(found);
     json_t *ch = store_channel_json(c->db, cid, &rc);
     json_t *existing = ch ? json_object_get(ch, "overwrites") : NULL;
     size_t count = json_array_size(existing), i;

@@ -81,34 +81,39 @@ static void role_create(struct api_call *c)
     reply_role(c, 201, id);
 }
 
-/* Loads :rid of this server; refuses managed roles and those at or above the caller. */
-static json_t *role_gate(struct api_call *c, struct access *a, const char **sid, const char **rid)
+/* Loads :rid of this server; refuses managed roles and those at or above the caller. 0, or -1
+ * when it has answered. */
+static int role_gate(struct api_call *c, struct access *a, const char **sid, const char **rid)
 {
     if (!(*sid = api__server(c, a, PERM_GERENCIAR_CARGOS)))
-        return NULL;
+        return -1;
     *rid = api__param_id(c, "rid", "Cargo não encontrado");
     if (!*rid)
-        return NULL;
-    int rc;
-    json_t *role = store_role_json(c->db, *rid, &rc);
-    if (!role || strcmp(json_string_value(json_object_get(role, "serverId")), *sid) != 0) {
-        json_decref(role);
-        if (rc < 0)
+        return -1;
+    struct store_role_ref ref;
+    int found = store_role_ref(c->db, *rid, &ref);
+    if (found <= 0 || strcmp(ref.server_id, *sid) != 0) {
+        if (found < 0)
             api__internal(c);
         else
             api__error(c, 404, "Cargo não encontrado");
-        return NULL;
+        return -1;
     }
-    if (json_is_true(json_object_get(role, "managed"))) {
-        json_decref(role);
+    if (ref.managed) {
         api__error(c, 403, "Cargo gerenciado por uma aplicação: não pode ser alterado");
-        return NULL;
+        return -1;
     }
-    int64_t key = 0;
-    int found = strcmp(*rid, *sid) ? store_role_key(c->db, *rid, &key) : 0;
-    if (found < 0 || (found && api__role_below(c, a, key))) {
-        json_decref(role);
-        if (found < 0)
+    /* @everyone is below everyone's highest role */
+    return strcmp(*rid, *sid) && api__role_below(c, a, ref.key) ? -1 : 0;
+}
+
+/* The role as shown, held by the request (for its audit entry): NULL when it has answered. */
+static json_t *role_shown(struct api_call *c, const char *rid)
+{
+    int rc;
+    json_t *role = store_role_json(c->db, rid, &rc);
+    if (!role || api__at_end_json(c, role)) {
+        if (!c->answered)
             api__internal(c);
         return NULL;
     }
@@ -119,8 +124,8 @@ static void role_patch(struct api_call *c)
 {
     struct access a;
     const char *sid, *rid;
-    json_t *role = role_gate(c, &a, &sid, &rid);
-    if (!role)
+    json_t *role;
+    if (role_gate(c, &a, &sid, &rid) || !(role = role_shown(c, rid)))
         return;
     int is_everyone = strcmp(rid, sid) == 0;
     json_t *body = api__body(c);
@@ -134,12 +139,9 @@ static void role_patch(struct api_call *c)
         api__in_int(c, body, "color", 0, 0xFFFFFF, 0, &color) < 0 ||
         (has_position = api__in_int(c, body, "position", 1, RANK_MAX, 0, &position)) < 0 ||
         api__in_bool(c, body, "mentionable", 0, &mentionable) < 0 ||
-        api__in_bool(c, body, "hoist", 0, &hoist) < 0 || grantable(c, &a, perms)) {
-        json_decref(role);
+        api__in_bool(c, body, "hoist", 0, &hoist) < 0 || grantable(c, &a, perms))
         return;
-    }
     if (is_everyone && (name || has_position)) {
-        json_decref(role);
         api__bad(c, name ? "name" : "position",
                  name ? "o cargo @everyone não pode ser renomeado"
                       : "o cargo @everyone fica sempre abaixo de todos");
@@ -151,7 +153,6 @@ static void role_patch(struct api_call *c)
     if ((has_position && api__rank_below(c, &a, position)) ||
         store_role_update(c->svc->writer, rid, &change) < 0 ||
         (has_position && store_role_move(c->svc->writer, rid, &position) < 0)) {
-        json_decref(role);
         if (!c->answered)
             api__internal(c);
         return;
@@ -160,7 +161,7 @@ static void role_patch(struct api_call *c)
     json_t *after = store_role_json(c->db, rid, &rc);
     static const char *const KEYS[] = {"name",     "permissions", "color", "mentionable",
                                        "position", "hoist",       NULL};
-    api__audit_update(c, sid, "role.update", "role", rid, role, after, KEYS);
+    api__audit_update(c, sid, "role.update", "role", rid, json_incref(role), after, KEYS);
     api__event_server_changed(c, sid, "roles");
     reply_role(c, 200, rid);
 }
@@ -169,11 +170,10 @@ static void role_delete(struct api_call *c)
 {
     struct access a;
     const char *sid, *rid;
-    json_t *role = role_gate(c, &a, &sid, &rid);
-    if (!role)
+    json_t *role;
+    if (role_gate(c, &a, &sid, &rid) || !(role = role_shown(c, rid)))
         return;
     if (strcmp(rid, sid) == 0 || store_role_delete(c->svc->writer, rid) < 0) {
-        json_decref(role);
         if (strcmp(rid, sid) == 0)
             api__error(c, 403, "O cargo @everyone não pode ser apagado");
         else
@@ -184,7 +184,6 @@ static void role_delete(struct api_call *c)
                       json_pack("{sOsO}", "name", json_object_get(role, "name"), "permissions",
                                 json_object_get(role, "permissions")),
                       1);
-    json_decref(role);
     api__event_server_changed(c, sid, "roles");
     api__ok(c);
 }
@@ -194,10 +193,8 @@ static int member_role_gate(struct api_call *c, const char **sid, const char **u
                             const char **rid)
 {
     struct access a;
-    json_t *role = role_gate(c, &a, sid, rid);
-    if (!role)
+    if (role_gate(c, &a, sid, rid))
         return -1;
-    json_decref(role);
     if (strcmp(*rid, *sid) == 0) {
         api__bad(c, "roleId", "todo membro já tem o cargo @everyone");
         return -1;

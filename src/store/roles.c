@@ -2,6 +2,7 @@
  * Discord, so whoever made one stays above it; see roles.h for keys and ranks. */
 #include "core/buf.h"
 #include "core/uuid.h"
+#include "store/fields.h"
 #include "store/rows.h"
 #include "store/writer.h"
 #include "store/roles.h"
@@ -51,6 +52,17 @@ int store_role_key(struct store *db, const char *rid, int64_t *key)
 {
     static const char *SQL = "SELECT position FROM roles WHERE id = $1";
     return one_int(db, SQL, SV_ARGS(SV_STR(rid)), key);
+}
+
+int store_role_ref(struct store *db, const char *rid, struct store_role_ref *out)
+{
+    static const char *SQL = "SELECT server_id, managed, position FROM roles WHERE id = $1";
+    static const struct store_field FIELDS[] = {
+        STORE_FIELD_TEXT(struct store_role_ref, server_id),
+        STORE_FIELD_INT(struct store_role_ref, managed),
+        STORE_FIELD_INT(struct store_role_ref, key),
+    };
+    return store__row_fields(db, SQL, rid, STORE_FIELDS(FIELDS), out, sizeof *out);
 }
 
 int store_role_rank_of_key(struct store *db, const char *sid, int64_t key, int64_t *rank)

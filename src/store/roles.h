@@ -33,6 +33,14 @@ json_t *store_role_json(struct store *db, const char *rid, int *rc);
 
 /* Role rid's order key: 1 found, 0 no such role, < 0 an error. */
 int store_role_key(struct store *db, const char *rid, int64_t *key);
+/* What a handler decides a role by: its server, whether an application manages it, its key. */
+struct store_role_ref {
+    char server_id[37];
+    int managed;
+    int64_t key;
+};
+/* 1 found, 0 no such role, < 0 an error. */
+int store_role_ref(struct store *db, const char *rid, struct store_role_ref *out);
 /* The rank a role keyed `key` has in server sid: how many roles are keyed below (@everyone
  * included). STORE_DONE or an error. */
 int store_role_rank_of_key(struct store *db, const char *sid, int64_t key, int64_t *rank);

@@ -293,3 +293,30 @@ test('a server holds at most --server-bots-max bots; bots\' roles do not count t
     await small.stop();
   }
 });
+
+test('a managed role is its application\'s: editing, deleting or giving it is 403; a role of another server is 404 here', async () => {
+  const dev = await register(srv.url);
+  const info = await appWithBot(srv.url, dev, { name: 'Zelador' });
+  const { owner, sid, server, members: [m] } = await serverWithMembers(srv.url, 1);
+  await install(srv.url, owner, info, sid, { permissions: P.VER_CANAL });
+  const managed = await botRole(owner, sid, 'Zelador');
+  const refused = 'Cargo gerenciado por uma aplicação: não pode ser alterado';
+  const roles = `/api/servers/${sid}/roles/${managed.id}`;
+  for (const [method, path, body] of [['PATCH', roles, { name: 'Meu' }], ['DELETE', roles], ['PUT', `/api/servers/${sid}/members/${m.user.id}/roles/${managed.id}`]]) {
+    const r = await api(srv.url, method, path, { token: owner.token, body });
+    assert.equal(r.status, 403, `${method} ${path}`);
+    assert.equal(r.body.error, refused);
+  }
+  assert.equal((await botRole(owner, sid, 'Zelador')).name, 'Bot: Zelador', 'unchanged');
+  // Another server's role, by its own owner: not a role of this server.
+  const elsewhere = await serverWithMembers(srv.url, 0);
+  const theirs = await api(srv.url, 'POST', `/api/servers/${elsewhere.sid}/roles`, { token: elsewhere.owner.token, body: { name: 'Deles' } });
+  for (const [method, path, body] of [['PATCH', `/api/servers/${sid}/roles/${theirs.body.role.id}`, { name: 'x' }],
+    ['DELETE', `/api/servers/${sid}/roles/${theirs.body.role.id}`],
+    ['PUT', `/api/servers/${sid}/channels/${server.channels[0].id}/overwrites/${theirs.body.role.id}`, { type: 'role', allow: P.VER_CANAL }]]) {
+    const r = await api(srv.url, method, path, { token: owner.token, body });
+    assert.equal(r.status, 404, `${method} ${path}`);
+    assert.equal(r.body.error, 'Cargo não encontrado');
+  }
+  assert.equal((await api(srv.url, 'GET', `/api/servers/${elsewhere.sid}`, { token: elsewhere.owner.token })).body.roles.find((r) => r.id === theirs.body.role.id).name, 'Deles');
+});
