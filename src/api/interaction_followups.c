@@ -205,19 +205,19 @@ static void followup(struct api_call *c)
                    : api__files_take(c, it.server_id, NULL, NULL, NULL, &f) ||
                          api__files_resolve(c, &f, d.embeds, d.components)) ||
         api__draft_check(c, d.content, d.embeds, d.components, d.flags, f.n))
-        goto out;
+        return;
     int rc = store_interaction_followup(c->svc->writer, it.id, FOLLOWUPS_MAX);
     if (rc == STORE_FULL) {
         api__bad(c, "followups", "no máximo 5 mensagens de acompanhamento por interação");
-        goto out;
+        return;
     }
     if (rc < 0) {
         api__internal(c);
-        goto out;
+        return;
     }
     if (ephemeral) {
         ephemeral_to_invoker(c, &it, &p, &d, NULL, "MESSAGE_CREATE");
-        goto out;
+        return;
     }
     struct message_write w = {.application_id = it.application_id,
                               .command_name = it.command_name[0] ? it.command_name : NULL,
@@ -227,7 +227,6 @@ static void followup(struct api_call *c)
     char *text = api__message_create(c, &p, &d, &w, &len);
     if (text)
         api__reply_wrapped(c, "message", text);
-out:
 }
 
 const struct api_route api_interaction_followup_routes[] = {

@@ -367,26 +367,25 @@ static void edit(struct api_call *c, int person)
     struct store_message_ref ref;
     json_t *body;
     if ((!person && text_channel_only(c, &p)) || api__place_message(c, &p, &mid, &ref))
-        goto out;
+        return;
     if (person ? strcmp(ref.author_id, c->me.user_id) : strcmp(ref.application_id, c->me.app_id)) {
         api__error(c, 403,
                    person ? "Só quem escreveu a mensagem pode editá-la"
                           : "Só a aplicação que enviou a mensagem pode editá-la");
-        goto out;
+        return;
     }
     if (person && p.a.timed_out) {
         api__error(c, 403, "Você está em timeout neste servidor e não pode editar mensagens");
-        goto out;
+        return;
     }
     if (api__require_in(c, p.perms, PERM_VER_CANAL | PERM_ENVIAR_MENSAGENS) ||
         !(body = api__body(c)))
-        goto out;
+        return;
     struct message_write w = {.limit = person ? &API_LIMIT_HUMAN_EDIT : &API_LIMIT_BOT_EDIT,
                               .text_only = person};
     json_t *m = api__message_edit(c, &p, mid, body, &w);
     if (m)
         api__reply(c, 200, json_pack("{so}", "message", m));
-out:
 }
 
 static void bot_edit(struct api_call *c)
