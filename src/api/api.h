@@ -3,7 +3,7 @@
  * handles (struct api_call), the route tables, and the lanes and threads it runs on.
  *
  * A handler is straight-line code on a worker thread, or inside the writer's transaction for
- * routes marked API_ON_WRITER: it reads with c->db (its thread's connection), writes through
+ * the routes api__lane puts there: it reads with c->db (its thread's connection), writes through
  * the writer (store_write), reads its input with api/input.h and answers exactly once with one
  * of api/reply.h's helpers.
  */
@@ -165,8 +165,8 @@ struct api_route {
 };
 
 /* A route table's entry: method (GET, POST, …), path, handler and who may call it, then only
- * what differs from a small body, a worker and the default limit, by name:
- * API_ROUTE(POST, "/api/…", send, API_ANY, .lane = API_ON_WRITER, .limit = &API_LIMIT_SEND). */
+ * what differs from a small body, nothing bots are told and the default limit, by name:
+ * API_ROUTE(POST, "/api/…", send, API_ANY, .tells_bots = 1, .limit = &API_LIMIT_SEND). */
 #define API_ROUTE(m, path, handler, who, ...)                                                      \
     {                                                                                              \
         .method = HTTP_##m, .pattern = path, .fn = handler, .auth = who, __VA_ARGS__               \
