@@ -303,11 +303,13 @@ static void apply_endpoint_answer(struct api_call *c, void *arg)
     as_app.res = &res;
     as_app.answered = 0;
     as_app.body = NULL;
+    as_app.n_at_end = 0; /* what it holds is its own, released below */
     memset(&as_app.me, 0, sizeof as_app.me);
     memcpy(as_app.me.user_id, w->bot_user_id, UUID_LEN + 1);
     memcpy(as_app.me.app_id, w->app_id, UUID_LEN + 1);
     as_app.me.is_bot = 1;
     respond_with(&as_app, w->id, w->answer);
+    api__call_end(&as_app);
     if (res.status >= 200 && res.status < 300) {
         api__reply(c, 202, json_pack("{ss}", "interactionId", w->id));
     } else {
