@@ -5,21 +5,13 @@
 //
 //   N=300 PRACA_BIN=build/praca node bench/group_dm.js
 'use strict';
-const fs = require('node:fs');
+const { cpuNs, pct } = require('./measure');
 const { startServer, api, serverWithMembers, gatewayConnect } = require('../tests/e2e/helpers');
 
 const N = Number(process.env.N || 300);
 const SIZES = (process.env.SIZES || '2,4,10').split(',').map(Number);
 
-function cpuNs(pid) {
-  let total = 0;
-  for (const t of fs.readdirSync(`/proc/${pid}/task`)) {
-    try { total += Number(fs.readFileSync(`/proc/${pid}/task/${t}/schedstat`, 'utf8').split(' ')[0]); } catch { /* a thread that ended */ }
-  }
-  return total;
-}
 
-const pct = (xs, p) => xs.slice().sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
 
 async function main() {
   const srv = await startServer({ single: true, args: ['--rate-limit-scale', '100000', '--access-log=0'] });

@@ -5,22 +5,14 @@
 //
 //   N=500 C=10 PRACA_BIN=build/praca node bench/person_writes.js
 'use strict';
-const fs = require('node:fs');
+const { cpuNs, pct } = require('./measure');
 const { startServer, api, serverWithMembers, gatewayConnect, appWithBot, install } = require('../tests/e2e/helpers');
 const { P } = require('../tests/e2e/permissions');
 
 const N = Number(process.env.N || 500);
 const C = Number(process.env.C || 10);
 
-function cpuNs(pid) {
-  let total = 0;
-  for (const t of fs.readdirSync(`/proc/${pid}/task`)) {
-    try { total += Number(fs.readFileSync(`/proc/${pid}/task/${t}/schedstat`, 'utf8').split(' ')[0]); } catch { /* a thread that ended */ }
-  }
-  return total;
-}
 
-const pct = (xs, p) => xs.slice().sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
 
 async function main() {
   const srv = await startServer({ single: true, args: ['--rate-limit-scale', '100000', '--access-log=0'] });

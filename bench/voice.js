@@ -9,40 +9,15 @@
 //
 //   JOINS=20 MESH=4 SECONDS=20 PRACA_BIN=build/praca node bench/voice.js
 'use strict';
-const fs = require('node:fs');
+const { cpuNs, descendantsTicks, pct } = require('./measure');
 const { startServer, api, serverWithMembers, launchChromium } = require('../tests/e2e/helpers');
 
 const JOINS = Number(process.env.JOINS || 20);
 const MESH = Number(process.env.MESH || 4);
 const SECONDS = Number(process.env.SECONDS || 20);
 
-function cpuNs(pid) {
-  let total = 0;
-  for (const t of fs.readdirSync(`/proc/${pid}/task`)) {
-    try { total += Number(fs.readFileSync(`/proc/${pid}/task/${t}/schedstat`, 'utf8').split(' ')[0]); } catch { /* a thread that ended */ }
-  }
-  return total;
-}
 
-// The user and system time of this process's descendants but `except` (its Chromium, not the
-// praca under test), in clock ticks.
-function chromiumTicks(except) {
-  const procs = [];
-  for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
-    try {
-      const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-      procs.push({ pid: Number(pid), ppid: Number(f[1]), ticks: Number(f[11]) + Number(f[12]) });
-    } catch { /* gone */ }
-  }
-  const mine = new Set([process.pid]);
-  for (let grew = true; grew;) {
-    grew = false;
-    for (const p of procs) if (!mine.has(p.pid) && mine.has(p.ppid)) { mine.add(p.pid); grew = true; }
-  }
-  return procs.filter((p) => p.pid !== process.pid && p.pid !== except && mine.has(p.pid)).reduce((a, p) => a + p.ticks, 0);
-}
 
-const pct = (xs, p) => xs.slice().sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
 
 async function open(browser, base, who) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
@@ -100,12 +75,12 @@ async function main() {
     for (const p of pages.slice(1)) await join(p, vcid);
     await new Promise((resolve) => setTimeout(resolve, 5000)); // every connection up
     const before = await Promise.all(pages.map(traffic));
-    const cpu0 = cpuNs(srv.proc.pid), ticks0 = chromiumTicks(srv.proc.pid), t0 = Date.now();
+    const cpu0 = cpuNs(srv.proc.pid), ticks0 = descendantsTicks(srv.proc.pid), t0 = Date.now();
     await new Promise((resolve) => setTimeout(resolve, SECONDS * 1000));
     const after = await Promise.all(pages.map(traffic));
     const seconds = (Date.now() - t0) / 1000;
     const serverMs = (cpuNs(srv.proc.pid) - cpu0) / 1e6;
-    const browserMs = ((chromiumTicks(srv.proc.pid) - ticks0) / 100) * 1000; // USER_HZ 100
+    const browserMs = ((descendantsTicks(srv.proc.pid) - ticks0) / 100) * 1000; // USER_HZ 100
     const kbits = (k) => after.map((a, i) => ((a[k] - before[i][k]) * 8) / 1000 / seconds);
     const sent = kbits('sent'), got = kbits('received');
     console.log(JSON.stringify({

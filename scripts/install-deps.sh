@@ -19,12 +19,15 @@ if [ "${1:-build}" = test ]; then
     # The web pages are tested in headless Chromium driven by playwright-core; the emoji font
     # makes reactions in the screenshots look as they do on people's machines.
     want="$want chromium fonts-noto-color-emoji"
-    # Voice calls between pages are tried through a real TURN server.
-    want="$want coturn"
+    # Voice calls between pages are tried through a real TURN server, and past a mesh through
+    # a real SFU (Janus's VideoRoom).
+    want="$want coturn janus"
 fi
 # `make run` with a TURN server of its own (PRACA_TURN_URL set): coturn, started as
 # deploy/coturn/turnserver.conf shows.
 [ -n "${PRACA_TURN_URL:-}" ] && want="$want coturn"
+# `make run` with an SFU of its own (PRACA_SFU_URL set): Janus, set up as deploy/janus/ shows.
+[ -n "${PRACA_SFU_URL:-}" ] && want="$want janus"
 missing=""
 for p in $want; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

@@ -44,6 +44,10 @@ static const struct option options[] = {
     STR("--turn-secret", "PRACA_TURN_SECRET", turn_secret),
     INT("--turn-ttl-seconds", "PRACA_TURN_TTL_SECONDS", turn_ttl_seconds, 10, 86400),
     BOOL("--voice-relay-only", "PRACA_VOICE_RELAY_ONLY", voice_relay_only),
+    STR("--sfu-url", "PRACA_SFU_URL", sfu_url),
+    STR("--sfu-ws-url", "PRACA_SFU_WS_URL", sfu_ws_url),
+    STR("--sfu-secret", "PRACA_SFU_SECRET", sfu_secret),
+    INT("--voice-mesh-max", "PRACA_VOICE_MESH_MAX", voice_mesh_max, 0, 100),
     STR("--database-url", "PRACA_DATABASE_URL", database_url),
     STR("--redis-url", "PRACA_REDIS_URL", redis_url),
     STR("--redis-streams", "PRACA_REDIS_STREAMS", redis_streams),
@@ -118,6 +122,7 @@ void config_defaults(struct config *c)
     c->body_budget_mb = 256;
     c->session_idle_days = 30;
     c->turn_ttl_seconds = 600;
+    c->voice_mesh_max = 6;
     c->event_retention_hours = 24;
     c->events_retry_ms = 1000;
     c->presence_people_max = 1000;
@@ -270,6 +275,14 @@ static const char USAGE[] =
     "                                this long (600); pages renew theirs\n"
     "  --voice-relay-only            [PRACA_VOICE_RELAY_ONLY] voice only through TURN:\n"
     "                                nobody learns another's address (off)\n"
+    "  --sfu-url URL                 [PRACA_SFU_URL] http://…/janus: Janus's HTTP API,\n"
+    "                                Praça's alone; larger calls go through it (none)\n"
+    "  --sfu-ws-url URL              [PRACA_SFU_WS_URL] ws[s]://…: Janus's WebSocket as\n"
+    "                                pages reach it\n"
+    "  --sfu-secret SECRET           [PRACA_SFU_SECRET] Janus's token_auth_secret and\n"
+    "                                the VideoRoom's admin_key (16 characters or more)\n"
+    "  --voice-mesh-max N            [PRACA_VOICE_MESH_MAX] calls of more participants\n"
+    "                                go through the SFU (6); 0: every call\n"
     "  --database-url URL            [PRACA_DATABASE_URL] postgres://…: the data in "
     "PostgreSQL\n"
     "  --redis-url URL               [PRACA_REDIS_URL] redis://…: several nodes (with\n"

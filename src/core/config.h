@@ -18,6 +18,11 @@ struct config {
     char turn_secret[256]; /* TURN's shared secret (coturn's static-auth-secret) */
     int turn_ttl_seconds;  /* how long a TURN credential handed out holds */
     int voice_relay_only;  /* browsers reach each other only through TURN (no IPs shown) */
+    /* Voice past a mesh: an SFU (Janus's VideoRoom). */
+    char sfu_url[1024];    /* Janus's HTTP API, for Praça alone; "" = every call a mesh */
+    char sfu_ws_url[1024]; /* Janus's WebSocket as pages reach it */
+    char sfu_secret[256];  /* Janus's token_auth_secret and the VideoRoom's admin_key */
+    int voice_mesh_max;    /* more participants than this: the call goes through the SFU */
     char database_url[1024];
     char redis_url[1024];
     char redis_streams[8192]; /* the event stream's shards, comma-separated; empty = redis_url */

@@ -550,13 +550,15 @@ struct gateway *gateway_new(uv_loop_t *loop, const struct gateway_config *cfg, s
     if (cfg->in_order && gw->sio && gw->inbox && gw->recovery)
         gw->sequence = gateway__sequence_new(gw, 0);
     if (!gw->sio || !gw->inbox || !gw->recovery || (cfg->in_order && !gw->sequence) ||
-        gateway__presence_init(gw) || gateway__lists_init(gw)) {
+        gateway__presence_init(gw) || gateway__lists_init(gw) ||
+        gateway__sfu_start(gw, &cfg->sfu)) {
         sio_server_free(gw->sio);
         inbox_close(gw->inbox);
         gateway__recovery_free(gw->recovery);
         gateway__sequence_free(gw->sequence);
         gateway__presence_cleanup(gw);
         gateway__lists_cleanup(gw);
+        gateway__sfu_stop(gw);
         free(gw);
         return NULL;
     }
@@ -643,5 +645,6 @@ void gateway_free(struct gateway *gw)
     gateway__presence_cleanup(gw);
     gateway__lists_cleanup(gw);
     gateway__reach_free(gw);
+    gateway__sfu_stop(gw);
     free(gw);
 }

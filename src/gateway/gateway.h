@@ -11,6 +11,7 @@
 #include "core/workers.h"
 #include "domain/voice_rules.h"
 #include "gateway/voice_ice.h"
+#include "gateway/voice_sfu.h"
 #include "http/server.h"
 #include "store/people.h"
 
@@ -33,6 +34,7 @@ struct gateway_config {
     /* The people of a larger server get no PRESENCE_UPDATE (state/watchers.h). */
     size_t presence_people_max;
     struct voice_ice ice; /* handed out with voice:join (its strings outlive the gateway) */
+    struct voice_sfu sfu; /* past a mesh (voice_sfu.h; its strings outlive the gateway too) */
 };
 
 /* What the gateway has done, for metrics (I/O thread). */

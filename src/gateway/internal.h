@@ -62,6 +62,9 @@ struct gateway {
     double rate_limit_scale;
     size_t presence_people_max;
     struct voice_ice ice;       /* the ICE servers a voice:join answer hands out */
+    struct voice_sfu sfu;       /* past a mesh: the SFU (voice_sfu.h) */
+    struct workers *sfu_lane;   /* the one thread that reaches it, or NULL without one */
+    struct map sfu_calls;       /* channel id → the gateway: calls on the SFU */
     struct map users;           /* user id → first struct conn */
     size_t conns;               /* connected sockets */
     size_t bots;                /* of which bots */

@@ -26,13 +26,18 @@ static void job_answered(struct job *item, void *ctx)
     }
 }
 
-void gateway__run(struct gateway *gw, struct gateway_job *j)
+void gateway__run_on(struct gateway *gw, struct workers *lane, struct gateway_job *j)
 {
     j->gw = gw;
     j->job.run = job_on_worker;
     j->item.run = job_answered;
     gw->inflight++;
-    workers_submit(gw->workers, &j->job);
+    workers_submit(lane, &j->job);
+}
+
+void gateway__run(struct gateway *gw, struct gateway_job *j)
+{
+    gateway__run_on(gw, gw->workers, j);
 }
 
 void gateway__publish(struct gateway *gw, const char *name, json_t *payload,

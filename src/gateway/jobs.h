@@ -19,6 +19,8 @@ struct gateway_job {
 };
 
 void gateway__run(struct gateway *gw, struct gateway_job *j);
+/* The same on another lane than the workers (its thread context is the lane's). */
+void gateway__run_on(struct gateway *gw, struct workers *lane, struct gateway_job *j);
 /* Publishes an event to users' connections (takes payload): to those on every node, or (with
  * everywhere 0) to this node's only. */
 void gateway__publish(struct gateway *gw, const char *name, json_t *payload,

@@ -122,6 +122,25 @@ static int among(const struct voice_session *list, size_t n, const char *user_id
     return 0;
 }
 
+/* The people in a call on the SFU hear whose stream each feed is (to: room for n). */
+static void media_update(struct gateway *gw, const struct announce_job *a,
+                         const struct voice_session *list, long n, user_id_t *to)
+{
+    if (n < 0 || !gateway__sfu_on(gw, a->channel_id, (size_t)n))
+        return;
+    size_t k = 0;
+    for (long i = 0; i < n; i++)
+        if (!list[i].is_bot)
+            memcpy(to[k++], list[i].user_id, sizeof to[0]);
+    json_t *media = gateway__sfu_media_json(gw, list, (size_t)n);
+    if (media && k &&
+        !json_object_update_new(
+            media, json_pack("{ssss}", "serverId", a->server_id, "channelId", a->channel_id)))
+        gateway__publish(gw, "voice:media", media, (const user_id_t *)to, k, 0);
+    else
+        json_decref(media);
+}
+
 static void announce_answered(struct gateway_job *j)
 {
     struct announce_job *a = (struct announce_job *)j;
@@ -153,6 +172,7 @@ static void announce_answered(struct gateway_job *j)
                          json_pack("{ssssso}", "serverId", a->server_id, "channelId", a->channel_id,
                                    "participants", participants),
                          (const user_id_t *)to, k, 0);
+        media_update(gw, a, list, n, to);
     }
     free(to);
     free(list);
@@ -196,6 +216,75 @@ static void join_on_worker(struct gateway_job *j, void *thread_ctx)
                          &jj->standing);
 }
 
+/* An answer waiting for the SFU to admit its participant. */
+struct join_wait {
+    char socket_id[VOICE_SOCKET_ID_MAX];
+    int64_t ack_id;
+    struct voice_session session;
+    int is_new; /* the session began with this join (an admission refused ends it) */
+    json_t *body;
+};
+
+static void join_admitted(struct gateway *gw, void *arg, int ok)
+{
+    struct join_wait *w = arg;
+    struct sio_socket *sock = sio_server_find(gw->sio, w->socket_id);
+    struct voice_session now;
+    int still = state_voice_find(gw->voice, w->session.user_id, w->session.channel_id, &now) &&
+                now.joined_at == w->session.joined_at && !strcmp(now.socket_id, w->socket_id);
+    if (ok && sock && still)
+        json_object_set_new(w->body, "sfu", gateway__sfu_join_json(gw, &now, clock_now_ms()));
+    if (!ok && still && w->is_new &&
+        state_voice_remove(gw->voice, now.user_id, now.server_id, &now)) {
+        gateway__sfu_gone(gw, &now);
+        announce(gw, now.server_id, now.channel_id);
+    }
+    if (sock && ok)
+        answer(sock, w->ack_id, w->body);
+    else {
+        json_decref(w->body);
+        if (sock)
+            refuse(sock, w->ack_id, 503, "O servidor de mídia não respondeu; tente entrar de novo");
+    }
+    free(w);
+}
+
+/* The answer waits for the SFU when s's call is on it (s is a person's); else it goes now. */
+static void join_answer(struct gateway *gw, struct sio_socket *sock, int64_t ack_id,
+                        const struct voice_session *s, const struct voice_session *before,
+                        int replaced, json_t *body)
+{
+    struct voice_session *list;
+    long n = state_voice_list(gw->voice, VOICE_BY_CHANNEL, s->channel_id, &list);
+    int on_sfu = n > 0 && gateway__sfu_on(gw, s->channel_id, (size_t)n);
+    if (on_sfu && body)
+        json_object_update_new(body, gateway__sfu_media_json(gw, list, (size_t)n));
+    free(list);
+    if (!on_sfu || s->is_bot || !body) {
+        answer(sock, ack_id, body);
+        return;
+    }
+    int same = replaced && !strcmp(before->channel_id, s->channel_id);
+    struct join_wait *w = calloc(1, sizeof *w);
+    struct sfu_ids was;
+    if (!w) {
+        json_decref(body);
+        refuse(sock, ack_id, 500, "Erro interno; tente novamente em instantes");
+        return;
+    }
+    slice_copy(slice_from(sio_socket_id(sock)), w->socket_id, sizeof w->socket_id);
+    w->ack_id = ack_id;
+    w->session = *s;
+    w->is_new = !same;
+    w->body = body;
+    /* Another page of the same person took the session over: its feed leaves the room first. */
+    uint64_t kicked = same && strcmp(before->socket_id, s->socket_id) &&
+                              !gateway__sfu_ids(gw->sfu.secret, s->channel_id, s->user_id, &was)
+                          ? was.feed
+                          : 0;
+    gateway__sfu_admit(gw, s, kicked, join_admitted, w);
+}
+
 static void join_apply(struct gateway *gw, struct sio_socket *sock, const struct join_job *jj)
 {
     const char *message;
@@ -221,8 +310,10 @@ static void join_apply(struct gateway *gw, struct sio_socket *sock, const struct
     }
     if (rc == 1 && strcmp(before.channel_id, s.channel_id)) {
         session_ended(gw, &before, "moved");
+        gateway__sfu_gone(gw, &before);
         announce(gw, before.server_id, before.channel_id);
     }
+    state_voice_find(gw->voice, s.user_id, s.channel_id, &s); /* a rejoin keeps its joined_at */
     struct voice_session *list;
     long n = state_voice_list(gw->voice, VOICE_BY_CHANNEL, s.channel_id, &list);
     json_t *participants = state_voice_participants_json(list, n > 0 ? (size_t)n : 0, 0);
@@ -232,7 +323,7 @@ static void join_apply(struct gateway *gw, struct sio_socket *sock, const struct
     if (body &&
         json_object_update_new(body, gateway__ice_json(&gw->ice, s.user_id, clock_now_ms())))
         log_error("voice: the ICE servers could not be added to an answer");
-    answer(sock, jj->ack_id, body);
+    join_answer(gw, sock, jj->ack_id, &s, &before, rc == 1, body);
     announce(gw, s.server_id, s.channel_id);
 }
 
@@ -296,6 +387,7 @@ static void leave(struct gateway *gw, struct conn *c, json_t *payload, int64_t a
             continue;
         left++;
         session_ended(gw, &s, "left");
+        gateway__sfu_gone(gw, &s);
         announce(gw, s.server_id, s.channel_id);
     }
     free(list);
@@ -410,6 +502,7 @@ void gateway__voice_on_disconnect(struct gateway *gw, struct conn *c)
             !state_voice_remove(gw->voice, list[i].user_id, list[i].server_id, &s) || gw->draining)
             continue;
         session_ended(gw, &s, "disconnected"); /* the user's other connections */
+        gateway__sfu_gone(gw, &s);
         announce(gw, s.server_id, s.channel_id);
     }
     free(list);
@@ -469,6 +562,7 @@ static int review_one(struct gateway *gw, const struct voice_session *was,
         return 1;
     }
     state_voice_remove(gw->voice, s.user_id, s.server_id, &s);
+    gateway__sfu_gone(gw, &s);
     if (st->verdict == VOICE_NO_INTENT)
         return 1; /* a bot without voice.connect gets no voice events */
     if (st->verdict == VOICE_HIDDEN || st->verdict == VOICE_NO_PERMISSION)

@@ -241,6 +241,11 @@ static int gateway_start(struct serve *s, int max_connections, uint64_t last_pos
                 .turn_secret = s->cfg.turn_secret,
                 .ttl_seconds = s->cfg.turn_ttl_seconds,
                 .relay_only = s->cfg.voice_relay_only},
+        .sfu = {.api_url = s->cfg.sfu_url,
+                .ws_url = s->cfg.sfu_ws_url,
+                .secret = s->cfg.sfu_secret,
+                .mesh_max = s->cfg.voice_mesh_max,
+                .ttl_seconds = s->cfg.turn_ttl_seconds},
     };
     if (s->cfg.conformance) {
         if (!(s->conformance = sio_conformance_new(s->loop)))
@@ -301,6 +306,11 @@ static int serve(struct serve *s)
     }
     const char *ice_problem = gateway_ice_problem(&(struct voice_ice){
         s->cfg.stun_urls, s->cfg.turn_urls, s->cfg.turn_secret, 0, s->cfg.voice_relay_only});
+    if (!ice_problem)
+        ice_problem = gateway_sfu_problem(&(struct voice_sfu){
+            .api_url = s->cfg.sfu_url, .ws_url = s->cfg.sfu_ws_url, .secret = s->cfg.sfu_secret});
+    if (!ice_problem && web_pages_connect_also(s->cfg.sfu_ws_url))
+        ice_problem = "--sfu-ws-url: not a URL pages can connect to";
     if (ice_problem) {
         log_error("voice: %s", ice_problem);
         return 1;

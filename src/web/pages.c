@@ -13,11 +13,28 @@
 extern const struct embedded_file praca_web[];
 extern const struct embedded_file praca_docs[]; /* docs/api.md and docs/openapi.json */
 
-#define CSP                                                                                        \
+#define CSP_BEFORE_CONNECT                                                                         \
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; "        \
-    "media-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; "              \
-    "form-action 'self'; "                                                                         \
-    "object-src 'none'"
+    "media-src 'self'; connect-src 'self'"
+#define CSP_AFTER_CONNECT                                                                          \
+    "; frame-ancestors 'none'; base-uri 'none'; form-action 'self'; object-src 'none'"
+
+/* The policy, with the one other origin pages may connect to (set once before serving). */
+static char csp[512] = CSP_BEFORE_CONNECT CSP_AFTER_CONNECT;
+
+int web_pages_connect_also(const char *url)
+{
+    if (!url || !*url)
+        return 0;
+    /* scheme://host[:port] only: a path or anything after it is not part of an origin */
+    const char *host = strstr(url, "://");
+    size_t len = host ? strcspn(host + 3, "/?# ;'\"") + (size_t)(host + 3 - url) : 0;
+    if (!host || len == (size_t)(host + 3 - url))
+        return -1;
+    int n = snprintf(csp, sizeof csp, "%s %.*s%s", CSP_BEFORE_CONNECT, (int)len, url,
+                     CSP_AFTER_CONNECT);
+    return n > 0 && (size_t)n < sizeof csp ? 0 : -1;
+}
 
 static const struct {
     const char *path;
@@ -58,7 +75,7 @@ static const struct embedded_file *find(const char *name, size_t len)
 
 static void security_headers(struct http_response *res)
 {
-    http_response_add_header(res, "Content-Security-Policy", CSP);
+    http_response_add_header(res, "Content-Security-Policy", csp);
     http_response_add_header(res, "X-Frame-Options", "DENY");
     http_response_add_header(res, "Referrer-Policy", "same-origin");
 }

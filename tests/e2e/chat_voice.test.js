@@ -6,15 +6,14 @@
 'use strict';
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const fs = require('node:fs');
 const path = require('node:path');
 const { spawn } = require('node:child_process');
-const { startServer, api, appWithBot, install, serverWithMembers, eventually, quiet, tempDir } = require('./helpers');
+const { startServer, api, appWithBot, install, serverWithMembers, eventually, quiet } = require('./helpers');
 const { P } = require('./permissions');
 const pages = require('./browser');
 const { DESKTOP, shoot } = pages;
 const { startTurn } = require('./turn');
-const { voiceChannel, joinCall, received, row, hears, closed } = require('./voice_pages');
+const { voiceChannel, joinCall, received, row, hears, closed, toneFile } = require('./voice_pages');
 
 const browser = pages.sharedBrowser();
 const openApp = (base, who, viewport = DESKTOP) => pages.openApp(browser, base, who, viewport);
@@ -177,20 +176,6 @@ test('four people in a channel all hear each other; one who loses CONECTAR_VOZ i
     await srv.stop();
   }
 });
-
-// A WAV file of `seconds` of a 440 Hz tone (16-bit mono, 48 kHz): the sound the bot plays.
-function toneFile(seconds) {
-  const rate = 48000, n = rate * seconds, data = Buffer.alloc(n * 2);
-  for (let i = 0; i < n; i++) data.writeInt16LE(Math.round(12000 * Math.sin((2 * Math.PI * 440 * i) / rate)), i * 2);
-  const head = Buffer.alloc(44);
-  head.write('RIFF', 0); head.writeUInt32LE(36 + data.length, 4); head.write('WAVEfmt ', 8);
-  head.writeUInt32LE(16, 16); head.writeUInt16LE(1, 20); head.writeUInt16LE(1, 22); head.writeUInt32LE(rate, 24);
-  head.writeUInt32LE(rate * 2, 28); head.writeUInt16LE(2, 32); head.writeUInt16LE(16, 34);
-  head.write('data', 36); head.writeUInt32LE(data.length, 40);
-  const file = path.join(tempDir(), 'som.wav');
-  fs.writeFileSync(file, Buffer.concat([head, data]));
-  return file;
-}
 
 test('examples/voice_bot.py plays a sound into the channel on /tocar; the page hears it and marks the bot', async () => {
   const srv = await startServer({ args: ['--rate-limit-scale', '10'] });

@@ -10,6 +10,7 @@ const https = require('node:https');
 const http = require('node:http');
 const { spawn, spawnSync } = require('node:child_process');
 const { startServer, appWithBot, install, serverWithMembers, uniqueName, freePort, tempDir } = require('./helpers');
+const { startJanus } = require('./janus');
 
 const NGINX = '/usr/sbin/nginx';
 const CONF = path.resolve(__dirname, '../../deploy/nginx/praca.conf');
@@ -36,9 +37,10 @@ function request(url, { method = 'GET', body, localAddress = '127.0.0.1', token 
   });
 }
 
-test('nginx with deploy/nginx/praca.conf: HTTPS, WebSocket and polling gateway, the client address', { skip: !fs.existsSync(NGINX) && 'nginx is not installed' }, async () => {
+test('nginx with deploy/nginx/praca.conf: HTTPS, WebSocket and polling gateway, the client address, Janus at /janus', { skip: !fs.existsSync(NGINX) && 'nginx is not installed' }, async () => {
   const dir = tempDir('praca-nginx-');
   const srv = await startServer({ args: ['--trusted-proxy', '127.0.0.1', '--logins-per-address', '2'] });
+  const janus = await startJanus();
   let nginx;
   const sockets = [];
   try {
@@ -48,6 +50,7 @@ test('nginx with deploy/nginx/praca.conf: HTTPS, WebSocket and polling gateway, 
     const [httpsPort, httpPort] = [await freePort(), await freePort()];
     const site = fs.readFileSync(CONF, 'utf8')
       .replace('server 127.0.0.1:8080;', `server 127.0.0.1:${srv.port};`)
+      .replace('proxy_pass http://127.0.0.1:8188;', `proxy_pass http://127.0.0.1:${new URL(janus.ws).port};`)
       .replace(/^\s*listen \[::\].*$/gm, '')
       .replace('listen 443 ssl http2;', `listen 127.0.0.1:${httpsPort} ssl http2;`)
       .replace('listen 80;', `listen 127.0.0.1:${httpPort};`)
@@ -106,7 +109,17 @@ http {
     assert.equal(await toBot, 'pelo nginx');
     assert.equal(await toPerson, 'pelo nginx');
     assert.equal(person.io.engine.transport.name, 'polling');
+
+    // A page's Janus session through nginx's /janus, with a token signed as Praça signs them.
+    const WebSocket = require('ws');
+    const ws = new WebSocket(`wss://127.0.0.1:${httpsPort}/janus`, 'janus-protocol', { rejectUnauthorized: false });
+    await new Promise((resolve, reject) => { ws.once('open', resolve); ws.once('error', reject); });
+    const answer = new Promise((resolve) => ws.once('message', (d) => resolve(JSON.parse(d))));
+    ws.send(JSON.stringify({ janus: 'create', transaction: 'n1', token: janus.signed() }));
+    assert.equal((await answer).janus, 'success');
+    ws.close();
   } finally {
+    janus.stop();
     for (const s of sockets) s.disconnect();
     if (nginx) { nginx.kill('SIGTERM'); await new Promise((r) => nginx.on('exit', r)); }
     const r = await srv.stop();

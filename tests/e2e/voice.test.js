@@ -377,6 +377,10 @@ test('a voice configuration that cannot work stops praca at start, saying why', 
     [['--turn-url', 'http://t.example', '--turn-secret', 'x'], /each URL starts with turn: or turns:/],
     [['--stun-url', 'turn:t.example'], /each URL starts with stun: or stuns:/],
     [['--voice-relay-only'], /--voice-relay-only needs --turn-url/],
+    [['--sfu-url', 'http://127.0.0.1:8088/janus', '--sfu-secret', 'segredo-de-dezesseis'], /--sfu-url needs --sfu-ws-url/],
+    [['--sfu-url', 'http://127.0.0.1:8088/janus', '--sfu-ws-url', 'ws://127.0.0.1:8188', '--sfu-secret', 'curto'], /--sfu-secret of 16 characters/],
+    [['--sfu-url', 'unix:/janus', '--sfu-ws-url', 'ws://127.0.0.1:8188', '--sfu-secret', 'segredo-de-dezesseis'], /--sfu-url: Janus's HTTP API/],
+    [['--voice-mesh-max', '101'], /voice-mesh-max/],
   ]) {
     const r = require('node:child_process').spawnSync(require('./helpers').BIN, ['serve', '--port', '0', '--data', require('node:path').join(require('./helpers').tempDir(), 'x.db'), ...args], { encoding: 'utf8', timeout: 20000 });
     assert.notEqual(r.status, 0, args.join(' '));

@@ -1,9 +1,9 @@
 // What the voice tests do with pages: join a voice channel from the page, read what a call's
 // connections received (chat-call.js's getStats reading), wait until one page hears another,
-// and close pages that had no problems.
+// close pages that had no problems, and make the sound a bot plays.
 'use strict';
 const assert = require('node:assert/strict');
-const { api, eventually } = require('./helpers');
+const { api, eventually, tempDir } = require('./helpers');
 
 // A new voice channel in sid, made by its owner.
 async function voiceChannel(base, owner, sid, name = 'Sala de voz') {
@@ -41,4 +41,18 @@ async function closed(...pages) {
   for (const page of pages) await page.context().close();
 }
 
-module.exports = { voiceChannel, joinCall, received, row, hears, closed };
+// A WAV file of `seconds` of a 440 Hz tone (16-bit mono, 48 kHz): the sound the bot plays.
+function toneFile(seconds) {
+  const rate = 48000, n = rate * seconds, data = Buffer.alloc(n * 2);
+  for (let i = 0; i < n; i++) data.writeInt16LE(Math.round(12000 * Math.sin((2 * Math.PI * 440 * i) / rate)), i * 2);
+  const head = Buffer.alloc(44);
+  head.write('RIFF', 0); head.writeUInt32LE(36 + data.length, 4); head.write('WAVEfmt ', 8);
+  head.writeUInt32LE(16, 16); head.writeUInt16LE(1, 20); head.writeUInt16LE(1, 22); head.writeUInt32LE(rate, 24);
+  head.writeUInt32LE(rate * 2, 28); head.writeUInt16LE(2, 32); head.writeUInt16LE(16, 34);
+  head.write('data', 36); head.writeUInt32LE(data.length, 40);
+  const file = require('node:path').join(tempDir(), 'som.wav');
+  require('node:fs').writeFileSync(file, Buffer.concat([head, data]));
+  return file;
+}
+
+module.exports = { voiceChannel, joinCall, received, row, hears, closed, toneFile };

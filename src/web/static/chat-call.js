@@ -6,7 +6,9 @@
 // in the room now: one who leaves it (or loses the right to be there) is hung up on at once.
 // Each connection has an ID that grows with time, sent with its signals: a signal from a newer
 // connection of the same person (their page reconnected and called again) replaces the old one,
-// and one from an older connection is left unanswered.
+// and one from an older connection is left unanswered. Past a mesh's size the gateway moves the
+// call to the SFU (chat-sfu.js): then people's media go through it, one connection each way, and
+// only bots keep a connection of their own.
 import { chat } from './chat-store.js';
 import { view } from './chat-ui.js';
 import { el } from './common.js';
@@ -24,7 +26,7 @@ export const inCall = (cid) => !!call && (!cid || call.channelId === cid);
 export const callState = () => call && { channelId: call.channelId, muted: call.muted, deafened: call.deafened,
                                          camera: !!call.shown.camera, screen: !!call.shown.screen,
                                          canSpeak: call.canSpeak, ptt: call.ptt, talking: call.talking, micId: call.micId,
-                                         speakerId: call.speakerId, volumes: call.volumes };
+                                         speakerId: call.speakerId, volumes: call.volumes, sfu: !!call.sfu };
 export const speaking = (uid) => !!call && call.speaking.has(uid);
 // The state of my connection to uid: connecting, connected or failed ('' when not in the call).
 export const linkOf = (uid) => (call && call.peers.get(uid) ? call.peers.get(uid).link : '');
@@ -54,7 +56,8 @@ export async function startCall(channelId, joined, onChange, onName) {
   document.body.append(call.sink);
   call.meter = call.stream ? meter(call.stream) : () => 0;
   applyMic();
-  for (const p of joined.participants || []) if (p.userId !== chat.me.id) peer(p.userId);
+  if (joined.sfu) await throughSfu(joined);
+  else for (const p of joined.participants || []) if (p.userId !== chat.me.id) peer(p.userId);
   call.timer = setInterval(tick, TICK_MS);
   call.measuring = setInterval(measure, QUALITY_MS);
   onChange();
@@ -66,7 +69,8 @@ export function stopCall() {
   call = null;
   clearInterval(was.timer);
   clearInterval(was.measuring);
-  for (const p of was.peers.values()) p.pc.close();
+  if (was.sfu) was.sfu.close();
+  for (const p of was.peers.values()) if (!p.shared) p.pc.close();
   for (const stream of [was.stream, was.shown.camera, was.shown.screen])
     if (stream) for (const track of stream.getTracks()) track.stop();
   was.audio.close().catch(() => {});
@@ -85,36 +89,135 @@ export function participantsNow(channelId, participants) {
 }
 
 // Joined again (the gateway connection came back): every connection is made anew, as by one
-// who just arrived, since the others hung up when the old session ended.
-export function rejoined(channelId, participants) {
+// who just arrived, since the others hung up when the old session ended (and the SFU let go of
+// the old one's feed).
+export async function rejoined(channelId, joined) {
   if (!call || channelId !== call.channelId) return;
   for (const p of [...call.peers.values()]) hangUp(p);
-  for (const p of participants) if (p.userId !== chat.me.id) peer(p.userId);
+  if (joined.sfu) await throughSfu(joined);
+  else for (const p of joined.participants) if (p.userId !== chat.me.id) peer(p.userId);
+  call.onChange();
+}
+
+// ---- through the SFU ----
+
+export const onSfu = () => !!call && !!call.sfu;
+// How many connections carry my sound: one to the SFU, or one per other participant.
+export const sending = () => (call && call.sfu ? 1 : 0) + [...(call ? call.peers.values() : [])].filter((p) => !p.shared).length;
+
+// Whose each feed is, and the bots reached directly, as voice:media or a join's answer says.
+export function feedsNow(channelId, media) {
+  if (!call || channelId !== call.channelId || !call.sfu) return;
+  call.feeds = new Map((media.feeds || []).map((f) => [f.feedId, f.userId]));
+  call.bots = new Set(media.bots || []);
+  for (const p of [...call.peers.values()]) if (p.shared && p.feed && call.feeds.get(p.feed) !== p.uid) hangUp(p);
+  call.onChange();
+}
+
+// The call moves onto the SFU (or its session there begins anew): the people's direct
+// connections give way to it; the bots' stay.
+async function throughSfu(joined) {
+  const { openSfu } = await import('./chat-sfu.js');
+  if (call.sfu) call.sfu.close();
+  for (const p of [...call.peers.values()]) if (p.shared || !(joined.bots || []).includes(p.uid)) hangUp(p);
+  const here = call, mine = {}; // what the SFU's news are for: this call, this session there
+  call.sfu = null;
+  call.sfuSession = mine;
+  call.sfuExpiresAt = joined.sfu.expiresAt;
+  const current = () => here === call && call.sfuSession === mine;
+  const sfu = await openSfu(joined.sfu, call.config, {
+    track: (feed, track, stream, mid, description) => current() && sfuTrack(feed, track, stream, mid, description),
+    gone: (mids) => { if (current()) sfuGone(mids); },
+    state: (s) => { if (current()) sfuState(s); },
+  });
+  if (!current()) return sfu.close();
+  call.sfu = sfu;
+  feedsNow(call.channelId, joined);
+  for (const uid of call.bots) peer(uid); // a bot that comes later calls me itself
+  if (call.stream) call.sfuAudio = await sfu.add(call.stream.getAudioTracks()[0], call.stream, 'audio');
+  for (const kind of ['camera', 'screen']) if (call.shown[kind]) show(null, kind);
+}
+
+export async function moveToSfu(channelId, joined) {
+  if (call && channelId === call.channelId && joined.sfu) await throughSfu(joined);
+}
+
+function sfuTrack(feed, track, stream, mid, description) {
+  const uid = call.feeds.get(feed);
+  if (!uid) return;
+  let p = call.peers.get(uid);
+  if (!p || !p.shared) {
+    if (p) hangUp(p);
+    p = { uid, pc: call.sfu.sub, shared: true, feed, link: linkFor(call.sfu.sub.connectionState), level: () => 0, out: null,
+          tiles: new Map(), media: {}, senders: {}, restarts: 0, deadline: Infinity };
+    call.peers.set(uid, p);
+  }
+  if (track.kind === 'audio') {
+    p.mid = mid;
+    hear(p, stream);
+  } else {
+    p.media[stream.id] = description === 'screen' ? 'screen' : 'camera';
+    (p.videos = p.videos || new Map()).set(mid, stream.id);
+    see(p, stream);
+  }
+  call.onChange();
+}
+
+// Streams the SFU no longer sends: a person's sound (they are gone), or a video (its tile goes).
+function sfuGone(mids) {
+  for (const p of [...call.peers.values()]) {
+    if (!p.shared) continue;
+    if (mids.includes(p.mid)) {
+      hangUp(p);
+      continue;
+    }
+    for (const [mid, id] of p.videos || []) {
+      if (!mids.includes(mid)) continue;
+      if (p.tiles.has(id)) p.tiles.get(id).remove();
+      p.tiles.delete(id);
+      p.videos.delete(mid);
+    }
+  }
+  paintStage();
+  call.onChange();
+}
+
+const linkFor = (state) => (state === 'connected' ? 'connected' : state === 'failed' || state === 'closed' ? 'failed' : 'connecting');
+
+function sfuState(state) {
+  for (const p of call.peers.values()) if (p.shared) p.link = linkFor(state);
   call.onChange();
 }
 
 // Fresh ICE servers from a join's answer (a TURN credential lives minutes): the paths found from
 // now on use them, and a connection relayed through TURN looks for a new path at once (an ICE
-// restart: the sound goes on over the old one meanwhile), before its credential runs out.
+// restart: the sound goes on over the old one meanwhile), before its credential runs out. The
+// SFU's token is renewed the same way.
 export async function iceServersNow(joined) {
   if (!call || !Array.isArray(joined.iceServers)) return;
   call.config = { ...call.config, iceServers: joined.iceServers };
+  if (call.sfu && joined.sfu) {
+    call.sfu.setToken(joined.sfu.sessionToken);
+    call.sfuExpiresAt = joined.sfu.expiresAt;
+  }
   for (const p of [...call.peers.values()]) {
+    if (p.shared) continue;
     p.pc.setConfiguration(call.config);
     const { local } = pathOf([...(await p.pc.getStats()).values()]);
     if (local && local.candidateType === 'relay' && p.pc.signalingState !== 'closed') p.pc.restartIce();
   }
 }
 
-// When the call's TURN credential runs out, in ms since the epoch (its username is
-// "EXPIRY:USER_ID"); 0 without one.
-export function turnExpiresAt() {
+// When the call's first credential runs out (TURN's username is "EXPIRY:USER_ID"; the SFU's
+// token says its own), in ms since the epoch; 0 without one.
+export function expiresAt() {
   const turn = call && call.config.iceServers.find((x) => typeof x.username === 'string' && /^\d+:/.test(x.username));
-  return turn ? Number(turn.username.split(':')[0]) * 1000 : 0;
+  const ends = [turn && Number(turn.username.split(':')[0]) * 1000, call && call.sfu && call.sfuExpiresAt].filter(Boolean);
+  return ends.length ? Math.min(...ends) : 0;
 }
 
 function hangUp(p) {
-  p.pc.close();
+  if (!p.shared) p.pc.close();
   if (p.out) p.out.remove();
   for (const tile of p.tiles.values()) tile.remove();
   paintStage();
@@ -152,8 +255,10 @@ export const qualityOf = (uid) => {
 // Bytes of media sent and received over all the connections (RTP), for measuring a call.
 export async function traffic() {
   let sent = 0, got = 0;
-  for (const p of call ? call.peers.values() : []) {
-    for (const r of (await p.pc.getStats()).values()) {
+  const pcs = new Set([...(call ? call.peers.values() : [])].map((p) => p.pc));
+  if (call && call.sfu) pcs.add(call.sfu.pub).add(call.sfu.sub);
+  for (const pc of pcs) {
+    for (const r of (await pc.getStats()).values()) {
       if (r.type === 'outbound-rtp') sent += r.bytesSent;
       if (r.type === 'inbound-rtp') got += r.bytesReceived;
     }
@@ -175,7 +280,7 @@ export async function received() {
   const out = {};
   for (const p of call.peers.values()) {
     const reports = [...(await p.pc.getStats()).values()];
-    const audio = reports.find((r) => r.type === 'inbound-rtp' && r.kind === 'audio');
+    const audio = reports.find((r) => r.type === 'inbound-rtp' && r.kind === 'audio' && (!p.shared || r.mid === p.mid));
     const { pair, local } = pathOf(reports);
     out[p.uid] = { bytes: audio ? audio.bytesReceived : 0, level: audio ? audio.audioLevel || 0 : 0,
                    lost: audio ? audio.packetsLost : 0, packets: audio ? audio.packetsReceived : 0, rttMs: pair ? Math.round(pair.currentRoundTripTime * 1000) : null,
@@ -212,6 +317,7 @@ export function setCanSpeak(canSpeak) {
 // A relayed signal: a description (offer or answer) or an ICE candidate from another participant.
 export function signalCame({ channelId, fromUserId, data }) {
   if (!call || channelId !== call.channelId || !data || typeof data !== 'object') return;
+  if (call.sfu && [...call.feeds.values()].includes(fromUserId)) return; // people: through the SFU
   const from = String(data.pc || '');
   let p = call.peers.get(fromUserId);
   if (p && p.remote && from !== p.remote) {
@@ -360,7 +466,7 @@ function tick() {
   if (call.audio.state === 'suspended') call.audio.resume().catch(() => {});
   const now = Date.now();
   for (const p of call.peers.values())
-    if (p.link !== 'connected' && p.pc.connectionState !== 'connected' && now > p.deadline) retry(p);
+    if (!p.shared && p.link !== 'connected' && p.pc.connectionState !== 'connected' && now > p.deadline) retry(p);
   if (!call.muted && call.canSpeak && (!call.ptt || call.talking) && call.meter() > SPEAKING) call.heardAt.set(chat.me.id, now);
   for (const p of call.peers.values()) if (p.level() > SPEAKING) call.heardAt.set(p.uid, now);
   const speaking = new Set([...call.heardAt].filter(([uid, at]) => now - at < HANGOVER_MS &&
@@ -392,7 +498,8 @@ export async function setVideo(kind, on) {
     call.shown[kind] = stream;
     // The browser's own "stop sharing" ends the track: the same as the button.
     stream.getVideoTracks()[0].addEventListener('ended', () => setVideo(kind, false));
-    for (const p of call.peers.values()) show(p, kind);
+    for (const p of call.peers.values()) if (!p.shared) show(p, kind);
+    if (call.sfu) show(null, kind);
     tile('me', kind, stream, chat.me.id);
   } else {
     const stream = call.shown[kind];
@@ -401,6 +508,7 @@ export async function setVideo(kind, on) {
       if (p.senders[kind] && p.pc.signalingState !== 'closed') p.pc.removeTrack(p.senders[kind]);
       delete p.senders[kind];
     }
+    if (call.sfu && call.sfuVideo && call.sfuVideo[kind]) call.sfu.remove(call.sfuVideo[kind]);
     for (const track of stream.getTracks()) track.stop();
     const mine = stage().querySelector(`[data-owner=me][data-kind=${kind}]`);
     if (mine) mine.remove();
@@ -409,9 +517,11 @@ export async function setVideo(kind, on) {
   call.onChange();
 }
 
-function show(p, kind) {
+// My stream of that kind to p, or (p null) to the SFU.
+async function show(p, kind) {
   const stream = call.shown[kind];
-  p.senders[kind] = p.pc.addTrack(stream.getVideoTracks()[0], stream);
+  if (p) p.senders[kind] = p.pc.addTrack(stream.getVideoTracks()[0], stream);
+  else (call.sfuVideo = call.sfuVideo || {})[kind] = await call.sfu.add(stream.getVideoTracks()[0], stream, kind);
 }
 
 // A video from p: a tile while its stream has a video track.
@@ -476,7 +586,10 @@ export async function useMicrophone(micId) {
   if (!call) return;
   const stream = await navigator.mediaDevices.getUserMedia({ audio: microphone(micId) });
   const track = stream.getAudioTracks()[0];
+  if (call.sfu && call.sfuAudio) await call.sfuAudio.replaceTrack(track);
+  else if (call.sfu) call.sfuAudio = await call.sfu.add(track, stream, 'audio');
   for (const p of call.peers.values()) {
+    if (p.shared) continue;
     const t = p.pc.getTransceivers().find((x) => x.receiver.track.kind === 'audio'); // the first: mine
     if (!t) continue;
     await t.sender.replaceTrack(track);

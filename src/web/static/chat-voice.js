@@ -72,7 +72,7 @@ function paintCall() {
   const failed = call.unreachable();
   const status = failed.length
     ? t(call.hasTurn() ? 'call.failed' : 'call.failed.no.turn', { names: failed.map(nameOf).join(', ') })
-    : t('call.on');
+    : t(state.sfu ? 'call.on.sfu' : 'call.on');
   const people = (chat.voice.get(state.channelId) || []).map((p) => p.userId);
   const drawn = JSON.stringify([status, callName, people, optionsOpen, state.muted, state.deafened, state.camera,
                                 state.screen, state.ptt, state.canSpeak]);
@@ -191,27 +191,32 @@ async function join(channelId, muted = false, deafened = false) {
 async function joinVoice(c) {
   if (joining) return;
   joining = c.id;
+  let joined = null;
   try {
-    const joined = await join(c.id);
+    joined = await join(c.id);
     voiceJoined(c.id, joined.participants);
     callName = c.name;
     call = call || (await import('./chat-call.js'));
     await call.startCall(c.id, joined, repaint, tileName);
     renewSoon();
   } catch (e) {
-    toast(e);
+    toast(sfuFailed(e) ? t('call.sfu.failed') : e);
+    if (joined) await leaveVoice(c.id); // in the session, but with no media: out again
   } finally {
     joining = null;
     repaint();
   }
 }
 
+// The page could not reach the call's SFU (chat-sfu.js's errors say "sfu:").
+const sfuFailed = (e) => String((e && e.message) || '').startsWith('sfu:');
+
 // A TURN credential lives minutes (--turn-ttl-seconds): a join again, three quarters of the way
 // to its end, brings a fresh one.
 let renewing = null;
 function renewSoon() {
   clearTimeout(renewing);
-  const ends = call && call.callState() ? call.turnExpiresAt() : 0;
+  const ends = call && call.callState() ? call.expiresAt() : 0;
   if (!ends) return;
   renewing = setTimeout(async () => {
     const state = call && call.callState();
@@ -264,6 +269,23 @@ export function voiceUpdated(u) {
   if (call) call.participantsNow(u.channelId, u.participants);
 }
 
+// The call is on the SFU: who each feed is; a page still calling everyone joins again for its
+// place there (a join's answer carries it), once at a time.
+let moving = null;
+export function voiceMedia(m) {
+  if (!inCall(m.channelId)) return;
+  if (call.onSfu()) {
+    call.feedsNow(m.channelId, m);
+    return;
+  }
+  if (moving) return;
+  const state = call.callState();
+  moving = join(state.channelId, state.muted, state.deafened)
+    .then((joined) => call.moveToSfu(state.channelId, joined))
+    .then(renewSoon, (e) => { toast(sfuFailed(e) ? t('call.sfu.failed') : e); })
+    .finally(() => { moving = null; repaint(); });
+}
+
 export function voicePermission({ channelId, canSpeak }) {
   if (inCall(channelId)) call.setCanSpeak(canSpeak);
 }
@@ -293,7 +315,9 @@ export function voiceReconnected() {
   join(state.channelId, state.muted, state.deafened)
     .then((joined) => {
       voiceJoined(state.channelId, joined.participants);
-      call.rejoined(state.channelId, joined.participants);
+      return call.rejoined(state.channelId, joined);
+    })
+    .then(() => {
       repaint();
     })
     .catch((e) => { call.stopCall(); voiceLeft(state.channelId); toast(e); repaint(); });

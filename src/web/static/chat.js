@@ -32,7 +32,7 @@ import { loadServers, openServer, paintServer, paintServers } from './chat-serve
 import { applyMembers, applyTree, chat, dmForgotten, meChanged, messageArrived, messageEdited, pinApplied, reactionApplied, roomClosed, roomOf, serverLeft, voiceApplied } from './chat-store.js';
 import { tellViewing, typingArrived, typingSaid, typingStopped } from './chat-typing.js';
 import { showPanel, toast, view } from './chat-ui.js';
-import { paintVoice, voiceEnded, voicePermission, voiceReconnected, voiceSignal, voiceUpdated } from './chat-voice.js';
+import { paintVoice, voiceEnded, voiceMedia, voicePermission, voiceReconnected, voiceSignal, voiceUpdated } from './chat-voice.js';
 import { $, api, copyText, requireSession, showError } from './common.js';
 import { rememberLanguage, t, tn, translatePage } from './i18n.js';
 import { Gateway } from './sio.js';
@@ -240,6 +240,7 @@ function connectLive() {
       if (voiceApplied(u)) paintVoice(u.channelId);
     })
     .on('channel_voice:signal', voiceSignal)
+    .on('voice:media', voiceMedia)
     .on('voice:permission_changed', voicePermission)
     .on('voice:session_ended', voiceEnded);
   view.gateway.open();
