@@ -72,9 +72,10 @@ function paintCall() {
   const failed = call.unreachable();
   const status = failed.length
     ? t(call.hasTurn() ? 'call.failed' : 'call.failed.no.turn', { names: failed.map(nameOf).join(', ') })
-    : t(state.sfu ? 'call.on.sfu' : 'call.on');
+    : t('call.on');
   const people = (chat.voice.get(state.channelId) || []).map((p) => p.userId);
-  const drawn = JSON.stringify([status, callName, people, optionsOpen, state.muted, state.deafened, state.camera,
+  const where = `🔊 ${callName}${state.sfu ? ` · ${t('call.via.sfu')}` : ''}`;
+  const drawn = JSON.stringify([status, callName, state.sfu, people, optionsOpen, state.muted, state.deafened, state.camera,
                                 state.screen, state.ptt, state.canSpeak]);
   const talk = document.getElementById('call-talk');
   if (talk) {
@@ -85,7 +86,7 @@ function paintCall() {
   barDrawn = drawn;
   bar.replaceChildren(
     el('p', { class: failed.length ? 'call-status failed' : 'call-status', role: 'status', text: status }),
-    el('p', { class: 'call-where', text: `🔊 ${callName}` }),
+    el('p', { class: 'call-where', text: where, title: where }),
     (chat.voice.get(state.channelId) || []).some((p) => isBot(p.userId))
       ? el('p', { class: 'call-bot', text: `🤖 ${t('call.bot.listening')}` }) : '',
     el('div', { class: 'call-actions' },

@@ -896,7 +896,7 @@ export const EN = {
   'app.group-new.label': "New group conversation",
   'app.call-bar.label': "Voice call",
   'call.on': "Voice connected",
-  'call.on.sfu': "Voice connected · through the media server",
+  'call.via.sfu': "media server",
   'call.sfu.failed': "Could not reach this call's media server; try joining again",
   'call.mute': "Mute",
   'call.unmute': "Unmute",

@@ -896,7 +896,7 @@ export const PT = {
   'app.group-new.label': "Nova conversa em grupo",
   'app.call-bar.label': "Chamada de voz",
   'call.on': "Voz conectada",
-  'call.on.sfu': "Voz conectada · pelo servidor de mídia",
+  'call.via.sfu': "servidor de mídia",
   'call.sfu.failed': "Não foi possível chegar ao servidor de mídia desta chamada; tente entrar de novo",
   'call.mute': "Silenciar",
   'call.unmute': "Ativar microfone",
