@@ -1,8 +1,9 @@
 // Calls past a mesh, through a real SFU (Debian's Janus), in headless Chromium with fake
 // microphones, on whatever store and nodes the run has: with --voice-mesh-max 2, a third person
 // moves the call onto the SFU, every page then sends its sound once and hears everyone; one who
-// loses CONECTAR_VOZ is out of the SFU's room within a second; a camera reaches the others
-// through it. Janus itself is asked who is in the room.
+// loses CONECTAR_VOZ is out of the SFU's room at once; a camera and a screen reach the others
+// through it; a page whose gateway dropped is back in the room. Janus itself is asked who is in
+// the room.
 'use strict';
 const test = require('node:test');
 const assert = require('node:assert/strict');
@@ -26,7 +27,7 @@ const number = (secret, text) => {
 const roomOf = (secret, cid) => number(secret, `room\n${cid}`);
 const feedOf = (secret, cid, uid) => number(secret, `feed\n${cid}\n${uid}`);
 
-test('past the mesh size the call moves to the SFU: everyone hears everyone, and one who loses CONECTAR_VOZ leaves its room within a second', async () => {
+test('past the mesh size the call moves to the SFU: everyone hears everyone, video and a dropped gateway, and one who loses CONECTAR_VOZ leaves its room', async () => {
   const janus = await startJanus();
   const srv = await startServer({ args: ['--rate-limit-scale', '10', '--voice-mesh-max', '2', '--sfu-url', janus.api,
                                          '--sfu-ws-url', janus.ws, '--sfu-secret', janus.secret] });
@@ -54,12 +55,23 @@ test('past the mesh size the call moves to the SFU: everyone hears everyone, and
     assert.equal(senders, 1);
     await shoot(people[2].page, 'chat-voice-sfu');
 
-    // A camera reaches the others through the SFU, as a tile named after its owner.
+    // A camera and a screen reach the others through the SFU as tiles of their kind, and go
+    // when turned off.
     const [a, b] = [people[0], people[1]];
+    const playing = (page, selector) => page.waitForFunction((sel) => {
+      const v = document.querySelector(`${sel} video`);
+      return v && v.videoWidth > 0 && v.currentTime > 0.5;
+    }, selector, { timeout: 20000 });
     await a.page.click('#call-camera');
-    await b.page.waitForSelector(`#call-stage .call-tile[data-user="${a.who.user.id}"][data-kind=camera] video`, { timeout: 20000 });
-    await eventually(() => b.page.$eval(`#call-stage .call-tile[data-user="${a.who.user.id}"] video`, (v) => v.videoWidth > 0), 15000,
-      "the camera's frames arrive");
+    await playing(b.page, `#call-stage .call-tile[data-user="${a.who.user.id}"][data-kind=camera]`);
+    await b.page.click('#call-screen');
+    await playing(a.page, `#call-stage .call-tile[data-user="${b.who.user.id}"][data-kind=screen]`);
+    await playing(people[2].page, `#call-stage .call-tile[data-user="${b.who.user.id}"][data-kind=screen]`);
+    await shoot(people[2].page, 'chat-voice-sfu-video');
+    await a.page.click('#call-camera');
+    await b.page.waitForSelector(`#call-stage .call-tile[data-user="${a.who.user.id}"]`, { state: 'detached', timeout: 20000 });
+    await b.page.click('#call-screen');
+    await a.page.waitForSelector(`#call-stage .call-tile[data-user="${b.who.user.id}"]`, { state: 'detached', timeout: 20000 });
 
     // Bia's gateway connection drops: her page joins again, is let into the room again, and
     // everyone hears her (and she them) through the SFU as before.

@@ -95,16 +95,24 @@ export async function openSfu(sfu, config, on) {
   }
   // Subscribes to the streams of the publishers listed that are not received yet (a publisher
   // that adds its camera is listed again, with one stream more).
+  // A stream its publisher turned off (a camera, a screen) is let go of.
   const subscribe = (publishers) => {
-    const fresh = [];
+    const fresh = [], off = [];
     for (const p of publishers) {
       if (p.id === sfu.feedId) continue;
       for (const st of p.streams || [{ mid: '' }]) {
         const key = `${p.id}/${st.mid}`;
+        if (st.disabled && sub.have.delete(key)) off.push({ feed: p.id, mid: st.mid });
         if (st.disabled || sub.have.has(key)) continue;
         sub.have.add(key);
         fresh.push(st.mid ? { feed: p.id, mid: st.mid } : { feed: p.id });
       }
+    }
+    if (off.length && sub.handle) {
+      sub.queue = sub.queue.then(async () => {
+        const m = await ask(sub.handle, { request: 'unsubscribe', streams: off });
+        if (m.jsep) await answerOffer(m);
+      }).catch(warn);
     }
     if (!fresh.length) return sub.queue;
     sub.queue = sub.queue.then(async () => {
