@@ -64,6 +64,7 @@ static const struct option options[] = {
     INT("--idle-timeout-ms", "PRACA_IDLE_TIMEOUT_MS", idle_timeout_ms, 100, 3600000),
     INT("--body-timeout-ms", "PRACA_BODY_TIMEOUT_MS", body_timeout_ms, 100, 600000),
     BOOL("--test-clock", "PRACA_TEST_CLOCK", test_clock),
+    STR("--test-web-version", "PRACA_TEST_WEB_VERSION", test_web_version),
     INT("--ping-interval-ms", "PRACA_PING_INTERVAL_MS", ping_interval_ms, 100, 300000),
     INT("--ping-timeout-ms", "PRACA_PING_TIMEOUT_MS", ping_timeout_ms, 100, 300000),
     INT("--log-level", "PRACA_LOG_LEVEL", log_level, 0, 3),
@@ -362,7 +363,9 @@ static const char USAGE[] =
     "                                /metrics there (off)\n"
     "  --log-level N                 [PRACA_LOG_LEVEL] 0 debug, 1 info, 2 warn, 3 error "
     "(1)\n"
-    "  --test-clock                  [PRACA_TEST_CLOCK] test only: POST /api/test/clock\n";
+    "  --test-clock                  [PRACA_TEST_CLOCK] test only: POST /api/test/clock\n"
+    "  --test-web-version V          [PRACA_TEST_WEB_VERSION] test only: the service\n"
+    "                                worker's version, to try an update\n";
 
 const char *config_usage(void)
 {

@@ -34,11 +34,12 @@ struct config {
     double rate_limit_scale;
     int conformance;
     int allow_private_endpoints;
-    int header_timeout_ms; /* a request's headers must arrive within this */
-    int idle_timeout_ms;   /* a keep-alive connection with nothing to do closes after this */
-    int body_timeout_ms;   /* longest silence while a body is arriving */
-    int test_clock;        /* enables POST /api/test/clock (tests only) */
-    int ping_interval_ms;  /* Engine.IO heartbeat */
+    int header_timeout_ms;     /* a request's headers must arrive within this */
+    int idle_timeout_ms;       /* a keep-alive connection with nothing to do closes after this */
+    int body_timeout_ms;       /* longest silence while a body is arriving */
+    int test_clock;            /* enables POST /api/test/clock (tests only) */
+    char test_web_version[40]; /* the service worker's version instead of the pages' hash (tests) */
+    int ping_interval_ms;      /* Engine.IO heartbeat */
     int ping_timeout_ms;
     int log_level;
     int max_connections;             /* 0 = the open-files limit less a reserve */

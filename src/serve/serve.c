@@ -32,6 +32,7 @@
 #include "http/server.h"
 #include "ops/observe.h"
 #include "web/pages.h"
+#include "web/pwa.h"
 #include "store/event_log.h"
 #include "store/migrate.h"
 #include "state/state.h"
@@ -309,6 +310,7 @@ static int serve(struct serve *s)
     if (!ice_problem)
         ice_problem = gateway_sfu_problem(&(struct voice_sfu){
             .api_url = s->cfg.sfu_url, .ws_url = s->cfg.sfu_ws_url, .secret = s->cfg.sfu_secret});
+    web_pwa_set_version(s->cfg.test_web_version);
     if (!ice_problem && web_pages_connect_also(s->cfg.sfu_ws_url))
         ice_problem = "--sfu-ws-url: not a URL pages can connect to";
     if (ice_problem) {

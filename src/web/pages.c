@@ -9,13 +9,14 @@
 
 #include "core/crypto.h"
 #include "core/embed.h"
+#include "web/pwa.h"
 
 extern const struct embedded_file praca_web[];
 extern const struct embedded_file praca_docs[]; /* docs/api.md and docs/openapi.json */
 
 #define CSP_BEFORE_CONNECT                                                                         \
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; "        \
-    "media-src 'self'; connect-src 'self'"
+    "media-src 'self'; worker-src 'self'; manifest-src 'self'; connect-src 'self'"
 #define CSP_AFTER_CONNECT                                                                          \
     "; frame-ancestors 'none'; base-uri 'none'; form-action 'self'; object-src 'none'"
 
@@ -65,6 +66,8 @@ static const char *content_type(const char *name)
         return "image/png";
     if (!strcmp(dot, ".md"))
         return "text/plain; charset=utf-8"; /* browsers show it instead of downloading it */
+    if (!strcmp(dot, ".webmanifest"))
+        return "application/manifest+json";
     return "application/octet-stream";
 }
 
@@ -73,15 +76,15 @@ static const struct embedded_file *find(const char *name, size_t len)
     return embed_find(praca_web, name, len);
 }
 
-static void security_headers(struct http_response *res)
+void web__security_headers(struct http_response *res)
 {
     http_response_add_header(res, "Content-Security-Policy", csp);
     http_response_add_header(res, "X-Frame-Options", "DENY");
     http_response_add_header(res, "Referrer-Policy", "same-origin");
 }
 
-static void answer(struct http_exchange *ex, int status, const char *type, const char *body,
-                   size_t len)
+void web__answer(struct http_exchange *ex, int status, const char *type, const char *body,
+                 size_t len)
 {
     char *copy = malloc(len + 1);
     if (copy)
@@ -100,19 +103,19 @@ static void etag_of(const struct embedded_file *f, char out[24])
     snprintf(out, 24, "\"%.16s\"", hex);
 }
 
-static void serve(struct http_exchange *ex, const struct embedded_file *f, int page)
+void web__serve(struct http_exchange *ex, const struct embedded_file *f, int page)
 {
     char etag[24];
     etag_of(f, etag);
     http_response_add_header(&ex->res, "ETag", etag);
     ex->res.cache_control = page ? "no-cache" : "public, max-age=300";
-    security_headers(&ex->res);
+    web__security_headers(&ex->res);
     struct slice inm = http_request_header(ex->req, "if-none-match");
     if (inm.ptr && slice_eq(inm, etag)) {
-        answer(ex, 304, NULL, "", 0);
+        web__answer(ex, 304, NULL, "", 0);
         return;
     }
-    answer(ex, 200, content_type(f->name), (const char *)f->data, f->len);
+    web__answer(ex, 200, content_type(f->name), (const char *)f->data, f->len);
 }
 
 /* Whether all n bytes are ASCII letters or digits (an invite code). */
@@ -129,12 +132,12 @@ static void not_found(struct http_exchange *ex)
 {
     static const char fallback[] = "Página não encontrada";
     const struct embedded_file *f = find("404.html", 8);
-    security_headers(&ex->res);
+    web__security_headers(&ex->res);
     ex->res.cache_control = "no-cache";
     if (f)
-        answer(ex, 404, "text/html; charset=utf-8", (const char *)f->data, f->len);
+        web__answer(ex, 404, "text/html; charset=utf-8", (const char *)f->data, f->len);
     else
-        answer(ex, 404, "text/plain; charset=utf-8", fallback, sizeof fallback - 1);
+        web__answer(ex, 404, "text/plain; charset=utf-8", fallback, sizeof fallback - 1);
 }
 
 int web_handle(struct http_exchange *ex)
@@ -145,22 +148,22 @@ int web_handle(struct http_exchange *ex)
     if (path.len >= 10 && !memcmp(path.ptr, "/socket.io", 10))
         return 0;
     if (ex->req->method != HTTP_GET && ex->req->method != HTTP_HEAD) {
-        security_headers(&ex->res);
+        web__security_headers(&ex->res);
         http_response_add_header(&ex->res, "Allow", "GET, HEAD");
         static const char text[] = "Método não permitido";
-        answer(ex, 405, "text/plain; charset=utf-8", text, sizeof text - 1);
+        web__answer(ex, 405, "text/plain; charset=utf-8", text, sizeof text - 1);
         return 1;
     }
     if (slice_eq(path, "/")) {
         http_response_add_header(&ex->res, "Location", "/app");
-        answer(ex, 302, NULL, "", 0);
+        web__answer(ex, 302, NULL, "", 0);
         return 1;
     }
     for (size_t i = 0; i < sizeof pages / sizeof pages[0]; i++) {
         if (slice_eq(path, pages[i].path)) {
             const struct embedded_file *f = find(pages[i].file, strlen(pages[i].file));
             if (f)
-                serve(ex, f, 1);
+                web__serve(ex, f, 1);
             else
                 not_found(ex);
             return 1;
@@ -172,14 +175,16 @@ int web_handle(struct http_exchange *ex)
         is_code(path.ptr + sizeof invite - 1, path.len - (sizeof invite - 1))) {
         const struct embedded_file *f = find("invite.html", 11);
         if (f)
-            serve(ex, f, 1);
+            web__serve(ex, f, 1);
         else
             not_found(ex);
         return 1;
     }
+    if (web__pwa_handle(ex))
+        return 1;
     const struct embedded_file *doc = embed_find(praca_docs, "api.md", 6);
     if (slice_eq(path, "/docs/api.md") && doc) {
-        serve(ex, doc, 1);
+        web__serve(ex, doc, 1);
         return 1;
     }
     static const char prefix[] = "/static/";
@@ -187,8 +192,9 @@ int web_handle(struct http_exchange *ex)
         const char *name = path.ptr + sizeof prefix - 1;
         size_t len = path.len - (sizeof prefix - 1);
         const struct embedded_file *f = memchr(name, '/', len) ? NULL : find(name, len);
-        if (f && !strstr(f->name, ".html")) { /* pages only at their paths, 404.html never */
-            serve(ex, f, 0);
+        /* pages only at their paths, 404.html never; the service worker only at /sw.js */
+        if (f && !strstr(f->name, ".html") && !web__pwa_own(f)) {
+            web__serve(ex, f, 0);
             return 1;
         }
     }

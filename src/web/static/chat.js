@@ -34,6 +34,7 @@ import { tellViewing, typingArrived, typingSaid, typingStopped } from './chat-ty
 import { showPanel, toast, view } from './chat-ui.js';
 import { paintVoice, voiceEnded, voiceMedia, voicePermission, voiceReconnected, voiceSignal, voiceUpdated } from './chat-voice.js';
 import { $, api, copyText, requireSession, showError } from './common.js';
+import { startOffline } from './chat-offline.js';
 import { rememberLanguage, t, tn, translatePage } from './i18n.js';
 import { Gateway } from './sio.js';
 
@@ -247,6 +248,7 @@ function connectLive() {
 }
 
 async function main() {
+  startOffline(); // first: a page opened once opens again without a network
   meChanged(await requireSession());
   await adoptBrowserLocale();
   if (rememberLanguage(chat.me.locale)) return location.reload(); // drawn in another language

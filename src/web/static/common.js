@@ -36,6 +36,13 @@ function errorText(status, said) {
   return status >= 500 ? t('error.5xx') : t('error.other');
 }
 
+// The last reads' answers, newest last: a service worker that starts after the page has read
+// them is handed them (chat-offline.js), so that what the page already shows is kept for a visit
+// without a network, without reading anything again.
+export const lastReads = [];
+const READS_KEPT = 30;
+const READ_BYTES_KEPT = 256 * 1024;
+
 // Same-origin calls: the browser sends the session cookie and the Origin header the server's
 // CSRF guard expects.
 export async function api(method, path, body) {
@@ -52,9 +59,17 @@ export async function api(method, path, body) {
   } catch { // the browser's own words ("Failed to fetch") never reach the person
     throw Object.assign(new Error(t('error.network')), { network: true });
   }
-  let data = null;
-  try { data = await res.json(); } catch { /* no body */ }
+  let data = null, text = '';
+  try {
+    text = await res.text();
+    data = JSON.parse(text);
+  } catch { /* no body */ }
   if (!res.ok) throw new ApiError(res.status, data);
+  if (method === 'GET' && text.length <= READ_BYTES_KEPT) {
+    const at = lastReads.findIndex((r) => r.path === path);
+    if (at >= 0) lastReads.splice(at, 1);
+    if (lastReads.push({ path, text }) > READS_KEPT) lastReads.shift();
+  }
   return data;
 }
 

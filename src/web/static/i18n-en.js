@@ -897,6 +897,8 @@ export const EN = {
   'app.call-bar.label': "Voice call",
   'call.on': "Voice connected",
   'call.via.sfu': "media server",
+  'app.update.ready': "A new version of Praça is ready.",
+  'app.update.take': "Update",
   'call.sfu.failed': "Could not reach this call's media server; try joining again",
   'call.mute': "Mute",
   'call.unmute': "Unmute",

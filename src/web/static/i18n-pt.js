@@ -897,6 +897,8 @@ export const PT = {
   'app.call-bar.label': "Chamada de voz",
   'call.on': "Voz conectada",
   'call.via.sfu': "servidor de mídia",
+  'app.update.ready': "Uma nova versão do Praça está pronta.",
+  'app.update.take': "Atualizar",
   'call.sfu.failed': "Não foi possível chegar ao servidor de mídia desta chamada; tente entrar de novo",
   'call.mute': "Silenciar",
   'call.unmute': "Ativar microfone",

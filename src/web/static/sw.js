@@ -1,0 +1,90 @@
+// The app's service worker (served at /sw.js with this build's version and files set in).
+//  - The shell: /app and every static file, kept per version (praca-shell-VERSION); a new
+//    version installs beside the old one and waits until the page says to take over, then the
+//    old one's files are deleted.
+//  - /app: from the network, or the kept one without it. Static files: the kept ones.
+//  - What the page read last (the account, the servers, a room's newest messages, the
+//    conversations, unread counts): from the network, a copy kept (praca-data); without a
+//    network, the copy, so the last rooms read show, read only. Forgotten on sign-out and on
+//    any 401.
+//  - Everything else (writes, the gateway, history further back) goes to the network as it is.
+const VERSION = '__PRACA_VERSION__';
+const FILES = [__PRACA_FILES__];
+const SHELL = `praca-shell-${VERSION}`;
+const DATA = 'praca-data';
+const ROOMS_KEPT = 20; // rooms whose newest messages are kept
+
+// GET routes whose last answer is kept for reading without a network.
+const KEPT = [
+  /^\/api\/users\/@me$/, /^\/api\/users\/@me\/(dms|unread|blocks)$/, /^\/api\/servers$/,
+  /^\/api\/servers\/[^/]+$/, /^\/api\/servers\/[^/]+\/(members|commands)$/,
+];
+const ROOM = /^\/api\/(servers\/[^/]+\/channels|dms)\/[^/]+\/messages$/;
+
+self.addEventListener('install', (e) => {
+  e.waitUntil(caches.open(SHELL).then((c) => c.addAll(['/app', ...FILES])));
+});
+
+self.addEventListener('activate', (e) => {
+  e.waitUntil((async () => {
+    for (const key of await caches.keys()) if (key.startsWith('praca-shell-') && key !== SHELL) await caches.delete(key);
+    await self.clients.claim();
+  })());
+});
+
+// From the page: take over (a new version), or what it read before this worker was there.
+self.addEventListener('message', (e) => {
+  if (e.data === 'take-over') self.skipWaiting();
+  if (e.data && Array.isArray(e.data.read)) e.waitUntil(keepRead(e.data.read));
+});
+
+async function keepRead(reads) {
+  for (const { path, text } of reads) {
+    const url = new URL(path, self.location.origin);
+    if (url.origin !== self.location.origin || typeof text !== 'string' || !kept(url)) continue;
+    const answer = new Response(text, { status: 200, headers: { 'content-type': 'application/json' } });
+    await keep(new Request(url.href), url, answer);
+  }
+}
+
+const kept = (url) => KEPT.some((r) => r.test(url.pathname)) ||
+  (ROOM.test(url.pathname) && /^\?limit=\d+$/.test(url.search));
+
+async function fromNetworkKeeping(request, url) {
+  try {
+    const answer = await fetch(request);
+    if (answer.status === 401) await caches.delete(DATA);
+    else if (answer.ok) await keep(request, url, answer.clone());
+    return answer;
+  } catch (e) {
+    const copy = await caches.match(request, { cacheName: DATA });
+    if (copy) return copy;
+    throw e;
+  }
+}
+
+async function keep(request, url, answer) {
+  const data = await caches.open(DATA);
+  await data.put(request, answer);
+  if (!ROOM.test(url.pathname)) return;
+  const rooms = (await data.keys()).filter((r) => ROOM.test(new URL(r.url).pathname));
+  for (const old of rooms.slice(0, Math.max(0, rooms.length - ROOMS_KEPT))) await data.delete(old);
+}
+
+self.addEventListener('fetch', (e) => {
+  const { request } = e;
+  const url = new URL(request.url);
+  if (url.origin !== self.location.origin) return;
+  if (request.method === 'POST' && url.pathname.startsWith('/api/auth/logout')) { // and -everywhere
+    e.waitUntil(caches.delete(DATA));
+    return;
+  }
+  if (request.method !== 'GET') return;
+  if (request.mode === 'navigate' && url.pathname === '/app') {
+    e.respondWith(fetch(request).catch(async (err) => (await caches.match('/app', { cacheName: SHELL })) || Promise.reject(err)));
+  } else if (url.pathname.startsWith('/static/')) {
+    e.respondWith(caches.match(request, { cacheName: SHELL, ignoreSearch: true }).then((hit) => hit || fetch(request)));
+  } else if (url.pathname.startsWith('/api/') && kept(url)) {
+    e.respondWith(fromNetworkKeeping(request, url));
+  }
+});
