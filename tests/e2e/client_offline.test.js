@@ -10,6 +10,18 @@ const { shoot } = pages;
 
 const browser = pages.sharedBrowser();
 
+// who's /app with the service worker allowed (the other page tests block it).
+async function openApp(base, who, at = '') {
+  const context = await browser.newContext({ viewport: pages.DESKTOP, serviceWorkers: 'allow' });
+  await context.addCookies([{ name: 'session', value: who.token, url: base }]);
+  const page = await context.newPage();
+  page.problems = [];
+  page.on('pageerror', (e) => page.problems.push(e.message));
+  await page.goto(`${base}/app${at}`);
+  await page.waitForSelector('#live.on');
+  return page;
+}
+
 // A PNG's width and height from its header.
 const pngSize = (bytes) => ({ width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) });
 
@@ -54,7 +66,7 @@ test('the manifest names the app, its icons are there at their sizes, and Chromi
     assert.match(csp, /manifest-src 'self'/);
 
     const { owner } = await serverWithMembers(srv.url, 0);
-    const page = await pages.openApp(browser, srv.url, owner);
+    const page = await openApp(srv.url, owner);
     await workerReady(page);
     const cdp = await page.context().newCDPSession(page);
     const manifest = await cdp.send('Page.getAppManifest');
@@ -78,7 +90,7 @@ test('with the server gone, /app opens from the service worker and shows the las
     const cid = server.channels[0].id;
     const sent = await api(srv.url, 'POST', `/api/servers/${sid}/channels/${cid}/messages`, { token: owner.token, body: { content: 'lido antes de ficar sem rede' } });
     assert.equal(sent.status, 200, sent.text);
-    page = await pages.openApp(browser, srv.url, owner, pages.DESKTOP, `#server=${sid}&channel=${cid}`);
+    page = await openApp(srv.url, owner, `#server=${sid}&channel=${cid}`);
     await page.waitForSelector('.message:has-text("lido antes de ficar sem rede")');
     await workerReady(page, `/channels/${cid}/messages`);
     await workerReady(page, '/api/users/@me');
@@ -100,7 +112,7 @@ test('a new version installs beside the old, is offered, and once taken the old 
   let page;
   try {
     const { owner } = await serverWithMembers(srv.url, 0);
-    page = await pages.openApp(browser, srv.url, owner);
+    page = await openApp(srv.url, owner);
     await workerReady(page);
     const shells = () => page.evaluate(async () => (await caches.keys()).filter((k) => k.startsWith('praca-shell-')).sort());
     assert.deepEqual(await shells(), ['praca-shell-versao-1']);

@@ -484,8 +484,11 @@ async function launchChromium() {
     args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-dev-shm-usage',
       '--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream', '--autoplay-policy=no-user-gesture-required'],
   });
+  // Contexts block the pages' service worker unless they ask for it (serviceWorkers: 'allow',
+  // client_offline.test.js): Playwright's request routes do not see what a worker answers, so a
+  // test that holds or fails a request would wait for one that never comes.
   const newContext = browser.newContext.bind(browser);
-  browser.newContext = (options = {}) => newContext({ locale: 'pt-BR', ...options });
+  browser.newContext = (options = {}) => newContext({ locale: 'pt-BR', serviceWorkers: 'block', ...options });
   return browser;
 }
 module.exports.launchChromium = launchChromium;
