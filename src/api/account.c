@@ -14,6 +14,7 @@
 #include "api/presence.h"
 #include "core/crypto.h"
 #include "state/ratelimit.h"
+#include "store/web_push.h"
 #include "store/people.h"
 
 /* Wrong current passwords per person: a stolen session guessing. */
@@ -47,7 +48,9 @@ static void auth_logout(struct api_call *c)
 static void auth_logout_everywhere(struct api_call *c)
 {
     int64_t revoked = 0;
-    if (store_sessions_revoke(c->svc->writer, c->me.user_id, NULL, &revoked) < 0) {
+    /* Signed out everywhere, no device hears of the person any more either. */
+    if (store_sessions_revoke(c->svc->writer, c->me.user_id, NULL, &revoked) < 0 ||
+        store_push_subs_forget(c->svc->writer, c->me.user_id) != STORE_DONE) {
         api__internal(c);
         return;
     }

@@ -4,6 +4,7 @@
  */
 #include "api/api.h"
 #include "api/event_push.h"
+#include "api/web_push.h"
 #include "api/reply.h"
 #include "api/input.h"
 #include "state/console.h"
@@ -40,6 +41,7 @@ const struct api_route *const api_route_tables[] = {
     api_dm_group_routes,
     api_dm_mark_routes,
     api_block_routes,
+    api_notification_routes,
     api_profile_routes,
     api_account_delete_routes,
     api_report_routes,
@@ -117,7 +119,7 @@ int api_service_init(struct api_service *a, const struct config *cfg, struct sto
     a->voice = st->voice;
     if (slice_copy(slice_from(site_url), a->site_url, sizeof a->site_url) || files_init(a, cfg))
         return -1;
-    if (!(a->push = api_push_new(a)))
+    if (!(a->push = api_push_new(a)) || !(a->web_push = api_web_push_new(a)))
         return -1;
     http_router_init(&a->router);
     for (size_t t = 0; api_route_tables[t]; t++)
@@ -134,6 +136,8 @@ void api_service_cleanup(struct api_service *a)
     http_router_cleanup(&a->router);
     api_push_free(a->push);
     a->push = NULL;
+    api_web_push_free(a->web_push);
+    a->web_push = NULL;
 }
 
 struct api_call api__thread_call(struct api_service *svc, void *thread_ctx)

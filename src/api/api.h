@@ -50,8 +50,10 @@ struct api_service {
     struct workers *media;   /* uploads: their files' checks and thumbnails, apart from the rest */
     struct workers *exports; /* people's data archives, one at a time, off every request */
     struct mailer *mailer;   /* e-mail (api/mail.h); NULL without --smtp-url (not owned) */
-    struct endpoints *endpoints; /* calls to applications' endpoints (not owned) */
-    struct api_push *push;       /* events pushed to applications' endpoints (owned) */
+    struct endpoints *endpoints;   /* calls to applications' endpoints (not owned) */
+    struct api_push *push;         /* events pushed to applications' endpoints (owned) */
+    struct workers *notify;        /* Web Push's lane: one thread (not owned) */
+    struct api_web_push *web_push; /* new messages to people's devices (owned) */
     struct http_router router;
     struct store_files files; /* attachments' bytes */
     char site_url[512];       /* origin used for the CSRF check and links */
@@ -191,6 +193,7 @@ extern const struct api_route api_dm_routes[];
 extern const struct api_route api_dm_group_routes[];
 extern const struct api_route api_dm_mark_routes[];
 extern const struct api_route api_block_routes[];
+extern const struct api_route api_notification_routes[];
 extern const struct api_route api_profile_routes[];
 extern const struct api_route api_account_delete_routes[];
 extern const struct api_route api_report_routes[];

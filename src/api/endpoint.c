@@ -46,7 +46,7 @@ struct call {
     struct curl_slist *headers;
     struct buf answer;
     int allow_private;
-    int is_fetch;
+    int is_fetch, is_push;
     char app_id[64]; /* or "fetch:" and the person's ID */
     int64_t started;
     endpoint_done_fn done;
@@ -62,6 +62,7 @@ struct endpoints {
     struct map per_app;    /* app id -> calls in flight (a count in the pointer) */
     size_t in_flight;
     size_t fetches; /* of which media fetches */
+    size_t pushes;  /* of which Web Push messages */
     int stopping;
 };
 
@@ -129,6 +130,16 @@ static struct call *call_open(const char *url, int allow_private, size_t body_ma
     return c;
 }
 
+/* c POSTs body (copied) with those headers. */
+static void post(struct call *c, const char *const *headers, size_t n, const void *body, size_t len)
+{
+    for (size_t i = 0; i < n; i++)
+        c->headers = curl_slist_append(c->headers, headers[i]);
+    curl_easy_setopt(c->easy, CURLOPT_HTTPHEADER, c->headers);
+    curl_easy_setopt(c->easy, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)len);
+    curl_easy_setopt(c->easy, CURLOPT_COPYPOSTFIELDS, body);
+}
+
 static struct call *call_new(const char *url, const char *secret, const char *body, size_t len,
                              int allow_private)
 {
@@ -140,15 +151,9 @@ static struct call *call_new(const char *url, const char *secret, const char *bo
     api__endpoint_signature(secret, ts, body, len, signature);
     snprintf(header_ts, sizeof header_ts, "X-Signature-Timestamp: %lld", (long long)ts);
     snprintf(header_sig, sizeof header_sig, "X-Signature-256: %s", signature);
-    static const char *fixed[] = {"Content-Type: application/json",
-                                  "User-Agent: Praca-Interactions/1", "Expect:"};
-    for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
-        c->headers = curl_slist_append(c->headers, fixed[i]);
-    c->headers = curl_slist_append(c->headers, header_ts);
-    c->headers = curl_slist_append(c->headers, header_sig);
-    curl_easy_setopt(c->easy, CURLOPT_HTTPHEADER, c->headers);
-    curl_easy_setopt(c->easy, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)len);
-    curl_easy_setopt(c->easy, CURLOPT_COPYPOSTFIELDS, body);
+    const char *headers[] = {"Content-Type: application/json", "User-Agent: Praca-Interactions/1",
+                             "Expect:", header_ts, header_sig};
+    post(c, headers, sizeof headers / sizeof headers[0], body, len);
     return c;
 }
 
@@ -180,6 +185,7 @@ static void finish(struct endpoints *e, struct call *c, CURLcode rc)
     count_app(e, c->app_id, -1);
     e->in_flight--;
     e->fetches -= (size_t)c->is_fetch;
+    e->pushes -= (size_t)c->is_push;
     pthread_mutex_unlock(&e->lock);
     c->done(c->arg, rc == CURLE_OK ? 0 : -1, &r);
     call_free(c);
@@ -261,11 +267,13 @@ static int submit(struct endpoints *e, struct call *c, size_t per_key, endpoint_
     pthread_mutex_lock(&e->lock);
     int room = !e->stopping && e->in_flight < ENDPOINT_TOTAL &&
                (!c->is_fetch || e->fetches < FETCH_TOTAL) &&
+               (!c->is_push || e->pushes < PUSH_SERVICE_TOTAL) &&
                (uintptr_t)map_get(&e->per_app, c->app_id) < per_key;
     if (room) {
         count_app(e, c->app_id, +1);
         e->in_flight++;
         e->fetches += (size_t)c->is_fetch;
+        e->pushes += (size_t)c->is_push;
         c->next = e->incoming;
         e->incoming = c;
     }
@@ -303,6 +311,30 @@ int api__endpoint_fetch(struct endpoints *e, const char *user_id, const char *ur
     curl_easy_setopt(c->easy, CURLOPT_HTTPHEADER, c->headers);
     curl_easy_setopt(c->easy, CURLOPT_HTTPGET, 1L);
     return submit(e, c, FETCH_PER_PERSON, done, arg);
+}
+
+int api__endpoint_push(struct endpoints *e, const char *service, const char *url,
+                       const char *authorization, const char *urgency, const void *body, size_t len,
+                       int allow_private, endpoint_done_fn done, void *arg)
+{
+    struct call *c = call_open(url, allow_private, PUSH_SERVICE_BODY_MAX, PUSH_SERVICE_TIMEOUT_MS);
+    if (!c)
+        return -1;
+    c->is_push = 1;
+    snprintf(c->app_id, sizeof c->app_id, "push:%.57s", service);
+    char auth[800], urg[40];
+    snprintf(auth, sizeof auth, "Authorization: %s", authorization);
+    snprintf(urg, sizeof urg, "Urgency: %s", urgency);
+    /* A day to reach a device that is off: a chat message older than that is news no more. */
+    const char *headers[] = {"Content-Type: application/octet-stream",
+                             "Content-Encoding: aes128gcm",
+                             "TTL: 86400",
+                             "User-Agent: Praca-Push/1",
+                             "Expect:",
+                             auth,
+                             urg};
+    post(c, headers, sizeof headers / sizeof headers[0], body, len);
+    return submit(e, c, PUSH_PER_SERVICE, done, arg);
 }
 
 void api__endpoint_result_cleanup(struct endpoint_result *r)

@@ -1,7 +1,8 @@
 /*
- * Outbound HTTP: signed JSON POSTs to an application's interactions endpoint, and the GETs of
- * the media proxy (api/media.c). No redirects, http and https only, no proxy, private addresses
- * refused unless the operator allows them. Calls run on a thread of their own (libcurl's multi
+ * Outbound HTTP: signed JSON POSTs to an application's interactions endpoint, the GETs of the
+ * media proxy (api/media.c), and Web Push messages to push services (api/web_push.c). No
+ * redirects, http and https only, no proxy, private addresses refused unless the operator
+ * allows them. Calls run on a thread of their own (libcurl's multi
  * interface), never on a request worker, with at most ENDPOINT_PER_APP in flight per
  * application and FETCH_PER_PERSON per person.
  */
@@ -10,14 +11,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define ENDPOINT_TIMEOUT_MS 3000
-#define ENDPOINT_BODY_MAX   (1000 * 1000)
-#define ENDPOINT_PER_APP    8    /* calls in flight per application */
-#define ENDPOINT_TOTAL      1024 /* calls in flight, all applications */
-#define FETCH_TIMEOUT_MS    5000
-#define FETCH_BODY_MAX      (4 * 1000 * 1000)
-#define FETCH_PER_PERSON    2  /* so it takes 16 people to fill every slot */
-#define FETCH_TOTAL         32 /* so fetched bodies hold at most 128 MB */
+#define ENDPOINT_TIMEOUT_MS     3000
+#define ENDPOINT_BODY_MAX       (1000 * 1000)
+#define ENDPOINT_PER_APP        8    /* calls in flight per application */
+#define ENDPOINT_TOTAL          1024 /* calls in flight, all applications */
+#define FETCH_TIMEOUT_MS        5000
+#define FETCH_BODY_MAX          (4 * 1000 * 1000)
+#define FETCH_PER_PERSON        2  /* so it takes 16 people to fill every slot */
+#define FETCH_TOTAL             32 /* so fetched bodies hold at most 128 MB */
+#define PUSH_SERVICE_TIMEOUT_MS 10000
+#define PUSH_SERVICE_BODY_MAX   4096 /* a push service's answer says little */
+#define PUSH_PER_SERVICE        64   /* in flight to one push service (its origin) */
+#define PUSH_SERVICE_TOTAL      256  /* so pushes never hold every call */
 
 struct endpoint_result {
     long status;        /* the HTTP status; 0 when there was no answer */
@@ -58,6 +63,13 @@ int api__endpoint_call(struct endpoints *e, const char *app_id, const char *url,
  * FETCH_TIMEOUT_MS; a body over FETCH_BODY_MAX fails the call). As api__endpoint_call otherwise. */
 int api__endpoint_fetch(struct endpoints *e, const char *user_id, const char *url,
                         int allow_private, endpoint_done_fn done, void *arg);
+/* POSTs a Web Push message (body, encrypted: aes128gcm) to a subscription's url at the push
+ * service whose origin is service, with its VAPID authorization and urgency (RFC 8030 §5.3), at
+ * most PUSH_PER_SERVICE to one service and PUSH_SERVICE_TOTAL in all in flight. As
+ * api__endpoint_call otherwise. */
+int api__endpoint_push(struct endpoints *e, const char *service, const char *url,
+                       const char *authorization, const char *urgency, const void *body, size_t len,
+                       int allow_private, endpoint_done_fn done, void *arg);
 void api__endpoint_result_cleanup(struct endpoint_result *r);
 
 #endif

@@ -19,6 +19,8 @@ struct bus {
     int closing; /* the I/O thread's: delivers no more */
     bus_relay_fn relay;
     void *relay_user;
+    bus_relay_fn observe;
+    void *observe_user;
 };
 
 static void event_free(struct bus_event *ev)
@@ -211,6 +213,12 @@ void bus_set_relay(struct bus *b, bus_relay_fn fn, void *user)
     b->relay_user = user;
 }
 
+void bus_set_observer(struct bus *b, bus_relay_fn fn, void *user)
+{
+    b->observe = fn;
+    b->observe_user = user;
+}
+
 /* Appends the list first..last (n events) and wakes the loop once. */
 static void enqueue(struct bus *b, struct bus_event *first, struct bus_event *last, unsigned long n)
 {
@@ -220,6 +228,8 @@ static void enqueue(struct bus *b, struct bus_event *first, struct bus_event *la
         if (b->relay && !ev->from_peer &&
             (ev->to || (ev->kind != BUS_KIND_CLIENT && ev->kind != BUS_KIND_SWEEP)))
             b->relay(b->relay_user, ev);
+        if (b->observe && !ev->from_peer && ev->kind == BUS_KIND_CLIENT)
+            b->observe(b->observe_user, ev);
         ev->bus = b;
         ev->item.run = deliver;
         ev->item.next = ev->next ? &ev->next->item : NULL;

@@ -128,6 +128,11 @@ int bus__publish_local(struct bus *b, const char *name, char *payload, size_t le
  * node). Set before any publishing thread starts. */
 typedef void (*bus_relay_fn)(void *user, const struct bus_event *ev);
 void bus_set_relay(struct bus *b, bus_relay_fn fn, void *user);
+/* fn gets each client event this node publishes (not those another node relayed), as the relay
+ * does: on the publishing thread, after the commit, in commit order. It must only copy what it
+ * keeps and return (Web Push takes new messages this way, api/web_push.h). Set before any
+ * publishing thread starts. */
+void bus_set_observer(struct bus *b, bus_relay_fn fn, void *user);
 /* Like bus_publish_at, into h. Takes payload and the reference to `to`. Returns where the held
  * event's position is kept (valid until h is published or dropped), or NULL. */
 uint64_t *bus_hold(struct bus_held *h, const char *name, char *payload, size_t len,

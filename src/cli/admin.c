@@ -19,16 +19,16 @@
 
 #define LIST_DEFAULT 50
 
-static const char USAGE[] =
-    "usage: praca admin suspend <appId> --reason <text>\n"
-    "       praca admin unsuspend <appId>\n"
-    "       praca admin apps [--limit N]\n"
-    "       praca admin people [--limit N]\n"
-    "       praca admin revoke-sessions <userId|username>\n"
-    "       praca admin reset-mfa <userId|username>\n"
-    "       praca admin reset-password <userId|username>\n"
-    "       praca admin reports [--all]\n"
-    "       praca admin reports resolve|dismiss|reopen <id> [--note TEXT]\n";
+static const char USAGE[] = "usage: praca admin suspend <appId> --reason <text>\n"
+                            "       praca admin unsuspend <appId>\n"
+                            "       praca admin apps [--limit N]\n"
+                            "       praca admin people [--limit N]\n"
+                            "       praca admin revoke-sessions <userId|username>\n"
+                            "       praca admin reset-mfa <userId|username>\n"
+                            "       praca admin reset-password <userId|username>\n"
+                            "       praca admin reports [--all]\n"
+                            "       praca admin reports resolve|dismiss|reopen <id> [--note TEXT]\n"
+                            "       praca admin vapid [--rotate]\n";
 
 struct store *cli_open_store(const struct config *cfg)
 {
@@ -223,6 +223,8 @@ int cli_admin(const struct config *cfg, char **words, int n)
         return reset_mfa(cfg, words, n);
     if (!strcmp(what, "reports"))
         return cli_admin_reports(cfg, words, n);
+    if (!strcmp(what, "vapid") && (n == 1 || (n == 2 && !strcmp(words[1], "--rotate"))))
+        return cli_admin_vapid(cfg, n == 2);
     fputs(USAGE, stderr);
     return 2;
 }

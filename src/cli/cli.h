@@ -16,6 +16,9 @@ struct store *cli_open_store(const struct config *cfg);
 int cli_admin(const struct config *cfg, char **words, int nwords);
 /* praca admin reports [--all] | resolve|dismiss|reopen <id> [--note TEXT]: reports of DMs */
 int cli_admin_reports(const struct config *cfg, char **words, int nwords);
+/* praca admin vapid [--rotate]: Web Push's public key, or a new pair (every device subscribes
+ * again) */
+int cli_admin_vapid(const struct config *cfg, int rotate);
 /* praca backup FILE */
 int cli_backup(const struct config *cfg, char **words, int nwords);
 /* praca migrate */

@@ -193,8 +193,12 @@ static int decode_bits(const char *in, size_t len, int (*value)(char), int width
     return (int)o;
 }
 
-static int base64url_decode(const char *in, size_t len, unsigned char *out, size_t cap)
+int crypto_base64url_decode(const char *in, size_t len, unsigned char *out, size_t cap)
 {
+    while (len && in[len - 1] == '=')
+        len--;
+    if (len % 4 == 1)
+        return -1;
     return decode_bits(in, len, b64url_value, 6, out, cap);
 }
 
@@ -303,8 +307,8 @@ int crypto_password_verify(const char *pw, size_t len, const char *stored)
     if (!dollar)
         return -1;
     unsigned char salt[64], want[HASH_LEN], got[HASH_LEN];
-    int slen = base64url_decode(p, (size_t)(dollar - p), salt, sizeof salt);
-    int hlen = base64url_decode(dollar + 1, strlen(dollar + 1), want, sizeof want);
+    int slen = crypto_base64url_decode(p, (size_t)(dollar - p), salt, sizeof salt);
+    int hlen = crypto_base64url_decode(dollar + 1, strlen(dollar + 1), want, sizeof want);
     if (slen <= 0 || hlen != HASH_LEN)
         return -1;
     if (scrypt(pw, len, salt, (size_t)slen, (uint64_t)n, (uint64_t)r, (uint64_t)par, got))

@@ -37,6 +37,8 @@ int crypto_hmac(const char *md, const void *key, size_t klen, const void *msg, s
 
 /* Base64url without padding: out must hold 4*ceil(n/3)+1. Returns the length written. */
 size_t crypto_base64url(const unsigned char *in, size_t n, char *out);
+/* Decodes base64url (padding optional); returns bytes written or -1. */
+int crypto_base64url_decode(const char *in, size_t len, unsigned char *out, size_t cap);
 /* Standard base64 with padding (RFC 4648 §4); out must hold 4*ceil(n/3)+1. */
 size_t crypto_base64(const unsigned char *in, size_t n, char *out);
 /* Decodes standard base64 (padding optional); returns bytes written or -1. */

@@ -25,6 +25,7 @@
 #include "gateway/internal.h"
 #include "state/console.h"
 #include "state/presence.h"
+#include "state/reading.h"
 #include "gateway/member_lists.h"
 #include "gateway/presence_live.h"
 #include "gateway/reach.h"
@@ -284,7 +285,8 @@ static int flooding(struct gateway *gw, struct conn *c)
 
 /* channel:view {channelId: a channel or thread ID, or null}: the room this page shows, so that
  * typing there (and only there) reaches it. Acknowledged with {ok: true} or {error}. */
-static void on_view(struct sio_socket *sock, struct conn *c, json_t *payload, int64_t ack_id)
+static void on_view(struct gateway *gw, struct sio_socket *sock, struct conn *c, json_t *payload,
+                    int64_t ack_id)
 {
     json_t *id = json_object_get(payload, "channelId");
     const char *cid = json_string_value(id);
@@ -298,6 +300,8 @@ static void on_view(struct sio_socket *sock, struct conn *c, json_t *payload, in
             memcpy(c->viewing, cid, UUID_LEN + 1);
         else
             c->viewing[0] = '\0';
+        if (!c->is_bot) /* a room read here needs no push elsewhere (state/reading.h) */
+            state_reading_set(state_reading(gw->state), c->user_id, c, c->viewing);
     }
     if (ack_id >= 0) {
         json_t *answer = error ? json_pack("[{ss}]", "error", error) : json_pack("[{sb}]", "ok", 1);
@@ -320,7 +324,7 @@ static void on_event(void *user, struct sio_socket *sock, json_t *args, int64_t 
     }
     const char *name = json_string_value(json_array_get(args, 0));
     if (c && name && !strcmp(name, "channel:view")) {
-        on_view(sock, c, json_array_get(args, 1), ack_id);
+        on_view(gw, sock, c, json_array_get(args, 1), ack_id);
         return;
     }
     if (c && name && !strcmp(name, "members:subscribe")) {
@@ -352,6 +356,8 @@ static void on_disconnect(void *user, struct sio_socket *sock, const char *reaso
                                clock_now_ms());
     gateway__voice_on_disconnect(gw, c);
     gateway__lists_leave(gw, c);
+    if (c->viewing[0])
+        state_reading_set(state_reading(gw->state), c->user_id, c, NULL);
     detach(gw, c);
     free(c);
 }

@@ -4,6 +4,7 @@
 
 #include "api/endpoint.h"
 #include "api/event_push.h"
+#include "api/web_push.h"
 #include "api/mail.h"
 #include "bus/bus.h"
 #include "bus/relay.h"
@@ -35,6 +36,7 @@ static void on_drained(void *arg)
     uv_close((uv_handle_t *)&s->forget, on_signal_closed);
     uv_close((uv_handle_t *)&s->push, on_signal_closed);
     api_push_stop(s->svc->push);
+    api_web_push_stop(s->svc->web_push);
     store_maintenance_stop(s->maintenance);
     bus_close(s->bus);
     bus_relay_stop(s->relay);
@@ -88,8 +90,11 @@ static void state_stop(struct serve *s)
 /* After the loop (or a failed start): threads first, then what they used. */
 void serve__stop(struct serve *s, struct api_service *api, int app_ready, int failed)
 {
-    if (app_ready)
-        api_push_stop(api->push);     /* no batch is sent once the endpoints thread stops */
+    if (app_ready) {
+        api_push_stop(api->push);         /* no batch is sent once the endpoints thread stops */
+        api_web_push_stop(api->web_push); /* nor a push: its lane stops sending first */
+    }
+    workers_free(s->notify);
     api_endpoints_free(s->endpoints); /* its calls resume on the workers: before them */
     workers_free(s->hashing);
     workers_free(s->media);

@@ -14,6 +14,7 @@
 #include "api/api.h"
 #include "api/endpoint.h"
 #include "api/event_push.h"
+#include "api/web_push.h"
 #include "bus/bus.h"
 #include "bus/relay.h"
 #include "core/clock.h"
@@ -34,6 +35,7 @@
 #include "web/pages.h"
 #include "web/pwa.h"
 #include "store/event_log.h"
+#include "store/web_push.h"
 #include "store/migrate.h"
 #include "state/state.h"
 #include "store/maintenance.h"
@@ -77,6 +79,7 @@ static void on_push(uv_timer_t *t)
 {
     struct serve *s = t->data;
     api_push_tick(s->svc->push);
+    api_web_push_tick(s->svc->web_push);
 }
 
 #define STATE_IDLE_MS (10 * 60 * 1000) /* a server not asked for this long leaves memory */
@@ -201,7 +204,9 @@ static int threads_start(struct serve *s, struct api_service *api, const char *t
                            store_worker_close, api_worker_run, store_target);
     s->exports = workers_new("praca-export", 1, store_worker_open, store_worker_close,
                              api_worker_run, store_target);
-    if (!s->workers || !s->hashing || !s->media || !s->exports) {
+    s->notify = workers_new("praca-notify", 1, store_worker_open, store_worker_close,
+                            api_worker_run, store_target);
+    if (!s->workers || !s->hashing || !s->media || !s->exports || !s->notify) {
         log_error("cannot start %d workers", s->cfg.workers);
         return -1;
     }
@@ -209,6 +214,7 @@ static int threads_start(struct serve *s, struct api_service *api, const char *t
     api->hashing = s->hashing;
     api->media = s->media;
     api->exports = s->exports;
+    api->notify = s->notify;
     int failed;
     api->mailer = s->mailer = api_mailer_new(&s->cfg, &failed);
     if (failed) {
@@ -289,6 +295,21 @@ static int loop_start(struct serve *s)
     return 0;
 }
 
+/* What the start reads before serving: where the event log ends, the bots' identities, and Web
+ * Push's key pair (made at the first start). */
+static int read_at_start(struct serve *s, struct store *db, uint64_t *last_position)
+{
+    uint64_t first_position = 0;
+    if (store_events_bounds(db, &first_position, last_position) != STORE_DONE ||
+        store_vapid_ensure(db, clock_now_ms()) != STORE_DONE)
+        return -1;
+    int64_t preload_started = clock_now_ms();
+    long bots = state_identities_preload(s->state, db);
+    log_info("state: %ld bot identities loaded in %lld ms", bots,
+             (long long)(clock_now_ms() - preload_started));
+    return 0;
+}
+
 /* Opens the database, starts every part in order, and runs the loop until a signal. */
 static int serve(struct serve *s)
 {
@@ -335,14 +356,11 @@ static int serve(struct serve *s)
         goto failed;
     app_ready = 1;
     s->svc = &api;
+    bus_set_observer(s->bus, api_web_push_observe, api.web_push);
     state_sessions_expire(s->state, s->writer, s->cfg.session_idle_days);
-    uint64_t first_position = 0, last_position = 0;
-    if (store_events_bounds(db, &first_position, &last_position) != STORE_DONE)
+    uint64_t last_position = 0;
+    if (read_at_start(s, db, &last_position))
         goto failed;
-    int64_t preload_started = clock_now_ms();
-    long bots = state_identities_preload(s->state, db);
-    log_info("state: %ld bot identities loaded in %lld ms", bots,
-             (long long)(clock_now_ms() - preload_started));
     store_close(db);
     db = NULL;
     store_writer_on_change(s->writer, s->relay ? serve__on_change_shared : serve__on_change,

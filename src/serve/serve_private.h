@@ -29,6 +29,7 @@ struct serve {
     struct workers *hashing;     /* password hashing, apart from the workers */
     struct workers *media;       /* uploads, apart from the workers */
     struct workers *exports;     /* people's data archives */
+    struct workers *notify;      /* Web Push's lane */
     struct mailer *mailer;       /* e-mail, with --smtp-url */
     struct endpoints *endpoints; /* calls to applications' interactions endpoints */
     struct bus *bus;

@@ -9,6 +9,7 @@
  * has read.
  */
 #include "state/state.h"
+#include "state/reading.h"
 #include "state/tickets.h"
 
 #include <pthread.h>
@@ -61,6 +62,7 @@ struct state {
     uint64_t all_at;                 /* seq of the last drop of everything */
     struct drop drops[DROPS_KEPT];
     struct tickets *tickets; /* gateway tickets of sessions (owned) */
+    struct reading *reading; /* the rooms pages show now (owned) */
     struct store_writer *sessions_writer;
     int sessions_idle_days;
 };
@@ -70,7 +72,8 @@ struct state *state_new(void)
     struct state *s = calloc(1, sizeof *s);
     if (!s)
         return NULL;
-    if (!(s->tickets = state__tickets_new())) {
+    if (!(s->tickets = state__tickets_new()) || !(s->reading = state__reading_new())) {
+        state__tickets_free(s->tickets);
         free(s);
         return NULL;
     }
@@ -79,6 +82,11 @@ struct state *state_new(void)
     map_init(&s->servers);
     map_init(&s->identities);
     return s;
+}
+
+struct reading *state_reading(struct state *s)
+{
+    return s->reading;
 }
 
 struct tickets *state_tickets(struct state *s)
@@ -119,6 +127,7 @@ void state_free(struct state *s)
     map_cleanup(&s->servers);
     clear_identities(s);
     state__tickets_free(s->tickets);
+    state__reading_free(s->reading);
     pthread_mutex_destroy(&s->lock);
     pthread_mutex_destroy(&s->refresh);
     free(s);

@@ -28,6 +28,9 @@ struct state *state_new(void);
 void state_free(struct state *s);
 /* The gateway tickets of sessions (state/tickets.h), owned by the state. */
 struct tickets *state_tickets(struct state *s);
+/* Who reads which room now (state/reading.h), owned by the state. */
+struct reading;
+struct reading *state_reading(struct state *s);
 
 /* Who holds a token (by its SHA-256 hex): 1 found, 0 no such token, < 0 storage error. */
 int state_identity(struct state *s, struct store *db, const char *token_hash,

@@ -70,6 +70,11 @@ export async function askPeople(title, people, { max, confirm, nameLabel, checke
   return asked && ids.length ? { ids, name: name ? name.value.trim() : '' } : null;
 }
 
+// A form of one's own (its fields built by the caller, read by it after): true when confirmed.
+export function askWith(title, fields, { confirm = t('dialog.save'), text = '' } = {}) {
+  return open({ title, text, confirm, extra: fields });
+}
+
 // One of choices ([value, name]) and words of one's own under it (optional).
 export async function askChoice(title, label, choices, { wordsLabel, maxLength = 1000, confirm = t('dialog.confirm'), text = '' } = {}) {
   const input = el('select', { id: 'ask-field' }, ...choices.map(([value, name]) => el('option', { value, text: name })));

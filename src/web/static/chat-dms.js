@@ -72,6 +72,7 @@ export async function openDm(cid) {
   paintUnread();
   $('#pins-open').hidden = false; // pins, as a channel has
   $('#people-open').hidden = true; // a group lists its people in the channels column
+  $('#channel-notify').hidden = true; // a DM always tells, unless "não perturbe"
   togglePins(false);
   const { messages, hasMore } = await api('GET', `${messagesPath()}?limit=${HISTORY_PAGE}`);
   if (cid !== chat.cid) return;

@@ -36,7 +36,7 @@ export async function openChannel(cid, { behind = false } = {}) {
   const { room, parent } = roomOf(cid);
   permissionsFound(channelPermissions(chat.server, chat.roles, chat.mine, parent));
   $('#channel-title').textContent = room.type === 'thread' ? t('room.thread.title', { name: room.name, parent: parent.name }) : `# ${room.name}`;
-  $('#pins-open').hidden = $('#people-open').hidden = false;
+  $('#pins-open').hidden = $('#people-open').hidden = $('#channel-notify').hidden = false;
   togglePins(false);
   for (const b of document.querySelectorAll('#channels button'))
     b.setAttribute('aria-current', b.dataset.id === cid ? 'true' : 'false');

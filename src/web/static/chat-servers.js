@@ -5,6 +5,7 @@ import { provide } from './chat-actions.js';
 import { avatar } from './chat-flow.js';
 import { openForum } from './chat-forum.js';
 import { paintThreadChips } from './chat-messages.js';
+import { paintMutes } from './chat-notify-settings.js';
 import { paintPeople } from './chat-people.js';
 import { basePermissions, channelPermissions, PERM } from './chat-perms.js';
 import { paintUnread } from './chat-read.js';
@@ -53,6 +54,7 @@ export function paintServer() {
                                           PERM.EXPULSAR_MEMBROS | PERM.MODERAR_MEMBROS));
   $('#server-leave').hidden = server.ownerId === chat.me.id; // the owner deletes it instead
   $('#invite-make').hidden = !(base & PERM.CRIAR_CONVITE);
+  $('#server-notify').hidden = false;
   paintChannels(chat.allChannels);
   paintPeople();
   repaintSearch();
@@ -136,6 +138,7 @@ function paintChannels(channels) {
     ...(groups.length > 1 ? [el('li', { class: 'channel-group', 'aria-hidden': 'true' }, el('span', { class: 'nav-title', text: title }))] : []),
     ...list.map(item)]));
   paintUnread();
+  paintMutes();
 }
 
 // Opens server sid at room `at` when it has one by that ID (a reload restoring where the person

@@ -36,6 +36,7 @@ export const chat = {
   readMarks: new Map(), // room id → the newest message the person has read there (chat-read.js)
   newest: new Map(), // room id → {serverId, id}: the newest message by someone else known there
   blocked: new Set(), // user ids I blocked: their messages collapsed, no notification from them
+  notify: new Map(), // server or channel id → my notification setting there, when not the defaults
   faces: new Map(), // user id → picture URL, from the members, DMs and myself the page has read
   outsiders: new Map(), // user id → name of an author who is not a member (left; deleted account)
 };
@@ -344,6 +345,14 @@ export function roomRead(cid) {
 
 export function serverRead(sid) {
   chat.unread.delete(sid);
+}
+
+export function notifySettingsRead(settings) {
+  chat.notify = new Map(Object.entries(settings));
+}
+
+export function notifySettingChanged(scope, { level, mutedUntil, suppressEveryone, suppressRoles }) {
+  chat.notify.set(scope, { level, mutedUntil, suppressEveryone, suppressRoles });
 }
 
 export function blocksRead(userIds) {

@@ -20,9 +20,11 @@ export function typingSaid() {
 }
 
 // Tells the gateway which room this page shows: a server's typing reaches only the pages that
-// show its room. Again after each reconnect (a new connection starts with none).
+// show its room, and Web Push tells nothing of a room being read. Again after each reconnect (a
+// new connection starts with none), and when the tab hides (none) or shows again.
 export function tellViewing() {
-  if (view.gateway && view.live) view.gateway.emitWithAck('channel:view', { channelId: chat.cid || null }).catch(() => {});
+  const shown = document.visibilityState === 'hidden' ? null : chat.cid || null;
+  if (view.gateway && view.live) view.gateway.emitWithAck('channel:view', { channelId: shown }).catch(() => {});
 }
 
 // A message sent: the next keystroke starts a new "typing".

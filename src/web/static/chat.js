@@ -19,6 +19,8 @@ import { editLastOwn, forget, showMessage } from './chat-messages.js';
 import { openModal } from './chat-modal.js';
 import { loadOutbox, retryOutbox } from './chat-outbox.js';
 import { notifyArrived, wireNotify } from './chat-notify.js';
+import { askChannelNotify, askServerNotify, loadNotifySettings } from './chat-notify-settings.js';
+import { forgetDevice } from './chat-push.js';
 import { pinsChanged, togglePins } from './chat-pins.js';
 import { loadUnread, markRead, markServerRead, paintTitle, paintUnread } from './chat-read.js';
 import { loadOlder, openChannel, refreshRoom, startReply, stopReply } from './chat-room.js';
@@ -83,6 +85,7 @@ function wirePanels() {
   });
   $('#logout-everywhere').addEventListener('click', async () => {
     try {
+      await forgetDevice();
       await api('POST', '/api/auth/logout-everywhere');
       location.assign('/login');
     } catch (err) {
@@ -255,10 +258,12 @@ async function main() {
   $('#who').textContent = chat.me.displayName || chat.me.username;
   wireStatus();
   $('#logout').addEventListener('click', async () => {
+    await forgetDevice();
     await api('POST', '/api/auth/logout').catch(() => {});
     location.assign('/login');
   });
   document.addEventListener('visibilitychange', () => {
+    tellViewing();
     if (document.hidden) return;
     view.unseenHere = 0;
     paintTitle();
@@ -266,6 +271,8 @@ async function main() {
   $('#composer').addEventListener('submit', send);
   initFiles();
   $('#pins-open').addEventListener('click', () => togglePins());
+  $('#server-notify').addEventListener('click', () => askServerNotify().catch(toast));
+  $('#channel-notify').addEventListener('click', () => askChannelNotify().catch(toast));
   wireSearch();
   wireGroups();
   wireThread();
@@ -328,7 +335,8 @@ async function main() {
   wireNotify();
   connectLive();
   await Promise.all([loadServers(), loadDms(),
-    loadBlocks(() => { for (const m of chat.messages.values()) showMessage(m); }).catch((e) => toast(e))]);
+    loadBlocks(() => { for (const m of chat.messages.values()) showMessage(m); }).catch((e) => toast(e)),
+    loadNotifySettings().catch((e) => toast(e))]);
   await loadUnread().catch((e) => toast(e));
   loadOutbox(showMessage);
   window.addEventListener('online', () => retryOutbox());

@@ -88,3 +88,69 @@ self.addEventListener('fetch', (e) => {
     e.respondWith(fromNetworkKeeping(request, url));
   }
 });
+
+// Web Push (api/web_push.c): a DM or a mention while no page of Praça shows its room. One
+// notification per room (its tag), saying how many came; a click opens that room in a page
+// already open, or in a new one. The words are the browser's language's (the worker has no
+// catalogue of its own).
+const WORDS = {
+  pt: { more: (n) => `${n} mensagens novas`, files: (n) => (n === 1 ? '📎 1 arquivo' : `📎 ${n} arquivos`) },
+  en: { more: (n) => `${n} new messages`, files: (n) => (n === 1 ? '📎 1 file' : `📎 ${n} files`) },
+};
+const words = () => (String(self.navigator.language || '').toLowerCase().startsWith('pt') ? WORDS.pt : WORDS.en);
+
+function roomUrl(n) {
+  return n.serverId ? `/app#server=${n.serverId}&channel=${n.threadId || n.channelId}` : `/app#dm=${n.channelId}`;
+}
+
+function titleOf(n) {
+  if (n.serverId) return `${n.author.name} (#${n.roomName} · ${n.serverName})`;
+  return n.roomName ? `${n.author.name} (${n.roomName})` : n.author.name;
+}
+
+async function showPush(n) {
+  if (!n || n.v !== 1 || !n.author) return;
+  const room = n.threadId || n.channelId;
+  const earlier = await self.registration.getNotifications({ tag: room });
+  const count = earlier.reduce((sum, x) => sum + ((x.data && x.data.count) || 1), 0) + 1;
+  const text = n.text || (n.attachments ? words().files(n.attachments) : '');
+  await self.registration.showNotification(titleOf(n), {
+    body: count > 1 ? `${words().more(count)}\n${text}` : text,
+    tag: room, renotify: true, icon: '/static/icon-192.png', badge: '/static/icon-192.png',
+    data: { url: roomUrl(n), count },
+  });
+  if (self.navigator.setAppBadge) {
+    const shown = await self.registration.getNotifications();
+    await self.navigator.setAppBadge(shown.reduce((sum, x) => sum + ((x.data && x.data.count) || 1), 0)).catch(() => {});
+  }
+}
+
+self.addEventListener('push', (e) => {
+  let n = null;
+  try { n = e.data ? e.data.json() : null; } catch { /* not ours */ }
+  e.waitUntil(showPush(n));
+});
+
+self.addEventListener('notificationclick', (e) => {
+  e.notification.close();
+  const url = (e.notification.data && e.notification.data.url) || '/app';
+  e.waitUntil((async () => {
+    const pages = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
+    const page = pages.find((c) => new URL(c.url).pathname === '/app');
+    if (!page) return self.clients.openWindow(url);
+    page.postMessage({ open: url });
+    return page.focus();
+  })());
+});
+
+// The push service replaced the subscription: the new one goes to the server (the old one is
+// forgotten there when it answers 404 or 410).
+self.addEventListener('pushsubscriptionchange', (e) => {
+  e.waitUntil((async () => {
+    const key = await fetch('/api/push/key', { credentials: 'same-origin' }).then((r) => r.json());
+    const sub = await self.registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key.publicKey });
+    const { endpoint, keys } = sub.toJSON();
+    await fetch('/api/users/@me/push-subscriptions', { method: 'PUT', credentials: 'same-origin',
+      headers: { 'content-type': 'application/json' }, body: JSON.stringify({ endpoint, keys }) });
+  })());
+});
