@@ -60,6 +60,7 @@ void api_web_push_observe(void *user, const struct bus_event *ev)
 
 void api__web_push_device_added(struct api_web_push *wp)
 {
+    atomic_fetch_add(&wp->added, 1);
     atomic_store(&wp->devices, 1);
 }
 
@@ -317,9 +318,11 @@ static void drain_run(struct job *job, void *thread_ctx)
 static void count_run(struct job *job, void *thread_ctx)
 {
     struct api_web_push *wp = JOB_OF(job, struct api_web_push, count);
+    unsigned long added = atomic_load(&wp->added);
     int64_t n = store_push_subs_total(thread_ctx);
     store_read_release(thread_ctx);
-    if (n >= 0)
+    /* A device registered while this counted may not be in the count: it stays 1 until the next. */
+    if (n >= 0 && atomic_load(&wp->added) == added)
         atomic_store(&wp->devices, (long)n);
     pthread_mutex_lock(&wp->mu);
     wp->counting = 0;
@@ -377,10 +380,12 @@ void api_web_push_free(struct api_web_push *wp)
         idset_unref(m->to);
         free(m);
     }
-    for (struct wp_send *s = wp->retries, *next; s; s = next) {
-        next = s->next;
-        free(s);
-    }
+    struct wp_send *lists[] = {wp->retries, wp->waiting};
+    for (size_t i = 0; i < 2; i++)
+        for (struct wp_send *s = lists[i], *next; s; s = next) {
+            next = s->next;
+            free(s);
+        }
     api__web_push_vapid_free(wp);
     map_cleanup(&wp->vapid);
     pthread_mutex_destroy(&wp->mu);

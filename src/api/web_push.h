@@ -18,10 +18,10 @@
 
 #include "bus/bus.h"
 
-#define WEB_PUSH_QUEUE_MAX 10000 /* messages waiting to be looked at; past it they are dropped */
-#define WEB_PUSH_TRIES     4     /* the first and three more */
-#define WEB_PUSH_TEXT_MAX  200   /* bytes of a message's first line in a notification */
-#define WEB_PUSH_TICK_MS   250   /* retries are looked at this often */
+#define WEB_PUSH_QUEUE_MAX   10000 /* messages waiting to be looked at; past it they are dropped */
+#define WEB_PUSH_TRIES       4     /* the first and three more */
+#define WEB_PUSH_TEXT_MAX    200   /* bytes of a message's first line in a notification */
+#define WEB_PUSH_WAITING_MAX 20000 /* encrypted messages waiting for a call (about 40 MB) */
 
 struct api_service;
 struct api_web_push;
@@ -36,7 +36,7 @@ struct api_web_push_stats {
 struct api_web_push *api_web_push_new(struct api_service *svc);
 /* The bus observer (bus_set_observer); user is the api_web_push. */
 void api_web_push_observe(void *user, const struct bus_event *ev);
-/* On the I/O thread every WEB_PUSH_TICK_MS: retries that are due leave. */
+/* On the I/O thread, every PUSH_TICK_MS (api/event_push.h): retries that are due leave. */
 void api_web_push_tick(struct api_web_push *wp);
 /* Before the endpoints thread stops: nothing is sent from then on. */
 void api_web_push_stop(struct api_web_push *wp);

@@ -42,9 +42,12 @@ struct api_web_push {
     size_t queued;
     int draining, counting, stopping;
     struct job drain, count;
-    struct wp_send *retries; /* under mu */
-    atomic_long devices;     /* subscriptions anywhere at the last count; -1 before one */
-    int64_t counted_at;      /* monotonic ms (the I/O thread's) */
+    struct wp_send *retries;                /* under mu */
+    struct wp_send *waiting, *waiting_tail; /* under mu: for a call to end, oldest first */
+    size_t nwaiting;
+    atomic_long devices; /* subscriptions anywhere at the last count; -1 before one */
+    atomic_ulong added;  /* devices registered here so far */
+    int64_t counted_at;  /* monotonic ms (the I/O thread's) */
     /* The notify lane's own: */
     struct webpush_keys keys;
     int64_t keys_at;  /* monotonic ms when read; read again each minute (a rotation) */

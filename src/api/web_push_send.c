@@ -71,6 +71,23 @@ static const char *vapid_for(struct api_web_push *wp, const char *service)
 
 static void submit(struct wp_send *s);
 
+/* A call ended: the oldest message waiting for one goes (api__endpoint_push refused it while
+ * the service had PUSH_PER_SERVICE in flight, or all of them PUSH_SERVICE_TOTAL). */
+static void pump(struct api_web_push *wp)
+{
+    pthread_mutex_lock(&wp->mu);
+    struct wp_send *next = wp->stopping ? NULL : wp->waiting;
+    if (next) {
+        wp->waiting = next->next;
+        if (!wp->waiting)
+            wp->waiting_tail = NULL;
+        wp->nwaiting--;
+    }
+    pthread_mutex_unlock(&wp->mu);
+    if (next)
+        submit(next);
+}
+
 /* On the notify lane: the push service forgot the subscription. */
 static void gone_run(struct job *job, void *thread_ctx)
 {
@@ -100,6 +117,7 @@ static void answered(void *arg, int sent, struct endpoint_result *r)
     if (status >= 200 && status < 300) {
         atomic_fetch_add(&wp->n.accepted, 1);
         free(s);
+        pump(wp);
         return;
     }
     pthread_mutex_lock(&wp->mu);
@@ -112,33 +130,48 @@ static void answered(void *arg, int sent, struct endpoint_result *r)
         wp->retries = s;
     }
     pthread_mutex_unlock(&wp->mu);
-    if (again) {
+    if (again)
         atomic_fetch_add(&wp->n.retried, 1);
-        return;
-    }
-    if ((status == 404 || status == 410) && !stopping) {
+    else if ((status == 404 || status == 410) && !stopping) {
         atomic_fetch_add(&wp->n.gone, 1);
         s->job = (struct job){.run = gone_run};
         workers_submit(wp->svc->notify, &s->job);
-        return;
+    } else {
+        atomic_fetch_add(&wp->n.failed, 1);
+        if (status)
+            log_info("web push: %s answered %ld; message dropped", s->service, status);
+        free(s);
     }
-    atomic_fetch_add(&wp->n.failed, 1);
-    if (status)
-        log_info("web push: %s answered %ld; message dropped", s->service, status);
-    free(s);
+    pump(wp);
 }
 
 static void submit(struct wp_send *s)
 {
     struct api_web_push *wp = s->wp;
     s->tries++;
-    atomic_fetch_add(&wp->n.sent, 1);
-    if (api__endpoint_push(wp->svc->endpoints, s->service, s->endpoint, s->authorization,
-                           s->urgency, s->body, s->len, wp->svc->cfg->allow_private_endpoints,
-                           answered, s)) {
-        /* every call is taken: as if the service did not answer */
-        struct endpoint_result none = {0};
-        answered(s, -1, &none);
+    if (!api__endpoint_push(wp->svc->endpoints, s->service, s->endpoint, s->authorization,
+                            s->urgency, s->body, s->len, wp->svc->cfg->allow_private_endpoints,
+                            answered, s)) {
+        atomic_fetch_add(&wp->n.sent, 1);
+        return;
+    }
+    /* Every call it may have is taken: it waits for one to end (pump), within a bound. */
+    s->tries--;
+    pthread_mutex_lock(&wp->mu);
+    int room = !wp->stopping && wp->nwaiting < WEB_PUSH_WAITING_MAX;
+    if (room) {
+        s->next = NULL;
+        if (wp->waiting_tail)
+            wp->waiting_tail->next = s;
+        else
+            wp->waiting = s;
+        wp->waiting_tail = s;
+        wp->nwaiting++;
+    }
+    pthread_mutex_unlock(&wp->mu);
+    if (!room) {
+        atomic_fetch_add(&wp->n.failed, 1);
+        free(s);
     }
 }
 

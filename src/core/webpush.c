@@ -82,17 +82,24 @@ static EVP_PKEY *pkey_of(const unsigned char *priv, const unsigned char *pub)
     return key;
 }
 
+/* The x coordinate of mine->priv × peer_pub (SEC 1's ECDH, as RFC 8291 uses it). */
 static int ecdh(const struct webpush_keys *mine, const unsigned char peer_pub[WEBPUSH_PUBLIC_LEN],
                 unsigned char secret[32])
 {
-    EVP_PKEY *own = pkey_of(mine->priv, mine->pub), *peer = pkey_of(NULL, peer_pub);
-    EVP_PKEY_CTX *ctx = own && peer ? EVP_PKEY_CTX_new(own, NULL) : NULL;
-    size_t len = 32;
-    int ok = ctx && EVP_PKEY_derive_init(ctx) > 0 && EVP_PKEY_derive_set_peer(ctx, peer) > 0 &&
-             EVP_PKEY_derive(ctx, secret, &len) > 0 && len == 32;
-    EVP_PKEY_CTX_free(ctx);
-    EVP_PKEY_free(peer);
-    EVP_PKEY_free(own);
+    EC_GROUP *group = EC_GROUP_new_by_curve_name(NID_X9_62_prime256v1);
+    EC_POINT *peer = group ? EC_POINT_new(group) : NULL;
+    EC_POINT *shared = group ? EC_POINT_new(group) : NULL;
+    BIGNUM *k = BN_bin2bn(mine->priv, WEBPUSH_PRIVATE_LEN, NULL), *x = BN_new();
+    int ok = peer && shared && k && x &&
+             EC_POINT_oct2point(group, peer, peer_pub, WEBPUSH_PUBLIC_LEN, NULL) &&
+             EC_POINT_mul(group, shared, NULL, peer, k, NULL) &&
+             EC_POINT_get_affine_coordinates(group, shared, x, NULL, NULL) &&
+             BN_bn2binpad(x, secret, 32) == 32;
+    BN_clear_free(k);
+    BN_free(x);
+    EC_POINT_clear_free(shared);
+    EC_POINT_free(peer);
+    EC_GROUP_free(group);
     return ok ? 0 : -1;
 }
 

@@ -126,6 +126,30 @@ static void one(struct buf *out, const char *name, const char *type, const char 
     buf_appendf(out, "# HELP %s %s\n# TYPE %s %s\n%s %llu\n", name, help, name, type, name, value);
 }
 
+static void web_push(struct buf *out, const struct metrics_sources *src)
+{
+    struct metrics_web_push w = {0};
+    if (!src->web_push)
+        return;
+    src->web_push(src->web_push_arg, &w);
+    buf_appendf(out,
+                "# HELP praca_web_push_messages_total New messages Web Push looked at, or dropped "
+                "past its queue.\n# TYPE praca_web_push_messages_total counter\n"
+                "praca_web_push_messages_total{outcome=\"queued\"} %lu\n"
+                "praca_web_push_messages_total{outcome=\"dropped\"} %lu\n",
+                w.queued, w.dropped);
+    buf_appendf(out,
+                "# HELP praca_web_push_requests_total Push requests to push services, by "
+                "outcome.\n# TYPE praca_web_push_requests_total counter\n"
+                "praca_web_push_requests_total{outcome=\"sent\"} %lu\n"
+                "praca_web_push_requests_total{outcome=\"accepted\"} %lu\n"
+                "praca_web_push_requests_total{outcome=\"retried\"} %lu\n"
+                "praca_web_push_requests_total{outcome=\"failed\"} %lu\n",
+                w.sent, w.accepted, w.retried, w.failed);
+    one(out, "praca_web_push_gone_total", "counter",
+        "Devices forgotten because their push service said 404 or 410.", w.gone);
+}
+
 static void held(struct buf *out, const struct metrics_sources *src)
 {
     struct http_server_stats h;
@@ -214,6 +238,7 @@ char *ops__metrics_render(const struct metrics *m, const struct metrics_sources 
     buf_init(&out, 16 * 1024 * 1024);
     requests(&out, m);
     held(&out, src);
+    web_push(&out, src);
     if (buf_append(&out, "", 1)) { /* the NUL */
         buf_cleanup(&out);
         return NULL;

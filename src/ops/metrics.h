@@ -13,12 +13,21 @@ struct gateway;
 struct workers;
 struct store_writer;
 
+/* Web Push's counters (api/web_push.h), read through a function the start wires: ops/ includes
+ * nothing of api/. */
+struct metrics_web_push {
+    unsigned long queued, dropped;                       /* messages */
+    unsigned long sent, accepted, failed, retried, gone; /* push requests; gone: devices */
+};
+
 struct metrics_sources {
     struct http_server *http;
     struct gateway *gateway; /* NULL in conformance mode */
     struct workers *workers, *hashing, *media;
     struct store_writer *writer;
     struct relay *relay; /* NULL on one node */
+    void (*web_push)(void *arg, struct metrics_web_push *out);
+    void *web_push_arg;
 };
 
 struct metrics;

@@ -295,6 +295,30 @@ static int loop_start(struct serve *s)
     return 0;
 }
 
+static void web_push_counts(void *arg, struct metrics_web_push *out)
+{
+    struct api_web_push_stats st;
+    api_web_push_stats(arg, &st);
+    *out = (struct metrics_web_push){st.queued, st.dropped, st.sent, st.accepted,
+                                     st.failed, st.retried, st.gone};
+}
+
+/* Metrics: what they read, and their own address (--metrics-listen). */
+static int metrics_start(struct serve *s, struct api_service *api)
+{
+    s->observe.sources = (struct metrics_sources){s->http,
+                                                  s->gateway,
+                                                  s->workers,
+                                                  s->hashing,
+                                                  s->media,
+                                                  s->writer,
+                                                  s->relay,
+                                                  .web_push = web_push_counts,
+                                                  .web_push_arg = api->web_push};
+    return s->observe.metrics && ops_observe_listen_metrics(
+                                     &s->observe, s->loop, s->cfg.metrics_listen, &s->metrics_http);
+}
+
 /* What the start reads before serving: where the event log ends, the bots' identities, and Web
  * Push's key pair (made at the first start). */
 static int read_at_start(struct serve *s, struct store *db, uint64_t *last_position)
@@ -367,10 +391,7 @@ static int serve(struct serve *s)
                            s->relay ? serve__on_changed_shared : NULL, s);
     if (threads_start(s, &api, target) || gateway_start(s, max_connections, last_position))
         goto failed;
-    s->observe.sources = (struct metrics_sources){s->http,  s->gateway, s->workers, s->hashing,
-                                                  s->media, s->writer,  s->relay};
-    if (s->observe.metrics &&
-        ops_observe_listen_metrics(&s->observe, s->loop, s->cfg.metrics_listen, &s->metrics_http))
+    if (metrics_start(s, &api))
         goto failed;
     if (s->relay)
         bus_relay_follow(s->relay, s->loop);

@@ -7,7 +7,7 @@
 'use strict';
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { startServer, api, serverWithMembers, eventually } = require('./helpers');
+const { startServer, api, serverWithMembers, eventually, metric } = require('./helpers');
 const { startPushService } = require('./push_service');
 const pages = require('./browser');
 const { shoot } = pages;
@@ -15,7 +15,7 @@ const { shoot } = pages;
 const browser = pages.sharedBrowser();
 let srv, push;
 test.before(async () => {
-  srv = await startServer({ args: ['--allow-private-endpoints', '--rate-limit-scale', '100'] });
+  srv = await startServer({ single: true, args: ['--allow-private-endpoints', '--rate-limit-scale', '100', '--metrics-listen', '127.0.0.1:0'] });
   push = await startPushService();
 });
 test.after(async () => {
@@ -84,6 +84,9 @@ test('allowed to notify, the page subscribes its device; a DM reaches it, and th
   for (const text of ['Oi, Bia!', 'Tem um minuto?'])
     assert.equal((await api(srv.url, 'POST', `/api/dms/${dm.id}/messages`, { token: ana.token, body: { content: text } })).status, 200);
   await eventually(() => push.messages(sub).length === 2, 5000, 'two pushes');
+  await eventually(async () => (await metric(srv, 'praca_web_push_requests_total', 'outcome="accepted"')) === 2, 5000, 'counted');
+  assert.equal(await metric(srv, 'praca_web_push_messages_total', 'outcome="queued"'), 2);
+  assert.equal(await metric(srv, 'praca_web_push_gone_total'), 0);
   // The worker, handed both as the browser would, shows one notification for the room.
   const [n1, n2] = push.messages(sub);
   await pushTo(page, JSON.stringify(n1));
