@@ -27,6 +27,7 @@
 #include "gateway/gateway.h"
 #include "state/console.h"
 #include "state/presence.h"
+#include "state/reading.h"
 #include "state/ratelimit.h"
 #include "state/tickets.h"
 #include "state/voice.h"
@@ -131,12 +132,14 @@ static int state_start(struct serve *s)
         return -1;
     if (!s->cfg.redis_url[0])
         return 0;
-    return state_ratelimit_share(s->limits, s->cfg.redis_url) ||
-                   state_ratelimit_attach(s->limits, s->loop) ||
-                   state_tickets_share(state_tickets(s->state), s->cfg.redis_url) ||
-                   (s->relay && state_presence_share(s->presence, s->cfg.redis_url, s->log_name))
-               ? -1
-               : 0;
+    if (state_ratelimit_share(s->limits, s->cfg.redis_url) ||
+        state_ratelimit_attach(s->limits, s->loop) ||
+        state_tickets_share(state_tickets(s->state), s->cfg.redis_url) ||
+        (s->relay && state_presence_share(s->presence, s->cfg.redis_url, s->log_name)))
+        return -1;
+    if (s->relay) /* a room read on another node sends no push from this one */
+        state_reading_share(state_reading(s->state), s->presence);
+    return 0;
 }
 
 /* Several nodes: the other nodes' events and changes come through Redis. */

@@ -258,3 +258,14 @@ int state_presence_share(struct presence *p, const char *redis_url, const char *
     p->shared = state__presence_shared_new(redis_url, log_name, each_online, p);
     return p->shared ? 0 : -1;
 }
+
+void state_presence_reading(struct presence *p, const char *user_id, const char *rooms)
+{
+    if (p->shared)
+        state__presence_shared_reading(p->shared, user_id, rooms);
+}
+
+int state_presence_reading_elsewhere(struct presence *p, const char *user_id, const char *room)
+{
+    return p->shared && state__presence_shared_reading_elsewhere(p->shared, user_id, room) == 1;
+}

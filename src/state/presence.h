@@ -36,6 +36,11 @@ int state_presence_online_anywhere(struct presence *p, const char *user_id);
 json_t *state_presence_shown_json(struct presence *p, const char *user_id);
 /* {status, activity, connected} of a user (a new object). */
 json_t *state_presence_json(struct presence *p, const char *user_id);
+/* Several nodes: the rooms user_id's pages on this node show now (comma-separated IDs, "" none),
+ * and whether a page of theirs on another node shows room (1), for state/reading.h. Nothing, and
+ * 0, on one node. */
+void state_presence_reading(struct presence *p, const char *user_id, const char *rooms);
+int state_presence_reading_elsewhere(struct presence *p, const char *user_id, const char *room);
 /* Several nodes: connections are counted and statuses saved in Redis too (presence_shared.h),
  * under LOG_NAME's keys. 0, or -1 when it cannot start. */
 int state_presence_share(struct presence *p, const char *redis_url, const char *log_name);

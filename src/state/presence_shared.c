@@ -42,10 +42,26 @@ static const char READ_SCRIPT[] =
 
 static _Thread_local char read_sha[48];
 
+/* KEYS[1] the nodes; ARGV[1] the reading hashes' prefix, ARGV[2] the oldest live beat, ARGV[3]
+ * this node, ARGV[4] the user, ARGV[5] the room: 1 when a page of theirs on another live node
+ * shows it. */
+static const char READING_SCRIPT[] =
+    "local nodes = redis.call('ZRANGEBYSCORE', KEYS[1], ARGV[2], '+inf') "
+    "for _, n in ipairs(nodes) do "
+    "  if n ~= ARGV[3] then "
+    "    local v = redis.call('HGET', ARGV[1] .. n, ARGV[4]) "
+    "    if v and string.find(',' .. v .. ',', ',' .. ARGV[5] .. ',', 1, true) then return 1 end "
+    "  end "
+    "end "
+    "return 0";
+
+static _Thread_local char reading_sha[48];
+
 struct presence_shared {
     struct redis_url url;
     char node[17];
     char nodes_key[96], statuses_key[96], prefix[96], mine[128];
+    char reading_prefix[96], reading_mine[128]; /* the rooms this node's pages show, by user */
     presence_each_fn each;
     void *each_user;
     /* The writing thread's. */
@@ -57,6 +73,7 @@ struct presence_shared {
     pthread_mutex_t lock;
     pthread_cond_t wake;
     struct map changes; /* user ID → (void *)1 online, (void *)2 offline: the latest of each */
+    struct map reading; /* user ID → their rooms here now, comma-separated (malloc'd; "" none) */
     int stopping;
 };
 
@@ -138,6 +155,15 @@ static void write_changes(struct presence_shared *s, struct map *changes)
     batch_flush(&cb.out);
 }
 
+static void write_room(const char *user_id, void *value, void *arg)
+{
+    struct presence_shared *s = arg;
+    const char *set[] = {"HSET", s->reading_mine, user_id, value},
+               *del[] = {"HDEL", s->reading_mine, user_id};
+    run_ok(s, *(char *)value ? 4 : 3, *(char *)value ? set : del);
+    free(value);
+}
+
 /* This node's users, copied (the presence lock is held while each runs). */
 struct users {
     char (*ids)[UUID_LEN + 1];
@@ -203,10 +229,12 @@ static void beat(struct presence_shared *s)
         return;
     redisReply *r = run(s, 4, dead);
     for (size_t i = 0; r && r->type == REDIS_REPLY_ARRAY && i < r->elements; i++) {
-        char key[160];
+        char key[160], rooms[160];
         snprintf(key, sizeof key, "%s%s", s->prefix, r->element[i]->str);
-        const char *del[] = {"DEL", key}, *rem[] = {"ZREM", s->nodes_key, r->element[i]->str};
-        if (run_ok(s, 2, del) || run_ok(s, 3, rem))
+        snprintf(rooms, sizeof rooms, "%s%s", s->reading_prefix, r->element[i]->str);
+        const char *del[] = {"DEL", key, rooms},
+                   *rem[] = {"ZREM", s->nodes_key, r->element[i]->str};
+        if (run_ok(s, 3, del) || run_ok(s, 3, rem))
             break;
     }
     freeReplyObject(r);
@@ -221,16 +249,19 @@ static void *writer_main(void *arg)
     pthread_mutex_lock(&s->lock);
     while (!s->stopping) {
         int64_t now = clock_mono_ms();
-        if (!s->changes.count && now < next_beat) {
+        if (!s->changes.count && !s->reading.count && now < next_beat) {
             struct timespec until = clock_deadline(next_beat - now);
             pthread_cond_timedwait(&s->wake, &s->lock, &until);
             continue;
         }
-        struct map changes = s->changes;
+        struct map changes = s->changes, reading = s->reading;
         map_init(&s->changes);
+        map_init(&s->reading);
         pthread_mutex_unlock(&s->lock);
         write_changes(s, &changes);
         map_cleanup(&changes);
+        map_each(&reading, write_room, s); /* and frees each value */
+        map_cleanup(&reading);
         if (now >= next_beat) {
             beat(s);
             next_beat = now + PRESENCE_BEAT_MS;
@@ -238,14 +269,20 @@ static void *writer_main(void *arg)
         pthread_mutex_lock(&s->lock);
     }
     pthread_mutex_unlock(&s->lock);
-    const char *del[] = {"DEL", s->mine}, *rem[] = {"ZREM", s->nodes_key, s->node};
-    if (s->c && !run_ok(s, 2, del))
+    const char *del[] = {"DEL", s->mine, s->reading_mine}, *rem[] = {"ZREM", s->nodes_key, s->node};
+    if (s->c && !run_ok(s, 3, del))
         run_ok(s, 3, rem);
     redisFree(s->c);
     return NULL;
 }
 
 /* ---- the callers' side ---- */
+
+static void free_value(const char *key, void *value, void *arg)
+{
+    (void)key, (void)arg;
+    free(value);
+}
 
 struct presence_shared *state__presence_shared_new(const char *url, const char *log_name,
                                                    presence_each_fn each, void *each_user)
@@ -262,15 +299,19 @@ struct presence_shared *state__presence_shared_new(const char *url, const char *
     snprintf(s->statuses_key, sizeof s->statuses_key, "praca:%s:presence", log_name);
     snprintf(s->prefix, sizeof s->prefix, "praca:%s:online:", log_name);
     snprintf(s->mine, sizeof s->mine, "%s%s", s->prefix, s->node);
+    snprintf(s->reading_prefix, sizeof s->reading_prefix, "praca:%s:reading:", log_name);
+    snprintf(s->reading_mine, sizeof s->reading_mine, "%s%s", s->reading_prefix, s->node);
     s->each = each;
     s->each_user = each_user;
     s->stale = 1;
     pthread_mutex_init(&s->lock, NULL);
     pthread_cond_init(&s->wake, NULL);
     map_init(&s->changes);
+    map_init(&s->reading);
     if (pthread_create(&s->thread, NULL, writer_main, s)) {
         log_error(WHO ": cannot start its thread");
         map_cleanup(&s->changes);
+        map_cleanup(&s->reading);
         pthread_cond_destroy(&s->wake);
         pthread_mutex_destroy(&s->lock);
         free(s);
@@ -289,6 +330,8 @@ void state__presence_shared_free(struct presence_shared *s)
     pthread_mutex_unlock(&s->lock);
     pthread_join(s->thread, NULL);
     map_cleanup(&s->changes);
+    map_each(&s->reading, free_value, NULL);
+    map_cleanup(&s->reading);
     pthread_cond_destroy(&s->wake);
     pthread_mutex_destroy(&s->lock);
     free(s);
@@ -351,4 +394,34 @@ int state__presence_shared_save(struct presence_shared *s, const char *user_id, 
         WHO, c, redisCommand(c, "HSET %s %s %s", s->statuses_key, user_id, json));
     freeReplyObject(r);
     return r ? 0 : -1;
+}
+
+void state__presence_shared_reading(struct presence_shared *s, const char *user_id,
+                                    const char *rooms)
+{
+    char *copy = strdup(rooms);
+    if (!copy)
+        return; /* out of memory: the other nodes see the rooms as they were */
+    pthread_mutex_lock(&s->lock);
+    free(map_get(&s->reading, user_id));
+    if (map_set(&s->reading, user_id, copy))
+        free(copy);
+    pthread_cond_signal(&s->wake);
+    pthread_mutex_unlock(&s->lock);
+}
+
+int state__presence_shared_reading_elsewhere(struct presence_shared *s, const char *user_id,
+                                             const char *room)
+{
+    redisContext *c = redis_thread(&s->url, WHO, MEANWHILE);
+    if (!c)
+        return -1;
+    char oldest[24];
+    snprintf(oldest, sizeof oldest, "%lld", (long long)(clock_wall_ms() - PRESENCE_NODE_DEAD_MS));
+    const char *argv[] = {"1", s->nodes_key, s->reading_prefix, oldest, s->node, user_id, room};
+    redisReply *r =
+        redis_thread_reply(WHO, c, redis_script(c, reading_sha, READING_SCRIPT, 7, argv, NULL));
+    int found = r && r->type == REDIS_REPLY_INTEGER ? r->integer == 1 : -1;
+    freeReplyObject(r);
+    return found;
 }

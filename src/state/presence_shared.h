@@ -37,6 +37,14 @@ void state__presence_shared_changed(struct presence_shared *s, const char *user_
  * Redis could not answer (the arrays are then left as they were). */
 int state__presence_shared_read(struct presence_shared *s, const char *const *user_ids, size_t n,
                                 int *elsewhere, char (*saved)[PRESENCE_STATUS_MAX]);
+/* The rooms user_id's pages on this node show now (IDs, comma-separated; "" none), kept in the
+ * hash praca:NAME:reading:NODE for Web Push on the other nodes (written by the thread). */
+void state__presence_shared_reading(struct presence_shared *s, const char *user_id,
+                                    const char *rooms);
+/* 1 when a page of user_id on another live node shows room, 0 when none, -1 when Redis could not
+ * answer. */
+int state__presence_shared_reading_elsewhere(struct presence_shared *s, const char *user_id,
+                                             const char *room);
 /* Saves a user's status JSON. 0, or -1 when Redis could not keep it. */
 int state__presence_shared_save(struct presence_shared *s, const char *user_id, const char *json);
 

@@ -7,6 +7,7 @@
 
 #include "core/map.h"
 #include "core/uuid.h"
+#include "state/presence.h"
 
 /* A person's pages that show a room (a person has a few at most). */
 struct pages {
@@ -19,8 +20,28 @@ struct pages {
 
 struct reading {
     pthread_mutex_t lock;
-    struct map users; /* user ID -> struct pages */
+    struct map users;          /* user ID -> struct pages */
+    struct presence *presence; /* several nodes: where the other nodes learn of them */
 };
+
+void state_reading_share(struct reading *r, struct presence *p)
+{
+    r->presence = p;
+}
+
+/* The rooms of p, comma-separated, into out (room for PAGES_TOLD of them). */
+#define PAGES_TOLD 16
+static void rooms_of(const struct pages *p, char out[PAGES_TOLD * (UUID_LEN + 1) + 1])
+{
+    size_t len = 0;
+    for (size_t i = 0; p && i < p->n && i < PAGES_TOLD; i++) {
+        if (len)
+            out[len++] = ',';
+        memcpy(out + len, p->v[i].room, UUID_LEN);
+        len += UUID_LEN;
+    }
+    out[len] = '\0';
+}
 
 struct reading *state__reading_new(void)
 {
@@ -80,8 +101,14 @@ void state_reading_set(struct reading *r, const char *user, const void *conn, co
     }
     if (p && map_set(&r->users, user, p)) {
         free(p); /* out of memory: the person looks away, and gets a push more */
+        p = NULL;
     }
+    char rooms[PAGES_TOLD * (UUID_LEN + 1) + 1];
+    if (r->presence)
+        rooms_of(p, rooms);
     pthread_mutex_unlock(&r->lock);
+    if (r->presence)
+        state_presence_reading(r->presence, user, rooms);
 }
 
 int state_reading_has(struct reading *r, const char *user, const char *room)
@@ -92,5 +119,5 @@ int state_reading_has(struct reading *r, const char *user, const char *room)
     for (size_t i = 0; p && i < p->n && !found; i++)
         found = !strcmp(p->v[i].room, room);
     pthread_mutex_unlock(&r->lock);
-    return found;
+    return found || (r->presence && state_presence_reading_elsewhere(r->presence, user, room));
 }

@@ -292,7 +292,8 @@ int store__exec_later_args(struct store *db, const char *sql, const struct store
 
 int64_t store__number(struct store *db, const char *sql, const char *key)
 {
-    struct store_stmt *st = store__query(db, sql, SV_ARGS(SV_STR(key)));
+    struct store_stmt *st =
+        key ? store__query(db, sql, SV_ARGS(SV_STR(key))) : store__query(db, sql, NULL, 0);
     if (!st)
         return STORE_ERR;
     int rc = store__step(st);

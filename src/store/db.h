@@ -180,8 +180,9 @@ static inline int store_found(int rc)
 /* The row a query keyed by $1 selects: the statement standing on it, for the caller to read and
  * store__finish; NULL when there is no row (*found 0) or on an error (*found < 0). */
 struct store_stmt *store__row(struct store *db, const char *sql, const char *key, int *found);
-/* The first column of the first row of a query taking one key (a count, a sum): < 0 on an
- * error or when there is no row. */
+
+/* The first column of the first row of a query taking one key (NULL: a query of none): a count,
+ * a sum; < 0 on an error or when there is no row. */
 int64_t store__number(struct store *db, const char *sql, const char *key);
 /* Whether a query returns a row: 1 yes, 0 no, < 0 an error. */
 int store__exists(struct store *db, const char *sql, const struct store_val *args, size_t nargs);

@@ -131,13 +131,7 @@ int store_push_sub_gone(struct store_writer *w, const char *endpoint)
 
 int64_t store_push_subs_total(struct store *db)
 {
-    struct store_stmt *st = store__query(db, "SELECT COUNT(*) FROM push_subscriptions", NULL, 0);
-    if (!st)
-        return STORE_ERR;
-    int rc = store__step(st);
-    int64_t n = rc == STORE_ROW ? store__int(st, 0) : STORE_ERR;
-    store__finish(st);
-    return n;
+    return store__number(db, "SELECT COUNT(*) FROM push_subscriptions", NULL);
 }
 
 static const struct store_col SUB_COLS[] = {

@@ -25,15 +25,15 @@ async function openApp(base, who, at = '') {
 // A PNG's width and height from its header.
 const pngSize = (bytes) => ({ width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) });
 
-// The page is controlled by the service worker, and it has kept what `kept` names.
-async function workerReady(page, kept = null) {
+// The page is controlled by the service worker, and it has kept an answer whose URL holds each
+// of `kept` (the reads a page made before the worker controlled it are kept one after another,
+// so each is waited for: on a busy machine the last may still be on its way).
+async function workerReady(page, ...kept) {
   await page.waitForFunction(() => !!navigator.serviceWorker.controller, null, { timeout: 20000 });
-  if (kept) {
-    await page.waitForFunction(async (part) => {
-      const data = await caches.open('praca-data');
-      return (await data.keys()).some((r) => r.url.includes(part));
-    }, kept, { timeout: 20000 });
-  }
+  await page.waitForFunction(async (parts) => {
+    const urls = (await (await caches.open('praca-data')).keys()).map((r) => r.url);
+    return parts.every((part) => urls.some((u) => u.includes(part)));
+  }, kept, { timeout: 20000 });
 }
 
 test('the manifest names the app, its icons are there at their sizes, and Chromium finds it installable', async () => {
@@ -92,8 +92,10 @@ test('with the server gone, /app opens from the service worker and shows the las
     assert.equal(sent.status, 200, sent.text);
     page = await openApp(srv.url, owner, `#server=${sid}&channel=${cid}`);
     await page.waitForSelector('.message:has-text("lido antes de ficar sem rede")');
-    await workerReady(page, `/channels/${cid}/messages`);
-    await workerReady(page, '/api/users/@me');
+    // Everything the room needs to open again: who I am, my servers, this one, its people and
+    // commands, my conversations, marks and blocks, and the room's messages.
+    await workerReady(page, '/api/users/@me', '/api/servers', `/api/servers/${sid}?threads=1`, `/api/servers/${sid}/members`,
+      `/api/servers/${sid}/commands`, '/api/users/@me/dms', '/api/users/@me/unread', '/api/users/@me/blocks', `/channels/${cid}/messages`);
   } finally {
     await srv.stop();
   }

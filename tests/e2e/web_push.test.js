@@ -5,6 +5,7 @@
 'use strict';
 const test = require('node:test');
 const assert = require('node:assert/strict');
+const { spawnSync } = require('node:child_process');
 const { api, register, serverWithMembers, gatewayConnect, eventually, quiet, sharedServer } = require('./helpers');
 const { startPushService } = require('./push_service');
 
@@ -23,6 +24,18 @@ async function device(who) {
   const r = await call(who, 'PUT', '/api/users/@me/push-subscriptions', { endpoint: sub.endpoint, keys: sub.keys });
   assert.equal(r.status, 200, r.text);
   return sub;
+}
+
+// Two nodes: the other node has told Redis (through its presence thread) that a page of who's
+// shows room, or no longer does. One node: nothing to wait for.
+async function readingKnown(who, room, shown) {
+  if (!srv.nodes) return;
+  const redis = (...args) => spawnSync('redis-cli', ['-u', process.env.PRACA_TEST_REDIS, ...args], { encoding: 'utf8' }).stdout;
+  await eventually(() => {
+    const keys = redis('--scan', '--pattern', 'praca:*:reading:*').split('\n').filter(Boolean);
+    const rooms = keys.map((k) => redis('HGET', k, who.user.id)).join(',');
+    return rooms.includes(room) === shown;
+  }, 5000, `reading ${shown}`);
 }
 
 const send = (who, sid, cid, content, node) => call(who, 'POST', `/api/servers/${sid}/channels/${cid}/messages`, { content }, node);
@@ -105,14 +118,16 @@ test('"não perturbe" silences DMs; a page reading the room silences it; a chann
   const { owner: ana, sid, server, members: [bia] } = await serverWithMembers(srv.url, 1);
   const cid = server.channels[0].id;
   const sub = await device(bia);
-  // A page of Bia's that shows the channel, on the node that takes the sends.
-  const t = await call(bia, 'POST', '/api/gateway/ticket', undefined, 0);
-  const url = srv.nodes ? srv.nodes[0].url : srv.url;
+  // A page of Bia's that shows the channel; with two nodes, on the other node than the sends'.
+  const t = await call(bia, 'POST', '/api/gateway/ticket', undefined, 1);
+  const url = srv.nodes ? srv.nodes[1].url : srv.url;
   const page = await gatewayConnect(url, { auth: { ticket: t.body.ticket }, transports: ['websocket'] }, sockets);
   assert.deepEqual(await page.emitWithAck('channel:view', { channelId: cid }), { ok: true });
+  await readingKnown(bia, cid, true);
   await send(ana, sid, cid, `@${bia.user.username} você está vendo`, 0);
   await pushes(sub, 0);
   assert.deepEqual(await page.emitWithAck('channel:view', { channelId: null }), { ok: true });
+  await readingKnown(bia, cid, false);
   await send(ana, sid, cid, `@${bia.user.username} agora não`, 0);
   await pushes(sub, 1);
   page.disconnect();

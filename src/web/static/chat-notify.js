@@ -7,7 +7,7 @@
 import { dmName, loadDms, openDm } from './chat-dms.js';
 import { openChannel } from './chat-room.js';
 import { tellsMe } from './chat-notify-settings.js';
-import { subscribeDevice } from './chat-push.js';
+import { pushActive, subscribeDevice } from './chat-push.js';
 import { openServer } from './chat-servers.js';
 import { doNotDisturb } from './chat-status.js';
 import { chat } from './chat-store.js';
@@ -73,6 +73,7 @@ function openFromHash(hash) {
 // MESSAGE_CREATE by someone else: a notification when it is for me and the tab is not in view.
 export function notifyArrived(m) {
   if (!notifySupported() || Notification.permission !== 'granted' || document.visibilityState === 'visible') return;
+  if (pushActive()) return; // the push for it comes through the service worker
   if (m.fromId === chat.me.id || chat.blocked.has(m.fromId) || doNotDisturb() || !meantForMe(m)) return;
   const where = m.serverId ? (chat.servers.find((s) => s.id === m.serverId) || {}).name : null;
   const dm = m.serverId ? null : chat.dms.find((d) => d.id === m.channelId);

@@ -9,6 +9,12 @@ function b64url(bytes) {
   return btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }
 
+let active = false; // this device is registered: its pushes stand for the page's own notifications
+
+// True once this device receives pushes: the page then shows no notification of its own (the
+// service worker's would say the same thing twice).
+export const pushActive = () => active;
+
 const keyOf = (sub) => (sub.options && sub.options.applicationServerKey ? b64url(new Uint8Array(sub.options.applicationServerKey)) : null);
 
 export function pushSupported() {
@@ -35,11 +41,13 @@ export async function subscribeDevice() {
   if (!sub) sub = await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: publicKey });
   const { endpoint, keys } = sub.toJSON();
   await api('PUT', '/api/users/@me/push-subscriptions', { endpoint, keys });
+  active = true;
   return true;
 }
 
 // Before signing out: the server forgets this device, and the browser its subscription.
 export async function forgetDevice() {
+  active = false;
   const reg = await registration().catch(() => null);
   const sub = reg ? await reg.pushManager.getSubscription().catch(() => null) : null;
   if (!sub) return;
