@@ -105,6 +105,21 @@ static int files_init(struct api_service *a, const struct config *cfg)
     return store_files_init(&a->files, kind, root);
 }
 
+/* --join-on-signup: server IDs, comma-separated, 10 at most. */
+static int join_on_signup_ok(const char *list)
+{
+    int n = 0;
+    for (const char *at = list; *at; n++) {
+        size_t len = strcspn(at, ",");
+        if (len != UUID_LEN || !uuid_valid(at, len) || n == 10) {
+            log_error("--join-on-signup: server IDs separated by commas, 10 at most");
+            return 0;
+        }
+        at += len + (at[len] == ',');
+    }
+    return 1;
+}
+
 int api_service_init(struct api_service *a, const struct config *cfg, struct store_writer *writer,
                      struct bus *bus, const struct api_state *st, const char *site_url)
 {
@@ -117,7 +132,8 @@ int api_service_init(struct api_service *a, const struct config *cfg, struct sto
     a->console = st->console;
     a->presence = st->presence;
     a->voice = st->voice;
-    if (slice_copy(slice_from(site_url), a->site_url, sizeof a->site_url) || files_init(a, cfg))
+    if (slice_copy(slice_from(site_url), a->site_url, sizeof a->site_url) || files_init(a, cfg) ||
+        !join_on_signup_ok(cfg->join_on_signup))
         return -1;
     if (!(a->push = api_push_new(a)) || !(a->web_push = api_web_push_new(a)))
         return -1;

@@ -16,10 +16,12 @@
 #include "state/presence.h"
 #include "state/ratelimit.h"
 #include "core/clock.h"
+#include "core/log.h"
 #include "core/config.h"
 #include "core/crypto.h"
 #include "domain/locales.h"
 #include "domain/text.h"
+#include "store/members.h"
 #include "store/emails.h"
 #include "store/people.h"
 #include "store/servers.h"
@@ -100,6 +102,26 @@ static int read_username(struct api_call *c, json_t *body, char out[33])
     return 0;
 }
 
+/* The servers every new account joins (--join-on-signup), as a join by invite does: bots with
+ * members.read hear GUILD_MEMBER_ADD. A server that is no longer there is passed over. */
+static void join_on_signup(struct api_call *c, const char *uid)
+{
+    for (const char *at = c->svc->cfg->join_on_signup; *at;) {
+        size_t len = strcspn(at, ",");
+        char sid[UUID_LEN + 1];
+        if (len == UUID_LEN) {
+            memcpy(sid, at, UUID_LEN);
+            sid[UUID_LEN] = '\0';
+            int added = store_member_add(c->svc->writer, sid, uid);
+            if (added > 0)
+                api__event_member_add(c, sid, uid);
+            else if (added < 0)
+                log_warn("--join-on-signup: %s could not be joined (is the server gone?)", sid);
+        }
+        at += len + (at[len] == ',');
+    }
+}
+
 static void auth_register(struct api_call *c)
 {
     if (!address_allows(c, "register-address", c->svc->cfg->registrations_per_address,
@@ -143,6 +165,7 @@ static void auth_register(struct api_call *c)
         api__internal(c);
         return;
     }
+    join_on_signup(c, id);
     reply_session(c, 201, id, token);
 }
 

@@ -40,6 +40,7 @@ static const struct option options[] = {
     STR("--smtp-url", "PRACA_SMTP_URL", smtp_url),
     STR("--mail-from", "PRACA_MAIL_FROM", mail_from),
     STR("--push-contact", "PRACA_PUSH_CONTACT", push_contact),
+    STR("--join-on-signup", "PRACA_JOIN_ON_SIGNUP", join_on_signup),
     STR("--stun-url", "PRACA_STUN_URL", stun_urls),
     STR("--turn-url", "PRACA_TURN_URL", turn_urls),
     STR("--turn-secret", "PRACA_TURN_SECRET", turn_secret),

@@ -9,10 +9,11 @@ struct config {
     char host[256];
     int port; /* 0 = any free port */
     char data[1024];
-    char site_url[512];     /* empty = the listening origin */
-    char smtp_url[1024];    /* smtp[s]://user:pass@host:port; empty = Praça sends no e-mail */
-    char mail_from[256];    /* the From: of its e-mails */
-    char push_contact[256]; /* Web Push's VAPID subject (mailto: or https:); "" = site_url */
+    char site_url[512];       /* empty = the listening origin */
+    char smtp_url[1024];      /* smtp[s]://user:pass@host:port; empty = Praça sends no e-mail */
+    char mail_from[256];      /* the From: of its e-mails */
+    char join_on_signup[512]; /* server IDs every new account joins, comma-separated (10 at most) */
+    char push_contact[256];   /* Web Push's VAPID subject (mailto: or https:); "" = site_url */
     /* Voice: where browsers find each other (ICE servers, comma-separated URLs). */
     char stun_urls[1024];  /* stun:host:port,…; "" = none (host candidates only, or TURN's) */
     char turn_urls[1024];  /* turn[s]:host:port?transport=…,…; "" = no TURN */
