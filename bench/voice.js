@@ -10,6 +10,7 @@
 //   JOINS=20 MESH=4 SECONDS=20 PRACA_BIN=build/praca node bench/voice.js
 'use strict';
 const { cpuNs, descendantsTicks, pct } = require('./measure');
+const { openPage } = require('./pages');
 const { startServer, api, serverWithMembers, launchChromium } = require('../tests/e2e/helpers');
 
 const JOINS = Number(process.env.JOINS || 20);
@@ -19,14 +20,7 @@ const SECONDS = Number(process.env.SECONDS || 20);
 
 
 
-async function open(browser, base, who) {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  await context.addCookies([{ name: 'session', value: who.token, url: base }]);
-  const page = await context.newPage();
-  await page.goto(`${base}/app`);
-  await page.waitForSelector('#live.on');
-  return page;
-}
+
 
 const stats = (page) => page.evaluate(async () => {
   const call = await import('/static/chat-call.js');
@@ -51,9 +45,9 @@ async function main() {
     const { owner, sid, members } = await serverWithMembers(srv.url, MESH - 1);
     const ch = await api(srv.url, 'POST', `/api/servers/${sid}/channels`, { token: owner.token, body: { name: 'Sala', type: 'voice' } });
     const vcid = ch.body.channel.id;
-    const first = await open(browser, srv.url, owner);
+    const first = await openPage(browser, srv.url, owner);
     await join(first, vcid);
-    const second = await open(browser, srv.url, members[0]);
+    const second = await openPage(browser, srv.url, members[0]);
     const times = [];
     for (let i = 0; i < JOINS; i++) {
       const t0 = Date.now();
@@ -71,7 +65,7 @@ async function main() {
     console.log(JSON.stringify({ measure: 'join to first audio', joins: JOINS, p50Ms: pct(times, 0.5), p99Ms: pct(times, 0.99), maxMs: Math.max(...times) }));
 
     const pages = [first, second];
-    for (const m of members.slice(1)) pages.push(await open(browser, srv.url, m));
+    for (const m of members.slice(1)) pages.push(await openPage(browser, srv.url, m));
     for (const p of pages.slice(1)) await join(p, vcid);
     await new Promise((resolve) => setTimeout(resolve, 5000)); // every connection up
     const before = await Promise.all(pages.map(traffic));

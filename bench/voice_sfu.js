@@ -13,6 +13,7 @@
 //   JOINS=20 REVOKES=10 SIZES=10,25 FULL=10 SECONDS=20 PRACA_BIN=build/praca node bench/voice_sfu.js
 'use strict';
 const { startServer, api, serverWithMembers, launchChromium, gatewayConnect } = require('../tests/e2e/helpers');
+const { openPage } = require('./pages');
 const { startJanus } = require('../tests/e2e/janus');
 const { cpuNs, descendantsTicks, pct } = require('./measure');
 const { P } = require('../tests/e2e/permissions');
@@ -25,14 +26,7 @@ const REVOKES = Number(process.env.REVOKES || 10);
 let idleJanusPct = 0;
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function open(browser, base, who) {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  await context.addCookies([{ name: 'session', value: who.token, url: base }]);
-  const page = await context.newPage();
-  await page.goto(`${base}/app`);
-  await page.waitForSelector('#live.on');
-  return page;
-}
+
 
 const onPage = (page, fn) => page.evaluate(async (name) => (await import('/static/chat-call.js'))[name](), fn);
 
@@ -55,9 +49,9 @@ async function world(base, n) {
 
 async function joinsToFirstAudio(browser, base) {
   const { people: [a, b], vcid } = await world(base, 2);
-  const first = await open(browser, base, a);
+  const first = await openPage(browser, base, a);
   await join(first, vcid);
-  const second = await open(browser, base, b);
+  const second = await openPage(browser, base, b);
   const times = [];
   for (let i = 0; i < JOINS; i++) {
     const t0 = Date.now();
@@ -151,7 +145,7 @@ async function callOf(browser, base, janus, srv, n) {
   for (const who of people.slice(full)) senders.push(await sender(browser, base, who, vcid, sockets));
   const pages = [];
   for (const who of people.slice(0, full)) {
-    const page = await open(browser, base, who);
+    const page = await openPage(browser, base, who);
     await join(page, vcid);
     pages.push(page);
   }

@@ -6,14 +6,12 @@
 'use strict';
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const path = require('node:path');
-const { spawn } = require('node:child_process');
 const { startServer, api, appWithBot, install, serverWithMembers, eventually, quiet } = require('./helpers');
 const { P } = require('./permissions');
 const pages = require('./browser');
 const { DESKTOP, shoot } = pages;
 const { startTurn } = require('./turn');
-const { voiceChannel, joinCall, received, row, hears, closed, toneFile } = require('./voice_pages');
+const { voiceChannel, joinCall, received, row, hears, closed, toneFile, startVoiceBot } = require('./voice_pages');
 
 const browser = pages.sharedBrowser();
 const openApp = (base, who, viewport = DESKTOP) => pages.openApp(browser, base, who, viewport);
@@ -184,14 +182,8 @@ test('examples/voice_bot.py plays a sound into the channel on /tocar; the page h
   const info = await appWithBot(srv.url, ana, { intents: ['interactions.receive', 'voice.connect'] });
   const perms = P.VER_CANAL | P.ENVIAR_MENSAGENS | P.USAR_COMANDOS | P.CONECTAR_VOZ | P.FALAR;
   assert.equal((await install(srv.url, ana, info, sid, { permissions: perms })).complete.status, 200);
-  const bot = spawn('/usr/bin/python3', [path.join(__dirname, '..', '..', 'examples', 'voice_bot.py')], {
-    env: { PATH: process.env.PATH, PRACA_URL: srv.url, PRACA_BOT_TOKEN: info.botToken, PRACA_SOUND: toneFile(6) },
-    stdio: ['ignore', 'pipe', 'pipe'] });
-  let said = '';
-  bot.stdout.on('data', (d) => { said += d; });
-  bot.stderr.on('data', (d) => { said += d; });
+  const bot = await startVoiceBot(srv.url, info.botToken, toneFile(6));
   try {
-    await eventually(() => /connected as/.test(said), 20000, `the bot connected (it said: ${said})`);
     const a = await openApp(srv.url, ana);
     await joinCall(a, vcid);
     const text = (await api(srv.url, 'GET', `/api/servers/${sid}`, { token: ana.token })).body.channels.find((c) => c.type === 'text').id;
@@ -206,10 +198,10 @@ test('examples/voice_bot.py plays a sound into the channel on /tocar; the page h
     await shoot(a, 'chat-voice-bot');
     // The sound over, the bot leaves the channel by itself.
     await a.waitForSelector(row(vcid, botId), { state: 'detached', timeout: 20000 });
-    await eventually(() => /done playing/.test(said), 5000, 'the bot says it is done');
+    await eventually(() => /done playing/.test(bot.said()), 5000, 'the bot says it is done');
     await closed(a);
   } finally {
-    bot.kill('SIGTERM');
+    bot.stop();
     await srv.stop();
   }
 });

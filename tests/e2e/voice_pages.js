@@ -55,4 +55,25 @@ function toneFile(seconds) {
   return file;
 }
 
-module.exports = { voiceChannel, joinCall, received, row, hears, closed, toneFile };
+// examples/voice_bot.py for the bot of `token` against url, playing `sound`, once it says it is
+// connected; `said()` is everything it printed so far, `stop()` ends it.
+async function startVoiceBot(url, token, sound) {
+  const path = require('node:path');
+  const { spawn } = require('node:child_process');
+  const proc = spawn('/usr/bin/python3', [path.join(__dirname, '..', '..', 'examples', 'voice_bot.py')], {
+    env: { PATH: process.env.PATH, PRACA_URL: url, PRACA_BOT_TOKEN: token, PRACA_SOUND: sound },
+    stdio: ['ignore', 'pipe', 'pipe'] });
+  let said = '';
+  proc.stdout.on('data', (d) => { said += d; });
+  proc.stderr.on('data', (d) => { said += d; });
+  const bot = { said: () => said, stop: () => proc.kill('SIGTERM') };
+  try {
+    await eventually(() => /connected as/.test(said), 20000, 'the bot connected');
+  } catch (e) {
+    bot.stop();
+    throw new Error(`${e.message} (it said: ${said})`);
+  }
+  return bot;
+}
+
+module.exports = { voiceChannel, joinCall, received, row, hears, closed, toneFile, startVoiceBot };

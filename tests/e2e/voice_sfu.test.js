@@ -13,7 +13,7 @@ const { P } = require('./permissions');
 const pages = require('./browser');
 const { shoot } = pages;
 const { startJanus } = require('./janus');
-const { voiceChannel, joinCall, received, row, hears, closed, toneFile } = require('./voice_pages');
+const { voiceChannel, joinCall, received, row, hears, closed, toneFile, startVoiceBot } = require('./voice_pages');
 
 const browser = pages.sharedBrowser();
 
@@ -105,8 +105,6 @@ test('past the mesh size the call moves to the SFU: everyone hears everyone, vid
 });
 
 test('a bot in a call on the SFU keeps its own connection to each page: examples/voice_bot.py is heard', async () => {
-  const path = require('node:path');
-  const { spawn } = require('node:child_process');
   const { appWithBot, install } = require('./helpers');
   const janus = await startJanus();
   const srv = await startServer({ args: ['--rate-limit-scale', '10', '--voice-mesh-max', '0', '--sfu-url', janus.api,
@@ -116,15 +114,8 @@ test('a bot in a call on the SFU keeps its own connection to each page: examples
   const info = await appWithBot(srv.url, ana, { intents: ['interactions.receive', 'voice.connect'] });
   const perms = P.VER_CANAL | P.ENVIAR_MENSAGENS | P.USAR_COMANDOS | P.CONECTAR_VOZ | P.FALAR;
   assert.equal((await install(srv.url, ana, info, sid, { permissions: perms })).complete.status, 200);
-  const sound = toneFile(6);
-  const bot = spawn('/usr/bin/python3', [path.join(__dirname, '..', '..', 'examples', 'voice_bot.py')], {
-    env: { PATH: process.env.PATH, PRACA_URL: srv.nodes ? srv.nodes[0].url : srv.url, PRACA_BOT_TOKEN: info.botToken, PRACA_SOUND: sound },
-    stdio: ['ignore', 'pipe', 'pipe'] });
-  let said = '';
-  bot.stdout.on('data', (d) => { said += d; });
-  bot.stderr.on('data', (d) => { said += d; });
+  const bot = await startVoiceBot(srv.nodes ? srv.nodes[0].url : srv.url, info.botToken, toneFile(6));
   try {
-    await eventually(() => /connected as/.test(said), 20000, `the bot connected (it said: ${said})`);
     const a = await pages.openApp(browser, srv.url, ana);
     await joinCall(a, vcid);
     await eventually(() => onSfu(a), 15000, 'every call on the SFU');
@@ -136,7 +127,7 @@ test('a bot in a call on the SFU keeps its own connection to each page: examples
     assert.equal(await onSfu(a), true, 'still on the SFU, the bot beside it');
     await closed(a);
   } finally {
-    bot.kill('SIGTERM');
+    bot.stop();
     await srv.stop();
     janus.stop();
   }
