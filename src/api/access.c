@@ -56,6 +56,31 @@ int api__access_quiet(struct api_call *c, const char *sid, const char *uid, stru
     return 0;
 }
 
+int api__access_visitor(struct api_call *c, const char *sid, struct access *a)
+{
+    int found;
+    struct state_server *srv = state_server(c->svc->state, c->db, sid, &found);
+    if (!srv)
+        return found < 0 ? -1 : 1;
+    state_server_access(srv, "", &a->s); /* no member: @everyone's bits and overwrites only */
+    state_server_unref(srv);
+    a->server_id = sid;
+    a->user_id = "";
+    a->is_owner = a->timed_out = 0;
+    compute(a);
+    return 0;
+}
+
+int api__not_banned(struct api_call *c, const char *sid)
+{
+    int banned = store_is_banned(c->db, sid, c->me.user_id);
+    if (banned < 0)
+        api__internal(c);
+    else if (banned)
+        api__error(c, 403, "Você foi banido deste servidor");
+    return banned ? -1 : 0;
+}
+
 static int load(struct api_call *c, const char *sid, const char *uid, struct access *a,
                 const char *not_found)
 {

@@ -27,6 +27,11 @@ struct access {
 /* Loads uid's access without answering: 0 a member (a computed), 1 not a member or no such
  * server, -1 storage error. */
 int api__access_quiet(struct api_call *c, const char *sid, const char *uid, struct access *a);
+/* What @everyone holds in sid, as for someone who is not a member (a visitor's preview): 0, 1
+ * no such server, -1 storage error (not answered). */
+int api__access_visitor(struct api_call *c, const char *sid, struct access *a);
+/* The caller is not banned from sid: 0, or -1 answered (403, or 500). */
+int api__not_banned(struct api_call *c, const char *sid);
 /* Loads the caller's access; a non-member gets 404 (a server they cannot see). */
 int api__access(struct api_call *c, const char *sid, struct access *a);
 /* The opening of most server routes: reads :sid, loads the caller's access and requires bits

@@ -21,6 +21,7 @@
 #include "core/config.h"
 #include "core/crypto.h"
 #include "core/log.h"
+#include "state/directory.h"
 #include "state/state.h"
 #include "store/people.h"
 
@@ -33,6 +34,7 @@ const struct api_route *const api_route_tables[] = {
     api_account_routes,
     api_password_reset_routes,
     api_server_routes,
+    api_directory_routes,
     api_channel_routes,
     api_role_routes,
     api_member_routes,
@@ -135,7 +137,8 @@ int api_service_init(struct api_service *a, const struct config *cfg, struct sto
     if (slice_copy(slice_from(site_url), a->site_url, sizeof a->site_url) || files_init(a, cfg) ||
         !join_on_signup_ok(cfg->join_on_signup))
         return -1;
-    if (!(a->push = api_push_new(a)) || !(a->web_push = api_web_push_new(a)))
+    if (!(a->push = api_push_new(a)) || !(a->web_push = api_web_push_new(a)) ||
+        !(a->directory = state_directory_new(cfg->directory_refresh_seconds * INT64_C(1000))))
         return -1;
     http_router_init(&a->router);
     for (size_t t = 0; api_route_tables[t]; t++)
@@ -154,6 +157,8 @@ void api_service_cleanup(struct api_service *a)
     a->push = NULL;
     api_web_push_free(a->web_push);
     a->web_push = NULL;
+    state_directory_free(a->directory);
+    a->directory = NULL;
 }
 
 struct api_call api__thread_call(struct api_service *svc, void *thread_ctx)

@@ -54,6 +54,7 @@ struct api_service {
     struct api_push *push;         /* events pushed to applications' endpoints (owned) */
     struct workers *notify;        /* Web Push's lane: one thread (not owned) */
     struct api_web_push *web_push; /* new messages to people's devices (owned) */
+    struct directory *directory;   /* the discoverable servers as people browse them (owned) */
     struct http_router router;
     struct store_files files; /* attachments' bytes */
     char site_url[512];       /* origin used for the CSRF check and links */
@@ -185,6 +186,7 @@ extern const struct api_route api_auth_routes[];
 extern const struct api_route api_account_routes[];
 extern const struct api_route api_password_reset_routes[];
 extern const struct api_route api_server_routes[];
+extern const struct api_route api_directory_routes[];
 extern const struct api_route api_channel_routes[];
 extern const struct api_route api_role_routes[];
 extern const struct api_route api_member_routes[];

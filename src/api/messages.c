@@ -438,20 +438,27 @@ static int page_query(struct api_call *c, int64_t *limit, enum store_page_mode *
     return 0;
 }
 
-void api__reply_history(struct api_call *c, const char *channel_id)
+json_t *api__history(struct api_call *c, const char *channel_id)
 {
     int64_t limit;
     enum store_page_mode mode;
     char bound[UUID_LEN + 1] = "";
     if (page_query(c, &limit, &mode, bound))
-        return;
+        return NULL;
     int more = 0;
     json_t *page = store_messages_page(c->db, channel_id, mode, bound, limit, &more);
     if (!page) {
         api__internal(c);
-        return;
+        return NULL;
     }
-    api__reply(c, 200, json_pack("{sosb}", "messages", page, "hasMore", more));
+    return json_pack("{sosb}", "messages", page, "hasMore", more);
+}
+
+void api__reply_history(struct api_call *c, const char *channel_id)
+{
+    json_t *page = api__history(c, channel_id);
+    if (page)
+        api__reply(c, 200, page);
 }
 
 static void history(struct api_call *c)

@@ -50,6 +50,8 @@ void api__rate_limited(struct api_call *c, int64_t retry_after_ms);
 
 /* {messages, hasMore} of a channel, from the limit/before/beforeId/around query (messages.c). */
 void api__reply_history(struct api_call *c, const char *channel_id);
+/* The same page as an object ({messages, hasMore}), or NULL when it has answered. */
+json_t *api__history(struct api_call *c, const char *channel_id);
 /* {server, channels (those the caller can see), roles}, 200 (servers.c). */
 void api__reply_server_view(struct api_call *c, const char *sid);
 

@@ -1,6 +1,6 @@
 /*
  * Servers: create (with @everyone and #geral), list mine, read (channels I can see), settings,
- * delete, automod, rules acceptance, and joining a discoverable server.
+ * delete, automod, rules acceptance (joining a discoverable server: directory.c).
  */
 #include <http_parser.h>
 #include <stdio.h>
@@ -16,8 +16,10 @@
 #include "api/voice.h"
 #include "api/events.h"
 #include "core/clock.h"
+#include "domain/directory_rules.h"
 #include "domain/permissions.h"
 #include "domain/text.h"
+#include "state/directory.h"
 #include "store/channels.h"
 #include "store/members.h"
 #include "store/roles.h"
@@ -158,6 +160,46 @@ static const char *managed(struct api_call *c, json_t **body)
     return sid && (*body = api__body(c)) ? sid : NULL;
 }
 
+/* tags: up to five, each folded (domain/directory_rules.h), kept once, as a JSON array (*out
+ * the request's, NULL when absent). */
+static int in_tags(struct api_call *c, json_t *body, char **out)
+{
+    json_t *v = json_object_get(body, "tags");
+    *out = NULL;
+    if (!v)
+        return 0;
+    if (!json_is_array(v) || json_array_size(v) > DIRECTORY_TAGS_MAX) {
+        api__bad(c, "tags", "deve ser uma lista de até 5 tags");
+        return -1;
+    }
+    json_t *tags = json_array();
+    size_t i;
+    json_t *t;
+    json_array_foreach(v, i, t)
+    {
+        char tag[DIRECTORY_TAG_MAX + 1];
+        if (!json_is_string(t) ||
+            !rule_directory_tag(json_string_value(t), json_string_length(t), tag, sizeof tag)) {
+            json_decref(tags);
+            api__bad(c, "tags", "cada tag tem de 2 a 24 letras, números ou hífens");
+            return -1;
+        }
+        int seen = 0;
+        size_t k;
+        json_t *u;
+        json_array_foreach(tags, k, u) seen |= !strcmp(json_string_value(u), tag);
+        if (!seen)
+            json_array_append_new(tags, json_string(tag));
+    }
+    *out = json_dumps(tags, JSON_COMPACT);
+    json_decref(tags);
+    if (!*out) {
+        api__internal(c);
+        return -1;
+    }
+    return api__at_end_free(c, *out);
+}
+
 static void server_patch(struct api_call *c)
 {
     json_t *body;
@@ -170,6 +212,7 @@ static void server_patch(struct api_call *c)
                                    .requires_2fa = -1,
                                    .discoverable = -1};
     int rr = -1, r2 = -1, disc = -1;
+    char *tags = NULL; /* freed at the end of the request */
     if (api__in_str(c, body, "name", 1, 100, API_IN_TRIM, &p.name) < 0 ||
         api__in_int(c, body, "verificationLevel", 0, 3, 0, &p.verification_level) < 0 ||
         api__in_bool(c, body, "requiresRulesAcceptance", 0, &rr) < 0 ||
@@ -178,9 +221,14 @@ static void server_patch(struct api_call *c)
         api__in_bool(c, body, "discoverable", 0, &disc) < 0 ||
         api__in_icon(c, body, &p.set_icon, &p.icon_url) < 0)
         return;
+    if (api__in_str(c, body, "description", 0, DIRECTORY_DESCRIPTION_MAX, API_IN_TRIM,
+                    &p.description) < 0 ||
+        in_tags(c, body, &tags) < 0)
+        return;
     p.requires_rules = rr;
     p.requires_2fa = r2;
     p.discoverable = disc;
+    p.tags_json = tags;
     int rc;
     json_t *before = store_server_json(c->db, sid, &rc);
     if (!before || store_server_update(c->svc->writer, &p) < 0) {
@@ -189,13 +237,9 @@ static void server_patch(struct api_call *c)
         return;
     }
     json_t *after = store_server_json(c->db, sid, &rc);
-    static const char *const KEYS[] = {"name",
-                                       "verificationLevel",
-                                       "requiresRulesAcceptance",
-                                       "rules",
-                                       "requires2FA",
-                                       "discoverable",
-                                       "iconUrl",
+    static const char *const KEYS[] = {"name",    "verificationLevel", "requiresRulesAcceptance",
+                                       "rules",   "requires2FA",       "discoverable",
+                                       "iconUrl", "description",       "tags",
                                        NULL};
     json_t *changes = api__audit_changes(before, after, KEYS);
     size_t i;
@@ -209,6 +253,7 @@ static void server_patch(struct api_call *c)
     api__audit(c, sid, "server.update", "server", sid, changes);
     json_decref(before);
     json_decref(after);
+    state_directory_stale(c->svc->directory);
     api__event_server_changed(c, sid, "server");
     reply_server(c, sid);
 }
@@ -343,47 +388,6 @@ static void rules_accept(struct api_call *c)
     api__ok(c);
 }
 
-/* Joining through discovery; invites go through invites.c. Both end in api_member_joined. */
-static void server_join(struct api_call *c)
-{
-    const char *sid = api__param_id(c, "sid", "Servidor não encontrado");
-    if (!sid)
-        return;
-    int rc;
-    json_t *server = store_server_json(c->db, sid, &rc);
-    if (!server) {
-        if (rc < 0)
-            api__internal(c);
-        else
-            api__error(c, 404, "Servidor não encontrado");
-        return;
-    }
-    int discoverable = json_is_true(json_object_get(server, "discoverable"));
-    json_decref(server);
-    if (!discoverable) {
-        api__error(c, 404, "Servidor não encontrado");
-        return;
-    }
-    int banned = store_is_banned(c->db, sid, c->me.user_id);
-    if (banned) {
-        if (banned < 0)
-            api__internal(c);
-        else
-            api__error(c, 403, "Você foi banido deste servidor");
-        return;
-    }
-    if (api__limit_hit(c, &API_LIMIT_JOIN))
-        return;
-    int added = store_member_add(c->svc->writer, sid, c->me.user_id);
-    if (added < 0) {
-        api__internal(c);
-        return;
-    }
-    if (added)
-        api__event_member_add(c, sid, c->me.user_id);
-    reply_server_view(c, 200, sid);
-}
-
 void api__reply_server_view(struct api_call *c, const char *sid)
 {
     reply_server_view(c, 200, sid);
@@ -398,7 +402,5 @@ const struct api_route api_server_routes[] = {
     API_ROUTE(PUT, "/api/servers/:sid/automod", automod_put, API_ANY),
     API_ROUTE(PUT, "/api/servers/:sid/owner", owner_put, API_PERSON, .hashes = 1),
     API_ROUTE(POST, "/api/servers/:sid/rules/accept", rules_accept, API_PERSON),
-    API_ROUTE(POST, "/api/servers/:sid/join", server_join, API_PERSON, .tells_bots = 1,
-              .limit = &API_LIMIT_JOIN),
     {0},
 };

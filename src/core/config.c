@@ -57,6 +57,8 @@ static const struct option options[] = {
     INT("--media-workers", "PRACA_MEDIA_WORKERS", media_workers, 1, 64),
     INT("--media-queue", "PRACA_MEDIA_QUEUE", media_queue, 0, 100000),
     INT("--search-scan-rows", "PRACA_SEARCH_SCAN_ROWS", search_scan_rows, 10, 10000000),
+    INT("--directory-refresh-seconds", "PRACA_DIRECTORY_REFRESH_SECONDS", directory_refresh_seconds,
+        0, 86400),
     INT("--server-bots-max", "PRACA_SERVER_BOTS_MAX", server_bots_max, 1, 1000000),
     {"--rate-limit-scale", "PRACA_RATE_LIMIT_SCALE", K_DOUBLE,
      offsetof(struct config, rate_limit_scale), 0, 0, 0},
@@ -114,6 +116,7 @@ void config_defaults(struct config *c)
     c->media_workers = 2;
     c->media_queue = 16;
     c->search_scan_rows = 10000;
+    c->directory_refresh_seconds = 60;
     c->server_bots_max = 25000;
     c->rate_limit_scale = 1.0;
     c->header_timeout_ms = 10000;

@@ -32,7 +32,8 @@ struct config {
     int media_workers;    /* threads of the uploads' lane (files checked, thumbnails made) */
     int media_queue;      /* uploads waiting for one of them, past which 503 */
     int search_scan_rows; /* messages one search without words examines at most */
-    int server_bots_max;  /* bots installed in one server at most */
+    int directory_refresh_seconds; /* how old the server directory's listing may be */
+    int server_bots_max;           /* bots installed in one server at most */
     double rate_limit_scale;
     int conformance;
     int allow_private_endpoints;

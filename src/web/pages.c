@@ -46,6 +46,7 @@ static const struct {
     {"/oauth2/authorize", "authorize.html"},
     {"/developers", "developers.html"},
     {"/app", "app.html"},
+    {"/explorar", "explore.html"},
     {"/docs", "docs.html"},
 };
 

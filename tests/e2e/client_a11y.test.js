@@ -69,7 +69,7 @@ for (const [label, viewport] of [['1280', { width: 1280, height: 800 }], ['390',
 }
 
 test('every page names Praça\'s icon and the manifest, and the icon is served', async () => {
-  for (const page of ['/app', '/login', '/developers', '/docs', '/invite/x', '/nada-aqui']) {
+  for (const page of ['/app', '/login', '/developers', '/docs', '/invite/x', '/explorar', '/nada-aqui']) {
     const html = await (await fetch(srv.url + page, { headers: { cookie: `session=${world.ana.token}` } })).text();
     assert.match(html, /<link rel="icon" href="\/static\/icon\.svg" type="image\/svg\+xml">/, page);
     assert.match(html, /<link rel="manifest" href="\/manifest\.webmanifest">/, page);

@@ -40,6 +40,9 @@ function fillServerForm() {
     el('option', { value: String(level), text: `${level}: ${label}`, selected: level === s.verificationLevel })));
   $('#requires-rules').checked = s.requiresRulesAcceptance;
   $('#rules-edit').value = s.rules || '';
+  $('#discoverable').checked = s.discoverable;
+  $('#server-description').value = s.description || '';
+  $('#server-tags').value = (s.tags || []).join(', ');
   const automod = s.automod || { blockedWords: [], maxMentions: null };
   $('#blocked-words').value = automod.blockedWords.join('\n');
   $('#max-mentions').value = automod.maxMentions === null ? '' : String(automod.maxMentions);
@@ -139,6 +142,8 @@ export function wireSettings() {
       await api('PATCH', `/api/servers/${chat.sid}`, {
         name: $('#server-rename').value, verificationLevel: Number($('#verification').value),
         requiresRulesAcceptance: $('#requires-rules').checked, rules: $('#rules-edit').value,
+        discoverable: $('#discoverable').checked, description: $('#server-description').value,
+        tags: $('#server-tags').value.split(/[,\s]+/).map((x) => x.replace(/^#/, '')).filter(Boolean),
       });
       await loadServer(chat.sid);
       await loadServers();
