@@ -47,7 +47,8 @@ static void dm_react(struct api_call *c)
     const char *cid = api__dm_of_caller(c), *mid, *emoji, *custom;
     json_t *body;
     if (!cid || !(mid = dm_message(c, cid)) || !(body = api__body(c)) ||
-        api__in_reaction(c, body, &emoji, &custom) || api__limit_hit(c, &API_LIMIT_REACT))
+        api__in_reaction(c, body, &emoji, &custom) ||
+        api__custom_emoji_usable(c, NULL, mid, custom) || api__limit_hit(c, &API_LIMIT_REACT))
         return;
     struct store_reaction_toggle t = {.message_id = mid,
                                       .channel_id = cid,

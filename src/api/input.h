@@ -37,5 +37,11 @@ int api__query_position(struct api_call *c, const char *name, long long *out);
 /* A reaction's body: exactly one of emoji (one Unicode emoji) or customEmojiId; 0, or -1 when
  * it has answered 400. */
 int api__in_reaction(struct api_call *c, json_t *body, const char **emoji, const char **custom);
+/* A custom emoji may be added by the caller to message mid in server sid (NULL: a
+ * conversation): it is an emoji of that server or of a server the caller is in, or one the
+ * caller reacted with there already (a toggle takes it back, even once it is deleted). 0, or -1
+ * answered (400). Nothing to check without custom. */
+int api__custom_emoji_usable(struct api_call *c, const char *sid, const char *mid,
+                             const char *custom);
 
 #endif

@@ -524,7 +524,8 @@ static void react(struct api_call *c)
     json_t *body;
     if (!api__place_message(c, &p, &mid, &ref) && !not_timed_out(c, &p) &&
         !api__require_in(c, p.perms, PERM_ADICIONAR_REACOES) && (body = api__body(c)) &&
-        !api__in_reaction(c, body, &emoji, &custom) && !api__limit_hit(c, &API_LIMIT_REACT)) {
+        !api__in_reaction(c, body, &emoji, &custom) &&
+        !api__custom_emoji_usable(c, p.sid, mid, custom) && !api__limit_hit(c, &API_LIMIT_REACT)) {
         struct store_reaction_toggle t = {.message_id = mid,
                                           .channel_id = p.cid,
                                           .emoji = emoji,

@@ -59,6 +59,7 @@ static const struct option options[] = {
     INT("--search-scan-rows", "PRACA_SEARCH_SCAN_ROWS", search_scan_rows, 10, 10000000),
     INT("--directory-refresh-seconds", "PRACA_DIRECTORY_REFRESH_SECONDS", directory_refresh_seconds,
         0, 86400),
+    INT("--server-emoji-max", "PRACA_SERVER_EMOJI_MAX", server_emoji_max, 1, 10000),
     INT("--server-bots-max", "PRACA_SERVER_BOTS_MAX", server_bots_max, 1, 1000000),
     {"--rate-limit-scale", "PRACA_RATE_LIMIT_SCALE", K_DOUBLE,
      offsetof(struct config, rate_limit_scale), 0, 0, 0},
@@ -117,6 +118,7 @@ void config_defaults(struct config *c)
     c->media_queue = 16;
     c->search_scan_rows = 10000;
     c->directory_refresh_seconds = 60;
+    c->server_emoji_max = 100;
     c->server_bots_max = 25000;
     c->rate_limit_scale = 1.0;
     c->header_timeout_ms = 10000;

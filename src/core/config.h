@@ -34,6 +34,7 @@ struct config {
     int search_scan_rows; /* messages one search without words examines at most */
     int directory_refresh_seconds; /* how old the server directory's listing may be */
     int server_bots_max;           /* bots installed in one server at most */
+    int server_emoji_max;          /* a server's own emoji at most */
     double rate_limit_scale;
     int conformance;
     int allow_private_endpoints;

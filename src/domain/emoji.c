@@ -122,3 +122,16 @@ int rule_emoji_custom_id_valid(const char *s, size_t len)
     }
     return 1;
 }
+
+int rule_emoji_name_fold(char *s, size_t len)
+{
+    if (len < RULE_EMOJI_NAME_MIN || len > RULE_EMOJI_NAME_MAX)
+        return 0;
+    for (size_t i = 0; i < len; i++) {
+        if (s[i] >= 'A' && s[i] <= 'Z')
+            s[i] = (char)(s[i] - 'A' + 'a');
+        else if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= '0' && s[i] <= '9') || s[i] == '_'))
+            return 0;
+    }
+    return 1;
+}

@@ -14,4 +14,10 @@ int rule_emoji_valid(const char *s, size_t len);
 /* 1 when s is a custom emoji's ID: 1 to 64 of A-Z a-z 0-9 _ - */
 int rule_emoji_custom_id_valid(const char *s, size_t len);
 
+/* A server's own emoji: its name as :nome: shows it, 2 to 32 of a-z 0-9 _ (upper case folded to
+ * lower, in place). 1 when it is one. */
+#define RULE_EMOJI_NAME_MIN 2
+#define RULE_EMOJI_NAME_MAX 32
+int rule_emoji_name_fold(char *s, size_t len);
+
 #endif

@@ -7,6 +7,7 @@
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -110,6 +111,69 @@ static int thumbnail(const char *path, const struct media_image_header *h, const
         rc = vips_webpsave(bare, out, "Q", 75, "strip", TRUE, NULL);
         g_object_unref(bare);
     }
+    if (rc)
+        vips_error_clear();
+    return rc ? -1 : 0;
+}
+
+/* Every field a saver could write goes, but those an animation is made of. */
+static void keep_only_animation(VipsImage *im)
+{
+    static const char *const KEEP[] = {"page-height", "delay", "loop", "gif-delay", "gif-loop"};
+    gchar **fields = vips_image_get_fields(im);
+    for (size_t i = 0; fields && fields[i]; i++) {
+        int keep = 0;
+        for (size_t k = 0; k < sizeof KEEP / sizeof *KEEP; k++)
+            keep |= !strcmp(fields[i], KEEP[k]);
+        if (!keep)
+            vips_image_remove(im, fields[i]);
+    }
+    g_strfreev(fields);
+}
+
+/* The frames of the GIF or WebP at spec ("path[n=-1]"), from its header: their count, or -1
+ * when they are too many or would decode past the budget. */
+static int frames_within_budget(const char *spec)
+{
+    VipsImage *all = vips_image_new_from_file(spec, NULL); /* the header only */
+    if (!all) {
+        vips_error_clear();
+        return -1;
+    }
+    int pages = vips_image_get_n_pages(all);
+    uint64_t pixels = (uint64_t)vips_image_get_width(all) * (uint64_t)vips_image_get_height(all);
+    g_object_unref(all);
+    return pages < 1 || pages > MEDIA_EMOJI_FRAMES || pixels > MEDIA_WHOLE_PIXELS_MAX ? -1 : pages;
+}
+
+int media_emoji(const char *path, const struct media_image_header *h, const char *out, int side,
+                int *animated)
+{
+    enum media_thumb_verdict v = media_image_thumb_verdict(h);
+    atomic_fetch_add(&verdicts[v], 1);
+    pthread_once(&vips_once, start_vips);
+    if (v != MEDIA_THUMB_OK || !vips_ready)
+        return -1;
+    char spec[PATH_MAX + 8];
+    int many = h->format == MEDIA_IMAGE_GIF || h->format == MEDIA_IMAGE_WEBP;
+    if (snprintf(spec, sizeof spec, "%s%s", path, many ? "[n=-1]" : "") >= (int)sizeof spec)
+        return -1;
+    int pages = many ? frames_within_budget(spec) : 1;
+    if (pages < 0)
+        return -1;
+    *animated = pages > 1;
+    VipsImage *fitted = NULL, *bare = NULL;
+    if (vips_thumbnail(spec, &fitted, side, "height", side, "size", VIPS_SIZE_DOWN, NULL) ||
+        vips_copy(fitted, &bare, NULL)) {
+        if (fitted)
+            g_object_unref(fitted);
+        vips_error_clear();
+        return -1;
+    }
+    g_object_unref(fitted);
+    keep_only_animation(bare);
+    int rc = vips_webpsave(bare, out, "Q", 80, "strip", TRUE, NULL);
+    g_object_unref(bare);
     if (rc)
         vips_error_clear();
     return rc ? -1 : 0;

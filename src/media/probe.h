@@ -27,6 +27,13 @@ int media_thumbnail(const char *path, const struct media_image_header *h, const 
                     int side);
 /* The same cut to a side × side square from the image's middle (a small image grows to it). */
 int media_square(const char *path, const struct media_image_header *h, const char *out, int side);
+/* An emoji made of the picture at path whose header is h: fitted within side × side pixels and
+ * written to out as WebP with no metadata; a GIF or WebP of several frames stays animated (at
+ * most MEDIA_EMOJI_FRAMES frames, all of them within the whole-decode budget of
+ * image_header.h). *animated says which. 0, or -1 when it cannot be made. */
+#define MEDIA_EMOJI_FRAMES 200
+int media_emoji(const char *path, const struct media_image_header *h, const char *out, int side,
+                int *animated);
 void media_stats(struct media_stats *out);
 /* Pictures whose metadata cannot be taken out in place (HEIC/HEIF, AVIF, TIFF) are decoded and
  * written again to out, upright and with no metadata: a JPEG (Q 90), or a PNG when they have

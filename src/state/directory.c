@@ -18,8 +18,9 @@
 #define DIRECTORY_POPULAR_TAGS 20
 
 struct entry {
-    json_t *json; /* what the directory shows */
-    char *folded; /* name, description and tags, folded, for searches */
+    json_t *json;     /* what the directory shows */
+    char *folded;     /* name, description, then each tag after a "\n", folded: searched */
+    const char *tags; /* in folded: "\ntag\ntag\n" (a tag is found as "\ntag\n") */
     struct directory_rank rank;
 };
 
@@ -81,9 +82,9 @@ void state_directory_stale(struct directory *d)
 }
 
 /* The text a search looks in: name, description and tags, folded. */
-static char *folded_text(const struct store_directory_row *r, json_t *tags)
+static char *folded_text(const struct store_directory_row *r, json_t *tags, size_t *tags_at)
 {
-    size_t cap = 2 * (strlen(r->name) + strlen(r->description)) + 8;
+    size_t cap = 2 * (strlen(r->name) + strlen(r->description)) + 8 + 1;
     size_t i;
     json_t *t;
     json_array_foreach(tags, i, t) cap += json_string_length(t) + 1;
@@ -93,12 +94,15 @@ static char *folded_text(const struct store_directory_row *r, json_t *tags)
     size_t n = rule_directory_fold(r->name, strlen(r->name), out, cap);
     out[n++] = '\n';
     n += rule_directory_fold(r->description, strlen(r->description), out + n, cap - n);
+    *tags_at = n;
     json_array_foreach(tags, i, t)
     {
         out[n++] = '\n';
-        memcpy(out + n, json_string_value(t), json_string_length(t) + 1);
+        memcpy(out + n, json_string_value(t), json_string_length(t));
         n += json_string_length(t);
     }
+    out[n++] = '\n';
+    out[n] = '\0';
     return out;
 }
 
@@ -131,7 +135,9 @@ static int add_row(const struct store_directory_row *r, void *arg)
     }
     struct entry *e = &s->entries[s->n];
     e->json = entry_json(r, tags);
-    e->folded = folded_text(r, tags);
+    size_t tags_at = 0;
+    e->folded = folded_text(r, tags, &tags_at);
+    e->tags = e->folded ? e->folded + tags_at : NULL;
     json_decref(tags);
     if (!e->json || !e->folded) {
         json_decref(e->json);
@@ -327,15 +333,6 @@ static struct snapshot *snapshot(struct directory *d, struct store *db, struct p
     return s;
 }
 
-static int has_tag(const struct entry *e, const char *tag)
-{
-    size_t i;
-    json_t *t;
-    json_array_foreach(json_object_get(e->json, "tags"), i,
-                       t) if (!strcmp(json_string_value(t), tag)) return 1;
-    return 0;
-}
-
 json_t *state_directory_list(struct directory *d, struct store *db, struct presence *p,
                              const struct directory_query *q, size_t *total)
 {
@@ -344,11 +341,14 @@ json_t *state_directory_list(struct directory *d, struct store *db, struct prese
         return NULL;
     struct directory_words w;
     rule_directory_words(q->q ? q->q : "", q->q ? q->q_len : 0, &w);
+    char tag[DIRECTORY_TAG_MAX + 3]; /* "\ntag\n" */
+    if (q->tag)
+        snprintf(tag, sizeof tag, "\n%.*s\n", DIRECTORY_TAG_MAX, q->tag);
     json_t *page = json_array();
     size_t found = 0;
     for (size_t i = 0; page && i < s->n; i++) {
         const struct entry *e = &s->entries[i];
-        if ((q->tag && !has_tag(e, q->tag)) || !rule_directory_match(e->folded, &w))
+        if ((q->tag && !strstr(e->tags, tag)) || !rule_directory_match(e->folded, &w))
             continue;
         if (found >= q->offset && found < q->offset + q->limit)
             json_array_append(page, e->json);

@@ -281,6 +281,7 @@ int store_files_sweep_at(const struct store_files *f, struct store *db, int64_t 
         " AND NOT EXISTS (SELECT 1 FROM users u WHERE u.avatar = b.hash)"
         " AND NOT EXISTS (SELECT 1 FROM users u WHERE u.avatar_small = b.hash)"
         " AND NOT EXISTS (SELECT 1 FROM exports e WHERE e.blob = b.hash)"
+        " AND NOT EXISTS (SELECT 1 FROM emojis j WHERE j.blob = b.hash)"
         " FROM blobs b WHERE b.hash > $1 ORDER BY b.hash LIMIT $3";
     struct store_stmt *st =
         store__query(db, SQL, SV_ARGS(SV_STR(cursor), SV_INT(before), SV_INT(max)));

@@ -11,6 +11,7 @@ const MESSAGE_KEYS = ['id', 'serverId', 'channelId', 'threadId', 'fromId', 'cont
   'components', 'flags', 'applicationId', 'commandName', 'commandInvokerId', 'replyToId', 'replyTo', 'mentions',
   'mentionsEveryone', 'mentionedRoleIds', 'reactions', 'pinned', 'attachments', 'webhook'];
 
+const { png, uploadEmoji } = require('./gif');
 const srv = sharedServer({ args: ['--test-clock'] });
 
 // A server with a member and an installed bot; `bits` are the bot's granted permissions.
@@ -355,8 +356,9 @@ test('reactions toggle per person; pins toggle; permissions and bad bodies', asy
   assert.deepEqual(r1.body.reactions, [{ emoji: '👍', customEmojiId: null, count: 1, userIds: [w.info.app.botUserId] }]);
   const r2 = await react(w.members[0], { emoji: '👍' });
   assert.equal(r2.body.reactions[0].count, 2);
-  const r3 = await react(w.members[0], { customEmojiId: 'festa_123' });
-  assert.deepEqual(r3.body.reactions[1], { emoji: null, customEmojiId: 'festa_123', count: 1, userIds: [w.members[0].user.id] });
+  const festa = (await uploadEmoji(srv.url, w.owner.token, w.sid, 'festa_123', png(16, 16), 'image/png')).body.emoji;
+  const r3 = await react(w.members[0], { customEmojiId: festa.id });
+  assert.deepEqual(r3.body.reactions[1], { emoji: null, customEmojiId: festa.id, count: 1, userIds: [w.members[0].user.id] });
   const r4 = await react(bot, { emoji: '👍' });
   assert.deepEqual(r4.body.reactions[0].userIds, [w.members[0].user.id], 'toggled off');
   for (const body of [{}, { emoji: '👍', customEmojiId: 'x' }, { emoji: 5 }, { emoji: '' }, { emoji: 'a b' },
@@ -408,7 +410,8 @@ test('a message takes at most 20 distinct reactions; more people on one of them 
   const react = (who, body) => api(srv.url, 'POST', `${w.url}/${m.body.message.id}/react`, { token: who.token, body });
   const EMOJI = ['😀', '😂', '😍', '😎', '😭', '😡', '👍', '👎', '👏', '🙏', '🔥', '🎉', '❤️', '💯', '✅', '❌', '🚀', '👀', '🤔', '🇧🇷'];
   for (const emoji of EMOJI.slice(0, 19)) assert.equal((await react(w.owner, { emoji })).status, 200, emoji);
-  const twentieth = await react(w.owner, { customEmojiId: 'festa' });
+  const festa = (await uploadEmoji(srv.url, w.owner.token, w.sid, 'festa', png(16, 16), 'image/png')).body.emoji;
+  const twentieth = await react(w.owner, { customEmojiId: festa.id });
   assert.equal(twentieth.status, 200);
   assert.equal(twentieth.body.reactions.length, 20);
   const over = await react(w.owner, { emoji: EMOJI[19] });

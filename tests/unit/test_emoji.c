@@ -1,5 +1,6 @@
 /* The reaction rules: which strings are one emoji, and which are custom emoji IDs. */
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "domain/emoji.h"
@@ -89,4 +90,20 @@ Test(emoji, custom_ids_are_words)
     memset(long_id, 'a', 65);
     long_id[65] = '\0';
     cr_expect(!rule_emoji_custom_id_valid(long_id, 65));
+}
+
+Test(emoji, names_are_folded_words_of_2_to_32)
+{
+    char ok[] = "Festa_Junina2";
+    cr_expect(rule_emoji_name_fold(ok, strlen(ok)));
+    cr_expect_str_eq(ok, "festa_junina2");
+    static const char *const bad[] = {
+        "a", "com espaço", "ação", "traço-não", ":festa:", "abcdefghijklmnopqrstuvwxyz0123456"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        char copy[64];
+        snprintf(copy, sizeof copy, "%s", bad[i]);
+        cr_expect(!rule_emoji_name_fold(copy, strlen(copy)), "%s", bad[i]);
+    }
+    char longest[] = "abcdefghijklmnopqrstuvwxyz012345";
+    cr_expect(rule_emoji_name_fold(longest, 32));
 }
