@@ -21,6 +21,7 @@
 #include "domain/text.h"
 #include "state/directory.h"
 #include "store/channels.h"
+#include "store/emojis.h"
 #include "store/members.h"
 #include "store/roles.h"
 #include "store/servers.h"
@@ -29,17 +30,19 @@
 #define AUTOMOD_WORDS    1000
 #define AUTOMOD_WORD_MAX 60
 
-/* {server, channels (those a can see), roles} */
+/* {server, channels (those a can see), roles, emojis} */
 static json_t *server_view(struct api_call *c, const struct access *a, const char *sid)
 {
     int rc;
     json_t *server = store_server_json(c->db, sid, &rc);
     json_t *channels = store_channels_json(c->db, sid);
     json_t *roles = store_roles_json(c->db, sid);
-    if (!server || !channels || !roles) {
+    json_t *emojis = store_emojis_json(c->db, sid);
+    if (!server || !channels || !roles || !emojis) {
         json_decref(server);
         json_decref(channels);
         json_decref(roles);
+        json_decref(emojis);
         return NULL;
     }
     json_t *visible = json_array();
@@ -51,7 +54,8 @@ static json_t *server_view(struct api_call *c, const struct access *a, const cha
             json_array_append(visible, ch);
     }
     json_decref(channels);
-    return json_pack("{soso so}", "server", server, "channels", visible, "roles", roles);
+    return json_pack("{sosososo}", "server", server, "channels", visible, "roles", roles, "emojis",
+                     emojis);
 }
 
 static void reply_server_view(struct api_call *c, int status, const char *sid)

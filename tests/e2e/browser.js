@@ -64,7 +64,7 @@ async function answer(page, button, { text, question } = {}) {
   await page.waitForSelector('dialog.ask', { state: 'detached' });
 }
 
-// The server's settings, at one of their sections (Servidor, Canais, Cargos, Membros, Convites,
+// The server's settings, at one of their sections (Servidor, Canais, Cargos, Membros, Convites, Emoji,
 // Moderação, Bots).
 async function openSettings(page, tab) {
   await page.click('#settings-open');

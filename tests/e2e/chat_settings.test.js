@@ -81,7 +81,7 @@ test('settings in sections: channels renamed, made private and deleted; roles co
   await b.waitForSelector(`#channels button[data-id="${extra}"]`);
   await openSettings(a, 'Canais');
   assert.deepEqual(await a.$$eval('#settings-tabs [role=tab]:not([hidden])', (t) => t.map((x) => x.textContent)),
-    ['Servidor', 'Canais', 'Cargos', 'Membros', 'Convites', 'Moderação', 'Bots'], 'the owner sees every section');
+    ['Servidor', 'Canais', 'Cargos', 'Membros', 'Convites', 'Emoji', 'Moderação', 'Bots'], 'the owner sees every section');
   assert.equal(await a.isHidden('#roles-settings'), true, 'one section at a time');
   // Rename, private, delete.
   const row = (cid) => `#channels-manage li[data-id="${cid}"]`;

@@ -3,6 +3,7 @@
 import { provide } from './chat-actions.js';
 import { commandBody, commandResolver, paintPalette } from './chat-commands.js';
 import { clearPending, pendingCount, uploadWith } from './chat-files.js';
+import { customEmojiText } from './chat-custom-emoji.js';
 import { clearNewLine } from './chat-flow.js';
 import { messagesPath, showMessage } from './chat-messages.js';
 import { PERM } from './chat-perms.js';
@@ -14,6 +15,7 @@ import { view } from './chat-ui.js';
 import { $, api, el, showError } from './common.js';
 import { SHORTCODES } from './emoji-names.js';
 import { t } from './i18n.js';
+import { customEmojiImage } from './markdown.js';
 
 // A command's answer is awaited this long (an endpoint's 3 s and a little), then the person is
 // told that nobody answered, as Discord does.
@@ -122,14 +124,18 @@ function suggestEmoji(box) {
   const m = /(^|\s):([a-z0-9_+-]{2,32})$/.exec($('#text').value);
   if (!m) return;
   const typed = m[2];
-  const offers = [...SHORTCODES].filter(([name]) => name.startsWith(typed)).slice(0, 8);
-  for (const [name, emoji] of offers) {
-    box.append(el('li', {}, el('button', { type: 'button', text: `${emoji} :${name}:`, onclick: () => {
+  // The server's own first, then the common ones.
+  const own = chat.dm ? [] : chat.emojis.filter((e) => e.name.startsWith(typed))
+    .map((e) => ({ name: e.name, face: customEmojiImage(e.id, e.name), text: customEmojiText(e) }));
+  const common = [...SHORTCODES].filter(([name]) => name.startsWith(typed))
+    .map(([name, emoji]) => ({ name, face: emoji, text: emoji }));
+  for (const { name, face, text } of [...own, ...common].slice(0, 8)) {
+    box.append(el('li', {}, el('button', { type: 'button', onclick: () => {
       const area = $('#text');
-      area.value = area.value.slice(0, area.value.length - typed.length - 1) + emoji + ' ';
+      area.value = area.value.slice(0, area.value.length - typed.length - 1) + text + ' ';
       box.replaceChildren();
       area.focus();
-    } })));
+    } }, face, ` :${name}:`)));
   }
 }
 

@@ -7,6 +7,7 @@ import { loadAudit, wireAudit } from './chat-audit.js';
 import { loadCommandSettings } from './chat-command-settings.js';
 import { loadWebhooks, wireWebhooks } from './chat-webhooks.js';
 import { colour } from './chat-components.js';
+import { paintEmojiSettings, wireEmojiSettings } from './chat-emoji-settings.js';
 import { loadInvites } from './chat-invites.js';
 import { loadReports } from './chat-report-queue.js';
 import { paintMembers } from './chat-members.js';
@@ -28,6 +29,7 @@ export async function loadSettings() {
   if (shown('channels-settings')) paintChannelsManage();
   if (shown('roles-settings')) paintRoles();
   if (shown('members-settings')) paintMembers();
+  if (shown('emojis-settings')) paintEmojiSettings();
   await Promise.all([shown('apps-settings') && loadApps(), shown('commands-settings') && loadCommandSettings(),
     shown('webhooks-settings') && loadWebhooks(), shown('audit-settings') && loadAudit(),
     shown('invites-settings') && loadInvites(), shown('bans-settings') && loadBans(), shown('reports-settings') && loadReports()]);
@@ -135,6 +137,7 @@ export function wireSettings() {
   wireAudit();
   wireServerSettings();
   wireInviteForm();
+  wireEmojiSettings();
   $('#server-form').addEventListener('submit', async (e) => {
     e.preventDefault();
     $('#settings-error').hidden = true;

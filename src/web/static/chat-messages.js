@@ -5,6 +5,7 @@ import { ask, askText } from './chat-dialog.js';
 import { messageAppItems, personMenu } from './chat-apps.js';
 import { components, embed } from './chat-components.js';
 import { attachmentsView } from './chat-files.js';
+import { customEmojiNode, learnEmoji } from './chat-custom-emoji.js';
 import { pickEmoji } from './chat-emoji.js';
 import { avatar, lastMessageItem, paintFlow, placeInFlow } from './chat-flow.js';
 import { openMenu } from './chat-menu.js';
@@ -14,7 +15,7 @@ import { chat, isBeside, messageRemoved, messageShown, messagesTrimmed, outsider
 import { toast } from './chat-ui.js';
 import { $, api, el, showError } from './common.js';
 import { locale, t } from './i18n.js';
-import { markdownNodes, parseMarkdown } from './markdown.js';
+import { emojiOnly, markdownNodes, parseMarkdown } from './markdown.js';
 
 // Where a room's messages are read and sent (the open room's unless another is named).
 export function messagesPath(room = chat.cid) {
@@ -51,6 +52,13 @@ export function mentionOf(username) {
   if (!m) return null;
   return { label: m.nickname || m.user.displayName || m.user.username, self: m.userId === chat.me.id };
 }
+
+// A server's own emoji in m's text: drawn as the page knows it, another server's or a deleted one
+// read once by ID (m drawn again then).
+const emojiOf = (m) => (id, name) => {
+  learnEmoji(id, () => showMessage(chat.messages.get(m.id) || m));
+  return customEmojiNode(id, name);
+};
 
 // A quoted message on one line, rendered as its Markdown is (a spoiler stays hidden), links and
 // blocks as plain inline text: it sits inside a button.
@@ -102,7 +110,7 @@ export function messageItem(m) {
   if (m.flags & 64) li.classList.add('ephemeral');
   if (m.replyTo) li.append(el('button', { type: 'button', class: 'reply muted small', title: t('message.reply.jump'), onclick: () => act.jumpTo(m.replyTo.id) },
                                 '↪ ', el('strong', { text: nameOf(m.replyTo.fromId) }), ': ', ...quoteNodes(m.replyTo.preview)));
-  if (m.content) li.append(el('div', { class: 'content' }, ...markdownNodes(parseMarkdown(m.content), mentionOf)));
+  if (m.content) li.append(el('div', { class: emojiOnly(m.content) ? 'content jumbo' : 'content' }, ...markdownNodes(parseMarkdown(m.content), mentionOf, emojiOf(m))));
   // A deferred answer: the bot took the command and is working on it.
   if (m.flags & 128) li.append(el('div', { class: 'thinking muted', role: 'status', text: t('message.thinking', { name: author }) }));
   if (m.attachments && m.attachments.length) li.append(attachmentsView(m));
@@ -260,9 +268,10 @@ function reactions(m) {
   const row = el('div', { class: 'reactions' });
   for (const r of m.reactions || []) {
     const mine = (r.userIds || []).includes(chat.me.id);
+    const face = r.emoji ? document.createTextNode(r.emoji) : customEmojiNode(r.customEmojiId);
+    if (!r.emoji) learnEmoji(r.customEmojiId, () => showMessage(chat.messages.get(m.id) || m));
     row.append(el('button', { type: 'button', class: mine ? 'reaction mine' : 'reaction', 'aria-pressed': String(mine),
-                              text: `${r.emoji || ':' + r.customEmojiId + ':'} ${r.count}`,
-                              onclick: () => react(m, r.emoji) }));
+                              onclick: () => react(m, r.emoji || { customEmojiId: r.customEmojiId }) }, face, ` ${r.count}`));
   }
   const may = chat.dm || (chat.perms & PERM.ADICIONAR_REACOES) !== 0; // in a DM, either person
   for (const chip of row.children) chip.disabled = !may;
@@ -271,10 +280,11 @@ function reactions(m) {
   return row;
 }
 
+// emoji: a Unicode emoji, or {customEmojiId} for a server's own.
 async function react(m, emoji) {
   $('#send-error').hidden = true;
   try {
-    const { reactions: now } = await api('POST', `${pathOf(m)}/${m.id}/react`, { emoji });
+    const { reactions: now } = await api('POST', `${pathOf(m)}/${m.id}/react`, typeof emoji === 'string' ? { emoji } : emoji);
     showMessage({ ...m, reactions: now });
   } catch (e) {
     showError($('#send-error'), e);

@@ -25,7 +25,7 @@ export function allowedSections() {
     ...(any(PERM.GERENCIAR_CANAIS) ? ['channels-settings'] : []),
     ...(any(PERM.GERENCIAR_CARGOS) ? ['roles-settings'] : []),
     ...(any(PERM.GERENCIAR_CARGOS | PERM.EXPULSAR_MEMBROS | PERM.MODERAR_MEMBROS | PERM.BANIR_MEMBROS) ? ['members-settings'] : []),
-    ...(any(PERM.GERENCIAR_SERVIDOR) ? ['invites-settings', 'automod-settings', 'apps-settings', 'commands-settings'] : []),
+    ...(any(PERM.GERENCIAR_SERVIDOR) ? ['invites-settings', 'emojis-settings', 'automod-settings', 'apps-settings', 'commands-settings'] : []),
     ...(any(PERM.BANIR_MEMBROS) ? ['bans-settings'] : []),
     ...(any(PERM.GERENCIAR_MENSAGENS) ? ['reports-settings'] : []),
     ...(any(PERM.GERENCIAR_WEBHOOKS) ? ['webhooks-settings'] : []),

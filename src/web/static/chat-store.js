@@ -39,6 +39,8 @@ export const chat = {
   notify: new Map(), // server or channel id → my notification setting there, when not the defaults
   faces: new Map(), // user id → picture URL, from the members, DMs and myself the page has read
   outsiders: new Map(), // user id → name of an author who is not a member (left; deleted account)
+  emojis: [], // the open server's own emoji, as its tree carries them
+  emojiMeta: new Map(), // emoji id → {id, name, animated, url}: another server's, or a deleted one, as read
 };
 
 // The pictures of the users an answer carried ({id, avatarUrl}); none drawn initials.
@@ -52,14 +54,20 @@ function learnFaces(users) {
 
 // The open server's tree as one read answers it (GET /api/servers/:sid?threads=1): the server,
 // its channels, their threads and forum posts, its roles.
-export function applyTree({ server, channels, roles, threads }) {
+export function applyTree({ server, channels, roles, threads, emojis }) {
   Object.assign(chat, { server, roles });
+  chat.emojis = emojis || [];
   chat.allChannels = channels;
   chat.channels = channels.filter((c) => c.type === 'text');
   chat.parents = channels.filter((c) => c.type === 'text' || c.type === 'forum');
   chat.threads = threads || [];
   chat.voiceChannels = channels.filter((c) => c.type === 'voice');
   for (const c of chat.voiceChannels) if (!chat.voice.has(c.id)) chat.voice.set(c.id, []); // a new one: nobody in it yet
+}
+
+// An emoji the page read by its ID (GET /api/emojis/:id): another server's, or a deleted one.
+export function emojiLearned(emoji) {
+  chat.emojiMeta.set(emoji.id, emoji);
 }
 
 // The server's members, as read or as an event changed them: names, one's own standing.

@@ -1,7 +1,7 @@
 // Markdown as Discord renders it, for message text: **bold**, *italic* or _italic_, __underline__,
 // ~~strikethrough~~, ||spoiler||, `code`, ``` code blocks ```, > quotes (>>> quotes the rest),
 // # headings, - and 1. lists, links (bare or [masked](https://…), http and https only) and
-// @mentions and :shortcodes: of emoji. parseMarkdown turns text into a small tree with no I/O (tests run it in Node);
+// @mentions, :shortcodes: of emoji and a server's own emoji (<:nome:id>, <a:nome:id> animated). parseMarkdown turns text into a small tree with no I/O (tests run it in Node);
 // markdownNodes builds DOM nodes from it with createElement and text nodes only: whatever anyone
 // writes is never parsed as HTML.
 import { $, el } from './common.js';
@@ -16,6 +16,20 @@ const MD_URL = /^https?:\/\/[^\s<>]+[^\s<>.,:;"')\]!?]/;
 const MD_MASKED = /^\[([^\]\n]{1,200})\]\((https?:\/\/[^\s()<>]{1,2000})\)/;
 const MD_MENTION = /^@([a-z0-9_.]{2,32})/;
 const MD_SHORTCODE = /^:([a-z0-9_+-]{1,32}):/;
+const MD_CUSTOM_EMOJI = /^<(a?):([a-z0-9_]{2,32}):([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})>/;
+const CUSTOM_EMOJI_ALL = new RegExp(MD_CUSTOM_EMOJI.source.slice(1), 'g');
+const EMOJI_ONLY = /^(?:\p{Extended_Pictographic}|\p{Regional_Indicator}|\p{Emoji_Modifier}|[\u200d\ufe0f\u20e3\s]|[#*0-9]\ufe0f?\u20e3)*$/u;
+const JUMBO_MAX = 27; // emoji in a message drawn large, as Discord draws them
+
+// Whether a message is only emoji (Unicode or a server's own), at most JUMBO_MAX of them: drawn
+// larger, as Discord does.
+export function emojiOnly(text) {
+  const s = String(text || '');
+  const custom = (s.match(CUSTOM_EMOJI_ALL) || []).length;
+  const rest = s.replace(CUSTOM_EMOJI_ALL, '');
+  const pictographs = (rest.match(/\p{Extended_Pictographic}|\p{Regional_Indicator}{2}|[#*0-9]\ufe0f?\u20e3/gu) || []).length;
+  return custom + pictographs > 0 && custom + pictographs <= JUMBO_MAX && EMOJI_ONLY.test(rest);
+}
 
 function mdSafeHref(href) {
   try {
@@ -55,6 +69,12 @@ function mdInline(text, depth = 0) {
     if (text[i] === '@' && (i === 0 || /\s/.test(text[i - 1])) && (m = MD_MENTION.exec(rest))) {
       flush();
       out.push({ t: 'mention', v: m[1] });
+      i += m[0].length;
+      continue;
+    }
+    if (text[i] === '<' && (m = MD_CUSTOM_EMOJI.exec(rest))) {
+      flush();
+      out.push({ t: 'emoji', animated: m[1] === 'a', name: m[2], id: m[3] });
       i += m[0].length;
       continue;
     }
@@ -148,8 +168,18 @@ export function parseMarkdown(text) {
   return blocks;
 }
 
+// A server's own emoji: its picture, or ":nome:" when it is gone (deleted) or cannot be read.
+export function customEmojiImage(id, name) {
+  const label = `:${name}:`;
+  const img = el('img', { class: 'custom-emoji', src: `/api/emojis/${encodeURIComponent(id)}/image`, alt: label, title: label, draggable: 'false' });
+  img.addEventListener('error', () => img.replaceWith(document.createTextNode(label)));
+  return img;
+}
+
 // DOM nodes for the tree. mentionOf(username) → {label, self} for a known person, else null.
-export function markdownNodes(blocks, mentionOf = () => null) {
+// emojiNode(id, name) draws a server's own emoji (the page's own knowledge of it: a deleted one
+// by its name), its picture by default.
+export function markdownNodes(blocks, mentionOf = () => null, emojiNode = customEmojiImage) {
   const inline = (nodes) => nodes.map((x) => {
     switch (x.t) {
     case 'text': return document.createTextNode(x.v);
@@ -168,6 +198,7 @@ export function markdownNodes(blocks, mentionOf = () => null) {
       return s;
     }
     case 'link': return el('a', { href: x.href, target: '_blank', rel: 'noopener noreferrer nofollow' }, ...inline(x.c));
+    case 'emoji': return emojiNode(x.id, x.name);
     case 'mention': {
       const who = mentionOf(x.v);
       return who ? el('span', { class: who.self ? 'mention self' : 'mention', text: `@${who.label}` }) : document.createTextNode(`@${x.v}`);
@@ -178,7 +209,7 @@ export function markdownNodes(blocks, mentionOf = () => null) {
   return blocks.map((b) => {
     switch (b.t) {
     case 'pre': return el('pre', { class: 'code-block' }, el('code', { text: b.v }));
-    case 'quote': return el('blockquote', {}, ...markdownNodes(b.c, mentionOf));
+    case 'quote': return el('blockquote', {}, ...markdownNodes(b.c, mentionOf, emojiNode));
     case 'h': return el(`h${b.level + 2}`, { class: 'md-heading' }, ...inline(b.c));
     case 'ul': return el('ul', {}, ...b.items.map((it) => el('li', {}, ...inline(it))));
     case 'ol': return el('ol', { start: String(b.start) }, ...b.items.map((it) => el('li', {}, ...inline(it))));
