@@ -158,8 +158,8 @@ uint64_t api__channel_perms(const struct access *a, json_t *channel)
     return rule_perm_channel(&m, &folded);
 }
 
-int api__channel(struct api_call *c, const struct access *a, const char *cid, json_t **channel,
-                 uint64_t *perms)
+static int channel_of(struct api_call *c, const struct access *a, const char *cid, json_t **channel,
+                      uint64_t *perms, int categories)
 {
     int rc;
     json_t *ch = store_channel_json(c->db, cid, &rc);
@@ -168,7 +168,9 @@ int api__channel(struct api_call *c, const struct access *a, const char *cid, js
         return -1;
     }
     const char *sid = ch ? json_string_value(json_object_get(ch, "serverId")) : NULL;
-    if (!ch || !sid || strcmp(sid, a->server_id) != 0) {
+    const char *type = ch ? json_string_value(json_object_get(ch, "type")) : NULL;
+    if (!ch || !sid || strcmp(sid, a->server_id) != 0 ||
+        (!categories && type && !strcmp(type, "category"))) {
         json_decref(ch);
         api__error(c, 404, "Canal não encontrado");
         return -1;
@@ -180,6 +182,18 @@ int api__channel(struct api_call *c, const struct access *a, const char *cid, js
     }
     *channel = ch;
     return 0;
+}
+
+int api__channel(struct api_call *c, const struct access *a, const char *cid, json_t **channel,
+                 uint64_t *perms)
+{
+    return channel_of(c, a, cid, channel, perms, 0);
+}
+
+int api__channel_or_category(struct api_call *c, const struct access *a, const char *cid,
+                             json_t **channel, uint64_t *perms)
+{
+    return channel_of(c, a, cid, channel, perms, 1);
 }
 
 int api__bot_intent(struct api_call *c, uint32_t intent)

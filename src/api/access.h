@@ -54,6 +54,9 @@ uint64_t api__channel_perms(const struct access *a, json_t *channel);
  * *channel is a new reference. */
 int api__channel(struct api_call *c, const struct access *a, const char *cid, json_t **channel,
                  uint64_t *perms);
+/* The same for a channel or a category (the settings' routes act on both). */
+int api__channel_or_category(struct api_call *c, const struct access *a, const char *cid,
+                             json_t **channel, uint64_t *perms);
 int api__require_in(struct api_call *c, uint64_t perms, uint64_t bits);
 /* The calling bot's application has the intent (a bit of domain/intents.h, read now): 403
  * naming it otherwise. */

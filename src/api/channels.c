@@ -1,5 +1,7 @@
-/* Channels of a server: create, edit, delete, and permission overwrites. */
+/* Channels of a server and their categories: create, edit, move, place many at once, delete,
+ * and permission overwrites (a category's flow to its synced channels: store/channels.h). */
 #include <http_parser.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "api/access.h"
@@ -17,13 +19,38 @@
 #include "store/roles.h"
 #include "store/servers.h"
 
-#define CHANNELS_MAX 500
-#define TOPIC_MAX    1024
+#define CHANNELS_MAX   500
+#define CATEGORIES_MAX 50
+#define TOPIC_MAX      1024
 
 static void reply_channel(struct api_call *c, int status, const char *cid)
 {
     int rc;
     api__reply_found(c, status, "channel", store_channel_json(c->db, cid, &rc));
+}
+
+/* parentId in body: a category of server sid (*parent), or null (none). 1 when present, 0
+ * absent, -1 answered. */
+static int in_parent(struct api_call *c, json_t *body, const char *sid, const char **parent)
+{
+    int rc = api__in_id(c, body, "parentId", API_IN_NULLABLE, parent);
+    if (rc < 0 || !json_object_get(body, "parentId"))
+        return rc < 0 ? -1 : 0;
+    if (!*parent)
+        return 1;
+    json_t *cat = store_channel_json(c->db, *parent, &rc);
+    int ok = cat && !strcmp(json_string_value(json_object_get(cat, "type")), "category") &&
+             !strcmp(json_string_value(json_object_get(cat, "serverId")), sid);
+    json_decref(cat);
+    if (rc < 0 && !cat) {
+        api__internal(c);
+        return -1;
+    }
+    if (!ok) {
+        api__bad(c, "parentId", "deve ser uma categoria deste servidor");
+        return -1;
+    }
+    return 1;
 }
 
 static void channel_create(struct api_call *c)
@@ -33,19 +60,29 @@ static void channel_create(struct api_call *c)
     if (!sid)
         return;
     json_t *body = api__body(c);
-    const char *name, *type, *topic;
+    const char *name, *type, *topic, *parent = NULL;
     if (!body || api__in_str(c, body, "name", 1, 100, API_IN_REQUIRED | API_IN_TRIM, &name) < 0 ||
         api__in_str(c, body, "type", 0, 16, API_IN_NULLABLE, &type) < 0 ||
         api__in_str(c, body, "topic", 0, TOPIC_MAX, API_IN_NULLABLE, &topic) < 0)
         return;
     if (!type)
         type = "text";
-    if (strcmp(type, "text") && strcmp(type, "forum") && strcmp(type, "voice")) {
-        api__bad(c, "type", "deve ser text, forum ou voice");
+    if (strcmp(type, "text") && strcmp(type, "forum") && strcmp(type, "voice") &&
+        strcmp(type, "category")) {
+        api__bad(c, "type", "deve ser text, forum, voice ou category");
         return;
     }
-    if (!api__room_for_one(c, STORE_SQL_COUNT_CHANNELS, sid, CHANNELS_MAX,
-                           "o servidor já tem o máximo de 500 canais"))
+    int is_category = !strcmp(type, "category");
+    if (is_category && json_object_get(body, "parentId")) {
+        api__bad(c, "parentId", "uma categoria não fica dentro de outra");
+        return;
+    }
+    if (in_parent(c, body, sid, &parent) < 0)
+        return;
+    if (!api__room_for_one(c, is_category ? STORE_SQL_COUNT_CATEGORIES : STORE_SQL_COUNT_CHANNELS,
+                           sid, is_category ? CATEGORIES_MAX : CHANNELS_MAX,
+                           is_category ? "o servidor já tem o máximo de 50 categorias"
+                                       : "o servidor já tem o máximo de 500 canais"))
         return;
     char id[UUID_LEN + 1];
     uuid_v7(id);
@@ -53,7 +90,8 @@ static void channel_create(struct api_call *c)
                                    .server_id = sid,
                                    .type = type,
                                    .name = name,
-                                   .topic = topic,
+                                   .topic = is_category ? NULL : topic,
+                                   .category_id = parent,
                                    .now = clock_now_ms()};
     if (store_channel_create(c->svc->writer, &ch) < 0) {
         api__internal(c);
@@ -67,54 +105,140 @@ static void channel_create(struct api_call *c)
     reply_channel(c, 201, id);
 }
 
-/* Loads the server and the channel, and checks bits in that channel. */
+/* Loads the server and the channel (or category), and checks bits there. */
 static int channel_gate(struct api_call *c, struct access *a, const char **sid, const char **cid,
-                        uint64_t bits)
+                        uint64_t bits, json_t **channel)
 {
     if (!(*sid = api__server(c, a, 0)))
         return -1;
     *cid = api__param_id(c, "cid", "Canal não encontrado");
     json_t *ch;
     uint64_t perms;
-    if (!*cid || api__channel(c, a, *cid, &ch, &perms))
+    if (!*cid || api__channel_or_category(c, a, *cid, &ch, &perms))
         return -1;
-    json_decref(ch);
-    return api__require_in(c, perms, bits);
+    if (api__require_in(c, perms, bits)) {
+        json_decref(ch);
+        return -1;
+    }
+    if (channel)
+        *channel = ch;
+    else
+        json_decref(ch);
+    return 0;
 }
 
 static void channel_patch(struct api_call *c)
 {
     struct access a;
     const char *sid, *cid;
-    if (channel_gate(c, &a, &sid, &cid, PERM_GERENCIAR_CANAIS))
+    json_t *before;
+    if (channel_gate(c, &a, &sid, &cid, PERM_GERENCIAR_CANAIS, &before))
         return;
+    api__at_end_json(c, before);
+    const char *type = json_string_value(json_object_get(before, "type"));
+    struct store_channel_patch p = {.id = cid, .position = -1};
+    p.is_category = !strcmp(type, "category");
+    int sync = 0;
     json_t *body = api__body(c);
-    const char *name, *topic;
-    int64_t position = -1;
-    if (!body || api__in_str(c, body, "name", 1, 100, API_IN_TRIM, &name) < 0 ||
-        api__in_str(c, body, "topic", 0, TOPIC_MAX, API_IN_NULLABLE, &topic) < 0 ||
-        api__in_int(c, body, "position", 0, 10000, 0, &position) < 0)
+    if (!body || api__in_str(c, body, "name", 1, 100, API_IN_TRIM, &p.name) < 0 ||
+        api__in_str(c, body, "topic", 0, TOPIC_MAX, API_IN_NULLABLE, &p.topic) < 0 ||
+        api__in_int(c, body, "position", 0, 10000, 0, &p.position) < 0 ||
+        api__in_bool(c, body, "syncPermissions", 0, &sync) < 0)
         return;
-    int set_topic = json_object_get(body, "topic") != NULL, rc;
-    json_t *before = store_channel_json(c->db, cid, &rc);
-    if (!before ||
-        store_channel_update(c->svc->writer, cid, name, set_topic, topic, position) < 0) {
-        json_decref(before);
+    if ((p.is_category || !strcmp(type, "thread")) &&
+        (json_object_get(body, "parentId") || sync == 1)) {
+        api__bad(c, json_object_get(body, "parentId") ? "parentId" : "syncPermissions",
+                 "só um canal de texto, fórum ou voz fica numa categoria");
+        return;
+    }
+    int moved = in_parent(c, body, sid, &p.parent_id);
+    if (moved < 0)
+        return;
+    p.set_parent = moved;
+    p.set_topic = json_object_get(body, "topic") != NULL;
+    p.sync = sync == 1;
+    if (p.sync && !moved)
+        p.parent_id = json_string_value(json_object_get(before, "parentId"));
+    if (p.sync && !p.parent_id) {
+        api__bad(c, "syncPermissions", "o canal não está numa categoria");
+        return;
+    }
+    if (store_channel_update(c->svc->writer, &p) < 0) {
         api__internal(c);
         return;
     }
+    int rc;
     json_t *after = store_channel_json(c->db, cid, &rc);
-    static const char *const KEYS[] = {"name", "topic", "position", NULL};
-    api__audit_update(c, sid, "channel.update", "channel", cid, before, after, KEYS);
+    static const char *const KEYS[] = {"name", "topic", "position", "parentId", "permissionsSynced",
+                                       NULL};
+    api__audit_update(c, sid, "channel.update", "channel", cid, json_incref(before), after, KEYS);
     api__event_server_changed(c, sid, "channels");
     reply_channel(c, 200, cid);
+}
+
+/* PATCH /api/servers/:sid/channels: [{id, position, parentId?}] placed at once (a drag in the
+ * page moves several). Each ID must be a channel or category of this server. */
+static void positions_patch(struct api_call *c)
+{
+    struct access a;
+    const char *sid = api__server(c, &a, PERM_GERENCIAR_CANAIS);
+    json_t *body = sid ? api__body(c) : NULL;
+    json_t *list = json_object_get(body, "channels");
+    if (!body)
+        return;
+    if (!json_is_array(list) || !json_array_size(list) ||
+        json_array_size(list) > CHANNELS_MAX + CATEGORIES_MAX) {
+        api__bad(c, "channels", "deve ser uma lista de 1 a 550 {id, position, parentId}");
+        return;
+    }
+    json_t *all = store_channels_json(c->db, sid);
+    if (!all || api__at_end_json(c, all)) {
+        if (!all)
+            api__internal(c);
+        return;
+    }
+    size_t n = json_array_size(list), i;
+    struct store_channel_position *out = calloc(n, sizeof *out);
+    if (!out || api__at_end_free(c, out))
+        return;
+    json_t *x;
+    json_array_foreach(list, i, x)
+    {
+        const char *id;
+        if (!json_is_object(x) || api__in_id(c, x, "id", API_IN_REQUIRED, &id) < 0 ||
+            api__in_int(c, x, "position", 0, 10000, API_IN_REQUIRED, &out[i].position) < 0)
+            return;
+        json_t *ch = NULL, *y;
+        size_t k;
+        json_array_foreach(all, k, y) if (!strcmp(json_string_value(json_object_get(y, "id")), id))
+            ch = y;
+        if (!ch) {
+            api__bad(c, "channels", "cada id deve ser um canal ou categoria deste servidor");
+            return;
+        }
+        out[i].id = id;
+        out[i].is_category = !strcmp(json_string_value(json_object_get(ch, "type")), "category");
+        int moved = out[i].is_category ? 0 : in_parent(c, x, sid, &out[i].parent_id);
+        if (moved < 0)
+            return;
+        out[i].set_parent = moved;
+    }
+    struct store_channel_positions p = {.server_id = sid, .list = out, .n = n};
+    if (store_channel_positions_set(c->svc->writer, &p) < 0) {
+        api__internal(c);
+        return;
+    }
+    api__audit_object(c, sid, "channel.positions", "server", sid,
+                      json_pack("{sI}", "count", (json_int_t)n), 0);
+    api__event_server_changed(c, sid, "channels");
+    api__reply_list(c, "channels", store_channels_json(c->db, sid));
 }
 
 static void channel_delete(struct api_call *c)
 {
     struct access a;
     const char *sid, *cid;
-    if (channel_gate(c, &a, &sid, &cid, PERM_GERENCIAR_CANAIS))
+    if (channel_gate(c, &a, &sid, &cid, PERM_GERENCIAR_CANAIS, NULL))
         return;
     int rc;
     json_t *gone = store_channel_json(c->db, cid, &rc);
@@ -136,7 +260,7 @@ static void overwrite_put(struct api_call *c)
 {
     struct access a;
     const char *sid, *cid;
-    if (channel_gate(c, &a, &sid, &cid, PERM_GERENCIAR_CARGOS))
+    if (channel_gate(c, &a, &sid, &cid, PERM_GERENCIAR_CARGOS, NULL))
         return;
     const char *target = api__param_id(c, "targetId", "Cargo ou membro não encontrado");
     json_t *body = api__body(c);
@@ -191,7 +315,11 @@ static void overwrite_put(struct api_call *c)
     /* Nobody grants or takes away, in a channel, bits they do not hold themselves. */
     if ((!a.is_owner && !(a.base & PERM_ADMINISTRADOR) &&
          api__require(c, &a, (allow | deny) & ~PERM_ADMINISTRADOR)) ||
-        store_overwrite_put(c->svc->writer, cid, target, type, (int64_t)allow, (int64_t)deny) < 0) {
+        store_overwrite_put(c->svc->writer, &(struct store_overwrite){.channel_id = cid,
+                                                                      .target_id = target,
+                                                                      .type = type,
+                                                                      .allow = (int64_t)allow,
+                                                                      .deny = (int64_t)deny}) < 0) {
         json_decref(old);
         if (!c->answered)
             api__internal(c);
@@ -214,17 +342,17 @@ static void overwrite_delete(struct api_call *c)
 {
     struct access a;
     const char *sid, *cid;
-    if (channel_gate(c, &a, &sid, &cid, PERM_GERENCIAR_CARGOS))
+    if (channel_gate(c, &a, &sid, &cid, PERM_GERENCIAR_CARGOS, NULL))
         return;
     const char *target = api__param_id(c, "targetId", "Sobrescrita não encontrada");
-    int64_t changes = 0;
     if (!target)
         return;
-    if (store_overwrite_delete(c->svc->writer, cid, target, &changes) < 0) {
+    struct store_overwrite o = {.channel_id = cid, .target_id = target};
+    if (store_overwrite_delete(c->svc->writer, &o) < 0) {
         api__internal(c);
         return;
     }
-    if (!changes) {
+    if (!o.changes) {
         api__error(c, 404, "Sobrescrita não encontrada");
         return;
     }
@@ -236,6 +364,7 @@ static void overwrite_delete(struct api_call *c)
 
 const struct api_route api_channel_routes[] = {
     API_ROUTE(POST, "/api/servers/:sid/channels", channel_create, API_ANY),
+    API_ROUTE(PATCH, "/api/servers/:sid/channels", positions_patch, API_ANY),
     API_ROUTE(PATCH, "/api/servers/:sid/channels/:cid", channel_patch, API_ANY),
     API_ROUTE(DELETE, "/api/servers/:sid/channels/:cid", channel_delete, API_ANY),
     API_ROUTE(PUT, "/api/servers/:sid/channels/:cid/overwrites/:targetId", overwrite_put, API_ANY),

@@ -140,7 +140,8 @@ static json_t *public_channels(struct api_call *c, const char *sid, const struct
     json_t *ch;
     json_array_foreach(all, i, ch)
     {
-        if (!(api__channel_perms(visitor, ch) & PERM_VER_CANAL))
+        if (!strcmp(json_string_value(json_object_get(ch, "type")), "category") ||
+            !(api__channel_perms(visitor, ch) & PERM_VER_CANAL))
             continue;
         json_t *shown = json_object();
         static const char *const KEYS[] = {"id", "name", "type", "topic", "position", NULL};

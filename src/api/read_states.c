@@ -98,10 +98,14 @@ static int may_read(struct api_call *c, const char *cid)
     struct access a;
     if (!ch && rc < 0) {
         ok = -1;
+    } else if (type && !strcmp(type, "category")) {
+        ok = 0;
     } else if (type && !strcmp(type, "dm")) {
         ok = store_dm_member(c->db, cid, c->me.user_id);
     } else if (sid && !(rc = api__access_quiet(c, sid, c->me.user_id, &a))) {
-        json_t *from = parent ? store_channel_json(c->db, parent, &rc) : json_incref(ch);
+        /* A thread is read as its channel is; a channel's parent is its category. */
+        int thread = type && !strcmp(type, "thread");
+        json_t *from = thread && parent ? store_channel_json(c->db, parent, &rc) : json_incref(ch);
         ok = from && api__channel_perms(&a, from) & PERM_VER_CANAL ? 1 : 0;
         json_decref(from);
     } else if (rc < 0) {

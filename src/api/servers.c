@@ -46,11 +46,23 @@ static json_t *server_view(struct api_call *c, const struct access *a, const cha
         return NULL;
     }
     json_t *visible = json_array();
-    size_t i;
-    json_t *ch;
+    size_t i, k;
+    json_t *ch, *x;
     json_array_foreach(channels, i, ch)
     {
-        if (api__channel_perms(a, ch) & PERM_VER_CANAL)
+        if (strcmp(json_string_value(json_object_get(ch, "type")), "category") &&
+            api__channel_perms(a, ch) & PERM_VER_CANAL)
+            json_array_append(visible, ch);
+    }
+    /* A category shows when it may be seen, or when a channel in it may (as on Discord). */
+    json_array_foreach(channels, i, ch)
+    {
+        if (strcmp(json_string_value(json_object_get(ch, "type")), "category"))
+            continue;
+        int shown = (api__channel_perms(a, ch) & PERM_VER_CANAL) != 0;
+        json_array_foreach(visible, k, x) shown |=
+            json_equal(json_object_get(x, "parentId"), json_object_get(ch, "id"));
+        if (shown)
             json_array_append(visible, ch);
     }
     json_decref(channels);

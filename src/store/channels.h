@@ -15,18 +15,45 @@ json_t *store_channel_json(struct store *db, const char *cid, int *rc);
 /* The threads of a channel (without overwrites: they take the parent's), newest first. */
 json_t *store_threads_json(struct store *db, const char *cid, int64_t limit);
 
+/* type "category" makes a category; category_id (another type, NULL for none) puts the new
+ * channel in one, synced with its overwrites. */
 struct store_new_channel {
-    const char *id, *server_id, *type, *name, *topic;
+    const char *id, *server_id, *type, *name, *topic, *category_id;
     int64_t now;
 };
 int store_channel_create(struct store_writer *w, struct store_new_channel *arg);
-int store_channel_update(struct store_writer *w, const char *cid, const char *name, int set_topic,
-                         const char *topic, int64_t position);
+/* A change to a channel or a category (is_category): NULL or -1 keep a field. set_parent moves a
+ * channel to parent_id (a category of its server, or NULL); sync copies its category's overwrites
+ * and marks it synced (also after a move). */
+struct store_channel_patch {
+    const char *id, *name, *topic, *parent_id;
+    int is_category, set_topic, set_parent, sync;
+    int64_t position;
+};
+int store_channel_update(struct store_writer *w, struct store_channel_patch *p);
+/* Channels and categories of server_id placed at once; a channel moved to another category (or
+ * to none) is no longer synced. Rows of another server are left alone. */
+struct store_channel_position {
+    const char *id, *parent_id;
+    int is_category, set_parent;
+    int64_t position;
+};
+struct store_channel_positions {
+    const char *server_id;
+    const struct store_channel_position *list;
+    size_t n;
+};
+int store_channel_positions_set(struct store_writer *w, struct store_channel_positions *p);
+/* A channel, thread or category (a category's channels stay, in none). */
 int store_channel_delete(struct store_writer *w, const char *cid);
-int store_overwrite_put(struct store_writer *w, const char *cid, const char *target,
-                        const char *type, int64_t allow, int64_t deny);
-int store_overwrite_delete(struct store_writer *w, const char *cid, const char *target,
-                           int64_t *changes);
+/* One overwrite of a channel or a category (a category's synced channels copy it; a channel is
+ * no longer synced); delete sets changes. */
+struct store_overwrite {
+    const char *channel_id, *target_id, *type;
+    int64_t allow, deny, changes;
+};
+int store_overwrite_put(struct store_writer *w, struct store_overwrite *o);
+int store_overwrite_delete(struct store_writer *w, struct store_overwrite *o);
 
 /* ---- direct messages ---- */
 json_t *store_dm_json(struct store *db, const char *cid, int *rc);

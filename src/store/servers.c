@@ -92,6 +92,8 @@ const char *const STORE_SQL_COUNT_ROLES =
     "SELECT count(*) FROM roles WHERE server_id = $1 AND managed = 0";
 const char *const STORE_SQL_COUNT_CHANNELS =
     "SELECT count(*) FROM channels WHERE server_id = $1 AND parent_id IS NULL";
+const char *const STORE_SQL_COUNT_CATEGORIES =
+    "SELECT count(*) FROM categories WHERE server_id = $1";
 
 static int server_create_at(struct store *db, struct store_new_server *s)
 {

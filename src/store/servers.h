@@ -17,6 +17,7 @@ json_t *store_server_ids_of_member(struct store *db, const char *uid, int64_t li
 int store_count(struct store *db, const char *sql, const char *id, int64_t *out);
 extern const char *const STORE_SQL_COUNT_ROLES;
 extern const char *const STORE_SQL_COUNT_CHANNELS;
+extern const char *const STORE_SQL_COUNT_CATEGORIES;
 
 /* ---- writes ---- */
 struct store_new_server {

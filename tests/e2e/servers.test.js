@@ -110,7 +110,7 @@ test('channels: create text, forum and voice with GERENCIAR_CANAIS; others get 4
   }
   const bad = await api(srv.url, 'POST', `/api/servers/${sid}/channels`, { token: owner.token, body: { name: 'x', type: 'thread' } });
   assert.equal(bad.status, 400);
-  assert.equal(bad.body.error, 'type: deve ser text, forum ou voice');
+  assert.equal(bad.body.error, 'type: deve ser text, forum, voice ou category');
   assert.equal((await api(srv.url, 'POST', `/api/servers/${sid}/channels`, { token: owner.token, body: { name: '' } })).body.error, 'name: deve ter entre 1 e 100 caracteres');
   await giveRole(owner, sid, m.user.id, P.GERENCIAR_CANAIS);
   const ok = await api(srv.url, 'POST', `/api/servers/${sid}/channels`, { token: m.token, body: { name: 'do-membro' } });

@@ -190,9 +190,12 @@ export function wireSettings() {
     e.preventDefault();
     $('#settings-error').hidden = true;
     try {
-      const { channel } = await api('POST', `/api/servers/${chat.sid}/channels`, { name: $('#channel-name').value, type: $('#channel-type').value });
+      const type = $('#channel-type').value;
+      const parentId = type !== 'category' && $('#channel-parent').value ? $('#channel-parent').value : undefined;
+      const { channel } = await api('POST', `/api/servers/${chat.sid}/channels`, { name: $('#channel-name').value, type, parentId });
       $('#channel-form').reset();
       await loadServer(chat.sid);
+      paintChannelsManage();
       flash('#channels-done', t('channel.created', { name: channel.name }));
     } catch (err) {
       showError($('#settings-error'), err);

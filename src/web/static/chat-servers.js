@@ -2,6 +2,7 @@
 // painted with what one may do there, and what holds one back from speaking (the verification
 // level, a timeout).
 import { provide } from './chat-actions.js';
+import { channelGroups, isFolded, setFolded, wireChannelDrag } from './chat-categories.js';
 import { avatar } from './chat-flow.js';
 import { openForum } from './chat-forum.js';
 import { paintThreadChips } from './chat-messages.js';
@@ -132,14 +133,47 @@ function paintChannels(channels) {
       : el('button', { type: 'button', class: 'channel forum', text: `💬 ${c.name}`, 'data-id': c.id, onclick: () => { go('room'); openForum(c); },
                        'aria-current': c.id === chat.forum ? 'true' : 'false' }),
   c.type === 'text' || c.type === 'forum' ? threadsOf(c) : '');
-  // By type, each in the server's order (the API has no categories); a heading once there are two kinds.
-  const groups = CHANNEL_GROUPS.map(([title, type]) => [title, channels.filter((c) => c.type === type)]).filter(([, list]) => list.length);
-  $('#channels').replaceChildren(...groups.flatMap(([title, list]) => [
-    ...(groups.length > 1 ? [el('li', { class: 'channel-group', 'aria-hidden': 'true' }, el('span', { class: 'nav-title', text: title }))] : []),
-    ...list.map(item)]));
+  if (channels.some((c) => c.type === 'category')) paintCategories(channels, item);
+  else {
+    // No categories: by type, each in the server's order; a heading once there are two kinds.
+    const groups = CHANNEL_GROUPS.map(([title, type]) => [title, channels.filter((c) => c.type === type)]).filter(([, list]) => list.length);
+    $('#channels').replaceChildren(...groups.flatMap(([title, list]) => [
+      ...(groups.length > 1 ? [el('li', { class: 'channel-group', 'aria-hidden': 'true' }, el('span', { class: 'nav-title', text: title }))] : []),
+      ...list.map(item)]));
+  }
   paintUnread();
   paintMutes();
 }
+
+// In categories, each folded or not for this person (the open room stays in sight); whoever may
+// manage channels drags them (chat-categories.js).
+function paintCategories(channels, item) {
+  const manage = (basePermissions(chat.server, chat.roles, chat.mine) & PERM.GERENCIAR_CANAIS) !== 0;
+  const row = (c) => {
+    const li = item(c);
+    if (manage) Object.assign(li, { draggable: true }).dataset.dragId = c.id;
+    return li;
+  };
+  const rows = [];
+  for (const { category, channels: list } of channelGroups(channels)) {
+    if (!category) {
+      rows.push(...list.map(row));
+      continue;
+    }
+    const folded = isFolded(category.id);
+    rows.push(el('li', { class: 'channel-category', 'data-category': category.id },
+      el('button', { type: 'button', class: 'category-toggle', 'aria-expanded': String(!folded), title: category.name,
+        onclick: () => { setFolded(category.id, !folded); paintChannels(chat.allChannels); } },
+      el('span', { class: 'chevron', 'aria-hidden': 'true', text: folded ? '▸' : '▾' }), el('span', { class: 'category-name', text: category.name }))));
+    rows.push(...list.filter((c) => !folded || c.id === chat.cid).map(row));
+  }
+  // Where a channel dragged out of every category goes: shown while dragging, last, so that it
+  // moves nothing under the pointer.
+  if (manage) rows.push(el('li', { class: 'channel-category loose-drop', 'data-category': '', text: t('channels.no.category') }));
+  $('#channels').replaceChildren(...rows);
+}
+
+wireChannelDrag($('#channels'), { onError: toast });
 
 // Opens server sid at room `at` when it has one by that ID (a reload restoring where the person
 // was), else at its first channel: only the room shown is marked read, never another.

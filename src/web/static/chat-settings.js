@@ -3,6 +3,7 @@
 // invites with an expiry and a number of uses, and the bans. Roles, members and bots are drawn by
 // chat-manage.js and chat-members.js; the server decides every change.
 import { act } from './chat-actions.js';
+import { channelGroups } from './chat-categories.js';
 import { ask } from './chat-dialog.js';
 import { loadInvites } from './chat-invites.js';
 import { basePermissions, PERM } from './chat-perms.js';
@@ -131,10 +132,36 @@ async function channelAction(fn, done) {
   }
 }
 
-const CHANNEL_KINDS = { text: '#', forum: '💬', voice: '🔊' };
+const CHANNEL_KINDS = { text: '#', forum: '💬', voice: '🔊', category: '▾' };
+
+// A channel's category, chosen from the server's (or none): it moves there, its permissions
+// kept; and when in one but not synced with it, a button that syncs them.
+function categoryControls(c, categories) {
+  const box = el('div', { class: 'category-controls' });
+  const select = el('select', { 'aria-label': t('channel.category.label', { name: c.name }) },
+    el('option', { value: '', text: t('channels.no.category') }),
+    ...categories.map((k) => el('option', { value: k.id, text: k.name, selected: k.id === c.parentId })));
+  select.addEventListener('change', () => channelAction(() => api('PATCH', `/api/servers/${chat.sid}/channels/${c.id}`, { parentId: select.value || null }),
+    t('channel.moved', { name: c.name })));
+  box.append(select);
+  if (c.parentId && !c.permissionsSynced) {
+    box.append(el('button', { type: 'button', class: 'secondary small-button', text: t('channel.sync'), title: t('channel.sync.title'),
+      onclick: () => channelAction(() => api('PATCH', `/api/servers/${chat.sid}/channels/${c.id}`, { syncPermissions: true }), t('channel.synced', { name: c.name })) }));
+  } else if (c.parentId) {
+    box.append(el('span', { class: 'badge ok', text: t('channel.synced.badge') }));
+  }
+  return box;
+}
+
 export function paintChannelsManage() {
   const mayPrivacy = (basePermissions(chat.server, chat.roles, chat.mine) & PERM.GERENCIAR_CARGOS) !== 0;
-  $('#channels-manage').replaceChildren(...chat.allChannels.map((c) => {
+  const groups = channelGroups(chat.allChannels);
+  const categories = groups.filter((g) => g.category).map((g) => g.category);
+  $('#channel-parent').replaceChildren(el('option', { value: '', text: t('channels.no.category') }),
+    ...categories.map((k) => el('option', { value: k.id, text: k.name })));
+  $('#channel-parent').hidden = !categories.length;
+  const ordered = groups.flatMap((g) => (g.category ? [g.category, ...g.channels] : g.channels));
+  $('#channels-manage').replaceChildren(...ordered.map((c) => {
     const name = el('input', { type: 'text', maxlength: '100', required: true, 'aria-label': t('channel.name.label', { name: c.name }) });
     name.value = c.name;
     const rename = el('form', { class: 'channel-rename' }, el('span', { class: 'muted', text: CHANNEL_KINDS[c.type] || '#' }), name,
@@ -143,8 +170,9 @@ export function paintChannelsManage() {
       e.preventDefault();
       channelAction(() => api('PATCH', `/api/servers/${chat.sid}/channels/${c.id}`, { name: name.value }), t('channel.renamed', { name: name.value.trim() }));
     });
-    const row = el('li', { class: 'channel-manage', 'data-id': c.id }, rename);
+    const row = el('li', { class: c.type === 'category' ? 'channel-manage category-manage' : 'channel-manage', 'data-id': c.id }, rename);
     const actions = el('div', { class: 'member-actions' });
+    if (c.type !== 'category' && categories.length) actions.append(categoryControls(c, categories));
     if (mayPrivacy) {
       const box = el('input', { type: 'checkbox', 'data-private': c.id });
       box.checked = isPrivate(c);
@@ -153,7 +181,7 @@ export function paintChannelsManage() {
       actions.append(el('label', { class: 'check' }, box, t('channel.private')));
     }
     actions.append(el('button', { type: 'button', class: 'danger small-button', text: t('delete'), onclick: async () =>
-      (await ask(t('channel.delete.ask', { name: c.name }), t('channel.delete.text'), { confirm: t('delete'), danger: true })) &&
+      (await ask(t('channel.delete.ask', { name: c.name }), t(c.type === 'category' ? 'category.delete.text' : 'channel.delete.text'), { confirm: t('delete'), danger: true })) &&
       channelAction(() => api('DELETE', `/api/servers/${chat.sid}/channels/${c.id}`), t('channel.deleted', { name: c.name })) }));
     row.append(actions);
     return row;
