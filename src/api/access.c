@@ -71,6 +71,34 @@ int api__access_visitor(struct api_call *c, const char *sid, struct access *a)
     return 0;
 }
 
+int api__may_read(struct api_call *c, const char *cid)
+{
+    int rc;
+    json_t *ch = store_channel_json(c->db, cid, &rc);
+    const char *type = json_string_value(json_object_get(ch, "type"));
+    const char *sid = json_string_value(json_object_get(ch, "serverId"));
+    const char *parent = json_string_value(json_object_get(ch, "parentId"));
+    int ok = 0;
+    struct access a;
+    if (!ch && rc < 0) {
+        ok = -1;
+    } else if (type && !strcmp(type, "category")) {
+        ok = 0;
+    } else if (type && !strcmp(type, "dm")) {
+        ok = store_dm_member(c->db, cid, c->me.user_id);
+    } else if (sid && !(rc = api__access_quiet(c, sid, c->me.user_id, &a))) {
+        /* A thread is read as its channel is; a channel's parent is its category. */
+        int thread = type && !strcmp(type, "thread");
+        json_t *from = thread && parent ? store_channel_json(c->db, parent, &rc) : json_incref(ch);
+        ok = from && api__channel_perms(&a, from) & PERM_VER_CANAL ? 1 : 0;
+        json_decref(from);
+    } else if (rc < 0) {
+        ok = -1;
+    }
+    json_decref(ch);
+    return ok;
+}
+
 int api__not_banned(struct api_call *c, const char *sid)
 {
     int banned = store_is_banned(c->db, sid, c->me.user_id);

@@ -30,6 +30,9 @@ int api__access_quiet(struct api_call *c, const char *sid, const char *uid, stru
 /* What @everyone holds in sid, as for someone who is not a member (a visitor's preview): 0, 1
  * no such server, -1 storage error (not answered). */
 int api__access_visitor(struct api_call *c, const char *sid, struct access *a);
+/* Whether the caller can read room cid (a conversation of theirs, or a server's channel or
+ * thread they can see): 1, 0, or -1 on a storage error (nothing answered). */
+int api__may_read(struct api_call *c, const char *cid);
 /* The caller is not banned from sid: 0, or -1 answered (403, or 500). */
 int api__not_banned(struct api_call *c, const char *sid);
 /* Loads the caller's access; a non-member gets 404 (a server they cannot see). */

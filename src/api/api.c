@@ -36,6 +36,7 @@ const struct api_route *const api_route_tables[] = {
     api_server_routes,
     api_directory_routes,
     api_emoji_routes,
+    api_saved_routes,
     api_channel_routes,
     api_role_routes,
     api_member_routes,

@@ -85,33 +85,10 @@ static void unread_list(struct api_call *c)
     }
 }
 
-/* 1 when the caller can read channel cid (a DM of theirs, or a server channel or thread they
- * can see), 0 when not (answered 404), -1 when answered otherwise. */
+/* 1 when the caller can read channel cid, 0 when not (answered 404), -1 answered otherwise. */
 static int may_read(struct api_call *c, const char *cid)
 {
-    int rc;
-    json_t *ch = store_channel_json(c->db, cid, &rc);
-    const char *type = json_string_value(json_object_get(ch, "type"));
-    const char *sid = json_string_value(json_object_get(ch, "serverId"));
-    const char *parent = json_string_value(json_object_get(ch, "parentId"));
-    int ok = 0;
-    struct access a;
-    if (!ch && rc < 0) {
-        ok = -1;
-    } else if (type && !strcmp(type, "category")) {
-        ok = 0;
-    } else if (type && !strcmp(type, "dm")) {
-        ok = store_dm_member(c->db, cid, c->me.user_id);
-    } else if (sid && !(rc = api__access_quiet(c, sid, c->me.user_id, &a))) {
-        /* A thread is read as its channel is; a channel's parent is its category. */
-        int thread = type && !strcmp(type, "thread");
-        json_t *from = thread && parent ? store_channel_json(c->db, parent, &rc) : json_incref(ch);
-        ok = from && api__channel_perms(&a, from) & PERM_VER_CANAL ? 1 : 0;
-        json_decref(from);
-    } else if (rc < 0) {
-        ok = -1;
-    }
-    json_decref(ch);
+    int ok = api__may_read(c, cid);
     if (ok < 0)
         api__internal(c);
     else if (!ok)

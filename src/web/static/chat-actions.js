@@ -15,6 +15,7 @@ const OWNERS = {
   startReply: 'chat-room.js',
   loadServer: 'chat-servers.js', // read the open server again
   loadSettings: 'chat-manage.js', // redraw the settings panel
+  saveMessage: 'chat-saved.js', // keep a message in one's Salvos
 };
 
 export const act = Object.fromEntries(Object.entries(OWNERS).map(([name, owner]) =>

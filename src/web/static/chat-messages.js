@@ -171,6 +171,7 @@ function actionsFor(m) {
     add('🧵', t('action.thread'), t('action.thread.label'), () => startThread(m));
   if (may(PERM.FIXAR_MENSAGENS))
     add('', m.pinned ? t('action.unpin') : t('action.pin'), m.pinned ? t('action.unpin.label') : t('action.pin.label'), () => togglePin(m));
+  if (!(m.flags & 64)) add('🔖', t('action.save'), t('action.save.label'), () => act.saveMessage(m));
   if (!chat.dm && !mine && !m.applicationId && !m.webhook) add('', t('action.dm'), t('action.dm.label', { name: nameOf(m.fromId) }), () => act.startDm(m.fromId));
   if (room && room.type === 'text') for (const item of messageAppItems(m)) add('', item.text, item.text, item.run);
   if (m.content) add('', t('action.copy'), t('action.copy.label'), () => navigator.clipboard?.writeText(m.content).then(() => toast(t('action.copied'))));

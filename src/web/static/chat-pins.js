@@ -42,6 +42,7 @@ export function togglePins(open = $('#pins').hidden) {
   $('#pins').hidden = !open;
   if (open) {
     $('#search-panel').hidden = true;
+    $('#saved-panel').hidden = true;
     closeThread();
   }
   $('#pins-open').setAttribute('aria-expanded', String(open));

@@ -74,6 +74,7 @@ async function search(e) {
     togglePins(false);
     closeThread();
     $('#search-panel').hidden = false;
+    $('#saved-panel').hidden = true;
   } catch (err) {
     showError($('#send-error'), err);
   }

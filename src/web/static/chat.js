@@ -22,6 +22,7 @@ import { notifyArrived, wireNotify } from './chat-notify.js';
 import { askChannelNotify, askServerNotify, loadNotifySettings } from './chat-notify-settings.js';
 import { forgetDevice } from './chat-push.js';
 import { pinsChanged, togglePins } from './chat-pins.js';
+import { savedChanged, wireSaved } from './chat-saved.js';
 import { loadUnread, markRead, markServerRead, paintTitle, paintUnread } from './chat-read.js';
 import { loadOlder, openChannel, refreshRoom, startReply, stopReply } from './chat-room.js';
 import { loadSessions, wireSessions } from './chat-sessions.js';
@@ -229,6 +230,7 @@ function connectLive() {
       if (m) showMessage(m);
       pinsChanged(p);
     })
+    .on('SAVED_UPDATE', savedChanged)
     .on('SERVER_UPDATE', serverChanged)
     .on('GUILD_MEMBER_ADD', memberJoined)
     .on('GUILD_MEMBER_REMOVE', (m) => (m.userId === chat.me.id ? removedFrom(m).catch(toast) : memberLeft(m)))
@@ -271,6 +273,7 @@ async function main() {
   $('#composer').addEventListener('submit', send);
   initFiles();
   $('#pins-open').addEventListener('click', () => togglePins());
+  wireSaved();
   $('#server-notify').addEventListener('click', () => askServerNotify().catch(toast));
   $('#channel-notify').addEventListener('click', () => askChannelNotify().catch(toast));
   wireSearch();
