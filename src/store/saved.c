@@ -35,7 +35,7 @@ json_t *store_saved_json(struct store *db, const char *uid, int64_t before_ms, i
         "SELECT s.message_id, m.channel_id, s.saved_at,"
         " COALESCE(NULLIF(u.display_name, ''), u.username) FROM saved_messages s"
         " JOIN messages m ON m.id = s.message_id LEFT JOIN users u ON u.id = m.author_id"
-        " WHERE s.user_id = $1 AND ($2 = 0 OR s.saved_at < $2)"
+        " WHERE s.user_id = $1 AND (s.saved_at < $2 OR $2 = 0)"
         " ORDER BY s.saved_at DESC, s.message_id DESC LIMIT $3";
     static const struct store_col COLS[] = {{"messageId", COL_TEXT},
                                             {"channelId", COL_TEXT},
