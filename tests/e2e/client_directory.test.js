@@ -77,7 +77,10 @@ test('cards in order, a search and a tag kept in the address, a preview, then jo
   assert.equal(names.length, 4);
   assert.match(await page.textContent('#count'), /4 servidores/);
   assert.match(await page.getAttribute('.directory-card img.directory-icon', 'src'), new RegExp(`^/api/servers/${world.made[0].sid}/icon\\?v=\\d+$`));
-  assert.equal(await page.evaluate(() => document.querySelector('.directory-card img.directory-icon').naturalWidth), 1, 'the icon loads');
+  await page.waitForFunction(() => { // the icon loads (it may still be on its way)
+    const img = document.querySelector('.directory-card img.directory-icon');
+    return img && img.complete && img.naturalWidth === 1;
+  });
   await shoot(page, 'directory');
 
   await page.fill('#q', 'calculo');

@@ -47,7 +47,10 @@ test('upload from the settings, write it with ":", react with it from the picker
   await page.fill('#text', `<:cafe:${emojis.find((e) => e.name === 'cafe').id}> 🎉`);
   await page.press('#text', 'Enter');
   await page.waitForSelector('.message .content.jumbo img.custom-emoji');
-  assert.ok(await page.evaluate(() => document.querySelector('.message .content.jumbo img.custom-emoji').naturalWidth > 0), 'the picture loads');
+  await page.waitForFunction(() => { // the picture loads (it may still be on its way)
+    const img = document.querySelector('.message .content.jumbo img.custom-emoji');
+    return img && img.complete && img.naturalWidth > 0;
+  });
 
   // The picker's own tab.
   const first = page.locator('.message:has-text("Olha")').first();

@@ -28,11 +28,16 @@ const pngSize = (bytes) => ({ width: bytes.readUInt32BE(16), height: bytes.readU
 // The page is controlled by the service worker, and it has kept an answer whose URL holds each
 // of `kept` (the reads a page made before the worker controlled it are kept one after another,
 // so each is waited for: on a busy machine the last may still be on its way).
+// The worker controls the page and has kept each read named: a path, matched whole (its query
+// aside, unless the name has one), so "/api/servers" is not taken for "/api/servers/<id>".
 async function workerReady(page, ...kept) {
   await page.waitForFunction(() => !!navigator.serviceWorker.controller, null, { timeout: 20000 });
   await page.waitForFunction(async (parts) => {
-    const urls = (await (await caches.open('praca-data')).keys()).map((r) => r.url);
-    return parts.every((part) => urls.some((u) => u.includes(part)));
+    const urls = (await (await caches.open('praca-data')).keys()).map((r) => new URL(r.url));
+    return parts.every((part) => {
+      const [path, query] = part.split('?');
+      return urls.some((u) => u.pathname === path && (query === undefined || u.search === `?${query}`));
+    });
   }, kept, { timeout: 20000 });
 }
 
@@ -95,7 +100,7 @@ test('with the server gone, /app opens from the service worker and shows the las
     // Everything the room needs to open again: who I am, my servers, this one, its people and
     // commands, my conversations, marks and blocks, and the room's messages.
     await workerReady(page, '/api/users/@me', '/api/servers', `/api/servers/${sid}?threads=1`, `/api/servers/${sid}/members`,
-      `/api/servers/${sid}/commands`, '/api/users/@me/dms', '/api/users/@me/unread', '/api/users/@me/blocks', `/channels/${cid}/messages`);
+      `/api/servers/${sid}/commands`, '/api/users/@me/dms', '/api/users/@me/unread', '/api/users/@me/blocks', `/api/servers/${sid}/channels/${cid}/messages`);
   } finally {
     await srv.stop();
   }
