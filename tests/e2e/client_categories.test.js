@@ -7,7 +7,7 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const { sharedServer, api, serverWithMembers } = require('./helpers');
-const { sharedBrowser, openApp, openSettings, shoot, PHONE } = require('./browser');
+const { sharedBrowser, openApp, openSettings, shoot } = require('./browser');
 
 const srv = sharedServer({ args: ['--rate-limit-scale', '100'] });
 const browser = sharedBrowser();
@@ -71,9 +71,8 @@ test('the list in categories, folded per person and kept; dragging by a manager'
   await page.context().close();
 
   // A member sees the same list, and drags nothing.
-  const member = await openApp(browser, srv.url, w.members[0], PHONE, `#server=${w.sid}&channel=${w.geral.id}`);
-  await member.evaluate(() => document.querySelector('#back')?.click());
-  await member.waitForSelector('#channels .channel-category');
+  const member = await openApp(browser, srv.url, w.members[0], undefined, `#server=${w.sid}&channel=${w.geral.id}`);
+  await member.waitForSelector('#channels .channel-category .category-toggle');
   assert.equal(await member.$$eval('#channels [draggable=true]', (x) => x.length), 0);
   assert.equal(await member.$$eval('#channels .loose-drop', (x) => x.length), 0);
   await member.context().close();

@@ -104,11 +104,28 @@ test('with the server gone, /app opens from the service worker and shows the las
   } finally {
     await srv.stop();
   }
-  await page.reload();
-  await page.waitForSelector('.message:has-text("lido antes de ficar sem rede")', { timeout: 20000 });
-  assert.equal(await page.$eval('#live', (e) => e.classList.contains('on')), false, 'the page says it is not live');
-  await shoot(page, 'client-offline');
-  await page.context().close();
+  // The port stays taken, refusing every connection: a server of another test file started
+  // meanwhile on the port just freed would otherwise answer the reload (and its 401 would make
+  // the page forget what it kept).
+  const port = Number(new URL(srv.url).port);
+  const gone = require('node:net').createServer((socket) => socket.destroy());
+  await new Promise((ok, fail) => gone.once('error', fail).listen(port, '127.0.0.1', ok));
+  const seen = [];
+  page.on('console', (m) => seen.push(`${m.type()}: ${m.text()}`));
+  page.on('response', (r) => seen.push(`${r.status()} ${r.url()}${r.fromServiceWorker() ? ' (worker)' : ''}`));
+  try {
+    await page.reload();
+    await page.waitForSelector('.message:has-text("lido antes de ficar sem rede")', { timeout: 20000 }).catch(async (e) => {
+      // What the page did instead, for whoever reads the failure.
+      const where = await page.evaluate(() => `${location.href} ${document.body.innerText.slice(0, 300)}`).catch(() => '?');
+      throw new Error(`${e.message}\nat ${where}\nproblems: ${page.problems.join(' | ')}\n${seen.slice(-40).join('\n')}`);
+    });
+    assert.equal(await page.$eval('#live', (e) => e.classList.contains('on')), false, 'the page says it is not live');
+    await shoot(page, 'client-offline');
+    await page.context().close();
+  } finally {
+    await new Promise((ok) => gone.close(ok));
+  }
 });
 
 test('a new version installs beside the old, is offered, and once taken the old one\'s files are gone', async () => {
