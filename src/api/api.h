@@ -189,6 +189,7 @@ extern const struct api_route api_server_routes[];
 extern const struct api_route api_directory_routes[];
 extern const struct api_route api_emoji_routes[];
 extern const struct api_route api_saved_routes[];
+extern const struct api_route api_poll_routes[];
 extern const struct api_route api_channel_routes[];
 extern const struct api_route api_role_routes[];
 extern const struct api_route api_member_routes[];

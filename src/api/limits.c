@@ -29,6 +29,7 @@ const struct api_limit API_LIMIT_TEST_ENDPOINT = {"test-endpoint", 10, MINUTE_MS
 const struct api_limit API_LIMIT_CREATE_SERVER = {"create-server", 10, HOUR_MS};
 const struct api_limit API_LIMIT_CREATE_INVITE = {"create-invite", 50, HOUR_MS};
 const struct api_limit API_LIMIT_REACT = {"react", 30, 10 * 1000};
+const struct api_limit API_LIMIT_POLL_VOTE = {"poll-vote", 30, 10 * 1000};
 /* Each join and leave is an event to every member and a row of the event log kept a day. */
 const struct api_limit API_LIMIT_DM_OPEN = {"dm-open", 20, MINUTE_MS};
 const struct api_limit API_LIMIT_JOIN = {"join", 20, MINUTE_MS};
@@ -54,32 +55,15 @@ const struct api_limit API_LIMIT_WEBHOOK_CHANNEL = {"webhook-channel", 30, MINUT
 
 /* Every limit counted per account, for GET /api/bot/rate-limits. */
 static const struct api_limit *const PER_ACCOUNT[] = {
-    &API_LIMIT_BOT_SEND,
-    &API_LIMIT_BOT_EDIT,
-    &API_LIMIT_REACT,
-    &API_LIMIT_BOT_COMMANDS,
-    &API_LIMIT_PRESENCE,
-    &API_LIMIT_GATEWAY_TICKETS,
-    &API_LIMIT_HUMAN_SEND,
-    &API_LIMIT_HUMAN_EDIT,
-    &API_LIMIT_TYPING,
-    &API_LIMIT_INVOKE,
-    &API_LIMIT_AUTOCOMPLETE,
-    &API_LIMIT_READ_MARK,
-    &API_LIMIT_DM_OPEN,
-    &API_LIMIT_JOIN,
-    &API_LIMIT_LEAVE,
-    &API_LIMIT_CREATE_SERVER,
-    &API_LIMIT_CREATE_INVITE,
-    &API_LIMIT_AUTHORIZE_START,
-    &API_LIMIT_COMPLETE_INSTALL,
-    &API_LIMIT_CREATE_APPLICATION,
-    &API_LIMIT_GENERATE_BOT,
-    &API_LIMIT_ROTATE_TOKEN,
-    &API_LIMIT_ROTATE_SIGNING,
-    &API_LIMIT_ROTATE_CLIENT,
-    &API_LIMIT_TEST_ENDPOINT,
-    &API_LIMIT_WRITE,
+    &API_LIMIT_BOT_SEND,        &API_LIMIT_BOT_EDIT,         &API_LIMIT_REACT,
+    &API_LIMIT_POLL_VOTE,       &API_LIMIT_BOT_COMMANDS,     &API_LIMIT_PRESENCE,
+    &API_LIMIT_GATEWAY_TICKETS, &API_LIMIT_HUMAN_SEND,       &API_LIMIT_HUMAN_EDIT,
+    &API_LIMIT_TYPING,          &API_LIMIT_INVOKE,           &API_LIMIT_AUTOCOMPLETE,
+    &API_LIMIT_READ_MARK,       &API_LIMIT_DM_OPEN,          &API_LIMIT_JOIN,
+    &API_LIMIT_LEAVE,           &API_LIMIT_CREATE_SERVER,    &API_LIMIT_CREATE_INVITE,
+    &API_LIMIT_AUTHORIZE_START, &API_LIMIT_COMPLETE_INSTALL, &API_LIMIT_CREATE_APPLICATION,
+    &API_LIMIT_GENERATE_BOT,    &API_LIMIT_ROTATE_TOKEN,     &API_LIMIT_ROTATE_SIGNING,
+    &API_LIMIT_ROTATE_CLIENT,   &API_LIMIT_TEST_ENDPOINT,    &API_LIMIT_WRITE,
     &API_LIMIT_SEARCH,
 };
 

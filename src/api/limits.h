@@ -32,6 +32,7 @@ extern const struct api_limit API_LIMIT_TEST_ENDPOINT;
 extern const struct api_limit API_LIMIT_CREATE_SERVER;
 extern const struct api_limit API_LIMIT_CREATE_INVITE;
 extern const struct api_limit API_LIMIT_REACT;
+extern const struct api_limit API_LIMIT_POLL_VOTE;
 extern const struct api_limit API_LIMIT_AUTHORIZE_START;
 extern const struct api_limit API_LIMIT_JOIN;
 extern const struct api_limit API_LIMIT_DM_OPEN;

@@ -16,6 +16,7 @@
 #include "api/limits.h"
 #include "api/messages.h"
 #include "api/place.h"
+#include "api/polls.h"
 #include "core/clock.h"
 #include "domain/emoji.h"
 #include "domain/message_rules.h"
@@ -118,7 +119,7 @@ char *api__message_create(struct api_call *c, const struct place *p, struct draf
         .application_id = w->application_id,
         .command_name = w->command_name,
         .command_invoker_id = w->command_invoker_id,
-        .type = "text",
+        .type = w->poll ? "poll" : "text", /* the kinds platform.md names */
         .content = content,
         .embeds_json = embeds,
         .components_json = components,
@@ -127,6 +128,7 @@ char *api__message_create(struct api_call *c, const struct place *p, struct draf
         .role_ids_json = roles,
         .attachments_json = files,
         .files = files ? &w->files->set : NULL,
+        .poll = w->poll,
         .flags = d->flags | (w->ephemeral ? MSG_FLAG_EPHEMERAL : 0),
         .now = clock_now_ms(),
         .everyone = men.everyone,
@@ -153,9 +155,10 @@ out:
 
 static void send_message(struct api_call *c, const struct place *p, struct draft *d,
                          const struct api_limit *limit, const char *application_id,
-                         struct api_files *files)
+                         struct api_files *files, const struct store_new_poll *poll)
 {
-    struct message_write w = {.limit = limit, .application_id = application_id, .files = files};
+    struct message_write w = {
+        .limit = limit, .application_id = application_id, .files = files, .poll = poll};
     size_t len;
     char *text = api__message_create(c, p, d, &w, &len);
     if (text)
@@ -186,10 +189,14 @@ static void bot_send(struct api_call *c)
         !api__require_in(c, p.perms, PERM_VER_CANAL | PERM_ENVIAR_MENSAGENS) &&
         (body = api__body(c)) && !api__draft_read(c, body, 1, 0, &d)) {
         struct api_files f;
-        if (!api__files_take(c, p.sid, NULL, NULL, NULL, &f) &&
+        struct store_new_poll poll;
+        int has_poll;
+        /* A poll is something in the message, as a file is. */
+        if (!api__poll_take(c, body, &poll, &has_poll) &&
+            !api__files_take(c, p.sid, NULL, NULL, NULL, &f) &&
             !api__files_resolve(c, &f, d.embeds, d.components) &&
-            !api__draft_check(c, d.content, d.embeds, d.components, d.flags, f.n))
-            send_message(c, &p, &d, &API_LIMIT_BOT_SEND, c->me.app_id, &f);
+            !api__draft_check(c, d.content, d.embeds, d.components, d.flags, f.n + has_poll))
+            send_message(c, &p, &d, &API_LIMIT_BOT_SEND, c->me.app_id, &f, has_poll ? &poll : NULL);
     }
 }
 
@@ -242,9 +249,12 @@ static void human_send(struct api_call *c)
     if (!api__send_allowed(c, &p) && (body = api__body(c)) && !api__draft_read(c, body, 0, 0, &d)) {
         /* Text and files only: embeds, components and flags are not read on this route. */
         struct api_files f;
-        if (!api__files_take(c, p.sid, NULL, NULL, NULL, &f) &&
-            !api__draft_check(c, d.content, NULL, NULL, 0, f.n))
-            send_message(c, &p, &d, &API_LIMIT_HUMAN_SEND, NULL, &f);
+        struct store_new_poll poll;
+        int has_poll;
+        if (!api__poll_take(c, body, &poll, &has_poll) &&
+            !api__files_take(c, p.sid, NULL, NULL, NULL, &f) &&
+            !api__draft_check(c, d.content, NULL, NULL, 0, f.n + has_poll))
+            send_message(c, &p, &d, &API_LIMIT_HUMAN_SEND, NULL, &f, has_poll ? &poll : NULL);
     }
 }
 
@@ -447,6 +457,10 @@ json_t *api__history(struct api_call *c, const char *channel_id)
         return NULL;
     int more = 0;
     json_t *page = store_messages_page(c->db, channel_id, mode, bound, limit, &more);
+    if (page && !c->me.is_bot && store_polls_mine(c->db, page, c->me.user_id) != STORE_DONE) {
+        json_decref(page);
+        page = NULL;
+    }
     if (!page) {
         api__internal(c);
         return NULL;

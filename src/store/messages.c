@@ -42,11 +42,16 @@ static const struct store_col MENTION_COLS[] = {
     " m.command_name, m.command_invoker_id, m.reply_to_id,"                                        \
     " r.id, r.author_id, r.type, substr(r.content, 1, 100),"                                       \
     " m.mentions, m.mentions_everyone, m.mentioned_role_ids, m.pinned, m.attachments,"             \
-    " m.webhook_id, m.author_name, m.author_avatar"                                                \
-    " FROM messages m LEFT JOIN messages r ON r.id = m.reply_to_id"
+    " m.webhook_id, m.author_name, m.author_avatar,"                                               \
+    " p.question, p.answers, p.multiple, p.ends_at, p.voters"                                      \
+    " FROM messages m LEFT JOIN messages r ON r.id = m.reply_to_id"                                \
+    " LEFT JOIN polls p ON p.message_id = m.id"
 
-/* Builds the Message object from a MESSAGE_SELECT row (reactions filled in later). */
-static json_t *message_row(struct store_stmt *st)
+#define POLL_COL 28
+
+/* Builds the Message object from a MESSAGE_SELECT row (reactions and poll counts filled in
+ * later). */
+static json_t *message_row(struct store_stmt *st, int64_t now)
 {
     json_t *m = store__row_json(st, 0, STORE_COLS(MESSAGE_COLS));
     json_object_set_new(m, "replyTo",
@@ -73,6 +78,7 @@ static json_t *message_row(struct store_stmt *st)
                         store__is_null(st, 27)
                             ? json_null()
                             : json_stringn(store__text(st, 27), store__text_len(st, 27))));
+    json_object_set_new(m, "poll", store__poll_row(st, POLL_COL, now));
     return m;
 }
 
@@ -143,11 +149,19 @@ json_t *store_message_json(struct store *db, const char *id, int *rc)
         return NULL;
     }
     json_t *m = NULL;
-    if ((*rc = store__step(st)) == STORE_ROW)
-        m = message_row(st);
+    char channel[UUID_LEN + 1] = "";
+    if ((*rc = store__step(st)) == STORE_ROW) {
+        m = message_row(st, clock_now_ms());
+        store__text_copy(st, 2, channel, sizeof channel);
+        if (!store__is_null(st, 3)) /* a thread's message lives in the thread */
+            store__text_copy(st, 3, channel, sizeof channel);
+    }
     store__finish(st);
     if (m) {
-        json_t *reactions = store_reactions_json(db, id);
+        json_t *one = json_pack("[O]", m);
+        int polls = store__polls_attach(db, channel, one, NULL);
+        json_decref(one);
+        json_t *reactions = polls == STORE_DONE ? store_reactions_json(db, id) : NULL;
         if (!reactions) {
             json_decref(m);
             *rc = STORE_ERR;
@@ -240,6 +254,8 @@ int store_message_insert_at(struct store *db, struct store_new_message *m)
         return STORE_MISSING; /* the channel was deleted by a commit that came first */
     if (rc == STORE_DONE && m->files && m->files->n)
         rc = store_attachments_put_at(db, m->files, m->id, m->channel_id, m->server_id, m->now);
+    if (rc == STORE_DONE && m->poll)
+        rc = store__poll_insert_at(db, m->id, m->channel_id, m->poll);
     return rc;
 }
 
@@ -285,8 +301,9 @@ static int page_rows(struct store *db, const char *sql, const char *channel_id, 
     if (!st)
         return STORE_ERR;
     int rc, n = 0;
+    int64_t now = clock_now_ms();
     while ((rc = store__step(st)) == STORE_ROW) {
-        json_array_append_new(out, message_row(st));
+        json_array_append_new(out, message_row(st, now));
         n++;
     }
     store__finish(st);
@@ -367,7 +384,8 @@ json_t *store_messages_page(struct store *db, const char *channel_id, enum store
         json_array_extend(older, newer);
         json_decref(newer);
     }
-    if (attach_reactions(db, channel_id, older) != STORE_DONE) {
+    if (attach_reactions(db, channel_id, older) != STORE_DONE ||
+        store__polls_attach(db, channel_id, older, NULL) != STORE_DONE) {
         json_decref(older);
         return NULL;
     }
@@ -454,10 +472,11 @@ json_t *store_messages_pinned(struct store *db, const char *channel_id)
         return NULL;
     json_t *out = json_array();
     int rc;
+    int64_t now = clock_now_ms();
     while ((rc = store__step(st)) == STORE_ROW)
-        json_array_append_new(out, message_row(st));
+        json_array_append_new(out, message_row(st, now));
     store__finish(st);
-    if (rc != STORE_DONE) {
+    if (rc != STORE_DONE || store__polls_attach(db, channel_id, out, NULL) != STORE_DONE) {
         json_decref(out);
         return NULL;
     }
@@ -583,6 +602,7 @@ char *store_message_view_text(const struct store_new_message *m, const json_t *r
             : NULL;
     jsonout_obj_value(&o, "webhook", webhook);
     json_decref(webhook);
+    jsonout_obj_raw(&o, "poll", m->poll ? m->poll->view_json : NULL, "null");
     if (jsonout_obj_end(&o) != BUF_OK) {
         buf_cleanup(&b);
         return NULL;

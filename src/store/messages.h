@@ -11,6 +11,7 @@
 #include "core/uuid.h"
 #include "store/attachments.h"
 #include "store/db.h"
+#include "store/polls.h"
 #include "store/writer.h"
 
 #define PINS_MAX 50
@@ -29,6 +30,7 @@ struct store_new_message {
     const char *mentions_json, *role_ids_json;
     const char *attachments_json;             /* the attachment objects, or NULL */
     const struct store_attachment_set *files; /* their rows, or NULL */
+    const struct store_new_poll *poll;        /* or NULL */
     const char *nonce; /* enforced: STORE_TAKEN when the author's nonce made a message today */
     int64_t flags, now;
     int everyone;
@@ -54,7 +56,8 @@ int store_message_delete(struct store_writer *w, const char *id, int64_t *change
 json_t *store_message_by_nonce(struct store *db, const char *author_id, const char *nonce,
                                int64_t now, int *rc);
 
-/* The Message object with replyTo and reactions; NULL when unknown (*rc STORE_DONE). */
+/* The Message object with replyTo, reactions and its poll's counts; NULL when unknown (*rc
+ * STORE_DONE). */
 json_t *store_message_json(struct store *db, const char *id, int *rc);
 /* The raw row bits the routes need: where it lives and who wrote it. 1 found, 0 not. */
 struct store_message_ref {

@@ -2,6 +2,7 @@
 // each with its progress and a way out; sent with the message as multipart (payload_json +
 // files[n]). In messages: pictures and videos in place (a viewer on click), sound with the
 // browser's player, anything else as a card to download.
+import { openMenu } from './chat-menu.js';
 import { $, ApiError, el } from './common.js';
 import { t } from './i18n.js';
 
@@ -129,8 +130,13 @@ export function openViewer(a) {
   dialog.showModal();
 }
 
-export function initFiles() {
-  $('#attach').addEventListener('click', () => $('#file-input').click());
+// more(): what else the composer's ＋ offers here ([{label, run}]); with nothing, it picks files.
+export function initFiles(more = () => []) {
+  $('#attach').addEventListener('click', () => {
+    const items = more();
+    if (!items.length) return void $('#file-input').click();
+    openMenu($('#attach'), t('app.attach.title'), [{ label: t('poll.attach.files'), run: () => $('#file-input').click() }, ...items]);
+  });
   $('#file-input').addEventListener('change', (e) => {
     addFiles(e.target.files);
     e.target.value = '';

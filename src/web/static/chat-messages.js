@@ -10,6 +10,7 @@ import { pickEmoji } from './chat-emoji.js';
 import { avatar, lastMessageItem, paintFlow, placeInFlow } from './chat-flow.js';
 import { openMenu } from './chat-menu.js';
 import { PERM } from './chat-perms.js';
+import { pollView } from './chat-poll.js';
 import { report } from './chat-report.js';
 import { chat, isBeside, messageRemoved, messageShown, messagesTrimmed, outsiderNamed, roomOf } from './chat-store.js';
 import { toast } from './chat-ui.js';
@@ -114,6 +115,7 @@ export function messageItem(m) {
   // A deferred answer: the bot took the command and is working on it.
   if (m.flags & 128) li.append(el('div', { class: 'thinking muted', role: 'status', text: t('message.thinking', { name: author }) }));
   if (m.attachments && m.attachments.length) li.append(attachmentsView(m));
+  if (m.poll) li.append(pollView(m, pathOf(m), showMessage));
   for (const e of m.embeds || []) li.append(embed(e, m));
   if (m.components && m.components.length) li.append(components(m.components, m));
   const thread = !m.threadId && !chat.dm && chat.threads.find((x) => x.originMessageId === m.id);

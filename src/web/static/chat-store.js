@@ -142,6 +142,16 @@ export function reactionApplied(r) {
   return now;
 }
 
+// MESSAGE_POLL_UPDATE: the poll's new counts; the person's own choices stay as this page has them.
+export function pollApplied(e) {
+  const shown = shownIn(e.channelId);
+  const m = shown && shown.get(e.messageId);
+  if (!m || !m.poll) return null;
+  const now = { ...m, poll: { ...e.poll, myVotes: m.poll.myVotes || [] } };
+  shown.set(now.id, now);
+  return now;
+}
+
 export function pinApplied(p) {
   const shown = shownIn(p.channelId);
   const m = shown && shown.get(p.messageId);

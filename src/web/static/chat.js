@@ -15,13 +15,14 @@ import { loadInvites } from './chat-invites.js';
 import { loadSettings, wireSettings } from './chat-manage.js';
 import { memberJoined, memberLeft, presenceChanged } from './chat-members.js';
 import { followPeople, listArrived } from './chat-people.js';
-import { editLastOwn, forget, showMessage } from './chat-messages.js';
+import { editLastOwn, forget, messagesPath, showMessage } from './chat-messages.js';
 import { openModal } from './chat-modal.js';
 import { loadOutbox, retryOutbox } from './chat-outbox.js';
 import { notifyArrived, wireNotify } from './chat-notify.js';
 import { askChannelNotify, askServerNotify, loadNotifySettings } from './chat-notify-settings.js';
 import { forgetDevice } from './chat-push.js';
 import { pinsChanged, togglePins } from './chat-pins.js';
+import { createPoll } from './chat-poll.js';
 import { savedChanged, wireSaved } from './chat-saved.js';
 import { loadUnread, markRead, markServerRead, paintTitle, paintUnread } from './chat-read.js';
 import { loadOlder, openChannel, refreshRoom, startReply, stopReply } from './chat-room.js';
@@ -32,7 +33,7 @@ import { wireSearch } from './chat-search.js';
 import { besideArrived, wireThread } from './chat-thread.js';
 import { go, wireScreens } from './chat-screens.js';
 import { loadServers, openServer, paintServer, paintServers } from './chat-servers.js';
-import { applyMembers, applyTree, chat, dmForgotten, meChanged, messageArrived, messageEdited, pinApplied, reactionApplied, roomClosed, roomOf, serverLeft, voiceApplied } from './chat-store.js';
+import { applyMembers, applyTree, chat, dmForgotten, meChanged, messageArrived, messageEdited, pinApplied, pollApplied, reactionApplied, roomClosed, roomOf, serverLeft, voiceApplied } from './chat-store.js';
 import { tellViewing, typingArrived, typingSaid, typingStopped } from './chat-typing.js';
 import { showPanel, toast, view } from './chat-ui.js';
 import { paintVoice, voiceEnded, voiceMedia, voicePermission, voiceReconnected, voiceSignal, voiceUpdated } from './chat-voice.js';
@@ -225,6 +226,10 @@ function connectLive() {
       const m = reactionApplied(r);
       if (m) showMessage(m);
     })
+    .on('MESSAGE_POLL_UPDATE', (e) => {
+      const m = pollApplied(e);
+      if (m) showMessage(m);
+    })
     .on('CHANNEL_PINS_UPDATE', (p) => {
       const m = pinApplied(p);
       if (m) showMessage(m);
@@ -271,7 +276,8 @@ async function main() {
     paintTitle();
   });
   $('#composer').addEventListener('submit', send);
-  initFiles();
+  // Polls are for servers' channels and threads; a conversation's ＋ picks files at once.
+  initFiles(() => (chat.dm ? [] : [{ label: t('poll.create'), run: () => createPoll(messagesPath(), showMessage) }]));
   $('#pins-open').addEventListener('click', () => togglePins());
   wireSaved();
   $('#server-notify').addEventListener('click', () => askServerNotify().catch(toast));
