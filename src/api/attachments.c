@@ -352,6 +352,46 @@ int api__files_take(struct api_call *c, const char *sid, const char *mid, json_t
     return 0;
 }
 
+int api__files_copy(struct api_call *c, const char *mid, json_t *objects, struct api_files *f)
+{
+    memset(f, 0, sizeof *f);
+    size_t n = json_array_size(objects);
+    if (!n)
+        return 0;
+    f->objects = json_array();
+    f->names = json_object();
+    f->items = calloc(n, sizeof *f->items);
+    int held = api__at_end_json(c, f->objects) | api__at_end_json(c, f->names) |
+               api__at_end_free(c, f->items);
+    if (held || !f->objects || !f->names || !f->items) {
+        memset(f, 0, sizeof *f);
+        if (!c->answered)
+            api__internal(c);
+        return -1;
+    }
+    f->set = (struct store_attachment_set){&c->svc->files, f->items, 0, c->me.user_id};
+    for (size_t i = 0; i < n; i++) {
+        json_t *o = json_array_get(objects, i);
+        const char *id = json_string_value(json_object_get(o, "id"));
+        struct store_attachment *a = &f->items[f->n];
+        int found = id ? store_attachment_of_message(c->db, mid, id, a) : 0;
+        if (found < 0) {
+            api__internal(c);
+            return -1;
+        }
+        if (!found) /* gone meanwhile: the copy goes without it */
+            continue;
+        uuid_v7(a->id); /* the copy's own row, naming the same blob */
+        json_array_append_new(
+            f->objects, file_object(c, a, (int)json_integer_value(json_object_get(o, "width")),
+                                    (int)json_integer_value(json_object_get(o, "height"))));
+        f->n++;
+    }
+    f->set.n = f->n;
+    f->changed = 1;
+    return 0;
+}
+
 /* ---- attachment://name ---- */
 
 static int resolve_tree(struct api_call *c, const struct api_files *f, json_t *node,

@@ -28,6 +28,10 @@ int api__files_sent(const struct api_call *c);
  * NULL on a send. 0, or -1 when it has answered. */
 int api__files_take(struct api_call *c, const char *sid, const char *mid, json_t *old, json_t *body,
                     struct api_files *out);
+/* The files of message mid (objects: its attachment objects) as new attachments of another
+ * message, each a row of its own naming the same blob (a forward's copy): no upload, no quota.
+ * 0, or -1 when it has answered. */
+int api__files_copy(struct api_call *c, const char *mid, json_t *objects, struct api_files *f);
 /* Replaces every "url" that reads attachment://<name> in embeds and components by the URL of
  * the file sent under that name. 0, or -1 when it has answered (400: no such file). */
 int api__files_resolve(struct api_call *c, const struct api_files *f, json_t *embeds,

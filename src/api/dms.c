@@ -11,6 +11,7 @@
 #include "api/compose.h"
 #include "api/dm.h"
 #include "api/events.h"
+#include "api/forward.h"
 #include "api/limits.h"
 #include "store/messages.h"
 #include "store/people.h"
@@ -85,9 +86,12 @@ static void dm_send(struct api_call *c)
         api__draft_read(c, body, 0, 0, &d))
         return;
     struct api_files f;
+    struct store_new_forward fwd;
+    int has_fwd;
     char *files = NULL;
-    if (!api__files_take(c, NULL, NULL, NULL, NULL, &f) &&
-        !api__draft_check(c, d.content, NULL, NULL, 0, f.n) &&
+    if (!api__forward_take(c, body, &d, &fwd, &f, &has_fwd) &&
+        (has_fwd || !api__files_take(c, NULL, NULL, NULL, NULL, &f)) &&
+        !api__draft_check(c, d.content, NULL, NULL, 0, f.n + has_fwd) &&
         !api__limit_hit(c, &API_LIMIT_HUMAN_SEND) &&
         (!f.n || (files = api__files_json(&f)) || (api__internal(c), 0))) {
         char id[UUID_LEN + 1];
@@ -106,6 +110,7 @@ static void dm_send(struct api_call *c)
                                       .role_ids_json = "[]",
                                       .attachments_json = files,
                                       .files = files ? &f.set : NULL,
+                                      .forward = has_fwd ? &fwd : NULL,
                                       .nonce = d.enforce_nonce ? d.nonce : NULL,
                                       .now = clock_now_ms()};
         int rc = store_message_insert(c->svc->writer, &m), again = rc == STORE_TAKEN;

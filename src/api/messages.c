@@ -13,6 +13,7 @@
 #include "core/jsonout.h"
 #include "api/compose.h"
 #include "api/events.h"
+#include "api/forward.h"
 #include "api/limits.h"
 #include "api/messages.h"
 #include "api/place.h"
@@ -129,6 +130,7 @@ char *api__message_create(struct api_call *c, const struct place *p, struct draf
         .attachments_json = files,
         .files = files ? &w->files->set : NULL,
         .poll = w->poll,
+        .forward = w->forward,
         .flags = d->flags | (w->ephemeral ? MSG_FLAG_EPHEMERAL : 0),
         .now = clock_now_ms(),
         .everyone = men.everyone,
@@ -155,10 +157,14 @@ out:
 
 static void send_message(struct api_call *c, const struct place *p, struct draft *d,
                          const struct api_limit *limit, const char *application_id,
-                         struct api_files *files, const struct store_new_poll *poll)
+                         struct api_files *files, const struct store_new_poll *poll,
+                         const struct store_new_forward *forward)
 {
-    struct message_write w = {
-        .limit = limit, .application_id = application_id, .files = files, .poll = poll};
+    struct message_write w = {.limit = limit,
+                              .application_id = application_id,
+                              .files = files,
+                              .poll = poll,
+                              .forward = forward};
     size_t len;
     char *text = api__message_create(c, p, d, &w, &len);
     if (text)
@@ -196,7 +202,8 @@ static void bot_send(struct api_call *c)
             !api__files_take(c, p.sid, NULL, NULL, NULL, &f) &&
             !api__files_resolve(c, &f, d.embeds, d.components) &&
             !api__draft_check(c, d.content, d.embeds, d.components, d.flags, f.n + has_poll))
-            send_message(c, &p, &d, &API_LIMIT_BOT_SEND, c->me.app_id, &f, has_poll ? &poll : NULL);
+            send_message(c, &p, &d, &API_LIMIT_BOT_SEND, c->me.app_id, &f, has_poll ? &poll : NULL,
+                         NULL);
     }
 }
 
@@ -250,11 +257,15 @@ static void human_send(struct api_call *c)
         /* Text and files only: embeds, components and flags are not read on this route. */
         struct api_files f;
         struct store_new_poll poll;
-        int has_poll;
-        if (!api__poll_take(c, body, &poll, &has_poll) &&
-            !api__files_take(c, p.sid, NULL, NULL, NULL, &f) &&
-            !api__draft_check(c, d.content, NULL, NULL, 0, f.n + has_poll))
-            send_message(c, &p, &d, &API_LIMIT_HUMAN_SEND, NULL, &f, has_poll ? &poll : NULL);
+        struct store_new_forward fwd;
+        int has_poll, has_fwd;
+        /* A forward brings its own files (copies of the original's). */
+        if (!api__forward_take(c, body, &d, &fwd, &f, &has_fwd) &&
+            !api__poll_take(c, body, &poll, &has_poll) &&
+            (has_fwd || !api__files_take(c, p.sid, NULL, NULL, NULL, &f)) &&
+            !api__draft_check(c, d.content, NULL, NULL, 0, f.n + has_poll + has_fwd))
+            send_message(c, &p, &d, &API_LIMIT_HUMAN_SEND, NULL, &f, has_poll ? &poll : NULL,
+                         has_fwd ? &fwd : NULL);
     }
 }
 

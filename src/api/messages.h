@@ -21,6 +21,7 @@ struct message_write {
     struct api_files *files; /* the message's files (a send with an upload, a bot's edit) */
     const struct store_message_webhook *webhook; /* posted by a webhook: its ID is the author */
     const struct store_new_poll *poll;           /* the message's poll, or NULL */
+    const struct store_new_forward *forward;     /* the copy it forwards, or NULL */
     /* The last check before the write (after every 400/422): answers and returns nonzero to
      * stop. NULL: none. */
     int (*gate)(struct api_call *c, void *arg);

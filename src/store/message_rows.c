@@ -22,7 +22,8 @@ struct store_row_batch {
 
 int store__message_row_may_wait(const struct store *db, const struct store_new_message *m)
 {
-    return db->engine->rows_at_commit && !m->nonce && !(m->files && m->files->n) && !m->poll;
+    return db->engine->rows_at_commit && !m->nonce && !(m->files && m->files->n) && !m->poll &&
+           !m->forward;
 }
 
 static struct store_row_batch *batch_of(struct store *db)

@@ -12,7 +12,7 @@
 #include "store/messages.h"
 
 /* 1 when m's row may wait: the engine holds rows back, and the row stands alone (no nonce to
- * enforce now, no attachment or poll rows that refer to it). */
+ * enforce now, no attachment, poll or forward rows that refer to it). */
 int store__message_row_may_wait(const struct store *db, const struct store_new_message *m);
 /* STORE_DONE with m's row held, or STORE_ERR (out of memory). */
 int store__message_row_hold(struct store *db, const struct store_new_message *m);

@@ -43,11 +43,12 @@ static const struct store_col MENTION_COLS[] = {
     " r.id, r.author_id, r.type, substr(r.content, 1, 100),"                                       \
     " m.mentions, m.mentions_everyone, m.mentioned_role_ids, m.pinned, m.attachments,"             \
     " m.webhook_id, m.author_name, m.author_avatar,"                                               \
-    " p.question, p.answers, p.multiple, p.ends_at, p.voters"                                      \
+    " p.question, p.answers, p.multiple, p.ends_at, p.voters, " STORE_FORWARD_COLS                 \
     " FROM messages m LEFT JOIN messages r ON r.id = m.reply_to_id"                                \
-    " LEFT JOIN polls p ON p.message_id = m.id"
+    " LEFT JOIN polls p ON p.message_id = m.id LEFT JOIN forwards f ON f.message_id = m.id"
 
-#define POLL_COL 28
+#define POLL_COL    28
+#define FORWARD_COL 33
 
 /* Builds the Message object from a MESSAGE_SELECT row (reactions and poll counts filled in
  * later). */
@@ -79,6 +80,7 @@ static json_t *message_row(struct store_stmt *st, int64_t now)
                             ? json_null()
                             : json_stringn(store__text(st, 27), store__text_len(st, 27))));
     json_object_set_new(m, "poll", store__poll_row(st, POLL_COL, now));
+    json_object_set_new(m, "forwarded", store__forward_row(st, FORWARD_COL));
     return m;
 }
 
@@ -256,6 +258,8 @@ int store_message_insert_at(struct store *db, struct store_new_message *m)
         rc = store_attachments_put_at(db, m->files, m->id, m->channel_id, m->server_id, m->now);
     if (rc == STORE_DONE && m->poll)
         rc = store__poll_insert_at(db, m->id, m->channel_id, m->poll);
+    if (rc == STORE_DONE && m->forward)
+        rc = store__forward_insert_at(db, m->id, m->forward);
     return rc;
 }
 
@@ -603,6 +607,7 @@ char *store_message_view_text(const struct store_new_message *m, const json_t *r
     jsonout_obj_value(&o, "webhook", webhook);
     json_decref(webhook);
     jsonout_obj_raw(&o, "poll", m->poll ? m->poll->view_json : NULL, "null");
+    jsonout_obj_raw(&o, "forwarded", m->forward ? m->forward->view_json : NULL, "null");
     if (jsonout_obj_end(&o) != BUF_OK) {
         buf_cleanup(&b);
         return NULL;

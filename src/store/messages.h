@@ -11,6 +11,7 @@
 #include "core/uuid.h"
 #include "store/attachments.h"
 #include "store/db.h"
+#include "store/forwards.h"
 #include "store/polls.h"
 #include "store/writer.h"
 
@@ -31,6 +32,7 @@ struct store_new_message {
     const char *attachments_json;             /* the attachment objects, or NULL */
     const struct store_attachment_set *files; /* their rows, or NULL */
     const struct store_new_poll *poll;        /* or NULL */
+    const struct store_new_forward *forward;  /* what it forwards, or NULL */
     const char *nonce; /* enforced: STORE_TAKEN when the author's nonce made a message today */
     int64_t flags, now;
     int everyone;

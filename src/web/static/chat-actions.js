@@ -16,6 +16,7 @@ const OWNERS = {
   loadServer: 'chat-servers.js', // read the open server again
   loadSettings: 'chat-manage.js', // redraw the settings panel
   saveMessage: 'chat-saved.js', // keep a message in one's Salvos
+  goToMessage: 'chat-saved.js', // a message in its room, wherever that is
 };
 
 export const act = Object.fromEntries(Object.entries(OWNERS).map(([name, owner]) =>

@@ -7,6 +7,7 @@ import { components, embed } from './chat-components.js';
 import { attachmentsView } from './chat-files.js';
 import { customEmojiNode, learnEmoji } from './chat-custom-emoji.js';
 import { pickEmoji } from './chat-emoji.js';
+import { forwardMessage, forwardView } from './chat-forward.js';
 import { avatar, lastMessageItem, paintFlow, placeInFlow } from './chat-flow.js';
 import { openMenu } from './chat-menu.js';
 import { PERM } from './chat-perms.js';
@@ -114,6 +115,7 @@ export function messageItem(m) {
   if (m.content) li.append(el('div', { class: emojiOnly(m.content) ? 'content jumbo' : 'content' }, ...markdownNodes(parseMarkdown(m.content), mentionOf, emojiOf(m))));
   // A deferred answer: the bot took the command and is working on it.
   if (m.flags & 128) li.append(el('div', { class: 'thinking muted', role: 'status', text: t('message.thinking', { name: author }) }));
+  if (m.forwarded) li.append(forwardView(m.forwarded, (text) => markdownNodes(parseMarkdown(text), mentionOf, emojiOf(m))));
   if (m.attachments && m.attachments.length) li.append(attachmentsView(m));
   if (m.poll) li.append(pollView(m, pathOf(m), showMessage));
   for (const e of m.embeds || []) li.append(embed(e, m));
@@ -174,6 +176,7 @@ function actionsFor(m) {
   if (may(PERM.FIXAR_MENSAGENS))
     add('', m.pinned ? t('action.unpin') : t('action.pin'), m.pinned ? t('action.unpin.label') : t('action.pin.label'), () => togglePin(m));
   if (!(m.flags & 64)) add('🔖', t('action.save'), t('action.save.label'), () => act.saveMessage(m));
+  if (!(m.flags & 64) && !m.poll) add('', t('action.forward'), t('action.forward.label'), () => forwardMessage(m));
   if (!chat.dm && !mine && !m.applicationId && !m.webhook) add('', t('action.dm'), t('action.dm.label', { name: nameOf(m.fromId) }), () => act.startDm(m.fromId));
   if (room && room.type === 'text') for (const item of messageAppItems(m)) add('', item.text, item.text, item.run);
   if (m.content) add('', t('action.copy'), t('action.copy.label'), () => navigator.clipboard?.writeText(m.content).then(() => toast(t('action.copied'))));

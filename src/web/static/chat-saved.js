@@ -105,4 +105,4 @@ export function savedChanged() {
   if (!$('#saved-panel').hidden) paintSaved();
 }
 
-provide({ saveMessage });
+provide({ saveMessage, goToMessage: goTo });
