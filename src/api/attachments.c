@@ -306,15 +306,9 @@ static int over_quota(struct api_call *c, const char *sid, const struct http_upl
                 cfg->account_quota_mb, "A sua cota de arquivos acabou (%d MB)");
 }
 
-int api__files_take(struct api_call *c, const char *sid, const char *mid, json_t *old, json_t *body,
-                    struct api_files *f)
+/* Room for `room` files in f, held by the request: 0, or -1 answered (500). */
+static int files_hold(struct api_call *c, struct api_files *f, size_t room)
 {
-    memset(f, 0, sizeof *f);
-    struct http_upload *up = c->req->upload;
-    if (!up && !mid)
-        return 0; /* a plain send: nothing to allocate on the hot path */
-    size_t sent = up ? up->nfiles : 0, max = (size_t)c->svc->cfg->files_per_message;
-    size_t room = sent + (mid ? json_array_size(old) : 0);
     f->objects = json_array();
     f->names = json_object();
     f->items = calloc(room ? room : 1, sizeof *f->items);
@@ -327,6 +321,20 @@ int api__files_take(struct api_call *c, const char *sid, const char *mid, json_t
         return -1;
     }
     f->set = (struct store_attachment_set){&c->svc->files, f->items, 0, c->me.user_id};
+    return 0;
+}
+
+int api__files_take(struct api_call *c, const char *sid, const char *mid, json_t *old, json_t *body,
+                    struct api_files *f)
+{
+    memset(f, 0, sizeof *f);
+    struct http_upload *up = c->req->upload;
+    if (!up && !mid)
+        return 0; /* a plain send: nothing to allocate on the hot path */
+    size_t sent = up ? up->nfiles : 0, max = (size_t)c->svc->cfg->files_per_message;
+    size_t room = sent + (mid ? json_array_size(old) : 0);
+    if (files_hold(c, f, room))
+        return -1;
     if (mid && keep_old(c, mid, old, body, f))
         return -1;
     if (f->n + sent > max) {
@@ -358,18 +366,8 @@ int api__files_copy(struct api_call *c, const char *mid, json_t *objects, struct
     size_t n = json_array_size(objects);
     if (!n)
         return 0;
-    f->objects = json_array();
-    f->names = json_object();
-    f->items = calloc(n, sizeof *f->items);
-    int held = api__at_end_json(c, f->objects) | api__at_end_json(c, f->names) |
-               api__at_end_free(c, f->items);
-    if (held || !f->objects || !f->names || !f->items) {
-        memset(f, 0, sizeof *f);
-        if (!c->answered)
-            api__internal(c);
+    if (files_hold(c, f, n))
         return -1;
-    }
-    f->set = (struct store_attachment_set){&c->svc->files, f->items, 0, c->me.user_id};
     for (size_t i = 0; i < n; i++) {
         json_t *o = json_array_get(objects, i);
         const char *id = json_string_value(json_object_get(o, "id"));
