@@ -2,6 +2,7 @@
  * The API's shared context: the application's state, the route tables, the worker threads'
  * connections and route parameters. Requests come in through dispatch.c.
  */
+#include "api/due.h"
 #include "api/api.h"
 #include "api/event_push.h"
 #include "api/web_push.h"
@@ -37,6 +38,7 @@ const struct api_route *const api_route_tables[] = {
     api_directory_routes,
     api_emoji_routes,
     api_saved_routes,
+    api_scheduled_routes,
     api_channel_routes,
     api_role_routes,
     api_member_routes,
@@ -141,6 +143,7 @@ int api_service_init(struct api_service *a, const struct config *cfg, struct sto
         !join_on_signup_ok(cfg->join_on_signup))
         return -1;
     if (!(a->push = api_push_new(a)) || !(a->web_push = api_web_push_new(a)) ||
+        !(a->due = api_due_new(a)) ||
         !(a->directory = state_directory_new(cfg->directory_refresh_seconds * INT64_C(1000))))
         return -1;
     http_router_init(&a->router);
@@ -160,6 +163,8 @@ void api_service_cleanup(struct api_service *a)
     a->push = NULL;
     api_web_push_free(a->web_push);
     a->web_push = NULL;
+    api_due_free(a->due);
+    a->due = NULL;
     state_directory_free(a->directory);
     a->directory = NULL;
 }

@@ -35,6 +35,7 @@ struct state;
 struct api_later;
 struct endpoints;
 struct api_push;
+struct api_due;
 
 struct api_service {
     const struct config *cfg;
@@ -54,6 +55,7 @@ struct api_service {
     struct api_push *push;         /* events pushed to applications' endpoints (owned) */
     struct workers *notify;        /* Web Push's lane: one thread (not owned) */
     struct api_web_push *web_push; /* new messages to people's devices (owned) */
+    struct api_due *due;           /* scheduled messages and reminders when due (owned) */
     struct directory *directory;   /* the discoverable servers as people browse them (owned) */
     struct http_router router;
     struct store_files files; /* attachments' bytes */
@@ -190,6 +192,7 @@ extern const struct api_route api_directory_routes[];
 extern const struct api_route api_emoji_routes[];
 extern const struct api_route api_saved_routes[];
 extern const struct api_route api_poll_routes[];
+extern const struct api_route api_scheduled_routes[];
 extern const struct api_route api_channel_routes[];
 extern const struct api_route api_role_routes[];
 extern const struct api_route api_member_routes[];

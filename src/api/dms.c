@@ -77,22 +77,21 @@ const char *api__dm_of_caller(struct api_call *c)
     return in == 1 ? cid : NULL;
 }
 
-static void dm_send(struct api_call *c)
+json_t *api__dm_post(struct api_call *c, const char *cid, json_t *body,
+                     const struct api_limit *limit)
 {
-    const char *cid = api__dm_of_caller(c);
-    json_t *body;
     struct draft d;
-    if (!cid || api__dm_blocked(c, cid, NULL) || !(body = api__body(c)) ||
-        api__draft_read(c, body, 0, 0, &d))
-        return;
+    if (api__dm_blocked(c, cid, NULL) || api__draft_read(c, body, 0, 0, &d))
+        return NULL;
     struct api_files f;
     struct store_new_forward fwd;
     int has_fwd;
     char *files = NULL;
+    json_t *msg = NULL;
     if (!api__forward_take(c, body, &d, &fwd, &f, &has_fwd) &&
         (has_fwd || !api__files_take(c, NULL, NULL, NULL, NULL, &f)) &&
         !api__draft_check(c, d.content, NULL, NULL, 0, f.n + has_fwd) &&
-        !api__limit_hit(c, &API_LIMIT_HUMAN_SEND) &&
+        !(limit && api__limit_hit(c, limit)) &&
         (!f.n || (files = api__files_json(&f)) || (api__internal(c), 0))) {
         char id[UUID_LEN + 1];
         uuid_v7(id);
@@ -115,19 +114,26 @@ static void dm_send(struct api_call *c)
                                       .now = clock_now_ms()};
         int rc = store_message_insert(c->svc->writer, &m), again = rc == STORE_TAKEN;
         /* A nonce seen today: the message it made, and nobody is told twice. */
-        json_t *msg = again    ? store_message_by_nonce(c->db, m.author_id, m.nonce, m.now, &rc)
-                      : rc < 0 ? NULL
-                               : store_message_json(c->db, id, &rc);
+        msg = again    ? store_message_by_nonce(c->db, m.author_id, m.nonce, m.now, &rc)
+              : rc < 0 ? NULL
+                       : store_message_json(c->db, id, &rc);
         struct idset *people = msg && !again ? store_dm_people(c->db, cid) : NULL;
         if (!msg)
             api__internal(c);
-        else {
-            if (people) /* live only, to the two of them: a DM is no bot's business */
-                api__event_dm(c, "MESSAGE_CREATE", cid, id, people, json_incref(msg));
-            api__reply(c, 200, json_pack("{so}", "message", msg));
-        }
+        else if (people) /* live only, to the two of them: a DM is no bot's business */
+            api__event_dm(c, "MESSAGE_CREATE", cid, id, people, json_incref(msg));
     }
     free(files);
+    return msg;
+}
+
+static void dm_send(struct api_call *c)
+{
+    const char *cid = api__dm_of_caller(c);
+    json_t *body = cid ? api__body(c) : NULL;
+    json_t *msg = body ? api__dm_post(c, cid, body, &API_LIMIT_HUMAN_SEND) : NULL;
+    if (msg)
+        api__reply(c, 200, json_pack("{so}", "message", msg));
 }
 
 /* TYPING_START in a DM, to the two of them (see api/typing.c). */

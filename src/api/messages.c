@@ -155,16 +155,12 @@ out:
     return view;
 }
 
-static void send_message(struct api_call *c, const struct place *p, struct draft *d,
-                         const struct api_limit *limit, const char *application_id,
-                         struct api_files *files, const struct store_new_poll *poll,
-                         const struct store_new_forward *forward)
+/* A bot's send: its application's, with its files and poll. */
+static void bot_message(struct api_call *c, const struct place *p, struct draft *d,
+                        struct api_files *files, const struct store_new_poll *poll)
 {
-    struct message_write w = {.limit = limit,
-                              .application_id = application_id,
-                              .files = files,
-                              .poll = poll,
-                              .forward = forward};
+    struct message_write w = {
+        .limit = &API_LIMIT_BOT_SEND, .application_id = c->me.app_id, .files = files, .poll = poll};
     size_t len;
     char *text = api__message_create(c, p, d, &w, &len);
     if (text)
@@ -202,8 +198,7 @@ static void bot_send(struct api_call *c)
             !api__files_take(c, p.sid, NULL, NULL, NULL, &f) &&
             !api__files_resolve(c, &f, d.embeds, d.components) &&
             !api__draft_check(c, d.content, d.embeds, d.components, d.flags, f.n + has_poll))
-            send_message(c, &p, &d, &API_LIMIT_BOT_SEND, c->me.app_id, &f, has_poll ? &poll : NULL,
-                         NULL);
+            bot_message(c, &p, &d, &f, has_poll ? &poll : NULL);
     }
 }
 
@@ -246,27 +241,39 @@ int api__send_allowed(struct api_call *c, const struct place *p)
     return api__human_gates(c, p);
 }
 
+char *api__channel_post(struct api_call *c, const struct place *p, json_t *body,
+                        const struct api_limit *limit, size_t *len)
+{
+    struct draft d;
+    if (api__draft_read(c, body, 0, 0, &d))
+        return NULL;
+    /* Text and files only: embeds, components and flags are not read on this route. */
+    struct api_files f;
+    struct store_new_poll poll;
+    struct store_new_forward fwd;
+    int has_poll, has_fwd;
+    /* A forward brings its own files (copies of the original's). */
+    if (api__forward_take(c, body, &d, &fwd, &f, &has_fwd) ||
+        api__poll_take(c, body, &poll, &has_poll) ||
+        (!has_fwd && api__files_take(c, p->sid, NULL, NULL, NULL, &f)) ||
+        api__draft_check(c, d.content, NULL, NULL, 0, f.n + has_poll + has_fwd))
+        return NULL;
+    struct message_write w = {.limit = limit,
+                              .files = &f,
+                              .poll = has_poll ? &poll : NULL,
+                              .forward = has_fwd ? &fwd : NULL};
+    return api__message_create(c, p, &d, &w, len);
+}
+
 static void human_send(struct api_call *c)
 {
     struct place p;
-    if (api__place(c, &p))
-        return;
     json_t *body;
-    struct draft d;
-    if (!api__send_allowed(c, &p) && (body = api__body(c)) && !api__draft_read(c, body, 0, 0, &d)) {
-        /* Text and files only: embeds, components and flags are not read on this route. */
-        struct api_files f;
-        struct store_new_poll poll;
-        struct store_new_forward fwd;
-        int has_poll, has_fwd;
-        /* A forward brings its own files (copies of the original's). */
-        if (!api__forward_take(c, body, &d, &fwd, &f, &has_fwd) &&
-            !api__poll_take(c, body, &poll, &has_poll) &&
-            (has_fwd || !api__files_take(c, p.sid, NULL, NULL, NULL, &f)) &&
-            !api__draft_check(c, d.content, NULL, NULL, 0, f.n + has_poll + has_fwd))
-            send_message(c, &p, &d, &API_LIMIT_HUMAN_SEND, NULL, &f, has_poll ? &poll : NULL,
-                         has_fwd ? &fwd : NULL);
-    }
+    size_t len;
+    char *text;
+    if (!api__place(c, &p) && !api__send_allowed(c, &p) && (body = api__body(c)) &&
+        (text = api__channel_post(c, &p, body, &API_LIMIT_HUMAN_SEND, &len)))
+        api__reply_wrapped(c, "message", text);
 }
 
 /* The flag changed under the components an edit keeps: whether they fit the new rules (1), or

@@ -33,6 +33,11 @@ struct message_write {
  * when it has answered. */
 char *api__message_create(struct api_call *c, const struct place *p, struct draft *d,
                           const struct message_write *w, size_t *len);
+/* The human route's send at p, whose gates the caller passed (api__send_allowed): text, files,
+ * a poll or a forward read from body, limit (NULL: none) counted last. The message's object as
+ * text (as api__message_create), or NULL when it has answered. */
+char *api__channel_post(struct api_call *c, const struct place *p, json_t *body,
+                        const struct api_limit *limit, size_t *len);
 /* Whether the caller may send on the human route at p (a text channel, or a thread for a
  * person; not timed out; ENVIAR_MENSAGENS; the rules accepted; the verification level met):
  * 0, or -1 when it has answered. */

@@ -35,6 +35,7 @@ static void on_drained(void *arg)
     uv_close((uv_handle_t *)&s->sigint, on_signal_closed);
     uv_close((uv_handle_t *)&s->forget, on_signal_closed);
     uv_close((uv_handle_t *)&s->push, on_signal_closed);
+    uv_close((uv_handle_t *)&s->due, on_signal_closed);
     api_push_stop(s->svc->push);
     api_web_push_stop(s->svc->web_push);
     store_maintenance_stop(s->maintenance);

@@ -12,6 +12,7 @@
 
 #include "api/mail.h"
 #include "api/api.h"
+#include "api/due.h"
 #include "api/endpoint.h"
 #include "api/event_push.h"
 #include "api/web_push.h"
@@ -81,6 +82,13 @@ static void on_push(uv_timer_t *t)
     struct serve *s = t->data;
     api_push_tick(s->svc->push);
     api_web_push_tick(s->svc->web_push);
+}
+
+static void on_due(uv_timer_t *t)
+{
+    struct serve *s = t->data;
+    if (!s->stopping)
+        api_due_tick(s->svc->due);
 }
 
 #define STATE_IDLE_MS (10 * 60 * 1000) /* a server not asked for this long leaves memory */
@@ -294,6 +302,7 @@ static int loop_start(struct serve *s)
         return -1;
     timer_start(s, &s->forget, on_forget, FORGET_EVERY_MS, FORGET_EVERY_MS);
     timer_start(s, &s->push, on_push, PUSH_TICK_MS, PUSH_TICK_MS);
+    timer_start(s, &s->due, on_due, API_DUE_TICK_MS, API_DUE_TICK_MS);
     serve__signals_start(s);
     return 0;
 }

@@ -19,6 +19,7 @@ struct serve {
     uv_timer_t grace;  /* polling clients collect their disconnect before HTTP closes */
     uv_timer_t forget; /* servers not asked for leave memory */
     uv_timer_t push;   /* events pushed to applications' endpoints */
+    uv_timer_t due;    /* scheduled messages and reminders */
     struct store_maintenance *maintenance; /* the writer's periodic work */
     struct store_writer *writer;
     int grace_ticks;
