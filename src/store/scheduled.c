@@ -144,13 +144,17 @@ STORE_WRITE_AS(store_reminder_create, struct store_new_reminder, reminder_create
 
 json_t *store_reminders_list(struct store *db, const char *uid)
 {
-    static const char *SQL = "SELECT id, message_id, note, remind_at, created_at FROM reminders"
-                             " WHERE user_id = $1 ORDER BY remind_at, id";
-    static const struct store_col COLS[] = {{"id", COL_TEXT},
-                                            {"messageId", COL_TEXT},
-                                            {"note", COL_TEXT},
-                                            {"remindAt", COL_TIME},
-                                            {"createdAt", COL_TIME}};
+    static const char *SQL =
+        "SELECT r.id, r.message_id, r.note, r.remind_at, r.created_at, m.server_id,"
+        " COALESCE(m.thread_parent_id, m.channel_id),"
+        " CASE WHEN m.thread_parent_id IS NOT NULL THEN m.channel_id END"
+        " FROM reminders r LEFT JOIN messages m ON m.id = r.message_id"
+        " WHERE r.user_id = $1 ORDER BY r.remind_at, r.id";
+    static const struct store_col COLS[] = {
+        {"id", COL_TEXT},        {"messageId", COL_TEXT}, {"note", COL_TEXT},
+        {"remindAt", COL_TIME},  {"createdAt", COL_TIME}, {"serverId", COL_TEXT},
+        {"channelId", COL_TEXT}, {"threadId", COL_TEXT},
+    };
     return store__list_json(db, SQL, SV_ARGS(SV_STR(uid)), STORE_COLS(COLS));
 }
 

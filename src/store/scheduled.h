@@ -57,7 +57,8 @@ struct store_new_reminder {
     int64_t remind_at, now, max;
 };
 int store_reminder_create(struct store_writer *w, struct store_new_reminder *r);
-/* uid's pending reminders, the soonest first: [{id, messageId, note, remindAt, createdAt}]. */
+/* uid's pending reminders, the soonest first: [{id, messageId, note, remindAt, createdAt,
+ * serverId, channelId, threadId}], the last three where its message is (null without one). */
 json_t *store_reminders_list(struct store *db, const char *uid);
 /* Deletes one of uid's: STORE_MISSING when none. */
 int store_reminder_delete(struct store_writer *w, struct store_scheduled_ref *r);

@@ -8,6 +8,7 @@ import { attachmentsView } from './chat-files.js';
 import { customEmojiNode, learnEmoji } from './chat-custom-emoji.js';
 import { pickEmoji } from './chat-emoji.js';
 import { forwardMessage, forwardView } from './chat-forward.js';
+import { remindAbout } from './chat-later.js';
 import { avatar, lastMessageItem, paintFlow, placeInFlow } from './chat-flow.js';
 import { openMenu } from './chat-menu.js';
 import { PERM } from './chat-perms.js';
@@ -177,6 +178,7 @@ function actionsFor(m) {
     add('', m.pinned ? t('action.unpin') : t('action.pin'), m.pinned ? t('action.unpin.label') : t('action.pin.label'), () => togglePin(m));
   if (!(m.flags & 64)) add('🔖', t('action.save'), t('action.save.label'), () => act.saveMessage(m));
   if (!(m.flags & 64) && !m.poll) add('', t('action.forward'), t('action.forward.label'), () => forwardMessage(m));
+  if (!(m.flags & 64)) add('', t('action.remind'), t('action.remind.label'), () => remindAbout(m));
   if (!chat.dm && !mine && !m.applicationId && !m.webhook) add('', t('action.dm'), t('action.dm.label', { name: nameOf(m.fromId) }), () => act.startDm(m.fromId));
   if (room && room.type === 'text') for (const item of messageAppItems(m)) add('', item.text, item.text, item.run);
   if (m.content) add('', t('action.copy'), t('action.copy.label'), () => navigator.clipboard?.writeText(m.content).then(() => toast(t('action.copied'))));

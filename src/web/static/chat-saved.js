@@ -8,6 +8,7 @@ import { mentionOf, nameOf } from './chat-messages.js';
 import { jumpTo, openChannel } from './chat-room.js';
 import { openServer } from './chat-servers.js';
 import { chat } from './chat-store.js';
+import { paintLater } from './chat-later.js';
 import { closeThread } from './chat-thread.js';
 import { toast } from './chat-ui.js';
 import { $, api, el, showError } from './common.js';
@@ -91,7 +92,10 @@ export function toggleSaved(open = $('#saved-panel').hidden) {
     closeThread();
   }
   $('#saved-open').setAttribute('aria-expanded', String(open));
-  if (open) paintSaved();
+  if (open) {
+    paintSaved();
+    paintLater();
+  }
 }
 
 export function wireSaved() {

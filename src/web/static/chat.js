@@ -21,6 +21,7 @@ import { loadOutbox, retryOutbox } from './chat-outbox.js';
 import { notifyArrived, wireNotify } from './chat-notify.js';
 import { askChannelNotify, askServerNotify, loadNotifySettings } from './chat-notify-settings.js';
 import { forgetDevice } from './chat-push.js';
+import { paintLater, reminderDue, scheduleMessage } from './chat-later.js';
 import { pinsChanged, togglePins } from './chat-pins.js';
 import { createPoll } from './chat-poll.js';
 import { savedChanged, wireSaved } from './chat-saved.js';
@@ -236,6 +237,8 @@ function connectLive() {
       pinsChanged(p);
     })
     .on('SAVED_UPDATE', savedChanged)
+    .on('SCHEDULED_UPDATE', () => paintLater())
+    .on('REMINDER_DUE', reminderDue)
     .on('SERVER_UPDATE', serverChanged)
     .on('GUILD_MEMBER_ADD', memberJoined)
     .on('GUILD_MEMBER_REMOVE', (m) => (m.userId === chat.me.id ? removedFrom(m).catch(toast) : memberLeft(m)))
@@ -276,8 +279,9 @@ async function main() {
     paintTitle();
   });
   $('#composer').addEventListener('submit', send);
-  // Polls are for servers' channels and threads; a conversation's ＋ picks files at once.
-  initFiles(() => (chat.dm ? [] : [{ label: t('poll.create'), run: () => createPoll(messagesPath(), showMessage) }]));
+  // Polls are for servers' channels and threads; a message may be scheduled anywhere.
+  initFiles(() => [...(chat.dm ? [] : [{ label: t('poll.create'), run: () => createPoll(messagesPath(), showMessage) }]),
+    { label: t('later.schedule'), run: scheduleMessage }]);
   $('#pins-open').addEventListener('click', () => togglePins());
   wireSaved();
   $('#server-notify').addEventListener('click', () => askServerNotify().catch(toast));
