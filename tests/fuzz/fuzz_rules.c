@@ -12,7 +12,9 @@
 #include "domain/webhook_formats.h"
 #include "domain/emoji.h"
 #include "domain/interaction_rules.h"
+#include "domain/link_previews.h"
 #include "domain/message_rules.h"
+#include "domain/poll_rules.h"
 #include "domain/voice_rules.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -55,6 +57,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     char *md = rule_webhook_mrkdwn(q);
     free(md);
+    /* A message's links, and a page's HTML read for its preview: the raw bytes, unterminated. */
+    struct preview_links links;
+    rule_preview_links((const char *)data, size, &links);
+    for (size_t i = 0; i < links.n; i++)
+        if (strlen(links.url[i]) > PREVIEW_URL_MAX)
+            abort();
+    struct preview_page page;
+    if (rule_preview_page((const char *)data, size, "https://example.com/a/b", &page) &&
+        !page.title[0] && !page.description[0])
+        abort();
     json_t *v = json_loadb((const char *)data, size, JSON_DECODE_ANY, NULL);
     if (!v)
         return 0;
@@ -109,6 +121,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         !uuid_valid(join.channel_id, strlen(join.channel_id)))
         abort(); /* an accepted join names a channel */
     rule_voice_read_leave(v, &leave, &err);
+    /* A poll as a send gives it: what is kept is read again the same (its answers have ids). */
+    int64_t hours;
+    const char *field, *why_poll;
+    json_t *poll = rule_poll_read(v, &hours, &field, &why_poll);
+    if (poll && (hours < 1 || hours > POLL_HOURS_MAX))
+        abort();
+    int chosen[POLL_ANSWERS_MAX];
+    rule_poll_choice(v, POLL_ANSWERS_MAX, 1, chosen, &why_poll);
+    json_decref(poll);
     if (!rule_voice_read_signal(v, 0, &signal, &err) &&
         json_dumpb(signal.data, NULL, 0, JSON_COMPACT | JSON_ENCODE_ANY) > VOICE_SIGNAL_MAX)
         abort();
