@@ -64,6 +64,7 @@ const struct api_route *const api_route_tables[] = {
     api_install_routes,
     api_message_routes,
     api_poll_routes,
+    api_preview_routes,
     api_attachment_routes,
     api_interaction_followup_routes,
     api_thread_routes,

@@ -192,6 +192,7 @@ extern const struct api_route api_directory_routes[];
 extern const struct api_route api_emoji_routes[];
 extern const struct api_route api_saved_routes[];
 extern const struct api_route api_poll_routes[];
+extern const struct api_route api_preview_routes[];
 extern const struct api_route api_scheduled_routes[];
 extern const struct api_route api_channel_routes[];
 extern const struct api_route api_role_routes[];

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "api/access.h"
+#include "api/background.h"
 #include "api/dm.h"
 #include "api/events.h"
 #include "api/messages.h"
@@ -25,7 +26,6 @@
 #include "core/job.h"
 #include "core/log.h"
 #include "core/workers.h"
-#include "http/request.h"
 #include "store/channels.h"
 #include "store/messages.h"
 #include "store/scheduled.h"
@@ -42,41 +42,9 @@ struct api_due {
     atomic_ulong sent, failed, reminded;
 };
 
-/* A call as the person would make it, with no request: answers land in res. */
-struct as_person {
-    struct api_call c;
-    struct http_request req;
-    struct http_response res;
-};
-
-static void as_person_begin(struct as_person *a, struct api_service *svc, struct store *db,
-                            const char *uid)
-{
-    memset(a, 0, sizeof *a);
-    a->c = api__thread_call(svc, db);
-    a->c.req = &a->req;
-    a->c.res = &a->res;
-    snprintf(a->c.me.user_id, sizeof a->c.me.user_id, "%s", uid);
-}
-
-static void as_person_end(struct as_person *a)
-{
-    api__call_end(&a->c);
-    http_response_cleanup(&a->res);
-    store_read_release(a->c.db);
-}
-
-/* Why the person's send was refused, from its answer. */
-static void refusal(const struct as_person *a, char *out, size_t cap)
-{
-    json_t *body = a->res.body ? json_loadb(a->res.body, a->res.body_len, 0, NULL) : NULL;
-    const char *why = json_string_value(json_object_get(body, "error"));
-    snprintf(out, cap, "%s", why ? why : "Erro interno");
-    json_decref(body);
-}
-
 /* Sends row as its person: the new message's ID in mid, or "" with why. */
-static void send_as(struct as_person *a, json_t *row, char mid[UUID_LEN + 1], char *why, size_t cap)
+static void send_as(struct api_as_person *a, json_t *row, char mid[UUID_LEN + 1], char *why,
+                    size_t cap)
 {
     const char *sid = json_string_value(json_object_get(row, "serverId"));
     const char *cid = json_string_value(json_object_get(row, "channelId"));
@@ -103,7 +71,7 @@ static void send_as(struct as_person *a, json_t *row, char mid[UUID_LEN + 1], ch
     if (id)
         snprintf(mid, UUID_LEN + 1, "%s", id);
     else if (a->c.answered)
-        refusal(a, why, cap);
+        api__as_person_refusal(a, why, cap);
     else if (!why[0])
         snprintf(why, cap, "Erro interno");
     json_decref(msg);
@@ -117,8 +85,8 @@ static void send_one(struct api_due *d, struct store *db, json_t *row, int64_t n
     struct store_claim claim = {.id = id, .now = now, .until = now + CLAIM_MS};
     if (store_scheduled_claim(d->svc->writer, &claim) < 0 || !claim.changes)
         return; /* another node has it, or it was cancelled meanwhile */
-    struct as_person a;
-    as_person_begin(&a, d->svc, db, uid);
+    struct api_as_person a;
+    api__as_person_begin(&a, d->svc, db, uid);
     char mid[UUID_LEN + 1], why[512] = "";
     send_as(&a, row, mid, why, sizeof why);
     struct store_scheduled_end end = {
@@ -127,7 +95,7 @@ static void send_one(struct api_due *d, struct store *db, json_t *row, int64_t n
         log_error("scheduled: message %s could not be marked", id);
     atomic_fetch_add(mid[0] ? &d->sent : &d->failed, 1);
     api__scheduled_told(&a.c, id);
-    as_person_end(&a);
+    api__as_person_end(&a);
 }
 
 static void remind_one(struct api_due *d, struct store *db, json_t *row, int64_t now)
@@ -136,13 +104,13 @@ static void remind_one(struct api_due *d, struct store *db, json_t *row, int64_t
     struct store_claim claim = {.id = id, .now = now, .until = now + CLAIM_MS};
     if (store_reminder_claim(d->svc->writer, &claim) < 0 || !claim.changes)
         return;
-    struct as_person a;
-    as_person_begin(&a, d->svc, db, json_string_value(json_object_get(row, "userId")));
+    struct api_as_person a;
+    api__as_person_begin(&a, d->svc, db, json_string_value(json_object_get(row, "userId")));
     api__reminder_told(&a.c, row);
     if (store_reminder_done(d->svc->writer, id) < 0)
         log_error("reminders: reminder %s could not be ended", id);
     atomic_fetch_add(&d->reminded, 1);
-    as_person_end(&a);
+    api__as_person_end(&a);
 }
 
 /* One batch of each: how many were due (a full batch: more may wait). */

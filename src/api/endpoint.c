@@ -47,7 +47,8 @@ struct call {
     struct buf answer;
     int allow_private;
     int is_fetch, is_push;
-    char app_id[64]; /* or "fetch:" and the person's ID */
+    int partial_ok, cut; /* a page: its first bytes are enough (cut: the rest was not read) */
+    char app_id[64];     /* or "fetch:" and the person's ID, or "page:" and the site */
     int64_t started;
     endpoint_done_fn done;
     void *arg;
@@ -70,8 +71,10 @@ static size_t on_body(char *data, size_t size, size_t n, void *arg)
 {
     struct call *c = arg;
     size_t len = size * n;
-    if (buf_append(&c->answer, data, len) < 0)
-        return 0; /* over ENDPOINT_BODY_MAX: stops the transfer */
+    if (buf_append(&c->answer, data, len) < 0) {
+        c->cut = c->partial_ok;
+        return 0; /* over the call's body_max: stops the transfer */
+    }
     return len;
 }
 
@@ -172,6 +175,8 @@ static uintptr_t count_app(struct endpoints *e, const char *app_id, int delta)
 static void finish(struct endpoints *e, struct call *c, CURLcode rc)
 {
     struct endpoint_result r = {.latency_ms = clock_mono_ms() - c->started};
+    if (rc == CURLE_WRITE_ERROR && c->cut)
+        rc = CURLE_OK; /* a page read as far as it is read */
     if (rc == CURLE_OK) {
         const char *type = NULL;
         curl_easy_getinfo(c->easy, CURLINFO_RESPONSE_CODE, &r.status);
@@ -311,6 +316,30 @@ int api__endpoint_fetch(struct endpoints *e, const char *user_id, const char *ur
     curl_easy_setopt(c->easy, CURLOPT_HTTPHEADER, c->headers);
     curl_easy_setopt(c->easy, CURLOPT_HTTPGET, 1L);
     return submit(e, c, FETCH_PER_PERSON, done, arg);
+}
+
+int api__endpoint_page(struct endpoints *e, const char *url, int allow_private,
+                       endpoint_done_fn done, void *arg)
+{
+    char site[56] = "";
+    const char *host = strstr(url, "://");
+    if (host)
+        snprintf(site, sizeof site, "%.*s", (int)strcspn(host + 3, "/?#"), host + 3);
+    struct call *c = call_open(url, allow_private, PAGE_BODY_MAX, PAGE_TIMEOUT_MS);
+    if (!c)
+        return -1;
+    c->is_fetch = 1;
+    c->partial_ok = 1;
+    snprintf(c->app_id, sizeof c->app_id, "page:%s", site);
+    c->headers = curl_slist_append(NULL, "User-Agent: Praca-Preview/1");
+    c->headers = curl_slist_append(c->headers, "Accept: text/html,application/xhtml+xml");
+    curl_easy_setopt(c->easy, CURLOPT_HTTPHEADER, c->headers);
+    curl_easy_setopt(c->easy, CURLOPT_HTTPGET, 1L);
+    /* Each hop's address is checked again as its connection opens (open_socket). */
+    curl_easy_setopt(c->easy, CURLOPT_FOLLOWLOCATION, 1L);
+    curl_easy_setopt(c->easy, CURLOPT_MAXREDIRS, (long)PAGE_REDIRECTS_MAX);
+    curl_easy_setopt(c->easy, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
+    return submit(e, c, PAGE_PER_SITE, done, arg);
 }
 
 int api__endpoint_push(struct endpoints *e, const char *service, const char *url,

@@ -1,9 +1,9 @@
 /*
  * Outbound HTTP: signed JSON POSTs to an application's interactions endpoint, the GETs of the
- * media proxy (api/media.c), and Web Push messages to push services (api/web_push.c). No
- * redirects, http and https only, no proxy, private addresses refused unless the operator
- * allows them. Calls run on a thread of their own (libcurl's multi
- * interface), never on a request worker, with at most ENDPOINT_PER_APP in flight per
+ * media proxy (api/media.c) and of link previews (api/previews.c; those alone follow redirects),
+ * and Web Push messages to push services (api/web_push.c). http and https only, no proxy, private
+ * addresses refused unless the operator allows them. Calls run on a thread of their own (libcurl's
+ * multi interface), never on a request worker, with at most ENDPOINT_PER_APP in flight per
  * application and FETCH_PER_PERSON per person.
  */
 #ifndef PRACA_API_ENDPOINT_H
@@ -19,6 +19,10 @@
 #define FETCH_BODY_MAX          (4 * 1000 * 1000)
 #define FETCH_PER_PERSON        2  /* so it takes 16 people to fill every slot */
 #define FETCH_TOTAL             32 /* so fetched bodies hold at most 128 MB */
+#define PAGE_TIMEOUT_MS         4000
+#define PAGE_BODY_MAX           (512 * 1024) /* a page's first bytes: its <head> is in them */
+#define PAGE_PER_SITE           4            /* pages read at once from one site */
+#define PAGE_REDIRECTS_MAX      3
 #define PUSH_SERVICE_TIMEOUT_MS 10000
 #define PUSH_SERVICE_BODY_MAX   4096 /* a push service's answer says little */
 #define PUSH_PER_SERVICE        64   /* in flight to one push service (its origin) */
@@ -63,6 +67,12 @@ int api__endpoint_call(struct endpoints *e, const char *app_id, const char *url,
  * FETCH_TIMEOUT_MS; a body over FETCH_BODY_MAX fails the call). As api__endpoint_call otherwise. */
 int api__endpoint_fetch(struct endpoints *e, const char *user_id, const char *url,
                         int allow_private, endpoint_done_fn done, void *arg);
+/* GETs the page at url for a link preview: at most PAGE_PER_SITE from its site and FETCH_TOTAL
+ * fetches in all in flight, PAGE_TIMEOUT_MS, up to PAGE_REDIRECTS_MAX redirects (each to http(s),
+ * each address checked), its first PAGE_BODY_MAX bytes (a longer page is cut there, not failed).
+ * As api__endpoint_call otherwise. */
+int api__endpoint_page(struct endpoints *e, const char *url, int allow_private,
+                       endpoint_done_fn done, void *arg);
 /* POSTs a Web Push message (body, encrypted: aes128gcm) to a subscription's url at the push
  * service whose origin is service, with its VAPID authorization and urgency (RFC 8030 §5.3), at
  * most PUSH_PER_SERVICE to one service and PUSH_SERVICE_TOTAL in all in flight. As

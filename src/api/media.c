@@ -1,7 +1,8 @@
 /* The media proxy: an image a stored message shows (an embed's image or thumbnail, a Components
- * V2 thumbnail or gallery item), fetched by praca for a person who can see the message, so the
- * page, whose Content-Security-Policy loads nothing from other sites, shows it without telling
- * that site who reads. Only URLs the message holds are fetched, and only images come back. */
+ * V2 thumbnail or gallery item, a link preview's image), fetched by praca for a person who can see
+ * the message, so the page, whose Content-Security-Policy loads nothing from other sites, shows it
+ * without telling that site who reads. Only URLs the message holds are fetched, and only images
+ * come back. */
 #include <http_parser.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +52,13 @@ static int shows(json_t *message, const char *url)
         json_t *e = json_array_get(embeds, i);
         if (is_url(json_object_get(e, "image"), url) ||
             is_url(json_object_get(e, "thumbnail"), url))
+            return 1;
+    }
+    json_t *previews = json_object_get(message, "previews");
+    for (size_t i = 0; i < json_array_size(previews); i++) {
+        const char *image =
+            json_string_value(json_object_get(json_array_get(previews, i), "image"));
+        if (image && !strcmp(image, url))
             return 1;
     }
     return in_components(json_object_get(message, "components"), url);

@@ -18,6 +18,7 @@
 #include "api/messages.h"
 #include "api/place.h"
 #include "api/polls.h"
+#include "api/previews.h"
 #include "core/clock.h"
 #include "domain/emoji.h"
 #include "domain/message_rules.h"
@@ -143,8 +144,10 @@ char *api__message_create(struct api_call *c, const struct place *p, struct draf
         view = nonce_message(c, m.author_id, m.nonce, len);
     else if (rc < 0 || !(view = store_message_view_text(&m, reply_to, len)))
         api__internal(c);
-    else if (!w->ephemeral)
+    else if (!w->ephemeral) {
         publish_created(c, p, id, view, *len);
+        api__previews_start(c, p, id, content);
+    }
     json_decref(reply_to);
 out:
     free(users);

@@ -226,8 +226,9 @@ static void server_patch(struct api_call *c)
                                    .verification_level = -1,
                                    .requires_rules = -1,
                                    .requires_2fa = -1,
-                                   .discoverable = -1};
-    int rr = -1, r2 = -1, disc = -1;
+                                   .discoverable = -1,
+                                   .link_previews = -1};
+    int rr = -1, r2 = -1, disc = -1, previews = -1;
     char *tags = NULL; /* freed at the end of the request */
     if (api__in_str(c, body, "name", 1, 100, API_IN_TRIM, &p.name) < 0 ||
         api__in_int(c, body, "verificationLevel", 0, 3, 0, &p.verification_level) < 0 ||
@@ -235,6 +236,7 @@ static void server_patch(struct api_call *c)
         api__in_str(c, body, "rules", 0, RULES_MAX, 0, &p.rules) < 0 ||
         api__in_bool(c, body, "requires2FA", 0, &r2) < 0 ||
         api__in_bool(c, body, "discoverable", 0, &disc) < 0 ||
+        api__in_bool(c, body, "linkPreviews", 0, &previews) < 0 ||
         api__in_icon(c, body, &p.set_icon, &p.icon_url) < 0)
         return;
     if (api__in_str(c, body, "description", 0, DIRECTORY_DESCRIPTION_MAX, API_IN_TRIM,
@@ -244,6 +246,7 @@ static void server_patch(struct api_call *c)
     p.requires_rules = rr;
     p.requires_2fa = r2;
     p.discoverable = disc;
+    p.link_previews = previews;
     p.tags_json = tags;
     int rc;
     json_t *before = store_server_json(c->db, sid, &rc);
@@ -253,9 +256,16 @@ static void server_patch(struct api_call *c)
         return;
     }
     json_t *after = store_server_json(c->db, sid, &rc);
-    static const char *const KEYS[] = {"name",    "verificationLevel", "requiresRulesAcceptance",
-                                       "rules",   "requires2FA",       "discoverable",
-                                       "iconUrl", "description",       "tags",
+    static const char *const KEYS[] = {"name",
+                                       "verificationLevel",
+                                       "requiresRulesAcceptance",
+                                       "rules",
+                                       "requires2FA",
+                                       "discoverable",
+                                       "iconUrl",
+                                       "description",
+                                       "tags",
+                                       "linkPreviews",
                                        NULL};
     json_t *changes = api__audit_changes(before, after, KEYS);
     size_t i;

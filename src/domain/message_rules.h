@@ -17,6 +17,7 @@
 #define MSG_FLAG_COMPONENTS_V2 32768
 #define MSG_FLAG_EPHEMERAL     64  /* an interaction reply shown to its invoker only */
 #define MSG_FLAG_LOADING       128 /* an interaction deferred: its answer is on its way */
+#define MSG_FLAG_NO_PREVIEWS   4   /* its author removed its link previews (SUPPRESS_EMBEDS) */
 
 /* embeds: a JSON array. Returns a new array, or NULL with err set. */
 json_t *rule_message_clean_embeds(json_t *embeds, struct rule_error *err);

@@ -8,6 +8,7 @@
 #include "core/jsonout.h"
 #include "domain/emoji.h"
 #include "store/message_rows.h"
+#include "store/previews.h"
 #include "store/rows.h"
 #include "store/writer.h"
 
@@ -81,6 +82,7 @@ static json_t *message_row(struct store_stmt *st, int64_t now)
                             : json_stringn(store__text(st, 27), store__text_len(st, 27))));
     json_object_set_new(m, "poll", store__poll_row(st, POLL_COL, now));
     json_object_set_new(m, "forwarded", store__forward_row(st, FORWARD_COL));
+    json_object_set_new(m, "previews", json_array());
     return m;
 }
 
@@ -162,6 +164,8 @@ json_t *store_message_json(struct store *db, const char *id, int *rc)
     if (m) {
         json_t *one = json_pack("[O]", m);
         int polls = store__polls_attach(db, channel, one, NULL);
+        if (polls == STORE_DONE)
+            polls = store__previews_attach(db, channel, one);
         json_decref(one);
         json_t *reactions = polls == STORE_DONE ? store_reactions_json(db, id) : NULL;
         if (!reactions) {
@@ -389,7 +393,8 @@ json_t *store_messages_page(struct store *db, const char *channel_id, enum store
         json_decref(newer);
     }
     if (attach_reactions(db, channel_id, older) != STORE_DONE ||
-        store__polls_attach(db, channel_id, older, NULL) != STORE_DONE) {
+        store__polls_attach(db, channel_id, older, NULL) != STORE_DONE ||
+        store__previews_attach(db, channel_id, older) != STORE_DONE) {
         json_decref(older);
         return NULL;
     }
@@ -480,7 +485,8 @@ json_t *store_messages_pinned(struct store *db, const char *channel_id)
     while ((rc = store__step(st)) == STORE_ROW)
         json_array_append_new(out, message_row(st, now));
     store__finish(st);
-    if (rc != STORE_DONE || store__polls_attach(db, channel_id, out, NULL) != STORE_DONE) {
+    if (rc != STORE_DONE || store__polls_attach(db, channel_id, out, NULL) != STORE_DONE ||
+        store__previews_attach(db, channel_id, out) != STORE_DONE) {
         json_decref(out);
         return NULL;
     }
@@ -608,6 +614,7 @@ char *store_message_view_text(const struct store_new_message *m, const json_t *r
     json_decref(webhook);
     jsonout_obj_raw(&o, "poll", m->poll ? m->poll->view_json : NULL, "null");
     jsonout_obj_raw(&o, "forwarded", m->forward ? m->forward->view_json : NULL, "null");
+    jsonout_obj_raw(&o, "previews", "[]", NULL); /* they come later (MESSAGE_PREVIEWS_UPDATE) */
     if (jsonout_obj_end(&o) != BUF_OK) {
         buf_cleanup(&b);
         return NULL;

@@ -20,18 +20,20 @@ static const struct store_col SERVER_COLS[] = {
     {"createdAt", COL_TIME},
     {"description", COL_TEXT},
     {"tags", COL_JSON},
+    {"linkPreviews", COL_BOOL},
 };
 #define SERVER_SELECT                                                                              \
     "SELECT s.id, s.name, s.icon_url, s.owner_id, s.verification_level,"                           \
     " s.requires_rules_acceptance, s.rules, s.requires_2fa, s.discoverable, s.created_at,"         \
-    " s.description, s.tags, s.automod_blocked_words, s.automod_max_mentions FROM servers s"
+    " s.description, s.tags, s.link_previews, s.automod_blocked_words, s.automod_max_mentions"     \
+    " FROM servers s"
 
 static json_t *server_row(struct store_stmt *st)
 {
     static const struct store_col AUTOMOD_COLS[] = {{"blockedWords", COL_JSON},
                                                     {"maxMentions", COL_INT}};
     json_t *o = store__row_json(st, 0, STORE_COLS(SERVER_COLS));
-    json_object_set_new(o, "automod", store__row_json(st, 12, STORE_COLS(AUTOMOD_COLS)));
+    json_object_set_new(o, "automod", store__row_json(st, 13, STORE_COLS(AUTOMOD_COLS)));
     return o;
 }
 
@@ -135,15 +137,17 @@ int store_server_update(struct store_writer *w, const struct store_server_patch 
         " discoverable = CASE WHEN $7 >= 0 THEN $7 ELSE discoverable END,"
         " icon_url = CASE WHEN $8 = 1 THEN $9 ELSE icon_url END,"
         " icon_version = CASE WHEN $8 = 1 THEN $10 ELSE icon_version END,"
-        " description = COALESCE($11, description), tags = COALESCE($12, tags)"
+        " description = COALESCE($11, description), tags = COALESCE($12, tags),"
+        " link_previews = CASE WHEN $13 >= 0 THEN $13 ELSE link_previews END"
         " WHERE id = $1";
-    return store__write_exec(
-        w, SQL,
-        SV_ARGS(SV_STR(p->id), SV_STR(p->name), SV_INT(p->verification_level),
-                SV_INT(p->requires_rules), SV_STR(p->rules), SV_INT(p->requires_2fa),
-                SV_INT(p->discoverable), SV_INT(p->set_icon), SV_STR(p->icon_url),
-                SV_INT(clock_now_ms()), SV_STR(p->description), SV_STR(p->tags_json)),
-        NULL);
+    return store__write_exec(w, SQL,
+                             SV_ARGS(SV_STR(p->id), SV_STR(p->name), SV_INT(p->verification_level),
+                                     SV_INT(p->requires_rules), SV_STR(p->rules),
+                                     SV_INT(p->requires_2fa), SV_INT(p->discoverable),
+                                     SV_INT(p->set_icon), SV_STR(p->icon_url),
+                                     SV_INT(clock_now_ms()), SV_STR(p->description),
+                                     SV_STR(p->tags_json), SV_INT(p->link_previews)),
+                             NULL);
 }
 
 int store_server_delete(struct store_writer *w, const char *sid)

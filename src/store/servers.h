@@ -38,6 +38,7 @@ struct store_server_patch {
     const char *icon_url;    /* with set_icon: NULL clears */
     const char *description; /* NULL = keep */
     const char *tags_json;   /* an array of tags (domain/directory_rules.h); NULL = keep */
+    int link_previews;       /* -1 = keep */
 };
 int store_server_update(struct store_writer *w, const struct store_server_patch *p);
 int store_server_delete(struct store_writer *w, const char *sid);

@@ -9,7 +9,7 @@ const BOT_BITS = P.VER_CANAL | P.ENVIAR_MENSAGENS | P.ADICIONAR_REACOES | P.FIXA
 const BOGUS_ID = '01a1fe3b-0000-7000-8000-000000000000';
 const MESSAGE_KEYS = ['id', 'serverId', 'channelId', 'threadId', 'fromId', 'content', 'type', 'createdAt', 'editedAt', 'embeds',
   'components', 'flags', 'applicationId', 'commandName', 'commandInvokerId', 'replyToId', 'replyTo', 'mentions',
-  'mentionsEveryone', 'mentionedRoleIds', 'reactions', 'pinned', 'attachments', 'webhook', 'poll', 'forwarded'];
+  'mentionsEveryone', 'mentionedRoleIds', 'reactions', 'pinned', 'attachments', 'webhook', 'poll', 'forwarded', 'previews'];
 
 const { png, uploadEmoji } = require('./gif');
 const srv = sharedServer({ args: ['--test-clock'] });
