@@ -43,6 +43,7 @@ function fillServerForm() {
   $('#requires-rules').checked = s.requiresRulesAcceptance;
   $('#rules-edit').value = s.rules || '';
   $('#discoverable').checked = s.discoverable;
+  $('#link-previews').checked = s.linkPreviews !== false;
   $('#server-description').value = s.description || '';
   $('#server-tags').value = (s.tags || []).join(', ');
   const automod = s.automod || { blockedWords: [], maxMentions: null };
@@ -146,6 +147,7 @@ export function wireSettings() {
         name: $('#server-rename').value, verificationLevel: Number($('#verification').value),
         requiresRulesAcceptance: $('#requires-rules').checked, rules: $('#rules-edit').value,
         discoverable: $('#discoverable').checked, description: $('#server-description').value,
+        linkPreviews: $('#link-previews').checked,
         tags: $('#server-tags').value.split(/[,\s]+/).map((x) => x.replace(/^#/, '')).filter(Boolean),
       });
       await loadServer(chat.sid);

@@ -13,6 +13,7 @@ import { avatar, lastMessageItem, paintFlow, placeInFlow } from './chat-flow.js'
 import { openMenu } from './chat-menu.js';
 import { PERM } from './chat-perms.js';
 import { pollView } from './chat-poll.js';
+import { previewsView } from './chat-previews.js';
 import { report } from './chat-report.js';
 import { chat, isBeside, messageRemoved, messageShown, messagesTrimmed, outsiderNamed, roomOf } from './chat-store.js';
 import { toast } from './chat-ui.js';
@@ -120,6 +121,7 @@ export function messageItem(m) {
   if (m.attachments && m.attachments.length) li.append(attachmentsView(m));
   if (m.poll) li.append(pollView(m, pathOf(m), showMessage));
   for (const e of m.embeds || []) li.append(embed(e, m));
+  if (m.previews && m.previews.length) li.append(previewsView(m, pathOf(m), showMessage));
   if (m.components && m.components.length) li.append(components(m.components, m));
   const thread = !m.threadId && !chat.dm && chat.threads.find((x) => x.originMessageId === m.id);
   if (thread) li.append(threadChip(thread));

@@ -142,6 +142,25 @@ export function reactionApplied(r) {
   return now;
 }
 
+// Previews that came before their message was shown (a cached link's come at once, while the
+// author's own send is still on its way back): kept until it is, a few at most.
+const early = new Map();
+const EARLY_MAX = 20;
+
+// MESSAGE_PREVIEWS_UPDATE: a message's link previews came (or went).
+export function previewsApplied(e) {
+  const shown = shownIn(e.channelId);
+  const m = shown && shown.get(e.messageId);
+  if (!m) {
+    early.set(e.messageId, e.previews);
+    if (early.size > EARLY_MAX) early.delete(early.keys().next().value);
+    return null;
+  }
+  const now = { ...m, previews: e.previews };
+  shown.set(now.id, now);
+  return now;
+}
+
 // MESSAGE_POLL_UPDATE: the poll's new counts; the person's own choices stay as this page has them.
 export function pollApplied(e) {
   const shown = shownIn(e.channelId);
@@ -306,7 +325,13 @@ export function olderRead(messages, hasMore) {
 }
 
 export function messageShown(m) {
-  (isBeside(m) ? chat.beside.messages : chat.messages).set(m.id, m);
+  const shown = isBeside(m) ? chat.beside.messages : chat.messages;
+  // A send's own answer comes without previews (they are read afterwards), sometimes after they
+  // came: what came stays, unless its author removed them (flag 4).
+  const had = early.get(m.id) || (shown.get(m.id) || {}).previews;
+  early.delete(m.id);
+  if (had && had.length && !(m.previews && m.previews.length) && !(m.flags & 4)) m.previews = had;
+  shown.set(m.id, m);
 }
 
 // A thread opened beside its channel (its newest page read), or closed.

@@ -34,7 +34,7 @@ import { wireSearch } from './chat-search.js';
 import { besideArrived, wireThread } from './chat-thread.js';
 import { go, wireScreens } from './chat-screens.js';
 import { loadServers, openServer, paintServer, paintServers } from './chat-servers.js';
-import { applyMembers, applyTree, chat, dmForgotten, meChanged, messageArrived, messageEdited, pinApplied, pollApplied, reactionApplied, roomClosed, roomOf, serverLeft, voiceApplied } from './chat-store.js';
+import { applyMembers, applyTree, chat, dmForgotten, meChanged, messageArrived, messageEdited, pinApplied, pollApplied, previewsApplied, reactionApplied, roomClosed, roomOf, serverLeft, voiceApplied } from './chat-store.js';
 import { tellViewing, typingArrived, typingSaid, typingStopped } from './chat-typing.js';
 import { showPanel, toast, view } from './chat-ui.js';
 import { paintVoice, voiceEnded, voiceMedia, voicePermission, voiceReconnected, voiceSignal, voiceUpdated } from './chat-voice.js';
@@ -225,6 +225,10 @@ function connectLive() {
     .on('MESSAGE_DELETE', (m) => forget(m.id))
     .on('MESSAGE_REACTIONS_UPDATE', (r) => {
       const m = reactionApplied(r);
+      if (m) showMessage(m);
+    })
+    .on('MESSAGE_PREVIEWS_UPDATE', (e) => {
+      const m = previewsApplied(e);
       if (m) showMessage(m);
     })
     .on('MESSAGE_POLL_UPDATE', (e) => {

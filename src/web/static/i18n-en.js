@@ -108,6 +108,8 @@ export const EN = {
   'later.reminders.title': "Reminders",
   'later.due': "Reminder: {text}",
   'later.due.title': "Reminder",
+  'previews.remove': "Remove the link previews",
+  'app.link-previews': "Show previews of the links in messages",
   'app.entrar': "Join",
   'app.tab.emojis-settings': "Emoji",
   'app.emojis-title': "Server emoji",

@@ -108,6 +108,8 @@ export const PT = {
   'later.reminders.title': "Lembretes",
   'later.due': "Lembrete: {text}",
   'later.due.title': "Lembrete",
+  'previews.remove': "Remover as prévias dos links",
+  'app.link-previews': "Mostrar prévias dos links das mensagens",
   'app.entrar': "Entrar",
   'app.tab.emojis-settings': "Emoji",
   'app.emojis-title': "Emoji do servidor",
