@@ -29,7 +29,8 @@
 #include "store/messages.h"
 #include "store/previews.h"
 
-/* One message's links, read one by one on the calls' thread and then together on a worker. */
+/* One message's links, read one by one on the calls' thread and then together on a worker (twice
+ * when a page without a preview of its own offers an oEmbed, read in a second round). */
 struct preview_job {
     struct job job;
     struct api_service *svc;
@@ -37,7 +38,8 @@ struct preview_job {
     struct preview_links links;
     struct {
         struct preview_job *job;
-        int state; /* CACHED, FETCHED, NONE */
+        int state;  /* CACHED, FETCHED, READ, NONE */
+        int oembed; /* its second round (the answer is the oEmbed's JSON) */
         int found;
         struct preview_page page;
         struct endpoint_result r;
@@ -45,7 +47,7 @@ struct preview_job {
     atomic_int waiting;
 };
 
-enum { NONE, CACHED, FETCHED };
+enum { NONE, CACHED, FETCHED, READ };
 
 static void arrived(struct preview_job *j)
 {
@@ -62,19 +64,44 @@ static void page_fetched(void *arg, int sent, struct endpoint_result *r)
     arrived(j);
 }
 
-/* What link i's page said: read from its answer (an HTML page that answered 200) and cached. */
-static void read_page(struct preview_job *j, size_t i)
+/* Asks for link i's page (or its oEmbed): 0, or -1 when the site or the client is busy. */
+static int ask(struct preview_job *j, size_t i, const char *url)
+{
+    atomic_fetch_add(&j->waiting, 1);
+    if (!api__endpoint_page(j->svc->endpoints, url, j->svc->cfg->allow_private_endpoints,
+                            page_fetched, &j->link[i].job))
+        return 0;
+    j->link[i].state = NONE; /* no preview this time */
+    atomic_fetch_sub(&j->waiting, 1);
+    return -1;
+}
+
+/* What link i's answer said (a page that answered 200 with HTML, or its oEmbed's JSON): 1 when
+ * the page says nothing itself but offers an oEmbed to ask next. */
+static int read_answer(struct preview_job *j, size_t i)
 {
     struct endpoint_result *r = &j->link[i].r;
     const char *type = r->content_type;
-    int html = !strncasecmp(type, "text/html", 9) || !strncasecmp(type, "application/xhtml", 17);
-    j->link[i].found = r->status == 200 && html && r->body &&
-                       rule_preview_page(r->body, r->body_len, j->links.url[i], &j->link[i].page);
+    int ok = r->status == 200 && r->body;
+    if (j->link[i].oembed)
+        j->link[i].found = ok && rule_preview_oembed(r->body, r->body_len, &j->link[i].page);
+    else
+        j->link[i].found =
+            ok &&
+            (!strncasecmp(type, "text/html", 9) || !strncasecmp(type, "application/xhtml", 17)) &&
+            rule_preview_page(r->body, r->body_len, j->links.url[i], &j->link[i].page);
+    api__endpoint_result_cleanup(r);
+    j->link[i].state = READ;
+    return !j->link[i].found && !j->link[i].oembed && j->link[i].page.oembed[0];
+}
+
+/* What each page read said is kept for the next message that links it. */
+static void keep(struct preview_job *j, size_t i)
+{
     struct store_link_preview put = {j->links.url[i], j->link[i].found ? &j->link[i].page : NULL,
                                      clock_now_ms()};
     if (store_link_preview_put(j->svc->writer, &put) < 0)
         log_error("previews: the preview of a page could not be kept");
-    api__endpoint_result_cleanup(r);
 }
 
 /* Tells the people who see the message (as its author places it): they read its previews. */
@@ -93,12 +120,26 @@ static void tell(struct preview_job *j, struct store *db, json_t *previews)
 static void previews_run(struct job *job, void *thread_ctx)
 {
     struct preview_job *j = JOB_OF(job, struct preview_job, job);
+    int again[PREVIEW_LINKS_MAX] = {0}, second = 0;
+    for (size_t i = 0; i < j->links.n; i++)
+        if (j->link[i].state == FETCHED)
+            second |= again[i] = read_answer(j, i);
+    if (second) { /* the oEmbeds asked for; this job runs again when they are in */
+        atomic_store(&j->waiting, 1);
+        for (size_t i = 0; i < j->links.n; i++)
+            if (again[i]) {
+                j->link[i].oembed = 1;
+                ask(j, i, j->link[i].page.oembed);
+            }
+        arrived(j);
+        return;
+    }
     const char *urls[PREVIEW_LINKS_MAX];
     struct preview_page pages[PREVIEW_LINKS_MAX];
     size_t n = 0;
     for (size_t i = 0; i < j->links.n; i++) {
-        if (j->link[i].state == FETCHED)
-            read_page(j, i);
+        if (j->link[i].state == READ || (j->link[i].state == NONE && j->link[i].oembed))
+            keep(j, i);
         if (j->link[i].state != NONE && j->link[i].found) {
             urls[n] = j->links.url[i];
             pages[n++] = j->link[i].page;
@@ -145,13 +186,7 @@ void api__previews_start(struct api_call *c, const struct place *p, const char *
             j->link[i].state = cached > 0 ? CACHED : NONE;
             continue;
         }
-        atomic_fetch_add(&j->waiting, 1);
-        if (api__endpoint_page(c->svc->endpoints, links.url[i],
-                               c->svc->cfg->allow_private_endpoints, page_fetched,
-                               &j->link[i].job)) {
-            j->link[i].state = NONE; /* the site or the client is busy: no preview this time */
-            atomic_fetch_sub(&j->waiting, 1);
-        }
+        ask(j, i, links.url[i]);
     }
     arrived(j);
 }

@@ -6,6 +6,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include <jansson.h>
+
 #include "domain/urls.h"
 
 /* ---- the links of a message ---- */
@@ -87,6 +89,8 @@ size_t rule_preview_links(const char *text, size_t len, struct preview_links *ou
 }
 
 /* ---- what a page says of itself ---- */
+
+#define OEMBED_TYPE "application/json+oembed"
 
 /* The length of the valid UTF-8 sequence at s, 0 when it is not one. */
 static size_t utf8_len(const unsigned char *s, size_t left)
@@ -278,7 +282,7 @@ int rule_preview_page(const char *html, size_t len, const char *url, struct prev
     memset(out, 0, sizeof *out);
     if (len > PREVIEW_HTML_SCANNED)
         len = PREVIEW_HTML_SCANNED;
-    struct found title = {0}, text = {0}, site = {0}, image = {0};
+    struct found title = {0}, text = {0}, site = {0}, image = {0}, oembed = {0};
     for (size_t i = 0; i + 5 < len; i++) {
         if (html[i] != '<')
             continue;
@@ -295,6 +299,12 @@ int rule_preview_page(const char *html, size_t len, const char *url, struct prev
             while (t < left && !(left - t >= 7 && !strncasecmp(start + t, "</title", 7)))
                 t++;
             offer(&title, start, t, 3);
+        } else if (!strncasecmp(html + i, "<link", 5)) {
+            size_t tl, hl;
+            const char *type = attr(html + i + 5, n - 5, "type", &tl);
+            const char *href = attr(html + i + 5, n - 5, "href", &hl);
+            if (type && tl == strlen(OEMBED_TYPE) && !strncasecmp(type, OEMBED_TYPE, tl))
+                offer(&oembed, href, hl, 1);
         } else if (!strncasecmp(html + i, "<meta", 5)) {
             size_t pl, cl;
             const char *p = attr(html + i + 5, n - 5, "property", &pl);
@@ -330,5 +340,35 @@ int rule_preview_page(const char *html, size_t len, const char *url, struct prev
                    raw, sizeof raw);
         absolute(raw, strlen(raw), url, out->image, sizeof out->image);
     }
+    if (oembed.v) {
+        char raw[PREVIEW_URL_MAX + 1];
+        shown_text(oembed.v, oembed.n < PREVIEW_URL_MAX ? oembed.n : PREVIEW_URL_MAX,
+                   PREVIEW_URL_MAX, raw, sizeof raw);
+        absolute(raw, strlen(raw), url, out->oembed, sizeof out->oembed);
+    }
+    return out->title[0] || out->description[0];
+}
+
+/* A string member of o as shown text into out, when out is still empty. */
+static void take(json_t *o, const char *key, size_t max, char *out, size_t cap)
+{
+    const char *v = json_string_value(json_object_get(o, key));
+    if (v && !out[0])
+        shown_text(v, strlen(v), max, out, cap);
+}
+
+int rule_preview_oembed(const char *json, size_t len, struct preview_page *out)
+{
+    json_t *o = json_loadb(json, len, 0, NULL);
+    if (json_is_object(o)) {
+        take(o, "title", PREVIEW_TITLE_MAX, out->title, sizeof out->title);
+        take(o, "provider_name", PREVIEW_SITE_MAX, out->site_name, sizeof out->site_name);
+        take(o, "author_name", PREVIEW_TEXT_MAX, out->description, sizeof out->description);
+        const char *thumb = json_string_value(json_object_get(o, "thumbnail_url"));
+        if (thumb && !out->image[0] && !rule_url_check_http(thumb, strlen(thumb)) &&
+            strlen(thumb) <= PREVIEW_URL_MAX)
+            snprintf(out->image, sizeof out->image, "%s", thumb);
+    }
+    json_decref(o);
     return out->title[0] || out->description[0];
 }

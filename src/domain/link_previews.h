@@ -1,7 +1,8 @@
 /*
  * Link previews, with no I/O: which links of a message are previewed (the first few http(s) links
  * of its text, not those written <like this>, nor inside code), and what a page's HTML says of
- * itself (OpenGraph, then Twitter cards, then its <title> and description), bounded and cleaned.
+ * itself (OpenGraph, then Twitter cards, then its <title> and description; its oEmbed when it
+ * offers one and says nothing else), bounded and cleaned.
  */
 #ifndef PRACA_DOMAIN_LINK_PREVIEWS_H
 #define PRACA_DOMAIN_LINK_PREVIEWS_H
@@ -25,10 +26,16 @@ struct preview_page {
     char title[PREVIEW_TITLE_MAX * 4 + 1];
     char description[PREVIEW_TEXT_MAX * 4 + 1];
     char site_name[PREVIEW_SITE_MAX * 4 + 1];
-    char image[PREVIEW_URL_MAX + 1]; /* absolute http(s), or "" */
+    char image[PREVIEW_URL_MAX + 1];  /* absolute http(s), or "" */
+    char oembed[PREVIEW_URL_MAX + 1]; /* the page's JSON oEmbed address (absolute), or "" */
 };
 /* Reads html (len bytes, of the page at url) for its preview: 1 when it has a title or a
  * description (valid UTF-8, entities decoded, white space folded), else 0. */
 int rule_preview_page(const char *html, size_t len, const char *url, struct preview_page *out);
+
+/* Reads an oEmbed answer (JSON, len bytes) into out, over what the page gave: title,
+ * provider_name as the site, author_name as the description when there is none, thumbnail_url
+ * as the image. 1 when out then has a title or a description. */
+int rule_preview_oembed(const char *json, size_t len, struct preview_page *out);
 
 #endif

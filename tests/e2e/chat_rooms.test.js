@@ -277,7 +277,7 @@ test('direct messages: one started from a message, written and answered live, li
   await b.click(`#dms button:has-text("${ana.user.displayName}")`);
   await b.waitForSelector('.message:has-text("oi Bia, tudo bem?")');
   assert.equal(await b.locator('#dms button.unread').count(), 0, 'read once opened');
-  assert.deepEqual(await menuOf(b, '.message:has-text("oi Bia, tudo bem?")'), ['Reagir', 'Responder', 'Fixar', 'Salvar para depois', 'Copiar texto', 'Denunciar'],
+  assert.deepEqual(await menuOf(b, '.message:has-text("oi Bia, tudo bem?")'), ['Reagir', 'Responder', 'Fixar', 'Salvar para depois', 'Encaminhar', 'Lembrar-me', 'Copiar texto', 'Denunciar'],
     "someone else's message: react, answer, pin, save, copy");
   // A reaction and a pin in a DM, as in a channel, live on the other page.
   await messageAction(b, '.message:has-text("oi Bia, tudo bem?")', 'Reagir');

@@ -13,7 +13,7 @@ const browser = sharedBrowser();
 const moveClock = (ms) => api(srv.url, 'POST', '/api/test/clock', { body: { advanceMs: ms } });
 
 // The reminder's test goes first: it moves the server's clock 21 minutes, which leaves an hour
-// ahead (the schedule's default) still ahead.
+// ahead (the schedule's default) still ahead. /lembrete sets one in one's own words.
 test('"Lembrar-me" on a message: listed, then told when due, with a way to it', async () => {
   const w = await serverWithMembers(srv.url, 1);
   const [ana] = w.members;
@@ -35,7 +35,15 @@ test('"Lembrar-me" on a message: listed, then told when due, with a way to it', 
   await page.waitForSelector('.toast:has-text("Lembrete: revisar antes")', { timeout: 10000 });
   await page.waitForSelector('#later-reminders', { state: 'detached' });
   await shoot(page, 'later-reminder');
-  assert.deepEqual((await api(srv.url, 'GET', '/api/users/@me/reminders', { token: ana.token })).body.reminders, []);
+  // In one's own words from the composer, as Slack's /remind.
+  await page.fill('#text', '/lembrete 45m ligar para a Bia');
+  await page.press('#text', 'Enter');
+  await page.waitForSelector('#later-reminders .later-item .content:text-is("ligar para a Bia")');
+  assert.equal(await page.inputValue('#text'), '');
+  await page.fill('#text', '/lembrete amanhã');
+  await page.press('#text', 'Enter');
+  await page.waitForSelector('#send-error:has-text("Use /lembrete 20m")');
+  assert.deepEqual((await api(srv.url, 'GET', '/api/users/@me/reminders', { token: ana.token })).body.reminders.map((r) => r.note), ['ligar para a Bia']);
   assert.deepEqual(page.problems, []);
   await page.context().close();
 });

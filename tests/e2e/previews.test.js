@@ -1,5 +1,5 @@
 // Link previews: a message's links read by the server after the send (OpenGraph first, a
-// redirect followed), kept with the message and told to the room's pages live (never to bots),
+// redirect followed, an oEmbed when the page offers one and says nothing itself), kept with the message and told to the room's pages live (never to bots),
 // its image through the media proxy; `<link>` asks for none, code holds none, the author removes
 // them for good, a server turns them off, a page is read once for many messages (the cache), and
 // a private address is never read unless the operator allows it.
@@ -29,6 +29,14 @@ test.before(async () => {
     if (req.url === '/capa.png') return res.writeHead(200, { 'content-type': 'image/png' }).end(IMAGE);
     if (req.url === '/volta') return res.writeHead(302, { location: '/artigo?via=volta' }).end();
     if (req.url === '/texto') return res.writeHead(200, { 'content-type': 'text/plain' }).end('og:title não é HTML');
+    if (req.url === '/video') {
+      return res.writeHead(200, { 'content-type': 'text/html' })
+        .end('<html><head><link rel="alternate" type="application/json+oembed" href="/oembed?url=video"></head></html>');
+    }
+    if (req.url === '/oembed?url=video') {
+      return res.writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ type: 'video', title: 'Um vídeo pelo oEmbed', author_name: 'Canal', provider_name: 'Vídeos', thumbnail_url: at('/capa.png') }));
+    }
     if (req.url === '/grande') {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       return res.end(page('Página grande') + 'x'.repeat(2 * 1024 * 1024));
@@ -96,6 +104,10 @@ test('none for <links>, code, plain text; a page is read once for many messages;
   const second = await w.send(w.owner, `de novo ${at('/cache')}`);
   await eventually(async () => (await w.previewsOf(second.body.message.id)).length === 1, 10000, 'the second preview');
   assert.equal(asked.filter((u) => u === '/cache').length, 1, 'read once');
+  // A page that says nothing itself but offers an oEmbed: that is read next.
+  const video = await w.send(w.owner, at('/video'));
+  await eventually(async () => (await w.previewsOf(video.body.message.id)).length === 1, 10000, 'the oEmbed\'s preview');
+  assert.deepEqual(await w.previewsOf(video.body.message.id), [{ url: at('/video'), title: 'Um vídeo pelo oEmbed', description: 'Canal', siteName: 'Vídeos', image: at('/capa.png') }]);
 });
 
 test('the author removes them for good; a server turns them off', async () => {

@@ -67,3 +67,24 @@ Test(link_previews, text_is_folded_bounded_and_utf8_only)
     cr_assert_not(rule_preview_page("<p>nada</p>", 11, "https://a.example", &p));
     cr_assert_not(rule_preview_page("<title", 6, "https://a.example", &p));
 }
+
+Test(link_previews, an_oembed_offered_is_found_and_read_when_the_page_says_nothing)
+{
+    const char *html = "<head><link rel=\"alternate\" type=\"application/json+oembed\""
+                       " href=\"/oembed?url=x&amp;format=json\" title=\"v\"></head>";
+    struct preview_page p;
+    cr_assert_not(rule_preview_page(html, strlen(html), "https://video.example/v/1", &p));
+    cr_assert_str_eq(p.oembed, "https://video.example/oembed?url=x&format=json");
+    const char *json =
+        "{\"type\":\"video\",\"title\":\"Um vídeo\",\"author_name\":\"Canal\","
+        "\"provider_name\":\"Vídeos\",\"thumbnail_url\":\"https://i.example/t.jpg\"}";
+    cr_assert(rule_preview_oembed(json, strlen(json), &p));
+    cr_assert_str_eq(p.title, "Um vídeo");
+    cr_assert_str_eq(p.site_name, "Vídeos");
+    cr_assert_str_eq(p.description, "Canal");
+    cr_assert_str_eq(p.image, "https://i.example/t.jpg");
+    struct preview_page q = {0};
+    cr_assert_not(rule_preview_oembed("[1]", 3, &q));
+    cr_assert_not(rule_preview_oembed("{\"thumbnail_url\":\"file:///etc\"}", 31, &q));
+    cr_assert_str_eq(q.image, "");
+}

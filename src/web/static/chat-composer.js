@@ -5,6 +5,7 @@ import { commandBody, commandResolver, paintPalette } from './chat-commands.js';
 import { clearPending, pendingCount, uploadWith } from './chat-files.js';
 import { customEmojiText } from './chat-custom-emoji.js';
 import { clearNewLine } from './chat-flow.js';
+import { reminderCommand } from './chat-later.js';
 import { messagesPath, showMessage } from './chat-messages.js';
 import { PERM } from './chat-perms.js';
 import { queueSend } from './chat-outbox.js';
@@ -61,6 +62,13 @@ export async function send(event) {
   if (!text && !files) return;
   $('#send-error').hidden = $('#rules').hidden = true;
   try {
+    const reminder = !files && reminderCommand(text);
+    if (reminder) {
+      await reminder();
+      $('#text').value = '';
+      paintPalette();
+      return;
+    }
     if (text.startsWith('/') && chat.dm) throw new Error(t('command.not.in.dm'));
     if (text.startsWith('/') && !files) await invoke(commandBody(text, chat.commands, commandResolver()));
     else {

@@ -72,6 +72,22 @@ export async function remindAbout(m) {
   }
 }
 
+// "/lembrete 20m ligar para a Bia" (or "/remind 2h …", in minutes, hours or days): a reminder in
+// one's own words, as Slack's /remind; it comes before any bot's command of that name. A function
+// to run it, or null when the text is no such command.
+const UNITS = { m: 60e3, min: 60e3, h: HOUR, d: 24 * HOUR };
+export function reminderCommand(text) {
+  if (!/^\/(lembrete|remind)(\s|$)/i.test(text)) return null;
+  const parts = /^\/\S+\s+(\d{1,4})\s*(min|m|h|d)\s+(.+)$/is.exec(text);
+  return async () => {
+    if (!parts) throw new Error(t('later.command.usage'));
+    const { reminder } = await api('POST', '/api/users/@me/reminders',
+      { note: parts[3].trim().slice(0, 500), remindAt: new Date(Date.now() + Number(parts[1]) * UNITS[parts[2].toLowerCase()]).toISOString() });
+    toast(t('later.reminded', { when: when(reminder.remindAt) }));
+    paintLater();
+  };
+}
+
 // Where a scheduled message goes, as the page can name it.
 function whereTo(s) {
   if (!s.serverId) {

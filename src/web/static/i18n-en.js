@@ -110,6 +110,7 @@ export const EN = {
   'later.due.title': "Reminder",
   'previews.remove': "Remove the link previews",
   'app.link-previews': "Show previews of the links in messages",
+  'later.command.usage': "Use /remind 20m what to remember (m, h or d: minutes, hours or days)",
   'app.entrar': "Join",
   'app.tab.emojis-settings': "Emoji",
   'app.emojis-title': "Server emoji",

@@ -110,6 +110,7 @@ export const PT = {
   'later.due.title': "Lembrete",
   'previews.remove': "Remover as prévias dos links",
   'app.link-previews': "Mostrar prévias dos links das mensagens",
+  'later.command.usage': "Use /lembrete 20m o que lembrar (m, h ou d: minutos, horas ou dias)",
   'app.entrar': "Entrar",
   'app.tab.emojis-settings': "Emoji",
   'app.emojis-title': "Emoji do servidor",
