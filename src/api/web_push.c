@@ -25,19 +25,22 @@
 void api_web_push_observe(void *user, const struct bus_event *ev)
 {
     struct api_web_push *wp = user;
-    if (strcmp(ev->name, "MESSAGE_CREATE") || ev->where.user[0] || !ev->where.channel[0] ||
-        !ev->to || !atomic_load(&wp->devices) || !wp->svc->notify)
+    /* A new message in a room, or a reminder whose time came (its person's own stream). */
+    int reminder = !strcmp(ev->name, "REMINDER_DUE") && ev->where.user[0];
+    int message =
+        !strcmp(ev->name, "MESSAGE_CREATE") && !ev->where.user[0] && ev->where.channel[0] && ev->to;
+    if ((!reminder && !message) || !atomic_load(&wp->devices) || !wp->svc->notify)
         return;
     struct wp_message *m = malloc(sizeof *m + ev->payload_len + 1);
     if (!m)
         return;
-    *m = (struct wp_message){.where = ev->where, .len = ev->payload_len};
+    *m = (struct wp_message){.where = ev->where, .len = ev->payload_len, .reminder = reminder};
     memcpy(m->payload, ev->payload, ev->payload_len);
     m->payload[ev->payload_len] = '\0';
     pthread_mutex_lock(&wp->mu);
     int room = !wp->stopping && wp->queued < WEB_PUSH_QUEUE_MAX;
     if (room) {
-        m->to = idset_ref(ev->to);
+        m->to = ev->to ? idset_ref(ev->to) : NULL;
         if (wp->tail)
             wp->tail->next = m;
         else
@@ -255,8 +258,45 @@ static void free_candidate(const char *uid, void *value, void *arg)
     free(value);
 }
 
+static json_t *or_null(json_t *v)
+{
+    return v ? v : json_null();
+}
+
+/* A reminder due: its person's devices are told, whatever they read or muted (they asked). */
+static void remind(struct api_web_push *wp, struct store *db, const struct wp_message *m)
+{
+    json_t *due = json_loadb(m->payload, m->len, 0, NULL);
+    json_t *msg = json_object_get(due, "message");
+    const char *note = json_string_value(json_object_get(json_object_get(due, "reminder"), "note"));
+    const char *preview = json_string_value(json_object_get(msg, "preview"));
+    json_t *n = json_pack("{s:i,s:s,s:O,s:O,s:O,s:O,s:{s:s,s:s},s:n,s:n,s:s,s:i}", "v", 1, "kind",
+                          "reminder", "messageId", or_null(json_object_get(msg, "id")), "serverId",
+                          or_null(json_object_get(msg, "serverId")), "channelId",
+                          or_null(json_object_get(msg, "channelId")), "threadId",
+                          or_null(json_object_get(msg, "threadId")), "author", "id", "", "name", "",
+                          "serverName", "roomName", "text",
+                          note && *note ? note
+                          : preview     ? preview
+                                        : "",
+                          "attachments", 0);
+    struct devices d = {wp, NULL, "high", 0};
+    char *text = n ? jsonout_dump(n, &d.len) : NULL;
+    if ((d.text = text))
+        store_push_subs_of(db, m->where.user, to_device, &d);
+    free(text);
+    json_decref(n);
+    json_decref(due);
+}
+
 static void look_at(struct api_web_push *wp, struct store *db, struct wp_message *m)
 {
+    if (m->reminder) {
+        remind(wp, db, m);
+        idset_unref(m->to);
+        free(m);
+        return;
+    }
     json_t *msg = json_loadb(m->payload, m->len, 0, NULL);
     struct candidates cs = {0};
     map_init(&cs.by_user);

@@ -15,7 +15,8 @@
 struct wp_message {
     struct wp_message *next;
     struct bus_where where;
-    struct idset *to; /* who may read it (one reference) */
+    struct idset *to; /* who may read it (one reference, or NULL) */
+    int reminder;     /* a REMINDER_DUE for where.user, not a message */
     size_t len;
     char payload[]; /* its JSON, NUL-terminated */
 };

@@ -211,3 +211,20 @@ test('the routes refuse what is not a subscription or a setting', async () => {
   const forever = await call(bia, 'PUT', channelPath, { muteHours: -1 });
   assert.deepEqual([forever.status, forever.body.mutedUntil], [200, -1]);
 });
+
+test('a reminder reaches its person\'s device when due, even while "não perturbe"; nobody else\'s', async () => {
+  const { owner: ana, sid, server, members: [bia] } = await serverWithMembers(srv.url, 1);
+  const cid = server.channels[0].id;
+  const sub = await device(bia);
+  const other = await device(ana);
+  await call(bia, 'PUT', '/api/users/@me/presence', { status: 'dnd' });
+  const m = (await send(ana, sid, cid, 'A entrega é sexta')).body.message;
+  const soon = () => new Date(Date.now() + 1200).toISOString();
+  assert.equal((await call(bia, 'POST', '/api/users/@me/reminders', { messageId: m.id, remindAt: soon() })).status, 201);
+  const [n] = await pushes(sub, 1);
+  assert.deepEqual([n.kind, n.messageId, n.serverId, n.channelId, n.text], ['reminder', m.id, sid, cid, 'A entrega é sexta']);
+  assert.equal((await call(bia, 'POST', '/api/users/@me/reminders', { note: 'ligar para a Ana', remindAt: soon() })).status, 201);
+  const both = await pushes(sub, 2);
+  assert.deepEqual([both[1].kind, both[1].messageId, both[1].channelId, both[1].text], ['reminder', null, null, 'ligar para a Ana']);
+  assert.deepEqual(push.messages(other), [], 'only its person\'s devices');
+});

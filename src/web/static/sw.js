@@ -94,8 +94,8 @@ self.addEventListener('fetch', (e) => {
 // already open, or in a new one. The words are the browser's language's (the worker has no
 // catalogue of its own).
 const WORDS = {
-  pt: { more: (n) => `${n} mensagens novas`, files: (n) => (n === 1 ? '📎 1 arquivo' : `📎 ${n} arquivos`) },
-  en: { more: (n) => `${n} new messages`, files: (n) => (n === 1 ? '📎 1 file' : `📎 ${n} files`) },
+  pt: { more: (n) => `${n} mensagens novas`, files: (n) => (n === 1 ? '📎 1 arquivo' : `📎 ${n} arquivos`), reminder: '⏰ Lembrete' },
+  en: { more: (n) => `${n} new messages`, files: (n) => (n === 1 ? '📎 1 file' : `📎 ${n} files`), reminder: '⏰ Reminder' },
 };
 const words = () => (String(self.navigator.language || '').toLowerCase().startsWith('pt') ? WORDS.pt : WORDS.en);
 
@@ -108,7 +108,16 @@ function titleOf(n) {
   return n.roomName ? `${n.author.name} (${n.roomName})` : n.author.name;
 }
 
+// A reminder the person set (REMINDER_DUE): its words, opening its message's room when it has one.
+function showReminder(n) {
+  return self.registration.showNotification(words().reminder, {
+    body: n.text, tag: `reminder-${n.messageId || n.text}`, icon: '/static/icon-192.png', badge: '/static/icon-192.png',
+    data: { url: n.channelId ? roomUrl(n) : '/app', count: 1 },
+  });
+}
+
 async function showPush(n) {
+  if (n && n.v === 1 && n.kind === 'reminder') return showReminder(n);
   if (!n || n.v !== 1 || !n.author) return;
   const room = n.threadId || n.channelId;
   const earlier = await self.registration.getNotifications({ tag: room });
