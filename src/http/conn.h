@@ -47,6 +47,7 @@ struct http_conn {
     /* After an upgrade: */
     const struct http_stream_callbacks *stream_cb;
     void *stream_user;
+    int upgrading; /* writing the 101: a close then is told its owner from the handle's close */
     size_t stream_queued;
     int stream_writes;
     int close_when_flushed;

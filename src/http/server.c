@@ -155,6 +155,11 @@ void http__maybe_free(struct http_conn *c)
 static void on_handle_closed(uv_handle_t *h)
 {
     struct http_conn *c = h->data;
+    if (c->stream_cb) { /* closed while upgrading: the owner has its stream by now */
+        const struct http_stream_callbacks *cb = c->stream_cb;
+        c->stream_cb = NULL;
+        cb->on_close(c->stream_user);
+    }
     c->open_handles--;
     http__maybe_free(c);
 }
@@ -164,7 +169,7 @@ void http__conn_close(struct http_conn *c)
     if (c->closing)
         return;
     c->closing = 1;
-    if (c->stream_cb) {
+    if (c->stream_cb && !c->upgrading) {
         const struct http_stream_callbacks *cb = c->stream_cb;
         c->stream_cb = NULL;
         cb->on_close(c->stream_user);

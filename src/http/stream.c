@@ -57,7 +57,11 @@ struct http_stream *http_exchange_upgrade(struct http_exchange *ex,
     c->stream_cb = cb;
     c->stream_user = user;
     struct http_stream *s = (struct http_stream *)c;
+    /* The owner learns of a close under the 101 once it holds the stream (on_handle_closed),
+     * never inside this call, whose caller has not got it yet. */
+    c->upgrading = 1;
     http_stream_write(s, head, head_len);
+    c->upgrading = 0;
     return s;
 }
 
