@@ -106,8 +106,7 @@ static void remind_one(struct api_due *d, struct store *db, json_t *row, int64_t
         return;
     struct api_as_person a;
     api__as_person_begin(&a, d->svc, db, json_string_value(json_object_get(row, "userId")));
-    api__reminder_told(&a.c, row);
-    if (store_reminder_done(d->svc->writer, id) < 0)
+    if (api__reminder_told(&a.c, row) < 0)
         log_error("reminders: reminder %s could not be ended", id);
     atomic_fetch_add(&d->reminded, 1);
     api__as_person_end(&a);

@@ -164,14 +164,16 @@ static json_t *reminded_message(struct api_call *c, const char *mid)
     return out ? out : json_null();
 }
 
-void api__reminder_told(struct api_call *c, json_t *row)
+int api__reminder_told(struct api_call *c, json_t *row)
 {
+    const char *id = json_string_value(json_object_get(row, "id"));
     const char *mid = json_string_value(json_object_get(row, "messageId"));
     json_t *reminder = json_deep_copy(row);
     json_object_del(reminder, "userId");
     struct bus_where at = bus_where_of(NULL, NULL, NULL, mid, c->me.user_id);
-    api__event_to_user(
-        c, "REMINDER_DUE", &at,
+    /* Gone in the transaction that logs its event: a list read on hearing it no longer has it. */
+    return api__write_with_event(
+        c, store_reminder_done_at, (void *)id, "REMINDER_DUE", &at,
         json_pack("{s:o,s:o}", "reminder", reminder, "message", reminded_message(c, mid)));
 }
 

@@ -190,8 +190,8 @@ static int reminder_claim_at(struct store *db, struct store_claim *c)
 
 STORE_WRITE_AS(store_reminder_claim, struct store_claim, reminder_claim_at)
 
-int store_reminder_done(struct store_writer *w, const char *id)
+int store_reminder_done_at(struct store *db, void *id)
 {
     static const char *SQL = "DELETE FROM reminders WHERE id = $1";
-    return store__write_exec(w, SQL, SV_ARGS(SV_STR(id)), NULL);
+    return store__exec(db, SQL, SV_ARGS(SV_STR((const char *)id)));
 }

@@ -65,7 +65,7 @@ int store_reminder_delete(struct store_writer *w, struct store_scheduled_ref *r)
 /* The reminders due, as store_scheduled_due: [{id, userId, messageId, note, remindAt}]. */
 json_t *store_reminders_due(struct store *db, int64_t now, int64_t limit);
 int store_reminder_claim(struct store_writer *w, struct store_claim *c);
-/* A reminder told: it goes. */
-int store_reminder_done(struct store_writer *w, const char *id);
+/* A reminder told: it goes (a writer job's function, with the event that tells it). */
+int store_reminder_done_at(struct store *db, void *id);
 
 #endif

@@ -99,6 +99,8 @@ test('settings in sections: channels renamed, made private and deleted; roles co
   await b.waitForSelector(`#channels button[data-id="${extra}"]`, { state: 'detached' });
   // Roles: a colour, and an order.
   for (const name of ['Alto', 'Baixo']) await api(srv.url, 'POST', `/api/servers/${sid}/roles`, { token: ana.token, body: { name } });
+  // The page hears of them (SERVER_UPDATE) and reads its server again before the tab is opened.
+  await a.waitForFunction(() => praca.chat.roles.some((r) => r.name === 'Baixo'));
   await a.click('#settings-tabs [role=tab]:text-is("Cargos")');
   const role = (name) => `#roles details:has(summary:has-text("${name}"))`;
   await a.waitForSelector(role('Baixo'));

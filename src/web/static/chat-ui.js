@@ -8,6 +8,7 @@ export const view = {
   gateway: null, // the live connection (sio.js)
   live: false, // it is up
   loads: 0, // reads of the open server started, so only the last one applies
+  memberLoads: 0, // the same for reads of its members alone
   loadingOlder: false,
   holdTimer: 0, // when the verification level's wait ends
   unseenHere: 0, // messages that came to the open room while the tab was hidden

@@ -105,15 +105,19 @@ async function serverChanged({ serverId: sid, changed }) {
     if (changed === 'server') loadServers().catch(() => {}); // its name in the list
     return;
   }
-  const generation = ++view.loads;
+  // A members read and a tree read count apart: neither stands for the other, so a newer one of
+  // one kind must not drop an older one of the other.
+  const members = changed === 'members';
+  const generation = members ? ++view.memberLoads : ++view.loads;
+  const current = () => sid === chat.sid && generation === (members ? view.memberLoads : view.loads);
   try {
-    if (changed === 'members') {
-      const { members } = await api('GET', `/api/servers/${sid}/members`);
-      if (sid !== chat.sid || generation !== view.loads) return;
-      applyMembers(members);
+    if (members) {
+      const { members: list } = await api('GET', `/api/servers/${sid}/members`);
+      if (!current()) return;
+      applyMembers(list);
     } else {
       const tree = await api('GET', `/api/servers/${sid}?threads=1`);
-      if (sid !== chat.sid || generation !== view.loads) return;
+      if (!current()) return;
       applyTree(tree);
       const listed = chat.servers.find((x) => x.id === sid);
       if (listed && listed.name !== tree.server.name) {
