@@ -7,8 +7,8 @@
 #include "core/buf.h"
 #include "store/engine.h"
 #include "store/event_log.h"
-#include "store/message_rows.h"
 #include "store/savepoints.h"
+#include "store/write_batch.h"
 
 static atomic_int unreachable;
 
@@ -66,12 +66,13 @@ int store_tracks_changes(const struct store *db)
 
 void store__set_wrote(struct store *db, int wrote)
 {
-    db->wrote = wrote;
+    if (db->batch)
+        db->batch->wrote = wrote;
 }
 
 int store_wrote(const struct store *db)
 {
-    return db->wrote;
+    return db->batch && db->batch->wrote;
 }
 
 int store__in_transaction(struct store *db)
@@ -131,8 +132,7 @@ void store_close(struct store *db)
         return;
     if (current == db)
         current = NULL;
-    store__events_discard(db);
-    store__message_rows_free(db);
+    store__write_batch_free(db);
     db->engine->close(db);
 }
 

@@ -14,18 +14,8 @@
 struct store {
     const struct store_engine *engine;
     int tracks_changes; /* the writer's connection: its changes are marked (snapshot.h) */
-    int wrote;          /* the writer's current job has written */
-    struct store_event_batch *events; /* appended, waiting for positions (event_log.c) */
-    struct store_row_batch *rows;     /* new messages' rows held back (message_rows.c) */
-    /* The writer's savepoints, innermost last (savepoints.c): whether each was opened yet, and
-     * how many rows were held when it was asked for. */
-    struct store_savepoint {
-        int opened;
-        size_t rows;
-    } savepoints[8];
-    int nsavepoints;
-    int deeper;        /* savepoints past those, each opened when asked for */
-    int statement_due; /* inside store__before_statement: its own statements pass */
+    /* The writer's connection only: what its transaction holds back (write_batch.h). */
+    struct store_write_batch *batch;
 };
 
 /* The part of a statement db.c reads; an engine's statement starts with it. */

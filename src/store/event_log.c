@@ -12,6 +12,7 @@
 #include "store/engine.h"
 #include "store/event_redact.h"
 #include "store/messages.h"
+#include "store/write_batch.h"
 
 /* Moves the stream's counter (gap-free: in the same transaction). Plain statements: an upsert
  * with RETURNING opens a statement journal each time, whose buffers cost more than the rest of
@@ -90,12 +91,12 @@ static int batch_reserve(struct store_event_batch *b)
 
 static int wait_for_position(struct store *db, const struct store_event *e, uint64_t *position)
 {
-    struct store_event_batch *b = db->events;
+    struct store_event_batch *b = db->batch->events;
     if (!b) {
         if (!(b = calloc(1, sizeof *b)))
             return STORE_ERR;
         buf_init(&b->json, BATCH_BYTES);
-        db->events = b;
+        db->batch->events = b;
     }
     if (batch_reserve(b))
         return STORE_ERR;
@@ -131,12 +132,12 @@ static int wait_for_position(struct store *db, const struct store_event *e, uint
 
 size_t store__events_waiting(const struct store *db)
 {
-    return db->events ? db->events->count : 0;
+    return db->batch && db->batch->events ? db->batch->events->count : 0;
 }
 
 void store__events_forget(struct store *db, size_t keep)
 {
-    struct store_event_batch *b = db->events;
+    struct store_event_batch *b = db->batch ? db->batch->events : NULL;
     if (!b || keep >= b->count)
         return;
     b->count = keep;
@@ -181,7 +182,7 @@ static int flush(struct store *db, int commit)
         " FROM ev CROSS JOIN c LEFT JOIN n ON n.stream = ev.stream"
         " LEFT JOIN s ON s.stream = ev.stream)"
         " SELECT last FROM c";
-    struct store_event_batch *b = db->events;
+    struct store_event_batch *b = db->batch ? db->batch->events : NULL;
     if (!b || !b->count)
         return commit ? store__commit(db) : STORE_DONE;
     /* Redactions are statements of their own after this one: the COMMIT waits for them. */
@@ -222,7 +223,7 @@ static int flush(struct store *db, int commit)
 
 void store__events_discard(struct store *db)
 {
-    struct store_event_batch *b = db->events;
+    struct store_event_batch *b = db->batch ? db->batch->events : NULL;
     if (!b)
         return;
     buf_cleanup(&b->json);
@@ -231,7 +232,7 @@ void store__events_discard(struct store *db)
     free(b->ends);
     free(b->slots);
     free(b);
-    db->events = NULL;
+    db->batch->events = NULL;
 }
 
 int store_event_append(struct store *db, const struct store_event *e, uint64_t *position)
@@ -242,8 +243,8 @@ int store_event_append(struct store *db, const struct store_event *e, uint64_t *
         " VALUES ($1, (SELECT last_seq FROM event_streams WHERE stream = $1), $2, $3, $4, $5, $6,"
         " $7, $8)";
     *position = 0;
-    if (store__positions_at_commit(db))
-        return wait_for_position(db, e, position);
+    if (store__positions_at_commit(db)) /* only the writer's batch gives positions */
+        return db->batch ? wait_for_position(db, e, position) : STORE_ERR;
     if (e->stream && bump_stream(db, e->stream) != STORE_DONE)
         return STORE_ERR;
     char message_id[UUID_LEN + 1];

@@ -9,6 +9,7 @@
 #include "core/log.h"
 #include "core/vec.h"
 #include "store/engine.h"
+#include "store/write_batch.h"
 
 #define ROWS_BYTES ((size_t)256 << 20)
 
@@ -22,17 +23,18 @@ struct store_row_batch {
 
 int store__message_row_may_wait(const struct store *db, const struct store_new_message *m)
 {
-    return db->engine->rows_at_commit && !m->nonce && !(m->files && m->files->n) && !m->poll &&
-           !m->forward;
+    return db->batch && db->engine->rows_at_commit && !m->nonce && !(m->files && m->files->n) &&
+           !m->poll && !m->forward;
 }
 
 static struct store_row_batch *batch_of(struct store *db)
 {
-    if (!db->rows && (db->rows = calloc(1, sizeof *db->rows))) {
-        buf_init(&db->rows->rows, ROWS_BYTES);
-        buf_init(&db->rows->channels, ROWS_BYTES);
+    struct store_write_batch *w = db->batch;
+    if (!w->rows && (w->rows = calloc(1, sizeof *w->rows))) {
+        buf_init(&w->rows->rows, ROWS_BYTES);
+        buf_init(&w->rows->channels, ROWS_BYTES);
     }
-    return db->rows;
+    return w->rows;
 }
 
 static int reserve(struct store_row_batch *b)
@@ -103,12 +105,12 @@ int store__message_row_hold(struct store *db, const struct store_new_message *m)
 
 size_t store__message_rows_held(const struct store *db)
 {
-    return db->rows ? db->rows->count : 0;
+    return db->batch && db->batch->rows ? db->batch->rows->count : 0;
 }
 
 void store__message_rows_forget(struct store *db, size_t keep)
 {
-    struct store_row_batch *b = db->rows;
+    struct store_row_batch *b = db->batch ? db->batch->rows : NULL;
     if (!b || keep >= b->count)
         return;
     b->count = keep;
@@ -158,7 +160,7 @@ int store__message_rows_insert(struct store *db, size_t n)
         " f bigint, cn text, ci text, r text, mu text, mr text, me bigint, at bigint, a text,"
         " w text, wn text, wa text) WHERE r.c IN (SELECT id FROM channels WHERE id IN"
         " (SELECT json_array_elements_text($2::json)) FOR KEY SHARE)";
-    struct store_row_batch *b = db->rows;
+    struct store_row_batch *b = db->batch ? db->batch->rows : NULL;
     if (!b || !b->count || !n)
         return STORE_DONE;
     if (n > b->count)
@@ -183,12 +185,13 @@ int store__message_rows_insert(struct store *db, size_t n)
 
 void store__message_rows_free(struct store *db)
 {
-    if (!db->rows)
+    struct store_row_batch *b = db->batch ? db->batch->rows : NULL;
+    if (!b)
         return;
-    buf_cleanup(&db->rows->rows);
-    buf_cleanup(&db->rows->channels);
-    free(db->rows->row_ends);
-    free(db->rows->channel_ends);
-    free(db->rows);
-    db->rows = NULL;
+    buf_cleanup(&b->rows);
+    buf_cleanup(&b->channels);
+    free(b->row_ends);
+    free(b->channel_ends);
+    free(b);
+    db->batch->rows = NULL;
 }

@@ -13,6 +13,7 @@
 #include "store/event_log.h"
 #include "store/savepoints.h"
 #include "store/snapshot.h"
+#include "store/write_batch.h"
 
 #define FOREIGN_CHECK_MS 1000 /* how often commits by other processes are looked for */
 #define CHANGED_MAX      4096 /* servers named per batch; past it, everything is dropped */
@@ -184,8 +185,7 @@ static struct job *run_transaction(struct store_writer *w, struct job **queue, i
     w->stats.queued -= jobs;
     pthread_mutex_unlock(&w->lock);
     if (lost) {
-        store__events_forget(w->db, 0);
-        store__savepoints_forget(w->db);
+        store__write_batch_forget(w->db);
         log_error("writer: the transaction was rolled back by the database; %s",
                   "its requests fail, the next ones start afresh");
         *committed = 0;
@@ -194,12 +194,10 @@ static struct job *run_transaction(struct store_writer *w, struct job **queue, i
     *committed = began;
     if (began && store__changes_take(w->db, note_change, w) != STORE_DONE)
         w->changed_all = 1;
-    if (began && (store__rows_flush(w->db) != STORE_DONE ||
-                  store__events_flush_commit(w->db) != STORE_DONE)) {
+    if (began && store__write_batch_commit(w->db) != STORE_DONE) {
         log_error("writer: commit failed; batch rolled back");
         store__exec(w->db, SQL_ROLLBACK, NULL, 0);
-        store__events_forget(w->db, 0);
-        store__savepoints_forget(w->db);
+        store__write_batch_forget(w->db);
         *committed = 0;
     }
     if (*committed)
@@ -330,6 +328,7 @@ struct store_writer *store_writer_new_durable(const char *path, int full)
         return NULL;
     w->changed = malloc(CHANGED_MAX * sizeof *w->changed);
     if (!w->changed || store_open(path, &w->db) != STORE_DONE ||
+        store__write_batch_new(w->db) != STORE_DONE ||
         (full && store__sync_full(w->db) != STORE_DONE) ||
         store__changes_begin(w->db) != STORE_DONE) {
         store_close(w->db);

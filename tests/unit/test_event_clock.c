@@ -12,6 +12,7 @@
 #include "store/db.h"
 #include "store/event_log.h"
 #include "store/migrate.h"
+#include "store/write_batch.h"
 #include "test_database.h"
 
 static struct test_database database;
@@ -25,6 +26,9 @@ static void setup(void)
     cr_assert_eq(store_open(database.target, &a), STORE_DONE);
     cr_assert_gt(store_migrate(a), 0);
     cr_assert_eq(store_open(database.target, &b), STORE_DONE);
+    /* each appends as a node's writer does */
+    cr_assert_eq(store__write_batch_new(a), STORE_DONE);
+    cr_assert_eq(store__write_batch_new(b), STORE_DONE);
 }
 
 static void teardown(void)

@@ -9,6 +9,7 @@
 #include "test_database.h"
 #include "store/event_log.h"
 #include "store/migrate.h"
+#include "store/write_batch.h"
 
 static struct test_database database;
 static struct store *db;
@@ -18,6 +19,7 @@ static void setup(void)
     test_database_create(&database, "evlog");
     cr_assert_eq(store_open(database.target, &db), STORE_DONE);
     cr_assert_gt(store_migrate(db), 0);
+    cr_assert_eq(store__write_batch_new(db), STORE_DONE); /* appends as the writer does */
 }
 
 static void teardown(void)
