@@ -1,7 +1,7 @@
 /*
- * praca: the command line. `serve` runs the service (serve/), `migrate`, `backup` and `admin`
- * work beside it (cli/), `routes` prints the API's routes. Configuration comes from PRACA_*
- * variables and flags.
+ * praca: the command line. `serve` runs the service (serve/), `migrate`, `backup`, `admin` and
+ * `import` work beside it (cli/), `routes` prints the API's routes. Configuration comes from
+ * PRACA_* variables and flags.
  */
 #include <signal.h>
 #include <stdio.h>
@@ -63,6 +63,8 @@ int main(int argc, char **argv)
         return serve_run(&cfg);
     if (!strcmp(cmd, "admin"))
         return cli_admin(&cfg, positional, npos);
+    if (!strcmp(cmd, "import"))
+        return cli_import(&cfg, positional, npos);
     if (!strcmp(cmd, "routes") &&
         (npos == 0 || (npos == 1 && !strcmp(positional[0], "markdown")))) {
         api_routes_print(stdout, npos == 1);

@@ -42,8 +42,7 @@ struct store *cli_open_store(const struct config *cfg)
     return db;
 }
 
-/* The value of --name (as "--name V" or "--name=V") at words[*i]; NULL when it is not that. */
-static const char *option(char **words, int n, int *i, const char *name)
+const char *cli_option(char **words, int n, int *i, const char *name)
 {
     size_t len = strlen(name);
     if (!strcmp(words[*i], name) && *i + 1 < n)
@@ -57,7 +56,7 @@ static int suspension(const struct config *cfg, char **words, int n, int suspend
 {
     const char *reason = NULL;
     for (int i = 2; i < n; i++) {
-        if (!(reason = option(words, n, &i, "--reason"))) {
+        if (!(reason = cli_option(words, n, &i, "--reason"))) {
             fprintf(stderr, "praca admin: unexpected argument '%s'\n%s", words[i], USAGE);
             return 2;
         }
@@ -122,7 +121,7 @@ static int listing(const struct config *cfg, char **words, int n, int apps)
 {
     long long limit = LIST_DEFAULT;
     for (int i = 1; i < n; i++) {
-        const char *v = option(words, n, &i, "--limit");
+        const char *v = cli_option(words, n, &i, "--limit");
         if (!v || slice_to_i64(slice_from(v), 1, 1000000, &limit)) {
             fputs(USAGE, stderr);
             return 2;

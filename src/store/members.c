@@ -23,16 +23,19 @@ static const struct store_col MEMBER_USER_COLS[] = {
              " (SELECT json_group_array(role_id) FROM (SELECT mr.role_id FROM member_roles mr"     \
              "   JOIN roles r ON r.id = mr.role_id WHERE mr.server_id = m.server_id"               \
              "   AND mr.user_id = m.user_id ORDER BY r.position) AS ids)"                          \
-             " FROM members m JOIN users u ON u.id = m.user_id"
+             ", u.imported FROM members m JOIN users u ON u.id = m.user_id"
 
-/* faces: the user's avatarUrl too, for a person's page (the interface's Member object has none). */
+/* faces: the user's avatarUrl and whether an import brought them, for a person's page (the
+ * interface's Member object has neither). */
 static json_t *member_row(struct store_stmt *st, int faces)
 {
     json_t *m = store__row_json(st, 0, STORE_COLS(MEMBER_COLS));
     json_t *user = store__row_json(st, 5, STORE_COLS(MEMBER_USER_COLS));
-    if (faces)
+    if (faces) {
         json_object_set_new(user, "avatarUrl",
                             store__is_null(st, 9) ? json_null() : json_string(store__text(st, 9)));
+        json_object_set_new(user, "imported", json_boolean(store__int(st, 11)));
+    }
     json_t *roles = json_loadb(store__text(st, 10), store__text_len(st, 10), 0, NULL);
     /* Reorder to the documented field order: userId, user, nickname, roleIds, … */
     json_t *o = json_object();

@@ -97,17 +97,18 @@ json_t *store_user_json(struct store *db, const char *id, int *rc)
 }
 
 static const struct store_col PROFILE_COLS[] = {
-    {"id", COL_TEXT},    {"username", COL_TEXT},   {"displayName", COL_TEXT}, {"isBot", COL_BOOL},
-    {"about", COL_TEXT}, {"bannerColor", COL_INT}, {"avatarUrl", COL_TEXT},   {"deleted", COL_BOOL},
+    {"id", COL_TEXT},        {"username", COL_TEXT}, {"displayName", COL_TEXT},
+    {"isBot", COL_BOOL},     {"about", COL_TEXT},    {"bannerColor", COL_INT},
+    {"avatarUrl", COL_TEXT}, {"deleted", COL_BOOL},  {"imported", COL_BOOL},
 };
 
 json_t *store_user_profile_json(struct store *db, const char *id, int *rc)
 {
     static const char *SQL =
         "SELECT id, username, display_name, is_bot, about, banner_color,"
-        " " STORE_AVATAR_URL_SQL(
-            "users") ","
-                     " CASE WHEN deleted_at IS NULL THEN 0 ELSE 1 END FROM users WHERE id = $1";
+        " " STORE_AVATAR_URL_SQL("users") ","
+                                          " CASE WHEN deleted_at IS NULL THEN 0 ELSE 1 END, "
+                                          "imported FROM users WHERE id = $1";
     return store__get_json(db, SQL, SV_ARGS(SV_STR(id)), STORE_COLS(PROFILE_COLS), rc);
 }
 

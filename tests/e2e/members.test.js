@@ -269,7 +269,8 @@ test('member list: shape, pagination by user ID, bad parameters', async () => {
   const all = await api(srv.url, 'GET', `/api/servers/${sid}/members`, { token: owner.token });
   assert.equal(all.body.members.length, 5);
   const m = all.body.members[0];
-  assert.deepEqual(Object.keys(m.user), ['id', 'username', 'displayName', 'isBot', 'avatarUrl']);
+  assert.deepEqual(Object.keys(m.user), ['id', 'username', 'displayName', 'isBot', 'avatarUrl', 'imported']);
+  assert.equal(m.user.imported, false);
   assert.equal(m.status, 'offline');
   const first = await api(srv.url, 'GET', `/api/servers/${sid}/members?limit=2`, { token: owner.token });
   assert.equal(first.body.members.length, 2);

@@ -11,6 +11,8 @@
 #include "domain/search_rules.h"
 #include "domain/webhook_formats.h"
 #include "domain/emoji.h"
+#include "domain/import_discord.h"
+#include "domain/json_split.h"
 #include "domain/interaction_rules.h"
 #include "domain/link_previews.h"
 #include "domain/message_rules.h"
@@ -28,6 +30,72 @@ static void again(json_t *(*clean)(json_t *, struct rule_error *), json_t *out)
     json_decref(twice);
 }
 
+/* A DiscordChatExporter export as praca import reads it: every message, reaction and user. */
+static int read_discord_message(void *arg, const char *json, size_t len)
+{
+    (void)arg;
+    json_t *v = json_loadb(json, len, 0, NULL);
+    struct rule_discord_message m;
+    const char *why;
+    if (v && !rule_discord_message(v, &m, &why)) {
+        if (!m.id || !m.author.id || !m.author.name || !m.content)
+            abort(); /* a message read has what the import writes */
+        const char *emoji;
+        const json_t *users;
+        for (size_t j = 0; !rule_discord_reaction(&m, j, &emoji, &users); j++) {
+            struct rule_discord_author a;
+            for (size_t k = 0; k < json_array_size(users); k++)
+                rule_discord_author(json_array_get(users, k), &a, &why);
+        }
+    }
+    json_decref(v);
+    return 0;
+}
+
+struct elements {
+    char all[4096];
+    size_t used;
+};
+
+static int keep_element(void *arg, const char *json, size_t len)
+{
+    struct elements *e = arg;
+    if (e->used + len + 1 < sizeof e->all) {
+        memcpy(e->all + e->used, json, len);
+        e->used += len;
+        e->all[e->used++] = '|';
+    }
+    return read_discord_message(NULL, json, len);
+}
+
+/* Split in one piece and in two at a byte the input chooses: the same header, the same
+ * elements; the header read as a channel's export. */
+static void read_discord(const uint8_t *data, size_t size)
+{
+    struct rule_json_split one, two;
+    struct elements a = {.used = 0}, b = {.used = 0};
+    const char *why;
+    size_t cut = size ? data[0] % size : 0;
+    rule_json_split_init(&one, "messages", 1 << 16, 1 << 16);
+    rule_json_split_init(&two, "messages", 1 << 16, 1 << 16);
+    int ra = rule_json_split_feed(&one, (const char *)data, size, keep_element, &a, &why);
+    int rb = rule_json_split_feed(&two, (const char *)data, cut, keep_element, &b, &why);
+    if (!rb)
+        rb = rule_json_split_feed(&two, (const char *)data + cut, size - cut, keep_element, &b,
+                                  &why);
+    if (ra != rb || a.used != b.used || memcmp(a.all, b.all, a.used) ||
+        one.header.len != two.header.len ||
+        (one.header.len && memcmp(one.header.data, two.header.data, one.header.len)))
+        abort();
+    json_t *header = ra ? NULL : json_loadb(one.header.data, one.header.len, 0, NULL);
+    struct rule_discord_channel c;
+    if (header && !rule_discord_channel(header, &c, &why) && (!c.id || !c.guild_id))
+        abort();
+    json_decref(header);
+    rule_json_split_cleanup(&one);
+    rule_json_split_cleanup(&two);
+}
+
 static json_t *clean_components_v1(json_t *v, struct rule_error *err)
 {
     return rule_message_clean_components(v, 0, err);
@@ -40,6 +108,7 @@ static json_t *clean_components_v2(json_t *v, struct rule_error *err)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+    read_discord(data, size);
     /* A reaction: the raw bytes, and the body's emoji as the react route reads it. */
     if (rule_emoji_valid((const char *)data, size) && size > RULE_EMOJI_MAX_BYTES)
         abort();

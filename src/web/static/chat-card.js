@@ -3,6 +3,7 @@
 // GET /api/users/:uid/profile.
 import { avatar } from './chat-flow.js';
 import { api, el } from './common.js';
+import { t } from './i18n.js';
 
 export function personCard(userId, name, username) {
   const banner = el('div', { class: 'profile-banner none' });
@@ -16,8 +17,8 @@ export function personCard(userId, name, username) {
       banner.style.background = `#${user.bannerColor.toString(16).padStart(6, '0')}`; // the CSSOM, which the CSP allows
       banner.classList.remove('none');
     }
-    about.textContent = user.about || '';
-    about.hidden = !user.about;
+    about.textContent = user.imported ? t('message.imported.title') : user.about || '';
+    about.hidden = !user.imported && !user.about;
     const activity = user.presence && user.presence.activity;
     if (activity && activity.type === 'custom') {
       said.replaceChildren(el('span', { class: `status ${user.presence.status}`, 'aria-hidden': 'true' }),

@@ -44,7 +44,7 @@ function memberRow(m, can) {
   const row = el('li', { class: 'member', 'data-id': m.userId },
     el('span', { class: `status ${m.status}`, role: 'img', 'aria-label': statusLabel(m.status), title: statusLabel(m.status) }),
     el('strong', { text: who }),
-    el('span', { class: 'muted small', text: ` @${m.user.username}${m.user.isBot ? ' · bot' : ''}${owner ? t('member.owner') : ''}${held ? t('member.held.until', { when: new Date(m.timeoutUntil).toLocaleString(locale()) }) : ''}` }));
+    el('span', { class: 'muted small', text: ` @${m.user.username}${m.user.isBot ? ' · bot' : ''}${m.user.imported ? t('member.imported') : ''}${owner ? t('member.owner') : ''}${held ? t('member.held.until', { when: new Date(m.timeoutUntil).toLocaleString(locale()) }) : ''}` }));
   if (owner || m.userId === chat.me.id) return row;
   const actions = el('div', { class: 'member-actions' });
   if (!m.user.isBot) actions.append(el('button', { type: 'button', class: 'secondary small-button', text: t('action.dm'), onclick: () => startDm(m.userId) }));

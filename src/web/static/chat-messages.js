@@ -107,6 +107,7 @@ export function messageItem(m) {
   const head = el('div', { class: 'head' }, face, name,
                   m.applicationId ? el('span', { class: 'bot-tag', text: 'BOT' }) : '',
                   m.webhook ? el('span', { class: 'bot-tag webhook-tag', text: 'WEBHOOK', title: t('message.by.webhook') }) : '',
+                  chat.imported.has(m.fromId) ? el('span', { class: 'imported-tag', text: t('message.imported'), title: t('message.imported.title') }) : '',
                   el('time', { datetime: m.createdAt, text: when }),
                   m.editedAt ? el('span', { class: 'muted small', text: t('message.edited') }) : '');
   if (m.pinned) head.append(el('span', { class: 'pin-tag', text: t('message.pinned') }));

@@ -69,7 +69,8 @@ function personRow(m) {
   return el('li', { class: 'person', 'data-id': m.userId, tabindex: '0', 'aria-haspopup': 'menu', title: `${m.name} (@${m.username})`, onclick: menu, onkeydown: menu },
     el('span', { class: `status ${m.status}`, role: 'img', 'aria-label': statusLabel(m.status), title: statusLabel(m.status) }),
     said ? el('span', { class: 'person-text' }, name, el('span', { class: 'person-activity', text: said })) : name,
-    m.isBot ? el('span', { class: 'bot-tag', text: 'BOT' }) : '');
+    m.isBot ? el('span', { class: 'bot-tag', text: 'BOT' }) : '',
+    chat.imported.has(m.userId) ? el('span', { class: 'imported-tag', text: t('message.imported'), title: t('message.imported.title') }) : '');
 }
 
 // A row's status text (its emoji first), unless it has run out: the list is not told when one

@@ -39,6 +39,7 @@ export const chat = {
   notify: new Map(), // server or channel id → my notification setting there, when not the defaults
   faces: new Map(), // user id → picture URL, from the members, DMs and myself the page has read
   outsiders: new Map(), // user id → name of an author who is not a member (left; deleted account)
+  imported: new Set(), // user ids of the open server's members an import brought (placeholders)
   emojis: [], // the open server's own emoji, as its tree carries them
   emojiMeta: new Map(), // emoji id → {id, name, animated, url}: another server's, or a deleted one, as read
 };
@@ -76,6 +77,7 @@ export function applyMembers(members) {
   chat.mine = members.find((m) => m.userId === chat.me.id) || null;
   chat.names = new Map(members.map((m) => [m.user.id, m.nickname || m.user.displayName || m.user.username]));
   chat.usernames = members.map((m) => m.user.username).sort();
+  chat.imported = new Set(members.filter((m) => m.user.imported).map((m) => m.userId));
   learnFaces(members.map((m) => m.user));
 }
 

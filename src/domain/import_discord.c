@@ -1,0 +1,154 @@
+/* DiscordChatExporter's JSON, read: see import_discord.h. */
+#include "domain/import_discord.h"
+
+#include <string.h>
+
+#include "core/clock.h"
+
+/* Discord's epoch (2015-01-01), where a snowflake's 42 bits of milliseconds count from. */
+#define DISCORD_EPOCH_MS 1420070400000LL
+#define ID_MAX           20 /* digits of a 64-bit snowflake */
+
+static const char *text(const json_t *o, const char *key)
+{
+    return json_string_value(json_object_get(o, key));
+}
+
+/* A non-empty string, or NULL. */
+static const char *some_text(const json_t *o, const char *key)
+{
+    const char *s = text(o, key);
+    return s && *s ? s : NULL;
+}
+
+int64_t rule_discord_snowflake_ms(const char *id)
+{
+    size_t n = id ? strlen(id) : 0;
+    if (!n || n > ID_MAX)
+        return 0;
+    unsigned long long v = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (id[i] < '0' || id[i] > '9')
+            return 0;
+        unsigned long long next = v * 10 + (unsigned)(id[i] - '0');
+        if (next / 10 != v)
+            return 0; /* past 64 bits */
+        v = next;
+    }
+    return v ? (int64_t)(v >> 22) + DISCORD_EPOCH_MS : 0;
+}
+
+/* An exporter's time ("2021-05-12T19:24:19.9130000+00:00"): its fraction cut to milliseconds,
+ * which clock_parse reads. 0, or -1. */
+static int parse_time(const char *s, int64_t *ms)
+{
+    char buf[64];
+    size_t n = s ? strlen(s) : 0, out = 0;
+    if (!n || n >= sizeof buf)
+        return -1;
+    for (size_t i = 0, digits = 0, in_fraction = 0; i < n; i++) {
+        if (s[i] == '.')
+            in_fraction = 1, digits = 0;
+        else if (in_fraction && s[i] >= '0' && s[i] <= '9' && ++digits > 3)
+            continue;
+        else if (in_fraction && (s[i] < '0' || s[i] > '9'))
+            in_fraction = 0;
+        buf[out++] = s[i];
+    }
+    return clock_parse(buf, out, ms);
+}
+
+int rule_discord_channel(const json_t *root, struct rule_discord_channel *out, const char **why)
+{
+    memset(out, 0, sizeof *out);
+    const json_t *guild = json_object_get(root, "guild");
+    const json_t *channel = json_object_get(root, "channel");
+    if (!json_is_object(guild) || !json_is_object(channel) ||
+        !json_is_array(json_object_get(root, "messages"))) {
+        *why = "not a DiscordChatExporter JSON export (guild, channel, messages)";
+        return -1;
+    }
+    out->guild_id = some_text(guild, "id");
+    out->guild_name = some_text(guild, "name");
+    out->id = some_text(channel, "id");
+    out->name = some_text(channel, "name");
+    if (!out->guild_id || !out->guild_name || !out->id || !out->name) {
+        *why = "the guild or the channel has no id or name";
+        return -1;
+    }
+    out->topic = some_text(channel, "topic");
+    out->category_id = some_text(channel, "categoryId");
+    out->category = some_text(channel, "category");
+    const char *type = text(channel, "type");
+    out->is_thread = type && strstr(type, "Thread") != NULL; /* GuildPublicThread, … */
+    if (out->is_thread && !out->category_id) {
+        *why = "a thread without its parent channel's id (categoryId)";
+        return -1;
+    }
+    return 0;
+}
+
+int rule_discord_author(const json_t *a, struct rule_discord_author *out, const char **why)
+{
+    out->id = some_text(a, "id");
+    out->name = some_text(a, "nickname");
+    if (!out->name)
+        out->name = some_text(a, "name");
+    out->is_bot = json_is_true(json_object_get(a, "isBot"));
+    if (!out->id || !out->name) {
+        *why = "an author without id or name";
+        return -1;
+    }
+    return 0;
+}
+
+/* Messages that are a person's words; the others (joins, pin notices, calls, boosts) are
+ * Discord's own and have no place in Praça's history. */
+static int is_words(const char *type)
+{
+    return !type || !strcmp(type, "Default") || !strcmp(type, "Reply") ||
+           !strcmp(type, "ThreadStarterMessage");
+}
+
+int rule_discord_message(const json_t *m, struct rule_discord_message *out, const char **why)
+{
+    memset(out, 0, sizeof *out);
+    if (!json_is_object(m)) {
+        *why = "a message that is not an object";
+        return -1;
+    }
+    out->id = some_text(m, "id");
+    if (!out->id || parse_time(text(m, "timestamp"), &out->at)) {
+        *why = "a message without id or time";
+        return -1;
+    }
+    const char *edited = text(m, "timestampEdited");
+    if (edited && parse_time(edited, &out->edited_at))
+        out->edited_at = 0;
+    out->pinned = json_is_true(json_object_get(m, "isPinned"));
+    out->system = !is_words(text(m, "type"));
+    out->content = text(m, "content");
+    if (!out->content)
+        out->content = "";
+    out->reply_to = some_text(json_object_get(m, "reference"), "messageId");
+    if (rule_discord_author(json_object_get(m, "author"), &out->author, why))
+        return -1;
+    const json_t *reactions = json_object_get(m, "reactions");
+    const json_t *attachments = json_object_get(m, "attachments");
+    out->reactions = json_is_array(reactions) ? reactions : NULL;
+    out->attachments = json_is_array(attachments) ? attachments : NULL;
+    return 0;
+}
+
+int rule_discord_reaction(const struct rule_discord_message *m, size_t j, const char **emoji,
+                          const json_t **users)
+{
+    const json_t *r = json_array_get(m->reactions, j);
+    if (!r)
+        return -1;
+    const json_t *e = json_object_get(r, "emoji");
+    *emoji = some_text(e, "id") ? NULL : some_text(e, "name");
+    const json_t *u = json_object_get(r, "users");
+    *users = json_is_array(u) && json_array_size(u) ? u : NULL;
+    return 0;
+}

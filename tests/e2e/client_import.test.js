@@ -1,0 +1,53 @@
+// An imported server in the page: its history under the names people had elsewhere, each
+// placeholder tagged "importado" beside their name, in the member list and on their card.
+// Screenshots in tests/e2e/screenshots/import-*.png.
+'use strict';
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const path = require('node:path');
+const { spawnSync } = require('node:child_process');
+const { sharedServer, api, register, eventually, BIN } = require('./helpers');
+const { sharedBrowser, openApp, shoot } = require('./browser');
+
+const srv = sharedServer({ args: ['--rate-limit-scale', '100'] });
+const browser = sharedBrowser();
+
+test('the history of an imported server reads as it was, its placeholders tagged as imported', async () => {
+  const owner = await register(srv.url);
+  const r = spawnSync(BIN, ['import', 'discord', path.join(__dirname, 'fixtures', 'discord'), '--server', 'Clube do Livro', '--owner', owner.user.username, ...srv.storeArgs], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  let tree;
+  await eventually(async () => {
+    const s = (await api(srv.url, 'GET', '/api/servers', { token: owner.token })).body.servers.find((x) => x.name === 'Clube do Livro');
+    if (s) tree = (await api(srv.url, 'GET', `/api/servers/${s.id}`, { token: owner.token })).body;
+    return !!s;
+  }, 5000, 'the imported server');
+  const geral = tree.channels.find((c) => c.name === 'geral');
+  const page = await openApp(browser, srv.url, owner, undefined, `#server=${tree.server.id}&channel=${geral.id}`);
+  const question = '.message:has-text("Qual é o livro do mês?")';
+  await page.waitForSelector(question);
+  assert.equal(await page.textContent(`${question} .head strong`), 'Bóris Ünal');
+  assert.equal(await page.textContent(`${question} .imported-tag`), 'importado');
+  assert.equal(await page.isVisible('.message:has-text("Bem-vindos ao clube") .pin-tag'), true);
+  assert.equal(await page.locator('.message .imported-tag').count() >= 4, true, 'each author shown is tagged');
+  const mine = await api(srv.url, 'POST', `/api/servers/${tree.server.id}/channels/${geral.id}/messages`, { token: owner.token, body: { content: 'Chegamos à Praça!' } });
+  assert.equal(mine.status, 200);
+  await page.waitForSelector('.message:has-text("Chegamos à Praça!")');
+  assert.equal(await page.locator('.message:has-text("Chegamos à Praça!") .imported-tag').count(), 0, 'the owner is not a placeholder');
+  await page.waitForSelector('.person:has-text("Bóris Ünal") .imported-tag');
+  assert.equal(await page.textContent('.person:has-text("Bóris Ünal") .imported-tag'), 'importado');
+  await shoot(page, 'import');
+  await page.click(`${question} .head strong.author`);
+  await page.waitForSelector('.person-about:has-text("Trazido de outro serviço")');
+  await page.keyboard.press('Escape');
+  // The same in English.
+  assert.equal((await api(srv.url, 'PATCH', '/api/users/@me', { token: owner.token, body: { locale: 'en-US' } })).status, 200);
+  await page.reload();
+  await page.waitForSelector(question);
+  assert.equal(await page.textContent(`${question} .imported-tag`), 'imported');
+  assert.match(await page.getAttribute(`${question} .imported-tag`, 'title'), /Brought from another service/);
+  await page.waitForSelector('.person:has-text("Bóris Ünal") .imported-tag');
+  assert.equal(await page.textContent('.person:has-text("Bóris Ünal") .imported-tag'), 'imported');
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});

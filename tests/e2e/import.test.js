@@ -1,0 +1,203 @@
+// praca import discord: a DiscordChatExporter export (tests/e2e/fixtures/discord, made from the
+// exporter's documented JSON, with its odd cases) becomes a server, read back through the API
+// of a live server beside it; run again, or killed halfway and run again, it writes nothing
+// twice; and history is never news: no event reaches a page or a bot.
+'use strict';
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+const { spawnSync, spawn } = require('node:child_process');
+const { api, register, eventually, gatewayConnect, quiet, BIN, sharedServer, tempDir, appWithBot, install } = require('./helpers');
+
+const sockets = [];
+const srv = sharedServer({}, sockets);
+const FIXTURE = path.join(__dirname, 'fixtures', 'discord');
+const praca = (...args) => spawnSync(BIN, [...args, ...srv.storeArgs], { encoding: 'utf8' });
+const fixture = (name) => JSON.parse(fs.readFileSync(path.join(FIXTURE, fs.readdirSync(FIXTURE).find((f) => f.includes(name))), 'utf8'));
+
+// The server an import made for owner, once the live server has followed (within a second).
+async function importedServer(owner, name) {
+  let found;
+  await eventually(async () => {
+    const r = await api(srv.url, 'GET', '/api/servers', { token: owner.token });
+    found = r.body.servers.find((s) => s.name === name);
+    return !!found || r.body;
+  }, 5000, 'the imported server');
+  return (await api(srv.url, 'GET', `/api/servers/${found.id}`, { token: owner.token })).body;
+}
+
+async function history(owner, sid, cid) {
+  const r = await api(srv.url, 'GET', `/api/servers/${sid}/channels/${cid}/messages?limit=100`, { token: owner.token });
+  assert.equal(r.status, 200);
+  return r.body.messages.slice().sort((a, b) => (a.id < b.id ? -1 : 1));
+}
+
+test('a Discord export becomes a server: channels, categories, threads, people, messages with their times, replies, reactions, pins', async () => {
+  const owner = await register(srv.url);
+  const r = praca('import', 'discord', FIXTURE, '--server', 'Clube do Livro', '--owner', owner.user.username);
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /#geral: 7 of 7 messages/);
+  assert.match(r.stdout, /4 channels, 12 messages written, 0 there already, 1 left out, \d+ people/);
+  const tree = await importedServer(owner, 'Clube do Livro');
+  assert.equal(tree.server.ownerId, owner.user.id);
+  const byName = (n) => tree.channels.find((c) => c.name === n);
+  const category = byName('Conversa');
+  assert.equal(category.type, 'category');
+  assert.equal(byName('geral').parentId, category.id);
+  assert.equal(byName('avisos').parentId, null);
+  assert.equal(byName('Tópico órfão').type, 'text', "a thread whose channel was deleted comes as a channel");
+  assert.equal(byName('Livro do mês'), undefined, 'a thread is not a channel of the list');
+
+  const sid = tree.server.id, geral = byName('geral').id;
+  const source = fixture('geral [').messages;
+  const ms = await history(owner, sid, geral);
+  assert.equal(ms.length, 7, 'six messages (one in two parts); the join notice left out');
+  // Times and order as they were.
+  for (const [i, at] of [[0, 0], [1, 1], [2, 2], [3, 3], [4, 5]]) assert.equal(Date.parse(ms[i].createdAt), Date.parse(source[at].timestamp));
+  assert.deepEqual(ms.map((m) => m.createdAt), ms.map((m) => m.createdAt).slice().sort());
+  const [hello, question, gone, cover, long1, long2, orphanReply] = ms;
+  assert.equal(hello.content, source[0].content);
+  assert.equal(hello.pinned, true);
+  assert.deepEqual(hello.reactions.map((x) => [x.emoji, x.count]), [['👍', 2]], "a server's own emoji is left out");
+  assert.equal(question.replyTo.id, hello.id);
+  assert.equal(Date.parse(question.editedAt), Date.parse(source[1].timestampEdited));
+  assert.equal(orphanReply.replyToId, null, 'a reply to a message the export lacks is plain');
+  assert.match(cover.content, /^A capa:\nhttps:\/\/cdn\.discordapp\.com\/attachments\/1\/2\/capa\.png$/);
+  assert.equal([...long1.content].length, 4000);
+  assert.equal(long1.content + long2.content, source[5].content, 'a message past 4000 characters in parts, in order');
+  assert.equal(long1.fromId, long2.fromId);
+  const pins = await api(srv.url, 'GET', `/api/servers/${sid}/channels/${geral}/pins`, { token: owner.token });
+  assert.deepEqual(pins.body.messages.map((m) => m.id), [hello.id]);
+
+  // The thread hangs from the message it started from, with its own messages.
+  const threads = await api(srv.url, 'GET', `/api/servers/${sid}/channels/${geral}/threads`, { token: owner.token });
+  assert.equal(threads.body.threads.length, 1);
+  const thread = threads.body.threads[0];
+  assert.equal(thread.name, 'Livro do mês');
+  assert.equal(thread.originMessageId, question.id);
+  const inThread = await api(srv.url, 'GET', `/api/servers/${sid}/channels/${thread.id}/messages`, { token: owner.token });
+  assert.deepEqual(inThread.body.messages.map((m) => m.content).sort(), ['Boa escolha!', 'Voto no Dom Casmurro.']);
+
+  // The authors: placeholders by the names they had, marked imported, whom nobody signs in as.
+  const members = (await api(srv.url, 'GET', `/api/servers/${sid}/members?limit=100`, { token: owner.token })).body.members;
+  const named = (n) => members.find((m) => m.user.displayName === n);
+  for (const n of ['Alice', 'Bóris Ünal', '雪 Yuki', 'Deleted User']) assert.equal(named(n).user.imported, true, n);
+  assert.equal(members.find((m) => m.userId === owner.user.id).user.imported, false);
+  assert.equal(question.fromId, named('Bóris Ünal').userId);
+  assert.equal(gone.fromId, named('Deleted User').userId);
+  const card = await api(srv.url, 'GET', `/api/users/${named('Alice').userId}/profile`, { token: owner.token });
+  assert.equal(card.body.user.imported, true);
+  const login2 = await api(srv.url, 'POST', '/api/auth/login', { body: { username: named('Alice').user.username, password: 'qualquer-coisa-1' } });
+  assert.equal(login2.status, 401);
+
+  // Run again: nothing twice.
+  const again = praca('import', 'discord', FIXTURE, '--server', 'Clube do Livro', '--owner', owner.user.username);
+  assert.equal(again.status, 0, again.stderr);
+  assert.match(again.stdout, /0 messages written, 12 there already, 1 left out, 0 people/);
+  assert.equal((await history(owner, sid, geral)).length, 7);
+});
+
+// An export of one channel with n messages, "m 0" … "m n-1", a second apart, by three authors.
+function bigExport(dir, n) {
+  const EPOCH = 1420070400000n, start = 1690000000000;
+  const authors = [1, 2, 3].map((k) => ({ id: `20000000000000000${k}`, name: `autor${k}`, nickname: null, isBot: false }));
+  const messages = Array.from({ length: n }, (_, i) => {
+    const at = start + i * 1000;
+    return { id: String((BigInt(at) - EPOCH) << 22n), type: 'Default', timestamp: new Date(at).toISOString(), timestampEdited: null,
+      isPinned: false, content: `m ${i}`, author: authors[i % 3], attachments: [], reactions: [] };
+  });
+  fs.writeFileSync(path.join(dir, 'big.json'), JSON.stringify({
+    guild: { id: '881', name: 'Grande' }, channel: { id: '882', type: 'GuildTextChat', categoryId: null, category: null, name: 'tudo', topic: null }, messages,
+  }));
+}
+
+test('an import killed halfway, run again, ends with every message once', async () => {
+  const owner = await register(srv.url);
+  const dir = tempDir('praca-import-');
+  const n = 3000;
+  bigExport(dir, n);
+  const args = ['import', 'discord', dir, '--server', 'Grande', '--owner', owner.user.username, '--batch', '20', ...srv.storeArgs];
+  const first = spawn(BIN, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  const ended = new Promise((resolve) => first.on('exit', (code, signal) => resolve({ code, signal })));
+  first.stdout.on('data', (d) => {
+    out += d;
+    if (/#tudo: \d+ of 3000/.test(out) && first.exitCode === null) first.kill('SIGKILL');
+  });
+  const { signal } = await ended;
+  assert.equal(signal, 'SIGKILL', `the first run was killed before it ended (it printed ${out.length} bytes)`);
+  const second = spawnSync(BIN, args, { encoding: 'utf8' });
+  assert.equal(second.status, 0, second.stderr);
+  const [, written, known] = second.stdout.match(/(\d+) messages written, (\d+) there already/).map(Number);
+  assert.ok(known >= 20, `the first run's batches were kept (${known})`);
+  assert.equal(written + known, n);
+  const tree = await importedServer(owner, 'Grande');
+  const cid = tree.channels.find((c) => c.name === 'tudo').id;
+  const seen = [];
+  for (let before = ''; ;) {
+    const r = await api(srv.url, 'GET', `/api/servers/${tree.server.id}/channels/${cid}/messages?limit=100${before}`, { token: owner.token });
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    seen.push(...r.body.messages);
+    if (r.body.messages.length < 100) break;
+    before = `&beforeId=${r.body.messages[0].id}`; // a page is oldest first
+  }
+  assert.equal(seen.length, n);
+  assert.equal(new Set(seen.map((m) => m.content)).size, n, 'each message once');
+  const byId = seen.slice().sort((a, b) => (a.id < b.id ? -1 : 1)).map((m) => Number(m.content.slice(2)));
+  assert.deepEqual(byId, Array.from({ length: n }, (_, i) => i), 'history in the order it was written');
+});
+
+test('history is not news: no event reaches a page of the owner, nor a bot of theirs elsewhere', async () => {
+  const owner = await register(srv.url);
+  const t = await api(srv.url, 'POST', '/api/gateway/ticket', { token: owner.token });
+  const page = await gatewayConnect(srv.url, { auth: { ticket: t.body.ticket }, transports: ['websocket'] }, sockets);
+  const app = await appWithBot(srv.url, owner, { intents: ['messages.read', 'members.read'] });
+  const own = await api(srv.url, 'POST', '/api/servers', { token: owner.token, body: { name: 'Onde o robô está' } });
+  const installed = await install(srv.url, owner, app, own.body.server.id);
+  assert.equal(installed.complete.status, 200);
+  const bot = await gatewayConnect(srv.url, { auth: { token: app.botToken } }, sockets);
+  page.received.length = bot.received.length = 0;
+  const r = praca('import', 'discord', FIXTURE, '--server', 'Sem notícias', '--owner', owner.user.username);
+  assert.equal(r.status, 0, r.stderr);
+  await importedServer(owner, 'Sem notícias');
+  await quiet(500);
+  const news = (s) => s.received.filter((e) => /MESSAGE|REACTION|PIN|THREAD|CHANNEL|SERVER|GUILD|MEMBER/.test(e.name)).map((e) => e.name);
+  assert.deepEqual(news(page), []);
+  assert.deepEqual(news(bot), []);
+});
+
+test('praca import refuses what it cannot read, and says why', async () => {
+  const owner = await register(srv.url);
+  const usage = [['import'], ['import', 'slack', FIXTURE], ['import', 'discord', FIXTURE, '--server', 'x'], ['import', 'discord', '--server', 'x', '--owner', 'y'],
+    ['import', 'discord', FIXTURE, '--server', 'x', '--owner', 'y', '--batch', '0'], ['import', 'discord', FIXTURE, '--server', '', '--owner', 'y']];
+  for (const words of usage) {
+    const r = praca(...words);
+    assert.equal(r.status, 2, words.join(' '));
+    assert.match(r.stderr, /^usage: praca import/);
+  }
+  const nobody = praca('import', 'discord', FIXTURE, '--server', 'x', '--owner', 'ninguem_mesmo');
+  assert.equal(nobody.status, 1);
+  assert.match(nobody.stderr, /no person named ninguem_mesmo/);
+  const dir = tempDir('praca-import-bad-');
+  fs.writeFileSync(path.join(dir, 'a.json'), JSON.stringify({ messages: [] }));
+  const notExport = praca('import', 'discord', dir, '--server', 'x', '--owner', owner.user.username);
+  assert.equal(notExport.status, 1);
+  assert.match(notExport.stderr, /a\.json: not a DiscordChatExporter JSON export/);
+  fs.writeFileSync(path.join(dir, 'a.json'), '{"guild": ');
+  assert.match(praca('import', 'discord', dir, '--server', 'x', '--owner', owner.user.username).stderr, /a\.json: line \d+/);
+  const two = tempDir('praca-import-two-');
+  for (const [file, guild] of [['a.json', '1'], ['b.json', '2']]) {
+    fs.writeFileSync(path.join(two, file), JSON.stringify({ guild: { id: guild, name: 'G' }, channel: { id: '3' + guild, name: 'c' }, messages: [] }));
+  }
+  const mixed = praca('import', 'discord', two, '--server', 'x', '--owner', owner.user.username);
+  assert.equal(mixed.status, 1);
+  assert.match(mixed.stderr, /another server's export/);
+  const empty = tempDir('praca-import-empty-');
+  assert.match(praca('import', 'discord', empty, '--server', 'x', '--owner', owner.user.username).stderr, /no export files/);
+  // Nothing was made by any of these.
+  const servers = (await api(srv.url, 'GET', '/api/servers', { token: owner.token })).body.servers;
+  assert.deepEqual(servers, []);
+});
+
+test.after(() => { for (const s of sockets) s.close(); });
