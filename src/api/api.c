@@ -43,6 +43,7 @@ const struct api_route *const api_route_tables[] = {
     api_role_routes,
     api_member_routes,
     api_invite_routes,
+    api_claim_routes,
     api_dm_routes,
     api_dm_group_routes,
     api_dm_mark_routes,

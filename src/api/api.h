@@ -198,6 +198,7 @@ extern const struct api_route api_channel_routes[];
 extern const struct api_route api_role_routes[];
 extern const struct api_route api_member_routes[];
 extern const struct api_route api_invite_routes[];
+extern const struct api_route api_claim_routes[];
 extern const struct api_route api_dm_routes[];
 extern const struct api_route api_dm_group_routes[];
 extern const struct api_route api_dm_mark_routes[];

@@ -51,3 +51,39 @@ test('the history of an imported server reads as it was, its placeholders tagged
   assert.deepEqual(page.problems, []);
   await page.context().close();
 });
+
+test('a manager hands a placeholder over by a link, and the person who opens it takes its messages', async () => {
+  const owner = await register(srv.url), ana = await register(srv.url);
+  const r = spawnSync(BIN, ['import', 'discord', path.join(__dirname, 'fixtures', 'discord'), '--server', 'Clube da Ana', '--owner', owner.user.username, ...srv.storeArgs], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  let sid;
+  await eventually(async () => {
+    const s = (await api(srv.url, 'GET', '/api/servers', { token: owner.token })).body.servers.find((x) => x.name === 'Clube da Ana');
+    sid = s && s.id;
+    return !!s;
+  }, 5000, 'the imported server');
+  const page = await openApp(browser, srv.url, owner, undefined, `#server=${sid}`);
+  await page.click('#channels button:has-text("avisos")');
+  const hers = '.message:has-text("Próximo encontro")';
+  await page.waitForSelector(hers);
+  await page.click(`${hers} .head strong.author`);
+  await page.click('.menu [role=menuitem]:text-is("Código para reivindicar")');
+  await page.waitForSelector('dialog.ask[open] .ask-text:has-text("/app#claim=")');
+  await shoot(page, 'import-claim-code');
+  const link = (await page.textContent('dialog.ask[open] .ask-text')).match(/https?:\/\/\S+#claim=[\w-]+/)[0];
+  await page.click('dialog.ask[open] button:text-is("Cancelar")');
+  await page.context().close();
+
+  const hersPage = await openApp(browser, srv.url, ana, undefined, link.slice(link.indexOf('#')));
+  await hersPage.waitForSelector('dialog.ask[open]');
+  assert.match(await hersPage.textContent('dialog.ask[open]'), /Reivindicar Alice em Clube da Ana\?[\s\S]*As 4 mensagens de Alice/);
+  await shoot(hersPage, 'import-claim');
+  await hersPage.click('dialog.ask[open] button:text-is("Reivindicar")');
+  await hersPage.waitForSelector('#server-title:text-is("Clube da Ana")');
+  await hersPage.click('#channels button:has-text("avisos")');
+  await hersPage.waitForSelector(`${hers} .head strong:text-is("${ana.user.displayName || ana.user.username}")`);
+  assert.equal(await hersPage.locator(`${hers} .imported-tag`).count(), 0, 'her messages are no longer a placeholder\'s');
+  assert.doesNotMatch(new URL(hersPage.url()).hash, /claim/, 'the code left the address');
+  assert.deepEqual(hersPage.problems, []);
+  await hersPage.context().close();
+});

@@ -98,6 +98,75 @@ test('a Discord export becomes a server: channels, categories, threads, people, 
   assert.equal((await history(owner, sid, geral)).length, 7);
 });
 
+test('a placeholder is claimed with a code its server\'s manager hands out: its messages and reactions become the claimer\'s', async () => {
+  const owner = await register(srv.url);
+  assert.equal(praca('import', 'discord', FIXTURE, '--server', 'Reivindicar', '--owner', owner.user.username).status, 0);
+  const tree = await importedServer(owner, 'Reivindicar');
+  const sid = tree.server.id;
+  const members = async () => (await api(srv.url, 'GET', `/api/servers/${sid}/members?limit=100`, { token: owner.token })).body.members;
+  const alice = (await members()).find((m) => m.user.displayName === 'Alice');
+  const yuki = (await members()).find((m) => m.user.displayName === '雪 Yuki');
+  // Only managers make codes, only for placeholders.
+  const stranger = await register(srv.url);
+  assert.equal((await api(srv.url, 'POST', `/api/servers/${sid}/members/${alice.userId}/claim-code`, { token: stranger.token })).status, 404);
+  assert.equal((await api(srv.url, 'POST', `/api/servers/${sid}/members/${owner.user.id}/claim-code`, { token: owner.token })).status, 404);
+  const made = await api(srv.url, 'POST', `/api/servers/${sid}/members/${alice.userId}/claim-code`, { token: owner.token });
+  assert.equal(made.status, 200);
+  assert.equal(made.body.userId, alice.userId);
+  assert.ok(Date.parse(made.body.expiresAt) > Date.now() + 6 * 86400e3);
+  const seen = await api(srv.url, 'GET', `/api/claims/${made.body.code}`, { token: stranger.token });
+  assert.deepEqual(seen.body.claim, { serverId: sid, serverName: 'Reivindicar', userId: alice.userId, displayName: 'Alice', messages: 4 });
+  for (const bad of ['x', 'a'.repeat(43), made.body.code.slice(0, -1) + '!']) {
+    assert.equal((await api(srv.url, 'GET', `/api/claims/${encodeURIComponent(bad)}`, { token: stranger.token })).status, 404, bad);
+  }
+  // A new code replaces the last one.
+  const again = await api(srv.url, 'POST', `/api/servers/${sid}/members/${alice.userId}/claim-code`, { token: owner.token });
+  assert.equal((await api(srv.url, 'GET', `/api/claims/${made.body.code}`, { token: stranger.token })).status, 404);
+
+  // Someone who was not a member claims Alice: they join, and her words are theirs.
+  const claimed = await api(srv.url, 'POST', `/api/claims/${again.body.code}`, { token: stranger.token });
+  assert.equal(claimed.status, 200, claimed.text);
+  assert.deepEqual(claimed.body.claim, { serverId: sid, placeholderId: alice.userId, messages: 4, joined: true });
+  assert.equal((await api(srv.url, 'POST', `/api/claims/${again.body.code}`, { token: stranger.token })).status, 404, 'good once');
+  const geral = tree.channels.find((c) => c.name === 'geral').id;
+  const ms = await history(stranger, sid, geral);
+  assert.equal(ms[0].fromId, stranger.user.id);
+  assert.equal(ms[0].content, 'Olá a todos! Bem-vindos ao clube.');
+  assert.equal(ms[1].replyTo.fromId, stranger.user.id);
+  const now = await members();
+  assert.equal(now.find((m) => m.userId === alice.userId), undefined, 'the placeholder is gone');
+  assert.equal(now.find((m) => m.userId === stranger.user.id).user.imported, false);
+  assert.equal((await api(srv.url, 'GET', `/api/users/${alice.userId}/profile`, { token: owner.token })).status, 404);
+  const thread = (await api(srv.url, 'GET', `/api/servers/${sid}/channels/${geral}/threads`, { token: owner.token })).body.threads[0];
+  const inThread = await history(owner, sid, thread.id);
+  assert.deepEqual(inThread[1].reactions.map((r) => [r.emoji, r.userIds]), [['❤️', [stranger.user.id]]], 'her reaction moved with her');
+
+  // A member claims Yuki, whose 👍 they had also given: it stays once; they keep their own place.
+  const member = stranger;
+  await api(srv.url, 'POST', `/api/servers/${sid}/channels/${geral}/messages/${ms[0].id}/react`, { token: member.token, body: { emoji: '👍' } });
+  const before = (await history(owner, sid, geral))[0].reactions.find((r) => r.emoji === '👍');
+  assert.ok(before.userIds.includes(member.user.id) && before.userIds.includes(yuki.userId));
+  const code = (await api(srv.url, 'POST', `/api/servers/${sid}/members/${yuki.userId}/claim-code`, { token: owner.token })).body.code;
+  const second = await api(srv.url, 'POST', `/api/claims/${code}`, { token: member.token });
+  assert.equal(second.status, 200);
+  assert.equal(second.body.claim.joined, false);
+  const after = (await history(owner, sid, geral))[0].reactions.find((r) => r.emoji === '👍');
+  assert.equal(after.count, before.count - 1);
+  assert.deepEqual(after.userIds.filter((u) => u === member.user.id), [member.user.id]);
+
+  // Banned people and bots do not claim.
+  const bob = (await members()).find((m) => m.user.displayName === 'Bóris Ünal');
+  const banned = await register(srv.url);
+  assert.equal((await api(srv.url, 'PUT', `/api/servers/${sid}/bans/${banned.user.id}`, { token: owner.token, body: {} })).status, 200);
+  const bobCode = (await api(srv.url, 'POST', `/api/servers/${sid}/members/${bob.userId}/claim-code`, { token: owner.token })).body.code;
+  assert.equal((await api(srv.url, 'POST', `/api/claims/${bobCode}`, { token: banned.token })).status, 403);
+  const app = await appWithBot(srv.url, owner);
+  assert.equal((await api(srv.url, 'POST', `/api/claims/${bobCode}`, { token: app.botToken })).status, 403);
+  assert.equal((await api(srv.url, 'GET', `/api/claims/${bobCode}`, { token: owner.token })).status, 200, 'still good after refusals');
+  const log = await api(srv.url, 'GET', `/api/servers/${sid}/audit-log?action=member.claim`, { token: owner.token });
+  assert.equal(log.body.entries.length, 2);
+});
+
 // An export of one channel with n messages, "m 0" … "m n-1", a second apart, by three authors.
 function bigExport(dir, n) {
   const EPOCH = 1420070400000n, start = 1690000000000;

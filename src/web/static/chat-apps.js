@@ -4,6 +4,7 @@
 import { act } from './chat-actions.js';
 import { toggleBlock } from './chat-blocks.js';
 import { personCard } from './chat-card.js';
+import { claimItems } from './chat-claims.js';
 import { openMenu } from './chat-menu.js';
 import { report } from './chat-report.js';
 import { chat, commandsRead, meChanged } from './chat-store.js';
@@ -36,6 +37,7 @@ export function personMenu(anchor, member, startDm) {
   if (!member.user.isBot && member.userId !== chat.me.id) items.push({ label: t('person.message'), run: () => startDm(member.userId) });
   for (const c of menuCommands('user')) items.push({ label: t('apps.item', { name: commandLabel(c) }), run: runMenu(c, member.userId) });
   const name = member.nickname || member.user.displayName || member.user.username;
+  items.push(...claimItems(member, name));
   if (member.userId !== chat.me.id && chat.sid && !chat.dm)
     items.push({ label: t('action.report'), run: () => report(`/api/servers/${chat.sid}/members/${member.userId}`, t('report.member.title', { name })) });
   if (member.userId !== chat.me.id)
