@@ -286,6 +286,7 @@ int cli_import(const struct config *cfg, char **words, int nwords)
     if (bad)
         return bad;
     struct cli_import im = {.format = "discord", .server_name = server, .batch = batch};
+    map_init(&im.persons);
     if (!(im.db = cli_open_store(cfg)))
         return 1;
     struct store_login login;

@@ -8,6 +8,7 @@
 
 #include "core/buf.h"
 #include "core/clock.h"
+#include "core/map.h"
 #include "domain/emoji.h"
 #include "domain/import_ids.h"
 #include "domain/message_rules.h"
@@ -105,6 +106,7 @@ int cli_import_finish(struct cli_import *im)
 
 void cli_import_free(struct cli_import *im)
 {
+    map_cleanup(&im->persons);
     for (size_t i = 0; i < im->nchannels; i++)
         free(im->channels[i]);
     free(im->channels);
@@ -125,6 +127,8 @@ static int person_at(struct cli_import *im, const struct rule_discord_author *a,
 {
     char username[32], name[4 * NAME_MAX_CHARS + 1];
     rule_import_id(im->key, "person", a->id, id);
+    if (map_get(&im->persons, id))
+        return 0; /* written by this run already */
     rule_import_username(a->name, id, username);
     size_t len = 0;
     for (size_t chars = 0; a->name[len] && chars <= NAME_MAX_CHARS; len++)
@@ -133,7 +137,9 @@ static int person_at(struct cli_import *im, const struct rule_discord_author *a,
     snprintf(name, sizeof name, "%.*s", (int)len, a->name);
     int rc = store_import_person_at(im->db, id, username, name, im->server_id, im->now);
     im->people += rc == STORE_DONE;
-    return rc == STORE_DONE || rc == STORE_TAKEN ? 0 : -1;
+    if (rc != STORE_DONE && rc != STORE_TAKEN)
+        return -1;
+    return map_set(&im->persons, id, im) ? -1 : 0;
 }
 
 /* The message's text: its words, then each attachment's link on a line of its own (the files

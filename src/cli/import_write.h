@@ -9,6 +9,7 @@
 
 #include <jansson.h>
 
+#include "core/map.h"
 #include "core/uuid.h"
 #include "domain/import_discord.h"
 
@@ -24,6 +25,7 @@ struct cli_import {
     char import_id[UUID_LEN + 1], server_id[UUID_LEN + 1];
     char **channels; /* the export's channels (not threads), by their Discord IDs */
     size_t nchannels, channels_cap;
+    struct map persons; /* the people this run has written (a set): each written once */
     int64_t position, now;
     /* what the summary tells */
     long channels_written, written, known, left_out, people;
