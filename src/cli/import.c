@@ -287,6 +287,7 @@ int cli_import(const struct config *cfg, char **words, int nwords)
         return bad;
     struct cli_import im = {.format = "discord", .server_name = server, .batch = batch};
     map_init(&im.persons);
+    map_init(&im.roles);
     if (!(im.db = cli_open_store(cfg)))
         return 1;
     struct store_login login;

@@ -107,6 +107,7 @@ int cli_import_finish(struct cli_import *im)
 void cli_import_free(struct cli_import *im)
 {
     map_cleanup(&im->persons);
+    map_cleanup(&im->roles);
     for (size_t i = 0; i < im->nchannels; i++)
         free(im->channels[i]);
     free(im->channels);
@@ -122,24 +123,51 @@ static void message_id(const struct cli_import *im, const char *source, int64_t 
     rule_import_message_id(im->key, source, ms ? ms : at, part, out);
 }
 
+/* The author's roles, each made once per run, and held by the placeholder. */
+static int roles_at(struct cli_import *im, const struct rule_discord_author *a, const char *uid)
+{
+    struct rule_discord_role r;
+    for (size_t i = 0; i < json_array_size(a->roles); i++) {
+        if (rule_discord_role(a, i, &r))
+            continue;
+        char rid[UUID_LEN + 1];
+        rule_import_id(im->key, "role", r.id, rid);
+        if (!map_get(&im->roles, rid) &&
+            (store_import_role_at(im->db, rid, im->server_id, r.name, r.color, r.position,
+                                  im->now) != STORE_DONE ||
+             map_set(&im->roles, rid, im)))
+            return -1;
+        if (store_import_member_role_at(im->db, im->server_id, uid, rid) != STORE_DONE)
+            return -1;
+    }
+    return 0;
+}
+
+/* What this run has written of a person (the value in im->persons). */
+static char WRITTEN, WITH_ROLES;
+
 static int person_at(struct cli_import *im, const struct rule_discord_author *a,
                      char id[UUID_LEN + 1])
 {
     char username[32], name[4 * NAME_MAX_CHARS + 1];
     rule_import_id(im->key, "person", a->id, id);
-    if (map_get(&im->persons, id))
-        return 0; /* written by this run already */
-    rule_import_username(a->name, id, username);
-    size_t len = 0;
-    for (size_t chars = 0; a->name[len] && chars <= NAME_MAX_CHARS; len++)
-        if ((a->name[len] & 0xC0) != 0x80 && ++chars > NAME_MAX_CHARS)
-            break;
-    snprintf(name, sizeof name, "%.*s", (int)len, a->name);
-    int rc = store_import_person_at(im->db, id, username, name, im->server_id, im->now);
-    im->people += rc == STORE_DONE;
-    if (rc != STORE_DONE && rc != STORE_TAKEN)
-        return -1;
-    return map_set(&im->persons, id, im) ? -1 : 0;
+    void *done = map_get(&im->persons, id);
+    if (!done) {
+        rule_import_username(a->name, id, username);
+        size_t len = 0;
+        for (size_t chars = 0; a->name[len] && chars <= NAME_MAX_CHARS; len++)
+            if ((a->name[len] & 0xC0) != 0x80 && ++chars > NAME_MAX_CHARS)
+                break;
+        snprintf(name, sizeof name, "%.*s", (int)len, a->name);
+        int rc = store_import_person_at(im->db, id, username, name, im->server_id, im->now);
+        im->people += rc == STORE_DONE;
+        if ((rc != STORE_DONE && rc != STORE_TAKEN) || map_set(&im->persons, id, &WRITTEN))
+            return -1;
+    }
+    /* A reaction names its users without their roles: those come with the first message. */
+    if (done == &WITH_ROLES || !a->roles)
+        return 0;
+    return roles_at(im, a, id) || map_set(&im->persons, id, &WITH_ROLES) ? -1 : 0;
 }
 
 /* The message's text: its words, then each attachment's link on a line of its own (the files

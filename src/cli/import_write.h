@@ -26,6 +26,7 @@ struct cli_import {
     char **channels; /* the export's channels (not threads), by their Discord IDs */
     size_t nchannels, channels_cap;
     struct map persons; /* the people this run has written (a set): each written once */
+    struct map roles;   /* the same for roles */
     int64_t position, now;
     /* what the summary tells */
     long channels_written, written, known, left_out, people;

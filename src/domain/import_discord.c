@@ -95,11 +95,45 @@ int rule_discord_author(const json_t *a, struct rule_discord_author *out, const 
     if (!out->name)
         out->name = some_text(a, "name");
     out->is_bot = json_is_true(json_object_get(a, "isBot"));
+    const json_t *roles = json_object_get(a, "roles");
+    out->roles = json_is_array(roles) && json_array_size(roles) ? roles : NULL;
     if (!out->id || !out->name) {
         *why = "an author without id or name";
         return -1;
     }
     return 0;
+}
+
+/* "#RRGGBB" as a number; 0 for anything else (no colour). */
+static int64_t color_of(const char *s)
+{
+    if (!s || strlen(s) != 7 || s[0] != '#')
+        return 0;
+    int64_t v = 0;
+    for (int i = 1; i < 7; i++) {
+        char c = s[i];
+        int d = c >= '0' && c <= '9'   ? c - '0'
+                : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                       : -1;
+        if (d < 0)
+            return 0;
+        v = v * 16 + d;
+    }
+    return v;
+}
+
+int rule_discord_role(const struct rule_discord_author *a, size_t i, struct rule_discord_role *out)
+{
+    const json_t *r = json_array_get(a->roles, i);
+    if (!r)
+        return -1;
+    out->id = some_text(r, "id");
+    out->name = some_text(r, "name");
+    out->color = color_of(text(r, "color"));
+    json_int_t position = json_integer_value(json_object_get(r, "position"));
+    out->position = position > 0 && position < 1000000 ? position : 1;
+    return out->id && out->name ? 0 : -1;
 }
 
 /* Messages that are a person's words; the others (joins, pin notices, calls, boosts) are

@@ -30,7 +30,16 @@ int rule_discord_channel(const json_t *root, struct rule_discord_channel *out, c
 struct rule_discord_author {
     const char *id, *name; /* name: the server nickname when there was one */
     int is_bot;
+    const json_t *roles; /* the author's roles, read with rule_discord_role; NULL: none */
 };
+
+struct rule_discord_role {
+    const char *id, *name;
+    int64_t color;    /* 0xRRGGBB, 0 for none */
+    int64_t position; /* higher ranks higher, as Discord's */
+};
+/* Role i of an author's: 0, or -1 past the last or for one without id or name. */
+int rule_discord_role(const struct rule_discord_author *a, size_t i, struct rule_discord_role *out);
 
 struct rule_discord_message {
     const char *id;

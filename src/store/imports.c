@@ -98,6 +98,25 @@ int store_import_person_at(struct store *db, const char *user_id, const char *us
     return rc == STORE_DONE && existed ? STORE_TAKEN : rc;
 }
 
+int store_import_role_at(struct store *db, const char *id, const char *server_id, const char *name,
+                         int64_t color, int64_t key, int64_t now)
+{
+    static const char *SQL =
+        "INSERT INTO roles (id, server_id, name, permissions, color, position, created_at)"
+        " VALUES ($1, $2, $3, 0, $4, $5, $6) ON CONFLICT (id) DO NOTHING";
+    return store__exec(db, SQL,
+                       SV_ARGS(SV_STR(id), SV_STR(server_id), SV_STR(name), SV_INT(color),
+                               SV_INT(key), SV_INT(now)));
+}
+
+int store_import_member_role_at(struct store *db, const char *server_id, const char *user_id,
+                                const char *role_id)
+{
+    static const char *SQL = "INSERT INTO member_roles (server_id, user_id, role_id)"
+                             " VALUES ($1, $2, $3) ON CONFLICT DO NOTHING";
+    return store__exec(db, SQL, SV_ARGS(SV_STR(server_id), SV_STR(user_id), SV_STR(role_id)));
+}
+
 int store_import_message_at(struct store *db, const struct store_import_message *m)
 {
     static const char *SQL =

@@ -42,6 +42,13 @@ int store_import_channel_at(struct store *db, const struct store_import_channel 
 int store_import_person_at(struct store *db, const char *user_id, const char *username,
                            const char *display_name, const char *server_id, int64_t now);
 
+/* A role (no permissions: the source's do not map) and a placeholder holding it, each written
+ * when absent; key orders it above @everyone, higher ranking higher. */
+int store_import_role_at(struct store *db, const char *id, const char *server_id, const char *name,
+                         int64_t color, int64_t key, int64_t now);
+int store_import_member_role_at(struct store *db, const char *server_id, const char *user_id,
+                                const char *role_id);
+
 struct store_import_message {
     const char *id, *channel_id, *thread_parent_id, *server_id, *author_id;
     const char *content, *reply_to_id;

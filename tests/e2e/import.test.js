@@ -85,6 +85,14 @@ test('a Discord export becomes a server: channels, categories, threads, people, 
   for (const n of ['Alice', 'Bóris Ünal', '雪 Yuki', 'Deleted User']) assert.equal(named(n).user.imported, true, n);
   assert.equal(members.find((m) => m.userId === owner.user.id).user.imported, false);
   assert.equal(question.fromId, named('Bóris Ünal').userId);
+  // Their roles, with their names, colours and order, and no permissions (Discord's do not map).
+  const roles = tree.roles.filter((r) => r.name !== '@everyone');
+  assert.deepEqual(roles.map((r) => [r.name, r.color, r.permissions]).sort(), [['Leitores', 0x3498db, 0], ['Moderação', 0xe67e22, 0]]);
+  const role = (n) => roles.find((r) => r.name === n).id;
+  assert.ok(roles.find((r) => r.name === 'Moderação').position > roles.find((r) => r.name === 'Leitores').position);
+  assert.deepEqual(named('Alice').roleIds.slice().sort(), [role('Moderação'), role('Leitores')].sort());
+  assert.deepEqual(named('Bóris Ünal').roleIds, [role('Leitores')]);
+  assert.deepEqual(named('雪 Yuki').roleIds, []);
   assert.equal(gone.fromId, named('Deleted User').userId);
   const card = await api(srv.url, 'GET', `/api/users/${named('Alice').userId}/profile`, { token: owner.token });
   assert.equal(card.body.user.imported, true);

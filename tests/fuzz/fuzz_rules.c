@@ -40,6 +40,10 @@ static int read_discord_message(void *arg, const char *json, size_t len)
     if (v && !rule_discord_message(v, &m, &why)) {
         if (!m.id || !m.author.id || !m.author.name || !m.content)
             abort(); /* a message read has what the import writes */
+        struct rule_discord_role r;
+        for (size_t i = 0; i < json_array_size(m.author.roles); i++)
+            if (!rule_discord_role(&m.author, i, &r) && (r.color < 0 || r.color > 0xFFFFFF))
+                abort();
         const char *emoji;
         const json_t *users;
         for (size_t j = 0; !rule_discord_reaction(&m, j, &emoji, &users); j++) {

@@ -114,6 +114,30 @@ Test(import_discord, a_message_reads_time_edit_reply_pin_and_author_nickname)
     json_decref(root);
 }
 
+Test(import_discord, an_authors_roles_keep_name_colour_and_rank)
+{
+    json_t *a = load("{\"id\":\"1\",\"name\":\"ana\",\"roles\":[{\"id\":\"7\",\"name\":\"Mod\","
+                     "\"color\":\"#E67e22\",\"position\":3},{\"id\":\"8\",\"name\":\"Sem cor\","
+                     "\"color\":null,\"position\":-2},{\"name\":\"sem id\"},{\"id\":\"9\","
+                     "\"name\":\"x\",\"color\":\"#GG0000\"}]}");
+    struct rule_discord_author au;
+    const char *why;
+    cr_assert_eq(rule_discord_author(a, &au, &why), 0);
+    struct rule_discord_role r;
+    cr_assert_eq(rule_discord_role(&au, 0, &r), 0);
+    cr_assert_str_eq(r.name, "Mod");
+    cr_assert_eq(r.color, 0xE67E22);
+    cr_assert_eq(r.position, 3);
+    cr_assert_eq(rule_discord_role(&au, 1, &r), 0);
+    cr_assert_eq(r.color, 0, "no colour");
+    cr_assert_eq(r.position, 1, "a rank below one is one");
+    cr_assert_eq(rule_discord_role(&au, 2, &r), -1, "a role without id");
+    cr_assert_eq(rule_discord_role(&au, 3, &r), 0);
+    cr_assert_eq(r.color, 0, "a colour that is not one");
+    cr_assert_eq(rule_discord_role(&au, 4, &r), -1, "past the last");
+    json_decref(a);
+}
+
 Test(import_discord, a_snowflake_tells_its_millisecond)
 {
     cr_assert_eq(rule_discord_snowflake_ms("1107001228656640000"), 1684000060000LL);
