@@ -1,17 +1,17 @@
 /*
- * What praca import writes, a transaction at a time, on the command's own connection: the
- * server, then each channel or thread of the export with its messages, N per transaction.
+ * What praca import writes, whatever the export's format, on the command's own connection: the
+ * server, its categories, channels and threads, its people as placeholders with their roles,
+ * and their messages in batches, each batch one transaction after which the database is left to
+ * the live server as long as the batch held it. The formats' readers (import_discord.c,
+ * import_mattermost.c) turn what they read into these calls.
  */
 #ifndef PRACA_CLI_IMPORT_WRITE_H
 #define PRACA_CLI_IMPORT_WRITE_H
 #include <stddef.h>
 #include <stdint.h>
 
-#include <jansson.h>
-
 #include "core/map.h"
 #include "core/uuid.h"
-#include "domain/import_discord.h"
 
 struct store;
 
@@ -20,36 +20,86 @@ struct cli_import {
     const char *format, *server_name;
     long batch; /* messages per transaction */
     char owner_id[UUID_LEN + 1];
-    char guild_id[32];
-    char key[160]; /* what every derived ID hashes with (import_ids.h) */
+    char source[64]; /* the community in the export (a guild's ID, a team's name) */
+    char key[200];   /* what every derived ID hashes with (domain/import_ids.h) */
     char import_id[UUID_LEN + 1], server_id[UUID_LEN + 1];
-    char **channels; /* the export's channels (not threads), by their Discord IDs */
-    size_t nchannels, channels_cap;
-    struct map persons; /* the people this run has written (a set): each written once */
-    struct map roles;   /* the same for roles */
+    struct map persons; /* what this run has written of each person */
+    struct map roles;   /* the roles this run has written (a set) */
     int64_t position, now;
     /* what the summary tells */
     long channels_written, written, known, left_out, people;
 };
 
-/* Notes a channel the export holds: 0, or -1 (out of memory). */
-int cli_import_note_channel(struct cli_import *im, const char *discord_id);
-/* The server and the import's row (when absent): 0, or -1 (said why). */
-int cli_import_begin(struct cli_import *im);
-/* Where a channel's messages go, in Praça's IDs. */
+/* Where messages go, in Praça's IDs. */
 struct cli_import_place {
-    const struct rule_discord_channel *c;
+    const char *name; /* for messages to the operator */
     char channel_id[UUID_LEN + 1];
     char parent_id[UUID_LEN + 1]; /* a thread's channel, or "" */
 };
-/* A channel or a thread (under its channel, when the export has it): 0, or -1 (said why). */
-int cli_import_channel(struct cli_import *im, const struct rule_discord_channel *c,
-                       struct cli_import_place *p);
-/* n of the place's messages (elements of the export's array), in one transaction: 0, or -1. */
-int cli_import_messages(struct cli_import *im, struct cli_import_place *p, json_t *const *messages,
-                        size_t n);
+
+struct cli_import_role {
+    const char *id, *name;
+    int64_t color, position;
+};
+
+/* A person as the export names them: by an ID of its own (a username will do). */
+struct cli_import_author {
+    const char *id, *name;
+    const struct cli_import_role *roles; /* may be NULL */
+    size_t nroles;
+};
+
+struct cli_import_message {
+    const char *source;    /* its ID in the export, unique there */
+    int64_t id_ms;         /* the time its ID sorts by (0: at) */
+    int64_t at, edited_at; /* edited_at 0: never */
+    int pinned;
+    const char *text; /* its words, links of its files after them */
+    /* the message it answers (NULL: none): its source ID and the time that ID sorts by */
+    const char *reply_to;
+    int64_t reply_ms;
+    struct cli_import_author author;
+};
+
+/* The server and the import's row (when absent), after source is set: 0, or -1 (said why). */
+int cli_import_begin(struct cli_import *im);
 /* Marks the import finished: 0, or -1. */
 int cli_import_finish(struct cli_import *im);
 void cli_import_free(struct cli_import *im);
+
+/* Runs fn in a transaction of its own: 0 committed, -1 not. A batch of messages is then left
+ * to rest as long as it held the database (yield 1). */
+int cli_import_transaction(struct cli_import *im, int (*fn)(struct cli_import *, void *), void *arg,
+                           int yield);
+
+/* Writes items 0 … n-1 of a batch by one(im, i, text, arg), text being a buffer for a message's
+ * text, in one transaction that also counts them in the import's row, then rests (above). */
+struct buf;
+int cli_import_batch(struct cli_import *im, size_t n,
+                     int (*one)(struct cli_import *im, size_t i, struct buf *text, void *arg),
+                     void *arg);
+
+/* These run inside such a transaction. */
+/* A category (its ID from source_id): 0, or -1. */
+int cli_import_category(struct cli_import *im, const char *source_id, const char *name,
+                        char id[UUID_LEN + 1]);
+/* A channel (parent_source NULL) or a thread under the channel parent_source, whose first
+ * message was origin_source (NULL: none); category_id may be NULL. Fills out. 0, or -1. */
+int cli_import_channel(struct cli_import *im, const char *source_id, const char *name,
+                       const char *topic, const char *category_id, const char *parent_source,
+                       const char *origin_source, int64_t origin_ms, struct cli_import_place *out);
+/* Hides a channel from @everyone and shows it to these people (a private channel). 0, or -1. */
+int cli_import_private(struct cli_import *im, const struct cli_import_place *p,
+                       const struct cli_import_author *people, size_t n);
+/* The placeholder for a person (written once per run, with their roles): 0, or -1. */
+int cli_import_person(struct cli_import *im, const struct cli_import_author *a,
+                      char id[UUID_LEN + 1]);
+/* A message, in parts when past Praça's length; first_id gets its first part's ID. 0 (written,
+ * or there already), or -1. */
+int cli_import_message(struct cli_import *im, const struct cli_import_place *p,
+                       const struct cli_import_message *m, char first_id[UUID_LEN + 1]);
+/* A reaction with a Unicode emoji (any other is left out): 0, or -1. */
+int cli_import_reaction(struct cli_import *im, const char *message_id, const char *channel_id,
+                        const char *emoji, const struct cli_import_author *who, int64_t at);
 
 #endif

@@ -81,6 +81,16 @@ int store_import_channel_at(struct store *db, const struct store_import_channel 
                                SV_STR(c->category_id), SV_INT(c->now)));
 }
 
+int store_import_overwrite_at(struct store *db, const char *channel_id, const char *target_id,
+                              const char *type, int64_t allow, int64_t deny)
+{
+    static const char *SQL = "INSERT INTO overwrites (channel_id, target_id, type, allow, deny)"
+                             " VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING";
+    return store__exec(
+        db, SQL,
+        SV_ARGS(SV_STR(channel_id), SV_STR(target_id), SV_STR(type), SV_INT(allow), SV_INT(deny)));
+}
+
 int store_import_person_at(struct store *db, const char *user_id, const char *username,
                            const char *display_name, const char *server_id, int64_t now)
 {

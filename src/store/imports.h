@@ -37,6 +37,10 @@ struct store_import_channel {
 };
 int store_import_channel_at(struct store *db, const struct store_import_channel *c);
 
+/* A permission overwrite on an imported channel (type "role" or "member"), when absent. */
+int store_import_overwrite_at(struct store *db, const char *channel_id, const char *target_id,
+                              const char *type, int64_t allow, int64_t deny);
+
 /* A placeholder person, a member of server_id, each written when absent: STORE_DONE, or
  * STORE_TAKEN when the person was there already. */
 int store_import_person_at(struct store *db, const char *user_id, const char *username,

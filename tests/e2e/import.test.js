@@ -99,6 +99,10 @@ test('a Discord export becomes a server: channels, categories, threads, people, 
   const login2 = await api(srv.url, 'POST', '/api/auth/login', { body: { username: named('Alice').user.username, password: 'qualquer-coisa-1' } });
   assert.equal(login2.status, 401);
 
+  // Searchable like any history.
+  const found = await api(srv.url, 'GET', `/api/servers/${sid}/messages/search?q=Casmurro`, { token: owner.token });
+  assert.deepEqual(found.body.messages.map((m) => m.content), ['Voto no Dom Casmurro.']);
+
   // Run again: nothing twice.
   const again = praca('import', 'discord', FIXTURE, '--server', 'Clube do Livro', '--owner', owner.user.username);
   assert.equal(again.status, 0, again.stderr);
@@ -173,6 +177,59 @@ test('a placeholder is claimed with a code its server\'s manager hands out: its 
   assert.equal((await api(srv.url, 'GET', `/api/claims/${bobCode}`, { token: owner.token })).status, 200, 'still good after refusals');
   const log = await api(srv.url, 'GET', `/api/servers/${sid}/audit-log?action=member.claim`, { token: owner.token });
   assert.equal(log.body.entries.length, 2);
+});
+
+test('a Mattermost bulk export: one team becomes a server, replies become threads, private channels stay private', async () => {
+  const owner = await register(srv.url);
+  const file = path.join(__dirname, 'fixtures', 'mattermost', 'export.jsonl');
+  const several = praca('import', 'mattermost', file, '--server', 'Clube MM', '--owner', owner.user.username);
+  assert.equal(several.status, 1);
+  assert.match(several.stderr, /several teams; choose one with --team: clube outro/);
+  assert.match(praca('import', 'mattermost', file, '--server', 'Clube MM', '--owner', owner.user.username, '--team', 'nenhum').stderr, /no team named nenhum/);
+  const r = praca('import', 'mattermost', file, '--server', 'Clube MM', '--owner', owner.user.username, '--team', 'clube');
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /4 channels, 9 messages written, 0 there already, 2 left out, 4 people/);
+  assert.match(r.stderr, /line 17 left out: a post without its user or time/);
+  const tree = await importedServer(owner, 'Clube MM');
+  const sid = tree.server.id;
+  const byName = (n) => tree.channels.find((c) => c.name === n);
+  assert.deepEqual(tree.channels.filter((c) => c.type === 'text').map((c) => c.name), ['Town Square', 'Off-Topic', 'Segredos']);
+  assert.equal(byName('Town Square').topic, 'Tudo sobre o clube');
+  assert.equal(byName('Off-Topic').topic, 'Conversa solta', 'the header when there is no purpose');
+  const members = (await api(srv.url, 'GET', `/api/servers/${sid}/members?limit=100`, { token: owner.token })).body.members;
+  const named = (n) => members.find((m) => m.user.displayName === n);
+  for (const n of ['Alice', 'Bóris Ünal', 'yuki', 'dani']) assert.equal(named(n).user.imported, true, n);
+  // Private: hidden from @everyone, shown to its members.
+  const secret = byName('Segredos');
+  const everyone = secret.overwrites.find((o) => o.targetId === sid);
+  assert.equal(everyone.deny & 256, 256);
+  assert.deepEqual(secret.overwrites.filter((o) => o.type === 'member' && o.allow & 256).map((o) => o.targetId).sort(), [named('Alice').userId, named('yuki').userId].sort());
+  const guest = await register(srv.url);
+  const invite = await api(srv.url, 'POST', `/api/servers/${sid}/invites`, { token: owner.token, body: {} });
+  await api(srv.url, 'POST', `/api/invites/${invite.body.code}/join`, { token: guest.token });
+  const seen = await api(srv.url, 'GET', `/api/servers/${sid}`, { token: guest.token });
+  assert.equal(seen.body.channels.some((c) => c.name === 'Segredos'), false, 'a private channel stays private');
+  assert.equal((await api(srv.url, 'GET', `/api/servers/${sid}/channels/${secret.id}/messages`, { token: guest.token })).status, 403);
+
+  const ms = await history(owner, sid, byName('Town Square').id);
+  assert.deepEqual(ms.map((m) => m.content.slice(0, 12)), ['Olá a todos!', 'Qual é o liv', 'A capa:\n📎 c', 'Capítulo um,', 'éééééééééééé']);
+  const [hello, question, cover] = ms;
+  assert.equal(hello.pinned, true);
+  assert.equal(hello.createdAt, new Date(1690000000000).toISOString());
+  assert.deepEqual(hello.reactions.map((x) => [x.emoji, x.userIds]), [['👍', [named('Bóris Ünal').userId]]], "a team's own emoji is left out");
+  assert.equal(cover.content, 'A capa:\n📎 capa.png');
+  const threads = (await api(srv.url, 'GET', `/api/servers/${sid}/channels/${byName('Town Square').id}/threads`, { token: owner.token })).body.threads;
+  assert.deepEqual(threads.map((t) => [t.name, t.originMessageId]), [['Qual é o livro do mês?', question.id]]);
+  const replies = await history(owner, sid, threads[0].id);
+  assert.deepEqual(replies.map((m) => [m.content, m.fromId]), [['Voto no Dom Casmurro.', named('yuki').userId], ['Boa escolha!', named('Alice').userId]]);
+  assert.deepEqual(replies[1].reactions.map((x) => x.emoji), ['❤️']);
+  assert.equal((await history(owner, sid, byName('Off-Topic').id))[0].fromId, named('dani').userId, 'an author the export does not list is named by their username');
+
+  const again = praca('import', 'mattermost', file, '--server', 'Clube MM', '--owner', owner.user.username, '--team', 'clube');
+  assert.match(again.stdout, /0 messages written, 9 there already/);
+  const dir = tempDir('praca-import-mm-');
+  fs.writeFileSync(path.join(dir, 'x.jsonl'), '{"type":"team","team":{"name":"t"}}\n');
+  assert.match(praca('import', 'mattermost', path.join(dir, 'x.jsonl'), '--server', 'x', '--owner', owner.user.username).stderr, /not a Mattermost bulk export/);
 });
 
 // An export of one channel with n messages, "m 0" … "m n-1", a second apart, by three authors.

@@ -12,6 +12,7 @@
 #include "domain/webhook_formats.h"
 #include "domain/emoji.h"
 #include "domain/import_discord.h"
+#include "domain/import_mattermost.h"
 #include "domain/json_split.h"
 #include "domain/interaction_rules.h"
 #include "domain/link_previews.h"
@@ -100,6 +101,39 @@ static void read_discord(const uint8_t *data, size_t size)
     rule_json_split_cleanup(&two);
 }
 
+/* A Mattermost export's line as praca import reads it. */
+static void read_mattermost(const json_t *v)
+{
+    enum rule_mm_kind kind;
+    const char *why, *team, *user, *emoji;
+    int64_t at;
+    if (rule_mm_kind(v, &kind, &why))
+        return;
+    struct rule_mm_team t;
+    struct rule_mm_channel c;
+    struct rule_mm_user u;
+    struct rule_mm_post p, r;
+    rule_mm_team(v, &t, &why);
+    rule_mm_channel(v, &c, &why);
+    if (!rule_mm_user(v, &u, &why)) {
+        if (strlen(u.name) >= sizeof u.name)
+            abort();
+        for (size_t i = 0; rule_mm_user_channel(&u, i, &team); i++)
+            ;
+    }
+    if (rule_mm_post(v, &p, &why))
+        return;
+    if (!p.team || !p.channel || !p.user || !p.message || p.at <= 0)
+        abort(); /* a post read has what the import writes */
+    for (size_t i = 0; !rule_mm_reaction(&p, i, &user, &emoji, &at); i++)
+        ;
+    for (size_t i = 0; rule_mm_attachment(&p, i); i++)
+        ;
+    for (size_t i = 0; i < json_array_size(p.replies); i++)
+        if (!rule_mm_reply(&p, i, &r, &why) && (!r.user || r.at <= 0))
+            abort();
+}
+
 static json_t *clean_components_v1(json_t *v, struct rule_error *err)
 {
     return rule_message_clean_components(v, 0, err);
@@ -143,6 +177,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     json_t *v = json_loadb((const char *)data, size, JSON_DECODE_ANY, NULL);
     if (!v)
         return 0;
+    read_mattermost(v);
     /* Other services' webhook bodies, and an override list. */
     struct rule_error werr;
     int ignored;

@@ -1,0 +1,259 @@
+/* Mattermost's bulk export, read: see import_mattermost.h. */
+#include "domain/import_mattermost.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const char *text(const json_t *o, const char *key)
+{
+    return json_string_value(json_object_get(o, key));
+}
+
+/* A non-empty string, or NULL. */
+static const char *some_text(const json_t *o, const char *key)
+{
+    const char *s = text(o, key);
+    return s && *s ? s : NULL;
+}
+
+int rule_mm_kind(const json_t *line, enum rule_mm_kind *kind, const char **why)
+{
+    static const struct {
+        const char *name;
+        enum rule_mm_kind kind;
+    } KINDS[] = {{"version", RULE_MM_VERSION}, {"team", RULE_MM_TEAM},
+                 {"channel", RULE_MM_CHANNEL}, {"user", RULE_MM_USER},
+                 {"post", RULE_MM_POST},       {"direct_post", RULE_MM_DIRECT_POST}};
+    const char *type = some_text(line, "type");
+    if (!type) {
+        *why = "a line without a type";
+        return -1;
+    }
+    *kind = RULE_MM_OTHER;
+    for (size_t i = 0; i < sizeof KINDS / sizeof *KINDS; i++)
+        if (!strcmp(type, KINDS[i].name))
+            *kind = KINDS[i].kind;
+    return 0;
+}
+
+int64_t rule_mm_version(const json_t *line)
+{
+    const json_t *v = json_object_get(line, "version");
+    return json_is_integer(v) ? json_integer_value(v) : 0;
+}
+
+int rule_mm_team(const json_t *line, struct rule_mm_team *out, const char **why)
+{
+    const json_t *t = json_object_get(line, "team");
+    out->name = some_text(t, "name");
+    out->display_name = some_text(t, "display_name");
+    if (!out->display_name)
+        out->display_name = out->name;
+    if (!out->name) {
+        *why = "a team without a name";
+        return -1;
+    }
+    return 0;
+}
+
+int rule_mm_channel(const json_t *line, struct rule_mm_channel *out, const char **why)
+{
+    const json_t *c = json_object_get(line, "channel");
+    out->team = some_text(c, "team");
+    out->name = some_text(c, "name");
+    out->display_name = some_text(c, "display_name");
+    if (!out->display_name)
+        out->display_name = out->name;
+    out->topic = some_text(c, "purpose");
+    if (!out->topic)
+        out->topic = some_text(c, "header");
+    const char *type = text(c, "type");
+    out->is_private = type && !strcmp(type, "P");
+    if (!out->team || !out->name) {
+        *why = "a channel without its team or name";
+        return -1;
+    }
+    return 0;
+}
+
+int rule_mm_user(const json_t *line, struct rule_mm_user *out, const char **why)
+{
+    const json_t *u = json_object_get(line, "user");
+    out->username = some_text(u, "username");
+    if (!out->username) {
+        *why = "a user without a username";
+        return -1;
+    }
+    const char *nick = some_text(u, "nickname"), *first = some_text(u, "first_name"),
+               *last = some_text(u, "last_name");
+    if (nick)
+        snprintf(out->name, sizeof out->name, "%s", nick);
+    else if (first || last)
+        snprintf(out->name, sizeof out->name, "%s%s%s", first ? first : "",
+                 first && last ? " " : "", last ? last : "");
+    else
+        snprintf(out->name, sizeof out->name, "%s", out->username);
+    const json_t *teams = json_object_get(u, "teams");
+    out->teams = json_is_array(teams) ? teams : NULL;
+    return 0;
+}
+
+const char *rule_mm_user_channel(const struct rule_mm_user *u, size_t i, const char **team)
+{
+    size_t k, seen = 0;
+    const json_t *t;
+    json_array_foreach(u->teams, k, t)
+    {
+        const json_t *channels = json_object_get(t, "channels");
+        size_t n = json_array_size(channels);
+        if (i < seen + n) {
+            *team = some_text(t, "name");
+            const char *name = some_text(json_array_get(channels, i - seen), "name");
+            return *team && name ? name : "";
+        }
+        seen += n;
+    }
+    return NULL;
+}
+
+/* The fields a post and a reply share. */
+static int read_post(const json_t *p, struct rule_mm_post *out, const char **why)
+{
+    out->user = some_text(p, "user");
+    out->message = text(p, "message");
+    if (!out->message)
+        out->message = "";
+    const json_t *at = json_object_get(p, "create_at");
+    out->at = json_is_integer(at) ? json_integer_value(at) : 0;
+    out->pinned = json_is_true(json_object_get(p, "is_pinned"));
+    const json_t *replies = json_object_get(p, "replies"),
+                 *reactions = json_object_get(p, "reactions"),
+                 *files = json_object_get(p, "attachments");
+    out->replies = json_is_array(replies) ? replies : NULL;
+    out->reactions = json_is_array(reactions) ? reactions : NULL;
+    out->attachments = json_is_array(files) ? files : NULL;
+    if (!out->user || out->at <= 0) {
+        *why = "a post without its user or time (create_at)";
+        return -1;
+    }
+    return 0;
+}
+
+int rule_mm_post(const json_t *line, struct rule_mm_post *out, const char **why)
+{
+    const json_t *p = json_object_get(line, "post");
+    memset(out, 0, sizeof *out);
+    out->team = some_text(p, "team");
+    out->channel = some_text(p, "channel");
+    if (!out->team || !out->channel) {
+        *why = "a post without its team or channel";
+        return -1;
+    }
+    return read_post(p, out, why);
+}
+
+int rule_mm_reply(const struct rule_mm_post *post, size_t i, struct rule_mm_post *out,
+                  const char **why)
+{
+    const json_t *r = json_array_get(post->replies, i);
+    if (!r)
+        return -1;
+    memset(out, 0, sizeof *out);
+    out->team = post->team;
+    out->channel = post->channel;
+    if (!json_is_object(r)) {
+        *why = "a reply that is not an object";
+        return -1;
+    }
+    int rc = read_post(r, out, why);
+    out->replies = NULL; /* replies do not nest */
+    return rc;
+}
+
+int rule_mm_reaction(const struct rule_mm_post *p, size_t i, const char **user, const char **emoji,
+                     int64_t *at)
+{
+    const json_t *r = json_array_get(p->reactions, i);
+    if (!r)
+        return -1;
+    *user = some_text(r, "user");
+    *emoji = *user ? rule_mm_emoji(text(r, "emoji_name")) : NULL;
+    const json_t *when = json_object_get(r, "create_at");
+    *at = json_is_integer(when) ? json_integer_value(when) : p->at;
+    return 0;
+}
+
+const char *rule_mm_attachment(const struct rule_mm_post *p, size_t i)
+{
+    const json_t *a = json_array_get(p->attachments, i);
+    if (!a)
+        return NULL;
+    const char *path = some_text(a, "path");
+    if (!path)
+        return "";
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+const char *rule_mm_emoji(const char *name)
+{
+    /* The names people react with most, as Mattermost spells them. */
+    static const char *const TABLE[][2] = {
+        {"+1", "👍"},
+        {"thumbsup", "👍"},
+        {"-1", "👎"},
+        {"thumbsdown", "👎"},
+        {"smile", "😄"},
+        {"smiley", "😃"},
+        {"grinning", "😀"},
+        {"laughing", "😆"},
+        {"joy", "😂"},
+        {"rofl", "🤣"},
+        {"slightly_smiling_face", "🙂"},
+        {"wink", "😉"},
+        {"blush", "😊"},
+        {"heart_eyes", "😍"},
+        {"thinking_face", "🤔"},
+        {"thinking", "🤔"},
+        {"sweat_smile", "😅"},
+        {"confused", "😕"},
+        {"cry", "😢"},
+        {"sob", "😭"},
+        {"scream", "😱"},
+        {"rage", "😡"},
+        {"sunglasses", "😎"},
+        {"see_no_evil", "🙈"},
+        {"heart", "❤️"},
+        {"tada", "🎉"},
+        {"rocket", "🚀"},
+        {"eyes", "👀"},
+        {"fire", "🔥"},
+        {"100", "💯"},
+        {"white_check_mark", "✅"},
+        {"heavy_check_mark", "✔️"},
+        {"x", "❌"},
+        {"pray", "🙏"},
+        {"clap", "👏"},
+        {"wave", "👋"},
+        {"ok_hand", "👌"},
+        {"raised_hands", "🙌"},
+        {"muscle", "💪"},
+        {"star", "⭐"},
+        {"sparkles", "✨"},
+        {"warning", "⚠️"},
+        {"question", "❓"},
+        {"exclamation", "❗"},
+        {"coffee", "☕"},
+        {"beers", "🍻"},
+        {"pizza", "🍕"},
+        {"bulb", "💡"},
+        {"point_up", "☝️"},
+        {"upside_down_face", "🙃"},
+        {"facepalm", "🤦"},
+        {"shrug", "🤷"},
+    };
+    for (size_t i = 0; name && i < sizeof TABLE / sizeof *TABLE; i++)
+        if (!strcmp(name, TABLE[i][0]))
+            return TABLE[i][1];
+    return NULL;
+}
