@@ -1,5 +1,6 @@
 /*
- * praca import <format> <path> --server NAME --owner USERNAME [--team T] [--batch N]: another
+ * praca import discord|mattermost|slack <path> --server NAME --owner USERNAME [--team T]
+ * [--batch N]: another
  * service's export becomes a new Praça server owned by USERNAME: its categories, channels and
  * threads, its people as placeholder members, their messages with their original times,
  * replies, reactions and pins (import_formats.h reads each format). It writes on its own
@@ -21,6 +22,8 @@
 static const char USAGE[] =
     "usage: praca import discord <file.json|folder> --server NAME --owner USERNAME [--batch N]\n"
     "       praca import mattermost <export.jsonl> --server NAME --owner USERNAME [--team T]"
+    " [--batch N]\n"
+    "       praca import slack <unzipped export folder> --server NAME --owner USERNAME"
     " [--batch N]\n";
 
 struct words {
@@ -33,7 +36,7 @@ static int read_words(char **words, int nwords, struct words *w)
 {
     *w = (struct words){.format = nwords ? words[0] : NULL, .batch = BATCH_DEFAULT};
     int mattermost = w->format && !strcmp(w->format, "mattermost");
-    if (!w->format || (strcmp(w->format, "discord") && !mattermost)) {
+    if (!w->format || (strcmp(w->format, "discord") && strcmp(w->format, "slack") && !mattermost)) {
         fputs(USAGE, stderr);
         return 2;
     }
@@ -91,6 +94,7 @@ int cli_import(const struct config *cfg, char **words, int nwords)
     int rc = 1;
     if ((im.db = cli_open_store(cfg)) && !find_owner(&im, w.owner))
         rc = (!strcmp(w.format, "discord") ? cli_import_discord(&im, w.path)
+              : !strcmp(w.format, "slack") ? cli_import_slack(&im, w.path)
                                            : cli_import_mattermost(&im, w.path, w.team))
                  ? 1
                  : 0;

@@ -13,4 +13,7 @@ int cli_import_discord(struct cli_import *im, const char *path);
  * has one. */
 int cli_import_mattermost(struct cli_import *im, const char *path, const char *team);
 
+/* A Slack workspace's export, unzipped into a folder (import_slack.c). */
+int cli_import_slack(struct cli_import *im, const char *dir);
+
 #endif

@@ -3,6 +3,7 @@
 #include "domain/emoji.h"
 
 #include <stdint.h>
+#include <string.h>
 
 /* Decodes one code point of valid UTF-8; returns its length, 0 at a malformed byte. */
 static size_t decode(const unsigned char *s, size_t len, uint32_t *cp)
@@ -134,4 +135,68 @@ int rule_emoji_name_fold(char *s, size_t len)
             return 0;
     }
     return 1;
+}
+
+const char *rule_emoji_by_name(const char *name)
+{
+    /* The names people react with most, as Slack and Mattermost spell them. */
+    static const char *const TABLE[][2] = {
+        {"+1", "👍"},
+        {"thumbsup", "👍"},
+        {"-1", "👎"},
+        {"thumbsdown", "👎"},
+        {"smile", "😄"},
+        {"smiley", "😃"},
+        {"grinning", "😀"},
+        {"laughing", "😆"},
+        {"joy", "😂"},
+        {"rofl", "🤣"},
+        {"slightly_smiling_face", "🙂"},
+        {"wink", "😉"},
+        {"blush", "😊"},
+        {"heart_eyes", "😍"},
+        {"thinking_face", "🤔"},
+        {"thinking", "🤔"},
+        {"sweat_smile", "😅"},
+        {"confused", "😕"},
+        {"cry", "😢"},
+        {"sob", "😭"},
+        {"scream", "😱"},
+        {"rage", "😡"},
+        {"sunglasses", "😎"},
+        {"see_no_evil", "🙈"},
+        {"heart", "❤️"},
+        {"tada", "🎉"},
+        {"rocket", "🚀"},
+        {"eyes", "👀"},
+        {"fire", "🔥"},
+        {"100", "💯"},
+        {"white_check_mark", "✅"},
+        {"heavy_check_mark", "✔️"},
+        {"x", "❌"},
+        {"pray", "🙏"},
+        {"clap", "👏"},
+        {"wave", "👋"},
+        {"ok_hand", "👌"},
+        {"raised_hands", "🙌"},
+        {"muscle", "💪"},
+        {"star", "⭐"},
+        {"sparkles", "✨"},
+        {"warning", "⚠️"},
+        {"question", "❓"},
+        {"exclamation", "❗"},
+        {"coffee", "☕"},
+        {"beers", "🍻"},
+        {"pizza", "🍕"},
+        {"bulb", "💡"},
+        {"point_up", "☝️"},
+        {"upside_down_face", "🙃"},
+        {"facepalm", "🤦"},
+        {"shrug", "🤷"},
+    };
+    size_t len = name ? strcspn(name, ":") : 0; /* "+1::skin-tone-2": the tone is left out */
+    for (size_t i = 0; len && i < sizeof TABLE / sizeof *TABLE; i++)
+        if (strlen(TABLE[i][0]) == len && !strncmp(name, TABLE[i][0], len))
+            return TABLE[i][1];
+    return NULL;
 }

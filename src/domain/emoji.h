@@ -11,6 +11,9 @@
  * variation selector, skin tone, ZWJ joins and tags, a keycap (0-9 # * then U+20E3), or a pair
  * of regional indicators (a flag). Letters, digits alone, spaces and marks are not. */
 int rule_emoji_valid(const char *s, size_t len);
+/* The Unicode emoji of a name as Slack and Mattermost spell the common ones ("+1", "tada",
+ * "white_check_mark"; a skin tone after "::" is left out), or NULL. */
+const char *rule_emoji_by_name(const char *name);
 /* 1 when s is a custom emoji's ID: 1 to 64 of A-Z a-z 0-9 _ - */
 int rule_emoji_custom_id_valid(const char *s, size_t len);
 

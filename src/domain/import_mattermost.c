@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "domain/emoji.h"
+
 static const char *text(const json_t *o, const char *key)
 {
     return json_string_value(json_object_get(o, key));
@@ -177,7 +179,7 @@ int rule_mm_reaction(const struct rule_mm_post *p, size_t i, const char **user, 
     if (!r)
         return -1;
     *user = some_text(r, "user");
-    *emoji = *user ? rule_mm_emoji(text(r, "emoji_name")) : NULL;
+    *emoji = *user ? rule_emoji_by_name(text(r, "emoji_name")) : NULL;
     const json_t *when = json_object_get(r, "create_at");
     *at = json_is_integer(when) ? json_integer_value(when) : p->at;
     return 0;
@@ -193,67 +195,4 @@ const char *rule_mm_attachment(const struct rule_mm_post *p, size_t i)
         return "";
     const char *slash = strrchr(path, '/');
     return slash ? slash + 1 : path;
-}
-
-const char *rule_mm_emoji(const char *name)
-{
-    /* The names people react with most, as Mattermost spells them. */
-    static const char *const TABLE[][2] = {
-        {"+1", "👍"},
-        {"thumbsup", "👍"},
-        {"-1", "👎"},
-        {"thumbsdown", "👎"},
-        {"smile", "😄"},
-        {"smiley", "😃"},
-        {"grinning", "😀"},
-        {"laughing", "😆"},
-        {"joy", "😂"},
-        {"rofl", "🤣"},
-        {"slightly_smiling_face", "🙂"},
-        {"wink", "😉"},
-        {"blush", "😊"},
-        {"heart_eyes", "😍"},
-        {"thinking_face", "🤔"},
-        {"thinking", "🤔"},
-        {"sweat_smile", "😅"},
-        {"confused", "😕"},
-        {"cry", "😢"},
-        {"sob", "😭"},
-        {"scream", "😱"},
-        {"rage", "😡"},
-        {"sunglasses", "😎"},
-        {"see_no_evil", "🙈"},
-        {"heart", "❤️"},
-        {"tada", "🎉"},
-        {"rocket", "🚀"},
-        {"eyes", "👀"},
-        {"fire", "🔥"},
-        {"100", "💯"},
-        {"white_check_mark", "✅"},
-        {"heavy_check_mark", "✔️"},
-        {"x", "❌"},
-        {"pray", "🙏"},
-        {"clap", "👏"},
-        {"wave", "👋"},
-        {"ok_hand", "👌"},
-        {"raised_hands", "🙌"},
-        {"muscle", "💪"},
-        {"star", "⭐"},
-        {"sparkles", "✨"},
-        {"warning", "⚠️"},
-        {"question", "❓"},
-        {"exclamation", "❗"},
-        {"coffee", "☕"},
-        {"beers", "🍻"},
-        {"pizza", "🍕"},
-        {"bulb", "💡"},
-        {"point_up", "☝️"},
-        {"upside_down_face", "🙃"},
-        {"facepalm", "🤦"},
-        {"shrug", "🤷"},
-    };
-    for (size_t i = 0; name && i < sizeof TABLE / sizeof *TABLE; i++)
-        if (!strcmp(name, TABLE[i][0]))
-            return TABLE[i][1];
-    return NULL;
 }

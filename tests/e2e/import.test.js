@@ -232,6 +232,45 @@ test('a Mattermost bulk export: one team becomes a server, replies become thread
   assert.match(praca('import', 'mattermost', path.join(dir, 'x.jsonl'), '--server', 'x', '--owner', owner.user.username).stderr, /not a Mattermost bulk export/);
 });
 
+test('a Slack workspace export: channels by day files, threads, mentions named, private channels private', async () => {
+  const owner = await register(srv.url);
+  const dir = path.join(__dirname, 'fixtures', 'slack');
+  const r = praca('import', 'slack', dir, '--server', 'Clube Slack', '--owner', owner.user.username);
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /4 channels, 10 messages written, 0 there already, 2 left out, 4 people/);
+  assert.match(r.stderr, /channel 2 left out: a channel without an id or a usable name/, 'a name that would leave the export is refused');
+  const tree = await importedServer(owner, 'Clube Slack');
+  const sid = tree.server.id;
+  const byName = (n) => tree.channels.find((c) => c.name === n);
+  assert.deepEqual(tree.channels.filter((c) => c.type === 'text').map((c) => [c.name, c.topic]), [['geral', 'Tudo sobre o clube'], ['aleatorio', 'Conversa solta'], ['segredos', 'Só a moderação']]);
+  const members = (await api(srv.url, 'GET', `/api/servers/${sid}/members?limit=100`, { token: owner.token })).body.members;
+  const named = (n) => members.find((m) => m.user.displayName === n);
+  for (const n of ['Alice', 'Bóris Ünal', 'yuki', 'Lembretes']) assert.equal(named(n).user.imported, true, n);
+  const secret = byName('segredos');
+  assert.equal(secret.overwrites.find((o) => o.targetId === sid).deny & 256, 256);
+  assert.deepEqual(secret.overwrites.filter((o) => o.type === 'member').map((o) => o.targetId).sort(), [named('Alice').userId, named('yuki').userId].sort());
+
+  const ms = await history(owner, sid, byName('geral').id);
+  assert.deepEqual(ms.map((m) => m.content.slice(0, 24)), ['Olá a todos! **Bem-vindo', 'Qual é o livro do mês?', 'A capa:\n📎 capa.png', 'Encontro sábado às 15h.', 'Capítulo um, resumido: é', 'éééééééééééééééééééééééé']);
+  const [hello, question] = ms;
+  assert.equal(hello.content, 'Olá a todos! **Bem-vindos** ao clube, @Bóris Ünal e @here.');
+  assert.equal(hello.pinned, true);
+  assert.equal(hello.createdAt, new Date(1690000000000).toISOString());
+  assert.deepEqual(hello.reactions.map((x) => [x.emoji, x.count]), [['👍', 2]], 'a skin tone left out, a workspace emoji too');
+  assert.equal(ms[3].fromId, named('Lembretes').userId, "a bot's post under the name it showed");
+  const threads = (await api(srv.url, 'GET', `/api/servers/${sid}/channels/${byName('geral').id}/threads`, { token: owner.token })).body.threads;
+  assert.deepEqual(threads.map((t) => [t.name, t.originMessageId]), [['Qual é o livro do mês?', question.id]]);
+  const replies = await history(owner, sid, threads[0].id);
+  assert.deepEqual(replies.map((m) => m.content), ['Voto no Dom Casmurro.', 'Boa escolha! Veja [a resenha](https://example.com/livro) em #aleatorio.']);
+  assert.equal(Date.parse(replies[1].editedAt), 1690000070000);
+  assert.deepEqual(replies[1].reactions.map((x) => x.emoji), ['❤️']);
+  assert.deepEqual((await history(owner, sid, byName('aleatorio').id)).map((m) => m.content), ['No aleatório & <livre>.']);
+  const again = praca('import', 'slack', dir, '--server', 'Clube Slack', '--owner', owner.user.username);
+  assert.match(again.stdout, /4 channels, 0 messages written, 10 there already/);
+  const empty = tempDir('praca-import-slack-');
+  assert.match(praca('import', 'slack', empty, '--server', 'x', '--owner', owner.user.username).stderr, /users\.json: missing/);
+});
+
 // An export of one channel with n messages, "m 0" … "m n-1", a second apart, by three authors.
 function bigExport(dir, n) {
   const EPOCH = 1420070400000n, start = 1690000000000;
@@ -303,7 +342,7 @@ test('history is not news: no event reaches a page of the owner, nor a bot of th
 
 test('praca import refuses what it cannot read, and says why', async () => {
   const owner = await register(srv.url);
-  const usage = [['import'], ['import', 'slack', FIXTURE], ['import', 'discord', FIXTURE, '--server', 'x'], ['import', 'discord', '--server', 'x', '--owner', 'y'],
+  const usage = [['import'], ['import', 'teams', FIXTURE], ['import', 'discord', FIXTURE, '--server', 'x'], ['import', 'discord', '--server', 'x', '--owner', 'y'],
     ['import', 'discord', FIXTURE, '--server', 'x', '--owner', 'y', '--batch', '0'], ['import', 'discord', FIXTURE, '--server', '', '--owner', 'y']];
   for (const words of usage) {
     const r = praca(...words);

@@ -13,6 +13,7 @@
 #include "domain/emoji.h"
 #include "domain/import_discord.h"
 #include "domain/import_mattermost.h"
+#include "domain/import_slack.h"
 #include "domain/json_split.h"
 #include "domain/interaction_rules.h"
 #include "domain/link_previews.h"
@@ -134,6 +135,33 @@ static void read_mattermost(const json_t *v)
             abort();
 }
 
+static const char *no_name(void *arg, const char *id)
+{
+    (void)arg;
+    return strlen(id) % 2 ? id : NULL;
+}
+
+/* A Slack export's user, channel and message as praca import reads them; a message's text
+ * read as Markdown from whatever "text" holds. */
+static void read_slack(const json_t *v)
+{
+    struct rule_slack_user u;
+    struct rule_slack_channel c;
+    struct rule_slack_message m;
+    const char *why, *emoji;
+    const json_t *users;
+    rule_slack_user(v, &u, &why);
+    if (!rule_slack_channel(v, &c, &why) && (strchr(c.name, '/') || c.name[0] == '.'))
+        abort(); /* a channel's folder never leaves the export */
+    if (rule_slack_message(v, "C1", &m, &why))
+        return;
+    for (size_t i = 0; !rule_slack_reaction(&m, i, &emoji, &users); i++)
+        ;
+    for (size_t i = 0; rule_slack_file(&m, i); i++)
+        ;
+    free(rule_slack_text(m.text, no_name, NULL));
+}
+
 static json_t *clean_components_v1(json_t *v, struct rule_error *err)
 {
     return rule_message_clean_components(v, 0, err);
@@ -178,6 +206,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!v)
         return 0;
     read_mattermost(v);
+    read_slack(v);
     /* Other services' webhook bodies, and an override list. */
     struct rule_error werr;
     int ignored;

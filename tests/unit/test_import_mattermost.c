@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "domain/emoji.h"
 #include "domain/import_mattermost.h"
 
 static json_t *load(const char *text)
@@ -131,8 +132,10 @@ Test(import_mattermost, a_post_its_replies_reactions_and_files)
 
 Test(import_mattermost, emoji_names_become_unicode)
 {
-    cr_assert_str_eq(rule_mm_emoji("tada"), "🎉");
-    cr_assert_str_eq(rule_mm_emoji("white_check_mark"), "✅");
-    cr_assert_null(rule_mm_emoji("partyparrot"));
-    cr_assert_null(rule_mm_emoji(NULL));
+    cr_assert_str_eq(rule_emoji_by_name("tada"), "🎉");
+    cr_assert_str_eq(rule_emoji_by_name("white_check_mark"), "✅");
+    cr_assert_null(rule_emoji_by_name("partyparrot"));
+    cr_assert_null(rule_emoji_by_name(NULL));
+    cr_assert_str_eq(rule_emoji_by_name("+1::skin-tone-3"), "👍", "the skin tone left out");
+    cr_assert_null(rule_emoji_by_name("+"), "a name's prefix is not the name");
 }

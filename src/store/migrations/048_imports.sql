@@ -11,6 +11,8 @@ CREATE TABLE imports (
     started_at  INTEGER NOT NULL,
     finished_at INTEGER
 );
+CREATE INDEX imports_by_server ON imports(server_id);
+CREATE INDEX imports_by_owner ON imports(owner_id);
 -- A person an import brought: shown by the name they had there, marked imported, never signs in
 -- (no password) until someone claims the account.
 ALTER TABLE users ADD COLUMN imported INTEGER NOT NULL DEFAULT 0;

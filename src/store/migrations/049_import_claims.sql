@@ -10,3 +10,4 @@ CREATE TABLE import_claims (
     created_at INTEGER NOT NULL,
     expires_at INTEGER NOT NULL
 );
+CREATE INDEX import_claims_by_server ON import_claims(server_id);
