@@ -1,7 +1,8 @@
 /*
  * People and sessions: register, login (with the failed-login limit and TOTP), logout, @me,
- * and two-factor enrolment. Passwords are scrypt hashes; session tokens are random and stored
- * as SHA-256 hashes; the browser gets the same token as an HttpOnly cookie.
+ * and two-factor enrolment. Passwords are Argon2id hashes (older scrypt ones are replaced at a
+ * sign-in); session tokens are random and stored as SHA-256 hashes; the browser gets the same
+ * token as an HttpOnly cookie.
  */
 #include <http_parser.h>
 #include <stdio.h>
@@ -198,6 +199,18 @@ static void login_failed(struct api_call *c, const char *username, const char *m
         api__error(c, 401, msg);
 }
 
+/* A password stored the old way (scrypt), known right now, is stored again as today's hash. A
+ * failure keeps the old one, which still verifies. */
+static void rehash(struct api_call *c, const char *user_id, const char *stored,
+                   const char *password)
+{
+    char hash[CRYPTO_PASSWORD_MAX];
+    if (crypto_password_outdated(stored) &&
+        !crypto_password_hash(password, strlen(password), hash) &&
+        store_password_set(c->svc->writer, user_id, hash) < 0)
+        log_error("auth: the password of %s was not stored again", user_id);
+}
+
 static void auth_login(struct api_call *c)
 {
     if (!address_allows(c, "login-address", c->svc->cfg->logins_per_address, LOGIN_ADDRESS_MS))
@@ -232,7 +245,7 @@ static void auth_login(struct api_call *c)
     }
     if (!found) {
         /* Spend the same time as a real check so timing does not reveal who exists. */
-        static const char *dummy = "scrypt$32768$8$3$AAAAAAAAAAAAAAAAAAAAAA$"
+        static const char *dummy = "$argon2id$v=19$m=19456,t=2,p=1$AAAAAAAAAAAAAAAAAAAAAA$"
                                    "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA";
         crypto_password_verify(password, strlen(password), dummy);
         login_failed(c, username, "Usuário ou senha incorretos", NULL);
@@ -242,6 +255,7 @@ static void auth_login(struct api_call *c)
         login_failed(c, username, "Usuário ou senha incorretos", NULL);
         return;
     }
+    rehash(c, who.id, who.password_hash, password);
     if (who.mfa_enabled) {
         if (!code || !*code) {
             api__error_flag(c, 401, "Código de dois fatores obrigatório", "mfaRequired");

@@ -12,11 +12,13 @@
 #include "api/audit.h"
 #include "api/idempotency.h"
 #include "api/limits.h"
+#include "core/config.h"
 
 #include <http_parser.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bus/bus.h"
 #include "core/log.h"
@@ -207,6 +209,14 @@ enum api_lane api__lane(const struct api_route *route)
     return route->tells_bots && route->auth != API_PUBLIC ? API_ON_WRITER : API_ON_WORKER;
 }
 
+int api_hashing_threads(const struct config *cfg)
+{
+    if (cfg->hashing_workers > 0)
+        return cfg->hashing_workers;
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    return cores > 2 ? (int)(cores < 256 ? cores : 256) : 2;
+}
+
 void api_dispatch(struct api_service *a, struct http_exchange *ex)
 {
     const struct http_route *route = NULL;
@@ -224,7 +234,7 @@ void api_dispatch(struct api_service *a, struct http_exchange *ex)
         return;
     }
     if (lane == API_ON_HASHING) {
-        if (workers_try_submit(a->hashing, &ex->job, API_HASHING_QUEUE))
+        if (workers_try_submit(a->hashing, &ex->job, (size_t)a->cfg->hashing_queue))
             busy(a, ex, "Muitas entradas ao mesmo tempo; tente de novo em instantes");
         return;
     }

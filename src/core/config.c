@@ -56,6 +56,8 @@ static const struct option options[] = {
     INT("--workers", "PRACA_WORKERS", workers, 1, 256),
     INT("--media-workers", "PRACA_MEDIA_WORKERS", media_workers, 1, 64),
     INT("--media-queue", "PRACA_MEDIA_QUEUE", media_queue, 0, 100000),
+    INT("--hashing-workers", "PRACA_HASHING_WORKERS", hashing_workers, 0, 256),
+    INT("--hashing-queue", "PRACA_HASHING_QUEUE", hashing_queue, 0, 100000),
     INT("--search-scan-rows", "PRACA_SEARCH_SCAN_ROWS", search_scan_rows, 10, 10000000),
     INT("--directory-refresh-seconds", "PRACA_DIRECTORY_REFRESH_SECONDS", directory_refresh_seconds,
         0, 86400),
@@ -116,6 +118,8 @@ void config_defaults(struct config *c)
     c->workers = 16;
     c->media_workers = 2;
     c->media_queue = 16;
+    c->hashing_workers = 0; /* the machine's cores */
+    c->hashing_queue = 64;
     c->search_scan_rows = 10000;
     c->directory_refresh_seconds = 60;
     c->server_emoji_max = 100;
@@ -302,6 +306,10 @@ static const char USAGE[] =
     "                                files checked, thumbnails made) (2)\n"
     "  --media-queue N               [PRACA_MEDIA_QUEUE] uploads waiting for one, past\n"
     "                                which 503 (16)\n"
+    "  --hashing-workers N           [PRACA_HASHING_WORKERS] threads that hash passwords\n"
+    "                                (sign-ups, sign-ins), 19 MiB each (0: one per core)\n"
+    "  --hashing-queue N             [PRACA_HASHING_QUEUE] sign-ins waiting for one, past\n"
+    "                                which 503 with Retry-After (64)\n"
     "  --search-scan-rows N          [PRACA_SEARCH_SCAN_ROWS] messages a search without\n"
     "                                words examines per call (10000)\n"
     "  --rate-limit-scale X          [PRACA_RATE_LIMIT_SCALE] factor on every limit (1)\n"

@@ -31,6 +31,8 @@ struct config {
     int workers;
     int media_workers;    /* threads of the uploads' lane (files checked, thumbnails made) */
     int media_queue;      /* uploads waiting for one of them, past which 503 */
+    int hashing_workers;  /* threads hashing passwords; 0: one per core */
+    int hashing_queue;    /* sign-ins waiting for one of them, past which 503 */
     int search_scan_rows; /* messages one search without words examines at most */
     int directory_refresh_seconds; /* how old the server directory's listing may be */
     int server_bots_max;           /* bots installed in one server at most */

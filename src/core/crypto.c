@@ -2,6 +2,7 @@
 #include "core/crypto.h"
 
 #include <openssl/crypto.h>
+#include <argon2.h>
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
 #include <openssl/rand.h>
@@ -11,6 +12,15 @@
 
 #include "core/buf.h"
 
+/* Passwords are stored with Argon2id at OWASP's first setting (19 MiB, 2 passes, 1 lane): as
+ * strong as the scrypt setting below by OWASP's table, at a tenth of its CPU (19 against 226 ms
+ * on the reference machine), which is what lets a node sign a crowd in. Hashes made with scrypt
+ * still verify, and a sign-in stores its password again with Argon2id
+ * (crypto_password_outdated). */
+#define ARGON2_PASSES 2
+#define ARGON2_KIB    19456
+#define ARGON2_LANES  1
+#define ARGON2_PREFIX "$argon2id$v=19$m=19456,t=2,p=1$"
 /* OWASP's scrypt setting of equal cost to N=2^17,p=1 with a quarter of the memory (32 MiB). */
 #define SCRYPT_N   32768
 #define SCRYPT_R   8
@@ -270,16 +280,17 @@ static int scrypt(const char *pw, size_t len, const unsigned char *salt, size_t 
 
 int crypto_password_hash(const char *pw, size_t len, char out[CRYPTO_PASSWORD_MAX])
 {
-    unsigned char salt[SALT_LEN], hash[HASH_LEN];
+    unsigned char salt[SALT_LEN];
     crypto_random(salt, sizeof salt);
-    if (scrypt(pw, len, salt, sizeof salt, SCRYPT_N, SCRYPT_R, SCRYPT_P, hash))
-        return -1;
-    char s64[32], h64[48];
-    crypto_base64url(salt, sizeof salt, s64);
-    crypto_base64url(hash, sizeof hash, h64);
-    snprintf(out, CRYPTO_PASSWORD_MAX, "scrypt$%d$%d$%d$%s$%s", SCRYPT_N, SCRYPT_R, SCRYPT_P, s64,
-             h64);
-    return 0;
+    return argon2id_hash_encoded(ARGON2_PASSES, ARGON2_KIB, ARGON2_LANES, pw, len, salt,
+                                 sizeof salt, HASH_LEN, out, CRYPTO_PASSWORD_MAX) == ARGON2_OK
+               ? 0
+               : -1;
+}
+
+int crypto_password_outdated(const char *stored)
+{
+    return strncmp(stored, ARGON2_PREFIX, sizeof ARGON2_PREFIX - 1) != 0;
 }
 
 /* Reads "<digits>$" at *p into v. */
@@ -297,6 +308,10 @@ static int take_num(const char **p, long long max, long long *v)
 
 int crypto_password_verify(const char *pw, size_t len, const char *stored)
 {
+    if (!strncmp(stored, "$argon2id$", 10)) {
+        int rc = argon2id_verify(stored, pw, len);
+        return rc == ARGON2_OK ? 1 : rc == ARGON2_VERIFY_MISMATCH ? 0 : -1;
+    }
     if (strncmp(stored, "scrypt$", 7) != 0)
         return -1;
     const char *p = stored + 7;

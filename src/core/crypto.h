@@ -1,6 +1,6 @@
 /*
  * Cryptographic helpers over OpenSSL libcrypto: random bytes and tokens, SHA-256, HMAC,
- * constant-time comparison, password hashing (scrypt) and TOTP (RFC 6238).
+ * constant-time comparison, password hashing (Argon2id; scrypt read) and TOTP (RFC 6238).
  * All functions return 0 on success and -1 on failure unless said otherwise.
  */
 #ifndef PRACA_CORE_CRYPTO_H
@@ -48,10 +48,14 @@ size_t crypto_base32(const unsigned char *in, size_t n, char *out);
 /* Decodes base32 (case-insensitive, no padding); returns bytes written or -1. */
 int crypto_base32_decode(const char *in, size_t len, unsigned char *out, size_t cap);
 
-/* scrypt hash of a password as "scrypt$N$r$p$salt$hash" (base64url parts). */
+/* A password's hash to store: Argon2id in the PHC string format ("$argon2id$v=19$m=…"). */
 int crypto_password_hash(const char *pw, size_t len, char out[CRYPTO_PASSWORD_MAX]);
-/* 1 when pw matches the stored hash, 0 when not, -1 when the stored text is malformed. */
+/* 1 when pw matches the stored hash (Argon2id, or an older "scrypt$N$r$p$salt$hash"), 0 when
+ * not, -1 when the stored text is malformed. */
 int crypto_password_verify(const char *pw, size_t len, const char *stored);
+/* 1 when the stored hash was made otherwise than crypto_password_hash makes one today: store the
+ * password again once it is known to be right. */
+int crypto_password_outdated(const char *stored);
 
 /* A new TOTP secret in base32. */
 void crypto_totp_secret(char out[CRYPTO_TOTP_SECRET + 1]);

@@ -209,7 +209,7 @@ static int threads_start(struct serve *s, struct api_service *api, const char *t
     void *store_target = (void *)target;
     s->workers = workers_new("praca-worker", s->cfg.workers, store_worker_open, store_worker_close,
                              api_worker_run, store_target);
-    s->hashing = workers_new("praca-hashing", API_HASHING_THREADS, store_worker_open,
+    s->hashing = workers_new("praca-hashing", api_hashing_threads(&s->cfg), store_worker_open,
                              store_worker_close, api_worker_run, store_target);
     s->media = workers_new("praca-media", s->cfg.media_workers, store_worker_open,
                            store_worker_close, api_worker_run, store_target);

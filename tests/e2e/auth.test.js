@@ -228,20 +228,25 @@ test('the failed-login window slides: after 10 minutes the name may try again', 
   }
 });
 
-test('a flood of logins waits on its own small pool: the excess gets 503, everything else is served', async () => {
-  const me = await register(srv.url);
-  const flood = Array.from({ length: 60 }, () => api(srv.url, 'POST', '/api/auth/login',
-    { body: { username: uniqueName(), password: 'nenhuma-senha' } }));
-  const during = await api(srv.url, 'GET', '/api/users/@me', { token: me.token });
-  assert.equal(during.status, 200, 'a request of another kind is served meanwhile');
-  const answers = await Promise.all(flood);
-  const busy = answers.filter((r) => r.status === 503);
-  assert.ok(busy.length > 0, 'some logins are refused while the pool is full');
-  assert.ok(answers.every((r) => r.status === 503 || r.status === 401), answers.map((r) => r.status).join());
-  assert.equal(busy[0].headers.get('retry-after'), '1');
-  assert.match(busy[0].body.error, /tente de novo/);
-  const after = await api(srv.url, 'POST', '/api/auth/login', { body: { username: me.user.username, password: 'senha-secreta-1' } });
-  assert.equal(after.status, 200, 'and logins work again once it drains');
+test('a flood of logins waits on its own pool, bounded by --hashing-queue: the excess gets 503, everything else is served', async () => {
+  const s = await startServer({ args: ['--hashing-workers', '1', '--hashing-queue', '4'] });
+  try {
+    const me = await register(s.url);
+    const flood = Array.from({ length: 60 }, () => api(s.url, 'POST', '/api/auth/login',
+      { body: { username: uniqueName(), password: 'nenhuma-senha' } }));
+    const during = await api(s.url, 'GET', '/api/users/@me', { token: me.token });
+    assert.equal(during.status, 200, 'a request of another kind is served meanwhile');
+    const answers = await Promise.all(flood);
+    const busy = answers.filter((r) => r.status === 503);
+    assert.ok(busy.length > 0, 'some logins are refused while the pool is full');
+    assert.ok(answers.every((r) => r.status === 503 || r.status === 401), answers.map((r) => r.status).join());
+    assert.equal(busy[0].headers.get('retry-after'), '1');
+    assert.match(busy[0].body.error, /tente de novo/);
+    const after = await api(s.url, 'POST', '/api/auth/login', { body: { username: me.user.username, password: 'senha-secreta-1' } });
+    assert.equal(after.status, 200, 'and logins work again once it drains');
+  } finally {
+    await s.stop();
+  }
 });
 
 test('login and register take JSON only: a cross-site form post (text/plain) gets 415', async () => {
@@ -273,4 +278,31 @@ test('with an https site URL the session cookie is Secure', async () => {
 test('the test clock route does not exist unless the server was started with --test-clock', async () => {
   const r = await api(srv.url, 'POST', '/api/test/clock', { body: { advanceMs: 1 } });
   assert.equal(r.status, 404);
+});
+
+// The stored hash of a person, read or written straight in the database beside the server.
+function storedHash(userId, set) {
+  const { spawnSync } = require('node:child_process');
+  const [flag, target] = srv.storeArgs;
+  const sql = set ? `UPDATE users SET password_hash = '${set}' WHERE id = '${userId}'` : `SELECT password_hash FROM users WHERE id = '${userId}'`;
+  const r = flag === '--database-url'
+    ? spawnSync('psql', [target, '-tAqc', sql], { encoding: 'utf8' })
+    : spawnSync('/usr/bin/python3', ['-c', 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); r=c.execute(sys.argv[2]).fetchall(); c.commit(); print(r[0][0] if r else "")', target, sql], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  return r.stdout.trim();
+}
+
+test('passwords are stored as Argon2id; one stored as scrypt still signs in, and is stored again as Argon2id', async () => {
+  const u = await register(srv.url, uniqueName('hash'), 'segredo123');
+  assert.match(storedHash(u.user.id), /^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+  // A hash as an earlier Praça stored it (made by Node's scrypt, with the same N, r and p).
+  storedHash(u.user.id, 'scrypt$32768$8$3$MDEyMzQ1Njc4OWFiY2RlZg$WNlLfO6D1VhYj21T2GxImxHCq_WoOdZQ623QTnb_DSs');
+  const wrong = await api(srv.url, 'POST', '/api/auth/login', { body: { username: u.user.username, password: 'segredo124' } });
+  assert.equal(wrong.status, 401);
+  assert.match(storedHash(u.user.id), /^scrypt\$/, 'a wrong password changes nothing');
+  const right = await api(srv.url, 'POST', '/api/auth/login', { body: { username: u.user.username, password: 'segredo123' } });
+  assert.equal(right.status, 200);
+  assert.match(storedHash(u.user.id), /^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+  const again = await api(srv.url, 'POST', '/api/auth/login', { body: { username: u.user.username, password: 'segredo123' } });
+  assert.equal(again.status, 200);
 });

@@ -19,11 +19,31 @@ Test(crypto, password_hash_round_trip)
 {
     char stored[CRYPTO_PASSWORD_MAX];
     cr_assert_eq(crypto_password_hash("segredo123", 10, stored), 0);
-    cr_assert_eq(strncmp(stored, "scrypt$", 7), 0);
+    cr_assert_eq(strncmp(stored, "$argon2id$v=19$m=19456,t=2,p=1$", 31), 0, "OWASP's setting");
+    cr_assert_eq(crypto_password_outdated(stored), 0);
     cr_assert_eq(crypto_password_verify("segredo123", 10, stored), 1);
     cr_assert_eq(crypto_password_verify("segredo124", 10, stored), 0);
+    cr_assert_eq(crypto_password_verify("segredo1234", 10, stored), 1,
+                 "len bytes are the password");
+    char again[CRYPTO_PASSWORD_MAX];
+    cr_assert_eq(crypto_password_hash("segredo123", 10, again), 0);
+    cr_assert_str_neq(stored, again, "a salt of its own");
     cr_assert_eq(crypto_password_verify("x", 1, "bcrypt$1"), -1);
+    cr_assert_eq(crypto_password_verify("x", 1, "$argon2id$v=19$m=19456"), -1);
     cr_assert_eq(crypto_password_verify("x", 1, "scrypt$99999999$8$1$AAAA$AAAA"), -1);
+}
+
+/* A hash stored before Argon2id, made by another implementation (Node's crypto.scryptSync with
+ * the same N, r and p): it still verifies, and is marked for storing again. */
+Test(crypto, an_older_scrypt_hash_still_verifies)
+{
+    static const char *old = "scrypt$32768$8$3$MDEyMzQ1Njc4OWFiY2RlZg$"
+                             "WNlLfO6D1VhYj21T2GxImxHCq_WoOdZQ623QTnb_DSs";
+    cr_assert_eq(crypto_password_verify("segredo123", 10, old), 1);
+    cr_assert_eq(crypto_password_verify("segredo124", 10, old), 0);
+    cr_assert_eq(crypto_password_outdated(old), 1);
+    cr_assert_eq(crypto_password_outdated("$argon2id$v=19$m=65536,t=3,p=4$x$y"), 1,
+                 "another Argon2id setting is outdated too");
 }
 
 Test(crypto, tokens_are_random_and_long)
