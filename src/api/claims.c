@@ -3,9 +3,12 @@
  * one placeholder (POST …/members/:uid/claim-code) and hand it to whoever wrote those messages
  * elsewhere, as a link (/app#claim=CODE); that person reads what it claims (GET /api/claims/:code)
  * and takes it (POST): the messages, reactions, nickname and roles become theirs, the
- * placeholder leaves, and they join the server if they were not in it.
+ * placeholder leaves, and they join the server if they were not in it. A person whose verified
+ * address is the one the export gave a placeholder claims it without a code
+ * (/api/users/@me/imported).
  */
 #include <http_parser.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "api/access.h"
@@ -84,6 +87,27 @@ static void claim_get(struct api_call *c)
         api__reply(c, 200, json_pack("{so}", "claim", claim));
 }
 
+/* A claim made: the server's pages and bots told, the audit log written, the answer. */
+static void claimed(struct api_call *c, int rc, const struct store_claim_take *t)
+{
+    if (api__store_answer(
+            c, rc,
+            &(struct api_store_words){.missing = "Código inválido ou expirado",
+                                      .refused = "Você não pode reivindicar estas mensagens aqui"}))
+        return;
+    api__event_member_remove(c, t->server_id, t->placeholder_id, "claimed");
+    if (t->joined)
+        api__event_member_add(c, t->server_id, c->me.user_id);
+    api__event_server_changed(c, t->server_id, "members"); /* the pages read the authors again */
+    api__audit(c, t->server_id, "member.claim", "member", c->me.user_id,
+               json_pack("{sssI}", "placeholderId", t->placeholder_id, "messages",
+                         (json_int_t)t->messages));
+    api__reply(c, 200,
+               json_pack("{s{sssssIsb}}", "claim", "serverId", t->server_id, "placeholderId",
+                         t->placeholder_id, "messages", (json_int_t)t->messages, "joined",
+                         t->joined));
+}
+
 static void claim_take(struct api_call *c)
 {
     char hash[CRYPTO_SHA256_HEX + 1];
@@ -93,28 +117,32 @@ static void claim_take(struct api_call *c)
     }
     struct store_claim_take t = {
         .code_hash = hash, .user_id = c->me.user_id, .now = clock_now_ms()};
-    int rc = store_claim_take(c->svc->writer, &t);
-    if (api__store_answer(
-            c, rc,
-            &(struct api_store_words){.missing = "Código inválido ou expirado",
-                                      .refused = "Você não pode reivindicar estas mensagens aqui"}))
+    claimed(c, store_claim_take(c->svc->writer, &t), &t);
+}
+
+/* GET /api/users/@me/imported: the placeholders whose address is the caller's verified one. */
+static void imported_list(struct api_call *c)
+{
+    api__reply_list(c, "placeholders", store_claims_by_email_json(c->db, c->me.user_id));
+}
+
+static void imported_take(struct api_call *c)
+{
+    const char *uid = api__param_id(c, "uid", "Código inválido ou expirado");
+    if (!uid)
         return;
-    api__event_member_remove(c, t.server_id, t.placeholder_id, "claimed");
-    if (t.joined)
-        api__event_member_add(c, t.server_id, c->me.user_id);
-    api__event_server_changed(c, t.server_id, "members"); /* the pages read the authors again */
-    api__audit(
-        c, t.server_id, "member.claim", "member", c->me.user_id,
-        json_pack("{sssI}", "placeholderId", t.placeholder_id, "messages", (json_int_t)t.messages));
-    api__reply(c, 200,
-               json_pack("{s{sssssIsb}}", "claim", "serverId", t.server_id, "placeholderId",
-                         t.placeholder_id, "messages", (json_int_t)t.messages, "joined", t.joined));
+    struct store_claim_take t = {.user_id = c->me.user_id, .now = clock_now_ms()};
+    snprintf(t.placeholder_id, sizeof t.placeholder_id, "%s", uid);
+    claimed(c, store_claim_by_email(c->svc->writer, &t), &t);
 }
 
 const struct api_route api_claim_routes[] = {
     API_ROUTE(POST, "/api/servers/:sid/members/:uid/claim-code", claim_code_create, API_PERSON),
     API_ROUTE(GET, "/api/claims/:code", claim_get, API_PERSON),
     API_ROUTE(POST, "/api/claims/:code", claim_take, API_PERSON, .tells_bots = 1,
+              .limit = &API_LIMIT_JOIN),
+    API_ROUTE(GET, "/api/users/@me/imported", imported_list, API_PERSON),
+    API_ROUTE(POST, "/api/users/@me/imported/:uid", imported_take, API_PERSON, .tells_bots = 1,
               .limit = &API_LIMIT_JOIN),
     {0},
 };

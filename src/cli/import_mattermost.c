@@ -37,6 +37,7 @@ struct mm {
     size_t nchannels;
     struct map by_name; /* "team\nname" → its channel's index + 1 */
     struct map names;   /* username → display name (malloc'd) */
+    struct map emails;  /* username → the address the export gave (malloc'd) */
     size_t posts, done;
     json_t **batch;
     long *lines;
@@ -143,8 +144,15 @@ static int note_user(struct mm *m, const struct rule_mm_user *u)
     if (!name)
         return -1;
     free(map_remove(&m->names, u->username)); /* a second line for a user: the last one's */
+    free(map_remove(&m->emails, u->username));
+    char *email = u->email ? strdup(u->email) : NULL;
     if (map_set(&m->names, u->username, name)) {
         free(name);
+        free(email);
+        return -1;
+    }
+    if (email && map_set(&m->emails, u->username, email)) {
+        free(email);
         return -1;
     }
     const char *team, *channel;
@@ -163,7 +171,8 @@ static int note_user(struct mm *m, const struct rule_mm_user *u)
         char *id = strdup(u->username);
         if (!id)
             return -1;
-        c->members[c->nmembers++] = (struct cli_import_author){.id = id, .name = name};
+        c->members[c->nmembers++] =
+            (struct cli_import_author){.id = id, .name = name, .email = email};
     }
     return 0;
 }
@@ -244,7 +253,8 @@ static int channels_at(struct cli_import *im, void *arg)
 static struct cli_import_author author_of(struct mm *m, const char *username)
 {
     const char *name = map_get(&m->names, username);
-    return (struct cli_import_author){.id = username, .name = name ? name : username};
+    return (struct cli_import_author){
+        .id = username, .name = name ? name : username, .email = map_get(&m->emails, username)};
 }
 
 /* A post's text: its words, then each attachment's file name on a line of its own. */
@@ -391,6 +401,8 @@ static void free_mm(struct mm *m)
     map_cleanup(&m->by_name);
     map_each(&m->names, free_name, NULL);
     map_cleanup(&m->names);
+    map_each(&m->emails, free_name, NULL);
+    map_cleanup(&m->emails);
     for (size_t i = 0; i < m->n; i++)
         json_decref(m->batch[i]);
     free(m->batch);
@@ -402,6 +414,7 @@ int cli_import_mattermost(struct cli_import *im, const char *path, const char *t
     struct mm m = {.im = im, .path = path, .team = team};
     map_init(&m.by_name);
     map_init(&m.names);
+    map_init(&m.emails);
     m.batch = malloc((size_t)im->batch * sizeof *m.batch);
     m.lines = malloc((size_t)im->batch * sizeof *m.lines);
     int rc = !m.batch || !m.lines || each_line(&m, survey_line) || choose_team(&m);

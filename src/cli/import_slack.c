@@ -27,6 +27,7 @@ struct slack {
     struct cli_import *im;
     const char *dir;
     struct map names;   /* user ID → name (malloc'd) */
+    struct map emails;  /* user ID → the profile's address (malloc'd) */
     struct map threads; /* "channel ts" of the threads written (a set) */
     json_t *day;        /* the day's messages being written */
     size_t from;        /* the first of them in the batch */
@@ -86,10 +87,17 @@ static int read_users(struct slack *s)
         const char *why;
         if (rule_slack_user(u, &user, &why))
             continue;
-        char *name = strdup(user.name);
+        char *name = strdup(user.name), *email = user.email ? strdup(user.email) : NULL;
         free(map_remove(&s->names, user.id));
+        free(map_remove(&s->emails, user.id));
         if (!name || map_set(&s->names, user.id, name)) {
             free(name);
+            free(email);
+            rc = -1;
+            break;
+        }
+        if (email && map_set(&s->emails, user.id, email)) {
+            free(email);
             rc = -1;
             break;
         }
@@ -104,7 +112,11 @@ static int read_users(struct slack *s)
 static struct cli_import_author author_of(struct slack *s, const char *id, const char *shown)
 {
     const char *name = map_get(&s->names, id);
-    return (struct cli_import_author){.id = id, .name = name ? name : shown ? shown : id};
+    return (struct cli_import_author){.id = id,
+                                      .name = name    ? name
+                                              : shown ? shown
+                                                      : id,
+                                      .email = map_get(&s->emails, id)};
 }
 
 /* ---- a day's messages ---- */
@@ -323,6 +335,7 @@ int cli_import_slack(struct cli_import *im, const char *dir)
 {
     struct slack s = {.im = im, .dir = dir};
     map_init(&s.names);
+    map_init(&s.emails);
     map_init(&s.threads);
     int rc = read_users(&s);
     if (!rc && !im->source[0])
@@ -331,6 +344,8 @@ int cli_import_slack(struct cli_import *im, const char *dir)
          channels_of(&s, "groups.json", 1) || cli_import_finish(im);
     map_each(&s.names, free_value, NULL);
     map_cleanup(&s.names);
+    map_each(&s.emails, free_value, NULL);
+    map_cleanup(&s.emails);
     map_cleanup(&s.threads);
     return rc ? -1 : 0;
 }

@@ -236,7 +236,12 @@ int cli_import_person(struct cli_import *im, const struct cli_import_author *a,
             if ((a->name[len] & 0xC0) != 0x80 && ++chars > NAME_MAX_CHARS)
                 break;
         snprintf(name, sizeof name, "%.*s", (int)len, a->name);
-        int rc = store_import_person_at(im->db, id, username, name, im->server_id, im->now);
+        char email[256] = "";
+        for (size_t i = 0; a->email && a->email[i] && i + 1 < sizeof email; i++)
+            email[i] =
+                a->email[i] >= 'A' && a->email[i] <= 'Z' ? (char)(a->email[i] + 32) : a->email[i];
+        int rc = store_import_person_at(im->db, id, username, name,
+                                        strchr(email, '@') ? email : NULL, im->server_id, im->now);
         im->people += rc == STORE_DONE;
         if ((rc != STORE_DONE && rc != STORE_TAKEN) || map_set(&im->persons, id, &WRITTEN))
             return -1;

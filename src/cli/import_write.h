@@ -45,6 +45,7 @@ struct cli_import_role {
 /* A person as the export names them: by an ID of its own (a username will do). */
 struct cli_import_author {
     const char *id, *name;
+    const char *email;                   /* the address the source gave (NULL: none) */
     const struct cli_import_role *roles; /* may be NULL */
     size_t nroles;
 };

@@ -82,6 +82,7 @@ int rule_mm_user(const json_t *line, struct rule_mm_user *out, const char **why)
 {
     const json_t *u = json_object_get(line, "user");
     out->username = some_text(u, "username");
+    out->email = some_text(u, "email");
     if (!out->username) {
         *why = "a user without a username";
         return -1;

@@ -38,8 +38,8 @@ struct rule_mm_channel {
 int rule_mm_channel(const json_t *line, struct rule_mm_channel *out, const char **why);
 
 struct rule_mm_user {
-    const char *username;
-    char name[160]; /* its nickname, else "first last", else its username */
+    const char *username, *email; /* email: NULL when none */
+    char name[160];               /* its nickname, else "first last", else its username */
     const json_t *teams;
 };
 int rule_mm_user(const json_t *line, struct rule_mm_user *out, const char **why);

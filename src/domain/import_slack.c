@@ -25,6 +25,7 @@ int rule_slack_user(const json_t *u, struct rule_slack_user *out, const char **w
 {
     const json_t *profile = json_object_get(u, "profile");
     out->id = some_text(u, "id");
+    out->email = some_text(profile, "email");
     out->name = some_text(profile, "display_name");
     if (!out->name)
         out->name = some_text(profile, "real_name");

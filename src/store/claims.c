@@ -1,6 +1,8 @@
 /* Claiming an import's placeholder: see claims.h. */
 #include "store/claims.h"
 
+#include <string.h>
+
 #include "store/rows.h"
 
 static int code_put_at(struct store *db, struct store_claim_code *c)
@@ -77,10 +79,9 @@ static int move_membership(struct store *db, struct store_claim_take *t)
     return rc;
 }
 
-static int take_at(struct store *db, struct store_claim_take *t)
+/* What a claim moves, once its server and placeholder are known. */
+static int move_at(struct store *db, struct store_claim_take *t)
 {
-    static const char *SQL_CODE = "SELECT server_id, user_id FROM import_claims"
-                                  " WHERE code_hash = $1 AND expires_at > $2";
     static const char *SQL_MESSAGES = "UPDATE messages SET author_id = $2 WHERE author_id = $1";
     /* a reaction both made stays once, the person's */
     static const char *SQL_TWICE =
@@ -89,19 +90,8 @@ static int take_at(struct store *db, struct store_claim_take *t)
         " AND r.emoji = reactions.emoji AND r.custom_emoji_id = reactions.custom_emoji_id)";
     static const char *SQL_REACTIONS = "UPDATE reactions SET user_id = $2 WHERE user_id = $1";
     static const char *SQL_GONE = "DELETE FROM users WHERE id = $1 AND imported = 1";
-    struct store_stmt *st =
-        store__query(db, SQL_CODE, SV_ARGS(SV_STR(t->code_hash), SV_INT(t->now)));
-    if (!st)
-        return STORE_ERR;
-    int rc = store__step(st);
-    if (rc == STORE_ROW) {
-        store__text_copy(st, 0, t->server_id, sizeof t->server_id);
-        store__text_copy(st, 1, t->placeholder_id, sizeof t->placeholder_id);
-    }
-    store__finish(st);
-    if (rc != STORE_ROW)
-        return rc == STORE_DONE ? STORE_MISSING : rc;
-    if ((rc = may_claim(db, t)) != STORE_DONE)
+    int rc = may_claim(db, t);
+    if (rc != STORE_DONE)
         return rc;
     const struct store_val pair[] = {SV_STR(t->placeholder_id), SV_STR(t->user_id)};
     rc = store__exec(db, SQL_MESSAGES, pair, 2);
@@ -117,4 +107,59 @@ static int take_at(struct store *db, struct store_claim_take *t)
     return rc;
 }
 
+/* Reads a claim's server and placeholder (columns 0 and 1) from a query: STORE_DONE, or
+ * STORE_MISSING when it finds none. */
+static int claim_row(struct store *db, const char *sql, const struct store_val *args, size_t n,
+                     struct store_claim_take *t)
+{
+    struct store_stmt *st = store__query(db, sql, args, n);
+    if (!st)
+        return STORE_ERR;
+    int rc = store__step(st);
+    if (rc == STORE_ROW) {
+        store__text_copy(st, 0, t->server_id, sizeof t->server_id);
+        store__text_copy(st, 1, t->placeholder_id, sizeof t->placeholder_id);
+    }
+    store__finish(st);
+    return rc == STORE_ROW ? STORE_DONE : rc == STORE_DONE ? STORE_MISSING : rc;
+}
+
+static int take_at(struct store *db, struct store_claim_take *t)
+{
+    static const char *SQL_CODE = "SELECT server_id, user_id FROM import_claims"
+                                  " WHERE code_hash = $1 AND expires_at > $2";
+    int rc = claim_row(db, SQL_CODE, SV_ARGS(SV_STR(t->code_hash), SV_INT(t->now)), t);
+    return rc == STORE_DONE ? move_at(db, t) : rc;
+}
+
 STORE_WRITE_AS(store_claim_take, struct store_claim_take, take_at)
+
+/* The placeholders of an address, with their server (SQL shared by the list and the claim). */
+#define BY_EMAIL                                                                                   \
+    " FROM users p JOIN members m ON m.user_id = p.id JOIN servers s ON s.id = m.server_id"        \
+    " WHERE p.imported = 1 AND p.imported_email IS NOT NULL AND p.imported_email ="                \
+    " (SELECT email FROM users WHERE id = $1 AND email IS NOT NULL)"
+
+json_t *store_claims_by_email_json(struct store *db, const char *user_id)
+{
+    static const char *SQL = "SELECT m.server_id, s.name, p.id, p.display_name,"
+                             " (SELECT count(*) FROM messages x WHERE x.author_id = p.id)" BY_EMAIL
+                             " ORDER BY s.name, p.id LIMIT 100";
+    static const struct store_col COLS[] = {{"serverId", COL_TEXT},
+                                            {"serverName", COL_TEXT},
+                                            {"userId", COL_TEXT},
+                                            {"displayName", COL_TEXT},
+                                            {"messages", COL_INT}};
+    return store__list_json(db, SQL, SV_ARGS(SV_STR(user_id)), STORE_COLS(COLS));
+}
+
+static int by_email_at(struct store *db, struct store_claim_take *t)
+{
+    static const char *SQL = "SELECT m.server_id, p.id" BY_EMAIL " AND p.id = $2";
+    char placeholder[UUID_LEN + 1];
+    memcpy(placeholder, t->placeholder_id, sizeof placeholder);
+    int rc = claim_row(db, SQL, SV_ARGS(SV_STR(t->user_id), SV_STR(placeholder)), t);
+    return rc == STORE_DONE ? move_at(db, t) : rc;
+}
+
+STORE_WRITE_AS(store_claim_by_email, struct store_claim_take, by_email_at)

@@ -36,4 +36,12 @@ struct store_claim_take {
  * the server, or is a bot or a placeholder. */
 int store_claim_take(struct store_writer *w, struct store_claim_take *arg);
 
+/* The placeholders whose imported address is the person's verified one, in any server:
+ * [{serverId, serverName, userId, displayName, messages}] ([] without a verified address); NULL
+ * on error. */
+json_t *store_claims_by_email_json(struct store *db, const char *user_id);
+/* Takes placeholder t->placeholder_id (set by the caller) for t->user_id when its imported
+ * address is the person's verified one: as store_claim_take, STORE_MISSING otherwise. */
+int store_claim_by_email(struct store_writer *w, struct store_claim_take *arg);
+
 #endif

@@ -92,16 +92,17 @@ int store_import_overwrite_at(struct store *db, const char *channel_id, const ch
 }
 
 int store_import_person_at(struct store *db, const char *user_id, const char *username,
-                           const char *display_name, const char *server_id, int64_t now)
+                           const char *display_name, const char *email, const char *server_id,
+                           int64_t now)
 {
     static const char *SQL_USER =
-        "INSERT INTO users (id, username, display_name, imported, created_at)"
-        " VALUES ($1, $2, $3, 1, $4) ON CONFLICT (id) DO NOTHING";
+        "INSERT INTO users (id, username, display_name, imported, imported_email, created_at)"
+        " VALUES ($1, $2, $3, 1, $5, $4) ON CONFLICT (id) DO NOTHING";
     static const char *SQL_MEMBER = "INSERT INTO members (server_id, user_id, joined_at)"
                                     " VALUES ($1, $2, $3) ON CONFLICT DO NOTHING";
-    int rc =
-        store__exec(db, SQL_USER,
-                    SV_ARGS(SV_STR(user_id), SV_STR(username), SV_STR(display_name), SV_INT(now)));
+    int rc = store__exec(db, SQL_USER,
+                         SV_ARGS(SV_STR(user_id), SV_STR(username), SV_STR(display_name),
+                                 SV_INT(now), SV_STR(email)));
     int existed = rc == STORE_DONE && store__changes(db) == 0;
     if (rc == STORE_DONE)
         rc = store__exec(db, SQL_MEMBER, SV_ARGS(SV_STR(server_id), SV_STR(user_id), SV_INT(now)));

@@ -42,9 +42,11 @@ int store_import_overwrite_at(struct store *db, const char *channel_id, const ch
                               const char *type, int64_t allow, int64_t deny);
 
 /* A placeholder person, a member of server_id, each written when absent: STORE_DONE, or
- * STORE_TAKEN when the person was there already. */
+ * STORE_TAKEN when the person was there already. email (lower-case, may be NULL) is the address
+ * the source gave them, by which a person with that verified address may claim them. */
 int store_import_person_at(struct store *db, const char *user_id, const char *username,
-                           const char *display_name, const char *server_id, int64_t now);
+                           const char *display_name, const char *email, const char *server_id,
+                           int64_t now);
 
 /* A role (no permissions: the source's do not map) and a placeholder holding it, each written
  * when absent; key orders it above @everyone, higher ranking higher. */

@@ -87,3 +87,25 @@ test('a manager hands a placeholder over by a link, and the person who opens it 
   assert.deepEqual(hersPage.problems, []);
   await hersPage.context().close();
 });
+
+test('a person whose verified address an import gave a placeholder is offered it when the page opens', async () => {
+  const owner = await register(srv.url), yuki = await register(srv.url);
+  const file = path.join(__dirname, 'fixtures', 'mattermost', 'export.jsonl');
+  const r = spawnSync(BIN, ['import', 'mattermost', file, '--server', 'Clube da Yuki', '--owner', owner.user.username, '--team', 'clube', ...srv.storeArgs], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  // Her address, as verifying it would have kept it (the e-mail round trip is email.test.js's).
+  const set = spawnSync('/usr/bin/python3', ['-c', 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute("UPDATE users SET email = ? WHERE id = ?", (sys.argv[2], sys.argv[3])); c.commit()',
+    srv.storeArgs[1], 'yuki@example.com', yuki.user.id], { encoding: 'utf8' });
+  assert.equal(set.status, 0, set.stderr);
+  await eventually(async () => (await api(srv.url, 'GET', '/api/users/@me/imported', { token: yuki.token })).body.placeholders.length === 1, 5000, 'her placeholder');
+  const page = await openApp(browser, srv.url, yuki);
+  await page.waitForSelector('dialog.ask[open]');
+  assert.match(await page.textContent('dialog.ask[open]'), /Reivindicar yuki em Clube da Yuki\?[\s\S]*O seu e-mail verificado é o de yuki, que veio de outro serviço com 3 mensagens/);
+  await shoot(page, 'import-claim-mine');
+  await page.click('dialog.ask[open] button:text-is("Reivindicar")');
+  await page.waitForSelector('#server-title:text-is("Clube da Yuki")');
+  await page.waitForSelector(`.message:has-text("Capítulo um") .head strong:text-is("${yuki.user.displayName || yuki.user.username}")`);
+  assert.deepEqual((await api(srv.url, 'GET', '/api/users/@me/imported', { token: yuki.token })).body.placeholders, []);
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});

@@ -98,3 +98,31 @@ test('asks are bounded per address before anything is read; without --smtp-url n
     assert.deepEqual([r.status, r.body.error], [409, 'Esta Praça não envia e-mails: peça a quem a administra']);
   }
 });
+
+test('a person whose verified address an import gave a placeholder finds it and claims it without a code', async () => {
+  const path = require('node:path');
+  const { spawnSync } = require('node:child_process');
+  const owner = await register(srv.url), alice = await register(srv.url), other = await register(srv.url);
+  const file = path.join(__dirname, 'fixtures', 'mattermost', 'export.jsonl');
+  const r = spawnSync(require('./helpers').BIN, ['import', 'mattermost', file, '--server', 'Clube por e-mail', '--owner', owner.user.username, '--team', 'clube', ...srv.storeArgs], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  assert.deepEqual((await api(srv.url, 'GET', '/api/users/@me/imported', { token: alice.token })).body.placeholders, [], 'no verified address: nothing');
+  const seen = messages().length;
+  await api(srv.url, 'PUT', '/api/users/@me/email', { token: alice.token, body: { email: 'Alice@Example.com', password: alice.password } });
+  const code = (await nextMail(seen, 'alice@example.com')).match(/\n {4}(\d{6})\r?\n/)[1];
+  assert.equal((await api(srv.url, 'POST', '/api/users/@me/email/verify', { token: alice.token, body: { code } })).status, 200);
+  let mine;
+  await eventually(async () => {
+    mine = (await api(srv.url, 'GET', '/api/users/@me/imported', { token: alice.token })).body.placeholders;
+    return mine.length === 1 || mine;
+  }, 5000, 'the placeholder found by address');
+  assert.deepEqual([mine[0].serverName, mine[0].displayName, mine[0].messages], ['Clube por e-mail', 'Alice', 4]);
+  assert.equal((await api(srv.url, 'POST', `/api/users/@me/imported/${mine[0].userId}`, { token: other.token })).status, 404, 'another address takes nothing');
+  const taken = await api(srv.url, 'POST', `/api/users/@me/imported/${mine[0].userId}`, { token: alice.token });
+  assert.equal(taken.status, 200, taken.text);
+  assert.deepEqual([taken.body.claim.serverId, taken.body.claim.messages, taken.body.claim.joined], [mine[0].serverId, 4, true]);
+  assert.deepEqual((await api(srv.url, 'GET', '/api/users/@me/imported', { token: alice.token })).body.placeholders, []);
+  const servers = (await api(srv.url, 'GET', '/api/servers', { token: alice.token })).body.servers;
+  assert.ok(servers.some((s) => s.id === mine[0].serverId), 'she is in the server now');
+  assert.equal((await api(srv.url, 'POST', `/api/users/@me/imported/${mine[0].userId}`, { token: alice.token })).status, 404, 'once');
+});

@@ -1,6 +1,7 @@
 // Claiming an imported placeholder in the page: a manager's "Código para reivindicar" on a
 // placeholder's menu gives a link (/app#claim=CODE) to hand to whoever wrote those messages;
-// the page opened by that link says what it claims and, when the person agrees, takes it.
+// the page opened by that link says what it claims and, when the person agrees, takes it. A
+// placeholder the export gave the person's verified address is offered when the page opens.
 import { ask } from './chat-dialog.js';
 import { basePermissions, PERM } from './chat-perms.js';
 import { chat } from './chat-store.js';
@@ -39,4 +40,33 @@ export async function claimFromLink(code) {
     toast(err);
     return null;
   }
+}
+
+const DECLINED = 'praca.claims.declined'; // placeholders this browser was asked about and said no
+
+// The placeholders with my verified address, each offered once; the server of the last one
+// taken, else null.
+export async function offerImported() {
+  let list;
+  try {
+    ({ placeholders: list } = await api('GET', '/api/users/@me/imported'));
+  } catch {
+    return null;
+  }
+  const declined = new Set(JSON.parse(localStorage.getItem(DECLINED) || '[]'));
+  let taken = null;
+  for (const p of list.filter((x) => !declined.has(x.userId))) {
+    const words = { name: p.displayName, server: p.serverName, n: p.messages };
+    if (await ask(t('claim.title', words), t('claim.mine.text', words), { confirm: t('claim.take') })) {
+      try {
+        taken = (await api('POST', `/api/users/@me/imported/${p.userId}`, {})).claim.serverId;
+      } catch (err) {
+        toast(err);
+      }
+    } else {
+      declined.add(p.userId);
+      localStorage.setItem(DECLINED, JSON.stringify([...declined]));
+    }
+  }
+  return taken;
 }

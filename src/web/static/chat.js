@@ -33,7 +33,7 @@ import { wireStatus } from './chat-status.js';
 import { wireSearch } from './chat-search.js';
 import { besideArrived, wireThread } from './chat-thread.js';
 import { go, wireScreens } from './chat-screens.js';
-import { claimFromLink } from './chat-claims.js';
+import { claimFromLink, offerImported } from './chat-claims.js';
 import { loadServers, openServer, paintServer, paintServers } from './chat-servers.js';
 import { applyMembers, applyTree, chat, dmForgotten, meChanged, messageArrived, messageEdited, pinApplied, pollApplied, previewsApplied, reactionApplied, roomClosed, roomOf, serverLeft, voiceApplied } from './chat-store.js';
 import { tellViewing, typingArrived, typingSaid, typingStopped } from './chat-typing.js';
@@ -363,7 +363,7 @@ async function main() {
   loadOutbox(showMessage);
   window.addEventListener('online', () => retryOutbox());
   const hash = new URLSearchParams(location.hash.slice(1));
-  const claimed = hash.get('claim') ? await claimFromLink(hash.get('claim')) : null;
+  const claimed = (hash.get('claim') ? await claimFromLink(hash.get('claim')) : null) || await offerImported();
   if (hash.get('claim')) history.replaceState(null, '', location.pathname); // a code is good once
   if (claimed) await loadServers();
   const first = chat.servers.find((s) => s.id === (claimed || hash.get('server'))) || chat.servers[0];

@@ -121,6 +121,7 @@ export const EN = {
   'claim.title': "Claim {name} in {server}?",
   'claim.text': "{name}'s {n} messages, brought from another service, become yours, under your account's name. If you are not in the server yet, you join with {name}'s nickname and roles.",
   'claim.take': "Claim",
+  'claim.mine.text': "Your verified e-mail is {name}'s, who came from another service with {n} messages in {server}. Claiming makes them yours, under your account's name, and puts you in the server with {name}'s nickname and roles.",
   'app.entrar': "Join",
   'app.tab.emojis-settings': "Emoji",
   'app.emojis-title': "Server emoji",

@@ -121,6 +121,7 @@ export const PT = {
   'claim.title': "Reivindicar {name} em {server}?",
   'claim.text': "As {n} mensagens de {name}, trazidas de outro serviço, passam a ser suas, com o nome da sua conta. Seu lugar no servidor fica com o apelido e os cargos de {name}, se você ainda não estiver nele.",
   'claim.take': "Reivindicar",
+  'claim.mine.text': "O seu e-mail verificado é o de {name}, que veio de outro serviço com {n} mensagens em {server}. Reivindicar faz delas suas, com o nome da sua conta, e põe você no servidor com o apelido e os cargos de {name}.",
   'app.entrar': "Entrar",
   'app.tab.emojis-settings': "Emoji",
   'app.emojis-title': "Emoji do servidor",
