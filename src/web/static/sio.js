@@ -69,9 +69,11 @@ export class Gateway {
     };
   }
 
+  // Each wait is drawn from half to one and a half of the current step, which doubles up to 10 s:
+  // when a server restarts, its pages come back spread over the step instead of all at once.
   retry() {
     if (this.closed) return;
-    setTimeout(() => this.open(), this.retryMs);
+    setTimeout(() => this.open(), Math.round(this.retryMs * (0.5 + Math.random())));
     this.retryMs = Math.min(this.retryMs * 2, 10000);
   }
 
