@@ -111,7 +111,7 @@ test('a profile card is read by the people who share a server or a conversation,
   const card = await api(srv.url, 'GET', `/api/users/${ana.user.id}/profile`, { token: bia.token });
   assert.equal(card.status, 200, card.text);
   assert.deepEqual(card.body.user, { id: ana.user.id, username: ana.user.username, displayName: 'Ana Luz', isBot: false,
-                                     about: 'Fotografia e plantas.', bannerColor: 0x336699, avatarUrl: null, deleted: false,
+                                     about: 'Fotografia e plantas.', bannerColor: 0x336699, avatarUrl: null, deleted: false, imported: false,
                                      presence: { status: 'offline', activity: null } });
   assert.equal((await api(srv.url, 'GET', `/api/users/${ana.user.id}/profile`, { token: ana.token })).status, 200, 'one reads one\'s own');
   for (const [who, uid] of [[stranger, ana.user.id], [bia, '00000000-0000-7000-8000-000000000000'], [bia, 'nada']]) {
