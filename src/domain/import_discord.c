@@ -4,22 +4,11 @@
 #include <string.h>
 
 #include "core/clock.h"
+#include "domain/json_rules.h"
 
 /* Discord's epoch (2015-01-01), where a snowflake's 42 bits of milliseconds count from. */
 #define DISCORD_EPOCH_MS 1420070400000LL
 #define ID_MAX           20 /* digits of a 64-bit snowflake */
-
-static const char *text(const json_t *o, const char *key)
-{
-    return json_string_value(json_object_get(o, key));
-}
-
-/* A non-empty string, or NULL. */
-static const char *some_text(const json_t *o, const char *key)
-{
-    const char *s = text(o, key);
-    return s && *s ? s : NULL;
-}
 
 int64_t rule_discord_snowflake_ms(const char *id)
 {
@@ -68,18 +57,18 @@ int rule_discord_channel(const json_t *root, struct rule_discord_channel *out, c
         *why = "not a DiscordChatExporter JSON export (guild, channel, messages)";
         return -1;
     }
-    out->guild_id = some_text(guild, "id");
-    out->guild_name = some_text(guild, "name");
-    out->id = some_text(channel, "id");
-    out->name = some_text(channel, "name");
+    out->guild_id = rule__json_some_string(guild, "id");
+    out->guild_name = rule__json_some_string(guild, "name");
+    out->id = rule__json_some_string(channel, "id");
+    out->name = rule__json_some_string(channel, "name");
     if (!out->guild_id || !out->guild_name || !out->id || !out->name) {
         *why = "the guild or the channel has no id or name";
         return -1;
     }
-    out->topic = some_text(channel, "topic");
-    out->category_id = some_text(channel, "categoryId");
-    out->category = some_text(channel, "category");
-    const char *type = text(channel, "type");
+    out->topic = rule__json_some_string(channel, "topic");
+    out->category_id = rule__json_some_string(channel, "categoryId");
+    out->category = rule__json_some_string(channel, "category");
+    const char *type = rule__json_string(channel, "type");
     out->is_thread = type && strstr(type, "Thread") != NULL; /* GuildPublicThread, … */
     if (out->is_thread && !out->category_id) {
         *why = "a thread without its parent channel's id (categoryId)";
@@ -90,10 +79,10 @@ int rule_discord_channel(const json_t *root, struct rule_discord_channel *out, c
 
 int rule_discord_author(const json_t *a, struct rule_discord_author *out, const char **why)
 {
-    out->id = some_text(a, "id");
-    out->name = some_text(a, "nickname");
+    out->id = rule__json_some_string(a, "id");
+    out->name = rule__json_some_string(a, "nickname");
     if (!out->name)
-        out->name = some_text(a, "name");
+        out->name = rule__json_some_string(a, "name");
     out->is_bot = json_is_true(json_object_get(a, "isBot"));
     const json_t *roles = json_object_get(a, "roles");
     out->roles = json_is_array(roles) && json_array_size(roles) ? roles : NULL;
@@ -128,9 +117,9 @@ int rule_discord_role(const struct rule_discord_author *a, size_t i, struct rule
     const json_t *r = json_array_get(a->roles, i);
     if (!r)
         return -1;
-    out->id = some_text(r, "id");
-    out->name = some_text(r, "name");
-    out->color = color_of(text(r, "color"));
+    out->id = rule__json_some_string(r, "id");
+    out->name = rule__json_some_string(r, "name");
+    out->color = color_of(rule__json_string(r, "color"));
     json_int_t position = json_integer_value(json_object_get(r, "position"));
     out->position = position > 0 && position < 1000000 ? position : 1;
     return out->id && out->name ? 0 : -1;
@@ -151,20 +140,20 @@ int rule_discord_message(const json_t *m, struct rule_discord_message *out, cons
         *why = "a message that is not an object";
         return -1;
     }
-    out->id = some_text(m, "id");
-    if (!out->id || parse_time(text(m, "timestamp"), &out->at)) {
+    out->id = rule__json_some_string(m, "id");
+    if (!out->id || parse_time(rule__json_string(m, "timestamp"), &out->at)) {
         *why = "a message without id or time";
         return -1;
     }
-    const char *edited = text(m, "timestampEdited");
+    const char *edited = rule__json_string(m, "timestampEdited");
     if (edited && parse_time(edited, &out->edited_at))
         out->edited_at = 0;
     out->pinned = json_is_true(json_object_get(m, "isPinned"));
-    out->system = !is_words(text(m, "type"));
-    out->content = text(m, "content");
+    out->system = !is_words(rule__json_string(m, "type"));
+    out->content = rule__json_string(m, "content");
     if (!out->content)
         out->content = "";
-    out->reply_to = some_text(json_object_get(m, "reference"), "messageId");
+    out->reply_to = rule__json_some_string(json_object_get(m, "reference"), "messageId");
     if (rule_discord_author(json_object_get(m, "author"), &out->author, why))
         return -1;
     const json_t *reactions = json_object_get(m, "reactions");
@@ -181,7 +170,7 @@ int rule_discord_reaction(const struct rule_discord_message *m, size_t j, const 
     if (!r)
         return -1;
     const json_t *e = json_object_get(r, "emoji");
-    *emoji = some_text(e, "id") ? NULL : some_text(e, "name");
+    *emoji = rule__json_some_string(e, "id") ? NULL : rule__json_some_string(e, "name");
     const json_t *u = json_object_get(r, "users");
     *users = json_is_array(u) && json_array_size(u) ? u : NULL;
     return 0;

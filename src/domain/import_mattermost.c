@@ -5,18 +5,7 @@
 #include <string.h>
 
 #include "domain/emoji.h"
-
-static const char *text(const json_t *o, const char *key)
-{
-    return json_string_value(json_object_get(o, key));
-}
-
-/* A non-empty string, or NULL. */
-static const char *some_text(const json_t *o, const char *key)
-{
-    const char *s = text(o, key);
-    return s && *s ? s : NULL;
-}
+#include "domain/json_rules.h"
 
 int rule_mm_kind(const json_t *line, enum rule_mm_kind *kind, const char **why)
 {
@@ -26,7 +15,7 @@ int rule_mm_kind(const json_t *line, enum rule_mm_kind *kind, const char **why)
     } KINDS[] = {{"version", RULE_MM_VERSION}, {"team", RULE_MM_TEAM},
                  {"channel", RULE_MM_CHANNEL}, {"user", RULE_MM_USER},
                  {"post", RULE_MM_POST},       {"direct_post", RULE_MM_DIRECT_POST}};
-    const char *type = some_text(line, "type");
+    const char *type = rule__json_some_string(line, "type");
     if (!type) {
         *why = "a line without a type";
         return -1;
@@ -47,8 +36,8 @@ int64_t rule_mm_version(const json_t *line)
 int rule_mm_team(const json_t *line, struct rule_mm_team *out, const char **why)
 {
     const json_t *t = json_object_get(line, "team");
-    out->name = some_text(t, "name");
-    out->display_name = some_text(t, "display_name");
+    out->name = rule__json_some_string(t, "name");
+    out->display_name = rule__json_some_string(t, "display_name");
     if (!out->display_name)
         out->display_name = out->name;
     if (!out->name) {
@@ -61,15 +50,15 @@ int rule_mm_team(const json_t *line, struct rule_mm_team *out, const char **why)
 int rule_mm_channel(const json_t *line, struct rule_mm_channel *out, const char **why)
 {
     const json_t *c = json_object_get(line, "channel");
-    out->team = some_text(c, "team");
-    out->name = some_text(c, "name");
-    out->display_name = some_text(c, "display_name");
+    out->team = rule__json_some_string(c, "team");
+    out->name = rule__json_some_string(c, "name");
+    out->display_name = rule__json_some_string(c, "display_name");
     if (!out->display_name)
         out->display_name = out->name;
-    out->topic = some_text(c, "purpose");
+    out->topic = rule__json_some_string(c, "purpose");
     if (!out->topic)
-        out->topic = some_text(c, "header");
-    const char *type = text(c, "type");
+        out->topic = rule__json_some_string(c, "header");
+    const char *type = rule__json_string(c, "type");
     out->is_private = type && !strcmp(type, "P");
     if (!out->team || !out->name) {
         *why = "a channel without its team or name";
@@ -81,14 +70,15 @@ int rule_mm_channel(const json_t *line, struct rule_mm_channel *out, const char 
 int rule_mm_user(const json_t *line, struct rule_mm_user *out, const char **why)
 {
     const json_t *u = json_object_get(line, "user");
-    out->username = some_text(u, "username");
-    out->email = some_text(u, "email");
+    out->username = rule__json_some_string(u, "username");
+    out->email = rule__json_some_string(u, "email");
     if (!out->username) {
         *why = "a user without a username";
         return -1;
     }
-    const char *nick = some_text(u, "nickname"), *first = some_text(u, "first_name"),
-               *last = some_text(u, "last_name");
+    const char *nick = rule__json_some_string(u, "nickname"),
+               *first = rule__json_some_string(u, "first_name"),
+               *last = rule__json_some_string(u, "last_name");
     if (nick)
         snprintf(out->name, sizeof out->name, "%s", nick);
     else if (first || last)
@@ -110,8 +100,8 @@ const char *rule_mm_user_channel(const struct rule_mm_user *u, size_t i, const c
         const json_t *channels = json_object_get(t, "channels");
         size_t n = json_array_size(channels);
         if (i < seen + n) {
-            *team = some_text(t, "name");
-            const char *name = some_text(json_array_get(channels, i - seen), "name");
+            *team = rule__json_some_string(t, "name");
+            const char *name = rule__json_some_string(json_array_get(channels, i - seen), "name");
             return *team && name ? name : "";
         }
         seen += n;
@@ -122,8 +112,8 @@ const char *rule_mm_user_channel(const struct rule_mm_user *u, size_t i, const c
 /* The fields a post and a reply share. */
 static int read_post(const json_t *p, struct rule_mm_post *out, const char **why)
 {
-    out->user = some_text(p, "user");
-    out->message = text(p, "message");
+    out->user = rule__json_some_string(p, "user");
+    out->message = rule__json_string(p, "message");
     if (!out->message)
         out->message = "";
     const json_t *at = json_object_get(p, "create_at");
@@ -146,8 +136,8 @@ int rule_mm_post(const json_t *line, struct rule_mm_post *out, const char **why)
 {
     const json_t *p = json_object_get(line, "post");
     memset(out, 0, sizeof *out);
-    out->team = some_text(p, "team");
-    out->channel = some_text(p, "channel");
+    out->team = rule__json_some_string(p, "team");
+    out->channel = rule__json_some_string(p, "channel");
     if (!out->team || !out->channel) {
         *why = "a post without its team or channel";
         return -1;
@@ -179,8 +169,8 @@ int rule_mm_reaction(const struct rule_mm_post *p, size_t i, const char **user, 
     const json_t *r = json_array_get(p->reactions, i);
     if (!r)
         return -1;
-    *user = some_text(r, "user");
-    *emoji = *user ? rule_emoji_by_name(text(r, "emoji_name")) : NULL;
+    *user = rule__json_some_string(r, "user");
+    *emoji = *user ? rule_emoji_by_name(rule__json_string(r, "emoji_name")) : NULL;
     const json_t *when = json_object_get(r, "create_at");
     *at = json_is_integer(when) ? json_integer_value(when) : p->at;
     return 0;
@@ -191,7 +181,7 @@ const char *rule_mm_attachment(const struct rule_mm_post *p, size_t i)
     const json_t *a = json_array_get(p->attachments, i);
     if (!a)
         return NULL;
-    const char *path = some_text(a, "path");
+    const char *path = rule__json_some_string(a, "path");
     if (!path)
         return "";
     const char *slash = strrchr(path, '/');

@@ -7,32 +7,22 @@
 #include "core/buf.h"
 #include "domain/emoji.h"
 #include "domain/webhook_formats.h"
+#include "domain/json_rules.h"
 
 #define TEXT_MAX ((size_t)256 << 10)
-
-static const char *text(const json_t *o, const char *key)
-{
-    return json_string_value(json_object_get(o, key));
-}
-
-static const char *some_text(const json_t *o, const char *key)
-{
-    const char *s = text(o, key);
-    return s && *s ? s : NULL;
-}
 
 int rule_slack_user(const json_t *u, struct rule_slack_user *out, const char **why)
 {
     const json_t *profile = json_object_get(u, "profile");
-    out->id = some_text(u, "id");
-    out->email = some_text(profile, "email");
-    out->name = some_text(profile, "display_name");
+    out->id = rule__json_some_string(u, "id");
+    out->email = rule__json_some_string(profile, "email");
+    out->name = rule__json_some_string(profile, "display_name");
     if (!out->name)
-        out->name = some_text(profile, "real_name");
+        out->name = rule__json_some_string(profile, "real_name");
     if (!out->name)
-        out->name = some_text(u, "real_name");
+        out->name = rule__json_some_string(u, "real_name");
     if (!out->name)
-        out->name = some_text(u, "name");
+        out->name = rule__json_some_string(u, "name");
     if (!out->id || !out->name) {
         *why = "a user without an id or a name";
         return -1;
@@ -42,11 +32,11 @@ int rule_slack_user(const json_t *u, struct rule_slack_user *out, const char **w
 
 int rule_slack_channel(const json_t *c, struct rule_slack_channel *out, const char **why)
 {
-    out->id = some_text(c, "id");
-    out->name = some_text(c, "name");
-    out->topic = some_text(json_object_get(c, "purpose"), "value");
+    out->id = rule__json_some_string(c, "id");
+    out->name = rule__json_some_string(c, "name");
+    out->topic = rule__json_some_string(json_object_get(c, "purpose"), "value");
     if (!out->topic)
-        out->topic = some_text(json_object_get(c, "topic"), "value");
+        out->topic = rule__json_some_string(json_object_get(c, "topic"), "value");
     const json_t *members = json_object_get(c, "members");
     out->members = json_is_array(members) ? members : NULL;
     /* its name is a folder's: none may climb out of the export */
@@ -113,23 +103,24 @@ int rule_slack_message(const json_t *m, const char *channel_id, struct rule_slac
                        const char **why)
 {
     memset(out, 0, sizeof *out);
-    const char *subtype = some_text(m, "subtype");
-    out->ts = some_text(m, "ts");
+    const char *subtype = rule__json_some_string(m, "subtype");
+    out->ts = rule__json_some_string(m, "ts");
     out->at = rule_slack_ts_ms(out->ts);
     out->system = is_notice(subtype);
-    out->user = some_text(m, "user");
+    out->user = rule__json_some_string(m, "user");
     if (subtype && !strcmp(subtype, "bot_message"))
-        out->bot_name = some_text(m, "username");
+        out->bot_name = rule__json_some_string(m, "username");
     if (!out->user && out->bot_name)
-        out->user = some_text(m, "bot_id") ? some_text(m, "bot_id") : out->bot_name;
-    out->text = text(m, "text");
+        out->user = rule__json_some_string(m, "bot_id") ? rule__json_some_string(m, "bot_id")
+                                                        : out->bot_name;
+    out->text = rule__json_string(m, "text");
     if (!out->text)
         out->text = "";
-    const char *thread = some_text(m, "thread_ts");
+    const char *thread = rule__json_some_string(m, "thread_ts");
     int broadcast = subtype && !strcmp(subtype, "thread_broadcast");
     out->thread_ts = thread && out->ts && strcmp(thread, out->ts) && !broadcast ? thread : NULL;
     out->has_replies = thread && out->ts && !strcmp(thread, out->ts);
-    out->edited_at = rule_slack_ts_ms(some_text(json_object_get(m, "edited"), "ts"));
+    out->edited_at = rule_slack_ts_ms(rule__json_some_string(json_object_get(m, "edited"), "ts"));
     out->pinned = channel_id && pinned_in(m, channel_id);
     const json_t *reactions = json_object_get(m, "reactions"), *files = json_object_get(m, "files");
     out->reactions = json_is_array(reactions) ? reactions : NULL;
@@ -147,7 +138,7 @@ int rule_slack_reaction(const struct rule_slack_message *m, size_t i, const char
     const json_t *r = json_array_get(m->reactions, i);
     if (!r)
         return -1;
-    *emoji = rule_emoji_by_name(text(r, "name"));
+    *emoji = rule_emoji_by_name(rule__json_string(r, "name"));
     const json_t *u = json_object_get(r, "users");
     *users = json_is_array(u) ? u : NULL;
     return 0;
@@ -158,7 +149,7 @@ const char *rule_slack_file(const struct rule_slack_message *m, size_t i)
     const json_t *f = json_array_get(m->files, i);
     if (!f)
         return NULL;
-    const char *name = some_text(f, "name");
+    const char *name = rule__json_some_string(f, "name");
     return name ? name : "";
 }
 

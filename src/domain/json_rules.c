@@ -113,3 +113,14 @@ json_t *rule__json_objects(json_t *list, const char *path, struct rule_error *er
     }
     return out;
 }
+
+const char *rule__json_string(const json_t *o, const char *key)
+{
+    return json_string_value(json_object_get(o, key));
+}
+
+const char *rule__json_some_string(const json_t *o, const char *key)
+{
+    const char *s = rule__json_string(o, key);
+    return s && *s ? s : NULL;
+}

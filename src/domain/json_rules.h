@@ -15,6 +15,11 @@ struct rule_error {
     char reason[160];
 };
 
+/* o[key] when it is a string (NULL otherwise), and the same when it is also not empty: how the
+ * importers' readers take an export's fields, where an empty string says as little as none. */
+const char *rule__json_string(const json_t *o, const char *key);
+const char *rule__json_some_string(const json_t *o, const char *key);
+
 /* Sets err and returns -1. */
 int rule__json_fail(struct rule_error *err, const char *path, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
