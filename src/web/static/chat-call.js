@@ -44,7 +44,7 @@ export async function startCall(channelId, joined, onChange, onName) {
     config: { iceServers: joined.iceServers || [], iceTransportPolicy: joined.iceTransportPolicy || 'all' },
     audio: new AudioContext(), sink: el('div', { class: 'call-audio', hidden: true }),
     shown: { camera: null, screen: null }, // my video streams, each while it is on
-    ...chosen(), talking: false,
+    here: participantSet(joined), sfuStreams: new Map(), ...chosen(), talking: false,
   };
   try {
     next.stream = await navigator.mediaDevices.getUserMedia({ audio: microphone(next.micId) });
@@ -83,10 +83,13 @@ export function stopCall() {
 // The participants as the gateway says now: whoever is not among them is hung up on.
 export function participantsNow(channelId, participants) {
   if (!call || channelId !== call.channelId) return;
-  const here = new Set(participants.map((p) => p.userId));
-  for (const p of [...call.peers.values()]) if (!here.has(p.uid)) hangUp(p);
+  call.here = new Set(participants.map((p) => p.userId));
+  for (const p of [...call.peers.values()]) if (!call.here.has(p.uid)) hangUp(p);
+  placeSfu();
   call.onChange();
 }
+
+const participantSet = (joined) => (Array.isArray(joined.participants) ? new Set(joined.participants.map((p) => p.userId)) : null);
 
 // Joined again (the gateway connection came back): every connection is made anew, as by one
 // who just arrived, since the others hung up when the old session ended (and the SFU let go of
@@ -94,6 +97,7 @@ export function participantsNow(channelId, participants) {
 export async function rejoined(channelId, joined) {
   if (!call || channelId !== call.channelId) return;
   for (const p of [...call.peers.values()]) hangUp(p);
+  call.here = participantSet(joined) || call.here;
   if (joined.sfu) await throughSfu(joined);
   else for (const p of joined.participants) if (p.userId !== chat.me.id) peer(p.userId);
   call.onChange();
@@ -111,6 +115,7 @@ export function feedsNow(channelId, media) {
   call.feeds = new Map((media.feeds || []).map((f) => [f.feedId, f.userId]));
   call.bots = new Set(media.bots || []);
   for (const p of [...call.peers.values()]) if (p.shared && p.feed && call.feeds.get(p.feed) !== p.uid) hangUp(p);
+  placeSfu();
   call.onChange();
 }
 
@@ -122,6 +127,7 @@ async function throughSfu(joined) {
   for (const p of [...call.peers.values()]) if (p.shared || !(joined.bots || []).includes(p.uid)) hangUp(p);
   const here = call, mine = {}; // what the SFU's news are for: this call, this session there
   call.sfu = null;
+  call.sfuStreams = new Map();
   call.sfuSession = mine;
   call.sfuExpiresAt = joined.sfu.expiresAt;
   const current = () => here === call && call.sfuSession === mine;
@@ -142,36 +148,50 @@ export async function moveToSfu(channelId, joined) {
   if (call && channelId === call.channelId && joined.sfu) await throughSfu(joined);
 }
 
+// What the SFU sends is kept by mid, and people are placed from it whenever it, the feeds or the
+// participants change: news that arrive in another order (a feed the gateway has not named yet,
+// a participants list from before someone joined again, as two nodes may deliver them) only
+// delay a person's sound, never lose it.
 function sfuTrack(feed, track, stream, mid, description) {
-  const uid = call.feeds.get(feed);
-  if (!uid) return;
-  let p = call.peers.get(uid);
-  if (!p || !p.shared) {
-    if (p) hangUp(p);
-    p = { uid, pc: call.sfu.sub, shared: true, feed, link: linkFor(call.sfu.sub.connectionState), level: () => 0, out: null,
-          tiles: new Map(), media: {}, senders: {}, restarts: 0, deadline: Infinity };
-    call.peers.set(uid, p);
-  }
-  if (track.kind === 'audio') {
-    p.mid = mid;
-    hear(p, stream);
-  } else {
-    p.media[stream.id] = description === 'screen' ? 'screen' : 'camera';
-    (p.videos = p.videos || new Map()).set(mid, stream.id);
-    see(p, stream);
-  }
+  call.sfuStreams.set(mid, { feed, track, stream, description });
+  placeSfu();
   call.onChange();
+}
+
+function placeSfu() {
+  if (!call.sfu) return;
+  for (const [mid, { feed, track, stream, description }] of call.sfuStreams) {
+    const uid = call.feeds.get(feed);
+    if (!uid || (call.here && !call.here.has(uid))) continue;
+    let p = call.peers.get(uid);
+    if (!p || !p.shared || p.feed !== feed) {
+      if (p) hangUp(p);
+      p = { uid, pc: call.sfu.sub, shared: true, feed, link: linkFor(call.sfu.sub.connectionState), level: () => 0, out: null,
+            tiles: new Map(), media: {}, senders: {}, restarts: 0, deadline: Infinity, videos: new Map() };
+      call.peers.set(uid, p);
+    }
+    if (track.kind === 'audio') {
+      if (p.mid === mid) continue;
+      p.mid = mid;
+      hear(p, stream);
+    } else if (!p.videos.has(mid)) {
+      p.media[stream.id] = description === 'screen' ? 'screen' : 'camera';
+      p.videos.set(mid, stream.id);
+      see(p, stream);
+    }
+  }
 }
 
 // Streams the SFU no longer sends: a person's sound (they are gone), or a video (its tile goes).
 function sfuGone(mids) {
+  for (const mid of mids) call.sfuStreams.delete(mid);
   for (const p of [...call.peers.values()]) {
     if (!p.shared) continue;
     if (mids.includes(p.mid)) {
       hangUp(p);
       continue;
     }
-    for (const [mid, id] of p.videos || []) {
+    for (const [mid, id] of p.videos) {
       if (!mids.includes(mid)) continue;
       if (p.tiles.has(id)) p.tiles.get(id).remove();
       p.tiles.delete(id);
