@@ -90,7 +90,7 @@ unit: build/asan/unit
 node_modules/.package-lock.json: package-lock.json
 	npm ci --no-audit --no-fund
 
-e2e: build/asan/praca node_modules/.package-lock.json
+e2e: build/asan/praca build/people-sim node_modules/.package-lock.json
 	PRACA_BIN=build/asan/praca node --test --test-concurrency=2 $(E2E)
 # The differential test of the in-memory state, on PostgreSQL.
 unit-postgres: build/asan/unit
@@ -98,9 +98,9 @@ unit-postgres: build/asan/unit
 # The shared request-limit window's script, against Redis.
 unit-redis: build/asan/unit
 	scripts/with-redis.sh build/asan/unit --filter '@(ratelimit_shared|redis_uv)/*'
-e2e-postgres: build/asan/praca node_modules/.package-lock.json
+e2e-postgres: build/asan/praca build/people-sim node_modules/.package-lock.json
 	PRACA_BIN=build/asan/praca scripts/with-postgres.sh node --test --test-concurrency=2 $(E2E_PG)
-e2e-nodes: build/asan/praca node_modules/.package-lock.json
+e2e-nodes: build/asan/praca build/people-sim node_modules/.package-lock.json
 	PRACA_BIN=build/asan/praca PRACA_TEST_NODES=2 PRACA_TEST_STREAMS=2 \
 		scripts/with-postgres.sh scripts/with-redis.sh \
 		node --test --test-concurrency=2 $(E2E_NODES)
@@ -109,7 +109,7 @@ check:
 	@scripts/install-deps.sh test
 	$(MAKE) lint
 	$(MAKE) build/praca
-	$(MAKE) build/bench-state build/bench-reach build/fanout-probe # the C benches keep building
+	$(MAKE) build/bench-state build/bench-reach build/fanout-probe build/people-sim # the C benches keep building
 	$(MAKE) unit
 	$(MAKE) unit-postgres
 	$(MAKE) unit-redis
@@ -145,9 +145,15 @@ build/bench-reach: $(OBJ) bench/reach_follow.c
 	  $(PKG_LIBS)
 
 # The fan-out's low-cost measuring client (bench/fanout_probe.c, run by bench/large_server.js).
-build/fanout-probe: bench/fanout_probe.c
+build/fanout-probe: bench/fanout_probe.c bench/ws_frame.h
 	@mkdir -p build
 	$(CC) -std=c11 $(WARN) $(CFLAGS) -o $@ bench/fanout_probe.c -lpthread
+
+# The people simulator (bench/people/, run by bench/people.js).
+PEOPLE_SIM_SRC := $(wildcard bench/people/*.c)
+build/people-sim: $(PEOPLE_SIM_SRC) bench/people/people.h bench/ws_frame.h
+	@mkdir -p build
+	$(CC) -std=c11 $(WARN) $(CFLAGS) -o $@ $(PEOPLE_SIM_SRC) -lm
 
 bench: build/praca build/bench-state build/bench-reach
 	build/bench-state

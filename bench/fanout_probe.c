@@ -29,6 +29,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ws_frame.h"
+
 enum { CONNECTING_AT_ONCE = 100, WARMUP = 5, DRAIN_S = 10, SPIN_US = 2000, TOKEN_MAX = 256 };
 
 struct conn {
@@ -212,44 +214,18 @@ static void on_text(struct run *r, struct conn *c, const char *p, size_t n)
     }
 }
 
-// Frames from the server are not masked; a frame split across reads waits in c->buf.
+// A frame split across reads waits in c->buf.
 static void parse_frames(struct run *r, struct conn *c)
 {
-    size_t off = 0;
-    while (c->fd >= 0 && c->len - off >= 2) {
-        const uint8_t *h = (const uint8_t *)c->buf + off;
-        size_t len = h[1] & 0x7f, hl = 2;
-        if (len == 126) {
-            if (c->len - off < 4)
-                break;
-            len = (size_t)h[2] << 8 | h[3];
-            hl = 4;
-        } else if (len == 127) {
-            if (c->len - off < 10)
-                break;
-            len = 0;
-            for (int i = 2; i < 10; i++)
-                len = len << 8 | h[i];
-            hl = 10;
-        }
-        if (c->len - off < hl + len) {
-            if (hl + len > c->cap) {
-                c->cap = hl + len;
-                memmove(c->buf, c->buf + off, c->len - off);
-                c->len -= off;
-                off = 0;
-                c->buf = realloc(c->buf, c->cap);
-                if (!c->buf)
-                    die("realloc");
-            }
-            break;
-        }
-        int op = h[0] & 0x0f;
+    size_t off = 0, step, n;
+    int op;
+    const char *t;
+    while (c->fd >= 0 && (step = ws_frame_at(c->buf + off, c->len - off, &op, &t, &n))) {
         if (op == 1)
-            on_text(r, c, (const char *)h + hl, len);
+            on_text(r, c, t, n);
         else if (op == 8)
             close_conn(r, c, "close frame");
-        off += hl + len;
+        off += step;
     }
     if (off) {
         memmove(c->buf, c->buf + off, c->len - off);
