@@ -30,7 +30,9 @@ const STORM = process.env.STORM === '1';
 const PIN = process.env.PIN === '1';
 const SEED_DIR = process.env.SEED_DIR || '';
 const SIM = process.env.PEOPLE_SIM || path.join(__dirname, '..', 'build', 'people-sim');
+// PRESENCE_GRACE_MS: the server's --presence-grace-ms (its default, 5000, unless said).
 const ARGS = ['--rate-limit-scale', '1000', '--access-log=0', '--max-connections-per-address', '0',
+  '--presence-grace-ms', process.env.PRESENCE_GRACE_MS || '5000',
   ...(process.env.ARGS || '').split(' ').filter(Boolean)];
 
 const pinned = (pid, core) => PIN && spawnSync('taskset', ['-a', '-p', '-c', String(core), String(pid)]);

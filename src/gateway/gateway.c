@@ -41,7 +41,6 @@
 #include "store/people.h"
 
 #define TOKEN_MAX 256
-#define SWEEP_MS  1000
 
 /* ---- who is connected ---- */
 
@@ -539,6 +538,7 @@ struct gateway *gateway_new(uv_loop_t *loop, const struct gateway_config *cfg, s
     gw->rate_limit_scale = cfg->rate_limit_scale > 0 ? cfg->rate_limit_scale : 1;
     gw->access_log = cfg->access_log;
     gw->presence_people_max = cfg->presence_people_max;
+    gw->presence_grace_ms = cfg->presence_grace_ms;
     gw->ice = cfg->ice;
     map_init(&gw->users);
     struct eio_config eio = {
@@ -570,7 +570,7 @@ struct gateway *gateway_new(uv_loop_t *loop, const struct gateway_config *cfg, s
     }
     uv_timer_init(loop, &gw->sweep);
     gw->sweep.data = gw;
-    uv_timer_start(&gw->sweep, on_sweep, SWEEP_MS, SWEEP_MS);
+    uv_timer_start(&gw->sweep, on_sweep, GATEWAY_SWEEP_MS, GATEWAY_SWEEP_MS);
     bus_subscribe(bus, deliver, gw);
     return gw;
 }

@@ -33,8 +33,9 @@ struct gateway_config {
     int in_order;            /* several nodes: logged events in position order (sequence.h) */
     /* The people of a larger server get no PRESENCE_UPDATE (state/watchers.h). */
     size_t presence_people_max;
-    struct voice_ice ice; /* handed out with voice:join (its strings outlive the gateway) */
-    struct voice_sfu sfu; /* past a mesh (voice_sfu.h; its strings outlive the gateway too) */
+    int presence_grace_ms; /* an offline is said once no connection came back by then */
+    struct voice_ice ice;  /* handed out with voice:join (its strings outlive the gateway) */
+    struct voice_sfu sfu;  /* past a mesh (voice_sfu.h; its strings outlive the gateway too) */
 };
 
 /* What the gateway has done, for metrics (I/O thread). */

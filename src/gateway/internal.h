@@ -61,6 +61,7 @@ struct gateway {
     struct console *console; /* the portal's event console (not owned; may be NULL) */
     double rate_limit_scale;
     size_t presence_people_max;
+    int presence_grace_ms;
     struct voice_ice ice;       /* the ICE servers a voice:join answer hands out */
     struct voice_sfu sfu;       /* past a mesh: the SFU (voice_sfu.h) */
     struct workers *sfu_lane;   /* the one thread that reaches it, or NULL without one */

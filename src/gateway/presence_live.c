@@ -15,6 +15,7 @@
 struct presence_live {
     struct map noted; /* user id → why: presence to announce */
     struct map later; /* user id → the tick after which to look at it again */
+    struct map held;  /* user id → &CHANGED: offline here, not said yet (the grace) */
     uintptr_t ticks;  /* sweeps so far */
     int busy;         /* a presence job is on a worker */
     uv_timer_t timer; /* the next presence job's start */
@@ -51,6 +52,20 @@ static void on_worker(struct gateway_job *j, void *thread_ctx)
 
 static void schedule(struct gateway *gw);
 
+/* A user gone offline here is looked at again once the grace is over (1 when held). */
+static int hold(struct gateway *gw, const char *id)
+{
+    struct presence_live *pl = gw->presence_live;
+    uintptr_t ticks = ((uintptr_t)gw->presence_grace_ms + GATEWAY_SWEEP_MS - 1) / GATEWAY_SWEEP_MS;
+    if (!ticks || map_get(&pl->held, id))
+        return 0;
+    if (map_set(&pl->held, id, &CHANGED) || map_set(&pl->later, id, (void *)(pl->ticks + ticks))) {
+        map_remove(&pl->held, id);
+        return 0; /* no memory: said at once */
+    }
+    return 1;
+}
+
 static void answered(struct gateway_job *j)
 {
     struct presence_job *p = (struct presence_job *)j;
@@ -59,15 +74,23 @@ static void answered(struct gateway_job *j)
         const char *id = p->users[i].user_id;
         struct idset *to = p->users[i].watchers;
         const char *status = p->users[i].status;
+        int offline = !strcmp(status, "offline");
         if (!to) {
             /* not read: logged on the worker */
-        } else if (!map_get(&gw->users, id) && strcmp(status, "offline")) {
+        } else if (map_get(&gw->presence_live->held, id) && !offline) {
+            /* back within the grace: nobody was told they had gone, nor needs telling */
+            map_remove(&gw->presence_live->held, id);
+            map_remove(&gw->presence_live->later, id);
+        } else if (offline && !p->users[i].second_look && hold(gw, id)) {
+            /* said once the grace is over, if they are still gone */
+        } else if (!map_get(&gw->users, id) && !offline) {
             /* connected elsewhere only: still online to everyone, nothing said */
             if (!p->users[i].second_look &&
                 map_set(&gw->presence_live->later, id,
                         (void *)(uintptr_t)(gw->presence_live->ticks + 1)))
                 log_error("gateway: %s's presence not looked at again: no memory", id);
         } else {
+            map_remove(&gw->presence_live->held, id);
             /* the member lists on every node, and the people who share a small server */
             json_t *shown = p->users[i].activity ? p->users[i].activity : json_null();
             struct bus_control said = {.activity = json_incref(p->users[i].activity)};
@@ -192,6 +215,7 @@ int gateway__presence_init(struct gateway *gw)
         return -1;
     map_init(&p->noted);
     map_init(&p->later);
+    map_init(&p->held);
     gw->presence_live = p;
     return 0;
 }
@@ -213,6 +237,7 @@ void gateway__presence_cleanup(struct gateway *gw)
         return;
     map_cleanup(&gw->presence_live->noted);
     map_cleanup(&gw->presence_live->later);
+    map_cleanup(&gw->presence_live->held);
     free(gw->presence_live);
     gw->presence_live = NULL;
 }

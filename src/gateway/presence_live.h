@@ -7,7 +7,10 @@
  * reading the status as it is by then, and bounds what a flapping client costs. A user found
  * connected to other nodes only is still online to everyone: nothing is said then, but the user is
  * looked at once more a second or two later, for the case where their last connections closed on
- * two nodes at once (each node seeing the other's before it went). I/O thread only.
+ * two nodes at once (each node seeing the other's before it went). A user whose last connection
+ * closed is said offline only after --presence-grace-ms, if none came back meanwhile: a page
+ * that reconnects after a drop, or is reloaded, costs everyone who watches it nothing.
+ * I/O thread only.
  */
 #ifndef PRACA_GATEWAY_PRESENCE_LIVE_H
 #define PRACA_GATEWAY_PRESENCE_LIVE_H
@@ -17,6 +20,7 @@
 
 #define PRESENCE_LIVE_BATCH   64
 #define PRESENCE_LIVE_WAIT_MS 100
+#define GATEWAY_SWEEP_MS      1000 /* the gateway's sweep, which ticks presence */
 
 /* With the gateway's loop: 0, or -1 without memory; gateway__presence_close as it drains,
  * before the loop's last run. */

@@ -254,6 +254,7 @@ static int gateway_start(struct serve *s, int max_connections, uint64_t last_pos
         .access_log = s->cfg.access_log,
         .in_order = s->relay != NULL,
         .presence_people_max = (size_t)s->cfg.presence_people_max,
+        .presence_grace_ms = s->cfg.presence_grace_ms,
         .ice = {.stun_urls = s->cfg.stun_urls,
                 .turn_urls = s->cfg.turn_urls,
                 .turn_secret = s->cfg.turn_secret,

@@ -95,8 +95,10 @@ async function startNode({ args = [], env = {}, dir, store, files: filesDir = 'f
   store = store || (POSTGRES ? ['--database-url', postgresDatabase(dir)] : ['--data', db]);
   // Every test registers and logs in from 127.0.0.1; the per-address limits get their own tests.
   const files = args.includes('--files') ? [] : ['--files', path.join(dir, filesDir)];
+  // Presence is said at once unless a test asks for the grace reconnects get.
+  const grace = args.includes('--presence-grace-ms') ? [] : ['--presence-grace-ms', '0'];
   const proc = spawn(BIN, ['serve', '--port', '0', ...store, '--workers', '4',
-    '--registrations-per-address', '0', '--logins-per-address', '0', ...files, ...args], {
+    '--registrations-per-address', '0', '--logins-per-address', '0', ...grace, ...files, ...args], {
     env: { ...process.env, ASAN_OPTIONS: 'detect_leaks=1:abort_on_error=0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
