@@ -10,7 +10,8 @@
 //   PEOPLE=1000 SECONDS=60 PRACA_BIN=build/praca node bench/people.js
 //
 // PIN=1 pins the server to core 1 and the simulator to core 0 (the capacity table's way);
-// SEED_DIR keeps the seeded SQLite database between runs of the same world.
+// SEED_DIR keeps the seeded SQLite database between runs of the same world; PERF=FILE records
+// the server's measured window with `perf record -g`.
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
@@ -29,6 +30,7 @@ const LOGINS = 20; // accounts that sign in again and again
 const STORM = process.env.STORM === '1';
 const PIN = process.env.PIN === '1';
 const SEED_DIR = process.env.SEED_DIR || '';
+const PERF = process.env.PERF || ''; // a file: the server's measured window under perf record -g
 const SIM = process.env.PEOPLE_SIM || path.join(__dirname, '..', 'build', 'people-sim');
 // PRESENCE_GRACE_MS: the server's --presence-grace-ms (its default, 5000, unless said).
 const ARGS = ['--rate-limit-scale', '1000', '--access-log=0', '--max-connections-per-address', '0',
@@ -87,7 +89,7 @@ function simulate(srv, worldFile, restart) {
     const cmd = PIN ? 'taskset' : SIM;
     const args = [...(PIN ? ['-c', '0', SIM] : []), '127.0.0.1', String(srv.port), worldFile, String(SECONDS)];
     const sim = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, PEOPLE_LOGINS_PER_S: String(LOGINS_PER_S) } });
-    let out = '', phase = 'before', cpu = 0, at0 = 0;
+    let out = '', phase = 'before', cpu = 0, at0 = 0, perf = null;
     const pids = () => (srv.nodes || [srv]).map((n) => n.proc.pid);
     const sample = () => pids().reduce((a, pid) => a + cpuNs(pid), 0);
     sim.stdout.on('data', async (d) => {
@@ -95,6 +97,7 @@ function simulate(srv, worldFile, restart) {
       if (phase === 'before' && out.includes('measuring\n')) {
         phase = 'in';
         at0 = sample();
+        if (PERF) perf = spawn('perf', ['record', '-g', '-o', PERF, '-p', String(pids()[0])], { stdio: 'ignore' });
         if (restart) setTimeout(async () => {
           cpu += sample() - at0;
           srv = await restart();
@@ -104,6 +107,7 @@ function simulate(srv, worldFile, restart) {
       if (phase === 'in' && out.includes('done\n')) {
         cpu += sample() - at0;
         phase = 'after';
+        if (perf) perf.kill('SIGINT');
       }
     });
     sim.on('exit', (code) => {

@@ -1,8 +1,8 @@
-// The people's requests, on a few kept-alive HTTP/1.1 connections they share (a browser keeps
-// a handful per site; thousands of pages would keep thousands, which costs the server little
-// while idle and the simulator a descriptor each). A request waits for a free connection in
-// order; its time is counted from when it is written, and its answer (status and body, by
-// Content-Length) goes to the function it came with.
+// The people's requests, on kept-alive HTTP/1.1 connections they share (32 by default; a
+// page has its own, and thousands would cost the simulator a descriptor each). A request waits
+// for a free connection in order: the most that ever waited is reported, since a message's
+// delivery is timed from when it was asked for, so a pool too small would show as late
+// deliveries. Its answer (status and body, by Content-Length) goes to the function it came with.
 #define _GNU_SOURCE
 #include <errno.h>
 #include <poll.h>
@@ -144,7 +144,8 @@ void http_request(struct run *r, struct person *p, int what, http_done done, con
     else
         r->http->head = q;
     r->http->tail = q;
-    r->http->waiting++;
+    if (++r->http->waiting > r->waiting_max && r->measuring)
+        r->waiting_max = r->http->waiting;
     pump(r);
 }
 

@@ -289,6 +289,9 @@ static void report(const struct run *r, double seconds)
         (unsigned long long)r->duplicates, (unsigned long long)r->gaps,
         (unsigned long long)r->refused, (unsigned long long)r->signed_out,
         (unsigned long long)r->reconnects);
+    printf(",\"httpWaitingMax\":%zu", r->waiting_max);
+    printf(",\"lateOver1s\":{\"steady\":%llu,\"afterReconnect\":%llu}",
+           (unsigned long long)r->late[0], (unsigned long long)r->late[1]);
     printf(",\"eventsByName\":{");
     for (int i = 0; i < KINDS_MAX && r->kinds[i].name[0]; i++)
         printf("%s\"%s\":%llu", i ? "," : "", r->kinds[i].name, (unsigned long long)r->kinds[i].n);

@@ -271,6 +271,8 @@ void model_delivered(struct run *r, struct person *p, const char *frame, size_t 
         int64_t now = now_us();
         if (now - p->ready_at > 1000000)
             timed(r, T_DELIVERY, now - sent);
+        if (r->measuring && now - sent > 1000000) // late: on a socket back lately, or not
+            r->late[now - p->ready_at < 10000000]++;
         return;
     }
 }

@@ -138,12 +138,14 @@ struct run {
     uint64_t failed[T_COUNT]; // answers other than 2xx
     uint64_t cut[T_COUNT];    // requests whose connection closed before an answer
     uint64_t actions[ACT_COUNT];
+    uint64_t late[2]; // deliveries over 1 s after their send: on a socket up for 10 s, or not
     uint64_t events, deliveries, duplicates, gaps, refused, signed_out, reconnects;
     struct {
         char name[32];
         uint64_t n;
     } kinds[KINDS_MAX]; // the measured window's events by name
     int ready;          // sockets connected now
+    size_t waiting_max; // requests waiting for a free HTTP connection, at most
     double logins_per_s;
     int64_t next_login;
     int login_next;
