@@ -18,7 +18,6 @@
 #define LINE_MAX_BYTES ((size_t)16 << 20) /* a post with its replies */
 #define CHANNELS_MAX   10000
 #define TEAMS_MAX      1000
-#define THREAD_NAME    40 /* characters of its first message */
 
 struct mm_channel {
     char *team, *name, *display, *topic;
@@ -291,16 +290,6 @@ static int one_at(struct mm *m, const struct cli_import_place *place, const stru
     return 0;
 }
 
-/* A thread's name: its first message's first line, cut to THREAD_NAME characters. */
-static void thread_name(const char *message, char out[4 * THREAD_NAME + 1])
-{
-    size_t len = 0;
-    for (size_t chars = 0; message[len] && message[len] != '\n'; len++)
-        if ((message[len] & 0xC0) != 0x80 && ++chars > THREAD_NAME)
-            break;
-    snprintf(out, 4 * THREAD_NAME + 1, "%.*s", (int)len, len ? message : "Conversa");
-}
-
 static int post_at(struct mm *m, const json_t *line, long number, struct buf *text)
 {
     struct rule_mm_post p, r;
@@ -319,7 +308,7 @@ static int post_at(struct mm *m, const json_t *line, long number, struct buf *te
         m->im->left_out++;
         return 0;
     }
-    char source[40], id[UUID_LEN + 1], name[4 * THREAD_NAME + 1];
+    char source[40], id[UUID_LEN + 1], name[CLI_IMPORT_THREAD_NAME_BYTES];
     snprintf(source, sizeof source, "L%ld", number);
     if (one_at(m, &c->place, &p, source, text, id))
         return -1;
@@ -328,7 +317,7 @@ static int post_at(struct mm *m, const json_t *line, long number, struct buf *te
     struct cli_import_place thread;
     char thread_source[44];
     snprintf(thread_source, sizeof thread_source, "T%ld", number);
-    thread_name(p.message, name);
+    cli_import_thread_name(p.message, name);
     if (cli_import_channel(m->im, thread_source, name, NULL, NULL, c->name, source, p.at, &thread))
         return -1;
     for (size_t i = 0; i < json_array_size(p.replies); i++) {

@@ -20,7 +20,6 @@
 #define LIST_FILE_MAX ((long)256 << 20) /* users.json, channels.json */
 #define DAYS_MAX      100000            /* files in a channel's folder */
 #define MEMBERS_MAX   100000            /* of a private channel */
-#define THREAD_NAME   40                /* characters of its first message */
 #define PATH_BYTES    4096
 
 struct slack {
@@ -125,25 +124,19 @@ static struct cli_import_author author_of(struct slack *s, const char *id, const
 static int thread_place(struct slack *s, const char *ts, const char *first_text,
                         struct cli_import_place *out)
 {
-    char key[96], source[96], name[4 * THREAD_NAME + 1];
+    char key[96], source[96], origin[96], name[CLI_IMPORT_THREAD_NAME_BYTES];
     snprintf(key, sizeof key, "%s %s", s->channel_id, ts);
     snprintf(source, sizeof source, "T%s:%s", s->channel_id, ts);
-    char origin[96];
     snprintf(origin, sizeof origin, "%s:%s", s->channel_id, ts);
-    size_t len = 0;
-    const char *t = first_text ? first_text : "";
-    for (size_t chars = 0; t[len] && t[len] != '\n'; len++)
-        if ((t[len] & 0xC0) != 0x80 && ++chars > THREAD_NAME)
-            break;
-    snprintf(name, sizeof name, "%.*s", (int)len, len ? t : "Conversa");
-    int known = map_get(&s->threads, key) != NULL;
-    int64_t channels = s->im->channels_written;
+    cli_import_thread_name(first_text, name);
+    if (map_get(&s->threads, key)) { /* written already this run */
+        cli_import_place_of(s->im, source, name, s->channel_id, out);
+        return 0;
+    }
     if (cli_import_channel(s->im, source, name, NULL, NULL, s->channel_id, origin,
                            rule_slack_ts_ms(ts), out))
         return -1;
-    if (known)
-        s->im->channels_written = channels; /* counted once */
-    return known || !map_set(&s->threads, key, s) ? 0 : -1;
+    return map_set(&s->threads, key, s) ? -1 : 0;
 }
 
 static int message_at(struct cli_import *im, size_t i, struct buf *text, void *arg)

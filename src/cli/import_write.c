@@ -153,14 +153,32 @@ static void message_id(const struct cli_import *im, const char *source, int64_t 
     rule_import_message_id(im->key, source, ms, part, out);
 }
 
+void cli_import_place_of(struct cli_import *im, const char *source_id, const char *name,
+                         const char *parent_source, struct cli_import_place *out)
+{
+    out->name = name;
+    out->parent_id[0] = 0;
+    rule_import_id(im->key, "channel", source_id, out->channel_id);
+    if (parent_source)
+        rule_import_id(im->key, "channel", parent_source, out->parent_id);
+}
+
+void cli_import_thread_name(const char *first_message, char out[CLI_IMPORT_THREAD_NAME_BYTES])
+{
+    const char *t = first_message ? first_message : "";
+    size_t len = 0;
+    for (size_t chars = 0; t[len] && t[len] != '\n'; len++)
+        if ((t[len] & 0xC0) != 0x80 && ++chars > CLI_IMPORT_THREAD_NAME)
+            break;
+    snprintf(out, CLI_IMPORT_THREAD_NAME_BYTES, "%.*s", (int)len, len ? t : "Conversa");
+}
+
 int cli_import_channel(struct cli_import *im, const char *source_id, const char *name,
                        const char *topic, const char *category_id, const char *parent_source,
                        const char *origin_source, int64_t origin_ms, struct cli_import_place *out)
 {
     char origin[UUID_LEN + 1];
-    out->name = name;
-    out->parent_id[0] = 0;
-    rule_import_id(im->key, "channel", source_id, out->channel_id);
+    cli_import_place_of(im, source_id, name, parent_source, out);
     struct store_import_channel row = {.id = out->channel_id,
                                        .server_id = im->server_id,
                                        .name = name,
@@ -169,7 +187,6 @@ int cli_import_channel(struct cli_import *im, const char *source_id, const char 
                                        .position = im->position++,
                                        .now = im->now};
     if (parent_source) {
-        rule_import_id(im->key, "channel", parent_source, out->parent_id);
         row.parent_id = out->parent_id;
         row.category_id = NULL;
         int known = 0;

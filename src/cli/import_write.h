@@ -89,6 +89,15 @@ int cli_import_category(struct cli_import *im, const char *source_id, const char
 int cli_import_channel(struct cli_import *im, const char *source_id, const char *name,
                        const char *topic, const char *category_id, const char *parent_source,
                        const char *origin_source, int64_t origin_ms, struct cli_import_place *out);
+/* A place's IDs as cli_import_channel gives them, without writing it (a thread written
+ * already this run). */
+void cli_import_place_of(struct cli_import *im, const char *source_id, const char *name,
+                         const char *parent_source, struct cli_import_place *out);
+/* A thread's name: its first message's first line, cut to CLI_IMPORT_THREAD_NAME characters
+ * ("Conversa" when there is none). */
+#define CLI_IMPORT_THREAD_NAME       40
+#define CLI_IMPORT_THREAD_NAME_BYTES (4 * CLI_IMPORT_THREAD_NAME + 1)
+void cli_import_thread_name(const char *first_message, char out[CLI_IMPORT_THREAD_NAME_BYTES]);
 /* Hides a channel from @everyone and shows it to these people (a private channel). 0, or -1. */
 int cli_import_private(struct cli_import *im, const struct cli_import_place *p,
                        const struct cli_import_author *people, size_t n);
