@@ -60,6 +60,7 @@ struct config {
     int events_retry_ms;           /* an events endpoint's first retry; doubles after */
     int presence_people_max;       /* servers up to this size tell presence to all their people */
     int presence_grace_ms;         /* a reconnect within this is no offline-online pair */
+    int sessions_per_second;       /* new gateway sessions admitted a second (0 = any) */
     int session_idle_days;         /* a session unused this long expires */
     int registrations_per_address; /* accounts registered per address per hour (0 = any) */
     int logins_per_address;        /* login attempts per address per minute (0 = any) */

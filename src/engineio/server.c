@@ -339,6 +339,14 @@ static int query_param(const struct http_request *req, const char *name, char *o
     return slice_copy(v, out, cap) == 0;
 }
 
+/* 503 with Retry-After: 1, which the official clients take as a failed try. */
+static void answer_busy(struct http_exchange *ex, const char *body, size_t len)
+{
+    ex->res.close = 1;
+    http_response_add_header(&ex->res, "Retry-After", "1");
+    eio__answer(ex, 503, "application/json", body, len);
+}
+
 /* A request without a session: a new one opens, on polling or straight on WebSocket. */
 static void handshake(struct eio_server *srv, struct http_exchange *ex, int websocket)
 {
@@ -353,9 +361,14 @@ static void handshake(struct eio_server *srv, struct http_exchange *ex, int webs
     }
     if (srv->cfg.max_sessions && srv->sockets.count >= srv->cfg.max_sessions) {
         static const char busy[] = "{\"code\":3,\"message\":\"Too many sessions\"}";
-        ex->res.close = 1;
-        http_response_add_header(&ex->res, "Retry-After", "1");
-        eio__answer(ex, 503, "application/json", busy, sizeof busy - 1);
+        answer_busy(ex, busy, sizeof busy - 1);
+        return;
+    }
+    /* A storm of reconnects (a restart) comes in at the pace the node keeps up with; the
+     * clients try again after their backoff. */
+    if (!pace_take(&srv->admit, (int64_t)uv_now(srv->loop))) {
+        static const char busy[] = "{\"code\":3,\"message\":\"Too many new sessions\"}";
+        answer_busy(ex, busy, sizeof busy - 1);
         return;
     }
     struct eio_socket *s = socket_new(srv);
@@ -460,6 +473,7 @@ struct eio_server *eio_server_new(uv_loop_t *loop, const struct eio_config *cfg,
     srv->cfg = *cfg;
     srv->h = *h;
     srv->user = user;
+    srv->admit.per_s = cfg->sessions_per_s;
     map_init(&srv->sockets);
     return srv;
 }

@@ -20,8 +20,9 @@ struct eio_config {
     int ping_timeout_ms;
     size_t max_payload; /* bytes in one POST body or WebSocket message */
     int upgrade_timeout_ms;
-    size_t max_queued;   /* output waiting for a slow reader before the session is dropped */
-    size_t max_sessions; /* open at once (a polling one needs no connection); 0 = no cap */
+    size_t max_queued;     /* output waiting for a slow reader before the session is dropped */
+    size_t max_sessions;   /* open at once (a polling one needs no connection); 0 = no cap */
+    double sessions_per_s; /* new ones a second, a second's worth at once; 0 = no limit */
 };
 
 struct eio_handlers {

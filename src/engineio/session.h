@@ -10,6 +10,7 @@
 #include <uv.h>
 
 #include "core/map.h"
+#include "core/pace.h"
 #include "engineio/server.h"
 #include "http/server.h"
 #include "ws/ws.h"
@@ -49,6 +50,7 @@ struct eio_server {
     struct eio_handlers h;
     void *user;
     struct map sockets;
+    struct pace admit; /* new sessions (cfg.sessions_per_s) */
 };
 
 /* server.c */

@@ -548,6 +548,7 @@ struct gateway *gateway_new(uv_loop_t *loop, const struct gateway_config *cfg, s
         .upgrade_timeout_ms = 10000,
         .max_queued = cfg->max_queued,
         .max_sessions = cfg->max_sessions,
+        .sessions_per_s = cfg->sessions_per_s,
     };
     struct sio_config sio = {.namespaces = namespaces, .connect_timeout_ms = 45000};
     gw->sio = sio_server_new(loop, &eio, &sio, &handlers, gw);

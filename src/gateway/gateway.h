@@ -29,6 +29,7 @@ struct gateway_config {
     size_t max_queued;       /* per connection, before a slow reader is dropped */
     double rate_limit_scale; /* multiplies the limits on client events (PRACA_RATE_LIMIT_SCALE) */
     size_t max_sessions;     /* Engine.IO sessions open at once (0 = no cap) */
+    double sessions_per_s;   /* new Engine.IO sessions a second (0 = no limit) */
     int access_log;          /* a log line per connect and refusal */
     int in_order;            /* several nodes: logged events in position order (sequence.h) */
     /* The people of a larger server get no PRESENCE_UPDATE (state/watchers.h). */

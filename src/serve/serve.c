@@ -251,6 +251,7 @@ static int gateway_start(struct serve *s, int max_connections, uint64_t last_pos
         .max_queued = 1024 * 1024,
         .rate_limit_scale = s->cfg.rate_limit_scale,
         .max_sessions = (size_t)max_connections,
+        .sessions_per_s = s->cfg.sessions_per_second,
         .access_log = s->cfg.access_log,
         .in_order = s->relay != NULL,
         .presence_people_max = (size_t)s->cfg.presence_people_max,

@@ -486,6 +486,24 @@ test('a client that floods events is disconnected (io server disconnect); a norm
   } finally { await s2.stop(); }
 });
 
+test('new sessions come at --sessions-per-second: past a second\'s worth, 503 with Retry-After, and again a moment later', async () => {
+  const s2 = await startServer({ args: ['--sessions-per-second', '5'] });
+  try {
+    const handshake = () => fetch(`${s2.url}/socket.io/?EIO=4&transport=polling`).then(async (r) => ({ status: r.status, retry: r.headers.get('retry-after'), text: await r.text() }));
+    const t0 = Date.now();
+    const answers = await Promise.all(Array.from({ length: 30 }, handshake));
+    const seconds = (Date.now() - t0) / 1000;
+    const ok = answers.filter((a) => a.status === 200).length;
+    assert.ok(ok >= 5 && ok <= 5 + Math.ceil(seconds * 5), `${ok} admitted in ${seconds} s: ${answers.map((a) => a.status).join()}`);
+    const busy = answers.find((a) => a.status === 503);
+    assert.ok(busy, 'past the pace');
+    assert.equal(busy.retry, '1');
+    assert.match(busy.text, /Too many new sessions/);
+    await quiet(1100);
+    assert.equal((await handshake()).status, 200, 'a moment later');
+  } finally { await s2.stop(); }
+});
+
 test('Engine.IO sessions are capped like connections: polling handshakes past it get 503', async () => {
   const s2 = await startServer({ args: ['--max-connections', '20'] });
   try {
