@@ -52,18 +52,22 @@ static void on_worker(struct gateway_job *j, void *thread_ctx)
 
 static void schedule(struct gateway *gw);
 
-/* A user gone offline here is looked at again once the grace is over (1 when held). */
+/* A user gone offline here is looked at again once the grace is over: 1 when held. One held
+ * already (gone again after coming back within a batch) stays held, and is sure to be looked
+ * at again. */
 static int hold(struct gateway *gw, const char *id)
 {
     struct presence_live *pl = gw->presence_live;
     uintptr_t ticks = ((uintptr_t)gw->presence_grace_ms + GATEWAY_SWEEP_MS - 1) / GATEWAY_SWEEP_MS;
-    if (!ticks || map_get(&pl->held, id))
+    void *again = (void *)(pl->ticks + ticks);
+    if (!ticks)
         return 0;
-    if (map_set(&pl->held, id, &CHANGED) || map_set(&pl->later, id, (void *)(pl->ticks + ticks))) {
-        map_remove(&pl->held, id);
-        return 0; /* no memory: said at once */
-    }
-    return 1;
+    if (map_get(&pl->held, id) && map_get(&pl->later, id))
+        return 1; /* held already, and to be looked at again */
+    if (!map_set(&pl->later, id, again) && !map_set(&pl->held, id, &CHANGED))
+        return 1;
+    map_remove(&pl->held, id);
+    return 0; /* no memory: said at once */
 }
 
 static void answered(struct gateway_job *j)
