@@ -1,7 +1,7 @@
 /*
- * praca: the command line. `serve` runs the service (serve/), `migrate`, `backup`, `admin` and
- * `import` work beside it (cli/), `routes` prints the API's routes. Configuration comes from
- * PRACA_* variables and flags.
+ * praca: the command line. `serve` runs the service (serve/), `migrate`, `backup`, `admin`,
+ * `import` and `export` work beside it (cli/), `routes` prints the API's routes. Configuration
+ * comes from PRACA_* variables and flags.
  */
 #include <signal.h>
 #include <stdio.h>
@@ -65,6 +65,8 @@ int main(int argc, char **argv)
         return cli_admin(&cfg, positional, npos);
     if (!strcmp(cmd, "import"))
         return cli_import(&cfg, positional, npos);
+    if (!strcmp(cmd, "export"))
+        return cli_export(&cfg, positional, npos);
     if (!strcmp(cmd, "routes") &&
         (npos == 0 || (npos == 1 && !strcmp(positional[0], "markdown")))) {
         api_routes_print(stdout, npos == 1);

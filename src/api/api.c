@@ -84,36 +84,6 @@ const struct api_route *const api_route_tables[] = {
     NULL,
 };
 
-/* Where attachments' bytes go: --files, else a folder beside the SQLite file (or ./praca-files
- * with PostgreSQL); in the database with PostgreSQL unless --files-store says otherwise. */
-static int files_init(struct api_service *a, const struct config *cfg)
-{
-    char root[1024];
-    const char *slash = strrchr(cfg->data, '/');
-    if (cfg->files[0])
-        snprintf(root, sizeof root, "%s", cfg->files);
-    else if (cfg->database_url[0])
-        snprintf(root, sizeof root, "./praca-files");
-    else if (slash)
-        snprintf(root, sizeof root, "%.*s/files", (int)(slash - cfg->data), cfg->data);
-    else
-        snprintf(root, sizeof root, "files");
-    enum store_files_kind kind = cfg->database_url[0] ? STORE_FILES_DATABASE : STORE_FILES_DISK;
-    if (!strcmp(cfg->files_store, "disk"))
-        kind = STORE_FILES_DISK;
-    else if (!strcmp(cfg->files_store, "database"))
-        kind = STORE_FILES_DATABASE;
-    else if (cfg->files_store[0]) {
-        log_error("--files-store: disk or database, not '%s'", cfg->files_store);
-        return -1;
-    }
-    if (kind == STORE_FILES_DATABASE && !cfg->database_url[0]) {
-        log_error("--files-store database: only with PostgreSQL (--database-url)");
-        return -1;
-    }
-    return store_files_init(&a->files, kind, root);
-}
-
 /* --join-on-signup: server IDs, comma-separated, 10 at most. */
 static int join_on_signup_ok(const char *list)
 {
@@ -141,8 +111,8 @@ int api_service_init(struct api_service *a, const struct config *cfg, struct sto
     a->console = st->console;
     a->presence = st->presence;
     a->voice = st->voice;
-    if (slice_copy(slice_from(site_url), a->site_url, sizeof a->site_url) || files_init(a, cfg) ||
-        !join_on_signup_ok(cfg->join_on_signup))
+    if (slice_copy(slice_from(site_url), a->site_url, sizeof a->site_url) ||
+        store_files_configure(&a->files, cfg) || !join_on_signup_ok(cfg->join_on_signup))
         return -1;
     if (!(a->push = api_push_new(a)) || !(a->web_push = api_web_push_new(a)) ||
         !(a->due = api_due_new(a)) ||

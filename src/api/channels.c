@@ -98,7 +98,7 @@ static void channel_create(struct api_call *c)
         return;
     }
     api__audit_object(c, sid, "channel.create", "channel", id,
-                      json_pack("{sssssO}", "name", name, "type", type, "topic",
+                      json_pack("{ssssso}", "name", name, "type", type, "topic",
                                 topic ? json_string(topic) : json_null()),
                       0);
     api__event_server_changed(c, sid, "channels");

@@ -19,8 +19,11 @@ int cli_admin_reports(const struct config *cfg, char **words, int nwords);
 /* praca admin vapid [--rotate]: Web Push's public key, or a new pair (every device subscribes
  * again) */
 int cli_admin_vapid(const struct config *cfg, int rotate);
-/* praca import discord|mattermost <path> --server NAME --owner USERNAME … (import.c) */
+/* praca import discord|mattermost|slack|praca-archive <path> --server NAME --owner USERNAME …
+ * (import.c) */
 int cli_import(const struct config *cfg, char **words, int nwords);
+/* praca export --server ID FILE: the server as a portable archive (export.c) */
+int cli_export(const struct config *cfg, char **words, int nwords);
 /* The value of --name at words[*i] (as "--name V", moving *i past V, or "--name=V"); NULL when
  * words[*i] is not that option. */
 const char *cli_option(char **words, int n, int *i, const char *name);

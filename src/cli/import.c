@@ -1,11 +1,10 @@
 /*
  * praca import discord|mattermost|slack <path> --server NAME --owner USERNAME [--team T]
- * [--batch N]: another
- * service's export becomes a new Praça server owned by USERNAME: its categories, channels and
- * threads, its people as placeholder members, their messages with their original times,
- * replies, reactions and pins (import_formats.h reads each format). It writes on its own
- * connection beside a live server, which follows within a second; it logs no event (history is
- * not news), and run again after a crash it writes nothing twice (domain/import_ids.h).
+ * [--batch N]: another service's export becomes a new Praça server owned by USERNAME: its
+ * categories, channels and threads, its people as placeholder members, their messages with their
+ * original times, replies, reactions and pins (import_formats.h reads each format). It writes on
+ * its own connection beside a live server, which follows within a second; it logs no event (history
+ * is not news), and run again after a crash it writes nothing twice (domain/import_ids.h).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,7 +23,8 @@ static const char USAGE[] =
     "       praca import mattermost <export.jsonl> --server NAME --owner USERNAME [--team T]"
     " [--batch N]\n"
     "       praca import slack <unzipped export folder> --server NAME --owner USERNAME"
-    " [--batch N]\n";
+    " [--batch N]\n"
+    "       praca import praca-archive <file> --owner USERNAME [--server NAME] [--batch N]\n";
 
 struct words {
     const char *format, *path, *server, *owner, *team;
@@ -36,7 +36,9 @@ static int read_words(char **words, int nwords, struct words *w)
 {
     *w = (struct words){.format = nwords ? words[0] : NULL, .batch = BATCH_DEFAULT};
     int mattermost = w->format && !strcmp(w->format, "mattermost");
-    if (!w->format || (strcmp(w->format, "discord") && strcmp(w->format, "slack") && !mattermost)) {
+    int archive = w->format && !strcmp(w->format, "praca-archive");
+    if (!w->format ||
+        (strcmp(w->format, "discord") && strcmp(w->format, "slack") && !mattermost && !archive)) {
         fputs(USAGE, stderr);
         return 2;
     }
@@ -57,8 +59,8 @@ static int read_words(char **words, int nwords, struct words *w)
             return 2;
         }
     }
-    if (!w->path || !w->server || !*w->server || !w->owner || w->batch < 1 ||
-        w->batch > BATCH_MAX) {
+    if (!w->path || (!archive && !w->server) || (w->server && !*w->server) || !w->owner ||
+        w->batch < 1 || w->batch > BATCH_MAX) {
         fputs(USAGE, stderr);
         return 2;
     }
@@ -93,9 +95,10 @@ int cli_import(const struct config *cfg, char **words, int nwords)
     map_init(&im.roles);
     int rc = 1;
     if ((im.db = cli_open_store(cfg)) && !find_owner(&im, w.owner))
-        rc = (!strcmp(w.format, "discord") ? cli_import_discord(&im, w.path)
-              : !strcmp(w.format, "slack") ? cli_import_slack(&im, w.path)
-                                           : cli_import_mattermost(&im, w.path, w.team))
+        rc = (!strcmp(w.format, "discord")         ? cli_import_discord(&im, w.path)
+              : !strcmp(w.format, "praca-archive") ? cli_import_archive(&im, w.path, cfg)
+              : !strcmp(w.format, "slack")         ? cli_import_slack(&im, w.path)
+                                                   : cli_import_mattermost(&im, w.path, w.team))
                  ? 1
                  : 0;
     if (!rc)

@@ -5,7 +5,12 @@
 #ifndef PRACA_CLI_IMPORT_FORMATS_H
 #define PRACA_CLI_IMPORT_FORMATS_H
 
+#include <jansson.h>
+#include <stddef.h>
+
 #include "cli/import_write.h"
+
+struct config;
 
 /* DiscordChatExporter's JSON: a file, or a folder of files (import_discord.c). */
 int cli_import_discord(struct cli_import *im, const char *path);
@@ -15,5 +20,14 @@ int cli_import_mattermost(struct cli_import *im, const char *path, const char *t
 
 /* A Slack workspace's export, unzipped into a folder (import_slack.c). */
 int cli_import_slack(struct cli_import *im, const char *dir);
+
+/* A Praça server's archive (praca export; import_archive.c): its IDs kept, its files stored as
+ * configuration says. */
+int cli_import_archive(struct cli_import *im, const char *path, const struct config *cfg);
+
+/* Calls fn with each line of the file as JSON (fn's to free) and its number (from 1), each line
+ * at most line_max bytes: 0, or -1 (said why, or fn's nonzero). */
+int cli_import_lines(const char *path, size_t line_max,
+                     int (*fn)(json_t *v, long number, void *arg), void *arg);
 
 #endif

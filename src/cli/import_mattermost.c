@@ -14,7 +14,6 @@
 #include "core/buf.h"
 #include "domain/import_mattermost.h"
 
-#define CHUNK          ((size_t)64 << 10)
 #define LINE_MAX_BYTES ((size_t)16 << 20) /* a post with its replies */
 #define CHANNELS_MAX   10000
 #define TEAMS_MAX      1000
@@ -42,55 +41,6 @@ struct mm {
     long *lines;
     size_t n;
 };
-
-/* The next line of f into line, NUL-ended, without its newline: 1, 0 at the end, -1 past
- * LINE_MAX_BYTES or on a read error. */
-static int next_line(FILE *f, struct buf *line, char *chunk)
-{
-    buf_reset(line);
-    while (fgets(chunk, (int)CHUNK, f)) {
-        size_t n = strlen(chunk);
-        int end = n && chunk[n - 1] == '\n';
-        if (buf_append(line, chunk, n - (size_t)end))
-            return -1;
-        if (end)
-            return 1;
-    }
-    return ferror(f) ? -1 : line->len > 0;
-}
-
-/* Calls fn with each line of the file as JSON, and its number (from 1): 0, or -1 (said why). */
-static int each_line(struct mm *m, int (*fn)(struct mm *, json_t *, long))
-{
-    FILE *f = fopen(m->path, "rb");
-    if (!f) {
-        fprintf(stderr, "praca import: %s: cannot open\n", m->path);
-        return -1;
-    }
-    struct buf line;
-    buf_init(&line, LINE_MAX_BYTES);
-    char *chunk = malloc(CHUNK);
-    int rc = chunk ? 0 : -1, got = 0;
-    for (long number = 1; !rc && (got = next_line(f, &line, chunk)) == 1; number++) {
-        if (!line.len)
-            continue;
-        json_error_t jerr;
-        json_t *v = json_loadb(line.data, line.len, JSON_REJECT_DUPLICATES, &jerr);
-        if (!v) {
-            fprintf(stderr, "praca import: %s: line %ld: %s\n", m->path, number, jerr.text);
-            rc = -1;
-        } else {
-            rc = fn(m, v, number);
-        }
-    }
-    if (got < 0)
-        fprintf(stderr, "praca import: %s: a line past %zu MiB, or unreadable\n", m->path,
-                LINE_MAX_BYTES >> 20);
-    free(chunk);
-    buf_cleanup(&line);
-    fclose(f);
-    return rc || got < 0 ? -1 : 0;
-}
 
 static char *key_of(const char *team, const char *name)
 {
@@ -182,8 +132,9 @@ static void free_name(const char *key, void *value, void *arg)
     free(value);
 }
 
-static int survey_line(struct mm *m, json_t *v, long number)
+static int survey_line(json_t *v, long number, void *arg)
 {
+    struct mm *m = arg;
     enum rule_mm_kind kind;
     const char *why = NULL;
     int rc = rule_mm_kind(v, &kind, &why);
@@ -357,8 +308,9 @@ static int pour_batch(struct mm *m)
     return rc;
 }
 
-static int pour_line(struct mm *m, json_t *v, long number)
+static int pour_line(json_t *v, long number, void *arg)
 {
+    struct mm *m = arg;
     enum rule_mm_kind kind;
     const char *why;
     if (rule_mm_kind(v, &kind, &why) || (kind != RULE_MM_POST && kind != RULE_MM_DIRECT_POST)) {
@@ -406,11 +358,13 @@ int cli_import_mattermost(struct cli_import *im, const char *path, const char *t
     map_init(&m.emails);
     m.batch = malloc((size_t)im->batch * sizeof *m.batch);
     m.lines = malloc((size_t)im->batch * sizeof *m.lines);
-    int rc = !m.batch || !m.lines || each_line(&m, survey_line) || choose_team(&m);
+    int rc = !m.batch || !m.lines || cli_import_lines(path, LINE_MAX_BYTES, survey_line, &m) ||
+             choose_team(&m);
     if (!rc) {
         snprintf(im->source, sizeof im->source, "%s", m.team);
         rc = cli_import_begin(im) || cli_import_transaction(im, channels_at, &m, 0) ||
-             each_line(&m, pour_line) || pour_batch(&m) || cli_import_finish(im);
+             cli_import_lines(path, LINE_MAX_BYTES, pour_line, &m) || pour_batch(&m) ||
+             cli_import_finish(im);
     }
     free_mm(&m);
     return rc ? -1 : 0;

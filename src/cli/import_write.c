@@ -79,7 +79,8 @@ int cli_import_begin(struct cli_import *im)
     snprintf(im->key, sizeof im->key, "%s\n%s\n%s\n%s", im->format, im->source, im->owner_id,
              im->server_name);
     rule_import_id(im->key, "import", im->source, im->import_id);
-    rule_import_id(im->key, "server", im->source, im->server_id);
+    if (!im->server_id[0]) /* an archive's is kept */
+        rule_import_id(im->key, "server", im->source, im->server_id);
     return cli_import_transaction(im, begin_at, NULL, 0);
 }
 

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "core/clock.h"
+#include "core/config.h"
 #include "core/log.h"
 
 #define READ_CHUNK (192 * 1024) /* a blob_chunks row holds this much, as 256 KiB of base64 */
@@ -308,4 +309,34 @@ int store_files_sweep_at(const struct store_files *f, struct store *db, int64_t 
             deleted++;
     free(doomed);
     return deleted;
+}
+
+/* Where attachments' bytes go: --files, else a folder beside the SQLite file (or ./praca-files
+ * with PostgreSQL); in the database with PostgreSQL unless --files-store says otherwise. */
+int store_files_configure(struct store_files *f, const struct config *cfg)
+{
+    char root[1024];
+    const char *slash = strrchr(cfg->data, '/');
+    if (cfg->files[0])
+        snprintf(root, sizeof root, "%s", cfg->files);
+    else if (cfg->database_url[0])
+        snprintf(root, sizeof root, "./praca-files");
+    else if (slash)
+        snprintf(root, sizeof root, "%.*s/files", (int)(slash - cfg->data), cfg->data);
+    else
+        snprintf(root, sizeof root, "files");
+    enum store_files_kind kind = cfg->database_url[0] ? STORE_FILES_DATABASE : STORE_FILES_DISK;
+    if (!strcmp(cfg->files_store, "disk"))
+        kind = STORE_FILES_DISK;
+    else if (!strcmp(cfg->files_store, "database"))
+        kind = STORE_FILES_DATABASE;
+    else if (cfg->files_store[0]) {
+        log_error("--files-store: disk or database, not '%s'", cfg->files_store);
+        return -1;
+    }
+    if (kind == STORE_FILES_DATABASE && !cfg->database_url[0]) {
+        log_error("--files-store database: only with PostgreSQL (--database-url)");
+        return -1;
+    }
+    return store_files_init(f, kind, root);
 }

@@ -26,6 +26,10 @@ struct store_files {
     char spool[920]; /* root/spool */
 };
 
+struct config;
+/* The place configuration names (--files, --files-store; see store_files_configure's comment),
+ * made ready as store_files_init does. */
+int store_files_configure(struct store_files *f, const struct config *cfg);
 /* Creates the folders; -1 (logged) when it cannot. */
 int store_files_init(struct store_files *f, enum store_files_kind kind, const char *root);
 /* Worker: stores the file at path (which is gone afterwards) under its hash (hash, size out).
