@@ -23,6 +23,7 @@
 
 #define LINE_MAX_BYTES ((size_t)2 << 20) /* a message, or a MiB of a file's base64 */
 #define BLOB_MAX_BYTES ((int64_t)1 << 32)
+#define PROGRESS_EVERY 1000
 
 struct arc {
     struct cli_import *im;
@@ -77,9 +78,17 @@ static int write_rows(struct cli_import *im, void *arg)
                : -1;
 }
 
+/* Writes the rows queued, a transaction, and says how far the messages are every
+ * PROGRESS_EVERY of them. */
 static int flush(struct arc *a)
 {
+    long before = a->im->written + a->im->known;
     int rc = a->n ? cli_import_transaction(a->im, write_rows, a, 1) : 0;
+    long now = a->im->written + a->im->known;
+    if (!rc && now / PROGRESS_EVERY != before / PROGRESS_EVERY) {
+        printf("%ld messages\n", now);
+        fflush(stdout);
+    }
     for (size_t i = 0; i < a->n; i++)
         json_decref(a->rows[i]);
     a->n = 0;

@@ -8,7 +8,7 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
-const { spawnSync } = require('node:child_process');
+const { spawnSync, spawn } = require('node:child_process');
 const { api, register, BIN, startServer, tempDir, upload, appWithBot, install, serverWithMembers } = require('./helpers');
 const { png, uploadEmoji } = require('./gif');
 const { P } = require('./permissions');
@@ -178,6 +178,50 @@ test('an archive cannot take a server that is here with another owner, nor reach
   assert.ok(!victimMsgs.some((m) => m.content === 'forjada'));
   const members = (await api(to.url, 'GET', `/api/servers/${server.id}/members`, { token: owner.token })).body.members;
   assert.ok(!members.some((m) => (m.user || m).id === victim.owner.user.id), 'someone here is not made a member by an archive');
+});
+
+test('an archive import killed halfway, run again, ends with every message once, in order', async () => {
+  const w = await serverWithMembers(from.url, 1);
+  const dir = tempDir();
+  const small = path.join(dir, 'small.jsonl');
+  assert.equal(praca(from, 'export', '--server', w.sid, small).status, 0);
+  const arc = lines(small);
+  const channel = arc.find((l) => l.record === 'channel');
+  const n = 10000;
+  const messages = Array.from({ length: n }, (_, i) => ({
+    record: 'message', id: `01900000-0000-7000-8000-${String(i).padStart(12, '0')}`, channelId: channel.id, threadParentId: null,
+    serverId: w.sid, authorId: w.members[0].user.id, type: 'text', content: `n ${i}`, embeds: null, flags: 0, replyToId: null,
+    mentions: [], mentionedRoleIds: [], mentionsEveryone: false, pinned: false, createdAt: 1700000000000 + i, editedAt: null,
+    attachments: null, webhookId: null, authorName: null, authorAvatar: null,
+  }));
+  const big = path.join(dir, 'big.jsonl');
+  fs.writeFileSync(big, [...arc, ...messages].map((l) => JSON.stringify(l)).join('\n') + '\n');
+  const owner = await register(to.url);
+  const args = ['import', 'praca-archive', big, '--owner', owner.user.username, '--batch', '20', ...to.storeArgs, '--files', path.join(to.dir, 'files')];
+  const first = spawn(BIN, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  const ended = new Promise((resolve) => first.on('exit', (code, signal) => resolve({ code, signal })));
+  first.stdout.on('data', (d) => {
+    out += d;
+    if (/^\d+ messages$/m.test(out) && first.exitCode === null) first.kill('SIGKILL');
+  });
+  const { signal } = await ended;
+  assert.equal(signal, 'SIGKILL', `the first run was killed before it ended (it printed: ${out})`);
+  const second = spawnSync(BIN, args, { encoding: 'utf8' });
+  assert.equal(second.status, 0, second.stderr);
+  const [, written, known] = second.stdout.match(/(\d+) messages written, (\d+) there already/).map(Number);
+  assert.ok(known >= 1000, `the first run's batches were kept (${known})`);
+  assert.equal(written + known, n);
+  const seen = [];
+  for (let before = ''; ;) {
+    const r = await api(to.url, 'GET', `/api/servers/${w.sid}/channels/${channel.id}/messages?limit=100${before}`, { token: owner.token });
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    seen.push(...r.body.messages);
+    if (r.body.messages.length < 100) break;
+    before = `&beforeId=${r.body.messages[0].id}`;
+  }
+  assert.equal(seen.length, n);
+  assert.deepEqual(seen.map((m) => m.id).sort(), messages.map((m) => m.id), 'each message once, under its ID');
 });
 
 test('praca export and import praca-archive refuse what they cannot do, and say why', async () => {
