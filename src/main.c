@@ -37,7 +37,7 @@ int main(int argc, char **argv)
     static struct config cfg;
     config_defaults(&cfg);
     char err[256];
-    char *positional[8];
+    char *positional[CONFIG_POSITIONAL_MAX];
     int npos = 0;
     if (config_from_env(&cfg, err, sizeof err) ||
         config_from_args(&cfg, argc, argv, 2, positional, &npos, err, sizeof err)) {

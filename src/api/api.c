@@ -53,6 +53,8 @@ const struct api_route *const api_route_tables[] = {
     api_account_delete_routes,
     api_report_routes,
     api_export_routes,
+    api_server_archive_routes,
+    api_import_routes,
     api_email_routes,
     api_read_state_routes,
     api_typing_routes,

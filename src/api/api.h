@@ -148,6 +148,8 @@ enum api__body {
     /* A message's JSON (API_BODY_SMALL_MAX), or multipart/form-data with files: written to the
      * files' spool as it arrives (http/upload.h), each file within --file-max-mb. */
     API_BODY_UPLOAD,
+    /* multipart/form-data with one file: a community's export, up to --import-max-mb */
+    API_BODY_IMPORT,
 };
 #define API_BODY_ANONYMOUS_MAX (64u * 1024)        /* public routes, or no credential */
 #define API_BODY_SMALL_MAX     (1024u * 1024)      /* everything else */
@@ -208,6 +210,8 @@ extern const struct api_route api_profile_routes[];
 extern const struct api_route api_account_delete_routes[];
 extern const struct api_route api_report_routes[];
 extern const struct api_route api_export_routes[];
+extern const struct api_route api_server_archive_routes[];
+extern const struct api_route api_import_routes[];
 extern const struct api_route api_email_routes[];
 extern const struct api_route api_read_state_routes[];
 extern const struct api_route api_typing_routes[];

@@ -40,8 +40,23 @@ static size_t upload_max(const struct config *cfg)
 
 size_t api_body_max(const struct config *cfg)
 {
-    size_t up = upload_max(cfg);
+    size_t up = upload_max(cfg),
+           import = (size_t)cfg->import_max_mb * 1000 * 1000 + API_BODY_SMALL_MAX;
+    up = up > import ? up : import;
     return up > API_BODY_LARGE_MAX ? up : API_BODY_LARGE_MAX;
+}
+
+/* An import's one file (api/imports.c), or nothing when imports from the page are off. */
+static size_t import_granted(struct api_service *a, struct http_request *req)
+{
+    size_t file_max = (size_t)a->cfg->import_max_mb * 1000 * 1000;
+    if (!file_max || !is_multipart(req))
+        return API_BODY_SMALL_MAX;
+    req->upload_limits = (struct http_upload_limits){.dir = a->files.spool,
+                                                     .file_max = file_max,
+                                                     .files_max = 1,
+                                                     .field_max = API_BODY_SMALL_MAX};
+    return file_max + API_BODY_SMALL_MAX;
 }
 
 /* The limit a known, valid credential gets on its route (an upload's files go to the spool). */
@@ -49,6 +64,8 @@ static size_t granted(struct api_service *a, struct http_request *req, enum api_
 {
     if (body == API_BODY_LARGE)
         return API_BODY_LARGE_MAX;
+    if (body == API_BODY_IMPORT)
+        return import_granted(a, req);
     if (body != API_BODY_UPLOAD || !is_multipart(req))
         return API_BODY_SMALL_MAX;
     req->upload_limits = (struct http_upload_limits){
@@ -84,13 +101,14 @@ size_t api_body_limit(struct api_service *a, struct http_request *req)
     struct slice token = api__request_token(req, NULL);
     if (def->auth == API_PUBLIC || !token.len || token.len > TOKEN_MAX)
         return API_BODY_ANONYMOUS_MAX;
-    if (def->body == API_BODY_SMALL || (def->body == API_BODY_UPLOAD && !is_multipart(req)))
+    int files = def->body == API_BODY_UPLOAD || def->body == API_BODY_IMPORT;
+    if (def->body == API_BODY_SMALL || (files && !is_multipart(req)))
         return API_BODY_SMALL_MAX;
     char hash[65];
     struct store_token_owner owner;
     crypto_sha256_hex(token.ptr, token.len, hash);
     if (!state_identity_known(a->state, hash, &owner)) {
-        if (def->body == API_BODY_UPLOAD)
+        if (files)
             req->upload_limits.dir = ""; /* asked about however small: it may be an upload */
         return HTTP_BODY_LIMIT_ASK;      /* looked up on a worker before the body is read */
     }

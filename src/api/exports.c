@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "api/attachments.h"
+#include "api/exports.h"
 #include "api/input.h"
 #include "api/limits.h"
 #include "api/reply.h"
@@ -37,7 +38,8 @@ static const struct api_limit EXPORT_LIMIT = {"export", 3, 24 * 3600 * 1000};
 struct export_job {
     struct job job; /* first: run on the export thread */
     struct api_service *svc;
-    char id[UUID_LEN + 1], user_id[UUID_LEN + 1];
+    char id[UUID_LEN + 1], user_id[UUID_LEN + 1], server_id[UUID_LEN + 1];
+    api_archive_write_fn write;
 };
 
 /* ---- the archive, entry by entry ---- */
@@ -175,8 +177,10 @@ static int entry_files(FILE *f, struct api_service *svc, struct store *db, const
     return entry_json(f, ROOT "files.json", uploads, now_s);
 }
 
-static int write_archive(FILE *f, struct api_service *svc, struct store *db, const char *uid)
+static int write_archive(FILE *f, struct api_service *svc, struct store *db, const char *uid,
+                         const char *server_id)
 {
+    (void)server_id;
     int64_t now_s = clock_now_ms() / 1000;
     int rc = entry_json(f, ROOT "account.json", account_of(db, uid), now_s);
     store_read_release(db);
@@ -195,10 +199,10 @@ static void export_run(struct job *job, void *thread_ctx)
     int64_t started = clock_mono_ms();
     int fd = api__spool_file(x->svc, "export", path, sizeof path);
     FILE *f = fd >= 0 ? fdopen(fd, "w+") : NULL;
-    int rc = f ? write_archive(f, x->svc, c.db, x->user_id) : -1;
-    if (f)
-        fclose(f);
-    else if (fd >= 0)
+    int rc = f ? x->write(f, x->svc, c.db, x->user_id, x->server_id) : -1;
+    if (f && fclose(f))
+        rc = -1;
+    else if (!f && fd >= 0)
         close(fd);
     if (!rc)
         rc = api__file_keep(&c, path, hash, &size); /* path is gone either way */
@@ -209,17 +213,17 @@ static void export_run(struct job *job, void *thread_ctx)
     if (store_export_finish(x->svc->writer, &fin) < 0 || rc)
         log_error("exports: the archive %s could not be made", x->id);
     else
-        log_info("exports: archive %s ready, %zu bytes in %lld ms", x->id, size,
+        log_info("exports: archive %s%s%s ready, %zu bytes in %lld ms", x->id,
+                 x->server_id[0] ? " of server " : "", x->server_id, size,
                  (long long)(clock_mono_ms() - started));
     free(x);
 }
 
 /* ---- the routes ---- */
 
-static void export_start(struct api_call *c)
+void api__archive_start(struct api_call *c, const char *server_id, const char *key,
+                        api_archive_write_fn write)
 {
-    if (api__limit_hit(c, &EXPORT_LIMIT))
-        return;
     struct export_job *x = calloc(1, sizeof *x);
     if (!x) {
         api__internal(c);
@@ -227,13 +231,16 @@ static void export_start(struct api_call *c)
     }
     uuid_v7(x->id);
     snprintf(x->user_id, sizeof x->user_id, "%s", c->me.user_id);
+    snprintf(x->server_id, sizeof x->server_id, "%s", server_id ? server_id : "");
     x->svc = c->svc;
     x->job.run = export_run;
-    struct store_export_start s = {x->id, x->user_id, clock_now_ms()};
+    x->write = write;
+    struct store_export_start s = {x->id, x->user_id, clock_now_ms(), server_id};
     int rc = store_export_start(c->svc->writer, &s);
-    json_t *list = rc == STORE_DONE ? store_exports_json(c->db, c->me.user_id, s.now) : NULL;
+    json_t *list =
+        rc == STORE_DONE ? store_exports_json(c->db, c->me.user_id, server_id, s.now) : NULL;
     if (rc == STORE_REFUSED)
-        api__error(c, 409, "Um arquivo dos seus dados já está sendo preparado");
+        api__error(c, 409, "Um arquivo seu já está sendo preparado");
     else if (!list)
         api__internal(c);
     if (rc != STORE_DONE || !list) {
@@ -242,26 +249,27 @@ static void export_start(struct api_call *c)
         return;
     }
     workers_submit(c->svc->exports, &x->job);
-    api__reply(c, 202, json_pack("{sO}", "export", json_array_get(list, 0)));
+    api__reply(c, 202, json_pack("{sO}", key, json_array_get(list, 0)));
     json_decref(list);
 }
 
-static void exports_list(struct api_call *c)
+void api__archive_list(struct api_call *c, const char *server_id, const char *key)
 {
-    json_t *list = store_exports_json(c->db, c->me.user_id, clock_now_ms());
+    json_t *list = store_exports_json(c->db, c->me.user_id, server_id, clock_now_ms());
     if (!list)
         api__internal(c);
     else
-        api__reply(c, 200, json_pack("{so}", "exports", list));
+        api__reply(c, 200, json_pack("{so}", key, list));
 }
 
-static void export_archive(struct api_call *c)
+void api__archive_send(struct api_call *c, const char *server_id, const char *type,
+                       const char *name_format)
 {
     static const char *NONE = "Arquivo não encontrado";
     const char *id = api__param_id(c, "id", NONE);
     char blob[CRYPTO_SHA256_HEX + 1], name[96];
     int64_t size;
-    int found = id ? store_export_blob(c->db, c->me.user_id, id, blob, &size) : 0;
+    int found = id ? store_export_blob(c->db, c->me.user_id, server_id, id, blob, &size) : 0;
     if (!id)
         return;
     if (found < 0) {
@@ -272,8 +280,24 @@ static void export_archive(struct api_call *c)
         api__error(c, 404, NONE);
         return;
     }
-    snprintf(name, sizeof name, "praca-%.8s.tar", id + 24);
-    api__blob_send(c, blob, "application/x-tar", name);
+    snprintf(name, sizeof name, name_format, id + 24);
+    api__blob_send(c, blob, type, name);
+}
+
+static void export_start(struct api_call *c)
+{
+    if (!api__limit_hit(c, &EXPORT_LIMIT))
+        api__archive_start(c, NULL, "export", write_archive);
+}
+
+static void exports_list(struct api_call *c)
+{
+    api__archive_list(c, NULL, "exports");
+}
+
+static void export_archive(struct api_call *c)
+{
+    api__archive_send(c, NULL, "application/x-tar", "praca-%.8s.tar");
 }
 
 const struct api_route api_export_routes[] = {

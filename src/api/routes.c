@@ -8,7 +8,7 @@
 
 static const char *const AUTH[] = {"public", "person", "bot", "person or bot"};
 static const char *const LANE[] = {"worker", "writer", "hashing"};
-static const char *const BODY[] = {"small", "large", "upload"};
+static const char *const BODY[] = {"small", "large", "upload", "import"};
 
 /* A window as the docs say it: "10 per 10 s", "20 per minute", "10 per hour". */
 static void window(char *out, size_t size, const struct api_limit *l)

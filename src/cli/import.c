@@ -27,7 +27,7 @@ static const char USAGE[] =
     "       praca import praca-archive <file> --owner USERNAME [--server NAME] [--batch N]\n";
 
 struct words {
-    const char *format, *path, *server, *owner, *team;
+    const char *format, *path, *server, *owner, *owner_id, *team, *job;
     long batch;
 };
 
@@ -48,6 +48,10 @@ static int read_words(char **words, int nwords, struct words *w)
             w->server = v;
         else if ((v = cli_option(words, nwords, &i, "--owner")))
             w->owner = v;
+        else if ((v = cli_option(words, nwords, &i, "--owner-id")))
+            w->owner_id = v; /* an import the page started */
+        else if ((v = cli_option(words, nwords, &i, "--job")))
+            w->job = v;
         else if (mattermost && (v = cli_option(words, nwords, &i, "--team")))
             w->team = v;
         else if ((v = cli_option(words, nwords, &i, "--batch")))
@@ -59,17 +63,21 @@ static int read_words(char **words, int nwords, struct words *w)
             return 2;
         }
     }
-    if (!w->path || (!archive && !w->server) || (w->server && !*w->server) || !w->owner ||
-        w->batch < 1 || w->batch > BATCH_MAX) {
+    if (!w->path || (!archive && !w->server) || (w->server && !*w->server) ||
+        !w->owner == !w->owner_id || w->batch < 1 || w->batch > BATCH_MAX) {
         fputs(USAGE, stderr);
         return 2;
     }
     return 0;
 }
 
-/* The owner's ID, by username (any case): 0, or 1 (said why). */
-static int find_owner(struct cli_import *im, const char *owner)
+/* The owner's ID, by username (any case) or as given: 0, or 1 (said why). */
+static int find_owner(struct cli_import *im, const char *owner, const char *owner_id)
 {
+    if (owner_id) {
+        snprintf(im->owner_id, sizeof im->owner_id, "%s", owner_id);
+        return 0;
+    }
     struct store_login login;
     char name[64];
     snprintf(name, sizeof name, "%s", owner);
@@ -90,11 +98,12 @@ int cli_import(const struct config *cfg, char **words, int nwords)
     int bad = read_words(words, nwords, &w);
     if (bad)
         return bad;
-    struct cli_import im = {.format = w.format, .server_name = w.server, .batch = w.batch};
+    struct cli_import im = {
+        .format = w.format, .server_name = w.server, .batch = w.batch, .job_id = w.job};
     map_init(&im.persons);
     map_init(&im.roles);
     int rc = 1;
-    if ((im.db = cli_open_store(cfg)) && !find_owner(&im, w.owner))
+    if ((im.db = cli_open_store(cfg)) && !find_owner(&im, w.owner, w.owner_id))
         rc = (!strcmp(w.format, "discord")         ? cli_import_discord(&im, w.path)
               : !strcmp(w.format, "praca-archive") ? cli_import_archive(&im, w.path, cfg)
               : !strcmp(w.format, "slack")         ? cli_import_slack(&im, w.path)

@@ -325,13 +325,14 @@ static void free_person(const char *key, void *value, void *arg)
 int cli_import_archive(struct cli_import *im, const char *path, const struct config *cfg)
 {
     struct arc a = {.im = im, .origin = cfg->site_url};
+    im->source_size = cli_import_file_size(path);
     map_init(&a.people);
     map_init(&a.blobs);
     a.rows = malloc((size_t)im->batch * sizeof *a.rows);
     a.kinds = malloc((size_t)im->batch * sizeof *a.kinds);
     int rc = a.rows && a.kinds && !store_files_configure(&a.files, cfg) ? 0 : -1;
     if (!rc)
-        rc = cli_import_lines(path, LINE_MAX_BYTES, line, &a) || flush(&a);
+        rc = cli_import_lines(path, LINE_MAX_BYTES, line, &a, &im->source_read) || flush(&a);
     if (!rc && !im->server_id[0]) {
         fprintf(stderr, "praca import: %s: no server in the archive\n", path);
         rc = -1;

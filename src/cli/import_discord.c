@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli/import_formats.h"
 #include "core/buf.h"
@@ -77,9 +78,9 @@ struct export_file {
 
 /* Reads path a chunk at a time, each element of its messages array to on_element; returns the
  * header parsed (the caller frees) or NULL, said why. *stray gets the elements that were not
- * objects. */
+ * objects; *read (unless NULL) grows by the bytes read. */
 static json_t *stream(const char *path, int (*on_element)(void *, const char *, size_t), void *arg,
-                      size_t *stray)
+                      size_t *stray, int64_t *read)
 {
     FILE *f = fopen(path, "rb");
     if (!f) {
@@ -91,8 +92,11 @@ static json_t *stream(const char *path, int (*on_element)(void *, const char *, 
     char *chunk = malloc(CHUNK);
     const char *why = NULL;
     int rc = chunk ? 0 : -1;
-    for (size_t n; !rc && (n = fread(chunk, 1, CHUNK, f)) > 0;)
+    for (size_t n; !rc && (n = fread(chunk, 1, CHUNK, f)) > 0;) {
+        if (read)
+            *read += (int64_t)n;
         rc = rule_json_split_feed(&split, chunk, n, on_element, arg, &why);
+    }
     json_t *header = NULL;
     if (rc == -1 && why)
         fprintf(stderr, "praca import: %s: %s\n", path, why);
@@ -126,7 +130,7 @@ static int survey(struct cli_import *im, struct export_file *files, size_t n)
         struct export_file *f = &files[i];
         size_t stray;
         const char *why = NULL;
-        if (!(f->header = stream(f->path, count_element, &f->messages, &stray)))
+        if (!(f->header = stream(f->path, count_element, &f->messages, &stray, NULL)))
             return -1;
         if (rule_discord_channel(f->header, &f->c, &why)) {
             fprintf(stderr, "praca import: %s: %s\n", f->path, why);
@@ -302,7 +306,7 @@ static int import_files(struct cli_import *im, struct export_file *files, size_t
         size_t stray = 0;
         if ((rc = cli_import_transaction(im, channel_at, &p, 0)))
             break;
-        json_t *again = stream(p.f->path, pour_element, &p, &stray);
+        json_t *again = stream(p.f->path, pour_element, &p, &stray, &im->source_read);
         rc = again ? pour_batch(&p) : -1;
         for (size_t k = 0; k < p.n; k++) /* what a failure left unwritten */
             json_decref(p.batch[k]);
@@ -325,8 +329,11 @@ int cli_import_discord(struct cli_import *im, const char *path)
     }
     qsort(names, n, sizeof *names, by_name);
     struct export_file *files = calloc(n, sizeof *files);
-    for (size_t i = 0; files && i < n; i++)
+    for (size_t i = 0; files && i < n; i++) {
+        struct stat st;
         files[i].path = names[i];
+        im->source_size += stat(names[i], &st) ? 0 : (int64_t)st.st_size;
+    }
     int rc = !files || survey(im, files, n) || cli_import_begin(im) ||
              import_files(im, files, n, 0) || import_files(im, files, n, 1) ||
              cli_import_finish(im);

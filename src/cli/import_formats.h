@@ -7,6 +7,7 @@
 
 #include <jansson.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "cli/import_write.h"
 
@@ -26,8 +27,11 @@ int cli_import_slack(struct cli_import *im, const char *dir);
 int cli_import_archive(struct cli_import *im, const char *path, const struct config *cfg);
 
 /* Calls fn with each line of the file as JSON (fn's to free) and its number (from 1), each line
- * at most line_max bytes: 0, or -1 (said why, or fn's nonzero). */
+ * at most line_max bytes: 0, or -1 (said why, or fn's nonzero). *read (unless NULL) follows the
+ * bytes read. */
 int cli_import_lines(const char *path, size_t line_max,
-                     int (*fn)(json_t *v, long number, void *arg), void *arg);
+                     int (*fn)(json_t *v, long number, void *arg), void *arg, int64_t *read);
+/* The file's size in bytes, or 0. */
+int64_t cli_import_file_size(const char *path);
 
 #endif

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli/import_formats.h"
 #include "core/buf.h"
@@ -25,7 +26,7 @@ static int next_line(FILE *f, struct buf *line, char *chunk)
 }
 
 int cli_import_lines(const char *path, size_t line_max,
-                     int (*fn)(json_t *v, long number, void *arg), void *arg)
+                     int (*fn)(json_t *v, long number, void *arg), void *arg, int64_t *read)
 {
     FILE *f = fopen(path, "rb");
     if (!f) {
@@ -39,6 +40,8 @@ int cli_import_lines(const char *path, size_t line_max,
     for (long number = 1; !rc && (got = next_line(f, &line, chunk)) == 1; number++) {
         if (!line.len)
             continue;
+        if (read)
+            *read = (int64_t)ftello(f);
         json_error_t jerr;
         json_t *v = json_loadb(line.data, line.len, JSON_REJECT_DUPLICATES, &jerr);
         if (!v) {
@@ -55,4 +58,10 @@ int cli_import_lines(const char *path, size_t line_max,
     buf_cleanup(&line);
     fclose(f);
     return rc || got < 0 ? -1 : 0;
+}
+
+int64_t cli_import_file_size(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) ? 0 : (int64_t)st.st_size;
 }

@@ -353,18 +353,19 @@ static void free_mm(struct mm *m)
 int cli_import_mattermost(struct cli_import *im, const char *path, const char *team)
 {
     struct mm m = {.im = im, .path = path, .team = team};
+    im->source_size = cli_import_file_size(path);
     map_init(&m.by_name);
     map_init(&m.names);
     map_init(&m.emails);
     m.batch = malloc((size_t)im->batch * sizeof *m.batch);
     m.lines = malloc((size_t)im->batch * sizeof *m.lines);
-    int rc = !m.batch || !m.lines || cli_import_lines(path, LINE_MAX_BYTES, survey_line, &m) ||
-             choose_team(&m);
+    int rc = !m.batch || !m.lines ||
+             cli_import_lines(path, LINE_MAX_BYTES, survey_line, &m, NULL) || choose_team(&m);
     if (!rc) {
         snprintf(im->source, sizeof im->source, "%s", m.team);
         rc = cli_import_begin(im) || cli_import_transaction(im, channels_at, &m, 0) ||
-             cli_import_lines(path, LINE_MAX_BYTES, pour_line, &m) || pour_batch(&m) ||
-             cli_import_finish(im);
+             cli_import_lines(path, LINE_MAX_BYTES, pour_line, &m, &im->source_read) ||
+             pour_batch(&m) || cli_import_finish(im);
     }
     free_mm(&m);
     return rc ? -1 : 0;

@@ -11,6 +11,7 @@
 #include "domain/import_ids.h"
 #include "domain/message_rules.h"
 #include "domain/permissions.h"
+#include "store/import_jobs.h"
 #include "store/imports.h"
 
 #define NAME_MAX_CHARS 32 /* a display name's, as the API's */
@@ -25,11 +26,25 @@ struct step {
     void *arg;
 };
 
+/* A job of the page's is told how far the import is, in the same transaction. */
+static int tell_job(struct cli_import *im, int finished)
+{
+    if (!im->job_id)
+        return 0;
+    int64_t size = im->source_size > 0 ? im->source_size : 1;
+    int64_t read = finished ? size : im->source_read < size ? im->source_read : size;
+    return store_import_job_progress_at(im->db, im->job_id, im->server_id[0] ? im->server_id : NULL,
+                                        read * 1000 / size, im->written + im->known, finished,
+                                        clock_now_ms()) == STORE_DONE
+               ? 0
+               : -1;
+}
+
 static int run_step(struct store *db, void *arg)
 {
     (void)db;
     struct step *s = arg;
-    return s->fn(s->im, s->arg);
+    return s->fn(s->im, s->arg) || tell_job(s->im, 0);
 }
 
 /* After a batch the import leaves the database alone as long as the batch held it: the live
@@ -88,7 +103,7 @@ static int finish_at(struct cli_import *im, void *arg)
 {
     (void)arg;
     int rc = store_import_progress_at(im->db, im->import_id, 0, 1, clock_now_ms());
-    return rc == STORE_DONE ? 0 : -1;
+    return rc == STORE_DONE ? tell_job(im, 1) : -1;
 }
 
 int cli_import_finish(struct cli_import *im)

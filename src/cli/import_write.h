@@ -26,6 +26,10 @@ struct cli_import {
     struct map persons; /* what this run has written of each person */
     struct map roles;   /* the roles this run has written (a set) */
     int64_t position, now;
+    /* A job of the page's (--job): told how far the import is after each transaction, the
+     * source's bytes read in the pass that writes, of its bytes. */
+    const char *job_id;
+    int64_t source_read, source_size;
     /* what the summary tells */
     long channels_written, written, known, left_out, people;
 };

@@ -101,6 +101,8 @@ static const struct option options[] = {
     INT("--uploads-per-minute", "PRACA_UPLOADS_PER_MINUTE", uploads_per_minute, 1, 100000),
     INT("--files-sweep-seconds", "PRACA_FILES_SWEEP_SECONDS", files_sweep_seconds, 1, 86400),
     INT("--upload-budget-mb", "PRACA_UPLOAD_BUDGET_MB", upload_budget_mb, 1, 10000000),
+    INT("--import-max-mb", "PRACA_IMPORT_MAX_MB", import_max_mb, 0, 100000),
+    INT("--imports-at-once", "PRACA_IMPORTS_AT_ONCE", imports_at_once, 1, 64),
     INT("--files-grace-seconds", "PRACA_FILES_GRACE_SECONDS", files_grace_seconds, 0, 604800),
     INT("--max-connections-per-address", "PRACA_MAX_CONNECTIONS_PER_ADDRESS",
         max_connections_per_address, 0, 10000000),
@@ -156,6 +158,8 @@ void config_defaults(struct config *c)
     c->files_sweep_seconds = 600;
     c->files_grace_seconds = 3600;
     c->upload_budget_mb = 4096;
+    c->import_max_mb = 1024;
+    c->imports_at_once = 1;
 }
 
 static int set(struct config *c, const struct option *o, const char *value, char *err, int errlen)
@@ -216,7 +220,7 @@ int config_from_args(struct config *c, int argc, char **argv, int from, char **p
     for (int i = from; i < argc; i++) {
         const char *arg = argv[i];
         if (strncmp(arg, "--", 2) != 0) {
-            if (*npositional == 8) {
+            if (*npositional == CONFIG_POSITIONAL_MAX) {
                 snprintf(err, (size_t)errlen, "argumentos demais");
                 return CONFIG_ERROR;
             }
@@ -231,7 +235,7 @@ int config_from_args(struct config *c, int argc, char **argv, int from, char **p
                 o = &options[k];
         if (!o) {
             /* Flags of subcommands (e.g. admin --reason) are positional words for the caller. */
-            if (*npositional == 8) {
+            if (*npositional == CONFIG_POSITIONAL_MAX) {
                 snprintf(err, (size_t)errlen, "argumentos demais");
                 return CONFIG_ERROR;
             }
@@ -378,6 +382,10 @@ static const char USAGE[] =
     "  --upload-budget-mb N          [PRACA_UPLOAD_BUDGET_MB] uploads arriving at once, "
     "all\n"
     "                                connections (4096)\n"
+    "  --import-max-mb N             [PRACA_IMPORT_MAX_MB] a community's export uploaded\n"
+    "                                from the page (1024; 0 = imports only by command)\n"
+    "  --imports-at-once N           [PRACA_IMPORTS_AT_ONCE] imports from the page running\n"
+    "                                at once on this node (1)\n"
     "  --files-sweep-seconds N       [PRACA_FILES_SWEEP_SECONDS] how often unreferenced\n"
     "                                files are deleted (600)\n"
     "  --files-grace-seconds N       [PRACA_FILES_GRACE_SECONDS] an upload no message took\n"

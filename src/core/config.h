@@ -75,6 +75,8 @@ struct config {
     int files_sweep_seconds; /* how often unreferenced files are looked for */
     int files_grace_seconds; /* an upload not in a message yet is kept this long */
     int upload_budget_mb;    /* uploads' files in flight, all connections, in MB */
+    int import_max_mb;       /* a community's export uploaded from the page, in MB (0: none) */
+    int imports_at_once;     /* imports from the page running at once on this node */
 };
 
 enum config_result { CONFIG_OK = 0, CONFIG_ERROR = -1 };
@@ -85,7 +87,8 @@ const char *config_store_target(const struct config *c);
 /* Reads PRACA_* variables. Returns CONFIG_ERROR with a message in err on a bad value. */
 int config_from_env(struct config *c, char *err, int errlen);
 /* Reads flags from argv[from..argc); unknown flags are errors. Positional words are left for
- * the caller: they are collected in positional[] (at most 8). */
+ * the caller: they are collected in positional[] (at most CONFIG_POSITIONAL_MAX). */
+#define CONFIG_POSITIONAL_MAX 16
 int config_from_args(struct config *c, int argc, char **argv, int from, char **positional,
                      int *npositional, char *err, int errlen);
 /* The text printed by `praca --help`. */

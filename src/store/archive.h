@@ -7,6 +7,7 @@
 #ifndef PRACA_STORE_ARCHIVE_H
 #define PRACA_STORE_ARCHIVE_H
 #include <jansson.h>
+#include <stdio.h>
 
 #include "core/crypto.h"
 #include "store/db.h"
@@ -37,6 +38,17 @@ enum store_archive_kind {
 const char *store_archive_kind_name(enum store_archive_kind kind);
 /* The kind a "record" names, or -1. */
 int store_archive_kind_of(const char *name);
+
+struct store_files;
+struct store_archive_counts {
+    long rows[ARCHIVE_KINDS];
+    long files, missing; /* files written; files whose bytes were not found (left out) */
+};
+/* Writes the server's archive to f, a line at a time: a header, each kind's rows in order, and
+ * each file's bytes as base64 lines of at most a MiB (archive_file.c). 0, STORE_MISSING when the
+ * server is not there, or -1. */
+int store_archive_write(FILE *f, struct store *db, const struct store_files *files,
+                        const char *server_id, struct store_archive_counts *counts);
 
 /* Calls fn with each row of a kind for the server, as an object of the kind's columns (the
  * object is fn's to keep or free). 0, 1 when fn stopped (its nonzero return), or < 0. */

@@ -7,12 +7,14 @@ static int start_at(struct store *db, struct store_export_start *s)
 {
     static const char *SQL_BUSY = "SELECT 1 FROM exports WHERE user_id = $1 AND status = 'pending'"
                                   " AND created_at > $2";
-    static const char *SQL = "INSERT INTO exports (id, user_id, created_at) VALUES ($1, $2, $3)";
+    static const char *SQL =
+        "INSERT INTO exports (id, user_id, created_at, server_id) VALUES ($1, $2, $3, $4)";
     int busy = store__exists(db, SQL_BUSY,
                              SV_ARGS(SV_STR(s->user_id), SV_INT(s->now - STORE_EXPORT_STALE_MS)));
     if (busy)
         return busy < 0 ? busy : STORE_REFUSED;
-    return store__exec(db, SQL, SV_ARGS(SV_STR(s->id), SV_STR(s->user_id), SV_INT(s->now)));
+    return store__exec(
+        db, SQL, SV_ARGS(SV_STR(s->id), SV_STR(s->user_id), SV_INT(s->now), SV_STR(s->server_id)));
 }
 
 STORE_WRITE_AS(store_export_start, struct store_export_start, start_at)
@@ -28,26 +30,31 @@ static int finish_at(struct store *db, struct store_export_finish *f)
 
 STORE_WRITE_AS(store_export_finish, struct store_export_finish, finish_at)
 
-json_t *store_exports_json(struct store *db, const char *user_id, int64_t now)
+json_t *store_exports_json(struct store *db, const char *user_id, const char *server_id,
+                           int64_t now)
 {
     static const char *SQL =
         "SELECT id, CASE WHEN status = 'pending' AND created_at <= $2 THEN 'failed' ELSE status"
-        " END, size, created_at, ready_at FROM exports WHERE user_id = $1 ORDER BY id DESC LIMIT 5";
+        " END, size, created_at, ready_at FROM exports WHERE user_id = $1"
+        " AND COALESCE(server_id, '') = $3 ORDER BY id DESC LIMIT 5";
     static const struct store_col COLS[] = {{"id", COL_TEXT},
                                             {"status", COL_TEXT},
                                             {"size", COL_INT},
                                             {"createdAt", COL_TIME},
                                             {"readyAt", COL_TIME}};
-    return store__list_json(db, SQL, SV_ARGS(SV_STR(user_id), SV_INT(now - STORE_EXPORT_STALE_MS)),
+    return store__list_json(db, SQL,
+                            SV_ARGS(SV_STR(user_id), SV_INT(now - STORE_EXPORT_STALE_MS),
+                                    SV_STR(server_id ? server_id : "")),
                             STORE_COLS(COLS));
 }
 
-int store_export_blob(struct store *db, const char *user_id, const char *id,
+int store_export_blob(struct store *db, const char *user_id, const char *server_id, const char *id,
                       char blob[CRYPTO_SHA256_HEX + 1], int64_t *size)
 {
     static const char *SQL = "SELECT blob, size FROM exports WHERE id = $1 AND user_id = $2"
-                             " AND status = 'ready'";
-    struct store_stmt *st = store__query(db, SQL, SV_ARGS(SV_STR(id), SV_STR(user_id)));
+                             " AND COALESCE(server_id, '') = $3 AND status = 'ready'";
+    struct store_stmt *st = store__query(
+        db, SQL, SV_ARGS(SV_STR(id), SV_STR(user_id), SV_STR(server_id ? server_id : "")));
     if (!st)
         return STORE_ERR;
     int rc = store__step(st);

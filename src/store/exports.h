@@ -16,9 +16,10 @@
 struct store_export_start {
     const char *id, *user_id;
     int64_t now;
+    const char *server_id; /* a server's archive (store/archive.h), or NULL: the person's data */
 };
 /* A new pending archive, unless one younger than STORE_EXPORT_STALE_MS is pending for the person
- * (STORE_REFUSED). */
+ * (STORE_REFUSED): one at a time, of any kind. */
 int store_export_start(struct store_writer *w, struct store_export_start *s);
 
 struct store_export_finish {
@@ -28,11 +29,14 @@ struct store_export_finish {
 };
 int store_export_finish(struct store_writer *w, struct store_export_finish *f);
 
-/* The person's newest archives, at most 5: [{id, status, size, createdAt, readyAt}] (a pending
- * one past STORE_EXPORT_STALE_MS shows as failed). NULL on error. */
-json_t *store_exports_json(struct store *db, const char *user_id, int64_t now);
-/* A ready archive of the person's: 1 (blob and size filled), 0 none, < 0 error. */
-int store_export_blob(struct store *db, const char *user_id, const char *id,
+/* The person's newest archives of their data (server_id NULL) or of a server they made, at most
+ * 5: [{id, status, size, createdAt, readyAt}] (a pending one past STORE_EXPORT_STALE_MS shows as
+ * failed). NULL on error. */
+json_t *store_exports_json(struct store *db, const char *user_id, const char *server_id,
+                           int64_t now);
+/* A ready archive the person made (of their data, or of server_id): 1 (blob and size filled),
+ * 0 none, < 0 error. */
+int store_export_blob(struct store *db, const char *user_id, const char *server_id, const char *id,
                       char blob[CRYPTO_SHA256_HEX + 1], int64_t *size);
 /* Archives past STORE_EXPORT_KEPT_MS go (their blobs then go with the files sweep). */
 int store_exports_expire(struct store *db, int64_t now, int64_t *deleted);
