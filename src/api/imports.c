@@ -81,6 +81,9 @@ static void *follow(void *arg)
         ;
     if (!WIFEXITED(status) || WEXITSTATUS(status)) {
         const char *why = strncmp(last, "praca import: ", 14) ? last : last + 14;
+        size_t at = strlen(r->path); /* the node's own path is none of the person's business */
+        if (!strncmp(why, r->path, at) && !strncmp(why + at, ": ", 2))
+            why += at + 2;
         struct store_import_job_fail f = {r->id, *why ? why : "a importação parou", clock_now_ms()};
         store_import_job_fail(r->svc->writer, &f);
         log_error("import %s: ended with status %d", r->id, status);

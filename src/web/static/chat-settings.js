@@ -5,6 +5,7 @@
 import { act } from './chat-actions.js';
 import { channelGroups } from './chat-categories.js';
 import { ask } from './chat-dialog.js';
+import { paintServerArchive } from './chat-exports.js';
 import { loadInvites } from './chat-invites.js';
 import { basePermissions, PERM } from './chat-perms.js';
 import { loadServer, loadServers } from './chat-servers.js';
@@ -64,6 +65,7 @@ export function paintServerIcon() {
   $('#server-icon-remove').hidden = !url;
   $('#server-delete').hidden = chat.server.ownerId !== chat.me.id;
   paintTransfer();
+  paintServerArchive();
 }
 
 async function setServerIcon(iconUrl, done) {

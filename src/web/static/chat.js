@@ -17,6 +17,7 @@ import { memberJoined, memberLeft, presenceChanged } from './chat-members.js';
 import { followPeople, listArrived } from './chat-people.js';
 import { editLastOwn, forget, messagesPath, showMessage } from './chat-messages.js';
 import { openModal } from './chat-modal.js';
+import { loadImports, wireImports } from './chat-moving.js';
 import { loadOutbox, retryOutbox } from './chat-outbox.js';
 import { notifyArrived, wireNotify } from './chat-notify.js';
 import { askChannelNotify, askServerNotify, loadNotifySettings } from './chat-notify-settings.js';
@@ -70,7 +71,9 @@ function wirePanels() {
       return showError($('#settings-error'), new Error(t('install.link.starts', { start: `${location.origin}/oauth2/authorize` })));
     location.assign(url.pathname + url.search);
   });
-  $('#account-open').addEventListener('click', () => { go('room'); $('#account-error').hidden = true; showPanel('#account'); loadSessions(); loadExports(); });
+  const openAccount = () => { go('room'); $('#account-error').hidden = true; showPanel('#account'); loadSessions(); loadExports(); loadImports(); };
+  $('#account-open').addEventListener('click', openAccount);
+  wireImports(() => { toggleAddServer(false); openAccount(); });
   wireSessions();
   wireExports();
   wireMfa();
