@@ -9,6 +9,10 @@
 //
 //   PEOPLE=1000 SECONDS=60 PRACA_BIN=build/praca node bench/people.js
 //
+// With PRACA_TEST_NODES=2 (under scripts/with-postgres.sh scripts/with-redis.sh) the world is on
+// two nodes, the simulator's people and requests spread over both, and PostgreSQL's and Redis's
+// own CPU is reported apart ("stores").
+//
 // PIN=1 pins the server to core 1 and the simulator to core 0 (the capacity table's way);
 // SEED_DIR keeps the seeded SQLite database between runs of the same world; PERF=FILE records
 // the server's measured window with `perf record -g`.
@@ -82,21 +86,36 @@ async function seed(url) {
   return lines.join('\n') + '\n';
 }
 
+// PostgreSQL's and Redis's processes on this machine (shared mode): their CPU, in ns.
+function storesCpuNs() {
+  let ns = 0;
+  for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    let comm = '';
+    try { comm = fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim(); } catch { continue; }
+    try { if (comm === 'postgres' || comm === 'redis-server') ns += cpuNs(Number(pid)); } catch { /* it ended */ }
+  }
+  return ns;
+}
+
 // The server's CPU over the simulator's measured window ("measuring" … "done" on its stdout),
 // the restart halfway when STORM=1, and the simulator's JSON at the end.
 function simulate(srv, worldFile, restart) {
   return new Promise((resolve, reject) => {
     const cmd = PIN ? 'taskset' : SIM;
-    const args = [...(PIN ? ['-c', '0', SIM] : []), '127.0.0.1', String(srv.port), worldFile, String(SECONDS)];
+    // People and requests spread over the nodes, as a load balancer would.
+    const ports = (srv.nodes || [srv]).map((n) => n.port).join(',');
+    const args = [...(PIN ? ['-c', '0', SIM] : []), '127.0.0.1', ports, worldFile, String(SECONDS)];
     const sim = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, PEOPLE_LOGINS_PER_S: String(LOGINS_PER_S) } });
-    let out = '', phase = 'before', cpu = 0, at0 = 0, perf = null;
+    let out = '', phase = 'before', cpu = 0, at0 = 0, perf = null, storesCpu = 0;
     const pids = () => (srv.nodes || [srv]).map((n) => n.proc.pid);
     const sample = () => pids().reduce((a, pid) => a + cpuNs(pid), 0);
+    let storesAt0 = 0;
     sim.stdout.on('data', async (d) => {
       out += d;
       if (phase === 'before' && out.includes('measuring\n')) {
         phase = 'in';
         at0 = sample();
+        storesAt0 = storesCpuNs();
         if (PERF) perf = spawn('perf', ['record', '-g', '-o', PERF, '-p', String(pids()[0])], { stdio: 'ignore' });
         if (restart) setTimeout(async () => {
           cpu += sample() - at0;
@@ -106,6 +125,7 @@ function simulate(srv, worldFile, restart) {
       }
       if (phase === 'in' && out.includes('done\n')) {
         cpu += sample() - at0;
+        storesCpu = storesCpuNs() - storesAt0;
         phase = 'after';
         if (perf) perf.kill('SIGINT');
       }
@@ -113,7 +133,7 @@ function simulate(srv, worldFile, restart) {
     sim.on('exit', (code) => {
       const last = out.trim().split('\n').pop();
       if (!last.startsWith('{')) return reject(new Error(`people-sim: exit ${code}`));
-      resolve({ result: JSON.parse(last), cpuS: cpu / 1e9, code, srv });
+      resolve({ result: JSON.parse(last), cpuS: cpu / 1e9, storesS: storesCpu / 1e9, code, srv });
     });
   });
 }
@@ -146,13 +166,15 @@ function simulate(srv, worldFile, restart) {
     console.error(`restarted in ${Date.now() - t} ms`);
     return srv;
   } : null;
-  const { result, cpuS, code, srv: last } = await simulate(srv, worldFile, restart);
+  const { result, cpuS, storesS, code, srv: last } = await simulate(srv, worldFile, restart);
   const hours = (result.seconds / 3600) * PEOPLE;
   const summary = {
     people: PEOPLE, serverSize: SERVER_SIZE, serversEach: SERVERS_EACH, nodes: (last.nodes || [last]).length,
     serverCpuS: +cpuS.toFixed(2), serverCoreShare: +(cpuS / result.seconds / (last.nodes || [last]).length).toFixed(3),
     serverCpuMsPerPersonHour: +((cpuS * 1000) / hours).toFixed(2),
     peoplePerCoreAtThisActivity: Math.round(PEOPLE / (cpuS / result.seconds)),
+    ...(last.nodes ? { storesCpuS: +storesS.toFixed(2), storesCoreShare: +(storesS / result.seconds).toFixed(3),
+      storesCpuMsPerPersonHour: +((storesS * 1000) / hours).toFixed(2) } : {}),
   };
   console.log(JSON.stringify({ ...summary, ...result }));
   await last.stop();

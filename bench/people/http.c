@@ -70,26 +70,6 @@ static void finish(struct run *r, struct http_conn *c, int status, const char *b
     free(q);
 }
 
-static bool write_all(struct http_conn *c, const char *b, size_t n)
-{
-    while (n) {
-        ssize_t w = send(c->fd, b, n, MSG_NOSIGNAL);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w < 0 && errno == EAGAIN) {
-            struct pollfd pf = {.fd = c->fd, .events = POLLOUT};
-            if (poll(&pf, 1, 1000) <= 0)
-                return false;
-            continue;
-        }
-        if (w <= 0)
-            return false;
-        b += w;
-        n -= (size_t)w;
-    }
-    return true;
-}
-
 // Hands waiting requests to idle connections, dialing those that are closed.
 static void pump(struct run *r)
 {
@@ -99,7 +79,7 @@ static void pump(struct run *r)
         if (c->cur || c->connecting)
             continue;
         if (c->fd < 0) {
-            c->fd = dial(r);
+            c->fd = dial(r, i);
             if (c->fd < 0)
                 continue;
             c->connecting = true;
@@ -112,7 +92,7 @@ static void pump(struct run *r)
             h->tail = NULL;
         h->waiting--;
         c->sent_at = now_us();
-        if (!write_all(c, c->cur->text, c->cur->len)) {
+        if (send_whole(c->fd, c->cur->text, c->cur->len)) {
             conn_close(r, c);
             finish(r, c, 0, "", 0);
         }

@@ -14,6 +14,7 @@
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <errno.h>
+#include <poll.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <stdio.h>
@@ -46,20 +47,41 @@ static long env_long(const char *name, long fallback)
     return v && *v ? strtol(v, NULL, 10) : fallback;
 }
 
-int dial(const struct run *r)
+int dial(const struct run *r, int index)
 {
     int fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
     if (fd < 0)
         die("socket");
     int one = 1;
     setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-    struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)r->port)};
+    int port = r->ports[index % r->nports];
+    struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
     inet_pton(AF_INET, r->host, &a.sin_addr);
     if (connect(fd, (struct sockaddr *)&a, sizeof a) < 0 && errno != EINPROGRESS) {
         close(fd);
         return -1;
     }
     return fd;
+}
+
+int send_whole(int fd, const char *b, size_t n)
+{
+    while (n) {
+        ssize_t w = send(fd, b, n, MSG_NOSIGNAL);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w < 0 && errno == EAGAIN) {
+            struct pollfd pf = {.fd = fd, .events = POLLOUT};
+            if (poll(&pf, 1, 1000) <= 0)
+                return 1;
+            continue;
+        }
+        if (w <= 0)
+            return -1;
+        b += w;
+        n -= (size_t)w;
+    }
+    return 0;
 }
 
 void watch(struct run *r, int fd, uint32_t events, void *ptr)
@@ -308,12 +330,21 @@ static void report(const struct run *r, double seconds)
 int main(int argc, char **argv)
 {
     if (argc < 5) {
-        fprintf(stderr, "usage: %s HOST PORT WORLD_FILE SECONDS\n", argv[0]);
+        fprintf(stderr, "usage: %s HOST PORT[,PORT…] WORLD_FILE SECONDS\n", argv[0]);
         return 2;
     }
     static struct run r;
     r.host = argv[1];
-    r.port = atoi(argv[2]);
+    for (char *at = argv[2], *end; *at && r.nports < PORTS_MAX; at = end + (*end == ',')) {
+        r.ports[r.nports++] = (int)strtol(at, &end, 10);
+        if (end == at)
+            break;
+    }
+    r.port = r.ports[0];
+    if (!r.nports || !r.port) {
+        fprintf(stderr, "%s: no port in '%s'\n", argv[0], argv[2]);
+        return 2;
+    }
     double seconds = atof(argv[4]);
     r.rng = (uint64_t)now_us() | 1;
     snprintf(r.nonce, sizeof r.nonce, "pp%06x", (unsigned)(now_us() & 0xffffff));

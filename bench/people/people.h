@@ -122,9 +122,12 @@ struct world {
 
 struct http;
 
+#define PORTS_MAX 8
+
 struct run {
     const char *host;
-    int port;
+    int port; // the first node's
+    int ports[PORTS_MAX], nports;
     struct world w;
     int epfd;
     struct person **heap; // by next_at
@@ -157,7 +160,12 @@ struct run {
 // ---- the loop (main.c) ----
 int64_t now_us(void);
 void die(const char *what);
-int dial(const struct run *r);
+// A connection to the node of this index (the people and the HTTP connections are spread over
+// the nodes, as a load balancer would).
+int dial(const struct run *r, int index);
+// Sends all of b on a non-blocking socket, waiting up to a second at a time for room: 0, 1 when
+// it does not drain, -1 on an error (errno).
+int send_whole(int fd, const char *b, size_t n);
 void watch(struct run *r, int fd, uint32_t events, void *ptr);
 void unwatch(struct run *r, int fd);
 void schedule(struct run *r, struct person *p, int64_t at);

@@ -18,25 +18,11 @@
 
 static void send_all(struct run *r, struct person *p, const char *b, size_t n)
 {
-    while (n && p->fd >= 0) {
-        ssize_t w = send(p->fd, b, n, MSG_NOSIGNAL);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w < 0 && errno == EAGAIN) {
-            struct pollfd pf = {.fd = p->fd, .events = POLLOUT};
-            if (poll(&pf, 1, 1000) <= 0) {
-                socket_drop(r, p, "a send that does not drain", false);
-                return;
-            }
-            continue;
-        }
-        if (w <= 0) {
-            socket_drop(r, p, strerror(errno), true);
-            return;
-        }
-        b += w;
-        n -= (size_t)w;
-    }
+    int rc = p->fd >= 0 ? send_whole(p->fd, b, n) : 0;
+    if (rc > 0)
+        socket_drop(r, p, "a send that does not drain", false);
+    else if (rc < 0)
+        socket_drop(r, p, strerror(errno), true);
 }
 
 // A client's frame is masked; a zero mask leaves the payload as it is.
@@ -121,7 +107,7 @@ void socket_ticket(struct run *r, struct person *p, int what, int status, const 
         return;
     }
     snprintf(p->ticket, sizeof p->ticket, "%.*s", (int)(end - (t + 10)), t + 10);
-    p->fd = dial(r);
+    p->fd = dial(r, p->index);
     if (p->fd < 0) {
         p->state = SOCK_DOWN;
         retry_later(r, p);

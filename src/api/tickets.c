@@ -27,7 +27,7 @@ static void ticket(struct api_call *c)
                    "já tem ou espere um minuto");
         return;
     }
-    if (rc) {
+    if (rc) { /* -3: past the pace the gateway admits sessions at (Retry-After: 1) */
         api__busy(c, "Muitas conexões sendo abertas agora; tente de novo em instantes");
         return;
     }

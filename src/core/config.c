@@ -90,6 +90,7 @@ static const struct option options[] = {
     INT("--events-retry-ms", "PRACA_EVENTS_RETRY_MS", events_retry_ms, 100, 600000),
     INT("--presence-people-max", "PRACA_PRESENCE_PEOPLE_MAX", presence_people_max, 1, 1000000),
     INT("--sessions-per-second", "PRACA_SESSIONS_PER_SECOND", sessions_per_second, 0, 1000000),
+    INT("--presence-carry-ms", "PRACA_PRESENCE_CARRY_MS", presence_carry_ms, 0, 600000),
     INT("--presence-grace-ms", "PRACA_PRESENCE_GRACE_MS", presence_grace_ms, 0, 600000),
     INT("--session-idle-days", "PRACA_SESSION_IDLE_DAYS", session_idle_days, 1, 3650),
     STR("--files", "PRACA_FILES", files),
@@ -144,6 +145,7 @@ void config_defaults(struct config *c)
     c->presence_people_max = 1000;
     c->presence_grace_ms = 5000;
     c->sessions_per_second = 1000;
+    c->presence_carry_ms = 60000;
     c->access_log = 1;
     snprintf(c->log_format, sizeof c->log_format, "text");
     snprintf(c->sync, sizeof c->sync, "normal");
@@ -358,6 +360,9 @@ static const char USAGE[] =
     "  --sessions-per-second N       [PRACA_SESSIONS_PER_SECOND] new gateway sessions a\n"
     "                                second, a second's worth at once; past it 503 with\n"
     "                                Retry-After: 1 (1000; 0: no limit)\n"
+    "  --presence-carry-ms MS        [PRACA_PRESENCE_CARRY_MS] after a restart, who was\n"
+    "                                online stays so this long while pages come back (60000;\n"
+    "                                0: off; one node)\n"
     "  --presence-grace-ms MS        [PRACA_PRESENCE_GRACE_MS] one whose last connection\n"
     "                                closed is said offline only if none came back by\n"
     "                                then (5000; 0: at once)\n"

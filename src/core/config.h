@@ -54,14 +54,15 @@ struct config {
     char metrics_listen[300];        /* HOST:PORT of the metrics listener; "" = none */
     char trusted_proxy[64];          /* its X-Forwarded-For names the client; "" = none */
     int access_log;
-    char log_format[8];            /* text | json */
-    char sync[8];                  /* normal | full: SQLite's fsync per commit or not */
-    int event_retention_hours;     /* the event log keeps this much */
-    int events_retry_ms;           /* an events endpoint's first retry; doubles after */
-    int presence_people_max;       /* servers up to this size tell presence to all their people */
-    int presence_grace_ms;         /* a reconnect within this is no offline-online pair */
-    int sessions_per_second;       /* new gateway sessions admitted a second (0 = any) */
-    int session_idle_days;         /* a session unused this long expires */
+    char log_format[8];        /* text | json */
+    char sync[8];              /* normal | full: SQLite's fsync per commit or not */
+    int event_retention_hours; /* the event log keeps this much */
+    int events_retry_ms;       /* an events endpoint's first retry; doubles after */
+    int presence_people_max;   /* servers up to this size tell presence to all their people */
+    int presence_grace_ms;     /* a reconnect within this is no offline-online pair */
+    int sessions_per_second;   /* new gateway sessions admitted a second (0 = any) */
+    int presence_carry_ms;     /* who was online before a restart stays so while pages come back */
+    int session_idle_days;     /* a session unused this long expires */
     int registrations_per_address; /* accounts registered per address per hour (0 = any) */
     int logins_per_address;        /* login attempts per address per minute (0 = any) */
     /* Attachments: */

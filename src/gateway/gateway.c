@@ -27,6 +27,7 @@
 #include "state/presence.h"
 #include "state/reading.h"
 #include "gateway/member_lists.h"
+#include "gateway/presence_carry.h"
 #include "gateway/presence_live.h"
 #include "gateway/reach.h"
 #include "gateway/recovery.h"
@@ -501,6 +502,7 @@ static void on_sweep(uv_timer_t *t)
 {
     struct gateway *gw = t->data;
     gateway__recovery_expire(gw->recovery, clock_now_ms());
+    gateway__carry_tick(gw);
     gateway__presence_tick(gw);
 }
 
@@ -650,6 +652,7 @@ void gateway_free(struct gateway *gw)
     gateway__sequence_free(gw->sequence);
     map_cleanup(&gw->users);
     gateway__presence_cleanup(gw);
+    gateway__carry_free(gw);
     gateway__lists_cleanup(gw);
     gateway__reach_free(gw);
     gateway__sfu_stop(gw);

@@ -77,8 +77,9 @@ struct gateway {
     int draining;
     unsigned long voice_reviews; /* rights reviews started: observers listed before are stale */
     struct presence_live *presence_live; /* presence announced to people (presence_live.h) */
-    struct lists *lists;                 /* member lists by range (member_lists.h) */
-    struct reach *reach;                 /* audiences' connected users, kept (reach.h) */
+    struct carry *carry; /* stand-ins for who was online before a restart (presence_carry.h) */
+    struct lists *lists; /* member lists by range (member_lists.h) */
+    struct reach *reach; /* audiences' connected users, kept (reach.h) */
 };
 
 #endif

@@ -1,6 +1,7 @@
 /* Stopping: a signal drains the gateway (clients reconnect elsewhere and resume), then HTTP,
  * then the bus and the relay; after the loop, the threads stop before what they used. */
 #include <signal.h>
+#include <stdio.h>
 
 #include "api/endpoint.h"
 #include "api/event_push.h"
@@ -10,6 +11,7 @@
 #include "bus/relay.h"
 #include "core/log.h"
 #include "gateway/gateway.h"
+#include "gateway/presence_carry.h"
 #include "http/server.h"
 #include "media/probe.h"
 #include "ops/metrics.h"
@@ -61,6 +63,11 @@ static void on_grace(uv_timer_t *t)
     http_server_drain(s->http, on_drained, s);
 }
 
+void serve__carry_path(const struct serve *s, char *out, size_t cap)
+{
+    snprintf(out, cap, "%s/presence-carry", s->svc->files.root);
+}
+
 static void on_signal(uv_signal_t *sig, int signum)
 {
     struct serve *s = sig->data;
@@ -70,6 +77,11 @@ static void on_signal(uv_signal_t *sig, int signum)
     log_info("signal %d: draining connections", signum);
     if (s->metrics_http)
         http_server_drain(s->metrics_http, NULL, NULL);
+    if (s->gateway && !s->relay && s->cfg.presence_carry_ms > 0) {
+        char path[1024];
+        serve__carry_path(s, path, sizeof path);
+        gateway_carry_save(s->gateway, path); /* the next start shows them online meanwhile */
+    }
     if (s->gateway)
         gateway_drain(s->gateway); /* transports close; clients reconnect and resume */
     else

@@ -26,6 +26,7 @@
 #include "core/workers.h"
 #include "socketio/conformance.h"
 #include "gateway/gateway.h"
+#include "gateway/presence_carry.h"
 #include "state/console.h"
 #include "state/presence.h"
 #include "state/reading.h"
@@ -138,6 +139,7 @@ static int state_start(struct serve *s)
     s->voice = state_voice_new();
     if (!s->state || !s->limits || !s->console || !s->presence || !s->voice)
         return -1;
+    state_tickets_pace(state_tickets(s->state), s->cfg.sessions_per_second);
     if (!s->cfg.redis_url[0])
         return 0;
     if (state_ratelimit_share(s->limits, s->cfg.redis_url) ||
@@ -279,6 +281,11 @@ static int gateway_start(struct serve *s, int max_connections, uint64_t last_pos
     gateway_resume_after(s->gateway, last_position);
     if (s->relay)
         serve__share_voice(s);
+    else if (s->cfg.presence_carry_ms > 0) {
+        char path[1024];
+        serve__carry_path(s, path, sizeof path);
+        gateway_carry_load(s->gateway, path, s->cfg.presence_carry_ms);
+    }
     return 0;
 }
 

@@ -59,4 +59,7 @@ void serve__share_voice(struct serve *s);
 void serve__signals_start(struct serve *s);
 void serve__stop(struct serve *s, struct api_service *api, int app_ready, int failed);
 
+/* Where a drain writes who was online, for the next start (gateway/presence_carry.h). */
+void serve__carry_path(const struct serve *s, char *out, size_t cap);
+
 #endif

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/map.h"
+#include "core/pace.h"
 #include "state/tickets_shared.h"
 
 struct ticket {
@@ -17,6 +18,7 @@ struct ticket {
 
 struct tickets {
     pthread_mutex_t lock;
+    struct pace pace;      /* tickets issued a second, as the gateway admits sessions */
     struct map by_ticket;  /* ticket → struct ticket */
     struct map by_account; /* user ID → its outstanding tickets (a count in the pointer) */
     int shared;
@@ -96,6 +98,13 @@ int state_tickets_issue(struct tickets *t, const char *token_hash, const char *u
         free(v);
         return -1;
     }
+    pthread_mutex_lock(&t->lock);
+    int paced = pace_take(&t->pace, now);
+    pthread_mutex_unlock(&t->lock);
+    if (!paced) {
+        free(v);
+        return -3;
+    }
     memcpy(v->token_hash, token_hash, sizeof v->token_hash);
     memcpy(v->user_id, user_id, strlen(user_id) + 1);
     v->expires = now + TICKET_TTL_MS;
@@ -139,6 +148,13 @@ int state_tickets_redeem(struct tickets *t, const char *ticket, int64_t now,
     if (!v && t->shared) /* kept in Redis, or by this node while Redis was away */
         ok = state__tickets_shared_take(&t->redis, ticket, token_hash) == 1;
     return ok;
+}
+
+void state_tickets_pace(struct tickets *t, double per_s)
+{
+    pthread_mutex_lock(&t->lock);
+    t->pace = (struct pace){.per_s = per_s};
+    pthread_mutex_unlock(&t->lock);
 }
 
 int state_tickets_share(struct tickets *t, const char *redis_url)

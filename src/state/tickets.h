@@ -18,9 +18,14 @@
 struct tickets;
 struct tickets *state__tickets_new(void);
 void state__tickets_free(struct tickets *t);
+/* Tickets are issued at most per_s a second on this node (<= 0: no pace, the default), the pace
+ * the gateway admits new sessions at (--sessions-per-second): past it a page waits before it
+ * holds a ticket, rather than after, when the ticket would lapse unused. Before any ticket. */
+void state_tickets_pace(struct tickets *t, double per_s);
 /* A new ticket for the session whose token hashes to token_hash, of account user_id. Returns 0,
  * -1 when TICKETS_MAX are outstanding (or out of memory), -2 when the account has
- * TICKETS_PER_ACCOUNT outstanding (kept in this node's memory; in Redis they lapse alone). */
+ * TICKETS_PER_ACCOUNT outstanding (kept in this node's memory; in Redis they lapse alone), -3
+ * past the pace. */
 int state_tickets_issue(struct tickets *t, const char *token_hash, const char *user_id, int64_t now,
                         char ticket[CRYPTO_TOKEN_LEN + 1]);
 /* Uses the ticket up: 1 and the session's token hash, or 0 (unknown, used or lapsed). On

@@ -504,6 +504,26 @@ test('new sessions come at --sessions-per-second: past a second\'s worth, 503 wi
   } finally { await s2.stop(); }
 });
 
+test('tickets come at the same pace: past a second\'s worth, 503 with Retry-After before a ticket is made', async () => {
+  const s2 = await startServer({ args: ['--sessions-per-second', '5'] });
+  try {
+    const people = await Promise.all(Array.from({ length: 3 }, () => register(s2.url)));
+    const ticket = (p) => fetch(`${s2.url}/api/gateway/ticket`, { method: 'POST', headers: { authorization: `Bearer ${p.token}` } })
+      .then(async (r) => ({ status: r.status, retry: r.headers.get('retry-after'), text: await r.text() }));
+    const t0 = Date.now();
+    const answers = await Promise.all(Array.from({ length: 24 }, (_, i) => ticket(people[i % 3])));
+    const seconds = (Date.now() - t0) / 1000;
+    const ok = answers.filter((a) => a.status === 200).length;
+    assert.ok(ok >= 5 && ok <= 5 + Math.ceil(seconds * 5), `${ok} tickets in ${seconds} s: ${answers.map((a) => a.status).join()}`);
+    const busy = answers.find((a) => a.status === 503);
+    assert.ok(busy, 'past the pace');
+    assert.equal(busy.retry, '1');
+    assert.match(busy.text, /Muitas conexões sendo abertas agora/);
+    await quiet(1100);
+    assert.equal((await ticket(people[0])).status, 200, 'a moment later');
+  } finally { await s2.stop(); }
+});
+
 test('Engine.IO sessions are capped like connections: polling handshakes past it get 503', async () => {
   const s2 = await startServer({ args: ['--max-connections', '20'] });
   try {
