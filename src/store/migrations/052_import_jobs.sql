@@ -16,3 +16,4 @@ CREATE TABLE import_jobs (
     finished_at INTEGER
 );
 CREATE INDEX import_jobs_by_owner ON import_jobs(owner_id, id);
+CREATE INDEX import_jobs_by_server ON import_jobs(server_id);
