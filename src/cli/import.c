@@ -19,7 +19,8 @@
 #define BATCH_MAX     10000
 
 static const char USAGE[] =
-    "usage: praca import discord <file.json|folder> --server NAME --owner USERNAME [--batch N]\n"
+    "usage: praca import discord <file.json|folder> --server NAME --owner USERNAME"
+    " [--structure guild.json] [--batch N]\n"
     "       praca import mattermost <export.jsonl> --server NAME --owner USERNAME [--team T]"
     " [--batch N]\n"
     "       praca import slack <unzipped export folder> --server NAME --owner USERNAME"
@@ -27,7 +28,7 @@ static const char USAGE[] =
     "       praca import praca-archive <file> --owner USERNAME [--server NAME] [--batch N]\n";
 
 struct words {
-    const char *format, *path, *server, *owner, *owner_id, *team, *job;
+    const char *format, *path, *server, *owner, *owner_id, *team, *job, *structure;
     long batch;
 };
 
@@ -54,6 +55,9 @@ static int read_words(char **words, int nwords, struct words *w)
             w->job = v;
         else if (mattermost && (v = cli_option(words, nwords, &i, "--team")))
             w->team = v;
+        else if (!strcmp(w->format, "discord") &&
+                 (v = cli_option(words, nwords, &i, "--structure")))
+            w->structure = v;
         else if ((v = cli_option(words, nwords, &i, "--batch")))
             w->batch = strtol(v, NULL, 10);
         else if (!w->path && strncmp(words[i], "--", 2))
@@ -104,7 +108,7 @@ int cli_import(const struct config *cfg, char **words, int nwords)
     map_init(&im.roles);
     int rc = 1;
     if ((im.db = cli_open_store(cfg)) && !find_owner(&im, w.owner, w.owner_id))
-        rc = (!strcmp(w.format, "discord")         ? cli_import_discord(&im, w.path)
+        rc = (!strcmp(w.format, "discord")         ? cli_import_discord(&im, w.path, w.structure)
               : !strcmp(w.format, "praca-archive") ? cli_import_archive(&im, w.path, cfg)
               : !strcmp(w.format, "slack")         ? cli_import_slack(&im, w.path)
                                                    : cli_import_mattermost(&im, w.path, w.team))

@@ -285,7 +285,7 @@ static int channel_at(struct cli_import *im, void *arg)
     int thread = c->is_thread && p->f->parent_known;
     int in_category = c->category_id && !c->is_thread;
     if (in_category &&
-        cli_import_category(im, c->category_id, c->category ? c->category : "", category))
+        cli_import_category(im, c->category_id, c->category ? c->category : "", -1, category))
         return -1;
     return cli_import_channel(im, c->id, c->name, c->topic, in_category ? category : NULL,
                               thread ? c->category_id : NULL, thread ? c->id : NULL,
@@ -318,7 +318,7 @@ static int import_files(struct cli_import *im, struct export_file *files, size_t
     return rc;
 }
 
-int cli_import_discord(struct cli_import *im, const char *path)
+int cli_import_discord(struct cli_import *im, const char *path, const char *structure)
 {
     char **names = NULL;
     size_t n = 0;
@@ -335,6 +335,7 @@ int cli_import_discord(struct cli_import *im, const char *path)
         im->source_size += stat(names[i], &st) ? 0 : (int64_t)st.st_size;
     }
     int rc = !files || survey(im, files, n) || cli_import_begin(im) ||
+             (structure && cli_import_discord_structure(im, structure, im->source)) ||
              import_files(im, files, n, 0) || import_files(im, files, n, 1) ||
              cli_import_finish(im);
     for (size_t i = 0; files && i < n; i++)

@@ -13,8 +13,11 @@
 
 struct config;
 
-/* DiscordChatExporter's JSON: a file, or a folder of files (import_discord.c). */
-int cli_import_discord(struct cli_import *im, const char *path);
+/* DiscordChatExporter's JSON: a file, or a folder of files (import_discord.c); structure (NULL:
+ * none) a file of the server's roles and channels as Discord's API gives them. */
+int cli_import_discord(struct cli_import *im, const char *path, const char *structure);
+/* That structure, written before the history (import_discord_guild.c): 0, or -1. */
+int cli_import_discord_structure(struct cli_import *im, const char *path, const char *guild_id);
 /* Mattermost's bulk export, JSONL (import_mattermost.c); team: which team, NULL when the export
  * has one. */
 int cli_import_mattermost(struct cli_import *im, const char *path, const char *team);

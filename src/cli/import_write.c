@@ -150,16 +150,52 @@ int cli_import_batch(struct cli_import *im, size_t n,
 /* ---- channels ---- */
 
 int cli_import_category(struct cli_import *im, const char *source_id, const char *name,
-                        char id[UUID_LEN + 1])
+                        int64_t position, char id[UUID_LEN + 1])
 {
     rule_import_id(im->key, "category", source_id, id);
     struct store_import_channel row = {.id = id,
                                        .server_id = im->server_id,
                                        .name = name,
                                        .is_category = 1,
-                                       .position = im->position,
+                                       .position = position < 0 ? im->position : position,
                                        .now = im->now};
     return store_import_channel_at(im->db, &row) == STORE_DONE ? 0 : -1;
+}
+
+void cli_import_category_id(struct cli_import *im, const char *source_id, char id[UUID_LEN + 1])
+{
+    rule_import_id(im->key, "category", source_id, id);
+}
+
+int cli_import_room(struct cli_import *im, const char *source_id, const char *name,
+                    const char *topic, const char *type, int64_t position, const char *category_id,
+                    struct cli_import_place *out)
+{
+    cli_import_place_of(im, source_id, name, NULL, out);
+    struct store_import_channel row = {.id = out->channel_id,
+                                       .server_id = im->server_id,
+                                       .name = name,
+                                       .topic = topic,
+                                       .type = type,
+                                       .category_id = category_id,
+                                       .position = position,
+                                       .now = im->now};
+    im->channels_written++;
+    return store_import_channel_at(im->db, &row) == STORE_DONE ? 0 : -1;
+}
+
+int cli_import_overwrite(struct cli_import *im, const struct cli_import_place *p,
+                         const char *role_source, int64_t allow, int64_t deny)
+{
+    char target[UUID_LEN + 1];
+    if (role_source)
+        rule_import_id(im->key, "role", role_source, target);
+    else
+        snprintf(target, sizeof target, "%s", im->server_id); /* @everyone */
+    return store_import_overwrite_at(im->db, p->channel_id, target, "role", allow, deny) ==
+                   STORE_DONE
+               ? 0
+               : -1;
 }
 
 /* The ID a message has (or will have) here. */
@@ -235,6 +271,30 @@ int cli_import_private(struct cli_import *im, const struct cli_import_place *p,
 
 /* ---- people ---- */
 
+int cli_import_role(struct cli_import *im, const struct cli_import_role *r, int64_t permissions,
+                    int hoist, int mentionable)
+{
+    char rid[UUID_LEN + 1];
+    rule_import_id(im->key, "role", r->id, rid);
+    struct store_import_role row = {.id = rid,
+                                    .server_id = im->server_id,
+                                    .name = r->name,
+                                    .color = r->color,
+                                    .key = r->position,
+                                    .permissions = permissions,
+                                    .hoist = hoist,
+                                    .mentionable = mentionable,
+                                    .now = im->now};
+    if (store_import_role_at(im->db, &row) != STORE_DONE)
+        return -1;
+    return map_get(&im->roles, rid) || !map_set(&im->roles, rid, im) ? 0 : -1;
+}
+
+int cli_import_everyone(struct cli_import *im, int64_t permissions)
+{
+    return store_import_everyone_at(im->db, im->server_id, permissions) == STORE_DONE ? 0 : -1;
+}
+
 /* The author's roles, each made once per run, and held by the placeholder. */
 static int roles_at(struct cli_import *im, const struct cli_import_author *a, const char *uid)
 {
@@ -243,8 +303,13 @@ static int roles_at(struct cli_import *im, const struct cli_import_author *a, co
         char rid[UUID_LEN + 1];
         rule_import_id(im->key, "role", r->id, rid);
         if (!map_get(&im->roles, rid) &&
-            (store_import_role_at(im->db, rid, im->server_id, r->name, r->color, r->position,
-                                  im->now) != STORE_DONE ||
+            (store_import_role_at(im->db, &(struct store_import_role){.id = rid,
+                                                                      .server_id = im->server_id,
+                                                                      .name = r->name,
+                                                                      .color = r->color,
+                                                                      .key = r->position,
+                                                                      .now = im->now}) !=
+                 STORE_DONE ||
              map_set(&im->roles, rid, im)))
             return -1;
         if (store_import_member_role_at(im->db, im->server_id, uid, rid) != STORE_DONE)

@@ -85,9 +85,24 @@ int cli_import_batch(struct cli_import *im, size_t n,
                      void *arg);
 
 /* These run inside such a transaction. */
-/* A category (its ID from source_id): 0, or -1. */
+/* A category (its ID from source_id) at position (-1: after those written): 0, or -1. */
 int cli_import_category(struct cli_import *im, const char *source_id, const char *name,
-                        char id[UUID_LEN + 1]);
+                        int64_t position, char id[UUID_LEN + 1]);
+/* A category's ID, without writing it. */
+void cli_import_category_id(struct cli_import *im, const char *source_id, char id[UUID_LEN + 1]);
+/* A channel as a server's structure gives it: of type "text", "voice" or "forum", at position,
+ * in category_id (NULL: none). Fills out. 0, or -1. */
+int cli_import_room(struct cli_import *im, const char *source_id, const char *name,
+                    const char *topic, const char *type, int64_t position, const char *category_id,
+                    struct cli_import_place *out);
+/* A role's overwrite on a channel (role_source NULL: @everyone's), Praça's bits: 0, or -1. */
+int cli_import_overwrite(struct cli_import *im, const struct cli_import_place *p,
+                         const char *role_source, int64_t allow, int64_t deny);
+/* A role with the permissions a structure gives it (a history alone gives none): 0, or -1. */
+int cli_import_role(struct cli_import *im, const struct cli_import_role *r, int64_t permissions,
+                    int hoist, int mentionable);
+/* @everyone's permissions: 0, or -1. */
+int cli_import_everyone(struct cli_import *im, int64_t permissions);
 /* A channel (parent_source NULL) or a thread under the channel parent_source, whose first
  * message was origin_source (NULL: none); category_id may be NULL. Fills out. 0, or -1. */
 int cli_import_channel(struct cli_import *im, const char *source_id, const char *name,

@@ -76,9 +76,11 @@ int store_import_channel_at(struct store *db, const struct store_import_channel 
                                    SV_INT(c->position), SV_INT(c->now)));
     return store__exec(db, SQL_CHANNEL,
                        SV_ARGS(SV_STR(c->id), SV_STR(c->server_id), SV_STR(c->parent_id),
-                               SV_STR(c->parent_id ? "thread" : "text"), SV_STR(c->name),
-                               SV_STR(c->topic), SV_INT(c->position), SV_STR(c->origin_id),
-                               SV_STR(c->category_id), SV_INT(c->now)));
+                               SV_STR(c->type        ? c->type
+                                      : c->parent_id ? "thread"
+                                                     : "text"),
+                               SV_STR(c->name), SV_STR(c->topic), SV_INT(c->position),
+                               SV_STR(c->origin_id), SV_STR(c->category_id), SV_INT(c->now)));
 }
 
 int store_import_overwrite_at(struct store *db, const char *channel_id, const char *target_id,
@@ -109,15 +111,22 @@ int store_import_person_at(struct store *db, const char *user_id, const char *us
     return rc == STORE_DONE && existed ? STORE_TAKEN : rc;
 }
 
-int store_import_role_at(struct store *db, const char *id, const char *server_id, const char *name,
-                         int64_t color, int64_t key, int64_t now)
+int store_import_role_at(struct store *db, const struct store_import_role *r)
 {
     static const char *SQL =
-        "INSERT INTO roles (id, server_id, name, permissions, color, position, created_at)"
-        " VALUES ($1, $2, $3, 0, $4, $5, $6) ON CONFLICT (id) DO NOTHING";
+        "INSERT INTO roles (id, server_id, name, permissions, color, position,"
+        " hoist, mentionable, created_at)"
+        " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (id) DO NOTHING";
     return store__exec(db, SQL,
-                       SV_ARGS(SV_STR(id), SV_STR(server_id), SV_STR(name), SV_INT(color),
-                               SV_INT(key), SV_INT(now)));
+                       SV_ARGS(SV_STR(r->id), SV_STR(r->server_id), SV_STR(r->name),
+                               SV_INT(r->permissions), SV_INT(r->color), SV_INT(r->key),
+                               SV_INT(r->hoist), SV_INT(r->mentionable), SV_INT(r->now)));
+}
+
+int store_import_everyone_at(struct store *db, const char *server_id, int64_t permissions)
+{
+    static const char *SQL = "UPDATE roles SET permissions = $2 WHERE id = $1 AND server_id = $1";
+    return store__exec(db, SQL, SV_ARGS(SV_STR(server_id), SV_INT(permissions)));
 }
 
 int store_import_member_role_at(struct store *db, const char *server_id, const char *user_id,

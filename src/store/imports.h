@@ -29,6 +29,7 @@ int store_import_progress_at(struct store *db, const char *import_id, int64_t n,
 
 struct store_import_channel {
     const char *id, *server_id, *name, *topic;
+    const char *type;        /* "text", "voice" or "forum" (NULL: text, or thread with a parent) */
     const char *category_id; /* a channel's category, or NULL */
     const char *parent_id;   /* a thread's channel (then a thread), or NULL */
     const char *origin_id;   /* a thread's first message, when it is in the history */
@@ -48,10 +49,18 @@ int store_import_person_at(struct store *db, const char *user_id, const char *us
                            const char *display_name, const char *email, const char *server_id,
                            int64_t now);
 
-/* A role (no permissions: the source's do not map) and a placeholder holding it, each written
- * when absent; key orders it above @everyone, higher ranking higher. */
-int store_import_role_at(struct store *db, const char *id, const char *server_id, const char *name,
-                         int64_t color, int64_t key, int64_t now);
+/* A role, written when absent; key orders it above @everyone, higher ranking higher. Its
+ * permissions are Praça's bits: none from a history alone, whose roles carry none, or those a
+ * server's structure maps (domain/import_discord_guild.h). */
+struct store_import_role {
+    const char *id, *server_id, *name;
+    int64_t color, key, permissions;
+    int hoist, mentionable;
+    int64_t now;
+};
+int store_import_role_at(struct store *db, const struct store_import_role *r);
+/* @everyone's permissions (the server's own role) as a structure gives them. */
+int store_import_everyone_at(struct store *db, const char *server_id, int64_t permissions);
 int store_import_member_role_at(struct store *db, const char *server_id, const char *user_id,
                                 const char *role_id);
 

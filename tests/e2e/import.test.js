@@ -110,6 +110,40 @@ test('a Discord export becomes a server: channels, categories, threads, people, 
   assert.equal((await history(owner, sid, geral)).length, 7);
 });
 
+test('a Discord server\'s structure brings its roles with their permissions, its categories, voice and forum channels, and overwrites', async () => {
+  const { P } = require('./permissions');
+  const owner = await register(srv.url);
+  const structure = path.join(__dirname, 'fixtures', 'discord-structure', 'guild.json');
+  const r = praca('import', 'discord', FIXTURE, '--server', 'Clube Estruturado', '--owner', owner.user.username, '--structure', structure);
+  assert.equal(r.status, 0, r.stderr);
+  const tree = await importedServer(owner, 'Clube Estruturado');
+  const role = (n) => tree.roles.find((x) => x.name === n);
+  const bits = (x) => BigInt(x.permissions);
+  const everyone = tree.roles.find((x) => x.id === tree.server.id);
+  assert.equal(bits(everyone), BigInt(P.VER_CANAL | P.ENVIAR_MENSAGENS | P.ADICIONAR_REACOES | P.CONECTAR_VOZ | P.FALAR | P.CRIAR_CONVITE), "@everyone takes Discord's, mapped");
+  assert.equal(bits(role('Moderação')), BigInt(P.GERENCIAR_MENSAGENS | P.FIXAR_MENSAGENS | P.EXPULSAR_MEMBROS | P.MODERAR_MEMBROS));
+  assert.equal(role('Moderação').hoist, true);
+  assert.equal(role('Moderação').color, 0xE67E22);
+  assert.equal(bits(role('Leitores')), 0n);
+  assert.equal(role('Carl-bot'), undefined, "a bot's own role is not brought");
+  const byName = (n) => tree.channels.find((c) => c.name === n);
+  assert.equal(byName('Conversa').type, 'category');
+  assert.equal(byName('geral').parentId, byName('Conversa').id, 'the history lands in the structure\'s channel');
+  assert.equal(byName('geral').topic, 'Tudo sobre o clube');
+  assert.equal(byName('Sala de leitura').type, 'voice');
+  assert.equal(byName('ideias').type, 'forum');
+  assert.equal(byName('Palco').type, 'voice', 'a stage is a voice channel');
+  const hidden = byName('moderação');
+  assert.deepEqual(hidden.overwrites.map((o) => [o.targetId, BigInt(o.allow), BigInt(o.deny)]).sort(),
+    [[tree.server.id, 0n, BigInt(P.VER_CANAL)], [role('Moderação').id, BigInt(P.VER_CANAL | P.ENVIAR_MENSAGENS), 0n]].sort(), "a member's overwrite is left out");
+  assert.equal(byName('avisos').overwrites[0].targetId, tree.server.id);
+  const geral = await history(owner, tree.server.id, byName('geral').id);
+  assert.equal(geral.length, 7, 'the history as without a structure');
+  const bad = praca('import', 'discord', FIXTURE, '--server', 'Outro', '--owner', owner.user.username, '--structure', path.join(FIXTURE, fs.readdirSync(FIXTURE)[0]));
+  assert.equal(bad.status, 1);
+  assert.match(bad.stderr, /not a Discord server's structure/);
+});
+
 test('a placeholder is claimed with a code its server\'s manager hands out: its messages and reactions become the claimer\'s', async () => {
   const owner = await register(srv.url);
   assert.equal(praca('import', 'discord', FIXTURE, '--server', 'Reivindicar', '--owner', owner.user.username).status, 0);

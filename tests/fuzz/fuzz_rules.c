@@ -12,6 +12,8 @@
 #include "domain/webhook_formats.h"
 #include "domain/emoji.h"
 #include "domain/import_discord.h"
+#include "domain/import_discord_guild.h"
+#include "domain/permissions.h"
 #include "domain/import_mattermost.h"
 #include "domain/import_slack.h"
 #include "domain/json_split.h"
@@ -56,6 +58,25 @@ static int read_discord_message(void *arg, const char *json, size_t len)
     }
     json_decref(v);
     return 0;
+}
+
+/* A Discord server's structure as praca import discord --structure reads it. */
+static void read_discord_guild(const json_t *v)
+{
+    const char *why;
+    if (rule_discord_guild(v, &why))
+        return;
+    struct rule_discord_guild_role r;
+    for (size_t i = 0; rule_discord_guild_role(v, i, &r, &why) != 1; i++)
+        if ((r.permissions & ~PERM_ALL) || r.color < 0 || r.color > 0xFFFFFF)
+            abort(); /* only Praça's bits, and a colour */
+    struct rule_discord_guild_channel c;
+    for (size_t i = 0; rule_discord_guild_channel(v, i, &c, &why) != 1; i++) {
+        struct rule_discord_overwrite o;
+        for (size_t j = 0; rule_discord_overwrite(&c, j, &o) != 1; j++)
+            if ((o.allow | o.deny) & ~PERM_ALL)
+                abort();
+    }
 }
 
 struct elements {
@@ -207,6 +228,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     read_mattermost(v);
     read_slack(v);
+    read_discord_guild(v);
     /* Other services' webhook bodies, and an override list. */
     struct rule_error werr;
     int ignored;
