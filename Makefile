@@ -1,5 +1,5 @@
 # praca: `make` builds build/praca; `make run` serves; `make check` runs every test.
-PKGS      := libuv jansson sqlite3 libpq hiredis libcrypto libargon2 libcurl vips libmagic
+PKGS      := libuv jansson sqlite3 libpq hiredis libcrypto libargon2 libcurl vips libmagic zlib
 WARN      := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 VERSION   ?= 0.1.0
 CPPFLAGS  := -Isrc -Ibuild/gen -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L -DPRACA_VERSION='"$(VERSION)"'

@@ -2,7 +2,7 @@
 # Installs the Debian packages praca needs, only those that are missing.
 # Usage: scripts/install-deps.sh [build|test]   (test adds what `make check` needs)
 set -eu
-want="pkg-config gcc make libuv1-dev libhttp-parser-dev libjansson-dev libsqlite3-dev libpq-dev libhiredis-dev libssl-dev libargon2-dev libwslay-dev libcurl4-openssl-dev libvips-dev libmagic-dev"
+want="pkg-config gcc make libuv1-dev libhttp-parser-dev libjansson-dev libsqlite3-dev libpq-dev libhiredis-dev libssl-dev libargon2-dev libwslay-dev libcurl4-openssl-dev libvips-dev libmagic-dev zlib1g-dev"
 if [ "${1:-build}" = test ]; then
     want="$want clang libclang-rt-14-dev libcriterion-dev clang-format"
     want="$want python3-socketio python3-websocket python3-requests"

@@ -1,11 +1,12 @@
 /*
  * A community's history imported from the page (docs/importing.md): a person uploads an export
  * (POST /api/imports, one file of at most --import-max-mb: a Praça archive, a Mattermost bulk
- * export, or a DiscordChatExporter JSON file) and follows it (GET /api/imports). The node runs
- * `praca import` on the file as a process of its own, --imports-at-once at a time: the import's
- * memory and time are never the server's, and it writes as the command does beside a live
- * server (a transaction per batch, no event), telling its job row how far it is. The node reads
- * the command's last words and marks the job failed with them when it fails.
+ * export, a DiscordChatExporter JSON file, or a Slack export's zip) and follows it (GET
+ * /api/imports). The node runs `praca import` on the file as a process of its own,
+ * --imports-at-once at a time: the import's memory and time are never the server's, and it writes
+ * as the command does beside a live server (a transaction per batch, no event), telling its job row
+ * how far it is. The node reads the command's last words and marks the job failed with them when it
+ * fails.
  */
 #define _GNU_SOURCE /* posix_spawn_file_actions_addclosefrom_np (glibc 2.34) */
 #include <errno.h>
@@ -38,7 +39,7 @@ extern char **environ;
 #define ARGS_MAX        24
 
 static const struct api_limit IMPORT_LIMIT = {"import", 5, 24 * 3600 * 1000};
-static const char *const FORMATS[] = {"praca-archive", "mattermost", "discord"};
+static const char *const FORMATS[] = {"praca-archive", "mattermost", "discord", "slack"};
 
 /* One import running: the command's process, its stderr, and the file it reads. */
 struct run {
@@ -165,7 +166,7 @@ static int read_import(struct api_call *c, struct what *w)
     for (size_t i = 0; *format && i < sizeof FORMATS / sizeof *FORMATS; i++)
         known |= !strcmp(*format, FORMATS[i]);
     if (!known) {
-        api__bad(c, "format", "deve ser praca-archive, mattermost ou discord");
+        api__bad(c, "format", "deve ser praca-archive, mattermost, discord ou slack");
         return -1;
     }
     size_t len = *name ? strlen(*name) : 0;

@@ -22,8 +22,15 @@ int cli_import_discord_structure(struct cli_import *im, const char *path, const 
  * has one. */
 int cli_import_mattermost(struct cli_import *im, const char *path, const char *team);
 
-/* A Slack workspace's export, unzipped into a folder (import_slack.c). */
-int cli_import_slack(struct cli_import *im, const char *dir);
+/* A Slack workspace's export: its zip, or the folder it unzips to (import_slack.c). */
+int cli_import_slack(struct cli_import *im, const char *path);
+
+/* A zip archive (import_zip.c): whether path is one; unpacked into a new folder (root, made
+ * under $TMPDIR), 0 or -1 said why (root may hold part of it: remove it either way); and a
+ * folder removed with all it holds. */
+int cli_import_is_zip(const char *path);
+int cli_import_unzip(const char *zip, char root[1024]);
+void cli_import_remove_tree(const char *path);
 
 /* A Praça server's archive (praca export; import_archive.c): its IDs kept, its files stored as
  * configuration says. */

@@ -1,7 +1,7 @@
 /*
- * praca import slack: a Slack workspace's export (the folder its zip unpacks to;
- * domain/import_slack.h reads it) becomes the server. users.json names the people;
- * channels.json and groups.json (private channels, in exports that have them) give the
+ * praca import slack: a Slack workspace's export (its zip, unpacked by import_zip.c, or the
+ * folder it unpacks to; domain/import_slack.h reads it) becomes the server. users.json names the
+ * people; channels.json and groups.json (private channels, in exports that have them) give the
  * channels, in that order; each channel's folder holds a file of messages per day, read in the
  * order of their names (their dates), one at a time. A message that starts a thread gets a Praça
  * thread under its channel, and its replies go there. Direct messages are left out.
@@ -324,7 +324,7 @@ static int channels_of(struct slack *s, const char *file, int is_private)
     return rc;
 }
 
-int cli_import_slack(struct cli_import *im, const char *dir)
+static int import_folder(struct cli_import *im, const char *dir)
 {
     struct slack s = {.im = im, .dir = dir};
     map_init(&s.names);
@@ -341,4 +341,44 @@ int cli_import_slack(struct cli_import *im, const char *dir)
     map_cleanup(&s.emails);
     map_cleanup(&s.threads);
     return rc ? -1 : 0;
+}
+
+/* The export's folder in what a zip unpacked to: the folder itself, or its one folder when the
+ * zip put everything under one. */
+static void export_folder(const char *root, char out[PATH_BYTES])
+{
+    char probe[PATH_BYTES + 300];
+    snprintf(out, PATH_BYTES, "%s", root);
+    snprintf(probe, sizeof probe, "%s/users.json", root);
+    struct stat st;
+    if (!stat(probe, &st))
+        return;
+    DIR *d = opendir(root);
+    int dirs = 0;
+    char only[PATH_BYTES + 300] = "";
+    for (struct dirent *e; d && (e = readdir(d));) {
+        if (e->d_name[0] == '.')
+            continue;
+        snprintf(probe, sizeof probe, "%s/%s", root, e->d_name);
+        if (!stat(probe, &st) && S_ISDIR(st.st_mode) && !dirs++)
+            snprintf(only, sizeof only, "%s", probe);
+    }
+    if (d)
+        closedir(d);
+    if (dirs == 1 && strlen(only) < PATH_BYTES)
+        memcpy(out, only, strlen(only) + 1);
+}
+
+int cli_import_slack(struct cli_import *im, const char *path)
+{
+    if (!cli_import_is_zip(path))
+        return import_folder(im, path);
+    char root[1024], dir[PATH_BYTES];
+    int rc = cli_import_unzip(path, root);
+    if (!rc) {
+        export_folder(root, dir);
+        rc = import_folder(im, dir);
+    }
+    cli_import_remove_tree(root);
+    return rc;
 }

@@ -54,6 +54,10 @@ test('a file that cannot be read says so, in the person\'s language', async () =
   const page = await openApp(browser, srv.url, me);
   await page.click('#account-open');
   await page.waitForSelector('#imports-title:text-is("Bring a community")');
+  await page.setInputFiles('#import-file', path.join(__dirname, 'fixtures', 'slack.zip'));
+  await page.waitForSelector('#import-kind:has-text("A Slack workspace export.")');
+  assert.equal(await page.inputValue('#import-format'), 'slack', 'a zip is told by its first bytes');
+  assert.equal(await page.inputValue('#import-name'), 'slack', 'named after the file');
   await page.setInputFiles('#import-file', { name: 'notes.json', mimeType: 'application/json', buffer: Buffer.from('{"hello": 1}\n') });
   await page.waitForSelector('#import-kind:has-text("We don\'t recognise this file")');
   await page.selectOption('#import-format', 'mattermost');

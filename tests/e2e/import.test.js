@@ -305,6 +305,52 @@ test('a Slack workspace export: channels by day files, threads, mentions named, 
   assert.match(praca('import', 'slack', empty, '--server', 'x', '--owner', owner.user.username).stderr, /users\.json: missing/);
 });
 
+test('a Slack export as Slack hands it over, a zip, imports as its folder does; a zip that would write elsewhere or lies about its bytes is refused', async () => {
+  const owner = await register(srv.url);
+  const zip = path.join(__dirname, 'fixtures', 'slack.zip');
+  const r = praca('import', 'slack', zip, '--server', 'Clube Slack Zip', '--owner', owner.user.username);
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /4 channels, 10 messages written, 0 there already, 2 left out, 4 people/);
+  const tree = await importedServer(owner, 'Clube Slack Zip');
+  const geral = tree.channels.find((c) => c.name === 'geral');
+  assert.equal((await history(owner, tree.server.id, geral.id)).length, 6);
+  const dir = tempDir('praca-import-zip-');
+  // The same export under one folder, as some tools zip it; then two that must not be unpacked.
+  const py = (script) => spawnSync('python3', ['-c', script], { cwd: dir, encoding: 'utf8' });
+  const made = py(`
+import zipfile, os
+src = ${JSON.stringify(path.join(__dirname, 'fixtures', 'slack'))}
+with zipfile.ZipFile('nested.zip', 'w', zipfile.ZIP_DEFLATED) as z:
+    for root, dirs, files in os.walk(src):
+        for f in files:
+            p = os.path.join(root, f)
+            z.write(p, 'export/' + os.path.relpath(p, src))
+with zipfile.ZipFile('slip.zip', 'w') as z:
+    z.writestr('users.json', '[]')
+    z.writestr('../escaped.json', '[]')
+data = open(os.path.join(src, 'users.json'), 'rb').read()
+with zipfile.ZipFile('lies.zip', 'w') as z:
+    z.writestr('users.json', data)
+raw = bytearray(open('lies.zip', 'rb').read())
+i = raw.index(data[:16]); raw[i] ^= 1
+open('lies.zip', 'wb').write(raw)
+`);
+  assert.equal(made.status, 0, made.stderr);
+  const nested = praca('import', 'slack', path.join(dir, 'nested.zip'), '--server', 'Clube Slack Pasta', '--owner', owner.user.username);
+  assert.equal(nested.status, 0, nested.stderr);
+  assert.match(nested.stdout, /10 messages written/);
+  const unpackIn = tempDir('praca-unpack-');
+  const unpacking = (...args) => spawnSync(BIN, [...args, ...srv.storeArgs], { encoding: 'utf8', env: { ...process.env, TMPDIR: unpackIn } });
+  const slip = unpacking('import', 'slack', path.join(dir, 'slip.zip'), '--server', 'Fuga', '--owner', owner.user.username);
+  assert.equal(slip.status, 1);
+  assert.match(slip.stderr, /cannot be unpacked where it belongs/);
+  assert.equal(fs.existsSync(path.join(unpackIn, 'escaped.json')), false);
+  const lies = unpacking('import', 'slack', path.join(dir, 'lies.zip'), '--server', 'Mentira', '--owner', owner.user.username);
+  assert.equal(lies.status, 1);
+  assert.match(lies.stderr, /do not match/);
+  assert.deepEqual(fs.readdirSync(unpackIn), [], 'nothing unpacked is left behind');
+});
+
 // An export of one channel with n messages, "m 0" … "m n-1", a second apart, by three authors.
 function bigExport(dir, n) {
   const EPOCH = 1420070400000n, start = 1690000000000;

@@ -69,7 +69,7 @@ test('the owner prepares the server\'s archive and downloads it; nobody else may
   assert.deepEqual(history.body.messages.map((m) => m.content), ['olá do arquivo']);
 });
 
-test('a Mattermost or Discord export uploaded becomes a server; a bad one fails with the command\'s words', async () => {
+test('a Mattermost, Discord or Slack export uploaded becomes a server; a bad one fails with the command\'s words', async () => {
   const owner = await register(to.url);
   const mm = fs.readFileSync(path.join(FIXTURES, 'mattermost', 'export.jsonl'));
   const up = await upload(to.url, 'POST', '/api/imports', owner.token, { format: 'mattermost', serverName: 'Clube MM', team: 'clube' }, [{ name: 'export.jsonl', data: mm }]);
@@ -87,20 +87,26 @@ test('a Mattermost or Discord export uploaded becomes a server; a bad one fails 
   assert.equal(djob.status, 'done', JSON.stringify(djob));
   assert.ok(djob.messages >= 6);
 
+  const sl = await upload(to.url, 'POST', '/api/imports', owner.token, { format: 'slack', serverName: 'Clube SL' }, [{ name: 'Clube Slack export.zip', data: fs.readFileSync(path.join(FIXTURES, 'slack.zip')), type: 'application/zip' }]);
+  assert.equal(sl.status, 202, sl.text);
+  const sjob = await ended(to, owner.token, sl.body.import.id);
+  assert.equal(sjob.status, 'done', JSON.stringify(sjob));
+  assert.equal(sjob.messages, 10, "a Slack export's zip, as by command");
+
   const bad = await upload(to.url, 'POST', '/api/imports', owner.token, { format: 'mattermost', serverName: 'Nada' }, [{ name: 'x.jsonl', data: Buffer.from('{"type":"version","version":1}\n{não é json\n') }]);
   assert.equal(bad.status, 202);
   const failed = await ended(to, owner.token, bad.body.import.id);
   assert.equal(failed.status, 'failed');
   assert.match(failed.error, /line 2/);
   const list = (await api(to.url, 'GET', '/api/imports', { token: owner.token })).body.imports;
-  assert.deepEqual(list.map((x) => x.id), [bad.body.import.id, d.body.import.id, up.body.import.id], 'newest first');
+  assert.deepEqual(list.map((x) => x.id), [bad.body.import.id, sl.body.import.id, d.body.import.id, up.body.import.id], 'newest first');
 });
 
 test('an import upload is refused for what it lacks, and another person\'s jobs are not shown', async () => {
   const p = await register(to.url);
   const file = [{ name: 'a.jsonl', data: Buffer.from('{}\n') }];
   const cases = [
-    [{ format: 'slack', serverName: 'X' }, file, /format/],
+    [{ format: 'teams', serverName: 'X' }, file, /format/],
     [{ format: 'mattermost' }, file, /serverName/],
     [{ format: 'mattermost', serverName: 'X'.repeat(401) }, file, /serverName/],
     [{ format: 'discord', serverName: 'X', team: 't' }, file, /team/],

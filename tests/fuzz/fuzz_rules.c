@@ -22,6 +22,7 @@
 #include "domain/message_rules.h"
 #include "domain/poll_rules.h"
 #include "domain/voice_rules.h"
+#include "domain/zip.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -193,9 +194,25 @@ static json_t *clean_components_v2(json_t *v, struct rule_error *err)
     return rule_message_clean_components(v, 1, err);
 }
 
+/* A zip's end record and directory as praca import slack reads them: the bytes as both. */
+static void read_zip(const uint8_t *data, size_t size)
+{
+    struct zip_directory d;
+    const char *why;
+    if (!rule_zip_end(data, size, size, &d, &why) && d.offset + d.size > size)
+        abort(); /* a directory is inside the archive */
+    struct zip_entry e;
+    for (size_t at = 0; rule_zip_entry(data, size, &at, &e, &why) == 0;) {
+        if (at > size || e.name + e.name_len > (const char *)data + size)
+            abort();
+        rule_zip_name_safe(e.name, e.name_len);
+    }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     read_discord(data, size);
+    read_zip(data, size);
     /* A reaction: the raw bytes, and the body's emoji as the react route reads it. */
     if (rule_emoji_valid((const char *)data, size) && size > RULE_EMOJI_MAX_BYTES)
         abort();

@@ -21,6 +21,10 @@ function lineOf(text) {
 
 // What the file's first bytes say: {format, name, teams}, or null when they say nothing known.
 async function peek(file) {
+  const magic = new Uint8Array(await file.slice(0, 4).arrayBuffer());
+  if (magic[0] === 0x50 && magic[1] === 0x4b && magic[2] === 3 && magic[3] === 4) {
+    return { format: 'slack', name: file.name.replace(/\.zip$/i, '').replace(/ Slack export.*$/i, ''), teams: [] };
+  }
   const head = await file.slice(0, PEEK_BYTES).text();
   const lines = head.split('\n').map(lineOf).filter(Boolean);
   const first = lines[0] || {};
