@@ -1,4 +1,5 @@
-// What importing a Discord server's history costs, beside a live server that others use.
+// What importing a Discord server's history (or, FORMAT=praca-archive, a Praça server's archive)
+// costs, beside a live server that others use.
 //
 // An export of MESSAGES messages (default 1,000,000) over CHANNELS channel files (default 10),
 // by 50 authors, one reaction on every tenth message, is written to a temporary folder in
@@ -8,6 +9,9 @@
 // runs with BATCH messages per transaction (default 200, as the command). Reported: messages imported per second,
 // the importer's peak memory (VmHWM) and how it grows with the export, the server's CPU while it
 // follows, and the bystander's send p50/p99 before and during the import.
+//
+// With FORMAT=praca-archive the same messages are written as one archive (praca export's
+// JSON lines: 50 people, CHANNELS channels) and imported with `praca import praca-archive`.
 //
 //   PRACA_BIN=build/praca node bench/import.js
 //   MESSAGES=100000 PRACA_BIN=build/praca scripts/with-postgres.sh node bench/import.js
@@ -23,6 +27,35 @@ const CHANNELS = Number(process.env.CHANNELS || 10);
 const RATE = Number(process.env.RATE || 20);
 const BATCH = Number(process.env.BATCH || 200);
 const EPOCH = 1420070400000n;
+const ARCHIVE = process.env.FORMAT === 'praca-archive';
+
+// The same history as one archive: a server, its people and channels, then its messages, each a
+// line, and a reaction on every tenth.
+function writeArchive(dir) {
+  const file = fs.openSync(path.join(dir, 'grande.praca'), 'w');
+  const line = (o) => fs.writeSync(file, JSON.stringify(o) + '\n');
+  const sid = '01900000-0000-7000-8000-00000000aaaa', owner = '01900000-0000-7000-8000-00000000bbbb';
+  const uuid = (prefix, n) => `${prefix}-0000-7000-8000-${String(n).padStart(12, '0')}`;
+  const people = Array.from({ length: 50 }, (_, k) => uuid('01900000', 1000 + k));
+  line({ record: 'archive', format: 'praca-archive', version: 1, exportedAt: Date.now() });
+  line({ record: 'server', id: sid, name: 'Grande', description: '', rules: '', requiresRulesAcceptance: false, verificationLevel: 0, requires2fa: false,
+    discoverable: false, tags: [], automodBlockedWords: [], automodMaxMentions: null, linkPreviews: true, ownerId: owner, createdAt: 1600000000000 });
+  for (const [k, id] of people.entries()) {
+    line({ record: 'person', id, username: `autor${k}`, displayName: `autor${k}`, about: null, bannerColor: null, isBot: false, createdAt: 1600000000000 });
+    line({ record: 'member', serverId: sid, userId: id, nickname: null, joinedAt: 1600000000000 + k });
+  }
+  const channels = Array.from({ length: CHANNELS }, (_, c) => uuid('01900001', c));
+  for (const [c, id] of channels.entries())
+    line({ record: 'channel', id, serverId: sid, type: 'text', name: `canal-${c}`, topic: null, position: c, categoryId: null, synced: false, parentId: null, originMessageId: null, ownerId: null, createdAt: 1600000000000 });
+  for (let i = 0; i < MESSAGES; i++) {
+    const at = 1600000000000 + i * 1000, id = `${at.toString(16).padStart(12, '0').replace(/(.{8})(.{4})/, '$1-$2')}-7000-8000-${String(i).padStart(12, '0')}`;
+    line({ record: 'message', id, channelId: channels[i % CHANNELS], threadParentId: null, serverId: sid, authorId: people[i % 50], type: 'text',
+      content: `mensagem ${i}: conversa de todo dia, com algumas palavras a mais para ter o tamanho de uma mensagem comum`, embeds: null, flags: 0, replyToId: null,
+      mentions: [], mentionedRoleIds: [], mentionsEveryone: false, pinned: false, createdAt: at, editedAt: null, attachments: null, webhookId: null, authorName: null, authorAvatar: null });
+    if (i % 10 === 0) line({ record: 'reaction', messageId: id, channelId: channels[i % CHANNELS], serverId: sid, emoji: '👍', customEmojiId: '', userId: people[(i + 1) % 50], createdAt: at + 1 });
+  }
+  fs.closeSync(file);
+}
 
 function writeExport(dir) {
   const authors = Array.from({ length: 50 }, (_, k) => ({ id: String(300000000000000000n + BigInt(k)), name: `autor${k}`, nickname: null, isBot: false }));
@@ -62,7 +95,8 @@ function bystander(url, who, sid, cid) {
 function runImport(srv, dir, owner) {
   return new Promise((resolve, reject) => {
     const t0 = process.hrtime.bigint();
-    const p = spawn(BIN, ['import', 'discord', dir, '--server', 'Grande', '--owner', owner.user.username, '--batch', String(BATCH), ...srv.storeArgs], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const what = ARCHIVE ? ['praca-archive', path.join(dir, 'grande.praca')] : ['discord', dir];
+    const p = spawn(BIN, ['import', ...what, '--server', 'Grande', '--owner', owner.user.username, '--batch', String(BATCH), ...srv.storeArgs], { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '', hwm = 0;
     const sample = setInterval(() => {
       try {
@@ -82,9 +116,10 @@ function runImport(srv, dir, owner) {
 (async () => {
   const dir = tempDir('praca-bench-import-');
   const t0 = Date.now();
-  writeExport(dir);
+  if (ARCHIVE) writeArchive(dir);
+  else writeExport(dir);
   const bytes = fs.readdirSync(dir).reduce((a, f) => a + fs.statSync(path.join(dir, f)).size, 0);
-  console.log(`export: ${MESSAGES} messages in ${CHANNELS} files, ${(bytes / 1048576).toFixed(0)} MiB, written in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  console.log(`export: ${MESSAGES} messages in ${ARCHIVE ? 1 : CHANNELS} files, ${(bytes / 1048576).toFixed(0)} MiB, written in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   const srv = await startServer({ single: true, args: ['--rate-limit-scale', '100000', '--access-log=0'] });
   const owner = await register(srv.url), other = await register(srv.url);
   const sid = (await api(srv.url, 'POST', '/api/servers', { token: other.token, body: { name: 'Ao lado' } })).body.server.id;
@@ -98,7 +133,7 @@ function runImport(srv, dir, owner) {
   const serverMs = (cpuNs(srv.proc.pid) - c0) / 1e6;
   await during.stop();
   console.log(run.out.trim().split('\n').pop());
-  console.log(`engine: ${process.env.PRACA_TEST_POSTGRES ? 'PostgreSQL' : 'SQLite'}, batch ${BATCH}`);
+  console.log(`engine: ${process.env.PRACA_TEST_POSTGRES ? 'PostgreSQL' : 'SQLite'}, batch ${BATCH}, ${ARCHIVE ? 'praca-archive' : 'discord'}`);
   console.log(`imported: ${MESSAGES} messages in ${run.seconds.toFixed(1)} s = ${Math.round(MESSAGES / run.seconds)} messages/s`);
   console.log(`importer's peak memory: ${(run.hwmKiB / 1024).toFixed(0)} MiB (export ${(bytes / 1048576).toFixed(0)} MiB, largest file ${(bytes / CHANNELS / 1048576).toFixed(0)} MiB)`);
   console.log(`server CPU while it followed: ${(serverMs / run.seconds).toFixed(0)} ms per s`);
