@@ -9,7 +9,7 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 const { spawnSync, spawn } = require('node:child_process');
-const { api, register, BIN, startServer, tempDir, upload, appWithBot, install, serverWithMembers } = require('./helpers');
+const { api, register, BIN, startServer, tempDir, upload, appWithBot, install, serverWithMembers, gatewayConnect, quiet } = require('./helpers');
 const { png, uploadEmoji } = require('./gif');
 const { P } = require('./permissions');
 
@@ -222,6 +222,34 @@ test('an archive import killed halfway, run again, ends with every message once,
   }
   assert.equal(seen.length, n);
   assert.deepEqual(seen.map((m) => m.id).sort(), messages.map((m) => m.id), 'each message once, under its ID');
+});
+
+test('an archive is history, not news: no event reaches a page of the importing owner, nor a bot of theirs elsewhere', async () => {
+  const w = await serverWithMembers(from.url, 1);
+  const tree = (await api(from.url, 'GET', `/api/servers/${w.sid}`, { token: w.owner.token })).body;
+  await api(from.url, 'POST', `/api/servers/${w.sid}/channels/${tree.channels[0].id}/messages`, { token: w.members[0].token, body: { content: 'antiga' } });
+  const file = path.join(tempDir(), 'a.jsonl');
+  assert.equal(praca(from, 'export', '--server', w.sid, file).status, 0);
+  const owner = await register(to.url);
+  const sockets = [];
+  try {
+    const t = await api(to.url, 'POST', '/api/gateway/ticket', { token: owner.token });
+    const page = await gatewayConnect(to.url, { auth: { ticket: t.body.ticket }, transports: ['websocket'] }, sockets);
+    const app = await appWithBot(to.url, owner, { intents: ['messages.read', 'members.read'] });
+    const own = await api(to.url, 'POST', '/api/servers', { token: owner.token, body: { name: 'Onde o robô está' } });
+    assert.equal((await install(to.url, owner, app, own.body.server.id)).complete.status, 200);
+    const bot = await gatewayConnect(to.url, { auth: { token: app.botToken } }, sockets);
+    page.received.length = bot.received.length = 0;
+    const r = praca(to, 'import', 'praca-archive', file, '--owner', owner.user.username);
+    assert.equal(r.status, 0, r.stderr);
+    for (let i = 0; i < 50 && (await api(to.url, 'GET', `/api/servers/${w.sid}`, { token: owner.token })).status !== 200; i++) await quiet(100);
+    await quiet(500);
+    const news = (s) => s.received.filter((e) => /MESSAGE|REACTION|PIN|THREAD|CHANNEL|SERVER|GUILD|MEMBER/.test(e.name)).map((e) => e.name);
+    assert.deepEqual(news(page), []);
+    assert.deepEqual(news(bot), []);
+  } finally {
+    for (const s of sockets) s.close();
+  }
 });
 
 test('praca export and import praca-archive refuse what they cannot do, and say why', async () => {
