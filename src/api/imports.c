@@ -80,17 +80,18 @@ static void *follow(void *arg)
     int status = 0;
     while (waitpid(r->pid, &status, 0) < 0 && errno == EINTR)
         ;
-    if (!WIFEXITED(status) || WEXITSTATUS(status)) {
-        const char *why = strncmp(last, "praca import: ", 14) ? last : last + 14;
-        size_t at = strlen(r->path); /* the node's own path is none of the person's business */
-        if (!strncmp(why, r->path, at) && !strncmp(why + at, ": ", 2))
-            why += at + 2;
-        struct store_import_job_fail f = {r->id, *why ? why : "a importação parou", clock_now_ms()};
-        store_import_job_fail(r->svc->writer, &f);
-        log_error("import %s: ended with status %d", r->id, status);
-    }
     unlink(r->path);
-    atomic_fetch_sub(&running, 1);
+    atomic_fetch_sub(&running, 1); /* before the job reads as ended: the node is free again */
+    int failed = !WIFEXITED(status) || WEXITSTATUS(status);
+    const char *why = strncmp(last, "praca import: ", 14) ? last : last + 14;
+    size_t at = strlen(r->path); /* the node's own path is none of the person's business */
+    if (!strncmp(why, r->path, at) && !strncmp(why + at, ": ", 2))
+        why += at + 2;
+    struct store_import_job_end end = {r->id, failed ? (*why ? why : "a importação parou") : NULL,
+                                       clock_now_ms()};
+    store_import_job_end(r->svc->writer, &end);
+    if (failed)
+        log_error("import %s: ended with status %d", r->id, status);
     free(r);
     return NULL;
 }
@@ -254,9 +255,9 @@ static void import_start(struct api_call *c)
         if (r && r->path[0])
             unlink(r->path);
         if (rc == STORE_DONE || rc == STORE_ERR) {
-            struct store_import_job_fail fail = {r ? r->id : "", "não começou", clock_now_ms()};
+            struct store_import_job_end fail = {r ? r->id : "", "não começou", clock_now_ms()};
             if (r)
-                store_import_job_fail(c->svc->writer, &fail);
+                store_import_job_end(c->svc->writer, &fail);
         }
         atomic_fetch_sub(&running, 1);
         free(r);

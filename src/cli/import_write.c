@@ -34,7 +34,7 @@ static int tell_job(struct cli_import *im, int finished)
     int64_t size = im->source_size > 0 ? im->source_size : 1;
     int64_t read = finished ? size : im->source_read < size ? im->source_read : size;
     return store_import_job_progress_at(im->db, im->job_id, im->server_id[0] ? im->server_id : NULL,
-                                        read * 1000 / size, im->written + im->known, finished,
+                                        read * 1000 / size, im->written + im->known,
                                         clock_now_ms()) == STORE_DONE
                ? 0
                : -1;

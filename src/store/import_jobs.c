@@ -23,27 +23,26 @@ static int start_at(struct store *db, struct store_import_job_start *s)
 
 STORE_WRITE_AS(store_import_job_start, struct store_import_job_start, start_at)
 
-static int fail_at(struct store *db, struct store_import_job_fail *f)
+static int end_at(struct store *db, struct store_import_job_end *e)
 {
-    static const char *SQL = "UPDATE import_jobs SET status = 'failed', error = $2,"
-                             " updated_at = $3, finished_at = $3 WHERE id = $1"
-                             " AND status = 'running'";
-    return store__exec(db, SQL, SV_ARGS(SV_STR(f->id), SV_STR(f->error), SV_INT(f->now)));
+    static const char *SQL =
+        "UPDATE import_jobs SET status = CASE WHEN CAST($2 AS TEXT) IS NULL THEN 'done'"
+        " ELSE 'failed' END, error = $2, updated_at = $3, finished_at = $3"
+        " WHERE id = $1 AND status = 'running'";
+    return store__exec(db, SQL, SV_ARGS(SV_STR(e->id), SV_STR(e->error), SV_INT(e->now)));
 }
 
-STORE_WRITE_AS(store_import_job_fail, struct store_import_job_fail, fail_at)
+STORE_WRITE_AS(store_import_job_end, struct store_import_job_end, end_at)
 
 int store_import_job_progress_at(struct store *db, const char *id, const char *server_id,
-                                 int64_t progress, int64_t messages, int finished, int64_t now)
+                                 int64_t progress, int64_t messages, int64_t now)
 {
     static const char *SQL =
         "UPDATE import_jobs SET progress = $2, messages = $3, server_id = COALESCE($4, server_id),"
-        " updated_at = $5, status = CASE WHEN $6 = 1 THEN 'done' ELSE status END,"
-        " finished_at = CASE WHEN $6 = 1 THEN $5 ELSE finished_at END"
-        " WHERE id = $1 AND status = 'running'";
-    return store__exec(db, SQL,
-                       SV_ARGS(SV_STR(id), SV_INT(progress), SV_INT(messages), SV_STR(server_id),
-                               SV_INT(now), SV_INT(finished)));
+        " updated_at = $5 WHERE id = $1 AND status = 'running'";
+    return store__exec(
+        db, SQL,
+        SV_ARGS(SV_STR(id), SV_INT(progress), SV_INT(messages), SV_STR(server_id), SV_INT(now)));
 }
 
 json_t *store_import_jobs_json(struct store *db, const char *owner_id, int64_t now)
