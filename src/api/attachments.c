@@ -19,8 +19,7 @@
 #include "core/log.h"
 #include "domain/files.h"
 #include "http/upload.h"
-#include "media/probe.h"
-#include "media/strip.h"
+#include "media/prepare.h"
 #include "store/channels.h"
 
 #define THUMB_SIDE 400
@@ -36,28 +35,6 @@ int api__files_sent(const struct api_call *c)
 
 /* ---- one file ---- */
 
-struct fd_io {
-    int in, out;
-};
-
-static ssize_t fd_read(void *ctx, void *buf, size_t n)
-{
-    return read(((struct fd_io *)ctx)->in, buf, n);
-}
-
-static int fd_write(void *ctx, const void *buf, size_t n)
-{
-    const char *p = buf;
-    while (n) {
-        ssize_t w = write(((struct fd_io *)ctx)->out, p, n);
-        if (w <= 0)
-            return -1;
-        p += w;
-        n -= (size_t)w;
-    }
-    return 0;
-}
-
 int api__spool_file(const struct api_service *a, const char *kind, char *out, size_t cap)
 {
     if (snprintf(out, cap, "%s/%s-XXXXXX", a->files.spool, kind) >= (int)cap)
@@ -65,91 +42,12 @@ int api__spool_file(const struct api_service *a, const char *kind, char *out, si
     return mkstemp(out);
 }
 
-/* What takes a type's metadata out in place, or NULL when it has none to take. */
-static int (*stripper(const char *type))(const struct media_io *)
-{
-    return !strcmp(type, "image/jpeg")   ? media_strip_jpeg
-           : !strcmp(type, "image/png")  ? media_strip_png
-           : !strcmp(type, "image/webp") ? media_strip_webp
-           : !strcmp(type, "image/gif")  ? media_strip_gif
-                                         : NULL;
-}
-
-/* The JPEG, PNG, WebP or GIF at *path rewritten without its metadata; *path then names the new
- * file (the old one is deleted). 0, or -1 when the image is malformed or cannot be written. */
-static int strip_metadata(const struct api_service *a, const char *type, char *path, size_t cap)
-{
-    char out[HTTP_UPLOAD_PATH];
-    struct fd_io io = {open(path, O_RDONLY | O_CLOEXEC),
-                       api__spool_file(a, "strip", out, sizeof out)};
-    int rc = -1;
-    if (io.in >= 0 && io.out >= 0) {
-        struct media_io m = {fd_read, fd_write, &io};
-        rc = stripper(type)(&m);
-    }
-    if (io.in >= 0)
-        close(io.in);
-    if (io.out >= 0)
-        close(io.out);
-    if (rc) {
-        if (io.out >= 0)
-            unlink(out);
-        return -1;
-    }
-    unlink(path);
-    snprintf(path, cap, "%s", out);
-    return 0;
-}
-
-/* A HEIC/HEIF, AVIF or TIFF picture written again as a JPEG or PNG with no metadata (*path then
- * names it, the name takes its extension): 0, or -1 when it has answered 400. */
-static int rewrite(struct api_call *c, const char *where, struct store_attachment *a, char *path,
-                   size_t cap)
-{
-    char out[HTTP_UPLOAD_PATH];
-    int fd = api__spool_file(c->svc, "rewrite", out, sizeof out);
-    if (fd < 0) {
-        api__internal(c);
-        return -1;
-    }
-    close(fd);
-    int rc = media_reencode(path, out, a->content_type, sizeof a->content_type);
-    if (rc) {
-        unlink(out);
-        api__bad(c, where,
-                 rc == MEDIA_REENCODE_TOO_LARGE
-                     ? "imagem grande demais para tirar os metadados (máximo 32 megapixels)"
-                     : "imagem malformada");
-        return -1;
-    }
-    unlink(path);
-    snprintf(path, cap, "%s", out);
-    rule_filename_set_extension(a->filename, strcmp(a->content_type, "image/png") ? "jpg" : "png");
-    return 0;
-}
-
-static void file_url(const struct api_call *c, const struct store_attachment *a, char *out,
-                     size_t cap)
-{
-    char name[RULE_FILENAME_MAX * 3 + 1];
-    rule_filename_url(a->filename, name, sizeof name);
-    snprintf(out, cap, "%s/api/attachments/%s/%s", c->svc->site_url, a->id, name);
-}
-
 static json_t *file_object(const struct api_call *c, const struct store_attachment *a, int width,
                            int height)
 {
-    char url[1200], thumb[1300];
-    file_url(c, a, url, sizeof url);
-    snprintf(thumb, sizeof thumb, "%s?thumbnail=1", url);
-    json_t *o = json_pack("{ss, ss, sI, ss, ss, so}", "id", a->id, "filename", a->filename, "size",
-                          (json_int_t)a->size, "contentType", a->content_type, "url", url,
-                          "thumbnailUrl", a->thumb[0] ? json_string(thumb) : json_null());
-    if (o && width > 0 && height > 0) {
-        json_object_set_new(o, "width", json_integer(width));
-        json_object_set_new(o, "height", json_integer(height));
-    }
-    return o;
+    struct rule_attachment_shown shown = {
+        a->id, a->filename, a->content_type, a->size, a->thumb[0] != 0, width, height};
+    return rule_attachment_object(c->svc->site_url, &shown);
 }
 
 /* A stored blob is recorded at once, so the sweep finds it even if no message ever claims it
@@ -179,46 +77,44 @@ int api__file_keep(struct api_call *c, const char *path, char hash[CRYPTO_SHA256
 static int take_one(struct api_call *c, size_t index, struct http_upload_file *up,
                     struct store_attachment *a, struct api_files *f)
 {
-    const struct api_service *svc = c->svc;
-    char path[HTTP_UPLOAD_PATH], where[32], thumb_path[HTTP_UPLOAD_PATH] = "";
-    snprintf(path, sizeof path, "%s", up->path);
+    struct media_file m;
+    snprintf(m.path, sizeof m.path, "%s", up->path);
     up->path[0] = '\0'; /* this function's now: deleted or stored below */
+    char where[32];
     snprintf(where, sizeof where, "files[%zu]", index);
     rule_filename_clean(up->filename, a->filename);
-    media_type(path, a->content_type, sizeof a->content_type);
-    int width = 0, height = 0, rc = -1;
+    enum media_prepare_result prepared = media_prepare(c->svc->files.spool, THUMB_SIDE, &m);
     size_t size;
-    if (rule_file_rewritten(a->content_type) && rewrite(c, where, a, path, sizeof path))
-        goto out;
-    if (stripper(a->content_type) && strip_metadata(svc, a->content_type, path, sizeof path)) {
-        api__bad(c, where, "imagem malformada");
-        goto out;
-    }
-    struct media_image_header header;
-    if (rule_file_is_image(a->content_type) && !media_image_file_header(path, &header)) {
-        width = (int)header.width;
-        height = (int)header.height;
-        int fd = api__spool_file(svc, "thumb", thumb_path, sizeof thumb_path);
-        if (fd >= 0)
-            close(fd);
-        if (fd < 0 || media_thumbnail(path, &header, thumb_path, THUMB_SIDE) ||
-            api__file_keep(c, thumb_path, a->thumb, &size)) {
-            a->thumb[0] = '\0'; /* shown without one */
-        } else {
-            a->thumb_size = (int64_t)size;
-        }
-    }
-    if (!strncmp(a->content_type, "video/", 6) && media_video_file_size(path, &width, &height))
-        width = height = 0;
-    if (api__file_keep(c, path, a->blob, &size)) {
-        path[0] = '\0'; /* put deletes it */
+    int rc = -1;
+    if (prepared == MEDIA_NO_SPOOL) {
         api__internal(c);
         goto out;
     }
-    path[0] = '\0';
+    if (prepared) {
+        api__bad(c, where,
+                 prepared == MEDIA_TOO_LARGE
+                     ? "imagem grande demais para tirar os metadados (máximo 32 megapixels)"
+                     : "imagem malformada");
+        goto out;
+    }
+    snprintf(a->content_type, sizeof a->content_type, "%s", m.content_type);
+    if (m.rewritten)
+        rule_filename_set_extension(a->filename,
+                                    strcmp(a->content_type, "image/png") ? "jpg" : "png");
+    if (m.thumb[0] && !api__file_keep(c, m.thumb, a->thumb, &size))
+        a->thumb_size = (int64_t)size;
+    else
+        a->thumb[0] = '\0'; /* shown without one */
+    m.thumb[0] = '\0';      /* put deletes it */
+    if (api__file_keep(c, m.path, a->blob, &size)) {
+        m.path[0] = '\0';
+        api__internal(c);
+        goto out;
+    }
+    m.path[0] = '\0';
     a->size = (int64_t)size;
     uuid_v7(a->id);
-    json_t *o = file_object(c, a, width, height);
+    json_t *o = file_object(c, a, m.width, m.height);
     if (!o) {
         api__internal(c);
         goto out;
@@ -228,10 +124,10 @@ static int take_one(struct api_call *c, size_t index, struct http_upload_file *u
     json_array_append_new(f->objects, o);
     rc = 0;
 out:
-    if (path[0])
-        unlink(path);
-    if (thumb_path[0])
-        unlink(thumb_path);
+    if (m.path[0])
+        unlink(m.path);
+    if (m.thumb[0])
+        unlink(m.thumb);
     return rc;
 }
 

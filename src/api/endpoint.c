@@ -83,16 +83,8 @@ static curl_socket_t open_socket(void *arg, curlsocktype purpose, struct curl_so
 {
     struct call *c = arg;
     (void)purpose;
-    if (!c->allow_private) {
-        char host[INET6_ADDRSTRLEN] = "";
-        const void *ip = a->family == AF_INET
-                             ? (const void *)&((struct sockaddr_in *)&a->addr)->sin_addr
-                             : (const void *)&((struct sockaddr_in6 *)&a->addr)->sin6_addr;
-        if ((a->family != AF_INET && a->family != AF_INET6) ||
-            !inet_ntop(a->family, ip, host, sizeof host) ||
-            rule_url_host_is_private(host, strlen(host)))
-            return CURL_SOCKET_BAD;
-    }
+    if (!c->allow_private && rule_url_address_is_private((const struct sockaddr *)&a->addr))
+        return CURL_SOCKET_BAD;
     return socket(a->family, a->socktype, a->protocol);
 }
 

@@ -36,7 +36,7 @@ extern char **environ;
 
 #define SERVER_NAME_MAX 100
 #define LAST_WORDS      300 /* of the command's stderr, kept for the job's error */
-#define ARGS_MAX        24
+#define ARGS_MAX        32
 
 static const struct api_limit IMPORT_LIMIT = {"import", 5, 24 * 3600 * 1000};
 static const char *const FORMATS[] = {"praca-archive", "mattermost", "discord", "slack"};
@@ -130,6 +130,16 @@ static int spawn_import(struct run *r, const struct config *cfg, const struct st
     argv[n++] = files->kind == STORE_FILES_DATABASE ? "database" : "disk";
     argv[n++] = "--site-url";
     argv[n++] = r->svc->site_url; /* the origin files are linked at, as the server says it */
+    /* The export's files it fetches: as large as an upload's, as much in all as the export. */
+    char file_max[16], import_max[16];
+    snprintf(file_max, sizeof file_max, "%d", cfg->file_max_mb);
+    snprintf(import_max, sizeof import_max, "%d", cfg->import_max_mb);
+    argv[n++] = "--file-max-mb";
+    argv[n++] = file_max;
+    argv[n++] = "--import-max-mb";
+    argv[n++] = import_max;
+    if (cfg->allow_private_endpoints)
+        argv[n++] = "--allow-private-endpoints";
     argv[n] = NULL;
     int pipefd[2];
     if (pipe(pipefd))

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli/cli.h"
 #include "cli/import_formats.h"
@@ -20,16 +21,17 @@
 
 static const char USAGE[] =
     "usage: praca import discord <file.json|folder> --server NAME --owner USERNAME"
-    " [--structure guild.json] [--batch N]\n"
+    " [--structure guild.json] [--batch N] [--media DIR] [--no-fetch]\n"
     "       praca import mattermost <export.jsonl> --server NAME --owner USERNAME [--team T]"
-    " [--batch N]\n"
-    "       praca import slack <unzipped export folder> --server NAME --owner USERNAME"
-    " [--batch N]\n"
+    " [--batch N] [--media DIR] [--no-fetch]\n"
+    "       praca import slack <export.zip|folder> --server NAME --owner USERNAME"
+    " [--batch N] [--media DIR] [--no-fetch]\n"
     "       praca import praca-archive <file> --owner USERNAME [--server NAME] [--batch N]\n";
 
 struct words {
-    const char *format, *path, *server, *owner, *owner_id, *team, *job, *structure;
+    const char *format, *path, *server, *owner, *owner_id, *team, *job, *structure, *media;
     long batch;
+    int no_fetch;
 };
 
 /* Reads the words: 0, or 2 (usage said). */
@@ -58,6 +60,10 @@ static int read_words(char **words, int nwords, struct words *w)
         else if (!strcmp(w->format, "discord") &&
                  (v = cli_option(words, nwords, &i, "--structure")))
             w->structure = v;
+        else if (!archive && (v = cli_option(words, nwords, &i, "--media")))
+            w->media = v;
+        else if (!archive && !strcmp(words[i], "--no-fetch"))
+            w->no_fetch = 1;
         else if ((v = cli_option(words, nwords, &i, "--batch")))
             w->batch = strtol(v, NULL, 10);
         else if (!w->path && strncmp(words[i], "--", 2))
@@ -96,6 +102,29 @@ static int find_owner(struct cli_import *im, const char *owner, const char *owne
     return 0;
 }
 
+/* Where the export's files are looked for: --media, else the export's own folder (a Slack
+ * export's is where it unzips, set by its reader). An import the page started reads no folder
+ * but a zip's it unpacked itself: the upload's own sits among other people's. */
+static int files_from(const struct config *cfg, const struct words *w, struct cli_import *im)
+{
+    char folder[1024] = "";
+    struct stat st;
+    if (w->media) {
+        snprintf(folder, sizeof folder, "%s", w->media);
+    } else if (!w->job && strcmp(w->format, "slack") && !stat(w->path, &st)) {
+        snprintf(folder, sizeof folder, "%s", w->path);
+        char *slash = strrchr(folder, '/');
+        if (!S_ISDIR(st.st_mode) && slash)
+            *slash = '\0'; /* the file's folder */
+        else if (!S_ISDIR(st.st_mode))
+            snprintf(folder, sizeof folder, ".");
+    }
+    struct cli_import_files_from from = {folder[0] ? folder : NULL, !w->no_fetch,
+                                         w->job ? (int64_t)cfg->import_max_mb << 20 : -1};
+    im->files = cli_import_files_new(cfg, &from);
+    return im->files ? 0 : -1;
+}
+
 int cli_import(const struct config *cfg, char **words, int nwords)
 {
     struct words w;
@@ -107,17 +136,23 @@ int cli_import(const struct config *cfg, char **words, int nwords)
     map_init(&im.persons);
     map_init(&im.roles);
     int rc = 1;
-    if ((im.db = cli_open_store(cfg)) && !find_owner(&im, w.owner, w.owner_id))
+    int archive = !strcmp(w.format, "praca-archive");
+    if ((im.db = cli_open_store(cfg)) && !find_owner(&im, w.owner, w.owner_id) &&
+        (archive || !files_from(cfg, &w, &im)))
         rc = (!strcmp(w.format, "discord")         ? cli_import_discord(&im, w.path, w.structure)
               : !strcmp(w.format, "praca-archive") ? cli_import_archive(&im, w.path, cfg)
               : !strcmp(w.format, "slack")         ? cli_import_slack(&im, w.path)
                                                    : cli_import_mattermost(&im, w.path, w.team))
                  ? 1
                  : 0;
+    long files, missing;
+    cli_import_files_counts(im.files, &files, &missing);
     if (!rc)
         printf("imported into server %s: %ld channels, %ld messages written, %ld there already, "
-               "%ld left out, %ld people\n",
-               im.server_id, im.channels_written, im.written, im.known, im.left_out, im.people);
+               "%ld left out, %ld people, %ld files brought, %ld left as links\n",
+               im.server_id, im.channels_written, im.written, im.known, im.left_out, im.people,
+               files, missing);
+    cli_import_files_free(im.files);
     cli_import_free(&im);
     store_close(im.db);
     return rc;

@@ -17,11 +17,12 @@
 #include "domain/import_discord.h"
 #include "domain/json_split.h"
 
-#define CHUNK       ((size_t)64 << 10)
-#define HEADER_MAX  ((size_t)1 << 20) /* a file without its messages */
-#define MESSAGE_MAX ((size_t)4 << 20) /* one message, as the export writes it */
-#define FILES_MAX   10000
-#define ROLES_MAX   32 /* of one author's */
+#define CHUNK        ((size_t)64 << 10)
+#define ATTACHED_MAX 32                /* a message's files read; the rest are left out */
+#define HEADER_MAX   ((size_t)1 << 20) /* a file without its messages */
+#define MESSAGE_MAX  ((size_t)4 << 20) /* one message, as the export writes it */
+#define FILES_MAX    10000
+#define ROLES_MAX    32 /* of one author's */
 
 /* The export's files: path itself, or the .json files in it, by name. */
 static int list_files(const char *path, char ***out, size_t *n)
@@ -176,19 +177,22 @@ static void author_of(const struct rule_discord_author *d, struct author *out)
                 (struct cli_import_role){r.id, r.name, r.color, r.position};
 }
 
-/* The message's text: its words, then each attachment's link on a line of its own (the files
- * themselves stay where the export points). NUL-ended in out. */
-static int text_of(const struct rule_discord_message *m, struct buf *out)
+/* The message's files: a path under the export's folder when DiscordChatExporter downloaded it
+ * (--media), else its link; either stays a link in the text when it cannot be brought. At most
+ * ATTACHED_MAX (Discord allows 10). */
+static size_t files_of(const struct rule_discord_message *m, struct cli_import_file *out)
 {
-    buf_reset(out);
-    int rc = buf_append(out, m->content, strlen(m->content));
-    for (size_t i = 0; !rc && i < json_array_size(m->attachments); i++) {
-        const char *url =
-            json_string_value(json_object_get(json_array_get(m->attachments, i), "url"));
-        if (url && *url)
-            rc = (out->len && buf_append(out, "\n", 1)) || buf_append(out, url, strlen(url));
+    size_t n = 0;
+    for (size_t i = 0; i < json_array_size(m->attachments) && n < ATTACHED_MAX; i++) {
+        const json_t *a = json_array_get(m->attachments, i);
+        const char *url = json_string_value(json_object_get(a, "url"));
+        if (!url || !*url)
+            continue;
+        int linked = strstr(url, "://") != NULL;
+        out[n++] = (struct cli_import_file){json_string_value(json_object_get(a, "fileName")),
+                                            linked ? NULL : url, linked ? url : NULL, url};
     }
-    return rc || buf_append(out, "", 1) ? -1 : 0;
+    return n;
 }
 
 static int reactions_of(struct cli_import *im, const struct rule_discord_message *m, const char *id,
@@ -214,6 +218,7 @@ static int reactions_of(struct cli_import *im, const struct rule_discord_message
 static int message_of(struct cli_import *im, const struct cli_import_place *p, const json_t *v,
                       struct buf *text)
 {
+    (void)text;
     struct rule_discord_message m;
     const char *why;
     if (rule_discord_message(v, &m, &why) || m.system) {
@@ -233,9 +238,10 @@ static int message_of(struct cli_import *im, const struct cli_import_place *p, c
                                      .reply_to = m.reply_to,
                                      .reply_ms = rule_discord_snowflake_ms(m.reply_to),
                                      .author = who.a};
-    if (text_of(&m, text))
-        return -1;
-    row.text = text->data;
+    struct cli_import_file files[ATTACHED_MAX];
+    row.text = m.content;
+    row.files = files;
+    row.nfiles = files_of(&m, files);
     return cli_import_message(im, p, &row, id) || reactions_of(im, &m, id, p->channel_id) ? -1 : 0;
 }
 
@@ -245,9 +251,26 @@ static int one_of(struct cli_import *im, size_t i, struct buf *text, void *arg)
     return message_of(im, &p->place, p->batch[i], text);
 }
 
+static int bring_of(struct cli_import *im, size_t i, void *arg)
+{
+    struct pour *p = arg;
+    struct rule_discord_message m;
+    struct cli_import_file files[ATTACHED_MAX];
+    const char *why;
+    if (rule_discord_message(p->batch[i], &m, &why) || m.system)
+        return 0;
+    size_t n = files_of(&m, files);
+    for (size_t k = 0; k < n; k++)
+        if (cli_import_file_bring(im, &files[k]))
+            return -1;
+    return 0;
+}
+
+static const struct cli_import_batch_fns BATCH = {bring_of, one_of};
+
 static int pour_batch(struct pour *p)
 {
-    int rc = cli_import_batch(p->im, p->n, one_of, p);
+    int rc = cli_import_batch(p->im, p->n, &BATCH, p);
     if (rc)
         fprintf(stderr, "praca import: #%s: could not write messages\n", p->f->c.name);
     for (size_t i = 0; i < p->n; i++)

@@ -207,28 +207,41 @@ static struct cli_import_author author_of(struct mm *m, const char *username)
         .id = username, .name = name ? name : username, .email = map_get(&m->emails, username)};
 }
 
-/* A post's text: its words, then each attachment's file name on a line of its own. */
-static int text_of(const struct rule_mm_post *p, struct buf *out)
+/* A post's files: each at its path under the export's folder (Mattermost's bulk export keeps
+ * them in its data/ folder), its name on a line of its own when it is not brought. */
+#define ATTACHED_MAX 16 /* a post's files read (Mattermost allows 10); the rest are left out */
+struct files {
+    struct cli_import_file f[ATTACHED_MAX];
+    char line[ATTACHED_MAX][320];
+    size_t n;
+};
+
+static void files_of(const struct rule_mm_post *p, struct files *out)
 {
-    buf_reset(out);
-    int rc = buf_append(out, p->message, strlen(p->message));
-    const char *file;
-    for (size_t i = 0; !rc && (file = rule_mm_attachment(p, i)); i++)
-        if (*file)
-            rc = (out->len && buf_append(out, "\n", 1)) || buf_append(out, "📎 ", 5) ||
-                 buf_append(out, file, strlen(file));
-    return rc || buf_append(out, "", 1) ? -1 : 0;
+    const char *path, *name;
+    out->n = 0;
+    for (size_t i = 0; out->n < ATTACHED_MAX && (path = rule_mm_attachment(p, i, &name)); i++) {
+        snprintf(out->line[out->n], sizeof out->line[0], "%s%s", *name ? "📎 " : "", name);
+        out->f[out->n] =
+            (struct cli_import_file){name, *path ? path : NULL, NULL, out->line[out->n]};
+        out->n++;
+    }
 }
 
 /* One post or reply into place, with its reactions; id gets its ID here. */
 static int one_at(struct mm *m, const struct cli_import_place *place, const struct rule_mm_post *p,
                   const char *source, struct buf *text, char id[UUID_LEN + 1])
 {
-    struct cli_import_message row = {
-        .source = source, .at = p->at, .pinned = p->pinned, .author = author_of(m, p->user)};
-    if (text_of(p, text))
-        return -1;
-    row.text = text->data;
+    (void)text;
+    struct files files;
+    files_of(p, &files);
+    struct cli_import_message row = {.source = source,
+                                     .at = p->at,
+                                     .pinned = p->pinned,
+                                     .text = p->message,
+                                     .files = files.f,
+                                     .nfiles = files.n,
+                                     .author = author_of(m, p->user)};
     if (cli_import_message(m->im, place, &row, id))
         return -1;
     const char *user, *emoji;
@@ -292,9 +305,35 @@ static int one_of(struct cli_import *im, size_t i, struct buf *text, void *arg)
     return post_at(m, m->batch[i], m->lines[i], text);
 }
 
+static int bring_files(struct cli_import *im, const struct rule_mm_post *p)
+{
+    struct files files;
+    files_of(p, &files);
+    for (size_t k = 0; k < files.n; k++)
+        if (cli_import_file_bring(im, &files.f[k]))
+            return -1;
+    return 0;
+}
+
+/* A post's files and its replies'. */
+static int bring_of(struct cli_import *im, size_t i, void *arg)
+{
+    struct mm *m = arg;
+    struct rule_mm_post p, r;
+    const char *why;
+    if (rule_mm_post(m->batch[i], &p, &why) || strcmp(p.team, m->team))
+        return 0;
+    int rc = bring_files(im, &p);
+    for (size_t k = 0; !rc && k < json_array_size(p.replies); k++)
+        rc = !rule_mm_reply(&p, k, &r, &why) ? bring_files(im, &r) : 0;
+    return rc;
+}
+
+static const struct cli_import_batch_fns BATCH = {bring_of, one_of};
+
 static int pour_batch(struct mm *m)
 {
-    int rc = cli_import_batch(m->im, m->n, one_of, m);
+    int rc = cli_import_batch(m->im, m->n, &BATCH, m);
     if (rc)
         fprintf(stderr, "praca import: %s: could not write posts\n", m->path);
     for (size_t i = 0; i < m->n; i++)

@@ -30,9 +30,40 @@ struct slack {
     struct map threads; /* "channel ts" of the threads written (a set) */
     json_t *day;        /* the day's messages being written */
     size_t from;        /* the first of them in the batch */
-    const char *channel_id;
+    const char *channel_id, *folder;
     struct cli_import_place place;
 };
+
+/* A message's files as import_files.h takes them, with the texts they point at. */
+#define ATTACHED_MAX 16  /* a message's files read (Slack allows 10); the rest are left out */
+#define FILE_TEXT    640 /* a file's path or line (a longer one is not found) */
+struct files {
+    struct cli_import_file f[ATTACHED_MAX];
+    char path[ATTACHED_MAX][FILE_TEXT], line[ATTACHED_MAX][FILE_TEXT];
+    size_t n;
+};
+
+/* Where a file is: under the export's folder when its link is a path there (as exporters that
+ * download the files write it), else at <channel>/attachments/<id>-<name>, the layout those
+ * exporters use; and its link. Its line in the text: "📎 name". */
+static void files_of(const struct slack *s, const struct rule_slack_message *m, struct files *out)
+{
+    struct rule_slack_file f;
+    out->n = 0;
+    for (size_t k = 0; out->n < ATTACHED_MAX && !rule_slack_file(m, k, &f); k++) {
+        size_t i = out->n;
+        int linked = f.url && strstr(f.url, "://");
+        if (f.url && !linked)
+            snprintf(out->path[i], FILE_TEXT, "%s", f.url);
+        else if (*f.id && *f.name)
+            snprintf(out->path[i], FILE_TEXT, "%s/attachments/%s-%s", s->folder, f.id, f.name);
+        else
+            out->path[i][0] = '\0';
+        snprintf(out->line[i], FILE_TEXT, "%s%s", *f.name ? "📎 " : "", f.name);
+        out->f[out->n++] = (struct cli_import_file){f.name, out->path[i][0] ? out->path[i] : NULL,
+                                                    linked ? f.url : NULL, out->line[i]};
+    }
+}
 
 /* A JSON file of the export, bounded: NULL when absent (optional) or unreadable (said why). */
 static json_t *load(const char *path, long max, int optional)
@@ -151,15 +182,12 @@ static int message_at(struct cli_import *im, size_t i, struct buf *text, void *a
         im->left_out++;
         return 0;
     }
+    struct files files;
+    files_of(s, &m, &files);
     char *md = rule_slack_text(m.text, name_of, s);
     buf_reset(text);
     int rc = !md || buf_append(text, md, strlen(md));
     free(md);
-    const char *file;
-    for (size_t k = 0; !rc && (file = rule_slack_file(&m, k)); k++)
-        if (*file)
-            rc = (text->len && buf_append(text, "\n", 1)) || buf_append(text, "📎 ", 5) ||
-                 buf_append(text, file, strlen(file));
     if (rc || buf_append(text, "", 1))
         return -1;
     char source[96], id[UUID_LEN + 1];
@@ -175,6 +203,8 @@ static int message_at(struct cli_import *im, size_t i, struct buf *text, void *a
                                      .edited_at = m.edited_at,
                                      .pinned = m.pinned,
                                      .text = text->data,
+                                     .files = files.f,
+                                     .nfiles = files.n,
                                      .author = author_of(s, m.user, m.bot_name)};
     if (cli_import_message(im, place, &row, id))
         return -1;
@@ -226,11 +256,30 @@ static char **days_of(const char *folder, size_t *n)
     return days;
 }
 
+static int bring_at(struct cli_import *im, size_t i, void *arg)
+{
+    struct slack *s = arg;
+    struct rule_slack_message m;
+    const char *why;
+    if (rule_slack_message(json_array_get(s->day, s->from + i), s->channel_id, &m, &why) ||
+        m.system)
+        return 0;
+    struct files files;
+    files_of(s, &m, &files);
+    for (size_t k = 0; k < files.n; k++)
+        if (cli_import_file_bring(im, &files.f[k]))
+            return -1;
+    return 0;
+}
+
+static const struct cli_import_batch_fns BATCH = {bring_at, message_at};
+
 /* A channel's days, each in batches. */
 static int channel_days(struct slack *s, const char *name)
 {
     char folder[PATH_BYTES], path[2 * PATH_BYTES];
     snprintf(folder, sizeof folder, "%s/%s", s->dir, name);
+    s->folder = name;
     size_t n;
     char **days = days_of(folder, &n);
     int rc = 0;
@@ -243,7 +292,7 @@ static int channel_days(struct slack *s, const char *name)
         for (s->from = 0; !rc && s->from < count; s->from += (size_t)s->im->batch) {
             size_t left = count - s->from;
             rc = cli_import_batch(s->im, left < (size_t)s->im->batch ? left : (size_t)s->im->batch,
-                                  message_at, s);
+                                  &BATCH, s);
         }
         done += count;
         json_decref(s->day);
@@ -327,6 +376,7 @@ static int channels_of(struct slack *s, const char *file, int is_private)
 static int import_folder(struct cli_import *im, const char *dir)
 {
     struct slack s = {.im = im, .dir = dir};
+    cli_import_files_media_default(im->files, dir);
     map_init(&s.names);
     map_init(&s.emails);
     map_init(&s.threads);

@@ -119,7 +119,7 @@ void cli_import_free(struct cli_import *im)
 
 struct batch {
     size_t n;
-    int (*one)(struct cli_import *im, size_t i, struct buf *text, void *arg);
+    const struct cli_import_batch_fns *fns;
     void *arg;
 };
 
@@ -131,7 +131,7 @@ static int batch_at(struct cli_import *im, void *arg)
     long before = im->written;
     int rc = 0;
     for (size_t i = 0; !rc && i < b->n; i++)
-        rc = b->one(im, i, &text, b->arg);
+        rc = b->fns->one(im, i, &text, b->arg);
     buf_cleanup(&text);
     if (!rc && store_import_progress_at(im->db, im->import_id, im->written - before, 0, im->now) !=
                    STORE_DONE)
@@ -139,12 +139,17 @@ static int batch_at(struct cli_import *im, void *arg)
     return rc;
 }
 
-int cli_import_batch(struct cli_import *im, size_t n,
-                     int (*one)(struct cli_import *im, size_t i, struct buf *text, void *arg),
+int cli_import_batch(struct cli_import *im, size_t n, const struct cli_import_batch_fns *fns,
                      void *arg)
 {
-    struct batch b = {n, one, arg};
-    return n ? cli_import_transaction(im, batch_at, &b, 1) : 0;
+    struct batch b = {n, fns, arg};
+    int rc = 0;
+    for (size_t i = 0; !rc && im->files && fns->bring && i < n; i++)
+        rc = fns->bring(im, i, arg);
+    if (!rc && n)
+        rc = cli_import_transaction(im, batch_at, &b, 1);
+    cli_import_files_batch_done(im);
+    return rc;
 }
 
 /* ---- channels ---- */
@@ -372,6 +377,24 @@ static int reply_target(struct cli_import *im, const struct cli_import_message *
     return store_import_message_known(im->db, out);
 }
 
+/* One part of a message (the files go with its last). */
+static int message_part(struct cli_import *im, const struct cli_import_place *p,
+                        struct store_import_message *row, const struct cli_import_attached *files)
+{
+    char *shown = files->shown ? json_dumps(files->shown, JSON_COMPACT) : NULL;
+    row->attachments = shown;
+    int rc = files->shown && !shown ? -1 : store_import_message_at(im->db, row);
+    free(shown);
+    if (rc == STORE_DONE &&
+        cli_import_files_attach(im, files, row->id, p->channel_id, row->author_id))
+        return -1;
+    if (rc != STORE_DONE && rc != STORE_TAKEN)
+        return -1;
+    im->known += rc == STORE_TAKEN;
+    im->written += rc == STORE_DONE;
+    return 0;
+}
+
 int cli_import_message(struct cli_import *im, const struct cli_import_place *p,
                        const struct cli_import_message *m, char first_id[UUID_LEN + 1])
 {
@@ -380,8 +403,16 @@ int cli_import_message(struct cli_import *im, const struct cli_import_place *p,
     int has_reply = reply_target(im, m, reply);
     if (has_reply < 0 || cli_import_person(im, &m->author, author))
         return -1;
-    const char *rest = m->text;
-    for (unsigned part = 0; part == 0 || *rest; part++) {
+    struct buf text;
+    struct cli_import_attached files = {.n = 0};
+    buf_init(&text, TEXT_MAX_BYTES);
+    int rc = buf_append(&text, m->text, strlen(m->text)) ||
+                     cli_import_files_take(im, m->files, m->nfiles, &text, &files) ||
+                     buf_append(&text, "", 1)
+                 ? -1
+                 : 0;
+    const char *rest = text.data;
+    for (unsigned part = 0; !rc && (part == 0 || *rest); part++) {
         size_t len = part_length(rest);
         memcpy(chunk, rest, len);
         chunk[len] = 0;
@@ -400,13 +431,12 @@ int cli_import_message(struct cli_import *im, const struct cli_import_place *p,
                                            .at = m->at,
                                            .edited_at = m->edited_at,
                                            .pinned = part == 0 && m->pinned};
-        int rc = store_import_message_at(im->db, &row);
-        if (rc != STORE_DONE && rc != STORE_TAKEN)
-            return -1;
-        im->known += rc == STORE_TAKEN;
-        im->written += rc == STORE_DONE;
+        struct cli_import_attached none = {.n = 0};
+        rc = message_part(im, p, &row, *rest ? &none : &files);
     }
-    return 0;
+    cli_import_attached_cleanup(&files);
+    buf_cleanup(&text);
+    return rc;
 }
 
 int cli_import_reaction(struct cli_import *im, const char *message_id, const char *channel_id,

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "core/map.h"
+#include "cli/import_files.h"
 #include "core/uuid.h"
 
 struct store;
@@ -26,6 +27,7 @@ struct cli_import {
     struct map persons; /* what this run has written of each person */
     struct map roles;   /* the roles this run has written (a set) */
     int64_t position, now;
+    struct cli_import_files *files; /* the export's files brought (import_files.h); NULL: not */
     /* A job of the page's (--job): told how far the import is after each transaction, the
      * source's bytes read in the pass that writes, of its bytes. */
     const char *job_id;
@@ -59,7 +61,9 @@ struct cli_import_message {
     int64_t id_ms;         /* the time its ID sorts by (0: at) */
     int64_t at, edited_at; /* edited_at 0: never */
     int pinned;
-    const char *text; /* its words, links of its files after them */
+    const char *text;                    /* its words */
+    const struct cli_import_file *files; /* its files, as the export names them */
+    size_t nfiles;
     /* the message it answers (NULL: none): its source ID and the time that ID sorts by */
     const char *reply_to;
     int64_t reply_ms;
@@ -78,10 +82,15 @@ int cli_import_transaction(struct cli_import *im, int (*fn)(struct cli_import *,
                            int yield);
 
 /* Writes items 0 … n-1 of a batch by one(im, i, text, arg), text being a buffer for a message's
- * text, in one transaction that also counts them in the import's row, then rests (above). */
+ * text, in one transaction that also counts them in the import's row, then rests (above).
+ * Before it, when the import brings files, bring(im, i, arg) (NULL: none) brings each item's
+ * (cli_import_file_bring), so that none is fetched while the batch holds the database. */
 struct buf;
-int cli_import_batch(struct cli_import *im, size_t n,
-                     int (*one)(struct cli_import *im, size_t i, struct buf *text, void *arg),
+struct cli_import_batch_fns {
+    int (*bring)(struct cli_import *im, size_t i, void *arg);
+    int (*one)(struct cli_import *im, size_t i, struct buf *text, void *arg);
+};
+int cli_import_batch(struct cli_import *im, size_t n, const struct cli_import_batch_fns *fns,
                      void *arg);
 
 /* These run inside such a transaction. */

@@ -92,12 +92,6 @@ void rule_filename_set_extension(char name[RULE_FILENAME_MAX + 1], const char *e
     snprintf(name + base, RULE_FILENAME_MAX + 1 - base, ".%s", ext);
 }
 
-int rule_file_rewritten(const char *t)
-{
-    return !strcmp(t, "image/heic") || !strcmp(t, "image/heif") || !strcmp(t, "image/avif") ||
-           !strcmp(t, "image/tiff");
-}
-
 int rule_file_is_image(const char *t)
 {
     return !strcmp(t, "image/jpeg") || !strcmp(t, "image/png") || !strcmp(t, "image/gif") ||
@@ -135,4 +129,20 @@ void rule_filename_url(const char *name, char *out, size_t cap)
         }
     }
     out[o] = '\0';
+}
+
+json_t *rule_attachment_object(const char *site_url, const struct rule_attachment_shown *a)
+{
+    char name[RULE_FILENAME_MAX * 3 + 1], url[1200], thumb[1300];
+    rule_filename_url(a->filename, name, sizeof name);
+    snprintf(url, sizeof url, "%s/api/attachments/%s/%s", site_url, a->id, name);
+    snprintf(thumb, sizeof thumb, "%s?thumbnail=1", url);
+    json_t *o = json_pack("{ss, ss, sI, ss, ss, so}", "id", a->id, "filename", a->filename, "size",
+                          (json_int_t)a->size, "contentType", a->content_type, "url", url,
+                          "thumbnailUrl", a->has_thumbnail ? json_string(thumb) : json_null());
+    if (o && a->width > 0 && a->height > 0) {
+        json_object_set_new(o, "width", json_integer(a->width));
+        json_object_set_new(o, "height", json_integer(a->height));
+    }
+    return o;
 }

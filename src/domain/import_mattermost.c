@@ -176,14 +176,15 @@ int rule_mm_reaction(const struct rule_mm_post *p, size_t i, const char **user, 
     return 0;
 }
 
-const char *rule_mm_attachment(const struct rule_mm_post *p, size_t i)
+const char *rule_mm_attachment(const struct rule_mm_post *p, size_t i, const char **name)
 {
     const json_t *a = json_array_get(p->attachments, i);
     if (!a)
         return NULL;
     const char *path = rule__json_some_string(a, "path");
     if (!path)
-        return "";
+        path = "";
     const char *slash = strrchr(path, '/');
-    return slash ? slash + 1 : path;
+    *name = slash ? slash + 1 : path;
+    return path;
 }

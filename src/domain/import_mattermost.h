@@ -60,7 +60,8 @@ int rule_mm_reply(const struct rule_mm_post *post, size_t i, struct rule_mm_post
  * server's own emoji), when. 0, or -1 past the last. */
 int rule_mm_reaction(const struct rule_mm_post *p, size_t i, const char **user, const char **emoji,
                      int64_t *at);
-/* Attachment i's file name (the last part of its path), or NULL past the last. */
-const char *rule_mm_attachment(const struct rule_mm_post *p, size_t i);
+/* Attachment i's path in the export ("" when none), or NULL past the last; its file name the
+ * path's last part. */
+const char *rule_mm_attachment(const struct rule_mm_post *p, size_t i, const char **name);
 
 #endif

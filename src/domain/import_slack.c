@@ -144,13 +144,17 @@ int rule_slack_reaction(const struct rule_slack_message *m, size_t i, const char
     return 0;
 }
 
-const char *rule_slack_file(const struct rule_slack_message *m, size_t i)
+int rule_slack_file(const struct rule_slack_message *m, size_t i, struct rule_slack_file *out)
 {
     const json_t *f = json_array_get(m->files, i);
     if (!f)
-        return NULL;
+        return 1;
     const char *name = rule__json_some_string(f, "name");
-    return name ? name : "";
+    const char *id = rule__json_some_string(f, "id");
+    const char *url = rule__json_some_string(f, "url_private_download");
+    *out = (struct rule_slack_file){id ? id : "", name ? name : "",
+                                    url ? url : rule__json_some_string(f, "url_private")};
+    return 0;
 }
 
 /* A label for mrkdwn's <…|label>: the name without the characters that would end it. */

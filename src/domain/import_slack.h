@@ -43,8 +43,13 @@ int64_t rule_slack_ts_ms(const char *ts);
  * the last. */
 int rule_slack_reaction(const struct rule_slack_message *m, size_t i, const char **emoji,
                         const json_t **users);
-/* File i's name, or NULL past the last. */
-const char *rule_slack_file(const struct rule_slack_message *m, size_t i);
+/* A message's file as the export names it: its ID and name ("" when none), and its link
+ * (url_private_download, else url_private; NULL when none). */
+struct rule_slack_file {
+    const char *id, *name, *url;
+};
+/* File i: 0, or 1 past the last. */
+int rule_slack_file(const struct rule_slack_message *m, size_t i, struct rule_slack_file *out);
 /* The text as Praça's Markdown (domain/webhook_formats.h's mrkdwn), with <@U…> as @name by
  * name_of (NULL: unknown, shown as @someone), <#C…|name> as #name and <!here> as @here. A
  * malloc'd string, NULL when out of memory. */

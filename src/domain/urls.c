@@ -140,3 +140,14 @@ int rule_url_host_is_private(const char *host, size_t len)
            ends_with_nocase(host, len, ".localhost") || ends_with_nocase(host, len, ".local") ||
            ends_with_nocase(host, len, ".internal");
 }
+
+int rule_url_address_is_private(const struct sockaddr *address)
+{
+    char host[INET6_ADDRSTRLEN] = "";
+    const void *ip = address->sa_family == AF_INET
+                         ? (const void *)&((const struct sockaddr_in *)address)->sin_addr
+                         : (const void *)&((const struct sockaddr_in6 *)address)->sin6_addr;
+    return (address->sa_family != AF_INET && address->sa_family != AF_INET6) ||
+           !inet_ntop(address->sa_family, ip, host, sizeof host) ||
+           rule_url_host_is_private(host, strlen(host));
+}

@@ -141,13 +141,15 @@ int store_import_message_at(struct store *db, const struct store_import_message 
 {
     static const char *SQL =
         "INSERT INTO messages (id, channel_id, thread_parent_id, server_id, author_id, type,"
-        " content, reply_to_id, pinned, created_at, edited_at)"
-        " VALUES ($1, $2, $3, $4, $5, 'text', $6, $7, $8, $9, $10) ON CONFLICT (id) DO NOTHING";
+        " content, reply_to_id, pinned, created_at, edited_at, attachments)"
+        " VALUES ($1, $2, $3, $4, $5, 'text', $6, $7, $8, $9, $10, $11) ON CONFLICT (id) DO "
+        "NOTHING";
     int rc = store__exec(db, SQL,
                          SV_ARGS(SV_STR(m->id), SV_STR(m->channel_id), SV_STR(m->thread_parent_id),
                                  SV_STR(m->server_id), SV_STR(m->author_id), SV_STR(m->content),
                                  SV_STR(m->reply_to_id), SV_INT(m->pinned), SV_INT(m->at),
-                                 m->edited_at ? SV_INT(m->edited_at) : SV_NULLV));
+                                 m->edited_at ? SV_INT(m->edited_at) : SV_NULLV,
+                                 SV_STR(m->attachments)));
     return rc == STORE_DONE && store__changes(db) == 0 ? STORE_TAKEN : rc;
 }
 

@@ -67,7 +67,8 @@ int store_import_member_role_at(struct store *db, const char *server_id, const c
 struct store_import_message {
     const char *id, *channel_id, *thread_parent_id, *server_id, *author_id;
     const char *content, *reply_to_id;
-    int64_t at, edited_at; /* edited_at 0: never */
+    const char *attachments; /* its files as the API shows them, JSON (NULL: none) */
+    int64_t at, edited_at;   /* edited_at 0: never */
     int pinned;
 };
 /* STORE_DONE written, STORE_TAKEN there already. */

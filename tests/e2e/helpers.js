@@ -494,3 +494,16 @@ async function launchChromium() {
   return browser;
 }
 module.exports.launchChromium = launchChromium;
+
+// The server an import made for owner on the server at base, once that server has followed
+// (within a second): its tree as GET /api/servers/:sid gives it.
+async function importedServer(base, owner, name) {
+  let found;
+  await eventually(async () => {
+    const r = await api(base, 'GET', '/api/servers', { token: owner.token });
+    found = r.body.servers.find((s) => s.name === name);
+    return !!found || r.body;
+  }, 5000, 'the imported server');
+  return (await api(base, 'GET', `/api/servers/${found.id}`, { token: owner.token })).body;
+}
+module.exports.importedServer = importedServer;

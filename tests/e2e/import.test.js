@@ -8,7 +8,8 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 const { spawnSync, spawn } = require('node:child_process');
-const { api, register, eventually, gatewayConnect, quiet, BIN, sharedServer, tempDir, appWithBot, install } = require('./helpers');
+const helpers = require('./helpers');
+const { api, register, eventually, gatewayConnect, quiet, BIN, sharedServer, tempDir, appWithBot, install } = helpers;
 
 const sockets = [];
 const srv = sharedServer({}, sockets);
@@ -16,16 +17,7 @@ const FIXTURE = path.join(__dirname, 'fixtures', 'discord');
 const praca = (...args) => spawnSync(BIN, [...args, ...srv.storeArgs], { encoding: 'utf8' });
 const fixture = (name) => JSON.parse(fs.readFileSync(path.join(FIXTURE, fs.readdirSync(FIXTURE).find((f) => f.includes(name))), 'utf8'));
 
-// The server an import made for owner, once the live server has followed (within a second).
-async function importedServer(owner, name) {
-  let found;
-  await eventually(async () => {
-    const r = await api(srv.url, 'GET', '/api/servers', { token: owner.token });
-    found = r.body.servers.find((s) => s.name === name);
-    return !!found || r.body;
-  }, 5000, 'the imported server');
-  return (await api(srv.url, 'GET', `/api/servers/${found.id}`, { token: owner.token })).body;
-}
+const importedServer = (owner, name) => helpers.importedServer(srv.url, owner, name);
 
 async function history(owner, sid, cid) {
   const r = await api(srv.url, 'GET', `/api/servers/${sid}/channels/${cid}/messages?limit=100`, { token: owner.token });

@@ -136,3 +136,23 @@ test('--import-max-mb 0 turns imports from the page off; past the size, 413', as
     assert.equal(r.status, 413);
   } finally { await small.stop(); }
 });
+
+test("an import from the page reads no file beside its upload: an export's paths stay lines", async () => {
+  const owner = await register(to.url);
+  fs.writeFileSync(path.join(to.dir, 'files', 'spool', 'vizinho.png'), fs.readFileSync(path.join(FIXTURES, 'note.png')));
+  const author = { id: '880000000000000101', name: 'alice', isBot: false, roles: [] };
+  const dce = {
+    guild: { id: '880000000000000001', name: 'Clube' },
+    channel: { id: '880000000000000012', type: 'GuildTextChat', categoryId: null, category: null, name: 'fotos', topic: null },
+    messages: [{ id: '1107002235289600000', type: 'Default', timestamp: '2023-05-13T17:51:40.000+00:00', isPinned: false, content: 'veja',
+      author, attachments: [{ url: 'vizinho.png', fileName: 'vizinho.png' }], reactions: [] }],
+  };
+  const up = await upload(to.url, 'POST', '/api/imports', owner.token, { format: 'discord', serverName: 'Vizinhos' }, [{ name: 'fotos.json', data: Buffer.from(JSON.stringify(dce)) }]);
+  assert.equal(up.status, 202, up.text);
+  assert.equal((await ended(to, owner.token, up.body.import.id)).status, 'done');
+  const sid = (await api(to.url, 'GET', '/api/servers', { token: owner.token })).body.servers.find((s) => s.name === 'Vizinhos').id;
+  const cid = (await api(to.url, 'GET', `/api/servers/${sid}`, { token: owner.token })).body.channels.find((c) => c.name === 'fotos').id;
+  const [m] = (await api(to.url, 'GET', `/api/servers/${sid}/channels/${cid}/messages`, { token: owner.token })).body.messages;
+  assert.equal(m.content, 'veja\nvizinho.png');
+  assert.deepEqual(m.attachments, []);
+});

@@ -150,7 +150,8 @@ static void read_mattermost(const json_t *v)
         abort(); /* a post read has what the import writes */
     for (size_t i = 0; !rule_mm_reaction(&p, i, &user, &emoji, &at); i++)
         ;
-    for (size_t i = 0; rule_mm_attachment(&p, i); i++)
+    const char *file;
+    for (size_t i = 0; rule_mm_attachment(&p, i, &file); i++)
         ;
     for (size_t i = 0; i < json_array_size(p.replies); i++)
         if (!rule_mm_reply(&p, i, &r, &why) && (!r.user || r.at <= 0))
@@ -179,7 +180,8 @@ static void read_slack(const json_t *v)
         return;
     for (size_t i = 0; !rule_slack_reaction(&m, i, &emoji, &users); i++)
         ;
-    for (size_t i = 0; rule_slack_file(&m, i); i++)
+    struct rule_slack_file file;
+    for (size_t i = 0; !rule_slack_file(&m, i, &file); i++)
         ;
     free(rule_slack_text(m.text, no_name, NULL));
 }

@@ -95,6 +95,25 @@ Test(files, a_rewritten_picture_takes_its_new_extension)
     cr_assert_leq(strlen(name), RULE_FILENAME_MAX);
     cr_assert_str_eq(name + strlen(name) - 4, ".jpg");
     cr_assert_eq((unsigned char)name[strlen(name) - 6], 0xC3, "%s", name);
-    cr_assert(rule_file_rewritten("image/heic") && rule_file_rewritten("image/tiff"));
-    cr_assert(!rule_file_rewritten("image/webp"));
+}
+
+Test(files, an_attachment_as_the_api_shows_it)
+{
+    struct rule_attachment_shown a = {"01a2", "capa de livro.png", "image/png", 1234, 1, 64, 48};
+    json_t *o = rule_attachment_object("https://chat.example", &a);
+    cr_assert_str_eq(json_string_value(json_object_get(o, "url")),
+                     "https://chat.example/api/attachments/01a2/capa%20de%20livro.png");
+    cr_assert_str_eq(json_string_value(json_object_get(o, "thumbnailUrl")),
+                     "https://chat.example/api/attachments/01a2/capa%20de%20livro.png?thumbnail=1");
+    cr_assert_eq(json_integer_value(json_object_get(o, "size")), 1234);
+    cr_assert_eq(json_integer_value(json_object_get(o, "width")), 64);
+    cr_assert_eq(json_integer_value(json_object_get(o, "height")), 48);
+    json_decref(o);
+    a = (struct rule_attachment_shown){"01a3", "nota.txt", "text/plain", 5, 0, 0, 0};
+    o = rule_attachment_object("", &a);
+    cr_assert_str_eq(json_string_value(json_object_get(o, "url")), "/api/attachments/01a3/nota.txt",
+                     "no site: a path on the server's own origin");
+    cr_assert(json_is_null(json_object_get(o, "thumbnailUrl")));
+    cr_assert_null(json_object_get(o, "width"), "a size only when known");
+    json_decref(o);
 }

@@ -115,9 +115,12 @@ Test(import_mattermost, a_post_its_replies_reactions_and_files)
     cr_assert_null(emoji, "a team's own emoji has no Unicode form");
     cr_assert_eq(at, p.at);
     cr_assert_eq(rule_mm_reaction(&p, 2, &user, &emoji, &at), -1);
-    cr_assert_str_eq(rule_mm_attachment(&p, 0), "capa.png");
-    cr_assert_str_eq(rule_mm_attachment(&p, 1), "");
-    cr_assert_null(rule_mm_attachment(&p, 2));
+    const char *name;
+    cr_assert_str_eq(rule_mm_attachment(&p, 0, &name), "data/x/capa.png");
+    cr_assert_str_eq(name, "capa.png");
+    cr_assert_str_eq(rule_mm_attachment(&p, 1, &name), "");
+    cr_assert_str_eq(name, "");
+    cr_assert_null(rule_mm_attachment(&p, 2, &name));
     cr_assert_eq(rule_mm_reply(&p, 0, &r, &why), 0);
     cr_assert_str_eq(r.channel, "c");
     cr_assert_null(r.replies);

@@ -56,7 +56,9 @@ Test(import_slack, a_message_its_thread_pin_edit_and_reactions)
         load("{\"user\":\"U1\",\"text\":\"oi\",\"ts\":\"1690000062.000000\","
              "\"thread_ts\":\"1690000060.000000\",\"edited\":{\"ts\":\"1690000070.0\"},"
              "\"pinned_to\":[\"C9\",\"C1\"],\"reactions\":[{\"name\":\"heart\",\"users\":[\"U2\"]},"
-             "{\"name\":\"partyparrot\",\"users\":[\"U3\"]}],\"files\":[{\"name\":\"a.png\"},{}]}");
+             "{\"name\":\"partyparrot\",\"users\":[\"U3\"]}],\"files\":[{\"name\":\"a.png\",\"id\":"
+             "\"F1\",\"url_private\":\"https://f/a\","
+             "\"url_private_download\":\"https://f/a?d=1\"},{\"url_private\":\"https://f/b\"}]}");
     struct rule_slack_message msg;
     const char *why, *emoji;
     const json_t *users;
@@ -70,9 +72,16 @@ Test(import_slack, a_message_its_thread_pin_edit_and_reactions)
     cr_assert_eq(rule_slack_reaction(&msg, 1, &emoji, &users), 0);
     cr_assert_null(emoji);
     cr_assert_eq(rule_slack_reaction(&msg, 2, &emoji, &users), -1);
-    cr_assert_str_eq(rule_slack_file(&msg, 0), "a.png");
-    cr_assert_str_eq(rule_slack_file(&msg, 1), "");
-    cr_assert_null(rule_slack_file(&msg, 2));
+    struct rule_slack_file file;
+    cr_assert_eq(rule_slack_file(&msg, 0, &file), 0);
+    cr_assert_str_eq(file.name, "a.png");
+    cr_assert_str_eq(file.id, "F1");
+    cr_assert_str_eq(file.url, "https://f/a?d=1", "the download link first");
+    cr_assert_eq(rule_slack_file(&msg, 1, &file), 0);
+    cr_assert_str_eq(file.name, "");
+    cr_assert_str_eq(file.id, "");
+    cr_assert_str_eq(file.url, "https://f/b");
+    cr_assert_eq(rule_slack_file(&msg, 2, &file), 1);
     cr_assert_eq(rule_slack_message(m, "C2", &msg, &why), 0);
     cr_assert_eq(msg.pinned, 0, "pinned elsewhere");
     json_decref(m);

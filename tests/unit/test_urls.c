@@ -1,5 +1,7 @@
+#include <arpa/inet.h>
 #include <criterion/criterion.h>
 #include <string.h>
+#include <sys/socket.h>
 
 #include "domain/intents.h"
 #include "domain/urls.h"
@@ -75,4 +77,24 @@ Test(intents, names_and_bits)
     cr_assert_eq(rule_intent_bit("MESSAGES.READ", 13), 0);
     cr_assert_str_eq(rule_intent_name(3), "interactions.receive");
     cr_assert_null(rule_intent_name(5));
+}
+
+Test(urls, resolved_addresses_private_or_not)
+{
+    struct sockaddr_in v4 = {.sin_family = AF_INET};
+    struct sockaddr_in6 v6 = {.sin6_family = AF_INET6};
+    static const char *const PRIVATE4[] = {"127.0.0.1", "10.1.2.3", "192.168.0.9", "169.254.1.1",
+                                           "0.0.0.0"};
+    for (size_t i = 0; i < sizeof PRIVATE4 / sizeof *PRIVATE4; i++) {
+        inet_pton(AF_INET, PRIVATE4[i], &v4.sin_addr);
+        cr_assert(rule_url_address_is_private((struct sockaddr *)&v4), "%s", PRIVATE4[i]);
+    }
+    inet_pton(AF_INET, "93.184.216.34", &v4.sin_addr);
+    cr_assert_not(rule_url_address_is_private((struct sockaddr *)&v4));
+    inet_pton(AF_INET6, "::1", &v6.sin6_addr);
+    cr_assert(rule_url_address_is_private((struct sockaddr *)&v6));
+    inet_pton(AF_INET6, "2606:2800:220:1::1", &v6.sin6_addr);
+    cr_assert_not(rule_url_address_is_private((struct sockaddr *)&v6));
+    struct sockaddr other = {.sa_family = AF_UNIX};
+    cr_assert(rule_url_address_is_private(&other), "any other family counts as private");
 }

@@ -1,0 +1,263 @@
+/*
+ * An export's files brought in (import_files.h): each file once per batch, by its path under the
+ * media folder or its link, kept as an upload's would be and claimed at once (so the sweep finds
+ * it even when no message takes it), then attached to each message of the batch that names it.
+ */
+#include "cli/import_files.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli/import_fetch.h"
+#include "cli/import_write.h"
+#include "core/buf.h"
+#include "core/clock.h"
+#include "core/config.h"
+#include "core/map.h"
+#include "domain/files.h"
+#include "domain/zip.h"
+#include "media/prepare.h"
+#include "store/files.h"
+
+#define THUMB_SIDE 400 /* as an upload's */
+
+/* A file as a batch brought it. */
+struct brought {
+    int missing;
+    char blob[CRYPTO_SHA256_HEX + 1], thumb[CRYPTO_SHA256_HEX + 1];
+    char content_type[128];
+    int64_t size, thumb_size;
+    int width, height, rewritten;
+};
+
+struct cli_import_files {
+    struct store_files store;
+    char media[1024], site_url[512];
+    int fetch, allow_private;
+    int64_t file_max, budget;
+    struct map brought; /* path or link → struct brought, this batch's */
+    long files, missing;
+};
+
+struct cli_import_files *cli_import_files_new(const struct config *cfg,
+                                              const struct cli_import_files_from *from)
+{
+    struct cli_import_files *f = calloc(1, sizeof *f);
+    if (!f || store_files_configure(&f->store, cfg) || (from->fetch && cli_import_fetch_init())) {
+        free(f);
+        return NULL;
+    }
+    snprintf(f->media, sizeof f->media, "%s", from->media ? from->media : "");
+    snprintf(f->site_url, sizeof f->site_url, "%s", cfg->site_url);
+    f->fetch = from->fetch;
+    f->allow_private = cfg->allow_private_endpoints;
+    f->file_max = (int64_t)cfg->file_max_mb << 20;
+    f->budget = from->budget;
+    map_init(&f->brought);
+    return f;
+}
+
+void cli_import_files_media_default(struct cli_import_files *f, const char *folder)
+{
+    if (f && !f->media[0])
+        snprintf(f->media, sizeof f->media, "%s", folder);
+}
+
+static void free_value(const char *key, void *value, void *arg)
+{
+    (void)key;
+    (void)arg;
+    free(value);
+}
+
+void cli_import_files_batch_done(struct cli_import *im)
+{
+    if (!im->files)
+        return;
+    map_each(&im->files->brought, free_value, NULL);
+    map_cleanup(&im->files->brought);
+    map_init(&im->files->brought);
+}
+
+void cli_import_files_free(struct cli_import_files *f)
+{
+    if (!f)
+        return;
+    map_each(&f->brought, free_value, NULL);
+    map_cleanup(&f->brought);
+    free(f);
+}
+
+void cli_import_files_counts(const struct cli_import_files *f, long *brought, long *missing)
+{
+    *brought = f ? f->files : 0;
+    *missing = f ? f->missing : 0;
+}
+
+static const char *key_of(const struct cli_import_file *file)
+{
+    return file->path && *file->path ? file->path : file->url && *file->url ? file->url : NULL;
+}
+
+/* The file at path under the media folder copied to fd: 0, or -1 (absent, unsafe, too large). */
+static int copy_local(const struct cli_import_files *f, const char *path, int fd)
+{
+    char full[2100];
+    if (!f->media[0] || !rule_zip_name_safe(path, strlen(path)) ||
+        snprintf(full, sizeof full, "%s/%s", f->media, path) >= (int)sizeof full)
+        return -1;
+    int in = open(full, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    struct stat st;
+    int rc =
+        in >= 0 && !fstat(in, &st) && S_ISREG(st.st_mode) && st.st_size <= f->file_max ? 0 : -1;
+    char chunk[65536];
+    ssize_t n = 0;
+    while (!rc && (n = read(in, chunk, sizeof chunk)) > 0)
+        for (ssize_t done = 0; !rc && done < n;) {
+            ssize_t w = write(fd, chunk + done, (size_t)(n - done));
+            rc = w > 0 ? 0 : -1;
+            done += w > 0 ? w : 0;
+        }
+    if (in >= 0)
+        close(in);
+    return rc || n < 0 ? -1 : 0;
+}
+
+static int fetch_url(struct cli_import_files *f, const char *url, int fd)
+{
+    if (!f->fetch || !f->budget || ftruncate(fd, 0) || lseek(fd, 0, SEEK_SET))
+        return -1;
+    int64_t max = f->budget < 0 || f->budget > f->file_max ? f->file_max : f->budget, got = 0;
+    int rc = cli_import_fetch(url, fd, max, f->allow_private, &got);
+    if (f->budget > 0)
+        f->budget -= got < f->budget ? got : f->budget;
+    return rc;
+}
+
+/* The prepared file's bytes (and its thumbnail's) stored and claimed: 0, or -1. */
+static int keep(struct cli_import *im, struct media_file *m, struct brought *b)
+{
+    struct cli_import_files *f = im->files;
+    size_t size;
+    int64_t now = clock_now_ms();
+    if (m->thumb[0] && !store_files_put(&f->store, im->db, m->thumb, b->thumb, &size) &&
+        store_files_claim_at(&f->store, im->db, b->thumb, (int64_t)size, now) == STORE_DONE)
+        b->thumb_size = (int64_t)size;
+    else
+        b->thumb[0] = '\0';
+    m->thumb[0] = '\0'; /* put took it */
+    int rc = store_files_put(&f->store, im->db, m->path, b->blob, &size);
+    m->path[0] = '\0';
+    if (rc || store_files_claim_at(&f->store, im->db, b->blob, (int64_t)size, now) != STORE_DONE)
+        return -1;
+    b->size = (int64_t)size;
+    snprintf(b->content_type, sizeof b->content_type, "%s", m->content_type);
+    b->width = m->width;
+    b->height = m->height;
+    b->rewritten = m->rewritten;
+    return 0;
+}
+
+int cli_import_file_bring(struct cli_import *im, const struct cli_import_file *file)
+{
+    struct cli_import_files *f = im->files;
+    const char *key = key_of(file);
+    if (!f || !key || map_get(&f->brought, key))
+        return 0;
+    struct brought *b = calloc(1, sizeof *b);
+    if (!b || map_set(&f->brought, key, b)) {
+        free(b);
+        return -1;
+    }
+    struct media_file m = {.thumb = ""};
+    int fd =
+        snprintf(m.path, sizeof m.path, "%s/import-XXXXXX", f->store.spool) < (int)sizeof m.path
+            ? mkstemp(m.path)
+            : -1;
+    int got = fd >= 0 && ((file->path && !copy_local(f, file->path, fd)) ||
+                          (file->url && !fetch_url(f, file->url, fd)));
+    if (fd >= 0)
+        close(fd);
+    if (!got || media_prepare(f->store.spool, THUMB_SIDE, &m) || keep(im, &m, b)) {
+        if (fd >= 0 && m.path[0])
+            unlink(m.path);
+        if (m.thumb[0])
+            unlink(m.thumb);
+        b->missing = 1;
+        f->missing++;
+        return 0;
+    }
+    f->files++;
+    return 0;
+}
+
+/* A file not brought: its line after the text. */
+static int line_of(const struct cli_import_file *file, struct buf *text)
+{
+    if (!file->line || !*file->line)
+        return 0;
+    return (text->len && buf_append(text, "\n", 1)) ||
+                   buf_append(text, file->line, strlen(file->line))
+               ? -1
+               : 0;
+}
+
+static int attached(const struct cli_import_files *f, const struct cli_import_file *file,
+                    const struct brought *b, struct cli_import_attached *out)
+{
+    struct store_attachment *a = &out->items[out->n++];
+    memset(a, 0, sizeof *a);
+    uuid_v7(a->id);
+    memcpy(a->blob, b->blob, sizeof a->blob);
+    memcpy(a->thumb, b->thumb, sizeof a->thumb);
+    snprintf(a->content_type, sizeof a->content_type, "%s", b->content_type);
+    rule_filename_clean(file->name ? file->name : "", a->filename);
+    if (b->rewritten)
+        rule_filename_set_extension(a->filename,
+                                    strcmp(a->content_type, "image/png") ? "jpg" : "png");
+    a->size = b->size;
+    a->thumb_size = b->thumb_size;
+    struct rule_attachment_shown shown = {
+        a->id, a->filename, a->content_type, a->size, a->thumb[0] != 0, b->width, b->height};
+    if (!out->shown && !(out->shown = json_array()))
+        return -1;
+    return json_array_append_new(out->shown, rule_attachment_object(f->site_url, &shown));
+}
+
+int cli_import_files_take(struct cli_import *im, const struct cli_import_file *files, size_t n,
+                          struct buf *text, struct cli_import_attached *out)
+{
+    out->n = 0;
+    out->shown = NULL;
+    for (size_t i = 0; i < n; i++) {
+        const char *key = key_of(&files[i]);
+        const struct brought *b = im->files && key ? map_get(&im->files->brought, key) : NULL;
+        int rc = b && !b->missing && out->n < CLI_IMPORT_FILES_MAX
+                     ? attached(im->files, &files[i], b, out)
+                     : line_of(&files[i], text);
+        if (rc)
+            return -1;
+    }
+    return 0;
+}
+
+int cli_import_files_attach(struct cli_import *im, const struct cli_import_attached *a,
+                            const char *message_id, const char *channel_id, const char *uploader_id)
+{
+    if (!a->n)
+        return 0;
+    struct store_attachment_set set = {&im->files->store, a->items, a->n, uploader_id};
+    int rc = store_attachments_put_at(im->db, &set, message_id, channel_id, im->server_id,
+                                      clock_now_ms());
+    return rc == STORE_DONE ? 0 : -1;
+}
+
+void cli_import_attached_cleanup(struct cli_import_attached *a)
+{
+    json_decref(a->shown);
+    a->shown = NULL;
+}
