@@ -120,11 +120,19 @@ check:
 
 # libFuzzer drivers (clang): `make fuzz` runs each for FUZZ_SECONDS (default 60).
 FUZZ_SECONDS ?= 60
+# The library is compiled once for every driver, instrumented for coverage.
 FUZZERS := $(patsubst tests/fuzz/%.c,build/fuzz/%,$(sort $(wildcard tests/fuzz/fuzz_*.c)))
-build/fuzz/%: tests/fuzz/%.c $(LIB_SRC) $(GEN)
+FUZZ_CFLAGS := -std=c11 $(WARN) $(CPPFLAGS) -O1 -g -fsanitize=fuzzer-no-link,address,undefined
+FUZZ_OBJ := $(patsubst src/%.c,build/fuzz/obj/%.o,$(LIB_SRC) $(GEN:build/gen/%=src/%))
+build/fuzz/obj/%.o: src/%.c | $(GEN)
 	@mkdir -p $(dir $@)
-	clang -std=c11 $(WARN) $(CPPFLAGS) -O1 -g -fsanitize=fuzzer,address,undefined $(PKG_CFLAGS) \
-	  -o $@ $< $(LIB_SRC) $(GEN) $(PKG_LIBS)
+	clang $(FUZZ_CFLAGS) $(PKG_CFLAGS) -MMD -MP -c $< -o $@
+build/fuzz/obj/%.o: build/gen/%.c
+	@mkdir -p $(dir $@)
+	clang $(FUZZ_CFLAGS) -c $< -o $@
+build/fuzz/%: tests/fuzz/%.c $(FUZZ_OBJ)
+	@mkdir -p $(dir $@)
+	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer $(PKG_CFLAGS) -o $@ $< $(FUZZ_OBJ) $(PKG_LIBS)
 fuzz: $(FUZZERS)
 	@for f in $(FUZZERS); do n=$${f##*/fuzz_}; mkdir -p build/fuzz/corpus-$$n; \
 	  echo "fuzzing $$n for $(FUZZ_SECONDS)s"; \
@@ -165,4 +173,4 @@ bench: build/praca build/bench-state build/bench-reach
 clean:
 	rm -rf build
 
--include $(OBJ:.o=.d) $(ASAN_OBJ:.o=.d) build/obj/main.d build/asan/obj/main.d
+-include $(OBJ:.o=.d) $(ASAN_OBJ:.o=.d) $(FUZZ_OBJ:.o=.d) build/obj/main.d build/asan/obj/main.d
