@@ -13,6 +13,11 @@
 // With FORMAT=praca-archive the same messages are written as one archive (praca export's
 // JSON lines: 50 people, CHANNELS channels) and imported with `praca import praca-archive`.
 //
+// With FILE_EVERY=k every k-th message has a picture (a 64×48 PNG, each file its own bytes): in
+// the export's folder as DiscordChatExporter's --media writes it, or with FILES_FROM=link at a
+// link a local site serves (FILE_DELAY_MS before each answer, default 0, to stand for a CDN's
+// round trip). Reported besides: files brought per second.
+//
 //   PRACA_BIN=build/praca node bench/import.js
 //   MESSAGES=100000 PRACA_BIN=build/praca scripts/with-postgres.sh node bench/import.js
 'use strict';
@@ -28,6 +33,14 @@ const RATE = Number(process.env.RATE || 20);
 const BATCH = Number(process.env.BATCH || 200);
 const EPOCH = 1420070400000n;
 const ARCHIVE = process.env.FORMAT === 'praca-archive';
+const FILE_EVERY = Number(process.env.FILE_EVERY || 0);
+const FROM_LINK = process.env.FILES_FROM === 'link';
+const FILE_DELAY_MS = Number(process.env.FILE_DELAY_MS || 0);
+const PNG = fs.readFileSync(path.join(__dirname, '..', 'tests', 'e2e', 'fixtures', 'note.png'));
+let site = null; // the local site files are fetched from (FILES_FROM=link)
+
+// The k-th picture: the PNG with k after its end, so that no two files are the same bytes.
+const picture = (k) => Buffer.concat([PNG, Buffer.from(String(k))]);
 
 // The same history as one archive: a server, its people and channels, then its messages, each a
 // line, and a reaction on every tenth.
@@ -57,6 +70,29 @@ function writeArchive(dir) {
   fs.closeSync(file);
 }
 
+function attachmentsOf(dir, c, i) {
+  if (!FILE_EVERY || i % FILE_EVERY) return [];
+  const name = `f-${c}-${i}.png`;
+  if (FROM_LINK) return [{ url: `${site.url}/${name}`, fileName: name }];
+  fs.mkdirSync(path.join(dir, 'media'), { recursive: true });
+  fs.writeFileSync(path.join(dir, 'media', name), picture(c * 1e9 + i));
+  return [{ url: `media/${name}`, fileName: name }];
+}
+
+async function startSite() {
+  const http = require('node:http');
+  const s = http.createServer((req, res) => {
+    const m = req.url.match(/^\/f-(\d+)-(\d+)\.png$/);
+    setTimeout(() => {
+      if (!m) { res.writeHead(404); res.end(); return; }
+      res.writeHead(200, { 'content-type': 'image/png' });
+      res.end(picture(Number(m[1]) * 1e9 + Number(m[2])));
+    }, FILE_DELAY_MS);
+  });
+  await new Promise((r) => s.listen(0, '127.0.0.1', r));
+  return { url: `http://127.0.0.1:${s.address().port}`, close: () => s.close() };
+}
+
 function writeExport(dir) {
   const authors = Array.from({ length: 50 }, (_, k) => ({ id: String(300000000000000000n + BigInt(k)), name: `autor${k}`, nickname: null, isBot: false }));
   const per = Math.ceil(MESSAGES / CHANNELS);
@@ -67,7 +103,7 @@ function writeExport(dir) {
     for (let i = 0; i < n; i++) {
       const at = 1600000000000 + (c * per + i) * 1000;
       const m = { id: String((BigInt(at) - EPOCH) << 22n), type: 'Default', timestamp: new Date(at).toISOString(), timestampEdited: null, isPinned: false,
-        content: `mensagem ${c}-${i}: conversa de todo dia, com algumas palavras a mais para ter o tamanho de uma mensagem comum`, author: authors[i % 50], attachments: [],
+        content: `mensagem ${c}-${i}: conversa de todo dia, com algumas palavras a mais para ter o tamanho de uma mensagem comum`, author: authors[i % 50], attachments: attachmentsOf(dir, c, i),
         reactions: i % 10 ? [] : [{ emoji: { id: '', name: '👍' }, count: 1, users: [authors[(i + 1) % 50]] }] };
       fs.writeSync(file, (i ? ',' : '') + JSON.stringify(m));
     }
@@ -96,7 +132,8 @@ function runImport(srv, dir, owner) {
   return new Promise((resolve, reject) => {
     const t0 = process.hrtime.bigint();
     const what = ARCHIVE ? ['praca-archive', path.join(dir, 'grande.praca')] : ['discord', dir];
-    const p = spawn(BIN, ['import', ...what, '--server', 'Grande', '--owner', owner.user.username, '--batch', String(BATCH), ...srv.storeArgs], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const files = ['--files', path.join(srv.dir, 'files'), '--allow-private-endpoints'];
+    const p = spawn(BIN, ['import', ...what, '--server', 'Grande', '--owner', owner.user.username, '--batch', String(BATCH), ...srv.storeArgs, ...files], { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '', hwm = 0;
     const sample = setInterval(() => {
       try {
@@ -116,9 +153,10 @@ function runImport(srv, dir, owner) {
 (async () => {
   const dir = tempDir('praca-bench-import-');
   const t0 = Date.now();
+  if (FROM_LINK) site = await startSite();
   if (ARCHIVE) writeArchive(dir);
   else writeExport(dir);
-  const bytes = fs.readdirSync(dir).reduce((a, f) => a + fs.statSync(path.join(dir, f)).size, 0);
+  const bytes = fs.readdirSync(dir).filter((f) => f.endsWith('.json') || f.endsWith('.praca')).reduce((a, f) => a + fs.statSync(path.join(dir, f)).size, 0);
   console.log(`export: ${MESSAGES} messages in ${ARCHIVE ? 1 : CHANNELS} files, ${(bytes / 1048576).toFixed(0)} MiB, written in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   const srv = await startServer({ single: true, args: ['--rate-limit-scale', '100000', '--access-log=0'] });
   const owner = await register(srv.url), other = await register(srv.url);
@@ -135,9 +173,12 @@ function runImport(srv, dir, owner) {
   console.log(run.out.trim().split('\n').pop());
   console.log(`engine: ${process.env.PRACA_TEST_POSTGRES ? 'PostgreSQL' : 'SQLite'}, batch ${BATCH}, ${ARCHIVE ? 'praca-archive' : 'discord'}`);
   console.log(`imported: ${MESSAGES} messages in ${run.seconds.toFixed(1)} s = ${Math.round(MESSAGES / run.seconds)} messages/s`);
+  const brought = Number((run.out.match(/(\d+) files brought/) || [0, 0])[1]);
+  if (FILE_EVERY) console.log(`files: ${brought} brought ${FROM_LINK ? `from links (${FILE_DELAY_MS} ms each)` : "from the export's folder"}, ${(brought / run.seconds).toFixed(0)} a second over the whole import`);
   console.log(`importer's peak memory: ${(run.hwmKiB / 1024).toFixed(0)} MiB (export ${(bytes / 1048576).toFixed(0)} MiB, largest file ${(bytes / CHANNELS / 1048576).toFixed(0)} MiB)`);
   console.log(`server CPU while it followed: ${(serverMs / run.seconds).toFixed(0)} ms per s`);
   console.log(`bystander sends before: n=${before.lat.length} p50 ${pct(before.lat, 0.5).toFixed(1)} ms, p99 ${pct(before.lat, 0.99).toFixed(1)} ms`);
   console.log(`bystander sends during: n=${during.lat.length} p50 ${pct(during.lat, 0.5).toFixed(1)} ms, p99 ${pct(during.lat, 0.99).toFixed(1)} ms`);
   await srv.stop();
+  if (site) site.close();
 })().catch((e) => { console.error(e); process.exit(1); });

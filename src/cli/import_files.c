@@ -18,6 +18,7 @@
 #include "core/clock.h"
 #include "core/config.h"
 #include "core/map.h"
+#include "core/vec.h"
 #include "domain/files.h"
 #include "domain/zip.h"
 #include "media/prepare.h"
@@ -34,12 +35,22 @@ struct brought {
     int width, height, rewritten;
 };
 
+/* A file to fetch before the batch's transaction, into its spool file. */
+struct wanted {
+    struct brought *b;
+    char *url;
+    char path[MEDIA_PATH_MAX];
+    int fd;
+};
+
 struct cli_import_files {
     struct store_files store;
     char media[1024], site_url[512];
     int fetch, allow_private;
     int64_t file_max, budget;
     struct map brought; /* path or link → struct brought, this batch's */
+    struct wanted *wanted;
+    size_t nwanted, cap;
     long files, missing;
 };
 
@@ -74,10 +85,22 @@ static void free_value(const char *key, void *value, void *arg)
     free(value);
 }
 
+/* The links a batch that stopped did not fetch. */
+static void drop_wanted(struct cli_import_files *f)
+{
+    for (size_t i = 0; i < f->nwanted; i++) {
+        close(f->wanted[i].fd);
+        unlink(f->wanted[i].path);
+        free(f->wanted[i].url);
+    }
+    f->nwanted = 0;
+}
+
 void cli_import_files_batch_done(struct cli_import *im)
 {
     if (!im->files)
         return;
+    drop_wanted(im->files);
     map_each(&im->files->brought, free_value, NULL);
     map_cleanup(&im->files->brought);
     map_init(&im->files->brought);
@@ -87,6 +110,8 @@ void cli_import_files_free(struct cli_import_files *f)
 {
     if (!f)
         return;
+    drop_wanted(f);
+    free(f->wanted);
     map_each(&f->brought, free_value, NULL);
     map_cleanup(&f->brought);
     free(f);
@@ -127,15 +152,22 @@ static int copy_local(const struct cli_import_files *f, const char *path, int fd
     return rc || n < 0 ? -1 : 0;
 }
 
-static int fetch_url(struct cli_import_files *f, const char *url, int fd)
+/* A link to fetch with the batch's others: 0, or -1 (not to be fetched, or out of memory). */
+static int want(struct cli_import_files *f, struct brought *b, const char *url, int fd,
+                const char *path)
 {
-    if (!f->fetch || !f->budget || ftruncate(fd, 0) || lseek(fd, 0, SEEK_SET))
+    if (!f->fetch || !f->budget)
         return -1;
-    int64_t max = f->budget < 0 || f->budget > f->file_max ? f->file_max : f->budget, got = 0;
-    int rc = cli_import_fetch(url, fd, max, f->allow_private, &got);
-    if (f->budget > 0)
-        f->budget -= got < f->budget ? got : f->budget;
-    return rc;
+    if (VEC_RESERVE(f->wanted, f->nwanted, f->cap, 16))
+        return -1;
+    struct wanted *w = &f->wanted[f->nwanted];
+    if (!(w->url = strdup(url)))
+        return -1;
+    w->b = b;
+    w->fd = fd;
+    snprintf(w->path, sizeof w->path, "%s", path);
+    f->nwanted++;
+    return 0;
 }
 
 /* The prepared file's bytes (and its thumbnail's) stored and claimed: 0, or -1. */
@@ -162,6 +194,22 @@ static int keep(struct cli_import *im, struct media_file *m, struct brought *b)
     return 0;
 }
 
+/* The file at m->path made ready and kept, or counted as not brought (its files deleted). */
+static void bring_ready(struct cli_import *im, struct media_file *m, struct brought *b)
+{
+    struct cli_import_files *f = im->files;
+    if (!media_prepare(f->store.spool, THUMB_SIDE, m) && !keep(im, m, b)) {
+        f->files++;
+        return;
+    }
+    if (m->path[0])
+        unlink(m->path);
+    if (m->thumb[0])
+        unlink(m->thumb);
+    b->missing = 1;
+    f->missing++;
+}
+
 int cli_import_file_bring(struct cli_import *im, const struct cli_import_file *file)
 {
     struct cli_import_files *f = im->files;
@@ -178,20 +226,50 @@ int cli_import_file_bring(struct cli_import *im, const struct cli_import_file *f
         snprintf(m.path, sizeof m.path, "%s/import-XXXXXX", f->store.spool) < (int)sizeof m.path
             ? mkstemp(m.path)
             : -1;
-    int got = fd >= 0 && ((file->path && !copy_local(f, file->path, fd)) ||
-                          (file->url && !fetch_url(f, file->url, fd)));
-    if (fd >= 0)
+    if (fd >= 0 && file->path && !copy_local(f, file->path, fd)) {
         close(fd);
-    if (!got || media_prepare(f->store.spool, THUMB_SIDE, &m) || keep(im, &m, b)) {
-        if (fd >= 0 && m.path[0])
+        bring_ready(im, &m, b);
+    } else if (fd >= 0 && file->url && !ftruncate(fd, 0) && !lseek(fd, 0, SEEK_SET) &&
+               !want(f, b, file->url, fd, m.path)) {
+        return 0; /* fetched with the batch's others */
+    } else {
+        if (fd >= 0) {
+            close(fd);
             unlink(m.path);
-        if (m.thumb[0])
-            unlink(m.thumb);
+        }
         b->missing = 1;
         f->missing++;
-        return 0;
     }
-    f->files++;
+    return 0;
+}
+
+int cli_import_files_fetch(struct cli_import *im)
+{
+    struct cli_import_files *f = im->files;
+    if (!f || !f->nwanted)
+        return 0;
+    struct cli_import_fetch *items = calloc(f->nwanted, sizeof *items);
+    for (size_t i = 0; items && i < f->nwanted; i++)
+        items[i] = (struct cli_import_fetch){.url = f->wanted[i].url, .fd = f->wanted[i].fd};
+    int rc =
+        items ? cli_import_fetch_all(items, f->nwanted, f->file_max, f->allow_private, &f->budget)
+              : -1;
+    for (size_t i = 0; i < f->nwanted; i++) {
+        struct wanted *w = &f->wanted[i];
+        close(w->fd);
+        struct media_file m = {.thumb = ""};
+        snprintf(m.path, sizeof m.path, "%s", w->path);
+        if (!rc && items[i].ok) {
+            bring_ready(im, &m, w->b);
+        } else {
+            unlink(m.path);
+            w->b->missing = 1;
+            f->missing++;
+        }
+        free(w->url);
+    }
+    f->nwanted = 0;
+    free(items);
     return 0;
 }
 

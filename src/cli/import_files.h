@@ -39,8 +39,11 @@ void cli_import_files_free(struct cli_import_files *f);
 void cli_import_files_media_default(struct cli_import_files *f, const char *folder);
 
 /* Brings the file before the batch that holds its message: 0 (brought, or not: then its line
- * stays), or -1 when the import cannot go on. */
+ * stays; a link is fetched by cli_import_files_fetch, with the batch's others), or -1 when the
+ * import cannot go on. */
 int cli_import_file_bring(struct cli_import *im, const struct cli_import_file *file);
+/* The batch's links fetched, CLI_IMPORT_FETCH_AT_ONCE at a time, and kept: 0. */
+int cli_import_files_fetch(struct cli_import *im);
 
 /* In the batch's transaction: a message's files brought, as attachments with IDs of their own
  * (at most CLI_IMPORT_FILES_MAX; past them, a file stays a line), and as the API shows them

@@ -12,6 +12,7 @@
 
 #include "cli/import_formats.h"
 #include "core/buf.h"
+#include "core/vec.h"
 #include "domain/import_mattermost.h"
 
 #define LINE_MAX_BYTES ((size_t)16 << 20) /* a post with its replies */
@@ -109,14 +110,8 @@ static int note_user(struct mm *m, const struct rule_mm_user *u)
         struct mm_channel *c = *channel ? channel_named(m, team, channel) : NULL;
         if (!c || !c->is_private)
             continue;
-        if (c->nmembers == c->members_cap) {
-            size_t cap = c->members_cap ? 2 * c->members_cap : 8;
-            struct cli_import_author *more = realloc(c->members, cap * sizeof *more);
-            if (!more)
-                return -1;
-            c->members = more;
-            c->members_cap = cap;
-        }
+        if (VEC_RESERVE(c->members, c->nmembers, c->members_cap, 8))
+            return -1;
         char *id = strdup(u->username);
         if (!id)
             return -1;

@@ -146,6 +146,8 @@ int cli_import_batch(struct cli_import *im, size_t n, const struct cli_import_ba
     int rc = 0;
     for (size_t i = 0; !rc && im->files && fns->bring && i < n; i++)
         rc = fns->bring(im, i, arg);
+    if (!rc)
+        rc = cli_import_files_fetch(im);
     if (!rc && n)
         rc = cli_import_transaction(im, batch_at, &b, 1);
     cli_import_files_batch_done(im);

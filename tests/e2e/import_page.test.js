@@ -156,3 +156,34 @@ test("an import from the page reads no file beside its upload: an export's paths
   assert.equal(m.content, 'veja\nvizinho.png');
   assert.deepEqual(m.attachments, []);
 });
+
+test('what an import from the page fetches in all stays within --import-max-mb', async () => {
+  const http = require('node:http');
+  const big = require('node:crypto').randomBytes(700 * 1024);
+  const site = http.createServer((req, res) => { res.writeHead(200, { 'content-type': 'application/octet-stream' }); res.end(big); });
+  await new Promise((resolve) => site.listen(0, '127.0.0.1', resolve));
+  const srv = await startServer({ args: [...ARGS, '--import-max-mb', '1', '--allow-private-endpoints'] });
+  try {
+    const owner = await register(srv.url);
+    const link = (n) => ({ url: `http://127.0.0.1:${site.address().port}/${n}.bin`, fileName: `${n}.bin` });
+    const dce = {
+      guild: { id: '880000000000000001', name: 'Clube' },
+      channel: { id: '880000000000000012', type: 'GuildTextChat', categoryId: null, category: null, name: 'arquivos', topic: null },
+      messages: [{ id: '1107002235289600000', type: 'Default', timestamp: '2023-05-13T17:51:40.000+00:00', isPinned: false, content: 'dois',
+        author: { id: '880000000000000101', name: 'alice', isBot: false, roles: [] }, attachments: [link('a'), link('b')], reactions: [] }],
+    };
+    const up = await upload(srv.url, 'POST', '/api/imports', owner.token, { format: 'discord', serverName: 'Grandes' }, [{ name: 'a.json', data: Buffer.from(JSON.stringify(dce)) }]);
+    assert.equal(up.status, 202, up.text);
+    assert.equal((await ended(srv, owner.token, up.body.import.id)).status, 'done');
+    const sid = (await api(srv.url, 'GET', '/api/servers', { token: owner.token })).body.servers.find((s) => s.name === 'Grandes').id;
+    const cid = (await api(srv.url, 'GET', `/api/servers/${sid}`, { token: owner.token })).body.channels.find((c) => c.name === 'arquivos').id;
+    const [m] = (await api(srv.url, 'GET', `/api/servers/${sid}/channels/${cid}/messages`, { token: owner.token })).body.messages;
+    const kept = m.attachments.reduce((sum, a) => sum + a.size, 0);
+    assert.ok(kept <= 1024 * 1024, `${kept} bytes kept from the links`);
+    assert.ok(m.attachments.length < 2, 'not both');
+    assert.match(m.content, /\.bin/, 'a file not brought stays a link');
+  } finally {
+    await srv.stop();
+    site.close();
+  }
+});
