@@ -1021,7 +1021,7 @@ export const EN = {
   'exports.failed': "It failed; try again.",
   'exports.download': "Download ({size})",
   'app.imports-title': "Bring a community",
-  'app.imports-text': "A new server of yours, with the channels, people and history from somewhere else: another Praça's server archive, a Mattermost bulk export, a Slack workspace export, or a Discord channel exported by DiscordChatExporter. Whoever wrote there shows with the name they had and can claim their messages later.",
+  'app.imports-text': "A new server of yours, with the channels, people and history from somewhere else: another Praça's server archive, a Mattermost bulk export, a Slack workspace export, or a Discord channel exported by DiscordChatExporter. Whoever wrote there shows with the name they had and can claim their messages later. Attached files come along when they are in the Slack zip or can still be downloaded from their links; the rest stay as links in their messages.",
   'app.import-choose': "Choose the file…",
   'app.label.import-file': "Exported file",
   'app.label.import-format': "Where it comes from",

@@ -1021,7 +1021,7 @@ export const PT = {
   'exports.failed': "Não deu certo; tente de novo.",
   'exports.download': "Baixar ({size})",
   'app.imports-title': "Trazer uma comunidade",
-  'app.imports-text': "Um servidor novo, seu, com os canais, as pessoas e o histórico de outro lugar: o arquivo de um servidor de outra Praça, a exportação em massa do Mattermost, a exportação de um espaço de trabalho do Slack ou um canal exportado do Discord pelo DiscordChatExporter. Quem escreveu lá aparece com o nome que tinha e pode reivindicar as mensagens depois.",
+  'app.imports-text': "Um servidor novo, seu, com os canais, as pessoas e o histórico de outro lugar: o arquivo de um servidor de outra Praça, a exportação em massa do Mattermost, a exportação de um espaço de trabalho do Slack ou um canal exportado do Discord pelo DiscordChatExporter. Quem escreveu lá aparece com o nome que tinha e pode reivindicar as mensagens depois. Os anexos vêm junto quando estão no zip do Slack ou ainda podem ser baixados dos links; os que não vierem ficam como link na mensagem.",
   'app.import-choose': "Escolher o arquivo…",
   'app.label.import-file': "Arquivo exportado",
   'app.label.import-format': "De onde vem",
