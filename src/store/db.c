@@ -142,14 +142,6 @@ void store_read_batching(struct store *db, int on)
     current = on ? db : NULL;
 }
 
-int store_cache_kib(struct store *db, int kib)
-{
-    return db->engine->cache_kib(db, kib);
-}
-
-/* What requests read most is in the state (state/), not in the page cache. */
-#define WORKER_CACHE_KIB 256
-
 void *store_worker_open(void *target, int index)
 {
     (void)index;
@@ -157,7 +149,9 @@ void *store_worker_open(void *target, int index)
     if (store_open(target, &db) != STORE_DONE)
         return NULL;
     store_read_batching(db, 1);
-    store_cache_kib(db, WORKER_CACHE_KIB);
+    /* what requests read most is in the state (state/), not in the page cache */
+    if (db->engine->sql_worker_setup)
+        store__exec_script(db, db->engine->sql_worker_setup);
     return db;
 }
 
@@ -220,11 +214,6 @@ int64_t store__changes(struct store *db)
     return db->engine->changes(db);
 }
 
-int64_t store__last_insert_id(struct store *db)
-{
-    return db->engine->last_insert_id(db);
-}
-
 int store__exec_script(struct store *db, const char *sql)
 {
     return db->engine->exec_script(db, sql);
@@ -258,7 +247,11 @@ int store__messages_lock_channel(const struct store *db)
 
 int64_t store__data_version(struct store *db)
 {
-    return db->engine->data_version(db);
+    /* straight to the engine: what the writer holds back stays held */
+    struct store_stmt *st = db->engine->query(db, db->engine->sql_data_version, NULL, 0);
+    int64_t v = st && db->engine->step(st) == STORE_ROW ? db->engine->int64(st, 0) : -1;
+    store__finish(st);
+    return v;
 }
 
 int store__exec(struct store *db, const char *sql, const struct store_val *args, size_t nargs)

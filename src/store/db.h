@@ -133,9 +133,6 @@ void store_close(struct store *db);
  * store_write releases the calling thread's batched connection first, so reads after a write
  * see it. */
 void store_read_batching(struct store *db, int on);
-/* Caps the connection's page cache (SQLite's default is 2 MiB per connection; a reader whose
- * hot data lives in memory elsewhere needs far less, and there is one per worker). */
-int store_cache_kib(struct store *db, int kib);
 void store_read_release(struct store *db);
 /* A worker thread's own connection, for the pool's thread initialiser (core/workers.h): target
  * is the store's target, batching on, a small cache. NULL when it cannot open. Every job on a
@@ -170,8 +167,6 @@ int store__exec_later_args(struct store *db, const char *sql, const struct store
 int store__runs_later(const struct store *db);
 /* Rows changed by the last statement. */
 int64_t store__changes(struct store *db);
-/* The row ID of the last row this connection inserted. */
-int64_t store__last_insert_id(struct store *db);
 /* A step's result as the find functions answer it: 1 a row, 0 none, < 0 the error. */
 static inline int store_found(int rc)
 {

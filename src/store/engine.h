@@ -45,7 +45,6 @@ struct store_engine {
     int (*is_null)(struct store_stmt *st, int col);
     void (*finish)(struct store_stmt *st);
     int64_t (*changes)(struct store *db);
-    int64_t (*last_insert_id)(struct store *db);
     int (*exec_script)(struct store *db, const char *sql);
     /* A statement without rows whose outcome only the next statement needs (SAVEPOINT,
      * RELEASE, a batch of inserts): sent along with that one, or (NULL) run at once. */
@@ -63,10 +62,8 @@ struct store_engine {
     int (*failed)(struct store *db);
     void (*read_batching)(struct store *db, int on);
     void (*read_release)(struct store *db);
-    int (*cache_kib)(struct store *db, int kib);
     int (*backup)(struct store *db, const char *dest);
     int (*track_changes)(struct store *db, const struct store_change_mark *marks, size_t n);
-    int64_t (*data_version)(struct store *db);
     /* Whether the open transaction has marked a change, when the engine knows it without a
      * query (1 or 0), else -1. Forgotten by the next take (store__changes_taken). */
     int (*changes_seen)(struct store *db);
@@ -78,6 +75,12 @@ struct store_engine {
     /* What the migrations' SQL needs of the engine beyond the tables, defined before them. */
     int (*prepare_schema)(struct store *db);
     const char *sql_begin_write; /* the writer's BEGIN */
+    /* One integer that moves when another process commits a change the in-memory state
+     * follows (praca admin): SQLite's data_version, PostgreSQL's count of foreign changes. */
+    const char *sql_data_version;
+    /* Run once on a request worker's connection (NULL: nothing): a reader whose hot data lives
+     * in memory elsewhere needs a small page cache, and there is one per worker. */
+    const char *sql_worker_setup;
     /* Several nodes write: event positions are given just before each commit, under one lock,
      * so they follow commit order (store/event_log.h). SQLite's one writer needs no more. */
     int positions_at_commit;

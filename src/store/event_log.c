@@ -241,7 +241,7 @@ int store_event_append(struct store *db, const struct store_event *e, uint64_t *
         "INSERT INTO event_log (stream, seq, type, channel_id, intent, user_id, payload, "
         "created_at, message_id)"
         " VALUES ($1, (SELECT last_seq FROM event_streams WHERE stream = $1), $2, $3, $4, $5, $6,"
-        " $7, $8)";
+        " $7, $8) RETURNING position";
     *position = 0;
     if (store__positions_at_commit(db)) /* only the writer's batch gives positions */
         return db->batch ? wait_for_position(db, e, position) : STORE_ERR;
@@ -250,12 +250,16 @@ int store_event_append(struct store *db, const struct store_event *e, uint64_t *
     char message_id[UUID_LEN + 1];
     int about_message = store__event_message_id(e, message_id);
     int by_reference = about_message && store__event_by_reference(e);
-    int rc = store__exec(db, SQL,
-                         SV_ARGS(SV_STR(e->stream), SV_STR(e->type), SV_STR(e->channel_id),
-                                 SV_INT(e->intent), SV_STR(e->user_id),
-                                 SV_STRN(by_reference ? "" : e->payload, by_reference ? 0 : e->len),
-                                 SV_INT(e->at), SV_STR(about_message ? message_id : NULL)));
-    *position = rc == STORE_DONE ? (uint64_t)store__last_insert_id(db) : 0;
+    struct store_stmt *st =
+        store__query(db, SQL,
+                     SV_ARGS(SV_STR(e->stream), SV_STR(e->type), SV_STR(e->channel_id),
+                             SV_INT(e->intent), SV_STR(e->user_id),
+                             SV_STRN(by_reference ? "" : e->payload, by_reference ? 0 : e->len),
+                             SV_INT(e->at), SV_STR(about_message ? message_id : NULL)));
+    int rc = st ? store__step(st) : STORE_ERR;
+    *position = rc == STORE_ROW ? (uint64_t)store__int(st, 0) : 0;
+    store__finish(st);
+    rc = rc == STORE_ROW ? STORE_DONE : rc < 0 ? rc : STORE_ERR;
     if (rc == STORE_DONE && about_message && store__event_redacts(e))
         rc = store__event_redact(db, e, message_id);
     return rc;

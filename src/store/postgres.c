@@ -419,12 +419,6 @@ int64_t store__pg_single_int(struct store *db, const char *sql, int64_t fallback
     return v;
 }
 
-static int64_t pg_last_insert_id(struct store *db)
-{
-    static const char *SQL = "SELECT lastval()";
-    return store__pg_single_int(db, SQL, 0);
-}
-
 static int pg_in_transaction(struct store *db)
 {
     PGTransactionStatusType t = PQtransactionStatus(store__pg_of(db)->conn);
@@ -446,13 +440,6 @@ static void pg_read_batching(struct store *db, int on)
 static void pg_read_release(struct store *db)
 {
     (void)db;
-}
-
-static int pg_cache_kib(struct store *db, int kib)
-{
-    (void)db;
-    (void)kib;
-    return STORE_DONE;
 }
 
 static int pg_backup(struct store *db, const char *dest)
@@ -559,7 +546,6 @@ const struct store_engine store_postgres = {
     .is_null = pg_is_null,
     .finish = pg_finish,
     .changes = pg_changes,
-    .last_insert_id = pg_last_insert_id,
     .exec_script = store__pg_exec_script,
     .exec_later = pg_exec_later,
     .commit_with_next = pg_commit_with_next,
@@ -568,15 +554,14 @@ const struct store_engine store_postgres = {
     .failed = pg_failed,
     .read_batching = pg_read_batching,
     .read_release = pg_read_release,
-    .cache_kib = pg_cache_kib,
     .backup = pg_backup,
     .track_changes = store__pg_track_changes,
-    .data_version = store__pg_data_version,
     .changes_seen = store__pg_changes_seen,
     .changes_taken = store__pg_changes_taken,
     .after_commit = pg_after_commit,
     .prepare_schema = store__pg_prepare_schema,
     .sql_begin_write = "BEGIN",
+    .sql_data_version = "SELECT n FROM praca_foreign_changes",
     .positions_at_commit = 1,
     .rows_at_commit = 1,
     .messages_lock_channel = 1,

@@ -102,9 +102,3 @@ int store__pg_track_changes(struct store *db, const struct store_change_mark *ma
     buf_cleanup(&sql);
     return rc;
 }
-
-int64_t store__pg_data_version(struct store *db)
-{
-    static const char *SQL = "SELECT n FROM praca_foreign_changes";
-    return store__pg_single_int(db, SQL, -1);
-}

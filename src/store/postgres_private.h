@@ -57,6 +57,5 @@ int store__pg_changes_seen(struct store *db);
 void store__pg_changes_taken(struct store *db);
 int store__pg_prepare_schema(struct store *db);
 int store__pg_track_changes(struct store *db, const struct store_change_mark *marks, size_t n);
-int64_t store__pg_data_version(struct store *db);
 
 #endif

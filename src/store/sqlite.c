@@ -158,13 +158,6 @@ static void lite_read_batching(struct store *db, int on)
     lite_of(db)->batching = on;
 }
 
-static int lite_cache_kib(struct store *db, int kib)
-{
-    char sql[64];
-    snprintf(sql, sizeof sql, "PRAGMA cache_size=-%d", kib);
-    return lite_exec_script(db, sql);
-}
-
 static void lite_close(struct store *db)
 {
     struct lite *s = lite_of(db);
@@ -317,11 +310,6 @@ static int lite_backup(struct store *db, const char *dest)
     return rc == SQLITE_OK ? STORE_DONE : STORE_ERR;
 }
 
-static int64_t lite_last_insert_id(struct store *db)
-{
-    return sqlite3_last_insert_rowid(lite_of(db)->db);
-}
-
 static int lite_in_transaction(struct store *db)
 {
     return !sqlite3_get_autocommit(lite_of(db)->db);
@@ -430,18 +418,6 @@ static int lite_track_changes(struct store *db, const struct store_change_mark *
     return rc;
 }
 
-/* Moves when another connection, such as another process, commits. */
-static int64_t lite_data_version(struct store *db)
-{
-    static const char *SQL = "PRAGMA data_version";
-    struct lite_stmt *st = prepare(lite_of(db), SQL);
-    if (!st)
-        return -1;
-    int64_t v = sqlite3_step(st->stmt) == SQLITE_ROW ? sqlite3_column_int64(st->stmt, 0) : -1;
-    sqlite3_reset(st->stmt);
-    return v;
-}
-
 /* With the -wal gone, a commit is safe only once it is in the main file. */
 static void lite_after_commit(struct store *db)
 {
@@ -480,20 +456,19 @@ const struct store_engine store_sqlite = {
     .is_null = lite_is_null,
     .finish = lite_finish,
     .changes = lite_changes,
-    .last_insert_id = lite_last_insert_id,
     .exec_script = lite_exec_script,
     .in_transaction = lite_in_transaction,
     .failed = lite_failed,
     .read_batching = lite_read_batching,
     .read_release = lite_read_release,
-    .cache_kib = lite_cache_kib,
     .backup = lite_backup,
     .track_changes = lite_track_changes,
-    .data_version = lite_data_version,
     .changes_seen = lite_changes_seen,
     .changes_taken = lite_changes_taken,
     .after_commit = lite_after_commit,
     .checkpoints = lite_checkpoints,
     .prepare_schema = lite_prepare_schema,
     .sql_begin_write = "BEGIN IMMEDIATE",
+    .sql_data_version = "PRAGMA data_version",
+    .sql_worker_setup = "PRAGMA cache_size=-256", /* KiB */
 };
