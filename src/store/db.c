@@ -111,7 +111,15 @@ int store__commit(struct store *db)
 
 int store__prepare_schema(struct store *db)
 {
-    return db->engine->prepare_schema(db);
+    const char *prelude = db->engine->sql_schema_prelude;
+    if (!prelude)
+        return STORE_DONE;
+    if (store__exec_script(db, "BEGIN;") == STORE_DONE &&
+        store__exec_script(db, prelude) == STORE_DONE &&
+        store__exec_script(db, "COMMIT;") == STORE_DONE)
+        return STORE_DONE;
+    store__exec_script(db, "ROLLBACK;");
+    return STORE_ERR;
 }
 
 void store__after_commit(struct store *db)

@@ -72,8 +72,6 @@ struct store_engine {
     void (*after_commit)(struct store *db);
     /* Its checkpoints off the writer's thread, filled in from zero (NULL: the engine has none). */
     void (*checkpoints)(struct store *db, struct store_checkpoints *out);
-    /* What the migrations' SQL needs of the engine beyond the tables, defined before them. */
-    int (*prepare_schema)(struct store *db);
     const char *sql_begin_write; /* the writer's BEGIN */
     /* One integer that moves when another process commits a change the in-memory state
      * follows (praca admin): SQLite's data_version, PostgreSQL's count of foreign changes. */
@@ -81,6 +79,9 @@ struct store_engine {
     /* Run once on a request worker's connection (NULL: nothing): a reader whose hot data lives
      * in memory elsewhere needs a small page cache, and there is one per worker. */
     const char *sql_worker_setup;
+    /* What the migrations' SQL needs of the engine beyond the tables, defined before them in
+     * one transaction (NULL: nothing). */
+    const char *sql_schema_prelude;
     /* Several nodes write: event positions are given just before each commit, under one lock,
      * so they follow commit order (store/event_log.h). SQLite's one writer needs no more. */
     int positions_at_commit;

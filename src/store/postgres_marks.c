@@ -31,7 +31,7 @@ void store__pg_changes_taken(struct store *db)
 
 /* Functions of SQLite's that our SQL uses, and the change marks' bookkeeping (see
  * store__pg_track_changes): defined once per database, before the migrations run. */
-static const char *SQL_PRELUDE =
+const char STORE__PG_SQL_PRELUDE[] =
     "SELECT pg_advisory_xact_lock(7262627);"
     "CREATE OR REPLACE FUNCTION praca_json_array_end(text[]) RETURNS text LANGUAGE sql"
     " IMMUTABLE AS $f$ SELECT array_to_json(COALESCE($1, '{}'))::text $f$;"
@@ -51,15 +51,6 @@ static const char *SQL_PRELUDE =
     "   UPDATE praca_foreign_changes SET n = n + 1;"
     "  END IF;"
     " END $f$;";
-
-int store__pg_prepare_schema(struct store *db)
-{
-    return store__pg_exec_script(db, "BEGIN;") == STORE_DONE &&
-                   store__pg_exec_script(db, SQL_PRELUDE) == STORE_DONE &&
-                   store__pg_exec_script(db, "COMMIT;") == STORE_DONE
-               ? STORE_DONE
-               : (store__pg_exec_script(db, "ROLLBACK;"), STORE_ERR);
-}
 
 /* The marks are permanent triggers calling praca_mark (above); the temporary table that makes
  * them record exists on the writer's connection only. A mark's SQL is SQLite's trigger body:

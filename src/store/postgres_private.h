@@ -55,7 +55,7 @@ extern const char STORE__PG_SQL_CHANGED_TABLE[];
 void store__pg_on_notice(void *arg, const char *message);
 int store__pg_changes_seen(struct store *db);
 void store__pg_changes_taken(struct store *db);
-int store__pg_prepare_schema(struct store *db);
+extern const char STORE__PG_SQL_PRELUDE[];
 int store__pg_track_changes(struct store *db, const struct store_change_mark *marks, size_t n);
 
 #endif

@@ -438,12 +438,6 @@ static void lite_changes_taken(struct store *db)
     (void)db;
 }
 
-static int lite_prepare_schema(struct store *db)
-{
-    (void)db;
-    return STORE_DONE;
-}
-
 const struct store_engine store_sqlite = {
     .name = "sqlite",
     .open = lite_open,
@@ -467,7 +461,6 @@ const struct store_engine store_sqlite = {
     .changes_taken = lite_changes_taken,
     .after_commit = lite_after_commit,
     .checkpoints = lite_checkpoints,
-    .prepare_schema = lite_prepare_schema,
     .sql_begin_write = "BEGIN IMMEDIATE",
     .sql_data_version = "PRAGMA data_version",
     .sql_worker_setup = "PRAGMA cache_size=-256", /* KiB */
