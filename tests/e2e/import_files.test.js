@@ -36,10 +36,12 @@ function exifOf(jpeg) {
   return null;
 }
 
-// A site the files are fetched from: /photo.jpg, /moved (a redirect to it), anything else 404.
+// A site the files are fetched from: /photo.jpg, /moved (a redirect to it), /big.bin (1.5 MB),
+// anything else 404.
 async function site() {
   const s = http.createServer((req, res) => {
     if (req.url === '/photo.jpg') { res.writeHead(200, { 'content-type': 'image/jpeg' }); res.end(JPEG); return; }
+    if (req.url === '/big.bin') { res.writeHead(200); res.end(Buffer.alloc(1536 * 1024, 9)); return; }
     if (req.url === '/moved') { res.writeHead(302, { location: '/photo.jpg' }); res.end(); return; }
     res.writeHead(404);
     res.end();
@@ -126,6 +128,18 @@ test('a Discord export: files beside it and at their links come in as uploads; t
     const off = await praca('import', 'discord', closed, '--server', 'Sem busca', '--owner', owner.user.username, '--allow-private-endpoints', '--no-fetch');
     assert.match(off.stdout, /0 files brought, 1 left as links/);
     assert.deepEqual((await (await imported(owner, 'Fechado')).history('fotos'))[0].attachments, []);
+
+    // A file past --file-max-mb stays a link, from the folder as from a link.
+    const heavy = tempDir('praca-import-files-');
+    fs.writeFileSync(path.join(heavy, 'grande.bin'), Buffer.alloc(1536 * 1024, 7));
+    const large = discordExport(heavy, [[{ url: 'grande.bin', fileName: 'grande.bin' }, { url: `${web.url}/photo.jpg`, fileName: 'foto.jpg' },
+      { url: `${web.url}/big.bin`, fileName: 'big.bin' }]]);
+    const bounded = await praca('import', 'discord', large, '--server', 'Pesado', '--owner', owner.user.username, '--allow-private-endpoints', '--file-max-mb', '1');
+    assert.equal(bounded.status, 0, bounded.stderr);
+    assert.match(bounded.stdout, /1 files brought, 2 left as links/);
+    const [weighed] = await (await imported(owner, 'Pesado')).history('fotos');
+    assert.deepEqual(weighed.attachments.map((a) => a.filename), ['foto.jpg']);
+    assert.equal(weighed.content, `m 0\ngrande.bin\n${web.url}/big.bin`);
 
     // Run again: nothing twice, the files included.
     const again = await praca('import', 'discord', file, '--server', 'Fotos', '--owner', owner.user.username, '--allow-private-endpoints');
