@@ -113,7 +113,7 @@ test('/app in English for an en-US browser: the account takes the language, ever
   await p.click('#settings-open');
   for (const tab of await p.$$('#settings-tabs [role=tab]:not([hidden])')) {
     await tab.click();
-    await p.waitForTimeout(50);
+    await p.waitForFunction((t) => t.getAttribute('aria-selected') === 'true', tab);
     await check(`settings: ${await tab.textContent()}`);
   }
   await p.screenshot({ path: path.join(SHOTS, 'i18n-en-settings-1280.png') });
@@ -129,7 +129,7 @@ test('/app in English for an en-US browser: the account takes the language, ever
   await p.click('#settings-close');
   // On a phone's width, in English too, nothing passes the right edge.
   await p.setViewportSize({ width: 390, height: 844 });
-  await p.waitForTimeout(100);
+  await p.waitForFunction(() => innerWidth === 390 && new Promise(requestAnimationFrame).then(() => true));
   const past = await p.evaluate(() => [...document.querySelectorAll('body *')].filter((e) => {
     const r = e.getBoundingClientRect();
     return r.width > 1 && r.right > innerWidth + 0.5 && getComputedStyle(e).visibility !== 'hidden';
