@@ -20,7 +20,7 @@
 #define BATCH_MAX     10000
 
 static const char USAGE[] =
-    "usage: praca import discord <file.json|folder> --server NAME --owner USERNAME"
+    "usage: praca import discord <file.json|folder|folder.zip> --server NAME --owner USERNAME"
     " [--structure guild.json] [--batch N] [--media DIR] [--no-fetch]\n"
     "       praca import mattermost <export.jsonl> --server NAME --owner USERNAME [--team T]"
     " [--batch N] [--media DIR] [--no-fetch]\n"
@@ -102,8 +102,8 @@ static int find_owner(struct cli_import *im, const char *owner, const char *owne
     return 0;
 }
 
-/* Where the export's files are looked for: --media, else the export's own folder (a Slack
- * export's is where it unzips, set by its reader). An import the page started reads no folder
+/* Where the export's files are looked for: --media, else the export's own folder (a zip's is
+ * where it unzips, set by its reader). An import the page started reads no folder
  * but a zip's it unpacked itself: the upload's own sits among other people's. */
 static int files_from(const struct config *cfg, const struct words *w, struct cli_import *im)
 {
@@ -111,7 +111,8 @@ static int files_from(const struct config *cfg, const struct words *w, struct cl
     struct stat st;
     if (w->media) {
         snprintf(folder, sizeof folder, "%s", w->media);
-    } else if (!w->job && strcmp(w->format, "slack") && !stat(w->path, &st)) {
+    } else if (!w->job && strcmp(w->format, "slack") && !cli_import_is_zip(w->path) &&
+               !stat(w->path, &st)) {
         snprintf(folder, sizeof folder, "%s", w->path);
         char *slash = strrchr(folder, '/');
         if (!S_ISDIR(st.st_mode) && slash)

@@ -341,7 +341,7 @@ static int import_files(struct cli_import *im, struct export_file *files, size_t
     return rc;
 }
 
-int cli_import_discord(struct cli_import *im, const char *path, const char *structure)
+static int import_export(struct cli_import *im, const char *path, const char *structure)
 {
     char **names = NULL;
     size_t n = 0;
@@ -366,4 +366,32 @@ int cli_import_discord(struct cli_import *im, const char *path, const char *stru
     free(files);
     free_files(names, n);
     return rc ? -1 : 0;
+}
+
+/* A folder DiscordChatExporter wrote: one with a channel's .json in it. */
+static int holds_json(const char *dir)
+{
+    char **names = NULL;
+    size_t n = 0;
+    struct stat st;
+    int is_dir = !stat(dir, &st) && S_ISDIR(st.st_mode);
+    int found = is_dir && !list_files(dir, &names, &n) && n > 0;
+    free_files(names, n);
+    return found;
+}
+
+int cli_import_discord(struct cli_import *im, const char *path, const char *structure)
+{
+    if (!cli_import_is_zip(path))
+        return import_export(im, path, structure);
+    /* the export's folder zipped: its files (--media's) come from it */
+    char root[1024], dir[1400];
+    int rc = cli_import_unzip(path, root);
+    if (!rc) {
+        cli_import_zip_folder(root, holds_json, dir, sizeof dir);
+        cli_import_files_media_default(im->files, dir);
+        rc = import_export(im, dir, structure);
+    }
+    cli_import_remove_tree(root);
+    return rc;
 }

@@ -13,8 +13,9 @@
 
 struct config;
 
-/* DiscordChatExporter's JSON: a file, or a folder of files (import_discord.c); structure (NULL:
- * none) a file of the server's roles and channels as Discord's API gives them. */
+/* DiscordChatExporter's JSON: a file, a folder of files, or that folder zipped (with the files
+ * --media downloaded beside them) (import_discord.c); structure (NULL: none) a file of the
+ * server's roles and channels as Discord's API gives them. */
 int cli_import_discord(struct cli_import *im, const char *path, const char *structure);
 /* That structure, written before the history (import_discord_guild.c): 0, or -1. */
 int cli_import_discord_structure(struct cli_import *im, const char *path, const char *guild_id);
@@ -31,6 +32,10 @@ int cli_import_slack(struct cli_import *im, const char *path);
 int cli_import_is_zip(const char *path);
 int cli_import_unzip(const char *zip, char root[1024]);
 void cli_import_remove_tree(const char *path);
+/* The export's folder in what a zip unpacked to (root): root itself when is_export says so, or
+ * its one folder when the zip put everything under one. */
+void cli_import_zip_folder(const char *root, int (*is_export)(const char *dir), char *out,
+                           size_t cap);
 
 /* A Praça server's archive (praca export; import_archive.c): its IDs kept, its files stored as
  * configuration says. */

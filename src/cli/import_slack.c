@@ -393,30 +393,12 @@ static int import_folder(struct cli_import *im, const char *dir)
     return rc ? -1 : 0;
 }
 
-/* The export's folder in what a zip unpacked to: the folder itself, or its one folder when the
- * zip put everything under one. */
-static void export_folder(const char *root, char out[PATH_BYTES])
+static int holds_users(const char *dir)
 {
-    char probe[PATH_BYTES + 300];
-    snprintf(out, PATH_BYTES, "%s", root);
-    snprintf(probe, sizeof probe, "%s/users.json", root);
+    char probe[PATH_BYTES + 16];
     struct stat st;
-    if (!stat(probe, &st))
-        return;
-    DIR *d = opendir(root);
-    int dirs = 0;
-    char only[PATH_BYTES + 300] = "";
-    for (struct dirent *e; d && (e = readdir(d));) {
-        if (e->d_name[0] == '.')
-            continue;
-        snprintf(probe, sizeof probe, "%s/%s", root, e->d_name);
-        if (!stat(probe, &st) && S_ISDIR(st.st_mode) && !dirs++)
-            snprintf(only, sizeof only, "%s", probe);
-    }
-    if (d)
-        closedir(d);
-    if (dirs == 1 && strlen(only) < PATH_BYTES)
-        memcpy(out, only, strlen(only) + 1);
+    snprintf(probe, sizeof probe, "%s/users.json", dir);
+    return !stat(probe, &st);
 }
 
 int cli_import_slack(struct cli_import *im, const char *path)
@@ -426,7 +408,7 @@ int cli_import_slack(struct cli_import *im, const char *path)
     char root[1024], dir[PATH_BYTES];
     int rc = cli_import_unzip(path, root);
     if (!rc) {
-        export_folder(root, dir);
+        cli_import_zip_folder(root, holds_users, dir, sizeof dir);
         rc = import_folder(im, dir);
     }
     cli_import_remove_tree(root);

@@ -199,3 +199,26 @@ void cli_import_remove_tree(const char *path)
         closedir(d);
     rmdir(path);
 }
+
+void cli_import_zip_folder(const char *root, int (*is_export)(const char *dir), char *out,
+                           size_t cap)
+{
+    char probe[1400], only[1400] = "";
+    snprintf(out, cap, "%s", root);
+    if (is_export(root))
+        return;
+    DIR *d = opendir(root);
+    int dirs = 0;
+    struct stat st;
+    for (struct dirent *e; d && (e = readdir(d));) {
+        if (e->d_name[0] == '.')
+            continue;
+        snprintf(probe, sizeof probe, "%s/%s", root, e->d_name);
+        if (!stat(probe, &st) && S_ISDIR(st.st_mode) && !dirs++)
+            snprintf(only, sizeof only, "%s", probe);
+    }
+    if (d)
+        closedir(d);
+    if (dirs == 1 && strlen(only) < cap)
+        snprintf(out, cap, "%s", only);
+}

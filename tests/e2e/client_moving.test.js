@@ -58,6 +58,20 @@ test('a file that cannot be read says so, in the person\'s language', async () =
   await page.waitForSelector('#import-kind:has-text("A Slack workspace export.")');
   assert.equal(await page.inputValue('#import-format'), 'slack', 'a zip is told by its first bytes');
   assert.equal(await page.inputValue('#import-name'), 'slack', 'named after the file');
+  // A DiscordChatExporter folder zipped is told from Slack's by the names it holds.
+  const zipped = require('node:child_process').spawnSync('python3', ['-c', `
+import io, sys, zipfile
+b = io.BytesIO()
+with zipfile.ZipFile(b, 'w', zipfile.ZIP_DEFLATED) as z:
+    z.writestr('export/Clube do Livro - Conversa - geral [880000000000000010].json', '{}')
+    z.writestr('export/Clube do Livro - Conversa - geral [880000000000000010].json_Files/capa.png', 'x')
+sys.stdout.buffer.write(b.getvalue())
+`]);
+  await page.fill('#import-name', '');
+  await page.setInputFiles('#import-file', { name: 'export.zip', mimeType: 'application/zip', buffer: zipped.stdout });
+  await page.waitForSelector('#import-kind:has-text("A Discord export\'s folder (ZIP)")');
+  assert.equal(await page.inputValue('#import-format'), 'discord');
+  assert.equal(await page.inputValue('#import-name'), 'Clube do Livro', "the server's name, from the files' names");
   await page.setInputFiles('#import-file', { name: 'notes.json', mimeType: 'application/json', buffer: Buffer.from('{"hello": 1}\n') });
   await page.waitForSelector('#import-kind:has-text("We don\'t recognise this file")');
   await page.selectOption('#import-format', 'mattermost');

@@ -175,3 +175,34 @@ test("a Slack export's files under <channel>/attachments, and Mattermost's under
   assert.equal(post.content, 'A capa:');
   assert.deepEqual(post.attachments.map((a) => a.filename), ['capa.png']);
 });
+
+// The folder zipped, as a person who ran DiscordChatExporter with --media hands it over.
+function zipFolder(dir, zip, under) {
+  const { spawnSync } = require('node:child_process');
+  const made = spawnSync('python3', ['-c', `
+import zipfile, os, sys
+src, out, under = sys.argv[1], sys.argv[2], sys.argv[3]
+with zipfile.ZipFile(out, 'w', zipfile.ZIP_DEFLATED) as z:
+    for root, dirs, files in os.walk(src):
+        for f in files:
+            p = os.path.join(root, f)
+            z.write(p, os.path.join(under, os.path.relpath(p, src)))
+`, dir, zip, under], { encoding: 'utf8' });
+  assert.equal(made.status, 0, made.stderr);
+}
+
+test("a Discord export's folder zipped, with its --media files, imports with them", async () => {
+  const owner = await register(srv.url);
+  const dir = tempDir('praca-import-dzip-');
+  fs.mkdirSync(path.join(dir, 'fotos_Files'));
+  fs.writeFileSync(path.join(dir, 'fotos_Files', 'nota.png'), PNG);
+  discordExport(dir, [[{ url: 'fotos_Files/nota.png', fileName: 'nota.png' }]]);
+  const zip = path.join(tempDir('praca-import-dzip-'), 'clube.zip');
+  zipFolder(dir, zip, 'Clube export');
+  const r = await praca('import', 'discord', zip, '--server', 'Clube zip', '--owner', owner.user.username);
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /1 messages written.*1 files brought, 0 left as links/);
+  const [m] = await (await imported(owner, 'Clube zip')).history('fotos');
+  assert.equal(m.content, 'm 0');
+  assert.deepEqual(m.attachments.map((a) => [a.filename, a.width, a.height]), [['nota.png', 64, 48]]);
+});

@@ -187,3 +187,31 @@ test('what an import from the page fetches in all stays within --import-max-mb',
     site.close();
   }
 });
+
+test("a Discord export's folder zipped comes from the page with its files", async () => {
+  const owner = await register(to.url);
+  const { spawnSync } = require('node:child_process');
+  const dce = {
+    guild: { id: '880000000000000001', name: 'Clube' },
+    channel: { id: '880000000000000012', type: 'GuildTextChat', categoryId: null, category: null, name: 'fotos', topic: null },
+    messages: [{ id: '1107002235289600000', type: 'Default', timestamp: '2023-05-13T17:51:40.000+00:00', isPinned: false, content: 'a capa',
+      author: { id: '880000000000000101', name: 'alice', isBot: false, roles: [] }, attachments: [{ url: 'fotos_Files/capa.png', fileName: 'capa.png' }], reactions: [] }],
+  };
+  const made = spawnSync('python3', ['-c', `
+import io, sys, zipfile
+b = io.BytesIO()
+with zipfile.ZipFile(b, 'w', zipfile.ZIP_DEFLATED) as z:
+    z.writestr('Clube - fotos [880000000000000012].json', sys.argv[1])
+    z.write(sys.argv[2], 'fotos_Files/capa.png')
+sys.stdout.buffer.write(b.getvalue())
+`, JSON.stringify(dce), path.join(FIXTURES, 'note.png')]);
+  assert.equal(made.status, 0, String(made.stderr));
+  const up = await upload(to.url, 'POST', '/api/imports', owner.token, { format: 'discord', serverName: 'Clube com capa' }, [{ name: 'clube.zip', data: made.stdout, type: 'application/zip' }]);
+  assert.equal(up.status, 202, up.text);
+  assert.equal((await ended(to, owner.token, up.body.import.id)).status, 'done');
+  const sid = (await api(to.url, 'GET', '/api/servers', { token: owner.token })).body.servers.find((s) => s.name === 'Clube com capa').id;
+  const cid = (await api(to.url, 'GET', `/api/servers/${sid}`, { token: owner.token })).body.channels.find((c) => c.name === 'fotos').id;
+  const [m] = (await api(to.url, 'GET', `/api/servers/${sid}/channels/${cid}/messages`, { token: owner.token })).body.messages;
+  assert.equal(m.content, 'a capa');
+  assert.deepEqual(m.attachments.map((a) => [a.filename, a.contentType]), [['capa.png', 'image/png']]);
+});

@@ -19,12 +19,42 @@ function lineOf(text) {
   try { return JSON.parse(text); } catch { return null; }
 }
 
-// What the file's first bytes say: {format, name, teams}, or null when they say nothing known.
+// The names a zip holds, from its central directory (where its last bytes say it is; at most
+// its first MiB of names).
+async function zipNames(file) {
+  const tailLength = Math.min(file.size, 65557);
+  const tail = new DataView(await file.slice(file.size - tailLength).arrayBuffer());
+  let end = -1;
+  for (let i = tailLength - 22; i >= 0 && end < 0; i--) if (tail.getUint32(i, true) === 0x06054b50) end = i;
+  if (end < 0) return [];
+  const size = tail.getUint32(end + 12, true), offset = tail.getUint32(end + 16, true);
+  const dir = new DataView(await file.slice(offset, offset + Math.min(size, 1 << 20)).arrayBuffer());
+  const names = [], text = new TextDecoder();
+  for (let at = 0; at + 46 <= dir.byteLength && dir.getUint32(at, true) === 0x02014b50;) {
+    const n = dir.getUint16(at + 28, true);
+    if (at + 46 + n > dir.byteLength) break;
+    names.push(text.decode(new Uint8Array(dir.buffer, at + 46, n)));
+    at += 46 + n + dir.getUint16(at + 30, true) + dir.getUint16(at + 32, true);
+  }
+  return names;
+}
+
+// A zip is Slack's export (its users.json), or a DiscordChatExporter folder zipped (its files are
+// named "Server - channel [id].json"; the server's name comes first).
+async function peekZip(file) {
+  const names = (await zipNames(file)).map((n) => n.split('/').pop());
+  const channel = names.find((n) => /\[\d+\]\.json$/.test(n));
+  if (channel && !names.includes('users.json')) {
+    return { format: 'discord', said: 'discord-zip', name: channel.split(' - ')[0], teams: [] };
+  }
+  return { format: 'slack', name: file.name.replace(/\.zip$/i, '').replace(/ Slack export.*$/i, ''), teams: [] };
+}
+
+// What the file's first bytes say: {format, said, name, teams}, or null when they say nothing
+// known.
 async function peek(file) {
   const magic = new Uint8Array(await file.slice(0, 4).arrayBuffer());
-  if (magic[0] === 0x50 && magic[1] === 0x4b && magic[2] === 3 && magic[3] === 4) {
-    return { format: 'slack', name: file.name.replace(/\.zip$/i, '').replace(/ Slack export.*$/i, ''), teams: [] };
-  }
+  if (magic[0] === 0x50 && magic[1] === 0x4b && magic[2] === 3 && magic[3] === 4) return peekZip(file);
   const head = await file.slice(0, PEEK_BYTES).text();
   const lines = head.split('\n').map(lineOf).filter(Boolean);
   const first = lines[0] || {};
@@ -48,7 +78,7 @@ function nameNeeded() {
 
 function paintKind(found) {
   $('#import-kind').hidden = false;
-  $('#import-kind').textContent = found ? t(`imports.found.${found.format}`) : t('imports.found.none');
+  $('#import-kind').textContent = found ? t(`imports.found.${found.said || found.format}`) : t('imports.found.none');
   if (found) $('#import-format').value = found.format;
   if (found && found.name && !$('#import-name').value) $('#import-name').value = found.name;
   teams = found ? found.teams : [];
