@@ -263,7 +263,10 @@ static int bring_of(struct cli_import *im, size_t i, void *arg)
     for (size_t k = 0; k < n; k++)
         if (cli_import_file_bring(im, &files[k]))
             return -1;
-    return 0;
+    const char *avatar = m.author.avatar;
+    int linked = avatar && strstr(avatar, "://");
+    struct cli_import_file picture = {NULL, linked ? NULL : avatar, linked ? avatar : NULL, NULL};
+    return cli_import_picture_bring(im, m.author.id, &picture);
 }
 
 static const struct cli_import_batch_fns BATCH = {bring_of, one_of};

@@ -22,9 +22,13 @@
 #include "domain/files.h"
 #include "domain/zip.h"
 #include "media/prepare.h"
+#include "media/probe.h"
 #include "store/files.h"
+#include "store/imports.h"
 
-#define THUMB_SIDE 400 /* as an upload's */
+#define THUMB_SIDE    400 /* as an upload's */
+#define PICTURE_LARGE 256 /* as a person's picture: api/profiles.c */
+#define PICTURE_SMALL 64
 
 /* A file as a batch brought it. */
 struct brought {
@@ -35,9 +39,16 @@ struct brought {
     int width, height, rewritten;
 };
 
-/* A file to fetch before the batch's transaction, into its spool file. */
+/* A person's picture as this run brought it. */
+struct picture {
+    int missing, given;
+    char large[CRYPTO_SHA256_HEX + 1], small[CRYPTO_SHA256_HEX + 1];
+};
+
+/* A file (b) or a picture (pic) to fetch before the batch's transaction, into its spool file. */
 struct wanted {
     struct brought *b;
+    struct picture *pic;
     char *url;
     char path[MEDIA_PATH_MAX];
     int fd;
@@ -48,7 +59,8 @@ struct cli_import_files {
     char media[1024], site_url[512];
     int fetch, allow_private;
     int64_t file_max, budget;
-    struct map brought; /* path or link → struct brought, this batch's */
+    struct map brought;  /* path or link → struct brought, this batch's */
+    struct map pictures; /* a person's ID in the export → struct picture, this run's */
     struct wanted *wanted;
     size_t nwanted, cap;
     long files, missing;
@@ -69,6 +81,7 @@ struct cli_import_files *cli_import_files_new(const struct config *cfg,
     f->file_max = (int64_t)cfg->file_max_mb << 20;
     f->budget = from->budget;
     map_init(&f->brought);
+    map_init(&f->pictures);
     return f;
 }
 
@@ -114,6 +127,8 @@ void cli_import_files_free(struct cli_import_files *f)
     free(f->wanted);
     map_each(&f->brought, free_value, NULL);
     map_cleanup(&f->brought);
+    map_each(&f->pictures, free_value, NULL);
+    map_cleanup(&f->pictures);
     free(f);
 }
 
@@ -153,8 +168,8 @@ static int copy_local(const struct cli_import_files *f, const char *path, int fd
 }
 
 /* A link to fetch with the batch's others: 0, or -1 (not to be fetched, or out of memory). */
-static int want(struct cli_import_files *f, struct brought *b, const char *url, int fd,
-                const char *path)
+static int want(struct cli_import_files *f, struct brought *b, struct picture *pic, const char *url,
+                int fd, const char *path)
 {
     if (!f->fetch || !f->budget)
         return -1;
@@ -164,6 +179,7 @@ static int want(struct cli_import_files *f, struct brought *b, const char *url, 
     if (!(w->url = strdup(url)))
         return -1;
     w->b = b;
+    w->pic = pic;
     w->fd = fd;
     snprintf(w->path, sizeof w->path, "%s", path);
     f->nwanted++;
@@ -230,7 +246,7 @@ int cli_import_file_bring(struct cli_import *im, const struct cli_import_file *f
         close(fd);
         bring_ready(im, &m, b);
     } else if (fd >= 0 && file->url && !ftruncate(fd, 0) && !lseek(fd, 0, SEEK_SET) &&
-               !want(f, b, file->url, fd, m.path)) {
+               !want(f, b, NULL, file->url, fd, m.path)) {
         return 0; /* fetched with the batch's others */
     } else {
         if (fd >= 0) {
@@ -241,6 +257,82 @@ int cli_import_file_bring(struct cli_import *im, const struct cli_import_file *f
         f->missing++;
     }
     return 0;
+}
+
+/* One square copy of the picture at path (header h) kept as a blob (claimed): 0, or -1. */
+static int square(struct cli_import *im, const char *path, const struct media_image_header *h,
+                  int side, char hash[CRYPTO_SHA256_HEX + 1])
+{
+    struct cli_import_files *f = im->files;
+    char out[MEDIA_PATH_MAX];
+    size_t size;
+    int fd = snprintf(out, sizeof out, "%s/picture-XXXXXX", f->store.spool) < (int)sizeof out
+                 ? mkstemp(out)
+                 : -1;
+    if (fd < 0)
+        return -1;
+    close(fd);
+    if (media_square(path, h, out, side)) {
+        unlink(out);
+        return -1;
+    }
+    return store_files_put(&f->store, im->db, out, hash, &size) ||
+                   store_files_claim_at(&f->store, im->db, hash, (int64_t)size, clock_now_ms()) !=
+                       STORE_DONE
+               ? -1
+               : 0;
+}
+
+/* The picture at path (got: its bytes are there) made into its two copies, or missing; the file
+ * at path is deleted. */
+static void picture_ready(struct cli_import *im, const char *path, int got, struct picture *pic)
+{
+    char type[128] = "";
+    struct media_image_header h;
+    if (got)
+        media_type(path, type, sizeof type);
+    pic->missing = !got || !rule_file_is_image(type) || media_image_file_header(path, &h) ||
+                   square(im, path, &h, PICTURE_LARGE, pic->large) ||
+                   square(im, path, &h, PICTURE_SMALL, pic->small);
+    unlink(path);
+}
+
+int cli_import_picture_bring(struct cli_import *im, const char *person,
+                             const struct cli_import_file *picture)
+{
+    struct cli_import_files *f = im->files;
+    if (!f || !person || !picture || !key_of(picture) || map_get(&f->pictures, person))
+        return 0;
+    struct picture *pic = calloc(1, sizeof *pic);
+    if (!pic || map_set(&f->pictures, person, pic)) {
+        free(pic);
+        return -1;
+    }
+    pic->missing = 1;
+    char path[MEDIA_PATH_MAX];
+    int fd = snprintf(path, sizeof path, "%s/picture-XXXXXX", f->store.spool) < (int)sizeof path
+                 ? mkstemp(path)
+                 : -1;
+    if (fd < 0)
+        return 0;
+    if (picture->path && !copy_local(f, picture->path, fd)) {
+        close(fd);
+        picture_ready(im, path, 1, pic);
+    } else if (!(picture->url && !ftruncate(fd, 0) && !lseek(fd, 0, SEEK_SET) &&
+                 !want(f, NULL, pic, picture->url, fd, path))) {
+        close(fd);
+        unlink(path);
+    }
+    return 0;
+}
+
+int cli_import_picture_give(struct cli_import *im, const char *person, const char *user_id)
+{
+    struct picture *pic = im->files && person ? map_get(&im->files->pictures, person) : NULL;
+    if (!pic || pic->missing || pic->given)
+        return 0;
+    pic->given = 1;
+    return store_import_avatar_at(im->db, user_id, pic->large, pic->small) == STORE_DONE ? 0 : -1;
 }
 
 int cli_import_files_fetch(struct cli_import *im)
@@ -259,7 +351,9 @@ int cli_import_files_fetch(struct cli_import *im)
         close(w->fd);
         struct media_file m = {.thumb = ""};
         snprintf(m.path, sizeof m.path, "%s", w->path);
-        if (!rc && items[i].ok) {
+        if (w->pic) {
+            picture_ready(im, w->path, !rc && items[i].ok, w->pic);
+        } else if (!rc && items[i].ok) {
             bring_ready(im, &m, w->b);
         } else {
             unlink(m.path);

@@ -42,6 +42,14 @@ void cli_import_files_media_default(struct cli_import_files *f, const char *fold
  * stays; a link is fetched by cli_import_files_fetch, with the batch's others), or -1 when the
  * import cannot go on. */
 int cli_import_file_bring(struct cli_import *im, const struct cli_import_file *file);
+/* A person's picture (person: their ID in the export), brought once per run like a file, made
+ * into the two square copies an uploaded picture becomes: 0, or -1. */
+int cli_import_picture_bring(struct cli_import *im, const char *person,
+                             const struct cli_import_file *picture);
+/* In a transaction: the person's picture given to their placeholder (user_id) when it was
+ * brought, once per run, and the placeholder has none: 0, or -1. */
+int cli_import_picture_give(struct cli_import *im, const char *person, const char *user_id);
+
 /* The batch's links fetched, CLI_IMPORT_FETCH_AT_ONCE at a time, and kept: 0. */
 int cli_import_files_fetch(struct cli_import *im);
 

@@ -34,9 +34,10 @@ struct mm {
     size_t nteams;
     struct mm_channel *channels;
     size_t nchannels;
-    struct map by_name; /* "team\nname" → its channel's index + 1 */
-    struct map names;   /* username → display name (malloc'd) */
-    struct map emails;  /* username → the address the export gave (malloc'd) */
+    struct map by_name;  /* "team\nname" → its channel's index + 1 */
+    struct map names;    /* username → display name (malloc'd) */
+    struct map emails;   /* username → the address the export gave (malloc'd) */
+    struct map pictures; /* username → profile_image, its path in the export (malloc'd) */
     size_t posts, done;
     json_t **batch;
     long *lines;
@@ -90,21 +91,11 @@ static int note_channel(struct mm *m, const struct rule_mm_channel *c)
 /* A user: their name kept, and their place in each private channel. */
 static int note_user(struct mm *m, const struct rule_mm_user *u)
 {
-    char *name = strdup(u->name);
-    if (!name)
+    /* a second line for a user: the last one's */
+    if (map_set_copy(&m->names, u->username, u->name) ||
+        map_set_copy(&m->emails, u->username, u->email) ||
+        map_set_copy(&m->pictures, u->username, u->picture))
         return -1;
-    free(map_remove(&m->names, u->username)); /* a second line for a user: the last one's */
-    free(map_remove(&m->emails, u->username));
-    char *email = u->email ? strdup(u->email) : NULL;
-    if (map_set(&m->names, u->username, name)) {
-        free(name);
-        free(email);
-        return -1;
-    }
-    if (email && map_set(&m->emails, u->username, email)) {
-        free(email);
-        return -1;
-    }
     const char *team, *channel;
     for (size_t i = 0; (channel = rule_mm_user_channel(u, i, &team)); i++) {
         struct mm_channel *c = *channel ? channel_named(m, team, channel) : NULL;
@@ -115,8 +106,7 @@ static int note_user(struct mm *m, const struct rule_mm_user *u)
         char *id = strdup(u->username);
         if (!id)
             return -1;
-        c->members[c->nmembers++] =
-            (struct cli_import_author){.id = id, .name = name, .email = email};
+        c->members[c->nmembers++] = (struct cli_import_author){.id = id}; /* named when written */
     }
     return 0;
 }
@@ -178,7 +168,15 @@ static int choose_team(struct mm *m)
     return -1;
 }
 
-/* The team's channels, in the export's order, private ones hidden but from their members. */
+static struct cli_import_author author_of(struct mm *m, const char *username)
+{
+    const char *name = map_get(&m->names, username);
+    return (struct cli_import_author){
+        .id = username, .name = name ? name : username, .email = map_get(&m->emails, username)};
+}
+
+/* The team's channels, in the export's order, private ones hidden but from their members (named
+ * as the export's last line for each says). */
 static int channels_at(struct cli_import *im, void *arg)
 {
     struct mm *m = arg;
@@ -186,6 +184,8 @@ static int channels_at(struct cli_import *im, void *arg)
         struct mm_channel *c = &m->channels[i];
         if (strcmp(c->team, m->team))
             continue;
+        for (size_t k = 0; k < c->nmembers; k++)
+            c->members[k] = author_of(m, c->members[k].id);
         if (cli_import_channel(im, c->name, c->display, c->topic, NULL, NULL, NULL, 0, &c->place) ||
             (c->is_private && cli_import_private(im, &c->place, c->members, c->nmembers)))
             return -1;
@@ -194,13 +194,6 @@ static int channels_at(struct cli_import *im, void *arg)
 }
 
 /* ---- posts ---- */
-
-static struct cli_import_author author_of(struct mm *m, const char *username)
-{
-    const char *name = map_get(&m->names, username);
-    return (struct cli_import_author){
-        .id = username, .name = name ? name : username, .email = map_get(&m->emails, username)};
-}
 
 /* A post's files: each at its path under the export's folder (Mattermost's bulk export keeps
  * them in its data/ folder), its name on a line of its own when it is not brought. */
@@ -300,27 +293,29 @@ static int one_of(struct cli_import *im, size_t i, struct buf *text, void *arg)
     return post_at(m, m->batch[i], m->lines[i], text);
 }
 
-static int bring_files(struct cli_import *im, const struct rule_mm_post *p)
+static int bring_files(struct mm *m, const struct rule_mm_post *p)
 {
     struct files files;
     files_of(p, &files);
     for (size_t k = 0; k < files.n; k++)
-        if (cli_import_file_bring(im, &files.f[k]))
+        if (cli_import_file_bring(m->im, &files.f[k]))
             return -1;
-    return 0;
+    struct cli_import_file picture = {NULL, map_get(&m->pictures, p->user), NULL, NULL};
+    return cli_import_picture_bring(m->im, p->user, &picture);
 }
 
 /* A post's files and its replies'. */
 static int bring_of(struct cli_import *im, size_t i, void *arg)
 {
+    (void)im;
     struct mm *m = arg;
     struct rule_mm_post p, r;
     const char *why;
     if (rule_mm_post(m->batch[i], &p, &why) || strcmp(p.team, m->team))
         return 0;
-    int rc = bring_files(im, &p);
+    int rc = bring_files(m, &p);
     for (size_t k = 0; !rc && k < json_array_size(p.replies); k++)
-        rc = !rule_mm_reply(&p, k, &r, &why) ? bring_files(im, &r) : 0;
+        rc = !rule_mm_reply(&p, k, &r, &why) ? bring_files(m, &r) : 0;
     return rc;
 }
 
@@ -378,6 +373,8 @@ static void free_mm(struct mm *m)
     map_cleanup(&m->names);
     map_each(&m->emails, free_name, NULL);
     map_cleanup(&m->emails);
+    map_each(&m->pictures, free_name, NULL);
+    map_cleanup(&m->pictures);
     for (size_t i = 0; i < m->n; i++)
         json_decref(m->batch[i]);
     free(m->batch);
@@ -391,6 +388,7 @@ int cli_import_mattermost(struct cli_import *im, const char *path, const char *t
     map_init(&m.by_name);
     map_init(&m.names);
     map_init(&m.emails);
+    map_init(&m.pictures);
     m.batch = malloc((size_t)im->batch * sizeof *m.batch);
     m.lines = malloc((size_t)im->batch * sizeof *m.lines);
     int rc = !m.batch || !m.lines ||

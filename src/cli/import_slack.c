@@ -25,11 +25,12 @@
 struct slack {
     struct cli_import *im;
     const char *dir;
-    struct map names;   /* user ID → name (malloc'd) */
-    struct map emails;  /* user ID → the profile's address (malloc'd) */
-    struct map threads; /* "channel ts" of the threads written (a set) */
-    json_t *day;        /* the day's messages being written */
-    size_t from;        /* the first of them in the batch */
+    struct map names;    /* user ID → name (malloc'd) */
+    struct map emails;   /* user ID → the profile's address (malloc'd) */
+    struct map pictures; /* user ID → the profile's picture link (malloc'd) */
+    struct map threads;  /* "channel ts" of the threads written (a set) */
+    json_t *day;         /* the day's messages being written */
+    size_t from;         /* the first of them in the batch */
     const char *channel_id, *folder;
     struct cli_import_place place;
 };
@@ -117,17 +118,9 @@ static int read_users(struct slack *s)
         const char *why;
         if (rule_slack_user(u, &user, &why))
             continue;
-        char *name = strdup(user.name), *email = user.email ? strdup(user.email) : NULL;
-        free(map_remove(&s->names, user.id));
-        free(map_remove(&s->emails, user.id));
-        if (!name || map_set(&s->names, user.id, name)) {
-            free(name);
-            free(email);
-            rc = -1;
-            break;
-        }
-        if (email && map_set(&s->emails, user.id, email)) {
-            free(email);
+        if (map_set_copy(&s->names, user.id, user.name) ||
+            map_set_copy(&s->emails, user.id, user.email) ||
+            map_set_copy(&s->pictures, user.id, user.picture)) {
             rc = -1;
             break;
         }
@@ -269,7 +262,9 @@ static int bring_at(struct cli_import *im, size_t i, void *arg)
     for (size_t k = 0; k < files.n; k++)
         if (cli_import_file_bring(im, &files.f[k]))
             return -1;
-    return 0;
+    struct cli_import_file picture = {NULL, NULL, m.user ? map_get(&s->pictures, m.user) : NULL,
+                                      NULL};
+    return cli_import_picture_bring(im, m.user, &picture);
 }
 
 static const struct cli_import_batch_fns BATCH = {bring_at, message_at};
@@ -379,6 +374,7 @@ static int import_folder(struct cli_import *im, const char *dir)
     cli_import_files_media_default(im->files, dir);
     map_init(&s.names);
     map_init(&s.emails);
+    map_init(&s.pictures);
     map_init(&s.threads);
     int rc = read_users(&s);
     if (!rc && !im->source[0])
@@ -389,6 +385,8 @@ static int import_folder(struct cli_import *im, const char *dir)
     map_cleanup(&s.names);
     map_each(&s.emails, free_value, NULL);
     map_cleanup(&s.emails);
+    map_each(&s.pictures, free_value, NULL);
+    map_cleanup(&s.pictures);
     map_cleanup(&s.threads);
     return rc ? -1 : 0;
 }

@@ -351,6 +351,8 @@ int cli_import_person(struct cli_import *im, const struct cli_import_author *a,
         if ((rc != STORE_DONE && rc != STORE_TAKEN) || map_set(&im->persons, id, &WRITTEN))
             return -1;
     }
+    if (cli_import_picture_give(im, a->id, id))
+        return -1;
     /* Some mentions of a person carry no roles (a reaction's): the first that does gives them. */
     if (done == &WITH_ROLES || !a->nroles)
         return 0;

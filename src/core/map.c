@@ -135,3 +135,14 @@ void map_each(const struct map *m, void (*fn)(const char *key, void *value, void
         for (struct map_entry *e = m->buckets[i]; e; e = e->next)
             fn(e->key, e->value, arg);
 }
+
+int map_set_copy(struct map *m, const char *key, const char *value)
+{
+    free(map_remove(m, key));
+    char *copy = value ? strdup(value) : NULL;
+    if (value && (!copy || map_set(m, key, copy))) {
+        free(copy);
+        return -1;
+    }
+    return 0;
+}

@@ -23,6 +23,9 @@ void *map_get(const struct map *m, const char *key);
 int map_set(struct map *m, const char *key, void *value);
 /* Removes and returns the value (NULL when absent). */
 void *map_remove(struct map *m, const char *key);
+/* For a map of malloc'd strings: a copy of value under key, the value before freed (NULL value:
+ * none kept). 0, or -1 out of memory. */
+int map_set_copy(struct map *m, const char *key, const char *value);
 /* Removes each entry whose value `drop` says 1 of, handing its value to release (may be NULL);
  * returns how many. Neither may change the map. */
 size_t map_remove_if(struct map *m, int (*drop)(void *value, void *arg), void *arg,

@@ -84,6 +84,7 @@ int rule_discord_author(const json_t *a, struct rule_discord_author *out, const 
     if (!out->name)
         out->name = rule__json_some_string(a, "name");
     out->is_bot = json_is_true(json_object_get(a, "isBot"));
+    out->avatar = rule__json_some_string(a, "avatarUrl");
     const json_t *roles = json_object_get(a, "roles");
     out->roles = json_is_array(roles) && json_array_size(roles) ? roles : NULL;
     if (!out->id || !out->name) {

@@ -29,6 +29,7 @@ int rule_discord_channel(const json_t *root, struct rule_discord_channel *out, c
 
 struct rule_discord_author {
     const char *id, *name; /* name: the server nickname when there was one */
+    const char *avatar; /* avatarUrl: a link, or a path beside the export (--media); NULL: none */
     int is_bot;
     const json_t *roles; /* the author's roles, read with rule_discord_role; NULL: none */
 };

@@ -72,6 +72,7 @@ int rule_mm_user(const json_t *line, struct rule_mm_user *out, const char **why)
     const json_t *u = json_object_get(line, "user");
     out->username = rule__json_some_string(u, "username");
     out->email = rule__json_some_string(u, "email");
+    out->picture = rule__json_some_string(u, "profile_image");
     if (!out->username) {
         *why = "a user without a username";
         return -1;

@@ -39,6 +39,7 @@ int rule_mm_channel(const json_t *line, struct rule_mm_channel *out, const char 
 
 struct rule_mm_user {
     const char *username, *email; /* email: NULL when none */
+    const char *picture;          /* profile_image: its path in the export, or NULL */
     char name[160];               /* its nickname, else "first last", else its username */
     const json_t *teams;
 };

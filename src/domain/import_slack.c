@@ -16,6 +16,10 @@ int rule_slack_user(const json_t *u, struct rule_slack_user *out, const char **w
     const json_t *profile = json_object_get(u, "profile");
     out->id = rule__json_some_string(u, "id");
     out->email = rule__json_some_string(profile, "email");
+    static const char *const IMAGES[] = {"image_512", "image_192", "image_72"};
+    out->picture = NULL;
+    for (size_t i = 0; !out->picture && i < sizeof IMAGES / sizeof *IMAGES; i++)
+        out->picture = rule__json_some_string(profile, IMAGES[i]);
     out->name = rule__json_some_string(profile, "display_name");
     if (!out->name)
         out->name = rule__json_some_string(profile, "real_name");

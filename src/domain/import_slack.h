@@ -13,6 +13,7 @@
 struct rule_slack_user {
     const char *id, *name; /* name: the display name, else the real name, else the handle */
     const char *email;     /* the profile's, or NULL */
+    const char *picture;   /* the profile's largest image link (image_512 … image_72), or NULL */
 };
 int rule_slack_user(const json_t *u, struct rule_slack_user *out, const char **why);
 

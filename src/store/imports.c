@@ -169,3 +169,11 @@ int store_import_message_known(struct store *db, const char *id)
     static const char *SQL = "SELECT 1 FROM messages WHERE id = $1";
     return store__exists(db, SQL, SV_ARGS(SV_STR(id)));
 }
+
+int store_import_avatar_at(struct store *db, const char *user_id, const char *large,
+                           const char *small)
+{
+    static const char *SQL = "UPDATE users SET avatar = $2, avatar_small = $3"
+                             " WHERE id = $1 AND imported = 1 AND avatar IS NULL";
+    return store__exec(db, SQL, SV_ARGS(SV_STR(user_id), SV_STR(large), SV_STR(small)));
+}

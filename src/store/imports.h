@@ -42,6 +42,10 @@ int store_import_channel_at(struct store *db, const struct store_import_channel 
 int store_import_overwrite_at(struct store *db, const char *channel_id, const char *target_id,
                               const char *type, int64_t allow, int64_t deny);
 
+/* A placeholder's picture (its two square copies' blobs), when it has none: STORE_DONE. */
+int store_import_avatar_at(struct store *db, const char *user_id, const char *large,
+                           const char *small);
+
 /* A placeholder person, a member of server_id, each written when absent: STORE_DONE, or
  * STORE_TAKEN when the person was there already. email (lower-case, may be NULL) is the address
  * the source gave them, by which a person with that verified address may claim them. */

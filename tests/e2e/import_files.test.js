@@ -61,6 +61,17 @@ async function imported(owner, name) {
   return { tree, history };
 }
 
+// The placeholder named name has a picture, served as a person's is (a square WebP).
+async function pictured(owner, sid, name) {
+  const members = (await api(srv.url, 'GET', `/api/servers/${sid}/members?limit=100`, { token: owner.token })).body.members;
+  const who = members.find((x) => x.user.displayName === name);
+  assert.match(who.user.avatarUrl || '', /^\/api\/users\/.+\/avatar\//, `${name} has a picture`);
+  const got = await download(who.user.avatarUrl, owner.token);
+  assert.equal(got.status, 200);
+  assert.equal(got.type, 'image/webp');
+  assert.equal(got.data.subarray(8, 12).toString(), 'WEBP');
+}
+
 async function download(url, token) {
   // Without --site-url an import links its files by path, on the server's own origin.
   const res = await fetch(new URL(url, srv.url), { headers: { authorization: `Bearer ${token}` } });
@@ -68,8 +79,8 @@ async function download(url, token) {
 }
 
 // A DiscordChatExporter file of one channel whose messages each name the given attachments.
-function discordExport(dir, attachments) {
-  const author = { id: '880000000000000101', name: 'alice', nickname: 'Alice', isBot: false, roles: [] };
+function discordExport(dir, attachments, avatarUrl) {
+  const author = { id: '880000000000000101', name: 'alice', nickname: 'Alice', isBot: false, roles: [], ...(avatarUrl ? { avatarUrl } : {}) };
   const messages = attachments.map((a, i) => ({
     id: String(1107002235289600000n + BigInt(i) * 4194304000n), type: 'Default',
     timestamp: new Date(1684000000000 + i * 1000).toISOString(), timestampEdited: null,
@@ -156,22 +167,35 @@ test("a Slack export's files under <channel>/attachments, and Mattermost's under
   fs.cpSync(path.join(FIXTURES, 'slack'), slack, { recursive: true });
   fs.mkdirSync(path.join(slack, 'geral', 'attachments'));
   fs.writeFileSync(path.join(slack, 'geral', 'attachments', 'F1-capa.png'), PNG);
-  const s = await praca('import', 'slack', slack, '--server', 'Slack com arquivos', '--owner', owner.user.username);
+  const web = await site();
+  const users = JSON.parse(fs.readFileSync(path.join(slack, 'users.json'), 'utf8'));
+  users[0].profile.image_192 = `${web.url}/photo.jpg`;
+  fs.writeFileSync(path.join(slack, 'users.json'), JSON.stringify(users));
+  const s = await praca('import', 'slack', slack, '--server', 'Slack com arquivos', '--owner', owner.user.username, '--allow-private-endpoints');
+  web.close();
   assert.equal(s.status, 0, s.stderr);
   assert.match(s.stdout, /1 files brought, 0 left as links/);
-  const cover = (await (await imported(owner, 'Slack com arquivos')).history('geral'))[2];
+  const slackServer = await imported(owner, 'Slack com arquivos');
+  const cover = (await slackServer.history('geral'))[2];
+  await pictured(owner, slackServer.tree.server.id, users[0].profile.display_name || users[0].profile.real_name);
   assert.equal(cover.content, 'A capa:');
   assert.deepEqual(cover.attachments.map((a) => [a.filename, a.contentType]), [['capa.png', 'image/png']]);
   assert.equal((await download(cover.attachments[0].url, owner.token)).status, 200);
 
   const mm = tempDir('praca-import-mm-files-');
-  fs.copyFileSync(path.join(FIXTURES, 'mattermost', 'export.jsonl'), path.join(mm, 'export.jsonl'));
+  const lines = fs.readFileSync(path.join(FIXTURES, 'mattermost', 'export.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  const alice = lines.find((l) => l.type === 'user' && l.user.username === 'alice');
+  alice.user.profile_image = 'data/alice.jpg';
+  fs.writeFileSync(path.join(mm, 'export.jsonl'), lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
   fs.mkdirSync(path.join(mm, 'data'));
+  fs.writeFileSync(path.join(mm, 'data', 'alice.jpg'), JPEG);
   fs.writeFileSync(path.join(mm, 'data', 'capa.png'), PNG);
   const m = await praca('import', 'mattermost', path.join(mm, 'export.jsonl'), '--server', 'MM com arquivos', '--owner', owner.user.username, '--team', 'clube');
   assert.equal(m.status, 0, m.stderr);
   assert.match(m.stdout, /1 files brought, 0 left as links/);
-  const post = (await (await imported(owner, 'MM com arquivos')).history('Town Square'))[2];
+  const mmServer = await imported(owner, 'MM com arquivos');
+  const post = (await mmServer.history('Town Square'))[2];
+  await pictured(owner, mmServer.tree.server.id, alice.user.nickname || [alice.user.first_name, alice.user.last_name].filter(Boolean).join(' ') || 'alice');
   assert.equal(post.content, 'A capa:');
   assert.deepEqual(post.attachments.map((a) => a.filename), ['capa.png']);
 });
@@ -196,13 +220,16 @@ test("a Discord export's folder zipped, with its --media files, imports with the
   const dir = tempDir('praca-import-dzip-');
   fs.mkdirSync(path.join(dir, 'fotos_Files'));
   fs.writeFileSync(path.join(dir, 'fotos_Files', 'nota.png'), PNG);
-  discordExport(dir, [[{ url: 'fotos_Files/nota.png', fileName: 'nota.png' }]]);
+  fs.writeFileSync(path.join(dir, 'fotos_Files', 'alice.jpg'), JPEG);
+  discordExport(dir, [[{ url: 'fotos_Files/nota.png', fileName: 'nota.png' }]], 'fotos_Files/alice.jpg');
   const zip = path.join(tempDir('praca-import-dzip-'), 'clube.zip');
   zipFolder(dir, zip, 'Clube export');
   const r = await praca('import', 'discord', zip, '--server', 'Clube zip', '--owner', owner.user.username);
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /1 messages written.*1 files brought, 0 left as links/);
-  const [m] = await (await imported(owner, 'Clube zip')).history('fotos');
+  const { tree, history } = await imported(owner, 'Clube zip');
+  const [m] = await history('fotos');
   assert.equal(m.content, 'm 0');
   assert.deepEqual(m.attachments.map((a) => [a.filename, a.width, a.height]), [['nota.png', 64, 48]]);
+  await pictured(owner, tree.server.id, 'Alice');
 });

@@ -123,6 +123,7 @@ Test(import_discord, an_authors_roles_keep_name_colour_and_rank)
     struct rule_discord_author au;
     const char *why;
     cr_assert_eq(rule_discord_author(a, &au, &why), 0);
+    cr_assert_null(au.avatar);
     struct rule_discord_role r;
     cr_assert_eq(rule_discord_role(&au, 0, &r), 0);
     cr_assert_str_eq(r.name, "Mod");

@@ -71,8 +71,13 @@ Test(import_mattermost, channels_and_users_read_their_names)
         cr_assert_str_eq(user.name, USERS[i][1]);
         json_decref(u);
     }
-    json_t *nameless = load("{\"type\":\"user\",\"user\":{\"nickname\":\"x\"}}");
     struct rule_mm_user user;
+    json_t *pictured = load("{\"type\":\"user\",\"user\":{\"username\":\"e\","
+                            "\"profile_image\":\"data/e.png\"}}");
+    cr_assert_eq(rule_mm_user(pictured, &user, &why), 0);
+    cr_assert_str_eq(user.picture, "data/e.png");
+    json_decref(pictured);
+    json_t *nameless = load("{\"type\":\"user\",\"user\":{\"nickname\":\"x\"}}");
     cr_assert_eq(rule_mm_user(nameless, &user, &why), -1);
     json_decref(nameless);
 }
@@ -85,6 +90,7 @@ Test(import_mattermost, a_users_channels_across_teams)
     struct rule_mm_user user;
     const char *why, *team;
     cr_assert_eq(rule_mm_user(u, &user, &why), 0);
+    cr_assert_null(user.picture);
     cr_assert_str_eq(rule_mm_user_channel(&user, 1, &team), "c2");
     cr_assert_str_eq(team, "t1");
     cr_assert_str_eq(rule_mm_user_channel(&user, 2, &team), "c3");

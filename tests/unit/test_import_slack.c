@@ -33,6 +33,12 @@ Test(import_slack, users_and_channels)
     const char *why;
     cr_assert_eq(rule_slack_user(u, &user, &why), 0);
     cr_assert_str_eq(user.name, "Ana Souza", "the display name, else the profile's real name");
+    cr_assert_null(user.picture);
+    json_decref(u);
+    u = load("{\"id\":\"U2\",\"name\":\"bia\",\"profile\":{\"image_72\":\"https://a/72.png\","
+             "\"image_192\":\"https://a/192.png\"}}");
+    cr_assert_eq(rule_slack_user(u, &user, &why), 0);
+    cr_assert_str_eq(user.picture, "https://a/192.png", "the largest picture the profile has");
     json_decref(u);
     json_t *c = load("{\"id\":\"C1\",\"name\":\"geral\",\"topic\":{\"value\":\"T\"},"
                      "\"purpose\":{\"value\":\"\"},\"members\":[\"U1\"]}");

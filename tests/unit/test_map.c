@@ -70,3 +70,19 @@ Test(map, remove_if_drops_the_chosen_entries_only)
     cr_assert_eq(map_remove_if(&m, odd, NULL, NULL), 0);
     map_cleanup(&m);
 }
+
+Test(map, set_copy_keeps_its_own_copy_and_frees_the_one_before)
+{
+    struct map m;
+    map_init(&m);
+    char value[] = "primeiro";
+    cr_assert_eq(map_set_copy(&m, "k", value), 0);
+    value[0] = 'X';
+    cr_assert_str_eq(map_get(&m, "k"), "primeiro", "a copy");
+    cr_assert_eq(map_set_copy(&m, "k", "segundo"), 0);
+    cr_assert_str_eq(map_get(&m, "k"), "segundo");
+    cr_assert_eq(map_set_copy(&m, "k", NULL), 0);
+    cr_assert_null(map_get(&m, "k"), "NULL keeps none");
+    cr_assert_eq(m.count, 0);
+    map_cleanup(&m);
+}
