@@ -1,20 +1,48 @@
-// An imported server in the page: its history under the names people had elsewhere, each
-// placeholder tagged "importado" beside their name, in the member list and on their card.
+// An imported server in the page: its history under the names and pictures people had
+// elsewhere, its files as the messages' own, each placeholder tagged "importado" beside their
+// name, in the member list and on their card.
 // Screenshots in tests/e2e/screenshots/import-*.png.
 'use strict';
 const test = require('node:test');
 const assert = require('node:assert/strict');
+const fs = require('node:fs');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
-const { sharedServer, api, register, eventually, BIN } = require('./helpers');
+const { sharedServer, api, register, eventually, BIN, tempDir } = require('./helpers');
 const { sharedBrowser, openApp, shoot } = require('./browser');
 
 const srv = sharedServer({ args: ['--rate-limit-scale', '100'] });
 const browser = sharedBrowser();
 
+// The fixture as DiscordChatExporter's --media leaves it: the pictures and files beside the
+// JSON, linked by relative paths (two people's pictures and the cover; the rest stay links).
+function withMedia() {
+  const from = path.join(__dirname, 'fixtures', 'discord'), dir = tempDir('praca-import-media-');
+  fs.mkdirSync(path.join(dir, 'media'));
+  const pictures = { 'Bóris Ünal': 'gps.jpg', Alice: 'gps.webp' };
+  for (const name of fs.readdirSync(from)) {
+    const text = fs.readFileSync(path.join(from, name), 'utf8');
+    const doc = JSON.parse(text);
+    for (const m of doc.messages || []) {
+      const shown = m.author.nickname || m.author.name;
+      if (pictures[shown]) {
+        fs.copyFileSync(path.join(__dirname, 'fixtures', pictures[shown]), path.join(dir, 'media', `${m.author.id}-${pictures[shown]}`));
+        m.author.avatarUrl = `media/${m.author.id}-${pictures[shown]}`;
+      }
+      for (const a of m.attachments || []) {
+        if (a.fileName !== 'capa.png') continue;
+        fs.copyFileSync(path.join(__dirname, 'fixtures', 'note.png'), path.join(dir, 'media', 'capa.png'));
+        a.url = 'media/capa.png';
+      }
+    }
+    fs.writeFileSync(path.join(dir, name), JSON.stringify(doc));
+  }
+  return dir;
+}
+
 test('the history of an imported server reads as it was, its placeholders tagged as imported', async () => {
   const owner = await register(srv.url);
-  const r = spawnSync(BIN, ['import', 'discord', path.join(__dirname, 'fixtures', 'discord'), '--server', 'Clube do Livro', '--owner', owner.user.username, ...srv.storeArgs], { encoding: 'utf8' });
+  const r = spawnSync(BIN, ['import', 'discord', withMedia(), '--server', 'Clube do Livro', '--owner', owner.user.username, '--no-fetch', ...srv.storeArgs], { encoding: 'utf8' });
   assert.equal(r.status, 0, r.stderr);
   let tree;
   await eventually(async () => {
@@ -30,6 +58,16 @@ test('the history of an imported server reads as it was, its placeholders tagged
   assert.equal(await page.textContent(`${question} .imported-tag`), 'importado');
   assert.equal(await page.isVisible('.message:has-text("Bem-vindos ao clube") .pin-tag'), true);
   assert.equal(await page.locator('.message .imported-tag').count() >= 4, true, 'each author shown is tagged');
+  const face = page.locator(`${question} .avatar.has-face img`);
+  await face.waitFor();
+  await page.waitForFunction((img) => img.naturalWidth > 0, await face.elementHandle());
+  assert.equal(await face.evaluate((img) => img.naturalWidth), 64, "a person's picture from the export, its small copy");
+  const cover = '.message:has-text("A capa:")';
+  await page.waitForSelector(`${cover} img`);
+  assert.equal(await page.textContent(`${cover} .content`), 'A capa:', 'the file is the message\'s, not a link in its text');
+  await page.locator(cover).scrollIntoViewIfNeeded();
+  await page.waitForFunction((img) => img.naturalWidth > 0, await page.locator(`${cover} img`).last().elementHandle());
+  await shoot(page, 'import-files');
   const mine = await api(srv.url, 'POST', `/api/servers/${tree.server.id}/channels/${geral.id}/messages`, { token: owner.token, body: { content: 'Chegamos à Praça!' } });
   assert.equal(mine.status, 200);
   await page.waitForSelector('.message:has-text("Chegamos à Praça!")');
