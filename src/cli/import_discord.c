@@ -260,7 +260,10 @@ static int bring_of(struct cli_import *im, size_t i, void *arg)
     if (rule_discord_message(p->batch[i], &m, &why) || m.system)
         return 0;
     size_t n = files_of(&m, files);
-    for (size_t k = 0; k < n; k++)
+    int there = n ? cli_import_message_there(im, m.id, rule_discord_snowflake_ms(m.id)) : 0;
+    if (there < 0)
+        return -1;
+    for (size_t k = 0; !there && k < n; k++)
         if (cli_import_file_bring(im, &files[k]))
             return -1;
     const char *avatar = m.author.avatar;

@@ -293,11 +293,14 @@ static int one_of(struct cli_import *im, size_t i, struct buf *text, void *arg)
     return post_at(m, m->batch[i], m->lines[i], text);
 }
 
-static int bring_files(struct mm *m, const struct rule_mm_post *p)
+static int bring_files(struct mm *m, const struct rule_mm_post *p, const char *source)
 {
     struct files files;
     files_of(p, &files);
-    for (size_t k = 0; k < files.n; k++)
+    int there = files.n ? cli_import_message_there(m->im, source, p->at) : 0;
+    if (there < 0)
+        return -1;
+    for (size_t k = 0; !there && k < files.n; k++)
         if (cli_import_file_bring(m->im, &files.f[k]))
             return -1;
     struct cli_import_file picture = {NULL, map_get(&m->pictures, p->user), NULL, NULL};
@@ -313,9 +316,13 @@ static int bring_of(struct cli_import *im, size_t i, void *arg)
     const char *why;
     if (rule_mm_post(m->batch[i], &p, &why) || strcmp(p.team, m->team))
         return 0;
-    int rc = bring_files(m, &p);
-    for (size_t k = 0; !rc && k < json_array_size(p.replies); k++)
-        rc = !rule_mm_reply(&p, k, &r, &why) ? bring_files(m, &r) : 0;
+    char source[64];
+    snprintf(source, sizeof source, "L%ld", m->lines[i]);
+    int rc = bring_files(m, &p, source);
+    for (size_t k = 0; !rc && k < json_array_size(p.replies); k++) {
+        snprintf(source, sizeof source, "L%ld.%zu", m->lines[i], k);
+        rc = !rule_mm_reply(&p, k, &r, &why) ? bring_files(m, &r, source) : 0;
+    }
     return rc;
 }
 

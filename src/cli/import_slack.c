@@ -259,7 +259,12 @@ static int bring_at(struct cli_import *im, size_t i, void *arg)
         return 0;
     struct files files;
     files_of(s, &m, &files);
-    for (size_t k = 0; k < files.n; k++)
+    char source[96];
+    snprintf(source, sizeof source, "%s:%s", s->channel_id, m.ts);
+    int there = files.n ? cli_import_message_there(im, source, m.at) : 0;
+    if (there < 0)
+        return -1;
+    for (size_t k = 0; !there && k < files.n; k++)
         if (cli_import_file_bring(im, &files.f[k]))
             return -1;
     struct cli_import_file picture = {NULL, NULL, m.user ? map_get(&s->pictures, m.user) : NULL,

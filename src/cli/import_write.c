@@ -212,6 +212,13 @@ static void message_id(const struct cli_import *im, const char *source, int64_t 
     rule_import_message_id(im->key, source, ms, part, out);
 }
 
+int cli_import_message_there(struct cli_import *im, const char *source, int64_t ms)
+{
+    char id[UUID_LEN + 1];
+    message_id(im, source, ms, 0, id);
+    return store_import_message_known(im->db, id);
+}
+
 void cli_import_place_of(struct cli_import *im, const char *source_id, const char *name,
                          const char *parent_source, struct cli_import_place *out)
 {

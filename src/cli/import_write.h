@@ -136,6 +136,10 @@ int cli_import_person(struct cli_import *im, const struct cli_import_author *a,
  * or there already), or -1. */
 int cli_import_message(struct cli_import *im, const struct cli_import_place *p,
                        const struct cli_import_message *m, char first_id[UUID_LEN + 1]);
+/* Whether the message whose ID in the export is source (its time ms, as cli_import_message's
+ * id_ms, else at) was written by an earlier run: 1, 0, or < 0 on an error. A reader asks before
+ * bringing its files, so that a run resumed after a crash fetches nothing twice. */
+int cli_import_message_there(struct cli_import *im, const char *source, int64_t ms);
 /* A reaction with a Unicode emoji (any other is left out): 0, or -1. */
 int cli_import_reaction(struct cli_import *im, const char *message_id, const char *channel_id,
                         const char *emoji, const struct cli_import_author *who, int64_t at);

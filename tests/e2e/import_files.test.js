@@ -39,7 +39,9 @@ function exifOf(jpeg) {
 // A site the files are fetched from: /photo.jpg, /moved (a redirect to it), /big.bin (1.5 MB),
 // anything else 404.
 async function site() {
+  let hits = 0;
   const s = http.createServer((req, res) => {
+    hits++;
     if (req.url === '/photo.jpg') { res.writeHead(200, { 'content-type': 'image/jpeg' }); res.end(JPEG); return; }
     if (req.url === '/big.bin') { res.writeHead(200); res.end(Buffer.alloc(1536 * 1024, 9)); return; }
     if (req.url === '/moved') { res.writeHead(302, { location: '/photo.jpg' }); res.end(); return; }
@@ -47,7 +49,7 @@ async function site() {
     res.end();
   });
   await new Promise((resolve) => s.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${s.address().port}`, close: () => s.close() };
+  return { url: `http://127.0.0.1:${s.address().port}`, close: () => s.close(), get hits() { return hits; } };
 }
 
 async function imported(owner, name) {
@@ -152,10 +154,12 @@ test('a Discord export: files beside it and at their links come in as uploads; t
     assert.deepEqual(weighed.attachments.map((a) => a.filename), ['foto.jpg']);
     assert.equal(weighed.content, `m 0\ngrande.bin\n${web.url}/big.bin`);
 
-    // Run again: nothing twice, the files included.
+    // Run again: nothing twice, the files included, and nothing fetched again.
+    const hits = web.hits;
     const again = await praca('import', 'discord', file, '--server', 'Fotos', '--owner', owner.user.username, '--allow-private-endpoints');
     assert.match(again.stdout, /0 messages written, 3 there already/);
     assert.equal((await history('fotos'))[0].attachments.length, 2);
+    assert.equal(web.hits, hits, 'the files of messages already written are not fetched again');
   } finally {
     web.close();
   }
