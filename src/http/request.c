@@ -182,7 +182,7 @@ const char *http__status_text(int status)
     }
 }
 
-int http__response_head(const struct http_response *r, struct buf *out)
+int http__response_head(const struct http_response *r, int idle_ms, struct buf *out)
 {
     int rc = buf_appendf(out, "HTTP/1.1 %d %s\r\n", r->status, http__status_text(r->status));
     /* Every body is read as the type it is labelled with, never sniffed (JSON as a page). */
@@ -197,6 +197,11 @@ int http__response_head(const struct http_response *r, struct buf *out)
         rc = buf_append(out, r->headers.data, r->headers.len);
     if (!rc && r->close)
         rc = buf_append_str(out, "Connection: close\r\n");
+    /* How long an idle connection stays open (whole seconds, rounded down): a client reusing
+     * one closes it before the server does, instead of sending a request as the server closes
+     * it (RFC 9112 §9.3; undici, for one, keeps a second's margin below it). */
+    else if (!rc && r->status != 101 && idle_ms > 0)
+        rc = buf_appendf(out, "Keep-Alive: timeout=%d\r\n", idle_ms / 1000);
     if (!rc)
         rc = buf_append_str(out, "\r\n");
     return rc;

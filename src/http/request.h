@@ -78,8 +78,9 @@ int http_response_add_header(struct http_response *r, const char *name, const ch
 /* Takes ownership of fd: len bytes from offset are the body. */
 void http_response_set_file(struct http_response *r, int status, const char *content_type, int fd,
                             size_t offset, size_t len);
-/* Serializes the status line and headers (with Content-Length) into out. */
-int http__response_head(const struct http_response *r, struct buf *out);
+/* Serializes the status line and headers (with Content-Length, and Keep-Alive's timeout from
+ * idle_ms when the connection stays open) into out. */
+int http__response_head(const struct http_response *r, int idle_ms, struct buf *out);
 const char *http__status_text(int status);
 
 #endif

@@ -282,7 +282,7 @@ void http__write_response(struct http_conn *c, struct http_response *res, struct
         res->has_file = 0;
     }
     buf_init(&w->head, 64 * 1024);
-    if (http__response_head(res, &w->head)) {
+    if (http__response_head(res, c->srv->cfg.idle_timeout_ms, &w->head)) {
         on_written(&w->req, UV_ENOBUFS);
         return;
     }

@@ -98,6 +98,14 @@ async function declared(path, length, headers = '') {
   return Number((r.data.match(/^HTTP\/1\.1 (\d+)/) || [])[1] || 0);
 }
 
+test('an answer says how long its connection stays open idle, so that a client closes it first', async () => {
+  const kept = await rawExchange(srv.port, ['GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n'], { until: (d) => d.includes('}') });
+  assert.match(kept.data, /\r\nKeep-Alive: timeout=1\r\n/i, '--idle-timeout-ms 1500, in whole seconds');
+  const closing = await rawExchange(srv.port, ['GET /api/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'], { until: (d) => d.includes('}') });
+  assert.match(closing.data, /\r\nConnection: close\r\n/i);
+  assert.doesNotMatch(closing.data, /Keep-Alive/i);
+});
+
 test('bodies are sized by route and credential before they are read', async () => {
   const u = await register(srv.url);
   await api(srv.url, 'GET', '/api/users/@me', { token: u.token, node: 0 }); // where the raw requests go
