@@ -7,6 +7,7 @@
 #include "cli/import_fetch.h"
 
 #include <curl/curl.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -17,7 +18,7 @@
 
 struct fetch {
     struct cli_import_fetch *item;
-    int allow_private;
+    int fd, allow_private;
     int64_t max, *budget;
     CURL *easy; /* while it runs */
 };
@@ -31,7 +32,7 @@ static size_t on_body(char *data, size_t size, size_t n, void *arg)
     if (*f->budget >= 0)
         *f->budget -= (int64_t)len;
     for (size_t done = 0; done < len;) {
-        ssize_t w = write(f->item->fd, data + done, len - done);
+        ssize_t w = write(f->fd, data + done, len - done);
         if (w <= 0)
             return 0;
         done += (size_t)w;
@@ -92,6 +93,7 @@ static size_t take_done(CURLM *m)
         curl_multi_remove_handle(m, f->easy);
         curl_easy_cleanup(f->easy);
         f->easy = NULL;
+        close(f->fd);
         ended++;
     }
     return ended;
@@ -114,13 +116,16 @@ int cli_import_fetch_all(struct cli_import_fetch *items, size_t n, int64_t max, 
     while (next < n || active) {
         for (; next < n && active < CLI_IMPORT_FETCH_AT_ONCE; next++) {
             struct fetch *f = &fetches[next];
-            *f = (struct fetch){&items[next], allow_private, max, budget, NULL};
-            f->easy = easy_for(f);
+            *f = (struct fetch){&items[next], -1, allow_private, max, budget, NULL};
+            f->fd = open(items[next].path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+            f->easy = f->fd >= 0 ? easy_for(f) : NULL;
             if (f->easy && curl_multi_add_handle(m, f->easy) == CURLM_OK) {
                 active++;
             } else {
                 curl_easy_cleanup(f->easy);
                 f->easy = NULL;
+                if (f->fd >= 0)
+                    close(f->fd);
             }
         }
         int running;
@@ -135,6 +140,7 @@ int cli_import_fetch_all(struct cli_import_fetch *items, size_t n, int64_t max, 
         if (fetches[i].easy) { /* left running by a failure of the multi handle */
             curl_multi_remove_handle(m, fetches[i].easy);
             curl_easy_cleanup(fetches[i].easy);
+            close(fetches[i].fd);
         }
     curl_multi_cleanup(m);
     free(fetches);

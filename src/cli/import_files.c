@@ -45,13 +45,14 @@ struct picture {
     char large[CRYPTO_SHA256_HEX + 1], small[CRYPTO_SHA256_HEX + 1];
 };
 
-/* A file (b) or a picture (pic) to fetch before the batch's transaction, into its spool file. */
+/* A file (b) or a picture (pic) to fetch before the batch's transaction, into its spool file
+ * (made, and opened only while it is fetched: a batch may want more links than a process may
+ * hold descriptors). */
 struct wanted {
     struct brought *b;
     struct picture *pic;
     char *url;
     char path[MEDIA_PATH_MAX];
-    int fd;
 };
 
 struct cli_import_files {
@@ -102,7 +103,6 @@ static void free_value(const char *key, void *value, void *arg)
 static void drop_wanted(struct cli_import_files *f)
 {
     for (size_t i = 0; i < f->nwanted; i++) {
-        close(f->wanted[i].fd);
         unlink(f->wanted[i].path);
         free(f->wanted[i].url);
     }
@@ -169,7 +169,7 @@ static int copy_local(const struct cli_import_files *f, const char *path, int fd
 
 /* A link to fetch with the batch's others: 0, or -1 (not to be fetched, or out of memory). */
 static int want(struct cli_import_files *f, struct brought *b, struct picture *pic, const char *url,
-                int fd, const char *path)
+                const char *path)
 {
     if (!f->fetch || !f->budget)
         return -1;
@@ -180,7 +180,6 @@ static int want(struct cli_import_files *f, struct brought *b, struct picture *p
         return -1;
     w->b = b;
     w->pic = pic;
-    w->fd = fd;
     snprintf(w->path, sizeof w->path, "%s", path);
     f->nwanted++;
     return 0;
@@ -242,17 +241,16 @@ int cli_import_file_bring(struct cli_import *im, const struct cli_import_file *f
         snprintf(m.path, sizeof m.path, "%s/import-XXXXXX", f->store.spool) < (int)sizeof m.path
             ? mkstemp(m.path)
             : -1;
-    if (fd >= 0 && file->path && !copy_local(f, file->path, fd)) {
+    int local = fd >= 0 && file->path && !copy_local(f, file->path, fd);
+    if (fd >= 0)
         close(fd);
+    if (local) {
         bring_ready(im, &m, b);
-    } else if (fd >= 0 && file->url && !ftruncate(fd, 0) && !lseek(fd, 0, SEEK_SET) &&
-               !want(f, b, NULL, file->url, fd, m.path)) {
+    } else if (fd >= 0 && file->url && !want(f, b, NULL, file->url, m.path)) {
         return 0; /* fetched with the batch's others */
     } else {
-        if (fd >= 0) {
-            close(fd);
+        if (fd >= 0)
             unlink(m.path);
-        }
         b->missing = 1;
         f->missing++;
     }
@@ -315,14 +313,12 @@ int cli_import_picture_bring(struct cli_import *im, const char *person,
                  : -1;
     if (fd < 0)
         return 0;
-    if (picture->path && !copy_local(f, picture->path, fd)) {
-        close(fd);
+    int local = picture->path && !copy_local(f, picture->path, fd);
+    close(fd);
+    if (local)
         picture_ready(im, path, 1, pic);
-    } else if (!(picture->url && !ftruncate(fd, 0) && !lseek(fd, 0, SEEK_SET) &&
-                 !want(f, NULL, pic, picture->url, fd, path))) {
-        close(fd);
+    else if (!picture->url || want(f, NULL, pic, picture->url, path))
         unlink(path);
-    }
     return 0;
 }
 
@@ -342,13 +338,12 @@ int cli_import_files_fetch(struct cli_import *im)
         return 0;
     struct cli_import_fetch *items = calloc(f->nwanted, sizeof *items);
     for (size_t i = 0; items && i < f->nwanted; i++)
-        items[i] = (struct cli_import_fetch){.url = f->wanted[i].url, .fd = f->wanted[i].fd};
+        items[i] = (struct cli_import_fetch){.url = f->wanted[i].url, .path = f->wanted[i].path};
     int rc =
         items ? cli_import_fetch_all(items, f->nwanted, f->file_max, f->allow_private, &f->budget)
               : -1;
     for (size_t i = 0; i < f->nwanted; i++) {
         struct wanted *w = &f->wanted[i];
-        close(w->fd);
         struct media_file m = {.thumb = ""};
         snprintf(m.path, sizeof m.path, "%s", w->path);
         if (w->pic) {

@@ -17,13 +17,15 @@ const FIXTURES = path.join(__dirname, 'fixtures');
 const PNG = fs.readFileSync(path.join(FIXTURES, 'note.png'));
 const JPEG = fs.readFileSync(path.join(FIXTURES, 'gps.jpg'));
 // Run without blocking: the site the files are fetched from answers from this process.
-function praca(...args) {
-  const child = spawn(BIN, [...args, ...srv.storeArgs, '--files', path.join(srv.dir, 'files')]);
+function run(command, args) {
+  const child = spawn(command, args);
   let stdout = '', stderr = '';
   child.stdout.on('data', (d) => { stdout += d; });
   child.stderr.on('data', (d) => { stderr += d; });
   return new Promise((resolve) => child.on('close', (status) => resolve({ status, stdout, stderr })));
 }
+const store = () => [...srv.storeArgs, '--files', path.join(srv.dir, 'files')];
+const praca = (...args) => run(BIN, [...args, ...store()]);
 
 // A JPEG's Exif block ("Exif\0\0" …), or null.
 function exifOf(jpeg) {
@@ -37,12 +39,14 @@ function exifOf(jpeg) {
 }
 
 // A site the files are fetched from: /photo.jpg, /moved (a redirect to it), /big.bin (1.5 MB),
-// anything else 404.
+// /many/<n>.png (a picture of its own each), anything else 404.
 async function site() {
   let hits = 0;
   const s = http.createServer((req, res) => {
     hits++;
     if (req.url === '/photo.jpg') { res.writeHead(200, { 'content-type': 'image/jpeg' }); res.end(JPEG); return; }
+    const many = req.url.match(/^\/many\/(\d+)\.png$/);
+    if (many) { res.writeHead(200, { 'content-type': 'image/png' }); res.end(Buffer.concat([PNG, Buffer.from(many[1])])); return; }
     if (req.url === '/big.bin') { res.writeHead(200); res.end(Buffer.alloc(1536 * 1024, 9)); return; }
     if (req.url === '/moved') { res.writeHead(302, { location: '/photo.jpg' }); res.end(); return; }
     res.writeHead(404);
@@ -160,6 +164,22 @@ test('a Discord export: files beside it and at their links come in as uploads; t
     assert.match(again.stdout, /0 messages written, 3 there already/);
     assert.equal((await history('fotos'))[0].attachments.length, 2);
     assert.equal(web.hits, hits, 'the files of messages already written are not fetched again');
+  } finally {
+    web.close();
+  }
+});
+
+test('a batch that names more links than the process may hold descriptors fetches them all', async () => {
+  const owner = await register(srv.url);
+  const web = await site();
+  const dir = tempDir('praca-import-many-');
+  const messages = Array.from({ length: 6 }, (_, i) => Array.from({ length: 20 }, (__, k) => ({ url: `${web.url}/many/${i * 20 + k}.png`, fileName: `f${i * 20 + k}.png` })));
+  const file = discordExport(dir, messages);
+  try {
+    // 120 links in one batch, 64 descriptors: a link's file is opened only while it is fetched.
+    const r = await run('sh', ['-c', 'ulimit -n 64 && exec "$0" "$@"', BIN, 'import', 'discord', file, '--server', 'Muitos', '--owner', owner.user.username, '--allow-private-endpoints', ...store()]);
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stdout, /6 messages written.*120 files brought, 0 left as links/);
   } finally {
     web.close();
   }
