@@ -31,6 +31,21 @@ const number = (text) => {
   return Number(v || 1n);
 };
 
+// Resolves once socket s has heard that n are in the call: its node knows each join (with several
+// nodes, a join on another reaches it through Redis), so a join it answers next counts them all.
+function heard(s, vcid, n) {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`never heard of ${n} in the call`)), 5000);
+    const on = (p) => {
+      if (p.channelId !== vcid || p.participants.length < n) return;
+      clearTimeout(timer);
+      s.off('channel_voice:participants_update', on);
+      resolve();
+    };
+    s.on('channel_voice:participants_update', on);
+  });
+}
+
 // A server with a voice channel, three people and a bot with voice.connect, all connected.
 async function world() {
   const w = await serverWithMembers(srv.url, 2);
@@ -52,9 +67,11 @@ test('the third joiner moves the call to the SFU: answers carry a place there, v
   const botJoined = await ask(w.bot, 'voice:join', { channelId: w.vcid });
   assert.equal(botJoined.ok, true);
   assert.equal(botJoined.sfu, undefined, 'a bot is never handed a place on the SFU');
+  const two = heard(b, w.vcid, 2);
   const first = await ask(a, 'voice:join', { channelId: w.vcid });
   assert.equal(first.ok, true);
   assert.equal(first.sfu, undefined, 'two participants: a mesh');
+  await two;
   const third = await ask(b, 'voice:join', { channelId: w.vcid });
   assert.equal(third.ok, true, JSON.stringify(third));
   const [uidA, uidB] = [w.people[0].user.id, w.people[1].user.id];
@@ -107,7 +124,10 @@ test('the third joiner moves the call to the SFU: answers carry a place there, v
 test('one who joined the room with a feed of their own is kicked at the call\'s next change', async () => {
   const w = await world();
   const joined = [];
-  for (const s of w.sockets) joined.push(await ask(s, 'voice:join', { channelId: w.vcid }));
+  const two = heard(w.sockets[2], w.vcid, 2);
+  for (const s of w.sockets.slice(0, 2)) joined.push(await ask(s, 'voice:join', { channelId: w.vcid }));
+  await two;
+  joined.push(await ask(w.sockets[2], 'voice:join', { channelId: w.vcid }));
   const place = joined[2].sfu;
   assert.ok(place, 'three people: the SFU');
   // C's page joins the room under a feed number Praça did not give it (C holds a real token).
