@@ -215,10 +215,8 @@ static int reactions_of(struct cli_import *im, const struct rule_discord_message
     return 0;
 }
 
-static int message_of(struct cli_import *im, const struct cli_import_place *p, const json_t *v,
-                      struct buf *text)
+static int message_of(struct cli_import *im, const struct cli_import_place *p, const json_t *v)
 {
-    (void)text;
     struct rule_discord_message m;
     const char *why;
     if (rule_discord_message(v, &m, &why) || m.system) {
@@ -248,7 +246,8 @@ static int message_of(struct cli_import *im, const struct cli_import_place *p, c
 static int one_of(struct cli_import *im, size_t i, struct buf *text, void *arg)
 {
     struct pour *p = arg;
-    return message_of(im, &p->place, p->batch[i], text);
+    (void)text; /* cli_import_message makes the message's text */
+    return message_of(im, &p->place, p->batch[i]);
 }
 
 static int bring_of(struct cli_import *im, size_t i, void *arg)

@@ -218,9 +218,8 @@ static void files_of(const struct rule_mm_post *p, struct files *out)
 
 /* One post or reply into place, with its reactions; id gets its ID here. */
 static int one_at(struct mm *m, const struct cli_import_place *place, const struct rule_mm_post *p,
-                  const char *source, struct buf *text, char id[UUID_LEN + 1])
+                  const char *source, char id[UUID_LEN + 1])
 {
-    (void)text;
     struct files files;
     files_of(p, &files);
     struct cli_import_message row = {.source = source,
@@ -242,7 +241,7 @@ static int one_at(struct mm *m, const struct cli_import_place *place, const stru
     return 0;
 }
 
-static int post_at(struct mm *m, const json_t *line, long number, struct buf *text)
+static int post_at(struct mm *m, const json_t *line, long number)
 {
     struct rule_mm_post p, r;
     const char *why;
@@ -262,7 +261,7 @@ static int post_at(struct mm *m, const json_t *line, long number, struct buf *te
     }
     char source[40], id[UUID_LEN + 1], name[CLI_IMPORT_THREAD_NAME_BYTES];
     snprintf(source, sizeof source, "L%ld", number);
-    if (one_at(m, &c->place, &p, source, text, id))
+    if (one_at(m, &c->place, &p, source, id))
         return -1;
     if (!json_array_size(p.replies))
         return 0;
@@ -279,7 +278,7 @@ static int post_at(struct mm *m, const json_t *line, long number, struct buf *te
             fprintf(stderr, "praca import: %s: line %ld, reply %zu left out: %s\n", m->path, number,
                     i, why);
             m->im->left_out++;
-        } else if (one_at(m, &thread, &r, reply, text, id)) {
+        } else if (one_at(m, &thread, &r, reply, id)) {
             return -1;
         }
     }
@@ -288,9 +287,9 @@ static int post_at(struct mm *m, const json_t *line, long number, struct buf *te
 
 static int one_of(struct cli_import *im, size_t i, struct buf *text, void *arg)
 {
-    (void)im;
+    (void)im, (void)text; /* cli_import_message makes the message's text */
     struct mm *m = arg;
-    return post_at(m, m->batch[i], m->lines[i], text);
+    return post_at(m, m->batch[i], m->lines[i]);
 }
 
 static int bring_files(struct mm *m, const struct rule_mm_post *p, const char *source)

@@ -27,6 +27,23 @@ async function ended(srv, token, id, timeoutMs = 20000) {
   return job;
 }
 
+// One channel's DiscordChatExporter file: one message by alice with these attachments.
+function dceChannel(name, content, attachments) {
+  return {
+    guild: { id: '880000000000000001', name: 'Clube' },
+    channel: { id: '880000000000000012', type: 'GuildTextChat', categoryId: null, category: null, name, topic: null },
+    messages: [{ id: '1107002235289600000', type: 'Default', timestamp: '2023-05-13T17:51:40.000+00:00', isPinned: false, content,
+      author: { id: '880000000000000101', name: 'alice', isBot: false, roles: [] }, attachments, reactions: [] }],
+  };
+}
+
+// The messages of the channel named channel in the server the person's import named server.
+async function messagesOf(srv, token, server, channel) {
+  const sid = (await api(srv.url, 'GET', '/api/servers', { token })).body.servers.find((s) => s.name === server).id;
+  const cid = (await api(srv.url, 'GET', `/api/servers/${sid}`, { token })).body.channels.find((c) => c.name === channel).id;
+  return (await api(srv.url, 'GET', `/api/servers/${sid}/channels/${cid}/messages`, { token })).body.messages;
+}
+
 test('the owner prepares the server\'s archive and downloads it; nobody else may', async () => {
   const w = await serverWithMembers(from.url, 1);
   const tree = (await api(from.url, 'GET', `/api/servers/${w.sid}`, { token: w.owner.token })).body;
@@ -140,19 +157,11 @@ test('--import-max-mb 0 turns imports from the page off; past the size, 413', as
 test("an import from the page reads no file beside its upload: an export's paths stay lines", async () => {
   const owner = await register(to.url);
   fs.writeFileSync(path.join(to.dir, 'files', 'spool', 'vizinho.png'), fs.readFileSync(path.join(FIXTURES, 'note.png')));
-  const author = { id: '880000000000000101', name: 'alice', isBot: false, roles: [] };
-  const dce = {
-    guild: { id: '880000000000000001', name: 'Clube' },
-    channel: { id: '880000000000000012', type: 'GuildTextChat', categoryId: null, category: null, name: 'fotos', topic: null },
-    messages: [{ id: '1107002235289600000', type: 'Default', timestamp: '2023-05-13T17:51:40.000+00:00', isPinned: false, content: 'veja',
-      author, attachments: [{ url: 'vizinho.png', fileName: 'vizinho.png' }], reactions: [] }],
-  };
+  const dce = dceChannel('fotos', 'veja', [{ url: 'vizinho.png', fileName: 'vizinho.png' }]);
   const up = await upload(to.url, 'POST', '/api/imports', owner.token, { format: 'discord', serverName: 'Vizinhos' }, [{ name: 'fotos.json', data: Buffer.from(JSON.stringify(dce)) }]);
   assert.equal(up.status, 202, up.text);
   assert.equal((await ended(to, owner.token, up.body.import.id)).status, 'done');
-  const sid = (await api(to.url, 'GET', '/api/servers', { token: owner.token })).body.servers.find((s) => s.name === 'Vizinhos').id;
-  const cid = (await api(to.url, 'GET', `/api/servers/${sid}`, { token: owner.token })).body.channels.find((c) => c.name === 'fotos').id;
-  const [m] = (await api(to.url, 'GET', `/api/servers/${sid}/channels/${cid}/messages`, { token: owner.token })).body.messages;
+  const [m] = await messagesOf(to, owner.token, 'Vizinhos', 'fotos');
   assert.equal(m.content, 'veja\nvizinho.png');
   assert.deepEqual(m.attachments, []);
 });
@@ -166,18 +175,11 @@ test('what an import from the page fetches in all stays within --import-max-mb',
   try {
     const owner = await register(srv.url);
     const link = (n) => ({ url: `http://127.0.0.1:${site.address().port}/${n}.bin`, fileName: `${n}.bin` });
-    const dce = {
-      guild: { id: '880000000000000001', name: 'Clube' },
-      channel: { id: '880000000000000012', type: 'GuildTextChat', categoryId: null, category: null, name: 'arquivos', topic: null },
-      messages: [{ id: '1107002235289600000', type: 'Default', timestamp: '2023-05-13T17:51:40.000+00:00', isPinned: false, content: 'dois',
-        author: { id: '880000000000000101', name: 'alice', isBot: false, roles: [] }, attachments: [link('a'), link('b')], reactions: [] }],
-    };
+    const dce = dceChannel('arquivos', 'dois', [link('a'), link('b')]);
     const up = await upload(srv.url, 'POST', '/api/imports', owner.token, { format: 'discord', serverName: 'Grandes' }, [{ name: 'a.json', data: Buffer.from(JSON.stringify(dce)) }]);
     assert.equal(up.status, 202, up.text);
     assert.equal((await ended(srv, owner.token, up.body.import.id)).status, 'done');
-    const sid = (await api(srv.url, 'GET', '/api/servers', { token: owner.token })).body.servers.find((s) => s.name === 'Grandes').id;
-    const cid = (await api(srv.url, 'GET', `/api/servers/${sid}`, { token: owner.token })).body.channels.find((c) => c.name === 'arquivos').id;
-    const [m] = (await api(srv.url, 'GET', `/api/servers/${sid}/channels/${cid}/messages`, { token: owner.token })).body.messages;
+    const [m] = await messagesOf(srv, owner.token, 'Grandes', 'arquivos');
     const kept = m.attachments.reduce((sum, a) => sum + a.size, 0);
     assert.ok(kept <= 1024 * 1024, `${kept} bytes kept from the links`);
     assert.ok(m.attachments.length < 2, 'not both');
@@ -191,12 +193,7 @@ test('what an import from the page fetches in all stays within --import-max-mb',
 test("a Discord export's folder zipped comes from the page with its files", async () => {
   const owner = await register(to.url);
   const { spawnSync } = require('node:child_process');
-  const dce = {
-    guild: { id: '880000000000000001', name: 'Clube' },
-    channel: { id: '880000000000000012', type: 'GuildTextChat', categoryId: null, category: null, name: 'fotos', topic: null },
-    messages: [{ id: '1107002235289600000', type: 'Default', timestamp: '2023-05-13T17:51:40.000+00:00', isPinned: false, content: 'a capa',
-      author: { id: '880000000000000101', name: 'alice', isBot: false, roles: [] }, attachments: [{ url: 'fotos_Files/capa.png', fileName: 'capa.png' }], reactions: [] }],
-  };
+  const dce = dceChannel('fotos', 'a capa', [{ url: 'fotos_Files/capa.png', fileName: 'capa.png' }]);
   const made = spawnSync('python3', ['-c', `
 import io, sys, zipfile
 b = io.BytesIO()
@@ -209,9 +206,7 @@ sys.stdout.buffer.write(b.getvalue())
   const up = await upload(to.url, 'POST', '/api/imports', owner.token, { format: 'discord', serverName: 'Clube com capa' }, [{ name: 'clube.zip', data: made.stdout, type: 'application/zip' }]);
   assert.equal(up.status, 202, up.text);
   assert.equal((await ended(to, owner.token, up.body.import.id)).status, 'done');
-  const sid = (await api(to.url, 'GET', '/api/servers', { token: owner.token })).body.servers.find((s) => s.name === 'Clube com capa').id;
-  const cid = (await api(to.url, 'GET', `/api/servers/${sid}`, { token: owner.token })).body.channels.find((c) => c.name === 'fotos').id;
-  const [m] = (await api(to.url, 'GET', `/api/servers/${sid}/channels/${cid}/messages`, { token: owner.token })).body.messages;
+  const [m] = await messagesOf(to, owner.token, 'Clube com capa', 'fotos');
   assert.equal(m.content, 'a capa');
   assert.deepEqual(m.attachments.map((a) => [a.filename, a.contentType]), [['capa.png', 'image/png']]);
 });
