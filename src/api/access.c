@@ -4,6 +4,7 @@
 #include "api/access.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/clock.h"
@@ -12,6 +13,7 @@
 #include "state/presence.h"
 #include "state/state.h"
 #include "store/apps.h"
+#include "store/perm_channels.h"
 #include "store/channels.h"
 #include "store/members.h"
 #include "store/roles.h"
@@ -73,29 +75,30 @@ int api__access_visitor(struct api_call *c, const char *sid, struct access *a)
 
 int api__may_read(struct api_call *c, const char *cid)
 {
-    int rc;
-    json_t *ch = store_channel_json(c->db, cid, &rc);
-    const char *type = json_string_value(json_object_get(ch, "type"));
-    const char *sid = json_string_value(json_object_get(ch, "serverId"));
-    const char *parent = json_string_value(json_object_get(ch, "parentId"));
-    int ok = 0;
+    struct store_perm_channels rows, parent = {0};
+    int ok = store_perm_channel_read(c->db, cid, &rows);
+    if (ok <= 0)
+        return ok;
+    const struct store_perm_channel *ch = &rows.list[0];
     struct access a;
-    if (!ch && rc < 0) {
-        ok = -1;
-    } else if (type && !strcmp(type, "category")) {
+    if (!strcmp(ch->type, "category")) {
         ok = 0;
-    } else if (type && !strcmp(type, "dm")) {
+    } else if (!strcmp(ch->type, "dm")) {
         ok = store_dm_member(c->db, cid, c->me.user_id);
-    } else if (sid && !(rc = api__access_quiet(c, sid, c->me.user_id, &a))) {
+    } else if (!ch->server_id[0] || (ok = api__access_quiet(c, ch->server_id, c->me.user_id, &a))) {
+        ok = ok < 0 ? -1 : 0;
+    } else {
         /* A thread is read as its channel is; a channel's parent is its category. */
-        int thread = type && !strcmp(type, "thread");
-        json_t *from = thread && parent ? store_channel_json(c->db, parent, &rc) : json_incref(ch);
-        ok = from && api__channel_perms(&a, from) & PERM_VER_CANAL ? 1 : 0;
-        json_decref(from);
-    } else if (rc < 0) {
-        ok = -1;
+        const struct store_perm_channel *from = ch;
+        if (!strcmp(ch->type, "thread")) {
+            ok = store_perm_channel_read(c->db, ch->parent_id, &parent);
+            from = ok > 0 ? &parent.list[0] : NULL;
+        }
+        if (from)
+            ok = (api__channel_perms(&a, from) & PERM_VER_CANAL) != 0;
     }
-    json_decref(ch);
+    store_perm_channels_cleanup(&parent);
+    store_perm_channels_cleanup(&rows);
     return ok;
 }
 
@@ -156,27 +159,15 @@ int api__require(struct api_call *c, const struct access *a, uint64_t bits)
     return api__require_in(c, a->base, bits);
 }
 
-size_t api__channel_overwrites(json_t *channel, struct perm_overwrite *out, size_t max)
+uint64_t api__channel_perms(const struct access *a, const struct store_perm_channel *channel)
 {
-    size_t n = 0, i;
-    json_t *o;
-    json_array_foreach(json_object_get(channel, "overwrites"), i, o)
-    {
-        if (n == max)
-            break;
-        out[n].target_id = json_string_value(json_object_get(o, "targetId"));
-        out[n].is_member = strcmp(json_string_value(json_object_get(o, "type")), "member") == 0;
-        out[n].allow = (uint64_t)json_integer_value(json_object_get(o, "allow"));
-        out[n].deny = (uint64_t)json_integer_value(json_object_get(o, "deny"));
-        n++;
+    struct perm_overwrite list[PERM_OVERWRITES_MAX];
+    size_t n =
+        channel->noverwrites < PERM_OVERWRITES_MAX ? channel->noverwrites : PERM_OVERWRITES_MAX;
+    for (size_t i = 0; i < n; i++) {
+        const struct store_perm_overwrite *o = &channel->overwrites[i];
+        list[i] = (struct perm_overwrite){o->target_id, o->is_member, o->allow, o->deny};
     }
-    return n;
-}
-
-uint64_t api__channel_perms(const struct access *a, json_t *channel)
-{
-    struct perm_overwrite list[CHANNEL_OVERWRITES_MAX];
-    size_t n = api__channel_overwrites(channel, list, sizeof list / sizeof list[0]);
     const char *role_ids[ACCESS_MAX_ROLES];
     for (size_t r = 0; r < a->s.nroles; r++)
         role_ids[r] = a->s.role_ids[r];
@@ -186,42 +177,112 @@ uint64_t api__channel_perms(const struct access *a, json_t *channel)
     return rule_perm_channel(&m, &folded);
 }
 
-static int channel_of(struct api_call *c, const struct access *a, const char *cid, json_t **channel,
-                      uint64_t *perms, int categories)
+json_t *api__channels_seen(const struct access *a, const struct store_perm_channels *rows,
+                           json_t *channels)
 {
-    int rc;
-    json_t *ch = store_channel_json(c->db, cid, &rc);
-    if (!ch && rc < 0) {
-        api__internal(c);
-        return -1;
+    unsigned char *seen = calloc(rows->n + 1, 1);
+    json_t *out = seen ? json_array() : NULL;
+    if (!out) {
+        free(seen);
+        return NULL;
     }
-    const char *sid = ch ? json_string_value(json_object_get(ch, "serverId")) : NULL;
-    const char *type = ch ? json_string_value(json_object_get(ch, "type")) : NULL;
-    if (!ch || !sid || strcmp(sid, a->server_id) != 0 ||
-        (!categories && type && !strcmp(type, "category"))) {
-        json_decref(ch);
-        api__error(c, 404, "Canal não encontrado");
+    for (size_t i = 0; i < rows->n; i++)
+        seen[i] |= (api__channel_perms(a, &rows->list[i]) & PERM_VER_CANAL) != 0;
+    for (size_t i = 0; i < rows->n; i++) {
+        const struct store_perm_channel *parent =
+            seen[i] && strcmp(rows->list[i].type, "category")
+                ? store_perm_channels_find(rows, rows->list[i].parent_id)
+                : NULL;
+        if (parent && !strcmp(parent->type, "category"))
+            seen[parent - rows->list] |= 2; /* shown for a channel in it, not seen itself */
+    }
+    /* Channels first, then categories, each in the order of channels. */
+    for (int categories = 0; categories < 2; categories++) {
+        size_t i;
+        json_t *ch;
+        json_array_foreach(channels, i, ch)
+        {
+            const struct store_perm_channel *r =
+                store_perm_channels_find(rows, json_string_value(json_object_get(ch, "id")));
+            if (r && (strcmp(r->type, "category") == 0) == categories && seen[r - rows->list])
+                json_array_append(out, ch);
+        }
+    }
+    free(seen);
+    return out;
+}
+
+static void rows_free(void *rows)
+{
+    store_perm_channels_cleanup(rows);
+    free(rows);
+}
+
+/* rows, read with answer rc (< 0 an error), held until the request ends; NULL when it has
+ * answered 500 (then released). */
+static const struct store_perm_channels *hold(struct api_call *c, struct store_perm_channels *rows,
+                                              int rc)
+{
+    if (rc >= 0 && !api__at_end(c, rows_free, rows))
+        return rows;
+    if (rc < 0)
+        api__internal(c); /* else api__at_end has */
+    rows_free(rows);
+    return NULL;
+}
+
+int api__perm_channel(struct api_call *c, const char *cid, const struct store_perm_channel **row)
+{
+    struct store_perm_channels *rows = malloc(sizeof *rows);
+    int rc = rows ? store_perm_channel_read(c->db, cid, rows) : STORE_ERR;
+    *row = NULL;
+    if (!rows)
+        api__internal(c);
+    if (!rows || !hold(c, rows, rc))
         return -1;
+    if (rc > 0)
+        *row = &rows->list[0];
+    return rc;
+}
+
+const struct store_perm_channels *api__server_perm_channels(struct api_call *c, const char *sid)
+{
+    struct store_perm_channels *rows = malloc(sizeof *rows);
+    if (!rows) {
+        api__internal(c);
+        return NULL;
+    }
+    return hold(c, rows, store_perm_channels_of_server(c->db, sid, rows));
+}
+
+static const struct store_perm_channel *channel_of(struct api_call *c, const struct access *a,
+                                                   const char *cid, uint64_t *perms, int categories)
+{
+    const struct store_perm_channel *ch;
+    int found = api__perm_channel(c, cid, &ch);
+    if (found < 0)
+        return NULL;
+    if (!found || strcmp(ch->server_id, a->server_id) != 0 ||
+        (!categories && !strcmp(ch->type, "category"))) {
+        api__error(c, 404, "Canal não encontrado");
+        return NULL;
     }
     *perms = api__channel_perms(a, ch);
-    if (api__require_in(c, *perms, PERM_VER_CANAL)) { /* a member knows it exists: 403, not 404 */
-        json_decref(ch);
-        return -1;
-    }
-    *channel = ch;
-    return 0;
+    /* A member knows it exists: 403, not 404. */
+    return api__require_in(c, *perms, PERM_VER_CANAL) ? NULL : ch;
 }
 
-int api__channel(struct api_call *c, const struct access *a, const char *cid, json_t **channel,
-                 uint64_t *perms)
+const struct store_perm_channel *api__channel(struct api_call *c, const struct access *a,
+                                              const char *cid, uint64_t *perms)
 {
-    return channel_of(c, a, cid, channel, perms, 0);
+    return channel_of(c, a, cid, perms, 0);
 }
 
-int api__channel_or_category(struct api_call *c, const struct access *a, const char *cid,
-                             json_t **channel, uint64_t *perms)
+const struct store_perm_channel *api__channel_or_category(struct api_call *c,
+                                                          const struct access *a, const char *cid,
+                                                          uint64_t *perms)
 {
-    return channel_of(c, a, cid, channel, perms, 1);
+    return channel_of(c, a, cid, perms, 1);
 }
 
 int api__bot_intent(struct api_call *c, uint32_t intent)

@@ -11,9 +11,7 @@
 #include "api/api.h"
 #include "domain/permissions.h"
 #include "store/access.h"
-
-/* A channel holds at most this many overwrites (enforced when they are written). */
-#define CHANNEL_OVERWRITES_MAX 100
+#include "store/perm_channels.h"
 
 struct access {
     struct store_access s;
@@ -48,18 +46,26 @@ void api__reply_member(struct api_call *c, const char *sid, const char *uid);
 int api__access_of(struct api_call *c, const char *sid, const char *uid, struct access *a,
                    const char *not_found);
 int api__require(struct api_call *c, const struct access *a, uint64_t bits);
-/* The overwrites of a channel object as the permission code takes them (at most max; the
- * strings point into channel). Returns how many. */
-size_t api__channel_overwrites(json_t *channel, struct perm_overwrite *out, size_t max);
-/* Effective permissions in a channel object that carries its `overwrites`. */
-uint64_t api__channel_perms(const struct access *a, json_t *channel);
-/* Loads a channel of this server that the caller can see (VER_CANAL): 404 otherwise.
- * *channel is a new reference. */
-int api__channel(struct api_call *c, const struct access *a, const char *cid, json_t **channel,
-                 uint64_t *perms);
+/* Effective permissions in a channel by its own overwrites (a thread is read by its channel's). */
+uint64_t api__channel_perms(const struct access *a, const struct store_perm_channel *channel);
+/* The objects of channels (a server's, as store_channels_json lists them) that a sees by rows,
+ * the same server's: channels first, then categories; a category shows when it may be seen, or
+ * when a channel in it may (as on Discord). A new array, NULL when out of memory. */
+json_t *api__channels_seen(const struct access *a, const struct store_perm_channels *rows,
+                           json_t *channels);
+/* Channel (thread, category, conversation) cid, held until the request ends: 1 (*row), 0 none,
+ * -1 answered 500. */
+int api__perm_channel(struct api_call *c, const char *cid, const struct store_perm_channel **row);
+/* Server sid's channels and categories, held until the request ends; NULL when it answered 500. */
+const struct store_perm_channels *api__server_perm_channels(struct api_call *c, const char *sid);
+/* A channel of this server that the caller can see (VER_CANAL), held until the request ends,
+ * with their permissions there; NULL when it has answered (404, 403 or 500). */
+const struct store_perm_channel *api__channel(struct api_call *c, const struct access *a,
+                                              const char *cid, uint64_t *perms);
 /* The same for a channel or a category (the settings' routes act on both). */
-int api__channel_or_category(struct api_call *c, const struct access *a, const char *cid,
-                             json_t **channel, uint64_t *perms);
+const struct store_perm_channel *api__channel_or_category(struct api_call *c,
+                                                          const struct access *a, const char *cid,
+                                                          uint64_t *perms);
 int api__require_in(struct api_call *c, uint64_t perms, uint64_t bits);
 /* The calling bot's application has the intent (a bit of domain/intents.h, read now): 403
  * naming it otherwise. */

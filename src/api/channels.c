@@ -38,11 +38,11 @@ static int in_parent(struct api_call *c, json_t *body, const char *sid, const ch
         return rc < 0 ? -1 : 0;
     if (!*parent)
         return 1;
-    json_t *cat = store_channel_json(c->db, *parent, &rc);
-    int ok = cat && !strcmp(json_string_value(json_object_get(cat, "type")), "category") &&
-             !strcmp(json_string_value(json_object_get(cat, "serverId")), sid);
-    json_decref(cat);
-    if (rc < 0 && !cat) {
+    struct store_perm_channels cat; /* not held: a move of many reads one per channel */
+    rc = store_perm_channel_read(c->db, *parent, &cat);
+    int ok = rc > 0 && !strcmp(cat.list[0].type, "category") && !strcmp(cat.list[0].server_id, sid);
+    store_perm_channels_cleanup(&cat);
+    if (rc < 0) {
         api__internal(c);
         return -1;
     }
@@ -105,39 +105,30 @@ static void channel_create(struct api_call *c)
     reply_channel(c, 201, id);
 }
 
-/* Loads the server and the channel (or category), and checks bits there. */
-static int channel_gate(struct api_call *c, struct access *a, const char **sid, const char **cid,
-                        uint64_t bits, json_t **channel)
+/* Loads the server and the channel (or category), and checks bits there: the channel (held
+ * until the request ends), or NULL when it has answered. */
+static const struct store_perm_channel *channel_gate(struct api_call *c, struct access *a,
+                                                     const char **sid, const char **cid,
+                                                     uint64_t bits)
 {
     if (!(*sid = api__server(c, a, 0)))
-        return -1;
+        return NULL;
     *cid = api__param_id(c, "cid", "Canal não encontrado");
-    json_t *ch;
     uint64_t perms;
-    if (!*cid || api__channel_or_category(c, a, *cid, &ch, &perms))
-        return -1;
-    if (api__require_in(c, perms, bits)) {
-        json_decref(ch);
-        return -1;
-    }
-    if (channel)
-        *channel = ch;
-    else
-        json_decref(ch);
-    return 0;
+    const struct store_perm_channel *ch =
+        *cid ? api__channel_or_category(c, a, *cid, &perms) : NULL;
+    return ch && !api__require_in(c, perms, bits) ? ch : NULL;
 }
 
 static void channel_patch(struct api_call *c)
 {
     struct access a;
     const char *sid, *cid;
-    json_t *before;
-    if (channel_gate(c, &a, &sid, &cid, PERM_GERENCIAR_CANAIS, &before))
+    const struct store_perm_channel *ch = channel_gate(c, &a, &sid, &cid, PERM_GERENCIAR_CANAIS);
+    if (!ch)
         return;
-    api__at_end_json(c, before);
-    const char *type = json_string_value(json_object_get(before, "type"));
     struct store_channel_patch p = {.id = cid, .position = -1};
-    p.is_category = !strcmp(type, "category");
+    p.is_category = !strcmp(ch->type, "category");
     int sync = 0;
     json_t *body = api__body(c);
     if (!body || api__in_str(c, body, "name", 1, 100, API_IN_TRIM, &p.name) < 0 ||
@@ -145,7 +136,7 @@ static void channel_patch(struct api_call *c)
         api__in_int(c, body, "position", 0, 10000, 0, &p.position) < 0 ||
         api__in_bool(c, body, "syncPermissions", 0, &sync) < 0)
         return;
-    if ((p.is_category || !strcmp(type, "thread")) &&
+    if ((p.is_category || !strcmp(ch->type, "thread")) &&
         (json_object_get(body, "parentId") || sync == 1)) {
         api__bad(c, json_object_get(body, "parentId") ? "parentId" : "syncPermissions",
                  "só um canal de texto, fórum ou voz fica numa categoria");
@@ -158,16 +149,18 @@ static void channel_patch(struct api_call *c)
     p.set_topic = json_object_get(body, "topic") != NULL;
     p.sync = sync == 1;
     if (p.sync && !moved)
-        p.parent_id = json_string_value(json_object_get(before, "parentId"));
+        p.parent_id = ch->parent_id[0] ? ch->parent_id : NULL;
     if (p.sync && !p.parent_id) {
         api__bad(c, "syncPermissions", "o canal não está numa categoria");
         return;
     }
-    if (store_channel_update(c->svc->writer, &p) < 0) {
-        api__internal(c);
+    int rc;
+    json_t *before = store_channel_json(c->db, cid, &rc); /* for the audit log */
+    if (!before || api__at_end_json(c, before) || store_channel_update(c->svc->writer, &p) < 0) {
+        if (!c->answered)
+            api__internal(c);
         return;
     }
-    int rc;
     json_t *after = store_channel_json(c->db, cid, &rc);
     static const char *const KEYS[] = {"name", "topic", "position", "parentId", "permissionsSynced",
                                        NULL};
@@ -191,12 +184,9 @@ static void positions_patch(struct api_call *c)
         api__bad(c, "channels", "deve ser uma lista de 1 a 550 {id, position, parentId}");
         return;
     }
-    json_t *all = store_channels_json(c->db, sid);
-    if (!all || api__at_end_json(c, all)) {
-        if (!all)
-            api__internal(c);
+    const struct store_perm_channels *all = api__server_perm_channels(c, sid);
+    if (!all)
         return;
-    }
     size_t n = json_array_size(list), i;
     struct store_channel_position *out = calloc(n, sizeof *out);
     if (!out || api__at_end_free(c, out))
@@ -208,16 +198,13 @@ static void positions_patch(struct api_call *c)
         if (!json_is_object(x) || api__in_id(c, x, "id", API_IN_REQUIRED, &id) < 0 ||
             api__in_int(c, x, "position", 0, 10000, API_IN_REQUIRED, &out[i].position) < 0)
             return;
-        json_t *ch = NULL, *y;
-        size_t k;
-        json_array_foreach(all, k, y) if (!strcmp(json_string_value(json_object_get(y, "id")), id))
-            ch = y;
+        const struct store_perm_channel *ch = store_perm_channels_find(all, id);
         if (!ch) {
             api__bad(c, "channels", "cada id deve ser um canal ou categoria deste servidor");
             return;
         }
         out[i].id = id;
-        out[i].is_category = !strcmp(json_string_value(json_object_get(ch, "type")), "category");
+        out[i].is_category = !strcmp(ch->type, "category");
         int moved = out[i].is_category ? 0 : in_parent(c, x, sid, &out[i].parent_id);
         if (moved < 0)
             return;
@@ -238,7 +225,7 @@ static void channel_delete(struct api_call *c)
 {
     struct access a;
     const char *sid, *cid;
-    if (channel_gate(c, &a, &sid, &cid, PERM_GERENCIAR_CANAIS, NULL))
+    if (!channel_gate(c, &a, &sid, &cid, PERM_GERENCIAR_CANAIS))
         return;
     int rc;
     json_t *gone = store_channel_json(c->db, cid, &rc);
@@ -260,7 +247,8 @@ static void overwrite_put(struct api_call *c)
 {
     struct access a;
     const char *sid, *cid;
-    if (channel_gate(c, &a, &sid, &cid, PERM_GERENCIAR_CARGOS, NULL))
+    const struct store_perm_channel *ch = channel_gate(c, &a, &sid, &cid, PERM_GERENCIAR_CARGOS);
+    if (!ch)
         return;
     const char *target = api__param_id(c, "targetId", "Cargo ou membro não encontrado");
     json_t *body = api__body(c);
@@ -293,22 +281,12 @@ static void overwrite_put(struct api_call *c)
             api__error(c, 404, is_member ? "Membro não encontrado" : "Cargo não encontrado");
         return;
     }
-    json_t *ch = store_channel_json(c->db, cid, &rc);
-    json_t *existing = ch ? json_object_get(ch, "overwrites") : NULL;
-    size_t count = json_array_size(existing), i;
-    json_t *o, *old = NULL;
-    int replaces = 0;
-    json_array_foreach(existing, i, o)
-    {
-        if (!strcmp(json_string_value(json_object_get(o, "targetId")), target)) {
-            replaces = 1;
-            old = json_pack("{sOsO}", "allow", json_object_get(o, "allow"), "deny",
-                            json_object_get(o, "deny"));
-        }
-    }
-    json_decref(ch);
-    if (!replaces && count >= CHANNEL_OVERWRITES_MAX) {
-        json_decref(old);
+    json_t *old = NULL;
+    for (size_t i = 0; i < ch->noverwrites; i++)
+        if (!strcmp(ch->overwrites[i].target_id, target))
+            old = json_pack("{sIsI}", "allow", (json_int_t)ch->overwrites[i].allow, "deny",
+                            (json_int_t)ch->overwrites[i].deny);
+    if (!old && ch->noverwrites >= PERM_OVERWRITES_MAX) {
         api__bad(c, "targetId", "o canal já tem o máximo de 100 sobrescritas");
         return;
     }
@@ -342,7 +320,7 @@ static void overwrite_delete(struct api_call *c)
 {
     struct access a;
     const char *sid, *cid;
-    if (channel_gate(c, &a, &sid, &cid, PERM_GERENCIAR_CARGOS, NULL))
+    if (!channel_gate(c, &a, &sid, &cid, PERM_GERENCIAR_CARGOS))
         return;
     const char *target = api__param_id(c, "targetId", "Sobrescrita não encontrada");
     if (!target)

@@ -107,7 +107,6 @@ static void server_commands(struct api_call *c)
     if (!sid)
         return;
     char cid[UUID_LEN + 1] = "";
-    json_t *channel = NULL;
     uint64_t perms = a.base;
     if (http_query_param(c->req->query, "channelId", &v)) {
         if (v.len != UUID_LEN || !uuid_valid(v.ptr, v.len)) {
@@ -116,9 +115,8 @@ static void server_commands(struct api_call *c)
         }
         memcpy(cid, v.ptr, UUID_LEN);
         cid[UUID_LEN] = 0;
-        if (api__channel(c, &a, cid, &channel, &perms))
+        if (!api__channel(c, &a, cid, &perms))
             return;
-        json_decref(channel);
     }
     char locale[LOCALE_TAG_MAX + 1] = "";
     json_t *list = store_server_commands_json(c->db, sid, INTENT_INTERACTIONS_RECEIVE);

@@ -135,13 +135,18 @@ static const char *discoverable(struct api_call *c)
 static json_t *public_channels(struct api_call *c, const char *sid, const struct access *visitor)
 {
     json_t *all = store_channels_json(c->db, sid);
-    json_t *out = all ? json_array() : NULL;
+    struct store_perm_channels rows;
+    int read = all ? store_perm_channels_of_server(c->db, sid, &rows) : STORE_ERR;
+    json_t *seen = read == STORE_DONE ? api__channels_seen(visitor, &rows, all) : NULL;
+    json_t *out = seen ? json_array() : NULL;
+    if (read == STORE_DONE)
+        store_perm_channels_cleanup(&rows);
+    json_decref(all);
     size_t i;
     json_t *ch;
-    json_array_foreach(all, i, ch)
+    json_array_foreach(seen, i, ch)
     {
-        if (!strcmp(json_string_value(json_object_get(ch, "type")), "category") ||
-            !(api__channel_perms(visitor, ch) & PERM_VER_CANAL))
+        if (!strcmp(json_string_value(json_object_get(ch, "type")), "category"))
             continue;
         json_t *shown = json_object();
         static const char *const KEYS[] = {"id", "name", "type", "topic", "position", NULL};
@@ -150,7 +155,7 @@ static json_t *public_channels(struct api_call *c, const char *sid, const struct
                 json_object_set(shown, KEYS[k], json_object_get(ch, KEYS[k]));
         json_array_append_new(out, shown);
     }
-    json_decref(all);
+    json_decref(seen);
     return out;
 }
 
@@ -255,13 +260,14 @@ static void preview_messages(struct api_call *c)
     if (api__not_banned(c, sid))
         return;
     struct access visitor;
-    int rc;
-    json_t *page, *ch = store_channel_json(c->db, cid, &rc);
-    const char *in = json_string_value(json_object_get(ch, "serverId"));
-    const char *type = json_string_value(json_object_get(ch, "type"));
-    if (rc < 0 || (ch && api__access_visitor(c, sid, &visitor) < 0)) {
+    const struct store_perm_channel *ch;
+    int found = api__perm_channel(c, cid, &ch);
+    json_t *page;
+    if (found < 0)
+        return;
+    if (found && api__access_visitor(c, sid, &visitor) < 0) {
         api__internal(c);
-    } else if (!ch || !in || strcmp(in, sid) || !type || strcmp(type, "text") ||
+    } else if (!found || strcmp(ch->server_id, sid) || strcmp(ch->type, "text") ||
                !(api__channel_perms(&visitor, ch) & PERM_VER_CANAL)) {
         api__error(c, 404, "Canal não encontrado");
     } else if ((page = api__history(c, cid))) {
@@ -272,7 +278,6 @@ static void preview_messages(struct api_call *c)
             api__reply(c, 200, page);
         }
     }
-    json_decref(ch);
 }
 
 /* The picture types an icon is served as; its bytes must be what its data URL says. */

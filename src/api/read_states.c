@@ -17,17 +17,6 @@
 
 #define UNREAD_SERVERS_MAX 100 /* the servers looked at, by when one joined them */
 
-/* The channel of list with that id, or NULL. */
-static json_t *channel_in(json_t *list, const char *id)
-{
-    for (size_t i = 0; id && i < json_array_size(list); i++) {
-        json_t *ch = json_array_get(list, i);
-        if (!strcmp(json_string_value(json_object_get(ch, "id")), id))
-            return ch;
-    }
-    return NULL;
-}
-
 /* Appends server sid's unread channels and threads that the caller can see; -1 on error. */
 static int unread_in_server(struct api_call *c, const char *sid, json_t *out)
 {
@@ -35,15 +24,17 @@ static int unread_in_server(struct api_call *c, const char *sid, json_t *out)
     int rc = api__access_quiet(c, sid, c->me.user_id, &a);
     if (rc)
         return rc < 0 ? -1 : 0;
-    json_t *channels = store_channels_json(c->db, sid);
-    json_t *rows = channels ? store_unread_in_server(c->db, sid, c->me.user_id) : NULL;
+    struct store_perm_channels channels;
+    if (store_perm_channels_of_server(c->db, sid, &channels) != STORE_DONE)
+        return -1;
+    json_t *rows = store_unread_in_server(c->db, sid, c->me.user_id);
     size_t i;
     json_t *row;
     json_array_foreach(rows, i, row)
     {
         const char *parent = json_string_value(json_object_get(row, "parentId"));
-        json_t *ch =
-            channel_in(channels, parent ? parent : json_string_value(json_object_get(row, "id")));
+        const struct store_perm_channel *ch = store_perm_channels_find(
+            &channels, parent ? parent : json_string_value(json_object_get(row, "id")));
         if (ch && api__channel_perms(&a, ch) & PERM_VER_CANAL)
             json_array_append_new(
                 out, json_pack("{sOsssOsOsO}", "channelId", json_object_get(row, "id"), "serverId",
@@ -53,7 +44,7 @@ static int unread_in_server(struct api_call *c, const char *sid, json_t *out)
     }
     rc = rows ? 0 : -1;
     json_decref(rows);
-    json_decref(channels);
+    store_perm_channels_cleanup(&channels);
     return rc;
 }
 

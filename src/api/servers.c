@@ -38,34 +38,19 @@ static json_t *server_view(struct api_call *c, const struct access *a, const cha
     json_t *channels = store_channels_json(c->db, sid);
     json_t *roles = store_roles_json(c->db, sid);
     json_t *emojis = store_emojis_json(c->db, sid);
-    if (!server || !channels || !roles || !emojis) {
+    struct store_perm_channels rows;
+    int read = store_perm_channels_of_server(c->db, sid, &rows);
+    json_t *visible =
+        read == STORE_DONE && channels ? api__channels_seen(a, &rows, channels) : NULL;
+    store_perm_channels_cleanup(&rows);
+    json_decref(channels);
+    if (!server || !visible || !roles || !emojis) {
         json_decref(server);
-        json_decref(channels);
+        json_decref(visible);
         json_decref(roles);
         json_decref(emojis);
         return NULL;
     }
-    json_t *visible = json_array();
-    size_t i, k;
-    json_t *ch, *x;
-    json_array_foreach(channels, i, ch)
-    {
-        if (strcmp(json_string_value(json_object_get(ch, "type")), "category") &&
-            api__channel_perms(a, ch) & PERM_VER_CANAL)
-            json_array_append(visible, ch);
-    }
-    /* A category shows when it may be seen, or when a channel in it may (as on Discord). */
-    json_array_foreach(channels, i, ch)
-    {
-        if (strcmp(json_string_value(json_object_get(ch, "type")), "category"))
-            continue;
-        int shown = (api__channel_perms(a, ch) & PERM_VER_CANAL) != 0;
-        json_array_foreach(visible, k, x) shown |=
-            json_equal(json_object_get(x, "parentId"), json_object_get(ch, "id"));
-        if (shown)
-            json_array_append(visible, ch);
-    }
-    json_decref(channels);
     return json_pack("{sosososo}", "server", server, "channels", visible, "roles", roles, "emojis",
                      emojis);
 }

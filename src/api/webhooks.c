@@ -61,14 +61,11 @@ static int read_fields(struct api_call *c, json_t *body, int name_required, cons
 /* A channel of this server where the caller has GERENCIAR_WEBHOOKS: 0, or -1 answered. */
 static int manages_in(struct api_call *c, const struct access *a, const char *cid)
 {
-    json_t *channel;
     uint64_t perms;
-    if (api__channel(c, a, cid, &channel, &perms))
+    const struct store_perm_channel *channel = api__channel(c, a, cid, &perms);
+    if (!channel)
         return -1;
-    const char *type = json_string_value(json_object_get(channel, "type"));
-    int text = type && !strcmp(type, "text");
-    json_decref(channel);
-    if (!text) {
+    if (strcmp(channel->type, "text")) {
         api__bad(c, "channelId", "webhooks postam só em canais de texto");
         return -1;
     }

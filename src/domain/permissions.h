@@ -45,6 +45,9 @@ struct perm_member {
     size_t nroles;
 };
 
+/* A channel or a category holds at most this many overwrites (refused past it when written). */
+#define PERM_OVERWRITES_MAX 100
+
 /* One overwrite of a channel as stored. */
 struct perm_overwrite {
     const char *target_id;

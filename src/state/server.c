@@ -12,8 +12,6 @@
 #include "state/server_parts.h"
 #include "store/snapshot.h"
 
-#define OVERWRITES_MAX 100 /* per channel, as the API enforces */
-
 /* [without, with people][channel + 1 (0: the whole server)][intent bit, then people only] */
 size_t state__audience_slots(const struct state_server *s)
 {
@@ -153,7 +151,7 @@ static int on_overwrite(void *arg, const struct store_overwrite_row *r)
         state__index_build(&s->channel_ix, s->nchannels, state__channel_key, s))
         return STORE_ERR;
     int64_t ch = state__index_find(&s->channel_ix, r->channel_id, state__channel_key, s);
-    if (ch < 0 || s->channels[ch].noverwrites >= OVERWRITES_MAX)
+    if (ch < 0 || s->channels[ch].noverwrites >= PERM_OVERWRITES_MAX)
         return 0;
     if (GROW(s, overwrites, noverwrites, cap_overwrites))
         return STORE_ERR;
@@ -509,7 +507,7 @@ uint64_t state_server_channel_perms(const struct state_server *s, const struct s
         role_ids[r] = roles[r]->id;
         role_perms[r] = roles[r]->perms;
     }
-    struct perm_overwrite ow[OVERWRITES_MAX];
+    struct perm_overwrite ow[PERM_OVERWRITES_MAX];
     for (uint32_t i = 0; i < c->noverwrites; i++) {
         const struct state_overwrite *o = &sh->overwrites[c->first_overwrite + i];
         ow[i] = (struct perm_overwrite){o->target_id, o->is_member, o->allow, o->deny};

@@ -4,12 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/buf.h"
 #include "core/clock.h"
 #include "domain/intents.h"
 #include "domain/permissions.h"
 #include "store/apps.h"
-#include "store/channels.h"
+#include "store/perm_channels.h"
 #include "store/servers.h"
 
 /* A bot's standing also needs its application's voice.connect. */
@@ -27,14 +26,14 @@ static enum voice_verdict bot_verdict(struct store *db, const char *user_id)
 static enum voice_verdict judge(struct state *s, struct store *db, const char *user_id, int is_bot,
                                 const char *channel_id, struct voice_standing *out)
 {
-    int found;
-    json_t *channel = store_channel_json(db, channel_id, &found);
-    const char *sid = json_string_value(json_object_get(channel, "serverId"));
-    int bad = !sid || slice_copy(slice_from(sid), out->server_id, sizeof out->server_id);
-    json_decref(channel);
-    if (!channel)
+    struct store_perm_channels channel;
+    int found = store_perm_channel_read(db, channel_id, &channel);
+    if (found > 0)
+        memcpy(out->server_id, channel.list[0].server_id, sizeof out->server_id);
+    store_perm_channels_cleanup(&channel);
+    if (found <= 0)
         return found < 0 ? VOICE_FAILED : VOICE_NO_CHANNEL;
-    if (bad)
+    if (!out->server_id[0])
         return VOICE_NO_CHANNEL;
     struct state_server *srv = state_server(s, db, out->server_id, &found);
     if (!srv)

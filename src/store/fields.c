@@ -1,7 +1,10 @@
 /* Rows read by a table of fields: see fields.h. */
 #include "store/fields.h"
 
+#include "core/vec.h"
+
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 void store__read_fields(struct store_stmt *st, const struct store_field *fields, size_t n,
@@ -33,4 +36,34 @@ int store__row_fields(struct store *db, const char *sql, const char *key,
         store__finish(st);
     }
     return found;
+}
+
+int store__rows_fields(struct store *db, const char *sql, const struct store_val *args,
+                       size_t nargs, const struct store_field *fields, size_t n, void **out,
+                       size_t size, size_t *count)
+{
+    *out = NULL;
+    *count = 0;
+    struct store_stmt *st = store__query(db, sql, args, nargs);
+    if (!st)
+        return STORE_ERR;
+    size_t cap = 0;
+    int rc;
+    while ((rc = store__step(st)) == STORE_ROW) {
+        if (vec_reserve(out, &cap, *count, size, 8)) {
+            rc = STORE_ERR;
+            break;
+        }
+        char *row = (char *)*out + *count * size;
+        memset(row, 0, size);
+        store__read_fields(st, fields, n, row);
+        ++*count;
+    }
+    store__finish(st);
+    if (rc != STORE_DONE) {
+        free(*out);
+        *out = NULL;
+        *count = 0;
+    }
+    return rc;
 }

@@ -30,5 +30,10 @@ void store__read_fields(struct store_stmt *st, const struct store_field *fields,
  * row, 0 none, < 0 an error. */
 int store__row_fields(struct store *db, const char *sql, const char *key,
                       const struct store_field *fields, size_t n, void *out, size_t size);
+/* Every row of a query, read by fields into a new array of elements of size bytes (*out, to
+ * free; NULL when there is none) and *count: STORE_DONE or an error (then *out NULL). */
+int store__rows_fields(struct store *db, const char *sql, const struct store_val *args,
+                       size_t nargs, const struct store_field *fields, size_t n, void **out,
+                       size_t size, size_t *count);
 
 #endif

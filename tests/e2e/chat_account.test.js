@@ -169,7 +169,7 @@ test('a picture chosen in Conta shows beside the person\'s messages and in the c
   await a.waitForSelector('#profile-form');
   assert.ok(await a.isHidden('#profile-picture-remove'), 'nothing to take away yet');
   await a.setInputFiles('#profile-picture', path.join(__dirname, 'fixtures', 'gps.jpg'));
-  await a.waitForSelector('#profile-done:has-text("Foto salva")');
+  await a.waitForSelector('#profile-done:has-text("Foto salva")', { state: 'attached' }); // shown for 4 s: a busy machine may look later
   await a.waitForSelector('#profile-avatar img[src$="?size=256"]');
   const me = (await api(srv.url, 'GET', '/api/users/@me', { token: ana.token })).body.user;
   assert.match(me.avatarUrl, /\/avatar\/[0-9a-f]{16}$/);
@@ -203,13 +203,29 @@ test('a picture chosen in Conta shows beside the person\'s messages and in the c
   await b.setViewportSize(DESKTOP);
   // Taken away: initials again, on both pages.
   await a.click('#profile-picture-remove');
-  await a.waitForSelector('#profile-done:has-text("Foto removida")');
+  await a.waitForSelector('#profile-done:has-text("Foto removida")', { state: 'attached' }); // shown for 4 s: a busy machine may look later
   assert.equal(await a.locator('#profile-avatar img').count(), 0);
   await b.waitForSelector(`.message[data-from="${ana.user.id}"] .head .avatar:not(.has-face)`);
   for (const p of [a, b]) {
     assert.deepEqual(p.problems, []);
     await p.context().close();
   }
+});
+
+test('a note said again within its seconds stays its full time, not the first one\'s', async () => {
+  const p = await openApp(await register(srv.url));
+  await p.clock.install();
+  const say = (text) => p.evaluate(async (text) => (await import('/static/chat-ui.js')).flash('#profile-done', text), text);
+  const shown = () => p.evaluate(() => !document.querySelector('#profile-done').hidden);
+  await say('um');
+  await p.clock.runFor(3000);
+  await say('dois');
+  await p.clock.runFor(2000);
+  assert.equal(await shown(), true, 'still shown 2 s after the second note');
+  await p.clock.runFor(2500);
+  assert.equal(await shown(), false, 'gone 4 s after it');
+  assert.deepEqual(p.problems, []);
+  await p.context().close();
 });
 
 test('a person deletes their account from Conta; the others then read their messages as "Conta apagada"', async () => {

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "store/apps.h"
+#include "store/perm_channels.h"
 #include "store/installs.h"
 #include "store/db.h"
 #include "store/event_push.h"
@@ -97,6 +98,77 @@ Test(store, a_row_is_read_by_its_fields)
     cr_assert_eq(store__row_fields(db, NONE, "ana", STORE_FIELDS(FIELDS), &r, sizeof r), 0);
     cr_assert_eq(r.flag, 0, "zeroed");
     cr_assert_str_eq(r.name, "");
+}
+
+/* Channels as the permission checks read them: each row with its own overwrites whatever order
+ * the database gives them in, a category's from its own table, threads left out of a server's
+ * list but found alone, and an ID not there found nowhere. */
+Test(store, perm_channels_carry_their_own_overwrites)
+{
+    static const char *const SETUP[] = {
+        "INSERT INTO users (id, username, display_name, created_at) VALUES ('u', 'u', 'U', 1)",
+        "INSERT INTO servers (id, name, owner_id, created_at) VALUES ('s', 's', 'u', 1)",
+        "INSERT INTO servers (id, name, owner_id, created_at) VALUES ('t', 't', 'u', 1)",
+        "INSERT INTO categories (id, server_id, name, position, created_at)"
+        " VALUES ('k', 's', 'k', 0, 1)",
+        "INSERT INTO channels (id, server_id, type, name, created_at, category_id)"
+        " VALUES ('c2', 's', 'text', 'b', 1, 'k')",
+        "INSERT INTO channels (id, server_id, type, name, created_at)"
+        " VALUES ('c1', 's', 'voice', 'a', 1)",
+        "INSERT INTO channels (id, server_id, type, name, created_at, parent_id)"
+        " VALUES ('th', 's', 'thread', 'fio', 1, 'c2')",
+        "INSERT INTO channels (id, server_id, type, name, created_at)"
+        " VALUES ('x', 't', 'text', 'outro', 1)",
+        "INSERT INTO overwrites (channel_id, target_id, type, allow, deny)"
+        " VALUES ('c2', 'u', 'member', 1, 2)",
+        "INSERT INTO overwrites (channel_id, target_id, type, allow, deny)"
+        " VALUES ('c1', 's', 'role', 0, 1024)",
+        "INSERT INTO overwrites (channel_id, target_id, type, allow, deny)"
+        " VALUES ('c2', 'r', 'role', 4, 8)",
+        "INSERT INTO overwrites (channel_id, target_id, type, allow, deny)"
+        " VALUES ('x', 's', 'role', 0, 1024)",
+        "INSERT INTO category_overwrites (category_id, target_id, type, allow, deny)"
+        " VALUES ('k', 's', 'role', 16, 0)",
+    };
+    for (size_t i = 0; i < sizeof SETUP / sizeof *SETUP; i++)
+        cr_assert_eq(store__exec(db, SETUP[i], NULL, 0), STORE_DONE, "%s", SETUP[i]);
+    struct store_perm_channels rows;
+    cr_assert_eq(store_perm_channels_of_server(db, "s", &rows), STORE_DONE);
+    cr_assert_eq(rows.n, 3, "two channels and a category; the thread and server t's aside");
+    cr_assert_null(store_perm_channels_find(&rows, "th"));
+    cr_assert_null(store_perm_channels_find(&rows, "x"));
+    const struct store_perm_channel *c1 = store_perm_channels_find(&rows, "c1");
+    const struct store_perm_channel *c2 = store_perm_channels_find(&rows, "c2");
+    const struct store_perm_channel *cat = store_perm_channels_find(&rows, "k");
+    cr_assert(c1 && c2 && cat);
+    cr_assert_str_eq(c1->type, "voice");
+    cr_assert_str_eq(c1->parent_id, "");
+    cr_assert_eq(c1->noverwrites, 1);
+    cr_assert_eq(c1->overwrites[0].deny, 1024);
+    cr_assert_str_eq(c2->parent_id, "k");
+    cr_assert_eq(c2->noverwrites, 2);
+    cr_assert_str_eq(c2->overwrites[0].target_id, "r");
+    cr_assert_eq(c2->overwrites[0].is_member, 0);
+    cr_assert_eq(c2->overwrites[0].allow, 4);
+    cr_assert_str_eq(c2->overwrites[1].target_id, "u");
+    cr_assert_eq(c2->overwrites[1].is_member, 1);
+    cr_assert_eq(c2->overwrites[1].deny, 2);
+    cr_assert_str_eq(cat->type, "category");
+    cr_assert_str_eq(cat->server_id, "s");
+    cr_assert_eq(cat->noverwrites, 1);
+    cr_assert_eq(cat->overwrites[0].allow, 16);
+    store_perm_channels_cleanup(&rows);
+    cr_assert_eq(store_perm_channel_read(db, "th", &rows), 1);
+    cr_assert_str_eq(rows.list[0].type, "thread");
+    cr_assert_str_eq(rows.list[0].parent_id, "c2");
+    cr_assert_eq(rows.list[0].noverwrites, 0);
+    store_perm_channels_cleanup(&rows);
+    cr_assert_eq(store_perm_channel_read(db, "k", &rows), 1);
+    cr_assert_eq(rows.list[0].noverwrites, 1);
+    store_perm_channels_cleanup(&rows);
+    cr_assert_eq(store_perm_channel_read(db, "nada", &rows), 0);
+    cr_assert_eq(rows.n, 0);
+    store_perm_channels_cleanup(&rows);
 }
 
 /* A batch delivered moves the pushed cursor even when the owner paused, resumed or took the

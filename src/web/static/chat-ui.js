@@ -39,8 +39,12 @@ export function showPanel(id) {
 }
 
 // A form's note that something was done, shown for a few seconds.
+// A second note within those seconds starts them again rather than going with the first's.
+const flashTimers = new Map();
+
 export function flash(box, text) {
   $(box).textContent = text;
   $(box).hidden = false;
-  setTimeout(() => { $(box).hidden = true; }, 4000);
+  clearTimeout(flashTimers.get(box));
+  flashTimers.set(box, setTimeout(() => { $(box).hidden = true; flashTimers.delete(box); }, 4000));
 }
