@@ -295,6 +295,15 @@ int api__endpoint_call(struct endpoints *e, const char *app_id, const char *url,
     return submit(e, c, ENDPOINT_PER_APP, done, arg);
 }
 
+/* A GET saying who asks and what it takes. */
+static void call_get(struct call *c, const char *agent, const char *accept)
+{
+    c->headers = curl_slist_append(NULL, agent);
+    c->headers = curl_slist_append(c->headers, accept);
+    curl_easy_setopt(c->easy, CURLOPT_HTTPHEADER, c->headers);
+    curl_easy_setopt(c->easy, CURLOPT_HTTPGET, 1L);
+}
+
 int api__endpoint_fetch(struct endpoints *e, const char *user_id, const char *url,
                         int allow_private, endpoint_done_fn done, void *arg)
 {
@@ -303,10 +312,7 @@ int api__endpoint_fetch(struct endpoints *e, const char *user_id, const char *ur
         return -1;
     c->is_fetch = 1;
     snprintf(c->app_id, sizeof c->app_id, "fetch:%s", user_id);
-    c->headers = curl_slist_append(NULL, "User-Agent: Praca-Media/1");
-    c->headers = curl_slist_append(c->headers, "Accept: image/*");
-    curl_easy_setopt(c->easy, CURLOPT_HTTPHEADER, c->headers);
-    curl_easy_setopt(c->easy, CURLOPT_HTTPGET, 1L);
+    call_get(c, "User-Agent: Praca-Media/1", "Accept: image/*");
     return submit(e, c, FETCH_PER_PERSON, done, arg);
 }
 
@@ -323,10 +329,7 @@ int api__endpoint_page(struct endpoints *e, const char *url, int allow_private,
     c->is_fetch = 1;
     c->partial_ok = 1;
     snprintf(c->app_id, sizeof c->app_id, "page:%s", site);
-    c->headers = curl_slist_append(NULL, "User-Agent: Praca-Preview/1");
-    c->headers = curl_slist_append(c->headers, "Accept: text/html,application/xhtml+xml");
-    curl_easy_setopt(c->easy, CURLOPT_HTTPHEADER, c->headers);
-    curl_easy_setopt(c->easy, CURLOPT_HTTPGET, 1L);
+    call_get(c, "User-Agent: Praca-Preview/1", "Accept: text/html,application/xhtml+xml");
     /* Each hop's address is checked again as its connection opens (open_socket). */
     curl_easy_setopt(c->easy, CURLOPT_FOLLOWLOCATION, 1L);
     curl_easy_setopt(c->easy, CURLOPT_MAXREDIRS, (long)PAGE_REDIRECTS_MAX);
