@@ -37,9 +37,13 @@ function guarded(box, fn) {
   };
 }
 
+// Saved again within its seconds, the note starts them again rather than going with the first's.
+const flashTimers = new WeakMap();
+
 function flash(box) {
   box.hidden = false;
-  setTimeout(() => { box.hidden = true; }, 2500);
+  clearTimeout(flashTimers.get(box));
+  flashTimers.set(box, setTimeout(() => { box.hidden = true; }, 2500));
 }
 
 function showSecret(boxId, codeId, value) {
