@@ -758,14 +758,15 @@ test('a deferred command: the page shows the bot thinking, then its answer in th
   });
   const a = await openApp(ana);
   await commandsReady(a, 1);
+  await a.clock.install(); // the page's wait for an answer is run through, not slept through
   await a.fill('#text', '/pensa');
   await a.press('#text', 'Enter');
   await a.waitForSelector('.message .thinking:has-text("está pensando")');
   assert.match(await a.textContent('.message .thinking'), /^lento_bot está pensando…$|^Lento está pensando…$/);
   await shoot(a, 'chat-thinking');
   const thinkingId = await a.getAttribute('.message:has(.thinking)', 'data-id');
-  // Well past the page's own wait for an answer: the defer was the answer.
-  await new Promise((r) => setTimeout(r, 4000));
+  // Well past the page's own wait for an answer (3.5 s): the defer was the answer.
+  await a.clock.runFor(5000);
   assert.equal(await a.isHidden('#send-error'), true, 'no "did not answer" for a deferred command');
   const edit = await api(srv.url, 'PATCH', `/api/interactions/${interaction.id}/${interaction.token}/messages/@original`, { body: { content: 'Pensei: 42' } });
   assert.equal(edit.status, 200, edit.text);
