@@ -104,7 +104,9 @@ static const struct option options[] = {
     INT("--upload-budget-mb", "PRACA_UPLOAD_BUDGET_MB", upload_budget_mb, 1, 10000000),
     INT("--import-max-mb", "PRACA_IMPORT_MAX_MB", import_max_mb, 0, 100000),
     INT("--imports-at-once", "PRACA_IMPORTS_AT_ONCE", imports_at_once, 1, 64),
-    INT("--files-grace-seconds", "PRACA_FILES_GRACE_SECONDS", files_grace_seconds, 0, 604800),
+    /* At least a minute: a stored file waits for its message's transaction, and a sweep in
+     * between must not take it. */
+    INT("--files-grace-seconds", "PRACA_FILES_GRACE_SECONDS", files_grace_seconds, 60, 604800),
     INT("--max-connections-per-address", "PRACA_MAX_CONNECTIONS_PER_ADDRESS",
         max_connections_per_address, 0, 10000000),
 };
@@ -394,7 +396,7 @@ static const char USAGE[] =
     "  --files-sweep-seconds N       [PRACA_FILES_SWEEP_SECONDS] how often unreferenced\n"
     "                                files are deleted (600)\n"
     "  --files-grace-seconds N       [PRACA_FILES_GRACE_SECONDS] an upload no message took\n"
-    "                                yet is kept this long (3600)\n"
+    "                                yet is kept this long (3600; 60 at least)\n"
     "  --log-format text|json        [PRACA_LOG_FORMAT] log lines as text or JSON (text)\n"
     "  --sync normal|full            [PRACA_SYNC] SQLite: full flushes every commit to the\n"
     "                                disk before answering (normal)\n"

@@ -96,7 +96,8 @@ static void on_index(uv_timer_t *t)
 
 /* ---- files nothing refers to: a slice of the blobs each time ---- */
 
-/* The spool's leftovers of uploads a crash cut short, untouched for the grace period. */
+/* The spool's leftovers of uploads a crash cut short, untouched for the grace period: by the
+ * wall clock, as the files' times are (never the tests' moved clock). */
 static void spool_sweep(const struct store_maintenance *m, int64_t before)
 {
     int n = store_files_sweep_spool(m->files, before);
@@ -113,7 +114,7 @@ static void sweep_run(struct job *job, void *db)
         log_error("files: the sweep failed");
     else if (n)
         log_info("files: %d files nothing refers to deleted", n);
-    spool_sweep(m, before);
+    spool_sweep(m, clock_wall_ms() - (int64_t)m->cfg.files_grace_seconds * 1000);
 }
 
 static void sweep_done(struct job *job, int committed)
@@ -158,7 +159,7 @@ struct store_maintenance *store_maintenance_start(uv_loop_t *loop, struct store_
     m->writer = writer;
     m->files = files;
     m->cfg = *cfg;
-    spool_sweep(m, clock_now_ms() - (int64_t)cfg->files_grace_seconds * 1000); /* a crash's */
+    spool_sweep(m, clock_wall_ms() - (int64_t)cfg->files_grace_seconds * 1000); /* a crash's */
     uint64_t sweep_ms = (uint64_t)cfg->files_sweep_seconds * 1000;
     timer_start(m, loop, &m->trim, on_trim, 1000, TRIM_EVERY_MS);
     timer_start(m, loop, &m->sweep, on_sweep, sweep_ms, sweep_ms);

@@ -329,7 +329,9 @@ test('every node serves the same file', async () => {
 });
 
 test('a deleted message takes its files; the sweep deletes their bytes and those of an orphan upload', async () => {
-  const own = await startServer({ args: ['--files-sweep-seconds', '1', '--files-grace-seconds', '0'], single: true });
+  // The grace is a minute at least (a stored file waits for its message): the clock is moved past it.
+  const own = await startServer({ args: ['--files-sweep-seconds', '1', '--files-grace-seconds', '60', '--test-clock'], single: true });
+  const pastGrace = () => api(own.url, 'POST', '/api/test/clock', { body: { advanceMs: 61 * 1000 } });
   try {
     const w = await world(own.url);
     const r = await upload(own.url, 'POST', w.url, w.members[0].token, {}, [{ name: 'x.txt', data: Buffer.from('apagar') }]);
@@ -343,12 +345,14 @@ test('a deleted message takes its files; the sweep deletes their bytes and those
     const del = await api(own.url, 'DELETE', `${w.url}/${r.body.message.id}`, { token: w.members[0].token });
     assert.equal(del.status, 200, del.text);
     assert.equal((await download(url, w.owner.token)).status, 404);
+    await pastGrace();
     await eventually(() => !fs.existsSync(where), 10000, 'the bytes are deleted');
     // A file stored for a message that was then refused belongs to nothing: collected too.
     const orphan = Buffer.from(`órfão ${Date.now()}`);
     const refused = await upload(own.url, 'POST', w.botUrl, w.info.botToken,
       { embeds: [{ image: { url: 'attachment://outro.png' } }] }, [{ name: 'o.txt', data: orphan }]);
     assert.equal(refused.status, 400);
+    await pastGrace();
     if (!POSTGRES) {
       const sha = require('node:crypto').createHash('sha256').update(orphan).digest('hex');
       const left = path.join(own.dir, 'files', 'blobs', sha.slice(0, 2), sha);

@@ -6,10 +6,13 @@
 'use strict';
 const test = require('node:test');
 const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
 const { sharedServer, startServer, api, register, serverWithMembers, appWithBot, install, gatewayConnect, nextEvent, eventually } = require('./helpers');
 const { gif, png, webpInfo, uploadEmoji } = require('./gif');
 const { P } = require('./permissions');
 
+const POSTGRES = Boolean(process.env.PRACA_TEST_POSTGRES);
 const sockets = [];
 const srv = sharedServer({ args: ['--uploads-per-minute', '1000', '--rate-limit-scale', '100'] }, sockets);
 const ANIMATED = gif(200, 200, [[255, 0, 0], [0, 255, 0], [0, 0, 255]]);
@@ -173,11 +176,21 @@ test('renaming and deleting: GERENCIAR_SERVIDOR, audited, and the server\'s page
 });
 
 test('the files\' sweep keeps an emoji\'s picture', async () => {
-  const own = await startServer({ single: true, args: ['--files-sweep-seconds', '1', '--files-grace-seconds', '0'] });
+  // The grace is a minute at least: the clock is moved past it, and a deleted emoji's picture
+  // going shows that a sweep ran after.
+  const own = await startServer({ single: true, args: ['--files-sweep-seconds', '1', '--files-grace-seconds', '60', '--test-clock'] });
   try {
     const w = await serverWithMembers(own.url, 0);
     const e = (await uploadEmoji(own.url, w.owner.token, w.sid, 'fica', png(20, 20, 7), 'image/png')).body.emoji;
-    await new Promise((r) => setTimeout(r, 2500)); // two sweeps at least
+    const gone = (await uploadEmoji(own.url, w.owner.token, w.sid, 'vai', png(20, 20, 9), 'image/png')).body.emoji;
+    const read = await fetch(own.url + gone.url, { headers: { authorization: `Bearer ${w.owner.token}` } });
+    assert.equal(read.status, 200);
+    const hash = JSON.parse(read.headers.get('etag'));
+    const where = path.join(own.dir, 'files', POSTGRES ? 'cache' : 'blobs', hash.slice(0, 2), hash);
+    assert.ok(fs.existsSync(where), where);
+    assert.equal((await api(own.url, 'DELETE', `/api/servers/${w.sid}/emojis/${gone.id}`, { token: w.owner.token })).status, 200);
+    await api(own.url, 'POST', '/api/test/clock', { body: { advanceMs: 61 * 1000 } });
+    await eventually(() => !fs.existsSync(where), 10000, 'the deleted emoji\'s picture swept');
     const res = await fetch(own.url + e.url, { headers: { authorization: `Bearer ${w.owner.token}` } });
     assert.equal(res.status, 200, 'kept while the emoji is');
   } finally {

@@ -192,7 +192,7 @@ test('each account has a storage quota of its own, DM files included: 413 naming
 });
 
 test('what an upload cut by a crash left in the spool is deleted once past the grace period', async () => {
-  const args = ['--files-grace-seconds', '1', '--files-sweep-seconds', '1'];
+  const args = ['--files-grace-seconds', '60', '--files-sweep-seconds', '1'];
   const own = await startServer({ args, single: true });
   let again;
   try {
@@ -203,6 +203,10 @@ test('what an upload cut by a crash left in the spool is deleted once past the g
     own.proc.kill('SIGKILL');
     await new Promise((r) => (own.proc.exitCode !== null || own.proc.signalCode !== null ? r() : own.proc.once('exit', r)));
     assert.equal(fs.readdirSync(spool).length, 1, 'left behind');
+    // Left two minutes ago, past the grace (the files' own times are what the sweep reads).
+    const left = path.join(spool, fs.readdirSync(spool)[0]);
+    const before = new Date(Date.now() - 120 * 1000);
+    fs.utimesSync(left, before, before);
     again = await startServer({ args, dir: own.dir, single: true });
     await eventually(() => fs.readdirSync(spool).length === 0, 10000, 'swept');
     await eventually(() => /files of uploads cut short deleted from the spool/.test(again.stderr + again.stdout), 5000, 'the sweep logged');

@@ -39,6 +39,12 @@ Test(config, bad_values_are_errors)
     cr_assert_eq(config_from_args(&c, 3, a2, 2, pos, &npos, err, sizeof err), CONFIG_ERROR);
     char *a3[] = {"praca", "serve", "--rate-limit-scale", "0"};
     cr_assert_eq(config_from_args(&c, 4, a3, 2, pos, &npos, err, sizeof err), CONFIG_ERROR);
+    /* A stored file waits for its message's transaction: a sweep must give it a minute. */
+    char *a4[] = {"praca", "serve", "--files-grace-seconds", "59"};
+    cr_assert_eq(config_from_args(&c, 4, a4, 2, pos, &npos, err, sizeof err), CONFIG_ERROR);
+    char *a5[] = {"praca", "serve", "--files-grace-seconds", "60"};
+    cr_assert_eq(config_from_args(&c, 4, a5, 2, pos, &npos, err, sizeof err), CONFIG_OK);
+    cr_assert_eq(c.files_grace_seconds, 60);
 }
 
 Test(config, limits_before_login_are_on_by_default)
