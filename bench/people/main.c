@@ -9,7 +9,8 @@
 // and "done" when it closes, for whoever reads the server's CPU around it, then one JSON line:
 // each action's count and p50/p99, deliveries expected, received and lost, and the storm (most
 // sockets dropped by the server at once) if one came. Knobs, from the environment:
-// PEOPLE_HTTP_CONNS (32), PEOPLE_LOGINS_PER_S (1), PEOPLE_WARMUP_S (10), PEOPLE_DRAIN_S (10),
+// PEOPLE_HTTP_CONNS (32), PEOPLE_LOGINS_PER_S (1), PEOPLE_WARMUP_S (10), PEOPLE_DRAIN_S (10: the
+// longest wait after the acting for every page back and every message delivered),
 // PEOPLE_PAUSE_MIN_MS (1000), PEOPLE_PAUSE_MEAN_MS (20000), PEOPLE_CONNECTING (200).
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -288,6 +289,18 @@ static uint64_t lost_deliveries(const struct run *r, uint64_t *expected)
     return lost;
 }
 
+/* After the acting: until every page is connected and every message sent has reached every
+ * member, then a second more for a late duplicate; at most max_us (what is missing then is lost). */
+static void drain(struct run *r, int64_t max_us)
+{
+    int64_t end = now_us() + max_us;
+    uint64_t expected;
+    while (now_us() < end && (r->ready < r->w.n_people || lost_deliveries(r, &expected)))
+        run_until(r, now_us() + 100000 < end ? now_us() + 100000 : end);
+    if (now_us() < end)
+        run_until(r, now_us() + 1000000 < end ? now_us() + 1000000 : end);
+}
+
 static void report(const struct run *r, double seconds)
 {
     uint64_t expected, lost = lost_deliveries(r, &expected);
@@ -375,7 +388,7 @@ int main(int argc, char **argv)
     double measured = (double)(now_us() - t0) / 1e6;
     printf("done\n");
     fflush(stdout);
-    run_until(&r, now_us() + env_long("PEOPLE_DRAIN_S", 10) * 1000000);
+    drain(&r, env_long("PEOPLE_DRAIN_S", 10) * 1000000);
     r.measuring = false;
     report(&r, measured);
     http_stop(&r);
